@@ -1,0 +1,30 @@
+"""ascend-doctor: diagnose the Huawei Ascend / MindSpore stack and say how to fix it.
+
+In-process use (a training script's own pre-flight)::
+
+    import ascend_doctor
+    report = ascend_doctor.run()               # this machine
+    report = ascend_doctor.run(bundle="x.tar.gz")
+    if report.failed():                        # any finding at `fail`
+        for f in report.findings:
+            if f.is_problem:
+                print(f.id, f.summary, f.fix)
+
+`run` never prints and never exits; `report.to_json()` is the same document
+`ascend-doctor check --format json` prints.
+"""
+
+__version__ = "0.1.0"
+
+
+def run(bundle=None, only=(), skip=(), timeout=10.0, **extra):
+    """Run the checks on this machine (or on a collected bundle) and return the Report."""
+    from .bundle import open_bundle
+    from .doctor import RunOptions, run_checks
+    from .host import LiveHost
+
+    options = RunOptions(only=tuple(only), skip=tuple(skip), timeout=timeout, extra=extra)
+    if bundle is None:
+        return run_checks(LiveHost(), options)
+    with open_bundle(str(bundle)) as host:
+        return run_checks(host, options)

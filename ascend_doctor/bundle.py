@@ -1,0 +1,123 @@
+"""Open a collected snapshot: a directory, or a `.tar.gz` of one, unpacked safely.
+
+Safety rules for archives (customer bundles are untrusted input):
+- only regular files, directories and symbolic links are unpacked; device files,
+  FIFOs and hard links are refused;
+- no member may land outside the temporary directory (`..`, absolute names);
+- symbolic links are kept as links but are only ever resolved *inside* the
+  snapshot root by `SnapshotHost`, so a link cannot read the support engineer's disk;
+- total unpacked size and member count are capped (decompression bombs);
+- the temporary directory is removed when the caller is done, whatever happens.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import tarfile
+import tempfile
+from typing import Iterator
+
+from .host import SnapshotError, SnapshotHost
+
+MAX_UNPACKED_BYTES = 512 << 20
+MAX_MEMBERS = 50_000
+
+
+class BundleError(SnapshotError):
+    pass
+
+
+@contextlib.contextmanager
+def open_bundle(path: str) -> Iterator[SnapshotHost]:
+    """Yield a SnapshotHost for a snapshot directory or a .tar.gz / .tgz / .tar of one."""
+    if os.path.isdir(path):
+        yield SnapshotHost(path)
+        return
+    if not os.path.exists(path):
+        raise BundleError(f"{path}: no such file or directory, expected a snapshot directory or .tar.gz")
+    tmp = tempfile.mkdtemp(prefix="ascend-doctor-bundle-")
+    try:
+        top = _extract(path, tmp)
+        yield SnapshotHost(top)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _extract(archive: str, dest: str) -> str:
+    try:
+        tf = tarfile.open(archive, "r:*")
+    except (tarfile.TarError, OSError, EOFError) as exc:
+        raise BundleError(f"{archive}: not a readable tar archive ({exc}), expected a .tar.gz snapshot") from None
+    total = 0
+    count = 0
+    dest_real = os.path.realpath(dest)
+    try:
+        with tf:
+            for member in _members(tf, archive):
+                count += 1
+                if count > MAX_MEMBERS:
+                    raise BundleError(f"{archive}: more than {MAX_MEMBERS} members, refused")
+                name = member.name
+                if name.startswith("/") or os.path.isabs(name):
+                    raise BundleError(f"{archive}: member {name!r} has an absolute path, refused")
+                target = os.path.realpath(os.path.join(dest, name))
+                if target != dest_real and not target.startswith(dest_real + os.sep):
+                    raise BundleError(f"{archive}: member {name!r} would be written outside the bundle, refused")
+                if member.islnk():
+                    raise BundleError(f"{archive}: member {name!r} is a hard link, refused")
+                if not (member.isfile() or member.isdir() or member.issym()):
+                    raise BundleError(f"{archive}: member {name!r} is a device or special file, refused")
+                if member.isdir():
+                    os.makedirs(target, exist_ok=True)
+                    continue
+                os.makedirs(os.path.dirname(target), exist_ok=True)
+                if member.issym():
+                    # kept as a link; SnapshotHost resolves it inside the snapshot root only
+                    os.symlink(member.linkname, target)
+                    continue
+                total += member.size
+                if total > MAX_UNPACKED_BYTES:
+                    raise BundleError(f"{archive}: unpacks to more than {MAX_UNPACKED_BYTES >> 20} MiB, refused")
+                src = tf.extractfile(member)
+                if src is None:
+                    raise BundleError(f"{archive}: member {name!r} cannot be read")
+                written = 0
+                with src, open(target, "wb") as out:
+                    while True:
+                        chunk = src.read(1 << 20)
+                        if not chunk:
+                            break
+                        written += len(chunk)
+                        if written > member.size or total - member.size + written > MAX_UNPACKED_BYTES:
+                            raise BundleError(f"{archive}: member {name!r} is larger than its header says, refused")
+                        out.write(chunk)
+    except (tarfile.TarError, EOFError, OSError) as exc:
+        if isinstance(exc, BundleError):
+            raise
+        raise BundleError(f"{archive}: archive is truncated or corrupt ({exc})") from None
+    return _snapshot_top(dest, archive)
+
+
+def _members(tf: tarfile.TarFile, archive: str):
+    while True:
+        try:
+            member = tf.next()
+        except (tarfile.TarError, EOFError, OSError) as exc:
+            raise BundleError(f"{archive}: archive is truncated or corrupt ({exc})") from None
+        if member is None:
+            return
+        yield member
+
+
+def _snapshot_top(dest: str, archive: str) -> str:
+    """The directory holding manifest.json: the archive root or its single top folder."""
+    if os.path.isfile(os.path.join(dest, "manifest.json")):
+        return dest
+    entries = [e for e in os.listdir(dest) if not e.startswith(".")]
+    if len(entries) == 1:
+        inner = os.path.join(dest, entries[0])
+        if os.path.isdir(inner) and not os.path.islink(inner) and os.path.isfile(os.path.join(inner, "manifest.json")):
+            return inner
+    raise BundleError(f"{archive}: no manifest.json at the top of the archive, expected an ascend-doctor snapshot")

@@ -1,0 +1,65 @@
+"""`ascend-doctor check`: probe the machine (or a bundle), run every check, print the report."""
+
+from __future__ import annotations
+
+import argparse
+
+from ..bundle import open_bundle
+from ..cli import EXIT_FINDINGS, EXIT_OK, CliError
+from ..doctor import RunOptions, run_checks
+from ..findings import FAIL, WARN
+from ..host import LiveHost, SnapshotError
+from ..render import FORMATS, render
+from .common import Progress, use_color, write_output
+
+
+def add_report_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--format", choices=FORMATS, default="text", help="report format (default: text)")
+    p.add_argument("--output", "-o", metavar="FILE", help="write the report to FILE (atomically) instead of stdout")
+    p.add_argument("--only", nargs="+", metavar="ID", default=[],
+                   help="run only these checks (ids, areas like 'install', or globs like 'devices.*')")
+    p.add_argument("--skip", nargs="+", metavar="ID", default=[], help="skip these checks (same forms as --only)")
+    p.add_argument("--fail-on", choices=[WARN, FAIL], default=FAIL,
+                   help="exit 1 when a finding is at this level or worse (default: fail; 'warn' also counts "
+                        "warnings and checks that could not run)")
+    p.add_argument("--bundle", metavar="PATH",
+                   help="diagnose a collected snapshot (directory or .tar.gz) instead of this machine")
+    p.add_argument("--timeout", type=float, default=10.0, metavar="S",
+                   help="timeout in seconds for each external command such as npu-smi (default: 10)")
+    p.add_argument("--no-color", action="store_true", help="plain text even on a terminal (NO_COLOR is honoured too)")
+
+
+def register(sub) -> None:
+    p = sub.add_parser("check", help="diagnose this machine or a bundle (the default command)",
+                       description="Probe versions and devices, run every check, print a fix-it report.")
+    add_report_arguments(p)
+    p.set_defaults(func=run)
+
+
+def run_options(args) -> RunOptions:
+    if args.timeout <= 0:
+        raise CliError(f"--timeout must be a positive number of seconds, got {args.timeout}")
+    extra = {k: getattr(args, k) for k in ("smoke", "device", "device_id", "baseline") if hasattr(args, k)}
+    return RunOptions(only=args.only, skip=args.skip, timeout=args.timeout, extra=extra)
+
+
+def produce_report(args):
+    options = run_options(args)
+    progress = Progress()
+    try:
+        if args.bundle:
+            try:
+                with open_bundle(args.bundle) as host:
+                    return run_checks(host, options, progress)
+            except SnapshotError as exc:
+                raise CliError(str(exc)) from None
+        return run_checks(LiveHost(), options, progress)
+    finally:
+        progress.done()
+
+
+def run(args) -> int:
+    report = produce_report(args)
+    text = render(report, args.format, color=args.format == "text" and not args.output and use_color(disabled=args.no_color))
+    write_output(text, args.output)
+    return EXIT_FINDINGS if report.failed(args.fail_on) else EXIT_OK

@@ -1,0 +1,61 @@
+"""Pieces every subcommand shares: output writing, colour and progress decisions."""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+
+from ..cli import CliError
+
+
+def write_output(text: str, path: str = None) -> None:
+    """Report to stdout, or to --output FILE written atomically (never half a file)."""
+    if not path or path == "-":
+        sys.stdout.write(text)
+        sys.stdout.flush()
+        return
+    directory = os.path.dirname(os.path.abspath(path))
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=".ascend-doctor-", dir=directory)
+    except OSError as exc:
+        raise CliError(f"--output {path}: cannot write in {directory} ({exc.strerror or exc})") from None
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except OSError as exc:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise CliError(f"--output {path}: write failed ({exc.strerror or exc})") from None
+
+
+def use_color(stream=sys.stdout, disabled: bool = False) -> bool:
+    if disabled or os.environ.get("NO_COLOR") is not None or os.environ.get("TERM") == "dumb":
+        return False
+    return hasattr(stream, "isatty") and stream.isatty()
+
+
+class Progress:
+    """Progress on stderr: one rewritten line on a TTY, nothing otherwise (logs stay clean)."""
+
+    def __init__(self, enabled: bool = None):
+        self.tty = sys.stderr.isatty() if enabled is None else enabled
+        self._last = 0
+
+    def __call__(self, message: str) -> None:
+        if not self.tty:
+            return
+        text = f"  checking {message}"[:78]
+        sys.stderr.write("\r" + text + " " * max(0, self._last - len(text)))
+        sys.stderr.flush()
+        self._last = len(text)
+
+    def done(self) -> None:
+        if self.tty and self._last:
+            sys.stderr.write("\r" + " " * self._last + "\r")
+            sys.stderr.flush()

@@ -1,0 +1,76 @@
+"""Run the doctor: probe a host, run the checks, build the report.
+
+This is also the in-process API for training scripts (see `ascend_doctor.run`):
+no printing, no exit, the same data as the JSON report.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import time
+import traceback
+from dataclasses import dataclass, field
+from typing import Any, Dict, List, Optional, Sequence
+
+from . import __version__
+from .checks import CheckContext, all_checks
+from .findings import ERROR, Finding, Report
+from .host import Host
+from .probes import ProbeOptions, collect_facts
+
+
+@dataclass
+class RunOptions:
+    only: Sequence[str] = ()  # check id patterns (fnmatch; a bare area name selects the area)
+    skip: Sequence[str] = ()
+    timeout: float = 10.0  # per external command
+    extra: Dict[str, Any] = field(default_factory=dict)  # options for checks (smoke, baseline ...)
+
+
+def _selected(check_id: str, patterns: Sequence[str]) -> bool:
+    for p in patterns:
+        if fnmatch.fnmatchcase(check_id, p) or check_id == p or check_id.startswith(p.rstrip(".*") + "."):
+            return True
+    return False
+
+
+def run_checks(host: Host, options: Optional[RunOptions] = None, progress=None) -> Report:
+    options = options or RunOptions()
+    start = time.monotonic()
+    facts = collect_facts(host, ProbeOptions(timeout=options.timeout))
+    ctx = CheckContext(facts=facts, host=host, options=dict(options.extra, timeout=options.timeout))
+    findings: List[Finding] = []
+    for name, crash in facts.probe_crashes.items():
+        findings.append(Finding(
+            id=f"doctor.probe_{name}", status=ERROR, title=f"The {name} probe crashed",
+            summary=f"ascend-doctor could not read the {name} facts; checks that need them say 'unknown'. "
+                    "This is a bug in ascend-doctor, please report it with this line.",
+            evidence={"crash": crash}))
+    for spec in all_checks():
+        if options.only and not _selected(spec.id, options.only):
+            continue
+        if options.skip and _selected(spec.id, options.skip):
+            continue
+        if progress:
+            progress(spec.id)
+        t0 = time.monotonic()
+        try:
+            result = spec.func(ctx)
+        except Exception as exc:  # a check bug must not hide the other checks
+            tb = traceback.extract_tb(exc.__traceback__)[-1]
+            result = Finding(
+                id=spec.id, status=ERROR, title=spec.title,
+                summary=f"The check itself crashed ({type(exc).__name__}: {exc}); this is a bug in ascend-doctor.",
+                evidence={"where": f"{tb.filename.rsplit('/', 1)[-1]}:{tb.lineno}"})
+        elapsed = int((time.monotonic() - t0) * 1000)
+        items = result if isinstance(result, list) else [result] if result is not None else []
+        for f in items:
+            if not f.duration_ms:
+                f.duration_ms = elapsed
+            findings.append(f)
+    host_info = {"kind": host.kind, "name": host.label}
+    if host.kind == "snapshot":
+        host_info["created"] = getattr(host, "manifest", {}).get("created")
+    tool = {"name": "ascend-doctor", "version": __version__,
+            "duration_ms": int((time.monotonic() - start) * 1000)}
+    return Report(tool=tool, host=host_info, facts=facts.to_json(), findings=findings)

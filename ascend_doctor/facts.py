@@ -1,0 +1,196 @@
+"""Typed facts the probes produce and the checks consume.
+
+Every fact has an `errors` list: a probe that meets missing, unreadable or
+garbled input records what went wrong there and carries on. A value of None
+means "unknown", never "absent and fine".
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Any, Dict, List, Optional
+
+
+def to_jsonable(obj: Any) -> Any:
+    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        return {f.name: to_jsonable(getattr(obj, f.name)) for f in dataclasses.fields(obj)}
+    if isinstance(obj, dict):
+        return {str(k): to_jsonable(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [to_jsonable(v) for v in obj]
+    return obj
+
+
+@dataclass
+class SystemFacts:
+    hostname: Optional[str] = None
+    os_name: Optional[str] = None  # PRETTY_NAME from /etc/os-release
+    os_id: Optional[str] = None
+    os_version: Optional[str] = None
+    kernel: Optional[str] = None
+    arch: Optional[str] = None
+    libc: Optional[str] = None
+    container: Optional[str] = None  # "docker", "podman", "kubernetes", "containerd" ...
+    cpu_count: Optional[int] = None
+    mem_total_mb: Optional[int] = None
+    mem_available_mb: Optional[int] = None
+    disks: Dict[str, Dict[str, Any]] = field(default_factory=dict)  # purpose -> {"path", "total_mb", "free_mb"}
+    shm_total_mb: Optional[int] = None
+    shm_free_mb: Optional[int] = None
+    errors: List[str] = field(default_factory=list)
+
+
+@dataclass
+class PythonFacts:
+    version: Optional[str] = None
+    executable: Optional[str] = None
+    implementation: Optional[str] = None
+    site_packages: List[str] = field(default_factory=list)
+    errors: List[str] = field(default_factory=list)
+
+
+@dataclass
+class DriverFacts:
+    """NPU driver, from <Driver_Install_Path_Param>/driver/version.info."""
+
+    installed: bool = False
+    install_info_path: Optional[str] = None  # /etc/ascend_install.info
+    install_info: Dict[str, str] = field(default_factory=dict)
+    version_file: Optional[str] = None
+    version: Optional[str] = None
+    innerversion: Optional[str] = None
+    compatible_version: List[str] = field(default_factory=list)  # CANN innerversion codes
+    compatible_version_fw: List[List[str]] = field(default_factory=list)  # [[lo, hi], ...]
+    package_version: Optional[str] = None
+    errors: List[str] = field(default_factory=list)
+
+
+@dataclass
+class FirmwareFacts:
+    installed: bool = False
+    version_file: Optional[str] = None
+    version: Optional[str] = None
+    package_version: Optional[str] = None
+    compatible_version_drv: List[List[str]] = field(default_factory=list)
+    errors: List[str] = field(default_factory=list)
+
+
+@dataclass
+class NpuDevice:
+    npu_id: int
+    chip_id: int = 0
+    device_id: Optional[int] = None  # logical / Phy-ID: what DEVICE_ID and rank tables use
+    name: Optional[str] = None
+    health: Optional[str] = None
+    power_w: Optional[float] = None
+    temp_c: Optional[float] = None
+    aicore_pct: Optional[float] = None
+    memory_used_mb: Optional[int] = None
+    memory_total_mb: Optional[int] = None
+    hbm_used_mb: Optional[int] = None
+    hbm_total_mb: Optional[int] = None
+    bus_id: Optional[str] = None
+
+
+@dataclass
+class NpuSmiFacts:
+    available: bool = False
+    command_error: Optional[str] = None  # CommandResult.describe() when it did not run cleanly
+    tool_version: Optional[str] = None
+    driver_version: Optional[str] = None
+    layout: Optional[str] = None  # "A" (910/910B), "B" (A3 two dies), "C" (310P), "D" (310)
+    devices: List[NpuDevice] = field(default_factory=list)
+    processes: List[Dict[str, Any]] = field(default_factory=list)
+    idle_npus: List[int] = field(default_factory=list)  # "No running processes found in NPU n"
+    dev_nodes: List[str] = field(default_factory=list)  # /dev/davinciN found
+    soc_family: Optional[str] = None  # "910", "910B", "910_93", "310P", "310"
+    errors: List[str] = field(default_factory=list)
+
+
+@dataclass
+class CannInstall:
+    root: str  # the directory a set_env.sh would export as ASCEND_HOME_PATH (".../latest" or ".../cann")
+    kind: str  # toolkit | nnae | nnrt | cann | legacy
+    owner: str = "root"  # root (/usr/local/Ascend) | user ($HOME/Ascend) | custom
+    resolved: Optional[str] = None  # realpath of root
+    release: Optional[str] = None  # CANN release name: 8.0.RC2, 8.5.0 ...
+    compiler_version: Optional[str] = None  # compiler/version.info Version= (what MindSpore reads)
+    innerversion: Optional[str] = None
+    install_info_path: Optional[str] = None
+    arch: Optional[str] = None
+    components: Dict[str, str] = field(default_factory=dict)  # component -> version.info Version=
+    version_cfg: Dict[str, str] = field(default_factory=dict)  # component -> running CANN release
+    has_opp: bool = False
+    has_opp_kernel: bool = False
+    has_te: bool = False  # te package shipped under python/site-packages
+    set_env: Optional[str] = None  # path of the set_env.sh that activates this install
+    active: bool = False  # what the environment (ASCEND_HOME_PATH ...) points at
+    errors: List[str] = field(default_factory=list)
+
+
+@dataclass
+class CannFacts:
+    installs: List[CannInstall] = field(default_factory=list)
+    active_root: Optional[str] = None  # root of the install the environment points at, if any
+    env_points_to: Optional[str] = None  # raw ASCEND_HOME_PATH / ASCEND_TOOLKIT_HOME value
+    errors: List[str] = field(default_factory=list)
+
+    @property
+    def active(self) -> Optional[CannInstall]:
+        for inst in self.installs:
+            if inst.active:
+                return inst
+        return None
+
+
+@dataclass
+class CudaFacts:
+    driver_version: Optional[str] = None  # nvidia-smi "Driver Version"
+    driver_cuda_max: Optional[str] = None  # nvidia-smi "CUDA Version": newest CUDA the driver supports
+    kernel_module_version: Optional[str] = None  # /proc/driver/nvidia/version
+    gpus: List[Dict[str, Any]] = field(default_factory=list)
+    runtime_libs: List[Dict[str, str]] = field(default_factory=list)  # [{"path", "version"}] libcudart.so.X.Y.Z
+    toolkit_version: Optional[str] = None  # version.json / version.txt
+    toolkit_root: Optional[str] = None
+    nvcc_version: Optional[str] = None
+    cudnn_version: Optional[str] = None
+    cudnn_source: Optional[str] = None
+    nvidia_smi_error: Optional[str] = None
+    errors: List[str] = field(default_factory=list)
+
+
+@dataclass
+class MindSporeFacts:
+    installed: bool = False
+    dist_name: Optional[str] = None  # mindspore | mindspore-ascend | mindspore-gpu ...
+    version: Optional[str] = None
+    location: Optional[str] = None  # the site-packages directory
+    flavour: Optional[str] = None  # cpu | gpu | ascend | unknown
+    cuda_version: Optional[str] = None  # GPU build: the CUDA it was built for
+    wheel_tags: List[str] = field(default_factory=list)  # from WHEEL: cp39-cp39-linux_x86_64 ...
+    requires_python: Optional[str] = None
+    accepted_cann: List[str] = field(default_factory=list)  # AscendEnvChecker.version from the installed source
+    custom_ops_cann: Dict[str, str] = field(default_factory=dict)  # custom op dir -> compiler version it was built with
+    commit_id: Optional[str] = None
+    errors: List[str] = field(default_factory=list)
+
+
+@dataclass
+class Facts:
+    system: SystemFacts = field(default_factory=SystemFacts)
+    python: PythonFacts = field(default_factory=PythonFacts)
+    driver: DriverFacts = field(default_factory=DriverFacts)
+    firmware: FirmwareFacts = field(default_factory=FirmwareFacts)
+    npu: NpuSmiFacts = field(default_factory=NpuSmiFacts)
+    cann: CannFacts = field(default_factory=CannFacts)
+    cuda: CudaFacts = field(default_factory=CudaFacts)
+    mindspore: MindSporeFacts = field(default_factory=MindSporeFacts)
+    # Per-probe wall time, and probes that crashed (a bug in the doctor, reported as such).
+    probe_ms: Dict[str, int] = field(default_factory=dict)
+    probe_crashes: Dict[str, str] = field(default_factory=dict)
+    # Additional facts other areas attach (hccn, rank table ...), keyed by area.
+    extra: Dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict:
+        return to_jsonable(self)

@@ -1,0 +1,118 @@
+"""The report contract: findings, their statuses, and the report that holds them.
+
+A Finding is what one check concluded. `error` means "could not check" and is
+never folded into pass; `skip` means the check does not apply to this machine.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Dict, List, Optional
+
+REPORT_SCHEMA = "ascend-doctor.report/1"
+
+PASS, WARN, FAIL, SKIP, ERROR = "pass", "warn", "fail", "skip", "error"
+STATUSES = (PASS, WARN, FAIL, SKIP, ERROR)
+
+# Order used to sort and to compare against --fail-on. `error` (could not check)
+# sits with warn: the doctor could not vouch for that area, which is worth flagging
+# to a pre-flight job set to --fail-on warn, but it is not a proven failure.
+SEVERITY = {PASS: 0, SKIP: 0, WARN: 1, ERROR: 1, FAIL: 2}
+
+
+@dataclass
+class Finding:
+    id: str
+    status: str
+    title: str
+    summary: str = ""
+    evidence: Dict[str, Any] = field(default_factory=dict)
+    fix: List[str] = field(default_factory=list)
+    pitfall: Optional[str] = None
+    duration_ms: int = 0
+
+    def __post_init__(self):
+        if self.status not in STATUSES:
+            raise ValueError(f"finding {self.id}: status {self.status!r} is not one of {STATUSES}")
+
+    @property
+    def area(self) -> str:
+        return self.id.split(".", 1)[0]
+
+    @property
+    def is_problem(self) -> bool:
+        return self.status in (WARN, FAIL, ERROR)
+
+    def to_json(self) -> dict:
+        return {
+            "id": self.id,
+            "status": self.status,
+            "title": self.title,
+            "summary": self.summary,
+            "evidence": self.evidence,
+            "fix": list(self.fix),
+            "pitfall": self.pitfall,
+            "duration_ms": self.duration_ms,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict) -> "Finding":
+        return cls(
+            id=str(data["id"]),
+            status=str(data["status"]),
+            title=str(data.get("title", "")),
+            summary=str(data.get("summary", "")),
+            evidence=dict(data.get("evidence") or {}),
+            fix=[str(x) for x in data.get("fix") or []],
+            pitfall=data.get("pitfall"),
+            duration_ms=int(data.get("duration_ms") or 0),
+        )
+
+
+@dataclass
+class Report:
+    tool: Dict[str, Any]
+    host: Dict[str, Any]
+    facts: Dict[str, Any]
+    findings: List[Finding]
+
+    @property
+    def summary(self) -> Dict[str, int]:
+        counts = {s: 0 for s in STATUSES}
+        for f in self.findings:
+            counts[f.status] += 1
+        return counts
+
+    def worst(self) -> int:
+        return max((SEVERITY[f.status] for f in self.findings), default=0)
+
+    def failed(self, fail_on: str = FAIL) -> bool:
+        """True when some finding is at or above the --fail-on level."""
+        return self.worst() >= SEVERITY[fail_on]
+
+    def find(self, finding_id: str) -> Optional[Finding]:
+        for f in self.findings:
+            if f.id == finding_id:
+                return f
+        return None
+
+    def to_json(self) -> dict:
+        return {
+            "schema": REPORT_SCHEMA,
+            "tool": self.tool,
+            "host": self.host,
+            "facts": self.facts,
+            "findings": [f.to_json() for f in self.findings],
+            "summary": self.summary,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict) -> "Report":
+        if data.get("schema") != REPORT_SCHEMA:
+            raise ValueError(f"field 'schema' is {data.get('schema')!r}, expected {REPORT_SCHEMA!r}")
+        return cls(
+            tool=dict(data.get("tool") or {}),
+            host=dict(data.get("host") or {}),
+            facts=dict(data.get("facts") or {}),
+            findings=[Finding.from_json(f) for f in data.get("findings") or []],
+        )

@@ -1,0 +1,562 @@
+"""The one door to the machine being diagnosed.
+
+Every probe reads files, the environment and command output through a Host.
+`LiveHost` reads this machine; `SnapshotHost` reads a collected snapshot (a
+customer's bundle or a test fixture) laid out as::
+
+    <snapshot>/manifest.json   {"format": "ascend-doctor-snapshot/1", "hostname", "created",
+                                "python": {"version", "executable", "site_packages": [...]},
+                                "machine": {...}}
+    <snapshot>/env.json        the environment, as a JSON object
+    <snapshot>/root/...        files at their absolute paths
+    <snapshot>/commands.json   [{"argv": [...], "rc": 0, "stdout": "...", "stderr": "", "duration_ms": 812}]
+
+Because both hosts answer the same questions, the same probe code diagnoses
+this machine, a bundle, and a fixture.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import json
+import os
+import platform
+import posixpath
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from typing import Dict, List, Mapping, Optional, Sequence
+
+SNAPSHOT_FORMAT = "ascend-doctor-snapshot/1"
+
+# A version file is a few hundred bytes; anything beyond this is not one.
+DEFAULT_MAX_READ = 1 << 20
+# Command output kept in memory: enough for any npu-smi table, bounded for a runaway tool.
+MAX_COMMAND_OUTPUT = 4 << 20
+
+
+class HostError(Exception):
+    """A question the host could not answer (the message says which path and why)."""
+
+
+class FileMissing(HostError):
+    pass
+
+
+class FileUnreadable(HostError):
+    pass
+
+
+class FileTooLarge(HostError):
+    pass
+
+
+@dataclass
+class CommandResult:
+    """What running a command gave. `error` is None when the command ran to completion.
+
+    error values: "not-found" (no such program), "not-recorded" (a snapshot has no
+    record of it), "timeout", "not-executable", "failed-to-start".
+    """
+
+    argv: List[str]
+    rc: Optional[int]
+    stdout: str = ""
+    stderr: str = ""
+    duration_ms: int = 0
+    error: Optional[str] = None
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None and self.rc == 0
+
+    @property
+    def available(self) -> bool:
+        """The program exists (on the live machine, or in the snapshot's record)."""
+        return self.error not in ("not-found", "not-recorded")
+
+    def describe(self) -> str:
+        cmd = " ".join(self.argv)
+        if self.error == "timeout":
+            return f"`{cmd}` did not finish within its timeout"
+        if self.error in ("not-found", "not-recorded"):
+            return f"`{cmd}` is not available"
+        if self.error:
+            return f"`{cmd}` could not run ({self.error})"
+        return f"`{cmd}` exited with code {self.rc}"
+
+    def to_json(self) -> dict:
+        return {
+            "argv": list(self.argv),
+            "rc": self.rc,
+            "stdout": self.stdout,
+            "stderr": self.stderr,
+            "duration_ms": self.duration_ms,
+            **({"error": self.error} if self.error else {}),
+        }
+
+
+@dataclass
+class PythonInfo:
+    version: str
+    executable: str
+    implementation: str = "CPython"
+    site_packages: List[str] = field(default_factory=list)
+
+
+class Host:
+    """Interface shared by the live machine and snapshots. Paths are absolute POSIX paths."""
+
+    kind = "abstract"
+    label = ""
+
+    # -- files ---------------------------------------------------------------
+    def read_text(self, path: str, max_bytes: int = DEFAULT_MAX_READ) -> str:
+        raise NotImplementedError
+
+    def exists(self, path: str) -> bool:
+        raise NotImplementedError
+
+    def is_dir(self, path: str) -> bool:
+        raise NotImplementedError
+
+    def is_file(self, path: str) -> bool:
+        raise NotImplementedError
+
+    def listdir(self, path: str) -> List[str]:
+        raise NotImplementedError
+
+    def realpath(self, path: str) -> str:
+        raise NotImplementedError
+
+    def glob(self, pattern: str) -> List[str]:
+        """Expand a glob with `*`, `?` and `[...]` in any component (no `**`). Sorted."""
+        parts = [p for p in pattern.split("/") if p]
+        found = ["/"]
+        for part in parts:
+            nxt = []
+            magic = any(c in part for c in "*?[")
+            for base in found:
+                if magic:
+                    try:
+                        names = self.listdir(base)
+                    except HostError:
+                        continue
+                    nxt.extend(posixpath.join(base, n) for n in names if fnmatch.fnmatchcase(n, part))
+                else:
+                    cand = posixpath.join(base, part)
+                    if self.exists(cand):
+                        nxt.append(cand)
+            found = nxt
+            if not found:
+                break
+        return sorted(found)
+
+    def read_text_or_none(self, path: str, max_bytes: int = DEFAULT_MAX_READ) -> Optional[str]:
+        try:
+            return self.read_text(path, max_bytes)
+        except HostError:
+            return None
+
+    # -- environment and machine --------------------------------------------
+    @property
+    def env(self) -> Mapping[str, str]:
+        raise NotImplementedError
+
+    @property
+    def python(self) -> PythonInfo:
+        raise NotImplementedError
+
+    def machine(self) -> dict:
+        """Facts only the OS can give: hostname, kernel, arch, CPUs, memory, disks.
+
+        Keys: hostname, system, kernel, arch, libc (e.g. "glibc 2.36"), cpu_count,
+        mem_total_mb, mem_available_mb, disks ({path: {"total_mb", "free_mb"}}).
+        Missing keys mean unknown.
+        """
+        raise NotImplementedError
+
+    def disk_usage(self, path: str) -> Optional[dict]:
+        """{"total_mb", "free_mb"} of the filesystem holding `path`, or None."""
+        raise NotImplementedError
+
+    # -- commands -----------------------------------------------------------
+    def which(self, name: str) -> Optional[str]:
+        raise NotImplementedError
+
+    def run(self, argv: Sequence[str], timeout: float = 10.0) -> CommandResult:
+        raise NotImplementedError
+
+
+# ---------------------------------------------------------------------------
+# Live host
+# ---------------------------------------------------------------------------
+
+def _python_site_packages() -> List[str]:
+    import site
+    import sysconfig
+
+    seen: List[str] = []
+    candidates: List[str] = []
+    for key in ("purelib", "platlib"):
+        try:
+            candidates.append(sysconfig.get_paths()[key])
+        except KeyError:
+            pass
+    try:
+        candidates.extend(site.getsitepackages())
+    except AttributeError:  # virtualenv's old site.py
+        pass
+    try:
+        candidates.append(site.getusersitepackages())
+    except AttributeError:
+        pass
+    candidates.extend(p for p in sys.path if p.endswith(("site-packages", "dist-packages")))
+    for c in candidates:
+        if c and os.path.isdir(c) and c not in seen:
+            seen.append(c)
+    return seen
+
+
+def _libc() -> Optional[str]:
+    name, ver = platform.libc_ver()
+    return f"{name} {ver}" if name else None
+
+
+class LiveHost(Host):
+    """This machine: `/`, `os.environ`, subprocesses with argv lists and timeouts."""
+
+    kind = "live"
+
+    def __init__(self, environ: Optional[Mapping[str, str]] = None):
+        self._env = dict(os.environ if environ is None else environ)
+        self.label = platform.node() or "localhost"
+
+    def read_text(self, path: str, max_bytes: int = DEFAULT_MAX_READ) -> str:
+        try:
+            if os.path.isdir(path):
+                raise FileUnreadable(f"{path}: is a directory, expected a file")
+            with open(path, "rb") as fh:
+                data = fh.read(max_bytes + 1)
+        except FileNotFoundError:
+            raise FileMissing(f"{path}: no such file") from None
+        except PermissionError:
+            raise FileUnreadable(f"{path}: permission denied") from None
+        except OSError as exc:
+            raise FileUnreadable(f"{path}: {exc.strerror or exc}") from None
+        if len(data) > max_bytes:
+            raise FileTooLarge(f"{path}: larger than {max_bytes} bytes, not read")
+        return _decode(data)
+
+    def exists(self, path: str) -> bool:
+        return os.path.exists(path)
+
+    def is_dir(self, path: str) -> bool:
+        return os.path.isdir(path)
+
+    def is_file(self, path: str) -> bool:
+        return os.path.isfile(path)
+
+    def listdir(self, path: str) -> List[str]:
+        try:
+            return sorted(os.listdir(path))
+        except FileNotFoundError:
+            raise FileMissing(f"{path}: no such directory") from None
+        except OSError as exc:
+            raise FileUnreadable(f"{path}: {exc.strerror or exc}") from None
+
+    def realpath(self, path: str) -> str:
+        return os.path.realpath(path)
+
+    @property
+    def env(self) -> Mapping[str, str]:
+        return self._env
+
+    @property
+    def python(self) -> PythonInfo:
+        return PythonInfo(
+            version=platform.python_version(),
+            executable=sys.executable,
+            implementation=platform.python_implementation(),
+            site_packages=_python_site_packages(),
+        )
+
+    def machine(self) -> dict:
+        info = {
+            "hostname": platform.node(),
+            "system": platform.system(),
+            "kernel": platform.release(),
+            "arch": platform.machine(),
+            "libc": _libc(),
+            "cpu_count": os.cpu_count(),
+        }
+        try:
+            import psutil
+
+            vm = psutil.virtual_memory()
+            info["mem_total_mb"] = vm.total // (1 << 20)
+            info["mem_available_mb"] = vm.available // (1 << 20)
+        except Exception:  # psutil missing or /proc unreadable: memory stays unknown
+            pass
+        try:
+            info["cpu_count"] = len(os.sched_getaffinity(0))
+        except (AttributeError, OSError):
+            pass
+        return info
+
+    def disk_usage(self, path: str) -> Optional[dict]:
+        probe = path
+        while probe and not os.path.exists(probe):
+            parent = os.path.dirname(probe)
+            if parent == probe:
+                break
+            probe = parent
+        try:
+            du = shutil.disk_usage(probe or "/")
+        except OSError:
+            return None
+        return {"total_mb": du.total // (1 << 20), "free_mb": du.free // (1 << 20), "mount_probe": probe}
+
+    def which(self, name: str) -> Optional[str]:
+        return shutil.which(name, path=self._env.get("PATH", os.defpath))
+
+    def run(self, argv: Sequence[str], timeout: float = 10.0) -> CommandResult:
+        argv = [str(a) for a in argv]
+        exe = argv[0] if "/" in argv[0] else self.which(argv[0])
+        if exe is None:
+            return CommandResult(argv, None, error="not-found")
+        start = time.monotonic()
+        try:
+            proc = subprocess.Popen(
+                [exe] + argv[1:],
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                env=dict(self._env),
+                start_new_session=True,  # so a timeout can kill the whole group
+            )
+        except FileNotFoundError:
+            return CommandResult(argv, None, error="not-found")
+        except PermissionError:
+            return CommandResult(argv, None, error="not-executable")
+        except OSError as exc:
+            return CommandResult(argv, None, stderr=str(exc), error="failed-to-start")
+        try:
+            out, err = proc.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            _kill_group(proc)
+            out, err = _drain(proc)
+            return CommandResult(argv, None, _decode(out[:MAX_COMMAND_OUTPUT]), _decode(err[:MAX_COMMAND_OUTPUT]),
+                                 int((time.monotonic() - start) * 1000), error="timeout")
+        return CommandResult(argv, proc.returncode, _decode(out[:MAX_COMMAND_OUTPUT]),
+                             _decode(err[:MAX_COMMAND_OUTPUT]), int((time.monotonic() - start) * 1000))
+
+
+def _kill_group(proc: subprocess.Popen) -> None:
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+    try:
+        proc.kill()
+    except ProcessLookupError:
+        pass
+
+
+def _drain(proc: subprocess.Popen):
+    try:
+        return proc.communicate(timeout=2)
+    except subprocess.TimeoutExpired:  # a grandchild kept the pipes open
+        return b"", b""
+
+
+def _decode(data: bytes) -> str:
+    text = data.decode("utf-8", errors="replace")
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    return text
+
+
+# ---------------------------------------------------------------------------
+# Snapshot host
+# ---------------------------------------------------------------------------
+
+class SnapshotError(Exception):
+    """The snapshot itself is unusable (message names the file and what was expected)."""
+
+
+class SnapshotHost(Host):
+    """A collected snapshot directory (already unpacked; see `bundle.open_bundle`)."""
+
+    kind = "snapshot"
+
+    def __init__(self, directory: str):
+        self.directory = os.path.abspath(directory)
+        self._root = os.path.join(self.directory, "root")
+        manifest_path = os.path.join(self.directory, "manifest.json")
+        self.manifest = _load_json(manifest_path, dict)
+        fmt = self.manifest.get("format")
+        if fmt != SNAPSHOT_FORMAT:
+            raise SnapshotError(f"{manifest_path}: field 'format' is {fmt!r}, expected {SNAPSHOT_FORMAT!r}")
+        env_path = os.path.join(self.directory, "env.json")
+        env = _load_json(env_path, dict) if os.path.exists(env_path) else {}
+        bad = [k for k, v in env.items() if not isinstance(v, str)]
+        if bad:
+            raise SnapshotError(f"{env_path}: value of {bad[0]!r} is not a string, expected every value to be a string")
+        self._env = env
+        cmd_path = os.path.join(self.directory, "commands.json")
+        records = _load_json(cmd_path, list) if os.path.exists(cmd_path) else []
+        self._commands: Dict[tuple, dict] = {}
+        for i, rec in enumerate(records):
+            argv = rec.get("argv") if isinstance(rec, dict) else None
+            if not (isinstance(argv, list) and argv and all(isinstance(a, str) for a in argv)):
+                raise SnapshotError(f"{cmd_path}: [{i}].argv is missing or not a list of strings")
+            self._commands[tuple(argv)] = rec
+        self.label = str(self.manifest.get("hostname") or os.path.basename(self.directory))
+
+    # Paths inside the snapshot. Links are resolved *within* the snapshot root:
+    # an absolute link target means the same path on the collected machine.
+    def _resolve(self, path: str, depth: int = 0) -> str:
+        if depth > 40:
+            raise FileUnreadable(f"{path}: too many levels of symbolic links")
+        path = posixpath.normpath("/" + path.lstrip("/"))
+        parts = [p for p in path.split("/") if p]
+        cur = "/"
+        for i, part in enumerate(parts):
+            if part == "..":
+                cur = posixpath.dirname(cur)
+                continue
+            cand = posixpath.join(cur, part)
+            local = self._root + cand
+            if os.path.islink(local):
+                target = os.readlink(local)
+                if not target.startswith("/"):
+                    target = posixpath.join(cur, target)
+                rest = "/".join(parts[i + 1:])
+                return self._resolve(posixpath.join(target, rest) if rest else target, depth + 1)
+            cur = cand
+        return cur
+
+    def _local(self, path: str) -> str:
+        return self._root + self._resolve(path)
+
+    def read_text(self, path: str, max_bytes: int = DEFAULT_MAX_READ) -> str:
+        local = self._local(path)
+        if os.path.isdir(local):
+            raise FileUnreadable(f"{path}: is a directory, expected a file")
+        if not os.path.isfile(local):
+            raise FileMissing(f"{path}: no such file in the snapshot")
+        marker = local + ".unreadable"
+        if os.path.exists(marker):  # collected as "permission denied" on the source machine
+            raise FileUnreadable(f"{path}: permission denied (on the collected machine)")
+        with open(local, "rb") as fh:
+            data = fh.read(max_bytes + 1)
+        if len(data) > max_bytes:
+            raise FileTooLarge(f"{path}: larger than {max_bytes} bytes, not read")
+        return _decode(data)
+
+    def exists(self, path: str) -> bool:
+        try:
+            return os.path.lexists(self._local(path))
+        except HostError:
+            return False
+
+    def is_dir(self, path: str) -> bool:
+        try:
+            return os.path.isdir(self._local(path))
+        except HostError:
+            return False
+
+    def is_file(self, path: str) -> bool:
+        try:
+            return os.path.isfile(self._local(path))
+        except HostError:
+            return False
+
+    def listdir(self, path: str) -> List[str]:
+        local = self._local(path)
+        if not os.path.isdir(local):
+            raise FileMissing(f"{path}: no such directory in the snapshot")
+        return sorted(n for n in os.listdir(local) if not n.endswith(".unreadable"))
+
+    def realpath(self, path: str) -> str:
+        try:
+            return self._resolve(path)
+        except HostError:
+            return path
+
+    @property
+    def env(self) -> Mapping[str, str]:
+        return self._env
+
+    @property
+    def python(self) -> PythonInfo:
+        py = self.manifest.get("python") or {}
+        return PythonInfo(
+            version=str(py.get("version") or ""),
+            executable=str(py.get("executable") or ""),
+            implementation=str(py.get("implementation") or "CPython"),
+            site_packages=[str(p) for p in py.get("site_packages") or []],
+        )
+
+    def machine(self) -> dict:
+        m = dict(self.manifest.get("machine") or {})
+        m.setdefault("hostname", self.manifest.get("hostname"))
+        return m
+
+    def disk_usage(self, path: str) -> Optional[dict]:
+        disks = (self.manifest.get("machine") or {}).get("disks") or {}
+        best = None
+        for mount, usage in disks.items():
+            if (path == mount or path.startswith(mount.rstrip("/") + "/")) and (best is None or len(mount) > len(best)):
+                best = mount
+        if best is None:
+            return None
+        out = dict(disks[best])
+        out["mount_probe"] = best
+        return out
+
+    def which(self, name: str) -> Optional[str]:
+        for d in self._env.get("PATH", "").split(":"):
+            if d and self.is_file(posixpath.join(d, name)):
+                return posixpath.join(d, name)
+        for argv in self._commands:
+            if argv[0] == name or posixpath.basename(argv[0]) == name:
+                return argv[0]
+        return None
+
+    def run(self, argv: Sequence[str], timeout: float = 10.0) -> CommandResult:
+        argv = [str(a) for a in argv]
+        rec = self._commands.get(tuple(argv))
+        if rec is None:
+            return CommandResult(argv, None, error="not-recorded")
+        return CommandResult(
+            argv,
+            rec.get("rc"),
+            str(rec.get("stdout") or ""),
+            str(rec.get("stderr") or ""),
+            int(rec.get("duration_ms") or 0),
+            error=rec.get("error"),
+        )
+
+
+def _load_json(path: str, expected_type: type):
+    try:
+        with open(path, "rb") as fh:
+            raw = fh.read(64 << 20)
+    except FileNotFoundError:
+        raise SnapshotError(f"{path}: missing, expected a snapshot file") from None
+    except OSError as exc:
+        raise SnapshotError(f"{path}: cannot read ({exc.strerror or exc})") from None
+    try:
+        data = json.loads(raw.decode("utf-8-sig"))
+    except UnicodeDecodeError:
+        raise SnapshotError(f"{path}: not UTF-8 text, expected JSON") from None
+    except json.JSONDecodeError as exc:
+        raise SnapshotError(f"{path}: line {exc.lineno} column {exc.colno}: {exc.msg}, expected valid JSON") from None
+    if not isinstance(data, expected_type):
+        raise SnapshotError(f"{path}: top level is {type(data).__name__}, expected {expected_type.__name__}")
+    return data

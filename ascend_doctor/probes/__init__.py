@@ -1,0 +1,53 @@
+"""Probes: turn what a Host shows into typed facts, without importing MindSpore.
+
+Each probe is `probe(host, options) -> <fact>`; it records bad input in the
+fact's `errors` and never raises for it. If a probe does raise, that is a bug in
+the doctor: `collect_facts` keeps the default (unknown) fact, records the crash,
+and the report shows it as an `error` finding instead of dying.
+"""
+
+from __future__ import annotations
+
+import time
+import traceback
+from dataclasses import dataclass
+from typing import Callable, List, Tuple
+
+from ..facts import Facts
+from ..host import Host
+
+
+@dataclass
+class ProbeOptions:
+    timeout: float = 10.0  # per external command
+
+
+def _registry() -> List[Tuple[str, Callable]]:
+    # Order matters only for readability of timings; probes do not depend on each other.
+    from . import python_env, system
+
+    return [
+        ("system", system.probe_system),
+        ("python", python_env.probe_python),
+    ]
+
+
+def collect_facts(host: Host, options: ProbeOptions = None) -> Facts:
+    options = options or ProbeOptions()
+    facts = Facts()
+    for name, probe in _registry():
+        start = time.monotonic()
+        try:
+            setattr(facts, name, probe(host, options))
+        except Exception as exc:  # a doctor bug, not a machine fault: report, don't die
+            facts.probe_crashes[name] = f"{type(exc).__name__}: {exc} ({_where(exc)})"
+        facts.probe_ms[name] = int((time.monotonic() - start) * 1000)
+    return facts
+
+
+def _where(exc: BaseException) -> str:
+    tb = traceback.extract_tb(exc.__traceback__)
+    if not tb:
+        return "?"
+    last = tb[-1]
+    return f"{last.filename.rsplit('/', 1)[-1]}:{last.lineno}"

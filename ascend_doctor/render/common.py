@@ -1,0 +1,81 @@
+"""What every human-readable renderer shares: grouping, ordering and the facts summary."""
+
+from __future__ import annotations
+
+from typing import Dict, List, Tuple
+
+from ..findings import FAIL, ERROR, PASS, SKIP, WARN, Finding, Report
+
+AREA_TITLES = {
+    "doctor": "ascend-doctor itself",
+    "system": "Host system",
+    "resources": "Host resources",
+    "install": "Installation (driver, firmware, CANN)",
+    "compat": "Version compatibility",
+    "devices": "NPU devices",
+    "gpu": "GPU / CUDA",
+    "mindspore": "MindSpore",
+    "env": "Launch environment",
+    "hccl": "HCCL configuration",
+    "rank_table": "Rank table",
+    "smoke": "Smoke training",
+    "advice": "Advice for this machine",
+    "baseline": "Drift from baseline",
+}
+
+ORDER = {FAIL: 0, ERROR: 1, WARN: 2, PASS: 3, SKIP: 4}
+LABEL = {FAIL: "FAIL", ERROR: "ERROR", WARN: "WARN", PASS: "ok", SKIP: "skip"}
+
+
+def area_title(area: str) -> str:
+    return AREA_TITLES.get(area, area.replace("_", " ").capitalize())
+
+
+def grouped(report: Report) -> List[Tuple[str, List[Finding]]]:
+    """Areas with problems first (worst first), then the rest; inside, worst first."""
+    areas: Dict[str, List[Finding]] = {}
+    for f in report.findings:
+        areas.setdefault(f.area, []).append(f)
+    for items in areas.values():
+        items.sort(key=lambda f: (ORDER[f.status], f.id))
+    return sorted(areas.items(), key=lambda kv: (min(ORDER[f.status] for f in kv[1]), kv[0]))
+
+
+def facts_summary(facts: dict) -> List[Tuple[str, str]]:
+    """The one-line-per-component version table at the top of a report."""
+    rows: List[Tuple[str, str]] = []
+    s = facts.get("system") or {}
+    os_line = " ".join(x for x in [s.get("os_name") or "unknown OS", s.get("arch") or "", f"kernel {s['kernel']}" if s.get("kernel") else ""] if x)
+    rows.append(("OS", os_line))
+    py = facts.get("python") or {}
+    rows.append(("Python", f"{py.get('version') or 'unknown'} ({py.get('executable') or '?'})"))
+    drv = facts.get("driver") or {}
+    fw = facts.get("firmware") or {}
+    if drv.get("installed") or fw.get("installed"):
+        rows.append(("NPU driver", drv.get("version") or "unknown"))
+        rows.append(("NPU firmware", fw.get("version") or "unknown"))
+    npu = facts.get("npu") or {}
+    devices = npu.get("devices") or []
+    if devices:
+        names = sorted({d.get("name") or "?" for d in devices})
+        rows.append(("NPUs", f"{len(devices)} × {', '.join(names)}"))
+    cann = facts.get("cann") or {}
+    for inst in cann.get("installs") or []:
+        mark = " (active)" if inst.get("active") else ""
+        rows.append((f"CANN {inst.get('kind')}", f"{inst.get('release') or 'unknown release'} at {inst.get('root')}{mark}"))
+    cuda = facts.get("cuda") or {}
+    if cuda.get("driver_version") or cuda.get("runtime_libs") or cuda.get("toolkit_version"):
+        runtime = ", ".join(sorted({r.get("version", "?") for r in cuda.get("runtime_libs") or []})) or cuda.get("toolkit_version") or "not found"
+        rows.append(("NVIDIA driver", cuda.get("driver_version") or "not found"))
+        rows.append(("CUDA runtime", runtime))
+        if cuda.get("cudnn_version"):
+            rows.append(("cuDNN", cuda["cudnn_version"]))
+    ms = facts.get("mindspore") or {}
+    if ms.get("installed"):
+        flav = ms.get("flavour") or "unknown build"
+        if ms.get("cuda_version"):
+            flav += f", CUDA {ms['cuda_version']}"
+        rows.append(("MindSpore", f"{ms.get('version')} ({flav}) in {ms.get('location')}"))
+    else:
+        rows.append(("MindSpore", "not installed in this Python"))
+    return rows

@@ -1,0 +1,47 @@
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+FIXTURES = os.path.join(REPO, "tests", "fixtures")
+REFERENCE = os.path.join(os.path.dirname(REPO), "shared", "reference")
+
+
+def fixture_path(name: str) -> str:
+    return os.path.join(FIXTURES, name)
+
+
+def run_cli(*args, env=None, input=None, timeout=120, cwd=None):
+    """Run `python -m ascend_doctor ARGS` against this checkout; returns CompletedProcess (text)."""
+    full_env = dict(os.environ)
+    full_env["PYTHONPATH"] = REPO + os.pathsep + full_env.get("PYTHONPATH", "")
+    full_env.pop("NO_COLOR", None)
+    if env:
+        full_env.update(env)
+    return subprocess.run([sys.executable, "-m", "ascend_doctor", *args], capture_output=True, text=True,
+                          env=full_env, input=input, timeout=timeout, cwd=cwd or REPO)
+
+
+def run_json(*args, **kw):
+    proc = run_cli(*args, "--format", "json", **kw)
+    assert proc.stdout, proc.stderr
+    return proc, json.loads(proc.stdout)
+
+
+@pytest.fixture
+def make_snapshot(tmp_path):
+    """Build a snapshot directory: make_snapshot(files={...}, env={...}, commands=[...]) -> path."""
+    from ascend_doctor.snapshot import write_snapshot
+
+    counter = {"n": 0}
+
+    def _make(name=None, **kw):
+        counter["n"] += 1
+        d = tmp_path / (name or f"snap{counter['n']}")
+        kw.setdefault("hostname", name or "node")
+        return write_snapshot(str(d), **kw)
+
+    return _make
