@@ -41,7 +41,7 @@ def check_disk_space(ctx):
              "or run training from a directory on a larger filesystem"])
 
 
-@check("resources.shm_size", "/dev/shm size for data loading and multi-process training")
+@check("resources.shm_size", "/dev/shm size for data loading and multi-process training", pitfalls=["P05"])
 def check_shm(ctx):
     s = ctx.facts.system
     if s.shm_total_mb is None:
@@ -70,7 +70,6 @@ def check_memory(ctx):
                        summary=f"Only {s.mem_available_mb} MB of host memory is free; graph compilation and the "
                                f"data pipeline need several GB and the OOM killer ends the job without a Python error.",
                        evidence=ev, fix=["ps aux --sort=-rss | head   # what holds the memory",
-                                         "stop other jobs on this node, or lower num_parallel_workers / prefetch_size"],
-                       pitfall="P02")
+                                         "stop other jobs on this node, or lower num_parallel_workers / prefetch_size"])
     return Finding("resources.host_memory", PASS, "Host memory available",
                    summary=f"{s.mem_available_mb // 1024} GB free", evidence=ev)

@@ -1,0 +1,42 @@
+"""The built wheel carries the data files and its console script works outside the checkout."""
+
+import json
+import os
+import subprocess
+import sys
+import zipfile
+
+import pytest
+
+from conftest import REPO
+
+
+@pytest.mark.slow
+def test_wheel_installs_and_runs_against_a_snapshot(tmp_path, make_snapshot):
+    dist = tmp_path / "dist"
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(dist), REPO],
+                   check=True, capture_output=True, text=True)
+    wheel = next(dist.glob("ascend_doctor-*.whl"))
+    names = zipfile.ZipFile(wheel).namelist()
+    assert "ascend_doctor/data/compat_matrix.json" in names
+    assert "ascend_doctor/data/knowledge_base.json" in names
+
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    pip = [str(venv / "bin" / "python"), "-m", "pip", "install", "-q"]
+    subprocess.run(pip + [str(wheel)], check=True, capture_output=True, text=True)
+
+    snap = make_snapshot(files={"/etc/os-release": 'PRETTY_NAME="EulerOS 2.0 (SP10)"\nID=euleros\n'},
+                         machine={"arch": "aarch64", "cpu_count": 192, "mem_total_mb": 1500000,
+                                  "mem_available_mb": 1400000})
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    proc = subprocess.run([str(venv / "bin" / "ascend-doctor"), "check", "--bundle", snap, "--format", "json"],
+                          capture_output=True, text=True, cwd=str(tmp_path), env=env)
+    assert proc.returncode in (0, 1), proc.stderr
+    report = json.loads(proc.stdout)
+    assert report["host"] == {"kind": "snapshot", "name": "snap1", "created": report["host"]["created"]}
+    assert report["facts"]["system"]["os_name"] == "EulerOS 2.0 (SP10)"
+    # the installed package, not this checkout, answered
+    where = subprocess.run([str(venv / "bin" / "python"), "-c", "import ascend_doctor,sys;print(ascend_doctor.__file__)"],
+                           capture_output=True, text=True, cwd=str(tmp_path), env=env).stdout
+    assert str(venv) in where
