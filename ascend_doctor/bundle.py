@@ -15,7 +15,6 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
-import tarfile
 import tempfile
 from typing import Iterator
 
@@ -46,6 +45,8 @@ def open_bundle(path: str) -> Iterator[SnapshotHost]:
 
 
 def _extract(archive: str, dest: str) -> str:
+    import tarfile  # only bundles need it; keeps `check` on the live machine quick to start
+
     try:
         tf = tarfile.open(archive, "r:*")
     except (tarfile.TarError, OSError, EOFError) as exc:
@@ -100,7 +101,9 @@ def _extract(archive: str, dest: str) -> str:
     return _snapshot_top(dest, archive)
 
 
-def _members(tf: tarfile.TarFile, archive: str):
+def _members(tf, archive: str):
+    import tarfile
+
     while True:
         try:
             member = tf.next()

@@ -293,19 +293,36 @@ class LiveHost(Host):
             "libc": _libc(),
             "cpu_count": os.cpu_count(),
         }
-        try:
-            import psutil
-
-            vm = psutil.virtual_memory()
-            info["mem_total_mb"] = vm.total // (1 << 20)
-            info["mem_available_mb"] = vm.available // (1 << 20)
-        except Exception:  # psutil missing or /proc unreadable: memory stays unknown
-            pass
+        info.update(self._memory())
         try:
             info["cpu_count"] = len(os.sched_getaffinity(0))
         except (AttributeError, OSError):
             pass
         return info
+
+    def _memory(self) -> dict:
+        # /proc/meminfo is one small read; importing psutil costs more than the
+        # whole check run, so it is only the fallback for systems without /proc.
+        text = self.read_text_or_none("/proc/meminfo")
+        if text:
+            kv = {}
+            for line in text.splitlines():
+                key, _, rest = line.partition(":")
+                parts = rest.split()
+                if parts and parts[0].isdigit():
+                    kv[key] = int(parts[0]) // 1024
+            if "MemTotal" in kv:
+                out = {"mem_total_mb": kv["MemTotal"]}
+                if "MemAvailable" in kv:
+                    out["mem_available_mb"] = kv["MemAvailable"]
+                return out
+        try:
+            import psutil
+
+            vm = psutil.virtual_memory()
+            return {"mem_total_mb": vm.total // (1 << 20), "mem_available_mb": vm.available // (1 << 20)}
+        except Exception:  # psutil missing or unusable: memory stays unknown
+            return {}
 
     def disk_usage(self, path: str) -> Optional[dict]:
         probe = path
