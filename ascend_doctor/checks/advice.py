@@ -24,9 +24,9 @@ def _training_accelerators(facts) -> bool:
 
 
 def performance_context(ctx) -> bool:
-    """The user asked about speed: a smoke training run, a baseline comparison, or --performance."""
+    """The user asked about speed: a smoke training run or a comparison with a baseline."""
     o = ctx.options
-    return bool(o.get("smoke") or o.get("baseline") or o.get("performance"))
+    return bool(o.get("smoke") or o.get("baseline"))
 
 
 def _ms_minor(ctx):

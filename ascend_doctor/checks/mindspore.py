@@ -55,7 +55,7 @@ def check_installed(ctx):
                        evidence=evidence,
                        fix=["pip install mindspore==<release>   # pick the release whose supported CANN includes "
                             "the CANN installed here (see the compat findings)",
-                            "python -c \"import mindspore; mindspore.set_device('Ascend'); mindspore.run_check()\""])
+                            "python -c \"import mindspore; mindspore.run_check()\"   # reports the device it ran on"])
     if gpu_present(facts):
         return Finding(cid, WARN, title,
                        summary="MindSpore is not installed in this Python, and this machine has NVIDIA GPUs. The "
@@ -66,7 +66,7 @@ def check_installed(ctx):
                        fix=["pip install mindspore",
                             "conda install -c conda-forge cudatoolkit=11.6 'cudnn>=8,<9'   # when the system CUDA is "
                             "not 11.x; then export LD_LIBRARY_PATH=$CONDA_PREFIX/lib:$LD_LIBRARY_PATH",
-                            "python -c \"import mindspore; mindspore.set_device('GPU'); mindspore.run_check()\""])
+                            "python -c \"import mindspore; mindspore.run_check()\"   # reports the device it ran on"])
     return Finding(cid, SKIP, title,
                    summary="MindSpore is not installed, and this machine has no NPU and no NVIDIA GPU: nothing to "
                            "run it on but the CPU. Install it here only to try MindSpore on the CPU.",
@@ -220,7 +220,7 @@ def check_flavour_matches_device(ctx):
         return Finding(cid, FAIL, title,
                        summary=f"This machine has Ascend NPUs but the installed MindSpore is a {ms.flavour} build "
                                "without the Ascend backend: training runs on the CPU or GPU, or "
-                               "set_device('Ascend') fails.",
+                               "device_target='Ascend' fails.",
                        evidence=evidence,
                        fix=replace + ["pip install mindspore==<release>   # the 2.x package includes the Ascend "
                                       "backend; pick the release that supports your CANN (see the compat findings)"])
