@@ -1,6 +1,5 @@
 """GPU and MindSpore-package checks: verdicts, fix text and exit codes on the fixtures and on edge snapshots."""
 
-import pytest
 from conftest import fixture_path, run_json
 
 from ascend_doctor.doctor import RunOptions, run_checks

@@ -1,6 +1,5 @@
 """CUDA probe: real §6 samples parsed to the numbers they hold, bad input recorded, never raised."""
 
-import pytest
 from conftest import fixture_path
 
 from ascend_doctor.host import SnapshotHost

@@ -9,7 +9,7 @@ from typing import Dict, List, Optional, Tuple
 
 from ..findings import ERROR, FAIL, PASS, SKIP, WARN, Finding
 from . import check
-from ._accelerators import gpu_names, gpu_present
+from ._accelerators import gpu_present
 
 NO_NVIDIA = "No NVIDIA GPU, driver or /dev/nvidia* device on this machine."
 
