@@ -44,8 +44,9 @@ def advise_mixed_precision(ctx):
     tip = ctx.kb.pitfall("P04")
     return Finding(
         "advice.mixed_precision", PASS, "Use mixed precision (amp level O2) on these accelerators",
-        summary=f"This machine has {device_phrase(facts)}, which compute fp16 (and bf16 where the chip has it) far "
-                f"faster than fp32, but MindSpore trains in fp32 unless told otherwise. {tip.advice}",
+        summary=f"This machine has {device_phrase(facts)}. Ascend NPUs, and NVIDIA GPUs with Tensor Cores (V100 and "
+                "newer), run fp16 (and bf16 where the chip has it) matrix math several times faster than fp32, but "
+                f"MindSpore trains in fp32 unless told otherwise. {tip.advice}",
         evidence={"devices": device_phrase(facts)},
         fix=["from mindspore import amp",
              'train_net = amp.build_train_network(net, optimizer, loss_fn, level="O2")   # fp16 compute, fp32 weights',
