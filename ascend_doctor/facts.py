@@ -158,6 +158,17 @@ class CudaFacts:
     cudnn_source: Optional[str] = None
     nvidia_smi_error: Optional[str] = None
     errors: List[str] = field(default_factory=list)
+    # Appended by the CUDA probe (gpu-ms):
+    nvml_mismatch: bool = False  # nvidia-smi said "Failed to initialize NVML: Driver/library version mismatch"
+    nvml_library_version: Optional[str] = None  # the "NVML library version: X" nvidia-smi printed with it
+    nvidia_smi_failure: Optional[str] = None  # first line of what a failing nvidia-smi printed
+    kernel_module_flavour: Optional[str] = None  # "proprietary" | "open"
+    userspace_driver_libs: List[Dict[str, str]] = field(default_factory=list)  # libcuda/libnvidia-ml .so.<ver>
+    toolkits: List[Dict[str, str]] = field(default_factory=list)  # [{"root", "version", "source"}]
+    cuda_home: Optional[str] = None  # CUDA_HOME (or CUDA_PATH) from the environment
+    cudnn_libs: List[Dict[str, str]] = field(default_factory=list)  # libcudnn.so.X.Y.Z found
+    dev_nodes: List[str] = field(default_factory=list)  # /dev/nvidia0 ...
+    loader_dirs: List[str] = field(default_factory=list)  # dirs the dynamic loader searches (LD_LIBRARY_PATH, ld.so.conf)
 
 
 @dataclass
@@ -174,6 +185,16 @@ class MindSporeFacts:
     custom_ops_cann: Dict[str, str] = field(default_factory=dict)  # custom op dir -> compiler version it was built with
     commit_id: Optional[str] = None
     errors: List[str] = field(default_factory=list)
+    # Appended by the MindSpore probe (gpu-ms):
+    package_dir: Optional[str] = None  # <site-packages>/mindspore
+    dist_info: Optional[str] = None  # the .dist-info directory the facts above come from
+    backends: List[str] = field(default_factory=list)  # device targets the install carries: cpu, gpu, ascend
+    gpu_cuda_versions: List[str] = field(default_factory=list)  # CUDA of each bundled GPU plugin ("11.1", "11" ...)
+    cuda_version_source: Optional[str] = None  # where cuda_version / gpu_cuda_versions came from
+    flavour_source: Optional[str] = None  # what decided `flavour`
+    extension_pythons: List[str] = field(default_factory=list)  # "3.11" from _c_expression.cpython-311-*.so
+    accepted_cuda: List[str] = field(default_factory=list)  # GPUEnvChecker.version from the installed source
+    distributions: List[Dict[str, str]] = field(default_factory=list)  # every MindSpore dist found: name, version, location
 
 
 @dataclass

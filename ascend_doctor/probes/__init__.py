@@ -24,11 +24,13 @@ class ProbeOptions:
 
 def _registry() -> List[Tuple[str, Callable]]:
     # Order matters only for readability of timings; probes do not depend on each other.
-    from . import python_env, system
+    from . import cuda, mindspore_pkg, python_env, system
 
     return [
         ("system", system.probe_system),
         ("python", python_env.probe_python),
+        ("cuda", cuda.probe_cuda),
+        ("mindspore", mindspore_pkg.probe_mindspore),
     ]
 
 

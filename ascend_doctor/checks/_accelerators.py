@@ -1,0 +1,72 @@
+"""What accelerators the facts show, in one place for the gpu, mindspore and advice checks.
+
+A device counts as present on any hard evidence: a device list from the vendor
+tool, device nodes (/dev/davinciN, /dev/nvidiaN), or a loaded driver.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import List
+
+from ..facts import Facts
+
+
+def npu_count(facts: Facts) -> int:
+    npu = facts.npu
+    if npu.devices:
+        return len(npu.devices)
+    if npu.dev_nodes:
+        return len(npu.dev_nodes)
+    return 1 if facts.driver.installed else 0
+
+
+def npu_present(facts: Facts) -> bool:
+    return npu_count(facts) > 0
+
+
+def npu_names(facts: Facts) -> List[str]:
+    names = sorted({d.name for d in facts.npu.devices if d.name})
+    if facts.npu.soc_family and not names:
+        names = [facts.npu.soc_family]
+    return names
+
+
+def is_310_class(facts: Facts) -> bool:
+    """Ascend 310 / 310P (inference SoCs: FP16/INT8 compute)."""
+    soc = (facts.npu.soc_family or "").upper()
+    if soc in ("310", "310P", "310B"):
+        return True
+    return any(re.search(r"310", n or "") for n in (d.name for d in facts.npu.devices))
+
+
+def gpu_count(facts: Facts) -> int:
+    cuda = facts.cuda
+    if cuda.gpus:
+        return len(cuda.gpus)
+    if cuda.dev_nodes:
+        return len(cuda.dev_nodes)
+    return 1 if (cuda.kernel_module_version or cuda.driver_version or cuda.nvml_mismatch) else 0
+
+
+def gpu_present(facts: Facts) -> bool:
+    return gpu_count(facts) > 0
+
+
+def gpu_names(facts: Facts) -> List[str]:
+    return sorted({g.get("name") for g in facts.cuda.gpus if g.get("name")})
+
+
+def accelerator_count(facts: Facts) -> int:
+    return npu_count(facts) + gpu_count(facts)
+
+
+def device_phrase(facts: Facts) -> str:
+    parts = []
+    if npu_present(facts):
+        names = npu_names(facts)
+        parts.append(f"{npu_count(facts)} Ascend NPU(s)" + (f" ({', '.join(names)})" if names else ""))
+    if gpu_present(facts):
+        names = gpu_names(facts)
+        parts.append(f"{gpu_count(facts)} NVIDIA GPU(s)" + (f" ({', '.join(names)})" if names else ""))
+    return " and ".join(parts) or "no NPU and no NVIDIA GPU"

@@ -1,0 +1,155 @@
+"""Advice for pitfalls nothing on the machine can prove (P04, P05, P06, P10, P11, P12, P20).
+
+Each piece of advice is shown only when the facts make it relevant to this
+machine (an accelerator that computes fp16, a 310-class inference chip, few CPU
+cores per device ...); otherwise the check says nothing at all, so the report
+never turns into a wall of generic tips. Advice is `pass` with the advice in the
+summary and fix, or `warn` where the fact itself is a risk (a 310-class chip for
+an FP32 model, too few cores to feed the devices).
+"""
+
+from __future__ import annotations
+
+from ..findings import PASS, WARN, Finding
+from . import check
+from ._accelerators import (accelerator_count, device_phrase, gpu_present, is_310_class, npu_names, npu_present)
+
+# Below this many CPU cores per device, decoding and augmentation in map() usually cannot keep up.
+MIN_CORES_PER_DEVICE = 4
+
+
+def _training_accelerators(facts) -> bool:
+    """A GPU, or an NPU that is not an inference-only 310-class chip."""
+    return gpu_present(facts) or (npu_present(facts) and not is_310_class(facts))
+
+
+def performance_context(ctx) -> bool:
+    """The user asked about speed: a smoke training run or a comparison with a baseline."""
+    o = ctx.options
+    return bool(o.get("smoke") or o.get("baseline"))
+
+
+def _ms_minor(ctx):
+    import re
+
+    m = re.match(r"(\d+)\.(\d+)", ctx.facts.mindspore.version or "")
+    return (int(m.group(1)), int(m.group(2))) if m else None
+
+
+@check("advice.mixed_precision", "Use mixed precision (amp level O2) on these accelerators", pitfalls=["P04"])
+def advise_mixed_precision(ctx):
+    facts = ctx.facts
+    if not _training_accelerators(facts):
+        return None
+    tip = ctx.kb.pitfall("P04")
+    return Finding(
+        "advice.mixed_precision", PASS, "Use mixed precision (amp level O2) on these accelerators",
+        summary=f"This machine has {device_phrase(facts)}. Ascend NPUs, and NVIDIA GPUs with Tensor Cores (V100 and "
+                "newer), run fp16 (and bf16 where the chip has it) matrix math several times faster than fp32, but "
+                f"MindSpore trains in fp32 unless told otherwise. {tip.advice}",
+        evidence={"devices": device_phrase(facts)},
+        fix=["from mindspore import amp",
+             'train_net = amp.build_train_network(net, optimizer, loss_fn, level="O2")   # fp16 compute, fp32 weights',
+             'or: model = mindspore.Model(net, loss_fn, optimizer, amp_level="O2")',
+             "compare loss curves of the first epochs with the fp32 run before switching for good"],
+        pitfall="P04")
+
+
+@check("advice.graph_kernel", "Try graph-kernel operator fusion for speed", pitfalls=["P06"])
+def advise_graph_kernel(ctx):
+    facts = ctx.facts
+    if not _training_accelerators(facts):
+        return None
+    title = "Try graph-kernel operator fusion for speed"
+    flags = ctx.env.get("MS_DEV_GRAPH_KERNEL_FLAGS")
+    if flags is not None:
+        return Finding("advice.graph_kernel", PASS, title,
+                       summary=f"Graph-kernel flags are already set (MS_DEV_GRAPH_KERNEL_FLAGS={flags!r}).",
+                       evidence={"MS_DEV_GRAPH_KERNEL_FLAGS": flags}, pitfall="P06")
+    ver = _ms_minor(ctx)
+    if ver is not None and ver >= (2, 3):
+        lines = ['mindspore.set_context(jit_config={"jit_level": "O1"})   # MindSpore 2.3+: O1 adds operator fusion',
+                 'or: mindspore.set_context(graph_kernel_flags="--opt_level=2")']
+    else:
+        lines = ["mindspore.set_context(enable_graph_kernel=True)   # MindSpore 1.x-2.2, GRAPH_MODE",
+                 'or: mindspore.set_context(graph_kernel_flags="--opt_level=2")']
+    return Finding("advice.graph_kernel", PASS, title,
+                   summary=f"On {device_phrase(facts)} MindSpore can fuse small operators into bigger kernels in "
+                           f"GRAPH_MODE; it is off by default. {ctx.kb.pitfall('P06').advice}",
+                   evidence={"devices": device_phrase(facts), "MindSpore": facts.mindspore.version or "not installed"},
+                   fix=lines + ["measure step time with and without it: fusion helps most on many small ops"],
+                   pitfall="P06")
+
+
+@check("advice.data_pipeline", "Enough CPU cores to feed the devices", pitfalls=["P05"])
+def advise_data_pipeline(ctx):
+    facts = ctx.facts
+    devices = accelerator_count(facts)
+    cpus = facts.system.cpu_count
+    if not devices or not cpus or cpus >= MIN_CORES_PER_DEVICE * devices:
+        return None
+    workers = max(1, cpus // devices)
+    return Finding(
+        "advice.data_pipeline", WARN, "Enough CPU cores to feed the devices",
+        summary=f"{cpus} CPU cores for {devices} device(s) ({cpus / devices:.1f} per device, fewer than "
+                f"{MIN_CORES_PER_DEVICE}): decoding and augmentation in dataset.map() will likely keep the devices "
+                f"waiting for data. {ctx.kb.pitfall('P05').advice}",
+        evidence={"cpu_count": cpus, "devices": device_phrase(facts)},
+        fix=[f"dataset = dataset.map(operations=transforms, input_columns=\"image\", num_parallel_workers={workers})",
+             f"mindspore.dataset.config.set_num_parallel_workers({workers})   # default for every op in this process",
+             "decode and resize once ahead of time (e.g. to MindRecord) so each epoch only reads tensors",
+             "watch the device utilisation during an epoch: low and spiky means the pipeline is the bottleneck"],
+        pitfall="P05")
+
+
+@check("advice.int8_fp16_device", "An FP16/INT8 inference chip (Ascend 310 class)", pitfalls=["P11", "P10"])
+def advise_int8_fp16_device(ctx):
+    facts = ctx.facts
+    if not is_310_class(facts):
+        return None
+    names = npu_names(facts) or [facts.npu.soc_family or "310"]
+    soc = names[0] if names[0].lower().startswith("ascend") else f"Ascend{names[0]}"
+    return Finding(
+        "advice.int8_fp16_device", WARN, "An FP16/INT8 inference chip (Ascend 310 class)",
+        summary=f"The NPUs here ({', '.join(names)}) are 310-class inference chips that compute in FP16 and INT8: a "
+                "model trained in FP32 loses accuracy if it is sensitive to FP16 rounding, and converting it with "
+                "ATC's default precision mode casts FP32 to FP16 (P10). "
+                f"{ctx.kb.pitfall('P11').advice} {ctx.kb.pitfall('P10').advice}",
+        evidence={"devices": ", ".join(names), "soc_family": facts.npu.soc_family or "-"},
+        fix=[f"atc --model=net.mindir --framework=1 --soc_version={soc} --output=net "
+             "--precision_mode=force_fp32   # keeps FP32 where the chip allows, slower",
+             "run the FP32 model and the converted .om on the same validation set; accept at most ~0.5% accuracy drop",
+             "for speed: quantise to INT8 with calibration data (AMCT) and check accuracy the same way",
+             "models that stay too inaccurate: serve them on a 910-class device"],
+        pitfall="P11")
+
+
+@check("advice.fp16_peak_vs_throughput", "Judge throughput by measured step time, not FP16 peak", pitfalls=["P12"])
+def advise_fp16_peak(ctx):
+    facts = ctx.facts
+    if not performance_context(ctx) or not accelerator_count(facts):
+        return None
+    return Finding(
+        "advice.fp16_peak_vs_throughput", PASS, "Judge throughput by measured step time, not FP16 peak",
+        summary="The FP16 peak TFLOPS of a datasheet is not what training reaches: mixed precision keeps FP32 "
+                "accumulation and master weights, and data loading and communication take their share. "
+                f"{ctx.kb.pitfall('P12').advice}",
+        evidence={"devices": device_phrase(facts)},
+        fix=["samples_per_second = global_batch_size / measured_step_time_s   # from the smoke run, after warm-up",
+             "compare that with a baseline measured on the same model, not with the peak figure"],
+        pitfall="P12")
+
+
+@check("advice.gpu_vs_ascend", "MindSpore on GPU is slower than on Ascend (expected)", pitfalls=["P20"])
+def advise_gpu_vs_ascend(ctx):
+    facts = ctx.facts
+    ms = facts.mindspore
+    if not (gpu_present(facts) and ms.installed and "gpu" in ms.backends):
+        return None
+    return Finding(
+        "advice.gpu_vs_ascend", PASS, "MindSpore on GPU is slower than on Ascend (expected)",
+        summary="MindSpore runs on this machine's NVIDIA GPUs, but it is developed and tuned for Ascend first: "
+                f"expect lower speed than the same model on Ascend. {ctx.kb.pitfall('P20').advice}",
+        evidence={"devices": device_phrase(facts), "MindSpore": f"{ms.dist_name} {ms.version}"},
+        fix=[],
+        pitfall="P20")
