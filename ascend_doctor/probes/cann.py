@@ -169,7 +169,7 @@ def _inspect(host: Host, root: str, kind: str, owner: str, resolved: str, facts:
         inst.components.get("fwkacllib") if inst.kind == "legacy" else None)
 
     if not inst.release:
-        inst.release = _release_from_other_files(inst, resolved)
+        inst.release = _release_from_other_files(host, inst, resolved)
     if not inst.arch:
         arch_dirs = [posixpath.basename(p)[: -len("-linux")] for p in host.glob(posixpath.join(root, "*-linux"))]
         inst.arch = arch_dirs[0] if len(arch_dirs) == 1 else None
@@ -189,7 +189,7 @@ def _inspect(host: Host, root: str, kind: str, owner: str, resolved: str, facts:
     return inst
 
 
-def _release_from_other_files(inst: CannInstall, resolved: str) -> Optional[str]:
+def _release_from_other_files(host: Host, inst: CannInstall, resolved: str) -> Optional[str]:
     if inst.version_cfg:
         return Counter(inst.version_cfg.values()).most_common(1)[0][0]
     for comp in ("compiler", "runtime", "opp", "toolkit"):
@@ -197,6 +197,11 @@ def _release_from_other_files(inst: CannInstall, resolved: str) -> Optional[str]
         if vd and vd != "cann":  # the new layout writes version_dir=cann: not a release
             return vd
     m = _RELEASE_DIR.match(posixpath.basename(resolved or ""))
+    if m:
+        return m.group(1)
+    # `latest/` as a directory of links: the release is the directory they point into (§1.1).
+    target = posixpath.dirname(host.realpath(posixpath.join(inst.root, "compiler")))
+    m = _RELEASE_DIR.match(posixpath.basename(target)) if target != inst.root else None
     return m.group(1) if m else None
 
 
