@@ -220,13 +220,24 @@ def _set_env_for(host: Host, root: str, kind: str) -> Optional[str]:
     return None
 
 
+def dangling_target(host: Host, path: str) -> Optional[str]:
+    """The missing target when `path` itself is a symbolic link to nothing, else None."""
+    if host.exists(path):
+        return None
+    target = host.realpath(path)
+    parent = host.realpath(posixpath.dirname(path))
+    if target == posixpath.join(parent, posixpath.basename(path)):
+        return None  # simply absent, not a link
+    return None if host.exists(target) else target
+
+
 def _find_dangling(host: Host, root: str, entries: List[str], facts: CannFacts) -> None:
     # `latest/` is a directory of links into the versioned directory (§1.1); an uninstall
     # or a half-finished upgrade leaves links whose target is gone.
     for name in entries:
         path = posixpath.join(root, name)
-        target = host.realpath(path)
-        if target != path and not host.exists(target):
+        target = dangling_target(host, path)
+        if target:
             facts.dangling_links[path] = target
 
 
@@ -239,11 +250,9 @@ def probe_cann(host: Host, options) -> CannFacts:
     groups: Dict[str, List[Tuple[str, str]]] = {}
     order: List[str] = []
     for root, kind in _candidates(host, bases):
-        if not host.exists(root):
-            continue
         if not host.is_dir(root):
-            target = host.realpath(root)
-            if target != root and not host.exists(target):
+            target = dangling_target(host, root)
+            if target:
                 facts.dangling_links[root] = target
             continue
         resolved = host.realpath(root)
