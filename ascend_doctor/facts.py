@@ -129,6 +129,7 @@ class CannInstall:
     errors: List[str] = field(default_factory=list)
     version_dirs: Dict[str, str] = field(default_factory=dict)  # component -> version.info version_dir=
     has_fwkacllib: bool = False  # CANN <= 5.x layout marker
+    aliases: List[str] = field(default_factory=list)  # other paths naming this install (cann -> cann-8.5.0 ...)
 
 
 @dataclass

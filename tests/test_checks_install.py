@@ -166,6 +166,16 @@ def test_partial_environment_warns_and_names_what_is_missing(make_snapshot):
     assert f.fix[0] == f"source {TK}/set_env.sh"
 
 
+def test_env_mixing_latest_and_release_names_is_one_install(make_snapshot):
+    env = _env()
+    env["ASCEND_HOME_PATH"] = env["ASCEND_TOOLKIT_HOME"] = f"{TK}/8.0.0"
+    snap = make_snapshot(files=_toolkit({}), env=env,
+                         symlinks={f"{TK}/latest/{c}": f"../8.0.0/{c}" for c in ("compiler", "opp", "opp_kernel")})
+    got = check_dir(snap)
+    assert got["install.cann_env_sourced"].status == "pass", got["install.cann_env_sourced"].summary
+    assert got["install.cann_multiple"].status == "pass"
+
+
 def test_stale_home_path_fails(make_snapshot):
     env = _env()
     env["ASCEND_HOME_PATH"] = "/usr/local/Ascend/ascend-toolkit/7.0.RC1"

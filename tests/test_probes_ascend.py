@@ -453,7 +453,7 @@ def test_cann_fixture_a2_healthy():
     facts = probe_cann(SnapshotHost(fixture_path("a2_healthy")), OPTS)
     (inst,) = facts.installs
     assert (inst.root, inst.kind, inst.owner, inst.release) == (f"{TK}/latest", "toolkit", "root", "8.0.RC3")
-    assert inst.resolved == f"{TK}/latest"
+    assert inst.resolved == f"{TK}/8.0.RC3"  # where latest's links lead
     assert (inst.compiler_version, inst.innerversion, inst.arch) == ("7.5.0.1.129", "V100R001C19SPC001B155", "aarch64")
     assert inst.components["opp_kernel"] == "7.5.0.1.129" and inst.version_cfg["compiler"] == "8.0.RC3"
     assert inst.has_opp and inst.has_opp_kernel and inst.has_te
@@ -498,6 +498,17 @@ def test_cann_custom_root_from_env(make_snapshot):
     assert (inst.root, inst.owner, inst.release, inst.resolved) == (
         "/data/8.1/ascend-toolkit/latest", "custom", "8.1.RC1.alpha001", root)
     assert inst.active and inst.compiler_version == "7.7.T20.0.B210"
+
+
+def test_cann_env_naming_the_versioned_dir_is_the_same_install(make_snapshot):
+    # latest/ is a real directory of links (§1.1); ASCEND_HOME_PATH may name the release directory itself.
+    facts = _cann(make_snapshot, files={f"{TK}/8.0.0/compiler/version.info": "Version=7.6.0.1.220\n",
+                                        f"{TK}/8.0.0/opp/version.info": "Version=7.6.0.1.220\n"},
+                  symlinks={f"{TK}/latest/compiler": "../8.0.0/compiler", f"{TK}/latest/opp": "../8.0.0/opp"},
+                  env={"ASCEND_HOME_PATH": f"{TK}/8.0.0", "ASCEND_OPP_PATH": f"{TK}/latest/opp"})
+    (inst,) = facts.installs
+    assert (inst.root, inst.resolved, inst.release, inst.active) == (f"{TK}/8.0.0", f"{TK}/8.0.0", "8.0.0", True)
+    assert facts.env_roots == {"ASCEND_HOME_PATH": f"{TK}/8.0.0", "ASCEND_OPP_PATH": f"{TK}/8.0.0"}
 
 
 def test_cann_install_path_record(make_snapshot):

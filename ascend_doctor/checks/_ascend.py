@@ -57,7 +57,7 @@ def source_fix(inst: CannInstall) -> List[str]:
 
 def points_into(path: str, inst: CannInstall) -> bool:
     path = posixpath.normpath(path) if path else ""
-    for base in filter(None, (inst.root, inst.resolved)):
+    for base in filter(None, [inst.root, inst.resolved] + list(inst.aliases)):
         if path == base or path.startswith(base.rstrip("/") + "/"):
             return True
     return False

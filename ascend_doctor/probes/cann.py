@@ -169,7 +169,7 @@ def _inspect(host: Host, root: str, kind: str, owner: str, resolved: str, facts:
         inst.components.get("fwkacllib") if inst.kind == "legacy" else None)
 
     if not inst.release:
-        inst.release = _release_from_other_files(host, inst, resolved)
+        inst.release = _release_from_other_files(inst, resolved)
     if not inst.arch:
         arch_dirs = [posixpath.basename(p)[: -len("-linux")] for p in host.glob(posixpath.join(root, "*-linux"))]
         inst.arch = arch_dirs[0] if len(arch_dirs) == 1 else None
@@ -189,7 +189,7 @@ def _inspect(host: Host, root: str, kind: str, owner: str, resolved: str, facts:
     return inst
 
 
-def _release_from_other_files(host: Host, inst: CannInstall, resolved: str) -> Optional[str]:
+def _release_from_other_files(inst: CannInstall, resolved: str) -> Optional[str]:
     if inst.version_cfg:
         return Counter(inst.version_cfg.values()).most_common(1)[0][0]
     for comp in ("compiler", "runtime", "opp", "toolkit"):
@@ -197,12 +197,23 @@ def _release_from_other_files(host: Host, inst: CannInstall, resolved: str) -> O
         if vd and vd != "cann":  # the new layout writes version_dir=cann: not a release
             return vd
     m = _RELEASE_DIR.match(posixpath.basename(resolved or ""))
-    if m:
-        return m.group(1)
-    # `latest/` as a directory of links: the release is the directory they point into (§1.1).
-    target = posixpath.dirname(host.realpath(posixpath.join(inst.root, "compiler")))
-    m = _RELEASE_DIR.match(posixpath.basename(target)) if target != inst.root else None
     return m.group(1) if m else None
+
+
+def content_dir(host: Host, root: str) -> str:
+    """The directory an install's files really live in.
+
+    `ascend-toolkit/latest` is a real directory whose entries link into `../<release>/`
+    (§1.1), so its own realpath is itself; following `latest/compiler` finds `<release>/`.
+    This is what makes `latest` and `$ASCEND_HOME_PATH=.../<release>` one install.
+    """
+    for marker in ("compiler", "runtime", "opp", "fwkacllib"):
+        path = posixpath.join(root, marker)
+        if host.is_dir(path):
+            target = host.realpath(path)
+            if posixpath.basename(target) == marker:
+                return posixpath.dirname(target)
+    return host.realpath(root)
 
 
 def set_env_candidates(root: str, kind: str) -> List[str]:
@@ -255,7 +266,7 @@ def probe_cann(host: Host, options) -> CannFacts:
             if target:
                 facts.dangling_links[root] = target
             continue
-        resolved = host.realpath(root)
+        resolved = content_dir(host, root)
         if resolved not in groups:
             groups[resolved] = []
             order.append(resolved)
@@ -269,7 +280,9 @@ def probe_cann(host: Host, options) -> CannFacts:
         root, kind = next(((r, k) for r, k in names if r in env_literal), names[0])
         if any(k == "cann" for _, k in names):
             kind = "cann"
-        facts.installs.append(_inspect(host, root, kind, _owner(root, home_base), resolved, facts))
+        inst = _inspect(host, root, kind, _owner(root, home_base), resolved, facts)
+        inst.aliases = sorted({r for r, _ in names if r not in (root, resolved)})
+        facts.installs.append(inst)
 
     _mark_active(host, facts)
     for sp in host.python.site_packages:
@@ -286,7 +299,7 @@ def install_for_path(host: Host, facts: CannFacts, value: str) -> Optional[CannI
         return None
     real = host.realpath(value)
     for inst in facts.installs:
-        for base in filter(None, (inst.root, inst.resolved)):
+        for base in filter(None, [inst.root, inst.resolved] + inst.aliases):
             for candidate in (value, real):
                 if candidate == base or candidate.startswith(base + "/"):
                     return inst
