@@ -119,6 +119,13 @@ def test_devices_without_driver_fail_with_install_steps(make_snapshot):
     assert any("npu-driver" in x and "--full --install-for-all" in x for x in f.fix)
 
 
+def test_install_record_left_behind_without_driver_fails(make_snapshot):
+    snap = make_snapshot(files={"/etc/ascend_install.info": "Driver_Install_Path_Param=/usr/local/Ascend\n"})
+    got = check_dir(snap)
+    assert got["install.driver_present"].status == "fail"
+    assert "/etc/ascend_install.info exists" in got["install.driver_present"].summary
+
+
 def test_container_without_driver_mount_says_how_to_mount(make_snapshot):
     snap = make_snapshot(files={"/dev/davinci0": "", "/.dockerenv": ""})
     f = check_dir(snap)["install.driver_present"]

@@ -198,6 +198,13 @@ def test_truncated_table_keeps_the_complete_rows():
     assert any("NPU row '1     910ProB' has no chip row" in e for e in errors)
 
 
+def test_rows_without_any_header_still_give_hbm():
+    rows = "\n".join(l for l in SMI_910B4.splitlines() if "Name" not in l and "Bus-Id" not in l)
+    devices, _, layout, _, _, errors = parse_npu_smi_info(rows)
+    assert layout is None and devices[0].hbm_used_mb == 26838
+    assert any("layout unknown" in e for e in errors)
+
+
 def test_rows_with_wrong_column_count_are_reported():
     text = SMI_910PROB.replace("| OK            | 75.8", "| OK            | 75.8 | extra")
     devices, _, _, _, _, errors = parse_npu_smi_info(text)

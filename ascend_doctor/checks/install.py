@@ -23,11 +23,12 @@ def _container_mount_hint(ctx, what: str) -> List[str]:
     return []
 
 
-@check("install.driver_present", "NPU driver installed", pitfalls=["P07"])
+@check("install.driver_present", "NPU driver installed")
 def check_driver_present(ctx):
     title = "NPU driver installed"
     d = ctx.facts.driver
-    signs = ascend_signs(ctx.facts, include_driver=False)
+    # Not installed here means the driver itself is no sign; /etc/ascend_install.info left behind is one.
+    signs = ascend_signs(ctx.facts)
     ev: Dict[str, object] = {"version.info": d.version_file, "install info": d.install_info_path or "not found"}
     if d.errors:
         ev["problems"] = list(d.errors)

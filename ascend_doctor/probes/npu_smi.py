@@ -68,7 +68,7 @@ def parse_npu_smi_info(text: str):
     banner = None
     layout = None
     has_hugepages = True
-    has_hbm = False
+    has_hbm = None  # unknown until the `Chip | Bus-Id | ...` header says
     in_process_table = False
     pending = None  # cells of an NPU's first row, waiting for its chip row
 
@@ -168,11 +168,10 @@ def _parse_device(row1, row2, layout, has_hbm, lineno, errors) -> Optional[NpuDe
     dev.aicore_pct = _number(rest[0]) if rest else None
     if pairs:
         dev.memory_used_mb, dev.memory_total_mb = pairs[0]
-    if has_hbm:
-        if len(pairs) > 1:
-            dev.hbm_used_mb, dev.hbm_total_mb = pairs[1]
-        else:
-            errors.append(f"npu-smi info line {lineno}: NPU {dev.npu_id} chip {dev.chip_id}: no HBM used / total")
+    if len(pairs) > 1 and has_hbm is not False:  # no header seen: a second pair can only be HBM
+        dev.hbm_used_mb, dev.hbm_total_mb = pairs[1]
+    elif has_hbm:
+        errors.append(f"npu-smi info line {lineno}: NPU {dev.npu_id} chip {dev.chip_id}: no HBM used / total")
     return dev
 
 
