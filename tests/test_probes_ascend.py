@@ -574,3 +574,35 @@ def test_every_fixture_probes_without_crash():
         manifest = SnapshotHost(fixture_path(name)).manifest
         assert manifest["fixture_source"] and manifest["python"]["site_packages"]
         assert os.path.isdir(os.path.join(fixture_path(name), "root") + manifest["python"]["site_packages"][0])
+
+
+# ---------------------------------------------------------------------------
+# Property: no input makes the parsers raise
+# ---------------------------------------------------------------------------
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+ALL_SMI = [SMI_910PROB, SMI_910B4, SMI_A3, SMI_26, SMI_310P, SMI_310, SMI_910PROB + SMI_PROCESSES]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.sampled_from(ALL_SMI), st.integers(0, 5000), st.integers(0, 5000), st.text(max_size=40))
+def test_mutated_real_tables_never_raise(sample, cut_at, insert_at, junk):
+    text = sample[:cut_at % (len(sample) + 1)]
+    pos = insert_at % (len(text) + 1)
+    devices, banner, layout, procs, idle, errors = parse_npu_smi_info(text[:pos] + junk + text[pos:])
+    for d in devices:
+        assert d.memory_used_mb is None or d.memory_used_mb >= 0
+        assert d.hbm_total_mb is None or d.hbm_total_mb >= 0
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(max_size=300))
+def test_key_value_readers_never_raise(text):
+    from ascend_doctor.probes.kv import looks_binary, parse_bracket_list, parse_key_values
+
+    parse_key_values(text, lower_keys=True)
+    parse_version_cfg(text)
+    parse_bracket_list(text)
+    looks_binary(text)
