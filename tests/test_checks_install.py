@@ -93,6 +93,7 @@ def test_garbled_files_reports_could_not_check_and_broken_pieces():
     assert "binary or garbled" in " ".join(got["install.driver_present"]["evidence"]["problems"])
     assert got["install.firmware_present"]["status"] == "error"
     assert got["install.cann_present"]["status"] == "warn"
+    assert "./Ascend-cann-toolkit_8.0.RC3_linux-aarch64.run --install" in got["install.cann_present"]["fix"][-1]
     pieces = got["install.cann_pieces"]
     assert pieces["status"] == "fail" and pieces["pitfall"] == "P23"
     assert any(x.startswith("./Ascend-cann-kernels-") and "_8.0.RC3_linux.run --install" in x for x in pieces["fix"])

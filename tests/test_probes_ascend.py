@@ -428,6 +428,14 @@ def test_version_cfg_6_0_1_sample():
                                        "compiler": {"internal": "1.84.15.1.310", "release": "6.0.1"}}
 
 
+def test_custom_op_version_info_format():
+    # compat_facts §3.6: mindspore/lib/plugin/ascend/custom_ascendc_910b/version.info (MindSpore 2.7.1)
+    from ascend_doctor.probes.kv import get_ci, parse_key_values
+
+    values = parse_key_values("custom_opp_compiler_version=8.3.T7.0.B052\n")
+    assert get_ci(values, "CUSTOM_OPP_COMPILER_VERSION") == "8.3.T7.0.B052"
+
+
 def test_version_cfg_header_and_history():
     text = ("# version: 1.0\nopp_kernel_running_version=[7.6.0.1.220:8.0.0]\n"
             "runtime_running_version=[7.0.0.5.242:7.0.RC1][7.3.0.1.231:8.0.RC2]\nbroken_running_version=junk\n")

@@ -102,6 +102,7 @@ def check_cann_present(ctx):
     if cann.installs:
         ev = {i.root: describe_install(i) for i in cann.installs}
         problems = list(cann.errors) + [e for i in cann.installs for e in i.errors]
+        damaged = [i for i in cann.installs if i.errors] or cann.installs
         names = "; ".join(describe_install(i) for i in cann.installs)
         if not problems:
             return Finding("install.cann_present", PASS, title, summary=names, evidence=ev)
@@ -112,8 +113,7 @@ def check_cann_present(ctx):
                     "release and version checks may be wrong.",
             evidence=ev,
             fix=["ls -l " + " ".join(sorted({p.split(":", 1)[0] for p in problems})) + "   # the files named above",
-                 "reinstall the CANN package if they are damaged: ./Ascend-cann-toolkit_<release>_linux-<arch>.run "
-                 "--install"])
+                 f"reinstall the CANN package if they are damaged: ./{run_file_name(damaged[0])} --install"])
     signs = ascend_signs(ctx.facts)
     if not signs:
         return Finding("install.cann_present", SKIP, title, summary=NO_ASCEND)
