@@ -127,6 +127,9 @@ class CannInstall:
     set_env: Optional[str] = None  # path of the set_env.sh that activates this install
     active: bool = False  # what the environment (ASCEND_HOME_PATH ...) points at
     errors: List[str] = field(default_factory=list)
+    version_dirs: Dict[str, str] = field(default_factory=dict)  # component -> version.info version_dir=
+    has_fwkacllib: bool = False  # CANN <= 5.x layout marker
+    aliases: List[str] = field(default_factory=list)  # other paths naming this install (cann -> cann-8.5.0 ...)
 
 
 @dataclass
@@ -135,6 +138,10 @@ class CannFacts:
     active_root: Optional[str] = None  # root of the install the environment points at, if any
     env_points_to: Optional[str] = None  # raw ASCEND_HOME_PATH / ASCEND_TOOLKIT_HOME value
     errors: List[str] = field(default_factory=list)
+    # Each CANN variable set -> root of the install it points into (None: into no install found).
+    env_roots: Dict[str, Optional[str]] = field(default_factory=dict)
+    dangling_links: Dict[str, str] = field(default_factory=dict)  # link under an install root -> missing target
+    te_in_python: Optional[str] = None  # `te` found in the interpreter's own site-packages (pip-installed wheel)
 
     @property
     def active(self) -> Optional[CannInstall]:

@@ -24,13 +24,17 @@ class ProbeOptions:
 
 def _registry() -> List[Tuple[str, Callable]]:
     # Order matters only for readability of timings; probes do not depend on each other.
-    from . import cuda, mindspore_pkg, python_env, system
+    from . import ascend_driver, cann, cuda, mindspore_pkg, npu_smi, python_env, system
 
     return [
         ("system", system.probe_system),
         ("python", python_env.probe_python),
         ("cuda", cuda.probe_cuda),
         ("mindspore", mindspore_pkg.probe_mindspore),
+        ("driver", ascend_driver.probe_driver),
+        ("firmware", ascend_driver.probe_firmware),
+        ("npu", npu_smi.probe_npu),
+        ("cann", cann.probe_cann),
     ]
 
 

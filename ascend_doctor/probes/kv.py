@@ -35,3 +35,46 @@ _BRACKET = re.compile(r"\[([^\]]*)\]")
 def parse_bracket_list(value: str) -> List[List[str]]:
     """`[a,b],[c]` -> [["a","b"],["c"]] (the form of compatible_version* keys)."""
     return [[p.strip() for p in m.group(1).split(",")] for m in _BRACKET.finditer(value or "")]
+
+
+def get_ci(values: Dict[str, str], key: str):
+    """Value of `key` matched case-insensitively (ascend-deployer greps `-iw`), or None."""
+    if key in values:
+        return values[key]
+    low = key.lower()
+    for k, v in values.items():
+        if k.lower() == low:
+            return v
+    return None
+
+
+def looks_binary(text: str) -> bool:
+    """True for text that is not a key=value file: NUL bytes or mostly undecodable bytes."""
+    if "\x00" in text:
+        return True
+    sample = text[:4096]
+    if not sample:
+        return False
+    bad = sample.count("\ufffd") + sum(1 for c in sample if ord(c) < 32 and c not in "\r\n\t\f")
+    return bad * 10 > len(sample)
+
+
+_CFG_ENTRY = re.compile(r"\[([^\]:]*):([^\]]*)\]")
+
+
+def parse_version_cfg(text: str) -> Dict[str, Dict[str, str]]:
+    """CANN `version.cfg` -> {component: {"internal": "7.6.0.1.220", "release": "8.0.0"}}.
+
+    Lines look like `compiler_running_version=[7.6.0.1.220:8.0.0]`; only the *running*
+    entries describe what is installed now (`installed_version` keeps the history).
+    """
+    out: Dict[str, Dict[str, str]] = {}
+    for key, value in parse_key_values(text).items():
+        if not key.endswith("_running_version"):
+            continue
+        entries = _CFG_ENTRY.findall(value)
+        if not entries:
+            continue
+        internal, release = entries[-1]
+        out[key[: -len("_running_version")]] = {"internal": internal.strip(), "release": release.strip()}
+    return out

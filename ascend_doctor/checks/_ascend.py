@@ -1,0 +1,82 @@
+"""Shared reading of the Ascend facts for the install and devices checks (not a check module)."""
+
+from __future__ import annotations
+
+import posixpath
+from typing import List, Optional
+
+from ..facts import CannFacts, CannInstall, Facts
+from ..probes.cann import set_env_candidates
+
+# Which install to point a user at when the environment names none: the full toolkit
+# (MindSpore training needs its compiler and te), the new-layout cann, then runtimes only.
+_KIND_ORDER = {"toolkit": 0, "cann": 1, "nnae": 2, "nnrt": 3, "legacy": 4}
+_OWNER_ORDER = {"root": 0, "user": 1, "custom": 2}
+# soc family -> the <soc> part of the Ascend-cann-kernels-<soc> package name.
+KERNELS_SOC = {"910B": "910b", "910_93": "910_93", "910": "910", "310P": "310p"}
+
+
+def ascend_signs(facts: Facts, include_driver: bool = True) -> List[str]:
+    """What on this host says it is meant to run Ascend (empty on a plain CPU/GPU machine)."""
+    signs = []
+    if facts.npu.dev_nodes:
+        signs.append(f"{len(facts.npu.dev_nodes)} /dev/davinci device node(s)")
+    if facts.npu.available:
+        signs.append("npu-smi is installed")
+    if facts.cann.installs:
+        signs.append(f"CANN at {', '.join(i.root for i in facts.cann.installs)}")
+    if include_driver:
+        if facts.driver.installed:
+            signs.append(f"driver at {facts.driver.version_file}")
+        elif facts.driver.install_info_path:
+            signs.append(f"{facts.driver.install_info_path} exists")
+    return signs
+
+
+def target_install(cann: CannFacts) -> Optional[CannInstall]:
+    """The install the environment uses, else the one a user should source."""
+    if cann.active is not None:
+        return cann.active
+    if not cann.installs:
+        return None
+    return sorted(cann.installs, key=lambda i: (_KIND_ORDER.get(i.kind, 9), _OWNER_ORDER.get(i.owner, 9)))[0]
+
+
+def set_env_path(inst: CannInstall) -> str:
+    return inst.set_env or set_env_candidates(inst.root, inst.kind)[0]
+
+
+def source_fix(inst: CannInstall) -> List[str]:
+    path = set_env_path(inst)
+    fix = [f"source {path}",
+           f"echo 'source {path}' >> ~/.bashrc   # so every new shell, ssh session and launched worker has it"]
+    if inst.set_env is None:
+        fix.append(f"({path} was not found: reinstall the CANN package if the file is missing)")
+    return fix
+
+
+def points_into(path: str, inst: CannInstall) -> bool:
+    path = posixpath.normpath(path) if path else ""
+    for base in filter(None, [inst.root, inst.resolved] + list(inst.aliases)):
+        if path == base or path.startswith(base.rstrip("/") + "/"):
+            return True
+    return False
+
+
+def install_of(facts: Facts, path: str) -> Optional[CannInstall]:
+    for inst in facts.cann.installs:
+        if points_into(path, inst):
+            return inst
+    return None
+
+
+def describe_install(inst: CannInstall) -> str:
+    release = inst.release or "release unknown"
+    return f"{inst.kind} {release} at {inst.root}" + (f" (-> {inst.resolved})" if inst.resolved and
+                                                       inst.resolved != inst.root else "")
+
+
+def run_file_name(inst: CannInstall) -> str:
+    """The .run package name of an install (Ascend-cann-<kind>_<release>_linux-<arch>.run)."""
+    kind = "toolkit" if inst.kind in ("toolkit", "cann", "legacy") else inst.kind
+    return f"Ascend-cann-{kind}_{inst.release or '<release>'}_linux-{inst.arch or '<arch>'}.run"

@@ -1,0 +1,349 @@
+"""Is the Ascend software installed, complete, and set up in this shell?
+
+Driver and firmware (HDK), the CANN installs, and the environment `set_env.sh`
+exports (reference ascend_formats §7.1 V1, V2, V7, V9, V13; §5.4; pitfalls P08, P23).
+Version *pairings* between them are checked by the compat area, not here.
+"""
+
+from __future__ import annotations
+
+from typing import Dict, List
+
+from ..findings import ERROR, FAIL, PASS, SKIP, WARN, Finding
+from . import check
+from ._ascend import (KERNELS_SOC, ascend_signs, describe_install, install_of, points_into, run_file_name,
+                      set_env_path, source_fix, target_install)
+
+NO_ASCEND = "No Ascend hardware or software on this machine (no /dev/davinci*, npu-smi, driver or CANN)."
+
+
+def _container_mount_hint(ctx, what: str) -> List[str]:
+    if ctx.facts.system.container:
+        return [f"in a container, mount it from the host: docker run -v {what}:{what}:ro ..."]
+    return []
+
+
+@check("install.driver_present", "NPU driver installed")
+def check_driver_present(ctx):
+    title = "NPU driver installed"
+    d = ctx.facts.driver
+    # Not installed here means the driver itself is no sign; /etc/ascend_install.info left behind is one.
+    signs = ascend_signs(ctx.facts)
+    ev: Dict[str, object] = {"version.info": d.version_file, "install info": d.install_info_path or "not found"}
+    if d.errors:
+        ev["problems"] = list(d.errors)
+    if d.installed and d.version:
+        ev["version"] = d.version
+        if d.innerversion:
+            ev["innerversion"] = d.innerversion
+        return Finding("install.driver_present", PASS, title, summary=f"driver {d.version} ({d.version_file})",
+                       evidence=ev)
+    if d.installed:
+        return Finding("install.driver_present", ERROR, title,
+                       summary=f"{d.version_file} exists but its version could not be read, so the driver "
+                               f"version is unknown and version checks cannot run.",
+                       evidence=ev,
+                       fix=[f"cat {d.version_file}   # should start with a line like Version=24.1.rc3",
+                            "reinstall the driver package if the file is damaged: "
+                            "./Ascend-hdk-<chip>-npu-driver_<version>_linux-<arch>.run --full --install-for-all"])
+    if not signs:
+        return Finding("install.driver_present", SKIP, title, summary=NO_ASCEND, evidence=ev)
+    ev["Ascend signs"] = signs
+    prefix = d.version_file.rsplit("/driver/", 1)[0] if d.version_file else "/usr/local/Ascend"
+    return Finding(
+        "install.driver_present", FAIL, title,
+        summary=f"This machine has Ascend parts ({'; '.join(signs)}) but no NPU driver: "
+                f"{d.version_file} does not exist. Nothing can run on the NPU without the driver.",
+        evidence=ev,
+        fix=["cat /etc/ascend_install.info   # Driver_Install_Path_Param= says where the driver was installed",
+             f"ls {prefix}/driver",
+             *_container_mount_hint(ctx, f"{prefix}/driver"),
+             "install the driver (as root), then reboot: "
+             "./Ascend-hdk-<chip>-npu-driver_<version>_linux-<arch>.run --full --install-for-all"])
+
+
+@check("install.firmware_present", "NPU firmware installed", pitfalls=["P24"])
+def check_firmware_present(ctx):
+    title = "NPU firmware installed"
+    fw = ctx.facts.firmware
+    ev: Dict[str, object] = {"version.info": fw.version_file}
+    if fw.errors:
+        ev["problems"] = list(fw.errors)
+    if fw.installed and fw.version:
+        ev["version"] = fw.version
+        return Finding("install.firmware_present", PASS, title, summary=f"firmware {fw.version} ({fw.version_file})",
+                       evidence=ev)
+    if fw.installed:
+        return Finding("install.firmware_present", ERROR, title,
+                       summary=f"{fw.version_file} exists but its version could not be read, so driver/firmware "
+                               f"compatibility cannot be checked.",
+                       evidence=ev,
+                       fix=[f"ls -l {fw.version_file}; cat {fw.version_file}   # expected Version=<5-part number>",
+                            "npu-smi info -t board -i 0   # shows the firmware the NPU is running"])
+    if not ascend_signs(ctx.facts):
+        return Finding("install.firmware_present", SKIP, title, summary=NO_ASCEND, evidence=ev)
+    in_container = bool(ctx.facts.system.container)
+    return Finding(
+        "install.firmware_present", WARN, title,
+        summary=f"No firmware version.info at {fw.version_file}"
+                + (" (normal in a container that mounts only the driver)." if in_container else
+                   "; without it the doctor cannot tell whether the firmware matches the driver."),
+        evidence=ev,
+        fix=["npu-smi info -t board -i 0 | grep -i -e firmware -e compat   # the running firmware and npu-smi's verdict",
+             "install the firmware of the same HDK release as the driver (as root), then reboot: "
+             "./Ascend-hdk-<chip>-npu-firmware_<version>.run --full"],
+        pitfall="P24")
+
+
+@check("install.cann_present", "CANN installed")
+def check_cann_present(ctx):
+    title = "CANN installed"
+    cann = ctx.facts.cann
+    if cann.installs:
+        ev = {i.root: describe_install(i) for i in cann.installs}
+        problems = list(cann.errors) + [e for i in cann.installs for e in i.errors]
+        damaged = [i for i in cann.installs if i.errors] or cann.installs
+        names = "; ".join(describe_install(i) for i in cann.installs)
+        if not problems:
+            return Finding("install.cann_present", PASS, title, summary=names, evidence=ev)
+        ev["problems"] = problems
+        return Finding(
+            "install.cann_present", WARN, title,
+            summary=f"Found {names}, but {len(problems)} of its version files are empty, garbled or unreadable, so its "
+                    "release and version checks may be wrong.",
+            evidence=ev,
+            fix=["ls -l " + " ".join(sorted({p.split(":", 1)[0] for p in problems})) + "   # the files named above",
+                 f"reinstall the CANN package if they are damaged: ./{run_file_name(damaged[0])} --install"])
+    signs = ascend_signs(ctx.facts)
+    if not signs:
+        return Finding("install.cann_present", SKIP, title, summary=NO_ASCEND)
+    ev = {"Ascend signs": signs, "searched": ["/usr/local/Ascend/{ascend-toolkit,nnae,nnrt}/latest",
+                                               "/usr/local/Ascend/cann", "$HOME/Ascend/...", "$ASCEND_HOME_PATH"]}
+    if cann.errors:
+        ev["problems"] = list(cann.errors)
+    needs_it = ctx.facts.mindspore.installed
+    return Finding(
+        "install.cann_present", FAIL if needs_it else WARN, title,
+        summary="The NPU driver is here but no CANN toolkit/nnae was found; MindSpore on Ascend needs CANN to "
+                "compile and run anything on the NPU." + ("" if needs_it else
+                                                          " (Fine if this host only runs containers that bring CANN.)"),
+        evidence=ev,
+        fix=["install the CANN toolkit of the release your MindSpore version needs (as root, or as a user into "
+             "$HOME/Ascend): ./Ascend-cann-toolkit_<release>_linux-<arch>.run --install",
+             "./Ascend-cann-kernels-<soc>_<release>_linux.run --install   # the operator kernels for your chip",
+             "source /usr/local/Ascend/ascend-toolkit/set_env.sh"])
+
+
+def _path_entries(env, var: str) -> List[str]:
+    return [p for p in (env.get(var) or "").split(":") if p]
+
+
+@check("install.cann_env_sourced", "CANN environment (set_env.sh) set in this shell", pitfalls=["P08"])
+def check_cann_env_sourced(ctx):
+    title = "CANN environment (set_env.sh) set in this shell"
+    cann = ctx.facts.cann
+    inst = target_install(cann)
+    if inst is None:
+        return Finding("install.cann_env_sourced", SKIP, title, summary="No CANN install found.")
+    env = ctx.env
+    ev: Dict[str, object] = {"install": describe_install(inst), "set_env.sh": set_env_path(inst)}
+    missing: List[str] = []  # breaks MindSpore / CANN at start
+    weak: List[str] = []  # works for most jobs, but not what set_env.sh leaves behind
+
+    home_var = "ASCEND_HOME_PATH" if env.get("ASCEND_HOME_PATH") else "ASCEND_TOOLKIT_HOME"
+    for var in ("ASCEND_HOME_PATH", "ASCEND_TOOLKIT_HOME", "ASCEND_OPP_PATH", "ASCEND_AICPU_PATH"):
+        ev[var] = env.get(var, "(not set)")
+    home = env.get(home_var)
+    if not home:
+        missing.append("ASCEND_HOME_PATH is not set")
+    elif not points_into(home, inst) and cann.env_roots.get(home_var) != inst.root:
+        other = install_of(ctx.facts, home)
+        missing.append(f"{home_var}={home} points at another install ({describe_install(other)})" if other else
+                       f"{home_var}={home} is not an installed CANN directory")
+    opp = env.get("ASCEND_OPP_PATH")
+    if not opp:
+        missing.append("ASCEND_OPP_PATH is not set")
+    elif "/opp" not in opp or not (points_into(opp, inst) or cann.env_roots.get("ASCEND_OPP_PATH") == inst.root):
+        missing.append(f"ASCEND_OPP_PATH={opp} is not {inst.root}/opp")
+    if not env.get("ASCEND_AICPU_PATH"):
+        weak.append("ASCEND_AICPU_PATH is not set")
+
+    ld = _path_entries(env, "LD_LIBRARY_PATH")
+    ev["LD_LIBRARY_PATH"] = env.get("LD_LIBRARY_PATH", "(not set)")
+    if not any(points_into(p, inst) and "lib64" in p for p in ld):
+        missing.append(f"LD_LIBRARY_PATH has no {inst.root}/lib64")
+    drv = ctx.facts.driver
+    if drv.installed and drv.version_file:
+        drv_lib = drv.version_file.rsplit("/version.info", 1)[0] + "/lib64"
+        if not any(p.startswith(drv_lib) for p in ld):
+            weak.append(f"LD_LIBRARY_PATH has no {drv_lib} (driver libraries)")
+    if inst.kind in ("toolkit", "cann", "nnae", "legacy"):
+        py = _path_entries(env, "PYTHONPATH")
+        ev["PYTHONPATH"] = env.get("PYTHONPATH", "(not set)")
+        if not any(points_into(p, inst) and p.rstrip("/").endswith("opp/built-in/op_impl/ai_core/tbe") for p in py):
+            missing.append("PYTHONPATH has no <install>/opp/built-in/op_impl/ai_core/tbe (MindSpore: \"Cannot find "
+                           "the tbe operator implementation\")")
+        paths = _path_entries(env, "PATH")
+        ev["PATH"] = env.get("PATH", "(not set)")
+        if not any(points_into(p, inst) for p in paths):
+            weak.append(f"PATH has no {inst.root}/bin or ccec_compiler (atc, ccec not found)")
+
+    fix = source_fix(inst)
+    if not missing and not weak:
+        return Finding("install.cann_env_sourced", PASS, title,
+                       summary=f"the environment points at {describe_install(inst)}", evidence=ev)
+    ev["missing"] = missing + weak
+    nothing_set = not any(env.get(v) for v in ("ASCEND_HOME_PATH", "ASCEND_TOOLKIT_HOME", "ASCEND_OPP_PATH"))
+    if nothing_set:
+        summary = (f"CANN is installed ({describe_install(inst)}) but its environment is not set in this shell: "
+                   f"set_env.sh was not sourced, so MindSpore cannot find CANN's libraries, operators and "
+                   f"compiler. Each new shell needs it.")
+    else:
+        summary = (f"The CANN environment is incomplete for {describe_install(inst)}: "
+                   + "; ".join(missing + weak) + ".")
+    return Finding("install.cann_env_sourced", FAIL if missing else WARN, title, summary=summary, evidence=ev,
+                   fix=fix, pitfall="P08")
+
+
+@check("install.cann_multiple", "One CANN install in use (no mix of versions)")
+def check_cann_multiple(ctx):
+    title = "One CANN install in use (no mix of versions)"
+    cann = ctx.facts.cann
+    installs = cann.installs
+    if not installs:
+        return Finding("install.cann_multiple", SKIP, title, summary="No CANN install found.")
+    env = ctx.env
+    ev: Dict[str, object] = {i.root: describe_install(i) for i in installs}
+    # Which installs the environment reaches, variable by variable.
+    used: Dict[str, List[str]] = {}
+    for var in ("ASCEND_HOME_PATH", "ASCEND_TOOLKIT_HOME", "ASCEND_OPP_PATH", "ASCEND_AICPU_PATH",
+                "LD_LIBRARY_PATH", "PYTHONPATH", "PATH"):
+        for entry in _path_entries(env, var):
+            inst = install_of(ctx.facts, entry)
+            if inst is not None and inst.root not in used.setdefault(var, []):
+                used[var].append(inst.root)
+    used = {k: v for k, v in used.items() if v}
+    reached = sorted({r for roots in used.values() for r in roots})
+    if used:
+        ev["environment uses"] = {k: ", ".join(v) for k, v in used.items()}
+    active = cann.active
+    if len(reached) > 1:
+        by_root = {i.root: i for i in installs}
+        keep = active or by_root[reached[0]]
+        others = [by_root[r] for r in reached if r != keep.root]
+        stray = "; ".join(
+            f"{', '.join(v for v, roots in used.items() if o.root in roots)} also reach {describe_install(o)}"
+            for o in others)
+        return Finding(
+            "install.cann_multiple", WARN, title,
+            summary=f"The environment mixes CANN installs: it points at {describe_install(keep)}, but {stray}. "
+                    "Libraries, operators and compiler then come from different releases; usually two "
+                    "set_env.sh files were sourced.",
+            evidence=ev,
+            fix=["grep -n set_env.sh ~/.bashrc ~/.profile /etc/profile.d/* 2>/dev/null   # find every source line",
+                 f"keep only: source {set_env_path(keep)}   (and remove "
+                 + ", ".join(f"source {set_env_path(o)}" for o in others) + ")",
+                 "open a new shell and run ascend-doctor again"])
+    if len(installs) == 1:
+        return Finding("install.cann_multiple", PASS, title, summary=f"one install: {describe_install(installs[0])}",
+                       evidence=ev)
+    releases = sorted({i.release or "unknown" for i in installs})
+    if active is not None:
+        where = f"The environment points at {describe_install(active)}."
+    else:
+        where = "The environment points at none of them (set_env.sh not sourced)."
+    if len(releases) == 1 and releases != ["unknown"]:
+        return Finding("install.cann_multiple", PASS, title,
+                       summary=f"{len(installs)} installs of the same release {releases[0]}. {where}", evidence=ev)
+    keep = active or target_install(cann)
+    others = [i for i in installs if i is not keep]
+    fix = [f"use one install: source {set_env_path(keep)}   # and no other set_env.sh in ~/.bashrc"]
+    for o in others:
+        fix.append(f"if you do not need {describe_install(o)}: ./{run_file_name(o)} --uninstall")
+    return Finding(
+        "install.cann_multiple", WARN, title,
+        summary=f"{len(installs)} CANN installs with different releases ({', '.join(releases)}): "
+                + "; ".join(describe_install(i) for i in installs) + f". {where} Scripts that source another "
+                "set_env.sh, or hard-code another path, get a different CANN than the one checked here.",
+        evidence=ev, fix=fix)
+
+
+@check("install.cann_pieces", "CANN operators, kernels and te present", pitfalls=["P23"])
+def check_cann_pieces(ctx):
+    title = "CANN operators, kernels and te present"
+    cann = ctx.facts.cann
+    inst = target_install(cann)
+    if inst is None:
+        return Finding("install.cann_pieces", SKIP, title, summary="No CANN install found.")
+    if inst.kind in ("nnrt", "legacy"):
+        return Finding("install.cann_pieces", SKIP, title,
+                       summary=f"{describe_install(inst)}: this check covers toolkit, cann and nnae installs.")
+    ev = {"install": describe_install(inst), "opp": inst.has_opp, "opp_kernel": inst.has_opp_kernel,
+          "te": inst.has_te or bool(cann.te_in_python)}
+    if cann.te_in_python:
+        ev["te in the interpreter"] = cann.te_in_python
+    problems, fix = [], []
+    soc = KERNELS_SOC.get(ctx.facts.npu.soc_family or "", "<soc: 910b, 910_93, 910 or 310p>")
+    release = inst.release or "<release>"
+    if not inst.has_opp:
+        problems.append(f"{inst.root}/opp is missing (the operator package)")
+        fix.append(f"reinstall the toolkit: ./{run_file_name(inst)} --install")
+    if not inst.has_opp_kernel:
+        problems.append(f"no operator kernels ({inst.root}/opp_kernel or opp/built-in/op_impl/ai_core/tbe/kernel): "
+                        f"the Ascend-cann-kernels package is not installed, so operators fail with 'find kernel' "
+                        f"errors (561003)")
+        fix.append(f"./Ascend-cann-kernels-{soc}_{release}_linux.run --install   # same release as the toolkit")
+    if not (inst.has_te or cann.te_in_python):
+        problems.append(f"the te package is missing ({inst.root}/python/site-packages/te); MindSpore stops with "
+                        f"'MindSpore relies on whl package \"te\"'")
+        fix.append(f"ls {inst.root}/python/site-packages   # te and tbe should be here; if not, reinstall: "
+                   f"./{run_file_name(inst)} --install")
+    if not problems:
+        return Finding("install.cann_pieces", PASS, title,
+                       summary=f"opp, operator kernels and te are present in {inst.root}", evidence=ev)
+    fix.append(f"source {set_env_path(inst)}")
+    return Finding("install.cann_pieces", FAIL, title,
+                   summary=f"{describe_install(inst)} is incomplete: " + "; ".join(problems) + ".",
+                   evidence=ev, fix=fix, pitfall="P23")
+
+
+@check("install.latest_links", "CANN `latest` links resolve")
+def check_latest_links(ctx):
+    title = "CANN `latest` links resolve"
+    cann = ctx.facts.cann
+    if not cann.installs and not cann.dangling_links:
+        return Finding("install.latest_links", SKIP, title, summary="No CANN install found.")
+    if not cann.dangling_links:
+        return Finding("install.latest_links", PASS, title,
+                       summary="every link under the CANN install roots points at an existing directory")
+    links = cann.dangling_links
+    roots = sorted({link.rsplit("/", 1)[0] for link in links})
+    return Finding(
+        "install.latest_links", FAIL, title,
+        summary=f"{len(links)} link(s) point at directories that no longer exist, e.g. "
+                f"{next(iter(links))} -> {links[next(iter(links))]}. A removed or half-upgraded CANN version left "
+                "them; anything that goes through them (set_env.sh, MindSpore) finds nothing.",
+        evidence={link: f"-> {target} (missing)" for link, target in links.items()},
+        fix=[f"ls -l {' '.join(roots)}   # see what the links expect",
+             "reinstall the CANN version they point at, or, as the owner, repoint latest at an installed version "
+             "(the package installer recreates the links): ./Ascend-cann-toolkit_<release>_linux-<arch>.run --install"])
+
+
+@check("install.legacy_layout", "No pre-CANN-6 (fwkacllib) layout in use")
+def check_legacy_layout(ctx):
+    title = "No pre-CANN-6 (fwkacllib) layout in use"
+    cann = ctx.facts.cann
+    if not cann.installs:
+        return Finding("install.legacy_layout", SKIP, title, summary="No CANN install found.")
+    legacy = [i for i in cann.installs if i.kind == "legacy"]
+    if not legacy:
+        return Finding("install.legacy_layout", PASS, title, summary="every CANN install has the compiler/ layout")
+    return Finding(
+        "install.legacy_layout", WARN, title,
+        summary="Very old CANN (fwkacllib/ layout, CANN 5.x or older) at "
+                + ", ".join(describe_install(i) for i in legacy)
+                + ". Current MindSpore releases read compiler/version.info and do not support it.",
+        evidence={i.root: {"fwkacllib version": i.components.get("fwkacllib"), "compiler/": False} for i in legacy},
+        fix=["install a current CANN toolkit matching your MindSpore version: "
+             "./Ascend-cann-toolkit_<release>_linux-<arch>.run --install",
+             "remove old source lines (grep -n -e fwkacllib -e set_env ~/.bashrc) and source the new set_env.sh"])
