@@ -31,6 +31,9 @@ from dataclasses import dataclass, field
 from typing import Dict, List, Mapping, Optional, Sequence
 
 SNAPSHOT_FORMAT = "ascend-doctor-snapshot/1"
+# Marks a directory that was empty on the collected machine, so that git (which
+# drops empty directories) keeps fixture snapshots whole. Never listed.
+KEEP_MARKER = ".snapshot-keep"
 
 # A version file is a few hundred bytes; anything beyond this is not one.
 DEFAULT_MAX_READ = 1 << 20
@@ -497,7 +500,7 @@ class SnapshotHost(Host):
         local = self._local(path)
         if not os.path.isdir(local):
             raise FileMissing(f"{path}: no such directory in the snapshot")
-        return sorted(n for n in os.listdir(local) if not n.endswith(".unreadable"))
+        return sorted(n for n in os.listdir(local) if not n.endswith(".unreadable") and n != KEEP_MARKER)
 
     def realpath(self, path: str) -> str:
         try:

@@ -11,7 +11,7 @@ import json
 import os
 from typing import Dict, Iterable, List, Mapping, Optional
 
-from .host import SNAPSHOT_FORMAT, CommandResult
+from .host import KEEP_MARKER, SNAPSHOT_FORMAT, CommandResult
 
 
 def write_snapshot(
@@ -51,6 +51,7 @@ def write_snapshot(
         if os.path.lexists(local):
             os.unlink(local)
         os.symlink(target, local)
+    _mark_empty_dirs(root)
     records: List[dict] = []
     for c in commands:
         records.append(c.to_json() if isinstance(c, CommandResult) else dict(c))
@@ -72,3 +73,9 @@ def _dump(path: str, data) -> None:
     with open(path, "w", encoding="utf-8") as fh:
         json.dump(data, fh, indent=1, ensure_ascii=False, sort_keys=False)
         fh.write("\n")
+
+
+def _mark_empty_dirs(root: str) -> None:
+    for dirpath, dirnames, filenames in os.walk(root):
+        if not dirnames and not filenames:
+            open(os.path.join(dirpath, KEEP_MARKER), "w").close()
