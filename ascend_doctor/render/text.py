@@ -42,8 +42,10 @@ def render(report: Report, color: bool = False) -> str:
     lines.append("")
 
     for area, items in grouped(report):
-        problems = [f for f in items if f.status in (FAIL, ERROR, WARN)]
-        quiet = [f for f in items if f.status in (PASS, SKIP)]
+        # Advice is only emitted when it applies, so it is shown in full like a problem.
+        shown_in_full = (FAIL, ERROR, WARN, PASS) if area == "advice" else (FAIL, ERROR, WARN)
+        problems = [f for f in items if f.status in shown_in_full]
+        quiet = [f for f in items if f.status not in shown_in_full]
         lines.append(f"== {area_title(area)} ==")
         for f in problems:
             lines.append(f"{_badge(f.status, color)} {f.title}  ({f.id})")
