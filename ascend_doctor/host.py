@@ -364,15 +364,61 @@ class LiveHost(Host):
             return CommandResult(argv, None, error="not-executable")
         except OSError as exc:
             return CommandResult(argv, None, stderr=str(exc), error="failed-to-start")
+        out, err = _CappedReader(proc.stdout), _CappedReader(proc.stderr)
+        deadline = start + timeout
+        timed_out = False
         try:
-            out, err = proc.communicate(timeout=timeout)
+            proc.wait(timeout=max(0.0, deadline - time.monotonic()))
         except subprocess.TimeoutExpired:
+            timed_out = True
             _kill_group(proc)
-            out, err = _drain(proc)
-            return CommandResult(argv, None, _decode(out[:MAX_COMMAND_OUTPUT]), _decode(err[:MAX_COMMAND_OUTPUT]),
-                                 int((time.monotonic() - start) * 1000), error="timeout")
-        return CommandResult(argv, proc.returncode, _decode(out[:MAX_COMMAND_OUTPUT]),
-                             _decode(err[:MAX_COMMAND_OUTPUT]), int((time.monotonic() - start) * 1000))
+            proc.wait()
+        # A grandchild that escaped the group may keep the pipes open: bounded wait.
+        out.join(1.0)
+        err.join(1.0)
+        result = CommandResult(argv, None if timed_out else proc.returncode, _decode(out.data()),
+                               _decode(err.data()), int((time.monotonic() - start) * 1000),
+                               error="timeout" if timed_out else None)
+        if out.truncated or err.truncated:
+            result.stderr += f"\n[ascend-doctor: output cut at {MAX_COMMAND_OUTPUT >> 20} MiB]"
+        return result
+
+
+class _CappedReader:
+    """Read a pipe to EOF in a thread, keeping only the first MAX_COMMAND_OUTPUT bytes."""
+
+    def __init__(self, pipe):
+        import threading
+
+        self._pipe = pipe
+        self._chunks: List[bytes] = []
+        self._size = 0
+        self.truncated = False
+        self._thread = threading.Thread(target=self._pump, daemon=True)
+        self._thread.start()
+
+    def _pump(self) -> None:
+        try:
+            while True:
+                chunk = self._pipe.read1(65536) if hasattr(self._pipe, "read1") else self._pipe.read(65536)
+                if not chunk:
+                    break
+                room = MAX_COMMAND_OUTPUT - self._size
+                if room > 0:
+                    self._chunks.append(chunk[:room])
+                    self._size += min(room, len(chunk))
+                if len(chunk) > room:
+                    self.truncated = True
+        except (OSError, ValueError):
+            pass
+
+    def join(self, timeout: float) -> None:
+        # If the pipe is still open (a grandchild holds it), the daemon thread is
+        # abandoned: closing a buffered pipe another thread reads would block too.
+        self._thread.join(timeout)
+
+    def data(self) -> bytes:
+        return b"".join(list(self._chunks))
 
 
 def _kill_group(proc: subprocess.Popen) -> None:
@@ -384,13 +430,6 @@ def _kill_group(proc: subprocess.Popen) -> None:
         proc.kill()
     except ProcessLookupError:
         pass
-
-
-def _drain(proc: subprocess.Popen):
-    try:
-        return proc.communicate(timeout=2)
-    except subprocess.TimeoutExpired:  # a grandchild kept the pipes open
-        return b"", b""
 
 
 def _decode(data: bytes) -> str:

@@ -150,3 +150,28 @@ def test_live_host_reads_and_refuses_directories(tmp_path):
     assert h.read_text(str(f)).startswith("Version=1")
     with pytest.raises(FileUnreadable, match="is a directory"):
         h.read_text(str(tmp_path))
+
+
+def test_live_host_caps_runaway_output_and_survives_escaped_grandchild(tmp_path):
+    from ascend_doctor.host import MAX_COMMAND_OUTPUT
+
+    h = LiveHost()
+    big = h.run(["python3", "-c", "import sys; sys.stdout.write('x' * (20 << 20))"], timeout=30)
+    assert big.ok and len(big.stdout) == MAX_COMMAND_OUTPUT and "output cut" in big.stderr
+    # a daemonised grandchild keeps stdout open after its parent exits: we must not wait for it
+    script = tmp_path / "escape.sh"
+    script.write_text("#!/bin/sh\n(setsid sleep 30 &)\necho started\n")
+    script.chmod(0o755)
+    import time
+
+    t0 = time.monotonic()
+    r = h.run([str(script)], timeout=5)
+    assert time.monotonic() - t0 < 4 and r.rc == 0 and "started" in r.stdout
+
+
+def test_live_host_non_executable_program(tmp_path):
+    script = tmp_path / "npu-smi"
+    script.write_text("#!/bin/sh\necho hi\n")
+    script.chmod(0o644)
+    r = LiveHost().run([str(script), "info"])
+    assert r.error == "not-executable" and "could not run" in r.describe()
