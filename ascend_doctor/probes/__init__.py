@@ -24,11 +24,13 @@ class ProbeOptions:
 
 def _registry() -> List[Tuple[str, Callable]]:
     # Order matters only for readability of timings; probes do not depend on each other.
-    from . import python_env, system
+    from . import hccn, python_env, rank_table, system
 
     return [
         ("system", system.probe_system),
         ("python", python_env.probe_python),
+        ("hccn", hccn.probe_hccn),
+        ("rank_table", rank_table.probe_rank_table),
     ]
 
 
