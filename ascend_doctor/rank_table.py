@@ -667,9 +667,13 @@ class _Validator:
                 shown = ",".join(map(str, sorted(ranks)[:16])) + (",..." if len(ranks) > 16 else "")
                 self.err(f"{s.path}.device", f"rank ids {{{shown}}} are not one contiguous block: ranks must not "
                                              "interleave across servers (OK: {0,1,2,3}/{4,5,6,7}; wrong: {0,1,2,7}/{3,4,5,6})", "R7")
-            blocks.append((lo, s))
+            blocks.append((lo, hi, s))
         blocks.sort(key=lambda b: b[0])
-        ordered = [s for _, s in blocks if s.server_id is not None]
+        for (plo, phi, ps), (lo, hi, s) in zip(blocks, blocks[1:]):
+            if lo <= phi:
+                self.err(f"{s.path}.device", f"rank ids {lo}..{hi} fall inside the range {plo}..{phi} of {ps.path}: "
+                                             "ranks must not interleave across servers", "R7")
+        ordered = [s for _, _, s in blocks if s.server_id is not None]
         for prev, cur in zip(ordered, ordered[1:]):
             if cur.server_id < prev.server_id:
                 self.warn(f"{cur.path}.server_id",
