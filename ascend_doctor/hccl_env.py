@@ -12,7 +12,7 @@ from __future__ import annotations
 import difflib
 import re
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Mapping, Optional
+from typing import Dict, List, Mapping, Optional
 
 from .data import data_path, load_json_file
 from .rank_table import ip_problem
@@ -412,5 +412,5 @@ def name_issues(env: Mapping[str, str]) -> List[EnvIssue]:
         elif name.upper().startswith("HCCL_"):
             out.append(EnvIssue(name, value, WARN, f"{name} is not in the documented HCCL variable list (CANN 9.x docs); "
                                                    "if it is meant for HCCL, check the spelling: unknown names are ignored",
-                                "H12", [f"env | grep ^HCCL_   # compare with the HCCL environment-variable reference"]))
+                                "H12", ["env | grep ^HCCL_   # compare with the HCCL environment-variable reference"]))
     return out

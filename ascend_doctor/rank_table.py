@@ -651,8 +651,6 @@ class _Validator:
         for r in out_of_range:
             self.err(f"{ranks_seen[r]}.rank_id", f"is {r}, outside 0..{total - 1} (the table has {total} devices)", "R7")
         missing_count = total - sum(1 for r in ranks_seen if r < total)
-        if missing_count and ranks_seen and not out_of_range and len(ranks_seen) == total:
-            pass  # impossible: a full set of in-range unique ranks
         if missing_count:
             missing = [r for r in range(total) if r not in ranks_seen][:20]
             if missing:

@@ -1,8 +1,6 @@
 """Rank-table validation: every rule has a failing and a passing case; real samples validate clean;
 mutated tables never raise; the `rank-table` subcommand's output and exit codes."""
 
-import copy
-import glob
 import json
 import os
 

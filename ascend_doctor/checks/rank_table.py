@@ -84,7 +84,6 @@ def check_rank_table_valid(ctx):
     fixes.append(GENERATE)
     status = FAIL if errors else WARN
     what = f"{counts.get('error', 0)} error(s)" + (f", {counts.get('warning', 0)} warning(s)" if counts.get("warning") else "")
-    first = shown[0]
     return Finding("rank_table.valid", status, VALID_TITLE,
                    summary=f"The rank table has {what}; " + ("HCCL will refuse it or hang at start. " if errors else "")
                            + "First: " + evidence["problems"][0],

@@ -9,7 +9,7 @@ host_nic_ip / container_ip is one of this host's names or addresses.
 from __future__ import annotations
 
 import re
-from typing import Dict, List, Optional, Sequence
+from typing import Dict, Optional
 
 from ..facts import RankTableFacts
 from ..host import Host, HostError
