@@ -17,7 +17,7 @@ from typing import Dict, List, Mapping, Optional
 from .data import data_path, load_json_file
 from .rank_table import ip_problem
 
-FAIL, WARN = "fail", "warn"
+FAIL, WARN = "fail", "warn"  # EnvIssue statuses (the Finding ones)
 
 RULES = {
     "HCCL_CONNECT_TIMEOUT": "H1", "HCCL_EXEC_TIMEOUT": "H2", "HCCL_WHITELIST_DISABLE": "H3", "HCCL_WHITELIST_FILE": "H3",

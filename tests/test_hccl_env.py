@@ -196,3 +196,25 @@ def test_check_names():
     assert f.status == "warn" and "HCCL_CONNECT_TIMEOUT" in f.summary
     (f,) = check_hccl_env_names(ctx({"HCCL_CONNECT_TIMEOUT": "600"}))
     assert f.status == "pass"
+
+
+def test_if_ip_must_be_an_address_of_this_host():
+    c = ctx({"HCCL_IF_IP": "192.0.2.99"})
+    c.facts.rank_table.local_names = ["192.0.2.10", "node-a"]
+    (f,) = check_hccl_env_values(c)
+    assert f.status == "fail" and "not an address of this host" in f.summary and "192.0.2.10" in f.fix[1]
+    c.facts.rank_table.local_names = ["192.0.2.99", "node-a"]
+    assert check_hccl_env_values(c)[0].status == "pass"
+    c.facts.rank_table.local_names = ["node-a"]  # no address known: cannot tell, do not guess
+    assert check_hccl_env_values(c)[0].status == "pass"
+
+
+def test_probe_collects_local_addresses_for_hccl_if_ip(make_snapshot):
+    from ascend_doctor.host import SnapshotHost
+    from ascend_doctor.probes import ProbeOptions
+    from ascend_doctor.probes.rank_table import probe_rank_table
+
+    snap = make_snapshot(env={"HCCL_IF_IP": "192.0.2.99"},
+                         commands=[{"argv": ["hostname", "-I"], "rc": 0, "stdout": "192.0.2.10 2001:db8::10\n"}])
+    rt = probe_rank_table(SnapshotHost(snap), ProbeOptions())
+    assert rt.env_var is None and {"192.0.2.10", "2001:db8::10"} <= set(rt.local_names)

@@ -7,10 +7,11 @@ names, ranges and defaults is data/hccl_env.json (see ascend_doctor.hccl_env).
 
 from __future__ import annotations
 
+import ipaddress
 from typing import List
 
 from ..findings import PASS, SKIP, Finding
-from ..hccl_env import FAMILY_NAMES, name_issues, validate_hccl_env, variables_by_name
+from ..hccl_env import FAIL, FAMILY_NAMES, EnvIssue, name_issues, validate_hccl_env, variables_by_name
 from . import check
 from ._node import node_family
 
@@ -18,11 +19,31 @@ VALUES_TITLE = "HCCL variables within their documented ranges"
 NAMES_TITLE = "HCCL / Ascend / MindSpore variable names spelled right"
 
 
+def _if_ip_not_local(env, local_names) -> List[EnvIssue]:
+    """H4: HCCL_IF_IP must be assigned to an interface of this host (known when `hostname -I` answered)."""
+    value = (env.get("HCCL_IF_IP") or "").strip()
+    local_ips = [n for n in local_names if _is_ip(n)]
+    if not value or not _is_ip(value) or not local_ips or value in local_ips:
+        return []
+    return [EnvIssue("HCCL_IF_IP", value, FAIL, f"HCCL_IF_IP={value} is not an address of this host "
+                                                f"({', '.join(local_ips[:6])}); HCCL cannot bind to it", "H4",
+                     ["ip -o addr show   # this host's addresses", f"export HCCL_IF_IP={local_ips[0]}"])]
+
+
+def _is_ip(text: str) -> bool:
+    try:
+        ipaddress.ip_address(text)
+        return True
+    except ValueError:
+        return False
+
+
 @check("hccl.env_values", VALUES_TITLE, pitfalls=["P13"])
 def check_hccl_env_values(ctx) -> List[Finding]:
     env = ctx.env
     family = node_family(ctx.facts)
     issues, checked = validate_hccl_env(env, family)
+    issues.extend(_if_ip_not_local(env, ctx.facts.rank_table.local_names))
     fam_text = FAMILY_NAMES.get(family, "unknown (ranges common to all families used)") if family else \
         "unknown (ranges common to all families used)"
     if not issues and not checked:

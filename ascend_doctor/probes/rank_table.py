@@ -94,6 +94,9 @@ def rank_table_facts(table: RankTable, env_var: Optional[str], path: Optional[st
 def probe_rank_table(host: Host, options) -> RankTableFacts:
     named = rank_table_path(host.env)
     if named is None:
+        if host.env.get("HCCL_IF_IP"):
+            # HCCL_IF_IP must be one of this host's addresses (hccl.env_values checks it with these names).
+            return RankTableFacts(local_names=sorted(local_identity(host, getattr(options, "timeout", 10.0))))
         return RankTableFacts()
     var, path = named
     try:
