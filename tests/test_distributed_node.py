@@ -198,3 +198,15 @@ def test_rank_table_subcommand_against_a_bundle(tmp_path):
     data = json.loads(run_cli("rank-table", str(f), "--bundle", NODE, "--format", "json").stdout)
     assert data["verdict"] == "valid" and data["node"]["name"] == "node-a"
     assert {x["id"]: x["status"] for x in data["node"]["findings"]}["rank_table.device_ips"] == "fail"
+
+
+def test_rank_table_here_runs_on_this_machine_and_bad_bundle_is_exit_2(tmp_path):
+    table = os.path.join(NODE, "root/user/config/hccl.json")
+    proc = run_cli("rank-table", table, "--here", "--format", "json")
+    assert proc.returncode in (0, 1), proc.stderr
+    data = json.loads(proc.stdout)
+    assert data["node"]["kind"] == "live" and data["verdict"] == "valid"
+    assert {f["id"] for f in data["node"]["findings"]} == {"rank_table.this_node", "rank_table.device_ips",
+                                                           "rank_table.device_nics"}
+    proc = run_cli("rank-table", table, "--bundle", str(tmp_path / "missing.tar.gz"))
+    assert proc.returncode == 2 and "missing.tar.gz" in proc.stderr and "Traceback" not in proc.stderr
