@@ -656,16 +656,28 @@ class _Validator:
             if missing:
                 more = f" and {missing_count - len(missing)} more" if missing_count > len(missing) else ""
                 self.err("", f"rank_id {', '.join(map(str, missing))}{more} missing: rank ids must be exactly 0..{total - 1}", "R7")
-        blocks = []
+        # Blocks use in-range ranks only: an out-of-range or missing rank is reported above, not again
+        # as interleaving. Interleaving = a gap in one server's ranks that another server fills.
+        owner: Dict[int, int] = {}
+        per_server = []
         for s in self.table.servers:
-            ranks = [d["rank_id"] for d in s.devices if d.get("rank_id") is not None]
-            if not ranks:
-                continue
-            lo, hi = min(ranks), max(ranks)
-            if hi - lo + 1 != len(ranks):
-                shown = ",".join(map(str, sorted(ranks)[:16])) + (",..." if len(ranks) > 16 else "")
-                self.err(f"{s.path}.device", f"rank ids {{{shown}}} are not one contiguous block: ranks must not "
-                                             "interleave across servers (OK: {0,1,2,3}/{4,5,6,7}; wrong: {0,1,2,7}/{3,4,5,6})", "R7")
+            own = {d["rank_id"] for d in s.devices if d.get("rank_id") is not None and d["rank_id"] < total}
+            for r in own:
+                owner.setdefault(r, s.index)
+            if own:
+                per_server.append((min(own), max(own), own, s))
+        blocks = []
+        for lo, hi, own, s in per_server:
+            if hi - lo + 1 != len(own):
+                span = hi - lo + 1
+                if span > 4 * len(own) + 64:
+                    filled = True  # a wide spread over few ranks: interleaved, no need to scan the gap
+                else:
+                    filled = any(owner.get(r, s.index) != s.index for r in range(lo, hi + 1) if r not in own)
+                if filled:
+                    shown = ",".join(map(str, sorted(own)[:16])) + (",..." if len(own) > 16 else "")
+                    self.err(f"{s.path}.device", f"rank ids {{{shown}}} are not one contiguous block: ranks must not "
+                                                 "interleave across servers (OK: {0,1,2,3}/{4,5,6,7}; wrong: {0,1,2,7}/{3,4,5,6})", "R7")
             blocks.append((lo, hi, s))
         blocks.sort(key=lambda b: b[0])
         for (plo, phi, ps), (lo, hi, s) in zip(blocks, blocks[1:]):

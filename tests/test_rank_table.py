@@ -184,6 +184,13 @@ def test_rank_ids_must_not_interleave_across_servers():
     assert "R7" not in rules(validate(v10(servers=2, per=4)))
 
 
+def test_one_bad_rank_is_reported_once_not_as_interleaving_too():
+    doc = v10(servers=3, per=4)
+    doc["server_list"][1]["device"][2]["rank_id"] = "99999"
+    t = validate(doc)
+    assert paths(t, "R7") == ["server_list[1].device[2].rank_id", ""]  # out of range, and rank 6 missing
+
+
 def test_rank_blocks_follow_server_id_order():
     doc = v10()
     doc["server_list"][0]["server_id"], doc["server_list"][1]["server_id"] = "node_b", "node_a"
