@@ -219,6 +219,58 @@ class Facts:
     probe_crashes: Dict[str, str] = field(default_factory=dict)
     # Additional facts other areas attach (hccn, rank table ...), keyed by area.
     extra: Dict[str, Any] = field(default_factory=dict)
+    hccn: "HccnFacts" = field(default_factory=lambda: HccnFacts())
+    rank_table: "RankTableFacts" = field(default_factory=lambda: RankTableFacts())
 
     def to_json(self) -> dict:
         return to_jsonable(self)
+
+
+@dataclass
+class HccnDevice:
+    """One device NIC as /etc/hccn.conf and `hccn_tool -i N ...` describe it (N = physical device id)."""
+
+    device_id: int
+    conf: Dict[str, str] = field(default_factory=dict)  # address, netmask, netdetect, gateway ... from hccn.conf
+    ip: Optional[str] = None  # `-ip -g` ipaddr (None: not queried, or nothing configured)
+    netmask: Optional[str] = None
+    ip_queried: bool = False  # `-ip -g` ran to completion (an empty answer then means "no IP configured")
+    link: Optional[str] = None  # `-link -g`: "UP", "DOWN" ...
+    net_health: Optional[str] = None  # `-net_health -g`: "Success", "Fault", "Init", "Socket failed" ...
+    errors: List[str] = field(default_factory=list)
+
+
+@dataclass
+class HccnFacts:
+    conf_path: Optional[str] = None  # /etc/hccn.conf when it exists
+    tool: Optional[str] = None  # the hccn_tool that was run, None when it is not there
+    tool_error: Optional[str] = None  # why hccn_tool gave no answers (not installed, timed out ...)
+    devices: List[HccnDevice] = field(default_factory=list)
+    errors: List[str] = field(default_factory=list)
+
+    def device(self, device_id: int) -> Optional[HccnDevice]:
+        for d in self.devices:
+            if d.device_id == device_id:
+                return d
+        return None
+
+
+@dataclass
+class RankTableFacts:
+    """The rank table the environment points at (RANK_TABLE_FILE / MINDSPORE_HCCL_CONFIG_PATH), validated."""
+
+    env_var: Optional[str] = None  # the variable that named the file
+    path: Optional[str] = None
+    read_error: Optional[str] = None  # missing, unreadable, too large
+    format: Optional[str] = None  # 1.0 | 1.2 | 2.0 | group_list
+    version: Optional[str] = None
+    status: Optional[str] = None
+    server_count: Optional[int] = None
+    rank_count: Optional[int] = None
+    problems: List[Dict[str, Any]] = field(default_factory=list)  # Problem.to_json(), the first MAX_KEPT
+    problem_counts: Dict[str, int] = field(default_factory=dict)  # error/warning/info over the whole file
+    device_sets: Dict[str, List[int]] = field(default_factory=dict)  # "0,1,2,3" -> server indexes using that set
+    server_paths: List[str] = field(default_factory=list)
+    local_names: List[str] = field(default_factory=list)  # hostname, local IPs, XDL_IP/POD_IP: how we know "this node"
+    local_server: Optional[Dict[str, Any]] = None  # {"path", "server_id", "matched_by", "devices": [...]}
+    errors: List[str] = field(default_factory=list)

@@ -24,7 +24,7 @@ class ProbeOptions:
 
 def _registry() -> List[Tuple[str, Callable]]:
     # Order matters only for readability of timings; probes do not depend on each other.
-    from . import ascend_driver, cann, cuda, mindspore_pkg, npu_smi, python_env, system
+    from . import ascend_driver, cann, cuda, hccn, mindspore_pkg, npu_smi, python_env, rank_table, system
 
     return [
         ("system", system.probe_system),
@@ -35,6 +35,8 @@ def _registry() -> List[Tuple[str, Callable]]:
         ("firmware", ascend_driver.probe_firmware),
         ("npu", npu_smi.probe_npu),
         ("cann", cann.probe_cann),
+        ("hccn", hccn.probe_hccn),
+        ("rank_table", rank_table.probe_rank_table),
     ]
 
 

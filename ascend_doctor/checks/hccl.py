@@ -1,0 +1,78 @@
+"""HCCL environment variables: values in their documented ranges, and names spelled right (pitfall P13).
+
+A wrong HCCL value is rarely rejected loudly: HCCL falls back to a default or times
+out at the first collective, so a multi-card job "hangs at start". The table of
+names, ranges and defaults is data/hccl_env.json (see ascend_doctor.hccl_env).
+"""
+
+from __future__ import annotations
+
+import ipaddress
+from typing import List
+
+from ..findings import PASS, SKIP, Finding
+from ..hccl_env import FAIL, FAMILY_NAMES, EnvIssue, name_issues, validate_hccl_env, variables_by_name
+from . import check
+from ._node import node_family
+
+VALUES_TITLE = "HCCL variables within their documented ranges"
+NAMES_TITLE = "HCCL / Ascend / MindSpore variable names spelled right"
+
+
+def _if_ip_not_local(env, local_names) -> List[EnvIssue]:
+    """H4: HCCL_IF_IP must be assigned to an interface of this host (known when `hostname -I` answered)."""
+    value = (env.get("HCCL_IF_IP") or "").strip()
+    local_ips = [n for n in local_names if _is_ip(n)]
+    if not value or not _is_ip(value) or not local_ips or value in local_ips:
+        return []
+    return [EnvIssue("HCCL_IF_IP", value, FAIL, f"HCCL_IF_IP={value} is not an address of this host "
+                                                f"({', '.join(local_ips[:6])}); HCCL cannot bind to it", "H4",
+                     ["ip -o addr show   # this host's addresses", f"export HCCL_IF_IP={local_ips[0]}"])]
+
+
+def _is_ip(text: str) -> bool:
+    try:
+        ipaddress.ip_address(text)
+        return True
+    except ValueError:
+        return False
+
+
+@check("hccl.env_values", VALUES_TITLE, pitfalls=["P13"])
+def check_hccl_env_values(ctx) -> List[Finding]:
+    env = ctx.env
+    family = node_family(ctx.facts)
+    issues, checked = validate_hccl_env(env, family)
+    issues.extend(_if_ip_not_local(env, ctx.facts.rank_table.local_names))
+    fam_text = FAMILY_NAMES.get(family, "unknown (ranges common to all families used)") if family else \
+        "unknown (ranges common to all families used)"
+    if not issues and not checked:
+        return [Finding("hccl.env_values", SKIP, VALUES_TITLE,
+                        summary="No HCCL_* variable is set; HCCL uses its defaults.")]
+    findings = []
+    table = variables_by_name()
+    for issue in issues:
+        spec = table.get(issue.name, {})
+        evidence = {issue.name: issue.value, "device family": fam_text, "rule": issue.rule}
+        evidence.update(issue.related)
+        if spec.get("default"):
+            evidence["documented default"] = spec["default"]
+        if spec.get("source"):
+            evidence["source"] = spec["source"]
+        findings.append(Finding("hccl.env_values", issue.status, f"{VALUES_TITLE}: {issue.name}",
+                                summary=issue.message, evidence=evidence, fix=issue.fix, pitfall="P13"))
+    if not findings:
+        findings.append(Finding("hccl.env_values", PASS, VALUES_TITLE,
+                                summary=f"{len(checked)} HCCL variable(s) set, all valid",
+                                evidence=dict(checked, **{"device family": fam_text})))
+    return findings
+
+
+@check("hccl.env_names", NAMES_TITLE, pitfalls=["P13"])
+def check_hccl_env_names(ctx) -> List[Finding]:
+    issues = name_issues(ctx.env)
+    if not issues:
+        return [Finding("hccl.env_names", PASS, NAMES_TITLE,
+                        summary="no misspelled or unknown HCCL_*/ASCEND_*/MS_* names")]
+    return [Finding("hccl.env_names", i.status, f"{NAMES_TITLE}: {i.name}", summary=i.message,
+                    evidence={i.name: i.value}, fix=i.fix, pitfall="P13") for i in issues]

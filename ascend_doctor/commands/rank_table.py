@@ -1,0 +1,143 @@
+"""`ascend-doctor rank-table FILE`: validate a rank table, every problem with its JSON path.
+
+With `--bundle PATH` (a collected snapshot) or `--here` (this machine) the table is also
+checked against that node: it is one of the table's servers, its devices exist, and the
+device IPs match /etc/hccn.conf / hccn_tool, and the NICs are up.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from typing import Dict, List, Optional
+
+from ..cli import EXIT_FINDINGS, EXIT_OK, CliError
+from ..checks import CheckContext
+from ..checks._node import KNOWN_FAMILIES, node_family
+from ..checks.rank_table import (check_rank_table_device_ips, check_rank_table_device_nics,
+                                 check_rank_table_this_node)
+from ..findings import FAIL, SEVERITY, WARN, Finding
+from ..host import HostError, LiveHost, SnapshotError
+from ..probes import ProbeOptions, collect_facts
+from ..probes.rank_table import MAX_READ_BYTES, local_identity, rank_table_facts
+from ..rank_table import ERROR, INFO, WARNING, problem_counts, validate_rank_table_text
+from .common import write_output
+
+SCHEMA = "ascend-doctor.rank-table/1"
+_LABEL = {ERROR: "ERROR", WARNING: "WARN", INFO: "info"}
+
+
+def register(sub) -> None:
+    p = sub.add_parser("rank-table", help="validate a rank table (RANK_TABLE_FILE) and, optionally, a node against it",
+                       description="Validate an HCCL rank table (versions 1.0, 1.2, 2.0 and the legacy group_list): "
+                                   "every problem with its JSON path, rule id and, for syntax errors, line and column.")
+    p.add_argument("file", metavar="FILE", help="the rank table (JSON)")
+    p.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
+    p.add_argument("--output", "-o", metavar="FILE", help="write the result to FILE (atomically) instead of stdout")
+    p.add_argument("--fail-on", choices=[WARN, FAIL], default=FAIL,
+                   help="exit 1 on errors (default), or also on warnings with 'warn'")
+    node = p.add_mutually_exclusive_group()
+    node.add_argument("--bundle", metavar="PATH", help="also check the table against the node in this snapshot")
+    node.add_argument("--here", action="store_true", help="also check the table against this machine")
+    p.add_argument("--soc", choices=KNOWN_FAMILIES,
+                   help="device family for the topology rules (default: the node's, when --bundle/--here gives one)")
+    p.add_argument("--max-per-rule", type=int, default=20, metavar="N",
+                   help="text output: show at most N problems per rule (0 = all; JSON always lists all)")
+    p.add_argument("--timeout", type=float, default=10.0, metavar="S", help="timeout per external command (default: 10)")
+    p.set_defaults(func=run)
+
+
+def _read(path: str) -> str:
+    try:
+        return LiveHost().read_text(path, max_bytes=MAX_READ_BYTES)
+    except HostError as exc:
+        raise CliError(f"{exc}") from None
+
+
+@contextlib.contextmanager
+def _node_host(args):
+    if args.bundle:
+        from ..bundle import open_bundle
+
+        try:
+            with open_bundle(args.bundle) as host:
+                yield host
+        except SnapshotError as exc:
+            raise CliError(str(exc)) from None
+    elif args.here:
+        yield LiveHost()
+    else:
+        yield None
+
+
+def _node_findings(host, args, text: str):
+    facts = collect_facts(host, ProbeOptions(timeout=args.timeout))
+    soc = args.soc or node_family(facts)
+    env = dict(host.env)
+    table = validate_rank_table_text(text, soc_family=soc, env=env)
+    facts.rank_table = rank_table_facts(table, "rank-table FILE", args.file, local_identity(host, args.timeout))
+    ctx = CheckContext(facts=facts, host=host, options={"timeout": args.timeout})
+    findings: List[Finding] = []
+    for func in (check_rank_table_this_node, check_rank_table_device_ips, check_rank_table_device_nics):
+        result = func(ctx)
+        findings.extend(result if isinstance(result, list) else [result])
+    return table, findings, {"kind": host.kind, "name": host.label, "soc_family": soc}
+
+
+def run(args) -> int:
+    if args.timeout <= 0:
+        raise CliError(f"--timeout must be a positive number of seconds, got {args.timeout}")
+    if args.max_per_rule < 0:
+        raise CliError(f"--max-per-rule must be 0 or more, got {args.max_per_rule}")
+    text = _read(args.file)
+    with _node_host(args) as host:
+        if host is None:
+            table = validate_rank_table_text(text, soc_family=args.soc)
+            findings, node = [], None
+        else:
+            table, findings, node = _node_findings(host, args, text)
+    counts = problem_counts(table.problems)
+    worst = max([2 if counts[ERROR] else 1 if counts[WARNING] else 0] + [SEVERITY[f.status] for f in findings])
+    failed = worst >= SEVERITY[args.fail_on]
+    verdict = "invalid" if counts[ERROR] else ("valid, with warnings" if counts[WARNING] else "valid")
+    if args.format == "json":
+        doc = {"schema": SCHEMA, "file": args.file, "format": table.format, "version": table.version,
+               "status": table.status, "servers": len(table.servers) if table.format else None,
+               "ranks": table.rank_count, "verdict": verdict, "counts": counts,
+               "problems": [p.to_json() for p in table.problems],
+               "node": None if node is None else dict(node, findings=[f.to_json() for f in findings])}
+        out = json.dumps(doc, indent=2, ensure_ascii=True) + "\n"
+    else:
+        out = render_text(args, table, counts, verdict, findings, node)
+    write_output(out, args.output)
+    return EXIT_FINDINGS if failed else EXIT_OK
+
+
+def render_text(args, table, counts: Dict[str, int], verdict: str, findings: List[Finding], node: Optional[dict]) -> str:
+    lines = [f"rank table: {args.file}"]
+    if table.format:
+        lines.append(f"format {table.format}: {len(table.servers)} server(s), {table.rank_count} ranks, status {table.status}")
+    else:
+        lines.append("format: not recognised as a rank table")
+    if table.problems:
+        lines.append(f"{counts[ERROR]} error(s), {counts[WARNING]} warning(s), {counts[INFO]} note(s):")
+        shown: Dict[str, int] = {}
+        hidden: Dict[str, int] = {}
+        for p in table.problems:
+            n = shown.get(p.rule, 0)
+            if args.max_per_rule and n >= args.max_per_rule:
+                hidden[p.rule] = hidden.get(p.rule, 0) + 1
+                continue
+            shown[p.rule] = n + 1
+            lines.append(f"  {_LABEL[p.severity]:<5} {p.rule:<4} {p.describe()}")
+        for rule, n in hidden.items():
+            lines.append(f"  ... {n} more {rule} problem(s) not shown (--max-per-rule 0 or --format json lists all)")
+    if node is not None:
+        where = "this machine" if node["kind"] == "live" else f"snapshot of {node['name']}"
+        lines.append(f"against {where}:")
+        for f in findings:
+            lines.append(f"  [{f.status.upper():>5}] {f.title}: {f.summary}")
+            for step in f.fix if f.is_problem else []:
+                lines.append(f"          fix: {step}")
+    lines.append(f"Result: {verdict}" + (f", node checks: {', '.join(sorted({f.status for f in findings}))}" if findings else ""))
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,971 @@
+"""Rank tables (the HCCL cluster description): parse, tell the format apart, validate.
+
+Formats (reference ascend_formats.md §4): "1.0" (910A, A2, 300I Duo, A3 in AI-Server
+mode), "1.2" (A3 super-pod), "2.0" (950 series, numbers instead of strings) and the
+legacy `group_list` template with no version. Rule ids R1..R15 and L2 follow §7.4/§7.5.
+
+Every problem in the file is reported, each with the JSON path that holds it
+(`server_list[3].device[5].device_ip`), a severity, a rule id and a message in
+plain words. Syntax errors carry the line and column. Nothing here raises on bad
+input: a file that cannot be read as a rank table gives problems, not exceptions.
+The validator is one pass over the ranks with dict/set bookkeeping, so a
+32k-rank table validates in well under a second.
+"""
+
+from __future__ import annotations
+
+import gc
+import ipaddress
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any, Dict, Iterable, List, Optional, Set, Tuple
+
+ERROR, WARNING, INFO = "error", "warning", "info"
+
+FORMAT_V10, FORMAT_V12, FORMAT_V20, FORMAT_GROUP_LIST = "1.0", "1.2", "2.0", "group_list"
+KNOWN_VERSIONS = (FORMAT_V10, FORMAT_V12, FORMAT_V20)
+
+# HCCL rank-table doc: server_id length <= 64.
+MAX_SERVER_ID = 64
+# No Ascend server exposes more than 16 devices (A3: 8 NPUs x 2 dies; A2 Box16: 16) — §4.6, R6.
+MAX_DEVICES_PER_SERVER = 16
+# Per family: highest device count on one server (R6) — §4.6, §7.4 R6.
+DEVICES_PER_SERVER = {"910": 8, "910B": 16, "910_93": 16, "310P": 16, "310": 16}
+# v2.0 rank tables may be up to 1 GB (HCCL rank_table_config_a5.md).
+MAX_FILE_BYTES = 1 << 30
+# Numbers longer than this are not ids or ports; kept as text so int() cannot blow up.
+_MAX_DIGITS = 18
+
+
+@dataclass
+class Problem:
+    path: str  # JSON path inside the file, "" for the whole document
+    severity: str  # error | warning | info
+    rule: str  # R1..R15, L2 ... (ascend_formats.md §7)
+    message: str
+    line: Optional[int] = None
+    column: Optional[int] = None
+
+    def to_json(self) -> dict:
+        out = {"path": self.path, "severity": self.severity, "rule": self.rule, "message": self.message}
+        if self.line is not None:
+            out["line"], out["column"] = self.line, self.column
+        return out
+
+    def describe(self) -> str:
+        where = self.path or "(file)"
+        if self.line is not None:
+            where += f" (line {self.line}, column {self.column})"
+        return f"{where}: {self.message}"
+
+
+@dataclass
+class ServerEntry:
+    index: int
+    path: str
+    server_id: Optional[str]
+    addresses: Dict[str, str] = field(default_factory=dict)  # host_ip, host_nic_ip, container_ip ... as given
+    # [{"device_id": int|None, "device_ip": str|None, "rank_id": int|None, "path": str}]
+    devices: List[Dict[str, Any]] = field(default_factory=list)
+
+
+@dataclass
+class RankTable:
+    """What validating one rank table found."""
+
+    format: Optional[str] = None  # 1.0 | 1.2 | 2.0 | group_list | None (not a rank table)
+    version: Optional[str] = None
+    status: Optional[str] = None
+    servers: List[ServerEntry] = field(default_factory=list)
+    rank_count: Optional[int] = None  # ranks (devices) the table describes
+    problems: List[Problem] = field(default_factory=list)
+
+    @property
+    def errors(self) -> List[Problem]:
+        return [p for p in self.problems if p.severity == ERROR]
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors
+
+    def device_sets(self) -> Dict[str, List[int]]:
+        """Distinct per-server device-id sets ("0,1,2,3" -> [server indexes]): what topology rules need."""
+        sets: Dict[str, List[int]] = {}
+        for s in self.servers:
+            ids = sorted({d["device_id"] for d in s.devices if d.get("device_id") is not None})
+            sets.setdefault(",".join(map(str, ids)), []).append(s.index)
+        return sets
+
+
+# ---------------------------------------------------------------------------
+# Parsing
+# ---------------------------------------------------------------------------
+
+class _HugeNumber(str):
+    """A JSON number too long to be an id; kept as its text."""
+
+
+class _NonJsonConstant(str):
+    """NaN / Infinity: Python's json accepts them, strict JSON (and HCCL) do not."""
+
+
+def _parse_int(text: str):
+    return _HugeNumber(text) if len(text.lstrip("-")) > _MAX_DIGITS else int(text)
+
+
+def _parse_float(text: str):
+    if len(text) > 40:
+        return _HugeNumber(text)
+    return float(text)
+
+
+_COMMENT_OR_STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"|//[^\n]*|/\*.*?\*/', re.S)
+
+
+def _line_col(text: str, pos: int) -> Tuple[int, int]:
+    line = text.count("\n", 0, pos) + 1
+    return line, pos - (text.rfind("\n", 0, pos) + 1) + 1
+
+
+def _strip_comments(text: str) -> Tuple[str, List[Tuple[int, int]]]:
+    """Blank out // and /* */ comments outside strings (keeping positions); return their line/columns."""
+    found: List[Tuple[int, int]] = []
+
+    def repl(m):
+        s = m.group(0)
+        if s.startswith('"'):
+            return s
+        found.append(_line_col(text, m.start()))
+        return re.sub(r"[^\n]", " ", s)
+
+    return _COMMENT_OR_STRING.sub(repl, text), found
+
+
+class _Parsed:
+    def __init__(self):
+        self.duplicates: Dict[int, List[str]] = {}  # id(object) -> keys given twice
+        self.constants: List[str] = []
+
+
+def _loads(text: str, parsed: _Parsed):
+    def pairs(items):
+        obj = dict(items)
+        if len(obj) != len(items):
+            seen: Set[str] = set()
+            parsed.duplicates[id(obj)] = sorted({k for k, _ in items if k in seen or seen.add(k)})
+        return obj
+
+    def constant(name):
+        parsed.constants.append(name)
+        return _NonJsonConstant(name)
+
+    return json.loads(text, object_pairs_hook=pairs, parse_int=_parse_int, parse_float=_parse_float,
+                      parse_constant=constant)
+
+
+def parse_rank_table_text(text: str) -> Tuple[Any, List[Problem], _Parsed]:
+    """Strict JSON with line/column on errors. `//` comments copied from the docs are reported
+    (R1) and then skipped, so the rest of the file is still validated in the same run."""
+    parsed = _Parsed()
+    problems: List[Problem] = []
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    if not text.strip():
+        return None, [Problem("", ERROR, "R1", "the file is empty; expected a JSON rank table", 1, 1)], parsed
+    try:
+        doc = _loads(text, parsed)
+    except json.JSONDecodeError as exc:
+        stripped, comments = _strip_comments(text)
+        if comments:
+            for line, col in comments:
+                problems.append(Problem("", ERROR, "R1", "comment in the file: JSON has no comments "
+                                        "(the documentation's samples carry `//` notes that must be deleted)",
+                                        line, col))
+            try:
+                doc = _loads(stripped, parsed)
+            except json.JSONDecodeError as exc2:
+                problems.append(_syntax_problem(exc2))
+                return None, problems, parsed
+            except (ValueError, RecursionError) as exc2:
+                problems.append(_value_problem(exc2))
+                return None, problems, parsed
+        else:
+            return None, [_syntax_problem(exc)], parsed
+    except RecursionError:
+        return None, [Problem("", ERROR, "R1", "the JSON is nested too deeply to be a rank table")], parsed
+    except ValueError as exc:
+        return None, [_value_problem(exc)], parsed
+    if parsed.constants:
+        problems.append(Problem("", ERROR, "R1", f"{', '.join(sorted(set(parsed.constants)))} is not valid JSON "
+                                "(strict JSON has no NaN/Infinity)"))
+    return doc, problems, parsed
+
+
+def _syntax_problem(exc: json.JSONDecodeError) -> Problem:
+    hint = ""
+    if "Expecting property name" in exc.msg or "Expecting value" in exc.msg:
+        hint = " (a trailing comma before } or ], or a missing value?)"
+    elif "Expecting ',' delimiter" in exc.msg:
+        hint = " (a missing comma between two entries?)"
+    elif "Unterminated string" in exc.msg:
+        hint = " (a missing closing quote, or the file was cut short?)"
+    return Problem("", ERROR, "R1", f"not valid JSON: {exc.msg}{hint}", exc.lineno, exc.colno)
+
+
+def _value_problem(exc: BaseException) -> Problem:
+    if isinstance(exc, RecursionError):
+        return Problem("", ERROR, "R1", "the JSON is nested too deeply to be a rank table")
+    return Problem("", ERROR, "R1", f"not valid JSON: {_clip(str(exc), 120)}")
+
+
+# ---------------------------------------------------------------------------
+# Value helpers (messages are safe to print: values are shown JSON-escaped and clipped)
+# ---------------------------------------------------------------------------
+
+def _clip(text: str, n: int = 60) -> str:
+    return text if len(text) <= n else text[: n - 3] + "..."
+
+
+def show(value: Any) -> str:
+    if isinstance(value, _HugeNumber):
+        return _clip(str(value), 24) + f" ({len(value)} digits)"
+    if isinstance(value, _NonJsonConstant):
+        return str(value)
+    if isinstance(value, dict):
+        return "an object {...}"
+    if isinstance(value, list):
+        return f"a list of {len(value)}"
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return _clip(json.dumps(value, ensure_ascii=True), 60)
+    return _clip(repr(value), 40)
+
+
+def _kind(value: Any) -> str:
+    if isinstance(value, dict):
+        return "an object"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, bool):
+        return "true/false"
+    if value is None:
+        return "null"
+    if isinstance(value, (_HugeNumber, _NonJsonConstant)):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    return "a number"
+
+
+def as_int(value: Any, allow_string: bool = True, allow_number: bool = True) -> Tuple[Optional[int], Optional[str]]:
+    """A whole number >= 0 given as a JSON number or a digit string. Returns (value, why-not)."""
+    if type(value) is str and allow_string and len(value) <= _MAX_DIGITS and value.isdigit() and value.isascii():
+        return int(value), None  # the common case, first: 32k ranks pass through here twice
+    if isinstance(value, _HugeNumber):
+        return None, f"is {show(value)}, far too large"
+    if isinstance(value, _NonJsonConstant):
+        return None, f"is {value}, expected a whole number"
+    if isinstance(value, bool) or value is None or isinstance(value, (dict, list)):
+        return None, f"is {_kind(value)}, expected a whole number"
+    if type(value) is int:
+        if not allow_number:
+            return None, f"is the number {value}, expected a string such as \"{value}\""
+        if value < 0:
+            return None, f"is {value}, expected a whole number >= 0"
+        return value, None
+    if isinstance(value, float):
+        return None, f"is {show(value)}, expected a whole number"
+    if isinstance(value, str):
+        if not allow_string:
+            return None, f"is the string {show(value)}, expected a JSON number (no quotes)"
+        if value.isascii() and value.isdigit():
+            if len(value) > _MAX_DIGITS:
+                return None, f"is {show(value)}, far too large"
+            return int(value), None
+        if value.strip() != value and value.strip().isdigit():
+            return None, f"is {show(value)}, which has spaces around the number"
+        if value.startswith("-") and value[1:].isdigit():
+            return None, f"is {show(value)}, expected a whole number >= 0"
+        return None, f"is {show(value)}, expected a whole number such as \"0\""
+    return None, f"is {show(value)}, expected a whole number"
+
+
+_IPV4 = re.compile(r"^(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(?:\.(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$")
+
+
+def ip_problem(value: Any, v4_only: bool = False) -> Optional[str]:
+    """Why `value` is not a usable unicast IP address for a NIC, or None if it is."""
+    if not isinstance(value, str) or isinstance(value, (_HugeNumber, _NonJsonConstant)):
+        return f"is {_kind(value)}, expected an IP address string"
+    if _IPV4.match(value):
+        first = int(value.split(".", 1)[0])
+        if first == 127:
+            return f"is {show(value)}, a loopback address: other nodes cannot reach it"
+        if value == "255.255.255.255":
+            return f"is {show(value)}, the broadcast address"
+        if value == "0.0.0.0":
+            return f"is {show(value)}, the unspecified address"
+        if 224 <= first <= 239:
+            return f"is {show(value)}, a multicast address"
+        if first >= 240:
+            return f"is {show(value)}, a reserved (class E) address"
+        if first == 0:
+            return f"is {show(value)}, in 0.0.0.0/8 (\"this network\"), not usable"
+        return None
+    if v4_only:
+        return f"is {show(value)}, expected an IPv4 address such as \"192.168.1.8\""
+    if ":" in value and len(value) <= 45:
+        try:
+            addr = ipaddress.IPv6Address(value)
+        except ValueError:
+            return f"is {show(value)}, not a valid IPv4 or IPv6 address"
+        if addr.is_loopback:
+            return f"is {show(value)}, a loopback address: other nodes cannot reach it"
+        if addr.is_unspecified:
+            return f"is {show(value)}, the unspecified address"
+        if addr.is_multicast:
+            return f"is {show(value)}, a multicast address"
+        return None
+    if "*" in value or "x" in value.lower():
+        return f"is {show(value)}, a masked placeholder from a document, not a real address"
+    return f"is {show(value)}, not a valid IPv4 or IPv6 address"
+
+
+def port_problem(value: Any, allow_string: bool = True, allow_number: bool = True) -> Tuple[Optional[int], Optional[str], Optional[str]]:
+    """(port, error, warning) for a TCP/UDP port field (R10: [1,65535], avoid <= 1023)."""
+    n, why = as_int(value, allow_string, allow_number)
+    if why:
+        return None, why, None
+    if not 1 <= n <= 65535:
+        return None, f"is {n}, outside the port range 1-65535", None
+    if n <= 1023:
+        return n, None, f"is {n}, a system port (<= 1023); the HCCL docs say to avoid them"
+    return n, None, None
+
+
+# ---------------------------------------------------------------------------
+# Validation
+# ---------------------------------------------------------------------------
+
+class _Validator:
+    def __init__(self, parsed: _Parsed, soc_family: Optional[str], env: Optional[Dict[str, str]]):
+        self.parsed = parsed
+        self.soc = soc_family
+        self.env = env or {}
+        self.table = RankTable()
+        self.problems = self.table.problems
+        self.reported_dups: Set[int] = set()
+
+    # -- reporting helpers
+    def err(self, path, msg, rule):
+        self.problems.append(Problem(path, ERROR, rule, msg))
+
+    def warn(self, path, msg, rule):
+        self.problems.append(Problem(path, WARNING, rule, msg))
+
+    def info(self, path, msg, rule):
+        self.problems.append(Problem(path, INFO, rule, msg))
+
+    def dups(self, obj: dict, path: str) -> None:
+        if not self.parsed.duplicates:
+            return
+        keys = self.parsed.duplicates.get(id(obj))
+        if keys:
+            self.reported_dups.add(id(obj))
+            self.err(path, f"key {', '.join(show(k) for k in keys)} appears twice in this object; "
+                           f"JSON readers keep only the last one, so the first value is silently lost", "R1")
+
+    def obj(self, parent: dict, key: str, path: str, required: bool, rule: str, expect: type, what: str):
+        """Fetch parent[key] with a type check. Returns the value or None (problem recorded)."""
+        if key not in parent:
+            if required:
+                self.err(path, f"missing; expected {what}", rule)
+            return None
+        value = parent[key]
+        if not isinstance(value, expect) or isinstance(value, (_HugeNumber, _NonJsonConstant)) and expect is str:
+            self.err(path, f"is {_kind(value)} {show(value) if not isinstance(value, (dict, list)) else ''}".rstrip()
+                     + f", expected {what}", rule)
+            return None
+        return value
+
+    def number(self, parent: dict, key: str, path: str, required: bool, rule: str,
+               allow_string=True, allow_number=True) -> Optional[int]:
+        value = parent.get(key)
+        if type(value) is str and allow_string and len(value) <= _MAX_DIGITS and value.isdigit() and value.isascii():
+            return int(value)
+        if key not in parent:
+            if required:
+                self.err(path, "missing; expected a whole number" + (" as a string, e.g. \"0\"" if allow_string and not allow_number else ""), rule)
+            return None
+        n, why = as_int(parent[key], allow_string, allow_number)
+        if why:
+            self.err(path, why, rule)
+        return n
+
+    # -- document
+    def run(self, doc: Any) -> RankTable:
+        t = self.table
+        if not isinstance(doc, dict):
+            self.err("", f"the top level is {_kind(doc)}, expected a JSON object with \"version\" and \"server_list\"", "R3")
+            return t
+        self.dups(doc, "")
+        version = doc.get("version")
+        if "version" in doc:
+            if not isinstance(version, str) or isinstance(version, (_HugeNumber, _NonJsonConstant)):
+                self.err("version", f"is {_kind(version)} {show(version)}, expected a string such as \"1.0\"", "R3")
+                version = str(version) if isinstance(version, (int, float)) and not isinstance(version, bool) else None
+                if version is not None and version not in KNOWN_VERSIONS:
+                    version = {"1": "1.0", "2": "2.0"}.get(version, version)
+            t.version = version
+        status = doc.get("status")
+        self.check_status(doc)
+        if version in (FORMAT_V10, FORMAT_V12):
+            t.format = version
+            self.v1(doc, version)
+        elif version == FORMAT_V20:
+            t.format = FORMAT_V20
+            self.v2(doc)
+        elif "version" in doc and version is not None:
+            self.err("version", f"is {show(version)}, expected one of \"1.0\", \"1.2\", \"2.0\"", "R3")
+            if "server_list" in doc:
+                t.format = FORMAT_V10
+                self.v1(doc, FORMAT_V10)
+        elif "group_list" in doc:
+            t.format = FORMAT_GROUP_LIST
+            self.warn("group_list", "legacy group_list template (no \"version\"): HCCL still reads it but calls it "
+                                    "\"not recommended\"; prefer a version 1.0 table with server_list", "R3")
+            self.group_list(doc)
+        elif "server_list" in doc:
+            if "version" not in doc:
+                self.err("version", "missing; expected \"1.0\" (or \"1.2\" for an A3 super-pod)", "R3")
+            t.format = FORMAT_V10
+            self.v1(doc, FORMAT_V10)
+        elif "rank_list" in doc:
+            if "version" not in doc:
+                self.err("version", "missing; a table with rank_list is version \"2.0\"", "R3")
+            t.format = FORMAT_V20
+            self.v2(doc)
+        else:
+            if "version" not in doc:
+                self.err("", "not a rank table: none of \"version\", \"server_list\", \"group_list\", \"rank_list\" is present", "R3")
+        t.status = status if isinstance(status, str) else None
+        leftovers = [k for k in self.parsed.duplicates if k not in self.reported_dups]
+        if leftovers:
+            self.err("", f"{len(leftovers)} object(s) elsewhere in the file repeat a key; JSON readers keep only the last value", "R1")
+        self.check_rank_size()
+        return t
+
+    def check_status(self, doc: dict) -> None:
+        if "status" not in doc:
+            self.err("status", "missing; expected \"completed\"", "R2")
+            return
+        status = doc["status"]
+        if status == "completed":
+            return
+        if status == "initializing":
+            self.err("status", "is \"initializing\": the table is still being written (MindCluster's Ascend Operator "
+                               "sets \"completed\" when it is ready); HCCL will not use it", "R2")
+        else:
+            self.err("status", f"is {show(status)}, expected \"completed\"", "R2")
+
+    def check_rank_size(self) -> None:
+        raw = self.env.get("RANK_SIZE")
+        if raw is None or self.table.rank_count is None:
+            return
+        if not (raw.isascii() and raw.isdigit()):
+            return  # the launch-environment check reports a non-numeric RANK_SIZE
+        if int(raw) != self.table.rank_count:
+            self.err("", f"RANK_SIZE={raw} in the environment, but the table describes {self.table.rank_count} ranks", "L2")
+
+    # -- version 1.0 / 1.2
+    def v1(self, doc: dict, version: str) -> None:
+        servers = self.obj(doc, "server_list", "server_list", True, "R4", list, "a list of servers")
+        count = None
+        if "server_count" in doc:
+            count = self.number(doc, "server_count", "server_count", False, "R4")
+        elif version == FORMAT_V10:
+            self.err("server_count", "missing; version 1.0 requires it (the number of servers, as a string)", "R4")
+        if servers is None:
+            return
+        if not servers:
+            self.err("server_list", "is empty; expected at least one server", "R4")
+            return
+        if count is not None and count != len(servers):
+            self.err("server_count", f"says {count} but server_list has {len(servers)} servers", "R4")
+
+        ids_seen: Dict[str, str] = {}
+        ips_seen: Dict[str, str] = {}
+        ranks_seen: Dict[int, str] = {}
+        sdids_seen: Dict[Any, str] = {}
+        multi = len(servers) > 1
+        super_pods = doc.get("super_pod_list")
+        hccs_disabled = str(self.env.get("HCCL_INTER_HCCS_DISABLE", "")).upper() == "TRUE"
+        many_pods = isinstance(super_pods, list) and len(super_pods) > 1
+        if version == FORMAT_V10:
+            ip_required = multi
+            ip_reason = "more than one server"
+        else:
+            ip_required = many_pods or hccs_disabled
+            ip_reason = "more than one super-pod" if many_pods else "HCCL_INTER_HCCS_DISABLE=TRUE"
+        total = 0
+        for si, server in enumerate(servers):
+            sp = f"server_list[{si}]"
+            if not isinstance(server, dict):
+                self.err(sp, f"is {_kind(server)}, expected an object with server_id and device", "R5")
+                continue
+            self.dups(server, sp)
+            sid = self.obj(server, "server_id", f"{sp}.server_id", True, "R5", str, "a string (the node's name or host IP)")
+            entry = ServerEntry(index=si, path=sp, server_id=sid)
+            if sid is not None:
+                if not sid.strip():
+                    self.err(f"{sp}.server_id", "is empty", "R5")
+                elif len(sid) > MAX_SERVER_ID:
+                    self.err(f"{sp}.server_id", f"is {len(sid)} characters long, at most {MAX_SERVER_ID} allowed", "R5")
+                if sid in ids_seen:
+                    self.err(f"{sp}.server_id", f"{show(sid)} is also the server_id of {ids_seen[sid]}; server_id must be unique", "R5")
+                else:
+                    ids_seen[sid] = sp
+            for key in ("host_ip", "host_nic_ip", "container_ip", "server_ip", "pod_ip"):
+                val = server.get(key)
+                if isinstance(val, str) and not isinstance(val, (_HugeNumber, _NonJsonConstant)):
+                    entry.addresses[key] = val
+            if "host_ip" in server:
+                why = ip_problem(server["host_ip"], v4_only=True)
+                if why:
+                    self.err(f"{sp}.host_ip", why, "R9")
+            devices = self.obj(server, "device", f"{sp}.device", True, "R6", list, "a list of devices")
+            self.table.servers.append(entry)
+            if devices is None:
+                continue
+            if not devices:
+                self.err(f"{sp}.device", "is empty; expected the devices this server uses", "R6")
+                continue
+            if len(devices) > MAX_DEVICES_PER_SERVER:
+                self.err(f"{sp}.device", f"lists {len(devices)} devices; no Ascend server has more than {MAX_DEVICES_PER_SERVER}", "R6")
+            dev_ids: Dict[int, str] = {}
+            host_ports: Dict[int, str] = {}
+            for di, dev in enumerate(devices):
+                dp = f"{sp}.device[{di}]"
+                if not isinstance(dev, dict):
+                    self.err(dp, f"is {_kind(dev)}, expected an object with device_id, device_ip, rank_id", "R6")
+                    continue
+                self.dups(dev, dp)
+                total += 1
+                rec = {"device_id": None, "device_ip": None, "rank_id": None, "path": dp}
+                did = self.number(dev, "device_id", f"{dp}.device_id", True, "R6")
+                if did is not None:
+                    if did >= MAX_DEVICES_PER_SERVER:
+                        self.err(f"{dp}.device_id", f"is {did}; device ids on one server run 0-{MAX_DEVICES_PER_SERVER - 1} "
+                                                    "(the physical id, as in /dev/davinciN)", "R6")
+                    elif did in dev_ids:
+                        self.err(f"{dp}.device_id", f"{did} is also used by {dev_ids[did]} on the same server", "R6")
+                    else:
+                        dev_ids[did] = dp
+                    rec["device_id"] = did
+                rid = self.number(dev, "rank_id", f"{dp}.rank_id", True, "R7")
+                if rid is not None:
+                    if rid in ranks_seen:
+                        self.err(f"{dp}.rank_id", f"{rid} is also the rank_id of {ranks_seen[rid]}; rank_id must be unique", "R7")
+                    else:
+                        ranks_seen[rid] = dp
+                    rec["rank_id"] = rid
+                if "device_ip" in dev:
+                    ip = dev["device_ip"]
+                    why = ip_problem(ip)
+                    if why:
+                        self.err(f"{dp}.device_ip", why, "R9")
+                    elif ip in ips_seen:
+                        self.err(f"{dp}.device_ip", f"{show(ip)} is also the device_ip of {ips_seen[ip]}; device IPs must be unique", "R9")
+                    else:
+                        ips_seen[ip] = dp
+                        rec["device_ip"] = ip
+                elif ip_required:
+                    self.err(f"{dp}.device_ip", f"missing; required with {ip_reason} "
+                                                "(the address_<device_id> of /etc/hccn.conf on that server)", "R9")
+                for key in ("device_port", "backup_device_port"):
+                    if key in dev:
+                        _, why, warn = port_problem(dev[key])
+                        if why:
+                            self.err(f"{dp}.{key}", why, "R10")
+                        elif warn:
+                            self.warn(f"{dp}.{key}", warn, "R10")
+                if "backup_device_port" in dev and "device_port" in dev and dev["backup_device_port"] == dev["device_port"]:
+                    self.err(f"{dp}.backup_device_port", "equals device_port; the backup port of a NIC must differ from its primary port", "R10")
+                if "host_port" in dev:
+                    hp, why, warn = port_problem(dev["host_port"])
+                    if why:
+                        self.err(f"{dp}.host_port", why, "R10")
+                    elif hp in host_ports:
+                        self.err(f"{dp}.host_port", f"{hp} is also the host_port of {host_ports[hp]}; host ports must be unique within a server", "R10")
+                    else:
+                        host_ports[hp] = dp
+                        if warn:
+                            self.warn(f"{dp}.host_port", warn, "R10")
+                if "backup_device_ip" in dev:
+                    why = ip_problem(dev["backup_device_ip"])
+                    if why:
+                        self.err(f"{dp}.backup_device_ip", why, "R12")
+                    else:
+                        rec["backup_device_ip"] = dev["backup_device_ip"]
+                if "super_device_id" in dev:
+                    sdid, why = as_int(dev["super_device_id"])
+                    if why:
+                        self.err(f"{dp}.super_device_id", why, "R11")
+                    elif sdid in sdids_seen:
+                        self.err(f"{dp}.super_device_id", f"{sdid} is also the super_device_id of {sdids_seen[sdid]}; it must be unique in the super-pod", "R11")
+                    else:
+                        sdids_seen[sdid] = dp
+                entry.devices.append(rec)
+            self.backup_pairs(entry)
+        self.table.rank_count = total
+        self.rank_order(total, ranks_seen)
+        if self.soc:
+            for p in topology_problems(self.table.device_sets(), self.soc, [s.path for s in self.table.servers]):
+                self.problems.append(p)
+        if "super_pod_list" in doc:
+            self.super_pods(doc["super_pod_list"], ids_seen)
+
+    def backup_pairs(self, entry: ServerEntry) -> None:
+        """R12: a die's backup NIC is the other die of the same NPU (devices 2k and 2k+1 on A3)."""
+        ips = {d["device_id"]: d.get("device_ip") for d in entry.devices if d.get("device_id") is not None}
+        for d in entry.devices:
+            backup = d.get("backup_device_ip")
+            did = d.get("device_id")
+            if backup is None or did is None:
+                continue
+            partner = did ^ 1
+            if partner in ips and ips[partner] is not None and ips[partner] != backup:
+                self.warn(f"{d['path']}.backup_device_ip",
+                          f"is {show(backup)}, but the other die of the same NPU (device_id {partner}) has device_ip "
+                          f"{show(ips[partner])}; the backup NIC must be that die's", "R12")
+            elif backup == d.get("device_ip"):
+                self.warn(f"{d['path']}.backup_device_ip", "equals this device's own device_ip; the backup must be the other die of the NPU", "R12")
+
+    def rank_order(self, total: int, ranks_seen: Dict[int, str]) -> None:
+        """R7 (0..N-1, no interleaving across servers) and R8 (blocks follow server_id order)."""
+        out_of_range = sorted(r for r in ranks_seen if r >= total)
+        for r in out_of_range:
+            self.err(f"{ranks_seen[r]}.rank_id", f"is {r}, outside 0..{total - 1} (the table has {total} devices)", "R7")
+        missing_count = total - sum(1 for r in ranks_seen if r < total)
+        if missing_count:
+            missing = [r for r in range(total) if r not in ranks_seen][:20]
+            if missing:
+                more = f" and {missing_count - len(missing)} more" if missing_count > len(missing) else ""
+                self.err("", f"rank_id {', '.join(map(str, missing))}{more} missing: rank ids must be exactly 0..{total - 1}", "R7")
+        # Blocks use in-range ranks only: an out-of-range or missing rank is reported above, not again
+        # as interleaving. Interleaving = a gap in one server's ranks that another server fills.
+        owner: Dict[int, int] = {}
+        per_server = []
+        for s in self.table.servers:
+            own = {d["rank_id"] for d in s.devices if d.get("rank_id") is not None and d["rank_id"] < total}
+            for r in own:
+                owner.setdefault(r, s.index)
+            if own:
+                per_server.append((min(own), max(own), own, s))
+        blocks = []
+        for lo, hi, own, s in per_server:
+            if hi - lo + 1 != len(own):
+                span = hi - lo + 1
+                if span > 4 * len(own) + 64:
+                    filled = True  # a wide spread over few ranks: interleaved, no need to scan the gap
+                else:
+                    filled = any(owner.get(r, s.index) != s.index for r in range(lo, hi + 1) if r not in own)
+                if filled:
+                    shown = ",".join(map(str, sorted(own)[:16])) + (",..." if len(own) > 16 else "")
+                    self.err(f"{s.path}.device", f"rank ids {{{shown}}} are not one contiguous block: ranks must not "
+                                                 "interleave across servers (OK: {0,1,2,3}/{4,5,6,7}; wrong: {0,1,2,7}/{3,4,5,6})", "R7")
+            blocks.append((lo, hi, s))
+        blocks.sort(key=lambda b: b[0])
+        for (plo, phi, ps), (lo, hi, s) in zip(blocks, blocks[1:]):
+            if lo <= phi:
+                self.err(f"{s.path}.device", f"rank ids {lo}..{hi} fall inside the range {plo}..{phi} of {ps.path}: "
+                                             "ranks must not interleave across servers", "R7")
+        ordered = [s for _, _, s in blocks if s.server_id is not None]
+        for prev, cur in zip(ordered, ordered[1:]):
+            if cur.server_id < prev.server_id:
+                self.warn(f"{cur.path}.server_id",
+                          f"{show(cur.server_id)} holds higher rank ids than {show(prev.server_id)} but sorts before it; "
+                          "MindSpore requires rank_id order to follow the dictionary order of server_id "
+                          "(merge per-server tables sorted by server_id)", "R8")
+                break
+
+    def super_pods(self, pods: Any, ids_seen: Dict[str, str]) -> None:
+        """R11: every listed server exists, belongs to one super-pod, pods contiguous in server_list."""
+        if not isinstance(pods, list):
+            self.err("super_pod_list", f"is {_kind(pods)}, expected a list of super-pods", "R11")
+            return
+        pod_ids: Dict[str, str] = {}
+        member_of: Dict[str, str] = {}
+        server_pod: Dict[str, int] = {}
+        for pi, pod in enumerate(pods):
+            pp = f"super_pod_list[{pi}]"
+            if not isinstance(pod, dict):
+                self.err(pp, f"is {_kind(pod)}, expected an object with super_pod_id and server_list", "R11")
+                continue
+            self.dups(pod, pp)
+            pid = pod.get("super_pod_id")
+            if "super_pod_id" not in pod:
+                self.err(f"{pp}.super_pod_id", "missing; required in every super-pod", "R11")
+            elif not isinstance(pid, (str, int)) or isinstance(pid, bool):
+                self.err(f"{pp}.super_pod_id", f"is {_kind(pid)}, expected a string", "R11")
+            else:
+                key = str(pid)
+                if key in pod_ids:
+                    self.err(f"{pp}.super_pod_id", f"{show(key)} is also the id of {pod_ids[key]}; super_pod_id must be unique", "R11")
+                else:
+                    pod_ids[key] = pp
+            members = self.obj(pod, "server_list", f"{pp}.server_list", True, "R11", list, "a list of {\"server_id\": ...}")
+            for mi, m in enumerate(members or []):
+                mp = f"{pp}.server_list[{mi}]"
+                if not isinstance(m, dict):
+                    self.err(mp, f"is {_kind(m)}, expected {{\"server_id\": ...}}", "R11")
+                    continue
+                sid = self.obj(m, "server_id", f"{mp}.server_id", True, "R11", str, "a server_id from server_list")
+                if sid is None:
+                    continue
+                if sid not in ids_seen:
+                    self.err(f"{mp}.server_id", f"{show(sid)} is not a server_id in server_list", "R11")
+                elif sid in member_of:
+                    self.err(f"{mp}.server_id", f"{show(sid)} is already a member of {member_of[sid]}; a server belongs to one super-pod", "R11")
+                else:
+                    member_of[sid] = pp
+                    server_pod[sid] = pi
+        # Servers of one super-pod must be configured contiguously in server_list.
+        seq = [server_pod[s.server_id] for s in self.table.servers if s.server_id in server_pod]
+        closed: Set[int] = set()
+        for prev, cur in zip(seq, seq[1:]):
+            if cur != prev:
+                closed.add(prev)
+                if cur in closed:
+                    self.err("server_list", f"servers of super_pod_list[{cur}] are not contiguous in server_list; "
+                                            "interleaving servers of different super-pods is not supported", "R11")
+                    break
+
+    # -- legacy group_list
+    def group_list(self, doc: dict) -> None:
+        groups = self.obj(doc, "group_list", "group_list", True, "R14", list, "a list of groups")
+        if "group_count" in doc:
+            gc = self.number(doc, "group_count", "group_count", False, "R14")
+            if gc is not None and groups is not None and gc != len(groups):
+                self.err("group_count", f"says {gc} but group_list has {len(groups)} groups", "R14")
+        else:
+            self.err("group_count", "missing; expected the number of groups (\"1\")", "R14")
+        if not groups:
+            if groups is not None:
+                self.err("group_list", "is empty; expected one group", "R14")
+            return
+        if len(groups) > 1:
+            self.info("group_list", f"{len(groups)} groups: HCCL merges them all into hccl_world_group; one is recommended", "R14")
+        ips_seen: Dict[str, str] = {}
+        total = 0
+        for gi, group in enumerate(groups):
+            gp = f"group_list[{gi}]"
+            if not isinstance(group, dict):
+                self.err(gp, f"is {_kind(group)}, expected an object with instance_list", "R14")
+                continue
+            self.dups(group, gp)
+            instances = self.obj(group, "instance_list", f"{gp}.instance_list", True, "R14", list, "a list of instances")
+            ic = self.number(group, "instance_count", f"{gp}.instance_count", True, "R14")
+            dc = self.number(group, "device_count", f"{gp}.device_count", True, "R14")
+            if instances is None:
+                continue
+            if ic is not None and ic != len(instances):
+                self.err(f"{gp}.instance_count", f"says {ic} but instance_list has {len(instances)} entries", "R14")
+            pods: Dict[str, str] = {}
+            group_devices = 0
+            for ii, inst in enumerate(instances):
+                ip_ = f"{gp}.instance_list[{ii}]"
+                if not isinstance(inst, dict):
+                    self.err(ip_, f"is {_kind(inst)}, expected an object with pod_name, server_id, devices", "R14")
+                    continue
+                self.dups(inst, ip_)
+                pod = self.obj(inst, "pod_name", f"{ip_}.pod_name", True, "R14", str, "a string")
+                if pod is not None:
+                    if pod in pods:
+                        self.err(f"{ip_}.pod_name", f"{show(pod)} is also the pod_name of {pods[pod]}; it must be unique", "R14")
+                    else:
+                        pods[pod] = ip_
+                sid = self.obj(inst, "server_id", f"{ip_}.server_id", True, "R5", str, "a string")
+                if sid is not None and len(sid) > MAX_SERVER_ID:
+                    self.err(f"{ip_}.server_id", f"is {len(sid)} characters long, at most {MAX_SERVER_ID} allowed", "R5")
+                entry = ServerEntry(index=len(self.table.servers), path=ip_, server_id=sid)
+                self.table.servers.append(entry)
+                devs = self.obj(inst, "devices", f"{ip_}.devices", True, "R14", list, "a list of devices")
+                dev_ids: Dict[int, str] = {}
+                for di, dev in enumerate(devs or []):
+                    dp = f"{ip_}.devices[{di}]"
+                    if not isinstance(dev, dict):
+                        self.err(dp, f"is {_kind(dev)}, expected an object with device_id and device_ip", "R14")
+                        continue
+                    self.dups(dev, dp)
+                    group_devices += 1
+                    rec = {"device_id": None, "device_ip": None, "rank_id": None, "path": dp}
+                    did = self.number(dev, "device_id", f"{dp}.device_id", True, "R6")
+                    if did is not None:
+                        if did >= MAX_DEVICES_PER_SERVER:
+                            self.err(f"{dp}.device_id", f"is {did}; device ids on one server run 0-{MAX_DEVICES_PER_SERVER - 1}", "R6")
+                        elif did in dev_ids:
+                            self.err(f"{dp}.device_id", f"{did} is also used by {dev_ids[did]} in the same instance", "R6")
+                        else:
+                            dev_ids[did] = dp
+                        rec["device_id"] = did
+                    if "device_ip" in dev:
+                        why = ip_problem(dev["device_ip"])
+                        if why:
+                            self.err(f"{dp}.device_ip", why, "R9")
+                        elif dev["device_ip"] in ips_seen:
+                            self.err(f"{dp}.device_ip", f"{show(dev['device_ip'])} is also the device_ip of {ips_seen[dev['device_ip']]}", "R9")
+                        else:
+                            ips_seen[dev["device_ip"]] = dp
+                            rec["device_ip"] = dev["device_ip"]
+                    else:
+                        self.err(f"{dp}.device_ip", "missing; expected the device NIC address", "R9")
+                    entry.devices.append(rec)
+            if dc is not None and dc != group_devices:
+                self.err(f"{gp}.device_count", f"says {dc} but the instances list {group_devices} devices", "R14")
+            total += group_devices
+        # Ranks are implicit: the order of devices in the file.
+        rank = 0
+        for s in self.table.servers:
+            for d in s.devices:
+                d["rank_id"] = rank
+                rank += 1
+        self.table.rank_count = total
+
+    # -- version 2.0
+    def v2(self, doc: dict) -> None:
+        ranks = self.obj(doc, "rank_list", "rank_list", True, "R15", list, "a list of ranks")
+        count = self.number(doc, "rank_count", "rank_count", True, "R15", allow_string=False)
+        if ranks is None:
+            return
+        if count is not None and count != len(ranks):
+            self.err("rank_count", f"says {count} but rank_list has {len(ranks)} ranks", "R15")
+        seen: Dict[int, str] = {}
+        n = 0
+        for ri, rank in enumerate(ranks):
+            rp = f"rank_list[{ri}]"
+            if not isinstance(rank, dict):
+                self.err(rp, f"is {_kind(rank)}, expected an object with rank_id, device_id, level_list", "R15")
+                continue
+            self.dups(rank, rp)
+            n += 1
+            rid = self.number(rank, "rank_id", f"{rp}.rank_id", True, "R15", allow_string=False)
+            if rid is not None:
+                if rid in seen:
+                    self.err(f"{rp}.rank_id", f"{rid} is also the rank_id of {seen[rid]}; rank_id must be unique", "R15")
+                else:
+                    seen[rid] = rp
+            self.number(rank, "device_id", f"{rp}.device_id", True, "R15", allow_string=False)
+            lid = self.number(rank, "local_id", f"{rp}.local_id", False, "R15", allow_string=False)
+            if lid is not None and lid > 64:
+                self.err(f"{rp}.local_id", f"is {lid}, expected 0-64 (the topology file's local_id range)", "R15")
+            for key in ("device_port", "host_port"):
+                if key in rank:
+                    _, why, warn = port_problem(rank[key], allow_string=False)
+                    if why:
+                        self.err(f"{rp}.{key}", why, "R10")
+                    elif warn:
+                        self.warn(f"{rp}.{key}", warn, "R10")
+            levels = self.obj(rank, "level_list", f"{rp}.level_list", True, "R15", list, "a list of network levels")
+            for li, level in enumerate(levels or []):
+                lp = f"{rp}.level_list[{li}]"
+                if not isinstance(level, dict):
+                    self.err(lp, f"is {_kind(level)}, expected an object with net_layer and rank_addr_list", "R15")
+                    continue
+                layer = self.number(level, "net_layer", f"{lp}.net_layer", True, "R15", allow_string=False)
+                if layer is not None and layer > 7:
+                    self.err(f"{lp}.net_layer", f"is {layer}, expected 0-7", "R15")
+                addrs = self.obj(level, "rank_addr_list", f"{lp}.rank_addr_list", False, "R15", list, "a list of addresses")
+                for ai, addr in enumerate(addrs or []):
+                    ap = f"{lp}.rank_addr_list[{ai}]"
+                    if not isinstance(addr, dict):
+                        self.err(ap, f"is {_kind(addr)}, expected an object with addr_type and addr", "R15")
+                        continue
+                    kind = addr.get("addr_type")
+                    if kind not in ("IPV4", "IPV6", "EID"):
+                        self.err(f"{ap}.addr_type", f"is {show(kind)}, expected \"IPV4\", \"IPV6\" or \"EID\"", "R15")
+                    if "addr" not in addr:
+                        self.err(f"{ap}.addr", "missing", "R15")
+                    elif kind in ("IPV4", "IPV6"):
+                        why = ip_problem(addr["addr"], v4_only=kind == "IPV4")
+                        if why:
+                            self.err(f"{ap}.addr", why, "R9")
+        for r in sorted(r for r in seen if r >= n):
+            self.err(f"{seen[r]}.rank_id", f"is {r}, outside 0..{n - 1}", "R15")
+        missing = [r for r in range(n) if r not in seen]
+        if missing and seen:
+            self.err("rank_list", f"rank_id {', '.join(map(str, missing[:20]))}{' ...' if len(missing) > 20 else ''} missing: "
+                                  f"rank ids must be exactly 0..{n - 1}", "R15")
+        self.table.rank_count = n
+
+
+def topology_problems(device_sets: Dict[str, List[int]], soc_family: str,
+                      server_paths: Optional[List[str]] = None) -> List[Problem]:
+    """R13/R6: per-server device sets allowed on this family (910A HCCS rings 0-3/4-7; A3 whole die pairs)."""
+    out: List[Problem] = []
+    limit = DEVICES_PER_SERVER.get(soc_family)
+    for key, servers in device_sets.items():
+        ids = [int(x) for x in key.split(",") if x]
+        if not ids:
+            continue
+        where = (server_paths[servers[0]] if server_paths and servers[0] < len(server_paths) else f"server {servers[0]}") + ".device"
+        also = f" (and {len(servers) - 1} more servers with the same devices)" if len(servers) > 1 else ""
+        if limit and max(ids) >= limit:
+            out.append(Problem(where, ERROR, "R6", f"device_id {max(ids)} does not exist on a {soc_family} server "
+                                                   f"(ids 0-{limit - 1}){also}"))
+            continue
+        n = len(ids)
+        if soc_family == "910":
+            if n == 8:
+                continue
+            if n not in (1, 2, 4):
+                out.append(Problem(where, WARNING, "R13", f"{n} devices {ids}: on Atlas training (910A) a server uses "
+                                                          f"1, 2, 4 or all 8 devices{also}"))
+            elif not (max(ids) <= 3 or min(ids) >= 4):
+                out.append(Problem(where, WARNING, "R13", f"devices {ids} span both HCCS rings (0-3 and 4-7); with fewer "
+                                                          f"than 8 devices they must sit in one ring{also}"))
+        elif soc_family == "910_93":
+            if n == 1:
+                continue
+            if n % 2:
+                out.append(Problem(where, WARNING, "R13", f"{n} dies {ids}: on Atlas A3 use 1 die or an even number "
+                                                          f"of whole NPUs (die pairs 0/1, 2/3, ...){also}"))
+            elif any((i ^ 1) not in ids for i in ids):
+                out.append(Problem(where, WARNING, "R13", f"dies {ids} split an NPU: even requests must take whole die "
+                                                          f"pairs (0/1, 2/3, ...){also}"))
+    return out
+
+
+def validate_rank_table_text(text: str, soc_family: Optional[str] = None,
+                             env: Optional[Dict[str, str]] = None) -> RankTable:
+    """Parse and validate. `soc_family` ("910", "910B", "910_93", "310P") enables topology rules;
+    for a 1.2 table with no family given, A3 is assumed (1.2 exists only there). `env` supplies
+    RANK_SIZE and HCCL_INTER_HCCS_DISABLE."""
+    # A big table allocates ~10 objects per rank and none of them form cycles: pausing the cyclic
+    # collector keeps it from re-scanning the growing heap (it made 32k ranks ~1.5x slower).
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        doc, problems, parsed = parse_rank_table_text(text)
+        if doc is None:
+            return RankTable(problems=problems)
+        soc = soc_family
+        if soc is None and isinstance(doc, dict) and doc.get("version") == FORMAT_V12:
+            soc = "910_93"
+        table = _Validator(parsed, soc, env).run(doc)
+        table.problems[:0] = problems
+        return table
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def problem_counts(problems: Iterable[Problem]) -> Dict[str, int]:
+    counts = {ERROR: 0, WARNING: 0, INFO: 0}
+    for p in problems:
+        counts[p.severity] = counts.get(p.severity, 0) + 1
+    return counts
