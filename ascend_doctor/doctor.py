@@ -73,4 +73,6 @@ def run_checks(host: Host, options: Optional[RunOptions] = None, progress=None) 
         host_info["created"] = getattr(host, "manifest", {}).get("created")
     tool = {"name": "ascend-doctor", "version": __version__,
             "duration_ms": int((time.monotonic() - start) * 1000)}
+    if ctx._matrix is not None:  # which compatibility matrix the verdicts used (bundled or a newer download)
+        tool["matrix"] = ctx.matrix.info()
     return Report(tool=tool, host=host_info, facts=facts.to_json(), findings=findings)

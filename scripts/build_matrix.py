@@ -426,12 +426,17 @@ def build_cann_hdk(src: Sources, facts: dict) -> list:
             row["note"] = note
         rows.append(row)
     for p in facts["ascend_docs_quickinstall_pairs"]:
-        for soc in ("910b", "310p"):
+        socs = [s for s in ("910b", "310p") if p.get(f"driver_{s}")]
+        # One row when both SoCs get the same driver and firmware.
+        if len(socs) == 2 and p["driver_910b"].replace("(.1)", "") == p["driver_310p"] and \
+                p["firmware_910b"] == p["firmware_310p"]:
+            socs = [("910b, 310p", "910b")]
+        else:
+            socs = [(s, s) for s in socs]
+        for soc_label, soc in socs:
             drv, fw = p.get(f"driver_{soc}"), p.get(f"firmware_{soc}")
-            if not drv:
-                continue
             drv_clean = drv.replace("(.1)", "")
-            rows.append({"cann": p["cann"], "hdk": [drv_clean], "relation": "known-working", "soc": soc,
+            rows.append({"cann": p["cann"], "hdk": [drv_clean], "relation": "known-working", "soc": soc_label,
                          "driver": drv, "firmware": fw, "source": src.ids(p["source"]), "confidence": p["confidence"],
                          "note": "what the Ascend PyTorch docs' quick-install helper installs with this CANN "
                                  "(a known-working, often older driver), not an official pairing"})
