@@ -234,6 +234,9 @@ def check_cann_driver(ctx):
     fix_hdk = [f"install Ascend HDK {p} (NPU driver + firmware) for CANN {inst.release}   # paired by "
                + "; ".join(matrix.describe_source(r["source"]) for r in rows if p in r["hdk"] and r["relation"] == "paired")
                for p in dict.fromkeys(paired)][:2]
+    if not fix_hdk and rows:
+        listed = list(dict.fromkeys(p for r in rows if r["relation"] != "incompatible" for p in r["hdk"]))
+        fix_hdk = [f"install one of the Ascend HDK releases sources give for CANN {inst.release}: {', '.join(listed)}"]
     bad = [(r, p) for r, p in matched if r["relation"] == "incompatible"]
     if bad:
         r, p = bad[0]
@@ -428,7 +431,7 @@ def check_cuda_mindspore(ctx):
     if not found:
         status = FAIL
         want = " or ".join(need) if need else "the CUDA it was built for"
-        problems.append(f"no libcudart was found; MindSpore GPU {ms.version} needs the CUDA {want} runtime "
+        problems.append(f"No libcudart was found; MindSpore GPU {ms.version} needs the CUDA {want} runtime "
                         f"(ImportError: libcudart.so.X: cannot open shared object file)")
     elif need and not any(mm in need for mm, _ in found):
         status = FAIL
@@ -455,7 +458,7 @@ def check_cuda_mindspore(ctx):
         top = max(need, key=version_key)
         if parse_version(cuda.driver_cuda_max) < parse_version(min(need, key=version_key)):
             status = FAIL
-            problems.append(f"the NVIDIA driver supports CUDA up to {cuda.driver_cuda_max}, older than the CUDA "
+            problems.append(f"The NVIDIA driver supports CUDA up to {cuda.driver_cuda_max}, older than the CUDA "
                             f"{min(need, key=version_key)} MindSpore needs")
             fix.append(f"upgrade the NVIDIA driver to one that supports CUDA {top} (nvidia-smi shows the maximum)")
         evidence["driver_cuda_max"] = cuda.driver_cuda_max
@@ -475,7 +478,7 @@ def check_cuda_mindspore(ctx):
     if status == PASS:
         return _finding(CUDA_MS, PASS, f"MindSpore {ms.version} GPU finds CUDA "
                                        f"{', '.join(sorted({mm for mm, _ in found}))}, which it supports.", evidence)
-    return _finding(CUDA_MS, status, "; ".join(problems).capitalize() + ".", evidence, fix, "P01")
+    return _finding(CUDA_MS, status, "; ".join(problems) + ".", evidence, fix, "P01")
 
 
 @check(CUSTOM_OPS, TITLES[CUSTOM_OPS], pitfalls=["P22"])
