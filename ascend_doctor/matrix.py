@@ -356,17 +356,32 @@ def cache_path(environ: Optional[dict] = None) -> str:
     return os.path.join(cache_dir(environ), MATRIX_FILE)
 
 
-def load_bundled() -> Matrix:
+def _quick_errors(data: Any) -> List[str]:
+    """The top-level shape, cheap enough for every run (the full schema walk costs ~30x the JSON parse)."""
+    if not isinstance(data, dict):
+        return ["$: expected an object"]
+    if data.get("schema") != SCHEMA_ID:
+        return [f"$.schema: {data.get('schema')!r}, expected {SCHEMA_ID!r}"]
+    missing = [k for k in ("matrix_version", "date", "mindspore", "compilers", "cann", "cann_hdk", "sources")
+               if k not in data]
+    return [f"$: missing field {missing[0]!r}"] if missing else []
+
+
+def load_bundled(full_validation: bool = False) -> Matrix:
+    """The matrix shipped with the package. Its full schema check runs in the test suite (and with
+    full_validation); at run time only the shape is checked, since the file ships with the code."""
     path = data_path(MATRIX_FILE)
     data = load_json_file(path)
-    errs = validate_matrix(data)
+    errs = validate_matrix(data) if full_validation else _quick_errors(data)
     if errs:
         raise DataError(f"{path}: {errs[0]} (the installed matrix is broken; reinstall ascend-doctor)")
     return Matrix(data, "bundled", path)
 
 
-def load_cached(environ: Optional[dict] = None) -> Tuple[Optional[Matrix], Optional[str]]:
-    """(matrix, None) or (None, why it was not usable); (None, None) when there is no cache."""
+def load_cached(environ: Optional[dict] = None, newer_than: Optional[str] = None
+                ) -> Tuple[Optional[Matrix], Optional[str]]:
+    """(matrix, None) or (None, why it was not usable); (None, None) when there is no cache or it is
+    not newer than `newer_than` (then it would not be used, so it is not validated either)."""
     path = cache_path(environ)
     if not os.path.isfile(path):
         return None, None
@@ -374,6 +389,10 @@ def load_cached(environ: Optional[dict] = None) -> Tuple[Optional[Matrix], Optio
         data = load_json_file(path)
     except DataError as exc:
         return None, f"cached matrix ignored: {exc}"
+    if newer_than is not None and isinstance(data, dict) and isinstance(data.get("matrix_version"), str) \
+            and compare_versions(data["matrix_version"], newer_than) <= 0:
+        return None, None
+    # A file on disk outside the package can be edited or damaged: the full schema check, every time.
     errs = validate_matrix(data)
     if errs:
         return None, f"cached matrix ignored: {path}: {errs[0]}"
@@ -383,8 +402,8 @@ def load_cached(environ: Optional[dict] = None) -> Tuple[Optional[Matrix], Optio
 def load_matrix(environ: Optional[dict] = None) -> Matrix:
     """The newer of the bundled and the cached matrix (bundled wins a tie)."""
     bundled = load_bundled()
-    cached, why = load_cached(environ)
-    if cached and compare_versions(cached.version, bundled.version) > 0:
+    cached, why = load_cached(environ, newer_than=bundled.version)
+    if cached:
         return cached
     if why:
         bundled.note = why

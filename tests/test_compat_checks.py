@@ -22,7 +22,7 @@ class _NoHost(Host):
 
 @pytest.fixture(scope="module")
 def matrix():
-    return load_bundled()
+    return load_bundled(full_validation=True)
 
 
 def ctx_for(matrix, facts):

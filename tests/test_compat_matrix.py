@@ -58,7 +58,7 @@ WRONG_CANDIDATES = ["9.1.0", "7.3.0.1.231", "1.84.15.1.310"]
 
 @pytest.fixture(scope="module")
 def matrix():
-    return load_bundled()
+    return load_bundled(full_validation=True)
 
 
 class _NoHost(Host):
