@@ -263,3 +263,33 @@ def test_custom_ops_fall_back_to_the_matrix(matrix):
 def test_custom_ops_not_checked_before_2_4(matrix):
     f = check_custom_ops_cann(ctx_for(matrix, _facts(ms=_ms("2.2.14"), cann=_cann("7.0.0", "7.1.0.3.220"))))
     assert f.status == "skip"
+
+
+# --- robustness: any versions in, a finding out ---
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from ascend_doctor.checks.compat import check_mindspore_cann  # noqa: E402
+
+_ver = st.one_of(st.none(), st.text(max_size=15), st.sampled_from(
+    ["2.6.0", "8.2.RC1", "7.3.0.1.231", "24.1.rc3", "6.3.0.1.241", "3.9.1", "11.6", "", "x.y", "9" * 30]))
+ALL_CHECKS = [check_mindspore_cann, check_cann_driver, check_driver_firmware, check_firmware_min,
+              check_python_mindspore, check_cuda_mindspore, check_custom_ops_cann]
+
+
+@settings(max_examples=150, deadline=None)
+@given(ms=_ver, release=_ver, compiler=_ver, drv=_ver, fw=_ver, py=_ver, cuda=_ver, ranges=st.text(max_size=30),
+       flavour=st.sampled_from(["ascend", "gpu", "cpu", "unknown", None]))
+def test_property_checks_never_raise(matrix, ms, release, compiler, drv, fw, py, cuda, ranges, flavour):
+    f = Facts()
+    f.mindspore = MindSporeFacts(installed=ms is not None, version=ms, flavour=flavour, cuda_version=cuda,
+                                 custom_ops_cann={"d": compiler} if compiler else {})
+    f.cann.installs = [CannInstall(root="/r", kind="toolkit", release=release, compiler_version=compiler, active=True)]
+    f.driver = DriverFacts(installed=True, version=drv, compatible_version_fw=[[ranges, ranges + "."]])
+    f.firmware = FirmwareFacts(installed=True, version=fw, compatible_version_drv=[[ranges, ranges]])
+    f.python = PythonFacts(version=py)
+    f.cuda = CudaFacts(runtime_libs=[{"path": "/x", "version": cuda}], cudnn_version=cuda, driver_cuda_max=cuda)
+    ctx = ctx_for(matrix, f)
+    for chk in ALL_CHECKS:
+        assert chk(ctx).status in ("pass", "warn", "fail", "skip", "error")

@@ -169,8 +169,10 @@ def check_mindspore_cann(ctx):
     if mm in accepted:
         named = [c for c in candidates if c["cann"] and release_matches(inst.release or "", c["cann"])]
         extra = ""
-        if disagree and any(release_matches(inst.release or "", c["cann"]) for c in candidates if c["accepted"]):
-            extra = " Sources disagree about this release; the verdict follows MindSpore's own checker."
+        if disagree:
+            others_named = "; ".join(f"{n['by']} names CANN {c['cann']}" for c in disagree for n in c["named_by"])
+            extra = f" Sources disagree ({others_named}, which this MindSpore's checker rejects); the verdict " \
+                    f"follows MindSpore's own checker."
         by = f" ({'; '.join(sorted({n['by'] for c in named for n in c['named_by']}))})" if named else ""
         return _finding(MS_CANN, PASS,
                         f"MindSpore {ms.version} accepts CANN compiler {mm}{' = CANN ' + inst.release if inst.release else ''}"
@@ -426,7 +428,9 @@ def check_cuda_mindspore(ctx):
     if row:
         evidence["matrix_row"] = (f"MindSpore {row['version']}: GPU builds for CUDA {builds or 'none listed'}; checker "
                                   f"accepts {checker} [{matrix.describe_source(gpu.get('cuda_checker', {}).get('source', []))}]")
-    need = [major_minor(ms.cuda_version)] if ms.cuda_version else builds
+    need = [major_minor(ms.cuda_version)] if major_minor(ms.cuda_version) else builds
+    if ms.cuda_version and not major_minor(ms.cuda_version):
+        evidence["note"] = f"the CUDA version the build names ({ms.cuda_version!r}) is not X.Y; using the matrix row"
     problems, fix, status = [], [], PASS
     if not found:
         status = FAIL
