@@ -293,3 +293,10 @@ def test_property_checks_never_raise(matrix, ms, release, compiler, drv, fw, py,
     ctx = ctx_for(matrix, f)
     for chk in ALL_CHECKS:
         assert chk(ctx).status in ("pass", "warn", "fail", "skip", "error")
+
+
+def test_release_without_gpu_build_warns(matrix):
+    cuda = CudaFacts(runtime_libs=[{"path": "/x/libcudart.so.11.6.55", "version": "11.6.55"}])
+    f = check_cuda_mindspore(ctx_for(matrix, _facts(ms=_ms("2.5.0", flavour="gpu"), cuda=cuda)))
+    assert f.status == "warn" and "no GPU (CUDA) build of MindSpore 2.5.0" in f.summary
+    assert "2.10.0" in f.fix[-1]

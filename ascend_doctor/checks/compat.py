@@ -445,6 +445,15 @@ def check_cuda_mindspore(ctx):
         status = WARN
         problems.append(f"MindSpore {ms.version}'s GPU checker accepts CUDA {checker}, found "
                         f"{', '.join(mm for mm, _ in found)}")
+    if row and not builds:
+        status = WARN if status == PASS else status
+        with_gpu = sorted((r for r in matrix.mindspore_releases if r["release_kind"] in ("final", "post") and
+                           (r["gpu"].get("cuda_plugins") or r["gpu"].get("cuda_wheels"))),
+                          key=lambda r: version_key(r["version"]), reverse=True)
+        problems.append(f"The matrix lists no GPU (CUDA) build of MindSpore {ms.version}")
+        fix.append("install a MindSpore release that ships a GPU build, e.g. "
+                   + ", ".join(f"{r['version']} (CUDA {', '.join((r['gpu'].get('cuda_plugins') or r['gpu'].get('cuda_wheels'))['value'])})"
+                               for r in with_gpu[:2]))
     if status == FAIL and need:
         target = need[-1]
         fix += [f"conda install -c conda-forge cudatoolkit={target}   # in an isolated env, the CUDA MindSpore needs",
