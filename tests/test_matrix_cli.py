@@ -224,3 +224,9 @@ def test_check_report_names_the_matrix(cache_env):
     _, data = run_json("check", "--only", "compat", env=cache_env)
     assert data["tool"]["matrix"]["version"] == bundled()["matrix_version"]
     assert all(f["id"].startswith("compat.") for f in data["findings"])
+
+
+def test_show_keeps_version_columns_as_text():
+    proc = run_cli("matrix", "show", "--mindspore", "2.10.0")
+    row = next(l for l in proc.stdout.splitlines() if l.startswith("9.0.0 "))
+    assert " 9.0 " in row  # not the number 9

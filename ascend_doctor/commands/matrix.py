@@ -141,7 +141,8 @@ def _show_driver(matrix, version: str) -> Dict[str, Any]:
 def _table(rows: List[List[Any]], headers: List[str]) -> str:
     from tabulate import tabulate
 
-    return tabulate(rows, headers=headers, tablefmt="simple")
+    # disable_numparse: "9.0" is a version, not the number 9
+    return tabulate(rows, headers=headers, tablefmt="simple", disable_numparse=True)
 
 
 def _relation(row: dict) -> str:
@@ -173,7 +174,7 @@ def _render_show(matrix, args, result: Dict[str, Any]) -> str:
         out.append("\n" + _table([[c["cann"], c["compiler"] or "unknown",
                                     {True: "yes", False: "NO", None: "unknown"}[c["accepted"]],
                                     "; ".join(f"{n['by']} ({n['confidence']})" for n in c["named_by"]),
-                                    "; ".join(sorted({matrix.describe_source(n["source"]) for n in c["named_by"]}))]
+                                    matrix.describe_source(list(dict.fromkeys(s for n in c["named_by"] for s in n["source"])))]
                                    for c in result["cann_candidates"]],
                                   ["CANN", "compiler", "accepted", "named by", "source"]) + "\n")
         hdk_rows = [[cann, _fmt(r["hdk"]), _relation(r), r["confidence"], matrix.describe_source(r["source"])]
