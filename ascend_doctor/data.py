@@ -40,8 +40,11 @@ _matrix_cache: Optional[Any] = None
 
 
 def load_matrix():
-    """The compatibility matrix as a plain dict (the matrix module gives it a typed API)."""
+    """The compatibility matrix (`ascend_doctor.matrix.Matrix`): the newer of the bundled file and a
+    `matrix update` download in the user's cache. Loaded once per process."""
     global _matrix_cache
     if _matrix_cache is None:
-        _matrix_cache = load_json_file(data_path("compat_matrix.json"))
+        from .matrix import load_matrix as _load
+
+        _matrix_cache = _load()
     return _matrix_cache

@@ -73,4 +73,9 @@ def run_checks(host: Host, options: Optional[RunOptions] = None, progress=None) 
         host_info["created"] = getattr(host, "manifest", {}).get("created")
     tool = {"name": "ascend-doctor", "version": __version__,
             "duration_ms": int((time.monotonic() - start) * 1000)}
+    # Which compatibility matrix the verdicts use: the bundled one or a newer `matrix update` download.
+    try:
+        tool["matrix"] = ctx.matrix.info()
+    except Exception as exc:  # a broken data file must not hide the report; the compat checks say so too
+        tool["matrix"] = {"error": str(exc)}
     return Report(tool=tool, host=host_info, facts=facts.to_json(), findings=findings)

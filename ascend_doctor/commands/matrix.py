@@ -1,0 +1,343 @@
+"""`ascend-doctor matrix`: show the compatibility matrix, check a planned install, update the matrix.
+
+    matrix show   [--mindspore V | --cann V | --driver V] [--format text|json]
+    matrix check  --mindspore V [--cann V --driver V --firmware V --python V --cuda V --cudnn V --arch A]
+    matrix update --url URL [--sha256 HEX] [--timeout S]
+
+`check` builds facts from the versions given and runs the same compat.* check
+functions `ascend-doctor check` runs on a machine (one code path), so a planned
+install gets the same verdicts, fixes and exit codes.
+"""
+
+from __future__ import annotations
+
+import json
+import platform
+import sys
+from typing import Any, Dict, List, Mapping
+
+from ..cli import EXIT_FINDINGS, EXIT_OK, CliError
+from ..data import DataError
+from ..facts import CannInstall, CudaFacts, DriverFacts, Facts, FirmwareFacts, MindSporeFacts, PythonFacts
+from ..findings import FAIL, WARN, Report
+from ..host import Host
+from ..render import FORMATS, render
+from ..versions import major_minor, parse_version, python_major_minor, release_matches, version_key
+from .common import use_color, write_output
+
+ARCHES = ("x86_64", "aarch64")
+
+
+def register(sub) -> None:
+    p = sub.add_parser("matrix", help="show the MindSpore/CANN/driver/firmware compatibility matrix, check a planned "
+                                      "install against it, or update it",
+                       description="The compatibility matrix behind the compat.* checks (data/compat_matrix.json).")
+    msub = p.add_subparsers(dest="matrix_command", metavar="SUBCOMMAND")
+    msub.required = True
+
+    show = msub.add_parser("show", help="the rows that apply to a MindSpore, CANN or driver version (all MindSpore "
+                                        "releases without a filter)")
+    which = show.add_mutually_exclusive_group()
+    which.add_argument("--mindspore", metavar="V", help="MindSpore release, e.g. 2.6.0 or 2.7.0rc1")
+    which.add_argument("--cann", metavar="V", help="CANN release (8.0.RC2) or compiler version (7.3.0.1.231)")
+    which.add_argument("--driver", metavar="V", help="NPU driver / Ascend HDK version, e.g. 24.1.rc3")
+    show.add_argument("--format", choices=("text", "json"), default="text")
+    show.add_argument("--output", "-o", metavar="FILE", help="write to FILE (atomically) instead of stdout")
+    show.set_defaults(func=run_show)
+
+    chk = msub.add_parser("check", help="verdicts for a planned install (same checks and exit codes as `check`)")
+    chk.add_argument("--mindspore", metavar="V", required=True)
+    chk.add_argument("--cann", metavar="V", help="CANN release (8.0.RC2) or compiler version (7.3.0.1.231)")
+    chk.add_argument("--driver", metavar="V", help="NPU driver version (driver/version.info Version=)")
+    chk.add_argument("--firmware", metavar="V", help="NPU firmware version (firmware/version.info Version=)")
+    chk.add_argument("--python", metavar="V", help="Python version, e.g. 3.10")
+    chk.add_argument("--cuda", metavar="V", help="CUDA runtime version for a MindSpore GPU build, e.g. 11.6")
+    chk.add_argument("--cudnn", metavar="V", help="cuDNN version, e.g. 8.5.0")
+    chk.add_argument("--arch", choices=ARCHES, help="target machine architecture (default: this machine's)")
+    chk.add_argument("--format", choices=FORMATS, default="text")
+    chk.add_argument("--output", "-o", metavar="FILE")
+    chk.add_argument("--fail-on", choices=[WARN, FAIL], default=FAIL,
+                     help="exit 1 when a verdict is at this level or worse (default: fail)")
+    chk.add_argument("--no-color", action="store_true")
+    chk.set_defaults(func=run_check)
+
+    upd = msub.add_parser("update", help="download a newer matrix into ~/.cache/ascend-doctor/ (XDG_CACHE_HOME honoured)")
+    upd.add_argument("--url", required=True, help="where the new compat_matrix.json is (https)")
+    upd.add_argument("--sha256", metavar="HEX", help="expected sha256 of the file; refuse it otherwise")
+    upd.add_argument("--timeout", type=float, default=30.0, metavar="S", help="network timeout in seconds (default 30)")
+    upd.set_defaults(func=run_update)
+
+
+def _matrix():
+    from ..matrix import load_matrix
+
+    try:
+        return load_matrix()
+    except DataError as exc:
+        raise CliError(str(exc)) from None
+
+
+def _version_arg(flag: str, value: str) -> str:
+    if value is None:
+        return None
+    if not parse_version(value).valid:
+        raise CliError(f"{flag}: {value!r}: expected a version such as 2.6.0, 8.0.RC2 or 24.1.rc3")
+    return value.strip()
+
+
+# ---------------------------------------------------------------------------
+# show
+
+def _ms_summary(matrix, row: dict) -> Dict[str, Any]:
+    cands = matrix.cann_candidates(row["version"])
+    gpu = row["gpu"]
+    return {
+        "mindspore": row["version"],
+        "accepted_compilers": row["checker"]["accepted_compilers"],
+        "file_read": row["checker"]["file_read_kind"],
+        "cann": [f"{c['cann']}{'' if c['accepted'] is not False else ' (checker rejects)'}" for c in cands
+                 if any(n["role"] != "accepted-by-checker" for n in c["named_by"])]
+                or [c["cann"] + " (via checker list)" for c in cands],
+        "hdk": sorted({n["hdk"] for c in cands for n in c["named_by"] if n.get("hdk")}),
+        "python": sorted({p for r in row["python"] for p in r["python"]}, key=version_key),
+        "cuda": (gpu.get("cuda_plugins") or gpu.get("cuda_wheels") or {}).get("value", []),
+        "custom_ops_built_with": (row.get("custom_ops_built_with") or {}).get("compiler_version"),
+        "source": matrix.describe_source(row["checker"]["source"]),
+        "notes": row.get("notes", []),
+    }
+
+
+def _show_mindspore(matrix, version: str) -> Dict[str, Any]:
+    rows = matrix.rows_for_mindspore(version)
+    if not rows:
+        return {"rows": []}
+    row = rows[0]
+    cands = matrix.cann_candidates(row["version"])
+    out = {"rows": [row], "summary": [_ms_summary(matrix, row)], "cann_candidates": cands,
+           "hdk": {c["cann"]: matrix.hdk_for_cann(c["cann"]) for c in cands if c["accepted"]}}
+    return out
+
+
+def _show_cann(matrix, value: str) -> Dict[str, Any]:
+    row = matrix.cann_row(value)
+    mm, conf, basis = matrix.compiler_for_cann(value)
+    if row is None and len(parse_version(value).numbers()) >= 4:  # a compiler build number such as 7.3.0.1.231
+        mm, conf, basis = major_minor(value), "high", "given as a compiler version"
+        rels = matrix.cann_for_compiler(mm)
+        row = matrix.cann_row(rels[0]["release"]) if rels else None
+    release = row["release"] if row else value
+    ms_rows = matrix.mindspore_for_compiler(mm) if mm else []
+    return {"rows": [row] if row else [], "cann": release, "compiler": mm, "compiler_confidence": conf,
+            "basis": basis, "mindspore": [_ms_summary(matrix, r) for r in ms_rows],
+            "hdk": matrix.hdk_for_cann(release)}
+
+
+def _show_driver(matrix, version: str) -> Dict[str, Any]:
+    rows = [r for r in matrix.data["cann_hdk"] if any(release_matches(version, p) for p in r["hdk"])]
+    return {"rows": rows, "driver_sample": matrix.driver_sample(version),
+            "firmware": matrix.firmware_for_hdk(version)}
+
+
+def _table(rows: List[List[Any]], headers: List[str]) -> str:
+    from tabulate import tabulate
+
+    # disable_numparse: "9.0" is a version, not the number 9
+    return tabulate(rows, headers=headers, tablefmt="simple", disable_numparse=True)
+
+
+def _relation(row: dict) -> str:
+    return row["relation"] + (f" ({row['soc']})" if row.get("soc") else "")
+
+
+def _fmt(v) -> str:
+    if isinstance(v, list):
+        return ", ".join(str(x) for x in v)
+    return "" if v is None else str(v)
+
+
+def _render_show(matrix, args, result: Dict[str, Any]) -> str:
+    info = matrix.info()
+    head = f"compatibility matrix {info['version']} ({info['date']}, {info['source']})\n\n"
+    if args.mindspore is None and args.cann is None and args.driver is None:
+        table = [[s["mindspore"], _fmt(s["accepted_compilers"]), s["file_read"], _fmt(s["cann"]), _fmt(s["hdk"]),
+                  _fmt(s["python"]), _fmt(s["cuda"])] for s in result["summary"]]
+        return head + _table(table, ["MindSpore", "accepts compiler", "reads", "CANN", "HDK", "Python", "CUDA"]) + \
+            f"\n\n{len(result['summary'])} MindSpore releases; `matrix show --mindspore V` for sources and notes.\n"
+    out = [head]
+    if args.mindspore is not None:
+        s = result["summary"][0]
+        row = result["rows"][0]
+        out.append(f"MindSpore {s['mindspore']}: its checker accepts CANN compiler {_fmt(s['accepted_compilers'])}, "
+                   f"read from {row['checker']['file_read']}\n  source: {s['source']}\n")
+        if s["custom_ops_built_with"]:
+            out.append(f"  bundled custom ops built with CANN compiler {s['custom_ops_built_with']}\n")
+        out.append("\n" + _table([[c["cann"], c["compiler"] or "unknown",
+                                    {True: "yes", False: "NO", None: "unknown"}[c["accepted"]],
+                                    "; ".join(f"{n['by']} ({n['confidence']})" for n in c["named_by"]),
+                                    matrix.describe_source(list(dict.fromkeys(s for n in c["named_by"] for s in n["source"])))]
+                                   for c in result["cann_candidates"]],
+                                  ["CANN", "compiler", "accepted", "named by", "source"]) + "\n")
+        hdk_rows = [[cann, _fmt(r["hdk"]), _relation(r), r["confidence"], matrix.describe_source(r["source"])]
+                    for cann, rs in result["hdk"].items() for r in rs]
+        if hdk_rows:
+            out.append("\n" + _table(hdk_rows, ["CANN", "Ascend HDK", "relation", "confidence", "source"]) + "\n")
+        py = [[r["platform"], r["flavour"], _fmt(r["python"]), matrix.describe_source(r["source"])] for r in row["python"]]
+        if py:
+            out.append("\n" + _table(py, ["platform", "build", "Python", "source"]) + "\n")
+        gpu = [[k, _fmt(v["value"]), matrix.describe_source(v["source"])] for k, v in row["gpu"].items()]
+        if gpu:
+            out.append("\n" + _table(gpu, ["GPU", "CUDA", "source"]) + "\n")
+        for note in s["notes"]:
+            out.append(f"\nnote: {note}")
+        return "".join(out) + "\n"
+    if args.cann is not None:
+        out.append(f"CANN {result['cann']}: compiler version {result['compiler'] or 'unknown'} "
+                   f"({result['compiler_confidence']}; {result['basis']})\n")
+        for r in result["rows"]:
+            for iv in r["innerversions"]:
+                out.append(f"  innerversion {_fmt(iv['innerversion'])} [{matrix.describe_source(iv['source'])}]\n")
+            if r.get("python"):
+                out.append(f"  CANN supports Python {r['python']['min']}-{r['python']['max']} "
+                           f"[{matrix.describe_source(r['python']['source'])}]\n")
+        if result["mindspore"]:
+            out.append("\nMindSpore releases whose checker accepts it:\n" + _table(
+                [[s["mindspore"], _fmt(s["accepted_compilers"]), _fmt(s["python"]), s["source"]] for s in result["mindspore"]],
+                ["MindSpore", "accepts compiler", "Python", "source"]) + "\n")
+        else:
+            out.append("\nNo MindSpore release in the matrix accepts this CANN (unknown).\n")
+        if result["hdk"]:
+            out.append("\n" + _table([[_fmt(r["hdk"]), _relation(r), r["confidence"], matrix.describe_source(r["source"])]
+                                      for r in result["hdk"]], ["Ascend HDK", "relation", "confidence", "source"]) + "\n")
+        return "".join(out)
+    out.append(f"Driver {args.driver}:\n")
+    if result["rows"]:
+        out.append(_table([[r["cann"], _fmt(r["hdk"]), _relation(r), r["confidence"], matrix.describe_source(r["source"])]
+                           for r in result["rows"]], ["CANN", "Ascend HDK", "relation", "confidence", "source"]) + "\n")
+    s = result["driver_sample"]
+    if s:
+        out.append(f"\nversion.info sample: compatible_version_fw={s['compatible_version_fw']} "
+                   f"[{matrix.describe_source(s['source'])}]\n")
+    for r in result["firmware"]:
+        out.append(f"firmware shipped with HDK {r['hdk']}: {r['firmware']}{' (' + r['soc'] + ')' if r.get('soc') else ''} "
+                   f"[{matrix.describe_source(r['source'])}]\n")
+    return "".join(out)
+
+
+def run_show(args) -> int:
+    matrix = _matrix()
+    for flag in ("mindspore", "cann", "driver"):
+        _version_arg("--" + flag, getattr(args, flag))
+    if args.mindspore is not None:
+        result = _show_mindspore(matrix, args.mindspore)
+        query = {"mindspore": args.mindspore}
+    elif args.cann is not None:
+        result = _show_cann(matrix, args.cann)
+        query = {"cann": args.cann}
+    elif args.driver is not None:
+        result = _show_driver(matrix, args.driver)
+        query = {"driver": args.driver}
+    else:
+        rows = matrix.mindspore_releases
+        result = {"rows": rows, "summary": [_ms_summary(matrix, r) for r in rows]}
+        query = {}
+    empty = not result["rows"] and not result.get("mindspore") and not result.get("hdk")
+    if args.format == "json":
+        text = json.dumps({"matrix": matrix.info(), "query": query, **result}, indent=1, ensure_ascii=False) + "\n"
+    elif empty:
+        what = ", ".join(f"{k} {v}" for k, v in query.items())
+        text = (f"compatibility matrix {matrix.version}: no rows for {what}; its pairings are unknown "
+                f"(`ascend-doctor matrix update` may bring a newer matrix).\n")
+    else:
+        text = _render_show(matrix, args, result)
+    write_output(text, args.output)
+    return EXIT_FINDINGS if empty else EXIT_OK
+
+
+# ---------------------------------------------------------------------------
+# check (a planned install)
+
+class PlannedHost(Host):
+    """The 'machine' of a planned install: nothing on disk, no environment."""
+
+    kind = "planned"
+    label = "planned install"
+
+    @property
+    def env(self) -> Mapping[str, str]:
+        return {}
+
+
+def planned_facts(matrix, args) -> Facts:
+    """Facts as the probes would report them for the versions given on the command line."""
+    facts = Facts()
+    facts.system.arch = args.arch or platform.machine() or None
+    flavour = "gpu" if args.cuda else "ascend"
+    facts.mindspore = MindSporeFacts(installed=True, dist_name="mindspore", version=args.mindspore, flavour=flavour,
+                                     location="(planned)")
+    if args.cann:
+        mm, conf, basis = matrix.compiler_for_cann(args.cann)
+        release = args.cann
+        if matrix.cann_row(args.cann) is None and len(parse_version(args.cann).numbers()) >= 4:
+            mm, basis = major_minor(args.cann), "given as a compiler version"
+            rels = matrix.cann_for_compiler(mm)
+            release = rels[0]["release"] if rels else None
+        inst = CannInstall(root="(planned)", kind="toolkit", release=release, compiler_version=mm, active=True)
+        if not mm:
+            inst.errors.append(f"--cann {args.cann}: {basis}")
+        facts.cann.installs = [inst]
+        facts.cann.active_root = inst.root
+    if args.driver:
+        facts.driver = DriverFacts(installed=True, version=args.driver, package_version=args.driver)
+    if args.firmware:
+        fw = FirmwareFacts(installed=True, version=args.firmware)
+        hdks = [r["hdk"] for r in matrix.data["hdk_firmware"] if r["firmware"] == args.firmware]
+        fw.package_version = hdks[0] if hdks else None
+        facts.firmware = fw
+    if args.python:
+        facts.python = PythonFacts(version=args.python, executable="(planned)")
+    if args.cuda:
+        facts.cuda = CudaFacts(runtime_libs=[{"path": "(planned)", "version": args.cuda}], cudnn_version=args.cudnn)
+    return facts
+
+
+def run_check(args) -> int:
+    from ..checks import CheckContext, all_checks
+
+    matrix = _matrix()
+    for flag in ("mindspore", "cann", "driver", "firmware", "python", "cuda", "cudnn"):
+        _version_arg("--" + flag, getattr(args, flag))
+    if args.python and not python_major_minor(args.python):
+        raise CliError(f"--python: {args.python!r}: expected a version such as 3.10")
+    facts = planned_facts(matrix, args)
+    ctx = CheckContext(facts=facts, host=PlannedHost(), _matrix=matrix)
+    findings = []
+    for spec in all_checks():
+        if spec.id.startswith("compat."):
+            result = spec.func(ctx)
+            findings.extend(result if isinstance(result, list) else [result] if result else [])
+    from .. import __version__
+
+    report = Report(tool={"name": "ascend-doctor", "version": __version__, "matrix": matrix.info()},
+                    host={"kind": "planned", "name": "planned install"}, facts=facts.to_json(), findings=findings)
+    report.facts["extra"]["matrix"] = matrix.info()
+    text = render(report, args.format, color=args.format == "text" and not args.output and use_color(disabled=args.no_color))
+    write_output(text, args.output)
+    return EXIT_FINDINGS if report.failed(args.fail_on) else EXIT_OK
+
+
+# ---------------------------------------------------------------------------
+# update
+
+def run_update(args) -> int:
+    from ..matrix import MatrixUpdateError, update_matrix
+
+    if args.timeout <= 0:
+        raise CliError(f"--timeout must be a positive number of seconds, got {args.timeout}")
+    try:
+        message, _ = update_matrix(args.url, args.sha256, timeout=args.timeout)
+    except MatrixUpdateError as exc:
+        raise CliError(f"matrix update: {exc}; nothing changed") from None
+    except DataError as exc:
+        raise CliError(str(exc)) from None
+    sys.stdout.write(message + "\n")
+    return EXIT_OK

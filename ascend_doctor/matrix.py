@@ -1,0 +1,482 @@
+"""The compatibility matrix: load (bundled or a newer cached download), validate, query.
+
+The data is `data/compat_matrix.json` (built from the research notes by
+scripts/build_matrix.py; the committed JSON is the source of truth) and its
+documented schema `data/compat_matrix.schema.json`. The schema is checked by the
+small validator below (the subset of JSON Schema the schema file uses) so the
+doctor needs no jsonschema dependency; `semantic_errors` adds what a schema cannot
+say (every source id resolves, versions parse, no duplicate releases).
+
+`matrix update` writes a downloaded matrix to the user's cache directory
+(`$XDG_CACHE_HOME/ascend-doctor/` or `~/.cache/ascend-doctor/`); `load_matrix`
+then uses whichever of bundled and cached has the newer `matrix_version`, and
+says which (`Matrix.info()`). The cache is the doctor's own state, not the
+machine under diagnosis, so it is read directly rather than through a Host.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import tempfile
+from typing import Any, Dict, List, Optional, Tuple
+
+from .data import DataError, data_path, load_json_file
+from .versions import compare_versions, major_minor, parse_version, python_major_minor, release_matches, version_key
+
+MATRIX_FILE = "compat_matrix.json"
+SCHEMA_FILE = "compat_matrix.schema.json"
+SCHEMA_ID = "ascend-doctor.compat-matrix/1"
+MAX_DOWNLOAD_BYTES = 20 * 1024 * 1024
+
+
+# ---------------------------------------------------------------------------
+# validation
+
+_TYPES = {
+    "object": dict, "array": list, "string": str, "boolean": bool, "null": type(None),
+}
+
+
+def _type_ok(value: Any, t: str) -> bool:
+    if t == "integer":
+        return isinstance(value, int) and not isinstance(value, bool)
+    if t == "number":
+        return isinstance(value, (int, float)) and not isinstance(value, bool)
+    return isinstance(value, _TYPES[t])
+
+
+def schema_errors(data: Any, schema: dict, limit: int = 50) -> List[str]:
+    """Validate `data` against the JSON-Schema subset the shipped schema uses; returns 'path: problem' lines."""
+    errors: List[str] = []
+    root = schema
+
+    def resolve(node: dict) -> dict:
+        while "$ref" in node:
+            ref = node["$ref"]
+            if not ref.startswith("#/"):
+                raise DataError(f"{SCHEMA_FILE}: unsupported $ref {ref!r}")
+            target = root
+            for part in ref[2:].split("/"):
+                target = target[part]
+            node = target
+        return node
+
+    def walk(value: Any, node: dict, path: str) -> None:
+        if len(errors) >= limit:
+            return
+        node = resolve(node)
+        t = node.get("type")
+        if t is not None:
+            types = t if isinstance(t, list) else [t]
+            if not any(_type_ok(value, x) for x in types):
+                errors.append(f"{path}: expected {' or '.join(types)}, got {type(value).__name__}")
+                return
+        if "enum" in node and value not in node["enum"]:
+            errors.append(f"{path}: {value!r} is not one of {node['enum']}")
+        if isinstance(value, str):
+            if "minLength" in node and len(value) < node["minLength"]:
+                errors.append(f"{path}: empty string")
+            if "pattern" in node and not re.search(node["pattern"], value):
+                errors.append(f"{path}: {value!r} does not match {node['pattern']}")
+        if isinstance(value, list):
+            if "minItems" in node and len(value) < node["minItems"]:
+                errors.append(f"{path}: needs at least {node['minItems']} item(s)")
+            if "items" in node:
+                for i, item in enumerate(value):
+                    walk(item, node["items"], f"{path}[{i}]")
+        if isinstance(value, dict):
+            for key in node.get("required", []):
+                if key not in value:
+                    errors.append(f"{path}: missing field {key!r}")
+            props = node.get("properties", {})
+            extra = node.get("additionalProperties", True)
+            for key, item in value.items():
+                if key in props:
+                    walk(item, props[key], f"{path}.{key}")
+                elif extra is False:
+                    errors.append(f"{path}: unexpected field {key!r}")
+                elif isinstance(extra, dict):
+                    walk(item, extra, f"{path}.{key}")
+
+    walk(data, schema, "$")
+    return errors
+
+
+def _source_lists(node: Any, path: str = "$"):
+    if isinstance(node, dict):
+        for k, v in node.items():
+            if k == "source" and isinstance(v, list):
+                yield f"{path}.{k}", v
+            elif k != "sources":
+                yield from _source_lists(v, f"{path}.{k}")
+    elif isinstance(node, list):
+        for i, v in enumerate(node):
+            yield from _source_lists(v, f"{path}[{i}]")
+
+
+def semantic_errors(data: dict) -> List[str]:
+    """What the schema cannot express: sources resolve, versions parse, releases are unique."""
+    errors = []
+    sources = data.get("sources") or {}
+    for path, ids in _source_lists(data):
+        for sid in ids:
+            if sid not in sources:
+                errors.append(f"{path}: source id {sid!r} is not in 'sources'")
+    seen = set()
+    for i, row in enumerate(data.get("mindspore") or []):
+        v = parse_version(row.get("version"))
+        if not v.valid:
+            errors.append(f"$.mindspore[{i}].version: {row.get('version')!r} is not a version")
+        if v in seen:
+            errors.append(f"$.mindspore[{i}].version: {row.get('version')!r} appears twice")
+        seen.add(v)
+    for i, row in enumerate(data.get("compilers") or []):
+        for c in row.get("cann") or []:
+            if not parse_version(c.get("release")).valid:
+                errors.append(f"$.compilers[{i}]: release {c.get('release')!r} is not a version")
+    return errors[:50]
+
+
+def validate_matrix(data: Any, schema: Optional[dict] = None) -> List[str]:
+    if schema is None:
+        schema = load_json_file(data_path(SCHEMA_FILE))
+    errs = schema_errors(data, schema)
+    if not errs and isinstance(data, dict):
+        errs = semantic_errors(data)
+    return errs
+
+
+# ---------------------------------------------------------------------------
+# the typed query API
+
+def _norm_ms(v: Any) -> str:
+    return str(v or "").strip().split("+", 1)[0]
+
+
+class Matrix:
+    def __init__(self, data: dict, source: str = "bundled", path: Optional[str] = None, note: Optional[str] = None):
+        self.data = data
+        self.source = source  # "bundled" or the cache file path
+        self.path = path
+        self.note = note  # why the cache was not used, if it was ignored
+
+    def __getitem__(self, key):  # plain-dict access for callers that want the raw rows
+        return self.data[key]
+
+    @property
+    def version(self) -> str:
+        return self.data["matrix_version"]
+
+    @property
+    def date(self) -> str:
+        return self.data["date"]
+
+    def info(self) -> Dict[str, Any]:
+        out = {"version": self.version, "date": self.date, "source": self.source}
+        if self.note:
+            out["note"] = self.note
+        return out
+
+    # -- sources
+    def describe_source(self, ids: List[str]) -> str:
+        parts = []
+        for sid in ids or []:
+            s = self.data["sources"].get(sid, {})
+            if s.get("repo"):
+                where = f"{s['repo']}:{s.get('path', '')}"
+                if s.get("commit"):
+                    where += f"@{s['commit'][:8]}"
+                elif s.get("ref"):
+                    where += f"@{s['ref']}"
+                parts.append(where)
+            elif s.get("url"):
+                parts.append(s["url"] + (f" ({s['file']})" if s.get("file") else ""))
+            else:
+                parts.append(sid)
+        return "; ".join(parts)
+
+    # -- MindSpore
+    @property
+    def mindspore_releases(self) -> List[dict]:
+        return self.data["mindspore"]
+
+    def rows_for_mindspore(self, version: Any) -> List[dict]:
+        """The row(s) for this MindSpore version (2.7.0rc1 and 2.7.0-rc1 are the same release)."""
+        v = parse_version(_norm_ms(version))
+        if not v.valid:
+            return []
+        return [r for r in self.mindspore_releases if parse_version(r["version"]) == v or
+                parse_version(r["pip_version"]) == v]
+
+    def mindspore_row(self, version: Any) -> Optional[dict]:
+        rows = self.rows_for_mindspore(version)
+        return rows[0] if rows else None
+
+    def accepted_compilers(self, mindspore: Any) -> Optional[List[str]]:
+        row = self.mindspore_row(mindspore)
+        return list(row["checker"]["accepted_compilers"]) if row else None
+
+    def mindspore_for_compiler(self, compiler: Any, finals_only: bool = False) -> List[dict]:
+        """MindSpore releases whose checker accepts this compiler value, newest first."""
+        mm = compiler if re.fullmatch(r"\d+\.\d+", str(compiler or "")) else major_minor(compiler)
+        rows = [r for r in self.mindspore_releases if mm in r["checker"]["accepted_compilers"]]
+        if finals_only:
+            finals = [r for r in rows if r["release_kind"] in ("final", "post")]
+            rows = finals or rows
+        return sorted(rows, key=lambda r: version_key(r["version"]), reverse=True)
+
+    # -- CANN
+    def cann_for_compiler(self, compiler: Any) -> List[dict]:
+        """CANN release(s) whose compiler/version.info has this major.minor ([] = none known)."""
+        mm = compiler if re.fullmatch(r"\d+\.\d+", str(compiler or "")) else major_minor(compiler)
+        for row in self.data["compilers"]:
+            if row["compiler"] == mm:
+                return [dict(c, source=row["source"]) for c in row["cann"]]
+        return []
+
+    def cann_row(self, release: Any) -> Optional[dict]:
+        """The CANN release row this name belongs to (8.0.RC2.beta1 -> 8.0.RC2); the longest match wins."""
+        best = None
+        for row in self.data["cann"]:
+            if release_matches(release, row["release"]):
+                if best is None or len(row["release"]) > len(best["release"]):
+                    best = row
+        return best
+
+    def compiler_for_cann(self, release: Any) -> Tuple[Optional[str], str, str]:
+        """(compiler major.minor, confidence, basis) for a CANN release name."""
+        row = self.cann_row(release)
+        if row and row.get("compiler"):
+            c = row["compiler"][0]
+            return c["value"], c["confidence"], c.get("note") or f"CANN {row['release']}"
+        nums = parse_version(release).numbers()
+        # From CANN 8.2 on, the release name and the compiler version line up (compat_facts.md §2).
+        if len(nums) >= 2 and (nums[0], nums[1]) >= (8, 2):
+            return f"{nums[0]}.{nums[1]}", "medium", "from CANN 8.2 on the compiler version equals the release number"
+        return None, "unknown", "no compiler version known for this CANN release"
+
+    def cann_candidates(self, mindspore: Any) -> List[dict]:
+        """CANN releases to install for this MindSpore, best first, each with its compiler value and
+        whether MindSpore's own checker accepts it. Sources that name a CANN the checker rejects are kept
+        (accepted False) so the verdict can say they disagree."""
+        row = self.mindspore_row(mindspore)
+        if not row:
+            return []
+        accepted = row["checker"]["accepted_compilers"]
+        out: Dict[str, dict] = {}
+        rank = {"recommended": 0, "paired": 1, "built-with": 2, "third-party": 4}
+        for c in row["cann"]:
+            mm, _, _ = self.compiler_for_cann(c["cann"])
+            entry = out.setdefault(c["cann"], {"cann": c["cann"], "builds": [], "compiler": mm,
+                                               "accepted": (mm in accepted) if mm else None, "named_by": [],
+                                               "rank": rank[c["role"]], "confidence": c["confidence"]})
+            if c.get("build") and c["build"] not in entry["builds"] and c["build"] != c["cann"]:
+                entry["builds"].append(c["build"])
+            entry["named_by"].append({"role": c["role"], "by": c["by"], "source": c["source"],
+                                      "confidence": c["confidence"], "hdk": c.get("hdk")})
+            entry["rank"] = min(entry["rank"], rank[c["role"]])
+        for mm in accepted:  # the checker's own list, read through the compiler map
+            for c in self.cann_for_compiler(mm):
+                entry = out.setdefault(c["release"], {"cann": c["release"], "builds": [], "compiler": mm, "accepted": True,
+                                                      "named_by": [], "rank": 3, "confidence": c["confidence"]})
+                entry["named_by"].append({"role": "accepted-by-checker", "by": f"checker accepts compiler {mm}",
+                                          "source": row["checker"]["source"] + c["source"], "confidence": c["confidence"]})
+        return sorted(out.values(), key=lambda e: (e["accepted"] is False, e["rank"], [-x for x in
+                                                   parse_version(e["cann"]).numbers()]))
+
+    def hdk_for_cann(self, release: Any) -> List[dict]:
+        rows = [r for r in self.data["cann_hdk"] if release_matches(release, r["cann"])]
+        # 8.5.0.alpha001 rows apply to that build only, not to 8.5.0 itself.
+        return [r for r in rows if len(r["cann"].split(".")) <= len(str(release).split(".")) or r["cann"] == release]
+
+    def driver_sample(self, version: Any) -> Optional[dict]:
+        v = str(version or "").strip().lower()
+        for s in self.data["driver_samples"]:
+            if s["version"].lower() == v:
+                return s
+        return None
+
+    def firmware_sample(self, version: Any) -> Optional[dict]:
+        v = str(version or "").strip()
+        for s in self.data["firmware_samples"]:
+            if s["version"] == v:
+                return s
+        return None
+
+    def firmware_for_hdk(self, hdk: Any) -> List[dict]:
+        return [r for r in self.data["hdk_firmware"] if release_matches(r["hdk"], hdk) or release_matches(hdk, r["hdk"])]
+
+    # -- Python / CUDA
+    def python_for(self, mindspore: Any, platform: Optional[str], flavour: Optional[str]) -> Optional[dict]:
+        """The most specific python row: same platform and flavour, then same platform, then any."""
+        row = self.mindspore_row(mindspore)
+        if not row or not row["python"]:
+            return None
+        rows = row["python"]
+        for pred in (lambda r: r["platform"] == platform and r["flavour"] == flavour,
+                     lambda r: r["platform"] == platform and r["flavour"] in ("any", "ascend"),
+                     lambda r: r["platform"] == platform):
+            hit = [r for r in rows if pred(r)]
+            if hit:
+                return hit[0]
+        union = sorted({p for r in rows for p in r["python"]}, key=version_key)
+        return {"platform": "any", "flavour": "any", "python": union, "source": rows[0]["source"],
+                "confidence": rows[0]["confidence"], "note": f"no row for {platform}; union of all platforms"}
+
+    def mindspore_for_python(self, python: Any, platform: Optional[str]) -> List[dict]:
+        mm = python_major_minor(python)
+        out = []
+        for r in self.mindspore_releases:
+            rows = [x for x in r["python"] if x["platform"] == platform] or r["python"]
+            if any(mm in x["python"] for x in rows) and r["release_kind"] in ("final", "post"):
+                out.append(r)
+        return sorted(out, key=lambda r: version_key(r["version"]), reverse=True)
+
+    def cudnn_for_cuda(self, cuda: Any) -> Optional[dict]:
+        mm = major_minor(cuda)
+        for r in self.data["cuda_cudnn"]:
+            if r["cuda"] == mm:
+                return r
+        return None
+
+
+# ---------------------------------------------------------------------------
+# loading: bundled vs cached
+
+def cache_dir(environ: Optional[dict] = None) -> str:
+    env = os.environ if environ is None else environ
+    base = env.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "ascend-doctor")
+
+
+def cache_path(environ: Optional[dict] = None) -> str:
+    return os.path.join(cache_dir(environ), MATRIX_FILE)
+
+
+def _quick_errors(data: Any) -> List[str]:
+    """The top-level shape, cheap enough for every run (the full schema walk costs ~30x the JSON parse)."""
+    if not isinstance(data, dict):
+        return ["$: expected an object"]
+    if data.get("schema") != SCHEMA_ID:
+        return [f"$.schema: {data.get('schema')!r}, expected {SCHEMA_ID!r}"]
+    missing = [k for k in ("matrix_version", "date", "mindspore", "compilers", "cann", "cann_hdk", "sources")
+               if k not in data]
+    return [f"$: missing field {missing[0]!r}"] if missing else []
+
+
+def load_bundled(full_validation: bool = False) -> Matrix:
+    """The matrix shipped with the package. Its full schema check runs in the test suite (and with
+    full_validation); at run time only the shape is checked, since the file ships with the code."""
+    path = data_path(MATRIX_FILE)
+    data = load_json_file(path)
+    errs = validate_matrix(data) if full_validation else _quick_errors(data)
+    if errs:
+        raise DataError(f"{path}: {errs[0]} (the installed matrix is broken; reinstall ascend-doctor)")
+    return Matrix(data, "bundled", path)
+
+
+def load_cached(environ: Optional[dict] = None, newer_than: Optional[str] = None
+                ) -> Tuple[Optional[Matrix], Optional[str]]:
+    """(matrix, None) or (None, why it was not usable); (None, None) when there is no cache or it is
+    not newer than `newer_than` (then it would not be used, so it is not validated either)."""
+    path = cache_path(environ)
+    if not os.path.isfile(path):
+        return None, None
+    try:
+        data = load_json_file(path)
+    except DataError as exc:
+        return None, f"cached matrix ignored: {exc}"
+    if newer_than is not None and isinstance(data, dict) and isinstance(data.get("matrix_version"), str) \
+            and compare_versions(data["matrix_version"], newer_than) <= 0:
+        return None, None
+    # A file on disk outside the package can be edited or damaged: the full schema check, every time.
+    errs = validate_matrix(data)
+    if errs:
+        return None, f"cached matrix ignored: {path}: {errs[0]}"
+    return Matrix(data, path, path), None
+
+
+def load_matrix(environ: Optional[dict] = None) -> Matrix:
+    """The newer of the bundled and the cached matrix (bundled wins a tie)."""
+    bundled = load_bundled()
+    cached, why = load_cached(environ, newer_than=bundled.version)
+    if cached:
+        return cached
+    if why:
+        bundled.note = why
+    return bundled
+
+
+# ---------------------------------------------------------------------------
+# update
+
+class MatrixUpdateError(Exception):
+    """Why a download was not installed; nothing was changed."""
+
+
+def update_matrix(url: str, sha256: Optional[str] = None, timeout: float = 30.0,
+                  environ: Optional[dict] = None) -> Tuple[str, Matrix]:
+    """Download, verify and install a matrix into the cache. Returns (message, matrix in use).
+
+    Raises MatrixUpdateError (and leaves the cache untouched) on any failure.
+    """
+    if sha256 is not None and not re.fullmatch(r"[0-9a-fA-F]{64}", sha256):
+        raise MatrixUpdateError(f"--sha256: expected 64 hex digits, got {sha256!r}")
+    try:
+        import requests  # lazily: only `matrix update` needs the network
+    except ImportError:
+        raise MatrixUpdateError("the 'requests' package is needed for `matrix update` "
+                                "(pip install 'ascend-doctor[network]')") from None
+    try:
+        with requests.get(url, timeout=(min(10.0, timeout), timeout), verify=True, stream=True) as resp:
+            if resp.status_code != 200:
+                raise MatrixUpdateError(f"{url}: HTTP {resp.status_code}")
+            body = b""
+            for chunk in resp.iter_content(65536):
+                body += chunk
+                if len(body) > MAX_DOWNLOAD_BYTES:
+                    raise MatrixUpdateError(f"{url}: larger than {MAX_DOWNLOAD_BYTES // (1024 * 1024)} MB; not a matrix")
+    except requests.exceptions.SSLError as exc:
+        raise MatrixUpdateError(f"{url}: TLS certificate verification failed ({exc.__class__.__name__})") from None
+    except requests.exceptions.Timeout:
+        raise MatrixUpdateError(f"{url}: timed out after {timeout:g} s") from None
+    except requests.exceptions.RequestException as exc:
+        raise MatrixUpdateError(f"{url}: download failed ({exc.__class__.__name__}: {exc})") from None
+    digest = hashlib.sha256(body).hexdigest()
+    if sha256 is not None and digest.lower() != sha256.lower():
+        raise MatrixUpdateError(f"{url}: sha256 is {digest}, expected {sha256.lower()}; not installed")
+    try:
+        data = json.loads(body.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise MatrixUpdateError(f"{url}: not valid JSON ({exc})") from None
+    errs = validate_matrix(data)
+    if errs:
+        raise MatrixUpdateError(f"{url}: does not match the matrix schema: {errs[0]}")
+    current = load_matrix(environ)
+    cmp = compare_versions(data["matrix_version"], current.version)
+    if cmp < 0:
+        raise MatrixUpdateError(f"{url}: matrix_version {data['matrix_version']} is older than the one in use "
+                                f"({current.version}, {current.source}); refusing to downgrade")
+    if cmp == 0:
+        return f"matrix {current.version} is already in use ({current.source}); nothing changed", current
+    target = cache_path(environ)
+    os.makedirs(os.path.dirname(target), exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=".compat_matrix-", dir=os.path.dirname(target))
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(body)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, target)
+    except OSError as exc:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise MatrixUpdateError(f"{target}: cannot write ({exc.strerror or exc})") from None
+    installed = Matrix(data, target, target)
+    return (f"installed matrix {installed.version} ({installed.date}) to {target} "
+            f"(was {current.version}, {current.source}); sha256 {digest}"), installed

@@ -1,0 +1,574 @@
+#!/usr/bin/env python3
+"""Build data/compat_matrix.json from the research notes' machine-readable twin (compat_facts.json).
+
+    python scripts/build_matrix.py [--facts PATH] [--out data/compat_matrix.json] [--check]
+
+The committed data/compat_matrix.json is the source of truth; this script documents how
+it was derived and re-derives it when the notes change (--check: exit 1 if the
+committed file differs from what the notes give). Every row carries the source ids of
+the facts it came from; ids resolve in the matrix's "sources" object. Nothing is
+filled in that the notes do not say: a missing pairing stays missing ("unknown").
+
+The few free-text tables of the notes (CANN <-> HDK pairings, compiler major.minor
+<-> CANN release) are transcribed below as literal rows that keep the notes' source
+ids and confidence, because their prose ("compatible with 25.2.X ... NOT with 25.0.X")
+is not worth a parser.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import sys
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, REPO)
+
+from ascend_doctor.versions import major_minor, parse_innerversion_list, parse_range_list, version_key  # noqa: E402
+
+# The notes live in shared/reference next to the checkout (or next to the worktrees' parent).
+DEFAULT_FACTS = next((p for p in (os.path.join(base, "shared", "reference", "compat_facts.json")
+                                  for base in (os.path.dirname(REPO), os.path.dirname(os.path.dirname(REPO))))
+                      if os.path.isfile(p)), os.path.join(os.path.dirname(REPO), "shared", "reference", "compat_facts.json"))
+DEFAULT_OUT = os.path.join(REPO, "data", "compat_matrix.json")
+
+MATRIX_VERSION = "2026.11.30.1"
+MATRIX_DATE = "2026-11-30"
+SCHEMA_ID = "ascend-doctor.compat-matrix/1"
+
+# --- transcribed tables (compat_facts.md §2.2, §2.3) -------------------------------------------
+
+# compiler/version.info major.minor -> CANN release(s). (release, confidence, note)
+COMPILER_TO_CANN = {
+    "1.79": [("5.0.3", "low", "inferred: MindSpore 1.5.x accepts only 1.79; its docs name Ascend Data Center Solution 21.0.3")],
+    "1.80": [("5.0.4", "low", "inferred: MindSpore 1.6.x accepts only 1.80; Data Center Solution 21.0.4")],
+    "1.81": [("5.1.RC1", "medium", "inferred: MindSpore 1.7.x accepts only 1.81; docs CANN 5.1.RC1.alpha005")],
+    "1.82": [("5.1.RC2", "medium", "inferred: MindSpore 1.8.x accepts only 1.82; docs CANN 5.1.RC2.alpha008")],
+    "1.83": [("6.0.RC1", "medium", "inferred: MindSpore 1.9.0/2.0.0-alpha accept only 1.83; docs CANN 6.0.RC1.alpha005")],
+    "1.84": [("6.0.1", "high", "version.cfg [1.84.15.1.310:6.0.1]")],
+    "6.3": [("6.3.RC1", "medium", "inferred: MindSpore 2.0.0 accepts 6.11/6.3; docs CANN 6.3.RC1.alpha003")],
+    "6.11": [],
+    "6.4": [("6.3.RC2", "medium", "inferred: MindSpore 2.1.x accepts only 6.4; docs CANN 6.3.RC2.alpha005")],
+    "7.0": [("7.0.RC1", "high", "version.cfg [7.0.0.5.242:7.0.RC1]")],
+    "7.1": [("7.0.0", "high", "version.cfg [7.1.0.3.220:7.0.0]")],
+    "7.2": [("8.0.RC1", "medium", "inferred: MindSpore 2.3.0-rc1/rc2 accept only 7.2 with docs 8.0.RC1.beta1; "
+                                  "8.0.RC2.alpha001 is 7.2.T11.0.B218")],
+    "7.3": [("8.0.RC2", "high", "version.cfg [7.3.0.1.231:8.0.RC2]")],
+    "7.5": [("8.0.RC3", "high", "version.cfg [7.5.0.1.129:8.0.RC3]")],
+    "7.6": [("8.0.0", "high", "version.cfg [7.6.0.1.220:8.0.0]")],
+    "7.7": [("8.1.RC1", "high", "version.cfg [7.7.0.1.238:8.1.RC1] and [7.7.T20.0.B210:8.1.RC1]")],
+    "7.8": [],
+    "8.2": [("8.2.RC1", "high", "toolkit/opp_kernel Version=8.2.0.0.201"), ("8.2.RC2", "high", "version.cfg [8.2.0.2.220:8.2.RC2]")],
+    "8.3": [("8.3.RC1", "high", "version.cfg [8.3.0.1.200:8.3.RC1]"),
+            ("8.3.RC2", "low", "same C23 train as 8.3.RC1 (innerversion V100R001C23SPC002); compiler value not seen")],
+    "8.5": [("8.5.0", "high", "opp/version.info Version=8.5.0.2.220")],
+    "9.0": [("9.0.0", "high", "MindSpore 2.9.0 custom_opp_compiler_version=9.0.0")],
+    "9.1": [("9.1.0", "high", "compiler/version.info Version=9.1.0")],
+}
+
+# CANN <-> Ascend HDK (driver/firmware package). relation: paired = the HDK a source names as the
+# CANN's partner; compatible = listed as working with it; incompatible = stated not to work.
+CANN_HDK = [
+    ("8.0.RC1", ["24.1.RC1"], "paired", "hiascend_mindcluster_6.0.RC1", "medium", "MindCluster 6.0.RC1 bundle"),
+    ("8.0.RC2", ["24.1.RC2"], "paired", "mindformers_readme", "high", None),
+    ("8.0.RC3", ["24.1.RC3"], "paired", "mindformers_readme", "high", None),
+    ("8.0.0", ["24.1.0"], "paired", "mindformers_readme", "high", None),
+    ("8.1.RC1", ["25.0.RC1"], "paired", "mindformers_readme", "high", None),
+    ("8.2.RC1", ["25.2.0"], "paired", "mindformers_readme ascend_deployer_cann_json", "high", "ascend-deployer fork CANN_8.2.RC1.json"),
+    ("8.2.RC1", ["25.2.0", "25.0.RC1", "24.1.0", "24.1.RC3", "24.1.RC2"], "compatible", "hiascend_mindie21rc1", "medium",
+     "MindIE 2.1.RC1 compatibility list"),
+    ("8.3.RC1", ["25.3.RC1"], "paired", "mindformers_readme ascend_deployer_cann_json", "high", "ascend-deployer fork CANN_8.3.RC1.json"),
+    ("8.5.0", ["25.5.X", "25.3.X", "25.2.X", "25.0.X"], "compatible", "hiascend_cann850_rn", "high", "CANN 8.5.0 release notes"),
+    ("8.5.0", ["25.5.1"], "paired", "hicann_release_mgmt", "high", "release-management 8.5.0 version line"),
+    ("8.5.0", ["25.5.0"], "paired", "mindformers_readme", "high", "MindFormers 1.8.0 row"),
+    ("8.5.0.alpha001", ["25.2.X"], "compatible", "hiascend_cann850a1_rn", "high", None),
+    ("8.5.2", ["26.0.RC1", "25.5.2", "25.5.1"], "compatible", "hicann_release_mgmt", "high", "9.0.0/release-notes.md"),
+    ("9.0.0", ["26.0.RC1"], "paired", "hicann_release_mgmt ascend_deployer_cann_json", "high", "ascend-deployer required_soft NPU 26.0.RC1"),
+    ("9.0.0", ["26.0.RC1", "25.5.2", "25.5.1"], "compatible", "hicann_release_mgmt", "high", "9.0.0/release-notes.md"),
+    ("9.0.0-beta.1", ["25.5.1"], "compatible", "hicann_release_mgmt", "high", None),
+    ("9.0.1", ["26.0.RC3", "26.0.RC1", "25.5.2", "25.5.1"], "compatible", "gitcode_cann_rm_901", "high", None),
+    ("9.1.0", ["26.0.RC1"], "paired", "hiascend_cann910_rn", "high", "mapping table"),
+    ("9.1.0", ["25.2.X", "25.3.X", "25.5.X", "26.0.RC1", "25.7.RC1", "26.1.0"], "compatible", "hiascend_cann910_rn", "high",
+     "compatibility grid"),
+    ("9.1.0", ["25.0.X"], "incompatible", "hiascend_cann910_rn", "high", "release notes: not compatible with HDK 25.0.X"),
+    ("9.1.0", ["26.1.0"], "paired", "hiascend_mindcluster2610", "high",
+     "MindCluster 26.1.0 bundle, 'other products' (Atlas 350: 25.7.RC1, Atlas 950 SuperPoD: 25.1.RC1, Atlas 850E/650E: 25.6.RC1)"),
+    ("9.1.1", ["26.1.1"], "paired", "hiascend_cann911_rn", "high", None),
+    ("9.2.0", ["26.2.RC1"], "paired", "hiascend_cann920_rn", "high", None),
+    ("9.2.0", ["25.3.X", "25.5.X", "26.0.RC1", "25.7.RC1", "26.1.1", "26.2.RC1"], "compatible", "hiascend_cann920_rn", "high",
+     "compatibility grid"),
+    ("9.2.0", ["25.0.X", "25.2.X"], "incompatible", "hiascend_cann920_rn", "high", "release notes: not compatible with HDK 25.0.X/25.2.X"),
+]
+
+# Commercial bundle named by the MindSpore docs -> CANN and (where a source pairs them) HDK (compat_facts.md §2.3).
+BUNDLE_HDK = {
+    "24.0.RC2": "24.1.RC2", "24.0.RC3": "24.1.RC3", "24.0.0": "24.1.0", "25.0.RC1": "25.0.RC1",
+}
+
+CANN_PYTHON = [
+    ("8.3.RC1", "3.7", "3.11", "hiascend_cann83a_quick", "medium", "stated for 8.3.RC1.alpha001-003: Python 3.7.x to 3.11.4"),
+    ("8.5.0", "3.7", "3.13", "hiascend_cann850_pip", "high", None),
+    ("9.0.0", "3.7", "3.13", "hiascend_cann900_pip", "high", None),
+    ("9.1.0", "3.7", "3.14", "hiascend_cann910_pip", "high", None),
+]
+
+# MindSpore GPUEnvChecker's cuDNN rule (compat_facts.md §4.1) and the install guides' pairs.
+CUDA_CUDNN = [
+    ("10.1", "7.6", "docs_install_r1.5", "medium", "install guides r1.5-r2.2: CUDA 10.1 with cuDNN 7.6.x"),
+    ("11.1", "8.0", "docs_install_r1.5", "medium", "install guides r1.5-r2.2: CUDA 11.1 with cuDNN 8.0.x"),
+    ("11.6", "8.5", "docs_install_r2.0", "medium", "install guides r2.0-r2.2: CUDA 11.6 with cuDNN 8.5.x"),
+]
+
+PLATFORM_OF_ARCH = {"linux-aarch64": "linux-aarch64", "linux-x86_64": "linux-x86_64", "windows-x64": "windows-x86_64",
+                    "macos-arm64": "macos-arm64", "macos-x64": "macos-x86_64"}
+
+FILE_READ_KIND = [
+    ("fwkacllib", "fixed/fwkacllib"),
+    ("ASCEND_OPP_PATH", "opp_path"),
+    ("ASCEND_HOME_PATH", "home_path"),
+    ("compiler", "fixed/compiler"),
+]
+
+
+# --- helpers -----------------------------------------------------------------------------------
+
+class Sources:
+    """Resolve the notes' free-text source mentions to ids, adding fs:<n> index-excerpt ids."""
+
+    def __init__(self, notes_sources: dict):
+        self.table = {}
+        for sid, s in notes_sources.items():
+            if sid == "fs_ids":
+                continue
+            entry = {k: v for k, v in s.items() if v not in (None, "")}
+            entry.setdefault("type", "other")
+            self.table[sid] = entry
+        self.used = set()
+
+    def ids(self, text: str) -> list:
+        out = []
+        for m in re.finditer(r"fs_ids:(\d+)|fs:(\d+)|([A-Za-z][\w.\-]*)", text or ""):
+            if m.group(1) or m.group(2):
+                sid = "fs:" + (m.group(1) or m.group(2))
+                self.table.setdefault(sid, {
+                    "type": "code_index_excerpt",
+                    "note": "excerpt id of the stored code/doc index (find_string); real pasted file text whose "
+                            "repository/commit the index does not resolve"})
+                out.append(sid)
+            elif m.group(3) in self.table:
+                out.append(m.group(3))
+        out = list(dict.fromkeys(out))
+        if not out:
+            raise SystemExit(f"build_matrix: no known source id in {text!r}")
+        self.used.update(out)
+        return out
+
+
+def release_family(name: str) -> str:
+    """"7.0.RC1.3.beta1" -> "7.0.RC1"; "8.0.0.beta1" -> "8.0.0"; "9.0.0-beta.1" stays."""
+    parts = name.split(".")
+    return ".".join(parts[:3]) if len(parts) >= 3 else name
+
+
+def clean_release(text: str) -> str:
+    """"8.0.RC2 (8.0.RC2.beta1 in older tables)" -> "8.0.RC2"; 7.0.RC.beta1 typo is noted by the caller."""
+    return text.split(" (")[0].strip()
+
+
+def fact_map(release: dict) -> dict:
+    out = {}
+    for f in release["facts"]:
+        out.setdefault(f["field"], []).append(f)
+    return out
+
+
+def file_read_kind(text: str) -> str:
+    for needle, kind in FILE_READ_KIND:
+        if needle in text:
+            return kind
+    return "other"
+
+
+def release_kind(v: str) -> str:
+    low = v.lower()
+    if "post" in low:
+        return "post"
+    if "rc" in low:
+        return "rc"
+    if "alpha" in low or "beta" in low:
+        return "pre"
+    return "final"
+
+
+# --- builders ----------------------------------------------------------------------------------
+
+def build_mindspore_row(rel: dict, src: Sources, facts_compilers: list) -> dict:
+    v = rel["version"]
+    fm = fact_map(rel)
+    row = {"version": v, "pip_version": rel.get("pip_version") or v.replace("-rc", "rc"), "release_kind": release_kind(v)}
+
+    # What the release's own AscendEnvChecker accepts; the tag and the wheel agree where both were read.
+    acc = fm["ascend_compiler_version_accepted"]
+    values = {tuple(f["value"]) for f in acc}
+    if len(values) != 1:
+        raise SystemExit(f"build_matrix: {v}: tag and wheel disagree on the accepted list: {values}")
+    file_read = fm["ascend_version_file_read"][0]
+    row["checker"] = {
+        "accepted_compilers": list(acc[0]["value"]),
+        "compare": "major.minor of the first Version= line",
+        "on_mismatch": "warning",
+        "file_read": file_read["value"],
+        "file_read_kind": file_read_kind(file_read["value"]),
+        "source": src.ids(" ".join(f["source"] for f in acc) + " " + file_read["source"]),
+        "confidence": "high",
+    }
+    if "custom_op_build_cann_compiler_version" in fm:
+        f = fm["custom_op_build_cann_compiler_version"][0]
+        row["custom_ops_built_with"] = {"compiler_version": f["value"], "source": src.ids(f["source"]),
+                                        "confidence": f["confidence"]}
+
+    cann = []
+
+    def add_cann(build, role, by, fact, note=None, hdk=None):
+        entry = {"cann": release_family(build), "build": build, "role": role, "by": by,
+                 "source": src.ids(fact["source"]), "confidence": fact["confidence"]}
+        if hdk:
+            entry["hdk"] = hdk
+        if note or fact.get("note"):
+            entry["note"] = note or fact.get("note")
+        cann.append(entry)
+
+    solution = (fm.get("ascend_commercial_solution") or fm.get("ascend_commercial_solution_installdoc") or [None])[0]
+    for f in fm.get("cann_community_recommended", []):
+        hdk = None
+        if solution:
+            bundle = solution["value"].rsplit(" ", 1)[-1]
+            hdk = BUNDLE_HDK.get(bundle)
+        add_cann(f["value"], "recommended", "MindSpore release list", f,
+                 note=f"commercial bundle: {solution['value']}" if solution else None, hdk=hdk)
+        if hdk:
+            cann[-1]["hdk_confidence"] = "medium"
+            cann[-1]["note"] += f"; bundle {bundle} is HDK {hdk} (same MindSpore release in the MindSpore docs and MindFormers)"
+    if solution and not fm.get("cann_community_recommended"):
+        # 1.5/1.6 name only the commercial bundle; the CANN release comes from the compiler value (an inference).
+        for mm in fm["ascend_compiler_version_accepted"][0]["value"]:
+            for rel, conf, note in COMPILER_TO_CANN.get(mm, []):
+                cann.append({"cann": rel, "build": None, "role": "recommended", "by": "MindSpore release list (bundle only)",
+                             "source": src.ids(solution["source"] + " " + " ".join(
+                                 r["source"] for r in facts_compilers if r["mm"] == mm)),
+                             "confidence": "low",
+                             "note": f"the docs name only '{solution['value']}'; CANN {rel} is {note}"})
+    for f in fm.get("cann_community_recommended_installdoc", []):
+        add_cann(f["value"], "recommended", "MindSpore install guide", f)
+    for f in fm.get("cann_paired_by_mindformers", []):
+        note = "MindFormers wrote \"7.0.RC.beta1\"" if "7.0.RC.beta1" in f["value"] else None
+        hdk_f = (fm.get("hdk_driver_firmware_paired_by_mindformers") or [None])[0]
+        add_cann(clean_release(f["value"]), "paired", "MindFormers version table", f, note=note,
+                 hdk=hdk_f["value"] if hdk_f else None)
+    for f in fm.get("cann_per_ascend_deployer", []):
+        add_cann(f["value"], "paired", "ascend-deployer version_match.json", f)
+    for f in fm.get("cann_per_hiascend_doc", []):
+        add_cann(f["value"], "paired", "hiascend quick-install guide", f)
+    for f in fm.get("cann_per_mindcluster_6.0.RC1", []):
+        add_cann("8.0.RC1", "paired", "MindCluster 6.0.RC1 release notes", f, hdk="24.1.RC1",
+                 note="conflicts with MindSpore docs and MindFormers (8.0.RC2 with HDK 24.1.RC2); the checker accepts both")
+    for f in fm.get("driver_firmware_third_party_table", []):
+        val = f["value"]
+        entry = {"cann": release_family(val["cann"]), "build": val["cann"], "role": "third-party",
+                 "by": "unattributed install guide", "driver": val["driver"], "firmware": val["firmware"],
+                 "source": src.ids(f["source"]), "confidence": f["confidence"]}
+        cann.append(entry)
+    if "custom_ops_built_with" in row and not any(c["role"] in ("recommended", "paired") for c in cann):
+        built = row["custom_ops_built_with"]["compiler_version"]
+        mm = major_minor(built)
+        rels = [r for r, conf, _ in COMPILER_TO_CANN.get(mm, []) if conf == "high"]
+        if rels:
+            f = fm["custom_op_build_cann_compiler_version"][0]
+            is_internal = ".T" in built
+            add_cann(rels[-1], "built-with", "the wheel's custom-op build CANN", f,
+                     note=(f"built with internal CANN build {built} of the {mm} train; {rels[-1]} is the release of that train"
+                           if is_internal else f"built with CANN compiler {built}"))
+            cann[-1]["confidence"] = "medium" if is_internal else "high"
+    row["cann"] = cann
+
+    python_rows = []
+    for f in fm.get("wheels_published", []):
+        by_key = {}
+        for w in f["value"]:
+            label = w["hardware_label"]
+            flavours = [fl for fl, needle in (("ascend", "Ascend"), ("gpu", "GPU"), ("cpu", "CPU")) if needle in label]
+            for fl in flavours:
+                key = (PLATFORM_OF_ARCH.get(w["os_arch"], w["os_arch"]), fl)
+                by_key.setdefault(key, set()).update(w["python"])
+        for (platform, fl), pys in sorted(by_key.items()):
+            python_rows.append({"platform": platform, "flavour": fl, "python": sorted(pys, key=version_key),
+                                "source": src.ids(f["source"]), "confidence": f["confidence"]})
+    for f in fm.get("python_versions_pypi", []):
+        gaps = " ".join(g["value"] for g in fm.get("pypi_wheel_gaps", []))
+        for platform in ("linux-x86_64", "linux-aarch64"):
+            if any(r["platform"] == platform for r in python_rows):
+                continue
+            python_rows.append({"platform": platform, "flavour": "any", "python": list(f["value"]),
+                                "source": src.ids(f["source"]), "confidence": f["confidence"],
+                                "note": "PyPI files; the linux-aarch64 builds are the cpXY-none-any files"
+                                        + (f"; gaps: {gaps}" if gaps else "")})
+    row["python"] = python_rows
+
+    hardware = []
+    for field, by in (("hardware_installdoc", "install guide wording"), ("hardware_per_mindformers", "paired MindFormers release"),
+                      ("prebuilt_custom_kernel_socs", "SoC kernels shipped in the wheel")):
+        for f in fm.get(field, []):
+            val = f["value"] if isinstance(f["value"], list) else [s.strip() for s in f["value"].split(",")]
+            hardware.append({"value": val, "by": by, "source": src.ids(f["source"]), "confidence": f["confidence"]})
+    row["hardware"] = hardware
+
+    gpu = {}
+    for field, key in (("gpu_cuda_wheels", "cuda_wheels"), ("gpu_plugins_in_x86_wheel", "cuda_plugins"),
+                       ("gpu_cuda_checker", "cuda_checker")):
+        fs = fm.get(field, [])
+        if fs:
+            values = sorted({x for f in fs for x in f["value"]}, key=version_key)
+            gpu[key] = {"value": values, "source": src.ids(" ".join(f["source"] for f in fs)),
+                        "confidence": fs[0]["confidence"]}
+    for f in fm.get("gpu_cuda_cudnn_installdoc", []):
+        gpu["install_guide"] = {"value": f["value"], "source": src.ids(f["source"]), "confidence": f["confidence"]}
+    row["gpu"] = gpu
+
+    notes = []
+    if v == "2.6.0":
+        notes.append("Sources disagree: MindSpore's docs recommend CANN 8.1.RC1.beta1 and its checker accepts 7.6/7.7; "
+                     "ascend-deployer's version_match.json maps 2.6.0 to CANN 8.2.RC1, with which 2.6.0 prints the "
+                     "version-mismatch warning.")
+    if v == "2.3.0":
+        notes.append("Sources disagree: MindSpore docs and MindFormers give CANN 8.0.RC2 with HDK 24.1.RC2; the MindCluster "
+                     "6.0.RC1 bundle lists CANN 8.0.RC1 with HDK 24.1.RC1. The checker accepts both (7.2, 7.3).")
+    if "7.8" in row["checker"]["accepted_compilers"]:
+        notes.append("Accepts compiler 7.8, but no CANN release with a 7.8.x compiler is known.")
+    if "6.11" in row["checker"]["accepted_compilers"]:
+        notes.append("Accepts compiler 6.11, but no CANN release with a 6.11.x compiler is known.")
+    if v == "2.3.0-rc6":
+        notes.append("Exists only as a source tag; the release list has no 2.3.0-rc6 release.")
+    if v in ("2.6.0", "2.7.0", "2.7.1"):
+        notes.append("check_opp_kernel() raises 'Ascend opp_kernel is not installed' when opp_kernel is missing "
+                     "(2.6.0, 2.7.0 and 2.7.1 per the notes).")
+    if notes:
+        row["notes"] = notes
+    return row
+
+
+def build_compilers(src: Sources, facts: dict) -> list:
+    by_mm = {r["mm"]: r for r in facts["mindspore_compiler_major_minor_to_cann"]}
+    rows = []
+    for mm, rels in COMPILER_TO_CANN.items():
+        noted = by_mm[mm]
+        rows.append({
+            "compiler": mm,
+            "cann": [{"release": r, "confidence": c, "note": n} for r, c, n in rels],
+            "basis": noted["basis"],
+            "source": src.ids(noted["source"]),
+            "confidence": noted["confidence"] if noted["confidence"] != "n/a" else "unknown",
+        })
+    missing = set(by_mm) - set(COMPILER_TO_CANN)
+    if missing:
+        raise SystemExit(f"build_matrix: compiler values in the notes not transcribed: {sorted(missing)}")
+    return rows
+
+
+def build_cann_releases(src: Sources, facts: dict) -> list:
+    rows = {}
+    for c in facts["cann_versions"]:
+        row = {"release": c["cann"], "internal_versions": [], "innerversions": []}
+        for ex in c.get("internal_examples", []):
+            value = ex["value"]
+            m = re.match(r"\[([^:\]]+):[^\]]+\]", value)
+            internal = m.group(1) if m else value.split(" ")[0]
+            row["internal_versions"].append({"value": internal, "file": ex["file"], "as_seen": value,
+                                             "source": src.ids(ex["source"]), "confidence": ex["confidence"]})
+        for iv in c.get("innerversion", []):
+            codes = re.findall(r"V\d+R\d+C\d+(?:SPC\d+)?(?:B\d+)?", iv["innerversion"])
+            entry = {"innerversion": codes, "code": sorted({re.match(r"V\d+R\d+C\d+", x).group(0) for x in codes}),
+                     "source": src.ids(iv["source"]), "confidence": iv["confidence"]}
+            if iv.get("toolkit_compatible_version"):
+                entry["toolkit_compatible_version"] = parse_innerversion_list(iv["toolkit_compatible_version"])
+            if "(" in iv["innerversion"]:
+                entry["note"] = iv["innerversion"].split("(", 1)[1].rstrip(")")
+            row["innerversions"].append(entry)
+        rows[c["cann"]] = row
+    # The compiler value of each release, from the transcribed §2.2 table.
+    for mm, rels in COMPILER_TO_CANN.items():
+        for rel, conf, note in rels:
+            row = rows.setdefault(rel, {"release": rel, "internal_versions": [], "innerversions": []})
+            row.setdefault("compiler", []).append({"value": mm, "confidence": conf, "note": note})
+    for rel, lo, hi, sid, conf, note in CANN_PYTHON:
+        row = rows.setdefault(rel, {"release": rel, "internal_versions": [], "innerversions": []})
+        row["python"] = {"min": lo, "max": hi, "source": src.ids(sid), "confidence": conf}
+        if note:
+            row["python"]["note"] = note
+    for row in rows.values():
+        row.setdefault("compiler", [])
+        if not row["compiler"]:
+            internal = [major_minor(x["value"]) for x in row["internal_versions"]]
+            internal = [x for x in internal if x]
+            if internal:
+                # e.g. 8.0.RC2.alpha001 -> 7.2 from its version.cfg line: a pre-release of another train, kept as seen.
+                row["compiler"].append({"value": internal[0], "confidence": row["internal_versions"][0]["confidence"],
+                                        "note": "major.minor of the internal version seen for this build"})
+    return sorted(rows.values(), key=lambda r: version_key(r["release"]))
+
+
+def build_cann_hdk(src: Sources, facts: dict) -> list:
+    rows = []
+    for cann, hdks, relation, sid, conf, note in CANN_HDK:
+        row = {"cann": cann, "hdk": hdks, "relation": relation, "source": src.ids(sid), "confidence": conf}
+        if note:
+            row["note"] = note
+        rows.append(row)
+    for p in facts["ascend_docs_quickinstall_pairs"]:
+        socs = [s for s in ("910b", "310p") if p.get(f"driver_{s}")]
+        # One row when both SoCs get the same driver and firmware.
+        if len(socs) == 2 and p["driver_910b"].replace("(.1)", "") == p["driver_310p"] and \
+                p["firmware_910b"] == p["firmware_310p"]:
+            socs = [("910b, 310p", "910b")]
+        else:
+            socs = [(s, s) for s in socs]
+        for soc_label, soc in socs:
+            drv, fw = p.get(f"driver_{soc}"), p.get(f"firmware_{soc}")
+            drv_clean = drv.replace("(.1)", "")
+            rows.append({"cann": p["cann"], "hdk": [drv_clean], "relation": "known-working", "soc": soc_label,
+                         "driver": drv, "firmware": fw, "source": src.ids(p["source"]), "confidence": p["confidence"],
+                         "note": "what the Ascend PyTorch docs' quick-install helper installs with this CANN "
+                                 "(a known-working, often older driver), not an official pairing"})
+    return rows
+
+
+def build_hdk_firmware(src: Sources, facts: dict) -> list:
+    rows = []
+    for h in facts["hdk_firmware_versions"]:
+        for part in re.split(r",\s*(?=\d)", h["firmware"]):
+            m = re.match(r"([0-9][0-9A-Za-z.]*)\s*(?:\((910b|310p)?)?", part)
+            row = {"hdk": h["hdk"], "firmware": m.group(1), "source": src.ids(h["source"]), "confidence": h["confidence"]}
+            if m.group(2):
+                row["soc"] = m.group(2)
+            rows.append(row)
+    return rows
+
+
+def _split_variants(text: str):
+    main, _, rest = (text or "").partition("  (")
+    variants = re.findall(r"(\[[^()]*\])", rest) if rest else []
+    return main.strip(), variants
+
+
+def build_samples(src: Sources, facts: dict):
+    drivers, firmwares = [], []
+    for d in facts["driver_version_info_samples"]:
+        if not d.get("Version"):
+            continue  # the source template has no version to look up by
+        main, variants = _split_variants(d["compatible_version_fw"])
+        drivers.append({
+            "version": d["Version"], "innerversion": d["Innerversion"],
+            "compatible_version": parse_innerversion_list(d["compatible_version"]),
+            "compatible_version_fw": parse_range_list(main),
+            "compatible_version_fw_variants": [parse_range_list(v) for v in variants],
+            "source": src.ids(d["source"]), "confidence": d["confidence"]})
+    for f in facts["firmware_version_info_samples"]:
+        main, variants = _split_variants(f["compatible_version_drv"])
+        firmwares.append({
+            "version": f["Version"], "package_version": f["package_version"],
+            "compatible_version_drv": parse_range_list(main),
+            "compatible_version_drv_variants": [parse_range_list(v) for v in variants],
+            "source": src.ids(f["source"]), "confidence": f["confidence"]})
+    return drivers, firmwares
+
+
+def build(facts: dict) -> dict:
+    src = Sources(facts["sources"])
+    mindspore = [build_mindspore_row(r, src, facts["mindspore_compiler_major_minor_to_cann"]) for r in facts["mindspore_releases"]]
+    compilers = build_compilers(src, facts)
+    cann = build_cann_releases(src, facts)
+    cann_hdk = build_cann_hdk(src, facts)
+    hdk_fw = build_hdk_firmware(src, facts)
+    drivers, firmwares = build_samples(src, facts)
+    cuda_cudnn = [{"cuda": c, "cudnn": d, "source": src.ids(s), "confidence": conf, "note": n}
+                  for c, d, s, conf, n in CUDA_CUDNN]
+    rules = {
+        "driver_firmware": {
+            "firmware_min_prefix": "6.4.",
+            "compare": "byte-wise string comparison; the candidate is cut to max(len(start), len(end)) characters "
+                       "and accepted when start <= cut <= end",
+            "steps": [
+                "firmware running version < '6.4.' (strcmp) -> not compatible",
+                "firmware version inside a driver compatible_version_fw range -> compatible",
+                "else driver version inside a firmware compatible_version_drv range -> compatible, else not",
+                "flash list unreadable -> unknown",
+            ],
+            "source": src.ids("hicann_driver"), "confidence": "high",
+        },
+        "cann_driver_innerversion": {
+            "rule": "CANN innerversion code (V100R001Cnn) listed in the driver's compatible_version, or the driver's "
+                    "Innerversion code listed in the toolkit's compatible_version",
+            "status": "inferred from samples; the code that applies it was not found",
+            "source": src.ids("hicann_driver fs_ids:48687078190 fs_ids:55624210583"), "confidence": "low",
+        },
+        "mindspore_cann": {
+            "rule": "major.minor of the first Version= line of the CANN compiler version.info must be in "
+                    "AscendEnvChecker.version; otherwise MindSpore logs a WARNING and carries on",
+            "source": src.ids("mindspore_test_tags"), "confidence": "high",
+        },
+        "mindspore_custom_ops": {
+            "rule": "2.4+: installed compiler major.minor must equal the major.minor of the bundled custom-op "
+                    "version.info (custom_opp_compiler_version); a difference is a warning",
+            "source": src.ids("mindspore_test_tags ms_cmake_gen_version_info"), "confidence": "high",
+        },
+        "mindspore_cuda": {
+            "rule": "libcudart major.minor (and nvcc release) in GPUEnvChecker.version; warn when cuDNN < 7.6, "
+                    "or cuDNN < 8.0 with CUDA > 10",
+            "source": src.ids("mindspore_test_tags"), "confidence": "high",
+        },
+    }
+    matrix = {
+        "$schema": "compat_matrix.schema.json",
+        "schema": SCHEMA_ID,
+        "matrix_version": MATRIX_VERSION,
+        "date": MATRIX_DATE,
+        "generated_from": "shared/reference/compat_facts.json via scripts/build_matrix.py",
+        "mindspore": mindspore,
+        "compilers": compilers,
+        "cann": cann,
+        "cann_hdk": cann_hdk,
+        "hdk_firmware": hdk_fw,
+        "driver_samples": drivers,
+        "firmware_samples": firmwares,
+        "cuda_cudnn": cuda_cudnn,
+        "rules": rules,
+    }
+    matrix["sources"] = {k: v for k, v in sorted(src.table.items()) if k in src.used}
+    return matrix
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--facts", default=DEFAULT_FACTS)
+    ap.add_argument("--out", default=DEFAULT_OUT)
+    ap.add_argument("--check", action="store_true", help="exit 1 if --out differs from what the facts give")
+    args = ap.parse_args(argv)
+    with open(args.facts, encoding="utf-8") as fh:
+        facts = json.load(fh)
+    text = json.dumps(build(facts), indent=1, ensure_ascii=False) + "\n"
+    if args.check:
+        with open(args.out, encoding="utf-8") as fh:
+            same = fh.read() == text
+        print("up to date" if same else f"{args.out} differs from {args.facts}")
+        return 0 if same else 1
+    tmp = args.out + ".tmp"
+    with open(tmp, "w", encoding="utf-8") as fh:
+        fh.write(text)
+    os.replace(tmp, args.out)
+    print(f"wrote {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
