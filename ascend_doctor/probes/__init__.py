@@ -24,11 +24,12 @@ class ProbeOptions:
 
 def _registry() -> List[Tuple[str, Callable]]:
     # Order matters only for readability of timings; probes do not depend on each other.
-    from . import python_env, system
+    from . import launch, python_env, system
 
     return [
         ("system", system.probe_system),
         ("python", python_env.probe_python),
+        ("launch", launch.probe_launch),  # goes to facts.extra["launch"]
     ]
 
 
@@ -38,7 +39,12 @@ def collect_facts(host: Host, options: ProbeOptions = None) -> Facts:
     for name, probe in _registry():
         start = time.monotonic()
         try:
-            setattr(facts, name, probe(host, options))
+            result = probe(host, options)
+            # A probe named after a Facts field fills it; any other lands in facts.extra[name].
+            if hasattr(facts, name) and name != "extra":
+                setattr(facts, name, result)
+            else:
+                facts.extra[name] = result
         except Exception as exc:  # a doctor bug, not a machine fault: report, don't die
             facts.probe_crashes[name] = f"{type(exc).__name__}: {exc} ({_where(exc)})"
         facts.probe_ms[name] = int((time.monotonic() - start) * 1000)
