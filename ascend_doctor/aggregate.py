@@ -198,10 +198,18 @@ class Aggregator:
         for n in self.nodes:
             known.update(n.addresses)
             known.update(x for x in (n.host, n.name) if x)
-        missing = [s["server_id"] for s in servers
-                   if s.get("server_id") not in known and (s.get("host_ip") or None) not in known]
-        if missing:
-            problems.append(f"{len(missing)} server(s) in the rank table sent no report")
+        matched = [s for s in servers if s.get("server_id") in known or (s.get("host_ip") or None) in known]
+        hosts = {n.host or n.name for n in self.nodes}
+        if matched:
+            missing = [s["server_id"] for s in servers if s not in matched]
+            if missing:
+                problems.append(f"{len(missing)} server(s) in the rank table sent no report")
+        else:
+            # server_id is often an abstract name (node_0): nothing to match by, so compare counts.
+            missing = []
+            if len(hosts) < len(servers):
+                problems.append(f"the rank table lists {len(servers)} servers but only {len(hosts)} host(s) reported "
+                                "(server ids match no reported host name or address)")
         ip_users: Dict[str, set] = {}
         for digest_servers in self.table_servers.values():
             for s in digest_servers:
@@ -212,6 +220,7 @@ class Aggregator:
         if duplicates:
             problems.append(f"{len(duplicates)} device IP(s) used more than once")
         return {"ok": not problems, "problems": problems, "views": views, "servers_in_table": len(servers),
+                "servers_matched_by": "name" if matched else "count", "hosts_reported": len(hosts),
                 "servers_missing": missing, "duplicate_device_ips": duplicates}
 
     def _missing_ranks(self) -> Dict[str, Any]:

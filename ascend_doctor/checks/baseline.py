@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..baseline import drift_is_mindspore, mindspore_move
+from ..release_notes import where_to_read
 from ..findings import PASS, SKIP, WARN, Finding
 from ..node_facts import comparable_facts
 from . import check
@@ -33,9 +34,8 @@ def check_baseline_drift(ctx):
                     fix.append(f"MindSpore {rel['version']} breaking change: {change['change']}")
             if crossed:
                 fix.append("read the breaking changes of every release in between before trusting results: "
-                           + "; ".join(r["read"] for r in crossed[:3])
-                           + (f"; and {len(crossed) - 3} more release(s): "
-                              + ", ".join(r["version"] for r in crossed[3:]) if len(crossed) > 3 else ""))
+                           f"{where_to_read(crossed[-1]['version'])}; likewise for "
+                           + (", ".join(r["version"] for r in crossed[:-1]) or "no other release"))
     names = ", ".join(i["fact"] for i in drift)
     fix.append(f"make this node match the baseline ({names}), or refresh the baseline on purpose: "
                "ascend-doctor check --format json -o known-good.json")
