@@ -2,7 +2,7 @@
 
 No scripts, no fonts, no images, no links to fetch: inline CSS only, so it opens
 from a ticket attachment on an offline laptop. Everything from a report is escaped.
-Sections: verdict, skew table, rank table, checks with their fixes, node × check grid.
+Sections: verdict, skew table, node × check grid, rank table, baseline drift, problems with their fixes.
 """
 
 from __future__ import annotations
@@ -141,6 +141,7 @@ def render_aggregate_html(result: Dict[str, Any]) -> str:
         out.append("<p>Unreadable reports:</p><ul>" + "".join(f"<li><code>{_e(u['error'])}</code></li>"
                                                                for u in result["unreadable"][:50]) + "</ul>")
     out.extend(_skew_table(result))
+    out.extend(_grid(result))
     if result.get("rank_table"):
         out.extend(_rank_table(result["rank_table"]))
     if result.get("baseline_drift"):
@@ -150,6 +151,5 @@ def render_aggregate_html(result: Dict[str, Any]) -> str:
             out.append(f"<tr><td>{_e(d['fact'])}</td><td>{_e(d['expected'])}</td><td>{groups}</td></tr>")
         out.append("</table>")
     out.extend(_checks(result))
-    out.extend(_grid(result))
     out.append("</body></html>")
     return "\n".join(out) + "\n"
