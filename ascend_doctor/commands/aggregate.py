@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 
 from ..aggregate import AggregateInputError, Aggregator, report_paths
 from ..baseline import baseline_argument
@@ -26,18 +27,30 @@ def register(sub) -> None:
                    help="a node fails when it has a finding at this level or worse (default: fail)")
     p.add_argument("--expect", type=int, metavar="N",
                    help="number of reports expected (default: the world size the launchers reported)")
+    p.add_argument("--wait", type=float, default=0.0, metavar="S",
+                   help="with --expect: wait up to S seconds for the N reports to appear (other nodes still writing)")
     p.add_argument("--baseline", metavar="REPORT.json", type=baseline_argument, default=None,
                    help="a trusted node's JSON report: name the nodes that drifted from it")
     p.set_defaults(func=run)
 
 
+def _paths(args):
+    try:
+        return report_paths(args.inputs)
+    except AggregateInputError as exc:
+        raise CliError(str(exc)) from None
+
+
 def run(args) -> int:
     if args.expect is not None and args.expect <= 0:
         raise CliError(f"--expect must be a positive number of reports, got {args.expect}")
-    try:
-        paths = report_paths(args.inputs)
-    except AggregateInputError as exc:
-        raise CliError(str(exc)) from None
+    if args.wait and args.expect is None:
+        raise CliError("--wait needs --expect N (the number of reports to wait for)")
+    paths = _paths(args)
+    deadline = time.monotonic() + max(0.0, args.wait)
+    while args.expect is not None and len(paths) < args.expect and time.monotonic() < deadline:
+        time.sleep(min(1.0, max(0.0, deadline - time.monotonic())))
+        paths = _paths(args)
     if not paths:
         raise CliError(f"{', '.join(args.inputs)}: no *.json node reports found")
     agg = Aggregator(fail_on=args.fail_on, expect=args.expect, baseline=args.baseline)
