@@ -20,6 +20,7 @@ from collections import OrderedDict
 from typing import Any, Dict, Iterable, List, Optional
 
 from .findings import REPORT_SCHEMA, SEVERITY, STATUSES
+from .probes.launch import summarise_rank_table
 from .node_facts import PER_NODE_VARIABLES, UNSET, comparable_facts
 
 AGGREGATE_SCHEMA = "ascend-doctor.aggregate/1"
@@ -133,6 +134,7 @@ class Aggregator:
         self.check_example: Dict[str, Dict[str, Any]] = {}
         self.table_views: Dict[str, List[str]] = {}
         self.table_servers: Dict[str, List[Dict[str, Any]]] = {}
+        self.table_paths: Dict[str, Optional[str]] = {}
         self.drift: Dict[str, Dict[str, List[str]]] = {}
 
     # -- input ---------------------------------------------------------------------------------
@@ -157,7 +159,10 @@ class Aggregator:
         if node.rank_table is not None:
             digest = str(node.rank_table.get("digest") or node.rank_table.get("error") or "unreadable")
             self.table_views.setdefault(digest, []).append(node.name)
-            self.table_servers.setdefault(digest, node.rank_table.get("servers") or [])
+            # Only a complete copy stands for the table (most nodes keep just their own entry).
+            if node.rank_table.get("complete", True) and digest not in self.table_servers:
+                self.table_servers[digest] = node.rank_table.get("servers") or []
+            self.table_paths.setdefault(digest, node.rank_table.get("path"))
         if self.baseline is not None:
             for item in self.baseline.drift_from(node.facts):
                 self.drift.setdefault(item["fact"], {}).setdefault(item["actual"], []).append(node.name)
@@ -193,7 +198,16 @@ class Aggregator:
         if len(views) > 1:
             problems.append(f"nodes see {len(views)} different rank tables")
         majority = views[0]["value"]
-        servers = self.table_servers.get(majority) or []
+        if majority not in self.table_servers:
+            self._read_table_here(majority)
+        servers = self.table_servers.get(majority)
+        if servers is None:
+            return {"ok": not problems, "problems": problems,
+                    "notes": ["no report holds the whole rank table (rank 0 sent none) and its file is not readable "
+                              "here: servers and device IPs were not cross-checked"],
+                    "views": views, "servers_in_table": None, "servers_matched_by": None,
+                    "hosts_reported": len({n.host or n.name for n in self.nodes}), "servers_missing": [],
+                    "duplicate_device_ips": []}
         known = set()
         for n in self.nodes:
             known.update(n.addresses)
@@ -219,9 +233,22 @@ class Aggregator:
         duplicates = [{"device_ip": ip, "used_by": sorted(users)} for ip, users in sorted(ip_users.items()) if len(users) > 1]
         if duplicates:
             problems.append(f"{len(duplicates)} device IP(s) used more than once")
-        return {"ok": not problems, "problems": problems, "views": views, "servers_in_table": len(servers),
+        return {"ok": not problems, "problems": problems, "notes": [], "views": views, "servers_in_table": len(servers),
                 "servers_matched_by": "name" if matched else "count", "hosts_reported": len(hosts),
                 "servers_missing": missing, "duplicate_device_ips": duplicates}
+
+    def _read_table_here(self, digest: str) -> None:
+        """Rank 0's report is missing: the table is usually on shared storage, so read it from there."""
+        path = self.table_paths.get(digest)
+        if not path or not os.path.isfile(path):
+            return
+        try:
+            with open(path, "r", encoding="utf-8") as fh:
+                summary = summarise_rank_table(fh.read(), path, [])
+        except (OSError, UnicodeDecodeError):
+            return
+        if summary and summary.get("digest") == digest:
+            self.table_servers[digest] = summary["servers"]
 
     def _missing_ranks(self) -> Dict[str, Any]:
         ranks = [n.rank for n in self.nodes if n.rank is not None]

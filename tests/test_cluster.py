@@ -382,3 +382,36 @@ def test_baseline_rejects_non_report(tmp_path):
     bad.write_text(json.dumps({"schema": "ascend-doctor.aggregate/1"}))
     proc = run_cli("aggregate", str(tmp_path), "--baseline", str(bad))
     assert proc.returncode == 2 and "expected 'ascend-doctor.report/1'" in proc.stderr
+
+
+def _big_table(servers):
+    return {"status": "completed", "version": "1.0", "server_count": str(servers), "server_list": [
+        {"server_id": f"h{s}", "device": [{"device_id": str(d), "device_ip": f"10.{s // 250}.{s % 250}.{d + 1}",
+                                           "rank_id": str(s * 8 + d)} for d in range(8)]} for s in range(servers)]}
+
+
+def test_large_rank_table_is_kept_whole_only_by_rank_0(tmp_path):
+    table = json.dumps(_big_table(100))
+    files = {"/job/rt.json": table}
+    d = tmp_path / "r"
+    for s in (0, 1, 2):
+        write_report(d, node_report(tmp_path, f"h{s}", rank=s * 8, world_size=800,
+                                    env={"RANK_TABLE_FILE": "/job/rt.json"}, files=files))
+    reports = {p.name: json.load(open(p)) for p in d.iterdir()}
+    rt1 = reports["h1-rank8.json"]["facts"]["extra"]["launch"]["rank_table"]
+    assert rt1["complete"] is False and [s["server_id"] for s in rt1["servers"]] == ["h1"]
+    assert reports["h0-rank0.json"]["facts"]["extra"]["launch"]["rank_table"]["servers_listed"] == 100
+    rt = aggregate_paths([str(d)])["rank_table"]
+    assert rt["servers_in_table"] == 100 and len(rt["servers_missing"]) == 97 and "h3" in rt["servers_missing"]
+
+    # rank 0 missing: the table is read from its shared path when that is readable here
+    os.unlink(d / "h0-rank0.json")
+    assert aggregate_paths([str(d)])["rank_table"]["notes"]
+    shared = tmp_path / "rt.json"
+    shared.write_text(table)
+    for p in d.iterdir():
+        data = json.load(open(p))
+        data["facts"]["extra"]["launch"]["rank_table"]["path"] = str(shared)
+        p.write_text(json.dumps(data))
+    rt = aggregate_paths([str(d)])["rank_table"]
+    assert rt["servers_in_table"] == 100 and "h0" in rt["servers_missing"]

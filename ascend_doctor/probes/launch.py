@@ -41,6 +41,10 @@ VARIABLE_NAMES = ("RANK_TABLE_FILE", "MINDSPORE_HCCL_CONFIG_PATH", "RANK_ID", "R
 SECRET_NAME = re.compile(r"(TOKEN|SECRET|PASSW|PASSWD|PWD|CREDENTIAL|AUTH|PRIVATE|_KEY$|^KEY|CERT)", re.I)
 MAX_VALUE_CHARS = 512
 MAX_RANK_TABLE_BYTES = 16 << 20
+# Every node of a job holds the same table; copying all of it into every node's report would make
+# aggregation quadratic (4,096 reports x 4,096 servers). Rank 0 (or a process without a rank) keeps
+# the full server list; the others keep the digest and their own server's entry.
+FULL_TABLE_MAX_SERVERS = 64
 
 
 def _first(env, names) -> Tuple[Optional[str], Optional[str]]:
@@ -110,7 +114,8 @@ def parse_local_addresses(fib_trie: str) -> List[str]:
     return addresses
 
 
-def summarise_rank_table(text: str, path: str, errors: List[str]) -> Optional[Dict[str, Any]]:
+def summarise_rank_table(text: str, path: str, errors: List[str], keep_all: bool = True,
+                         own_ids: Optional[List[str]] = None) -> Optional[Dict[str, Any]]:
     """What aggregate needs from a rank table: its digest, and servers with their devices.
 
     Only the cross-node view lives here; validating the table's fields is the
@@ -133,8 +138,14 @@ def summarise_rank_table(text: str, path: str, errors: List[str]) -> Optional[Di
     # pretty-printed differently agree.
     summary["digest"] = hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:16]
     summary["server_count"] = data.get("server_count")
+    summary["servers_listed"] = len(servers)
+    keep_all = keep_all or len(servers) <= FULL_TABLE_MAX_SERVERS
+    summary["complete"] = keep_all
+    own = set(own_ids or [])
     for server in servers:
         if not isinstance(server, dict):
+            continue
+        if not keep_all and str(server.get("server_id")) not in own and server.get("host_ip") not in own:
             continue
         devices = []
         for dev in server.get("device") or []:
@@ -185,7 +196,8 @@ def probe_launch(host: Host, options) -> Dict[str, Any]:
             errors.append(f"{table_path}: rank table named by RANK_TABLE_FILE is not readable")
             rank_table = {"path": table_path, "digest": None, "servers": [], "error": "not readable"}
         else:
-            rank_table = summarise_rank_table(text, table_path, errors)
+            rank_table = summarise_rank_table(text, table_path, errors, keep_all=rank in (None, 0),
+                                              own_ids=[host_name, name] + addresses)
 
     return {
         "name": name,

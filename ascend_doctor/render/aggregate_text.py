@@ -48,7 +48,9 @@ def render_aggregate_text(result: Dict[str, Any]) -> str:
     rt = result.get("rank_table")
     if rt:
         out.append(f"\nRank table: {'consistent' if rt['ok'] else 'PROBLEMS'} "
-                   f"({rt['servers_in_table']} servers in the table)")
+                   f"({rt['servers_in_table'] if rt['servers_in_table'] is not None else 'unknown number of'} servers in the table)")
+        for note in rt.get("notes") or []:
+            out.append(f"  note: {note}")
         if len(rt["views"]) > 1:
             for v in rt["views"]:
                 out.append(f"  table {v['value']}: {_plural(v['count'], 'node')}: {names(v['nodes'])}")

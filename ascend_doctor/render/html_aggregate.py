@@ -65,8 +65,9 @@ def _skew_table(result: Dict[str, Any]) -> List[str]:
 def _rank_table(rt: Dict[str, Any]) -> List[str]:
     out = ["<h2 id='rank-table'>Rank table across nodes</h2>",
            f"<p>{'Consistent' if rt['ok'] else 'Problems'}: {rt['servers_in_table']} servers in the table.</p>"]
-    if rt["problems"]:
-        out.append("<ul>" + "".join(f"<li>{_e(p)}</li>" for p in rt["problems"]) + "</ul>")
+    items = list(rt["problems"]) + list(rt.get("notes") or [])
+    if items:
+        out.append("<ul>" + "".join(f"<li>{_e(p)}</li>" for p in items) + "</ul>")
     if len(rt["views"]) > 1:
         out.append("<table><tr><th>table digest</th><th>nodes</th></tr>")
         out.extend(f"<tr><td><code>{_e(v['value'])}</code></td><td>{_names(v['nodes'])}</td></tr>" for v in rt["views"])
