@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import glob
 import json
+import multiprocessing
 import os
 from collections import OrderedDict
 from typing import Any, Dict, Iterable, List, Optional
@@ -23,7 +24,14 @@ from .findings import REPORT_SCHEMA, SEVERITY, STATUSES
 from .probes.launch import summarise_rank_table
 from .node_facts import PER_NODE_VARIABLES, UNSET, comparable_facts
 
+try:  # optional: 2-3x faster parsing when installed; the standard library gives the same result
+    import orjson as _fast_json
+except ImportError:  # pragma: no cover - depends on the environment
+    _fast_json = None
+
 AGGREGATE_SCHEMA = "ascend-doctor.aggregate/1"
+# Below this many reports a process pool costs more than it saves.
+PARALLEL_MIN_REPORTS = 256
 PROBLEM_STATUSES = ("fail", "error", "warn")
 
 
@@ -106,7 +114,8 @@ def load_node_summary(path: str) -> NodeSummary:
     """Read one report file; an unreadable or torn file becomes a node with `error` set."""
     try:
         with open(path, "rb") as fh:
-            data = json.load(fh)
+            raw = fh.read()
+        data = _fast_json.loads(raw) if _fast_json is not None else json.loads(raw)
         return summarise_report(data, path)
     except (OSError, ValueError) as exc:
         node = NodeSummary(os.path.splitext(os.path.basename(path))[0], path)
@@ -143,6 +152,16 @@ class Aggregator:
         self.add(node)
         return node
 
+    def add_files(self, paths: List[str], jobs: int = 1) -> None:
+        """Read many reports; with jobs > 1, parse them in worker processes (each holds one report at a time)."""
+        if jobs <= 1 or len(paths) < PARALLEL_MIN_REPORTS:
+            for path in paths:
+                self.add_file(path)
+            return
+        with multiprocessing.get_context("fork" if hasattr(os, "fork") else "spawn").Pool(jobs) as pool:
+            for node in pool.imap(load_node_summary, paths, chunksize=64):
+                self.add(node)
+
     def add(self, node: NodeSummary) -> None:
         if node.error:
             self.unreadable.append(node)
@@ -151,7 +170,13 @@ class Aggregator:
         for key, value in node.facts.items():
             self.fact_values.setdefault(key, {}).setdefault(value, []).append(node.name)
         for fid, status in node.statuses.items():
-            self.check_nodes.setdefault(fid, {}).setdefault(status, []).append(node.name)
+            by_status = self.check_nodes.get(fid)
+            if by_status is None:
+                by_status = self.check_nodes[fid] = {}
+            if status in PROBLEM_STATUSES:
+                by_status.setdefault(status, []).append(node.name)
+            else:  # pass/skip: only counted, no name lists kept
+                by_status[status] = by_status.get(status, 0) + 1
         for p in node.problems:
             self.check_titles.setdefault(p["id"], p["title"])
             # The first problem of each check and status stands for the rest (same check, same fix).
@@ -273,7 +298,8 @@ class Aggregator:
         for fid in sorted(self.check_nodes):
             by_status = self.check_nodes[fid]
             entry = {"id": fid, "title": self.check_titles.get(fid, ""),
-                     "counts": {s: len(by_status.get(s, [])) for s in STATUSES},
+                     "counts": {s: (len(by_status[s]) if isinstance(by_status.get(s), list) else by_status.get(s, 0))
+                                for s in STATUSES},
                      "nodes": {s: by_status[s] for s in PROBLEM_STATUSES if s in by_status}}
             for s in PROBLEM_STATUSES:
                 ex = self.check_example.get(f"{fid}|{s}")
@@ -325,8 +351,7 @@ class Aggregator:
 
 
 def aggregate_paths(inputs: Iterable[str], fail_on: str = "fail", expect: Optional[int] = None,
-                    baseline=None) -> Dict[str, Any]:
+                    baseline=None, jobs: int = 1) -> Dict[str, Any]:
     agg = Aggregator(fail_on=fail_on, expect=expect, baseline=baseline)
-    for path in report_paths(inputs):
-        agg.add_file(path)
+    agg.add_files(report_paths(inputs), jobs=jobs)
     return agg.result()

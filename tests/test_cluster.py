@@ -415,3 +415,19 @@ def test_large_rank_table_is_kept_whole_only_by_rank_0(tmp_path):
         p.write_text(json.dumps(data))
     rt = aggregate_paths([str(d)])["rank_table"]
     assert rt["servers_in_table"] == 100 and "h0" in rt["servers_missing"]
+
+
+def test_parallel_parsing_gives_the_same_verdict(tmp_path):
+    d = tmp_path / "r"
+    base = node_report(tmp_path, "seed", rank=0, world_size=300)
+    for i in range(300):
+        rep = json.loads(json.dumps(base))
+        launch = rep["facts"]["extra"]["launch"]
+        launch.update({"name": f"n{i}-rank{i}", "rank": i, "host": f"n{i}"})
+        if i == 123:
+            rep["facts"]["driver"]["version"] = "23.0.3"
+        write_report(d, rep)
+    serial = aggregate_paths([str(d)], jobs=1)
+    parallel = aggregate_paths([str(d)], jobs=2)
+    assert serial == parallel
+    assert serial["skew"][0]["odd_nodes"] == ["n123-rank123"] and serial["coverage"]["missing_ranks"] == []
