@@ -431,3 +431,10 @@ def test_parallel_parsing_gives_the_same_verdict(tmp_path):
     parallel = aggregate_paths([str(d)], jobs=2)
     assert serial == parallel
     assert serial["skew"][0]["odd_nodes"] == ["n123-rank123"] and serial["coverage"]["missing_ranks"] == []
+
+
+def test_short_budget_drops_the_smoke_train_and_says_so(tmp_path, make_snapshot):
+    snap = make_snapshot("n", env={"RANK_ID": "0"})
+    proc = run_cli("preflight", "--bundle", snap, "--smoke", "--budget", "30", "--format", "json")
+    assert "--smoke skipped, --budget 30 s is under the 120 s" in proc.stderr
+    assert not [f for f in json.loads(proc.stdout)["findings"] if f["id"].startswith("smoke.")]

@@ -28,6 +28,8 @@ from .common import Progress, use_color, write_output
 # bounded commands.
 SLOW_CHECKS = ("smoke.*",)
 ALSO_FORMATS = {"junit": ".xml", "prom": ".prom", "text": ".txt", "markdown": ".md"}
+# The smoke train loads MindSpore and compiles a graph: below this budget it cannot finish, so it is skipped.
+SMOKE_MIN_BUDGET_S = 120.0
 # Part of the budget kept back for writing the report after the checks stop.
 WRITE_RESERVE_S = 1.0
 
@@ -100,6 +102,10 @@ def produce_preflight_report(args) -> Report:
     # Commands may take at most a third of the budget each, so one hung tool leaves room for the rest.
     args.timeout = min(args.timeout, max(0.5, args.budget / 3.0))
     options = run_options(args)
+    if args.smoke and args.budget < SMOKE_MIN_BUDGET_S:
+        print(f"ascend-doctor preflight: --smoke skipped, --budget {args.budget:g} s is under the "
+              f"{SMOKE_MIN_BUDGET_S:g} s a smoke train needs", file=sys.stderr)
+        args.smoke = False
     if not args.smoke:
         options.skip = list(options.skip) + list(SLOW_CHECKS)
     options.extra.update({"preflight": True, "smoke": bool(args.smoke)})
