@@ -438,3 +438,14 @@ def test_short_budget_drops_the_smoke_train_and_says_so(tmp_path, make_snapshot)
     proc = run_cli("preflight", "--bundle", snap, "--smoke", "--budget", "30", "--format", "json")
     assert "--smoke skipped, --budget 30 s is under the 120 s" in proc.stderr
     assert not [f for f in json.loads(proc.stdout)["findings"] if f["id"].startswith("smoke.")]
+
+
+def test_identity_check_warns_on_unreadable_launch_variables(make_snapshot):
+    bad = make_snapshot("b", env={"RANK_ID": "x1", "RANK_TABLE_FILE": "/missing/rt.json"})
+    proc = run_cli("check", "--bundle", bad, "--only", "launch", "--format", "json")
+    [f] = json.loads(proc.stdout)["findings"]
+    assert f["id"] == "launch.identity_readable" and f["status"] == "warn"
+    assert "RANK_ID='x1'" in f["summary"] and "/missing/rt.json" in f["summary"]
+    good = make_snapshot("g", env={"OMPI_COMM_WORLD_RANK": "2", "OMPI_COMM_WORLD_SIZE": "4"})
+    [f] = json.loads(run_cli("check", "--bundle", good, "--only", "launch", "--format", "json").stdout)["findings"]
+    assert f["status"] == "pass" and f["summary"].startswith("rank 2 of 4 via openmpi; reports as g-rank2")
