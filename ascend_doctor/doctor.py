@@ -72,7 +72,9 @@ def run_checks(host: Host, options: Optional[RunOptions] = None, progress=None) 
     if host.kind == "snapshot":
         host_info["created"] = getattr(host, "manifest", {}).get("created")
     tool = {"name": "ascend-doctor", "version": __version__,
-            "duration_ms": int((time.monotonic() - start) * 1000)}
+            "duration_ms": int((time.monotonic() - start) * 1000),
+            # Wall-clock end of the run: metrics and cluster reports need "when", not only "how long".
+            "finished_unix": round(time.time(), 3)}
     # Which compatibility matrix the verdicts use: the bundled one or a newer `matrix update` download.
     try:
         tool["matrix"] = ctx.matrix.info()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from ..baseline import baseline_argument
 from ..bundle import open_bundle
 from ..cli import EXIT_FINDINGS, EXIT_OK, CliError
 from ..doctor import RunOptions, run_checks
@@ -27,6 +28,8 @@ def add_report_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--timeout", type=float, default=10.0, metavar="S",
                    help="timeout in seconds for each external command such as npu-smi (default: 10)")
     p.add_argument("--no-color", action="store_true", help="plain text even on a terminal (NO_COLOR is honoured too)")
+    p.add_argument("--baseline", metavar="REPORT.json", type=baseline_argument, default=None,
+                   help="a trusted node's JSON report: report drift from it (versions, HCCL variables, device count)")
 
 
 def register(sub) -> None:

@@ -24,7 +24,7 @@ class ProbeOptions:
 
 def _registry() -> List[Tuple[str, Callable]]:
     # Order matters only for readability of timings; probes do not depend on each other.
-    from . import ascend_driver, cann, cuda, hccn, mindspore_pkg, npu_smi, python_env, rank_table, system
+    from . import ascend_driver, cann, cuda, hccn, launch, mindspore_pkg, npu_smi, python_env, rank_table, system
 
     return [
         ("system", system.probe_system),
@@ -37,6 +37,7 @@ def _registry() -> List[Tuple[str, Callable]]:
         ("cann", cann.probe_cann),
         ("hccn", hccn.probe_hccn),
         ("rank_table", rank_table.probe_rank_table),
+        ("launch", launch.probe_launch),  # goes to facts.extra["launch"]
     ]
 
 
@@ -46,7 +47,12 @@ def collect_facts(host: Host, options: ProbeOptions = None) -> Facts:
     for name, probe in _registry():
         start = time.monotonic()
         try:
-            setattr(facts, name, probe(host, options))
+            result = probe(host, options)
+            # A probe named after a Facts field fills it; any other lands in facts.extra[name].
+            if hasattr(facts, name) and name != "extra":
+                setattr(facts, name, result)
+            else:
+                facts.extra[name] = result
         except Exception as exc:  # a doctor bug, not a machine fault: report, don't die
             facts.probe_crashes[name] = f"{type(exc).__name__}: {exc} ({_where(exc)})"
         facts.probe_ms[name] = int((time.monotonic() - start) * 1000)

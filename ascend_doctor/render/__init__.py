@@ -8,12 +8,13 @@ from ..findings import Report
 
 
 def _formats() -> Dict[str, Callable[..., str]]:
-    from . import json_report, markdown, text
+    from . import json_report, junit, markdown, prometheus, text
 
-    return {"text": text.render, "json": json_report.render, "markdown": markdown.render}
+    return {"text": text.render, "json": json_report.render, "markdown": markdown.render,
+            "junit": junit.render, "prom": prometheus.render}
 
 
-FORMATS = ("text", "json", "markdown")
+FORMATS = ("text", "json", "markdown", "junit", "prom")
 
 
 def render(report: Report, fmt: str, color: bool = False) -> str:

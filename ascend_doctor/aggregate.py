@@ -1,0 +1,357 @@
+"""Merge per-node reports into one verdict for the job: failing nodes, skew, rank-table agreement.
+
+Pure logic, no printing. Streaming-friendly: `Aggregator.add` takes one node's
+report at a time and keeps only what the verdict needs (per-check statuses, the
+problem findings, the comparable facts, a rank-table digest), so memory grows
+linearly with the number of nodes and a report is dropped as soon as it is read.
+
+    agg = Aggregator(fail_on="fail")
+    for path in report_paths(["reports/"]):
+        agg.add_file(path)
+    result = agg.result()          # a JSON-able dict, schema ascend-doctor.aggregate/1
+"""
+
+from __future__ import annotations
+
+import glob
+import json
+import multiprocessing
+import os
+from collections import OrderedDict
+from typing import Any, Dict, Iterable, List, Optional
+
+from .findings import REPORT_SCHEMA, SEVERITY, STATUSES
+from .probes.launch import summarise_rank_table
+from .node_facts import PER_NODE_VARIABLES, UNSET, comparable_facts
+
+try:  # optional: 2-3x faster parsing when installed; the standard library gives the same result
+    import orjson as _fast_json
+except ImportError:  # pragma: no cover - depends on the environment
+    _fast_json = None
+
+AGGREGATE_SCHEMA = "ascend-doctor.aggregate/1"
+# Below this many reports a process pool costs more than it saves.
+PARALLEL_MIN_REPORTS = 256
+PROBLEM_STATUSES = ("fail", "error", "warn")
+
+
+class AggregateInputError(Exception):
+    """A path given to aggregate that is neither a report file nor a directory of them."""
+
+
+def report_paths(inputs: Iterable[str]) -> List[str]:
+    """Expand DIR arguments to the *.json files inside (temp files of atomic writes start with '.')."""
+    paths: List[str] = []
+    for item in inputs:
+        if os.path.isdir(item):
+            paths.extend(sorted(glob.glob(os.path.join(item, "*.json"))))
+        elif os.path.isfile(item):
+            paths.append(item)
+        else:
+            raise AggregateInputError(f"{item}: no such file or directory (expected a report directory or .json files)")
+    return paths
+
+
+def _node_name(data: Dict[str, Any], source: str) -> str:
+    launch = ((data.get("facts") or {}).get("extra") or {}).get("launch") or {}
+    return str(launch.get("name") or (data.get("host") or {}).get("name")
+               or os.path.splitext(os.path.basename(source))[0])
+
+
+class NodeSummary:
+    """What the verdict needs from one node's report (the rest of the report is dropped)."""
+
+    __slots__ = ("name", "host", "rank", "world_size", "source", "statuses", "problems", "facts",
+                 "rank_table", "addresses", "counts", "worst", "error")
+
+    def __init__(self, name: str, source: str):
+        self.name, self.source = name, source
+        self.host: Optional[str] = None
+        self.rank: Optional[int] = None
+        self.world_size: Optional[int] = None
+        self.statuses: Dict[str, str] = {}
+        self.problems: List[Dict[str, Any]] = []
+        self.facts: Dict[str, str] = {}
+        self.rank_table: Optional[Dict[str, Any]] = None
+        self.addresses: List[str] = []
+        self.counts = {s: 0 for s in STATUSES}
+        self.worst = "pass"
+        self.error: Optional[str] = None
+
+
+_WORST_FIRST = ("fail", "error", "warn", "pass", "skip")
+
+
+def summarise_report(data: Dict[str, Any], source: str) -> NodeSummary:
+    if not isinstance(data, dict) or data.get("schema") != REPORT_SCHEMA:
+        got = data.get("schema") if isinstance(data, dict) else type(data).__name__
+        raise ValueError(f"field 'schema' is {got!r}, expected {REPORT_SCHEMA!r}")
+    node = NodeSummary(_node_name(data, source), source)
+    launch = ((data.get("facts") or {}).get("extra") or {}).get("launch") or {}
+    node.host = launch.get("host") or (data.get("host") or {}).get("name")
+    node.rank = launch.get("rank") if isinstance(launch.get("rank"), int) else None
+    node.world_size = launch.get("world_size") if isinstance(launch.get("world_size"), int) else None
+    node.addresses = [str(a) for a in launch.get("addresses") or []]
+    node.rank_table = launch.get("rank_table")
+    node.facts = comparable_facts(data)
+    for f in data.get("findings") or []:
+        fid, status = str(f.get("id")), str(f.get("status"))
+        if status not in node.counts:
+            raise ValueError(f"finding {fid}: field 'status' is {status!r}, expected one of {STATUSES}")
+        node.counts[status] += 1
+        prev = node.statuses.get(fid)
+        if prev is None or _WORST_FIRST.index(status) < _WORST_FIRST.index(prev):
+            node.statuses[fid] = status
+        if status in PROBLEM_STATUSES:
+            node.problems.append({"id": fid, "status": status, "title": f.get("title") or "",
+                                  "summary": f.get("summary") or "", "fix": list(f.get("fix") or []),
+                                  "pitfall": f.get("pitfall")})
+    node.worst = next((s for s in _WORST_FIRST if node.counts[s]), "pass")
+    return node
+
+
+def load_node_summary(path: str) -> NodeSummary:
+    """Read one report file; an unreadable or torn file becomes a node with `error` set."""
+    try:
+        with open(path, "rb") as fh:
+            raw = fh.read()
+        data = _fast_json.loads(raw) if _fast_json is not None else json.loads(raw)
+        return summarise_report(data, path)
+    except (OSError, ValueError) as exc:
+        node = NodeSummary(os.path.splitext(os.path.basename(path))[0], path)
+        node.error = f"{path}: {getattr(exc, 'strerror', None) or exc}"
+        node.worst = "error"
+        return node
+
+
+def _group(values: Dict[str, List[str]]) -> List[Dict[str, Any]]:
+    groups = [{"value": v, "count": len(n), "nodes": n} for v, n in values.items()]
+    groups.sort(key=lambda g: (-g["count"], g["value"]))
+    return groups
+
+
+class Aggregator:
+    def __init__(self, fail_on: str = "fail", expect: Optional[int] = None, baseline=None):
+        self.fail_on = fail_on
+        self.expect = expect
+        self.baseline = baseline  # a baseline.Baseline, or None
+        self.nodes: List[NodeSummary] = []
+        self.unreadable: List[NodeSummary] = []
+        self.fact_values: "OrderedDict[str, Dict[str, List[str]]]" = OrderedDict()
+        self.check_titles: Dict[str, str] = {}
+        self.check_nodes: Dict[str, Dict[str, List[str]]] = {}
+        self.check_example: Dict[str, Dict[str, Any]] = {}
+        self.table_views: Dict[str, List[str]] = {}
+        self.table_servers: Dict[str, List[Dict[str, Any]]] = {}
+        self.table_paths: Dict[str, Optional[str]] = {}
+        self.drift: Dict[str, Dict[str, List[str]]] = {}
+
+    # -- input ---------------------------------------------------------------------------------
+    def add_file(self, path: str) -> NodeSummary:
+        node = load_node_summary(path)
+        self.add(node)
+        return node
+
+    def add_files(self, paths: List[str], jobs: int = 1) -> None:
+        """Read many reports; with jobs > 1, parse them in worker processes (each holds one report at a time)."""
+        if jobs <= 1 or len(paths) < PARALLEL_MIN_REPORTS:
+            for path in paths:
+                self.add_file(path)
+            return
+        with multiprocessing.get_context("fork" if hasattr(os, "fork") else "spawn").Pool(jobs) as pool:
+            for node in pool.imap(load_node_summary, paths, chunksize=64):
+                self.add(node)
+
+    def add(self, node: NodeSummary) -> None:
+        if node.error:
+            self.unreadable.append(node)
+            return
+        self.nodes.append(node)
+        for key, value in node.facts.items():
+            self.fact_values.setdefault(key, {}).setdefault(value, []).append(node.name)
+        for fid, status in node.statuses.items():
+            by_status = self.check_nodes.get(fid)
+            if by_status is None:
+                by_status = self.check_nodes[fid] = {}
+            if status in PROBLEM_STATUSES:
+                by_status.setdefault(status, []).append(node.name)
+            else:  # pass/skip: only counted, no name lists kept
+                by_status[status] = by_status.get(status, 0) + 1
+        for p in node.problems:
+            self.check_titles.setdefault(p["id"], p["title"])
+            # The first problem of each check and status stands for the rest (same check, same fix).
+            self.check_example.setdefault(f"{p['id']}|{p['status']}", p)
+        if node.rank_table is not None:
+            digest = str(node.rank_table.get("digest") or node.rank_table.get("error") or "unreadable")
+            self.table_views.setdefault(digest, []).append(node.name)
+            # Only a complete copy stands for the table (most nodes keep just their own entry).
+            if node.rank_table.get("complete", True) and digest not in self.table_servers:
+                self.table_servers[digest] = node.rank_table.get("servers") or []
+            self.table_paths.setdefault(digest, node.rank_table.get("path"))
+        if self.baseline is not None:
+            for item in self.baseline.drift_from(node.facts):
+                self.drift.setdefault(item["fact"], {}).setdefault(item["actual"], []).append(node.name)
+        # Per-check findings and the facts dict are no longer needed beyond what was copied.
+        node.facts = {}
+
+    # -- verdict -------------------------------------------------------------------------------
+    def _skew(self) -> List[Dict[str, Any]]:
+        names = [n.name for n in self.nodes]
+        skew = []
+        for key, values in self.fact_values.items():
+            if key.startswith("HCCL_"):
+                seen = sum(len(v) for v in values.values())
+                if seen < len(names):  # a variable set on some nodes only: the others have it unset
+                    have = {n for v in values.values() for n in v}
+                    values = dict(values)
+                    values[UNSET] = [n for n in names if n not in have]
+            if len(values) > 1:
+                groups = _group(values)
+                odd = [n for g in groups[1:] for n in g["nodes"]]
+                skew.append({"fact": key, "groups": groups, "majority": groups[0]["value"], "odd_nodes": odd})
+        return skew
+
+    def _rank_table(self) -> Optional[Dict[str, Any]]:
+        if not self.table_views:
+            return None
+        with_table = {n for v in self.table_views.values() for n in v}
+        views = _group(self.table_views)
+        without = [n.name for n in self.nodes if n.name not in with_table]
+        if without:
+            views.append({"value": "(no rank table)", "count": len(without), "nodes": without})
+        problems: List[str] = []
+        if len(views) > 1:
+            problems.append(f"nodes see {len(views)} different rank tables")
+        majority = views[0]["value"]
+        if majority not in self.table_servers:
+            self._read_table_here(majority)
+        servers = self.table_servers.get(majority)
+        if servers is None:
+            return {"ok": not problems, "problems": problems,
+                    "notes": ["no report holds the whole rank table (rank 0 sent none) and its file is not readable "
+                              "here: servers and device IPs were not cross-checked"],
+                    "views": views, "servers_in_table": None, "servers_matched_by": None,
+                    "hosts_reported": len({n.host or n.name for n in self.nodes}), "servers_missing": [],
+                    "duplicate_device_ips": []}
+        known = set()
+        for n in self.nodes:
+            known.update(n.addresses)
+            known.update(x for x in (n.host, n.name) if x)
+        matched = [s for s in servers if s.get("server_id") in known or (s.get("host_ip") or None) in known]
+        hosts = {n.host or n.name for n in self.nodes}
+        if matched:
+            missing = [s["server_id"] for s in servers if s not in matched]
+            if missing:
+                problems.append(f"{len(missing)} server(s) in the rank table sent no report")
+        else:
+            # server_id is often an abstract name (node_0): nothing to match by, so compare counts.
+            missing = []
+            if len(hosts) < len(servers):
+                problems.append(f"the rank table lists {len(servers)} servers but only {len(hosts)} host(s) reported "
+                                "(server ids match no reported host name or address)")
+        ip_users: Dict[str, set] = {}
+        for digest_servers in self.table_servers.values():
+            for s in digest_servers:
+                for d in s.get("devices") or []:
+                    if d.get("device_ip"):
+                        ip_users.setdefault(str(d["device_ip"]), set()).add(f"{s.get('server_id')}/device {d.get('device_id')}")
+        duplicates = [{"device_ip": ip, "used_by": sorted(users)} for ip, users in sorted(ip_users.items()) if len(users) > 1]
+        if duplicates:
+            problems.append(f"{len(duplicates)} device IP(s) used more than once")
+        return {"ok": not problems, "problems": problems, "notes": [], "views": views, "servers_in_table": len(servers),
+                "servers_matched_by": "name" if matched else "count", "hosts_reported": len(hosts),
+                "servers_missing": missing, "duplicate_device_ips": duplicates}
+
+    def _read_table_here(self, digest: str) -> None:
+        """Rank 0's report is missing: the table is usually on shared storage, so read it from there."""
+        path = self.table_paths.get(digest)
+        if not path or not os.path.isfile(path):
+            return
+        try:
+            with open(path, "r", encoding="utf-8") as fh:
+                summary = summarise_rank_table(fh.read(), path, [])
+        except (OSError, UnicodeDecodeError):
+            return
+        if summary and summary.get("digest") == digest:
+            self.table_servers[digest] = summary["servers"]
+
+    def _missing_ranks(self) -> Dict[str, Any]:
+        ranks = [n.rank for n in self.nodes if n.rank is not None]
+        sizes = [n.world_size for n in self.nodes if n.world_size]
+        expected = self.expect if self.expect is not None else (max(sizes) if sizes else None)
+        out: Dict[str, Any] = {"expected": expected, "reported": len(self.nodes) + len(self.unreadable)}
+        if expected is not None and ranks and self.expect is None:
+            seen = set(ranks)
+            out["missing_ranks"] = [r for r in range(expected) if r not in seen]
+        elif expected is not None:
+            out["missing_count"] = max(0, expected - out["reported"])
+        counts: Dict[str, int] = {}
+        for n in self.nodes:
+            counts[n.name] = counts.get(n.name, 0) + 1
+        out["duplicate_names"] = sorted(k for k, v in counts.items() if v > 1)
+        return out
+
+    def result(self) -> Dict[str, Any]:
+        level = SEVERITY[self.fail_on]
+        failing = [n for n in self.nodes if SEVERITY[n.worst] >= level]
+        checks = []
+        for fid in sorted(self.check_nodes):
+            by_status = self.check_nodes[fid]
+            entry = {"id": fid, "title": self.check_titles.get(fid, ""),
+                     "counts": {s: (len(by_status[s]) if isinstance(by_status.get(s), list) else by_status.get(s, 0))
+                                for s in STATUSES},
+                     "nodes": {s: by_status[s] for s in PROBLEM_STATUSES if s in by_status}}
+            for s in PROBLEM_STATUSES:
+                ex = self.check_example.get(f"{fid}|{s}")
+                if ex:
+                    entry.setdefault("summary", ex["summary"])
+                    entry.setdefault("fix", ex["fix"])
+                    entry.setdefault("pitfall", ex["pitfall"])
+                    entry.setdefault("title", ex["title"])
+            checks.append(entry)
+        skew = self._skew()
+        rank_table = self._rank_table()
+        coverage = self._missing_ranks()
+        drift = [{"fact": k, "expected": self.baseline.facts.get(k, UNSET), "groups": _group(v)}
+                 for k, v in self.drift.items()] if self.baseline is not None else None
+        problems = []
+        if failing:
+            problems.append(f"{len(failing)} node(s) with findings at {self.fail_on} level or worse")
+        if self.unreadable:
+            problems.append(f"{len(self.unreadable)} report(s) unreadable")
+        if skew:
+            problems.append(f"{len(skew)} fact(s) differ across nodes")
+        if rank_table and not rank_table["ok"]:
+            problems.extend(rank_table["problems"])
+        if coverage.get("missing_ranks") or coverage.get("missing_count"):
+            problems.append("some ranks sent no report")
+        if coverage["duplicate_names"]:
+            problems.append(f"{len(coverage['duplicate_names'])} node name(s) reported twice")
+        if drift:
+            problems.append(f"{len(drift)} fact(s) drifted from the baseline")
+        return {
+            "schema": AGGREGATE_SCHEMA,
+            "verdict": "problems" if problems else "ok",
+            "problems": problems,
+            "fail_on": self.fail_on,
+            "nodes_total": len(self.nodes) + len(self.unreadable),
+            "nodes_failing": [{"name": n.name, "source": n.source, "worst": n.worst,
+                               "problems": [{"id": p["id"], "status": p["status"], "summary": p["summary"]}
+                                            for p in n.problems if SEVERITY[p["status"]] >= level]}
+                              for n in failing],
+            "unreadable": [{"source": n.source, "error": n.error} for n in self.unreadable],
+            "coverage": coverage,
+            "skew": skew,
+            "rank_table": rank_table,
+            "baseline_drift": drift,
+            "checks": checks,
+            "nodes": [{"name": n.name, "host": n.host, "rank": n.rank, "worst": n.worst, "counts": n.counts,
+                       "statuses": n.statuses, "source": n.source} for n in self.nodes],
+        }
+
+
+def aggregate_paths(inputs: Iterable[str], fail_on: str = "fail", expect: Optional[int] = None,
+                    baseline=None, jobs: int = 1) -> Dict[str, Any]:
+    agg = Aggregator(fail_on=fail_on, expect=expect, baseline=baseline)
+    agg.add_files(report_paths(inputs), jobs=jobs)
+    return agg.result()

@@ -1,0 +1,82 @@
+"""Drift from a node the team trusts: `--baseline known-good.json` on check, preflight and aggregate.
+
+The baseline is that node's JSON report (`ascend-doctor check --format json -o known-good.json`).
+Drift is any comparable fact (versions, HCCL variables, device count; see node_facts) that
+differs. When MindSpore moved, the releases in between and their breaking-change notes are
+named (P17): an upgrade that changes behaviour silently is the costly kind.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any, Dict, List
+
+from .findings import REPORT_SCHEMA
+from .node_facts import MINDSPORE, UNKNOWN, UNSET, comparable_facts, mindspore_version
+from .release_notes import releases_between
+
+
+class BaselineError(Exception):
+    pass
+
+
+class Baseline:
+    def __init__(self, facts: Dict[str, str], source: str, node: str = ""):
+        self.facts = facts
+        self.source = source
+        self.node = node
+
+    @classmethod
+    def from_report(cls, data: Any, source: str) -> "Baseline":
+        if not isinstance(data, dict) or data.get("schema") != REPORT_SCHEMA:
+            got = data.get("schema") if isinstance(data, dict) else type(data).__name__
+            raise BaselineError(f"{source}: field 'schema': expected {REPORT_SCHEMA!r} (a JSON report from "
+                                f"`ascend-doctor check --format json`), got {got!r}")
+        launch = ((data.get("facts") or {}).get("extra") or {}).get("launch") or {}
+        node = str(launch.get("name") or (data.get("host") or {}).get("name") or "")
+        return cls(dict(comparable_facts(data)), source, node)
+
+    @classmethod
+    def load(cls, path: str) -> "Baseline":
+        try:
+            with open(path, "r", encoding="utf-8") as fh:
+                data = json.load(fh)
+        except OSError as exc:
+            raise BaselineError(f"{path}: cannot read ({exc.strerror or exc})") from None
+        except json.JSONDecodeError as exc:
+            raise BaselineError(f"{path}: line {exc.lineno} column {exc.colno}: {exc.msg} (expected a JSON report)") from None
+        return cls.from_report(data, path)
+
+    def drift_from(self, facts: Dict[str, str]) -> List[Dict[str, Any]]:
+        """Facts that differ from the baseline: [{"fact", "expected", "actual"}].
+
+        A fact unknown on either side is not drift (the doctor cannot say); an HCCL
+        variable set on one side only is (it changes how HCCL behaves).
+        """
+        out = []
+        keys = list(self.facts) + [k for k in facts if k not in self.facts]
+        for key in keys:
+            expected = self.facts.get(key, UNSET if key.startswith("HCCL_") else None)
+            actual = facts.get(key, UNSET if key.startswith("HCCL_") else None)
+            if expected is None or actual is None or UNKNOWN in (expected, actual) or expected == actual:
+                continue
+            out.append({"fact": key, "expected": expected, "actual": actual})
+        return out
+
+
+def mindspore_move(expected: str, actual: str):
+    """The releases between two MindSpore comparable values, or None when not two versions."""
+    return releases_between(mindspore_version(expected), mindspore_version(actual))
+
+
+def baseline_argument(path: str) -> Baseline:
+    """argparse `type=` for --baseline: a bad file is a one-line usage error (exit 2)."""
+    try:
+        return Baseline.load(path)
+    except BaselineError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def drift_is_mindspore(item: Dict[str, Any]) -> bool:
+    return item["fact"] == MINDSPORE

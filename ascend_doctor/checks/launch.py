@@ -1,0 +1,36 @@
+"""Whether the launcher's identity variables could be read: what names this node in a job's reports."""
+
+from __future__ import annotations
+
+from ..findings import PASS, SKIP, WARN, Finding
+from . import check
+
+TITLE = "Rank and node identity readable from the launcher"
+
+
+@check("launch.identity_readable", TITLE, pitfalls=["P14"])
+def check_launch_identity(ctx):
+    launch = ctx.facts.extra.get("launch")
+    if not isinstance(launch, dict):
+        return Finding("launch.identity_readable", SKIP, TITLE, summary="Launch facts were not collected.")
+    evidence = {"node": launch.get("name"), "rank": launch.get("rank"), "world_size": launch.get("world_size"),
+                "launchers": ", ".join(launch.get("launchers") or []) or "none"}
+    if (launch.get("identity_source") or {}).get("rank"):
+        evidence["rank source"] = launch["identity_source"]["rank"]
+    errors = list(launch.get("errors") or [])
+    if errors:
+        evidence["errors"] = errors
+        return Finding(
+            "launch.identity_readable", WARN, TITLE, evidence=evidence, pitfall="P14",
+            summary="Some launch variables or the rank table they name could not be read: "
+                    + "; ".join(errors) + ". Reports from this node may be misnamed, and the job may not start.",
+            fix=["export RANK_ID=<0..RANK_SIZE-1>   # integers only; msrun, srun and mpirun set theirs themselves",
+                 "ls -l \"$RANK_TABLE_FILE\" && python -m json.tool \"$RANK_TABLE_FILE\" >/dev/null   "
+                 "# the rank table must be readable JSON on every node"])
+    if launch.get("rank") is None:
+        summary = (f"No launcher rank variable set; this node reports as {launch.get('name')}. "
+                   "Under a launcher (msrun, srun, mpirun, an Indexed Job) the rank is picked up automatically.")
+    else:
+        summary = (f"rank {launch['rank']}" + (f" of {launch['world_size']}" if launch.get("world_size") else "")
+                   + f" via {evidence['launchers']}; reports as {launch.get('name')}")
+    return Finding("launch.identity_readable", PASS, TITLE, summary=summary, evidence=evidence)

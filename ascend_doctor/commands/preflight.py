@@ -1,0 +1,154 @@
+"""`ascend-doctor preflight`: the quick checks every training job runs first, on every node.
+
+Identity comes from the launcher (msrun, Slurm, Open MPI, Kubernetes), so the same line
+works everywhere; each node writes `<report-dir>/<node>.json` atomically for
+`ascend-doctor aggregate`, and the exit code tells the job script whether to go on.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import threading
+import time
+
+from .. import __version__
+from ..bundle import open_bundle
+from ..cli import EXIT_FINDINGS, EXIT_OK, CliError
+from ..doctor import run_checks
+from ..findings import FAIL, Finding, Report
+from ..host import LiveHost, SnapshotError
+from ..probes.launch import probe_launch, safe_node_name
+from ..render import FORMATS, render
+from .check import add_report_arguments, run_options
+from .common import Progress, use_color, write_output
+
+# Checks a preflight leaves out unless asked: the smoke train (and its PYNATIVE/GRAPH
+# comparison) takes minutes and loads MindSpore; everything else reads files and runs
+# bounded commands.
+SLOW_CHECKS = ("smoke.*",)
+ALSO_FORMATS = {"junit": ".xml", "prom": ".prom", "text": ".txt", "markdown": ".md"}
+# The smoke train loads MindSpore and compiles a graph: below this budget it cannot finish, so it is skipped.
+SMOKE_MIN_BUDGET_S = 120.0
+# Part of the budget kept back for writing the report after the checks stop.
+WRITE_RESERVE_S = 1.0
+
+
+def register(sub) -> None:
+    p = sub.add_parser("preflight", help="quick checks before a training job, on every node (writes a per-node report)",
+                       description="Run the quick checks within a time budget, write one report per node to a "
+                                   "shared directory, and exit 0 (go), 1 (problems) or 2 (could not run).")
+    add_report_arguments(p)
+    p.add_argument("--report-dir", metavar="DIR",
+                   help="write <DIR>/<node>.json (atomically; node from the launcher's rank/node variables)")
+    p.add_argument("--also", metavar="FMT[,FMT]", default="",
+                   help="with --report-dir, also write these formats next to the JSON: junit (.xml), prom (.prom), "
+                        "text (.txt), markdown (.md)")
+    p.add_argument("--budget", type=float, default=60.0, metavar="S",
+                   help="total wall-time budget in seconds (default: 60); command timeouts shrink to fit, and a "
+                        "run that overruns reports preflight.time_budget as fail")
+    p.add_argument("--smoke", action="store_true", help="also run the smoke checks (slow; skipped by default)")
+    p.set_defaults(func=run)
+
+
+def _also_formats(text: str):
+    wanted = [x.strip() for x in text.split(",") if x.strip()]
+    for fmt in wanted:
+        if fmt not in ALSO_FORMATS:
+            raise CliError(f"--also: {fmt!r} is not one of {', '.join(ALSO_FORMATS)}")
+    return wanted
+
+
+def _budget_overrun(host, args, elapsed: float) -> Report:
+    """The report when the checks did not finish in time: identity plus one failing finding."""
+    launch = probe_launch(host, None)
+    finding = Finding(
+        id="preflight.time_budget", status=FAIL, title="Pre-flight finished within its time budget",
+        summary=f"The checks did not finish within --budget {args.budget:g} s (stopped waiting after {elapsed:.1f} s). "
+                "A node where npu-smi or a driver query hangs usually hangs HCCL initialisation too.",
+        evidence={"budget_s": args.budget, "per_command_timeout_s": args.timeout},
+        fix=["ascend-doctor check --timeout 30   # on this node, to see which check hangs",
+             "npu-smi info   # if this hangs too, the driver or a device is stuck: reset the device or reboot the node"],
+        pitfall="P13")
+    tool = {"name": "ascend-doctor", "duration_ms": int(elapsed * 1000), "finished_unix": round(time.time(), 3)}
+    tool["version"] = __version__
+    return Report(tool=tool, host={"kind": host.kind, "name": host.label},
+                  facts={"extra": {"launch": launch}}, findings=[finding])
+
+
+def _run_within_budget(host, options, args, progress):
+    box = {}
+
+    def work():
+        try:
+            box["report"] = run_checks(host, options, progress)
+        except BaseException as exc:  # handed to the main thread, which decides
+            box["error"] = exc
+
+    start = time.monotonic()
+    worker = threading.Thread(target=work, name="ascend-doctor-preflight", daemon=True)
+    worker.start()
+    worker.join(max(0.1, args.budget - WRITE_RESERVE_S))
+    if "error" in box:
+        raise box["error"]
+    if "report" in box:
+        return box["report"]
+    return _budget_overrun(host, args, time.monotonic() - start)
+
+
+def produce_preflight_report(args) -> Report:
+    if args.budget <= 0:
+        raise CliError(f"--budget must be a positive number of seconds, got {args.budget}")
+    # Commands may take at most a third of the budget each, so one hung tool leaves room for the rest.
+    args.timeout = min(args.timeout, max(0.5, args.budget / 3.0))
+    options = run_options(args)
+    if args.smoke and args.budget < SMOKE_MIN_BUDGET_S:
+        print(f"ascend-doctor preflight: --smoke skipped, --budget {args.budget:g} s is under the "
+              f"{SMOKE_MIN_BUDGET_S:g} s a smoke train needs", file=sys.stderr)
+        args.smoke = False
+    if not args.smoke:
+        options.skip = list(options.skip) + list(SLOW_CHECKS)
+    options.extra.update({"preflight": True, "smoke": bool(args.smoke)})
+    progress = Progress()
+    try:
+        if args.bundle:
+            try:
+                with open_bundle(args.bundle) as host:
+                    return _run_within_budget(host, options, args, progress)
+            except SnapshotError as exc:
+                raise CliError(str(exc)) from None
+        return _run_within_budget(LiveHost(), options, args, progress)
+    finally:
+        progress.done()
+
+
+def node_name(report: Report) -> str:
+    launch = (report.facts.get("extra") or {}).get("launch") or {}
+    return safe_node_name(str(launch.get("name") or report.host.get("name") or "node"))
+
+
+def run(args) -> int:
+    also = _also_formats(args.also)
+    if also and not args.report_dir:
+        raise CliError("--also needs --report-dir (the extra formats are written next to the node's JSON)")
+    if not args.bundle and os.environ.get("MS_ROLE") == "MS_SCHED":
+        # msrun runs the same command in its scheduler process, which holds no device: the workers report.
+        print("ascend-doctor preflight: msrun scheduler process, nothing to check here (the workers report)",
+              file=sys.stderr)
+        return EXIT_OK
+    if args.report_dir:
+        try:
+            os.makedirs(args.report_dir, exist_ok=True)
+        except OSError as exc:
+            raise CliError(f"--report-dir {args.report_dir}: cannot create ({exc.strerror or exc})") from None
+    report = produce_preflight_report(args)
+    if args.report_dir:
+        base = os.path.join(args.report_dir, node_name(report))
+        for fmt in also:
+            write_output(render(report, fmt), base + ALSO_FORMATS[fmt])
+        # The JSON goes last: aggregate reads *.json, so once it exists the node's other files do too.
+        write_output(render(report, "json"), base + ".json")
+    text = render(report, args.format,
+                  color=args.format == "text" and not args.output and use_color(disabled=args.no_color))
+    write_output(text, args.output)
+    return EXIT_FINDINGS if report.failed(args.fail_on) else EXIT_OK

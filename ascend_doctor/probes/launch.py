@@ -1,0 +1,216 @@
+"""Who this process is in a distributed job: rank, node, launcher, and the launch variables.
+
+The same `ascend-doctor preflight` line runs under msrun, Slurm, Open MPI and
+Kubernetes; each launcher names rank and node differently, so identity is read
+from whichever is present. The result goes to `facts.extra["launch"]` (a plain
+dict) so that `aggregate` can compare nodes without re-probing anything:
+
+    {"name", "host", "rank", "local_rank", "world_size", "job_id", "role",
+     "launchers": [...], "identity_source": {"rank": "RANK_ID", ...},
+     "addresses": [...], "variables": {"HCCL_CONNECT_TIMEOUT": "600", ...},
+     "rank_table": {"path", "digest", "servers": [{"server_id", "devices": [...]}]} | None,
+     "errors": [...]}
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from typing import Any, Dict, List, Optional, Tuple
+
+from ..host import Host
+
+# First variable present wins. msrun exports RANK_ID (and MS_NODE_ID) per worker;
+# Slurm, Open MPI, MPICH/Intel MPI (PMI_*) and Kubernetes indexed Jobs have their own.
+RANK_VARS = ("RANK_ID", "MS_NODE_ID", "SLURM_PROCID", "OMPI_COMM_WORLD_RANK", "PMI_RANK", "JOB_COMPLETION_INDEX")
+LOCAL_RANK_VARS = ("LOCAL_RANK", "SLURM_LOCALID", "OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID")
+WORLD_SIZE_VARS = ("RANK_SIZE", "MS_WORKER_NUM", "SLURM_NTASKS", "OMPI_COMM_WORLD_SIZE", "PMI_SIZE")
+# The physical machine: Slurm's node name, the Kubernetes downward API's spec.nodeName.
+HOST_VARS = ("SLURMD_NODENAME", "NODE_NAME")
+JOB_VARS = ("SLURM_JOB_ID", "PBS_JOBID", "JOB_NAME")
+
+# Launch variables worth comparing across nodes. Anything else stays out of the
+# report: the report is written to a shared directory and may be attached to tickets.
+VARIABLE_PREFIXES = ("HCCL_", "MS_", "HCCN_", "ASCEND_")
+VARIABLE_NAMES = ("RANK_TABLE_FILE", "MINDSPORE_HCCL_CONFIG_PATH", "RANK_ID", "RANK_SIZE", "DEVICE_ID",
+                  "LOCAL_RANK", "GLOG_v", "SLURM_JOB_ID", "SLURM_NNODES", "SLURM_NTASKS", "SLURM_PROCID",
+                  "SLURM_NODEID", "OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE", "JOB_COMPLETION_INDEX",
+                  "POD_NAME", "NODE_NAME", "POD_IP")
+# A variable whose name says it holds a secret is never copied, whatever its prefix.
+SECRET_NAME = re.compile(r"(TOKEN|SECRET|PASSW|PASSWD|PWD|CREDENTIAL|AUTH|PRIVATE|_KEY$|^KEY|CERT)", re.I)
+MAX_VALUE_CHARS = 512
+MAX_RANK_TABLE_BYTES = 16 << 20
+# Every node of a job holds the same table; copying all of it into every node's report would make
+# aggregation quadratic (4,096 reports x 4,096 servers). Rank 0 (or a process without a rank) keeps
+# the full server list; the others keep the digest and their own server's entry.
+FULL_TABLE_MAX_SERVERS = 64
+
+
+def _first(env, names) -> Tuple[Optional[str], Optional[str]]:
+    for name in names:
+        value = env.get(name)
+        if value not in (None, ""):
+            return name, value
+    return None, None
+
+
+def _int_or_none(value: Optional[str], name: Optional[str], errors: List[str]) -> Optional[int]:
+    if value is None:
+        return None
+    try:
+        return int(value.strip())
+    except ValueError:
+        errors.append(f"environment {name}={value!r}: expected an integer")
+        return None
+
+
+def detect_launchers(env) -> List[str]:
+    """Every launcher whose variables are present, the innermost (the one that started us) first."""
+    found = []
+    if env.get("MS_ROLE") or env.get("MS_WORKER_NUM") or env.get("MS_SCHED_HOST"):
+        found.append("msrun")
+    if env.get("OMPI_COMM_WORLD_RANK") is not None:
+        found.append("openmpi")
+    elif env.get("PMI_RANK") is not None:
+        found.append("mpi")
+    if env.get("SLURM_JOB_ID") or env.get("SLURM_PROCID") is not None:
+        found.append("slurm")
+    if env.get("KUBERNETES_SERVICE_HOST") or env.get("POD_NAME"):
+        found.append("kubernetes")
+    return found
+
+
+def launch_variables(env) -> Dict[str, str]:
+    """The non-secret launch variables (HCCL_*, MS_*, rank identity ...), values capped in length."""
+    out = {}
+    for name in sorted(env):
+        if not (name.startswith(VARIABLE_PREFIXES) or name in VARIABLE_NAMES):
+            continue
+        if SECRET_NAME.search(name):
+            continue
+        value = str(env[name])
+        out[name] = value if len(value) <= MAX_VALUE_CHARS else value[:MAX_VALUE_CHARS] + "...(truncated)"
+    return out
+
+
+def safe_node_name(text: str) -> str:
+    """A name usable as a file name on every node: letters, digits, '.', '_' and '-' only."""
+    cleaned = re.sub(r"[^A-Za-z0-9._-]+", "_", text).strip("._")
+    return cleaned[:128] or "node"
+
+
+def parse_local_addresses(fib_trie: str) -> List[str]:
+    """IPv4 addresses of this host from /proc/net/fib_trie (the '/32 host LOCAL' entries)."""
+    addresses = []
+    last_ip = None
+    for line in fib_trie.splitlines():
+        m = re.search(r"[|+]-- (\d+\.\d+\.\d+\.\d+)\s*$", line)
+        if m:
+            last_ip = m.group(1)
+            continue
+        if "/32 host LOCAL" in line and last_ip and not last_ip.startswith("127.") and last_ip not in addresses:
+            addresses.append(last_ip)
+    return addresses
+
+
+def summarise_rank_table(text: str, path: str, errors: List[str], keep_all: bool = True,
+                         own_ids: Optional[List[str]] = None) -> Optional[Dict[str, Any]]:
+    """What aggregate needs from a rank table: its digest, and servers with their devices.
+
+    Only the cross-node view lives here; validating the table's fields is the
+    rank_table checks' business.
+    """
+    digest = hashlib.sha256(text.encode("utf-8", "replace")).hexdigest()[:16]
+    summary: Dict[str, Any] = {"path": path, "digest": digest, "servers": [], "server_count": None}
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
+        errors.append(f"{path}: not valid JSON ({exc}); expected a rank table with server_list")
+        summary["error"] = "not valid JSON"
+        return summary
+    servers = data.get("server_list") if isinstance(data, dict) else None
+    if not isinstance(servers, list):
+        errors.append(f"{path}: field 'server_list': expected a list of servers")
+        summary["error"] = "no server_list"
+        return summary
+    # The digest compares content, not formatting: two nodes holding the same table
+    # pretty-printed differently agree.
+    summary["digest"] = hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:16]
+    summary["server_count"] = data.get("server_count")
+    summary["servers_listed"] = len(servers)
+    keep_all = keep_all or len(servers) <= FULL_TABLE_MAX_SERVERS
+    summary["complete"] = keep_all
+    own = set(own_ids or [])
+    for server in servers:
+        if not isinstance(server, dict):
+            continue
+        if not keep_all and str(server.get("server_id")) not in own and server.get("host_ip") not in own:
+            continue
+        devices = []
+        for dev in server.get("device") or []:
+            if isinstance(dev, dict):
+                devices.append({"device_id": str(dev.get("device_id")), "device_ip": dev.get("device_ip"),
+                                "rank_id": str(dev.get("rank_id"))})
+        summary["servers"].append({"server_id": str(server.get("server_id")),
+                                   "host_ip": server.get("host_ip"), "devices": devices})
+    return summary
+
+
+def probe_launch(host: Host, options) -> Dict[str, Any]:
+    env = host.env
+    errors: List[str] = []
+    source: Dict[str, str] = {}
+
+    rank_var, rank_raw = _first(env, RANK_VARS)
+    rank = _int_or_none(rank_raw, rank_var, errors)
+    if rank is not None:
+        source["rank"] = rank_var
+    local_var, local_raw = _first(env, LOCAL_RANK_VARS)
+    local_rank = _int_or_none(local_raw, local_var, errors)
+    size_var, size_raw = _first(env, WORLD_SIZE_VARS)
+    world_size = _int_or_none(size_raw, size_var, errors)
+    if world_size is not None:
+        source["world_size"] = size_var
+    host_var, host_name = _first(env, HOST_VARS)
+    if host_name is None:
+        host_name = (host.machine().get("hostname") or host.label or "node")
+        host_var = "hostname"
+    source["host"] = host_var
+    job_var, job_id = _first(env, JOB_VARS)
+
+    name = safe_node_name(host_name if rank is None else f"{host_name}-rank{rank}")
+    addresses: List[str] = []
+    fib = host.read_text_or_none("/proc/net/fib_trie")
+    if fib:
+        addresses = parse_local_addresses(fib)
+    for var in ("POD_IP", "HCCL_IF_IP"):
+        if env.get(var) and env[var] not in addresses:
+            addresses.append(env[var])
+
+    rank_table = None
+    table_path = env.get("RANK_TABLE_FILE") or env.get("MINDSPORE_HCCL_CONFIG_PATH")
+    if table_path:
+        text = host.read_text_or_none(table_path, max_bytes=MAX_RANK_TABLE_BYTES)
+        if text is None:
+            errors.append(f"{table_path}: rank table named by RANK_TABLE_FILE is not readable")
+            rank_table = {"path": table_path, "digest": None, "servers": [], "error": "not readable"}
+        else:
+            rank_table = summarise_rank_table(text, table_path, errors, keep_all=rank in (None, 0),
+                                              own_ids=[host_name, name] + addresses)
+
+    return {
+        "name": name,
+        "host": host_name,
+        "rank": rank,
+        "local_rank": local_rank,
+        "world_size": world_size,
+        "job_id": job_id,
+        "role": env.get("MS_ROLE"),
+        "launchers": detect_launchers(env),
+        "identity_source": source,
+        "addresses": addresses,
+        "variables": launch_variables(env),
+        "rank_table": rank_table,
+        "errors": errors,
+    }

@@ -1,0 +1,53 @@
+"""Which MindSpore releases lie between two versions, and where their breaking changes are written.
+
+Data in `data/release_notes.json` (kept with the compatibility matrix, swapped the same way).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Dict, List, Optional
+
+from packaging.version import InvalidVersion, Version
+
+from .data import data_path, load_json_file
+
+_cache: Optional[Dict[str, Any]] = None
+
+
+def load_release_notes() -> Dict[str, Any]:
+    global _cache
+    if _cache is None:
+        _cache = load_json_file(data_path("release_notes.json"))
+    return _cache
+
+
+def _version(text: str) -> Optional[Version]:
+    try:
+        return Version(text)
+    except (InvalidVersion, TypeError):
+        return None
+
+
+def where_to_read(version: str, notes: Optional[Dict[str, Any]] = None) -> str:
+    loc = (notes or load_release_notes())["notes_location"]
+    return (f"see RELEASE.md of release {version}: {loc['repo']} {loc['paths'][0]}, section "
+            f"'{loc['section'].format(version=version)}' ({', '.join(loc['headings_to_read'][:2])})")
+
+
+def releases_between(old: str, new: str, notes: Optional[Dict[str, Any]] = None) -> Optional[List[Dict[str, Any]]]:
+    """Releases a move from `old` to `new` crosses (upgrade: (old, new]; downgrade: (new, old]).
+
+    None when either version is not a version. Each item: {"version", "breaking_changes", "read"}.
+    """
+    notes = notes or load_release_notes()
+    a, b = _version(old), _version(new)
+    if a is None or b is None:
+        return None
+    lo, hi = (a, b) if a <= b else (b, a)
+    out = []
+    for rel in notes["releases"]:
+        v = _version(rel["version"])
+        if v is not None and lo < v <= hi:
+            out.append({"version": rel["version"], "breaking_changes": rel.get("breaking_changes") or [],
+                        "read": where_to_read(rel["version"], notes)})
+    return out

@@ -1,0 +1,156 @@
+"""The aggregate verdict as one self-contained HTML file for a support engineer.
+
+No scripts, no fonts, no images, no links to fetch: inline CSS only, so it opens
+from a ticket attachment on an offline laptop. Everything from a report is escaped.
+Sections: verdict, skew table, node × check grid, rank table, baseline drift, problems with their fixes.
+"""
+
+from __future__ import annotations
+
+from html import escape
+from typing import Any, Dict, List
+
+from .aggregate_text import skew_line
+
+# Above this many nodes the grid draws only nodes with a problem (a 4,096-row grid of
+# green cells helps nobody and makes the file tens of MB); the counts say what was left out.
+GRID_ALL_NODES_MAX = 512
+SYMBOL = {"pass": "✓", "warn": "!", "fail": "✗", "error": "?", "skip": "–"}
+
+CSS = """
+body{font:14px/1.4 system-ui,-apple-system,'Segoe UI',sans-serif;margin:24px;color:#1d1d1f;background:#fff}
+h1{font-size:22px;margin:0 0 8px} h2{font-size:17px;margin:28px 0 8px;border-bottom:1px solid #ddd;padding-bottom:4px}
+.verdict{display:inline-block;padding:4px 12px;border-radius:4px;font-weight:700;color:#fff}
+.verdict.ok{background:#1e7e34} .verdict.problems{background:#b02a37}
+table{border-collapse:collapse;margin:6px 0} th,td{border:1px solid #ccc;padding:3px 6px;text-align:left;vertical-align:top}
+th{background:#f3f3f3} code,pre{font:12px/1.35 ui-monospace,Menlo,Consolas,monospace;background:#f6f8fa}
+pre{padding:6px 8px;margin:4px 0;white-space:pre-wrap}
+.grid td{padding:0;width:18px;height:18px;text-align:center;font-size:11px}
+.grid th.check{writing-mode:vertical-rl;transform:rotate(180deg);font-weight:400;font-size:11px;white-space:nowrap;padding:4px 1px}
+.grid th.node{font-weight:400;white-space:nowrap}
+.s-pass{background:#c8e6c9} .s-warn{background:#ffe082} .s-fail{background:#ef9a9a;font-weight:700}
+.s-error{background:#b0bec5} .s-skip{background:#f5f5f5;color:#999} .s-none{background:#fff}
+.odd{color:#b02a37;font-weight:600} .muted{color:#666}
+.legend span{display:inline-block;padding:1px 8px;margin-right:6px;border:1px solid #ccc}
+"""
+
+
+def _e(value: Any) -> str:
+    return escape(str(value), quote=True)
+
+
+def _names(items: List[str], limit: int = 30) -> str:
+    shown = ", ".join(_e(x) for x in items[:limit])
+    return shown + (f" <span class='muted'>and {len(items) - limit} more</span>" if len(items) > limit else "")
+
+
+def _skew_table(result: Dict[str, Any]) -> List[str]:
+    out = ["<h2 id='skew'>Skew: facts that differ across nodes</h2>"]
+    if not result["skew"]:
+        out.append("<p>None: driver, firmware, CANN, MindSpore, Python, NPU count and HCCL variables agree "
+                   "on every node.</p>")
+        return out
+    out.append("<table class='skew'><tr><th>fact</th><th>most nodes</th><th>odd nodes out</th></tr>")
+    for item in result["skew"]:
+        major = item["groups"][0]
+        odd = "<br>".join(f"<span class='odd'>{_e(g['value'])}</span> ({g['count']}): {_names(g['nodes'])}"
+                          for g in item["groups"][1:])
+        out.append(f"<tr><td>{_e(item['fact'])}</td><td>{_e(major['value'])} ({major['count']} nodes)</td>"
+                   f"<td>{odd}</td></tr>")
+    out.append("</table>")
+    out.append("<p class='muted'>" + "<br>".join(_e(f"{i['fact']}: {skew_line(i)}") for i in result["skew"]) + "</p>")
+    return out
+
+
+def _rank_table(rt: Dict[str, Any]) -> List[str]:
+    out = ["<h2 id='rank-table'>Rank table across nodes</h2>",
+           f"<p>{'Consistent' if rt['ok'] else 'Problems'}: {rt['servers_in_table']} servers in the table.</p>"]
+    items = list(rt["problems"]) + list(rt.get("notes") or [])
+    if items:
+        out.append("<ul>" + "".join(f"<li>{_e(p)}</li>" for p in items) + "</ul>")
+    if len(rt["views"]) > 1:
+        out.append("<table><tr><th>table digest</th><th>nodes</th></tr>")
+        out.extend(f"<tr><td><code>{_e(v['value'])}</code></td><td>{_names(v['nodes'])}</td></tr>" for v in rt["views"])
+        out.append("</table>")
+    if rt["servers_missing"]:
+        out.append(f"<p>Servers in the table that sent no report: {_names(rt['servers_missing'])}</p>")
+    for d in rt["duplicate_device_ips"]:
+        out.append(f"<p>Device IP <code>{_e(d['device_ip'])}</code> used by {_names(d['used_by'])}</p>")
+    return out
+
+
+def _checks(result: Dict[str, Any]) -> List[str]:
+    problem_checks = [c for c in result["checks"] if c.get("nodes")]
+    out = ["<h2 id='problems'>Problems and their fixes</h2>"]
+    if not problem_checks:
+        out.append("<p>No check reported a problem on any node.</p>")
+    for c in problem_checks:
+        by = "; ".join(f"<span class='s-{_e(s)}'>&nbsp;{_e(s)}&nbsp;</span> on {len(n)}: {_names(n, 12)}"
+                       for s, n in c["nodes"].items())
+        out.append(f"<h3><code>{_e(c['id'])}</code> {_e(c.get('title') or '')}</h3><p>{by}</p>")
+        if c.get("summary"):
+            out.append(f"<p>{_e(c['summary'])}</p>")
+        if c.get("fix"):
+            out.append("<p>Fix:</p><pre class='fix'>" + "\n".join(_e(step) for step in c["fix"]) + "</pre>")
+        if c.get("pitfall"):
+            out.append(f"<p class='muted'>Pitfall {_e(c['pitfall'])}</p>")
+    return out
+
+
+def _grid(result: Dict[str, Any]) -> List[str]:
+    nodes = result["nodes"]
+    check_ids = [c["id"] for c in result["checks"]]
+    shown = nodes if len(nodes) <= GRID_ALL_NODES_MAX else [n for n in nodes if n["worst"] in ("fail", "error", "warn")]
+    out = ["<h2 id='grid'>Nodes × checks</h2>",
+           "<p class='legend'>" + "".join(f"<span class='s-{s}'>{SYMBOL[s]} {s}</span>" for s in SYMBOL) + "</p>"]
+    if len(shown) < len(nodes):
+        out.append(f"<p>{len(nodes) - len(shown)} of {len(nodes)} nodes had no problem and are not drawn "
+                   "(see the JSON report for every node).</p>")
+    out.append("<table class='grid'><tr><th class='node'>node</th>"
+               + "".join(f"<th class='check' title='{_e(c)}'>{_e(c)}</th>" for c in check_ids) + "</tr>")
+    for n in shown:
+        cells = []
+        for cid in check_ids:
+            s = n["statuses"].get(cid)
+            if s is None:
+                cells.append("<td class='s-none' title='not run'></td>")
+            else:
+                cells.append(f"<td class='s-{_e(s)}' title='{_e(n['name'])} · {_e(cid)}: {_e(s)}'>{SYMBOL.get(s, '')}</td>")
+        out.append(f"<tr data-node='{_e(n['name'])}'><th class='node'>{_e(n['name'])}</th>{''.join(cells)}</tr>")
+    out.append("</table>")
+    return out
+
+
+def render_aggregate_html(result: Dict[str, Any]) -> str:
+    verdict = result["verdict"]
+    out = ["<!DOCTYPE html>", "<html lang='en'><head><meta charset='utf-8'>",
+           # A CSP that forbids every fetch: the file must render from itself alone.
+           "<meta http-equiv='Content-Security-Policy' content=\"default-src 'none'; style-src 'unsafe-inline'\">",
+           f"<title>ascend-doctor aggregate: {_e(verdict)} ({result['nodes_total']} nodes)</title>",
+           f"<style>{CSS}</style></head><body>",
+           f"<h1>ascend-doctor: job pre-flight across {result['nodes_total']} nodes</h1>",
+           f"<p><span class='verdict {_e(verdict)}' id='verdict'>{'OK' if verdict == 'ok' else 'PROBLEMS'}</span></p>"]
+    if result["problems"]:
+        out.append("<ul id='summary'>" + "".join(f"<li>{_e(p)}</li>" for p in result["problems"]) + "</ul>")
+    cov = result["coverage"]
+    if cov.get("missing_ranks"):
+        out.append(f"<p>Ranks that sent no report (world size {_e(cov['expected'])}): "
+                   f"{_names([str(r) for r in cov['missing_ranks']], 60)}</p>")
+    if result["nodes_failing"]:
+        out.append(f"<p>Failing nodes: {_names([n['name'] for n in result['nodes_failing']], 60)}</p>")
+    if result["unreadable"]:
+        out.append("<p>Unreadable reports:</p><ul>" + "".join(f"<li><code>{_e(u['error'])}</code></li>"
+                                                               for u in result["unreadable"][:50]) + "</ul>")
+    out.extend(_skew_table(result))
+    out.extend(_grid(result))
+    if result.get("rank_table"):
+        out.extend(_rank_table(result["rank_table"]))
+    if result.get("baseline_drift"):
+        out.append("<h2 id='drift'>Drift from the baseline</h2><table><tr><th>fact</th><th>baseline</th><th>nodes</th></tr>")
+        for d in result["baseline_drift"]:
+            groups = "<br>".join(f"{_e(g['value'])} ({g['count']}): {_names(g['nodes'])}" for g in d["groups"])
+            out.append(f"<tr><td>{_e(d['fact'])}</td><td>{_e(d['expected'])}</td><td>{groups}</td></tr>")
+        out.append("</table>")
+    out.extend(_checks(result))
+    out.append("</body></html>")
+    return "\n".join(out) + "\n"
