@@ -415,6 +415,12 @@ def check_cuda_mindspore(ctx):
     ms = _installed_mindspore(ctx)
     if not ms or not (ms.flavour == "gpu" or ms.cuda_version):
         return _finding(CUDA_MS, SKIP, "No MindSpore GPU build is installed.")
+    if ms.gpu_cuda_versions or ms.accepted_cuda:
+        # The installed package says which CUDA it needs; gpu.cuda_runtime_for_mindspore and gpu.cudnn judge
+        # that on the machine (loader path, driver limit). This check is the matrix's view for a planned
+        # install (`matrix check --cuda`) or a package that does not say.
+        return _finding(CUDA_MS, SKIP, "Judged from the installed package by gpu.cuda_runtime_for_mindspore "
+                                       "and gpu.cudnn.")
     matrix = ctx.matrix
     row = matrix.mindspore_row(ms.version)
     cuda = ctx.facts.cuda
