@@ -8,11 +8,11 @@ from . import check
 TITLE = "Rank and node identity readable from the launcher"
 
 
-@check("launch.identity_readable", TITLE, pitfalls=["P14"])
+@check("env.launcher_identity", TITLE, pitfalls=["P14"])
 def check_launch_identity(ctx):
     launch = ctx.facts.extra.get("launch")
     if not isinstance(launch, dict):
-        return Finding("launch.identity_readable", SKIP, TITLE, summary="Launch facts were not collected.")
+        return Finding("env.launcher_identity", SKIP, TITLE, summary="Launch facts were not collected.")
     evidence = {"node": launch.get("name"), "rank": launch.get("rank"), "world_size": launch.get("world_size"),
                 "launchers": ", ".join(launch.get("launchers") or []) or "none"}
     if (launch.get("identity_source") or {}).get("rank"):
@@ -21,7 +21,7 @@ def check_launch_identity(ctx):
     if errors:
         evidence["errors"] = errors
         return Finding(
-            "launch.identity_readable", WARN, TITLE, evidence=evidence, pitfall="P14",
+            "env.launcher_identity", WARN, TITLE, evidence=evidence, pitfall="P14",
             summary="Some launch variables or the rank table they name could not be read: "
                     + "; ".join(errors) + ". Reports from this node may be misnamed, and the job may not start.",
             fix=["export RANK_ID=<0..RANK_SIZE-1>   # integers only; msrun, srun and mpirun set theirs themselves",
@@ -33,4 +33,4 @@ def check_launch_identity(ctx):
     else:
         summary = (f"rank {launch['rank']}" + (f" of {launch['world_size']}" if launch.get("world_size") else "")
                    + f" via {evidence['launchers']}; reports as {launch.get('name')}")
-    return Finding("launch.identity_readable", PASS, TITLE, summary=summary, evidence=evidence)
+    return Finding("env.launcher_identity", PASS, TITLE, summary=summary, evidence=evidence)
