@@ -49,12 +49,19 @@ def check_installed(ctx):
                                                    "directories are unknown (not recorded in this snapshot).",
                        evidence=evidence)
     if npu_present(facts):
+        releases = _releases_for_installed_cann(ctx)
+        if releases:
+            evidence["releases for this CANN and Python (matrix)"] = ", ".join(releases)
+            first = f"pip install mindspore=={releases[0]}   # newest release whose version check accepts the " \
+                    f"CANN and Python here"
+        else:
+            first = "pip install mindspore==<release>   # no release in the matrix accepts the CANN found here: " \
+                    "see compat.mindspore_cann, or install a CANN that a current MindSpore supports"
         return Finding(cid, WARN, title,
                        summary="MindSpore is not installed in this Python, and this machine has Ascend NPUs. Since 2.0 "
                                "the `mindspore` package on PyPI is the one for Ascend too.",
                        evidence=evidence,
-                       fix=["pip install mindspore==<release>   # pick the release whose supported CANN includes "
-                            "the CANN installed here (see the compat findings)",
+                       fix=[first,
                             "python -c \"import mindspore; mindspore.run_check()\"   # reports the device it ran on"])
     if gpu_present(facts):
         return Finding(cid, WARN, title,
@@ -71,6 +78,24 @@ def check_installed(ctx):
                    summary="MindSpore is not installed, and this machine has no NPU and no NVIDIA GPU: nothing to "
                            "run it on but the CPU. Install it here only to try MindSpore on the CPU.",
                    evidence=evidence, fix=["pip install mindspore   # CPU is enough to learn the API"])
+
+
+def _releases_for_installed_cann(ctx) -> List[str]:
+    """MindSpore releases (newest first) that accept the active CANN's compiler and this Python, per the matrix."""
+    cann = ctx.facts.cann.active or (ctx.facts.cann.installs[0] if len(ctx.facts.cann.installs) == 1 else None)
+    if cann is None or not cann.compiler_version:
+        return []
+    try:
+        matrix = ctx.matrix
+        by_cann = [r["version"] for r in matrix.mindspore_for_compiler(cann.compiler_version, finals_only=True)]
+        py = ctx.facts.python.version
+        arch = ctx.facts.system.arch
+        if py and arch:
+            fits_python = {r["version"] for r in matrix.mindspore_for_python(py, f"linux-{arch}")}
+            by_cann = [v for v in by_cann if v in fits_python]
+        return by_cann
+    except Exception:  # the matrix is advice here; compat.* reports a broken matrix on its own
+        return []
 
 
 # -- Python version (P21) ------------------------------------------------------------------

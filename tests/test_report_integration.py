@@ -1,0 +1,32 @@
+"""Cross-area behaviour of the whole report on the shipped fixtures (what a user reads)."""
+
+from conftest import fixture_path, run_json
+
+
+def _by_id(report):
+    return {f["id"]: f for f in report["findings"]}
+
+
+def test_missing_mindspore_on_npu_node_names_a_release_for_the_installed_cann():
+    proc, report = run_json("check", "--bundle", fixture_path("a2_healthy"))
+    f = _by_id(report)["mindspore.installed"]
+    assert f["status"] == "warn"
+    # CANN 8.0.RC3 carries compiler 7.5; MindSpore 2.4.x/2.5.0 accept it (compat_facts table 1)
+    assert f["fix"][0].startswith("pip install mindspore==2.5.0")
+    assert proc.returncode == 0  # a warning alone does not fail the default --fail-on
+
+
+def test_fail_on_warn_turns_that_warning_into_exit_1():
+    proc, _ = run_json("check", "--bundle", fixture_path("a2_healthy"), "--fail-on", "warn")
+    assert proc.returncode == 1
+
+
+def test_every_finding_names_a_known_area_and_problems_carry_fixes():
+    from ascend_doctor.render.common import AREA_TITLES
+
+    for name in ("a2_env_not_sourced", "two_cann_installs", "gpu_cuda_mismatch", "garbled_files", "infer_310p"):
+        _, report = run_json("check", "--bundle", fixture_path(name))
+        for f in report["findings"]:
+            assert f["id"].split(".")[0] in AREA_TITLES, f["id"]
+            if f["status"] == "fail":
+                assert f["fix"], f"{name}: {f['id']} fails without a fix"
