@@ -21,6 +21,7 @@ AREA_TITLES = {
     "smoke": "Smoke training",
     "advice": "Advice for this machine",
     "baseline": "Drift from baseline",
+    "preflight": "Pre-flight",
 }
 
 ORDER = {FAIL: 0, ERROR: 1, WARN: 2, PASS: 3, SKIP: 4}
