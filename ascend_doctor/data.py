@@ -34,6 +34,10 @@ def load_json_file(path: str) -> Any:
         raise DataError(f"{path}: cannot read ({exc.strerror or exc})") from None
     except json.JSONDecodeError as exc:
         raise DataError(f"{path}: line {exc.lineno} column {exc.colno}: {exc.msg}") from None
+    except UnicodeDecodeError:
+        raise DataError(f"{path}: not UTF-8 text, expected JSON") from None
+    except RecursionError:
+        raise DataError(f"{path}: nested too deeply to be a data file") from None
 
 
 _matrix_cache: Optional[Any] = None

@@ -176,6 +176,8 @@ class CudaFacts:
     cudnn_libs: List[Dict[str, str]] = field(default_factory=list)  # libcudnn.so.X.Y.Z found
     dev_nodes: List[str] = field(default_factory=list)  # /dev/nvidia0 ...
     loader_dirs: List[str] = field(default_factory=list)  # dirs the dynamic loader searches (LD_LIBRARY_PATH, ld.so.conf)
+    # nvidia-smi is there but hung, could not start or printed no banner: the GPUs are unknown, not absent.
+    nvidia_smi_unusable: Optional[str] = None
 
 
 @dataclass

@@ -24,6 +24,7 @@ import platform
 import posixpath
 import shutil
 import signal
+import stat
 import subprocess
 import sys
 import time
@@ -37,6 +38,8 @@ KEEP_MARKER = ".snapshot-keep"
 
 # A version file is a few hundred bytes; anything beyond this is not one.
 DEFAULT_MAX_READ = 1 << 20
+# Pipes, FIFOs and devices have no size: reading one stops at this deadline.
+NON_REGULAR_READ_TIMEOUT = 10.0
 # Command output kept in memory: enough for any npu-smi table, bounded for a runaway tool.
 MAX_COMMAND_OUTPUT = 4 << 20
 
@@ -242,10 +245,17 @@ class LiveHost(Host):
         try:
             if os.path.isdir(path):
                 raise FileUnreadable(f"{path}: is a directory, expected a file")
-            with open(path, "rb") as fh:
-                data = fh.read(max_bytes + 1)
+            # O_NONBLOCK: opening a FIFO nobody writes to would otherwise block the doctor for ever.
+            fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+            with os.fdopen(fd, "rb", buffering=0) as fh:
+                mode = os.fstat(fd).st_mode
+                if stat.S_ISREG(mode):
+                    data = fh.read(max_bytes + 1)
+                else:  # a pipe (`rank-table /dev/stdin`), a FIFO, a device: read, but never wait for ever
+                    data = _read_with_deadline(fd, max_bytes + 1, NON_REGULAR_READ_TIMEOUT, path, mode)
         except FileNotFoundError:
-            raise FileMissing(f"{path}: no such file") from None
+            kind = "a dangling symbolic link" if os.path.islink(path) else "no such file"
+            raise FileMissing(f"{path}: {kind}") from None
         except PermissionError:
             raise FileUnreadable(f"{path}: permission denied") from None
         except OSError as exc:
@@ -343,10 +353,23 @@ class LiveHost(Host):
     def which(self, name: str) -> Optional[str]:
         return shutil.which(name, path=self._env.get("PATH", os.defpath))
 
+    def _non_executable(self, name: str) -> Optional[str]:
+        """A file called `name` on PATH that `which` skipped because it cannot be executed."""
+        for d in self._env.get("PATH", os.defpath).split(os.pathsep):
+            cand = os.path.join(d or ".", name)
+            if os.path.isfile(cand) and not os.access(cand, os.X_OK):
+                return cand
+        return None
+
     def run(self, argv: Sequence[str], timeout: float = 10.0) -> CommandResult:
         argv = [str(a) for a in argv]
         exe = argv[0] if "/" in argv[0] else self.which(argv[0])
         if exe is None:
+            # Installed but not executable (a half-finished install, a noexec mount): that is a
+            # fault to report, not an absent tool.
+            bad = self._non_executable(argv[0]) if "/" not in argv[0] else None
+            if bad:
+                return CommandResult(argv, None, stderr=f"{bad}: not executable", error="not-executable")
             return CommandResult(argv, None, error="not-found")
         start = time.monotonic()
         try:
@@ -432,6 +455,41 @@ def _kill_group(proc: subprocess.Popen) -> None:
         pass
 
 
+def _read_with_deadline(fd: int, limit: int, timeout: float, path: str, mode: int) -> bytes:
+    import select
+
+    chunks: List[bytes] = []
+    size = 0
+    deadline = time.monotonic() + timeout
+    while size < limit:
+        try:
+            # A FIFO nobody has opened for writing reads as empty at once; one with a silent writer
+            # says "try again", and then we wait for data, but only until the deadline.
+            chunk = os.read(fd, min(65536, limit - size))
+        except BlockingIOError:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise FileUnreadable(f"{path}: {_file_kind(mode)} that gave no end of data within {timeout:g} s, "
+                                     "expected a regular file") from None
+            select.select([fd], [], [], min(left, 0.5))
+            continue
+        if not chunk:
+            break
+        chunks.append(chunk)
+        size += len(chunk)
+    return b"".join(chunks)
+
+
+def _file_kind(mode: int) -> str:
+    if stat.S_ISFIFO(mode):
+        return "a FIFO (named pipe)"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device file"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "not a regular file"
+
+
 def _decode(data: bytes) -> str:
     text = data.decode("utf-8", errors="replace")
     if text.startswith("\ufeff"):
@@ -455,6 +513,12 @@ class SnapshotHost(Host):
     def __init__(self, directory: str):
         self.directory = os.path.abspath(directory)
         self._root = os.path.join(self.directory, "root")
+        # These are read with the OS's own path resolution: as links they could point anywhere on
+        # the support engineer's disk (a customer bundle is untrusted), so they must be real entries.
+        for name in ("manifest.json", "env.json", "commands.json", "root"):
+            if os.path.islink(os.path.join(self.directory, name)):
+                raise SnapshotError(f"{os.path.join(self.directory, name)}: is a symbolic link, "
+                                    "expected a file or directory inside the snapshot; refused")
         manifest_path = os.path.join(self.directory, "manifest.json")
         self.manifest = _load_json(manifest_path, dict)
         fmt = self.manifest.get("format")

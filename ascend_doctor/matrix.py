@@ -21,6 +21,7 @@ import json
 import os
 import re
 import tempfile
+import threading
 from typing import Any, Dict, List, Optional, Tuple
 
 from .data import DataError, data_path, load_json_file
@@ -417,6 +418,59 @@ class MatrixUpdateError(Exception):
     """Why a download was not installed; nothing was changed."""
 
 
+def _download(requests, url: str, timeout: float) -> bytes:
+    """The body at `url`, within `timeout` seconds in total.
+
+    requests' timeout bounds each socket read, so a server that trickles a byte a second
+    would never time out; the download runs in a worker thread and the caller stops
+    waiting at the deadline (closing the connection so the worker ends too).
+    """
+    box: Dict[str, Any] = {}
+
+    def work():
+        try:
+            with requests.get(url, timeout=(min(10.0, timeout), timeout), verify=True, stream=True) as resp:
+                box["resp"] = resp
+                if resp.status_code != 200:
+                    raise MatrixUpdateError(f"{url}: HTTP {resp.status_code}")
+                chunks, size = [], 0
+                for chunk in resp.iter_content(65536):
+                    chunks.append(chunk)
+                    size += len(chunk)
+                    if size > MAX_DOWNLOAD_BYTES:
+                        raise MatrixUpdateError(f"{url}: larger than {MAX_DOWNLOAD_BYTES // (1024 * 1024)} MB; "
+                                                "not a matrix")
+                    if box.get("abandoned"):
+                        return
+                box["body"] = b"".join(chunks)
+        except MatrixUpdateError as exc:
+            box["error"] = exc
+        except requests.exceptions.SSLError as exc:
+            box["error"] = MatrixUpdateError(f"{url}: TLS certificate verification failed ({exc.__class__.__name__})")
+        except requests.exceptions.Timeout:
+            box["error"] = MatrixUpdateError(f"{url}: timed out after {timeout:g} s")
+        except requests.exceptions.RequestException as exc:
+            box["error"] = MatrixUpdateError(f"{url}: download failed ({exc.__class__.__name__}: {exc})")
+        except Exception as exc:  # anything else the HTTP stack raises is still a failed download
+            box["error"] = MatrixUpdateError(f"{url}: download failed ({exc.__class__.__name__}: {exc})")
+
+    worker = threading.Thread(target=work, name="ascend-doctor-matrix-download", daemon=True)
+    worker.start()
+    worker.join(timeout)
+    if worker.is_alive():
+        box["abandoned"] = True
+        resp = box.get("resp")
+        if resp is not None:
+            try:
+                resp.close()
+            except Exception:  # closing a half-read connection may fail; the worker is abandoned anyway
+                pass
+        raise MatrixUpdateError(f"{url}: did not finish within {timeout:g} s (server too slow)")
+    if "error" in box:
+        raise box["error"]
+    return box["body"]
+
+
 def update_matrix(url: str, sha256: Optional[str] = None, timeout: float = 30.0,
                   environ: Optional[dict] = None) -> Tuple[str, Matrix]:
     """Download, verify and install a matrix into the cache. Returns (message, matrix in use).
@@ -430,21 +484,7 @@ def update_matrix(url: str, sha256: Optional[str] = None, timeout: float = 30.0,
     except ImportError:
         raise MatrixUpdateError("the 'requests' package is needed for `matrix update` "
                                 "(pip install 'ascend-doctor[network]')") from None
-    try:
-        with requests.get(url, timeout=(min(10.0, timeout), timeout), verify=True, stream=True) as resp:
-            if resp.status_code != 200:
-                raise MatrixUpdateError(f"{url}: HTTP {resp.status_code}")
-            body = b""
-            for chunk in resp.iter_content(65536):
-                body += chunk
-                if len(body) > MAX_DOWNLOAD_BYTES:
-                    raise MatrixUpdateError(f"{url}: larger than {MAX_DOWNLOAD_BYTES // (1024 * 1024)} MB; not a matrix")
-    except requests.exceptions.SSLError as exc:
-        raise MatrixUpdateError(f"{url}: TLS certificate verification failed ({exc.__class__.__name__})") from None
-    except requests.exceptions.Timeout:
-        raise MatrixUpdateError(f"{url}: timed out after {timeout:g} s") from None
-    except requests.exceptions.RequestException as exc:
-        raise MatrixUpdateError(f"{url}: download failed ({exc.__class__.__name__}: {exc})") from None
+    body = _download(requests, url, timeout)
     digest = hashlib.sha256(body).hexdigest()
     if sha256 is not None and digest.lower() != sha256.lower():
         raise MatrixUpdateError(f"{url}: sha256 is {digest}, expected {sha256.lower()}; not installed")
@@ -452,7 +492,12 @@ def update_matrix(url: str, sha256: Optional[str] = None, timeout: float = 30.0,
         data = json.loads(body.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise MatrixUpdateError(f"{url}: not valid JSON ({exc})") from None
-    errs = validate_matrix(data)
+    except RecursionError:
+        raise MatrixUpdateError(f"{url}: not valid JSON (nested too deeply)") from None
+    try:
+        errs = validate_matrix(data)
+    except RecursionError:
+        errs = ["$: nested too deeply"]
     if errs:
         raise MatrixUpdateError(f"{url}: does not match the matrix schema: {errs[0]}")
     current = load_matrix(environ)
@@ -463,8 +508,11 @@ def update_matrix(url: str, sha256: Optional[str] = None, timeout: float = 30.0,
     if cmp == 0:
         return f"matrix {current.version} is already in use ({current.source}); nothing changed", current
     target = cache_path(environ)
-    os.makedirs(os.path.dirname(target), exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=".compat_matrix-", dir=os.path.dirname(target))
+    try:
+        os.makedirs(os.path.dirname(target), exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=".compat_matrix-", dir=os.path.dirname(target))
+    except OSError as exc:
+        raise MatrixUpdateError(f"{os.path.dirname(target)}: cannot write ({exc.strerror or exc})") from None
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(body)

@@ -33,8 +33,9 @@ def check_npu_smi(ctx):
             ev["problems"] = list(npu.errors)
         return Finding(
             "devices.npu_smi", ERROR, title,
-            summary=f"Could not read the NPUs: {npu.command_error}. A hanging npu-smi usually means the driver "
-                    "or a device is stuck.",
+            summary=f"Could not read the NPUs: {npu.command_error}."
+                    + (" A hanging npu-smi usually means the driver or a device is stuck."
+                       if "did not finish" in npu.command_error else ""),
             evidence=ev,
             fix=["npu-smi info   # run it by hand and see whether it returns",
                  "dmesg | grep -i -e davinci -e npu | tail -20   # driver errors",
@@ -62,6 +63,16 @@ def check_npu_smi(ctx):
         ev["problems"] = list(npu.errors)
     if npu.command_error:
         ev["result"] = npu.command_error
+    if not npu.devices and npu.tool_version is None and npu.errors:
+        # Neither a banner nor a device row: this is not npu-smi's table (a wrapper, a broken
+        # install, garbage), so nothing can be concluded about the devices.
+        return Finding("devices.npu_smi", ERROR, title,
+                       summary="npu-smi ran but its output is not the `npu-smi info` table (no version banner, no "
+                               "device row), so the NPUs could not be checked.",
+                       evidence=ev,
+                       fix=["npu-smi info | head -20   # what it prints instead of the table",
+                            "command -v npu-smi; ls -l $(command -v npu-smi)   # is it the driver's npu-smi?",
+                            "reinstall the driver package if npu-smi is damaged"])
     if not npu.devices:
         return Finding("devices.npu_smi", FAIL, title,
                        summary="npu-smi ran but listed no NPU: the driver sees no device.",

@@ -36,6 +36,20 @@ def major_minor(v: Optional[str]) -> Optional[str]:
 def check_driver_module_match(ctx):
     cid, title = "gpu.driver_module_match", "NVIDIA kernel module matches the user-space driver (NVML)"
     c = ctx.facts.cuda
+    if c.nvidia_smi_unusable and not c.driver_version:
+        # A hung or unrunnable nvidia-smi is not "no GPU": say the driver could not be checked.
+        return Finding(cid, ERROR, title,
+                       summary=f"Could not check the NVIDIA driver: {c.nvidia_smi_unusable}. A hanging nvidia-smi "
+                               "usually means the driver or a GPU is stuck."
+                               if "did not finish" in c.nvidia_smi_unusable else
+                               f"Could not check the NVIDIA driver: {c.nvidia_smi_unusable}.",
+                       evidence={"command": "nvidia-smi", "result": c.nvidia_smi_unusable,
+                                 "kernel module (/proc/driver/nvidia/version)":
+                                     c.kernel_module_version or "not loaded / not read"},
+                       fix=["nvidia-smi   # run it by hand and see whether it returns",
+                            "ls -l $(command -v nvidia-smi)   # present and executable?",
+                            "sudo dmesg | grep -i -e nvrm -e xid | tail -20   # driver errors (Xid) on a stuck GPU",
+                            "if the driver is stuck, reboot the node"])
     if not (gpu_present(ctx.facts) or c.nvidia_smi_failure):
         return Finding(cid, SKIP, title, summary=NO_NVIDIA)
     evidence = {"kernel module (/proc/driver/nvidia/version)": c.kernel_module_version or "not loaded / not read",

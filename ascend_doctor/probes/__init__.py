@@ -8,13 +8,47 @@ and the report shows it as an `error` finding instead of dying.
 
 from __future__ import annotations
 
+import dataclasses
 import time
 import traceback
 from dataclasses import dataclass
-from typing import Callable, List, Tuple
+from typing import Any, Callable, List, Tuple
 
 from ..facts import Facts
 from ..host import Host
+
+
+# A tool that prints a million broken lines must not make a million-line report:
+# each `errors` list keeps its first entries and says how many more there were.
+MAX_ERRORS_PER_LIST = 50
+
+
+def cap_errors(errors: List[str], limit: int = MAX_ERRORS_PER_LIST) -> List[str]:
+    if len(errors) <= limit:
+        return errors
+    return errors[:limit] + [f"... and {len(errors) - limit} more problems like these (not listed)"]
+
+
+def _cap_all_errors(node: Any, depth: int = 0) -> None:
+    """Cap every `errors` list in a fact (nested installs and devices included), in place."""
+    if depth > 4:
+        return
+    if dataclasses.is_dataclass(node) and not isinstance(node, type):
+        for f in dataclasses.fields(node):
+            value = getattr(node, f.name)
+            if f.name == "errors" and isinstance(value, list):
+                setattr(node, f.name, cap_errors(value))
+            else:
+                _cap_all_errors(value, depth + 1)
+    elif isinstance(node, dict):
+        for key, value in node.items():
+            if key == "errors" and isinstance(value, list):
+                node[key] = cap_errors(value)
+            else:
+                _cap_all_errors(value, depth + 1)
+    elif isinstance(node, list):
+        for item in node[:1000]:
+            _cap_all_errors(item, depth + 1)
 
 
 @dataclass
@@ -48,6 +82,7 @@ def collect_facts(host: Host, options: ProbeOptions = None) -> Facts:
         start = time.monotonic()
         try:
             result = probe(host, options)
+            _cap_all_errors(result)
             # A probe named after a Facts field fills it; any other lands in facts.extra[name].
             if hasattr(facts, name) and name != "extra":
                 setattr(facts, name, result)

@@ -32,6 +32,8 @@ _CUDNN_DEFINE = re.compile(r"^\s*#\s*define\s+CUDNN_(MAJOR|MINOR|PATCHLEVEL)\s+(
 _SONAME_VERSION = re.compile(r"\.so\.(\d+(?:\.\d+)*)$")
 
 GPU_QUERY_FIELDS = "index,name,memory.total,driver_version,pci.bus_id"
+# One line per GPU; a few thousand lines are not a GPU list (and must not become as many errors).
+MAX_QUERY_LINES = 1024
 
 # Directories the dynamic loader searches without being told (glibc defaults + Debian multiarch).
 DEFAULT_LOADER_DIRS = ["/lib", "/usr/lib", "/lib64", "/usr/lib64", "/lib/x86_64-linux-gnu",
@@ -75,11 +77,15 @@ def _probe_nvidia_smi(host: Host, facts: CudaFacts, timeout: float) -> None:
         facts.driver_version, facts.driver_cuda_max = parsed
     if not res.ok:
         facts.nvidia_smi_error = res.describe()
+        if res.error:  # timeout, not executable, failed to start: it said nothing about the GPUs
+            facts.nvidia_smi_unusable = res.describe()
         first = next((ln.strip() for ln in text.splitlines() if ln.strip()), "")
         facts.nvidia_smi_failure = first[:300] or None
         return
     if not parsed:
         facts.errors.append("nvidia-smi: no 'NVIDIA-SMI <v> Driver Version: <v>' banner line in its output")
+        # Every nvidia-smi prints the banner; without it this is not nvidia-smi's output (a wrapper, garbage).
+        facts.nvidia_smi_unusable = "`nvidia-smi` printed no 'NVIDIA-SMI <v> Driver Version: <v>' banner"
     q = host.run(["nvidia-smi", f"--query-gpu={GPU_QUERY_FIELDS}", "--format=csv,noheader"], timeout=timeout)
     if q.ok:
         gpus, errors = parse_nvidia_smi_query(q.stdout)
@@ -104,6 +110,10 @@ def parse_nvidia_smi_query(text: str) -> Tuple[List[Dict], List[str]]:
     gpus, errors = [], []
     names = GPU_QUERY_FIELDS.split(",")
     for n, line in enumerate((text or "").splitlines(), 1):
+        if n > MAX_QUERY_LINES:
+            errors.append(f"nvidia-smi --query-gpu: more than {MAX_QUERY_LINES} lines, not one line per GPU; "
+                          "the rest was ignored")
+            break
         if not line.strip():
             continue
         cells = [c.strip() for c in line.split(",")]
@@ -111,6 +121,9 @@ def parse_nvidia_smi_query(text: str) -> Tuple[List[Dict], List[str]]:
             errors.append(f"nvidia-smi --query-gpu line {n}: {len(cells)} fields, expected {len(names)} ({GPU_QUERY_FIELDS})")
             continue
         row = dict(zip(names, cells))
+        if not row["index"].isdigit():
+            errors.append(f"nvidia-smi --query-gpu line {n}: index {row['index'][:20]!r} is not a number")
+            continue
         gpu: Dict = {"index": row["index"], "name": row["name"], "driver_version": row["driver_version"],
                      "bus_id": row["pci.bus_id"]}
         mem = re.match(r"(\d+)\s*MiB", row["memory.total"])

@@ -27,6 +27,8 @@ _INT = re.compile(r"^\d+$")
 _IDLE = re.compile(r"No running processes found in NPU\s+(\d+)", re.I)
 # A table has at most a few dozen NPUs; bounding the work keeps 1 MB of junk cheap.
 MAX_LINE = 1000
+# 64 chips with processes is a few hundred lines; beyond this the output is not a table.
+MAX_LINES = 5000
 
 
 def _cells(line: str) -> List[str]:
@@ -79,6 +81,9 @@ def parse_npu_smi_info(text: str):
             pending = None
 
     for lineno, raw in enumerate(text.splitlines(), 1):
+        if lineno > MAX_LINES:
+            errors.append(f"npu-smi info: more than {MAX_LINES} lines, not a device table; the rest was ignored")
+            break
         line = raw.rstrip()
         if len(line) > MAX_LINE:
             errors.append(f"npu-smi info line {lineno}: {len(line)} characters long, not a table row; skipped")
