@@ -133,12 +133,15 @@ def _inspect(host: Host, root: str, kind: str, owner: str, resolved: str, facts:
         inst.arch = get_ci(info, "arch") or None
 
     cfg_path = posixpath.join(root, "version.cfg")
-    if host.is_file(cfg_path):
-        try:
-            cfg = parse_version_cfg(host.read_text(cfg_path))
-        except HostError as exc:
-            inst.errors.append(f"{exc}; expected <component>_running_version=[<build>:<release>] lines")
-            cfg = {}
+    try:
+        cfg_text = host.read_text(cfg_path)
+    except FileMissing:
+        cfg_text = None
+    except HostError as exc:  # a directory, a link loop, too large: a problem to report, not an absence
+        inst.errors.append(f"{exc}; expected <component>_running_version=[<build>:<release>] lines")
+        cfg_text = ""
+    if cfg_text is not None:
+        cfg = parse_version_cfg(cfg_text)
         inst.version_cfg = {comp: v["release"] for comp, v in cfg.items()}
         if not cfg:
             inst.errors.append(f"{cfg_path}: no <component>_running_version=[<build>:<release>] line")
@@ -152,7 +155,7 @@ def _inspect(host: Host, root: str, kind: str, owner: str, resolved: str, facts:
         if name in ("driver", "firmware"):  # a legacy root is the HDK prefix itself: not CANN parts
             continue
         vpath = posixpath.join(root, name, "version.info")
-        if not host.is_file(vpath):
+        if not host.is_dir(posixpath.join(root, name)):
             continue
         values = _read_kv(host, vpath, f"Version= of the {name} component", inst.errors)
         if not values:

@@ -11,7 +11,8 @@ import re
 from typing import Dict, List, Optional
 
 from ..facts import HccnDevice, HccnFacts
-from ..host import Host
+from ..host import FileMissing, Host, HostError
+from .kv import looks_binary
 
 HCCN_CONF = "/etc/hccn.conf"
 # msprechecker hard-codes this path; the driver does not put it on PATH.
@@ -70,13 +71,22 @@ def _find_tool(host: Host) -> Optional[str]:
 def probe_hccn(host: Host, options) -> HccnFacts:
     facts = HccnFacts()
     conf: Dict[int, Dict[str, str]] = {}
-    text = host.read_text_or_none(HCCN_CONF)
+    try:
+        text = host.read_text(HCCN_CONF)
+    except FileMissing:
+        text = None
+    except HostError as exc:  # a directory, a link loop, too large, unreadable: say so
+        text = None
+        facts.errors.append(f"{exc}; expected address_<id>=<ip> lines")
     if text is not None:
         facts.conf_path = HCCN_CONF
+        if not text.strip():
+            facts.errors.append(f"{HCCN_CONF}: empty, expected address_<id>=<ip> lines")
+        elif looks_binary(text):
+            facts.errors.append(f"{HCCN_CONF}: binary or garbled content, expected address_<id>=<ip> lines")
+            text = ""
         conf, errors = parse_hccn_conf(text)
         facts.errors.extend(errors)
-    elif host.exists(HCCN_CONF):
-        facts.errors.append(f"{HCCN_CONF}: exists but could not be read")
 
     ids = set(conf)
     try:
