@@ -17,6 +17,7 @@ this machine, a bundle, and a fixture.
 
 from __future__ import annotations
 
+import atexit
 import fnmatch
 import json
 import os
@@ -27,6 +28,7 @@ import signal
 import stat
 import subprocess
 import sys
+import threading
 import time
 from dataclasses import dataclass, field
 from typing import Dict, List, Mapping, Optional, Sequence
@@ -387,6 +389,8 @@ class LiveHost(Host):
             return CommandResult(argv, None, error="not-executable")
         except OSError as exc:
             return CommandResult(argv, None, stderr=str(exc), error="failed-to-start")
+        with _RUNNING_LOCK:
+            _RUNNING.add(proc)
         out, err = _CappedReader(proc.stdout), _CappedReader(proc.stderr)
         deadline = start + timeout
         timed_out = False
@@ -396,6 +400,9 @@ class LiveHost(Host):
             timed_out = True
             _kill_group(proc)
             proc.wait()
+        finally:
+            with _RUNNING_LOCK:
+                _RUNNING.discard(proc)
         # A grandchild that escaped the group may keep the pipes open: bounded wait.
         out.join(1.0)
         err.join(1.0)
@@ -442,6 +449,25 @@ class _CappedReader:
 
     def data(self) -> bytes:
         return b"".join(list(self._chunks))
+
+
+# Commands running right now (any thread). A caller that stops waiting for the doctor (preflight's
+# budget) or an exiting interpreter kills them, so no vendor tool outlives the doctor.
+_RUNNING: "set" = set()
+_RUNNING_LOCK = threading.Lock()
+
+
+def kill_running_commands() -> int:
+    """Kill every command LiveHost.run has started and not yet reaped (with its process group)."""
+    with _RUNNING_LOCK:
+        procs = list(_RUNNING)
+    for proc in procs:
+        if proc.poll() is None:
+            _kill_group(proc)
+    return len(procs)
+
+
+atexit.register(kill_running_commands)
 
 
 def _kill_group(proc: subprocess.Popen) -> None:

@@ -17,7 +17,7 @@ from ..bundle import open_bundle
 from ..cli import EXIT_FINDINGS, EXIT_OK, CliError
 from ..doctor import run_checks
 from ..findings import FAIL, Finding, Report
-from ..host import LiveHost, SnapshotError
+from ..host import LiveHost, SnapshotError, kill_running_commands
 from ..probes.launch import probe_launch, safe_node_name
 from ..render import FORMATS, render
 from .check import add_report_arguments, run_options
@@ -93,6 +93,8 @@ def _run_within_budget(host, options, args, progress):
         raise box["error"]
     if "report" in box:
         return box["report"]
+    # The checks are abandoned: end the tool they wait for (a hung npu-smi) rather than leave it running.
+    kill_running_commands()
     return _budget_overrun(host, args, time.monotonic() - start)
 
 

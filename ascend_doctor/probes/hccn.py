@@ -101,6 +101,11 @@ def probe_hccn(host: Host, options) -> HccnFacts:
     facts.tool = _find_tool(host)
     if facts.tool is None:
         facts.tool_error = f"hccn_tool not found ({HCCN_TOOL} or on PATH)"
+        if facts.devices:
+            # `which` skips a file that cannot be executed; running it says whether one is there.
+            res = host.run(["hccn_tool", "-i", str(facts.devices[0].device_id), "-ip", "-g"], timeout=1.0)
+            if res.available:
+                facts.tool_error = res.describe()
         return facts
     timeout = getattr(options, "timeout", 10.0)
     for dev in facts.devices:

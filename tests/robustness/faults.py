@@ -11,9 +11,10 @@ from ascend_doctor.host import LiveHost
 
 # What a broken vendor tool does, as a /bin/sh body.
 TOOL_BEHAVIOURS = {
-    "sleep": "sleep 30\n",
+    # 30.4242: a marker to find leftover processes by
+    "sleep": "sleep 30.4242\n",
     # a tool that ignores SIGTERM and keeps its children: only killing the process group ends it
-    "sleep-trap": "trap '' TERM\nsleep 30 &\nsleep 30\n",
+    "sleep-trap": "trap '' TERM INT HUP\nsleep 30.4242 &\nsleep 30.4242\n",
     "garbage": "head -c 200000 /dev/urandom\n",
     "table-like-lines": "yes '| a | b |' | head -n 2000000\n",
     "100MB": "head -c 100000000 /dev/zero | tr '\\000' x\n",
@@ -71,18 +72,23 @@ class RootedLiveHost(LiveHost):
         real = super().realpath(self._p(path))
         return real[len(self.root):] if real.startswith(self.root) else real
 
+    def _manifest(self):
+        import json
+
+        with open(os.path.join(os.path.dirname(self.root), "manifest.json")) as fh:
+            return json.load(fh)
+
     def machine(self):
-        return {"hostname": "rooted", "arch": "aarch64"}
+        m = dict(self._manifest().get("machine") or {})
+        m["hostname"] = self._manifest().get("hostname") or "rooted"
+        return m
 
     @property
     def python(self):
         """The fixture's Python (its site-packages under root), not the interpreter running the test."""
-        import json
-
         from ascend_doctor.host import PythonInfo
 
-        with open(os.path.join(os.path.dirname(self.root), "manifest.json")) as fh:
-            py = json.load(fh).get("python") or {}
+        py = self._manifest().get("python") or {}
         return PythonInfo(version=py.get("version", ""), executable=py.get("executable", ""),
                           site_packages=list(py.get("site_packages") or []))
 
@@ -169,6 +175,22 @@ def copy_fixture(src, dst):
 def writable(path):
     mode = os.stat(path).st_mode
     os.chmod(path, mode | stat.S_IWUSR)
+
+
+SLEEP_MARKER = "30.4242"
+
+
+def leftover_sleepers():
+    import psutil
+
+    out = []
+    for p in psutil.process_iter(["pid", "cmdline"]):
+        try:
+            if SLEEP_MARKER in " ".join(p.info["cmdline"] or []):
+                out.append((p.info["pid"], p.info["cmdline"]))
+        except psutil.Error:
+            pass
+    return out
 
 
 @pytest.fixture

@@ -1,0 +1,123 @@
+"""Vendor tools that hang, print garbage or 100 MB, fail, or cannot be executed.
+
+The fake npu-smi / nvidia-smi / nvcc / hccn_tool are scripts put FIRST on PATH of a real
+`python -m ascend_doctor check --timeout 1` process. Whatever they do, the report completes
+within the timeouts plus a margin, says which command it could not use, and leaves no process behind.
+"""
+
+import json
+import os
+import time
+
+import pytest
+
+from ascend_doctor.doctor import RunOptions, run_checks
+from conftest import fixture_path, run_cli
+from faults import TOOL_BEHAVIOURS, RootedLiveHost, copy_fixture, leftover_sleepers, make_tools
+
+TIMEOUT = 1.0
+# On this (or any) machine a live `check` runs at most these commands that can hang:
+# npu-smi info, nvidia-smi (its --query-gpu only after a good banner), nvcc --version.
+HANGABLE_COMMANDS = 3
+# Interpreter start-up, the probes and the checks on a loaded 2-core CI machine.
+MARGIN_S = 5.0
+# Whatever a tool prints, the JSON report stays small: output is capped and error lists are cut.
+MAX_REPORT_BYTES = 1 << 20
+
+
+def _check(tmp_path, behaviour, *extra):
+    tools = make_tools(tmp_path / "bin", behaviour)
+    start = time.monotonic()
+    proc = run_cli("check", "--timeout", str(TIMEOUT), "--format", "json", *extra,
+                   env={"PATH": tools + os.pathsep + os.environ["PATH"]}, timeout=120)
+    return proc, time.monotonic() - start
+
+
+def _finding(report, fid):
+    return next(f for f in report["findings"] if f["id"] == fid)
+
+
+EXPECT = {
+    # behaviour: (npu-smi finding status, words in it, nvidia-smi finding status, words in it)
+    "sleep": ("error", "`npu-smi info` did not finish", "error", "`nvidia-smi` did not finish"),
+    "sleep-trap": ("error", "`npu-smi info` did not finish", "error", "`nvidia-smi` did not finish"),
+    "garbage": ("error", "not the `npu-smi info` table", "error", "`nvidia-smi` printed no"),
+    "table-like-lines": ("error", "not the `npu-smi info` table", "error", "`nvidia-smi` printed no"),
+    "100MB": ("error", "not the `npu-smi info` table", "error", "`nvidia-smi` printed no"),
+    "exit-nonzero": ("error", "`npu-smi info` exited with code 3", "fail", "nvidia-smi cannot talk to the driver"),
+    "not-executable": ("error", "`npu-smi info` could not run (not-executable)", "error",
+                       "`nvidia-smi` could not run (not-executable)"),
+    "stderr-flood": ("error", "`npu-smi info` exited with code 1", "fail", "nvidia-smi cannot talk to the driver"),
+}
+
+
+@pytest.mark.parametrize("behaviour", sorted(TOOL_BEHAVIOURS))
+def test_broken_tool_report_completes_in_time_and_names_the_command(tmp_path, behaviour):
+    proc, seconds = _check(tmp_path, behaviour)
+    assert proc.returncode in (0, 1), proc.stderr[-2000:]
+    assert "Traceback" not in proc.stderr
+    assert seconds <= TIMEOUT * HANGABLE_COMMANDS + MARGIN_S, f"{behaviour}: took {seconds:.1f} s"
+    assert len(proc.stdout) < MAX_REPORT_BYTES, f"{behaviour}: report of {len(proc.stdout)} bytes"
+    report = json.loads(proc.stdout)
+    npu_status, npu_words, gpu_status, gpu_words = EXPECT[behaviour]
+    npu = _finding(report, "devices.npu_smi")
+    assert npu["status"] == npu_status and npu_words in npu["summary"], npu
+    gpu = _finding(report, "gpu.driver_module_match")
+    assert gpu["status"] == gpu_status and gpu_words in gpu["summary"], gpu
+    for fact in ("npu", "cuda"):
+        assert len(report["facts"][fact]["errors"]) <= 51  # capped, with a "... and N more" line
+    assert not leftover_sleepers()
+
+
+def test_text_report_also_completes_and_names_the_command(tmp_path):
+    tools = make_tools(tmp_path / "bin", "sleep")
+    proc = run_cli("check", "--timeout", str(TIMEOUT), env={"PATH": tools + os.pathsep + os.environ["PATH"]})
+    assert proc.returncode == 1 and "npu-smi info" in proc.stdout and "nvidia-smi" in proc.stdout
+    assert not leftover_sleepers()
+
+
+@pytest.mark.parametrize("behaviour", ["sleep", "sleep-trap", "garbage", "exit-nonzero", "not-executable"])
+def test_hccn_tool_faults_stop_after_the_first_timeout_and_are_reported(tmp_path, behaviour):
+    """hccn_tool runs 3 queries per device: a hung one must cost one timeout, not 3 x devices."""
+    snap = copy_fixture(fixture_path("distributed_910b_node"), tmp_path / "snap")
+    with open(os.path.join(snap, "env.json")) as fh:
+        env = json.load(fh)
+    env["PATH"] = make_tools(tmp_path / "bin", behaviour) + ":/usr/bin:/bin"
+    with open(snap + "/root/user/config/hccl.json") as fh:  # this node is the table's first server
+        env["XDL_IP"] = json.load(fh)["server_list"][0]["server_id"]
+    host = RootedLiveHost(snap + "/root", env)
+    start = time.monotonic()
+    report = run_checks(host, RunOptions(timeout=TIMEOUT)).to_json()
+    seconds = time.monotonic() - start
+    # npu-smi, nvidia-smi, nvcc and the first hccn_tool call can each use one timeout
+    assert seconds <= TIMEOUT * (HANGABLE_COMMANDS + 1) + MARGIN_S
+    hccn = report["facts"]["hccn"]
+    said = json.dumps(hccn)
+    assert "hccn_tool" in said
+    if behaviour.startswith("sleep"):
+        assert "did not finish" in hccn["tool_error"]
+        nics = _finding(report, "rank_table.device_nics")
+        assert nics["status"] == "error" and "hccn_tool" in nics["summary"], nics["summary"]
+    elif behaviour == "not-executable":
+        assert "not-executable" in said
+    elif behaviour == "exit-nonzero":
+        assert "exited with code 3" in said
+    else:  # garbage: answers that are not hccn_tool's
+        assert "no 'link status:' line" in said
+    assert not leftover_sleepers()
+
+
+def test_preflight_with_every_tool_hung_reports_within_its_budget(tmp_path):
+    tools = make_tools(tmp_path / "bin", "sleep")
+    start = time.monotonic()
+    proc = run_cli("preflight", "--budget", "6", "--report-dir", str(tmp_path / "reports"), "--format", "json",
+                   env={"PATH": tools + os.pathsep + os.environ["PATH"], "RANK_ID": "0"})
+    seconds = time.monotonic() - start
+    assert seconds <= 6 + MARGIN_S
+    assert proc.returncode == 1, proc.stderr
+    report = json.loads(proc.stdout)
+    said = json.dumps(report["findings"])
+    assert "npu-smi" in said
+    [written] = [n for n in os.listdir(tmp_path / "reports") if n.endswith(".json")]
+    assert json.load(open(tmp_path / "reports" / written))["findings"]
+    assert not leftover_sleepers()
