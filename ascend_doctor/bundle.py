@@ -50,7 +50,7 @@ def _extract(archive: str, dest: str) -> str:
     try:
         tf = tarfile.open(archive, "r:*")
     except (tarfile.TarError, OSError, EOFError) as exc:
-        raise BundleError(f"{archive}: not a readable tar archive ({exc}), expected a .tar.gz snapshot") from None
+        raise BundleError(f"{archive}: not a readable tar archive ({_one_line(exc)}), expected a .tar.gz snapshot") from None
     total = 0
     count = 0
     dest_real = os.path.realpath(dest)
@@ -94,11 +94,35 @@ def _extract(archive: str, dest: str) -> str:
                         if written > member.size or total - member.size + written > MAX_UNPACKED_BYTES:
                             raise BundleError(f"{archive}: member {name!r} is larger than its header says, refused")
                         out.write(chunk)
+            _drain_to_end(tf, archive)
     except (tarfile.TarError, EOFError, OSError) as exc:
         if isinstance(exc, BundleError):
             raise
-        raise BundleError(f"{archive}: archive is truncated or corrupt ({exc})") from None
+        raise BundleError(f"{archive}: archive is truncated or corrupt ({_one_line(exc)})") from None
     return _snapshot_top(dest, archive)
+
+
+# A tar ends with two zero blocks padded to its record size (10 KiB by default); more than
+# this after the end marker is not a tar's padding.
+MAX_TRAILING_BYTES = 1 << 20
+
+
+def _drain_to_end(tf, archive: str) -> None:
+    """Read the compressed stream past the archive's end marker, so gzip/xz/bz2 check their CRC
+    and length: without this, corrupt or truncated member data passes unnoticed."""
+    stream = tf.fileobj
+    left = MAX_TRAILING_BYTES
+    while left > 0:
+        chunk = stream.read(min(65536, left))
+        if not chunk:
+            return
+        left -= len(chunk)
+    raise BundleError(f"{archive}: more than {MAX_TRAILING_BYTES >> 20} MiB of data after the end of the archive, refused")
+
+
+def _one_line(exc: BaseException) -> str:
+    """tarfile's messages can span lines (one per compression tried); the CLI promises one line."""
+    return " ".join(str(exc).split())[:300] or type(exc).__name__
 
 
 def _members(tf, archive: str):
@@ -108,7 +132,7 @@ def _members(tf, archive: str):
         try:
             member = tf.next()
         except (tarfile.TarError, EOFError, OSError) as exc:
-            raise BundleError(f"{archive}: archive is truncated or corrupt ({exc})") from None
+            raise BundleError(f"{archive}: archive is truncated or corrupt ({_one_line(exc)})") from None
         if member is None:
             return
         yield member

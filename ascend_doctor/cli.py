@@ -64,7 +64,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     try:
         return int(args.func(args))
     except CliError as exc:
-        print(f"ascend-doctor: error: {exc}", file=sys.stderr)
+        # One line, always: a message built from a library's text may carry newlines.
+        print("ascend-doctor: error: " + " ".join(str(exc).split()), file=sys.stderr)
         return EXIT_CANNOT_RUN
     except KeyboardInterrupt:
         print("ascend-doctor: interrupted", file=sys.stderr)
