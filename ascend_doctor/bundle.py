@@ -21,6 +21,23 @@ from typing import Iterator
 from .host import SnapshotError, SnapshotHost
 
 MAX_UNPACKED_BYTES = 512 << 20
+
+
+def _corrupt_errors() -> tuple:
+    """What a damaged archive raises while being read: tarfile's own errors, a short read, and the
+    decompressors' errors (zlib.error and lzma.LZMAError are not OSError)."""
+    import tarfile
+    import zlib
+
+    errors = [tarfile.TarError, EOFError, OSError, zlib.error]
+    try:
+        import lzma
+
+        errors.append(lzma.LZMAError)
+    except ImportError:  # Python built without lzma: no .xz bundles either
+        pass
+    return tuple(errors)
+
 MAX_MEMBERS = 50_000
 
 
@@ -49,7 +66,7 @@ def _extract(archive: str, dest: str) -> str:
 
     try:
         tf = tarfile.open(archive, "r:*")
-    except (tarfile.TarError, OSError, EOFError) as exc:
+    except _corrupt_errors() as exc:
         raise BundleError(f"{archive}: not a readable tar archive ({_one_line(exc)}), expected a .tar.gz snapshot") from None
     total = 0
     count = 0
@@ -95,7 +112,7 @@ def _extract(archive: str, dest: str) -> str:
                             raise BundleError(f"{archive}: member {name!r} is larger than its header says, refused")
                         out.write(chunk)
             _drain_to_end(tf, archive)
-    except (tarfile.TarError, EOFError, OSError) as exc:
+    except _corrupt_errors() as exc:
         if isinstance(exc, BundleError):
             raise
         raise BundleError(f"{archive}: archive is truncated or corrupt ({_one_line(exc)})") from None
@@ -131,7 +148,7 @@ def _members(tf, archive: str):
     while True:
         try:
             member = tf.next()
-        except (tarfile.TarError, EOFError, OSError) as exc:
+        except _corrupt_errors() as exc:
             raise BundleError(f"{archive}: archive is truncated or corrupt ({_one_line(exc)})") from None
         if member is None:
             return
