@@ -6,7 +6,7 @@ import argparse
 
 from ..baseline import baseline_argument
 from ..bundle import open_bundle
-from ..cli import EXIT_FINDINGS, EXIT_OK, CliError
+from ..cli import COMMANDS, CliError, EXIT_FINDINGS, EXIT_OK
 from ..doctor import RunOptions, run_checks
 from ..findings import FAIL, WARN
 from ..host import LiveHost, SnapshotError
@@ -33,7 +33,7 @@ def add_report_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def register(sub) -> None:
-    p = sub.add_parser("check", help="diagnose this machine or a bundle (the default command)",
+    p = sub.add_parser("check", help=COMMANDS["check"],
                        description="Probe versions and devices, run every check, print a fix-it report.")
     add_report_arguments(p)
     p.set_defaults(func=run)

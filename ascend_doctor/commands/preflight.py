@@ -14,7 +14,7 @@ import time
 
 from .. import __version__
 from ..bundle import open_bundle
-from ..cli import EXIT_FINDINGS, EXIT_OK, CliError
+from ..cli import COMMANDS, CliError, EXIT_FINDINGS, EXIT_OK
 from ..doctor import run_checks
 from ..findings import FAIL, Finding, Report
 from ..host import LiveHost, SnapshotError
@@ -35,7 +35,7 @@ WRITE_RESERVE_S = 1.0
 
 
 def register(sub) -> None:
-    p = sub.add_parser("preflight", help="quick checks before a training job, on every node (writes a per-node report)",
+    p = sub.add_parser("preflight", help=COMMANDS["preflight"],
                        description="Run the quick checks within a time budget, write one report per node to a "
                                    "shared directory, and exit 0 (go), 1 (problems) or 2 (could not run).")
     add_report_arguments(p)
