@@ -116,7 +116,9 @@ class Smoke:
             data, status = {}, "fail"
             error = f"{type(exc).__name__}: {exc}"
             data["traceback"] = [l.rstrip() for l in traceback.format_exception_only(type(exc), exc)][-1:]
-            data["where"] = _where(exc)
+            where = _where(exc)
+            if where and not where.startswith(os.path.abspath(__file__)):  # our own frame says nothing
+                data["where"] = where
         msg = {"event": "end", "stage": name, "status": status, "ms": int((time.monotonic() - t0) * 1000)}
         msg.update(data)
         if error:
@@ -259,12 +261,9 @@ class Smoke:
         self.state["losses"].extend(losses)
         self.state["graph_step_ms"] = float(np.median(times)) if times else None
         self.state["rss"] = (rss0, rss1)
-        bad = [i for i, l in enumerate(self.state["losses"]) if not np.isfinite(l)]
-        data = {"steps": self.args.steps, "step_ms_median": self.state["graph_step_ms"],
+        # Whether the loss fell is judged in `verify`; this stage proves the steps run.
+        return {"steps": self.args.steps, "step_ms_median": self.state["graph_step_ms"],
                 "loss_first": self.state["losses"][0], "loss_last": self.state["losses"][-1]}
-        if bad:
-            raise StageFailed(f"loss became NaN/Inf at step {bad[0] + 1}", **data)
-        return data
 
     def _accuracy(self, net):
         ms, np = self.ms, self.np
@@ -281,8 +280,11 @@ class Smoke:
         data = {"loss_first": losses[0], "loss_last_mean": tail, "loss_threshold": LOSS_THRESHOLD,
                 "accuracy": acc, "accuracy_bar": ACCURACY_BAR, "steps": len(losses)}
         problems = []
-        if not (tail < LOSS_THRESHOLD and tail < LOSS_DROP * losses[0]):
-            problems.append(f"loss went from {losses[0]:.3f} to {tail:.3f} (must fall below "
+        bad = [i for i, l in enumerate(losses) if not np.isfinite(l)]
+        if bad:
+            problems.append(f"the loss became NaN/Inf at step {bad[0] + 1}")
+        elif not (tail < LOSS_THRESHOLD and tail < LOSS_DROP * losses[0]):
+            problems.append(f"the loss did not fall: {losses[0]:.3f} at the first step, {tail:.3f} at the last (must be below "
                             f"{min(LOSS_THRESHOLD, LOSS_DROP * losses[0]):.3f})")
         if acc < ACCURACY_BAR:
             problems.append(f"held-out accuracy {acc:.2f} is below {ACCURACY_BAR}")
@@ -370,19 +372,26 @@ class Smoke:
         return data
 
 
+# Operator names in ATC's error texts (templates from error_signatures.md: ATC_E19010_NO_PARSER,
+# ATC_E20001_OP_COMPILE_FAILED, OP_UNSUPPORTED_ON_SOC).
+_ATC_OP_PATTERNS = (
+    r"No parser is registered for Op \[[^,\]]+, optype \[([^\]]+)\]",
+    r"Failed to compile Op \[([^\]]+)\]",
+    r"Operator (\S+) compilation failed",
+    r"op type (\w+) is not found in this op store",
+)
+
+
 def _unsupported_ops(lines):
-    """Operator types ATC names as unsupported (E20001 compile failures, 'not supported' op lines)."""
+    """Operator types/names ATC says it cannot parse, compile or find a kernel for, in order."""
     import re
 
     found = []
-    pats = [re.compile(r"[Oo]p(?:erator)?\s*(?:type|\[type)?[\s:=\[]*['\"]?([A-Z][A-Za-z0-9_]+)['\"]?\]?[^\n]*not support"),
-            re.compile(r"not support(?:ed)?[^\n]*?op(?:erator)?\s*(?:type)?[\s:=\[]*['\"]?([A-Z][A-Za-z0-9_]+)"),
-            re.compile(r"E20001[^\n]*?[Oo]p(?:erator)?[^\n]*?type\s*\[?([A-Z][A-Za-z0-9_]+)")]
     for line in lines:
-        for pat in pats:
-            m = pat.search(line)
-            if m and m.group(1) not in found:
-                found.append(m.group(1))
+        for pat in _ATC_OP_PATTERNS:
+            for m in re.finditer(pat, line):
+                if m.group(1) not in found:
+                    found.append(m.group(1))
     return found
 
 

@@ -65,9 +65,12 @@ _SECTION = re.compile(r"^- (C\+\+ Call Stack|The Traceback of Net Construct Code
 _SKIPPED_SECTIONS = ("C++ Call Stack", "The Traceback of Net Construct Code")
 _RULE = re.compile(r"^[-=^~\s]+$")
 _FRAME = re.compile(r'^\s+File "')
+# "[WARNING] DISTRIBUTED(21240,7f22...,python):2026-11-30-05:45:37.518.614 [file.cc:316] Func] text"
+_LOG_PREFIX = re.compile(r"^\[(\w+)\] [A-Z_]+\([^)]*\):\S+ ")
+_RETRY = re.compile(r"retry\(\d+/\d+\)")
 
 
-def useful_stderr_lines(text: str, keep: Iterable[str] = (), limit: int = 12) -> List[str]:
+def useful_stderr_lines(text: str, keep: Iterable[str] = (), limit: int = 12, warnings: bool = False) -> List[str]:
     """The lines of a failing run worth reading: errors, not INFO/WARNING logs, C++ stacks or code frames.
 
     Lines in `keep` (those a knowledge-base signature matched) are kept even if they are log lines.
@@ -90,7 +93,7 @@ def useful_stderr_lines(text: str, keep: Iterable[str] = (), limit: int = 12) ->
         if skipping and not line.startswith(("[", "Traceback")) or _RULE.match(line):
             continue
         skipping = False
-        if _LOG_NOISE.match(line):
+        if _LOG_NOISE.match(line) and not (warnings and line.startswith("[WARNING]")):
             continue
         if _FRAME.match(line):
             after_frame = True
@@ -101,11 +104,19 @@ def useful_stderr_lines(text: str, keep: Iterable[str] = (), limit: int = 12) ->
         if stripped == "Traceback (most recent call last):":
             continue
         out.append(line)
-    deduped: List[str] = []
+    deduped: List[Tuple[bool, str]] = []
+    seen = set()
     for line in out:
-        if line not in deduped:
-            deduped.append(line)
-    return deduped[-limit:]
+        # Log lines repeat with new timestamps, pids and retry counters; show each message once.
+        key = _RETRY.sub("", _LOG_PREFIX.sub("", line))
+        if key not in seen:
+            seen.add(key)
+            deduped.append((line.strip() in keep, _LOG_PREFIX.sub(lambda m: f"[{m.group(1)}] ", line)[:240]))
+    # Lines a known error matched always stay; the rest of the room goes to the last lines.
+    room = max(0, limit - sum(1 for k, _ in deduped if k))
+    others = [i for i, (k, _) in enumerate(deduped) if not k]
+    chosen = set(others[len(others) - room:] if room else [])
+    return [text for i, (k, text) in enumerate(deduped) if k or i in chosen]
 
 
 def kb_matches(kb, lines: Sequence[str]) -> List[tuple]:
@@ -167,7 +178,12 @@ def _broken_finding(fid, title, res, run: SmokeRun, kb, stderr_lines) -> Finding
         for sig, _ in matches:
             fix.extend(s for s in sig.fix if s not in fix)
             pitfall = pitfall or sig.pitfall
-    fix.extend(s for s in STAGE_FIX.get(stage, []) if s not in fix)
+    if stage == "import" and "No module named 'mindspore'" in (res.error or ""):
+        fix.extend([f"{run.python} -m pip install 'mindspore>=2.7'   # or the build for your device: "
+                    "https://www.mindspore.cn/install (pip install 'ascend-doctor[smoke]' pins a tested one)",
+                    "if it is installed elsewhere: run ascend-doctor with that environment's python"])
+    else:
+        fix.extend(s for s in STAGE_FIX.get(stage, []) if s not in fix)
     if res.status == HUNG:
         fix.insert(0, f"re-run with --stage-timeout {stage}=<seconds> if this stage is only slow here")
     pitfall = pitfall or STAGE_PITFALL.get(stage)
@@ -242,7 +258,7 @@ def collectives_finding(drun, kb=None) -> Finding:
     title = "Collectives (AllReduce, AllGather) across ranks"
     fid = "smoke.collectives"
     evidence: Dict[str, object] = {"ranks expected on this node": drun.expected, "arrived": drun.arrived,
-                                   "joined": drun.joined, "launcher": " ".join(drun.argv[1:4] + ["..."]),
+                                   "joined": drun.joined, "launcher": "msrun " + " ".join(drun.argv[3:]),
                                    "phase_ms": drun.phase_ms}
     if drun.status == "pass":
         init_ms = max((r.get("init_ms") or 0) for r in drun.results.values())
@@ -264,7 +280,8 @@ def collectives_finding(drun, kb=None) -> Finding:
         log_lines.extend(lines)
     matches = kb_matches(kb, log_lines)
     keep = [line for _, line in matches]
-    evidence["last log lines"] = {name: useful_stderr_lines("\n".join(lines), keep=keep, limit=6)
+    evidence["ranks registered with the scheduler"] = drun.registered
+    evidence["last log lines"] = {name: useful_stderr_lines("\n".join(lines), keep=keep, limit=5, warnings=True)
                                   for name, lines in drun.log_tails.items()}
     fix: List[str] = []
     pitfall = None
@@ -275,7 +292,8 @@ def collectives_finding(drun, kb=None) -> Finding:
         evidence["known_errors"] = [f"{sig.id}: {line.strip()[:160]}" for sig, line in matches]
     if drun.status == "hung":
         who = (f"ranks {missing} never started" if missing and drun.phase == "launch"
-               else f"ranks {drun.arrived} arrived, {not_joined} never joined the cluster" if drun.phase == "init"
+               else (f"ranks {drun.arrived} started, the scheduler registered {drun.registered}; "
+                     f"{[i for i in drun.expected if i not in drun.registered]} never joined") if drun.phase == "init"
                else "the collectives did not finish")
         summary = (f"The distributed smoke hung in the '{drun.phase}' phase after {drun.timeout_s:g} s: {who}. "
                    f"All of msrun's processes were killed.")

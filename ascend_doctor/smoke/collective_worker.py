@@ -12,8 +12,8 @@ AllReduce(SUM) of rank+1 must give size*(size+1)/2 everywhere; AllGather of
 bus-bandwidth estimate (2*(n-1)/n * bytes / time, as nccl-tests counts it).
 
 Only the standard library and MindSpore are imported. The test-only fault hook
-ASCEND_DOCTOR_SMOKE_FAULT=nojoin:<node> makes that process sleep before it
-starts, so it never arrives.
+ASCEND_DOCTOR_SMOKE_FAULT=nojoin:<node> makes that process sleep after it
+arrives, before communication.init(), so it never joins.
 """
 
 import json
@@ -37,13 +37,13 @@ def main(argv):
     node = os.environ.get("MS_NODE_ID", os.environ.get("RANK_ID", "?"))
     role = os.environ.get("MS_ROLE", "MS_WORKER")
     faults = [f.strip() for f in os.environ.get("ASCEND_DOCTOR_SMOKE_FAULT", "").split(",")]
+    if role == "MS_WORKER":
+        _write(outdir, f"arrived_{node}.json", {"node": node, "pid": os.getpid(), "host": os.uname()[1]})
     if role == "MS_WORKER" and f"nojoin:{node}" in faults:
-        sys.stderr.write(f"smoke fault hook: rank process {node} never joins\n")
+        sys.stderr.write(f"smoke fault hook: rank process {node} started but never joins the cluster\n")
         sys.stderr.flush()
         while True:
             time.sleep(3600)
-    if role == "MS_WORKER":
-        _write(outdir, f"arrived_{node}.json", {"node": node, "pid": os.getpid(), "host": os.uname()[1]})
 
     import numpy as np
     import mindspore as ms

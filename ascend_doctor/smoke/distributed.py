@@ -15,6 +15,7 @@ from __future__ import annotations
 import glob
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -70,6 +71,7 @@ class DistributedRun:
     phase_ms: Dict[str, int]
     log_tails: Dict[str, List[str]]  # log file name -> its last lines
     timeout_s: Optional[float] = None
+    registered: List[int] = field(default_factory=list)  # ranks the scheduler logged as registered
 
 
 def msrun_argv(config: DistributedConfig, logdir: str, outdir: str) -> List[str]:
@@ -79,7 +81,9 @@ def msrun_argv(config: DistributedConfig, logdir: str, outdir: str) -> List[str]
             "--worker_num", str(config.world_size), "--local_worker_num", str(config.ranks),
             "--master_addr", config.master_addr, "--master_port", str(config.master_port),
             "--log_dir", logdir, "--join", "True",
-            "--cluster_time_out", str(int(max(10, config.timeout_for("init"))))]
+            # msrun's own cluster timeout is set past ours, so the parent's deadline (which names the
+            # ranks that arrived) fires first.
+            "--cluster_time_out", str(int(config.timeout_for("init") + 30))]
     if config.node_rank is not None:
         argv += ["--node_rank", str(config.node_rank)]
     return argv + [WORKER_SCRIPT, outdir, config.device, str(BANDWIDTH_BYTES.get(config.device, 4 << 20))]
@@ -121,7 +125,16 @@ def _ids(outdir: str, prefix: str) -> List[int]:
     return sorted(found)
 
 
-def _log_tails(logdir: str, lines: int = 40) -> Dict[str, List[str]]:
+# scheduler.log, MindSpore 2.x meta_server_node.cc ProcessRegister:
+# "The new node: 0(role: MS_WORKER), rank id: 0, device id: 0, hostname: vm, ip: 127.0.0.1 is registered ..."
+_REGISTERED = re.compile(r"The new node: \S+\(role: MS_WORKER\), rank id: (\d+)")
+
+
+def registered_ranks(scheduler_log: str) -> List[int]:
+    return sorted({int(m.group(1)) for m in _REGISTERED.finditer(scheduler_log)})
+
+
+def _log_tails(logdir: str, lines: int = 200) -> Dict[str, List[str]]:
     tails = {}
     for path in sorted(glob.glob(os.path.join(logdir, "*.log"))):
         text = read_tail(path, 64 * 1024)
@@ -192,6 +205,7 @@ def run_distributed(config: DistributedConfig,
             except (OSError, ValueError):
                 pass
         tails = _log_tails(logdir)
+        registered = registered_ranks(read_tail(os.path.join(logdir, "scheduler.log"), 8 << 20))
         msrun_lines = read_tail(os.path.join(work, "msrun.out"), 16 * 1024).splitlines()[-20:]
         if msrun_lines:
             tails["msrun"] = msrun_lines
@@ -202,4 +216,4 @@ def run_distributed(config: DistributedConfig,
     if status in ("crashed",) and progress:
         progress("end", phase, {"status": status, "ms": int((time.monotonic() - phase_start) * 1000)})
     return DistributedRun(status, phase or "collectives", argv, expected, arrived, joined, results, proc.returncode,
-                          int((time.monotonic() - start) * 1000), phase_ms, tails, timeout_s)
+                          int((time.monotonic() - start) * 1000), phase_ms, tails, timeout_s, registered)

@@ -53,6 +53,7 @@ class SmokeRun:
     stopped_at: Optional[str] = None  # the stage that failed, hung or crashed
     timeout_s: Optional[float] = None  # the deadline that expired, for a hang
     signal_name: Optional[str] = None  # for a crash by signal
+    python: str = "python"
 
     def to_json(self) -> dict:
         return {"device": self.device, "returncode": self.returncode, "wall_ms": self.wall_ms,
@@ -118,7 +119,7 @@ def _read_lines(stream, out: "queue.Queue"):
     out.put(None)
 
 
-def _parse_line(line: str) -> Optional[dict]:
+def parse_line(line: str) -> Optional[dict]:
     line = line.strip()
     if not line.startswith("{"):
         return None
@@ -127,6 +128,13 @@ def _parse_line(line: str) -> Optional[dict]:
     except ValueError:
         return None
     return obj if isinstance(obj, dict) and "event" in obj else None
+
+
+def result_from_end(msg: dict) -> StageResult:
+    """A StageResult from the child's "end" line."""
+    data = {k: v for k, v in msg.items() if k not in ("event", "stage", "status", "ms", "error")}
+    return StageResult(str(msg["stage"]), str(msg.get("status", FAILED)), int(msg.get("ms") or 0), data,
+                       msg.get("error"))
 
 
 def read_tail(path: str, limit: int = STDERR_KEEP) -> str:
@@ -169,7 +177,7 @@ def run_smoke(config: SmokeConfig, progress: Optional[Callable[[str, str, dict],
                     line = ""
                 if line is None:  # stdout closed: the child ended
                     break
-                msg = _parse_line(line) if line else None
+                msg = parse_line(line) if line else None
                 if msg and msg.get("event") == "done":
                     finished = True
                 elif msg and msg.get("event") == "start" and msg.get("stage"):
@@ -178,9 +186,7 @@ def run_smoke(config: SmokeConfig, progress: Optional[Callable[[str, str, dict],
                     if current != "import" and progress:
                         progress("start", current, {})
                 elif msg and msg.get("event") == "end" and msg.get("stage"):
-                    data = {k: v for k, v in msg.items() if k not in ("event", "stage", "status", "ms", "error")}
-                    res = StageResult(str(msg["stage"]), str(msg.get("status", FAILED)), int(msg.get("ms") or 0),
-                                      data, msg.get("error"))
+                    res = result_from_end(msg)
                     stages[res.stage] = res
                     if progress:
                         progress("end", res.stage, {"status": res.status, "ms": res.ms})
@@ -230,4 +236,4 @@ def run_smoke(config: SmokeConfig, progress: Optional[Callable[[str, str, dict],
         stages.setdefault(name, StageResult(name, NOT_RUN))
     ordered = {name: stages[name] for name in STAGES}
     return SmokeRun(config.device, ordered, rc, stderr, int((time.monotonic() - start) * 1000),
-                    stopped_at, timeout_s, signal_name)
+                    stopped_at, timeout_s, signal_name, config.python)
