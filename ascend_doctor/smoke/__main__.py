@@ -282,7 +282,7 @@ class Smoke:
         problems = []
         bad = [i for i, l in enumerate(losses) if not np.isfinite(l)]
         if bad:
-            problems.append(f"the loss became NaN/Inf at step {bad[0] + 1}")
+            problems.append(f"the loss did not fall: it became NaN/Inf at step {bad[0] + 1}")
         elif not (tail < LOSS_THRESHOLD and tail < LOSS_DROP * losses[0]):
             problems.append(f"the loss did not fall: {losses[0]:.3f} at the first step, {tail:.3f} at the last (must be below "
                             f"{min(LOSS_THRESHOLD, LOSS_DROP * losses[0]):.3f})")
