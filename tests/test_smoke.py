@@ -121,6 +121,24 @@ def test_import_failure_of_cann_library_prints_the_known_fix():
     assert len(findings) == len(classify.FINDINGS)
 
 
+def test_device_failure_on_a_host_without_cann_points_at_set_env():
+    """Recorded: --device ascend with the unified MindSpore 2.10 wheel and no CANN installed."""
+    stages = {}
+    for line in _fixture("child_device_ascend_on_cpu_host.jsonl").splitlines():
+        msg = runner.parse_line(line)
+        if msg and msg["event"] == "end":
+            stages[msg["stage"]] = runner.result_from_end(msg)
+    for s in runner.STAGES:
+        stages.setdefault(s, runner.StageResult(s, runner.NOT_RUN))
+    run = runner.SmokeRun("ascend", stages, 3, _fixture("child_device_ascend_on_cpu_host_stderr.txt"), 8000, "device")
+    f = {f.id: f for f in classify.smoke_findings(run, KB)}["smoke.device"]
+    assert f.status == "fail"
+    assert f.summary.startswith("The smoke failed in the 'device' stage: RuntimeError: Unsupported device target Ascend")
+    assert f.fix[0] == "source /usr/local/Ascend/ascend-toolkit/set_env.sh" and f.pitfall == "P08"
+    assert any("libge_runner.so: cannot open shared object file" in l for l in f.evidence["stderr"])
+    assert not any(set(l) <= set("-") for l in f.evidence["error"])
+
+
 def test_benign_kb_lines_do_not_count_as_the_cause():
     stderr = "[WARNING] ME(1:1,MainProcess):2026 [api.py:1] Start compiling and it will take a while. Please wait...\n"
     f = classify.smoke_findings(_run("graph_compile", runner.HUNG, "no progress", stderr=stderr), KB)[3]

@@ -163,11 +163,12 @@ def _broken_finding(fid, title, res, run: SmokeRun, kb, stderr_lines) -> Finding
         what = (f"The smoke process died during the '{stage}' stage "
                 f"({run.signal_name or f'exit code {run.returncode}'}), without a Python error.")
     else:
-        what = f"The smoke failed in the '{stage}' stage: {error_lines[0] if error_lines else 'no error text'}."
+        first = error_lines[0].rstrip(".") if error_lines else "no error text"
+        what = f"The smoke failed in the '{stage}' stage: {first}."
     evidence: Dict[str, object] = {"stage": stage, "device": run.device}
     evidence.update({k: v for k, v in res.data.items() if k not in ("traceback",)})
     if res.error and res.status == FAILED:
-        evidence["error"] = error_lines[:6]
+        evidence["error"] = [l for l in error_lines if l.strip() and not _RULE.match(l)][:6]
     if shown:
         evidence["stderr"] = shown
     fix: List[str] = []
