@@ -8,7 +8,6 @@ Fixtures in tests/fixtures/smoke/ are real outputs captured on this machine
 
 import json
 import os
-import sys
 
 import pytest
 
@@ -94,17 +93,28 @@ def test_msrun_scheduler_log_names_registered_ranks_and_collapses_retries():
 
 # -- classification of a run ---------------------------------------------------
 
+def _recorded_run():
+    """The SmokeRun of a real passing child (its JSON lines, recorded)."""
+    stages = {}
+    for line in _fixture("child_pass_cpu.jsonl").splitlines():
+        msg = runner.parse_line(line)
+        if msg and msg["event"] == "end":
+            stages[msg["stage"]] = runner.result_from_end(msg)
+    return runner.SmokeRun("cpu", stages, 0, "", 9000)
+
+
 def _run(stopped_at, status, error=None, stderr="", **data):
-    stages = {s: runner.StageResult(s, runner.PASSED, 5, {}) for s in runner.STAGES}
-    stages["import"].data = {"version": "2.10.0"}
+    """A recorded healthy run, broken at `stopped_at` (later stages not reached)."""
+    run = _recorded_run()
+    run.device, run.stderr, run.returncode, run.stopped_at, run.timeout_s = "ascend", stderr, 3, stopped_at, 30.0
     hit = False
     for s in runner.STAGES:
         if s == stopped_at:
-            stages[s] = runner.StageResult(s, status, 7, data, error)
+            run.stages[s] = runner.StageResult(s, status, 7, data, error)
             hit = True
         elif hit:
-            stages[s] = runner.StageResult(s, runner.NOT_RUN)
-    return runner.SmokeRun("ascend", stages, 3, stderr, 100, stopped_at, timeout_s=30.0)
+            run.stages[s] = runner.StageResult(s, runner.NOT_RUN)
+    return run
 
 
 def test_import_failure_of_cann_library_prints_the_known_fix():
@@ -147,16 +157,6 @@ def test_benign_kb_lines_do_not_count_as_the_cause():
     assert f.fix[0].startswith("re-run with --stage-timeout graph_compile=")
 
 
-def _recorded_run():
-    """The SmokeRun of a real passing child (its JSON lines, recorded)."""
-    stages = {}
-    for line in _fixture("child_pass_cpu.jsonl").splitlines():
-        msg = runner.parse_line(line)
-        if msg and msg["event"] == "end":
-            stages[msg["stage"]] = runner.result_from_end(msg)
-    return runner.SmokeRun("cpu", stages, 0, "", 9000)
-
-
 def test_a_recorded_healthy_run_passes_with_its_numbers():
     findings = {f.id: f for f in classify.smoke_findings(_recorded_run(), KB, ["--device cpu given"])}
     assert {i: f.status for i, f in findings.items() if f.status != "pass"} == {"smoke.atc_convert": "skip"}
@@ -182,6 +182,11 @@ def test_atc_unsupported_operators_are_named():
              "E20001: [PID: 9] Failed to compile Op [SoftmaxV2]. (oppath: ...)",
              "ATC run failed, Please check the detail log"]
     assert _unsupported_ops(lines) == ["MyCustomOp", "SoftmaxV2"]
+    run = _run("atc", runner.FAILED, "atc failed (exit 255)", stderr="\n".join(lines),
+               unsupported_ops=["MyCustomOp", "SoftmaxV2"], rc=255)
+    f = {f.id: f for f in classify.smoke_findings(run, KB)}["smoke.atc_convert"]
+    assert f.status == "fail" and f.pitfall == "P09"
+    assert "could not convert for this SoC: MyCustomOp, SoftmaxV2" in f.summary
 
 
 def test_collectives_hang_names_the_ranks_that_arrived():

@@ -54,7 +54,7 @@ class DistributedConfig:
         return list(range(base, base + self.ranks))
 
     def timeout_for(self, phase: str) -> float:
-        return float(self.phase_timeouts.get(phase, self.phase_timeouts.get("collectives", self.default_timeout)))
+        return float(self.phase_timeouts.get(phase, self.default_timeout))
 
 
 @dataclass

@@ -25,7 +25,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable, Dict, List, Optional
 
-from .__main__ import FAULT_ENV, STAGES  # noqa: F401  (the child's stage list is the contract)
+from .__main__ import STAGES  # the child's stage list is the contract
 
 DEFAULT_STAGE_TIMEOUT = 300.0  # a first graph compile on Ascend builds kernels and can take minutes
 STDERR_KEEP = 256 * 1024  # bytes of the child's stderr read back (its tail holds the failure)
