@@ -23,6 +23,7 @@ EXIT_OK, EXIT_FINDINGS, EXIT_CANNOT_RUN = 0, 1, 2
 COMMANDS = {
     "check": "diagnose this machine or a bundle (the default command)",
     "matrix": "show the MindSpore/CANN/driver/firmware compatibility matrix, check a planned install against it, or update it",
+    "smoke": "train a tiny net in GRAPH mode on this machine's device and say where it breaks",
     "rank-table": "validate a rank table (RANK_TABLE_FILE) and, optionally, a node against it",
     "preflight": "quick checks before a training job, on every node (writes a per-node report)",
     "aggregate": "merge per-node preflight reports into one verdict (failing nodes, skew)",

@@ -47,7 +47,11 @@ def register(sub) -> None:
     p.add_argument("--budget", type=float, default=60.0, metavar="S",
                    help="total wall-time budget in seconds (default: 60); command timeouts shrink to fit, and a "
                         "run that overruns reports preflight.time_budget as fail")
-    p.add_argument("--smoke", action="store_true", help="also run the smoke checks (slow; skipped by default)")
+    p.add_argument("--smoke", action="store_true", help="also run the smoke train (slow; skipped by default; "
+                                                         "never the PYNATIVE comparison in a pre-flight)")
+    from .smoke import add_smoke_arguments
+
+    add_smoke_arguments(p)
     p.set_defaults(func=run)
 
 
@@ -101,11 +105,12 @@ def produce_preflight_report(args) -> Report:
         raise CliError(f"--budget must be a positive number of seconds, got {args.budget}")
     # Commands may take at most a third of the budget each, so one hung tool leaves room for the rest.
     args.timeout = min(args.timeout, max(0.5, args.budget / 3.0))
-    options = run_options(args)
     if args.smoke and args.budget < SMOKE_MIN_BUDGET_S:
         print(f"ascend-doctor preflight: --smoke skipped, --budget {args.budget:g} s is under the "
               f"{SMOKE_MIN_BUDGET_S:g} s a smoke train needs", file=sys.stderr)
         args.smoke = False
+    args.pynative = False  # a pre-flight runs the quick checks only: no GRAPH/PYNATIVE comparison
+    options = run_options(args)
     if not args.smoke:
         options.skip = list(options.skip) + list(SLOW_CHECKS)
     options.extra.update({"preflight": True, "smoke": bool(args.smoke)})
