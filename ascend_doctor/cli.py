@@ -18,8 +18,16 @@ from . import __version__
 
 EXIT_OK, EXIT_FINDINGS, EXIT_CANNOT_RUN = 0, 1, 2
 
-# Subcommand modules under ascend_doctor.commands, in the order --help lists them.
-COMMANDS = ["check", "matrix", "rank-table", "preflight", "aggregate"]
+# Subcommands (modules under ascend_doctor.commands) in the order --help lists them, with their one-line help.
+# Only the module of the command being run is imported: a pre-flight should not pay for the others.
+COMMANDS = {
+    "check": "diagnose this machine or a bundle (the default command)",
+    "matrix": "show the MindSpore/CANN/driver/firmware compatibility matrix, check a planned install against it, or update it",
+    "smoke": "train a tiny net in GRAPH mode on this machine's device and say where it breaks",
+    "rank-table": "validate a rank table (RANK_TABLE_FILE) and, optionally, a node against it",
+    "preflight": "quick checks before a training job, on every node (writes a per-node report)",
+    "aggregate": "merge per-node preflight reports into one verdict (failing nodes, skew)",
+}
 
 
 class CliError(Exception):
@@ -31,7 +39,8 @@ class _Parser(argparse.ArgumentParser):
         self.exit(EXIT_CANNOT_RUN, f"{self.prog}: error: {message} (see --help)\n")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(selected: Optional[str] = None) -> argparse.ArgumentParser:
+    """The parser; with `selected`, only that subcommand's module is imported (others get a one-line stub)."""
     parser = _Parser(
         prog="ascend-doctor",
         description="Diagnose the Huawei Ascend AI stack (NPU driver/firmware, CANN, HCCL, MindSpore; "
@@ -41,8 +50,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"ascend-doctor {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    for name in COMMANDS:
-        importlib.import_module(f".commands.{name.replace('-', '_')}", __package__).register(sub)
+    for name, summary in COMMANDS.items():
+        if selected is None or name == selected:
+            importlib.import_module(f".commands.{name.replace('-', '_')}", __package__).register(sub)
+        else:
+            sub.add_parser(name, help=summary, add_help=False)
     return parser
 
 
@@ -59,8 +71,9 @@ def _with_default_command(argv: List[str]) -> List[str]:
 
 def main(argv: Optional[List[str]] = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    parser = build_parser()
-    args = parser.parse_args(_with_default_command(argv))
+    argv = _with_default_command(argv)
+    parser = build_parser(argv[0] if argv and argv[0] in COMMANDS else None)
+    args = parser.parse_args(argv)
     try:
         return int(args.func(args))
     except CliError as exc:

@@ -205,15 +205,9 @@ class Host:
 
 def _python_site_packages() -> List[str]:
     import site
-    import sysconfig
 
     seen: List[str] = []
     candidates: List[str] = []
-    for key in ("purelib", "platlib"):
-        try:
-            candidates.append(sysconfig.get_paths()[key])
-        except KeyError:
-            pass
     try:
         candidates.extend(site.getsitepackages())
     except AttributeError:  # virtualenv's old site.py

@@ -30,3 +30,11 @@ def test_every_finding_names_a_known_area_and_problems_carry_fixes():
             assert f["id"].split(".")[0] in AREA_TITLES, f["id"]
             if f["status"] == "fail":
                 assert f["fix"], f"{name}: {f['id']} fails without a fix"
+
+
+def test_preflight_accepts_the_smoke_options_and_skips_smoke_on_a_bundle():
+    proc, report = run_json("preflight", "--bundle", fixture_path("a2_healthy"), "--smoke", "--budget", "300",
+                            "--steps", "12")
+    assert proc.returncode in (0, 1), proc.stderr
+    smoke = [f for f in report["findings"] if f["id"].startswith("smoke.")]
+    assert smoke and all(f["status"] == "skip" for f in smoke)

@@ -7,7 +7,7 @@ import time
 
 from ..aggregate import AggregateInputError, Aggregator, report_paths
 from ..baseline import baseline_argument
-from ..cli import EXIT_FINDINGS, EXIT_OK, CliError
+from ..cli import COMMANDS, CliError, EXIT_FINDINGS, EXIT_OK
 from ..findings import FAIL, WARN
 from ..render.aggregate_text import render_aggregate_text
 from ..render.html_aggregate import render_aggregate_html
@@ -18,7 +18,7 @@ COMPACT_JSON_ABOVE = 256
 
 
 def register(sub) -> None:
-    p = sub.add_parser("aggregate", help="merge per-node preflight reports into one verdict (failing nodes, skew)",
+    p = sub.add_parser("aggregate", help=COMMANDS["aggregate"],
                        description="Read the node reports in DIR (or the FILES given) and report failing nodes, facts "
                                    "that differ across nodes, rank-table disagreement and missing ranks.")
     p.add_argument("inputs", nargs="+", metavar="DIR|FILE", help="a report directory, or report .json files")

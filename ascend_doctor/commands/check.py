@@ -6,7 +6,7 @@ import argparse
 
 from ..baseline import baseline_argument
 from ..bundle import open_bundle
-from ..cli import EXIT_FINDINGS, EXIT_OK, CliError
+from ..cli import COMMANDS, CliError, EXIT_FINDINGS, EXIT_OK
 from ..doctor import RunOptions, run_checks
 from ..findings import FAIL, WARN
 from ..host import LiveHost, SnapshotError
@@ -33,9 +33,14 @@ def add_report_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def register(sub) -> None:
-    p = sub.add_parser("check", help="diagnose this machine or a bundle (the default command)",
+    p = sub.add_parser("check", help=COMMANDS["check"],
                        description="Probe versions and devices, run every check, print a fix-it report.")
     add_report_arguments(p)
+    from .smoke import add_smoke_arguments
+
+    p.add_argument("--smoke", action="store_true",
+                   help="also run the smoke train on this machine (ascend-doctor smoke; not on bundles)")
+    add_smoke_arguments(p)
     p.set_defaults(func=run)
 
 
@@ -43,6 +48,10 @@ def run_options(args) -> RunOptions:
     if args.timeout <= 0:
         raise CliError(f"--timeout must be a positive number of seconds, got {args.timeout}")
     extra = {k: getattr(args, k) for k in ("smoke", "device", "device_id", "baseline") if hasattr(args, k)}
+    if getattr(args, "smoke", False):
+        from .smoke import smoke_options
+
+        extra.update(smoke_options(args))
     return RunOptions(only=args.only, skip=args.skip, timeout=args.timeout, extra=extra)
 
 

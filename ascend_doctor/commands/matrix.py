@@ -16,7 +16,7 @@ import platform
 import sys
 from typing import Any, Dict, List, Mapping
 
-from ..cli import EXIT_FINDINGS, EXIT_OK, CliError
+from ..cli import COMMANDS, CliError, EXIT_FINDINGS, EXIT_OK
 from ..data import DataError
 from ..facts import CannInstall, CudaFacts, DriverFacts, Facts, FirmwareFacts, MindSporeFacts, PythonFacts
 from ..findings import FAIL, WARN, Report
@@ -29,8 +29,7 @@ ARCHES = ("x86_64", "aarch64")
 
 
 def register(sub) -> None:
-    p = sub.add_parser("matrix", help="show the MindSpore/CANN/driver/firmware compatibility matrix, check a planned "
-                                      "install against it, or update it",
+    p = sub.add_parser("matrix", help=COMMANDS["matrix"],
                        description="The compatibility matrix behind the compat.* checks (data/compat_matrix.json).")
     msub = p.add_subparsers(dest="matrix_command", metavar="SUBCOMMAND")
     msub.required = True

@@ -14,7 +14,7 @@ import time
 
 from .. import __version__
 from ..bundle import open_bundle
-from ..cli import EXIT_FINDINGS, EXIT_OK, CliError
+from ..cli import COMMANDS, CliError, EXIT_FINDINGS, EXIT_OK
 from ..doctor import run_checks
 from ..findings import FAIL, Finding, Report
 from ..host import LiveHost, SnapshotError, kill_running_commands
@@ -35,7 +35,7 @@ WRITE_RESERVE_S = 1.0
 
 
 def register(sub) -> None:
-    p = sub.add_parser("preflight", help="quick checks before a training job, on every node (writes a per-node report)",
+    p = sub.add_parser("preflight", help=COMMANDS["preflight"],
                        description="Run the quick checks within a time budget, write one report per node to a "
                                    "shared directory, and exit 0 (go), 1 (problems) or 2 (could not run).")
     add_report_arguments(p)
@@ -47,7 +47,11 @@ def register(sub) -> None:
     p.add_argument("--budget", type=float, default=60.0, metavar="S",
                    help="total wall-time budget in seconds (default: 60); command timeouts shrink to fit, and a "
                         "run that overruns reports preflight.time_budget as fail")
-    p.add_argument("--smoke", action="store_true", help="also run the smoke checks (slow; skipped by default)")
+    p.add_argument("--smoke", action="store_true", help="also run the smoke train (slow; skipped by default; "
+                                                         "never the PYNATIVE comparison in a pre-flight)")
+    from .smoke import add_smoke_arguments
+
+    add_smoke_arguments(p)
     p.set_defaults(func=run)
 
 
@@ -103,11 +107,12 @@ def produce_preflight_report(args) -> Report:
         raise CliError(f"--budget must be a positive number of seconds, got {args.budget}")
     # Commands may take at most a third of the budget each, so one hung tool leaves room for the rest.
     args.timeout = min(args.timeout, max(0.5, args.budget / 3.0))
-    options = run_options(args)
     if args.smoke and args.budget < SMOKE_MIN_BUDGET_S:
         print(f"ascend-doctor preflight: --smoke skipped, --budget {args.budget:g} s is under the "
               f"{SMOKE_MIN_BUDGET_S:g} s a smoke train needs", file=sys.stderr)
         args.smoke = False
+    args.pynative = False  # a pre-flight runs the quick checks only: no GRAPH/PYNATIVE comparison
+    options = run_options(args)
     if not args.smoke:
         options.skip = list(options.skip) + list(SLOW_CHECKS)
     options.extra.update({"preflight": True, "smoke": bool(args.smoke)})

@@ -11,7 +11,7 @@ import contextlib
 import json
 from typing import Dict, List, Optional
 
-from ..cli import EXIT_FINDINGS, EXIT_OK, CliError
+from ..cli import COMMANDS, CliError, EXIT_FINDINGS, EXIT_OK
 from ..checks import CheckContext
 from ..checks._node import KNOWN_FAMILIES, node_family
 from ..checks.rank_table import (check_rank_table_device_ips, check_rank_table_device_nics,
@@ -28,7 +28,7 @@ _LABEL = {ERROR: "ERROR", WARNING: "WARN", INFO: "info"}
 
 
 def register(sub) -> None:
-    p = sub.add_parser("rank-table", help="validate a rank table (RANK_TABLE_FILE) and, optionally, a node against it",
+    p = sub.add_parser("rank-table", help=COMMANDS["rank-table"],
                        description="Validate an HCCL rank table (versions 1.0, 1.2, 2.0 and the legacy group_list): "
                                    "every problem with its JSON path, rule id and, for syntax errors, line and column.")
     p.add_argument("file", metavar="FILE", help="the rank table (JSON)")

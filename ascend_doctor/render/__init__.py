@@ -2,20 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Callable, Dict
+import importlib
 
 from ..findings import Report
 
 
-def _formats() -> Dict[str, Callable[..., str]]:
-    from . import json_report, junit, markdown, prometheus, text
-
-    return {"text": text.render, "json": json_report.render, "markdown": markdown.render,
-            "junit": junit.render, "prom": prometheus.render}
-
-
-FORMATS = ("text", "json", "markdown", "junit", "prom")
+# format -> module in this package with `render(report, color=False) -> str`. Imported on use only:
+# junit pulls in xml.etree, and a pre-flight printing JSON should not pay for it.
+_MODULES = {"text": "text", "json": "json_report", "markdown": "markdown", "junit": "junit", "prom": "prometheus"}
+FORMATS = tuple(_MODULES)
 
 
 def render(report: Report, fmt: str, color: bool = False) -> str:
-    return _formats()[fmt](report, color=color)
+    module = importlib.import_module(f".{_MODULES[fmt]}", __name__)
+    return module.render(report, color=color)

@@ -38,7 +38,7 @@ def grouped(report: Report) -> List[Tuple[str, List[Finding]]]:
     for f in report.findings:
         areas.setdefault(f.area, []).append(f)
     for items in areas.values():
-        items.sort(key=lambda f: (ORDER[f.status], f.id))
+        items.sort(key=lambda f: ORDER[f.status])  # stable: keeps the checks' own order (smoke: stage order)
     return sorted(areas.items(), key=lambda kv: (min(ORDER[f.status] for f in kv[1]), kv[0]))
 
 

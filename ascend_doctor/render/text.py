@@ -12,6 +12,8 @@ from .common import LABEL, area_title, facts_summary, grouped
 _COLORS = {FAIL: "\033[31;1m", ERROR: "\033[35;1m", WARN: "\033[33;1m", PASS: "\033[32m", SKIP: "\033[2m"}
 _RESET = "\033[0m"
 WIDTH = 100
+# Areas whose passing findings carry measurements (times, ratios) worth reading even when all is well.
+MEASURED_AREAS = ("smoke",)
 
 
 def _badge(status: str, color: bool) -> str:
@@ -65,6 +67,10 @@ def render(report: Report, color: bool = False) -> str:
         passed = [f for f in quiet if f.status == PASS]
         skipped = [f for f in quiet if f.status == SKIP]
         for f in passed:
+            if area in MEASURED_AREAS and f.summary:  # the numbers are the point of these passes
+                lines.append(f"{_badge(PASS, color)} {f.title}")
+                lines.extend("        " + l for l in textwrap.wrap(f.summary, WIDTH - 8))
+                continue
             detail = f" — {f.summary}" if f.summary and len(f.summary) < 70 else ""
             lines.append(f"{_badge(PASS, color)} {f.title}{detail}")
         if skipped:

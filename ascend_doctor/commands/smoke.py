@@ -1,0 +1,120 @@
+"""`ascend-doctor smoke`: prove MindSpore trains here, in GRAPH mode, on the device the user will use."""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+from .. import __version__
+from ..cli import COMMANDS, CliError, EXIT_FINDINGS, EXIT_OK
+from ..findings import FAIL, WARN, Report
+from ..host import LiveHost
+from ..render import FORMATS, render
+from .common import use_color, write_output
+
+DEVICE_CHOICES = ["auto", "ascend", "gpu", "cpu"]
+
+
+def add_smoke_arguments(p: argparse.ArgumentParser) -> None:
+    """The flags `smoke` and `check --smoke` share."""
+    g = p.add_argument_group("smoke train")
+    g.add_argument("--device", choices=DEVICE_CHOICES, default="auto",
+                   help="device to train on (default: auto = Ascend when driver, CANN and an Ascend MindSpore are "
+                        "present, GPU for a CUDA MindSpore with a GPU, else CPU)")
+    g.add_argument("--device-id", type=int, default=None, metavar="N", help="which card (default: MindSpore's default)")
+    g.add_argument("--steps", type=int, default=40, metavar="N", help="train steps in each mode (default: 40, min 10)")
+    g.add_argument("--stage-timeout", action="append", default=[], metavar="[STAGE=]S",
+                   help="seconds a stage may run before it is called hung and killed (default: 300); "
+                        "STAGE=S for one stage, e.g. --stage-timeout graph_compile=900; repeatable")
+    g.add_argument("--no-pynative", dest="pynative", action="store_false",
+                   help="skip the PYNATIVE comparison (saves one more training run)")
+
+
+def parse_stage_timeouts(values):
+    from ..smoke.distributed import PHASES
+    from ..smoke.runner import STAGES
+
+    out = {}
+    for value in values or []:
+        stage, sep, secs = value.rpartition("=")
+        stage = stage if sep else "*"
+        if stage != "*" and stage not in STAGES + PHASES:
+            raise CliError(f"--stage-timeout {value}: stage must be one of {', '.join(STAGES + PHASES)}")
+        try:
+            seconds = float(secs)
+        except ValueError:
+            seconds = -1.0
+        if seconds <= 0:
+            raise CliError(f"--stage-timeout {value}: expected a positive number of seconds")
+        out[stage] = seconds
+    return out
+
+
+def smoke_options(args) -> dict:
+    if args.steps < 10:
+        raise CliError(f"--steps {args.steps}: at least 10 steps are needed to see the loss fall")
+    if args.device_id is not None and args.device_id < 0:
+        raise CliError(f"--device-id {args.device_id}: expected a card number >= 0")
+    opts = {"device": args.device, "device_id": args.device_id, "steps": args.steps, "pynative": args.pynative,
+            "stage_timeout": parse_stage_timeouts(args.stage_timeout)}
+    ranks = getattr(args, "ranks", None)
+    if ranks is not None:
+        if ranks < 1:
+            raise CliError(f"--ranks {ranks}: expected at least 1 worker")
+        if not 1024 <= args.master_port <= 65535:
+            raise CliError(f"--master-port {args.master_port}: expected a port in 1024..65535")
+        if args.nnodes < 1:
+            raise CliError(f"--nnodes {args.nnodes}: expected at least 1 node")
+        if args.nnodes > 1 and args.node_rank is None:
+            raise CliError("--node-rank: required with --nnodes > 1 (0 on the node that runs the scheduler)")
+        if args.node_rank is not None and not 0 <= args.node_rank < args.nnodes:
+            raise CliError(f"--node-rank {args.node_rank}: expected 0..{args.nnodes - 1}")
+        opts.update(ranks=ranks, master_port=args.master_port, master_addr=args.master_addr, nnodes=args.nnodes,
+                    node_rank=args.node_rank)
+    return opts
+
+
+def register(sub) -> None:
+    p = sub.add_parser("smoke", help=COMMANDS["smoke"],
+                       description="Run a short training in a child process, stage by stage (import, device, op "
+                                   "check, GRAPH compile, train, verify, PYNATIVE, host memory, MindIR, atc), each "
+                                   "with a timeout. With --ranks N: N workers through msrun, collectives checked.")
+    add_smoke_arguments(p)
+    d = p.add_argument_group("distributed (msrun)")
+    d.add_argument("--ranks", type=int, default=None, metavar="N", help="workers on this node; runs the collectives "
+                                                                         "check instead of the single-device train")
+    d.add_argument("--master-port", type=int, default=8118, metavar="P", help="scheduler port (default: 8118)")
+    d.add_argument("--master-addr", default="127.0.0.1", metavar="ADDR", help="scheduler address (default: 127.0.0.1)")
+    d.add_argument("--nnodes", type=int, default=1, metavar="N", help="nodes in the job (default: 1)")
+    d.add_argument("--node-rank", type=int, default=None, metavar="I", help="this node's index (0..nnodes-1)")
+    p.add_argument("--format", choices=FORMATS, default="text", help="report format (default: text)")
+    p.add_argument("--output", "-o", metavar="FILE", help="write the report to FILE (atomically) instead of stdout")
+    p.add_argument("--fail-on", choices=[WARN, FAIL], default=FAIL, help="exit 1 at this level or worse (default: fail)")
+    p.add_argument("--timeout", type=float, default=10.0, metavar="S",
+                   help="timeout for each probe command used to detect the device (default: 10)")
+    p.add_argument("--no-color", action="store_true", help="plain text even on a terminal")
+    p.set_defaults(func=run)
+
+
+def run(args) -> int:
+    from ..knowledge import load_knowledge_base
+    from ..probes import ProbeOptions, collect_facts
+    from ..smoke.session import StageProgress, run_session
+
+    options = smoke_options(args)
+    if args.timeout <= 0:
+        raise CliError(f"--timeout must be a positive number of seconds, got {args.timeout}")
+    start = time.monotonic()
+    host = LiveHost()
+    facts = collect_facts(host, ProbeOptions(timeout=args.timeout))
+    progress = StageProgress()
+    try:
+        findings = run_session(facts, options, load_knowledge_base(), progress)
+    finally:
+        progress.done()
+    report = Report(tool={"name": "ascend-doctor", "version": __version__, "command": "smoke",
+                          "duration_ms": int((time.monotonic() - start) * 1000)},
+                    host={"kind": host.kind, "name": host.label}, facts=facts.to_json(), findings=findings)
+    text = render(report, args.format, color=args.format == "text" and not args.output and use_color(disabled=args.no_color))
+    write_output(text, args.output)
+    return EXIT_FINDINGS if report.failed(args.fail_on) else EXIT_OK
