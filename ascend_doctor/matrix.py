@@ -418,6 +418,28 @@ class MatrixUpdateError(Exception):
     """Why a download was not installed; nothing was changed."""
 
 
+def _shutdown_socket(resp) -> None:
+    """Wake the worker blocked in a read by shutting its socket down.
+
+    Not resp.close(): that takes the buffered reader's lock, which the blocked worker holds, and
+    would hang this thread too. shutdown() needs no lock. Best effort: the worker is a daemon
+    thread and is abandoned anyway."""
+    import socket
+
+    raw = getattr(resp, "raw", None)
+    candidates = [getattr(getattr(raw, "_connection", None), "sock", None),
+                  getattr(getattr(raw, "connection", None), "sock", None)]
+    fp = getattr(raw, "_fp", None)
+    candidates.append(getattr(getattr(getattr(fp, "fp", None), "raw", None), "_sock", None))
+    for sock in candidates:
+        if sock is not None:
+            try:
+                sock.shutdown(socket.SHUT_RDWR)
+                return
+            except OSError:
+                continue
+
+
 def _download(requests, url: str, timeout: float) -> bytes:
     """The body at `url`, within `timeout` seconds in total.
 
@@ -459,12 +481,7 @@ def _download(requests, url: str, timeout: float) -> bytes:
     worker.join(timeout)
     if worker.is_alive():
         box["abandoned"] = True
-        resp = box.get("resp")
-        if resp is not None:
-            try:
-                resp.close()
-            except Exception:  # closing a half-read connection may fail; the worker is abandoned anyway
-                pass
+        _shutdown_socket(box.get("resp"))
         raise MatrixUpdateError(f"{url}: did not finish within {timeout:g} s (server too slow)")
     if "error" in box:
         raise box["error"]
