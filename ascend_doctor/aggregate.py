@@ -22,7 +22,7 @@ from typing import Any, Dict, Iterable, List, Optional
 
 from .findings import REPORT_SCHEMA, SEVERITY, STATUSES
 from .probes.launch import summarise_rank_table
-from .node_facts import PER_NODE_VARIABLES, UNSET, comparable_facts
+from .node_facts import PER_NODE_VARIABLES, UNSET, comparable_facts, report_shape_problem
 
 try:  # optional: 2-3x faster parsing when installed; the standard library gives the same result
     import orjson as _fast_json
@@ -86,6 +86,9 @@ def summarise_report(data: Dict[str, Any], source: str) -> NodeSummary:
     if not isinstance(data, dict) or data.get("schema") != REPORT_SCHEMA:
         got = data.get("schema") if isinstance(data, dict) else type(data).__name__
         raise ValueError(f"field 'schema' is {got!r}, expected {REPORT_SCHEMA!r}")
+    problem = report_shape_problem(data)
+    if problem:
+        raise ValueError(problem)
     node = NodeSummary(_node_name(data, source), source)
     launch = ((data.get("facts") or {}).get("extra") or {}).get("launch") or {}
     node.host = launch.get("host") or (data.get("host") or {}).get("name")

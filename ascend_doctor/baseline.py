@@ -13,7 +13,7 @@ import json
 from typing import Any, Dict, List
 
 from .findings import REPORT_SCHEMA
-from .node_facts import MINDSPORE, UNKNOWN, UNSET, comparable_facts, mindspore_version
+from .node_facts import MINDSPORE, UNKNOWN, UNSET, comparable_facts, mindspore_version, report_shape_problem
 from .release_notes import releases_between
 
 
@@ -33,6 +33,9 @@ class Baseline:
             got = data.get("schema") if isinstance(data, dict) else type(data).__name__
             raise BaselineError(f"{source}: field 'schema': expected {REPORT_SCHEMA!r} (a JSON report from "
                                 f"`ascend-doctor check --format json`), got {got!r}")
+        problem = report_shape_problem(data)
+        if problem:
+            raise BaselineError(f"{source}: {problem} (a JSON report from `ascend-doctor check --format json`)")
         launch = ((data.get("facts") or {}).get("extra") or {}).get("launch") or {}
         node = str(launch.get("name") or (data.get("host") or {}).get("name") or "")
         return cls(dict(comparable_facts(data)), source, node)

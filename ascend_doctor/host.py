@@ -544,6 +544,7 @@ class SnapshotHost(Host):
         fmt = self.manifest.get("format")
         if fmt != SNAPSHOT_FORMAT:
             raise SnapshotError(f"{manifest_path}: field 'format' is {fmt!r}, expected {SNAPSHOT_FORMAT!r}")
+        _check_manifest_shape(self.manifest, manifest_path)
         env_path = os.path.join(self.directory, "env.json")
         env = _load_json(env_path, dict) if os.path.exists(env_path) else {}
         bad = [k for k, v in env.items() if not isinstance(v, str)]
@@ -684,6 +685,23 @@ class SnapshotHost(Host):
             int(rec.get("duration_ms") or 0),
             error=rec.get("error"),
         )
+
+
+def _check_manifest_shape(manifest: dict, path: str) -> None:
+    """The manifest fields SnapshotHost reads must have the types it reads them as."""
+    def bad(field: str, expected: str):
+        raise SnapshotError(f"{path}: field {field!r} is {type(value).__name__}, expected {expected}")
+
+    for key in ("python", "machine"):
+        value = manifest.get(key)
+        if value is not None and not isinstance(value, dict):
+            bad(key, "an object")
+    value = (manifest.get("python") or {}).get("site_packages")
+    if value is not None and not (isinstance(value, list) and all(isinstance(p, str) for p in value)):
+        bad("python.site_packages", "a list of paths")
+    value = (manifest.get("machine") or {}).get("disks")
+    if value is not None and not (isinstance(value, dict) and all(isinstance(d, dict) for d in value.values())):
+        bad("machine.disks", "an object of {mount: {total_mb, free_mb}}")
 
 
 def _load_json(path: str, expected_type: type):

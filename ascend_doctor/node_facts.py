@@ -8,7 +8,7 @@ Input is the report's JSON (report["facts"]), so both work on files from any nod
 from __future__ import annotations
 
 from collections import OrderedDict
-from typing import Any, Dict
+from typing import Any, Dict, Optional
 
 UNKNOWN = "unknown"
 UNSET = "(unset)"
@@ -45,6 +45,47 @@ def _npu(npu: Dict[str, Any]):
         return UNKNOWN if npu.get("command_error") or npu.get("errors") else "0", UNKNOWN
     names = sorted({str(d.get("name") or "?") for d in devices})
     return str(len(devices) or len(npu.get("dev_nodes") or [])), ", ".join(names) or UNKNOWN
+
+
+# The parts of a report that aggregate and baseline read, and the JSON type each must have.
+# A report is another node's output (or a torn or hand-edited file): check the shape once here
+# instead of trusting it in every reader.
+_SHAPE = (
+    (("host",), dict), (("facts",), dict), (("findings",), list),
+    (("facts", "driver"), dict), (("facts", "firmware"), dict), (("facts", "cann"), dict),
+    (("facts", "cann", "installs"), list), (("facts", "mindspore"), dict), (("facts", "python"), dict),
+    (("facts", "npu"), dict), (("facts", "npu", "devices"), list), (("facts", "npu", "dev_nodes"), list),
+    (("facts", "extra"), dict), (("facts", "extra", "launch"), dict),
+    (("facts", "extra", "launch", "variables"), dict), (("facts", "extra", "launch", "addresses"), list),
+    (("facts", "extra", "launch", "rank_table"), dict),
+)
+
+
+def report_shape_problem(report: Any) -> Optional[str]:
+    """None when the parts of `report` that are read have the right JSON types, else 'field: what'."""
+    if not isinstance(report, dict):
+        return f"top level is {type(report).__name__}, expected an object"
+    for path, kind in _SHAPE:
+        node: Any = report
+        for key in path:
+            node = node.get(key) if isinstance(node, dict) else None
+        if node is not None and not isinstance(node, kind):
+            return (f"field '{'.'.join(path)}' is {type(node).__name__}, "
+                    f"expected {'an object' if kind is dict else 'a list'}")
+    lists = (("findings", "an object per finding"), ("facts.cann.installs", "an object per install"),
+             ("facts.npu.devices", "an object per device"))
+    for dotted, what in lists:
+        node = report
+        for key in dotted.split("."):
+            node = node.get(key) if isinstance(node, dict) else None
+        if node and not all(isinstance(x, dict) for x in node):
+            return f"field '{dotted}' has an item that is not an object, expected {what}"
+    for i, f in enumerate(report.get("findings") or []):
+        if f.get("fix") is not None and not isinstance(f["fix"], list):
+            return f"field 'findings[{i}].fix' is {type(f['fix']).__name__}, expected a list of steps"
+        if f.get("evidence") is not None and not isinstance(f["evidence"], dict):
+            return f"field 'findings[{i}].evidence' is {type(f['evidence']).__name__}, expected an object"
+    return None
 
 
 def comparable_facts(report: Dict[str, Any]) -> "OrderedDict[str, str]":

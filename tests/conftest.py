@@ -5,6 +5,16 @@ import sys
 
 import pytest
 
+try:  # hypothesis profiles: "ci" (bounded, the default) and "fuzz" (scripts/fuzz.py sets the budget)
+    from hypothesis import HealthCheck, settings
+
+    settings.register_profile("ci", max_examples=100, deadline=None)
+    settings.register_profile("fuzz", max_examples=int(os.environ.get("ASCEND_DOCTOR_FUZZ_EXAMPLES", "2000")),
+                              deadline=None, suppress_health_check=list(HealthCheck))
+    settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+except ImportError:  # hypothesis is a test extra; tests that need it import it themselves
+    pass
+
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIXTURES = os.path.join(REPO, "tests", "fixtures")
 REFERENCE = os.path.join(os.path.dirname(REPO), "shared", "reference")

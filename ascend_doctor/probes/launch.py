@@ -148,7 +148,11 @@ def summarise_rank_table(text: str, path: str, errors: List[str], keep_all: bool
         if not keep_all and str(server.get("server_id")) not in own and server.get("host_ip") not in own:
             continue
         devices = []
-        for dev in server.get("device") or []:
+        listed = server.get("device") or []
+        if not isinstance(listed, list):
+            errors.append(f"{path}: server {str(server.get('server_id'))[:64]!r}: field 'device': expected a list")
+            listed = []
+        for dev in listed:
             if isinstance(dev, dict):
                 devices.append({"device_id": str(dev.get("device_id")), "device_ip": dev.get("device_ip"),
                                 "rank_id": str(dev.get("rank_id"))})
