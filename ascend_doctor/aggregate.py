@@ -116,10 +116,16 @@ def summarise_report(data: Dict[str, Any], source: str) -> NodeSummary:
 def load_node_summary(path: str) -> NodeSummary:
     """Read one report file; an unreadable or torn file becomes a node with `error` set."""
     try:
+        if not os.path.isfile(path):  # a FIFO named x.json would block the read for ever
+            raise OSError(0, "not a regular file")
         with open(path, "rb") as fh:
             raw = fh.read()
         data = _fast_json.loads(raw) if _fast_json is not None else json.loads(raw)
         return summarise_report(data, path)
+    except RecursionError:
+        node = NodeSummary(os.path.splitext(os.path.basename(path))[0], path)
+        node.error, node.worst = f"{path}: nested too deeply to be a report", "error"
+        return node
     except (OSError, ValueError) as exc:
         node = NodeSummary(os.path.splitext(os.path.basename(path))[0], path)
         node.error = f"{path}: {getattr(exc, 'strerror', None) or exc}"

@@ -53,6 +53,8 @@ def open_bundle(path: str) -> Iterator[SnapshotHost]:
         return
     if not os.path.exists(path):
         raise BundleError(f"{path}: no such file or directory, expected a snapshot directory or .tar.gz")
+    if not os.path.isfile(path):  # a FIFO or a device would block the reader or never end
+        raise BundleError(f"{path}: not a regular file, expected a snapshot directory or .tar.gz")
     tmp = tempfile.mkdtemp(prefix="ascend-doctor-bundle-")
     try:
         top = _extract(path, tmp)

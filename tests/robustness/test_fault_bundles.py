@@ -256,3 +256,15 @@ def test_a_normal_bundle_still_opens(tmp_path):
                                               ("snap/root/etc/os-release", "file", "ID=euleros\n")])
     with open_bundle(path) as host:
         assert host.read_text("/etc/os-release") == "ID=euleros\n"
+
+
+@pytest.mark.parametrize("kind", ["fifo", "device"])
+def test_bundle_path_that_is_not_a_regular_file(tmp_path, sandbox, kind):
+    """A FIFO nobody writes to would block tarfile.open for ever; /dev/zero would never end."""
+    if kind == "fifo":
+        path = str(tmp_path / "bundle.tar.gz")
+        os.mkfifo(path)
+    else:
+        path = "/dev/zero"
+    proc = run_cli("check", "--bundle", path, env=sandbox["env"], timeout=60)
+    assert_refused(proc, sandbox, ["not a regular file"])

@@ -139,3 +139,75 @@ def test_bad_file_on_a_live_host(tmp_path, fixture, path, kind):
     assert seconds < 20  # a FIFO must not block the read
     if kind in NAMED_KINDS:
         assert_named(path, rep, kind)
+
+
+def test_fifo_with_a_silent_writer_is_read_with_a_deadline(tmp_path, monkeypatch):
+    """A FIFO someone holds open but never writes to: the read gives up at the deadline."""
+    from ascend_doctor import host as host_mod
+    from ascend_doctor.host import FileUnreadable, LiveHost
+
+    monkeypatch.setattr(host_mod, "NON_REGULAR_READ_TIMEOUT", 0.5)
+    fifo = tmp_path / "hccn.conf"
+    os.mkfifo(fifo)
+    writer = os.open(fifo, os.O_RDWR)  # holds a writer end open, writes nothing
+    try:
+        start = time.monotonic()
+        with pytest.raises(FileUnreadable, match="FIFO"):
+            LiveHost().read_text(str(fifo))
+        assert time.monotonic() - start < 3
+    finally:
+        os.close(writer)
+
+
+def test_device_files_are_not_read_forever():
+    from ascend_doctor.host import FileTooLarge, LiveHost
+
+    with pytest.raises(FileTooLarge):
+        LiveHost().read_text("/dev/zero")
+    assert LiveHost().read_text("/dev/null") == ""
+
+
+# -- files the user names: --baseline and aggregate inputs -------------------------------------
+
+BAD_REPORTS = {
+    "fifo": None,
+    "binary": b"\xff\xfe\x00\x01" * 100,
+    "invalid-utf8": b'{"schema": "ascend-doctor.report/1", "host": {"name": "\xff"}}',
+    "deep": b"[" * 100000 + b"]" * 100000,
+    "empty": b"",
+    "truncated": b'{"schema": "ascend-doctor.report/1", "facts": {',
+    "wrong-types": json.dumps({"schema": "ascend-doctor.report/1", "facts": {"extra": {"launch": [1]}},
+                               "findings": "none"}).encode(),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(BAD_REPORTS))
+def test_bad_baseline_file_is_one_line_exit_2(tmp_path, kind):
+    from conftest import run_cli
+
+    path = tmp_path / "base.json"
+    if BAD_REPORTS[kind] is None:
+        os.mkfifo(path)
+    else:
+        path.write_bytes(BAD_REPORTS[kind])
+    proc = run_cli("check", "--bundle", fixture_path("a2_healthy"), "--baseline", str(path), timeout=60)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1 and "base.json" in proc.stderr
+
+
+@pytest.mark.parametrize("kind", sorted(BAD_REPORTS))
+def test_bad_report_in_an_aggregate_directory_is_named_not_fatal(tmp_path, kind):
+    from conftest import run_cli
+
+    d = tmp_path / "reports"
+    d.mkdir()
+    good = run_cli("check", "--bundle", fixture_path("a2_healthy"), "--format", "json").stdout
+    (d / "good.json").write_text(good)
+    bad = d / "bad.json"
+    if BAD_REPORTS[kind] is None:
+        os.mkfifo(bad)
+    else:
+        bad.write_bytes(BAD_REPORTS[kind])
+    proc = run_cli("aggregate", str(d), "--format", "json", timeout=60)
+    assert proc.returncode in (0, 1), proc.stderr
+    assert "bad.json" in proc.stdout and "Traceback" not in proc.stderr
