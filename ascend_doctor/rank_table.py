@@ -951,6 +951,9 @@ def validate_rank_table_text(text: str, soc_family: Optional[str] = None,
     gc.disable()
     try:
         doc, problems, parsed = parse_rank_table_text(text)
+        if doc is None and not problems:  # the file is the JSON literal `null`: valid JSON, no table
+            problems.append(Problem("", ERROR, "R3", "the top level is null, expected a JSON object with "
+                                                     "\"version\" and \"server_list\""))
         if doc is None:
             return RankTable(problems=problems)
         soc = soc_family

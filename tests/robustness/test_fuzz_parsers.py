@@ -283,6 +283,7 @@ def mutated_json(draw, samples):
 @FUZZ
 @given(st.one_of(mutated(RANK_TABLES), mutated_json(RANK_TABLES)))
 @example('{"version": "1.0", "server_list": [{"server_id": "192.0.2.10", "device": true}]}')  # found by fuzzing
+@example("null")  # found by fuzzing: valid JSON, no table, and no problem was reported
 def test_fuzz_rank_tables(text):
     from ascend_doctor.probes.launch import summarise_rank_table
     from ascend_doctor.rank_table import validate_rank_table_text
