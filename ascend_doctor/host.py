@@ -243,7 +243,8 @@ class LiveHost(Host):
                 raise FileUnreadable(f"{path}: is a directory, expected a file")
             # O_NONBLOCK: opening a FIFO nobody writes to would otherwise block the doctor for ever.
             fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
-            with os.fdopen(fd, "rb", buffering=0) as fh:
+            # Buffered: its read(n) loops until n bytes or EOF (a /proc file gives a page per read call).
+            with os.fdopen(fd, "rb") as fh:
                 mode = os.fstat(fd).st_mode
                 if stat.S_ISREG(mode):
                     data = fh.read(max_bytes + 1)
