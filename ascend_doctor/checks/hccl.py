@@ -12,6 +12,7 @@ from typing import List
 
 from ..findings import PASS, SKIP, Finding
 from ..hccl_env import FAIL, FAMILY_NAMES, EnvIssue, name_issues, validate_hccl_env, variables_by_name
+from ..probes.launch import shown_value
 from . import check
 from ._node import node_family
 
@@ -53,7 +54,7 @@ def check_hccl_env_values(ctx) -> List[Finding]:
     table = variables_by_name()
     for issue in issues:
         spec = table.get(issue.name, {})
-        evidence = {issue.name: issue.value, "device family": fam_text, "rule": issue.rule}
+        evidence = {issue.name: shown_value(issue.name, issue.value), "device family": fam_text, "rule": issue.rule}
         evidence.update(issue.related)
         if spec.get("default"):
             evidence["documented default"] = spec["default"]
@@ -64,7 +65,8 @@ def check_hccl_env_values(ctx) -> List[Finding]:
     if not findings:
         findings.append(Finding("hccl.env_values", PASS, VALUES_TITLE,
                                 summary=f"{len(checked)} HCCL variable(s) set, all valid",
-                                evidence=dict(checked, **{"device family": fam_text})))
+                                evidence=dict({k: shown_value(k, v) for k, v in checked.items()},
+                                              **{"device family": fam_text})))
     return findings
 
 
@@ -74,5 +76,12 @@ def check_hccl_env_names(ctx) -> List[Finding]:
     if not issues:
         return [Finding("hccl.env_names", PASS, NAMES_TITLE,
                         summary="no misspelled or unknown HCCL_*/ASCEND_*/MS_* names")]
-    return [Finding("hccl.env_names", i.status, f"{NAMES_TITLE}: {i.name}", summary=i.message,
-                    evidence={i.name: i.value}, fix=i.fix, pitfall="P13") for i in issues]
+    # An unknown name may well be a credential (HCCL_TLS_PASSWORD): its value never goes in the report.
+    return [Finding("hccl.env_names", i.status, f"{NAMES_TITLE}: {i.name}",
+                    summary=_without(i.message, i.name, i.value),
+                    evidence={i.name: shown_value(i.name, i.value)}, fix=i.fix, pitfall="P13") for i in issues]
+
+
+def _without(text: str, name: str, value) -> str:
+    shown = shown_value(name, value)
+    return text.replace(str(value), shown) if value and shown != str(value) else text

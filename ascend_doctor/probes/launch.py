@@ -94,6 +94,11 @@ def launch_variables(env) -> Dict[str, str]:
     return out
 
 
+def shown_value(name: str, value) -> str:
+    """An environment value as reports may show it: a secret-looking name shows only that it is set."""
+    return "<redacted>" if SECRET_NAME.search(name) else str(value)
+
+
 def safe_node_name(text: str) -> str:
     """A name usable as a file name on every node: letters, digits, '.', '_' and '-' only."""
     cleaned = re.sub(r"[^A-Za-z0-9._-]+", "_", text).strip("._")
