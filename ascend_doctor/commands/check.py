@@ -45,7 +45,7 @@ def register(sub) -> None:
 
 
 def run_options(args) -> RunOptions:
-    if args.timeout <= 0:
+    if not args.timeout > 0 or args.timeout == float("inf"):  # also NaN, which compares false to everything
         raise CliError(f"--timeout must be a positive number of seconds, got {args.timeout}")
     extra = {k: getattr(args, k) for k in ("smoke", "device", "device_id", "baseline") if hasattr(args, k)}
     if getattr(args, "smoke", False):

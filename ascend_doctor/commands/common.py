@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import sys
 import tempfile
 
@@ -11,8 +12,13 @@ from ..cli import CliError
 
 def write_output(text: str, path: str = None) -> None:
     """Report to stdout, or to --output FILE written atomically (never half a file)."""
+    text = _without_surrogates(text)
     if not path or path == "-":
-        sys.stdout.write(text)
+        try:
+            sys.stdout.write(text)
+        except UnicodeEncodeError:  # a terminal that is not UTF-8: escape rather than die on the last step
+            sys.stdout.flush()
+            sys.stdout.buffer.write(text.encode(sys.stdout.encoding or "utf-8", "backslashreplace"))
         sys.stdout.flush()
         return
     directory = os.path.dirname(os.path.abspath(path))
@@ -32,6 +38,19 @@ def write_output(text: str, path: str = None) -> None:
         except OSError:
             pass
         raise CliError(f"--output {path}: write failed ({exc.strerror or exc})") from None
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _without_surrogates(text: str) -> str:
+    """Undecodable bytes in environment values or file names reach Python as lone surrogates, which
+    no UTF-8 writer accepts and strict JSON readers reject: they become U+FFFD."""
+    try:
+        text.encode("utf-8")
+        return text
+    except UnicodeEncodeError:
+        return _SURROGATE.sub("\ufffd", text)
 
 
 def use_color(stream=sys.stdout, disabled: bool = False) -> bool:

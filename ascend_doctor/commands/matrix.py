@@ -330,7 +330,7 @@ def run_check(args) -> int:
 def run_update(args) -> int:
     from ..matrix import MatrixUpdateError, update_matrix
 
-    if args.timeout <= 0:
+    if not args.timeout > 0 or args.timeout == float("inf"):  # also NaN, which compares false to everything
         raise CliError(f"--timeout must be a positive number of seconds, got {args.timeout}")
     try:
         message, _ = update_matrix(args.url, args.sha256, timeout=args.timeout)

@@ -103,7 +103,7 @@ def _run_within_budget(host, options, args, progress):
 
 
 def produce_preflight_report(args) -> Report:
-    if args.budget <= 0:
+    if not args.budget > 0 or args.budget == float("inf"):  # also NaN
         raise CliError(f"--budget must be a positive number of seconds, got {args.budget}")
     # Commands may take at most a third of the budget each, so one hung tool leaves room for the rest.
     args.timeout = min(args.timeout, max(0.5, args.budget / 3.0))

@@ -85,7 +85,7 @@ def _node_findings(host, args, text: str):
 
 
 def run(args) -> int:
-    if args.timeout <= 0:
+    if not args.timeout > 0 or args.timeout == float("inf"):  # also NaN, which compares false to everything
         raise CliError(f"--timeout must be a positive number of seconds, got {args.timeout}")
     if args.max_per_rule < 0:
         raise CliError(f"--max-per-rule must be 0 or more, got {args.max_per_rule}")

@@ -102,7 +102,7 @@ def run(args) -> int:
     from ..smoke.session import StageProgress, run_session
 
     options = smoke_options(args)
-    if args.timeout <= 0:
+    if not args.timeout > 0 or args.timeout == float("inf"):  # also NaN, which compares false to everything
         raise CliError(f"--timeout must be a positive number of seconds, got {args.timeout}")
     start = time.monotonic()
     host = LiveHost()
