@@ -13,6 +13,7 @@ Safety rules for archives (customer bundles are untrusted input):
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import shutil
 import tempfile
@@ -117,6 +118,10 @@ def _extract(archive: str, dest: str) -> str:
     except _corrupt_errors() as exc:
         if isinstance(exc, BundleError):
             raise
+        if isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.EROFS):
+            # The archive is fine; the disk holding the temporary directory is not.
+            raise BundleError(f"{archive}: cannot unpack into {dest} ({exc.strerror}); free space there or set "
+                              "TMPDIR to a directory on a larger disk") from None
         raise BundleError(f"{archive}: archive is truncated or corrupt ({_one_line(exc)})") from None
     return _snapshot_top(dest, archive)
 

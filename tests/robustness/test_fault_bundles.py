@@ -268,3 +268,21 @@ def test_bundle_path_that_is_not_a_regular_file(tmp_path, sandbox, kind):
         path = "/dev/zero"
     proc = run_cli("check", "--bundle", path, env=sandbox["env"], timeout=60)
     assert_refused(proc, sandbox, ["not a regular file"])
+
+
+def test_full_temporary_disk_is_named_as_such_and_cleaned(tmp_path):
+    import subprocess
+
+    tiny = tmp_path / "tiny"
+    tiny.mkdir()
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(tiny)], capture_output=True).returncode:
+        pytest.skip("cannot mount a tmpfs here")
+    try:
+        path = write_tar(tmp_path / "b.tar.gz", [("manifest.json", "file", MANIFEST),
+                                                 ("root/big", "file", os.urandom(200_000))])
+        proc = run_cli("check", "--bundle", path, env={"TMPDIR": str(tiny)})
+        assert proc.returncode == 2 and "No space left on device" in proc.stderr and "TMPDIR" in proc.stderr
+        assert "corrupt" not in proc.stderr
+        assert os.listdir(tiny) == []  # the half-unpacked directory is gone
+    finally:
+        subprocess.run(["umount", str(tiny)], capture_output=True)
