@@ -83,3 +83,14 @@ def main(argv: Optional[List[str]] = None) -> int:
     except KeyboardInterrupt:
         print("ascend-doctor: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # `ascend-doctor ... | head`: the reader left. Exit as a Unix tool killed by SIGPIPE would,
+        # with no traceback; stdout goes to /dev/null so the interpreter's last flush cannot fail again.
+        import os
+
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        except (OSError, ValueError):
+            pass
+        return 141

@@ -50,3 +50,16 @@ def test_nonsense_numbers_are_refused_in_one_line(args):
     proc = run_cli(*args)
     assert proc.returncode == 2 and "must be a positive number" in proc.stderr, proc.stderr
     assert len(proc.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("args", [["check", "--format", "json"], ["matrix", "show", "--format", "json"]])
+def test_reader_that_left_is_not_a_traceback(args):
+    """`ascend-doctor ... | head`: stdout's reader is gone before the report is written."""
+    r, w = os.pipe()
+    os.close(r)
+    try:
+        proc = subprocess.run([sys.executable, "-m", "ascend_doctor", *args], stdout=w, stderr=subprocess.PIPE,
+                              env=dict(os.environ, PYTHONPATH=REPO), cwd=REPO, timeout=120)
+    finally:
+        os.close(w)
+    assert proc.returncode == 141 and proc.stderr == b"", proc.stderr.decode()[-2000:]
