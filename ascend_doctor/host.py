@@ -31,7 +31,7 @@ import sys
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import Dict, List, Mapping, Optional, Sequence
+from typing import Callable, Dict, List, Mapping, Optional, Sequence
 
 SNAPSHOT_FORMAT = "ascend-doctor-snapshot/1"
 # Marks a directory that was empty on the collected machine, so that git (which
@@ -384,8 +384,7 @@ class LiveHost(Host):
             return CommandResult(argv, None, error="not-executable")
         except OSError as exc:
             return CommandResult(argv, None, stderr=str(exc), error="failed-to-start")
-        with _RUNNING_LOCK:
-            _RUNNING.add(proc)
+        track_process(proc)
         out, err = _CappedReader(proc.stdout), _CappedReader(proc.stderr)
         deadline = start + timeout
         timed_out = False
@@ -396,8 +395,7 @@ class LiveHost(Host):
             _kill_group(proc)
             proc.wait()
         finally:
-            with _RUNNING_LOCK:
-                _RUNNING.discard(proc)
+            untrack_process(proc)
         # A grandchild that escaped the group may keep the pipes open: bounded wait.
         out.join(1.0)
         err.join(1.0)
@@ -446,19 +444,34 @@ class _CappedReader:
         return b"".join(list(self._chunks))
 
 
-# Commands running right now (any thread). A caller that stops waiting for the doctor (preflight's
-# budget) or an exiting interpreter kills them, so no vendor tool outlives the doctor.
-_RUNNING: "set" = set()
+# Processes running right now (any thread): LiveHost.run's commands and the smoke's children. A caller
+# that stops waiting for the doctor (preflight's budget) or an exiting interpreter kills them, so no
+# vendor tool or MindSpore process outlives the doctor.
+_RUNNING: Dict[subprocess.Popen, Callable[[subprocess.Popen], None]] = {}
 _RUNNING_LOCK = threading.Lock()
 
 
-def kill_running_commands() -> int:
-    """Kill every command LiveHost.run has started and not yet reaped (with its process group)."""
+def track_process(proc: subprocess.Popen, kill: Optional[Callable[[subprocess.Popen], None]] = None) -> None:
+    """Kill `proc` (with `kill`, default: its process group) if the doctor stops waiting or exits first."""
     with _RUNNING_LOCK:
-        procs = list(_RUNNING)
-    for proc in procs:
+        _RUNNING[proc] = kill or _kill_group
+
+
+def untrack_process(proc: subprocess.Popen) -> None:
+    with _RUNNING_LOCK:
+        _RUNNING.pop(proc, None)
+
+
+def kill_running_commands() -> int:
+    """Kill every tracked process that has not been reaped yet. Returns how many were tracked."""
+    with _RUNNING_LOCK:
+        procs = list(_RUNNING.items())
+    for proc, kill in procs:
         if proc.poll() is None:
-            _kill_group(proc)
+            try:
+                kill(proc)
+            except Exception:  # one that cannot be killed must not keep the others alive
+                pass
     return len(procs)
 
 

@@ -24,6 +24,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable, Dict, List, Optional
 
+from ..host import track_process, untrack_process
 from .runner import DEFAULT_STAGE_TIMEOUT, child_env, read_tail
 
 WORKER_SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "collective_worker.py")
@@ -153,6 +154,7 @@ def run_distributed(config: DistributedConfig,
         with open(os.path.join(work, "msrun.out"), "wb") as out:
             proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT, cwd=work,
                                     env=child_env(), start_new_session=True)
+        track_process(proc, kill_tree)  # killed with its workers if the doctor stops waiting or exits
         phase_ms: Dict[str, int] = {}
         status, phase, timeout_s = "pass", "launch", None
         phase_start = time.monotonic()
@@ -196,6 +198,7 @@ def run_distributed(config: DistributedConfig,
             except subprocess.TimeoutExpired:
                 kill_tree(proc)
         kill_tree(proc)  # workers left in their own sessions
+        untrack_process(proc)
         arrived, joined = _ids(outdir, "arrived"), _ids(outdir, "joined")
         results = {}
         for rank in _ids(outdir, "result"):

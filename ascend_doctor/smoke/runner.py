@@ -25,6 +25,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable, Dict, List, Optional
 
+from ..host import track_process, untrack_process
 from .__main__ import STAGES  # the child's stage list is the contract
 
 DEFAULT_STAGE_TIMEOUT = 300.0  # a first graph compile on Ascend builds kernels and can take minutes
@@ -162,6 +163,8 @@ def run_smoke(config: SmokeConfig, progress: Optional[Callable[[str, str, dict],
         with open(err_path, "wb") as err:
             proc = subprocess.Popen(child_argv(config, workdir), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                     stderr=err, cwd=workdir, env=child_env(), start_new_session=True)
+        # If the caller stops waiting (preflight's budget) or the interpreter exits, the child goes too.
+        track_process(proc, kill_group)
         lines: "queue.Queue" = queue.Queue()
         reader = threading.Thread(target=_read_lines, args=(proc.stdout, lines), daemon=True)
         reader.start()
@@ -216,6 +219,7 @@ def run_smoke(config: SmokeConfig, progress: Optional[Callable[[str, str, dict],
         except (ProcessLookupError, PermissionError):
             pass
         stderr = read_tail(err_path)
+    untrack_process(proc)
     rc = proc.returncode
     signal_name = None
     if stopped_at is None:

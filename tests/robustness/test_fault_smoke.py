@@ -195,3 +195,25 @@ def test_interrupted_parent_leaves_no_child(tmp_path):
             parent.kill()
     assert parent.returncode in (130, 1, 2), err
     _assert_clean(tmp_path)
+
+
+def test_caller_that_stops_waiting_takes_the_child_down(tmp_path):
+    """preflight runs the smoke in a worker thread and stops waiting at its budget; the process then
+    exits. The hung child (and its helper) must not outlive it: an exiting interpreter kills every
+    tracked child. Here: a script that starts the smoke in a daemon thread and exits after 3 s."""
+    import subprocess
+    import sys
+
+    script = tmp_path / "abandon.py"
+    script.write_text(textwrap.dedent("""
+        import threading, time
+        from ascend_doctor.smoke import runner
+        threading.Thread(target=runner.run_smoke,
+                         args=(runner.SmokeConfig(stage_timeouts={"import": 600}),), daemon=True).start()
+        time.sleep(3)
+    """))
+    env = dict(os.environ, PYTHONPATH=_fake(tmp_path, "hang") + os.pathsep + REPO)
+    proc = subprocess.run([sys.executable, str(script)], env=env, cwd=REPO, capture_output=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr.decode()[-2000:]
+    _assert_helper_ran(tmp_path)
+    _assert_clean(tmp_path)
