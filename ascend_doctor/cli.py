@@ -69,8 +69,28 @@ def _with_default_command(argv: List[str]) -> List[str]:
     return argv
 
 
+def _exit_on_signal(signum, frame):
+    # SIGTERM (a job scheduler cancelling the job) and SIGHUP would otherwise end the doctor without
+    # cleanup, leaving a hung npu-smi or a MindSpore child (each in its own session) running.
+    # SystemExit unwinds: finally blocks and atexit kill every tracked child.
+    raise SystemExit(128 + signum)
+
+
+def _install_signal_handlers() -> None:
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():  # main() called from a worker thread
+        return
+    for name in ("SIGTERM", "SIGHUP"):
+        sig = getattr(signal, name, None)
+        if sig is not None and signal.getsignal(sig) in (signal.SIG_DFL, None):
+            signal.signal(sig, _exit_on_signal)
+
+
 def main(argv: Optional[List[str]] = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    _install_signal_handlers()
     argv = _with_default_command(argv)
     parser = build_parser(argv[0] if argv and argv[0] in COMMANDS else None)
     args = parser.parse_args(argv)

@@ -394,6 +394,9 @@ class LiveHost(Host):
             timed_out = True
             _kill_group(proc)
             proc.wait()
+        except BaseException:  # Ctrl-C or SIGTERM while waiting: the tool goes with us
+            _kill_group(proc)
+            raise
         finally:
             untrack_process(proc)
         # A grandchild that escaped the group may keep the pipes open: bounded wait.

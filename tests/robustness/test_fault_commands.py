@@ -121,3 +121,48 @@ def test_preflight_with_every_tool_hung_reports_within_its_budget(tmp_path):
     [written] = [n for n in os.listdir(tmp_path / "reports") if n.endswith(".json")]
     assert json.load(open(tmp_path / "reports" / written))["findings"]
     assert not leftover_sleepers()
+
+
+@pytest.mark.parametrize("sig", ["SIGTERM", "SIGINT", "SIGHUP"])
+def test_doctor_cancelled_while_a_tool_hangs_takes_the_tool_down(tmp_path, sig):
+    """A scheduler cancelling the job sends SIGTERM to the doctor; the hung npu-smi lives in its own
+    session (so a timeout can kill its group) and would not get the signal: the doctor must end it."""
+    import signal
+    import subprocess
+    import sys
+
+    from conftest import REPO
+
+    tools = make_tools(tmp_path / "bin", "sleep")
+    env = dict(os.environ, PATH=tools + os.pathsep + os.environ["PATH"], PYTHONPATH=REPO)
+    proc = subprocess.Popen([sys.executable, "-m", "ascend_doctor", "check", "--timeout", "60"], env=env, cwd=REPO,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    import psutil
+
+    def tool_processes():
+        try:
+            return [p for p in psutil.Process(proc.pid).children(recursive=True)]
+        except psutil.Error:
+            return []
+
+    try:
+        deadline = time.monotonic() + 20
+        while not tool_processes() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        tools_running = tool_processes()
+        assert tools_running, "npu-smi never started"
+        time.sleep(0.3)  # the sleep under the script has started too
+        tools_running = tool_processes()
+        proc.send_signal(getattr(signal, sig))
+        _, err = proc.communicate(timeout=15)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode in (128 + getattr(signal, sig), 130), err.decode()[-1000:]
+    assert b"Traceback" not in err
+    deadline = time.monotonic() + 5
+    while any(p.is_running() and p.status() != psutil.STATUS_ZOMBIE for p in tools_running) \
+            and time.monotonic() < deadline:
+        time.sleep(0.1)
+    left = [p.pid for p in tools_running if p.is_running() and p.status() != psutil.STATUS_ZOMBIE]
+    assert not left, f"the tool outlived the doctor: {left}"
