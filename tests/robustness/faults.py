@@ -9,12 +9,15 @@ import pytest
 
 from ascend_doctor.host import LiveHost
 
+# The hung tools sleep for 30.<digits of this test process>: a marker to find leftovers of this run
+# only (another run on the same machine has another marker).
+SLEEP_MARKER = "30." + str(os.getpid()).zfill(7)
+
 # What a broken vendor tool does, as a /bin/sh body.
 TOOL_BEHAVIOURS = {
-    # 30.4242: a marker to find leftover processes by
-    "sleep": "sleep 30.4242\n",
+    "sleep": f"sleep {SLEEP_MARKER}\n",
     # a tool that ignores SIGTERM and keeps its children: only killing the process group ends it
-    "sleep-trap": "trap '' TERM INT HUP\nsleep 30.4242 &\nsleep 30.4242\n",
+    "sleep-trap": f"trap '' TERM INT HUP\nsleep {SLEEP_MARKER} &\nsleep {SLEEP_MARKER}\n",
     "garbage": "head -c 200000 /dev/urandom\n",
     "table-like-lines": "yes '| a | b |' | head -n 2000000\n",
     "100MB": "head -c 100000000 /dev/zero | tr '\\000' x\n",
@@ -175,9 +178,6 @@ def copy_fixture(src, dst):
 def writable(path):
     mode = os.stat(path).st_mode
     os.chmod(path, mode | stat.S_IWUSR)
-
-
-SLEEP_MARKER = "30.4242"
 
 
 def leftover_sleepers():
