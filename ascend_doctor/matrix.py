@@ -20,9 +20,9 @@ import hashlib
 import json
 import os
 import re
-import tempfile
 from typing import Any, Dict, List, Optional, Tuple
 
+from .atomic import write_atomic
 from .data import DataError, data_path, load_json_file
 from .versions import compare_versions, major_minor, parse_version, python_major_minor, release_matches, version_key
 
@@ -464,18 +464,9 @@ def update_matrix(url: str, sha256: Optional[str] = None, timeout: float = 30.0,
         return f"matrix {current.version} is already in use ({current.source}); nothing changed", current
     target = cache_path(environ)
     os.makedirs(os.path.dirname(target), exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=".compat_matrix-", dir=os.path.dirname(target))
     try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(body)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, target)
+        write_atomic(target, body)
     except OSError as exc:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
         raise MatrixUpdateError(f"{target}: cannot write ({exc.strerror or exc})") from None
     installed = Matrix(data, target, target)
     return (f"installed matrix {installed.version} ({installed.date}) to {target} "
