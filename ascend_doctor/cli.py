@@ -19,7 +19,7 @@ from . import __version__
 EXIT_OK, EXIT_FINDINGS, EXIT_CANNOT_RUN = 0, 1, 2
 
 # Subcommand modules under ascend_doctor.commands, in the order --help lists them.
-COMMANDS = ["check", "triage"]
+COMMANDS = ["check", "triage", "collect"]
 
 
 class CliError(Exception):
