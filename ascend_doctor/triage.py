@@ -181,7 +181,7 @@ class Triage:
         self.sigs = sigs
         self.problems: Dict[str, Problem] = {}
         self.inputs: List[InputInfo] = []
-        self._seq = 0
+        self._resolver_last: Dict[str, Occurrence] = {}
         self._last_errors: List[dict] = []
 
     # ---- inputs ----
@@ -217,7 +217,67 @@ class Triage:
             self._skip(info, f"cannot read: {exc.strerror or exc}")
             return
         with fh:
+            try:
+                size = os.fstat(fh.fileno()).st_size
+                head = fh.read(2)
+                fh.seek(0)
+            except OSError:
+                size, head = 0, b""
+            workers = min(os.cpu_count() or 1, PARALLEL_MAX_WORKERS)
+            if size >= PARALLEL_MIN_BYTES and workers > 1 and head != GZIP_MAGIC and self._parallel_ok():
+                self._scan_file_parallel(path, size, info, workers)
+                return
             self._scan_file_object(fh, info)
+
+    # ---- big files: byte ranges on several cores ----
+    @staticmethod
+    def _parallel_ok() -> bool:
+        import multiprocessing
+
+        return "fork" in multiprocessing.get_all_start_methods()
+
+    def _scan_file_parallel(self, path: str, size: int, info: InputInfo, workers: int) -> None:
+        """Split at line boundaries, scan each range in a forked worker, merge in range order."""
+        import concurrent.futures
+        import multiprocessing
+
+        bounds = [0]
+        with open(path, "rb") as fh:
+            for k in range(1, workers):
+                fh.seek(size * k // workers)
+                fh.readline()  # finish the line the cut fell into
+                bounds.append(max(fh.tell(), bounds[-1]))
+        bounds.append(size)
+        with fh_head(path) as head:
+            if b"\x00" in head:
+                self.inputs.append(info)
+                info.scanned, info.note = False, "binary data, not a text log: skipped"
+                return
+        self.inputs.append(info)
+        ranges = [(bounds[k], bounds[k + 1]) for k in range(workers) if bounds[k + 1] > bounds[k]]
+        ctx = multiprocessing.get_context("fork")
+        global _WORKER_TRIAGE
+        _WORKER_TRIAGE = self
+        try:
+            with concurrent.futures.ProcessPoolExecutor(len(ranges), mp_context=ctx) as pool:
+                parts = list(pool.map(_scan_range_worker, [(path, a, b, info.label, info.rank) for a, b in ranges]))
+        finally:
+            _WORKER_TRIAGE = None
+        lines_before = 0
+        for part in parts:
+            for idx, count, first, last, text, ranks in part["hits"]:
+                def shift(o):
+                    return self._occurrence(info, o[0] + lines_before, o[1])
+                self._merge(idx, count, shift(first), shift(last), text,
+                            {k: shift(v) for k, v in ranks.items()})
+            if part["note"] and not info.note:
+                info.note = part["note"]
+            if not self.problems and part["last_errors"]:
+                self._last_errors = (self._last_errors + [dict(e, line=e["line"] + lines_before)
+                                                          for e in part["last_errors"]])[-5:]
+            lines_before += part["lines"]
+            info.bytes += part["bytes"]
+        info.lines = lines_before
 
     def add_stream(self, fh: BinaryIO, label: str, rank: Optional[str]) -> None:
         self._scan_file_object(fh, InputInfo(label, rank))
@@ -302,26 +362,33 @@ class Triage:
         if not self.problems and not any_hit:
             self._remember_error_lines(buf, start, end, lines_before, info)
 
+    def _occurrence(self, info: InputInfo, line_no: int, time: Optional[str]) -> Occurrence:
+        # discovery order = input order, then line order (also right when ranges were scanned in parallel)
+        return Occurrence(info.label, line_no, info.rank, time, self.inputs.index(info) * 10 ** 12 + line_no)
+
     def _record(self, idx: int, line: bytes, line_no: int, info: InputInfo) -> None:
-        self._seq += 1
-        occ = Occurrence(info.label, line_no, info.rank, _timestamp(line), self._seq)
+        occ = self._occurrence(info, line_no, _timestamp(line))
+        self._merge(idx, 1, occ, occ, _text(line))
+
+    def _merge(self, idx: int, count: int, first: Occurrence, last: Occurrence, text: str,
+               ranks: Optional[Dict[str, Occurrence]] = None) -> None:
         if idx in self._resolvers:
-            p = self.problems.get(self._resolvers[idx].id)
-            if p is not None:
-                p.resolved_by = occ
+            sid = self._resolvers[idx].id
+            if sid not in self._resolver_last or last.seq > self._resolver_last[sid].seq:
+                self._resolver_last[sid] = last
             return
         sig = self.sigs[idx]
         p = self.problems.get(sig.id)
         if p is None:
-            p = self.problems[sig.id] = Problem(sig, 0, occ, occ, _text(line))
-        p.count += 1
-        p.last = occ
-        p.resolved_by = None  # it happened again after whatever cleared it
-        if _order_key(occ) < _order_key(p.first):
-            p.first, p.text = occ, _text(line)
-        key = occ.rank or occ.file
-        if key not in p.ranks or _order_key(occ) < _order_key(p.ranks[key]):
-            p.ranks[key] = occ
+            p = self.problems[sig.id] = Problem(sig, 0, first, last, text)
+        p.count += count
+        if last.seq >= p.last.seq:
+            p.last = last
+        if _order_key(first) < _order_key(p.first):
+            p.first, p.text = first, text
+        for key, occ in (ranks or {first.rank or first.file: first}).items():
+            if key not in p.ranks or _order_key(occ) < _order_key(p.ranks[key]):
+                p.ranks[key] = occ
 
     def _remember_error_lines(self, buf: bytes, start: int, end: int, lines_before: int, info: InputInfo,
                               keep: int = 5) -> None:
@@ -347,9 +414,84 @@ class Triage:
 
     # ---- result ----
     def result(self) -> TriageResult:
+        for sid, occ in self._resolver_last.items():
+            p = self.problems.get(sid)
+            if p is not None:
+                p.resolved_by = occ if occ.seq > p.last.seq else None
         problems = sorted(self.problems.values(), key=lambda p: (
             SEVERITY_ORDER[p.severity], CLASS_ORDER.get(p.signature.kind, 3), _order_key(p.first)))
         return TriageResult(problems, self.inputs, [] if problems else list(self._last_errors))
+
+
+PARALLEL_MIN_BYTES = 64 << 20
+PARALLEL_MAX_WORKERS = 8
+_WORKER_TRIAGE: Optional[Triage] = None  # the parent's Triage, inherited by forked workers
+
+
+class fh_head:
+    def __init__(self, path: str):
+        self.path = path
+
+    def __enter__(self) -> bytes:
+        with open(self.path, "rb") as fh:
+            return fh.read(8192)
+
+    def __exit__(self, *exc) -> None:
+        return None
+
+
+class _RangeReader(io.RawIOBase):
+    """A file seen only between two offsets (a worker's share)."""
+
+    def __init__(self, path: str, start: int, end: int):
+        self.fh = open(path, "rb")
+        self.fh.seek(start)
+        self.left = end - start
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, b) -> int:
+        if self.left <= 0:
+            return 0
+        n = self.fh.readinto(memoryview(b)[: min(len(b), self.left)])
+        self.left -= n or 0
+        return n or 0
+
+    def close(self) -> None:
+        self.fh.close()
+        super().close()
+
+
+def _scan_range_worker(job) -> dict:
+    path, start, end, label, rank = job
+    parent = _WORKER_TRIAGE
+    t = Triage(parent.kb) if parent is None else _fresh_like(parent)
+    info = InputInfo(label, rank)
+    t.inputs.append(info)
+    reader = _RangeReader(path, start, end)
+    try:
+        t._scan_stream(io.BufferedReader(reader, CHUNK_BYTES), info)
+    finally:
+        reader.close()
+    hits = []
+    for sid, p in t.problems.items():
+        idx = next(i for i, s in enumerate(t.sigs) if s.id == sid)
+        hits.append((idx, p.count, (p.first.line, p.first.time), (p.last.line, p.last.time), p.text,
+                     {k: (o.line, o.time) for k, o in p.ranks.items()}))
+    for sid, occ in t._resolver_last.items():
+        idx = next(i for i in t._resolvers if t._resolvers[i].id == sid)
+        hits.append((idx, 1, (occ.line, occ.time), (occ.line, occ.time), "", {}))
+    return {"hits": hits, "lines": info.lines, "bytes": info.bytes, "note": info.note,
+            "last_errors": t._last_errors}
+
+
+def _fresh_like(parent: Triage) -> Triage:
+    """A Triage sharing the parent's compiled scanner (inherited through fork, nothing recompiled)."""
+    t = Triage.__new__(Triage)
+    t.kb, t.scanner, t.sigs, t._resolvers = parent.kb, parent.scanner, parent.sigs, parent._resolvers
+    t.problems, t.inputs, t._resolver_last, t._last_errors = {}, [], {}, []
+    return t
 
 
 def triage_paths(paths: Iterable[str], kb: Optional[KnowledgeBase] = None) -> TriageResult:

@@ -170,3 +170,23 @@ def test_two_gigabyte_line_without_newline_in_bounded_memory():
     grown_mb = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) / 1024
     assert res.inputs[0].bytes == 2 << 30 and "longer than" in res.inputs[0].note
     assert grown_mb < 200
+
+
+def test_parallel_ranges_give_the_same_answer_as_one_stream(tmp_path, monkeypatch):
+    lines = []
+    for i in range(30000):
+        lines.append(NOISE)
+        if i in (10, 12000, 29990):
+            lines.append(EI0006)
+        if i == 15000:
+            lines.append(OOM)
+    log = write(tmp_path / "worker_2.log", lines)
+    monkeypatch.setattr(triage_mod, "PARALLEL_MIN_BYTES", 1 << 30)
+    serial = triage_paths([log]).to_json()
+    monkeypatch.setattr(triage_mod, "PARALLEL_MIN_BYTES", 1 << 16)
+    monkeypatch.setattr(triage_mod.os, "cpu_count", lambda: 3)
+    parallel = triage_paths([log]).to_json()
+    assert parallel["problems"] == serial["problems"]
+    assert parallel["inputs"][0]["lines"] == serial["inputs"][0]["lines"] == 30004
+    ei = next(p for p in parallel["problems"] if p["id"] == "HCCL_EI0006_SOCKET_TIMEOUT")
+    assert (ei["count"], ei["first"]["line"], ei["last"]["line"]) == (3, 12, 29995)
