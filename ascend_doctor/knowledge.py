@@ -269,9 +269,23 @@ _FREQ_PER_100K = (
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
 )
-# One pass costs a scan of the chunk; every position holding its byte costs a trip into the trie.
-_PASS_COST = 1.0
-_TRIE_ENTRY_COST = 100.0
+# Cost model (ns per byte of log): a regex pass scans at ~1.2 ns/byte and pays ~50 ns
+# per position holding its byte; a memchr pass (bytes.find on the byte, then the trie
+# anchored there) scans at ~0.1 ns/byte but pays Python per position: with log text richer in
+# capitals than the table, only truly rare bytes are worth it, hence the high entry cost.
+# Rare bytes take the memchr road, common ones the regex road.
+_REGEX_SCAN, _REGEX_ENTRY = 1.2, 50.0
+_FIND_SCAN, _FIND_ENTRY = 0.1, 5000.0
+
+
+def _pass_cost(b: int) -> float:
+    f = _freq(b)
+    return min(_REGEX_SCAN + f * _REGEX_ENTRY, _FIND_SCAN + f * _FIND_ENTRY)
+
+
+def _use_find(b: int) -> bool:
+    f = _freq(b)
+    return _FIND_SCAN + f * _FIND_ENTRY < _REGEX_SCAN + f * _REGEX_ENTRY
 
 
 def _freq(b: int) -> float:
@@ -280,10 +294,11 @@ def _freq(b: int) -> float:
 
 # An anchor keeps at least this many bytes of its literal (all of a shorter one): short
 # anchors made of common letters ("vice", "pore") hit noise on every other line.
-GOOD_ANCHOR_LEN = 8
+GOOD_ANCHOR_LEN = 10
 
 
 ANCHOR_MAX_LEN = 16
+MIDWORD_NEEDS_NEXT_WORD = False  # measured: a 10-byte anchor cut mid-word is specific enough
 # Words that log noise is full of: an anchor that is just one of them says nothing.
 _COMMON_WORDS = frozenset(b"""
 version device memory failed error timeout overflow loss mindspore success found module compile rank total
@@ -306,7 +321,7 @@ def _starts(raw: bytes) -> List[int]:
     for i in fits:
         piece = raw[i:i + ANCHOR_MAX_LEN]
         words = bytes(c if c in _WORDCHAR else 32 for c in piece).split()
-        if i and raw[i - 1] in _WORDCHAR and raw[i] in _WORDCHAR and words:
+        if MIDWORD_NEEDS_NEXT_WORD and i and raw[i - 1] in _WORDCHAR and raw[i] in _WORDCHAR and words:
             words = words[1:]  # the cut word says little; judge by the whole words after it
         if not any(len(w) >= 4 and w.lower() not in _COMMON_WORDS for w in words) and len(raw) > need:
             continue
@@ -336,7 +351,7 @@ def plan_passes(literals) -> List[Tuple[int, List[bytes]]]:
         for b, lits in by_byte.items():
             n = len(lits & todo)
             if n:
-                cost = (_PASS_COST + _freq(b) * _TRIE_ENTRY_COST) / n
+                cost = _pass_cost(b) / n
                 if best is None or cost < best[0]:
                     best = (cost, b)
         if best is None:
@@ -380,6 +395,7 @@ class Scanner:
             for lit in lits:
                 lit_sigs.setdefault(lit, set()).add(i)
         self.passes: List[Tuple[re.Pattern, Dict[bytes, Set[int]]]] = []
+        self._find_bytes: List[Optional[bytes]] = []  # per pass: the byte to memchr for, or None (regex pass)
         for byte, lits in plan_passes(lit_sigs):
             anchors: Dict[bytes, Set[int]] = {}
             for lit in lits:
@@ -393,6 +409,7 @@ class Scanner:
                     if long != short and long.startswith(short):
                         anchors[short] = anchors[short] | anchors[long]
             self.passes.append((re.compile(_trie_regex(sorted(anchors))), anchors))
+            self._find_bytes.append(bytes([byte]) if _use_find(byte) else None)
         self._bytes_res = [
             (re.compile(("|".join(f"(?:{p})" for p in sig.patterns())).encode("utf-8")),
              [re.compile(x.encode("utf-8")) for x in sig.exclude])
@@ -438,7 +455,24 @@ class Scanner:
             return
         lines: Dict[int, Set[int]] = {}
         rfind = buf.rfind
-        for rx, anchors in self.passes:
+        find = buf.find
+        for (rx, anchors), byte in zip(self.passes, self._find_bytes):
+            if byte is not None:  # rare byte: memchr to it, then try the trie right there
+                match = rx.match
+                p = find(byte, start, end)
+                while p >= 0:
+                    m = match(buf, p, end)
+                    if m is not None:
+                        ids = anchors.get(m.group(0))
+                        if ids:
+                            ls = rfind(b"\n", start, p) + 1
+                            got = lines.get(ls)
+                            if got is None:
+                                lines[ls] = set(ids)
+                            else:
+                                got.update(ids)
+                    p = find(byte, p + 1, end)
+                continue
             search = rx.search
             m = search(buf, start, end)
             while m is not None:
