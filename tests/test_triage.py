@@ -190,3 +190,25 @@ def test_parallel_ranges_give_the_same_answer_as_one_stream(tmp_path, monkeypatc
     assert parallel["inputs"][0]["lines"] == serial["inputs"][0]["lines"] == 30004
     ei = next(p for p in parallel["problems"] if p["id"] == "HCCL_EI0006_SOCKET_TIMEOUT")
     assert (ei["count"], ei["first"]["line"], ei["last"]["line"]) == (3, 12, 29995)
+
+
+def test_unreadable_file_is_named_even_as_root(tmp_path, monkeypatch, capsys):
+    # root reads mode-000 files, so make the open itself fail the way it does for a normal user
+    locked = write(tmp_path / "locked.log", [OOM])
+    readable = write(tmp_path / "ok.log", [EI0006])
+    real_open = open
+
+    def fake_open(path, *a, **kw):
+        if str(path) == locked:
+            raise PermissionError(13, "Permission denied", path)
+        return real_open(path, *a, **kw)
+
+    monkeypatch.setattr(triage_mod, "open", fake_open, raising=False)
+    from ascend_doctor.cli import main
+
+    assert main(["triage", locked, readable, "--format", "json"]) == 1
+    out, err = capsys.readouterr()
+    assert "locked.log: cannot read: permission denied" in err
+    data = json.loads(out)
+    assert [p["id"] for p in data["problems"]] == ["HCCL_EI0006_SOCKET_TIMEOUT"]
+    assert main(["triage", locked]) == 2
