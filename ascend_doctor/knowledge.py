@@ -6,11 +6,12 @@ signature is added in one place.
 
 Matching a line is `KnowledgeBase.match_line(str)`. Scanning gigabytes is
 `KnowledgeBase.scanner()`: every signature regex is reduced to the literal
-strings one of which MUST appear in any line it matches (its anchors, worked
-out from the parsed regex, or given by hand in the data when the regex has no
-usable literal). One combined alternation of all anchors, compiled as a prefix
-trie, runs over whole multi-megabyte chunks of bytes; only lines that contain an
-anchor reach the per-signature regexes. Noise lines never enter Python code.
+strings one of which MUST appear in any line it matches (worked out from the
+parsed regex, or given by hand in the data when the regex has no usable literal).
+A set cover groups those literals by a start byte that is rare in log text; each
+group becomes one regex pass (a prefix trie led by that byte, which the regex
+engine skips to in C) over whole multi-megabyte chunks of bytes. Only lines that
+contain an anchor reach the per-signature regexes: noise lines never enter Python code.
 """
 
 from __future__ import annotations
@@ -28,6 +29,14 @@ except ImportError:  # pragma: no cover - depends on the interpreter
     import sre_parse as _sre_parse  # type: ignore[no-redef]
 
 from .data import DataError, data_path, load_json_file
+
+try:  # optional accelerator (pip install "ascend-doctor[fast]"): RE2's multi-pattern DFA
+    import re2 as _re2  # type: ignore[import]
+except ImportError:  # the pure-Python scanner does the same job, slower
+    _re2 = None
+# Tests switch this off to exercise the pure-Python path on machines that have RE2.
+USE_RE2 = True
+GATE_BLOCK_BYTES = 64 << 10
 
 KB_SCHEMA = "ascend-doctor.kb/1"
 
@@ -415,6 +424,31 @@ class Scanner:
              [re.compile(x.encode("utf-8")) for x in sig.exclude])
             for sig in self.signatures
         ]
+        self.gate = self._build_gate() if (_re2 is not None and USE_RE2 and not self.unanchored) else None
+
+    def _build_gate(self):
+        """An RE2 set of every pattern (or, where RE2 lacks the syntax, the pattern's literals).
+
+        It only answers "could this 64 KiB block hold any hit?" in a single DFA pass; blocks that
+        could are scanned exactly as without it, so the answers never depend on RE2.
+        """
+        opts = _re2.Options()
+        opts.encoding = _re2.Options.Encoding.LATIN1  # byte for byte, whatever the log's encoding
+        opts.log_errors = False
+        opts.max_mem = 256 << 20
+        gate = _re2.Set.SearchSet(opts)
+        try:
+            for sig in self.signatures:
+                for p in sig.patterns():
+                    try:
+                        gate.Add(p.encode("utf-8"))
+                    except Exception:  # lookahead and friends: RE2 has no form of them
+                        for lit in sig.scan_literals() or []:
+                            gate.Add(re.escape(lit))
+            gate.Compile()  # raises when the set does not fit max_mem
+            return gate
+        except Exception:  # an RE2 too old or out of memory: run without the gate
+            return None
 
     def candidates(self, line: bytes) -> Set[int]:
         """Indexes of the signatures whose anchors occur in `line`."""
@@ -443,6 +477,19 @@ class Scanner:
         `buf[start:end]` must hold whole lines (the caller keeps a partial last line for the next chunk).
         """
         end = len(buf) if end is None else end
+        if self.gate is not None:
+            match = self.gate.Match
+            pos = start
+            while pos < end:
+                be = buf.find(b"\n", min(pos + GATE_BLOCK_BYTES, end), end)
+                be = end if be < 0 else be
+                if match(buf[pos:be]) is not None:
+                    yield from self._scan_passes(buf, pos, be)
+                pos = be + 1
+            return
+        yield from self._scan_passes(buf, start, end)
+
+    def _scan_passes(self, buf: bytes, start: int, end: int):
         if self.unanchored:  # every line must be tried (the KB test forbids this)
             pos = start
             while pos < end:
@@ -465,7 +512,7 @@ class Scanner:
                     if m is not None:
                         ids = anchors.get(m.group(0))
                         if ids:
-                            ls = rfind(b"\n", start, p) + 1
+                            ls = rfind(b"\n", start, p) + 1 or start
                             got = lines.get(ls)
                             if got is None:
                                 lines[ls] = set(ids)
@@ -478,7 +525,7 @@ class Scanner:
             while m is not None:
                 ids = anchors.get(m.group(0))
                 if ids:
-                    ls = rfind(b"\n", start, m.start()) + 1
+                    ls = rfind(b"\n", start, m.start()) + 1 or start
                     got = lines.get(ls)
                     if got is None:
                         lines[ls] = set(ids)

@@ -123,12 +123,25 @@ def test_every_signature_has_scanner_anchors():
     assert KB.scanner().unanchored == []
 
 
-def test_scanner_finds_examples_inside_a_block_of_noise():
-    noise = b"[INFO] ME(1,1,python):2024-07-12 step 1 done, loss is 2.31\n" * 50
+@pytest.mark.parametrize("use_re2", [False, True])
+def test_scanner_finds_examples_inside_a_block_of_noise(use_re2, monkeypatch):
+    import ascend_doctor.knowledge as knowledge
+
+    if use_re2 and knowledge._re2 is None:
+        pytest.skip("google-re2 (the optional accelerator) is not installed")
+    monkeypatch.setattr(knowledge, "USE_RE2", use_re2)
+    monkeypatch.setattr(knowledge, "GATE_BLOCK_BYTES", 4096)
+    scanner = knowledge.Scanner(KB.signatures)
+    assert (scanner.gate is not None) == use_re2
+    noise = b"[INFO] ME(1,1,python):2024-07-12 step 1 done, loss is 2.31\n" * 500
+    near = "\n".join(nm for s in KB.signatures for nm in s.near_misses).encode("utf-8") + b"\n"
     lines = [ex for s in KB.signatures for ex in s.examples]
-    buf = noise + b"\n".join(x.encode("utf-8") for x in lines) + b"\n" + noise
-    found = {KB.signatures[i].id for _, _, hits in KB.scanner().scan(buf) for i in hits}
-    assert found == {s.id for s in KB.signatures}
+    buf = noise + near + noise + b"\n".join(x.encode("utf-8") for x in lines) + b"\n" + noise + near
+    found = [(ls, KB.signatures[i].id) for ls, _, hits in scanner.scan(buf) for i in hits]
+    assert {sid for _, sid in found} == {s.id for s in KB.signatures}
+    # the gate only skips blocks: with or without it the hits are the same lines
+    monkeypatch.setattr(knowledge, "USE_RE2", False)
+    assert found == [(ls, KB.signatures[i].id) for ls, _, hits in knowledge.Scanner(KB.signatures).scan(buf) for i in hits]
 
 
 def test_bad_data_is_reported_with_the_field():
