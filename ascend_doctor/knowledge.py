@@ -17,6 +17,7 @@ contain an anchor reach the per-signature regexes: noise lines never enter Pytho
 from __future__ import annotations
 
 import functools
+import os
 import re
 from dataclasses import dataclass, field
 from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple
@@ -34,8 +35,8 @@ try:  # optional accelerator (pip install "ascend-doctor[fast]"): RE2's multi-pa
     import re2 as _re2  # type: ignore[import]
 except ImportError:  # the pure-Python scanner does the same job, slower
     _re2 = None
-# Tests switch this off to exercise the pure-Python path on machines that have RE2.
-USE_RE2 = True
+# Off with ASCEND_DOCTOR_NO_RE2=1 (the benchmark measures both); tests switch it too.
+USE_RE2 = not os.environ.get("ASCEND_DOCTOR_NO_RE2")
 GATE_BLOCK_BYTES = 64 << 10
 
 KB_SCHEMA = "ascend-doctor.kb/1"

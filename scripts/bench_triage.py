@@ -121,6 +121,9 @@ def main() -> int:
         g_time, g_proc = timed(["grep", "-E", "-c", "-f", pats, log], env)
         ours_time, ours = timed([sys.executable, "-m", "ascend_doctor", "triage", log, "--format", "json"], env)
         peak_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+        py_time, py_proc = timed([sys.executable, "-m", "ascend_doctor", "triage", log, "--format", "json"],
+                                 dict(env, ASCEND_DOCTOR_NO_RE2="1"))
+        same = json.loads(py_proc.stdout)["problems"] == json.loads(ours.stdout)["problems"]
         data = json.loads(ours.stdout)
         found = {p["id"] for p in data["problems"]}
         missing = sorted(expected - found)
@@ -129,7 +132,13 @@ def main() -> int:
               f"  ({g_proc.stdout.decode().strip()} matching lines)")
         print(f"ascend-doctor triage ({total} patterns, {len(kb.signatures)} signatures):"
               f" {ours_time:6.2f} s  {mb / ours_time:7.1f} MB/s  ({len(found)} signatures found)")
-        print(f"ratio triage/grep: {g_time / ours_time:.2f}   peak RSS of the largest child: {peak_mb:.0f} MB")
+        print(f"ratio triage/grep: {g_time / ours_time:.2f}   peak RSS (largest process): {peak_mb:.0f} MB")
+        print(f"without the RE2 gate (pure Python, ASCEND_DOCTOR_NO_RE2=1): {py_time:6.2f} s  {mb / py_time:7.1f} MB/s"
+              f"  ratio {g_time / py_time:.2f}  same problems: {same}")
+        print(f"cores used: {min(os.cpu_count() or 1, 8)} (big files are split at line boundaries)")
+        if not same:
+            print("MISMATCH between the RE2-gated and the pure-Python scan")
+            return 1
         if missing:
             print(f"MISSED {len(missing)} injected signatures: {', '.join(missing)}")
             return 1
