@@ -441,8 +441,8 @@ class Scanner:
         try:
             for sig in self.signatures:
                 for p in sig.patterns():
-                    try:
-                        gate.Add(p.encode("utf-8"))
+                    try:  # (?m): ^ and $ at line ends, as when a line is searched on its own
+                        gate.Add(b"(?m)" + p.encode("utf-8"))
                     except Exception:  # lookahead and friends: RE2 has no form of them
                         for lit in sig.scan_literals() or []:
                             gate.Add(re.escape(lit))

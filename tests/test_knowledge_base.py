@@ -153,3 +153,19 @@ def test_bad_data_is_reported_with_the_field():
     bad["signatures"][2]["pitfall"] = "P99"
     with pytest.raises(DataError, match="pitfall"):
         parse_knowledge_base(bad, "kb.json")
+
+
+def test_gate_passes_every_example_alone_in_noise(monkeypatch):
+    """The RE2 gate looks at whole blocks: line anchors (^Killed$) must still work inside one."""
+    import ascend_doctor.knowledge as knowledge
+
+    if knowledge._re2 is None:
+        pytest.skip("google-re2 (the optional accelerator) is not installed")
+    monkeypatch.setattr(knowledge, "USE_RE2", True)
+    scanner = knowledge.Scanner(KB.signatures)
+    noise = b"[INFO] ME(1,1,python):2024-07-12 step 1 done, loss is 2.31\n" * 40
+    for i, sig in enumerate(KB.signatures):
+        for ex in sig.examples:
+            buf = noise + ex.encode("utf-8") + b"\n" + noise
+            hits = {j for _, _, hs in scanner.scan(buf) for j in hs}
+            assert i in hits, f"{sig.id}: the gate skipped the block holding: {ex}"
