@@ -14,8 +14,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import shutil
-import tempfile
 from typing import Iterator
 
 from .host import SnapshotError, SnapshotHost
@@ -36,6 +34,9 @@ def open_bundle(path: str) -> Iterator[SnapshotHost]:
         return
     if not os.path.exists(path):
         raise BundleError(f"{path}: no such file or directory, expected a snapshot directory or .tar.gz")
+    import shutil
+    import tempfile
+
     tmp = tempfile.mkdtemp(prefix="ascend-doctor-bundle-")
     try:
         top = _extract(path, tmp)

@@ -9,7 +9,6 @@ and the report shows it as an `error` finding instead of dying.
 from __future__ import annotations
 
 import time
-import traceback
 from dataclasses import dataclass
 from typing import Callable, List, Tuple
 
@@ -60,6 +59,8 @@ def collect_facts(host: Host, options: ProbeOptions = None) -> Facts:
 
 
 def _where(exc: BaseException) -> str:
+    import traceback  # only when a probe crashed
+
     tb = traceback.extract_tb(exc.__traceback__)
     if not tb:
         return "?"
