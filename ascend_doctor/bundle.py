@@ -15,8 +15,6 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
-import shutil
-import tempfile
 from typing import Iterator
 
 from .host import SnapshotError, SnapshotHost
@@ -56,6 +54,9 @@ def open_bundle(path: str) -> Iterator[SnapshotHost]:
         raise BundleError(f"{path}: no such file or directory, expected a snapshot directory or .tar.gz")
     if not os.path.isfile(path):  # a FIFO or a device would block the reader or never end
         raise BundleError(f"{path}: not a regular file, expected a snapshot directory or .tar.gz")
+    import shutil
+    import tempfile
+
     tmp = tempfile.mkdtemp(prefix="ascend-doctor-bundle-")
     try:
         top = _extract(path, tmp)

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import fnmatch
 import time
-import traceback
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Sequence
 
@@ -57,6 +56,8 @@ def run_checks(host: Host, options: Optional[RunOptions] = None, progress=None) 
         try:
             result = spec.func(ctx)
         except Exception as exc:  # a check bug must not hide the other checks
+            import traceback  # only when a check crashed
+
             tb = traceback.extract_tb(exc.__traceback__)[-1]
             result = Finding(
                 id=spec.id, status=ERROR, title=spec.title,

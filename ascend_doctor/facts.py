@@ -24,6 +24,8 @@ def to_jsonable(obj: Any) -> Any:
 
 @dataclass
 class SystemFacts:
+    """OS, kernel, CPUs, memory, the disks compile caches go to, /dev/shm."""
+
     hostname: Optional[str] = None
     os_name: Optional[str] = None  # PRETTY_NAME from /etc/os-release
     os_id: Optional[str] = None
@@ -43,6 +45,8 @@ class SystemFacts:
 
 @dataclass
 class PythonFacts:
+    """The interpreter the doctor runs in, and where its packages live."""
+
     version: Optional[str] = None
     executable: Optional[str] = None
     implementation: Optional[str] = None
@@ -68,6 +72,8 @@ class DriverFacts:
 
 @dataclass
 class FirmwareFacts:
+    """NPU firmware, from <Firmware_Install_Path_Param>/firmware/version.info."""
+
     installed: bool = False
     version_file: Optional[str] = None
     version: Optional[str] = None
@@ -78,6 +84,8 @@ class FirmwareFacts:
 
 @dataclass
 class NpuDevice:
+    """One NPU chip (die) as a row pair of `npu-smi info` describes it."""
+
     npu_id: int
     chip_id: int = 0
     device_id: Optional[int] = None  # logical / Phy-ID: what DEVICE_ID and rank tables use
@@ -95,6 +103,8 @@ class NpuDevice:
 
 @dataclass
 class NpuSmiFacts:
+    """`npu-smi info` parsed, plus the /dev/davinci nodes."""
+
     available: bool = False
     command_error: Optional[str] = None  # CommandResult.describe() when it did not run cleanly
     tool_version: Optional[str] = None
@@ -110,6 +120,8 @@ class NpuSmiFacts:
 
 @dataclass
 class CannInstall:
+    """One CANN install root (toolkit, nnae, nnrt, the new cann layout or a legacy one)."""
+
     root: str  # the directory a set_env.sh would export as ASCEND_HOME_PATH (".../latest" or ".../cann")
     kind: str  # toolkit | nnae | nnrt | cann | legacy
     owner: str = "root"  # root (/usr/local/Ascend) | user ($HOME/Ascend) | custom
@@ -134,6 +146,8 @@ class CannInstall:
 
 @dataclass
 class CannFacts:
+    """Every CANN install found, and which one the environment points at."""
+
     installs: List[CannInstall] = field(default_factory=list)
     active_root: Optional[str] = None  # root of the install the environment points at, if any
     env_points_to: Optional[str] = None  # raw ASCEND_HOME_PATH / ASCEND_TOOLKIT_HOME value
@@ -153,6 +167,8 @@ class CannFacts:
 
 @dataclass
 class CudaFacts:
+    """NVIDIA driver, CUDA runtime/toolkit and cuDNN, read from files and nvidia-smi."""
+
     driver_version: Optional[str] = None  # nvidia-smi "Driver Version"
     driver_cuda_max: Optional[str] = None  # nvidia-smi "CUDA Version": newest CUDA the driver supports
     kernel_module_version: Optional[str] = None  # /proc/driver/nvidia/version
@@ -182,6 +198,8 @@ class CudaFacts:
 
 @dataclass
 class MindSporeFacts:
+    """The installed MindSpore, read from its files without importing it."""
+
     installed: bool = False
     dist_name: Optional[str] = None  # mindspore | mindspore-ascend | mindspore-gpu ...
     version: Optional[str] = None
@@ -208,6 +226,8 @@ class MindSporeFacts:
 
 @dataclass
 class Facts:
+    """Everything the probes found; what the checks judge."""
+
     system: SystemFacts = field(default_factory=SystemFacts)
     python: PythonFacts = field(default_factory=PythonFacts)
     driver: DriverFacts = field(default_factory=DriverFacts)
@@ -244,6 +264,8 @@ class HccnDevice:
 
 @dataclass
 class HccnFacts:
+    """Device NICs: /etc/hccn.conf and hccn_tool answers."""
+
     conf_path: Optional[str] = None  # /etc/hccn.conf when it exists
     tool: Optional[str] = None  # the hccn_tool that was run, None when it is not there
     tool_error: Optional[str] = None  # why hccn_tool gave no answers (not installed, timed out ...)

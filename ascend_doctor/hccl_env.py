@@ -9,7 +9,6 @@ Rule ids H1..H13 follow ascend_formats.md §7.6.
 
 from __future__ import annotations
 
-import difflib
 import re
 from dataclasses import dataclass, field
 from typing import Dict, List, Mapping, Optional
@@ -386,6 +385,8 @@ def suggest_name(name: str) -> Optional[str]:
     upper = name.strip().upper().replace("-", "_")
     if upper in names and upper != name:
         return upper
+    import difflib  # only for names that look misspelled
+
     close = difflib.get_close_matches(upper, names, n=1, cutoff=0.85)
     return close[0] if close else None
 

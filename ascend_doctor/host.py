@@ -604,6 +604,14 @@ class SnapshotHost(Host):
     def _local(self, path: str) -> str:
         return self._root + self._resolve(path)
 
+    def local_path(self, path: str) -> Optional[str]:
+        """Where a file of the snapshot lies on this disk (for streaming big logs), or None."""
+        try:
+            local = self._local(path)
+        except HostError:
+            return None
+        return local if os.path.isfile(local) and not os.path.exists(local + ".unreadable") else None
+
     def read_text(self, path: str, max_bytes: int = DEFAULT_MAX_READ) -> str:
         local = self._local(path)
         if os.path.isdir(local):

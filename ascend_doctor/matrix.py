@@ -20,10 +20,10 @@ import hashlib
 import json
 import os
 import re
-import tempfile
 import threading
 from typing import Any, Dict, List, Optional, Tuple
 
+from .atomic import write_atomic
 from .data import DataError, data_path, load_json_file
 from .versions import compare_versions, major_minor, parse_version, python_major_minor, release_matches, version_key
 
@@ -527,20 +527,11 @@ def update_matrix(url: str, sha256: Optional[str] = None, timeout: float = 30.0,
     target = cache_path(environ)
     try:
         os.makedirs(os.path.dirname(target), exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=".compat_matrix-", dir=os.path.dirname(target))
-    except OSError as exc:
+    except OSError as exc:  # e.g. the cache directory's place is taken by a file
         raise MatrixUpdateError(f"{os.path.dirname(target)}: cannot write ({exc.strerror or exc})") from None
     try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(body)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, target)
+        write_atomic(target, body)
     except OSError as exc:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
         raise MatrixUpdateError(f"{target}: cannot write ({exc.strerror or exc})") from None
     installed = Matrix(data, target, target)
     return (f"installed matrix {installed.version} ({installed.date}) to {target} "

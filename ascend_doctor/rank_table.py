@@ -15,7 +15,6 @@ The validator is one pass over the ranks with dict/set bookkeeping, so a
 from __future__ import annotations
 
 import gc
-import ipaddress
 import json
 import re
 from dataclasses import dataclass, field
@@ -320,6 +319,8 @@ def ip_problem(value: Any, v4_only: bool = False) -> Optional[str]:
         return f"is {show(value)}, expected an IPv4 address such as \"192.168.1.8\""
     if ":" in value and len(value) <= 45:
         try:
+            import ipaddress  # only for IPv6 device addresses
+
             addr = ipaddress.IPv6Address(value)
         except ValueError:
             return f"is {show(value)}, not a valid IPv4 or IPv6 address"

@@ -7,8 +7,6 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Optional
 
-from packaging.version import InvalidVersion, Version
-
 from .data import data_path, load_json_file
 
 _cache: Optional[Dict[str, Any]] = None
@@ -21,7 +19,10 @@ def load_release_notes() -> Dict[str, Any]:
     return _cache
 
 
-def _version(text: str) -> Optional[Version]:
+def _version(text: str):
+    # imported here: every `check` imports this module, only --baseline needs packaging
+    from packaging.version import InvalidVersion, Version
+
     try:
         return Version(text)
     except (InvalidVersion, TypeError):

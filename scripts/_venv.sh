@@ -8,7 +8,7 @@ PY="$VENV/bin/python"
 stamp="$VENV/.installed-$(cat setup.cfg pyproject.toml constraints/smoke.txt | cksum | cut -d' ' -f1)"
 if [ ! -f "$stamp" ]; then
   "$PY" -m pip install -q --upgrade pip >&2
-  "$PY" -m pip install -q -c constraints/smoke.txt -e ".[test,smoke,network]" >&2
+  "$PY" -m pip install -q -c constraints/smoke.txt -e ".[test,smoke,network,fast]" >&2
   touch "$stamp"
 fi
 export PATH="$(cd "$VENV/bin" && pwd):$PATH"

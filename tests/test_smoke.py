@@ -12,7 +12,7 @@ import os
 import pytest
 
 from ascend_doctor.facts import Facts, NpuDevice
-from ascend_doctor.knowledge import parse_knowledge_base
+from ascend_doctor.knowledge import load_knowledge_base, parse_knowledge_base
 from ascend_doctor.smoke import classify, device, distributed, runner
 from conftest import FIXTURES, run_cli, run_json
 
@@ -28,7 +28,7 @@ def _fixture(name):
 # Signatures copied from shared/reference/error_signatures.md (patterns, fix in short).
 KB = parse_knowledge_base({
     "schema": "ascend-doctor.kb/1",
-    "pitfalls": {},
+    "pitfalls": {pid: {"title": p.title, "advice": p.advice} for pid, p in load_knowledge_base().pitfalls.items()},
     "signatures": [
         {"id": "CANN_ENV_LIB_NOT_FOUND", "regex": True, "component": "cann", "severity": "fail", "pitfall": "P08",
          "pattern": r"(libascendcl|libge_runner|libhccl|libgraph)\.so[.\d]*: cannot open shared object file",

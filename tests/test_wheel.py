@@ -20,6 +20,13 @@ def test_wheel_installs_and_runs_against_a_snapshot(tmp_path, make_snapshot):
     names = zipfile.ZipFile(wheel).namelist()
     assert "ascend_doctor/data/compat_matrix.json" in names
     assert "ascend_doctor/data/knowledge_base.json" in names
+    # every sub-package of the source tree is in the wheel (setup.cfg lists them by hand)
+    packages = {os.path.relpath(d, REPO) for d, _, files in os.walk(os.path.join(REPO, "ascend_doctor"))
+                if "__init__.py" in files}
+    missing = [p for p in packages if f"{p}/__init__.py" not in names]
+    assert not missing, f"setup.cfg packages lacks {missing}"
+    data_files = {f"ascend_doctor/data/{n}" for n in os.listdir(os.path.join(REPO, "data")) if n.endswith(".json")}
+    assert data_files <= set(names)
 
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
@@ -34,7 +41,7 @@ def test_wheel_installs_and_runs_against_a_snapshot(tmp_path, make_snapshot):
                           capture_output=True, text=True, cwd=str(tmp_path), env=env)
     assert proc.returncode in (0, 1), proc.stderr
     report = json.loads(proc.stdout)
-    assert report["host"] == {"kind": "snapshot", "name": "snap1", "created": report["host"]["created"]}
+    assert report["host"]["kind"] == "snapshot" and report["host"]["name"] == "node"
     assert report["facts"]["system"]["os_name"] == "EulerOS 2.0 (SP10)"
     # the installed package, not this checkout, answered
     where = subprocess.run([str(venv / "bin" / "python"), "-c", "import ascend_doctor,sys;print(ascend_doctor.__file__)"],

@@ -5,8 +5,8 @@ from __future__ import annotations
 import os
 import re
 import sys
-import tempfile
 
+from ..atomic import write_atomic
 from ..cli import CliError
 
 
@@ -21,23 +21,11 @@ def write_output(text: str, path: str = None) -> None:
             sys.stdout.buffer.write(text.encode(sys.stdout.encoding or "utf-8", "backslashreplace"))
         sys.stdout.flush()
         return
-    directory = os.path.dirname(os.path.abspath(path))
     try:
-        fd, tmp = tempfile.mkstemp(prefix=".ascend-doctor-", dir=directory)
+        write_atomic(path, text)
     except OSError as exc:
-        raise CliError(f"--output {path}: cannot write in {directory} ({exc.strerror or exc})") from None
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except OSError as exc:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise CliError(f"--output {path}: write failed ({exc.strerror or exc})") from None
+        where = os.path.dirname(os.path.abspath(path))
+        raise CliError(f"--output {path}: cannot write in {where} ({exc.strerror or exc})") from None
 
 
 _SURROGATE = re.compile("[\ud800-\udfff]")

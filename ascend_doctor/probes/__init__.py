@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import dataclasses
 import time
-import traceback
 from dataclasses import dataclass
 from typing import Any, Callable, List, Tuple
 
@@ -95,6 +94,8 @@ def collect_facts(host: Host, options: ProbeOptions = None) -> Facts:
 
 
 def _where(exc: BaseException) -> str:
+    import traceback  # only when a probe crashed
+
     tb = traceback.extract_tb(exc.__traceback__)
     if not tb:
         return "?"

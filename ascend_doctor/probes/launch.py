@@ -14,7 +14,6 @@ dict) so that `aggregate` can compare nodes without re-probing anything:
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 from typing import Any, Dict, List, Optional, Tuple
@@ -126,6 +125,8 @@ def summarise_rank_table(text: str, path: str, errors: List[str], keep_all: bool
     Only the cross-node view lives here; validating the table's fields is the
     rank_table checks' business.
     """
+    import hashlib  # only when there is a rank table to fingerprint
+
     digest = hashlib.sha256(text.encode("utf-8", "replace")).hexdigest()[:16]
     summary: Dict[str, Any] = {"path": path, "digest": digest, "servers": [], "server_count": None}
     try:
@@ -141,6 +142,8 @@ def summarise_rank_table(text: str, path: str, errors: List[str], keep_all: bool
         return summary
     # The digest compares content, not formatting: two nodes holding the same table
     # pretty-printed differently agree.
+    import hashlib  # only when there is a rank table to fingerprint
+
     summary["digest"] = hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:16]
     summary["server_count"] = data.get("server_count")
     summary["servers_listed"] = len(servers)

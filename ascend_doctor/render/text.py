@@ -43,7 +43,11 @@ def render(report: Report, color: bool = False) -> str:
         lines.append(f"  {key:<{width}}  {value}")
     lines.append("")
 
+    all_skipped = []
     for area, items in grouped(report):
+        if all(f.status == SKIP for f in items):
+            all_skipped.append(f"{area_title(area)} ({len(items)})")
+            continue
         # Advice is only emitted when it applies, so it is shown in full like a problem.
         shown_in_full = (FAIL, ERROR, WARN, PASS) if area == "advice" else (FAIL, ERROR, WARN)
         problems = [f for f in items if f.status in shown_in_full]
@@ -79,6 +83,10 @@ def render(report: Report, color: bool = False) -> str:
                                        subsequent_indent="        "))
         lines.append("")
 
+    if all_skipped:
+        lines.extend(textwrap.wrap("Not applicable here (every check skipped; ids in --format json): "
+                                   + ", ".join(all_skipped) + ".", WIDTH))
+        lines.append("")
     s = report.summary
     verdict = "problems found" if s[FAIL] else ("warnings" if s[WARN] or s[ERROR] else "healthy")
     lines.append(f"Summary: {s[FAIL]} fail, {s[WARN]} warn, {s[ERROR]} could not check, "

@@ -1,0 +1,61 @@
+"""`ascend-doctor triage PATH...`: name the known problems in logs (files, directories, .gz, stdin, a bundle)."""
+
+from __future__ import annotations
+
+import sys
+
+from ..bundle import open_bundle
+from ..cli import COMMANDS, CliError, EXIT_CANNOT_RUN, EXIT_FINDINGS, EXIT_OK
+from ..host import SnapshotError
+from ..render.triage_report import FORMATS, render_triage
+from ..triage import Triage
+from .common import use_color, write_output
+
+
+def register(sub) -> None:
+    p = sub.add_parser(
+        "triage", help=COMMANDS["triage"],
+        description="Read MindSpore / msrun / CANN plog / device logs (files, directories recursively, .gz, "
+                    "'-' for stdin, or the logs inside a bundle) and print each known problem once: count, "
+                    "first and last occurrence, the most telling line, the cause and the fix.")
+    p.add_argument("paths", nargs="*", metavar="PATH", help="log files, directories, .gz files, or - for stdin")
+    p.add_argument("--bundle", metavar="FILE", help="triage the logs collected inside a snapshot (collect --logs)")
+    p.add_argument("--format", choices=FORMATS, default="text", help="output format (default: text)")
+    p.add_argument("--output", "-o", metavar="FILE", help="write the result to FILE (atomically) instead of stdout")
+    p.add_argument("--fail-on", choices=["warn", "fail"], default="fail",
+                   help="exit 1 when a problem at this level or worse is found (default: fail)")
+    p.add_argument("--no-color", action="store_true", help="plain text even on a terminal")
+    p.set_defaults(func=run)
+
+
+def run(args) -> int:
+    if not args.paths and not args.bundle:
+        raise CliError("triage: give at least one PATH (a file, a directory, or - for stdin) or --bundle FILE")
+    t = Triage()
+    if args.bundle:
+        try:
+            with open_bundle(args.bundle) as host:
+                logs = host.manifest.get("logs") or []
+                if not logs:
+                    print(f"ascend-doctor: {args.bundle}: the bundle holds no logs (collect it with --logs DIR)",
+                          file=sys.stderr)
+                for entry in logs:
+                    original = str(entry.get("path") or "")
+                    local = host.local_path(original) if original else None
+                    if local is None:
+                        continue
+                    t.add_file(local, original)
+        except SnapshotError as exc:
+            raise CliError(str(exc)) from None
+    for path in args.paths:
+        t.add_path(path)
+    result = t.result()
+    for info in result.inputs:
+        if info.note and not info.scanned:
+            print(f"ascend-doctor: {info.label}: {info.note}", file=sys.stderr)
+    if result.inputs and not any(i.scanned for i in result.inputs):
+        raise CliError("none of the inputs could be read as a text log (see the lines above)")
+    text = render_triage(result, args.format,
+                         color=args.format == "text" and not args.output and use_color(disabled=args.no_color))
+    write_output(text, args.output)
+    return EXIT_FINDINGS if result.failed(args.fail_on) else EXIT_OK

@@ -1,0 +1,145 @@
+"""Redaction for everything that leaves the machine (bundles, and any renderer that wants it).
+
+Environment variables are kept by ALLOWLIST: a variable's value is kept only if its
+name is known to be configuration (PATH, ASCEND_*, HCCL_*, ...) and does not look
+like a secret (…KEY, …TOKEN, …PASSWORD, …_AK/_SK). Every other value becomes
+"<redacted>" (the name stays, so "is it set?" questions still have an answer).
+
+Text (files, command output, logs, the report) is scrubbed of: private-key blocks,
+credentials in URLs (scheme://user:pass@), `password=`/`token: ` style assignments,
+well-known token formats (GitHub, AWS, Slack, JWT, Hugging Face, bearer tokens), and
+every value of a secret-looking environment variable wherever it appears. With
+`redact_ips`, IPv4 addresses are replaced consistently (same address, same mask)
+by addresses in 198.18.0.0/15 (reserved for benchmarks), so files that must agree
+with each other (rank table, hccn.conf, hccn_tool output) still agree.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Dict, Iterable, Mapping, Optional
+
+REDACTED = "<redacted>"
+
+SAFE_ENV_NAMES = frozenset("""
+PATH LD_LIBRARY_PATH LD_PRELOAD PYTHONPATH PYTHONHOME PYTHONUNBUFFERED PYTHONNOUSERSITE HOME USER LOGNAME SHELL
+LANG LANGUAGE TERM PWD HOSTNAME TZ TMPDIR VIRTUAL_ENV CONDA_PREFIX CONDA_DEFAULT_ENV CONDA_EXE CONDA_PYTHON_EXE
+OMP_NUM_THREADS MKL_NUM_THREADS NO_COLOR DEVICE_ID RANK_ID RANK_SIZE RANK_TABLE_FILE LOCAL_RANK RANK WORLD_SIZE
+LOCAL_WORLD_SIZE MASTER_ADDR MASTER_PORT SERVER_ID JOB_ID POD_NAME NODE_RANK TOOLCHAIN_HOME DDK_PATH NPU_HOST_LIB
+HTTP_PROXY HTTPS_PROXY NO_PROXY http_proxy https_proxy no_proxy PIP_INDEX_URL PIP_EXTRA_INDEX_URL
+KUBERNETES_SERVICE_HOST CUDA_HOME CUDA_PATH CUDA_VISIBLE_DEVICES NVIDIA_VISIBLE_DEVICES
+""".split())
+SAFE_ENV_PREFIXES = ("ASCEND_", "HCCL_", "HCCN_", "MS_", "MSRUN_", "MINDSPORE_", "GLOG_", "NCCL_", "CUDA_", "CUDNN_",
+                     "LC_", "TBE_", "OPTION_", "PYTORCH_NPU_", "TORCH_", "ATB_", "MINDIE_", "NPU_", "CANN_", "GE_",
+                     "ACL_", "OPP_", "DUMP_GE_", "RANK_", "DEVICE_")
+# Names that hold secrets even under an allowed prefix (HCCL_TLS_PASSWORD, MS_AUTH_TOKEN, OBS_AK ...).
+SECRET_NAME = re.compile(
+    r"(?i)(pass(word|wd|phrase)?($|_)|secret|token|api_?key|apikey|access_?key|private|credential|auth|cookie|"
+    r"session|signature|(^|_)(ak|sk)($|_)|_key$|^key$|cert_?key|encrypt)")
+
+_URL_CREDS = re.compile(r"(?i)\b([a-z][a-z0-9+.-]*://)([^\s/:@]+):([^\s/@]+)@")
+_ASSIGNMENT = re.compile(
+    r"(?i)([\w.-]*(?:password|passwd|secret|token|api[_-]?key|access[_-]?key|secret[_-]?key|private[_-]?key|"
+    r"credential)s?)([\"']?\s*[=:]\s*)([\"']?)([^\s\"',;}]+)")
+_CLI_SECRET = re.compile(r"(?i)(--?[\w-]*(?:password|passwd|token|secret)[\w-]*[ =])([^\s\"']+)")
+_TOKENS = [
+    re.compile(r"\bgh[pousr]_[A-Za-z0-9]{20,}\b"),
+    re.compile(r"\bgithub_pat_[A-Za-z0-9_]{20,}\b"),
+    re.compile(r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b"),
+    re.compile(r"\bxox[abprs]-[A-Za-z0-9-]{10,}"),
+    re.compile(r"\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}"),
+    re.compile(r"\bhf_[A-Za-z0-9]{30,}\b"),
+    re.compile(r"\bsk-[A-Za-z0-9_-]{20,}"),
+    re.compile(r"(?i)\bbearer\s+[A-Za-z0-9._~+/-]{10,}=*"),
+]
+_PRIVATE_KEY = re.compile(r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----.*?(?:-----END [A-Z0-9 ]*PRIVATE KEY-----|\Z)", re.S)
+_IPV4 = re.compile(r"(?<![\w.])((?:25[0-5]|2[0-4]\d|1?\d?\d)(?:\.(?:25[0-5]|2[0-4]\d|1?\d?\d)){3})(?![\w]|\.\d)")
+_MIN_SECRET_LEN = 4
+
+
+def env_name_is_safe(name: str) -> bool:
+    if SECRET_NAME.search(name):
+        return False
+    return name in SAFE_ENV_NAMES or name.startswith(SAFE_ENV_PREFIXES)
+
+
+class Redactor:
+    """One redaction policy for one collection, so masks are consistent across every file."""
+
+    def __init__(self, env: Optional[Mapping[str, str]] = None, redact_ips: bool = False):
+        self.redact_ips = redact_ips
+        self.ip_map: Dict[str, str] = {}
+        self.count = 0  # how many replacements were made (shown by collect --show)
+        values = set()
+        for name, value in (env or {}).items():
+            if not value:
+                continue
+            if SECRET_NAME.search(name) and len(value) >= _MIN_SECRET_LEN:
+                values.add(value)
+            for m in _URL_CREDS.finditer(value):
+                if len(m.group(3)) >= _MIN_SECRET_LEN:
+                    values.add(m.group(3))
+        self._secret_values = sorted(values, key=len, reverse=True)
+        self._secret_re = re.compile("|".join(re.escape(v) for v in self._secret_values)) if values else None
+
+    # -- environment --------------------------------------------------------
+    def env(self, env: Mapping[str, str]) -> Dict[str, str]:
+        out = {}
+        for name, value in sorted(env.items()):
+            if env_name_is_safe(name):
+                out[name] = self.text(value)
+            else:
+                out[name] = REDACTED
+                if value:
+                    self.count += 1
+        return out
+
+    # -- text ---------------------------------------------------------------
+    def text(self, text: str) -> str:
+        if not text:
+            return text
+        n = 0
+
+        def sub(rx, repl, s):
+            nonlocal n
+            s, k = rx.subn(repl, s)
+            n += k
+            return s
+
+        if self._secret_re is not None:
+            text = sub(self._secret_re, REDACTED, text)
+        if "PRIVATE KEY-----" in text:
+            text = sub(_PRIVATE_KEY, "-----BEGIN PRIVATE KEY----- " + REDACTED + " -----END PRIVATE KEY-----", text)
+        if "://" in text:
+            text = sub(_URL_CREDS, lambda m: f"{m.group(1)}{REDACTED}@", text)
+        text = sub(_ASSIGNMENT, lambda m: m.group(0) if m.group(4) == REDACTED or m.group(4).startswith("<redacted")
+                   else f"{m.group(1)}{m.group(2)}{m.group(3)}{REDACTED}", text)
+        text = sub(_CLI_SECRET, lambda m: m.group(0) if m.group(2).startswith("<redacted") else m.group(1) + REDACTED, text)
+        for rx in _TOKENS:
+            text = sub(rx, REDACTED, text)
+        if self.redact_ips:
+            text = sub(_IPV4, lambda m: self.mask_ip(m.group(1)), text)
+        self.count += n
+        return text
+
+    def mask_ip(self, ip: str) -> str:
+        first = ip.split(".", 1)[0]
+        if ip == "0.0.0.0" or first in ("127", "255") or ip.startswith("255."):
+            return ip  # loopback, any-address and netmasks say nothing about the site
+        if ip not in self.ip_map:
+            n = len(self.ip_map) + 1
+            self.ip_map[ip] = f"198.{18 + (n >> 16) % 2}.{(n >> 8) & 255}.{n & 255}"
+        return self.ip_map[ip]
+
+    def data(self, obj):
+        """Redact every string inside a JSON-like structure (keys too)."""
+        if isinstance(obj, str):
+            return self.text(obj)
+        if isinstance(obj, list):
+            return [self.data(x) for x in obj]
+        if isinstance(obj, dict):
+            return {self.text(str(k)): self.data(v) for k, v in obj.items()}
+        return obj
+
+    def argv(self, argv: Iterable[str]):
+        return [self.text(a) for a in argv]

@@ -1,0 +1,501 @@
+"""Read logs (files, directories, .gz, stdin) and name the known problems in them.
+
+Streaming: files are read in fixed-size chunks; only complete lines are scanned
+and the partial last line is carried to the next chunk. A line longer than
+MAX_LINE_BYTES (a 2 GB line without a newline) is scanned in pieces with an
+overlap, so memory stays bounded by CHUNK_BYTES + MAX_LINE_BYTES whatever the input.
+
+Matching uses the knowledge base's scanner (one prefilter over whole chunks,
+per-signature regexes only on lines that contain an anchor).
+"""
+
+from __future__ import annotations
+
+import gzip
+import io
+import os
+import re
+import sys
+import zlib
+from dataclasses import dataclass, field
+from typing import BinaryIO, Dict, Iterable, List, Optional, Tuple
+
+from .knowledge import KnowledgeBase, Signature, load_knowledge_base
+
+TRIAGE_SCHEMA = "ascend-doctor.triage/1"
+CHUNK_BYTES = 4 << 20
+MAX_LINE_BYTES = 1 << 20
+LONG_LINE_OVERLAP = 4 << 10  # a signature cut at a piece boundary is still whole in the overlap
+SHOW_LINE_CHARS = 400  # the "most telling line" is cut to this in reports
+SEVERITY_ORDER = {"fail": 0, "warn": 1, "info": 2}
+CLASS_ORDER = {"root": 0, "wrapper": 1, "benign": 2}
+
+# Where a rank / device / process shows in a log's path (msrun, CANN plog, device logs).
+_RANK_FROM_PATH = [
+    (re.compile(r"worker_(\d+)\.log"), "rank {}"),
+    (re.compile(r"(?:^|[/_.-])rank[_-]?(\d+)(?:$|[/_.-])", re.I), "rank {}"),
+    (re.compile(r"(?:^|/)device-(\d+)(?:$|/)"), "device {}"),
+    (re.compile(r"plog-(\d+)"), "pid {}"),
+]
+# Timestamps in CANN / MindSpore (2024-07-12-10:21:33.512.118) and ISO-like forms.
+_TS = re.compile(rb"(\d{4})-(\d\d)-(\d\d)[- T](\d\d):(\d\d):(\d\d)(?:[.,](\d{1,6}))?")
+_ERRORISH = (b"ERROR", b"Error", b"error", b"FATAL", b"Traceback", b"Exception", b"Killed")
+GZIP_MAGIC = b"\x1f\x8b"
+
+
+def rank_of(path: str) -> Optional[str]:
+    for rx, fmt in _RANK_FROM_PATH:
+        found = rx.findall(path)
+        if found:
+            return fmt.format(int(found[-1]))
+    return None
+
+
+def _timestamp(line: bytes) -> Optional[str]:
+    m = _TS.search(line)
+    if not m:
+        return None
+    y, mo, d, h, mi, s, frac = m.groups()
+    frac = (frac or b"0").decode()[:3].ljust(3, "0")
+    return f"{y.decode()}-{mo.decode()}-{d.decode()} {h.decode()}:{mi.decode()}:{s.decode()}.{frac}"
+
+
+def _text(line: bytes) -> str:
+    text = line.decode("utf-8", errors="replace").rstrip("\r")
+    return text if len(text) <= SHOW_LINE_CHARS else text[:SHOW_LINE_CHARS] + " …"
+
+
+@dataclass
+class Occurrence:
+    file: str
+    line: int
+    rank: Optional[str]
+    time: Optional[str]
+    seq: int  # global order of discovery, the tie-breaker when lines carry no time
+
+    def where(self) -> str:
+        return f"{self.file}:{self.line}"
+
+    def to_json(self) -> dict:
+        return {"file": self.file, "line": self.line, "rank": self.rank, "time": self.time}
+
+
+@dataclass
+class Problem:
+    signature: Signature
+    count: int
+    first: Occurrence
+    last: Occurrence
+    text: str  # the first matching line: the most telling one for a root cause
+    ranks: Dict[str, Occurrence] = field(default_factory=dict)  # rank -> its first occurrence
+    resolved_by: Optional[Occurrence] = None
+
+    @property
+    def severity(self) -> str:
+        return "info" if self.resolved_by else self.signature.severity
+
+    def first_rank(self) -> Optional[str]:
+        if not self.ranks:
+            return None
+        return min(self.ranks.items(), key=lambda kv: _order_key(kv[1]))[0]
+
+    def to_json(self) -> dict:
+        s = self.signature
+        return {
+            "id": s.id, "signature": s.id, "title": s.title, "pitfall": s.pitfall, "severity": self.severity,
+            "class": s.kind, "component": s.component, "count": self.count,
+            "first": self.first.to_json(), "last": self.last.to_json(), "line": self.text,
+            "cause": s.cause, "fix": list(s.fix), "source": s.source,
+            "ranks": {r: o.to_json() for r, o in sorted(self.ranks.items(), key=lambda kv: _order_key(kv[1]))},
+            "first_rank": self.first_rank(),
+            "resolved_by": self.resolved_by.to_json() if self.resolved_by else None,
+        }
+
+
+def _order_key(o: Occurrence):
+    return (o.time or "9999", o.seq)
+
+
+@dataclass
+class InputInfo:
+    label: str
+    rank: Optional[str] = None
+    bytes: int = 0
+    lines: int = 0
+    note: Optional[str] = None  # why it was skipped or only partly read
+    scanned: bool = True
+
+    def to_json(self) -> dict:
+        return {"file": self.label, "rank": self.rank, "bytes": self.bytes, "lines": self.lines,
+                "scanned": self.scanned, "note": self.note}
+
+
+@dataclass
+class TriageResult:
+    problems: List[Problem]
+    inputs: List[InputInfo]
+    last_error_lines: List[dict]
+
+    def counts(self) -> Dict[str, int]:
+        out = {"fail": 0, "warn": 0, "info": 0}
+        for p in self.problems:
+            out[p.severity] += 1
+        return out
+
+    def failed(self, fail_on: str = "fail") -> bool:
+        limit = SEVERITY_ORDER[fail_on]
+        return any(SEVERITY_ORDER[p.severity] <= limit for p in self.problems)
+
+    def first_problem(self) -> Optional[Problem]:
+        real = [p for p in self.problems if p.severity != "info"]
+        return min(real, key=lambda p: _order_key(p.first)) if real else None
+
+    def to_json(self) -> dict:
+        first = self.first_problem()
+        return {
+            "schema": TRIAGE_SCHEMA,
+            "problems": [p.to_json() for p in self.problems],
+            "first_problem": None if first is None else {"id": first.signature.id, **first.first.to_json()},
+            "summary": self.counts(),
+            "inputs": [i.to_json() for i in self.inputs],
+            "last_error_lines": self.last_error_lines,
+        }
+
+
+class Triage:
+    """Accumulates hits over any number of inputs; `result()` orders them."""
+
+    def __init__(self, kb: Optional[KnowledgeBase] = None):
+        self.kb = kb or load_knowledge_base()
+        # "resolved_by" patterns ride in the same scanner as pseudo-signatures
+        self._resolvers: Dict[int, Signature] = {}
+        sigs = list(self.kb.signatures)
+        for sig in self.kb.signatures:
+            for pat in sig.resolved_by:
+                self._resolvers[len(sigs)] = sig
+                sigs.append(Signature(id=f"~resolves:{sig.id}", pattern=pat, regex=True, component=sig.component,
+                                      severity="info", cause="", fix=[]))
+        from .knowledge import Scanner
+
+        self.scanner = Scanner(sigs)
+        self.sigs = sigs
+        self.problems: Dict[str, Problem] = {}
+        self.inputs: List[InputInfo] = []
+        self._resolver_last: Dict[str, Occurrence] = {}
+        self._last_errors: List[dict] = []
+
+    # ---- inputs ----
+    def add_path(self, path: str, label: Optional[str] = None) -> None:
+        if path == "-":
+            self.add_stream(sys.stdin.buffer, "<stdin>", None)
+            return
+        if os.path.isdir(path):
+            found = False
+            for root, dirs, files in os.walk(path):
+                dirs.sort()
+                for name in sorted(files):
+                    found = True
+                    full = os.path.join(root, name)
+                    shown = os.path.relpath(full, os.path.dirname(os.path.abspath(path.rstrip("/"))) or "/")
+                    self.add_file(full, shown if label is None else os.path.join(label, os.path.relpath(full, path)))
+            if not found:
+                self.inputs.append(InputInfo(label or path, scanned=False, note="empty directory"))
+            return
+        self.add_file(path, label or path)
+
+    def add_file(self, path: str, label: str) -> None:
+        info = InputInfo(label, rank_of(label))
+        try:
+            fh = open(path, "rb")
+        except FileNotFoundError:
+            self._skip(info, "no such file")
+            return
+        except PermissionError:
+            self._skip(info, "cannot read: permission denied")
+            return
+        except OSError as exc:
+            self._skip(info, f"cannot read: {exc.strerror or exc}")
+            return
+        with fh:
+            try:
+                size = os.fstat(fh.fileno()).st_size
+                head = fh.read(2)
+                fh.seek(0)
+            except OSError:
+                size, head = 0, b""
+            workers = min(os.cpu_count() or 1, PARALLEL_MAX_WORKERS)
+            if size >= PARALLEL_MIN_BYTES and workers > 1 and head != GZIP_MAGIC and self._parallel_ok():
+                self._scan_file_parallel(path, size, info, workers)
+                return
+            self._scan_file_object(fh, info)
+
+    # ---- big files: byte ranges on several cores ----
+    @staticmethod
+    def _parallel_ok() -> bool:
+        import multiprocessing
+
+        return "fork" in multiprocessing.get_all_start_methods()
+
+    def _scan_file_parallel(self, path: str, size: int, info: InputInfo, workers: int) -> None:
+        """Split at line boundaries, scan each range in a forked worker, merge in range order."""
+        import concurrent.futures
+        import multiprocessing
+
+        bounds = [0]
+        with open(path, "rb") as fh:
+            for k in range(1, workers):
+                fh.seek(size * k // workers)
+                fh.readline()  # finish the line the cut fell into
+                bounds.append(max(fh.tell(), bounds[-1]))
+        bounds.append(size)
+        with fh_head(path) as head:
+            if b"\x00" in head:
+                self.inputs.append(info)
+                info.scanned, info.note = False, "binary data, not a text log: skipped"
+                return
+        self.inputs.append(info)
+        ranges = [(bounds[k], bounds[k + 1]) for k in range(workers) if bounds[k + 1] > bounds[k]]
+        ctx = multiprocessing.get_context("fork")
+        global _WORKER_TRIAGE
+        _WORKER_TRIAGE = self
+        try:
+            with concurrent.futures.ProcessPoolExecutor(len(ranges), mp_context=ctx) as pool:
+                parts = list(pool.map(_scan_range_worker, [(path, a, b, info.label, info.rank) for a, b in ranges]))
+        finally:
+            _WORKER_TRIAGE = None
+        lines_before = 0
+        for part in parts:
+            for idx, count, first, last, text, ranks in part["hits"]:
+                def shift(o):
+                    return self._occurrence(info, o[0] + lines_before, o[1])
+                self._merge(idx, count, shift(first), shift(last), text,
+                            {k: shift(v) for k, v in ranks.items()})
+            if part["note"] and not info.note:
+                info.note = part["note"]
+            if not self.problems and part["last_errors"]:
+                self._last_errors = (self._last_errors + [dict(e, line=e["line"] + lines_before)
+                                                          for e in part["last_errors"]])[-5:]
+            lines_before += part["lines"]
+            info.bytes += part["bytes"]
+        info.lines = lines_before
+
+    def add_stream(self, fh: BinaryIO, label: str, rank: Optional[str]) -> None:
+        self._scan_file_object(fh, InputInfo(label, rank))
+
+    def _skip(self, info: InputInfo, why: str) -> None:
+        info.scanned = False
+        info.note = why
+        self.inputs.append(info)
+
+    def _scan_file_object(self, fh: BinaryIO, info: InputInfo) -> None:
+        self.inputs.append(info)
+        raw = fh if isinstance(fh, io.BufferedReader) else io.BufferedReader(fh)  # type: ignore[arg-type]
+        try:
+            head = raw.peek(8192)[:8192]
+        except OSError as exc:
+            info.scanned, info.note = False, f"cannot read: {exc.strerror or exc}"
+            return
+        stream: BinaryIO = raw
+        if head.startswith(GZIP_MAGIC):
+            stream = gzip.GzipFile(fileobj=raw, mode="rb")  # type: ignore[assignment]
+            try:
+                head = stream.peek(8192)[:8192]  # type: ignore[attr-defined]
+            except (OSError, EOFError, zlib.error) as exc:
+                info.scanned, info.note = False, f"not a valid gzip file ({exc})"
+                return
+        if b"\x00" in head:
+            info.scanned, info.note = False, "binary data, not a text log: skipped"
+            return
+        try:
+            self._scan_stream(stream, info)
+        except (OSError, EOFError, zlib.error) as exc:
+            info.note = f"read stopped after {info.bytes} bytes ({exc}); the part before was scanned"
+
+    # ---- the streaming loop ----
+    def _scan_stream(self, stream: BinaryIO, info: InputInfo) -> None:
+        carry = b""
+        lines_done = 0  # complete lines before `carry`
+        long_line_reported = False
+        seen_on_line: Dict[int, int] = {}  # signature index -> line number already counted (long-line pieces)
+        while True:
+            data = stream.read(CHUNK_BYTES)
+            if not data:
+                break
+            info.bytes += len(data)
+            buf = carry + data if carry else data
+            last_nl = buf.rfind(b"\n")
+            if last_nl < 0:
+                # no newline yet: a very long line; scan it in pieces, keep an overlap
+                if len(buf) > MAX_LINE_BYTES:
+                    if not long_line_reported:
+                        info.note = f"line {lines_done + 1} is longer than {MAX_LINE_BYTES >> 20} MiB; scanned in pieces"
+                        long_line_reported = True
+                    self._scan_region(buf, 0, len(buf), lines_done, info, seen_on_line, long_piece=True)
+                    carry = buf[-LONG_LINE_OVERLAP:]
+                else:
+                    carry = buf
+                continue
+            self._scan_region(buf, 0, last_nl, lines_done, info, seen_on_line)
+            lines_done += buf.count(b"\n", 0, last_nl + 1)
+            carry = buf[last_nl + 1:]
+            seen_on_line = {k: v for k, v in seen_on_line.items() if v > lines_done}
+        if carry:
+            self._scan_region(carry, 0, len(carry), lines_done, info, seen_on_line)
+            lines_done += 1
+        info.lines = lines_done
+
+    def _scan_region(self, buf: bytes, start: int, end: int, lines_before: int, info: InputInfo,
+                     seen_on_line: Dict[int, int], long_piece: bool = False) -> None:
+        cursor, line_no = start, lines_before + 1
+        any_hit = False
+        for ls, le, hits in self.scanner.scan(buf, start, end):
+            if not long_piece:
+                line_no += buf.count(b"\n", cursor, ls)
+                cursor = ls
+            line = buf[ls:le]
+            for idx in hits:
+                if seen_on_line.get(idx) == line_no:
+                    continue
+                seen_on_line[idx] = line_no
+                self._record(idx, line, line_no, info)
+                any_hit = True
+        if not self.problems and not any_hit:
+            self._remember_error_lines(buf, start, end, lines_before, info)
+
+    def _occurrence(self, info: InputInfo, line_no: int, time: Optional[str]) -> Occurrence:
+        # discovery order = input order, then line order (also right when ranges were scanned in parallel)
+        return Occurrence(info.label, line_no, info.rank, time, self.inputs.index(info) * 10 ** 12 + line_no)
+
+    def _record(self, idx: int, line: bytes, line_no: int, info: InputInfo) -> None:
+        occ = self._occurrence(info, line_no, _timestamp(line))
+        self._merge(idx, 1, occ, occ, _text(line))
+
+    def _merge(self, idx: int, count: int, first: Occurrence, last: Occurrence, text: str,
+               ranks: Optional[Dict[str, Occurrence]] = None) -> None:
+        if idx in self._resolvers:
+            sid = self._resolvers[idx].id
+            if sid not in self._resolver_last or last.seq > self._resolver_last[sid].seq:
+                self._resolver_last[sid] = last
+            return
+        sig = self.sigs[idx]
+        p = self.problems.get(sig.id)
+        if p is None:
+            p = self.problems[sig.id] = Problem(sig, 0, first, last, text)
+        p.count += count
+        if last.seq >= p.last.seq:
+            p.last = last
+        if _order_key(first) < _order_key(p.first):
+            p.first, p.text = first, text
+        for key, occ in (ranks or {first.rank or first.file: first}).items():
+            if key not in p.ranks or _order_key(occ) < _order_key(p.ranks[key]):
+                p.ranks[key] = occ
+
+    def _remember_error_lines(self, buf: bytes, start: int, end: int, lines_before: int, info: InputInfo,
+                              keep: int = 5) -> None:
+        """The last few error-looking lines (shown only when no known problem matched)."""
+        found: List[Tuple[int, int]] = []
+        limit = end
+        while len(found) < keep and limit > start:
+            pos = max((buf.rfind(k, start, limit) for k in _ERRORISH), default=-1)
+            if pos < 0:
+                break
+            ls = buf.rfind(b"\n", start, pos) + 1
+            ls = max(ls, start)
+            le = buf.find(b"\n", pos, end)
+            found.append((ls, end if le < 0 else le))
+            limit = ls
+        if not found:
+            return
+        fresh = []
+        for ls, le in reversed(found):
+            fresh.append({"file": info.label, "line": lines_before + buf.count(b"\n", start, ls) + 1,
+                          "text": _text(buf[ls:le])})
+        self._last_errors = (self._last_errors + fresh)[-keep:]
+
+    # ---- result ----
+    def result(self) -> TriageResult:
+        for sid, occ in self._resolver_last.items():
+            p = self.problems.get(sid)
+            if p is not None:
+                p.resolved_by = occ if occ.seq > p.last.seq else None
+        problems = sorted(self.problems.values(), key=lambda p: (
+            SEVERITY_ORDER[p.severity], CLASS_ORDER.get(p.signature.kind, 3), _order_key(p.first)))
+        return TriageResult(problems, self.inputs, [] if problems else list(self._last_errors))
+
+
+PARALLEL_MIN_BYTES = 64 << 20
+PARALLEL_MAX_WORKERS = 8
+_WORKER_TRIAGE: Optional[Triage] = None  # the parent's Triage, inherited by forked workers
+
+
+class fh_head:
+    def __init__(self, path: str):
+        self.path = path
+
+    def __enter__(self) -> bytes:
+        with open(self.path, "rb") as fh:
+            return fh.read(8192)
+
+    def __exit__(self, *exc) -> None:
+        return None
+
+
+class _RangeReader(io.RawIOBase):
+    """A file seen only between two offsets (a worker's share)."""
+
+    def __init__(self, path: str, start: int, end: int):
+        self.fh = open(path, "rb")
+        self.fh.seek(start)
+        self.left = end - start
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, b) -> int:
+        if self.left <= 0:
+            return 0
+        n = self.fh.readinto(memoryview(b)[: min(len(b), self.left)])
+        self.left -= n or 0
+        return n or 0
+
+    def close(self) -> None:
+        self.fh.close()
+        super().close()
+
+
+def _scan_range_worker(job) -> dict:
+    path, start, end, label, rank = job
+    parent = _WORKER_TRIAGE
+    t = Triage(parent.kb) if parent is None else _fresh_like(parent)
+    info = InputInfo(label, rank)
+    t.inputs.append(info)
+    reader = _RangeReader(path, start, end)
+    try:
+        t._scan_stream(io.BufferedReader(reader, CHUNK_BYTES), info)
+    finally:
+        reader.close()
+    hits = []
+    for sid, p in t.problems.items():
+        idx = next(i for i, s in enumerate(t.sigs) if s.id == sid)
+        hits.append((idx, p.count, (p.first.line, p.first.time), (p.last.line, p.last.time), p.text,
+                     {k: (o.line, o.time) for k, o in p.ranks.items()}))
+    for sid, occ in t._resolver_last.items():
+        idx = next(i for i in t._resolvers if t._resolvers[i].id == sid)
+        hits.append((idx, 1, (occ.line, occ.time), (occ.line, occ.time), "", {}))
+    return {"hits": hits, "lines": info.lines, "bytes": info.bytes, "note": info.note,
+            "last_errors": t._last_errors}
+
+
+def _fresh_like(parent: Triage) -> Triage:
+    """A Triage sharing the parent's compiled scanner (inherited through fork, nothing recompiled)."""
+    t = Triage.__new__(Triage)
+    t.kb, t.scanner, t.sigs, t._resolvers = parent.kb, parent.scanner, parent.sigs, parent._resolvers
+    t.problems, t.inputs, t._resolver_last, t._last_errors = {}, [], {}, []
+    return t
+
+
+def triage_paths(paths: Iterable[str], kb: Optional[KnowledgeBase] = None) -> TriageResult:
+    t = Triage(kb)
+    for p in paths:
+        t.add_path(p)
+    return t.result()

@@ -1,0 +1,23 @@
+#!/usr/bin/env python3
+"""Print the README's pitfall coverage table from the code (or --write it into README.md)."""
+
+import os
+import re
+import sys
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, REPO)
+
+from ascend_doctor.coverage import coverage_markdown  # noqa: E402
+
+BEGIN, END = "<!-- pitfall-table:begin -->", "<!-- pitfall-table:end -->"
+
+if __name__ == "__main__":
+    table = coverage_markdown()
+    if "--write" in sys.argv:
+        path = os.path.join(REPO, "README.md")
+        text = open(path, encoding="utf-8").read()
+        new = re.sub(re.escape(BEGIN) + ".*?" + re.escape(END), BEGIN + "\n" + table + END, text, flags=re.S)
+        open(path, "w", encoding="utf-8").write(new)
+    else:
+        sys.stdout.write(table)

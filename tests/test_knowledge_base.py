@@ -1,0 +1,171 @@
+"""The knowledge base data: its schema rules, and every signature against its own examples and near misses."""
+
+import json
+import os
+import re
+
+import pytest
+
+from ascend_doctor.data import DataError, data_path
+from ascend_doctor.knowledge import load_knowledge_base, parse_knowledge_base
+
+from conftest import REFERENCE
+
+RAW = json.load(open(data_path("knowledge_base.json"), encoding="utf-8"))
+SCHEMA = json.load(open(data_path("knowledge_base.schema.json"), encoding="utf-8"))
+KB = load_knowledge_base()
+SIG_IDS = [s["id"] for s in RAW["signatures"]]
+
+
+def _check_value(value, rule, where):
+    """The subset of JSON Schema the KB schema uses, checked by hand (no jsonschema dependency)."""
+    problems = []
+    t = rule.get("type")
+    types = {"string": str, "boolean": bool, "array": list, "object": dict, "null": type(None)}
+    if t:
+        allowed = t if isinstance(t, list) else [t]
+        if not any(isinstance(value, types[a]) for a in allowed):
+            return [f"{where}: expected {t}, got {type(value).__name__}"]
+    if "const" in rule and value != rule["const"]:
+        problems.append(f"{where}: must be {rule['const']!r}")
+    if "enum" in rule and value not in rule["enum"]:
+        problems.append(f"{where}: {value!r} not one of {rule['enum']}")
+    if isinstance(value, str):
+        if len(value) < rule.get("minLength", 0):
+            problems.append(f"{where}: shorter than {rule['minLength']}")
+        if "pattern" in rule and not re.search(rule["pattern"], value):
+            problems.append(f"{where}: {value!r} does not match {rule['pattern']}")
+    if isinstance(value, list):
+        if len(value) < rule.get("minItems", 0):
+            problems.append(f"{where}: fewer than {rule['minItems']} items")
+        for i, item in enumerate(value):
+            problems += _check_value(item, rule.get("items", {}), f"{where}[{i}]")
+    if isinstance(value, dict):
+        for key in rule.get("required", []):
+            if key not in value:
+                problems.append(f"{where}: missing {key!r}")
+        props = rule.get("properties", {})
+        for key, item in value.items():
+            if key in props:
+                problems += _check_value(item, props[key], f"{where}.{key}")
+            elif rule.get("additionalProperties") is False:
+                problems.append(f"{where}: unknown field {key!r}")
+            elif isinstance(rule.get("additionalProperties"), dict):
+                problems += _check_value(item, rule["additionalProperties"], f"{where}.{key}")
+        names = rule.get("propertyNames", {}).get("pattern")
+        if names:
+            problems += [f"{where}: key {k!r} does not match {names}" for k in value if not re.search(names, k)]
+    return problems
+
+
+def test_data_follows_the_schema():
+    assert _check_value(RAW, SCHEMA, "knowledge_base") == []
+
+
+def test_schema_checker_catches_a_broken_entry():
+    broken = json.loads(json.dumps(RAW))
+    del broken["signatures"][0]["fix"]
+    broken["signatures"][1]["severity"] = "fatal"
+    problems = _check_value(broken, SCHEMA, "kb")
+    assert any("missing 'fix'" in p for p in problems) and any("'fatal'" in p for p in problems)
+
+
+def test_ids_unique_pitfalls_known_and_enough_signatures():
+    assert len(SIG_IDS) == len(set(SIG_IDS))
+    assert len(SIG_IDS) >= 60
+    for s in RAW["signatures"]:
+        assert s.get("pitfall") is None or s["pitfall"] in RAW["pitfalls"], s["id"]
+    assert sorted(RAW["pitfalls"]) == [f"P{i:02d}" for i in range(1, 25)]
+
+
+def _reference_file(name):
+    # conftest's REFERENCE is right for a checkout next to shared/; worktrees live one level deeper
+    for base in (REFERENCE, os.path.join(os.path.dirname(os.path.dirname(REFERENCE)), "..", "shared", "reference"),
+                 "/work/shared/reference"):
+        path = os.path.join(base, name)
+        if os.path.isfile(path):
+            return path
+    pytest.skip(f"reference/{name} is not next to this checkout")
+
+
+def test_reference_ids_are_kept():
+    text = open(_reference_file("error_signatures.md"), encoding="utf-8").read()
+    ref_ids = set(re.findall(r"^### ([A-Z0-9_]+)$", text, re.M))
+    assert ref_ids, "reference file not found or changed shape"
+    assert ref_ids <= set(SIG_IDS), sorted(ref_ids - set(SIG_IDS))
+
+
+def test_required_coverage_areas():
+    comps = {s["component"] for s in RAW["signatures"]}
+    assert {"driver", "cann", "hccl", "mindspore", "atc", "cuda", "python"} <= comps
+    ids = set(SIG_IDS)
+    for needed in ("HCCL_EI0006_SOCKET_TIMEOUT", "CANN_ENV_LIB_NOT_FOUND", "CUDA_LIB_NOT_FOUND", "TORCH_NPU_OOM",
+                   "MS_GRAPH_TYPE_JOIN_FAILED", "ATC_E19010_NO_PARSER", "FP16_OVERFLOW_LOSS_NAN",
+                   "MS_CANN_VERSION_MISMATCH", "DEV_SETUP_507033", "SETDEVICE_INVALID_ID_107001"):
+        assert needed in ids
+
+
+@pytest.mark.parametrize("sid", SIG_IDS)
+def test_signature_matches_its_examples_and_not_its_near_misses(sid):
+    sig = KB.signature(sid)
+    scanner = KB.scanner()
+    index = KB.signatures.index(sig)
+    for line in sig.examples:
+        assert sig.search(line), f"{sid}: example does not match: {line}"
+        assert index in scanner.match_line(line.encode("utf-8")), f"{sid}: the fast scanner misses: {line}"
+        assert sig in KB.match_line(line)
+    for line in sig.near_misses:
+        assert not sig.search(line), f"{sid}: near miss matches: {line}"
+        assert index not in scanner.match_line(line.encode("utf-8"))
+
+
+def test_every_signature_has_scanner_anchors():
+    assert KB.scanner().unanchored == []
+
+
+@pytest.mark.parametrize("use_re2", [False, True])
+def test_scanner_finds_examples_inside_a_block_of_noise(use_re2, monkeypatch):
+    import ascend_doctor.knowledge as knowledge
+
+    if use_re2 and knowledge._re2 is None:
+        pytest.skip("google-re2 (the optional accelerator) is not installed")
+    monkeypatch.setattr(knowledge, "USE_RE2", use_re2)
+    monkeypatch.setattr(knowledge, "GATE_BLOCK_BYTES", 4096)
+    scanner = knowledge.Scanner(KB.signatures)
+    assert (scanner.gate is not None) == use_re2
+    noise = b"[INFO] ME(1,1,python):2024-07-12 step 1 done, loss is 2.31\n" * 500
+    near = "\n".join(nm for s in KB.signatures for nm in s.near_misses).encode("utf-8") + b"\n"
+    lines = [ex for s in KB.signatures for ex in s.examples]
+    buf = noise + near + noise + b"\n".join(x.encode("utf-8") for x in lines) + b"\n" + noise + near
+    found = [(ls, KB.signatures[i].id) for ls, _, hits in scanner.scan(buf) for i in hits]
+    assert {sid for _, sid in found} == {s.id for s in KB.signatures}
+    # the gate only skips blocks: with or without it the hits are the same lines
+    monkeypatch.setattr(knowledge, "USE_RE2", False)
+    assert found == [(ls, KB.signatures[i].id) for ls, _, hits in knowledge.Scanner(KB.signatures).scan(buf) for i in hits]
+
+
+def test_bad_data_is_reported_with_the_field():
+    bad = json.loads(json.dumps(RAW))
+    bad["signatures"][0]["pattern"] = "(unclosed"
+    with pytest.raises(DataError, match=r"signatures\[0\].*pattern"):
+        parse_knowledge_base(bad, "kb.json")
+    bad = json.loads(json.dumps(RAW))
+    bad["signatures"][2]["pitfall"] = "P99"
+    with pytest.raises(DataError, match="pitfall"):
+        parse_knowledge_base(bad, "kb.json")
+
+
+def test_gate_passes_every_example_alone_in_noise(monkeypatch):
+    """The RE2 gate looks at whole blocks: line anchors (^Killed$) must still work inside one."""
+    import ascend_doctor.knowledge as knowledge
+
+    if knowledge._re2 is None:
+        pytest.skip("google-re2 (the optional accelerator) is not installed")
+    monkeypatch.setattr(knowledge, "USE_RE2", True)
+    scanner = knowledge.Scanner(KB.signatures)
+    noise = b"[INFO] ME(1,1,python):2024-07-12 step 1 done, loss is 2.31\n" * 40
+    for i, sig in enumerate(KB.signatures):
+        for ex in sig.examples:
+            buf = noise + ex.encode("utf-8") + b"\n" + noise
+            hits = {j for _, _, hs in scanner.scan(buf) for j in hs}
+            assert i in hits, f"{sig.id}: the gate skipped the block holding: {ex}"

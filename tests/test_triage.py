@@ -1,0 +1,214 @@
+"""`ascend-doctor triage`: known problems named once, with where, cause and fix; robust to odd inputs."""
+
+import gzip
+import io
+import json
+import os
+
+import pytest
+
+from ascend_doctor import triage as triage_mod
+from ascend_doctor.triage import Triage, rank_of, triage_paths
+
+from conftest import run_cli
+
+EI0006 = "EI0006: [PID: 31337] 2024-07-12-10:25:05.104.998 Getting socket times out. Reason: Remote Rank did not send the data in time."
+OOM = "RuntimeError: NPU out of memory. Tried to allocate 2.00 GiB (NPU 0; 60.97 GiB total capacity; 57.31 GiB already allocated)"
+NOISE = "[INFO] ME(1234,7f3a,python):2024-07-12-10:20:00.000.000 [pipeline.cc:12] Compile] Start compile graph: kernel_graph_1"
+
+
+def write(path, lines):
+    path.write_text("\n".join(lines) + "\n")
+    return str(path)
+
+
+def test_each_problem_once_with_count_first_last_and_fix(tmp_path):
+    log = write(tmp_path / "train.log", [NOISE, EI0006, NOISE, EI0006, NOISE])
+    proc = run_cli("triage", log, "--format", "json")
+    assert proc.returncode == 1, proc.stderr
+    data = json.loads(proc.stdout)
+    assert data["schema"] == "ascend-doctor.triage/1"
+    [p] = data["problems"]
+    assert p["id"] == "HCCL_EI0006_SOCKET_TIMEOUT" and p["pitfall"] == "P13" and p["count"] == 2
+    assert (p["first"]["line"], p["last"]["line"]) == (2, 4)
+    assert "HCCL_CONNECT_TIMEOUT" in " ".join(p["fix"]) and p["cause"]
+    assert p["line"].startswith("EI0006:")
+
+
+def test_first_error_across_ranks_is_named(tmp_path):
+    d = tmp_path / "msrun_log"
+    d.mkdir()
+    # rank 3 ran out of memory first; the other ranks then timed out waiting for it
+    write(d / "worker_0.log", [NOISE, EI0006.replace("10:25:05", "10:35:05")])
+    write(d / "worker_3.log", [NOISE, "[ERROR] ME(1,1,python):2024-07-12-10:25:01.000.000 [x.cc:1] " + OOM])
+    write(d / "worker_1.log", [NOISE, EI0006.replace("10:25:05", "10:35:06")])
+    res = triage_paths([str(d)])
+    ids = [p.signature.id for p in res.problems]
+    assert ids[0] == "TORCH_NPU_OOM"  # same severity: the earlier one first
+    first = res.first_problem()
+    assert first.signature.id == "TORCH_NPU_OOM" and first.first.rank == "rank 3"
+    timeout = res.problems[1]
+    assert set(timeout.ranks) == {"rank 0", "rank 1"} and timeout.first_rank() == "rank 0"
+    text = run_cli("triage", str(d)).stdout
+    assert "The earliest: TORCH_NPU_OOM" in text and "(rank 3)" in text
+
+
+@pytest.mark.parametrize("path,rank", [("log/worker_3.log", "rank 3"), ("out/rank_12/train.log", "rank 12"),
+                                       ("slog/device-5/device-123_2024.log", "device 5"),
+                                       ("debug/plog/plog-31337_20240712.log", "pid 31337"), ("train.log", None)])
+def test_rank_from_path(path, rank):
+    assert rank_of(path) == rank
+
+
+def test_gzip_and_stdin(tmp_path):
+    gz = tmp_path / "old.log.gz"
+    with gzip.open(gz, "wt") as fh:
+        fh.write(NOISE + "\n" + OOM + "\n")
+    data = json.loads(run_cli("triage", str(gz), "--format", "json").stdout)
+    assert [p["id"] for p in data["problems"]] == ["TORCH_NPU_OOM"]
+    proc = run_cli("triage", "-", "--format", "json", input=NOISE + "\n" + EI0006 + "\n")
+    assert proc.returncode == 1
+    assert json.loads(proc.stdout)["problems"][0]["first"]["file"] == "<stdin>"
+
+
+def test_no_known_problem_says_so_and_shows_last_error_lines(tmp_path):
+    log = write(tmp_path / "a.log", [NOISE, "[ERROR] APP(1,python):2024-07-12 something odd happened in my_module", NOISE])
+    proc = run_cli("triage", log)
+    assert proc.returncode == 0
+    assert "No known problem found" in proc.stdout and "something odd happened" in proc.stdout
+
+
+def test_binary_garbage_invalid_utf8_and_unreadable(tmp_path):
+    binf = tmp_path / "core.bin"
+    binf.write_bytes(b"\x7fELF\x00\x00\x01" + os.urandom(4096))
+    bad_utf8 = tmp_path / "latin.log"
+    bad_utf8.write_bytes(b"caf\xe9 \xff\xfe broken bytes\n" + OOM.encode() + b" \xc3\x28\n")
+    secret = tmp_path / "locked.log"
+    secret.write_text(OOM + "\n")
+    secret.chmod(0)
+    proc = run_cli("triage", str(binf), str(bad_utf8), str(secret), "--format", "json")
+    assert "Traceback" not in proc.stderr
+    data = json.loads(proc.stdout)
+    assert [p["id"] for p in data["problems"]] == ["TORCH_NPU_OOM"]
+    notes = {os.path.basename(i["file"]): i["note"] for i in data["inputs"]}
+    assert "binary" in notes["core.bin"]
+    if os.geteuid() != 0:  # root reads mode-0 files anyway
+        assert "permission denied" in notes["locked.log"]
+        assert "permission denied" in proc.stderr
+
+
+def test_nothing_readable_is_exit_2(tmp_path):
+    proc = run_cli("triage", str(tmp_path / "missing.log"))
+    assert proc.returncode == 2 and "missing.log" in proc.stderr and "Traceback" not in proc.stderr
+    assert run_cli("triage").returncode == 2
+
+
+def test_corrupt_gzip_is_reported(tmp_path):
+    gz = tmp_path / "cut.log.gz"
+    full = gzip.compress((NOISE + "\n" + OOM + "\n").encode() * 2000)
+    gz.write_bytes(full[: len(full) // 2])
+    data = json.loads(run_cli("triage", str(gz), "--format", "json").stdout)
+    [info] = data["inputs"]
+    assert info["note"] and "scanned" in info["note"]
+
+
+def test_long_line_without_newline_is_scanned_in_bounded_pieces(monkeypatch):
+    # the same code path a 2 GB line takes, with small limits so the test stays small
+    monkeypatch.setattr(triage_mod, "CHUNK_BYTES", 64 << 10)
+    monkeypatch.setattr(triage_mod, "MAX_LINE_BYTES", 128 << 10)
+    monkeypatch.setattr(triage_mod, "LONG_LINE_OVERLAP", 4 << 10)
+    blob = b"x" * (1 << 20) + OOM.encode() + b"y" * (1 << 20)  # 2 MiB, one line, no newline at all
+    t = Triage()
+    t.add_stream(io.BytesIO(blob), "huge.log", None)
+    res = t.result()
+    assert [p.signature.id for p in res.problems] == ["TORCH_NPU_OOM"]
+    assert res.problems[0].count == 1 and res.problems[0].first.line == 1
+    assert "longer than" in res.inputs[0].note
+
+
+def test_markdown_and_text_formats(tmp_path):
+    log = write(tmp_path / "a.log", [OOM])
+    md = run_cli("triage", log, "--format", "markdown").stdout
+    assert "| 1 | fail | `TORCH_NPU_OOM`" in md and "**Fix.**" in md
+    txt = run_cli("triage", log).stdout
+    assert "FAIL TORCH_NPU_OOM" in txt and "Fix:" in txt and "PYTORCH_NPU_ALLOC_CONF" in txt
+
+
+def test_resolved_by_later_line_is_not_a_failure(tmp_path):
+    topo = "[WARNING] DISTRIBUTED(1,1,python):2024-07-12-10:21:33.512.118 [cluster_context.cc:259] BuildCluster] Topology build timed out., retry(3/60)."
+    ok = "[INFO] DISTRIBUTED(1,1,python):2024-07-12-10:22:33.512.118 [cluster_context.cc:270] BuildCluster] Cluster is successfully initialized."
+    log = write(tmp_path / "sched.log", [topo, ok])
+    proc = run_cli("triage", log, "--format", "json")
+    assert proc.returncode == 0
+    [p] = json.loads(proc.stdout)["problems"]
+    assert p["severity"] == "info" and p["resolved_by"]["line"] == 2
+
+
+@pytest.mark.slow
+def test_two_gigabyte_line_without_newline_in_bounded_memory():
+    import resource
+
+    class Endless(io.RawIOBase):
+        """2 GiB of one line, produced on the fly (nothing on disk)."""
+        def __init__(self, size):
+            self.left = size
+            self.piece = b"z" * (1 << 20)
+
+        def readable(self):
+            return True
+
+        def readinto(self, b):
+            n = min(len(b), self.left, len(self.piece))
+            b[:n] = self.piece[:n]
+            self.left -= n
+            return n
+
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    t = Triage()
+    t.add_stream(io.BufferedReader(Endless(2 << 30)), "two-gig.log", None)
+    res = t.result()
+    grown_mb = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) / 1024
+    assert res.inputs[0].bytes == 2 << 30 and "longer than" in res.inputs[0].note
+    assert grown_mb < 200
+
+
+def test_parallel_ranges_give_the_same_answer_as_one_stream(tmp_path, monkeypatch):
+    lines = []
+    for i in range(30000):
+        lines.append(NOISE)
+        if i in (10, 12000, 29990):
+            lines.append(EI0006)
+        if i == 15000:
+            lines.append(OOM)
+    log = write(tmp_path / "worker_2.log", lines)
+    monkeypatch.setattr(triage_mod, "PARALLEL_MIN_BYTES", 1 << 30)
+    serial = triage_paths([log]).to_json()
+    monkeypatch.setattr(triage_mod, "PARALLEL_MIN_BYTES", 1 << 16)
+    monkeypatch.setattr(triage_mod.os, "cpu_count", lambda: 3)
+    parallel = triage_paths([log]).to_json()
+    assert parallel["problems"] == serial["problems"]
+    assert parallel["inputs"][0]["lines"] == serial["inputs"][0]["lines"] == 30004
+    ei = next(p for p in parallel["problems"] if p["id"] == "HCCL_EI0006_SOCKET_TIMEOUT")
+    assert (ei["count"], ei["first"]["line"], ei["last"]["line"]) == (3, 12, 29995)
+
+
+def test_unreadable_file_is_named_even_as_root(tmp_path, monkeypatch, capsys):
+    # root reads mode-000 files, so make the open itself fail the way it does for a normal user
+    locked = write(tmp_path / "locked.log", [OOM])
+    readable = write(tmp_path / "ok.log", [EI0006])
+    real_open = open
+
+    def fake_open(path, *a, **kw):
+        if str(path) == locked:
+            raise PermissionError(13, "Permission denied", path)
+        return real_open(path, *a, **kw)
+
+    monkeypatch.setattr(triage_mod, "open", fake_open, raising=False)
+    from ascend_doctor.cli import main
+
+    assert main(["triage", locked, readable, "--format", "json"]) == 1
+    out, err = capsys.readouterr()
+    assert "locked.log: cannot read: permission denied" in err
+    data = json.loads(out)
+    assert [p["id"] for p in data["problems"]] == ["HCCL_EI0006_SOCKET_TIMEOUT"]
+    assert main(["triage", locked]) == 2
