@@ -143,3 +143,34 @@ class Redactor:
 
     def argv(self, argv: Iterable[str]):
         return [self.text(a) for a in argv]
+
+
+def _scrub(node, redactor: "Redactor"):
+    if isinstance(node, str):
+        return redactor.text(node)
+    if isinstance(node, dict):
+        return {k: _scrub(v, redactor) for k, v in node.items()}
+    if isinstance(node, list):
+        return [_scrub(v, redactor) for v in node]
+    return node
+
+
+def redact_report(report, environ: Optional[Mapping[str, str]] = None):
+    """Scrub every string of a Report in place (findings and facts) before it is rendered.
+
+    Findings quote what they read: a smoke child's stderr, a log line, a tool's output. Any of
+    those can carry a token or a password, and reports are pasted into tickets and CI logs.
+    Structure is kept (only string values change), so JSON stays JSON. Idempotent."""
+    if getattr(report, "_redacted", False):
+        return report
+    import os
+
+    redactor = Redactor(env=os.environ if environ is None else environ)
+    for f in report.findings:
+        f.title = redactor.text(f.title)
+        f.summary = redactor.text(f.summary)
+        f.evidence = _scrub(f.evidence, redactor)
+        f.fix = [redactor.text(step) if isinstance(step, str) else step for step in f.fix]
+    report.facts = _scrub(report.facts, redactor)
+    report._redacted = True
+    return report

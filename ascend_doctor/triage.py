@@ -60,8 +60,20 @@ def _timestamp(line: bytes) -> Optional[str]:
     return f"{y.decode()}-{mo.decode()}-{d.decode()} {h.decode()}:{mi.decode()}:{s.decode()}.{frac}"
 
 
+_redactor = None
+
+
 def _text(line: bytes) -> str:
-    text = line.decode("utf-8", errors="replace").rstrip("\r")
+    """A log line as the result shows it: secrets scrubbed (logs carry tokens, passwords, URL
+    credentials, and the values of this process's secret variables) and the length capped."""
+    global _redactor
+    if _redactor is None:
+        import os
+
+        from .redact import Redactor
+
+        _redactor = Redactor(env=os.environ)
+    text = _redactor.text(line.decode("utf-8", errors="replace").rstrip("\r"))
     return text if len(text) <= SHOW_LINE_CHARS else text[:SHOW_LINE_CHARS] + " …"
 
 

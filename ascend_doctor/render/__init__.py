@@ -14,5 +14,8 @@ FORMATS = tuple(_MODULES)
 
 
 def render(report: Report, fmt: str, color: bool = False) -> str:
+    from ..redact import redact_report
+
     module = importlib.import_module(f".{_MODULES[fmt]}", __name__)
-    return module.render(report, color=color)
+    # Every format goes through here: no secret reaches any of them (see redact.redact_report).
+    return module.render(redact_report(report), color=color)

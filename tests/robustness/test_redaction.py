@@ -63,3 +63,50 @@ def test_preflight_files_and_the_aggregate(tmp_path):
         proc = run_cli("aggregate", str(reports), "--format", fmt, "--output", str(out))
         assert proc.returncode in (0, 1), proc.stderr
         assert_no_secret(out.read_text(), f"aggregate --format {fmt}")
+
+
+# -- outputs that quote what they read: triage log lines, the smoke child's stderr ----------------
+
+LOG_WITH_SECRETS = (
+    f"[INFO] connecting to obs://bucket with token={SECRETS['HF_TOKEN']}\n"
+    "ImportError: libascendcl.so: cannot open shared object file: No such file or directory "
+    f"password={SECRETS['HCCL_TLS_PASSWORD']}\n"
+    "RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB (GPU 0; 23.70 GiB total capacity) "
+    f"https://user:{SECRETS['OBS_SECRET_ACCESS_KEY']}@obs.example.com/ckpt\n"
+    f"[ERROR] auth failed for key {SECRETS['ASCEND_API_KEY']}\n"  # only known as ASCEND_API_KEY's value
+)
+
+
+@pytest.mark.parametrize("fmt", ["text", "json", "markdown"])
+def test_triage_quotes_log_lines_without_their_secrets(tmp_path, fmt):
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    (logs / "worker_0.log").write_text(LOG_WITH_SECRETS)
+    proc = run_cli("triage", str(logs), "--format", fmt, "--output", str(tmp_path / "out"), env=SECRETS)
+    assert proc.returncode in (0, 1), proc.stderr
+    out = (tmp_path / "out").read_text()
+    assert "libascendcl.so" in out  # the known problem is still reported, with its line
+    assert_no_secret(out + proc.stderr, f"triage --format {fmt}")
+
+
+@pytest.mark.parametrize("fmt", ["text", "json", "markdown", "junit"])
+def test_smoke_quotes_the_childs_stderr_without_its_secrets(tmp_path, fmt):
+    fake = tmp_path / "fake" / "mindspore"
+    fake.mkdir(parents=True)
+    (fake / "__init__.py").write_text(
+        "import sys\n"
+        f"sys.stderr.write({LOG_WITH_SECRETS!r})\n"
+        f"raise ImportError('libascendcl.so: cannot open shared object file: password={SECRETS['MS_AUTH_TOKEN']}')\n")
+    from conftest import REPO
+
+    env = dict(SECRETS, PYTHONPATH=str(tmp_path / "fake") + os.pathsep + REPO)
+    proc = run_cli("smoke", "--device", "cpu", "--format", fmt, env=env)
+    assert proc.returncode == 1, proc.stderr
+    assert "libascendcl.so" in proc.stdout
+    assert_no_secret(proc.stdout + proc.stderr, f"smoke --format {fmt}")
+
+
+def test_collect_show_lists_no_secret():
+    proc = run_cli("collect", "--show", "--timeout", "2", env=SECRETS)
+    assert proc.returncode == 0, proc.stderr
+    assert_no_secret(proc.stdout + proc.stderr, "collect --show")
