@@ -60,12 +60,18 @@ def _timestamp(line: bytes) -> Optional[str]:
     return f"{y.decode()}-{mo.decode()}-{d.decode()} {h.decode()}:{mi.decode()}:{s.decode()}.{frac}"
 
 
+def _text(line: bytes) -> str:
+    text = line.decode("utf-8", errors="replace").rstrip("\r")
+    return text if len(text) <= SHOW_LINE_CHARS else text[:SHOW_LINE_CHARS] + " …"
+
+
 _redactor = None
 
 
-def _text(line: bytes) -> str:
+def _shown(text: str) -> str:
     """A log line as the result shows it: secrets scrubbed (logs carry tokens, passwords, URL
-    credentials, and the values of this process's secret variables) and the length capped."""
+    credentials, and the values of this process's secret variables). Called only for the lines
+    kept for display, not for every match: the redactor runs a dozen patterns."""
     global _redactor
     if _redactor is None:
         import os
@@ -73,8 +79,7 @@ def _text(line: bytes) -> str:
         from .redact import Redactor
 
         _redactor = Redactor(env=os.environ)
-    text = _redactor.text(line.decode("utf-8", errors="replace").rstrip("\r"))
-    return text if len(text) <= SHOW_LINE_CHARS else text[:SHOW_LINE_CHARS] + " …"
+    return _redactor.text(text)
 
 
 @dataclass
@@ -392,12 +397,12 @@ class Triage:
         sig = self.sigs[idx]
         p = self.problems.get(sig.id)
         if p is None:
-            p = self.problems[sig.id] = Problem(sig, 0, first, last, text)
+            p = self.problems[sig.id] = Problem(sig, 0, first, last, _shown(text))
         p.count += count
         if last.seq >= p.last.seq:
             p.last = last
         if _order_key(first) < _order_key(p.first):
-            p.first, p.text = first, text
+            p.first, p.text = first, _shown(text)
         for key, occ in (ranks or {first.rank or first.file: first}).items():
             if key not in p.ranks or _order_key(occ) < _order_key(p.ranks[key]):
                 p.ranks[key] = occ
@@ -421,7 +426,7 @@ class Triage:
         fresh = []
         for ls, le in reversed(found):
             fresh.append({"file": info.label, "line": lines_before + buf.count(b"\n", start, ls) + 1,
-                          "text": _text(buf[ls:le])})
+                          "text": _shown(_text(buf[ls:le]))})
         self._last_errors = (self._last_errors + fresh)[-keep:]
 
     # ---- result ----
