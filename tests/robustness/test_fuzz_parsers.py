@@ -89,6 +89,9 @@ METADATA = _samples("cpu_only/root/opt/conda/envs/ms/lib/python3.9/site-packages
 FIB_TRIE = _samples("cluster/proc_net_fib_trie")
 LOGS = _samples("smoke/msrun_nojoin_scheduler.log", "smoke/msrun_nojoin_worker_0.log",
                 "smoke/graph_compile_typeerror_stderr.txt")
+# Lines the knowledge base recognises (its documented examples), so mutations hit real signatures.
+with open(os.path.join(os.path.dirname(FIXTURES), "..", "data", "knowledge_base.json"), encoding="utf-8") as _fh:
+    LOGS.append("\n".join(ex for sig in json.load(_fh)["signatures"] for ex in sig.get("examples", [])[:1]))
 
 
 # -- versions --------------------------------------------------------------------------------
@@ -400,13 +403,31 @@ def test_fuzz_log_lines(text):
     from ascend_doctor.smoke.distributed import registered_ranks
     from ascend_doctor.smoke.runner import parse_line
 
-    EXAMPLES["log lines (smoke stderr, msrun logs, child protocol)"] += 1
+    EXAMPLES["log lines (smoke stderr, msrun logs, child protocol, triage)"] += 1
     lines = useful_stderr_lines(text, keep=text.splitlines()[:2])
     assert len(lines) <= 12 + 2
     registered_ranks(text)
     for line in text.splitlines()[:50]:
         msg = parse_line(line)
         assert msg is None or "event" in msg
+    # triage: the knowledge base's signatures over the same lines, and the whole-file scanner
+    from ascend_doctor.knowledge import load_knowledge_base
+    from ascend_doctor.triage import triage_paths
+
+    global _KB
+    if _KB is None:
+        _KB = load_knowledge_base()
+    for sig, line in _KB.match_lines(text.splitlines()[:200]):
+        assert sig.id and isinstance(line, str)
+    path = os.path.join(_snap_dir, "worker_0.log")
+    os.makedirs(_snap_dir, exist_ok=True)
+    with open(path, "w", encoding="utf-8", errors="surrogatepass") as fh:
+        fh.write(text)
+    result = triage_paths([path], _KB)
+    assert result is not None
+
+
+_KB = None
 
 
 ALL_PROPERTIES = [
