@@ -22,7 +22,7 @@ from typing import Any, Dict, Iterable, List, Optional
 
 from .findings import REPORT_SCHEMA, SEVERITY, STATUSES
 from .probes.launch import summarise_rank_table
-from .node_facts import PER_NODE_VARIABLES, UNSET, comparable_facts, report_shape_problem
+from .node_facts import UNSET, comparable_facts, report_shape_problem
 
 try:  # optional: 2-3x faster parsing when installed; the standard library gives the same result
     import orjson as _fast_json

@@ -151,8 +151,6 @@ def _one_line(exc: BaseException) -> str:
 
 
 def _members(tf, archive: str):
-    import tarfile
-
     while True:
         try:
             member = tf.next()

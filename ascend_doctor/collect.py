@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Sequence, Set, Tuple
 
 from . import __version__
-from .host import CommandResult, FileTooLarge, FileUnreadable, HostError, LiveHost
+from .host import CommandResult, FileTooLarge, FileUnreadable, LiveHost
 from .redact import Redactor
 from .snapshot import write_snapshot
 

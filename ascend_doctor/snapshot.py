@@ -9,7 +9,7 @@ from __future__ import annotations
 import datetime
 import json
 import os
-from typing import Dict, Iterable, List, Mapping, Optional
+from typing import Iterable, List, Mapping, Optional
 
 from .host import KEEP_MARKER, SNAPSHOT_FORMAT, CommandResult
 

@@ -14,7 +14,6 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, List, Optional
 
 from ..facts import Facts
-from ..findings import Finding
 from ..host import Host
 
 

@@ -19,7 +19,7 @@ from ..doctor import run_checks
 from ..findings import FAIL, Finding, Report
 from ..host import LiveHost, SnapshotError, kill_running_commands
 from ..probes.launch import probe_launch, safe_node_name
-from ..render import FORMATS, render
+from ..render import render
 from .check import add_report_arguments, run_options
 from .common import Progress, use_color, write_output
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 
 from ..bundle import open_bundle
-from ..cli import COMMANDS, CliError, EXIT_CANNOT_RUN, EXIT_FINDINGS, EXIT_OK
+from ..cli import COMMANDS, CliError, EXIT_FINDINGS, EXIT_OK
 from ..host import SnapshotError
 from ..render.triage_report import FORMATS, render_triage
 from ..triage import Triage

@@ -15,7 +15,7 @@ from typing import Optional, Tuple
 
 from ..facts import DriverFacts, FirmwareFacts
 from ..host import FileMissing, Host, HostError
-from .kv import get_ci, looks_binary, parse_bracket_list, parse_key_values
+from .kv import get_ci, looks_binary, parse_bracket_list, parse_key_values, read_key_value_file
 
 INSTALL_INFO = "/etc/ascend_install.info"
 DEFAULT_PREFIX = "/usr/local/Ascend"
@@ -49,24 +49,6 @@ def _install_prefix(info: Optional[dict], key: str, errors: list) -> str:
     return (value or DEFAULT_PREFIX).rstrip("/") or "/"
 
 
-def _read_version_file(host: Host, path: str, what: str, errors: list) -> Optional[dict]:
-    """Key/values of a version.info, or None (with the reason in errors) when unusable."""
-    try:
-        text = host.read_text(path)
-    except FileMissing:
-        return None
-    except HostError as exc:
-        errors.append(f"{exc}; expected the {what} version.info")
-        return None
-    if not text.strip():
-        errors.append(f"{path}: empty, expected Version= and the other {what} keys")
-        return None
-    if looks_binary(text):
-        errors.append(f"{path}: binary or garbled content, expected key=value lines with Version=")
-        return None
-    return parse_key_values(text)
-
-
 def _version_value(values: dict, path: str, errors: list) -> Optional[str]:
     version = get_ci(values, "Version")
     if version is None:
@@ -91,7 +73,7 @@ def probe_driver(host: Host, options) -> DriverFacts:
     facts.version_file = path
     # The file being there is what "installed" means: an unreadable one is still an install.
     facts.installed = host.is_file(path)
-    values = _read_version_file(host, path, "driver", facts.errors)
+    values = read_key_value_file(host, path, "the driver version.info (Version=...)", facts.errors)
     if values is None:
         return facts
     facts.version = _version_value(values, path, facts.errors)
@@ -121,7 +103,7 @@ def probe_firmware(host: Host, options) -> FirmwareFacts:
     path = posixpath.join(prefix or "/", "firmware", "version.info")
     facts.version_file = path
     facts.installed = host.is_file(path)
-    values = _read_version_file(host, path, "firmware", facts.errors)
+    values = read_key_value_file(host, path, "the firmware version.info (Version=...)", facts.errors)
     if values is None:
         return facts
     facts.version = _version_value(values, path, facts.errors)

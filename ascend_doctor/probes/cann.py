@@ -17,7 +17,7 @@ from typing import Dict, List, Optional, Tuple
 
 from ..facts import CannFacts, CannInstall
 from ..host import FileMissing, Host, HostError
-from .kv import get_ci, looks_binary, parse_key_values, parse_version_cfg
+from .kv import get_ci, parse_version_cfg, read_key_value_file
 
 ROOT_PREFIX = "/usr/local/Ascend"
 CANN_INSTALL_INFO = "/etc/Ascend/ascend_cann_install.info"
@@ -51,27 +51,6 @@ def _kind_from_path(path: str) -> str:
     return "toolkit"
 
 
-def _read_kv(host: Host, path: str, what: str, errors: List[str]) -> Optional[dict]:
-    try:
-        text = host.read_text(path)
-    except FileMissing:
-        return None
-    except HostError as exc:
-        errors.append(f"{exc}; expected {what}")
-        return None
-    if not text.strip():
-        errors.append(f"{path}: empty, expected {what}")
-        return None
-    if looks_binary(text):
-        errors.append(f"{path}: binary or garbled content, expected {what}")
-        return None
-    values = parse_key_values(text)
-    if not values:
-        errors.append(f"{path}: no key=value lines, expected {what}")
-        return None
-    return values
-
-
 def _install_bases(host: Host, facts: CannFacts, home_base: Optional[str]) -> List[str]:
     bases = [ROOT_PREFIX]
     if home_base:
@@ -79,7 +58,7 @@ def _install_bases(host: Host, facts: CannFacts, home_base: Optional[str]) -> Li
     # The CANN package record names the prefix a custom --install-path used.
     records = [CANN_INSTALL_INFO] + ([posixpath.join(home_base, "ascend_cann_install.info")] if home_base else [])
     for record in records:
-        values = _read_kv(host, record, "Install_Path=<prefix>", facts.errors)
+        values = read_key_value_file(host, record, "Install_Path=<prefix>", facts.errors)
         prefix = get_ci(values or {}, "Install_Path")
         if prefix and prefix.startswith("/"):
             prefix = posixpath.normpath(prefix)
@@ -127,7 +106,7 @@ def _inspect(host: Host, root: str, kind: str, owner: str, resolved: str, facts:
     info_path = _pick_install_info(host, root, kind)
     if info_path:
         inst.install_info_path = info_path
-        info = _read_kv(host, info_path, "package_name=, version=, innerversion=, arch= lines", inst.errors) or {}
+        info = read_key_value_file(host, info_path, "package_name=, version=, innerversion=, arch= lines", inst.errors) or {}
         inst.release = get_ci(info, "version") or None
         inst.innerversion = get_ci(info, "innerversion") or None
         inst.arch = get_ci(info, "arch") or None
@@ -157,7 +136,7 @@ def _inspect(host: Host, root: str, kind: str, owner: str, resolved: str, facts:
         vpath = posixpath.join(root, name, "version.info")
         if not host.is_dir(posixpath.join(root, name)):
             continue
-        values = _read_kv(host, vpath, f"Version= of the {name} component", inst.errors)
+        values = read_key_value_file(host, vpath, f"Version= of the {name} component", inst.errors)
         if not values:
             continue
         version = get_ci(values, "Version")

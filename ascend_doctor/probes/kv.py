@@ -8,7 +8,7 @@ endings, BOMs, or shell quoting; every reader here tolerates those.
 from __future__ import annotations
 
 import re
-from typing import Dict, List
+from typing import Dict, List, Optional
 
 
 def parse_key_values(text: str, lower_keys: bool = False) -> Dict[str, str]:
@@ -78,3 +78,32 @@ def parse_version_cfg(text: str) -> Dict[str, Dict[str, str]]:
         internal, release = entries[-1]
         out[key[: -len("_running_version")]] = {"internal": internal.strip(), "release": release.strip()}
     return out
+
+
+def read_key_value_file(host, path: str, expected: str, errors: List[str]) -> Optional[Dict[str, str]]:
+    """The key/values of a file read through `host`, or None when it is absent or unusable.
+
+    An absent file is not an error (the caller decides what absence means); an
+    unreadable, empty, binary or key-less one is recorded in `errors` as
+    "<path>: <what is wrong>, expected <expected>".
+    """
+    from ..host import FileMissing, HostError
+
+    try:
+        text = host.read_text(path)
+    except FileMissing:
+        return None
+    except HostError as exc:
+        errors.append(f"{exc}; expected {expected}")
+        return None
+    if not text.strip():
+        errors.append(f"{path}: empty, expected {expected}")
+        return None
+    if looks_binary(text):
+        errors.append(f"{path}: binary or garbled content, expected {expected}")
+        return None
+    values = parse_key_values(text)
+    if not values:
+        errors.append(f"{path}: no key=value lines, expected {expected}")
+        return None
+    return values

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import posixpath
-
 from ..facts import SystemFacts
 from ..host import Host
 from .kv import parse_key_values

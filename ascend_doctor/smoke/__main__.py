@@ -222,7 +222,7 @@ class Smoke:
         return self.state["tx"][k], self.state["ty"][k]
 
     def stage_graph_compile(self):
-        ms, np = self.ms, self.np
+        ms = self.ms
         ms.set_seed(7)
         xtr, ytr, xte, yte = self._dataset()
         self.state["test"] = (xte, yte)
@@ -266,7 +266,7 @@ class Smoke:
                 "loss_first": self.state["losses"][0], "loss_last": self.state["losses"][-1]}
 
     def _accuracy(self, net):
-        ms, np = self.ms, self.np
+        ms = self.ms
         xte, yte = self.state["test"]
         pred = net(ms.Tensor(xte)).asnumpy().argmax(axis=1)
         return float((pred == yte).mean())

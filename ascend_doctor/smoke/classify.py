@@ -280,7 +280,6 @@ def collectives_finding(drun, kb=None) -> Finding:
                                f"gave the expected values on every rank{bw}.",
                        evidence=evidence, pitfall="P16", duration_ms=drun.wall_ms)
     missing = [i for i in drun.expected if i not in drun.arrived]
-    not_joined = [i for i in drun.expected if i not in drun.joined]
     log_lines: List[str] = []
     for lines in drun.log_tails.values():
         log_lines.extend(lines)
