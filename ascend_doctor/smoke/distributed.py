@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Dict, List, Optional
 
 from ..host import track_process, untrack_process
-from .runner import DEFAULT_STAGE_TIMEOUT, child_env, read_tail
+from .runner import DEFAULT_STAGE_TIMEOUT, child_env, kill_group, read_tail
 
 WORKER_SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "collective_worker.py")
 PHASES = ("launch", "init", "collectives")
@@ -107,14 +107,7 @@ def kill_tree(proc: subprocess.Popen) -> None:
                 os.kill(pid, signal.SIGKILL)
             except (ProcessLookupError, PermissionError):
                 pass
-    try:
-        os.killpg(proc.pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
-    try:
-        proc.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        pass
+    kill_group(proc)
 
 
 def _ids(outdir: str, prefix: str) -> List[int]:
