@@ -536,3 +536,16 @@ def update_matrix(url: str, sha256: Optional[str] = None, timeout: float = 30.0,
     installed = Matrix(data, target, target)
     return (f"installed matrix {installed.version} ({installed.date}) to {target} "
             f"(was {current.version}, {current.source}); sha256 {digest}"), installed
+
+
+def mindspore_install_steps(rows: List[dict], why: str, limit: int = 3) -> List[str]:
+    """How to install each MindSpore release row: pip where PyPI has it, else the download page."""
+    steps = []
+    for row in rows[:limit]:
+        on_pypi = any("pypi_mindspore" in p["source"] for p in row.get("python", []))
+        if on_pypi:
+            steps.append(f"pip install mindspore=={row['pip_version']}   # {why}")
+        else:
+            steps.append(f"install MindSpore {row['version']} from https://www.mindspore.cn/versions   "
+                         f"# {why}; not on PyPI")
+    return steps

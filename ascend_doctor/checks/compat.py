@@ -13,6 +13,7 @@ from typing import Dict, List, Optional, Tuple
 
 from ..facts import CannInstall
 from ..findings import FAIL, PASS, SKIP, WARN, Finding
+from ..matrix import mindspore_install_steps
 from ..versions import (
     FIRMWARE_MIN_PREFIX, innerversion_code, innerversion_listed, major_minor, parse_range_list, parse_version,
     python_major_minor, release_matches, vendor_firmware_too_old, vendor_in_any_range, version_key,
@@ -88,20 +89,6 @@ def _cann_label(matrix, mm: Optional[str]) -> str:
     rels = [c["release"] for c in matrix.cann_for_compiler(mm)] if mm else []
     return f"{mm} (CANN {' / '.join(rels)})" if rels else f"{mm} (no CANN release known)"
 
-
-def _on_pypi(row: dict) -> bool:
-    return any("pypi_mindspore" in p["source"] for p in row.get("python", []))
-
-
-def _install_mindspore_step(rows: List[dict], why: str, limit: int = 3) -> List[str]:
-    steps = []
-    for row in rows[:limit]:
-        if _on_pypi(row):
-            steps.append(f"pip install mindspore=={row['pip_version']}   # {why}")
-        else:
-            steps.append(f"install MindSpore {row['version']} from https://www.mindspore.cn/versions   "
-                         f"# {why}; not on PyPI")
-    return steps
 
 
 def _cann_steps(candidates: List[dict], mindspore: str, limit: int = 3) -> List[str]:
@@ -185,7 +172,7 @@ def check_mindspore_cann(ctx):
                  for a in accepted]
         fix = [f"install a CANN whose compiler/version.info major.minor is one of {', '.join(known)}"]
     if for_this_cann:
-        fix += _install_mindspore_step(for_this_cann, f"or keep CANN {inst.release or mm}: this release accepts compiler {mm}")
+        fix += mindspore_install_steps(for_this_cann, f"or keep CANN {inst.release or mm}: this release accepts compiler {mm}")
     else:
         fix.append(f"no MindSpore release in the matrix accepts CANN compiler {mm}; change CANN")
     others_ok = [i for i in others if major_minor(i.compiler_version) in accepted]
@@ -394,7 +381,7 @@ def check_python_mindspore(ctx):
     newest = sorted(row["python"], key=version_key)[-1]
     fix = [f"conda create -n mindspore python={newest} && conda activate mindspore   # a Python MindSpore "
            f"{ms.version} has wheels for ({', '.join(row['python'])})"]
-    fix += _install_mindspore_step(matrix.mindspore_for_python(py, platform), f"or keep Python {pm}")
+    fix += mindspore_install_steps(matrix.mindspore_for_python(py, platform), f"or keep Python {pm}")
     return _finding(PY_MS, FAIL,
                     f"MindSpore {ms.version} has wheels for Python {', '.join(row['python'])} on {row['platform']}, "
                     f"not for Python {pm}: pip refuses it, or a copied install fails to import its C extensions.",
@@ -533,7 +520,7 @@ def check_custom_ops_cann(ctx):
             and major_minor(r["custom_ops_built_with"]["compiler_version"]) == mm]
     if same:
         same = sorted(same, key=lambda r: version_key(r["version"]), reverse=True)
-        fix += _install_mindspore_step(same, f"or a MindSpore built against CANN compiler {mm}", limit=2)
+        fix += mindspore_install_steps(same, f"or a MindSpore built against CANN compiler {mm}", limit=2)
     return _finding(CUSTOM_OPS, WARN,
                     f"MindSpore {ms.version}'s bundled custom operators were built with CANN compiler "
                     f"{', '.join(sorted(set(differ.values())))}, but the installed CANN is {mm}; MindSpore warns at "

@@ -10,6 +10,7 @@ import re
 from typing import List, Optional
 
 from ..findings import ERROR, FAIL, PASS, SKIP, WARN, Finding
+from ..matrix import mindspore_install_steps
 from . import check
 from ._accelerators import device_phrase, gpu_present, npu_present
 
@@ -51,9 +52,9 @@ def check_installed(ctx):
     if npu_present(facts):
         releases = _releases_for_installed_cann(ctx)
         if releases:
-            evidence["releases for this CANN and Python (matrix)"] = ", ".join(releases)
-            first = f"pip install mindspore=={releases[0]}   # newest release whose version check accepts the " \
-                    f"CANN and Python here"
+            evidence["releases for this CANN and Python (matrix)"] = ", ".join(r["version"] for r in releases)
+            first = mindspore_install_steps(releases, "newest release whose version check accepts the CANN and "
+                                                      "Python here", limit=1)[0]
         else:
             first = "pip install mindspore==<release>   # no release in the matrix accepts the CANN found here: " \
                     "see compat.mindspore_cann, or install a CANN that a current MindSpore supports"
@@ -80,19 +81,19 @@ def check_installed(ctx):
                    evidence=evidence, fix=["pip install mindspore   # CPU is enough to learn the API"])
 
 
-def _releases_for_installed_cann(ctx) -> List[str]:
-    """MindSpore releases (newest first) that accept the active CANN's compiler and this Python, per the matrix."""
+def _releases_for_installed_cann(ctx) -> List[dict]:
+    """Matrix rows of the MindSpore releases (newest first) that accept the active CANN's compiler and this Python."""
     cann = ctx.facts.cann.active or (ctx.facts.cann.installs[0] if len(ctx.facts.cann.installs) == 1 else None)
     if cann is None or not cann.compiler_version:
         return []
     try:
         matrix = ctx.matrix
-        by_cann = [r["version"] for r in matrix.mindspore_for_compiler(cann.compiler_version, finals_only=True)]
+        by_cann = matrix.mindspore_for_compiler(cann.compiler_version, finals_only=True)
         py = ctx.facts.python.version
         arch = ctx.facts.system.arch
         if py and arch:
             fits_python = {r["version"] for r in matrix.mindspore_for_python(py, f"linux-{arch}")}
-            by_cann = [v for v in by_cann if v in fits_python]
+            by_cann = [r for r in by_cann if r["version"] in fits_python]
         return by_cann
     except Exception:  # the matrix is advice here; compat.* reports a broken matrix on its own
         return []
