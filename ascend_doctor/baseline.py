@@ -9,10 +9,9 @@ named (P17): an upgrade that changes behaviour silently is the costly kind.
 from __future__ import annotations
 
 import argparse
-import json
-import os
 from typing import Any, Dict, List
 
+from .data import DataError, load_json_file
 from .findings import REPORT_SCHEMA
 from .node_facts import MINDSPORE, UNKNOWN, UNSET, comparable_facts, mindspore_version, report_shape_problem
 from .release_notes import releases_between
@@ -44,18 +43,9 @@ class Baseline:
     @classmethod
     def load(cls, path: str) -> "Baseline":
         try:
-            if not os.path.isfile(path):  # a FIFO or a device would block or never end
-                raise OSError(0, "not a regular file")
-            with open(path, "r", encoding="utf-8") as fh:
-                data = json.load(fh)
-        except OSError as exc:
-            raise BaselineError(f"{path}: cannot read ({exc.strerror or exc})") from None
-        except json.JSONDecodeError as exc:
-            raise BaselineError(f"{path}: line {exc.lineno} column {exc.colno}: {exc.msg} (expected a JSON report)") from None
-        except UnicodeDecodeError:
-            raise BaselineError(f"{path}: not UTF-8 text (expected a JSON report)") from None
-        except RecursionError:
-            raise BaselineError(f"{path}: nested too deeply (expected a JSON report)") from None
+            data = load_json_file(path, expected="a JSON report")
+        except DataError as exc:
+            raise BaselineError(str(exc)) from None
         return cls.from_report(data, path)
 
     def drift_from(self, facts: Dict[str, str]) -> List[Dict[str, Any]]:

@@ -26,18 +26,21 @@ def data_path(name: str) -> str:
     raise DataError(f"data file {name} not found next to the package; the installation is incomplete")
 
 
-def load_json_file(path: str) -> Any:
+def load_json_file(path: str, expected: str = "JSON") -> Any:
+    """Parse a JSON file, or raise DataError with one line naming the file and what was expected."""
     try:
+        if not os.path.isfile(path):  # a FIFO or a device would block or never end
+            raise OSError(0, "not a regular file")
         with open(path, "r", encoding="utf-8") as fh:
             return json.load(fh)
     except OSError as exc:
         raise DataError(f"{path}: cannot read ({exc.strerror or exc})") from None
     except json.JSONDecodeError as exc:
-        raise DataError(f"{path}: line {exc.lineno} column {exc.colno}: {exc.msg}") from None
+        raise DataError(f"{path}: line {exc.lineno} column {exc.colno}: {exc.msg}, expected {expected}") from None
     except UnicodeDecodeError:
-        raise DataError(f"{path}: not UTF-8 text, expected JSON") from None
+        raise DataError(f"{path}: not UTF-8 text, expected {expected}") from None
     except RecursionError:
-        raise DataError(f"{path}: nested too deeply to be a data file") from None
+        raise DataError(f"{path}: nested too deeply, expected {expected}") from None
 
 
 _matrix_cache: Optional[Any] = None
