@@ -1,5 +1,6 @@
-"""The launch recipes in scripts/recipes: msrun for real, Slurm and Open MPI through stand-in launchers
-that set the variables the real ones set, the Kubernetes manifest parsed and its commands checked."""
+"""The launch recipes in scripts/recipes: msrun, Slurm (sbatch on a one-node cluster the test starts) and
+Open MPI (mpirun) for real; multi-node skew through stand-in launchers that set the variables the real
+ones set (one machine cannot be several nodes); the Kubernetes manifest parsed and its commands checked."""
 
 import json
 import os
@@ -13,6 +14,7 @@ import sys
 import pytest
 
 from conftest import REPO
+from launchers import LauncherUnavailable, SlurmCluster, missing
 
 RECIPES = os.path.join(REPO, "scripts", "recipes")
 
@@ -152,3 +154,65 @@ def test_recipes_are_valid_shell():
     for name in ("slurm_preflight.sbatch", "mpirun_preflight.sh", "msrun_preflight.sh"):
         proc = subprocess.run(["bash", "-n", os.path.join(RECIPES, name)], capture_output=True, text=True)
         assert proc.returncode == 0, (name, proc.stderr)
+
+
+@pytest.fixture
+def slurm(tmp_path_factory):
+    """A real one-node Slurm on localhost for one test; skipped (saying why) where it cannot start."""
+    try:
+        with SlurmCluster(tmp_path_factory.mktemp("slurm")) as cluster:
+            yield cluster
+    except LauncherUnavailable as exc:
+        pytest.skip(f"real Slurm unavailable: {exc}")
+
+
+def _real_env(tmp_path, **extra):
+    env = _env(tmp_path, **extra)
+    env["PATH"] = env["PATH"].split(os.pathsep, 1)[1]  # no stand-in launchers in front
+    return env
+
+
+@pytest.mark.slow
+def test_slurm_recipe_through_real_sbatch_on_a_one_node_two_task_allocation(slurm, tmp_path):
+    script = os.path.join(RECIPES, "slurm_preflight.sbatch")
+    good_dir, bad_dir = tmp_path / "good", tmp_path / "bad"
+    alloc = ["--nodes=1", "--ntasks=2", "--ntasks-per-node=2", f"--chdir={tmp_path}"]
+
+    job, state, code = slurm.sbatch([*alloc, f"--output={tmp_path}/good-%j.out", script, "echo", "TRAINING-STARTED"],
+                                    env=_real_env(tmp_path, PREFLIGHT_DIR=str(good_dir), PREFLIGHT_BUDGET="90"))
+    out = open(tmp_path / f"good-{job}.out").read()
+    assert (state, code) == ("COMPLETED", "0:0"), out
+    # both tasks of the allocation ran a preflight (Slurm's own SLURM_PROCID names them), aggregate judged them
+    assert sorted(n for n in os.listdir(good_dir) if n.endswith(".json")) == ["localhost-rank0.json",
+                                                                            "localhost-rank1.json"]
+    assert "OK" in out and "2 node reports" in out and out.count("TRAINING-STARTED") == 2
+    launch = json.load(open(good_dir / "localhost-rank1.json"))["facts"]["extra"]["launch"]
+    assert launch["launchers"][0] == "slurm" and launch["world_size"] == 2
+    assert os.path.exists(str(good_dir) + ".html")
+
+    # a variable the checks fail on: the job must stop before training and say so
+    job, state, code = slurm.sbatch([*alloc, f"--output={tmp_path}/bad-%j.out", script, "echo", "TRAINING-STARTED"],
+                                    env=_real_env(tmp_path, PREFLIGHT_DIR=str(bad_dir), PREFLIGHT_BUDGET="90",
+                                                  HCCL_CONNECT_TIMEOUT="abc"))
+    out = open(tmp_path / f"bad-{job}.out").read()
+    assert (state, code) == ("FAILED", "1:0"), out
+    assert "TRAINING-STARTED" not in out and "job NOT started" in out
+    assert "hccl.env_values" in out
+
+
+@pytest.mark.slow
+def test_mpirun_recipe_with_real_open_mpi_and_three_ranks(tmp_path):
+    if missing(["mpirun"]):
+        pytest.skip("Open MPI not installed (mpirun not on PATH; Debian: apt-get install -y openmpi-bin)")
+    reports = tmp_path / "r"
+    proc = subprocess.run(["bash", os.path.join(RECIPES, "mpirun_preflight.sh"), str(reports), "--allow-run-as-root",
+                           "--oversubscribe", "-np", "3"], capture_output=True, text=True, timeout=300,
+                          env=_real_env(tmp_path, HCCL_CONNECT_TIMEOUT="900", PREFLIGHT_BUDGET="90"))
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    assert "OK" in proc.stdout.splitlines()[0] and "3 node reports" in proc.stdout
+    names = sorted(n for n in os.listdir(reports) if n.endswith(".json"))
+    assert [n.rsplit("-", 1)[1] for n in names] == ["rank0.json", "rank1.json", "rank2.json"]
+    for rank, name in enumerate(names):
+        launch = json.load(open(reports / name))["facts"]["extra"]["launch"]
+        assert launch["launchers"] == ["openmpi"] and launch["world_size"] == 3 and launch["rank"] == rank
+        assert launch["variables"]["HCCL_CONNECT_TIMEOUT"] == "900"  # forwarded by the recipe's -x
