@@ -158,11 +158,13 @@ def _norm_ms(v: Any) -> str:
 
 
 class Matrix:
-    def __init__(self, data: dict, source: str = "bundled", path: Optional[str] = None, note: Optional[str] = None):
+    def __init__(self, data: dict, source: str = "bundled", path: Optional[str] = None, note: Optional[str] = None,
+                 origin: Optional[str] = None):
         self.data = data
         self.source = source  # "bundled" or the cache file path
         self.path = path
         self.note = note  # why the cache was not used, if it was ignored
+        self.origin = origin  # for a cached matrix: the URL or file `matrix update` took it from
 
     def __getitem__(self, key):  # plain-dict access for callers that want the raw rows
         return self.data[key]
@@ -177,6 +179,8 @@ class Matrix:
 
     def info(self) -> Dict[str, Any]:
         out = {"version": self.version, "date": self.date, "source": self.source}
+        if self.origin:
+            out["from"] = self.origin
         if self.note:
             out["note"] = self.note
         return out
@@ -397,7 +401,21 @@ def load_cached(environ: Optional[dict] = None, newer_than: Optional[str] = None
     errs = validate_matrix(data)
     if errs:
         return None, f"cached matrix ignored: {path}: {errs[0]}"
-    return Matrix(data, path, path), None
+    return Matrix(data, path, path, origin=_cached_origin(path)), None
+
+
+def _cached_origin(path: str) -> Optional[str]:
+    """Where `matrix update` took the cached file from, when its record still matches the file."""
+    try:
+        with open(path + ORIGIN_SUFFIX, "r", encoding="utf-8") as fh:
+            record = json.load(fh)
+        with open(path, "rb") as fh:
+            digest = hashlib.sha256(fh.read()).hexdigest()
+    except (OSError, ValueError):
+        return None
+    if not isinstance(record, dict) or record.get("sha256") != digest:
+        return None
+    return str(record.get("from") or "") or None
 
 
 def load_matrix(environ: Optional[dict] = None) -> Matrix:
@@ -488,23 +506,90 @@ def _download(requests, url: str, timeout: float) -> bytes:
     return box["body"]
 
 
+ORIGIN_SUFFIX = ".origin.json"  # beside the cached matrix: where it came from and its sha256
+
+
+def _local_source(where: str) -> Optional[str]:
+    """The local path of a `--file PATH` or a `file://` URL; None for a network URL."""
+    if where.startswith("file://"):
+        from urllib.parse import unquote, urlparse
+
+        parsed = urlparse(where)
+        if parsed.netloc not in ("", "localhost"):
+            raise MatrixUpdateError(f"{where}: a file:// URL must name a local path (file:///path/to/file)")
+        return unquote(parsed.path)
+    if "://" in where:
+        return None
+    return where
+
+
+def _read_local(path: str) -> bytes:
+    """The bytes of a local matrix file, with the size limit a download has."""
+    if not os.path.exists(path):
+        raise MatrixUpdateError(f"{path}: no such file")
+    if not os.path.isfile(path):  # a directory, a FIFO or a device
+        raise MatrixUpdateError(f"{path}: not a regular file, expected a compat_matrix.json")
+    try:
+        if os.path.getsize(path) > MAX_DOWNLOAD_BYTES:
+            raise MatrixUpdateError(f"{path}: larger than {MAX_DOWNLOAD_BYTES // (1024 * 1024)} MB; not a matrix")
+        with open(path, "rb") as fh:
+            return fh.read(MAX_DOWNLOAD_BYTES + 1)
+    except OSError as exc:
+        raise MatrixUpdateError(f"{path}: cannot read ({exc.strerror or exc})") from None
+
+
+def _sha256_beside(path: str) -> Optional[str]:
+    """The digest in `<path>.sha256` (sha256sum's `<hex>  <name>` or a bare hex), if that file exists."""
+    side = path + ".sha256"
+    if not os.path.isfile(side):
+        return None
+    try:
+        with open(side, "r", encoding="utf-8", errors="replace") as fh:
+            text = fh.read(4096)
+    except OSError as exc:
+        raise MatrixUpdateError(f"{side}: cannot read ({exc.strerror or exc})") from None
+    token = (text.split() or [""])[0]
+    if not re.fullmatch(r"[0-9a-fA-F]{64}", token):
+        raise MatrixUpdateError(f"{side}: expected a sha256 (64 hex digits) as its first word, got {token[:20]!r}")
+    return token
+
+
 def update_matrix(url: str, sha256: Optional[str] = None, timeout: float = 30.0,
                   environ: Optional[dict] = None) -> Tuple[str, Matrix]:
-    """Download, verify and install a matrix into the cache. Returns (message, matrix in use).
+    """Fetch, verify and install a matrix into the cache. Returns (message, matrix in use).
 
-    Raises MatrixUpdateError (and leaves the cache untouched) on any failure.
+    `url` is an https URL, a `file://` URL or a local path (air-gapped clusters copy the file in).
+    A local file is checked like a download: the sha256 (given, or from `<file>.sha256` beside it),
+    JSON, the schema, not older than the matrix in use. Raises MatrixUpdateError, and leaves the
+    cache untouched, on any failure.
     """
     if sha256 is not None and not re.fullmatch(r"[0-9a-fA-F]{64}", sha256):
         raise MatrixUpdateError(f"--sha256: expected 64 hex digits, got {sha256!r}")
-    try:
-        import requests  # lazily: only `matrix update` needs the network
-    except ImportError:
-        raise MatrixUpdateError("the 'requests' package is needed for `matrix update` "
-                                "(pip install 'ascend-doctor[network]')") from None
-    body = _download(requests, url, timeout)
+    local = _local_source(url)
+    if local is not None:
+        body = _read_local(local)
+        origin = os.path.abspath(local)
+        beside = _sha256_beside(local)
+        if sha256 is None:
+            sha256 = beside
+        elif beside is not None and beside.lower() != sha256.lower():
+            raise MatrixUpdateError(f"{local}.sha256 says {beside.lower()} but --sha256 says {sha256.lower()}; "
+                                    "not installed")
+        sha_from = "--sha256" if sha256 is not None and beside is None else f"{os.path.basename(local)}.sha256"
+    else:
+        try:
+            import requests  # lazily: only `matrix update` needs the network
+        except ImportError:
+            raise MatrixUpdateError("the 'requests' package is needed for `matrix update --url` "
+                                    "(pip install 'ascend-doctor[network]'), or copy the file here and use "
+                                    "--file") from None
+        body = _download(requests, url, timeout)
+        origin = url
+        sha_from = "--sha256"
     digest = hashlib.sha256(body).hexdigest()
     if sha256 is not None and digest.lower() != sha256.lower():
-        raise MatrixUpdateError(f"{url}: sha256 is {digest}, expected {sha256.lower()}; not installed")
+        raise MatrixUpdateError(f"{url}: sha256 is {digest}, expected {sha256.lower()} ({sha_from}); "
+                                "not installed")
     try:
         data = json.loads(body.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
@@ -529,13 +614,20 @@ def update_matrix(url: str, sha256: Optional[str] = None, timeout: float = 30.0,
         os.makedirs(os.path.dirname(target), exist_ok=True)
     except OSError as exc:  # e.g. the cache directory's place is taken by a file
         raise MatrixUpdateError(f"{os.path.dirname(target)}: cannot write ({exc.strerror or exc})") from None
+    origin_record = json.dumps({"from": origin, "sha256": digest, "checked_against": sha256 is not None},
+                               indent=1).encode()
     try:
         write_atomic(target, body)
     except OSError as exc:
         raise MatrixUpdateError(f"{target}: cannot write ({exc.strerror or exc})") from None
-    installed = Matrix(data, target, target)
-    return (f"installed matrix {installed.version} ({installed.date}) to {target} "
-            f"(was {current.version}, {current.source}); sha256 {digest}"), installed
+    checked = "" if sha256 is not None else " (no checksum given: --sha256 or a .sha256 file beside it)"
+    try:  # only a label: load_cached ignores a record whose sha256 is not the matrix's
+        write_atomic(target + ORIGIN_SUFFIX, origin_record)
+    except OSError as exc:
+        checked += f"; where it came from was not recorded ({exc.strerror or exc})"
+    installed = Matrix(data, target, target, origin=origin)
+    return (f"installed matrix {installed.version} ({installed.date}) from {origin} to {target} "
+            f"(was {current.version}, {current.source}); sha256 {digest}{checked}"), installed
 
 
 def mindspore_install_steps(rows: List[dict], why: str, limit: int = 3) -> List[str]:

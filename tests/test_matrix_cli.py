@@ -147,7 +147,8 @@ def test_update_installs_a_newer_matrix_and_check_uses_it(http_dir, cache_env, t
     cached = tmp_path / "cache" / "ascend-doctor" / "compat_matrix.json"
     assert cached.is_file() and "2099.1.1" in proc.stdout
     proc, data = run_json("matrix", "check", "--mindspore", "2.6.0", "--cann", "8.2.RC1", env=cache_env)
-    assert data["tool"]["matrix"] == {"version": "2099.1.1", "date": newer["date"], "source": str(cached)}
+    assert data["tool"]["matrix"] == {"version": "2099.1.1", "date": newer["date"], "source": str(cached),
+                                      "from": f"{base}/m.json"}
     assert {x["id"]: x for x in data["findings"]}["compat.mindspore_cann"]["status"] == "pass"
     # the same version again changes nothing
     proc = run_cli("matrix", "update", "--url", f"{base}/m.json", env=cache_env)
@@ -188,7 +189,8 @@ def test_failed_update_changes_nothing_and_says_why(http_dir, cache_env, tmp_pat
     assert expect in proc.stderr and "nothing changed" in proc.stderr
     assert len(proc.stderr.strip().splitlines()) == 1 and "Traceback" not in proc.stderr
     assert cached.read_bytes() == before
-    assert [p.name for p in cached.parent.iterdir()] == ["compat_matrix.json"]  # no temp files left
+    # no temp files left: only the matrix and the record of where it came from
+    assert sorted(p.name for p in cached.parent.iterdir()) == ["compat_matrix.json", "compat_matrix.json.origin.json"]
 
 
 def test_update_unreachable_host_fails_cleanly(cache_env):
@@ -230,3 +232,101 @@ def test_show_keeps_version_columns_as_text():
     proc = run_cli("matrix", "show", "--mindspore", "2.10.0")
     row = next(l for l in proc.stdout.splitlines() if l.startswith("9.0.0 "))
     assert " 9.0 " in row  # not the number 9
+
+
+# --- update from a local file (air-gapped clusters) ---
+
+def _sha(path):
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def _write_matrix(path, version):
+    data = bundled()
+    data["matrix_version"] = version
+    path.write_text(json.dumps(data))
+    return path
+
+
+def test_update_from_a_local_file_with_a_sha256_beside_it(cache_env, tmp_path):
+    f = _write_matrix(tmp_path / "compat_matrix.json", "2099.2.1")
+    (tmp_path / "compat_matrix.json.sha256").write_text(f"{_sha(f)}  compat_matrix.json\n")  # sha256sum's format
+    proc = run_cli("matrix", "update", "--file", str(f), env=cache_env)
+    assert proc.returncode == 0, proc.stderr
+    assert "2099.2.1" in proc.stdout and str(f) in proc.stdout and "no checksum" not in proc.stdout
+    cached = tmp_path / "cache" / "ascend-doctor" / "compat_matrix.json"
+    assert cached.read_bytes() == f.read_bytes()
+    # every report, and matrix show, say which matrix was used and where it came from
+    _, data = run_json("matrix", "check", "--mindspore", "2.6.0", env=cache_env)
+    assert data["tool"]["matrix"]["version"] == "2099.2.1" and data["tool"]["matrix"]["from"] == str(f)
+    show = run_cli("matrix", "show", env=cache_env)
+    assert f"2099.2.1" in show.stdout.splitlines()[0] and str(f) in show.stdout.splitlines()[0]
+    text = run_cli("check", "--only", "compat", "--no-color", env=cache_env)
+    assert any(line.strip().startswith("Compat matrix") and "2099.2.1" in line and str(f) in line
+               for line in text.stdout.splitlines()), text.stdout[:1500]
+
+
+def test_update_from_a_file_url_with_sha256_argument(cache_env, tmp_path):
+    f = _write_matrix(tmp_path / "m.json", "2099.3.1")
+    proc = run_cli("matrix", "update", "--url", f"file://{f}", "--sha256", _sha(f), env=cache_env)
+    assert proc.returncode == 0, proc.stderr
+    _, data = run_json("matrix", "check", "--mindspore", "2.6.0", env=cache_env)
+    assert data["tool"]["matrix"]["version"] == "2099.3.1"
+
+
+@pytest.mark.parametrize("case", ["bad-sha-arg", "bad-sha-file", "truncated", "older", "missing", "directory",
+                                  "disagreeing-shas", "remote-file-url"])
+def test_failed_local_update_keeps_the_previous_matrix(cache_env, tmp_path, case):
+    good = _write_matrix(tmp_path / "good.json", "2098.5.1")
+    assert run_cli("matrix", "update", "--file", str(good), "--sha256", _sha(good), env=cache_env).returncode == 0
+    cached = tmp_path / "cache" / "ascend-doctor" / "compat_matrix.json"
+    before = cached.read_bytes()
+    f = _write_matrix(tmp_path / "new.json", "2099.4.1")
+    args = ["--file", str(f)]
+    if case == "bad-sha-arg":
+        args += ["--sha256", "0" * 64]
+        expect = "sha256 is"
+    elif case == "bad-sha-file":
+        (tmp_path / "new.json.sha256").write_text("1" * 64 + "  new.json\n")
+        expect = "new.json.sha256"
+    elif case == "truncated":  # a copy that stopped half-way: the checksum made for the whole file catches it
+        digest = _sha(f)
+        f.write_bytes(f.read_bytes()[:4000])
+        args += ["--sha256", digest]
+        expect = "sha256 is"
+    elif case == "older":
+        f = _write_matrix(tmp_path / "old.json", "2026.1.1")
+        args = ["--file", str(f)]
+        expect = "older"
+    elif case == "missing":
+        args = ["--file", str(tmp_path / "nope.json")]
+        expect = "no such file"
+    elif case == "directory":
+        args = ["--file", str(tmp_path)]
+        expect = "not a regular file"
+    elif case == "disagreeing-shas":
+        (tmp_path / "new.json.sha256").write_text(_sha(f) + "\n")
+        args += ["--sha256", "2" * 64]
+        expect = "--sha256 says"
+    else:
+        args = ["--url", f"file://otherhost{f}"]
+        expect = "local path"
+    proc = run_cli("matrix", "update", *args, env=cache_env)
+    assert proc.returncode == 2, proc.stdout
+    assert expect in proc.stderr and "nothing changed" in proc.stderr, proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1 and "Traceback" not in proc.stderr
+    assert cached.read_bytes() == before
+
+
+def test_truncated_file_without_checksum_is_refused_as_json(cache_env, tmp_path):
+    f = _write_matrix(tmp_path / "new.json", "2099.4.1")
+    f.write_bytes(f.read_bytes()[:4000])
+    proc = run_cli("matrix", "update", "--file", str(f), env=cache_env)
+    assert proc.returncode == 2 and "not valid JSON" in proc.stderr
+    assert not (tmp_path / "cache" / "ascend-doctor" / "compat_matrix.json").exists()
+
+
+def test_update_needs_exactly_one_source(cache_env, tmp_path):
+    assert run_cli("matrix", "update", env=cache_env).returncode == 2
+    proc = run_cli("matrix", "update", "--url", "https://example.invalid/m.json", "--file", str(tmp_path / "m.json"),
+                   env=cache_env)
+    assert proc.returncode == 2 and "not allowed with" in proc.stderr

@@ -2,7 +2,7 @@
 
     matrix show   [--mindspore V | --cann V | --driver V] [--format text|json]
     matrix check  --mindspore V [--cann V --driver V --firmware V --python V --cuda V --cudnn V --arch A]
-    matrix update --url URL [--sha256 HEX] [--timeout S]
+    matrix update (--url URL | --file PATH) [--sha256 HEX] [--timeout S]
 
 `check` builds facts from the versions given and runs the same compat.* check
 functions `ascend-doctor check` runs on a machine (one code path), so a planned
@@ -60,8 +60,12 @@ def register(sub) -> None:
     chk.add_argument("--no-color", action="store_true")
     chk.set_defaults(func=run_check)
 
-    upd = msub.add_parser("update", help="download a newer matrix into ~/.cache/ascend-doctor/ (XDG_CACHE_HOME honoured)")
-    upd.add_argument("--url", required=True, help="where the new compat_matrix.json is (https)")
+    upd = msub.add_parser("update", help="install a newer matrix (downloaded, or a local file on an air-gapped "
+                                         "cluster) into ~/.cache/ascend-doctor/ (XDG_CACHE_HOME honoured)")
+    src = upd.add_mutually_exclusive_group(required=True)
+    src.add_argument("--url", help="where the new compat_matrix.json is (https://..., or file:///path)")
+    src.add_argument("--file", metavar="PATH", help="a compat_matrix.json copied onto this machine (no network); "
+                                                    "its sha256 is checked against --sha256 or PATH.sha256")
     upd.add_argument("--sha256", metavar="HEX", help="expected sha256 of the file; refuse it otherwise")
     upd.add_argument("--timeout", type=float, default=30.0, metavar="S", help="network timeout in seconds (default 30)")
     upd.set_defaults(func=run_update)
@@ -156,7 +160,8 @@ def _fmt(v) -> str:
 
 def _render_show(matrix, args, result: Dict[str, Any]) -> str:
     info = matrix.info()
-    head = f"compatibility matrix {info['version']} ({info['date']}, {info['source']})\n\n"
+    origin = f", installed from {info['from']}" if info.get("from") else ""
+    head = f"compatibility matrix {info['version']} ({info['date']}, {info['source']}{origin})\n\n"
     if args.mindspore is None and args.cann is None and args.driver is None:
         table = [[s["mindspore"], _fmt(s["accepted_compilers"]), s["file_read"], _fmt(s["cann"]), _fmt(s["hdk"]),
                   _fmt(s["python"]), _fmt(s["cuda"])] for s in result["summary"]]
@@ -333,7 +338,8 @@ def run_update(args) -> int:
     if not args.timeout > 0 or args.timeout == float("inf"):  # also NaN, which compares false to everything
         raise CliError(f"--timeout must be a positive number of seconds, got {args.timeout}")
     try:
-        message, _ = update_matrix(args.url, args.sha256, timeout=args.timeout)
+        message, _ = update_matrix(args.file if args.file is not None else args.url, args.sha256,
+                                   timeout=args.timeout)
     except MatrixUpdateError as exc:
         raise CliError(f"matrix update: {exc}; nothing changed") from None
     except DataError as exc:

@@ -80,3 +80,14 @@ def facts_summary(facts: dict) -> List[Tuple[str, str]]:
     else:
         rows.append(("MindSpore", "not installed in this Python"))
     return rows
+
+
+def matrix_summary(tool: dict) -> List[Tuple[str, str]]:
+    """The header row naming the compatibility matrix the verdicts used: version, bundled or cached, origin."""
+    info = tool.get("matrix") if isinstance(tool, dict) else None
+    if not isinstance(info, dict) or not info.get("version"):
+        return []
+    where = "bundled" if info.get("source") == "bundled" else f"cached {info.get('source')}"
+    if info.get("from"):
+        where += f", from {info['from']}"
+    return [("Compat matrix", f"{info['version']} ({where})")]

@@ -7,7 +7,7 @@ import textwrap
 from typing import List
 
 from ..findings import ERROR, FAIL, PASS, SKIP, WARN, Report
-from .common import LABEL, area_title, facts_summary, grouped
+from .common import LABEL, area_title, facts_summary, grouped, matrix_summary
 
 _COLORS = {FAIL: "\033[31;1m", ERROR: "\033[35;1m", WARN: "\033[33;1m", PASS: "\033[32m", SKIP: "\033[2m"}
 _RESET = "\033[0m"
@@ -37,7 +37,7 @@ def render(report: Report, color: bool = False) -> str:
     where = "this machine" if host.get("kind") == "live" else f"snapshot of {host.get('name')}"
     lines.append(f"ascend-doctor {report.tool.get('version')} — {where} ({host.get('name')})")
     lines.append("")
-    rows = facts_summary(report.facts)
+    rows = facts_summary(report.facts) + matrix_summary(report.tool)
     width = max(len(k) for k, _ in rows)
     for key, value in rows:
         lines.append(f"  {key:<{width}}  {value}")
