@@ -29,6 +29,7 @@ COMMANDS = {
     "collect": "write a redacted snapshot (.tar.gz) of this machine for support",
     "preflight": "quick checks before a training job, on every node (writes a per-node report)",
     "aggregate": "merge per-node preflight reports into one verdict (failing nodes, skew)",
+    "fix": "write the report's fixes as one bash script to review and run yourself (--script)",
 }
 
 

@@ -1,0 +1,165 @@
+"""A report's fixes as one reviewable bash script (`ascend-doctor fix --script`).
+
+The doctor never runs it. Only steps that are safe to repeat and leave a lasting change become
+commands: a line added to a shell start-up file (guarded, so a second run adds nothing) and a
+`pip install` of an exact version. Every other step stays a comment for the reader to do by hand,
+labelled with why: a step that only affects the shell it runs in (`source`, `export`), a look at
+the machine, one that needs the root user or a reboot, one with a placeholder to fill in, or one
+written as prose or Python. The classification lives in `classify_step`, one place.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from dataclasses import dataclass
+from typing import Iterable, List, Tuple
+
+from .findings import ERROR, FAIL, WARN, Report
+
+# Start-up files a fix may add a line to; only these are written by a script.
+RC_FILES = ("~/.bashrc", "~/.bash_profile", "~/.profile", "$HOME/.bashrc", "$HOME/.bash_profile", "$HOME/.profile")
+_APPEND = re.compile(r"""^echo\s+(?P<q>['"])(?P<line>.+?)(?P=q)\s*>>\s*(?P<file>\S+)\s*$""")
+# Commands that only look at the machine: shown as "check:" comments, never run by the script.
+LOOK_COMMANDS = {"cat", "ls", "grep", "head", "tail", "dmesg", "ps", "npu-smi", "hccn_tool", "nvidia-smi", "lspci",
+                 "lsmod", "df", "free", "ulimit", "which", "type", "echo", "env", "printenv", "python", "python3",
+                 "readlink", "stat", "find", "ldd", "nvcc", "uname", "id", "getconf"}
+# Commands whose effect ends with the script's own shell: the user runs them where it matters.
+SHELL_STATE = {"source", ".", "export", "unset", "cd", "conda"}
+# Programs that change the system (or a step that installs a .run package): run by hand as root.
+ROOT_COMMANDS = {"sudo", "reboot", "rmmod", "modprobe", "insmod", "systemctl", "apt-get", "apt", "yum", "dnf",
+                 "mount", "umount", "chown", "ldconfig"}
+NEEDS_ROOT = re.compile(r"\.run\b.*--(install|full|upgrade|uninstall)|--install-for-all")
+OTHER_COMMANDS = {"pip", "pip3", "atc", "msrun", "mpirun", "ln", "rm", "mkdir", "chmod", "mv", "cp", "docker",
+                  "kubectl", "hccn_tool", "ip", "sysctl", "ulimit"}
+PLACEHOLDER = re.compile(r"<[^<>\s][^<>]*>")
+_QUIET = re.compile(r"\s[12]?>\s*/dev/null|\s2>&1")
+_PIP_EXACT = re.compile(r"^(python3? -m )?pip3? install( -U| --upgrade)? [A-Za-z0-9_.\-\[\]]+==[0-9][0-9A-Za-z.+\-]*$")
+
+
+@dataclass
+class Step:
+    kind: str  # "run" (an active line) or "note" (a comment for the reader)
+    text: str  # the script line(s) without the leading comment mark for notes
+    needs_root: bool = False
+
+
+def _split_comment(step: str) -> Tuple[str, str]:
+    """`cmd   # why` -> (cmd, why); a `#` inside quotes is not a comment."""
+    in_quote = None
+    for i, ch in enumerate(step):
+        if in_quote:
+            if ch == in_quote:
+                in_quote = None
+        elif ch in "'\"":
+            in_quote = ch
+        elif ch == "#" and (i == 0 or step[i - 1].isspace()):
+            return step[:i].rstrip(), step[i + 1:].strip()
+    return step.strip(), ""
+
+
+def _first_word(cmd: str) -> str:
+    try:
+        words = shlex.split(cmd)
+    except ValueError:
+        return ""
+    return words[0] if words else ""
+
+
+def _guarded_append(line: str, rc_file: str) -> str:
+    """Add `line` to `rc_file` unless an identical line is there already (idempotent)."""
+    q_line = shlex.quote(line)
+    path = rc_file.replace("$HOME/", "~/")
+    return f"grep -qxF {q_line} {path} 2>/dev/null || echo {q_line} >> {path}"
+
+
+def classify_step(step: str) -> Step:
+    """Decide how one fix step appears in the script (see the module docstring)."""
+    if "\n" in step.strip():  # a multi-line snippet (Python or prose): shown, not run
+        return Step("note", "by hand:\n" + step.strip())
+    cmd, why = _split_comment(step)
+    suffix = f"   # {why}" if why else ""
+    word = _first_word(cmd)
+    if not _is_command(word):
+        if "(" in cmd and ("mindspore" in cmd or cmd.startswith("from ")):
+            return Step("note", f"in your training script: {cmd}{suffix}")
+        return Step("note", f"by hand: {step.strip()}")
+    root = word in ROOT_COMMANDS or bool(NEEDS_ROOT.search(cmd))
+    if PLACEHOLDER.search(cmd):
+        return Step("note", f"fill in the <...> parts, then run{' as root' if root else ''}: {cmd}{suffix}", root)
+    m = _APPEND.match(cmd)
+    if m and m.group("file") in RC_FILES:
+        return Step("run", _guarded_append(m.group("line"), m.group("file")) + suffix)
+    if word in LOOK_COMMANDS and ">" not in _QUIET.sub("", cmd):  # a redirect into a file is not a look
+        return Step("note", f"check: {cmd}{suffix}")
+    if word in SHELL_STATE:
+        return Step("note", f"in your shell or job script (a script cannot change its caller): {cmd}{suffix}")
+    if _PIP_EXACT.match(cmd) and not root:
+        return Step("run", cmd + suffix)
+    if root:
+        return Step("note", f"as root, by hand (changes the system): {cmd}{suffix}", True)
+    return Step("note", f"by hand: {cmd}{suffix}")
+
+
+def _is_command(word: str) -> bool:
+    """Whether a step starts with a program (else it is prose: 'install the driver ...', 'keep only: ...')."""
+    return bool(word) and (word in LOOK_COMMANDS or word in SHELL_STATE or word in ROOT_COMMANDS
+                           or word in OTHER_COMMANDS or word.startswith(("./", "/", "~/")))
+
+
+def _comment(text: str) -> List[str]:
+    return ["# " + line if line else "#" for line in text.splitlines()]
+
+
+def script_for(report: Report, when: str, statuses: Iterable[str] = (FAIL, ERROR, WARN)) -> str:
+    """The whole script for the report's problems, in report order (fail first)."""
+    order = {FAIL: 0, ERROR: 1, WARN: 2}
+    problems = sorted((f for f in report.findings if f.status in tuple(statuses) and f.fix),
+                      key=lambda f: order.get(f.status, 3))
+    counts = report.summary
+    verdict = f"{counts[FAIL]} fail, {counts[WARN]} warn, {counts[ERROR]} could not check"
+    host = report.host or {}
+    where = host.get("name") or "?"
+    if host.get("kind") and host.get("kind") != "live":
+        where += f" ({host.get('kind')})"
+    out = ["#!/usr/bin/env bash",
+           f"# ascend-doctor fix script for {where}, {when}.",
+           f"# Report verdict: {verdict}.",
+           "# Made from the report's fixes. Review every line before you run it (bash FILE); ascend-doctor",
+           "# never runs it. Active lines only add a line to a shell start-up file (once, however often the",
+           "# script runs) or install an exact package version; every other step is a comment to do by hand.",
+           "# Lines marked 'needs root' change the system: run them yourself as root.",
+           "set -euo pipefail", ""]
+    if not problems:
+        out.append("# Nothing to fix: the report has no problem with a fix.")
+        return "\n".join(out) + "\n"
+    seen = set()
+    for f in problems:
+        title = f"[{f.status.upper()}] {f.id}: {f.title}" + (f" (pitfall {f.pitfall})" if f.pitfall else "")
+        out.extend(_comment(title))
+        shell_changed = False
+        for raw in f.fix:
+            step = classify_step(raw)
+            if step.kind == "run" and shell_changed and not step.text.startswith("grep -qxF"):
+                # e.g. `conda activate ms` by hand, then `pip install`: meant for that environment, not this shell
+                step = Step("note", f"after the step above, in that environment: {step.text}")
+            shell_changed = shell_changed or step.text.startswith("in your shell")
+            key = (step.kind, step.text)
+            if key in seen:  # the same step from two findings: once is enough
+                out.append("# (same step as above)")
+                continue
+            seen.add(key)
+            if step.kind == "run":
+                out.append(step.text)
+            else:
+                lines = _comment(step.text)
+                if step.needs_root:
+                    lines[0] += "   # needs root"
+                out.extend(lines)
+        out.append("")
+    return "\n".join(out).rstrip("\n") + "\n"
+
+
+def active_lines(script: str) -> List[str]:
+    """The lines a shell would execute (for tests and reviews)."""
+    return [line for line in script.splitlines() if line.strip() and not line.lstrip().startswith("#")]
