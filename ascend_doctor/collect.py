@@ -125,8 +125,8 @@ def ascend_roots(host) -> List[str]:
 # ---------------------------------------------------------------------------
 
 class RecordingHost(LiveHost):
-    def __init__(self, environ=None):
-        super().__init__(environ)
+    def __init__(self, environ=None, python=None):
+        super().__init__(environ, python=python)
         self.files: Dict[str, str] = {}  # real path -> text
         self.placeholders: Set[str] = set()  # exist, not read (device nodes, directory entries, executables)
         self.unreadable: Set[str] = set()
@@ -342,10 +342,10 @@ class Collection:
 
 
 def collect(environ=None, timeout: float = 10.0, redact_ips: bool = False, logs: Optional[LogOptions] = None,
-            progress=None) -> Collection:
+            progress=None, python: Optional[str] = None) -> Collection:
     from .doctor import RunOptions, run_checks
 
-    host = RecordingHost(environ)
+    host = RecordingHost(environ, python=python)
     redactor = Redactor(host.env, redact_ips=redact_ips)
     report = run_checks(host, RunOptions(timeout=timeout), progress)
 
@@ -386,7 +386,7 @@ def collect(environ=None, timeout: float = 10.0, redact_ips: bool = False, logs:
     machine["disks"] = host.disks
     py = host.python
     python = {"version": py.version, "executable": py.executable, "implementation": py.implementation,
-              "site_packages": list(py.site_packages)}
+              "site_packages": list(py.site_packages), "chosen_by": py.chosen_by}
     env = redactor.env(host.env)
     return Collection(
         hostname=redactor.text(host.label), files=files, placeholders=set(host.placeholders),

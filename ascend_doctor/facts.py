@@ -45,12 +45,14 @@ class SystemFacts:
 
 @dataclass
 class PythonFacts:
-    """The interpreter the doctor runs in, and where its packages live."""
+    """The interpreter that trains (the doctor's own unless --python or an activated environment says
+    otherwise, see chosen_by), and where its packages live."""
 
     version: Optional[str] = None
     executable: Optional[str] = None
     implementation: Optional[str] = None
     site_packages: List[str] = field(default_factory=list)
+    chosen_by: str = "doctor"  # doctor | --python | VIRTUAL_ENV | CONDA_PREFIX (host.choose_python)
     errors: List[str] = field(default_factory=list)
 
 

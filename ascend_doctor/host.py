@@ -31,7 +31,7 @@ import sys
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import Callable, Dict, List, Mapping, Optional, Sequence
+from typing import Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
 SNAPSHOT_FORMAT = "ascend-doctor-snapshot/1"
 # Marks a directory that was empty on the collected machine, so that git (which
@@ -113,6 +113,10 @@ class PythonInfo:
     executable: str
     implementation: str = "CPython"
     site_packages: List[str] = field(default_factory=list)
+    # Why this interpreter is the one judged: "doctor" (the one running the doctor), "--python",
+    # "VIRTUAL_ENV" or "CONDA_PREFIX" (an activated environment that is not the doctor's own).
+    chosen_by: str = "doctor"
+    error: Optional[str] = None  # the interpreter could not be asked (then version is "")
 
 
 class Host:
@@ -223,6 +227,78 @@ def _python_site_packages() -> List[str]:
     return seen
 
 
+def own_python() -> PythonInfo:
+    return PythonInfo(version=platform.python_version(), executable=sys.executable,
+                      implementation=platform.python_implementation(), site_packages=_python_site_packages())
+
+
+def _same_prefix(a: str, b: str) -> bool:
+    return os.path.realpath(a) == os.path.realpath(b)
+
+
+def choose_python(requested: Optional[str], environ: Mapping[str, str]) -> Tuple[str, str]:
+    """(interpreter path, why) - see LiveHost.python."""
+    if requested:
+        return requested, "--python"
+    for var in ("VIRTUAL_ENV", "CONDA_PREFIX"):
+        prefix = environ.get(var)
+        if not prefix or _same_prefix(prefix, sys.prefix):
+            continue
+        exe = os.path.join(prefix, "bin", "python")
+        if os.path.isfile(exe) and os.access(exe, os.X_OK):
+            return exe, var
+    return sys.executable, "doctor"
+
+
+# Run by the judged interpreter: stdlib only, no `site` tricks, works on Python 3.6+ (and says so if older).
+_ASK_PYTHON = r"""
+import json, os, platform, site, sys
+sp = []
+for getter in (getattr(site, "getsitepackages", None), getattr(site, "getusersitepackages", None)):
+    try:
+        got = getter() if getter else []
+    except Exception:
+        got = []
+    sp.extend([got] if isinstance(got, str) else got)
+sp.extend(p for p in sys.path if p.endswith(("site-packages", "dist-packages")))
+seen = []
+for p in sp:
+    if p and os.path.isdir(p) and p not in seen:
+        seen.append(p)
+print(json.dumps({"version": platform.python_version(), "implementation": platform.python_implementation(),
+                  "executable": sys.executable, "site_packages": seen}))
+"""
+
+
+def ask_python(exe: str, why: str, timeout: float = 20.0) -> PythonInfo:
+    """Facts of another interpreter, from a tiny stdlib script run with it (never an import of MindSpore)."""
+    shown = exe
+    if os.path.isdir(exe):
+        return PythonInfo(version="", executable=shown, chosen_by=why,
+                          error=f"{exe}: is a directory, expected a Python interpreter (e.g. {exe}/bin/python)")
+    if not os.path.exists(exe):
+        return PythonInfo(version="", executable=shown, chosen_by=why, error=f"{exe}: no such file")
+    try:
+        proc = subprocess.run([exe, "-c", _ASK_PYTHON], capture_output=True, text=True, timeout=timeout,
+                              env={k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME")})
+    except subprocess.TimeoutExpired:
+        return PythonInfo(version="", executable=shown, chosen_by=why, error=f"{exe}: did not answer in {timeout:g} s")
+    except OSError as exc:
+        return PythonInfo(version="", executable=shown, chosen_by=why,
+                          error=f"{exe}: cannot run ({exc.strerror or exc}), expected a Python interpreter")
+    try:
+        data = json.loads(proc.stdout.strip().splitlines()[-1])
+        if not isinstance(data, dict):
+            raise ValueError
+    except (ValueError, IndexError):
+        tail = (proc.stderr.strip().splitlines() or ["no output"])[-1][:200]
+        return PythonInfo(version="", executable=shown, chosen_by=why,
+                          error=f"{exe}: not a working Python interpreter (exit {proc.returncode}: {tail})")
+    return PythonInfo(version=str(data.get("version") or ""), executable=str(data.get("executable") or exe),
+                      implementation=str(data.get("implementation") or "CPython"),
+                      site_packages=[str(p) for p in data.get("site_packages") or []], chosen_by=why)
+
+
 def _libc() -> Optional[str]:
     name, ver = platform.libc_ver()
     return f"{name} {ver}" if name else None
@@ -233,9 +309,11 @@ class LiveHost(Host):
 
     kind = "live"
 
-    def __init__(self, environ: Optional[Mapping[str, str]] = None):
+    def __init__(self, environ: Optional[Mapping[str, str]] = None, python: Optional[str] = None):
         self._env = dict(os.environ if environ is None else environ)
         self.label = platform.node() or "localhost"
+        self._python_request = python  # --python PATH, or None for the default choice
+        self._python: Optional[PythonInfo] = None
 
     def read_text(self, path: str, max_bytes: int = DEFAULT_MAX_READ) -> str:
         try:
@@ -287,12 +365,12 @@ class LiveHost(Host):
 
     @property
     def python(self) -> PythonInfo:
-        return PythonInfo(
-            version=platform.python_version(),
-            executable=sys.executable,
-            implementation=platform.python_implementation(),
-            site_packages=_python_site_packages(),
-        )
+        """The interpreter that trains: --python, else an activated venv/conda env that is not the doctor's
+        own, else the doctor's. Another interpreter is asked once, with a timeout; MindSpore is not imported."""
+        if self._python is None:
+            exe, why = choose_python(self._python_request, self._env)
+            self._python = own_python() if why == "doctor" else ask_python(exe, why)
+        return self._python
 
     def machine(self) -> dict:
         info = {
@@ -669,6 +747,7 @@ class SnapshotHost(Host):
             executable=str(py.get("executable") or ""),
             implementation=str(py.get("implementation") or "CPython"),
             site_packages=[str(p) for p in py.get("site_packages") or []],
+            chosen_by=str(py.get("chosen_by") or "doctor"),
         )
 
     def machine(self) -> dict:

@@ -9,9 +9,9 @@ from ..bundle import open_bundle
 from ..cli import COMMANDS, CliError, EXIT_FINDINGS, EXIT_OK
 from ..doctor import RunOptions, run_checks
 from ..findings import FAIL, WARN
-from ..host import LiveHost, SnapshotError
+from ..host import SnapshotError
 from ..render import FORMATS, render
-from .common import Progress, use_color, write_output
+from .common import Progress, add_python_argument, live_host, reject_python_with_bundle, use_color, write_output
 
 
 def add_report_arguments(p: argparse.ArgumentParser) -> None:
@@ -30,6 +30,7 @@ def add_report_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-color", action="store_true", help="plain text even on a terminal (NO_COLOR is honoured too)")
     p.add_argument("--baseline", metavar="REPORT.json", type=baseline_argument, default=None,
                    help="a trusted node's JSON report: report drift from it (versions, HCCL variables, device count)")
+    add_python_argument(p)
 
 
 def register(sub) -> None:
@@ -57,6 +58,7 @@ def run_options(args) -> RunOptions:
 
 def produce_report(args):
     options = run_options(args)
+    reject_python_with_bundle(args)
     progress = Progress()
     try:
         if args.bundle:
@@ -65,7 +67,7 @@ def produce_report(args):
                     return run_checks(host, options, progress)
             except SnapshotError as exc:
                 raise CliError(str(exc)) from None
-        return run_checks(LiveHost(), options, progress)
+        return run_checks(live_host(args), options, progress)
     finally:
         progress.done()
 

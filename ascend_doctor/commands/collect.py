@@ -10,7 +10,7 @@ import sys
 
 from ..cli import COMMANDS, CliError, EXIT_OK
 from ..collect import LogOptions, collect, write_bundle
-from .common import Progress
+from .common import Progress, add_python_argument, live_host
 
 
 def register(sub) -> None:
@@ -31,6 +31,7 @@ def register(sub) -> None:
     p.add_argument("--redact-ips", action="store_true",
                    help="replace IPv4 addresses consistently (same address, same mask) in every file")
     p.add_argument("--show", action="store_true", help="list what would be written, write nothing")
+    add_python_argument(p)
     p.add_argument("--timeout", type=float, default=10.0, metavar="S",
                    help="timeout in seconds for each external command (default: 10)")
     p.set_defaults(func=run)
@@ -50,9 +51,11 @@ def run(args) -> int:
         out_dir = os.path.dirname(os.path.abspath(output))
         if not os.path.isdir(out_dir):
             raise CliError(f"--output {output}: directory {out_dir} does not exist")
+    if args.python:
+        live_host(args)  # an interpreter that cannot be asked is a one-line error before anything is collected
     progress = Progress()
     try:
-        col = collect(timeout=args.timeout, redact_ips=args.redact_ips, progress=progress,
+        col = collect(timeout=args.timeout, redact_ips=args.redact_ips, progress=progress, python=args.python,
                       logs=LogOptions(args.logs, int(args.log_max_mb * (1 << 20)), int(args.logs_max_mb * (1 << 20))))
     finally:
         progress.done()

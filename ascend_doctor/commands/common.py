@@ -66,3 +66,29 @@ class Progress:
         if self.tty and self._last:
             sys.stderr.write("\r" + " " * self._last + "\r")
             sys.stderr.flush()
+
+
+def add_python_argument(p) -> None:
+    p.add_argument("--python", metavar="PATH",
+                   help="judge this interpreter (e.g. /opt/conda/envs/ms/bin/python): its version, packages and "
+                        "MindSpore, and run the smoke child with it. Default: an activated venv/conda env that is "
+                        "not the doctor's own, else the doctor's interpreter; the report header says which")
+
+
+def live_host(args):
+    """This machine, judging the interpreter --python names (one-line error, exit 2, when it cannot be asked)."""
+    from ..host import LiveHost
+
+    requested = getattr(args, "python", None)
+    host = LiveHost(python=requested)
+    if requested:
+        info = host.python
+        if info.error:
+            raise CliError(f"--python {info.error}")
+    return host
+
+
+def reject_python_with_bundle(args) -> None:
+    if getattr(args, "python", None) and getattr(args, "bundle", None):
+        raise CliError("--python judges an interpreter on this machine; a --bundle already records the one it was "
+                       "collected with (collect --python PATH chooses it)")

@@ -17,11 +17,11 @@ from ..bundle import open_bundle
 from ..cli import COMMANDS, CliError, EXIT_FINDINGS, EXIT_OK
 from ..doctor import run_checks
 from ..findings import FAIL, Finding, Report
-from ..host import LiveHost, SnapshotError, kill_running_commands
+from ..host import SnapshotError, kill_running_commands
 from ..probes.launch import probe_launch, safe_node_name
 from ..render import render
 from .check import add_report_arguments, run_options
-from .common import Progress, use_color, write_output
+from .common import Progress, live_host, reject_python_with_bundle, use_color, write_output
 
 # Checks a preflight leaves out unless asked: the smoke train (and its PYNATIVE/GRAPH
 # comparison) takes minutes and loads MindSpore; everything else reads files and runs
@@ -116,6 +116,7 @@ def produce_preflight_report(args) -> Report:
     if not args.smoke:
         options.skip = list(options.skip) + list(SLOW_CHECKS)
     options.extra.update({"preflight": True, "smoke": bool(args.smoke)})
+    reject_python_with_bundle(args)
     progress = Progress()
     try:
         if args.bundle:
@@ -124,7 +125,7 @@ def produce_preflight_report(args) -> Report:
                     return _run_within_budget(host, options, args, progress)
             except SnapshotError as exc:
                 raise CliError(str(exc)) from None
-        return _run_within_budget(LiveHost(), options, args, progress)
+        return _run_within_budget(live_host(args), options, args, progress)
     finally:
         progress.done()
 

@@ -8,9 +8,8 @@ import time
 from .. import __version__
 from ..cli import COMMANDS, CliError, EXIT_FINDINGS, EXIT_OK
 from ..findings import FAIL, WARN, Report
-from ..host import LiveHost
 from ..render import FORMATS, render
-from .common import use_color, write_output
+from .common import add_python_argument, live_host, use_color, write_output
 
 DEVICE_CHOICES = ["auto", "ascend", "gpu", "cpu"]
 
@@ -93,6 +92,7 @@ def register(sub) -> None:
     p.add_argument("--timeout", type=float, default=10.0, metavar="S",
                    help="timeout for each probe command used to detect the device (default: 10)")
     p.add_argument("--no-color", action="store_true", help="plain text even on a terminal")
+    add_python_argument(p)
     p.set_defaults(func=run)
 
 
@@ -105,7 +105,7 @@ def run(args) -> int:
     if not args.timeout > 0 or args.timeout == float("inf"):  # also NaN, which compares false to everything
         raise CliError(f"--timeout must be a positive number of seconds, got {args.timeout}")
     start = time.monotonic()
-    host = LiveHost()
+    host = live_host(args)
     facts = collect_facts(host, ProbeOptions(timeout=args.timeout))
     progress = StageProgress()
     try:

@@ -1,4 +1,4 @@
-"""The Python interpreter the doctor runs in (and so the one MindSpore would run in)."""
+"""The Python interpreter that trains: the doctor's own, --python, or an activated venv/conda env."""
 
 from __future__ import annotations
 
@@ -9,7 +9,10 @@ from ..host import Host
 def probe_python(host: Host, options) -> PythonFacts:
     py = host.python
     facts = PythonFacts(version=py.version or None, executable=py.executable or None,
-                        implementation=py.implementation, site_packages=list(py.site_packages))
-    if not py.version:
+                        implementation=py.implementation, site_packages=list(py.site_packages),
+                        chosen_by=getattr(py, "chosen_by", "doctor") or "doctor")
+    if getattr(py, "error", None):
+        facts.errors.append(py.error)
+    elif not py.version:
         facts.errors.append("Python version not recorded")
     return facts

@@ -49,7 +49,9 @@ def facts_summary(facts: dict) -> List[Tuple[str, str]]:
     os_line = " ".join(x for x in [s.get("os_name") or "unknown OS", s.get("arch") or "", f"kernel {s['kernel']}" if s.get("kernel") else ""] if x)
     rows.append(("OS", os_line))
     py = facts.get("python") or {}
-    rows.append(("Python", f"{py.get('version') or 'unknown'} ({py.get('executable') or '?'})"))
+    chosen = py.get("chosen_by") or "doctor"
+    why = "" if chosen == "doctor" else f", from {chosen}" if chosen == "--python" else f", the activated {chosen}"
+    rows.append(("Python", f"{py.get('version') or 'unknown'} ({py.get('executable') or '?'}{why})"))
     drv = facts.get("driver") or {}
     fw = facts.get("firmware") or {}
     if drv.get("installed") or fw.get("installed"):

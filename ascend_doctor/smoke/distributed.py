@@ -146,7 +146,7 @@ def run_distributed(config: DistributedConfig,
         argv = msrun_argv(config, logdir, outdir)
         with open(os.path.join(work, "msrun.out"), "wb") as out:
             proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT, cwd=work,
-                                    env=child_env(), start_new_session=True)
+                                    env=child_env(config.python), start_new_session=True)
         track_process(proc, kill_tree)  # killed with its workers if the doctor stops waiting or exits
         phase_ms: Dict[str, int] = {}
         status, phase, timeout_s = "pass", "launch", None

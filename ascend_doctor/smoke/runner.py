@@ -93,12 +93,34 @@ def child_argv(config: SmokeConfig, workdir: str) -> List[str]:
     return argv
 
 
-def child_env() -> Dict[str, str]:
+_SHIM_DIR: Optional[str] = None
+
+
+def _package_shim() -> str:
+    """A directory holding only a link to this ascend_doctor package. The child (maybe another interpreter,
+    --python) must import this ascend_doctor and nothing else of the doctor's environment: putting the
+    package's parent on its path would also put the doctor's site-packages there (numpy for another Python...)."""
+    global _SHIM_DIR
+    if _SHIM_DIR is None or not os.path.isdir(_SHIM_DIR):
+        import atexit
+        import shutil
+        import tempfile
+
+        package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+        shim = tempfile.mkdtemp(prefix="ascend-doctor-pkg-")
+        os.symlink(package, os.path.join(shim, "ascend_doctor"))
+        atexit.register(shutil.rmtree, shim, True)
+        _SHIM_DIR = shim
+    return _SHIM_DIR
+
+
+def child_env(python: Optional[str] = None) -> Dict[str, str]:
     env = dict(os.environ)
-    # The child must import this ascend_doctor, wherever it was started from.
-    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    env["PYTHONPATH"] = root + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+    env["PYTHONPATH"] = _package_shim() + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
     env.setdefault("PYTHONUNBUFFERED", "1")
+    if python and os.path.dirname(python):
+        # launchers (msrun) start workers with `python` from PATH: make that the interpreter judged here
+        env["PATH"] = os.path.dirname(os.path.abspath(python)) + os.pathsep + env.get("PATH", "")
     return env
 
 
@@ -162,7 +184,7 @@ def run_smoke(config: SmokeConfig, progress: Optional[Callable[[str, str, dict],
         err_path = os.path.join(workdir, "stderr.log")
         with open(err_path, "wb") as err:
             proc = subprocess.Popen(child_argv(config, workdir), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                    stderr=err, cwd=workdir, env=child_env(), start_new_session=True)
+                                    stderr=err, cwd=workdir, env=child_env(config.python), start_new_session=True)
         # If the caller stops waiting (preflight's budget) or the interpreter exits, the child goes too.
         track_process(proc, kill_group)
         lines: "queue.Queue" = queue.Queue()

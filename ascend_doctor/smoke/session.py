@@ -29,6 +29,9 @@ def choose_device(facts: Facts, requested: Optional[str]):
 
 def run_session(facts: Facts, options: Dict, kb=None, progress=None) -> List[Finding]:
     device, reasons = choose_device(facts, options.get("device"))
+    # the interpreter that trains (--python or an activated environment): the smoke runs in it
+    python = facts.python.executable if facts.python.chosen_by != "doctor" and facts.python.executable \
+        else sys.executable
     timeouts = dict(options.get("stage_timeout") or {})
     default = float(timeouts.pop("*", DEFAULT_STAGE_TIMEOUT))
     if options.get("ranks"):
@@ -36,13 +39,13 @@ def run_session(facts: Facts, options: Dict, kb=None, progress=None) -> List[Fin
                                    master_port=int(options.get("master_port") or 8118),
                                    master_addr=options.get("master_addr") or "127.0.0.1",
                                    nnodes=int(options.get("nnodes") or 1), node_rank=options.get("node_rank"),
-                                   phase_timeouts=timeouts, default_timeout=default)
+                                   phase_timeouts=timeouts, default_timeout=default, python=python)
         drun = run_distributed(config, progress)
         return [collectives_finding(drun, kb)]
     atc = shutil.which("atc") if device == "ascend" else None
     config = SmokeConfig(device=device, device_id=options.get("device_id"), steps=int(options.get("steps") or 40),
                          pynative=options.get("pynative", True), stage_timeouts=timeouts, default_timeout=default,
-                         atc=atc, soc_version=ascend_soc_version(facts) if atc else None)
+                         atc=atc, soc_version=ascend_soc_version(facts) if atc else None, python=python)
     run = run_smoke(config, progress)
     return smoke_findings(run, kb, reasons)
 
