@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Build data/compat_matrix.json from the research notes' machine-readable twin (compat_facts.json).
+"""Build data/compat_matrix.json from the research notes' machine-readable twin (data/sources/compat_facts.json).
 
     python scripts/build_matrix.py [--facts PATH] [--out data/compat_matrix.json] [--check]
 
@@ -28,10 +28,9 @@ sys.path.insert(0, REPO)
 
 from ascend_doctor.versions import major_minor, parse_innerversion_list, parse_range_list, version_key  # noqa: E402
 
-# The notes live in shared/reference next to the checkout (or next to the worktrees' parent).
-DEFAULT_FACTS = next((p for p in (os.path.join(base, "shared", "reference", "compat_facts.json")
-                                  for base in (os.path.dirname(REPO), os.path.dirname(os.path.dirname(REPO))))
-                      if os.path.isfile(p)), os.path.join(os.path.dirname(REPO), "shared", "reference", "compat_facts.json"))
+# The research notes' machine-readable twin, kept in the repository (data/sources/README.md says where it
+# comes from), so a clean clone can regenerate and check the matrix.
+DEFAULT_FACTS = os.path.join(REPO, "data", "sources", "compat_facts.json")
 DEFAULT_OUT = os.path.join(REPO, "data", "compat_matrix.json")
 
 MATRIX_VERSION = "2026.11.30.1"
@@ -533,7 +532,7 @@ def build(facts: dict) -> dict:
         "schema": SCHEMA_ID,
         "matrix_version": MATRIX_VERSION,
         "date": MATRIX_DATE,
-        "generated_from": "shared/reference/compat_facts.json via scripts/build_matrix.py",
+        "generated_from": "data/sources/compat_facts.json via scripts/build_matrix.py",
         "mindspore": mindspore,
         "compilers": compilers,
         "cann": cann,
