@@ -249,3 +249,49 @@ def test_legacy_fwkacllib_layout_warns(make_snapshot):
 def test_healthy_fixtures_have_no_install_problem(name):
     got = check_dir(fixture_path(name))
     assert {k: f.status for k, f in got.items() if f.status != "pass"} == {}
+
+
+# ---------------------------------------------------------------------------
+# The driver is decided from all the evidence, once (issue 17)
+# ---------------------------------------------------------------------------
+
+def _a2_without_version_info(tmp_path, container=True):
+    """a2_healthy as a container sees it when the driver's version.info is not mounted: npu-smi, /dev/davinci*
+    and the driver libraries work, driver/version.info is not there."""
+    import shutil
+
+    snap = tmp_path / "a2_container"
+    shutil.copytree(fixture_path("a2_healthy"), snap)
+    (snap / "root/usr/local/Ascend/driver/version.info").unlink()
+    if container:
+        (snap / "root/.dockerenv").write_text("")
+    return str(snap)
+
+
+def test_answering_driver_without_version_info_is_not_no_driver(tmp_path):
+    got = check_dir(_a2_without_version_info(tmp_path), only=("install", "compat"))
+    f = got["install.driver_present"]
+    assert f.status == "warn", f.summary
+    assert "npu-smi lists 8 NPU(s)" in f.summary and "no NPU driver" not in f.summary
+    assert any(step.startswith("docker run -v /usr/local/Ascend/driver/version.info:/usr/local/Ascend/driver/"
+                               "version.info:ro") for step in f.fix), f.fix
+    assert not any("reboot" in step for step in f.fix)  # nothing to install: the driver runs
+    # judged with what can be read: npu-smi's driver version pairs CANN with the driver
+    cd = got["compat.cann_driver"]
+    assert cd.status != "skip" and "npu-smi" in cd.evidence["driver"]
+
+
+def test_two_findings_never_disagree_about_the_driver(tmp_path, make_snapshot):
+    # Ascend parts with no working driver (device nodes only): cann_present must not say "the driver is here".
+    got = check_dir(make_snapshot(files={"/dev/davinci0": ""}))
+    assert got["install.driver_present"].status == "fail"
+    assert "driver is here" not in got["install.cann_present"].summary
+    # A working driver without version.info: neither finding says "no driver".
+    snap = _a2_without_version_info(tmp_path)
+    import shutil
+
+    shutil.rmtree(f"{snap}/root/usr/local/Ascend/ascend-toolkit")
+    got = check_dir(snap)
+    assert got["install.driver_present"].status == "warn"
+    assert "driver is here" in got["install.cann_present"].summary
+    assert not any("no NPU driver" in f.summary or "no working NPU driver" in f.summary for f in got.values())

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import posixpath
-from typing import List, Optional
+from typing import List, Optional, Tuple
 
 from ..facts import CannFacts, CannInstall, Facts
 from ..probes.cann import set_env_candidates
@@ -31,6 +31,34 @@ def ascend_signs(facts: Facts, include_driver: bool = True) -> List[str]:
         elif facts.driver.install_info_path:
             signs.append(f"{facts.driver.install_info_path} exists")
     return signs
+
+
+def driver_evidence(facts: Facts) -> Tuple[str, List[str]]:
+    """Whether the NPU driver is here, decided from everything that shows it, and what showed it.
+
+    "installed": its version.info is readable. "running": no version.info here, but the driver answers (npu-smi
+    lists NPUs through the driver's management library, or hccn_tool answers for a device NIC): the usual
+    container that mounts /dev/davinci*, npu-smi and the driver libraries but not version.info. "absent":
+    nothing answers; device nodes or an install record alone do not show a usable driver.
+    One place decides it, so two findings of a report never disagree about the driver.
+    """
+    d, npu, hccn = facts.driver, facts.npu, facts.hccn
+    seen: List[str] = []
+    if d.installed:
+        seen.append(f"{d.version_file}" + (f" (Version={d.version})" if d.version else " (version unreadable)"))
+    if npu.available and npu.devices:
+        seen.append(f"npu-smi lists {len(npu.devices)} NPU(s)"
+                    + (f" and reports driver {npu.driver_version}" if npu.driver_version else ""))
+    answered = [dev.device_id for dev in hccn.devices if dev.ip_queried or dev.link or dev.net_health]
+    if answered:
+        seen.append(f"hccn_tool answers for {len(answered)} device NIC(s)")
+    if npu.dev_nodes:
+        seen.append(f"{len(npu.dev_nodes)} /dev/davinci device node(s)")
+    if d.installed:
+        return "installed", seen
+    if (npu.available and npu.devices) or answered:
+        return "running", seen
+    return "absent", seen
 
 
 def target_install(cann: CannFacts) -> Optional[CannInstall]:

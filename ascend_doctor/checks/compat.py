@@ -196,13 +196,22 @@ def _hdk_min(patterns: List[str]):
 @check(CANN_DRIVER, TITLES[CANN_DRIVER], pitfalls=["P07"])
 def check_cann_driver(ctx):
     drv = ctx.facts.driver
+    if not drv.version and ctx.facts.npu.driver_version:
+        # version.info is not visible (a container that does not mount it) but npu-smi reports the driver it
+        # runs: judge with that (install.driver_present says what is missing).
+        from dataclasses import replace
+
+        drv = replace(drv, version=ctx.facts.npu.driver_version)
+        driver_from = "npu-smi (driver/version.info is not visible here)"
+    else:
+        driver_from = drv.version_file or "driver/version.info"
     inst, others, why = judged_cann(ctx.facts)
     if not drv.version or inst is None:
         missing = "driver version" if not drv.version else "CANN install"
         return _finding(CANN_DRIVER, SKIP, f"No {missing} found; nothing to pair.")
     matrix = ctx.matrix
-    evidence: Dict[str, object] = {"driver": drv.version, "cann_judged": _describe_install(inst), "why_this_cann": why,
-                                   "matrix": _matrix_info(ctx)}
+    evidence: Dict[str, object] = {"driver": f"{drv.version} (from {driver_from})", "cann_judged": _describe_install(inst),
+                                   "why_this_cann": why, "matrix": _matrix_info(ctx)}
     if others:
         evidence["other_cann_installs"] = [_describe_install(i) for i in others]
     # Heuristic only (compat_facts.md §4.3): the driver lists CANN innerversion codes it was made for.

@@ -11,8 +11,8 @@ from typing import Dict, List
 
 from ..findings import ERROR, FAIL, PASS, SKIP, WARN, Finding
 from . import check
-from ._ascend import (KERNELS_SOC, ascend_signs, describe_install, install_of, points_into, run_file_name,
-                      set_env_path, source_fix, target_install)
+from ._ascend import (KERNELS_SOC, ascend_signs, describe_install, driver_evidence, install_of, points_into,
+                      run_file_name, set_env_path, source_fix, target_install)
 
 NO_ASCEND = "No Ascend hardware or software on this machine (no /dev/davinci*, npu-smi, driver or CANN)."
 
@@ -50,10 +50,29 @@ def check_driver_present(ctx):
         return Finding("install.driver_present", SKIP, title, summary=NO_ASCEND, evidence=ev)
     ev["Ascend signs"] = signs
     prefix = d.version_file.rsplit("/driver/", 1)[0] if d.version_file else "/usr/local/Ascend"
+    state, seen = driver_evidence(ctx.facts)
+    if state == "running":
+        # The driver answers; only its version file is not visible (a container that does not mount it).
+        ev["driver answers"] = seen
+        version = ctx.facts.npu.driver_version
+        vfile = d.version_file or f"{prefix}/driver/version.info"
+        where = "into the container" if ctx.facts.system.container else "here"
+        return Finding(
+            "install.driver_present", WARN, title,
+            summary=f"The NPU driver is present and answering ({'; '.join(seen)}), but {vfile} is not visible "
+                    f"{where}, so the driver's accepted firmware and CANN lists cannot be read"
+                    + (f"; version checks use npu-smi's driver version {version} instead." if version else
+                       "; the driver version is unknown.") + " Usual in a container that does not mount that file.",
+            evidence=ev,
+            fix=[f"docker run -v {vfile}:{vfile}:ro ...   # mount {vfile} into the container (read-only), as the "
+                 "Ascend container runtime does" if ctx.facts.system.container else
+                 f"ls -l {vfile}   # the driver package installs it; reinstall the driver package if it is missing",
+                 "npu-smi info   # the driver version the NPUs run"])
     return Finding(
         "install.driver_present", FAIL, title,
-        summary=f"This machine has Ascend parts ({'; '.join(signs)}) but no NPU driver: "
-                f"{d.version_file} does not exist. Nothing can run on the NPU without the driver.",
+        summary=f"This machine has Ascend parts ({'; '.join(signs)}) but no working NPU driver: "
+                f"{d.version_file} does not exist and neither npu-smi nor hccn_tool answers. Nothing can run on "
+                f"the NPU without the driver.",
         evidence=ev,
         fix=["cat /etc/ascend_install.info   # Driver_Install_Path_Param= says where the driver was installed",
              f"ls {prefix}/driver",
@@ -122,9 +141,12 @@ def check_cann_present(ctx):
     if cann.errors:
         ev["problems"] = list(cann.errors)
     needs_it = ctx.facts.mindspore.installed
+    state, seen = driver_evidence(ctx.facts)
+    here = (f"The NPU driver is here ({'; '.join(seen)})" if state != "absent" else
+            f"This machine has Ascend parts ({'; '.join(signs)}), though no working driver (see install.driver_present),")
     return Finding(
         "install.cann_present", FAIL if needs_it else WARN, title,
-        summary="The NPU driver is here but no CANN toolkit/nnae was found; MindSpore on Ascend needs CANN to "
+        summary=f"{here} but no CANN toolkit/nnae was found; MindSpore on Ascend needs CANN to "
                 "compile and run anything on the NPU." + ("" if needs_it else
                                                           " (Fine if this host only runs containers that bring CANN.)"),
         evidence=ev,
