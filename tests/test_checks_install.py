@@ -295,3 +295,36 @@ def test_two_findings_never_disagree_about_the_driver(tmp_path, make_snapshot):
     assert got["install.driver_present"].status == "warn"
     assert "driver is here" in got["install.cann_present"].summary
     assert not any("no NPU driver" in f.summary or "no working NPU driver" in f.summary for f in got.values())
+
+
+# -- nnae at the default path wins for MindSpore releases that read fixed paths (issue 17) ----------------
+
+def _two_installs_ctx(ms_version):
+    from ascend_doctor.checks import CheckContext
+    from ascend_doctor.facts import CannInstall, Facts, MindSporeFacts
+    from ascend_doctor.host import SnapshotHost
+    from ascend_doctor.matrix import load_bundled
+
+    facts = Facts()
+    toolkit = CannInstall(root=f"{TK}/latest", kind="toolkit", release="8.0.RC2", compiler_version="7.3.0.1.231",
+                          active=True)
+    nnae = CannInstall(root="/usr/local/Ascend/nnae/latest", kind="nnae", release="7.0.0", compiler_version="7.1.0.5.242")
+    facts.cann.installs = [toolkit, nnae]
+    facts.cann.active_root = toolkit.root
+    facts.mindspore = MindSporeFacts(installed=True, dist_name="mindspore", version=ms_version, flavour="ascend")
+    return CheckContext(facts=facts, host=SnapshotHost(fixture_path("a2_healthy")), _matrix=load_bundled())
+
+
+@pytest.mark.parametrize("ms_version,nnae_first", [("2.3.1", True), ("2.2.14", True), ("2.4.1", False)])
+def test_default_nnae_wins_for_fixed_path_mindspore_and_the_fix_says_so(ms_version, nnae_first):
+    from ascend_doctor.checks.compat import check_mindspore_cann
+    from ascend_doctor.checks.install import check_cann_multiple
+
+    ctx = _two_installs_ctx(ms_version)
+    multi = check_cann_multiple(ctx)
+    said = [step for step in multi.fix if "whatever set_env.sh or LD_LIBRARY_PATH say" in step]
+    assert bool(said) == nnae_first, multi.fix
+    if nnae_first:
+        assert "MindSpore 2.4.0+" in said[0] and "Ascend-cann-nnae_7.0.0" in said[0]
+    judged = check_mindspore_cann(ctx).evidence["cann_judged"]
+    assert judged.startswith("/usr/local/Ascend/nnae/latest" if nnae_first else f"{TK}/latest"), judged

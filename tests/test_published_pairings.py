@@ -19,7 +19,8 @@ from fixture_reports import all_reports, fix_lines
 MATRIX = load_bundled()
 
 # "pip install mindspore==2.4.1", "install MindSpore 2.4.1 from ...", "then MindSpore 2.9.0 (on PyPI)"
-MS_NAMED = re.compile(r"mindspore==([0-9][0-9A-Za-z.\-]*)|\bMindSpore (\d+\.\d+\.\d+(?:[.\-]?(?:rc|post)\d+)?)\b(?! build)")
+# ("MindSpore 2.4.0+" is a minimum a feature needs, not a release recommended for this CANN)
+MS_NAMED = re.compile(r"mindspore==([0-9][0-9A-Za-z.\-]*)|\bMindSpore (\d+\.\d+\.\d+(?:[.\-]?(?:rc|post)\d+)?)\b(?! build)(?!\+)")
 CANN_NAMED = re.compile(r"\binstall CANN (\d+\.\d+\.(?:RC\d+|\d+))")
 
 

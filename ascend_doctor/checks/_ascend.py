@@ -108,3 +108,32 @@ def run_file_name(inst: CannInstall) -> str:
     """The .run package name of an install (Ascend-cann-<kind>_<release>_linux-<arch>.run)."""
     kind = "toolkit" if inst.kind in ("toolkit", "cann", "legacy") else inst.kind
     return f"Ascend-cann-{kind}_{inst.release or '<release>'}_linux-{inst.arch or '<arch>'}.run"
+
+
+NNAE_DEFAULT = "/usr/local/Ascend/nnae/latest"
+# What a fixed-path MindSpore does when nnae sits at the default path: the version check reads
+# /usr/local/Ascend/{nnae,ascend-toolkit,}/latest/compiler/version.info in that order (matrix checker.file_read,
+# compat_facts.md table 1), and MindSpore 2.0's _check_version.py (AscendEnvChecker.set_env, index id 264564265)
+# also points ASCEND_OPP_PATH, ASCEND_AICPU_PATH and the front of PATH and PYTHONPATH at that nnae on import.
+FIXED_PATH_SOURCE = ("mindspore/run_check/_check_version.py AscendEnvChecker: fixed default paths, nnae first "
+                     "(matrix checker.file_read; MindSpore 2.0's set_env also sets ASCEND_OPP_PATH/ASCEND_AICPU_PATH "
+                     "to that install)")
+
+
+def nnae_wins(facts, matrix) -> Optional[Tuple[CannInstall, str, str]]:
+    """(the nnae install, the installed MindSpore version, the first release that reads the environment instead)
+    when the installed MindSpore reads CANN from fixed default paths and an nnae is at the default path; else None."""
+    ms = facts.mindspore
+    if not (ms.installed and ms.version) or matrix is None:
+        return None
+    row = matrix.mindspore_row(ms.version)
+    if not row or not row["checker"]["file_read_kind"].startswith("fixed/"):
+        return None
+    nnae = next((i for i in facts.cann.installs if i.root.rstrip("/") == NNAE_DEFAULT), None)
+    if nnae is None or len(facts.cann.installs) < 2:
+        return None
+    from ..versions import version_key
+
+    later = sorted((r for r in matrix.mindspore_releases if not r["checker"]["file_read_kind"].startswith("fixed/")
+                    and r["release_kind"] == "final"), key=lambda r: version_key(r["version"]))
+    return nnae, ms.version, later[0]["version"] if later else "a newer release"

@@ -19,6 +19,7 @@ from ..versions import (
     python_major_minor, release_matches, vendor_firmware_too_old, vendor_in_any_range, version_key,
 )
 from . import check
+from ._ascend import FIXED_PATH_SOURCE, nnae_wins
 from ._recommend import advise_mindspore
 
 MS_CANN = "compat.mindspore_cann"
@@ -112,6 +113,11 @@ def check_mindspore_cann(ctx):
     if not ms:
         return _finding(MS_CANN, SKIP, "MindSpore is not installed in this Python; nothing to pair with CANN.")
     inst, others, why = judged_cann(ctx.facts)
+    fixed = nnae_wins(ctx.facts, ctx.matrix)
+    if fixed and inst is not fixed[0]:
+        # this MindSpore's version check reads the default nnae whatever the environment points at
+        others = [i for i in ctx.facts.cann.installs if i is not fixed[0]]
+        inst, why = fixed[0], f"MindSpore {fixed[1]} reads {fixed[0].root} first, whatever the environment says ({FIXED_PATH_SOURCE})"
     if inst is None:
         return _finding(MS_CANN, SKIP, f"No CANN install was found, so MindSpore {ms.version} has no CANN to "
                                        "check against (the install checks report a missing CANN).")

@@ -11,8 +11,8 @@ from typing import Dict, List
 
 from ..findings import ERROR, FAIL, PASS, SKIP, WARN, Finding
 from . import check
-from ._ascend import (KERNELS_SOC, ascend_signs, describe_install, driver_evidence, install_of, points_into,
-                      run_file_name, set_env_path, source_fix, target_install)
+from ._ascend import (FIXED_PATH_SOURCE, KERNELS_SOC, ascend_signs, describe_install, driver_evidence, install_of,
+                      nnae_wins, points_into, run_file_name, set_env_path, source_fix, target_install)
 
 NO_ASCEND = "No Ascend hardware or software on this machine (no /dev/davinci*, npu-smi, driver or CANN)."
 
@@ -156,6 +156,13 @@ def check_cann_present(ctx):
              "source /usr/local/Ascend/ascend-toolkit/set_env.sh"])
 
 
+def _matrix_or_none(ctx):
+    try:
+        return ctx.matrix
+    except Exception:  # the matrix is advice here; compat.* reports a broken matrix on its own
+        return None
+
+
 def _path_entries(env, var: str) -> List[str]:
     return [p for p in (env.get(var) or "").split(":") if p]
 
@@ -249,6 +256,15 @@ def check_cann_multiple(ctx):
     if used:
         ev["environment uses"] = {k: ", ".join(v) for k, v in used.items()}
     active = cann.active
+    fixed = nnae_wins(ctx.facts, _matrix_or_none(ctx))
+    nnae_fix = []
+    if fixed:
+        nnae, ms_version, reads_env = fixed
+        ev["MindSpore reads"] = f"{nnae.root} first, whatever the environment says ({FIXED_PATH_SOURCE})"
+        nnae_fix = [f"MindSpore {ms_version} reads CANN from the fixed default paths, {nnae.root} first, whatever "
+                    "set_env.sh or LD_LIBRARY_PATH say: to use another install, uninstall that nnae "
+                    f"(./{run_file_name(nnae)} --uninstall) or move to MindSpore {reads_env}+, which reads the CANN "
+                    "the environment points at"]
     if len(reached) > 1:
         by_root = {i.root: i for i in installs}
         keep = active or by_root[reached[0]]
@@ -265,7 +281,7 @@ def check_cann_multiple(ctx):
             fix=["grep -n set_env.sh ~/.bashrc ~/.profile /etc/profile.d/* 2>/dev/null   # find every source line",
                  f"keep only: source {set_env_path(keep)}   (and remove "
                  + ", ".join(f"source {set_env_path(o)}" for o in others) + ")",
-                 "open a new shell and run ascend-doctor again"])
+                 "open a new shell and run ascend-doctor again"] + nnae_fix)
     if len(installs) == 1:
         return Finding("install.cann_multiple", PASS, title, summary=f"one install: {describe_install(installs[0])}",
                        evidence=ev)
@@ -282,6 +298,7 @@ def check_cann_multiple(ctx):
     fix = [f"use one install: source {set_env_path(keep)}   # and no other set_env.sh in ~/.bashrc"]
     for o in others:
         fix.append(f"if you do not need {describe_install(o)}: ./{run_file_name(o)} --uninstall")
+    fix += nnae_fix
     return Finding(
         "install.cann_multiple", WARN, title,
         summary=f"{len(installs)} CANN installs with different releases ({', '.join(releases)}): "
