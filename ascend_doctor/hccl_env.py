@@ -352,6 +352,23 @@ def _combination_issues(env: Mapping[str, str]) -> List[EnvIssue]:
     return out
 
 
+def _scope_issues(spec: dict, name: str, value: str, family: Optional[str]) -> List[EnvIssue]:
+    """A valid value that only takes effect on some products (the reference's product-support list): say where."""
+    scope = spec.get("applies_to")
+    if not scope or value.strip() != scope["value"]:
+        return []
+    where = scope["families"]
+    fix = [f"unset {name}   # unless this node is one of those products", "npu-smi info   # the product and chip here"]
+    if family in where:
+        text = where[family]
+        msg = (f"{name}={value} is not supported on {FAMILY_NAMES.get(family, family)}" if text is None else
+               f"{name}={value} takes effect on {FAMILY_NAMES.get(family, family)} {text}")
+    else:
+        listed = "; ".join(f"{FAMILY_NAMES.get(f, f)}: {t or 'not supported'}" for f, t in where.items())
+        msg = f"{name}={value} ({scope['note']}) takes effect only on some products ({listed}); the family here is unknown"
+    return [EnvIssue(name, value, WARN, f"{msg} [{scope['source']}]", RULES.get(name, "H12"), fix)]
+
+
 def validate_hccl_env(env: Mapping[str, str], family: Optional[str] = None):
     """-> (issues, checked) where checked = {name: note} for every documented HCCL variable that is set."""
     table = variables_by_name()
@@ -364,7 +381,7 @@ def validate_hccl_env(env: Mapping[str, str], family: Optional[str] = None):
         checker = _CHECKERS.get(spec["type"])
         if checker is None:
             continue
-        found = checker(spec, name, value, env, family)
+        found = checker(spec, name, value, env, family) + _scope_issues(spec, name, value, family)
         issues.extend(found)
         if not found:
             note = spec.get("note", "")

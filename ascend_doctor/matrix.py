@@ -153,6 +153,14 @@ def validate_matrix(data: Any, schema: Optional[dict] = None) -> List[str]:
 # ---------------------------------------------------------------------------
 # the typed query API
 
+# Roles of a MindSpore row's CANN entries that are published pairings, best first (scripts/build_matrix.py):
+# "recommended" = the MindSpore release list / install guide names it; "paired" = MindFormers' version table,
+# ascend-deployer's version_match.json, the hiascend quick-install guide or MindCluster release notes pair them.
+# Not published: "built-with" (the wheel's custom-op build CANN) and "third-party" (an unattributed guide).
+PUBLISHED_ROLES = ("recommended", "paired")
+PYPI_SOURCE = "pypi_mindspore"
+
+
 def _norm_ms(v: Any) -> str:
     return str(v or "").strip().split("+", 1)[0]
 
@@ -232,6 +240,66 @@ class Matrix:
             finals = [r for r in rows if r["release_kind"] in ("final", "post")]
             rows = finals or rows
         return sorted(rows, key=lambda r: version_key(r["version"]), reverse=True)
+
+    # -- published pairings (what a fix may recommend)
+    def published_canns(self, mindspore: Any) -> List[dict]:
+        """The CANN releases a vendor source publishes for this MindSpore release (its release list or install
+        guide recommends it, or the MindFormers / ascend-deployer tables pair them), best first.
+
+        Only these may appear in a fix: the checker's accepted list only decides whether MindSpore prints a
+        warning, and a wheel's custom-op build CANN or a third-party guide is not a published pairing."""
+        row = self.mindspore_row(mindspore)
+        if not row:
+            return []
+        out: Dict[str, dict] = {}
+        for c in row["cann"]:
+            if c["role"] not in PUBLISHED_ROLES:
+                continue
+            entry = out.setdefault(c["cann"], {"cann": c["cann"], "by": [], "source": [],
+                                               "rank": PUBLISHED_ROLES.index(c["role"])})
+            if c["by"] not in entry["by"]:
+                entry["by"].append(c["by"])
+            entry["source"] += [s for s in c["source"] if s not in entry["source"]]
+            entry["rank"] = min(entry["rank"], PUBLISHED_ROLES.index(c["role"]))
+        return sorted(out.values(), key=lambda e: (e["rank"], [-x for x in parse_version(e["cann"]).numbers()]))
+
+    def published_mindspore_for_cann(self, release: Any = None, compiler: Any = None, python: Any = None,
+                                     platform: Optional[str] = None) -> List[dict]:
+        """Final MindSpore releases published as a pairing with this CANN release, newest first; with `python`
+        (and `platform`), only releases with a wheel for that Python.
+
+        The CANN is named by its release (8.0.RC3) or, when the release is unknown, by its compiler version
+        (7.5.0.1.129): then every release with that compiler value counts."""
+        names = [release] if release else [c["release"] for c in self.cann_for_compiler(compiler)] if compiler else []
+        names = [n for n in names if n]
+        if not names:
+            return []
+        rows = []
+        for r in self.mindspore_releases:
+            if r["release_kind"] not in ("final", "post"):
+                continue
+            if any(release_matches(n, c["cann"]) for c in self.published_canns(r["version"]) for n in names):
+                rows.append(r)
+        if python:
+            fits = {r["version"] for r in self.mindspore_for_python(python, platform)}
+            rows = [r for r in rows if r["version"] in fits]
+        return sorted(rows, key=lambda r: version_key(r["version"]), reverse=True)
+
+    def newest_published_pairing(self, python: Any = None, platform: Optional[str] = None) -> Optional[Tuple[dict, dict]]:
+        """(MindSpore row, its best published CANN) for the newest final release that has one (the 'upgrade CANN'
+        way out), or None."""
+        fits = {r["version"] for r in self.mindspore_for_python(python, platform)} if python else None
+        for r in sorted(self.mindspore_releases, key=lambda r: version_key(r["version"]), reverse=True):
+            if r["release_kind"] not in ("final", "post") or (fits is not None and r["version"] not in fits):
+                continue
+            canns = self.published_canns(r["version"])
+            if canns:
+                return r, canns[0]
+        return None
+
+    def on_pypi(self, row: dict) -> bool:
+        """Whether PyPI carries this MindSpore release (its Python rows cite the PyPI listing)."""
+        return any(PYPI_SOURCE in p["source"] for p in row.get("python", []))
 
     # -- CANN
     def cann_for_compiler(self, compiler: Any) -> List[dict]:
@@ -634,7 +702,7 @@ def mindspore_install_steps(rows: List[dict], why: str, limit: int = 3) -> List[
     """How to install each MindSpore release row: pip where PyPI has it, else the download page."""
     steps = []
     for row in rows[:limit]:
-        on_pypi = any("pypi_mindspore" in p["source"] for p in row.get("python", []))
+        on_pypi = any(PYPI_SOURCE in p["source"] for p in row.get("python", []))
         if on_pypi:
             steps.append(f"pip install mindspore=={row['pip_version']}   # {why}")
         else:

@@ -249,3 +249,82 @@ def test_legacy_fwkacllib_layout_warns(make_snapshot):
 def test_healthy_fixtures_have_no_install_problem(name):
     got = check_dir(fixture_path(name))
     assert {k: f.status for k, f in got.items() if f.status != "pass"} == {}
+
+
+# ---------------------------------------------------------------------------
+# The driver is decided from all the evidence, once (issue 17)
+# ---------------------------------------------------------------------------
+
+def _a2_without_version_info(tmp_path, container=True):
+    """a2_healthy as a container sees it when the driver's version.info is not mounted: npu-smi, /dev/davinci*
+    and the driver libraries work, driver/version.info is not there."""
+    import shutil
+
+    snap = tmp_path / "a2_container"
+    shutil.copytree(fixture_path("a2_healthy"), snap)
+    (snap / "root/usr/local/Ascend/driver/version.info").unlink()
+    if container:
+        (snap / "root/.dockerenv").write_text("")
+    return str(snap)
+
+
+def test_answering_driver_without_version_info_is_not_no_driver(tmp_path):
+    got = check_dir(_a2_without_version_info(tmp_path), only=("install", "compat"))
+    f = got["install.driver_present"]
+    assert f.status == "warn", f.summary
+    assert "npu-smi lists 8 NPU(s)" in f.summary and "no NPU driver" not in f.summary
+    assert any(step.startswith("docker run -v /usr/local/Ascend/driver/version.info:/usr/local/Ascend/driver/"
+                               "version.info:ro") for step in f.fix), f.fix
+    assert not any("reboot" in step for step in f.fix)  # nothing to install: the driver runs
+    # judged with what can be read: npu-smi's driver version pairs CANN with the driver
+    cd = got["compat.cann_driver"]
+    assert cd.status != "skip" and "npu-smi" in cd.evidence["driver"]
+
+
+def test_two_findings_never_disagree_about_the_driver(tmp_path, make_snapshot):
+    # Ascend parts with no working driver (device nodes only): cann_present must not say "the driver is here".
+    got = check_dir(make_snapshot(files={"/dev/davinci0": ""}))
+    assert got["install.driver_present"].status == "fail"
+    assert "driver is here" not in got["install.cann_present"].summary
+    # A working driver without version.info: neither finding says "no driver".
+    snap = _a2_without_version_info(tmp_path)
+    import shutil
+
+    shutil.rmtree(f"{snap}/root/usr/local/Ascend/ascend-toolkit")
+    got = check_dir(snap)
+    assert got["install.driver_present"].status == "warn"
+    assert "driver is here" in got["install.cann_present"].summary
+    assert not any("no NPU driver" in f.summary or "no working NPU driver" in f.summary for f in got.values())
+
+
+# -- nnae at the default path wins for MindSpore releases that read fixed paths (issue 17) ----------------
+
+def _two_installs_ctx(ms_version):
+    from ascend_doctor.checks import CheckContext
+    from ascend_doctor.facts import CannInstall, Facts, MindSporeFacts
+    from ascend_doctor.host import SnapshotHost
+    from ascend_doctor.matrix import load_bundled
+
+    facts = Facts()
+    toolkit = CannInstall(root=f"{TK}/latest", kind="toolkit", release="8.0.RC2", compiler_version="7.3.0.1.231",
+                          active=True)
+    nnae = CannInstall(root="/usr/local/Ascend/nnae/latest", kind="nnae", release="7.0.0", compiler_version="7.1.0.5.242")
+    facts.cann.installs = [toolkit, nnae]
+    facts.cann.active_root = toolkit.root
+    facts.mindspore = MindSporeFacts(installed=True, dist_name="mindspore", version=ms_version, flavour="ascend")
+    return CheckContext(facts=facts, host=SnapshotHost(fixture_path("a2_healthy")), _matrix=load_bundled())
+
+
+@pytest.mark.parametrize("ms_version,nnae_first", [("2.3.1", True), ("2.2.14", True), ("2.4.1", False)])
+def test_default_nnae_wins_for_fixed_path_mindspore_and_the_fix_says_so(ms_version, nnae_first):
+    from ascend_doctor.checks.compat import check_mindspore_cann
+    from ascend_doctor.checks.install import check_cann_multiple
+
+    ctx = _two_installs_ctx(ms_version)
+    multi = check_cann_multiple(ctx)
+    said = [step for step in multi.fix if "whatever set_env.sh or LD_LIBRARY_PATH say" in step]
+    assert bool(said) == nnae_first, multi.fix
+    if nnae_first:
+        assert "MindSpore 2.4.0+" in said[0] and "Ascend-cann-nnae_7.0.0" in said[0]
+    judged = check_mindspore_cann(ctx).evidence["cann_judged"]
+    assert judged.startswith("/usr/local/Ascend/nnae/latest" if nnae_first else f"{TK}/latest"), judged

@@ -91,7 +91,7 @@ def test_exec_timeout_above_910a_limit_warns_when_family_unknown():
                                             ("0", "1", True), (None, "1", True), (None, None, True)])
 def test_intra_pcie_roce_combinations(pcie, roce, ok):
     env = {k: v for k, v in (("HCCL_INTRA_PCIE_ENABLE", pcie), ("HCCL_INTRA_ROCE_ENABLE", roce)) if v is not None}
-    found = [i for i in issues(env) if i.rule == "H5"]
+    found = [i for i in issues(env) if i.rule == "H5" and i.status == "fail"]  # ROCE=1 also warns where it applies
     assert (not found) == ok
 
 
@@ -218,3 +218,18 @@ def test_probe_collects_local_addresses_for_hccl_if_ip(make_snapshot):
                          commands=[{"argv": ["hostname", "-I"], "rc": 0, "stdout": "192.0.2.10 2001:db8::10\n"}])
     rt = probe_rank_table(SnapshotHost(snap), ProbeOptions())
     assert rt.env_var is None and {"192.0.2.10", "2001:db8::10"} <= set(rt.local_names)
+
+
+# -- HCCL_INTRA_ROCE_ENABLE=1 applies on a few products only (issue 17) -----------------------------------
+
+@pytest.mark.parametrize("family,expected", [
+    ("910B", "only the Atlas 200T A2 Box16"), ("910", "only the Atlas 300T Pro"), ("910_93", "LLM-DataDist"),
+    ("310P", "not supported"), ("950", "not supported"), (None, "family here is unknown")])
+def test_intra_roce_enable_says_where_it_applies(family, expected):
+    from ascend_doctor.hccl_env import validate_hccl_env
+
+    issues, checked = validate_hccl_env({"HCCL_INTRA_PCIE_ENABLE": "0", "HCCL_INTRA_ROCE_ENABLE": "1"}, family)
+    roce = [i for i in issues if i.name == "HCCL_INTRA_ROCE_ENABLE"]
+    assert roce and roce[0].status == "warn" and expected in roce[0].message, issues
+    assert "HCCL_INTRA_ROCE_ENABLE" not in checked  # not reported as plainly valid
+    assert not validate_hccl_env({"HCCL_INTRA_ROCE_ENABLE": "0", "HCCL_INTRA_PCIE_ENABLE": "1"}, family)[0]

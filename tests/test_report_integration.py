@@ -11,9 +11,12 @@ def test_missing_mindspore_on_npu_node_names_a_release_for_the_installed_cann():
     proc, report = run_json("check", "--bundle", fixture_path("a2_healthy"))
     f = _by_id(report)["mindspore.installed"]
     assert f["status"] == "warn"
-    # CANN 8.0.RC3 carries compiler 7.5; MindSpore 2.4.x/2.5.0 accept it (compat_facts table 1). The matrix
-    # has no PyPI wheel of 2.5.0 for this Python, so the fix points to the download page, as `matrix check` does.
-    assert f["fix"][0].startswith("install MindSpore 2.5.0 from https://www.mindspore.cn/versions")
+    # CANN 8.0.RC3: MindSpore's release list and install guide publish 2.4.0/2.4.1 with it (2.5.0's version check
+    # also accepts its compiler 7.5, but that is no pairing). PyPI has no 2.4.1 (the matrix lists PyPI wheels
+    # from 2.7.0 on), so the fix points to the download page, and the summary says the same.
+    assert f["fix"][0].startswith("install MindSpore 2.4.1 from https://www.mindspore.cn/versions"), f["fix"]
+    assert "not on PyPI" in f["summary"] and "on PyPI too" not in f["summary"]
+    assert any(step.startswith("or upgrade CANN") for step in f["fix"])
     assert proc.returncode == 0  # a warning alone does not fail the default --fail-on
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import posixpath
-from typing import List, Optional
+from typing import List, Optional, Tuple
 
 from ..facts import CannFacts, CannInstall, Facts
 from ..probes.cann import set_env_candidates
@@ -31,6 +31,34 @@ def ascend_signs(facts: Facts, include_driver: bool = True) -> List[str]:
         elif facts.driver.install_info_path:
             signs.append(f"{facts.driver.install_info_path} exists")
     return signs
+
+
+def driver_evidence(facts: Facts) -> Tuple[str, List[str]]:
+    """Whether the NPU driver is here, decided from everything that shows it, and what showed it.
+
+    "installed": its version.info is readable. "running": no version.info here, but the driver answers (npu-smi
+    lists NPUs through the driver's management library, or hccn_tool answers for a device NIC): the usual
+    container that mounts /dev/davinci*, npu-smi and the driver libraries but not version.info. "absent":
+    nothing answers; device nodes or an install record alone do not show a usable driver.
+    One place decides it, so two findings of a report never disagree about the driver.
+    """
+    d, npu, hccn = facts.driver, facts.npu, facts.hccn
+    seen: List[str] = []
+    if d.installed:
+        seen.append(f"{d.version_file}" + (f" (Version={d.version})" if d.version else " (version unreadable)"))
+    if npu.available and npu.devices:
+        seen.append(f"npu-smi lists {len(npu.devices)} NPU(s)"
+                    + (f" and reports driver {npu.driver_version}" if npu.driver_version else ""))
+    answered = [dev.device_id for dev in hccn.devices if dev.ip_queried or dev.link or dev.net_health]
+    if answered:
+        seen.append(f"hccn_tool answers for {len(answered)} device NIC(s)")
+    if npu.dev_nodes:
+        seen.append(f"{len(npu.dev_nodes)} /dev/davinci device node(s)")
+    if d.installed:
+        return "installed", seen
+    if (npu.available and npu.devices) or answered:
+        return "running", seen
+    return "absent", seen
 
 
 def target_install(cann: CannFacts) -> Optional[CannInstall]:
@@ -80,3 +108,32 @@ def run_file_name(inst: CannInstall) -> str:
     """The .run package name of an install (Ascend-cann-<kind>_<release>_linux-<arch>.run)."""
     kind = "toolkit" if inst.kind in ("toolkit", "cann", "legacy") else inst.kind
     return f"Ascend-cann-{kind}_{inst.release or '<release>'}_linux-{inst.arch or '<arch>'}.run"
+
+
+NNAE_DEFAULT = "/usr/local/Ascend/nnae/latest"
+# What a fixed-path MindSpore does when nnae sits at the default path: the version check reads
+# /usr/local/Ascend/{nnae,ascend-toolkit,}/latest/compiler/version.info in that order (matrix checker.file_read,
+# compat_facts.md table 1), and MindSpore 2.0's _check_version.py (AscendEnvChecker.set_env, index id 264564265)
+# also points ASCEND_OPP_PATH, ASCEND_AICPU_PATH and the front of PATH and PYTHONPATH at that nnae on import.
+FIXED_PATH_SOURCE = ("mindspore/run_check/_check_version.py AscendEnvChecker: fixed default paths, nnae first "
+                     "(matrix checker.file_read; MindSpore 2.0's set_env also sets ASCEND_OPP_PATH/ASCEND_AICPU_PATH "
+                     "to that install)")
+
+
+def nnae_wins(facts, matrix) -> Optional[Tuple[CannInstall, str, str]]:
+    """(the nnae install, the installed MindSpore version, the first release that reads the environment instead)
+    when the installed MindSpore reads CANN from fixed default paths and an nnae is at the default path; else None."""
+    ms = facts.mindspore
+    if not (ms.installed and ms.version) or matrix is None:
+        return None
+    row = matrix.mindspore_row(ms.version)
+    if not row or not row["checker"]["file_read_kind"].startswith("fixed/"):
+        return None
+    nnae = next((i for i in facts.cann.installs if i.root.rstrip("/") == NNAE_DEFAULT), None)
+    if nnae is None or len(facts.cann.installs) < 2:
+        return None
+    from ..versions import version_key
+
+    later = sorted((r for r in matrix.mindspore_releases if not r["checker"]["file_read_kind"].startswith("fixed/")
+                    and r["release_kind"] == "final"), key=lambda r: version_key(r["version"]))
+    return nnae, ms.version, later[0]["version"] if later else "a newer release"

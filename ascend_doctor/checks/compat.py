@@ -13,12 +13,14 @@ from typing import Dict, List, Optional, Tuple
 
 from ..facts import CannInstall
 from ..findings import FAIL, PASS, SKIP, WARN, Finding
-from ..matrix import mindspore_install_steps
+from ..matrix import PUBLISHED_ROLES
 from ..versions import (
     FIRMWARE_MIN_PREFIX, innerversion_code, innerversion_listed, major_minor, parse_range_list, parse_version,
     python_major_minor, release_matches, vendor_firmware_too_old, vendor_in_any_range, version_key,
 )
 from . import check
+from ._ascend import FIXED_PATH_SOURCE, nnae_wins
+from ._recommend import advise_mindspore
 
 MS_CANN = "compat.mindspore_cann"
 CANN_DRIVER = "compat.cann_driver"
@@ -91,13 +93,15 @@ def _cann_label(matrix, mm: Optional[str]) -> str:
 
 
 
-def _cann_steps(candidates: List[dict], mindspore: str, limit: int = 3) -> List[str]:
+def _cann_steps(matrix, candidates: List[dict], mindspore: str, limit: int = 3) -> List[str]:
+    """Install steps for the CANN releases published with this MindSpore (never one the checker merely accepts)."""
+    published = {c["cann"] for c in matrix.published_canns(mindspore)}
     steps = []
-    for c in [c for c in candidates if c["accepted"]][:limit]:
-        by = "; ".join(sorted({n["by"] for n in c["named_by"]}))
+    for c in [c for c in candidates if c["accepted"] and c["cann"] in published][:limit]:
+        by = "; ".join(sorted({n["by"] for n in c["named_by"] if n["role"] in PUBLISHED_ROLES}))
         build = f" (build {', '.join(c['builds'])})" if c["builds"] else ""
         steps.append(f"install CANN {c['cann']}{build} toolkit + kernels for MindSpore {mindspore}, then "
-                     f"`source <install>/set_env.sh`   # compiler {c['compiler']}; named by: {by}")
+                     f"`source <install>/set_env.sh`   # compiler {c['compiler']}; published pairing: {by}")
     return steps
 
 
@@ -109,6 +113,11 @@ def check_mindspore_cann(ctx):
     if not ms:
         return _finding(MS_CANN, SKIP, "MindSpore is not installed in this Python; nothing to pair with CANN.")
     inst, others, why = judged_cann(ctx.facts)
+    fixed = nnae_wins(ctx.facts, ctx.matrix)
+    if fixed and inst is not fixed[0]:
+        # this MindSpore's version check reads the default nnae whatever the environment points at
+        others = [i for i in ctx.facts.cann.installs if i is not fixed[0]]
+        inst, why = fixed[0], f"MindSpore {fixed[1]} reads {fixed[0].root} first, whatever the environment says ({FIXED_PATH_SOURCE})"
     if inst is None:
         return _finding(MS_CANN, SKIP, f"No CANN install was found, so MindSpore {ms.version} has no CANN to "
                                        "check against (the install checks report a missing CANN).")
@@ -165,16 +174,14 @@ def check_mindspore_cann(ctx):
                         f"MindSpore {ms.version} accepts CANN compiler {mm}{' = CANN ' + inst.release if inst.release else ''}"
                         f"{by}.{extra}", evidence)
     # Mismatch: MindSpore only logs a warning at import, then jobs die without a clear log (P07).
-    for_this_cann = matrix.mindspore_for_compiler(mm, finals_only=True)
-    fix = _cann_steps(candidates, ms.version)
+    fix = _cann_steps(matrix, candidates, ms.version)
     if not fix:
-        known = [f"{a} ({', '.join(c['release'] for c in matrix.cann_for_compiler(a)) or 'no CANN release known'})"
-                 for a in accepted]
-        fix = [f"install a CANN whose compiler/version.info major.minor is one of {', '.join(known)}"]
-    if for_this_cann:
-        fix += mindspore_install_steps(for_this_cann, f"or keep CANN {inst.release or mm}: this release accepts compiler {mm}")
-    else:
-        fix.append(f"no MindSpore release in the matrix accepts CANN compiler {mm}; change CANN")
+        fix = [f"the matrix names no CANN published with MindSpore {ms.version}; its version check accepts compiler "
+               f"{', '.join(accepted)}, which is not a tested pairing: see https://www.mindspore.cn/install"]
+    advice = advise_mindspore(matrix, ctx.facts, inst.release, compiler, why="or keep this CANN: the newest "
+                              "MindSpore published with")
+    fix += [line for line in advice.fix if not line.startswith("or upgrade CANN")] if advice.rows else \
+        [f"no MindSpore release in the matrix is published with CANN {inst.release or mm}; change CANN"]
     others_ok = [i for i in others if major_minor(i.compiler_version) in accepted]
     if others_ok:
         alt = others_ok[0]
@@ -195,13 +202,22 @@ def _hdk_min(patterns: List[str]):
 @check(CANN_DRIVER, TITLES[CANN_DRIVER], pitfalls=["P07"])
 def check_cann_driver(ctx):
     drv = ctx.facts.driver
+    if not drv.version and ctx.facts.npu.driver_version:
+        # version.info is not visible (a container that does not mount it) but npu-smi reports the driver it
+        # runs: judge with that (install.driver_present says what is missing).
+        from dataclasses import replace
+
+        drv = replace(drv, version=ctx.facts.npu.driver_version)
+        driver_from = "npu-smi (driver/version.info is not visible here)"
+    else:
+        driver_from = drv.version_file or "driver/version.info"
     inst, others, why = judged_cann(ctx.facts)
     if not drv.version or inst is None:
         missing = "driver version" if not drv.version else "CANN install"
         return _finding(CANN_DRIVER, SKIP, f"No {missing} found; nothing to pair.")
     matrix = ctx.matrix
-    evidence: Dict[str, object] = {"driver": drv.version, "cann_judged": _describe_install(inst), "why_this_cann": why,
-                                   "matrix": _matrix_info(ctx)}
+    evidence: Dict[str, object] = {"driver": f"{drv.version} (from {driver_from})", "cann_judged": _describe_install(inst),
+                                   "why_this_cann": why, "matrix": _matrix_info(ctx)}
     if others:
         evidence["other_cann_installs"] = [_describe_install(i) for i in others]
     # Heuristic only (compat_facts.md §4.3): the driver lists CANN innerversion codes it was made for.
@@ -381,7 +397,10 @@ def check_python_mindspore(ctx):
     newest = sorted(row["python"], key=version_key)[-1]
     fix = [f"conda create -n mindspore python={newest} && conda activate mindspore   # a Python MindSpore "
            f"{ms.version} has wheels for ({', '.join(row['python'])})"]
-    fix += mindspore_install_steps(matrix.mindspore_for_python(py, platform), f"or keep Python {pm}")
+    inst, _, _ = judged_cann(ctx.facts)
+    advice = advise_mindspore(matrix, ctx.facts, inst.release if inst else None, inst.compiler_version if inst else None,
+                              why=f"or keep Python {pm}: the newest MindSpore published with")
+    fix += [line for line in advice.fix if advice.rows or line.startswith("or upgrade CANN")]
     return _finding(PY_MS, FAIL,
                     f"MindSpore {ms.version} has wheels for Python {', '.join(row['python'])} on {row['platform']}, "
                     f"not for Python {pm}: pip refuses it, or a copied install fails to import its C extensions.",
@@ -514,13 +533,15 @@ def check_custom_ops_cann(ctx):
         return _finding(CUSTOM_OPS, PASS, f"The bundled custom operators were built with CANN compiler {mm}, "
                                           f"the one installed.", evidence)
     want = sorted({major_minor(v) for v in differ.values() if major_minor(v)})
-    fix = [f"install CANN {' / '.join(c['release'] for c in matrix.cann_for_compiler(w)) or 'with compiler ' + w} "
-           f"(compiler {w}), the CANN these operators were built with" for w in want]
-    same = [r for r in matrix.mindspore_releases if r.get("custom_ops_built_with")
-            and major_minor(r["custom_ops_built_with"]["compiler_version"]) == mm]
-    if same:
-        same = sorted(same, key=lambda r: version_key(r["version"]), reverse=True)
-        fix += mindspore_install_steps(same, f"or a MindSpore built against CANN compiler {mm}", limit=2)
+    published = [c["cann"] for c in matrix.published_canns(ms.version)
+                 if any(major_minor(matrix.compiler_for_cann(c["cann"])[0]) == w for w in want)]
+    fix = ([f"install CANN {' / '.join(published)}, published with MindSpore {ms.version} and built with the "
+            f"compiler these operators need ({', '.join(want)})"] if published else
+           [f"install the CANN whose compiler is {' / '.join(want)} (the one these operators were built with); the "
+            f"matrix names no published pairing of it with MindSpore {ms.version}"])
+    advice = advise_mindspore(matrix, ctx.facts, inst.release, inst.compiler_version,
+                              why="or the newest MindSpore published with")
+    fix += [line for line in advice.fix if not line.startswith("or upgrade CANN")] if advice.rows else []
     return _finding(CUSTOM_OPS, WARN,
                     f"MindSpore {ms.version}'s bundled custom operators were built with CANN compiler "
                     f"{', '.join(sorted(set(differ.values())))}, but the installed CANN is {mm}; MindSpore warns at "

@@ -11,8 +11,8 @@ from typing import Dict, List
 
 from ..findings import ERROR, FAIL, PASS, SKIP, WARN, Finding
 from . import check
-from ._ascend import (KERNELS_SOC, ascend_signs, describe_install, install_of, points_into, run_file_name,
-                      set_env_path, source_fix, target_install)
+from ._ascend import (FIXED_PATH_SOURCE, KERNELS_SOC, ascend_signs, describe_install, driver_evidence, install_of,
+                      nnae_wins, points_into, run_file_name, set_env_path, source_fix, target_install)
 
 NO_ASCEND = "No Ascend hardware or software on this machine (no /dev/davinci*, npu-smi, driver or CANN)."
 
@@ -50,10 +50,29 @@ def check_driver_present(ctx):
         return Finding("install.driver_present", SKIP, title, summary=NO_ASCEND, evidence=ev)
     ev["Ascend signs"] = signs
     prefix = d.version_file.rsplit("/driver/", 1)[0] if d.version_file else "/usr/local/Ascend"
+    state, seen = driver_evidence(ctx.facts)
+    if state == "running":
+        # The driver answers; only its version file is not visible (a container that does not mount it).
+        ev["driver answers"] = seen
+        version = ctx.facts.npu.driver_version
+        vfile = d.version_file or f"{prefix}/driver/version.info"
+        where = "into the container" if ctx.facts.system.container else "here"
+        return Finding(
+            "install.driver_present", WARN, title,
+            summary=f"The NPU driver is present and answering ({'; '.join(seen)}), but {vfile} is not visible "
+                    f"{where}, so the driver's accepted firmware and CANN lists cannot be read"
+                    + (f"; version checks use npu-smi's driver version {version} instead." if version else
+                       "; the driver version is unknown.") + " Usual in a container that does not mount that file.",
+            evidence=ev,
+            fix=[f"docker run -v {vfile}:{vfile}:ro ...   # mount {vfile} into the container (read-only), as the "
+                 "Ascend container runtime does" if ctx.facts.system.container else
+                 f"ls -l {vfile}   # the driver package installs it; reinstall the driver package if it is missing",
+                 "npu-smi info   # the driver version the NPUs run"])
     return Finding(
         "install.driver_present", FAIL, title,
-        summary=f"This machine has Ascend parts ({'; '.join(signs)}) but no NPU driver: "
-                f"{d.version_file} does not exist. Nothing can run on the NPU without the driver.",
+        summary=f"This machine has Ascend parts ({'; '.join(signs)}) but no working NPU driver: "
+                f"{d.version_file} does not exist and neither npu-smi nor hccn_tool answers. Nothing can run on "
+                f"the NPU without the driver.",
         evidence=ev,
         fix=["cat /etc/ascend_install.info   # Driver_Install_Path_Param= says where the driver was installed",
              f"ls {prefix}/driver",
@@ -122,9 +141,12 @@ def check_cann_present(ctx):
     if cann.errors:
         ev["problems"] = list(cann.errors)
     needs_it = ctx.facts.mindspore.installed
+    state, seen = driver_evidence(ctx.facts)
+    here = (f"The NPU driver is here ({'; '.join(seen)})" if state != "absent" else
+            f"This machine has Ascend parts ({'; '.join(signs)}), though no working driver (see install.driver_present),")
     return Finding(
         "install.cann_present", FAIL if needs_it else WARN, title,
-        summary="The NPU driver is here but no CANN toolkit/nnae was found; MindSpore on Ascend needs CANN to "
+        summary=f"{here} but no CANN toolkit/nnae was found; MindSpore on Ascend needs CANN to "
                 "compile and run anything on the NPU." + ("" if needs_it else
                                                           " (Fine if this host only runs containers that bring CANN.)"),
         evidence=ev,
@@ -132,6 +154,13 @@ def check_cann_present(ctx):
              "$HOME/Ascend): ./Ascend-cann-toolkit_<release>_linux-<arch>.run --install",
              "./Ascend-cann-kernels-<soc>_<release>_linux.run --install   # the operator kernels for your chip",
              "source /usr/local/Ascend/ascend-toolkit/set_env.sh"])
+
+
+def _matrix_or_none(ctx):
+    try:
+        return ctx.matrix
+    except Exception:  # the matrix is advice here; compat.* reports a broken matrix on its own
+        return None
 
 
 def _path_entries(env, var: str) -> List[str]:
@@ -227,6 +256,15 @@ def check_cann_multiple(ctx):
     if used:
         ev["environment uses"] = {k: ", ".join(v) for k, v in used.items()}
     active = cann.active
+    fixed = nnae_wins(ctx.facts, _matrix_or_none(ctx))
+    nnae_fix = []
+    if fixed:
+        nnae, ms_version, reads_env = fixed
+        ev["MindSpore reads"] = f"{nnae.root} first, whatever the environment says ({FIXED_PATH_SOURCE})"
+        nnae_fix = [f"MindSpore {ms_version} reads CANN from the fixed default paths, {nnae.root} first, whatever "
+                    "set_env.sh or LD_LIBRARY_PATH say: to use another install, uninstall that nnae "
+                    f"(./{run_file_name(nnae)} --uninstall) or move to MindSpore {reads_env}+, which reads the CANN "
+                    "the environment points at"]
     if len(reached) > 1:
         by_root = {i.root: i for i in installs}
         keep = active or by_root[reached[0]]
@@ -243,7 +281,7 @@ def check_cann_multiple(ctx):
             fix=["grep -n set_env.sh ~/.bashrc ~/.profile /etc/profile.d/* 2>/dev/null   # find every source line",
                  f"keep only: source {set_env_path(keep)}   (and remove "
                  + ", ".join(f"source {set_env_path(o)}" for o in others) + ")",
-                 "open a new shell and run ascend-doctor again"])
+                 "open a new shell and run ascend-doctor again"] + nnae_fix)
     if len(installs) == 1:
         return Finding("install.cann_multiple", PASS, title, summary=f"one install: {describe_install(installs[0])}",
                        evidence=ev)
@@ -260,6 +298,7 @@ def check_cann_multiple(ctx):
     fix = [f"use one install: source {set_env_path(keep)}   # and no other set_env.sh in ~/.bashrc"]
     for o in others:
         fix.append(f"if you do not need {describe_install(o)}: ./{run_file_name(o)} --uninstall")
+    fix += nnae_fix
     return Finding(
         "install.cann_multiple", WARN, title,
         summary=f"{len(installs)} CANN installs with different releases ({', '.join(releases)}): "

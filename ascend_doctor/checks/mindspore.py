@@ -10,7 +10,6 @@ import re
 from typing import List, Optional
 
 from ..findings import ERROR, FAIL, PASS, SKIP, WARN, Finding
-from ..matrix import mindspore_install_steps
 from . import check
 from ._accelerators import device_phrase, gpu_present, npu_present
 
@@ -50,20 +49,15 @@ def check_installed(ctx):
                                                    "directories are unknown (not recorded in this snapshot).",
                        evidence=evidence)
     if npu_present(facts):
-        releases = _releases_for_installed_cann(ctx)
-        if releases:
-            evidence["releases for this CANN and Python (matrix)"] = ", ".join(r["version"] for r in releases)
-            first = mindspore_install_steps(releases, "newest release whose version check accepts the CANN and "
-                                                      "Python here", limit=1)[0]
-        else:
-            first = "pip install mindspore==<release>   # no release in the matrix accepts the CANN found here: " \
-                    "see compat.mindspore_cann, or install a CANN that a current MindSpore supports"
+        advice = _advice_for_installed_cann(ctx)
+        evidence.update(advice.evidence)
         return Finding(cid, WARN, title,
                        summary="MindSpore is not installed in this Python, and this machine has Ascend NPUs. Since 2.0 "
-                               "the `mindspore` package on PyPI is the one for Ascend too.",
+                               "one `mindspore` package carries the Ascend backend (there is no separate "
+                               "mindspore-ascend any more). " + advice.summary,
                        evidence=evidence,
-                       fix=[first,
-                            "python -c \"import mindspore; mindspore.run_check()\"   # reports the device it ran on"])
+                       fix=advice.fix + [
+                           "python -c \"import mindspore; mindspore.run_check()\"   # reports the device it ran on"])
     if gpu_present(facts):
         return Finding(cid, WARN, title,
                        summary="MindSpore is not installed in this Python, and this machine has NVIDIA GPUs. The "
@@ -81,22 +75,25 @@ def check_installed(ctx):
                    evidence=evidence, fix=["pip install mindspore   # CPU is enough to learn the API"])
 
 
-def _releases_for_installed_cann(ctx) -> List[dict]:
-    """Matrix rows of the MindSpore releases (newest first) that accept the active CANN's compiler and this Python."""
-    cann = ctx.facts.cann.active or (ctx.facts.cann.installs[0] if len(ctx.facts.cann.installs) == 1 else None)
-    if cann is None or not cann.compiler_version:
-        return []
+def _advice_for_installed_cann(ctx):
+    """The MindSpore release published with the CANN MindSpore would use here (see checks/_recommend.py)."""
+    from ._recommend import advise_mindspore
+    from .compat import judged_cann
+
+    cann, _, why = judged_cann(ctx.facts)
     try:
         matrix = ctx.matrix
-        by_cann = matrix.mindspore_for_compiler(cann.compiler_version, finals_only=True)
-        py = ctx.facts.python.version
-        arch = ctx.facts.system.arch
-        if py and arch:
-            fits_python = {r["version"] for r in matrix.mindspore_for_python(py, f"linux-{arch}")}
-            by_cann = [r for r in by_cann if r["version"] in fits_python]
-        return by_cann
     except Exception:  # the matrix is advice here; compat.* reports a broken matrix on its own
-        return []
+        matrix = None
+    if cann is None or matrix is None:
+        from ._recommend import MindSporeAdvice
+
+        return MindSporeAdvice(fix=["install CANN first (see install.cann_present), then the MindSpore release "
+                                    "published with it: https://www.mindspore.cn/install"],
+                               summary="No CANN install was found, so no MindSpore release can be chosen for it.")
+    advice = advise_mindspore(matrix, ctx.facts, cann.release, cann.compiler_version)
+    advice.evidence["CANN judged"] = f"{cann.root} ({cann.release or 'release unknown'}; {why})"
+    return advice
 
 
 # -- Python version (P21) ------------------------------------------------------------------

@@ -181,8 +181,13 @@ def _broken_finding(fid, title, res, run: SmokeRun, kb, stderr_lines) -> Finding
     if matches:
         evidence["known_errors"] = [f"{sig.id}: {line.strip()[:160]}" for sig, line in matches]
         what += " Known error: " + "; ".join(sig.cause.split(". ")[0].rstrip(".") for sig, _ in matches[:2]) + "."
+        from ..advice_facts import applicable_fixes
+
+        imported = run.stages.get("import")
+        installed = {"mindspore": (imported.data or {}).get("version") if imported else None}
         for sig, _ in matches:
-            fix.extend(s for s in sig.fix if s not in fix)
+            # steps naming an API the MindSpore that ran does not have are left out (advice_facts.json ranges)
+            fix.extend(s for s in applicable_fixes(sig.fix, installed) if s not in fix)
             pitfall = pitfall or sig.pitfall
     if stage == "import" and "No module named 'mindspore'" in (res.error or ""):
         fix.extend([f"{run.python} -m pip install 'mindspore>=2.7'   # or the build for your device: "

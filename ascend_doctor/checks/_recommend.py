@@ -1,0 +1,81 @@
+"""Which MindSpore release a fix may recommend for the CANN (and Python) on a machine: one place for it.
+
+A release is recommended only when a vendor source publishes it together with this CANN (the matrix rows
+with role "recommended" or "paired", see Matrix.published_canns). MindSpore's own version check accepts a
+list of CANN compiler versions, but that list only decides whether MindSpore prints a warning at import:
+it is not a pairing anyone tested, so it never picks the release a fix names. The other way out, upgrading
+CANN to the newest published pairing, is named next to it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import List, Optional
+
+from ..matrix import mindspore_install_steps
+from ..versions import version_key
+
+_ARCH_PLATFORM = {"x86_64": "linux-x86_64", "amd64": "linux-x86_64", "aarch64": "linux-aarch64",
+                  "arm64": "linux-aarch64"}
+DOWNLOAD_PAGE = "https://www.mindspore.cn/versions"
+
+
+@dataclass
+class MindSporeAdvice:
+    rows: List[dict] = field(default_factory=list)  # published pairings for this CANN (and Python), newest first
+    cann: Optional[str] = None  # the CANN release (or compiler value) they were chosen for
+    fix: List[str] = field(default_factory=list)
+    summary: str = ""  # one sentence: what to install and where it comes from (PyPI or the download page)
+    evidence: dict = field(default_factory=dict)
+
+    @property
+    def release(self) -> Optional[dict]:
+        return self.rows[0] if self.rows else None
+
+
+def platform_of(facts) -> Optional[str]:
+    return _ARCH_PLATFORM.get((facts.system.arch or "").lower())
+
+
+def _by(matrix, row: dict, cann: str) -> str:
+    from ..versions import release_matches
+
+    named = [c for c in matrix.published_canns(row["version"]) if release_matches(cann, c["cann"])] \
+        or matrix.published_canns(row["version"])
+    return "; ".join(dict.fromkeys(b for c in named for b in c["by"]))
+
+
+def where_to_get(matrix, row: dict) -> str:
+    return "on PyPI" if matrix.on_pypi(row) else f"not on PyPI (download it from {DOWNLOAD_PAGE})"
+
+
+def advise_mindspore(matrix, facts, cann_release: Optional[str], compiler: Optional[str],
+                     why: str = "newest release published with", limit: int = 1) -> MindSporeAdvice:
+    """The MindSpore release(s) to install for this CANN (and the machine's Python), with fix lines."""
+    python = facts.python.version
+    platform = platform_of(facts)
+    label = f"CANN {cann_release}" if cann_release else (f"CANN compiler {compiler}" if compiler else "this CANN")
+    rows = matrix.published_mindspore_for_cann(cann_release, compiler, python, platform) \
+        if (cann_release or compiler) else []
+    advice = MindSporeAdvice(rows=rows, cann=cann_release or compiler)
+    py = f" and Python {python}" if python else ""
+    if rows:
+        row = rows[0]
+        advice.evidence["published with " + label] = ", ".join(r["version"] for r in rows)
+        advice.fix = mindspore_install_steps(rows, f"{why} {label}{py} ({_by(matrix, row, cann_release or '')})",
+                                             limit=limit)
+        advice.summary = (f"MindSpore {row['version']} is the newest release published with {label}{py}; it is "
+                          f"{where_to_get(matrix, row)}.")
+    else:
+        advice.fix = [f"no MindSpore release in the matrix is published with {label}{py}: see "
+                      "https://www.mindspore.cn/install for the pairing, or upgrade CANN (below)"]
+        advice.summary = f"The matrix has no MindSpore release published with {label}{py}."
+    newest = matrix.newest_published_pairing(python, platform)
+    if newest:
+        ms_row, cann = newest
+        if not rows or version_key(ms_row["version"]) > version_key(rows[0]["version"]):
+            advice.fix.append(
+                f"or upgrade CANN: install CANN {cann['cann']} (toolkit + kernels), `source <install>/set_env.sh`, "
+                f"then MindSpore {ms_row['version']} ({where_to_get(matrix, ms_row)})   # the newest published "
+                f"pairing ({'; '.join(cann['by'])}); its driver: ascend-doctor matrix show --cann {cann['cann']}")
+    return advice
