@@ -138,18 +138,24 @@ class Signature:
         return lambda line: rx.search(line) is not None and not any(x.search(line) for x in excl)
 
     # ---- scanner literals ----
-    def scan_literals(self) -> Optional[List[bytes]]:
+    def scan_literals(self, shared: Optional[Dict[str, int]] = None) -> Optional[List[bytes]]:
         """Byte strings, one of which is in every line this signature matches (None: no usable literal).
 
         An all_of alternative gives its most selective literal (all of them must be in the line,
-        so any one of them will do as the anchor). A derived signature matches no line: [].
+        so any one of them will do as the anchor): the rarest by literal_cost, weighed by how many
+        alternatives of the knowledge base share it (`shared`: literal -> count; "Sensor Type=0xc0;"
+        is in dozens of BMC events, each hit would make all of them candidates; their event ids
+        are in one each).
+        A derived signature matches no line: [].
         """
         if self.derived:
             return []
         if self.anchors:  # given by hand in the data
             return sorted({a.encode("utf-8") for a in self.anchors})
         if self.all_of:
-            return sorted({min(alt, key=literal_cost).encode("utf-8") for alt in self.all_of})
+            shared = shared or {}
+            return sorted({min(alt, key=lambda lit: (literal_cost(lit) + 1) * max(1, shared.get(lit, 1)))
+                           .encode("utf-8") for alt in self.all_of})
         out: Set[bytes] = set()
         for p in self.patterns():
             lits = required_literals(p)
@@ -632,8 +638,13 @@ class Scanner:
         self.signatures = list(signatures)
         self.unanchored: List[int] = []
         lit_sigs: Dict[bytes, Set[int]] = {}
+        shared: Dict[str, int] = {}
+        for sig in self.signatures:
+            for alt in sig.all_of:
+                for lit in set(alt):
+                    shared[lit] = shared.get(lit, 0) + 1
         for i, sig in enumerate(self.signatures):
-            lits = sig.scan_literals()
+            lits = sig.scan_literals(shared)
             if lits is None:
                 self.unanchored.append(i)
                 continue
