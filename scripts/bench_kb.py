@@ -180,6 +180,13 @@ def main() -> int:
         if args.all_matchers:
             for name in ("re2", "python"):
                 e2 = dict(env, ASCEND_DOCTOR_MATCHER=name)
+                py = [sys.executable] if args.checkout else [os.path.join(os.path.dirname(doctor[0]), "python")]
+                got = subprocess.run(py + ["-c", "from ascend_doctor.knowledge import Scanner; "
+                                           f"print(Scanner([], matchers=['{name}']).matcher)"],
+                                     capture_output=True, text=True, env=env).stdout.strip()
+                if got != name:
+                    print(f"  ASCEND_DOCTOR_MATCHER={name:<7} not installed in this environment: skipped")
+                    continue
                 out = os.path.join(tmp, f"triage-{name}.json")
                 w, r, rc, err = run(triage, e2, out)
                 other = json.load(open(out, encoding="utf-8"))
