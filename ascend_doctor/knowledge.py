@@ -96,46 +96,43 @@ class Signature:
 
     # ---- str matching (smoke classifier, report, `kb match`) ----
     def patterns(self) -> List[str]:
-        """The regexes of a pattern signature ([] for all_of and derived signatures)."""
-        if self.all_of or self.derived:
+        """The regexes of a pattern signature ([] for an all_of-only or derived signature)."""
+        if not self.pattern or self.derived:
             return []
         main = self.pattern if self.regex else re.escape(self.pattern)
         return [main] + list(self.also)
 
     def search(self, line: str) -> bool:
+        """A regex signature matches by its patterns, an all_of one by its alternatives; one of ours
+        given all_of alternatives by a part (`existing_all_of`) by either."""
         if self.derived:
             return False
-        if self.all_of:
-            if not any(all(lit in line for lit in alt) for alt in self.all_of):
-                return False
-            if not self.exclude:
-                return True
-            if self._compiled_excl is None:
-                self._compiled_excl = [re.compile(p) for p in self.exclude]
-            return not any(x.search(line) for x in self._compiled_excl)
-        if self._compiled is None:
-            self._compiled = re.compile("|".join(f"(?:{p})" for p in self.patterns()))
+        if self._compiled_excl is None:
+            pats = self.patterns()
+            self._compiled = re.compile("|".join(f"(?:{p})" for p in pats)) if pats else None
             self._compiled_excl = [re.compile(p) for p in self.exclude]
-        if self._compiled.search(line) is None:
-            return False
-        return not any(x.search(line) for x in self._compiled_excl or ())
+        hit = (self._compiled is not None and self._compiled.search(line) is not None) or \
+            any(all(lit in line for lit in alt) for alt in self.all_of)
+        return hit and not any(x.search(line) for x in self._compiled_excl)
 
     def bytes_matcher(self):
         """A function line(bytes) -> bool with the same answers as `search` (the scanner's last word)."""
         excl = [re.compile(x.encode("utf-8")) for x in self.exclude]
         if self.derived:
             return lambda line: False
-        if self.all_of:
-            alts = [tuple(lit.encode("utf-8") for lit in alt) for alt in self.all_of]
+        alts = [tuple(lit.encode("utf-8") for lit in alt) for alt in self.all_of]
+        pats = self.patterns()
+        if not pats:
             if len(alts) == 1 and not excl:
                 only = alts[0]
                 return lambda line: all(lit in line for lit in only)
             return lambda line: (any(all(lit in line for lit in alt) for alt in alts)
                                  and not any(x.search(line) for x in excl))
-        rx = re.compile(("|".join(f"(?:{p})" for p in self.patterns())).encode("utf-8"))
-        if not excl:
+        rx = re.compile(("|".join(f"(?:{p})" for p in pats)).encode("utf-8"))
+        if not excl and not alts:
             return lambda line: rx.search(line) is not None
-        return lambda line: rx.search(line) is not None and not any(x.search(line) for x in excl)
+        return lambda line: ((rx.search(line) is not None or any(all(lit in line for lit in alt) for alt in alts))
+                             and not any(x.search(line) for x in excl))
 
     # ---- scanner literals ----
     def scan_literals(self, shared: Optional[Dict[str, int]] = None) -> Optional[List[bytes]]:
@@ -150,13 +147,13 @@ class Signature:
         """
         if self.derived:
             return []
-        if self.anchors:  # given by hand in the data
-            return sorted({a.encode("utf-8") for a in self.anchors})
+        out: Set[bytes] = set()
         if self.all_of:
             shared = shared or {}
-            return sorted({min(alt, key=lambda lit: (literal_cost(lit) + 1) * max(1, shared.get(lit, 1)))
-                           .encode("utf-8") for alt in self.all_of})
-        out: Set[bytes] = set()
+            out.update(min(alt, key=lambda lit: (literal_cost(lit) + 1) * max(1, shared.get(lit, 1))).encode("utf-8")
+                       for alt in self.all_of)
+        if self.anchors:  # given by hand in the data (for the patterns)
+            return sorted(out | {a.encode("utf-8") for a in self.anchors})
         for p in self.patterns():
             lits = required_literals(p)
             if not lits:
@@ -652,6 +649,9 @@ class Scanner:
                 lit_sigs.setdefault(lit, set()).add(i)
         self.lit_sigs = lit_sigs
         self._matchers = [sig.bytes_matcher() for sig in self.signatures]
+        self._unanchored_res = [
+            (i, re.compile(("|".join(f"(?:{p})" for p in self.signatures[i].patterns())).encode("utf-8"), re.M))
+            for i in self.unanchored]
         self.finder = None
         for name in (matchers or matcher_order()):
             try:
@@ -664,7 +664,7 @@ class Scanner:
         self.matcher = self.finder.name
 
     def candidates(self, line: bytes) -> Set[int]:
-        """Indexes of the signatures whose anchors occur in `line` (one line, no newline)."""
+        """Indexes of the signatures whose anchors occur in `line` (one line, no newline), and those with none."""
         lines: Dict[int, Set[int]] = {}
         self.finder.add_lines(line, 0, len(line), lines)
         found: Set[int] = set(self.unanchored)
@@ -685,19 +685,21 @@ class Scanner:
         `buf[start:end]` must hold whole lines (the caller keeps a partial last line for the next chunk).
         """
         end = len(buf) if end is None else end
-        if self.unanchored:  # every line must be tried (the KB test forbids this)
-            pos = start
-            while pos < end:
-                nl = buf.find(b"\n", pos, end)
-                le = end if nl < 0 else nl
-                hits = self.match_line(buf[pos:le])
-                if hits:
-                    yield pos, le, hits
-                pos = le + 1
-            return
         lines: Dict[int, Set[int]] = {}
         self.finder.add_lines(buf, start, end, lines)
         find = buf.find
+        for i, rx in self._unanchored_res:
+            # a signature with no literal to find (`\bE[A-Z0-9][0-9]{4}[):]`): its own regex over the
+            # chunk (in C), noting the line of each match start and going on from the next line, so no
+            # line is skipped; a match across lines is only a candidate, the exact matcher decides
+            m = rx.search(buf, start, end)
+            while m is not None:
+                ls = buf.rfind(b"\n", start, m.start()) + 1 or start
+                _note_line(lines, ls, (i,))
+                le = find(b"\n", m.start(), end)
+                if le < 0:
+                    break
+                m = rx.search(buf, le + 1, end)
         for ls in sorted(lines):
             le = find(b"\n", ls, end)
             le = end if le < 0 else le
@@ -804,12 +806,16 @@ def merge_parts(pitfalls: Dict[str, Pitfall], base: List[Signature], files: Sequ
                 continue
             by_id[sig.id] = sig
             sigs.append(sig)
-        for our, fds in mapping:
+        for key, our, add in mapping:
             target = by_id.get(our)
             if target is None:
-                errors.append(f"{file}: existing.{our}: expected the id of a signature of the knowledge base")
+                errors.append(f"{file}: {key}.{our}: expected the id of a signature of the knowledge base")
                 continue
-            target.ascend_fd = target.ascend_fd + [fd for fd in fds if fd not in target.ascend_fd]
+            if key == "existing":
+                target.ascend_fd = target.ascend_fd + [fd for fd in add if fd not in target.ascend_fd]
+            else:  # existing_all_of: the fd's telling strings, as more ways to match one of ours
+                target.all_of = target.all_of + [alt for alt in add if alt not in target.all_of]
+                target._compiled_excl = None
     if errors:
         raise KbError(errors)
     return sigs
@@ -841,7 +847,7 @@ def _check_list(s: dict, key: str, errs: List[str], where: str, required: bool =
 
 
 def parse_part(raw, file: str, pitfalls: Dict[str, Pitfall], check_examples: bool = False):
-    """([(index, Signature)], [(our id, [fd ids])], [one-line errors]) of one part file."""
+    """([(index, Signature)], [("existing"|"existing_all_of", our id, values)], [one-line errors]) of one part file."""
     errs: List[str] = []
     if not isinstance(raw, dict) or raw.get("schema") != PART_SCHEMA:
         return [], [], [f"{file}: field 'schema' must be {PART_SCHEMA!r}"]
@@ -854,7 +860,19 @@ def parse_part(raw, file: str, pitfalls: Dict[str, Pitfall], check_examples: boo
         if not isinstance(fds, list) or not all(isinstance(x, str) and x for x in fds):
             errs.append(f"{file}: existing.{our}: expected a list of ascend-fd ids")
             continue
-        mapping.append((our, list(fds)))
+        mapping.append(("existing", our, list(fds)))
+    more = raw.get("existing_all_of") or {}
+    if not isinstance(more, dict):
+        errs.append(f"{file}: existing_all_of: expected an object {{our signature id: all_of alternatives}}")
+        more = {}
+    for our, alts in more.items():
+        if (not isinstance(alts, list) or not alts
+                or not all(isinstance(a, list) and a and all(isinstance(x, str) and x and "\n" not in x for x in a)
+                           for a in alts)):
+            errs.append(f"{file}: existing_all_of.{our}: expected a list of alternatives, each a non-empty list "
+                        f"of non-empty one-line strings")
+            continue
+        mapping.append(("existing_all_of", our, [list(a) for a in alts]))
     entries = raw.get("signatures")
     if entries is None:
         entries = []
