@@ -1,17 +1,22 @@
 """The knowledge base: documented pitfalls (P01..P24) and known log signatures.
 
-One data file (`data/knowledge_base.json`, rules in `data/knowledge_base.schema.json`)
-serves the report's advice, `triage` and the smoke stage classifier, so a
-signature is added in one place.
+`data/knowledge_base.json` (rules in `data/knowledge_base.schema.json`) holds the pitfalls
+and our first signatures; `data/kb/*.json` (rules in `data/kb_part.schema.json`) hold the
+rest (issue 13: every training fault of ascend-fd, with English and Chinese texts); users
+add files in the part format with `--kb FILE` or `$ASCEND_DOCTOR_KB`. One KnowledgeBase
+serves the report's advice, `triage`, `kb` and the smoke stage classifier. The parts are
+read on first use of `.signatures` (`check` needs only the pitfalls).
+
+A signature matches a line by a regex (`pattern`, `also`) or by `all_of`: alternatives,
+each a list of literals that must all be in the line.
 
 Matching a line is `KnowledgeBase.match_line(str)`. Scanning gigabytes is
-`KnowledgeBase.scanner()`: every signature regex is reduced to the literal
-strings one of which MUST appear in any line it matches (worked out from the
-parsed regex, or given by hand in the data when the regex has no usable literal).
-A set cover groups those literals by a start byte that is rare in log text; each
-group becomes one regex pass (a prefix trie led by that byte, which the regex
-engine skips to in C) over whole multi-megabyte chunks of bytes. Only lines that
-contain an anchor reach the per-signature regexes: noise lines never enter Python code.
+`KnowledgeBase.scanner()`: every signature is reduced to literal anchors, one of which
+MUST appear in any line it matches (an all_of alternative's most selective literal; a
+regex's required literals, worked out from the parsed regex, or given by hand in the data).
+A finder (Hyperscan, an RE2 set, or pure-Python regex passes, see "Anchor finders") locates
+the anchors in multi-megabyte chunks of bytes; only lines holding one reach the signatures'
+exact matchers, so noise lines never enter Python code.
 """
 
 from __future__ import annotations
@@ -20,7 +25,7 @@ import functools
 import os
 import re
 from dataclasses import dataclass, field
-from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple
+from typing import Callable, Dict, Iterable, List, Optional, Sequence, Set, Tuple
 
 try:  # Python 3.11+ moved the regex parser; 3.8-3.10 name it sre_parse
     import re._parser as _sre_parse  # type: ignore[import]
@@ -31,17 +36,15 @@ except ImportError:  # pragma: no cover - depends on the interpreter
 
 from .data import DataError, data_path, load_json_file
 
-try:  # optional accelerator (pip install "ascend-doctor[fast]"): RE2's multi-pattern DFA
-    import re2 as _re2  # type: ignore[import]
-except ImportError:  # the pure-Python scanner does the same job, slower
-    _re2 = None
-# Off with ASCEND_DOCTOR_NO_RE2=1 (the benchmark measures both); tests switch it too.
-USE_RE2 = not os.environ.get("ASCEND_DOCTOR_NO_RE2")
-GATE_BLOCK_BYTES = 64 << 10
 
 KB_SCHEMA = "ascend-doctor.kb/1"
 
-COMPONENTS = ("driver", "cann", "hccl", "mindspore", "atc", "cuda", "python", "os")
+COMPONENTS = ("driver", "cann", "hccl", "mindspore", "pytorch", "atc", "cuda", "python", "os", "npu", "server",
+              "network", "mindx")
+# Where a signature's line is read (issue 13): framework stdout, CANN host/device logs, NPU device OS,
+# NPU driver logs on the host, NPU black box, host OS, iBMC/NodeD dumps, MindX, switch, AMCT.
+LOG_SOURCES = ("train", "plog", "device", "npu_os", "npu_host", "npu_history", "os", "bmc", "mindx", "switch",
+               "amct")
 SEVERITIES = ("fail", "warn", "info")
 CLASSES = ("root", "wrapper", "benign")
 # An anchor shorter than this matches too much noise for the prefilter to pay off.
@@ -59,7 +62,7 @@ class Pitfall:
 @dataclass
 class Signature:
     id: str
-    pattern: str
+    pattern: str  # "" for an all_of signature
     regex: bool
     component: str
     severity: str  # fail | warn | info
@@ -79,26 +82,78 @@ class Signature:
     anchors: List[str] = field(default_factory=list)  # hand-given prefilter literals (when derived ones are too short)
     notes: str = ""
     _compiled_excl: Optional[List[re.Pattern]] = None
+    # --- added by the knowledge-base parts (issue 13; all optional in data/knowledge_base.json) ---
+    all_of: List[List[str]] = field(default_factory=list)  # alternatives; all literals of one in one line
+    ascend_fd: List[str] = field(default_factory=list)  # ids of ascend-fd's kg-config.json this recognises
+    title_zh: str = ""
+    cause_zh: str = ""
+    fix_zh: List[str] = field(default_factory=list)
+    log_sources: List[str] = field(default_factory=list)
+    leads_to: List[str] = field(default_factory=list)  # ascend-fd ids this fault causes
+    derived: bool = False  # no telling line: known only as the effect of another fault
+    example_origin: str = ""
+    origin: str = ""  # the file it was read from
 
-    # ---- str matching (smoke classifier, report) ----
+    # ---- str matching (smoke classifier, report, `kb match`) ----
     def patterns(self) -> List[str]:
+        """The regexes of a pattern signature ([] for an all_of-only or derived signature)."""
+        if not self.pattern or self.derived:
+            return []
         main = self.pattern if self.regex else re.escape(self.pattern)
         return [main] + list(self.also)
 
     def search(self, line: str) -> bool:
-        if self._compiled is None:
-            self._compiled = re.compile("|".join(f"(?:{p})" for p in self.patterns()))
-            self._compiled_excl = [re.compile(p) for p in self.exclude]
-        if self._compiled.search(line) is None:
+        """A regex signature matches by its patterns, an all_of one by its alternatives; one of ours
+        given all_of alternatives by a part (`existing_all_of`) by either."""
+        if self.derived:
             return False
-        return not any(x.search(line) for x in self._compiled_excl or ())
+        if self._compiled_excl is None:
+            pats = self.patterns()
+            self._compiled = re.compile("|".join(f"(?:{p})" for p in pats)) if pats else None
+            self._compiled_excl = [re.compile(p) for p in self.exclude]
+        hit = (self._compiled is not None and self._compiled.search(line) is not None) or \
+            any(all(lit in line for lit in alt) for alt in self.all_of)
+        return hit and not any(x.search(line) for x in self._compiled_excl)
+
+    def bytes_matcher(self):
+        """A function line(bytes) -> bool with the same answers as `search` (the scanner's last word)."""
+        excl = [re.compile(x.encode("utf-8")) for x in self.exclude]
+        if self.derived:
+            return lambda line: False
+        alts = [tuple(lit.encode("utf-8") for lit in alt) for alt in self.all_of]
+        pats = self.patterns()
+        if not pats:
+            if len(alts) == 1 and not excl:
+                only = alts[0]
+                return lambda line: all(lit in line for lit in only)
+            return lambda line: (any(all(lit in line for lit in alt) for alt in alts)
+                                 and not any(x.search(line) for x in excl))
+        rx = re.compile(("|".join(f"(?:{p})" for p in pats)).encode("utf-8"))
+        if not excl and not alts:
+            return lambda line: rx.search(line) is not None
+        return lambda line: ((rx.search(line) is not None or any(all(lit in line for lit in alt) for alt in alts))
+                             and not any(x.search(line) for x in excl))
 
     # ---- scanner literals ----
-    def scan_literals(self) -> Optional[List[bytes]]:
-        """Byte strings, one of which is in every line this signature matches (None: no usable literal)."""
-        if self.anchors:  # given by hand in the data
-            return sorted({a.encode("utf-8") for a in self.anchors})
+    def scan_literals(self, shared: Optional[Dict[str, int]] = None) -> Optional[List[bytes]]:
+        """Byte strings, one of which is in every line this signature matches (None: no usable literal).
+
+        An all_of alternative gives its most selective literal (all of them must be in the line,
+        so any one of them will do as the anchor): the rarest by literal_cost, weighed by how many
+        alternatives of the knowledge base share it (`shared`: literal -> count; "Sensor Type=0xc0;"
+        is in dozens of BMC events, each hit would make all of them candidates; their event ids
+        are in one each).
+        A derived signature matches no line: [].
+        """
+        if self.derived:
+            return []
         out: Set[bytes] = set()
+        if self.all_of:
+            shared = shared or {}
+            out.update(min(alt, key=lambda lit: (literal_cost(lit) + 1) * max(1, shared.get(lit, 1))).encode("utf-8")
+                       for alt in self.all_of)
+        if self.anchors:  # given by hand in the data (for the patterns)
+            return sorted(out | {a.encode("utf-8") for a in self.anchors})
         for p in self.patterns():
             lits = required_literals(p)
             if not lits:
@@ -106,24 +161,53 @@ class Signature:
             out.update(lit.encode("utf-8") for lit in lits)
         return sorted(out)
 
+    # ---- the texts in a language ----
+    def text(self, lang: str = "en") -> Tuple[str, str, List[str]]:
+        """(title, cause, fix) in `lang` ("zh" falls back to English field by field where not written)."""
+        if lang == "zh":
+            return (self.title_zh or self.title, self.cause_zh or self.cause, list(self.fix_zh or self.fix))
+        return self.title, self.cause, list(self.fix)
 
-@dataclass
+
 class KnowledgeBase:
-    pitfalls: Dict[str, Pitfall]
-    signatures: List[Signature]
-    _scanner: Optional["Scanner"] = None
+    """Pitfalls and signatures. The signatures of the part files are read on first use
+    (`check` only needs pitfalls and must not pay for a thousand signatures)."""
+
+    def __init__(self, pitfalls: Dict[str, Pitfall], signatures: Optional[List[Signature]] = None,
+                 loader: Optional[Callable[[], List[Signature]]] = None):
+        self.pitfalls = pitfalls
+        self._signatures = signatures
+        self._loader = loader
+        self._scanner: Optional["Scanner"] = None
+        self._by_id: Optional[Dict[str, Signature]] = None
+
+    @property
+    def signatures(self) -> List[Signature]:
+        if self._signatures is None:
+            loader, self._loader = self._loader, None
+            self._signatures = loader() if loader else []
+        return self._signatures
 
     def pitfall(self, pid: str) -> Pitfall:
         return self.pitfalls[pid]
 
     def signature(self, sid: str) -> Signature:
-        for s in self.signatures:
-            if s.id == sid:
-                return s
-        raise KeyError(sid)
+        if self._by_id is None:
+            self._by_id = {s.id: s for s in self.signatures}
+        return self._by_id[sid]
+
+    def by_ascend_fd(self, fd_id: str) -> List[Signature]:
+        return [s for s in self.signatures if fd_id in s.ascend_fd]
 
     def match_line(self, line: str) -> List[Signature]:
-        return [s for s in self.signatures if s.search(line)]
+        """Every signature matching this line, in knowledge-base order (exact, no prefilter)."""
+        if len(self.signatures) < 200:
+            return [s for s in self.signatures if s.search(line)]
+        # a big KB: only the signatures whose anchors are in the line can match it
+        scanner = self.scanner()
+        raw = line.encode("utf-8", "surrogateescape")
+        cands = scanner.candidates(raw)
+        return [self.signatures[i] for i in sorted(cands) if self.signatures[i].search(line)]
 
     def match_lines(self, lines: Iterable[str]) -> List[tuple]:
         """[(signature, first matching line)] in order of first appearance, each signature once."""
@@ -308,35 +392,37 @@ GOOD_ANCHOR_LEN = 10
 
 
 ANCHOR_MAX_LEN = 16
-MIDWORD_NEEDS_NEXT_WORD = False  # measured: a 10-byte anchor cut mid-word is specific enough
 # Words that log noise is full of: an anchor that is just one of them says nothing.
 _COMMON_WORDS = frozenset(b"""
 version device memory failed error timeout overflow loss mindspore success found module compile rank total
 size type value name info warning debug time step epoch data file path line config context count init start
 heartbeat send receive node server client group stream task graph kernel
 """.split())
-_WORDCHAR = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
+
+
+_WORD = re.compile(rb"[A-Za-z0-9_]+")
 
 
 @functools.lru_cache(maxsize=None)
 def _starts(raw: bytes) -> List[int]:
-    """Where an anchor may start in a literal: at a word start, keeping enough bytes, not on a lone common word.
+    """Where an anchor may start in a literal: keeping enough bytes, and holding 4+ bytes of a word
+    that is not a common one.
 
-    Starting mid-word ("d memory" out of "shared memory") or on a common word
-    ("version ") makes an anchor that fires on ordinary log lines.
+    Starting on a common word ("version ") or on punctuation only makes an anchor that fires on
+    ordinary log lines. A window [i, i+ANCHOR_MAX_LEN) holds 4+ bytes of the word [s, e) when
+    s-(ANCHOR_MAX_LEN-4) <= i <= e-4: computed per word, not per position (the KB has thousands
+    of literals and this runs at every start).
     """
     need = max(MIN_ANCHOR_LEN, min(GOOD_ANCHOR_LEN, len(raw)))
-    fits = [i for i in range(len(raw) - need + 1)]
-    good = []
-    for i in fits:
-        piece = raw[i:i + ANCHOR_MAX_LEN]
-        words = bytes(c if c in _WORDCHAR else 32 for c in piece).split()
-        if MIDWORD_NEEDS_NEXT_WORD and i and raw[i - 1] in _WORDCHAR and raw[i] in _WORDCHAR and words:
-            words = words[1:]  # the cut word says little; judge by the whole words after it
-        if not any(len(w) >= 4 and w.lower() not in _COMMON_WORDS for w in words) and len(raw) > need:
-            continue
-        good.append(i)
-    return good or fits or [0]
+    last = len(raw) - need
+    if last <= 0:
+        return [0]
+    good: Set[int] = set()
+    for m in _WORD.finditer(raw):
+        s, e = m.span()
+        if e - s >= 4 and m.group(0).lower() not in _COMMON_WORDS:
+            good.update(range(max(0, s - (ANCHOR_MAX_LEN - 4)), min(e - 4, last) + 1))
+    return sorted(good) if good else list(range(last + 1))
 
 
 def literal_cost(lit: str) -> float:
@@ -390,20 +476,115 @@ def _trie_regex(words: Iterable[bytes]) -> bytes:
     return emit(trie)
 
 
-class Scanner:
-    """Finds signature hits in chunks of bytes (complete lines) without touching non-matching lines in Python."""
+# ---------------------------------------------------------------------------
+# Anchor finders: where in a chunk the scanner's literals occur
+# ---------------------------------------------------------------------------
+# Each finder adds {line start: {signature indexes}} for every line holding one of the
+# anchors; the signatures' exact matchers then decide. A finder only narrows the lines
+# to look at, so every finder gives the same answers (the tests run them all).
+#
+# Measured on the 200 MB log of scripts/bench_kb.py with the ~1,300 anchors of the full
+# knowledge base (CPython 3.11, one core): Hyperscan 2.4 GB/s, an RE2 set 0.65 GB/s,
+# pyahocorasick 0.09 GB/s (it needs a str and yields every hit into Python), the
+# pure-Python passes below ~0.05 GB/s. Hyperscan has wheels for x86_64 (CPython 3.8+) and
+# aarch64 (3.10+); google-re2 for both on 3.8-3.13: see setup.cfg and README "Performance".
 
-    def __init__(self, signatures: Sequence[Signature]):
-        self.signatures = list(signatures)
-        self.unanchored: List[int] = []
-        lit_sigs: Dict[bytes, Set[int]] = {}
-        for i, sig in enumerate(self.signatures):
-            lits = sig.scan_literals()
-            if lits is None:
-                self.unanchored.append(i)
-                continue
-            for lit in lits:
-                lit_sigs.setdefault(lit, set()).add(i)
+MATCHERS = ("hyperscan", "re2", "python")
+MATCHER_ENV = "ASCEND_DOCTOR_MATCHER"  # hyperscan | re2 | python (default: the first that loads)
+NO_ACCEL_ENV = "ASCEND_DOCTOR_NO_RE2"  # =1: pure Python (the name predates Hyperscan)
+
+
+def matcher_order() -> List[str]:
+    """The finders to try, best first, as the environment asks (read at each Scanner build)."""
+    if os.environ.get(NO_ACCEL_ENV):
+        return ["python"]
+    want = (os.environ.get(MATCHER_ENV) or "").strip().lower()
+    if want in MATCHERS:
+        return list(MATCHERS[MATCHERS.index(want):])
+    return list(MATCHERS)
+
+
+def _note_line(lines: Dict[int, Set[int]], ls: int, ids) -> None:
+    got = lines.get(ls)
+    if got is None:
+        lines[ls] = set(ids)
+    else:
+        got.update(ids)
+
+
+class _HyperscanFinder:
+    name = "hyperscan"
+
+    def __init__(self, lit_sigs: Dict[bytes, Set[int]]):
+        import hyperscan  # type: ignore[import]
+
+        self.lits = sorted(lit_sigs)
+        self.sigs = [lit_sigs[lit] for lit in self.lits]
+        self.db = hyperscan.Database(mode=hyperscan.HS_MODE_BLOCK)
+        # every byte as \xHH: a literal in any PCRE dialect, whatever bytes it holds
+        exprs = [b"".join(b"\\x%02x" % c for c in lit) for lit in self.lits]
+        if exprs:
+            self.db.compile(expressions=exprs, ids=list(range(len(exprs))), elements=len(exprs), flags=[0] * len(exprs))
+
+    def add_lines(self, buf: bytes, start: int, end: int, lines: Dict[int, Set[int]]) -> None:
+        if not self.lits or end <= start:
+            return
+        found: List[Tuple[int, int]] = []
+        add = found.append
+        self.db.scan(memoryview(buf)[start:end], match_event_handler=lambda i, _f, to, _fl, _c: add((to, i)))
+        rfind = buf.rfind
+        for to, i in found:
+            p = start + to - len(self.lits[i])
+            _note_line(lines, rfind(b"\n", start, p) + 1 or start, self.sigs[i])
+
+
+class _Re2Finder:
+    """An RE2 set of the anchors answers "which anchors are in this block?" in one DFA pass; bytes.find places them."""
+
+    name = "re2"
+    BLOCK = 64 << 10
+
+    def __init__(self, lit_sigs: Dict[bytes, Set[int]]):
+        import re2 as _re2mod  # type: ignore[import]
+
+        self.lits = sorted(lit_sigs)
+        self.sigs = [lit_sigs[lit] for lit in self.lits]
+        opts = _re2mod.Options()
+        opts.encoding = _re2mod.Options.Encoding.LATIN1  # byte for byte, whatever the log's encoding
+        opts.log_errors = False
+        opts.max_mem = 64 << 20
+        self.set = _re2mod.Set.SearchSet(opts)
+        for lit in self.lits:
+            self.set.Add(re.escape(lit))
+        self.set.Compile()  # raises when the set does not fit max_mem
+
+    def add_lines(self, buf: bytes, start: int, end: int, lines: Dict[int, Set[int]]) -> None:
+        if not self.lits:
+            return
+        match, find, rfind = self.set.Match, buf.find, buf.rfind
+        pos = start
+        while pos < end:
+            be = find(b"\n", min(pos + self.BLOCK, end), end)
+            be = end if be < 0 else be
+            for i in match(buf[pos:be]) or ():
+                lit, ids = self.lits[i], self.sigs[i]
+                p = find(lit, pos, be)
+                while p >= 0:
+                    _note_line(lines, rfind(b"\n", start, p) + 1 or start, ids)
+                    p = find(lit, p + 1, be)
+            pos = be + 1
+
+
+class _PythonFinder:
+    """A few regex passes over each chunk; each pass a prefix trie of the anchors that start with one byte.
+
+    The regex engine skips to that byte with its fast literal-prefix loop in C. Which bytes: a greedy
+    set cover of all the anchors' literals, preferring bytes that are rare in log text.
+    """
+
+    name = "python"
+
+    def __init__(self, lit_sigs: Dict[bytes, Set[int]]):
         self.passes: List[Tuple[re.Pattern, Dict[bytes, Set[int]]]] = []
         self._find_bytes: List[Optional[bytes]] = []  # per pass: the byte to memchr for, or None (regex pass)
         for byte, lits in plan_passes(lit_sigs):
@@ -420,54 +601,80 @@ class Scanner:
                         anchors[short] = anchors[short] | anchors[long]
             self.passes.append((re.compile(_trie_regex(sorted(anchors))), anchors))
             self._find_bytes.append(bytes([byte]) if _use_find(byte, len(anchors)) else None)
-        self._bytes_res = [
-            (re.compile(("|".join(f"(?:{p})" for p in sig.patterns())).encode("utf-8")),
-             [re.compile(x.encode("utf-8")) for x in sig.exclude])
-            for sig in self.signatures
-        ]
-        self.gate = self._build_gate() if (_re2 is not None and USE_RE2 and not self.unanchored) else None
 
-    def _build_gate(self):
-        """An RE2 set of every pattern (or, where RE2 lacks the syntax, the pattern's literals).
+    def add_lines(self, buf: bytes, start: int, end: int, lines: Dict[int, Set[int]]) -> None:
+        rfind, find = buf.rfind, buf.find
+        for (rx, anchors), byte in zip(self.passes, self._find_bytes):
+            if byte is not None:  # rare byte: memchr to it, then try the trie right there
+                match = rx.match
+                p = find(byte, start, end)
+                while p >= 0:
+                    m = match(buf, p, end)
+                    if m is not None:
+                        ids = anchors.get(m.group(0))
+                        if ids:
+                            _note_line(lines, rfind(b"\n", start, p) + 1 or start, ids)
+                    p = find(byte, p + 1, end)
+                continue
+            search = rx.search
+            m = search(buf, start, end)
+            while m is not None:
+                ids = anchors.get(m.group(0))
+                if ids:
+                    _note_line(lines, rfind(b"\n", start, m.start()) + 1 or start, ids)
+                m = search(buf, m.start() + 1, end)
 
-        It only answers "could this 64 KiB block hold any hit?" in a single DFA pass; blocks that
-        could are scanned exactly as without it, so the answers never depend on RE2.
-        """
-        opts = _re2.Options()
-        opts.encoding = _re2.Options.Encoding.LATIN1  # byte for byte, whatever the log's encoding
-        opts.log_errors = False
-        opts.max_mem = 256 << 20
-        gate = _re2.Set.SearchSet(opts)
-        try:
-            for sig in self.signatures:
-                for p in sig.patterns():
-                    try:  # (?m): ^ and $ at line ends, as when a line is searched on its own
-                        gate.Add(b"(?m)" + p.encode("utf-8"))
-                    except Exception:  # lookahead and friends: RE2 has no form of them
-                        for lit in sig.scan_literals() or []:
-                            gate.Add(re.escape(lit))
-            gate.Compile()  # raises when the set does not fit max_mem
-            return gate
-        except Exception:  # an RE2 too old or out of memory: run without the gate
-            return None
+
+_FINDERS = {"hyperscan": _HyperscanFinder, "re2": _Re2Finder, "python": _PythonFinder}
+
+
+class Scanner:
+    """Finds signature hits in chunks of bytes (complete lines) without touching non-matching lines in Python."""
+
+    def __init__(self, signatures: Sequence[Signature], matchers: Optional[Sequence[str]] = None):
+        self.signatures = list(signatures)
+        self.unanchored: List[int] = []
+        lit_sigs: Dict[bytes, Set[int]] = {}
+        shared: Dict[str, int] = {}
+        for sig in self.signatures:
+            for alt in sig.all_of:
+                for lit in set(alt):
+                    shared[lit] = shared.get(lit, 0) + 1
+        for i, sig in enumerate(self.signatures):
+            lits = sig.scan_literals(shared)
+            if lits is None:
+                self.unanchored.append(i)
+                continue
+            for lit in lits:
+                lit_sigs.setdefault(lit, set()).add(i)
+        self.lit_sigs = lit_sigs
+        self._matchers = [sig.bytes_matcher() for sig in self.signatures]
+        self._unanchored_res = [
+            (i, re.compile(("|".join(f"(?:{p})" for p in self.signatures[i].patterns())).encode("utf-8"), re.M))
+            for i in self.unanchored]
+        self.finder = None
+        for name in (matchers or matcher_order()):
+            try:
+                self.finder = _FINDERS[name](lit_sigs)
+                break
+            except Exception:  # not installed, no wheel for this CPU, or out of memory: the next one
+                continue
+        if self.finder is None:
+            self.finder = _PythonFinder(lit_sigs)
+        self.matcher = self.finder.name
 
     def candidates(self, line: bytes) -> Set[int]:
-        """Indexes of the signatures whose anchors occur in `line`."""
+        """Indexes of the signatures whose anchors occur in `line` (one line, no newline), and those with none."""
+        lines: Dict[int, Set[int]] = {}
+        self.finder.add_lines(line, 0, len(line), lines)
         found: Set[int] = set(self.unanchored)
-        for rx, anchors in self.passes:
-            m = rx.search(line)
-            while m is not None:
-                found.update(anchors.get(m.group(0), ()))
-                m = rx.search(line, m.start() + 1)
+        for ids in lines.values():
+            found |= ids
         return found
 
     def _line_hits(self, line: bytes, cands: Iterable[int]) -> List[int]:
-        hits = []
-        for i in sorted(cands):
-            rx, excl = self._bytes_res[i]
-            if rx.search(line) is not None and not any(x.search(line) for x in excl):
-                hits.append(i)
-        return hits
+        matchers = self._matchers
+        return [i for i in sorted(cands) if matchers[i](line)]
 
     def match_line(self, line: bytes) -> List[int]:
         return self._line_hits(line, self.candidates(line))
@@ -478,86 +685,310 @@ class Scanner:
         `buf[start:end]` must hold whole lines (the caller keeps a partial last line for the next chunk).
         """
         end = len(buf) if end is None else end
-        if self.gate is not None:
-            match = self.gate.Match
-            pos = start
-            while pos < end:
-                be = buf.find(b"\n", min(pos + GATE_BLOCK_BYTES, end), end)
-                be = end if be < 0 else be
-                if match(buf[pos:be]) is not None:
-                    yield from self._scan_passes(buf, pos, be)
-                pos = be + 1
-            return
-        yield from self._scan_passes(buf, start, end)
-
-    def _scan_passes(self, buf: bytes, start: int, end: int):
-        if self.unanchored:  # every line must be tried (the KB test forbids this)
-            pos = start
-            while pos < end:
-                nl = buf.find(b"\n", pos, end)
-                le = end if nl < 0 else nl
-                hits = self.match_line(buf[pos:le])
-                if hits:
-                    yield pos, le, hits
-                pos = le + 1
-            return
         lines: Dict[int, Set[int]] = {}
-        rfind = buf.rfind
+        self.finder.add_lines(buf, start, end, lines)
         find = buf.find
-        for (rx, anchors), byte in zip(self.passes, self._find_bytes):
-            if byte is not None:  # rare byte: memchr to it, then try the trie right there
-                match = rx.match
-                p = find(byte, start, end)
-                while p >= 0:
-                    m = match(buf, p, end)
-                    if m is not None:
-                        ids = anchors.get(m.group(0))
-                        if ids:
-                            ls = rfind(b"\n", start, p) + 1 or start
-                            got = lines.get(ls)
-                            if got is None:
-                                lines[ls] = set(ids)
-                            else:
-                                got.update(ids)
-                    p = find(byte, p + 1, end)
-                continue
-            search = rx.search
-            m = search(buf, start, end)
+        for i, rx in self._unanchored_res:
+            # a signature with no literal to find (`\bE[A-Z0-9][0-9]{4}[):]`): its own regex over the
+            # chunk (in C), noting the line of each match start and going on from the next line, so no
+            # line is skipped; a match across lines is only a candidate, the exact matcher decides
+            m = rx.search(buf, start, end)
             while m is not None:
-                ids = anchors.get(m.group(0))
-                if ids:
-                    ls = rfind(b"\n", start, m.start()) + 1 or start
-                    got = lines.get(ls)
-                    if got is None:
-                        lines[ls] = set(ids)
-                    else:
-                        got.update(ids)
-                m = search(buf, m.start() + 1, end)
+                ls = buf.rfind(b"\n", start, m.start()) + 1 or start
+                _note_line(lines, ls, (i,))
+                le = find(b"\n", m.start(), end)
+                if le < 0:
+                    break
+                m = rx.search(buf, le + 1, end)
         for ls in sorted(lines):
-            le = buf.find(b"\n", ls, end)
+            le = find(b"\n", ls, end)
             le = end if le < 0 else le
-            hits = self._line_hits(buf[max(ls, start):le], lines[ls])
+            hits = self._line_hits(buf[ls:le], lines[ls])
             if hits:
-                yield max(ls, start), le, hits
+                yield ls, le, hits
 
 
 # ---------------------------------------------------------------------------
 # Loading
 # ---------------------------------------------------------------------------
+# data/knowledge_base.json (pitfalls and our first signatures), then every part file
+# data/kb/*.json (schema data/kb_part.schema.json), then the user's files (--kb FILE,
+# ASCEND_DOCTOR_KB), all in the part format. The parts are read on first use of
+# `KnowledgeBase.signatures`: `check` needs only the pitfalls.
 
-_cache: Optional[KnowledgeBase] = None
+PART_SCHEMA = "ascend-doctor.kb-part/1"
+KB_ENV = "ASCEND_DOCTOR_KB"  # more part files, separated by os.pathsep
+_PART_FIELDS = {
+    "id", "ascend_fd", "title", "title_zh", "all_of", "pattern", "regex", "also", "exclude", "resolved_by",
+    "anchors", "component", "log_sources", "class", "severity", "priority", "pitfall", "cause", "cause_zh",
+    "fix", "fix_zh", "leads_to", "source", "seen_in", "examples", "example_origin", "near_misses", "notes",
+    "derived",
+}
 
 
-def load_knowledge_base(path: Optional[str] = None) -> KnowledgeBase:
-    global _cache
-    if path is None and _cache is not None:
-        return _cache
+class KbError(DataError):
+    """Bad knowledge-base entries: `errors` holds one line per entry; str() is the first."""
+
+    def __init__(self, errors: Sequence[str]):
+        self.errors = list(errors)
+        more = f" (and {len(self.errors) - 1} more)" if len(self.errors) > 1 else ""
+        super().__init__(self.errors[0] + more)
+
+
+def kb_parts_dir() -> Optional[str]:
+    """data/kb next to the package (wheel) or at the checkout's top level."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    for base in (os.path.join(here, "data"), os.path.join(os.path.dirname(here), "data")):
+        d = os.path.join(base, "kb")
+        if os.path.isdir(d):
+            return d
+    return None
+
+
+def part_files() -> List[str]:
+    d = kb_parts_dir()
+    return [os.path.join(d, n) for n in sorted(os.listdir(d)) if n.endswith(".json")] if d else []
+
+
+def env_kb_files() -> List[str]:
+    return [p for p in (os.environ.get(KB_ENV) or "").split(os.pathsep) if p.strip()]
+
+
+_cache: Dict[tuple, KnowledgeBase] = {}
+
+
+def load_knowledge_base(path: Optional[str] = None, extra: Sequence[str] = (),
+                        parts: Optional[Sequence[str]] = None) -> KnowledgeBase:
+    """The knowledge base: `path` (default data/knowledge_base.json), the part files (default
+    data/kb/*.json) and the user's files (`extra`, then $ASCEND_DOCTOR_KB).
+
+    Signatures of parts and user files are read lazily; a bad entry raises KbError (a DataError)
+    at that first use, with one line per bad entry. The default load is cached per process.
+    """
+    user = list(extra) + env_kb_files()
+    key = (tuple(user),)
+    if path is None and parts is None and key in _cache:
+        return _cache[key]
     file = path or data_path("knowledge_base.json")
-    raw = load_json_file(file)
-    kb = parse_knowledge_base(raw, file)
-    if path is None:
-        _cache = kb
+    base = parse_knowledge_base(load_json_file(file), file)
+    builtin = part_files() if parts is None else list(parts)
+
+    def load_rest() -> List[Signature]:
+        return merge_parts(base.pitfalls, base.signatures, [(f, False) for f in builtin] + [(f, True) for f in user])
+
+    kb = KnowledgeBase(base.pitfalls, loader=load_rest)
+    if path is None and parts is None:
+        _cache[key] = kb
     return kb
+
+
+def merge_parts(pitfalls: Dict[str, Pitfall], base: List[Signature], files: Sequence[Tuple[str, bool]]) -> List[Signature]:
+    """base + the signatures of every part file; `existing` mappings added to our ascend_fd lists.
+
+    files: [(path, from_the_user)]. A user's file has its examples and near misses checked too.
+    """
+    sigs = list(base)
+    by_id = {s.id: s for s in sigs}
+    errors: List[str] = []
+    for file, from_user in files:
+        try:
+            raw = load_json_file(file, "a knowledge-base part (schema ascend-doctor.kb-part/1)")
+        except DataError as exc:
+            errors.append(str(exc))
+            continue
+        new, mapping, errs = parse_part(raw, file, pitfalls, check_examples=from_user)
+        errors += errs
+        for i, sig in new:
+            other = by_id.get(sig.id)
+            if other is not None:
+                errors.append(f"{file}: signatures[{i}] ({sig.id}).id: expected a unique id, "
+                              f"{sig.id} is already in {os.path.basename(other.origin or 'knowledge_base.json')}")
+                continue
+            by_id[sig.id] = sig
+            sigs.append(sig)
+        for key, our, add in mapping:
+            target = by_id.get(our)
+            if target is None:
+                errors.append(f"{file}: {key}.{our}: expected the id of a signature of the knowledge base")
+                continue
+            if key == "existing":
+                target.ascend_fd = target.ascend_fd + [fd for fd in add if fd not in target.ascend_fd]
+            else:  # existing_all_of: the fd's telling strings, as more ways to match one of ours
+                target.all_of = target.all_of + [alt for alt in add if alt not in target.all_of]
+                target._compiled_excl = None
+    if errors:
+        raise KbError(errors)
+    return sigs
+
+
+def _check_str(s: dict, key: str, errs: List[str], where: str, required: bool = False, min_len: int = 0) -> str:
+    val = s.get(key)
+    if val is None:
+        if required:
+            errs.append(f"{where}.{key}: missing, expected a string" + (f" of {min_len}+ characters" if min_len else ""))
+        return ""
+    if not isinstance(val, str) or len(val.strip()) < max(min_len, 1 if required else 0):
+        errs.append(f"{where}.{key}: expected a string" + (f" of {min_len}+ characters" if min_len else "")
+                    + f", got {val!r:.60}")
+        return ""
+    return val
+
+
+def _check_list(s: dict, key: str, errs: List[str], where: str, required: bool = False) -> List[str]:
+    val = s.get(key)
+    if val is None:
+        if required:
+            errs.append(f"{where}.{key}: missing, expected a non-empty list of strings")
+        return []
+    if not isinstance(val, list) or not all(isinstance(x, str) and x.strip() for x in val) or (required and not val):
+        errs.append(f"{where}.{key}: expected a {'non-empty ' if required else ''}list of non-empty strings")
+        return []
+    return list(val)
+
+
+def parse_part(raw, file: str, pitfalls: Dict[str, Pitfall], check_examples: bool = False):
+    """([(index, Signature)], [("existing"|"existing_all_of", our id, values)], [one-line errors]) of one part file."""
+    errs: List[str] = []
+    if not isinstance(raw, dict) or raw.get("schema") != PART_SCHEMA:
+        return [], [], [f"{file}: field 'schema' must be {PART_SCHEMA!r}"]
+    mapping = []
+    existing = raw.get("existing") or {}
+    if not isinstance(existing, dict):
+        errs.append(f"{file}: existing: expected an object {{our signature id: [ascend-fd ids]}}")
+        existing = {}
+    for our, fds in existing.items():
+        if not isinstance(fds, list) or not all(isinstance(x, str) and x for x in fds):
+            errs.append(f"{file}: existing.{our}: expected a list of ascend-fd ids")
+            continue
+        mapping.append(("existing", our, list(fds)))
+    more = raw.get("existing_all_of") or {}
+    if not isinstance(more, dict):
+        errs.append(f"{file}: existing_all_of: expected an object {{our signature id: all_of alternatives}}")
+        more = {}
+    for our, alts in more.items():
+        if (not isinstance(alts, list) or not alts
+                or not all(isinstance(a, list) and a and all(isinstance(x, str) and x and "\n" not in x for x in a)
+                           for a in alts)):
+            errs.append(f"{file}: existing_all_of.{our}: expected a list of alternatives, each a non-empty list "
+                        f"of non-empty one-line strings")
+            continue
+        mapping.append(("existing_all_of", our, [list(a) for a in alts]))
+    entries = raw.get("signatures")
+    if entries is None:
+        entries = []
+    if not isinstance(entries, list):
+        return [], mapping, errs + [f"{file}: signatures: expected a list"]
+    out = []
+    seen: Dict[str, int] = {}
+    for i, s in enumerate(entries):
+        sig_errs: List[str] = []
+        sig = _parse_part_signature(s, f"{file}: signatures[{i}]", pitfalls, sig_errs, check_examples)
+        if sig is not None and not sig_errs:
+            if sig.id in seen:
+                sig_errs.append(f"{file}: signatures[{i}] ({sig.id}).id: expected a unique id, "
+                                f"signatures[{seen[sig.id]}] has it too")
+            else:
+                seen[sig.id] = i
+                sig.origin = file
+                out.append((i, sig))
+        errs += sig_errs[:1]  # one line per bad entry: its first problem
+    return out, mapping, errs
+
+
+def _parse_part_signature(s, where: str, pitfalls, errs: List[str], check_examples: bool) -> Optional[Signature]:
+    if not isinstance(s, dict):
+        errs.append(f"{where}: expected an object")
+        return None
+    sid = s.get("id")
+    if not isinstance(sid, str) or not re.fullmatch(r"[A-Z0-9_]+", sid):
+        errs.append(f"{where}.id: expected an UPPER_SNAKE id, got {sid!r:.60}")
+        return None
+    where = f"{where} ({sid})"
+    unknown = sorted(set(s) - _PART_FIELDS)
+    if unknown:
+        errs.append(f"{where}.{unknown[0]}: unknown field (expected one of the fields of data/kb_part.schema.json)")
+    derived = s.get("derived", False)
+    if not isinstance(derived, bool):
+        errs.append(f"{where}.derived: expected true or false")
+    title = _check_str(s, "title", errs, where, required=True)
+    component, kind, severity = s.get("component"), s.get("class", "root"), s.get("severity")
+    if component not in COMPONENTS:
+        errs.append(f"{where}.component: expected one of {', '.join(COMPONENTS)}, got {component!r:.40}")
+    if kind not in CLASSES:
+        errs.append(f"{where}.class: expected one of {', '.join(CLASSES)}, got {kind!r:.40}")
+    if severity not in SEVERITIES:
+        errs.append(f"{where}.severity: expected one of {', '.join(SEVERITIES)}, got {severity!r:.40}")
+    sources = _check_list(s, "log_sources", errs, where, required=True)
+    bad_src = [x for x in sources if x not in LOG_SOURCES]
+    if bad_src:
+        errs.append(f"{where}.log_sources: expected values from {', '.join(LOG_SOURCES)}, got {bad_src[0]!r:.40}")
+    cause = _check_str(s, "cause", errs, where, required=True, min_len=20)
+    fix = _check_list(s, "fix", errs, where, required=True)
+    fix_zh = _check_list(s, "fix_zh", errs, where)
+    if fix_zh and len(fix_zh) != len(fix):
+        errs.append(f"{where}.fix_zh: expected as many steps as fix ({len(fix)}), got {len(fix_zh)}")
+    source = _check_str(s, "source", errs, where, required=True, min_len=10)
+    pitfall = s.get("pitfall")
+    if pitfall is not None and pitfall not in pitfalls:
+        errs.append(f"{where}.pitfall: expected a pitfall id P01..P{len(pitfalls):02d}, got {pitfall!r:.40}")
+    regex = s.get("regex", False)
+    if not isinstance(regex, bool):
+        errs.append(f"{where}.regex: expected true or false")
+    all_of_raw, pattern = s.get("all_of"), s.get("pattern")
+    all_of: List[List[str]] = []
+    if derived:
+        if all_of_raw is not None or pattern is not None:
+            errs.append(f"{where}.derived: expected no all_of/pattern on a derived signature (it matches no line)")
+    elif (all_of_raw is None) == (pattern is None):
+        errs.append(f"{where}.all_of: expected exactly one of all_of / pattern (or \"derived\": true)")
+    elif all_of_raw is not None:
+        if (not isinstance(all_of_raw, list) or not all_of_raw
+                or not all(isinstance(alt, list) and alt and all(isinstance(x, str) and x and "\n" not in x for x in alt)
+                           for alt in all_of_raw)):
+            errs.append(f"{where}.all_of: expected a list of alternatives, each a non-empty list of "
+                        f"non-empty one-line strings: [[\"a\", \"b\"], [\"c\"]]")
+        else:
+            all_of = [list(alt) for alt in all_of_raw]
+    elif not isinstance(pattern, str) or not pattern:
+        errs.append(f"{where}.pattern: expected a non-empty string")
+    also, exclude = _check_list(s, "also", errs, where), _check_list(s, "exclude", errs, where)
+    resolved_by = _check_list(s, "resolved_by", errs, where)
+    for key, pats in (("pattern", [pattern] if regex and isinstance(pattern, str) and pattern else []),
+                      ("also", also), ("exclude", exclude), ("resolved_by", resolved_by)):
+        for p in pats:
+            try:
+                re.compile(p)
+            except re.error as exc:
+                errs.append(f"{where}.{key}: expected a Python regex, {p!r:.60} is invalid ({exc})")
+    examples, near = _check_list(s, "examples", errs, where), _check_list(s, "near_misses", errs, where)
+    if not derived and (not examples or not near):
+        errs.append(f"{where}.{'examples' if not examples else 'near_misses'}: expected at least one line")
+    for key in ("title_zh", "cause_zh", "example_origin", "notes", "seen_in"):
+        _check_str(s, key, errs, where)
+    if errs:
+        return None
+    sig = Signature(
+        id=sid, pattern=pattern if isinstance(pattern, str) else "", regex=bool(regex), component=component,
+        severity=severity, cause=cause, fix=fix, pitfall=pitfall, source=source, examples=examples,
+        near_misses=near, title=title, kind=kind, also=also, exclude=exclude, resolved_by=resolved_by,
+        anchors=_check_list(s, "anchors", errs, where), notes=str(s.get("notes") or ""), all_of=all_of,
+        ascend_fd=_check_list(s, "ascend_fd", errs, where), title_zh=str(s.get("title_zh") or ""),
+        cause_zh=str(s.get("cause_zh") or ""), fix_zh=fix_zh, log_sources=sources,
+        leads_to=_check_list(s, "leads_to", errs, where), derived=derived,
+        example_origin=str(s.get("example_origin") or ""),
+    )
+    if errs:
+        return None
+    if check_examples:
+        for line in sig.examples:
+            if not sig.search(line):
+                errs.append(f"{where}.examples: expected every example to match, {line!r:.80} does not")
+                return None
+        for line in sig.near_misses:
+            if sig.search(line):
+                errs.append(f"{where}.near_misses: expected no near miss to match, {line!r:.80} does")
+                return None
+    return sig
 
 
 def _str_list(s: dict, key: str, where: str) -> List[str]:
@@ -589,7 +1020,11 @@ def parse_knowledge_base(raw, file: str = "knowledge_base.json") -> KnowledgeBas
                 title=str(s.get("title", "")), kind=str(s.get("class", "root")),
                 also=_str_list(s, "also", where), exclude=_str_list(s, "exclude", where),
                 resolved_by=_str_list(s, "resolved_by", where), anchors=_str_list(s, "anchors", where),
-                notes=str(s.get("notes", "")),
+                notes=str(s.get("notes", "")), ascend_fd=_str_list(s, "ascend_fd", where),
+                title_zh=str(s.get("title_zh", "")), cause_zh=str(s.get("cause_zh", "")),
+                fix_zh=_str_list(s, "fix_zh", where), log_sources=_str_list(s, "log_sources", where),
+                leads_to=_str_list(s, "leads_to", where), example_origin=str(s.get("example_origin", "")),
+                origin=file,
             )
         except (KeyError, TypeError) as exc:
             raise DataError(f"{where}: missing or wrong field {exc}") from None
@@ -602,6 +1037,10 @@ def parse_knowledge_base(raw, file: str = "knowledge_base.json") -> KnowledgeBas
             raise DataError(f"{where}.class: {sig.kind!r} is not one of {CLASSES}")
         if sig.pitfall is not None and sig.pitfall not in pitfalls:
             raise DataError(f"{where}.pitfall: {sig.pitfall!r} is not a known pitfall id")
+        if [x for x in sig.log_sources if x not in LOG_SOURCES]:
+            raise DataError(f"{where}.log_sources: expected values from {', '.join(LOG_SOURCES)}")
+        if sig.fix_zh and len(sig.fix_zh) != len(sig.fix):
+            raise DataError(f"{where}.fix_zh: expected as many steps as fix ({len(sig.fix)})")
         for key, pats in (("pattern", [sig.pattern] if sig.regex else []), ("also", sig.also),
                           ("exclude", sig.exclude), ("resolved_by", sig.resolved_by)):
             for p in pats:

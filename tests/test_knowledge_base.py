@@ -119,29 +119,39 @@ def test_signature_matches_its_examples_and_not_its_near_misses(sid):
         assert index not in scanner.match_line(line.encode("utf-8"))
 
 
-def test_every_signature_has_scanner_anchors():
-    assert KB.scanner().unanchored == []
+def test_every_signature_of_ours_has_scanner_anchors():
+    from ascend_doctor.knowledge import Scanner
+
+    assert Scanner(load_knowledge_base(parts=[]).signatures).unanchored == []
 
 
-@pytest.mark.parametrize("use_re2", [False, True])
-def test_scanner_finds_examples_inside_a_block_of_noise(use_re2, monkeypatch):
+MATCHERS = ["python", "re2", "hyperscan"]
+
+
+def _scanner(matcher, sigs):
     import ascend_doctor.knowledge as knowledge
 
-    if use_re2 and knowledge._re2 is None:
-        pytest.skip("google-re2 (the optional accelerator) is not installed")
-    monkeypatch.setattr(knowledge, "USE_RE2", use_re2)
-    monkeypatch.setattr(knowledge, "GATE_BLOCK_BYTES", 4096)
-    scanner = knowledge.Scanner(KB.signatures)
-    assert (scanner.gate is not None) == use_re2
+    scanner = knowledge.Scanner(sigs, matchers=[matcher])
+    if scanner.matcher != matcher:
+        pytest.skip(f"the {matcher} accelerator is not installed here")
+    return scanner
+
+
+@pytest.mark.parametrize("matcher", MATCHERS)
+def test_scanner_finds_examples_inside_a_block_of_noise(matcher, monkeypatch):
+    import ascend_doctor.knowledge as knowledge
+
+    monkeypatch.setattr(knowledge._Re2Finder, "BLOCK", 4096)  # many blocks, hits near their edges
+    scanner = _scanner(matcher, KB.signatures)
     noise = b"[INFO] ME(1,1,python):2024-07-12 step 1 done, loss is 2.31\n" * 500
     near = "\n".join(nm for s in KB.signatures for nm in s.near_misses).encode("utf-8") + b"\n"
     lines = [ex for s in KB.signatures for ex in s.examples]
     buf = noise + near + noise + b"\n".join(x.encode("utf-8") for x in lines) + b"\n" + noise + near
     found = [(ls, KB.signatures[i].id) for ls, _, hits in scanner.scan(buf) for i in hits]
-    assert {sid for _, sid in found} == {s.id for s in KB.signatures}
-    # the gate only skips blocks: with or without it the hits are the same lines
-    monkeypatch.setattr(knowledge, "USE_RE2", False)
-    assert found == [(ls, KB.signatures[i].id) for ls, _, hits in knowledge.Scanner(KB.signatures).scan(buf) for i in hits]
+    assert {sid for _, sid in found} == {s.id for s in KB.signatures if not s.derived}
+    # a matcher only narrows the lines to look at: every matcher gives the same hits on the same lines
+    assert found == [(ls, KB.signatures[i].id) for ls, _, hits in _scanner("python", KB.signatures).scan(buf)
+                     for i in hits]
 
 
 def test_bad_data_is_reported_with_the_field():
@@ -155,17 +165,16 @@ def test_bad_data_is_reported_with_the_field():
         parse_knowledge_base(bad, "kb.json")
 
 
-def test_gate_passes_every_example_alone_in_noise(monkeypatch):
-    """The RE2 gate looks at whole blocks: line anchors (^Killed$) must still work inside one."""
-    import ascend_doctor.knowledge as knowledge
-
-    if knowledge._re2 is None:
-        pytest.skip("google-re2 (the optional accelerator) is not installed")
-    monkeypatch.setattr(knowledge, "USE_RE2", True)
-    scanner = knowledge.Scanner(KB.signatures)
+@pytest.mark.parametrize("matcher", MATCHERS)
+def test_every_example_alone_in_noise_is_found(matcher):
+    """Line anchors (^Killed$) and hits at a chunk's first or last byte still work inside a chunk."""
+    scanner = _scanner(matcher, KB.signatures)
     noise = b"[INFO] ME(1,1,python):2024-07-12 step 1 done, loss is 2.31\n" * 40
+    missed = []
     for i, sig in enumerate(KB.signatures):
         for ex in sig.examples:
-            buf = noise + ex.encode("utf-8") + b"\n" + noise
-            hits = {j for _, _, hs in scanner.scan(buf) for j in hs}
-            assert i in hits, f"{sig.id}: the gate skipped the block holding: {ex}"
+            raw = ex.encode("utf-8")
+            for buf in (noise + raw + b"\n" + noise, raw, raw + b"\n" + noise, noise + raw):
+                if i not in {j for _, _, hs in scanner.scan(buf) for j in hs}:
+                    missed.append(f"{sig.id}: {ex}")
+    assert not missed, missed[:10]

@@ -26,7 +26,10 @@ def test_wheel_installs_and_runs_against_a_snapshot(tmp_path, make_snapshot):
     missing = [p for p in packages if f"{p}/__init__.py" not in names]
     assert not missing, f"setup.cfg packages lacks {missing}"
     data_files = {f"ascend_doctor/data/{n}" for n in os.listdir(os.path.join(REPO, "data")) if n.endswith(".json")}
-    assert data_files <= set(names)
+    kb_dir = os.path.join(REPO, "data", "kb")  # the knowledge-base parts (setup.cfg package_data kb/*.json)
+    data_files |= {f"ascend_doctor/data/kb/{n}" for n in (os.listdir(kb_dir) if os.path.isdir(kb_dir) else [])
+                   if n.endswith(".json")}
+    assert data_files <= set(names), sorted(data_files - set(names))
 
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
@@ -47,3 +50,8 @@ def test_wheel_installs_and_runs_against_a_snapshot(tmp_path, make_snapshot):
     where = subprocess.run([str(venv / "bin" / "python"), "-c", "import ascend_doctor,sys;print(ascend_doctor.__file__)"],
                            capture_output=True, text=True, cwd=str(tmp_path), env=env).stdout
     assert str(venv) in where
+    # the installed KB (parts included) answers `kb show` for one of our ids
+    proc = subprocess.run([str(venv / "bin" / "ascend-doctor"), "kb", "show", "CANN_ENV_LIB_NOT_FOUND", "--format", "json"],
+                          capture_output=True, text=True, cwd=str(tmp_path), env=env)
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["signatures"][0]["id"] == "CANN_ENV_LIB_NOT_FOUND"

@@ -92,3 +92,26 @@ def reject_python_with_bundle(args) -> None:
     if getattr(args, "python", None) and getattr(args, "bundle", None):
         raise CliError("--python judges an interpreter on this machine; a --bundle already records the one it was "
                        "collected with (collect --python PATH chooses it)")
+
+
+def add_kb_option(parser) -> None:
+    parser.add_argument("--kb", action="append", default=[], metavar="FILE",
+                        help="more signatures from a knowledge-base part file (schema ascend-doctor.kb-part/1, see "
+                             "data/kb_part.schema.json); repeatable; also $ASCEND_DOCTOR_KB (os.pathsep-separated)")
+
+
+def load_kb(extra=()):
+    """The knowledge base with the user's --kb files, read now: a bad entry is one line on stderr each, exit 2."""
+    from ..data import DataError
+    from ..knowledge import KbError, load_knowledge_base
+
+    try:
+        kb = load_knowledge_base(extra=list(extra or ()))
+        kb.signatures  # the parts and the user's files are read on first use: read them here
+        return kb
+    except KbError as exc:
+        for line in exc.errors[:-1]:
+            print("ascend-doctor: error: " + " ".join(line.split()), file=sys.stderr)
+        raise CliError(exc.errors[-1]) from None
+    except DataError as exc:
+        raise CliError(str(exc)) from None

@@ -9,7 +9,7 @@ from ..cli import COMMANDS, CliError, EXIT_FINDINGS, EXIT_OK
 from ..host import SnapshotError
 from ..render.triage_report import FORMATS, render_triage
 from ..triage import Triage
-from .common import use_color, write_output
+from .common import add_kb_option, load_kb, use_color, write_output
 
 
 def register(sub) -> None:
@@ -25,13 +25,14 @@ def register(sub) -> None:
     p.add_argument("--fail-on", choices=["warn", "fail"], default="fail",
                    help="exit 1 when a problem at this level or worse is found (default: fail)")
     p.add_argument("--no-color", action="store_true", help="plain text even on a terminal")
+    add_kb_option(p)
     p.set_defaults(func=run)
 
 
 def run(args) -> int:
     if not args.paths and not args.bundle:
         raise CliError("triage: give at least one PATH (a file, a directory, or - for stdin) or --bundle FILE")
-    t = Triage()
+    t = Triage(load_kb(args.kb))
     if args.bundle:
         try:
             with open_bundle(args.bundle) as host:

@@ -1,0 +1,228 @@
+"""`ascend-doctor kb show|search|match`: look things up in the knowledge base, in English or Chinese.
+
+show ID     our signature id, a pitfall id (P08) or an ascend-fd id (the signatures carrying it)
+search W..  signatures whose id, ascend-fd ids, title or cause (en and zh) hold every word
+match -|F   each input line -> the signatures it matches (a support engineer pastes a line from a ticket)
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import textwrap
+from typing import List, Optional
+
+from ..cli import COMMANDS, CliError, EXIT_FINDINGS, EXIT_OK
+from .common import add_kb_option, load_kb, write_output
+
+WIDTH = 80
+SHOW_LINE_CHARS = 300
+
+
+def register(sub) -> None:
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--lang", choices=["en", "zh"], default="en",
+                        help="language of titles, causes and fixes (zh falls back to English where not written)")
+    common.add_argument("--format", choices=["text", "json"], default="text", help="output format (default: text)")
+    common.add_argument("--output", "-o", metavar="FILE", help="write the result to FILE instead of stdout")
+    add_kb_option(common)
+    p = sub.add_parser("kb", help=COMMANDS["kb"],
+                       description="Look up the knowledge base: our signatures, the pitfalls and the ascend-fd "
+                                   "fault ids they recognise; match log lines against it.")
+    actions = p.add_subparsers(dest="kb_action", metavar="ACTION", parser_class=type(p))
+    show = actions.add_parser("show", parents=[common], help="a signature (our id), a pitfall (P08) or an ascend-fd id")
+    show.add_argument("id", metavar="ID")
+    search = actions.add_parser("search", parents=[common], help="signatures whose id, title or cause hold every word")
+    search.add_argument("words", nargs="+", metavar="WORD")
+    match = actions.add_parser("match", parents=[common], help="each line of FILE (or - for stdin) -> its matches")
+    match.add_argument("file", metavar="FILE", help="a log excerpt, or - for stdin")
+    p.set_defaults(func=run)
+
+
+def run(args) -> int:
+    action = getattr(args, "kb_action", None)
+    if not action:
+        raise CliError("kb: give an action: show ID, search WORD..., or match FILE|- (see ascend-doctor kb --help)")
+    kb = load_kb(args.kb)
+    if action == "show":
+        return _show(kb, args)
+    if action == "search":
+        return _search(kb, args)
+    return _match(kb, args)
+
+
+# ---- pieces ----
+
+def _wrap(text: str, indent: str = "  ", first: Optional[str] = None) -> List[str]:
+    return textwrap.wrap(text, WIDTH, initial_indent=indent if first is None else first, subsequent_indent=indent,
+                         break_long_words=True, break_on_hyphens=False) or [indent.rstrip()]
+
+
+def _match_rule(sig) -> str:
+    if sig.derived:
+        return "no telling line of its own: shown when a fault that leads to it is found"
+    if sig.all_of:
+        return " | or | ".join(" + ".join(json.dumps(lit, ensure_ascii=False) for lit in alt) for alt in sig.all_of)
+    return " | or | ".join(f"/{p}/" for p in sig.patterns())
+
+
+def _sig_json(sig, lang: str) -> dict:
+    title, cause, fix = sig.text(lang)
+    return {"id": sig.id, "ascend_fd": list(sig.ascend_fd), "title": title, "severity": sig.severity,
+            "class": sig.kind, "component": sig.component, "log_sources": list(sig.log_sources),
+            "pitfall": sig.pitfall, "cause": cause, "fix": fix, "leads_to": list(sig.leads_to),
+            "derived": sig.derived, "all_of": [list(a) for a in sig.all_of], "patterns": sig.patterns(),
+            "examples": list(sig.examples), "source": sig.source}
+
+
+def _causes_of(kb, sig) -> List[str]:
+    """Our ids of the signatures whose leads_to names one of this signature's ascend-fd ids."""
+    mine = set(sig.ascend_fd)
+    return [s.id for s in kb.signatures if mine and mine & set(s.leads_to) and s is not sig]
+
+
+def _effects_of(kb, sig) -> List[str]:
+    out: List[str] = []
+    for fd in sig.leads_to:
+        for s in kb.by_ascend_fd(fd):
+            if s.id not in out and s is not sig:
+                out.append(s.id)
+    return out
+
+
+def _sig_text(kb, sig, lang: str) -> List[str]:
+    zh = lang == "zh"
+    title, cause, fix = sig.text(lang)
+    head = f"{sig.id}  [{sig.severity} · {sig.component} · {sig.kind}]"
+    out = _wrap(head, "    ", "") + _wrap(title, "  ")
+    label = (lambda en, cn: cn if zh else en)
+    if sig.ascend_fd:
+        out += _wrap(", ".join(sig.ascend_fd), "    ", label("  ascend-fd: ", "  ascend-fd 故障码: "))
+    if sig.log_sources:
+        out += _wrap(", ".join(sig.log_sources), "    ", label("  log sources: ", "  日志来源: "))
+    if sig.pitfall:
+        p = kb.pitfalls.get(sig.pitfall)
+        out += _wrap(f"{sig.pitfall} {p.title if p else ''}".rstrip(), "    ", label("  pitfall: ", "  常见问题: "))
+    out.append(label("  Cause:", "  原因:"))
+    out += _wrap(cause, "    ")
+    out.append(label("  Fix:", "  处理步骤:"))
+    for n, step in enumerate(fix, 1):
+        out += _wrap(step, " " * (6 + len(str(n))), f"    {n}. ")
+    out.append(label("  Matches:", "  匹配规则:"))
+    out += _wrap(_match_rule(sig), "    ")
+    if sig.examples:
+        out += _wrap(sig.examples[0], "    ", label("  Example: ", "  示例: "))
+    effects, causes = _effects_of(kb, sig), _causes_of(kb, sig)
+    if causes:
+        out += _wrap(", ".join(causes), "    ", label("  Caused by: ", "  可能由以下故障引起: "))
+    if effects:
+        out += _wrap(", ".join(effects), "    ", label("  Leads to: ", "  可能导致: "))
+    if sig.source:
+        out += _wrap(sig.source, "    ", label("  Source: ", "  来源: "))
+    return out
+
+
+def _emit(args, obj, lines: List[str]) -> None:
+    if args.format == "json":
+        write_output(json.dumps(obj, ensure_ascii=False, indent=1) + "\n", args.output)
+    else:
+        write_output("\n".join(lines) + "\n" if lines else "", args.output)
+
+
+# ---- actions ----
+
+def _show(kb, args) -> int:
+    key = args.id.strip()
+    sigs, pitfall = [], None
+    by_id = {s.id.upper(): s for s in kb.signatures}
+    if key.upper() in by_id:
+        sigs = [by_id[key.upper()]]
+    elif key.upper() in kb.pitfalls:
+        pitfall = kb.pitfalls[key.upper()]
+        sigs = [s for s in kb.signatures if s.pitfall == pitfall.id]
+    else:
+        sigs = kb.by_ascend_fd(key) or [s for s in kb.signatures if key.lower() in (f.lower() for f in s.ascend_fd)]
+    if not sigs and pitfall is None:
+        raise CliError(f"kb show: {key!r} is not a signature id, a pitfall id (P01..P{len(kb.pitfalls):02d}) or an "
+                       f"ascend-fd id the knowledge base knows (try: ascend-doctor kb search WORD)")
+    lines: List[str] = []
+    if pitfall is not None:
+        lines += _wrap(f"{pitfall.id}  {pitfall.title}", "    ", "")
+        lines += _wrap(pitfall.advice, "  ")
+        lines.append(f"  signatures: {len(sigs)}")
+        lines.append("")
+    for sig in sigs:
+        lines += _sig_text(kb, sig, args.lang) + [""]
+    obj = {"query": key, "pitfall": None if pitfall is None else {"id": pitfall.id, "title": pitfall.title,
+                                                                  "advice": pitfall.advice},
+           "signatures": [_sig_json(s, args.lang) for s in sigs]}
+    _emit(args, obj, lines[:-1] if lines and lines[-1] == "" else lines)
+    return EXIT_OK
+
+
+def _search(kb, args) -> int:
+    words = [w.lower() for w in args.words]
+    hits = []
+    for s in kb.signatures:
+        hay = " ".join([s.id, " ".join(s.ascend_fd), s.title, s.title_zh, s.cause, s.cause_zh,
+                        s.pitfall or ""]).lower()
+        if all(w in hay for w in words):
+            hits.append(s)
+    lines = []
+    for s in hits:
+        title = s.text(args.lang)[0]
+        fd = f" ({', '.join(s.ascend_fd[:2])}{', …' if len(s.ascend_fd) > 2 else ''})" if s.ascend_fd else ""
+        lines += _wrap(title + fd, "      ", f"{s.id}  [{s.severity}]  ") if len(s.id) < 40 else \
+            [f"{s.id}  [{s.severity}]"] + _wrap(title + fd, "      ")
+    lines.append(f"{len(hits)} signature(s)" if args.lang == "en" else f"共 {len(hits)} 条")
+    obj = {"query": args.words, "results": [{"id": s.id, "ascend_fd": list(s.ascend_fd), "severity": s.severity,
+                                             "title": s.text(args.lang)[0]} for s in hits]}
+    _emit(args, obj, lines)
+    return EXIT_OK if hits else EXIT_FINDINGS
+
+
+def _read_lines(path: str):
+    if path == "-":
+        data = sys.stdin.buffer.read()
+    else:
+        try:
+            with open(path, "rb") as fh:
+                data = fh.read()
+        except OSError as exc:
+            raise CliError(f"kb match: {path}: cannot read ({exc.strerror or exc})") from None
+    if b"\x00" in data[:8192]:
+        raise CliError(f"kb match: {path}: binary data, expected text lines")
+    return data.decode("utf-8", errors="replace").splitlines()
+
+
+def _match(kb, args) -> int:
+    lines = _read_lines(args.file)
+    out_lines, rows, any_hit = [], [], False
+    for n, line in enumerate(lines, 1):
+        sigs = kb.match_line(line)
+        matches = []
+        for s in sigs:
+            _, cause, fix = s.text(args.lang)
+            matches.append({"id": s.id, "ascend_fd": list(s.ascend_fd), "severity": s.severity,
+                            "cause": cause, "fix": fix})
+        rows.append({"line": n, "matches": matches})
+        if not sigs:
+            continue
+        any_hit = True
+        shown = line if len(line) <= SHOW_LINE_CHARS else line[:SHOW_LINE_CHARS] + " …"
+        out_lines += _wrap(shown, "    ", f"line {n}: ")
+        for s in sigs:
+            title, cause, fix = s.text(args.lang)
+            fd = f" ascend-fd {', '.join(s.ascend_fd)}" if s.ascend_fd else ""
+            out_lines += _wrap(f"{s.id} [{s.severity}]{fd}: {title}", "      ", "  -> ")
+            out_lines += _wrap(cause, "     ")
+            for k, step in enumerate(fix, 1):
+                out_lines += _wrap(step, " " * (7 + len(str(k))), f"     {k}. ")
+        out_lines.append("")
+    if not any_hit:
+        out_lines = ["no line matches a known signature" if args.lang == "en" else "没有匹配已知故障的日志行"]
+    elif out_lines[-1] == "":
+        out_lines.pop()
+    _emit(args, {"lines": rows}, out_lines)
+    return EXIT_FINDINGS if any_hit else EXIT_OK

@@ -1,0 +1,208 @@
+#!/usr/bin/env python3
+"""Benchmark `ascend-doctor triage` with the WHOLE knowledge base against ripgrep, in the same run.
+
+    python scripts/bench_kb.py              # 200 MB log, the installed wheel (`pip install .`)
+    python scripts/bench_kb.py --checkout   # this checkout's code with the current interpreter
+    python scripts/bench_kb.py --mb 50 --all-matchers
+
+ripgrep searches the reference's literal strings (`rg -c -F -f strings.txt`, strings = every
+all_of literal of the 917 entries of shared/reference/ascend_fd_kb_facts.json); triage matches
+every signature of data/knowledge_base.json + data/kb/*.json. When data/kb/ holds no part yet, a
+synthetic part (one all_of signature per fact alternative group) stands in for it and the
+output says so. The log is realistic noise (the lines of scripts/bench_triage.py) with every
+signature's examples mixed in 4 times; both tools read it from the page cache (one untimed
+warm-up read). Prints MB/s, the ratio triage/rg (target >= 0.5), triage's peak RSS (largest
+process, target <= 128 MB) and whether triage found every signature mixed in.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, REPO)
+sys.path.insert(0, os.path.join(REPO, "scripts"))
+
+from ascend_doctor.knowledge import load_knowledge_base, part_files  # noqa: E402
+from bench_triage import make_log  # noqa: E402
+
+FACTS_CANDIDATES = [os.path.join(REPO, "..", "shared", "reference", "ascend_fd_kb_facts.json"),
+                    os.path.join(REPO, "..", "..", "shared", "reference", "ascend_fd_kb_facts.json"),
+                    "/work/shared/reference/ascend_fd_kb_facts.json"]
+
+
+def facts_file() -> str:
+    for path in FACTS_CANDIDATES:
+        if os.path.isfile(path):
+            return os.path.abspath(path)
+    sys.exit("shared/reference/ascend_fd_kb_facts.json not found next to this checkout")
+
+
+def alternatives(entry) -> list:
+    a = entry.get("all_of") or []
+    return [a] if a and isinstance(a[0], str) else [list(x) for x in a]
+
+
+def reference_strings(facts) -> list:
+    return sorted({s for e in facts for alt in alternatives(e) for s in alt})
+
+
+def synthetic_part(facts) -> dict:
+    """A stand-in for data/kb/*.json: one all_of signature per fact, examples built from its strings."""
+    sigs = []
+    for n, e in enumerate(facts):
+        alts = alternatives(e)
+        if not alts:
+            continue
+        sigs.append({
+            "id": f"SYNTH_{n:04d}", "ascend_fd": [e["id"]], "title": e["label_en"], "title_zh": e["label_zh"],
+            "all_of": alts, "component": "cann", "log_sources": ["plog"], "class": "root", "severity": "fail",
+            "cause": "Synthetic benchmark signature built from the reference's telling strings.",
+            "fix": ["Benchmark only."], "source": "ascend-fd kg-config.json (benchmark stand-in)",
+            "examples": ["[ERROR] RUNTIME(4242,python):2024-05-11-10:02:33.123.456 " + " ".join(alt) for alt in alts],
+            "near_misses": ["[INFO] nothing to see here, synthetic near miss"],
+        })
+    return {"schema": "ascend-doctor.kb-part/1", "part": "synthetic", "signatures": sigs}
+
+
+def install_wheel(tmp: str) -> str:
+    print(f"building the wheel and installing it (with its dependencies) in {tmp}/venv ...", file=sys.stderr)
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", tmp, REPO], check=True,
+                   stdout=subprocess.DEVNULL)
+    wheel = next(os.path.join(tmp, n) for n in os.listdir(tmp) if n.endswith(".whl"))
+    subprocess.run([sys.executable, "-m", "venv", os.path.join(tmp, "venv")], check=True)
+    subprocess.run([os.path.join(tmp, "venv", "bin", "python"), "-m", "pip", "install", "-q", wheel], check=True,
+                   stdout=subprocess.DEVNULL)
+    return os.path.join(tmp, "venv", "bin", "ascend-doctor")
+
+
+def run(argv, env, out_path):
+    """(wall seconds, peak RSS in MB of the process and the children it waited for, exit code)."""
+    with open(out_path, "wb") as out:
+        t0 = time.perf_counter()
+        proc = subprocess.Popen(argv, stdout=out, stderr=subprocess.PIPE, env=env)
+        _, status, usage = os.wait4(proc.pid, 0)
+        wall = time.perf_counter() - t0
+    proc.returncode = os.waitstatus_to_exitcode(status) if hasattr(os, "waitstatus_to_exitcode") else status >> 8
+    err = proc.stderr.read().decode(errors="replace")
+    proc.stderr.close()
+    return wall, usage.ru_maxrss / 1024, proc.returncode, err
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--mb", type=int, default=200, help="size of the generated log in MiB (default 200)")
+    ap.add_argument("--checkout", action="store_true", help="run this checkout with this interpreter, not a wheel")
+    ap.add_argument("--all-matchers", action="store_true",
+                    help="also time each matcher (ASCEND_DOCTOR_MATCHER=re2, =python) and compare the answers")
+    ap.add_argument("--runs", type=int, default=3, help="runs of each tool; the best is kept (default 3)")
+    ap.add_argument("--keep", action="store_true", help="keep the temporary directory")
+    args = ap.parse_args()
+    rg = shutil.which("rg")
+    if not rg:
+        sys.exit("ripgrep (rg) is not installed: apt-get install -y ripgrep")
+    facts = json.load(open(facts_file(), encoding="utf-8"))["entries"]
+    tmp = tempfile.mkdtemp(prefix="bench-kb-")
+    try:
+        extra = []
+        if not part_files():
+            synth = os.path.join(tmp, "synthetic.json")
+            with open(synth, "w", encoding="utf-8") as fh:
+                json.dump(synthetic_part(facts), fh, ensure_ascii=False)
+            extra = [synth]
+            print("data/kb/ holds no part yet: using a SYNTHETIC part built from the facts' strings")
+        kb = load_knowledge_base(extra=extra)
+        n_sigs = len(kb.signatures)
+        log = os.path.join(tmp, "worker_0.log")
+        t0 = time.perf_counter()
+        injected, expected = make_log(log, args.mb << 20, kb)
+        size = os.path.getsize(log)
+        print(f"generated {size / 1e6:.0f} MB ({injected} signature lines) in {time.perf_counter() - t0:.0f} s; "
+              f"{n_sigs} signatures (parts: {', '.join(os.path.basename(p) for p in part_files()) or 'synthetic'})")
+        strings = os.path.join(tmp, "strings.txt")
+        lits = reference_strings(facts)
+        with open(strings, "w", encoding="utf-8") as fh:
+            fh.write("\n".join(lits) + "\n")
+        with open(log, "rb") as fh:  # warm the page cache for both
+            while fh.read(16 << 20):
+                pass
+
+        env = dict(os.environ, LC_ALL="C")
+        env.pop("ASCEND_DOCTOR_MATCHER", None)
+        env.pop("ASCEND_DOCTOR_NO_RE2", None)
+        if args.checkout:
+            doctor = [sys.executable, "-m", "ascend_doctor"]
+            env["PYTHONPATH"] = REPO + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+        else:
+            doctor = [install_wheel(tmp)]
+            env.pop("PYTHONPATH", None)
+        triage = doctor + ["triage", log, "--format", "json"] + [x for p in extra for x in ("--kb", p)]
+
+        def best(argv, env, out):
+            runs = [run(argv, env, out) for _ in range(args.runs)]
+            for _, _, rc, err in runs:
+                if rc not in (0, 1):
+                    sys.exit(f"{' '.join(argv[:3])} ... failed with {rc}: {err[-600:]}")
+            return min(r[0] for r in runs), max(r[1] for r in runs)
+
+        rg_time, rg_rss = best([rg, "-c", "-F", "-f", strings, log], env, os.path.join(tmp, "rg.out"))
+        rg_lines = open(os.path.join(tmp, "rg.out")).read().strip()
+        t_time, t_rss = best(triage, env, os.path.join(tmp, "triage.json"))
+        data = json.load(open(os.path.join(tmp, "triage.json"), encoding="utf-8"))
+        found = {p["id"] for p in data["problems"]}
+        missing = sorted(expected - found)
+        mb = size / 1e6
+        which = subprocess.run(doctor[:1] + (["-c", "from ascend_doctor.knowledge import Scanner;"
+                                              "print(Scanner([]).matcher)"] if args.checkout else []),
+                               capture_output=True, text=True, env=env).stdout.strip() if args.checkout else None
+        if which is None:
+            py = os.path.join(os.path.dirname(doctor[0]), "python")
+            which = subprocess.run([py, "-c", "from ascend_doctor.knowledge import Scanner; print(Scanner([]).matcher)"],
+                                   capture_output=True, text=True, env=env).stdout.strip()
+        print(f"rg -c -F -f strings.txt ({len(lits)} literal strings): {rg_time:6.2f} s  {mb / rg_time:7.1f} MB/s"
+              f"  ({rg_lines} matching lines)")
+        print(f"ascend-doctor triage ({n_sigs} signatures, matcher {which}): {t_time:6.2f} s  {mb / t_time:7.1f} MB/s"
+              f"  peak RSS {t_rss:.0f} MB  ({len(found)} signatures found)")
+        ratio = rg_time / t_time
+        print(f"ratio triage/rg: {ratio:.2f} (target >= 0.5: {'met' if ratio >= 0.5 else 'NOT met'}); "
+              f"peak RSS {'<=' if t_rss <= 128 else '>'} 128 MB")
+        status = 0
+        if missing:
+            print(f"MISSED {len(missing)} injected signatures: {', '.join(missing[:20])}")
+            status = 1
+        if args.all_matchers:
+            for name in ("re2", "python"):
+                e2 = dict(env, ASCEND_DOCTOR_MATCHER=name)
+                py = [sys.executable] if args.checkout else [os.path.join(os.path.dirname(doctor[0]), "python")]
+                got = subprocess.run(py + ["-c", "from ascend_doctor.knowledge import Scanner; "
+                                           f"print(Scanner([], matchers=['{name}']).matcher)"],
+                                     capture_output=True, text=True, env=env).stdout.strip()
+                if got != name:
+                    print(f"  ASCEND_DOCTOR_MATCHER={name:<7} not installed in this environment: skipped")
+                    continue
+                out = os.path.join(tmp, f"triage-{name}.json")
+                w, r, rc, err = run(triage, e2, out)
+                other = json.load(open(out, encoding="utf-8"))
+                same = other["problems"] == data["problems"]
+                print(f"  ASCEND_DOCTOR_MATCHER={name:<7} {w:6.2f} s  {mb / w:7.1f} MB/s  ratio {rg_time / w:.2f}"
+                      f"  peak RSS {r:.0f} MB  same problems: {same}")
+                if not same:
+                    status = 1
+        print(f"cores: {os.cpu_count()} (triage splits a big file at line boundaries over up to 8; rg uses one per file)")
+        return status
+    finally:
+        if args.keep:
+            print(f"kept {tmp}")
+        else:
+            shutil.rmtree(tmp, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
