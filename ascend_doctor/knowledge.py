@@ -237,44 +237,57 @@ def required_literals(pattern: str) -> Optional[List[str]]:
     Works on the parsed regex. Small alternations of plain literals are expanded
     (`lib(cudart|cublas)` gives "libcudart" and "libcublas"); a sequence keeps its
     most selective literal (or the most selective required set of one of its
-    parts); an alternation needs a set from every branch.
+    parts); an alternation needs a set from every branch. Letters under (?i) expand
+    to both cases (`0x(?i:80e1)` gives "0x80e1" and "0x80E1"), within the same limit.
     """
     try:
         parsed = _sre_parse.parse(pattern)
     except re.error:
         return None
-    best = _seq_required(list(parsed))
+    best = _seq_required(list(parsed), bool(parsed.state.flags & re.IGNORECASE))
     return best[1] if best else None
 
 
-def _literal_alternatives(op, av) -> Optional[List[str]]:
+def _group_icase(av, icase: bool) -> bool:
+    """Whether letters inside a group match either case: (?i:...) adds it, (?-i:...) takes it away."""
+    add, delete = av[1], av[2]
+    return (icase or bool(add & re.IGNORECASE)) and not delete & re.IGNORECASE
+
+
+def _char_cases(ch: str, icase: bool) -> List[str]:
+    if icase and ch.lower() != ch.upper():
+        return sorted({ch.lower(), ch.upper()})
+    return [ch]
+
+
+def _literal_alternatives(op, av, icase: bool = False) -> Optional[List[str]]:
     """The strings a regex element can match, if it is a small set of plain literals."""
     if op is _sre_c.LITERAL:
-        return [chr(av)]
+        return _char_cases(chr(av), icase)
     if op is _sre_c.IN:
         if all(o is _sre_c.LITERAL for o, _ in av) and len(av) <= 4:
-            return [chr(v) for _, v in av]
+            return sorted({c for _, v in av for c in _char_cases(chr(v), icase)})
         return None
     if op is _sre_c.SUBPATTERN:
-        return _sequence_alternatives(list(av[3]))
+        return _sequence_alternatives(list(av[3]), _group_icase(av, icase))
     if op is _sre_c.BRANCH:
         out: List[str] = []
         for branch in av[1]:
-            alts = _sequence_alternatives(list(branch))
+            alts = _sequence_alternatives(list(branch), icase)
             if alts is None:
                 return None
             out.extend(alts)
         return out if len(out) <= _MAX_EXPANSION else None
     if op in (_sre_c.MAX_REPEAT, _sre_c.MIN_REPEAT) and av[0] == 0 and av[1] == 1:
-        alts = _sequence_alternatives(list(av[2]))
+        alts = _sequence_alternatives(list(av[2]), icase)
         return None if alts is None else [""] + alts
     return None
 
 
-def _sequence_alternatives(items) -> Optional[List[str]]:
+def _sequence_alternatives(items, icase: bool = False) -> Optional[List[str]]:
     out = [""]
     for op, av in items:
-        alts = _literal_alternatives(op, av)
+        alts = _literal_alternatives(op, av, icase)
         if alts is None:
             return None
         out = [o + a for o in out for a in alts]
@@ -288,7 +301,7 @@ def _set_cost(lits: Sequence[str]) -> float:
     return sum(literal_cost(lit) for lit in lits) + 0.01 * len(lits)
 
 
-def _seq_required(items) -> Optional[Tuple[float, List[str]]]:
+def _seq_required(items, icase: bool = False) -> Optional[Tuple[float, List[str]]]:
     best: Optional[Tuple[float, List[str]]] = None
     run: List[str] = [""]
 
@@ -308,19 +321,19 @@ def _seq_required(items) -> Optional[Tuple[float, List[str]]]:
         run = [""]
 
     for op, av in items:
-        alts = _literal_alternatives(op, av)
+        alts = _literal_alternatives(op, av, icase)
         if alts is not None and len(run) * len(alts) <= _MAX_EXPANSION:
             run = [r + a for r in run for a in alts]
             continue
         flush()
         if op is _sre_c.SUBPATTERN:
-            sub = _seq_required(list(av[3]))
+            sub = _seq_required(list(av[3]), _group_icase(av, icase))
             if sub:
                 consider(sub[1])
         elif op is _sre_c.BRANCH:
             union: List[str] = []
             for branch in av[1]:
-                sub = _seq_required(list(branch))
+                sub = _seq_required(list(branch), icase)
                 if not sub:
                     union = []
                     break
@@ -328,11 +341,11 @@ def _seq_required(items) -> Optional[Tuple[float, List[str]]]:
             consider(union or None)
         elif op in (_sre_c.MAX_REPEAT, _sre_c.MIN_REPEAT) or op is getattr(_sre_c, "POSSESSIVE_REPEAT", None):
             if av[0] >= 1:
-                sub = _seq_required(list(av[2]))
+                sub = _seq_required(list(av[2]), icase)
                 if sub:
                     consider(sub[1])
         elif op is getattr(_sre_c, "ATOMIC_GROUP", None):
-            sub = _seq_required(list(av))
+            sub = _seq_required(list(av), icase)
             if sub:
                 consider(sub[1])
     flush()

@@ -370,6 +370,36 @@ def example_from_regex(pattern):
     return text if re.search(pattern, text) else None
 
 
+def _best_alternative_line(kb, fd, alts):
+    """The first alternative whose joined strings a signature carrying `fd` matches (None: none does)."""
+    carriers = kb.by_ascend_fd(fd)
+    for alt in alts:
+        text = " ".join(alt)
+        if any(sig.search(text) for sig in carriers):
+            return text
+        # an alternative tightened in our all_of (strings added to a too-loose fd one): ours, with the fd's
+        for sig in carriers:
+            for ours in sig.all_of:
+                if set(alt) < set(ours):
+                    longer = " ".join(alt + [x for x in ours if x not in alt])
+                    if sig.search(longer):
+                        return longer
+    return None
+
+
+def _full_form_line(kb, fd, alts):
+    """(line, signature): an example line of a signature carrying `fd` that contains every string of one fd
+    alternative - the message in full, for a signature whose regex asks for more than the fd's strings
+    (a word boundary, the asserted state, the real punctuation). The signature's notes must say it tightened."""
+    for sig in kb.by_ascend_fd(fd):
+        if "tighten" not in (sig.notes or "").lower():
+            continue
+        for line in sig.examples:
+            if any(all(x in line for x in alt) for alt in alts) and sig.search(line):
+                return line, sig
+    return None
+
+
 def coverage_report(kb_args=()):
     """{fd id: (status, why)} for every reference entry, by driving one line per entry through `kb match`."""
     facts = _facts()
@@ -379,13 +409,15 @@ def coverage_report(kb_args=()):
     for e in facts:
         alts = _alternatives(e)
         if alts:
-            text = " ".join(alts[0])
-            # an alternative tightened in our signature (strings added to a too-loose fd one): use ours
-            for sig in kb.by_ascend_fd(e["id"]):
-                for ours in sig.all_of:
-                    if set(alts[0]) < set(ours) and not sig.search(text):
-                        text = " ".join(alts[0] + [s for s in ours if s not in alts[0]])
-                        status[e["id"]] = ("tightened", f"{sig.id} adds strings to the fd ones")
+            # one line per alternative (the reference's own equivalent telling forms): any may be recognised
+            text = _best_alternative_line(kb, e["id"], alts)
+            if text is None:  # ours needs more than the fd strings: a real line of the message carries them
+                full = _full_form_line(kb, e["id"], alts)
+                if full is not None:
+                    text, sig = full
+                    status[e["id"]] = ("tightened", f"{sig.id} needs the message's full form (its notes say why)")
+                else:
+                    text = " ".join(alts[0])
         elif e.get("regex"):
             text = example_from_regex(e["regex"])
             if text is None:
