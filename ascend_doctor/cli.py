@@ -31,6 +31,7 @@ COMMANDS = {
     "preflight": "quick checks before a training job, on every node (writes a per-node report)",
     "aggregate": "merge per-node preflight reports into one verdict (failing nodes, skew)",
     "fix": "write the report's fixes as one bash script to review and run yourself (--script)",
+    "explain": "explain a check id, pitfall, knowledge-base signature, ascend-fd id or CANN error code (offline)",
 }
 
 

@@ -1,0 +1,203 @@
+"""`ascend-doctor explain ID`: what an id from a report, a log or a ticket means, offline.
+
+ID is a check id (`install.cann_env_sourced`), a pitfall (`P08`), a knowledge-base signature (ours, or an
+ascend-fd fault id) or a CANN error code (`EI0006`). Each answer says what it is, why it happens, how to fix
+it and where that comes from; `--format json` gives the same as data.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import re
+import sys
+from typing import Dict, List, Optional, Tuple
+
+from ..cli import COMMANDS, CliError, EXIT_OK
+from .common import add_kb_option, load_kb, write_output
+
+WIDTH = 80
+# CANN error codes: E, the module character, four digits (EI0006, EZ9999, E19999, EL0004)
+ERROR_CODE = re.compile(r"^E[0-9A-Z][0-9]{4}$", re.I)
+
+
+def register(sub) -> None:
+    p = sub.add_parser("explain", help=COMMANDS["explain"],
+                       description="Explain a check id, a pitfall (P08), a knowledge-base signature (ours or an "
+                                   "ascend-fd fault id) or a CANN error code (EI0006): what it means, why it "
+                                   "happens, how to fix it, and where that comes from. Works offline.")
+    p.add_argument("id", metavar="ID")
+    p.add_argument("--lang", choices=["en", "zh"], default="en",
+                   help="language of the knowledge base's causes and fixes (checks are explained in English)")
+    p.add_argument("--format", choices=["text", "json"], default="text", help="output format (default: text)")
+    p.add_argument("--output", "-o", metavar="FILE", help="write to FILE instead of stdout")
+    add_kb_option(p)
+    p.set_defaults(func=run)
+
+
+# ---------------------------------------------------------------------------
+# looking up
+
+def _checks() -> Dict[str, object]:
+    from ..checks import all_checks
+
+    return {c.id: c for c in all_checks()}
+
+
+def _module_doc(spec) -> str:
+    mod = sys.modules.get(spec.module)
+    doc = (getattr(mod, "__doc__", "") or "").strip()
+    return " ".join(doc.split("\n\n", 1)[0].split())
+
+
+def explain_check(spec, kb) -> dict:
+    from ..render.common import area_title
+
+    titles = dict(getattr(spec, "titles", {}) or {})
+    pitfalls = []
+    for pid in spec.pitfalls:
+        p = kb.pitfalls.get(pid)
+        if p is not None:
+            pitfalls.append({"id": p.id, "title": p.title, "advice": p.advice, "source": p.source})
+    return {"kind": "check", "id": spec.id, "area": spec.id.split(".", 1)[0],
+            "area_title": area_title(spec.id.split(".", 1)[0]),
+            "passes_when": spec.title,
+            "outcomes": {status: titles[status] for status in ("fail", "warn", "error", "skip") if titles.get(status)},
+            "about": _module_doc(spec), "pitfalls": pitfalls,
+            "source": f"ascend_doctor/{spec.module.split('ascend_doctor.', 1)[-1].replace('.', '/')}.py",
+            "run": f"ascend-doctor check --only {spec.id}"}
+
+
+def explain_pitfall(pitfall, kb, checks) -> dict:
+    return {"kind": "pitfall", "id": pitfall.id, "title": pitfall.title, "advice": pitfall.advice,
+            "title_zh": getattr(pitfall, "title_zh", "") or "", "advice_zh": getattr(pitfall, "advice_zh", "") or "",
+            "source": pitfall.source,
+            "checks": sorted(c.id for c in checks.values() if pitfall.id in c.pitfalls),
+            "signatures": [{"id": s.id, "title": s.title} for s in kb.signatures if s.pitfall == pitfall.id]}
+
+
+def signatures_for_code(kb, code: str) -> List:
+    """Signatures that recognise a CANN error code: named in the id, a pattern, an all_of string or an example."""
+    token = re.compile(rf"(?<![0-9A-Za-z]){re.escape(code)}(?![0-9A-Za-z])")
+    out = []
+    for s in kb.signatures:
+        texts = [s.id.replace("_", " ")] + s.patterns() + [lit for alt in s.all_of for lit in alt] + list(s.examples)
+        if any(token.search(t) for t in texts):
+            out.append(s)
+    # the ones that name the code in their own id first: they are about it, the others only mention it
+    return sorted(out, key=lambda s: code.upper() not in s.id.upper())
+
+
+def resolve(query: str, kb) -> Tuple[str, object]:
+    """(kind, thing) for an id; CliError with the closest ids when nothing is called that."""
+    key = query.strip()
+    checks = _checks()
+    lowered = {k.lower(): k for k in checks}
+    if key.lower() in lowered:
+        return "check", checks[lowered[key.lower()]]
+    if key.upper() in kb.pitfalls:
+        return "pitfall", kb.pitfalls[key.upper()]
+    by_id = {s.id.upper(): s for s in kb.signatures}
+    if key.upper() in by_id:
+        return "signature", [by_id[key.upper()]]
+    fd = kb.by_ascend_fd(key) or [s for s in kb.signatures if key.lower() in (f.lower() for f in s.ascend_fd)]
+    if fd:
+        return "ascend_fd", fd
+    if ERROR_CODE.match(key):
+        return "error_code", signatures_for_code(kb, key.upper())
+    names = list(checks) + list(kb.pitfalls) + [s.id for s in kb.signatures]
+    close = difflib.get_close_matches(key, names, n=3, cutoff=0.6) or \
+        difflib.get_close_matches(key.upper(), [n.upper() for n in names], n=3, cutoff=0.6)
+    hint = f"; did you mean {', '.join(close)}?" if close else " (try: ascend-doctor kb search WORD)"
+    raise CliError(f"explain: {key!r} is not a check id, a pitfall (P01..P{len(kb.pitfalls):02d}), a "
+                   f"knowledge-base signature, an ascend-fd fault id or a CANN error code (like EI0006){hint}")
+
+
+# ---------------------------------------------------------------------------
+# text
+
+def _wrap(text: str, indent: str = "  ", first: Optional[str] = None) -> List[str]:
+    import textwrap
+
+    return textwrap.wrap(text, WIDTH, initial_indent=indent if first is None else first, subsequent_indent=indent,
+                         break_long_words=False, break_on_hyphens=False) or [indent.rstrip()]
+
+
+def _check_text(e: dict) -> List[str]:
+    out = [f"{e['id']}  (check, area: {e['area_title']})", ""]
+    out += ["What it checks:"] + _wrap(f"It passes when: {e['passes_when']}.")
+    for status, title in e["outcomes"].items():
+        out += _wrap(title, "      ", f"  {status:>5}: ")
+    if e["about"]:
+        out += [""] + ["About this area:"] + _wrap(e["about"])
+    if e["pitfalls"]:
+        out += ["", "Why it happens and how to fix it (the pitfalls it reports):"]
+        for p in e["pitfalls"]:
+            out += _wrap(f"{p['id']} {p['title']}", "    ", "  ")
+            out += _wrap(p["advice"], "    ")
+    else:
+        out += ["", "How to fix it: the finding's own fix lines name the commands for your machine:"]
+    out += ["", "See it on this machine:", f"  {e['run']}", "", f"Where it comes from: {e['source']}"]
+    return out
+
+
+def _pitfall_text(e: dict, lang: str) -> List[str]:
+    zh = lang == "zh" and e.get("advice_zh")
+    out = _wrap(f"{e['id']}  {e['title_zh'] if zh else e['title']}", "    ", "") + [""]
+    out += ["What to do:" if not zh else "处理建议:"] + _wrap(e["advice_zh"] if zh else e["advice"])
+    if e["checks"]:
+        out += ["", "Checks that report it:"] + _wrap(", ".join(e["checks"]))
+    if e["signatures"]:
+        out += ["", "Log signatures that point at it:"]
+        for s in e["signatures"]:
+            out += _wrap(s["title"], "      ", f"  {s['id']}: ") if len(s["id"]) < 36 else \
+                [f"  {s['id']}"] + _wrap(s["title"], "      ")
+    out += ["", f"Where it comes from: {_readable_source(e['source'])}"]
+    return out
+
+
+def _readable_source(source: str) -> str:
+    """The research notes are not shipped: say where the same list can be read."""
+    if source.startswith("reference/pitfalls.md"):
+        return "the project's pitfall list (research notes, reference/pitfalls.md), summarised in the README's " \
+               "'Pitfall coverage' table"
+    return source
+
+
+def run(args) -> int:
+    from .kb import _sig_json, _sig_text
+
+    kb = load_kb(args.kb)
+    kind, thing = resolve(args.id, kb)
+    if kind == "check":
+        entry = explain_check(thing, kb)
+        obj = {"query": args.id, "kind": kind, "check": entry}
+        lines = _check_text(entry)
+    elif kind == "pitfall":
+        entry = explain_pitfall(thing, kb, _checks())
+        obj = {"query": args.id, "kind": kind, "pitfall": entry}
+        lines = _pitfall_text(entry, args.lang)
+    else:
+        sigs = thing
+        obj = {"query": args.id, "kind": kind, "signatures": [_sig_json(s, args.lang) for s in sigs]}
+        lines = []
+        if kind == "error_code":
+            if not sigs:
+                lines += _wrap(f"{args.id.upper()}: a CANN error code the knowledge base has no entry for. The "
+                               f"lines after it in the log (Possible Cause / Solution, and the plog) say more; if "
+                               f"they do not help, collect with `ascend-doctor collect --logs <dir>` and send the "
+                               f"archive to Huawei support.", "  ", "")
+            else:
+                lines += _wrap(f"{args.id.upper()}: recognised by {len(sigs)} signature(s):", "", "") + [""]
+        elif kind == "ascend_fd":
+            lines += _wrap(f"{args.id}: an ascend-fd fault id, recognised by {len(sigs)} signature(s):", "", "")
+            lines.append("")
+        for s in sigs:
+            lines += _sig_text(kb, s, args.lang) + [""]
+        if lines and lines[-1] == "":
+            lines.pop()
+    if args.format == "json":
+        write_output(json.dumps(obj, ensure_ascii=False, indent=1) + "\n", args.output)
+    else:
+        write_output("\n".join(lines) + "\n", args.output)
+    return EXIT_OK
