@@ -7,6 +7,7 @@ no printing, no exit, the same data as the JSON report.
 from __future__ import annotations
 
 import fnmatch
+import os
 import time
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Sequence
@@ -81,4 +82,9 @@ def run_checks(host: Host, options: Optional[RunOptions] = None, progress=None) 
         tool["matrix"] = ctx.matrix.info()
     except Exception as exc:  # a broken data file must not hide the report; the compat checks say so too
         tool["matrix"] = {"error": str(exc)}
-    return Report(tool=tool, host=host_info, facts=facts.to_json(), findings=findings)
+    report = Report(tool=tool, host=host_info, facts=facts.to_json(), findings=findings)
+    # Secrets out before anything else sees the report (renderers, collect, the in-process API): the
+    # values of the checked host's secret variables (a bundle's env.json may hold some) and this process's.
+    from .redact import redact_report
+
+    return redact_report(report, environ=host.env, also=[os.environ] if host.env is not os.environ else [])

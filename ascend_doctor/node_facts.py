@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections import OrderedDict
 from typing import Any, Dict, Optional
 
+from .redact import shown_env_value
+
 UNKNOWN = "unknown"
 UNSET = "(unset)"
 
@@ -103,7 +105,8 @@ def comparable_facts(report: Dict[str, Any]) -> "OrderedDict[str, str]":
     launch = (facts.get("extra") or {}).get("launch") or {}
     for name, value in sorted((launch.get("variables") or {}).items()):
         if name.startswith("HCCL_") and name not in PER_NODE_VARIABLES:
-            out[name] = str(value)
+            # a report from an older doctor (or written by hand) may carry a secret: the one policy applies
+            out[name] = shown_env_value(name, value)
     return out
 
 

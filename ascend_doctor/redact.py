@@ -1,12 +1,18 @@
 """Redaction for everything that leaves the machine (bundles, and any renderer that wants it).
 
-Environment variables are kept by ALLOWLIST: a variable's value is kept only if its
-name is known to be configuration (PATH, ASCEND_*, HCCL_*, ...) and does not look
-like a secret (…KEY, …TOKEN, …PASSWORD, …_AK/_SK). Every other value becomes
-"<redacted>" (the name stays, so "is it set?" questions still have an answer).
+`is_secret(name, value)` is THE policy for "is this a secret", by name (…_PWD, …PASSWORD…,
+…_AK/_SK, …KEY…, …TOKEN…, …SESSION…, …CREDENTIAL…) or by value (token formats, private keys,
+URLs with user:password@). Everything in the package that shows or stores an environment value
+asks it (directly, or through `shown_env_value` / `Redactor`): collect, every renderer, the
+launch probe (`probes.launch`), the HCCL name check.
+
+Environment variables are kept in bundles by ALLOWLIST: a variable's value is kept only if its
+name is known to be configuration (PATH, ASCEND_*, HCCL_*, ...) and is not a secret by the policy.
+Every other value becomes "<redacted>" (the name stays, so "is it set?" questions still have an answer).
 
 Text (files, command output, logs, the report) is scrubbed of: private-key blocks,
-credentials in URLs (scheme://user:pass@), `password=`/`token: ` style assignments,
+credentials in URLs (scheme://user:pass@), `NAME=value`/`NAME: value`/`--name value` whose NAME
+is a secret by the policy,
 well-known token formats (GitHub, AWS, Slack, JWT, Hugging Face, bearer tokens), and
 every value of a secret-looking environment variable wherever it appears. With
 `redact_ips`, IPv4 addresses are replaced consistently (same address, same mask)
@@ -32,16 +38,12 @@ KUBERNETES_SERVICE_HOST CUDA_HOME CUDA_PATH CUDA_VISIBLE_DEVICES NVIDIA_VISIBLE_
 SAFE_ENV_PREFIXES = ("ASCEND_", "HCCL_", "HCCN_", "MS_", "MSRUN_", "MINDSPORE_", "GLOG_", "NCCL_", "CUDA_", "CUDNN_",
                      "LC_", "TBE_", "OPTION_", "PYTORCH_NPU_", "TORCH_", "ATB_", "MINDIE_", "NPU_", "CANN_", "GE_",
                      "ACL_", "OPP_", "DUMP_GE_", "RANK_", "DEVICE_")
-# Names that hold secrets even under an allowed prefix (HCCL_TLS_PASSWORD, MS_AUTH_TOKEN, OBS_AK ...).
-SECRET_NAME = re.compile(
-    r"(?i)(pass(word|wd|phrase)?($|_)|secret|token|api_?key|apikey|access_?key|private|credential|auth|cookie|"
-    r"session|signature|(^|_)(ak|sk)($|_)|_key$|^key$|cert_?key|encrypt)")
-
 _URL_CREDS = re.compile(r"(?i)\b([a-z][a-z0-9+.-]*://)([^\s/:@]+):([^\s/@]+)@")
-_ASSIGNMENT = re.compile(
-    r"(?i)([\w.-]*(?:password|passwd|secret|token|api[_-]?key|access[_-]?key|secret[_-]?key|private[_-]?key|"
-    r"credential)s?)([\"']?\s*[=:]\s*)([\"']?)([^\s\"',;}]+)")
-_CLI_SECRET = re.compile(r"(?i)(--?[\w-]*(?:password|passwd|token|secret)[\w-]*[ =])([^\s\"']+)")
+# `NAME=value`, `NAME: value`, `"name": "value"` and `--name value` whose NAME is a secret by the policy
+# (is_secret_name). The regexes only pre-select names containing a secret-ish stem; the policy decides.
+_STEMS = r"(?:pass|pwd|pw|secret|token|credential|session|cookie|private|signature|key|auth|ak|sk|pin)"
+_ASSIGNMENT = re.compile(r"(?i)(?<![\w.-])([\w.-]*" + _STEMS + r"[\w.-]*)([\"']?\s*[=:]\s*)([\"']?)([^\s\"',;}]+)")
+_CLI_SECRET = re.compile(r"(?i)(?<![\w-])(--?([\w-]*" + _STEMS + r"[\w-]*)[ =])([^\s\"']+)")
 _TOKENS = [
     re.compile(r"\bgh[pousr]_[A-Za-z0-9]{20,}\b"),
     re.compile(r"\bgithub_pat_[A-Za-z0-9_]{20,}\b"),
@@ -56,9 +58,77 @@ _PRIVATE_KEY = re.compile(r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----.*?(?:-----END 
 _IPV4 = re.compile(r"(?<![\w.])((?:25[0-5]|2[0-4]\d|1?\d?\d)(?:\.(?:25[0-5]|2[0-4]\d|1?\d?\d)){3})(?![\w]|\.\d)")
 _MIN_SECRET_LEN = 4
 
+# ---------------------------------------------------------------------------
+# THE policy for "is this a secret" (every caller in the package goes through is_secret)
+# ---------------------------------------------------------------------------
+# A name is split into upper-case words (HCCL_TLS_PWD -> HCCL TLS PWD; apiKey -> API KEY). It names a
+# secret when a word IS one of _SECRET_WORDS, or a word CONTAINS one of _SECRET_PARTS (DBPASSWORD,
+# MY_CREDENTIALS, XDG_SESSION_ID, APIKEY). Doubt costs little (the name stays, only the value is
+# hidden), a leak costs a lot: so KEY anywhere counts, except inside the few ordinary words below.
+_SECRET_WORDS = frozenset({"PWD", "PASS", "PASSWD", "PW", "AK", "SK", "AUTH", "OAUTH", "AUTHORIZATION", "PIN"})
+_SECRET_PARTS = ("PASSWORD", "PASSWD", "PASSPHRASE", "SECRET", "TOKEN", "CREDENTIAL", "SESSION", "COOKIE",
+                 "PRIVATE", "SIGNATURE", "KEY")
+# Ordinary words that merely contain a secret part (HCCL_OP_KEYWORD, KEYBOARD_LAYOUT, TOKENIZERS_PARALLELISM).
+_ORDINARY_WORDS = ("KEYWORD", "KEYBOARD", "KEYMAP", "KEYCODE", "MONKEY", "TURNKEY", "TOKENIZER")
+# PWD alone (and OLDPWD) is the shell's working directory.
+_NOT_SECRET_NAMES = frozenset({"PWD", "OLDPWD"})
+_CAMEL = re.compile(r"([a-z0-9])([A-Z])")
+_WORD_SPLIT = re.compile(r"[^A-Z0-9]+")
+
+
+def is_secret_name(name: str) -> bool:
+    """True when the name says its value is a secret (see _SECRET_WORDS / _SECRET_PARTS)."""
+    upper = _CAMEL.sub(r"\1_\2", str(name)).upper()
+    if upper in _NOT_SECRET_NAMES:
+        return False
+    for word in _WORD_SPLIT.split(upper):
+        if not word:
+            continue
+        if word in _SECRET_WORDS:
+            return True
+        if any(part in word for part in _SECRET_PARTS) and not any(w in word for w in _ORDINARY_WORDS):
+            return True
+    return False
+
+
+def is_secret_value(value) -> bool:
+    """True when the value itself carries a secret: a known token format, a private key, a URL with user:password@."""
+    if not isinstance(value, str) or not value:
+        return False
+    if "PRIVATE KEY-----" in value or any(rx.search(value) for rx in _TOKENS):
+        return True
+    return "://" in value and _URL_CREDS.search(value) is not None
+
+
+def is_secret(name: str, value=None) -> bool:
+    """THE policy: does this variable (or field) hold a secret, by its name or by its value?
+
+    Names: *_PWD, *PASSWD*, *PASSWORD*, *_PASS, *_AK, *_SK, *CREDENTIAL*, *SESSION*, *TOKEN*, *SECRET*,
+    *KEY* (not KEYWORD, KEYBOARD, TOKENIZER ...), *PRIVATE*, *AUTH, *COOKIE*. Values: GitHub/AWS/Slack/Hugging Face/
+    OpenAI tokens, JWTs, bearer tokens, private-key blocks, URLs carrying user:password@."""
+    return is_secret_name(name) or is_secret_value(value)
+
+
+def shown_env_value(name: str, value) -> str:
+    """An environment value as anything leaving this process may show it: a secret name shows
+    only that it is set; otherwise the value with any embedded secret (URL credentials, tokens) scrubbed."""
+    if is_secret_name(name):
+        return REDACTED
+    text = str(value)
+    return _scrub_value(text) if is_secret_value(text) else text
+
+
+def _scrub_value(text: str) -> str:
+    text = _URL_CREDS.sub(lambda m: f"{m.group(1)}{REDACTED}@", text)
+    text = _PRIVATE_KEY.sub(REDACTED, text)
+    for rx in _TOKENS:
+        text = rx.sub(REDACTED, text)
+    return text
+
 
 def env_name_is_safe(name: str) -> bool:
-    if SECRET_NAME.search(name):
+    """Allowlist for bundles: a value is kept only under a known configuration name that is not a secret."""
+    if is_secret_name(name):
         return False
     return name in SAFE_ENV_NAMES or name.startswith(SAFE_ENV_PREFIXES)
 
@@ -66,15 +136,18 @@ def env_name_is_safe(name: str) -> bool:
 class Redactor:
     """One redaction policy for one collection, so masks are consistent across every file."""
 
-    def __init__(self, env: Optional[Mapping[str, str]] = None, redact_ips: bool = False):
+    def __init__(self, env: Optional[Mapping[str, str]] = None, redact_ips: bool = False,
+                 also: Iterable[Mapping[str, str]] = ()):
+        """`env` (and every mapping in `also`): the environments whose secret values are scrubbed from text."""
         self.redact_ips = redact_ips
         self.ip_map: Dict[str, str] = {}
         self.count = 0  # how many replacements were made (shown by collect --show)
         values = set()
-        for name, value in (env or {}).items():
+        pairs = [kv for mapping in [env or {}, *also] for kv in mapping.items()]
+        for name, value in pairs:
             if not value:
                 continue
-            if SECRET_NAME.search(name) and len(value) >= _MIN_SECRET_LEN:
+            if is_secret_name(name) and len(value) >= _MIN_SECRET_LEN:
                 values.add(value)
             for m in _URL_CREDS.finditer(value):
                 if len(m.group(3)) >= _MIN_SECRET_LEN:
@@ -102,6 +175,13 @@ class Redactor:
 
         def sub(rx, repl, s):
             nonlocal n
+            if callable(repl):  # count only what the callback really replaced
+                def counted(m, _repl=repl):
+                    nonlocal n
+                    out = _repl(m)
+                    n += out != m.group(0)
+                    return out
+                return rx.sub(counted, s)
             s, k = rx.subn(repl, s)
             n += k
             return s
@@ -112,9 +192,10 @@ class Redactor:
             text = sub(_PRIVATE_KEY, "-----BEGIN PRIVATE KEY----- " + REDACTED + " -----END PRIVATE KEY-----", text)
         if "://" in text:
             text = sub(_URL_CREDS, lambda m: f"{m.group(1)}{REDACTED}@", text)
-        text = sub(_ASSIGNMENT, lambda m: m.group(0) if m.group(4) == REDACTED or m.group(4).startswith("<redacted")
+        text = sub(_ASSIGNMENT, lambda m: m.group(0) if m.group(4).startswith("<redacted") or not is_secret_name(m.group(1))
                    else f"{m.group(1)}{m.group(2)}{m.group(3)}{REDACTED}", text)
-        text = sub(_CLI_SECRET, lambda m: m.group(0) if m.group(2).startswith("<redacted") else m.group(1) + REDACTED, text)
+        text = sub(_CLI_SECRET, lambda m: m.group(0) if m.group(3).startswith("<redacted") or not is_secret_name(m.group(2))
+                   else m.group(1) + REDACTED, text)
         for rx in _TOKENS:
             text = sub(rx, REDACTED, text)
         if self.redact_ips:
@@ -155,7 +236,7 @@ def _scrub(node, redactor: "Redactor"):
     return node
 
 
-def redact_report(report, environ: Optional[Mapping[str, str]] = None):
+def redact_report(report, environ: Optional[Mapping[str, str]] = None, also: Iterable[Mapping[str, str]] = ()):
     """Scrub every string of a Report in place (findings and facts) before it is rendered.
 
     Findings quote what they read: a smoke child's stderr, a log line, a tool's output. Any of
@@ -165,7 +246,7 @@ def redact_report(report, environ: Optional[Mapping[str, str]] = None):
         return report
     import os
 
-    redactor = Redactor(env=os.environ if environ is None else environ)
+    redactor = Redactor(env=os.environ if environ is None else environ, also=also)
     for f in report.findings:
         f.title = redactor.text(f.title)
         f.summary = redactor.text(f.summary)

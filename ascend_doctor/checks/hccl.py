@@ -79,7 +79,8 @@ def check_hccl_env_names(ctx) -> List[Finding]:
     # An unknown name may well be a credential (HCCL_TLS_PASSWORD): its value never goes in the report.
     return [Finding("hccl.env_names", i.status, f"{NAMES_TITLE}: {i.name}",
                     summary=_without(i.message, i.name, i.value),
-                    evidence={i.name: shown_value(i.name, i.value)}, fix=i.fix, pitfall="P13") for i in issues]
+                    evidence={i.name: shown_value(i.name, i.value)},
+                    fix=[_without(step, i.name, i.value) for step in i.fix], pitfall="P13") for i in issues]
 
 
 def _without(text: str, name: str, value) -> str:

@@ -19,6 +19,7 @@ import re
 from typing import Any, Dict, List, Optional, Tuple
 
 from ..host import Host
+from ..redact import REDACTED, shown_env_value
 
 # First variable present wins. msrun exports RANK_ID (and MS_NODE_ID) per worker;
 # Slurm, Open MPI, MPICH/Intel MPI (PMI_*) and Kubernetes indexed Jobs have their own.
@@ -36,8 +37,8 @@ VARIABLE_NAMES = ("RANK_TABLE_FILE", "MINDSPORE_HCCL_CONFIG_PATH", "RANK_ID", "R
                   "LOCAL_RANK", "GLOG_v", "SLURM_JOB_ID", "SLURM_NNODES", "SLURM_NTASKS", "SLURM_PROCID",
                   "SLURM_NODEID", "OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE", "JOB_COMPLETION_INDEX",
                   "POD_NAME", "NODE_NAME", "POD_IP")
-# A variable whose name says it holds a secret is never copied, whatever its prefix.
-SECRET_NAME = re.compile(r"(TOKEN|SECRET|PASSW|PASSWD|PWD|CREDENTIAL|AUTH|PRIVATE|_KEY$|^KEY|CERT)", re.I)
+# A variable whose name says it holds a secret is never copied, whatever its prefix: the one policy
+# is redact.is_secret (shared with collect, the renderers and the HCCL name check).
 MAX_VALUE_CHARS = 512
 MAX_RANK_TABLE_BYTES = 16 << 20
 # Every node of a job holds the same table; copying all of it into every node's report would make
@@ -86,16 +87,16 @@ def launch_variables(env) -> Dict[str, str]:
     for name in sorted(env):
         if not (name.startswith(VARIABLE_PREFIXES) or name in VARIABLE_NAMES):
             continue
-        if SECRET_NAME.search(name):
+        value = shown_env_value(name, env[name])
+        if value == REDACTED:
             continue
-        value = str(env[name])
         out[name] = value if len(value) <= MAX_VALUE_CHARS else value[:MAX_VALUE_CHARS] + "...(truncated)"
     return out
 
 
 def shown_value(name: str, value) -> str:
     """An environment value as reports may show it: a secret-looking name shows only that it is set."""
-    return "<redacted>" if SECRET_NAME.search(name) else str(value)
+    return shown_env_value(name, value)
 
 
 def safe_node_name(text: str) -> str:
