@@ -34,6 +34,27 @@ def _selected(check_id: str, patterns: Sequence[str]) -> bool:
     return False
 
 
+class SelectionError(ValueError):
+    """--only/--skip names something that matches no check (a typo would otherwise check nothing)."""
+
+
+def check_selection(only: Sequence[str] = (), skip: Sequence[str] = ()) -> None:
+    """Raise SelectionError naming the first id, area or glob that selects no check, with the closest real one."""
+    import difflib
+
+    ids = [spec.id for spec in all_checks()]
+    areas = sorted({i.split(".", 1)[0] for i in ids})
+    for option, patterns in (("--only", only), ("--skip", skip)):
+        for p in patterns:
+            if any(_selected(i, [p]) for i in ids):
+                continue
+            bare = p.strip("*?[]").rstrip(".") or p
+            close = difflib.get_close_matches(bare, ids + areas, n=1, cutoff=0.0)
+            hint = f"; closest: {close[0]}" if close else ""
+            raise SelectionError(f"{option} {p}: matches no check id, area or glob{hint} "
+                                 f"(areas: {', '.join(areas)})")
+
+
 def run_checks(host: Host, options: Optional[RunOptions] = None, progress=None) -> Report:
     options = options or RunOptions()
     start = time.monotonic()

@@ -2,6 +2,8 @@
 
 import json
 
+import pytest
+
 from conftest import run_cli, run_json
 
 
@@ -53,6 +55,21 @@ def test_only_and_skip_select_checks():
     assert data["findings"] and all(f["id"].startswith("resources.") for f in data["findings"])
     _, data = run_json("check", "--skip", "resources.*")
     assert not any(f["id"].startswith("resources.") for f in data["findings"])
+
+
+@pytest.mark.parametrize("args, named, closest", [
+    (["check", "--only", "hccl.env_nmes"], "hccl.env_nmes", "hccl.env_names"),
+    (["check", "--skip", "resourcez"], "resourcez", "resources"),
+    (["check", "--only", "install", "devics.*"], "devics.*", "devices"),
+    (["preflight", "--only", "hccl.env_valus"], "hccl.env_valus", "hccl.env_values"),
+    (["preflight", "--skip", "rank_tabel"], "rank_tabel", "rank_table"),
+])
+def test_selection_that_matches_no_check_is_exit_2(args, named, closest):
+    proc = run_cli(*args)
+    assert proc.returncode == 2, (proc.returncode, proc.stdout[-300:], proc.stderr)
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and named in lines[0] and closest in lines[0], proc.stderr
+    assert "Traceback" not in proc.stderr and proc.stdout == ""
 
 
 def test_no_color_when_piped():

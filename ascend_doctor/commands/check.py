@@ -7,7 +7,7 @@ import argparse
 from ..baseline import baseline_argument
 from ..bundle import open_bundle
 from ..cli import COMMANDS, CliError, EXIT_FINDINGS, EXIT_OK
-from ..doctor import RunOptions, run_checks
+from ..doctor import RunOptions, SelectionError, check_selection, run_checks
 from ..findings import FAIL, WARN
 from ..host import SnapshotError
 from ..render import FORMATS, render
@@ -48,6 +48,10 @@ def register(sub) -> None:
 def run_options(args) -> RunOptions:
     if not args.timeout > 0 or args.timeout == float("inf"):  # also NaN, which compares false to everything
         raise CliError(f"--timeout must be a positive number of seconds, got {args.timeout}")
+    try:
+        check_selection(args.only, args.skip)
+    except SelectionError as exc:
+        raise CliError(str(exc)) from None
     extra = {k: getattr(args, k) for k in ("smoke", "device", "device_id", "baseline") if hasattr(args, k)}
     if getattr(args, "smoke", False):
         from .smoke import smoke_options
