@@ -120,6 +120,8 @@ def load_node_summary(path: str) -> NodeSummary:
             raise OSError(0, "not a regular file")
         with open(path, "rb") as fh:
             raw = fh.read()
+        if not raw.strip():
+            raise ValueError("empty file")
         data = _fast_json.loads(raw) if _fast_json is not None else json.loads(raw)
         return summarise_report(data, path)
     except RecursionError:

@@ -70,8 +70,8 @@ def _extract(archive: str, dest: str) -> str:
 
     try:
         tf = tarfile.open(archive, "r:*")
-    except _corrupt_errors() as exc:
-        raise BundleError(f"{archive}: not a readable tar archive ({_one_line(exc)}), expected a .tar.gz snapshot") from None
+    except _corrupt_errors():
+        raise BundleError(_why_not_an_archive(archive)) from None
     total = 0
     count = 0
     dest_real = os.path.realpath(dest)
@@ -143,6 +143,35 @@ def _drain_to_end(tf, archive: str) -> None:
             return
         left -= len(chunk)
     raise BundleError(f"{archive}: more than {MAX_TRAILING_BYTES >> 20} MiB of data after the end of the archive, refused")
+
+
+EXPECTED_BUNDLE = "expected a .tar.gz from `ascend-doctor collect` or a snapshot directory"
+# Magic numbers of what `tarfile.open(..., "r:*")` accepts: (offset, bytes, name, tarfile mode).
+_MAGIC = ((0, b"\x1f\x8b", "gzip", "r:gz"), (0, b"BZh", "bzip2", "r:bz2"), (0, b"\xfd7zXZ\x00", "xz", "r:xz"),
+          (257, b"ustar", "tar", "r:"))
+
+
+def _why_not_an_archive(archive: str) -> str:
+    """One line for a file tarfile cannot open: empty, not an archive at all, or an archive that is damaged
+    (with the one reason that matters, not tarfile's try-every-method chain)."""
+    import tarfile
+
+    try:
+        with open(archive, "rb") as fh:
+            head = fh.read(512)
+    except OSError as exc:
+        return f"{archive}: cannot read ({exc.strerror or exc}); {EXPECTED_BUNDLE}"
+    if not head:
+        return f"{archive}: empty file, not a readable tar archive; {EXPECTED_BUNDLE}"
+    for offset, magic, name, mode in _MAGIC:
+        if head[offset:offset + len(magic)] == magic:
+            try:
+                tarfile.open(archive, mode).close()
+                reason = "unreadable"
+            except _corrupt_errors() as exc:
+                reason = _one_line(exc)
+            return f"{archive}: {name} data that is truncated or corrupt ({reason}); {EXPECTED_BUNDLE}"
+    return f"{archive}: not a readable tar archive (neither gzip, bzip2, xz nor tar data); {EXPECTED_BUNDLE}"
 
 
 def _one_line(exc: BaseException) -> str:

@@ -35,6 +35,20 @@ COMMANDS = {
 }
 
 
+# Import name -> requirement, as setup.cfg's install_requires declares them (a test keeps the two equal).
+RUNTIME_DEPENDENCIES = {"packaging": "packaging>=20", "psutil": "psutil>=5.6", "tabulate": "tabulate>=0.8"}
+
+
+def missing_dependency(exc: ImportError) -> Optional[str]:
+    """The one-line reason for an ImportError of a declared dependency, or None for any other import."""
+    name = (getattr(exc, "name", None) or "").split(".", 1)[0]
+    if name not in RUNTIME_DEPENDENCIES:
+        return None
+    req = RUNTIME_DEPENDENCIES[name]
+    return (f"the Python package {name!r} that ascend-doctor needs is not importable in {sys.executable}; "
+            f"install it: {sys.executable} -m pip install '{req}'")
+
+
 class CliError(Exception):
     """A one-line reason the doctor could not run (exit 2)."""
 
@@ -97,10 +111,16 @@ def main(argv: Optional[List[str]] = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     _install_signal_handlers()
     argv = _with_default_command(argv)
-    parser = build_parser(argv[0] if argv and argv[0] in COMMANDS else None)
-    args = parser.parse_args(argv)
     try:
+        parser = build_parser(argv[0] if argv and argv[0] in COMMANDS else None)
+        args = parser.parse_args(argv)
         return int(args.func(args))
+    except ImportError as exc:
+        reason = missing_dependency(exc)
+        if reason is None:
+            raise
+        print("ascend-doctor: error: " + reason, file=sys.stderr)
+        return EXIT_CANNOT_RUN
     except CliError as exc:
         # One line, always: a message built from a library's text may carry newlines.
         print("ascend-doctor: error: " + " ".join(str(exc).split()), file=sys.stderr)

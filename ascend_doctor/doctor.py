@@ -78,6 +78,10 @@ def run_checks(host: Host, options: Optional[RunOptions] = None, progress=None) 
         try:
             result = spec.func(ctx)
         except Exception as exc:  # a check bug must not hide the other checks
+            from .cli import missing_dependency
+
+            if isinstance(exc, ImportError) and missing_dependency(exc):
+                raise  # not a bug: a dependency is missing; the CLI says which in one line (exit 2)
             import traceback  # only when a check crashed
 
             tb = traceback.extract_tb(exc.__traceback__)[-1]

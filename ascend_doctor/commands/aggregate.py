@@ -8,7 +8,7 @@ import time
 from ..aggregate import AggregateInputError, Aggregator, report_paths
 from ..baseline import baseline_argument
 from ..cli import COMMANDS, CliError, EXIT_FINDINGS, EXIT_OK
-from ..findings import FAIL, WARN
+from ..findings import FAIL, REPORT_SCHEMA, WARN
 from ..render.aggregate_text import render_aggregate_text
 from ..render.html_aggregate import render_aggregate_html
 from .common import write_output
@@ -61,6 +61,13 @@ def run(args) -> int:
         raise CliError(f"{', '.join(args.inputs)}: no *.json node reports found")
     agg = Aggregator(fail_on=args.fail_on, expect=args.expect, baseline=args.baseline)
     agg.add_files(paths, jobs=args.jobs)
+    if agg.unreadable and not agg.nodes:
+        # Not one node report among the inputs: nothing to aggregate (a torn report next to good ones is a
+        # finding about that node instead, see "unreadable").
+        first = agg.unreadable[0]
+        more = f" (and {len(agg.unreadable) - 1} more file(s) like it)" if len(agg.unreadable) > 1 else ""
+        raise CliError(f"{first.error}{more}; expected a node report: JSON with \"schema\": \"{REPORT_SCHEMA}\", "
+                       "as `ascend-doctor preflight --report-dir` or `check --format json` write")
     result = agg.result()
     if args.format == "json":
         # Indented for reading when small; compact when large (the indenting encoder is pure Python, ~5x slower).

@@ -21,6 +21,8 @@ def write_output(text: str, path: str = None) -> None:
             sys.stdout.buffer.write(text.encode(sys.stdout.encoding or "utf-8", "backslashreplace"))
         sys.stdout.flush()
         return
+    if os.path.isdir(path):
+        raise CliError(f"--output {path}: is a directory, expected a file name (e.g. {os.path.join(path, 'report.txt')})")
     try:
         write_atomic(path, text)
     except OSError as exc:

@@ -49,9 +49,27 @@ def register(sub) -> None:
 
 def _read(path: str) -> str:
     try:
-        return LiveHost().read_text(path, max_bytes=MAX_READ_BYTES)
+        text = LiveHost().read_text(path, max_bytes=MAX_READ_BYTES)
     except HostError as exc:
         raise CliError(f"{exc}") from None
+    binary = binary_at(text)
+    if binary is not None:
+        raise CliError(f"rank-table FILE {path}: binary data (character {binary} is not text), "
+                       "expected a JSON rank table (UTF-8 text)")
+    return text
+
+
+def binary_at(text: str, window: int = 8000):
+    """Where `text` (decoded with replacement) shows it was not text: the first NUL (git's rule for binary), or
+    the first undecodable character when more than one in ten of the first `window` are. None for text: a stray
+    non-UTF-8 byte in a real table is the validator's to report, with its line."""
+    nul = text.find("\x00")
+    if nul >= 0:
+        return nul
+    head = text[:window]
+    if head and head.count("\ufffd") * 10 > len(head):
+        return head.find("\ufffd")
+    return None
 
 
 @contextlib.contextmanager
