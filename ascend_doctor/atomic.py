@@ -5,17 +5,33 @@ from __future__ import annotations
 import os
 import stat
 import tempfile
-from typing import Union
+from typing import Optional, Union
 
 
-def write_atomic(path: str, data: Union[str, bytes]) -> None:
+def current_umask() -> int:
+    """This process's umask, read without changing it where Linux says it (/proc/self/status, 4.7+)."""
+    try:
+        with open("/proc/self/status", "rb") as fh:
+            for line in fh:
+                if line.startswith(b"Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
+    mask = os.umask(0o022)  # the only portable way to read it: set, then put it back at once
+    os.umask(mask)
+    return mask
+
+
+def write_atomic(path: str, data: Union[str, bytes], mode: Optional[int] = None) -> None:
     """Write to a temporary file in the same directory, fsync, then rename over `path`.
 
     A `path` that is a device or a FIFO (`-o /dev/null`, `-o /dev/stdout`) is written into, never
     renamed over; a symbolic link is followed, so the link stays and its target gets the new content.
 
-    Raises OSError (disk full, no permission, missing directory); the temporary
-    file is removed and `path` keeps its previous content.
+    The file gets `mode`, or by default what `open()` would give it: 0666 less the umask (0644 under
+    umask 022), so reports are readable by node_exporter and colleagues as any other file the user writes.
+    (mkstemp alone would leave every report 0600.) Raises OSError (disk full, no permission, missing
+    directory); the temporary file is removed and `path` keeps its previous content.
     """
     path = os.path.realpath(path)  # `-o link`: write the file the link names, keep the link
     try:
@@ -32,6 +48,7 @@ def write_atomic(path: str, data: Union[str, bytes]) -> None:
     fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.", suffix=".tmp", dir=directory)
     try:
         with os.fdopen(fd, "wb") as fh:
+            os.fchmod(fh.fileno(), 0o666 & ~current_umask() if mode is None else mode)
             fh.write(data.encode("utf-8") if isinstance(data, str) else data)
             fh.flush()
             os.fsync(fh.fileno())
