@@ -47,8 +47,12 @@ def write_atomic(path: str, data: Union[str, bytes], mode: Optional[int] = None)
     directory = os.path.dirname(path)
     fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.", suffix=".tmp", dir=directory)
     try:
+        try:
+            os.fchmod(fd, 0o666 & ~current_umask() if mode is None else mode)
+        except BaseException:
+            os.close(fd)
+            raise
         with os.fdopen(fd, "wb") as fh:
-            os.fchmod(fh.fileno(), 0o666 & ~current_umask() if mode is None else mode)
             fh.write(data.encode("utf-8") if isinstance(data, str) else data)
             fh.flush()
             os.fsync(fh.fileno())
