@@ -194,22 +194,24 @@ class Matrix:
         return out
 
     # -- sources
+    def source_title(self, sid: str) -> str:
+        """What a reader can open for one source id: repo:path@commit, or the URL (never a bare index id)."""
+        s = self.data["sources"].get(sid, {})
+        if s.get("repo"):
+            where = s["repo"] + (f":{s['path']}" if s.get("path") else "")
+            if s.get("commit"):
+                where += f"@{s['commit'][:8]}"
+            elif s.get("ref"):
+                where += f"@{s['ref']}"
+            return where
+        if s.get("url"):
+            return s["url"] + (f" ({s['file']})" if s.get("file") else "")
+        if s.get("type") == "code_index_excerpt":  # the fs:... ids: the index did not resolve a repository or URL
+            return "an excerpt of a stored code index (no repository or URL recorded)"
+        return sid
+
     def describe_source(self, ids: List[str]) -> str:
-        parts = []
-        for sid in ids or []:
-            s = self.data["sources"].get(sid, {})
-            if s.get("repo"):
-                where = f"{s['repo']}:{s.get('path', '')}"
-                if s.get("commit"):
-                    where += f"@{s['commit'][:8]}"
-                elif s.get("ref"):
-                    where += f"@{s['ref']}"
-                parts.append(where)
-            elif s.get("url"):
-                parts.append(s["url"] + (f" ({s['file']})" if s.get("file") else ""))
-            else:
-                parts.append(sid)
-        return "; ".join(parts)
+        return "; ".join(dict.fromkeys(self.source_title(sid) for sid in ids or []))
 
     # -- MindSpore
     @property

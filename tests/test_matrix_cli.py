@@ -333,3 +333,24 @@ def test_update_needs_exactly_one_source(cache_env, tmp_path):
     proc = run_cli("matrix", "update", "--url", "https://example.invalid/m.json", "--file", str(tmp_path / "m.json"),
                    env=cache_env)
     assert proc.returncode == 2 and "not allowed with" in proc.stderr
+
+
+@pytest.mark.parametrize("columns", [80, 120])
+@pytest.mark.parametrize("query", [[], ["--mindspore", "2.6.0"], ["--mindspore", "2.10.0"], ["--mindspore", "1.5.0"],
+                                   ["--cann", "8.0.RC3"], ["--cann", "7.3.0.1.231"], ["--driver", "24.1.rc3"]])
+def test_show_fits_the_terminal_and_cites_sources_by_title(query, columns):
+    import re
+
+    proc = run_cli("matrix", "show", *query, env={"COLUMNS": str(columns)})
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    for line in lines[1:]:  # the first names the matrix (and the file it came from) whole
+        if len(line) > columns:
+            # only a source title longer than the terminal (a URL, a repository path) may stand out, alone
+            assert re.fullmatch(r" +\[\d+\] \S+", line) or re.fullmatch(r" +\S+", line), line
+    assert not re.search(r"\bfs:\d+", proc.stdout), "a source shown as its index id"
+    if "--mindspore" in query or "--driver" in query:
+        assert "Sources:" in proc.stdout
+        cited = set(re.findall(r"\[(\d+)\]", proc.stdout.split("Sources:")[0]))
+        listed = set(re.findall(r"^  \[(\d+)\] ", proc.stdout.split("Sources:")[1], re.M))
+        assert cited == listed and cited

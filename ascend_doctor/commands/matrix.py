@@ -141,11 +141,14 @@ def _show_driver(matrix, version: str) -> Dict[str, Any]:
             "firmware": matrix.firmware_for_hdk(version)}
 
 
-def _table(rows: List[List[Any]], headers: List[str]) -> str:
+def _table(rows: List[List[Any]], headers: List[str], width: int) -> str:
     from tabulate import tabulate
 
+    from ..render.layout import fit_columns
+
+    head, *body = fit_columns(headers, rows, width)
     # disable_numparse: "9.0" is a version, not the number 9
-    return tabulate(rows, headers=headers, tablefmt="simple", disable_numparse=True)
+    return tabulate(body, headers=head, tablefmt="simple", disable_numparse=True)
 
 
 def _relation(row: dict) -> str:
@@ -158,73 +161,110 @@ def _fmt(v) -> str:
     return "" if v is None else str(v)
 
 
-def _render_show(matrix, args, result: Dict[str, Any]) -> str:
+class _Sources:
+    """Sources cited by number ([1]) in the text, listed once at the end by their title or URL: a table
+    with a source column as wide as a repository path does not fit any terminal."""
+
+    def __init__(self, matrix):
+        self.matrix = matrix
+        self.numbers: Dict[str, int] = {}
+
+    def mark(self, ids) -> str:
+        nums: List[int] = []
+        for sid in ids or []:
+            n = self.numbers.setdefault(self.matrix.source_title(sid), len(self.numbers) + 1)
+            if n not in nums:
+                nums.append(n)
+        return " ".join(f"[{n}]" for n in sorted(nums))
+
+    def lines(self, width: int) -> List[str]:
+        from ..render.layout import wrap
+
+        out = ["", "Sources:"] if self.numbers else []
+        for title, n in self.numbers.items():
+            label = f"  [{n}] "
+            out.extend(wrap(title, width, label, " " * len(label)))
+        return out
+
+
+def _render_show(matrix, args, result: Dict[str, Any], width: int) -> str:
+    from ..render.layout import wrap
+
     info = matrix.info()
     origin = f", installed from {info['from']}" if info.get("from") else ""
-    head = f"compatibility matrix {info['version']} ({info['date']}, {info['source']}{origin})\n\n"
+    # one line whatever the width, like the report's header rows: which matrix answered is grepped for whole
+    out: List[str] = [f"compatibility matrix {info['version']} ({info['date']}, {info['source']}{origin})", ""]
     if args.mindspore is None and args.cann is None and args.driver is None:
         table = [[s["mindspore"], _fmt(s["accepted_compilers"]), s["file_read"], _fmt(s["cann"]), _fmt(s["hdk"]),
                   _fmt(s["python"]), _fmt(s["cuda"])] for s in result["summary"]]
-        return head + _table(table, ["MindSpore", "accepts compiler", "reads", "CANN", "HDK", "Python", "CUDA"]) + \
-            f"\n\n{len(result['summary'])} MindSpore releases; `matrix show --mindspore V` for sources and notes.\n"
-    out = [head]
+        out.append(_table(table, ["MindSpore", "accepts compiler", "reads", "CANN", "HDK", "Python", "CUDA"], width))
+        out.append("")
+        out.extend(wrap(f"{len(result['summary'])} MindSpore releases; `matrix show --mindspore V` for sources and "
+                        "notes.", width))
+        return "\n".join(out) + "\n"
+    refs = _Sources(matrix)
     if args.mindspore is not None:
         s = result["summary"][0]
         row = result["rows"][0]
-        out.append(f"MindSpore {s['mindspore']}: its checker accepts CANN compiler {_fmt(s['accepted_compilers'])}, "
-                   f"read from {row['checker']['file_read']}\n  source: {s['source']}\n")
+        out.extend(wrap(f"MindSpore {s['mindspore']}: its checker accepts CANN compiler "
+                        f"{_fmt(s['accepted_compilers'])}, read from {row['checker']['file_read']} "
+                        f"{refs.mark(row['checker']['source'])}", width, "", "  "))
         if s["custom_ops_built_with"]:
-            out.append(f"  bundled custom ops built with CANN compiler {s['custom_ops_built_with']}\n")
-        out.append("\n" + _table([[c["cann"], c["compiler"] or "unknown",
-                                    {True: "yes", False: "NO", None: "unknown"}[c["accepted"]],
-                                    "; ".join(f"{n['by']} ({n['confidence']})" for n in c["named_by"]),
-                                    matrix.describe_source(list(dict.fromkeys(s for n in c["named_by"] for s in n["source"])))]
-                                   for c in result["cann_candidates"]],
-                                  ["CANN", "compiler", "accepted", "named by", "source"]) + "\n")
-        hdk_rows = [[cann, _fmt(r["hdk"]), _relation(r), r["confidence"], matrix.describe_source(r["source"])]
+            out.extend(wrap(f"bundled custom ops built with CANN compiler {s['custom_ops_built_with']}", width, "  "))
+        out += ["", _table([[c["cann"], c["compiler"] or "unknown",
+                             {True: "yes", False: "NO", None: "unknown"}[c["accepted"]],
+                             "; ".join(f"{n['by']} ({n['confidence']})" for n in c["named_by"]),
+                             refs.mark(list(dict.fromkeys(x for n in c["named_by"] for x in n["source"])))]
+                            for c in result["cann_candidates"]],
+                           ["CANN", "compiler", "accepted", "named by", "source"], width)]
+        hdk_rows = [[cann, _fmt(r["hdk"]), _relation(r), r["confidence"], refs.mark(r["source"])]
                     for cann, rs in result["hdk"].items() for r in rs]
         if hdk_rows:
-            out.append("\n" + _table(hdk_rows, ["CANN", "Ascend HDK", "relation", "confidence", "source"]) + "\n")
-        py = [[r["platform"], r["flavour"], _fmt(r["python"]), matrix.describe_source(r["source"])] for r in row["python"]]
+            out += ["", _table(hdk_rows, ["CANN", "Ascend HDK", "relation", "confidence", "source"], width)]
+        py = [[r["platform"], r["flavour"], _fmt(r["python"]), refs.mark(r["source"])] for r in row["python"]]
         if py:
-            out.append("\n" + _table(py, ["platform", "build", "Python", "source"]) + "\n")
-        gpu = [[k, _fmt(v["value"]), matrix.describe_source(v["source"])] for k, v in row["gpu"].items()]
+            out += ["", _table(py, ["platform", "build", "Python", "source"], width)]
+        gpu = [[k, _fmt(v["value"]), refs.mark(v["source"])] for k, v in row["gpu"].items()]
         if gpu:
-            out.append("\n" + _table(gpu, ["GPU", "CUDA", "source"]) + "\n")
+            out += ["", _table(gpu, ["GPU", "CUDA", "source"], width)]
         for note in s["notes"]:
-            out.append(f"\nnote: {note}")
-        return "".join(out) + "\n"
+            out.append("")
+            out.extend(wrap(f"note: {note}", width, "", "  "))
+        return "\n".join(out + refs.lines(width)) + "\n"
     if args.cann is not None:
-        out.append(f"CANN {result['cann']}: compiler version {result['compiler'] or 'unknown'} "
-                   f"({result['compiler_confidence']}; {result['basis']})\n")
+        out.extend(wrap(f"CANN {result['cann']}: compiler version {result['compiler'] or 'unknown'} "
+                        f"({result['compiler_confidence']}; {result['basis']})", width, "", "  "))
         for r in result["rows"]:
             for iv in r["innerversions"]:
-                out.append(f"  innerversion {_fmt(iv['innerversion'])} [{matrix.describe_source(iv['source'])}]\n")
+                out.extend(wrap(f"innerversion {_fmt(iv['innerversion'])} {refs.mark(iv['source'])}", width, "  ",
+                                "    "))
             if r.get("python"):
-                out.append(f"  CANN supports Python {r['python']['min']}-{r['python']['max']} "
-                           f"[{matrix.describe_source(r['python']['source'])}]\n")
+                out.extend(wrap(f"CANN supports Python {r['python']['min']}-{r['python']['max']} "
+                                f"{refs.mark(r['python']['source'])}", width, "  ", "    "))
         if result["mindspore"]:
-            out.append("\nMindSpore releases whose checker accepts it:\n" + _table(
-                [[s["mindspore"], _fmt(s["accepted_compilers"]), _fmt(s["python"]), s["source"]] for s in result["mindspore"]],
-                ["MindSpore", "accepts compiler", "Python", "source"]) + "\n")
+            out += ["", "MindSpore releases whose checker accepts it:", _table(
+                [[s["mindspore"], _fmt(s["accepted_compilers"]), _fmt(s["python"]),
+                  refs.mark(matrix.rows_for_mindspore(s["mindspore"])[0]["checker"]["source"])]
+                 for s in result["mindspore"]], ["MindSpore", "accepts compiler", "Python", "source"], width)]
         else:
-            out.append("\nNo MindSpore release in the matrix accepts this CANN (unknown).\n")
+            out += ["", "No MindSpore release in the matrix accepts this CANN (unknown)."]
         if result["hdk"]:
-            out.append("\n" + _table([[_fmt(r["hdk"]), _relation(r), r["confidence"], matrix.describe_source(r["source"])]
-                                      for r in result["hdk"]], ["Ascend HDK", "relation", "confidence", "source"]) + "\n")
-        return "".join(out)
-    out.append(f"Driver {args.driver}:\n")
+            out += ["", _table([[_fmt(r["hdk"]), _relation(r), r["confidence"], refs.mark(r["source"])]
+                                for r in result["hdk"]], ["Ascend HDK", "relation", "confidence", "source"], width)]
+        return "\n".join(out + refs.lines(width)) + "\n"
+    out.append(f"Driver {args.driver}:")
     if result["rows"]:
-        out.append(_table([[r["cann"], _fmt(r["hdk"]), _relation(r), r["confidence"], matrix.describe_source(r["source"])]
-                           for r in result["rows"]], ["CANN", "Ascend HDK", "relation", "confidence", "source"]) + "\n")
+        out.append(_table([[r["cann"], _fmt(r["hdk"]), _relation(r), r["confidence"], refs.mark(r["source"])]
+                           for r in result["rows"]], ["CANN", "Ascend HDK", "relation", "confidence", "source"], width))
     s = result["driver_sample"]
     if s:
-        out.append(f"\nversion.info sample: compatible_version_fw={s['compatible_version_fw']} "
-                   f"[{matrix.describe_source(s['source'])}]\n")
+        out.append("")
+        out.extend(wrap(f"version.info sample: compatible_version_fw={s['compatible_version_fw']} "
+                        f"{refs.mark(s['source'])}", width, "", "  "))
     for r in result["firmware"]:
-        out.append(f"firmware shipped with HDK {r['hdk']}: {r['firmware']}{' (' + r['soc'] + ')' if r.get('soc') else ''} "
-                   f"[{matrix.describe_source(r['source'])}]\n")
-    return "".join(out)
+        out.extend(wrap(f"firmware shipped with HDK {r['hdk']}: {r['firmware']}"
+                        f"{' (' + r['soc'] + ')' if r.get('soc') else ''} {refs.mark(r['source'])}", width, "", "  "))
+    return "\n".join(out + refs.lines(width)) + "\n"
 
 
 def run_show(args) -> int:
@@ -252,7 +292,9 @@ def run_show(args) -> int:
         text = (f"compatibility matrix {matrix.version}: no rows for {what}; its pairings are unknown "
                 f"(`ascend-doctor matrix update` may bring a newer matrix).\n")
     else:
-        text = _render_show(matrix, args, result)
+        from ..render.layout import terminal_width
+
+        text = _render_show(matrix, args, result, terminal_width())
     write_output(text, args.output)
     return EXIT_FINDINGS if empty else EXIT_OK
 

@@ -16,7 +16,7 @@ from typing import Any, Iterator, List, Optional, Tuple
 DEFAULT_WIDTH = 80
 MIN_WIDTH = 40  # a narrower terminal still gets readable (longer) lines rather than one word per line
 _WORD = re.compile(r"\S+")
-_PATH_LIST_BREAK = re.compile(r"(?<=:)(?=/)")
+_PATH_LIST_BREAK = re.compile(r"(?<=:)(?=/(?!/))")  # /a:/b breaks after its ':'; https:// does not
 
 
 def terminal_width(stream=None) -> int:
@@ -99,3 +99,37 @@ def evidence_lines(evidence: Any, depth: int = 0) -> List[Tuple[int, str]]:
                 out.append((depth + 1, "- " + first))
                 out.extend(inner[1:])
     return out
+
+
+def _longest_word(text: str) -> int:
+    return max((len(p) for _, p in _pieces(text)), default=0)
+
+
+def fit_columns(headers: List[str], rows: List[List[str]], width: int, gap: int = 2,
+                header_pad: int = 2) -> List[List[str]]:
+    """Rows (header first) whose cells are wrapped ('\\n' between lines) so the table fits `width` columns with
+    `gap` spaces between columns (tabulate's "simple" format: 2, and each column at least its header + 2).
+    Columns shrink widest-first, never below their longest word: a table of words longer than the width
+    stays wider rather than split a path, a version or a URL."""
+    table = [[str(c) for c in headers]] + [["" if c is None else str(c) for c in row] for row in rows]
+    n = len(headers)
+
+    def need(i: int, cell_width, header_width) -> int:
+        return max([cell_width(r[i]) for r in table[1:]] + [header_width(table[0][i]) + header_pad])
+
+    natural = [need(i, lambda c: max((len(x) for x in c.splitlines()), default=0),
+                    lambda h: max((len(x) for x in h.splitlines()), default=0)) for i in range(n)]
+    floor = [need(i, _longest_word, _longest_word) for i in range(n)]
+    widths = list(natural)
+    room = width - gap * (n - 1)
+    while sum(widths) > room:
+        i = max(range(n), key=lambda k: widths[k] - floor[k])
+        if widths[i] <= floor[i]:
+            break
+        widths[i] -= 1
+
+    def fit(cell: str, w: int) -> str:
+        return "\n".join(wrap(cell, w)) if any(len(x) > w for x in cell.splitlines()) else cell
+
+    return [[fit(c, widths[i] - header_pad) for i, c in enumerate(table[0])]] + \
+        [[fit(c, widths[i]) for i, c in enumerate(r)] for r in table[1:]]
