@@ -145,3 +145,25 @@ def test_redactor_text_rules():
     assert "tokenizer: bert" in out  # words that merely contain 'token' are left alone
     assert env_name_is_safe("ASCEND_HOME_PATH") and not env_name_is_safe("HCCL_TLS_PASSWORD")
     assert not env_name_is_safe("OBS_AK") and not env_name_is_safe("SOME_VENDOR_VAR")
+
+
+def test_show_summarises_instead_of_listing_every_entry(tmp_path, make_snapshot):
+    """A node has hundreds of /dev, /sys and library entries: --show counts them per kind and per top
+    directory and lists only what carries content (files, commands, logs); --show-all lists everything."""
+    import re
+
+    proc = run_cli("collect", "--show", env=SECRETS, cwd=str(tmp_path))
+    assert proc.returncode == 0, proc.stderr
+    full = run_cli("collect", "--show-all", env=SECRETS, cwd=str(tmp_path))
+    total = int(re.search(r"^([\d,]+) entries", proc.stdout, re.M).group(1).replace(",", ""))
+    listed = [l for l in full.stdout.splitlines() if re.match(r"^(file|exists|unreadable|link|command|env|log|report) ", l)]
+    assert len(listed) == total  # --show-all: one line per entry
+    lines = proc.stdout.splitlines()
+    assert len(lines) < 120 < total or total < 120, (len(lines), total)
+    counted = [int(m.group(1).replace(",", "")) for m in re.finditer(r"^([\d,]+) [a-z]", proc.stdout, re.M)]
+    assert sum(counted[:-1]) == total == counted[-1]  # every kind counted; the last line is the total
+    assert re.search(r"^[\d,]+ empty entries", proc.stdout, re.M) and re.search(r"[\d,]+ under /", proc.stdout)
+    assert "AWS_SECRET_ACCESS_KEY" in proc.stdout and "report.json" in proc.stdout
+    for value in SECRET_VALUES:
+        assert value not in proc.stdout and value not in full.stdout
+    assert list(tmp_path.iterdir()) == []

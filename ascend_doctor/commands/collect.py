@@ -10,7 +10,52 @@ import sys
 
 from ..cli import COMMANDS, CliError, EXIT_OK
 from ..collect import LogOptions, collect, write_bundle
+from ..render.layout import terminal_width, wrap
 from .common import Progress, add_python_argument, live_host
+
+# `--show` lists these kinds one by one (each entry is content that leaves the machine, and they are few);
+# the others (empty placeholders, links, directories) are counted per top directory.
+LISTED_KINDS = ("file", "unreadable", "command", "log", "report")
+LISTED_MAX = 25
+KIND_WORDS = {"file": "files read", "unreadable": "unreadable files (recorded as permission denied)",
+              "command": "command outputs", "log": "logs", "report": "report",
+              "exists": "empty entries (exist, content not read: device nodes, directory entries, tools)",
+              "link": "symbolic links", "env": "environment variables"}
+
+
+def _top(path: str) -> str:
+    parts = [p for p in path.split("/") if p]
+    return "/" + parts[0] if parts else path
+
+
+def show_summary(rows, width: int):
+    """`collect --show`: per kind, the count; the entries that are content, listed; the rest counted per top
+    directory ("1,112 empty entries under /dev"); environment names split into kept and redacted."""
+    by_kind = {}
+    for kind, what, detail in rows:
+        by_kind.setdefault(kind, []).append((what, detail))
+    out = ["What the bundle would hold:"]
+    for kind, items in by_kind.items():
+        out.append("")
+        out.append(f"{len(items):,} {KIND_WORDS.get(kind, kind)}:")
+        if kind in LISTED_KINDS:
+            for what, detail in items[:LISTED_MAX]:
+                out.extend(wrap(f"{what}  ({detail})", width, "  ", "      "))
+            if len(items) > LISTED_MAX:
+                out.append(f"  ... {len(items) - LISTED_MAX:,} more (--show-all lists every entry)")
+        elif kind == "env":
+            kept = [w for w, d in items if d == "kept"]
+            hidden = [w for w, d in items if d != "kept"]
+            out.extend(wrap(f"{len(kept):,} kept: {', '.join(kept) or 'none'}", width, "  ", "    "))
+            out.extend(wrap(f"{len(hidden):,} with the value redacted: {', '.join(hidden) or 'none'}", width,
+                            "  ", "    "))
+        else:
+            counts = {}
+            for what, _ in items:
+                counts[_top(what)] = counts.get(_top(what), 0) + 1
+            groups = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+            out.extend(wrap(", ".join(f"{n:,} under {top}" for top, n in groups), width, "  ", "  "))
+    return out
 
 
 def register(sub) -> None:
@@ -30,7 +75,9 @@ def register(sub) -> None:
                    help="at most this many MB of logs in total (default: 100)")
     p.add_argument("--redact-ips", action="store_true",
                    help="replace IPv4 addresses consistently (same address, same mask) in every file")
-    p.add_argument("--show", action="store_true", help="list what would be written, write nothing")
+    p.add_argument("--show", action="store_true",
+                   help="summarise what would be written (counts per kind, the files and commands), write nothing")
+    p.add_argument("--show-all", action="store_true", help="like --show, but list every entry")
     add_python_argument(p)
     p.add_argument("--timeout", type=float, default=10.0, metavar="S",
                    help="timeout in seconds for each external command (default: 10)")
@@ -38,6 +85,7 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
+    args.show = args.show or args.show_all
     if args.timeout <= 0:
         raise CliError(f"--timeout must be a positive number of seconds, got {args.timeout}")
     if args.log_max_mb <= 0 or args.logs_max_mb <= 0:
@@ -59,14 +107,17 @@ def run(args) -> int:
                       logs=LogOptions(args.logs, int(args.log_max_mb * (1 << 20)), int(args.logs_max_mb * (1 << 20))))
     finally:
         progress.done()
-    if args.show:
+    if args.show or args.show_all:
         rows = col.listing()
-        width = max(len(k) for k, _, _ in rows)
-        for kind, what, detail in rows:
-            print(f"{kind:<{width}}  {what}  ({detail})")
-        for note in col.notes:
-            print(f"note: {note}")
-        print(f"\n{len(rows)} entries, {col.redactions} value(s) redacted; nothing written (--show).")
+        if args.show_all:
+            width = max(len(k) for k, _, _ in rows)
+            lines = [f"{kind:<{width}}  {what}  ({detail})" for kind, what, detail in rows]
+        else:
+            lines = show_summary(rows, terminal_width())
+        lines += [f"note: {note}" for note in col.notes]
+        flag = "--show-all" if args.show_all else "--show"
+        lines += ["", f"{len(rows):,} entries, {col.redactions:,} value(s) redacted; nothing written ({flag})."]
+        print("\n".join(lines))
         return EXIT_OK
     try:
         write_bundle(col, output)
