@@ -297,6 +297,7 @@ class RankTableFacts:
     problem_counts: Dict[str, int] = field(default_factory=dict)  # error/warning/info over the whole file
     device_sets: Dict[str, List[int]] = field(default_factory=dict)  # "0,1,2,3" -> server indexes using that set
     server_paths: List[str] = field(default_factory=list)
+    server_ids: List[str] = field(default_factory=list)  # the first SHOWN_SERVER_IDS, to name when this node is not one
     local_names: List[str] = field(default_factory=list)  # hostname, local IPs, XDL_IP/POD_IP: how we know "this node"
     local_server: Optional[Dict[str, Any]] = None  # {"path", "server_id", "matched_by", "devices": [...]}
     errors: List[str] = field(default_factory=list)

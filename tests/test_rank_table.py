@@ -461,3 +461,30 @@ def test_cli_text_caps_per_rule_but_json_lists_all(tmp_path):
     assert "10 more R9 problem(s) not shown" in proc.stdout
     data = json.loads(run_cli("rank-table", str(f), "--format", "json").stdout)
     assert len([p for p in data["problems"] if p["rule"] == "R9"]) == 30
+
+
+def test_node_not_in_the_table_names_its_addresses_and_the_servers(make_snapshot):
+    """The user must see at a glance why: this node is 10.9.8.7 / gpu-07, the table lists node_0 and node_1."""
+    snap = make_snapshot(name="gpu-07", commands=[{"argv": ["hostname", "-I"], "rc": 0, "stdout": "10.9.8.7 10.9.8.8\n"}])
+    table = os.path.join(RT_DIR, "hccl_910_template1_v1.0.json")
+    proc = run_cli("rank-table", table, "--bundle", snap)
+    assert proc.returncode == 1, proc.stderr
+    line = next(l for l in proc.stdout.splitlines() if "FAIL" in l)
+    for word in ("10.9.8.7", "10.9.8.8", "gpu-07", "node_0", "node_1"):
+        assert word in line, (word, line)
+    doc = json.loads(run_cli("rank-table", table, "--bundle", snap, "--format", "json").stdout)
+    evidence = doc["node"]["findings"][0]["evidence"]
+    assert evidence["server_ids"] == ["node_0", "node_1"] and "10.9.8.7" in evidence["this node"]
+
+
+def test_a_2_0_table_is_not_said_to_have_0_servers():
+    path = os.path.join(RT_DIR, "hccl_a5_v2.0.json")
+    proc = run_cli("rank-table", path)
+    assert proc.returncode == 0, proc.stderr
+    assert "0 server" not in proc.stdout and "4 ranks" in proc.stdout and "lists ranks, not servers" in proc.stdout
+    doc = json.loads(run_cli("rank-table", path, "--format", "json").stdout)
+    assert doc["servers"] is None and doc["ranks"] == 4
+    check = json.loads(run_cli("check", "--only", "rank_table.valid", "--format", "json",
+                               env={"RANK_TABLE_FILE": path}).stdout)
+    [valid] = check["findings"]
+    assert "0 server" not in valid["summary"] and "4 ranks" in valid["summary"]

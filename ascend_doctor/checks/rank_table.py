@@ -68,7 +68,9 @@ def check_rank_table_valid(ctx):
     warnings = [p for p in problems if p["severity"] == "warning"]
     if not errors and not warnings:
         return Finding("rank_table.valid", PASS, VALID_TITLE,
-                       summary=f"version {rt.format}, {rt.server_count} server(s), {rt.rank_count} ranks, status {rt.status}",
+                       summary=f"version {rt.format}, " + (f"{rt.server_count} server(s), " if rt.server_count is not None
+                                                             else "ranks only (no server list), ")
+                               + f"{rt.rank_count} ranks, status {rt.status}",
                        evidence=evidence)
     shown = (errors + warnings)[:SHOWN_PROBLEMS]
     evidence["problems"] = [Problem(p["path"], p["severity"], p["rule"], p["message"], p.get("line"), p.get("column")).describe()
@@ -90,6 +92,15 @@ def check_rank_table_valid(ctx):
                    evidence=evidence, fix=fixes, pitfall="P14")
 
 
+SHOWN_NAMES = 8
+
+
+def _listed(items, total) -> str:
+    """'a, b, c' or 'a, b, ... (12 in all)': enough to compare by eye, never a page."""
+    shown = ", ".join(str(x) for x in list(items)[:SHOWN_NAMES]) or "none"
+    return shown + (f", ... ({total} in all)" if total and total > SHOWN_NAMES else "")
+
+
 def _local_or_finding(ctx, fid: str, title: str):
     """(local_server, None) or (None, the finding that says why there is none)."""
     skip = _skip_unless_configured(ctx, fid, title)
@@ -109,12 +120,14 @@ def _local_or_finding(ctx, fid: str, title: str):
             return None, Finding(fid, ERROR, title, summary="This node's names and addresses are unknown (no hostname, "
                                                             "`hostname -I` gave nothing), so its entry cannot be found.",
                                  evidence={rt.env_var: rt.path}, fix=["export XDL_IP=<this node's IP as the table's server_id>"])
+        servers = _listed(rt.server_ids, rt.server_count)
         return None, Finding(fid, FAIL, title,
-                             summary="None of this node's names or addresses appears as a server_id / host_ip / host_nic_ip "
-                                     "in the rank table. HCCL then finds no entry for its devices and the job does not start "
+                             summary=f"None of this node's names or addresses ({_listed(names, len(names))}) appears as a "
+                                     f"server_id / host_ip / host_nic_ip in the rank table, whose server_ids are {servers}. "
+                                     "HCCL then finds no entry for its devices and the job does not start "
                                      "(or the table belongs to another cluster).",
-                             evidence={rt.env_var: rt.path, "this node": ", ".join(names[:12]),
-                                       "servers": rt.server_count},
+                             evidence={rt.env_var: rt.path, "this node": names[:SHOWN_NAMES],
+                                       "servers": rt.server_count, "server_ids": rt.server_ids[:SHOWN_NAMES]},
                              fix=["use this node's host IP as its server_id (hccl_tools.py does), or export XDL_IP=<its server_id>",
                                   f"ascend-doctor rank-table {rt.path}   # list the servers"], pitfall="P14")
     return rt.local_server, None

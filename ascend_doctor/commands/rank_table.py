@@ -20,7 +20,7 @@ from ..findings import FAIL, SEVERITY, WARN, Finding
 from ..host import HostError, LiveHost, SnapshotError
 from ..probes import ProbeOptions, collect_facts
 from ..probes.rank_table import MAX_READ_BYTES, local_identity, rank_table_facts
-from ..rank_table import ERROR, INFO, WARNING, problem_counts, validate_rank_table_text
+from ..rank_table import ERROR, FORMAT_V20, INFO, WARNING, problem_counts, validate_rank_table_text
 from .common import write_output
 
 SCHEMA = "ascend-doctor.rank-table/1"
@@ -120,7 +120,7 @@ def run(args) -> int:
     verdict = "invalid" if counts[ERROR] else ("valid, with warnings" if counts[WARNING] else "valid")
     if args.format == "json":
         doc = {"schema": SCHEMA, "file": args.file, "format": table.format, "version": table.version,
-               "status": table.status, "servers": len(table.servers) if table.format else None,
+               "status": table.status, "servers": len(table.servers) if table.format and table.format != FORMAT_V20 else None,
                "ranks": table.rank_count, "verdict": verdict, "counts": counts,
                "problems": [p.to_json() for p in table.problems],
                "node": None if node is None else dict(node, findings=[f.to_json() for f in findings])}
@@ -133,7 +133,10 @@ def run(args) -> int:
 
 def render_text(args, table, counts: Dict[str, int], verdict: str, findings: List[Finding], node: Optional[dict]) -> str:
     lines = [f"rank table: {args.file}"]
-    if table.format:
+    if table.format == FORMAT_V20:  # no server_list: ranks only (servers come from the topology file)
+        lines.append(f"format {table.format}: {table.rank_count} ranks (a 2.0 table lists ranks, not servers), "
+                     f"status {table.status}")
+    elif table.format:
         lines.append(f"format {table.format}: {len(table.servers)} server(s), {table.rank_count} ranks, status {table.status}")
     else:
         lines.append("format: not recognised as a rank table")

@@ -13,7 +13,7 @@ from typing import Dict, Optional
 
 from ..facts import RankTableFacts
 from ..host import Host, HostError
-from ..rank_table import RankTable, problem_counts, validate_rank_table_text
+from ..rank_table import FORMAT_V20, RankTable, problem_counts, validate_rank_table_text
 
 # MindSpore reads MINDSPORE_HCCL_CONFIG_PATH first, then RANK_TABLE_FILE (ascend_formats.md §4.7).
 RANK_TABLE_VARS = ("MINDSPORE_HCCL_CONFIG_PATH", "RANK_TABLE_FILE")
@@ -57,6 +57,9 @@ def local_identity(host: Host, timeout: float = 10.0) -> Dict[str, str]:
     return names
 
 
+SHOWN_SERVER_IDS = 16
+
+
 def find_local_server(table: RankTable, names: Dict[str, str]) -> Optional[dict]:
     hits = []
     for s in table.servers:
@@ -80,12 +83,15 @@ def rank_table_facts(table: RankTable, env_var: Optional[str], path: Optional[st
                      names: Dict[str, str]) -> RankTableFacts:
     facts = RankTableFacts(env_var=env_var, path=path)
     facts.format, facts.version, facts.status = table.format, table.version, table.status
-    facts.server_count = len(table.servers) if table.format else None
+    # a 2.0 table has no server_list (ranks only): its server count is unknown, not 0
+    facts.server_count = len(table.servers) if table.format and table.format != FORMAT_V20 else None
     facts.rank_count = table.rank_count
     facts.problems = [p.to_json() for p in table.problems[:MAX_KEPT_PROBLEMS]]
     facts.problem_counts = problem_counts(table.problems)
     facts.device_sets = table.device_sets()
     facts.server_paths = [s.path for s in table.servers]
+    # a few are enough to say "this node is not one of them" (every node's report carries them: not all 4,096)
+    facts.server_ids = [str(s.server_id) for s in table.servers[:SHOWN_SERVER_IDS]]
     facts.local_names = sorted(names)
     facts.local_server = find_local_server(table, names)
     return facts
