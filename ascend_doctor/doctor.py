@@ -14,6 +14,7 @@ from typing import Any, Dict, List, Optional, Sequence
 
 from . import __version__
 from .checks import CheckContext, all_checks
+from .facts import Facts
 from .findings import ERROR, Finding, Report
 from .host import Host
 from .probes import ProbeOptions, collect_facts
@@ -25,6 +26,9 @@ class RunOptions:
     skip: Sequence[str] = ()
     timeout: float = 10.0  # per external command
     extra: Dict[str, Any] = field(default_factory=dict)  # options for checks (smoke, baseline ...)
+    # When set, run_checks keeps here what it has so far ("facts": Facts, "findings": list, "now": what runs):
+    # a caller that stops waiting (preflight's --budget) still reports what was gathered.
+    partial: Optional[Dict[str, Any]] = None
 
 
 def _selected(check_id: str, patterns: Sequence[str]) -> bool:
@@ -58,9 +62,11 @@ def check_selection(only: Sequence[str] = (), skip: Sequence[str] = ()) -> None:
 def run_checks(host: Host, options: Optional[RunOptions] = None, progress=None) -> Report:
     options = options or RunOptions()
     start = time.monotonic()
-    facts = collect_facts(host, ProbeOptions(timeout=options.timeout))
+    partial = options.partial if options.partial is not None else {}
+    partial["facts"], partial["findings"] = Facts(), []
+    facts = collect_facts(host, ProbeOptions(timeout=options.timeout), into=partial["facts"], running=partial)
     ctx = CheckContext(facts=facts, host=host, options=dict(options.extra, timeout=options.timeout))
-    findings: List[Finding] = []
+    findings: List[Finding] = partial["findings"]
     for name, crash in facts.probe_crashes.items():
         findings.append(Finding(
             id=f"doctor.probe_{name}", status=ERROR, title=f"The {name} probe crashed",
@@ -74,6 +80,7 @@ def run_checks(host: Host, options: Optional[RunOptions] = None, progress=None) 
             continue
         if progress:
             progress(spec.id)
+        partial["now"] = f"check {spec.id}"
         t0 = time.monotonic()
         try:
             result = spec.func(ctx)

@@ -212,6 +212,47 @@ def test_budget_overrun_is_a_failing_report_not_a_hang(tmp_path, monkeypatch):
     assert "--budget 1.5" in finding["summary"] and data["facts"]["extra"]["launch"]["rank"] == 7
 
 
+def test_budget_covers_the_work_not_a_tenth_of_a_second(tmp_path, monkeypatch):
+    """--budget 1 with checks that take 0.3 s: they finish inside the budget, no time_budget failure."""
+    from ascend_doctor.cli import main
+    from ascend_doctor.commands import preflight
+    from ascend_doctor.findings import Report
+
+    def slowish(host, options, progress=None):
+        time.sleep(0.3)
+        return Report(tool={"name": "ascend-doctor", "version": "x"}, host={"kind": "live", "name": "n"},
+                      facts={}, findings=[])
+
+    monkeypatch.setattr(preflight, "run_checks", slowish)
+    out = tmp_path / "r.json"
+    rc = main(["preflight", "--budget", "1", "--format", "json", "-o", str(out)])
+    data = json.load(open(out))
+    assert rc == 0 and not [f for f in data["findings"] if f["id"] == "preflight.time_budget"], data["findings"]
+
+
+def test_budget_overrun_reports_the_real_time_and_the_facts_gathered(tmp_path, monkeypatch):
+    """A probe hangs after system and python were probed: the report says how long it really ran, what was
+    running, and its header shows the Python that was probed (never 'unknown' for it)."""
+    from ascend_doctor.cli import main
+    from ascend_doctor.probes import npu_smi
+
+    def hangs(host, options):
+        time.sleep(5)  # npu-smi on a wedged device
+
+    monkeypatch.setattr(npu_smi, "probe_npu", hangs)
+    out = tmp_path / "r.txt"
+    start = time.monotonic()
+    rc = main(["preflight", "--bundle", fixture_path("a2_healthy"), "--budget", "1.5", "-o", str(out)])
+    took = time.monotonic() - start
+    assert rc == 1 and took < 4
+    text = out.read_text()
+    python = next(l for l in text.splitlines() if l.strip().startswith("Python"))
+    assert "unknown" not in python and "3.9" in python, python
+    m = re.search(r"stopped after ([\d.]+) s, while running probe npu", " ".join(text.split()))
+    assert m, text
+    assert 1.0 <= float(m.group(1)) <= took + 0.1
+
+
 def test_concurrent_preflights_into_one_directory_never_tear_a_file(tmp_path):
     out = tmp_path / "shared"
     env = dict(os.environ, PYTHONPATH=REPO)

@@ -19,6 +19,7 @@ from ..doctor import run_checks
 from ..findings import FAIL, Finding, Report
 from ..host import SnapshotError, kill_running_commands
 from ..probes.launch import probe_launch, safe_node_name
+from ..redact import redact_report
 from ..render import render
 from .check import add_report_arguments, run_options
 from .common import Progress, live_host, reject_python_with_bundle, use_color, write_output
@@ -63,25 +64,49 @@ def _also_formats(text: str):
     return wanted
 
 
-def _budget_overrun(host, args, elapsed: float) -> Report:
-    """The report when the checks did not finish in time: identity plus one failing finding."""
-    launch = probe_launch(host, None)
+def _facts_json(facts) -> dict:
+    """The facts gathered so far, as JSON (the abandoned worker may still be writing one: retry)."""
+    for _ in range(3):
+        try:
+            return facts.to_json()
+        except RuntimeError:  # "dictionary changed size during iteration"
+            continue
+    return {}
+
+
+def _budget_overrun(host, args, elapsed: float, partial: dict) -> Report:
+    """The report when the checks did not finish in time: what was gathered (facts, finished checks) plus one
+    failing finding that says how long it ran and what it was doing when stopped."""
+    facts = _facts_json(partial["facts"]) if partial.get("facts") is not None else {}
+    launch = (facts.get("extra") or {}).get("launch") or probe_launch(host, None)
+    facts.setdefault("extra", {})["launch"] = launch
+    running = partial.get("now")
     finding = Finding(
         id="preflight.time_budget", status=FAIL, title="Pre-flight finished within its time budget",
-        summary=f"The checks did not finish within --budget {args.budget:g} s (stopped waiting after {elapsed:.1f} s). "
+        summary=f"The checks did not finish within --budget {args.budget:g} s: stopped after {elapsed:.1f} s"
+                + (f", while running {running}" if running else "") + ". "
                 "A node where npu-smi or a driver query hangs usually hangs HCCL initialisation too.",
-        evidence={"budget_s": args.budget, "per_command_timeout_s": args.timeout},
+        evidence={"budget_s": args.budget, "elapsed_s": round(elapsed, 2), "per_command_timeout_s": args.timeout,
+                  "running when stopped": running or "unknown", "checks finished": len(partial.get("findings") or [])},
         fix=["ascend-doctor check --timeout 30   # on this node, to see which check hangs",
              "npu-smi info   # if this hangs too, the driver or a device is stuck: reset the device or reboot the node"],
         pitfall="P13")
     tool = {"name": "ascend-doctor", "duration_ms": int(elapsed * 1000), "finished_unix": round(time.time(), 3)}
     tool["version"] = __version__
-    return Report(tool=tool, host={"kind": host.kind, "name": host.label},
-                  facts={"extra": {"launch": launch}}, findings=[finding])
+    done = list(partial.get("findings") or [])
+    report = Report(tool=tool, host={"kind": host.kind, "name": host.label}, facts=facts, findings=done + [finding])
+    return redact_report(report, environ=host.env, also=[os.environ] if host.env is not os.environ else [])
 
 
-def _run_within_budget(host, options, args, progress):
+def _write_reserve(budget: float) -> float:
+    """Part of the budget kept for writing the report: a second, or a tenth of a short budget."""
+    return min(WRITE_RESERVE_S, budget / 10.0)
+
+
+def _run_within_budget(host, options, args, progress, started: float):
+    """Run the checks in a worker; wait until `started` + budget (less the write reserve), no longer."""
     box = {}
+    partial = options.partial = {}
 
     def work():
         try:
@@ -89,20 +114,21 @@ def _run_within_budget(host, options, args, progress):
         except BaseException as exc:  # handed to the main thread, which decides
             box["error"] = exc
 
-    start = time.monotonic()
     worker = threading.Thread(target=work, name="ascend-doctor-preflight", daemon=True)
     worker.start()
-    worker.join(max(0.1, args.budget - WRITE_RESERVE_S))
+    worker.join(max(0.0, started + args.budget - _write_reserve(args.budget) - time.monotonic()))
     if "error" in box:
         raise box["error"]
     if "report" in box:
         return box["report"]
     # The checks are abandoned: end the tool they wait for (a hung npu-smi) rather than leave it running.
     kill_running_commands()
-    return _budget_overrun(host, args, time.monotonic() - start)
+    return _budget_overrun(host, args, time.monotonic() - started, partial)
 
 
-def produce_preflight_report(args) -> Report:
+def produce_preflight_report(args, started: float = None) -> Report:
+    """The node's report; the --budget counts from `started` (when the command began), not from here."""
+    started = time.monotonic() if started is None else started
     if not args.budget > 0 or args.budget == float("inf"):  # also NaN
         raise CliError(f"--budget must be a positive number of seconds, got {args.budget}")
     # Commands may take at most a third of the budget each, so one hung tool leaves room for the rest.
@@ -122,10 +148,10 @@ def produce_preflight_report(args) -> Report:
         if args.bundle:
             try:
                 with open_bundle(args.bundle) as host:
-                    return _run_within_budget(host, options, args, progress)
+                    return _run_within_budget(host, options, args, progress, started)
             except SnapshotError as exc:
                 raise CliError(str(exc)) from None
-        return _run_within_budget(live_host(args), options, args, progress)
+        return _run_within_budget(live_host(args), options, args, progress, started)
     finally:
         progress.done()
 
@@ -136,6 +162,7 @@ def node_name(report: Report) -> str:
 
 
 def run(args) -> int:
+    started = time.monotonic()
     also = _also_formats(args.also)
     if also and not args.report_dir:
         raise CliError("--also needs --report-dir (the extra formats are written next to the node's JSON)")
@@ -149,7 +176,7 @@ def run(args) -> int:
             os.makedirs(args.report_dir, exist_ok=True)
         except OSError as exc:
             raise CliError(f"--report-dir {args.report_dir}: cannot create ({exc.strerror or exc})") from None
-    report = produce_preflight_report(args)
+    report = produce_preflight_report(args, started)
     if args.report_dir:
         base = os.path.join(args.report_dir, node_name(report))
         for fmt in also:

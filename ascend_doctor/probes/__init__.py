@@ -74,10 +74,14 @@ def _registry() -> List[Tuple[str, Callable]]:
     ]
 
 
-def collect_facts(host: Host, options: ProbeOptions = None) -> Facts:
+def collect_facts(host: Host, options: ProbeOptions = None, into: Facts = None, running: dict = None) -> Facts:
+    """Run every probe. `into`: fill this Facts (a caller watching the clock sees each fact as it lands);
+    `running`: a dict whose "now" is set to the probe under way (what a time budget stopped)."""
     options = options or ProbeOptions()
-    facts = Facts()
+    facts = Facts() if into is None else into
     for name, probe in _registry():
+        if running is not None:
+            running["now"] = f"probe {name}"
         start = time.monotonic()
         try:
             result = probe(host, options)
