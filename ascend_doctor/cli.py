@@ -4,7 +4,8 @@ The CLI alone owns exit codes and streams: the report goes to stdout (or
 --output), progress and logs to stderr.
 
 Exit codes: 0 nothing at or above --fail-on; 1 findings at or above it;
-2 the doctor could not run (bad arguments, unreadable bundle), with a one-line reason.
+2 the doctor could not run (bad arguments, a selection that matches no check, input that is not
+what it claims, a missing dependency), with a one-line reason naming file, field and expectation.
 """
 
 from __future__ import annotations
