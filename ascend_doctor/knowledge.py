@@ -57,6 +57,14 @@ class Pitfall:
     title: str
     advice: str
     source: str = ""
+    title_zh: str = ""
+    advice_zh: str = ""
+
+    def text(self, lang: str = "en") -> Tuple[str, str]:
+        """(title, advice) in `lang` ("zh" falls back to English field by field where not written)."""
+        if lang == "zh":
+            return self.title_zh or self.title, self.advice_zh or self.advice
+        return self.title, self.advice
 
 
 @dataclass
@@ -1018,7 +1026,11 @@ def parse_knowledge_base(raw, file: str = "knowledge_base.json") -> KnowledgeBas
     for pid, p in (raw.get("pitfalls") or {}).items():
         if not re.fullmatch(r"P\d\d", pid) or not isinstance(p, dict):
             raise DataError(f"{file}: pitfalls.{pid}: expected an id like P07 with an object value")
-        pitfalls[pid] = Pitfall(pid, str(p.get("title", "")), str(p.get("advice", "")), str(p.get("source", "")))
+        for key in ("title", "advice", "source", "title_zh", "advice_zh"):
+            if not isinstance(p.get(key, ""), str):
+                raise DataError(f"{file}: pitfalls.{pid}.{key}: expected a string, got {type(p[key]).__name__}")
+        pitfalls[pid] = Pitfall(pid, p.get("title", ""), p.get("advice", ""), p.get("source", ""),
+                                p.get("title_zh", ""), p.get("advice_zh", ""))
     sigs = []
     for i, s in enumerate(raw.get("signatures") or []):
         where = f"{file}: signatures[{i}]"

@@ -469,3 +469,21 @@ def test_kb_recognises_the_reference_training_faults():
         report.append(f"  ... and {len(missing) - 60} more")
     print("\n".join(report))
     assert covered >= 0.95 * total, "\n".join(report)
+
+
+def test_kb_show_in_chinese_prints_our_pitfall_and_signature_texts():
+    raw = json.load(open(data_path("knowledge_base.json"), encoding="utf-8"))
+    p08 = raw["pitfalls"]["P08"]
+    proc = run_cli("kb", "show", "P08", "--lang", "zh")
+    assert proc.returncode == 0 and p08["title_zh"] in proc.stdout
+    assert p08["advice_zh"] in " ".join(line.strip() for line in proc.stdout.splitlines())
+    assert p08["title"] not in proc.stdout and p08["advice"] not in proc.stdout
+    assert all(len(line) <= 80 for line in proc.stdout.splitlines())
+    data = json.loads(run_cli("kb", "show", "P08", "--lang", "zh", "--format", "json").stdout)
+    assert data["pitfall"] == {"id": "P08", "title": p08["title_zh"], "advice": p08["advice_zh"]}
+    assert json.loads(run_cli("kb", "show", "P08", "--format", "json").stdout)["pitfall"]["title"] == p08["title"]
+    sig = next(s for s in raw["signatures"] if s.get("pitfall") == "P08" and s.get("cause_zh"))
+    data = json.loads(run_cli("kb", "show", sig["id"], "--lang", "zh", "--format", "json").stdout)
+    assert data["signatures"][0]["cause"] == sig["cause_zh"] and data["signatures"][0]["fix"] == sig["fix_zh"]
+    text = run_cli("kb", "show", sig["id"], "--lang", "zh").stdout
+    assert "常见问题: P08 " + p08["title_zh"] in text and sig["title_zh"] in text

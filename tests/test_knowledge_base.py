@@ -178,3 +178,50 @@ def test_every_example_alone_in_noise_is_found(matcher):
                 if i not in {j for _, _, hs in scanner.scan(buf) for j in hs}:
                     missed.append(f"{sig.id}: {ex}")
     assert not missed, missed[:10]
+
+
+# ---- the Chinese texts of data/knowledge_base.json (issue 13) ----
+
+HAN = re.compile(r"[\u4e00-\u9fff]")
+# What a translation must carry over unchanged: code in backticks, $VAR / ${VAR}, `export X=`, paths,
+# URLs, UPPER_SNAKE names (variables, our signature ids) and version numbers.
+_VERBATIM = [re.compile(r"`[^`]+`"), re.compile(r"\$\{?\w+\}?"), re.compile(r"\bexport \w+="),
+             re.compile(r"(?<![\w.`])(?:~|\$\w+|<[\w-]+>)?/[\w.*<>{},@+-]*(?:/[\w.*<>{},@+-]*)+"),
+             re.compile(r"https?://[^\s)`'\"，。；）]+"), re.compile(r"\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b"),
+             re.compile(r"(?<![\w.])\d+(?:\.\d+)+")]
+
+
+def verbatim_tokens(text):
+    return sorted({m.group(0).rstrip(".,;:") for rx in _VERBATIM for m in rx.finditer(text)})
+
+
+def missing_tokens(en, zh):
+    return [t for t in verbatim_tokens(en) if t not in zh]
+
+
+def test_the_verbatim_check_catches_a_changed_command():
+    en = "Run `npu-smi info -t board -i 0`, then `export HCCL_CONNECT_TIMEOUT=1200` (see /var/log/npu/slog, CANN 8.0)."
+    assert missing_tokens(en, "执行 `npu-smi info -t board -i 0`，然后 `export HCCL_CONNECT_TIMEOUT=1200`"
+                              "（见 /var/log/npu/slog，CANN 8.0）。") == []
+    assert missing_tokens(en, "执行 `npu-smi info`，然后 `export HCCL_CONNECT_TIMEOUT=600`（见 /var/log/npu，CANN 7.0）。") == [
+        "/var/log/npu/slog", "8.0", "`export HCCL_CONNECT_TIMEOUT=1200`", "`npu-smi info -t board -i 0`"]
+    assert missing_tokens("Set $ASCEND_HOME_PATH and HCCL_EXEC_TIMEOUT.", "设置 ASCEND_HOME_PATH。") == [
+        "$ASCEND_HOME_PATH", "HCCL_EXEC_TIMEOUT"]
+
+
+def test_pitfalls_are_written_in_chinese():
+    for pid, p in RAW["pitfalls"].items():
+        assert HAN.search(p.get("title_zh") or "") and HAN.search(p.get("advice_zh") or ""), pid
+        assert missing_tokens(p["advice"], p["advice_zh"]) == [], pid
+        assert KB.pitfall(pid).text("zh") == (p["title_zh"], p["advice_zh"])
+
+
+def test_pitfall_zh_fields_of_the_wrong_type_are_one_line_errors():
+    for key, value in (("title_zh", ["a list"]), ("advice_zh", 7)):
+        bad = json.loads(json.dumps(RAW))
+        bad["pitfalls"]["P08"][key] = value
+        with pytest.raises(DataError, match=rf"^kb.json: pitfalls.P08.{key}: expected a string, got \w+$"):
+            parse_knowledge_base(bad, "kb.json")
+    bad = json.loads(json.dumps(RAW))
+    del bad["pitfalls"]["P08"]["title_zh"]
+    assert parse_knowledge_base(bad, "kb.json").pitfall("P08").text("zh")[0] == RAW["pitfalls"]["P08"]["title"]

@@ -103,7 +103,7 @@ def _sig_text(kb, sig, lang: str) -> List[str]:
         out += _wrap(", ".join(sig.log_sources), "    ", label("  log sources: ", "  日志来源: "))
     if sig.pitfall:
         p = kb.pitfalls.get(sig.pitfall)
-        out += _wrap(f"{sig.pitfall} {p.title if p else ''}".rstrip(), "    ", label("  pitfall: ", "  常见问题: "))
+        out += _wrap(f"{sig.pitfall} {p.text(lang)[0] if p else ''}".rstrip(), "    ", label("  pitfall: ", "  常见问题: "))
     out.append(label("  Cause:", "  原因:"))
     out += _wrap(cause, "    ")
     out.append(label("  Fix:", "  处理步骤:"))
@@ -148,14 +148,15 @@ def _show(kb, args) -> int:
                        f"ascend-fd id the knowledge base knows (try: ascend-doctor kb search WORD)")
     lines: List[str] = []
     if pitfall is not None:
-        lines += _wrap(f"{pitfall.id}  {pitfall.title}", "    ", "")
-        lines += _wrap(pitfall.advice, "  ")
-        lines.append(f"  signatures: {len(sigs)}")
+        p_title, p_advice = pitfall.text(args.lang)
+        lines += _wrap(f"{pitfall.id}  {p_title}", "    ", "")
+        lines += _wrap(p_advice, "  ")
+        lines.append(f"  signatures: {len(sigs)}" if args.lang == "en" else f"  相关故障特征: {len(sigs)} 条")
         lines.append("")
     for sig in sigs:
         lines += _sig_text(kb, sig, args.lang) + [""]
-    obj = {"query": key, "pitfall": None if pitfall is None else {"id": pitfall.id, "title": pitfall.title,
-                                                                  "advice": pitfall.advice},
+    obj = {"query": key, "pitfall": None if pitfall is None else dict(zip(("id", "title", "advice"),
+                                                                          (pitfall.id,) + pitfall.text(args.lang))),
            "signatures": [_sig_json(s, args.lang) for s in sigs]}
     _emit(args, obj, lines[:-1] if lines and lines[-1] == "" else lines)
     return EXIT_OK
