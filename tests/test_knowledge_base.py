@@ -209,6 +209,21 @@ def test_the_verbatim_check_catches_a_changed_command():
         "$ASCEND_HOME_PATH", "HCCL_EXEC_TIMEOUT"]
 
 
+@pytest.mark.parametrize("sid", SIG_IDS)
+def test_signature_is_written_in_chinese_with_the_same_commands(sid):
+    s = next(x for x in RAW["signatures"] if x["id"] == sid)
+    assert all(HAN.search(s.get(k) or "") for k in ("title_zh", "cause_zh")), f"{sid}: title_zh/cause_zh in Chinese"
+    zh = s.get("fix_zh") or []
+    assert len(zh) == len(s["fix"]), f"{sid}: fix_zh has {len(zh)} steps, fix has {len(s['fix'])}"
+    problems = [f"cause: {missing_tokens(s['cause'], s['cause_zh'])}"] if missing_tokens(s["cause"], s["cause_zh"]) else []
+    for n, (en, cn) in enumerate(zip(s["fix"], zh), 1):
+        if not HAN.search(cn) and verbatim_tokens(cn) != verbatim_tokens(en):
+            problems.append(f"step {n}: neither Chinese nor the same command")
+        if missing_tokens(en, cn):
+            problems.append(f"step {n}: {missing_tokens(en, cn)} not in {cn!r}")
+    assert not problems, f"{sid}: " + "; ".join(problems)
+
+
 def test_pitfalls_are_written_in_chinese():
     for pid, p in RAW["pitfalls"].items():
         assert HAN.search(p.get("title_zh") or "") and HAN.search(p.get("advice_zh") or ""), pid
