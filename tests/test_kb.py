@@ -8,6 +8,7 @@ import re
 
 import pytest
 
+from ascend_doctor.commands.kb import _width, _wrap
 from ascend_doctor.data import data_path
 from ascend_doctor.knowledge import (
     KbError, Scanner, load_knowledge_base, part_files,
@@ -476,9 +477,9 @@ def test_kb_show_in_chinese_prints_our_pitfall_and_signature_texts():
     p08 = raw["pitfalls"]["P08"]
     proc = run_cli("kb", "show", "P08", "--lang", "zh")
     assert proc.returncode == 0 and p08["title_zh"] in proc.stdout
-    assert p08["advice_zh"] in " ".join(line.strip() for line in proc.stdout.splitlines())
+    assert "".join(p08["advice_zh"].split()) in "".join(proc.stdout.split())
     assert p08["title"] not in proc.stdout and p08["advice"] not in proc.stdout
-    assert all(len(line) <= 80 for line in proc.stdout.splitlines())
+    assert all(_width(line) <= 80 for line in proc.stdout.splitlines()), proc.stdout
     data = json.loads(run_cli("kb", "show", "P08", "--lang", "zh", "--format", "json").stdout)
     assert data["pitfall"] == {"id": "P08", "title": p08["title_zh"], "advice": p08["advice_zh"]}
     assert json.loads(run_cli("kb", "show", "P08", "--format", "json").stdout)["pitfall"]["title"] == p08["title"]
@@ -487,3 +488,24 @@ def test_kb_show_in_chinese_prints_our_pitfall_and_signature_texts():
     assert data["signatures"][0]["cause"] == sig["cause_zh"] and data["signatures"][0]["fix"] == sig["fix_zh"]
     text = run_cli("kb", "show", sig["id"], "--lang", "zh").stdout
     assert "常见问题: P08 " + p08["title_zh"] in text and sig["title_zh"] in text
+
+
+def test_chinese_text_wraps_at_80_terminal_columns_and_keeps_every_character():
+    """A wide (CJK) character takes two columns and Chinese has no spaces to break at: `_wrap` breaks
+    between characters, never before closing punctuation, and loses nothing."""
+    kb = load_knowledge_base()
+    texts = [t for s in kb.signatures for t in [s.title_zh, s.cause_zh, *s.fix_zh] if t]
+    texts += [t for p in kb.pitfalls.values() for t in (p.title_zh, p.advice_zh) if t]
+    assert len(texts) > 1000
+    problems = []
+    for text in texts:
+        lines = _wrap(text, "       ", "    1. ")
+        if any(_width(line) > 80 for line in lines):
+            problems.append(f"too wide: {text[:60]}")
+        if any(line.strip()[:1] in set("，。；：、）") for line in lines[1:]):
+            problems.append(f"line starts with closing punctuation: {text[:60]}")
+        if "".join("".join(lines).split()) != "1." + "".join(text.split()):
+            problems.append(f"characters lost or changed: {text[:60]}")
+    assert not problems, "\n".join(problems[:20])
+    assert _wrap("中" * 100, "  ") == ["  " + "中" * 39, "  " + "中" * 39, "  " + "中" * 22]
+    assert _wrap("a b", "  ") == ["  a b"]  # English goes through textwrap as before
