@@ -7,7 +7,7 @@ import os
 
 import pytest
 
-from ascend_doctor import triage as triage_mod
+from ascend_doctor.triage import scan as triage_mod
 from ascend_doctor.triage import Triage, rank_of, triage_paths
 
 from conftest import run_cli

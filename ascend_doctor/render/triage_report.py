@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import List
 
-from ..triage import Problem, TriageResult
+from ..triage.result import Problem, TriageResult
 
 FORMATS = ("text", "json", "markdown")
 _LABEL = {"fail": "FAIL", "warn": "WARN", "info": "info"}
