@@ -1,0 +1,418 @@
+"""HCCL evidence in CANN process logs, folded per process.
+
+Only the lines that carry evidence reach Python: a small scanner (the knowledge base's `Scanner`, fed
+with literal markers) finds them in the chunks the streaming reader already holds. Each line then goes
+to the `ProcessLog` of its process (the pid comes from the file name: `plog-<pid>_<ts>.log`,
+`device-<pid>_<ts>.log`, `plog-parser-<pid>-<n>.log`).
+
+What a process yields (the line shapes are those of CANN's HCCL and AI CPU logs, as described in
+`shared/reference/hccl_root_cause.md`):
+
+- identity from init lines of any level: groups (`identifier[`) with this process's rank (`rank[`) and
+  the group size (`ranks[`, `rankNum[`, `totalRanks[`, `nRanks[`), logical and physical device id, device
+  IP, server, the vNIC IP, the groups it is the root rank of, the timeouts it states, its TLS switch;
+- errors from `[ERROR]` lines only: the first error line, and one event per evidence family: socket link
+  setup (with the peers of the link table rows or the p2p remote id), plain socket, notify wait (op tag,
+  index, remote rank, group), FFTS+, root-info exchange (with the ranks that did connect), transport init
+  (remote server/device), RoCE CQE peers, the cluster exception location, the AI CPU notify wait of
+  device logs;
+- restarts: a second `attr init success` starts the process over, `HcclCommResume:success` and
+  `error log can be ignored` clear the errors before them, `ReportTimeoutProc: report timeout` marks
+  when the process last reported waiting.
+
+Identical messages (the text after the time header) are counted once per process, as the reference does.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Dict, List, Optional, Set, Tuple
+
+# Kinds of timeout event
+SOCKET, NORMAL, NOTIFY, FFTS, ROOT_INFO = "socket", "plain_socket", "notify", "ffts", "root_info"
+
+# Literal markers: a line holding none of them carries no evidence.
+MARKERS = (
+    "[ERROR]", "Entry-HcclCommInitRootInfo", "SetupAgent", "HcclCommInitRootInfo success",
+    "HcclCommInitRootInfo failed", "hcclCommInitInfo", "hcom init by file", "RootInfoDetect",
+    "HcclGetRootInfo success", "[Vnic]Listen on ip[", "HCCL_CONNECT_TIMEOUT set by", "HCCL_EXEC_TIMEOUT set by",
+    "HCCL_CONNECT_TIMEOUT is set", "ExecTimeOut is set", "attr init success", "HcclCommResume:success",
+    "error log can be ignored", "ReportTimeoutProc: report timeout", "TLS SWITCH (", "NOTIFY WAIT",
+    "opData information",
+)
+
+_HEADER = re.compile(r"^\[(\w+)\]\s*([\w-]+)\((\d+),[^)]*\):(\d{4}-\d\d-\d\d-\d\d:\d\d:\d\d\.\d{3}(?:\.\d{3})?)")
+_ANY_TIME = re.compile(r"(\d{4}-\d\d-\d\d)[- T](\d\d:\d\d:\d\d)(?:[.,](\d{1,6}))?(?:\.(\d{3}))?")
+_KEYS = re.compile(r"(?:^|[^\w])(ranks|rank|rankNum|totalRanks|nRanks|identifier|deviceLogicId|logicDevId|device|"
+                   r"phydevId|devPhyId|deviceIp|server|serverId)\[([^\]]*)\]")
+_TIMEOUT_TO = re.compile(r"to \[(\d+)\]")
+_TIMEOUT_VAL = re.compile(r"timeOut\[(\d+)\]")
+_LINK_ROW = re.compile(r"\|\s{1,5}(\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3})\((\d{1,5})\)")
+_TRANSPORT_REMOTE = re.compile(r"remoteIpAddr\[(\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3})/(\d+)\]")
+_TLS = re.compile(r"TLS SWITCH \((\d{1,3})\)")
+_IP = re.compile(r"\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}")
+NO_RANK = "4294967295"  # AI CPU's "no remote rank"
+
+_ROOT_INFO_KEYS = ("topo exchange server get socket timeout", "GetRankBasicInfo from rank[",
+                   "topo exchange agent get socket timeout", "receive from fdhandle failed",
+                   "receive msg length from fdhandle failed")
+_NORMAL_KEYS = ("Wait timeout for sockets recv", "get rasocket timeout", "recv fail")
+_SOCKET_KEYS = ("the connection failure between this device and target device", "the connection failure",
+                "Wait links establish completed failed")
+
+
+def _bracket(line: str, key: str) -> str:
+    """The text between `key` and the next ']' ('' when the key is absent)."""
+    at = line.find(key)
+    if at < 0:
+        return ""
+    rest = line[at + len(key):]
+    end = rest.find("]")
+    return rest if end < 0 else rest[:end]
+
+
+def time_of(line: str) -> Optional[str]:
+    """A sortable time 'YYYY-MM-DD HH:MM:SS.uuuuuu' from a log line (the CANN header or an ISO-like stamp)."""
+    m = _ANY_TIME.search(line)
+    if not m:
+        return None
+    day, hms, frac, micro = m.groups()
+    frac = (frac or "0")
+    if micro is not None and len(frac) == 3:  # CANN: .mmm.uuu
+        frac = frac + micro
+    return f"{day} {hms}.{frac[:6].ljust(6, '0')}"
+
+
+def seconds_between(a: str, b: str) -> float:
+    fmt = "%Y-%m-%d %H:%M:%S.%f"
+    try:
+        return (datetime.strptime(b, fmt) - datetime.strptime(a, fmt)).total_seconds()
+    except ValueError:
+        return 0.0
+
+
+@dataclass
+class Remote:
+    """A peer a socket event waited on: by device IP, or by physical device id on the same node."""
+    ip: str = ""
+    phy: str = ""
+
+
+@dataclass
+class TimeoutEvent:
+    kind: str
+    time: str
+    group: Optional[str] = None
+    tag: str = ""
+    index: str = ""
+    remote_rank: str = ""  # notify: a rank number or "local"
+    remotes: List[Remote] = field(default_factory=list)
+    connected_ranks: Set[str] = field(default_factory=set)
+    lines: List[str] = field(default_factory=list)
+
+
+@dataclass
+class FirstError:
+    time: str
+    text: str
+    file: str
+    line: int
+
+
+@dataclass
+class ProcessLog:
+    """Everything one process's logs say about its identity and its errors."""
+    node: str
+    pid: str
+    start: Optional[str] = None
+    last: Optional[str] = None
+    files: List[str] = field(default_factory=list)
+    # identity
+    groups: Dict[str, Dict[str, Optional[str]]] = field(default_factory=dict)  # group -> {"rank", "size"}
+    logic_id: str = ""
+    phy_id: str = ""
+    device_ip: str = ""
+    server: str = ""
+    vnic_ip: str = ""
+    roots: Set[str] = field(default_factory=set)
+    timeouts: Dict[str, int] = field(default_factory=dict)  # "connect" / "exec" -> seconds
+    tls: str = ""
+    lag_time: Optional[str] = None
+    attr_inits: int = 0
+    resume_time: Optional[str] = None  # when it started over (a second "attr init success")
+    base_after_resume: bool = True
+    # errors
+    first_error: Optional[FirstError] = None
+    error_lines: List[Tuple[str, str, int, str]] = field(default_factory=list)  # (time, file, line, text), first few
+    events: List[TimeoutEvent] = field(default_factory=list)
+    cqe_peers: List[str] = field(default_factory=list)
+    cluster_exception: Dict[str, str] = field(default_factory=dict)  # "ip/dev" -> cause
+    transport_error: bool = False
+    transport_remote: Optional[Tuple[str, str]] = None  # (server ip, device id)
+    aicpu_wait: Optional[Tuple[str, str]] = None  # (group, rank)
+    # parsing state
+    _seen: Set[str] = field(default_factory=set)
+    _notify: Optional[TimeoutEvent] = None
+    _notify_by_tag: Dict[str, TimeoutEvent] = field(default_factory=dict)
+    _socket: Optional[TimeoutEvent] = None
+    _root_info: Optional[TimeoutEvent] = None
+    _aicpu_pending: Optional[Tuple[str, int, str]] = None  # (rank, line number, file)
+
+    # ---- identity ----
+    @property
+    def device_id(self) -> str:
+        return self.phy_id or self.logic_id
+
+    def has_errors(self) -> bool:
+        return self.first_error is not None
+
+    # ---- feeding ----
+    def feed(self, line: str, file: str, line_no: int) -> None:
+        head = _HEADER.match(line)
+        if head:
+            level, module, t = head.group(1), head.group(2), head.group(4)
+            t = time_of(t)
+        else:
+            level, module, t = ("ERROR" if line.startswith("[ERROR]") else ""), "", time_of(line)
+        if t:
+            if self.start is None or t < self.start:
+                self.start = t
+            if self.last is None or t > self.last:
+                self.last = t
+        if "error log can be ignored" in line and "Process group work" not in line:
+            self._clear_errors()
+            return
+        if "attr init success" in line:
+            self.attr_inits += 1
+            if self.attr_inits > 1:  # the process started over: what it said before is history
+                self._restart(t, keep_identity=False)
+                return
+        if "HcclCommResume:success" in line:
+            self._restart(t, keep_identity=True)
+            return
+        if "ReportTimeoutProc: report timeout" in line and t and (self.lag_time is None or t > self.lag_time):
+            self.lag_time = t
+        feature = line.split("[", 2)[-1] if line.count("[") >= 2 else line
+        if feature in self._seen:
+            return
+        self._seen.add(feature)
+        self._identity(line)
+        if "TLS SWITCH (" in line:
+            m = _TLS.search(line)
+            if m and not self.tls:
+                self.tls = m.group(1)
+        if "NOTIFY WAIT" in line or "opData information" in line:
+            self._aicpu(line, file, line_no)
+        if level != "ERROR":
+            return
+        if t and (self.first_error is None or t < self.first_error.time):
+            self.first_error = FirstError(t, line, file, line_no)
+        if len(self.error_lines) < 20:
+            self.error_lines.append((t or "", file, line_no, line))
+        if module.upper() in ("HCCL", "HCCP") or not head:
+            self._error(line, t or "9999")
+
+    def _restart(self, t: Optional[str], keep_identity: bool) -> None:
+        self.resume_time = t
+        self._seen.clear()
+        self._clear_errors()
+        if not keep_identity:
+            self.groups.clear()
+            self.roots.clear()
+            self.logic_id = self.phy_id = self.device_ip = self.server = ""
+            self.base_after_resume = False
+
+    def _clear_errors(self) -> None:
+        self.first_error = None
+        self.error_lines = []
+        self.events = []
+        self.cqe_peers = []
+        self.cluster_exception = {}
+        self.transport_error, self.transport_remote = False, None
+        self._notify, self._socket, self._root_info = None, None, None
+        self._notify_by_tag = {}
+        self._seen.clear()
+
+    def _identity(self, line: str) -> None:
+        if "HcclGetRootInfo success" in line:
+            g = _bracket(line, "identifier[")
+            if g:
+                self.roots.add(g)
+            return
+        if "[Vnic]Listen on ip[" in line:
+            self.vnic_ip = self.vnic_ip or _bracket(line, "[Vnic]Listen on ip[")
+            self.phy_id = self.phy_id or _valid(_bracket(line, "devPhyId["))
+            return
+        if "HCCL_CONNECT_TIMEOUT" in line or "ExecTimeOut is set" in line or "HCCL_EXEC_TIMEOUT" in line:
+            m = _TIMEOUT_TO.search(line) or _TIMEOUT_VAL.search(line)
+            if m:
+                key = "connect" if "CONNECT" in line else "exec"
+                self.timeouts.setdefault(key, int(m.group(1)))
+            return
+        if not any(k in line for k in ("Entry-HcclCommInitRootInfo", "SetupAgent", "HcclCommInitRootInfo",
+                                         "hcclCommInitInfo", "hcom init by file", "RootInfoDetect")):
+            return
+        values: Dict[str, str] = {}
+        for key, val in _KEYS.findall(line):
+            values.setdefault(key, val.strip())
+        group = values.get("identifier") or "default"
+        size = values.get("ranks") or values.get("rankNum") or values.get("totalRanks") or values.get("nRanks")
+        rank = values.get("rank")
+        if rank is not None or size is not None:
+            entry = self.groups.setdefault(group, {"rank": None, "size": None})
+            if rank and rank.isdigit():
+                entry["rank"] = rank
+            if size and size.isdigit():
+                entry["size"] = size
+            self.base_after_resume = True
+        self.logic_id = self.logic_id or _valid(values.get("deviceLogicId") or values.get("logicDevId")
+                                                or values.get("device") or "")
+        self.phy_id = self.phy_id or _valid(values.get("phydevId") or values.get("devPhyId") or "")
+        ip = values.get("deviceIp") or ""
+        if ip and ip != "0.0.0.0":
+            self.device_ip = self.device_ip or ip
+        server = (values.get("server") or "").split("%")[0] or values.get("serverId") or ""
+        self.server = self.server or server
+
+    def _aicpu(self, line: str, file: str, line_no: int) -> None:
+        if "NOTIFY WAIT" in line and "remoteRank:" in line:
+            if self.aicpu_wait or self._aicpu_pending:
+                return
+            for item in line.split(","):
+                if "remoteRank:" in item:
+                    rank = item.split(":")[-1].strip()
+                    if rank and rank != NO_RANK:
+                        self._aicpu_pending = (rank, line_no, file)
+            return
+        pending = self._aicpu_pending
+        if pending and "group:" in line:
+            rank, at, where = pending
+            self._aicpu_pending = None
+            if where == file and line_no == at + 1:  # the group is on the line right after the wait
+                for item in line.split(","):
+                    if "group:" in item:
+                        self.aicpu_wait = (item.split(":")[-1].strip(), rank)
+
+    def _error(self, line: str, t: str) -> None:
+        if "cqe err status[12]" in line or "cqe error status[12]" in line:
+            if "remoteIP{" in line:
+                peer = _bracket(line.split("remoteIP{")[-1], "deviceIp[")
+            else:
+                peer = _bracket(line, "remoteIP:[") or _bracket(line, "ip:[")
+            if peer and peer not in self.cqe_peers:
+                self.cqe_peers.append(peer)
+        if "Cluster Exception Location[IP/ID]:[" in line:
+            where = _bracket(line, "Cluster Exception Location[IP/ID]:[")
+            if where:
+                self.cluster_exception[where] = _bracket(line, "ExceptionType:[")
+        if "Transport init error" in line or "transport init error" in line:
+            self.transport_error = True
+            m = _TRANSPORT_REMOTE.search(line)
+            if m and self.transport_remote is None:
+                self.transport_remote = (m.group(1), m.group(2))
+        self._root_info_line(line, t)
+        self._notify_line(line, t)
+        if "FFTS+ run failed" in line:
+            self.events.append(TimeoutEvent(FFTS, t, lines=[line]))
+        for key in _NORMAL_KEYS:
+            if key in line:
+                self.events.append(TimeoutEvent(NORMAL, t, lines=[line]))
+                break
+        self._socket_line(line, t)
+
+    def _root_info_line(self, line: str, t: str) -> None:
+        ev = self._root_info
+        if ("DisplayConnectionedRank" in line or "DispalyConnectionedRank" in line) and "connected rankinfo" in line:
+            ev = self._root_info = ev or TimeoutEvent(ROOT_INFO, "9999")
+            for item in line.split("]:")[-1].strip(";\n ").split(","):
+                rank = item.split(":")[0].strip().lstrip("[").rstrip("]")
+                if rank:
+                    ev.connected_ranks.add(rank)
+            ev.lines.append(line)
+            return
+        for key in _ROOT_INFO_KEYS:
+            if key in line:
+                ev = self._root_info = ev or TimeoutEvent(ROOT_INFO, t)
+                ev.time = min(ev.time, t)
+                ev.lines.append(line)
+                if key in _ROOT_INFO_KEYS[:2]:
+                    ev.tag = "root"  # these two are logged by the group's root rank
+                return
+        if ev is not None and "rootInfo identifier[" in line:
+            ev.group = _bracket(line, "identifier[") or None
+            ev.lines.append(line)
+            self.events.append(ev)
+            self._root_info = None
+
+    def _notify_line(self, line: str, t: str) -> None:
+        if "TaskExceptionHandler" not in line:
+            return
+        if "taskType[Notify Wait]" in line:
+            self._flush_notify()
+            self._notify = TimeoutEvent(NOTIFY, t, tag=_bracket(line, "tag["), index=_bracket(line, "index["),
+                                        lines=[line])
+            return
+        ev = self._notify
+        if ev is None:
+            return
+        if "para information" in line:
+            rank = _bracket(line, "remote rank:[")
+            if rank and (not ev.remote_rank or ev.remote_rank == "local"):
+                ev.remote_rank = rank
+            ev.lines.append(line)
+        elif "groupRank information" in line:
+            ev.group = _bracket(line, "group:[") or None
+            ev.lines.append(line)
+
+    def _flush_notify(self) -> None:
+        ev, self._notify = self._notify, None
+        if ev is None:
+            return
+        kept = self._notify_by_tag.get(ev.tag)
+        if kept is None:
+            self._notify_by_tag[ev.tag] = ev
+        elif kept.remote_rank == "local" and ev.remote_rank not in ("", "local"):
+            kept.remote_rank = ev.remote_rank
+
+    def _socket_line(self, line: str, t: str) -> None:
+        ev = self._socket
+        if any(k in line for k in _SOCKET_KEYS) or ("channel connect timeout after" in line and "channelNum" in line):
+            ev = self._socket = ev or TimeoutEvent(SOCKET, t)
+            ev.time = min(ev.time, t)
+            ev.lines.append(line)
+            return
+        if "connected p2p timeout" in line and "remote physic id:" in line:
+            ev = self._socket = ev or TimeoutEvent(SOCKET, t)
+            ev.time = min(ev.time, t)
+            ev.lines.append(line)
+            phy = line.split("remote physic id:", 1)[1].strip(" .\n")
+            if phy.isdigit():
+                ev.remotes.append(Remote(phy=phy))
+            return
+        if "| no connect |" in line or "| time out |" in line:
+            cells = _LINK_ROW.findall(line)
+            if len(cells) == 2:  # destination first, then this side
+                ev = self._socket = ev or TimeoutEvent(SOCKET, t)
+                ev.time = min(ev.time, t)
+                ev.lines.append(line)
+                ev.remotes.append(Remote(ip=cells[0][0]))
+
+    def finish(self) -> None:
+        """Close the events still being assembled (end of this process's logs)."""
+        self._flush_notify()
+        for ev in self._notify_by_tag.values():
+            self.events.append(ev)
+        self._notify_by_tag = {}
+        if self._socket is not None:
+            self.events.append(self._socket)
+            self._socket = None
+        if self._root_info is not None and self._root_info.time != "9999":
+            self.events.append(self._root_info)
+            self._root_info = None
+        self.events.sort(key=lambda e: e.time)
+
+
+def _valid(v: str) -> str:
+    return "" if v in ("", "-1") or not v.lstrip("-").isdigit() else v
