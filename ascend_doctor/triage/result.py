@@ -1,15 +1,34 @@
-"""What triage returns: problems (one per known signature), their occurrences, the inputs read."""
+"""What triage returns: problems (one per known signature), their occurrences, the inputs read, the root cause.
+
+Problem severity uses one vocabulary, fail / warn / info. Problems are ordered fail before warn, root
+causes before generic wrappers, then by first occurrence; a problem whose signature another found problem
+`leads_to` comes right after its cause and says "caused by".
+"""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
-from typing import Dict, List, Optional
+from typing import Any, Dict, Iterable, List, Optional, Tuple
 
 from ..knowledge import Signature
 
 TRIAGE_SCHEMA = "ascend-doctor.triage/1"
 SEVERITY_ORDER = {"fail": 0, "warn": 1, "info": 2}
 CLASS_ORDER = {"root": 0, "wrapper": 1, "benign": 2}
+NOT_A_LOG = "not a log file (by its name or content): skipped"
+# The knowledge base's `source` starts with where the entry was written up in the project's research notes
+# ("reference/error_signatures.md ID: ..."), a file users do not have: the report shows the rest, the real sources.
+_NOTES_PREFIX = re.compile(r"^reference/error_signatures\.md(?:\s+[A-Z0-9_]+)?:\s*")
+
+
+def shown_source(sig: Signature) -> str:
+    src = _NOTES_PREFIX.sub("", sig.source or "").strip()
+    return src or f"ascend-doctor kb show {sig.id}"
+
+
+def ascend_fd_ids(sig: Signature) -> List[str]:
+    return list(getattr(sig, "ascend_fd", None) or [])
 
 
 @dataclass
@@ -19,12 +38,23 @@ class Occurrence:
     rank: Optional[str]
     time: Optional[str]
     seq: int  # global order of discovery, the tie-breaker when lines carry no time
+    node: Optional[str] = None
+    pid: Optional[str] = None  # the process of a CANN log (named as its device once identities are known)
+    device: Optional[str] = None  # "<node> device-<id>"
+    group: Optional[str] = None
 
     def where(self) -> str:
         return f"{self.file}:{self.line}"
 
+    def who(self) -> Optional[str]:
+        """How the report names where it happened: the device (with its rank), else the rank or node."""
+        if self.device:
+            return self.device + (f" ({self.rank})" if self.rank else "")
+        return self.rank
+
     def to_json(self) -> dict:
-        return {"file": self.file, "line": self.line, "rank": self.rank, "time": self.time}
+        return {"file": self.file, "line": self.line, "rank": self.rank, "time": self.time, "node": self.node,
+                "device": self.device, "group": self.group}
 
 
 @dataclass
@@ -34,8 +64,9 @@ class Problem:
     first: Occurrence
     last: Occurrence
     text: str  # the first matching line: the most telling one for a root cause
-    ranks: Dict[str, Occurrence] = field(default_factory=dict)  # rank -> its first occurrence
+    ranks: Dict[str, Occurrence] = field(default_factory=dict)  # rank/device -> its first occurrence
     resolved_by: Optional[Occurrence] = None
+    caused_by: Optional[str] = None  # the id of a found problem whose signature leads to this one
 
     @property
     def severity(self) -> str:
@@ -52,7 +83,8 @@ class Problem:
             "id": s.id, "signature": s.id, "title": s.title, "pitfall": s.pitfall, "severity": self.severity,
             "class": s.kind, "component": s.component, "count": self.count,
             "first": self.first.to_json(), "last": self.last.to_json(), "line": self.text,
-            "cause": s.cause, "fix": list(s.fix), "source": s.source,
+            "cause": s.cause, "fix": list(s.fix), "source": shown_source(s), "more": f"ascend-doctor kb show {s.id}",
+            "ascend_fd": ascend_fd_ids(s), "caused_by": self.caused_by,
             "ranks": {r: o.to_json() for r, o in sorted(self.ranks.items(), key=lambda kv: order_key(kv[1]))},
             "first_rank": self.first_rank(),
             "resolved_by": self.resolved_by.to_json() if self.resolved_by else None,
@@ -63,6 +95,40 @@ def order_key(o: "Occurrence"):
     return (o.time or "9999", o.seq)
 
 
+def order_problems(problems: Iterable[Problem]) -> List[Problem]:
+    """Severity, class, first occurrence; then every effect moved right after its cause (`leads_to`)."""
+    base = sorted(problems, key=lambda p: (SEVERITY_ORDER[p.severity], CLASS_ORDER.get(p.signature.kind, 3),
+                                           order_key(p.first)))
+    by_fd: Dict[str, Problem] = {}
+    for p in base:
+        for fd in ascend_fd_ids(p.signature):
+            by_fd.setdefault(fd, p)
+    effects: Dict[int, List[Problem]] = {}
+    for p in base:
+        for fd in getattr(p.signature, "leads_to", None) or []:
+            effect = by_fd.get(fd)
+            if effect is not None and effect is not p and effect.caused_by is None:
+                effect.caused_by = p.signature.id
+                effects.setdefault(id(p), []).append(effect)
+    out: List[Problem] = []
+    placed = set()
+
+    def place(p: Problem) -> None:
+        if id(p) in placed:
+            return
+        placed.add(id(p))
+        out.append(p)
+        for e in effects.get(id(p), []):
+            place(e)
+
+    for p in base:
+        if p.caused_by is None or p.caused_by not in {q.signature.id for q in base}:
+            place(p)
+    for p in base:  # effects of a cycle of causes
+        place(p)
+    return out
+
+
 @dataclass
 class InputInfo:
     label: str
@@ -71,10 +137,17 @@ class InputInfo:
     lines: int = 0
     note: Optional[str] = None  # why it was skipped or only partly read
     scanned: bool = True
+    node: Optional[str] = None
+    kind: Optional[str] = None  # plog | device | train | os | npu_os | npu_host | npu_history | bmc | mindx
+    pid: Optional[str] = None
+    hits: int = 0  # chunks with a known problem
+    error_lines: List[dict] = field(default_factory=list)  # its last error-looking lines (while it has no hit)
+    process: Any = None  # the ProcessLog its HCCL evidence goes to
+    evidence: Optional[List[Tuple[int, bytes]]] = None  # in a forked worker: evidence lines for the parent
 
     def to_json(self) -> dict:
         return {"file": self.label, "rank": self.rank, "bytes": self.bytes, "lines": self.lines,
-                "scanned": self.scanned, "note": self.note}
+                "scanned": self.scanned, "note": self.note, "node": self.node, "kind": self.kind}
 
 
 @dataclass
@@ -82,6 +155,8 @@ class TriageResult:
     problems: List[Problem]
     inputs: List[InputInfo]
     last_error_lines: List[dict]
+    unexplained: List[dict] = field(default_factory=list)  # files with errors no known signature explains
+    root_cause: Optional[Dict[str, Any]] = None
 
     def counts(self) -> Dict[str, int]:
         out = {"fail": 0, "warn": 0, "info": 0}
@@ -94,18 +169,67 @@ class TriageResult:
         return any(SEVERITY_ORDER[p.severity] <= limit for p in self.problems)
 
     def first_problem(self) -> Optional[Problem]:
+        """The earliest problem of the most severe level present (a warning never outranks a failure)."""
         real = [p for p in self.problems if p.severity != "info"]
-        return min(real, key=lambda p: order_key(p.first)) if real else None
+        if not real:
+            return None
+        worst = min(SEVERITY_ORDER[p.severity] for p in real)
+        return min((p for p in real if SEVERITY_ORDER[p.severity] == worst), key=lambda p: order_key(p.first))
+
+    @property
+    def nodes(self) -> List[str]:
+        return list(dict.fromkeys(i.node for i in self.inputs if i.node))
 
     def to_json(self) -> dict:
         first = self.first_problem()
         return {
             "schema": TRIAGE_SCHEMA,
+            "root_cause": self.root_cause,
             "problems": [p.to_json() for p in self.problems],
             "first_problem": None if first is None else {"id": first.signature.id, **first.first.to_json()},
             "summary": self.counts(),
+            "nodes": self.nodes,
             "inputs": [i.to_json() for i in self.inputs],
             "last_error_lines": self.last_error_lines,
+            "unexplained_errors": self.unexplained,
         }
 
 
+def attach_root_cause(result: TriageResult, processes, nodes: List[str], nodes_with_plog: List[str]) -> None:
+    """Name the device the cluster waited on, and name every CANN-log occurrence by its device."""
+    from .rootcause import analyse, best_rank, device_of, root_cause_json
+
+    cluster, verdict = analyse(processes, nodes, nodes_with_plog)
+    devices = device_of(cluster)
+
+    def name_occurrence(o: Optional[Occurrence]) -> None:
+        if o is None or o.pid is None:
+            return
+        d = devices.get((o.node, o.pid))
+        if d is not None:
+            o.device = d.name
+            rank = best_rank(d, cluster)
+            if rank is not None:
+                o.rank = f"rank {rank}"
+                o.group = max(d.ranks, key=lambda g: (cluster.groups[g].size or 0, g))
+
+    by_device: Dict[str, List[Problem]] = {}
+    for p in result.problems:
+        for o in [p.first, p.last, p.resolved_by, *p.ranks.values()]:
+            name_occurrence(o)
+        renamed = {}
+        for key, o in p.ranks.items():
+            renamed[o.device or key] = o
+        p.ranks = renamed
+        for o in p.ranks.values():
+            if o.device and p.severity != "info" and p.signature.kind != "benign":
+                by_device.setdefault(o.device, []).append(p)
+
+    def problem_of_device(d) -> Optional[str]:
+        found = by_device.get(d.name) or []
+        if not found:
+            return None
+        best = min(found, key=lambda p: (CLASS_ORDER.get(p.signature.kind, 3), order_key(p.ranks[d.name])))
+        return best.signature.id
+
+    result.root_cause = root_cause_json(cluster, verdict, problem_of_device)

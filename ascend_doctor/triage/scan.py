@@ -20,7 +20,10 @@ import zlib
 from typing import BinaryIO, Dict, Iterable, List, Optional, Tuple
 
 from ..knowledge import KnowledgeBase, Signature, load_knowledge_base
-from .result import CLASS_ORDER, SEVERITY_ORDER, InputInfo, Occurrence, Problem, TriageResult, order_key as _order_key
+from . import layout
+from .events import MARKERS, ProcessLog
+from .result import (NOT_A_LOG, SEVERITY_ORDER, InputInfo, Occurrence, Problem, TriageResult, attach_root_cause,
+                     order_key as _order_key, order_problems)
 
 CHUNK_BYTES = 4 << 20
 MAX_LINE_BYTES = 1 << 20
@@ -80,10 +83,16 @@ def _shown(text: str) -> str:
 
 
 class Triage:
-    """Accumulates hits over any number of inputs; `result()` orders them."""
+    """Accumulates hits over any number of inputs; `result()` orders them and names the root cause.
 
-    def __init__(self, kb: Optional[KnowledgeBase] = None):
+    `node` names the node every input belongs to (default: from the layout, see `layout`).
+    """
+
+    def __init__(self, kb: Optional[KnowledgeBase] = None, node: Optional[str] = None,
+                 root_cause: Optional[bool] = None):
         self.kb = kb or load_knowledge_base()
+        self.node = node
+        self.root_cause = (not os.environ.get("ASCEND_DOCTOR_NO_ROOT_CAUSE")) if root_cause is None else root_cause
         # "resolved_by" patterns ride in the same scanner as pseudo-signatures
         self._resolvers: Dict[int, Signature] = {}
         sigs = list(self.kb.signatures)
@@ -96,10 +105,23 @@ class Triage:
 
         self.scanner = Scanner(sigs)
         self.sigs = sigs
+        self._ev_scanner = None  # the same signatures plus the HCCL evidence markers (CANN process logs only)
         self.problems: Dict[str, Problem] = {}
         self.inputs: List[InputInfo] = []
         self._resolver_last: Dict[str, Occurrence] = {}
         self._last_errors: List[dict] = []
+        self.processes: Dict[Tuple[str, str], ProcessLog] = {}
+        self.nodes: List[str] = []
+        self.nodes_with_plog: List[str] = []
+
+    def evidence_scanner(self):
+        if self._ev_scanner is None:
+            from ..knowledge import Scanner
+
+            markers = [Signature(id=f"~evidence:{m}", pattern=m, regex=False, component="hccl", severity="info",
+                                 cause="", fix=[]) for m in MARKERS]
+            self._ev_scanner = Scanner(self.sigs + markers)
+        return self._ev_scanner
 
     # ---- inputs ----
     def add_path(self, path: str, label: Optional[str] = None) -> None:
@@ -108,20 +130,30 @@ class Triage:
             return
         if os.path.isdir(path):
             found = False
-            for root, dirs, files in os.walk(path):
-                dirs.sort()
-                for name in sorted(files):
-                    found = True
-                    full = os.path.join(root, name)
-                    shown = os.path.relpath(full, os.path.dirname(os.path.abspath(path.rstrip("/"))) or "/")
-                    self.add_file(full, shown if label is None else os.path.join(label, os.path.relpath(full, path)))
+            for full, shown, node, is_log in layout.walk(path, self.node):
+                found = True
+                if label is not None:
+                    shown = os.path.join(label, os.path.relpath(full, path))
+                if not is_log:
+                    self.inputs.append(InputInfo(shown, scanned=False, note=NOT_A_LOG, node=node))
+                    continue
+                self.add_file(full, shown, node)
             if not found:
                 self.inputs.append(InputInfo(label or path, scanned=False, note="empty directory"))
             return
         self.add_file(path, label or path)
 
-    def add_file(self, path: str, label: str) -> None:
-        info = InputInfo(label, rank_of(label))
+    def add_file(self, path: str, label: str, node: Optional[str] = None) -> None:
+        node = self.node or node or layout.node_of_file(path)
+        kind, pid = layout.classify(label)
+        info = InputInfo(label, rank_of(label), node=node, kind=kind, pid=pid)
+        if node not in self.nodes:
+            self.nodes.append(node)
+        if pid and kind in ("plog", "device") and self.root_cause:
+            info.process = self.processes.setdefault((node, pid), ProcessLog(node, pid))
+            info.process.files.append(label)
+            if node not in self.nodes_with_plog:
+                self.nodes_with_plog.append(node)
         try:
             fh = open(path, "rb")
         except FileNotFoundError:
@@ -172,12 +204,15 @@ class Triage:
                 return
         self.inputs.append(info)
         ranges = [(bounds[k], bounds[k + 1]) for k in range(workers) if bounds[k + 1] > bounds[k]]
+        if info.process is not None:
+            self.evidence_scanner()  # built before the fork, so every worker inherits it
         ctx = multiprocessing.get_context("fork")
         global _WORKER_TRIAGE
         _WORKER_TRIAGE = self
         try:
             with concurrent.futures.ProcessPoolExecutor(len(ranges), mp_context=ctx) as pool:
-                parts = list(pool.map(_scan_range_worker, [(path, a, b, info.label, info.rank) for a, b in ranges]))
+                parts = list(pool.map(_scan_range_worker, [(path, a, b, info.label, info.rank, info.process is not None)
+                                                           for a, b in ranges]))
         finally:
             _WORKER_TRIAGE = None
         lines_before = 0
@@ -187,6 +222,14 @@ class Triage:
                     return self._occurrence(info, o[0] + lines_before, o[1])
                 self._merge(idx, count, shift(first), shift(last), text,
                             {k: shift(v) for k, v in ranks.items()})
+            if info.process is not None:
+                for n, line in part["evidence"]:
+                    info.process.feed(line.decode("utf-8", errors="replace").rstrip("\r"), info.label, n + lines_before)
+            if part["hits_lines"]:
+                info.hits += part["hits_lines"]
+            elif not info.hits and part["error_lines"]:
+                info.error_lines = (info.error_lines + [dict(e, line=e["line"] + lines_before)
+                                                        for e in part["error_lines"]])[-5:]
             if part["note"] and not info.note:
                 info.note = part["note"]
             if not self.problems and part["last_errors"]:
@@ -197,7 +240,7 @@ class Triage:
         info.lines = lines_before
 
     def add_stream(self, fh: BinaryIO, label: str, rank: Optional[str]) -> None:
-        self._scan_file_object(fh, InputInfo(label, rank))
+        self._scan_file_object(fh, InputInfo(label, rank, node=self.node))
 
     def _skip(self, info: InputInfo, why: str) -> None:
         info.scanned = False
@@ -265,23 +308,41 @@ class Triage:
                      seen_on_line: Dict[int, int], long_piece: bool = False) -> None:
         cursor, line_no = start, lines_before + 1
         any_hit = False
-        for ls, le, hits in self.scanner.scan(buf, start, end):
+        proc = info.process
+        scanner = self.evidence_scanner() if proc is not None else self.scanner
+        n_sigs = len(self.sigs)
+        for ls, le, hits in scanner.scan(buf, start, end):
             if not long_piece:
                 line_no += buf.count(b"\n", cursor, ls)
                 cursor = ls
             line = buf[ls:le]
+            evidence = False
             for idx in hits:
+                if idx >= n_sigs:
+                    evidence = True
+                    continue
                 if seen_on_line.get(idx) == line_no:
                     continue
                 seen_on_line[idx] = line_no
                 self._record(idx, line, line_no, info)
                 any_hit = True
-        if not self.problems and not any_hit:
+            if evidence and proc is not None and not long_piece:
+                self._evidence(proc, line, line_no, info)
+        if any_hit:
+            info.hits += 1
+        elif not info.hits:
             self._remember_error_lines(buf, start, end, lines_before, info)
+
+    def _evidence(self, proc: ProcessLog, line: bytes, line_no: int, info: InputInfo) -> None:
+        if info.evidence is not None:  # a forked worker: the parent feeds the lines, in order
+            info.evidence.append((line_no, line))
+            return
+        proc.feed(line.decode("utf-8", errors="replace").rstrip("\r"), info.label, line_no)
 
     def _occurrence(self, info: InputInfo, line_no: int, time: Optional[str]) -> Occurrence:
         # discovery order = input order, then line order (also right when ranges were scanned in parallel)
-        return Occurrence(info.label, line_no, info.rank, time, self.inputs.index(info) * 10 ** 12 + line_no)
+        return Occurrence(info.label, line_no, info.rank, time, self.inputs.index(info) * 10 ** 12 + line_no,
+                          node=info.node, pid=info.pid if info.process is not None else None)
 
     def _record(self, idx: int, line: bytes, line_no: int, info: InputInfo) -> None:
         occ = self._occurrence(info, line_no, _timestamp(line))
@@ -327,6 +388,7 @@ class Triage:
         for ls, le in reversed(found):
             fresh.append({"file": info.label, "line": lines_before + buf.count(b"\n", start, ls) + 1,
                           "text": _shown(_text(buf[ls:le]))})
+        info.error_lines = (info.error_lines + fresh)[-keep:]
         self._last_errors = (self._last_errors + fresh)[-keep:]
 
     # ---- result ----
@@ -335,9 +397,15 @@ class Triage:
             p = self.problems.get(sid)
             if p is not None:
                 p.resolved_by = occ if occ.seq > p.last.seq else None
-        problems = sorted(self.problems.values(), key=lambda p: (
-            SEVERITY_ORDER[p.severity], CLASS_ORDER.get(p.signature.kind, 3), _order_key(p.first)))
-        return TriageResult(problems, self.inputs, [] if problems else list(self._last_errors))
+        problems = order_problems(self.problems.values())
+        unexplained = [dict(e) for i in self.inputs if i.scanned and not i.hits for e in i.error_lines[-1:]]
+        result = TriageResult(problems, self.inputs, [] if problems else list(self._last_errors),
+                              unexplained=unexplained if problems else [])
+        if self.root_cause and self.processes:
+            attach_root_cause(result, self.processes, self.nodes, self.nodes_with_plog)
+        elif self.root_cause and len(self.nodes) > 1:
+            attach_root_cause(result, {}, self.nodes, self.nodes_with_plog)
+        return result
 
 
 PARALLEL_MIN_BYTES = 64 << 20
@@ -381,10 +449,13 @@ class _RangeReader(io.RawIOBase):
 
 
 def _scan_range_worker(job) -> dict:
-    path, start, end, label, rank = job
+    path, start, end, label, rank, evidence = job
     parent = _WORKER_TRIAGE
     t = Triage(parent.kb) if parent is None else _fresh_like(parent)
     info = InputInfo(label, rank)
+    if evidence:  # collect the evidence lines for the parent, which feeds them in file order
+        info.process = ProcessLog("", "")
+        info.evidence = []
     t.inputs.append(info)
     reader = _RangeReader(path, start, end)
     try:
@@ -400,19 +471,22 @@ def _scan_range_worker(job) -> dict:
         idx = next(i for i in t._resolvers if t._resolvers[i].id == sid)
         hits.append((idx, 1, (occ.line, occ.time), (occ.line, occ.time), "", {}))
     return {"hits": hits, "lines": info.lines, "bytes": info.bytes, "note": info.note,
-            "last_errors": t._last_errors}
+            "last_errors": t._last_errors, "evidence": info.evidence or [], "hits_lines": info.hits,
+            "error_lines": info.error_lines}
 
 
 def _fresh_like(parent: Triage) -> Triage:
     """A Triage sharing the parent's compiled scanner (inherited through fork, nothing recompiled)."""
     t = Triage.__new__(Triage)
     t.kb, t.scanner, t.sigs, t._resolvers = parent.kb, parent.scanner, parent.sigs, parent._resolvers
+    t._ev_scanner, t.node, t.root_cause = parent._ev_scanner, parent.node, parent.root_cause
     t.problems, t.inputs, t._resolver_last, t._last_errors = {}, [], {}, []
+    t.processes, t.nodes, t.nodes_with_plog = {}, [], []
     return t
 
 
-def triage_paths(paths: Iterable[str], kb: Optional[KnowledgeBase] = None) -> TriageResult:
-    t = Triage(kb)
+def triage_paths(paths: Iterable[str], kb: Optional[KnowledgeBase] = None, node: Optional[str] = None) -> TriageResult:
+    t = Triage(kb, node=node)
     for p in paths:
         t.add_path(p)
     return t.result()
