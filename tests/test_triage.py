@@ -50,7 +50,7 @@ def test_first_error_across_ranks_is_named(tmp_path):
     timeout = res.problems[1]
     assert set(timeout.ranks) == {"rank 0", "rank 1"} and timeout.first_rank() == "rank 0"
     text = run_cli("triage", str(d)).stdout
-    assert "The earliest: TORCH_NPU_OOM" in text and "(rank 3)" in text
+    assert "The earliest FAIL: TORCH_NPU_OOM" in text and "(rank 3)" in text
 
 
 @pytest.mark.parametrize("path,rank", [("log/worker_3.log", "rank 3"), ("out/rank_12/train.log", "rank 12"),
@@ -212,3 +212,72 @@ def test_unreadable_file_is_named_even_as_root(tmp_path, monkeypatch, capsys):
     data = json.loads(out)
     assert [p["id"] for p in data["problems"]] == ["HCCL_EI0006_SOCKET_TIMEOUT"]
     assert main(["triage", locked]) == 2
+
+
+# -- issue 11: the report never misleads ------------------------------------------------------
+
+WARN_LINE = ("[WARNING] ME(28133:281473194868752,MainProcess):2024-07-12-10:21:33.512.118 [mindspore/run_check/"
+             "_check_version.py:357] MindSpore version 2.1.1 and Ascend AI software package (Ascend Data Center "
+             "Solution)version 7.0 does not match, the version of software package expect one of ['7.1']")
+
+
+def test_headline_names_the_earliest_failure_not_an_earlier_warning(tmp_path):
+    log = write(tmp_path / "worker_0.log", [WARN_LINE, "[ERROR] ME(1,1,python):2024-07-12-10:25:01.000.000 " + OOM])
+    res = triage_paths([log])
+    assert res.problems[0].signature.id == "TORCH_NPU_OOM"
+    assert res.first_problem().signature.id == "TORCH_NPU_OOM"
+    data = json.loads(run_cli("triage", log, "--format", "json").stdout)
+    assert data["first_problem"]["id"] == "TORCH_NPU_OOM"
+    text = run_cli("triage", log).stdout
+    assert "The earliest FAIL: TORCH_NPU_OOM" in text and "The earliest: MS_CANN" not in text
+
+
+def test_a_log_whose_only_error_is_a_traceback_is_still_mentioned(tmp_path):
+    d = tmp_path / "msrun_log"
+    d.mkdir()
+    write(d / "worker_0.log", [NOISE, OOM])
+    write(d / "worker_1.log", [NOISE, "Traceback (most recent call last):", '  File "train.py", line 3, in <module>',
+                               "ValueError: my own bug in the data loader"])
+    data = json.loads(run_cli("triage", str(d), "--format", "json").stdout)
+    assert [p["id"] for p in data["problems"]] == ["TORCH_NPU_OOM"]
+    assert any("ValueError: my own bug" in e["text"] and e["file"].endswith("worker_1.log")
+               for e in data["unexplained_errors"])
+    assert "ValueError: my own bug" in run_cli("triage", str(d)).stdout
+
+
+def test_documents_and_json_in_a_log_directory_are_not_scanned_as_logs(tmp_path):
+    d = tmp_path / "logs"
+    d.mkdir()
+    write(d / "README.md", ["# How we ran it", OOM])
+    write(d / "events.jsonl", ['{"msg": "%s"}' % OOM])
+    write(d / "report.json", ['{"line": "%s"}' % OOM])
+    write(d / "worker_0.log", [NOISE, EI0006])
+    data = json.loads(run_cli("triage", str(d), "--format", "json").stdout)
+    assert [p["id"] for p in data["problems"]] == ["HCCL_EI0006_SOCKET_TIMEOUT"]
+    skipped = {os.path.basename(i["file"]) for i in data["inputs"] if not i["scanned"]}
+    assert skipped == {"README.md", "events.jsonl", "report.json"}
+
+
+def test_problems_cite_sources_a_user_can_open(tmp_path):
+    log = write(tmp_path / "a.log", [OOM, EI0006])
+    data = json.loads(run_cli("triage", log, "--format", "json").stdout)
+    for p in data["problems"]:
+        assert "reference/error_signatures.md" not in p["source"] and p["source"]
+        assert p["more"] == f"ascend-doctor kb show {p['id']}" and isinstance(p["ascend_fd"], list)
+    assert "reference/error_signatures.md" not in run_cli("triage", log).stdout
+    assert "reference/error_signatures.md" not in run_cli("triage", log, "--format", "markdown").stdout
+
+
+def test_leads_to_puts_the_cause_first_and_says_caused_by(tmp_path, monkeypatch):
+    from ascend_doctor.knowledge import load_knowledge_base
+
+    kb = load_knowledge_base()
+    oom, ei = kb.signature("TORCH_NPU_OOM"), kb.signature("HCCL_EI0006_SOCKET_TIMEOUT")
+    monkeypatch.setattr(oom, "leads_to", ["fd-effect"], raising=False)
+    monkeypatch.setattr(ei, "ascend_fd", ["fd-effect"], raising=False)
+    # the effect is logged first and is a fail too: without the edge it would come first
+    log = write(tmp_path / "a.log", [EI0006.replace("10:25:05", "10:20:00"),
+                                     "[ERROR] ME(1,1,python):2024-07-12-10:25:01.000.000 " + OOM])
+    res = triage_paths([log], kb)
+    assert [p.signature.id for p in res.problems] == ["TORCH_NPU_OOM", "HCCL_EI0006_SOCKET_TIMEOUT"]
+    assert res.problems[1].caused_by == "TORCH_NPU_OOM"

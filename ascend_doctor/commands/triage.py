@@ -9,6 +9,7 @@ from ..cli import COMMANDS, CliError, EXIT_FINDINGS, EXIT_OK
 from ..host import SnapshotError
 from ..render.triage_report import FORMATS, render_triage
 from ..triage import Triage
+from ..triage.result import NOT_A_LOG
 from .common import add_kb_option, load_kb, use_color, write_output
 
 
@@ -20,6 +21,9 @@ def register(sub) -> None:
                     "first and last occurrence, the most telling line, the cause and the fix.")
     p.add_argument("paths", nargs="*", metavar="PATH", help="log files, directories, .gz files, or - for stdin")
     p.add_argument("--bundle", metavar="FILE", help="triage the logs collected inside a snapshot (collect --logs)")
+    p.add_argument("--node", metavar="NAME",
+                   help="the node every PATH belongs to (default: one node per sub-directory of a cluster "
+                        "directory, else the directory's name)")
     p.add_argument("--format", choices=FORMATS, default="text", help="output format (default: text)")
     p.add_argument("--output", "-o", metavar="FILE", help="write the result to FILE (atomically) instead of stdout")
     p.add_argument("--fail-on", choices=["warn", "fail"], default="fail",
@@ -32,7 +36,7 @@ def register(sub) -> None:
 def run(args) -> int:
     if not args.paths and not args.bundle:
         raise CliError("triage: give at least one PATH (a file, a directory, or - for stdin) or --bundle FILE")
-    t = Triage(load_kb(args.kb))
+    t = Triage(load_kb(args.kb), node=args.node)
     if args.bundle:
         try:
             with open_bundle(args.bundle) as host:
@@ -45,14 +49,14 @@ def run(args) -> int:
                     local = host.local_path(original) if original else None
                     if local is None:
                         continue
-                    t.add_file(local, original)
+                    t.add_file(local, original, args.node or _bundle_node(host))
         except SnapshotError as exc:
             raise CliError(str(exc)) from None
     for path in args.paths:
         t.add_path(path)
     result = t.result()
     for info in result.inputs:
-        if info.note and not info.scanned:
+        if info.note and not info.scanned and info.note != NOT_A_LOG:
             print(f"ascend-doctor: {info.label}: {info.note}", file=sys.stderr)
     if result.inputs and not any(i.scanned for i in result.inputs):
         raise CliError("none of the inputs could be read as a text log (see the lines above)")
@@ -60,3 +64,8 @@ def run(args) -> int:
                          color=args.format == "text" and not args.output and use_color(disabled=args.no_color))
     write_output(text, args.output)
     return EXIT_FINDINGS if result.failed(args.fail_on) else EXIT_OK
+
+
+def _bundle_node(host) -> str:
+    """A bundle is one node: the host it was collected on."""
+    return str(host.manifest.get("hostname") or "bundle")

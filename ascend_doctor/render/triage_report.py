@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import List
 
-from ..triage.result import Problem, TriageResult
+from ..triage.result import Problem, TriageResult, shown_source
 
 FORMATS = ("text", "json", "markdown")
 _LABEL = {"fail": "FAIL", "warn": "WARN", "info": "info"}
@@ -22,10 +22,48 @@ def render_triage(result: TriageResult, fmt: str, color: bool = False) -> str:
 
 def _where(p: Problem) -> str:
     first, last = p.first, p.last
-    s = f"first {first.where()}" + (f" ({first.rank})" if first.rank else "") + (f" at {first.time}" if first.time else "")
+    who = first.who()
+    s = f"first {first.where()}" + (f" ({who})" if who else "") + (f" at {first.time}" if first.time else "")
     if p.count > 1:
-        s += f", last {last.where()}"
+        s += f", last {last.where()}" + (f" ({last.device})" if last.device else "")
     return s
+
+
+def root_cause_headline(rc: dict) -> str:
+    """'Root cause: worker-1 device-1 (all others waited on it: a → b → worker-1 device-1)'."""
+    devices, chain = rc.get("devices") or [], rc.get("chain") or []
+    code = rc.get("ascend_fd_code")
+    tail = f"  [{rc['kind']}" + (f", ascend-fd {code}" if code else "") + "]"
+    arrow = " → ".join(chain)
+    if devices and chain:
+        return f"Root cause: {', '.join(devices)} (the others waited on it: {arrow})" + tail
+    if devices:
+        return f"Root cause: {', '.join(devices)}" + tail
+    if chain:
+        return f"Root cause: no single device; they wait on each other: {arrow}" + tail
+    return "Root cause: not determined from these logs" + tail
+
+
+def _root_cause_lines(rc: dict) -> List[str]:
+    out = [root_cause_headline(rc), f"  {rc['summary']}"]
+    fe = rc.get("first_error")
+    if fe:
+        out.append(f"  {fe['device']}'s first error ({fe['file']}:{fe['line_no']}, {fe['time']}):")
+        out.append(f"    > {fe['line']}")
+    if rc.get("problem"):
+        out.append(f"  matches known problem {rc['problem']} (below)")
+    for k, v in (rc.get("evidence") or {}).items():
+        if isinstance(v, dict):
+            v = "; ".join(f"{a}: {', '.join(b) if isinstance(b, list) else b}" for a, b in v.items())
+        elif isinstance(v, list):
+            v = ", ".join(map(str, v))
+        out.append(f"  {k}: {v}")
+    for m in rc.get("missing") or []:
+        out.append(f"  missing: {m}")
+    if rc.get("fix"):
+        out.append("  What to do:")
+        out += [f"    {i}. {step}" for i, step in enumerate(rc["fix"], 1)]
+    return out
 
 
 def _ranks_line(p: Problem) -> str:
@@ -33,7 +71,7 @@ def _ranks_line(p: Problem) -> str:
         return ""
     order = sorted(p.ranks.items(), key=lambda kv: (kv[1].time or "9999", kv[1].seq))
     head = order[0]
-    return (f"seen on {len(order)} ranks/files; first on {head[0]} ({head[1].where()})"
+    return (f"seen on {len(order)} devices/ranks/files; first on {head[0]} ({head[1].where()})"
             + (f" at {head[1].time}" if head[1].time else "") + ", then " + ", ".join(k for k, _ in order[1:6])
             + (" …" if len(order) > 6 else ""))
 
@@ -57,6 +95,9 @@ def _text(result: TriageResult, color: bool) -> str:
     lines.append("")
     real = [p for p in result.problems if p.severity != "info"]
     harmless = [p for p in result.problems if p.severity == "info"]
+    if result.root_cause:
+        lines += _root_cause_lines(result.root_cause)
+        lines.append("")
     if not real:
         lines.append("No known problem found in these logs.")
         if result.last_error_lines:
@@ -67,10 +108,12 @@ def _text(result: TriageResult, color: bool) -> str:
             lines.append("No error-looking lines either.")
     else:
         first = result.first_problem()
-        lines.append(f"{len(real)} known problem(s). The earliest: {first.signature.id} at {first.first.where()}"
-                     + (f" ({first.first.rank})" if first.first.rank else "")
+        who = first.first.who()
+        lines.append(f"{len(real)} known problem(s). The earliest {_LABEL[first.severity]}: {first.signature.id} at "
+                     f"{first.first.where()}" + (f" ({who})" if who else "")
                      + (f", {first.first.time}" if first.first.time else "")
-                     + " — the first error is usually the root cause; the others often follow from it.")
+                     + (" — when ranks fail together, the first failure is usually the cause; the others often "
+                        "follow from it." if first.severity == "fail" else "."))
         for n, p in enumerate(real, 1):
             s = p.signature
             lines.append("")
@@ -78,6 +121,8 @@ def _text(result: TriageResult, color: bool) -> str:
                          + (f", pitfall {s.pitfall}" if s.pitfall else "") + (", generic wrapper" if s.kind == "wrapper" else "")
                          + f"]  ×{p.count}")
             lines.append(f"   {s.title}")
+            if p.caused_by:
+                lines.append(f"   caused by {p.caused_by} (above)")
             lines.append(f"   {_where(p)}")
             rl = _ranks_line(p)
             if rl:
@@ -87,7 +132,15 @@ def _text(result: TriageResult, color: bool) -> str:
             lines.append("   Fix:")
             for i, step in enumerate(s.fix, 1):
                 lines.append(f"     {i}. {step}")
-            lines.append(f"   Source: {s.source}")
+            lines.append(f"   Source: {shown_source(s)}")
+            fd = getattr(s, "ascend_fd", None)
+            if fd:
+                lines.append(f"   ascend-fd: {', '.join(fd)}")
+    if real and result.unexplained:
+        lines.append("")
+        lines.append("Errors no known signature explains (read them too):")
+        for e in result.unexplained:
+            lines.append(f"  {e['file']}:{e['line']}: {e['text']}")
     if harmless:
         lines.append("")
         lines.append("Harmless or cleared (no action needed):")
@@ -109,6 +162,18 @@ def _markdown(result: TriageResult) -> str:
     out += [l.strip() for l in _inputs_summary(result)]
     out.append("")
     real = [p for p in result.problems if p.severity != "info"]
+    rc = result.root_cause
+    if rc:
+        out += [f"## {_md_escape(root_cause_headline(rc))}", "", _md_escape(rc["summary"]), ""]
+        fe = rc.get("first_error")
+        if fe:
+            out += [f"{fe['device']}'s first error ({_md_escape(fe['file'])}:{fe['line_no']}, {fe['time']}):", "",
+                    "```", fe["line"], "```", ""]
+        for m in rc.get("missing") or []:
+            out.append(f"- missing: {_md_escape(m)}")
+        if rc.get("fix"):
+            out += ["", "**What to do.**", ""] + [f"{i}. {step}" for i, step in enumerate(rc["fix"], 1)]
+        out.append("")
     if not real:
         out.append("**No known problem found in these logs.**")
         if result.last_error_lines:
@@ -119,7 +184,7 @@ def _markdown(result: TriageResult) -> str:
         out += ["| # | severity | signature | pitfall | count | first | last |", "|---|---|---|---|---|---|---|"]
         for n, p in enumerate(real, 1):
             out.append(f"| {n} | {p.severity} | `{p.signature.id}` | {p.signature.pitfall or ''} | {p.count} | "
-                       f"{_md_escape(p.first.where())} {p.first.rank or ''} | {_md_escape(p.last.where())} |")
+                       f"{_md_escape(p.first.where())} {p.first.who() or ''} | {_md_escape(p.last.where())} |")
         for n, p in enumerate(real, 1):
             s = p.signature
             out += ["", f"## {n}. {s.id}: {_md_escape(s.title)}", "", "```", p.text, "```", "",
@@ -128,7 +193,13 @@ def _markdown(result: TriageResult) -> str:
             rl = _ranks_line(p)
             if rl:
                 out += ["", f"*{rl}*"]
-            out += ["", f"Source: {s.source}"]
+            if p.caused_by:
+                out += ["", f"Caused by `{p.caused_by}`."]
+            out += ["", f"Source: {_md_escape(shown_source(s))}"]
+        if result.unexplained:
+            out += ["", "## Errors no known signature explains", "", "```"]
+            out += [f"{e['file']}:{e['line']}: {e['text']}" for e in result.unexplained]
+            out.append("```")
     harmless = [p for p in result.problems if p.severity == "info"]
     if harmless:
         out += ["", "## Harmless or cleared", ""]

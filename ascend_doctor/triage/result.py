@@ -166,7 +166,9 @@ class TriageResult:
 
     def failed(self, fail_on: str = "fail") -> bool:
         limit = SEVERITY_ORDER[fail_on]
-        return any(SEVERITY_ORDER[p.severity] <= limit for p in self.problems)
+        rc = (self.root_cause or {}).get("severity")
+        return any(SEVERITY_ORDER[p.severity] <= limit for p in self.problems) or (
+            rc is not None and SEVERITY_ORDER[rc] <= limit)
 
     def first_problem(self) -> Optional[Problem]:
         """The earliest problem of the most severe level present (a warning never outranks a failure)."""
@@ -232,4 +234,9 @@ def attach_root_cause(result: TriageResult, processes, nodes: List[str], nodes_w
         best = min(found, key=lambda p: (CLASS_ORDER.get(p.signature.kind, 3), order_key(p.ranks[d.name])))
         return best.signature.id
 
-    result.root_cause = root_cause_json(cluster, verdict, problem_of_device)
+    from .scan import _shown
+
+    rc = root_cause_json(cluster, verdict, problem_of_device)
+    if rc["first_error"]:
+        rc["first_error"]["line"] = _shown(rc["first_error"]["line"][:400])
+    result.root_cause = rc

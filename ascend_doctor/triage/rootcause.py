@@ -101,6 +101,7 @@ def root_cause_json(cluster: Cluster, v: Verdict, problem_of_device) -> Dict[str
     return {
         "kind": v.kind,
         "ascend_fd_code": v.code,
+        "severity": severity_of(v, cluster),
         "devices": names(v.devices),
         "chain": [name(n) for n in v.chain],
         "first_error": first_error,
@@ -110,6 +111,13 @@ def root_cause_json(cluster: Cluster, v: Verdict, problem_of_device) -> Dict[str
         "fix": fix,
         "missing": missing,
     }
+
+
+def severity_of(v: Verdict, c: Cluster) -> str:
+    """fail when devices logged errors (the job broke), warn for a suspected lag, info when nothing is known."""
+    if v.code == 130:
+        return "warn"
+    return "fail" if c.error_devices else "info"
 
 
 def _missing(c: Cluster) -> List[str]:
