@@ -100,6 +100,8 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--mb", type=int, default=1024, help="size of the generated log in MiB (default 1024)")
     ap.add_argument("--keep", action="store_true", help="keep the temporary directory")
+    ap.add_argument("--no-rootcause", action="store_true",
+                    help="skip the root-cause overhead runs (the same file named as a CANN plog, analysis on / off)")
     args = ap.parse_args()
     kb = load_knowledge_base()
     tmp = tempfile.mkdtemp(prefix="bench-triage-")
@@ -136,6 +138,21 @@ def main() -> int:
         print(f"without the RE2 gate (pure Python, ASCEND_DOCTOR_NO_RE2=1): {py_time:6.2f} s  {mb / py_time:7.1f} MB/s"
               f"  ratio {g_time / py_time:.2f}  same problems: {same}")
         print(f"cores used: {min(os.cpu_count() or 1, 8)} (big files are split at line boundaries)")
+        if not args.no_rootcause:
+            # The same bytes as a CANN process log: its HCCL init/error lines now also feed the root-cause
+            # analysis (in the same scan pass). Off: ASCEND_DOCTOR_NO_ROOT_CAUSE=1. Alternated, best of 2 each.
+            plog = os.path.join(tmp, "plog-31337_20240712102133512.log")
+            os.rename(log, plog)
+            on_t, off_t = [], []
+            for _ in range(2):
+                off_t.append(timed([sys.executable, "-m", "ascend_doctor", "triage", plog, "--format", "json"],
+                                   dict(env, ASCEND_DOCTOR_NO_ROOT_CAUSE="1"))[0])
+                t_on, p_on = timed([sys.executable, "-m", "ascend_doctor", "triage", plog, "--format", "json"], env)
+                on_t.append(t_on)
+            rc = json.loads(p_on.stdout).get("root_cause") or {}
+            print(f"root-cause analysis on the same file as a plog: on {min(on_t):6.2f} s, off {min(off_t):6.2f} s"
+                  f" -> added cost {100 * (min(on_t) / min(off_t) - 1):+.1f}% (target <= +15%); "
+                  f"verdict {rc.get('kind')} ({rc.get('ascend_fd_code')})")
         if not same:
             print("MISMATCH between the RE2-gated and the pure-Python scan")
             return 1

@@ -459,3 +459,25 @@ def test_walk_reports_cycles_and_chain_ends():
     assert path == ["a", "b", "c"] and at is None
     roots, chain = rules.chain_verdict({a: [b], b: [c], c: [b]}, a)
     assert chain == ["b", "c", "b"] and roots == ["b", "c"]
+
+
+def test_parallel_ranges_give_the_same_root_cause_as_one_stream(tmp_path, monkeypatch):
+    from ascend_doctor.triage import scan
+
+    t = Tree(nodes=1, per=2)
+    filler = "[INFO] GE({pid},python):{t} [graph.cc:1] PreRun: Start to pre-run graph 1, session id 1"
+    for dv in t.devs:
+        dv.lines += [filler.format(pid=dv.pid, t=ts(5))] * 3000
+        dv.hccl(6, f"[HCCL_TRACE]HcclCommInitRootInfo success,take time [1]us, rankNum[2], rank[{dv.rank}],"
+                   f"rootInfo identifier[{GROUP}], server[{dv.server}%eth0], logicDevId[{dv.dev}]", level="INFO")
+        dv.lines += [filler.format(pid=dv.pid, t=ts(7))] * 3000
+    notify(t[0], 60, 1, size=2)
+    notify(t[1], 61, "local", size=2)
+    root = t.write(tmp_path / "job")
+    monkeypatch.setattr(scan, "PARALLEL_MIN_BYTES", 1 << 30)
+    serial = triage_paths([root]).root_cause
+    monkeypatch.setattr(scan, "PARALLEL_MIN_BYTES", 1 << 14)
+    monkeypatch.setattr(scan.os, "cpu_count", lambda: 3)
+    parallel = triage_paths([root]).root_cause
+    assert parallel == serial and serial["ascend_fd_code"] == 125
+    assert serial["first_error"]["line_no"] == 6004  # 2 init lines, 3000 + 1 + 3000 more, then the wait

@@ -144,6 +144,8 @@ class InputInfo:
     error_lines: List[dict] = field(default_factory=list)  # its last error-looking lines (while it has no hit)
     process: Any = None  # the ProcessLog its HCCL evidence goes to
     evidence: Optional[List[Tuple[int, bytes]]] = None  # in a forked worker: evidence lines for the parent
+    order: int = 0  # its place among the inputs (discovery order of occurrences)
+    forwarded: Any = None  # in a forked worker: init lines already passed on
 
     def to_json(self) -> dict:
         return {"file": self.label, "rank": self.rank, "bytes": self.bytes, "lines": self.lines,

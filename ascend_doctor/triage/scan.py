@@ -21,7 +21,7 @@ from typing import BinaryIO, Dict, Iterable, List, Optional, Tuple
 
 from ..knowledge import KnowledgeBase, Signature, load_knowledge_base
 from . import layout
-from .events import MARKERS, ProcessLog
+from .events import ProcessLog, evidence_lines, worth_forwarding
 from .result import (NOT_A_LOG, SEVERITY_ORDER, InputInfo, Occurrence, Problem, TriageResult, attach_root_cause,
                      order_key as _order_key, order_problems)
 
@@ -105,7 +105,6 @@ class Triage:
 
         self.scanner = Scanner(sigs)
         self.sigs = sigs
-        self._ev_scanner = None  # the same signatures plus the HCCL evidence markers (CANN process logs only)
         self.problems: Dict[str, Problem] = {}
         self.inputs: List[InputInfo] = []
         self._resolver_last: Dict[str, Occurrence] = {}
@@ -114,14 +113,9 @@ class Triage:
         self.nodes: List[str] = []
         self.nodes_with_plog: List[str] = []
 
-    def evidence_scanner(self):
-        if self._ev_scanner is None:
-            from ..knowledge import Scanner
-
-            markers = [Signature(id=f"~evidence:{m}", pattern=m, regex=False, component="hccl", severity="info",
-                                 cause="", fix=[]) for m in MARKERS]
-            self._ev_scanner = Scanner(self.sigs + markers)
-        return self._ev_scanner
+    def _add_input(self, info: InputInfo) -> None:
+        info.order = len(self.inputs)
+        self.inputs.append(info)
 
     # ---- inputs ----
     def add_path(self, path: str, label: Optional[str] = None) -> None:
@@ -135,11 +129,11 @@ class Triage:
                 if label is not None:
                     shown = os.path.join(label, os.path.relpath(full, path))
                 if not is_log:
-                    self.inputs.append(InputInfo(shown, scanned=False, note=NOT_A_LOG, node=node))
+                    self._add_input(InputInfo(shown, scanned=False, note=NOT_A_LOG, node=node))
                     continue
                 self.add_file(full, shown, node)
             if not found:
-                self.inputs.append(InputInfo(label or path, scanned=False, note="empty directory"))
+                self._add_input(InputInfo(label or path, scanned=False, note="empty directory"))
             return
         self.add_file(path, label or path)
 
@@ -199,13 +193,11 @@ class Triage:
         bounds.append(size)
         with fh_head(path) as head:
             if b"\x00" in head:
-                self.inputs.append(info)
+                self._add_input(info)
                 info.scanned, info.note = False, "binary data, not a text log: skipped"
                 return
-        self.inputs.append(info)
+        self._add_input(info)
         ranges = [(bounds[k], bounds[k + 1]) for k in range(workers) if bounds[k + 1] > bounds[k]]
-        if info.process is not None:
-            self.evidence_scanner()  # built before the fork, so every worker inherits it
         ctx = multiprocessing.get_context("fork")
         global _WORKER_TRIAGE
         _WORKER_TRIAGE = self
@@ -245,10 +237,10 @@ class Triage:
     def _skip(self, info: InputInfo, why: str) -> None:
         info.scanned = False
         info.note = why
-        self.inputs.append(info)
+        self._add_input(info)
 
     def _scan_file_object(self, fh: BinaryIO, info: InputInfo) -> None:
-        self.inputs.append(info)
+        self._add_input(info)
         raw = fh if isinstance(fh, io.BufferedReader) else io.BufferedReader(fh)  # type: ignore[arg-type]
         try:
             head = raw.peek(8192)[:8192]
@@ -308,26 +300,24 @@ class Triage:
                      seen_on_line: Dict[int, int], long_piece: bool = False) -> None:
         cursor, line_no = start, lines_before + 1
         any_hit = False
-        proc = info.process
-        scanner = self.evidence_scanner() if proc is not None else self.scanner
-        n_sigs = len(self.sigs)
-        for ls, le, hits in scanner.scan(buf, start, end):
+        for ls, le, hits in self.scanner.scan(buf, start, end):
             if not long_piece:
                 line_no += buf.count(b"\n", cursor, ls)
                 cursor = ls
             line = buf[ls:le]
-            evidence = False
             for idx in hits:
-                if idx >= n_sigs:
-                    evidence = True
-                    continue
                 if seen_on_line.get(idx) == line_no:
                     continue
                 seen_on_line[idx] = line_no
                 self._record(idx, line, line_no, info)
                 any_hit = True
-            if evidence and proc is not None and not long_piece:
-                self._evidence(proc, line, line_no, info)
+        proc = info.process
+        if proc is not None and not long_piece:  # a CANN process log: its HCCL evidence lines, in order
+            cursor, line_no = start, lines_before + 1
+            for ls, le in evidence_lines(buf, start, end):
+                line_no += buf.count(b"\n", cursor, ls)
+                cursor = ls
+                self._evidence(proc, buf[ls:le], line_no, info)
         if any_hit:
             info.hits += 1
         elif not info.hits:
@@ -335,13 +325,15 @@ class Triage:
 
     def _evidence(self, proc: ProcessLog, line: bytes, line_no: int, info: InputInfo) -> None:
         if info.evidence is not None:  # a forked worker: the parent feeds the lines, in order
-            info.evidence.append((line_no, line))
+            text = line.decode("utf-8", errors="replace").rstrip("\r")
+            if worth_forwarding(text, info.forwarded):
+                info.evidence.append((line_no, line))
             return
         proc.feed(line.decode("utf-8", errors="replace").rstrip("\r"), info.label, line_no)
 
     def _occurrence(self, info: InputInfo, line_no: int, time: Optional[str]) -> Occurrence:
         # discovery order = input order, then line order (also right when ranges were scanned in parallel)
-        return Occurrence(info.label, line_no, info.rank, time, self.inputs.index(info) * 10 ** 12 + line_no,
+        return Occurrence(info.label, line_no, info.rank, time, info.order * 10 ** 12 + line_no,
                           node=info.node, pid=info.pid if info.process is not None else None)
 
     def _record(self, idx: int, line: bytes, line_no: int, info: InputInfo) -> None:
@@ -455,7 +447,7 @@ def _scan_range_worker(job) -> dict:
     info = InputInfo(label, rank)
     if evidence:  # collect the evidence lines for the parent, which feeds them in file order
         info.process = ProcessLog("", "")
-        info.evidence = []
+        info.evidence, info.forwarded = [], set()
     t.inputs.append(info)
     reader = _RangeReader(path, start, end)
     try:
@@ -479,7 +471,7 @@ def _fresh_like(parent: Triage) -> Triage:
     """A Triage sharing the parent's compiled scanner (inherited through fork, nothing recompiled)."""
     t = Triage.__new__(Triage)
     t.kb, t.scanner, t.sigs, t._resolvers = parent.kb, parent.scanner, parent.sigs, parent._resolvers
-    t._ev_scanner, t.node, t.root_cause = parent._ev_scanner, parent.node, parent.root_cause
+    t.node, t.root_cause = parent.node, parent.root_cause
     t.problems, t.inputs, t._resolver_last, t._last_errors = {}, [], {}, []
     t.processes, t.nodes, t.nodes_with_plog = {}, [], []
     return t
