@@ -366,3 +366,49 @@ def aggregate_paths(inputs: Iterable[str], fail_on: str = "fail", expect: Option
     agg = Aggregator(fail_on=fail_on, expect=expect, baseline=baseline)
     agg.add_files(report_paths(inputs), jobs=jobs)
     return agg.result()
+
+
+# ---------------------------------------------------------------------------
+# Node log directories: the same root-cause engine as `triage`
+# ---------------------------------------------------------------------------
+
+def log_dirs(inputs: Iterable[str]) -> List[str]:
+    """The directory inputs that hold logs instead of node reports (no *.json at their top level)."""
+    out = []
+    for item in inputs:
+        if os.path.isdir(item) and not glob.glob(os.path.join(item, "*.json")):
+            if any(files for _, _, files in os.walk(item)):
+                out.append(item)
+    return out
+
+
+def triage_logs(dirs: List[str]) -> Dict[str, Any]:
+    """Triage every node's logs together (one sub-directory per node): root cause and the problems found."""
+    from .render.triage_report import root_cause_headline
+    from .triage import Triage
+
+    t = Triage()
+    for d in dirs:
+        t.add_path(d)
+    res = t.result()
+    rc = res.root_cause
+    return {
+        "dirs": list(dirs),
+        "nodes": res.nodes,
+        "files": sum(1 for i in res.inputs if i.scanned),
+        "root_cause": rc,
+        "headline": root_cause_headline(rc) if rc else None,
+        "problems": [{"id": p.signature.id, "severity": p.severity, "count": p.count, "title": p.signature.title,
+                      "first": p.first.to_json(), "caused_by": p.caused_by, "fix": list(p.signature.fix)}
+                     for p in res.problems if p.severity != "info"],
+        "failed": res.failed("fail"),
+    }
+
+
+def add_logs(result: Dict[str, Any], logs: Dict[str, Any]) -> None:
+    """Put the logs' verdict into an aggregate result (and its problems into the job's verdict)."""
+    result["logs"] = logs
+    if logs["failed"]:
+        what = logs["headline"] or f"{len(logs['problems'])} known problem(s) in the logs"
+        result["problems"].append(f"logs of {len(logs['nodes'])} node(s): {what}")
+        result["verdict"] = "problems"

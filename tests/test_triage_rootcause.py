@@ -481,3 +481,49 @@ def test_parallel_ranges_give_the_same_root_cause_as_one_stream(tmp_path, monkey
     parallel = triage_paths([root]).root_cause
     assert parallel == serial and serial["ascend_fd_code"] == 125
     assert serial["first_error"]["line_no"] == 6004  # 2 init lines, 3000 + 1 + 3000 more, then the wait
+
+
+def test_aggregate_of_node_log_directories_uses_the_same_engine(tmp_path):
+    t = Tree()
+    for r in (0, 1, 3):
+        notify(t[r], 60 + r, 2)
+    root = t.write(tmp_path / "job")
+    proc = run_cli("aggregate", root, "--format", "json")
+    assert proc.returncode == 1, proc.stderr
+    data = json.loads(proc.stdout)
+    assert data["logs"]["root_cause"]["devices"] == ["worker-1 device-0"] and data["verdict"] == "problems"
+    assert data["logs"]["nodes"] == ["worker-0", "worker-1"]
+    text = run_cli("aggregate", root).stdout
+    assert "Root cause: worker-1 device-0" in text
+    html = run_cli("aggregate", root, "--format", "html").stdout
+    assert "Root cause: worker-1 device-0" in html
+
+
+def test_triage_bundle_names_the_bundle_host_as_the_node(tmp_path):
+    import tarfile
+
+    t = Tree(nodes=1, per=2)
+    notify(t[0], 60, 1, size=2)
+    notify(t[1], 61, "local", size=2)
+    t.write(tmp_path / "src")
+    snap = tmp_path / "snap"
+    (snap / "root").mkdir(parents=True)
+    logs = []
+    for dv in t.devs:
+        rel = f"logs/plog/plog-{dv.pid}_20240501100000000.log"
+        dest = snap / "root" / rel
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        src = tmp_path / "src" / "worker-0" / "process_log" / "debug" / "plog" / f"plog-{dv.pid}_20240501100000000.log"
+        dest.write_bytes(src.read_bytes())
+        logs.append({"path": "/" + rel})
+    (snap / "manifest.json").write_text(json.dumps({"format": "ascend-doctor-snapshot/1", "hostname": "node17",
+                                                    "logs": logs}))
+    (snap / "env.json").write_text("{}")
+    (snap / "commands.json").write_text("[]")
+    bundle = tmp_path / "node17.tar.gz"
+    with tarfile.open(bundle, "w:gz") as tf:
+        tf.add(snap, arcname="snap")
+    proc = run_cli("triage", "--bundle", str(bundle), "--format", "json")
+    assert proc.returncode == 1, proc.stderr
+    rc = json.loads(proc.stdout)["root_cause"]
+    assert rc["devices"] == ["node17 device-1"] and rc["ascend_fd_code"] == 125

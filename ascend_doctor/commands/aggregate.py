@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import time
 
-from ..aggregate import AggregateInputError, Aggregator, report_paths
+from ..aggregate import AggregateInputError, Aggregator, add_logs, log_dirs, report_paths, triage_logs
 from ..baseline import baseline_argument
 from ..cli import COMMANDS, CliError, EXIT_FINDINGS, EXIT_OK
 from ..findings import FAIL, REPORT_SCHEMA, WARN
@@ -20,7 +20,9 @@ COMPACT_JSON_ABOVE = 256
 def register(sub) -> None:
     p = sub.add_parser("aggregate", help=COMMANDS["aggregate"],
                        description="Read the node reports in DIR (or the FILES given) and report failing nodes, facts "
-                                   "that differ across nodes, rank-table disagreement and missing ranks.")
+                                   "that differ across nodes, rank-table disagreement and missing ranks. A DIR of node "
+                                   "log directories (no *.json at its top) is triaged as `triage` does: the device the "
+                                   "cluster waited on, and the known problems in the logs.")
     p.add_argument("inputs", nargs="+", metavar="DIR|FILE", help="a report directory, or report .json files")
     p.add_argument("--format", choices=AGGREGATE_FORMATS, default="text", help="output format (default: text)")
     p.add_argument("--output", "-o", metavar="FILE", help="write to FILE (atomically) instead of stdout")
@@ -57,7 +59,8 @@ def run(args) -> int:
     while args.expect is not None and len(paths) < args.expect and time.monotonic() < deadline:
         time.sleep(min(1.0, max(0.0, deadline - time.monotonic())))
         paths = _paths(args)
-    if not paths:
+    logs = log_dirs(args.inputs)
+    if not paths and not logs:
         raise CliError(f"{', '.join(args.inputs)}: no *.json node reports found")
     agg = Aggregator(fail_on=args.fail_on, expect=args.expect, baseline=args.baseline)
     agg.add_files(paths, jobs=args.jobs)
@@ -69,6 +72,8 @@ def run(args) -> int:
         raise CliError(f"{first.error}{more}; expected a node report: JSON with \"schema\": \"{REPORT_SCHEMA}\", "
                        "as `ascend-doctor preflight --report-dir` or `check --format json` write")
     result = agg.result()
+    if logs:
+        add_logs(result, triage_logs(logs))
     if args.format == "json":
         # Indented for reading when small; compact when large (the indenting encoder is pure Python, ~5x slower).
         indent = 1 if result["nodes_total"] <= COMPACT_JSON_ABOVE else None

@@ -34,6 +34,21 @@ def render_aggregate_text(result: Dict[str, Any]) -> str:
     out.append(f"ascend-doctor aggregate: {verdict} — {_plural(total, 'node report')}")
     for p in result["problems"]:
         out.append(f"  - {p}")
+    logs = result.get("logs")
+    if logs:
+        out.append(f"\nLogs of {_plural(len(logs['nodes']), 'node')} ({logs['files']} files):")
+        rc = logs.get("root_cause")
+        if rc:
+            out.append(f"  {logs['headline']}")
+            out.append(f"    {rc['summary']}")
+            for m in rc.get("missing") or []:
+                out.append(f"    missing: {m}")
+            for step in rc.get("fix") or []:
+                out.append(f"    fix: {step}")
+        for p in logs["problems"][:NAMES_SHOWN]:
+            where = p["first"].get("device") or p["first"].get("node") or p["first"]["file"]
+            out.append(f"  {p['severity'].upper()} {p['id']} x{p['count']}, first on {where}"
+                       + (f" (caused by {p['caused_by']})" if p.get("caused_by") else ""))
     cov = result["coverage"]
     if cov.get("missing_ranks"):
         out.append(f"\nMissing ranks (world size {cov['expected']}): {names([str(r) for r in cov['missing_ranks']], 20)}")

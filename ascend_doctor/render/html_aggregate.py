@@ -132,6 +132,17 @@ def render_aggregate_html(result: Dict[str, Any]) -> str:
            f"<p><span class='verdict {_e(verdict)}' id='verdict'>{'OK' if verdict == 'ok' else 'PROBLEMS'}</span></p>"]
     if result["problems"]:
         out.append("<ul id='summary'>" + "".join(f"<li>{_e(p)}</li>" for p in result["problems"]) + "</ul>")
+    logs = result.get("logs")
+    if logs:
+        out.append(f"<h2 id='logs'>Logs of {len(logs['nodes'])} node(s)</h2>")
+        rc = logs.get("root_cause")
+        if rc:
+            out.append(f"<p id='root-cause'><b>{_e(logs['headline'])}</b></p><p>{_e(rc['summary'])}</p>")
+            if rc.get("fix"):
+                out.append("<ol>" + "".join(f"<li>{_e(step)}</li>" for step in rc["fix"]) + "</ol>")
+        if logs["problems"]:
+            out.append("<ul>" + "".join(f"<li>{_e(p['severity'])} <code>{_e(p['id'])}</code> x{p['count']}</li>"
+                                        for p in logs["problems"][:50]) + "</ul>")
     cov = result["coverage"]
     if cov.get("missing_ranks"):
         out.append(f"<p>Ranks that sent no report (world size {_e(cov['expected'])}): "
