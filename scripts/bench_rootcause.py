@@ -114,6 +114,12 @@ def main() -> int:
               f"<= {args.max_mb:.0f} MB)")
         print(f"root cause: {rc['devices']} [{rc['kind']}, ascend-fd {rc['ascend_fd_code']}], "
               f"known problem {rc['problem']}")
+        t0 = time.perf_counter()
+        subprocess.run([sys.executable, "-m", "ascend_doctor", "triage", tmp, "--format", "json"],
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=dict(env, ASCEND_DOCTOR_NO_ROOT_CAUSE="1"))
+        off = time.perf_counter() - t0
+        print(f"the same run without root-cause analysis (ASCEND_DOCTOR_NO_ROOT_CAUSE=1): {off:.1f} s -> "
+              f"added cost {100 * (wall / off - 1):+.0f}%")
         ok = rc["devices"] == [root_device] and wall <= args.max_seconds and peak_mb <= args.max_mb
         if not ok:
             print("MISSED: " + ("wrong root cause " if rc["devices"] != [root_device] else "")

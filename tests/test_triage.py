@@ -281,3 +281,33 @@ def test_leads_to_puts_the_cause_first_and_says_caused_by(tmp_path, monkeypatch)
     res = triage_paths([log], kb)
     assert [p.signature.id for p in res.problems] == ["TORCH_NPU_OOM", "HCCL_EI0006_SOCKET_TIMEOUT"]
     assert res.problems[1].caused_by == "TORCH_NPU_OOM"
+
+
+@pytest.mark.parametrize("path,kind", [
+    ("w0/process_log/debug/plog/plog-31337_20240712102133512.log", "plog"),
+    ("w0/plog-parser-69404-1.log", "plog"),
+    ("w0/process_log/debug/device-3/device-31337_20240712102133512.log", "device"),
+    ("w0/var/log/messages", "os"), ("w0/dmesg.log", "os"), ("w0/sysmonitor.log", "os"), ("w0/syslog.1", "os"),
+    ("w0/hisi_logs/device-0/slog.log", "npu_os"), ("w0/slog/dev-os-3/run.log", "npu_os"),
+    ("w0/slog/host-0/host-0_2024.log", "npu_host"), ("w0/bbox/history.log", "npu_history"),
+    ("w0/bmc_dump/app.log", "bmc"), ("w0/volcano-scheduler.log", "mindx"),
+    ("w0/msrun_log/worker_3.log", "train"), ("w0/rank_2/train.log", "train")])
+def test_log_kind_from_the_path(path, kind):
+    from ascend_doctor.triage.layout import classify
+
+    assert classify(path)[0] == kind
+
+
+def test_cluster_directory_layout_names_nodes(tmp_path):
+    for node in ("worker-0", "gpu-host-17"):
+        d = tmp_path / "job" / node / "msrun_log"
+        d.mkdir(parents=True)
+        write(d / "worker_0.log", [NOISE, OOM])
+    write(tmp_path / "job" / "README.md", ["# notes"])
+    data = json.loads(run_cli("triage", str(tmp_path / "job"), "--format", "json").stdout)
+    assert data["nodes"] == ["gpu-host-17", "worker-0"]
+    assert set(data["problems"][0]["ranks"]) == {"rank 0"} or data["problems"][0]["count"] == 2
+    lone = json.loads(run_cli("triage", str(tmp_path / "job" / "worker-0" / "msrun_log"), "--format", "json").stdout)
+    assert lone["nodes"] == ["worker-0"]
+    named = json.loads(run_cli("triage", str(tmp_path / "job"), "--node", "n1", "--format", "json").stdout)
+    assert named["nodes"] == ["n1"]

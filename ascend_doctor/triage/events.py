@@ -45,36 +45,69 @@ MARKERS = (
 
 
 
-def _marker_regex():
-    """One pass over a chunk for every marker: RE2's DFA when installed (~600 MB/s), else a prefix trie."""
+_MARKER_BYTES = [m.encode() for m in MARKERS]
+GATE_BLOCK_BYTES = 64 << 10
+_finder = None
+
+
+def _make_finder():
+    """RE2's set matcher when installed (one call per 64 KiB block says which markers it holds; then
+    bytes.find in C finds them: no per-match cost in the RE2 wrapper), else one prefix-trie regex."""
     from .. import knowledge
 
     if knowledge._re2 is not None and knowledge.USE_RE2:
-        opts = knowledge._re2.Options()
-        opts.encoding = knowledge._re2.Options.Encoding.LATIN1
-        return knowledge._re2.compile(b"|".join(re.escape(m.encode()) for m in MARKERS), opts)
-    return re.compile(knowledge._trie_regex(sorted(m.encode() for m in MARKERS)))
-
-
-_marker_rx = None
+        try:
+            opts = knowledge._re2.Options()
+            opts.encoding = knowledge._re2.Options.Encoding.LATIN1
+            gate = knowledge._re2.Set.SearchSet(opts)
+            for m in _MARKER_BYTES:
+                gate.Add(re.escape(m))
+            gate.Compile()
+            return gate
+        except Exception:  # an RE2 too old: the trie does the same job
+            pass
+    return re.compile(knowledge._trie_regex(sorted(_MARKER_BYTES)))
 
 
 def evidence_lines(buf: bytes, start: int, end: int):
     """(line start, line end) of every line of buf[start:end] that holds a marker, in order."""
-    global _marker_rx
-    if _marker_rx is None:
-        _marker_rx = _marker_regex()
-    last = -1
+    global _finder
+    if _finder is None:
+        _finder = _make_finder()
     find, rfind = buf.find, buf.rfind
-    for m in _marker_rx.finditer(buf, start, end):
-        at = m.start()
-        if at < last:
-            continue
-        ls = rfind(b"\n", start, at) + 1 or start
-        le = find(b"\n", at, end)
-        le = end if le < 0 else le
-        last = le
-        yield max(ls, start), le
+    if isinstance(_finder, re.Pattern):
+        last = -1
+        for m in _finder.finditer(buf, start, end):
+            at = m.start()
+            if at < last:
+                continue
+            ls = rfind(b"\n", start, at) + 1 or start
+            le = find(b"\n", at, end)
+            last = le = end if le < 0 else le
+            yield max(ls, start), le
+        return
+    match = _finder.Match
+    pos = start
+    while pos < end:
+        be = find(b"\n", min(pos + GATE_BLOCK_BYTES, end), end)
+        be = end if be < 0 else be
+        ids = match(buf[pos:be])
+        if ids:
+            starts = set()
+            for i in ids:
+                marker = _MARKER_BYTES[i]
+                p = find(marker, pos, be)
+                while p >= 0:
+                    ls = rfind(b"\n", pos, p) + 1 or pos
+                    starts.add(max(ls, pos))
+                    le = find(b"\n", p, be)
+                    if le < 0:
+                        break
+                    p = find(marker, le, be)
+            for ls in sorted(starts):
+                le = find(b"\n", ls, be)
+                yield ls, (be if le < 0 else le)
+        pos = be + 1
 
 
 _HEADER = re.compile(r"^\[(\w+)\]\s*([\w-]+)\((\d+),[^)]*\):(\d{4}-\d\d-\d\d-\d\d:\d\d:\d\d\.\d{3}(?:\.\d{3})?)")
@@ -188,6 +221,7 @@ class ProcessLog:
     # parsing state
     _seen: Set[str] = field(default_factory=set)
     _init_seen: Set[tuple] = field(default_factory=set)
+    _raw_init_seen: Set[tuple] = field(default_factory=set)
     _notify: Optional[TimeoutEvent] = None
     _notify_by_tag: Dict[str, TimeoutEvent] = field(default_factory=dict)
     _socket: Optional[TimeoutEvent] = None
@@ -203,6 +237,15 @@ class ProcessLog:
         return self.first_error is not None
 
     # ---- feeding ----
+    def feed_bytes(self, line: bytes, file: str, line_no: int) -> None:
+        """A raw evidence line: an init line this process already said is skipped before any decoding."""
+        key = init_key_bytes(line)
+        if key is not None:
+            if key in self._raw_init_seen:
+                return
+            self._raw_init_seen.add(key)
+        self.feed(line.decode("utf-8", errors="replace").rstrip("\r"), file, line_no)
+
     def feed(self, line: str, file: str, line_no: int) -> None:
         """One evidence line of this process (lines arrive in file order)."""
         is_error = line.startswith("[ERROR]")
@@ -255,6 +298,7 @@ class ProcessLog:
         self.resume_time = t
         self._seen.clear()
         self._init_seen.clear()
+        self._raw_init_seen.clear()
         self._clear_errors()
         if not keep_identity:
             self.groups.clear()
@@ -444,7 +488,7 @@ class ProcessLog:
 
     def finish(self) -> None:
         """Close the events still being assembled (end of this process's logs)."""
-        self._seen, self._init_seen = set(), set()
+        self._seen, self._init_seen, self._raw_init_seen = set(), set(), set()
         self._flush_notify()
         for ev in self._notify_by_tag.values():
             self.events.append(ev)
@@ -458,23 +502,42 @@ class ProcessLog:
         self.events.sort(key=lambda e: e.time)
 
 
+_INIT_BYTES = (b"Entry-HcclCommInitRootInfo", b"SetupAgent", b"HcclCommInitRootInfo", b"hcclCommInitInfo")
+
+
+def _bracket_b(line: bytes, key: bytes) -> bytes:
+    at = line.find(key)
+    if at < 0:
+        return b""
+    end = line.find(b"]", at)
+    return line[at + len(key):] if end < 0 else line[at + len(key):end]
+
+
+def init_key_bytes(line: bytes) -> Optional[tuple]:
+    """The init_key of a raw init line (None: not an init line, or an error line, which is always read)."""
+    if line.startswith(b"[ERROR]") or not any(k in line for k in _INIT_BYTES):
+        return None
+    return (_bracket_b(line, b"identifier["), _bracket_b(line, b"rank["), _bracket_b(line, b"ranks[") or
+            _bracket_b(line, b"rankNum[") or _bracket_b(line, b"totalRanks["), line.count(b"["))
+
+
 def init_key(line: str) -> tuple:
     """What makes an init line new for its process: the group, the rank, the size, the shape of the line."""
     return (_bracket(line, "identifier["), _bracket(line, "rank["), _bracket(line, "ranks[") or
             _bracket(line, "rankNum[") or _bracket(line, "totalRanks["), line.count("["))
 
 
-def worth_forwarding(line: str, seen: Set[tuple]) -> bool:
+def worth_forwarding(line: bytes, seen: Set[tuple]) -> bool:
     """In a worker scanning part of a big file: drop init lines it already passed on (the parent would too)."""
-    if line.startswith("[ERROR]") or "attr init success" in line or "HcclCommResume:success" in line:
+    if b"attr init success" in line or b"HcclCommResume:success" in line:
         seen.clear()  # after a restart the same init line is news again
         return True
-    if "Entry-HcclCommInitRootInfo" in line or "SetupAgent" in line or "HcclCommInitRootInfo" in line or \
-            "hcclCommInitInfo" in line:
-        key = init_key(line)
-        if key in seen:
-            return False
-        seen.add(key)
+    key = init_key_bytes(line)
+    if key is None:
+        return True
+    if key in seen:
+        return False
+    seen.add(key)
     return True
 
 

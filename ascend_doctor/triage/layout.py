@@ -139,6 +139,8 @@ def walk(top: str, node: Optional[str] = None) -> Iterator[Tuple[str, str, str, 
     top = top.rstrip("/") or "/"
     base = os.path.dirname(os.path.abspath(top)) or "/"
     top_name = os.path.basename(os.path.abspath(top)) or "localhost"
+    if is_structural(top_name):  # `triage worker-3/msrun_log`: the node is worker-3
+        top_name = node_of_file(os.path.join(top, "-"))
     nodes = None if node else node_dirs(top)
     for root, files in _sorted_walk(top):
         rel = os.path.relpath(root, top)

@@ -216,7 +216,7 @@ class Triage:
                             {k: shift(v) for k, v in ranks.items()})
             if info.process is not None:
                 for n, line in part["evidence"]:
-                    info.process.feed(line.decode("utf-8", errors="replace").rstrip("\r"), info.label, n + lines_before)
+                    info.process.feed_bytes(line, info.label, n + lines_before)
             if part["hits_lines"]:
                 info.hits += part["hits_lines"]
             elif not info.hits and part["error_lines"]:
@@ -325,11 +325,10 @@ class Triage:
 
     def _evidence(self, proc: ProcessLog, line: bytes, line_no: int, info: InputInfo) -> None:
         if info.evidence is not None:  # a forked worker: the parent feeds the lines, in order
-            text = line.decode("utf-8", errors="replace").rstrip("\r")
-            if worth_forwarding(text, info.forwarded):
+            if worth_forwarding(line, info.forwarded):
                 info.evidence.append((line_no, line))
             return
-        proc.feed(line.decode("utf-8", errors="replace").rstrip("\r"), info.label, line_no)
+        proc.feed_bytes(line, info.label, line_no)
 
     def _occurrence(self, info: InputInfo, line_no: int, time: Optional[str]) -> Occurrence:
         # discovery order = input order, then line order (also right when ranges were scanned in parallel)

@@ -425,6 +425,11 @@ def test_fuzz_log_lines(text):
         fh.write(text)
     result = triage_paths([path], _KB)
     assert result is not None
+    # the same lines as a CANN process log: the HCCL evidence parser and the root-cause rules run on them
+    plog = os.path.join(_snap_dir, "plog-4242_20240712102133512.log")
+    os.replace(path, plog)
+    result = triage_paths([plog], _KB)
+    assert result.root_cause is None or isinstance(result.root_cause["devices"], list)
 
 
 _KB = None
