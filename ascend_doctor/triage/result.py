@@ -182,7 +182,7 @@ class TriageResult:
 
     @property
     def nodes(self) -> List[str]:
-        return list(dict.fromkeys(i.node for i in self.inputs if i.node))
+        return list(dict.fromkeys(i.node for i in self.inputs if i.node and i.note != NOT_A_LOG))
 
     def to_json(self) -> dict:
         first = self.first_problem()
