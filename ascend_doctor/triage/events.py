@@ -46,68 +46,38 @@ MARKERS = (
 
 
 _MARKER_BYTES = [m.encode() for m in MARKERS]
-GATE_BLOCK_BYTES = 64 << 10
-_finder = None
+_finders: Dict[tuple, object] = {}
 
 
-def _make_finder():
-    """RE2's set matcher when installed (one call per 64 KiB block says which markers it holds; then
-    bytes.find in C finds them: no per-match cost in the RE2 wrapper), else one prefix-trie regex."""
+def _finder():
+    """The knowledge base's own anchor finder (Hyperscan, an RE2 set, or prefix-trie regex passes: the first
+    that loads, as ASCEND_DOCTOR_MATCHER asks), built once over the markers."""
     from .. import knowledge
 
-    if knowledge._re2 is not None and knowledge.USE_RE2:
-        try:
-            opts = knowledge._re2.Options()
-            opts.encoding = knowledge._re2.Options.Encoding.LATIN1
-            gate = knowledge._re2.Set.SearchSet(opts)
-            for m in _MARKER_BYTES:
-                gate.Add(re.escape(m))
-            gate.Compile()
-            return gate
-        except Exception:  # an RE2 too old: the trie does the same job
-            pass
-    return re.compile(knowledge._trie_regex(sorted(_MARKER_BYTES)))
+    order = tuple(knowledge.matcher_order())
+    found = _finders.get(order)
+    if found is None:
+        lit_sigs = {m: {i} for i, m in enumerate(_MARKER_BYTES)}
+        for name in order:
+            try:
+                found = knowledge._FINDERS[name](lit_sigs)
+                break
+            except Exception:  # not installed here: the next one
+                continue
+        else:
+            found = knowledge._FINDERS["python"](lit_sigs)
+        _finders[order] = found
+    return found
 
 
 def evidence_lines(buf: bytes, start: int, end: int):
     """(line start, line end) of every line of buf[start:end] that holds a marker, in order."""
-    global _finder
-    if _finder is None:
-        _finder = _make_finder()
-    find, rfind = buf.find, buf.rfind
-    if isinstance(_finder, re.Pattern):
-        last = -1
-        for m in _finder.finditer(buf, start, end):
-            at = m.start()
-            if at < last:
-                continue
-            ls = rfind(b"\n", start, at) + 1 or start
-            le = find(b"\n", at, end)
-            last = le = end if le < 0 else le
-            yield max(ls, start), le
-        return
-    match = _finder.Match
-    pos = start
-    while pos < end:
-        be = find(b"\n", min(pos + GATE_BLOCK_BYTES, end), end)
-        be = end if be < 0 else be
-        ids = match(buf[pos:be])
-        if ids:
-            starts = set()
-            for i in ids:
-                marker = _MARKER_BYTES[i]
-                p = find(marker, pos, be)
-                while p >= 0:
-                    ls = rfind(b"\n", pos, p) + 1 or pos
-                    starts.add(max(ls, pos))
-                    le = find(b"\n", p, be)
-                    if le < 0:
-                        break
-                    p = find(marker, le, be)
-            for ls in sorted(starts):
-                le = find(b"\n", ls, be)
-                yield ls, (be if le < 0 else le)
-        pos = be + 1
+    lines: Dict[int, Set[int]] = {}
+    _finder().add_lines(buf, start, end, lines)
+    find = buf.find
+    for ls in sorted(lines):
+        le = find(b"\n", ls, end)
+        yield ls, (end if le < 0 else le)
 
 
 _HEADER = re.compile(r"^\[(\w+)\]\s*([\w-]+)\((\d+),[^)]*\):(\d{4}-\d\d-\d\d-\d\d:\d\d:\d\d\.\d{3}(?:\.\d{3})?)")
