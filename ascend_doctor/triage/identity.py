@@ -70,9 +70,15 @@ class Cluster:
     vnic: Dict[Tuple[str, str], str] = field(default_factory=dict)  # (node, vNIC ip) -> physical id
     resume_time: Optional[str] = None
 
+    _error_devices: Optional[List[Device]] = None
+
     @property
     def error_devices(self) -> List[Device]:
-        return sorted((d for d in self.devices if d.first_error), key=lambda d: (d.error_time, natural_key(d.name)))
+        """Devices that logged an error, the first one first (computed once: the devices do not change)."""
+        if self._error_devices is None:
+            self._error_devices = sorted((d for d in self.devices if d.first_error),
+                                         key=lambda d: (d.error_time, natural_key(d.name)))
+        return self._error_devices
 
     def largest_group(self) -> Optional[Group]:
         if not self.groups:
