@@ -105,6 +105,9 @@ class Triage:
 
         self.scanner = Scanner(sigs)
         self.sigs = sigs
+        # A generic wrapper (CANN_DRV_ERROR_CODE_REPORTED names any CANN error code) on a line that a specific
+        # signature explains is not a problem of its own: the line's cause is the specific one.
+        self._wrappers = {i for i, s in enumerate(sigs) if s.kind == "wrapper"}
         self.problems: Dict[str, Problem] = {}
         self.inputs: List[InputInfo] = []
         self._resolver_last: Dict[str, Occurrence] = {}
@@ -305,6 +308,8 @@ class Triage:
                 line_no += buf.count(b"\n", cursor, ls)
                 cursor = ls
             line = buf[ls:le]
+            if len(hits) > 1 and self._wrappers:
+                hits = [i for i in hits if i not in self._wrappers] or hits
             for idx in hits:
                 if seen_on_line.get(idx) == line_no:
                     continue
@@ -470,6 +475,7 @@ def _fresh_like(parent: Triage) -> Triage:
     """A Triage sharing the parent's compiled scanner (inherited through fork, nothing recompiled)."""
     t = Triage.__new__(Triage)
     t.kb, t.scanner, t.sigs, t._resolvers = parent.kb, parent.scanner, parent.sigs, parent._resolvers
+    t._wrappers = parent._wrappers
     t.node, t.root_cause = parent.node, parent.root_cause
     t.problems, t.inputs, t._resolver_last, t._last_errors = {}, [], {}, []
     t.processes, t.nodes, t.nodes_with_plog = {}, [], []
