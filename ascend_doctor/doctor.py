@@ -15,7 +15,7 @@ from typing import Any, Dict, List, Optional, Sequence
 from . import __version__
 from .checks import CheckContext, all_checks
 from .facts import Facts
-from .findings import ERROR, Finding, Report
+from .findings import ERROR, Finding, Report, outcome_title
 from .host import Host
 from .probes import ProbeOptions, collect_facts
 
@@ -93,7 +93,7 @@ def run_checks(host: Host, options: Optional[RunOptions] = None, progress=None) 
 
             tb = traceback.extract_tb(exc.__traceback__)[-1]
             result = Finding(
-                id=spec.id, status=ERROR, title=spec.title,
+                id=spec.id, status=ERROR, title=outcome_title(spec.title, ERROR, spec.titles),
                 summary=f"The check itself crashed ({type(exc).__name__}: {exc}); this is a bug in ascend-doctor.",
                 evidence={"where": f"{tb.filename.rsplit('/', 1)[-1]}:{tb.lineno}"})
         elapsed = int((time.monotonic() - t0) * 1000)

@@ -20,6 +20,25 @@ STATUSES = (PASS, WARN, FAIL, SKIP, ERROR)
 SEVERITY = {PASS: 0, SKIP: 0, WARN: 1, ERROR: 1, FAIL: 2}
 
 
+def outcome_title(neutral: str, status: str, titles: Dict[str, str]) -> str:
+    """The line a finding shows for its outcome, as flutter doctor words it: the line says what is wrong.
+
+    `neutral` is the check's title, which states the passing condition ("NPU driver installed");
+    `titles` maps fail/warn/error/skip to the words for that outcome ("No NPU driver found"). A
+    check must write its fail and warn words (tests/test_titles.py); "could not check" and "not
+    applicable" have a generic form for a check that has none.
+    """
+    if status == PASS:
+        return neutral
+    if titles.get(status):
+        return titles[status]
+    if status == ERROR:
+        return f"Could not check: {neutral}"
+    if status == SKIP:
+        return f"Not applicable: {neutral}"
+    return f"Problem: {neutral}"  # a fail/warn without its own words (a test forbids it)
+
+
 @dataclass
 class Finding:
     id: str
@@ -54,6 +73,17 @@ class Finding:
             "pitfall": self.pitfall,
             "duration_ms": self.duration_ms,
         }
+
+    def with_outcome_title(self, neutral: str, titles: Dict[str, str]) -> "Finding":
+        """Give this finding the line for its outcome (see `outcome_title`); returns self."""
+        if self.status == PASS:
+            return self
+        line = outcome_title(neutral, self.status, titles)
+        if self.title == neutral:
+            self.title = line
+        elif self.title.startswith(neutral + ": "):  # "<title>: HCCL_BUFFSIZE" - one finding per variable
+            self.title = line + self.title[len(neutral):]
+        return self
 
     @classmethod
     def from_json(cls, data: dict) -> "Finding":

@@ -157,7 +157,7 @@ def test_preflight_writes_node_files_and_exits_by_verdict(tmp_path, make_snapsho
     assert {f["id"]: f["status"] for f in data["findings"]}["resources.disk_space"] == "fail"
     assert ET.parse(out / "node-5-rank4.xml").getroot().find("testsuite").get("failures") == "1"
     assert 'ascend_doctor_check_status{check="resources.disk_space",status="fail"} 1' in open(out / "node-5-rank4.prom").read()
-    assert "Free disk space" in proc.stdout  # the human report still goes to stdout
+    assert "Too little free disk" in proc.stdout  # the human report still goes to stdout
 
 
 def test_preflight_healthy_node_exits_0_and_warn_level_is_opt_in(tmp_path, make_snapshot):

@@ -1,19 +1,26 @@
 """Checks: pure functions of facts (+ the matrix + the knowledge base) returning findings.
 
 One module per area (install, compat, env, hccl, rank_table, devices, resources,
-advice ...). A check is registered with `@check("area.what_it_verifies")` and
+advice ...). A check is registered with `@check("area.what_it_verifies", "title")` and
 returns a Finding, a list of Findings, or None (nothing to say). Find any check
 by grepping its id.
+
+The title states the passing condition ("NPU driver installed"). Every other
+outcome has its own words (`fail=`, `warn=`, `error=`, `skip=` of `@check`): the
+registered function gives each finding of its id the line for its status, so a
+FAIL line says what is wrong ("No NPU driver found"), whoever calls the check.
 """
 
 from __future__ import annotations
 
+import functools
 import importlib
 import pkgutil
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, List, Optional
 
 from ..facts import Facts
+from ..findings import ERROR, FAIL, SKIP, WARN, Finding
 from ..host import Host
 
 
@@ -55,19 +62,39 @@ class CheckSpec:
     title: str
     pitfalls: List[str]
     module: str
+    titles: Dict[str, str] = field(default_factory=dict)  # fail/warn/error/skip -> the line for that outcome
+    original: Any = None  # the undecorated function
+
+    def retitle(self, finding: Finding) -> Finding:
+        """The line for the finding's outcome, for a finding of this check (others are left alone)."""
+        if finding.id == self.id:
+            finding.with_outcome_title(self.title, self.titles)
+        return finding
 
 
 _REGISTRY: Dict[str, CheckSpec] = {}
 
 
-def check(check_id: str, title: str, pitfalls: Optional[List[str]] = None):
-    """Register a check. `pitfalls` lists the P-ids it can report (for the coverage table)."""
+def check(check_id: str, title: str, pitfalls: Optional[List[str]] = None, *, fail: Optional[str] = None,
+          warn: Optional[str] = None, error: Optional[str] = None, skip: Optional[str] = None):
+    """Register a check. `title` states what passing means; `fail`/`warn`/`error`/`skip` say what the line
+    reads for that outcome. `pitfalls` lists the P-ids it can report (for the coverage table)."""
+    titles = {s: t for s, t in ((FAIL, fail), (WARN, warn), (ERROR, error), (SKIP, skip)) if t}
 
     def deco(func):
-        if check_id in _REGISTRY and _REGISTRY[check_id].func is not func:
+        if check_id in _REGISTRY and _REGISTRY[check_id].original is not func:
             raise RuntimeError(f"check id {check_id} registered twice")
-        _REGISTRY[check_id] = CheckSpec(check_id, func, title, list(pitfalls or []), func.__module__)
-        return func
+
+        @functools.wraps(func)
+        def titled(ctx):
+            result = func(ctx)
+            for f in result if isinstance(result, list) else [result] if result is not None else []:
+                spec.retitle(f)
+            return result
+
+        spec = CheckSpec(check_id, titled, title, list(pitfalls or []), func.__module__, titles, func)
+        _REGISTRY[check_id] = spec
+        return titled
 
     return deco
 

@@ -81,7 +81,8 @@ def advise_graph_kernel(ctx):
                    pitfall="P06")
 
 
-@check("advice.data_pipeline", "Enough CPU cores to feed the devices", pitfalls=["P05"])
+@check("advice.data_pipeline", "Enough CPU cores to feed the devices", pitfalls=["P05"],
+       warn="Too few CPU cores to feed the devices")
 def advise_data_pipeline(ctx):
     facts = ctx.facts
     devices = accelerator_count(facts)
@@ -102,7 +103,8 @@ def advise_data_pipeline(ctx):
         pitfall="P05")
 
 
-@check("advice.int8_fp16_device", "An FP16/INT8 inference chip (Ascend 310 class)", pitfalls=["P11", "P10"])
+@check("advice.int8_fp16_device", "An FP16/INT8 inference chip (Ascend 310 class)", pitfalls=["P11", "P10"],
+       warn="FP32 models may lose accuracy on this FP16/INT8 inference chip (Ascend 310 class)")
 def advise_int8_fp16_device(ctx):
     facts = ctx.facts
     if not is_310_class(facts):

@@ -11,7 +11,8 @@ from . import check
 TITLE = "Same versions and launch variables as the baseline node"
 
 
-@check("baseline.drift", TITLE, pitfalls=["P13", "P17"])
+@check("baseline.drift", TITLE, pitfalls=["P13", "P17"],
+       warn="Versions or launch variables differ from the baseline node", skip="No baseline given")
 def check_baseline_drift(ctx):
     baseline = ctx.options.get("baseline")
     if baseline is None:

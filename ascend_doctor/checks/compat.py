@@ -107,7 +107,9 @@ def _cann_steps(matrix, candidates: List[dict], mindspore: str, limit: int = 3) 
 
 # ---------------------------------------------------------------------------
 
-@check(MS_CANN, TITLES[MS_CANN], pitfalls=["P07"])
+@check(MS_CANN, TITLES[MS_CANN], pitfalls=["P07"],
+       fail="MindSpore and CANN do not belong together", warn="MindSpore and CANN: pairing unknown",
+       skip="MindSpore and CANN: nothing to pair")
 def check_mindspore_cann(ctx):
     ms = _installed_mindspore(ctx)
     if not ms:
@@ -199,7 +201,10 @@ def _hdk_min(patterns: List[str]):
     return min((parse_version(p.lower().replace(".x", ".0")) for p in patterns), default=None)
 
 
-@check(CANN_DRIVER, TITLES[CANN_DRIVER], pitfalls=["P07"])
+@check(CANN_DRIVER, TITLES[CANN_DRIVER], pitfalls=["P07"],
+       fail="CANN and the NPU driver do not belong together",
+       warn="CANN and the NPU driver: pairing unknown",
+       skip="CANN and the NPU driver: nothing to pair")
 def check_cann_driver(ctx):
     drv = ctx.facts.driver
     if not drv.version and ctx.facts.npu.driver_version:
@@ -296,7 +301,9 @@ def _numeric_in_range(candidate: str, lo: str, hi: str) -> bool:
     return parse_version(lo) <= v <= parse_version(hi)
 
 
-@check(DRIVER_FW, TITLES[DRIVER_FW], pitfalls=["P24"])
+@check(DRIVER_FW, TITLES[DRIVER_FW], pitfalls=["P24"],
+       fail="NPU driver and firmware do not accept each other", warn="NPU driver and firmware: match unknown",
+       skip="NPU driver and firmware: nothing to compare")
 def check_driver_firmware(ctx):
     drv, fw = ctx.facts.driver, ctx.facts.firmware
     if not drv.version or not fw.version:
@@ -345,7 +352,8 @@ def check_driver_firmware(ctx):
                     f"mismatched microcode.", evidence, _upgrade_order_steps(drv, fw, matrix), "P24")
 
 
-@check(FW_MIN, TITLES[FW_MIN], pitfalls=["P24"])
+@check(FW_MIN, TITLES[FW_MIN], pitfalls=["P24"],
+       fail="NPU firmware is older than 6.4", skip="No NPU firmware version to judge")
 def check_firmware_min(ctx):
     fw = ctx.facts.firmware
     if not fw.version:
@@ -368,7 +376,9 @@ def _platform(ctx) -> Optional[str]:
     return _ARCH_PLATFORM.get(arch)
 
 
-@check(PY_MS, TITLES[PY_MS], pitfalls=["P21"])
+@check(PY_MS, TITLES[PY_MS], pitfalls=["P21"],
+       fail="No MindSpore wheel for this Python version", warn="Python and the MindSpore release: support unknown",
+       skip="Python and the MindSpore release: judged elsewhere")
 def check_python_mindspore(ctx):
     ms = _installed_mindspore(ctx)
     py = ctx.facts.python.version
@@ -416,7 +426,10 @@ def _cuda_mms(ctx) -> List[Tuple[str, str]]:
     return out
 
 
-@check(CUDA_MS, TITLES[CUDA_MS], pitfalls=["P01"])
+@check(CUDA_MS, TITLES[CUDA_MS], pitfalls=["P01"],
+       fail="MindSpore GPU build does not match the CUDA runtime or cuDNN",
+       warn="MindSpore GPU build and CUDA/cuDNN: a mismatch MindSpore warns about",
+       skip="No MindSpore GPU build to match with CUDA")
 def check_cuda_mindspore(ctx):
     ms = _installed_mindspore(ctx)
     if not ms or not (ms.flavour == "gpu" or ms.cuda_version):
@@ -506,7 +519,9 @@ def check_cuda_mindspore(ctx):
     return _finding(CUDA_MS, status, "; ".join(problems) + ".", evidence, fix, "P01")
 
 
-@check(CUSTOM_OPS, TITLES[CUSTOM_OPS], pitfalls=["P22"])
+@check(CUSTOM_OPS, TITLES[CUSTOM_OPS], pitfalls=["P22"],
+       warn="MindSpore's bundled custom operators were built for another CANN",
+       skip="No bundled custom operators to match with CANN")
 def check_custom_ops_cann(ctx):
     ms = _installed_mindspore(ctx)
     if not ms:

@@ -23,7 +23,10 @@ def _label(dev) -> str:
     return f"NPU {dev.npu_id}"
 
 
-@check("devices.npu_smi", "npu-smi lists the NPUs")
+@check("devices.npu_smi", "npu-smi lists the NPUs",
+       fail="npu-smi lists no NPU", warn="npu-smi not available (the NPU driver is installed)",
+       error="Could not read the NPUs with npu-smi",
+       skip="No npu-smi to run (no Ascend parts here)")
 def check_npu_smi(ctx):
     title = "npu-smi lists the NPUs"
     npu = ctx.facts.npu
@@ -85,7 +88,8 @@ def check_npu_smi(ctx):
                    summary=f"{len(npu.devices)} device(s) ({', '.join(names)}{family})", evidence=ev)
 
 
-@check("devices.npu_health", "Every NPU reports Health OK")
+@check("devices.npu_health", "Every NPU reports Health OK",
+       fail="An NPU reports a Health other than OK", skip="No NPU health to read")
 def check_npu_health(ctx):
     title = "Every NPU reports Health OK"
     devices = ctx.facts.npu.devices
@@ -107,7 +111,8 @@ def check_npu_health(ctx):
              "avoid the card until then: export ASCEND_RT_VISIBLE_DEVICES=<healthy device ids>"])
 
 
-@check("devices.npu_count", "/dev/davinci nodes match the NPUs npu-smi lists")
+@check("devices.npu_count", "/dev/davinci nodes match the NPUs npu-smi lists",
+       fail="/dev/davinci nodes and the NPUs npu-smi lists differ", skip="No NPU devices to count")
 def check_npu_count(ctx):
     title = "/dev/davinci nodes match the NPUs npu-smi lists"
     npu = ctx.facts.npu
@@ -154,7 +159,8 @@ def _memory(dev):
     return None, None, None
 
 
-@check("devices.npu_memory", "NPU memory is free, or held by a visible process", pitfalls=["P15"])
+@check("devices.npu_memory", "NPU memory is free, or held by a visible process", pitfalls=["P15"],
+       warn="NPU memory is held, by no visible process or nearly full", skip="No NPU memory to read")
 def check_npu_memory(ctx):
     title = "NPU memory is free, or held by a visible process"
     npu = ctx.facts.npu
@@ -204,7 +210,9 @@ def check_npu_memory(ctx):
                    summary=f"no device above {IDLE_FULL_PCT}% memory without a process", evidence=ev)
 
 
-@check("devices.driver_matches_npu_smi", "npu-smi reports the installed driver version", pitfalls=["P07"])
+@check("devices.driver_matches_npu_smi", "npu-smi reports the installed driver version", pitfalls=["P07"],
+       warn="npu-smi reports another driver version than the one installed",
+       skip="No driver version to compare with npu-smi")
 def check_driver_matches_npu_smi(ctx):
     title = "npu-smi reports the installed driver version"
     npu, drv = ctx.facts.npu, ctx.facts.driver

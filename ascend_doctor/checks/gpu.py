@@ -32,7 +32,9 @@ def major_minor(v: Optional[str]) -> Optional[str]:
 
 # -- G1: kernel module vs userspace driver -----------------------------------------------
 
-@check("gpu.driver_module_match", "NVIDIA kernel module matches the user-space driver (NVML)")
+@check("gpu.driver_module_match", "NVIDIA kernel module matches the user-space driver (NVML)",
+       fail="NVIDIA kernel module and user-space driver (NVML) do not match, or do not load",
+       error="Could not check the NVIDIA driver", skip="No NVIDIA driver to check")
 def check_driver_module_match(ctx):
     cid, title = "gpu.driver_module_match", "NVIDIA kernel module matches the user-space driver (NVML)"
     c = ctx.facts.cuda
@@ -156,7 +158,11 @@ def _pick_cuda_for_fix(needed: List[str], accepted: List[str], driver_max: Optio
 
 
 @check("gpu.cuda_runtime_for_mindspore", "The CUDA runtime MindSpore's GPU build needs is installed and loadable",
-       pitfalls=["P01"])
+       pitfalls=["P01"],
+       fail="The CUDA runtime MindSpore's GPU build needs is missing or not loadable",
+       warn="The CUDA runtime loads, but not as MindSpore's GPU build expects",
+       error="Could not tell which CUDA runtime MindSpore's GPU build needs",
+       skip="No MindSpore GPU build needing a CUDA runtime")
 def check_cuda_runtime_for_mindspore(ctx):
     cid, title = "gpu.cuda_runtime_for_mindspore", "The CUDA runtime MindSpore's GPU build needs is installed and loadable"
     skipped = _ms_gpu_applies(ctx, cid, title)
@@ -259,7 +265,8 @@ def check_cuda_runtime_for_mindspore(ctx):
 
 # -- G4: cuDNN ------------------------------------------------------------------------------
 
-@check("gpu.cudnn", "cuDNN is installed and new enough for MindSpore's GPU backend")
+@check("gpu.cudnn", "cuDNN is installed and new enough for MindSpore's GPU backend",
+       warn="cuDNN missing or too old for MindSpore's GPU backend", skip="No MindSpore GPU build needing cuDNN")
 def check_cudnn(ctx):
     cid, title = "gpu.cudnn", "cuDNN is installed and new enough for MindSpore's GPU backend"
     skipped = _ms_gpu_applies(ctx, cid, title)
@@ -295,7 +302,8 @@ def check_cudnn(ctx):
 
 # -- G3: nvcc vs runtime ---------------------------------------------------------------------------
 
-@check("gpu.nvcc_matches_runtime", "nvcc is the same CUDA release as the runtime")
+@check("gpu.nvcc_matches_runtime", "nvcc is the same CUDA release as the runtime",
+       warn="nvcc is another CUDA release than the runtime", skip="No nvcc and CUDA runtime to compare")
 def check_nvcc_matches_runtime(ctx):
     cid, title = "gpu.nvcc_matches_runtime", "nvcc is the same CUDA release as the runtime"
     c = ctx.facts.cuda

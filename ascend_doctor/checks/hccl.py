@@ -39,7 +39,9 @@ def _is_ip(text: str) -> bool:
         return False
 
 
-@check("hccl.env_values", VALUES_TITLE, pitfalls=["P13"])
+@check("hccl.env_values", VALUES_TITLE, pitfalls=["P13"],
+       fail="HCCL variable outside its documented range", warn="HCCL variable value questionable",
+       skip="No HCCL variable set")
 def check_hccl_env_values(ctx) -> List[Finding]:
     env = ctx.env
     family = node_family(ctx.facts)
@@ -70,7 +72,9 @@ def check_hccl_env_values(ctx) -> List[Finding]:
     return findings
 
 
-@check("hccl.env_names", NAMES_TITLE, pitfalls=["P13"])
+@check("hccl.env_names", NAMES_TITLE, pitfalls=["P13"],
+       warn="Variable name not read by HCCL/CANN/MindSpore",
+       fail="Variable name not read by HCCL/CANN/MindSpore")
 def check_hccl_env_names(ctx) -> List[Finding]:
     issues = name_issues(ctx.env)
     if not issues:

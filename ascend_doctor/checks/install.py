@@ -23,7 +23,9 @@ def _container_mount_hint(ctx, what: str) -> List[str]:
     return []
 
 
-@check("install.driver_present", "NPU driver installed")
+@check("install.driver_present", "NPU driver installed",
+       fail="No NPU driver found", warn="NPU driver only partly visible here", error="NPU driver version unreadable",
+       skip="No NPU driver to check (no Ascend parts here)")
 def check_driver_present(ctx):
     title = "NPU driver installed"
     d = ctx.facts.driver
@@ -81,7 +83,9 @@ def check_driver_present(ctx):
              "./Ascend-hdk-<chip>-npu-driver_<version>_linux-<arch>.run --full --install-for-all"])
 
 
-@check("install.firmware_present", "NPU firmware installed", pitfalls=["P24"])
+@check("install.firmware_present", "NPU firmware installed", pitfalls=["P24"],
+       warn="NPU firmware version unknown (no firmware version.info)", error="NPU firmware version unreadable",
+       skip="No NPU firmware to check (no Ascend parts here)")
 def check_firmware_present(ctx):
     title = "NPU firmware installed"
     fw = ctx.facts.firmware
@@ -114,7 +118,9 @@ def check_firmware_present(ctx):
         pitfall="P24")
 
 
-@check("install.cann_present", "CANN installed")
+@check("install.cann_present", "CANN installed",
+       fail="No CANN installed", warn="No CANN installed",
+       skip="No CANN to check (no Ascend parts here)")
 def check_cann_present(ctx):
     title = "CANN installed"
     cann = ctx.facts.cann
@@ -127,7 +133,7 @@ def check_cann_present(ctx):
             return Finding("install.cann_present", PASS, title, summary=names, evidence=ev)
         ev["problems"] = problems
         return Finding(
-            "install.cann_present", WARN, title,
+            "install.cann_present", WARN, "CANN found, but its version files are damaged",
             summary=f"Found {names}, but {len(problems)} of its version files are empty, garbled or unreadable, so its "
                     "release and version checks may be wrong.",
             evidence=ev,
@@ -167,7 +173,10 @@ def _path_entries(env, var: str) -> List[str]:
     return [p for p in (env.get(var) or "").split(":") if p]
 
 
-@check("install.cann_env_sourced", "CANN environment (set_env.sh) set in this shell", pitfalls=["P08"])
+@check("install.cann_env_sourced", "CANN environment (set_env.sh) set in this shell", pitfalls=["P08"],
+       fail="CANN environment (set_env.sh) not set in this shell",
+       warn="CANN environment (set_env.sh) incomplete in this shell",
+       skip="No CANN install: no environment to check")
 def check_cann_env_sourced(ctx):
     title = "CANN environment (set_env.sh) set in this shell"
     cann = ctx.facts.cann
@@ -234,7 +243,8 @@ def check_cann_env_sourced(ctx):
                    fix=fix, pitfall="P08")
 
 
-@check("install.cann_multiple", "One CANN install in use (no mix of versions)")
+@check("install.cann_multiple", "One CANN install in use (no mix of versions)",
+       warn="Several CANN installs with different releases", skip="No CANN install found")
 def check_cann_multiple(ctx):
     title = "One CANN install in use (no mix of versions)"
     cann = ctx.facts.cann
@@ -273,7 +283,7 @@ def check_cann_multiple(ctx):
             f"{', '.join(v for v, roots in used.items() if o.root in roots)} also reach {describe_install(o)}"
             for o in others)
         return Finding(
-            "install.cann_multiple", WARN, title,
+            "install.cann_multiple", WARN, "The environment mixes CANN installs",
             summary=f"The environment mixes CANN installs: it points at {describe_install(keep)}, but {stray}. "
                     "Libraries, operators and compiler then come from different releases; usually two "
                     "set_env.sh files were sourced.",
@@ -307,7 +317,8 @@ def check_cann_multiple(ctx):
         evidence=ev, fix=fix)
 
 
-@check("install.cann_pieces", "CANN operators, kernels and te present", pitfalls=["P23"])
+@check("install.cann_pieces", "CANN operators, kernels and te present", pitfalls=["P23"],
+       fail="CANN incomplete: operators, kernels or te missing", skip="CANN pieces not checked")
 def check_cann_pieces(ctx):
     title = "CANN operators, kernels and te present"
     cann = ctx.facts.cann
@@ -346,7 +357,8 @@ def check_cann_pieces(ctx):
                    evidence=ev, fix=fix, pitfall="P23")
 
 
-@check("install.latest_links", "CANN `latest` links resolve")
+@check("install.latest_links", "CANN `latest` links resolve",
+       fail="CANN `latest` links point at missing directories", skip="No CANN install found")
 def check_latest_links(ctx):
     title = "CANN `latest` links resolve"
     cann = ctx.facts.cann
@@ -368,7 +380,8 @@ def check_latest_links(ctx):
              "(the package installer recreates the links): ./Ascend-cann-toolkit_<release>_linux-<arch>.run --install"])
 
 
-@check("install.legacy_layout", "No pre-CANN-6 (fwkacllib) layout in use")
+@check("install.legacy_layout", "No pre-CANN-6 (fwkacllib) layout in use",
+       warn="A pre-CANN-6 (fwkacllib) layout is installed", skip="No CANN install found")
 def check_legacy_layout(ctx):
     title = "No pre-CANN-6 (fwkacllib) layout in use"
     cann = ctx.facts.cann

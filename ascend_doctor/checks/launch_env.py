@@ -47,7 +47,9 @@ def detect_launch_modes(env) -> List[str]:
     return [name for name, spec in LAUNCHERS.items() if any(env.get(v) for v in spec["detect"])]
 
 
-@check("env.launch_mode", MODE_TITLE, pitfalls=["P13"])
+@check("env.launch_mode", MODE_TITLE, pitfalls=["P13"],
+       fail="Distributed launch variables are wrong or contradict each other",
+       warn="Distributed launch variables disagree", skip="No distributed launch variables set")
 def check_launch_mode(ctx):
     env = ctx.env
     modes = detect_launch_modes(env)
@@ -112,7 +114,9 @@ def check_launch_mode(ctx):
                    evidence=evidence, fix=fixes, pitfall="P13")
 
 
-@check("env.rank_table_env", RT_TITLE, pitfalls=["P13", "P14"])
+@check("env.rank_table_env", RT_TITLE, pitfalls=["P13", "P14"],
+       fail="Rank-table launch variables missing or wrong", warn="Rank-table launch variables incomplete",
+       skip="Not a rank-table launch")
 def check_rank_table_env(ctx):
     env = ctx.env
     rt = ctx.facts.rank_table
@@ -177,7 +181,9 @@ DYN_VARS = ("MS_ROLE", "MS_SCHED_HOST", "MS_SCHED_PORT", "MS_WORKER_NUM")
 MS_ROLES = ("MS_SCHED", "MS_WORKER", "MS_PSERVER")
 
 
-@check("env.dynamic_cluster", DYN_TITLE, pitfalls=["P13"])
+@check("env.dynamic_cluster", DYN_TITLE, pitfalls=["P13"],
+       fail="MindSpore dynamic cluster / msrun variables missing or wrong",
+       warn="MindSpore dynamic cluster / msrun variables disagree", skip="Not a dynamic-cluster (msrun) launch")
 def check_dynamic_cluster(ctx):
     env = ctx.env
     if not any(env.get(v) for v in DYN_VARS):
@@ -258,7 +264,10 @@ def parse_visible_devices(value: str) -> Tuple[List[int], Optional[str]]:
     return ids, None
 
 
-@check("env.visible_devices", VIS_TITLE, pitfalls=["P13"])
+@check("env.visible_devices", VIS_TITLE, pitfalls=["P13"],
+       fail="ASCEND_RT_VISIBLE_DEVICES or a device id names devices that are not there",
+       warn="ASCEND_RT_VISIBLE_DEVICES or a device id looks wrong",
+       error="Could not compare the visible devices with the devices present", skip="No visible-device variable set")
 def check_visible_devices(ctx):
     env = ctx.env
     raw = env.get("ASCEND_RT_VISIBLE_DEVICES")

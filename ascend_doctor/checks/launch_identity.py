@@ -8,7 +8,8 @@ from . import check
 TITLE = "Rank and node identity readable from the launcher"
 
 
-@check("env.launcher_identity", TITLE, pitfalls=["P14"])
+@check("env.launcher_identity", TITLE, pitfalls=["P14"],
+       warn="Rank or node identity not readable from the launcher", skip="Launch facts not collected")
 def check_launch_identity(ctx):
     launch = ctx.facts.extra.get("launch")
     if not isinstance(launch, dict):

@@ -31,7 +31,10 @@ def _describe(ms) -> str:
 
 # -- installed ---------------------------------------------------------------------
 
-@check("mindspore.installed", "MindSpore is installed in this Python")
+@check("mindspore.installed", "MindSpore is installed in this Python",
+       warn="MindSpore is not installed in this Python", fail="MindSpore is not installed in this Python",
+       error="Could not tell whether MindSpore is installed",
+       skip="MindSpore not installed (nothing here to run it on but the CPU)")
 def check_installed(ctx):
     cid, title = "mindspore.installed", "MindSpore is installed in this Python"
     facts = ctx.facts
@@ -143,7 +146,10 @@ def _wheel_pythons(tags: List[str]) -> List[str]:
     return out
 
 
-@check("mindspore.python_supported", "This Python is one the installed MindSpore was built for", pitfalls=["P21"])
+@check("mindspore.python_supported", "This Python is one the installed MindSpore was built for", pitfalls=["P21"],
+       fail="This Python cannot load the installed MindSpore",
+       warn="Could not confirm MindSpore was built for this Python", error="This Python's version is unknown",
+       skip="MindSpore is not installed: no Python to match")
 def check_python_supported(ctx):
     cid, title = "mindspore.python_supported", "This Python is one the installed MindSpore was built for"
     ms, py = ctx.facts.mindspore, ctx.facts.python
@@ -191,7 +197,9 @@ def check_python_supported(ctx):
 
 # -- one distribution ------------------------------------------------------------------------
 
-@check("mindspore.single_distribution", "Only one MindSpore distribution is installed")
+@check("mindspore.single_distribution", "Only one MindSpore distribution is installed",
+       fail="Several MindSpore distributions share one directory", warn="MindSpore is installed more than once",
+       skip="MindSpore is not installed")
 def check_single_distribution(ctx):
     cid, title = "mindspore.single_distribution", "Only one MindSpore distribution is installed"
     ms = ctx.facts.mindspore
@@ -226,7 +234,10 @@ def check_single_distribution(ctx):
 
 # -- build vs device ---------------------------------------------------------------------------
 
-@check("mindspore.flavour_matches_device", "The MindSpore build can use the accelerators on this machine")
+@check("mindspore.flavour_matches_device", "The MindSpore build can use the accelerators on this machine",
+       fail="The MindSpore build cannot use the accelerators on this machine",
+       warn="The MindSpore build is for an accelerator this machine does not have",
+       error="Could not tell which devices the MindSpore build supports", skip="MindSpore is not installed")
 def check_flavour_matches_device(ctx):
     cid, title = "mindspore.flavour_matches_device", "The MindSpore build can use the accelerators on this machine"
     facts = ctx.facts

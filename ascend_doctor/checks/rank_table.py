@@ -42,7 +42,9 @@ def _skip_unless_configured(ctx, fid: str, title: str) -> Optional[Finding]:
     return None
 
 
-@check("rank_table.valid", VALID_TITLE, pitfalls=["P14"])
+@check("rank_table.valid", VALID_TITLE, pitfalls=["P14"],
+       fail="Rank table is malformed", warn="Rank table has problems",
+       skip="No rank table (not a rank-table launch)")
 def check_rank_table_valid(ctx):
     skip = _skip_unless_configured(ctx, "rank_table.valid", VALID_TITLE)
     if skip:
@@ -133,7 +135,9 @@ def _local_or_finding(ctx, fid: str, title: str):
     return rt.local_server, None
 
 
-@check("rank_table.this_node", NODE_TITLE, pitfalls=["P14", "P13"])
+@check("rank_table.this_node", NODE_TITLE, pitfalls=["P14", "P13"],
+       fail="This node's entry in the rank table is missing or wrong",
+       error="Could not match this node to the rank table", skip="This node's rank-table entry not checked")
 def check_rank_table_this_node(ctx):
     local, finding = _local_or_finding(ctx, "rank_table.this_node", NODE_TITLE)
     if finding:
@@ -188,7 +192,9 @@ def _hccn_unknown(ctx) -> bool:
     return not h.conf_path and not any(d.ip_queried for d in h.devices)
 
 
-@check("rank_table.device_ips", IPS_TITLE, pitfalls=["P13"])
+@check("rank_table.device_ips", IPS_TITLE, pitfalls=["P13"],
+       fail="Rank-table device IPs do not match this node's device NICs",
+       error="Could not compare the rank-table device IPs with the NICs", skip="Rank-table device IPs not checked")
 def check_rank_table_device_ips(ctx):
     local, finding = _local_or_finding(ctx, "rank_table.device_ips", IPS_TITLE)
     if finding:
@@ -248,7 +254,9 @@ def check_rank_table_device_ips(ctx):
 HEALTH_FAULTS = ("Fault", "Socket failed", "Receive timeout", "Unreachable", "Detect ip set")
 
 
-@check("rank_table.device_nics", NICS_TITLE, pitfalls=["P13"])
+@check("rank_table.device_nics", NICS_TITLE, pitfalls=["P13"],
+       fail="A device NIC of this node is down or unhealthy", warn="A device NIC of this node looks unhealthy",
+       error="Could not read the device NICs of this node", skip="Device NICs not checked")
 def check_rank_table_device_nics(ctx):
     local, finding = _local_or_finding(ctx, "rank_table.device_nics", NICS_TITLE)
     if finding:

@@ -15,7 +15,9 @@ SHM_WARN_MB = 1024
 MEM_WARN_MB = 4 * 1024
 
 
-@check("resources.disk_space", "Free disk space for compile caches and logs")
+@check("resources.disk_space", "Free disk space for compile caches and logs",
+       fail="Too little free disk for compile caches and logs", warn="Low free disk for compile caches and logs",
+       skip="Disk space not collected")
 def check_disk_space(ctx):
     disks = ctx.facts.system.disks
     if not disks:
@@ -41,7 +43,8 @@ def check_disk_space(ctx):
              "or run training from a directory on a larger filesystem"])
 
 
-@check("resources.shm_size", "/dev/shm size for data loading and multi-process training", pitfalls=["P05"])
+@check("resources.shm_size", "/dev/shm size for data loading and multi-process training", pitfalls=["P05"],
+       warn="/dev/shm too small for data loading and multi-process training", skip="/dev/shm not collected")
 def check_shm(ctx):
     s = ctx.facts.system
     if s.shm_total_mb is None:
@@ -59,7 +62,8 @@ def check_shm(ctx):
                    summary=f"{s.shm_total_mb} MB", evidence=ev)
 
 
-@check("resources.host_memory", "Host memory available")
+@check("resources.host_memory", "Host memory available",
+       warn="Little host memory available", skip="Host memory not collected")
 def check_memory(ctx):
     s = ctx.facts.system
     if s.mem_available_mb is None:

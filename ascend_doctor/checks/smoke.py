@@ -12,7 +12,8 @@ from . import check
 
 
 @check("smoke.train", "Smoke train on this machine (ascend-doctor smoke)",
-       pitfalls=["P01", "P02", "P03", "P08", "P09", "P13", "P15", "P16", "P18", "P19"])
+       pitfalls=["P01", "P02", "P03", "P08", "P09", "P13", "P15", "P16", "P18", "P19"],
+       skip="Smoke train runs only on the live machine")
 def check_smoke_train(ctx):
     if not ctx.options.get("smoke"):
         return None

@@ -34,6 +34,23 @@ FINDINGS: List[Tuple[str, str, Sequence[str]]] = [
     ("smoke.atc_convert", "ATC converts the MindIR for this SoC", ("atc",)),
 ]
 STAGE_FINDING = {stage: fid for fid, _, stages in FINDINGS for stage in stages}
+# What each line says when the stage did not pass (findings.outcome_title): the line says what is wrong.
+OUTCOME_TITLES: Dict[str, Dict[str, str]] = {
+    "smoke.import": {FAIL: "MindSpore does not import"},
+    "smoke.device": {FAIL: "MindSpore cannot use the device"},
+    "smoke.op_check": {FAIL: "An operator on the device does not match NumPy"},
+    "smoke.graph_compile": {FAIL: "GRAPH mode does not compile the train step"},
+    "smoke.train_converges": {FAIL: "Training on a learnable task does not converge"},
+    "smoke.pynative_agreement": {FAIL: "PYNATIVE mode disagrees with GRAPH mode",
+                                 WARN: "PYNATIVE mode disagrees with GRAPH mode"},
+    "smoke.host_memory_growth": {FAIL: "Host memory grows across train steps", WARN: "Host memory grows across train steps"},
+    "smoke.mindir_roundtrip": {FAIL: "The trained net does not export to MindIR and reload with the same outputs"},
+    "smoke.atc_convert": {FAIL: "ATC cannot convert the MindIR for this SoC"},
+    "smoke.collectives": {FAIL: "Collectives across ranks failed"},
+}
+OUTCOME_TITLES = {fid: dict(words, skip="Not run: " + title)
+                  for fid, title, _ in FINDINGS + [("smoke.collectives", "Collectives (AllReduce, AllGather) across ranks", ())]
+                  for words in [OUTCOME_TITLES.get(fid, {})]}
 
 # What to do when a stage breaks and no known error explains it.
 STAGE_FIX = {
@@ -150,7 +167,7 @@ def smoke_findings(run: SmokeRun, kb=None, device_reasons: Sequence[str] = ()) -
             except (KeyError, TypeError, ValueError):  # a child of another version left a number out
                 f = Finding(fid, PASS, title, summary="Passed.", evidence={r.stage: r.data for r in results})
         f.duration_ms = ms
-        findings.append(f)
+        findings.append(f.with_outcome_title(title, OUTCOME_TITLES[fid]))
     return findings
 
 
@@ -325,4 +342,4 @@ def collectives_finding(drun, kb=None) -> Finding:
         fix += ["ascend-doctor check   # versions and device health on every node",
                 "on Ascend: HCCL and driver versions must be equal on every card and node (P13)"]
     return Finding(fid, FAIL, title, summary=summary, evidence=evidence, fix=fix, pitfall=pitfall,
-                   duration_ms=drun.wall_ms)
+                   duration_ms=drun.wall_ms).with_outcome_title(title, OUTCOME_TITLES[fid])
