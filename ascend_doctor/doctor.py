@@ -14,6 +14,7 @@ from typing import Any, Dict, List, Optional, Sequence
 
 from . import __version__
 from .checks import CheckContext, all_checks
+from .checks._accelerators import checked_as
 from .facts import Facts
 from .findings import ERROR, Finding, Report, outcome_title
 from .host import Host
@@ -102,7 +103,7 @@ def run_checks(host: Host, options: Optional[RunOptions] = None, progress=None) 
             if not f.duration_ms:
                 f.duration_ms = elapsed
             findings.append(f)
-    host_info = {"kind": host.kind, "name": host.label}
+    host_info = {"kind": host.kind, "name": host.label, "checked_as": checked_as(facts)}
     if host.kind == "snapshot":
         host_info["created"] = getattr(host, "manifest", {}).get("created")
     tool = {"name": "ascend-doctor", "version": __version__,

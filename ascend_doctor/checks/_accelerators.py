@@ -61,6 +61,17 @@ def accelerator_count(facts: Facts) -> int:
     return npu_count(facts) + gpu_count(facts)
 
 
+def checked_as(facts: Facts) -> str:
+    """What kind of host the report judged, for its verdict line: a report without an Ascend stack must
+    not read "healthy" as if the Ascend stack had been checked."""
+    from ._ascend import ascend_signs  # the one list of what says "this host is meant to run Ascend"
+
+    gpu = gpu_present(facts)
+    if ascend_signs(facts):
+        return "checked as an Ascend NPU" + (" and NVIDIA GPU" if gpu else "") + " host"
+    return "no Ascend NPU stack found \u2014 checked as a " + ("GPU" if gpu else "CPU") + " host"
+
+
 def device_phrase(facts: Facts) -> str:
     parts = []
     if npu_present(facts):

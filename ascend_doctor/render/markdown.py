@@ -19,7 +19,8 @@ def render(report: Report, color: bool = False) -> str:
     out += [f"| {_cell(k)} | {_cell(v)} |" for k, v in facts_summary(report.facts)]
     out.append("")
     s = report.summary
-    out.append(f"**{s[FAIL]} fail, {s[WARN]} warn, {s[ERROR]} could not check, {s[PASS]} pass, {s[SKIP]} skipped**")
+    scope = f" ({report.host['checked_as']})" if report.host.get("checked_as") else ""
+    out.append(f"**{s[FAIL]} fail, {s[WARN]} warn, {s[ERROR]} could not check, {s[PASS]} pass, {s[SKIP]} skipped**{scope}")
     out.append("")
     for area, items in grouped(report):
         out.append(f"## {area_title(area)}")

@@ -92,6 +92,8 @@ def render(report: Report, color: bool = False, width: Optional[int] = None) -> 
         lines.append("")
     s = report.summary
     verdict = "problems found" if s[FAIL] else ("warnings" if s[WARN] or s[ERROR] else "healthy")
+    # The verdict says what it covers: "healthy" on a host without an Ascend stack is not a verdict on Ascend.
+    scope = f" ({host['checked_as']})" if host.get("checked_as") else ""
     lines.extend(wrap(f"Summary: {s[FAIL]} fail, {s[WARN]} warn, {s[ERROR]} could not check, "
-                      f"{s[PASS]} pass, {s[SKIP]} skipped — {verdict}.", width, "", "  "))
+                      f"{s[PASS]} pass, {s[SKIP]} skipped — {verdict}{scope}.", width, "", "  "))
     return "\n".join(lines) + "\n"
