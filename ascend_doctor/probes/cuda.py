@@ -257,7 +257,15 @@ def _runtime_libs(host: Host, lib_dirs, loader_dirs: List[str]) -> List[Dict[str
                 continue
             path = posixpath.join(d, name)
             real = host.realpath(path)
-            if any(e["realpath"] == real and e["dir"] == d for e in libs):
+            same = next((e for e in libs if e["realpath"] == real), None)
+            if same is not None:
+                # One file reached through /usr/local/cuda, cuda-X.Y, lib64 -> lib, targets/<arch>/lib links is one
+                # library: listed once, at a path the loader finds if there is one, the other paths as aliases.
+                if path != same["path"] and path not in same["aliases"]:
+                    same["aliases"].append(path)
+                if loadable and same["loadable"] != "yes":
+                    same["aliases"][same["aliases"].index(path)] = same["path"]
+                    same.update(path=path, dir=d, kind=kind, loadable="yes")
                 continue
             # libcudart.so.11.0 is usually the SONAME link to libcudart.so.11.6.55: the real name holds the
             # version. Wheels (pip nvidia-cuda-runtime, pip-assembled toolkits) ship only the SONAME file, so
@@ -266,7 +274,7 @@ def _runtime_libs(host: Host, lib_dirs, loader_dirs: List[str]) -> List[Dict[str
             if version is None:
                 continue
             entry = {"path": path, "version": version, "dir": d, "kind": kind, "realpath": real,
-                     "loadable": "yes" if loadable else "no", "exact": "yes"}
+                     "loadable": "yes" if loadable else "no", "exact": "yes", "aliases": []}
             if version.count(".") < 2:
                 exact = _runtime_wheel_version(host, posixpath.dirname(real), version.split(".")[0])
                 entry["version"] = exact or version.split(".")[0]
@@ -328,6 +336,10 @@ def _toolkit_roots(host: Host) -> List[str]:
 def _probe_toolkits(host: Host, facts: CudaFacts) -> None:
     for root in _toolkit_roots(host):
         entry = {"root": root, "resolved": host.realpath(root)}
+        same = next((t for t in facts.toolkits if t["resolved"] == entry["resolved"]), None)
+        if same is not None:  # /usr/local/cuda -> cuda-13.0: one toolkit, named twice
+            same.setdefault("aliases", []).append(root)
+            continue
         vj = posixpath.join(root, "version.json")
         vt = posixpath.join(root, "version.txt")
         text = host.read_text_or_none(vj)
@@ -424,8 +436,13 @@ def _probe_cudnn(host: Host, facts: CudaFacts, lib_dirs) -> None:
         for name in _list_names(host, d):
             if name.startswith("libcudnn.so."):
                 v = _version_from_name(name)
-                if v and v.count(".") >= 1:
-                    facts.cudnn_libs.append({"path": posixpath.join(d, name), "version": v})
+                path = posixpath.join(d, name)
+                real = host.realpath(path)
+                same = next((e for e in facts.cudnn_libs if host.realpath(e["path"]) == real), None)
+                if same is not None:  # the same file through another link: once
+                    same.setdefault("aliases", []).append(path)
+                elif v and v.count(".") >= 1:
+                    facts.cudnn_libs.append({"path": path, "version": v})
     for path in _cudnn_header_candidates(host, facts):
         text = host.read_text_or_none(path)
         if text is None:

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Dict, List, Tuple
+from typing import Dict, List, Optional, Tuple
 
 from ..findings import FAIL, ERROR, PASS, SKIP, WARN, Finding, Report
+from ..versions import major_minor
 
 AREA_TITLES = {
     "doctor": "ascend-doctor itself",
@@ -42,6 +43,44 @@ def grouped(report: Report) -> List[Tuple[str, List[Finding]]]:
     return sorted(areas.items(), key=lambda kv: (min(ORDER[f.status] for f in kv[1]), kv[0]))
 
 
+def nvidia_driver_state(cuda: dict) -> Optional[str]:
+    """The NVIDIA driver as the gpu checks see it (the same fields), or None when there is none at all."""
+    smi, module = cuda.get("driver_version"), cuda.get("kernel_module_version")
+    if smi:
+        return smi + (f" (kernel module {module}: mismatch)" if module and module != smi else "")
+    if cuda.get("nvml_mismatch"):
+        return (f"kernel module {module or 'unknown'}, user-space (NVML) {cuda.get('nvml_library_version') or 'unknown'}"
+                ": mismatch, nvidia-smi fails")
+    said = cuda.get("nvidia_smi_failure") or cuda.get("nvidia_smi_unusable")
+    if module:
+        return f"kernel module {module}" + (f" (nvidia-smi: {said})" if said else "")
+    libs = sorted({e.get("version") for e in cuda.get("userspace_driver_libs") or [] if e.get("version")})
+    if libs:
+        return f"user-space libraries {', '.join(libs)}, no kernel module loaded"
+    if said:
+        return f"unknown (nvidia-smi: {said})"
+    if cuda.get("dev_nodes") or cuda.get("gpus"):
+        return "unknown (/dev/nvidia* present, nvidia-smi did not answer)"
+    return None
+
+
+def _nvidia_rows(cuda: dict) -> List[Tuple[str, str]]:
+    driver = nvidia_driver_state(cuda)
+    runtimes = sorted({r.get("version", "?") for r in cuda.get("runtime_libs") or []})
+    rows: List[Tuple[str, str]] = []
+    if driver:
+        rows.append(("NVIDIA driver", driver))
+        rows.append(("CUDA runtime", ", ".join(runtimes) or cuda.get("toolkit_version") or "not found"))
+    elif runtimes or cuda.get("toolkit_version"):
+        # A toolkit under /usr/local/cuda with no driver runs nothing here: say so, not "CUDA runtime 13.0.96".
+        mms = sorted({major_minor(v) or v for v in runtimes or [cuda.get("toolkit_version")]})
+        rows.append(("CUDA toolkit", f"{', '.join(mms)} (no NVIDIA driver: unused)"))
+        return rows
+    if driver and cuda.get("cudnn_version"):
+        rows.append(("cuDNN", cuda["cudnn_version"]))
+    return rows
+
+
 def facts_summary(facts: dict) -> List[Tuple[str, str]]:
     """The one-line-per-component version table at the top of a report."""
     rows: List[Tuple[str, str]] = []
@@ -66,13 +105,7 @@ def facts_summary(facts: dict) -> List[Tuple[str, str]]:
     for inst in cann.get("installs") or []:
         mark = " (active)" if inst.get("active") else ""
         rows.append((f"CANN {inst.get('kind')}", f"{inst.get('release') or 'unknown release'} at {inst.get('root')}{mark}"))
-    cuda = facts.get("cuda") or {}
-    if cuda.get("driver_version") or cuda.get("runtime_libs") or cuda.get("toolkit_version"):
-        runtime = ", ".join(sorted({r.get("version", "?") for r in cuda.get("runtime_libs") or []})) or cuda.get("toolkit_version") or "not found"
-        rows.append(("NVIDIA driver", cuda.get("driver_version") or "not found"))
-        rows.append(("CUDA runtime", runtime))
-        if cuda.get("cudnn_version"):
-            rows.append(("cuDNN", cuda["cudnn_version"]))
+    rows.extend(_nvidia_rows(facts.get("cuda") or {}))
     ms = facts.get("mindspore") or {}
     if ms.get("installed"):
         flav = ms.get("flavour") or "unknown build"
