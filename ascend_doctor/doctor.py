@@ -19,6 +19,7 @@ from .facts import Facts
 from .findings import ERROR, Finding, Report, outcome_title
 from .host import Host
 from .probes import ProbeOptions, collect_facts
+from .reconcile import reconcile
 
 
 @dataclass
@@ -103,6 +104,7 @@ def run_checks(host: Host, options: Optional[RunOptions] = None, progress=None) 
             if not f.duration_ms:
                 f.duration_ms = elapsed
             findings.append(f)
+    reconcile(findings)  # one problem, one fix: no two fixes of the report may contradict each other
     host_info = {"kind": host.kind, "name": host.label, "checked_as": checked_as(facts)}
     if host.kind == "snapshot":
         host_info["created"] = getattr(host, "manifest", {}).get("created")

@@ -408,8 +408,13 @@ def suggest_name(name: str) -> Optional[str]:
     return close[0] if close else None
 
 
-def name_issues(env: Mapping[str, str]) -> List[EnvIssue]:
-    """Misspelled, unknown HCCL_* and legacy variable names (the value is then silently ignored)."""
+def name_issues(env: Mapping[str, str], family: Optional[str] = None) -> List[EnvIssue]:
+    """Misspelled, unknown HCCL_* and legacy variable names (the value is then silently ignored).
+
+    The value rules own every value: a misspelled name whose right name is already set is only
+    unset (hccl.env_values judges the value that is read), and a value moved to the right name
+    is first put through the rules of that name, so two fixes never give one variable two values.
+    """
     table = variables_by_name()
     prefixes = tuple(load_hccl_env_table()["prefixes"])
     out: List[EnvIssue] = []
@@ -424,9 +429,16 @@ def name_issues(env: Mapping[str, str]) -> List[EnvIssue]:
             continue
         guess = suggest_name(name)
         if guess:
-            out.append(EnvIssue(name, value, WARN, f"{name} is not a variable HCCL/CANN/MindSpore reads; did you mean {guess}? "
-                                                   "As spelled, the setting is silently ignored", "H12",
-                                [f"unset {name}", f"export {guess}={value}"]))
+            message = (f"{name} is not a variable HCCL/CANN/MindSpore reads; did you mean {guess}? "
+                       "As spelled, the setting is silently ignored")
+            if guess in env:
+                fix = [f"unset {name}   # {guess} is set too and is the one read; its value is judged on its own"]
+            else:
+                moved = [i for i in validate_hccl_env({guess: value}, family)[0] if i.name == guess]
+                fix = [f"unset {name}"] + (moved[0].fix if moved else [f"export {guess}={value}"])
+                if moved:
+                    message += f"; the value it would pass is not valid either ({moved[0].message})"
+            out.append(EnvIssue(name, value, WARN, message, "H12", fix))
         elif name.upper().startswith("HCCL_"):
             out.append(EnvIssue(name, value, WARN, f"{name} is not in the documented HCCL variable list (CANN 9.x docs); "
                                                    "if it is meant for HCCL, check the spelling: unknown names are ignored",

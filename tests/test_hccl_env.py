@@ -148,7 +148,10 @@ def test_every_table_row_names_its_source_and_a_known_type():
 def test_misspelled_names_suggest_the_real_one(typo, real):
     assert suggest_name(typo) == real
     (i,) = name_issues({typo: "1"})
-    assert real in i.message and f"export {real}=1" in i.fix
+    assert real in i.message and any(s.startswith(f"export {real}=") for s in i.fix)
+    # the value moves to the right name only as a value that name accepts (HCCL_CONNECT_TIMEOUT: 120-7200)
+    moved = next(s for s in i.fix if s.startswith(f"export {real}="))
+    assert not validate_hccl_env({real: moved.split("=", 1)[1].split()[0]})[0]
 
 
 def test_real_and_unrelated_names_are_not_flagged():

@@ -76,7 +76,7 @@ def check_hccl_env_values(ctx) -> List[Finding]:
        warn="Variable name not read by HCCL/CANN/MindSpore",
        fail="Variable name not read by HCCL/CANN/MindSpore")
 def check_hccl_env_names(ctx) -> List[Finding]:
-    issues = name_issues(ctx.env)
+    issues = name_issues(ctx.env, node_family(ctx.facts))
     if not issues:
         return [Finding("hccl.env_names", PASS, NAMES_TITLE,
                         summary="no misspelled or unknown HCCL_*/ASCEND_*/MS_* names")]

@@ -226,7 +226,10 @@ def check_cann_env_sourced(ctx):
         if not any(points_into(p, inst) for p in paths):
             weak.append(f"PATH has no {inst.root}/bin or ccec_compiler (atc, ccec not found)")
 
-    fix = source_fix(inst)
+    _, keep, others = _installs_in_use(ctx)
+    # Mixed installs are one problem with one fix, install.cann_multiple's: appending another source line to
+    # ~/.bashrc would contradict its "keep only one".
+    fix = _one_install_fix(keep, others) if others else source_fix(inst)
     if not missing and not weak:
         return Finding("install.cann_env_sourced", PASS, title,
                        summary=f"the environment points at {describe_install(inst)}", evidence=ev)
@@ -243,6 +246,32 @@ def check_cann_env_sourced(ctx):
                    fix=fix, pitfall="P08")
 
 
+def _installs_in_use(ctx):
+    """Which installs the environment reaches, variable by variable; the one to keep and the others reached."""
+    used: Dict[str, List[str]] = {}
+    for var in ("ASCEND_HOME_PATH", "ASCEND_TOOLKIT_HOME", "ASCEND_OPP_PATH", "ASCEND_AICPU_PATH",
+                "LD_LIBRARY_PATH", "PYTHONPATH", "PATH"):
+        for entry in _path_entries(ctx.env, var):
+            inst = install_of(ctx.facts, entry)
+            if inst is not None and inst.root not in used.setdefault(var, []):
+                used[var].append(inst.root)
+    used = {k: v for k, v in used.items() if v}
+    reached = sorted({r for roots in used.values() for r in roots})
+    if len(reached) < 2:
+        return used, None, []
+    by_root = {i.root: i for i in ctx.facts.cann.installs}
+    keep = ctx.facts.cann.active or by_root[reached[0]]
+    return used, keep, [by_root[r] for r in reached if r != keep.root]
+
+
+def _one_install_fix(keep, others) -> List[str]:
+    """The fix for an environment that mixes installs; install.cann_multiple owns it, cann_env_sourced repeats it."""
+    return ["grep -n set_env.sh ~/.bashrc ~/.profile /etc/profile.d/* 2>/dev/null   # find every source line",
+            f"keep only: source {set_env_path(keep)}   (and remove "
+            + ", ".join(f"source {set_env_path(o)}" for o in others) + ")",
+            "open a new shell and run ascend-doctor again"]
+
+
 @check("install.cann_multiple", "One CANN install in use (no mix of versions)",
        warn="Several CANN installs with different releases", skip="No CANN install found")
 def check_cann_multiple(ctx):
@@ -251,18 +280,8 @@ def check_cann_multiple(ctx):
     installs = cann.installs
     if not installs:
         return Finding("install.cann_multiple", SKIP, title, summary="No CANN install found.")
-    env = ctx.env
     ev: Dict[str, object] = {i.root: describe_install(i) for i in installs}
-    # Which installs the environment reaches, variable by variable.
-    used: Dict[str, List[str]] = {}
-    for var in ("ASCEND_HOME_PATH", "ASCEND_TOOLKIT_HOME", "ASCEND_OPP_PATH", "ASCEND_AICPU_PATH",
-                "LD_LIBRARY_PATH", "PYTHONPATH", "PATH"):
-        for entry in _path_entries(env, var):
-            inst = install_of(ctx.facts, entry)
-            if inst is not None and inst.root not in used.setdefault(var, []):
-                used[var].append(inst.root)
-    used = {k: v for k, v in used.items() if v}
-    reached = sorted({r for roots in used.values() for r in roots})
+    used, keep, others = _installs_in_use(ctx)
     if used:
         ev["environment uses"] = {k: ", ".join(v) for k, v in used.items()}
     active = cann.active
@@ -275,10 +294,7 @@ def check_cann_multiple(ctx):
                     "set_env.sh or LD_LIBRARY_PATH say: to use another install, uninstall that nnae "
                     f"(./{run_file_name(nnae)} --uninstall) or move to MindSpore {reads_env}+, which reads the CANN "
                     "the environment points at"]
-    if len(reached) > 1:
-        by_root = {i.root: i for i in installs}
-        keep = active or by_root[reached[0]]
-        others = [by_root[r] for r in reached if r != keep.root]
+    if others:
         stray = "; ".join(
             f"{', '.join(v for v, roots in used.items() if o.root in roots)} also reach {describe_install(o)}"
             for o in others)
@@ -287,11 +303,7 @@ def check_cann_multiple(ctx):
             summary=f"The environment mixes CANN installs: it points at {describe_install(keep)}, but {stray}. "
                     "Libraries, operators and compiler then come from different releases; usually two "
                     "set_env.sh files were sourced.",
-            evidence=ev,
-            fix=["grep -n set_env.sh ~/.bashrc ~/.profile /etc/profile.d/* 2>/dev/null   # find every source line",
-                 f"keep only: source {set_env_path(keep)}   (and remove "
-                 + ", ".join(f"source {set_env_path(o)}" for o in others) + ")",
-                 "open a new shell and run ascend-doctor again"] + nnae_fix)
+            evidence=ev, fix=_one_install_fix(keep, others) + nnae_fix)
     if len(installs) == 1:
         return Finding("install.cann_multiple", PASS, title, summary=f"one install: {describe_install(installs[0])}",
                        evidence=ev)
