@@ -107,8 +107,8 @@ def summarise_report(data: Dict[str, Any], source: str) -> NodeSummary:
             node.statuses[fid] = status
         if status in PROBLEM_STATUSES:
             node.problems.append({"id": fid, "status": status, "title": f.get("title") or "",
-                                  "summary": f.get("summary") or "", "fix": list(f.get("fix") or []),
-                                  "pitfall": f.get("pitfall")})
+                                  "summary": f.get("summary") or "", "fix": [str(s) for s in f.get("fix") or []],
+                                  "pitfall": f.get("pitfall"), "evidence": f.get("evidence") or {}})
     node.worst = next((s for s in _WORST_FIRST if node.counts[s]), "pass")
     return node
 
@@ -151,7 +151,8 @@ class Aggregator:
         self.fact_values: "OrderedDict[str, Dict[str, List[str]]]" = OrderedDict()
         self.check_titles: Dict[str, str] = {}
         self.check_nodes: Dict[str, Dict[str, List[str]]] = {}
-        self.check_example: Dict[str, Dict[str, Any]] = {}
+        # check id -> (status, fix) -> one variant: the nodes with that fix, and the first such node's words.
+        self.check_variants: Dict[str, Dict[tuple, Dict[str, Any]]] = {}
         self.table_views: Dict[str, List[str]] = {}
         self.table_servers: Dict[str, List[Dict[str, Any]]] = {}
         self.table_paths: Dict[str, Optional[str]] = {}
@@ -190,8 +191,18 @@ class Aggregator:
                 by_status[status] = by_status.get(status, 0) + 1
         for p in node.problems:
             self.check_titles.setdefault(p["id"], p["title"])
-            # The first problem of each check and status stands for the rest (same check, same fix).
-            self.check_example.setdefault(f"{p['id']}|{p['status']}", p)
+            # Nodes that failed one check can need different fixes (CANN under /usr/local/Ascend on one,
+            # under /home/<user>/Ascend on another): group by the fix itself, each group with its own words.
+            key = (p["status"], tuple(p["fix"]))
+            variant = self.check_variants.setdefault(p["id"], {}).get(key)
+            if variant is None:
+                variant = self.check_variants[p["id"]][key] = {
+                    "status": p["status"], "title": p["title"], "summary": p["summary"], "evidence": p["evidence"],
+                    "evidence_from": node.name, "fix": p["fix"], "pitfall": p["pitfall"], "nodes": []}
+            if not variant["nodes"] or variant["nodes"][-1] != node.name:
+                variant["nodes"].append(node.name)
+            # The node keeps only what the failing-nodes list shows; its evidence lives in the variant.
+            del p["evidence"], p["fix"]
         if node.rank_table is not None:
             digest = str(node.rank_table.get("digest") or node.rank_table.get("error") or "unreadable")
             self.table_views.setdefault(digest, []).append(node.name)
@@ -312,13 +323,12 @@ class Aggregator:
                      "counts": {s: (len(by_status[s]) if isinstance(by_status.get(s), list) else by_status.get(s, 0))
                                 for s in STATUSES},
                      "nodes": {s: by_status[s] for s in PROBLEM_STATUSES if s in by_status}}
-            for s in PROBLEM_STATUSES:
-                ex = self.check_example.get(f"{fid}|{s}")
-                if ex:
-                    entry.setdefault("summary", ex["summary"])
-                    entry.setdefault("fix", ex["fix"])
-                    entry.setdefault("pitfall", ex["pitfall"])
-                    entry.setdefault("title", ex["title"])
+            variants = list(self.check_variants.get(fid, {}).values())
+            if variants:
+                # Worst status first, then the fix most nodes share.
+                variants.sort(key=lambda v: (PROBLEM_STATUSES.index(v["status"]), -len(v["nodes"])))
+                entry["variants"] = [dict(v, count=len(v["nodes"])) for v in variants]
+                entry["title"] = variants[0]["title"]
             checks.append(entry)
         skew = self._skew()
         rank_table = self._rank_table()

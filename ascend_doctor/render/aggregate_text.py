@@ -5,6 +5,15 @@ from __future__ import annotations
 from typing import Any, Dict, List
 
 NAMES_SHOWN = 10
+EVIDENCE_SHOWN = 6  # evidence lines per fix group; the JSON has them all
+
+
+def _shown(value: Any) -> str:
+    if isinstance(value, dict):
+        return "; ".join(f"{k}: {v}" for k, v in value.items())
+    if isinstance(value, list):
+        return ", ".join(str(v) for v in value)
+    return str(value)
 
 
 def names(items: List[str], limit: int = NAMES_SHOWN) -> str:
@@ -84,10 +93,19 @@ def render_aggregate_text(result: Dict[str, Any]) -> str:
         for c in problem_checks:
             by = ", ".join(f"{s} on {_plural(len(n), 'node')} ({names(n, 5)})" for s, n in c["nodes"].items())
             out.append(f"  {c['id']}: {by}")
-            if c.get("summary"):
-                out.append(f"      {c['summary']}")
-            for step in c.get("fix") or []:
-                out.append(f"      fix: {step}")
+            variants = c.get("variants") or []
+            for v in variants:
+                if len(variants) > 1:  # nodes that need different fixes for one check: each group its own
+                    out.append(f"    {v['status']} on {_plural(v['count'], 'node')} ({names(v['nodes'], 5)}): {v['title']}")
+                if v.get("summary"):
+                    out.append(f"      {v['summary']}")
+                evidence = list((v.get("evidence") or {}).items())
+                if evidence:
+                    out.append(f"      evidence ({v['evidence_from']}):")
+                for key, value in evidence[:EVIDENCE_SHOWN]:
+                    out.append(f"        {key}: {_shown(value)}")
+                for step in v.get("fix") or []:
+                    out.append(f"      fix: {step}")
     if result["unreadable"]:
         out.append("\nUnreadable reports (the node's preflight did not finish writing, or the file is not a report):")
         for u in result["unreadable"][:NAMES_SHOWN]:

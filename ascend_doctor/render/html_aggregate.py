@@ -88,12 +88,20 @@ def _checks(result: Dict[str, Any]) -> List[str]:
         by = "; ".join(f"<span class='s-{_e(s)}'>&nbsp;{_e(s)}&nbsp;</span> on {len(n)}: {_names(n, 12)}"
                        for s, n in c["nodes"].items())
         out.append(f"<h3><code>{_e(c['id'])}</code> {_e(c.get('title') or '')}</h3><p>{by}</p>")
-        if c.get("summary"):
-            out.append(f"<p>{_e(c['summary'])}</p>")
-        if c.get("fix"):
-            out.append("<p>Fix:</p><pre class='fix'>" + "\n".join(_e(step) for step in c["fix"]) + "</pre>")
-        if c.get("pitfall"):
-            out.append(f"<p class='muted'>Pitfall {_e(c['pitfall'])}</p>")
+        variants = c.get("variants") or []
+        for v in variants:  # one group per distinct fix: a node is never shown another node's fix
+            if len(variants) > 1:
+                out.append(f"<h4 class='variant'><span class='s-{_e(v['status'])}'>&nbsp;{_e(v['status'])}&nbsp;</span> "
+                           f"on {v['count']}: {_names(v['nodes'], 12)} — {_e(v['title'])}</h4>")
+            if v.get("summary"):
+                out.append(f"<p>{_e(v['summary'])}</p>")
+            if v.get("evidence"):
+                out.append(f"<p class='muted'>Evidence from {_e(v['evidence_from'])}:</p><table class='evidence'>" + "".join(
+                    f"<tr><th>{_e(k)}</th><td>{_e(val)}</td></tr>" for k, val in v["evidence"].items()) + "</table>")
+            if v.get("fix"):
+                out.append("<p>Fix:</p><pre class='fix'>" + "\n".join(_e(step) for step in v["fix"]) + "</pre>")
+            if v.get("pitfall"):
+                out.append(f"<p class='muted'>Pitfall {_e(v['pitfall'])}</p>")
     return out
 
 
