@@ -161,6 +161,11 @@ PUBLISHED_ROLES = ("recommended", "paired")
 PYPI_SOURCE = "pypi_mindspore"
 
 
+def _release_words(text: Any) -> List[str]:
+    """'8.3rc1' -> ['8', '3', 'rc', '1']: a release name's numbers and words, whatever the separators and case."""
+    return re.findall(r"[a-z]+|\d+", str(text or "").lower())
+
+
 def _norm_ms(v: Any) -> str:
     return str(v or "").strip().split("+", 1)[0]
 
@@ -313,13 +318,31 @@ class Matrix:
         return []
 
     def cann_row(self, release: Any) -> Optional[dict]:
-        """The CANN release row this name belongs to (8.0.RC2.beta1 -> 8.0.RC2); the longest match wins."""
+        """The CANN release row this name belongs to (8.0.RC2.beta1 -> 8.0.RC2); the longest match wins.
+
+        Any spelling of the release name the version parser reads the same way finds the row too:
+        8.3rc1, 8.3RC1, 8.3-rc1 and 8.3.RC1 are one release (same fields, other separators and case)."""
         best = None
         for row in self.data["cann"]:
             if release_matches(release, row["release"]):
                 if best is None or len(row["release"]) > len(best["release"]):
                     best = row
+        if best is None:
+            words = _release_words(release)
+            for row in self.data["cann"]:
+                mine = _release_words(row["release"])
+                if mine and words[:len(mine)] == mine and (best is None or len(mine) > len(_release_words(best["release"]))):
+                    best = row
         return best
+
+    def canonical_cann(self, release: Any) -> Any:
+        """The matrix's own spelling of a CANN release name (8.3rc1 -> 8.3.RC1), else the name as given."""
+        row = self.cann_row(release)
+        if row is None:
+            return release
+        given = _release_words(release)
+        # a build of the release (8.0.RC2.beta1) keeps its own name: it is not the release itself
+        return row["release"] if given == _release_words(row["release"]) else release
 
     def compiler_for_cann(self, release: Any) -> Tuple[Optional[str], str, str]:
         """(compiler major.minor, confidence, basis) for a CANN release name."""

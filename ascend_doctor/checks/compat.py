@@ -31,7 +31,7 @@ CUDA_MS = "compat.cuda_mindspore"
 CUSTOM_OPS = "compat.custom_ops_cann"
 
 TITLES = {
-    MS_CANN: "MindSpore and the installed CANN belong together",
+    MS_CANN: "MindSpore and CANN belong together",
     CANN_DRIVER: "CANN and the NPU driver belong together",
     DRIVER_FW: "NPU driver and firmware accept each other (Huawei's rule)",
     FW_MIN: "NPU firmware is 6.4 or newer",
@@ -60,6 +60,44 @@ def _installed_mindspore(ctx):
     return ms if ms.installed and ms.version else None
 
 
+def is_planned(facts) -> bool:
+    """Facts of a planned install (`matrix check`), not of a machine: say "planned", never "installed"."""
+    return bool(facts.extra.get("planned"))
+
+
+def _cann_here(ctx) -> str:
+    return "the planned CANN" if is_planned(ctx.facts) else "the installed CANN"
+
+
+def _at(inst: CannInstall, ctx) -> str:
+    return "" if is_planned(ctx.facts) else f" at {inst.root}"
+
+
+def needed_hdk(matrix, cann_release: Optional[str]) -> List[str]:
+    """The Ascend HDK releases the matrix pairs with a CANN release (else those it lists as compatible); [] when
+    no source says (then the driver it needs is unknown, never guessed)."""
+    if not cann_release:
+        return []
+    rows = matrix.hdk_for_cann(cann_release)
+    for relation in ("paired", "compatible"):
+        found = list(dict.fromkeys(p for r in rows if r["relation"] == relation for p in r["hdk"]))
+        if found:
+            return found
+    return []
+
+
+def driver_note(matrix, cann_release: Optional[str], driver: Optional[str]) -> str:
+    """' with Ascend HDK X (NPU driver + firmware; the driver here is Y)' when the driver is not one of them."""
+    if driver and any(release_matches(driver, p) for r in matrix.hdk_for_cann(cann_release or "")
+                      if r["relation"] != "incompatible" for p in r["hdk"]):
+        return ""  # a source pairs this driver with that CANN
+    need = needed_hdk(matrix, cann_release)
+    if not need:
+        return " (which NPU driver it needs is not in the matrix: see that CANN's release notes)"
+    here = f"; this driver is {driver}" if driver else ""
+    return f" with Ascend HDK {' or '.join(need)} (NPU driver + firmware, the pairing sources give{here})"
+
+
 def judged_cann(facts) -> Tuple[Optional[CannInstall], List[CannInstall], str]:
     """The CANN install MindSpore will actually read, the others, and why that one."""
     installs = list(facts.cann.installs)
@@ -67,7 +105,8 @@ def judged_cann(facts) -> Tuple[Optional[CannInstall], List[CannInstall], str]:
         return None, [], "no CANN install found"
     active = facts.cann.active
     if active is not None:
-        return active, [i for i in installs if i is not active], "the environment points at it"
+        why = "the planned CANN" if is_planned(facts) else "the environment points at it"
+        return active, [i for i in installs if i is not active], why
     if len(installs) == 1:
         return installs[0], [], "the only CANN install found (the environment does not point at any)"
     for root in _FIXED_ORDER:
@@ -79,7 +118,7 @@ def judged_cann(facts) -> Tuple[Optional[CannInstall], List[CannInstall], str]:
 
 
 def _describe_install(inst: CannInstall) -> str:
-    parts = [inst.root]
+    parts = ["planned" if inst.root == "(planned)" else inst.root]
     if inst.release:
         parts.append(f"CANN {inst.release}")
     if inst.compiler_version:
@@ -93,14 +132,17 @@ def _cann_label(matrix, mm: Optional[str]) -> str:
 
 
 
-def _cann_steps(matrix, candidates: List[dict], mindspore: str, limit: int = 3) -> List[str]:
+def _cann_steps(matrix, candidates: List[dict], mindspore: str, driver: Optional[str] = None,
+                limit: int = 3) -> List[str]:
     """Install steps for the CANN releases published with this MindSpore (never one the checker merely accepts)."""
     published = {c["cann"] for c in matrix.published_canns(mindspore)}
     steps = []
     for c in [c for c in candidates if c["accepted"] and c["cann"] in published][:limit]:
         by = "; ".join(sorted({n["by"] for n in c["named_by"] if n["role"] in PUBLISHED_ROLES}))
         build = f" (build {', '.join(c['builds'])})" if c["builds"] else ""
-        steps.append(f"install CANN {c['cann']}{build} toolkit + kernels for MindSpore {mindspore}, then "
+        # Another CANN may need another driver: the fix names it (from the matrix's pairings only).
+        steps.append(f"install CANN {c['cann']}{build} toolkit + kernels for MindSpore {mindspore}"
+                     f"{driver_note(matrix, c['cann'], driver)}, then "
                      f"`source <install>/set_env.sh`   # compiler {c['compiler']}; published pairing: {by}")
     return steps
 
@@ -176,7 +218,7 @@ def check_mindspore_cann(ctx):
                         f"MindSpore {ms.version} accepts CANN compiler {mm}{' = CANN ' + inst.release if inst.release else ''}"
                         f"{by}.{extra}", evidence)
     # Mismatch: MindSpore only logs a warning at import, then jobs die without a clear log (P07).
-    fix = _cann_steps(matrix, candidates, ms.version)
+    fix = _cann_steps(matrix, candidates, ms.version, ctx.facts.driver.version)
     if not fix:
         fix = [f"the matrix names no CANN published with MindSpore {ms.version}; its version check accepts compiler "
                f"{', '.join(accepted)}, which is not a tested pairing: see https://www.mindspore.cn/install"]
@@ -191,7 +233,7 @@ def check_mindspore_cann(ctx):
                       f"{_describe_install(alt)}, is one MindSpore {ms.version} accepts")
     rel = f"CANN {inst.release}" if inst.release else "this CANN"
     return _finding(MS_CANN, FAIL,
-                    f"MindSpore {ms.version} expects a CANN compiler version in {accepted}, but {rel} at {inst.root} "
+                    f"MindSpore {ms.version} expects a CANN compiler version in {accepted}, but {rel}{_at(inst, ctx)} "
                     f"has compiler {compiler} ({mm}). MindSpore only prints a warning at import; jobs then fail "
                     f"later with errors that do not name the version mismatch.",
                     evidence, fix, "P07")
@@ -271,6 +313,14 @@ def check_cann_driver(ctx):
                         f"CANN {inst.release}'s release notes list HDK {', '.join(complete)}; driver {drv.version} is "
                         f"older than all of them.", evidence,
                         fix_hdk or [f"upgrade the driver and firmware to one of HDK {', '.join(complete)}"], "P07")
+    need = needed_hdk(matrix, inst.release)
+    if need:
+        only = "the only Ascend HDK release" if len(need) == 1 else "the Ascend HDK releases"
+        return _finding(CANN_DRIVER, WARN,
+                        f"CANN {inst.release} needs the NPU driver of Ascend HDK {' or '.join(need)}, {only} sources "
+                        f"pair with it; driver {drv.version} is not {'that release' if len(need) == 1 else 'one of them'}, "
+                        f"so whether it works with CANN {inst.release} is unknown (no source states it).",
+                        evidence, fix_hdk, "P07")
     return _finding(CANN_DRIVER, WARN,
                     f"Driver {drv.version} is not among the HDK releases sources give for CANN {inst.release}; "
                     f"the pairing is unknown.", evidence, fix_hdk, "P07")
@@ -433,7 +483,7 @@ def _cuda_mms(ctx) -> List[Tuple[str, str]]:
 def check_cuda_mindspore(ctx):
     ms = _installed_mindspore(ctx)
     if not ms or not (ms.flavour == "gpu" or ms.cuda_version):
-        return _finding(CUDA_MS, SKIP, "No MindSpore GPU build is installed.")
+        return _finding(CUDA_MS, SKIP, "No MindSpore GPU build is " + ("planned." if is_planned(ctx.facts) else "installed."))
     if ms.gpu_cuda_versions or ms.accepted_cuda:
         # The installed package says which CUDA it needs; gpu.cuda_runtime_for_mindspore and gpu.cudnn judge
         # that on the machine (loader path, driver limit). This check is the matrix's view for a planned
@@ -546,7 +596,7 @@ def check_custom_ops_cann(ctx):
     differ = {d: v for d, v in built.items() if major_minor(v) != mm}
     if not differ:
         return _finding(CUSTOM_OPS, PASS, f"The bundled custom operators were built with CANN compiler {mm}, "
-                                          f"the one installed.", evidence)
+                                          f"that of {_cann_here(ctx)}.", evidence)
     want = sorted({major_minor(v) for v in differ.values() if major_minor(v)})
     published = [c["cann"] for c in matrix.published_canns(ms.version)
                  if any(major_minor(matrix.compiler_for_cann(c["cann"])[0]) == w for w in want)]
@@ -559,5 +609,5 @@ def check_custom_ops_cann(ctx):
     fix += [line for line in advice.fix if not line.startswith("or upgrade CANN")] if advice.rows else []
     return _finding(CUSTOM_OPS, WARN,
                     f"MindSpore {ms.version}'s bundled custom operators were built with CANN compiler "
-                    f"{', '.join(sorted(set(differ.values())))}, but the installed CANN is {mm}; MindSpore warns at "
+                    f"{', '.join(sorted(set(differ.values())))}, but {_cann_here(ctx)} is {mm}; MindSpore warns at "
                     f"import and those operators may fail to load or compute wrongly.", evidence, fix, "P22")

@@ -122,6 +122,7 @@ def _show_mindspore(matrix, version: str) -> Dict[str, Any]:
 
 
 def _show_cann(matrix, value: str) -> Dict[str, Any]:
+    value = matrix.canonical_cann(value)  # 8.3rc1 shows what 8.3.RC1 shows
     row = matrix.cann_row(value)
     mm, conf, basis = matrix.compiler_for_cann(value)
     if row is None and len(parse_version(value).numbers()) >= 4:  # a compiler build number such as 7.3.0.1.231
@@ -316,11 +317,13 @@ class PlannedHost(Host):
 def planned_facts(matrix, args) -> Facts:
     """Facts as the probes would report them for the versions given on the command line."""
     facts = Facts()
+    facts.extra["planned"] = True  # the checks then say "planned", not "installed" or "the environment points at it"
     facts.system.arch = args.arch or platform.machine() or None
     flavour = "gpu" if args.cuda else "ascend"
     facts.mindspore = MindSporeFacts(installed=True, dist_name="mindspore", version=args.mindspore, flavour=flavour,
                                      location="(planned)")
     if args.cann:
+        args.cann = matrix.canonical_cann(args.cann)
         mm, conf, basis = matrix.compiler_for_cann(args.cann)
         release = args.cann
         if matrix.cann_row(args.cann) is None and len(parse_version(args.cann).numbers()) >= 4:

@@ -81,8 +81,26 @@ def _nvidia_rows(cuda: dict) -> List[Tuple[str, str]]:
     return rows
 
 
+def _planned_summary(facts: dict) -> List[Tuple[str, str]]:
+    """The versions of a planned install (`matrix check`): what was given, nothing "installed" or "not found"."""
+    rows = [("Target", f"{(facts.get('system') or {}).get('arch') or 'unknown architecture'} (planned)")]
+    for key, label in (("python", "Python"), ("driver", "NPU driver"), ("firmware", "NPU firmware")):
+        if (facts.get(key) or {}).get("version"):
+            rows.append((label, f"{facts[key]['version']} (planned)"))
+    for inst in (facts.get("cann") or {}).get("installs") or []:
+        rows.append(("CANN", f"{inst.get('release') or 'unknown release'} (planned)"))
+    for lib in (facts.get("cuda") or {}).get("runtime_libs") or []:
+        rows.append(("CUDA", f"{lib.get('version')} (planned)"))
+    ms = facts.get("mindspore") or {}
+    if ms.get("version"):
+        rows.append(("MindSpore", f"{ms['version']} (planned)"))
+    return rows
+
+
 def facts_summary(facts: dict) -> List[Tuple[str, str]]:
     """The one-line-per-component version table at the top of a report."""
+    if (facts.get("extra") or {}).get("planned"):
+        return _planned_summary(facts)
     rows: List[Tuple[str, str]] = []
     s = facts.get("system") or {}
     os_line = " ".join(x for x in [s.get("os_name") or "unknown OS", s.get("arch") or "", f"kernel {s['kernel']}" if s.get("kernel") else ""] if x)

@@ -38,8 +38,11 @@ def render(report: Report, color: bool = False, width: Optional[int] = None) -> 
     width = width or terminal_width()
     lines: List[str] = []
     host = report.host
-    where = "this machine" if host.get("kind") == "live" else f"snapshot of {host.get('name')}"
-    lines.append(f"ascend-doctor {report.tool.get('version')} — {where} ({host.get('name')})")
+    if host.get("kind") == "planned":
+        lines.append(f"ascend-doctor {report.tool.get('version')} — a planned install (versions from the command line)")
+    else:
+        where = "this machine" if host.get("kind") == "live" else f"snapshot of {host.get('name')}"
+        lines.append(f"ascend-doctor {report.tool.get('version')} — {where} ({host.get('name')})")
     lines.append("")
     rows = facts_summary(report.facts) + matrix_summary(report.tool)
     key_width = max(len(k) for k, _ in rows)
