@@ -386,7 +386,7 @@ def collect(environ=None, timeout: float = 10.0, redact_ips: bool = False, logs:
     machine["disks"] = host.disks
     py = host.python
     python = {"version": py.version, "executable": py.executable, "implementation": py.implementation,
-              "site_packages": list(py.site_packages), "chosen_by": py.chosen_by}
+              "site_packages": list(py.site_packages), "chosen_by": py.chosen_by, "launchers_recorded": True}
     env = redactor.env(host.env)
     return Collection(
         hostname=redactor.text(host.label), files=files, placeholders=set(host.placeholders),

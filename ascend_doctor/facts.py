@@ -54,6 +54,11 @@ class PythonFacts:
     site_packages: List[str] = field(default_factory=list)
     chosen_by: str = "doctor"  # doctor | --python | VIRTUAL_ENV | CONDA_PREFIX (host.choose_python)
     errors: List[str] = field(default_factory=list)
+    # The interpreters launchers start: msrun runs its workers as `python <script>` from PATH. name -> the
+    # first one on PATH (None: none); empty when not known (a snapshot that did not record it).
+    on_path: Dict[str, Optional[str]] = field(default_factory=dict)
+    # name -> whether that interpreter is this one (the same venv, or the same file); None: unknown.
+    on_path_is_this: Dict[str, Optional[bool]] = field(default_factory=dict)
 
 
 @dataclass

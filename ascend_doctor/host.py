@@ -117,6 +117,9 @@ class PythonInfo:
     # "VIRTUAL_ENV" or "CONDA_PREFIX" (an activated environment that is not the doctor's own).
     chosen_by: str = "doctor"
     error: Optional[str] = None  # the interpreter could not be asked (then version is "")
+    # Whether which("python") answers about the machine: always live; in a snapshot only when `collect`
+    # looked (older snapshots and hand-built ones did not, and their PATH holds no interpreter files).
+    launchers_recorded: bool = True
 
 
 class Host:
@@ -748,6 +751,7 @@ class SnapshotHost(Host):
             implementation=str(py.get("implementation") or "CPython"),
             site_packages=[str(p) for p in py.get("site_packages") or []],
             chosen_by=str(py.get("chosen_by") or "doctor"),
+            launchers_recorded=py.get("launchers_recorded") is True,
         )
 
     def machine(self) -> dict:

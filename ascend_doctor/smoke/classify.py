@@ -85,6 +85,7 @@ _FRAME = re.compile(r'^\s+File "')
 # "[WARNING] DISTRIBUTED(21240,7f22...,python):2026-11-30-05:45:37.518.614 [file.cc:316] Func] text"
 _LOG_PREFIX = re.compile(r"^\[(\w+)\] [A-Z_]+\([^)]*\):\S+ ")
 _RETRY = re.compile(r"retry\(\d+/\d+\)")
+_NO_MINDSPORE = re.compile(r"No module named '?mindspore'?(?![.\w])")
 
 
 def useful_stderr_lines(text: str, keep: Iterable[str] = (), limit: int = 12, warnings: bool = False) -> List[str]:
@@ -317,6 +318,15 @@ def collectives_finding(drun, kb=None) -> Finding:
         pitfall = pitfall or sig.pitfall
     if matches:
         evidence["known_errors"] = [f"{sig.id}: {line.strip()[:160]}" for sig, line in matches]
+    no_ms = sorted(name for name, lines in drun.log_tails.items()
+                   if any(_NO_MINDSPORE.search(line) for line in lines))
+    if no_ms:
+        # msrun starts workers as `python <script>` from PATH: another interpreter than the one with MindSpore.
+        bindir = drun.argv[0].rsplit("/", 1)[0] if "/" in drun.argv[0] else None
+        evidence["workers without MindSpore"] = no_ms
+        fix.insert(0, (f"export PATH={bindir}:$PATH   # " if bindir else "activate the environment that has "
+                       "MindSpore   # ") + "msrun starts workers with the first `python` on PATH")
+        fix.insert(1, "ascend-doctor check --only mindspore.launcher_python   # which `python` that is")
     if drun.status == "hung":
         who = (f"ranks {missing} never started" if missing and drun.phase == "launch"
                else (f"ranks {drun.arrived} started, the scheduler registered {drun.registered}; "
@@ -341,5 +351,9 @@ def collectives_finding(drun, kb=None) -> Finding:
                    f"msrun exited with {drun.returncode} after the collectives") + "."
         fix += ["ascend-doctor check   # versions and device health on every node",
                 "on Ascend: HCCL and driver versions must be equal on every card and node (P13)"]
+    if no_ms:
+        summary = (f"The workers could not import MindSpore (ModuleNotFoundError: No module named 'mindspore' in "
+                   f"{', '.join(no_ms)}): msrun starts them with the first `python` on PATH, which is not "
+                   f"{drun.argv[0]}, the interpreter that has MindSpore. " + summary)
     return Finding(fid, FAIL, title, summary=summary, evidence=evidence, fix=fix, pitfall=pitfall,
                    duration_ms=drun.wall_ms).with_outcome_title(title, OUTCOME_TITLES[fid])

@@ -45,8 +45,8 @@ def main(argv):
         while True:
             time.sleep(3600)
 
-    import numpy as np
-    import mindspore as ms
+    import mindspore as ms  # first: a worker started by another `python` fails here, naming MindSpore
+    import numpy as np  # a MindSpore dependency
     from mindspore import ops
     from mindspore.communication import get_group_size, get_rank, init
 

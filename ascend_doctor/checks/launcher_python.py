@@ -1,0 +1,51 @@
+"""The `python` a launcher starts is the interpreter that has MindSpore (msrun, and scripts that call `python`).
+
+msrun starts every worker as `python <script>` from PATH (mindspore/parallel/cluster/process_entity/_utils.py,
+_generate_cmd_args_list). On a node with conda and system Pythons, or from a venv that was not activated,
+that is another interpreter than the one MindSpore is installed in, and every worker dies with
+"ModuleNotFoundError: No module named 'mindspore'" while `python -c 'import mindspore'` works in the shell.
+"""
+
+from __future__ import annotations
+
+import posixpath
+
+from ..findings import PASS, SKIP, WARN, Finding
+from . import check
+
+TITLE = "The `python` launchers start is the one with MindSpore"
+
+
+@check("mindspore.launcher_python", TITLE,
+       warn="The `python` launchers (msrun) start is not the one with MindSpore",
+       skip="Which `python` launchers start: not checked")
+def check_launcher_python(ctx):
+    py, ms = ctx.facts.python, ctx.facts.mindspore
+    if not ms.installed:
+        return Finding("mindspore.launcher_python", SKIP, TITLE, summary="MindSpore is not installed in this Python.")
+    if not py.on_path or not py.executable:
+        return Finding("mindspore.launcher_python", SKIP, TITLE,
+                       summary="Which `python` is first on PATH was not recorded (a snapshot from an older collect).")
+    bindir = posixpath.dirname(py.executable)
+    evidence = {"MindSpore is in": f"{py.executable} (MindSpore {ms.version} in {ms.location})",
+                "PATH": ctx.env.get("PATH", "(not set)")}
+    evidence.update({f"`{name}` on PATH": found or "none" for name, found in py.on_path.items()})
+    fix = [f"export PATH={bindir}:$PATH   # or activate this environment first (source {bindir}/activate, "
+           "conda activate <env>)",
+           "command -v python   # must print " + posixpath.join(bindir, "python")]
+    launched = py.on_path.get("python")
+    if launched is None:
+        return Finding("mindspore.launcher_python", WARN, TITLE, evidence=evidence, fix=fix,
+                       summary="There is no `python` on PATH: msrun starts its workers as `python <script>`, so "
+                               f"they cannot start; MindSpore is in {py.executable}.")
+    if py.on_path_is_this.get("python") is False:
+        return Finding("mindspore.launcher_python", WARN, TITLE, evidence=evidence, fix=fix,
+                       summary=f"The first `python` on PATH is {launched}, not {py.executable}, the interpreter "
+                               "that has MindSpore. msrun starts its workers as `python <script>`, so each worker "
+                               "fails with \"ModuleNotFoundError: No module named 'mindspore'\" although MindSpore "
+                               "imports in this interpreter.")
+    if py.on_path_is_this.get("python") is None:
+        return Finding("mindspore.launcher_python", SKIP, TITLE, evidence=evidence,
+                       summary=f"Could not tell whether {launched} is this interpreter.")
+    return Finding("mindspore.launcher_python", PASS, TITLE, evidence=evidence,
+                   summary=f"`python` on PATH is this interpreter ({launched})")
