@@ -13,11 +13,11 @@ import posixpath
 from ..findings import PASS, SKIP, WARN, Finding
 from . import check
 
-TITLE = "The `python` launchers start is the one with MindSpore"
+TITLE = "Launchers (msrun) start workers with the `python` that has MindSpore"
 
 
 @check("mindspore.launcher_python", TITLE,
-       warn="The `python` launchers (msrun) start is not the one with MindSpore",
+       warn="Launchers (msrun) would start workers with a `python` without MindSpore",
        skip="Which `python` launchers start: not checked")
 def check_launcher_python(ctx):
     py, ms = ctx.facts.python, ctx.facts.mindspore
