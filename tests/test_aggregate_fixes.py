@@ -7,7 +7,7 @@ from ascend_doctor.render.aggregate_text import render_aggregate_text
 from ascend_doctor.render.html_aggregate import render_aggregate_html
 
 from conftest import fixture_path, run_cli
-from fixture_reports import report_for
+from snapshot_reports import report_for
 
 ROOT_FIX = "source /usr/local/Ascend/ascend-toolkit/set_env.sh"
 HOME_FIX = "source /home/alice/Ascend/ascend-toolkit/set_env.sh"

@@ -9,7 +9,7 @@ from ascend_doctor.findings import FAIL, WARN, Finding
 from ascend_doctor.reconcile import Action, actions, conflicts, reconcile
 
 from conftest import fixture_path, run_json
-from fixture_reports import all_reports, snapshot_dirs
+from snapshot_reports import all_reports, snapshot_dirs
 
 
 @pytest.mark.parametrize("name", sorted(snapshot_dirs()))

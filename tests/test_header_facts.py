@@ -7,7 +7,7 @@ import pytest
 from ascend_doctor.render.common import facts_summary
 
 from conftest import fixture_path, run_cli, run_json
-from fixture_reports import all_reports, snapshot_dirs
+from snapshot_reports import all_reports, snapshot_dirs
 
 
 def _toolkit_only(make_snapshot):

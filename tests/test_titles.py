@@ -21,6 +21,7 @@ KNOWN_FALSE = [
     "[ WARN] MindSpore is installed in this Python",
     "[ERROR] MindSpore is installed in this Python",
     "[ FAIL] NPU driver installed",
+    "[ WARN] NPU driver installed",
     "[ERROR] NPU driver installed",
     "[ WARN] CANN installed",
     "[ WARN] NPU firmware installed",
@@ -51,7 +52,7 @@ def test_no_problem_line_states_the_passing_condition(name):
 def test_the_fixtures_cover_the_lines_that_used_to_lie():
     """The loop above is only worth something if the fixtures reach these outcomes."""
     seen = {(f.id, f.status) for r in all_reports().values() for f in r.findings}
-    for wanted in [("install.cann_env_sourced", FAIL), ("mindspore.installed", WARN), ("install.driver_present", FAIL),
+    for wanted in [("install.cann_env_sourced", FAIL), ("mindspore.installed", WARN), ("install.driver_present", WARN),
                    ("gpu.driver_module_match", FAIL), ("mindspore.python_supported", FAIL)]:
         assert wanted in seen
 

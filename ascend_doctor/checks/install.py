@@ -24,7 +24,7 @@ def _container_mount_hint(ctx, what: str) -> List[str]:
 
 
 @check("install.driver_present", "NPU driver installed",
-       fail="No NPU driver found", warn="NPU driver only partly visible here", error="NPU driver version unreadable",
+       fail="No NPU driver found", warn="NPU driver answers, but its version.info is not visible", error="NPU driver version unreadable",
        skip="No NPU driver to check (no Ascend parts here)")
 def check_driver_present(ctx):
     title = "NPU driver installed"
