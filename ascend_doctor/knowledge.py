@@ -51,6 +51,23 @@ CLASSES = ("root", "wrapper", "benign")
 MIN_ANCHOR_LEN = 4
 
 
+# The knowledge base's `source` also cites where an entry was written up in the project's research notes
+# (reference/error_signatures.md, shared/reference/*.md), files users do not have; those citations are left
+# out of what is shown, and the reference tool's knowledge base is named by its public repository.
+_NOTES_PREFIX = re.compile(r"^reference/error_signatures\.md(?:\s+[A-Z0-9_]+)?:\s*")
+_NOTES_CITE = re.compile(r"(?:shared/)?reference/[A-Za-z_]+\.md")
+ASCEND_FD_KB = "ascend-fd knowledge base (github.com/Ascend/mind-cluster, " \
+               "component/ascend-faultdiag/src/ascend_fd/configuration/kg-config.json)"
+
+
+def public_source(source: str, sig_id: str = "") -> str:
+    """A signature's `source` as a user can follow it: the research-notes citations dropped, the rest kept."""
+    src = _NOTES_PREFIX.sub("", source or "").strip()
+    parts = [p.strip() for p in re.split(r";\s+", src) if p.strip() and not _NOTES_CITE.search(p)]
+    text = "; ".join(parts).replace("ascend-fd kg-config.json", ASCEND_FD_KB, 1)
+    return text or (f"ascend-doctor kb show {sig_id}" if sig_id else "")
+
+
 @dataclass
 class Pitfall:
     id: str
@@ -168,6 +185,10 @@ class Signature:
                 return None
             out.update(lit.encode("utf-8") for lit in lits)
         return sorted(out)
+
+    # ---- where it comes from, as a user can follow it ----
+    def public_source(self) -> str:
+        return public_source(self.source, self.id)
 
     # ---- the texts in a language ----
     def text(self, lang: str = "en") -> Tuple[str, str, List[str]]:

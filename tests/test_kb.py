@@ -509,3 +509,13 @@ def test_chinese_text_wraps_at_80_terminal_columns_and_keeps_every_character():
     assert not problems, "\n".join(problems[:20])
     assert _wrap("中" * 100, "  ") == ["  " + "中" * 39, "  " + "中" * 39, "  " + "中" * 22]
     assert _wrap("a b", "  ") == ["  a b"]  # English goes through textwrap as before
+
+
+def test_sources_shown_to_users_never_cite_files_they_do_not_have():
+    """Issue 11: a problem cited reference/error_signatures.md, a file not in the package. Every signature's shown
+    source names what a user can open (a doc, a repository file, a URL), never the research notes."""
+    kb = load_knowledge_base()
+    bad = [(s.id, s.public_source()) for s in kb.signatures if "reference/" in s.public_source()]
+    assert not bad, bad[:5]
+    fd = next(s for s in kb.signatures if s.ascend_fd and "kg-config.json" in s.source)
+    assert "github.com/Ascend/mind-cluster" in fd.public_source()

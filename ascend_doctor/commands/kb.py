@@ -131,7 +131,7 @@ def _sig_json(sig, lang: str) -> dict:
             "class": sig.kind, "component": sig.component, "log_sources": list(sig.log_sources),
             "pitfall": sig.pitfall, "cause": cause, "fix": fix, "leads_to": list(sig.leads_to),
             "derived": sig.derived, "all_of": [list(a) for a in sig.all_of], "patterns": sig.patterns(),
-            "examples": list(sig.examples), "source": sig.source}
+            "examples": list(sig.examples), "source": sig.public_source()}
 
 
 def _causes_of(kb, sig) -> List[str]:
@@ -176,8 +176,8 @@ def _sig_text(kb, sig, lang: str) -> List[str]:
         out += _wrap(", ".join(causes), "    ", label("  Caused by: ", "  可能由以下故障引起: "))
     if effects:
         out += _wrap(", ".join(effects), "    ", label("  Leads to: ", "  可能导致: "))
-    if sig.source:
-        out += _wrap(sig.source, "    ", label("  Source: ", "  来源: "))
+    if sig.public_source():
+        out += _wrap(sig.public_source(), "    ", label("  Source: ", "  来源: "))
     return out
 
 

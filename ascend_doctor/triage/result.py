@@ -7,7 +7,6 @@ causes before generic wrappers, then by first occurrence; a problem whose signat
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Any, Dict, Iterable, List, Optional, Tuple
 
@@ -17,14 +16,9 @@ TRIAGE_SCHEMA = "ascend-doctor.triage/1"
 SEVERITY_ORDER = {"fail": 0, "warn": 1, "info": 2}
 CLASS_ORDER = {"root": 0, "wrapper": 1, "benign": 2}
 NOT_A_LOG = "not a log file (by its name or content): skipped"
-# The knowledge base's `source` starts with where the entry was written up in the project's research notes
-# ("reference/error_signatures.md ID: ..."), a file users do not have: the report shows the rest, the real sources.
-_NOTES_PREFIX = re.compile(r"^reference/error_signatures\.md(?:\s+[A-Z0-9_]+)?:\s*")
-
-
 def shown_source(sig: Signature) -> str:
-    src = _NOTES_PREFIX.sub("", sig.source or "").strip()
-    return src or f"ascend-doctor kb show {sig.id}"
+    """Where the entry comes from, as a user can follow it (knowledge.public_source)."""
+    return sig.public_source()
 
 
 def ascend_fd_ids(sig: Signature) -> List[str]:
