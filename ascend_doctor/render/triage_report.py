@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import json
 from typing import List
 
@@ -150,7 +152,28 @@ def _text(result: TriageResult, color: bool) -> str:
     counts = result.counts()
     lines.append("")
     lines.append(f"Summary: {counts['fail']} fail, {counts['warn']} warn, {counts['info']} info")
-    return "\n".join(lines) + "\n"
+    return "\n".join(_fit(lines)) + "\n"
+
+
+_QUOTED = re.compile(r"^\s*(?:> |\S+:\d+: )")  # a quoted log line: shown whole, as it is in the file
+
+
+def _fit(lines: List[str]) -> List[str]:
+    """Every line to the terminal width (render.layout: breaks at spaces only, never inside a path or a
+    command's word), continuation lines indented under their first; quoted log lines are kept whole."""
+    from .layout import terminal_width, wrap
+
+    width = terminal_width()
+    out: List[str] = []
+    for line in lines:
+        if len(line) <= width or "\033[" in line or _QUOTED.match(line):
+            out.append(line)
+            continue
+        lead = line[:len(line) - len(line.lstrip())]
+        step = re.match(r"\s*(?:\d+\.|-)\s", line)
+        more = " " * (step.end() if step else len(lead) + 2)
+        out.extend(wrap(line.strip(), width, indent=lead, subsequent=more))
+    return out
 
 
 def _md_escape(s: str) -> str:
