@@ -256,6 +256,8 @@ def check_cann_driver(ctx):
 
         drv = replace(drv, version=ctx.facts.npu.driver_version)
         driver_from = "npu-smi (driver/version.info is not visible here)"
+    elif is_planned(ctx.facts):
+        driver_from = "the planned install"
     else:
         driver_from = drv.version_file or "driver/version.info"
     inst, others, why = judged_cann(ctx.facts)
