@@ -54,9 +54,29 @@ class CliError(Exception):
     """A one-line reason the doctor could not run (exit 2)."""
 
 
+def _help_width() -> int:
+    """The width argparse's formatter would get from shutil.get_terminal_size() (COLUMNS, the terminal, 80),
+    minus its 2-column margin, found without importing shutil (and with it bz2 and lzma) at every start."""
+    import os
+
+    try:
+        columns = int(os.environ.get("COLUMNS", "0"))
+    except ValueError:
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return (columns or 80) - 2
+
+
 class _Parser(argparse.ArgumentParser):
     def error(self, message):  # one line, exit 2, like every other could-not-run
         self.exit(EXIT_CANNOT_RUN, f"{self.prog}: error: {message} (see --help)\n")
+
+    def _get_formatter(self):  # argparse builds one per add_argument; the default one imports shutil
+        return self.formatter_class(prog=self.prog, width=_help_width())
 
 
 def build_parser(selected: Optional[str] = None) -> argparse.ArgumentParser:

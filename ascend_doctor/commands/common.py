@@ -6,7 +6,6 @@ import os
 import re
 import sys
 
-from ..atomic import write_atomic
 from ..cli import CliError
 
 
@@ -23,6 +22,8 @@ def write_output(text: str, path: str = None) -> None:
         return
     if os.path.isdir(path):
         raise CliError(f"--output {path}: is a directory, expected a file name (e.g. {os.path.join(path, 'report.txt')})")
+    from ..atomic import write_atomic  # tempfile and random: only when writing a file, not for stdout
+
     try:
         write_atomic(path, text)
     except OSError as exc:
