@@ -1,6 +1,6 @@
 """Which check, log signature or advice addresses each documented pitfall (P01..P24).
 
-The README's "Pitfall coverage" table is generated from this (scripts/pitfall_table.py)
+The "Pitfall coverage" table in docs/pitfalls.md is generated from this (scripts/pitfall_table.py)
 and a test keeps the two equal, so the table cannot claim what the code does not do.
 """
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Print the README's pitfall coverage table from the code (or --write it into README.md)."""
+"""Print the pitfall coverage table from the code (or --write it into docs/pitfalls.md, between its markers)."""
 
 import os
 import re
@@ -15,8 +15,10 @@ BEGIN, END = "<!-- pitfall-table:begin -->", "<!-- pitfall-table:end -->"
 if __name__ == "__main__":
     table = coverage_markdown()
     if "--write" in sys.argv:
-        path = os.path.join(REPO, "README.md")
+        path = os.path.join(REPO, "docs", "pitfalls.md")
         text = open(path, encoding="utf-8").read()
+        if BEGIN not in text or END not in text:
+            sys.exit(f"{path}: no {BEGIN} ... {END} markers to write the table between")
         new = re.sub(re.escape(BEGIN) + ".*?" + re.escape(END), BEGIN + "\n" + table + END, text, flags=re.S)
         open(path, "w", encoding="utf-8").write(new)
     else:

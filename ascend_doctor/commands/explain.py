@@ -159,8 +159,8 @@ def _pitfall_text(e: dict, lang: str) -> List[str]:
 def _readable_source(source: str) -> str:
     """The research notes are not shipped: say where the same list can be read."""
     if source.startswith("reference/pitfalls.md"):
-        return "the project's pitfall list (research notes, reference/pitfalls.md), summarised in the README's " \
-               "'Pitfall coverage' table"
+        return "the project's pitfall list (research notes, reference/pitfalls.md), summarised in the " \
+               "'Pitfall coverage' table of the documentation (docs/pitfalls.md)"
     return source
 
 
