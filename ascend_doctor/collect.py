@@ -135,19 +135,26 @@ class RecordingHost(LiveHost):
         self.commands: Dict[Tuple[str, ...], CommandResult] = {}
         self.disks: Dict[str, dict] = {}
 
-    def _real(self, path: str) -> str:
-        """Record every symbolic link on the way to `path`; return where it really is."""
+    def _real(self, path: str, depth: int = 0) -> str:
+        """Record every symbolic link on the way to `path`, each link of a chain too (a venv's python ->
+        python3 -> /opt/.../python3 -> python3.11: a replay must follow the same chain); return where it is."""
+        if depth > 40:  # a loop: the live realpath says what the OS says
+            return os.path.realpath(path)
         cur = "/"
-        for part in [p for p in path.split("/") if p]:
+        parts = [p for p in path.split("/") if p]
+        for i, part in enumerate(parts):
             cand = posixpath.join(cur, part)
             if os.path.islink(cand):
                 try:
-                    self.symlinks[cand] = os.readlink(cand)
+                    target = os.readlink(cand)
                 except OSError:
                     return os.path.realpath(path)
-                cur = os.path.realpath(cand)
-            else:
-                cur = cand
+                self.symlinks[cand] = target
+                if not target.startswith("/"):
+                    target = posixpath.join(cur, target)
+                rest = "/".join(parts[i + 1:])
+                return self._real(posixpath.normpath(posixpath.join(target, rest) if rest else target), depth + 1)
+            cur = cand
         return cur
 
     def _note(self, path: str) -> None:

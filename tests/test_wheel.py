@@ -34,7 +34,9 @@ def test_wheel_installs_and_runs_against_a_snapshot(tmp_path, make_snapshot):
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
     pip = [str(venv / "bin" / "python"), "-m", "pip", "install", "-q"]
-    subprocess.run(pip + [str(wheel)], check=True, capture_output=True, text=True)
+    # without PYTHONPATH: a checkout on it (its .egg-info) would make pip think the doctor is installed already
+    clean = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    subprocess.run(pip + [str(wheel)], check=True, capture_output=True, text=True, env=clean)
 
     snap = make_snapshot(files={"/etc/os-release": 'PRETTY_NAME="EulerOS 2.0 (SP10)"\nID=euleros\n'},
                          machine={"arch": "aarch64", "cpu_count": 192, "mem_total_mb": 1500000,
