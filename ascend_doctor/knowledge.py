@@ -172,11 +172,7 @@ class Signature:
         """
         if self.derived:
             return []
-        out: Set[bytes] = set()
-        if self.all_of:
-            shared = shared or {}
-            out.update(min(alt, key=lambda lit: (literal_cost(lit) + 1) * max(1, shared.get(lit, 1))).encode("utf-8")
-                       for alt in self.all_of)
+        out: Set[bytes] = self.all_of_anchors(shared)
         if self.anchors:  # given by hand in the data (for the patterns)
             return sorted(out | {a.encode("utf-8") for a in self.anchors})
         for p in self.patterns():
@@ -185,6 +181,12 @@ class Signature:
                 return None
             out.update(lit.encode("utf-8") for lit in lits)
         return sorted(out)
+
+    def all_of_anchors(self, shared: Optional[Dict[str, int]] = None) -> Set[bytes]:
+        """The most selective literal of each all_of alternative (see scan_literals)."""
+        shared = shared or {}
+        return {min(alt, key=lambda lit: (literal_cost(lit) + 1) * max(1, shared.get(lit, 1))).encode("utf-8")
+                for alt in self.all_of}
 
     # ---- where it comes from, as a user can follow it ----
     def public_source(self) -> str:
@@ -519,6 +521,155 @@ def _trie_regex(words: Iterable[bytes]) -> bytes:
 
 
 # ---------------------------------------------------------------------------
+# A signature's regex as a Hyperscan expression (the whole pattern, not just an anchor)
+# ---------------------------------------------------------------------------
+# Hyperscan matches the exact regex over a chunk, so a hit is a match and the line needs no
+# Python at all. The translation works on Python's own parse of the bytes pattern (what
+# Signature.bytes_matcher compiles) and writes every element out explicitly, so no dialect
+# difference can creep in: each class is a list of byte ranges (\d, \w, \s as Python's bytes
+# mode defines them, (?i) folding ASCII letters as Python's bytes mode does), "." and every
+# class leave out the newline (a line holds none, so nothing changes for a line, and no Hyperscan
+# match can run across two lines: the line holding a match's end is the line holding it all),
+# ^ and $ become line anchors. A look-around is left out (the expression then finds a superset,
+# confirmed in Python); anything else (back-references, \A, \Z, atomic groups, a literal newline)
+# gives None: that pattern is found by its literals and confirmed in Python.
+# A trailing (or leading) repeat is cut to its minimum: the same lines match, and `.*` at the end
+# would otherwise report a match at every byte up to the line's end.
+
+HS_EXPRESSION_VERSION = 1
+_NL = 10
+_WORD_BYTES = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
+_CATEGORY_BYTES = {
+    "CATEGORY_DIGIT": frozenset(range(48, 58)),
+    "CATEGORY_SPACE": frozenset(b" \t\n\r\f\v"),
+    "CATEGORY_WORD": _WORD_BYTES,
+}
+
+
+class _NoHs(Exception):
+    pass
+
+
+def _fold(byteset, icase: bool):
+    if not icase:
+        return set(byteset)
+    out = set(byteset)
+    for b in byteset:
+        if 65 <= b <= 90:
+            out.add(b + 32)
+        elif 97 <= b <= 122:
+            out.add(b - 32)
+    return out
+
+
+def _class_expr(byteset) -> bytes:
+    byteset = sorted(set(byteset) - {_NL})
+    if not byteset:
+        raise _NoHs("a class that matches only a newline")
+    if len(byteset) == 1:
+        return b"\\x%02x" % byteset[0]
+    parts, i = [], 0
+    while i < len(byteset):
+        j = i
+        while j + 1 < len(byteset) and byteset[j + 1] == byteset[j] + 1:
+            j += 1
+        parts.append(b"\\x%02x" % byteset[i] + (b"-\\x%02x" % byteset[j] if j > i else b""))
+        i = j + 1
+    return b"[" + b"".join(parts) + b"]"
+
+
+def _in_bytes(items, icase: bool):
+    got, negate = set(), False
+    for op, av in items:
+        name = str(op)
+        if name == "NEGATE":
+            negate = True
+        elif name == "LITERAL":
+            got |= _fold({av}, icase)
+        elif name == "RANGE":
+            got |= _fold(set(range(av[0], av[1] + 1)), icase)
+        elif name == "CATEGORY":
+            cat = str(av)
+            base = cat.replace("_NOT_", "_")
+            if base not in _CATEGORY_BYTES:
+                raise _NoHs(cat)
+            got |= (set(range(256)) - _CATEGORY_BYTES[base]) if "_NOT_" in cat else set(_CATEGORY_BYTES[base])
+        else:
+            raise _NoHs(name)
+    return (set(range(256)) - got) if negate else got
+
+
+def _hs_seq(items, icase: bool, loose: list) -> bytes:
+    return b"".join(_hs_item(op, av, icase, loose) for op, av in items)
+
+
+def _hs_item(op, av, icase: bool, loose: list) -> bytes:
+    name = str(op)
+    if name in ("ASSERT", "ASSERT_NOT"):  # a look-around only narrows: without it, a superset (confirmed in Python)
+        loose.append(name)
+        return b""
+    if name == "LITERAL":
+        return _class_expr(_fold({av}, icase))
+    if name == "NOT_LITERAL":
+        return _class_expr(set(range(256)) - _fold({av}, icase))
+    if name == "ANY":
+        return _class_expr(range(256))  # with or without DOTALL: every byte but the newline
+    if name == "IN":
+        return _class_expr(_in_bytes(av, icase))
+    if name == "BRANCH":
+        return b"(?:" + b"|".join(_hs_seq(list(b), icase, loose) for b in av[1]) + b")"
+    if name == "SUBPATTERN":
+        add, delete = av[1], av[2]
+        if (add | delete) & ~(re.IGNORECASE | re.DOTALL | re.MULTILINE | re.ASCII):
+            raise _NoHs("group flags")
+        return b"(?:" + _hs_seq(list(av[3]), _group_icase(av, icase), loose) + b")"
+    if name in ("MAX_REPEAT", "MIN_REPEAT"):
+        lo, hi, sub = av
+        inner = b"(?:" + _hs_seq(list(sub), icase, loose) + b")"
+        if hi == _sre_c.MAXREPEAT:
+            return inner + (b"*" if lo == 0 else b"+" if lo == 1 else b"{%d,}" % lo)
+        return inner + (b"{%d}" % lo if lo == hi else b"{%d,%d}" % (lo, hi))
+    if name == "AT":
+        at = {"AT_BEGINNING": b"^", "AT_BEGINNING_LINE": b"^", "AT_END": b"$", "AT_END_LINE": b"$",
+              "AT_BOUNDARY": b"\\b", "AT_NON_BOUNDARY": b"\\B"}.get(str(av))
+        if at is None:
+            raise _NoHs(str(av))
+        return at
+    raise _NoHs(name)
+
+
+def _trim_repeats(items) -> list:
+    """Leading and trailing repeats cut to their minimum (the same lines match; fewer reports)."""
+    items = list(items)
+    for end in (-1, 0):
+        while items and str(items[end][0]) in ("MAX_REPEAT", "MIN_REPEAT"):
+            lo, hi, sub = items[end][1]
+            if lo == 0:
+                items.pop(end)
+                continue
+            if hi != lo:
+                items[end] = (items[end][0], (lo, lo, sub))
+            break
+    return items
+
+
+def hs_expression(pattern: str) -> Optional[Tuple[bytes, bool]]:
+    """`pattern` (a signature's Python regex) as a Hyperscan expression for one line, and whether it is
+    exact (a hit is a match) or a superset (a look-around left out: Python confirms); None: not expressible."""
+    try:
+        parsed = _sre_parse.parse(pattern.encode("utf-8"))
+        flags = parsed.state.flags
+        if flags & ~(re.IGNORECASE | re.DOTALL | re.MULTILINE | re.ASCII | re.VERBOSE):
+            return None
+        items = _trim_repeats(list(parsed))
+        loose: list = []
+        expr = _hs_seq(items, bool(flags & re.IGNORECASE), loose) if items else b""
+        return (expr, not loose) if expr else None
+    except (_NoHs, re.error, RecursionError, OverflowError):
+        return None
+
+
+# ---------------------------------------------------------------------------
 # Anchor finders: where in a chunk the scanner's literals occur
 # ---------------------------------------------------------------------------
 # Each finder adds {line start: {signature indexes}} for every line holding one of the
@@ -555,29 +706,51 @@ def _note_line(lines: Dict[int, Set[int]], ls: int, ids) -> None:
 
 
 class _HyperscanFinder:
+    """One Hyperscan database of literals and whole regexes (see hs_expression); a hit belongs to the line
+    holding its last byte (no expression matches a newline, so that line holds the whole match)."""
+
     name = "hyperscan"
 
-    def __init__(self, lit_sigs: Dict[bytes, Set[int]]):
+    def __init__(self, lit_sigs: Dict[bytes, Set[int]], regexes: Sequence[Tuple[bytes, Set[int]]] = (),
+                 db: Optional[bytes] = None):
         import hyperscan  # type: ignore[import]
 
-        self.lits = sorted(lit_sigs)
-        self.sigs = [lit_sigs[lit] for lit in self.lits]
-        self.db = hyperscan.Database(mode=hyperscan.HS_MODE_BLOCK)
-        # every byte as \xHH: a literal in any PCRE dialect, whatever bytes it holds
-        exprs = [b"".join(b"\\x%02x" % c for c in lit) for lit in self.lits]
-        if exprs:
-            self.db.compile(expressions=exprs, ids=list(range(len(exprs))), elements=len(exprs), flags=[0] * len(exprs))
+        lits = sorted(lit_sigs)
+        # every byte of a literal as \xHH: a literal in any PCRE dialect, whatever bytes it holds
+        self.exprs = [b"".join(b"\\x%02x" % c for c in lit) for lit in lits] + [e for e, _ in regexes]
+        self.sigs = [lit_sigs[lit] for lit in lits] + [set(ids) for _, ids in regexes]
+        flags = [0] * len(lits) + [hyperscan.HS_FLAG_MULTILINE] * len(regexes)
+        self.db = None
+        if db is not None:
+            self.db = hyperscan.loadb(db, hyperscan.HS_MODE_BLOCK)
+            self.db.scratch = hyperscan.Scratch(self.db)
+        elif self.exprs:
+            self.db = hyperscan.Database(mode=hyperscan.HS_MODE_BLOCK)
+            self.db.compile(expressions=self.exprs, ids=list(range(len(self.exprs))), elements=len(self.exprs),
+                            flags=flags)
+
+    def dump(self) -> Optional[bytes]:
+        import hyperscan  # type: ignore[import]
+
+        return hyperscan.dumpb(self.db) if self.db is not None else None
 
     def add_lines(self, buf: bytes, start: int, end: int, lines: Dict[int, Set[int]]) -> None:
-        if not self.lits or end <= start:
+        if self.db is None or end <= start:
             return
         found: List[Tuple[int, int]] = []
         add = found.append
         self.db.scan(memoryview(buf)[start:end], match_event_handler=lambda i, _f, to, _fl, _c: add((to, i)))
-        rfind = buf.rfind
-        for to, i in found:
-            p = start + to - len(self.lits[i])
-            _note_line(lines, rfind(b"\n", start, p) + 1 or start, self.sigs[i])
+        rfind, sigs = buf.rfind, self.sigs
+        last_p, last_ls = -1, start
+        for to, i in found:  # in order of match end
+            p = start + to - 1
+            ls = last_ls if p == last_p else (rfind(b"\n", start, p) + 1 or start)
+            last_p, last_ls = p, ls
+            got = lines.get(ls)
+            if got is None:
+                lines[ls] = set(sigs[i])
+            else:
+                got.update(sigs[i])
 
 
 class _Re2Finder:
@@ -670,53 +843,253 @@ class _PythonFinder:
 _FINDERS = {"hyperscan": _HyperscanFinder, "re2": _Re2Finder, "python": _PythonFinder}
 
 
+def _scan_plan(signatures: Sequence[Signature], hs_reject: Set[bytes] = frozenset()) -> dict:  # type: ignore[assignment]
+    """What the finders look for, worked out from the signatures (cached on disk, see _ScannerCache).
+
+    lit / unanchored: every signature's literal anchors, for the literal finders (RE2 set, Python passes);
+    hs_lit / hs_re / hs_exact / hs_unanchored: for Hyperscan, each regex whole where hs_expression can
+    write it (`hs_reject`: expressions Hyperscan refused), the literals of the rest; hs_exact: the
+    signatures whose Hyperscan hit is a match (no exclude, exact expressions, one-literal alternatives).
+    """
+    shared: Dict[str, int] = {}
+    for sig in signatures:
+        for alt in sig.all_of:
+            for lit in set(alt):
+                shared[lit] = shared.get(lit, 0) + 1
+    lit: Dict[bytes, Set[int]] = {}
+    unanchored: List[int] = []
+    hs_lit: Dict[bytes, Set[int]] = {}
+    hs_re: Dict[bytes, Set[int]] = {}
+    hs_exact: List[int] = []
+    hs_unanchored: List[int] = []
+    for i, sig in enumerate(signatures):
+        lits = sig.scan_literals(shared)
+        if lits is None:
+            unanchored.append(i)
+        else:
+            for x in lits:
+                lit.setdefault(x, set()).add(i)
+        if sig.derived:
+            continue
+        exprs: Optional[List[Tuple[bytes, bool]]] = []
+        for p in sig.patterns():
+            got = hs_expression(p)
+            if got is None or got[0] in hs_reject:
+                exprs = None
+                break
+            exprs.append(got)  # type: ignore[union-attr]
+        if exprs is None:  # Hyperscan looks for its literals too; Python confirms
+            if lits is None:
+                hs_unanchored.append(i)
+            for x in lits or ():
+                hs_lit.setdefault(x, set()).add(i)
+            continue
+        for e, _ in exprs:
+            hs_re.setdefault(e, set()).add(i)
+        for x in sig.all_of_anchors(shared):
+            hs_lit.setdefault(x, set()).add(i)
+        if not sig.exclude and all(ok for _, ok in exprs) and all(len(alt) == 1 for alt in sig.all_of):
+            hs_exact.append(i)
+
+    def table(d: Dict[bytes, Set[int]]) -> list:
+        return [[k.decode("latin-1"), sorted(v)] for k, v in sorted(d.items())]
+
+    return {"lit": table(lit), "unanchored": unanchored, "hs_lit": table(hs_lit), "hs_re": table(hs_re),
+            "hs_exact": hs_exact, "hs_unanchored": hs_unanchored, "hs_reject": sorted(x.decode("latin-1") for x in hs_reject)}
+
+
+def _untable(rows) -> Dict[bytes, Set[int]]:
+    return {k.encode("latin-1"): set(v) for k, v in rows}
+
+
+# ---------------------------------------------------------------------------
+# The scanner's cache: the plan and the compiled Hyperscan database, between runs
+# ---------------------------------------------------------------------------
+# Working out the anchors (parsing ~400 regexes) and compiling Hyperscan's database take longer
+# than scanning a hundred megabytes; both depend only on the signatures' matching fields and this
+# code. They are kept in $XDG_CACHE_HOME/ascend-doctor/ (~/.cache/ascend-doctor), one file per
+# knowledge base, named by a hash of those fields, this file's source, the Python version and the
+# machine. A file that is damaged, truncated or from another Hyperscan is rebuilt, never trusted:
+# a digest over its bytes is checked first, and Hyperscan checks its own database's version and
+# platform. ASCEND_DOCTOR_NO_CACHE=1 turns the cache off; ASCEND_DOCTOR_CACHE_DIR moves it.
+
+CACHE_ENV_OFF = "ASCEND_DOCTOR_NO_CACHE"
+CACHE_ENV_DIR = "ASCEND_DOCTOR_CACHE_DIR"
+_CACHE_MAGIC = b"ascend-doctor scanner cache 1\n"
+_CACHE_KEEP = 8  # files kept (the newest): a few knowledge bases (--kb, tests) without growing forever
+_CACHE_MIN_SIGNATURES = 50  # a small knowledge base builds faster than it is worth writing down
+
+
+def cache_dir() -> Optional[str]:
+    if os.environ.get(CACHE_ENV_OFF):
+        return None
+    d = os.environ.get(CACHE_ENV_DIR)
+    if not d:
+        base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+        d = os.path.join(base, "ascend-doctor")
+    return d
+
+
+@functools.lru_cache(maxsize=1)
+def _code_digest() -> bytes:
+    import hashlib
+
+    with open(__file__, "rb") as fh:
+        return hashlib.blake2b(fh.read(), digest_size=16).digest()
+
+
+def _scanner_key(signatures: Sequence[Signature]) -> str:
+    import hashlib
+    import json
+    import platform
+    import sys
+
+    h = hashlib.blake2b(digest_size=20)
+    h.update(_code_digest())
+    h.update(f"{sys.version_info[:2]} {platform.machine()} {HS_EXPRESSION_VERSION}".encode())
+    fields = [[s.derived, s.pattern, s.regex, s.also, s.exclude, s.all_of, s.anchors] for s in signatures]
+    h.update(json.dumps(fields, ensure_ascii=False).encode("utf-8", "surrogatepass"))
+    return h.hexdigest()
+
+
+def _cache_read(path: str) -> Optional[Tuple[dict, Optional[bytes]]]:
+    import hashlib
+    import json
+
+    try:
+        with open(path, "rb") as fh:
+            raw = fh.read()
+        if not raw.startswith(_CACHE_MAGIC) or len(raw) < len(_CACHE_MAGIC) + 24:
+            return None
+        body, digest = raw[:-16], raw[-16:]
+        if hashlib.blake2b(body, digest_size=16).digest() != digest:
+            return None
+        at = len(_CACHE_MAGIC)
+        n_plan, n_db = int.from_bytes(body[at:at + 4], "big"), int.from_bytes(body[at + 4:at + 8], "big")
+        plan = json.loads(body[at + 8:at + 8 + n_plan].decode("utf-8"))
+        db = body[at + 8 + n_plan:at + 8 + n_plan + n_db] if n_db else None
+        return (plan, db) if isinstance(plan, dict) else None
+    except (OSError, ValueError, UnicodeDecodeError):
+        return None
+
+
+def _cache_write(path: str, plan: dict, db: Optional[bytes]) -> None:
+    import hashlib
+    import json
+    import tempfile
+
+    blob = json.dumps(plan, separators=(",", ":")).encode("utf-8")
+    body = _CACHE_MAGIC + len(blob).to_bytes(4, "big") + len(db or b"").to_bytes(4, "big") + blob + (db or b"")
+    d = os.path.dirname(path)
+    try:
+        os.makedirs(d, mode=0o700, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=".scanner-", dir=d)
+        try:
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(body + hashlib.blake2b(body, digest_size=16).digest())
+            os.replace(tmp, path)
+        except BaseException:
+            os.unlink(tmp)
+            raise
+        old = sorted((e for e in os.scandir(d) if e.name.startswith("scanner-") and e.is_file()),
+                     key=lambda e: e.stat().st_mtime, reverse=True)
+        for e in old[_CACHE_KEEP:]:
+            os.unlink(e.path)
+    except OSError:  # a read-only home, a full disk: run without the cache
+        pass
+
+
 class Scanner:
     """Finds signature hits in chunks of bytes (complete lines) without touching non-matching lines in Python."""
 
     def __init__(self, signatures: Sequence[Signature], matchers: Optional[Sequence[str]] = None):
         self.signatures = list(signatures)
-        self.unanchored: List[int] = []
-        lit_sigs: Dict[bytes, Set[int]] = {}
-        shared: Dict[str, int] = {}
-        for sig in self.signatures:
-            for alt in sig.all_of:
-                for lit in set(alt):
-                    shared[lit] = shared.get(lit, 0) + 1
-        for i, sig in enumerate(self.signatures):
-            lits = sig.scan_literals(shared)
-            if lits is None:
-                self.unanchored.append(i)
-                continue
-            for lit in lits:
-                lit_sigs.setdefault(lit, set()).add(i)
-        self.lit_sigs = lit_sigs
-        self._matchers = [sig.bytes_matcher() for sig in self.signatures]
-        self._unanchored_res = [
-            (i, re.compile(("|".join(f"(?:{p})" for p in self.signatures[i].patterns())).encode("utf-8"), re.M))
-            for i in self.unanchored]
+        order = list(matchers or matcher_order())
+        d = cache_dir() if len(self.signatures) >= _CACHE_MIN_SIGNATURES else None
+        path = os.path.join(d, f"scanner-{_scanner_key(self.signatures)}.bin") if d else None
+        cached = _cache_read(path) if path else None
+        plan, db = cached if cached else (None, None)
+        dirty = plan is None
+        if plan is None:
+            plan = _scan_plan(self.signatures)
+        self.lit_sigs = _untable(plan["lit"])
+        self.unanchored: List[int] = list(plan["unanchored"])
+        self.exact: Set[int] = set()  # the finder's hit is a match: no Python needed
+        active_unanchored = self.unanchored
         self.finder = None
-        for name in (matchers or matcher_order()):
-            try:
-                self.finder = _FINDERS[name](lit_sigs)
+        for name in order:
+            if name == "hyperscan":
+                try:
+                    self.finder, plan, db, built = self._hyperscan(plan, db)
+                except Exception:  # not installed, no wheel for this CPU: the next one
+                    continue
+                dirty = dirty or built
+                self.exact = set(plan["hs_exact"])
+                active_unanchored = list(plan["hs_unanchored"])
                 break
-            except Exception:  # not installed, no wheel for this CPU, or out of memory: the next one
+            try:
+                self.finder = _FINDERS[name](self.lit_sigs)
+                break
+            except Exception:  # not installed, or out of memory: the next one
                 continue
         if self.finder is None:
-            self.finder = _PythonFinder(lit_sigs)
+            self.finder = _PythonFinder(self.lit_sigs)
         self.matcher = self.finder.name
+        if dirty and path:
+            _cache_write(path, plan, db)
+        self._matchers: List[Optional[Callable[[bytes], bool]]] = [None] * len(self.signatures)
+        # a signature no finder can look for: its own regex over the chunk (a leading \b dropped: the regex
+        # engine then skips to the first literal byte; the exact matcher still decides)
+        self._unanchored_res = [
+            (i, re.compile(("|".join(f"(?:{p[2:] if p.startswith(chr(92) + 'b') else p})"
+                                     for p in self.signatures[i].patterns())).encode("utf-8"), re.M))
+            for i in active_unanchored]
+
+    def _hyperscan(self, plan: dict, db: Optional[bytes]):
+        """(finder, plan, database bytes, whether anything was built) for Hyperscan; a cached database is loaded."""
+        regexes = [(e.encode("latin-1"), set(ids)) for e, ids in plan["hs_re"]]
+        if db is not None:
+            try:
+                return _HyperscanFinder(_untable(plan["hs_lit"]), regexes, db=db), plan, db, False
+            except Exception:  # another Hyperscan or CPU: compile again
+                pass
+        try:
+            finder = _HyperscanFinder(_untable(plan["hs_lit"]), regexes)
+        except ImportError:
+            raise
+        except Exception:  # an expression Hyperscan refuses (too large...): find which, look for its literals
+            import hyperscan  # type: ignore[import]
+
+            reject = {x.encode("latin-1") for x in plan.get("hs_reject", [])}
+            for e, _ in regexes:
+                one = hyperscan.Database(mode=hyperscan.HS_MODE_BLOCK)
+                try:
+                    one.compile(expressions=[e], ids=[0], elements=1, flags=[hyperscan.HS_FLAG_MULTILINE])
+                except Exception:
+                    reject.add(e)
+            plan = _scan_plan(self.signatures, reject)
+            finder = _HyperscanFinder(_untable(plan["hs_lit"]),
+                                      [(e.encode("latin-1"), set(ids)) for e, ids in plan["hs_re"]])
+        return finder, plan, finder.dump(), True
+
+    def _matcher(self, i: int) -> Callable[[bytes], bool]:
+        m = self._matchers[i]
+        if m is None:
+            m = self._matchers[i] = self.signatures[i].bytes_matcher()
+        return m
 
     def candidates(self, line: bytes) -> Set[int]:
         """Indexes of the signatures whose anchors occur in `line` (one line, no newline), and those with none."""
         lines: Dict[int, Set[int]] = {}
         self.finder.add_lines(line, 0, len(line), lines)
-        found: Set[int] = set(self.unanchored)
+        found: Set[int] = {i for i, _ in self._unanchored_res}
         for ids in lines.values():
             found |= ids
         return found
 
     def _line_hits(self, line: bytes, cands: Iterable[int]) -> List[int]:
-        matchers = self._matchers
-        return [i for i in sorted(cands) if matchers[i](line)]
+        exact = self.exact
+        return [i for i in sorted(cands) if i in exact or self._matcher(i)(line)]
 
     def match_line(self, line: bytes) -> List[int]:
         return self._line_hits(line, self.candidates(line))
@@ -731,9 +1104,9 @@ class Scanner:
         self.finder.add_lines(buf, start, end, lines)
         find = buf.find
         for i, rx in self._unanchored_res:
-            # a signature with no literal to find (`\bE[A-Z0-9][0-9]{4}[):]`): its own regex over the
-            # chunk (in C), noting the line of each match start and going on from the next line, so no
-            # line is skipped; a match across lines is only a candidate, the exact matcher decides
+            # a signature with no literal to find (`\bE[A-Z0-9][0-9]{4}[):]` where Hyperscan is missing): its own
+            # regex over the chunk (in C), noting the line of each match start and going on from the next line,
+            # so no line is skipped; a match across lines is only a candidate, the exact matcher decides
             m = rx.search(buf, start, end)
             while m is not None:
                 ls = buf.rfind(b"\n", start, m.start()) + 1 or start
@@ -742,10 +1115,17 @@ class Scanner:
                 if le < 0:
                     break
                 m = rx.search(buf, le + 1, end)
+        exact, matcher = self.exact, self._matcher
         for ls in sorted(lines):
             le = find(b"\n", ls, end)
             le = end if le < 0 else le
-            hits = self._line_hits(buf[ls:le], lines[ls])
+            ids = lines[ls]
+            if len(ids) == 1:
+                i = next(iter(ids))
+                if i in exact or matcher(i)(buf[ls:le]):
+                    yield ls, le, [i]
+                continue
+            hits = self._line_hits(buf[ls:le], ids)
             if hits:
                 yield ls, le, hits
 

@@ -290,8 +290,8 @@ class Triage:
                 else:
                     carry = buf
                 continue
-            self._scan_region(buf, 0, last_nl, lines_done, info, seen_on_line)
-            lines_done += buf.count(b"\n", 0, last_nl + 1)
+            cursor, lines_done = self._scan_region(buf, 0, last_nl, lines_done, info, seen_on_line)
+            lines_done += buf.count(b"\n", cursor, last_nl + 1)  # the newlines after the last hit
             carry = buf[last_nl + 1:]
             seen_on_line = {k: v for k, v in seen_on_line.items() if v > lines_done}
         if carry:
@@ -300,7 +300,9 @@ class Triage:
         info.lines = lines_done
 
     def _scan_region(self, buf: bytes, start: int, end: int, lines_before: int, info: InputInfo,
-                     seen_on_line: Dict[int, int], long_piece: bool = False) -> None:
+                     seen_on_line: Dict[int, int], long_piece: bool = False) -> Tuple[int, int]:
+        """Record the hits of buf[start:end]; returns (offset, complete lines before it): how far the line
+        count got (the last hit's line start), so the caller counts only the newlines after it."""
         cursor, line_no = start, lines_before + 1
         any_hit = False
         for ls, le, hits in self.scanner.scan(buf, start, end):
@@ -316,6 +318,7 @@ class Triage:
                 seen_on_line[idx] = line_no
                 self._record(idx, line, line_no, info)
                 any_hit = True
+        reached = (cursor, line_no - 1)
         proc = info.process
         if proc is not None and not long_piece:  # a CANN process log: its HCCL evidence lines, in order
             cursor, line_no = start, lines_before + 1
@@ -323,10 +326,13 @@ class Triage:
                 line_no += buf.count(b"\n", cursor, ls)
                 cursor = ls
                 self._evidence(proc, buf[ls:le], line_no, info)
+            if cursor > reached[0]:
+                reached = (cursor, line_no - 1)
         if any_hit:
             info.hits += 1
         elif not info.hits:
             self._remember_error_lines(buf, start, end, lines_before, info)
+        return reached
 
     def _evidence(self, proc: ProcessLog, line: bytes, line_no: int, info: InputInfo) -> None:
         if info.evidence is not None:  # a forked worker: the parent feeds the lines, in order

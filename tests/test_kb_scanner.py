@@ -1,0 +1,134 @@
+"""The scanner's Hyperscan translation of whole regexes (hs_expression) and its on-disk cache (issue 13,
+"Speed and size"): a translated expression finds exactly the lines Python's regex finds, and a damaged
+cache is rebuilt, never trusted."""
+
+import os
+import re
+
+import pytest
+
+from ascend_doctor import knowledge
+from ascend_doctor.knowledge import Scanner, hs_expression, load_knowledge_base
+
+hyperscan = pytest.importorskip("hyperscan")
+
+
+def _hs_lines(expr: bytes, buf: bytes):
+    """Line starts holding a match of `expr`, as the scanner's Hyperscan finder assigns them."""
+    db = hyperscan.Database(mode=hyperscan.HS_MODE_BLOCK)
+    db.compile(expressions=[expr], ids=[0], elements=1, flags=[hyperscan.HS_FLAG_MULTILINE])
+    ends = []
+    db.scan(buf, match_event_handler=lambda i, f, to, fl, c: ends.append(to))
+    return sorted({buf.rfind(b"\n", 0, to - 1) + 1 for to in ends})
+
+
+def _py_lines(pattern: str, buf: bytes):
+    rx = re.compile(pattern.encode("utf-8"))
+    out, pos = [], 0
+    for line in buf.split(b"\n"):
+        if rx.search(line):
+            out.append(pos)
+        pos += len(line) + 1
+    return out
+
+
+LINES = [
+    "Killed", "  Killed  ", "killed", "E39999: Inner Error", "xE39999: no", "EZ9999) x", "E1234:", "[ERROR] a b",
+    "HcclCommInitRootInfo success", "hcclCommInitRootInfo failed, ret 3", "foo\tbar", "foo\x0bbar", "FOO BAR",
+    "fooXbar", "fooß bar", "ab12cd", "AB12CD", "tail end$", "", "Ünïcödé 内存不足 out of memory", "x" * 300,
+    "ret=507011 rtStreamSynchronize", "timeout[1800]s", "a_b-c.d", "E10001:x", "EE10001:",
+]
+PATTERNS = [
+    r"^Killed$", r"\bKilled\b", r"(?i)killed", r"\bE[A-Z0-9][0-9]{4}[):]", r"[Hh]cclCommInitRootInfo(Config)?\b.*([Ff]ail|ERROR)",
+    r"foo\sbar", r"foo\Sbar", r"foo[^ ]bar", r"(?i:foo) bar", r"ab\d+cd", r"(?i)ab\d{2,}CD", r"end\$$", r"内存不足",
+    r"\w+_\w+-\w\.d", r"timeout\[\d+\]s", r"out of memory.*", r".*ret=\d+", r"a.b", r"\BE\d{5}",
+    r"(?:fail|ERROR)\b", r"x{200,}", r"^$x",
+]
+
+
+@pytest.mark.parametrize("pattern", PATTERNS)
+def test_a_translated_expression_finds_exactly_the_lines_python_finds(pattern):
+    got = hs_expression(pattern)
+    if got is None:
+        return  # not expressible: the scanner looks for its literals and Python confirms
+    expr, exact = got
+    assert exact
+    buf = "\n".join(LINES).encode("utf-8") + b"\n"
+    try:
+        have = _hs_lines(expr, buf)
+    except hyperscan.error:  # Hyperscan refuses it ("^$x"): the scanner falls back to its literals
+        return
+    assert have == _py_lines(pattern, buf), (pattern, expr)
+
+
+def test_what_cannot_be_translated_is_refused_or_marked_loose():
+    assert hs_expression(r"\AKilled") is None  # \A is the chunk's start for Hyperscan, the line's for Python
+    assert hs_expression(r"(a)\1") is None
+    assert hs_expression(r"a\nb") is None  # a line holds no newline
+    assert hs_expression(r"x*") is None  # matches the empty string
+    expr, exact = hs_expression(r"(?<!model id alloc )halResourceIdAlloc failed")
+    assert not exact and b"(?<" not in expr  # the look-behind left out: a superset, Python confirms
+
+
+def test_every_knowledge_base_regex_agrees_with_python_on_its_examples_and_near_misses():
+    kb = load_knowledge_base()
+    missed = []
+    for sig in kb.signatures:
+        lines = [x.encode("utf-8") for x in sig.examples + sig.near_misses if "\n" not in x]
+        buf = b"\n".join(lines) + b"\n"
+        for p in sig.patterns():
+            got = hs_expression(p)
+            if got is None:
+                continue
+            expr, exact = got
+            want, have = _py_lines(p, buf), _hs_lines(expr, buf)
+            if (exact and have != want) or (not exact and not set(want) <= set(have)):
+                missed.append(f"{sig.id}: {p}")
+    assert not missed, missed[:10]
+
+
+def _scan(scanner, buf):
+    return [(ls, hits) for ls, _, hits in scanner.scan(buf)]
+
+
+def test_the_cache_gives_the_same_scanner_and_a_damaged_file_is_rebuilt(tmp_path, monkeypatch):
+    monkeypatch.setenv(knowledge.CACHE_ENV_DIR, str(tmp_path))
+    monkeypatch.delenv(knowledge.CACHE_ENV_OFF, raising=False)
+    sigs = load_knowledge_base().signatures
+    buf = b"\n".join(x.encode("utf-8") for s in sigs for x in s.examples + s.near_misses) + b"\n"
+    first = Scanner(sigs, matchers=["hyperscan"])
+    files = [p for p in os.listdir(tmp_path) if p.startswith("scanner-")]
+    assert len(files) == 1 and first.matcher == "hyperscan"
+    want = _scan(first, buf)
+    assert _scan(Scanner(sigs, matchers=["hyperscan"]), buf) == want  # read back from the file
+    path = tmp_path / files[0]
+    raw = bytearray(path.read_bytes())
+    for damage in (lambda b: b[: len(b) // 2], lambda b: b[:100] + bytes([b[100] ^ 1]) + b[101:], lambda b: b""):
+        path.write_bytes(bytes(damage(raw)))
+        again = Scanner(sigs, matchers=["hyperscan"])
+        assert again.matcher == "hyperscan" and _scan(again, buf) == want
+        assert path.read_bytes() == bytes(raw)  # rewritten whole
+    # the literal finders read the same file's plan
+    assert _scan(Scanner(sigs, matchers=["python"]), buf) == want
+
+
+def test_no_cache_when_asked_or_when_the_directory_cannot_be_written(tmp_path, monkeypatch):
+    sigs = load_knowledge_base().signatures
+    monkeypatch.setenv(knowledge.CACHE_ENV_DIR, str(tmp_path / "c"))
+    monkeypatch.setenv(knowledge.CACHE_ENV_OFF, "1")
+    Scanner(sigs, matchers=["python"])
+    assert not (tmp_path / "c").exists()
+    monkeypatch.delenv(knowledge.CACHE_ENV_OFF)
+    (tmp_path / "file").write_text("not a directory")
+    monkeypatch.setenv(knowledge.CACHE_ENV_DIR, str(tmp_path / "file" / "sub"))
+    assert Scanner(sigs, matchers=["python"]).matcher == "python"  # runs without the cache
+
+
+def test_an_expression_hyperscan_refuses_falls_back_to_its_literals(monkeypatch):
+    monkeypatch.setenv(knowledge.CACHE_ENV_OFF, "1")
+    sigs = [knowledge.Signature(id=f"T{n}", pattern=p, regex=True, component="cann", severity="fail", cause="c", fix=[])
+            for n, p in enumerate([r"^$never_xyzzy", r"hcclFoo\d+ failed", r"(?<!not )bad thing"])]
+    scanner = Scanner(sigs, matchers=["hyperscan"])
+    assert scanner.matcher == "hyperscan" and scanner.exact == {1}
+    buf = b"hcclFoo12 failed\nnot bad thing\nnever_xyzzy\na bad thing\n"
+    assert _scan(scanner, buf) == _scan(Scanner(sigs, matchers=["python"]), buf) == [(0, [1]), (buf.index(b"a bad"), [2])]
