@@ -716,18 +716,17 @@ class _HyperscanFinder:
         import hyperscan  # type: ignore[import]
 
         lits = sorted(lit_sigs)
-        # every byte of a literal as \xHH: a literal in any PCRE dialect, whatever bytes it holds
-        self.exprs = [b"".join(b"\\x%02x" % c for c in lit) for lit in lits] + [e for e, _ in regexes]
         self.sigs = [lit_sigs[lit] for lit in lits] + [set(ids) for _, ids in regexes]
-        flags = [0] * len(lits) + [hyperscan.HS_FLAG_MULTILINE] * len(regexes)
         self.db = None
-        if db is not None:
+        if db is not None:  # the cached database of these expressions
             self.db = hyperscan.loadb(db, hyperscan.HS_MODE_BLOCK)
             self.db.scratch = hyperscan.Scratch(self.db)
-        elif self.exprs:
+        elif self.sigs:
+            # every byte of a literal as \xHH: a literal in any PCRE dialect, whatever bytes it holds
+            exprs = [b"".join(b"\\x%02x" % c for c in lit) for lit in lits] + [e for e, _ in regexes]
+            flags = [0] * len(lits) + [hyperscan.HS_FLAG_MULTILINE] * len(regexes)
             self.db = hyperscan.Database(mode=hyperscan.HS_MODE_BLOCK)
-            self.db.compile(expressions=self.exprs, ids=list(range(len(self.exprs))), elements=len(self.exprs),
-                            flags=flags)
+            self.db.compile(expressions=exprs, ids=list(range(len(exprs))), elements=len(exprs), flags=flags)
 
     def dump(self) -> Optional[bytes]:
         import hyperscan  # type: ignore[import]
@@ -1192,7 +1191,7 @@ def load_knowledge_base(path: Optional[str] = None, extra: Sequence[str] = (),
     if path is None and parts is None and key in _cache:
         return _cache[key]
     file = path or data_path("knowledge_base.json")
-    base = parse_knowledge_base(load_json_file(file), file)
+    base = parse_knowledge_base(load_json_file(file), file, check_regexes=path is not None)
     builtin = part_files() if parts is None else list(parts)
 
     def load_rest() -> List[Signature]:
@@ -1375,9 +1374,11 @@ def _parse_part_signature(s, where: str, pitfalls, errs: List[str], check_exampl
         errs.append(f"{where}.pattern: expected a non-empty string")
     also, exclude = _check_list(s, "also", errs, where), _check_list(s, "exclude", errs, where)
     resolved_by = _check_list(s, "resolved_by", errs, where)
+    # a user's regexes are compiled here, to name the bad one; the shipped parts' are compiled by the test suite
+    # (every example is matched), not at every start
     for key, pats in (("pattern", [pattern] if regex and isinstance(pattern, str) and pattern else []),
                       ("also", also), ("exclude", exclude), ("resolved_by", resolved_by)):
-        for p in pats:
+        for p in pats if check_examples else ():
             try:
                 re.compile(p)
             except re.error as exc:
@@ -1420,7 +1421,9 @@ def _str_list(s: dict, key: str, where: str) -> List[str]:
     return list(val)
 
 
-def parse_knowledge_base(raw, file: str = "knowledge_base.json") -> KnowledgeBase:
+def parse_knowledge_base(raw, file: str = "knowledge_base.json", check_regexes: bool = True) -> KnowledgeBase:
+    """The pitfalls and signatures of a knowledge_base.json; `check_regexes=False` for the shipped file
+    (its regexes are compiled by the test suite, not at every start)."""
     if not isinstance(raw, dict) or raw.get("schema") != KB_SCHEMA:
         raise DataError(f"{file}: field 'schema' must be {KB_SCHEMA!r}")
     pitfalls = {}
@@ -1467,7 +1470,8 @@ def parse_knowledge_base(raw, file: str = "knowledge_base.json") -> KnowledgeBas
             raise DataError(f"{where}.log_sources: expected values from {', '.join(LOG_SOURCES)}")
         if sig.fix_zh and len(sig.fix_zh) != len(sig.fix):
             raise DataError(f"{where}.fix_zh: expected as many steps as fix ({len(sig.fix)})")
-        for key, pats in (("pattern", [sig.pattern] if sig.regex else []), ("also", sig.also),
+        for key, pats in (("pattern", [sig.pattern] if sig.regex and check_regexes else []),
+                          ("also", sig.also if check_regexes else []),
                           ("exclude", sig.exclude), ("resolved_by", sig.resolved_by)):
             for p in pats:
                 try:

@@ -132,3 +132,16 @@ def test_an_expression_hyperscan_refuses_falls_back_to_its_literals(monkeypatch)
     assert scanner.matcher == "hyperscan" and scanner.exact == {1}
     buf = b"hcclFoo12 failed\nnot bad thing\nnever_xyzzy\na bad thing\n"
     assert _scan(scanner, buf) == _scan(Scanner(sigs, matchers=["python"]), buf) == [(0, [1]), (buf.index(b"a bad"), [2])]
+
+
+def test_every_regex_of_the_shipped_parts_compiles():
+    """The loader compiles only a user's regexes (to name a bad one); the shipped ones are checked here."""
+    bad = []
+    for sig in load_knowledge_base().signatures:
+        for p in sig.patterns() + sig.exclude + sig.resolved_by:
+            try:
+                re.compile(p)
+                re.compile(p.encode("utf-8"))
+            except re.error as exc:
+                bad.append(f"{sig.id}: {p!r} ({exc})")
+    assert not bad, bad

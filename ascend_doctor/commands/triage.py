@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from ..bundle import open_bundle
 from ..cli import COMMANDS, CliError, EXIT_FINDINGS, EXIT_OK
-from ..host import SnapshotError
 from ..render.triage_report import FORMATS, render_triage
 from ..triage import Triage
 from ..triage.result import NOT_A_LOG
@@ -38,6 +36,9 @@ def run(args) -> int:
         raise CliError("triage: give at least one PATH (a file, a directory, or - for stdin) or --bundle FILE")
     t = Triage(load_kb(args.kb), node=args.node)
     if args.bundle:
+        from ..bundle import open_bundle  # only here: the host model is not needed to read log files
+        from ..host import SnapshotError
+
         try:
             with open_bundle(args.bundle) as host:
                 logs = host.manifest.get("logs") or []

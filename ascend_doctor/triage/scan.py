@@ -25,7 +25,7 @@ from .events import ProcessLog, evidence_lines, worth_forwarding
 from .result import (NOT_A_LOG, SEVERITY_ORDER, InputInfo, Occurrence, Problem, TriageResult, attach_root_cause,
                      order_key as _order_key, order_problems)
 
-CHUNK_BYTES = 4 << 20
+CHUNK_BYTES = 1 << 20  # fits a core's L2 cache: Hyperscan, the newline count and the line slices read it while it is warm
 MAX_LINE_BYTES = 1 << 20
 LONG_LINE_OVERLAP = 4 << 10  # a signature cut at a piece boundary is still whole in the overlap
 SHOW_LINE_CHARS = 400  # the "most telling line" is cut to this in reports
@@ -277,9 +277,20 @@ class Triage:
             if not data:
                 break
             info.bytes += len(data)
-            buf = carry + data if carry else data
-            last_nl = buf.rfind(b"\n")
+            buf, start = data, 0
+            if carry:
+                nl = data.find(b"\n")
+                if nl >= 0:  # the line cut at the last chunk's end, joined on its own (no copy of the chunk)
+                    line = carry + data[:nl]
+                    self._scan_region(line, 0, len(line), lines_done, info, seen_on_line)
+                    lines_done += 1
+                    carry, start = b"", nl + 1
+                    seen_on_line = {k: v for k, v in seen_on_line.items() if v > lines_done}
+                else:
+                    buf = carry + data
+            last_nl = buf.rfind(b"\n", start)
             if last_nl < 0:
+                buf = buf[start:] if start else buf
                 # no newline yet: a very long line; scan it in pieces, keep an overlap
                 if len(buf) > MAX_LINE_BYTES:
                     if not long_line_reported:
@@ -290,7 +301,7 @@ class Triage:
                 else:
                     carry = buf
                 continue
-            cursor, lines_done = self._scan_region(buf, 0, last_nl, lines_done, info, seen_on_line)
+            cursor, lines_done = self._scan_region(buf, start, last_nl, lines_done, info, seen_on_line)
             lines_done += buf.count(b"\n", cursor, last_nl + 1)  # the newlines after the last hit
             carry = buf[last_nl + 1:]
             seen_on_line = {k: v for k, v in seen_on_line.items() if v > lines_done}
