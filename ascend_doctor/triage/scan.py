@@ -115,6 +115,8 @@ class Triage:
         self.processes: Dict[Tuple[str, str], ProcessLog] = {}
         self.nodes: List[str] = []
         self.nodes_with_plog: List[str] = []
+        self._show = _shown  # a forked worker leaves the redaction to the parent, which shows the text
+
 
     def _add_input(self, info: InputInfo) -> None:
         info.order = len(self.inputs)
@@ -371,12 +373,12 @@ class Triage:
         sig = self.sigs[idx]
         p = self.problems.get(sig.id)
         if p is None:
-            p = self.problems[sig.id] = Problem(sig, 0, first, last, _shown(text))
+            p = self.problems[sig.id] = Problem(sig, 0, first, last, self._show(text))
         p.count += count
         if last.seq >= p.last.seq:
             p.last = last
         if _order_key(first) < _order_key(p.first):
-            p.first, p.text = first, _shown(text)
+            p.first, p.text = first, self._show(text)
         for key, occ in (ranks or {first.rank or first.file: first}).items():
             if key not in p.ranks or _order_key(occ) < _order_key(p.ranks[key]):
                 p.ranks[key] = occ
@@ -476,8 +478,9 @@ def _scan_range_worker(job) -> dict:
     finally:
         reader.close()
     hits = []
+    index = {s.id: i for i, s in enumerate(t.sigs)}
     for sid, p in t.problems.items():
-        idx = next(i for i, s in enumerate(t.sigs) if s.id == sid)
+        idx = index[sid]
         hits.append((idx, p.count, (p.first.line, p.first.time), (p.last.line, p.last.time), p.text,
                      {k: (o.line, o.time) for k, o in p.ranks.items()}))
     for sid, occ in t._resolver_last.items():
@@ -496,6 +499,7 @@ def _fresh_like(parent: Triage) -> Triage:
     t.node, t.root_cause = parent.node, parent.root_cause
     t.problems, t.inputs, t._resolver_last, t._last_errors = {}, [], {}, []
     t.processes, t.nodes, t.nodes_with_plog = {}, [], []
+    t._show = str  # the parent redacts the texts it keeps (_merge), once
     return t
 
 
