@@ -16,6 +16,17 @@ except ImportError:  # hypothesis is a test extra; tests that need it import it 
     pass
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+# The scanner's cache (knowledge.py) goes to one directory per test session, not the user's ~/.cache:
+# tests build many small knowledge bases, and a test must not depend on what an earlier run left there.
+if not os.environ.get("ASCEND_DOCTOR_CACHE_DIR"):
+    import atexit
+    import shutil
+    import tempfile
+
+    _CACHE = tempfile.mkdtemp(prefix="ascend-doctor-test-cache-")
+    os.environ["ASCEND_DOCTOR_CACHE_DIR"] = _CACHE
+    atexit.register(shutil.rmtree, _CACHE, True)
 FIXTURES = os.path.join(REPO, "tests", "fixtures")
 REFERENCE = os.path.join(os.path.dirname(REPO), "shared", "reference")
 
