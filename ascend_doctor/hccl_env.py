@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Dict, List, Mapping, Optional
 
 from .data import data_path, load_json_file
-from .rank_table import ip_problem
+from .netrules import ip_problem
 
 FAIL, WARN = "fail", "warn"  # EnvIssue statuses (the Finding ones)
 
