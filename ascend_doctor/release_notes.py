@@ -7,17 +7,11 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Optional
 
-from .data import data_path, load_json_file
+from .data import load_data_file
 from .versions import pep440_version
 
-_cache: Optional[Dict[str, Any]] = None
-
-
 def load_release_notes() -> Dict[str, Any]:
-    global _cache
-    if _cache is None:
-        _cache = load_json_file(data_path("release_notes.json"))
-    return _cache
+    return load_data_file("release_notes.json")
 
 
 def where_to_read(version: str, notes: Optional[Dict[str, Any]] = None) -> str:
