@@ -17,7 +17,8 @@ from ..bundle import open_bundle
 from ..cli import COMMANDS, CliError, EXIT_FINDINGS, EXIT_OK
 from ..doctor import run_checks
 from ..findings import FAIL, Finding, Report
-from ..host import SnapshotError, kill_running_commands
+from ..host import SnapshotError
+from ..process import kill_running
 from ..probes.launch import probe_launch, safe_node_name
 from ..redact import redact_report
 from ..render import render
@@ -122,7 +123,7 @@ def _run_within_budget(host, options, args, progress, started: float):
     if "report" in box:
         return box["report"]
     # The checks are abandoned: end the tool they wait for (a hung npu-smi) rather than leave it running.
-    kill_running_commands()
+    kill_running()
     return _budget_overrun(host, args, time.monotonic() - started, partial)
 
 
