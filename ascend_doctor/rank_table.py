@@ -20,6 +20,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Dict, Iterable, List, Optional, Set, Tuple
 
+from .findings import FAIL, INFO, WARN
 from .json_values import MAX_DIGITS as _MAX_DIGITS
 from .json_values import HugeNumber as _HugeNumber
 from .json_values import NonJsonConstant as _NonJsonConstant
@@ -27,7 +28,15 @@ from .json_values import _clip, as_int, show
 from .json_values import kind as _kind
 from .netrules import ip_problem, port_problem  # noqa: F401  (re-exported: older imports name them here)
 
-ERROR, WARNING, INFO = "error", "warning", "info"
+# Problem severities are findings.PROBLEM_SEVERITIES (fail, warn, info), as for HCCL variables and triage.
+# Reports written before the vocabulary was one said "error" / "warning" for a rank-table problem.
+_LEGACY_SEVERITY = {"error": FAIL, "warning": WARN}
+
+
+def problem_severity(value: Any) -> str:
+    """A problem's severity in today's words, also for one read from an older report."""
+    return _LEGACY_SEVERITY.get(value, value)
+
 
 FORMAT_V10, FORMAT_V12, FORMAT_V20, FORMAT_GROUP_LIST = "1.0", "1.2", "2.0", "group_list"
 KNOWN_VERSIONS = (FORMAT_V10, FORMAT_V12, FORMAT_V20)
@@ -45,7 +54,7 @@ MAX_FILE_BYTES = 1 << 30
 @dataclass
 class Problem:
     path: str  # JSON path inside the file, "" for the whole document
-    severity: str  # error | warning | info
+    severity: str  # fail | warn | info
     rule: str  # R1..R15, L2 ... (ascend_formats.md §7)
     message: str
     line: Optional[int] = None
@@ -87,7 +96,7 @@ class RankTable:
 
     @property
     def errors(self) -> List[Problem]:
-        return [p for p in self.problems if p.severity == ERROR]
+        return [p for p in self.problems if p.severity == FAIL]
 
     @property
     def ok(self) -> bool:
@@ -168,14 +177,14 @@ def parse_rank_table_text(text: str) -> Tuple[Any, List[Problem], _Parsed]:
     if text.startswith("\ufeff"):
         text = text[1:]
     if not text.strip():
-        return None, [Problem("", ERROR, "R1", "the file is empty; expected a JSON rank table", 1, 1)], parsed
+        return None, [Problem("", FAIL, "R1", "the file is empty; expected a JSON rank table", 1, 1)], parsed
     try:
         doc = _loads(text, parsed)
     except json.JSONDecodeError as exc:
         stripped, comments = _strip_comments(text)
         if comments:
             for line, col in comments:
-                problems.append(Problem("", ERROR, "R1", "comment in the file: JSON has no comments "
+                problems.append(Problem("", FAIL, "R1", "comment in the file: JSON has no comments "
                                         "(the documentation's samples carry `//` notes that must be deleted)",
                                         line, col))
             try:
@@ -189,11 +198,11 @@ def parse_rank_table_text(text: str) -> Tuple[Any, List[Problem], _Parsed]:
         else:
             return None, [_syntax_problem(exc)], parsed
     except RecursionError:
-        return None, [Problem("", ERROR, "R1", "the JSON is nested too deeply to be a rank table")], parsed
+        return None, [Problem("", FAIL, "R1", "the JSON is nested too deeply to be a rank table")], parsed
     except ValueError as exc:
         return None, [_value_problem(exc)], parsed
     if parsed.constants:
-        problems.append(Problem("", ERROR, "R1", f"{', '.join(sorted(set(parsed.constants)))} is not valid JSON "
+        problems.append(Problem("", FAIL, "R1", f"{', '.join(sorted(set(parsed.constants)))} is not valid JSON "
                                 "(strict JSON has no NaN/Infinity)"))
     return doc, problems, parsed
 
@@ -206,13 +215,13 @@ def _syntax_problem(exc: json.JSONDecodeError) -> Problem:
         hint = " (a missing comma between two entries?)"
     elif "Unterminated string" in exc.msg:
         hint = " (a missing closing quote, or the file was cut short?)"
-    return Problem("", ERROR, "R1", f"not valid JSON: {exc.msg}{hint}", exc.lineno, exc.colno)
+    return Problem("", FAIL, "R1", f"not valid JSON: {exc.msg}{hint}", exc.lineno, exc.colno)
 
 
 def _value_problem(exc: BaseException) -> Problem:
     if isinstance(exc, RecursionError):
-        return Problem("", ERROR, "R1", "the JSON is nested too deeply to be a rank table")
-    return Problem("", ERROR, "R1", f"not valid JSON: {_clip(str(exc), 120)}")
+        return Problem("", FAIL, "R1", "the JSON is nested too deeply to be a rank table")
+    return Problem("", FAIL, "R1", f"not valid JSON: {_clip(str(exc), 120)}")
 
 
 # ---------------------------------------------------------------------------
@@ -234,10 +243,10 @@ class _Validator:
 
     # -- reporting helpers
     def err(self, path, msg, rule):
-        self.problems.append(Problem(path, ERROR, rule, msg))
+        self.problems.append(Problem(path, FAIL, rule, msg))
 
     def warn(self, path, msg, rule):
-        self.problems.append(Problem(path, WARNING, rule, msg))
+        self.problems.append(Problem(path, WARN, rule, msg))
 
     def info(self, path, msg, rule):
         self.problems.append(Problem(path, INFO, rule, msg))
@@ -787,7 +796,7 @@ def topology_problems(device_sets: Dict[str, List[int]], soc_family: str,
         where = (server_paths[servers[0]] if server_paths and servers[0] < len(server_paths) else f"server {servers[0]}") + ".device"
         also = f" (and {len(servers) - 1} more servers with the same devices)" if len(servers) > 1 else ""
         if limit and max(ids) >= limit:
-            out.append(Problem(where, ERROR, "R6", f"device_id {max(ids)} does not exist on a {soc_family} server "
+            out.append(Problem(where, FAIL, "R6", f"device_id {max(ids)} does not exist on a {soc_family} server "
                                                    f"(ids 0-{limit - 1}){also}"))
             continue
         n = len(ids)
@@ -795,19 +804,19 @@ def topology_problems(device_sets: Dict[str, List[int]], soc_family: str,
             if n == 8:
                 continue
             if n not in (1, 2, 4):
-                out.append(Problem(where, WARNING, "R13", f"{n} devices {ids}: on Atlas training (910A) a server uses "
+                out.append(Problem(where, WARN, "R13", f"{n} devices {ids}: on Atlas training (910A) a server uses "
                                                           f"1, 2, 4 or all 8 devices{also}"))
             elif not (max(ids) <= 3 or min(ids) >= 4):
-                out.append(Problem(where, WARNING, "R13", f"devices {ids} span both HCCS rings (0-3 and 4-7); with fewer "
+                out.append(Problem(where, WARN, "R13", f"devices {ids} span both HCCS rings (0-3 and 4-7); with fewer "
                                                           f"than 8 devices they must sit in one ring{also}"))
         elif soc_family == "910_93":
             if n == 1:
                 continue
             if n % 2:
-                out.append(Problem(where, WARNING, "R13", f"{n} dies {ids}: on Atlas A3 use 1 die or an even number "
+                out.append(Problem(where, WARN, "R13", f"{n} dies {ids}: on Atlas A3 use 1 die or an even number "
                                                           f"of whole NPUs (die pairs 0/1, 2/3, ...){also}"))
             elif any((i ^ 1) not in ids for i in ids):
-                out.append(Problem(where, WARNING, "R13", f"dies {ids} split an NPU: even requests must take whole die "
+                out.append(Problem(where, WARN, "R13", f"dies {ids} split an NPU: even requests must take whole die "
                                                           f"pairs (0/1, 2/3, ...){also}"))
     return out
 
@@ -883,7 +892,7 @@ def validate_rank_table_text(text: str, soc_family: Optional[str] = None,
     try:
         doc, problems, parsed = parse_rank_table_text(text)
         if doc is None and not problems:  # the file is the JSON literal `null`: valid JSON, no table
-            problems.append(Problem("", ERROR, "R3", "the top level is null, expected a JSON object with "
+            problems.append(Problem("", FAIL, "R3", "the top level is null, expected a JSON object with "
                                                      "\"version\" and \"server_list\""))
         if doc is None:
             return RankTable(problems=problems)
@@ -899,7 +908,7 @@ def validate_rank_table_text(text: str, soc_family: Optional[str] = None,
 
 
 def problem_counts(problems: Iterable[Problem]) -> Dict[str, int]:
-    counts = {ERROR: 0, WARNING: 0, INFO: 0}
+    counts = {FAIL: 0, WARN: 0, INFO: 0}
     for p in problems:
         counts[p.severity] = counts.get(p.severity, 0) + 1
     return counts
