@@ -25,7 +25,6 @@ from typing import Any, Dict, List, Optional, Tuple
 
 from .atomic import write_atomic
 from .data import DataError, data_path, load_data_file, load_json_file
-from .schema import schema_errors
 from .versions import compare_versions, major_minor, parse_version, python_major_minor, release_matches, version_key
 
 MATRIX_FILE = "compat_matrix.json"
@@ -75,6 +74,8 @@ def semantic_errors(data: dict) -> List[str]:
 def validate_matrix(data: Any, schema: Optional[dict] = None) -> List[str]:
     if schema is None:
         schema = load_data_file(SCHEMA_FILE)
+    from .schema import schema_errors  # the full walk: tests, `matrix update` and a cached download only
+
     errs = schema_errors(data, schema)
     if not errs and isinstance(data, dict):
         errs = semantic_errors(data)
