@@ -13,7 +13,7 @@ import functools
 import re
 from typing import Dict, Iterable, List, Mapping, Optional
 
-from .data import data_path, load_json_file
+from .data import load_data_file
 from .versions import parse_version
 
 FILE = "advice_facts.json"
@@ -24,9 +24,8 @@ _VAR_USE = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)|\bexport\s+([A-Za-z_][A-Za
 _LOCAL = re.compile(r"\bfor\s+([A-Za-z_]\w*)\s+in\b|(?<![\w$])([a-z_]\w*)=")
 
 
-@functools.lru_cache(maxsize=1)
 def load() -> dict:
-    return load_json_file(data_path(FILE))
+    return load_data_file(FILE)
 
 
 @functools.lru_cache(maxsize=1)

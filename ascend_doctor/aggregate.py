@@ -21,7 +21,7 @@ from collections import OrderedDict
 from typing import Any, Dict, Iterable, List, Optional
 
 from .findings import REPORT_SCHEMA, SEVERITY, STATUSES
-from .probes.launch import summarise_rank_table
+from .rank_table import summarise_rank_table
 from .node_facts import UNSET, comparable_facts, report_shape_problem
 
 try:  # optional: 2-3x faster parsing when installed; the standard library gives the same result

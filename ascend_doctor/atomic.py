@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import stat
 import tempfile
-from typing import Optional, Union
+from typing import Iterator, Optional, Tuple, Union
 
 
 def current_umask() -> int:
@@ -20,6 +21,23 @@ def current_umask() -> int:
     mask = os.umask(0o022)  # the only portable way to read it: set, then put it back at once
     os.umask(mask)
     return mask
+
+
+@contextlib.contextmanager
+def replacing(path: str, prefix: Optional[str] = None, suffix: str = ".tmp") -> Iterator[Tuple[int, str]]:
+    """(fd, name) of a new temporary file beside `path` for the `with` body to fill (the body owns the fd);
+    renamed over `path` when the body succeeds, removed when it raises (and `path` keeps its content)."""
+    fd, tmp = tempfile.mkstemp(prefix=prefix or f".{os.path.basename(path)}.", suffix=suffix,
+                               dir=os.path.dirname(path))
+    try:
+        yield fd, tmp
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
 
 
 def write_atomic(path: str, data: Union[str, bytes], mode: Optional[int] = None) -> None:
@@ -44,9 +62,7 @@ def write_atomic(path: str, data: Union[str, bytes], mode: Optional[int] = None)
         with open(path, "wb") as fh:
             fh.write(data.encode("utf-8") if isinstance(data, str) else data)
         return
-    directory = os.path.dirname(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.", suffix=".tmp", dir=directory)
-    try:
+    with replacing(path) as (fd, _tmp):
         try:
             os.fchmod(fd, 0o666 & ~current_umask() if mode is None else mode)
         except BaseException:
@@ -56,10 +72,3 @@ def write_atomic(path: str, data: Union[str, bytes], mode: Optional[int] = None)
             fh.write(data.encode("utf-8") if isinstance(data, str) else data)
             fh.flush()
             os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise

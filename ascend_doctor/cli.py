@@ -16,8 +16,8 @@ import sys
 from typing import List, Optional
 
 from . import __version__
-
-EXIT_OK, EXIT_FINDINGS, EXIT_CANNOT_RUN = 0, 1, 2
+# Re-exported: older code imports them from here.
+from .errors import EXIT_CANNOT_RUN, EXIT_FINDINGS, EXIT_INTERRUPTED, EXIT_OK, EXIT_PIPE, CliError  # noqa: F401
 
 # Subcommands (modules under ascend_doctor.commands) in the order --help lists them, with their one-line help.
 # Only the module of the command being run is imported: a pre-flight should not pay for the others.
@@ -48,10 +48,6 @@ def missing_dependency(exc: ImportError) -> Optional[str]:
     req = RUNTIME_DEPENDENCIES[name]
     return (f"the Python package {name!r} that ascend-doctor needs is not importable in {sys.executable}; "
             f"install it: {sys.executable} -m pip install '{req}'")
-
-
-class CliError(Exception):
-    """A one-line reason the doctor could not run (exit 2)."""
 
 
 def _help_width() -> int:
@@ -148,7 +144,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         return EXIT_CANNOT_RUN
     except KeyboardInterrupt:
         print("ascend-doctor: interrupted", file=sys.stderr)
-        return 130
+        return EXIT_INTERRUPTED
     except BrokenPipeError:
         # `ascend-doctor ... | head`: the reader left. Exit as a Unix tool killed by SIGPIPE would,
         # with no traceback; stdout goes to /dev/null so the interpreter's last flush cannot fail again.
@@ -159,4 +155,4 @@ def main(argv: Optional[List[str]] = None) -> int:
             os.dup2(devnull, sys.stdout.fileno())
         except (OSError, ValueError):
             pass
-        return 141
+        return EXIT_PIPE

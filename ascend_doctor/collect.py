@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Sequence, Set, Tuple
 
 from . import __version__
+from .atomic import replacing
 from .host import CommandResult, FileTooLarge, FileUnreadable, LiveHost
 from .redact import Redactor
 from .snapshot import write_snapshot
@@ -425,19 +426,12 @@ def write_bundle(col: Collection, output: str) -> str:
                             "notes": col.notes})
         with open(os.path.join(snap, "report.json"), "w", encoding="utf-8") as fh:
             json.dump(col.report, fh, indent=1, ensure_ascii=False)
-        fd, tmp = tempfile.mkstemp(prefix=".ascend-doctor-", suffix=".tar.gz", dir=out_dir)
-        os.close(fd)
-        try:
+        with replacing(os.path.join(out_dir, os.path.basename(output)), prefix=".ascend-doctor-",
+                       suffix=".tar.gz") as (fd, tmp):
+            os.close(fd)
             with tarfile.open(tmp, "w:gz") as tf:
                 tf.add(snap, arcname=top, filter=_anonymous_member)
             os.chmod(tmp, 0o600)  # it describes the machine: readable by its owner only
-            os.replace(tmp, output)
-        except BaseException:
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
-            raise
     finally:
         shutil.rmtree(work, ignore_errors=True)
     return output

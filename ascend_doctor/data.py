@@ -1,15 +1,22 @@
-"""The doctor's own data files: the compatibility matrix and the knowledge base.
+"""The doctor's own data files, each with its schema, and the one loader for them.
 
 `data/` lives at the repository's top level (the source of truth) and is
 packaged into the wheel as `ascend_doctor/data/`. Both places are looked up, so
 a source checkout and an installed wheel behave the same.
+
+Every data file has a JSON schema beside it (`SCHEMAS`). The shipped files are checked
+against them in the test suite (test_data_files.py), not at every start: the doctor
+starts fast and the files only change with a release. Files from outside the package
+(a downloaded matrix, a user's knowledge-base part) are checked when loaded, by the
+module that reads them. This module imports nothing of ours: the matrix, the knowledge
+base and the HCCL table all load through it.
 """
 
 from __future__ import annotations
 
 import json
 import os
-from typing import Any, Optional
+from typing import Any, Dict, List
 
 _PKG_DIR = os.path.dirname(os.path.abspath(__file__))
 
@@ -43,15 +50,33 @@ def load_json_file(path: str, expected: str = "JSON") -> Any:
         raise DataError(f"{path}: nested too deeply, expected {expected}") from None
 
 
-_matrix_cache: Optional[Any] = None
+# data file -> its schema (in data/). The knowledge base's parts (data/kb/*.json) follow kb_part.schema.json.
+SCHEMAS = {
+    "compat_matrix.json": "compat_matrix.schema.json",
+    "knowledge_base.json": "knowledge_base.schema.json",
+    "hccl_env.json": "hccl_env.schema.json",
+    "release_notes.json": "release_notes.schema.json",
+    "advice_facts.json": "advice_facts.schema.json",
+}
+KB_PART_SCHEMA = "kb_part.schema.json"
+
+_loaded: Dict[str, Any] = {}
 
 
-def load_matrix():
-    """The compatibility matrix (`ascend_doctor.matrix.Matrix`): the newer of the bundled file and a
-    `matrix update` download in the user's cache. Loaded once per process."""
-    global _matrix_cache
-    if _matrix_cache is None:
-        from .matrix import load_matrix as _load
+def load_data_file(name: str) -> Any:
+    """A shipped data file, parsed once per process (callers must not modify it)."""
+    if name not in _loaded:
+        _loaded[name] = load_json_file(data_path(name))
+    return _loaded[name]
 
-        _matrix_cache = _load()
-    return _matrix_cache
+
+def data_file_errors(name: str, data: Any = None, limit: int = 50) -> List[str]:
+    """'path: problem' lines where a data file (the shipped one, or `data` given for it) breaks its schema."""
+    from .schema import schema_errors  # only when validating
+
+    schema_name = SCHEMAS.get(name) or (KB_PART_SCHEMA if name.startswith("kb/") else None)
+    if schema_name is None:
+        raise DataError(f"data file {name} has no schema in data.SCHEMAS")
+    if data is None:
+        data = load_json_file(data_path(name))
+    return schema_errors(data, load_data_file(schema_name), limit=limit)

@@ -16,7 +16,7 @@ from . import __version__
 from .checks import CheckContext, all_checks
 from .checks._accelerators import checked_as
 from .facts import Facts
-from .findings import ERROR, Finding, Report, outcome_title
+from .findings import CRASHED_TITLE_PREFIX, ERROR, Finding, Report
 from .host import Host
 from .probes import ProbeOptions, collect_facts
 from .reconcile import reconcile
@@ -74,7 +74,7 @@ def run_checks(host: Host, options: Optional[RunOptions] = None, progress=None) 
             id=f"doctor.probe_{name}", status=ERROR, title=f"The {name} probe crashed",
             summary=f"ascend-doctor could not read the {name} facts; checks that need them say 'unknown'. "
                     "This is a bug in ascend-doctor, please report it with this line.",
-            evidence={"crash": crash}))
+            evidence={"crashed": True, "crash": crash}))
     for spec in all_checks():
         if options.only and not _selected(spec.id, options.only):
             continue
@@ -94,10 +94,11 @@ def run_checks(host: Host, options: Optional[RunOptions] = None, progress=None) 
             import traceback  # only when a check crashed
 
             tb = traceback.extract_tb(exc.__traceback__)[-1]
+            # Status error as "could not check", but told apart from it: a distinct title and crashed: true.
             result = Finding(
-                id=spec.id, status=ERROR, title=outcome_title(spec.title, ERROR, spec.titles),
+                id=spec.id, status=ERROR, title=f"{CRASHED_TITLE_PREFIX}{spec.title}",
                 summary=f"The check itself crashed ({type(exc).__name__}: {exc}); this is a bug in ascend-doctor.",
-                evidence={"where": f"{tb.filename.rsplit('/', 1)[-1]}:{tb.lineno}"})
+                evidence={"crashed": True, "where": f"{tb.filename.rsplit('/', 1)[-1]}:{tb.lineno}"})
         elapsed = int((time.monotonic() - t0) * 1000)
         items = result if isinstance(result, list) else [result] if result is not None else []
         for f in items:

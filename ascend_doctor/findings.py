@@ -2,6 +2,8 @@
 
 A Finding is what one check concluded. `error` means "could not check" and is
 never folded into pass; `skip` means the check does not apply to this machine.
+A check that crashed (an exception in the doctor, a bug) is also `error`, told
+apart by evidence `crashed: true` and a title starting with CRASHED_TITLE_PREFIX.
 """
 
 from __future__ import annotations
@@ -18,6 +20,14 @@ STATUSES = (PASS, WARN, FAIL, SKIP, ERROR)
 # sits with warn: the doctor could not vouch for that area, which is worth flagging
 # to a pre-flight job set to --fail-on warn, but it is not a proven failure.
 SEVERITY = {PASS: 0, SKIP: 0, WARN: 1, ERROR: 1, FAIL: 2}
+
+CRASHED_TITLE_PREFIX = "Check crashed: "
+
+# A problem (a rank-table rule broken, an HCCL variable misset, a known log line) is fail, warn or info:
+# the words of findings, plus "info" for what is worth knowing but not wrong. A problem is never "error"
+# (could not check): that is a finding's word.
+INFO = "info"
+PROBLEM_SEVERITIES = (FAIL, WARN, INFO)
 
 
 def outcome_title(neutral: str, status: str, titles: Dict[str, str]) -> str:
@@ -53,6 +63,11 @@ class Finding:
     def __post_init__(self):
         if self.status not in STATUSES:
             raise ValueError(f"finding {self.id}: status {self.status!r} is not one of {STATUSES}")
+
+    @property
+    def crashed(self) -> bool:
+        """The check raised (a bug in the doctor), as opposed to running and lacking what it needed."""
+        return self.evidence.get("crashed") is True
 
     @property
     def area(self) -> str:

@@ -13,8 +13,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Dict, List, Mapping, Optional
 
-from .data import data_path, load_json_file
-from .rank_table import ip_problem
+from .data import load_data_file
+from .netrules import ip_problem
 
 FAIL, WARN = "fail", "warn"  # EnvIssue statuses (the Finding ones)
 
@@ -41,14 +41,8 @@ class EnvIssue:
     related: Dict[str, str] = field(default_factory=dict)  # other variables that decided it
 
 
-_TABLE: Optional[dict] = None
-
-
 def load_hccl_env_table() -> dict:
-    global _TABLE
-    if _TABLE is None:
-        _TABLE = load_json_file(data_path("hccl_env.json"))
-    return _TABLE
+    return load_data_file("hccl_env.json")
 
 
 def variables_by_name() -> Dict[str, dict]:

@@ -17,21 +17,20 @@ this machine, a bundle, and a fixture.
 
 from __future__ import annotations
 
-import atexit
 import fnmatch
 import json
 import os
 import platform
 import posixpath
 import shutil
-import signal
 import stat
 import subprocess
 import sys
-import threading
 import time
 from dataclasses import dataclass, field
-from typing import Callable, Dict, List, Mapping, Optional, Sequence, Tuple
+from typing import Dict, List, Mapping, Optional, Sequence, Tuple
+
+from .process import MAX_COMMAND_OUTPUT, kill_running, run_captured, track, untrack  # noqa: F401 (re-exported)
 
 SNAPSHOT_FORMAT = "ascend-doctor-snapshot/1"
 # Marks a directory that was empty on the collected machine, so that git (which
@@ -42,8 +41,6 @@ KEEP_MARKER = ".snapshot-keep"
 DEFAULT_MAX_READ = 1 << 20
 # Pipes, FIFOs and devices have no size: reading one stops at this deadline.
 NON_REGULAR_READ_TIMEOUT = 10.0
-# Command output kept in memory: enough for any npu-smi table, bounded for a runaway tool.
-MAX_COMMAND_OUTPUT = 4 << 20
 
 
 class HostError(Exception):
@@ -449,128 +446,23 @@ class LiveHost(Host):
             if bad:
                 return CommandResult(argv, None, stderr=f"{bad}: not executable", error="not-executable")
             return CommandResult(argv, None, error="not-found")
-        start = time.monotonic()
         try:
-            proc = subprocess.Popen(
-                [exe] + argv[1:],
-                stdin=subprocess.DEVNULL,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                env=dict(self._env),
-                start_new_session=True,  # so a timeout can kill the whole group
-            )
+            done = run_captured([exe] + argv[1:], timeout, env=dict(self._env))
         except FileNotFoundError:
             return CommandResult(argv, None, error="not-found")
         except PermissionError:
             return CommandResult(argv, None, error="not-executable")
         except OSError as exc:
             return CommandResult(argv, None, stderr=str(exc), error="failed-to-start")
-        track_process(proc)
-        out, err = _CappedReader(proc.stdout), _CappedReader(proc.stderr)
-        deadline = start + timeout
-        timed_out = False
-        try:
-            proc.wait(timeout=max(0.0, deadline - time.monotonic()))
-        except subprocess.TimeoutExpired:
-            timed_out = True
-            _kill_group(proc)
-            proc.wait()
-        except BaseException:  # Ctrl-C or SIGTERM while waiting: the tool goes with us
-            _kill_group(proc)
-            raise
-        finally:
-            untrack_process(proc)
-        # A grandchild that escaped the group may keep the pipes open: bounded wait.
-        out.join(1.0)
-        err.join(1.0)
-        result = CommandResult(argv, None if timed_out else proc.returncode, _decode(out.data()),
-                               _decode(err.data()), int((time.monotonic() - start) * 1000),
-                               error="timeout" if timed_out else None)
-        if out.truncated or err.truncated:
+        result = CommandResult(argv, done.returncode, _decode(done.stdout), _decode(done.stderr), done.ms,
+                               error="timeout" if done.timed_out else None)
+        if done.truncated:
             result.stderr += f"\n[ascend-doctor: output cut at {MAX_COMMAND_OUTPUT >> 20} MiB]"
         return result
 
 
-class _CappedReader:
-    """Read a pipe to EOF in a thread, keeping only the first MAX_COMMAND_OUTPUT bytes."""
-
-    def __init__(self, pipe):
-        import threading
-
-        self._pipe = pipe
-        self._chunks: List[bytes] = []
-        self._size = 0
-        self.truncated = False
-        self._thread = threading.Thread(target=self._pump, daemon=True)
-        self._thread.start()
-
-    def _pump(self) -> None:
-        try:
-            while True:
-                chunk = self._pipe.read1(65536) if hasattr(self._pipe, "read1") else self._pipe.read(65536)
-                if not chunk:
-                    break
-                room = MAX_COMMAND_OUTPUT - self._size
-                if room > 0:
-                    self._chunks.append(chunk[:room])
-                    self._size += min(room, len(chunk))
-                if len(chunk) > room:
-                    self.truncated = True
-        except (OSError, ValueError):
-            pass
-
-    def join(self, timeout: float) -> None:
-        # If the pipe is still open (a grandchild holds it), the daemon thread is
-        # abandoned: closing a buffered pipe another thread reads would block too.
-        self._thread.join(timeout)
-
-    def data(self) -> bytes:
-        return b"".join(list(self._chunks))
-
-
-# Processes running right now (any thread): LiveHost.run's commands and the smoke's children. A caller
-# that stops waiting for the doctor (preflight's budget) or an exiting interpreter kills them, so no
-# vendor tool or MindSpore process outlives the doctor.
-_RUNNING: Dict[subprocess.Popen, Callable[[subprocess.Popen], None]] = {}
-_RUNNING_LOCK = threading.Lock()
-
-
-def track_process(proc: subprocess.Popen, kill: Optional[Callable[[subprocess.Popen], None]] = None) -> None:
-    """Kill `proc` (with `kill`, default: its process group) if the doctor stops waiting or exits first."""
-    with _RUNNING_LOCK:
-        _RUNNING[proc] = kill or _kill_group
-
-
-def untrack_process(proc: subprocess.Popen) -> None:
-    with _RUNNING_LOCK:
-        _RUNNING.pop(proc, None)
-
-
-def kill_running_commands() -> int:
-    """Kill every tracked process that has not been reaped yet. Returns how many were tracked."""
-    with _RUNNING_LOCK:
-        procs = list(_RUNNING.items())
-    for proc, kill in procs:
-        if proc.poll() is None:
-            try:
-                kill(proc)
-            except Exception:  # one that cannot be killed must not keep the others alive
-                pass
-    return len(procs)
-
-
-atexit.register(kill_running_commands)
-
-
-def _kill_group(proc: subprocess.Popen) -> None:
-    try:
-        os.killpg(proc.pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
-    try:
-        proc.kill()
-    except ProcessLookupError:
-        pass
+# The registry of running children lives in process.py; these names are kept for older imports.
+track_process, untrack_process, kill_running_commands = track, untrack, kill_running
 
 
 def _read_with_deadline(fd: int, limit: int, timeout: float, path: str, mode: int) -> bytes:

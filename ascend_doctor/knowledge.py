@@ -35,6 +35,7 @@ except ImportError:  # pragma: no cover - depends on the interpreter
     import sre_parse as _sre_parse  # type: ignore[no-redef]
 
 from .data import DataError, data_path, load_json_file
+from .findings import PROBLEM_SEVERITIES
 
 
 KB_SCHEMA = "ascend-doctor.kb/1"
@@ -45,7 +46,7 @@ COMPONENTS = ("driver", "cann", "hccl", "mindspore", "pytorch", "atc", "cuda", "
 # NPU driver logs on the host, NPU black box, host OS, iBMC/NodeD dumps, MindX, switch, AMCT.
 LOG_SOURCES = ("train", "plog", "device", "npu_os", "npu_host", "npu_history", "os", "bmc", "mindx", "switch",
                "amct")
-SEVERITIES = ("fail", "warn", "info")
+SEVERITIES = PROBLEM_SEVERITIES  # fail | warn | info, as every problem
 CLASSES = ("root", "wrapper", "benign")
 # An anchor shorter than this matches too much noise for the prefilter to pay off.
 MIN_ANCHOR_LEN = 4

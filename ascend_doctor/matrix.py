@@ -2,8 +2,8 @@
 
 The data is `data/compat_matrix.json` (built from the research notes by
 scripts/build_matrix.py; the committed JSON is the source of truth) and its
-documented schema `data/compat_matrix.schema.json`. The schema is checked by the
-small validator below (the subset of JSON Schema the schema file uses) so the
+documented schema `data/compat_matrix.schema.json`. The schema is checked by
+`schema.py` (the subset of JSON Schema our schema files use) so the
 doctor needs no jsonschema dependency; `semantic_errors` adds what a schema cannot
 say (every source id resolves, versions parse, no duplicate releases).
 
@@ -24,7 +24,7 @@ import threading
 from typing import Any, Dict, List, Optional, Tuple
 
 from .atomic import write_atomic
-from .data import DataError, data_path, load_json_file
+from .data import DataError, data_path, load_data_file, load_json_file
 from .versions import compare_versions, major_minor, parse_version, python_major_minor, release_matches, version_key
 
 MATRIX_FILE = "compat_matrix.json"
@@ -35,76 +35,6 @@ MAX_DOWNLOAD_BYTES = 20 * 1024 * 1024
 
 # ---------------------------------------------------------------------------
 # validation
-
-_TYPES = {
-    "object": dict, "array": list, "string": str, "boolean": bool, "null": type(None),
-}
-
-
-def _type_ok(value: Any, t: str) -> bool:
-    if t == "integer":
-        return isinstance(value, int) and not isinstance(value, bool)
-    if t == "number":
-        return isinstance(value, (int, float)) and not isinstance(value, bool)
-    return isinstance(value, _TYPES[t])
-
-
-def schema_errors(data: Any, schema: dict, limit: int = 50) -> List[str]:
-    """Validate `data` against the JSON-Schema subset the shipped schema uses; returns 'path: problem' lines."""
-    errors: List[str] = []
-    root = schema
-
-    def resolve(node: dict) -> dict:
-        while "$ref" in node:
-            ref = node["$ref"]
-            if not ref.startswith("#/"):
-                raise DataError(f"{SCHEMA_FILE}: unsupported $ref {ref!r}")
-            target = root
-            for part in ref[2:].split("/"):
-                target = target[part]
-            node = target
-        return node
-
-    def walk(value: Any, node: dict, path: str) -> None:
-        if len(errors) >= limit:
-            return
-        node = resolve(node)
-        t = node.get("type")
-        if t is not None:
-            types = t if isinstance(t, list) else [t]
-            if not any(_type_ok(value, x) for x in types):
-                errors.append(f"{path}: expected {' or '.join(types)}, got {type(value).__name__}")
-                return
-        if "enum" in node and value not in node["enum"]:
-            errors.append(f"{path}: {value!r} is not one of {node['enum']}")
-        if isinstance(value, str):
-            if "minLength" in node and len(value) < node["minLength"]:
-                errors.append(f"{path}: empty string")
-            if "pattern" in node and not re.search(node["pattern"], value):
-                errors.append(f"{path}: {value!r} does not match {node['pattern']}")
-        if isinstance(value, list):
-            if "minItems" in node and len(value) < node["minItems"]:
-                errors.append(f"{path}: needs at least {node['minItems']} item(s)")
-            if "items" in node:
-                for i, item in enumerate(value):
-                    walk(item, node["items"], f"{path}[{i}]")
-        if isinstance(value, dict):
-            for key in node.get("required", []):
-                if key not in value:
-                    errors.append(f"{path}: missing field {key!r}")
-            props = node.get("properties", {})
-            extra = node.get("additionalProperties", True)
-            for key, item in value.items():
-                if key in props:
-                    walk(item, props[key], f"{path}.{key}")
-                elif extra is False:
-                    errors.append(f"{path}: unexpected field {key!r}")
-                elif isinstance(extra, dict):
-                    walk(item, extra, f"{path}.{key}")
-
-    walk(data, schema, "$")
-    return errors
-
 
 def _source_lists(node: Any, path: str = "$"):
     if isinstance(node, dict):
@@ -143,7 +73,9 @@ def semantic_errors(data: dict) -> List[str]:
 
 def validate_matrix(data: Any, schema: Optional[dict] = None) -> List[str]:
     if schema is None:
-        schema = load_json_file(data_path(SCHEMA_FILE))
+        schema = load_data_file(SCHEMA_FILE)
+    from .schema import schema_errors  # the full walk: tests, `matrix update` and a cached download only
+
     errs = schema_errors(data, schema)
     if not errs and isinstance(data, dict):
         errs = semantic_errors(data)
@@ -509,6 +441,17 @@ def _cached_origin(path: str) -> Optional[str]:
     if not isinstance(record, dict) or record.get("sha256") != digest:
         return None
     return str(record.get("from") or "") or None
+
+
+_run_matrix: Optional[Matrix] = None
+
+
+def matrix_for_checks() -> Matrix:
+    """The matrix the checks judge with: `load_matrix()` once per process."""
+    global _run_matrix
+    if _run_matrix is None:
+        _run_matrix = load_matrix()
+    return _run_matrix
 
 
 def load_matrix(environ: Optional[dict] = None) -> Matrix:

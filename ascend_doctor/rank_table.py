@@ -20,7 +20,23 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Dict, Iterable, List, Optional, Set, Tuple
 
-ERROR, WARNING, INFO = "error", "warning", "info"
+from .findings import FAIL, INFO, WARN
+from .json_values import MAX_DIGITS as _MAX_DIGITS
+from .json_values import HugeNumber as _HugeNumber
+from .json_values import NonJsonConstant as _NonJsonConstant
+from .json_values import _clip, as_int, show
+from .json_values import kind as _kind
+from .netrules import ip_problem, port_problem  # noqa: F401  (re-exported: older imports name them here)
+
+# Problem severities are findings.PROBLEM_SEVERITIES (fail, warn, info), as for HCCL variables and triage.
+# Reports written before the vocabulary was one said "error" / "warning" for a rank-table problem.
+_LEGACY_SEVERITY = {"error": FAIL, "warning": WARN}
+
+
+def problem_severity(value: Any) -> str:
+    """A problem's severity in today's words, also for one read from an older report."""
+    return _LEGACY_SEVERITY.get(value, value)
+
 
 FORMAT_V10, FORMAT_V12, FORMAT_V20, FORMAT_GROUP_LIST = "1.0", "1.2", "2.0", "group_list"
 KNOWN_VERSIONS = (FORMAT_V10, FORMAT_V12, FORMAT_V20)
@@ -33,14 +49,12 @@ MAX_DEVICES_PER_SERVER = 16
 DEVICES_PER_SERVER = {"910": 8, "910B": 16, "910_93": 16, "310P": 16, "310": 16}
 # v2.0 rank tables may be up to 1 GB (HCCL rank_table_config_a5.md).
 MAX_FILE_BYTES = 1 << 30
-# Numbers longer than this are not ids or ports; kept as text so int() cannot blow up.
-_MAX_DIGITS = 18
 
 
 @dataclass
 class Problem:
     path: str  # JSON path inside the file, "" for the whole document
-    severity: str  # error | warning | info
+    severity: str  # fail | warn | info
     rule: str  # R1..R15, L2 ... (ascend_formats.md §7)
     message: str
     line: Optional[int] = None
@@ -82,7 +96,7 @@ class RankTable:
 
     @property
     def errors(self) -> List[Problem]:
-        return [p for p in self.problems if p.severity == ERROR]
+        return [p for p in self.problems if p.severity == FAIL]
 
     @property
     def ok(self) -> bool:
@@ -100,14 +114,6 @@ class RankTable:
 # ---------------------------------------------------------------------------
 # Parsing
 # ---------------------------------------------------------------------------
-
-class _HugeNumber(str):
-    """A JSON number too long to be an id; kept as its text."""
-
-
-class _NonJsonConstant(str):
-    """NaN / Infinity: Python's json accepts them, strict JSON (and HCCL) do not."""
-
 
 def _parse_int(text: str):
     return _HugeNumber(text) if len(text.lstrip("-")) > _MAX_DIGITS else int(text)
@@ -171,14 +177,14 @@ def parse_rank_table_text(text: str) -> Tuple[Any, List[Problem], _Parsed]:
     if text.startswith("\ufeff"):
         text = text[1:]
     if not text.strip():
-        return None, [Problem("", ERROR, "R1", "the file is empty; expected a JSON rank table", 1, 1)], parsed
+        return None, [Problem("", FAIL, "R1", "the file is empty; expected a JSON rank table", 1, 1)], parsed
     try:
         doc = _loads(text, parsed)
     except json.JSONDecodeError as exc:
         stripped, comments = _strip_comments(text)
         if comments:
             for line, col in comments:
-                problems.append(Problem("", ERROR, "R1", "comment in the file: JSON has no comments "
+                problems.append(Problem("", FAIL, "R1", "comment in the file: JSON has no comments "
                                         "(the documentation's samples carry `//` notes that must be deleted)",
                                         line, col))
             try:
@@ -192,11 +198,11 @@ def parse_rank_table_text(text: str) -> Tuple[Any, List[Problem], _Parsed]:
         else:
             return None, [_syntax_problem(exc)], parsed
     except RecursionError:
-        return None, [Problem("", ERROR, "R1", "the JSON is nested too deeply to be a rank table")], parsed
+        return None, [Problem("", FAIL, "R1", "the JSON is nested too deeply to be a rank table")], parsed
     except ValueError as exc:
         return None, [_value_problem(exc)], parsed
     if parsed.constants:
-        problems.append(Problem("", ERROR, "R1", f"{', '.join(sorted(set(parsed.constants)))} is not valid JSON "
+        problems.append(Problem("", FAIL, "R1", f"{', '.join(sorted(set(parsed.constants)))} is not valid JSON "
                                 "(strict JSON has no NaN/Infinity)"))
     return doc, problems, parsed
 
@@ -209,144 +215,18 @@ def _syntax_problem(exc: json.JSONDecodeError) -> Problem:
         hint = " (a missing comma between two entries?)"
     elif "Unterminated string" in exc.msg:
         hint = " (a missing closing quote, or the file was cut short?)"
-    return Problem("", ERROR, "R1", f"not valid JSON: {exc.msg}{hint}", exc.lineno, exc.colno)
+    return Problem("", FAIL, "R1", f"not valid JSON: {exc.msg}{hint}", exc.lineno, exc.colno)
 
 
 def _value_problem(exc: BaseException) -> Problem:
     if isinstance(exc, RecursionError):
-        return Problem("", ERROR, "R1", "the JSON is nested too deeply to be a rank table")
-    return Problem("", ERROR, "R1", f"not valid JSON: {_clip(str(exc), 120)}")
+        return Problem("", FAIL, "R1", "the JSON is nested too deeply to be a rank table")
+    return Problem("", FAIL, "R1", f"not valid JSON: {_clip(str(exc), 120)}")
 
 
 # ---------------------------------------------------------------------------
 # Value helpers (messages are safe to print: values are shown JSON-escaped and clipped)
 # ---------------------------------------------------------------------------
-
-def _clip(text: str, n: int = 60) -> str:
-    return text if len(text) <= n else text[: n - 3] + "..."
-
-
-def show(value: Any) -> str:
-    if isinstance(value, _HugeNumber):
-        return _clip(str(value), 24) + f" ({len(value)} digits)"
-    if isinstance(value, _NonJsonConstant):
-        return str(value)
-    if isinstance(value, dict):
-        return "an object {...}"
-    if isinstance(value, list):
-        return f"a list of {len(value)}"
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, str):
-        return _clip(json.dumps(value, ensure_ascii=True), 60)
-    return _clip(repr(value), 40)
-
-
-def _kind(value: Any) -> str:
-    if isinstance(value, dict):
-        return "an object"
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, bool):
-        return "true/false"
-    if value is None:
-        return "null"
-    if isinstance(value, (_HugeNumber, _NonJsonConstant)):
-        return "a number"
-    if isinstance(value, str):
-        return "a string"
-    return "a number"
-
-
-def as_int(value: Any, allow_string: bool = True, allow_number: bool = True) -> Tuple[Optional[int], Optional[str]]:
-    """A whole number >= 0 given as a JSON number or a digit string. Returns (value, why-not)."""
-    if type(value) is str and allow_string and len(value) <= _MAX_DIGITS and value.isdigit() and value.isascii():
-        return int(value), None  # the common case, first: 32k ranks pass through here twice
-    if isinstance(value, _HugeNumber):
-        return None, f"is {show(value)}, far too large"
-    if isinstance(value, _NonJsonConstant):
-        return None, f"is {value}, expected a whole number"
-    if isinstance(value, bool) or value is None or isinstance(value, (dict, list)):
-        return None, f"is {_kind(value)}, expected a whole number"
-    if type(value) is int:
-        if not allow_number:
-            return None, f"is the number {value}, expected a string such as \"{value}\""
-        if value < 0:
-            return None, f"is {value}, expected a whole number >= 0"
-        return value, None
-    if isinstance(value, float):
-        return None, f"is {show(value)}, expected a whole number"
-    if isinstance(value, str):
-        if not allow_string:
-            return None, f"is the string {show(value)}, expected a JSON number (no quotes)"
-        if value.isascii() and value.isdigit():
-            if len(value) > _MAX_DIGITS:
-                return None, f"is {show(value)}, far too large"
-            return int(value), None
-        if value.strip() != value and value.strip().isdigit():
-            return None, f"is {show(value)}, which has spaces around the number"
-        if value.startswith("-") and value[1:].isdigit():
-            return None, f"is {show(value)}, expected a whole number >= 0"
-        return None, f"is {show(value)}, expected a whole number such as \"0\""
-    return None, f"is {show(value)}, expected a whole number"
-
-
-_IPV4 = re.compile(r"^(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(?:\.(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$")
-
-
-def ip_problem(value: Any, v4_only: bool = False) -> Optional[str]:
-    """Why `value` is not a usable unicast IP address for a NIC, or None if it is."""
-    if not isinstance(value, str) or isinstance(value, (_HugeNumber, _NonJsonConstant)):
-        return f"is {_kind(value)}, expected an IP address string"
-    if _IPV4.match(value):
-        first = int(value.split(".", 1)[0])
-        if first == 127:
-            return f"is {show(value)}, a loopback address: other nodes cannot reach it"
-        if value == "255.255.255.255":
-            return f"is {show(value)}, the broadcast address"
-        if value == "0.0.0.0":
-            return f"is {show(value)}, the unspecified address"
-        if 224 <= first <= 239:
-            return f"is {show(value)}, a multicast address"
-        if first >= 240:
-            return f"is {show(value)}, a reserved (class E) address"
-        if first == 0:
-            return f"is {show(value)}, in 0.0.0.0/8 (\"this network\"), not usable"
-        return None
-    if v4_only:
-        return f"is {show(value)}, expected an IPv4 address such as \"192.168.1.8\""
-    if ":" in value and len(value) <= 45:
-        try:
-            import ipaddress  # only for IPv6 device addresses
-
-            addr = ipaddress.IPv6Address(value)
-        except ValueError:
-            return f"is {show(value)}, not a valid IPv4 or IPv6 address"
-        if addr.is_loopback:
-            return f"is {show(value)}, a loopback address: other nodes cannot reach it"
-        if addr.is_unspecified:
-            return f"is {show(value)}, the unspecified address"
-        if addr.is_multicast:
-            return f"is {show(value)}, a multicast address"
-        return None
-    if "*" in value or "x" in value.lower():
-        return f"is {show(value)}, a masked placeholder from a document, not a real address"
-    return f"is {show(value)}, not a valid IPv4 or IPv6 address"
-
-
-def port_problem(value: Any, allow_string: bool = True, allow_number: bool = True) -> Tuple[Optional[int], Optional[str], Optional[str]]:
-    """(port, error, warning) for a TCP/UDP port field (R10: [1,65535], avoid <= 1023)."""
-    n, why = as_int(value, allow_string, allow_number)
-    if why:
-        return None, why, None
-    if not 1 <= n <= 65535:
-        return None, f"is {n}, outside the port range 1-65535", None
-    if n <= 1023:
-        return n, None, f"is {n}, a system port (<= 1023); the HCCL docs say to avoid them"
-    return n, None, None
-
 
 # ---------------------------------------------------------------------------
 # Validation
@@ -363,10 +243,10 @@ class _Validator:
 
     # -- reporting helpers
     def err(self, path, msg, rule):
-        self.problems.append(Problem(path, ERROR, rule, msg))
+        self.problems.append(Problem(path, FAIL, rule, msg))
 
     def warn(self, path, msg, rule):
-        self.problems.append(Problem(path, WARNING, rule, msg))
+        self.problems.append(Problem(path, WARN, rule, msg))
 
     def info(self, path, msg, rule):
         self.problems.append(Problem(path, INFO, rule, msg))
@@ -916,7 +796,7 @@ def topology_problems(device_sets: Dict[str, List[int]], soc_family: str,
         where = (server_paths[servers[0]] if server_paths and servers[0] < len(server_paths) else f"server {servers[0]}") + ".device"
         also = f" (and {len(servers) - 1} more servers with the same devices)" if len(servers) > 1 else ""
         if limit and max(ids) >= limit:
-            out.append(Problem(where, ERROR, "R6", f"device_id {max(ids)} does not exist on a {soc_family} server "
+            out.append(Problem(where, FAIL, "R6", f"device_id {max(ids)} does not exist on a {soc_family} server "
                                                    f"(ids 0-{limit - 1}){also}"))
             continue
         n = len(ids)
@@ -924,21 +804,80 @@ def topology_problems(device_sets: Dict[str, List[int]], soc_family: str,
             if n == 8:
                 continue
             if n not in (1, 2, 4):
-                out.append(Problem(where, WARNING, "R13", f"{n} devices {ids}: on Atlas training (910A) a server uses "
+                out.append(Problem(where, WARN, "R13", f"{n} devices {ids}: on Atlas training (910A) a server uses "
                                                           f"1, 2, 4 or all 8 devices{also}"))
             elif not (max(ids) <= 3 or min(ids) >= 4):
-                out.append(Problem(where, WARNING, "R13", f"devices {ids} span both HCCS rings (0-3 and 4-7); with fewer "
+                out.append(Problem(where, WARN, "R13", f"devices {ids} span both HCCS rings (0-3 and 4-7); with fewer "
                                                           f"than 8 devices they must sit in one ring{also}"))
         elif soc_family == "910_93":
             if n == 1:
                 continue
             if n % 2:
-                out.append(Problem(where, WARNING, "R13", f"{n} dies {ids}: on Atlas A3 use 1 die or an even number "
+                out.append(Problem(where, WARN, "R13", f"{n} dies {ids}: on Atlas A3 use 1 die or an even number "
                                                           f"of whole NPUs (die pairs 0/1, 2/3, ...){also}"))
             elif any((i ^ 1) not in ids for i in ids):
-                out.append(Problem(where, WARNING, "R13", f"dies {ids} split an NPU: even requests must take whole die "
+                out.append(Problem(where, WARN, "R13", f"dies {ids} split an NPU: even requests must take whole die "
                                                           f"pairs (0/1, 2/3, ...){also}"))
     return out
+
+
+# ---------------------------------------------------------------------------
+# The cross-node view (aggregate): which table each node holds and its servers
+# ---------------------------------------------------------------------------
+
+# Every node of a job holds the same table; copying all of it into every node's report would make
+# aggregation quadratic (4,096 reports x 4,096 servers). Rank 0 (or a process without a rank) keeps
+# the full server list; the others keep the digest and their own server's entry.
+FULL_TABLE_MAX_SERVERS = 64
+
+
+def summarise_rank_table(text: str, path: str, errors: List[str], keep_all: bool = True,
+                         own_ids: Optional[List[str]] = None) -> Dict[str, Any]:
+    """What aggregate needs from a rank table: its digest, and servers with their devices.
+
+    Read by the same strict reader as the validator (a BOM, `//` comments and NaN are taken the same
+    way), so aggregate compares the table the checks judged. Only the cross-node view lives here;
+    validating the fields is `validate_rank_table_text`'s business.
+    """
+    import hashlib  # only when there is a rank table to fingerprint
+
+    summary: Dict[str, Any] = {"path": path, "digest": hashlib.sha256(text.encode("utf-8", "replace")).hexdigest()[:16],
+                               "servers": [], "server_count": None}
+    data, problems, _parsed = parse_rank_table_text(text)
+    if data is None and problems:
+        errors.append(f"{path}: not valid JSON ({problems[-1].describe()}); expected a rank table with server_list")
+        summary["error"] = "not valid JSON"
+        return summary
+    servers = data.get("server_list") if isinstance(data, dict) else None
+    if not isinstance(servers, list):
+        errors.append(f"{path}: field 'server_list': expected a list of servers")
+        summary["error"] = "no server_list"
+        return summary
+    # The digest compares content, not formatting: two nodes holding the same table
+    # pretty-printed differently agree.
+    summary["digest"] = hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:16]
+    summary["server_count"] = data.get("server_count")
+    summary["servers_listed"] = len(servers)
+    keep_all = keep_all or len(servers) <= FULL_TABLE_MAX_SERVERS
+    summary["complete"] = keep_all
+    own = set(own_ids or [])
+    for server in servers:
+        if not isinstance(server, dict):
+            continue
+        if not keep_all and str(server.get("server_id")) not in own and server.get("host_ip") not in own:
+            continue
+        devices = []
+        listed = server.get("device") or []
+        if not isinstance(listed, list):
+            errors.append(f"{path}: server {str(server.get('server_id'))[:64]!r}: field 'device': expected a list")
+            listed = []
+        for dev in listed:
+            if isinstance(dev, dict):
+                devices.append({"device_id": str(dev.get("device_id")), "device_ip": dev.get("device_ip"),
+                                "rank_id": str(dev.get("rank_id"))})
+        summary["servers"].append({"server_id": str(server.get("server_id")),
+                                   "host_ip": server.get("host_ip"), "devices": devices})
+    return summary
 
 
 def validate_rank_table_text(text: str, soc_family: Optional[str] = None,
@@ -953,7 +892,7 @@ def validate_rank_table_text(text: str, soc_family: Optional[str] = None,
     try:
         doc, problems, parsed = parse_rank_table_text(text)
         if doc is None and not problems:  # the file is the JSON literal `null`: valid JSON, no table
-            problems.append(Problem("", ERROR, "R3", "the top level is null, expected a JSON object with "
+            problems.append(Problem("", FAIL, "R3", "the top level is null, expected a JSON object with "
                                                      "\"version\" and \"server_list\""))
         if doc is None:
             return RankTable(problems=problems)
@@ -969,7 +908,7 @@ def validate_rank_table_text(text: str, soc_family: Optional[str] = None,
 
 
 def problem_counts(problems: Iterable[Problem]) -> Dict[str, int]:
-    counts = {ERROR: 0, WARNING: 0, INFO: 0}
+    counts = {FAIL: 0, WARN: 0, INFO: 0}
     for p in problems:
         counts[p.severity] = counts.get(p.severity, 0) + 1
     return counts

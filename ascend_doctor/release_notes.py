@@ -7,26 +7,11 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Optional
 
-from .data import data_path, load_json_file
-
-_cache: Optional[Dict[str, Any]] = None
-
+from .data import load_data_file
+from .versions import pep440_version
 
 def load_release_notes() -> Dict[str, Any]:
-    global _cache
-    if _cache is None:
-        _cache = load_json_file(data_path("release_notes.json"))
-    return _cache
-
-
-def _version(text: str):
-    # imported here: every `check` imports this module, only --baseline needs packaging
-    from packaging.version import InvalidVersion, Version
-
-    try:
-        return Version(text)
-    except (InvalidVersion, TypeError):
-        return None
+    return load_data_file("release_notes.json")
 
 
 def where_to_read(version: str, notes: Optional[Dict[str, Any]] = None) -> str:
@@ -41,13 +26,13 @@ def releases_between(old: str, new: str, notes: Optional[Dict[str, Any]] = None)
     None when either version is not a version. Each item: {"version", "breaking_changes", "read"}.
     """
     notes = notes or load_release_notes()
-    a, b = _version(old), _version(new)
+    a, b = pep440_version(old), pep440_version(new)
     if a is None or b is None:
         return None
     lo, hi = (a, b) if a <= b else (b, a)
     out = []
     for rel in notes["releases"]:
-        v = _version(rel["version"])
+        v = pep440_version(rel["version"])
         if v is not None and lo < v <= hi:
             out.append({"version": rel["version"], "breaking_changes": rel.get("breaking_changes") or [],
                         "read": where_to_read(rel["version"], notes)})

@@ -175,6 +175,9 @@ def major_minor(text: Any) -> Optional[str]:
     return f"{parts[0]}.{parts[1]}"
 
 
+_LEADING_MM = re.compile(r"(\d+)\.(\d+)")
+
+
 def python_major_minor(text: Any) -> Optional[str]:
     """"3.9.18" -> "3.9"; "cp311" -> "3.11"."""
     if text is None:
@@ -183,8 +186,71 @@ def python_major_minor(text: Any) -> Optional[str]:
     m = re.fullmatch(r"(?:cp|py)(\d)(\d+)", s)
     if m:
         return f"{m.group(1)}.{m.group(2)}"
-    m = re.match(r"(\d+)\.(\d+)", s)
+    m = _LEADING_MM.match(s)
     return f"{m.group(1)}.{m.group(2)}" if m else None
+
+
+def major_minor_numbers(text: Any) -> Optional[Tuple[int, int]]:
+    """The leading "X.Y" as numbers, for "is this release at least 2.3": "2.3.0rc1" -> (2, 3); "v2.3" -> None."""
+    m = _LEADING_MM.match(str(text or "").strip())
+    return (int(m.group(1)), int(m.group(2))) if m else None
+
+
+def dotted_numbers(text: Any) -> Tuple[int, ...]:
+    """The leading dot fields that are all digits, strictly: "12.4.127" -> (12, 4, 127); "8.0.RC2" -> (8, 0);
+    "12.4a" -> (12,); "" -> ()."""
+    out = []
+    for part in str(text or "").split("."):
+        if not part.isdigit():
+            break
+        out.append(int(part))
+    return tuple(out)
+
+
+def dotted_major_minor(text: Any) -> Optional[str]:
+    """"12.4.127" -> "12.4"; "12" -> "12" (a CUDA soname major alone); None when no leading digits.
+
+    Unlike `major_minor` (MindSpore's literal split) a lone major is kept and non-digit fields stop it.
+    """
+    t = dotted_numbers(text)
+    if len(t) >= 2:
+        return f"{t[0]}.{t[1]}"
+    return str(t[0]) if t else None
+
+
+# ---------------------------------------------------------------------------
+# PEP 440: MindSpore release numbers and Requires-Python specifiers.
+# `packaging` is imported only when asked: the quick check must not pay for it at start-up.
+
+def pep440_version(text: Any):
+    """A `packaging.version.Version`, or None when the text is not a PEP 440 version."""
+    from packaging.version import InvalidVersion, Version as _Pep440
+
+    try:
+        return _Pep440(text)
+    except (InvalidVersion, TypeError):
+        return None
+
+
+_PYTHON_RELEASE = re.compile(r"\d+(?:\.\d+){0,2}")
+
+
+def python_spec_allows(spec: Any, version: Any) -> Optional[bool]:
+    """Whether a Python `version` satisfies a Requires-Python `spec` like ">=3.9,<3.13".
+
+    None when the spec is unreadable or the version has no number. The version is judged by its release
+    numbers only ("3.12.0rc1" and "3.10.12+" count as 3.12.0 and 3.10.12), as pip does for the running Python.
+    """
+    from packaging.specifiers import InvalidSpecifier, SpecifierSet
+
+    m = _PYTHON_RELEASE.search(str(version or ""))
+    if not m:
+        return None
+    try:
+        spec_set = SpecifierSet(str(spec or ""))
+    except InvalidSpecifier:
+        return None
+    return spec_set.contains(m.group(0), prereleases=True)
 
 
 # ---------------------------------------------------------------------------

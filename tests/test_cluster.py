@@ -14,7 +14,8 @@ from ascend_doctor.aggregate import Aggregator, aggregate_paths
 from ascend_doctor.baseline import Baseline
 from ascend_doctor.findings import Finding, Report
 from ascend_doctor.host import SnapshotHost
-from ascend_doctor.probes.launch import parse_local_addresses, probe_launch, summarise_rank_table
+from ascend_doctor.probes.launch import parse_local_addresses, probe_launch
+from ascend_doctor.rank_table import summarise_rank_table
 from ascend_doctor.render import render
 from ascend_doctor.snapshot import write_snapshot
 

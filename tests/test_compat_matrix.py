@@ -18,7 +18,8 @@ from ascend_doctor.checks.compat import check_mindspore_cann
 from ascend_doctor.data import data_path
 from ascend_doctor.facts import CannInstall, Facts, MindSporeFacts
 from ascend_doctor.host import Host
-from ascend_doctor.matrix import Matrix, load_bundled, schema_errors, semantic_errors, validate_matrix
+from ascend_doctor.matrix import Matrix, load_bundled, semantic_errors, validate_matrix
+from ascend_doctor.schema import schema_errors
 from conftest import REPO
 
 # (MindSpore, accepted compiler major.minor, the CANN a user should be told to install)

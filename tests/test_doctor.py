@@ -18,7 +18,7 @@ def test_probe_crash_becomes_an_error_finding(make_snapshot, monkeypatch):
     report = run_checks(SnapshotHost(make_snapshot()))
     f = report.find("doctor.probe_system")
     assert f.status == ERROR and "garbled beyond belief" in f.evidence["crash"]
-    assert "bug in ascend-doctor" in f.summary
+    assert "bug in ascend-doctor" in f.summary and f.crashed
 
 
 def test_check_crash_is_isolated(make_snapshot, monkeypatch):
@@ -30,6 +30,25 @@ def test_check_crash_is_isolated(make_snapshot, monkeypatch):
     f = report.find("zz.broken")
     assert f.status == ERROR and "KeyError" in f.summary
     assert any(x.id.startswith("resources.") for x in report.findings)  # the others still ran
+    # a crash is told apart from "could not check" (status error from a check that ran without its data)
+    assert f.crashed and f.evidence["crashed"] is True and f.title == "Check crashed: Broken check"
+    assert Report.from_json(report.to_json()).find("zz.broken").crashed
+
+
+def test_could_not_check_is_not_a_crash(make_snapshot, monkeypatch):
+    def broken(ctx):
+        raise KeyError("nope")
+
+    def without_data(ctx):
+        return Finding("zz.unknown", ERROR, "Needs data", summary="the version file could not be read")
+
+    monkeypatch.setitem(_REGISTRY, "zz.broken", CheckSpec("zz.broken", broken, "Broken check", [], __name__))
+    monkeypatch.setitem(_REGISTRY, "zz.unknown", CheckSpec("zz.unknown", without_data, "Needs data", [], __name__))
+    report = run_checks(SnapshotHost(make_snapshot()), RunOptions(only=["zz.*"]))
+    crashed, unknown = report.find("zz.broken"), report.find("zz.unknown")
+    assert crashed.status == unknown.status == ERROR
+    assert crashed.crashed and not unknown.crashed and "crashed" not in unknown.evidence
+    assert crashed.title.startswith("Check crashed: ") and unknown.title == "Needs data"
 
 
 def test_python_api_returns_report_without_printing(make_snapshot, capsys):

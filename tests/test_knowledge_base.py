@@ -8,6 +8,7 @@ import pytest
 
 from ascend_doctor.data import DataError, data_path
 from ascend_doctor.knowledge import load_knowledge_base, parse_knowledge_base
+from ascend_doctor.schema import schema_errors
 
 from conftest import REFERENCE
 
@@ -18,44 +19,8 @@ SIG_IDS = [s["id"] for s in RAW["signatures"]]
 
 
 def _check_value(value, rule, where):
-    """The subset of JSON Schema the KB schema uses, checked by hand (no jsonschema dependency)."""
-    problems = []
-    t = rule.get("type")
-    types = {"string": str, "boolean": bool, "array": list, "object": dict, "null": type(None)}
-    if t:
-        allowed = t if isinstance(t, list) else [t]
-        if not any(isinstance(value, types[a]) for a in allowed):
-            return [f"{where}: expected {t}, got {type(value).__name__}"]
-    if "const" in rule and value != rule["const"]:
-        problems.append(f"{where}: must be {rule['const']!r}")
-    if "enum" in rule and value not in rule["enum"]:
-        problems.append(f"{where}: {value!r} not one of {rule['enum']}")
-    if isinstance(value, str):
-        if len(value) < rule.get("minLength", 0):
-            problems.append(f"{where}: shorter than {rule['minLength']}")
-        if "pattern" in rule and not re.search(rule["pattern"], value):
-            problems.append(f"{where}: {value!r} does not match {rule['pattern']}")
-    if isinstance(value, list):
-        if len(value) < rule.get("minItems", 0):
-            problems.append(f"{where}: fewer than {rule['minItems']} items")
-        for i, item in enumerate(value):
-            problems += _check_value(item, rule.get("items", {}), f"{where}[{i}]")
-    if isinstance(value, dict):
-        for key in rule.get("required", []):
-            if key not in value:
-                problems.append(f"{where}: missing {key!r}")
-        props = rule.get("properties", {})
-        for key, item in value.items():
-            if key in props:
-                problems += _check_value(item, props[key], f"{where}.{key}")
-            elif rule.get("additionalProperties") is False:
-                problems.append(f"{where}: unknown field {key!r}")
-            elif isinstance(rule.get("additionalProperties"), dict):
-                problems += _check_value(item, rule["additionalProperties"], f"{where}.{key}")
-        names = rule.get("propertyNames", {}).get("pattern")
-        if names:
-            problems += [f"{where}: key {k!r} does not match {names}" for k in value if not re.search(names, k)]
-    return problems
+    """Every problem of `value` against a KB schema (the shared validator, ascend_doctor/schema.py)."""
+    return schema_errors(value, rule, limit=10 ** 6, where=where)
 
 
 def test_data_follows_the_schema():
@@ -67,7 +32,7 @@ def test_schema_checker_catches_a_broken_entry():
     del broken["signatures"][0]["fix"]
     broken["signatures"][1]["severity"] = "fatal"
     problems = _check_value(broken, SCHEMA, "kb")
-    assert any("missing 'fix'" in p for p in problems) and any("'fatal'" in p for p in problems)
+    assert any("missing field 'fix'" in p for p in problems) and any("'fatal'" in p for p in problems)
 
 
 def test_ids_unique_pitfalls_known_and_enough_signatures():

@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import FIXTURES, run_cli
-from ascend_doctor.rank_table import (ERROR, WARNING, RankTable, topology_problems,
+from ascend_doctor.rank_table import (FAIL, WARN, RankTable, topology_problems,
                                       validate_rank_table_text)
 
 RT_DIR = os.path.join(FIXTURES, "rank_tables")
@@ -64,7 +64,7 @@ def test_a3_16_die_sample_is_recognised_as_a3_super_pod():
 def test_legacy_group_list_is_read_but_warned():
     table = validate(load("hccl_group_list_template2.json"))
     assert table.format == "group_list" and table.rank_count == 2
-    assert [(p.rule, p.severity) for p in table.problems] == [("R3", WARNING)]
+    assert [(p.rule, p.severity) for p in table.problems] == [("R3", WARN)]
 
 
 # -- R1 syntax -------------------------------------------------------------------------------
@@ -82,7 +82,7 @@ def test_doc_comments_are_reported_with_line_and_column_and_rest_still_validated
 def test_syntax_error_names_line_and_column():
     table = validate_rank_table_text('{\n  "version": "1.0",\n  "server_list": [\n    {"server_id": "a",}\n  ]\n}')
     (p,) = table.problems
-    assert (p.rule, p.severity, p.line) == ("R1", ERROR, 4)
+    assert (p.rule, p.severity, p.line) == ("R1", FAIL, 4)
     assert p.column and "trailing comma" in p.message
 
 
@@ -91,7 +91,7 @@ def test_nan_and_duplicate_keys_are_not_json_we_accept():
     table = validate_rank_table_text(text)
     assert any(p.rule == "R1" and "twice" in p.message for p in table.problems)
     table = validate_rank_table_text(json.dumps(v10()).replace('"rank_id": "0"', '"rank_id": NaN'))
-    assert "R1" in rules(table, ERROR) and "server_list[0].device[0].rank_id" in paths(table, "R7")
+    assert "R1" in rules(table, FAIL) and "server_list[0].device[0].rank_id" in paths(table, "R7")
 
 
 def test_empty_and_non_object_files():
@@ -195,7 +195,7 @@ def test_rank_blocks_follow_server_id_order():
     doc = v10()
     doc["server_list"][0]["server_id"], doc["server_list"][1]["server_id"] = "node_b", "node_a"
     t = validate(doc)
-    assert paths(t, "R8") == ["server_list[1].server_id"] and rules(t, ERROR) == set()
+    assert paths(t, "R8") == ["server_list[1].server_id"] and rules(t, FAIL) == set()
     assert "R8" not in rules(validate(v10()))
 
 
@@ -245,8 +245,8 @@ def test_ports_range_system_ports_and_uniqueness():
     dev[1]["backup_device_port"] = "80"
     t = validate(doc)
     got = {(p.path, p.severity) for p in t.problems if p.rule == "R10"}
-    assert got == {("server_list[0].device[0].device_port", ERROR), ("server_list[0].device[1].host_port", ERROR),
-                   ("server_list[0].device[1].backup_device_port", WARNING)}
+    assert got == {("server_list[0].device[0].device_port", FAIL), ("server_list[0].device[1].host_port", FAIL),
+                   ("server_list[0].device[1].backup_device_port", WARN)}
     dev[0]["device_port"] = dev[0]["backup_device_port"]
     assert "equals device_port" in " ".join(p.message for p in validate(doc).problems)
 
@@ -375,7 +375,7 @@ def test_mutated_tables_never_raise_and_always_give_a_verdict(data):
     table = validate_rank_table_text(json.dumps(doc))
     assert isinstance(table, RankTable)
     for p in table.problems:
-        assert p.severity in ("error", "warning", "info") and p.rule and p.message
+        assert p.severity in ("fail", "warn", "info") and p.rule and p.message
         p.describe().encode("utf-8")  # printable
 
 
@@ -421,7 +421,8 @@ def test_cli_invalid_table_exit_1_with_paths_and_json(tmp_path):
     assert "server_list[1].device[1].device_ip" in proc.stdout and "server_list[0].device[0].rank_id" in proc.stdout
     proc = run_cli("rank-table", str(f), "--format", "json")
     data = json.loads(proc.stdout)
-    assert data["schema"] == "ascend-doctor.rank-table/1" and data["verdict"] == "invalid"
+    assert data["schema"] == "ascend-doctor.rank-table/2" and data["verdict"] == "invalid"
+    assert data["counts"]["fail"] >= 2 and {p["severity"] for p in data["problems"]} <= {"fail", "warn", "info"}
     assert {p["path"] for p in data["problems"]} >= {"server_list[1].device[1].device_ip"}
 
 
@@ -488,3 +489,24 @@ def test_a_2_0_table_is_not_said_to_have_0_servers():
                                env={"RANK_TABLE_FILE": path}).stdout)
     [valid] = check["findings"]
     assert "0 server" not in valid["summary"] and "4 ranks" in valid["summary"]
+
+
+def test_a_report_saved_with_the_old_error_warning_words_is_judged_the_same():
+    from ascend_doctor.checks import CheckContext
+    from ascend_doctor.checks.rank_table import check_rank_table_valid
+    from ascend_doctor.facts import Facts
+    from ascend_doctor.rank_table import problem_severity
+
+    assert (problem_severity("error"), problem_severity("warning"), problem_severity("info")) == ("fail", "warn", "info")
+    verdicts = []
+    for fail, warn in (("fail", "warn"), ("error", "warning")):
+        facts = Facts()
+        rt = facts.rank_table
+        rt.env_var, rt.path, rt.format, rt.status, rt.server_count, rt.rank_count = \
+            "RANK_TABLE_FILE", "/job/rt.json", "1.0", "completed", 1, 8
+        rt.problems = [{"path": "server_list[0].device[1].device_ip", "severity": fail, "rule": "R9", "message": "is bad"},
+                       {"path": "server_list[0].host_port", "severity": warn, "rule": "R10", "message": "is low"}]
+        rt.problem_counts = {fail: 1, warn: 1, "info": 0}
+        f = check_rank_table_valid(CheckContext(facts=facts, host=None, options={}))
+        verdicts.append((f.status, f.summary))
+    assert verdicts[0] == verdicts[1] and verdicts[0][0] == "fail" and "1 error(s), 1 warning(s)" in verdicts[0][1]

@@ -5,9 +5,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ascend_doctor.versions import (
-    compare_versions, innerversion_code, innerversion_listed, major_minor, parse_innerversion_list, parse_range_list,
-    parse_version, python_major_minor, release_matches, vendor_firmware_too_old, vendor_in_any_range, vendor_in_range,
-    version_key,
+    compare_versions, dotted_major_minor, dotted_numbers, innerversion_code, innerversion_listed, major_minor,
+    major_minor_numbers, parse_innerversion_list, parse_range_list, parse_version, pep440_version, python_major_minor,
+    python_spec_allows, release_matches, vendor_firmware_too_old, vendor_in_any_range, vendor_in_range, version_key,
 )
 
 # Every form named in compat_facts.md / ascend_formats.md, in the order they must sort.
@@ -71,6 +71,34 @@ def test_major_minor_is_what_mindspore_keeps(text, mm):
 def test_python_major_minor():
     assert python_major_minor("3.9.18") == "3.9" and python_major_minor("cp311") == "3.11"
     assert python_major_minor("three") is None
+
+
+@pytest.mark.parametrize("text,numbers,mm", [("12.4.127", (12, 4, 127), "12.4"), ("12", (12,), "12"),
+                                             ("8.0.RC2", (8, 0), "8.0"), ("12.4a", (12,), "12"), ("v12.4", (), None),
+                                             ("", (), None), (None, (), None)])
+def test_dotted_numbers_stop_at_the_first_field_that_is_not_all_digits(text, numbers, mm):
+    assert dotted_numbers(text) == numbers
+    assert dotted_major_minor(text) == mm
+
+
+def test_major_minor_numbers():
+    assert major_minor_numbers("2.3.0rc1") == (2, 3) and major_minor_numbers("2.10") == (2, 10)
+    assert major_minor_numbers("v2.3") is None and major_minor_numbers(None) is None
+
+
+@pytest.mark.parametrize("spec,version,allowed", [
+    (">=3.9,<3.13", "3.12.1", True), (">=3.9,<3.13", "3.13.0", False), (">=3.9,<3.13", "3.8.18", False),
+    (">=3.9,<3.13", "3.12.0rc1", True),  # judged by its release numbers, like pip for the running Python
+    (">=3.9,", "3.10.12+", True), ("~=3.9", "3.10", True), ("~=3.9.2", "3.10.0", False),
+    ("==3.9.*", "3.9.2", True), ("!=3.9.*", "3.9.2", False), (">3.9", "3.9.1", True), ("==3.9", "3.9.0", True),
+    ("", "3.9", True), ("not a spec", "3.9", None), (">=3.7", "", None), (">=3.7", "unknown", None)])
+def test_python_spec_allows_reads_requires_python(spec, version, allowed):
+    assert python_spec_allows(spec, version) is allowed
+
+
+def test_pep440_version_is_none_for_what_pep440_refuses():
+    assert pep440_version("2.7.1.post1") > pep440_version("2.7.1")
+    assert pep440_version("24.1.rc2.2-x") is None and pep440_version(None) is None
 
 
 @pytest.mark.parametrize("bad", ["", "garbage", "...", "RC", None, "\x00\xff", "9" * 6000])
@@ -162,6 +190,7 @@ def test_property_parse_never_raises(text):
     assert v == v and not (v < v)
     major_minor(text)
     python_major_minor(text)
+    dotted_major_minor(text), major_minor_numbers(text), python_spec_allows(text, text)
     vendor_firmware_too_old(text)
     parse_range_list(text)
     innerversion_listed(text, text)

@@ -40,9 +40,9 @@ class CheckContext:
     def matrix(self):
         """The compatibility matrix (loaded on first use)."""
         if self._matrix is None:
-            from ..data import load_matrix
+            from ..matrix import matrix_for_checks
 
-            self._matrix = load_matrix()
+            self._matrix = matrix_for_checks()
         return self._matrix
 
     @property

@@ -13,6 +13,7 @@ from __future__ import annotations
 from ..findings import PASS, WARN, Finding
 from . import check
 from ._accelerators import (accelerator_count, device_phrase, gpu_present, is_310_class, npu_names, npu_present)
+from ..versions import major_minor_numbers
 
 # Below this many CPU cores per device, decoding and augmentation in map() usually cannot keep up.
 MIN_CORES_PER_DEVICE = 4
@@ -27,13 +28,6 @@ def performance_context(ctx) -> bool:
     """The user asked about speed: a smoke training run or a comparison with a baseline."""
     o = ctx.options
     return bool(o.get("smoke") or o.get("baseline"))
-
-
-def _ms_minor(ctx):
-    import re
-
-    m = re.match(r"(\d+)\.(\d+)", ctx.facts.mindspore.version or "")
-    return (int(m.group(1)), int(m.group(2))) if m else None
 
 
 @check("advice.mixed_precision", "Use mixed precision (amp level O2) on these accelerators", pitfalls=["P04"])
@@ -66,7 +60,7 @@ def advise_graph_kernel(ctx):
         return Finding("advice.graph_kernel", PASS, title,
                        summary=f"Graph-kernel flags are already set (MS_DEV_GRAPH_KERNEL_FLAGS={flags!r}).",
                        evidence={"MS_DEV_GRAPH_KERNEL_FLAGS": flags}, pitfall="P06")
-    ver = _ms_minor(ctx)
+    ver = major_minor_numbers(ctx.facts.mindspore.version)
     if ver is not None and ver >= (2, 3):
         lines = ['mindspore.set_context(jit_config={"jit_level": "O1"})   # MindSpore 2.3+: O1 adds operator fusion',
                  'or: mindspore.set_context(graph_kernel_flags="--opt_level=2")']

@@ -5,29 +5,14 @@ Every check here skips on a machine with no NVIDIA driver, GPU or device node.
 
 from __future__ import annotations
 
-from typing import Dict, List, Optional, Tuple
+from typing import Dict, List, Optional
 
 from ..findings import ERROR, FAIL, PASS, SKIP, WARN, Finding
 from . import check
 from ._accelerators import gpu_present
+from ..versions import dotted_major_minor, dotted_numbers
 
 NO_NVIDIA = "No NVIDIA GPU, driver or /dev/nvidia* device on this machine."
-
-
-def version_tuple(v: Optional[str]) -> Tuple[int, ...]:
-    out = []
-    for part in (v or "").split("."):
-        if not part.isdigit():
-            break
-        out.append(int(part))
-    return tuple(out)
-
-
-def major_minor(v: Optional[str]) -> Optional[str]:
-    t = version_tuple(v)
-    if len(t) >= 2:
-        return f"{t[0]}.{t[1]}"
-    return str(t[0]) if t else None
 
 
 # -- G1: kernel module vs userspace driver -----------------------------------------------
@@ -119,7 +104,7 @@ def _runtimes(c) -> List[Dict[str, str]]:
         cur = best.get(e["realpath"])
         if cur is None or (cur["loadable"] != "yes" and e["loadable"] == "yes"):
             best[e["realpath"]] = e
-    return sorted(best.values(), key=lambda e: version_tuple(e["version"]), reverse=True)
+    return sorted(best.values(), key=lambda e: dotted_numbers(e["version"]), reverse=True)
 
 
 def _describe_runtimes(runtimes) -> str:
@@ -150,10 +135,10 @@ def _pick_cuda_for_fix(needed: List[str], accepted: List[str], driver_max: Optio
     cands = [v for v in needed if "." in v] or [v for v in accepted
                                                  if not needed or v.split(".")[0] in {n.split(".")[0] for n in needed}]
     if driver_max:
-        fitting = [v for v in cands if version_tuple(v) <= version_tuple(driver_max)]
+        fitting = [v for v in cands if dotted_numbers(v) <= dotted_numbers(driver_max)]
         cands = fitting or cands
     if cands:
-        return sorted(cands, key=version_tuple)[-1]
+        return sorted(cands, key=dotted_numbers)[-1]
     return (needed[0] + ".x") if needed else "11.6"
 
 
@@ -190,7 +175,7 @@ def check_cuda_runtime_for_mindspore(ctx):
                        fix=["python -c \"import mindspore; mindspore.run_check()\"   # MindSpore's own check names it"])
     majors = {v.split(".")[0] for v in needed}
     fix_cuda = _pick_cuda_for_fix(needed, ms.accepted_cuda, c.driver_cuda_max)
-    py = (ms.extension_pythons or [major_minor(ctx.facts.python.version) or "3.9"])[0]
+    py = (ms.extension_pythons or [dotted_major_minor(ctx.facts.python.version) or "3.9"])[0]
     env_fix = [
         f"conda create -n ms-gpu python={py} && conda activate ms-gpu",
         f"conda install -c conda-forge cudatoolkit={fix_cuda} 'cudnn>=8,<9'   # the CUDA the build was made for, "
@@ -201,7 +186,7 @@ def check_cuda_runtime_for_mindspore(ctx):
     ]
     matching = [e for e in runtimes if e["version"].split(".")[0] in majors]
     if not matching:
-        others = sorted({major_minor(e["version"]) for e in runtimes})
+        others = sorted({dotted_major_minor(e["version"]) for e in runtimes})
         also = (f" MindSpore publishes GPU builds for CUDA {', '.join(ms.accepted_cuda)} only, so a MindSpore build "
                 f"for the installed CUDA {', '.join(others)} does not exist: give it the CUDA it needs instead.") \
             if ms.accepted_cuda and others and not any(o in ms.accepted_cuda for o in others) else ""
@@ -223,10 +208,10 @@ def check_cuda_runtime_for_mindspore(ctx):
                             f"echo 'export LD_LIBRARY_PATH={d}:$LD_LIBRARY_PATH' >> ~/.bashrc   # for new shells"]
                        + ([f"export CUDA_HOME={d.rsplit('/', 1)[0]}"] if d.endswith("/lib64") else []))
     chosen = loadable[0]
-    rt_mm = major_minor(chosen["version"])
+    rt_mm = dotted_major_minor(chosen["version"])
     evidence["runtime MindSpore will load"] = f"{chosen['version']} ({chosen['path']})"
-    if c.driver_cuda_max and version_tuple(rt_mm) > version_tuple(c.driver_cuda_max):
-        newer_major = version_tuple(rt_mm)[:1] > version_tuple(c.driver_cuda_max)[:1]
+    if c.driver_cuda_max and dotted_numbers(rt_mm) > dotted_numbers(c.driver_cuda_max):
+        newer_major = dotted_numbers(rt_mm)[:1] > dotted_numbers(c.driver_cuda_max)[:1]
         driver_fix = [f"upgrade the NVIDIA driver to one whose nvidia-smi shows 'CUDA Version: {rt_mm}' or newer",
                       f"or use a CUDA runtime no newer than {c.driver_cuda_max} (see the steps below)"] + env_fix
         if newer_major:
@@ -274,7 +259,7 @@ def check_cudnn(ctx):
         return skipped
     c = ctx.facts.cuda
     runtimes = [e for e in _runtimes(c) if e["loadable"] == "yes"] or _runtimes(c)
-    cuda_major = version_tuple(runtimes[0]["version"])[:1] if runtimes else ()
+    cuda_major = dotted_numbers(runtimes[0]["version"])[:1] if runtimes else ()
     evidence = {"cuDNN": c.cudnn_version or "not found", "read from": c.cudnn_source or "-",
                 "CUDA runtime": runtimes[0]["version"] if runtimes else "not found"}
     if not c.cudnn_version:
@@ -285,7 +270,7 @@ def check_cudnn(ctx):
                        evidence=evidence,
                        fix=["conda install -c conda-forge 'cudnn>=8,<9'   # inside the MindSpore environment",
                             "or install NVIDIA's cuDNN 8 for your CUDA and add its lib directory to LD_LIBRARY_PATH"])
-    v = version_tuple(c.cudnn_version)
+    v = dotted_numbers(c.cudnn_version)
     # MindSpore's GPUEnvChecker: warn below 7.6, and below 8.0 when CUDA is newer than 10 (compat_facts §4.1).
     if v < (7, 6):
         return Finding(cid, WARN, title,
@@ -316,7 +301,7 @@ def check_nvcc_matches_runtime(ctx):
         return Finding(cid, SKIP, title, summary="No CUDA runtime on the loader path to compare nvcc with "
                                                   "(see gpu.cuda_runtime_for_mindspore).")
     rt = runtimes[0]
-    rt_mm = major_minor(rt["version"])
+    rt_mm = dotted_major_minor(rt["version"])
     evidence = {"nvcc release": c.nvcc_version, "runtime": f"{rt['version']} ({rt['path']})"}
     same = rt_mm == c.nvcc_version if "." in (rt_mm or "") else c.nvcc_version.split(".")[0] == rt_mm
     if same:

@@ -36,6 +36,18 @@ LAUNCHERS = {
 }
 
 
+def _problems_finding(cid: str, title: str, problems: List[Tuple[str, str, List[str]]], evidence: dict,
+                      pitfall: Optional[str]) -> Finding:
+    """One finding for a check's (status, sentence, fixes) problems: fail if any fails, else warn; the
+    sentences in order, each fix once."""
+    fixes: List[str] = []
+    for _, _, fix in problems:
+        fixes.extend(f for f in fix if f not in fixes)
+    worst = FAIL if any(p[0] == FAIL for p in problems) else WARN
+    return Finding(cid, worst, title, summary=" ".join(p[1] + "." for p in problems), evidence=evidence, fix=fixes,
+                   pitfall=pitfall)
+
+
 def _int(value: Optional[str]) -> Optional[int]:
     if value is None:
         return None
@@ -106,12 +118,7 @@ def check_launch_mode(ctx):
         where = ", ".join(f"{k}={v}" for k, v in list(ranks.items())[:1] + list(sizes.items())[:1])
         return Finding("env.launch_mode", PASS, MODE_TITLE,
                        summary=f"{', '.join(modes)}" + (f" ({where})" if where else ""), evidence=evidence)
-    worst = FAIL if any(p[0] == FAIL for p in problems) else WARN
-    fixes: List[str] = []
-    for _, _, fix in problems:
-        fixes.extend(f for f in fix if f not in fixes)
-    return Finding("env.launch_mode", worst, MODE_TITLE, summary=" ".join(p[1] + "." for p in problems),
-                   evidence=evidence, fix=fixes, pitfall="P13")
+    return _problems_finding("env.launch_mode", MODE_TITLE, problems, evidence, "P13")
 
 
 @check("env.rank_table_env", RT_TITLE, pitfalls=["P13", "P14"],
@@ -169,12 +176,7 @@ def check_rank_table_env(ctx):
     if not problems:
         return Finding("env.rank_table_env", PASS, RT_TITLE, summary=f"rank {rank_id} of {size or rt.rank_count}",
                        evidence=evidence)
-    worst = FAIL if any(p[0] == FAIL for p in problems) else WARN
-    fixes: List[str] = []
-    for _, _, fix in problems:
-        fixes.extend(f for f in fix if f not in fixes)
-    return Finding("env.rank_table_env", worst, RT_TITLE, summary=" ".join(p[1] + "." for p in problems),
-                   evidence=evidence, fix=fixes, pitfall="P14" if rt.read_error else "P13")
+    return _problems_finding("env.rank_table_env", RT_TITLE, problems, evidence, "P14" if rt.read_error else "P13")
 
 
 DYN_VARS = ("MS_ROLE", "MS_SCHED_HOST", "MS_SCHED_PORT", "MS_WORKER_NUM")
@@ -239,13 +241,9 @@ def check_dynamic_cluster(ctx):
     if not problems:
         return Finding("env.dynamic_cluster", PASS, DYN_TITLE,
                        summary=f"{role} of {workers} workers, scheduler {host}:{port}", evidence=evidence)
-    worst = FAIL if any(p[0] == FAIL for p in problems) else WARN
-    fixes: List[str] = []
-    for _, _, fix in problems:
-        fixes.extend(f for f in fix if f not in fixes)
-    return Finding("env.dynamic_cluster", worst, DYN_TITLE, summary=" ".join(p[1] + "." for p in problems),
-                   evidence=dict(evidence, note="MS_SCHED_HOST, MS_SCHED_PORT and MS_WORKER_NUM must be identical in every process"),
-                   fix=fixes, pitfall="P13")
+    return _problems_finding("env.dynamic_cluster", DYN_TITLE, problems,
+                             dict(evidence, note="MS_SCHED_HOST, MS_SCHED_PORT and MS_WORKER_NUM must be identical "
+                                                 "in every process"), "P13")
 
 
 def parse_visible_devices(value: str) -> Tuple[List[int], Optional[str]]:
@@ -317,9 +315,4 @@ def check_visible_devices(ctx):
         return Finding("env.visible_devices", PASS, VIS_TITLE,
                        summary=(f"visible devices {visible}" if raw is not None else ", ".join(f"{k}={v}" for k, v in dev_vars.items())) + note,
                        evidence=evidence)
-    worst = FAIL if any(p[0] == FAIL for p in problems) else WARN
-    fixes: List[str] = []
-    for _, _, fix in problems:
-        fixes.extend(f for f in fix if f not in fixes)
-    return Finding("env.visible_devices", worst, VIS_TITLE, summary=" ".join(p[1] + "." for p in problems),
-                   evidence=evidence, fix=fixes, pitfall="P13")
+    return _problems_finding("env.visible_devices", VIS_TITLE, problems, evidence, "P13")

@@ -7,20 +7,12 @@ verdict even when `import mindspore` itself crashes.
 from __future__ import annotations
 
 import re
-from typing import List, Optional
+from typing import List
 
 from ..findings import ERROR, FAIL, PASS, SKIP, WARN, Finding
 from . import check
 from ._accelerators import device_phrase, gpu_present, npu_present
-
-
-def _mm(version: Optional[str]) -> Optional[str]:
-    m = re.match(r"(\d+)\.(\d+)", version or "")
-    return f"{m.group(1)}.{m.group(2)}" if m else None
-
-
-def _vt(v: str):
-    return tuple(int(x) for x in re.findall(r"\d+", v)[:3])
+from ..versions import python_major_minor, python_spec_allows, version_key
 
 
 def _describe(ms) -> str:
@@ -101,40 +93,6 @@ def _advice_for_installed_cann(ctx):
 
 # -- Python version (P21) ------------------------------------------------------------------
 
-_SPEC = re.compile(r"^\s*(~=|==|!=|<=|>=|<|>)\s*([0-9][0-9.*]*)\s*$")
-
-
-def python_spec_allows(spec: str, version: str) -> Optional[bool]:
-    """Whether `version` satisfies a Requires-Python spec like '>=3.9,<3.13'; None when the spec is unreadable."""
-    v = _vt(version)
-    if not v:
-        return None
-    for clause in (spec or "").split(","):
-        if not clause.strip():
-            continue
-        m = _SPEC.match(clause)
-        if not m:
-            return None
-        op, target = m.group(1), m.group(2)
-        if target.endswith(".*"):
-            prefix = _vt(target[:-2])
-            hit = v[:len(prefix)] == prefix
-            if (op == "==" and not hit) or (op == "!=" and hit):
-                return False
-            continue
-        t = _pad(_vt(target))
-        vv = _pad(v)
-        ok = {"<": vv < t, "<=": vv <= t, ">": vv > t, ">=": vv >= t, "==": vv == t, "!=": vv != t,
-              "~=": vv >= t and v[:len(_vt(target)) - 1] == _vt(target)[:-1]}[op]
-        if not ok:
-            return False
-    return True
-
-
-def _pad(t):
-    return tuple(t) + (0,) * (3 - len(t))
-
-
 def _wheel_pythons(tags: List[str]) -> List[str]:
     out = []
     for tag in tags:
@@ -155,7 +113,7 @@ def check_python_supported(ctx):
     ms, py = ctx.facts.mindspore, ctx.facts.python
     if not ms.installed:
         return Finding(cid, SKIP, title, summary="MindSpore is not installed.")
-    running = _mm(py.version)
+    running = python_major_minor(py.version)
     if not running:
         return Finding(cid, ERROR, title, summary="The running Python's version is unknown (not recorded).")
     if ms.extension_pythons:
@@ -166,7 +124,7 @@ def check_python_supported(ctx):
                 "MindSpore built for": ", ".join(built) or "not stated",
                 "read from": basis if built else "-",
                 "Requires-Python": ms.requires_python or "not stated", "wheel tags": ", ".join(ms.wheel_tags) or "-"}
-    pick = sorted(built, key=_vt)[-1] if built else None
+    pick = sorted(built, key=version_key)[-1] if built else None
     reinstall = f"{ms.dist_name}=={ms.version}"
     if built and running not in built:
         return Finding(cid, FAIL, title,

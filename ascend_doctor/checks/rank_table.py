@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Dict, List, Optional
 
 from ..findings import ERROR, FAIL, PASS, SKIP, WARN, Finding
-from ..rank_table import FORMAT_V10, Problem, topology_problems
+from ..rank_table import FORMAT_V10, Problem, problem_severity, topology_problems
 from . import check
 from ._node import node_device_ids, node_family
 
@@ -56,8 +56,11 @@ def check_rank_table_valid(ctx):
                        summary=f"The rank table cannot be read: {rt.read_error}. The job will not start.",
                        evidence=evidence, fix=[f"ls -l {rt.path}", f"export {rt.env_var}=<absolute path of the rank table>"],
                        pitfall="P14")
-    problems = [dict(p) for p in rt.problems]
-    counts = dict(rt.problem_counts)
+    # problem_severity: a report saved before "fail/warn" was the one vocabulary still says "error/warning"
+    problems = [dict(p, severity=problem_severity(p.get("severity"))) for p in rt.problems]
+    counts: Dict[str, int] = {}
+    for severity, n in rt.problem_counts.items():
+        counts[problem_severity(severity)] = counts.get(problem_severity(severity), 0) + n
     family = node_family(ctx.facts)
     if family and rt.format == FORMAT_V10:
         for p in topology_problems(rt.device_sets, family, rt.server_paths):
@@ -66,8 +69,8 @@ def check_rank_table_valid(ctx):
     evidence.update({"format": rt.format or "not a rank table", "servers": rt.server_count, "ranks": rt.rank_count})
     if not family and rt.format == FORMAT_V10:
         evidence["topology"] = "not checked: device family unknown"
-    errors = [p for p in problems if p["severity"] == "error"]
-    warnings = [p for p in problems if p["severity"] == "warning"]
+    errors = [p for p in problems if p["severity"] == FAIL]
+    warnings = [p for p in problems if p["severity"] == WARN]
     if not errors and not warnings:
         return Finding("rank_table.valid", PASS, VALID_TITLE,
                        summary=f"version {rt.format}, " + (f"{rt.server_count} server(s), " if rt.server_count is not None
@@ -77,7 +80,7 @@ def check_rank_table_valid(ctx):
     shown = (errors + warnings)[:SHOWN_PROBLEMS]
     evidence["problems"] = [Problem(p["path"], p["severity"], p["rule"], p["message"], p.get("line"), p.get("column")).describe()
                             + f" [{p['rule']}]" for p in shown]
-    total = counts.get("error", 0) + counts.get("warning", 0)
+    total = counts.get(FAIL, 0) + counts.get(WARN, 0)
     if total > len(shown):
         evidence["more"] = f"{total - len(shown)} more; run: ascend-doctor rank-table {rt.path}"
     fixes = []
@@ -87,7 +90,7 @@ def check_rank_table_valid(ctx):
     fixes.append(f"ascend-doctor rank-table {rt.path}   # every problem with its JSON path")
     fixes.append(GENERATE)
     status = FAIL if errors else WARN
-    what = f"{counts.get('error', 0)} error(s)" + (f", {counts.get('warning', 0)} warning(s)" if counts.get("warning") else "")
+    what = f"{counts.get(FAIL, 0)} error(s)" + (f", {counts.get(WARN, 0)} warning(s)" if counts.get(WARN) else "")
     return Finding("rank_table.valid", status, VALID_TITLE,
                    summary=f"The rank table has {what}; " + ("HCCL will refuse it or hang at start. " if errors else "")
                            + "First: " + evidence["problems"][0],

@@ -7,7 +7,8 @@ import time
 
 from ..aggregate import AggregateInputError, Aggregator, add_logs, log_dirs, report_paths, triage_logs
 from ..baseline import baseline_argument
-from ..cli import COMMANDS, CliError, EXIT_FINDINGS, EXIT_OK
+from ..cli import COMMANDS
+from ..errors import CliError, EXIT_FINDINGS, EXIT_OK
 from ..findings import FAIL, REPORT_SCHEMA, WARN
 from ..render.aggregate_text import render_aggregate_text
 from ..render.html_aggregate import render_aggregate_html

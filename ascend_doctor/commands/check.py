@@ -5,13 +5,15 @@ from __future__ import annotations
 import argparse
 
 from ..baseline import baseline_argument
-from ..bundle import open_bundle
-from ..cli import COMMANDS, CliError, EXIT_FINDINGS, EXIT_OK
+from ..cli import COMMANDS
+from ..errors import CliError, EXIT_FINDINGS, EXIT_OK
 from ..doctor import RunOptions, SelectionError, check_selection, run_checks
 from ..findings import FAIL, WARN
-from ..host import SnapshotError
 from ..render import FORMATS, render
-from .common import Progress, add_python_argument, live_host, reject_python_with_bundle, use_color, write_output
+from .common import (
+    Progress, add_python_argument, live_host, opened_bundle, reject_python_with_bundle, report_color,
+    require_positive_seconds, write_output,
+)
 
 
 def add_report_arguments(p: argparse.ArgumentParser) -> None:
@@ -46,8 +48,7 @@ def register(sub) -> None:
 
 
 def run_options(args) -> RunOptions:
-    if not args.timeout > 0 or args.timeout == float("inf"):  # also NaN, which compares false to everything
-        raise CliError(f"--timeout must be a positive number of seconds, got {args.timeout}")
+    require_positive_seconds("--timeout", args.timeout)
     try:
         check_selection(args.only, args.skip)
     except SelectionError as exc:
@@ -66,11 +67,8 @@ def produce_report(args):
     progress = Progress()
     try:
         if args.bundle:
-            try:
-                with open_bundle(args.bundle) as host:
-                    return run_checks(host, options, progress)
-            except SnapshotError as exc:
-                raise CliError(str(exc)) from None
+            with opened_bundle(args.bundle) as host:
+                return run_checks(host, options, progress)
         return run_checks(live_host(args), options, progress)
     finally:
         progress.done()
@@ -78,6 +76,6 @@ def produce_report(args):
 
 def run(args) -> int:
     report = produce_report(args)
-    text = render(report, args.format, color=args.format == "text" and not args.output and use_color(disabled=args.no_color))
+    text = render(report, args.format, color=report_color(args))
     write_output(text, args.output)
     return EXIT_FINDINGS if report.failed(args.fail_on) else EXIT_OK

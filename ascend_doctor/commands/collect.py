@@ -8,10 +8,11 @@ import platform
 import re
 import sys
 
-from ..cli import COMMANDS, CliError, EXIT_OK
+from ..cli import COMMANDS
+from ..errors import CliError, EXIT_OK
 from ..collect import LogOptions, collect, write_bundle
 from ..render.layout import terminal_width, wrap
-from .common import Progress, add_python_argument, live_host
+from .common import Progress, add_python_argument, live_host, require_positive_seconds
 
 # `--show` lists these kinds one by one (each entry is content that leaves the machine, and they are few);
 # the others (empty placeholders, links, directories) are counted per top directory.
@@ -86,8 +87,7 @@ def register(sub) -> None:
 
 def run(args) -> int:
     args.show = args.show or args.show_all
-    if args.timeout <= 0:
-        raise CliError(f"--timeout must be a positive number of seconds, got {args.timeout}")
+    require_positive_seconds("--timeout", args.timeout)
     if args.log_max_mb <= 0 or args.logs_max_mb <= 0:
         raise CliError("--log-max-mb and --logs-max-mb must be positive")
     if args.logs and not os.path.isdir(args.logs):

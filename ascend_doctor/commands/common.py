@@ -1,12 +1,34 @@
-"""Pieces every subcommand shares: output writing, colour and progress decisions."""
+"""Pieces every subcommand shares: opening a bundle, checking seconds, output writing, colour and progress."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import sys
 
-from ..cli import CliError
+from ..errors import CliError
+
+
+@contextlib.contextmanager
+def opened_bundle(path: str):
+    """The bundle's Host for the `with` body; an unreadable or malformed bundle (SnapshotError, also one met
+    while the body reads it) is a one-line CliError, exit 2."""
+    from ..bundle import open_bundle
+    from ..host import SnapshotError
+
+    try:
+        with open_bundle(path) as host:
+            yield host
+    except SnapshotError as exc:
+        raise CliError(str(exc)) from None
+
+
+def require_positive_seconds(flag: str, value: float) -> float:
+    """`value` when it is a finite number of seconds above 0; else a one-line CliError naming `flag`."""
+    if not value > 0 or value == float("inf"):  # also NaN, which compares false to everything
+        raise CliError(f"{flag} must be a positive number of seconds, got {value}")
+    return value
 
 
 def write_output(text: str, path: str = None) -> None:
@@ -48,6 +70,12 @@ def use_color(stream=sys.stdout, disabled: bool = False) -> bool:
     if disabled or os.environ.get("NO_COLOR") is not None or os.environ.get("TERM") == "dumb":
         return False
     return hasattr(stream, "isatty") and stream.isatty()
+
+
+def report_color(args) -> bool:
+    """Colour for a text report written to a terminal: not with --format other than text, --output,
+    --no-color, NO_COLOR or TERM=dumb."""
+    return args.format == "text" and not args.output and use_color(disabled=args.no_color)
 
 
 class Progress:

@@ -13,7 +13,8 @@ import re
 import sys
 from typing import Dict, List, Optional, Tuple
 
-from ..cli import COMMANDS, CliError, EXIT_OK
+from ..cli import COMMANDS
+from ..errors import CliError, EXIT_OK
 from .common import add_kb_option, load_kb, write_output
 
 WIDTH = 80

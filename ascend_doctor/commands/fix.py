@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import time
 
-from ..cli import COMMANDS, CliError, EXIT_OK
+from ..cli import COMMANDS
+from ..errors import CliError, EXIT_OK
 from ..data import DataError, load_json_file
 from ..findings import Report
 from .check import add_report_arguments, produce_report

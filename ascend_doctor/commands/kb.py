@@ -14,7 +14,8 @@ import textwrap
 import unicodedata
 from typing import List, Optional
 
-from ..cli import COMMANDS, CliError, EXIT_FINDINGS, EXIT_OK
+from ..cli import COMMANDS
+from ..errors import CliError, EXIT_FINDINGS, EXIT_OK
 from .common import add_kb_option, load_kb, write_output
 
 WIDTH = 80

@@ -16,14 +16,15 @@ import platform
 import sys
 from typing import Any, Dict, List, Mapping
 
-from ..cli import COMMANDS, CliError, EXIT_FINDINGS, EXIT_OK
+from ..cli import COMMANDS
+from ..errors import CliError, EXIT_FINDINGS, EXIT_OK
 from ..data import DataError
 from ..facts import CannInstall, CudaFacts, DriverFacts, Facts, FirmwareFacts, MindSporeFacts, PythonFacts
 from ..findings import FAIL, WARN, Report
 from ..host import Host
 from ..render import FORMATS, render
 from ..versions import major_minor, parse_version, python_major_minor, release_matches, version_key
-from .common import use_color, write_output
+from .common import report_color, require_positive_seconds, write_output
 
 ARCHES = ("x86_64", "aarch64")
 
@@ -369,7 +370,7 @@ def run_check(args) -> int:
     report = Report(tool={"name": "ascend-doctor", "version": __version__, "matrix": matrix.info()},
                     host={"kind": "planned", "name": "planned install"}, facts=facts.to_json(), findings=findings)
     report.facts["extra"]["matrix"] = matrix.info()
-    text = render(report, args.format, color=args.format == "text" and not args.output and use_color(disabled=args.no_color))
+    text = render(report, args.format, color=report_color(args))
     write_output(text, args.output)
     return EXIT_FINDINGS if report.failed(args.fail_on) else EXIT_OK
 
@@ -380,8 +381,7 @@ def run_check(args) -> int:
 def run_update(args) -> int:
     from ..matrix import MatrixUpdateError, update_matrix
 
-    if not args.timeout > 0 or args.timeout == float("inf"):  # also NaN, which compares false to everything
-        raise CliError(f"--timeout must be a positive number of seconds, got {args.timeout}")
+    require_positive_seconds("--timeout", args.timeout)
     try:
         message, _ = update_matrix(args.file if args.file is not None else args.url, args.sha256,
                                    timeout=args.timeout)

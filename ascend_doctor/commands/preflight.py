@@ -13,16 +13,19 @@ import threading
 import time
 
 from .. import __version__
-from ..bundle import open_bundle
-from ..cli import COMMANDS, CliError, EXIT_FINDINGS, EXIT_OK
+from ..cli import COMMANDS
+from ..errors import CliError, EXIT_FINDINGS, EXIT_OK
 from ..doctor import run_checks
 from ..findings import FAIL, Finding, Report
-from ..host import SnapshotError, kill_running_commands
+from ..process import kill_running
 from ..probes.launch import probe_launch, safe_node_name
 from ..redact import redact_report
 from ..render import render
 from .check import add_report_arguments, run_options
-from .common import Progress, live_host, reject_python_with_bundle, use_color, write_output
+from .common import (
+    Progress, live_host, opened_bundle, reject_python_with_bundle, report_color, require_positive_seconds,
+    write_output,
+)
 
 # Checks a preflight leaves out unless asked: the smoke train (and its PYNATIVE/GRAPH
 # comparison) takes minutes and loads MindSpore; everything else reads files and runs
@@ -122,15 +125,14 @@ def _run_within_budget(host, options, args, progress, started: float):
     if "report" in box:
         return box["report"]
     # The checks are abandoned: end the tool they wait for (a hung npu-smi) rather than leave it running.
-    kill_running_commands()
+    kill_running()
     return _budget_overrun(host, args, time.monotonic() - started, partial)
 
 
 def produce_preflight_report(args, started: float = None) -> Report:
     """The node's report; the --budget counts from `started` (when the command began), not from here."""
     started = time.monotonic() if started is None else started
-    if not args.budget > 0 or args.budget == float("inf"):  # also NaN
-        raise CliError(f"--budget must be a positive number of seconds, got {args.budget}")
+    require_positive_seconds("--budget", args.budget)
     # Commands may take at most a third of the budget each, so one hung tool leaves room for the rest.
     args.timeout = min(args.timeout, max(0.5, args.budget / 3.0))
     if args.smoke and args.budget < SMOKE_MIN_BUDGET_S:
@@ -146,11 +148,8 @@ def produce_preflight_report(args, started: float = None) -> Report:
     progress = Progress()
     try:
         if args.bundle:
-            try:
-                with open_bundle(args.bundle) as host:
-                    return _run_within_budget(host, options, args, progress, started)
-            except SnapshotError as exc:
-                raise CliError(str(exc)) from None
+            with opened_bundle(args.bundle) as host:
+                return _run_within_budget(host, options, args, progress, started)
         return _run_within_budget(live_host(args), options, args, progress, started)
     finally:
         progress.done()
@@ -183,7 +182,6 @@ def run(args) -> int:
             write_output(render(report, fmt), base + ALSO_FORMATS[fmt])
         # The JSON goes last: aggregate reads *.json, so once it exists the node's other files do too.
         write_output(render(report, "json"), base + ".json")
-    text = render(report, args.format,
-                  color=args.format == "text" and not args.output and use_color(disabled=args.no_color))
+    text = render(report, args.format, color=report_color(args))
     write_output(text, args.output)
     return EXIT_FINDINGS if report.failed(args.fail_on) else EXIT_OK

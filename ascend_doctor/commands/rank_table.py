@@ -11,20 +11,22 @@ import contextlib
 import json
 from typing import Dict, List, Optional
 
-from ..cli import COMMANDS, CliError, EXIT_FINDINGS, EXIT_OK
+from ..cli import COMMANDS
+from ..errors import CliError, EXIT_FINDINGS, EXIT_OK
 from ..checks import CheckContext
 from ..checks._node import KNOWN_FAMILIES, node_family
 from ..checks.rank_table import (check_rank_table_device_ips, check_rank_table_device_nics,
                                  check_rank_table_this_node)
 from ..findings import FAIL, SEVERITY, WARN, Finding
-from ..host import HostError, LiveHost, SnapshotError
+from ..host import HostError, LiveHost
 from ..probes import ProbeOptions, collect_facts
 from ..probes.rank_table import MAX_READ_BYTES, local_identity, rank_table_facts
-from ..rank_table import ERROR, FORMAT_V20, INFO, WARNING, problem_counts, validate_rank_table_text
-from .common import write_output
+from ..rank_table import FORMAT_V20, INFO, problem_counts, validate_rank_table_text
+from .common import opened_bundle, require_positive_seconds, write_output
 
-SCHEMA = "ascend-doctor.rank-table/1"
-_LABEL = {ERROR: "ERROR", WARNING: "WARN", INFO: "info"}
+# /2: problem severities and count keys are fail/warn/info (were error/warning/info in /1)
+SCHEMA = "ascend-doctor.rank-table/2"
+_LABEL = {FAIL: "ERROR", WARN: "WARN", INFO: "info"}
 
 
 def register(sub) -> None:
@@ -75,13 +77,8 @@ def binary_at(text: str, window: int = 8000):
 @contextlib.contextmanager
 def _node_host(args):
     if args.bundle:
-        from ..bundle import open_bundle
-
-        try:
-            with open_bundle(args.bundle) as host:
-                yield host
-        except SnapshotError as exc:
-            raise CliError(str(exc)) from None
+        with opened_bundle(args.bundle) as host:
+            yield host
     elif args.here:
         yield LiveHost()
     else:
@@ -103,8 +100,7 @@ def _node_findings(host, args, text: str):
 
 
 def run(args) -> int:
-    if not args.timeout > 0 or args.timeout == float("inf"):  # also NaN, which compares false to everything
-        raise CliError(f"--timeout must be a positive number of seconds, got {args.timeout}")
+    require_positive_seconds("--timeout", args.timeout)
     if args.max_per_rule < 0:
         raise CliError(f"--max-per-rule must be 0 or more, got {args.max_per_rule}")
     text = _read(args.file)
@@ -115,9 +111,9 @@ def run(args) -> int:
         else:
             table, findings, node = _node_findings(host, args, text)
     counts = problem_counts(table.problems)
-    worst = max([2 if counts[ERROR] else 1 if counts[WARNING] else 0] + [SEVERITY[f.status] for f in findings])
+    worst = max([2 if counts[FAIL] else 1 if counts[WARN] else 0] + [SEVERITY[f.status] for f in findings])
     failed = worst >= SEVERITY[args.fail_on]
-    verdict = "invalid" if counts[ERROR] else ("valid, with warnings" if counts[WARNING] else "valid")
+    verdict = "invalid" if counts[FAIL] else ("valid, with warnings" if counts[WARN] else "valid")
     if args.format == "json":
         doc = {"schema": SCHEMA, "file": args.file, "format": table.format, "version": table.version,
                "status": table.status, "servers": len(table.servers) if table.format and table.format != FORMAT_V20 else None,
@@ -141,7 +137,7 @@ def render_text(args, table, counts: Dict[str, int], verdict: str, findings: Lis
     else:
         lines.append("format: not recognised as a rank table")
     if table.problems:
-        lines.append(f"{counts[ERROR]} error(s), {counts[WARNING]} warning(s), {counts[INFO]} note(s):")
+        lines.append(f"{counts[FAIL]} error(s), {counts[WARN]} warning(s), {counts[INFO]} note(s):")
         shown: Dict[str, int] = {}
         hidden: Dict[str, int] = {}
         for p in table.problems:

@@ -6,10 +6,11 @@ import argparse
 import time
 
 from .. import __version__
-from ..cli import COMMANDS, CliError, EXIT_FINDINGS, EXIT_OK
+from ..cli import COMMANDS
+from ..errors import CliError, EXIT_FINDINGS, EXIT_OK
 from ..findings import FAIL, WARN, Report
 from ..render import FORMATS, render
-from .common import add_python_argument, live_host, use_color, write_output
+from .common import add_python_argument, live_host, report_color, require_positive_seconds, write_output
 
 DEVICE_CHOICES = ["auto", "ascend", "gpu", "cpu"]
 
@@ -102,8 +103,7 @@ def run(args) -> int:
     from ..smoke.session import StageProgress, run_session
 
     options = smoke_options(args)
-    if not args.timeout > 0 or args.timeout == float("inf"):  # also NaN, which compares false to everything
-        raise CliError(f"--timeout must be a positive number of seconds, got {args.timeout}")
+    require_positive_seconds("--timeout", args.timeout)
     start = time.monotonic()
     host = live_host(args)
     facts = collect_facts(host, ProbeOptions(timeout=args.timeout))
@@ -115,6 +115,6 @@ def run(args) -> int:
     report = Report(tool={"name": "ascend-doctor", "version": __version__, "command": "smoke",
                           "duration_ms": int((time.monotonic() - start) * 1000)},
                     host={"kind": host.kind, "name": host.label}, facts=facts.to_json(), findings=findings)
-    text = render(report, args.format, color=args.format == "text" and not args.output and use_color(disabled=args.no_color))
+    text = render(report, args.format, color=report_color(args))
     write_output(text, args.output)
     return EXIT_FINDINGS if report.failed(args.fail_on) else EXIT_OK

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import sys
 
-from ..cli import COMMANDS, CliError, EXIT_FINDINGS, EXIT_OK
+from ..cli import COMMANDS
+from ..errors import CliError, EXIT_FINDINGS, EXIT_OK
 from ..render.triage_report import FORMATS, render_triage
 from ..triage import Triage
 from ..triage.result import NOT_A_LOG
-from .common import add_kb_option, load_kb, use_color, write_output
+from .common import add_kb_option, load_kb, opened_bundle, report_color, write_output
 
 
 def register(sub) -> None:
@@ -36,23 +37,17 @@ def run(args) -> int:
         raise CliError("triage: give at least one PATH (a file, a directory, or - for stdin) or --bundle FILE")
     t = Triage(load_kb(args.kb), node=args.node)
     if args.bundle:
-        from ..bundle import open_bundle  # only here: the host model is not needed to read log files
-        from ..host import SnapshotError
-
-        try:
-            with open_bundle(args.bundle) as host:
-                logs = host.manifest.get("logs") or []
-                if not logs:
-                    print(f"ascend-doctor: {args.bundle}: the bundle holds no logs (collect it with --logs DIR)",
-                          file=sys.stderr)
-                for entry in logs:
-                    original = str(entry.get("path") or "")
-                    local = host.local_path(original) if original else None
-                    if local is None:
-                        continue
-                    t.add_file(local, original, args.node or _bundle_node(host))
-        except SnapshotError as exc:
-            raise CliError(str(exc)) from None
+        with opened_bundle(args.bundle) as host:
+            logs = host.manifest.get("logs") or []
+            if not logs:
+                print(f"ascend-doctor: {args.bundle}: the bundle holds no logs (collect it with --logs DIR)",
+                      file=sys.stderr)
+            for entry in logs:
+                original = str(entry.get("path") or "")
+                local = host.local_path(original) if original else None
+                if local is None:
+                    continue
+                t.add_file(local, original, args.node or _bundle_node(host))
     for path in args.paths:
         t.add_path(path)
     result = t.result()
@@ -61,8 +56,7 @@ def run(args) -> int:
             print(f"ascend-doctor: {info.label}: {info.note}", file=sys.stderr)
     if result.inputs and not any(i.scanned for i in result.inputs):
         raise CliError("none of the inputs could be read as a text log (see the lines above)")
-    text = render_triage(result, args.format,
-                         color=args.format == "text" and not args.output and use_color(disabled=args.no_color))
+    text = render_triage(result, args.format, color=report_color(args))
     write_output(text, args.output)
     return EXIT_FINDINGS if result.failed(args.fail_on) else EXIT_OK
 

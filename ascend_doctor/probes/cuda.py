@@ -19,6 +19,7 @@ from typing import Dict, List, Optional, Tuple
 
 from ..facts import CudaFacts
 from ..host import Host
+from ..versions import version_key
 
 # §6.1: very old drivers print no "CUDA Version" field.
 _SMI_BANNER = re.compile(r"NVIDIA-SMI\s+(\S+)\s+Driver Version:\s+(\S+)(?:\s+CUDA Version:\s+([0-9][0-9.]*))?")
@@ -455,9 +456,5 @@ def _probe_cudnn(host: Host, facts: CudaFacts, lib_dirs) -> None:
         if path.endswith(("cudnn_version.h",)) or re.search(r"cudnn_version_v\d+\.h$", path):
             facts.errors.append(f"{path}: no '#define CUDNN_MAJOR <n>' line, expected cuDNN's version header")
     if facts.cudnn_libs:
-        best = max(facts.cudnn_libs, key=lambda e: _vkey(e["version"]))
+        best = max(facts.cudnn_libs, key=lambda e: version_key(e["version"]))
         facts.cudnn_version, facts.cudnn_source = best["version"], best["path"]
-
-
-def _vkey(v: str):
-    return tuple(int(x) if x.isdigit() else 0 for x in v.split("."))

@@ -14,11 +14,11 @@ dict) so that `aggregate` can compare nodes without re-probing anything:
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any, Dict, List, Optional, Tuple
 
 from ..host import Host
+from ..rank_table import summarise_rank_table
 from ..redact import REDACTED, shown_env_value
 
 # First variable present wins. msrun exports RANK_ID (and MS_NODE_ID) per worker;
@@ -41,10 +41,6 @@ VARIABLE_NAMES = ("RANK_TABLE_FILE", "MINDSPORE_HCCL_CONFIG_PATH", "RANK_ID", "R
 # is redact.is_secret (shared with collect, the renderers and the HCCL name check).
 MAX_VALUE_CHARS = 512
 MAX_RANK_TABLE_BYTES = 16 << 20
-# Every node of a job holds the same table; copying all of it into every node's report would make
-# aggregation quadratic (4,096 reports x 4,096 servers). Rank 0 (or a process without a rank) keeps
-# the full server list; the others keep the digest and their own server's entry.
-FULL_TABLE_MAX_SERVERS = 64
 
 
 def _first(env, names) -> Tuple[Optional[str], Optional[str]]:
@@ -117,57 +113,6 @@ def parse_local_addresses(fib_trie: str) -> List[str]:
         if "/32 host LOCAL" in line and last_ip and not last_ip.startswith("127.") and last_ip not in addresses:
             addresses.append(last_ip)
     return addresses
-
-
-def summarise_rank_table(text: str, path: str, errors: List[str], keep_all: bool = True,
-                         own_ids: Optional[List[str]] = None) -> Optional[Dict[str, Any]]:
-    """What aggregate needs from a rank table: its digest, and servers with their devices.
-
-    Only the cross-node view lives here; validating the table's fields is the
-    rank_table checks' business.
-    """
-    import hashlib  # only when there is a rank table to fingerprint
-
-    digest = hashlib.sha256(text.encode("utf-8", "replace")).hexdigest()[:16]
-    summary: Dict[str, Any] = {"path": path, "digest": digest, "servers": [], "server_count": None}
-    try:
-        data = json.loads(text)
-    except ValueError as exc:
-        errors.append(f"{path}: not valid JSON ({exc}); expected a rank table with server_list")
-        summary["error"] = "not valid JSON"
-        return summary
-    servers = data.get("server_list") if isinstance(data, dict) else None
-    if not isinstance(servers, list):
-        errors.append(f"{path}: field 'server_list': expected a list of servers")
-        summary["error"] = "no server_list"
-        return summary
-    # The digest compares content, not formatting: two nodes holding the same table
-    # pretty-printed differently agree.
-    import hashlib  # only when there is a rank table to fingerprint
-
-    summary["digest"] = hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:16]
-    summary["server_count"] = data.get("server_count")
-    summary["servers_listed"] = len(servers)
-    keep_all = keep_all or len(servers) <= FULL_TABLE_MAX_SERVERS
-    summary["complete"] = keep_all
-    own = set(own_ids or [])
-    for server in servers:
-        if not isinstance(server, dict):
-            continue
-        if not keep_all and str(server.get("server_id")) not in own and server.get("host_ip") not in own:
-            continue
-        devices = []
-        listed = server.get("device") or []
-        if not isinstance(listed, list):
-            errors.append(f"{path}: server {str(server.get('server_id'))[:64]!r}: field 'device': expected a list")
-            listed = []
-        for dev in listed:
-            if isinstance(dev, dict):
-                devices.append({"device_id": str(dev.get("device_id")), "device_ip": dev.get("device_ip"),
-                                "rank_id": str(dev.get("rank_id"))})
-        summary["servers"].append({"server_id": str(server.get("server_id")),
-                                   "host_ip": server.get("host_ip"), "devices": devices})
-    return summary
 
 
 def probe_launch(host: Host, options) -> Dict[str, Any]:

@@ -28,6 +28,7 @@ from typing import Dict, List, Optional
 
 from ..facts import MindSporeFacts
 from ..host import Host
+from ..versions import version_key
 
 _DIST_DIR = re.compile(r"^(mindspore[A-Za-z0-9_.\-]*?)-([^-]+)\.(dist-info|egg-info)$", re.I)
 # Framework distributions when top_level.txt is missing (MindSpore's own names, compat_facts table 1 and the
@@ -271,7 +272,7 @@ def _scan_backends(host: Host, facts: MindSporeFacts, pkg: str) -> None:
             backends.add("gpu")
     facts.backends = sorted(backends)
     if cuda:
-        facts.gpu_cuda_versions = sorted(cuda, key=lambda v: tuple(int(x) for x in v.split(".")))
+        facts.gpu_cuda_versions = sorted(cuda, key=version_key)
         facts.cuda_version_source = "file names in the package: " + ", ".join(sources)
 
 

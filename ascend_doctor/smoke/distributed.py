@@ -16,7 +16,6 @@ import glob
 import json
 import os
 import re
-import signal
 import subprocess
 import sys
 import tempfile
@@ -24,8 +23,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable, Dict, List, Optional
 
-from ..host import track_process, untrack_process
-from .runner import DEFAULT_STAGE_TIMEOUT, child_env, kill_group, read_tail
+from .. import process
+from .runner import DEFAULT_STAGE_TIMEOUT, child_env, read_tail
 
 WORKER_SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "collective_worker.py")
 PHASES = ("launch", "init", "collectives")
@@ -90,26 +89,6 @@ def msrun_argv(config: DistributedConfig, logdir: str, outdir: str) -> List[str]
     return argv + [WORKER_SCRIPT, outdir, config.device, str(BANDWIDTH_BYTES.get(config.device, 4 << 20))]
 
 
-def kill_tree(proc: subprocess.Popen) -> None:
-    """Kill msrun, its own group, and every worker session it started."""
-    pids = []
-    try:
-        import psutil
-
-        pids = [c.pid for c in psutil.Process(proc.pid).children(recursive=True)]
-    except Exception:  # psutil missing or msrun already gone: the group kill below still runs
-        pass
-    for pid in pids:
-        try:
-            os.killpg(os.getpgid(pid), signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            try:
-                os.kill(pid, signal.SIGKILL)
-            except (ProcessLookupError, PermissionError):
-                pass
-    kill_group(proc)
-
-
 def _ids(outdir: str, prefix: str) -> List[int]:
     found = []
     for path in glob.glob(os.path.join(outdir, f"{prefix}_*.json")):
@@ -145,9 +124,9 @@ def run_distributed(config: DistributedConfig,
         os.makedirs(outdir)
         argv = msrun_argv(config, logdir, outdir)
         with open(os.path.join(work, "msrun.out"), "wb") as out:
-            proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT, cwd=work,
-                                    env=child_env(config.python), start_new_session=True)
-        track_process(proc, kill_tree)  # killed with its workers if the doctor stops waiting or exits
+            proc = process.start_session(argv, stdout=out, stderr=subprocess.STDOUT, cwd=work,
+                                         env=child_env(config.python))
+        process.track(proc, process.kill_tree)  # killed with its workers if the doctor stops waiting or exits
         phase_ms: Dict[str, int] = {}
         status, phase, timeout_s = "pass", "launch", None
         phase_start = time.monotonic()
@@ -177,21 +156,21 @@ def run_distributed(config: DistributedConfig,
                     break
                 if time.monotonic() - phase_start > config.timeout_for(phase):
                     status, timeout_s = "hung", config.timeout_for(phase)
-                    kill_tree(proc)
+                    process.kill_tree(proc)
                     if progress:
                         progress("end", phase, {"status": "hung", "ms": int(timeout_s * 1000)})
                     break
                 time.sleep(0.2)
         except BaseException:
-            kill_tree(proc)
+            process.kill_tree(proc)
             raise
         if proc.poll() is None:
             try:
                 proc.wait(timeout=30)
             except subprocess.TimeoutExpired:
-                kill_tree(proc)
-        kill_tree(proc)  # workers left in their own sessions
-        untrack_process(proc)
+                process.kill_tree(proc)
+        process.kill_tree(proc)  # workers left in their own sessions
+        process.untrack(proc)
         arrived, joined = _ids(outdir, "arrived"), _ids(outdir, "joined")
         results = {}
         for rank in _ids(outdir, "result"):

@@ -25,7 +25,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable, Dict, List, Optional
 
-from ..host import track_process, untrack_process
+from .. import process
 from .__main__ import STAGES  # the child's stage list is the contract
 
 DEFAULT_STAGE_TIMEOUT = 300.0  # a first graph compile on Ascend builds kernels and can take minutes
@@ -124,16 +124,8 @@ def child_env(python: Optional[str] = None) -> Dict[str, str]:
     return env
 
 
-def kill_group(proc: subprocess.Popen) -> None:
-    """SIGKILL the child's whole session (it was started as a group leader)."""
-    try:
-        os.killpg(proc.pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
-    try:
-        proc.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        pass
+def _kill_and_reap(proc: subprocess.Popen) -> None:
+    process.kill_group(proc, wait=10)
 
 
 def _read_lines(stream, out: "queue.Queue"):
@@ -183,10 +175,10 @@ def run_smoke(config: SmokeConfig, progress: Optional[Callable[[str, str, dict],
     with tempfile.TemporaryDirectory(prefix="ascend-doctor-smoke-") as workdir:
         err_path = os.path.join(workdir, "stderr.log")
         with open(err_path, "wb") as err:
-            proc = subprocess.Popen(child_argv(config, workdir), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                    stderr=err, cwd=workdir, env=child_env(config.python), start_new_session=True)
+            proc = process.start_session(child_argv(config, workdir), stdout=subprocess.PIPE, stderr=err, cwd=workdir,
+                                         env=child_env(config.python))
         # If the caller stops waiting (preflight's budget) or the interpreter exits, the child goes too.
-        track_process(proc, kill_group)
+        process.track(proc, _kill_and_reap)
         lines: "queue.Queue" = queue.Queue()
         reader = threading.Thread(target=_read_lines, args=(proc.stdout, lines), daemon=True)
         reader.start()
@@ -224,24 +216,21 @@ def run_smoke(config: SmokeConfig, progress: Optional[Callable[[str, str, dict],
                     stages[current] = StageResult(current, HUNG, int(timeout_s * 1000),
                                                   error=f"no progress for {timeout_s:g} s; killed")
                     stopped_at = current
-                    kill_group(proc)
+                    process.kill_group(proc, wait=10)
                     if progress:
                         progress("end", current, {"status": HUNG, "ms": int(timeout_s * 1000)})
                     break
         except BaseException:  # Ctrl-C or a bug here must not leave a MindSpore process behind
-            kill_group(proc)
+            process.kill_group(proc, wait=10)
             raise
         try:
             proc.wait(timeout=30)
         except subprocess.TimeoutExpired:
-            kill_group(proc)
+            process.kill_group(proc, wait=10)
         # Helpers the child left behind in its session go too.
-        try:
-            os.killpg(proc.pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
+        process.kill_group(proc)
         stderr = read_tail(err_path)
-    untrack_process(proc)
+    process.untrack(proc)
     rc = proc.returncode
     signal_name = None
     if stopped_at is None:

@@ -288,8 +288,7 @@ def mutated_json(draw, samples):
 @example('{"version": "1.0", "server_list": [{"server_id": "192.0.2.10", "device": true}]}')  # found by fuzzing
 @example("null")  # found by fuzzing: valid JSON, no table, and no problem was reported
 def test_fuzz_rank_tables(text):
-    from ascend_doctor.probes.launch import summarise_rank_table
-    from ascend_doctor.rank_table import validate_rank_table_text
+    from ascend_doctor.rank_table import summarise_rank_table, validate_rank_table_text
 
     EXAMPLES["rank tables"] += 1
     table = validate_rank_table_text(text)

@@ -1,0 +1,64 @@
+"""Network rules shared by the rank-table validator and the HCCL variable checks: is this a usable NIC
+address, is this a usable port (ascend_formats.md §7.4 R9, R10)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Optional, Tuple
+
+from .json_values import HugeNumber, NonJsonConstant, as_int, kind, show
+
+
+_IPV4 = re.compile(r"^(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(?:\.(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$")
+
+
+def ip_problem(value: Any, v4_only: bool = False) -> Optional[str]:
+    """Why `value` is not a usable unicast IP address for a NIC, or None if it is."""
+    if not isinstance(value, str) or isinstance(value, (HugeNumber, NonJsonConstant)):
+        return f"is {kind(value)}, expected an IP address string"
+    if _IPV4.match(value):
+        first = int(value.split(".", 1)[0])
+        if first == 127:
+            return f"is {show(value)}, a loopback address: other nodes cannot reach it"
+        if value == "255.255.255.255":
+            return f"is {show(value)}, the broadcast address"
+        if value == "0.0.0.0":
+            return f"is {show(value)}, the unspecified address"
+        if 224 <= first <= 239:
+            return f"is {show(value)}, a multicast address"
+        if first >= 240:
+            return f"is {show(value)}, a reserved (class E) address"
+        if first == 0:
+            return f"is {show(value)}, in 0.0.0.0/8 (\"this network\"), not usable"
+        return None
+    if v4_only:
+        return f"is {show(value)}, expected an IPv4 address such as \"192.168.1.8\""
+    if ":" in value and len(value) <= 45:
+        try:
+            import ipaddress  # only for IPv6 device addresses
+
+            addr = ipaddress.IPv6Address(value)
+        except ValueError:
+            return f"is {show(value)}, not a valid IPv4 or IPv6 address"
+        if addr.is_loopback:
+            return f"is {show(value)}, a loopback address: other nodes cannot reach it"
+        if addr.is_unspecified:
+            return f"is {show(value)}, the unspecified address"
+        if addr.is_multicast:
+            return f"is {show(value)}, a multicast address"
+        return None
+    if "*" in value or "x" in value.lower():
+        return f"is {show(value)}, a masked placeholder from a document, not a real address"
+    return f"is {show(value)}, not a valid IPv4 or IPv6 address"
+
+
+def port_problem(value: Any, allow_string: bool = True, allow_number: bool = True) -> Tuple[Optional[int], Optional[str], Optional[str]]:
+    """(port, error, warning) for a TCP/UDP port field (R10: [1,65535], avoid <= 1023)."""
+    n, why = as_int(value, allow_string, allow_number)
+    if why:
+        return None, why, None
+    if not 1 <= n <= 65535:
+        return None, f"is {n}, outside the port range 1-65535", None
+    if n <= 1023:
+        return n, None, f"is {n}, a system port (<= 1023); the HCCL docs say to avoid them"
+    return n, None, None

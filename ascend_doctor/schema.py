@@ -1,0 +1,93 @@
+"""The subset of JSON Schema our data files' schemas use, checked without a jsonschema dependency.
+
+One validator for the runtime (a downloaded matrix, a user's file) and the tests (every shipped
+data file against its schema in data/). Keywords: type (incl. integer/number and lists of types),
+const, enum, minLength, pattern, minItems, items, required, properties, additionalProperties
+(false or a schema), propertyNames.pattern and local `$ref`s ("#/definitions/..."). Anything else
+in a schema is ignored, as a full validator would check it: `test_jsonschema_agrees_when_available`
+runs the real one when it is installed.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, List
+
+_TYPES = {"object": dict, "array": list, "string": str, "boolean": bool, "null": type(None)}
+
+
+class SchemaError(ValueError):
+    """The schema itself uses something this validator does not read."""
+
+
+def _type_ok(value: Any, t: str) -> bool:
+    if t == "integer":
+        return isinstance(value, int) and not isinstance(value, bool)
+    if t == "number":
+        return isinstance(value, (int, float)) and not isinstance(value, bool)
+    if t not in _TYPES:
+        raise SchemaError(f"unsupported type {t!r}")
+    return isinstance(value, _TYPES[t])
+
+
+def schema_errors(data: Any, schema: dict, limit: int = 50, where: str = "$") -> List[str]:
+    """Validate `data` against `schema`; returns up to `limit` 'path: problem' lines (none when valid)."""
+    errors: List[str] = []
+    root = schema
+
+    def resolve(node: dict) -> dict:
+        while "$ref" in node:
+            ref = node["$ref"]
+            if not ref.startswith("#/"):
+                raise SchemaError(f"unsupported $ref {ref!r}")
+            target = root
+            for part in ref[2:].split("/"):
+                target = target[part]
+            node = target
+        return node
+
+    def walk(value: Any, node: dict, path: str) -> None:
+        if len(errors) >= limit:
+            return
+        node = resolve(node)
+        t = node.get("type")
+        if t is not None:
+            types = t if isinstance(t, list) else [t]
+            if not any(_type_ok(value, x) for x in types):
+                errors.append(f"{path}: expected {' or '.join(types)}, got {type(value).__name__}")
+                return
+        if "const" in node and value != node["const"]:
+            errors.append(f"{path}: {value!r}, expected {node['const']!r}")
+        if "enum" in node and value not in node["enum"]:
+            errors.append(f"{path}: {value!r} is not one of {node['enum']}")
+        if isinstance(value, str):
+            if "minLength" in node and len(value) < node["minLength"]:
+                errors.append(f"{path}: empty string" if node["minLength"] == 1
+                              else f"{path}: shorter than {node['minLength']} characters")
+            if "pattern" in node and not re.search(node["pattern"], value):
+                errors.append(f"{path}: {value!r} does not match {node['pattern']}")
+        if isinstance(value, list):
+            if "minItems" in node and len(value) < node["minItems"]:
+                errors.append(f"{path}: needs at least {node['minItems']} item(s)")
+            if "items" in node:
+                for i, item in enumerate(value):
+                    walk(item, node["items"], f"{path}[{i}]")
+        if isinstance(value, dict):
+            for key in node.get("required", []):
+                if key not in value:
+                    errors.append(f"{path}: missing field {key!r}")
+            names = node.get("propertyNames", {}).get("pattern")
+            if names:
+                errors.extend(f"{path}: key {k!r} does not match {names}" for k in value if not re.search(names, k))
+            props = node.get("properties", {})
+            extra = node.get("additionalProperties", True)
+            for key, item in value.items():
+                if key in props:
+                    walk(item, props[key], f"{path}.{key}")
+                elif extra is False:
+                    errors.append(f"{path}: unexpected field {key!r}")
+                elif isinstance(extra, dict):
+                    walk(item, extra, f"{path}.{key}")
+
+    walk(data, schema, where)
+    return errors[:limit]

@@ -1,0 +1,93 @@
+"""Every data file follows its schema (data.SCHEMAS), through the one validator the runtime uses."""
+
+import copy
+import glob
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from ascend_doctor.data import SCHEMAS, DataError, data_file_errors, data_path, load_data_file
+from ascend_doctor.schema import SchemaError, schema_errors
+
+PARTS = ["kb/" + os.path.basename(p) for p in sorted(glob.glob(os.path.join(os.path.dirname(data_path("knowledge_base.json")), "kb", "*.json")))]
+
+
+@pytest.mark.parametrize("name", sorted(SCHEMAS) + PARTS)
+def test_shipped_data_file_follows_its_schema(name):
+    assert data_file_errors(name, limit=10 ** 6) == []
+
+
+@pytest.mark.parametrize("name", sorted(SCHEMAS))
+def test_jsonschema_agrees_when_available(name):
+    jsonschema = pytest.importorskip("jsonschema")
+    jsonschema.validate(load_data_file(name), load_data_file(SCHEMAS[name]))
+
+
+def test_every_json_file_in_data_has_a_schema_or_is_one():
+    top = os.path.dirname(data_path("knowledge_base.json"))
+    names = {os.path.basename(p) for p in glob.glob(os.path.join(top, "*.json"))}
+    schemas = set(SCHEMAS.values()) | {"kb_part.schema.json"}
+    assert names - schemas == set(SCHEMAS)
+
+
+def broken(name, change):
+    data = copy.deepcopy(load_data_file(name))
+    change(data)
+    return data_file_errors(name, data)
+
+
+def test_a_broken_hccl_env_table_is_named_by_path():
+    def change(d):
+        d["variables"][0]["type"] = "integer"
+        del d["variables"][1]["source"]
+        d["variables"][2]["range"] = "1-10"
+    errs = broken("hccl_env.json", change)
+    assert any(e.startswith("$.variables[0].type: 'integer' is not one of") for e in errs), errs
+    assert "$.variables[1]: missing field 'source'" in errs
+    assert "$.variables[2].range: expected array, got str" in errs
+
+
+def test_broken_release_notes_and_advice_facts_are_named_by_path():
+    def notes(d):
+        d["releases"][0]["version"] = "next"
+        d["notes_location"]["section"] = "Release Notes"
+    errs = broken("release_notes.json", notes)
+    assert any(e.startswith("$.releases[0].version: 'next' does not match") for e in errs), errs
+    assert any(e.startswith("$.notes_location.section:") for e in errs), errs
+
+    def facts(d):
+        d["log_messages"][0]["level"] = "LOUD"
+        d["variables"]["not a name"] = "somewhere"
+        d["schema"] = "ascend-doctor.advice-facts/2"
+    errs = broken("advice_facts.json", facts)
+    assert any(e.startswith("$.log_messages[0].level: 'LOUD'") for e in errs), errs
+    assert any("key 'not a name' does not match" in e for e in errs), errs
+    assert any(e.startswith("$.schema: 'ascend-doctor.advice-facts/2', expected") for e in errs), errs
+
+
+def test_validator_keywords():
+    schema = {"type": "object", "required": ["a"], "additionalProperties": False, "definitions": {"n": {"type": "integer"}},
+              "properties": {"a": {"$ref": "#/definitions/n"}, "b": {"type": "array", "minItems": 2, "items": {"minLength": 3}}}}
+    assert schema_errors({"a": 1, "b": ["abc", "defg"]}, schema) == []
+    assert schema_errors({"a": True, "b": ["ab"], "c": 0}, schema) == [
+        "$.a: expected integer, got bool", "$.b: needs at least 2 item(s)", "$.b[0]: shorter than 3 characters",
+        "$: unexpected field 'c'"]
+    assert schema_errors({}, schema) == ["$: missing field 'a'"]
+    assert len(schema_errors(list(range(100)), {"items": {"type": "string"}}, limit=5)) == 5
+    with pytest.raises(SchemaError):
+        schema_errors(1, {"$ref": "other.json#/x"})
+
+
+def test_unknown_data_file_has_no_schema():
+    with pytest.raises(DataError):
+        data_file_errors("nothing.json", {})
+
+
+def test_data_module_imports_none_of_ours():
+    # data <-> matrix was an import cycle; data is the bottom layer now
+    code = "import sys, ascend_doctor.data; print(sorted(m for m in sys.modules if m.startswith('ascend_doctor.')))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert json.loads(out.replace("'", '"')) == ["ascend_doctor.data"]
