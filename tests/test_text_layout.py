@@ -107,3 +107,25 @@ def test_terminal_width_follows_columns_else_80(monkeypatch):
     assert terminal_width(io.StringIO()) == 80  # not a terminal, no usable COLUMNS
     monkeypatch.delenv("COLUMNS")
     assert terminal_width(io.StringIO()) == 80
+
+
+@pytest.mark.parametrize("columns", [80, 100])
+def test_aggregate_and_triage_text_fit_the_width(tmp_path, columns):
+    """aggregate and triage text follow the terminal width like check; commands to paste (aggregate's fix lines)
+    and quoted log lines stay whole, and a wrapped line breaks only at a space."""
+    reports = tmp_path / "r"
+    for name in ("a2_env_not_sourced", "nonroot_home_install", "two_cann_installs"):
+        run_cli("preflight", "--bundle", os.path.join(FIXTURES, name), "--report-dir", str(reports))
+    env = {"COLUMNS": str(columns)}
+    agg = run_cli("aggregate", str(reports), env=env).stdout
+    assert "install.cann_env_sourced" in agg
+    for line in agg.splitlines():
+        assert len(line) <= columns or line.lstrip().startswith("fix: ") or " " not in line.strip(), line
+    log = tmp_path / "train.log"
+    log.write_text("RuntimeError: NPU out of memory. Tried to allocate 2.00 GiB (NPU 0; 60.97 GiB total capacity; "
+                   "57.31 GiB already allocated)\n")
+    tri = run_cli("triage", str(log), env=env).stdout
+    assert "TORCH_NPU_OOM" in tri
+    for line in tri.splitlines():
+        quoted = re.match(r"^\s*(?:> |\S+:\d+: )", line)
+        assert len(line) <= columns or quoted or " " not in line.strip(), line

@@ -117,4 +117,7 @@ def render_aggregate_text(result: Dict[str, Any]) -> str:
             out.append(f"  {n['name']}: {ids}")
         if len(result["nodes_failing"]) > NAMES_SHOWN * 2:
             out.append(f"  ... and {len(result['nodes_failing']) - NAMES_SHOWN * 2} more (see --format json)")
-    return "\n".join(out) + "\n"
+    from .layout import fit_lines, terminal_width
+
+    # fix lines are commands to paste: whole; the rest fits the terminal (breaks at spaces only)
+    return "\n".join(fit_lines(out, terminal_width(), keep=lambda line: line.lstrip().startswith("fix: "))) + "\n"

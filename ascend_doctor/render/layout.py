@@ -133,3 +133,22 @@ def fit_columns(headers: List[str], rows: List[List[str]], width: int, gap: int 
 
     return [[fit(c, widths[i] - header_pad) for i, c in enumerate(table[0])]] + \
         [[fit(c, widths[i]) for i, c in enumerate(r)] for r in table[1:]]
+
+
+_STEP = re.compile(r"\s*(?:\d+\.|-|fix:)\s")
+
+
+def fit_lines(lines: List[str], width: int, keep=None) -> List[str]:
+    """Each line to `width` by `wrap` (spaces only), its continuation indented under its text (under a list
+    marker's text for `1. `, `- `, `fix: `); a line for which keep(line) is true stays whole (a quoted log
+    line, a command to paste), and so does one carrying terminal colour codes."""
+    out: List[str] = []
+    for line in lines:
+        if len(line) <= width or "\033[" in line or (keep is not None and keep(line)):
+            out.append(line)
+            continue
+        lead = line[:len(line) - len(line.lstrip())]
+        step = _STEP.match(line)
+        more = " " * (step.end() if step else len(lead) + 2)
+        out.extend(wrap(line.strip(), width, indent=lead, subsequent=more))
+    return out

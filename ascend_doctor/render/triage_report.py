@@ -159,21 +159,10 @@ _QUOTED = re.compile(r"^\s*(?:> |\S+:\d+: )")  # a quoted log line: shown whole,
 
 
 def _fit(lines: List[str]) -> List[str]:
-    """Every line to the terminal width (render.layout: breaks at spaces only, never inside a path or a
-    command's word), continuation lines indented under their first; quoted log lines are kept whole."""
-    from .layout import terminal_width, wrap
+    """Every line to the terminal width (render.layout: breaks at spaces only), quoted log lines whole."""
+    from .layout import fit_lines, terminal_width
 
-    width = terminal_width()
-    out: List[str] = []
-    for line in lines:
-        if len(line) <= width or "\033[" in line or _QUOTED.match(line):
-            out.append(line)
-            continue
-        lead = line[:len(line) - len(line.lstrip())]
-        step = re.match(r"\s*(?:\d+\.|-)\s", line)
-        more = " " * (step.end() if step else len(lead) + 2)
-        out.extend(wrap(line.strip(), width, indent=lead, subsequent=more))
-    return out
+    return fit_lines(lines, terminal_width(), keep=_QUOTED.match)
 
 
 def _md_escape(s: str) -> str:
