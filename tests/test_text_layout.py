@@ -129,3 +129,13 @@ def test_aggregate_and_triage_text_fit_the_width(tmp_path, columns):
     for line in tri.splitlines():
         quoted = re.match(r"^\s*(?:> |\S+:\d+: )", line)
         assert len(line) <= columns or quoted or " " not in line.strip(), line
+
+
+def test_html_evidence_is_never_a_python_repr(tmp_path):
+    reports = tmp_path / "r"
+    run_cli("preflight", "--bundle", os.path.join(FIXTURES, "two_cann_installs"), "--report-dir", str(reports))
+    out = tmp_path / "a.html"
+    run_cli("aggregate", str(reports), "--format", "html", "-o", str(out))
+    html = out.read_text()
+    assert "other_cann_installs" in html
+    assert "[&#x27;" not in html and "{&#x27;" not in html and "['" not in html  # no list or dict repr

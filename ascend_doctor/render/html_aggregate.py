@@ -11,6 +11,7 @@ from html import escape
 from typing import Any, Dict, List
 
 from .aggregate_text import skew_line
+from .layout import evidence_value
 
 # Above this many nodes the grid draws only nodes with a problem (a 4,096-row grid of
 # green cells helps nobody and makes the file tens of MB); the counts say what was left out.
@@ -25,6 +26,7 @@ h1{font-size:22px;margin:0 0 8px} h2{font-size:17px;margin:28px 0 8px;border-bot
 table{border-collapse:collapse;margin:6px 0} th,td{border:1px solid #ccc;padding:3px 6px;text-align:left;vertical-align:top}
 th{background:#f3f3f3} code,pre{font:12px/1.35 ui-monospace,Menlo,Consolas,monospace;background:#f6f8fa}
 pre{padding:6px 8px;margin:4px 0;white-space:pre-wrap}
+table.evidence td{white-space:pre-wrap}
 .grid td{padding:0;width:18px;height:18px;text-align:center;font-size:11px}
 .grid th.check{writing-mode:vertical-rl;transform:rotate(180deg);font-weight:400;font-size:11px;white-space:nowrap;padding:4px 1px}
 .grid th.node{font-weight:400;white-space:nowrap}
@@ -97,7 +99,8 @@ def _checks(result: Dict[str, Any]) -> List[str]:
                 out.append(f"<p>{_e(v['summary'])}</p>")
             if v.get("evidence"):
                 out.append(f"<p class='muted'>Evidence from {_e(v['evidence_from'])}:</p><table class='evidence'>" + "".join(
-                    f"<tr><th>{_e(k)}</th><td>{_e(val)}</td></tr>" for k, val in v["evidence"].items()) + "</table>")
+                    f"<tr><th>{_e(k)}</th><td>{_e(evidence_value(val))}</td></tr>" for k, val in v["evidence"].items())
+                    + "</table>")
             if v.get("fix"):
                 out.append("<p>Fix:</p><pre class='fix'>" + "\n".join(_e(step) for step in v["fix"]) + "</pre>")
             if v.get("pitfall"):

@@ -73,6 +73,20 @@ def _is_scalar(value: Any) -> bool:
     return not isinstance(value, (dict, list, tuple))
 
 
+def evidence_value(value: Any) -> str:
+    """One evidence value as text for a table cell: a scalar as `scalar`, a list of scalars joined with ', ',
+    anything nested as its `evidence_lines` (one per line). Never JSON, never a repr."""
+    if _is_scalar(value):
+        return scalar(value)
+    if not value:
+        return "none"
+    if not isinstance(value, dict) and all(_is_scalar(v) for v in value):
+        return ", ".join(scalar(v) for v in value)
+    if isinstance(value, dict):
+        return "\n".join("  " * d + text for d, text in evidence_lines(value))
+    return "\n".join("  " * (d - 1) + text for d, text in evidence_lines({"": value})[1:])
+
+
 def evidence_lines(evidence: Any, depth: int = 0) -> List[Tuple[int, str]]:
     """Evidence as (depth, "key: value") lines: nested dicts indent, lists of plain values join with ', ',
     lists of dicts become '- key: value' items. Never JSON, never a repr."""
