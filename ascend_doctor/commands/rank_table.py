@@ -26,7 +26,7 @@ from .common import opened_bundle, require_positive_seconds, write_output
 
 # /2: problem severities and count keys are fail/warn/info (were error/warning/info in /1)
 SCHEMA = "ascend-doctor.rank-table/2"
-_LABEL = {FAIL: "ERROR", WARN: "WARN", INFO: "info"}
+_LABEL = {FAIL: "FAIL", WARN: "WARN", INFO: "info"}
 
 
 def register(sub) -> None:
@@ -137,7 +137,7 @@ def render_text(args, table, counts: Dict[str, int], verdict: str, findings: Lis
     else:
         lines.append("format: not recognised as a rank table")
     if table.problems:
-        lines.append(f"{counts[FAIL]} error(s), {counts[WARN]} warning(s), {counts[INFO]} note(s):")
+        lines.append(f"{counts[FAIL]} fail, {counts[WARN]} warn, {counts[INFO]} info:")
         shown: Dict[str, int] = {}
         hidden: Dict[str, int] = {}
         for p in table.problems:
