@@ -47,15 +47,9 @@ TARGET_VS_RUN_CHECK = 20.0  # mindspore.run_check() median wall >= 20x the docto
 def _install_wheel() -> str:
     import tempfile
 
-    tmp = tempfile.mkdtemp(prefix="ascend-doctor-bench-")
-    print(f"building the wheel and installing it in {tmp}/venv ...", file=sys.stderr)
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", tmp, REPO], check=True,
-                   stdout=subprocess.DEVNULL)
-    wheel = next(os.path.join(tmp, n) for n in os.listdir(tmp) if n.endswith(".whl"))
-    subprocess.run([sys.executable, "-m", "venv", os.path.join(tmp, "venv")], check=True)
-    subprocess.run([os.path.join(tmp, "venv", "bin", "python"), "-m", "pip", "install", "-q", wheel], check=True,
-                   stdout=subprocess.DEVNULL)
-    return os.path.join(tmp, "venv", "bin", "ascend-doctor")
+    from benchlib import install_wheel
+
+    return install_wheel(tempfile.mkdtemp(prefix="ascend-doctor-bench-"))
 
 
 def main() -> int:

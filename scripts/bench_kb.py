@@ -39,6 +39,7 @@ sys.path.insert(0, os.path.join(REPO, "scripts"))
 
 from ascend_doctor.knowledge import CACHE_ENV_OFF, literal_cost, load_knowledge_base, part_files  # noqa: E402
 from bench_triage import make_log  # noqa: E402
+from benchlib import install_wheel  # noqa: E402
 
 FACTS_CANDIDATES = [os.path.join(REPO, "..", "shared", "reference", "ascend_fd_kb_facts.json"),
                     os.path.join(REPO, "..", "..", "shared", "reference", "ascend_fd_kb_facts.json"),
@@ -83,17 +84,6 @@ def synthetic_part(facts) -> dict:
             "near_misses": ["[INFO] nothing to see here, synthetic near miss"],
         })
     return {"schema": "ascend-doctor.kb-part/1", "part": "synthetic", "signatures": sigs}
-
-
-def install_wheel(tmp: str) -> str:
-    print(f"building the wheel and installing it (with its dependencies) in {tmp}/venv ...", file=sys.stderr)
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", tmp, REPO], check=True,
-                   stdout=subprocess.DEVNULL)
-    wheel = next(os.path.join(tmp, n) for n in os.listdir(tmp) if n.endswith(".whl"))
-    subprocess.run([sys.executable, "-m", "venv", os.path.join(tmp, "venv")], check=True)
-    subprocess.run([os.path.join(tmp, "venv", "bin", "python"), "-m", "pip", "install", "-q", wheel], check=True,
-                   stdout=subprocess.DEVNULL)
-    return os.path.join(tmp, "venv", "bin", "ascend-doctor")
 
 
 def run(argv, env, out_path):
