@@ -706,6 +706,11 @@ def _note_line(lines: Dict[int, Set[int]], ls: int, ids) -> None:
         got.update(ids)
 
 
+# Whether this python-hyperscan scans a memoryview without a copy (newer builds do; the cp38 wheels raise
+# "a bytes-like object is required"): learnt on the first scan.
+_HS_TAKES_VIEWS = [True]
+
+
 class _HyperscanFinder:
     """One Hyperscan database of literals and whole regexes (see hs_expression); a hit belongs to the line
     holding its last byte (no expression matches a newline, so that line holds the whole match)."""
@@ -739,7 +744,15 @@ class _HyperscanFinder:
             return
         found: List[Tuple[int, int]] = []
         add = found.append
-        self.db.scan(memoryview(buf)[start:end], match_event_handler=lambda i, _f, to, _fl, _c: add((to, i)))
+        handler = lambda i, _f, to, _fl, _c: add((to, i))  # noqa: E731
+        if _HS_TAKES_VIEWS[0]:
+            try:
+                self.db.scan(memoryview(buf)[start:end], match_event_handler=handler)
+            except TypeError:  # older python-hyperscan builds (the cp38 wheels) take bytes only
+                _HS_TAKES_VIEWS[0] = False
+                found.clear()
+        if not _HS_TAKES_VIEWS[0]:
+            self.db.scan(bytes(buf[start:end]) if start or end != len(buf) else bytes(buf), match_event_handler=handler)
         rfind, sigs = buf.rfind, self.sigs
         last_p, last_ls = -1, start
         for to, i in found:  # in order of match end

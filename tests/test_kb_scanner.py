@@ -145,3 +145,27 @@ def test_every_regex_of_the_shipped_parts_compiles():
             except re.error as exc:
                 bad.append(f"{sig.id}: {p!r} ({exc})")
     assert not bad, bad
+
+
+def test_a_hyperscan_that_scans_bytes_only_gives_the_same_answers(monkeypatch):
+    """python-hyperscan 0.7 (the cp38 wheels) raises TypeError on a memoryview: the finder copies to bytes."""
+    pytest.importorskip("hyperscan")
+    kb = load_knowledge_base()
+    line = b"noise\nEL0004: Failed to allocate memory.\nRuntimeError: NPU out of memory. Tried to allocate 2.00 GiB\n"
+    want = Scanner(kb.signatures).scan(line, 0, len(line))
+    want = [(ls, le, sorted(h)) for ls, le, h in want]
+    scanner = Scanner(kb.signatures)
+    if scanner.matcher != "hyperscan":
+        pytest.skip("the Hyperscan finder is not the one in use")
+    real = scanner.finder.db
+
+    class BytesOnly:  # the Database type is immutable: stand in front of it
+        def scan(self, data, *a, **kw):
+            if isinstance(data, memoryview):
+                raise TypeError("a bytes-like object is required")
+            return real.scan(data, *a, **kw)
+
+    monkeypatch.setattr(knowledge, "_HS_TAKES_VIEWS", [True])
+    scanner.finder.db = BytesOnly()
+    got = [(ls, le, sorted(h)) for ls, le, h in scanner.scan(line, 0, len(line))]
+    assert got == want and knowledge._HS_TAKES_VIEWS == [False]
