@@ -10,7 +10,7 @@ import fnmatch
 import os
 import time
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Optional, Sequence
+from typing import Any, Dict, List, Mapping, Optional, Sequence
 
 from . import __version__
 from .checks import CheckContext, all_checks
@@ -40,6 +40,24 @@ def _selected(check_id: str, patterns: Sequence[str]) -> bool:
     return False
 
 
+@dataclass
+class Selection:
+    """Which checks run: --only / --skip patterns (check ids, areas like 'install', globs like 'devices.*')."""
+
+    only: Sequence[str] = ()
+    skip: Sequence[str] = ()
+
+    def includes(self, check_id: str) -> bool:
+        if self.only and not _selected(check_id, self.only):
+            return False
+        return not (self.skip and _selected(check_id, self.skip))
+
+    def validate(self) -> "Selection":
+        """Raise SelectionError when a pattern selects no check (see check_selection); returns self."""
+        check_selection(self.only, self.skip)
+        return self
+
+
 class SelectionError(ValueError):
     """--only/--skip names something that matches no check (a typo would otherwise check nothing)."""
 
@@ -62,13 +80,54 @@ def check_selection(only: Sequence[str] = (), skip: Sequence[str] = ()) -> None:
 
 
 def run_checks(host: Host, options: Optional[RunOptions] = None, progress=None) -> Report:
+    """Probe `host`, then judge its facts (`evaluate`)."""
     options = options or RunOptions()
     start = time.monotonic()
     partial = options.partial if options.partial is not None else {}
     partial["facts"], partial["findings"] = Facts(), []
     facts = collect_facts(host, ProbeOptions(timeout=options.timeout), into=partial["facts"], running=partial)
-    ctx = CheckContext(facts=facts, host=host, options=dict(options.extra, timeout=options.timeout))
-    findings: List[Finding] = partial["findings"]
+    origin = {"kind": host.kind, "name": host.label}
+    if host.kind == "snapshot":
+        origin["created"] = getattr(host, "manifest", {}).get("created")
+    return evaluate(facts, None, options, origin=origin, host=host, progress=progress, started=start,
+                    environ=host.env, also=[os.environ] if host.env is not os.environ else [])
+
+
+def _crashed(spec, exc: BaseException) -> Finding:
+    """The finding of a check that raised: a bug in the doctor, shown as such (the other checks still run)."""
+    from .cli import missing_dependency
+
+    if isinstance(exc, ImportError) and missing_dependency(exc):
+        raise exc  # not a bug: a dependency is missing; the CLI says which in one line (exit 2)
+    import traceback  # only when a check crashed
+
+    tb = traceback.extract_tb(exc.__traceback__)[-1]
+    # Status error as "could not check", but told apart from it: a distinct title and crashed: true.
+    return Finding(
+        id=spec.id, status=ERROR, title=f"{CRASHED_TITLE_PREFIX}{spec.title}",
+        summary=f"The check itself crashed ({type(exc).__name__}: {exc}); this is a bug in ascend-doctor.",
+        evidence={"crashed": True, "where": f"{tb.filename.rsplit('/', 1)[-1]}:{tb.lineno}"})
+
+
+def evaluate(facts: Facts, selection: Optional[Selection] = None, options: Optional[RunOptions] = None, *,
+             origin: Optional[Dict[str, Any]] = None, host: Optional[Host] = None, matrix: Any = None,
+             progress=None, started: Optional[float] = None, environ: Optional[Mapping[str, str]] = None,
+             also: Sequence[Mapping[str, str]] = ()) -> Report:
+    """The one check runner: judge `facts` with the selected checks and build the report.
+
+    Every check runs under the crash guard (a check that raises becomes an `error` finding, the others still
+    run); a probe that crashed while gathering `facts` is reported the same way; the fixes are reconciled (one
+    problem, one fix) and the report is redacted before anyone sees it. `selection` defaults to the --only /
+    --skip of `options`; `origin` is the report's "host" block (what was judged); `matrix` overrides the
+    compatibility matrix the checks load; `environ`/`also`: environments whose secret values are scrubbed
+    (default: this process's).
+    """
+    options = options or RunOptions()
+    selection = selection or Selection(options.only, options.skip)
+    start = time.monotonic() if started is None else started
+    partial = options.partial if options.partial is not None else {}
+    findings: List[Finding] = partial.setdefault("findings", [])
+    ctx = CheckContext(facts=facts, host=host, options=dict(options.extra, timeout=options.timeout), _matrix=matrix)
     for name, crash in facts.probe_crashes.items():
         findings.append(Finding(
             id=f"doctor.probe_{name}", status=ERROR, title=f"The {name} probe crashed",
@@ -76,9 +135,7 @@ def run_checks(host: Host, options: Optional[RunOptions] = None, progress=None) 
                     "This is a bug in ascend-doctor, please report it with this line.",
             evidence={"crashed": True, "crash": crash}))
     for spec in all_checks():
-        if options.only and not _selected(spec.id, options.only):
-            continue
-        if options.skip and _selected(spec.id, options.skip):
+        if not selection.includes(spec.id):
             continue
         if progress:
             progress(spec.id)
@@ -87,18 +144,7 @@ def run_checks(host: Host, options: Optional[RunOptions] = None, progress=None) 
         try:
             result = spec.func(ctx)
         except Exception as exc:  # a check bug must not hide the other checks
-            from .cli import missing_dependency
-
-            if isinstance(exc, ImportError) and missing_dependency(exc):
-                raise  # not a bug: a dependency is missing; the CLI says which in one line (exit 2)
-            import traceback  # only when a check crashed
-
-            tb = traceback.extract_tb(exc.__traceback__)[-1]
-            # Status error as "could not check", but told apart from it: a distinct title and crashed: true.
-            result = Finding(
-                id=spec.id, status=ERROR, title=f"{CRASHED_TITLE_PREFIX}{spec.title}",
-                summary=f"The check itself crashed ({type(exc).__name__}: {exc}); this is a bug in ascend-doctor.",
-                evidence={"crashed": True, "where": f"{tb.filename.rsplit('/', 1)[-1]}:{tb.lineno}"})
+            result = _crashed(spec, exc)
         elapsed = int((time.monotonic() - t0) * 1000)
         items = result if isinstance(result, list) else [result] if result is not None else []
         for f in items:
@@ -106,9 +152,12 @@ def run_checks(host: Host, options: Optional[RunOptions] = None, progress=None) 
                 f.duration_ms = elapsed
             findings.append(f)
     reconcile(findings)  # one problem, one fix: no two fixes of the report may contradict each other
-    host_info = {"kind": host.kind, "name": host.label, "checked_as": checked_as(facts)}
-    if host.kind == "snapshot":
-        host_info["created"] = getattr(host, "manifest", {}).get("created")
+    origin = dict(origin or {"kind": "facts", "name": facts.system.hostname or "unknown"})
+    host_info = {"kind": origin.pop("kind", None), "name": origin.pop("name", None)}
+    origin.pop("checked_as", None)  # judged again from the facts
+    if not facts.extra.get("planned"):  # a planned install (matrix check) is no host to call Ascend or CPU
+        host_info["checked_as"] = checked_as(facts)
+    host_info.update(origin)
     tool = {"name": "ascend-doctor", "version": __version__,
             "duration_ms": int((time.monotonic() - start) * 1000),
             # Wall-clock end of the run: metrics and cluster reports need "when", not only "how long".
@@ -123,4 +172,4 @@ def run_checks(host: Host, options: Optional[RunOptions] = None, progress=None) 
     # values of the checked host's secret variables (a bundle's env.json may hold some) and this process's.
     from .redact import redact_report
 
-    return redact_report(report, environ=host.env, also=[os.environ] if host.env is not os.environ else [])
+    return redact_report(report, environ=environ, also=also)

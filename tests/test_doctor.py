@@ -71,3 +71,73 @@ def test_only_accepts_area_names_and_globs(make_snapshot):
     host = SnapshotHost(make_snapshot(machine={"mem_total_mb": 1000, "mem_available_mb": 100}))
     ids = [f.id for f in run_checks(host, RunOptions(only=["resources.host_*"])).findings]
     assert ids == ["resources.host_memory"]
+
+
+# --- one runner: check, preflight, matrix check and rank-table all judge facts through doctor.evaluate ---
+
+def _broken_spec(check_id):
+    def broken(ctx):
+        raise KeyError("nope")
+
+    return CheckSpec(check_id, broken, "Broken check", [], __name__)
+
+
+def test_evaluate_judges_facts_alone_with_selection_and_crash_guard(make_snapshot, monkeypatch):
+    from ascend_doctor.doctor import Selection, evaluate
+    from ascend_doctor.probes import collect_facts
+
+    monkeypatch.setitem(_REGISTRY, "resources.zz_broken", _broken_spec("resources.zz_broken"))
+    facts = collect_facts(SnapshotHost(make_snapshot(machine={"mem_total_mb": 1000, "mem_available_mb": 100})))
+    report = evaluate(facts, Selection(only=["resources"], skip=["resources.host_disk*"]),
+                      origin={"kind": "snapshot", "name": "n1"})
+    ids = [f.id for f in report.findings]
+    assert "resources.host_memory" in ids and not any(i.startswith("resources.host_disk") for i in ids)
+    assert all(i.startswith("resources.") for i in ids)
+    assert report.find("resources.zz_broken").status == ERROR
+    assert report.host["kind"] == "snapshot" and report.host["name"] == "n1" and "checked_as" in report.host
+    assert report.tool["matrix"] and report.facts == facts.to_json()
+
+
+def test_selection_names_what_matches_nothing():
+    import pytest
+
+    from ascend_doctor.doctor import Selection, SelectionError
+
+    assert Selection(only=["install"]).includes("install.cann_present")
+    assert not Selection(only=["install"], skip=["install.cann_*"]).includes("install.cann_present")
+    with pytest.raises(SelectionError, match="instal"):
+        Selection(only=["instal"]).validate()
+
+
+def test_matrix_check_runs_its_checks_under_the_crash_guard(monkeypatch, capsys):
+    """matrix check used a loop of its own without the guard: a broken compat check was a traceback."""
+    import json
+
+    from ascend_doctor.cli import main
+
+    monkeypatch.setitem(_REGISTRY, "compat.zz_broken", _broken_spec("compat.zz_broken"))
+    rc = main(["matrix", "check", "--mindspore", "2.6.0", "--cann", "8.2.RC1", "--format", "json"])
+    data = json.loads(capsys.readouterr().out)
+    [broken] = [f for f in data["findings"] if f["id"] == "compat.zz_broken"]
+    assert broken["status"] == ERROR and "KeyError" in broken["summary"] and rc in (0, 1)
+    assert any(f["id"].startswith("compat.") and f["status"] != ERROR for f in data["findings"])
+    assert "checked_as" not in data["host"]  # a planned install is not a host
+
+
+def test_rank_table_node_checks_run_under_the_crash_guard(make_snapshot, monkeypatch, capsys):
+    import json
+    import os
+
+    from conftest import FIXTURES
+    from ascend_doctor.checks import all_checks
+    from ascend_doctor.cli import main
+
+    all_checks()
+    spec = _REGISTRY["rank_table.device_ips"]
+    monkeypatch.setitem(_REGISTRY, spec.id, _broken_spec(spec.id))
+    table = os.path.join(FIXTURES, "rank_tables", "hccl_910_template1_v1.0.json")
+    main(["rank-table", table, "--bundle", make_snapshot(), "--format", "json"])
+    node = json.loads(capsys.readouterr().out)["node"]
+    ids = [f["id"] for f in node["findings"]]
+    assert ids == ["rank_table.this_node", "rank_table.device_ips", "rank_table.device_nics"]
+    assert node["findings"][1]["status"] == ERROR and "KeyError" in node["findings"][1]["summary"]

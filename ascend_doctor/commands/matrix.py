@@ -351,24 +351,16 @@ def planned_facts(matrix, args) -> Facts:
 
 
 def run_check(args) -> int:
-    from ..checks import CheckContext, all_checks
-
     matrix = _matrix()
     for flag in ("mindspore", "cann", "driver", "firmware", "python", "cuda", "cudnn"):
         _version_arg("--" + flag, getattr(args, flag))
     if args.python and not python_major_minor(args.python):
         raise CliError(f"--python: {args.python!r}: expected a version such as 3.10")
     facts = planned_facts(matrix, args)
-    ctx = CheckContext(facts=facts, host=PlannedHost(), _matrix=matrix)
-    findings = []
-    for spec in all_checks():
-        if spec.id.startswith("compat."):
-            result = spec.func(ctx)
-            findings.extend(result if isinstance(result, list) else [result] if result else [])
-    from .. import __version__
+    from ..doctor import Selection, evaluate
 
-    report = Report(tool={"name": "ascend-doctor", "version": __version__, "matrix": matrix.info()},
-                    host={"kind": "planned", "name": "planned install"}, facts=facts.to_json(), findings=findings)
+    report = evaluate(facts, Selection(only=["compat"]), origin={"kind": "planned", "name": "planned install"},
+                      matrix=matrix)
     report.facts["extra"]["matrix"] = matrix.info()
     text = render(report, args.format, color=report_color(args))
     write_output(text, args.output)

@@ -9,14 +9,12 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 from typing import Dict, List, Optional
 
 from ..cli import COMMANDS
 from ..errors import CliError, EXIT_FINDINGS, EXIT_OK
-from ..checks import CheckContext
 from ..checks._node import KNOWN_FAMILIES, node_family
-from ..checks.rank_table import (check_rank_table_device_ips, check_rank_table_device_nics,
-                                 check_rank_table_this_node)
 from ..findings import FAIL, SEVERITY, WARN, Finding
 from ..host import HostError, LiveHost
 from ..probes import ProbeOptions, collect_facts
@@ -26,6 +24,8 @@ from .common import opened_bundle, require_positive_seconds, write_output
 
 # /2: problem severities and count keys are fail/warn/info (were error/warning/info in /1)
 SCHEMA = "ascend-doctor.rank-table/2"
+# The checks that judge the table against a node, in the order they are shown.
+NODE_CHECKS = ("rank_table.this_node", "rank_table.device_ips", "rank_table.device_nics")
 _LABEL = {FAIL: "FAIL", WARN: "WARN", INFO: "info"}
 
 
@@ -91,11 +91,12 @@ def _node_findings(host, args, text: str):
     env = dict(host.env)
     table = validate_rank_table_text(text, soc_family=soc, env=env)
     facts.rank_table = rank_table_facts(table, "rank-table FILE", args.file, local_identity(host, args.timeout))
-    ctx = CheckContext(facts=facts, host=host, options={"timeout": args.timeout})
-    findings: List[Finding] = []
-    for func in (check_rank_table_this_node, check_rank_table_device_ips, check_rank_table_device_nics):
-        result = func(ctx)
-        findings.extend(result if isinstance(result, list) else [result])
+    from ..doctor import RunOptions, Selection, evaluate
+
+    report = evaluate(facts, Selection(only=list(NODE_CHECKS)), RunOptions(timeout=args.timeout),
+                      origin={"kind": host.kind, "name": host.label}, host=host,
+                      environ=host.env, also=[os.environ] if host.env is not os.environ else [])
+    findings = sorted(report.findings, key=lambda f: NODE_CHECKS.index(f.id) if f.id in NODE_CHECKS else len(NODE_CHECKS))
     return table, findings, {"kind": host.kind, "name": host.label, "soc_family": soc}
 
 
