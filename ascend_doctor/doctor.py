@@ -89,7 +89,7 @@ def run_checks(host: Host, options: Optional[RunOptions] = None, progress=None) 
     origin = {"kind": host.kind, "name": host.label}
     if host.kind == "snapshot":
         origin["created"] = getattr(host, "manifest", {}).get("created")
-    return evaluate(facts, None, options, origin=origin, host=host, progress=progress, started=start,
+    return evaluate(facts, None, options, origin=origin, progress=progress, started=start,
                     environ=host.env, also=[os.environ] if host.env is not os.environ else [])
 
 
@@ -110,7 +110,7 @@ def _crashed(spec, exc: BaseException) -> Finding:
 
 
 def evaluate(facts: Facts, selection: Optional[Selection] = None, options: Optional[RunOptions] = None, *,
-             origin: Optional[Dict[str, Any]] = None, host: Optional[Host] = None, matrix: Any = None,
+             origin: Optional[Dict[str, Any]] = None, matrix: Any = None,
              progress=None, started: Optional[float] = None, environ: Optional[Mapping[str, str]] = None,
              also: Sequence[Mapping[str, str]] = ()) -> Report:
     """The one check runner: judge `facts` with the selected checks and build the report.
@@ -118,7 +118,8 @@ def evaluate(facts: Facts, selection: Optional[Selection] = None, options: Optio
     Every check runs under the crash guard (a check that raises becomes an `error` finding, the others still
     run); a probe that crashed while gathering `facts` is reported the same way; the fixes are reconciled (one
     problem, one fix) and the report is redacted before anyone sees it. `selection` defaults to the --only /
-    --skip of `options`; `origin` is the report's "host" block (what was judged); `matrix` overrides the
+    --skip of `options`; `origin` is the report's "host" block (what was judged: kind live | snapshot | planned
+    | report ..., name); `matrix` overrides the
     compatibility matrix the checks load; `environ`/`also`: environments whose secret values are scrubbed
     (default: this process's).
     """
@@ -127,7 +128,10 @@ def evaluate(facts: Facts, selection: Optional[Selection] = None, options: Optio
     start = time.monotonic() if started is None else started
     partial = options.partial if options.partial is not None else {}
     findings: List[Finding] = partial.setdefault("findings", [])
-    ctx = CheckContext(facts=facts, host=host, options=dict(options.extra, timeout=options.timeout), _matrix=matrix)
+    origin = dict(origin or {"kind": "facts", "name": facts.system.hostname or "unknown"})
+    # "live": the facts are this machine's, probed now (the smoke train may run); not a bundle or a saved report
+    ctx = CheckContext(facts=facts, options=dict(options.extra, timeout=options.timeout, live=origin["kind"] == "live"),
+                       _matrix=matrix)
     for name, crash in facts.probe_crashes.items():
         findings.append(Finding(
             id=f"doctor.probe_{name}", status=ERROR, title=f"The {name} probe crashed",
@@ -152,10 +156,9 @@ def evaluate(facts: Facts, selection: Optional[Selection] = None, options: Optio
                 f.duration_ms = elapsed
             findings.append(f)
     reconcile(findings)  # one problem, one fix: no two fixes of the report may contradict each other
-    origin = dict(origin or {"kind": "facts", "name": facts.system.hostname or "unknown"})
     host_info = {"kind": origin.pop("kind", None), "name": origin.pop("name", None)}
     origin.pop("checked_as", None)  # judged again from the facts
-    if not facts.extra.get("planned"):  # a planned install (matrix check) is no host to call Ascend or CPU
+    if not facts.planned:  # a planned install (matrix check) is no host to call Ascend or CPU
         host_info["checked_as"] = checked_as(facts)
     host_info.update(origin)
     tool = {"name": "ascend-doctor", "version": __version__,

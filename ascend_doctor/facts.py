@@ -8,8 +8,9 @@ means "unknown", never "absent and fine".
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, Iterator, List, Optional
 
 
 def to_jsonable(obj: Any) -> Any:
@@ -232,6 +233,27 @@ class MindSporeFacts:
 
 
 @dataclass
+class EnvFacts(Mapping):
+    """The environment variables the checks judge (the shell's, or a bundle's env.json), read once by
+    probes.environment: configuration and launcher variables only (HCCL_*, ASCEND_*, MS_*, RANK_*, PATH ...,
+    see probes.environment.judged). A variable whose name says it holds a secret keeps only "<redacted>".
+    Reads like a mapping: `facts.env.get("RANK_ID")`, `"PATH" in facts.env`."""
+
+    variables: Dict[str, str] = field(default_factory=dict)
+
+    def __getitem__(self, name: str) -> str:
+        return self.variables[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.variables)
+
+    def __len__(self) -> int:
+        return len(self.variables)
+
+    __hash__ = None  # a dataclass with eq is not hashable; Mapping must not pretend otherwise
+
+
+@dataclass
 class Facts:
     """Everything the probes found; what the checks judge."""
 
@@ -250,6 +272,9 @@ class Facts:
     extra: Dict[str, Any] = field(default_factory=dict)
     hccn: "HccnFacts" = field(default_factory=lambda: HccnFacts())
     rank_table: "RankTableFacts" = field(default_factory=lambda: RankTableFacts())
+    env: EnvFacts = field(default_factory=EnvFacts)
+    # Versions given to `matrix check`, not read from a machine: the checks say "planned", not "installed".
+    planned: bool = False
 
     def to_json(self) -> dict:
         return to_jsonable(self)

@@ -23,7 +23,6 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from ascend_doctor.checks import CheckContext, all_checks  # noqa: E402
 from ascend_doctor.data import data_path  # noqa: E402
 from ascend_doctor.facts import CannInstall, DriverFacts, Facts, FirmwareFacts, MindSporeFacts, PythonFacts  # noqa: E402
-from ascend_doctor.host import Host  # noqa: E402
 from ascend_doctor.matrix import load_bundled  # noqa: E402
 from ascend_doctor.versions import parse_version  # noqa: E402
 
@@ -69,7 +68,7 @@ def main() -> int:
     checks = [c for c in all_checks() if c.id.startswith("compat.")]
 
     def verdicts():
-        ctx = CheckContext(facts=facts, host=Host(), _matrix=matrix)
+        ctx = CheckContext(facts=facts, _matrix=matrix)
         for c in checks:
             c.func(ctx)
 

@@ -2,15 +2,16 @@
 
 from conftest import fixture_path, run_json
 
+from ascend_doctor.probes.environment import env_facts
 from ascend_doctor.checks import CheckContext, all_checks
 from ascend_doctor.facts import Facts, NpuDevice
-from ascend_doctor.host import LiveHost
 
 ADVICE = {s.id: s for s in all_checks() if s.id.startswith("advice.")}
 
 
 def _advise(facts, options=None, env=None):
-    ctx = CheckContext(facts=facts, host=LiveHost(environ=env or {}), options=options or {})
+    facts.env = env_facts(env or {})
+    ctx = CheckContext(facts=facts, options=options or {})
     out = {}
     for cid, spec in ADVICE.items():
         result = spec.func(ctx)

@@ -302,7 +302,6 @@ def test_two_findings_never_disagree_about_the_driver(tmp_path, make_snapshot):
 def _two_installs_ctx(ms_version):
     from ascend_doctor.checks import CheckContext
     from ascend_doctor.facts import CannInstall, Facts, MindSporeFacts
-    from ascend_doctor.host import SnapshotHost
     from ascend_doctor.matrix import load_bundled
 
     facts = Facts()
@@ -312,7 +311,7 @@ def _two_installs_ctx(ms_version):
     facts.cann.installs = [toolkit, nnae]
     facts.cann.active_root = toolkit.root
     facts.mindspore = MindSporeFacts(installed=True, dist_name="mindspore", version=ms_version, flavour="ascend")
-    return CheckContext(facts=facts, host=SnapshotHost(fixture_path("a2_healthy")), _matrix=load_bundled())
+    return CheckContext(facts=facts, _matrix=load_bundled())
 
 
 @pytest.mark.parametrize("ms_version,nnae_first", [("2.3.1", True), ("2.2.14", True), ("2.4.1", False)])

@@ -409,7 +409,7 @@ def test_baseline_check_points_at_release_notes_between_versions(tmp_path):
     facts = Facts()
     facts.mindspore.version, facts.mindspore.flavour, facts.mindspore.installed = "2.3.1", "ascend", True
     facts.python.version = here["facts"]["python"]["version"]
-    ctx = CheckContext(facts=facts, host=None, options={"baseline": Baseline.from_report(trusted, "known-good.json")})
+    ctx = CheckContext(facts=facts, options={"baseline": Baseline.from_report(trusted, "known-good.json")})
     finding = check_baseline_drift(ctx)
     assert finding.status == "warn" and finding.pitfall == "P17"
     text = "\n".join(finding.fix)

@@ -12,12 +12,7 @@ from ascend_doctor.checks.compat import (
     check_python_mindspore,
 )
 from ascend_doctor.facts import CannInstall, CudaFacts, DriverFacts, Facts, FirmwareFacts, MindSporeFacts, PythonFacts
-from ascend_doctor.host import Host
 from ascend_doctor.matrix import load_bundled
-
-
-class _NoHost(Host):
-    kind, label = "planned", "test"
 
 
 @pytest.fixture(scope="module")
@@ -26,7 +21,7 @@ def matrix():
 
 
 def ctx_for(matrix, facts):
-    return CheckContext(facts=facts, host=_NoHost(), _matrix=matrix)
+    return CheckContext(facts=facts, _matrix=matrix)
 
 
 def _facts(driver=None, firmware=None, cann=None, ms=None, python=None, arch="x86_64", cuda=None):

@@ -17,7 +17,6 @@ from ascend_doctor.checks import CheckContext
 from ascend_doctor.checks.compat import check_mindspore_cann
 from ascend_doctor.data import data_path
 from ascend_doctor.facts import CannInstall, Facts, MindSporeFacts
-from ascend_doctor.host import Host
 from ascend_doctor.matrix import Matrix, load_bundled, semantic_errors, validate_matrix
 from ascend_doctor.schema import schema_errors
 from conftest import REPO
@@ -62,17 +61,13 @@ def matrix():
     return load_bundled(full_validation=True)
 
 
-class _NoHost(Host):
-    kind, label = "planned", "test"
-
-
 def _ctx(matrix, ms_version, release, compiler, accepted=None, others=()):
     facts = Facts()
     facts.mindspore = MindSporeFacts(installed=True, version=ms_version, flavour="ascend", accepted_cann=list(accepted or []))
     inst = CannInstall(root="/usr/local/Ascend/ascend-toolkit/latest", kind="toolkit", release=release,
                        compiler_version=compiler, active=True)
     facts.cann.installs = [inst] + list(others)
-    return CheckContext(facts=facts, host=_NoHost(), _matrix=matrix)
+    return CheckContext(facts=facts, _matrix=matrix)
 
 
 def test_bundled_matrix_matches_its_schema(matrix):

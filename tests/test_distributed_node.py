@@ -4,11 +4,12 @@ import json
 import os
 
 from conftest import fixture_path, run_cli, run_json
+from ascend_doctor.probes.environment import env_facts
 from ascend_doctor.checks import CheckContext
 from ascend_doctor.checks.rank_table import (check_rank_table_device_ips, check_rank_table_device_nics,
                                              check_rank_table_this_node, check_rank_table_valid)
 from ascend_doctor.facts import Facts, HccnDevice, NpuDevice, RankTableFacts
-from ascend_doctor.host import LiveHost, SnapshotHost
+from ascend_doctor.host import SnapshotHost
 from ascend_doctor.probes import ProbeOptions
 from ascend_doctor.probes.hccn import (parse_hccn_conf, parse_hccn_ip, parse_hccn_link, parse_hccn_net_health,
                                        probe_hccn)
@@ -87,7 +88,8 @@ def make_ctx(env=None, devices=(0, 7), local=True, hccn=None, problems=None):
                    link="UP", net_health="Success")]
     base = {"RANK_TABLE_FILE": "/job/hccl.json", "RANK_ID": "1", "DEVICE_ID": "7", "RANK_SIZE": "4"}
     base.update(env or {})
-    return CheckContext(facts=facts, host=LiveHost(environ={k: v for k, v in base.items() if v is not None}))
+    facts.env = env_facts({k: v for k, v in base.items() if v is not None})
+    return CheckContext(facts=facts)
 
 
 def test_all_node_checks_pass_on_a_consistent_node():

@@ -2,12 +2,12 @@
 
 import pytest
 
+from ascend_doctor.probes.environment import env_facts
 from ascend_doctor.checks import CheckContext
 from ascend_doctor.checks.hccl import check_hccl_env_names, check_hccl_env_values
 from ascend_doctor.facts import Facts
 from ascend_doctor.hccl_env import (load_hccl_env_table, name_issues, parse_port_ranges, suggest_name,
                                     validate_hccl_env)
-from ascend_doctor.host import LiveHost
 
 
 def issues(env, family=None):
@@ -171,7 +171,8 @@ def test_unknown_hccl_name_and_legacy_name_warn():
 def ctx(env, family=None):
     facts = Facts()
     facts.npu.soc_family = family
-    return CheckContext(facts=facts, host=LiveHost(environ=env))
+    facts.env = env_facts(env)
+    return CheckContext(facts=facts)
 
 
 def test_check_values_one_finding_per_problem_variable():

@@ -2,11 +2,11 @@
 
 import pytest
 
+from ascend_doctor.probes.environment import env_facts
 from ascend_doctor.checks import CheckContext
 from ascend_doctor.checks.launch_env import (check_dynamic_cluster, check_launch_mode, check_rank_table_env,
                                              check_visible_devices, detect_launch_modes, parse_visible_devices)
 from ascend_doctor.facts import Facts, NpuDevice, RankTableFacts
-from ascend_doctor.host import LiveHost
 
 
 def ctx(env, devices=None, rank_table=None):
@@ -15,7 +15,8 @@ def ctx(env, devices=None, rank_table=None):
         facts.npu.devices.append(NpuDevice(npu_id=i, device_id=i))
     if rank_table:
         facts.rank_table = rank_table
-    return CheckContext(facts=facts, host=LiveHost(environ=env))
+    facts.env = env_facts(env)
+    return CheckContext(facts=facts)
 
 
 def table(ranks=8):

@@ -65,12 +65,12 @@ def test_every_fixture_recommends_only_published_pairings(name, report):
 
 def _planned(ms, cann, python="3.9"):
     from ascend_doctor.checks import CheckContext, all_checks
-    from ascend_doctor.commands.matrix import PlannedHost, planned_facts
+    from ascend_doctor.commands.matrix import planned_facts
 
     args = argparse.Namespace(mindspore=ms, cann=cann, driver=None, firmware=None, python=python, cuda=None,
                               cudnn=None, arch="aarch64")
     facts = planned_facts(MATRIX, args)
-    ctx = CheckContext(facts=facts, host=PlannedHost(), _matrix=MATRIX)
+    ctx = CheckContext(facts=facts, _matrix=MATRIX)
     out = []
     for spec in all_checks():
         if spec.id.startswith("compat.") or spec.id == "mindspore.installed":

@@ -507,6 +507,26 @@ def test_a_report_saved_with_the_old_error_warning_words_is_judged_the_same():
         rt.problems = [{"path": "server_list[0].device[1].device_ip", "severity": fail, "rule": "R9", "message": "is bad"},
                        {"path": "server_list[0].host_port", "severity": warn, "rule": "R10", "message": "is low"}]
         rt.problem_counts = {fail: 1, warn: 1, "info": 0}
-        f = check_rank_table_valid(CheckContext(facts=facts, host=None, options={}))
+        f = check_rank_table_valid(CheckContext(facts=facts, options={}))
         verdicts.append((f.status, f.summary))
     assert verdicts[0] == verdicts[1] and verdicts[0][0] == "fail" and "1 error(s), 1 warning(s)" in verdicts[0][1]
+
+
+def test_one_order_of_the_rank_table_variables(make_snapshot):
+    """MindSpore reads MINDSPORE_HCCL_CONFIG_PATH before RANK_TABLE_FILE (ascend_formats.md §4.7): the launch
+    facts aggregate compares and the rank-table facts the checks judge must name the same file."""
+    from ascend_doctor.host import SnapshotHost
+    from ascend_doctor.probes import collect_facts
+    from ascend_doctor.probes.rank_table import RANK_TABLE_VARS
+
+    assert RANK_TABLE_VARS == ("MINDSPORE_HCCL_CONFIG_PATH", "RANK_TABLE_FILE")
+    with open(os.path.join(RT_DIR, "hccl_910_template1_v1.0.json")) as f:
+        first = f.read()
+    second = json.dumps(v10(servers=3, per=1))
+    snap = make_snapshot(files={"/job/ms.json": first, "/job/rt.json": second},
+                         env={"MINDSPORE_HCCL_CONFIG_PATH": "/job/ms.json", "RANK_TABLE_FILE": "/job/rt.json"})
+    facts = collect_facts(SnapshotHost(snap))
+    assert (facts.rank_table.env_var, facts.rank_table.path) == ("MINDSPORE_HCCL_CONFIG_PATH", "/job/ms.json")
+    launch_table = facts.extra["launch"]["rank_table"]
+    assert launch_table["path"] == "/job/ms.json"
+    assert [s["server_id"] for s in launch_table["servers"]] == ["node_0", "node_1"]

@@ -91,7 +91,7 @@ def test_a_check_called_directly_gets_its_outcome_line(make_snapshot):
 
     host = SnapshotHost(make_snapshot(files={"/dev/davinci0": "", "/etc/ascend_install.info":
                                              "Driver_Install_Path_Param=/usr/local/Ascend\n"}))
-    f = check_driver_present(CheckContext(facts=collect_facts(host, ProbeOptions()), host=host))
+    f = check_driver_present(CheckContext(facts=collect_facts(host, ProbeOptions())))
     assert f.status == FAIL and f.title == "No NPU driver found"
 
 

@@ -21,20 +21,17 @@ from typing import Any, Callable, Dict, List, Optional
 
 from ..facts import Facts
 from ..findings import ERROR, FAIL, SKIP, WARN, Finding
-from ..host import Host
 
 
 @dataclass
 class CheckContext:
+    """What a check sees: the facts (the environment included, `facts.env`), the options of the run, and the
+    data (matrix, knowledge base). Never the host: a saved report's facts can be judged again."""
+
     facts: Facts
-    host: Host
     options: Dict[str, Any] = field(default_factory=dict)
     _matrix: Any = None
     _kb: Any = None
-
-    @property
-    def env(self):
-        return self.host.env
 
     @property
     def matrix(self):

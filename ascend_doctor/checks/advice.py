@@ -55,7 +55,7 @@ def advise_graph_kernel(ctx):
     if not _training_accelerators(facts):
         return None
     title = "Try graph-kernel operator fusion for speed"
-    flags = ctx.env.get("MS_DEV_GRAPH_KERNEL_FLAGS")
+    flags = ctx.facts.env.get("MS_DEV_GRAPH_KERNEL_FLAGS")
     if flags is not None:
         return Finding("advice.graph_kernel", PASS, title,
                        summary=f"Graph-kernel flags are already set (MS_DEV_GRAPH_KERNEL_FLAGS={flags!r}).",

@@ -62,7 +62,7 @@ def _installed_mindspore(ctx):
 
 def is_planned(facts) -> bool:
     """Facts of a planned install (`matrix check`), not of a machine: say "planned", never "installed"."""
-    return bool(facts.extra.get("planned"))
+    return facts.planned
 
 
 def _cann_here(ctx) -> str:

@@ -43,7 +43,7 @@ def _is_ip(text: str) -> bool:
        fail="HCCL variable outside its documented range", warn="HCCL variable value questionable",
        skip="No HCCL variable set")
 def check_hccl_env_values(ctx) -> List[Finding]:
-    env = ctx.env
+    env = ctx.facts.env
     family = node_family(ctx.facts)
     issues, checked = validate_hccl_env(env, family)
     issues.extend(_if_ip_not_local(env, ctx.facts.rank_table.local_names))
@@ -76,7 +76,7 @@ def check_hccl_env_values(ctx) -> List[Finding]:
        warn="Variable name not read by HCCL/CANN/MindSpore",
        fail="Variable name not read by HCCL/CANN/MindSpore")
 def check_hccl_env_names(ctx) -> List[Finding]:
-    issues = name_issues(ctx.env, node_family(ctx.facts))
+    issues = name_issues(ctx.facts.env, node_family(ctx.facts))
     if not issues:
         return [Finding("hccl.env_names", PASS, NAMES_TITLE,
                         summary="no misspelled or unknown HCCL_*/ASCEND_*/MS_* names")]

@@ -183,7 +183,7 @@ def check_cann_env_sourced(ctx):
     inst = target_install(cann)
     if inst is None:
         return Finding("install.cann_env_sourced", SKIP, title, summary="No CANN install found.")
-    env = ctx.env
+    env = ctx.facts.env
     ev: Dict[str, object] = {"install": describe_install(inst), "set_env.sh": set_env_path(inst)}
     missing: List[str] = []  # breaks MindSpore / CANN at start
     weak: List[str] = []  # works for most jobs, but not what set_env.sh leaves behind
@@ -251,7 +251,7 @@ def _installs_in_use(ctx):
     used: Dict[str, List[str]] = {}
     for var in ("ASCEND_HOME_PATH", "ASCEND_TOOLKIT_HOME", "ASCEND_OPP_PATH", "ASCEND_AICPU_PATH",
                 "LD_LIBRARY_PATH", "PYTHONPATH", "PATH"):
-        for entry in _path_entries(ctx.env, var):
+        for entry in _path_entries(ctx.facts.env, var):
             inst = install_of(ctx.facts, entry)
             if inst is not None and inst.root not in used.setdefault(var, []):
                 used[var].append(inst.root)

@@ -63,7 +63,7 @@ def detect_launch_modes(env) -> List[str]:
        fail="Distributed launch variables are wrong or contradict each other",
        warn="Distributed launch variables disagree", skip="No distributed launch variables set")
 def check_launch_mode(ctx):
-    env = ctx.env
+    env = ctx.facts.env
     modes = detect_launch_modes(env)
     if not modes:
         return Finding("env.launch_mode", SKIP, MODE_TITLE,
@@ -125,7 +125,7 @@ def check_launch_mode(ctx):
        fail="Rank-table launch variables missing or wrong", warn="Rank-table launch variables incomplete",
        skip="Not a rank-table launch")
 def check_rank_table_env(ctx):
-    env = ctx.env
+    env = ctx.facts.env
     rt = ctx.facts.rank_table
     if not rt.env_var:
         return Finding("env.rank_table_env", SKIP, RT_TITLE, summary="RANK_TABLE_FILE is not set: not a rank-table launch.")
@@ -187,7 +187,7 @@ MS_ROLES = ("MS_SCHED", "MS_WORKER", "MS_PSERVER")
        fail="MindSpore dynamic cluster / msrun variables missing or wrong",
        warn="MindSpore dynamic cluster / msrun variables disagree", skip="Not a dynamic-cluster (msrun) launch")
 def check_dynamic_cluster(ctx):
-    env = ctx.env
+    env = ctx.facts.env
     if not any(env.get(v) for v in DYN_VARS):
         return Finding("env.dynamic_cluster", SKIP, DYN_TITLE, summary="No MS_ROLE / MS_SCHED_* variables: not a dynamic-cluster launch.")
     evidence = {v: env[v] for v in DYN_VARS + ("MS_SERVER_NUM", "MS_NODE_ID", "MS_LOCAL_WORKER", "RANK_SIZE") if v in env}
@@ -267,7 +267,7 @@ def parse_visible_devices(value: str) -> Tuple[List[int], Optional[str]]:
        warn="ASCEND_RT_VISIBLE_DEVICES or a device id looks wrong",
        error="Could not compare the visible devices with the devices present", skip="No visible-device variable set")
 def check_visible_devices(ctx):
-    env = ctx.env
+    env = ctx.facts.env
     raw = env.get("ASCEND_RT_VISIBLE_DEVICES")
     dev_vars = {v: env[v] for v in ("ASCEND_DEVICE_ID", "DEVICE_ID") if env.get(v) is not None}
     if raw is None and not dev_vars:

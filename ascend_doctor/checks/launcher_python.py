@@ -28,7 +28,7 @@ def check_launcher_python(ctx):
                        summary="Which `python` is first on PATH was not recorded (a snapshot from an older collect).")
     bindir = posixpath.dirname(py.executable)
     evidence = {"MindSpore is in": f"{py.executable} (MindSpore {ms.version} in {ms.location})",
-                "PATH": ctx.env.get("PATH", "(not set)")}
+                "PATH": ctx.facts.env.get("PATH", "(not set)")}
     evidence.update({f"`{name}` on PATH": found or "none" for name, found in py.on_path.items()})
     fix = [f"export PATH={bindir}:$PATH   # or activate this environment first (source {bindir}/activate, "
            "conda activate <env>)",

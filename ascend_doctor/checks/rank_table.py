@@ -145,7 +145,7 @@ def check_rank_table_this_node(ctx):
     local, finding = _local_or_finding(ctx, "rank_table.this_node", NODE_TITLE)
     if finding:
         return finding
-    env = ctx.env
+    env = ctx.facts.env
     devices = local["devices"]
     table_ids = sorted(d["device_id"] for d in devices if d.get("device_id") is not None)
     present = node_device_ids(ctx.facts)

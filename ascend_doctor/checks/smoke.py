@@ -17,7 +17,7 @@ from . import check
 def check_smoke_train(ctx):
     if not ctx.options.get("smoke"):
         return None
-    if ctx.host.kind != "live":
+    if not ctx.options.get("live"):  # facts of this machine, probed now (not a bundle, not a saved report)
         return Finding("smoke.train", SKIP, "Smoke train on this machine (ascend-doctor smoke)",
                        summary="The smoke train runs only on the live machine, not on a collected bundle.")
     from ..smoke.session import StageProgress, run_session

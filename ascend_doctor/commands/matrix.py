@@ -14,14 +14,13 @@ from __future__ import annotations
 import json
 import platform
 import sys
-from typing import Any, Dict, List, Mapping
+from typing import Any, Dict, List
 
 from ..cli import COMMANDS
 from ..errors import CliError, EXIT_FINDINGS, EXIT_OK
 from ..data import DataError
 from ..facts import CannInstall, CudaFacts, DriverFacts, Facts, FirmwareFacts, MindSporeFacts, PythonFacts
-from ..findings import FAIL, WARN, Report
-from ..host import Host
+from ..findings import FAIL, WARN
 from ..render import FORMATS, render
 from ..versions import major_minor, parse_version, python_major_minor, release_matches, version_key
 from .common import report_color, require_positive_seconds, write_output
@@ -304,21 +303,10 @@ def run_show(args) -> int:
 # ---------------------------------------------------------------------------
 # check (a planned install)
 
-class PlannedHost(Host):
-    """The 'machine' of a planned install: nothing on disk, no environment."""
-
-    kind = "planned"
-    label = "planned install"
-
-    @property
-    def env(self) -> Mapping[str, str]:
-        return {}
-
-
 def planned_facts(matrix, args) -> Facts:
     """Facts as the probes would report them for the versions given on the command line."""
     facts = Facts()
-    facts.extra["planned"] = True  # the checks then say "planned", not "installed" or "the environment points at it"
+    facts.planned = True  # the checks then say "planned", not "installed" or "the environment points at it"
     facts.system.arch = args.arch or platform.machine() or None
     flavour = "gpu" if args.cuda else "ascend"
     facts.mindspore = MindSporeFacts(installed=True, dist_name="mindspore", version=args.mindspore, flavour=flavour,

@@ -57,10 +57,12 @@ class ProbeOptions:
 
 def _registry() -> List[Tuple[str, Callable]]:
     # Order matters only for readability of timings; probes do not depend on each other.
-    from . import ascend_driver, cann, cuda, hccn, launch, mindspore_pkg, npu_smi, python_env, rank_table, system
+    from . import (ascend_driver, cann, cuda, environment, hccn, launch, mindspore_pkg, npu_smi, python_env,
+                   rank_table, system)
 
     return [
         ("system", system.probe_system),
+        ("env", environment.probe_env),
         ("python", python_env.probe_python),
         ("cuda", cuda.probe_cuda),
         ("mindspore", mindspore_pkg.probe_mindspore),

@@ -147,11 +147,14 @@ def probe_launch(host: Host, options) -> Dict[str, Any]:
             addresses.append(env[var])
 
     rank_table = None
-    table_path = env.get("RANK_TABLE_FILE") or env.get("MINDSPORE_HCCL_CONFIG_PATH")
+    # The same file the rank_table checks judge (one order of the variables: probes.rank_table.RANK_TABLE_VARS).
+    from .rank_table import rank_table_path
+
+    table_var, table_path = rank_table_path(env) or (None, None)
     if table_path:
         text = host.read_text_or_none(table_path, max_bytes=MAX_RANK_TABLE_BYTES)
         if text is None:
-            errors.append(f"{table_path}: rank table named by RANK_TABLE_FILE is not readable")
+            errors.append(f"{table_path}: rank table named by {table_var} is not readable")
             rank_table = {"path": table_path, "digest": None, "servers": [], "error": "not readable"}
         else:
             rank_table = summarise_rank_table(text, table_path, errors, keep_all=rank in (None, 0),

@@ -99,7 +99,7 @@ def _planned_summary(facts: dict) -> List[Tuple[str, str]]:
 
 def facts_summary(facts: dict) -> List[Tuple[str, str]]:
     """The one-line-per-component version table at the top of a report."""
-    if (facts.get("extra") or {}).get("planned"):
+    if facts.get("planned") or (facts.get("extra") or {}).get("planned"):  # extra.planned: older reports
         return _planned_summary(facts)
     rows: List[Tuple[str, str]] = []
     s = facts.get("system") or {}
