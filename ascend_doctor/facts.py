@@ -8,9 +8,10 @@ means "unknown", never "absent and fine".
 from __future__ import annotations
 
 import dataclasses
+import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Dict, Iterator, List, Optional
+from typing import Any, Dict, Iterator, List, Optional, Union
 
 
 def to_jsonable(obj: Any) -> Any:
@@ -21,6 +22,55 @@ def to_jsonable(obj: Any) -> Any:
     if isinstance(obj, (list, tuple)):
         return [to_jsonable(v) for v in obj]
     return obj
+
+
+class FactsError(ValueError):
+    """Facts JSON that does not have the shape of Facts: says where (facts.cann.installs[0].root) and what."""
+
+
+_JSON_TYPES = {str: "a string", int: "an integer", float: "a number", bool: "true or false"}
+
+
+def from_jsonable(tp: Any, value: Any, where: str) -> Any:
+    """`value` (parsed JSON) as an instance of the annotated type `tp`: dataclasses (by field; unknown keys
+    are ignored so newer reports read), Optional, List, Dict, str/int/float/bool and Any."""
+    import typing
+
+    origin, args = getattr(tp, "__origin__", None), getattr(tp, "__args__", ())
+    if tp is Any:
+        return value
+    if origin is Union:
+        if value is None and type(None) in args:
+            return None
+        inner = [a for a in args if a is not type(None)]
+        return from_jsonable(inner[0], value, where)
+    if dataclasses.is_dataclass(tp):
+        if not isinstance(value, dict):
+            raise FactsError(f"{where}: expected an object, got {type(value).__name__}")
+        hints = typing.get_type_hints(tp, vars(sys.modules[tp.__module__]))
+        kwargs = {}
+        for f in dataclasses.fields(tp):
+            if f.name in value:
+                kwargs[f.name] = from_jsonable(hints[f.name], value[f.name], f"{where}.{f.name}")
+            elif f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
+                raise FactsError(f"{where}.{f.name}: missing (required)")
+        return tp(**kwargs)
+    if origin in (list, List):
+        if not isinstance(value, list):
+            raise FactsError(f"{where}: expected a list, got {type(value).__name__}")
+        return [from_jsonable(args[0] if args else Any, v, f"{where}[{i}]") for i, v in enumerate(value)]
+    if origin in (dict, Dict):
+        if not isinstance(value, dict):
+            raise FactsError(f"{where}: expected an object, got {type(value).__name__}")
+        return {str(k): from_jsonable(args[1] if args else Any, v, f"{where}.{k}") for k, v in value.items()}
+    if tp in _JSON_TYPES:
+        ok = isinstance(value, bool) if tp is bool else \
+            isinstance(value, (int, float)) and not isinstance(value, bool) if tp is float else \
+            isinstance(value, tp) and not isinstance(value, bool)
+        if not ok:
+            raise FactsError(f"{where}: expected {_JSON_TYPES[tp]}, got {value!r:.60}")
+        return value
+    return value
 
 
 @dataclass
@@ -181,7 +231,7 @@ class CudaFacts:
     driver_cuda_max: Optional[str] = None  # nvidia-smi "CUDA Version": newest CUDA the driver supports
     kernel_module_version: Optional[str] = None  # /proc/driver/nvidia/version
     gpus: List[Dict[str, Any]] = field(default_factory=list)
-    runtime_libs: List[Dict[str, str]] = field(default_factory=list)  # [{"path", "version"}] libcudart.so.X.Y.Z
+    runtime_libs: List[Dict[str, Any]] = field(default_factory=list)  # [{"path", "version", "aliases"}] libcudart.so.X.Y.Z
     toolkit_version: Optional[str] = None  # version.json / version.txt
     toolkit_root: Optional[str] = None
     nvcc_version: Optional[str] = None
@@ -194,10 +244,10 @@ class CudaFacts:
     nvml_library_version: Optional[str] = None  # the "NVML library version: X" nvidia-smi printed with it
     nvidia_smi_failure: Optional[str] = None  # first line of what a failing nvidia-smi printed
     kernel_module_flavour: Optional[str] = None  # "proprietary" | "open"
-    userspace_driver_libs: List[Dict[str, str]] = field(default_factory=list)  # libcuda/libnvidia-ml .so.<ver>
-    toolkits: List[Dict[str, str]] = field(default_factory=list)  # [{"root", "version", "source"}]
+    userspace_driver_libs: List[Dict[str, Any]] = field(default_factory=list)  # libcuda/libnvidia-ml .so.<ver>
+    toolkits: List[Dict[str, Any]] = field(default_factory=list)  # [{"root", "version", "source"}]
     cuda_home: Optional[str] = None  # CUDA_HOME (or CUDA_PATH) from the environment
-    cudnn_libs: List[Dict[str, str]] = field(default_factory=list)  # libcudnn.so.X.Y.Z found
+    cudnn_libs: List[Dict[str, Any]] = field(default_factory=list)  # libcudnn.so.X.Y.Z found
     dev_nodes: List[str] = field(default_factory=list)  # /dev/nvidia0 ...
     loader_dirs: List[str] = field(default_factory=list)  # dirs the dynamic loader searches (LD_LIBRARY_PATH, ld.so.conf)
     # nvidia-smi is there but hung, could not start or printed no banner: the GPUs are unknown, not absent.
@@ -278,6 +328,11 @@ class Facts:
 
     def to_json(self) -> dict:
         return to_jsonable(self)
+
+    @classmethod
+    def from_json(cls, data: Any, where: str = "facts") -> "Facts":
+        """The Facts a report's "facts" holds (the inverse of to_json); FactsError names the first bad field."""
+        return from_jsonable(cls, data, where)
 
 
 @dataclass
