@@ -1,4 +1,7 @@
-"""`ascend-doctor check`: probe the machine (or a bundle), run every check, print the report."""
+"""`ascend-doctor check`: probe the machine (or a bundle), run every check, print the report.
+
+With --from-report the facts of a saved JSON report are judged again (today's matrix and knowledge base).
+"""
 
 from __future__ import annotations
 
@@ -7,8 +10,9 @@ import argparse
 from ..baseline import baseline_argument
 from ..cli import COMMANDS
 from ..errors import CliError, EXIT_FINDINGS, EXIT_OK
-from ..doctor import RunOptions, SelectionError, check_selection, run_checks
-from ..findings import FAIL, WARN
+from ..doctor import RunOptions, SelectionError, check_selection, evaluate, run_checks
+from ..facts import Facts, FactsError
+from ..findings import FAIL, WARN, Report
 from ..render import FORMATS, render
 from .common import (
     Progress, add_python_argument, live_host, opened_bundle, reject_python_with_bundle, report_color,
@@ -35,10 +39,17 @@ def add_report_arguments(p: argparse.ArgumentParser) -> None:
     add_python_argument(p)
 
 
+def add_from_report_argument(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--from-report", metavar="REPORT.json",
+                   help="judge the facts of a saved JSON report (check/preflight --format json) again, with today's "
+                        "matrix and knowledge base, instead of probing a machine")
+
+
 def register(sub) -> None:
     p = sub.add_parser("check", help=COMMANDS["check"],
                        description="Probe versions and devices, run every check, print a fix-it report.")
     add_report_arguments(p)
+    add_from_report_argument(p)
     from .smoke import add_smoke_arguments
 
     p.add_argument("--smoke", action="store_true",
@@ -61,9 +72,44 @@ def run_options(args) -> RunOptions:
     return RunOptions(only=args.only, skip=args.skip, timeout=args.timeout, extra=extra)
 
 
+def load_saved_report(path: str) -> Report:
+    """A saved JSON report (check/preflight --format json); bad input is one line naming the file (exit 2)."""
+    from ..data import DataError, load_json_file
+
+    try:
+        data = load_json_file(path, "an ascend-doctor JSON report")
+    except DataError as exc:
+        raise CliError(str(exc)) from None
+    if not isinstance(data, dict):
+        raise CliError(f"{path}: expected an ascend-doctor JSON report (an object), got {type(data).__name__}")
+    try:
+        return Report.from_json(data)
+    except (ValueError, TypeError, KeyError, AttributeError) as exc:
+        raise CliError(f"{path}: not an ascend-doctor report ({exc})") from None
+
+
+def rejudge(path: str, options: RunOptions) -> Report:
+    """The verdicts today's checks, matrix and knowledge base give on the facts of a saved report."""
+    saved = load_saved_report(path)
+    try:
+        facts = Facts.from_json(saved.facts)
+    except FactsError as exc:
+        raise CliError(f"{path}: not an ascend-doctor report ({exc})") from None
+    origin = {"kind": "report", "name": saved.host.get("name") or "unknown", "report": path,
+              "judged_before": {k: saved.host.get(k) for k in ("kind", "created") if saved.host.get(k) is not None}}
+    return evaluate(facts, None, options, origin=origin)
+
+
 def produce_report(args):
     options = run_options(args)
     reject_python_with_bundle(args)
+    if getattr(args, "from_report", None):
+        for flag, given in (("--bundle", args.bundle), ("--python", getattr(args, "python", None)),
+                            ("--smoke", getattr(args, "smoke", False))):
+            if given:
+                raise CliError(f"--from-report judges the facts of a saved report; {flag} needs a machine or a "
+                               "bundle: give one source")
+        return rejudge(args.from_report, options)
     progress = Progress()
     try:
         if args.bundle:

@@ -7,9 +7,7 @@ import time
 
 from ..cli import COMMANDS
 from ..errors import CliError, EXIT_OK
-from ..data import DataError, load_json_file
-from ..findings import Report
-from .check import add_report_arguments, produce_report
+from .check import add_from_report_argument, add_report_arguments, produce_report
 from .common import write_output
 
 
@@ -20,24 +18,9 @@ def register(sub) -> None:
                                    "machine (default), --bundle, or --from-report REPORT.json.")
     p.add_argument("--script", action="store_true", required=True,
                    help="print the fixes as a bash script (the only form for now)")
-    p.add_argument("--from-report", metavar="REPORT.json",
-                   help="take the findings of a saved JSON report (check/preflight --format json) instead of "
-                        "running the checks")
     add_report_arguments(p)
+    add_from_report_argument(p)  # the saved report's facts are judged again: today's fixes, not last month's
     p.set_defaults(func=run)
-
-
-def _load_report(path: str) -> Report:
-    try:
-        data = load_json_file(path, "an ascend-doctor JSON report")
-    except DataError as exc:
-        raise CliError(str(exc)) from None
-    if not isinstance(data, dict):
-        raise CliError(f"{path}: expected an ascend-doctor JSON report (an object), got {type(data).__name__}")
-    try:
-        return Report.from_json(data)
-    except (ValueError, TypeError, KeyError, AttributeError) as exc:
-        raise CliError(f"{path}: not an ascend-doctor report ({exc})") from None
 
 
 def run(args) -> int:
@@ -45,12 +28,7 @@ def run(args) -> int:
 
     if args.format != "text":
         raise CliError("fix --script writes a bash script; --format does not apply")
-    if args.from_report:
-        if args.bundle:
-            raise CliError("--from-report and --bundle are two sources; give one")
-        report = _load_report(args.from_report)
-    else:
-        report = produce_report(args)
+    report = produce_report(args)
     when = time.strftime("%Y-%m-%d %H:%M %Z")
     write_output(script_for(report, when), args.output)
     return EXIT_OK

@@ -41,7 +41,8 @@ def render(report: Report, color: bool = False, width: Optional[int] = None) -> 
     if host.get("kind") == "planned":
         lines.append(f"ascend-doctor {report.tool.get('version')} — a planned install (versions from the command line)")
     else:
-        where = "this machine" if host.get("kind") == "live" else f"snapshot of {host.get('name')}"
+        where = {"live": "this machine", "report": f"saved report {host.get('report')}, judged again"}\
+            .get(host.get("kind"), f"snapshot of {host.get('name')}")
         lines.append(f"ascend-doctor {report.tool.get('version')} — {where} ({host.get('name')})")
     lines.append("")
     rows = facts_summary(report.facts) + matrix_summary(report.tool)
