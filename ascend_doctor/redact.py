@@ -3,8 +3,9 @@
 `is_secret(name, value)` is THE policy for "is this a secret", by name (…_PWD, …PASSWORD…,
 …_AK/_SK, …KEY…, …TOKEN…, …SESSION…, …CREDENTIAL…) or by value (token formats, private keys,
 URLs with user:password@). Everything in the package that shows or stores an environment value
-asks it (directly, or through `shown_env_value` / `Redactor`): collect, every renderer, the
-launch probe (`probes.launch`), the HCCL name check.
+asks it (directly, or through `shown_env_value` / `Redactor`): collect, the report as it is built
+(doctor.evaluate), the launch and environment probes (`probes.launch`, `probes.environment`), the HCCL
+name check.
 
 Environment variables are kept in bundles by ALLOWLIST: a variable's value is kept only if its
 name is known to be configuration (PATH, ASCEND_*, HCCL_*, ...) and is not a secret by the policy.

@@ -141,3 +141,22 @@ def test_rank_table_node_checks_run_under_the_crash_guard(make_snapshot, monkeyp
     ids = [f["id"] for f in node["findings"]]
     assert ids == ["rank_table.this_node", "rank_table.device_ips", "rank_table.device_nics"]
     assert node["findings"][1]["status"] == ERROR and "KeyError" in node["findings"][1]["summary"]
+
+
+def test_json_format_prints_report_to_json_and_renderers_change_nothing(make_snapshot, monkeypatch):
+    """Redaction happens when the report is built (evaluate), not in a renderer."""
+    import copy
+    import json
+
+    from ascend_doctor.render import FORMATS, render
+
+    token = "ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"
+    monkeypatch.setenv("MY_SERVICE_TOKEN", token)
+    report = run_checks(SnapshotHost(make_snapshot(env={"HCCL_CONNECT_TIMEOUT": "600", "MS_DEV_NOTE": token})),
+                        RunOptions(only=["hccl", "resources"]))
+    assert token not in json.dumps(report.to_json())  # redacted at build
+    before = copy.deepcopy(report.to_json())
+    assert render(report, "json") == json.dumps(report.to_json(), indent=2, ensure_ascii=False) + "\n"
+    for fmt in FORMATS:
+        render(report, fmt)
+    assert report.to_json() == before

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import time
 
 from .. import __version__
@@ -115,6 +116,10 @@ def run(args) -> int:
     report = Report(tool={"name": "ascend-doctor", "version": __version__, "command": "smoke",
                           "duration_ms": int((time.monotonic() - start) * 1000)},
                     host={"kind": host.kind, "name": host.label}, facts=facts.to_json(), findings=findings)
+    # A child's stderr can quote a token: secrets leave the report when it is built (renderers render only).
+    from ..redact import redact_report
+
+    redact_report(report, environ=host.env, also=[os.environ] if host.env is not os.environ else [])
     text = render(report, args.format, color=report_color(args))
     write_output(text, args.output)
     return EXIT_FINDINGS if report.failed(args.fail_on) else EXIT_OK

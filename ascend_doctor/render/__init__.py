@@ -14,8 +14,7 @@ FORMATS = tuple(_MODULES)
 
 
 def render(report: Report, fmt: str, color: bool = False) -> str:
-    from ..redact import redact_report
-
+    """`report` in format `fmt`, unchanged: secrets left it when it was built (doctor.evaluate and the
+    pre-flight's budget report redact before anyone sees them), so `--format json` prints report.to_json()."""
     module = importlib.import_module(f".{_MODULES[fmt]}", __name__)
-    # Every format goes through here: no secret reaches any of them (see redact.redact_report).
-    return module.render(redact_report(report), color=color)
+    return module.render(report, color=color)
