@@ -35,7 +35,7 @@ def test_probe_reads_the_environment_once_into_the_facts(make_snapshot):
 
 
 def test_a_check_context_holds_no_host():
-    assert [f.name for f in dataclasses.fields(CheckContext)] == ["facts", "options", "_matrix", "_kb"]
+    assert [f.name for f in dataclasses.fields(CheckContext)] == ["facts", "options", "_matrix", "_kb", "spec"]
     assert CheckContext(facts=Facts()).facts.env == EnvFacts()
 
 

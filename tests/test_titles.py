@@ -108,3 +108,42 @@ def test_per_variable_lines_keep_the_variable_and_custom_lines_are_kept():
 def test_smoke_outcomes_have_words():
     for fid, title, _ in SMOKE_FINDINGS:
         assert SMOKE_TITLES[fid][FAIL] != title
+
+
+def test_ids_and_titles_are_written_once_in_check():
+    """`@check` holds a check's id and title; its findings take them from the spec (ctx.finding), so the body never
+    repeats them (a copy that drifts would file a finding under the wrong check or the wrong words)."""
+    import os
+
+    from conftest import REPO
+
+    sources = {}
+    for spec in all_checks():
+        path = os.path.join(REPO, *spec.module.split(".")) + ".py"
+        text = sources.setdefault(path, open(path, encoding="utf-8").read())
+        assert len(re.findall(re.escape(f'"{spec.id}"'), text)) <= 1, spec.id
+        assert text.count(f'"{spec.title}"') <= 1, (spec.id, spec.title)
+    assert not any(re.search(r"\bFinding\(", t) for p, t in sources.items() if not p.endswith("__init__.py"))
+
+
+def test_ctx_finding_takes_id_and_title_from_the_running_check():
+    from ascend_doctor.checks import CheckContext, CheckSpec, check
+    from ascend_doctor.facts import Facts
+
+    @check("zz.spec_test", "Spec test passes", fail="Spec test fails")
+    def spec_test(ctx):
+        return [ctx.finding("fail", summary="s", fix=["x"]), ctx.finding("warn", title="Spec test passes: A")]
+
+    try:
+        ctx = CheckContext(facts=Facts())
+        first, second = spec_test(ctx)
+        assert (first.id, first.title, first.summary, first.fix) == ("zz.spec_test", "Spec test fails", "s", ["x"])
+        assert second.id == "zz.spec_test" and second.title == "Problem: Spec test passes: A"
+        assert ctx.spec is None  # set only while the check runs
+        with pytest.raises(RuntimeError):
+            ctx.finding("pass")
+    finally:
+        from ascend_doctor.checks import _REGISTRY
+
+        _REGISTRY.pop("zz.spec_test", None)
+    assert CheckSpec("a.b", None, "t", [], "m").area == "a"

@@ -2,8 +2,9 @@
 
 One module per area (install, compat, env, hccl, rank_table, devices, resources,
 advice ...). A check is registered with `@check("area.what_it_verifies", "title")` and
-returns a Finding, a list of Findings, or None (nothing to say). Find any check
-by grepping its id.
+returns a Finding, a list of Findings, or None (nothing to say); it builds them with
+`ctx.finding(status, summary=..., ...)`, which takes the id and title from the spec, so
+both are written once. Find any check by grepping its id.
 
 The title states the passing condition ("NPU driver installed"). Every other
 outcome has its own words (`fail=`, `warn=`, `error=`, `skip=` of `@check`): the
@@ -32,6 +33,17 @@ class CheckContext:
     options: Dict[str, Any] = field(default_factory=dict)
     _matrix: Any = None
     _kb: Any = None
+    spec: Optional["CheckSpec"] = field(default=None, repr=False)  # the check being run (set by @check)
+
+    def finding(self, status: str, summary: str = "", evidence: Optional[Dict[str, Any]] = None,
+                fix: Optional[List[str]] = None, pitfall: Optional[str] = None, *,
+                title: Optional[str] = None) -> Finding:
+        """A finding of the running check: its id and title come from the check's spec (written once, in
+        `@check`). `title` only for a line of its own ("<title>: HCCL_BUFFSIZE", one finding per variable)."""
+        if self.spec is None:
+            raise RuntimeError("ctx.finding() outside a check registered with @check")
+        return Finding(self.spec.id, status, self.spec.title if title is None else title, summary=summary,
+                       evidence={} if evidence is None else evidence, fix=[] if fix is None else fix, pitfall=pitfall)
 
     @property
     def matrix(self):
@@ -62,6 +74,10 @@ class CheckSpec:
     titles: Dict[str, str] = field(default_factory=dict)  # fail/warn/error/skip -> the line for that outcome
     original: Any = None  # the undecorated function
 
+    @property
+    def area(self) -> str:
+        return self.id.split(".", 1)[0]
+
     def retitle(self, finding: Finding) -> Finding:
         """The line for the finding's outcome, for a finding of this check (others are left alone)."""
         if finding.id == self.id:
@@ -84,7 +100,11 @@ def check(check_id: str, title: str, pitfalls: Optional[List[str]] = None, *, fa
 
         @functools.wraps(func)
         def titled(ctx):
-            result = func(ctx)
+            outer, ctx.spec = ctx.spec, spec  # ctx.finding() builds this check's findings
+            try:
+                result = func(ctx)
+            finally:
+                ctx.spec = outer
             for f in result if isinstance(result, list) else [result] if result is not None else []:
                 spec.retitle(f)
             return result

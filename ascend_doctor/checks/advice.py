@@ -10,7 +10,7 @@ an FP32 model, too few cores to feed the devices).
 
 from __future__ import annotations
 
-from ..findings import PASS, WARN, Finding
+from ..findings import PASS, WARN
 from . import check
 from ._accelerators import (accelerator_count, device_phrase, gpu_present, is_310_class, npu_names, npu_present)
 from ..versions import major_minor_numbers
@@ -36,8 +36,7 @@ def advise_mixed_precision(ctx):
     if not _training_accelerators(facts):
         return None
     tip = ctx.kb.pitfall("P04")
-    return Finding(
-        "advice.mixed_precision", PASS, "Use mixed precision (amp level O2) on these accelerators",
+    return ctx.finding(PASS,
         summary=f"This machine has {device_phrase(facts)}. Ascend NPUs, and NVIDIA GPUs with Tensor Cores (V100 and "
                 "newer), run fp16 (and bf16 where the chip has it) matrix math several times faster than fp32, but "
                 f"MindSpore trains in fp32 unless told otherwise. {tip.advice}",
@@ -54,12 +53,11 @@ def advise_graph_kernel(ctx):
     facts = ctx.facts
     if not _training_accelerators(facts):
         return None
-    title = "Try graph-kernel operator fusion for speed"
     flags = ctx.facts.env.get("MS_DEV_GRAPH_KERNEL_FLAGS")
     if flags is not None:
-        return Finding("advice.graph_kernel", PASS, title,
-                       summary=f"Graph-kernel flags are already set (MS_DEV_GRAPH_KERNEL_FLAGS={flags!r}).",
-                       evidence={"MS_DEV_GRAPH_KERNEL_FLAGS": flags}, pitfall="P06")
+        return ctx.finding(PASS,
+                           summary=f"Graph-kernel flags are already set (MS_DEV_GRAPH_KERNEL_FLAGS={flags!r}).",
+                           evidence={"MS_DEV_GRAPH_KERNEL_FLAGS": flags}, pitfall="P06")
     ver = major_minor_numbers(ctx.facts.mindspore.version)
     if ver is not None and ver >= (2, 3):
         lines = ['mindspore.set_context(jit_config={"jit_level": "O1"})   # MindSpore 2.3+: O1 adds operator fusion',
@@ -67,12 +65,12 @@ def advise_graph_kernel(ctx):
     else:
         lines = ["mindspore.set_context(enable_graph_kernel=True)   # MindSpore 1.x-2.2, GRAPH_MODE",
                  'or: mindspore.set_context(graph_kernel_flags="--opt_level=2")']
-    return Finding("advice.graph_kernel", PASS, title,
-                   summary=f"On {device_phrase(facts)} MindSpore can fuse small operators into bigger kernels in "
-                           f"GRAPH_MODE; it is off by default. {ctx.kb.pitfall('P06').advice}",
-                   evidence={"devices": device_phrase(facts), "MindSpore": facts.mindspore.version or "not installed"},
-                   fix=lines + ["measure step time with and without it: fusion helps most on many small ops"],
-                   pitfall="P06")
+    return ctx.finding(PASS,
+                       summary=f"On {device_phrase(facts)} MindSpore can fuse small operators into bigger kernels in "
+                               f"GRAPH_MODE; it is off by default. {ctx.kb.pitfall('P06').advice}",
+                       evidence={"devices": device_phrase(facts), "MindSpore": facts.mindspore.version or "not installed"},
+                       fix=lines + ["measure step time with and without it: fusion helps most on many small ops"],
+                       pitfall="P06")
 
 
 @check("advice.data_pipeline", "Enough CPU cores to feed the devices", pitfalls=["P05"],
@@ -84,8 +82,7 @@ def advise_data_pipeline(ctx):
     if not devices or not cpus or cpus >= MIN_CORES_PER_DEVICE * devices:
         return None
     workers = max(1, cpus // devices)
-    return Finding(
-        "advice.data_pipeline", WARN, "Enough CPU cores to feed the devices",
+    return ctx.finding(WARN,
         summary=f"{cpus} CPU cores for {devices} device(s) ({cpus / devices:.1f} per device, fewer than "
                 f"{MIN_CORES_PER_DEVICE}): decoding and augmentation in dataset.map() will likely keep the devices "
                 f"waiting for data. {ctx.kb.pitfall('P05').advice}",
@@ -105,8 +102,7 @@ def advise_int8_fp16_device(ctx):
         return None
     names = npu_names(facts) or [facts.npu.soc_family or "310"]
     soc = names[0] if names[0].lower().startswith("ascend") else f"Ascend{names[0]}"
-    return Finding(
-        "advice.int8_fp16_device", WARN, "An FP16/INT8 inference chip (Ascend 310 class)",
+    return ctx.finding(WARN,
         summary=f"The NPUs here ({', '.join(names)}) are 310-class inference chips that compute in FP16 and INT8: a "
                 "model trained in FP32 loses accuracy if it is sensitive to FP16 rounding, and converting it with "
                 "ATC's default precision mode casts FP32 to FP16 (P10). "
@@ -125,8 +121,7 @@ def advise_fp16_peak(ctx):
     facts = ctx.facts
     if not performance_context(ctx) or not accelerator_count(facts):
         return None
-    return Finding(
-        "advice.fp16_peak_vs_throughput", PASS, "Judge throughput by measured step time, not FP16 peak",
+    return ctx.finding(PASS,
         summary="The FP16 peak TFLOPS of a datasheet is not what training reaches: mixed precision keeps FP32 "
                 "accumulation and master weights, and data loading and communication take their share. "
                 f"{ctx.kb.pitfall('P12').advice}",
@@ -142,8 +137,7 @@ def advise_gpu_vs_ascend(ctx):
     ms = facts.mindspore
     if not (gpu_present(facts) and ms.installed and "gpu" in ms.backends):
         return None
-    return Finding(
-        "advice.gpu_vs_ascend", PASS, "MindSpore on GPU is slower than on Ascend (expected)",
+    return ctx.finding(PASS,
         summary="MindSpore runs on this machine's NVIDIA GPUs, but it is developed and tuned for Ascend first: "
                 f"expect lower speed than the same model on Ascend. {ctx.kb.pitfall('P20').advice}",
         evidence={"devices": device_phrase(facts), "MindSpore": f"{ms.dist_name} {ms.version}"},

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..baseline import drift_is_mindspore, mindspore_move
 from ..release_notes import where_to_read
-from ..findings import PASS, SKIP, WARN, Finding
+from ..findings import PASS, SKIP, WARN
 from ..node_facts import comparable_facts
 from . import check
 
@@ -16,13 +16,13 @@ TITLE = "Same versions and launch variables as the baseline node"
 def check_baseline_drift(ctx):
     baseline = ctx.options.get("baseline")
     if baseline is None:
-        return Finding("baseline.drift", SKIP, TITLE, summary="No --baseline report given.")
+        return ctx.finding(SKIP, summary="No --baseline report given.")
     mine = comparable_facts({"facts": ctx.facts.to_json()})
     drift = baseline.drift_from(mine)
     evidence = {"baseline": f"{baseline.source}" + (f" (node {baseline.node})" if baseline.node else "")}
     if not drift:
-        return Finding("baseline.drift", PASS, TITLE, evidence=evidence,
-                       summary=f"All {len(baseline.facts)} compared facts match the baseline.")
+        return ctx.finding(PASS, evidence=evidence,
+                           summary=f"All {len(baseline.facts)} compared facts match the baseline.")
     fix = []
     pitfall = "P13"
     for item in drift:
@@ -40,6 +40,6 @@ def check_baseline_drift(ctx):
     names = ", ".join(i["fact"] for i in drift)
     fix.append(f"make this node match the baseline ({names}), or refresh the baseline on purpose: "
                "ascend-doctor check --format json -o known-good.json")
-    return Finding("baseline.drift", WARN, TITLE, evidence=evidence, fix=fix, pitfall=pitfall,
-                   summary=f"{len(drift)} fact(s) differ from the trusted node: {names}. Nodes that differ from the "
-                           "rest of a job hang or diverge; an unplanned MindSpore move changes behaviour.")
+    return ctx.finding(WARN, evidence=evidence, fix=fix, pitfall=pitfall,
+                       summary=f"{len(drift)} fact(s) differ from the trusted node: {names}. Nodes that differ from the "
+                               "rest of a job hang or diverge; an unplanned MindSpore move changes behaviour.")

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Dict, List, Optional, Tuple
 
 from ..facts import CannInstall
-from ..findings import FAIL, PASS, SKIP, WARN, Finding
+from ..findings import FAIL, PASS, SKIP, WARN
 from ..matrix import PUBLISHED_ROLES
 from ..versions import (
     FIRMWARE_MIN_PREFIX, innerversion_code, innerversion_listed, major_minor, parse_range_list, parse_version,
@@ -43,11 +43,6 @@ TITLES = {
 # MindSpore <= 2.3 read fixed paths, nnae first (compat_facts.md table 1, [fixed/...]).
 _FIXED_ORDER = ("/usr/local/Ascend/nnae/latest", "/usr/local/Ascend/ascend-toolkit/latest", "/usr/local/Ascend/latest")
 _ARCH_PLATFORM = {"x86_64": "linux-x86_64", "amd64": "linux-x86_64", "aarch64": "linux-aarch64", "arm64": "linux-aarch64"}
-
-
-def _finding(cid: str, status: str, summary: str, evidence: dict = None, fix: List[str] = None,
-             pitfall: Optional[str] = None) -> Finding:
-    return Finding(cid, status, TITLES[cid], summary=summary, evidence=evidence or {}, fix=fix or [], pitfall=pitfall)
 
 
 def _matrix_info(ctx) -> str:
@@ -155,7 +150,7 @@ def _cann_steps(matrix, candidates: List[dict], mindspore: str, driver: Optional
 def check_mindspore_cann(ctx):
     ms = _installed_mindspore(ctx)
     if not ms:
-        return _finding(MS_CANN, SKIP, "MindSpore is not installed in this Python; nothing to pair with CANN.")
+        return ctx.finding(SKIP, "MindSpore is not installed in this Python; nothing to pair with CANN.")
     inst, others, why = judged_cann(ctx.facts)
     fixed = nnae_wins(ctx.facts, ctx.matrix)
     if fixed and inst is not fixed[0]:
@@ -163,8 +158,8 @@ def check_mindspore_cann(ctx):
         others = [i for i in ctx.facts.cann.installs if i is not fixed[0]]
         inst, why = fixed[0], f"MindSpore {fixed[1]} reads {fixed[0].root} first, whatever the environment says ({FIXED_PATH_SOURCE})"
     if inst is None:
-        return _finding(MS_CANN, SKIP, f"No CANN install was found, so MindSpore {ms.version} has no CANN to "
-                                       "check against (the install checks report a missing CANN).")
+        return ctx.finding(SKIP, f"No CANN install was found, so MindSpore {ms.version} has no CANN to "
+                                          "check against (the install checks report a missing CANN).")
     matrix = ctx.matrix
     row = matrix.mindspore_row(ms.version)
     evidence: Dict[str, object] = {"mindspore": ms.version, "cann_judged": _describe_install(inst), "why_this_cann": why}
@@ -185,18 +180,18 @@ def check_mindspore_cann(ctx):
     compiler = inst.compiler_version
     mm = major_minor(compiler)
     if not mm:
-        return _finding(MS_CANN, WARN,
-                        f"The CANN compiler version of {inst.root} could not be read (compiler/version.info), so "
-                        f"whether MindSpore {ms.version} accepts it is unknown; MindSpore itself skips its check then.",
-                        evidence, ["cat " + inst.root.rstrip("/") + "/compiler/version.info   # should start with Version="],
-                        "P07")
+        return ctx.finding(WARN,
+                           f"The CANN compiler version of {inst.root} could not be read (compiler/version.info), so "
+                           f"whether MindSpore {ms.version} accepts it is unknown; MindSpore itself skips its check then.",
+                           evidence, ["cat " + inst.root.rstrip("/") + "/compiler/version.info   # should start with Version="],
+                           "P07")
     evidence["compiler_major_minor"] = _cann_label(matrix, mm)
     if not accepted:
-        return _finding(MS_CANN, WARN,
-                        f"MindSpore {ms.version} is not in the compatibility matrix {_matrix_info(ctx)} and its own "
-                        f"accepted-CANN list could not be read, so the pairing with CANN compiler {mm} is unknown.",
-                        evidence, ["ascend-doctor matrix update --url <newer matrix URL>   # if a newer matrix exists",
-                                   "python -c 'import mindspore; mindspore.run_check()'   # MindSpore's own check"], "P07")
+        return ctx.finding(WARN,
+                           f"MindSpore {ms.version} is not in the compatibility matrix {_matrix_info(ctx)} and its own "
+                           f"accepted-CANN list could not be read, so the pairing with CANN compiler {mm} is unknown.",
+                           evidence, ["ascend-doctor matrix update --url <newer matrix URL>   # if a newer matrix exists",
+                                      "python -c 'import mindspore; mindspore.run_check()'   # MindSpore's own check"], "P07")
     evidence["accepted_compilers"] = f"{accepted} (from {accepted_from})"
     candidates = matrix.cann_candidates(ms.version) if row else []
     disagree = [c for c in candidates if c["accepted"] is False]
@@ -214,9 +209,9 @@ def check_mindspore_cann(ctx):
             extra = f" Sources disagree ({others_named}, which this MindSpore's checker rejects); the verdict " \
                     f"follows MindSpore's own checker."
         by = f" ({'; '.join(sorted({n['by'] for c in named for n in c['named_by']}))})" if named else ""
-        return _finding(MS_CANN, PASS,
-                        f"MindSpore {ms.version} accepts CANN compiler {mm}{' = CANN ' + inst.release if inst.release else ''}"
-                        f"{by}.{extra}", evidence)
+        return ctx.finding(PASS,
+                           f"MindSpore {ms.version} accepts CANN compiler {mm}{' = CANN ' + inst.release if inst.release else ''}"
+                           f"{by}.{extra}", evidence)
     # Mismatch: MindSpore only logs a warning at import, then jobs die without a clear log (P07).
     fix = _cann_steps(matrix, candidates, ms.version, ctx.facts.driver.version)
     if not fix:
@@ -232,11 +227,11 @@ def check_mindspore_cann(ctx):
         fix.insert(0, f"source {alt.set_env or alt.root.rstrip('/') + '/set_env.sh'}   # another install here, "
                       f"{_describe_install(alt)}, is one MindSpore {ms.version} accepts")
     rel = f"CANN {inst.release}" if inst.release else "this CANN"
-    return _finding(MS_CANN, FAIL,
-                    f"MindSpore {ms.version} expects a CANN compiler version in {accepted}, but {rel}{_at(inst, ctx)} "
-                    f"has compiler {compiler} ({mm}). MindSpore only prints a warning at import; jobs then fail "
-                    f"later with errors that do not name the version mismatch.",
-                    evidence, fix, "P07")
+    return ctx.finding(FAIL,
+                       f"MindSpore {ms.version} expects a CANN compiler version in {accepted}, but {rel}{_at(inst, ctx)} "
+                       f"has compiler {compiler} ({mm}). MindSpore only prints a warning at import; jobs then fail "
+                       f"later with errors that do not name the version mismatch.",
+                       evidence, fix, "P07")
 
 
 def _hdk_min(patterns: List[str]):
@@ -263,7 +258,7 @@ def check_cann_driver(ctx):
     inst, others, why = judged_cann(ctx.facts)
     if not drv.version or inst is None:
         missing = "driver version" if not drv.version else "CANN install"
-        return _finding(CANN_DRIVER, SKIP, f"No {missing} found; nothing to pair.")
+        return ctx.finding(SKIP, f"No {missing} found; nothing to pair.")
     matrix = ctx.matrix
     evidence: Dict[str, object] = {"driver": f"{drv.version} (from {driver_from})", "cann_judged": _describe_install(inst),
                                    "why_this_cann": why, "matrix": _matrix_info(ctx)}
@@ -276,8 +271,8 @@ def check_cann_driver(ctx):
         evidence["innerversion_hint"] = (f"CANN innerversion {code} is {'' if listed else 'not '}in the driver's "
                                          f"compatible_version list (a heuristic; Huawei does not document the rule)")
     if not inst.release:
-        return _finding(CANN_DRIVER, WARN, f"The CANN release of {inst.root} is unknown, so its driver pairing is unknown.",
-                        evidence, [], "P07")
+        return ctx.finding(WARN, f"The CANN release of {inst.root} is unknown, so its driver pairing is unknown.",
+                           evidence, [], "P07")
     rows = matrix.hdk_for_cann(inst.release)
     matched = [(r, p) for r in rows for p in r["hdk"] if release_matches(drv.version, p)]
     stated = [f"{r['relation']}: {', '.join(r['hdk'])} [{matrix.describe_source(r['source'])}, {r['confidence']}]"
@@ -294,38 +289,38 @@ def check_cann_driver(ctx):
     bad = [(r, p) for r, p in matched if r["relation"] == "incompatible"]
     if bad:
         r, p = bad[0]
-        return _finding(CANN_DRIVER, FAIL,
-                        f"CANN {inst.release} is stated NOT to work with HDK {p}, and the driver is {drv.version}.",
-                        evidence, fix_hdk or [f"install an HDK listed for CANN {inst.release}"], "P07")
+        return ctx.finding(FAIL,
+                           f"CANN {inst.release} is stated NOT to work with HDK {p}, and the driver is {drv.version}.",
+                           evidence, fix_hdk or [f"install an HDK listed for CANN {inst.release}"], "P07")
     good = [(r, p) for r, p in matched if r["relation"] != "incompatible"]
     if good:
         r, p = good[0]
-        return _finding(CANN_DRIVER, PASS,
-                        f"Driver {drv.version} is HDK {p}, {r['relation']} with CANN {inst.release} "
-                        f"({matrix.describe_source(r['source'])}).", evidence)
+        return ctx.finding(PASS,
+                           f"Driver {drv.version} is HDK {p}, {r['relation']} with CANN {inst.release} "
+                           f"({matrix.describe_source(r['source'])}).", evidence)
     if not rows:
-        return _finding(CANN_DRIVER, WARN,
-                        f"No source in the matrix pairs CANN {inst.release} with a driver, so driver {drv.version} "
-                        f"is an unknown pairing (not proven wrong).", evidence,
-                        ["check the CANN release notes' 'version compatibility' table for your server"], "P07")
+        return ctx.finding(WARN,
+                           f"No source in the matrix pairs CANN {inst.release} with a driver, so driver {drv.version} "
+                           f"is an unknown pairing (not proven wrong).", evidence,
+                           ["check the CANN release notes' 'version compatibility' table for your server"], "P07")
     complete = [p for r in rows if r["relation"] == "compatible" and r["confidence"] == "high" for p in r["hdk"]]
     lowest = _hdk_min(complete)
     if complete and lowest is not None and parse_version(drv.version) < lowest:
-        return _finding(CANN_DRIVER, FAIL,
-                        f"CANN {inst.release}'s release notes list HDK {', '.join(complete)}; driver {drv.version} is "
-                        f"older than all of them.", evidence,
-                        fix_hdk or [f"upgrade the driver and firmware to one of HDK {', '.join(complete)}"], "P07")
+        return ctx.finding(FAIL,
+                           f"CANN {inst.release}'s release notes list HDK {', '.join(complete)}; driver {drv.version} is "
+                           f"older than all of them.", evidence,
+                           fix_hdk or [f"upgrade the driver and firmware to one of HDK {', '.join(complete)}"], "P07")
     need = needed_hdk(matrix, inst.release)
     if need:
         only = "the only Ascend HDK release" if len(need) == 1 else "the Ascend HDK releases"
-        return _finding(CANN_DRIVER, WARN,
-                        f"CANN {inst.release} needs the NPU driver of Ascend HDK {' or '.join(need)}, {only} sources "
-                        f"pair with it; driver {drv.version} is not {'that release' if len(need) == 1 else 'one of them'}, "
-                        f"so whether it works with CANN {inst.release} is unknown (no source states it).",
-                        evidence, fix_hdk, "P07")
-    return _finding(CANN_DRIVER, WARN,
-                    f"Driver {drv.version} is not among the HDK releases sources give for CANN {inst.release}; "
-                    f"the pairing is unknown.", evidence, fix_hdk, "P07")
+        return ctx.finding(WARN,
+                           f"CANN {inst.release} needs the NPU driver of Ascend HDK {' or '.join(need)}, {only} sources "
+                           f"pair with it; driver {drv.version} is not {'that release' if len(need) == 1 else 'one of them'}, "
+                           f"so whether it works with CANN {inst.release} is unknown (no source states it).",
+                           evidence, fix_hdk, "P07")
+    return ctx.finding(WARN,
+                       f"Driver {drv.version} is not among the HDK releases sources give for CANN {inst.release}; "
+                       f"the pairing is unknown.", evidence, fix_hdk, "P07")
 
 
 def _upgrade_order_steps(drv, fw, matrix) -> List[str]:
@@ -360,7 +355,7 @@ def check_driver_firmware(ctx):
     drv, fw = ctx.facts.driver, ctx.facts.firmware
     if not drv.version or not fw.version:
         missing = [n for n, v in (("driver", drv.version), ("firmware", fw.version)) if not v]
-        return _finding(DRIVER_FW, SKIP, f"No {' or '.join(missing)} version found; nothing to compare.")
+        return ctx.finding(SKIP, f"No {' or '.join(missing)} version found; nothing to compare.")
     matrix = ctx.matrix
     fw_ranges, fw_from = parse_range_list(drv.compatible_version_fw), "driver version.info compatible_version_fw"
     if not fw_ranges and matrix.driver_sample(drv.version):
@@ -376,32 +371,32 @@ def check_driver_firmware(ctx):
                 "rule": "Huawei DCMI: firmware >= '6.4.'; then firmware in a driver range, or driver in a firmware "
                         "range; byte-wise compare after cutting to the bound's length (hicann/driver dcmi_permission_judge.c)"}
     if vendor_firmware_too_old(fw.version):
-        return _finding(DRIVER_FW, FAIL,
-                        f"Firmware {fw.version} is older than 6.4, which no current driver accepts (Huawei's first rule; "
-                        f"see {FW_MIN}).", evidence, _upgrade_order_steps(drv, fw, matrix), "P24")
+        return ctx.finding(FAIL,
+                           f"Firmware {fw.version} is older than 6.4, which no current driver accepts (Huawei's first rule; "
+                           f"see {FW_MIN}).", evidence, _upgrade_order_steps(drv, fw, matrix), "P24")
     hit = vendor_in_any_range(fw.version, fw_ranges)
     if hit:
         if not _numeric_in_range(fw.version, *hit):
             evidence["note"] = (f"accepted only because Huawei compares strings: numerically {fw.version} is outside "
                                 f"[{hit[0]}, {hit[1]}]")
-        return _finding(DRIVER_FW, PASS, f"Firmware {fw.version} is inside driver {drv.version}'s range "
-                                         f"[{hit[0]}, {hit[1]}].", evidence)
+        return ctx.finding(PASS, f"Firmware {fw.version} is inside driver {drv.version}'s range "
+                                            f"[{hit[0]}, {hit[1]}].", evidence)
     hit = vendor_in_any_range(drv.version, drv_ranges)
     if hit:
-        return _finding(DRIVER_FW, PASS, f"Driver {drv.version} is inside firmware {fw.version}'s range "
-                                         f"[{hit[0]}, {hit[1]}]" + (" (any " + hit[0] + ".*)" if hit[1] == hit[0] + "." else "")
-                        + ".", evidence)
+        return ctx.finding(PASS, f"Driver {drv.version} is inside firmware {fw.version}'s range "
+                                            f"[{hit[0]}, {hit[1]}]" + (" (any " + hit[0] + ".*)" if hit[1] == hit[0] + "." else "")
+                           + ".", evidence)
     if not fw_ranges and not drv_ranges:
-        return _finding(DRIVER_FW, WARN,
-                        f"Neither the driver nor the firmware version.info lists the other's accepted versions, and the "
-                        f"matrix has no sample for driver {drv.version}; whether they match is unknown "
-                        f"(npu-smi would show Compatibility: UNKNOWN).", evidence,
-                        ["npu-smi info -t board -i 0   # read the Compatibility line"], "P24")
-    return _finding(DRIVER_FW, FAIL,
-                    f"Driver {drv.version} and firmware {fw.version} do not accept each other: the firmware is outside "
-                    f"{fw_ranges or 'the (unknown) driver ranges'} and the driver is outside "
-                    f"{drv_ranges or 'the (unknown) firmware ranges'}. Devices may fail to start or run with a "
-                    f"mismatched microcode.", evidence, _upgrade_order_steps(drv, fw, matrix), "P24")
+        return ctx.finding(WARN,
+                           f"Neither the driver nor the firmware version.info lists the other's accepted versions, and the "
+                           f"matrix has no sample for driver {drv.version}; whether they match is unknown "
+                           f"(npu-smi would show Compatibility: UNKNOWN).", evidence,
+                           ["npu-smi info -t board -i 0   # read the Compatibility line"], "P24")
+    return ctx.finding(FAIL,
+                       f"Driver {drv.version} and firmware {fw.version} do not accept each other: the firmware is outside "
+                       f"{fw_ranges or 'the (unknown) driver ranges'} and the driver is outside "
+                       f"{drv_ranges or 'the (unknown) firmware ranges'}. Devices may fail to start or run with a "
+                       f"mismatched microcode.", evidence, _upgrade_order_steps(drv, fw, matrix), "P24")
 
 
 @check(FW_MIN, TITLES[FW_MIN], pitfalls=["P24"],
@@ -409,18 +404,18 @@ def check_driver_firmware(ctx):
 def check_firmware_min(ctx):
     fw = ctx.facts.firmware
     if not fw.version:
-        return _finding(FW_MIN, SKIP, "No firmware version found.")
+        return ctx.finding(SKIP, "No firmware version found.")
     evidence = {"firmware": fw.version, "minimum": f"'{FIRMWARE_MIN_PREFIX}' (byte-wise, COMPAT_VERSION_START_FW)",
                 "source": ctx.matrix.describe_source(ctx.matrix["rules"]["driver_firmware"]["source"])}
     if vendor_firmware_too_old(fw.version):
         fix = [r["firmware"] for r in ctx.matrix.data["hdk_firmware"] if not vendor_firmware_too_old(r["firmware"])]
-        return _finding(FW_MIN, FAIL,
-                        f"Firmware {fw.version} is older than 6.4; Huawei's driver reports any firmware before 6.4 as "
-                        f"not compatible.", evidence,
-                        [f"upgrade the NPU firmware to the one shipped with your driver's HDK (6.4 or newer, e.g. "
-                         f"{', '.join(sorted(set(fix), key=version_key)[:3])})",
-                         "reboot, then: npu-smi info -t board -i 0   # Firmware Version and Compatibility"], "P24")
-    return _finding(FW_MIN, PASS, f"Firmware {fw.version} is 6.4 or newer.", evidence)
+        return ctx.finding(FAIL,
+                           f"Firmware {fw.version} is older than 6.4; Huawei's driver reports any firmware before 6.4 as "
+                           f"not compatible.", evidence,
+                           [f"upgrade the NPU firmware to the one shipped with your driver's HDK (6.4 or newer, e.g. "
+                            f"{', '.join(sorted(set(fix), key=version_key)[:3])})",
+                            "reboot, then: npu-smi info -t board -i 0   # Firmware Version and Compatibility"], "P24")
+    return ctx.finding(PASS, f"Firmware {fw.version} is 6.4 or newer.", evidence)
 
 
 def _platform(ctx) -> Optional[str]:
@@ -435,7 +430,7 @@ def check_python_mindspore(ctx):
     ms = _installed_mindspore(ctx)
     py = ctx.facts.python.version
     if not ms or not py:
-        return _finding(PY_MS, SKIP, "MindSpore or the Python version is unknown; nothing to compare.")
+        return ctx.finding(SKIP, "MindSpore or the Python version is unknown; nothing to compare.")
     matrix = ctx.matrix
     platform = _platform(ctx)
     flavour = ms.flavour if ms.flavour in ("ascend", "gpu", "cpu") else "ascend"
@@ -449,13 +444,13 @@ def check_python_mindspore(ctx):
     if ms.wheel_tags:
         # The installed wheel's own tags are the better witness; mindspore.python_supported judges them.
         evidence["wheel_tags"] = ms.wheel_tags
-        return _finding(PY_MS, SKIP, "Judged from the installed wheel's tags (mindspore.python_supported); the matrix "
-                                     "view is in the evidence.", evidence)
+        return ctx.finding(SKIP, "Judged from the installed wheel's tags (mindspore.python_supported); the matrix "
+                                        "view is in the evidence.", evidence)
     if not row:
-        return _finding(PY_MS, WARN, f"MindSpore {ms.version} has no Python row in the matrix; whether Python {pm} "
-                                     f"is supported is unknown.", evidence, [], "P21")
+        return ctx.finding(WARN, f"MindSpore {ms.version} has no Python row in the matrix; whether Python {pm} "
+                                        f"is supported is unknown.", evidence, [], "P21")
     if pm in row["python"]:
-        return _finding(PY_MS, PASS, f"MindSpore {ms.version} wheels exist for Python {pm}.", evidence)
+        return ctx.finding(PASS, f"MindSpore {ms.version} wheels exist for Python {pm}.", evidence)
     newest = sorted(row["python"], key=version_key)[-1]
     fix = [f"conda create -n mindspore python={newest} && conda activate mindspore   # a Python MindSpore "
            f"{ms.version} has wheels for ({', '.join(row['python'])})"]
@@ -463,10 +458,10 @@ def check_python_mindspore(ctx):
     advice = advise_mindspore(matrix, ctx.facts, inst.release if inst else None, inst.compiler_version if inst else None,
                               why=f"or keep Python {pm}: the newest MindSpore published with")
     fix += [line for line in advice.fix if advice.rows or line.startswith("or upgrade CANN")]
-    return _finding(PY_MS, FAIL,
-                    f"MindSpore {ms.version} has wheels for Python {', '.join(row['python'])} on {row['platform']}, "
-                    f"not for Python {pm}: pip refuses it, or a copied install fails to import its C extensions.",
-                    evidence, fix, "P21")
+    return ctx.finding(FAIL,
+                       f"MindSpore {ms.version} has wheels for Python {', '.join(row['python'])} on {row['platform']}, "
+                       f"not for Python {pm}: pip refuses it, or a copied install fails to import its C extensions.",
+                       evidence, fix, "P21")
 
 
 def _cuda_mms(ctx) -> List[Tuple[str, str]]:
@@ -485,13 +480,13 @@ def _cuda_mms(ctx) -> List[Tuple[str, str]]:
 def check_cuda_mindspore(ctx):
     ms = _installed_mindspore(ctx)
     if not ms or not (ms.flavour == "gpu" or ms.cuda_version):
-        return _finding(CUDA_MS, SKIP, "No MindSpore GPU build is " + ("planned." if is_planned(ctx.facts) else "installed."))
+        return ctx.finding(SKIP, "No MindSpore GPU build is " + ("planned." if is_planned(ctx.facts) else "installed."))
     if ms.gpu_cuda_versions or ms.accepted_cuda:
         # The installed package says which CUDA it needs; gpu.cuda_runtime_for_mindspore and gpu.cudnn judge
         # that on the machine (loader path, driver limit). This check is the matrix's view for a planned
         # install (`matrix check --cuda`) or a package that does not say.
-        return _finding(CUDA_MS, SKIP, "Judged from the installed package by gpu.cuda_runtime_for_mindspore "
-                                       "and gpu.cudnn.")
+        return ctx.finding(SKIP, "Judged from the installed package by gpu.cuda_runtime_for_mindspore "
+                                          "and gpu.cudnn.")
     matrix = ctx.matrix
     row = matrix.mindspore_row(ms.version)
     cuda = ctx.facts.cuda
@@ -566,9 +561,9 @@ def check_cuda_mindspore(ctx):
             problems.append(f"cuDNN {cuda.cudnn_version} is too old (MindSpore warns below 7.6, or below 8.0 with CUDA 11)")
             fix.append(f"install cuDNN {pairs[0]['cudnn'] if pairs else '8.x'} for CUDA {cu[0] if cu else ''}".strip())
     if status == PASS:
-        return _finding(CUDA_MS, PASS, f"MindSpore {ms.version} GPU finds CUDA "
-                                       f"{', '.join(sorted({mm for mm, _ in found}))}, which it supports.", evidence)
-    return _finding(CUDA_MS, status, "; ".join(problems) + ".", evidence, fix, "P01")
+        return ctx.finding(PASS, f"MindSpore {ms.version} GPU finds CUDA "
+                                          f"{', '.join(sorted({mm for mm, _ in found}))}, which it supports.", evidence)
+    return ctx.finding(status, "; ".join(problems) + ".", evidence, fix, "P01")
 
 
 @check(CUSTOM_OPS, TITLES[CUSTOM_OPS], pitfalls=["P22"],
@@ -577,7 +572,7 @@ def check_cuda_mindspore(ctx):
 def check_custom_ops_cann(ctx):
     ms = _installed_mindspore(ctx)
     if not ms:
-        return _finding(CUSTOM_OPS, SKIP, "MindSpore is not installed.")
+        return ctx.finding(SKIP, "MindSpore is not installed.")
     inst, others, why = judged_cann(ctx.facts)
     matrix = ctx.matrix
     row = matrix.mindspore_row(ms.version)
@@ -587,18 +582,18 @@ def check_custom_ops_cann(ctx):
         built = {"custom_ascendc_910b (matrix)": row["custom_ops_built_with"]["compiler_version"]}
         built_from = f"the matrix [{matrix.describe_source(row['custom_ops_built_with']['source'])}]"
     if not built:
-        return _finding(CUSTOM_OPS, SKIP, f"MindSpore {ms.version} ships no custom-operator build record "
-                                          "(releases before 2.4 do not check it).")
+        return ctx.finding(SKIP, f"MindSpore {ms.version} ships no custom-operator build record "
+                                             "(releases before 2.4 do not check it).")
     if inst is None or not major_minor(inst.compiler_version):
-        return _finding(CUSTOM_OPS, SKIP, "The installed CANN compiler version is unknown; nothing to compare "
-                                          "the custom operators with.", {"custom_ops_built_with": built})
+        return ctx.finding(SKIP, "The installed CANN compiler version is unknown; nothing to compare "
+                                             "the custom operators with.", {"custom_ops_built_with": built})
     mm = major_minor(inst.compiler_version)
     evidence = {"mindspore": ms.version, "cann_judged": _describe_install(inst), "why_this_cann": why,
                 "custom_ops_built_with": f"{built} (from {built_from})", "matrix": _matrix_info(ctx)}
     differ = {d: v for d, v in built.items() if major_minor(v) != mm}
     if not differ:
-        return _finding(CUSTOM_OPS, PASS, f"The bundled custom operators were built with CANN compiler {mm}, "
-                                          f"that of {_cann_here(ctx)}.", evidence)
+        return ctx.finding(PASS, f"The bundled custom operators were built with CANN compiler {mm}, "
+                                             f"that of {_cann_here(ctx)}.", evidence)
     want = sorted({major_minor(v) for v in differ.values() if major_minor(v)})
     published = [c["cann"] for c in matrix.published_canns(ms.version)
                  if any(major_minor(matrix.compiler_for_cann(c["cann"])[0]) == w for w in want)]
@@ -609,7 +604,7 @@ def check_custom_ops_cann(ctx):
     advice = advise_mindspore(matrix, ctx.facts, inst.release, inst.compiler_version,
                               why="or the newest MindSpore published with")
     fix += [line for line in advice.fix if not line.startswith("or upgrade CANN")] if advice.rows else []
-    return _finding(CUSTOM_OPS, WARN,
-                    f"MindSpore {ms.version}'s bundled custom operators were built with CANN compiler "
-                    f"{', '.join(sorted(set(differ.values())))}, but {_cann_here(ctx)} is {mm}; MindSpore warns at "
-                    f"import and those operators may fail to load or compute wrongly.", evidence, fix, "P22")
+    return ctx.finding(WARN,
+                       f"MindSpore {ms.version}'s bundled custom operators were built with CANN compiler "
+                       f"{', '.join(sorted(set(differ.values())))}, but {_cann_here(ctx)} is {mm}; MindSpore warns at "
+                       f"import and those operators may fail to load or compute wrongly.", evidence, fix, "P22")

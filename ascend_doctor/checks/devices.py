@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Dict, List
 
-from ..findings import ERROR, FAIL, PASS, SKIP, WARN, Finding
+from ..findings import ERROR, FAIL, PASS, SKIP, WARN
 from . import check
 from ._ascend import ascend_signs
 
@@ -28,17 +28,15 @@ def _label(dev) -> str:
        error="Could not read the NPUs with npu-smi",
        skip="No npu-smi to run (no Ascend parts here)")
 def check_npu_smi(ctx):
-    title = "npu-smi lists the NPUs"
     npu = ctx.facts.npu
     if npu.command_error and not npu.devices:
         ev = {"command": "npu-smi info", "result": npu.command_error}
         if npu.errors:
             ev["problems"] = list(npu.errors)
-        return Finding(
-            "devices.npu_smi", ERROR, title,
+        return ctx.finding(ERROR,
             summary=f"Could not read the NPUs: {npu.command_error}."
                     + (" A hanging npu-smi usually means the driver or a device is stuck."
-                       if "did not finish" in npu.command_error else ""),
+                           if "did not finish" in npu.command_error else ""),
             evidence=ev,
             fix=["npu-smi info   # run it by hand and see whether it returns",
                  "dmesg | grep -i -e davinci -e npu | tail -20   # driver errors",
@@ -46,9 +44,9 @@ def check_npu_smi(ctx):
                  "if the driver is stuck, reboot the node (as root)"])
     if not npu.available:
         if not ctx.facts.driver.installed:
-            return Finding("devices.npu_smi", SKIP, title,
-                           summary=NO_ASCEND if not ascend_signs(ctx.facts) else
-                           "npu-smi is not installed and no NPU driver was found.")
+            return ctx.finding(SKIP,
+                               summary=NO_ASCEND if not ascend_signs(ctx.facts) else
+                               "npu-smi is not installed and no NPU driver was found.")
         fix = ["ls -l /usr/local/bin/npu-smi /usr/local/sbin/npu-smi   # where the driver package installs it"]
         if ctx.facts.system.container:
             fix.append("in a container, mount it from the host: docker run -v /usr/local/bin/npu-smi:"
@@ -56,10 +54,10 @@ def check_npu_smi(ctx):
         else:
             fix.append("reinstall the driver if it is missing: "
                        "./Ascend-hdk-<chip>-npu-driver_<version>_linux-<arch>.run --full --install-for-all")
-        return Finding("devices.npu_smi", WARN, title,
-                       summary="The NPU driver is installed but npu-smi is not available, so device health, "
-                               "memory and count cannot be checked.",
-                       evidence={"driver": ctx.facts.driver.version_file}, fix=fix)
+        return ctx.finding(WARN,
+                           summary="The NPU driver is installed but npu-smi is not available, so device health, "
+                                   "memory and count cannot be checked.",
+                           evidence={"driver": ctx.facts.driver.version_file}, fix=fix)
     ev = {"devices": len(npu.devices), "layout": npu.layout, "npu-smi": npu.tool_version,
           "driver (banner)": npu.driver_version}
     if npu.errors:
@@ -69,39 +67,37 @@ def check_npu_smi(ctx):
     if not npu.devices and npu.tool_version is None and npu.errors:
         # Neither a banner nor a device row: this is not npu-smi's table (a wrapper, a broken
         # install, garbage), so nothing can be concluded about the devices.
-        return Finding("devices.npu_smi", ERROR, title,
-                       summary="npu-smi ran but its output is not the `npu-smi info` table (no version banner, no "
-                               "device row), so the NPUs could not be checked.",
-                       evidence=ev,
-                       fix=["npu-smi info | head -20   # what it prints instead of the table",
-                            "command -v npu-smi; ls -l $(command -v npu-smi)   # is it the driver's npu-smi?",
-                            "reinstall the driver package if npu-smi is damaged"])
+        return ctx.finding(ERROR,
+                           summary="npu-smi ran but its output is not the `npu-smi info` table (no version banner, no "
+                                   "device row), so the NPUs could not be checked.",
+                           evidence=ev,
+                           fix=["npu-smi info | head -20   # what it prints instead of the table",
+                                "command -v npu-smi; ls -l $(command -v npu-smi)   # is it the driver's npu-smi?",
+                                "reinstall the driver package if npu-smi is damaged"])
     if not npu.devices:
-        return Finding("devices.npu_smi", FAIL, title,
-                       summary="npu-smi ran but listed no NPU: the driver sees no device.",
-                       evidence=ev,
-                       fix=["npu-smi info", "lspci | grep -i -e accelerator -e huawei   # is the card on the PCI bus?",
-                            "ls -l /dev/davinci*", "dmesg | grep -i davinci | tail -20"])
+        return ctx.finding(FAIL,
+                           summary="npu-smi ran but listed no NPU: the driver sees no device.",
+                           evidence=ev,
+                           fix=["npu-smi info", "lspci | grep -i -e accelerator -e huawei   # is the card on the PCI bus?",
+                                "ls -l /dev/davinci*", "dmesg | grep -i davinci | tail -20"])
     names = sorted({d.name for d in npu.devices if d.name})
     family = f", SoC family {npu.soc_family}" if npu.soc_family else ""
-    return Finding("devices.npu_smi", PASS, title,
-                   summary=f"{len(npu.devices)} device(s) ({', '.join(names)}{family})", evidence=ev)
+    return ctx.finding(PASS,
+                       summary=f"{len(npu.devices)} device(s) ({', '.join(names)}{family})", evidence=ev)
 
 
 @check("devices.npu_health", "Every NPU reports Health OK",
        fail="An NPU reports a Health other than OK", skip="No NPU health to read")
 def check_npu_health(ctx):
-    title = "Every NPU reports Health OK"
     devices = ctx.facts.npu.devices
     if not devices:
-        return Finding("devices.npu_health", SKIP, title, summary="npu-smi listed no device.")
+        return ctx.finding(SKIP, summary="npu-smi listed no device.")
     bad = [d for d in devices if (d.health or "").upper() != "OK"]
     ev = {_label(d): d.health or "(empty)" for d in devices}
     if not bad:
-        return Finding("devices.npu_health", PASS, title, summary=f"all {len(devices)} OK")
+        return ctx.finding(PASS, summary=f"all {len(devices)} OK")
     first = bad[0]
-    return Finding(
-        "devices.npu_health", FAIL, title,
+    return ctx.finding(FAIL,
         summary=f"{len(bad)} device(s) not OK: " + ", ".join(f"{_label(d)} {d.health or '(empty)'}" for d in bad)
                 + ". Jobs on them fail or hang.",
         evidence=ev,
@@ -114,21 +110,20 @@ def check_npu_health(ctx):
 @check("devices.npu_count", "/dev/davinci nodes match the NPUs npu-smi lists",
        fail="/dev/davinci nodes and the NPUs npu-smi lists differ", skip="No NPU devices to count")
 def check_npu_count(ctx):
-    title = "/dev/davinci nodes match the NPUs npu-smi lists"
     npu = ctx.facts.npu
     nodes = npu.dev_nodes
     if not npu.devices:
         if nodes:
-            return Finding("devices.npu_count", SKIP, title,
-                           summary=f"{len(nodes)} /dev/davinci node(s); npu-smi gave no device list to compare with.",
-                           evidence={"nodes": nodes})
-        return Finding("devices.npu_count", SKIP, title, summary="No NPU devices or nodes to compare.")
+            return ctx.finding(SKIP,
+                               summary=f"{len(nodes)} /dev/davinci node(s); npu-smi gave no device list to compare with.",
+                               evidence={"nodes": nodes})
+        return ctx.finding(SKIP, summary="No NPU devices or nodes to compare.")
     ids = sorted({d.device_id for d in npu.devices if d.device_id is not None})
     node_ids = sorted(int(n[len("/dev/davinci"):]) for n in nodes)
     ev = {"/dev/davinci nodes": len(nodes), "npu-smi devices": len(npu.devices), "node ids": node_ids}
     if len(nodes) == len(npu.devices):
-        return Finding("devices.npu_count", PASS, title,
-                       summary=f"{len(nodes)} devices, each with its /dev/davinci node", evidence=ev)
+        return ctx.finding(PASS,
+                           summary=f"{len(nodes)} devices, each with its /dev/davinci node", evidence=ev)
     if not nodes:
         summary = (f"npu-smi lists {len(npu.devices)} device(s) but there is no /dev/davinci node, so no process "
                    "here can open an NPU.")
@@ -138,7 +133,7 @@ def check_npu_count(ctx):
                        "--device /dev/davinci_manager --device /dev/devmm_svm --device /dev/hisi_hdc ...")
         else:
             fix.append("reload the driver or reboot the node (as root)")
-        return Finding("devices.npu_count", FAIL, title, summary=summary, evidence=ev, fix=fix)
+        return ctx.finding(FAIL, summary=summary, evidence=ev, fix=fix)
     missing = [i for i in ids if i not in node_ids]
     summary = (f"{len(nodes)} /dev/davinci node(s) but npu-smi lists {len(npu.devices)} device(s)"
                + (f" (no node for device {', '.join(map(str, missing))})" if missing else "")
@@ -147,7 +142,7 @@ def check_npu_count(ctx):
     fix = ["npu-smi info; ls -l /dev/davinci*",
            "dmesg | grep -i davinci | tail -20   # a device that dropped off",
            "in a container only the devices passed with --device appear: that is expected if you chose a subset"]
-    return Finding("devices.npu_count", FAIL, title, summary=summary, evidence=ev, fix=fix)
+    return ctx.finding(FAIL, summary=summary, evidence=ev, fix=fix)
 
 
 def _memory(dev):
@@ -162,10 +157,9 @@ def _memory(dev):
 @check("devices.npu_memory", "NPU memory is free, or held by a visible process", pitfalls=["P15"],
        warn="NPU memory is held, by no visible process or nearly full", skip="No NPU memory to read")
 def check_npu_memory(ctx):
-    title = "NPU memory is free, or held by a visible process"
     npu = ctx.facts.npu
     if not npu.devices:
-        return Finding("devices.npu_memory", SKIP, title, summary="npu-smi listed no device.")
+        return ctx.finding(SKIP, summary="npu-smi listed no device.")
     busy = {(p["npu_id"], p.get("chip_id", 0)) for p in npu.processes}
     busy_npus = {p["npu_id"] for p in npu.processes}
     ev: Dict[str, str] = {}
@@ -183,12 +177,11 @@ def check_npu_memory(ctx):
         elif pct >= BUSY_FULL_PCT:
             full.append(f"{_label(d)} {kind} {used}/{total} MB")
     if not ev:
-        return Finding("devices.npu_memory", SKIP, title, summary="npu-smi reported no memory totals.")
+        return ctx.finding(SKIP, summary="npu-smi reported no memory totals.")
     if npu.processes:
         ev["processes"] = ", ".join(f"pid {p['pid']} {p['name']} on NPU {p['npu_id']}" for p in npu.processes)
     if orphaned:
-        return Finding(
-            "devices.npu_memory", WARN, title,
+        return ctx.finding(WARN,
             summary=f"Device memory is nearly full but npu-smi shows no process using it: {'; '.join(orphaned)}. "
                     "Memory left by a killed job, or a process in another container; a new job there will run out "
                     "of memory.",
@@ -198,36 +191,33 @@ def check_npu_memory(ctx):
                  "on a shared node, look in the other containers (docker ps) for a job on this NPU",
                  "if nothing holds it, reset the chip (as root, idle NPU): npu-smi set -t reset -i <npu> -c <chip>"])
     if full:
-        return Finding(
-            "devices.npu_memory", WARN, title,
+        return ctx.finding(WARN,
             summary=f"Device memory is nearly full: {'; '.join(full)}. A new job on these devices will fail with "
                     "out-of-memory.",
             evidence=ev,
             fix=["npu-smi info   # which process holds it (process table)",
                  "pick a free device (DEVICE_ID / ASCEND_RT_VISIBLE_DEVICES) or stop the job that holds it"],
             pitfall="P15")
-    return Finding("devices.npu_memory", PASS, title,
-                   summary=f"no device above {IDLE_FULL_PCT}% memory without a process", evidence=ev)
+    return ctx.finding(PASS,
+                       summary=f"no device above {IDLE_FULL_PCT}% memory without a process", evidence=ev)
 
 
 @check("devices.driver_matches_npu_smi", "npu-smi reports the installed driver version", pitfalls=["P07"],
        warn="npu-smi reports another driver version than the one installed",
        skip="No driver version to compare with npu-smi")
 def check_driver_matches_npu_smi(ctx):
-    title = "npu-smi reports the installed driver version"
     npu, drv = ctx.facts.npu, ctx.facts.driver
     if not npu.driver_version or not drv.version:
-        return Finding("devices.driver_matches_npu_smi", SKIP, title,
-                       summary="Needs both the npu-smi banner and driver version.info; "
-                               f"npu-smi: {npu.driver_version or 'unknown'}, version.info: {drv.version or 'unknown'}.")
+        return ctx.finding(SKIP,
+                           summary="Needs both the npu-smi banner and driver version.info; "
+                                   f"npu-smi: {npu.driver_version or 'unknown'}, version.info: {drv.version or 'unknown'}.")
     ev = {"npu-smi banner Version": npu.driver_version, drv.version_file: drv.version,
           "npu-smi tool version": npu.tool_version}
     if npu.driver_version.lower() == drv.version.lower():
         note = "" if npu.tool_version == npu.driver_version else f" (npu-smi tool itself is {npu.tool_version})"
-        return Finding("devices.driver_matches_npu_smi", PASS, title,
-                       summary=f"driver {drv.version}{note}", evidence=ev)
-    return Finding(
-        "devices.driver_matches_npu_smi", WARN, title,
+        return ctx.finding(PASS,
+                           summary=f"driver {drv.version}{note}", evidence=ev)
+    return ctx.finding(WARN,
         summary=f"The loaded driver reports {npu.driver_version} but {drv.version_file} says {drv.version}: the "
                 "driver was upgraded or reinstalled without a reboot, or a container mounts another driver "
                 "directory than the host runs.",

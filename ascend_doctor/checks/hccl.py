@@ -50,8 +50,8 @@ def check_hccl_env_values(ctx) -> List[Finding]:
     fam_text = FAMILY_NAMES.get(family, "unknown (ranges common to all families used)") if family else \
         "unknown (ranges common to all families used)"
     if not issues and not checked:
-        return [Finding("hccl.env_values", SKIP, VALUES_TITLE,
-                        summary="No HCCL_* variable is set; HCCL uses its defaults.")]
+        return [ctx.finding(SKIP,
+                            summary="No HCCL_* variable is set; HCCL uses its defaults.")]
     findings = []
     table = variables_by_name()
     for issue in issues:
@@ -62,13 +62,13 @@ def check_hccl_env_values(ctx) -> List[Finding]:
             evidence["documented default"] = spec["default"]
         if spec.get("source"):
             evidence["source"] = spec["source"]
-        findings.append(Finding("hccl.env_values", issue.status, f"{VALUES_TITLE}: {issue.name}",
-                                summary=issue.message, evidence=evidence, fix=issue.fix, pitfall="P13"))
+        findings.append(ctx.finding(issue.status, title=f"{VALUES_TITLE}: {issue.name}",
+                                    summary=issue.message, evidence=evidence, fix=issue.fix, pitfall="P13"))
     if not findings:
-        findings.append(Finding("hccl.env_values", PASS, VALUES_TITLE,
-                                summary=f"{len(checked)} HCCL variable(s) set, all valid",
-                                evidence=dict({k: shown_value(k, v) for k, v in checked.items()},
-                                              **{"device family": fam_text})))
+        findings.append(ctx.finding(PASS,
+                                    summary=f"{len(checked)} HCCL variable(s) set, all valid",
+                                    evidence=dict({k: shown_value(k, v) for k, v in checked.items()},
+                                                  **{"device family": fam_text})))
     return findings
 
 
@@ -78,13 +78,13 @@ def check_hccl_env_values(ctx) -> List[Finding]:
 def check_hccl_env_names(ctx) -> List[Finding]:
     issues = name_issues(ctx.facts.env, node_family(ctx.facts))
     if not issues:
-        return [Finding("hccl.env_names", PASS, NAMES_TITLE,
-                        summary="no misspelled or unknown HCCL_*/ASCEND_*/MS_* names")]
+        return [ctx.finding(PASS,
+                            summary="no misspelled or unknown HCCL_*/ASCEND_*/MS_* names")]
     # An unknown name may well be a credential (HCCL_TLS_PASSWORD): its value never goes in the report.
-    return [Finding("hccl.env_names", i.status, f"{NAMES_TITLE}: {i.name}",
-                    summary=_without(i.message, i.name, i.value),
-                    evidence={i.name: shown_value(i.name, i.value)},
-                    fix=[_without(step, i.name, i.value) for step in i.fix], pitfall="P13") for i in issues]
+    return [ctx.finding(i.status, title=f"{NAMES_TITLE}: {i.name}",
+                        summary=_without(i.message, i.name, i.value),
+                        evidence={i.name: shown_value(i.name, i.value)},
+                        fix=[_without(step, i.name, i.value) for step in i.fix], pitfall="P13") for i in issues]
 
 
 def _without(text: str, name: str, value) -> str:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Dict, List
 
-from ..findings import ERROR, FAIL, PASS, SKIP, WARN, Finding
+from ..findings import ERROR, FAIL, PASS, SKIP, WARN
 from . import check
 from ._ascend import (FIXED_PATH_SOURCE, KERNELS_SOC, ascend_signs, describe_install, driver_evidence, install_of,
                       nnae_wins, points_into, run_file_name, set_env_path, source_fix, target_install)
@@ -27,7 +27,6 @@ def _container_mount_hint(ctx, what: str) -> List[str]:
        fail="No NPU driver found", warn="NPU driver answers, but its version.info is not visible", error="NPU driver version unreadable",
        skip="No NPU driver to check (no Ascend parts here)")
 def check_driver_present(ctx):
-    title = "NPU driver installed"
     d = ctx.facts.driver
     # Not installed here means the driver itself is no sign; /etc/ascend_install.info left behind is one.
     signs = ascend_signs(ctx.facts)
@@ -38,18 +37,18 @@ def check_driver_present(ctx):
         ev["version"] = d.version
         if d.innerversion:
             ev["innerversion"] = d.innerversion
-        return Finding("install.driver_present", PASS, title, summary=f"driver {d.version} ({d.version_file})",
-                       evidence=ev)
+        return ctx.finding(PASS, summary=f"driver {d.version} ({d.version_file})",
+                           evidence=ev)
     if d.installed:
-        return Finding("install.driver_present", ERROR, title,
-                       summary=f"{d.version_file} exists but its version could not be read, so the driver "
-                               f"version is unknown and version checks cannot run.",
-                       evidence=ev,
-                       fix=[f"cat {d.version_file}   # should start with a line like Version=24.1.rc3",
-                            "reinstall the driver package if the file is damaged: "
-                            "./Ascend-hdk-<chip>-npu-driver_<version>_linux-<arch>.run --full --install-for-all"])
+        return ctx.finding(ERROR,
+                           summary=f"{d.version_file} exists but its version could not be read, so the driver "
+                                   f"version is unknown and version checks cannot run.",
+                           evidence=ev,
+                           fix=[f"cat {d.version_file}   # should start with a line like Version=24.1.rc3",
+                                "reinstall the driver package if the file is damaged: "
+                                "./Ascend-hdk-<chip>-npu-driver_<version>_linux-<arch>.run --full --install-for-all"])
     if not signs:
-        return Finding("install.driver_present", SKIP, title, summary=NO_ASCEND, evidence=ev)
+        return ctx.finding(SKIP, summary=NO_ASCEND, evidence=ev)
     ev["Ascend signs"] = signs
     prefix = d.version_file.rsplit("/driver/", 1)[0] if d.version_file else "/usr/local/Ascend"
     state, seen = driver_evidence(ctx.facts)
@@ -59,19 +58,17 @@ def check_driver_present(ctx):
         version = ctx.facts.npu.driver_version
         vfile = d.version_file or f"{prefix}/driver/version.info"
         where = "into the container" if ctx.facts.system.container else "here"
-        return Finding(
-            "install.driver_present", WARN, title,
+        return ctx.finding(WARN,
             summary=f"The NPU driver is present and answering ({'; '.join(seen)}), but {vfile} is not visible "
                     f"{where}, so the driver's accepted firmware and CANN lists cannot be read"
                     + (f"; version checks use npu-smi's driver version {version} instead." if version else
-                       "; the driver version is unknown.") + " Usual in a container that does not mount that file.",
+                           "; the driver version is unknown.") + " Usual in a container that does not mount that file.",
             evidence=ev,
             fix=[f"docker run -v {vfile}:{vfile}:ro ...   # mount {vfile} into the container (read-only), as the "
                  "Ascend container runtime does" if ctx.facts.system.container else
                  f"ls -l {vfile}   # the driver package installs it; reinstall the driver package if it is missing",
                  "npu-smi info   # the driver version the NPUs run"])
-    return Finding(
-        "install.driver_present", FAIL, title,
+    return ctx.finding(FAIL,
         summary=f"This machine has Ascend parts ({'; '.join(signs)}) but no working NPU driver: "
                 f"{d.version_file} does not exist and neither npu-smi nor hccn_tool answers. Nothing can run on "
                 f"the NPU without the driver.",
@@ -87,30 +84,28 @@ def check_driver_present(ctx):
        warn="NPU firmware version unknown (no firmware version.info)", error="NPU firmware version unreadable",
        skip="No NPU firmware to check (no Ascend parts here)")
 def check_firmware_present(ctx):
-    title = "NPU firmware installed"
     fw = ctx.facts.firmware
     ev: Dict[str, object] = {"version.info": fw.version_file}
     if fw.errors:
         ev["problems"] = list(fw.errors)
     if fw.installed and fw.version:
         ev["version"] = fw.version
-        return Finding("install.firmware_present", PASS, title, summary=f"firmware {fw.version} ({fw.version_file})",
-                       evidence=ev)
+        return ctx.finding(PASS, summary=f"firmware {fw.version} ({fw.version_file})",
+                           evidence=ev)
     if fw.installed:
-        return Finding("install.firmware_present", ERROR, title,
-                       summary=f"{fw.version_file} exists but its version could not be read, so driver/firmware "
-                               f"compatibility cannot be checked.",
-                       evidence=ev,
-                       fix=[f"ls -l {fw.version_file}; cat {fw.version_file}   # expected Version=<5-part number>",
-                            "npu-smi info -t board -i 0   # shows the firmware the NPU is running"])
+        return ctx.finding(ERROR,
+                           summary=f"{fw.version_file} exists but its version could not be read, so driver/firmware "
+                                   f"compatibility cannot be checked.",
+                           evidence=ev,
+                           fix=[f"ls -l {fw.version_file}; cat {fw.version_file}   # expected Version=<5-part number>",
+                                "npu-smi info -t board -i 0   # shows the firmware the NPU is running"])
     if not ascend_signs(ctx.facts):
-        return Finding("install.firmware_present", SKIP, title, summary=NO_ASCEND, evidence=ev)
+        return ctx.finding(SKIP, summary=NO_ASCEND, evidence=ev)
     in_container = bool(ctx.facts.system.container)
-    return Finding(
-        "install.firmware_present", WARN, title,
+    return ctx.finding(WARN,
         summary=f"No firmware version.info at {fw.version_file}"
                 + (" (normal in a container that mounts only the driver)." if in_container else
-                   "; without it the doctor cannot tell whether the firmware matches the driver."),
+                       "; without it the doctor cannot tell whether the firmware matches the driver."),
         evidence=ev,
         fix=["npu-smi info -t board -i 0 | grep -i -e firmware -e compat   # the running firmware and npu-smi's verdict",
              "install the firmware of the same HDK release as the driver (as root), then reboot: "
@@ -122,7 +117,6 @@ def check_firmware_present(ctx):
        fail="No CANN installed", warn="No CANN installed",
        skip="No CANN to check (no Ascend parts here)")
 def check_cann_present(ctx):
-    title = "CANN installed"
     cann = ctx.facts.cann
     if cann.installs:
         ev = {i.root: describe_install(i) for i in cann.installs}
@@ -130,10 +124,9 @@ def check_cann_present(ctx):
         damaged = [i for i in cann.installs if i.errors] or cann.installs
         names = "; ".join(describe_install(i) for i in cann.installs)
         if not problems:
-            return Finding("install.cann_present", PASS, title, summary=names, evidence=ev)
+            return ctx.finding(PASS, summary=names, evidence=ev)
         ev["problems"] = problems
-        return Finding(
-            "install.cann_present", WARN, "CANN found, but its version files are damaged",
+        return ctx.finding(WARN, title="CANN found, but its version files are damaged",
             summary=f"Found {names}, but {len(problems)} of its version files are empty, garbled or unreadable, so its "
                     "release and version checks may be wrong.",
             evidence=ev,
@@ -141,7 +134,7 @@ def check_cann_present(ctx):
                  f"reinstall the CANN package if they are damaged: ./{run_file_name(damaged[0])} --install"])
     signs = ascend_signs(ctx.facts)
     if not signs:
-        return Finding("install.cann_present", SKIP, title, summary=NO_ASCEND)
+        return ctx.finding(SKIP, summary=NO_ASCEND)
     ev = {"Ascend signs": signs, "searched": ["/usr/local/Ascend/{ascend-toolkit,nnae,nnrt}/latest",
                                                "/usr/local/Ascend/cann", "$HOME/Ascend/...", "$ASCEND_HOME_PATH"]}
     if cann.errors:
@@ -150,11 +143,10 @@ def check_cann_present(ctx):
     state, seen = driver_evidence(ctx.facts)
     here = (f"The NPU driver is here ({'; '.join(seen)})" if state != "absent" else
             f"This machine has Ascend parts ({'; '.join(signs)}), though no working driver (see install.driver_present),")
-    return Finding(
-        "install.cann_present", FAIL if needs_it else WARN, title,
+    return ctx.finding(FAIL if needs_it else WARN,
         summary=f"{here} but no CANN toolkit/nnae was found; MindSpore on Ascend needs CANN to "
                 "compile and run anything on the NPU." + ("" if needs_it else
-                                                          " (Fine if this host only runs containers that bring CANN.)"),
+                                                              " (Fine if this host only runs containers that bring CANN.)"),
         evidence=ev,
         fix=["install the CANN toolkit of the release your MindSpore version needs (as root, or as a user into "
              "$HOME/Ascend): ./Ascend-cann-toolkit_<release>_linux-<arch>.run --install",
@@ -178,11 +170,10 @@ def _path_entries(env, var: str) -> List[str]:
        warn="CANN environment (set_env.sh) incomplete in this shell",
        skip="No CANN install: no environment to check")
 def check_cann_env_sourced(ctx):
-    title = "CANN environment (set_env.sh) set in this shell"
     cann = ctx.facts.cann
     inst = target_install(cann)
     if inst is None:
-        return Finding("install.cann_env_sourced", SKIP, title, summary="No CANN install found.")
+        return ctx.finding(SKIP, summary="No CANN install found.")
     env = ctx.facts.env
     ev: Dict[str, object] = {"install": describe_install(inst), "set_env.sh": set_env_path(inst)}
     missing: List[str] = []  # breaks MindSpore / CANN at start
@@ -231,8 +222,8 @@ def check_cann_env_sourced(ctx):
     # ~/.bashrc would contradict its "keep only one".
     fix = _one_install_fix(keep, others) if others else source_fix(inst)
     if not missing and not weak:
-        return Finding("install.cann_env_sourced", PASS, title,
-                       summary=f"the environment points at {describe_install(inst)}", evidence=ev)
+        return ctx.finding(PASS,
+                           summary=f"the environment points at {describe_install(inst)}", evidence=ev)
     ev["missing"] = missing + weak
     nothing_set = not any(env.get(v) for v in ("ASCEND_HOME_PATH", "ASCEND_TOOLKIT_HOME", "ASCEND_OPP_PATH"))
     if nothing_set:
@@ -242,8 +233,8 @@ def check_cann_env_sourced(ctx):
     else:
         summary = (f"The CANN environment is incomplete for {describe_install(inst)}: "
                    + "; ".join(missing + weak) + ".")
-    return Finding("install.cann_env_sourced", FAIL if missing else WARN, title, summary=summary, evidence=ev,
-                   fix=fix, pitfall="P08")
+    return ctx.finding(FAIL if missing else WARN, summary=summary, evidence=ev,
+                       fix=fix, pitfall="P08")
 
 
 def _installs_in_use(ctx):
@@ -275,11 +266,10 @@ def _one_install_fix(keep, others) -> List[str]:
 @check("install.cann_multiple", "One CANN install in use (no mix of versions)",
        warn="Several CANN installs with different releases", skip="No CANN install found")
 def check_cann_multiple(ctx):
-    title = "One CANN install in use (no mix of versions)"
     cann = ctx.facts.cann
     installs = cann.installs
     if not installs:
-        return Finding("install.cann_multiple", SKIP, title, summary="No CANN install found.")
+        return ctx.finding(SKIP, summary="No CANN install found.")
     ev: Dict[str, object] = {i.root: describe_install(i) for i in installs}
     used, keep, others = _installs_in_use(ctx)
     if used:
@@ -298,31 +288,29 @@ def check_cann_multiple(ctx):
         stray = "; ".join(
             f"{', '.join(v for v, roots in used.items() if o.root in roots)} also reach {describe_install(o)}"
             for o in others)
-        return Finding(
-            "install.cann_multiple", WARN, "The environment mixes CANN installs",
+        return ctx.finding(WARN, title="The environment mixes CANN installs",
             summary=f"The environment mixes CANN installs: it points at {describe_install(keep)}, but {stray}. "
                     "Libraries, operators and compiler then come from different releases; usually two "
                     "set_env.sh files were sourced.",
             evidence=ev, fix=_one_install_fix(keep, others) + nnae_fix)
     if len(installs) == 1:
-        return Finding("install.cann_multiple", PASS, title, summary=f"one install: {describe_install(installs[0])}",
-                       evidence=ev)
+        return ctx.finding(PASS, summary=f"one install: {describe_install(installs[0])}",
+                           evidence=ev)
     releases = sorted({i.release or "unknown" for i in installs})
     if active is not None:
         where = f"The environment points at {describe_install(active)}."
     else:
         where = "The environment points at none of them (set_env.sh not sourced)."
     if len(releases) == 1 and releases != ["unknown"]:
-        return Finding("install.cann_multiple", PASS, title,
-                       summary=f"{len(installs)} installs of the same release {releases[0]}. {where}", evidence=ev)
+        return ctx.finding(PASS,
+                           summary=f"{len(installs)} installs of the same release {releases[0]}. {where}", evidence=ev)
     keep = active or target_install(cann)
     others = [i for i in installs if i is not keep]
     fix = [f"use one install: source {set_env_path(keep)}   # and no other set_env.sh in ~/.bashrc"]
     for o in others:
         fix.append(f"if you do not need {describe_install(o)}: ./{run_file_name(o)} --uninstall")
     fix += nnae_fix
-    return Finding(
-        "install.cann_multiple", WARN, title,
+    return ctx.finding(WARN,
         summary=f"{len(installs)} CANN installs with different releases ({', '.join(releases)}): "
                 + "; ".join(describe_install(i) for i in installs) + f". {where} Scripts that source another "
                 "set_env.sh, or hard-code another path, get a different CANN than the one checked here.",
@@ -332,14 +320,13 @@ def check_cann_multiple(ctx):
 @check("install.cann_pieces", "CANN operators, kernels and te present", pitfalls=["P23"],
        fail="CANN incomplete: operators, kernels or te missing", skip="CANN pieces not checked")
 def check_cann_pieces(ctx):
-    title = "CANN operators, kernels and te present"
     cann = ctx.facts.cann
     inst = target_install(cann)
     if inst is None:
-        return Finding("install.cann_pieces", SKIP, title, summary="No CANN install found.")
+        return ctx.finding(SKIP, summary="No CANN install found.")
     if inst.kind in ("nnrt", "legacy"):
-        return Finding("install.cann_pieces", SKIP, title,
-                       summary=f"{describe_install(inst)}: this check covers toolkit, cann and nnae installs.")
+        return ctx.finding(SKIP,
+                           summary=f"{describe_install(inst)}: this check covers toolkit, cann and nnae installs.")
     ev = {"install": describe_install(inst), "opp": inst.has_opp, "opp_kernel": inst.has_opp_kernel,
           "te": inst.has_te or bool(cann.te_in_python)}
     if cann.te_in_python:
@@ -361,28 +348,26 @@ def check_cann_pieces(ctx):
         fix.append(f"ls {inst.root}/python/site-packages   # te and tbe should be here; if not, reinstall: "
                    f"./{run_file_name(inst)} --install")
     if not problems:
-        return Finding("install.cann_pieces", PASS, title,
-                       summary=f"opp, operator kernels and te are present in {inst.root}", evidence=ev)
+        return ctx.finding(PASS,
+                           summary=f"opp, operator kernels and te are present in {inst.root}", evidence=ev)
     fix.append(f"source {set_env_path(inst)}")
-    return Finding("install.cann_pieces", FAIL, title,
-                   summary=f"{describe_install(inst)} is incomplete: " + "; ".join(problems) + ".",
-                   evidence=ev, fix=fix, pitfall="P23")
+    return ctx.finding(FAIL,
+                       summary=f"{describe_install(inst)} is incomplete: " + "; ".join(problems) + ".",
+                       evidence=ev, fix=fix, pitfall="P23")
 
 
 @check("install.latest_links", "CANN `latest` links resolve",
        fail="CANN `latest` links point at missing directories", skip="No CANN install found")
 def check_latest_links(ctx):
-    title = "CANN `latest` links resolve"
     cann = ctx.facts.cann
     if not cann.installs and not cann.dangling_links:
-        return Finding("install.latest_links", SKIP, title, summary="No CANN install found.")
+        return ctx.finding(SKIP, summary="No CANN install found.")
     if not cann.dangling_links:
-        return Finding("install.latest_links", PASS, title,
-                       summary="every link under the CANN install roots points at an existing directory")
+        return ctx.finding(PASS,
+                           summary="every link under the CANN install roots points at an existing directory")
     links = cann.dangling_links
     roots = sorted({link.rsplit("/", 1)[0] for link in links})
-    return Finding(
-        "install.latest_links", FAIL, title,
+    return ctx.finding(FAIL,
         summary=f"{len(links)} link(s) point at directories that no longer exist, e.g. "
                 f"{next(iter(links))} -> {links[next(iter(links))]}. A removed or half-upgraded CANN version left "
                 "them; anything that goes through them (set_env.sh, MindSpore) finds nothing.",
@@ -395,15 +380,13 @@ def check_latest_links(ctx):
 @check("install.legacy_layout", "No pre-CANN-6 (fwkacllib) layout in use",
        warn="A pre-CANN-6 (fwkacllib) layout is installed", skip="No CANN install found")
 def check_legacy_layout(ctx):
-    title = "No pre-CANN-6 (fwkacllib) layout in use"
     cann = ctx.facts.cann
     if not cann.installs:
-        return Finding("install.legacy_layout", SKIP, title, summary="No CANN install found.")
+        return ctx.finding(SKIP, summary="No CANN install found.")
     legacy = [i for i in cann.installs if i.kind == "legacy"]
     if not legacy:
-        return Finding("install.legacy_layout", PASS, title, summary="every CANN install has the compiler/ layout")
-    return Finding(
-        "install.legacy_layout", WARN, title,
+        return ctx.finding(PASS, summary="every CANN install has the compiler/ layout")
+    return ctx.finding(WARN,
         summary="Very old CANN (fwkacllib/ layout, CANN 5.x or older) at "
                 + ", ".join(describe_install(i) for i in legacy)
                 + ". Current MindSpore releases read compiler/version.info and do not support it.",

@@ -36,7 +36,7 @@ LAUNCHERS = {
 }
 
 
-def _problems_finding(cid: str, title: str, problems: List[Tuple[str, str, List[str]]], evidence: dict,
+def _problems_finding(ctx, problems: List[Tuple[str, str, List[str]]], evidence: dict,
                       pitfall: Optional[str]) -> Finding:
     """One finding for a check's (status, sentence, fixes) problems: fail if any fails, else warn; the
     sentences in order, each fix once."""
@@ -44,8 +44,8 @@ def _problems_finding(cid: str, title: str, problems: List[Tuple[str, str, List[
     for _, _, fix in problems:
         fixes.extend(f for f in fix if f not in fixes)
     worst = FAIL if any(p[0] == FAIL for p in problems) else WARN
-    return Finding(cid, worst, title, summary=" ".join(p[1] + "." for p in problems), evidence=evidence, fix=fixes,
-                   pitfall=pitfall)
+    return ctx.finding(worst, summary=" ".join(p[1] + "." for p in problems), evidence=evidence, fix=fixes,
+                       pitfall=pitfall)
 
 
 def _int(value: Optional[str]) -> Optional[int]:
@@ -66,8 +66,8 @@ def check_launch_mode(ctx):
     env = ctx.facts.env
     modes = detect_launch_modes(env)
     if not modes:
-        return Finding("env.launch_mode", SKIP, MODE_TITLE,
-                       summary="No distributed launch variables are set: a single-process job.")
+        return ctx.finding(SKIP,
+                           summary="No distributed launch variables are set: a single-process job.")
     evidence: Dict[str, object] = {"launch modes found": ", ".join(modes)}
     problems: List[Tuple[str, str, List[str]]] = []  # (status, message, fix)
 
@@ -116,9 +116,9 @@ def check_launch_mode(ctx):
                          ["export RANK_SIZE=<total processes> (and MS_WORKER_NUM the same) on every process"]))
     if not problems:
         where = ", ".join(f"{k}={v}" for k, v in list(ranks.items())[:1] + list(sizes.items())[:1])
-        return Finding("env.launch_mode", PASS, MODE_TITLE,
-                       summary=f"{', '.join(modes)}" + (f" ({where})" if where else ""), evidence=evidence)
-    return _problems_finding("env.launch_mode", MODE_TITLE, problems, evidence, "P13")
+        return ctx.finding(PASS,
+                           summary=f"{', '.join(modes)}" + (f" ({where})" if where else ""), evidence=evidence)
+    return _problems_finding(ctx, problems, evidence, "P13")
 
 
 @check("env.rank_table_env", RT_TITLE, pitfalls=["P13", "P14"],
@@ -128,7 +128,7 @@ def check_rank_table_env(ctx):
     env = ctx.facts.env
     rt = ctx.facts.rank_table
     if not rt.env_var:
-        return Finding("env.rank_table_env", SKIP, RT_TITLE, summary="RANK_TABLE_FILE is not set: not a rank-table launch.")
+        return ctx.finding(SKIP, summary="RANK_TABLE_FILE is not set: not a rank-table launch.")
     evidence: Dict[str, object] = {rt.env_var: rt.path}
     problems: List[Tuple[str, str, List[str]]] = []
     a, b = env.get("MINDSPORE_HCCL_CONFIG_PATH"), env.get("RANK_TABLE_FILE")
@@ -174,9 +174,9 @@ def check_rank_table_env(ctx):
         if _int(dev) is None:
             problems.append((FAIL, f"DEVICE_ID={dev!r} is not a whole number", ["export DEVICE_ID=<0..N-1>"]))
     if not problems:
-        return Finding("env.rank_table_env", PASS, RT_TITLE, summary=f"rank {rank_id} of {size or rt.rank_count}",
-                       evidence=evidence)
-    return _problems_finding("env.rank_table_env", RT_TITLE, problems, evidence, "P14" if rt.read_error else "P13")
+        return ctx.finding(PASS, summary=f"rank {rank_id} of {size or rt.rank_count}",
+                           evidence=evidence)
+    return _problems_finding(ctx, problems, evidence, "P14" if rt.read_error else "P13")
 
 
 DYN_VARS = ("MS_ROLE", "MS_SCHED_HOST", "MS_SCHED_PORT", "MS_WORKER_NUM")
@@ -189,7 +189,7 @@ MS_ROLES = ("MS_SCHED", "MS_WORKER", "MS_PSERVER")
 def check_dynamic_cluster(ctx):
     env = ctx.facts.env
     if not any(env.get(v) for v in DYN_VARS):
-        return Finding("env.dynamic_cluster", SKIP, DYN_TITLE, summary="No MS_ROLE / MS_SCHED_* variables: not a dynamic-cluster launch.")
+        return ctx.finding(SKIP, summary="No MS_ROLE / MS_SCHED_* variables: not a dynamic-cluster launch.")
     evidence = {v: env[v] for v in DYN_VARS + ("MS_SERVER_NUM", "MS_NODE_ID", "MS_LOCAL_WORKER", "RANK_SIZE") if v in env}
     problems: List[Tuple[str, str, List[str]]] = []
     missing = [v for v in DYN_VARS if not env.get(v)]
@@ -239,9 +239,9 @@ def check_dynamic_cluster(ctx):
     if servers is not None and _int(servers) is None:
         problems.append((FAIL, f"MS_SERVER_NUM={servers!r} must be a whole number (0 without parameter servers)", ["export MS_SERVER_NUM=0"]))
     if not problems:
-        return Finding("env.dynamic_cluster", PASS, DYN_TITLE,
-                       summary=f"{role} of {workers} workers, scheduler {host}:{port}", evidence=evidence)
-    return _problems_finding("env.dynamic_cluster", DYN_TITLE, problems,
+        return ctx.finding(PASS,
+                           summary=f"{role} of {workers} workers, scheduler {host}:{port}", evidence=evidence)
+    return _problems_finding(ctx, problems,
                              dict(evidence, note="MS_SCHED_HOST, MS_SCHED_PORT and MS_WORKER_NUM must be identical "
                                                  "in every process"), "P13")
 
@@ -271,8 +271,8 @@ def check_visible_devices(ctx):
     raw = env.get("ASCEND_RT_VISIBLE_DEVICES")
     dev_vars = {v: env[v] for v in ("ASCEND_DEVICE_ID", "DEVICE_ID") if env.get(v) is not None}
     if raw is None and not dev_vars:
-        return Finding("env.visible_devices", SKIP, VIS_TITLE,
-                       summary="Neither ASCEND_RT_VISIBLE_DEVICES nor a device id variable is set.")
+        return ctx.finding(SKIP,
+                           summary="Neither ASCEND_RT_VISIBLE_DEVICES nor a device id variable is set.")
     present = node_device_ids(ctx.facts)
     evidence: Dict[str, object] = dict(dev_vars)
     evidence["devices on this node"] = sorted(present) if present else "unknown device count (no npu-smi devices or /dev/davinciN)"
@@ -306,13 +306,13 @@ def check_visible_devices(ctx):
             problems.append((FAIL, f"{var}={n}, but this node has devices {sorted(present)}",
                              [f"export {var}=<one of {sorted(present)}>"]))
     if not problems and present is None:
-        return Finding("env.visible_devices", ERROR, VIS_TITLE,
-                       summary="The variables parse, but the device count on this node is unknown (npu-smi gave no "
-                               "devices and no /dev/davinciN was found), so they could not be compared with the devices present.",
-                       evidence=evidence, fix=["npu-smi info   # is the driver loaded and are devices visible?", "ls /dev/davinci*"])
+        return ctx.finding(ERROR,
+                           summary="The variables parse, but the device count on this node is unknown (npu-smi gave no "
+                                   "devices and no /dev/davinciN was found), so they could not be compared with the devices present.",
+                           evidence=evidence, fix=["npu-smi info   # is the driver loaded and are devices visible?", "ls /dev/davinci*"])
     if not problems:
         note = " (npu-smi and hccn_tool ignore it and keep physical ids)" if raw is not None else ""
-        return Finding("env.visible_devices", PASS, VIS_TITLE,
-                       summary=(f"visible devices {visible}" if raw is not None else ", ".join(f"{k}={v}" for k, v in dev_vars.items())) + note,
-                       evidence=evidence)
-    return _problems_finding("env.visible_devices", VIS_TITLE, problems, evidence, "P13")
+        return ctx.finding(PASS,
+                           summary=(f"visible devices {visible}" if raw is not None else ", ".join(f"{k}={v}" for k, v in dev_vars.items())) + note,
+                           evidence=evidence)
+    return _problems_finding(ctx, problems, evidence, "P13")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..findings import PASS, SKIP, WARN, Finding
+from ..findings import PASS, SKIP, WARN
 from . import check
 
 TITLE = "Rank and node identity readable from the launcher"
@@ -13,7 +13,7 @@ TITLE = "Rank and node identity readable from the launcher"
 def check_launch_identity(ctx):
     launch = ctx.facts.extra.get("launch")
     if not isinstance(launch, dict):
-        return Finding("env.launcher_identity", SKIP, TITLE, summary="Launch facts were not collected.")
+        return ctx.finding(SKIP, summary="Launch facts were not collected.")
     evidence = {"node": launch.get("name"), "rank": launch.get("rank"), "world_size": launch.get("world_size"),
                 "launchers": ", ".join(launch.get("launchers") or []) or "none"}
     if (launch.get("identity_source") or {}).get("rank"):
@@ -21,8 +21,7 @@ def check_launch_identity(ctx):
     errors = list(launch.get("errors") or [])
     if errors:
         evidence["errors"] = errors
-        return Finding(
-            "env.launcher_identity", WARN, TITLE, evidence=evidence, pitfall="P14",
+        return ctx.finding(WARN, evidence=evidence, pitfall="P14",
             summary="Some launch variables or the rank table they name could not be read: "
                     + "; ".join(errors) + ". Reports from this node may be misnamed, and the job may not start.",
             fix=["export RANK_ID=<0..RANK_SIZE-1>   # integers only; msrun, srun and mpirun set theirs themselves",
@@ -34,4 +33,4 @@ def check_launch_identity(ctx):
     else:
         summary = (f"rank {launch['rank']}" + (f" of {launch['world_size']}" if launch.get("world_size") else "")
                    + f" via {evidence['launchers']}; reports as {launch.get('name')}")
-    return Finding("env.launcher_identity", PASS, TITLE, summary=summary, evidence=evidence)
+    return ctx.finding(PASS, summary=summary, evidence=evidence)

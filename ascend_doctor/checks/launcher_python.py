@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import posixpath
 
-from ..findings import PASS, SKIP, WARN, Finding
+from ..findings import PASS, SKIP, WARN
 from . import check
 
 TITLE = "Launchers (msrun) start workers with the `python` that has MindSpore"
@@ -22,10 +22,10 @@ TITLE = "Launchers (msrun) start workers with the `python` that has MindSpore"
 def check_launcher_python(ctx):
     py, ms = ctx.facts.python, ctx.facts.mindspore
     if not ms.installed:
-        return Finding("mindspore.launcher_python", SKIP, TITLE, summary="MindSpore is not installed in this Python.")
+        return ctx.finding(SKIP, summary="MindSpore is not installed in this Python.")
     if not py.on_path or not py.executable:
-        return Finding("mindspore.launcher_python", SKIP, TITLE,
-                       summary="Which `python` is first on PATH was not recorded (a snapshot from an older collect).")
+        return ctx.finding(SKIP,
+                           summary="Which `python` is first on PATH was not recorded (a snapshot from an older collect).")
     bindir = posixpath.dirname(py.executable)
     evidence = {"MindSpore is in": f"{py.executable} (MindSpore {ms.version} in {ms.location})",
                 "PATH": ctx.facts.env.get("PATH", "(not set)")}
@@ -35,17 +35,17 @@ def check_launcher_python(ctx):
            "command -v python   # must print " + posixpath.join(bindir, "python")]
     launched = py.on_path.get("python")
     if launched is None:
-        return Finding("mindspore.launcher_python", WARN, TITLE, evidence=evidence, fix=fix,
-                       summary="There is no `python` on PATH: msrun starts its workers as `python <script>`, so "
-                               f"they cannot start; MindSpore is in {py.executable}.")
+        return ctx.finding(WARN, evidence=evidence, fix=fix,
+                           summary="There is no `python` on PATH: msrun starts its workers as `python <script>`, so "
+                                   f"they cannot start; MindSpore is in {py.executable}.")
     if py.on_path_is_this.get("python") is False:
-        return Finding("mindspore.launcher_python", WARN, TITLE, evidence=evidence, fix=fix,
-                       summary=f"The first `python` on PATH is {launched}, not {py.executable}, the interpreter "
-                               "that has MindSpore. msrun starts its workers as `python <script>`, so each worker "
-                               "fails with \"ModuleNotFoundError: No module named 'mindspore'\" although MindSpore "
-                               "imports in this interpreter.")
+        return ctx.finding(WARN, evidence=evidence, fix=fix,
+                           summary=f"The first `python` on PATH is {launched}, not {py.executable}, the interpreter "
+                                   "that has MindSpore. msrun starts its workers as `python <script>`, so each worker "
+                                   "fails with \"ModuleNotFoundError: No module named 'mindspore'\" although MindSpore "
+                                   "imports in this interpreter.")
     if py.on_path_is_this.get("python") is None:
-        return Finding("mindspore.launcher_python", SKIP, TITLE, evidence=evidence,
-                       summary=f"Could not tell whether {launched} is this interpreter.")
-    return Finding("mindspore.launcher_python", PASS, TITLE, evidence=evidence,
-                   summary=f"`python` on PATH is this interpreter ({launched})")
+        return ctx.finding(SKIP, evidence=evidence,
+                           summary=f"Could not tell whether {launched} is this interpreter.")
+    return ctx.finding(PASS, evidence=evidence,
+                       summary=f"`python` on PATH is this interpreter ({launched})")

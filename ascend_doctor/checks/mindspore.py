@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import List
 
-from ..findings import ERROR, FAIL, PASS, SKIP, WARN, Finding
+from ..findings import ERROR, FAIL, PASS, SKIP, WARN
 from . import check
 from ._accelerators import device_phrase, gpu_present, npu_present
 from ..versions import python_major_minor, python_spec_allows, version_key
@@ -28,46 +28,45 @@ def _describe(ms) -> str:
        error="Could not tell whether MindSpore is installed",
        skip="MindSpore not installed (nothing here to run it on but the CPU)")
 def check_installed(ctx):
-    cid, title = "mindspore.installed", "MindSpore is installed in this Python"
     facts = ctx.facts
     ms = facts.mindspore
     if ms.installed:
-        return Finding(cid, PASS, title, summary=f"{ms.dist_name} {ms.version}, {ms.flavour} build",
-                       evidence={"build": _describe(ms), "dist-info": ms.dist_info,
-                                 "package": ms.package_dir or "missing", "decided by": ms.flavour_source or "-"})
+        return ctx.finding(PASS, summary=f"{ms.dist_name} {ms.version}, {ms.flavour} build",
+                           evidence={"build": _describe(ms), "dist-info": ms.dist_info,
+                                     "package": ms.package_dir or "missing", "decided by": ms.flavour_source or "-"})
     py = facts.python
     evidence = {"python": f"{py.version or '?'} ({py.executable or '?'})",
                 "searched": ", ".join(py.site_packages) or "no site-packages recorded",
                 "devices": device_phrase(facts)}
     if not py.site_packages:
-        return Finding(cid, ERROR, title, summary="Could not look for MindSpore: the Python's site-packages "
-                                                   "directories are unknown (not recorded in this snapshot).",
-                       evidence=evidence)
+        return ctx.finding(ERROR, summary="Could not look for MindSpore: the Python's site-packages "
+                                                       "directories are unknown (not recorded in this snapshot).",
+                           evidence=evidence)
     if npu_present(facts):
         advice = _advice_for_installed_cann(ctx)
         evidence.update(advice.evidence)
-        return Finding(cid, WARN, title,
-                       summary="MindSpore is not installed in this Python, and this machine has Ascend NPUs. Since 2.0 "
-                               "one `mindspore` package carries the Ascend backend (there is no separate "
-                               "mindspore-ascend any more). " + advice.summary,
-                       evidence=evidence,
-                       fix=advice.fix + [
-                           "python -c \"import mindspore; mindspore.run_check()\"   # reports the device it ran on"])
+        return ctx.finding(WARN,
+                           summary="MindSpore is not installed in this Python, and this machine has Ascend NPUs. Since 2.0 "
+                                   "one `mindspore` package carries the Ascend backend (there is no separate "
+                                   "mindspore-ascend any more). " + advice.summary,
+                           evidence=evidence,
+                           fix=advice.fix + [
+                               "python -c \"import mindspore; mindspore.run_check()\"   # reports the device it ran on"])
     if gpu_present(facts):
-        return Finding(cid, WARN, title,
-                       summary="MindSpore is not installed in this Python, and this machine has NVIDIA GPUs. The "
-                               "Linux x86_64 `mindspore` wheel carries GPU plugins for CUDA 11.1 and 11.6 "
-                               "(libmindspore_gpu.so.11.1/.11.6; none for CUDA 12), so it needs one of those CUDA "
-                               "runtimes with cuDNN 8.",
-                       evidence=evidence,
-                       fix=["pip install mindspore",
-                            "conda install -c conda-forge cudatoolkit=11.6 'cudnn>=8,<9'   # when the system CUDA is "
-                            "not 11.x; then export LD_LIBRARY_PATH=$CONDA_PREFIX/lib:$LD_LIBRARY_PATH",
-                            "python -c \"import mindspore; mindspore.run_check()\"   # reports the device it ran on"])
-    return Finding(cid, SKIP, title,
-                   summary="MindSpore is not installed, and this machine has no NPU and no NVIDIA GPU: nothing to "
-                           "run it on but the CPU. Install it here only to try MindSpore on the CPU.",
-                   evidence=evidence, fix=["pip install mindspore   # CPU is enough to learn the API"])
+        return ctx.finding(WARN,
+                           summary="MindSpore is not installed in this Python, and this machine has NVIDIA GPUs. The "
+                                   "Linux x86_64 `mindspore` wheel carries GPU plugins for CUDA 11.1 and 11.6 "
+                                   "(libmindspore_gpu.so.11.1/.11.6; none for CUDA 12), so it needs one of those CUDA "
+                                   "runtimes with cuDNN 8.",
+                           evidence=evidence,
+                           fix=["pip install mindspore",
+                                "conda install -c conda-forge cudatoolkit=11.6 'cudnn>=8,<9'   # when the system CUDA is "
+                                "not 11.x; then export LD_LIBRARY_PATH=$CONDA_PREFIX/lib:$LD_LIBRARY_PATH",
+                                "python -c \"import mindspore; mindspore.run_check()\"   # reports the device it ran on"])
+    return ctx.finding(SKIP,
+                       summary="MindSpore is not installed, and this machine has no NPU and no NVIDIA GPU: nothing to "
+                               "run it on but the CPU. Install it here only to try MindSpore on the CPU.",
+                       evidence=evidence, fix=["pip install mindspore   # CPU is enough to learn the API"])
 
 
 def _advice_for_installed_cann(ctx):
@@ -109,13 +108,12 @@ def _wheel_pythons(tags: List[str]) -> List[str]:
        warn="Could not confirm MindSpore was built for this Python", error="This Python's version is unknown",
        skip="MindSpore is not installed: no Python to match")
 def check_python_supported(ctx):
-    cid, title = "mindspore.python_supported", "This Python is one the installed MindSpore was built for"
     ms, py = ctx.facts.mindspore, ctx.facts.python
     if not ms.installed:
-        return Finding(cid, SKIP, title, summary="MindSpore is not installed.")
+        return ctx.finding(SKIP, summary="MindSpore is not installed.")
     running = python_major_minor(py.version)
     if not running:
-        return Finding(cid, ERROR, title, summary="The running Python's version is unknown (not recorded).")
+        return ctx.finding(ERROR, summary="The running Python's version is unknown (not recorded).")
     if ms.extension_pythons:
         built, basis = ms.extension_pythons, "compiled modules in the package (_c_expression.cpython-XY-*.so)"
     else:
@@ -127,30 +125,30 @@ def check_python_supported(ctx):
     pick = sorted(built, key=version_key)[-1] if built else None
     reinstall = f"{ms.dist_name}=={ms.version}"
     if built and running not in built:
-        return Finding(cid, FAIL, title,
-                       summary=f"MindSpore {ms.version} was built for Python {', '.join(built)} but runs under Python "
-                               f"{py.version}: its compiled core cannot load, so `import mindspore` fails "
-                               "(No module named 'mindspore._c_expression').",
-                       evidence=evidence, pitfall="P21",
-                       fix=[f"conda create -n ms python={pick} -y && conda activate ms",
-                            f"pip install {reinstall}   # the same MindSpore, in a Python it supports",
-                            f"or stay on Python {running}: pip index versions mindspore   # run with this Python; lists "
-                            "releases that publish wheels for it"])
+        return ctx.finding(FAIL,
+                           summary=f"MindSpore {ms.version} was built for Python {', '.join(built)} but runs under Python "
+                                   f"{py.version}: its compiled core cannot load, so `import mindspore` fails "
+                                   "(No module named 'mindspore._c_expression').",
+                           evidence=evidence, pitfall="P21",
+                           fix=[f"conda create -n ms python={pick} -y && conda activate ms",
+                                f"pip install {reinstall}   # the same MindSpore, in a Python it supports",
+                                f"or stay on Python {running}: pip index versions mindspore   # run with this Python; lists "
+                                "releases that publish wheels for it"])
     if ms.requires_python:
         allowed = python_spec_allows(ms.requires_python, py.version)
         if allowed is False:
-            return Finding(cid, FAIL, title,
-                           summary=f"MindSpore {ms.version} requires Python {ms.requires_python}; this is Python "
-                                   f"{py.version} (installed against pip's check, e.g. with --ignore-requires-python "
-                                   "or by copying files).",
-                           evidence=evidence, pitfall="P21",
-                           fix=[f"conda create -n ms python={pick or '3.10'} -y && conda activate ms",
-                                f"pip install {reinstall}"])
+            return ctx.finding(FAIL,
+                               summary=f"MindSpore {ms.version} requires Python {ms.requires_python}; this is Python "
+                                       f"{py.version} (installed against pip's check, e.g. with --ignore-requires-python "
+                                       "or by copying files).",
+                               evidence=evidence, pitfall="P21",
+                               fix=[f"conda create -n ms python={pick or '3.10'} -y && conda activate ms",
+                                    f"pip install {reinstall}"])
     if not built and not ms.requires_python:
-        return Finding(cid, WARN, title, summary="Neither the package nor its metadata says which Python it was built "
-                                                 "for; could not confirm.", evidence=evidence)
-    return Finding(cid, PASS, title, summary=f"Python {py.version}; MindSpore built for {', '.join(built) or ms.requires_python}",
-                   evidence=evidence)
+        return ctx.finding(WARN, summary="Neither the package nor its metadata says which Python it was built "
+                                                     "for; could not confirm.", evidence=evidence)
+    return ctx.finding(PASS, summary=f"Python {py.version}; MindSpore built for {', '.join(built) or ms.requires_python}",
+                       evidence=evidence)
 
 
 # -- one distribution ------------------------------------------------------------------------
@@ -159,14 +157,13 @@ def check_python_supported(ctx):
        fail="Several MindSpore distributions share one directory", warn="MindSpore is installed more than once",
        skip="MindSpore is not installed")
 def check_single_distribution(ctx):
-    cid, title = "mindspore.single_distribution", "Only one MindSpore distribution is installed"
     ms = ctx.facts.mindspore
     dists = ms.distributions
     if not dists:
-        return Finding(cid, SKIP, title, summary="MindSpore is not installed.")
+        return ctx.finding(SKIP, summary="MindSpore is not installed.")
     evidence = {d["dist_info"]: f"{d['name']} {d['version']}" for d in dists}
     if len(dists) == 1:
-        return Finding(cid, PASS, title, summary=f"{dists[0]['name']} {dists[0]['version']}", evidence=evidence)
+        return ctx.finding(PASS, summary=f"{dists[0]['name']} {dists[0]['version']}", evidence=evidence)
     names = sorted({d["name"] for d in dists})
     locations = {}
     for d in dists:
@@ -177,17 +174,17 @@ def check_single_distribution(ctx):
     shared = [loc for loc, ds in locations.items() if len(ds) > 1]
     if shared:
         loc = shared[0]
-        return Finding(cid, FAIL, title,
-                       summary=f"{len(locations[loc])} MindSpore distributions are installed into {loc} "
-                               f"({', '.join(d['name'] + ' ' + d['version'] for d in locations[loc])}). They all "
-                               "write the same mindspore/ directory: its files are a mix of whichever was installed "
-                               "last, and uninstalling one deletes files the other needs.",
-                       evidence=evidence, fix=fix)
+        return ctx.finding(FAIL,
+                           summary=f"{len(locations[loc])} MindSpore distributions are installed into {loc} "
+                                   f"({', '.join(d['name'] + ' ' + d['version'] for d in locations[loc])}). They all "
+                                   "write the same mindspore/ directory: its files are a mix of whichever was installed "
+                                   "last, and uninstalling one deletes files the other needs.",
+                           evidence=evidence, fix=fix)
     order = [d["location"] for d in dists]
-    return Finding(cid, WARN, title,
-                   summary=f"MindSpore is installed in {len(locations)} places ({', '.join(order)}); the first on "
-                           "sys.path shadows the others, so upgrades to the other copy seem to have no effect.",
-                   evidence=evidence, fix=fix)
+    return ctx.finding(WARN,
+                       summary=f"MindSpore is installed in {len(locations)} places ({', '.join(order)}); the first on "
+                               "sys.path shadows the others, so upgrades to the other copy seem to have no effect.",
+                       evidence=evidence, fix=fix)
 
 
 # -- build vs device ---------------------------------------------------------------------------
@@ -197,44 +194,43 @@ def check_single_distribution(ctx):
        warn="The MindSpore build is for an accelerator this machine does not have",
        error="Could not tell which devices the MindSpore build supports", skip="MindSpore is not installed")
 def check_flavour_matches_device(ctx):
-    cid, title = "mindspore.flavour_matches_device", "The MindSpore build can use the accelerators on this machine"
     facts = ctx.facts
     ms = facts.mindspore
     if not ms.installed:
-        return Finding(cid, SKIP, title, summary="MindSpore is not installed.")
+        return ctx.finding(SKIP, summary="MindSpore is not installed.")
     has_npu, has_gpu = npu_present(facts), gpu_present(facts)
     evidence = {"MindSpore": _describe(ms), "decided by": ms.flavour_source or "-", "devices": device_phrase(facts)}
     if ms.flavour in (None, "unknown"):
-        return Finding(cid, ERROR, title, summary="Could not tell which devices this MindSpore build supports (no "
-                                                   "plugin libraries found, no device in its name).", evidence=evidence)
+        return ctx.finding(ERROR, summary="Could not tell which devices this MindSpore build supports (no "
+                                                       "plugin libraries found, no device in its name).", evidence=evidence)
     replace = [f"pip uninstall -y {ms.dist_name}"]
     if has_npu and "ascend" not in ms.backends:
-        return Finding(cid, FAIL, title,
-                       summary=f"This machine has Ascend NPUs but the installed MindSpore is a {ms.flavour} build "
-                               "without the Ascend backend: training runs on the CPU or GPU, or "
-                               "device_target='Ascend' fails.",
-                       evidence=evidence,
-                       fix=replace + ["pip install mindspore==<release>   # the 2.x package includes the Ascend "
-                                      "backend; pick the release that supports your CANN (see the compat findings)"])
+        return ctx.finding(FAIL,
+                           summary=f"This machine has Ascend NPUs but the installed MindSpore is a {ms.flavour} build "
+                                   "without the Ascend backend: training runs on the CPU or GPU, or "
+                                   "device_target='Ascend' fails.",
+                           evidence=evidence,
+                           fix=replace + ["pip install mindspore==<release>   # the 2.x package includes the Ascend "
+                                          "backend; pick the release that supports your CANN (see the compat findings)"])
     if has_gpu and not has_npu and "gpu" not in ms.backends:
         hint = " (the Linux aarch64 wheels carry no GPU plugin)" if (facts.system.arch or "") == "aarch64" else ""
-        return Finding(cid, FAIL, title,
-                       summary=f"This machine has NVIDIA GPUs but the installed MindSpore is a {ms.flavour} build "
-                               f"without the GPU backend{hint}: it runs on the CPU only.",
-                       evidence=evidence,
-                       fix=replace + ["pip install mindspore   # the Linux x86_64 wheel carries GPU plugins for "
-                                      "CUDA 11.1 and 11.6"])
+        return ctx.finding(FAIL,
+                           summary=f"This machine has NVIDIA GPUs but the installed MindSpore is a {ms.flavour} build "
+                                   f"without the GPU backend{hint}: it runs on the CPU only.",
+                           evidence=evidence,
+                           fix=replace + ["pip install mindspore   # the Linux x86_64 wheel carries GPU plugins for "
+                                          "CUDA 11.1 and 11.6"])
     if not has_npu and not has_gpu and ms.flavour in ("gpu", "ascend"):
         device = "NVIDIA GPU" if ms.flavour == "gpu" else "Ascend NPU"
-        return Finding(cid, WARN, title,
-                       summary=f"The installed MindSpore is a {ms.flavour} build but no {device} was found here: it "
-                               "cannot run its device code, and the build may not even import without the "
-                               f"{'CUDA' if ms.flavour == 'gpu' else 'CANN'} libraries.",
-                       evidence=evidence,
-                       fix=["run on the machine with the accelerator, or: "
-                            f"pip uninstall -y {ms.dist_name} && pip install mindspore   # CPU works everywhere"])
+        return ctx.finding(WARN,
+                           summary=f"The installed MindSpore is a {ms.flavour} build but no {device} was found here: it "
+                                   "cannot run its device code, and the build may not even import without the "
+                                   f"{'CUDA' if ms.flavour == 'gpu' else 'CANN'} libraries.",
+                           evidence=evidence,
+                           fix=["run on the machine with the accelerator, or: "
+                                f"pip uninstall -y {ms.dist_name} && pip install mindspore   # CPU works everywhere"])
     used = [b for b, here in (("ascend", has_npu), ("gpu", has_gpu)) if here and b in ms.backends]
-    return Finding(cid, PASS, title,
-                   summary=(f"{ms.flavour} build; it can use the {' and '.join(u.upper() if u == 'gpu' else 'Ascend' for u in used)} "
-                            f"found here" if used else f"{ms.flavour} build; no accelerator here, it runs on the CPU"),
-                   evidence=evidence)
+    return ctx.finding(PASS,
+                       summary=(f"{ms.flavour} build; it can use the {' and '.join(u.upper() if u == 'gpu' else 'Ascend' for u in used)} "
+                                f"found here" if used else f"{ms.flavour} build; no accelerator here, it runs on the CPU"),
+                       evidence=evidence)

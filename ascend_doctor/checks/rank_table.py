@@ -35,10 +35,10 @@ GENERATE = ("regenerate instead of editing by hand: python hccl_tools.py --devic
             "then merge the per-server files in server_id order")
 
 
-def _skip_unless_configured(ctx, fid: str, title: str) -> Optional[Finding]:
+def _skip_unless_configured(ctx) -> Optional[Finding]:
     rt = ctx.facts.rank_table
     if not rt.env_var:
-        return Finding(fid, SKIP, title, summary="RANK_TABLE_FILE is not set: not a rank-table launch.")
+        return ctx.finding(SKIP, summary="RANK_TABLE_FILE is not set: not a rank-table launch.")
     return None
 
 
@@ -46,16 +46,16 @@ def _skip_unless_configured(ctx, fid: str, title: str) -> Optional[Finding]:
        fail="Rank table is malformed", warn="Rank table has problems",
        skip="No rank table (not a rank-table launch)")
 def check_rank_table_valid(ctx):
-    skip = _skip_unless_configured(ctx, "rank_table.valid", VALID_TITLE)
+    skip = _skip_unless_configured(ctx)
     if skip:
         return skip
     rt = ctx.facts.rank_table
     evidence: Dict[str, object] = {rt.env_var: rt.path}
     if rt.read_error:
-        return Finding("rank_table.valid", FAIL, VALID_TITLE,
-                       summary=f"The rank table cannot be read: {rt.read_error}. The job will not start.",
-                       evidence=evidence, fix=[f"ls -l {rt.path}", f"export {rt.env_var}=<absolute path of the rank table>"],
-                       pitfall="P14")
+        return ctx.finding(FAIL,
+                           summary=f"The rank table cannot be read: {rt.read_error}. The job will not start.",
+                           evidence=evidence, fix=[f"ls -l {rt.path}", f"export {rt.env_var}=<absolute path of the rank table>"],
+                           pitfall="P14")
     # problem_severity: a report saved before "fail/warn" was the one vocabulary still says "error/warning"
     problems = [dict(p, severity=problem_severity(p.get("severity"))) for p in rt.problems]
     counts: Dict[str, int] = {}
@@ -72,11 +72,11 @@ def check_rank_table_valid(ctx):
     errors = [p for p in problems if p["severity"] == FAIL]
     warnings = [p for p in problems if p["severity"] == WARN]
     if not errors and not warnings:
-        return Finding("rank_table.valid", PASS, VALID_TITLE,
-                       summary=f"version {rt.format}, " + (f"{rt.server_count} server(s), " if rt.server_count is not None
-                                                             else "ranks only (no server list), ")
-                               + f"{rt.rank_count} ranks, status {rt.status}",
-                       evidence=evidence)
+        return ctx.finding(PASS,
+                           summary=f"version {rt.format}, " + (f"{rt.server_count} server(s), " if rt.server_count is not None
+                                                                 else "ranks only (no server list), ")
+                                   + f"{rt.rank_count} ranks, status {rt.status}",
+                           evidence=evidence)
     shown = (errors + warnings)[:SHOWN_PROBLEMS]
     evidence["problems"] = [Problem(p["path"], p["severity"], p["rule"], p["message"], p.get("line"), p.get("column")).describe()
                             + f" [{p['rule']}]" for p in shown]
@@ -91,10 +91,10 @@ def check_rank_table_valid(ctx):
     fixes.append(GENERATE)
     status = FAIL if errors else WARN
     what = f"{counts.get(FAIL, 0)} error(s)" + (f", {counts.get(WARN, 0)} warning(s)" if counts.get(WARN) else "")
-    return Finding("rank_table.valid", status, VALID_TITLE,
-                   summary=f"The rank table has {what}; " + ("HCCL will refuse it or hang at start. " if errors else "")
-                           + "First: " + evidence["problems"][0],
-                   evidence=evidence, fix=fixes, pitfall="P14")
+    return ctx.finding(status,
+                       summary=f"The rank table has {what}; " + ("HCCL will refuse it or hang at start. " if errors else "")
+                               + "First: " + evidence["problems"][0],
+                       evidence=evidence, fix=fixes, pitfall="P14")
 
 
 SHOWN_NAMES = 8
@@ -106,27 +106,28 @@ def _listed(items, total) -> str:
     return shown + (f", ... ({total} in all)" if total and total > SHOWN_NAMES else "")
 
 
-def _local_or_finding(ctx, fid: str, title: str):
-    """(local_server, None) or (None, the finding that says why there is none)."""
-    skip = _skip_unless_configured(ctx, fid, title)
+def _local_or_finding(ctx, judges_the_entry: bool = False):
+    """(local_server, None) or (None, the finding that says why there is none). `judges_the_entry`: the check
+    whose problem a missing entry is (rank_table.this_node); for the others it is a skip."""
+    skip = _skip_unless_configured(ctx)
     if skip:
         return None, skip
     rt = ctx.facts.rank_table
     if rt.read_error or not rt.format:
-        return None, Finding(fid, SKIP, title, summary="The rank table could not be read as a rank table; see rank_table.valid.")
+        return None, ctx.finding(SKIP, summary="The rank table could not be read as a rank table; see rank_table.valid.")
     if rt.format == "2.0":
-        return None, Finding(fid, SKIP, title, summary="Version 2.0 tables list ranks, not servers; matching this node to "
+        return None, ctx.finding(SKIP, summary="Version 2.0 tables list ranks, not servers; matching this node to "
                                                       "them is not implemented.")
-    if rt.local_server is None and fid != "rank_table.this_node":
-        return None, Finding(fid, SKIP, title, summary="This node's entry in the rank table was not found; see rank_table.this_node.")
+    if rt.local_server is None and not judges_the_entry:
+        return None, ctx.finding(SKIP, summary="This node's entry in the rank table was not found; see rank_table.this_node.")
     if rt.local_server is None:
         names = rt.local_names
         if not names:
-            return None, Finding(fid, ERROR, title, summary="This node's names and addresses are unknown (no hostname, "
+            return None, ctx.finding(ERROR, summary="This node's names and addresses are unknown (no hostname, "
                                                             "`hostname -I` gave nothing), so its entry cannot be found.",
                                  evidence={rt.env_var: rt.path}, fix=["export XDL_IP=<this node's IP as the table's server_id>"])
         servers = _listed(rt.server_ids, rt.server_count)
-        return None, Finding(fid, FAIL, title,
+        return None, ctx.finding(FAIL,
                              summary=f"None of this node's names or addresses ({_listed(names, len(names))}) appears as a "
                                      f"server_id / host_ip / host_nic_ip in the rank table, whose server_ids are {servers}. "
                                      "HCCL then finds no entry for its devices and the job does not start "
@@ -142,7 +143,7 @@ def _local_or_finding(ctx, fid: str, title: str):
        fail="This node's entry in the rank table is missing or wrong",
        error="Could not match this node to the rank table", skip="This node's rank-table entry not checked")
 def check_rank_table_this_node(ctx):
-    local, finding = _local_or_finding(ctx, "rank_table.this_node", NODE_TITLE)
+    local, finding = _local_or_finding(ctx, judges_the_entry=True)
     if finding:
         return finding
     env = ctx.facts.env
@@ -179,15 +180,15 @@ def check_rank_table_this_node(ctx):
                             f"{min(r for r in ranks if r is not None) if any(r is not None for r in ranks) else '?'}.."
                             f"{max(r for r in ranks if r is not None) if any(r is not None for r in ranks) else '?'})")
     if problems:
-        return Finding("rank_table.this_node", FAIL, NODE_TITLE, summary="; ".join(problems) + ".", evidence=evidence,
-                       fix=fixes or ["check DEVICE_ID/RANK_ID in the launch script against the rank table"], pitfall="P14")
+        return ctx.finding(FAIL, summary="; ".join(problems) + ".", evidence=evidence,
+                           fix=fixes or ["check DEVICE_ID/RANK_ID in the launch script against the rank table"], pitfall="P14")
     if present is None:
-        return Finding("rank_table.this_node", ERROR, NODE_TITLE,
-                       summary="This node is in the table, but its device count is unknown (no npu-smi devices, no "
-                               "/dev/davinciN), so the table's device ids could not be checked.",
-                       evidence=evidence, fix=["npu-smi info", "ls /dev/davinci*"])
-    return Finding("rank_table.this_node", PASS, NODE_TITLE,
-                   summary=f"{local['server_id']}: devices {table_ids} present", evidence=evidence)
+        return ctx.finding(ERROR,
+                           summary="This node is in the table, but its device count is unknown (no npu-smi devices, no "
+                                   "/dev/davinciN), so the table's device ids could not be checked.",
+                           evidence=evidence, fix=["npu-smi info", "ls /dev/davinci*"])
+    return ctx.finding(PASS,
+                       summary=f"{local['server_id']}: devices {table_ids} present", evidence=evidence)
 
 
 def _hccn_unknown(ctx) -> bool:
@@ -199,19 +200,19 @@ def _hccn_unknown(ctx) -> bool:
        fail="Rank-table device IPs do not match this node's device NICs",
        error="Could not compare the rank-table device IPs with the NICs", skip="Rank-table device IPs not checked")
 def check_rank_table_device_ips(ctx):
-    local, finding = _local_or_finding(ctx, "rank_table.device_ips", IPS_TITLE)
+    local, finding = _local_or_finding(ctx)
     if finding:
         return finding
     h = ctx.facts.hccn
     rows = [d for d in local["devices"] if d.get("device_id") is not None and d.get("device_ip")]
     if not rows:
-        return Finding("rank_table.device_ips", SKIP, IPS_TITLE, summary="The table gives this server no device IPs.")
+        return ctx.finding(SKIP, summary="The table gives this server no device IPs.")
     if _hccn_unknown(ctx):
-        return Finding("rank_table.device_ips", ERROR, IPS_TITLE,
-                       summary="No /etc/hccn.conf and no answer from `hccn_tool -i N -ip -g`, so the device NIC addresses "
-                               "are unknown." + (f" ({h.tool_error})" if h.tool_error else ""),
-                       evidence={"hccn_tool": h.tool or "not found"},
-                       fix=["ls /etc/hccn.conf /usr/local/Ascend/driver/tools/hccn_tool"])
+        return ctx.finding(ERROR,
+                           summary="No /etc/hccn.conf and no answer from `hccn_tool -i N -ip -g`, so the device NIC addresses "
+                                   "are unknown." + (f" ({h.tool_error})" if h.tool_error else ""),
+                           evidence={"hccn_tool": h.tool or "not found"},
+                           fix=["ls /etc/hccn.conf /usr/local/Ascend/driver/tools/hccn_tool"])
     problems: List[str] = []
     evidence: Dict[str, object] = {}
     fixes: List[str] = []
@@ -244,13 +245,13 @@ def check_rank_table_device_ips(ctx):
                 problems.append(f"device {i}: the table says {want}, the NIC has {live_ip}")
                 fixes.append(f"hccn_tool -i {i} -ip -g   # then fix the table or the NIC so they agree")
     if problems:
-        return Finding("rank_table.device_ips", FAIL, IPS_TITLE,
-                       summary="; ".join(problems[:6]) + (f"; and {len(problems) - 6} more" if len(problems) > 6 else "")
-                               + ". HCCL connects to the table's addresses, so peers time out.",
-                       evidence=evidence, fix=list(dict.fromkeys(fixes)) or ["fix /etc/hccn.conf so each address is unique"],
-                       pitfall="P13")
-    return Finding("rank_table.device_ips", PASS, IPS_TITLE,
-                   summary=f"{len(rows)} device IP(s) match the NICs", evidence=evidence)
+        return ctx.finding(FAIL,
+                           summary="; ".join(problems[:6]) + (f"; and {len(problems) - 6} more" if len(problems) > 6 else "")
+                                   + ". HCCL connects to the table's addresses, so peers time out.",
+                           evidence=evidence, fix=list(dict.fromkeys(fixes)) or ["fix /etc/hccn.conf so each address is unique"],
+                           pitfall="P13")
+    return ctx.finding(PASS,
+                       summary=f"{len(rows)} device IP(s) match the NICs", evidence=evidence)
 
 
 # faultdiag treats these as faults (ascend_formats.md §3.3); "Init" means no detect IP was set.
@@ -261,15 +262,15 @@ HEALTH_FAULTS = ("Fault", "Socket failed", "Receive timeout", "Unreachable", "De
        fail="A device NIC of this node is down or unhealthy", warn="A device NIC of this node looks unhealthy",
        error="Could not read the device NICs of this node", skip="Device NICs not checked")
 def check_rank_table_device_nics(ctx):
-    local, finding = _local_or_finding(ctx, "rank_table.device_nics", NICS_TITLE)
+    local, finding = _local_or_finding(ctx)
     if finding:
         return finding
     h = ctx.facts.hccn
     ids = sorted(d["device_id"] for d in local["devices"] if d.get("device_id") is not None)
     if h.tool is None or h.tool_error:
-        return Finding("rank_table.device_nics", ERROR, NICS_TITLE,
-                       summary=f"Device NIC state is unknown: {h.tool_error or 'hccn_tool gave no answer'}.",
-                       evidence={"devices": ids}, fix=["/usr/local/Ascend/driver/tools/hccn_tool -i 0 -link -g"])
+        return ctx.finding(ERROR,
+                           summary=f"Device NIC state is unknown: {h.tool_error or 'hccn_tool gave no answer'}.",
+                           evidence={"devices": ids}, fix=["/usr/local/Ascend/driver/tools/hccn_tool -i 0 -link -g"])
     fails: List[str] = []
     warns: List[str] = []
     unknown: List[int] = []
@@ -299,13 +300,13 @@ def check_rank_table_device_nics(ctx):
                 warns.append(f"device {i} net health is {health}")
     if fails or warns:
         status = FAIL if fails else WARN
-        return Finding("rank_table.device_nics", status, NICS_TITLE,
-                       summary="; ".join(fails + warns) + ". A rank whose NIC is down or unhealthy makes every peer wait "
-                                                          "until HCCL_CONNECT_TIMEOUT.",
-                       evidence=evidence, fix=list(dict.fromkeys(fixes)), pitfall="P13")
+        return ctx.finding(status,
+                           summary="; ".join(fails + warns) + ". A rank whose NIC is down or unhealthy makes every peer wait "
+                                                              "until HCCL_CONNECT_TIMEOUT.",
+                           evidence=evidence, fix=list(dict.fromkeys(fixes)), pitfall="P13")
     if unknown:
-        return Finding("rank_table.device_nics", ERROR, NICS_TITLE,
-                       summary=f"hccn_tool gave no link/health answer for device(s) {unknown}.", evidence=evidence,
-                       fix=[f"hccn_tool -i {unknown[0]} -link -g"])
-    return Finding("rank_table.device_nics", PASS, NICS_TITLE, summary=f"{len(ids)} NIC(s) up, net health Success",
-                   evidence=evidence)
+        return ctx.finding(ERROR,
+                           summary=f"hccn_tool gave no link/health answer for device(s) {unknown}.", evidence=evidence,
+                           fix=[f"hccn_tool -i {unknown[0]} -link -g"])
+    return ctx.finding(PASS, summary=f"{len(ids)} NIC(s) up, net health Success",
+                       evidence=evidence)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..findings import FAIL, PASS, SKIP, WARN, Finding
+from ..findings import FAIL, PASS, SKIP, WARN
 from . import check
 
 # Graph compilation of a large model writes several GB of kernel_meta/ and
@@ -21,19 +21,18 @@ MEM_WARN_MB = 4 * 1024
 def check_disk_space(ctx):
     disks = ctx.facts.system.disks
     if not disks:
-        return Finding("resources.disk_space", SKIP, "Free disk space for compile caches and logs",
-                       summary="Disk usage was not collected.")
+        return ctx.finding(SKIP,
+                           summary="Disk usage was not collected.")
     low = {k: v for k, v in disks.items() if v.get("free_mb") is not None and v["free_mb"] < DISK_WARN_MB}
     evidence = {k: f"{v['path']}: {v['free_mb']} MB free of {v['total_mb']} MB" for k, v in disks.items()}
     if not low:
-        return Finding("resources.disk_space", PASS, "Free disk space for compile caches and logs",
-                       summary=f"at least {min(v['free_mb'] for v in disks.values()) // 1024} GB free",
-                       evidence=evidence)
+        return ctx.finding(PASS,
+                           summary=f"at least {min(v['free_mb'] for v in disks.values()) // 1024} GB free",
+                           evidence=evidence)
     worst = min(v["free_mb"] for v in low.values())
     status = FAIL if worst < DISK_FAIL_MB else WARN
     paths = sorted({v["path"] for v in low.values()})
-    return Finding(
-        "resources.disk_space", status, "Free disk space for compile caches and logs",
+    return ctx.finding(status,
         summary=f"Only {worst} MB free where graph compilation writes its kernel caches and logs; "
                 f"compiling a real model needs several GB (warn below {DISK_WARN_MB // 1024} GB, fail below "
                 f"{DISK_FAIL_MB // 1024} GB).",
@@ -48,18 +47,18 @@ def check_disk_space(ctx):
 def check_shm(ctx):
     s = ctx.facts.system
     if s.shm_total_mb is None:
-        return Finding("resources.shm_size", SKIP, "/dev/shm size for data loading and multi-process training",
-                       summary="/dev/shm is not mounted or was not collected.")
+        return ctx.finding(SKIP,
+                           summary="/dev/shm is not mounted or was not collected.")
     ev = {"/dev/shm": f"{s.shm_free_mb} MB free of {s.shm_total_mb} MB"}
     if s.shm_total_mb < SHM_WARN_MB:
         fix = ["docker run --shm-size=16g ...   # when in a container (Kubernetes: an emptyDir with medium: Memory)",
                "mount -o remount,size=16G /dev/shm   # on the host, as root"]
-        return Finding("resources.shm_size", WARN, "/dev/shm size for data loading and multi-process training",
-                       summary=f"/dev/shm is only {s.shm_total_mb} MB; multi-process data loading and "
-                               f"multi-card launch share memory through it and fail with bus errors when it fills.",
-                       evidence=ev, fix=fix, pitfall="P05")
-    return Finding("resources.shm_size", PASS, "/dev/shm size for data loading and multi-process training",
-                   summary=f"{s.shm_total_mb} MB", evidence=ev)
+        return ctx.finding(WARN,
+                           summary=f"/dev/shm is only {s.shm_total_mb} MB; multi-process data loading and "
+                                   f"multi-card launch share memory through it and fail with bus errors when it fills.",
+                           evidence=ev, fix=fix, pitfall="P05")
+    return ctx.finding(PASS,
+                       summary=f"{s.shm_total_mb} MB", evidence=ev)
 
 
 @check("resources.host_memory", "Host memory available",
@@ -67,13 +66,13 @@ def check_shm(ctx):
 def check_memory(ctx):
     s = ctx.facts.system
     if s.mem_available_mb is None:
-        return Finding("resources.host_memory", SKIP, "Host memory available", summary="Memory was not collected.")
+        return ctx.finding(SKIP, summary="Memory was not collected.")
     ev = {"available": f"{s.mem_available_mb} MB of {s.mem_total_mb} MB"}
     if s.mem_available_mb < MEM_WARN_MB:
-        return Finding("resources.host_memory", WARN, "Host memory available",
-                       summary=f"Only {s.mem_available_mb} MB of host memory is free; graph compilation and the "
-                               f"data pipeline need several GB and the OOM killer ends the job without a Python error.",
-                       evidence=ev, fix=["ps aux --sort=-rss | head   # what holds the memory",
-                                         "stop other jobs on this node, or lower num_parallel_workers / prefetch_size"])
-    return Finding("resources.host_memory", PASS, "Host memory available",
-                   summary=f"{s.mem_available_mb // 1024} GB free", evidence=ev)
+        return ctx.finding(WARN,
+                           summary=f"Only {s.mem_available_mb} MB of host memory is free; graph compilation and the "
+                                   f"data pipeline need several GB and the OOM killer ends the job without a Python error.",
+                           evidence=ev, fix=["ps aux --sort=-rss | head   # what holds the memory",
+                                             "stop other jobs on this node, or lower num_parallel_workers / prefetch_size"])
+    return ctx.finding(PASS,
+                       summary=f"{s.mem_available_mb // 1024} GB free", evidence=ev)

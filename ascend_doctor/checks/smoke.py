@@ -7,7 +7,7 @@ bundle is a record of another machine, there is nothing to train on. Without
 
 from __future__ import annotations
 
-from ..findings import SKIP, Finding
+from ..findings import SKIP
 from . import check
 
 
@@ -18,8 +18,8 @@ def check_smoke_train(ctx):
     if not ctx.options.get("smoke"):
         return None
     if not ctx.options.get("live"):  # facts of this machine, probed now (not a bundle, not a saved report)
-        return Finding("smoke.train", SKIP, "Smoke train on this machine (ascend-doctor smoke)",
-                       summary="The smoke train runs only on the live machine, not on a collected bundle.")
+        return ctx.finding(SKIP,
+                           summary="The smoke train runs only on the live machine, not on a collected bundle.")
     from ..smoke.session import StageProgress, run_session
 
     progress = StageProgress()
