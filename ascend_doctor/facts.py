@@ -8,6 +8,7 @@ means "unknown", never "absent and fine".
 from __future__ import annotations
 
 import dataclasses
+import re
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -174,6 +175,20 @@ class NpuSmiFacts:
     dev_nodes: List[str] = field(default_factory=list)  # /dev/davinciN found
     soc_family: Optional[str] = None  # "910", "910B", "910_93", "310P", "310"
     errors: List[str] = field(default_factory=list)
+
+    # The device inventory, derived here once for every reader (checks, smoke, reports).
+    @property
+    def count(self) -> int:
+        """NPUs seen: npu-smi's devices, else the /dev/davinciN nodes (0: none seen)."""
+        return len(self.devices) or len(self.dev_nodes)
+
+    @property
+    def device_ids(self) -> List[int]:
+        """Physical device ids (what DEVICE_ID and rank tables use): npu-smi's, else the /dev/davinciN numbers."""
+        ids = {d.device_id for d in self.devices if d.device_id is not None}
+        if not ids:
+            ids = {int(m.group(1)) for m in (re.search(r"davinci(\d+)$", n) for n in self.dev_nodes) if m}
+        return sorted(ids)
 
 
 @dataclass

@@ -38,3 +38,20 @@ def test_from_json_names_the_bad_field():
 def test_unknown_keys_are_ignored_and_missing_ones_default():
     facts = Facts.from_json({"system": {"hostname": "n1", "from_a_newer_doctor": 1}, "new_area": {}})
     assert facts.system.hostname == "n1" and facts.cann == Facts().cann
+
+
+def test_the_device_inventory_is_derived_once_on_the_npu_facts():
+    from ascend_doctor.checks._accelerators import npu_count
+    from ascend_doctor.checks._node import node_device_ids
+    from ascend_doctor.facts import NpuSmiFacts
+
+    npu = NpuSmiFacts(devices=[NpuDevice(npu_id=0, device_id=4), NpuDevice(npu_id=1, device_id=5)],
+                      dev_nodes=["/dev/davinci4", "/dev/davinci5", "/dev/davinci6"])
+    assert (npu.count, npu.device_ids) == (2, [4, 5])  # npu-smi's view first
+    nodes_only = NpuSmiFacts(dev_nodes=["/dev/davinci3", "/dev/davinci0"])
+    assert (nodes_only.count, nodes_only.device_ids) == (2, [0, 3])
+    facts = Facts(npu=nodes_only)
+    assert npu_count(facts) == 2 and node_device_ids(facts) == {0, 3}
+    assert npu_count(Facts()) == 0 and node_device_ids(Facts()) is None
+    facts.npu, facts.driver.installed = NpuSmiFacts(), True
+    assert npu_count(facts) == 1  # a driver without a device seen: one NPU assumed present (as before)

@@ -13,12 +13,7 @@ from ..facts import Facts
 
 
 def npu_count(facts: Facts) -> int:
-    npu = facts.npu
-    if npu.devices:
-        return len(npu.devices)
-    if npu.dev_nodes:
-        return len(npu.dev_nodes)
-    return 1 if facts.driver.installed else 0
+    return facts.npu.count or (1 if facts.driver.installed else 0)
 
 
 def npu_present(facts: Facts) -> bool:

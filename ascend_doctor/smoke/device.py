@@ -18,7 +18,7 @@ def detect_device(facts: Facts) -> Tuple[str, List[str]]:
     """(device, reasons): the reasons say what was found and what was missing."""
     ms = facts.mindspore
     flavour = (ms.flavour or "").lower()
-    npu_seen = bool(facts.npu.devices) or bool(facts.npu.dev_nodes)
+    npu_seen = facts.npu.count > 0
     driver = facts.driver.installed or npu_seen
     cann = bool(facts.cann.installs)
     reasons: List[str] = []
