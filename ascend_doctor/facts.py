@@ -29,6 +29,7 @@ class FactsError(ValueError):
     """Facts JSON that does not have the shape of Facts: says where (facts.cann.installs[0].root) and what."""
 
 
+_HINTS: Dict[type, Dict[str, Any]] = {}  # dataclass -> its resolved field types (from_jsonable)
 _JSON_TYPES = {str: "a string", int: "an integer", float: "a number", bool: "true or false"}
 
 
@@ -48,7 +49,9 @@ def from_jsonable(tp: Any, value: Any, where: str) -> Any:
     if dataclasses.is_dataclass(tp):
         if not isinstance(value, dict):
             raise FactsError(f"{where}: expected an object, got {type(value).__name__}")
-        hints = typing.get_type_hints(tp, vars(sys.modules[tp.__module__]))
+        hints = _HINTS.get(tp)
+        if hints is None:
+            hints = _HINTS[tp] = typing.get_type_hints(tp, vars(sys.modules[tp.__module__]))
         kwargs = {}
         for f in dataclasses.fields(tp):
             if f.name in value:

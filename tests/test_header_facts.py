@@ -55,3 +55,17 @@ def test_each_library_once_and_the_header_never_denies_a_driver_the_facts_show(n
         if v:
             assert v in shown, (name, v, rows)
     assert "not found" not in shown
+
+
+def test_the_header_reads_typed_facts_from_a_report_of_any_age():
+    """facts_summary reads the typed Facts: a report's JSON and the Facts give the same rows; a report from
+    before facts.planned (extra.planned) still shows a planned install; facts of the wrong shape show as
+    unknown instead of stopping the renderer."""
+    from ascend_doctor.facts import Facts
+
+    for name, report in sorted(all_reports().items()):
+        data = report.to_json()["facts"]
+        assert facts_summary(data) == facts_summary(Facts.from_json(data)), name
+    old = {"extra": {"planned": True}, "mindspore": {"version": "2.6.0"}, "system": {"arch": "aarch64"}}
+    assert dict(facts_summary(old)) == {"Target": "aarch64 (planned)", "MindSpore": "2.6.0 (planned)"}
+    assert dict(facts_summary({"npu": {"devices": "garbled"}}))["MindSpore"] == "not installed in this Python"

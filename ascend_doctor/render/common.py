@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Dict, List, Optional, Tuple
+from typing import Dict, List, Optional, Tuple, Union
 
+from ..facts import CudaFacts, Facts, FactsError
 from ..findings import FAIL, ERROR, PASS, SKIP, WARN, Finding, Report
 from ..versions import major_minor
 
@@ -43,93 +44,104 @@ def grouped(report: Report) -> List[Tuple[str, List[Finding]]]:
     return sorted(areas.items(), key=lambda kv: (min(ORDER[f.status] for f in kv[1]), kv[0]))
 
 
-def nvidia_driver_state(cuda: dict) -> Optional[str]:
+def nvidia_driver_state(cuda: CudaFacts) -> Optional[str]:
     """The NVIDIA driver as the gpu checks see it (the same fields), or None when there is none at all."""
-    smi, module = cuda.get("driver_version"), cuda.get("kernel_module_version")
+    smi, module = cuda.driver_version, cuda.kernel_module_version
     if smi:
         return smi + (f" (kernel module {module}: mismatch)" if module and module != smi else "")
-    if cuda.get("nvml_mismatch"):
-        return (f"kernel module {module or 'unknown'}, user-space (NVML) {cuda.get('nvml_library_version') or 'unknown'}"
+    if cuda.nvml_mismatch:
+        return (f"kernel module {module or 'unknown'}, user-space (NVML) {cuda.nvml_library_version or 'unknown'}"
                 ": mismatch, nvidia-smi fails")
-    said = cuda.get("nvidia_smi_failure") or cuda.get("nvidia_smi_unusable")
+    said = cuda.nvidia_smi_failure or cuda.nvidia_smi_unusable
     if module:
         return f"kernel module {module}" + (f" (nvidia-smi: {said})" if said else "")
-    libs = sorted({e.get("version") for e in cuda.get("userspace_driver_libs") or [] if e.get("version")})
+    libs = sorted({e.get("version") for e in cuda.userspace_driver_libs if e.get("version")})
     if libs:
         return f"user-space libraries {', '.join(libs)}, no kernel module loaded"
     if said:
         return f"unknown (nvidia-smi: {said})"
-    if cuda.get("dev_nodes") or cuda.get("gpus"):
+    if cuda.dev_nodes or cuda.gpus:
         return "unknown (/dev/nvidia* present, nvidia-smi did not answer)"
     return None
 
 
-def _nvidia_rows(cuda: dict) -> List[Tuple[str, str]]:
+def _nvidia_rows(cuda: CudaFacts) -> List[Tuple[str, str]]:
     driver = nvidia_driver_state(cuda)
-    runtimes = sorted({r.get("version", "?") for r in cuda.get("runtime_libs") or []})
+    runtimes = sorted({r.get("version", "?") for r in cuda.runtime_libs})
     rows: List[Tuple[str, str]] = []
     if driver:
         rows.append(("NVIDIA driver", driver))
-        rows.append(("CUDA runtime", ", ".join(runtimes) or cuda.get("toolkit_version") or "not found"))
-    elif runtimes or cuda.get("toolkit_version"):
+        rows.append(("CUDA runtime", ", ".join(runtimes) or cuda.toolkit_version or "not found"))
+    elif runtimes or cuda.toolkit_version:
         # A toolkit under /usr/local/cuda with no driver runs nothing here: say so, not "CUDA runtime 13.0.96".
-        mms = sorted({major_minor(v) or v for v in runtimes or [cuda.get("toolkit_version")]})
+        mms = sorted({major_minor(v) or v for v in runtimes or [cuda.toolkit_version]})
         rows.append(("CUDA toolkit", f"{', '.join(mms)} (no NVIDIA driver: unused)"))
         return rows
-    if driver and cuda.get("cudnn_version"):
-        rows.append(("cuDNN", cuda["cudnn_version"]))
+    if driver and cuda.cudnn_version:
+        rows.append(("cuDNN", cuda.cudnn_version))
     return rows
 
 
-def _planned_summary(facts: dict) -> List[Tuple[str, str]]:
+def _planned_summary(facts: Facts) -> List[Tuple[str, str]]:
     """The versions of a planned install (`matrix check`): what was given, nothing "installed" or "not found"."""
-    rows = [("Target", f"{(facts.get('system') or {}).get('arch') or 'unknown architecture'} (planned)")]
-    for key, label in (("python", "Python"), ("driver", "NPU driver"), ("firmware", "NPU firmware")):
-        if (facts.get(key) or {}).get("version"):
-            rows.append((label, f"{facts[key]['version']} (planned)"))
-    for inst in (facts.get("cann") or {}).get("installs") or []:
-        rows.append(("CANN", f"{inst.get('release') or 'unknown release'} (planned)"))
-    for lib in (facts.get("cuda") or {}).get("runtime_libs") or []:
+    rows = [("Target", f"{facts.system.arch or 'unknown architecture'} (planned)")]
+    for part, label in ((facts.python, "Python"), (facts.driver, "NPU driver"), (facts.firmware, "NPU firmware")):
+        if part.version:
+            rows.append((label, f"{part.version} (planned)"))
+    for inst in facts.cann.installs:
+        rows.append(("CANN", f"{inst.release or 'unknown release'} (planned)"))
+    for lib in facts.cuda.runtime_libs:
         rows.append(("CUDA", f"{lib.get('version')} (planned)"))
-    ms = facts.get("mindspore") or {}
-    if ms.get("version"):
-        rows.append(("MindSpore", f"{ms['version']} (planned)"))
+    if facts.mindspore.version:
+        rows.append(("MindSpore", f"{facts.mindspore.version} (planned)"))
     return rows
 
 
-def facts_summary(facts: dict) -> List[Tuple[str, str]]:
+def typed_facts(facts: Union[Facts, dict]) -> Facts:
+    """A report's facts as the typed Facts (a report's JSON, or already typed). Facts of the wrong shape (a
+    hand-edited file) show as unknown rather than stop the renderer."""
+    if isinstance(facts, Facts):
+        return facts
+    try:
+        typed = Facts.from_json(facts)
+    except FactsError:
+        return Facts()
+    if isinstance(facts.get("extra"), dict) and facts["extra"].get("planned"):  # reports before facts.planned
+        typed.planned = True
+    return typed
+
+
+def facts_summary(facts: Union[Facts, dict]) -> List[Tuple[str, str]]:
     """The one-line-per-component version table at the top of a report."""
-    if facts.get("planned") or (facts.get("extra") or {}).get("planned"):  # extra.planned: older reports
+    facts = typed_facts(facts)
+    if facts.planned:
         return _planned_summary(facts)
     rows: List[Tuple[str, str]] = []
-    s = facts.get("system") or {}
-    os_line = " ".join(x for x in [s.get("os_name") or "unknown OS", s.get("arch") or "", f"kernel {s['kernel']}" if s.get("kernel") else ""] if x)
+    s = facts.system
+    os_line = " ".join(x for x in [s.os_name or "unknown OS", s.arch or "", f"kernel {s.kernel}" if s.kernel else ""] if x)
     rows.append(("OS", os_line))
-    py = facts.get("python") or {}
-    chosen = py.get("chosen_by") or "doctor"
+    py = facts.python
+    chosen = py.chosen_by or "doctor"
     why = "" if chosen == "doctor" else f", from {chosen}" if chosen == "--python" else f", the activated {chosen}"
-    rows.append(("Python", f"{py.get('version') or 'unknown'} ({py.get('executable') or '?'}{why})"))
-    drv = facts.get("driver") or {}
-    fw = facts.get("firmware") or {}
-    if drv.get("installed") or fw.get("installed"):
-        rows.append(("NPU driver", drv.get("version") or "unknown"))
-        rows.append(("NPU firmware", fw.get("version") or "unknown"))
-    npu = facts.get("npu") or {}
-    devices = npu.get("devices") or []
+    rows.append(("Python", f"{py.version or 'unknown'} ({py.executable or '?'}{why})"))
+    drv, fw = facts.driver, facts.firmware
+    if drv.installed or fw.installed:
+        rows.append(("NPU driver", drv.version or "unknown"))
+        rows.append(("NPU firmware", fw.version or "unknown"))
+    devices = facts.npu.devices
     if devices:
-        names = sorted({d.get("name") or "?" for d in devices})
+        names = sorted({d.name or "?" for d in devices})
         rows.append(("NPUs", f"{len(devices)} × {', '.join(names)}"))
-    cann = facts.get("cann") or {}
-    for inst in cann.get("installs") or []:
-        mark = " (active)" if inst.get("active") else ""
-        rows.append((f"CANN {inst.get('kind')}", f"{inst.get('release') or 'unknown release'} at {inst.get('root')}{mark}"))
-    rows.extend(_nvidia_rows(facts.get("cuda") or {}))
-    ms = facts.get("mindspore") or {}
-    if ms.get("installed"):
-        flav = ms.get("flavour") or "unknown build"
-        if ms.get("cuda_version"):
-            flav += f", CUDA {ms['cuda_version']}"
-        rows.append(("MindSpore", f"{ms.get('version')} ({flav}) in {ms.get('location')}"))
+    for inst in facts.cann.installs:
+        mark = " (active)" if inst.active else ""
+        rows.append((f"CANN {inst.kind}", f"{inst.release or 'unknown release'} at {inst.root}{mark}"))
+    rows.extend(_nvidia_rows(facts.cuda))
+    ms = facts.mindspore
+    if ms.installed:
+        flav = ms.flavour or "unknown build"
+        if ms.cuda_version:
+            flav += f", CUDA {ms.cuda_version}"
+        rows.append(("MindSpore", f"{ms.version} ({flav}) in {ms.location}"))
     else:
         rows.append(("MindSpore", "not installed in this Python"))
     return rows
