@@ -39,10 +39,27 @@ class AggregateInputError(Exception):
     """A path given to aggregate that is neither a report file nor a directory of them."""
 
 
+BUNDLE_SUFFIXES = (".tar.gz", ".tgz", ".tar")
+
+
+def is_bundle(item: str) -> bool:
+    """A collected snapshot (`collect`): an archive, or a directory holding its manifest.json."""
+    if os.path.isdir(item):
+        return os.path.isfile(os.path.join(item, "manifest.json")) and os.path.isdir(os.path.join(item, "root"))
+    return item.endswith(BUNDLE_SUFFIXES)
+
+
+def bundle_paths(inputs: Iterable[str]) -> List[str]:
+    return [item for item in inputs if is_bundle(item)]
+
+
 def report_paths(inputs: Iterable[str]) -> List[str]:
-    """Expand DIR arguments to the *.json files inside (temp files of atomic writes start with '.')."""
+    """Expand DIR arguments to the *.json files inside (temp files of atomic writes start with '.');
+    bundles are read by `add_bundles`."""
     paths: List[str] = []
     for item in inputs:
+        if is_bundle(item):
+            continue
         if os.path.isdir(item):
             paths.extend(sorted(glob.glob(os.path.join(item, "*.json"))))
         elif os.path.isfile(item):
@@ -386,18 +403,41 @@ def log_dirs(inputs: Iterable[str]) -> List[str]:
     """The directory inputs that hold logs instead of node reports (no *.json at their top level)."""
     out = []
     for item in inputs:
-        if os.path.isdir(item) and not glob.glob(os.path.join(item, "*.json")):
+        if os.path.isdir(item) and not is_bundle(item) and not glob.glob(os.path.join(item, "*.json")):
             if any(files for _, _, files in os.walk(item)):
                 out.append(item)
     return out
 
 
-def triage_logs(dirs: List[str]) -> Dict[str, Any]:
-    """Triage every node's logs together (one sub-directory per node): root cause and the problems found."""
+def add_bundles(agg: "Aggregator", bundles: List[str]) -> "Optional[Any]":
+    """Each collected snapshot is one node: its report.json joins the verdict and its logs (collect --logs) the
+    same root-cause engine as `triage`. Returns the Triage of the bundles' logs (None when none held logs).
+    An unreadable bundle raises AggregateInputError (one line)."""
+    from .bundle import open_bundle
+    from .host import SnapshotError
+    from .triage import Triage
+
+    t, logs = Triage(), 0
+    for path in bundles:
+        try:
+            with open_bundle(path) as host:
+                report = os.path.join(host.directory, "report.json")
+                if os.path.isfile(report):
+                    node = agg.add_file(report)
+                    node.source = path
+                logs += t.add_bundle(host)
+        except SnapshotError as exc:
+            raise AggregateInputError(str(exc)) from None
+    return t if logs else None
+
+
+def triage_logs(dirs: List[str], bundles_triage=None) -> Dict[str, Any]:
+    """Triage every node's logs together (one sub-directory per node, and the logs of bundles already added to
+    `bundles_triage`): root cause and the problems found."""
     from .render.triage_report import root_cause_headline
     from .triage import Triage
 
-    t = Triage()
+    t = bundles_triage or Triage()
     for d in dirs:
         t.add_path(d)
     res = t.result()

@@ -491,3 +491,31 @@ def test_identity_check_warns_on_unreadable_launch_variables(make_snapshot):
     good = make_snapshot("g", env={"OMPI_COMM_WORLD_RANK": "2", "OMPI_COMM_WORLD_SIZE": "4"})
     [f] = json.loads(run_cli("check", "--bundle", good, "--only", "env.launcher_identity", "--format", "json").stdout)["findings"]
     assert f["status"] == "pass" and f["summary"].startswith("rank 2 of 4 via openmpi; reports as g-rank2")
+
+
+def test_aggregate_reads_collect_bundles_their_report_and_their_logs(tmp_path):
+    """A `collect --logs` bundle is one node for aggregate: its report.json joins the verdict, its logs go
+    through the same root-cause engine as `triage` (issue 12)."""
+    logs = tmp_path / "logs" / "plog"
+    logs.mkdir(parents=True)
+    (logs / "plog-4242_20240712102505.log").write_text(
+        "[ERROR] HCCL(4242,python):2024-07-12-10:25:05.104.998 [topoinfo_exchange_agent.cc:75]\n"
+        "EI0006: [PID: 4242] 2024-07-12-10:25:05.104.998 Getting socket times out. Reason: Remote Rank did not "
+        "send the data in time.\n")
+    bundle = tmp_path / "node.tar.gz"
+    proc = run_cli("collect", "--logs", str(tmp_path / "logs"), "-o", str(bundle))
+    assert proc.returncode == 0, proc.stderr
+    proc = run_cli("aggregate", str(bundle), "--format", "json")
+    assert proc.returncode == 1, proc.stderr  # the logs hold a fail-level problem
+    data = json.loads(proc.stdout)
+    assert data["nodes_total"] == 1
+    logs_part = data["logs"]
+    assert "HCCL_EI0006_SOCKET_TIMEOUT" in [p["id"] for p in logs_part["problems"]]
+    assert logs_part["nodes"] and logs_part["nodes"][0]  # named after the host the bundle was collected on
+    text = run_cli("aggregate", str(bundle)).stdout
+    assert "Logs of 1 node" in text and "HCCL_EI0006_SOCKET_TIMEOUT" in " ".join(text.split())
+    bad = tmp_path / "broken.tar.gz"
+    bad.write_bytes(b"not an archive")
+    proc = run_cli("aggregate", str(bad))
+    assert proc.returncode == 2 and len(proc.stderr.strip().splitlines()) == 1 and "Traceback" not in proc.stderr
+

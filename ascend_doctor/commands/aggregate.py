@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 import time
 
-from ..aggregate import AggregateInputError, Aggregator, add_logs, log_dirs, report_paths, triage_logs
+from ..aggregate import (AggregateInputError, Aggregator, add_bundles, add_logs, bundle_paths, log_dirs,
+                         report_paths, triage_logs)
 from ..baseline import baseline_argument
 from ..cli import COMMANDS
 from ..errors import CliError, EXIT_FINDINGS, EXIT_OK
@@ -61,10 +62,15 @@ def run(args) -> int:
         time.sleep(min(1.0, max(0.0, deadline - time.monotonic())))
         paths = _paths(args)
     logs = log_dirs(args.inputs)
-    if not paths and not logs:
+    bundles = bundle_paths(args.inputs)
+    if not paths and not logs and not bundles:
         raise CliError(f"{', '.join(args.inputs)}: no *.json node reports found")
     agg = Aggregator(fail_on=args.fail_on, expect=args.expect, baseline=args.baseline)
     agg.add_files(paths, jobs=args.jobs)
+    try:
+        bundle_logs = add_bundles(agg, bundles) if bundles else None
+    except AggregateInputError as exc:
+        raise CliError(str(exc)) from None
     if agg.unreadable and not agg.nodes:
         # Not one node report among the inputs: nothing to aggregate (a torn report next to good ones is a
         # finding about that node instead, see "unreadable").
@@ -73,8 +79,8 @@ def run(args) -> int:
         raise CliError(f"{first.error}{more}; expected a node report: JSON with \"schema\": \"{REPORT_SCHEMA}\", "
                        "as `ascend-doctor preflight --report-dir` or `check --format json` write")
     result = agg.result()
-    if logs:
-        add_logs(result, triage_logs(logs))
+    if logs or bundle_logs is not None:
+        add_logs(result, triage_logs(logs, bundle_logs))
     if args.format == "json":
         # Indented for reading when small; compact when large (the indenting encoder is pure Python, ~5x slower).
         indent = 1 if result["nodes_total"] <= COMPACT_JSON_ABOVE else None

@@ -38,16 +38,9 @@ def run(args) -> int:
     t = Triage(load_kb(args.kb), node=args.node)
     if args.bundle:
         with opened_bundle(args.bundle) as host:
-            logs = host.manifest.get("logs") or []
-            if not logs:
+            if not t.add_bundle(host, args.node):
                 print(f"ascend-doctor: {args.bundle}: the bundle holds no logs (collect it with --logs DIR)",
                       file=sys.stderr)
-            for entry in logs:
-                original = str(entry.get("path") or "")
-                local = host.local_path(original) if original else None
-                if local is None:
-                    continue
-                t.add_file(local, original, args.node or _bundle_node(host))
     for path in args.paths:
         t.add_path(path)
     result = t.result()
@@ -60,7 +53,3 @@ def run(args) -> int:
     write_output(text, args.output)
     return EXIT_FINDINGS if result.failed(args.fail_on) else EXIT_OK
 
-
-def _bundle_node(host) -> str:
-    """A bundle is one node: the host it was collected on."""
-    return str(host.manifest.get("hostname") or "bundle")

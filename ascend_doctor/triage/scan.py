@@ -22,7 +22,7 @@ from typing import BinaryIO, Dict, Iterable, List, Optional, Tuple
 from ..knowledge import KnowledgeBase, Signature, load_knowledge_base
 from . import layout
 from .events import ProcessLog, evidence_lines, worth_forwarding
-from .result import (NOT_A_LOG, SEVERITY_ORDER, InputInfo, Occurrence, Problem, TriageResult, attach_root_cause,
+from .result import (NOT_A_LOG, InputInfo, Occurrence, Problem, TriageResult, attach_root_cause,
                      order_key as _order_key, order_problems)
 
 CHUNK_BYTES = 1 << 20  # fits a core's L2 cache: Hyperscan, the newline count and the line slices read it while it is warm
@@ -235,6 +235,18 @@ class Triage:
             lines_before += part["lines"]
             info.bytes += part["bytes"]
         info.lines = lines_before
+
+    def add_bundle(self, host, node: Optional[str] = None) -> int:
+        """The logs a collected snapshot holds (collect --logs), as one node named after the host it was
+        collected on (or `node`). Returns how many logs it held."""
+        logs = host.manifest.get("logs") or []
+        name = node or str(host.manifest.get("hostname") or "bundle")
+        for entry in logs:
+            original = str(entry.get("path") or "")
+            local = host.local_path(original) if original else None
+            if local is not None:
+                self.add_file(local, original, name)
+        return len(logs)
 
     def add_stream(self, fh: BinaryIO, label: str, rank: Optional[str]) -> None:
         self._scan_file_object(fh, InputInfo(label, rank, node=self.node))
