@@ -194,3 +194,14 @@ def test_requires_python_violated(make_snapshot):
     host = SnapshotHost(make_snapshot(files=files, python={"version": "3.13.1", "site_packages": [SP]}))
     f = _run(host)["mindspore.python_supported"]
     assert f.status == "fail" and ">=3.9,<3.13" in f.summary
+
+
+def test_a_python_suggested_for_a_requires_python_is_one_it_admits():
+    """The fix once suggested `python=3.10` whatever Requires-Python said (>=3.11 excludes it)."""
+    from ascend_doctor.checks.mindspore import _newest_allowed
+    from ascend_doctor.versions import python_spec_allows
+
+    for spec in (">=3.11", ">=3.9,<3.12", ">=3.7,!=3.13.*", "~=3.8.0"):
+        picked = _newest_allowed(spec)
+        assert python_spec_allows(spec, picked + ".0"), (spec, picked)
+    assert _newest_allowed("<3.0") == "<X.Y>"  # none of ours: the user fills it in, nothing is guessed

@@ -142,8 +142,8 @@ def check_python_supported(ctx):
                                        f"{py.version} (installed against pip's check, e.g. with --ignore-requires-python "
                                        "or by copying files).",
                                evidence=evidence, pitfall="P21",
-                               fix=[f"conda create -n ms python={pick or '3.10'} -y && conda activate ms",
-                                    f"pip install {reinstall}"])
+                               fix=[f"conda create -n ms python={pick or _newest_allowed(ms.requires_python)} -y "
+                                    "&& conda activate ms", f"pip install {reinstall}"])
     if not built and not ms.requires_python:
         return ctx.finding(WARN, summary="Neither the package nor its metadata says which Python it was built "
                                                      "for; could not confirm.", evidence=evidence)
@@ -234,3 +234,12 @@ def check_flavour_matches_device(ctx):
                        summary=(f"{ms.flavour} build; it can use the {' and '.join(u.upper() if u == 'gpu' else 'Ascend' for u in used)} "
                                 f"found here" if used else f"{ms.flavour} build; no accelerator here, it runs on the CPU"),
                        evidence=evidence)
+
+
+def _newest_allowed(spec: str) -> str:
+    """The newest CPython minor (3.8-3.13, the ones MindSpore has shipped for) that `spec` admits; else `<X.Y>`
+    for the user to fill in from the spec, never a version the spec excludes."""
+    for minor in range(13, 7, -1):
+        if python_spec_allows(spec, f"3.{minor}.0"):
+            return f"3.{minor}"
+    return "<X.Y>"
