@@ -24,7 +24,6 @@ import platform
 import posixpath
 import shutil
 import stat
-import subprocess
 import sys
 import time
 from dataclasses import dataclass, field
@@ -271,29 +270,30 @@ print(json.dumps({"version": platform.python_version(), "implementation": platfo
 
 
 def ask_python(exe: str, why: str, timeout: float = 20.0) -> PythonInfo:
-    """Facts of another interpreter, from a tiny stdlib script run with it (never an import of MindSpore)."""
-    shown = exe
+    """Facts of another interpreter, from a tiny stdlib script run with it (never an import of MindSpore).
+    It runs like every other command (process.run_captured: its group killed at the timeout or on Ctrl-C)."""
+
+    def failed(why_not: str) -> PythonInfo:
+        return PythonInfo(version="", executable=exe, chosen_by=why, error=f"{exe}: {why_not}")
+
     if os.path.isdir(exe):
-        return PythonInfo(version="", executable=shown, chosen_by=why,
-                          error=f"{exe}: is a directory, expected a Python interpreter (e.g. {exe}/bin/python)")
+        return failed(f"is a directory, expected a Python interpreter (e.g. {exe}/bin/python)")
     if not os.path.exists(exe):
-        return PythonInfo(version="", executable=shown, chosen_by=why, error=f"{exe}: no such file")
+        return failed("no such file")
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME")}
     try:
-        proc = subprocess.run([exe, "-c", _ASK_PYTHON], capture_output=True, text=True, timeout=timeout,
-                              env={k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME")})
-    except subprocess.TimeoutExpired:
-        return PythonInfo(version="", executable=shown, chosen_by=why, error=f"{exe}: did not answer in {timeout:g} s")
+        proc = run_captured([exe, "-c", _ASK_PYTHON], timeout, env=env)
     except OSError as exc:
-        return PythonInfo(version="", executable=shown, chosen_by=why,
-                          error=f"{exe}: cannot run ({exc.strerror or exc}), expected a Python interpreter")
+        return failed(f"cannot run ({exc.strerror or exc}), expected a Python interpreter")
+    if proc.timed_out:
+        return failed(f"did not answer in {timeout:g} s")
     try:
-        data = json.loads(proc.stdout.strip().splitlines()[-1])
+        data = json.loads(proc.stdout.decode("utf-8", "replace").strip().splitlines()[-1])
         if not isinstance(data, dict):
             raise ValueError
     except (ValueError, IndexError):
-        tail = (proc.stderr.strip().splitlines() or ["no output"])[-1][:200]
-        return PythonInfo(version="", executable=shown, chosen_by=why,
-                          error=f"{exe}: not a working Python interpreter (exit {proc.returncode}: {tail})")
+        tail = (proc.stderr.decode("utf-8", "replace").strip().splitlines() or ["no output"])[-1][:200]
+        return failed(f"not a working Python interpreter (exit {proc.returncode}: {tail})")
     return PythonInfo(version=str(data.get("version") or ""), executable=str(data.get("executable") or exe),
                       implementation=str(data.get("implementation") or "CPython"),
                       site_packages=[str(p) for p in data.get("site_packages") or []], chosen_by=why)
