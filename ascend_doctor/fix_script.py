@@ -31,7 +31,7 @@ ROOT_COMMANDS = {"sudo", "reboot", "rmmod", "modprobe", "insmod", "systemctl", "
                  "mount", "umount", "chown", "ldconfig"}
 NEEDS_ROOT = re.compile(r"\.run\b.*--(install|full|upgrade|uninstall)|--install-for-all")
 OTHER_COMMANDS = {"pip", "pip3", "atc", "msrun", "mpirun", "ln", "rm", "mkdir", "chmod", "mv", "cp", "docker",
-                  "kubectl", "hccn_tool", "ip", "sysctl", "ulimit"}
+                  "kubectl", "ip", "sysctl"}
 PLACEHOLDER = re.compile(r"<[^<>\s][^<>]*>")
 _QUIET = re.compile(r"\s[12]?>\s*/dev/null|\s2>&1")
 _PIP_EXACT = re.compile(r"^(python3? -m )?pip3? install( -U| --upgrade)? [A-Za-z0-9_.\-\[\]]+==[0-9][0-9A-Za-z.+\-]*$")
@@ -39,9 +39,14 @@ _PIP_EXACT = re.compile(r"^(python3? -m )?pip3? install( -U| --upgrade)? [A-Za-z
 
 @dataclass
 class Step:
-    kind: str  # "run" (an active line) or "note" (a comment for the reader)
+    kind: str  # "append" (a guarded start-up-file line), "install" (exact pip install): active; "note": a comment
     text: str  # the script line(s) without the leading comment mark for notes
     needs_root: bool = False
+    shell: bool = False  # a note for the user's own shell (source, export, conda activate): later steps follow it
+
+    @property
+    def active(self) -> bool:
+        return self.kind != "note"
 
 
 def _split_comment(step: str) -> Tuple[str, str]:
@@ -89,13 +94,14 @@ def classify_step(step: str) -> Step:
         return Step("note", f"fill in the <...> parts, then run{' as root' if root else ''}: {cmd}{suffix}", root)
     m = _APPEND.match(cmd)
     if m and m.group("file") in RC_FILES:
-        return Step("run", _guarded_append(m.group("line"), m.group("file")) + suffix)
+        return Step("append", _guarded_append(m.group("line"), m.group("file")) + suffix)
     if word in LOOK_COMMANDS and ">" not in _QUIET.sub("", cmd):  # a redirect into a file is not a look
         return Step("note", f"check: {cmd}{suffix}")
     if word in SHELL_STATE:
-        return Step("note", f"in your shell or job script (a script cannot change its caller): {cmd}{suffix}")
+        return Step("note", f"in your shell or job script (a script cannot change its caller): {cmd}{suffix}",
+                    shell=True)
     if _PIP_EXACT.match(cmd) and not root:
-        return Step("run", cmd + suffix)
+        return Step("install", cmd + suffix)
     if root:
         return Step("note", f"as root, by hand (changes the system): {cmd}{suffix}", True)
     return Step("note", f"by hand: {cmd}{suffix}")
@@ -140,16 +146,16 @@ def script_for(report: Report, when: str, statuses: Iterable[str] = (FAIL, ERROR
         shell_changed = False
         for raw in f.fix:
             step = classify_step(raw)
-            if step.kind == "run" and shell_changed and not step.text.startswith("grep -qxF"):
+            if step.kind == "install" and shell_changed:
                 # e.g. `conda activate ms` by hand, then `pip install`: meant for that environment, not this shell
                 step = Step("note", f"after the step above, in that environment: {step.text}")
-            shell_changed = shell_changed or step.text.startswith("in your shell")
+            shell_changed = shell_changed or step.shell
             key = (step.kind, step.text)
             if key in seen:  # the same step from two findings: once is enough
                 out.append("# (same step as above)")
                 continue
             seen.add(key)
-            if step.kind == "run":
+            if step.active:
                 out.append(step.text)
             else:
                 lines = _comment(step.text)

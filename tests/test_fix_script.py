@@ -76,10 +76,10 @@ def test_header_names_host_date_and_verdict(tmp_path):
 
 
 @pytest.mark.parametrize("step, kind, words", [
-    ("echo 'source /opt/x/set_env.sh' >> ~/.bashrc   # why", "run", "grep -qxF 'source /opt/x/set_env.sh' ~/.bashrc"),
+    ("echo 'source /opt/x/set_env.sh' >> ~/.bashrc   # why", "append", "grep -qxF 'source /opt/x/set_env.sh' ~/.bashrc"),
     ("source /usr/local/Ascend/ascend-toolkit/set_env.sh", "note", "in your shell"),
     ("export HCCL_CONNECT_TIMEOUT=600", "note", "in your shell"),
-    ("pip install mindspore==2.5.0   # why", "run", "pip install mindspore==2.5.0"),
+    ("pip install mindspore==2.5.0   # why", "install", "pip install mindspore==2.5.0"),
     ("pip install mindspore", "note", "by hand"),  # no exact version: not repeatable to the same result
     ("sudo reboot", "note", "as root"),
     ("./Ascend-hdk-910b-npu-driver_24.1.0_linux-aarch64.run --full --install-for-all", "note", "as root"),
