@@ -75,3 +75,12 @@ def test_json_is_valid_for_every_kind():
     for q in ("P13", "hccl.env_values", "EZ9999"):
         proc = run_cli("explain", q, "--format", "json")
         assert proc.returncode == 0 and json.loads(proc.stdout)["query"] == q
+
+
+def test_a_chinese_pitfall_fits_80_terminal_columns():
+    import unicodedata
+
+    proc = run_cli("explain", "P13", "--lang", "zh")
+    assert proc.returncode == 0 and "处理建议" in proc.stdout
+    cols = [sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in line) for line in proc.stdout.splitlines()]
+    assert max(cols) <= 80, max(cols)

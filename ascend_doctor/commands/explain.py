@@ -118,10 +118,10 @@ def resolve(query: str, kb) -> Tuple[str, object]:
 # text
 
 def _wrap(text: str, indent: str = "  ", first: Optional[str] = None) -> List[str]:
-    import textwrap
+    """kb's wrapping (Chinese by display width), keeping a word longer than the line whole."""
+    from .kb import _wrap as kb_wrap
 
-    return textwrap.wrap(text, WIDTH, initial_indent=indent if first is None else first, subsequent_indent=indent,
-                         break_long_words=False, break_on_hyphens=False) or [indent.rstrip()]
+    return kb_wrap(text, indent, first, break_long_words=False)
 
 
 def _check_text(e: dict) -> List[str]:
@@ -153,7 +153,7 @@ def _pitfall_text(e: dict, lang: str) -> List[str]:
         for s in e["signatures"]:
             out += _wrap(s["title"], "      ", f"  {s['id']}: ") if len(s["id"]) < 36 else \
                 [f"  {s['id']}"] + _wrap(s["title"], "      ")
-    out += ["", f"Where it comes from: {_readable_source(e['source'])}"]
+    out += [""] + _wrap(f"Where it comes from: {_readable_source(e['source'])}", "  ", "")
     return out
 
 

@@ -56,12 +56,14 @@ def run(args) -> int:
 
 # ---- pieces ----
 
-def _wrap(text: str, indent: str = "  ", first: Optional[str] = None) -> List[str]:
+def _wrap(text: str, indent: str = "  ", first: Optional[str] = None, break_long_words: bool = True) -> List[str]:
+    """Lines of at most WIDTH terminal columns (Chinese by display width, see _wrap_wide); explain keeps a word
+    longer than the line whole (a path or a command), kb cuts it."""
     first = indent if first is None else first
     if any(_cells(ch) == 2 for ch in first + text):
         return _wrap_wide(text, indent, first)
     return textwrap.wrap(text, WIDTH, initial_indent=first, subsequent_indent=indent,
-                         break_long_words=True, break_on_hyphens=False) or [indent.rstrip()]
+                         break_long_words=break_long_words, break_on_hyphens=False) or [indent.rstrip()]
 
 
 # Chinese has no spaces between words: a line may break after any wide character, but not before
