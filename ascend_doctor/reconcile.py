@@ -26,7 +26,7 @@ import fnmatch
 import re
 import shlex
 from dataclasses import dataclass
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import List, Optional, Sequence, Tuple
 
 from .findings import SEVERITY, Finding
 

@@ -172,7 +172,7 @@ def main() -> int:
             for _, _, rc, err, _ in runs:
                 if rc not in (0, 1):
                     sys.exit(f"{' '.join(argv[:3])} ... failed with {rc}: {err[-600:]}")
-        rg_time, rg_rss, rg_cpu = min(r[0] for r in rg_runs), max(r[1] for r in rg_runs), min(r[4] for r in rg_runs)
+        rg_time, rg_cpu = min(r[0] for r in rg_runs), min(r[4] for r in rg_runs)
         t_time, t_rss, t_cpu = min(r[0] for r in t_runs), max(r[1] for r in t_runs), min(r[4] for r in t_runs)
         rg_lines = open(os.path.join(tmp, "rg.out")).read().strip()
         data = json.load(open(os.path.join(tmp, "triage.json"), encoding="utf-8"))
