@@ -89,9 +89,40 @@ def build_parser(selected: Optional[str] = None) -> argparse.ArgumentParser:
     for name, summary in COMMANDS.items():
         if selected is None or name == selected:
             importlib.import_module(f".commands.{name.replace('-', '_')}", __package__).register(sub)
+            _add_lang_option(sub.choices[name])
         else:
             sub.add_parser(name, help=summary, add_help=False)
     return parser
+
+
+LANG_HELP = ("language of the output: zh or en (default: ASCEND_DOCTOR_LANG, else the locale: "
+             "LC_ALL, LC_MESSAGES, LANG; zh_* -> zh)")
+
+
+def _add_lang_option(parser: argparse.ArgumentParser) -> None:
+    """--lang on a subcommand, and on each action of one that has actions (kb show|search|match)."""
+    actions = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    for action in actions:
+        for child in set(action.choices.values()):
+            _add_lang_option(child)
+    if not actions:
+        try:
+            parser.add_argument("--lang", choices=["zh", "en"], default=None, help=LANG_HELP)
+        except argparse.ArgumentError:  # the command declares its own
+            pass
+
+
+def _choose_language(args) -> str:
+    """Set the run's language from --lang / ASCEND_DOCTOR_LANG / the locale (a bad value: exit 2)."""
+    from . import i18n
+
+    try:
+        lang = i18n.choose(getattr(args, "lang", None))
+    except i18n.LanguageError as exc:
+        raise CliError(str(exc)) from None
+    i18n.set_lang(lang)
+    args.lang = lang
+    return lang
 
 
 def _with_default_command(argv: List[str]) -> List[str]:
@@ -131,6 +162,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     try:
         parser = build_parser(argv[0] if argv and argv[0] in COMMANDS else None)
         args = parser.parse_args(argv)
+        _choose_language(args)
         return int(args.func(args))
     except ImportError as exc:
         reason = missing_dependency(exc)

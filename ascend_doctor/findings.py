@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional
 
+from .i18n import _, get_lang
+
 REPORT_SCHEMA = "ascend-doctor.report/1"
 
 PASS, WARN, FAIL, SKIP, ERROR = "pass", "warn", "fail", "skip", "error"
@@ -43,9 +45,9 @@ def outcome_title(neutral: str, status: str, titles: Dict[str, str]) -> str:
     if titles.get(status):
         return titles[status]
     if status == ERROR:
-        return f"Could not check: {neutral}"
+        return _("Could not check: {title}").format(title=neutral)
     if status == SKIP:
-        return f"Not applicable: {neutral}"
+        return _("Not applicable: {title}").format(title=neutral)
     return f"Problem: {neutral}"  # a fail/warn without its own words (a test forbids it)
 
 
@@ -120,6 +122,7 @@ class Report:
     host: Dict[str, Any]
     facts: Dict[str, Any]
     findings: List[Finding]
+    lang: str = field(default_factory=get_lang)  # the language of its texts (ids, keys, statuses stay English)
 
     @property
     def summary(self) -> Dict[str, int]:
@@ -149,6 +152,7 @@ class Report:
             "facts": self.facts,
             "findings": [f.to_json() for f in self.findings],
             "summary": self.summary,
+            "lang": self.lang,
         }
 
     @classmethod
@@ -160,4 +164,5 @@ class Report:
             host=dict(data.get("host") or {}),
             facts=dict(data.get("facts") or {}),
             findings=[Finding.from_json(f) for f in data.get("findings") or []],
+            lang=str(data.get("lang") or "en"),
         )

@@ -27,6 +27,9 @@ if not os.environ.get("ASCEND_DOCTOR_CACHE_DIR"):
     _CACHE = tempfile.mkdtemp(prefix="ascend-doctor-test-cache-")
     os.environ["ASCEND_DOCTOR_CACHE_DIR"] = _CACHE
     atexit.register(shutil.rmtree, _CACHE, True)
+# Tests read the English texts unless they ask for Chinese: a developer's zh_CN locale must not change them.
+os.environ["ASCEND_DOCTOR_LANG"] = "en"
+
 FIXTURES = os.path.join(REPO, "tests", "fixtures")
 REFERENCE = os.path.join(os.path.dirname(REPO), "shared", "reference")
 

@@ -30,6 +30,8 @@ def test_wheel_installs_and_runs_against_a_snapshot(tmp_path, make_snapshot):
     data_files |= {f"ascend_doctor/data/kb/{n}" for n in (os.listdir(kb_dir) if os.path.isdir(kb_dir) else [])
                    if n.endswith(".json")}
     assert data_files <= set(names), sorted(data_files - set(names))
+    # the Chinese catalog is compiled at build (setup.py) and shipped as gettext's .mo
+    assert "ascend_doctor/locale/zh_CN/LC_MESSAGES/ascend_doctor.mo" in names
 
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
@@ -57,3 +59,18 @@ def test_wheel_installs_and_runs_against_a_snapshot(tmp_path, make_snapshot):
                           capture_output=True, text=True, cwd=str(tmp_path), env=env)
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["signatures"][0]["id"] == "CANN_ENV_LIB_NOT_FOUND"
+    # Chinese from the compiled catalog, chosen by the locale (LANG) when nothing else says
+    zh_env = {k: v for k, v in env.items() if k not in ("ASCEND_DOCTOR_LANG", "LC_ALL", "LC_MESSAGES")}
+    zh_env["LANG"] = "zh_CN.UTF-8"
+    proc = subprocess.run([str(venv / "bin" / "ascend-doctor"), "check", "--bundle", snap, "--format", "json"],
+                          capture_output=True, text=True, cwd=str(tmp_path), env=zh_env)
+    zh_report = json.loads(proc.stdout)
+    assert zh_report["lang"] == "zh"
+    catalog_dir = os.path.join(REPO, "ascend_doctor", "locale", "zh_CN")
+    from ascend_doctor.catalog import read_po_dir
+
+    po = read_po_dir(catalog_dir)
+    titled = [f for f in zh_report["findings"] if f["title"] != f["title"].encode("ascii", "ignore").decode()]
+    assert titled, "no finding title in Chinese"
+    assert all("\u4e00" <= ch <= "\u9fff" or ch.isascii() or not ch.isalpha() for f in titled for ch in f["title"])
+    assert len(po) > 0

@@ -6,6 +6,8 @@ returns a Finding, a list of Findings, or None (nothing to say); it builds them 
 `ctx.finding(status, summary=..., ...)`, which takes the id and title from the spec, so
 both are written once. Find any check by grepping its id.
 
+Titles and outcome lines are English message ids, translated where a finding is made (ascend_doctor/i18n.py).
+
 The title states the passing condition ("NPU driver installed"). Every other
 outcome has its own words (`fail=`, `warn=`, `error=`, `skip=` of `@check`): the
 registered function gives each finding of its id the line for its status, so a
@@ -22,6 +24,7 @@ from typing import Any, Callable, Dict, List, Optional
 
 from ..facts import Facts
 from ..findings import ERROR, FAIL, SKIP, WARN, Finding
+from ..i18n import _
 
 
 @dataclass
@@ -42,7 +45,7 @@ class CheckContext:
         `@check`). `title` only for a line of its own ("<title>: HCCL_BUFFSIZE", one finding per variable)."""
         if self.spec is None:
             raise RuntimeError("ctx.finding() outside a check registered with @check")
-        return Finding(self.spec.id, status, self.spec.title if title is None else title, summary=summary,
+        return Finding(self.spec.id, status, _(self.spec.title) if title is None else title, summary=summary,
                        evidence={} if evidence is None else evidence, fix=[] if fix is None else fix, pitfall=pitfall)
 
     @property
@@ -80,8 +83,8 @@ class CheckSpec:
 
     def retitle(self, finding: Finding) -> Finding:
         """The line for the finding's outcome, for a finding of this check (others are left alone)."""
-        if finding.id == self.id:
-            finding.with_outcome_title(self.title, self.titles)
+        if finding.id == self.id:  # in the run's language: ctx.finding() gave it the translated title
+            finding.with_outcome_title(_(self.title), {s: _(t) for s, t in self.titles.items()})
         return finding
 
 

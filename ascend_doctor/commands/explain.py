@@ -28,8 +28,6 @@ def register(sub) -> None:
                                    "ascend-fd fault id) or a CANN error code (EI0006): what it means, why it "
                                    "happens, how to fix it, and where that comes from. Works offline.")
     p.add_argument("id", metavar="ID")
-    p.add_argument("--lang", choices=["en", "zh"], default="en",
-                   help="language of the knowledge base's causes and fixes (checks are explained in English)")
     p.add_argument("--format", choices=["text", "json"], default="text", help="output format (default: text)")
     p.add_argument("--output", "-o", metavar="FILE", help="write to FILE instead of stdout")
     add_kb_option(p)

@@ -24,8 +24,6 @@ SHOW_LINE_CHARS = 300
 
 def register(sub) -> None:
     common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--lang", choices=["en", "zh"], default="en",
-                        help="language of titles, causes and fixes (zh falls back to English where not written)")
     common.add_argument("--format", choices=["text", "json"], default="text", help="output format (default: text)")
     common.add_argument("--output", "-o", metavar="FILE", help="write the result to FILE instead of stdout")
     add_kb_option(common)

@@ -1,0 +1,31 @@
+"""Build hook: compile the message catalogs (ascend_doctor/locale/*/*.po) into .mo files in the wheel.
+
+Everything else is declared in setup.cfg; this file only adds the catalog step to `build_py`, the
+setuptools convention for generated package data.
+"""
+
+import importlib.util
+import os
+
+from setuptools import setup
+from setuptools.command.build_py import build_py
+
+
+def _catalog_module():
+    # Loaded by path: importing the ascend_doctor package itself here would need its dependencies.
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "ascend_doctor", "catalog.py")
+    spec = importlib.util.spec_from_file_location("_ascend_doctor_catalog", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+class BuildPyWithCatalogs(build_py):
+    def run(self):
+        super().run()
+        out = os.path.join(self.build_lib, "ascend_doctor", "locale")
+        for path in _catalog_module().compile_locale_dir(os.path.join("ascend_doctor", "locale"), out):
+            self.announce(f"compiled {path}", level=2)
+
+
+setup(cmdclass={"build_py": BuildPyWithCatalogs})

@@ -1,0 +1,75 @@
+"""Find English a Chinese report should not have.
+
+A zh report may keep in English: commands (a fix step's command part, `backticked` text), quoted log
+text ("..." as the software prints it), paths, URLs, versions, identifiers (check ids, variables,
+options), what the machine itself said (any word of the snapshot's files: OS names, package names,
+command output), and the product and technical names the glossary keeps (docs/glossary.md: CANN,
+HCCL, MindSpore, npu-smi ...). Any other English word is a leftover: a message that was not marked for
+translation or has no Chinese.
+"""
+
+import os
+import re
+
+CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff\u3000-\u303f\uff00-\uffef]")
+WORD = re.compile(r"[A-Za-z]+(?:['’][a-z]+)?")
+# Spans that stay as written: `code`, "quoted log text", “quoted”, URLs, <placeholders>.
+SPANS = re.compile(r"`[^`]*`|\"[^\"]*\"|“[^”]*”|'[^'\s][^']*'|https?://\S+|<[^<>\s]+>")
+# A token that is a path, file, option, variable, version or id (it carries / . _ = $ @ - : or a digit inside).
+TECH_TOKEN = re.compile(r"[^\s\u3400-\u9fff\uff00-\uffef\u3000-\u303f]*[/._=$@\d:-][^\s\u3400-\u9fff\uff00-\uffef\u3000-\u303f]*")
+
+# Names Chinese Ascend documentation keeps in English (docs/glossary.md), and units.
+KEEP = set("""
+Ascend Atlas CANN HCCL HCCS HCCP HDK HBM NPU NPUs GPU GPUs CPU CPUs CUDA cuDNN NCCL NVIDIA MindSpore MindX MindIE
+PyTorch torch TensorFlow Python CPython PyPI pip pip3 conda venv virtualenv docker Docker Kubernetes Slurm MPI OpenMPI
+Open JSON HTML YAML JUnit Prometheus RoCE PCIe DDR ECC AI Core AICPU AICore OPP TBE TIK GE ACL ATC DVPP ACLNN
+Linux Ubuntu Debian CentOS EulerOS openEuler Kylin OS glibc GCC gcc libc kernel dmesg
+GRAPH_MODE PYNATIVE_MODE PyNative KernelByKernel msrun mpirun torchrun srun sbatch ssh bash shell root
+toolkit nnae nnrt opp opp_kernel latest driver firmware rank ranktable rank_table server_id device_id
+ascend doctor npu smi nvidia nvcc ccec atc te hccn hccn_tool BMC LCNE IP IPv IPv4 IPv6 TLS SSH NFS
+MB GB GiB MiB KB KiB TB ms s min
+""".split())
+
+
+def data_words(snapshot_dir):
+    """Every word the machine's own files say (manifest, env, command output, files)."""
+    words = set()
+    for d, _, files in os.walk(snapshot_dir):
+        for f in files:
+            try:
+                with open(os.path.join(d, f), encoding="utf-8", errors="replace") as fh:
+                    words.update(WORD.findall(fh.read(2_000_000)))
+            except OSError:
+                pass
+    return words
+
+
+def command_part(step):
+    """The command of a fix step: what comes before "  # " (the comment), the whole step when it has no
+    Chinese (a bare command); empty for a sentence."""
+    if "  # " in step:
+        return step.split("  # ", 1)[0]
+    return "" if CJK.search(step) else step
+
+
+def leftovers(text, allowed=frozenset()):
+    """English words of `text` that are not allowed (see the module doc)."""
+    found = []
+    for line in text.splitlines():
+        line = SPANS.sub(" ", line)
+        line = TECH_TOKEN.sub(" ", line)
+        for w in WORD.findall(line):
+            if w in KEEP or w in allowed or w.upper() == w and len(w) > 1:
+                continue
+            found.append(w)
+    return found
+
+
+def allowed_words(report, snapshot_dir=None):
+    """Words a zh report may keep: the snapshot's data and the command parts of its fixes."""
+    words = set(data_words(snapshot_dir)) if snapshot_dir else set()
+    for f in report.findings:
+        for step in f.fix:
+            if isinstance(step, str):
+                words.update(WORD.findall(command_part(step)))
+    return words

@@ -1,0 +1,218 @@
+"""Chinese as well as English: the language choice, the catalogs, and reports with no English left in zh."""
+
+import gettext
+import io
+import json
+import os
+import re
+import string
+
+import pytest
+
+from ascend_doctor import catalog, i18n
+from conftest import REPO
+from fixture_reports import snapshot_dirs
+from i18n_support import allowed_words, command_part, leftovers
+
+ZH_DIR = os.path.join(REPO, "ascend_doctor", "locale", "zh_CN")
+MESSAGES = catalog.package_messages(os.path.join(REPO, "ascend_doctor"))
+
+
+@pytest.fixture
+def zh():
+    i18n.set_lang("zh")
+    yield
+    i18n.set_lang("en")
+
+
+@pytest.fixture(scope="module")
+def table():
+    return catalog.merged(catalog.read_entries(ZH_DIR))
+
+
+# ---- choosing the language ----
+
+@pytest.mark.parametrize("env, expected", [
+    ({}, "en"),
+    ({"LANG": "zh_CN.UTF-8"}, "zh"),
+    ({"LANG": "en_US.UTF-8"}, "en"),
+    ({"LANG": "zh_CN.UTF-8", "LC_MESSAGES": "en_US.UTF-8"}, "en"),
+    ({"LANG": "en_US.UTF-8", "LC_MESSAGES": "zh_TW.UTF-8"}, "zh"),
+    ({"LC_MESSAGES": "en_US", "LC_ALL": "zh_CN.GB18030"}, "zh"),
+    ({"LC_ALL": "C", "LANG": "zh_CN.UTF-8"}, "en"),
+    ({"LC_ALL": "", "LANG": "zh_CN.UTF-8"}, "zh"),  # empty means unset
+    ({"LANG": "zh_CN.UTF-8", "ASCEND_DOCTOR_LANG": "en"}, "en"),
+    ({"LANG": "C.UTF-8", "ASCEND_DOCTOR_LANG": "zh_CN"}, "zh"),
+])
+def test_language_from_environment(env, expected):
+    assert i18n.choose(None, env) == expected
+
+
+def test_flag_beats_environment():
+    assert i18n.choose("en", {"ASCEND_DOCTOR_LANG": "zh", "LANG": "zh_CN.UTF-8"}) == "en"
+    assert i18n.choose("zh", {"LANG": "en_US.UTF-8"}) == "zh"
+
+
+def test_a_bad_language_names_where_it_came_from():
+    with pytest.raises(i18n.LanguageError, match="ASCEND_DOCTOR_LANG is 'fr', expected zh or en"):
+        i18n.choose(None, {"ASCEND_DOCTOR_LANG": "fr"})
+
+
+def test_cli_bad_language_is_one_line_exit_2(capsys, monkeypatch):
+    from ascend_doctor.cli import main
+
+    monkeypatch.setenv("ASCEND_DOCTOR_LANG", "klingon")
+    assert main(["matrix", "show", "--cann", "8.0.RC3"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "ASCEND_DOCTOR_LANG is 'klingon', expected zh or en" in err
+    i18n.set_lang("en")
+
+
+def test_every_subcommand_takes_lang():
+    from ascend_doctor.cli import COMMANDS, build_parser
+
+    for name in COMMANDS:
+        parser = build_parser(name)
+        sub = next(a for a in parser._actions if a.dest == "command").choices[name]
+        leaves = [sub]
+        while any(a.dest and a.__class__.__name__ == "_SubParsersAction" for a in leaves[0]._actions):
+            action = next(a for a in leaves[0]._actions if a.__class__.__name__ == "_SubParsersAction")
+            leaves = list(action.choices.values())
+        for leaf in leaves:
+            assert "--lang" in leaf._option_string_actions, f"{leaf.prog} has no --lang"
+
+
+# ---- the catalogs ----
+
+def test_po_compiles_to_a_mo_gettext_reads(tmp_path):
+    po = ('msgid ""\nmsgstr "Content-Type: text/plain; charset=UTF-8\\n"\n\n'
+          '#: x.py:1\nmsgid "NPU driver installed"\nmsgstr "已安装 NPU 驱动"\n\n'
+          'msgid "{count} NPU"\nmsgid_plural "{count} NPUs"\nmsgstr[0] "{count} 个 NPU"\n\n'
+          '#, fuzzy\nmsgid "a guess"\nmsgstr "猜的"\n\n'
+          'msgid "a long "\n"message"\nmsgstr "长"\n"消息"\n')
+    src = tmp_path / "zh_CN"
+    src.mkdir()
+    (src / "area.po").write_text(po, encoding="utf-8")
+    (mo,) = catalog.compile_locale_dir(str(tmp_path))
+    with open(mo, "rb") as fh:
+        gnu = gettext.GNUTranslations(fh)
+    po_cat = catalog.read_po_dir(str(src))
+    for cat in (gnu, po_cat):
+        assert cat.gettext("NPU driver installed") == "已安装 NPU 驱动"
+        assert cat.ngettext("{count} NPU", "{count} NPUs", 3) == "{count} 个 NPU"
+        assert cat.gettext("a guess") == "a guess"  # fuzzy is not a translation
+        assert cat.gettext("a long message") == "长消息"
+        assert cat.gettext("unknown") == "unknown"
+
+
+def test_one_message_translated_two_ways_is_an_error(tmp_path):
+    for name, text in (("a.po", "我"), ("b.po", "咱")):
+        (tmp_path / name).write_text(f'msgid "I"\nmsgstr "{text}"\n', encoding="utf-8")
+    with pytest.raises(catalog.CatalogError, match="translated differently"):
+        catalog.merged(catalog.read_entries(str(tmp_path)))
+
+
+def test_the_catalogs_parse_with_no_fuzzy_or_empty_entry():
+    entries = catalog.read_entries(ZH_DIR)
+    bad = [e.where for e in entries if e.msgid and (e.fuzzy or not all(e.strs))]
+    assert not bad, f"fuzzy or untranslated entries: {bad[:10]}"
+
+
+@pytest.mark.parametrize("rel", sorted(MESSAGES))
+def test_every_marked_message_has_chinese(rel, table):
+    missing = sorted({m.msgid for m in MESSAGES[rel] if m.msgid not in table})
+    assert not missing, (f"{rel}: {len(missing)} message(s) without a zh_CN translation "
+                         f"(python scripts/i18n.py missing {rel}):\n" + "\n".join(missing[:20]))
+
+
+def _fields(text):
+    try:
+        return sorted(f for _, f, _, _ in string.Formatter().parse(text) if f is not None)
+    except ValueError as exc:
+        return [f"<unparsable: {exc}>"]
+
+
+def test_placeholders_match(table):
+    bad = [(msgid, strs[0]) for msgid, (plural, strs) in table.items() if _fields(msgid) != _fields(strs[0])]
+    assert not bad, "placeholders differ:\n" + "\n".join(f"{a!r}\n  -> {b!r}" for a, b in bad[:20])
+
+
+def test_commands_stay_commands(table):
+    """A fix line's command (before '  # ') and `backticked` text are the same in both languages."""
+    bad = []
+    for msgid, (_, strs) in table.items():
+        zh_text = strs[0]
+        if "  # " in msgid and command_part(msgid).strip() != zh_text.split("  # ", 1)[0].strip():
+            bad.append((msgid, zh_text))
+        for code in re.findall(r"`[^`]+`", msgid):
+            if code not in zh_text:
+                bad.append((msgid, zh_text))
+    assert not bad, "commands changed in translation:\n" + "\n".join(f"{a!r}\n  -> {b!r}" for a, b in bad[:20])
+
+
+def test_translations_are_chinese(table):
+    """A msgstr with no Chinese character is an English text copied over (ids and commands aside)."""
+    copied = [msgid for msgid, (_, strs) in table.items()
+              if msgid == strs[0] and re.search(r"[a-z]{3,} [a-z]{2,} [a-z]{2,}", msgid)]
+    assert not copied, f"translated as itself: {copied[:10]}"
+
+
+# ---- reports in Chinese ----
+
+def _zh_report(path):
+    from ascend_doctor.bundle import open_bundle
+    from ascend_doctor.doctor import RunOptions, run_checks
+
+    with open_bundle(path) as host:
+        return run_checks(host, RunOptions(timeout=5.0))
+
+
+SNAPSHOTS = snapshot_dirs()
+
+
+@pytest.mark.parametrize("path", SNAPSHOTS, ids=[os.path.basename(p) for p in SNAPSHOTS])
+def test_no_english_left_in_a_zh_report(path, zh):
+    from ascend_doctor.render import render
+
+    report = _zh_report(path)
+    allowed = allowed_words(report, path)
+    problems = {}
+    for fmt in ("text", "markdown"):
+        words = leftovers(render(report, fmt), allowed)
+        if words:
+            problems[fmt] = sorted(set(words))
+    for f in report.findings:
+        texts = [f.title, f.summary] + [command_part(s) and s.replace(command_part(s), "", 1) or s
+                                        for s in f.fix if isinstance(s, str)]
+        words = leftovers("\n".join(texts), allowed)
+        if words:
+            problems[f.id] = sorted(set(words))
+    assert not problems, f"English left in the zh report of {os.path.basename(path)}: {problems}"
+
+
+@pytest.mark.parametrize("path", SNAPSHOTS[:6], ids=[os.path.basename(p) for p in SNAPSHOTS[:6]])
+def test_the_same_findings_in_both_languages(path):
+    en = _zh_report(path)
+    i18n.set_lang("zh")
+    try:
+        zh_report = _zh_report(path)
+    finally:
+        i18n.set_lang("en")
+    assert [(f.id, f.status, f.pitfall) for f in en.findings] == \
+        [(f.id, f.status, f.pitfall) for f in zh_report.findings]
+    assert en.lang == "en" and zh_report.lang == "zh"
+
+
+def test_json_keeps_english_keys_and_says_its_language(capsys):
+    from ascend_doctor.cli import main
+
+    path = os.path.join(REPO, "tests", "fixtures", "a2_env_not_sourced")
+    main(["check", "--bundle", path, "--format", "json", "--lang", "zh"])
+    zh_json = json.loads(capsys.readouterr().out)
+    main(["check", "--bundle", path, "--format", "json", "--lang", "en"])
+    en_json = json.loads(capsys.readouterr().out)
+    assert zh_json["lang"] == "zh" and en_json["lang"] == "en"
+    assert sorted(zh_json) == sorted(en_json)
+    assert [(f["id"], f["status"], sorted(f)) for f in zh_json["findings"]] == \
+        [(f["id"], f["status"], sorted(f)) for f in en_json["findings"]]
+    assert i18n.get_lang() == "en"
