@@ -143,13 +143,11 @@ def _show_driver(matrix, version: str) -> Dict[str, Any]:
 
 
 def _table(rows: List[List[Any]], headers: List[str], width: int) -> str:
-    from tabulate import tabulate
-
-    from ..render.layout import fit_columns
+    from ..render.layout import fit_columns, table
 
     head, *body = fit_columns(headers, rows, width)
-    # disable_numparse: "9.0" is a version, not the number 9
-    return tabulate(body, headers=head, tablefmt="simple", disable_numparse=True)
+    # aligned by display width (Chinese headers take two columns a character); "9.0" stays text, not a number
+    return table(head, body)
 
 
 def _relation(row: dict) -> str:
