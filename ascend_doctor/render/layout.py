@@ -20,6 +20,8 @@ import sys
 import unicodedata
 from typing import Any, Iterator, List, Optional, Tuple
 
+from ..i18n import _, lookup
+
 DEFAULT_WIDTH = 80
 MIN_WIDTH = 40  # a narrower terminal still gets readable (longer) lines rather than one word per line
 _WORD = re.compile(r"\S+")
@@ -126,12 +128,18 @@ def wrap(text: str, width: int, indent: str = "", subsequent: Optional[str] = No
 
 
 def scalar(value: Any) -> str:
-    """A value as a reader writes it: yes/no, none, numbers and text as they are (never a Python repr)."""
+    """A value as a reader writes it, in the current language: yes/no, none, numbers and text as they are
+    (never a Python repr); a fixed phrase the catalog knows ("not found") is translated."""
     if value is None:
-        return "none"
+        return _("none")
     if isinstance(value, bool):
-        return "yes" if value else "no"
-    return str(value)
+        return _("yes") if value else _("no")
+    return lookup(value) if isinstance(value, str) else str(value)
+
+
+def label(key: Any) -> str:
+    """An evidence key shown to a reader: translated (i18n.lookup; the key stays English in the JSON)."""
+    return lookup(str(key))
 
 
 def _is_scalar(value: Any) -> bool:
@@ -144,7 +152,7 @@ def evidence_value(value: Any) -> str:
     if _is_scalar(value):
         return scalar(value)
     if not value:
-        return "none"
+        return _("none")
     if not isinstance(value, dict) and all(_is_scalar(v) for v in value):
         return ", ".join(scalar(v) for v in value)
     if isinstance(value, dict):
@@ -158,10 +166,11 @@ def evidence_lines(evidence: Any, depth: int = 0) -> List[Tuple[int, str]]:
     out: List[Tuple[int, str]] = []
     items = evidence.items() if isinstance(evidence, dict) else enumerate(evidence or [])
     for key, value in items:
+        key = label(key) if isinstance(evidence, dict) else key
         if _is_scalar(value):
             out.append((depth, f"{key}: {scalar(value)}"))
         elif not value:
-            out.append((depth, f"{key}: none"))
+            out.append((depth, f"{key}: {_('none')}"))
         elif isinstance(value, dict):
             out.append((depth, f"{key}:"))
             out.extend(evidence_lines(value, depth + 1))
@@ -173,7 +182,7 @@ def evidence_lines(evidence: Any, depth: int = 0) -> List[Tuple[int, str]]:
                 if _is_scalar(item):
                     out.append((depth + 1, f"- {scalar(item)}"))
                     continue
-                inner = evidence_lines(item, depth + 2) or [(depth + 2, "none")]
+                inner = evidence_lines(item, depth + 2) or [(depth + 2, _("none"))]
                 first_depth, first = inner[0]
                 out.append((depth + 1, "- " + first))
                 out.extend(inner[1:])
