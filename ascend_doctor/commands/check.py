@@ -13,7 +13,7 @@ from ..errors import CliError, EXIT_FINDINGS, EXIT_OK
 from ..doctor import RunOptions, SelectionError, check_selection, evaluate, run_checks
 from ..facts import Facts, FactsError
 from ..findings import FAIL, WARN, Report
-from ..i18n import _
+from ..i18n import N_, _
 from ..render import FORMATS, render
 from .common import (
     Progress, add_python_argument, live_host, opened_bundle, reject_python_with_bundle, report_color,
@@ -78,7 +78,7 @@ def load_saved_report(path: str) -> Report:
     from ..data import DataError, load_json_file
 
     try:
-        data = load_json_file(path, "an ascend-doctor JSON report")
+        data = load_json_file(path, N_("an ascend-doctor JSON report"))  # translated where the error is said
     except DataError as exc:
         raise CliError(str(exc)) from None
     if not isinstance(data, dict):

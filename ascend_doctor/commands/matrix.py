@@ -21,12 +21,13 @@ from ..errors import CliError, EXIT_FINDINGS, EXIT_OK
 from ..data import DataError
 from ..facts import CannInstall, CudaFacts, DriverFacts, Facts, FirmwareFacts, MindSporeFacts, PythonFacts
 from ..findings import FAIL, WARN
-from ..i18n import _
+from ..i18n import N_, _, lookup
 from ..render import FORMATS, render
 from ..versions import major_minor, parse_version, python_major_minor, release_matches, version_key
 from .common import report_color, require_positive_seconds, write_output
 
 ARCHES = ("x86_64", "aarch64")
+BUNDLED = N_("bundled")  # a matrix's source when it is the one shipped with the package (else the cache's path)
 
 
 def register(sub) -> None:
@@ -145,11 +146,17 @@ def _show_driver(matrix, version: str) -> Dict[str, Any]:
 
 
 def _table(rows: List[List[Any]], headers: List[str], width: int) -> str:
-    from ..render.layout import fit_columns, table
+    from tabulate import tabulate
+
+    from ..render.layout import fit_columns, has_wide, table
 
     head, *body = fit_columns(headers, rows, width)
-    # aligned by display width (Chinese headers take two columns a character); "9.0" stays text, not a number
-    return table(head, body)
+    if any(has_wide(str(c)) for r in [head] + body for c in r):
+        # tabulate measures len(), not terminal columns (without wcwidth): Chinese cells would not line up.
+        # layout.table is the same "simple" layout by display width (tests/test_zh_layout.py: equal in English).
+        return table(head, body)
+    # disable_numparse: "9.0" is a version, not the number 9
+    return tabulate(body, headers=head, tablefmt="simple", disable_numparse=True)
 
 
 def _relation(row: dict) -> str:
@@ -192,7 +199,8 @@ def _render_show(matrix, args, result: Dict[str, Any], width: int) -> str:
     from ..render.layout import wrap
 
     info = matrix.info()
-    values = {"version": info["version"], "date": info["date"], "source": info["source"], "origin": info.get("from")}
+    values = {"version": info["version"], "date": info["date"], "source": lookup(info["source"]),
+              "origin": info.get("from")}
     # one line whatever the width, like the report's header rows: which matrix answered is grepped for whole
     out: List[str] = [(_("compatibility matrix {version} ({date}, {source}, installed from {origin})")
                        if info.get("from") else _("compatibility matrix {version} ({date}, {source})"))
