@@ -62,7 +62,9 @@ def show_summary(rows, width: int):
             for what, _detail in items:
                 counts[_top(what)] = counts.get(_top(what), 0) + 1
             groups = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
-            out.extend(wrap(", ".join(_("{count} under {top}").format(count=f"{n:,}", top=top) for top, n in groups),
+            from ..render.common import joined
+
+            out.extend(wrap(joined(_("{count} under {top}").format(count=f"{n:,}", top=top) for top, n in groups),
                             width, "  ", "  "))
     return out
 
