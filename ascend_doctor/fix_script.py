@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Iterable, List, Tuple
 
 from .findings import ERROR, FAIL, WARN, Report
-from .i18n import _
+from .i18n import N_, _, lookup
 
 # Start-up files a fix may add a line to; only these are written by a script.
 RC_FILES = ("~/.bashrc", "~/.bash_profile", "~/.profile", "$HOME/.bashrc", "$HOME/.bash_profile", "$HOME/.profile")
@@ -33,6 +33,8 @@ ROOT_COMMANDS = {"sudo", "reboot", "rmmod", "modprobe", "insmod", "systemctl", "
 NEEDS_ROOT = re.compile(r"\.run\b.*--(install|full|upgrade|uninstall)|--install-for-all")
 OTHER_COMMANDS = {"pip", "pip3", "atc", "msrun", "mpirun", "ln", "rm", "mkdir", "chmod", "mv", "cp", "docker",
                   "kubectl", "ip", "sysctl"}
+# What a report judged when it was not this machine (its host block's kind), named in the script's header.
+HOST_KINDS = (N_("snapshot"), N_("report"), N_("planned"), N_("facts"))
 PLACEHOLDER = re.compile(r"<[^<>\s][^<>]*>")
 _QUIET = re.compile(r"\s[12]?>\s*/dev/null|\s2>&1")
 _PIP_EXACT = re.compile(r"^(python3? -m )?pip3? install( -U| --upgrade)? [A-Za-z0-9_.\-\[\]]+==[0-9][0-9A-Za-z.+\-]*$")
@@ -129,7 +131,7 @@ def script_for(report: Report, when: str, statuses: Iterable[str] = (FAIL, ERROR
     host = report.host or {}
     where = host.get("name") or "?"
     if host.get("kind") and host.get("kind") != "live":
-        where += f" ({host.get('kind')})"
+        where += f" ({lookup(host.get('kind'))})"
     out = ["#!/usr/bin/env bash",
            _("# ascend-doctor fix script for {host}, {when}.").format(host=where, when=when),
            _("# Report verdict: {fail} fail, {warn} warn, {error} could not check.").format(
