@@ -129,11 +129,11 @@ def script_for(report: Report, when: str, statuses: Iterable[str] = (FAIL, ERROR
                       key=lambda f: order.get(f.status, 3))
     counts = report.summary
     host = report.host or {}
-    where = host.get("name") or "?"
-    if host.get("kind") and host.get("kind") != "live":
-        where += f" ({lookup(host.get('kind'))})"
+    kind = host.get("kind") if host.get("kind") != "live" else None
+    header = _("# ascend-doctor fix script for {host} ({kind}), {when}.") if kind else \
+        _("# ascend-doctor fix script for {host}, {when}.")
     out = ["#!/usr/bin/env bash",
-           _("# ascend-doctor fix script for {host}, {when}.").format(host=where, when=when),
+           header.format(host=host.get("name") or "?", kind=lookup(kind or ""), when=when),
            _("# Report verdict: {fail} fail, {warn} warn, {error} could not check.").format(
                fail=counts[FAIL], warn=counts[WARN], error=counts[ERROR]),
            # One message, its lines broken where each language reads well.
