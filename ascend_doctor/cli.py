@@ -45,9 +45,12 @@ def missing_dependency(exc: ImportError) -> Optional[str]:
     name = (getattr(exc, "name", None) or "").split(".", 1)[0]
     if name not in RUNTIME_DEPENDENCIES:
         return None
+    from .i18n import _
+
     req = RUNTIME_DEPENDENCIES[name]
-    return (f"the Python package {name!r} that ascend-doctor needs is not importable in {sys.executable}; "
-            f"install it: {sys.executable} -m pip install '{req}'")
+    return _("the Python package {package} that ascend-doctor needs is not importable in {python}; "
+             "install it: {python} -m pip install '{requirement}'").format(package=repr(name), python=sys.executable,
+                                                                         requirement=req)
 
 
 def _help_width() -> int:
@@ -69,10 +72,42 @@ def _help_width() -> int:
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message):  # one line, exit 2, like every other could-not-run
-        self.exit(EXIT_CANNOT_RUN, f"{self.prog}: error: {message} (see --help)\n")
+        from .i18n import _
+
+        self.exit(EXIT_CANNOT_RUN, _("{prog}: error: {message} (see --help)").format(
+            prog=self.prog, message=_argparse_message(message)) + "\n")
 
     def _get_formatter(self):  # argparse builds one per add_argument; the default one imports shutil
         return self.formatter_class(prog=self.prog, width=_help_width())
+
+
+def _argparse_message(message: str) -> str:
+    """argparse's own error message in the current language for the common cases (a bad choice, a missing
+    or unknown argument, a value of the wrong type, an option without its value); others as argparse says."""
+    import re
+
+    from .i18n import _, get_lang
+
+    if get_lang() == "en":
+        return message
+    forms = (
+        (r"argument (?P<arg>.+?): invalid choice: (?P<value>.+?) \(choose from (?P<choices>.+)\)$",
+         _("argument {arg}: invalid choice: {value} (choose from {choices})")),
+        (r"the following arguments are required: (?P<args>.+)$", _("the following arguments are required: {args}")),
+        (r"unrecognized arguments: (?P<args>.+)$", _("unrecognized arguments: {args}")),
+        (r"argument (?P<arg>.+?): invalid (?P<type>\w+) value: (?P<value>.+)$",
+         _("argument {arg}: invalid {type} value: {value}")),
+        (r"argument (?P<arg>.+?): expected one argument$", _("argument {arg}: expected one argument")),
+        (r"argument (?P<arg>.+?): expected at least one argument$", _("argument {arg}: expected at least one argument")),
+        (r"argument (?P<arg>.+?): not allowed with argument (?P<other>.+)$",
+         _("argument {arg}: not allowed with argument {other}")),
+        (r"one of the arguments (?P<args>.+) is required$", _("one of the arguments {args} is required")),
+    )
+    for pattern, text in forms:
+        m = re.match(pattern, message)
+        if m:
+            return text.format(**m.groupdict())
+    return message
 
 
 def build_parser(selected: Optional[str] = None) -> argparse.ArgumentParser:
@@ -118,11 +153,30 @@ def _choose_language(args) -> str:
 
     try:
         lang = i18n.choose(getattr(args, "lang", None))
-    except i18n.LanguageError as exc:
+    except i18n.LanguageError as exc:  # said in English: the language is what could not be chosen
         raise CliError(str(exc)) from None
     i18n.set_lang(lang)
     args.lang = lang
     return lang
+
+
+def _early_language(argv: List[str]) -> None:
+    """The language for argparse's own errors, which come before the parsed --lang: the --lang/--lang=X of the
+    command line, ASCEND_DOCTOR_LANG or the locale. A bad value is left for _choose_language to report."""
+    from . import i18n
+
+    flag = None
+    for i, arg in enumerate(argv):
+        if arg == "--lang" and i + 1 < len(argv):
+            flag = argv[i + 1]
+        elif arg.startswith("--lang="):
+            flag = arg.split("=", 1)[1]
+    try:
+        lang = i18n.choose(flag)
+    except i18n.LanguageError:
+        return
+    if lang != i18n.get_lang():
+        i18n.set_lang(lang)
 
 
 def _with_default_command(argv: List[str]) -> List[str]:
@@ -155,11 +209,19 @@ def _install_signal_handlers() -> None:
             signal.signal(sig, _exit_on_signal)
 
 
+def error_line(reason: str) -> str:
+    """The one line a could-not-run error prints on stderr: "ascend-doctor: error: <reason>"."""
+    from .i18n import _
+
+    return _("ascend-doctor: error: {reason}").format(reason=reason)
+
+
 def main(argv: Optional[List[str]] = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     _install_signal_handlers()
     argv = _with_default_command(argv)
     try:
+        _early_language(argv)
         parser = build_parser(argv[0] if argv and argv[0] in COMMANDS else None)
         args = parser.parse_args(argv)
         _choose_language(args)
@@ -168,14 +230,16 @@ def main(argv: Optional[List[str]] = None) -> int:
         reason = missing_dependency(exc)
         if reason is None:
             raise
-        print("ascend-doctor: error: " + reason, file=sys.stderr)
+        print(error_line(reason), file=sys.stderr)
         return EXIT_CANNOT_RUN
     except CliError as exc:
         # One line, always: a message built from a library's text may carry newlines.
-        print("ascend-doctor: error: " + " ".join(str(exc).split()), file=sys.stderr)
+        print(error_line(" ".join(str(exc).split())), file=sys.stderr)
         return EXIT_CANNOT_RUN
     except KeyboardInterrupt:
-        print("ascend-doctor: interrupted", file=sys.stderr)
+        from .i18n import _
+
+        print(_("ascend-doctor: interrupted"), file=sys.stderr)
         return EXIT_INTERRUPTED
     except BrokenPipeError:
         # `ascend-doctor ... | head`: the reader left. Exit as a Unix tool killed by SIGPIPE would,

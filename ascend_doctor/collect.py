@@ -35,6 +35,7 @@ from typing import Dict, List, Optional, Sequence, Set, Tuple
 from . import __version__
 from .atomic import replacing
 from .host import CommandResult, FileTooLarge, FileUnreadable, LiveHost
+from .i18n import N_, _
 from .redact import Redactor
 from .snapshot import write_snapshot
 
@@ -292,15 +293,15 @@ def collect_logs(opts: LogOptions, redactor: Redactor) -> Tuple[Dict[str, str], 
             if not os.path.isfile(src) or os.path.islink(src):
                 continue
             if budget <= 0:
-                notes.append(f"{src}: left out, the --logs-max-mb total is used up")
+                notes.append(_("{path}: left out, the --logs-max-mb total is used up").format(path=src))
                 continue
             try:
                 data, size, truncated = _tail(src, min(opts.per_file_bytes, budget))
             except (OSError, EOFError) as exc:
-                notes.append(f"{src}: not collected ({exc})")
+                notes.append(_("{path}: not collected ({reason})").format(path=src, reason=exc))
                 continue
             if b"\x00" in data[:8192]:
-                notes.append(f"{src}: binary, not collected")
+                notes.append(_("{path}: binary, not collected").format(path=src))
                 continue
             stored = src[:-3] if src.endswith(".gz") else src
             files[stored] = redactor.text(data.decode("utf-8", errors="replace"))
@@ -336,16 +337,16 @@ class Collection:
         """(kind, what, detail) for `collect --show`."""
         rows = [("file", p, f"{len(t.encode('utf-8'))} B") for p, t in sorted(self.files.items())
                 if p not in {e["path"] for e in self.logs}]
-        rows += [("exists", p, "empty placeholder") for p in sorted(self.placeholders - set(self.files))]
-        rows += [("unreadable", p, "recorded as permission denied") for p in sorted(self.unreadable)]
+        rows += [("exists", p, N_("empty placeholder")) for p in sorted(self.placeholders - set(self.files))]
+        rows += [("unreadable", p, N_("recorded as permission denied")) for p in sorted(self.unreadable)]
         rows += [("link", p, f"-> {t}") for p, t in sorted(self.symlinks.items())]
         for c in self.commands:
             detail = c.get("error") or f"rc {c.get('rc')}, {len(c.get('stdout') or '')} B"
             rows.append(("command", " ".join(c["argv"]), detail))
-        rows += [("env", k, "kept" if v != "<redacted>" else "value redacted") for k, v in sorted(self.env.items())]
-        rows += [("log", e["path"], f"{e['bytes']} B" + (f" (tail of {e['original_bytes']} B)" if e["truncated"] else ""))
-                 for e in self.logs]
-        rows.append(("report", "report.json", f"{len(self.report.get('findings') or [])} findings"))
+        rows += [("env", k, "kept" if v != "<redacted>" else N_("value redacted")) for k, v in sorted(self.env.items())]
+        rows += [("log", e["path"], _("{size} B (tail of {original} B)").format(size=e["bytes"], original=e["original_bytes"])
+                  if e["truncated"] else f"{e['bytes']} B") for e in self.logs]
+        rows.append(("report", "report.json", _("{count} findings").format(count=len(self.report.get("findings") or []))))
         return rows
 
 

@@ -30,7 +30,9 @@ def data_path(name: str) -> str:
         candidate = os.path.join(base, name)
         if os.path.isfile(candidate):
             return candidate
-    raise DataError(f"data file {name} not found next to the package; the installation is incomplete")
+    from .i18n import _
+
+    raise DataError(_("data file {name} not found next to the package; the installation is incomplete").format(name=name))
 
 
 def load_json_file(path: str, expected: str = "JSON") -> Any:
@@ -40,14 +42,20 @@ def load_json_file(path: str, expected: str = "JSON") -> Any:
             raise OSError(0, "not a regular file")
         with open(path, "r", encoding="utf-8") as fh:
             return json.load(fh)
-    except OSError as exc:
-        raise DataError(f"{path}: cannot read ({exc.strerror or exc})") from None
-    except json.JSONDecodeError as exc:
-        raise DataError(f"{path}: line {exc.lineno} column {exc.colno}: {exc.msg}, expected {expected}") from None
-    except UnicodeDecodeError:
-        raise DataError(f"{path}: not UTF-8 text, expected {expected}") from None
-    except RecursionError:
-        raise DataError(f"{path}: nested too deeply, expected {expected}") from None
+    except (OSError, ValueError, RecursionError) as exc:  # JSONDecodeError and UnicodeDecodeError are ValueErrors
+        from .i18n import _, lookup  # only on the error path: this module imports nothing of ours to load
+
+        values = {"path": path, "expected": lookup(expected)}
+        if isinstance(exc, OSError):
+            raise DataError(_("{path}: cannot read ({reason})").format(path=path, reason=exc.strerror or exc)) from None
+        if isinstance(exc, json.JSONDecodeError):
+            raise DataError(_("{path}: line {line} column {column}: {error}, expected {expected}").format(
+                line=exc.lineno, column=exc.colno, error=exc.msg, **values)) from None
+        if isinstance(exc, UnicodeDecodeError):
+            raise DataError(_("{path}: not UTF-8 text, expected {expected}").format(**values)) from None
+        if isinstance(exc, RecursionError):
+            raise DataError(_("{path}: nested too deeply, expected {expected}").format(**values)) from None
+        raise
 
 
 # data file -> its schema (in data/). The knowledge base's parts (data/kb/*.json) follow kb_part.schema.json.

@@ -16,7 +16,8 @@ from . import __version__
 from .checks import CheckContext, all_checks
 from .checks._accelerators import checked_as
 from .facts import Facts
-from .findings import CRASHED_TITLE_PREFIX, ERROR, Finding, Report
+from .findings import ERROR, Finding, Report
+from .i18n import _, sentences
 from .host import Host
 from .probes import ProbeOptions, collect_facts
 from .reconcile import reconcile
@@ -74,9 +75,11 @@ def check_selection(only: Sequence[str] = (), skip: Sequence[str] = ()) -> None:
                 continue
             bare = p.strip("*?[]").rstrip(".") or p
             close = difflib.get_close_matches(bare, ids + areas, n=1, cutoff=0.0)
-            hint = f"; closest: {close[0]}" if close else ""
-            raise SelectionError(f"{option} {p}: matches no check id, area or glob{hint} "
-                                 f"(areas: {', '.join(areas)})")
+            values = {"option": option, "pattern": p, "closest": close[0] if close else "", "areas": ", ".join(areas)}
+            raise SelectionError((_("{option} {pattern}: matches no check id, area or glob; closest: {closest} "
+                                    "(areas: {areas})") if close else
+                                  _("{option} {pattern}: matches no check id, area or glob (areas: {areas})"))
+                                 .format(**values))
 
 
 def run_checks(host: Host, options: Optional[RunOptions] = None, progress=None) -> Report:
@@ -102,10 +105,12 @@ def _crashed(spec, exc: BaseException) -> Finding:
     import traceback  # only when a check crashed
 
     tb = traceback.extract_tb(exc.__traceback__)[-1]
-    # Status error as "could not check", but told apart from it: a distinct title and crashed: true.
+    # Status error as "could not check", but told apart from it: evidence crashed: true (code tests that, never
+    # the title, which is in the reader's language) and a distinct title.
     return Finding(
-        id=spec.id, status=ERROR, title=f"{CRASHED_TITLE_PREFIX}{spec.title}",
-        summary=f"The check itself crashed ({type(exc).__name__}: {exc}); this is a bug in ascend-doctor.",
+        id=spec.id, status=ERROR, title=_("Check crashed: {title}").format(title=_(spec.title)),
+        summary=_("The check itself crashed ({error}); this is a bug in ascend-doctor.").format(
+            error=f"{type(exc).__name__}: {exc}"),
         evidence={"crashed": True, "where": f"{tb.filename.rsplit('/', 1)[-1]}:{tb.lineno}"})
 
 
@@ -134,9 +139,10 @@ def evaluate(facts: Facts, selection: Optional[Selection] = None, options: Optio
                        _matrix=matrix)
     for name, crash in facts.probe_crashes.items():
         findings.append(Finding(
-            id=f"doctor.probe_{name}", status=ERROR, title=f"The {name} probe crashed",
-            summary=f"ascend-doctor could not read the {name} facts; checks that need them say 'unknown'. "
-                    "This is a bug in ascend-doctor, please report it with this line.",
+            id=f"doctor.probe_{name}", status=ERROR, title=_("The {name} probe crashed").format(name=name),
+            summary=sentences(_("ascend-doctor could not read the {name} facts; checks that need them say "
+                                "'unknown'.").format(name=name),
+                              _("This is a bug in ascend-doctor, please report it with this line.")),
             evidence={"crashed": True, "crash": crash}))
     for spec in all_checks():
         if not selection.includes(spec.id):

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Iterable, List, Tuple
 
 from .findings import ERROR, FAIL, WARN, Report
+from .i18n import N_, _, lookup
 
 # Start-up files a fix may add a line to; only these are written by a script.
 RC_FILES = ("~/.bashrc", "~/.bash_profile", "~/.profile", "$HOME/.bashrc", "$HOME/.bash_profile", "$HOME/.profile")
@@ -32,6 +33,8 @@ ROOT_COMMANDS = {"sudo", "reboot", "rmmod", "modprobe", "insmod", "systemctl", "
 NEEDS_ROOT = re.compile(r"\.run\b.*--(install|full|upgrade|uninstall)|--install-for-all")
 OTHER_COMMANDS = {"pip", "pip3", "atc", "msrun", "mpirun", "ln", "rm", "mkdir", "chmod", "mv", "cp", "docker",
                   "kubectl", "ip", "sysctl"}
+# What a report judged when it was not this machine (its host block's kind), named in the script's header.
+HOST_KINDS = (N_("snapshot"), N_("report"), N_("planned"), N_("facts"))
 PLACEHOLDER = re.compile(r"<[^<>\s][^<>]*>")
 _QUIET = re.compile(r"\s[12]?>\s*/dev/null|\s2>&1")
 _PIP_EXACT = re.compile(r"^(python3? -m )?pip3? install( -U| --upgrade)? [A-Za-z0-9_.\-\[\]]+==[0-9][0-9A-Za-z.+\-]*$")
@@ -81,30 +84,32 @@ def _guarded_append(line: str, rc_file: str) -> str:
 def classify_step(step: str) -> Step:
     """Decide how one fix step appears in the script (see the module docstring)."""
     if "\n" in step.strip():  # a multi-line snippet (Python or prose): shown, not run
-        return Step("note", "by hand:\n" + step.strip())
+        return Step("note", _("by hand:") + "\n" + step.strip())
     cmd, why = _split_comment(step)
     suffix = f"   # {why}" if why else ""
     word = _first_word(cmd)
     if not _is_command(word):
         if "(" in cmd and ("mindspore" in cmd or cmd.startswith("from ")):
-            return Step("note", f"in your training script: {cmd}{suffix}")
-        return Step("note", f"by hand: {step.strip()}")
+            return Step("note", _("in your training script: {command}").format(command=cmd) + suffix)
+        return Step("note", _("by hand: {step}").format(step=step.strip()))
     root = word in ROOT_COMMANDS or bool(NEEDS_ROOT.search(cmd))
     if PLACEHOLDER.search(cmd):
-        return Step("note", f"fill in the <...> parts, then run{' as root' if root else ''}: {cmd}{suffix}", root)
+        text = _("fill in the <...> parts, then run as root: {command}") if root else \
+            _("fill in the <...> parts, then run: {command}")
+        return Step("note", text.format(command=cmd) + suffix, root)
     m = _APPEND.match(cmd)
     if m and m.group("file") in RC_FILES:
         return Step("append", _guarded_append(m.group("line"), m.group("file")) + suffix)
     if word in LOOK_COMMANDS and ">" not in _QUIET.sub("", cmd):  # a redirect into a file is not a look
-        return Step("note", f"check: {cmd}{suffix}")
+        return Step("note", _("check: {command}").format(command=cmd) + suffix)
     if word in SHELL_STATE:
-        return Step("note", f"in your shell or job script (a script cannot change its caller): {cmd}{suffix}",
-                    shell=True)
+        return Step("note", _("in your shell or job script (a script cannot change its caller): {command}")
+                    .format(command=cmd) + suffix, shell=True)
     if _PIP_EXACT.match(cmd) and not root:
         return Step("install", cmd + suffix)
     if root:
-        return Step("note", f"as root, by hand (changes the system): {cmd}{suffix}", True)
-    return Step("note", f"by hand: {cmd}{suffix}")
+        return Step("note", _("as root, by hand (changes the system): {command}").format(command=cmd) + suffix, True)
+    return Step("note", _("by hand: {step}").format(step=cmd) + suffix)
 
 
 def _is_command(word: str) -> bool:
@@ -123,36 +128,39 @@ def script_for(report: Report, when: str, statuses: Iterable[str] = (FAIL, ERROR
     problems = sorted((f for f in report.findings if f.status in tuple(statuses) and f.fix),
                       key=lambda f: order.get(f.status, 3))
     counts = report.summary
-    verdict = f"{counts[FAIL]} fail, {counts[WARN]} warn, {counts[ERROR]} could not check"
     host = report.host or {}
-    where = host.get("name") or "?"
-    if host.get("kind") and host.get("kind") != "live":
-        where += f" ({host.get('kind')})"
+    kind = host.get("kind") if host.get("kind") != "live" else None
+    header = _("# ascend-doctor fix script for {host} ({kind}), {when}.") if kind else \
+        _("# ascend-doctor fix script for {host}, {when}.")
     out = ["#!/usr/bin/env bash",
-           f"# ascend-doctor fix script for {where}, {when}.",
-           f"# Report verdict: {verdict}.",
-           "# Made from the report's fixes. Review every line before you run it (bash FILE); ascend-doctor",
-           "# never runs it. Active lines only add a line to a shell start-up file (once, however often the",
-           "# script runs) or install an exact package version; every other step is a comment to do by hand.",
-           "# Lines marked 'needs root' change the system: run them yourself as root.",
+           header.format(host=host.get("name") or "?", kind=lookup(kind or ""), when=when),
+           _("# Report verdict: {fail} fail, {warn} warn, {error} could not check.").format(
+               fail=counts[FAIL], warn=counts[WARN], error=counts[ERROR]),
+           # One message, its lines broken where each language reads well.
+           *_("# Made from the report's fixes. Review every line before you run it (bash FILE); ascend-doctor\n"
+              "# never runs it. Active lines only add a line to a shell start-up file (once, however often the\n"
+              "# script runs) or install an exact package version; every other step is a comment to do by hand.\n"
+              "# Lines marked 'needs root' change the system: run them yourself as root.").splitlines(),
            "set -euo pipefail", ""]
     if not problems:
-        out.append("# Nothing to fix: the report has no problem with a fix.")
+        out.append(_("# Nothing to fix: the report has no problem with a fix."))
         return "\n".join(out) + "\n"
     seen = set()
     for f in problems:
-        title = f"[{f.status.upper()}] {f.id}: {f.title}" + (f" (pitfall {f.pitfall})" if f.pitfall else "")
+        item = {"status": f.status.upper(), "id": f.id, "title": f.title, "pitfall": f.pitfall}
+        title = (_("[{status}] {id}: {title} (pitfall {pitfall})") if f.pitfall else
+                 _("[{status}] {id}: {title}")).format(**item)
         out.extend(_comment(title))
         shell_changed = False
         for raw in f.fix:
             step = classify_step(raw)
             if step.kind == "install" and shell_changed:
                 # e.g. `conda activate ms` by hand, then `pip install`: meant for that environment, not this shell
-                step = Step("note", f"after the step above, in that environment: {step.text}")
+                step = Step("note", _("after the step above, in that environment: {step}").format(step=step.text))
             shell_changed = shell_changed or step.shell
             key = (step.kind, step.text)
             if key in seen:  # the same step from two findings: once is enough
-                out.append("# (same step as above)")
+                out.append(_("# (same step as above)"))
                 continue
             seen.add(key)
             if step.active:
@@ -160,7 +168,7 @@ def script_for(report: Report, when: str, statuses: Iterable[str] = (FAIL, ERROR
             else:
                 lines = _comment(step.text)
                 if step.needs_root:
-                    lines[0] += "   # needs root"
+                    lines[0] += "   # " + _("needs root")
                 out.extend(lines)
         out.append("")
     return "\n".join(out).rstrip("\n") + "\n"

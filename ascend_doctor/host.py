@@ -29,6 +29,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Dict, List, Mapping, Optional, Sequence, Tuple
 
+from .i18n import _
 from .process import MAX_COMMAND_OUTPUT, kill_running, run_captured, track, untrack  # noqa: F401 (re-exported)
 
 SNAPSHOT_FORMAT = "ascend-doctor-snapshot/1"
@@ -395,7 +396,7 @@ class LiveHost(Host):
         if text:
             kv = {}
             for line in text.splitlines():
-                key, _, rest = line.partition(":")
+                key, _sep, rest = line.partition(":")
                 parts = rest.split()
                 if parts and parts[0].isdigit():
                     kv[key] = int(parts[0]) // 1024
@@ -527,19 +528,21 @@ class SnapshotHost(Host):
         # the support engineer's disk (a customer bundle is untrusted), so they must be real entries.
         for name in ("manifest.json", "env.json", "commands.json", "root"):
             if os.path.islink(os.path.join(self.directory, name)):
-                raise SnapshotError(f"{os.path.join(self.directory, name)}: is a symbolic link, "
-                                    "expected a file or directory inside the snapshot; refused")
+                raise SnapshotError(_("{path}: is a symbolic link, expected a file or directory inside the snapshot; "
+                                      "refused").format(path=os.path.join(self.directory, name)))
         manifest_path = os.path.join(self.directory, "manifest.json")
         self.manifest = _load_json(manifest_path, dict)
         fmt = self.manifest.get("format")
         if fmt != SNAPSHOT_FORMAT:
-            raise SnapshotError(f"{manifest_path}: field 'format' is {fmt!r}, expected {SNAPSHOT_FORMAT!r}")
+            raise SnapshotError(_("{path}: field 'format' is {value}, expected {expected}").format(
+                path=manifest_path, value=repr(fmt), expected=repr(SNAPSHOT_FORMAT)))
         _check_manifest_shape(self.manifest, manifest_path)
         env_path = os.path.join(self.directory, "env.json")
         env = _load_json(env_path, dict) if os.path.exists(env_path) else {}
         bad = [k for k, v in env.items() if not isinstance(v, str)]
         if bad:
-            raise SnapshotError(f"{env_path}: value of {bad[0]!r} is not a string, expected every value to be a string")
+            raise SnapshotError(_("{path}: value of {name} is not a string, expected every value to be a string").format(
+                path=env_path, name=repr(bad[0])))
         self._env = env
         cmd_path = os.path.join(self.directory, "commands.json")
         records = _load_json(cmd_path, list) if os.path.exists(cmd_path) else []
@@ -547,7 +550,8 @@ class SnapshotHost(Host):
         for i, rec in enumerate(records):
             argv = rec.get("argv") if isinstance(rec, dict) else None
             if not (isinstance(argv, list) and argv and all(isinstance(a, str) for a in argv)):
-                raise SnapshotError(f"{cmd_path}: [{i}].argv is missing or not a list of strings")
+                raise SnapshotError(_("{path}: [{index}].argv is missing or not a list of strings").format(
+                    path=cmd_path, index=i))
             self._commands[tuple(argv)] = rec
         self.label = str(self.manifest.get("hostname") or os.path.basename(self.directory))
 
@@ -690,7 +694,8 @@ class SnapshotHost(Host):
 def _check_manifest_shape(manifest: dict, path: str) -> None:
     """The manifest fields SnapshotHost reads must have the types it reads them as."""
     def bad(field: str, expected: str):
-        raise SnapshotError(f"{path}: field {field!r} is {type(value).__name__}, expected {expected}")
+        raise SnapshotError(_("{path}: field {field} is {type}, expected {expected}").format(
+            path=path, field=repr(field), type=type(value).__name__, expected=expected))
 
     for key in ("python", "machine"):
         value = manifest.get(key)
@@ -709,15 +714,17 @@ def _load_json(path: str, expected_type: type):
         with open(path, "rb") as fh:
             raw = fh.read(64 << 20)
     except FileNotFoundError:
-        raise SnapshotError(f"{path}: missing, expected a snapshot file") from None
+        raise SnapshotError(_("{path}: missing, expected a snapshot file").format(path=path)) from None
     except OSError as exc:
-        raise SnapshotError(f"{path}: cannot read ({exc.strerror or exc})") from None
+        raise SnapshotError(_("{path}: cannot read ({reason})").format(path=path, reason=exc.strerror or exc)) from None
     try:
         data = json.loads(raw.decode("utf-8-sig"))
     except UnicodeDecodeError:
-        raise SnapshotError(f"{path}: not UTF-8 text, expected JSON") from None
+        raise SnapshotError(_("{path}: not UTF-8 text, expected JSON").format(path=path)) from None
     except json.JSONDecodeError as exc:
-        raise SnapshotError(f"{path}: line {exc.lineno} column {exc.colno}: {exc.msg}, expected valid JSON") from None
+        raise SnapshotError(_("{path}: line {line} column {column}: {error}, expected valid JSON").format(
+            path=path, line=exc.lineno, column=exc.colno, error=exc.msg)) from None
     if not isinstance(data, expected_type):
-        raise SnapshotError(f"{path}: top level is {type(data).__name__}, expected {expected_type.__name__}")
+        raise SnapshotError(_("{path}: top level is {type}, expected {expected}").format(
+            path=path, type=type(data).__name__, expected=expected_type.__name__))
     return data

@@ -24,6 +24,7 @@ import threading
 from typing import Any, Dict, List, Optional, Tuple
 
 from .atomic import write_atomic
+from .i18n import _
 from .data import DataError, data_path, load_data_file, load_json_file
 from .versions import compare_versions, major_minor, parse_version, python_major_minor, release_matches, version_key
 
@@ -299,7 +300,7 @@ class Matrix:
         out: Dict[str, dict] = {}
         rank = {"recommended": 0, "paired": 1, "built-with": 2, "third-party": 4}
         for c in row["cann"]:
-            mm, _, _ = self.compiler_for_cann(c["cann"])
+            mm, _conf, _basis = self.compiler_for_cann(c["cann"])
             entry = out.setdefault(c["cann"], {"cann": c["cann"], "builds": [], "compiler": mm,
                                                "accepted": (mm in accepted) if mm else None, "named_by": [],
                                                "rank": rank[c["role"]], "confidence": c["confidence"]})
@@ -404,7 +405,8 @@ def load_bundled(full_validation: bool = False) -> Matrix:
     data = load_json_file(path)
     errs = validate_matrix(data) if full_validation else _quick_errors(data)
     if errs:
-        raise DataError(f"{path}: {errs[0]} (the installed matrix is broken; reinstall ascend-doctor)")
+        raise DataError(_("{path}: {error} (the installed matrix is broken; reinstall ascend-doctor)").format(
+            path=path, error=errs[0]))
     return Matrix(data, "bundled", path)
 
 
@@ -418,14 +420,14 @@ def load_cached(environ: Optional[dict] = None, newer_than: Optional[str] = None
     try:
         data = load_json_file(path)
     except DataError as exc:
-        return None, f"cached matrix ignored: {exc}"
+        return None, _("cached matrix ignored: {reason}").format(reason=exc)
     if newer_than is not None and isinstance(data, dict) and isinstance(data.get("matrix_version"), str) \
             and compare_versions(data["matrix_version"], newer_than) <= 0:
         return None, None
     # A file on disk outside the package can be edited or damaged: the full schema check, every time.
     errs = validate_matrix(data)
     if errs:
-        return None, f"cached matrix ignored: {path}: {errs[0]}"
+        return None, _("cached matrix ignored: {reason}").format(reason=f"{path}: {errs[0]}")
     return Matrix(data, path, path, origin=_cached_origin(path)), None
 
 
@@ -514,21 +516,25 @@ def _download(requests, url: str, timeout: float) -> bytes:
                     chunks.append(chunk)
                     size += len(chunk)
                     if size > MAX_DOWNLOAD_BYTES:
-                        raise MatrixUpdateError(f"{url}: larger than {MAX_DOWNLOAD_BYTES // (1024 * 1024)} MB; "
-                                                "not a matrix")
+                        raise MatrixUpdateError(_("{where}: larger than {size} MB; not a matrix").format(
+                            where=url, size=MAX_DOWNLOAD_BYTES // (1024 * 1024)))
                     if box.get("abandoned"):
                         return
                 box["body"] = b"".join(chunks)
         except MatrixUpdateError as exc:
             box["error"] = exc
         except requests.exceptions.SSLError as exc:
-            box["error"] = MatrixUpdateError(f"{url}: TLS certificate verification failed ({exc.__class__.__name__})")
+            box["error"] = MatrixUpdateError(_("{url}: TLS certificate verification failed ({error})").format(
+                url=url, error=exc.__class__.__name__))
         except requests.exceptions.Timeout:
-            box["error"] = MatrixUpdateError(f"{url}: timed out after {timeout:g} s")
+            box["error"] = MatrixUpdateError(_("{url}: timed out after {seconds} s").format(url=url,
+                                                                                            seconds=f"{timeout:g}"))
         except requests.exceptions.RequestException as exc:
-            box["error"] = MatrixUpdateError(f"{url}: download failed ({exc.__class__.__name__}: {exc})")
+            box["error"] = MatrixUpdateError(_("{url}: download failed ({error})").format(
+                url=url, error=f"{exc.__class__.__name__}: {exc}"))
         except Exception as exc:  # anything else the HTTP stack raises is still a failed download
-            box["error"] = MatrixUpdateError(f"{url}: download failed ({exc.__class__.__name__}: {exc})")
+            box["error"] = MatrixUpdateError(_("{url}: download failed ({error})").format(
+                url=url, error=f"{exc.__class__.__name__}: {exc}"))
 
     worker = threading.Thread(target=work, name="ascend-doctor-matrix-download", daemon=True)
     worker.start()
@@ -536,7 +542,8 @@ def _download(requests, url: str, timeout: float) -> bytes:
     if worker.is_alive():
         box["abandoned"] = True
         _shutdown_socket(box.get("resp"))
-        raise MatrixUpdateError(f"{url}: did not finish within {timeout:g} s (server too slow)")
+        raise MatrixUpdateError(_("{url}: did not finish within {seconds} s (server too slow)").format(
+            url=url, seconds=f"{timeout:g}"))
     if "error" in box:
         raise box["error"]
     return box["body"]
@@ -552,7 +559,8 @@ def _local_source(where: str) -> Optional[str]:
 
         parsed = urlparse(where)
         if parsed.netloc not in ("", "localhost"):
-            raise MatrixUpdateError(f"{where}: a file:// URL must name a local path (file:///path/to/file)")
+            raise MatrixUpdateError(_("{url}: a file:// URL must name a local path (file:///path/to/file)").format(
+                url=where))
         return unquote(parsed.path)
     if "://" in where:
         return None
@@ -562,16 +570,18 @@ def _local_source(where: str) -> Optional[str]:
 def _read_local(path: str) -> bytes:
     """The bytes of a local matrix file, with the size limit a download has."""
     if not os.path.exists(path):
-        raise MatrixUpdateError(f"{path}: no such file")
+        raise MatrixUpdateError(_("{path}: no such file").format(path=path))
     if not os.path.isfile(path):  # a directory, a FIFO or a device
-        raise MatrixUpdateError(f"{path}: not a regular file, expected a compat_matrix.json")
+        raise MatrixUpdateError(_("{path}: not a regular file, expected a compat_matrix.json").format(path=path))
     try:
         if os.path.getsize(path) > MAX_DOWNLOAD_BYTES:
-            raise MatrixUpdateError(f"{path}: larger than {MAX_DOWNLOAD_BYTES // (1024 * 1024)} MB; not a matrix")
+            raise MatrixUpdateError(_("{where}: larger than {size} MB; not a matrix").format(
+                where=path, size=MAX_DOWNLOAD_BYTES // (1024 * 1024)))
         with open(path, "rb") as fh:
             return fh.read(MAX_DOWNLOAD_BYTES + 1)
     except OSError as exc:
-        raise MatrixUpdateError(f"{path}: cannot read ({exc.strerror or exc})") from None
+        raise MatrixUpdateError(_("{path}: cannot read ({reason})").format(path=path, reason=exc.strerror or exc)) \
+            from None
 
 
 def _sha256_beside(path: str) -> Optional[str]:
@@ -583,10 +593,12 @@ def _sha256_beside(path: str) -> Optional[str]:
         with open(side, "r", encoding="utf-8", errors="replace") as fh:
             text = fh.read(4096)
     except OSError as exc:
-        raise MatrixUpdateError(f"{side}: cannot read ({exc.strerror or exc})") from None
+        raise MatrixUpdateError(_("{path}: cannot read ({reason})").format(path=side, reason=exc.strerror or exc)) \
+            from None
     token = (text.split() or [""])[0]
     if not re.fullmatch(r"[0-9a-fA-F]{64}", token):
-        raise MatrixUpdateError(f"{side}: expected a sha256 (64 hex digits) as its first word, got {token[:20]!r}")
+        raise MatrixUpdateError(_("{path}: expected a sha256 (64 hex digits) as its first word, got {token}").format(
+            path=side, token=repr(token[:20])))
     return token
 
 
@@ -600,7 +612,7 @@ def update_matrix(url: str, sha256: Optional[str] = None, timeout: float = 30.0,
     cache untouched, on any failure.
     """
     if sha256 is not None and not re.fullmatch(r"[0-9a-fA-F]{64}", sha256):
-        raise MatrixUpdateError(f"--sha256: expected 64 hex digits, got {sha256!r}")
+        raise MatrixUpdateError(_("--sha256: expected 64 hex digits, got {value}").format(value=repr(sha256)))
     local = _local_source(url)
     if local is not None:
         body = _read_local(local)
@@ -609,61 +621,70 @@ def update_matrix(url: str, sha256: Optional[str] = None, timeout: float = 30.0,
         if sha256 is None:
             sha256 = beside
         elif beside is not None and beside.lower() != sha256.lower():
-            raise MatrixUpdateError(f"{local}.sha256 says {beside.lower()} but --sha256 says {sha256.lower()}; "
-                                    "not installed")
+            raise MatrixUpdateError(_("{path}.sha256 says {beside} but --sha256 says {given}; not installed").format(
+                path=local, beside=beside.lower(), given=sha256.lower()))
         sha_from = "--sha256" if sha256 is not None and beside is None else f"{os.path.basename(local)}.sha256"
     else:
         try:
             import requests  # lazily: only `matrix update` needs the network
         except ImportError:
-            raise MatrixUpdateError("the 'requests' package is needed for `matrix update --url` "
-                                    "(pip install 'ascend-doctor[network]'), or copy the file here and use "
-                                    "--file") from None
+            raise MatrixUpdateError(_("the 'requests' package is needed for `matrix update --url` "
+                                      "(pip install 'ascend-doctor[network]'), or copy the file here and use "
+                                      "--file")) from None
         body = _download(requests, url, timeout)
         origin = url
         sha_from = "--sha256"
     digest = hashlib.sha256(body).hexdigest()
     if sha256 is not None and digest.lower() != sha256.lower():
-        raise MatrixUpdateError(f"{url}: sha256 is {digest}, expected {sha256.lower()} ({sha_from}); "
-                                "not installed")
+        raise MatrixUpdateError(_("{url}: sha256 is {digest}, expected {expected} ({given_by}); not installed").format(
+            url=url, digest=digest, expected=sha256.lower(), given_by=sha_from))
     try:
         data = json.loads(body.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise MatrixUpdateError(f"{url}: not valid JSON ({exc})") from None
+        raise MatrixUpdateError(_("{url}: not valid JSON ({reason})").format(url=url, reason=exc)) from None
     except RecursionError:
-        raise MatrixUpdateError(f"{url}: not valid JSON (nested too deeply)") from None
+        raise MatrixUpdateError(_("{url}: not valid JSON (nested too deeply)").format(url=url)) from None
     try:
         errs = validate_matrix(data)
     except RecursionError:
         errs = ["$: nested too deeply"]
     if errs:
-        raise MatrixUpdateError(f"{url}: does not match the matrix schema: {errs[0]}")
+        raise MatrixUpdateError(_("{url}: does not match the matrix schema: {error}").format(url=url, error=errs[0]))
     current = load_matrix(environ)
     cmp = compare_versions(data["matrix_version"], current.version)
     if cmp < 0:
-        raise MatrixUpdateError(f"{url}: matrix_version {data['matrix_version']} is older than the one in use "
-                                f"({current.version}, {current.source}); refusing to downgrade")
+        raise MatrixUpdateError(_("{url}: matrix_version {version} is older than the one in use ({current}, "
+                                  "{source}); refusing to downgrade").format(
+            url=url, version=data["matrix_version"], current=current.version, source=current.source))
     if cmp == 0:
-        return f"matrix {current.version} is already in use ({current.source}); nothing changed", current
+        return _("matrix {version} is already in use ({source}); nothing changed").format(
+            version=current.version, source=current.source), current
     target = cache_path(environ)
     try:
         os.makedirs(os.path.dirname(target), exist_ok=True)
     except OSError as exc:  # e.g. the cache directory's place is taken by a file
-        raise MatrixUpdateError(f"{os.path.dirname(target)}: cannot write ({exc.strerror or exc})") from None
+        raise MatrixUpdateError(_("{path}: cannot write ({reason})").format(
+            path=os.path.dirname(target), reason=exc.strerror or exc)) from None
     origin_record = json.dumps({"from": origin, "sha256": digest, "checked_against": sha256 is not None},
                                indent=1).encode()
     try:
         write_atomic(target, body)
     except OSError as exc:
-        raise MatrixUpdateError(f"{target}: cannot write ({exc.strerror or exc})") from None
-    checked = "" if sha256 is not None else " (no checksum given: --sha256 or a .sha256 file beside it)"
+        raise MatrixUpdateError(_("{path}: cannot write ({reason})").format(path=target, reason=exc.strerror or exc)) \
+            from None
+    installed = Matrix(data, target, target, origin=origin)
+    values = {"version": installed.version, "date": installed.date, "origin": origin, "target": target,
+              "previous": current.version, "source": current.source, "digest": digest}
+    message = (_("installed matrix {version} ({date}) from {origin} to {target} (was {previous}, {source}); "
+                 "sha256 {digest}") if sha256 is not None else
+               _("installed matrix {version} ({date}) from {origin} to {target} (was {previous}, {source}); "
+                 "sha256 {digest} (no checksum given: --sha256 or a .sha256 file beside it)")).format(**values)
     try:  # only a label: load_cached ignores a record whose sha256 is not the matrix's
         write_atomic(target + ORIGIN_SUFFIX, origin_record)
     except OSError as exc:
-        checked += f"; where it came from was not recorded ({exc.strerror or exc})"
-    installed = Matrix(data, target, target, origin=origin)
-    return (f"installed matrix {installed.version} ({installed.date}) from {origin} to {target} "
-            f"(was {current.version}, {current.source}); sha256 {digest}{checked}"), installed
+        message = _("{message}; where it came from was not recorded ({reason})").format(
+            message=message, reason=exc.strerror or exc)
+    return message, installed
 
 
 def mindspore_install_steps(rows: List[dict], why: str, limit: int = 3) -> List[str]:
@@ -674,6 +695,6 @@ def mindspore_install_steps(rows: List[dict], why: str, limit: int = 3) -> List[
         if on_pypi:
             steps.append(f"pip install mindspore=={row['pip_version']}   # {why}")
         else:
-            steps.append(f"install MindSpore {row['version']} from https://www.mindspore.cn/versions   "
-                         f"# {why}; not on PyPI")
+            steps.append(_("install MindSpore {version} from https://www.mindspore.cn/versions   # {why}; not on PyPI")
+                         .format(version=row["version"], why=why))
     return steps

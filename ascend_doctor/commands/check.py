@@ -13,6 +13,7 @@ from ..errors import CliError, EXIT_FINDINGS, EXIT_OK
 from ..doctor import RunOptions, SelectionError, check_selection, evaluate, run_checks
 from ..facts import Facts, FactsError
 from ..findings import FAIL, WARN, Report
+from ..i18n import N_, _
 from ..render import FORMATS, render
 from .common import (
     Progress, add_python_argument, live_host, opened_bundle, reject_python_with_bundle, report_color,
@@ -77,15 +78,16 @@ def load_saved_report(path: str) -> Report:
     from ..data import DataError, load_json_file
 
     try:
-        data = load_json_file(path, "an ascend-doctor JSON report")
+        data = load_json_file(path, N_("an ascend-doctor JSON report"))  # translated where the error is said
     except DataError as exc:
         raise CliError(str(exc)) from None
     if not isinstance(data, dict):
-        raise CliError(f"{path}: expected an ascend-doctor JSON report (an object), got {type(data).__name__}")
+        raise CliError(_("{path}: expected an ascend-doctor JSON report (an object), got {type}").format(
+            path=path, type=type(data).__name__))
     try:
         return Report.from_json(data)
     except (ValueError, TypeError, KeyError, AttributeError) as exc:
-        raise CliError(f"{path}: not an ascend-doctor report ({exc})") from None
+        raise CliError(_("{path}: not an ascend-doctor report ({reason})").format(path=path, reason=exc)) from None
 
 
 def rejudge(path: str, options: RunOptions) -> Report:
@@ -94,7 +96,7 @@ def rejudge(path: str, options: RunOptions) -> Report:
     try:
         facts = Facts.from_json(saved.facts)
     except FactsError as exc:
-        raise CliError(f"{path}: not an ascend-doctor report ({exc})") from None
+        raise CliError(_("{path}: not an ascend-doctor report ({reason})").format(path=path, reason=exc)) from None
     origin = {"kind": "report", "name": saved.host.get("name") or "unknown", "report": path,
               "judged_before": {k: saved.host.get(k) for k in ("kind", "created") if saved.host.get(k) is not None}}
     return evaluate(facts, None, options, origin=origin)
@@ -107,8 +109,8 @@ def produce_report(args):
         for flag, given in (("--bundle", args.bundle), ("--python", getattr(args, "python", None)),
                             ("--smoke", getattr(args, "smoke", False))):
             if given:
-                raise CliError(f"--from-report judges the facts of a saved report; {flag} needs a machine or a "
-                               "bundle: give one source")
+                raise CliError(_("--from-report judges the facts of a saved report; {flag} needs a machine or a "
+                                 "bundle: give one source").format(flag=flag))
         return rejudge(args.from_report, options)
     progress = Progress()
     try:

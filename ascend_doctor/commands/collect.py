@@ -11,6 +11,7 @@ import sys
 from ..cli import COMMANDS
 from ..errors import CliError, EXIT_OK
 from ..collect import LogOptions, collect, write_bundle
+from ..i18n import N_, _, lookup
 from ..render.layout import terminal_width, wrap
 from .common import Progress, add_python_argument, live_host, require_positive_seconds
 
@@ -18,10 +19,13 @@ from .common import Progress, add_python_argument, live_host, require_positive_s
 # the others (empty placeholders, links, directories) are counted per top directory.
 LISTED_KINDS = ("file", "unreadable", "command", "log", "report")
 LISTED_MAX = 25
-KIND_WORDS = {"file": "files read", "unreadable": "unreadable files (recorded as permission denied)",
-              "command": "command outputs", "log": "logs", "report": "report",
-              "exists": "empty entries (exist, content not read: device nodes, directory entries, tools)",
-              "link": "symbolic links", "env": "environment variables"}
+# Details of a --show row that are fixed words (Collection.listing marks the others): shown through lookup.
+DETAIL_WORDS = (N_("kept"),)
+KIND_WORDS = {"file": N_("{count} files read:"),
+              "unreadable": N_("{count} unreadable files (recorded as permission denied):"),
+              "command": N_("{count} command outputs:"), "log": N_("{count} logs:"), "report": N_("{count} report:"),
+              "exists": N_("{count} empty entries (exist, content not read: device nodes, directory entries, tools):"),
+              "link": N_("{count} symbolic links:"), "env": N_("{count} environment variables:")}
 
 
 def _top(path: str) -> str:
@@ -35,27 +39,33 @@ def show_summary(rows, width: int):
     by_kind = {}
     for kind, what, detail in rows:
         by_kind.setdefault(kind, []).append((what, detail))
-    out = ["What the bundle would hold:"]
+    out = [_("What the bundle would hold:")]
     for kind, items in by_kind.items():
         out.append("")
-        out.append(f"{len(items):,} {KIND_WORDS.get(kind, kind)}:")
+        count = f"{len(items):,}"
+        out.append(_(KIND_WORDS[kind]).format(count=count) if kind in KIND_WORDS else f"{count} {kind}:")
         if kind in LISTED_KINDS:
             for what, detail in items[:LISTED_MAX]:
-                out.extend(wrap(f"{what}  ({detail})", width, "  ", "      "))
+                out.extend(wrap(f"{what}  ({lookup(detail)})", width, "  ", "      "))
             if len(items) > LISTED_MAX:
-                out.append(f"  ... {len(items) - LISTED_MAX:,} more (--show-all lists every entry)")
+                out.append(_("  ... {count} more (--show-all lists every entry)").format(
+                    count=f"{len(items) - LISTED_MAX:,}"))
         elif kind == "env":
             kept = [w for w, d in items if d == "kept"]
             hidden = [w for w, d in items if d != "kept"]
-            out.extend(wrap(f"{len(kept):,} kept: {', '.join(kept) or 'none'}", width, "  ", "    "))
-            out.extend(wrap(f"{len(hidden):,} with the value redacted: {', '.join(hidden) or 'none'}", width,
-                            "  ", "    "))
+            out.extend(wrap(_("{count} kept: {names}").format(count=f"{len(kept):,}",
+                                                              names=", ".join(kept) or _("none")), width, "  ", "    "))
+            out.extend(wrap(_("{count} with the value redacted: {names}").format(
+                count=f"{len(hidden):,}", names=", ".join(hidden) or _("none")), width, "  ", "    "))
         else:
             counts = {}
-            for what, _ in items:
+            for what, _detail in items:
                 counts[_top(what)] = counts.get(_top(what), 0) + 1
             groups = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
-            out.extend(wrap(", ".join(f"{n:,} under {top}" for top, n in groups), width, "  ", "  "))
+            from ..render.common import joined
+
+            out.extend(wrap(joined(_("{count} under {top}").format(count=f"{n:,}", top=top) for top, n in groups),
+                            width, "  ", "  "))
     return out
 
 
@@ -89,16 +99,17 @@ def run(args) -> int:
     args.show = args.show or args.show_all
     require_positive_seconds("--timeout", args.timeout)
     if args.log_max_mb <= 0 or args.logs_max_mb <= 0:
-        raise CliError("--log-max-mb and --logs-max-mb must be positive")
+        raise CliError(_("--log-max-mb and --logs-max-mb must be positive"))
     if args.logs and not os.path.isdir(args.logs):
-        raise CliError(f"--logs {args.logs}: not a directory")
+        raise CliError(_("--logs {path}: not a directory").format(path=args.logs))
     output = args.output or "ascend-doctor-{}-{}.tar.gz".format(
         re.sub(r"[^A-Za-z0-9._-]", "_", platform.node() or "host"),
         datetime.datetime.now(datetime.timezone.utc).strftime("%Y%m%dT%H%M%SZ"))
     if not args.show:
         out_dir = os.path.dirname(os.path.abspath(output))
         if not os.path.isdir(out_dir):
-            raise CliError(f"--output {output}: directory {out_dir} does not exist")
+            raise CliError(_("--output {path}: directory {directory} does not exist").format(path=output,
+                                                                                             directory=out_dir))
     if args.python:
         live_host(args)  # an interpreter that cannot be asked is a one-line error before anything is collected
     progress = Progress()
@@ -111,21 +122,26 @@ def run(args) -> int:
         rows = col.listing()
         if args.show_all:
             width = max(len(k) for k, _, _ in rows)
-            lines = [f"{kind:<{width}}  {what}  ({detail})" for kind, what, detail in rows]
+            lines = [f"{kind:<{width}}  {what}  ({lookup(detail)})" for kind, what, detail in rows]
         else:
             lines = show_summary(rows, terminal_width())
-        lines += [f"note: {note}" for note in col.notes]
+        lines += [_("note: {note}").format(note=note) for note in col.notes]
         flag = "--show-all" if args.show_all else "--show"
-        lines += ["", f"{len(rows):,} entries, {col.redactions:,} value(s) redacted; nothing written ({flag})."]
+        lines += ["", _("{entries} entries, {redacted} value(s) redacted; nothing written ({flag}).").format(
+            entries=f"{len(rows):,}", redacted=f"{col.redactions:,}", flag=flag)]
         print("\n".join(lines))
         return EXIT_OK
     try:
         write_bundle(col, output)
     except OSError as exc:
-        raise CliError(f"--output {output}: cannot write ({exc.strerror or exc})") from None
+        raise CliError(_("--output {path}: cannot write ({reason})").format(path=output, reason=exc.strerror or exc)) \
+            from None
     for note in col.notes:
-        print(f"ascend-doctor: note: {note}", file=sys.stderr)
-    print(f"wrote {output} ({os.path.getsize(output) / 1024:.0f} KiB, {len(col.files)} files, "
-          f"{len(col.commands)} command outputs, {len(col.logs)} logs, {col.redactions} value(s) redacted)")
-    print(f"replay: ascend-doctor check --bundle {output}" + (f"; ascend-doctor triage --bundle {output}" if col.logs else ""))
+        print(_("ascend-doctor: note: {note}").format(note=note), file=sys.stderr)
+    print(_("wrote {path} ({size} KiB, {files} files, {commands} command outputs, {logs} logs, {redacted} value(s) "
+            "redacted)").format(path=output, size=f"{os.path.getsize(output) / 1024:.0f}", files=len(col.files),
+                                commands=len(col.commands), logs=len(col.logs), redacted=col.redactions))
+    replay = _("replay: ascend-doctor check --bundle {path}; ascend-doctor triage --bundle {path}") if col.logs else \
+        _("replay: ascend-doctor check --bundle {path}")
+    print(replay.format(path=output))
     return EXIT_OK

@@ -8,6 +8,7 @@ import re
 import sys
 
 from ..errors import CliError
+from ..i18n import _
 
 
 @contextlib.contextmanager
@@ -27,7 +28,7 @@ def opened_bundle(path: str):
 def require_positive_seconds(flag: str, value: float) -> float:
     """`value` when it is a finite number of seconds above 0; else a one-line CliError naming `flag`."""
     if not value > 0 or value == float("inf"):  # also NaN, which compares false to everything
-        raise CliError(f"{flag} must be a positive number of seconds, got {value}")
+        raise CliError(_("{flag} must be a positive number of seconds, got {value}").format(flag=flag, value=value))
     return value
 
 
@@ -43,14 +44,16 @@ def write_output(text: str, path: str = None) -> None:
         sys.stdout.flush()
         return
     if os.path.isdir(path):
-        raise CliError(f"--output {path}: is a directory, expected a file name (e.g. {os.path.join(path, 'report.txt')})")
+        raise CliError(_("--output {path}: is a directory, expected a file name (e.g. {example})").format(
+            path=path, example=os.path.join(path, "report.txt")))
     from ..atomic import write_atomic  # tempfile and random: only when writing a file, not for stdout
 
     try:
         write_atomic(path, text)
     except OSError as exc:
         where = os.path.dirname(os.path.abspath(path))
-        raise CliError(f"--output {path}: cannot write in {where} ({exc.strerror or exc})") from None
+        raise CliError(_("--output {path}: cannot write in {directory} ({reason})").format(
+            path=path, directory=where, reason=exc.strerror or exc)) from None
 
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -88,15 +91,33 @@ class Progress:
     def __call__(self, message: str) -> None:
         if not self.tty:
             return
-        text = f"  checking {message}"[:78]
-        sys.stderr.write("\r" + text + " " * max(0, self._last - len(text)))
+        from ..render.layout import display_width
+
+        text = _fit(_("  checking {what}").format(what=message), 78)
+        used = display_width(text)
+        sys.stderr.write("\r" + text + " " * max(0, self._last - used))
         sys.stderr.flush()
-        self._last = len(text)
+        self._last = used
 
     def done(self) -> None:
         if self.tty and self._last:
             sys.stderr.write("\r" + " " * self._last + "\r")
             sys.stderr.flush()
+
+
+def _fit(text: str, columns: int) -> str:
+    """`text` cut to at most `columns` terminal columns (a Chinese character takes two)."""
+    from ..render.layout import char_width, display_width
+
+    if display_width(text) <= columns:
+        return text
+    out, used = [], 0
+    for ch in text:
+        used += char_width(ch)
+        if used > columns:
+            break
+        out.append(ch)
+    return "".join(out)
 
 
 def add_python_argument(p) -> None:
@@ -115,14 +136,14 @@ def live_host(args):
     if requested:
         info = host.python
         if info.error:
-            raise CliError(f"--python {info.error}")
+            raise CliError("--python " + info.error)
     return host
 
 
 def reject_python_with_bundle(args) -> None:
     if getattr(args, "python", None) and getattr(args, "bundle", None):
-        raise CliError("--python judges an interpreter on this machine; a --bundle already records the one it was "
-                       "collected with (collect --python PATH chooses it)")
+        raise CliError(_("--python judges an interpreter on this machine; a --bundle already records the one it "
+                         "was collected with (collect --python PATH chooses it)"))
 
 
 def add_kb_option(parser) -> None:
@@ -142,7 +163,9 @@ def load_kb(extra=()):
         return kb
     except KbError as exc:
         for line in exc.errors[:-1]:
-            print("ascend-doctor: error: " + " ".join(line.split()), file=sys.stderr)
+            from ..cli import error_line
+
+            print(error_line(" ".join(line.split())), file=sys.stderr)
         raise CliError(exc.errors[-1]) from None
     except DataError as exc:
         raise CliError(str(exc)) from None

@@ -50,6 +50,7 @@ def _module_doc(spec) -> str:
 
 
 def explain_check(spec, kb) -> dict:
+    from ..i18n import _
     from ..render.common import area_title
 
     titles = dict(getattr(spec, "titles", {}) or {})
@@ -60,8 +61,8 @@ def explain_check(spec, kb) -> dict:
             pitfalls.append({"id": p.id, "title": p.title, "advice": p.advice, "source": p.source})
     return {"kind": "check", "id": spec.id, "area": spec.id.split(".", 1)[0],
             "area_title": area_title(spec.id.split(".", 1)[0]),
-            "passes_when": spec.title,
-            "outcomes": {status: titles[status] for status in ("fail", "warn", "error", "skip") if titles.get(status)},
+            "passes_when": _(spec.title),  # check titles are catalogued with the checks: the reader's language
+            "outcomes": {status: _(titles[status]) for status in ("fail", "warn", "error", "skip") if titles.get(status)},
             "about": _module_doc(spec), "pitfalls": pitfalls,
             "source": f"ascend_doctor/{spec.module.split('ascend_doctor.', 1)[-1].replace('.', '/')}.py",
             "run": f"ascend-doctor check --only {spec.id}"}

@@ -7,6 +7,7 @@ import time
 
 from ..cli import COMMANDS
 from ..errors import CliError, EXIT_OK
+from ..i18n import _
 from .check import add_from_report_argument, add_report_arguments, produce_report
 from .common import write_output
 
@@ -27,7 +28,7 @@ def run(args) -> int:
     from ..fix_script import script_for
 
     if args.format != "text":
-        raise CliError("fix --script writes a bash script; --format does not apply")
+        raise CliError(_("fix --script writes a bash script; --format does not apply"))
     report = produce_report(args)
     when = time.strftime("%Y-%m-%d %H:%M %Z")
     write_output(script_for(report, when), args.output)

@@ -11,11 +11,11 @@ import argparse
 import json
 import sys
 import textwrap
-import unicodedata
 from typing import List, Optional
 
 from ..cli import COMMANDS
 from ..errors import CliError, EXIT_FINDINGS, EXIT_OK
+from ..render.layout import display_width, has_wide, wrap
 from .common import add_kb_option, load_kb, write_output
 
 WIDTH = 80
@@ -55,67 +55,16 @@ def run(args) -> int:
 # ---- pieces ----
 
 def _wrap(text: str, indent: str = "  ", first: Optional[str] = None, break_long_words: bool = True) -> List[str]:
-    """Lines of at most WIDTH terminal columns (Chinese by display width, see _wrap_wide); explain keeps a word
-    longer than the line whole (a path or a command), kb cuts it."""
+    """Lines of at most WIDTH terminal columns (Chinese by display width: render.layout.wrap); explain keeps a
+    word longer than the line whole (a path or a command), kb cuts it."""
     first = indent if first is None else first
-    if any(_cells(ch) == 2 for ch in first + text):
-        return _wrap_wide(text, indent, first)
+    if has_wide(first + text):
+        return wrap(text.strip(), WIDTH, first, indent, break_long_words=break_long_words)
     return textwrap.wrap(text, WIDTH, initial_indent=first, subsequent_indent=indent,
                          break_long_words=break_long_words, break_on_hyphens=False) or [indent.rstrip()]
 
 
-# Chinese has no spaces between words: a line may break after any wide character, but not before
-# closing punctuation nor after an opening bracket; a wide character takes two terminal columns.
-_NO_LINE_START = set("，。；：、）》」』！？”’,.;:)]}")
-_NO_LINE_END = set("（《「『“‘([{")
-
-
-def _cells(ch: str) -> int:
-    return 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
-
-
-def _width(s: str) -> int:
-    return sum(_cells(ch) for ch in s)
-
-
-def _units(text: str) -> List[str]:
-    """The pieces a line may break between: runs of narrow characters, single wide ones, " " for spaces."""
-    units: List[str] = []
-    for ch in text:
-        if ch.isspace():
-            if units and units[-1] != " ":
-                units.append(" ")
-        elif units and units[-1] != " " and (ch in _NO_LINE_START or units[-1][-1] in _NO_LINE_END
-                                            or (_cells(ch) == 1 and _cells(units[-1][-1]) == 1)):
-            units[-1] += ch
-        else:
-            units.append(ch)
-    return units
-
-
-def _wrap_wide(text: str, indent: str, first: str) -> List[str]:
-    """`_wrap` for text with wide (CJK) characters: lines of at most WIDTH terminal columns."""
-    lines: List[str] = []
-    line, has_text, space = first, False, False
-    for unit in _units(text.strip()):
-        if unit == " ":
-            space = has_text
-            continue
-        gap = " " if space else ""
-        if _width(line) + _width(gap + unit) > WIDTH and has_text:
-            lines.append(line)
-            line, has_text, gap = indent, False, ""
-        for ch in gap + unit:  # a unit wider than a line is cut where the line is full
-            if _width(line) + _cells(ch) > WIDTH and has_text:
-                lines.append(line)
-                line, has_text = indent, False
-                if ch == " ":
-                    continue
-            line += ch
-            has_text = True
-        space = False
-    lines.append(line.rstrip())
-    return lines
+_width = display_width  # the one measure of terminal columns (render.layout)
 
 
 def _match_rule(sig) -> str:

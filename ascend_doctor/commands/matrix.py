@@ -21,11 +21,13 @@ from ..errors import CliError, EXIT_FINDINGS, EXIT_OK
 from ..data import DataError
 from ..facts import CannInstall, CudaFacts, DriverFacts, Facts, FirmwareFacts, MindSporeFacts, PythonFacts
 from ..findings import FAIL, WARN
+from ..i18n import N_, _, lookup
 from ..render import FORMATS, render
 from ..versions import major_minor, parse_version, python_major_minor, release_matches, version_key
 from .common import report_color, require_positive_seconds, write_output
 
 ARCHES = ("x86_64", "aarch64")
+BUNDLED = N_("bundled")  # a matrix's source when it is the one shipped with the package (else the cache's path)
 
 
 def register(sub) -> None:
@@ -84,7 +86,8 @@ def _version_arg(flag: str, value: str) -> str:
     if value is None:
         return None
     if not parse_version(value).valid:
-        raise CliError(f"{flag}: {value!r}: expected a version such as 2.6.0, 8.0.RC2 or 24.1.rc3")
+        raise CliError(_("{flag}: {value}: expected a version such as 2.6.0, 8.0.RC2 or 24.1.rc3").format(
+            flag=flag, value=repr(value)))
     return value.strip()
 
 
@@ -98,9 +101,9 @@ def _ms_summary(matrix, row: dict) -> Dict[str, Any]:
         "mindspore": row["version"],
         "accepted_compilers": row["checker"]["accepted_compilers"],
         "file_read": row["checker"]["file_read_kind"],
-        "cann": [f"{c['cann']}{'' if c['accepted'] is not False else ' (checker rejects)'}" for c in cands
-                 if any(n["role"] != "accepted-by-checker" for n in c["named_by"])]
-                or [c["cann"] + " (via checker list)" for c in cands],
+        "cann": [c["cann"] if c["accepted"] is not False else _("{cann} (checker rejects)").format(cann=c["cann"])
+                 for c in cands if any(n["role"] != "accepted-by-checker" for n in c["named_by"])]
+                or [_("{cann} (via checker list)").format(cann=c["cann"]) for c in cands],
         "hdk": sorted({n["hdk"] for c in cands for n in c["named_by"] if n.get("hdk")}),
         "python": sorted({p for r in row["python"] for p in r["python"]}, key=version_key),
         "cuda": (gpu.get("cuda_plugins") or gpu.get("cuda_wheels") or {}).get("value", []),
@@ -145,9 +148,13 @@ def _show_driver(matrix, version: str) -> Dict[str, Any]:
 def _table(rows: List[List[Any]], headers: List[str], width: int) -> str:
     from tabulate import tabulate
 
-    from ..render.layout import fit_columns
+    from ..render.layout import fit_columns, has_wide, table
 
     head, *body = fit_columns(headers, rows, width)
+    if any(has_wide(str(c)) for r in [head] + body for c in r):
+        # tabulate measures len(), not terminal columns (without wcwidth): Chinese cells would not line up.
+        # layout.table is the same "simple" layout by display width (tests/test_zh_layout.py: equal in English).
+        return table(head, body)
     # disable_numparse: "9.0" is a version, not the number 9
     return tabulate(body, headers=head, tablefmt="simple", disable_numparse=True)
 
@@ -181,10 +188,10 @@ class _Sources:
     def lines(self, width: int) -> List[str]:
         from ..render.layout import wrap
 
-        out = ["", "Sources:"] if self.numbers else []
+        out = ["", _("Sources:")] if self.numbers else []
         for title, n in self.numbers.items():
             label = f"  [{n}] "
-            out.extend(wrap(title, width, label, " " * len(label)))
+            out.extend(wrap(title, width, label, " " * len(label)))  # label: ASCII
         return out
 
 
@@ -192,79 +199,91 @@ def _render_show(matrix, args, result: Dict[str, Any], width: int) -> str:
     from ..render.layout import wrap
 
     info = matrix.info()
-    origin = f", installed from {info['from']}" if info.get("from") else ""
+    values = {"version": info["version"], "date": info["date"], "source": lookup(info["source"]),
+              "origin": info.get("from")}
     # one line whatever the width, like the report's header rows: which matrix answered is grepped for whole
-    out: List[str] = [f"compatibility matrix {info['version']} ({info['date']}, {info['source']}{origin})", ""]
+    out: List[str] = [(_("compatibility matrix {version} ({date}, {source}, installed from {origin})")
+                       if info.get("from") else _("compatibility matrix {version} ({date}, {source})"))
+                      .format(**values), ""]
     if args.mindspore is None and args.cann is None and args.driver is None:
         table = [[s["mindspore"], _fmt(s["accepted_compilers"]), s["file_read"], _fmt(s["cann"]), _fmt(s["hdk"]),
                   _fmt(s["python"]), _fmt(s["cuda"])] for s in result["summary"]]
-        out.append(_table(table, ["MindSpore", "accepts compiler", "reads", "CANN", "HDK", "Python", "CUDA"], width))
+        out.append(_table(table, ["MindSpore", _("accepts compiler"), _("reads"), "CANN", "HDK", "Python", "CUDA"],
+                          width))
         out.append("")
-        out.extend(wrap(f"{len(result['summary'])} MindSpore releases; `matrix show --mindspore V` for sources and "
-                        "notes.", width))
+        out.extend(wrap(_("{count} MindSpore releases; `matrix show --mindspore V` for sources and notes.")
+                        .format(count=len(result["summary"])), width))
         return "\n".join(out) + "\n"
     refs = _Sources(matrix)
     if args.mindspore is not None:
         s = result["summary"][0]
         row = result["rows"][0]
-        out.extend(wrap(f"MindSpore {s['mindspore']}: its checker accepts CANN compiler "
-                        f"{_fmt(s['accepted_compilers'])}, read from {row['checker']['file_read']} "
-                        f"{refs.mark(row['checker']['source'])}", width, "", "  "))
+        out.extend(wrap(_("MindSpore {version}: its checker accepts CANN compiler {compilers}, read from {file} "
+                          "{sources}").format(version=s["mindspore"], compilers=_fmt(s["accepted_compilers"]),
+                                              file=row["checker"]["file_read"],
+                                              sources=refs.mark(row["checker"]["source"])), width, "", "  "))
         if s["custom_ops_built_with"]:
-            out.extend(wrap(f"bundled custom ops built with CANN compiler {s['custom_ops_built_with']}", width, "  "))
-        out += ["", _table([[c["cann"], c["compiler"] or "unknown",
-                             {True: "yes", False: "NO", None: "unknown"}[c["accepted"]],
+            out.extend(wrap(_("bundled custom ops built with CANN compiler {compiler}").format(
+                compiler=s["custom_ops_built_with"]), width, "  "))
+        out += ["", _table([[c["cann"], c["compiler"] or _("unknown"),
+                             {True: _("yes"), False: _("NO"), None: _("unknown")}[c["accepted"]],
                              "; ".join(f"{n['by']} ({n['confidence']})" for n in c["named_by"]),
                              refs.mark(list(dict.fromkeys(x for n in c["named_by"] for x in n["source"])))]
                             for c in result["cann_candidates"]],
-                           ["CANN", "compiler", "accepted", "named by", "source"], width)]
+                           ["CANN", _("compiler"), _("accepted"), _("named by"), _("source")], width)]
         hdk_rows = [[cann, _fmt(r["hdk"]), _relation(r), r["confidence"], refs.mark(r["source"])]
                     for cann, rs in result["hdk"].items() for r in rs]
         if hdk_rows:
-            out += ["", _table(hdk_rows, ["CANN", "Ascend HDK", "relation", "confidence", "source"], width)]
+            out += ["", _table(hdk_rows, ["CANN", "Ascend HDK", _("relation"), _("confidence"), _("source")], width)]
         py = [[r["platform"], r["flavour"], _fmt(r["python"]), refs.mark(r["source"])] for r in row["python"]]
         if py:
-            out += ["", _table(py, ["platform", "build", "Python", "source"], width)]
+            out += ["", _table(py, [_("platform"), _("build"), "Python", _("source")], width)]
         gpu = [[k, _fmt(v["value"]), refs.mark(v["source"])] for k, v in row["gpu"].items()]
         if gpu:
-            out += ["", _table(gpu, ["GPU", "CUDA", "source"], width)]
+            out += ["", _table(gpu, ["GPU", "CUDA", _("source")], width)]
         for note in s["notes"]:
             out.append("")
-            out.extend(wrap(f"note: {note}", width, "", "  "))
+            out.extend(wrap(_("note: {note}").format(note=note), width, "", "  "))
         return "\n".join(out + refs.lines(width)) + "\n"
     if args.cann is not None:
-        out.extend(wrap(f"CANN {result['cann']}: compiler version {result['compiler'] or 'unknown'} "
-                        f"({result['compiler_confidence']}; {result['basis']})", width, "", "  "))
+        out.extend(wrap(_("CANN {release}: compiler version {compiler} ({confidence}; {basis})").format(
+            release=result["cann"], compiler=result["compiler"] or _("unknown"),
+            confidence=result["compiler_confidence"], basis=result["basis"]), width, "", "  "))
         for r in result["rows"]:
             for iv in r["innerversions"]:
                 out.extend(wrap(f"innerversion {_fmt(iv['innerversion'])} {refs.mark(iv['source'])}", width, "  ",
                                 "    "))
             if r.get("python"):
-                out.extend(wrap(f"CANN supports Python {r['python']['min']}-{r['python']['max']} "
-                                f"{refs.mark(r['python']['source'])}", width, "  ", "    "))
+                out.extend(wrap(_("CANN supports Python {low}-{high} {sources}").format(
+                    low=r["python"]["min"], high=r["python"]["max"], sources=refs.mark(r["python"]["source"])),
+                    width, "  ", "    "))
         if result["mindspore"]:
-            out += ["", "MindSpore releases whose checker accepts it:", _table(
+            out += ["", _("MindSpore releases whose checker accepts it:"), _table(
                 [[s["mindspore"], _fmt(s["accepted_compilers"]), _fmt(s["python"]),
                   refs.mark(matrix.rows_for_mindspore(s["mindspore"])[0]["checker"]["source"])]
-                 for s in result["mindspore"]], ["MindSpore", "accepts compiler", "Python", "source"], width)]
+                 for s in result["mindspore"]], ["MindSpore", _("accepts compiler"), "Python", _("source")], width)]
         else:
-            out += ["", "No MindSpore release in the matrix accepts this CANN (unknown)."]
+            out += ["", _("No MindSpore release in the matrix accepts this CANN (unknown).")]
         if result["hdk"]:
             out += ["", _table([[_fmt(r["hdk"]), _relation(r), r["confidence"], refs.mark(r["source"])]
-                                for r in result["hdk"]], ["Ascend HDK", "relation", "confidence", "source"], width)]
+                                for r in result["hdk"]], ["Ascend HDK", _("relation"), _("confidence"), _("source")],
+                               width)]
         return "\n".join(out + refs.lines(width)) + "\n"
-    out.append(f"Driver {args.driver}:")
+    out.append(_("Driver {version}:").format(version=args.driver))
     if result["rows"]:
         out.append(_table([[r["cann"], _fmt(r["hdk"]), _relation(r), r["confidence"], refs.mark(r["source"])]
-                           for r in result["rows"]], ["CANN", "Ascend HDK", "relation", "confidence", "source"], width))
+                           for r in result["rows"]], ["CANN", "Ascend HDK", _("relation"), _("confidence"), _("source")],
+                          width))
     s = result["driver_sample"]
     if s:
         out.append("")
-        out.extend(wrap(f"version.info sample: compatible_version_fw={s['compatible_version_fw']} "
-                        f"{refs.mark(s['source'])}", width, "", "  "))
+        out.extend(wrap(_("version.info sample: compatible_version_fw={value} {sources}").format(
+            value=s["compatible_version_fw"], sources=refs.mark(s["source"])), width, "", "  "))
     for r in result["firmware"]:
-        out.extend(wrap(f"firmware shipped with HDK {r['hdk']}: {r['firmware']}"
-                        f"{' (' + r['soc'] + ')' if r.get('soc') else ''} {refs.mark(r['source'])}", width, "", "  "))
+        values = {"hdk": r["hdk"], "firmware": r["firmware"], "soc": r.get("soc"), "sources": refs.mark(r["source"])}
+        out.extend(wrap((_("firmware shipped with HDK {hdk}: {firmware} ({soc}) {sources}") if r.get("soc") else
+                         _("firmware shipped with HDK {hdk}: {firmware} {sources}")).format(**values),
+                        width, "", "  "))
     return "\n".join(out + refs.lines(width)) + "\n"
 
 
@@ -290,8 +309,9 @@ def run_show(args) -> int:
         text = json.dumps({"matrix": matrix.info(), "query": query, **result}, indent=1, ensure_ascii=False) + "\n"
     elif empty:
         what = ", ".join(f"{k} {v}" for k, v in query.items())
-        text = (f"compatibility matrix {matrix.version}: no rows for {what}; its pairings are unknown "
-                f"(`ascend-doctor matrix update` may bring a newer matrix).\n")
+        text = _("compatibility matrix {version}: no rows for {query}; its pairings are unknown "
+                 "(`ascend-doctor matrix update` may bring a newer matrix).").format(version=matrix.version,
+                                                                                     query=what) + "\n"
     else:
         from ..render.layout import terminal_width
 
@@ -343,7 +363,7 @@ def run_check(args) -> int:
     for flag in ("mindspore", "cann", "driver", "firmware", "python", "cuda", "cudnn"):
         _version_arg("--" + flag, getattr(args, flag))
     if args.python and not python_major_minor(args.python):
-        raise CliError(f"--python: {args.python!r}: expected a version such as 3.10")
+        raise CliError(_("--python: {value}: expected a version such as 3.10").format(value=repr(args.python)))
     facts = planned_facts(matrix, args)
     from ..doctor import Selection, evaluate
 
@@ -363,10 +383,10 @@ def run_update(args) -> int:
 
     require_positive_seconds("--timeout", args.timeout)
     try:
-        message, _ = update_matrix(args.file if args.file is not None else args.url, args.sha256,
+        message, _installed = update_matrix(args.file if args.file is not None else args.url, args.sha256,
                                    timeout=args.timeout)
     except MatrixUpdateError as exc:
-        raise CliError(f"matrix update: {exc}; nothing changed") from None
+        raise CliError(_("matrix update: {reason}; nothing changed").format(reason=exc)) from None
     except DataError as exc:
         raise CliError(str(exc)) from None
     sys.stdout.write(message + "\n")

@@ -17,6 +17,7 @@ from ..cli import COMMANDS
 from ..errors import CliError, EXIT_FINDINGS, EXIT_OK
 from ..doctor import run_checks
 from ..findings import FAIL, Finding, Report
+from ..i18n import _, sentences
 from ..process import kill_running
 from ..probes.launch import probe_launch, safe_node_name
 from ..redact import redact_report
@@ -63,13 +64,14 @@ def _also_formats(text: str):
     wanted = [x.strip() for x in text.split(",") if x.strip()]
     for fmt in wanted:
         if fmt not in ALSO_FORMATS:
-            raise CliError(f"--also: {fmt!r} is not one of {', '.join(ALSO_FORMATS)}")
+            raise CliError(_("--also: {format} is not one of {formats}").format(format=repr(fmt),
+                                                                                 formats=", ".join(ALSO_FORMATS)))
     return wanted
 
 
 def _facts_json(facts) -> dict:
     """The facts gathered so far, as JSON (the abandoned worker may still be writing one: retry)."""
-    for _ in range(3):
+    for _attempt in range(3):
         try:
             return facts.to_json()
         except RuntimeError:  # "dictionary changed size during iteration"
@@ -84,15 +86,20 @@ def _budget_overrun(host, args, elapsed: float, partial: dict) -> Report:
     launch = (facts.get("extra") or {}).get("launch") or probe_launch(host, None)
     facts.setdefault("extra", {})["launch"] = launch
     running = partial.get("now")
+    values = {"budget": f"{args.budget:g}", "elapsed": f"{elapsed:.1f}", "running": running}
+    stopped = (_("The checks did not finish within --budget {budget} s: stopped after {elapsed} s, while running "
+                 "{running}.") if running else
+               _("The checks did not finish within --budget {budget} s: stopped after {elapsed} s.")).format(**values)
     finding = Finding(
-        id="preflight.time_budget", status=FAIL, title="Pre-flight finished within its time budget",
-        summary=f"The checks did not finish within --budget {args.budget:g} s: stopped after {elapsed:.1f} s"
-                + (f", while running {running}" if running else "") + ". "
-                "A node where npu-smi or a driver query hangs usually hangs HCCL initialisation too.",
+        id="preflight.time_budget", status=FAIL, title=_("Pre-flight finished within its time budget"),
+        summary=sentences(stopped, _("A node where npu-smi or a driver query hangs usually hangs HCCL "
+                                     "initialisation too.")),
         evidence={"budget_s": args.budget, "elapsed_s": round(elapsed, 2), "per_command_timeout_s": args.timeout,
-                  "running when stopped": running or "unknown", "checks finished": len(partial.get("findings") or [])},
-        fix=["ascend-doctor check --timeout 30   # on this node, to see which check hangs",
-             "npu-smi info   # if this hangs too, the driver or a device is stuck: reset the device or reboot the node"],
+                  "running when stopped": running or _("unknown"),
+                  "checks finished": len(partial.get("findings") or [])},
+        fix=[_("ascend-doctor check --timeout 30   # on this node, to see which check hangs"),
+             _("npu-smi info   # if this hangs too, the driver or a device is stuck: reset the device or reboot the "
+               "node")],
         pitfall="P13")
     tool = {"name": "ascend-doctor", "duration_ms": int(elapsed * 1000), "finished_unix": round(time.time(), 3)}
     tool["version"] = __version__
@@ -136,8 +143,8 @@ def produce_preflight_report(args, started: float = None) -> Report:
     # Commands may take at most a third of the budget each, so one hung tool leaves room for the rest.
     args.timeout = min(args.timeout, max(0.5, args.budget / 3.0))
     if args.smoke and args.budget < SMOKE_MIN_BUDGET_S:
-        print(f"ascend-doctor preflight: --smoke skipped, --budget {args.budget:g} s is under the "
-              f"{SMOKE_MIN_BUDGET_S:g} s a smoke train needs", file=sys.stderr)
+        print(_("ascend-doctor preflight: --smoke skipped, --budget {budget} s is under the {needed} s a smoke "
+                "train needs").format(budget=f"{args.budget:g}", needed=f"{SMOKE_MIN_BUDGET_S:g}"), file=sys.stderr)
         args.smoke = False
     args.pynative = False  # a pre-flight runs the quick checks only: no GRAPH/PYNATIVE comparison
     options = run_options(args)
@@ -164,17 +171,18 @@ def run(args) -> int:
     started = time.monotonic()
     also = _also_formats(args.also)
     if also and not args.report_dir:
-        raise CliError("--also needs --report-dir (the extra formats are written next to the node's JSON)")
+        raise CliError(_("--also needs --report-dir (the extra formats are written next to the node's JSON)"))
     if not args.bundle and os.environ.get("MS_ROLE") == "MS_SCHED":
         # msrun runs the same command in its scheduler process, which holds no device: the workers report.
-        print("ascend-doctor preflight: msrun scheduler process, nothing to check here (the workers report)",
+        print(_("ascend-doctor preflight: msrun scheduler process, nothing to check here (the workers report)"),
               file=sys.stderr)
         return EXIT_OK
     if args.report_dir:
         try:
             os.makedirs(args.report_dir, exist_ok=True)
         except OSError as exc:
-            raise CliError(f"--report-dir {args.report_dir}: cannot create ({exc.strerror or exc})") from None
+            raise CliError(_("--report-dir {path}: cannot create ({reason})").format(
+                path=args.report_dir, reason=exc.strerror or exc)) from None
     report = produce_preflight_report(args, started)
     if args.report_dir:
         base = os.path.join(args.report_dir, node_name(report))

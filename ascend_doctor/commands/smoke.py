@@ -10,6 +10,7 @@ from .. import __version__
 from ..cli import COMMANDS
 from ..errors import CliError, EXIT_FINDINGS, EXIT_OK
 from ..findings import FAIL, WARN, Report
+from ..i18n import _
 from ..render import FORMATS, render
 from .common import add_python_argument, live_host, report_color, require_positive_seconds, write_output
 
@@ -40,36 +41,38 @@ def parse_stage_timeouts(values):
         stage, sep, secs = value.rpartition("=")
         stage = stage if sep else "*"
         if stage != "*" and stage not in STAGES + PHASES:
-            raise CliError(f"--stage-timeout {value}: stage must be one of {', '.join(STAGES + PHASES)}")
+            raise CliError(_("--stage-timeout {value}: stage must be one of {stages}").format(
+                value=value, stages=", ".join(STAGES + PHASES)))
         try:
             seconds = float(secs)
         except ValueError:
             seconds = -1.0
         if seconds <= 0:
-            raise CliError(f"--stage-timeout {value}: expected a positive number of seconds")
+            raise CliError(_("--stage-timeout {value}: expected a positive number of seconds").format(value=value))
         out[stage] = seconds
     return out
 
 
 def smoke_options(args) -> dict:
     if args.steps < 10:
-        raise CliError(f"--steps {args.steps}: at least 10 steps are needed to see the loss fall")
+        raise CliError(_("--steps {steps}: at least 10 steps are needed to see the loss fall").format(steps=args.steps))
     if args.device_id is not None and args.device_id < 0:
-        raise CliError(f"--device-id {args.device_id}: expected a card number >= 0")
+        raise CliError(_("--device-id {device_id}: expected a card number >= 0").format(device_id=args.device_id))
     opts = {"device": args.device, "device_id": args.device_id, "steps": args.steps, "pynative": args.pynative,
             "stage_timeout": parse_stage_timeouts(args.stage_timeout)}
     ranks = getattr(args, "ranks", None)
     if ranks is not None:
         if ranks < 1:
-            raise CliError(f"--ranks {ranks}: expected at least 1 worker")
+            raise CliError(_("--ranks {ranks}: expected at least 1 worker").format(ranks=ranks))
         if not 1024 <= args.master_port <= 65535:
-            raise CliError(f"--master-port {args.master_port}: expected a port in 1024..65535")
+            raise CliError(_("--master-port {port}: expected a port in 1024..65535").format(port=args.master_port))
         if args.nnodes < 1:
-            raise CliError(f"--nnodes {args.nnodes}: expected at least 1 node")
+            raise CliError(_("--nnodes {nnodes}: expected at least 1 node").format(nnodes=args.nnodes))
         if args.nnodes > 1 and args.node_rank is None:
-            raise CliError("--node-rank: required with --nnodes > 1 (0 on the node that runs the scheduler)")
+            raise CliError(_("--node-rank: required with --nnodes > 1 (0 on the node that runs the scheduler)"))
         if args.node_rank is not None and not 0 <= args.node_rank < args.nnodes:
-            raise CliError(f"--node-rank {args.node_rank}: expected 0..{args.nnodes - 1}")
+            raise CliError(_("--node-rank {node_rank}: expected 0..{last}").format(node_rank=args.node_rank,
+                                                                                   last=args.nnodes - 1))
         opts.update(ranks=ranks, master_port=args.master_port, master_addr=args.master_addr, nnodes=args.nnodes,
                     node_rank=args.node_rank)
     return opts

@@ -6,32 +6,57 @@ from typing import Dict, List, Optional, Tuple, Union
 
 from ..facts import CudaFacts, Facts, FactsError
 from ..findings import FAIL, ERROR, PASS, SKIP, WARN, Finding, Report
+from ..i18n import N_, _, get_lang, lookup
 from ..versions import major_minor
 
+# Marked here, translated where shown (area_title): the module is imported before the language is chosen.
 AREA_TITLES = {
-    "doctor": "ascend-doctor itself",
-    "system": "Host system",
-    "resources": "Host resources",
-    "install": "Installation (driver, firmware, CANN)",
-    "compat": "Version compatibility",
-    "devices": "NPU devices",
-    "gpu": "GPU / CUDA",
-    "mindspore": "MindSpore",
-    "env": "Launch environment",
-    "hccl": "HCCL configuration",
-    "rank_table": "Rank table",
-    "smoke": "Smoke training",
-    "advice": "Advice for this machine",
-    "baseline": "Drift from baseline",
-    "preflight": "Pre-flight",
+    "doctor": N_("ascend-doctor itself"),
+    "system": N_("Host system"),
+    "resources": N_("Host resources"),
+    "install": N_("Installation (driver, firmware, CANN)"),
+    "compat": N_("Version compatibility"),
+    "devices": N_("NPU devices"),
+    "gpu": N_("GPU / CUDA"),
+    "mindspore": N_("MindSpore"),
+    "env": N_("Launch environment"),
+    "hccl": N_("HCCL configuration"),
+    "rank_table": N_("Rank table"),
+    "smoke": N_("Smoke training"),
+    "advice": N_("Advice for this machine"),
+    "baseline": N_("Drift from baseline"),
+    "preflight": N_("Pre-flight"),
 }
 
 ORDER = {FAIL: 0, ERROR: 1, WARN: 2, PASS: 3, SKIP: 4}
-LABEL = {FAIL: "FAIL", ERROR: "ERROR", WARN: "WARN", PASS: "ok", SKIP: "skip"}
+# A finding's status tag (English: the words CI logs grep for); translated by status_label.
+LABEL = {FAIL: N_("FAIL"), ERROR: N_("ERROR"), WARN: N_("WARN"), PASS: N_("ok"), SKIP: N_("skip")}
 
 
 def area_title(area: str) -> str:
-    return AREA_TITLES.get(area, area.replace("_", " ").capitalize())
+    return _(AREA_TITLES[area]) if area in AREA_TITLES else area.replace("_", " ").capitalize()
+
+
+def status_label(status: str) -> str:
+    """The status tag of a finding in the current language ("FAIL", "失败")."""
+    return _(LABEL[status])
+
+
+def joined(items) -> str:
+    """Items of a list as a reader writes them: "a, b" in English, "a、b" in Chinese."""
+    return ("、" if get_lang() == "zh" else ", ").join(items)
+
+
+def verdict_scope(host: dict) -> str:
+    """What the verdict covers ("checked as an Ascend NPU host"), in the current language; "" when unknown.
+    The host block keeps the English phrase (a saved report is judged again in any language)."""
+    return lookup(host.get("checked_as") or "")
+
+
+# The four phrases checks/_accelerators.checked_as writes into a report's host block, shown in the verdict
+CHECKED_AS = (N_("checked as an Ascend NPU host"), N_("checked as an Ascend NPU and NVIDIA GPU host"),
+              N_("no Ascend NPU stack found \u2014 checked as a GPU host"),
+              N_("no Ascend NPU stack found \u2014 checked as a CPU host"))
 
 
 def grouped(report: Report) -> List[Tuple[str, List[Finding]]]:
@@ -48,20 +73,24 @@ def nvidia_driver_state(cuda: CudaFacts) -> Optional[str]:
     """The NVIDIA driver as the gpu checks see it (the same fields), or None when there is none at all."""
     smi, module = cuda.driver_version, cuda.kernel_module_version
     if smi:
-        return smi + (f" (kernel module {module}: mismatch)" if module and module != smi else "")
+        if module and module != smi:
+            return _("{version} (kernel module {module}: mismatch)").format(version=smi, module=module)
+        return smi
     if cuda.nvml_mismatch:
-        return (f"kernel module {module or 'unknown'}, user-space (NVML) {cuda.nvml_library_version or 'unknown'}"
-                ": mismatch, nvidia-smi fails")
+        return _("kernel module {module}, user-space (NVML) {nvml}: mismatch, nvidia-smi fails").format(
+            module=module or _("unknown"), nvml=cuda.nvml_library_version or _("unknown"))
     said = cuda.nvidia_smi_failure or cuda.nvidia_smi_unusable
     if module:
-        return f"kernel module {module}" + (f" (nvidia-smi: {said})" if said else "")
+        if said:
+            return _("kernel module {module} (nvidia-smi: {said})").format(module=module, said=said)
+        return _("kernel module {module}").format(module=module)
     libs = sorted({e.get("version") for e in cuda.userspace_driver_libs if e.get("version")})
     if libs:
-        return f"user-space libraries {', '.join(libs)}, no kernel module loaded"
+        return _("user-space libraries {versions}, no kernel module loaded").format(versions=", ".join(libs))
     if said:
-        return f"unknown (nvidia-smi: {said})"
+        return _("unknown (nvidia-smi: {said})").format(said=said)
     if cuda.dev_nodes or cuda.gpus:
-        return "unknown (/dev/nvidia* present, nvidia-smi did not answer)"
+        return _("unknown (/dev/nvidia* present, nvidia-smi did not answer)")
     return None
 
 
@@ -70,12 +99,12 @@ def _nvidia_rows(cuda: CudaFacts) -> List[Tuple[str, str]]:
     runtimes = sorted({r.get("version", "?") for r in cuda.runtime_libs})
     rows: List[Tuple[str, str]] = []
     if driver:
-        rows.append(("NVIDIA driver", driver))
-        rows.append(("CUDA runtime", ", ".join(runtimes) or cuda.toolkit_version or "not found"))
+        rows.append((_("NVIDIA driver"), driver))
+        rows.append((_("CUDA runtime"), ", ".join(runtimes) or cuda.toolkit_version or _("not found")))
     elif runtimes or cuda.toolkit_version:
         # A toolkit under /usr/local/cuda with no driver runs nothing here: say so, not "CUDA runtime 13.0.96".
         mms = sorted({major_minor(v) or v for v in runtimes or [cuda.toolkit_version]})
-        rows.append(("CUDA toolkit", f"{', '.join(mms)} (no NVIDIA driver: unused)"))
+        rows.append((_("CUDA toolkit"), _("{versions} (no NVIDIA driver: unused)").format(versions=", ".join(mms))))
         return rows
     if driver and cuda.cudnn_version:
         rows.append(("cuDNN", cuda.cudnn_version))
@@ -84,16 +113,17 @@ def _nvidia_rows(cuda: CudaFacts) -> List[Tuple[str, str]]:
 
 def _planned_summary(facts: Facts) -> List[Tuple[str, str]]:
     """The versions of a planned install (`matrix check`): what was given, nothing "installed" or "not found"."""
-    rows = [("Target", f"{facts.system.arch or 'unknown architecture'} (planned)")]
-    for part, label in ((facts.python, "Python"), (facts.driver, "NPU driver"), (facts.firmware, "NPU firmware")):
+    planned = _("{version} (planned)")
+    rows = [(_("Target"), planned.format(version=facts.system.arch or _("unknown architecture")))]
+    for part, label in ((facts.python, "Python"), (facts.driver, _("NPU driver")), (facts.firmware, _("NPU firmware"))):
         if part.version:
-            rows.append((label, f"{part.version} (planned)"))
+            rows.append((label, planned.format(version=part.version)))
     for inst in facts.cann.installs:
-        rows.append(("CANN", f"{inst.release or 'unknown release'} (planned)"))
+        rows.append(("CANN", planned.format(version=inst.release or _("unknown release"))))
     for lib in facts.cuda.runtime_libs:
-        rows.append(("CUDA", f"{lib.get('version')} (planned)"))
+        rows.append(("CUDA", planned.format(version=lib.get("version"))))
     if facts.mindspore.version:
-        rows.append(("MindSpore", f"{facts.mindspore.version} (planned)"))
+        rows.append(("MindSpore", planned.format(version=facts.mindspore.version)))
     return rows
 
 
@@ -112,38 +142,47 @@ def typed_facts(facts: Union[Facts, dict]) -> Facts:
 
 
 def facts_summary(facts: Union[Facts, dict]) -> List[Tuple[str, str]]:
-    """The one-line-per-component version table at the top of a report."""
+    """The one-line-per-component version table at the top of a report (labels and words in the current
+    language; versions, paths and names as found)."""
     facts = typed_facts(facts)
     if facts.planned:
         return _planned_summary(facts)
     rows: List[Tuple[str, str]] = []
     s = facts.system
-    os_line = " ".join(x for x in [s.os_name or "unknown OS", s.arch or "", f"kernel {s.kernel}" if s.kernel else ""] if x)
-    rows.append(("OS", os_line))
+    kernel = _("kernel {kernel}").format(kernel=s.kernel) if s.kernel else ""
+    os_line = " ".join(x for x in [s.os_name or _("unknown OS"), s.arch or "", kernel] if x)
+    rows.append((_("OS"), os_line))
     py = facts.python
     chosen = py.chosen_by or "doctor"
-    why = "" if chosen == "doctor" else f", from {chosen}" if chosen == "--python" else f", the activated {chosen}"
-    rows.append(("Python", f"{py.version or 'unknown'} ({py.executable or '?'}{why})"))
+    values = {"version": py.version or _("unknown"), "executable": py.executable or "?", "chosen": chosen}
+    if chosen == "doctor":
+        python = _("{version} ({executable})").format(**values)
+    elif chosen == "--python":
+        python = _("{version} ({executable}, from {chosen})").format(**values)
+    else:
+        python = _("{version} ({executable}, the activated {chosen})").format(**values)
+    rows.append(("Python", python))
     drv, fw = facts.driver, facts.firmware
     if drv.installed or fw.installed:
-        rows.append(("NPU driver", drv.version or "unknown"))
-        rows.append(("NPU firmware", fw.version or "unknown"))
+        rows.append((_("NPU driver"), drv.version or _("unknown")))
+        rows.append((_("NPU firmware"), fw.version or _("unknown")))
     devices = facts.npu.devices
     if devices:
         names = sorted({d.name or "?" for d in devices})
-        rows.append(("NPUs", f"{len(devices)} × {', '.join(names)}"))
+        rows.append((_("NPUs"), f"{len(devices)} × {', '.join(names)}"))
     for inst in facts.cann.installs:
-        mark = " (active)" if inst.active else ""
-        rows.append((f"CANN {inst.kind}", f"{inst.release or 'unknown release'} at {inst.root}{mark}"))
+        where = _("{release} at {root} (active)") if inst.active else _("{release} at {root}")
+        rows.append((f"CANN {inst.kind}", where.format(release=inst.release or _("unknown release"), root=inst.root)))
     rows.extend(_nvidia_rows(facts.cuda))
     ms = facts.mindspore
     if ms.installed:
-        flav = ms.flavour or "unknown build"
+        flav = ms.flavour or _("unknown build")
         if ms.cuda_version:
             flav += f", CUDA {ms.cuda_version}"
-        rows.append(("MindSpore", f"{ms.version} ({flav}) in {ms.location}"))
+        rows.append(("MindSpore", _("{version} ({build}) in {location}").format(
+            version=ms.version, build=flav, location=ms.location)))
     else:
-        rows.append(("MindSpore", "not installed in this Python"))
+        rows.append(("MindSpore", _("not installed in this Python")))
     return rows
 
 
@@ -152,7 +191,9 @@ def matrix_summary(tool: dict) -> List[Tuple[str, str]]:
     info = tool.get("matrix") if isinstance(tool, dict) else None
     if not isinstance(info, dict) or not info.get("version"):
         return []
-    where = "bundled" if info.get("source") == "bundled" else f"cached {info.get('source')}"
-    if info.get("from"):
-        where += f", from {info['from']}"
-    return [("Compat matrix", f"{info['version']} ({where})")]
+    values = {"version": info["version"], "source": info.get("source"), "origin": info.get("from")}
+    if info.get("source") == "bundled":
+        text = _("{version} (bundled, from {origin})") if info.get("from") else _("{version} (bundled)")
+    else:
+        text = _("{version} (cached {source}, from {origin})") if info.get("from") else _("{version} (cached {source})")
+    return [(_("Compat matrix"), text.format(**values))]

@@ -11,6 +11,7 @@ import re
 import xml.etree.ElementTree as ET
 
 from ..findings import ERROR, FAIL, SKIP, WARN, Report
+from ..i18n import _, lookup
 
 # XML 1.0 forbids most control characters; command output can contain them.
 _INVALID_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
@@ -23,12 +24,13 @@ def _clean(text) -> str:
 def _details(f) -> str:
     lines = [f.summary]
     for key, value in f.evidence.items():
-        lines.append(f"evidence {key}: {value}")
+        value = lookup(value) if isinstance(value, str) else value
+        lines.append(_("evidence {key}: {value}").format(key=lookup(str(key)), value=value))
     if f.fix:
-        lines.append("fix:")
+        lines.append(_("fix:"))
         lines.extend(f"  {step}" for step in f.fix)
     if f.pitfall:
-        lines.append(f"pitfall: {f.pitfall}")
+        lines.append(_("pitfall: {pitfall}").format(pitfall=f.pitfall))
     return _clean("\n".join(lines))
 
 
@@ -49,11 +51,11 @@ def render(report: Report, color: bool = False) -> str:
         if f.status == FAIL:
             ET.SubElement(case, "failure", message=_clean(f"{f.title}: {f.summary}"), type="fail").text = _details(f)
         elif f.status == ERROR:
-            ET.SubElement(case, "error", message=_clean(f"could not check: {f.summary}"), type="error").text = _details(f)
+            ET.SubElement(case, "error", message=_clean(_("could not check: {summary}").format(summary=f.summary)), type="error").text = _details(f)
         elif f.status == SKIP:
-            ET.SubElement(case, "skipped", message=_clean(f.summary or "does not apply here"))
+            ET.SubElement(case, "skipped", message=_clean(f.summary or _("does not apply here")))
         elif f.status == WARN:
-            ET.SubElement(case, "system-out").text = "WARN " + _details(f)
+            ET.SubElement(case, "system-out").text = _("WARN {details}").format(details=_details(f))
     # ET.indent is Python 3.9+; on 3.8 the XML is valid, only unindented.
     ET.indent(root) if hasattr(ET, "indent") else None  # novermin
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"

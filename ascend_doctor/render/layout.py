@@ -1,9 +1,15 @@
 """Terminal layout for the human-readable renderers: the width, wrapping that never breaks a path or a
-command, and evidence as `key: value` lines.
+command, tables, and evidence as `key: value` lines.
 
-Wrapping breaks only at whitespace, and inside a colon-separated path list (PATH, LD_LIBRARY_PATH) after a
-':' that is followed by '/': never at '-' or inside a path, so what the report shows can be copied back
-into a shell. A word longer than the line keeps its own (longer) line.
+Lengths are display widths (`display_width`): an East Asian wide or fullwidth character (Chinese) takes two
+terminal columns, any other character one. This module is the one place that measures and wraps text for a
+terminal (the report, kb, explain, matrix tables).
+
+Wrapping breaks at whitespace, inside a colon-separated path list (PATH, LD_LIBRARY_PATH) after a ':' that
+is followed by '/', and in Chinese text between two wide characters or where Chinese meets a Latin word
+(not before closing punctuation such as "，。）" nor after an opening one such as "（"): never at '-', inside a
+path, a command or a Latin word, so what the report shows can be copied back into a shell. A word longer
+than the line keeps its own (longer) line.
 """
 
 from __future__ import annotations
@@ -11,7 +17,10 @@ from __future__ import annotations
 import os
 import re
 import sys
+import unicodedata
 from typing import Any, Iterator, List, Optional, Tuple
+
+from ..i18n import _, lookup
 
 DEFAULT_WIDTH = 80
 MIN_WIDTH = 40  # a narrower terminal still gets readable (longer) lines rather than one word per line
@@ -34,39 +43,103 @@ def terminal_width(stream=None) -> int:
     return DEFAULT_WIDTH
 
 
+def char_width(ch: str) -> int:
+    """Terminal columns of one character: 2 for East Asian wide (W) and fullwidth (F), else 1."""
+    return 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
+
+
+def display_width(text: str) -> int:
+    """Terminal columns `text` takes (a Chinese character two, see `char_width`); len() for ASCII."""
+    if text.isascii():
+        return len(text)
+    return sum(char_width(ch) for ch in text)
+
+
+def has_wide(text: str) -> bool:
+    """Whether `text` holds a character two columns wide (Chinese)."""
+    return not text.isascii() and any(char_width(ch) == 2 for ch in text)
+
+
+def pad(text: str, width: int, align: str = "<") -> str:
+    """`text` padded with spaces to `width` display columns (align '<' left, '>' right)."""
+    fill = " " * max(0, width - display_width(text))
+    return fill + text if align == ">" else text + fill
+
+
+# Chinese has no spaces between words: a line may break between two wide characters, or where wide meets
+# narrow, but never before closing punctuation nor after opening punctuation (the Chinese line-breaking rule).
+NO_LINE_START = frozenset("，。；：、）》」』】！？”’,.;:)]}…%")
+NO_LINE_END = frozenset("（《「『【“‘([{")
+
+
+def _cjk_units(word: str) -> List[str]:
+    """A whitespace-free word cut where a line may end inside it: at the edges of its wide characters (but see
+    NO_LINE_START/NO_LINE_END); a run of narrow characters (a path, a command, a Latin word) stays whole."""
+    units: List[str] = []
+    for ch in word:
+        if units and (ch in NO_LINE_START or units[-1][-1] in NO_LINE_END
+                      or (char_width(ch) == 1 and char_width(units[-1][-1]) == 1)):
+            units[-1] += ch
+        else:
+            units.append(ch)
+    return units
+
+
 def _pieces(text: str) -> Iterator[Tuple[str, str]]:
-    """(joiner, piece): the places a line may end. joiner is ' ' between words, '' inside a path list."""
+    """(joiner, piece): the places a line may end. joiner is ' ' between words, '' inside a path list or
+    inside Chinese text."""
     for m in _WORD.finditer(text):
         for i, part in enumerate(_PATH_LIST_BREAK.split(m.group(0))):
-            yield ("" if i else " "), part
+            if has_wide(part):
+                for j, unit in enumerate(_cjk_units(part)):
+                    yield ("" if i or j else " "), unit
+            else:
+                yield ("" if i else " "), part
 
 
-def wrap(text: str, width: int, indent: str = "", subsequent: Optional[str] = None) -> List[str]:
-    """Greedy fill of `text` into lines of at most `width` characters (each line's paragraphs kept apart)."""
+def wrap(text: str, width: int, indent: str = "", subsequent: Optional[str] = None,
+         break_long_words: bool = False) -> List[str]:
+    """Greedy fill of `text` into lines of at most `width` display columns (each line's paragraphs kept
+    apart); see the module doc for where a line may end. A piece wider than a whole line keeps its own longer
+    line, or with `break_long_words` is cut where the line is full (kb's signature texts)."""
     subsequent = indent if subsequent is None else subsequent
     out: List[str] = []
     for paragraph in str(text).splitlines() or [""]:
         line, empty = indent, True
+        used = display_width(line)
+        room = width - display_width(subsequent)
         for joiner, piece in _pieces(paragraph):
-            if empty:
-                line, empty = line + piece, False
-            elif len(line) + len(joiner) + len(piece) <= width:
-                line += joiner + piece
-            else:
-                out.append(line)
-                line = subsequent + piece
+            cut = break_long_words and display_width(piece) > room
+            for k, part in enumerate(piece if cut else [piece]):
+                glue = joiner if k == 0 else ""
+                size = display_width(part)
+                if empty:
+                    line, empty, used = line + part, False, used + size
+                elif used + len(glue) + size <= width:
+                    line += glue + part
+                    used += len(glue) + size
+                else:
+                    out.append(line)
+                    line = subsequent + part
+                    used = display_width(subsequent) + size
         out.append(line if not empty else indent.rstrip())
         indent = subsequent
     return out
 
 
 def scalar(value: Any) -> str:
-    """A value as a reader writes it: yes/no, none, numbers and text as they are (never a Python repr)."""
+    """A value as a reader writes it, in the current language: yes/no, none, numbers and text as they are
+    (never a Python repr); a fixed phrase the catalog knows ("not found") is translated."""
     if value is None:
-        return "none"
+        return _("none")
     if isinstance(value, bool):
-        return "yes" if value else "no"
-    return str(value)
+        return _("yes") if value else _("no")
+    return lookup(value) if isinstance(value, str) else str(value)
+
+
+def label(key: Any) -> str:
+    """An evidence key shown to a reader: translated (i18n.lookup; the key stays English in the JSON)."""
+    return lookup(str(key))
 
 
 def _is_scalar(value: Any) -> bool:
@@ -79,7 +152,7 @@ def evidence_value(value: Any) -> str:
     if _is_scalar(value):
         return scalar(value)
     if not value:
-        return "none"
+        return _("none")
     if not isinstance(value, dict) and all(_is_scalar(v) for v in value):
         return ", ".join(scalar(v) for v in value)
     if isinstance(value, dict):
@@ -93,10 +166,11 @@ def evidence_lines(evidence: Any, depth: int = 0) -> List[Tuple[int, str]]:
     out: List[Tuple[int, str]] = []
     items = evidence.items() if isinstance(evidence, dict) else enumerate(evidence or [])
     for key, value in items:
+        key = label(key) if isinstance(evidence, dict) else key
         if _is_scalar(value):
             out.append((depth, f"{key}: {scalar(value)}"))
         elif not value:
-            out.append((depth, f"{key}: none"))
+            out.append((depth, f"{key}: {_('none')}"))
         elif isinstance(value, dict):
             out.append((depth, f"{key}:"))
             out.extend(evidence_lines(value, depth + 1))
@@ -108,7 +182,7 @@ def evidence_lines(evidence: Any, depth: int = 0) -> List[Tuple[int, str]]:
                 if _is_scalar(item):
                     out.append((depth + 1, f"- {scalar(item)}"))
                     continue
-                inner = evidence_lines(item, depth + 2) or [(depth + 2, "none")]
+                inner = evidence_lines(item, depth + 2) or [(depth + 2, _("none"))]
                 first_depth, first = inner[0]
                 out.append((depth + 1, "- " + first))
                 out.extend(inner[1:])
@@ -116,7 +190,7 @@ def evidence_lines(evidence: Any, depth: int = 0) -> List[Tuple[int, str]]:
 
 
 def _longest_word(text: str) -> int:
-    return max((len(p) for _, p in _pieces(text)), default=0)
+    return max((display_width(p) for _, p in _pieces(text)), default=0)
 
 
 def fit_columns(headers: List[str], rows: List[List[str]], width: int, gap: int = 2,
@@ -131,8 +205,8 @@ def fit_columns(headers: List[str], rows: List[List[str]], width: int, gap: int 
     def need(i: int, cell_width, header_width) -> int:
         return max([cell_width(r[i]) for r in table[1:]] + [header_width(table[0][i]) + header_pad])
 
-    natural = [need(i, lambda c: max((len(x) for x in c.splitlines()), default=0),
-                    lambda h: max((len(x) for x in h.splitlines()), default=0)) for i in range(n)]
+    natural = [need(i, lambda c: max((display_width(x) for x in c.splitlines()), default=0),
+                    lambda h: max((display_width(x) for x in h.splitlines()), default=0)) for i in range(n)]
     floor = [need(i, _longest_word, _longest_word) for i in range(n)]
     widths = list(natural)
     room = width - gap * (n - 1)
@@ -143,10 +217,34 @@ def fit_columns(headers: List[str], rows: List[List[str]], width: int, gap: int 
         widths[i] -= 1
 
     def fit(cell: str, w: int) -> str:
-        return "\n".join(wrap(cell, w)) if any(len(x) > w for x in cell.splitlines()) else cell
+        return "\n".join(wrap(cell, w)) if any(display_width(x) > w for x in cell.splitlines()) else cell
 
     return [[fit(c, widths[i] - header_pad) for i, c in enumerate(table[0])]] + \
         [[fit(c, widths[i]) for i, c in enumerate(r)] for r in table[1:]]
+
+
+def table(headers: List[str], rows: List[List[str]], gap: int = 2, header_pad: int = 2) -> str:
+    """A plain-text table aligned by display width, in tabulate's "simple" layout (each column left-aligned,
+    at least its header + `header_pad` wide, a dashed rule under the header, `gap` spaces between columns);
+    a cell may hold several lines ('\n'). Give it the rows `fit_columns` made to fit a width."""
+    grid = [[str(c).strip() for c in headers]] + [["" if c is None else str(c).strip() for c in row] for row in rows]
+    n = len(headers)
+    widths = [max([display_width(x) for r in grid[1:] for x in r[i].splitlines()]
+                  + [display_width(x) + header_pad for x in grid[0][i].splitlines()] + [header_pad])
+              for i in range(n)]
+    sep = " " * gap
+    multiline = any("\n" in c for r in grid for c in r)  # tabulate's rule: then an all-empty row has no line
+
+    def lines_of(row: List[str]) -> List[str]:
+        cells = [c.splitlines() if multiline else [c] for c in row]
+        height = max(len(c) for c in cells)
+        return [sep.join(pad(c[k] if k < len(c) else "", widths[i]) for i, c in enumerate(cells)).rstrip()
+                for k in range(height)]
+
+    out = lines_of(grid[0]) + [sep.join("-" * w for w in widths)]
+    for row in grid[1:]:
+        out.extend(lines_of(row))
+    return "\n".join(out)
 
 
 _STEP = re.compile(r"\s*(?:\d+\.|-|fix:)\s")
@@ -158,7 +256,7 @@ def fit_lines(lines: List[str], width: int, keep=None) -> List[str]:
     line, a command to paste), and so does one carrying terminal colour codes."""
     out: List[str] = []
     for line in lines:
-        if len(line) <= width or "\033[" in line or (keep is not None and keep(line)):
+        if display_width(line) <= width or "\033[" in line or (keep is not None and keep(line)):
             out.append(line)
             continue
         lead = line[:len(line) - len(line.lstrip())]

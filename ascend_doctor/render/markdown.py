@@ -6,7 +6,8 @@ import json
 from typing import List
 
 from ..findings import ERROR, FAIL, PASS, SKIP, WARN, Report
-from .common import LABEL, area_title, facts_summary, grouped
+from ..i18n import _, lookup
+from .common import area_title, facts_summary, grouped, status_label, verdict_scope
 
 
 def _cell(text: str) -> str:
@@ -14,13 +15,18 @@ def _cell(text: str) -> str:
 
 
 def render(report: Report, color: bool = False) -> str:
-    out: List[str] = [f"# ascend-doctor report: {report.host.get('name')}", ""]
-    out += ["| component | found |", "|---|---|"]
+    out: List[str] = [_("# ascend-doctor report: {name}").format(name=report.host.get("name")), ""]
+    out += [_("| component | found |"), "|---|---|"]
     out += [f"| {_cell(k)} | {_cell(v)} |" for k, v in facts_summary(report.facts)]
     out.append("")
     s = report.summary
-    scope = f" ({report.host['checked_as']})" if report.host.get("checked_as") else ""
-    out.append(f"**{s[FAIL]} fail, {s[WARN]} warn, {s[ERROR]} could not check, {s[PASS]} pass, {s[SKIP]} skipped**{scope}")
+    scope = verdict_scope(report.host)
+    counts = {"fail": s[FAIL], "warn": s[WARN], "error": s[ERROR], "passed": s[PASS], "skipped": s[SKIP],
+              "scope": scope}
+    out.append((_("**{fail} fail, {warn} warn, {error} could not check, {passed} pass, {skipped} skipped** "
+                  "({scope})") if scope else
+                _("**{fail} fail, {warn} warn, {error} could not check, {passed} pass, {skipped} skipped**"))
+               .format(**counts))
     out.append("")
     for area, items in grouped(report):
         out.append(f"## {area_title(area)}")
@@ -28,19 +34,23 @@ def render(report: Report, color: bool = False) -> str:
         for f in items:
             if f.status == SKIP:
                 continue
-            out.append(f"- **{LABEL[f.status]}** {f.title} (`{f.id}`)" + (f" — {f.summary}" if f.summary else ""))
+            item = {"status": status_label(f.status), "title": f.title, "id": f.id, "summary": f.summary}
+            out.append((_("- **{status}** {title} (`{id}`) — {summary}") if f.summary else
+                        _("- **{status}** {title} (`{id}`)")).format(**item))
             if f.status in (FAIL, ERROR, WARN):
                 for k, v in f.evidence.items():
                     if isinstance(v, (dict, list)):
                         v = json.dumps(v, ensure_ascii=False)
-                    out.append(f"  - {k}: `{_cell(v)}`")
+                    elif isinstance(v, str):
+                        v = lookup(v)  # a fixed phrase ("not found") in the reader's language
+                    out.append(f"  - {lookup(str(k))}: `{_cell(v)}`")
                 if f.fix:
-                    out.append("  - fix:")
+                    out.append("  - " + _("fix:"))
                     out.append("    ```")
                     for step in f.fix:
                         out.extend("    " + l for l in step.splitlines())
                     out.append("    ```")
                 if f.pitfall:
-                    out.append(f"  - pitfall: {f.pitfall}")
+                    out.append("  - " + _("pitfall: {pitfall}").format(pitfall=f.pitfall))
         out.append("")
     return "\n".join(out) + "\n"

@@ -10,6 +10,7 @@ from __future__ import annotations
 import time
 
 from ..findings import STATUSES, Report
+from ..i18n import _
 
 
 _WORST_FIRST = ("fail", "error", "warn", "pass", "skip")
@@ -44,17 +45,17 @@ def render(report: Report, color: bool = False) -> str:
         if prev is None or _WORST_FIRST.index(f.status) < _WORST_FIRST.index(prev):
             worst[f.id] = f.status
     metric("ascend_doctor_check_status",
-           "Status of each ascend-doctor check: 1 for the status it has now, 0 for the others.",
+           _("Status of each ascend-doctor check: 1 for the status it has now, 0 for the others."),
            [({"check": cid, "status": s}, 1 if status == s else 0) for cid, status in sorted(worst.items())
             for s in STATUSES])
     counts = report.summary
-    metric("ascend_doctor_findings", "Number of findings per status in the last run.",
+    metric("ascend_doctor_findings", _("Number of findings per status in the last run."),
            [({"status": s}, counts[s]) for s in STATUSES])
-    metric("ascend_doctor_healthy", "1 when the last run found nothing at fail level, else 0.",
+    metric("ascend_doctor_healthy", _("1 when the last run found nothing at fail level, else 0."),
            [({}, 0 if counts["fail"] else 1)])
-    metric("ascend_doctor_run_duration_seconds", "Wall time of the last ascend-doctor run.",
+    metric("ascend_doctor_run_duration_seconds", _("Wall time of the last ascend-doctor run."),
            [({}, f"{(report.tool.get('duration_ms') or 0) / 1000.0:.3f}")])
     finished = report.tool.get("finished_unix") or time.time()
-    metric("ascend_doctor_last_run_timestamp_seconds", "Unix time the last ascend-doctor run finished.",
+    metric("ascend_doctor_last_run_timestamp_seconds", _("Unix time the last ascend-doctor run finished."),
            [({}, f"{float(finished):.3f}")])
     return "\n".join(out) + "\n"

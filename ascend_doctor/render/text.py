@@ -5,8 +5,9 @@ from __future__ import annotations
 from typing import List, Optional
 
 from ..findings import ERROR, FAIL, PASS, SKIP, WARN, Report
-from .common import LABEL, area_title, facts_summary, grouped, matrix_summary
-from .layout import evidence_lines, terminal_width, wrap
+from ..i18n import _
+from .common import area_title, facts_summary, grouped, joined, matrix_summary, status_label, verdict_scope
+from .layout import display_width, evidence_lines, pad, terminal_width, wrap
 
 _COLORS = {FAIL: "\033[31;1m", ERROR: "\033[35;1m", WARN: "\033[33;1m", PASS: "\033[32m", SKIP: "\033[2m"}
 _RESET = "\033[0m"
@@ -15,7 +16,7 @@ MEASURED_AREAS = ("smoke",)
 
 
 def _badge(status: str, color: bool) -> str:
-    label = f"[{LABEL[status]:>5}]"
+    label = f"[{pad(status_label(status), 5, '>')}]"  # 7 columns in every language: titles align
     return f"{_COLORS[status]}{label}{_RESET}" if color else label
 
 
@@ -28,7 +29,7 @@ def _evidence_lines(evidence: dict, width: int, indent: str) -> List[str]:
 
 
 def _titled(badge: str, title: str, width: int) -> List[str]:
-    """A finding's first line: the badge (7 visible characters), then the title wrapped under itself."""
+    """A finding's first line: the badge (7 terminal columns), then the title wrapped under itself."""
     first, *rest = wrap(title, width, " " * 8, " " * 8)
     return [badge + " " + first[8:]] + rest
 
@@ -38,23 +39,26 @@ def render(report: Report, color: bool = False, width: Optional[int] = None) -> 
     width = width or terminal_width()
     lines: List[str] = []
     host = report.host
+    version = report.tool.get("version")
     if host.get("kind") == "planned":
-        lines.append(f"ascend-doctor {report.tool.get('version')} — a planned install (versions from the command line)")
+        lines.append(_("ascend-doctor {version} — a planned install (versions from the command line)")
+                     .format(version=version))
     else:
-        where = {"live": "this machine", "report": f"saved report {host.get('report')}, judged again"}\
-            .get(host.get("kind"), f"snapshot of {host.get('name')}")
-        lines.append(f"ascend-doctor {report.tool.get('version')} — {where} ({host.get('name')})")
+        heading = {"live": _("ascend-doctor {version} — this machine ({name})"),
+                   "report": _("ascend-doctor {version} — saved report {report}, judged again ({name})")}\
+            .get(host.get("kind"), _("ascend-doctor {version} — snapshot of {name} ({name})"))
+        lines.append(heading.format(version=version, name=host.get("name"), report=host.get("report")))
     lines.append("")
     rows = facts_summary(report.facts) + matrix_summary(report.tool)
-    key_width = max(len(k) for k, _ in rows)
+    key_width = max(display_width(k) for k, _v in rows)
     for key, value in rows:  # one line each, whatever the width: a fact is looked for (and grepped) whole
-        lines.append(f"  {key:<{key_width}}  {value}")
+        lines.append(f"  {pad(key, key_width)}  {value}")
     lines.append("")
 
     all_skipped = []
     for area, items in grouped(report):
         if all(f.status == SKIP for f in items):
-            all_skipped.append(f"{area_title(area)} ({len(items)})")
+            all_skipped.append(_("{area} ({count})").format(area=area_title(area), count=len(items)))
             continue
         # Advice is only emitted when it applies, so it is shown in full like a problem.
         shown_in_full = (FAIL, ERROR, WARN, PASS) if area == "advice" else (FAIL, ERROR, WARN)
@@ -62,20 +66,20 @@ def render(report: Report, color: bool = False, width: Optional[int] = None) -> 
         quiet = [f for f in items if f.status not in shown_in_full]
         lines.append(f"== {area_title(area)} ==")
         for f in problems:
-            lines.extend(_titled(_badge(f.status, color), f"{f.title}  ({f.id})", width))
+            lines.extend(_titled(_badge(f.status, color), _("{title}  ({id})").format(title=f.title, id=f.id), width))
             if f.summary:
                 lines.extend(wrap(f.summary, width, " " * 8))
             if f.evidence:
-                lines.append("        evidence:")
+                lines.append("        " + _("evidence:"))
                 lines.extend(_evidence_lines(f.evidence, width, " " * 10))
             if f.fix:
-                lines.append("        fix:")
+                lines.append("        " + _("fix:"))
                 for i, step in enumerate(f.fix, 1):
                     first, *rest = step.splitlines() or [""]
                     lines.append(f"          {i}. {first}")
                     lines.extend(f"             {r}" for r in rest)
             if f.pitfall:
-                lines.append(f"        pitfall: {f.pitfall}")
+                lines.append("        " + _("pitfall: {pitfall}").format(pitfall=f.pitfall))
         passed = [f for f in quiet if f.status == PASS]
         skipped = [f for f in quiet if f.status == SKIP]
         for f in passed:
@@ -83,21 +87,27 @@ def render(report: Report, color: bool = False, width: Optional[int] = None) -> 
                 lines.extend(_titled(_badge(PASS, color), f.title, width))
                 lines.extend(wrap(f.summary, width, " " * 8))
                 continue
-            detail = f" — {f.summary}" if f.summary and len(f.summary) < 70 else ""
-            lines.extend(_titled(_badge(PASS, color), f"{f.title}{detail}", width))
+            short = f.summary and display_width(f.summary) < 70
+            line = _("{title} — {summary}").format(title=f.title, summary=f.summary) if short else f.title
+            lines.extend(_titled(_badge(PASS, color), line, width))
         if skipped:
             names = ", ".join(f.id for f in skipped)
-            lines.extend(_titled(_badge(SKIP, color), f"not applicable here: {names}", width))
+            lines.extend(_titled(_badge(SKIP, color), _("not applicable here: {ids}").format(ids=names), width))
         lines.append("")
 
     if all_skipped:
-        lines.extend(wrap("Not applicable here (every check skipped; ids in --format json): "
-                          + ", ".join(all_skipped) + ".", width))
+        lines.extend(wrap(_("Not applicable here (every check skipped; ids in --format json): {areas}.")
+                          .format(areas=joined(all_skipped)), width))
         lines.append("")
     s = report.summary
-    verdict = "problems found" if s[FAIL] else ("warnings" if s[WARN] or s[ERROR] else "healthy")
+    verdict = _("problems found") if s[FAIL] else (_("warnings") if s[WARN] or s[ERROR] else _("healthy"))
     # The verdict says what it covers: "healthy" on a host without an Ascend stack is not a verdict on Ascend.
-    scope = f" ({host['checked_as']})" if host.get("checked_as") else ""
-    lines.extend(wrap(f"Summary: {s[FAIL]} fail, {s[WARN]} warn, {s[ERROR]} could not check, "
-                      f"{s[PASS]} pass, {s[SKIP]} skipped — {verdict}{scope}.", width, "", "  "))
+    scope = verdict_scope(host)
+    counts = {"fail": s[FAIL], "warn": s[WARN], "error": s[ERROR], "passed": s[PASS], "skipped": s[SKIP],
+              "verdict": verdict, "scope": scope}
+    summary = _("Summary: {fail} fail, {warn} warn, {error} could not check, {passed} pass, {skipped} skipped "
+                "— {verdict} ({scope}).") if scope else \
+        _("Summary: {fail} fail, {warn} warn, {error} could not check, {passed} pass, {skipped} skipped "
+          "— {verdict}.")
+    lines.extend(wrap(summary.format(**counts), width, "", "  "))
     return "\n".join(lines) + "\n"
