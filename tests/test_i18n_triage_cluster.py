@@ -17,6 +17,9 @@ PEER = os.path.join(REPO, "..", "shared", "peer_cases", "ascend_fd_rc")
 PEER_CASES = sorted(d for d in os.listdir(PEER) if os.path.isdir(os.path.join(PEER, d))) if os.path.isdir(PEER) else []
 # The command's own name in the report's first line ("ascend-doctor triage"): a command, kept as typed.
 COMMAND_WORDS = {"triage", "aggregate", "kb", "explain", "show", "search", "match", "check"}
+# Terms docs/glossary.md keeps in English in Chinese text (die, rank table) and product names (MindCluster's
+# Ascend Operator).
+GLOSSARY_WORDS = {"die", "table", "MindCluster", "Operator"}
 
 EI0006 = ("EI0006: [PID: 31337] 2024-07-12-10:25:05.104.998 Getting socket times out. Reason: Remote Rank did not "
           "send the data in time.")
@@ -205,3 +208,73 @@ def test_english_kb_and_explain_keep_their_words():
     assert "\n  Cause:\n" in text and "\n  Fix:\n" in text and "  Source: " in text
     text = run_cli("explain", "install.cann_env_sourced").stdout
     assert text.startswith("install.cann_env_sourced  (check, area: ") and "About this area:" in text
+
+
+# ---- rank tables ----
+
+def _broken_tables():
+    """Tables that break most rules at once (v1.0, v1.2 super-pods, v2.0, group_list, syntax)."""
+    from test_rank_table import load, v10
+
+    bad = v10(servers=3, per=3, server_count="4")
+    s0, s1, s2 = bad["server_list"]
+    s0["device"][0].update(device_ip="127.0.0.1", device_port="80", host_port=70000)
+    s0["device"][1].update(device_id="0", rank_id="5", backup_device_port="1", device_port="1")
+    s0["device"][2] = "not an object"
+    s1.update(server_id="node_0", host_ip="10.0.0.x")
+    s1["device"][0].update(device_ip="192.168.1.8", rank_id=3, device_id="17")
+    s1["device"][1].pop("device_ip")
+    s2["server_id"] = "z" * 70
+    s2["device"][2]["rank_id"] = "-1"
+    del bad["status"]
+    a3 = load("hccl_a3_superpod_v1.2.json")
+    a3["super_pod_list"] = [{"super_pod_id": "0", "server_list": [{"server_id": "nope"}, 5]}, {"server_list": {}}]
+    a3["server_list"][0]["device"][0]["backup_device_ip"] = a3["server_list"][0]["device"][0].get("device_ip")
+    v2 = load("hccl_a5_v2.0.json")
+    v2["rank_count"] = "9"
+    v2["rank_list"][0].update(local_id=99, rank_id=7)
+    v2["rank_list"][-1]["level_list"] = [{"net_layer": 9, "rank_addr_list": [{"addr_type": "MAC", "addr": "x"}]}]
+    group = load("hccl_group_list_template2.json")
+    group["group_count"] = "3"
+    texts = [json.dumps(d) for d in (bad, a3, v2, group)]
+    texts += ['{"version": "1.0",\n "server_list": [}\n', '{"a": 1,}', "", "[1, 2]", '{"version": 1, "status": "initializing"}',
+              '// the doc\n{"version": "1.0", "version": "1.2", "server_list": [], "status": NaN}']
+    return texts
+
+
+def test_zh_rank_table_problems_have_no_english_left():
+    from ascend_doctor.rank_table import validate_rank_table_text
+
+    i18n.set_lang("zh")
+    try:
+        shown, english = [], []
+        for text in _broken_tables():
+            for soc in (None, "910", "910_93"):
+                table = validate_rank_table_text(text, soc_family=soc, env={"RANK_SIZE": "64"})
+                shown += [p.shown() for p in table.problems]
+                english += [p.message for p in table.problems]
+                assert all(type(p.to_json()["message"]) is str for p in table.problems)
+    finally:
+        i18n.set_lang("en")
+    assert len(set(english)) > 40  # the tables break many rules
+    allowed = {w for text in _broken_tables() for w in WORD.findall(text)} | GLOSSARY_WORDS
+    left = {line: sorted(set(leftovers(line, allowed))) for line in shown if leftovers(line, allowed)}
+    assert not left, f"English left in zh rank-table problems: {left}"
+    assert not [m for m in english if re.search(r"[\u4e00-\u9fff]", m)]  # facts keep the English message
+
+
+def test_rank_table_cli_in_chinese_and_json_keeps_its_enums(tmp_path):
+    text = _broken_tables()[0]
+    f = tmp_path / "t.json"
+    f.write_text(text)
+    out = run_cli("rank-table", str(f), "--lang", "zh", "--soc", "910")
+    assert out.returncode == 1
+    assert out.stdout.startswith("rank table：") and "结论：无效" in out.stdout
+    # "status": the path of the missing field, as the file would spell it
+    assert not leftovers(out.stdout, set(WORD.findall(text)) | GLOSSARY_WORDS | {"status"})
+    en = json.loads(run_cli("rank-table", str(f), "--format", "json").stdout)
+    zh_json = json.loads(run_cli("rank-table", str(f), "--format", "json", "--lang", "zh").stdout)
+    assert (en["lang"], zh_json["lang"], en["verdict"], zh_json["verdict"]) == ("en", "zh", "invalid", "invalid")
+    assert [(p["path"], p["rule"], p["severity"]) for p in en["problems"]] == \
+        [(p["path"], p["rule"], p["severity"]) for p in zh_json["problems"]]
+    assert en["problems"][0]["message"] != zh_json["problems"][0]["message"]
