@@ -49,14 +49,19 @@ def _names(items: List[str], limit: int = 30) -> str:
     return shown
 
 
+def _header(columns: str) -> str:
+    """A table's header row from its column names, |-separated: one message per table, so each word is
+    translated as that table means it."""
+    return "<tr>" + "".join(f"<th>{_e(c)}</th>" for c in columns.split("|")) + "</tr>"
+
+
 def _skew_table(result: Dict[str, Any]) -> List[str]:
     out = ["<h2 id='skew'>" + _e(_("Skew: facts that differ across nodes")) + "</h2>"]
     if not result["skew"]:
         out.append("<p>" + _e(_("None: driver, firmware, CANN, MindSpore, Python, NPU count and HCCL variables agree "
                                 "on every node.")) + "</p>")
         return out
-    out.append("<table class='skew'><tr><th>" + _e(_("fact")) + "</th><th>" + _e(_("most nodes")) + "</th><th>"
-               + _e(_("odd nodes out")) + "</th></tr>")
+    out.append("<table class='skew'>" + _header(_("fact|most nodes|odd nodes out")))
     for item in result["skew"]:
         major = item["groups"][0]
         odd = "<br>".join(f"<span class='odd'>{_e(lookup(str(g['value'])))}</span> ({g['count']}): {_names(g['nodes'])}"
@@ -78,7 +83,7 @@ def _rank_table(rt: Dict[str, Any]) -> List[str]:
     if items:
         out.append("<ul>" + "".join(f"<li>{_e(p)}</li>" for p in items) + "</ul>")
     if len(rt["views"]) > 1:
-        out.append("<table><tr><th>" + _e(_("table digest")) + "</th><th>" + _e(_("nodes")) + "</th></tr>")
+        out.append("<table>" + _header(_("table digest|nodes")))
         out.extend(f"<tr><td><code>{_e(lookup(v['value']))}</code></td><td>{_names(v['nodes'])}</td></tr>" for v in rt["views"])
         out.append("</table>")
     if rt["servers_missing"]:
@@ -189,8 +194,8 @@ def render_aggregate_html(result: Dict[str, Any]) -> str:
     if result.get("rank_table"):
         out.extend(_rank_table(result["rank_table"]))
     if result.get("baseline_drift"):
-        out.append("<h2 id='drift'>" + _e(_("Drift from the baseline")) + "</h2><table><tr><th>" + _e(_("fact"))
-                   + "</th><th>" + _e(_("baseline")) + "</th><th>" + _e(_("nodes")) + "</th></tr>")
+        out.append("<h2 id='drift'>" + _e(_("Drift from the baseline")) + "</h2><table>"
+                   + _header(_("fact|baseline|nodes")))
         for d in result["baseline_drift"]:
             groups = "<br>".join(f"{_e(lookup(str(g['value'])))} ({g['count']}): {_names(g['nodes'])}" for g in d["groups"])
             out.append(f"<tr><td>{_e(lookup(d['fact']))}</td><td>{_e(lookup(str(d['expected'])))}</td><td>{groups}</td></tr>")
