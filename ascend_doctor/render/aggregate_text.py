@@ -47,9 +47,9 @@ def skew_line(item: Dict[str, Any]) -> str:
     for i, g in enumerate(item["groups"]):
         part = nodes_on(g["count"], g["value"])
         if i > 0:
-            part += f": {names(g['nodes'])}"
+            part = _("{label}: {value}").format(label=part, value=names(g["nodes"]))
         parts.append(part)
-    return "; ".join(parts)
+    return _("; ").join(parts)
 
 
 def render_aggregate_text(result: Dict[str, Any]) -> str:
@@ -118,7 +118,8 @@ def render_aggregate_text(result: Dict[str, Any]) -> str:
     if result.get("baseline_drift"):
         out.append("\n" + _("Drift from the baseline:"))
         for d in result["baseline_drift"]:
-            groups = "; ".join(f"{nodes_on(g['count'], g['value'])}: {names(g['nodes'])}" for g in d["groups"])
+            groups = _("; ").join(_("{label}: {value}").format(label=nodes_on(g["count"], g["value"]), value=names(g["nodes"]))
+                                  for g in d["groups"])
             out.append("  " + _("{fact}: baseline {expected}; {groups}").format(
                 fact=lookup(d["fact"]), expected=lookup(str(d["expected"])), groups=groups))
     problem_checks = [c for c in result["checks"] if c.get("nodes")]
