@@ -67,7 +67,8 @@ def report_paths(inputs: Iterable[str]) -> List[str]:
         elif os.path.isfile(item):
             paths.append(item)
         else:
-            raise AggregateInputError(f"{item}: no such file or directory (expected a report directory or .json files)")
+            raise AggregateInputError(_("{path}: no such file or directory (expected a report directory or .json "
+                                        "files)").format(path=item))
     return paths
 
 
@@ -104,7 +105,8 @@ _WORST_FIRST = ("fail", "error", "warn", "pass", "skip")
 def summarise_report(data: Dict[str, Any], source: str) -> NodeSummary:
     if not isinstance(data, dict) or data.get("schema") != REPORT_SCHEMA:
         got = data.get("schema") if isinstance(data, dict) else type(data).__name__
-        raise ValueError(f"field 'schema' is {got!r}, expected {REPORT_SCHEMA!r}")
+        raise ValueError(_("field 'schema' is {got}, expected {expected}").format(got=repr(got),
+                                                                                 expected=repr(REPORT_SCHEMA)))
     problem = report_shape_problem(data)
     if problem:
         raise ValueError(problem)
@@ -119,7 +121,8 @@ def summarise_report(data: Dict[str, Any], source: str) -> NodeSummary:
     for f in data.get("findings") or []:
         fid, status = str(f.get("id")), str(f.get("status"))
         if status not in node.counts:
-            raise ValueError(f"finding {fid}: field 'status' is {status!r}, expected one of {STATUSES}")
+            raise ValueError(_("finding {id}: field 'status' is {got}, expected one of {statuses}").format(
+                id=fid, got=repr(status), statuses=STATUSES))
         node.counts[status] += 1
         prev = node.statuses.get(fid)
         if prev is None or _WORST_FIRST.index(status) < _WORST_FIRST.index(prev):
@@ -136,16 +139,16 @@ def load_node_summary(path: str) -> NodeSummary:
     """Read one report file; an unreadable or torn file becomes a node with `error` set."""
     try:
         if not os.path.isfile(path):  # a FIFO named x.json would block the read for ever
-            raise OSError(0, "not a regular file")
+            raise OSError(0, _("not a regular file"))
         with open(path, "rb") as fh:
             raw = fh.read()
         if not raw.strip():
-            raise ValueError("empty file")
+            raise ValueError(_("empty file"))
         data = _fast_json.loads(raw) if _fast_json is not None else json.loads(raw)
         return summarise_report(data, path)
     except RecursionError:
         node = NodeSummary(os.path.splitext(os.path.basename(path))[0], path)
-        node.error, node.worst = f"{path}: nested too deeply to be a report", "error"
+        node.error, node.worst = _("{path}: nested too deeply to be a report").format(path=path), "error"
         return node
     except (OSError, ValueError) as exc:
         node = NodeSummary(os.path.splitext(os.path.basename(path))[0], path)

@@ -278,3 +278,16 @@ def test_rank_table_cli_in_chinese_and_json_keeps_its_enums(tmp_path):
     assert [(p["path"], p["rule"], p["severity"]) for p in en["problems"]] == \
         [(p["path"], p["rule"], p["severity"]) for p in zh_json["problems"]]
     assert en["problems"][0]["message"] != zh_json["problems"][0]["message"]
+
+
+def test_aggregate_errors_in_chinese_one_line(tmp_path):
+    d = tmp_path / "r"
+    d.mkdir()
+    (d / "torn.json").write_text("")
+    proc = run_cli("aggregate", str(d), "--lang", "zh")
+    assert proc.returncode == 2 and proc.stderr.count("\n") == 1
+    assert "空文件" in proc.stderr and "应为节点报告" in proc.stderr and "`ascend-doctor preflight --report-dir`" in proc.stderr
+    proc = run_cli("aggregate", str(tmp_path / "none"), "--lang", "zh")
+    assert proc.returncode == 2 and "文件或目录不存在" in proc.stderr
+    en = run_cli("aggregate", str(d))
+    assert "empty file; expected a node report" in en.stderr
