@@ -21,6 +21,7 @@ from collections import OrderedDict
 from typing import Any, Dict, Iterable, List, Optional
 
 from .findings import REPORT_SCHEMA, SEVERITY, STATUSES
+from .i18n import N_, _, get_lang, lookup
 from .rank_table import summarise_rank_table
 from .node_facts import UNSET, comparable_facts, report_shape_problem
 
@@ -33,6 +34,7 @@ AGGREGATE_SCHEMA = "ascend-doctor.aggregate/1"
 # Below this many reports a process pool costs more than it saves.
 PARALLEL_MIN_REPORTS = 256
 PROBLEM_STATUSES = ("fail", "error", "warn")
+NO_RANK_TABLE = N_("(no rank table)")  # a view's value (JSON): kept in English, translated where shown
 
 
 class AggregateInputError(Exception):
@@ -65,7 +67,8 @@ def report_paths(inputs: Iterable[str]) -> List[str]:
         elif os.path.isfile(item):
             paths.append(item)
         else:
-            raise AggregateInputError(f"{item}: no such file or directory (expected a report directory or .json files)")
+            raise AggregateInputError(_("{path}: no such file or directory (expected a report directory or .json "
+                                        "files)").format(path=item))
     return paths
 
 
@@ -102,7 +105,8 @@ _WORST_FIRST = ("fail", "error", "warn", "pass", "skip")
 def summarise_report(data: Dict[str, Any], source: str) -> NodeSummary:
     if not isinstance(data, dict) or data.get("schema") != REPORT_SCHEMA:
         got = data.get("schema") if isinstance(data, dict) else type(data).__name__
-        raise ValueError(f"field 'schema' is {got!r}, expected {REPORT_SCHEMA!r}")
+        raise ValueError(_("field 'schema' is {got}, expected {expected}").format(got=repr(got),
+                                                                                 expected=repr(REPORT_SCHEMA)))
     problem = report_shape_problem(data)
     if problem:
         raise ValueError(problem)
@@ -117,7 +121,8 @@ def summarise_report(data: Dict[str, Any], source: str) -> NodeSummary:
     for f in data.get("findings") or []:
         fid, status = str(f.get("id")), str(f.get("status"))
         if status not in node.counts:
-            raise ValueError(f"finding {fid}: field 'status' is {status!r}, expected one of {STATUSES}")
+            raise ValueError(_("finding {id}: field 'status' is {got}, expected one of {statuses}").format(
+                id=fid, got=repr(status), statuses=STATUSES))
         node.counts[status] += 1
         prev = node.statuses.get(fid)
         if prev is None or _WORST_FIRST.index(status) < _WORST_FIRST.index(prev):
@@ -134,16 +139,16 @@ def load_node_summary(path: str) -> NodeSummary:
     """Read one report file; an unreadable or torn file becomes a node with `error` set."""
     try:
         if not os.path.isfile(path):  # a FIFO named x.json would block the read for ever
-            raise OSError(0, "not a regular file")
+            raise OSError(0, _("not a regular file"))
         with open(path, "rb") as fh:
             raw = fh.read()
         if not raw.strip():
-            raise ValueError("empty file")
+            raise ValueError(_("empty file"))
         data = _fast_json.loads(raw) if _fast_json is not None else json.loads(raw)
         return summarise_report(data, path)
     except RecursionError:
         node = NodeSummary(os.path.splitext(os.path.basename(path))[0], path)
-        node.error, node.worst = f"{path}: nested too deeply to be a report", "error"
+        node.error, node.worst = _("{path}: nested too deeply to be a report").format(path=path), "error"
         return node
     except (OSError, ValueError) as exc:
         node = NodeSummary(os.path.splitext(os.path.basename(path))[0], path)
@@ -257,18 +262,18 @@ class Aggregator:
         views = _group(self.table_views)
         without = [n.name for n in self.nodes if n.name not in with_table]
         if without:
-            views.append({"value": "(no rank table)", "count": len(without), "nodes": without})
+            views.append({"value": NO_RANK_TABLE, "count": len(without), "nodes": without})
         problems: List[str] = []
         if len(views) > 1:
-            problems.append(f"nodes see {len(views)} different rank tables")
+            problems.append(_("nodes see {count} different rank tables").format(count=len(views)))
         majority = views[0]["value"]
         if majority not in self.table_servers:
             self._read_table_here(majority)
         servers = self.table_servers.get(majority)
         if servers is None:
             return {"ok": not problems, "problems": problems,
-                    "notes": ["no report holds the whole rank table (rank 0 sent none) and its file is not readable "
-                              "here: servers and device IPs were not cross-checked"],
+                    "notes": [_("no report holds the whole rank table (rank 0 sent none) and its file is not "
+                                "readable here: servers and device IPs were not cross-checked")],
                     "views": views, "servers_in_table": None, "servers_matched_by": None,
                     "hosts_reported": len({n.host or n.name for n in self.nodes}), "servers_missing": [],
                     "duplicate_device_ips": []}
@@ -281,13 +286,14 @@ class Aggregator:
         if matched:
             missing = [s["server_id"] for s in servers if s not in matched]
             if missing:
-                problems.append(f"{len(missing)} server(s) in the rank table sent no report")
+                problems.append(_("{count} server(s) in the rank table sent no report").format(count=len(missing)))
         else:
             # server_id is often an abstract name (node_0): nothing to match by, so compare counts.
             missing = []
             if len(hosts) < len(servers):
-                problems.append(f"the rank table lists {len(servers)} servers but only {len(hosts)} host(s) reported "
-                                "(server ids match no reported host name or address)")
+                problems.append(_("the rank table lists {servers} servers but only {hosts} host(s) reported (server "
+                                  "ids match no reported host name or address)").format(servers=len(servers),
+                                                                                       hosts=len(hosts)))
         ip_users: Dict[str, set] = {}
         for digest_servers in self.table_servers.values():
             for s in digest_servers:
@@ -296,7 +302,7 @@ class Aggregator:
                         ip_users.setdefault(str(d["device_ip"]), set()).add(f"{s.get('server_id')}/device {d.get('device_id')}")
         duplicates = [{"device_ip": ip, "used_by": sorted(users)} for ip, users in sorted(ip_users.items()) if len(users) > 1]
         if duplicates:
-            problems.append(f"{len(duplicates)} device IP(s) used more than once")
+            problems.append(_("{count} device IP(s) used more than once").format(count=len(duplicates)))
         return {"ok": not problems, "problems": problems, "notes": [], "views": views, "servers_in_table": len(servers),
                 "servers_matched_by": "name" if matched else "count", "hosts_reported": len(hosts),
                 "servers_missing": missing, "duplicate_device_ips": duplicates}
@@ -354,21 +360,23 @@ class Aggregator:
                  for k, v in self.drift.items()] if self.baseline is not None else None
         problems = []
         if failing:
-            problems.append(f"{len(failing)} node(s) with findings at {self.fail_on} level or worse")
+            problems.append((_("{count} node(s) with findings at fail level or worse") if self.fail_on == "fail" else
+                             _("{count} node(s) with findings at warn level or worse")).format(count=len(failing)))
         if self.unreadable:
-            problems.append(f"{len(self.unreadable)} report(s) unreadable")
+            problems.append(_("{count} report(s) unreadable").format(count=len(self.unreadable)))
         if skew:
-            problems.append(f"{len(skew)} fact(s) differ across nodes")
+            problems.append(_("{count} fact(s) differ across nodes").format(count=len(skew)))
         if rank_table and not rank_table["ok"]:
             problems.extend(rank_table["problems"])
         if coverage.get("missing_ranks") or coverage.get("missing_count"):
-            problems.append("some ranks sent no report")
+            problems.append(_("some ranks sent no report"))
         if coverage["duplicate_names"]:
-            problems.append(f"{len(coverage['duplicate_names'])} node name(s) reported twice")
+            problems.append(_("{count} node name(s) reported twice").format(count=len(coverage["duplicate_names"])))
         if drift:
-            problems.append(f"{len(drift)} fact(s) drifted from the baseline")
+            problems.append(_("{count} fact(s) drifted from the baseline").format(count=len(drift)))
         return {
             "schema": AGGREGATE_SCHEMA,
+            "lang": get_lang(),
             "verdict": "problems" if problems else "ok",
             "problems": problems,
             "fail_on": self.fail_on,
@@ -448,8 +456,8 @@ def triage_logs(dirs: List[str], bundles_triage=None) -> Dict[str, Any]:
         "files": sum(1 for i in res.inputs if i.scanned),
         "root_cause": rc,
         "headline": root_cause_headline(rc) if rc else None,
-        "problems": [{"id": p.signature.id, "severity": p.severity, "count": p.count, "title": p.signature.title,
-                      "first": p.first.to_json(), "caused_by": p.caused_by, "fix": list(p.signature.fix)}
+        "problems": [{"id": p.signature.id, "severity": p.severity, "count": p.count, "title": p.signature.text()[0],
+                      "first": p.first.to_json(), "caused_by": p.caused_by, "fix": p.signature.text()[2]}
                      for p in res.problems if p.severity != "info"],
         "failed": res.failed("fail"),
     }
@@ -459,6 +467,6 @@ def add_logs(result: Dict[str, Any], logs: Dict[str, Any]) -> None:
     """Put the logs' verdict into an aggregate result (and its problems into the job's verdict)."""
     result["logs"] = logs
     if logs["failed"]:
-        what = logs["headline"] or f"{len(logs['problems'])} known problem(s) in the logs"
-        result["problems"].append(f"logs of {len(logs['nodes'])} node(s): {what}")
+        what = logs["headline"] or _("{count} known problem(s) in the logs").format(count=len(logs["problems"]))
+        result["problems"].append(_("logs of {count} node(s): {what}").format(count=len(logs["nodes"]), what=what))
         result["verdict"] = "problems"

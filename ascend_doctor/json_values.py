@@ -10,6 +10,9 @@ from __future__ import annotations
 import json
 from typing import Any, Optional, Tuple
 
+from .i18n import N_
+from .i18n_text import Text
+
 # Numbers longer than this are not ids or ports; kept as text so int() cannot blow up.
 MAX_DIGITS = 18
 
@@ -32,9 +35,9 @@ def show(value: Any) -> str:
     if isinstance(value, NonJsonConstant):
         return str(value)
     if isinstance(value, dict):
-        return "an object {...}"
+        return Text(N_("an object {{...}}"))
     if isinstance(value, list):
-        return f"a list of {len(value)}"
+        return Text(N_("a list of {count}"), count=len(value))
     if value is None:
         return "null"
     if isinstance(value, bool):
@@ -44,20 +47,24 @@ def show(value: Any) -> str:
     return _clip(repr(value), 40)
 
 
+_KIND = {"object": Text(N_("an object")), "list": Text(N_("a list")), "bool": Text(N_("true/false")),
+         "number": Text(N_("a number")), "string": Text(N_("a string"))}
+
+
 def kind(value: Any) -> str:
     if isinstance(value, dict):
-        return "an object"
+        return _KIND["object"]
     if isinstance(value, list):
-        return "a list"
+        return _KIND["list"]
     if isinstance(value, bool):
-        return "true/false"
+        return _KIND["bool"]
     if value is None:
         return "null"
     if isinstance(value, (HugeNumber, NonJsonConstant)):
-        return "a number"
+        return _KIND["number"]
     if isinstance(value, str):
-        return "a string"
-    return "a number"
+        return _KIND["string"]
+    return _KIND["number"]
 
 
 def as_int(value: Any, allow_string: bool = True, allow_number: bool = True) -> Tuple[Optional[int], Optional[str]]:
@@ -65,29 +72,29 @@ def as_int(value: Any, allow_string: bool = True, allow_number: bool = True) -> 
     if type(value) is str and allow_string and len(value) <= MAX_DIGITS and value.isdigit() and value.isascii():
         return int(value), None  # the common case, first: 32k ranks pass through here twice
     if isinstance(value, HugeNumber):
-        return None, f"is {show(value)}, far too large"
+        return None, Text(N_("is {value}, far too large"), value=show(value))
     if isinstance(value, NonJsonConstant):
-        return None, f"is {value}, expected a whole number"
+        return None, Text(N_("is {value}, expected a whole number"), value=str(value))
     if isinstance(value, bool) or value is None or isinstance(value, (dict, list)):
-        return None, f"is {kind(value)}, expected a whole number"
+        return None, Text(N_("is {value}, expected a whole number"), value=kind(value))
     if type(value) is int:
         if not allow_number:
-            return None, f"is the number {value}, expected a string such as \"{value}\""
+            return None, Text(N_("is the number {value}, expected a string such as \"{value}\""), value=value)
         if value < 0:
-            return None, f"is {value}, expected a whole number >= 0"
+            return None, Text(N_("is {value}, expected a whole number >= 0"), value=value)
         return value, None
     if isinstance(value, float):
-        return None, f"is {show(value)}, expected a whole number"
+        return None, Text(N_("is {value}, expected a whole number"), value=show(value))
     if isinstance(value, str):
         if not allow_string:
-            return None, f"is the string {show(value)}, expected a JSON number (no quotes)"
+            return None, Text(N_("is the string {value}, expected a JSON number (no quotes)"), value=show(value))
         if value.isascii() and value.isdigit():
             if len(value) > MAX_DIGITS:
-                return None, f"is {show(value)}, far too large"
+                return None, Text(N_("is {value}, far too large"), value=show(value))
             return int(value), None
         if value.strip() != value and value.strip().isdigit():
-            return None, f"is {show(value)}, which has spaces around the number"
+            return None, Text(N_("is {value}, which has spaces around the number"), value=show(value))
         if value.startswith("-") and value[1:].isdigit():
-            return None, f"is {show(value)}, expected a whole number >= 0"
-        return None, f"is {show(value)}, expected a whole number such as \"0\""
-    return None, f"is {show(value)}, expected a whole number"
+            return None, Text(N_("is {value}, expected a whole number >= 0"), value=show(value))
+        return None, Text(N_("is {value}, expected a whole number such as \"0\""), value=show(value))
+    return None, Text(N_("is {value}, expected a whole number"), value=show(value))

@@ -69,6 +69,12 @@ def public_source(source: str, sig_id: str = "") -> str:
     return text or (f"ascend-doctor kb show {sig_id}" if sig_id else "")
 
 
+def _current_lang() -> str:
+    from .i18n import get_lang
+
+    return get_lang()
+
+
 @dataclass
 class Pitfall:
     id: str
@@ -78,9 +84,10 @@ class Pitfall:
     title_zh: str = ""
     advice_zh: str = ""
 
-    def text(self, lang: str = "en") -> Tuple[str, str]:
-        """(title, advice) in `lang` ("zh" falls back to English field by field where not written)."""
-        if lang == "zh":
+    def text(self, lang: Optional[str] = None) -> Tuple[str, str]:
+        """(title, advice) in `lang` (default: the language of this run, i18n.get_lang()); "zh" falls back to
+        English field by field where not written."""
+        if (lang or _current_lang()) == "zh":
             return self.title_zh or self.title, self.advice_zh or self.advice
         return self.title, self.advice
 
@@ -194,9 +201,10 @@ class Signature:
         return public_source(self.source, self.id)
 
     # ---- the texts in a language ----
-    def text(self, lang: str = "en") -> Tuple[str, str, List[str]]:
-        """(title, cause, fix) in `lang` ("zh" falls back to English field by field where not written)."""
-        if lang == "zh":
+    def text(self, lang: Optional[str] = None) -> Tuple[str, str, List[str]]:
+        """(title, cause, fix) in `lang` (default: the language of this run, i18n.get_lang()); "zh" falls back
+        to English field by field where not written."""
+        if (lang or _current_lang()) == "zh":
             return (self.title_zh or self.title, self.cause_zh or self.cause, list(self.fix_zh or self.fix))
         return self.title, self.cause, list(self.fix)
 

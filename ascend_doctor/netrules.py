@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 from typing import Any, Optional, Tuple
 
+from .i18n import N_
+from .i18n_text import Text
 from .json_values import HugeNumber, NonJsonConstant, as_int, kind, show
 
 
@@ -15,41 +17,41 @@ _IPV4 = re.compile(r"^(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(?:\.(?:25[0-5]|2[0-4]\
 def ip_problem(value: Any, v4_only: bool = False) -> Optional[str]:
     """Why `value` is not a usable unicast IP address for a NIC, or None if it is."""
     if not isinstance(value, str) or isinstance(value, (HugeNumber, NonJsonConstant)):
-        return f"is {kind(value)}, expected an IP address string"
+        return Text(N_("is {value}, expected an IP address string"), value=kind(value))
     if _IPV4.match(value):
         first = int(value.split(".", 1)[0])
         if first == 127:
-            return f"is {show(value)}, a loopback address: other nodes cannot reach it"
+            return Text(N_("is {value}, a loopback address: other nodes cannot reach it"), value=show(value))
         if value == "255.255.255.255":
-            return f"is {show(value)}, the broadcast address"
+            return Text(N_("is {value}, the broadcast address"), value=show(value))
         if value == "0.0.0.0":
-            return f"is {show(value)}, the unspecified address"
+            return Text(N_("is {value}, the unspecified address"), value=show(value))
         if 224 <= first <= 239:
-            return f"is {show(value)}, a multicast address"
+            return Text(N_("is {value}, a multicast address"), value=show(value))
         if first >= 240:
-            return f"is {show(value)}, a reserved (class E) address"
+            return Text(N_("is {value}, a reserved (class E) address"), value=show(value))
         if first == 0:
-            return f"is {show(value)}, in 0.0.0.0/8 (\"this network\"), not usable"
+            return Text(N_("is {value}, in 0.0.0.0/8 (\"this network\"), not usable"), value=show(value))
         return None
     if v4_only:
-        return f"is {show(value)}, expected an IPv4 address such as \"192.168.1.8\""
+        return Text(N_("is {value}, expected an IPv4 address such as \"192.168.1.8\""), value=show(value))
     if ":" in value and len(value) <= 45:
         try:
             import ipaddress  # only for IPv6 device addresses
 
             addr = ipaddress.IPv6Address(value)
         except ValueError:
-            return f"is {show(value)}, not a valid IPv4 or IPv6 address"
+            return Text(N_("is {value}, not a valid IPv4 or IPv6 address"), value=show(value))
         if addr.is_loopback:
-            return f"is {show(value)}, a loopback address: other nodes cannot reach it"
+            return Text(N_("is {value}, a loopback address: other nodes cannot reach it"), value=show(value))
         if addr.is_unspecified:
-            return f"is {show(value)}, the unspecified address"
+            return Text(N_("is {value}, the unspecified address"), value=show(value))
         if addr.is_multicast:
-            return f"is {show(value)}, a multicast address"
+            return Text(N_("is {value}, a multicast address"), value=show(value))
         return None
     if "*" in value or "x" in value.lower():
-        return f"is {show(value)}, a masked placeholder from a document, not a real address"
-    return f"is {show(value)}, not a valid IPv4 or IPv6 address"
+        return Text(N_("is {value}, a masked placeholder from a document, not a real address"), value=show(value))
+    return Text(N_("is {value}, not a valid IPv4 or IPv6 address"), value=show(value))
 
 
 def port_problem(value: Any, allow_string: bool = True, allow_number: bool = True) -> Tuple[Optional[int], Optional[str], Optional[str]]:
@@ -58,7 +60,7 @@ def port_problem(value: Any, allow_string: bool = True, allow_number: bool = Tru
     if why:
         return None, why, None
     if not 1 <= n <= 65535:
-        return None, f"is {n}, outside the port range 1-65535", None
+        return None, Text(N_("is {value}, outside the port range 1-65535"), value=n), None
     if n <= 1023:
-        return n, None, f"is {n}, a system port (<= 1023); the HCCL docs say to avoid them"
+        return n, None, Text(N_("is {value}, a system port (<= 1023); the HCCL docs say to avoid them"), value=n)
     return n, None, None

@@ -21,6 +21,8 @@ from dataclasses import dataclass, field
 from typing import Any, Dict, Iterable, List, Optional, Set, Tuple
 
 from .findings import FAIL, INFO, WARN
+from .i18n import N_
+from .i18n_text import Text
 from .json_values import MAX_DIGITS as _MAX_DIGITS
 from .json_values import HugeNumber as _HugeNumber
 from .json_values import NonJsonConstant as _NonJsonConstant
@@ -61,7 +63,7 @@ class Problem:
     column: Optional[int] = None
 
     def to_json(self) -> dict:
-        out = {"path": self.path, "severity": self.severity, "rule": self.rule, "message": self.message}
+        out = {"path": self.path, "severity": self.severity, "rule": self.rule, "message": str(self.message)}
         if self.line is not None:
             out["line"], out["column"] = self.line, self.column
         return out
@@ -71,6 +73,16 @@ class Problem:
         if self.line is not None:
             where += f" (line {self.line}, column {self.column})"
         return f"{where}: {self.message}"
+
+    def shown(self) -> str:
+        """describe() in the run's language (the message is a Text: made in English, shown in either)."""
+        from .i18n import _
+        from .i18n_text import localized
+
+        where = self.path or _("(file)")
+        if self.line is not None:
+            where = _("{where} (line {line}, column {column})").format(where=where, line=self.line, column=self.column)
+        return _("{where}: {message}").format(where=where, message=localized(self.message))
 
 
 @dataclass
@@ -177,15 +189,14 @@ def parse_rank_table_text(text: str) -> Tuple[Any, List[Problem], _Parsed]:
     if text.startswith("\ufeff"):
         text = text[1:]
     if not text.strip():
-        return None, [Problem("", FAIL, "R1", "the file is empty; expected a JSON rank table", 1, 1)], parsed
+        return None, [Problem("", FAIL, "R1", Text(N_("the file is empty; expected a JSON rank table")), 1, 1)], parsed
     try:
         doc = _loads(text, parsed)
     except json.JSONDecodeError as exc:
         stripped, comments = _strip_comments(text)
         if comments:
             for line, col in comments:
-                problems.append(Problem("", FAIL, "R1", "comment in the file: JSON has no comments "
-                                        "(the documentation's samples carry `//` notes that must be deleted)",
+                problems.append(Problem("", FAIL, "R1", Text(N_("comment in the file: JSON has no comments (the documentation's samples carry `//` notes that must be deleted)")),
                                         line, col))
             try:
                 doc = _loads(stripped, parsed)
@@ -198,30 +209,38 @@ def parse_rank_table_text(text: str) -> Tuple[Any, List[Problem], _Parsed]:
         else:
             return None, [_syntax_problem(exc)], parsed
     except RecursionError:
-        return None, [Problem("", FAIL, "R1", "the JSON is nested too deeply to be a rank table")], parsed
+        return None, [Problem("", FAIL, "R1", Text(N_("the JSON is nested too deeply to be a rank table")))], parsed
     except ValueError as exc:
         return None, [_value_problem(exc)], parsed
     if parsed.constants:
-        problems.append(Problem("", FAIL, "R1", f"{', '.join(sorted(set(parsed.constants)))} is not valid JSON "
-                                "(strict JSON has no NaN/Infinity)"))
+        problems.append(Problem("", FAIL, "R1", Text(N_("{constants} is not valid JSON (strict JSON has no NaN/Infinity)"), constants=', '.join(sorted(set(parsed.constants))))))
     return doc, problems, parsed
+
+
+# The json module's messages (CPython's json.decoder and _json), translated where shown; another is kept as it is.
+JSON_MESSAGES = (N_("Expecting value"), N_("Expecting ':' delimiter"), N_("Expecting ',' delimiter"),
+                 N_("Expecting property name enclosed in double quotes"), N_("Unterminated string starting at"),
+                 N_("Extra data"), N_("Invalid control character at"), N_("Invalid \\escape"),
+                 N_("Illegal trailing comma before end of object"), N_("Illegal trailing comma before end of array"))
 
 
 def _syntax_problem(exc: json.JSONDecodeError) -> Problem:
     hint = ""
     if "Expecting property name" in exc.msg or "Expecting value" in exc.msg:
-        hint = " (a trailing comma before } or ], or a missing value?)"
+        hint = Text(N_(" (a trailing comma before }} or ], or a missing value?)"))
     elif "Expecting ',' delimiter" in exc.msg:
-        hint = " (a missing comma between two entries?)"
+        hint = Text(N_(" (a missing comma between two entries?)"))
     elif "Unterminated string" in exc.msg:
-        hint = " (a missing closing quote, or the file was cut short?)"
-    return Problem("", FAIL, "R1", f"not valid JSON: {exc.msg}{hint}", exc.lineno, exc.colno)
+        hint = Text(N_(" (a missing closing quote, or the file was cut short?)"))
+    reason = Text(exc.msg.replace("{", "{{").replace("}", "}}")) if exc.msg in JSON_MESSAGES else exc.msg
+    return Problem("", FAIL, "R1", Text(N_("not valid JSON: {reason}{hint}"), reason=reason, hint=hint),
+                   exc.lineno, exc.colno)
 
 
 def _value_problem(exc: BaseException) -> Problem:
     if isinstance(exc, RecursionError):
-        return Problem("", FAIL, "R1", "the JSON is nested too deeply to be a rank table")
-    return Problem("", FAIL, "R1", f"not valid JSON: {_clip(str(exc), 120)}")
+        return Problem("", FAIL, "R1", Text(N_("the JSON is nested too deeply to be a rank table")))
+    return Problem("", FAIL, "R1", Text(N_("not valid JSON: {reason}"), reason=_clip(str(exc), 120)))
 
 
 # ---------------------------------------------------------------------------
@@ -242,14 +261,15 @@ class _Validator:
         self.reported_dups: Set[int] = set()
 
     # -- reporting helpers
-    def err(self, path, msg, rule):
-        self.problems.append(Problem(path, FAIL, rule, msg))
+    # msg: a message id marked with N_() and its parameters, or a Text made elsewhere (netrules, json_values)
+    def err(self, path, msg, rule, **params):
+        self.problems.append(Problem(path, FAIL, rule, msg if isinstance(msg, Text) else Text(msg, **params)))
 
-    def warn(self, path, msg, rule):
-        self.problems.append(Problem(path, WARN, rule, msg))
+    def warn(self, path, msg, rule, **params):
+        self.problems.append(Problem(path, WARN, rule, msg if isinstance(msg, Text) else Text(msg, **params)))
 
-    def info(self, path, msg, rule):
-        self.problems.append(Problem(path, INFO, rule, msg))
+    def info(self, path, msg, rule, **params):
+        self.problems.append(Problem(path, INFO, rule, msg if isinstance(msg, Text) else Text(msg, **params)))
 
     def dups(self, obj: dict, path: str) -> None:
         if not self.parsed.duplicates:
@@ -257,19 +277,22 @@ class _Validator:
         keys = self.parsed.duplicates.get(id(obj))
         if keys:
             self.reported_dups.add(id(obj))
-            self.err(path, f"key {', '.join(show(k) for k in keys)} appears twice in this object; "
-                           f"JSON readers keep only the last one, so the first value is silently lost", "R1")
+            self.err(path, N_("key {keys} appears twice in this object; JSON readers keep only the last one, so the first value is silently lost"), "R1", keys=', '.join(show(k) for k in keys))
 
     def obj(self, parent: dict, key: str, path: str, required: bool, rule: str, expect: type, what: str):
-        """Fetch parent[key] with a type check. Returns the value or None (problem recorded)."""
+        """Fetch parent[key] with a type check. Returns the value or None (problem recorded). `what` is a
+        message id (N_) naming what was expected."""
         if key not in parent:
             if required:
-                self.err(path, f"missing; expected {what}", rule)
+                self.err(path, N_("missing; expected {what}"), rule, what=Text(what))
             return None
         value = parent[key]
         if not isinstance(value, expect) or isinstance(value, (_HugeNumber, _NonJsonConstant)) and expect is str:
-            self.err(path, f"is {_kind(value)} {show(value) if not isinstance(value, (dict, list)) else ''}".rstrip()
-                     + f", expected {what}", rule)
+            if isinstance(value, (dict, list)):
+                self.err(path, N_("is {kind}, expected {what}"), rule, kind=_kind(value), what=Text(what))
+            else:
+                self.err(path, N_("is {kind} {value}, expected {what}"), rule, kind=_kind(value), value=show(value),
+                         what=Text(what))
             return None
         return value
 
@@ -280,7 +303,8 @@ class _Validator:
             return int(value)
         if key not in parent:
             if required:
-                self.err(path, "missing; expected a whole number" + (" as a string, e.g. \"0\"" if allow_string and not allow_number else ""), rule)
+                self.err(path, N_("missing; expected a whole number as a string, e.g. \"0\"") if allow_string and not allow_number
+                         else N_("missing; expected a whole number"), rule)
             return None
         n, why = as_int(parent[key], allow_string, allow_number)
         if why:
@@ -291,13 +315,13 @@ class _Validator:
     def run(self, doc: Any) -> RankTable:
         t = self.table
         if not isinstance(doc, dict):
-            self.err("", f"the top level is {_kind(doc)}, expected a JSON object with \"version\" and \"server_list\"", "R3")
+            self.err("", N_('the top level is {kind}, expected a JSON object with "version" and "server_list"'), "R3", kind=_kind(doc))
             return t
         self.dups(doc, "")
         version = doc.get("version")
         if "version" in doc:
             if not isinstance(version, str) or isinstance(version, (_HugeNumber, _NonJsonConstant)):
-                self.err("version", f"is {_kind(version)} {show(version)}, expected a string such as \"1.0\"", "R3")
+                self.err("version", N_('is {kind} {value}, expected a string such as "1.0"'), "R3", kind=_kind(version), value=show(version))
                 version = str(version) if isinstance(version, (int, float)) and not isinstance(version, bool) else None
                 if version is not None and version not in KNOWN_VERSIONS:
                     version = {"1": "1.0", "2": "2.0"}.get(version, version)
@@ -311,47 +335,45 @@ class _Validator:
             t.format = FORMAT_V20
             self.v2(doc)
         elif "version" in doc and version is not None:
-            self.err("version", f"is {show(version)}, expected one of \"1.0\", \"1.2\", \"2.0\"", "R3")
+            self.err("version", N_('is {value}, expected one of "1.0", "1.2", "2.0"'), "R3", value=show(version))
             if "server_list" in doc:
                 t.format = FORMAT_V10
                 self.v1(doc, FORMAT_V10)
         elif "group_list" in doc:
             t.format = FORMAT_GROUP_LIST
-            self.warn("group_list", "legacy group_list template (no \"version\"): HCCL still reads it but calls it "
-                                    "\"not recommended\"; prefer a version 1.0 table with server_list", "R3")
+            self.warn("group_list", N_('legacy group_list template (no "version"): HCCL still reads it but calls it "not recommended"; prefer a version 1.0 table with server_list'), "R3")
             self.group_list(doc)
         elif "server_list" in doc:
             if "version" not in doc:
-                self.err("version", "missing; expected \"1.0\" (or \"1.2\" for an A3 super-pod)", "R3")
+                self.err("version", N_('missing; expected "1.0" (or "1.2" for an A3 super-pod)'), "R3")
             t.format = FORMAT_V10
             self.v1(doc, FORMAT_V10)
         elif "rank_list" in doc:
             if "version" not in doc:
-                self.err("version", "missing; a table with rank_list is version \"2.0\"", "R3")
+                self.err("version", N_('missing; a table with rank_list is version "2.0"'), "R3")
             t.format = FORMAT_V20
             self.v2(doc)
         else:
             if "version" not in doc:
-                self.err("", "not a rank table: none of \"version\", \"server_list\", \"group_list\", \"rank_list\" is present", "R3")
+                self.err("", N_('not a rank table: none of "version", "server_list", "group_list", "rank_list" is present'), "R3")
         t.status = status if isinstance(status, str) else None
         leftovers = [k for k in self.parsed.duplicates if k not in self.reported_dups]
         if leftovers:
-            self.err("", f"{len(leftovers)} object(s) elsewhere in the file repeat a key; JSON readers keep only the last value", "R1")
+            self.err("", N_("{count} object(s) elsewhere in the file repeat a key; JSON readers keep only the last value"), "R1", count=len(leftovers))
         self.check_rank_size()
         return t
 
     def check_status(self, doc: dict) -> None:
         if "status" not in doc:
-            self.err("status", "missing; expected \"completed\"", "R2")
+            self.err("status", N_('missing; expected "completed"'), "R2")
             return
         status = doc["status"]
         if status == "completed":
             return
         if status == "initializing":
-            self.err("status", "is \"initializing\": the table is still being written (MindCluster's Ascend Operator "
-                               "sets \"completed\" when it is ready); HCCL will not use it", "R2")
+            self.err("status", N_('is "initializing": the table is still being written (MindCluster\'s Ascend Operator sets "completed" when it is ready); HCCL will not use it'), "R2")
         else:
-            self.err("status", f"is {show(status)}, expected \"completed\"", "R2")
+            self.err("status", N_('is {value}, expected "completed"'), "R2", value=show(status))
 
     def check_rank_size(self) -> None:
         raw = self.env.get("RANK_SIZE")
@@ -360,23 +382,23 @@ class _Validator:
         if not (raw.isascii() and raw.isdigit()):
             return  # the launch-environment check reports a non-numeric RANK_SIZE
         if int(raw) != self.table.rank_count:
-            self.err("", f"RANK_SIZE={raw} in the environment, but the table describes {self.table.rank_count} ranks", "L2")
+            self.err("", N_("RANK_SIZE={value} in the environment, but the table describes {ranks} ranks"), "L2", value=raw, ranks=self.table.rank_count)
 
     # -- version 1.0 / 1.2
     def v1(self, doc: dict, version: str) -> None:
-        servers = self.obj(doc, "server_list", "server_list", True, "R4", list, "a list of servers")
+        servers = self.obj(doc, "server_list", "server_list", True, "R4", list, N_("a list of servers"))
         count = None
         if "server_count" in doc:
             count = self.number(doc, "server_count", "server_count", False, "R4")
         elif version == FORMAT_V10:
-            self.err("server_count", "missing; version 1.0 requires it (the number of servers, as a string)", "R4")
+            self.err("server_count", N_("missing; version 1.0 requires it (the number of servers, as a string)"), "R4")
         if servers is None:
             return
         if not servers:
-            self.err("server_list", "is empty; expected at least one server", "R4")
+            self.err("server_list", N_("is empty; expected at least one server"), "R4")
             return
         if count is not None and count != len(servers):
-            self.err("server_count", f"says {count} but server_list has {len(servers)} servers", "R4")
+            self.err("server_count", N_("says {count} but server_list has {listed} servers"), "R4", count=count, listed=len(servers))
 
         ids_seen: Dict[str, str] = {}
         ips_seen: Dict[str, str] = {}
@@ -388,26 +410,26 @@ class _Validator:
         many_pods = isinstance(super_pods, list) and len(super_pods) > 1
         if version == FORMAT_V10:
             ip_required = multi
-            ip_reason = "more than one server"
+            ip_reason = Text(N_("more than one server"))
         else:
             ip_required = many_pods or hccs_disabled
-            ip_reason = "more than one super-pod" if many_pods else "HCCL_INTER_HCCS_DISABLE=TRUE"
+            ip_reason = Text(N_("more than one super-pod")) if many_pods else "HCCL_INTER_HCCS_DISABLE=TRUE"
         total = 0
         for si, server in enumerate(servers):
             sp = f"server_list[{si}]"
             if not isinstance(server, dict):
-                self.err(sp, f"is {_kind(server)}, expected an object with server_id and device", "R5")
+                self.err(sp, N_("is {kind}, expected an object with server_id and device"), "R5", kind=_kind(server))
                 continue
             self.dups(server, sp)
-            sid = self.obj(server, "server_id", f"{sp}.server_id", True, "R5", str, "a string (the node's name or host IP)")
+            sid = self.obj(server, "server_id", f"{sp}.server_id", True, "R5", str, N_("a string (the node's name or host IP)"))
             entry = ServerEntry(index=si, path=sp, server_id=sid)
             if sid is not None:
                 if not sid.strip():
-                    self.err(f"{sp}.server_id", "is empty", "R5")
+                    self.err(f"{sp}.server_id", N_("is empty"), "R5")
                 elif len(sid) > MAX_SERVER_ID:
-                    self.err(f"{sp}.server_id", f"is {len(sid)} characters long, at most {MAX_SERVER_ID} allowed", "R5")
+                    self.err(f"{sp}.server_id", N_("is {length} characters long, at most {limit} allowed"), "R5", length=len(sid), limit=MAX_SERVER_ID)
                 if sid in ids_seen:
-                    self.err(f"{sp}.server_id", f"{show(sid)} is also the server_id of {ids_seen[sid]}; server_id must be unique", "R5")
+                    self.err(f"{sp}.server_id", N_("{value} is also the server_id of {other}; server_id must be unique"), "R5", value=show(sid), other=ids_seen[sid])
                 else:
                     ids_seen[sid] = sp
             for key in ("host_ip", "host_nic_ip", "container_ip", "server_ip", "pod_ip"):
@@ -418,21 +440,21 @@ class _Validator:
                 why = ip_problem(server["host_ip"], v4_only=True)
                 if why:
                     self.err(f"{sp}.host_ip", why, "R9")
-            devices = self.obj(server, "device", f"{sp}.device", True, "R6", list, "a list of devices")
+            devices = self.obj(server, "device", f"{sp}.device", True, "R6", list, N_("a list of devices"))
             self.table.servers.append(entry)
             if devices is None:
                 continue
             if not devices:
-                self.err(f"{sp}.device", "is empty; expected the devices this server uses", "R6")
+                self.err(f"{sp}.device", N_("is empty; expected the devices this server uses"), "R6")
                 continue
             if len(devices) > MAX_DEVICES_PER_SERVER:
-                self.err(f"{sp}.device", f"lists {len(devices)} devices; no Ascend server has more than {MAX_DEVICES_PER_SERVER}", "R6")
+                self.err(f"{sp}.device", N_("lists {count} devices; no Ascend server has more than {limit}"), "R6", count=len(devices), limit=MAX_DEVICES_PER_SERVER)
             dev_ids: Dict[int, str] = {}
             host_ports: Dict[int, str] = {}
             for di, dev in enumerate(devices):
                 dp = f"{sp}.device[{di}]"
                 if not isinstance(dev, dict):
-                    self.err(dp, f"is {_kind(dev)}, expected an object with device_id, device_ip, rank_id", "R6")
+                    self.err(dp, N_("is {kind}, expected an object with device_id, device_ip, rank_id"), "R6", kind=_kind(dev))
                     continue
                 self.dups(dev, dp)
                 total += 1
@@ -440,17 +462,16 @@ class _Validator:
                 did = self.number(dev, "device_id", f"{dp}.device_id", True, "R6")
                 if did is not None:
                     if did >= MAX_DEVICES_PER_SERVER:
-                        self.err(f"{dp}.device_id", f"is {did}; device ids on one server run 0-{MAX_DEVICES_PER_SERVER - 1} "
-                                                    "(the physical id, as in /dev/davinciN)", "R6")
+                        self.err(f"{dp}.device_id", N_("is {value}; device ids on one server run 0-{highest} (the physical id, as in /dev/davinciN)"), "R6", value=did, highest=MAX_DEVICES_PER_SERVER - 1)
                     elif did in dev_ids:
-                        self.err(f"{dp}.device_id", f"{did} is also used by {dev_ids[did]} on the same server", "R6")
+                        self.err(f"{dp}.device_id", N_("{value} is also used by {other} on the same server"), "R6", value=did, other=dev_ids[did])
                     else:
                         dev_ids[did] = dp
                     rec["device_id"] = did
                 rid = self.number(dev, "rank_id", f"{dp}.rank_id", True, "R7")
                 if rid is not None:
                     if rid in ranks_seen:
-                        self.err(f"{dp}.rank_id", f"{rid} is also the rank_id of {ranks_seen[rid]}; rank_id must be unique", "R7")
+                        self.err(f"{dp}.rank_id", N_("{value} is also the rank_id of {other}; rank_id must be unique"), "R7", value=rid, other=ranks_seen[rid])
                     else:
                         ranks_seen[rid] = dp
                     rec["rank_id"] = rid
@@ -460,13 +481,12 @@ class _Validator:
                     if why:
                         self.err(f"{dp}.device_ip", why, "R9")
                     elif ip in ips_seen:
-                        self.err(f"{dp}.device_ip", f"{show(ip)} is also the device_ip of {ips_seen[ip]}; device IPs must be unique", "R9")
+                        self.err(f"{dp}.device_ip", N_("{value} is also the device_ip of {other}; device IPs must be unique"), "R9", value=show(ip), other=ips_seen[ip])
                     else:
                         ips_seen[ip] = dp
                         rec["device_ip"] = ip
                 elif ip_required:
-                    self.err(f"{dp}.device_ip", f"missing; required with {ip_reason} "
-                                                "(the address_<device_id> of /etc/hccn.conf on that server)", "R9")
+                    self.err(f"{dp}.device_ip", N_("missing; required with {reason} (the address_<device_id> of /etc/hccn.conf on that server)"), "R9", reason=ip_reason)
                 for key in ("device_port", "backup_device_port"):
                     if key in dev:
                         _, why, warn = port_problem(dev[key])
@@ -475,13 +495,13 @@ class _Validator:
                         elif warn:
                             self.warn(f"{dp}.{key}", warn, "R10")
                 if "backup_device_port" in dev and "device_port" in dev and dev["backup_device_port"] == dev["device_port"]:
-                    self.err(f"{dp}.backup_device_port", "equals device_port; the backup port of a NIC must differ from its primary port", "R10")
+                    self.err(f"{dp}.backup_device_port", N_("equals device_port; the backup port of a NIC must differ from its primary port"), "R10")
                 if "host_port" in dev:
                     hp, why, warn = port_problem(dev["host_port"])
                     if why:
                         self.err(f"{dp}.host_port", why, "R10")
                     elif hp in host_ports:
-                        self.err(f"{dp}.host_port", f"{hp} is also the host_port of {host_ports[hp]}; host ports must be unique within a server", "R10")
+                        self.err(f"{dp}.host_port", N_("{value} is also the host_port of {other}; host ports must be unique within a server"), "R10", value=hp, other=host_ports[hp])
                     else:
                         host_ports[hp] = dp
                         if warn:
@@ -497,7 +517,7 @@ class _Validator:
                     if why:
                         self.err(f"{dp}.super_device_id", why, "R11")
                     elif sdid in sdids_seen:
-                        self.err(f"{dp}.super_device_id", f"{sdid} is also the super_device_id of {sdids_seen[sdid]}; it must be unique in the super-pod", "R11")
+                        self.err(f"{dp}.super_device_id", N_("{value} is also the super_device_id of {other}; it must be unique in the super-pod"), "R11", value=sdid, other=sdids_seen[sdid])
                     else:
                         sdids_seen[sdid] = dp
                 entry.devices.append(rec)
@@ -521,22 +541,23 @@ class _Validator:
             partner = did ^ 1
             if partner in ips and ips[partner] is not None and ips[partner] != backup:
                 self.warn(f"{d['path']}.backup_device_ip",
-                          f"is {show(backup)}, but the other die of the same NPU (device_id {partner}) has device_ip "
-                          f"{show(ips[partner])}; the backup NIC must be that die's", "R12")
+                          N_("is {value}, but the other die of the same NPU (device_id {partner}) has device_ip {partner_ip}; the backup NIC must be that die's"), "R12", value=show(backup), partner=partner, partner_ip=show(ips[partner]))
             elif backup == d.get("device_ip"):
-                self.warn(f"{d['path']}.backup_device_ip", "equals this device's own device_ip; the backup must be the other die of the NPU", "R12")
+                self.warn(f"{d['path']}.backup_device_ip", N_("equals this device's own device_ip; the backup must be the other die of the NPU"), "R12")
 
     def rank_order(self, total: int, ranks_seen: Dict[int, str]) -> None:
         """R7 (0..N-1, no interleaving across servers) and R8 (blocks follow server_id order)."""
         out_of_range = sorted(r for r in ranks_seen if r >= total)
         for r in out_of_range:
-            self.err(f"{ranks_seen[r]}.rank_id", f"is {r}, outside 0..{total - 1} (the table has {total} devices)", "R7")
+            self.err(f"{ranks_seen[r]}.rank_id", N_("is {value}, outside 0..{highest} (the table has {total} devices)"), "R7", value=r, highest=total - 1, total=total)
         missing_count = total - sum(1 for r in ranks_seen if r < total)
         if missing_count:
             missing = [r for r in range(total) if r not in ranks_seen][:20]
             if missing:
-                more = f" and {missing_count - len(missing)} more" if missing_count > len(missing) else ""
-                self.err("", f"rank_id {', '.join(map(str, missing))}{more} missing: rank ids must be exactly 0..{total - 1}", "R7")
+                more = Text(N_(" and {count} more"), count=missing_count - len(missing)) \
+                    if missing_count > len(missing) else ""
+                self.err("", N_("rank_id {ranks}{more} missing: rank ids must be exactly 0..{highest}"), "R7",
+                         ranks=", ".join(map(str, missing)), more=more, highest=total - 1)
         # Blocks use in-range ranks only: an out-of-range or missing rank is reported above, not again
         # as interleaving. Interleaving = a gap in one server's ranks that another server fills.
         owner: Dict[int, int] = {}
@@ -557,27 +578,23 @@ class _Validator:
                     filled = any(owner.get(r, s.index) != s.index for r in range(lo, hi + 1) if r not in own)
                 if filled:
                     shown = ",".join(map(str, sorted(own)[:16])) + (",..." if len(own) > 16 else "")
-                    self.err(f"{s.path}.device", f"rank ids {{{shown}}} are not one contiguous block: ranks must not "
-                                                 "interleave across servers (OK: {0,1,2,3}/{4,5,6,7}; wrong: {0,1,2,7}/{3,4,5,6})", "R7")
+                    self.err(f"{s.path}.device", N_("rank ids {{{ranks}}} are not one contiguous block: ranks must not interleave across servers (OK: {{0,1,2,3}}/{{4,5,6,7}}; wrong: {{0,1,2,7}}/{{3,4,5,6}})"), "R7", ranks=shown)
             blocks.append((lo, hi, s))
         blocks.sort(key=lambda b: b[0])
         for (plo, phi, ps), (lo, hi, s) in zip(blocks, blocks[1:]):
             if lo <= phi:
-                self.err(f"{s.path}.device", f"rank ids {lo}..{hi} fall inside the range {plo}..{phi} of {ps.path}: "
-                                             "ranks must not interleave across servers", "R7")
+                self.err(f"{s.path}.device", N_("rank ids {lo}..{hi} fall inside the range {plo}..{phi} of {other}: ranks must not interleave across servers"), "R7", lo=lo, hi=hi, plo=plo, phi=phi, other=ps.path)
         ordered = [s for _, _, s in blocks if s.server_id is not None]
         for prev, cur in zip(ordered, ordered[1:]):
             if cur.server_id < prev.server_id:
                 self.warn(f"{cur.path}.server_id",
-                          f"{show(cur.server_id)} holds higher rank ids than {show(prev.server_id)} but sorts before it; "
-                          "MindSpore requires rank_id order to follow the dictionary order of server_id "
-                          "(merge per-server tables sorted by server_id)", "R8")
+                          N_("{server} holds higher rank ids than {previous} but sorts before it; MindSpore requires rank_id order to follow the dictionary order of server_id (merge per-server tables sorted by server_id)"), "R8", server=show(cur.server_id), previous=show(prev.server_id))
                 break
 
     def super_pods(self, pods: Any, ids_seen: Dict[str, str]) -> None:
         """R11: every listed server exists, belongs to one super-pod, pods contiguous in server_list."""
         if not isinstance(pods, list):
-            self.err("super_pod_list", f"is {_kind(pods)}, expected a list of super-pods", "R11")
+            self.err("super_pod_list", N_("is {kind}, expected a list of super-pods"), "R11", kind=_kind(pods))
             return
         pod_ids: Dict[str, str] = {}
         member_of: Dict[str, str] = {}
@@ -585,33 +602,33 @@ class _Validator:
         for pi, pod in enumerate(pods):
             pp = f"super_pod_list[{pi}]"
             if not isinstance(pod, dict):
-                self.err(pp, f"is {_kind(pod)}, expected an object with super_pod_id and server_list", "R11")
+                self.err(pp, N_("is {kind}, expected an object with super_pod_id and server_list"), "R11", kind=_kind(pod))
                 continue
             self.dups(pod, pp)
             pid = pod.get("super_pod_id")
             if "super_pod_id" not in pod:
-                self.err(f"{pp}.super_pod_id", "missing; required in every super-pod", "R11")
+                self.err(f"{pp}.super_pod_id", N_("missing; required in every super-pod"), "R11")
             elif not isinstance(pid, (str, int)) or isinstance(pid, bool):
-                self.err(f"{pp}.super_pod_id", f"is {_kind(pid)}, expected a string", "R11")
+                self.err(f"{pp}.super_pod_id", N_("is {kind}, expected a string"), "R11", kind=_kind(pid))
             else:
                 key = str(pid)
                 if key in pod_ids:
-                    self.err(f"{pp}.super_pod_id", f"{show(key)} is also the id of {pod_ids[key]}; super_pod_id must be unique", "R11")
+                    self.err(f"{pp}.super_pod_id", N_("{value} is also the id of {other}; super_pod_id must be unique"), "R11", value=show(key), other=pod_ids[key])
                 else:
                     pod_ids[key] = pp
-            members = self.obj(pod, "server_list", f"{pp}.server_list", True, "R11", list, "a list of {\"server_id\": ...}")
+            members = self.obj(pod, "server_list", f"{pp}.server_list", True, "R11", list, N_("a list of {{\"server_id\": ...}}"))
             for mi, m in enumerate(members or []):
                 mp = f"{pp}.server_list[{mi}]"
                 if not isinstance(m, dict):
-                    self.err(mp, f"is {_kind(m)}, expected {{\"server_id\": ...}}", "R11")
+                    self.err(mp, N_('is {kind}, expected {{"server_id": ...}}'), "R11", kind=_kind(m))
                     continue
-                sid = self.obj(m, "server_id", f"{mp}.server_id", True, "R11", str, "a server_id from server_list")
+                sid = self.obj(m, "server_id", f"{mp}.server_id", True, "R11", str, N_("a server_id from server_list"))
                 if sid is None:
                     continue
                 if sid not in ids_seen:
-                    self.err(f"{mp}.server_id", f"{show(sid)} is not a server_id in server_list", "R11")
+                    self.err(f"{mp}.server_id", N_("{value} is not a server_id in server_list"), "R11", value=show(sid))
                 elif sid in member_of:
-                    self.err(f"{mp}.server_id", f"{show(sid)} is already a member of {member_of[sid]}; a server belongs to one super-pod", "R11")
+                    self.err(f"{mp}.server_id", N_("{value} is already a member of {other}; a server belongs to one super-pod"), "R11", value=show(sid), other=member_of[sid])
                 else:
                     member_of[sid] = pp
                     server_pod[sid] = pi
@@ -622,65 +639,65 @@ class _Validator:
             if cur != prev:
                 closed.add(prev)
                 if cur in closed:
-                    self.err("server_list", f"servers of super_pod_list[{cur}] are not contiguous in server_list; "
-                                            "interleaving servers of different super-pods is not supported", "R11")
+                    self.err("server_list", N_("servers of super_pod_list[{index}] are not contiguous in server_list; interleaving servers of different super-pods is not supported"), "R11", index=cur)
                     break
 
     # -- legacy group_list
     def group_list(self, doc: dict) -> None:
-        groups = self.obj(doc, "group_list", "group_list", True, "R14", list, "a list of groups")
+        groups = self.obj(doc, "group_list", "group_list", True, "R14", list, N_("a list of groups"))
         if "group_count" in doc:
             gc = self.number(doc, "group_count", "group_count", False, "R14")
             if gc is not None and groups is not None and gc != len(groups):
-                self.err("group_count", f"says {gc} but group_list has {len(groups)} groups", "R14")
+                self.err("group_count", N_("says {count} but group_list has {listed} groups"), "R14", count=gc,
+                         listed=len(groups))
         else:
-            self.err("group_count", "missing; expected the number of groups (\"1\")", "R14")
+            self.err("group_count", N_('missing; expected the number of groups ("1")'), "R14")
         if not groups:
             if groups is not None:
-                self.err("group_list", "is empty; expected one group", "R14")
+                self.err("group_list", N_("is empty; expected one group"), "R14")
             return
         if len(groups) > 1:
-            self.info("group_list", f"{len(groups)} groups: HCCL merges them all into hccl_world_group; one is recommended", "R14")
+            self.info("group_list", N_("{count} groups: HCCL merges them all into hccl_world_group; one is recommended"), "R14", count=len(groups))
         ips_seen: Dict[str, str] = {}
         total = 0
         for gi, group in enumerate(groups):
             gp = f"group_list[{gi}]"
             if not isinstance(group, dict):
-                self.err(gp, f"is {_kind(group)}, expected an object with instance_list", "R14")
+                self.err(gp, N_("is {kind}, expected an object with instance_list"), "R14", kind=_kind(group))
                 continue
             self.dups(group, gp)
-            instances = self.obj(group, "instance_list", f"{gp}.instance_list", True, "R14", list, "a list of instances")
+            instances = self.obj(group, "instance_list", f"{gp}.instance_list", True, "R14", list, N_("a list of instances"))
             ic = self.number(group, "instance_count", f"{gp}.instance_count", True, "R14")
             dc = self.number(group, "device_count", f"{gp}.device_count", True, "R14")
             if instances is None:
                 continue
             if ic is not None and ic != len(instances):
-                self.err(f"{gp}.instance_count", f"says {ic} but instance_list has {len(instances)} entries", "R14")
+                self.err(f"{gp}.instance_count", N_("says {count} but instance_list has {listed} entries"), "R14", count=ic, listed=len(instances))
             pods: Dict[str, str] = {}
             group_devices = 0
             for ii, inst in enumerate(instances):
                 ip_ = f"{gp}.instance_list[{ii}]"
                 if not isinstance(inst, dict):
-                    self.err(ip_, f"is {_kind(inst)}, expected an object with pod_name, server_id, devices", "R14")
+                    self.err(ip_, N_("is {kind}, expected an object with pod_name, server_id, devices"), "R14", kind=_kind(inst))
                     continue
                 self.dups(inst, ip_)
-                pod = self.obj(inst, "pod_name", f"{ip_}.pod_name", True, "R14", str, "a string")
+                pod = self.obj(inst, "pod_name", f"{ip_}.pod_name", True, "R14", str, N_("a string"))
                 if pod is not None:
                     if pod in pods:
-                        self.err(f"{ip_}.pod_name", f"{show(pod)} is also the pod_name of {pods[pod]}; it must be unique", "R14")
+                        self.err(f"{ip_}.pod_name", N_("{value} is also the pod_name of {other}; it must be unique"), "R14", value=show(pod), other=pods[pod])
                     else:
                         pods[pod] = ip_
-                sid = self.obj(inst, "server_id", f"{ip_}.server_id", True, "R5", str, "a string")
+                sid = self.obj(inst, "server_id", f"{ip_}.server_id", True, "R5", str, N_("a string"))
                 if sid is not None and len(sid) > MAX_SERVER_ID:
-                    self.err(f"{ip_}.server_id", f"is {len(sid)} characters long, at most {MAX_SERVER_ID} allowed", "R5")
+                    self.err(f"{ip_}.server_id", N_("is {length} characters long, at most {limit} allowed"), "R5", length=len(sid), limit=MAX_SERVER_ID)
                 entry = ServerEntry(index=len(self.table.servers), path=ip_, server_id=sid)
                 self.table.servers.append(entry)
-                devs = self.obj(inst, "devices", f"{ip_}.devices", True, "R14", list, "a list of devices")
+                devs = self.obj(inst, "devices", f"{ip_}.devices", True, "R14", list, N_("a list of devices"))
                 dev_ids: Dict[int, str] = {}
                 for di, dev in enumerate(devs or []):
                     dp = f"{ip_}.devices[{di}]"
                     if not isinstance(dev, dict):
-                        self.err(dp, f"is {_kind(dev)}, expected an object with device_id and device_ip", "R14")
+                        self.err(dp, N_("is {kind}, expected an object with device_id and device_ip"), "R14", kind=_kind(dev))
                         continue
                     self.dups(dev, dp)
                     group_devices += 1
@@ -688,9 +705,9 @@ class _Validator:
                     did = self.number(dev, "device_id", f"{dp}.device_id", True, "R6")
                     if did is not None:
                         if did >= MAX_DEVICES_PER_SERVER:
-                            self.err(f"{dp}.device_id", f"is {did}; device ids on one server run 0-{MAX_DEVICES_PER_SERVER - 1}", "R6")
+                            self.err(f"{dp}.device_id", N_("is {value}; device ids on one server run 0-{highest}"), "R6", value=did, highest=MAX_DEVICES_PER_SERVER - 1)
                         elif did in dev_ids:
-                            self.err(f"{dp}.device_id", f"{did} is also used by {dev_ids[did]} in the same instance", "R6")
+                            self.err(f"{dp}.device_id", N_("{value} is also used by {other} in the same instance"), "R6", value=did, other=dev_ids[did])
                         else:
                             dev_ids[did] = dp
                         rec["device_id"] = did
@@ -699,15 +716,15 @@ class _Validator:
                         if why:
                             self.err(f"{dp}.device_ip", why, "R9")
                         elif dev["device_ip"] in ips_seen:
-                            self.err(f"{dp}.device_ip", f"{show(dev['device_ip'])} is also the device_ip of {ips_seen[dev['device_ip']]}", "R9")
+                            self.err(f"{dp}.device_ip", N_("{value} is also the device_ip of {other}"), "R9", value=show(dev['device_ip']), other=ips_seen[dev['device_ip']])
                         else:
                             ips_seen[dev["device_ip"]] = dp
                             rec["device_ip"] = dev["device_ip"]
                     else:
-                        self.err(f"{dp}.device_ip", "missing; expected the device NIC address", "R9")
+                        self.err(f"{dp}.device_ip", N_("missing; expected the device NIC address"), "R9")
                     entry.devices.append(rec)
             if dc is not None and dc != group_devices:
-                self.err(f"{gp}.device_count", f"says {dc} but the instances list {group_devices} devices", "R14")
+                self.err(f"{gp}.device_count", N_("says {count} but the instances list {devices} devices"), "R14", count=dc, devices=group_devices)
             total += group_devices
         # Ranks are implicit: the order of devices in the file.
         rank = 0
@@ -719,31 +736,31 @@ class _Validator:
 
     # -- version 2.0
     def v2(self, doc: dict) -> None:
-        ranks = self.obj(doc, "rank_list", "rank_list", True, "R15", list, "a list of ranks")
+        ranks = self.obj(doc, "rank_list", "rank_list", True, "R15", list, N_("a list of ranks"))
         count = self.number(doc, "rank_count", "rank_count", True, "R15", allow_string=False)
         if ranks is None:
             return
         if count is not None and count != len(ranks):
-            self.err("rank_count", f"says {count} but rank_list has {len(ranks)} ranks", "R15")
+            self.err("rank_count", N_("says {count} but rank_list has {listed} ranks"), "R15", count=count, listed=len(ranks))
         seen: Dict[int, str] = {}
         n = 0
         for ri, rank in enumerate(ranks):
             rp = f"rank_list[{ri}]"
             if not isinstance(rank, dict):
-                self.err(rp, f"is {_kind(rank)}, expected an object with rank_id, device_id, level_list", "R15")
+                self.err(rp, N_("is {kind}, expected an object with rank_id, device_id, level_list"), "R15", kind=_kind(rank))
                 continue
             self.dups(rank, rp)
             n += 1
             rid = self.number(rank, "rank_id", f"{rp}.rank_id", True, "R15", allow_string=False)
             if rid is not None:
                 if rid in seen:
-                    self.err(f"{rp}.rank_id", f"{rid} is also the rank_id of {seen[rid]}; rank_id must be unique", "R15")
+                    self.err(f"{rp}.rank_id", N_("{value} is also the rank_id of {other}; rank_id must be unique"), "R15", value=rid, other=seen[rid])
                 else:
                     seen[rid] = rp
             self.number(rank, "device_id", f"{rp}.device_id", True, "R15", allow_string=False)
             lid = self.number(rank, "local_id", f"{rp}.local_id", False, "R15", allow_string=False)
             if lid is not None and lid > 64:
-                self.err(f"{rp}.local_id", f"is {lid}, expected 0-64 (the topology file's local_id range)", "R15")
+                self.err(f"{rp}.local_id", N_("is {value}, expected 0-64 (the topology file's local_id range)"), "R15", value=lid)
             for key in ("device_port", "host_port"):
                 if key in rank:
                     _, why, warn = port_problem(rank[key], allow_string=False)
@@ -751,36 +768,36 @@ class _Validator:
                         self.err(f"{rp}.{key}", why, "R10")
                     elif warn:
                         self.warn(f"{rp}.{key}", warn, "R10")
-            levels = self.obj(rank, "level_list", f"{rp}.level_list", True, "R15", list, "a list of network levels")
+            levels = self.obj(rank, "level_list", f"{rp}.level_list", True, "R15", list, N_("a list of network levels"))
             for li, level in enumerate(levels or []):
                 lp = f"{rp}.level_list[{li}]"
                 if not isinstance(level, dict):
-                    self.err(lp, f"is {_kind(level)}, expected an object with net_layer and rank_addr_list", "R15")
+                    self.err(lp, N_("is {kind}, expected an object with net_layer and rank_addr_list"), "R15", kind=_kind(level))
                     continue
                 layer = self.number(level, "net_layer", f"{lp}.net_layer", True, "R15", allow_string=False)
                 if layer is not None and layer > 7:
-                    self.err(f"{lp}.net_layer", f"is {layer}, expected 0-7", "R15")
-                addrs = self.obj(level, "rank_addr_list", f"{lp}.rank_addr_list", False, "R15", list, "a list of addresses")
+                    self.err(f"{lp}.net_layer", N_("is {value}, expected 0-7"), "R15", value=layer)
+                addrs = self.obj(level, "rank_addr_list", f"{lp}.rank_addr_list", False, "R15", list, N_("a list of addresses"))
                 for ai, addr in enumerate(addrs or []):
                     ap = f"{lp}.rank_addr_list[{ai}]"
                     if not isinstance(addr, dict):
-                        self.err(ap, f"is {_kind(addr)}, expected an object with addr_type and addr", "R15")
+                        self.err(ap, N_("is {kind}, expected an object with addr_type and addr"), "R15", kind=_kind(addr))
                         continue
                     kind = addr.get("addr_type")
                     if kind not in ("IPV4", "IPV6", "EID"):
-                        self.err(f"{ap}.addr_type", f"is {show(kind)}, expected \"IPV4\", \"IPV6\" or \"EID\"", "R15")
+                        self.err(f"{ap}.addr_type", N_('is {value}, expected "IPV4", "IPV6" or "EID"'), "R15", value=show(kind))
                     if "addr" not in addr:
-                        self.err(f"{ap}.addr", "missing", "R15")
+                        self.err(f"{ap}.addr", N_("missing"), "R15")
                     elif kind in ("IPV4", "IPV6"):
                         why = ip_problem(addr["addr"], v4_only=kind == "IPV4")
                         if why:
                             self.err(f"{ap}.addr", why, "R9")
         for r in sorted(r for r in seen if r >= n):
-            self.err(f"{seen[r]}.rank_id", f"is {r}, outside 0..{n - 1}", "R15")
+            self.err(f"{seen[r]}.rank_id", N_("is {value}, outside 0..{highest}"), "R15", value=r, highest=n - 1)
         missing = [r for r in range(n) if r not in seen]
         if missing and seen:
-            self.err("rank_list", f"rank_id {', '.join(map(str, missing[:20]))}{' ...' if len(missing) > 20 else ''} missing: "
-                                  f"rank ids must be exactly 0..{n - 1}", "R15")
+            self.err("rank_list", N_("rank_id {ranks} missing: rank ids must be exactly 0..{highest}"), "R15",
+                     ranks=", ".join(map(str, missing[:20])) + (" ..." if len(missing) > 20 else ""), highest=n - 1)
         self.table.rank_count = n
 
 
@@ -794,30 +811,26 @@ def topology_problems(device_sets: Dict[str, List[int]], soc_family: str,
         if not ids:
             continue
         where = (server_paths[servers[0]] if server_paths and servers[0] < len(server_paths) else f"server {servers[0]}") + ".device"
-        also = f" (and {len(servers) - 1} more servers with the same devices)" if len(servers) > 1 else ""
+        also = Text(N_(" (and {count} more servers with the same devices)"), count=len(servers) - 1) \
+            if len(servers) > 1 else ""
         if limit and max(ids) >= limit:
-            out.append(Problem(where, FAIL, "R6", f"device_id {max(ids)} does not exist on a {soc_family} server "
-                                                   f"(ids 0-{limit - 1}){also}"))
+            out.append(Problem(where, FAIL, "R6", Text(N_("device_id {device} does not exist on a {family} server (ids 0-{highest}){also}"), device=max(ids), family=soc_family, highest=limit - 1, also=also)))
             continue
         n = len(ids)
         if soc_family == "910":
             if n == 8:
                 continue
             if n not in (1, 2, 4):
-                out.append(Problem(where, WARN, "R13", f"{n} devices {ids}: on Atlas training (910A) a server uses "
-                                                          f"1, 2, 4 or all 8 devices{also}"))
+                out.append(Problem(where, WARN, "R13", Text(N_("{count} devices {ids}: on Atlas training (910A) a server uses 1, 2, 4 or all 8 devices{also}"), count=n, ids=ids, also=also)))
             elif not (max(ids) <= 3 or min(ids) >= 4):
-                out.append(Problem(where, WARN, "R13", f"devices {ids} span both HCCS rings (0-3 and 4-7); with fewer "
-                                                          f"than 8 devices they must sit in one ring{also}"))
+                out.append(Problem(where, WARN, "R13", Text(N_("devices {ids} span both HCCS rings (0-3 and 4-7); with fewer than 8 devices they must sit in one ring{also}"), ids=ids, also=also)))
         elif soc_family == "910_93":
             if n == 1:
                 continue
             if n % 2:
-                out.append(Problem(where, WARN, "R13", f"{n} dies {ids}: on Atlas A3 use 1 die or an even number "
-                                                          f"of whole NPUs (die pairs 0/1, 2/3, ...){also}"))
+                out.append(Problem(where, WARN, "R13", Text(N_("{count} dies {ids}: on Atlas A3 use 1 die or an even number of whole NPUs (die pairs 0/1, 2/3, ...){also}"), count=n, ids=ids, also=also)))
             elif any((i ^ 1) not in ids for i in ids):
-                out.append(Problem(where, WARN, "R13", f"dies {ids} split an NPU: even requests must take whole die "
-                                                          f"pairs (0/1, 2/3, ...){also}"))
+                out.append(Problem(where, WARN, "R13", Text(N_("dies {ids} split an NPU: even requests must take whole die pairs (0/1, 2/3, ...){also}"), ids=ids, also=also)))
     return out
 
 
@@ -892,8 +905,7 @@ def validate_rank_table_text(text: str, soc_family: Optional[str] = None,
     try:
         doc, problems, parsed = parse_rank_table_text(text)
         if doc is None and not problems:  # the file is the JSON literal `null`: valid JSON, no table
-            problems.append(Problem("", FAIL, "R3", "the top level is null, expected a JSON object with "
-                                                     "\"version\" and \"server_list\""))
+            problems.append(Problem("", FAIL, "R3", Text(N_('the top level is null, expected a JSON object with "version" and "server_list"'))))
         if doc is None:
             return RankTable(problems=problems)
         soc = soc_family

@@ -187,7 +187,7 @@ def test_kb_show_our_id_pitfall_and_ascend_fd_id(tmp_path):
     assert proc.returncode == 0 and "TEST_STREAM_SYNC" in proc.stdout and "Run `npu-smi info`." in proc.stdout
     assert all(len(line) <= 80 for line in proc.stdout.splitlines()), proc.stdout
     zh = run_cli("kb", "show", "AISW_TEST_FD_9", "--kb", part, "--lang", "zh")
-    assert "测试原因" in zh.stdout and "执行 `npu-smi info`。" in zh.stdout and "处理步骤" in zh.stdout
+    assert "测试原因" in zh.stdout and "执行 `npu-smi info`。" in zh.stdout and "修复步骤：" in zh.stdout
     data = json.loads(run_cli("kb", "show", "aisw_test_fd_9", "--kb", part, "--format", "json").stdout)
     assert [s["id"] for s in data["signatures"]] == ["TEST_STREAM_SYNC"]
     data = json.loads(run_cli("kb", "show", "P13", "--kb", part, "--format", "json").stdout)
@@ -487,7 +487,7 @@ def test_kb_show_in_chinese_prints_our_pitfall_and_signature_texts():
     data = json.loads(run_cli("kb", "show", sig["id"], "--lang", "zh", "--format", "json").stdout)
     assert data["signatures"][0]["cause"] == sig["cause_zh"] and data["signatures"][0]["fix"] == sig["fix_zh"]
     text = run_cli("kb", "show", sig["id"], "--lang", "zh").stdout
-    assert "常见问题: P08 " + p08["title_zh"] in text and sig["title_zh"] in text
+    assert "常见问题：P08 " + p08["title_zh"] in text and sig["title_zh"] in text
 
 
 def test_chinese_text_wraps_at_80_terminal_columns_and_keeps_every_character():

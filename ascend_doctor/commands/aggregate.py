@@ -11,6 +11,7 @@ from ..baseline import baseline_argument
 from ..cli import COMMANDS
 from ..errors import CliError, EXIT_FINDINGS, EXIT_OK
 from ..findings import FAIL, REPORT_SCHEMA, WARN
+from ..i18n import _
 from ..render.aggregate_text import render_aggregate_text
 from ..render.html_aggregate import render_aggregate_html
 from .common import write_output
@@ -51,11 +52,11 @@ def _paths(args):
 
 def run(args) -> int:
     if args.jobs < 1:
-        raise CliError(f"--jobs must be 1 or more, got {args.jobs}")
+        raise CliError(_("--jobs must be 1 or more, got {value}").format(value=args.jobs))
     if args.expect is not None and args.expect <= 0:
-        raise CliError(f"--expect must be a positive number of reports, got {args.expect}")
+        raise CliError(_("--expect must be a positive number of reports, got {value}").format(value=args.expect))
     if args.wait and args.expect is None:
-        raise CliError("--wait needs --expect N (the number of reports to wait for)")
+        raise CliError(_("--wait needs --expect N (the number of reports to wait for)"))
     paths = _paths(args)
     deadline = time.monotonic() + max(0.0, args.wait)
     while args.expect is not None and len(paths) < args.expect and time.monotonic() < deadline:
@@ -64,7 +65,7 @@ def run(args) -> int:
     logs = log_dirs(args.inputs)
     bundles = bundle_paths(args.inputs)
     if not paths and not logs and not bundles:
-        raise CliError(f"{', '.join(args.inputs)}: no *.json node reports found")
+        raise CliError(_("{inputs}: no *.json node reports found").format(inputs=", ".join(args.inputs)))
     agg = Aggregator(fail_on=args.fail_on, expect=args.expect, baseline=args.baseline)
     agg.add_files(paths, jobs=args.jobs)
     try:
@@ -75,9 +76,13 @@ def run(args) -> int:
         # Not one node report among the inputs: nothing to aggregate (a torn report next to good ones is a
         # finding about that node instead, see "unreadable").
         first = agg.unreadable[0]
-        more = f" (and {len(agg.unreadable) - 1} more file(s) like it)" if len(agg.unreadable) > 1 else ""
-        raise CliError(f"{first.error}{more}; expected a node report: JSON with \"schema\": \"{REPORT_SCHEMA}\", "
-                       "as `ascend-doctor preflight --report-dir` or `check --format json` write")
+        if len(agg.unreadable) > 1:
+            text = _("{error} (and {count} more file(s) like it); expected a node report: JSON with \"schema\": "
+                     "\"{schema}\", as `ascend-doctor preflight --report-dir` or `check --format json` write")
+        else:
+            text = _("{error}; expected a node report: JSON with \"schema\": \"{schema}\", as `ascend-doctor "
+                     "preflight --report-dir` or `check --format json` write")
+        raise CliError(text.format(error=first.error, count=len(agg.unreadable) - 1, schema=REPORT_SCHEMA))
     result = agg.result()
     if logs or bundle_logs is not None:
         add_logs(result, triage_logs(logs, bundle_logs))

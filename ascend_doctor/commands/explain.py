@@ -15,6 +15,7 @@ from typing import Dict, List, Optional, Tuple
 
 from ..cli import COMMANDS
 from ..errors import CliError, EXIT_OK
+from ..i18n import _, get_lang, lookup, sentences
 from .common import add_kb_option, load_kb, write_output
 
 WIDTH = 80
@@ -58,7 +59,8 @@ def explain_check(spec, kb) -> dict:
     for pid in spec.pitfalls:
         p = kb.pitfalls.get(pid)
         if p is not None:
-            pitfalls.append({"id": p.id, "title": p.title, "advice": p.advice, "source": p.source})
+            title, advice = p.text()
+            pitfalls.append({"id": p.id, "title": title, "advice": advice, "source": p.source})
     return {"kind": "check", "id": spec.id, "area": spec.id.split(".", 1)[0],
             "area_title": area_title(spec.id.split(".", 1)[0]),
             "passes_when": _(spec.title),  # check titles are catalogued with the checks: the reader's language
@@ -73,7 +75,7 @@ def explain_pitfall(pitfall, kb, checks) -> dict:
             "title_zh": getattr(pitfall, "title_zh", "") or "", "advice_zh": getattr(pitfall, "advice_zh", "") or "",
             "source": pitfall.source,
             "checks": sorted(c.id for c in checks.values() if pitfall.id in c.pitfalls),
-            "signatures": [{"id": s.id, "title": s.title} for s in kb.signatures if s.pitfall == pitfall.id]}
+            "signatures": [{"id": s.id, "title": s.text()[0]} for s in kb.signatures if s.pitfall == pitfall.id]}
 
 
 def signatures_for_code(kb, code: str) -> List:
@@ -108,9 +110,13 @@ def resolve(query: str, kb) -> Tuple[str, object]:
     names = list(checks) + list(kb.pitfalls) + [s.id for s in kb.signatures]
     close = difflib.get_close_matches(key, names, n=3, cutoff=0.6) or \
         difflib.get_close_matches(key.upper(), [n.upper() for n in names], n=3, cutoff=0.6)
-    hint = f"; did you mean {', '.join(close)}?" if close else " (try: ascend-doctor kb search WORD)"
-    raise CliError(f"explain: {key!r} is not a check id, a pitfall (P01..P{len(kb.pitfalls):02d}), a "
-                   f"knowledge-base signature, an ascend-fd fault id or a CANN error code (like EI0006){hint}")
+    if close:
+        text = _("explain: {key} is not a check id, a pitfall (P01..P{last}), a knowledge-base signature, an "
+                 "ascend-fd fault id or a CANN error code (like EI0006); did you mean {close}?")
+    else:
+        text = _("explain: {key} is not a check id, a pitfall (P01..P{last}), a knowledge-base signature, an "
+                 "ascend-fd fault id or a CANN error code (like EI0006) (try: ascend-doctor kb search WORD)")
+    raise CliError(text.format(key=repr(key), last=f"{len(kb.pitfalls):02d}", close=", ".join(close)))
 
 
 # ---------------------------------------------------------------------------
@@ -123,44 +129,53 @@ def _wrap(text: str, indent: str = "  ", first: Optional[str] = None) -> List[st
     return kb_wrap(text, indent, first, break_long_words=False)
 
 
+def _status_label(status: str) -> str:
+    from ..render.aggregate_text import status_word
+
+    word = status_word(status)
+    return f"  {word:>5}: " if word.isascii() else f"  {word}："
+
+
 def _check_text(e: dict) -> List[str]:
-    out = [f"{e['id']}  (check, area: {e['area_title']})", ""]
-    out += ["What it checks:"] + _wrap(f"It passes when: {e['passes_when']}.")
+    out = [_("{id}  (check, area: {area})").format(id=e["id"], area=lookup(e["area_title"])), ""]
+    out += [_("What it checks:")] + _wrap(_("It passes when: {title}.").format(title=lookup(e["passes_when"])))
     for status, title in e["outcomes"].items():
-        out += _wrap(title, "      ", f"  {status:>5}: ")
-    if e["about"]:
-        out += [""] + ["About this area:"] + _wrap(e["about"])
+        out += _wrap(lookup(title), "      ", _status_label(status))
+    about = lookup(e["about"])
+    if about and (get_lang() == "en" or about != e["about"]):  # a module's own doc, shown only where translated
+        out += [""] + [_("About this area:")] + _wrap(about)
     if e["pitfalls"]:
-        out += ["", "Why it happens and how to fix it (the pitfalls it reports):"]
+        out += ["", _("Why it happens and how to fix it (the pitfalls it reports):")]
         for p in e["pitfalls"]:
             out += _wrap(f"{p['id']} {p['title']}", "    ", "  ")
             out += _wrap(p["advice"], "    ")
     else:
-        out += ["", "How to fix it: the finding's own fix lines name the commands for your machine:"]
-    out += ["", "See it on this machine:", f"  {e['run']}", "", f"Where it comes from: {e['source']}"]
+        out += ["", _("How to fix it: the finding's own fix lines name the commands for your machine:")]
+    out += ["", _("See it on this machine:"), f"  {e['run']}", "",
+            _("Where it comes from: {source}").format(source=e["source"])]
     return out
 
 
-def _pitfall_text(e: dict, lang: str) -> List[str]:
-    zh = lang == "zh" and e.get("advice_zh")
+def _pitfall_text(e: dict) -> List[str]:
+    zh = get_lang() == "zh" and e.get("advice_zh")
     out = _wrap(f"{e['id']}  {e['title_zh'] if zh else e['title']}", "    ", "") + [""]
-    out += ["What to do:" if not zh else "处理建议:"] + _wrap(e["advice_zh"] if zh else e["advice"])
+    out += [_("What to do:")] + _wrap(e["advice_zh"] if zh else e["advice"])
     if e["checks"]:
-        out += ["", "Checks that report it:"] + _wrap(", ".join(e["checks"]))
+        out += ["", _("Checks that report it:")] + _wrap(", ".join(e["checks"]))
     if e["signatures"]:
-        out += ["", "Log signatures that point at it:"]
+        out += ["", _("Log signatures that point at it:")]
         for s in e["signatures"]:
             out += _wrap(s["title"], "      ", f"  {s['id']}: ") if len(s["id"]) < 36 else \
                 [f"  {s['id']}"] + _wrap(s["title"], "      ")
-    out += [""] + _wrap(f"Where it comes from: {_readable_source(e['source'])}", "  ", "")
+    out += [""] + _wrap(_("Where it comes from: {source}").format(source=_readable_source(e["source"])), "  ", "")
     return out
 
 
 def _readable_source(source: str) -> str:
     """The research notes are not shipped: say where the same list can be read."""
     if source.startswith("reference/pitfalls.md"):
-        return "the project's pitfall list (research notes, reference/pitfalls.md), summarised in the " \
-               "'Pitfall coverage' table of the documentation (docs/pitfalls.md)"
+        return _("the project's pitfall list (research notes, reference/pitfalls.md), summarised in the "
+                 "'Pitfall coverage' table of the documentation (docs/pitfalls.md)")
     return source
 
 
@@ -176,24 +191,27 @@ def run(args) -> int:
     elif kind == "pitfall":
         entry = explain_pitfall(thing, kb, _checks())
         obj = {"query": args.id, "kind": kind, "pitfall": entry}
-        lines = _pitfall_text(entry, args.lang)
+        lines = _pitfall_text(entry)
     else:
         sigs = thing
-        obj = {"query": args.id, "kind": kind, "signatures": [_sig_json(s, args.lang) for s in sigs]}
+        obj = {"query": args.id, "kind": kind, "signatures": [_sig_json(s) for s in sigs]}
         lines = []
         if kind == "error_code":
             if not sigs:
-                lines += _wrap(f"{args.id.upper()}: a CANN error code the knowledge base has no entry for. The "
-                               f"lines after it in the log (Possible Cause / Solution, and the plog) say more; if "
-                               f"they do not help, collect with `ascend-doctor collect --logs <dir>` and send the "
-                               f"archive to Huawei support.", "  ", "")
+                lines += _wrap(sentences(
+                    _("{code}: a CANN error code the knowledge base has no entry for.").format(code=args.id.upper()),
+                    _("The lines after it in the log (Possible Cause / Solution, and the plog) say more; if they do "
+                      "not help, collect with `ascend-doctor collect --logs <dir>` and send the archive to Huawei "
+                      "support.")), "  ", "")
             else:
-                lines += _wrap(f"{args.id.upper()}: recognised by {len(sigs)} signature(s):", "", "") + [""]
+                lines += _wrap(_("{code}: recognised by {count} signature(s):").format(
+                    code=args.id.upper(), count=len(sigs)), "", "") + [""]
         elif kind == "ascend_fd":
-            lines += _wrap(f"{args.id}: an ascend-fd fault id, recognised by {len(sigs)} signature(s):", "", "")
+            lines += _wrap(_("{id}: an ascend-fd fault id, recognised by {count} signature(s):").format(
+                id=args.id, count=len(sigs)), "", "")
             lines.append("")
         for s in sigs:
-            lines += _sig_text(kb, s, args.lang) + [""]
+            lines += _sig_text(kb, s) + [""]
         if lines and lines[-1] == "":
             lines.pop()
     if args.format == "json":

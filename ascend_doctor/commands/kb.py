@@ -15,6 +15,7 @@ from typing import List, Optional
 
 from ..cli import COMMANDS
 from ..errors import CliError, EXIT_FINDINGS, EXIT_OK
+from ..i18n import _
 from ..render.layout import display_width, has_wide, wrap
 from .common import add_kb_option, load_kb, write_output
 
@@ -43,7 +44,7 @@ def register(sub) -> None:
 def run(args) -> int:
     action = getattr(args, "kb_action", None)
     if not action:
-        raise CliError("kb: give an action: show ID, search WORD..., or match FILE|- (see ascend-doctor kb --help)")
+        raise CliError(_("kb: give an action: show ID, search WORD..., or match FILE|- (see ascend-doctor kb --help)"))
     kb = load_kb(args.kb)
     if action == "show":
         return _show(kb, args)
@@ -69,13 +70,19 @@ _width = display_width  # the one measure of terminal columns (render.layout)
 
 def _match_rule(sig) -> str:
     if sig.derived:
-        return "no telling line of its own: shown when a fault that leads to it is found"
+        return _("no telling line of its own: shown when a fault that leads to it is found")
+    sep = _(" | or | ")
     if sig.all_of:
-        return " | or | ".join(" + ".join(json.dumps(lit, ensure_ascii=False) for lit in alt) for alt in sig.all_of)
-    return " | or | ".join(f"/{p}/" for p in sig.patterns())
+        return sep.join(" + ".join(json.dumps(lit, ensure_ascii=False) for lit in alt) for alt in sig.all_of)
+    return sep.join(f"/{p}/" for p in sig.patterns())
 
 
-def _sig_json(sig, lang: str) -> dict:
+def _label(text: str, indent: str = "  ") -> str:
+    """A label that starts a line, the value after it: "  Source: " (no space after a Chinese colon)."""
+    return indent + text + ("" if text.endswith("：") else " ")
+
+
+def _sig_json(sig, lang: Optional[str] = None) -> dict:
     title, cause, fix = sig.text(lang)
     return {"id": sig.id, "ascend_fd": list(sig.ascend_fd), "title": title, "severity": sig.severity,
             "class": sig.kind, "component": sig.component, "log_sources": list(sig.log_sources),
@@ -99,35 +106,33 @@ def _effects_of(kb, sig) -> List[str]:
     return out
 
 
-def _sig_text(kb, sig, lang: str) -> List[str]:
-    zh = lang == "zh"
+def _sig_text(kb, sig, lang: Optional[str] = None) -> List[str]:
     title, cause, fix = sig.text(lang)
     head = f"{sig.id}  [{sig.severity} · {sig.component} · {sig.kind}]"
     out = _wrap(head, "    ", "") + _wrap(title, "  ")
-    label = (lambda en, cn: cn if zh else en)
     if sig.ascend_fd:
-        out += _wrap(", ".join(sig.ascend_fd), "    ", label("  ascend-fd: ", "  ascend-fd 故障码: "))
+        out += _wrap(", ".join(sig.ascend_fd), "    ", _label(_("ascend-fd:")))
     if sig.log_sources:
-        out += _wrap(", ".join(sig.log_sources), "    ", label("  log sources: ", "  日志来源: "))
+        out += _wrap(", ".join(sig.log_sources), "    ", _label(_("log sources:")))
     if sig.pitfall:
         p = kb.pitfalls.get(sig.pitfall)
-        out += _wrap(f"{sig.pitfall} {p.text(lang)[0] if p else ''}".rstrip(), "    ", label("  pitfall: ", "  常见问题: "))
-    out.append(label("  Cause:", "  原因:"))
+        out += _wrap(f"{sig.pitfall} {p.text(lang)[0] if p else ''}".rstrip(), "    ", _label(_("pitfall:")))
+    out.append("  " + _("Cause:"))
     out += _wrap(cause, "    ")
-    out.append(label("  Fix:", "  处理步骤:"))
+    out.append("  " + _("Fix:"))
     for n, step in enumerate(fix, 1):
         out += _wrap(step, " " * (6 + len(str(n))), f"    {n}. ")
-    out.append(label("  Matches:", "  匹配规则:"))
+    out.append("  " + _("Matches:"))
     out += _wrap(_match_rule(sig), "    ")
     if sig.examples:
-        out += _wrap(sig.examples[0], "    ", label("  Example: ", "  示例: "))
+        out += _wrap(sig.examples[0], "    ", _label(_("Example:")))
     effects, causes = _effects_of(kb, sig), _causes_of(kb, sig)
     if causes:
-        out += _wrap(", ".join(causes), "    ", label("  Caused by: ", "  可能由以下故障引起: "))
+        out += _wrap(", ".join(causes), "    ", _label(_("Caused by:")))
     if effects:
-        out += _wrap(", ".join(effects), "    ", label("  Leads to: ", "  可能导致: "))
+        out += _wrap(", ".join(effects), "    ", _label(_("Leads to:")))
     if sig.public_source():
-        out += _wrap(sig.public_source(), "    ", label("  Source: ", "  来源: "))
+        out += _wrap(sig.public_source(), "    ", _label(_("Source:")))
     return out
 
 
@@ -152,20 +157,21 @@ def _show(kb, args) -> int:
     else:
         sigs = kb.by_ascend_fd(key) or [s for s in kb.signatures if key.lower() in (f.lower() for f in s.ascend_fd)]
     if not sigs and pitfall is None:
-        raise CliError(f"kb show: {key!r} is not a signature id, a pitfall id (P01..P{len(kb.pitfalls):02d}) or an "
-                       f"ascend-fd id the knowledge base knows (try: ascend-doctor kb search WORD)")
+        raise CliError(_("kb show: {key} is not a signature id, a pitfall id (P01..P{last}) or an ascend-fd id the "
+                         "knowledge base knows (try: ascend-doctor kb search WORD)").format(
+            key=repr(key), last=f"{len(kb.pitfalls):02d}"))
     lines: List[str] = []
     if pitfall is not None:
-        p_title, p_advice = pitfall.text(args.lang)
+        p_title, p_advice = pitfall.text()
         lines += _wrap(f"{pitfall.id}  {p_title}", "    ", "")
         lines += _wrap(p_advice, "  ")
-        lines.append(f"  signatures: {len(sigs)}" if args.lang == "en" else f"  相关故障特征: {len(sigs)} 条")
+        lines.append("  " + _("signatures: {count}").format(count=len(sigs)))
         lines.append("")
     for sig in sigs:
-        lines += _sig_text(kb, sig, args.lang) + [""]
+        lines += _sig_text(kb, sig) + [""]
     obj = {"query": key, "pitfall": None if pitfall is None else dict(zip(("id", "title", "advice"),
-                                                                          (pitfall.id,) + pitfall.text(args.lang))),
-           "signatures": [_sig_json(s, args.lang) for s in sigs]}
+                                                                          (pitfall.id,) + pitfall.text())),
+           "signatures": [_sig_json(s) for s in sigs]}
     _emit(args, obj, lines[:-1] if lines and lines[-1] == "" else lines)
     return EXIT_OK
 
@@ -180,13 +186,13 @@ def _search(kb, args) -> int:
             hits.append(s)
     lines = []
     for s in hits:
-        title = s.text(args.lang)[0]
+        title = s.text()[0]
         fd = f" ({', '.join(s.ascend_fd[:2])}{', …' if len(s.ascend_fd) > 2 else ''})" if s.ascend_fd else ""
         lines += _wrap(title + fd, "      ", f"{s.id}  [{s.severity}]  ") if len(s.id) < 40 else \
             [f"{s.id}  [{s.severity}]"] + _wrap(title + fd, "      ")
-    lines.append(f"{len(hits)} signature(s)" if args.lang == "en" else f"共 {len(hits)} 条")
+    lines.append(_("{count} signature(s)").format(count=len(hits)))
     obj = {"query": args.words, "results": [{"id": s.id, "ascend_fd": list(s.ascend_fd), "severity": s.severity,
-                                             "title": s.text(args.lang)[0]} for s in hits]}
+                                             "title": s.text()[0]} for s in hits]}
     _emit(args, obj, lines)
     return EXIT_OK if hits else EXIT_FINDINGS
 
@@ -199,9 +205,10 @@ def _read_lines(path: str):
             with open(path, "rb") as fh:
                 data = fh.read()
         except OSError as exc:
-            raise CliError(f"kb match: {path}: cannot read ({exc.strerror or exc})") from None
+            raise CliError(_("kb match: {path}: cannot read ({reason})").format(path=path, reason=exc.strerror or exc)) \
+                from None
     if b"\x00" in data[:8192]:
-        raise CliError(f"kb match: {path}: binary data, expected text lines")
+        raise CliError(_("kb match: {path}: binary data, expected text lines").format(path=path))
     return data.decode("utf-8", errors="replace").splitlines()
 
 
@@ -212,7 +219,7 @@ def _match(kb, args) -> int:
         sigs = kb.match_line(line)
         matches = []
         for s in sigs:
-            _, cause, fix = s.text(args.lang)
+            _title, cause, fix = s.text()
             matches.append({"id": s.id, "ascend_fd": list(s.ascend_fd), "severity": s.severity,
                             "cause": cause, "fix": fix})
         rows.append({"line": n, "matches": matches})
@@ -220,9 +227,9 @@ def _match(kb, args) -> int:
             continue
         any_hit = True
         shown = line if len(line) <= SHOW_LINE_CHARS else line[:SHOW_LINE_CHARS] + " …"
-        out_lines += _wrap(shown, "    ", f"line {n}: ")
+        out_lines += _wrap(shown, "    ", _label(_("line {number}:").format(number=n), ""))
         for s in sigs:
-            title, cause, fix = s.text(args.lang)
+            title, cause, fix = s.text()
             fd = f" ascend-fd {', '.join(s.ascend_fd)}" if s.ascend_fd else ""
             out_lines += _wrap(f"{s.id} [{s.severity}]{fd}: {title}", "      ", "  -> ")
             out_lines += _wrap(cause, "     ")
@@ -230,7 +237,7 @@ def _match(kb, args) -> int:
                 out_lines += _wrap(step, " " * (7 + len(str(k))), f"     {k}. ")
         out_lines.append("")
     if not any_hit:
-        out_lines = ["no line matches a known signature" if args.lang == "en" else "没有匹配已知故障的日志行"]
+        out_lines = [_("no line matches a known signature")]
     elif out_lines[-1] == "":
         out_lines.pop()
     _emit(args, {"lines": rows}, out_lines)

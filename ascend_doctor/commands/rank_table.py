@@ -17,6 +17,8 @@ from ..errors import CliError, EXIT_FINDINGS, EXIT_OK
 from ..checks._node import KNOWN_FAMILIES, node_family
 from ..findings import FAIL, SEVERITY, WARN, Finding
 from ..host import HostError, LiveHost
+from ..i18n import N_, _, get_lang
+from ..i18n_text import localized
 from ..probes import ProbeOptions, collect_facts
 from ..probes.rank_table import MAX_READ_BYTES, local_identity, rank_table_facts
 from ..rank_table import FORMAT_V20, INFO, problem_counts, validate_rank_table_text
@@ -27,6 +29,8 @@ SCHEMA = "ascend-doctor.rank-table/2"
 # The checks that judge the table against a node, in the order they are shown.
 NODE_CHECKS = ("rank_table.this_node", "rank_table.device_ips", "rank_table.device_nics")
 _LABEL = {FAIL: "FAIL", WARN: "WARN", INFO: "info"}
+# The verdict as the JSON says it (an enum) and as the text shows it (words).
+VERDICT_WORDS = {"invalid": N_("invalid"), "valid, with warnings": N_("valid, with warnings"), "valid": N_("valid")}
 
 
 def register(sub) -> None:
@@ -56,8 +60,8 @@ def _read(path: str) -> str:
         raise CliError(f"{exc}") from None
     binary = binary_at(text)
     if binary is not None:
-        raise CliError(f"rank-table FILE {path}: binary data (character {binary} is not text), "
-                       "expected a JSON rank table (UTF-8 text)")
+        raise CliError(_("rank-table FILE {path}: binary data (character {position} is not text), expected a JSON "
+                         "rank table (UTF-8 text)").format(path=path, position=binary))
     return text
 
 
@@ -103,7 +107,7 @@ def _node_findings(host, args, text: str):
 def run(args) -> int:
     require_positive_seconds("--timeout", args.timeout)
     if args.max_per_rule < 0:
-        raise CliError(f"--max-per-rule must be 0 or more, got {args.max_per_rule}")
+        raise CliError(_("--max-per-rule must be 0 or more, got {value}").format(value=args.max_per_rule))
     text = _read(args.file)
     with _node_host(args) as host:
         if host is None:
@@ -116,10 +120,10 @@ def run(args) -> int:
     failed = worst >= SEVERITY[args.fail_on]
     verdict = "invalid" if counts[FAIL] else ("valid, with warnings" if counts[WARN] else "valid")
     if args.format == "json":
-        doc = {"schema": SCHEMA, "file": args.file, "format": table.format, "version": table.version,
+        doc = {"schema": SCHEMA, "lang": get_lang(), "file": args.file, "format": table.format, "version": table.version,
                "status": table.status, "servers": len(table.servers) if table.format and table.format != FORMAT_V20 else None,
                "ranks": table.rank_count, "verdict": verdict, "counts": counts,
-               "problems": [p.to_json() for p in table.problems],
+               "problems": [dict(p.to_json(), message=localized(p.message)) for p in table.problems],
                "node": None if node is None else dict(node, findings=[f.to_json() for f in findings])}
         out = json.dumps(doc, indent=2, ensure_ascii=True) + "\n"
     else:
@@ -129,16 +133,19 @@ def run(args) -> int:
 
 
 def render_text(args, table, counts: Dict[str, int], verdict: str, findings: List[Finding], node: Optional[dict]) -> str:
-    lines = [f"rank table: {args.file}"]
+    lines = [_("rank table: {file}").format(file=args.file)]
+    status = _("None") if table.status is None else table.status  # no "status" field (printed as Python's None)
     if table.format == FORMAT_V20:  # no server_list: ranks only (servers come from the topology file)
-        lines.append(f"format {table.format}: {table.rank_count} ranks (a 2.0 table lists ranks, not servers), "
-                     f"status {table.status}")
+        lines.append(_("format {format}: {ranks} ranks (a 2.0 table lists ranks, not servers), status {status}").format(
+            format=table.format, ranks=table.rank_count, status=status))
     elif table.format:
-        lines.append(f"format {table.format}: {len(table.servers)} server(s), {table.rank_count} ranks, status {table.status}")
+        lines.append(_("format {format}: {servers} server(s), {ranks} ranks, status {status}").format(
+            format=table.format, servers=len(table.servers), ranks=table.rank_count, status=status))
     else:
-        lines.append("format: not recognised as a rank table")
+        lines.append(_("format: not recognised as a rank table"))
     if table.problems:
-        lines.append(f"{counts[FAIL]} fail, {counts[WARN]} warn, {counts[INFO]} info:")
+        lines.append(_("{fail} fail, {warn} warn, {info} info:").format(fail=counts[FAIL], warn=counts[WARN],
+                                                                        info=counts[INFO]))
         shown: Dict[str, int] = {}
         hidden: Dict[str, int] = {}
         for p in table.problems:
@@ -147,15 +154,23 @@ def render_text(args, table, counts: Dict[str, int], verdict: str, findings: Lis
                 hidden[p.rule] = hidden.get(p.rule, 0) + 1
                 continue
             shown[p.rule] = n + 1
-            lines.append(f"  {_LABEL[p.severity]:<5} {p.rule:<4} {p.describe()}")
+            lines.append(f"  {_LABEL[p.severity]:<5} {p.rule:<4} {p.shown()}")
         for rule, n in hidden.items():
-            lines.append(f"  ... {n} more {rule} problem(s) not shown (--max-per-rule 0 or --format json lists all)")
+            lines.append("  " + _("... {count} more {rule} problem(s) not shown (--max-per-rule 0 or --format json lists "
+                                  "all)").format(count=n, rule=rule))
     if node is not None:
-        where = "this machine" if node["kind"] == "live" else f"snapshot of {node['name']}"
-        lines.append(f"against {where}:")
+        lines.append(_("against this machine:") if node["kind"] == "live" else
+                     _("against snapshot of {name}:").format(name=node["name"]))
         for f in findings:
             lines.append(f"  [{f.status.upper():>5}] {f.title}: {f.summary}")
             for step in f.fix if f.is_problem else []:
-                lines.append(f"          fix: {step}")
-    lines.append(f"Result: {verdict}" + (f", node checks: {', '.join(sorted({f.status for f in findings}))}" if findings else ""))
+                lines.append("          " + _("fix: {step}").format(step=step))
+    shown_verdict = _(VERDICT_WORDS[verdict])
+    if findings:
+        from ..render.aggregate_text import status_word
+
+        lines.append(_("Result: {verdict}, node checks: {statuses}").format(
+            verdict=shown_verdict, statuses=", ".join(status_word(s) for s in sorted({f.status for f in findings}))))
+    else:
+        lines.append(_("Result: {verdict}").format(verdict=shown_verdict))
     return "\n".join(lines) + "\n"

@@ -6,6 +6,7 @@ import sys
 
 from ..cli import COMMANDS
 from ..errors import CliError, EXIT_FINDINGS, EXIT_OK
+from ..i18n import _, lookup
 from ..render.triage_report import FORMATS, render_triage
 from ..triage import Triage
 from ..triage.result import NOT_A_LOG
@@ -34,21 +35,21 @@ def register(sub) -> None:
 
 def run(args) -> int:
     if not args.paths and not args.bundle:
-        raise CliError("triage: give at least one PATH (a file, a directory, or - for stdin) or --bundle FILE")
+        raise CliError(_("triage: give at least one PATH (a file, a directory, or - for stdin) or --bundle FILE"))
     t = Triage(load_kb(args.kb), node=args.node)
     if args.bundle:
         with opened_bundle(args.bundle) as host:
             if not t.add_bundle(host, args.node):
-                print(f"ascend-doctor: {args.bundle}: the bundle holds no logs (collect it with --logs DIR)",
-                      file=sys.stderr)
+                print("ascend-doctor: " + _("{bundle}: the bundle holds no logs (collect it with --logs DIR)").format(
+                    bundle=args.bundle), file=sys.stderr)
     for path in args.paths:
         t.add_path(path)
     result = t.result()
     for info in result.inputs:
         if info.note and not info.scanned and info.note != NOT_A_LOG:
-            print(f"ascend-doctor: {info.label}: {info.note}", file=sys.stderr)
+            print(f"ascend-doctor: {info.label}: {lookup(info.note)}", file=sys.stderr)
     if result.inputs and not any(i.scanned for i in result.inputs):
-        raise CliError("none of the inputs could be read as a text log (see the lines above)")
+        raise CliError(_("none of the inputs could be read as a text log (see the lines above)"))
     text = render_triage(result, args.format, color=report_color(args))
     write_output(text, args.output)
     return EXIT_FINDINGS if result.failed(args.fail_on) else EXIT_OK

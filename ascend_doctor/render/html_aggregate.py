@@ -10,7 +10,8 @@ from __future__ import annotations
 from html import escape
 from typing import Any, Dict, List
 
-from .aggregate_text import skew_line
+from ..i18n import _, html_lang, lookup
+from .aggregate_text import skew_line, status_word
 from .layout import evidence_value
 
 # Above this many nodes the grid draws only nodes with a problem (a 4,096-row grid of
@@ -43,68 +44,86 @@ def _e(value: Any) -> str:
 
 def _names(items: List[str], limit: int = 30) -> str:
     shown = ", ".join(_e(x) for x in items[:limit])
-    return shown + (f" <span class='muted'>and {len(items) - limit} more</span>" if len(items) > limit else "")
+    if len(items) > limit:
+        return shown + " <span class='muted'>" + _e(_("and {count} more").format(count=len(items) - limit)) + "</span>"
+    return shown
+
+
+def _header(columns: str) -> str:
+    """A table's header row from its column names, |-separated: one message per table, so each word is
+    translated as that table means it."""
+    return "<tr>" + "".join(f"<th>{_e(c)}</th>" for c in columns.split("|")) + "</tr>"
 
 
 def _skew_table(result: Dict[str, Any]) -> List[str]:
-    out = ["<h2 id='skew'>Skew: facts that differ across nodes</h2>"]
+    out = ["<h2 id='skew'>" + _e(_("Skew: facts that differ across nodes")) + "</h2>"]
     if not result["skew"]:
-        out.append("<p>None: driver, firmware, CANN, MindSpore, Python, NPU count and HCCL variables agree "
-                   "on every node.</p>")
+        out.append("<p>" + _e(_("None: driver, firmware, CANN, MindSpore, Python, NPU count and HCCL variables agree "
+                                "on every node.")) + "</p>")
         return out
-    out.append("<table class='skew'><tr><th>fact</th><th>most nodes</th><th>odd nodes out</th></tr>")
+    out.append("<table class='skew'>" + _header(_("fact|most nodes|odd nodes out")))
     for item in result["skew"]:
         major = item["groups"][0]
-        odd = "<br>".join(f"<span class='odd'>{_e(g['value'])}</span> ({g['count']}): {_names(g['nodes'])}"
+        odd = "<br>".join(f"<span class='odd'>{_e(lookup(str(g['value'])))}</span> ({g['count']}): {_names(g['nodes'])}"
                           for g in item["groups"][1:])
-        out.append(f"<tr><td>{_e(item['fact'])}</td><td>{_e(major['value'])} ({major['count']} nodes)</td>"
-                   f"<td>{odd}</td></tr>")
+        most = _("{value} ({count} nodes)").format(
+            value=lookup(str(major["value"])), count=major["count"])
+        out.append(f"<tr><td>{_e(lookup(item['fact']))}</td><td>{_e(most)}</td><td>{odd}</td></tr>")
     out.append("</table>")
-    out.append("<p class='muted'>" + "<br>".join(_e(f"{i['fact']}: {skew_line(i)}") for i in result["skew"]) + "</p>")
+    out.append("<p class='muted'>" + "<br>".join(_e(_("{label}: {value}").format(label=lookup(i["fact"]), value=skew_line(i)))
+                                                 for i in result["skew"]) + "</p>")
     return out
 
 
 def _rank_table(rt: Dict[str, Any]) -> List[str]:
-    out = ["<h2 id='rank-table'>Rank table across nodes</h2>",
-           f"<p>{'Consistent' if rt['ok'] else 'Problems'}: {rt['servers_in_table']} servers in the table.</p>"]
+    state = (_("Consistent: {servers} servers in the table.") if rt["ok"] else
+             _("Problems: {servers} servers in the table.")).format(servers=rt["servers_in_table"])
+    out = ["<h2 id='rank-table'>" + _e(_("Rank table across nodes")) + "</h2>", f"<p>{_e(state)}</p>"]
     items = list(rt["problems"]) + list(rt.get("notes") or [])
     if items:
         out.append("<ul>" + "".join(f"<li>{_e(p)}</li>" for p in items) + "</ul>")
     if len(rt["views"]) > 1:
-        out.append("<table><tr><th>table digest</th><th>nodes</th></tr>")
-        out.extend(f"<tr><td><code>{_e(v['value'])}</code></td><td>{_names(v['nodes'])}</td></tr>" for v in rt["views"])
+        out.append("<table>" + _header(_("table digest|nodes")))
+        out.extend(f"<tr><td><code>{_e(lookup(v['value']))}</code></td><td>{_names(v['nodes'])}</td></tr>" for v in rt["views"])
         out.append("</table>")
     if rt["servers_missing"]:
-        out.append(f"<p>Servers in the table that sent no report: {_names(rt['servers_missing'])}</p>")
+        out.append("<p>" + _e(_("Servers in the table that sent no report:")) + f" {_names(rt['servers_missing'])}</p>")
     for d in rt["duplicate_device_ips"]:
-        out.append(f"<p>Device IP <code>{_e(d['device_ip'])}</code> used by {_names(d['used_by'])}</p>")
+        out.append("<p>" + _e(_("Device IP {ip} used by {users}")).format(
+            ip=f"<code>{_e(d['device_ip'])}</code>", users=_names(d["used_by"])) + "</p>")
     return out
 
 
 def _checks(result: Dict[str, Any]) -> List[str]:
     problem_checks = [c for c in result["checks"] if c.get("nodes")]
-    out = ["<h2 id='problems'>Problems and their fixes</h2>"]
+    out = ["<h2 id='problems'>" + _e(_("Problems and their fixes")) + "</h2>"]
     if not problem_checks:
-        out.append("<p>No check reported a problem on any node.</p>")
+        out.append("<p>" + _e(_("No check reported a problem on any node.")) + "</p>")
+    on = _("{status} on {count}: {names}")
     for c in problem_checks:
-        by = "; ".join(f"<span class='s-{_e(s)}'>&nbsp;{_e(s)}&nbsp;</span> on {len(n)}: {_names(n, 12)}"
+        by = "; ".join(_e(on).format(status=f"<span class='s-{_e(s)}'>&nbsp;{_e(status_word(s))}&nbsp;</span>",
+                                     count=len(n), names=_names(n, 12))
                        for s, n in c["nodes"].items())
-        out.append(f"<h3><code>{_e(c['id'])}</code> {_e(c.get('title') or '')}</h3><p>{by}</p>")
+        out.append(f"<h3><code>{_e(c['id'])}</code> {_e(lookup(c.get('title') or ''))}</h3><p>{by}</p>")
         variants = c.get("variants") or []
         for v in variants:  # one group per distinct fix: a node is never shown another node's fix
             if len(variants) > 1:
-                out.append(f"<h4 class='variant'><span class='s-{_e(v['status'])}'>&nbsp;{_e(v['status'])}&nbsp;</span> "
-                           f"on {v['count']}: {_names(v['nodes'], 12)} — {_e(v['title'])}</h4>")
+                status = f"<span class='s-{_e(v['status'])}'>&nbsp;{_e(status_word(v['status']))}&nbsp;</span>"
+                out.append("<h4 class='variant'>" + _e(on).format(status=status, count=v["count"],
+                                                                  names=_names(v["nodes"], 12))
+                           + f" — {_e(lookup(v['title']))}</h4>")
             if v.get("summary"):
-                out.append(f"<p>{_e(v['summary'])}</p>")
+                out.append(f"<p>{_e(lookup(v['summary']))}</p>")
             if v.get("evidence"):
-                out.append(f"<p class='muted'>Evidence from {_e(v['evidence_from'])}:</p><table class='evidence'>" + "".join(
-                    f"<tr><th>{_e(k)}</th><td>{_e(evidence_value(val))}</td></tr>" for k, val in v["evidence"].items())
-                    + "</table>")
+                out.append("<p class='muted'>" + _e(_("Evidence from {node}:").format(node=v["evidence_from"]))
+                           + "</p><table class='evidence'>" + "".join(
+                               f"<tr><th>{_e(lookup(k))}</th><td>{_e(evidence_value(val))}</td></tr>"
+                               for k, val in v["evidence"].items()) + "</table>")
             if v.get("fix"):
-                out.append("<p>Fix:</p><pre class='fix'>" + "\n".join(_e(step) for step in v["fix"]) + "</pre>")
+                out.append("<p>" + _e(_("Fix:")) + "</p><pre class='fix'>" + "\n".join(_e(step) for step in v["fix"])
+                           + "</pre>")
             if v.get("pitfall"):
-                out.append(f"<p class='muted'>Pitfall {_e(v['pitfall'])}</p>")
+                out.append("<p class='muted'>" + _e(_("Pitfall {pitfall}").format(pitfall=v["pitfall"])) + "</p>")
     return out
 
 
@@ -112,21 +131,24 @@ def _grid(result: Dict[str, Any]) -> List[str]:
     nodes = result["nodes"]
     check_ids = [c["id"] for c in result["checks"]]
     shown = nodes if len(nodes) <= GRID_ALL_NODES_MAX else [n for n in nodes if n["worst"] in ("fail", "error", "warn")]
-    out = ["<h2 id='grid'>Nodes × checks</h2>",
-           "<p class='legend'>" + "".join(f"<span class='s-{s}'>{SYMBOL[s]} {s}</span>" for s in SYMBOL) + "</p>"]
+    out = ["<h2 id='grid'>" + _e(_("Nodes × checks")) + "</h2>",
+           "<p class='legend'>" + "".join(f"<span class='s-{s}'>{SYMBOL[s]} {_e(status_word(s))}</span>" for s in SYMBOL)
+           + "</p>"]
     if len(shown) < len(nodes):
-        out.append(f"<p>{len(nodes) - len(shown)} of {len(nodes)} nodes had no problem and are not drawn "
-                   "(see the JSON report for every node).</p>")
-    out.append("<table class='grid'><tr><th class='node'>node</th>"
+        out.append("<p>" + _e(_("{hidden} of {total} nodes had no problem and are not drawn (see the JSON report for "
+                                "every node).").format(hidden=len(nodes) - len(shown), total=len(nodes))) + "</p>")
+    not_run = _e(_("not run"))
+    out.append("<table class='grid'><tr><th class='node'>" + _e(_("node")) + "</th>"
                + "".join(f"<th class='check' title='{_e(c)}'>{_e(c)}</th>" for c in check_ids) + "</tr>")
     for n in shown:
         cells = []
         for cid in check_ids:
             s = n["statuses"].get(cid)
             if s is None:
-                cells.append("<td class='s-none' title='not run'></td>")
+                cells.append(f"<td class='s-none' title='{not_run}'></td>")
             else:
-                cells.append(f"<td class='s-{_e(s)}' title='{_e(n['name'])} · {_e(cid)}: {_e(s)}'>{SYMBOL.get(s, '')}</td>")
+                cells.append(f"<td class='s-{_e(s)}' title='{_e(n['name'])} · {_e(cid)}: {_e(status_word(s))}'>"
+                             f"{SYMBOL.get(s, '')}</td>")
         out.append(f"<tr data-node='{_e(n['name'])}'><th class='node'>{_e(n['name'])}</th>{''.join(cells)}</tr>")
     out.append("</table>")
     return out
@@ -134,44 +156,49 @@ def _grid(result: Dict[str, Any]) -> List[str]:
 
 def render_aggregate_html(result: Dict[str, Any]) -> str:
     verdict = result["verdict"]
-    out = ["<!DOCTYPE html>", "<html lang='en'><head><meta charset='utf-8'>",
+    total = result["nodes_total"]
+    title = (_("ascend-doctor aggregate: ok ({count} nodes)") if verdict == "ok" else
+             _("ascend-doctor aggregate: problems ({count} nodes)")).format(count=total)
+    out = ["<!DOCTYPE html>", f"<html lang='{html_lang()}'><head><meta charset='utf-8'>",
            # A CSP that forbids every fetch: the file must render from itself alone.
            "<meta http-equiv='Content-Security-Policy' content=\"default-src 'none'; style-src 'unsafe-inline'\">",
-           f"<title>ascend-doctor aggregate: {_e(verdict)} ({result['nodes_total']} nodes)</title>",
+           f"<title>{_e(title)}</title>",
            f"<style>{CSS}</style></head><body>",
-           f"<h1>ascend-doctor: job pre-flight across {result['nodes_total']} nodes</h1>",
-           f"<p><span class='verdict {_e(verdict)}' id='verdict'>{'OK' if verdict == 'ok' else 'PROBLEMS'}</span></p>"]
+           "<h1>" + _e(_("ascend-doctor: job pre-flight across {count} nodes").format(count=total)) + "</h1>",
+           f"<p><span class='verdict {_e(verdict)}' id='verdict'>"
+           + _e(_("OK") if verdict == "ok" else _("PROBLEMS")) + "</span></p>"]
     if result["problems"]:
         out.append("<ul id='summary'>" + "".join(f"<li>{_e(p)}</li>" for p in result["problems"]) + "</ul>")
     logs = result.get("logs")
     if logs:
-        out.append(f"<h2 id='logs'>Logs of {len(logs['nodes'])} node(s)</h2>")
+        out.append("<h2 id='logs'>" + _e(_("Logs of {count} node(s)").format(count=len(logs["nodes"]))) + "</h2>")
         rc = logs.get("root_cause")
         if rc:
             out.append(f"<p id='root-cause'><b>{_e(logs['headline'])}</b></p><p>{_e(rc['summary'])}</p>")
             if rc.get("fix"):
                 out.append("<ol>" + "".join(f"<li>{_e(step)}</li>" for step in rc["fix"]) + "</ol>")
         if logs["problems"]:
-            out.append("<ul>" + "".join(f"<li>{_e(p['severity'])} <code>{_e(p['id'])}</code> x{p['count']}</li>"
+            out.append("<ul>" + "".join(f"<li>{_e(status_word(p['severity']))} <code>{_e(p['id'])}</code> x{p['count']}</li>"
                                         for p in logs["problems"][:50]) + "</ul>")
     cov = result["coverage"]
     if cov.get("missing_ranks"):
-        out.append(f"<p>Ranks that sent no report (world size {_e(cov['expected'])}): "
-                   f"{_names([str(r) for r in cov['missing_ranks']], 60)}</p>")
+        out.append("<p>" + _e(_("Ranks that sent no report (world size {size}):").format(size=cov["expected"]))
+                   + f" {_names([str(r) for r in cov['missing_ranks']], 60)}</p>")
     if result["nodes_failing"]:
-        out.append(f"<p>Failing nodes: {_names([n['name'] for n in result['nodes_failing']], 60)}</p>")
+        out.append("<p>" + _e(_("Failing nodes:")) + f" {_names([n['name'] for n in result['nodes_failing']], 60)}</p>")
     if result["unreadable"]:
-        out.append("<p>Unreadable reports:</p><ul>" + "".join(f"<li><code>{_e(u['error'])}</code></li>"
+        out.append("<p>" + _e(_("Unreadable reports:")) + "</p><ul>" + "".join(f"<li><code>{_e(u['error'])}</code></li>"
                                                                for u in result["unreadable"][:50]) + "</ul>")
     out.extend(_skew_table(result))
     out.extend(_grid(result))
     if result.get("rank_table"):
         out.extend(_rank_table(result["rank_table"]))
     if result.get("baseline_drift"):
-        out.append("<h2 id='drift'>Drift from the baseline</h2><table><tr><th>fact</th><th>baseline</th><th>nodes</th></tr>")
+        out.append("<h2 id='drift'>" + _e(_("Drift from the baseline")) + "</h2><table>"
+                   + _header(_("fact|baseline|nodes")))
         for d in result["baseline_drift"]:
-            groups = "<br>".join(f"{_e(g['value'])} ({g['count']}): {_names(g['nodes'])}" for g in d["groups"])
-            out.append(f"<tr><td>{_e(d['fact'])}</td><td>{_e(d['expected'])}</td><td>{groups}</td></tr>")
+            groups = "<br>".join(f"{_e(lookup(str(g['value'])))} ({g['count']}): {_names(g['nodes'])}" for g in d["groups"])
+            out.append(f"<tr><td>{_e(lookup(d['fact']))}</td><td>{_e(lookup(str(d['expected'])))}</td><td>{groups}</td></tr>")
         out.append("</table>")
     out.extend(_checks(result))
     out.append("</body></html>")

@@ -7,10 +7,13 @@ import re
 import json
 from typing import List
 
+from ..i18n import N_, _, lookup
 from ..triage.result import Problem, TriageResult, shown_source
 
 FORMATS = ("text", "json", "markdown")
 _LABEL = {"fail": "FAIL", "warn": "WARN", "info": "info"}
+# The severity as a word (markdown table): the JSON keeps the enum value.
+_SEVERITY_WORD = {"fail": N_("fail"), "warn": N_("warn"), "info": N_("info")}
 _COLOR = {"fail": "\033[31;1m", "warn": "\033[33;1m", "info": "\033[2m"}
 
 
@@ -28,11 +31,33 @@ def render_triage(result: TriageResult, fmt: str, color: bool = False) -> str:
 
 def _where(p: Problem) -> str:
     first, last = p.first, p.last
-    who = first.who()
-    s = f"first {first.where()}" + (f" ({who})" if who else "") + (f" at {first.time}" if first.time else "")
+    who, time = first.who(), first.time
+    if who and time:
+        s = _("first {where} ({who}) at {time}")
+    elif who:
+        s = _("first {where} ({who})")
+    elif time:
+        s = _("first {where} at {time}")
+    else:
+        s = _("first {where}")
+    s = s.format(where=first.where(), who=who, time=time)
     if p.count > 1:
-        s += f", last {last.where()}" + (f" ({last.device})" if last.device else "")
+        s += (_(", last {where} ({device})") if last.device else _(", last {where}")).format(
+            where=last.where(), device=last.device)
     return s
+
+
+def _place(where: str, who, time) -> str:
+    """'plog-1.log:12 (rank 3), 2024-07-12 10:21:33.512': where a problem first showed."""
+    if who and time:
+        s = _("{where} ({who}), {time}")
+    elif who:
+        s = _("{where} ({who})")
+    elif time:
+        s = _("{where}, {time}")
+    else:
+        return where
+    return s.format(where=where, who=who, time=time)
 
 
 def root_cause_headline(rc: dict) -> str:
@@ -42,34 +67,50 @@ def root_cause_headline(rc: dict) -> str:
     tail = f"  [{rc['kind']}" + (f", ascend-fd {code}" if code else "") + "]"
     arrow = " → ".join(chain)
     if devices and chain:
-        return f"Root cause: {', '.join(devices)} (the others waited on it: {arrow})" + tail
-    if devices:
-        return f"Root cause: {', '.join(devices)}" + tail
-    if chain:
-        return f"Root cause: no single device; they wait on each other: {arrow}" + tail
-    return "Root cause: not determined from these logs" + tail
+        head = _("Root cause: {devices} (the others waited on it: {chain})")
+    elif devices:
+        head = _("Root cause: {devices}")
+    elif chain:
+        head = _("Root cause: no single device; they wait on each other: {chain}")
+    else:
+        head = _("Root cause: not determined from these logs")
+    return head.format(devices=", ".join(devices), chain=arrow) + tail
 
 
 def _root_cause_lines(rc: dict) -> List[str]:
     out = [root_cause_headline(rc), f"  {rc['summary']}"]
     fe = rc.get("first_error")
     if fe:
-        out.append(f"  {fe['device']}'s first error ({fe['file']}:{fe['line_no']}, {fe['time']}):")
+        out.append("  " + _first_error_line(fe, fe["file"]))
         out.append(f"    > {fe['line']}")
     if rc.get("problem"):
-        out.append(f"  matches known problem {rc['problem']} (below)")
+        out.append("  " + _("matches known problem {problem} (below)").format(problem=rc["problem"]))
     for k, v in (rc.get("evidence") or {}).items():
         if isinstance(v, dict):
             v = "; ".join(f"{a}: {', '.join(b) if isinstance(b, list) else b}" for a, b in v.items())
         elif isinstance(v, list):
             v = ", ".join(map(str, v))
-        out.append(f"  {k}: {v}")
+        out.append("  " + _("{label}: {value}").format(label=evidence_label(k), value=v))
     for m in rc.get("missing") or []:
-        out.append(f"  missing: {m}")
+        out.append("  " + _("missing: {what}").format(what=m))
     if rc.get("fix"):
-        out.append("  What to do:")
+        out.append("  " + _("What to do:"))
         out += [f"    {i}. {step}" for i, step in enumerate(rc["fix"], 1)]
     return out
+
+
+def evidence_label(key: str) -> str:
+    """A root-cause evidence key (a JSON key: "first reporter", "nodes") as its label in the run's language. The
+    catalog holds it as "root cause|<key>": one English word can need two Chinese ones ("nodes" of a cluster
+    here, device nodes under /dev in a check), and gettext's contexts are not used in this project."""
+    msgid = f"root cause|{key}"
+    shown = lookup(msgid)
+    return key if shown == msgid else shown
+
+
+def _first_error_line(fe: dict, file: str) -> str:
+    return _("{device}'s first error ({file}:{line}, {time}):").format(
+        device=fe["device"], file=file, line=fe["line_no"], time=fe["time"])
 
 
 def _ranks_line(p: Problem) -> str:
@@ -77,18 +118,19 @@ def _ranks_line(p: Problem) -> str:
         return ""
     order = sorted(p.ranks.items(), key=lambda kv: (kv[1].time or "9999", kv[1].seq))
     head = order[0]
-    return (f"seen on {len(order)} devices/ranks/files; first on {head[0]} ({head[1].where()})"
-            + (f" at {head[1].time}" if head[1].time else "") + ", then " + ", ".join(k for k, _ in order[1:6])
-            + (" …" if len(order) > 6 else ""))
+    text = (_("seen on {count} devices/ranks/files; first on {first} ({where}) at {time}, then {others}")
+            if head[1].time else _("seen on {count} devices/ranks/files; first on {first} ({where}), then {others}"))
+    return text.format(count=len(order), first=head[0], where=head[1].where(), time=head[1].time,
+                       others=", ".join(k for k, _o in order[1:6]) + (" …" if len(order) > 6 else ""))
 
 
 def _inputs_summary(result: TriageResult) -> List[str]:
     scanned = [i for i in result.inputs if i.scanned]
-    out = [f"Read {len(scanned)} file(s), {sum(i.bytes for i in scanned) / 1e6:.1f} MB, "
-           f"{sum(i.lines for i in scanned)} lines."]
+    out = [_("Read {files} file(s), {mb} MB, {lines} lines.").format(
+        files=len(scanned), mb=f"{sum(i.bytes for i in scanned) / 1e6:.1f}", lines=sum(i.lines for i in scanned))]
     for i in result.inputs:
         if i.note:
-            out.append(f"  note: {i.label}: {i.note}")
+            out.append("  " + _("note: {file}: {note}").format(file=i.label, note=lookup(i.note)))
     return out
 
 
@@ -105,57 +147,61 @@ def _text(result: TriageResult, color: bool) -> str:
         lines += _root_cause_lines(result.root_cause)
         lines.append("")
     if not real:
-        lines.append("No known problem found in these logs.")
+        lines.append(_("No known problem found in these logs."))
         if result.last_error_lines:
-            lines.append("The last error-looking lines were:")
+            lines.append(_("The last error-looking lines were:"))
             for e in result.last_error_lines:
                 lines.append(f"  {e['file']}:{e['line']}: {e['text']}")
         elif not harmless:
-            lines.append("No error-looking lines either.")
+            lines.append(_("No error-looking lines either."))
     else:
         first = result.first_problem()
-        who = first.first.who()
-        lines.append(f"{len(real)} known problem(s). The earliest {_LABEL[first.severity]}: {first.signature.id} at "
-                     f"{first.first.where()}" + (f" ({who})" if who else "")
-                     + (f", {first.first.time}" if first.first.time else "")
-                     + (" — when ranks fail together, the first failure is usually the cause; the others often "
-                        "follow from it." if first.severity == "fail" else "."))
+        place = _place(first.first.where(), first.first.who(), first.first.time)
+        if first.severity == "fail":
+            headline = _("{count} known problem(s). The earliest {label}: {problem} at {place} — when ranks fail "
+                         "together, the first failure is usually the cause; the others often follow from it.")
+        else:
+            headline = _("{count} known problem(s). The earliest {label}: {problem} at {place}.")
+        lines.append(headline.format(count=len(real), label=_LABEL[first.severity], problem=first.signature.id,
+                                     place=place))
         for n, p in enumerate(real, 1):
             s = p.signature
+            title, cause, fix = s.text()
+            tags = [s.component] + ([_("pitfall {pitfall}").format(pitfall=s.pitfall)] if s.pitfall else []) \
+                + ([_("generic wrapper")] if s.kind == "wrapper" else [])
             lines.append("")
-            lines.append(c(p.severity, f"{n}. {_LABEL[p.severity]} {s.id}") + f"  [{s.component}"
-                         + (f", pitfall {s.pitfall}" if s.pitfall else "") + (", generic wrapper" if s.kind == "wrapper" else "")
-                         + f"]  ×{p.count}")
-            lines.append(f"   {s.title}")
+            lines.append(c(p.severity, f"{n}. {_LABEL[p.severity]} {s.id}") + f"  [{', '.join(tags)}]  ×{p.count}")
+            lines.append(f"   {title}")
             if p.caused_by:
-                lines.append(f"   caused by {p.caused_by} (above)")
+                lines.append("   " + _("caused by {problem} (above)").format(problem=p.caused_by))
             lines.append(f"   {_where(p)}")
             rl = _ranks_line(p)
             if rl:
                 lines.append(f"   {rl}")
             lines.append(f"   > {p.text}")
-            lines.append(f"   Cause: {s.cause}")
-            lines.append("   Fix:")
-            for i, step in enumerate(s.fix, 1):
+            lines.append("   " + _("Cause: {cause}").format(cause=cause))
+            lines.append("   " + _("Fix:"))
+            for i, step in enumerate(fix, 1):
                 lines.append(f"     {i}. {step}")
-            lines.append(f"   Source: {shown_source(s)}")
+            lines.append("   " + _("Source: {source}").format(source=shown_source(s)))
             fd = getattr(s, "ascend_fd", None)
             if fd:
                 lines.append(f"   ascend-fd: {', '.join(fd)}")
     if real and result.unexplained:
         lines.append("")
-        lines.append("Errors no known signature explains (read them too):")
+        lines.append(_("Errors no known signature explains (read them too):"))
         for e in result.unexplained:
             lines.append(f"  {e['file']}:{e['line']}: {e['text']}")
     if harmless:
         lines.append("")
-        lines.append("Harmless or cleared (no action needed):")
+        lines.append(_("Harmless or cleared (no action needed):"))
         for p in harmless:
-            why = f"cleared later at {p.resolved_by.where()}" if p.resolved_by else p.signature.title
+            why = _("cleared later at {where}").format(where=p.resolved_by.where()) if p.resolved_by \
+                else p.signature.text()[0]
             lines.append(f"  - {p.signature.id} ×{p.count} ({p.first.where()}): {why}")
     counts = result.counts()
     lines.append("")
-    lines.append(f"Summary: {counts['fail']} fail, {counts['warn']} warn, {counts['info']} info")
+    lines.append(_("Summary: {fail} fail, {warn} warn, {info} info").format(**counts))
     return "\n".join(_fit(lines)) + "\n"
 
 
@@ -185,41 +231,41 @@ def _markdown(result: TriageResult) -> str:
         out += [f"## {_md_escape(root_cause_headline(rc))}", "", _md_escape(rc["summary"]), ""]
         fe = rc.get("first_error")
         if fe:
-            out += [f"{fe['device']}'s first error ({_md_escape(fe['file'])}:{fe['line_no']}, {fe['time']}):", "",
-                    "```", fe["line"], "```", ""]
+            out += [_first_error_line(fe, _md_escape(fe["file"])), "", "```", fe["line"], "```", ""]
         for m in rc.get("missing") or []:
-            out.append(f"- missing: {_md_escape(m)}")
+            out.append("- " + _("missing: {what}").format(what=_md_escape(m)))
         if rc.get("fix"):
-            out += ["", "**What to do.**", ""] + [f"{i}. {step}" for i, step in enumerate(rc["fix"], 1)]
+            out += ["", "**" + _("What to do.") + "**", ""] + [f"{i}. {step}" for i, step in enumerate(rc["fix"], 1)]
         out.append("")
     if not real:
-        out.append("**No known problem found in these logs.**")
+        out.append("**" + _("No known problem found in these logs.") + "**")
         if result.last_error_lines:
-            out += ["", "Last error-looking lines:", "", "```"]
+            out += ["", _("Last error-looking lines:"), "", "```"]
             out += [f"{e['file']}:{e['line']}: {e['text']}" for e in result.last_error_lines]
             out.append("```")
     else:
-        out += ["| # | severity | signature | pitfall | count | first | last |", "|---|---|---|---|---|---|---|"]
+        out += [_("| # | severity | signature | pitfall | count | first | last |"), "|---|---|---|---|---|---|---|"]
         for n, p in enumerate(real, 1):
-            out.append(f"| {n} | {p.severity} | `{p.signature.id}` | {p.signature.pitfall or ''} | {p.count} | "
+            out.append(f"| {n} | {_(_SEVERITY_WORD[p.severity])} | `{p.signature.id}` | {p.signature.pitfall or ''} | {p.count} | "
                        f"{_md_escape(p.first.where())} {p.first.who() or ''} | {_md_escape(p.last.where())} |")
         for n, p in enumerate(real, 1):
             s = p.signature
-            out += ["", f"## {n}. {s.id}: {_md_escape(s.title)}", "", "```", p.text, "```", "",
-                    f"**Cause.** {s.cause}", "", "**Fix.**", ""]
-            out += [f"{i}. {step}" for i, step in enumerate(s.fix, 1)]
+            title, cause, fix = s.text()
+            out += ["", f"## {n}. {s.id}: {_md_escape(title)}", "", "```", p.text, "```", "",
+                    _("**Cause.** {cause}").format(cause=cause), "", "**" + _("Fix.") + "**", ""]
+            out += [f"{i}. {step}" for i, step in enumerate(fix, 1)]
             rl = _ranks_line(p)
             if rl:
                 out += ["", f"*{rl}*"]
             if p.caused_by:
-                out += ["", f"Caused by `{p.caused_by}`."]
-            out += ["", f"Source: {_md_escape(shown_source(s))}"]
+                out += ["", _("Caused by `{problem}`.").format(problem=p.caused_by)]
+            out += ["", _("Source: {source}").format(source=_md_escape(shown_source(s)))]
         if result.unexplained:
-            out += ["", "## Errors no known signature explains", "", "```"]
+            out += ["", "## " + _("Errors no known signature explains"), "", "```"]
             out += [f"{e['file']}:{e['line']}: {e['text']}" for e in result.unexplained]
             out.append("```")
     harmless = [p for p in result.problems if p.severity == "info"]
     if harmless:
-        out += ["", "## Harmless or cleared", ""]
-        out += [f"- `{p.signature.id}` ×{p.count}: {_md_escape(p.signature.title)}" for p in harmless]
+        out += ["", "## " + _("Harmless or cleared"), ""]
+        out += [f"- `{p.signature.id}` ×{p.count}: {_md_escape(p.signature.text()[0])}" for p in harmless]
     return "\n".join(out) + "\n"

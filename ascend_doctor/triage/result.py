@@ -10,12 +10,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Dict, Iterable, List, Optional, Tuple
 
+from ..i18n import N_, lookup
 from ..knowledge import Signature
 
 TRIAGE_SCHEMA = "ascend-doctor.triage/1"
 SEVERITY_ORDER = {"fail": 0, "warn": 1, "info": 2}
 CLASS_ORDER = {"root": 0, "wrapper": 1, "benign": 2}
-NOT_A_LOG = "not a log file (by its name or content): skipped"
+# Compared by code (a marker): kept in English, translated where shown (lookup).
+NOT_A_LOG = N_("not a log file (by its name or content): skipped")
 def shown_source(sig: Signature) -> str:
     """Where the entry comes from, as a user can follow it (knowledge.public_source)."""
     return sig.public_source()
@@ -73,11 +75,12 @@ class Problem:
 
     def to_json(self) -> dict:
         s = self.signature
+        title, cause, fix = s.text()
         return {
-            "id": s.id, "signature": s.id, "title": s.title, "pitfall": s.pitfall, "severity": self.severity,
+            "id": s.id, "signature": s.id, "title": title, "pitfall": s.pitfall, "severity": self.severity,
             "class": s.kind, "component": s.component, "count": self.count,
             "first": self.first.to_json(), "last": self.last.to_json(), "line": self.text,
-            "cause": s.cause, "fix": list(s.fix), "source": shown_source(s), "more": f"ascend-doctor kb show {s.id}",
+            "cause": cause, "fix": fix, "source": shown_source(s), "more": f"ascend-doctor kb show {s.id}",
             "ascend_fd": ascend_fd_ids(s), "caused_by": self.caused_by,
             "ranks": {r: o.to_json() for r, o in sorted(self.ranks.items(), key=lambda kv: order_key(kv[1]))},
             "first_rank": self.first_rank(),
@@ -143,7 +146,7 @@ class InputInfo:
 
     def to_json(self) -> dict:
         return {"file": self.label, "rank": self.rank, "bytes": self.bytes, "lines": self.lines,
-                "scanned": self.scanned, "note": self.note, "node": self.node, "kind": self.kind}
+                "scanned": self.scanned, "note": lookup(self.note), "node": self.node, "kind": self.kind}
 
 
 @dataclass
@@ -180,8 +183,11 @@ class TriageResult:
 
     def to_json(self) -> dict:
         first = self.first_problem()
+        from ..i18n import get_lang
+
         return {
             "schema": TRIAGE_SCHEMA,
+            "lang": get_lang(),
             "root_cause": self.root_cause,
             "problems": [p.to_json() for p in self.problems],
             "first_problem": None if first is None else {"id": first.signature.id, **first.first.to_json()},

@@ -16,6 +16,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, List, Optional, Tuple, Union
 
+from ..i18n import _
 from .events import FFTS, NORMAL, NOTIFY, ROOT_INFO, SOCKET, TimeoutEvent, seconds_between
 from .identity import Cluster, Device, Group, natural_key
 
@@ -87,22 +88,23 @@ def chain_verdict(edges: Dict[Node, List[Node]], start: Node) -> Tuple[List[Node
 def rule_no_plog(c: Cluster) -> Optional[Verdict]:
     if c.processes:
         return None
-    return Verdict("no_plog", 115, [], summary="No CANN process log (plog-*.log, device-*.log) among the inputs: "
-                   "the device the cluster waited on cannot be named.")
+    return Verdict("no_plog", 115, [], summary=_("No CANN process log (plog-*.log, device-*.log) among the inputs: "
+                                               "the device the cluster waited on cannot be named."))
 
 
 def rule_no_valid_plog_content(c: Cluster) -> Optional[Verdict]:
     if any(p.groups or p.first_error for p in c.processes):
         return None
-    return Verdict("no_valid_plog_content", 127, [], summary="The CANN process logs hold no HCCL init line and no "
-                   "error: they were written at a log level that leaves them out, or cut before the job ran.")
+    return Verdict("no_valid_plog_content", 127, [], summary=_("The CANN process logs hold no HCCL init line and no "
+                                                             "error: they were written at a log level that leaves them "
+                                                             "out, or cut before the job ran."))
 
 
 def rule_no_rank_info(c: Cluster) -> Optional[Verdict]:
     if c.devices:
         return None
-    return Verdict("no_rank_info", 114, [], summary="No process logged HCCL rank information: a single-card job, or "
-                   "the job failed before HCCL initialised (see the problems below).",
+    return Verdict("no_rank_info", 114, [], summary=_("No process logged HCCL rank information: a single-card job, or "
+                                               "the job failed before HCCL initialised (see the problems below)."),
                    focus=None)
 
 
@@ -111,8 +113,8 @@ def rule_resumed_without_base_info(c: Cluster) -> Optional[Verdict]:
     if not lacking or not c.devices:
         return None
     return Verdict("resumed_without_base_info", 128, [f"{p.node} pid {p.pid}" for p in lacking],
-                   summary="Training was resumed, but these processes logged no HCCL init line after the restart: "
-                           "their devices and ranks are unknown, so the wait chain cannot be followed.")
+                   summary=_("Training was resumed, but these processes logged no HCCL init line after the "
+                                     "restart: their devices and ranks are unknown, so the wait chain cannot be followed."))
 
 
 def rule_no_errors(c: Cluster) -> Optional[Verdict]:
@@ -124,10 +126,11 @@ def rule_no_errors(c: Cluster) -> Optional[Verdict]:
         behind = [d for d in c.devices if not d.proc.lag_time or seconds_between(d.proc.lag_time, latest) > LAG_WINDOW_S]
         if behind:
             return Verdict("lagging_devices", 130, behind,
-                           summary="No device logged an error, but these stopped reporting that they were waiting "
-                                   "(or never did) while the others went on: a lagging or exited process.",
+                           summary=_("No device logged an error, but these stopped reporting that they were "
+                                             "waiting (or never did) while the others went on: a lagging or exited "
+                                             "process."),
                            evidence={"latest wait report": latest})
-    return Verdict("no_errors", 102, [], summary="No device logged an error in these CANN logs.")
+    return Verdict("no_errors", 102, [], summary=_("No device logged an error in these CANN logs."))
 
 
 # ---------------------------------------------------------------------------
@@ -152,8 +155,8 @@ def rule_roce_cqe(c: Cluster) -> Optional[Verdict]:
     if not roots:
         roots = list({id(x): x for pair in links for x in pair if isinstance(x, Device)}.values())
     return Verdict("roce_retransmission", 116, roots,
-                   summary="RDMA (RoCE) retransmissions timed out (CQE status 12) between devices: a network "
-                           "link or a peer that stopped answering.",
+                   summary=_("RDMA (RoCE) retransmissions timed out (CQE status 12) between devices: a network "
+                             "link or a peer that stopped answering."),
                    evidence={"links": [f"{name(a)} -> {name(b)}" for a, b in links]})
 
 
@@ -161,14 +164,14 @@ def rule_cluster_exception(c: Cluster) -> Optional[Verdict]:
     found: Dict[str, Tuple[Device, str]] = {}
     for d in c.error_devices:
         for where, cause in d.proc.cluster_exception.items():
-            server, _, dev = where.partition("/")
+            server, _sep, dev = where.partition("/")
             target = c.by_server_id.get((server, dev))
             if target is not None:
                 found[target.name] = (target, cause)
     if not found:
         return None
     return Verdict("cluster_exception_location", 126, [t for t, _ in found.values()],
-                   summary="HCCL itself located the exception on this device.",
+                   summary=_("HCCL itself located the exception on this device."),
                    evidence={"exception type": "; ".join(sorted({cause for _, cause in found.values() if cause}))})
 
 
@@ -193,10 +196,11 @@ def rule_transport_init(c: Cluster) -> Optional[Verdict]:
     if got:
         roots, chain = got
         return Verdict("transport_init_wait", 132, roots, chain,
-                       summary="Transport setup failed while waiting on the device at the end of the chain.")
+                       summary=_("Transport setup failed while waiting on the device at the end of the chain."))
     if any(d.proc.transport_error for d in c.error_devices):
         return Verdict("transport_init_unresolved", 133, [],
-                       summary="Transport init failed, but the logs do not say on which remote device it waited.")
+                       summary=_("Transport init failed, but the logs do not say on which remote device it "
+                                         "waited."))
     return None
 
 
@@ -269,8 +273,9 @@ def socket_tls_differs(c: Cluster, t: Timeouts) -> Optional[Verdict]:
         return None
     minority = sorted(values.items(), key=lambda kv: (kv[1], kv[0]))[0][0]
     return Verdict("tls_switch_differs", 120, [d for d in c.devices if d.proc.tls == minority],
-                   summary=f"The TLS switch differs between devices (TLS SWITCH {minority} on these, "
-                           f"{', '.join(k for k in values if k != minority)} on the others): they cannot connect.",
+                   summary=_("The TLS switch differs between devices (TLS SWITCH {minority} on these, {others} on "
+                             "the others): they cannot connect.").format(
+                       minority=minority, others=", ".join(k for k in values if k != minority)),
                    evidence={"TLS SWITCH": dict(values)})
 
 
@@ -279,9 +284,10 @@ def socket_all_late(c: Cluster, t: Timeouts) -> Optional[Verdict]:
         return None
     last = t.reporters[-1]
     return Verdict("socket_timeout_last_reporter", 107, [last],
-                   summary=f"Every device timed out setting up links, and {last.name} reported "
-                           f"{t.interval:.0f} s after the first, more than {t.limit_name} ({t.limit} s): "
-                           "it arrived late and the others gave up waiting for it.")
+                   summary=_("Every device timed out setting up links, and {device} reported {interval} s after "
+                             "the first, more than {variable} ({limit} s): it arrived late and the others gave up "
+                             "waiting for it.").format(device=last.name, interval=f"{t.interval:.0f}",
+                                                       variable=t.limit_name, limit=t.limit))
 
 
 def socket_wait_chain(c: Cluster, t: Timeouts) -> Optional[Verdict]:
@@ -298,10 +304,14 @@ def socket_wait_chain(c: Cluster, t: Timeouts) -> Optional[Verdict]:
         known = [n for n in path if isinstance(n, Device)]
         roots = [path[-1]] if isinstance(path[-1], Device) else known[-1:]
         chain = path
-    scope = "part of" if t.silent else "every device of"
+    if t.silent:
+        summary = _("Link setup timed out on part of the group within {variable} ({limit} s); following who "
+                    "waited on whom leads to the device(s) named.")
+    else:
+        summary = _("Link setup timed out on every device of the group within {variable} ({limit} s); following "
+                    "who waited on whom leads to the device(s) named.")
     return Verdict("socket_wait_chain", 108, roots, chain if len(chain) > 1 else [],
-                   summary=f"Link setup timed out on {scope} the group within {t.limit_name} ({t.limit} s); "
-                           "following who waited on whom leads to the device(s) named.")
+                   summary=summary.format(variable=t.limit_name, limit=t.limit))
 
 
 def _resolve_peer(c: Cluster, d: Device, ip: str, phy: str) -> Node:
@@ -315,7 +325,7 @@ def _resolve_peer(c: Cluster, d: Device, ip: str, phy: str) -> Node:
     if phy:
         hit = c.by_node_id.get((d.node, phy))
         return hit if hit is not None else f"{d.node} device-{phy}"
-    return ip or "unknown peer"
+    return ip or _("unknown peer")
 
 
 # --- notify wait / FFTS+ ---
@@ -324,8 +334,9 @@ def notify_silent_members(c: Cluster, t: Timeouts) -> Optional[Verdict]:
     if not t.silent:
         return None
     return Verdict("notify_timeout_silent_members", 112, t.silent,
-                   summary="Part of the group timed out waiting in a collective; the devices named never reported "
-                           "the timeout: they were not in that collective (stopped, hung earlier, or ran other code).")
+                   summary=_("Part of the group timed out waiting in a collective; the devices named never "
+                             "reported the timeout: they were not in that collective (stopped, hung earlier, or ran "
+                             "other code)."))
 
 
 def notify_interval_above_limit(c: Cluster, t: Timeouts) -> Optional[Verdict]:
@@ -333,8 +344,9 @@ def notify_interval_above_limit(c: Cluster, t: Timeouts) -> Optional[Verdict]:
         return None
     last = t.reporters[-1]
     return Verdict("notify_timeout_last_reporter", 110, [last],
-                   summary=f"Every device timed out in the collective, {last.name} {t.interval:.0f} s after the "
-                           f"first, more than {t.limit_name} ({t.limit} s): it reached the collective late.")
+                   summary=_("Every device timed out in the collective, {device} {interval} s after the first, "
+                             "more than {variable} ({limit} s): it reached the collective late.").format(
+                       device=last.name, interval=f"{t.interval:.0f}", variable=t.limit_name, limit=t.limit))
 
 
 def notify_op_index_differs(c: Cluster, t: Timeouts) -> Optional[Verdict]:
@@ -348,8 +360,8 @@ def notify_op_index_differs(c: Cluster, t: Timeouts) -> Optional[Verdict]:
         return None
     order = sorted(by_index, key=lambda x: (0, int(x), "") if x.isdigit() else (1, 0, x))
     return Verdict("notify_op_index_differs", 122, by_index[order[0]],
-                   summary=f"The devices timed out at different op indexes ({', '.join(order)}): the one(s) at "
-                           f"index {order[0]} fell behind the others.",
+                   summary=_("The devices timed out at different op indexes ({indexes}): the one(s) at index "
+                             "{index} fell behind the others.").format(indexes=", ".join(order), index=order[0]),
                    evidence={"op index": {k: names(v) for k, v in by_index.items()}})
 
 
@@ -364,8 +376,8 @@ def notify_op_tag_differs(c: Cluster, t: Timeouts) -> Optional[Verdict]:
         return None
     rare = sorted(by_tag, key=lambda k: (len(by_tag[k]), k))[0]
     return Verdict("notify_op_tag_differs", 123, by_tag[rare],
-                   summary=f"The devices waited in different collectives; the one(s) in '{rare}' ran a different "
-                           "collective from the rest.",
+                   summary=_("The devices waited in different collectives; the one(s) in '{tag}' ran a different "
+                             "collective from the rest.").format(tag=rare),
                    evidence={"op tag": {k: names(v) for k, v in by_tag.items()}})
 
 
@@ -400,14 +412,14 @@ def notify_self_wait(c: Cluster, t: Timeouts) -> Optional[Verdict]:
             break
         back.append(nxt[0])
     return Verdict("notify_waits_on_itself", 125, roots, list(reversed(back)),
-                   summary="The others waited on this device, whose main stream waited on its own sub-stream "
-                           "(remote rank: local): a task on the device itself never finished.")
+                   summary=_("The others waited on this device, whose main stream waited on its own sub-stream "
+                             "(remote rank: local): a task on the device itself never finished."))
 
 
 def notify_cycle(c: Cluster, t: Timeouts) -> Optional[Verdict]:
     if t.kind != NOTIFY:
         return None
-    edges, _ = _notify_edges(t)
+    edges, _self_wait = _notify_edges(t)
     if not edges:
         return None
     indeg = Counter(id(dst) for dsts in edges.values() for dst in dsts)
@@ -420,14 +432,15 @@ def notify_cycle(c: Cluster, t: Timeouts) -> Optional[Verdict]:
     if cycle_at is None:
         return None
     return Verdict("notify_deadlock", 124, [], path[cycle_at:],
-                   summary="The devices wait on each other in a cycle (a deadlock): no single device is the cause; "
-                           "the ranks issued their collectives in a different order.")
+                   summary=_("The devices wait on each other in a cycle (a deadlock): no single device is the "
+                             "cause; the ranks issued their collectives in a different order."))
 
 
 def notify_unresolved(c: Cluster, t: Timeouts) -> Optional[Verdict]:
     return Verdict("notify_timeout", 111, [],
-                   summary=f"Every device timed out in the collective within {t.limit_name} ({t.limit} s), and "
-                           "the logs do not say whom they waited on (no remote rank / group line).")
+                   summary=_("Every device timed out in the collective within {variable} ({limit} s), and the logs "
+                             "do not say whom they waited on (no remote rank / group line).").format(
+                       variable=t.limit_name, limit=t.limit))
 
 
 # --- root-info exchange (communicator init) ---
@@ -442,15 +455,16 @@ def init_unconnected_ranks(c: Cluster, t: Timeouts) -> Optional[Verdict]:
     if not lost:
         return None
     return Verdict("init_ranks_never_connected", 121, [f"{t.group.name} rank-{r}" for r in lost],
-                   summary="Communicator init timed out; these ranks never connected to the root rank and left no "
-                           "log here: their processes did not start or could not reach the root.")
+                   summary=_("Communicator init timed out; these ranks never connected to the root rank and left "
+                             "no log here: their processes did not start or could not reach the root."))
 
 
 def init_silent_members(c: Cluster, t: Timeouts) -> Optional[Verdict]:
     if not t.silent:
         return None
     return Verdict("init_timeout_silent_members", 119, t.silent,
-                   summary="Communicator init timed out on part of the group; the devices named did not report it.")
+                   summary=_("Communicator init timed out on part of the group; the devices named did not report "
+                             "it."))
 
 
 def init_all_late(c: Cluster, t: Timeouts) -> Optional[Verdict]:
@@ -458,16 +472,21 @@ def init_all_late(c: Cluster, t: Timeouts) -> Optional[Verdict]:
         return None
     last = t.reporters[-1]
     return Verdict("init_timeout_last_reporter", 117, [last],
-                   summary=f"Communicator init timed out on every device, {last.name} {t.interval:.0f} s after the "
-                           f"first, more than {t.limit_name} ({t.limit} s): it started late.")
+                   summary=_("Communicator init timed out on every device, {device} {interval} s after the first, "
+                             "more than {variable} ({limit} s): it started late.").format(
+                       device=last.name, interval=f"{t.interval:.0f}", variable=t.limit_name, limit=t.limit))
 
 
 def init_root_rank(c: Cluster, t: Timeouts) -> Optional[Verdict]:
     root = t.group.root if t.group else None
+    if root:
+        summary = _("Communicator init (root-info exchange) failed on every device that logged, within {variable} "
+                    "({limit} s): the root rank ({device}) did not serve the others.")
+    else:
+        summary = _("Communicator init (root-info exchange) failed on every device that logged, within {variable} "
+                    "({limit} s): the root rank, which logged nothing here, did not serve the others.")
     return Verdict("init_timeout_root_rank", 118, [root] if root else [],
-                   summary="Communicator init (root-info exchange) failed on every device that logged, within "
-                           f"{t.limit_name} ({t.limit} s): the root rank" + (f" ({root.name})" if root else
-                           ", which logged nothing here,") + " did not serve the others.")
+                   summary=summary.format(variable=t.limit_name, limit=t.limit, device=root.name if root else ""))
 
 
 FAMILY_RULES: Dict[str, List[Callable[[Cluster, Timeouts], Optional[Verdict]]]] = {
@@ -491,15 +510,20 @@ def rule_timeouts(c: Cluster) -> Optional[Verdict]:
     if first.kind == NORMAL and not any(e.kind == SOCKET for e in t.events.values()) and \
             any(d.proc.transport_error for d in c.devices):
         return Verdict("transport_init_unresolved", 133, [],
-                       summary="Sockets timed out during transport init, and the logs do not say on which device.")
+                       summary=_("Sockets timed out during transport init, and the logs do not say on which "
+                                         "device."))
     for rule in FAMILY_RULES[t.kind]:
         v = rule(c, t)
         if v is not None:
             v.evidence.setdefault("group", t.group.name if t.group else None)
-            v.evidence.setdefault("first reporter", f"{t.reporters[0].name} at {t.events[t.reporters[0]].time}")
-            v.evidence.setdefault("last reporter", f"{t.reporters[-1].name} at {t.events[t.reporters[-1]].time}")
-            v.evidence.setdefault(t.limit_name, f"{t.limit} s" + ("" if c.timeouts_stated[
-                "connect" if t.limit_name.endswith("CONNECT_TIMEOUT") else "exec"] else " (default: no log states it)"))
+            at = _("{device} at {time}")
+            v.evidence.setdefault("first reporter", at.format(device=t.reporters[0].name,
+                                                              time=t.events[t.reporters[0]].time))
+            v.evidence.setdefault("last reporter", at.format(device=t.reporters[-1].name,
+                                                             time=t.events[t.reporters[-1]].time))
+            stated = c.timeouts_stated["connect" if t.limit_name.endswith("CONNECT_TIMEOUT") else "exec"]
+            v.evidence.setdefault(t.limit_name, (_("{seconds} s") if stated else
+                                                 _("{seconds} s (default: no log states it)")).format(seconds=t.limit))
             return v
     return None
 
@@ -528,7 +552,8 @@ def rule_aicpu_notify(c: Cluster) -> Optional[Verdict]:
         return None
     roots, chain = got
     return Verdict("aicpu_notify_wait", 109, roots, chain,
-                   summary="The AI CPU notify waits (device logs) lead to the device named: the others waited on it.")
+                   summary=_("The AI CPU notify waits (device logs) lead to the device named: the others "
+                             "waited on it."))
 
 
 def rule_first_error_not_timeout(c: Cluster) -> Optional[Verdict]:
@@ -537,14 +562,14 @@ def rule_first_error_not_timeout(c: Cluster) -> Optional[Verdict]:
         return None
     roots = [d for d in c.error_devices if not d.events]
     return Verdict("first_error_not_timeout", 113, roots,
-                   summary="The first error is not a communication timeout: the devices named failed on their own "
-                           "and the others timed out waiting for them.")
+                   summary=_("The first error is not a communication timeout: the devices named failed on "
+                             "their own and the others timed out waiting for them."))
 
 
 def rule_errors_without_timeouts(c: Cluster) -> Optional[Verdict]:
     return Verdict("errors_without_timeouts", 101, c.error_devices,
-                   summary="Devices logged errors but no communication timeout: each one's own first error is the "
-                           "place to start.")
+                   summary=_("Devices logged errors but no communication timeout: each one's own first error is "
+                             "the place to start."))
 
 
 RULES: List[Callable[[Cluster], Optional[Verdict]]] = [

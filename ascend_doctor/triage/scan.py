@@ -19,6 +19,7 @@ import sys
 import zlib
 from typing import BinaryIO, Dict, Iterable, List, Optional, Tuple
 
+from ..i18n import _
 from ..knowledge import KnowledgeBase, Signature, load_knowledge_base
 from . import layout
 from .events import ProcessLog, evidence_lines, worth_forwarding
@@ -138,7 +139,7 @@ class Triage:
                     continue
                 self.add_file(full, shown, node)
             if not found:
-                self._add_input(InputInfo(label or path, scanned=False, note="empty directory"))
+                self._add_input(InputInfo(label or path, scanned=False, note=_("empty directory")))
             return
         self.add_file(path, label or path)
 
@@ -156,13 +157,13 @@ class Triage:
         try:
             fh = open(path, "rb")
         except FileNotFoundError:
-            self._skip(info, "no such file")
+            self._skip(info, _("no such file"))
             return
         except PermissionError:
-            self._skip(info, "cannot read: permission denied")
+            self._skip(info, _("cannot read: permission denied"))
             return
         except OSError as exc:
-            self._skip(info, f"cannot read: {exc.strerror or exc}")
+            self._skip(info, _("cannot read: {reason}").format(reason=exc.strerror or exc))
             return
         with fh:
             try:
@@ -199,7 +200,7 @@ class Triage:
         with fh_head(path) as head:
             if b"\x00" in head:
                 self._add_input(info)
-                info.scanned, info.note = False, "binary data, not a text log: skipped"
+                info.scanned, info.note = False, _("binary data, not a text log: skipped")
                 return
         self._add_input(info)
         ranges = [(bounds[k], bounds[k + 1]) for k in range(workers) if bounds[k + 1] > bounds[k]]
@@ -262,7 +263,7 @@ class Triage:
         try:
             head = raw.peek(8192)[:8192]
         except OSError as exc:
-            info.scanned, info.note = False, f"cannot read: {exc.strerror or exc}"
+            info.scanned, info.note = False, _("cannot read: {reason}").format(reason=exc.strerror or exc)
             return
         stream: BinaryIO = raw
         if head.startswith(GZIP_MAGIC):
@@ -270,15 +271,16 @@ class Triage:
             try:
                 head = stream.peek(8192)[:8192]  # type: ignore[attr-defined]
             except (OSError, EOFError, zlib.error) as exc:
-                info.scanned, info.note = False, f"not a valid gzip file ({exc})"
+                info.scanned, info.note = False, _("not a valid gzip file ({reason})").format(reason=exc)
                 return
         if b"\x00" in head:
-            info.scanned, info.note = False, "binary data, not a text log: skipped"
+            info.scanned, info.note = False, _("binary data, not a text log: skipped")
             return
         try:
             self._scan_stream(stream, info)
         except (OSError, EOFError, zlib.error) as exc:
-            info.note = f"read stopped after {info.bytes} bytes ({exc}); the part before was scanned"
+            info.note = _("read stopped after {bytes} bytes ({reason}); the part before was scanned").format(
+                bytes=info.bytes, reason=exc)
 
     # ---- the streaming loop ----
     def _scan_stream(self, stream: BinaryIO, info: InputInfo) -> None:
@@ -308,7 +310,8 @@ class Triage:
                 # no newline yet: a very long line; scan it in pieces, keep an overlap
                 if len(buf) > MAX_LINE_BYTES:
                     if not long_line_reported:
-                        info.note = f"line {lines_done + 1} is longer than {MAX_LINE_BYTES >> 20} MiB; scanned in pieces"
+                        info.note = _("line {line} is longer than {mib} MiB; scanned in pieces").format(
+                            line=lines_done + 1, mib=MAX_LINE_BYTES >> 20)
                         long_line_reported = True
                     self._scan_region(buf, 0, len(buf), lines_done, info, seen_on_line, long_piece=True)
                     carry = buf[-LONG_LINE_OVERLAP:]
