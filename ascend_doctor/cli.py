@@ -199,14 +199,14 @@ def _exit_on_signal(signum, frame):
 
 def _install_signal_handlers() -> None:
     import signal
-    import threading
 
-    if threading.current_thread() is not threading.main_thread():  # main() called from a worker thread
-        return
     for name in ("SIGTERM", "SIGHUP"):
         sig = getattr(signal, name, None)
         if sig is not None and signal.getsignal(sig) in (signal.SIG_DFL, None):
-            signal.signal(sig, _exit_on_signal)
+            try:
+                signal.signal(sig, _exit_on_signal)
+            except ValueError:  # main() called from a worker thread: only the main thread may set handlers
+                return
 
 
 def error_line(reason: str) -> str:

@@ -16,14 +16,12 @@ machine under diagnosis, so it is read directly rather than through a Host.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import re
 import threading
 from typing import Any, Dict, List, Optional, Tuple
 
-from .atomic import write_atomic
 from .i18n import _
 from .data import DataError, data_path, load_data_file, load_json_file
 from .versions import compare_versions, major_minor, parse_version, python_major_minor, release_matches, version_key
@@ -433,6 +431,8 @@ def load_cached(environ: Optional[dict] = None, newer_than: Optional[str] = None
 
 def _cached_origin(path: str) -> Optional[str]:
     """Where `matrix update` took the cached file from, when its record still matches the file."""
+    import hashlib  # only when a `matrix update` download is cached
+
     try:
         with open(path + ORIGIN_SUFFIX, "r", encoding="utf-8") as fh:
             record = json.load(fh)
@@ -634,6 +634,10 @@ def update_matrix(url: str, sha256: Optional[str] = None, timeout: float = 30.0,
         body = _download(requests, url, timeout)
         origin = url
         sha_from = "--sha256"
+    import hashlib
+
+    from .atomic import write_atomic
+
     digest = hashlib.sha256(body).hexdigest()
     if sha256 is not None and digest.lower() != sha256.lower():
         raise MatrixUpdateError(_("{url}: sha256 is {digest}, expected {expected} ({given_by}); not installed").format(

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import fnmatch
 import re
-import shlex
 from dataclasses import dataclass
 from typing import List, Optional, Sequence, Tuple
 
@@ -69,6 +68,11 @@ def is_alternative(step: str) -> bool:
 def _exports(text: str) -> List[Action]:
     out: List[Action] = []
     for part in re.split(r"\s*(?:&&|;)\s*", text):
+        # shlex only drops quotes and backslashes: without "export" once they are gone, no word is `export`
+        if "export" not in part.replace("'", "").replace('"', "").replace("\\", ""):
+            continue
+        import shlex
+
         try:
             words = shlex.split(part)
         except ValueError:
