@@ -9,7 +9,6 @@ from __future__ import annotations
 import fnmatch
 import os
 import time
-from dataclasses import dataclass, field
 from typing import Any, Dict, List, Mapping, Optional, Sequence
 
 from . import __version__
@@ -21,6 +20,7 @@ from .i18n import _, sentences
 from .host import Host
 from .probes import ProbeOptions, collect_facts
 from .reconcile import reconcile
+from .records import dataclass, field
 
 
 @dataclass

@@ -24,11 +24,11 @@ import posixpath
 import stat
 import sys
 import time
-from dataclasses import dataclass, field
 from typing import Dict, List, Mapping, Optional, Sequence, Tuple
 
 from .i18n import _
 from .process import MAX_COMMAND_OUTPUT, kill_running, run_captured, track, untrack  # noqa: F401 (re-exported)
+from .records import dataclass, field
 
 SNAPSHOT_FORMAT = "ascend-doctor-snapshot/1"
 # Marks a directory that was empty on the collected machine, so that git (which

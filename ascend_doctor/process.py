@@ -14,8 +14,9 @@ import signal
 import subprocess
 import threading
 import time
-from dataclasses import dataclass
 from typing import Callable, Dict, List, Optional, Sequence
+
+from .records import dataclass
 
 # What one command may print before the rest is dropped (a tool gone mad must not fill memory).
 MAX_COMMAND_OUTPUT = 4 << 20
