@@ -111,7 +111,8 @@ def _argparse_message(message: str) -> str:
 
 
 def build_parser(selected: Optional[str] = None) -> argparse.ArgumentParser:
-    """The parser; with `selected`, only that subcommand's module is imported (others get a one-line stub)."""
+    """The parser; with `selected`, only that subcommand is registered and its module imported (main passes
+    the command it was given: parsing it never needs the others, and each costs a parser to build)."""
     parser = _Parser(
         prog="ascend-doctor",
         description="Diagnose the Huawei Ascend AI stack (NPU driver/firmware, CANN, HCCL, MindSpore; "
@@ -121,12 +122,10 @@ def build_parser(selected: Optional[str] = None) -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"ascend-doctor {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    for name, summary in COMMANDS.items():
+    for name in COMMANDS:
         if selected is None or name == selected:
             importlib.import_module(f".commands.{name.replace('-', '_')}", __package__).register(sub)
             _add_lang_option(sub.choices[name])
-        else:
-            sub.add_parser(name, help=summary, add_help=False)
     return parser
 
 
