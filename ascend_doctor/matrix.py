@@ -19,7 +19,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import threading
 from typing import Any, Dict, List, Optional, Tuple
 
 from .i18n import _
@@ -535,6 +534,8 @@ def _download(requests, url: str, timeout: float) -> bytes:
         except Exception as exc:  # anything else the HTTP stack raises is still a failed download
             box["error"] = MatrixUpdateError(_("{url}: download failed ({error})").format(
                 url=url, error=f"{exc.__class__.__name__}: {exc}"))
+
+    import threading  # only `matrix update` downloads
 
     worker = threading.Thread(target=work, name="ascend-doctor-matrix-download", daemon=True)
     worker.start()

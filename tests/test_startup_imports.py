@@ -5,7 +5,8 @@ interpreter and the modules it imported are compared with a list of those it mus
 measured cost at every start (scripts/bench.py, docs/performance.md "Start-up: the quick check"): shutil
 (with bz2, lzma), platform, hashlib, tempfile, difflib, shlex, ipaddress, pkgutil and dataclasses (both
 import inspect, and inspect imports ast, dis, tokenize), tarfile; and the package's own modules that only
-some runs need (the baseline comparison, the rank-table validator, the knowledge base).
+some runs need (the baseline comparison, the rank-table validator, the knowledge base); and, since a bundle
+runs no command, subprocess and threading.
 """
 
 import json
@@ -20,6 +21,7 @@ from conftest import REPO, fixture_path
 NEVER_ON_A_PLAIN_CHECK = {
     "shutil", "bz2", "lzma", "platform", "hashlib", "tempfile", "random", "difflib", "shlex", "ipaddress", "pkgutil",
     "dataclasses", "inspect", "ast", "dis", "tokenize", "tarfile",
+    "subprocess", "threading", "selectors",  # a bundle replays its commands: nothing to start
     "ascend_doctor.baseline", "ascend_doctor.node_facts", "ascend_doctor.release_notes", "ascend_doctor.rank_table",
     "ascend_doctor.atomic", "ascend_doctor.knowledge",
 }

@@ -326,8 +326,11 @@ def _version_from_name(name: str) -> Optional[str]:
 
 def _find_versioned_libs(host: Host, dirs: List[str], prefixes) -> List[Dict[str, str]]:
     out = []
+    prefixes = tuple(prefixes)
     for d in dirs:
         for name in _list_names(host, d):
+            if not name.startswith(prefixes):  # most of a system library directory
+                continue
             for prefix in prefixes:
                 if name.startswith(prefix):
                     v = _version_from_name(name)
@@ -442,7 +445,7 @@ def _cudnn_header_candidates(host: Host, facts: CudaFacts) -> List[str]:
         inc_dirs.append(posixpath.join(root, "include"))
     out = []
     for d in inc_dirs:
-        names = _list_names(host, d)
+        names = [n for n in _list_names(host, d) if n.startswith("cudnn")]  # /usr/include holds hundreds
         # cudnn_version.h since cuDNN 8; cudnn.h before; Debian packages version the names.
         ordered = [n for n in ("cudnn_version.h", "cudnn.h") if n in names]
         ordered += sorted(n for n in names if re.fullmatch(r"cudnn_version_v\d+\.h", n))
