@@ -204,10 +204,12 @@ class Redactor:
             text = sub(_PRIVATE_KEY, "-----BEGIN PRIVATE KEY----- " + REDACTED + " -----END PRIVATE KEY-----", text)
         if "://" in text:
             text = sub(_URL_CREDS, lambda m: f"{m.group(1)}{REDACTED}@", text)
-        text = sub(_ASSIGNMENT, lambda m: m.group(0) if m.group(4).startswith("<redacted") or not is_secret_name(m.group(1))
-                   else f"{m.group(1)}{m.group(2)}{m.group(3)}{REDACTED}", text)
-        text = sub(_CLI_SECRET, lambda m: m.group(0) if m.group(3).startswith("<redacted") or not is_secret_name(m.group(2))
-                   else m.group(1) + REDACTED, text)
+        if "=" in text or ":" in text:  # every NAME=value / NAME: value has one
+            text = sub(_ASSIGNMENT, lambda m: m.group(0) if m.group(4).startswith("<redacted") or not is_secret_name(m.group(1))
+                       else f"{m.group(1)}{m.group(2)}{m.group(3)}{REDACTED}", text)
+        if "-" in text:  # every --name value has one
+            text = sub(_CLI_SECRET, lambda m: m.group(0) if m.group(3).startswith("<redacted") or not is_secret_name(m.group(2))
+                       else m.group(1) + REDACTED, text)
         for literal, rx in _TOKENS:
             if _may_hold(literal, text):
                 text = sub(rx, REDACTED, text)
