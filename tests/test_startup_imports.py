@@ -40,7 +40,8 @@ print(json.dumps({"rc": rc, "report": json.loads(report), "imported": sorted(set
 
 
 def imported_by(*argv):
-    env = dict(os.environ, PYTHONPATH=REPO + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    # In English, whatever the test machine's locale (Chinese loads its message catalog: not a plain check's cost).
+    env = dict(os.environ, PYTHONPATH=REPO + os.pathsep + os.environ.get("PYTHONPATH", ""), ASCEND_DOCTOR_LANG="en")
     proc = subprocess.run([sys.executable, "-c", _CHILD, *argv], capture_output=True, text=True, env=env, cwd=REPO,
                           timeout=120)
     assert proc.returncode == 0, proc.stderr
