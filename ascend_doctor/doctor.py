@@ -9,7 +9,6 @@ from __future__ import annotations
 import fnmatch
 import os
 import time
-from dataclasses import dataclass, field
 from typing import Any, Dict, List, Mapping, Optional, Sequence
 
 from . import __version__
@@ -21,6 +20,7 @@ from .i18n import _, sentences
 from .host import Host
 from .probes import ProbeOptions, collect_facts
 from .reconcile import reconcile
+from .records import dataclass, field
 
 
 @dataclass
@@ -65,14 +65,14 @@ class SelectionError(ValueError):
 
 def check_selection(only: Sequence[str] = (), skip: Sequence[str] = ()) -> None:
     """Raise SelectionError naming the first id, area or glob that selects no check, with the closest real one."""
-    import difflib
-
     ids = [spec.id for spec in all_checks()]
     areas = sorted({i.split(".", 1)[0] for i in ids})
     for option, patterns in (("--only", only), ("--skip", skip)):
         for p in patterns:
             if any(_selected(i, [p]) for i in ids):
                 continue
+            import difflib  # only for the error
+
             bare = p.strip("*?[]").rstrip(".") or p
             close = difflib.get_close_matches(bare, ids + areas, n=1, cutoff=0.0)
             values = {"option": option, "pattern": p, "closest": close[0] if close else "", "areas": ", ".join(areas)}

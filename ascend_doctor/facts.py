@@ -7,17 +7,18 @@ means "unknown", never "absent and fine".
 
 from __future__ import annotations
 
-import dataclasses
 import re
 import sys
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from typing import Any, Dict, Iterator, List, Optional, Union
+
+from . import records
+from .records import dataclass, field
 
 
 def to_jsonable(obj: Any) -> Any:
-    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
-        return {f.name: to_jsonable(getattr(obj, f.name)) for f in dataclasses.fields(obj)}
+    if records.is_dataclass(obj) and not isinstance(obj, type):
+        return {f.name: to_jsonable(getattr(obj, f.name)) for f in records.fields(obj)}
     if isinstance(obj, dict):
         return {str(k): to_jsonable(v) for k, v in obj.items()}
     if isinstance(obj, (list, tuple)):
@@ -46,17 +47,17 @@ def from_jsonable(tp: Any, value: Any, where: str) -> Any:
             return None
         inner = [a for a in args if a is not type(None)]
         return from_jsonable(inner[0], value, where)
-    if dataclasses.is_dataclass(tp):
+    if records.is_dataclass(tp):
         if not isinstance(value, dict):
             raise FactsError(f"{where}: expected an object, got {type(value).__name__}")
         hints = _HINTS.get(tp)
         if hints is None:
             hints = _HINTS[tp] = typing.get_type_hints(tp, vars(sys.modules[tp.__module__]))
         kwargs = {}
-        for f in dataclasses.fields(tp):
+        for f in records.fields(tp):
             if f.name in value:
                 kwargs[f.name] = from_jsonable(hints[f.name], value[f.name], f"{where}.{f.name}")
-            elif f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
+            elif f.default is records.MISSING and f.default_factory is records.MISSING:
                 raise FactsError(f"{where}.{f.name}: missing (required)")
         return tp(**kwargs)
     if origin in (list, List):

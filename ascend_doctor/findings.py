@@ -8,10 +8,10 @@ apart by evidence `crashed: true` and a title starting with CRASHED_TITLE_PREFIX
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional
 
 from .i18n import _, get_lang
+from .records import dataclass, field
 
 REPORT_SCHEMA = "ascend-doctor.report/1"
 

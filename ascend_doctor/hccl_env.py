@@ -10,11 +10,12 @@ Rule ids H1..H13 follow ascend_formats.md §7.6.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from typing import Dict, List, Mapping, Optional
 
 from .data import load_data_file
+from .lazyre import lazy_compile
 from .netrules import ip_problem
+from .records import dataclass, field
 
 FAIL, WARN = "fail", "warn"  # EnvIssue statuses (the Finding ones)
 
@@ -161,7 +162,7 @@ def _check_ip(spec, name, value, env, family):
     return []
 
 
-_IFNAME = re.compile(r"^\^?=?[A-Za-z0-9_.:@-]+$")
+_IFNAME = lazy_compile(r"^\^?=?[A-Za-z0-9_.:@-]+$")
 
 
 def _check_ifname_list(spec, name, value, env, family):

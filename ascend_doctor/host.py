@@ -20,17 +20,15 @@ from __future__ import annotations
 import fnmatch
 import json
 import os
-import platform
 import posixpath
-import shutil
 import stat
 import sys
 import time
-from dataclasses import dataclass, field
 from typing import Dict, List, Mapping, Optional, Sequence, Tuple
 
 from .i18n import _
 from .process import MAX_COMMAND_OUTPUT, kill_running, run_captured, track, untrack  # noqa: F401 (re-exported)
+from .records import dataclass, field
 
 SNAPSHOT_FORMAT = "ascend-doctor-snapshot/1"
 # Marks a directory that was empty on the collected machine, so that git (which
@@ -227,9 +225,24 @@ def _python_site_packages() -> List[str]:
     return seen
 
 
+# sys.implementation.name -> what platform.python_implementation() calls it.
+_IMPLEMENTATIONS = {"cpython": "CPython", "pypy": "PyPy", "ironpython": "IronPython", "jython": "Jython"}
+
+
+def _python_version() -> str:
+    """platform.python_version() without importing platform: "3.11.7" (a two-part version gets ".0")."""
+    version = sys.version.split()[0]
+    return version + ".0" if version.count(".") == 1 else version
+
+
 def own_python() -> PythonInfo:
-    return PythonInfo(version=platform.python_version(), executable=sys.executable,
-                      implementation=platform.python_implementation(), site_packages=_python_site_packages())
+    implementation = _IMPLEMENTATIONS.get(sys.implementation.name)
+    if implementation is None:  # an interpreter the table does not know: ask platform
+        import platform
+
+        implementation = platform.python_implementation()
+    return PythonInfo(version=_python_version(), executable=sys.executable,
+                      implementation=implementation, site_packages=_python_site_packages())
 
 
 def _same_prefix(a: str, b: str) -> bool:
@@ -301,8 +314,59 @@ def ask_python(exe: str, why: str, timeout: float = 20.0) -> PythonInfo:
 
 
 def _libc() -> Optional[str]:
-    name, ver = platform.libc_ver()
+    try:  # what platform.libc_ver() answers first, without importing platform
+        name, ver = os.confstr("CS_GNU_LIBC_VERSION").split(maxsplit=1)
+    except (AttributeError, ValueError, OSError):
+        import platform
+
+        name, ver = platform.libc_ver()
     return f"{name} {ver}" if name else None
+
+
+def _uname() -> Tuple[str, str, str, str]:
+    """(node, system, release, machine) as platform.uname() gives them, without importing platform (os.uname
+    is what platform reads on POSIX)."""
+    if hasattr(os, "uname"):
+        u = os.uname()
+        return u.nodename, u.sysname, u.release, u.machine
+    import platform
+
+    return platform.node(), platform.system(), platform.release(), platform.machine()
+
+
+def _disk_usage(path: str) -> Tuple[int, int]:
+    """(total, free) bytes as shutil.disk_usage gives them; shutil (which imports bz2 and lzma) only off POSIX."""
+    if hasattr(os, "statvfs"):
+        st = os.statvfs(path)
+        return st.f_blocks * st.f_frsize, st.f_bavail * st.f_frsize
+    import shutil
+
+    du = shutil.disk_usage(path)
+    return du.total, du.free
+
+
+def _which(name: str, path: str) -> Optional[str]:
+    """shutil.which(name, path=path): on POSIX its loop (no PATHEXT), without importing shutil at every start."""
+    if os.name != "posix":
+        import shutil
+
+        return shutil.which(name, path=path)
+
+    def runnable(fn: str) -> bool:
+        return os.path.exists(fn) and os.access(fn, os.F_OK | os.X_OK) and not os.path.isdir(fn)
+
+    if os.path.dirname(name):
+        return name if runnable(name) else None
+    if not path:  # PATH='' finds nothing; PATH=':' looks in the current directory
+        return None
+    seen = set()
+    for d in path.split(os.pathsep):
+        if d not in seen:
+            seen.add(d)
+            candidate = os.path.join(d, name)
+            if runnable(candidate):
+                return candidate
+    return None
 
 
 class LiveHost(Host):
@@ -312,7 +376,7 @@ class LiveHost(Host):
 
     def __init__(self, environ: Optional[Mapping[str, str]] = None, python: Optional[str] = None):
         self._env = dict(os.environ if environ is None else environ)
-        self.label = platform.node() or "localhost"
+        self.label = _uname()[0] or "localhost"
         self._python_request = python  # --python PATH, or None for the default choice
         self._python: Optional[PythonInfo] = None
 
@@ -374,11 +438,12 @@ class LiveHost(Host):
         return self._python
 
     def machine(self) -> dict:
+        node, system, release, machine = _uname()
         info = {
-            "hostname": platform.node(),
-            "system": platform.system(),
-            "kernel": platform.release(),
-            "arch": platform.machine(),
+            "hostname": node,
+            "system": system,
+            "kernel": release,
+            "arch": machine,
             "libc": _libc(),
             "cpu_count": os.cpu_count(),
         }
@@ -421,13 +486,13 @@ class LiveHost(Host):
                 break
             probe = parent
         try:
-            du = shutil.disk_usage(probe or "/")
+            total, free = _disk_usage(probe or "/")
         except OSError:
             return None
-        return {"total_mb": du.total // (1 << 20), "free_mb": du.free // (1 << 20), "mount_probe": probe}
+        return {"total_mb": total // (1 << 20), "free_mb": free // (1 << 20), "mount_probe": probe}
 
     def which(self, name: str) -> Optional[str]:
-        return shutil.which(name, path=self._env.get("PATH", os.defpath))
+        return _which(name, self._env.get("PATH", os.defpath))
 
     def _non_executable(self, name: str) -> Optional[str]:
         """A file called `name` on PATH that `which` skipped because it cannot be executed."""

@@ -3,15 +3,15 @@ address, is this a usable port (ascend_formats.md §7.4 R9, R10)."""
 
 from __future__ import annotations
 
-import re
 from typing import Any, Optional, Tuple
 
 from .i18n import N_
 from .i18n_text import Text
 from .json_values import HugeNumber, NonJsonConstant, as_int, kind, show
+from .lazyre import lazy_compile
 
 
-_IPV4 = re.compile(r"^(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(?:\.(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$")
+_IPV4 = lazy_compile(r"^(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(?:\.(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$")
 
 
 def ip_problem(value: Any, v4_only: bool = False) -> Optional[str]:

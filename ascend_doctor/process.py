@@ -8,14 +8,17 @@ budget) or an exiting interpreter kills every registered child (`kill_running`).
 
 from __future__ import annotations
 
+import _thread
 import atexit
 import os
 import signal
-import subprocess
-import threading
 import time
-from dataclasses import dataclass
-from typing import Callable, Dict, List, Optional, Sequence
+from typing import TYPE_CHECKING, Callable, Dict, List, Optional, Sequence
+
+from .records import dataclass
+
+if TYPE_CHECKING:  # subprocess and threading are imported when a command is run (a bundle runs none)
+    import subprocess
 
 # What one command may print before the rest is dropped (a tool gone mad must not fill memory).
 MAX_COMMAND_OUTPUT = 4 << 20
@@ -24,6 +27,8 @@ MAX_COMMAND_OUTPUT = 4 << 20
 def start_session(argv: Sequence[str], **popen_kwargs) -> subprocess.Popen:
     """Popen in a new session (the child leads its process group, so one kill takes its helpers too),
     stdin closed. Raises what Popen raises (FileNotFoundError, PermissionError, OSError)."""
+    import subprocess
+
     popen_kwargs.setdefault("stdin", subprocess.DEVNULL)
     return subprocess.Popen(list(argv), start_new_session=True, **popen_kwargs)
 
@@ -33,6 +38,8 @@ def start_session(argv: Sequence[str], **popen_kwargs) -> subprocess.Popen:
 def kill_group(proc: subprocess.Popen, wait: Optional[float] = None) -> None:
     """SIGKILL the child's whole session (it was started as a group leader), then, when `wait` is given,
     reap it for up to that many seconds."""
+    import subprocess
+
     try:
         os.killpg(proc.pid, signal.SIGKILL)
     except (ProcessLookupError, PermissionError):
@@ -71,7 +78,7 @@ def kill_tree(proc: subprocess.Popen, wait: Optional[float] = 10) -> None:
 # -- the registry of running children ----------------------------------------------------------------
 
 _RUNNING: Dict[subprocess.Popen, Callable[[subprocess.Popen], None]] = {}
-_RUNNING_LOCK = threading.Lock()
+_RUNNING_LOCK = _thread.allocate_lock()  # threading.Lock, without importing threading
 
 
 def track(proc: subprocess.Popen, kill: Optional[Callable[[subprocess.Popen], None]] = None) -> None:
@@ -112,6 +119,8 @@ class CappedReader:
         self._chunks: List[bytes] = []
         self._size = 0
         self.truncated = False
+        import threading
+
         self._thread = threading.Thread(target=self._pump, daemon=True)
         self._thread.start()
 
@@ -155,6 +164,8 @@ def run_captured(argv: Sequence[str], timeout: float, env: Optional[Dict[str, st
                  limit: int = MAX_COMMAND_OUTPUT) -> Captured:
     """Run a command to its end or its timeout, whichever comes first; its group is killed at the timeout,
     and on Ctrl-C / SIGTERM while waiting (then the exception goes on). Raises what Popen raises."""
+    import subprocess
+
     start = time.monotonic()
     proc = start_session(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
     track(proc)

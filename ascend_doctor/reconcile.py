@@ -24,11 +24,11 @@ from __future__ import annotations
 
 import fnmatch
 import re
-import shlex
-from dataclasses import dataclass
 from typing import List, Optional, Sequence, Tuple
 
 from .findings import SEVERITY, Finding
+from .lazyre import lazy_compile
+from .records import dataclass
 
 # Who decides, when two findings disagree about a key (first match wins); otherwise the more severe finding,
 # then the one reported first. Keys: "env:<VAR>" and "set_env.sh".
@@ -40,12 +40,12 @@ OWNERS: List[Tuple[str, str]] = [
     ("set_env.sh", "install.cann_multiple"),
 ]
 
-_ASSIGN = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)=(.*)$")
-_ECHO_APPEND = re.compile(r"""^echo\s+(['"])(.*?)\1\s*>>\s*(\S+)""")
-_SOURCE = re.compile(r"(?:^|[;&|]\s*|\s)(?:source|\.)\s+(\S*set_env\.sh)\b")
-_KEEP_ONLY = re.compile(r"\bkeep only:?\s+source\s+(\S+set_env\.sh)")
-_REMOVE = re.compile(r"\bremove\s+(?:the\s+)?source\s+(\S+set_env\.sh)")
-_REMOVE_MORE = re.compile(r",\s*source\s+(\S+set_env\.sh)")
+_ASSIGN = lazy_compile(r"^([A-Za-z_][A-Za-z0-9_]*)=(.*)$")
+_ECHO_APPEND = lazy_compile(r"""^echo\s+(['"])(.*?)\1\s*>>\s*(\S+)""")
+_SOURCE = lazy_compile(r"(?:^|[;&|]\s*|\s)(?:source|\.)\s+(\S*set_env\.sh)\b")
+_KEEP_ONLY = lazy_compile(r"\bkeep only:?\s+source\s+(\S+set_env\.sh)")
+_REMOVE = lazy_compile(r"\bremove\s+(?:the\s+)?source\s+(\S+set_env\.sh)")
+_REMOVE_MORE = lazy_compile(r",\s*source\s+(\S+set_env\.sh)")
 
 
 @dataclass(frozen=True)
@@ -69,6 +69,11 @@ def is_alternative(step: str) -> bool:
 def _exports(text: str) -> List[Action]:
     out: List[Action] = []
     for part in re.split(r"\s*(?:&&|;)\s*", text):
+        # shlex only drops quotes and backslashes: without "export" once they are gone, no word is `export`
+        if "export" not in part.replace("'", "").replace('"', "").replace("\\", ""):
+            continue
+        import shlex
+
         try:
             words = shlex.split(part)
         except ValueError:

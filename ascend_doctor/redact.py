@@ -26,6 +26,8 @@ from __future__ import annotations
 import re
 from typing import Dict, Iterable, Mapping, Optional
 
+from .lazyre import lazy_compile
+
 REDACTED = "<redacted>"
 
 SAFE_ENV_NAMES = frozenset("""
@@ -39,24 +41,32 @@ KUBERNETES_SERVICE_HOST CUDA_HOME CUDA_PATH CUDA_VISIBLE_DEVICES NVIDIA_VISIBLE_
 SAFE_ENV_PREFIXES = ("ASCEND_", "HCCL_", "HCCN_", "MS_", "MSRUN_", "MINDSPORE_", "GLOG_", "NCCL_", "CUDA_", "CUDNN_",
                      "LC_", "TBE_", "OPTION_", "PYTORCH_NPU_", "TORCH_", "ATB_", "MINDIE_", "NPU_", "CANN_", "GE_",
                      "ACL_", "OPP_", "DUMP_GE_", "RANK_", "DEVICE_")
-_URL_CREDS = re.compile(r"(?i)\b([a-z][a-z0-9+.-]*://)([^\s/:@]+):([^\s/@]+)@")
+_URL_CREDS = lazy_compile(r"(?i)\b([a-z][a-z0-9+.-]*://)([^\s/:@]+):([^\s/@]+)@")
 # `NAME=value`, `NAME: value`, `"name": "value"` and `--name value` whose NAME is a secret by the policy
 # (is_secret_name). The regexes only pre-select names containing a secret-ish stem; the policy decides.
 _STEMS = r"(?:pass|pwd|pw|secret|token|credential|session|cookie|private|signature|key|auth|ak|sk|pin)"
-_ASSIGNMENT = re.compile(r"(?i)(?<![\w.-])([\w.-]*" + _STEMS + r"[\w.-]*)([\"']?\s*[=:]\s*)([\"']?)([^\s\"',;}]+)")
-_CLI_SECRET = re.compile(r"(?i)(?<![\w-])(--?([\w-]*" + _STEMS + r"[\w-]*)[ =])([^\s\"']+)")
+_ASSIGNMENT = lazy_compile(r"(?i)(?<![\w.-])([\w.-]*" + _STEMS + r"[\w.-]*)([\"']?\s*[=:]\s*)([\"']?)([^\s\"',;}]+)")
+_CLI_SECRET = lazy_compile(r"(?i)(?<![\w-])(--?([\w-]*" + _STEMS + r"[\w-]*)[ =])([^\s\"']+)")
+# Token formats, each with a literal every match of it contains: a text without that literal is not searched
+# (the same answer, less work; a format no text needs is never even compiled). The bearer format is
+# case-insensitive: its literal is looked for in the lower-cased text.
 _TOKENS = [
-    re.compile(r"\bgh[pousr]_[A-Za-z0-9]{20,}\b"),
-    re.compile(r"\bgithub_pat_[A-Za-z0-9_]{20,}\b"),
-    re.compile(r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b"),
-    re.compile(r"\bxox[abprs]-[A-Za-z0-9-]{10,}"),
-    re.compile(r"\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}"),
-    re.compile(r"\bhf_[A-Za-z0-9]{30,}\b"),
-    re.compile(r"\bsk-[A-Za-z0-9_-]{20,}"),
-    re.compile(r"(?i)\bbearer\s+[A-Za-z0-9._~+/-]{10,}=*"),
+    ("gh", lazy_compile(r"\bgh[pousr]_[A-Za-z0-9]{20,}\b")),
+    ("github_pat_", lazy_compile(r"\bgithub_pat_[A-Za-z0-9_]{20,}\b")),
+    ("IA", lazy_compile(r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b")),
+    ("xox", lazy_compile(r"\bxox[abprs]-[A-Za-z0-9-]{10,}")),
+    ("eyJ", lazy_compile(r"\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}")),
+    ("hf_", lazy_compile(r"\bhf_[A-Za-z0-9]{30,}\b")),
+    ("sk-", lazy_compile(r"\bsk-[A-Za-z0-9_-]{20,}")),
+    ("bearer", lazy_compile(r"(?i)\bbearer\s+[A-Za-z0-9._~+/-]{10,}=*")),
 ]
-_PRIVATE_KEY = re.compile(r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----.*?(?:-----END [A-Z0-9 ]*PRIVATE KEY-----|\Z)", re.S)
-_IPV4 = re.compile(r"(?<![\w.])((?:25[0-5]|2[0-4]\d|1?\d?\d)(?:\.(?:25[0-5]|2[0-4]\d|1?\d?\d)){3})(?![\w]|\.\d)")
+
+
+def _may_hold(literal: str, text: str) -> bool:
+    """False when no match of the token format with this literal can be in `text` (see _TOKENS)."""
+    return literal in (text.lower() if literal == "bearer" else text)
+_PRIVATE_KEY = lazy_compile(r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----.*?(?:-----END [A-Z0-9 ]*PRIVATE KEY-----|\Z)", re.S)
+_IPV4 = lazy_compile(r"(?<![\w.])((?:25[0-5]|2[0-4]\d|1?\d?\d)(?:\.(?:25[0-5]|2[0-4]\d|1?\d?\d)){3})(?![\w]|\.\d)")
 _MIN_SECRET_LEN = 4
 
 # ---------------------------------------------------------------------------
@@ -73,8 +83,8 @@ _SECRET_PARTS = ("PASSWORD", "PASSWD", "PASSPHRASE", "SECRET", "TOKEN", "CREDENT
 _ORDINARY_WORDS = ("KEYWORD", "KEYBOARD", "KEYMAP", "KEYCODE", "MONKEY", "TURNKEY", "TOKENIZER")
 # PWD alone (and OLDPWD) is the shell's working directory.
 _NOT_SECRET_NAMES = frozenset({"PWD", "OLDPWD"})
-_CAMEL = re.compile(r"([a-z0-9])([A-Z])")
-_WORD_SPLIT = re.compile(r"[^A-Z0-9]+")
+_CAMEL = lazy_compile(r"([a-z0-9])([A-Z])")
+_WORD_SPLIT = lazy_compile(r"[^A-Z0-9]+")
 
 
 def is_secret_name(name: str) -> bool:
@@ -96,7 +106,7 @@ def is_secret_value(value) -> bool:
     """True when the value itself carries a secret: a known token format, a private key, a URL with user:password@."""
     if not isinstance(value, str) or not value:
         return False
-    if "PRIVATE KEY-----" in value or any(rx.search(value) for rx in _TOKENS):
+    if "PRIVATE KEY-----" in value or any(_may_hold(lit, value) and rx.search(value) for lit, rx in _TOKENS):
         return True
     return "://" in value and _URL_CREDS.search(value) is not None
 
@@ -122,8 +132,9 @@ def shown_env_value(name: str, value) -> str:
 def _scrub_value(text: str) -> str:
     text = _URL_CREDS.sub(lambda m: f"{m.group(1)}{REDACTED}@", text)
     text = _PRIVATE_KEY.sub(REDACTED, text)
-    for rx in _TOKENS:
-        text = rx.sub(REDACTED, text)
+    for literal, rx in _TOKENS:
+        if _may_hold(literal, text):
+            text = rx.sub(REDACTED, text)
     return text
 
 
@@ -150,7 +161,7 @@ class Redactor:
                 continue
             if is_secret_name(name) and len(value) >= _MIN_SECRET_LEN:
                 values.add(value)
-            for m in _URL_CREDS.finditer(value):
+            for m in (_URL_CREDS.finditer(value) if "://" in value else ()):
                 if len(m.group(3)) >= _MIN_SECRET_LEN:
                     values.add(m.group(3))
         self._secret_values = sorted(values, key=len, reverse=True)
@@ -193,12 +204,15 @@ class Redactor:
             text = sub(_PRIVATE_KEY, "-----BEGIN PRIVATE KEY----- " + REDACTED + " -----END PRIVATE KEY-----", text)
         if "://" in text:
             text = sub(_URL_CREDS, lambda m: f"{m.group(1)}{REDACTED}@", text)
-        text = sub(_ASSIGNMENT, lambda m: m.group(0) if m.group(4).startswith("<redacted") or not is_secret_name(m.group(1))
-                   else f"{m.group(1)}{m.group(2)}{m.group(3)}{REDACTED}", text)
-        text = sub(_CLI_SECRET, lambda m: m.group(0) if m.group(3).startswith("<redacted") or not is_secret_name(m.group(2))
-                   else m.group(1) + REDACTED, text)
-        for rx in _TOKENS:
-            text = sub(rx, REDACTED, text)
+        if "=" in text or ":" in text:  # every NAME=value / NAME: value has one
+            text = sub(_ASSIGNMENT, lambda m: m.group(0) if m.group(4).startswith("<redacted") or not is_secret_name(m.group(1))
+                       else f"{m.group(1)}{m.group(2)}{m.group(3)}{REDACTED}", text)
+        if "-" in text:  # every --name value has one
+            text = sub(_CLI_SECRET, lambda m: m.group(0) if m.group(3).startswith("<redacted") or not is_secret_name(m.group(2))
+                       else m.group(1) + REDACTED, text)
+        for literal, rx in _TOKENS:
+            if _may_hold(literal, text):
+                text = sub(rx, REDACTED, text)
         if self.redact_ips:
             text = sub(_IPV4, lambda m: self.mask_ip(m.group(1)), text)
         self.count += n

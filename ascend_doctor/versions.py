@@ -26,6 +26,8 @@ import functools
 import re
 from typing import Any, List, Optional, Tuple
 
+from .lazyre import lazy_compile
+
 # Pre-release markers, lowest first. "t" is Huawei's internal test build (8.2.T11.0.B070).
 _PRE_RANK = {"dev": 0, "a": 1, "alpha": 1, "b": 2, "beta": 2, "t": 3, "c": 4, "rc": 4, "pre": 4, "preview": 4}
 _POST = {"post", "p", "spc", "hotfix"}
@@ -34,7 +36,7 @@ _BUILD_WORDS = {"build"}
 
 _KIND_PRE, _KIND_NUM, _KIND_POST = 0, 1, 2
 _PAD = (_KIND_NUM, 0, 0, "")
-_TOKEN = re.compile(r"[A-Za-z]+|\d+")
+_TOKEN = lazy_compile(r"[A-Za-z]+|\d+")
 
 
 def _element(word: str, number: Optional[int]) -> Tuple[int, int, int, str]:
@@ -175,7 +177,7 @@ def major_minor(text: Any) -> Optional[str]:
     return f"{parts[0]}.{parts[1]}"
 
 
-_LEADING_MM = re.compile(r"(\d+)\.(\d+)")
+_LEADING_MM = lazy_compile(r"(\d+)\.(\d+)")
 
 
 def python_major_minor(text: Any) -> Optional[str]:
@@ -232,7 +234,7 @@ def pep440_version(text: Any):
         return None
 
 
-_PYTHON_RELEASE = re.compile(r"\d+(?:\.\d+){0,2}")
+_PYTHON_RELEASE = lazy_compile(r"\d+(?:\.\d+){0,2}")
 
 
 def python_spec_allows(spec: Any, version: Any) -> Optional[bool]:
@@ -308,7 +310,7 @@ def vendor_firmware_too_old(firmware: str) -> bool:
 # ---------------------------------------------------------------------------
 # CANN innerversion codes: V100R001C22SPC001B231
 
-_INNER = re.compile(r"^(V\d+R\d+C\d+)(?:SPC(\d+))?(?:B(\d+))?", re.IGNORECASE)
+_INNER = lazy_compile(r"^(V\d+R\d+C\d+)(?:SPC(\d+))?(?:B(\d+))?", re.IGNORECASE)
 
 
 def innerversion_code(text: Any) -> Optional[str]:
@@ -355,7 +357,7 @@ def innerversion_listed(code: str, listing: Any) -> bool:
     return False
 
 
-_CODE = re.compile(r"^(V\d+R\d+)C(\d+)$")
+_CODE = lazy_compile(r"^(V\d+R\d+)C(\d+)$")
 
 
 # ---------------------------------------------------------------------------

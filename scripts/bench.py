@@ -5,7 +5,11 @@ All three in one run. Prints the median wall time of each over N runs and the ra
 start-up targets (issue 14): the doctor <= 2.5x a bare interpreter start, >= 20x less than run_check().
 The doctor is run as a user would run it: a fresh process each time, the interpreter of its venv.
 
-    python scripts/bench.py [--runs 15] [--baseline-runs 5]
+    python scripts/bench.py [--runs 15] [--baseline-runs 5] [--stages]
+
+--stages also times fresh processes of the same interpreter that stop after each stage of a check (the
+imports of the console script, of the stdlib the CLI needs, of the CLI, of every module a check imports, the
+run, the exit): where the start-up goes, in CPU time.
 """
 
 from __future__ import annotations
@@ -52,10 +56,44 @@ def _install_wheel() -> str:
     return install_wheel(tempfile.mkdtemp(prefix="ascend-doctor-bench-"))
 
 
+# Each stage is a fresh process of the doctor's interpreter that does what the check does up to that point.
+_CHECK_MODULES = ("from ascend_doctor.cli import build_parser; build_parser('check'); import subprocess; "
+                  "import ascend_doctor.probes as p, ascend_doctor.checks as c; p._registry(); c.all_checks(); "
+                  "import ascend_doctor.redact, ascend_doctor.render.json_report")
+_RUN = "import sys; from ascend_doctor.cli import console_main; sys.argv[1:] = ['check', '--format', 'json']; "
+STAGES = [
+    ("python -c pass", "pass"),
+    ("+ import re (the console script's own import)", "import re"),
+    ("+ argparse, json, typing", "import re, argparse, json, typing"),
+    ("+ the CLI and the check command's modules", "import re; from ascend_doctor.cli import build_parser; "
+                                                   "build_parser('check')"),
+    ("+ every module a check imports (probes, checks, subprocess)", "import re; " + _CHECK_MODULES),
+    ("+ the check run (exits without the interpreter's shutdown)", "import re, os; " + _RUN +
+     "code = console_main(); sys.stdout.flush(); os._exit(code)"),
+    ("the whole check (console_main, normal exit)", "import re; " + _RUN + "sys.exit(console_main())"),
+]
+
+
+def time_stages(python: str, runs: int, env) -> None:
+    """Median CPU of each stage (alternated, so load hits all alike) and what each adds to the one before."""
+    cpus = {name: [] for name, _ in STAGES}
+    for _ in range(runs):
+        for name, code in STAGES:
+            (_, c), _ = _time([python, "-c", code], 1, env)
+            cpus[name].extend(c)
+    print("stages (median CPU of a fresh process that stops after the stage; difference to the previous one):")
+    before = 0.0
+    for name, _ in STAGES:
+        m = statistics.median(cpus[name]) * 1000
+        print(f"  {name:<62} {m:6.1f} ms  {m - before:+6.1f} ms")
+        before = m
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--runs", type=int, default=15)
     ap.add_argument("--baseline-runs", type=int, default=5)
+    ap.add_argument("--stages", action="store_true", help="also time the stages of a check (see above)")
     ap.add_argument("--checkout", action="store_true",
                     help="time `python -m ascend_doctor` from this checkout instead of an installed wheel")
     args = ap.parse_args()
@@ -104,6 +142,8 @@ def main() -> int:
               f"(target >= {TARGET_VS_RUN_CHECK:.0f}x: {'met' if rw / dw >= TARGET_VS_RUN_CHECK else 'NOT met'})")
     else:
         print("mindspore is not importable here: no run_check baseline")
+    if args.stages:
+        time_stages(bare_argv[0], args.runs, env)
     return 0
 
 

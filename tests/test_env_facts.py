@@ -1,6 +1,5 @@
 """Checks see facts, never the host: the environment they judge is a typed fact (facts.env), read once."""
 
-import dataclasses
 import os
 import re
 
@@ -9,6 +8,7 @@ from ascend_doctor.facts import EnvFacts, Facts
 from ascend_doctor.host import SnapshotHost
 from ascend_doctor.probes import collect_facts
 from ascend_doctor.probes.environment import env_facts
+from ascend_doctor.records import fields
 from ascend_doctor.redact import REDACTED
 from conftest import REPO
 
@@ -35,7 +35,7 @@ def test_probe_reads_the_environment_once_into_the_facts(make_snapshot):
 
 
 def test_a_check_context_holds_no_host():
-    assert [f.name for f in dataclasses.fields(CheckContext)] == ["facts", "options", "_matrix", "_kb", "spec"]
+    assert [f.name for f in fields(CheckContext)] == ["facts", "options", "_matrix", "_kb", "spec"]
     assert CheckContext(facts=Facts()).facts.env == EnvFacts()
 
 

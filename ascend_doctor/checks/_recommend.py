@@ -9,10 +9,10 @@ CANN to the newest published pairing, is named next to it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import List, Optional
 
 from ..matrix import mindspore_install_steps
+from ..records import dataclass, field
 from ..versions import version_key
 
 _ARCH_PLATFORM = {"x86_64": "linux-x86_64", "amd64": "linux-x86_64", "aarch64": "linux-aarch64",

@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-from ..baseline import drift_is_mindspore, mindspore_move
-from ..release_notes import where_to_read
 from ..findings import PASS, SKIP, WARN
-from ..node_facts import comparable_facts
 from . import check
 
 TITLE = "Same versions and launch variables as the baseline node"
@@ -17,6 +14,11 @@ def check_baseline_drift(ctx):
     baseline = ctx.options.get("baseline")
     if baseline is None:
         return ctx.finding(SKIP, summary="No --baseline report given.")
+    # Only a run with --baseline pays for these imports (node_facts, release_notes, versions).
+    from ..baseline import drift_is_mindspore, mindspore_move
+    from ..node_facts import comparable_facts
+    from ..release_notes import where_to_read
+
     mine = comparable_facts({"facts": ctx.facts.to_json()})
     drift = baseline.drift_from(mine)
     evidence = {"baseline": f"{baseline.source}" + (f" (node {baseline.node})" if baseline.node else "")}

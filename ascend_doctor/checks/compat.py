@@ -247,7 +247,7 @@ def check_cann_driver(ctx):
     if not drv.version and ctx.facts.npu.driver_version:
         # version.info is not visible (a container that does not mount it) but npu-smi reports the driver it
         # runs: judge with that (install.driver_present says what is missing).
-        from dataclasses import replace
+        from ..records import replace
 
         drv = replace(drv, version=ctx.facts.npu.driver_version)
         driver_from = "npu-smi (driver/version.info is not visible here)"

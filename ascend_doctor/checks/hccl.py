@@ -7,7 +7,6 @@ names, ranges and defaults is data/hccl_env.json (see ascend_doctor.hccl_env).
 
 from __future__ import annotations
 
-import ipaddress
 from typing import List
 
 from ..findings import PASS, SKIP, Finding
@@ -23,8 +22,10 @@ NAMES_TITLE = "HCCL / Ascend / MindSpore variable names spelled right"
 def _if_ip_not_local(env, local_names) -> List[EnvIssue]:
     """H4: HCCL_IF_IP must be assigned to an interface of this host (known when `hostname -I` answered)."""
     value = (env.get("HCCL_IF_IP") or "").strip()
+    if not value:
+        return []
     local_ips = [n for n in local_names if _is_ip(n)]
-    if not value or not _is_ip(value) or not local_ips or value in local_ips:
+    if not _is_ip(value) or not local_ips or value in local_ips:
         return []
     return [EnvIssue("HCCL_IF_IP", value, FAIL, f"HCCL_IF_IP={value} is not an address of this host "
                                                 f"({', '.join(local_ips[:6])}); HCCL cannot bind to it", "H4",
@@ -32,6 +33,8 @@ def _if_ip_not_local(env, local_names) -> List[EnvIssue]:
 
 
 def _is_ip(text: str) -> bool:
+    import ipaddress  # only when HCCL_IF_IP is set
+
     try:
         ipaddress.ip_address(text)
         return True

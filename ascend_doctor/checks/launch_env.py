@@ -8,7 +8,6 @@ ascend_formats.md §7.5.
 
 from __future__ import annotations
 
-import ipaddress
 from typing import Dict, List, Optional, Tuple
 
 from ..findings import ERROR, FAIL, PASS, SKIP, WARN, Finding
@@ -203,6 +202,8 @@ def check_dynamic_cluster(ctx):
         problems.append((FAIL, f"MS_ROLE={role!r} is not one of {', '.join(MS_ROLES)}", ["export MS_ROLE=MS_WORKER   # or MS_SCHED for the one scheduler"]))
     host = env.get("MS_SCHED_HOST")
     if host:
+        import ipaddress  # only when MS_SCHED_HOST is set
+
         try:
             addr = ipaddress.ip_address(host.strip())
             local = _int(env.get("MS_LOCAL_WORKER"))

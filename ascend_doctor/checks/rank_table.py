@@ -12,7 +12,6 @@ from __future__ import annotations
 from typing import Dict, List, Optional
 
 from ..findings import ERROR, FAIL, PASS, SKIP, WARN, Finding
-from ..rank_table import FORMAT_V10, Problem, problem_severity, topology_problems
 from . import check
 from ._node import node_device_ids, node_family
 
@@ -49,6 +48,8 @@ def check_rank_table_valid(ctx):
     skip = _skip_unless_configured(ctx)
     if skip:
         return skip
+    from ..rank_table import FORMAT_V10, Problem, problem_severity, topology_problems  # only with a rank table
+
     rt = ctx.facts.rank_table
     evidence: Dict[str, object] = {rt.env_var: rt.path}
     if rt.read_error:

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import argparse
 
-from ..baseline import baseline_argument
 from ..cli import COMMANDS
 from ..errors import CliError, EXIT_FINDINGS, EXIT_OK
 from ..doctor import RunOptions, SelectionError, check_selection, evaluate, run_checks
@@ -19,6 +18,13 @@ from .common import (
     Progress, add_python_argument, live_host, opened_bundle, reject_python_with_bundle, report_color,
     require_positive_seconds, write_output,
 )
+
+
+def baseline_argument(path: str):
+    """argparse `type=` for --baseline (baseline.baseline_argument), imported only when --baseline is given."""
+    from ..baseline import baseline_argument as load
+
+    return load(path)
 
 
 def add_report_arguments(p: argparse.ArgumentParser) -> None:

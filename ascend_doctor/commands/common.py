@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import contextlib
 import os
-import re
 import sys
 
 from ..errors import CliError
 from ..i18n import _
+from ..lazyre import lazy_compile
 
 
 @contextlib.contextmanager
@@ -56,7 +56,7 @@ def write_output(text: str, path: str = None) -> None:
             path=path, directory=where, reason=exc.strerror or exc)) from None
 
 
-_SURROGATE = re.compile("[\ud800-\udfff]")
+_SURROGATE = lazy_compile("[\ud800-\udfff]")
 
 
 def _without_surrogates(text: str) -> str:

@@ -8,13 +8,13 @@ and the report shows it as an `error` finding instead of dying.
 
 from __future__ import annotations
 
-import dataclasses
 import time
-from dataclasses import dataclass
 from typing import Any, Callable, List, Tuple
 
+from .. import records
 from ..facts import Facts
 from ..host import Host
+from ..records import dataclass
 
 
 # A tool that prints a million broken lines must not make a million-line report:
@@ -32,8 +32,8 @@ def _cap_all_errors(node: Any, depth: int = 0) -> None:
     """Cap every `errors` list in a fact (nested installs and devices included), in place."""
     if depth > 4:
         return
-    if dataclasses.is_dataclass(node) and not isinstance(node, type):
-        for f in dataclasses.fields(node):
+    if records.is_dataclass(node) and not isinstance(node, type):
+        for f in records.fields(node):
             value = getattr(node, f.name)
             if f.name == "errors" and isinstance(value, list):
                 setattr(node, f.name, cap_errors(value))

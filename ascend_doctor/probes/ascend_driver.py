@@ -10,20 +10,20 @@ npu-smi's own driver/firmware verdict is built on (reference ascend_formats §1.
 from __future__ import annotations
 
 import posixpath
-import re
 from typing import Optional, Tuple
 
 from ..facts import DriverFacts, FirmwareFacts
 from ..host import FileMissing, Host, HostError
+from ..lazyre import lazy_compile
 from .kv import get_ci, looks_binary, parse_bracket_list, parse_key_values, read_key_value_file
 
 INSTALL_INFO = "/etc/ascend_install.info"
 DEFAULT_PREFIX = "/usr/local/Ascend"
 
 # MindCluster faultdiag accepts `Version=([A-Za-z0-9\.]{1,20})`; anything else is not a version.
-_VERSION_SHAPE = re.compile(r"^[A-Za-z0-9.]{1,20}$")
+_VERSION_SHAPE = lazy_compile(r"^[A-Za-z0-9.]{1,20}$")
 # Firmware versions are five dotted numbers (7.1.0.11.220); older trains may differ, so only warn.
-_FIRMWARE_SHAPE = re.compile(r"^\d+(\.\d+){4}$")
+_FIRMWARE_SHAPE = lazy_compile(r"^\d+(\.\d+){4}$")
 
 
 def read_install_info(host: Host) -> Tuple[Optional[dict], Optional[str]]:

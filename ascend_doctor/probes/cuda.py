@@ -19,18 +19,19 @@ from typing import Dict, List, Optional, Tuple
 
 from ..facts import CudaFacts
 from ..host import Host
+from ..lazyre import lazy_compile
 from ..versions import version_key
 
 # §6.1: very old drivers print no "CUDA Version" field.
-_SMI_BANNER = re.compile(r"NVIDIA-SMI\s+(\S+)\s+Driver Version:\s+(\S+)(?:\s+CUDA Version:\s+([0-9][0-9.]*))?")
+_SMI_BANNER = lazy_compile(r"NVIDIA-SMI\s+(\S+)\s+Driver Version:\s+(\S+)(?:\s+CUDA Version:\s+([0-9][0-9.]*))?")
 # §6.2: the open module inserts "for <arch>" before the version; the old regex breaks on it.
-_KERNEL_MODULE = re.compile(r"NVRM version:.*?(Open )?Kernel Module(?: for \S+)?\s+([0-9][0-9.]*)\s")
-_NVML_MISMATCH = re.compile(r"Driver/library version mismatch", re.I)
-_NVML_LIB_VERSION = re.compile(r"NVML library version:\s*([0-9][0-9.]*)")
-_NVCC_RELEASE = re.compile(r"release (\d+\.\d+), V([\d.]+)")
-_VERSION_TXT = re.compile(r"^CUDA Version\s+([0-9][0-9.]*)", re.M)
-_CUDNN_DEFINE = re.compile(r"^\s*#\s*define\s+CUDNN_(MAJOR|MINOR|PATCHLEVEL)\s+(\d+)\s*$", re.M)
-_SONAME_VERSION = re.compile(r"\.so\.(\d+(?:\.\d+)*)$")
+_KERNEL_MODULE = lazy_compile(r"NVRM version:.*?(Open )?Kernel Module(?: for \S+)?\s+([0-9][0-9.]*)\s")
+_NVML_MISMATCH = lazy_compile(r"Driver/library version mismatch", re.I)
+_NVML_LIB_VERSION = lazy_compile(r"NVML library version:\s*([0-9][0-9.]*)")
+_NVCC_RELEASE = lazy_compile(r"release (\d+\.\d+), V([\d.]+)")
+_VERSION_TXT = lazy_compile(r"^CUDA Version\s+([0-9][0-9.]*)", re.M)
+_CUDNN_DEFINE = lazy_compile(r"^\s*#\s*define\s+CUDNN_(MAJOR|MINOR|PATCHLEVEL)\s+(\d+)\s*$", re.M)
+_SONAME_VERSION = lazy_compile(r"\.so\.(\d+(?:\.\d+)*)$")
 
 GPU_QUERY_FIELDS = "index,name,memory.total,driver_version,pci.bus_id"
 # One line per GPU; a few thousand lines are not a GPU list (and must not become as many errors).
@@ -42,7 +43,25 @@ DEFAULT_LOADER_DIRS = ["/lib", "/usr/lib", "/lib64", "/usr/lib64", "/lib/x86_64-
 SYSTEM_LIB_DIRS = ["/usr/lib/x86_64-linux-gnu", "/usr/lib/aarch64-linux-gnu", "/usr/lib64", "/usr/lib"]
 
 
+class _ListedOnce:
+    """The host, with each directory listed once for the probe: the system library directory (thousands of
+    names) is searched for the runtime, the driver libraries and cuDNN, and listing it was most of the probe."""
+
+    def __init__(self, host: Host):
+        self._host = host
+        self._names: Dict[str, List[str]] = {}
+
+    def listdir(self, path: str) -> List[str]:
+        if path not in self._names:
+            self._names[path] = self._host.listdir(path)  # what it raises is not kept: asked again, raised again
+        return list(self._names[path])
+
+    def __getattr__(self, name: str):
+        return getattr(self._host, name)
+
+
 def probe_cuda(host: Host, options) -> CudaFacts:
+    host = _ListedOnce(host)  # type: ignore[assignment]
     facts = CudaFacts()
     timeout = getattr(options, "timeout", 10.0)
     env = host.env
@@ -284,7 +303,7 @@ def _runtime_libs(host: Host, lib_dirs, loader_dirs: List[str]) -> List[Dict[str
     return libs
 
 
-_RUNTIME_WHEEL = re.compile(r"^nvidia_cuda_runtime(?:_cu\d+)?-(\d+\.\d+\.\d+)[^-]*\.dist-info$")
+_RUNTIME_WHEEL = lazy_compile(r"^nvidia_cuda_runtime(?:_cu\d+)?-(\d+\.\d+\.\d+)[^-]*\.dist-info$")
 
 
 def _runtime_wheel_version(host: Host, lib_dir: str, major: str) -> Optional[str]:
@@ -307,8 +326,11 @@ def _version_from_name(name: str) -> Optional[str]:
 
 def _find_versioned_libs(host: Host, dirs: List[str], prefixes) -> List[Dict[str, str]]:
     out = []
+    prefixes = tuple(prefixes)
     for d in dirs:
         for name in _list_names(host, d):
+            if not name.startswith(prefixes):  # most of a system library directory
+                continue
             for prefix in prefixes:
                 if name.startswith(prefix):
                     v = _version_from_name(name)
@@ -423,7 +445,7 @@ def _cudnn_header_candidates(host: Host, facts: CudaFacts) -> List[str]:
         inc_dirs.append(posixpath.join(root, "include"))
     out = []
     for d in inc_dirs:
-        names = _list_names(host, d)
+        names = [n for n in _list_names(host, d) if n.startswith("cudnn")]  # /usr/include holds hundreds
         # cudnn_version.h since cuDNN 8; cudnn.h before; Debian packages version the names.
         ordered = [n for n in ("cudnn_version.h", "cudnn.h") if n in names]
         ordered += sorted(n for n in names if re.fullmatch(r"cudnn_version_v\d+\.h", n))

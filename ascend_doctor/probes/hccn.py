@@ -12,14 +12,15 @@ from typing import Dict, List, Optional
 
 from ..facts import HccnDevice, HccnFacts
 from ..host import FileMissing, Host, HostError
+from ..lazyre import lazy_compile
 from .kv import looks_binary
 
 HCCN_CONF = "/etc/hccn.conf"
 # msprechecker hard-codes this path; the driver does not put it on PATH.
 HCCN_TOOL = "/usr/local/Ascend/driver/tools/hccn_tool"
 
-_CONF_LINE = re.compile(r"^(\w+?)_(\d+)\s*=\s*(.*)$")
-_DAVINCI = re.compile(r"^davinci(\d+)$")
+_CONF_LINE = lazy_compile(r"^(\w+?)_(\d+)\s*=\s*(.*)$")
+_DAVINCI = lazy_compile(r"^davinci(\d+)$")
 
 
 def parse_hccn_conf(text: str, source: str = HCCN_CONF):

@@ -7,8 +7,9 @@ endings, BOMs, or shell quoting; every reader here tolerates those.
 
 from __future__ import annotations
 
-import re
 from typing import Dict, List, Optional
+
+from ..lazyre import lazy_compile
 
 
 def parse_key_values(text: str, lower_keys: bool = False) -> Dict[str, str]:
@@ -29,7 +30,7 @@ def parse_key_values(text: str, lower_keys: bool = False) -> Dict[str, str]:
     return out
 
 
-_BRACKET = re.compile(r"\[([^\]]*)\]")
+_BRACKET = lazy_compile(r"\[([^\]]*)\]")
 
 
 def parse_bracket_list(value: str) -> List[List[str]]:
@@ -59,7 +60,7 @@ def looks_binary(text: str) -> bool:
     return bad * 10 > len(sample)
 
 
-_CFG_ENTRY = re.compile(r"\[([^\]:]*):([^\]]*)\]")
+_CFG_ENTRY = lazy_compile(r"\[([^\]:]*):([^\]]*)\]")
 
 
 def parse_version_cfg(text: str) -> Dict[str, Dict[str, str]]:

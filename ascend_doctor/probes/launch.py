@@ -18,7 +18,6 @@ import re
 from typing import Any, Dict, List, Optional, Tuple
 
 from ..host import Host
-from ..rank_table import summarise_rank_table
 from ..redact import REDACTED, shown_env_value
 
 # First variable present wins. msrun exports RANK_ID (and MS_NODE_ID) per worker;
@@ -157,6 +156,8 @@ def probe_launch(host: Host, options) -> Dict[str, Any]:
             errors.append(f"{table_path}: rank table named by {table_var} is not readable")
             rank_table = {"path": table_path, "digest": None, "servers": [], "error": "not readable"}
         else:
+            from ..rank_table import summarise_rank_table  # only when a rank table is named
+
             rank_table = summarise_rank_table(text, table_path, errors, keep_all=rank in (None, 0),
                                               own_ids=[host_name, name] + addresses)
 

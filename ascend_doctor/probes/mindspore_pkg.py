@@ -28,23 +28,24 @@ from typing import Dict, List, Optional
 
 from ..facts import MindSporeFacts
 from ..host import Host
+from ..lazyre import lazy_compile
 from ..versions import version_key
 
-_DIST_DIR = re.compile(r"^(mindspore[A-Za-z0-9_.\-]*?)-([^-]+)\.(dist-info|egg-info)$", re.I)
+_DIST_DIR = lazy_compile(r"^(mindspore[A-Za-z0-9_.\-]*?)-([^-]+)\.(dist-info|egg-info)$", re.I)
 # Framework distributions when top_level.txt is missing (MindSpore's own names, compat_facts table 1 and the
 # install guides: mindspore, mindspore-ascend, mindspore-gpu, mindspore-cuda10-dev, mindspore-cuda11-dev ...).
-_FRAMEWORK_NAME = re.compile(r"^mindspore(?:[-_](?:ascend|gpu|cpu|cuda\d+|dev))*$", re.I)
-_EXT_PYTHON = re.compile(r"^_c_expression\.cpython-(\d)(\d+)[^.]*\.so$")
-_PY_VERSION_ASSIGN = re.compile(r"""^__version__\s*=\s*['"]([^'"]+)['"]""", re.M)
-_PACKAGE_NAME_ASSIGN = re.compile(r"""^__package_name__\s*=\s*['"]([^'"]+)['"]""", re.M)
-_COMMIT_ID = re.compile(r"(\[sha1\]:[^'\"\n]+)")
-_LIST_ASSIGN = re.compile(r"self\.version\s*=\s*\[([^\]]*)\]")
-_QUOTED = re.compile(r"""['"]([^'"]+)['"]""")
-_URL_CUDA = re.compile(r"/cuda-(\d+(?:\.\d+)?)/")
-_NAME_CUDA = re.compile(r"cuda(\d+)", re.I)
-_LOCAL_CUDA = re.compile(r"\+.*?cu(?:da)?(\d+)\.?(\d+)?", re.I)
-_GPU_PLUGIN_LIB = re.compile(r"^libmindspore_gpu\.so(?:\.(\d+\.\d+))?$")
-_GPU_PLUGIN_DIR = re.compile(r"^gpu(\d+\.\d+)$")
+_FRAMEWORK_NAME = lazy_compile(r"^mindspore(?:[-_](?:ascend|gpu|cpu|cuda\d+|dev))*$", re.I)
+_EXT_PYTHON = lazy_compile(r"^_c_expression\.cpython-(\d)(\d+)[^.]*\.so$")
+_PY_VERSION_ASSIGN = lazy_compile(r"""^__version__\s*=\s*['"]([^'"]+)['"]""", re.M)
+_PACKAGE_NAME_ASSIGN = lazy_compile(r"""^__package_name__\s*=\s*['"]([^'"]+)['"]""", re.M)
+_COMMIT_ID = lazy_compile(r"(\[sha1\]:[^'\"\n]+)")
+_LIST_ASSIGN = lazy_compile(r"self\.version\s*=\s*\[([^\]]*)\]")
+_QUOTED = lazy_compile(r"""['"]([^'"]+)['"]""")
+_URL_CUDA = lazy_compile(r"/cuda-(\d+(?:\.\d+)?)/")
+_NAME_CUDA = lazy_compile(r"cuda(\d+)", re.I)
+_LOCAL_CUDA = lazy_compile(r"\+.*?cu(?:da)?(\d+)\.?(\d+)?", re.I)
+_GPU_PLUGIN_LIB = lazy_compile(r"^libmindspore_gpu\.so(?:\.(\d+\.\d+))?$")
+_GPU_PLUGIN_DIR = lazy_compile(r"^gpu(\d+\.\d+)$")
 
 
 def probe_mindspore(host: Host, options) -> MindSporeFacts:

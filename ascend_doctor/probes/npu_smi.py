@@ -16,15 +16,16 @@ from typing import Dict, List, Optional, Tuple
 
 from ..facts import NpuDevice, NpuSmiFacts
 from ..host import Host
+from ..lazyre import lazy_compile
 
 NPU_SMI_ARGV = ["npu-smi", "info"]
 # Where the HDK installs npu-smi; used when it is not on PATH (e.g. sudo's secure_path).
 NPU_SMI_PATHS = ("/usr/local/bin/npu-smi", "/usr/local/sbin/npu-smi")
 
-_BANNER = re.compile(r"npu-smi\s+(\S+)\s+Version:\s*(\S+)")
-_PAIR = re.compile(r"(\d+)\s*/\s*(\d+)")
-_INT = re.compile(r"^\d+$")
-_IDLE = re.compile(r"No running processes found in NPU\s+(\d+)", re.I)
+_BANNER = lazy_compile(r"npu-smi\s+(\S+)\s+Version:\s*(\S+)")
+_PAIR = lazy_compile(r"(\d+)\s*/\s*(\d+)")
+_INT = lazy_compile(r"^\d+$")
+_IDLE = lazy_compile(r"No running processes found in NPU\s+(\d+)", re.I)
 # A table has at most a few dozen NPUs; bounding the work keeps 1 MB of junk cheap.
 MAX_LINE = 1000
 # 64 chips with processes is a few hundred lines; beyond this the output is not a table.

@@ -9,11 +9,13 @@ host_nic_ip / container_ip is one of this host's names or addresses.
 from __future__ import annotations
 
 import re
-from typing import Dict, Optional
+from typing import TYPE_CHECKING, Dict, Optional
 
 from ..facts import RankTableFacts
 from ..host import Host, HostError
-from ..rank_table import FORMAT_V20, RankTable, problem_counts, validate_rank_table_text
+
+if TYPE_CHECKING:  # the validator is imported only when a rank table is named
+    from ..rank_table import RankTable
 
 # MindSpore reads MINDSPORE_HCCL_CONFIG_PATH first, then RANK_TABLE_FILE (ascend_formats.md §4.7).
 RANK_TABLE_VARS = ("MINDSPORE_HCCL_CONFIG_PATH", "RANK_TABLE_FILE")
@@ -81,6 +83,8 @@ def find_local_server(table: RankTable, names: Dict[str, str]) -> Optional[dict]
 
 def rank_table_facts(table: RankTable, env_var: Optional[str], path: Optional[str],
                      names: Dict[str, str]) -> RankTableFacts:
+    from ..rank_table import FORMAT_V20, problem_counts
+
     facts = RankTableFacts(env_var=env_var, path=path)
     facts.format, facts.version, facts.status = table.format, table.version, table.status
     # a 2.0 table has no server_list (ranks only): its server count is unknown, not 0
@@ -111,5 +115,7 @@ def probe_rank_table(host: Host, options) -> RankTableFacts:
         return RankTableFacts(env_var=var, path=path, read_error=str(exc))
     # RANK_SIZE against the table is the launch-environment check's to report, not the file's.
     env = {k: v for k, v in host.env.items() if k != "RANK_SIZE"}
+    from ..rank_table import validate_rank_table_text  # the validator only when a rank table is named
+
     table = validate_rank_table_text(text, env=env)
     return rank_table_facts(table, var, path, local_identity(host, getattr(options, "timeout", 10.0)))
