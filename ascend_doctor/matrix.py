@@ -23,6 +23,7 @@ from typing import Any, Dict, List, Optional, Tuple
 
 from .i18n import _
 from .data import DataError, data_path, load_data_file, load_json_file
+from .i18n import _
 from .versions import compare_versions, major_minor, parse_version, python_major_minor, release_matches, version_key
 
 MATRIX_FILE = "compat_matrix.json"
@@ -710,7 +711,7 @@ def mindspore_install_steps(rows: List[dict], why: str, limit: int = 3) -> List[
     for row in rows[:limit]:
         on_pypi = any(PYPI_SOURCE in p["source"] for p in row.get("python", []))
         if on_pypi:
-            steps.append(f"pip install mindspore=={row['pip_version']}   # {why}")
+            steps.append(f"pip install mindspore=={row['pip_version']}   # {why}")  # `why` is in the run's language
         else:
             steps.append(_("install MindSpore {version} from https://www.mindspore.cn/versions   # {why}; not on PyPI")
                          .format(version=row["version"], why=why))

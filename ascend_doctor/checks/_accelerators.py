@@ -10,6 +10,7 @@ import re
 from typing import List
 
 from ..facts import Facts
+from ..i18n import _
 
 
 def npu_count(facts: Facts) -> int:
@@ -63,16 +64,21 @@ def checked_as(facts: Facts) -> str:
 
     gpu = gpu_present(facts)
     if ascend_signs(facts):
-        return "checked as an Ascend NPU" + (" and NVIDIA GPU" if gpu else "") + " host"
-    return "no Ascend NPU stack found \u2014 checked as a " + ("GPU" if gpu else "CPU") + " host"
+        return _("checked as an Ascend NPU and NVIDIA GPU host") if gpu else _("checked as an Ascend NPU host")
+    return _("no Ascend NPU stack found \u2014 checked as a GPU host") if gpu else \
+        _("no Ascend NPU stack found \u2014 checked as a CPU host")
 
 
 def device_phrase(facts: Facts) -> str:
     parts = []
     if npu_present(facts):
         names = npu_names(facts)
-        parts.append(f"{npu_count(facts)} Ascend NPU(s)" + (f" ({', '.join(names)})" if names else ""))
+        parts.append((_("{count} Ascend NPU(s) ({names})") if names else _("{count} Ascend NPU(s)")).format(
+            count=npu_count(facts), names=", ".join(names)))
     if gpu_present(facts):
         names = gpu_names(facts)
-        parts.append(f"{gpu_count(facts)} NVIDIA GPU(s)" + (f" ({', '.join(names)})" if names else ""))
-    return " and ".join(parts) or "no NPU and no NVIDIA GPU"
+        parts.append((_("{count} NVIDIA GPU(s) ({names})") if names else _("{count} NVIDIA GPU(s)")).format(
+            count=gpu_count(facts), names=", ".join(names)))
+    if len(parts) == 2:
+        return _("{npus} and {gpus}").format(npus=parts[0], gpus=parts[1])
+    return parts[0] if parts else _("no NPU and no NVIDIA GPU")

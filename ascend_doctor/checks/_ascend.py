@@ -6,6 +6,7 @@ import posixpath
 from typing import List, Optional, Tuple
 
 from ..facts import CannFacts, CannInstall, Facts
+from ..i18n import N_, _
 from ..probes.cann import set_env_candidates
 
 # Which install to point a user at when the environment names none: the full toolkit
@@ -20,16 +21,16 @@ def ascend_signs(facts: Facts, include_driver: bool = True) -> List[str]:
     """What on this host says it is meant to run Ascend (empty on a plain CPU/GPU machine)."""
     signs = []
     if facts.npu.dev_nodes:
-        signs.append(f"{len(facts.npu.dev_nodes)} /dev/davinci device node(s)")
+        signs.append(_("{count} /dev/davinci device node(s)").format(count=len(facts.npu.dev_nodes)))
     if facts.npu.available:
-        signs.append("npu-smi is installed")
+        signs.append(_("npu-smi is installed"))
     if facts.cann.installs:
-        signs.append(f"CANN at {', '.join(i.root for i in facts.cann.installs)}")
+        signs.append(_("CANN at {roots}").format(roots=", ".join(i.root for i in facts.cann.installs)))
     if include_driver:
         if facts.driver.installed:
-            signs.append(f"driver at {facts.driver.version_file}")
+            signs.append(_("driver at {path}").format(path=facts.driver.version_file))
         elif facts.driver.install_info_path:
-            signs.append(f"{facts.driver.install_info_path} exists")
+            signs.append(_("{path} exists").format(path=facts.driver.install_info_path))
     return signs
 
 
@@ -45,15 +46,17 @@ def driver_evidence(facts: Facts) -> Tuple[str, List[str]]:
     d, npu, hccn = facts.driver, facts.npu, facts.hccn
     seen: List[str] = []
     if d.installed:
-        seen.append(f"{d.version_file}" + (f" (Version={d.version})" if d.version else " (version unreadable)"))
+        seen.append(f"{d.version_file} (Version={d.version})" if d.version else
+                    _("{path} (version unreadable)").format(path=d.version_file))
     if npu.available and npu.devices:
-        seen.append(f"npu-smi lists {len(npu.devices)} NPU(s)"
-                    + (f" and reports driver {npu.driver_version}" if npu.driver_version else ""))
+        seen.append(_("npu-smi lists {count} NPU(s) and reports driver {version}").format(
+                    count=len(npu.devices), version=npu.driver_version) if npu.driver_version else
+                    _("npu-smi lists {count} NPU(s)").format(count=len(npu.devices)))
     answered = [dev.device_id for dev in hccn.devices if dev.ip_queried or dev.link or dev.net_health]
     if answered:
-        seen.append(f"hccn_tool answers for {len(answered)} device NIC(s)")
+        seen.append(_("hccn_tool answers for {count} device NIC(s)").format(count=len(answered)))
     if npu.dev_nodes:
-        seen.append(f"{len(npu.dev_nodes)} /dev/davinci device node(s)")
+        seen.append(_("{count} /dev/davinci device node(s)").format(count=len(npu.dev_nodes)))
     if d.installed:
         return "installed", seen
     if (npu.available and npu.devices) or answered:
@@ -77,9 +80,10 @@ def set_env_path(inst: CannInstall) -> str:
 def source_fix(inst: CannInstall) -> List[str]:
     path = set_env_path(inst)
     fix = [f"source {path}",
-           f"echo 'source {path}' >> ~/.bashrc   # so every new shell, ssh session and launched worker has it"]
+           _("echo 'source {path}' >> ~/.bashrc   # so every new shell, ssh session and launched worker has it")
+           .format(path=path)]
     if inst.set_env is None:
-        fix.append(f"({path} was not found: reinstall the CANN package if the file is missing)")
+        fix.append(_("({path} was not found: reinstall the CANN package if the file is missing)").format(path=path))
     return fix
 
 
@@ -99,9 +103,11 @@ def install_of(facts: Facts, path: str) -> Optional[CannInstall]:
 
 
 def describe_install(inst: CannInstall) -> str:
-    release = inst.release or "release unknown"
-    return f"{inst.kind} {release} at {inst.root}" + (f" (-> {inst.resolved})" if inst.resolved and
-                                                       inst.resolved != inst.root else "")
+    release = inst.release or _("release unknown")
+    if inst.resolved and inst.resolved != inst.root:
+        return _("{kind} {release} at {root} (-> {resolved})").format(kind=inst.kind, release=release, root=inst.root,
+                                                                      resolved=inst.resolved)
+    return _("{kind} {release} at {root}").format(kind=inst.kind, release=release, root=inst.root)
 
 
 def run_file_name(inst: CannInstall) -> str:
@@ -115,7 +121,7 @@ NNAE_DEFAULT = "/usr/local/Ascend/nnae/latest"
 # /usr/local/Ascend/{nnae,ascend-toolkit,}/latest/compiler/version.info in that order (matrix checker.file_read,
 # compat_facts.md table 1), and MindSpore 2.0's _check_version.py (AscendEnvChecker.set_env, index id 264564265)
 # also points ASCEND_OPP_PATH, ASCEND_AICPU_PATH and the front of PATH and PYTHONPATH at that nnae on import.
-FIXED_PATH_SOURCE = ("mindspore/run_check/_check_version.py AscendEnvChecker: fixed default paths, nnae first "
+FIXED_PATH_SOURCE = N_("mindspore/run_check/_check_version.py AscendEnvChecker: fixed default paths, nnae first "
                      "(matrix checker.file_read; MindSpore 2.0's set_env also sets ASCEND_OPP_PATH/ASCEND_AICPU_PATH "
                      "to that install)")
 
@@ -136,4 +142,4 @@ def nnae_wins(facts, matrix) -> Optional[Tuple[CannInstall, str, str]]:
 
     later = sorted((r for r in matrix.mindspore_releases if not r["checker"]["file_read_kind"].startswith("fixed/")
                     and r["release_kind"] == "final"), key=lambda r: version_key(r["version"]))
-    return nnae, ms.version, later[0]["version"] if later else "a newer release"
+    return nnae, ms.version, later[0]["version"] if later else _("a newer release")

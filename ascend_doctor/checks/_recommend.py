@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import List, Optional
 
+from ..i18n import N_, _
 from ..matrix import mindspore_install_steps
 from ..records import dataclass, field
 from ..versions import version_key
@@ -25,6 +26,7 @@ class MindSporeAdvice:
     rows: List[dict] = field(default_factory=list)  # published pairings for this CANN (and Python), newest first
     cann: Optional[str] = None  # the CANN release (or compiler value) they were chosen for
     fix: List[str] = field(default_factory=list)
+    upgrade: Optional[str] = None  # the fix line (last in `fix`) that upgrades CANN instead, if any
     summary: str = ""  # one sentence: what to install and where it comes from (PyPI or the download page)
     evidence: dict = field(default_factory=dict)
 
@@ -45,37 +47,48 @@ def _by(matrix, row: dict, cann: str) -> str:
     return "; ".join(dict.fromkeys(b for c in named for b in c["by"]))
 
 
-def where_to_get(matrix, row: dict) -> str:
-    return "on PyPI" if matrix.on_pypi(row) else f"not on PyPI (download it from {DOWNLOAD_PAGE})"
+def where_to_get(matrix, row: dict, translated: bool = True) -> str:
+    """Where the release comes from; `translated=False` inside a fix's step, which stays as written."""
+    if not translated:
+        return "on PyPI" if matrix.on_pypi(row) else f"not on PyPI (download it from {DOWNLOAD_PAGE})"
+    return _("on PyPI") if matrix.on_pypi(row) else _("not on PyPI (download it from {url})").format(url=DOWNLOAD_PAGE)
 
 
 def advise_mindspore(matrix, facts, cann_release: Optional[str], compiler: Optional[str],
-                     why: str = "newest release published with", limit: int = 1) -> MindSporeAdvice:
-    """The MindSpore release(s) to install for this CANN (and the machine's Python), with fix lines."""
+                     why: str = N_("newest release published with {target}"), limit: int = 1,
+                     why_values: Optional[dict] = None) -> MindSporeAdvice:
+    """The MindSpore release(s) to install for this CANN (and the machine's Python), with fix lines. `why` is the
+    message (marked with N_) that says why a release is named; its {target} is the CANN (and Python) it was
+    chosen for, `why_values` any other placeholders it has."""
     python = facts.python.version
     platform = platform_of(facts)
-    label = f"CANN {cann_release}" if cann_release else (f"CANN compiler {compiler}" if compiler else "this CANN")
+    label = f"CANN {cann_release}" if cann_release else (
+        _("CANN compiler {compiler}").format(compiler=compiler) if compiler else _("this CANN"))
     rows = matrix.published_mindspore_for_cann(cann_release, compiler, python, platform) \
         if (cann_release or compiler) else []
     advice = MindSporeAdvice(rows=rows, cann=cann_release or compiler)
-    py = f" and Python {python}" if python else ""
+    target = _("{cann} and Python {python}").format(cann=label, python=python) if python else label
     if rows:
         row = rows[0]
-        advice.evidence["published with " + label] = ", ".join(r["version"] for r in rows)
-        advice.fix = mindspore_install_steps(rows, f"{why} {label}{py} ({_by(matrix, row, cann_release or '')})",
-                                             limit=limit)
-        advice.summary = (f"MindSpore {row['version']} is the newest release published with {label}{py}; it is "
-                          f"{where_to_get(matrix, row)}.")
+        advice.evidence[_("published with {target}").format(target=label)] = ", ".join(r["version"] for r in rows)
+        reason = _(why).format(target=target, **(why_values or {}))
+        advice.fix = mindspore_install_steps(rows, _("{reason} ({sources})").format(
+            reason=reason, sources=_by(matrix, row, cann_release or "")), limit=limit)
+        advice.summary = _("MindSpore {version} is the newest release published with {target}; it is {where}.").format(
+            version=row["version"], target=target, where=where_to_get(matrix, row))
     else:
-        advice.fix = [f"no MindSpore release in the matrix is published with {label}{py}: see "
-                      "https://www.mindspore.cn/install for the pairing, or upgrade CANN (below)"]
-        advice.summary = f"The matrix has no MindSpore release published with {label}{py}."
+        advice.fix = [_("no MindSpore release in the matrix is published with {target}: see "
+                        "https://www.mindspore.cn/install for the pairing, or upgrade CANN (below)").format(target=target)]
+        advice.summary = _("The matrix has no MindSpore release published with {target}.").format(target=target)
     newest = matrix.newest_published_pairing(python, platform)
     if newest:
         ms_row, cann = newest
         if not rows or version_key(ms_row["version"]) > version_key(rows[0]["version"]):
-            advice.fix.append(
-                f"or upgrade CANN: install CANN {cann['cann']} (toolkit + kernels), `source <install>/set_env.sh`, "
-                f"then MindSpore {ms_row['version']} ({where_to_get(matrix, ms_row)})   # the newest published "
-                f"pairing ({'; '.join(cann['by'])}); its driver: ascend-doctor matrix show --cann {cann['cann']}")
+            advice.upgrade = _(
+                "{step}   # the newest published pairing ({sources}); its driver: ascend-doctor matrix show --cann "
+                "{cann}").format(
+                step=f"or upgrade CANN: install CANN {cann['cann']} (toolkit + kernels), `source <install>/set_env.sh`, "
+                     f"then MindSpore {ms_row['version']} ({where_to_get(matrix, ms_row, translated=False)})",
+                sources="; ".join(cann["by"]), cann=cann["cann"])
+            advice.fix.append(advice.upgrade)
     return advice

@@ -11,6 +11,7 @@ an FP32 model, too few cores to feed the devices).
 from __future__ import annotations
 
 from ..findings import PASS, WARN
+from ..i18n import _, get_lang, sentences
 from . import check
 from ._accelerators import (accelerator_count, device_phrase, gpu_present, is_310_class, npu_names, npu_present)
 from ..versions import major_minor_numbers
@@ -24,6 +25,11 @@ def _training_accelerators(facts) -> bool:
     return gpu_present(facts) or (npu_present(facts) and not is_310_class(facts))
 
 
+def _advice(ctx, pitfall: str) -> str:
+    """The knowledge base's advice for a pitfall, in the run's language."""
+    return ctx.kb.pitfall(pitfall).text(get_lang())[1]
+
+
 def performance_context(ctx) -> bool:
     """The user asked about speed: a smoke training run or a comparison with a baseline."""
     o = ctx.options
@@ -35,16 +41,17 @@ def advise_mixed_precision(ctx):
     facts = ctx.facts
     if not _training_accelerators(facts):
         return None
-    tip = ctx.kb.pitfall("P04")
     return ctx.finding(PASS,
-        summary=f"This machine has {device_phrase(facts)}. Ascend NPUs, and NVIDIA GPUs with Tensor Cores (V100 and "
-                "newer), run fp16 (and bf16 where the chip has it) matrix math several times faster than fp32, but "
-                f"MindSpore trains in fp32 unless told otherwise. {tip.advice}",
+        summary=sentences(_("This machine has {devices}.").format(devices=device_phrase(facts)),
+                          _("Ascend NPUs, and NVIDIA GPUs with Tensor Cores (V100 and newer), run fp16 (and bf16 where "
+                            "the chip has it) matrix math several times faster than fp32, but MindSpore trains in fp32 "
+                            "unless told otherwise."),
+                          _advice(ctx, "P04")),
         evidence={"devices": device_phrase(facts)},
         fix=["from mindspore import amp",
-             'train_net = amp.build_train_network(net, optimizer, loss_fn, level="O2")   # fp16 compute, fp32 weights',
+             _('train_net = amp.build_train_network(net, optimizer, loss_fn, level="O2")   # fp16 compute, fp32 weights'),
              'or: model = mindspore.Model(net, loss_fn, optimizer, amp_level="O2")',
-             "compare loss curves of the first epochs with the fp32 run before switching for good"],
+             _("compare loss curves of the first epochs with the fp32 run before switching for good")],
         pitfall="P04")
 
 
@@ -56,20 +63,23 @@ def advise_graph_kernel(ctx):
     flags = ctx.facts.env.get("MS_DEV_GRAPH_KERNEL_FLAGS")
     if flags is not None:
         return ctx.finding(PASS,
-                           summary=f"Graph-kernel flags are already set (MS_DEV_GRAPH_KERNEL_FLAGS={flags!r}).",
+                           summary=_("Graph-kernel flags are already set (MS_DEV_GRAPH_KERNEL_FLAGS={flags}).").format(
+                               flags=repr(flags)),
                            evidence={"MS_DEV_GRAPH_KERNEL_FLAGS": flags}, pitfall="P06")
     ver = major_minor_numbers(ctx.facts.mindspore.version)
     if ver is not None and ver >= (2, 3):
-        lines = ['mindspore.set_context(jit_config={"jit_level": "O1"})   # MindSpore 2.3+: O1 adds operator fusion',
+        lines = [_('mindspore.set_context(jit_config={"jit_level": "O1"})   # MindSpore 2.3+: O1 adds operator fusion'),
                  'or: mindspore.set_context(graph_kernel_flags="--opt_level=2")']
     else:
-        lines = ["mindspore.set_context(enable_graph_kernel=True)   # MindSpore 1.x-2.2, GRAPH_MODE",
+        lines = [_("mindspore.set_context(enable_graph_kernel=True)   # MindSpore 1.x-2.2, GRAPH_MODE"),
                  'or: mindspore.set_context(graph_kernel_flags="--opt_level=2")']
     return ctx.finding(PASS,
-                       summary=f"On {device_phrase(facts)} MindSpore can fuse small operators into bigger kernels in "
-                               f"GRAPH_MODE; it is off by default. {ctx.kb.pitfall('P06').advice}",
-                       evidence={"devices": device_phrase(facts), "MindSpore": facts.mindspore.version or "not installed"},
-                       fix=lines + ["measure step time with and without it: fusion helps most on many small ops"],
+                       summary=sentences(_("On {devices} MindSpore can fuse small operators into bigger kernels in "
+                                           "GRAPH_MODE; it is off by default.").format(devices=device_phrase(facts)),
+                                         _advice(ctx, "P06")),
+                       evidence={"devices": device_phrase(facts),
+                                 "MindSpore": facts.mindspore.version or _("not installed")},
+                       fix=lines + [_("measure step time with and without it: fusion helps most on many small ops")],
                        pitfall="P06")
 
 
@@ -83,14 +93,17 @@ def advise_data_pipeline(ctx):
         return None
     workers = max(1, cpus // devices)
     return ctx.finding(WARN,
-        summary=f"{cpus} CPU cores for {devices} device(s) ({cpus / devices:.1f} per device, fewer than "
-                f"{MIN_CORES_PER_DEVICE}): decoding and augmentation in dataset.map() will likely keep the devices "
-                f"waiting for data. {ctx.kb.pitfall('P05').advice}",
+        summary=sentences(_("{cpus} CPU cores for {devices} device(s) ({per_device} per device, fewer than "
+                            "{minimum}): decoding and augmentation in dataset.map() will likely keep the devices "
+                            "waiting for data.").format(cpus=cpus, devices=devices, per_device=f"{cpus / devices:.1f}",
+                                                       minimum=MIN_CORES_PER_DEVICE),
+                          _advice(ctx, "P05")),
         evidence={"cpu_count": cpus, "devices": device_phrase(facts)},
         fix=[f"dataset = dataset.map(operations=transforms, input_columns=\"image\", num_parallel_workers={workers})",
-             f"mindspore.dataset.config.set_num_parallel_workers({workers})   # default for every op in this process",
-             "decode and resize once ahead of time (e.g. to MindRecord) so each epoch only reads tensors",
-             "watch the device utilisation during an epoch: low and spiky means the pipeline is the bottleneck"],
+             _("mindspore.dataset.config.set_num_parallel_workers({workers})   # default for every op in this process")
+             .format(workers=workers),
+             _("decode and resize once ahead of time (e.g. to MindRecord) so each epoch only reads tensors"),
+             _("watch the device utilisation during an epoch: low and spiky means the pipeline is the bottleneck")],
         pitfall="P05")
 
 
@@ -103,16 +116,18 @@ def advise_int8_fp16_device(ctx):
     names = npu_names(facts) or [facts.npu.soc_family or "310"]
     soc = names[0] if names[0].lower().startswith("ascend") else f"Ascend{names[0]}"
     return ctx.finding(WARN,
-        summary=f"The NPUs here ({', '.join(names)}) are 310-class inference chips that compute in FP16 and INT8: a "
-                "model trained in FP32 loses accuracy if it is sensitive to FP16 rounding, and converting it with "
-                "ATC's default precision mode casts FP32 to FP16 (P10). "
-                f"{ctx.kb.pitfall('P11').advice} {ctx.kb.pitfall('P10').advice}",
+        summary=sentences(_("The NPUs here ({names}) are 310-class inference chips that compute in FP16 and INT8: a "
+                            "model trained in FP32 loses accuracy if it is sensitive to FP16 rounding, and converting "
+                            "it with ATC's default precision mode casts FP32 to FP16 (P10).").format(
+                                names=", ".join(names)),
+                          _advice(ctx, "P11"), _advice(ctx, "P10")),
         evidence={"devices": ", ".join(names), "soc_family": facts.npu.soc_family or "-"},
-        fix=[f"atc --model=net.mindir --framework=1 --soc_version={soc} --output=net "
-             "--precision_mode=force_fp32   # keeps FP32 where the chip allows, slower",
-             "run the FP32 model and the converted .om on the same validation set; accept at most ~0.5% accuracy drop",
-             "for speed: quantise to INT8 with calibration data (AMCT) and check accuracy the same way",
-             "models that stay too inaccurate: serve them on a 910-class device"],
+        fix=[_("atc --model=net.mindir --framework=1 --soc_version={soc} --output=net "
+               "--precision_mode=force_fp32   # keeps FP32 where the chip allows, slower").format(soc=soc),
+             _("run the FP32 model and the converted .om on the same validation set; accept at most ~0.5% accuracy "
+               "drop"),
+             _("for speed: quantise to INT8 with calibration data (AMCT) and check accuracy the same way"),
+             _("models that stay too inaccurate: serve them on a 910-class device")],
         pitfall="P11")
 
 
@@ -122,12 +137,12 @@ def advise_fp16_peak(ctx):
     if not performance_context(ctx) or not accelerator_count(facts):
         return None
     return ctx.finding(PASS,
-        summary="The FP16 peak TFLOPS of a datasheet is not what training reaches: mixed precision keeps FP32 "
-                "accumulation and master weights, and data loading and communication take their share. "
-                f"{ctx.kb.pitfall('P12').advice}",
+        summary=sentences(_("The FP16 peak TFLOPS of a datasheet is not what training reaches: mixed precision keeps "
+                            "FP32 accumulation and master weights, and data loading and communication take their "
+                            "share."), _advice(ctx, "P12")),
         evidence={"devices": device_phrase(facts)},
-        fix=["samples_per_second = global_batch_size / measured_step_time_s   # from the smoke run, after warm-up",
-             "compare that with a baseline measured on the same model, not with the peak figure"],
+        fix=[_("samples_per_second = global_batch_size / measured_step_time_s   # from the smoke run, after warm-up"),
+             _("compare that with a baseline measured on the same model, not with the peak figure")],
         pitfall="P12")
 
 
@@ -138,8 +153,8 @@ def advise_gpu_vs_ascend(ctx):
     if not (gpu_present(facts) and ms.installed and "gpu" in ms.backends):
         return None
     return ctx.finding(PASS,
-        summary="MindSpore runs on this machine's NVIDIA GPUs, but it is developed and tuned for Ascend first: "
-                f"expect lower speed than the same model on Ascend. {ctx.kb.pitfall('P20').advice}",
+        summary=sentences(_("MindSpore runs on this machine's NVIDIA GPUs, but it is developed and tuned for Ascend "
+                            "first: expect lower speed than the same model on Ascend."), _advice(ctx, "P20")),
         evidence={"devices": device_phrase(facts), "MindSpore": f"{ms.dist_name} {ms.version}"},
         fix=[],
         pitfall="P20")

@@ -13,6 +13,7 @@ from typing import Dict, List, Optional, Tuple
 
 from ..facts import CannInstall
 from ..findings import FAIL, PASS, SKIP, WARN
+from ..i18n import N_, _, sentences
 from ..matrix import PUBLISHED_ROLES
 from ..versions import (
     FIRMWARE_MIN_PREFIX, innerversion_code, innerversion_listed, major_minor, parse_range_list, parse_version,
@@ -31,13 +32,13 @@ CUDA_MS = "compat.cuda_mindspore"
 CUSTOM_OPS = "compat.custom_ops_cann"
 
 TITLES = {
-    MS_CANN: "MindSpore and CANN belong together",
-    CANN_DRIVER: "CANN and the NPU driver belong together",
-    DRIVER_FW: "NPU driver and firmware accept each other (Huawei's rule)",
-    FW_MIN: "NPU firmware is 6.4 or newer",
-    PY_MS: "Python version is one the MindSpore release was built for",
-    CUDA_MS: "MindSpore GPU build matches the CUDA runtime and cuDNN",
-    CUSTOM_OPS: "MindSpore's bundled custom operators were built for this CANN",
+    MS_CANN: N_("MindSpore and CANN belong together"),
+    CANN_DRIVER: N_("CANN and the NPU driver belong together"),
+    DRIVER_FW: N_("NPU driver and firmware accept each other (Huawei's rule)"),
+    FW_MIN: N_("NPU firmware is 6.4 or newer"),
+    PY_MS: N_("Python version is one the MindSpore release was built for"),
+    CUDA_MS: N_("MindSpore GPU build matches the CUDA runtime and cuDNN"),
+    CUSTOM_OPS: N_("MindSpore's bundled custom operators were built for this CANN"),
 }
 
 # MindSpore <= 2.3 read fixed paths, nnae first (compat_facts.md table 1, [fixed/...]).
@@ -61,11 +62,11 @@ def is_planned(facts) -> bool:
 
 
 def _cann_here(ctx) -> str:
-    return "the planned CANN" if is_planned(ctx.facts) else "the installed CANN"
+    return _("the planned CANN") if is_planned(ctx.facts) else _("the installed CANN")
 
 
 def _at(inst: CannInstall, ctx) -> str:
-    return "" if is_planned(ctx.facts) else f" at {inst.root}"
+    return "" if is_planned(ctx.facts) else _(" at {root}").format(root=inst.root)
 
 
 def needed_hdk(matrix, cann_release: Optional[str]) -> List[str]:
@@ -97,33 +98,33 @@ def judged_cann(facts) -> Tuple[Optional[CannInstall], List[CannInstall], str]:
     """The CANN install MindSpore will actually read, the others, and why that one."""
     installs = list(facts.cann.installs)
     if not installs:
-        return None, [], "no CANN install found"
+        return None, [], _("no CANN install found")
     active = facts.cann.active
     if active is not None:
-        why = "the planned CANN" if is_planned(facts) else "the environment points at it"
+        why = _("the planned CANN") if is_planned(facts) else _("the environment points at it")
         return active, [i for i in installs if i is not active], why
     if len(installs) == 1:
-        return installs[0], [], "the only CANN install found (the environment does not point at any)"
+        return installs[0], [], _("the only CANN install found (the environment does not point at any)")
     for root in _FIXED_ORDER:
         for inst in installs:
             if inst.root.rstrip("/") == root:
                 return inst, [i for i in installs if i is not inst], \
-                    f"the environment points at none; {root} is the first default path MindSpore reads"
-    return installs[0], installs[1:], "the environment points at none; judged the first install found"
+                    _("the environment points at none; {root} is the first default path MindSpore reads").format(root=root)
+    return installs[0], installs[1:], _("the environment points at none; judged the first install found")
 
 
 def _describe_install(inst: CannInstall) -> str:
-    parts = ["planned" if inst.root == "(planned)" else inst.root]
+    parts = [_("planned") if inst.root == "(planned)" else inst.root]
     if inst.release:
         parts.append(f"CANN {inst.release}")
     if inst.compiler_version:
-        parts.append(f"compiler {inst.compiler_version}")
+        parts.append(_("compiler {version}").format(version=inst.compiler_version))
     return ", ".join(parts)
 
 
 def _cann_label(matrix, mm: Optional[str]) -> str:
     rels = [c["release"] for c in matrix.cann_for_compiler(mm)] if mm else []
-    return f"{mm} (CANN {' / '.join(rels)})" if rels else f"{mm} (no CANN release known)"
+    return f"{mm} (CANN {' / '.join(rels)})" if rels else _("{compiler} (no CANN release known)").format(compiler=mm)
 
 
 
@@ -136,102 +137,127 @@ def _cann_steps(matrix, candidates: List[dict], mindspore: str, driver: Optional
         by = "; ".join(sorted({n["by"] for n in c["named_by"] if n["role"] in PUBLISHED_ROLES}))
         build = f" (build {', '.join(c['builds'])})" if c["builds"] else ""
         # Another CANN may need another driver: the fix names it (from the matrix's pairings only).
-        steps.append(f"install CANN {c['cann']}{build} toolkit + kernels for MindSpore {mindspore}"
-                     f"{driver_note(matrix, c['cann'], driver)}, then "
-                     f"`source <install>/set_env.sh`   # compiler {c['compiler']}; published pairing: {by}")
+        # The step before "  # " is copied as written (English); the comment is translated.
+        step = (f"install CANN {c['cann']}{build} toolkit + kernels for MindSpore {mindspore}"
+                f"{driver_note(matrix, c['cann'], driver)}, then `source <install>/set_env.sh`")
+        steps.append(_("{step}   # compiler {compiler}; published pairing: {sources}").format(
+            step=step, compiler=c["compiler"], sources=by))
     return steps
 
 
 # ---------------------------------------------------------------------------
 
 @check(MS_CANN, TITLES[MS_CANN], pitfalls=["P07"],
-       fail="MindSpore and CANN do not belong together", warn="MindSpore and CANN: pairing unknown",
-       skip="MindSpore and CANN: nothing to pair")
+       fail=N_("MindSpore and CANN do not belong together"), warn=N_("MindSpore and CANN: pairing unknown"),
+       skip=N_("MindSpore and CANN: nothing to pair"))
 def check_mindspore_cann(ctx):
     ms = _installed_mindspore(ctx)
     if not ms:
-        return ctx.finding(SKIP, "MindSpore is not installed in this Python; nothing to pair with CANN.")
+        return ctx.finding(SKIP, _("MindSpore is not installed in this Python; nothing to pair with CANN."))
     inst, others, why = judged_cann(ctx.facts)
     fixed = nnae_wins(ctx.facts, ctx.matrix)
     if fixed and inst is not fixed[0]:
         # this MindSpore's version check reads the default nnae whatever the environment points at
         others = [i for i in ctx.facts.cann.installs if i is not fixed[0]]
-        inst, why = fixed[0], f"MindSpore {fixed[1]} reads {fixed[0].root} first, whatever the environment says ({FIXED_PATH_SOURCE})"
+        inst, why = fixed[0], _("MindSpore {version} reads {root} first, whatever the environment says ({source})").format(
+            version=fixed[1], root=fixed[0].root, source=_(FIXED_PATH_SOURCE))
     if inst is None:
-        return ctx.finding(SKIP, f"No CANN install was found, so MindSpore {ms.version} has no CANN to "
-                                          "check against (the install checks report a missing CANN).")
+        return ctx.finding(SKIP, _("No CANN install was found, so MindSpore {version} has no CANN to "
+                                   "check against (the install checks report a missing CANN).").format(version=ms.version))
     matrix = ctx.matrix
     row = matrix.mindspore_row(ms.version)
     evidence: Dict[str, object] = {"mindspore": ms.version, "cann_judged": _describe_install(inst), "why_this_cann": why}
     if others:
         evidence["other_cann_installs"] = [_describe_install(i) for i in others]
     if ms.accepted_cann:
-        accepted, accepted_from = list(ms.accepted_cann), "the installed mindspore/run_check/_check_version.py"
+        accepted, accepted_from = list(ms.accepted_cann), _("the installed mindspore/run_check/_check_version.py")
     elif row:
-        accepted, accepted_from = list(row["checker"]["accepted_compilers"]), "the matrix"
+        accepted, accepted_from = list(row["checker"]["accepted_compilers"]), _("the matrix")
     else:
         accepted, accepted_from = [], None
     if row:
-        evidence["matrix_row"] = (f"MindSpore {row['version']}: checker accepts {row['checker']['accepted_compilers']}, "
-                                  f"reads {row['checker']['file_read']} [{matrix.describe_source(row['checker']['source'])}]")
+        evidence["matrix_row"] = _("MindSpore {version}: checker accepts {accepted}, reads {file} [{source}]").format(
+            version=row["version"], accepted=row["checker"]["accepted_compilers"], file=row["checker"]["file_read"],
+            source=matrix.describe_source(row["checker"]["source"]))
         if ms.accepted_cann and sorted(ms.accepted_cann) != sorted(row["checker"]["accepted_compilers"]):
-            evidence["note"] = "the installed MindSpore's list differs from the matrix row; the installed list decides"
+            evidence["note"] = _("the installed MindSpore's list differs from the matrix row; the installed list decides")
     evidence["matrix"] = _matrix_info(ctx)
     compiler = inst.compiler_version
     mm = major_minor(compiler)
     if not mm:
         return ctx.finding(WARN,
-                           f"The CANN compiler version of {inst.root} could not be read (compiler/version.info), so "
-                           f"whether MindSpore {ms.version} accepts it is unknown; MindSpore itself skips its check then.",
-                           evidence, ["cat " + inst.root.rstrip("/") + "/compiler/version.info   # should start with Version="],
+                           _("The CANN compiler version of {root} could not be read (compiler/version.info), so "
+                             "whether MindSpore {version} accepts it is unknown; MindSpore itself skips its check then.")
+                           .format(root=inst.root, version=ms.version),
+                           evidence, [_("cat {path}   # should start with Version=").format(
+                               path=inst.root.rstrip("/") + "/compiler/version.info")],
                            "P07")
     evidence["compiler_major_minor"] = _cann_label(matrix, mm)
     if not accepted:
         return ctx.finding(WARN,
-                           f"MindSpore {ms.version} is not in the compatibility matrix {_matrix_info(ctx)} and its own "
-                           f"accepted-CANN list could not be read, so the pairing with CANN compiler {mm} is unknown.",
-                           evidence, ["ascend-doctor matrix update --url <newer matrix URL>   # if a newer matrix exists",
-                                      "python -c 'import mindspore; mindspore.run_check()'   # MindSpore's own check"], "P07")
-    evidence["accepted_compilers"] = f"{accepted} (from {accepted_from})"
+                           _("MindSpore {version} is not in the compatibility matrix {matrix} and its own "
+                             "accepted-CANN list could not be read, so the pairing with CANN compiler {compiler} is "
+                             "unknown.").format(version=ms.version, matrix=_matrix_info(ctx), compiler=mm),
+                           evidence, [_("ascend-doctor matrix update --url <newer matrix URL>   # if a newer matrix exists"),
+                                      _("python -c 'import mindspore; mindspore.run_check()'   # MindSpore's own check")],
+                           "P07")
+    evidence["accepted_compilers"] = _("{values} (from {source})").format(values=accepted, source=accepted_from)
     candidates = matrix.cann_candidates(ms.version) if row else []
     disagree = [c for c in candidates if c["accepted"] is False]
     if disagree:
         evidence["sources_disagree"] = [
-            f"{n['by']} names CANN {c['cann']} (compiler {c['compiler']}), which MindSpore {ms.version}'s checker "
-            f"does not accept [{matrix.describe_source(n['source'])}]" for c in disagree for n in c["named_by"]]
+            _("{by} names CANN {cann} (compiler {compiler}), which MindSpore {version}'s checker "
+              "does not accept [{source}]").format(by=n["by"], cann=c["cann"], compiler=c["compiler"], version=ms.version,
+                                                   source=matrix.describe_source(n["source"]))
+            for c in disagree for n in c["named_by"]]
     if row and row.get("notes"):
         evidence["matrix_notes"] = row["notes"]
     if mm in accepted:
         named = [c for c in candidates if c["cann"] and release_matches(inst.release or "", c["cann"])]
         extra = ""
         if disagree:
-            others_named = "; ".join(f"{n['by']} names CANN {c['cann']}" for c in disagree for n in c["named_by"])
-            extra = f" Sources disagree ({others_named}, which this MindSpore's checker rejects); the verdict " \
-                    f"follows MindSpore's own checker."
+            others_named = _("; ").join(_("{by} names CANN {cann}").format(by=n["by"], cann=c["cann"])
+                                        for c in disagree for n in c["named_by"])
+            extra = _("Sources disagree ({named}, which this MindSpore's checker rejects); the verdict "
+                      "follows MindSpore's own checker.").format(named=others_named)
         by = f" ({'; '.join(sorted({n['by'] for c in named for n in c['named_by']}))})" if named else ""
+        compiler_text = f"{mm} = CANN {inst.release}" if inst.release else mm
         return ctx.finding(PASS,
-                           f"MindSpore {ms.version} accepts CANN compiler {mm}{' = CANN ' + inst.release if inst.release else ''}"
-                           f"{by}.{extra}", evidence)
+                           sentences(_("MindSpore {version} accepts CANN compiler {compiler}{sources}.").format(
+                               version=ms.version, compiler=compiler_text, sources=by), extra), evidence)
     # Mismatch: MindSpore only logs a warning at import, then jobs die without a clear log (P07).
     fix = _cann_steps(matrix, candidates, ms.version, ctx.facts.driver.version)
     if not fix:
-        fix = [f"the matrix names no CANN published with MindSpore {ms.version}; its version check accepts compiler "
-               f"{', '.join(accepted)}, which is not a tested pairing: see https://www.mindspore.cn/install"]
-    advice = advise_mindspore(matrix, ctx.facts, inst.release, compiler, why="or keep this CANN: the newest "
-                              "MindSpore published with")
-    fix += [line for line in advice.fix if not line.startswith("or upgrade CANN")] if advice.rows else \
-        [f"no MindSpore release in the matrix is published with CANN {inst.release or mm}; change CANN"]
+        fix = [_("the matrix names no CANN published with MindSpore {version}; its version check accepts compiler "
+                 "{accepted}, which is not a tested pairing: see https://www.mindspore.cn/install").format(
+                     version=ms.version, accepted=", ".join(accepted))]
+    advice = advise_mindspore(matrix, ctx.facts, inst.release, compiler,
+                              why=N_("or keep this CANN: the newest MindSpore published with {target}"))
+    fix += [line for line in advice.fix if line != advice.upgrade] if advice.rows else \
+        [_("no MindSpore release in the matrix is published with CANN {cann}; change CANN").format(
+            cann=inst.release or mm)]
     others_ok = [i for i in others if major_minor(i.compiler_version) in accepted]
     if others_ok:
         alt = others_ok[0]
-        fix.insert(0, f"source {alt.set_env or alt.root.rstrip('/') + '/set_env.sh'}   # another install here, "
-                      f"{_describe_install(alt)}, is one MindSpore {ms.version} accepts")
-    rel = f"CANN {inst.release}" if inst.release else "this CANN"
+        fix.insert(0, _("source {path}   # another install here, {install}, is one MindSpore {version} accepts").format(
+            path=alt.set_env or alt.root.rstrip("/") + "/set_env.sh", install=_describe_install(alt), version=ms.version))
+    rel = f"CANN {inst.release}" if inst.release else _("this CANN")
     return ctx.finding(FAIL,
-                       f"MindSpore {ms.version} expects a CANN compiler version in {accepted}, but {rel}{_at(inst, ctx)} "
-                       f"has compiler {compiler} ({mm}). MindSpore only prints a warning at import; jobs then fail "
-                       f"later with errors that do not name the version mismatch.",
+                       sentences(_("MindSpore {version} expects a CANN compiler version in {accepted}, but {cann}{at} "
+                                   "has compiler {compiler} ({major_minor}).").format(
+                                       version=ms.version, accepted=accepted, cann=rel, at=_at(inst, ctx),
+                                       compiler=compiler, major_minor=mm),
+                                 _("MindSpore only prints a warning at import; jobs then fail later with errors that do "
+                                   "not name the version mismatch.")),
                        evidence, fix, "P07")
+
+
+# The PASS line of compat.cann_driver for each relation a matrix row states (None: any other relation, named).
+_RELATION_SUMMARY = {
+    "paired": N_("Driver {driver} is HDK {hdk}, paired with CANN {cann} ({source})."),
+    "compatible": N_("Driver {driver} is HDK {hdk}, compatible with CANN {cann} ({source})."),
+    None: N_("Driver {driver} is HDK {hdk}, {relation} with CANN {cann} ({source})."),
+}
 
 
 def _hdk_min(patterns: List[str]):
@@ -239,9 +265,9 @@ def _hdk_min(patterns: List[str]):
 
 
 @check(CANN_DRIVER, TITLES[CANN_DRIVER], pitfalls=["P07"],
-       fail="CANN and the NPU driver do not belong together",
-       warn="CANN and the NPU driver: pairing unknown",
-       skip="CANN and the NPU driver: nothing to pair")
+       fail=N_("CANN and the NPU driver do not belong together"),
+       warn=N_("CANN and the NPU driver: pairing unknown"),
+       skip=N_("CANN and the NPU driver: nothing to pair"))
 def check_cann_driver(ctx):
     drv = ctx.facts.driver
     if not drv.version and ctx.facts.npu.driver_version:
@@ -250,17 +276,17 @@ def check_cann_driver(ctx):
         from ..records import replace
 
         drv = replace(drv, version=ctx.facts.npu.driver_version)
-        driver_from = "npu-smi (driver/version.info is not visible here)"
+        driver_from = _("npu-smi (driver/version.info is not visible here)")
     elif is_planned(ctx.facts):
-        driver_from = "the planned install"
+        driver_from = _("the planned install")
     else:
         driver_from = drv.version_file or "driver/version.info"
     inst, others, why = judged_cann(ctx.facts)
     if not drv.version or inst is None:
-        missing = "driver version" if not drv.version else "CANN install"
-        return ctx.finding(SKIP, f"No {missing} found; nothing to pair.")
+        return ctx.finding(SKIP, _("No driver version found; nothing to pair.") if not drv.version else
+                           _("No CANN install found; nothing to pair."))
     matrix = ctx.matrix
-    evidence: Dict[str, object] = {"driver": f"{drv.version} (from {driver_from})", "cann_judged": _describe_install(inst),
+    evidence: Dict[str, object] = {"driver": _("{version} (from {source})").format(version=drv.version, source=driver_from), "cann_judged": _describe_install(inst),
                                    "why_this_cann": why, "matrix": _matrix_info(ctx)}
     if others:
         evidence["other_cann_installs"] = [_describe_install(i) for i in others]
@@ -268,11 +294,13 @@ def check_cann_driver(ctx):
     code = innerversion_code(inst.innerversion)
     if code and drv.compatible_version:
         listed = innerversion_listed(code, drv.compatible_version)
-        evidence["innerversion_hint"] = (f"CANN innerversion {code} is {'' if listed else 'not '}in the driver's "
-                                         f"compatible_version list (a heuristic; Huawei does not document the rule)")
+        evidence["innerversion_hint"] = (_("CANN innerversion {code} is in the driver's compatible_version list (a "
+                                           "heuristic; Huawei does not document the rule)") if listed else
+                                         _("CANN innerversion {code} is not in the driver's compatible_version list (a "
+                                           "heuristic; Huawei does not document the rule)")).format(code=code)
     if not inst.release:
-        return ctx.finding(WARN, f"The CANN release of {inst.root} is unknown, so its driver pairing is unknown.",
-                           evidence, [], "P07")
+        return ctx.finding(WARN, _("The CANN release of {root} is unknown, so its driver pairing is unknown.").format(
+            root=inst.root), evidence, [], "P07")
     rows = matrix.hdk_for_cann(inst.release)
     matched = [(r, p) for r in rows for p in r["hdk"] if release_matches(drv.version, p)]
     stated = [f"{r['relation']}: {', '.join(r['hdk'])} [{matrix.describe_source(r['source'])}, {r['confidence']}]"
@@ -280,47 +308,57 @@ def check_cann_driver(ctx):
     if stated:
         evidence["matrix_rows"] = stated
     paired = [p for r in rows if r["relation"] == "paired" for p in r["hdk"]]
-    fix_hdk = [f"install Ascend HDK {p} (NPU driver + firmware) for CANN {inst.release}   # paired by "
-               + "; ".join(matrix.describe_source(r["source"]) for r in rows if p in r["hdk"] and r["relation"] == "paired")
+    fix_hdk = [_("{step}   # paired by {sources}").format(
+                   step=f"install Ascend HDK {p} (NPU driver + firmware) for CANN {inst.release}",
+                   sources="; ".join(matrix.describe_source(r["source"]) for r in rows
+                                     if p in r["hdk"] and r["relation"] == "paired"))
                for p in dict.fromkeys(paired)][:2]
     if not fix_hdk and rows:
         listed = list(dict.fromkeys(p for r in rows if r["relation"] != "incompatible" for p in r["hdk"]))
-        fix_hdk = [f"install one of the Ascend HDK releases sources give for CANN {inst.release}: {', '.join(listed)}"]
+        fix_hdk = [_("install one of the Ascend HDK releases sources give for CANN {cann}: {hdk}").format(
+            cann=inst.release, hdk=", ".join(listed))]
     bad = [(r, p) for r, p in matched if r["relation"] == "incompatible"]
     if bad:
         r, p = bad[0]
         return ctx.finding(FAIL,
-                           f"CANN {inst.release} is stated NOT to work with HDK {p}, and the driver is {drv.version}.",
-                           evidence, fix_hdk or [f"install an HDK listed for CANN {inst.release}"], "P07")
+                           _("CANN {cann} is stated NOT to work with HDK {hdk}, and the driver is {driver}.").format(
+                               cann=inst.release, hdk=p, driver=drv.version),
+                           evidence, fix_hdk or [_("install an HDK listed for CANN {cann}").format(cann=inst.release)],
+                           "P07")
     good = [(r, p) for r, p in matched if r["relation"] != "incompatible"]
     if good:
         r, p = good[0]
         return ctx.finding(PASS,
-                           f"Driver {drv.version} is HDK {p}, {r['relation']} with CANN {inst.release} "
-                           f"({matrix.describe_source(r['source'])}).", evidence)
+                           _(_RELATION_SUMMARY.get(r["relation"], _RELATION_SUMMARY[None])).format(
+                               driver=drv.version, hdk=p, relation=r["relation"], cann=inst.release,
+                               source=matrix.describe_source(r["source"])), evidence)
     if not rows:
         return ctx.finding(WARN,
-                           f"No source in the matrix pairs CANN {inst.release} with a driver, so driver {drv.version} "
-                           f"is an unknown pairing (not proven wrong).", evidence,
-                           ["check the CANN release notes' 'version compatibility' table for your server"], "P07")
+                           _("No source in the matrix pairs CANN {cann} with a driver, so driver {driver} "
+                             "is an unknown pairing (not proven wrong).").format(cann=inst.release, driver=drv.version),
+                           evidence,
+                           [_("check the CANN release notes' 'version compatibility' table for your server")], "P07")
     complete = [p for r in rows if r["relation"] == "compatible" and r["confidence"] == "high" for p in r["hdk"]]
     lowest = _hdk_min(complete)
     if complete and lowest is not None and parse_version(drv.version) < lowest:
         return ctx.finding(FAIL,
-                           f"CANN {inst.release}'s release notes list HDK {', '.join(complete)}; driver {drv.version} is "
-                           f"older than all of them.", evidence,
-                           fix_hdk or [f"upgrade the driver and firmware to one of HDK {', '.join(complete)}"], "P07")
+                           _("CANN {cann}'s release notes list HDK {hdk}; driver {driver} is older than all of them.")
+                           .format(cann=inst.release, hdk=", ".join(complete), driver=drv.version), evidence,
+                           fix_hdk or [_("upgrade the driver and firmware to one of HDK {hdk}").format(
+                               hdk=", ".join(complete))], "P07")
     need = needed_hdk(matrix, inst.release)
     if need:
-        only = "the only Ascend HDK release" if len(need) == 1 else "the Ascend HDK releases"
-        return ctx.finding(WARN,
-                           f"CANN {inst.release} needs the NPU driver of Ascend HDK {' or '.join(need)}, {only} sources "
-                           f"pair with it; driver {drv.version} is not {'that release' if len(need) == 1 else 'one of them'}, "
-                           f"so whether it works with CANN {inst.release} is unknown (no source states it).",
+        text = _("CANN {cann} needs the NPU driver of Ascend HDK {hdk}, the only Ascend HDK release sources pair with "
+                 "it; driver {driver} is not that release, so whether it works with CANN {cann} is unknown (no source "
+                 "states it).") if len(need) == 1 else \
+            _("CANN {cann} needs the NPU driver of Ascend HDK {hdk}, the Ascend HDK releases sources pair with it; "
+              "driver {driver} is not one of them, so whether it works with CANN {cann} is unknown (no source states it).")
+        return ctx.finding(WARN, text.format(cann=inst.release, hdk=_(" or ").join(need), driver=drv.version),
                            evidence, fix_hdk, "P07")
     return ctx.finding(WARN,
-                       f"Driver {drv.version} is not among the HDK releases sources give for CANN {inst.release}; "
-                       f"the pairing is unknown.", evidence, fix_hdk, "P07")
+                       _("Driver {driver} is not among the HDK releases sources give for CANN {cann}; "
+                         "the pairing is unknown.").format(driver=drv.version, cann=inst.release),
+                       evidence, fix_hdk, "P07")
 
 
 def _upgrade_order_steps(drv, fw, matrix) -> List[str]:
@@ -329,17 +367,18 @@ def _upgrade_order_steps(drv, fw, matrix) -> List[str]:
     steps = []
     if fw_pkg and drv_pkg and parse_version(fw_pkg) < parse_version(drv_pkg):
         fws = [r["firmware"] for r in matrix.firmware_for_hdk(drv_pkg)]
-        steps.append(f"upgrade the firmware to the one from HDK {drv_pkg} (the driver's release)"
-                     + (f": firmware {', '.join(fws)}" if fws else "")
-                     + "   # the firmware is the older of the two")
+        steps.append(_("{step}   # the firmware is the older of the two").format(
+            step=f"upgrade the firmware to the one from HDK {drv_pkg} (the driver's release)"
+                 + (f": firmware {', '.join(fws)}" if fws else "")))
     elif fw_pkg and drv_pkg and parse_version(drv_pkg) < parse_version(fw_pkg):
-        steps.append(f"upgrade the driver to HDK {fw_pkg} (the firmware's release)   # the driver is the older of the two")
+        steps.append(_("{step}   # the driver is the older of the two").format(
+            step=f"upgrade the driver to HDK {fw_pkg} (the firmware's release)"))
     else:
-        steps.append("install the driver and the firmware from the same Ascend HDK release")
-    steps.append("./Ascend-hdk-<chip>-npu-firmware_<version>.run --upgrade  /  "
-                 "./Ascend-hdk-<chip>-npu-driver_<version>_linux-<arch>.run --upgrade   "
-                 "# order as the HDK install guide for your server says; reboot after the firmware")
-    steps.append("npu-smi info -t board -i 0   # afterwards: Compatibility should read OK")
+        steps.append(_("install the driver and the firmware from the same Ascend HDK release"))
+    steps.append(_("./Ascend-hdk-<chip>-npu-firmware_<version>.run --upgrade  /  "
+                   "./Ascend-hdk-<chip>-npu-driver_<version>_linux-<arch>.run --upgrade   "
+                   "# order as the HDK install guide for your server says; reboot after the firmware"))
+    steps.append(_("npu-smi info -t board -i 0   # afterwards: Compatibility should read OK"))
     return steps
 
 
@@ -349,73 +388,85 @@ def _numeric_in_range(candidate: str, lo: str, hi: str) -> bool:
 
 
 @check(DRIVER_FW, TITLES[DRIVER_FW], pitfalls=["P24"],
-       fail="NPU driver and firmware do not accept each other", warn="NPU driver and firmware: match unknown",
-       skip="NPU driver and firmware: nothing to compare")
+       fail=N_("NPU driver and firmware do not accept each other"), warn=N_("NPU driver and firmware: match unknown"),
+       skip=N_("NPU driver and firmware: nothing to compare"))
 def check_driver_firmware(ctx):
     drv, fw = ctx.facts.driver, ctx.facts.firmware
     if not drv.version or not fw.version:
-        missing = [n for n, v in (("driver", drv.version), ("firmware", fw.version)) if not v]
-        return ctx.finding(SKIP, f"No {' or '.join(missing)} version found; nothing to compare.")
+        return ctx.finding(SKIP, _("No driver or firmware version found; nothing to compare.")
+                           if not drv.version and not fw.version else
+                           _("No driver version found; nothing to compare.") if not drv.version else
+                           _("No firmware version found; nothing to compare."))
     matrix = ctx.matrix
-    fw_ranges, fw_from = parse_range_list(drv.compatible_version_fw), "driver version.info compatible_version_fw"
+    fw_ranges, fw_from = parse_range_list(drv.compatible_version_fw), _("driver version.info compatible_version_fw")
     if not fw_ranges and matrix.driver_sample(drv.version):
         s = matrix.driver_sample(drv.version)
-        fw_ranges, fw_from = s["compatible_version_fw"], f"matrix sample of driver {s['version']} [{matrix.describe_source(s['source'])}]"
-    drv_ranges, drv_from = parse_range_list(fw.compatible_version_drv), "firmware version.info compatible_version_drv"
+        fw_ranges, fw_from = s["compatible_version_fw"], _("matrix sample of driver {version} [{source}]").format(
+            version=s["version"], source=matrix.describe_source(s["source"]))
+    drv_ranges, drv_from = parse_range_list(fw.compatible_version_drv), _("firmware version.info compatible_version_drv")
     if not drv_ranges and matrix.firmware_sample(fw.version):
         s = matrix.firmware_sample(fw.version)
-        drv_ranges, drv_from = s["compatible_version_drv"], f"matrix sample of firmware {s['version']} [{matrix.describe_source(s['source'])}]"
+        drv_ranges, drv_from = s["compatible_version_drv"], _("matrix sample of firmware {version} [{source}]").format(
+            version=s["version"], source=matrix.describe_source(s["source"]))
     evidence = {"driver": drv.version, "firmware": fw.version,
-                "compatible_version_fw": f"{fw_ranges} (from {fw_from})" if fw_ranges else "unknown",
-                "compatible_version_drv": f"{drv_ranges} (from {drv_from})" if drv_ranges else "unknown",
-                "rule": "Huawei DCMI: firmware >= '6.4.'; then firmware in a driver range, or driver in a firmware "
-                        "range; byte-wise compare after cutting to the bound's length (hicann/driver dcmi_permission_judge.c)"}
+                "compatible_version_fw": _("{values} (from {source})").format(values=fw_ranges, source=fw_from)
+                if fw_ranges else _("unknown"),
+                "compatible_version_drv": _("{values} (from {source})").format(values=drv_ranges, source=drv_from)
+                if drv_ranges else _("unknown"),
+                "rule": _("Huawei DCMI: firmware >= '6.4.'; then firmware in a driver range, or driver in a firmware "
+                          "range; byte-wise compare after cutting to the bound's length (hicann/driver "
+                          "dcmi_permission_judge.c)")}
     if vendor_firmware_too_old(fw.version):
         return ctx.finding(FAIL,
-                           f"Firmware {fw.version} is older than 6.4, which no current driver accepts (Huawei's first rule; "
-                           f"see {FW_MIN}).", evidence, _upgrade_order_steps(drv, fw, matrix), "P24")
+                           _("Firmware {firmware} is older than 6.4, which no current driver accepts (Huawei's first "
+                             "rule; see {check}).").format(firmware=fw.version, check=FW_MIN),
+                           evidence, _upgrade_order_steps(drv, fw, matrix), "P24")
     hit = vendor_in_any_range(fw.version, fw_ranges)
     if hit:
         if not _numeric_in_range(fw.version, *hit):
-            evidence["note"] = (f"accepted only because Huawei compares strings: numerically {fw.version} is outside "
-                                f"[{hit[0]}, {hit[1]}]")
-        return ctx.finding(PASS, f"Firmware {fw.version} is inside driver {drv.version}'s range "
-                                            f"[{hit[0]}, {hit[1]}].", evidence)
+            evidence["note"] = _("accepted only because Huawei compares strings: numerically {firmware} is outside "
+                                 "[{low}, {high}]").format(firmware=fw.version, low=hit[0], high=hit[1])
+        return ctx.finding(PASS, _("Firmware {firmware} is inside driver {driver}'s range [{low}, {high}].").format(
+            firmware=fw.version, driver=drv.version, low=hit[0], high=hit[1]), evidence)
     hit = vendor_in_any_range(drv.version, drv_ranges)
     if hit:
-        return ctx.finding(PASS, f"Driver {drv.version} is inside firmware {fw.version}'s range "
-                                            f"[{hit[0]}, {hit[1]}]" + (" (any " + hit[0] + ".*)" if hit[1] == hit[0] + "." else "")
-                           + ".", evidence)
+        text = _("Driver {driver} is inside firmware {firmware}'s range [{low}, {high}] (any {low}.*).") \
+            if hit[1] == hit[0] + "." else _("Driver {driver} is inside firmware {firmware}'s range [{low}, {high}].")
+        return ctx.finding(PASS, text.format(driver=drv.version, firmware=fw.version, low=hit[0], high=hit[1]), evidence)
     if not fw_ranges and not drv_ranges:
         return ctx.finding(WARN,
-                           f"Neither the driver nor the firmware version.info lists the other's accepted versions, and the "
-                           f"matrix has no sample for driver {drv.version}; whether they match is unknown "
-                           f"(npu-smi would show Compatibility: UNKNOWN).", evidence,
-                           ["npu-smi info -t board -i 0   # read the Compatibility line"], "P24")
+                           _("Neither the driver nor the firmware version.info lists the other's accepted versions, and "
+                             "the matrix has no sample for driver {driver}; whether they match is unknown "
+                             "(npu-smi would show Compatibility: UNKNOWN).").format(driver=drv.version), evidence,
+                           [_("npu-smi info -t board -i 0   # read the Compatibility line")], "P24")
     return ctx.finding(FAIL,
-                       f"Driver {drv.version} and firmware {fw.version} do not accept each other: the firmware is outside "
-                       f"{fw_ranges or 'the (unknown) driver ranges'} and the driver is outside "
-                       f"{drv_ranges or 'the (unknown) firmware ranges'}. Devices may fail to start or run with a "
-                       f"mismatched microcode.", evidence, _upgrade_order_steps(drv, fw, matrix), "P24")
+                       sentences(_("Driver {driver} and firmware {firmware} do not accept each other: the firmware is "
+                                   "outside {driver_ranges} and the driver is outside {firmware_ranges}.").format(
+                                       driver=drv.version, firmware=fw.version,
+                                       driver_ranges=fw_ranges or _("the (unknown) driver ranges"),
+                                       firmware_ranges=drv_ranges or _("the (unknown) firmware ranges")),
+                                 _("Devices may fail to start or run with a mismatched microcode.")),
+                       evidence, _upgrade_order_steps(drv, fw, matrix), "P24")
 
 
 @check(FW_MIN, TITLES[FW_MIN], pitfalls=["P24"],
-       fail="NPU firmware is older than 6.4", skip="No NPU firmware version to judge")
+       fail=N_("NPU firmware is older than 6.4"), skip=N_("No NPU firmware version to judge"))
 def check_firmware_min(ctx):
     fw = ctx.facts.firmware
     if not fw.version:
-        return ctx.finding(SKIP, "No firmware version found.")
-    evidence = {"firmware": fw.version, "minimum": f"'{FIRMWARE_MIN_PREFIX}' (byte-wise, COMPAT_VERSION_START_FW)",
+        return ctx.finding(SKIP, _("No firmware version found."))
+    evidence = {"firmware": fw.version,
+                "minimum": _("'{prefix}' (byte-wise, COMPAT_VERSION_START_FW)").format(prefix=FIRMWARE_MIN_PREFIX),
                 "source": ctx.matrix.describe_source(ctx.matrix["rules"]["driver_firmware"]["source"])}
     if vendor_firmware_too_old(fw.version):
         fix = [r["firmware"] for r in ctx.matrix.data["hdk_firmware"] if not vendor_firmware_too_old(r["firmware"])]
         return ctx.finding(FAIL,
-                           f"Firmware {fw.version} is older than 6.4; Huawei's driver reports any firmware before 6.4 as "
-                           f"not compatible.", evidence,
-                           [f"upgrade the NPU firmware to the one shipped with your driver's HDK (6.4 or newer, e.g. "
-                            f"{', '.join(sorted(set(fix), key=version_key)[:3])})",
-                            "reboot, then: npu-smi info -t board -i 0   # Firmware Version and Compatibility"], "P24")
-    return ctx.finding(PASS, f"Firmware {fw.version} is 6.4 or newer.", evidence)
+                           _("Firmware {firmware} is older than 6.4; Huawei's driver reports any firmware before 6.4 "
+                             "as not compatible.").format(firmware=fw.version), evidence,
+                           [_("upgrade the NPU firmware to the one shipped with your driver's HDK (6.4 or newer, e.g. "
+                              "{examples})").format(examples=", ".join(sorted(set(fix), key=version_key)[:3])),
+                            _("reboot, then: npu-smi info -t board -i 0   # Firmware Version and Compatibility")], "P24")
+    return ctx.finding(PASS, _("Firmware {firmware} is 6.4 or newer.").format(firmware=fw.version), evidence)
 
 
 def _platform(ctx) -> Optional[str]:
@@ -424,13 +475,13 @@ def _platform(ctx) -> Optional[str]:
 
 
 @check(PY_MS, TITLES[PY_MS], pitfalls=["P21"],
-       fail="No MindSpore wheel for this Python version", warn="Python and the MindSpore release: support unknown",
-       skip="Python and the MindSpore release: judged elsewhere")
+       fail=N_("No MindSpore wheel for this Python version"), warn=N_("Python and the MindSpore release: support unknown"),
+       skip=N_("Python and the MindSpore release: judged elsewhere"))
 def check_python_mindspore(ctx):
     ms = _installed_mindspore(ctx)
     py = ctx.facts.python.version
     if not ms or not py:
-        return ctx.finding(SKIP, "MindSpore or the Python version is unknown; nothing to compare.")
+        return ctx.finding(SKIP, _("MindSpore or the Python version is unknown; nothing to compare."))
     matrix = ctx.matrix
     platform = _platform(ctx)
     flavour = ms.flavour if ms.flavour in ("ascend", "gpu", "cpu") else "ascend"
@@ -444,23 +495,27 @@ def check_python_mindspore(ctx):
     if ms.wheel_tags:
         # The installed wheel's own tags are the better witness; mindspore.python_supported judges them.
         evidence["wheel_tags"] = ms.wheel_tags
-        return ctx.finding(SKIP, "Judged from the installed wheel's tags (mindspore.python_supported); the matrix "
-                                        "view is in the evidence.", evidence)
+        return ctx.finding(SKIP, _("Judged from the installed wheel's tags (mindspore.python_supported); the matrix "
+                                   "view is in the evidence."), evidence)
     if not row:
-        return ctx.finding(WARN, f"MindSpore {ms.version} has no Python row in the matrix; whether Python {pm} "
-                                        f"is supported is unknown.", evidence, [], "P21")
+        return ctx.finding(WARN, _("MindSpore {version} has no Python row in the matrix; whether Python {python} "
+                                   "is supported is unknown.").format(version=ms.version, python=pm), evidence, [], "P21")
     if pm in row["python"]:
-        return ctx.finding(PASS, f"MindSpore {ms.version} wheels exist for Python {pm}.", evidence)
+        return ctx.finding(PASS, _("MindSpore {version} wheels exist for Python {python}.").format(
+            version=ms.version, python=pm), evidence)
     newest = sorted(row["python"], key=version_key)[-1]
-    fix = [f"conda create -n mindspore python={newest} && conda activate mindspore   # a Python MindSpore "
-           f"{ms.version} has wheels for ({', '.join(row['python'])})"]
-    inst, _, _ = judged_cann(ctx.facts)
+    fix = [_("conda create -n mindspore python={newest} && conda activate mindspore   # a Python MindSpore "
+             "{version} has wheels for ({pythons})").format(newest=newest, version=ms.version,
+                                                           pythons=", ".join(row["python"]))]
+    inst = judged_cann(ctx.facts)[0]
     advice = advise_mindspore(matrix, ctx.facts, inst.release if inst else None, inst.compiler_version if inst else None,
-                              why=f"or keep Python {pm}: the newest MindSpore published with")
-    fix += [line for line in advice.fix if advice.rows or line.startswith("or upgrade CANN")]
+                              why=N_("or keep Python {python}: the newest MindSpore published with {target}"),
+                              why_values={"python": pm})
+    fix += [line for line in advice.fix if advice.rows or line == advice.upgrade]
     return ctx.finding(FAIL,
-                       f"MindSpore {ms.version} has wheels for Python {', '.join(row['python'])} on {row['platform']}, "
-                       f"not for Python {pm}: pip refuses it, or a copied install fails to import its C extensions.",
+                       _("MindSpore {version} has wheels for Python {pythons} on {platform}, not for Python {python}: "
+                         "pip refuses it, or a copied install fails to import its C extensions.").format(
+                           version=ms.version, pythons=", ".join(row["python"]), platform=row["platform"], python=pm),
                        evidence, fix, "P21")
 
 
@@ -474,82 +529,90 @@ def _cuda_mms(ctx) -> List[Tuple[str, str]]:
 
 
 @check(CUDA_MS, TITLES[CUDA_MS], pitfalls=["P01"],
-       fail="MindSpore GPU build does not match the CUDA runtime or cuDNN",
-       warn="MindSpore GPU build and CUDA/cuDNN: a mismatch MindSpore warns about",
-       skip="No MindSpore GPU build to match with CUDA")
+       fail=N_("MindSpore GPU build does not match the CUDA runtime or cuDNN"),
+       warn=N_("MindSpore GPU build and CUDA/cuDNN: a mismatch MindSpore warns about"),
+       skip=N_("No MindSpore GPU build to match with CUDA"))
 def check_cuda_mindspore(ctx):
     ms = _installed_mindspore(ctx)
     if not ms or not (ms.flavour == "gpu" or ms.cuda_version):
-        return ctx.finding(SKIP, "No MindSpore GPU build is " + ("planned." if is_planned(ctx.facts) else "installed."))
+        return ctx.finding(SKIP, _("No MindSpore GPU build is planned.") if is_planned(ctx.facts) else
+                           _("No MindSpore GPU build is installed."))
     if ms.gpu_cuda_versions or ms.accepted_cuda:
         # The installed package says which CUDA it needs; gpu.cuda_runtime_for_mindspore and gpu.cudnn judge
         # that on the machine (loader path, driver limit). This check is the matrix's view for a planned
         # install (`matrix check --cuda`) or a package that does not say.
-        return ctx.finding(SKIP, "Judged from the installed package by gpu.cuda_runtime_for_mindspore "
-                                          "and gpu.cudnn.")
+        return ctx.finding(SKIP, _("Judged from the installed package by gpu.cuda_runtime_for_mindspore "
+                                   "and gpu.cudnn."))
     matrix = ctx.matrix
     row = matrix.mindspore_row(ms.version)
     cuda = ctx.facts.cuda
     found = _cuda_mms(ctx)
-    evidence: Dict[str, object] = {"mindspore": ms.version, "built_for_cuda": ms.cuda_version or "unknown",
-                                   "libcudart_found": [f"{p} ({mm})" for mm, p in found] or "none",
+    evidence: Dict[str, object] = {"mindspore": ms.version, "built_for_cuda": ms.cuda_version or _("unknown"),
+                                   "libcudart_found": [f"{p} ({mm})" for mm, p in found] or _("none"),
                                    "matrix": _matrix_info(ctx)}
     gpu = (row or {}).get("gpu", {})
     checker = gpu.get("cuda_checker", {}).get("value", [])
     builds = (gpu.get("cuda_plugins") or gpu.get("cuda_wheels") or {}).get("value", [])
     if row:
-        evidence["matrix_row"] = (f"MindSpore {row['version']}: GPU builds for CUDA {builds or 'none listed'}; checker "
-                                  f"accepts {checker} [{matrix.describe_source(gpu.get('cuda_checker', {}).get('source', []))}]")
+        evidence["matrix_row"] = _("MindSpore {version}: GPU builds for CUDA {builds}; checker accepts {accepted} "
+                                   "[{source}]").format(version=row["version"], builds=builds or _("none listed"),
+                                                        accepted=checker, source=matrix.describe_source(
+                                                            gpu.get("cuda_checker", {}).get("source", [])))
     need = [major_minor(ms.cuda_version)] if major_minor(ms.cuda_version) else builds
     if ms.cuda_version and not major_minor(ms.cuda_version):
-        evidence["note"] = f"the CUDA version the build names ({ms.cuda_version!r}) is not X.Y; using the matrix row"
+        evidence["note"] = _("the CUDA version the build names ({version}) is not X.Y; using the matrix row").format(
+            version=repr(ms.cuda_version))
     problems, fix, status = [], [], PASS
     if not found:
         status = FAIL
-        want = " or ".join(need) if need else "the CUDA it was built for"
-        problems.append(f"No libcudart was found; MindSpore GPU {ms.version} needs the CUDA {want} runtime "
-                        f"(ImportError: libcudart.so.X: cannot open shared object file)")
-    elif need and not any(mm in need for mm, _ in found):
+        problems.append((_("No libcudart was found; MindSpore GPU {version} needs the CUDA {cuda} runtime "
+                           "(ImportError: libcudart.so.X: cannot open shared object file)") if need else
+                         _("No libcudart was found; MindSpore GPU {version} needs the CUDA the CUDA it was built for "
+                           "runtime (ImportError: libcudart.so.X: cannot open shared object file)")).format(
+                             version=ms.version, cuda=_(" or ").join(need)))
+    elif need and not any(mm in need for mm, _path in found):
         status = FAIL
-        problems.append(f"MindSpore {ms.version} was built for CUDA {' / '.join(need)} but the runtime found is "
-                        f"{', '.join(mm for mm, _ in found)}")
-    elif checker and not any(mm in checker for mm, _ in found):
+        problems.append(_("MindSpore {version} was built for CUDA {cuda} but the runtime found is {found}").format(
+            version=ms.version, cuda=" / ".join(need), found=", ".join(mm for mm, _path in found)))
+    elif checker and not any(mm in checker for mm, _path in found):
         status = WARN
-        problems.append(f"MindSpore {ms.version}'s GPU checker accepts CUDA {checker}, found "
-                        f"{', '.join(mm for mm, _ in found)}")
+        problems.append(_("MindSpore {version}'s GPU checker accepts CUDA {accepted}, found {found}").format(
+            version=ms.version, accepted=checker, found=", ".join(mm for mm, _path in found)))
     if row and not builds:
         status = WARN if status == PASS else status
         with_gpu = sorted((r for r in matrix.mindspore_releases if r["release_kind"] in ("final", "post") and
                            (r["gpu"].get("cuda_plugins") or r["gpu"].get("cuda_wheels"))),
                           key=lambda r: version_key(r["version"]), reverse=True)
-        problems.append(f"The matrix lists no GPU (CUDA) build of MindSpore {ms.version}")
-        fix.append("install a MindSpore release that ships a GPU build, e.g. "
-                   + ", ".join(f"{r['version']} (CUDA {', '.join((r['gpu'].get('cuda_plugins') or r['gpu'].get('cuda_wheels'))['value'])})"
-                               for r in with_gpu[:2]))
+        problems.append(_("The matrix lists no GPU (CUDA) build of MindSpore {version}").format(version=ms.version))
+        fix.append(_("install a MindSpore release that ships a GPU build, e.g. {releases}").format(
+            releases=", ".join(f"{r['version']} (CUDA {', '.join((r['gpu'].get('cuda_plugins') or r['gpu'].get('cuda_wheels'))['value'])})"
+                               for r in with_gpu[:2])))
     if status == FAIL and need:
         target = need[-1]
-        fix += [f"conda install -c conda-forge cudatoolkit={target}   # in an isolated env, the CUDA MindSpore needs",
-                f"export LD_LIBRARY_PATH=/usr/local/cuda-{target}/lib64:$LD_LIBRARY_PATH   # if CUDA {target} is "
-                f"installed system-wide"]
-        have = [mm for mm, _ in found]
+        fix += [_("conda install -c conda-forge cudatoolkit={cuda}   # in an isolated env, the CUDA MindSpore needs")
+                .format(cuda=target),
+                _("export LD_LIBRARY_PATH=/usr/local/cuda-{cuda}/lib64:$LD_LIBRARY_PATH   # if CUDA {cuda} is "
+                  "installed system-wide").format(cuda=target)]
+        have = [mm for mm, _path in found]
         alt = [r for r in matrix.mindspore_releases if any(
             mm in ((r["gpu"].get("cuda_plugins") or r["gpu"].get("cuda_wheels") or {}).get("value", [])) for mm in have)
             and r["release_kind"] in ("final", "post")]
         if alt:
             alt = sorted(alt, key=lambda r: version_key(r["version"]), reverse=True)
-            fix.append(f"or install a MindSpore GPU build for CUDA {have[0]}: MindSpore "
-                       f"{', '.join(r['version'] for r in alt[:3])}")
+            fix.append(_("or install a MindSpore GPU build for CUDA {cuda}: MindSpore {releases}").format(
+                cuda=have[0], releases=", ".join(r["version"] for r in alt[:3])))
     if cuda.driver_cuda_max and need:
         top = max(need, key=version_key)
         if parse_version(cuda.driver_cuda_max) < parse_version(min(need, key=version_key)):
             status = FAIL
-            problems.append(f"The NVIDIA driver supports CUDA up to {cuda.driver_cuda_max}, older than the CUDA "
-                            f"{min(need, key=version_key)} MindSpore needs")
-            fix.append(f"upgrade the NVIDIA driver to one that supports CUDA {top} (nvidia-smi shows the maximum)")
+            problems.append(_("The NVIDIA driver supports CUDA up to {max}, older than the CUDA {cuda} MindSpore "
+                              "needs").format(max=cuda.driver_cuda_max, cuda=min(need, key=version_key)))
+            fix.append(_("upgrade the NVIDIA driver to one that supports CUDA {cuda} (nvidia-smi shows the maximum)")
+                       .format(cuda=top))
         evidence["driver_cuda_max"] = cuda.driver_cuda_max
     if cuda.cudnn_version:
         evidence["cudnn"] = cuda.cudnn_version
-        cu = [mm for mm, _ in found] or need
+        cu = [mm for mm, _path in found] or need
         pairs = [matrix.cudnn_for_cuda(c) for c in cu]
         pairs = [p for p in pairs if p]
         if pairs:
@@ -558,53 +621,61 @@ def check_cuda_mindspore(ctx):
         cu_max = max((parse_version(c) for c in cu), default=None)
         if v < parse_version("7.6") or (cu_max is not None and cu_max > parse_version("10.99") and v < parse_version("8.0")):
             status = FAIL if status == FAIL else WARN
-            problems.append(f"cuDNN {cuda.cudnn_version} is too old (MindSpore warns below 7.6, or below 8.0 with CUDA 11)")
-            fix.append(f"install cuDNN {pairs[0]['cudnn'] if pairs else '8.x'} for CUDA {cu[0] if cu else ''}".strip())
+            problems.append(_("cuDNN {version} is too old (MindSpore warns below 7.6, or below 8.0 with CUDA 11)")
+                            .format(version=cuda.cudnn_version))
+            fix.append(_("install cuDNN {cudnn} for CUDA {cuda}").format(
+                cudnn=pairs[0]["cudnn"] if pairs else "8.x", cuda=cu[0] if cu else "").strip())
     if status == PASS:
-        return ctx.finding(PASS, f"MindSpore {ms.version} GPU finds CUDA "
-                                          f"{', '.join(sorted({mm for mm, _ in found}))}, which it supports.", evidence)
-    return ctx.finding(status, "; ".join(problems) + ".", evidence, fix, "P01")
+        return ctx.finding(PASS, _("MindSpore {version} GPU finds CUDA {found}, which it supports.").format(
+            version=ms.version, found=", ".join(sorted({mm for mm, _path in found}))), evidence)
+    return ctx.finding(status, _("{problems}.").format(problems=_("; ").join(problems)), evidence, fix, "P01")
 
 
 @check(CUSTOM_OPS, TITLES[CUSTOM_OPS], pitfalls=["P22"],
-       warn="MindSpore's bundled custom operators were built for another CANN",
-       skip="No bundled custom operators to match with CANN")
+       warn=N_("MindSpore's bundled custom operators were built for another CANN"),
+       skip=N_("No bundled custom operators to match with CANN"))
 def check_custom_ops_cann(ctx):
     ms = _installed_mindspore(ctx)
     if not ms:
-        return ctx.finding(SKIP, "MindSpore is not installed.")
+        return ctx.finding(SKIP, _("MindSpore is not installed."))
     inst, others, why = judged_cann(ctx.facts)
     matrix = ctx.matrix
     row = matrix.mindspore_row(ms.version)
     built = dict(ms.custom_ops_cann)
-    built_from = "the installed wheel's custom-op version.info"
+    built_from = _("the installed wheel's custom-op version.info")
     if not built and row and row.get("custom_ops_built_with"):
         built = {"custom_ascendc_910b (matrix)": row["custom_ops_built_with"]["compiler_version"]}
-        built_from = f"the matrix [{matrix.describe_source(row['custom_ops_built_with']['source'])}]"
+        built_from = _("the matrix [{source}]").format(source=matrix.describe_source(row["custom_ops_built_with"]["source"]))
     if not built:
-        return ctx.finding(SKIP, f"MindSpore {ms.version} ships no custom-operator build record "
-                                             "(releases before 2.4 do not check it).")
+        return ctx.finding(SKIP, _("MindSpore {version} ships no custom-operator build record "
+                                   "(releases before 2.4 do not check it).").format(version=ms.version))
     if inst is None or not major_minor(inst.compiler_version):
-        return ctx.finding(SKIP, "The installed CANN compiler version is unknown; nothing to compare "
-                                             "the custom operators with.", {"custom_ops_built_with": built})
+        return ctx.finding(SKIP, _("The installed CANN compiler version is unknown; nothing to compare "
+                                   "the custom operators with."), {"custom_ops_built_with": built})
     mm = major_minor(inst.compiler_version)
     evidence = {"mindspore": ms.version, "cann_judged": _describe_install(inst), "why_this_cann": why,
-                "custom_ops_built_with": f"{built} (from {built_from})", "matrix": _matrix_info(ctx)}
+                "custom_ops_built_with": _("{values} (from {source})").format(values=built, source=built_from),
+                "matrix": _matrix_info(ctx)}
     differ = {d: v for d, v in built.items() if major_minor(v) != mm}
     if not differ:
-        return ctx.finding(PASS, f"The bundled custom operators were built with CANN compiler {mm}, "
-                                             f"that of {_cann_here(ctx)}.", evidence)
+        return ctx.finding(PASS, _("The bundled custom operators were built with CANN compiler {compiler}, "
+                                   "that of {cann}.").format(compiler=mm, cann=_cann_here(ctx)), evidence)
     want = sorted({major_minor(v) for v in differ.values() if major_minor(v)})
     published = [c["cann"] for c in matrix.published_canns(ms.version)
                  if any(major_minor(matrix.compiler_for_cann(c["cann"])[0]) == w for w in want)]
-    fix = ([f"install CANN {' / '.join(published)}, published with MindSpore {ms.version} and built with the "
-            f"compiler these operators need ({', '.join(want)})"] if published else
-           [f"install the CANN whose compiler is {' / '.join(want)} (the one these operators were built with); the "
-            f"matrix names no published pairing of it with MindSpore {ms.version}"])
+    fix = ([_("install CANN {cann}, published with MindSpore {version} and built with the "
+              "compiler these operators need ({compilers})").format(cann=" / ".join(published), version=ms.version,
+                                                                     compilers=", ".join(want))] if published else
+           [_("install the CANN whose compiler is {compilers} (the one these operators were built with); the "
+              "matrix names no published pairing of it with MindSpore {version}").format(
+                  compilers=" / ".join(want), version=ms.version)])
     advice = advise_mindspore(matrix, ctx.facts, inst.release, inst.compiler_version,
-                              why="or the newest MindSpore published with")
-    fix += [line for line in advice.fix if not line.startswith("or upgrade CANN")] if advice.rows else []
+                              why=N_("or the newest MindSpore published with {target}"))
+    fix += [line for line in advice.fix if line != advice.upgrade] if advice.rows else []
     return ctx.finding(WARN,
-                       f"MindSpore {ms.version}'s bundled custom operators were built with CANN compiler "
-                       f"{', '.join(sorted(set(differ.values())))}, but {_cann_here(ctx)} is {mm}; MindSpore warns at "
-                       f"import and those operators may fail to load or compute wrongly.", evidence, fix, "P22")
+                       _("MindSpore {version}'s bundled custom operators were built with CANN compiler "
+                         "{built}, but {cann} is {compiler}; MindSpore warns at "
+                         "import and those operators may fail to load or compute wrongly.").format(
+                           version=ms.version, built=", ".join(sorted(set(differ.values()))), cann=_cann_here(ctx),
+                           compiler=mm),
+                       evidence, fix, "P22")

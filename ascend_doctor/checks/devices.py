@@ -8,18 +8,22 @@ from __future__ import annotations
 from typing import Dict, List
 
 from ..findings import ERROR, FAIL, PASS, SKIP, WARN
+from ..i18n import N_, _, sentences
 from . import check
 from ._ascend import ascend_signs
+from ..phrases import reword
 
-NO_ASCEND = "No Ascend hardware or software on this machine (no /dev/davinci*, npu-smi, driver or CANN)."
+NO_ASCEND = N_("No Ascend hardware or software on this machine (no /dev/davinci*, npu-smi, driver or CANN).")
 # D4: memory this full with no process on the NPU is leaked or held by an invisible process.
 IDLE_FULL_PCT = 90
 BUSY_FULL_PCT = 95
 
 
-def _label(dev) -> str:
+def _label(dev, translated: bool = False) -> str:
+    """The device's name: English as an evidence key (JSON keys stay English), translated inside a sentence."""
     if dev.device_id is not None and (dev.chip_id or dev.device_id != dev.npu_id):
-        return f"NPU {dev.npu_id} chip {dev.chip_id} (device {dev.device_id})"
+        text = _("NPU {npu} chip {chip} (device {device})") if translated else "NPU {npu} chip {chip} (device {device})"
+        return text.format(npu=dev.npu_id, chip=dev.chip_id, device=dev.device_id)
     return f"NPU {dev.npu_id}"
 
 
@@ -30,60 +34,61 @@ def _label(dev) -> str:
 def check_npu_smi(ctx):
     npu = ctx.facts.npu
     if npu.command_error and not npu.devices:
-        ev = {"command": "npu-smi info", "result": npu.command_error}
+        ev = {"command": "npu-smi info", "result": reword(npu.command_error)}
         if npu.errors:
-            ev["problems"] = list(npu.errors)
+            ev["problems"] = [reword(e) for e in npu.errors]
         return ctx.finding(ERROR,
-            summary=f"Could not read the NPUs: {npu.command_error}."
-                    + (" A hanging npu-smi usually means the driver or a device is stuck."
-                           if "did not finish" in npu.command_error else ""),
+            summary=sentences(_("Could not read the NPUs: {error}.").format(error=reword(npu.command_error)),
+                              _("A hanging npu-smi usually means the driver or a device is stuck.")
+                              if "did not finish" in npu.command_error else ""),
             evidence=ev,
-            fix=["npu-smi info   # run it by hand and see whether it returns",
-                 "dmesg | grep -i -e davinci -e npu | tail -20   # driver errors",
-                 "ps -ef | grep -e npu-smi -e dmp_daemon   # a stuck npu-smi or device manager",
-                 "if the driver is stuck, reboot the node (as root)"])
+            fix=[_("npu-smi info   # run it by hand and see whether it returns"),
+                 _("dmesg | grep -i -e davinci -e npu | tail -20   # driver errors"),
+                 _("ps -ef | grep -e npu-smi -e dmp_daemon   # a stuck npu-smi or device manager"),
+                 _("if the driver is stuck, reboot the node (as root)")])
     if not npu.available:
         if not ctx.facts.driver.installed:
             return ctx.finding(SKIP,
-                               summary=NO_ASCEND if not ascend_signs(ctx.facts) else
-                               "npu-smi is not installed and no NPU driver was found.")
-        fix = ["ls -l /usr/local/bin/npu-smi /usr/local/sbin/npu-smi   # where the driver package installs it"]
+                               summary=_(NO_ASCEND) if not ascend_signs(ctx.facts) else
+                               _("npu-smi is not installed and no NPU driver was found."))
+        fix = [_("ls -l /usr/local/bin/npu-smi /usr/local/sbin/npu-smi   # where the driver package installs it")]
         if ctx.facts.system.container:
-            fix.append("in a container, mount it from the host: docker run -v /usr/local/bin/npu-smi:"
-                       "/usr/local/bin/npu-smi:ro -v /usr/local/Ascend/driver:/usr/local/Ascend/driver:ro ...")
+            fix.append(_("in a container, mount it from the host: docker run -v /usr/local/bin/npu-smi:"
+                         "/usr/local/bin/npu-smi:ro -v /usr/local/Ascend/driver:/usr/local/Ascend/driver:ro ..."))
         else:
-            fix.append("reinstall the driver if it is missing: "
-                       "./Ascend-hdk-<chip>-npu-driver_<version>_linux-<arch>.run --full --install-for-all")
+            fix.append(_("reinstall the driver if it is missing: "
+                         "./Ascend-hdk-<chip>-npu-driver_<version>_linux-<arch>.run --full --install-for-all"))
         return ctx.finding(WARN,
-                           summary="The NPU driver is installed but npu-smi is not available, so device health, "
-                                   "memory and count cannot be checked.",
+                           summary=_("The NPU driver is installed but npu-smi is not available, so device health, "
+                                     "memory and count cannot be checked."),
                            evidence={"driver": ctx.facts.driver.version_file}, fix=fix)
     ev = {"devices": len(npu.devices), "layout": npu.layout, "npu-smi": npu.tool_version,
           "driver (banner)": npu.driver_version}
     if npu.errors:
-        ev["problems"] = list(npu.errors)
+        ev["problems"] = [reword(e) for e in npu.errors]
     if npu.command_error:
-        ev["result"] = npu.command_error
+        ev["result"] = reword(npu.command_error)
     if not npu.devices and npu.tool_version is None and npu.errors:
         # Neither a banner nor a device row: this is not npu-smi's table (a wrapper, a broken
         # install, garbage), so nothing can be concluded about the devices.
         return ctx.finding(ERROR,
-                           summary="npu-smi ran but its output is not the `npu-smi info` table (no version banner, no "
-                                   "device row), so the NPUs could not be checked.",
+                           summary=_("npu-smi ran but its output is not the `npu-smi info` table (no version banner, "
+                                     "no device row), so the NPUs could not be checked."),
                            evidence=ev,
-                           fix=["npu-smi info | head -20   # what it prints instead of the table",
-                                "command -v npu-smi; ls -l $(command -v npu-smi)   # is it the driver's npu-smi?",
-                                "reinstall the driver package if npu-smi is damaged"])
+                           fix=[_("npu-smi info | head -20   # what it prints instead of the table"),
+                                _("command -v npu-smi; ls -l $(command -v npu-smi)   # is it the driver's npu-smi?"),
+                                _("reinstall the driver package if npu-smi is damaged")])
     if not npu.devices:
         return ctx.finding(FAIL,
-                           summary="npu-smi ran but listed no NPU: the driver sees no device.",
+                           summary=_("npu-smi ran but listed no NPU: the driver sees no device."),
                            evidence=ev,
-                           fix=["npu-smi info", "lspci | grep -i -e accelerator -e huawei   # is the card on the PCI bus?",
+                           fix=["npu-smi info", _("lspci | grep -i -e accelerator -e huawei   # is the card on the PCI bus?"),
                                 "ls -l /dev/davinci*", "dmesg | grep -i davinci | tail -20"])
     names = sorted({d.name for d in npu.devices if d.name})
-    family = f", SoC family {npu.soc_family}" if npu.soc_family else ""
+    summary = _("{count} device(s) ({names}, SoC family {family})") if npu.soc_family else _("{count} device(s) ({names})")
     return ctx.finding(PASS,
-                       summary=f"{len(npu.devices)} device(s) ({', '.join(names)}{family})", evidence=ev)
+                       summary=summary.format(count=len(npu.devices), names=", ".join(names), family=npu.soc_family),
+                       evidence=ev)
 
 
 @check("devices.npu_health", "Every NPU reports Health OK",
@@ -91,20 +96,22 @@ def check_npu_smi(ctx):
 def check_npu_health(ctx):
     devices = ctx.facts.npu.devices
     if not devices:
-        return ctx.finding(SKIP, summary="npu-smi listed no device.")
+        return ctx.finding(SKIP, summary=_("npu-smi listed no device."))
     bad = [d for d in devices if (d.health or "").upper() != "OK"]
-    ev = {_label(d): d.health or "(empty)" for d in devices}
+    ev = {_label(d): d.health or _("(empty)") for d in devices}
     if not bad:
-        return ctx.finding(PASS, summary=f"all {len(devices)} OK")
+        return ctx.finding(PASS, summary=_("all {count} OK").format(count=len(devices)))
     first = bad[0]
     return ctx.finding(FAIL,
-        summary=f"{len(bad)} device(s) not OK: " + ", ".join(f"{_label(d)} {d.health or '(empty)'}" for d in bad)
-                + ". Jobs on them fail or hang.",
+        summary=sentences(_("{count} device(s) not OK: {devices}.").format(
+                              count=len(bad), devices=", ".join(f"{_label(d, True)} {d.health or _('(empty)')}" for d in bad)),
+                          _("Jobs on them fail or hang.")),
         evidence=ev,
-        fix=[f"npu-smi info -t health -i {first.npu_id}   # Health Status, Error Code, Error Information",
-             "look the error code up in the Atlas alarm handling guide; a reset or reboot clears many: "
-             f"npu-smi set -t reset -i {first.npu_id} -c {first.chip_id}   (as root, no job running on it)",
-             "avoid the card until then: export ASCEND_RT_VISIBLE_DEVICES=<healthy device ids>"])
+        fix=[_("npu-smi info -t health -i {npu}   # Health Status, Error Code, Error Information").format(npu=first.npu_id),
+             _("look the error code up in the Atlas alarm handling guide; a reset or reboot clears many: "
+               "npu-smi set -t reset -i {npu} -c {chip}   (as root, no job running on it)").format(
+                 npu=first.npu_id, chip=first.chip_id),
+             _("avoid the card until then: export ASCEND_RT_VISIBLE_DEVICES=<healthy device ids>")])
 
 
 @check("devices.npu_count", "/dev/davinci nodes match the NPUs npu-smi lists",
@@ -115,33 +122,36 @@ def check_npu_count(ctx):
     if not npu.devices:
         if nodes:
             return ctx.finding(SKIP,
-                               summary=f"{len(nodes)} /dev/davinci node(s); npu-smi gave no device list to compare with.",
+                               summary=_("{count} /dev/davinci node(s); npu-smi gave no device list to compare with.")
+                               .format(count=len(nodes)),
                                evidence={"nodes": nodes})
-        return ctx.finding(SKIP, summary="No NPU devices or nodes to compare.")
+        return ctx.finding(SKIP, summary=_("No NPU devices or nodes to compare."))
     ids = sorted({d.device_id for d in npu.devices if d.device_id is not None})
     node_ids = sorted(int(n[len("/dev/davinci"):]) for n in nodes)
     ev = {"/dev/davinci nodes": len(nodes), "npu-smi devices": len(npu.devices), "node ids": node_ids}
     if len(nodes) == len(npu.devices):
         return ctx.finding(PASS,
-                           summary=f"{len(nodes)} devices, each with its /dev/davinci node", evidence=ev)
+                           summary=_("{count} devices, each with its /dev/davinci node").format(count=len(nodes)),
+                           evidence=ev)
     if not nodes:
-        summary = (f"npu-smi lists {len(npu.devices)} device(s) but there is no /dev/davinci node, so no process "
-                   "here can open an NPU.")
+        summary = _("npu-smi lists {count} device(s) but there is no /dev/davinci node, so no process "
+                    "here can open an NPU.").format(count=len(npu.devices))
         fix = ["ls -l /dev/davinci* /dev/davinci_manager /dev/devmm_svm /dev/hisi_hdc"]
         if ctx.facts.system.container:
-            fix.append("pass the devices into the container: docker run --device /dev/davinci0 ... "
-                       "--device /dev/davinci_manager --device /dev/devmm_svm --device /dev/hisi_hdc ...")
+            fix.append(_("pass the devices into the container: docker run --device /dev/davinci0 ... "
+                         "--device /dev/davinci_manager --device /dev/devmm_svm --device /dev/hisi_hdc ..."))
         else:
-            fix.append("reload the driver or reboot the node (as root)")
+            fix.append(_("reload the driver or reboot the node (as root)"))
         return ctx.finding(FAIL, summary=summary, evidence=ev, fix=fix)
     missing = [i for i in ids if i not in node_ids]
-    summary = (f"{len(nodes)} /dev/davinci node(s) but npu-smi lists {len(npu.devices)} device(s)"
-               + (f" (no node for device {', '.join(map(str, missing))})" if missing else "")
-               + ". A device without a node cannot be opened; a node without a device is a chip the driver "
-                 "lost.")
+    first = (_("{nodes} /dev/davinci node(s) but npu-smi lists {count} device(s) (no node for device {missing}).")
+             if missing else _("{nodes} /dev/davinci node(s) but npu-smi lists {count} device(s).")).format(
+        nodes=len(nodes), count=len(npu.devices), missing=", ".join(map(str, missing)))
+    summary = sentences(first, _("A device without a node cannot be opened; a node without a device is a chip the "
+                                 "driver lost."))
     fix = ["npu-smi info; ls -l /dev/davinci*",
-           "dmesg | grep -i davinci | tail -20   # a device that dropped off",
-           "in a container only the devices passed with --device appear: that is expected if you chose a subset"]
+           _("dmesg | grep -i davinci | tail -20   # a device that dropped off"),
+           _("in a container only the devices passed with --device appear: that is expected if you chose a subset")]
     return ctx.finding(FAIL, summary=summary, evidence=ev, fix=fix)
 
 
@@ -150,7 +160,7 @@ def _memory(dev):
     if dev.hbm_total_mb:
         return dev.hbm_used_mb, dev.hbm_total_mb, "HBM"
     if dev.memory_total_mb:
-        return dev.memory_used_mb, dev.memory_total_mb, "memory"
+        return dev.memory_used_mb, dev.memory_total_mb, _("memory")
     return None, None, None
 
 
@@ -159,7 +169,7 @@ def _memory(dev):
 def check_npu_memory(ctx):
     npu = ctx.facts.npu
     if not npu.devices:
-        return ctx.finding(SKIP, summary="npu-smi listed no device.")
+        return ctx.finding(SKIP, summary=_("npu-smi listed no device."))
     busy = {(p["npu_id"], p.get("chip_id", 0)) for p in npu.processes}
     busy_npus = {p["npu_id"] for p in npu.processes}
     ev: Dict[str, str] = {}
@@ -173,33 +183,36 @@ def check_npu_memory(ctx):
         ev[_label(d)] = f"{kind} {used} / {total} MB ({pct:.0f}%)"
         has_process = (d.npu_id, d.chip_id) in busy or (npu.layout != "B" and d.npu_id in busy_npus)
         if pct >= IDLE_FULL_PCT and not has_process and d.npu_id in npu.idle_npus:
-            orphaned.append(f"{_label(d)} {kind} {used}/{total} MB")
+            orphaned.append(f"{_label(d, True)} {kind} {used}/{total} MB")
         elif pct >= BUSY_FULL_PCT:
-            full.append(f"{_label(d)} {kind} {used}/{total} MB")
+            full.append(f"{_label(d, True)} {kind} {used}/{total} MB")
     if not ev:
-        return ctx.finding(SKIP, summary="npu-smi reported no memory totals.")
+        return ctx.finding(SKIP, summary=_("npu-smi reported no memory totals."))
     if npu.processes:
-        ev["processes"] = ", ".join(f"pid {p['pid']} {p['name']} on NPU {p['npu_id']}" for p in npu.processes)
+        ev["processes"] = ", ".join(_("pid {pid} {name} on NPU {npu}").format(pid=p["pid"], name=p["name"], npu=p["npu_id"])
+                                    for p in npu.processes)
     if orphaned:
         return ctx.finding(WARN,
-            summary=f"Device memory is nearly full but npu-smi shows no process using it: {'; '.join(orphaned)}. "
-                    "Memory left by a killed job, or a process in another container; a new job there will run out "
-                    "of memory.",
+            summary=sentences(_("Device memory is nearly full but npu-smi shows no process using it: {devices}.").format(
+                                  devices=_("; ").join(orphaned)),
+                              _("Memory left by a killed job, or a process in another container; a new job there will "
+                                "run out of memory.")),
             evidence=ev,
-            fix=["npu-smi info   # check again: the process table under the device table",
-                 "ps -ef | grep -e python -e msrun   # leftover workers of an earlier job (kill them)",
-                 "on a shared node, look in the other containers (docker ps) for a job on this NPU",
-                 "if nothing holds it, reset the chip (as root, idle NPU): npu-smi set -t reset -i <npu> -c <chip>"])
+            fix=[_("npu-smi info   # check again: the process table under the device table"),
+                 _("ps -ef | grep -e python -e msrun   # leftover workers of an earlier job (kill them)"),
+                 _("on a shared node, look in the other containers (docker ps) for a job on this NPU"),
+                 _("if nothing holds it, reset the chip (as root, idle NPU): npu-smi set -t reset -i <npu> -c <chip>")])
     if full:
         return ctx.finding(WARN,
-            summary=f"Device memory is nearly full: {'; '.join(full)}. A new job on these devices will fail with "
-                    "out-of-memory.",
+            summary=sentences(_("Device memory is nearly full: {devices}.").format(devices=_("; ").join(full)),
+                              _("A new job on these devices will fail with out-of-memory.")),
             evidence=ev,
-            fix=["npu-smi info   # which process holds it (process table)",
-                 "pick a free device (DEVICE_ID / ASCEND_RT_VISIBLE_DEVICES) or stop the job that holds it"],
+            fix=[_("npu-smi info   # which process holds it (process table)"),
+                 _("pick a free device (DEVICE_ID / ASCEND_RT_VISIBLE_DEVICES) or stop the job that holds it")],
             pitfall="P15")
     return ctx.finding(PASS,
-                       summary=f"no device above {IDLE_FULL_PCT}% memory without a process", evidence=ev)
+                       summary=_("no device above {percent}% memory without a process").format(percent=IDLE_FULL_PCT),
+                       evidence=ev)
 
 
 @check("devices.driver_matches_npu_smi", "npu-smi reports the installed driver version", pitfalls=["P07"],
@@ -209,20 +222,22 @@ def check_driver_matches_npu_smi(ctx):
     npu, drv = ctx.facts.npu, ctx.facts.driver
     if not npu.driver_version or not drv.version:
         return ctx.finding(SKIP,
-                           summary="Needs both the npu-smi banner and driver version.info; "
-                                   f"npu-smi: {npu.driver_version or 'unknown'}, version.info: {drv.version or 'unknown'}.")
+                           summary=_("Needs both the npu-smi banner and driver version.info; "
+                                     "npu-smi: {banner}, version.info: {version}.").format(
+                               banner=npu.driver_version or _("unknown"), version=drv.version or _("unknown")))
     ev = {"npu-smi banner Version": npu.driver_version, drv.version_file: drv.version,
           "npu-smi tool version": npu.tool_version}
     if npu.driver_version.lower() == drv.version.lower():
-        note = "" if npu.tool_version == npu.driver_version else f" (npu-smi tool itself is {npu.tool_version})"
+        summary = _("driver {version}") if npu.tool_version == npu.driver_version else \
+            _("driver {version} (npu-smi tool itself is {tool})")
         return ctx.finding(PASS,
-                           summary=f"driver {drv.version}{note}", evidence=ev)
+                           summary=summary.format(version=drv.version, tool=npu.tool_version), evidence=ev)
     return ctx.finding(WARN,
-        summary=f"The loaded driver reports {npu.driver_version} but {drv.version_file} says {drv.version}: the "
-                "driver was upgraded or reinstalled without a reboot, or a container mounts another driver "
-                "directory than the host runs.",
+        summary=_("The loaded driver reports {loaded} but {path} says {version}: the driver was upgraded or reinstalled "
+                  "without a reboot, or a container mounts another driver directory than the host runs.").format(
+                      loaded=npu.driver_version, path=drv.version_file, version=drv.version),
         evidence=ev,
         fix=[f"cat {drv.version_file}; npu-smi info | head -3",
-             "reboot the node after a driver upgrade (as root) so the new driver is loaded",
-             "in a container, mount the host's own /usr/local/Ascend/driver"],
+             _("reboot the node after a driver upgrade (as root) so the new driver is loaded"),
+             _("in a container, mount the host's own /usr/local/Ascend/driver")],
         pitfall="P07")

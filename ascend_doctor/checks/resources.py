@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..findings import FAIL, PASS, SKIP, WARN
+from ..i18n import _
 from . import check
 
 # Graph compilation of a large model writes several GB of kernel_meta/ and
@@ -22,24 +23,25 @@ def check_disk_space(ctx):
     disks = ctx.facts.system.disks
     if not disks:
         return ctx.finding(SKIP,
-                           summary="Disk usage was not collected.")
+                           summary=_("Disk usage was not collected."))
     low = {k: v for k, v in disks.items() if v.get("free_mb") is not None and v["free_mb"] < DISK_WARN_MB}
-    evidence = {k: f"{v['path']}: {v['free_mb']} MB free of {v['total_mb']} MB" for k, v in disks.items()}
+    evidence = {k: _("{path}: {free} MB free of {total} MB").format(path=v["path"], free=v["free_mb"], total=v["total_mb"])
+                for k, v in disks.items()}
     if not low:
         return ctx.finding(PASS,
-                           summary=f"at least {min(v['free_mb'] for v in disks.values()) // 1024} GB free",
+                           summary=_("at least {free} GB free").format(free=min(v["free_mb"] for v in disks.values()) // 1024),
                            evidence=evidence)
     worst = min(v["free_mb"] for v in low.values())
     status = FAIL if worst < DISK_FAIL_MB else WARN
     paths = sorted({v["path"] for v in low.values()})
     return ctx.finding(status,
-        summary=f"Only {worst} MB free where graph compilation writes its kernel caches and logs; "
-                f"compiling a real model needs several GB (warn below {DISK_WARN_MB // 1024} GB, fail below "
-                f"{DISK_FAIL_MB // 1024} GB).",
+        summary=_("Only {free} MB free where graph compilation writes its kernel caches and logs; "
+                  "compiling a real model needs several GB (warn below {warn} GB, fail below {fail} GB).").format(
+                      free=worst, warn=DISK_WARN_MB // 1024, fail=DISK_FAIL_MB // 1024),
         evidence=evidence,
-        fix=[f"du -sh {' '.join(paths)}   # find what fills the disk",
-             "rm -rf ./kernel_meta ./rank_*/ ~/ascend/log/*   # old compile caches and CANN logs, if yours",
-             "or run training from a directory on a larger filesystem"])
+        fix=[_("du -sh {paths}   # find what fills the disk").format(paths=" ".join(paths)),
+             _("rm -rf ./kernel_meta ./rank_*/ ~/ascend/log/*   # old compile caches and CANN logs, if yours"),
+             _("or run training from a directory on a larger filesystem")])
 
 
 @check("resources.shm_size", "/dev/shm size for data loading and multi-process training", pitfalls=["P05"],
@@ -48,14 +50,15 @@ def check_shm(ctx):
     s = ctx.facts.system
     if s.shm_total_mb is None:
         return ctx.finding(SKIP,
-                           summary="/dev/shm is not mounted or was not collected.")
-    ev = {"/dev/shm": f"{s.shm_free_mb} MB free of {s.shm_total_mb} MB"}
+                           summary=_("/dev/shm is not mounted or was not collected."))
+    ev = {"/dev/shm": _("{free} MB free of {total} MB").format(free=s.shm_free_mb, total=s.shm_total_mb)}
     if s.shm_total_mb < SHM_WARN_MB:
-        fix = ["docker run --shm-size=16g ...   # when in a container (Kubernetes: an emptyDir with medium: Memory)",
-               "mount -o remount,size=16G /dev/shm   # on the host, as root"]
+        fix = [_("docker run --shm-size=16g ...   # when in a container (Kubernetes: an emptyDir with medium: Memory)"),
+               _("mount -o remount,size=16G /dev/shm   # on the host, as root")]
         return ctx.finding(WARN,
-                           summary=f"/dev/shm is only {s.shm_total_mb} MB; multi-process data loading and "
-                                   f"multi-card launch share memory through it and fail with bus errors when it fills.",
+                           summary=_("/dev/shm is only {total} MB; multi-process data loading and multi-card launch "
+                                     "share memory through it and fail with bus errors when it fills.").format(
+                               total=s.shm_total_mb),
                            evidence=ev, fix=fix, pitfall="P05")
     return ctx.finding(PASS,
                        summary=f"{s.shm_total_mb} MB", evidence=ev)
@@ -66,13 +69,15 @@ def check_shm(ctx):
 def check_memory(ctx):
     s = ctx.facts.system
     if s.mem_available_mb is None:
-        return ctx.finding(SKIP, summary="Memory was not collected.")
-    ev = {"available": f"{s.mem_available_mb} MB of {s.mem_total_mb} MB"}
+        return ctx.finding(SKIP, summary=_("Memory was not collected."))
+    ev = {"available": _("{available} MB of {total} MB").format(available=s.mem_available_mb, total=s.mem_total_mb)}
     if s.mem_available_mb < MEM_WARN_MB:
         return ctx.finding(WARN,
-                           summary=f"Only {s.mem_available_mb} MB of host memory is free; graph compilation and the "
-                                   f"data pipeline need several GB and the OOM killer ends the job without a Python error.",
-                           evidence=ev, fix=["ps aux --sort=-rss | head   # what holds the memory",
-                                             "stop other jobs on this node, or lower num_parallel_workers / prefetch_size"])
+                           summary=_("Only {available} MB of host memory is free; graph compilation and the data "
+                                     "pipeline need several GB and the OOM killer ends the job without a Python error.")
+                           .format(available=s.mem_available_mb),
+                           evidence=ev, fix=[_("ps aux --sort=-rss | head   # what holds the memory"),
+                                             _("stop other jobs on this node, or lower num_parallel_workers / "
+                                               "prefetch_size")])
     return ctx.finding(PASS,
-                       summary=f"{s.mem_available_mb // 1024} GB free", evidence=ev)
+                       summary=_("{free} GB free").format(free=s.mem_available_mb // 1024), evidence=ev)

@@ -88,6 +88,7 @@ def read_key_value_file(host, path: str, expected: str, errors: List[str]) -> Op
     unreadable, empty, binary or key-less one is recorded in `errors` as
     "<path>: <what is wrong>, expected <expected>".
     """
+    from .. import phrases
     from ..host import FileMissing, HostError
 
     try:
@@ -95,16 +96,16 @@ def read_key_value_file(host, path: str, expected: str, errors: List[str]) -> Op
     except FileMissing:
         return None
     except HostError as exc:
-        errors.append(f"{exc}; expected {expected}")
+        errors.append(phrases.UNREADABLE_FILE.format(error=exc, expected=expected))
         return None
     if not text.strip():
-        errors.append(f"{path}: empty, expected {expected}")
+        errors.append(phrases.EMPTY_FILE.format(path=path, expected=expected))
         return None
     if looks_binary(text):
-        errors.append(f"{path}: binary or garbled content, expected {expected}")
+        errors.append(phrases.BINARY_FILE.format(path=path, expected=expected))
         return None
     values = parse_key_values(text)
     if not values:
-        errors.append(f"{path}: no key=value lines, expected {expected}")
+        errors.append(phrases.NO_KEY_VALUES.format(path=path, expected=expected))
         return None
     return values

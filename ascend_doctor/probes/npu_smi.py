@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from typing import Dict, List, Optional, Tuple
 
+from .. import phrases
 from ..facts import NpuDevice, NpuSmiFacts
 from ..host import Host
 from ..lazyre import lazy_compile
@@ -78,16 +79,16 @@ def parse_npu_smi_info(text: str):
     def flush_pending():
         nonlocal pending
         if pending is not None:
-            errors.append(f"npu-smi info: NPU row {pending[0]!r} has no chip row after it (table truncated?)")
+            errors.append(phrases.NPU_ROW_WITHOUT_CHIP.format(row=repr(pending[0])))
             pending = None
 
     for lineno, raw in enumerate(text.splitlines(), 1):
         if lineno > MAX_LINES:
-            errors.append(f"npu-smi info: more than {MAX_LINES} lines, not a device table; the rest was ignored")
+            errors.append(phrases.NPU_TOO_LONG.format(count=MAX_LINES))
             break
         line = raw.rstrip()
         if len(line) > MAX_LINE:
-            errors.append(f"npu-smi info line {lineno}: {len(line)} characters long, not a table row; skipped")
+            errors.append(phrases.NPU_LONG_LINE.format(line=lineno, length=len(line)))
             continue
         stripped = line.strip()
         if not stripped:
@@ -131,7 +132,7 @@ def parse_npu_smi_info(text: str):
                 processes.append(proc)
             continue
         if len(cells) != 3:
-            errors.append(f"npu-smi info line {lineno}: {len(cells)} columns, expected 3: {stripped[:120]!r}")
+            errors.append(phrases.NPU_COLUMNS.format(line=lineno, count=len(cells), text=repr(stripped[:120])))
             continue
         if pending is None:
             pending = cells
@@ -142,20 +143,20 @@ def parse_npu_smi_info(text: str):
             devices.append(dev)
     flush_pending()
     if banner is None and (devices or text.strip()):
-        errors.append("npu-smi info: no `npu-smi <ver>  Version: <driver>` banner line")
+        errors.append(phrases.NPU_NO_BANNER)
     if devices and layout is None:
-        errors.append("npu-smi info: no `Chip | Bus-Id | ...` header line; layout unknown")
+        errors.append(phrases.NPU_NO_HEADER)
     return devices, banner, layout, processes, idle, errors
 
 
 def _parse_device(row1, row2, layout, has_hbm, lineno, errors) -> Optional[NpuDevice]:
     top = row1[0].split()
     if not top or not _INT.match(top[0]):
-        errors.append(f"npu-smi info line {lineno - 1}: NPU id {row1[0]!r} is not a number")
+        errors.append(phrases.NPU_ID_NOT_NUMBER.format(line=lineno - 1, value=repr(row1[0])))
         return None
     chip = row2[0].split()
     if not chip or not all(_INT.match(t) for t in chip):
-        errors.append(f"npu-smi info line {lineno}: chip cell {row2[0]!r} is not `<chip> [<device>]`")
+        errors.append(phrases.NPU_CHIP_CELL.format(line=lineno, value=repr(row2[0])))
         return None
     dev = NpuDevice(npu_id=int(top[0]), chip_id=int(chip[0]))
     dev.name = " ".join(top[1:]) or None
@@ -177,7 +178,7 @@ def _parse_device(row1, row2, layout, has_hbm, lineno, errors) -> Optional[NpuDe
     if len(pairs) > 1 and has_hbm is not False:  # no header seen: a second pair can only be HBM
         dev.hbm_used_mb, dev.hbm_total_mb = pairs[1]
     elif has_hbm:
-        errors.append(f"npu-smi info line {lineno}: NPU {dev.npu_id} chip {dev.chip_id}: no HBM used / total")
+        errors.append(phrases.NPU_NO_HBM.format(line=lineno, npu=dev.npu_id, chip=dev.chip_id))
     return dev
 
 
@@ -186,7 +187,7 @@ def _parse_process_row(cells, lineno, errors) -> Optional[dict]:
         return None
     ids = cells[0].split()
     if not ids or not all(_INT.match(t) for t in ids) or not _INT.match(cells[1]):
-        errors.append(f"npu-smi info line {lineno}: process row {' | '.join(cells)[:120]!r} not understood")
+        errors.append(phrases.NPU_PROCESS_ROW.format(line=lineno, text=repr(" | ".join(cells)[:120])))
         return None
     mem = cells[3].split()
     return {
@@ -205,7 +206,7 @@ def soc_family_from(devices: List[NpuDevice], layout: Optional[str]) -> Tuple[Op
     if not names:
         return None, None
     if len(names) > 1:
-        return None, f"mixed chip names {sorted(names)}"
+        return None, phrases.SOC_MIXED.format(names=sorted(names))
     name = names.pop()
     upper = name.upper()
     chips_per_npu: Dict[int, int] = {}
@@ -221,7 +222,7 @@ def soc_family_from(devices: List[NpuDevice], layout: Optional[str]) -> Tuple[Op
         return "910B", None
     if upper.startswith("910") and layout == "A":  # 910ProB, 910A, 910PremiumA: the first-generation 910
         return "910", None
-    return None, f"chip name {name!r} with layout {layout} does not identify the SoC"
+    return None, phrases.SOC_UNIDENTIFIED.format(name=repr(name), layout=layout)
 
 
 def probe_npu(host: Host, options) -> NpuSmiFacts:
@@ -241,7 +242,7 @@ def probe_npu(host: Host, options) -> NpuSmiFacts:
         facts.command_error = result.describe()
         err = result.stderr.strip()
         if err:
-            facts.errors.append(f"{' '.join(result.argv)}: stderr: {err.splitlines()[-1][:300]}")
+            facts.errors.append(phrases.NPU_STDERR.format(command=" ".join(result.argv), text=err.splitlines()[-1][:300]))
         if result.error:  # timed out or could not start: whatever it printed is incomplete
             return facts
     devices, banner, layout, processes, idle, errors = parse_npu_smi_info(result.stdout)
@@ -256,5 +257,5 @@ def probe_npu(host: Host, options) -> NpuSmiFacts:
     family, why = soc_family_from(devices, layout)
     facts.soc_family = family
     if why:
-        facts.errors.append(f"SoC family unknown: {why}")
+        facts.errors.append(phrases.SOC_UNKNOWN.format(why=why))
     return facts

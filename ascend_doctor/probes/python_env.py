@@ -6,6 +6,7 @@ from __future__ import annotations
 import posixpath
 from typing import Optional
 
+from .. import phrases
 from ..facts import PythonFacts
 from ..host import Host
 
@@ -22,7 +23,7 @@ def probe_python(host: Host, options) -> PythonFacts:
     if getattr(py, "error", None):
         facts.errors.append(py.error)
     elif not py.version:
-        facts.errors.append("Python version not recorded")
+        facts.errors.append(phrases.PYTHON_VERSION_MISSING)
     if py.launchers_recorded:
         this = interpreter_identity(host, facts.executable) if facts.executable else None
         for name in LAUNCHED_NAMES:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from .. import phrases
 from ..facts import SystemFacts
 from ..host import Host
 from .kv import parse_key_values
@@ -30,7 +31,7 @@ def probe_system(host: Host, options) -> SystemFacts:
 
     text = host.read_text_or_none("/etc/os-release")
     if text is None:
-        facts.errors.append("/etc/os-release: not readable; OS unknown")
+        facts.errors.append(phrases.OS_RELEASE_UNREADABLE)
     else:
         osr = parse_key_values(text)
         facts.os_name = osr.get("PRETTY_NAME") or osr.get("NAME")
