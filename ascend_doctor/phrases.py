@@ -59,6 +59,7 @@ NPU_STDERR = N_("{command}: stderr: {text}")
 SOC_UNKNOWN = N_("SoC family unknown: {why}")
 SOC_MIXED = N_("mixed chip names {names}")
 SOC_UNIDENTIFIED = N_("chip name {name} with layout {layout} does not identify the SoC")
+NPU_CHIP_LABEL = N_("NPU {npu} chip {chip} (device {device})")  # one chip of an NPU (checks/devices.py)
 
 # ---- host.py: a file that could not be read ----
 FILE_IS_DIRECTORY = N_("{path}: is a directory, expected a file")

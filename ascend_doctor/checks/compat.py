@@ -13,7 +13,7 @@ from typing import Dict, List, Optional, Tuple
 
 from ..facts import CannInstall
 from ..findings import FAIL, PASS, SKIP, WARN
-from ..i18n import N_, _, sentences
+from ..i18n import N_, _, lookup, sentences
 from ..matrix import PUBLISHED_ROLES
 from ..versions import (
     FIRMWARE_MIN_PREFIX, innerversion_code, innerversion_listed, major_minor, parse_range_list, parse_version,
@@ -48,7 +48,7 @@ _ARCH_PLATFORM = {"x86_64": "linux-x86_64", "amd64": "linux-x86_64", "aarch64": 
 
 def _matrix_info(ctx) -> str:
     info = ctx.matrix.info()
-    return f"{info['version']} ({info['source']})"
+    return f"{info['version']} ({lookup(info['source'])})"  # "bundled" is a word, a path stays as it is
 
 
 def _installed_mindspore(ctx):
@@ -63,10 +63,6 @@ def is_planned(facts) -> bool:
 
 def _cann_here(ctx) -> str:
     return _("the planned CANN") if is_planned(ctx.facts) else _("the installed CANN")
-
-
-def _at(inst: CannInstall, ctx) -> str:
-    return "" if is_planned(ctx.facts) else _(" at {root}").format(root=inst.root)
 
 
 def needed_hdk(matrix, cann_release: Optional[str]) -> List[str]:
@@ -243,9 +239,11 @@ def check_mindspore_cann(ctx):
             path=alt.set_env or alt.root.rstrip("/") + "/set_env.sh", install=_describe_install(alt), version=ms.version))
     rel = f"CANN {inst.release}" if inst.release else _("this CANN")
     return ctx.finding(FAIL,
-                       sentences(_("MindSpore {version} expects a CANN compiler version in {accepted}, but {cann}{at} "
-                                   "has compiler {compiler} ({major_minor}).").format(
-                                       version=ms.version, accepted=accepted, cann=rel, at=_at(inst, ctx),
+                       sentences((_("MindSpore {version} expects a CANN compiler version in {accepted}, but {cann} at "
+                                    "{root} has compiler {compiler} ({major_minor}).") if not is_planned(ctx.facts) else
+                                  _("MindSpore {version} expects a CANN compiler version in {accepted}, but {cann} "
+                                    "has compiler {compiler} ({major_minor}).")).format(
+                                       version=ms.version, accepted=accepted, cann=rel, root=inst.root,
                                        compiler=compiler, major_minor=mm),
                                  _("MindSpore only prints a warning at import; jobs then fail later with errors that do "
                                    "not name the version mismatch.")),
@@ -256,7 +254,26 @@ def check_mindspore_cann(ctx):
 _RELATION_SUMMARY = {
     "paired": N_("Driver {driver} is HDK {hdk}, paired with CANN {cann} ({source})."),
     "compatible": N_("Driver {driver} is HDK {hdk}, compatible with CANN {cann} ({source})."),
+    "known-working": N_("Driver {driver} is HDK {hdk}, known-working with CANN {cann} ({source})."),
     None: N_("Driver {driver} is HDK {hdk}, {relation} with CANN {cann} ({source})."),
+}
+
+
+# A matrix row of CANN -> HDK as the evidence shows it, one message per relation and confidence (its words are
+# enum values in English, so the row is the message; any other value is shown as it is).
+_MATRIX_ROW = {
+    ("paired", "high"): N_("paired: {hdk} [{source}, high]"),
+    ("paired", "medium"): N_("paired: {hdk} [{source}, medium]"),
+    ("paired", "low"): N_("paired: {hdk} [{source}, low]"),
+    ("compatible", "high"): N_("compatible: {hdk} [{source}, high]"),
+    ("compatible", "medium"): N_("compatible: {hdk} [{source}, medium]"),
+    ("compatible", "low"): N_("compatible: {hdk} [{source}, low]"),
+    ("incompatible", "high"): N_("incompatible: {hdk} [{source}, high]"),
+    ("incompatible", "medium"): N_("incompatible: {hdk} [{source}, medium]"),
+    ("incompatible", "low"): N_("incompatible: {hdk} [{source}, low]"),
+    ("known-working", "high"): N_("known-working: {hdk} [{source}, high]"),
+    ("known-working", "medium"): N_("known-working: {hdk} [{source}, medium]"),
+    ("known-working", "low"): N_("known-working: {hdk} [{source}, low]"),
 }
 
 
@@ -303,8 +320,9 @@ def check_cann_driver(ctx):
             root=inst.root), evidence, [], "P07")
     rows = matrix.hdk_for_cann(inst.release)
     matched = [(r, p) for r in rows for p in r["hdk"] if release_matches(drv.version, p)]
-    stated = [f"{r['relation']}: {', '.join(r['hdk'])} [{matrix.describe_source(r['source'])}, {r['confidence']}]"
-              for r in rows]
+    stated = [_(_MATRIX_ROW.get((r["relation"], r["confidence"]), "{relation}: {hdk} [{source}, {confidence}]")).format(
+        relation=r["relation"], hdk=", ".join(r["hdk"]), source=matrix.describe_source(r["source"]),
+        confidence=r["confidence"]) for r in rows]
     if stated:
         evidence["matrix_rows"] = stated
     paired = [p for r in rows if r["relation"] == "paired" for p in r["hdk"]]

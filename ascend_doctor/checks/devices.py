@@ -11,7 +11,7 @@ from ..findings import ERROR, FAIL, PASS, SKIP, WARN
 from ..i18n import N_, _, sentences
 from . import check
 from ._ascend import ascend_signs
-from ..phrases import reword
+from ..phrases import NPU_CHIP_LABEL, reword
 
 NO_ASCEND = N_("No Ascend hardware or software on this machine (no /dev/davinci*, npu-smi, driver or CANN).")
 # D4: memory this full with no process on the NPU is leaked or held by an invisible process.
@@ -20,9 +20,10 @@ BUSY_FULL_PCT = 95
 
 
 def _label(dev, translated: bool = False) -> str:
-    """The device's name: English as an evidence key (JSON keys stay English), translated inside a sentence."""
+    """The device's name: English as an evidence key (JSON keys stay English; phrases.reword says it in the run's
+    language), translated inside a sentence."""
     if dev.device_id is not None and (dev.chip_id or dev.device_id != dev.npu_id):
-        text = _("NPU {npu} chip {chip} (device {device})") if translated else "NPU {npu} chip {chip} (device {device})"
+        text = _(NPU_CHIP_LABEL) if translated else NPU_CHIP_LABEL
         return text.format(npu=dev.npu_id, chip=dev.chip_id, device=dev.device_id)
     return f"NPU {dev.npu_id}"
 
