@@ -27,6 +27,7 @@ import time
 from typing import Dict, List, Mapping, Optional, Sequence, Tuple
 
 from . import phrases
+from .i18n_text import Text
 from .i18n import _
 from .process import MAX_COMMAND_OUTPUT, kill_running, run_captured, track, untrack  # noqa: F401 (re-exported)
 from .records import dataclass, field
@@ -85,12 +86,12 @@ class CommandResult:
     def describe(self) -> str:
         cmd = " ".join(self.argv)
         if self.error == "timeout":
-            return phrases.COMMAND_TIMEOUT.format(command=cmd)
+            return Text(phrases.COMMAND_TIMEOUT, command=cmd)
         if self.error in ("not-found", "not-recorded"):
-            return phrases.COMMAND_MISSING.format(command=cmd)
+            return Text(phrases.COMMAND_MISSING, command=cmd)
         if self.error:
-            return phrases.COMMAND_NOT_RUN.format(command=cmd, error=self.error)
-        return phrases.COMMAND_EXIT.format(command=cmd, code=self.rc)
+            return Text(phrases.COMMAND_NOT_RUN, command=cmd, error=self.error)
+        return Text(phrases.COMMAND_EXIT, command=cmd, code=self.rc)
 
     def to_json(self) -> dict:
         return {
@@ -384,7 +385,7 @@ class LiveHost(Host):
     def read_text(self, path: str, max_bytes: int = DEFAULT_MAX_READ) -> str:
         try:
             if os.path.isdir(path):
-                raise FileUnreadable(phrases.FILE_IS_DIRECTORY.format(path=path))
+                raise FileUnreadable(Text(phrases.FILE_IS_DIRECTORY, path=path))
             # O_NONBLOCK: opening a FIFO nobody writes to would otherwise block the doctor for ever.
             fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
             # Buffered: its read(n) loops until n bytes or EOF (a /proc file gives a page per read call).
@@ -398,11 +399,11 @@ class LiveHost(Host):
             kind = "a dangling symbolic link" if os.path.islink(path) else "no such file"
             raise FileMissing(f"{path}: {kind}") from None
         except PermissionError:
-            raise FileUnreadable(phrases.FILE_DENIED.format(path=path)) from None
+            raise FileUnreadable(Text(phrases.FILE_DENIED, path=path)) from None
         except OSError as exc:
             raise FileUnreadable(f"{path}: {exc.strerror or exc}") from None
         if len(data) > max_bytes:
-            raise FileTooLarge(phrases.FILE_TOO_LARGE.format(path=path, limit=max_bytes))
+            raise FileTooLarge(Text(phrases.FILE_TOO_LARGE, path=path, limit=max_bytes))
         return _decode(data)
 
     def exists(self, path: str) -> bool:
@@ -625,7 +626,7 @@ class SnapshotHost(Host):
     # an absolute link target means the same path on the collected machine.
     def _resolve(self, path: str, depth: int = 0) -> str:
         if depth > 40:
-            raise FileUnreadable(phrases.FILE_LINK_LOOP.format(path=path))
+            raise FileUnreadable(Text(phrases.FILE_LINK_LOOP, path=path))
         path = posixpath.normpath("/" + path.lstrip("/"))
         parts = [p for p in path.split("/") if p]
         cur = "/"
@@ -658,16 +659,16 @@ class SnapshotHost(Host):
     def read_text(self, path: str, max_bytes: int = DEFAULT_MAX_READ) -> str:
         local = self._local(path)
         if os.path.isdir(local):
-            raise FileUnreadable(phrases.FILE_IS_DIRECTORY.format(path=path))
+            raise FileUnreadable(Text(phrases.FILE_IS_DIRECTORY, path=path))
         if not os.path.isfile(local):
             raise FileMissing(f"{path}: no such file in the snapshot")
         marker = local + ".unreadable"
         if os.path.exists(marker):  # collected as "permission denied" on the source machine
-            raise FileUnreadable(phrases.FILE_DENIED_COLLECTED.format(path=path))
+            raise FileUnreadable(Text(phrases.FILE_DENIED_COLLECTED, path=path))
         with open(local, "rb") as fh:
             data = fh.read(max_bytes + 1)
         if len(data) > max_bytes:
-            raise FileTooLarge(phrases.FILE_TOO_LARGE.format(path=path, limit=max_bytes))
+            raise FileTooLarge(Text(phrases.FILE_TOO_LARGE, path=path, limit=max_bytes))
         return _decode(data)
 
     def exists(self, path: str) -> bool:

@@ -1,22 +1,20 @@
-"""The fixed phrases probes write into facts, and how a report shows them in its language.
+"""The fixed phrases probes write into facts, each one message (N_), used through i18n_text.Text.
 
 Facts stay English: a saved report is judged again later, and its facts must read the same whatever language
-the first run spoke. A probe that records a problem writes it from one of the templates below
-(`EMPTY_FILE.format(path=..., expected=...)`); a check that shows it passes it through `reword(text)`, which
-finds the template the text was made from and says it again in the run's language with the same values (each
-value reworded the same way: `expected` is itself a phrase). Text made any other way is
-shown as it is. One template per phrase, used by the probe that writes it and by `reword`: the two cannot
-drift apart.
+the first run spoke. A probe records a problem as `Text(EMPTY_FILE, path=..., expected=Text(KEY_VALUE_LINES))`:
+that *is* the English string (facts, JSON and comparisons see a plain str) and remembers its message, so a check
+that shows it writes `i18n_text.localized(problem)` and the reader gets it in the run's language, a Text inside
+a Text translated too. The phrases live here, in one place, so the probes that write them and the catalog
+(locale/zh_CN/checks_install.po) agree. Facts read back from a saved report's JSON are plain strings: they are
+shown in English (a fixed phrase is still looked up).
 """
 
 from __future__ import annotations
 
-import functools
-import re
-import string
-from typing import List, Optional, Pattern, Tuple
+from typing import Any
 
-from .i18n import N_, _, get_lang, lookup
+from .i18n import N_
+from .i18n_text import Text
 
 # ---- probes/kv.py: a key=value file that cannot be used ("expected" says what it should hold) ----
 UNREADABLE_FILE = N_("{error}; expected {expected}")
@@ -78,47 +76,8 @@ COMMAND_EXIT = N_("`{command}` exited with code {code}")
 OS_RELEASE_UNREADABLE = N_("/etc/os-release: not readable; OS unknown")
 PYTHON_VERSION_MISSING = N_("Python version not recorded")
 
-TEMPLATES: Tuple[str, ...] = tuple(v for k, v in sorted(globals().items()) if k.isupper() and isinstance(v, str)
-                                   and "{" in v)
-
-
-def _pattern(template: str) -> Pattern:
-    """The regular expression that matches text made from `template` and captures its values by name."""
-    out, seen = ["^"], set()
-    for literal, field, _spec, _conv in string.Formatter().parse(template):
-        out.append(re.escape(literal))
-        if field is not None:
-            out.append(f"(?P={field})" if field in seen else f"(?P<{field}>.+?)")
-            seen.add(field)
-    out.append("$")
-    return re.compile("".join(out), re.S)
-
-
-@functools.lru_cache(maxsize=1)
-def _patterns() -> List[Tuple[str, Pattern]]:
-    # Longer literal text first: the most specific template wins when two could match.
-    ranked = sorted(TEMPLATES, key=lambda t: -len(re.sub(r"\{[^}]*\}", "", t)))
-    return [(t, _pattern(t)) for t in ranked]
-
-
-def match(text: str) -> Optional[Tuple[str, dict]]:
-    """(template, values) of a text made from one of the templates, else None."""
-    for template, pattern in _patterns():
-        m = pattern.match(text)
-        if m:
-            return template, m.groupdict()
-    return None
-
-
-def reword(text):
-    """`text` (a probe's phrase) in the run's language; anything not made from a template as it is."""
-    if get_lang() == "en" or not isinstance(text, str) or not text:
-        return text
-    fixed = lookup(text)
-    if fixed != text:
-        return fixed
-    found = match(text)
-    if found is None:
-        return text
-    template, values = found
-    return _(template).format(**{k: reword(v) for k, v in values.items()})
+def error_text(exc: BaseException) -> Any:
+    """The message of a host error: its Text when it was raised with one (so it can be shown translated), else
+    the exception's English string."""
+    first = exc.args[0] if exc.args else None
+    return first if isinstance(first, Text) else str(exc)

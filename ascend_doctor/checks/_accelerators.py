@@ -10,7 +10,7 @@ import re
 from typing import List
 
 from ..facts import Facts
-from ..i18n import _
+from ..i18n import N_, _
 
 
 def npu_count(facts: Facts) -> int:
@@ -63,10 +63,11 @@ def checked_as(facts: Facts) -> str:
     from ._ascend import ascend_signs  # the one list of what says "this host is meant to run Ascend"
 
     gpu = gpu_present(facts)
+    # Stored in English (the report's host info); the renderers show it in the run's language (i18n.lookup).
     if ascend_signs(facts):
-        return _("checked as an Ascend NPU and NVIDIA GPU host") if gpu else _("checked as an Ascend NPU host")
-    return _("no Ascend NPU stack found \u2014 checked as a GPU host") if gpu else \
-        _("no Ascend NPU stack found \u2014 checked as a CPU host")
+        return N_("checked as an Ascend NPU and NVIDIA GPU host") if gpu else N_("checked as an Ascend NPU host")
+    return N_("no Ascend NPU stack found \u2014 checked as a GPU host") if gpu else \
+        N_("no Ascend NPU stack found \u2014 checked as a CPU host")
 
 
 def device_phrase(facts: Facts) -> str:

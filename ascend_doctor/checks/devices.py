@@ -11,7 +11,8 @@ from ..findings import ERROR, FAIL, PASS, SKIP, WARN
 from ..i18n import N_, _, sentences
 from . import check
 from ._ascend import ascend_signs
-from ..phrases import NPU_CHIP_LABEL, reword
+from ..i18n_text import Text, localized
+from ..phrases import NPU_CHIP_LABEL
 
 NO_ASCEND = N_("No Ascend hardware or software on this machine (no /dev/davinci*, npu-smi, driver or CANN).")
 # D4: memory this full with no process on the NPU is leaked or held by an invisible process.
@@ -19,12 +20,11 @@ IDLE_FULL_PCT = 90
 BUSY_FULL_PCT = 95
 
 
-def _label(dev, translated: bool = False) -> str:
-    """The device's name: English as an evidence key (JSON keys stay English; phrases.reword says it in the run's
-    language), translated inside a sentence."""
+def _label(dev) -> str:
+    """The device's name, English (an evidence key: JSON keys stay English); a Text, so `localized()` gives it in
+    the run's language inside a sentence."""
     if dev.device_id is not None and (dev.chip_id or dev.device_id != dev.npu_id):
-        text = _(NPU_CHIP_LABEL) if translated else NPU_CHIP_LABEL
-        return text.format(npu=dev.npu_id, chip=dev.chip_id, device=dev.device_id)
+        return Text(NPU_CHIP_LABEL, npu=dev.npu_id, chip=dev.chip_id, device=dev.device_id)
     return f"NPU {dev.npu_id}"
 
 
@@ -35,11 +35,11 @@ def _label(dev, translated: bool = False) -> str:
 def check_npu_smi(ctx):
     npu = ctx.facts.npu
     if npu.command_error and not npu.devices:
-        ev = {"command": "npu-smi info", "result": reword(npu.command_error)}
+        ev = {"command": "npu-smi info", "result": localized(npu.command_error)}
         if npu.errors:
-            ev["problems"] = [reword(e) for e in npu.errors]
+            ev["problems"] = [localized(e) for e in npu.errors]
         return ctx.finding(ERROR,
-            summary=sentences(_("Could not read the NPUs: {error}.").format(error=reword(npu.command_error)),
+            summary=sentences(_("Could not read the NPUs: {error}.").format(error=localized(npu.command_error)),
                               _("A hanging npu-smi usually means the driver or a device is stuck.")
                               if "did not finish" in npu.command_error else ""),
             evidence=ev,
@@ -66,9 +66,9 @@ def check_npu_smi(ctx):
     ev = {"devices": len(npu.devices), "layout": npu.layout, "npu-smi": npu.tool_version,
           "driver (banner)": npu.driver_version}
     if npu.errors:
-        ev["problems"] = [reword(e) for e in npu.errors]
+        ev["problems"] = [localized(e) for e in npu.errors]
     if npu.command_error:
-        ev["result"] = reword(npu.command_error)
+        ev["result"] = localized(npu.command_error)
     if not npu.devices and npu.tool_version is None and npu.errors:
         # Neither a banner nor a device row: this is not npu-smi's table (a wrapper, a broken
         # install, garbage), so nothing can be concluded about the devices.
@@ -105,7 +105,7 @@ def check_npu_health(ctx):
     first = bad[0]
     return ctx.finding(FAIL,
         summary=sentences(_("{count} device(s) not OK: {devices}.").format(
-                              count=len(bad), devices=", ".join(f"{_label(d, True)} {d.health or _('(empty)')}" for d in bad)),
+                              count=len(bad), devices=", ".join(f"{localized(_label(d))} {d.health or _('(empty)')}" for d in bad)),
                           _("Jobs on them fail or hang.")),
         evidence=ev,
         fix=[_("npu-smi info -t health -i {npu}   # Health Status, Error Code, Error Information").format(npu=first.npu_id),
@@ -184,9 +184,9 @@ def check_npu_memory(ctx):
         ev[_label(d)] = f"{kind} {used} / {total} MB ({pct:.0f}%)"
         has_process = (d.npu_id, d.chip_id) in busy or (npu.layout != "B" and d.npu_id in busy_npus)
         if pct >= IDLE_FULL_PCT and not has_process and d.npu_id in npu.idle_npus:
-            orphaned.append(f"{_label(d, True)} {kind} {used}/{total} MB")
+            orphaned.append(f"{localized(_label(d))} {kind} {used}/{total} MB")
         elif pct >= BUSY_FULL_PCT:
-            full.append(f"{_label(d, True)} {kind} {used}/{total} MB")
+            full.append(f"{localized(_label(d))} {kind} {used}/{total} MB")
     if not ev:
         return ctx.finding(SKIP, summary=_("npu-smi reported no memory totals."))
     if npu.processes:

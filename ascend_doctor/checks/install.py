@@ -11,7 +11,7 @@ from typing import Dict, List
 
 from ..findings import ERROR, FAIL, PASS, SKIP, WARN
 from ..i18n import N_, _, sentences
-from ..phrases import reword
+from ..i18n_text import localized
 from . import check
 from ._ascend import (FIXED_PATH_SOURCE, KERNELS_SOC, ascend_signs, describe_install, driver_evidence, install_of,
                       nnae_wins, points_into, run_file_name, set_env_path, source_fix, target_install)
@@ -34,7 +34,7 @@ def check_driver_present(ctx):
     signs = ascend_signs(ctx.facts)
     ev: Dict[str, object] = {"version.info": d.version_file, "install info": d.install_info_path or _("not found")}
     if d.errors:
-        ev["problems"] = [reword(e) for e in d.errors]
+        ev["problems"] = [localized(e) for e in d.errors]
     if d.installed and d.version:
         ev["version"] = d.version
         if d.innerversion:
@@ -101,7 +101,7 @@ def check_firmware_present(ctx):
     fw = ctx.facts.firmware
     ev: Dict[str, object] = {"version.info": fw.version_file}
     if fw.errors:
-        ev["problems"] = [reword(e) for e in fw.errors]
+        ev["problems"] = [localized(e) for e in fw.errors]
     if fw.installed and fw.version:
         ev["version"] = fw.version
         return ctx.finding(PASS, summary=_("firmware {version} ({path})").format(version=fw.version, path=fw.version_file),
@@ -140,7 +140,7 @@ def check_cann_present(ctx):
         names = _("; ").join(describe_install(i) for i in cann.installs)
         if not problems:
             return ctx.finding(PASS, summary=names, evidence=ev)
-        ev["problems"] = [reword(p) for p in problems]
+        ev["problems"] = [localized(p) for p in problems]
         return ctx.finding(WARN, title=_("CANN found, but its version files are damaged"),
             summary=_("Found {installs}, but {count} of its version files are empty, garbled or unreadable, so its "
                       "release and version checks may be wrong.").format(installs=names, count=len(problems)),
@@ -155,7 +155,7 @@ def check_cann_present(ctx):
     ev = {"Ascend signs": signs, "searched": ["/usr/local/Ascend/{ascend-toolkit,nnae,nnrt}/latest",
                                                "/usr/local/Ascend/cann", "$HOME/Ascend/...", "$ASCEND_HOME_PATH"]}
     if cann.errors:
-        ev["problems"] = [reword(e) for e in cann.errors]
+        ev["problems"] = [localized(e) for e in cann.errors]
     needs_it = ctx.facts.mindspore.installed
     state, seen = driver_evidence(ctx.facts)
     if state != "absent":

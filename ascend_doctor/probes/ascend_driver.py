@@ -13,6 +13,7 @@ import posixpath
 from typing import Optional, Tuple
 
 from .. import phrases
+from ..i18n_text import Text
 from ..facts import DriverFacts, FirmwareFacts
 from ..host import FileMissing, Host, HostError
 from ..lazyre import lazy_compile
@@ -34,18 +35,19 @@ def read_install_info(host: Host) -> Tuple[Optional[dict], Optional[str]]:
     except FileMissing:
         return None, None
     except HostError as exc:
-        return None, phrases.UNREADABLE_FILE.format(error=exc, expected=phrases.INSTALL_INFO_EXPECTED)
+        return None, Text(phrases.UNREADABLE_FILE, error=phrases.error_text(exc),
+                          expected=Text(phrases.INSTALL_INFO_EXPECTED))
     if looks_binary(text):
-        return None, phrases.BINARY_FILE.format(path=INSTALL_INFO, expected=phrases.KEY_VALUE_LINES)
+        return None, Text(phrases.BINARY_FILE, path=INSTALL_INFO, expected=Text(phrases.KEY_VALUE_LINES))
     return parse_key_values(text), None
 
 
 def _install_prefix(info: Optional[dict], key: str, errors: list) -> str:
     value = get_ci(info or {}, key)
     if info is not None and not value:
-        errors.append(phrases.INSTALL_INFO_NO_KEY.format(path=INSTALL_INFO, key=key, prefix=DEFAULT_PREFIX))
+        errors.append(Text(phrases.INSTALL_INFO_NO_KEY, path=INSTALL_INFO, key=key, prefix=DEFAULT_PREFIX))
     if value and not value.startswith("/"):
-        errors.append(phrases.INSTALL_INFO_RELATIVE.format(path=INSTALL_INFO, key=key, value=repr(value),
+        errors.append(Text(phrases.INSTALL_INFO_RELATIVE, path=INSTALL_INFO, key=key, value=repr(value),
                                                           prefix=DEFAULT_PREFIX))
         value = None
     return (value or DEFAULT_PREFIX).rstrip("/") or "/"
@@ -54,10 +56,10 @@ def _install_prefix(info: Optional[dict], key: str, errors: list) -> str:
 def _version_value(values: dict, path: str, errors: list) -> Optional[str]:
     version = get_ci(values, "Version")
     if version is None:
-        errors.append(phrases.NO_VERSION_LINE.format(path=path, example="Version=24.1.rc3"))
+        errors.append(Text(phrases.NO_VERSION_LINE, path=path, example="Version=24.1.rc3"))
         return None
     if not _VERSION_SHAPE.match(version):
-        errors.append(phrases.VERSION_NOT_A_NUMBER.format(path=path, value=repr(version), example="24.1.rc3"))
+        errors.append(Text(phrases.VERSION_NOT_A_NUMBER, path=path, value=repr(version), example="24.1.rc3"))
         return None
     return version
 
@@ -75,7 +77,7 @@ def probe_driver(host: Host, options) -> DriverFacts:
     facts.version_file = path
     # The file being there is what "installed" means: an unreadable one is still an install.
     facts.installed = host.is_file(path)
-    values = read_key_value_file(host, path, phrases.DRIVER_VERSION_INFO, facts.errors)
+    values = read_key_value_file(host, path, Text(phrases.DRIVER_VERSION_INFO), facts.errors)
     if values is None:
         return facts
     facts.version = _version_value(values, path, facts.errors)
@@ -105,12 +107,12 @@ def probe_firmware(host: Host, options) -> FirmwareFacts:
     path = posixpath.join(prefix or "/", "firmware", "version.info")
     facts.version_file = path
     facts.installed = host.is_file(path)
-    values = read_key_value_file(host, path, phrases.FIRMWARE_VERSION_INFO, facts.errors)
+    values = read_key_value_file(host, path, Text(phrases.FIRMWARE_VERSION_INFO), facts.errors)
     if values is None:
         return facts
     facts.version = _version_value(values, path, facts.errors)
     if facts.version and not _FIRMWARE_SHAPE.match(facts.version):
-        facts.errors.append(phrases.FIRMWARE_UNUSUAL.format(path=path, version=facts.version))
+        facts.errors.append(Text(phrases.FIRMWARE_UNUSUAL, path=path, version=facts.version))
     facts.package_version = get_ci(values, "package_version")
     facts.compatible_version_drv = [g for g in parse_bracket_list(get_ci(values, "compatible_version_drv") or "")
                                     if any(g)]

@@ -16,6 +16,7 @@ from collections import Counter
 from typing import Dict, List, Optional, Tuple
 
 from .. import phrases
+from ..i18n_text import Text
 from ..facts import CannFacts, CannInstall
 from ..host import FileMissing, Host, HostError
 from .kv import get_ci, parse_version_cfg, read_key_value_file
@@ -107,7 +108,7 @@ def _inspect(host: Host, root: str, kind: str, owner: str, resolved: str, facts:
     info_path = _pick_install_info(host, root, kind)
     if info_path:
         inst.install_info_path = info_path
-        info = read_key_value_file(host, info_path, phrases.CANN_ASCEND_INFO, inst.errors) or {}
+        info = read_key_value_file(host, info_path, Text(phrases.CANN_ASCEND_INFO), inst.errors) or {}
         inst.release = get_ci(info, "version") or None
         inst.innerversion = get_ci(info, "innerversion") or None
         inst.arch = get_ci(info, "arch") or None
@@ -118,18 +119,20 @@ def _inspect(host: Host, root: str, kind: str, owner: str, resolved: str, facts:
     except FileMissing:
         cfg_text = None
     except HostError as exc:  # a directory, a link loop, too large: a problem to report, not an absence
-        inst.errors.append(phrases.UNREADABLE_FILE.format(error=exc, expected=phrases.CANN_CFG_LINES))
+        inst.errors.append(Text(phrases.UNREADABLE_FILE, error=phrases.error_text(exc),
+                                expected=Text(phrases.CANN_CFG_LINES)))
         cfg_text = ""
     if cfg_text is not None:
         cfg = parse_version_cfg(cfg_text)
         inst.version_cfg = {comp: v["release"] for comp, v in cfg.items()}
         if not cfg:
-            inst.errors.append(phrases.CANN_CFG_NO_LINE.format(path=cfg_path))
+            inst.errors.append(Text(phrases.CANN_CFG_NO_LINE, path=cfg_path))
 
     try:
         entries = host.listdir(root)
     except HostError as exc:
-        inst.errors.append(phrases.UNREADABLE_FILE.format(error=exc, expected=phrases.CANN_COMPONENT_DIRS))
+        inst.errors.append(Text(phrases.UNREADABLE_FILE, error=phrases.error_text(exc),
+                                expected=Text(phrases.CANN_COMPONENT_DIRS)))
         entries = []
     for name in entries:
         if name in ("driver", "firmware"):  # a legacy root is the HDK prefix itself: not CANN parts
@@ -137,14 +140,14 @@ def _inspect(host: Host, root: str, kind: str, owner: str, resolved: str, facts:
         vpath = posixpath.join(root, name, "version.info")
         if not host.is_dir(posixpath.join(root, name)):
             continue
-        values = read_key_value_file(host, vpath, phrases.CANN_COMPONENT_VERSION.format(name=name), inst.errors)
+        values = read_key_value_file(host, vpath, Text(phrases.CANN_COMPONENT_VERSION, name=name), inst.errors)
         if not values:
             continue
         version = get_ci(values, "Version")
         if version:
             inst.components[name] = version
         else:
-            inst.errors.append(phrases.NO_VERSION_LINE.format(path=vpath, example="Version=7.6.0.1.220"))
+            inst.errors.append(Text(phrases.NO_VERSION_LINE, path=vpath, example="Version=7.6.0.1.220"))
         if get_ci(values, "version_dir"):
             inst.version_dirs[name] = get_ci(values, "version_dir")
     # What MindSpore reads: compiler/version.info (fwkacllib/version.info before MindSpore 1.9).
@@ -158,7 +161,7 @@ def _inspect(host: Host, root: str, kind: str, owner: str, resolved: str, facts:
         inst.arch = arch_dirs[0] if len(arch_dirs) == 1 else None
     running = set(inst.version_cfg.values())
     if len(running) > 1:
-        inst.errors.append(phrases.CANN_RELEASES_DIFFER.format(path=cfg_path, releases=sorted(running)))
+        inst.errors.append(Text(phrases.CANN_RELEASES_DIFFER, path=cfg_path, releases=sorted(running)))
 
     inst.has_opp = host.is_dir(posixpath.join(root, "opp"))
     # The kernels package installs opp_kernel/ (8.x) or prebuilt kernels under the tbe tree (older).

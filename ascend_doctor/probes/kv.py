@@ -89,6 +89,7 @@ def read_key_value_file(host, path: str, expected: str, errors: List[str]) -> Op
     "<path>: <what is wrong>, expected <expected>".
     """
     from .. import phrases
+    from ..i18n_text import Text
     from ..host import FileMissing, HostError
 
     try:
@@ -96,16 +97,16 @@ def read_key_value_file(host, path: str, expected: str, errors: List[str]) -> Op
     except FileMissing:
         return None
     except HostError as exc:
-        errors.append(phrases.UNREADABLE_FILE.format(error=exc, expected=expected))
+        errors.append(Text(phrases.UNREADABLE_FILE, error=phrases.error_text(exc), expected=expected))
         return None
     if not text.strip():
-        errors.append(phrases.EMPTY_FILE.format(path=path, expected=expected))
+        errors.append(Text(phrases.EMPTY_FILE, path=path, expected=expected))
         return None
     if looks_binary(text):
-        errors.append(phrases.BINARY_FILE.format(path=path, expected=expected))
+        errors.append(Text(phrases.BINARY_FILE, path=path, expected=expected))
         return None
     values = parse_key_values(text)
     if not values:
-        errors.append(phrases.NO_KEY_VALUES.format(path=path, expected=expected))
+        errors.append(Text(phrases.NO_KEY_VALUES, path=path, expected=expected))
         return None
     return values

@@ -15,6 +15,7 @@ import re
 from typing import Dict, List, Optional, Tuple
 
 from .. import phrases
+from ..i18n_text import Text
 from ..facts import NpuDevice, NpuSmiFacts
 from ..host import Host
 from ..lazyre import lazy_compile
@@ -79,16 +80,16 @@ def parse_npu_smi_info(text: str):
     def flush_pending():
         nonlocal pending
         if pending is not None:
-            errors.append(phrases.NPU_ROW_WITHOUT_CHIP.format(row=repr(pending[0])))
+            errors.append(Text(phrases.NPU_ROW_WITHOUT_CHIP, row=repr(pending[0])))
             pending = None
 
     for lineno, raw in enumerate(text.splitlines(), 1):
         if lineno > MAX_LINES:
-            errors.append(phrases.NPU_TOO_LONG.format(count=MAX_LINES))
+            errors.append(Text(phrases.NPU_TOO_LONG, count=MAX_LINES))
             break
         line = raw.rstrip()
         if len(line) > MAX_LINE:
-            errors.append(phrases.NPU_LONG_LINE.format(line=lineno, length=len(line)))
+            errors.append(Text(phrases.NPU_LONG_LINE, line=lineno, length=len(line)))
             continue
         stripped = line.strip()
         if not stripped:
@@ -132,7 +133,7 @@ def parse_npu_smi_info(text: str):
                 processes.append(proc)
             continue
         if len(cells) != 3:
-            errors.append(phrases.NPU_COLUMNS.format(line=lineno, count=len(cells), text=repr(stripped[:120])))
+            errors.append(Text(phrases.NPU_COLUMNS, line=lineno, count=len(cells), text=repr(stripped[:120])))
             continue
         if pending is None:
             pending = cells
@@ -152,11 +153,11 @@ def parse_npu_smi_info(text: str):
 def _parse_device(row1, row2, layout, has_hbm, lineno, errors) -> Optional[NpuDevice]:
     top = row1[0].split()
     if not top or not _INT.match(top[0]):
-        errors.append(phrases.NPU_ID_NOT_NUMBER.format(line=lineno - 1, value=repr(row1[0])))
+        errors.append(Text(phrases.NPU_ID_NOT_NUMBER, line=lineno - 1, value=repr(row1[0])))
         return None
     chip = row2[0].split()
     if not chip or not all(_INT.match(t) for t in chip):
-        errors.append(phrases.NPU_CHIP_CELL.format(line=lineno, value=repr(row2[0])))
+        errors.append(Text(phrases.NPU_CHIP_CELL, line=lineno, value=repr(row2[0])))
         return None
     dev = NpuDevice(npu_id=int(top[0]), chip_id=int(chip[0]))
     dev.name = " ".join(top[1:]) or None
@@ -178,7 +179,7 @@ def _parse_device(row1, row2, layout, has_hbm, lineno, errors) -> Optional[NpuDe
     if len(pairs) > 1 and has_hbm is not False:  # no header seen: a second pair can only be HBM
         dev.hbm_used_mb, dev.hbm_total_mb = pairs[1]
     elif has_hbm:
-        errors.append(phrases.NPU_NO_HBM.format(line=lineno, npu=dev.npu_id, chip=dev.chip_id))
+        errors.append(Text(phrases.NPU_NO_HBM, line=lineno, npu=dev.npu_id, chip=dev.chip_id))
     return dev
 
 
@@ -187,7 +188,7 @@ def _parse_process_row(cells, lineno, errors) -> Optional[dict]:
         return None
     ids = cells[0].split()
     if not ids or not all(_INT.match(t) for t in ids) or not _INT.match(cells[1]):
-        errors.append(phrases.NPU_PROCESS_ROW.format(line=lineno, text=repr(" | ".join(cells)[:120])))
+        errors.append(Text(phrases.NPU_PROCESS_ROW, line=lineno, text=repr(" | ".join(cells)[:120])))
         return None
     mem = cells[3].split()
     return {
@@ -206,7 +207,7 @@ def soc_family_from(devices: List[NpuDevice], layout: Optional[str]) -> Tuple[Op
     if not names:
         return None, None
     if len(names) > 1:
-        return None, phrases.SOC_MIXED.format(names=sorted(names))
+        return None, Text(phrases.SOC_MIXED, names=sorted(names))
     name = names.pop()
     upper = name.upper()
     chips_per_npu: Dict[int, int] = {}
@@ -222,7 +223,7 @@ def soc_family_from(devices: List[NpuDevice], layout: Optional[str]) -> Tuple[Op
         return "910B", None
     if upper.startswith("910") and layout == "A":  # 910ProB, 910A, 910PremiumA: the first-generation 910
         return "910", None
-    return None, phrases.SOC_UNIDENTIFIED.format(name=repr(name), layout=layout)
+    return None, Text(phrases.SOC_UNIDENTIFIED, name=repr(name), layout=layout)
 
 
 def probe_npu(host: Host, options) -> NpuSmiFacts:
@@ -242,7 +243,8 @@ def probe_npu(host: Host, options) -> NpuSmiFacts:
         facts.command_error = result.describe()
         err = result.stderr.strip()
         if err:
-            facts.errors.append(phrases.NPU_STDERR.format(command=" ".join(result.argv), text=err.splitlines()[-1][:300]))
+            facts.errors.append(Text(phrases.NPU_STDERR, command=" ".join(result.argv),
+                                     text=err.splitlines()[-1][:300]))
         if result.error:  # timed out or could not start: whatever it printed is incomplete
             return facts
     devices, banner, layout, processes, idle, errors = parse_npu_smi_info(result.stdout)
@@ -257,5 +259,5 @@ def probe_npu(host: Host, options) -> NpuSmiFacts:
     family, why = soc_family_from(devices, layout)
     facts.soc_family = family
     if why:
-        facts.errors.append(phrases.SOC_UNKNOWN.format(why=why))
+        facts.errors.append(Text(phrases.SOC_UNKNOWN, why=why))
     return facts
