@@ -65,9 +65,23 @@ def leftovers(text, allowed=frozenset()):
     return found
 
 
+def source_words():
+    """Words of the compatibility matrix's sources (document titles, notes, URLs): citations stay as published."""
+    import json
+
+    here = os.path.dirname(os.path.abspath(__file__))
+    while not os.path.exists(os.path.join(here, "data", "compat_matrix.json")):
+        here = os.path.dirname(here)
+    with open(os.path.join(here, "data", "compat_matrix.json"), encoding="utf-8") as fh:
+        sources = json.load(fh).get("sources", {})
+    return set(WORD.findall(json.dumps(sources, ensure_ascii=False)))
+
+
 def allowed_words(report, snapshot_dir=None):
-    """Words a zh report may keep: the snapshot's data and the command parts of its fixes."""
+    """Words a zh report may keep: the snapshot's data, the matrix's source citations and the command parts
+    of its fixes."""
     words = set(data_words(snapshot_dir)) if snapshot_dir else set()
+    words |= source_words()
     for f in report.findings:
         for step in f.fix:
             if isinstance(step, str):
