@@ -30,15 +30,12 @@ class FactsError(ValueError):
     """Facts JSON that does not have the shape of Facts: says where (facts.cann.installs[0].root) and what."""
 
 
-_HINTS: Dict[type, Dict[str, Any]] = {}  # dataclass -> its resolved field types (from_jsonable)
 _JSON_TYPES = {str: "a string", int: "an integer", float: "a number", bool: "true or false"}
 
 
 def from_jsonable(tp: Any, value: Any, where: str) -> Any:
     """`value` (parsed JSON) as an instance of the annotated type `tp`: dataclasses (by field; unknown keys
     are ignored so newer reports read), Optional, List, Dict, str/int/float/bool and Any."""
-    import typing
-
     origin, args = getattr(tp, "__origin__", None), getattr(tp, "__args__", ())
     if tp is Any:
         return value
@@ -48,18 +45,7 @@ def from_jsonable(tp: Any, value: Any, where: str) -> Any:
         inner = [a for a in args if a is not type(None)]
         return from_jsonable(inner[0], value, where)
     if records.is_dataclass(tp):
-        if not isinstance(value, dict):
-            raise FactsError(f"{where}: expected an object, got {type(value).__name__}")
-        hints = _HINTS.get(tp)
-        if hints is None:
-            hints = _HINTS[tp] = typing.get_type_hints(tp, vars(sys.modules[tp.__module__]))
-        kwargs = {}
-        for f in records.fields(tp):
-            if f.name in value:
-                kwargs[f.name] = from_jsonable(hints[f.name], value[f.name], f"{where}.{f.name}")
-            elif f.default is records.MISSING and f.default_factory is records.MISSING:
-                raise FactsError(f"{where}.{f.name}: missing (required)")
-        return tp(**kwargs)
+        return _converter(tp)(value, where)
     if origin in (list, List):
         if not isinstance(value, list):
             raise FactsError(f"{where}: expected a list, got {type(value).__name__}")
@@ -76,6 +62,95 @@ def from_jsonable(tp: Any, value: Any, where: str) -> Any:
             raise FactsError(f"{where}: expected {_JSON_TYPES[tp]}, got {value!r:.60}")
         return value
     return value
+
+
+# A report is read thousands of times by `aggregate` (one per node): each dataclass gets a converter built once,
+# one small function per field that checks the field's JSON type with `type(v) is ...` and hands anything unusual
+# (a wrong type, a nested generic) to from_jsonable, which converts it or names the bad field.
+_CONVERTERS: Dict[type, Any] = {}
+_MISSING = object()
+_EXACT = (str, int, bool)
+
+
+def _converter(tp: type):
+    conv = _CONVERTERS.get(tp)
+    if conv is None:
+        conv = _CONVERTERS[tp] = _build_converter(tp)
+    return conv
+
+
+def _field_converter(name: str, hint: Any):
+    """(types taken as they are, fn(value, where) for anything else): the common JSON shapes are checked with
+    `type(v) in ok` by the caller, lists and objects converted here, the rest by from_jsonable (which converts
+    or names the bad field). ok is None for Any (everything taken)."""
+    suffix = "." + name
+
+    def slow(v, where):
+        return from_jsonable(hint, v, where + suffix)
+
+    origin, args = getattr(hint, "__origin__", None), getattr(hint, "__args__", ())
+    optional = origin is Union and type(None) in args and len(args) == 2
+    inner = [a for a in args if a is not type(None)][0] if optional else hint
+    i_origin, i_args = getattr(inner, "__origin__", None), getattr(inner, "__args__", ())
+    item = i_args[-1] if i_args else None
+    ok = {type(None)} if optional else set()
+    if inner is Any:
+        return None, slow
+    if inner in _EXACT:
+        return frozenset(ok | {inner}), slow
+    if inner is float:
+        return frozenset(ok | {float, int}), slow
+    if records.is_dataclass(inner):
+        def conv(v, where):
+            return _converter(inner)(v, where + suffix)
+    elif i_origin in (list, List) and item in _EXACT:
+        def conv(v, where):
+            return list(v) if type(v) is list and all(type(x) is item for x in v) else slow(v, where)
+    elif i_origin in (list, List) and records.is_dataclass(item):
+        def conv(v, where):
+            if type(v) is not list:
+                return slow(v, where)
+            c, at = _converter(item), where + suffix
+            return [c(x, f"{at}[{i}]") for i, x in enumerate(v)]
+    elif i_origin in (dict, Dict) and (item is Any or item in _EXACT):
+        def conv(v, where):
+            if type(v) is dict and (item is Any or all(type(x) is item for x in v.values())):
+                return dict(v)
+            return slow(v, where)
+    elif i_origin in (list, List) and getattr(item, "__origin__", None) in (dict, Dict) \
+            and getattr(item, "__args__", (None, None))[1] is Any:
+        def conv(v, where):
+            return [dict(x) for x in v] if type(v) is list and all(type(x) is dict for x in v) else slow(v, where)
+    else:
+        conv = slow
+    return frozenset(ok), conv
+
+
+def _build_converter(tp: type):
+    import typing
+
+    hints = typing.get_type_hints(tp, vars(sys.modules[tp.__module__]))
+    steps = [(f.name, *_field_converter(f.name, hints[f.name]),
+              f.default is records.MISSING and f.default_factory is records.MISSING)
+             for f in records.fields(tp)]
+
+    def convert(value, where):
+        if not isinstance(value, dict):
+            raise FactsError(f"{where}: expected an object, got {type(value).__name__}")
+        kw = {}
+        get = value.get
+        for name, ok, conv, required in steps:
+            v = get(name, _MISSING)
+            if v is _MISSING:
+                if required:
+                    raise FactsError(f"{where}.{name}: missing (required)")
+            elif ok is None or type(v) in ok:
+                kw[name] = v
+            else:
+                kw[name] = conv(v, where)
+        return tp(**kw)
+
+    return convert
 
 
 @dataclass
