@@ -296,6 +296,41 @@ class CannInstall:
     aliases: List[str] = field(default_factory=list)  # other paths naming this install (cann -> cann-8.5.0 ...)
 
 
+# Which install a job uses when the environment names none: the order a user is told to source one (the full
+# toolkit first: MindSpore training needs its compiler and te; then the new-layout cann, then runtimes only), root's
+# prefix before the user's ($HOME/Ascend) before a custom one. ModelZoo's env_npu.sh sources
+# <prefix>/ascend-toolkit/set_env.sh when it exists, else nnae's (reference ascend_formats §1.2); the doctor's probe
+# order puts ascend-toolkit/latest, then cann, then nnae/latest (§7.1 V7).
+CANN_KIND_ORDER = {"toolkit": 0, "cann": 1, "nnae": 2, "nnrt": 3, "legacy": 4}
+CANN_OWNER_ORDER = {"root": 0, "user": 1, "custom": 2}
+# Why an install was judged (CannChoice.reason).
+JUDGED_ENV, JUDGED_ONLY, JUDGED_DEFAULT, JUDGED_NONE = "environment", "only", "default_order", "none"
+_LAYOUT_SUFFIX = r"/(?:(?:ascend-toolkit|nnae|nnrt)/[^/]+|cann(?:-[^/]+)?|latest)$"  # compiled on first use
+
+
+def install_prefix(root: str, kind: str) -> Optional[str]:
+    """The prefix an install root lives under (`--install-path`): /usr/local/Ascend for
+    /usr/local/Ascend/ascend-toolkit/latest or /usr/local/Ascend/cann; a legacy root is the prefix itself."""
+    if not root.startswith("/"):
+        return None  # "(planned)"
+    root = root.rstrip("/") or "/"
+    if kind == "legacy":
+        return root
+    m = re.search(_LAYOUT_SUFFIX, root)
+    return (root[: m.start()] or "/") if m else None
+
+
+@dataclass
+class CannChoice:
+    """The CANN install a job here uses, decided once (probes.cann; `CannFacts.choose` for facts built by hand or
+    read from an older report) and read by every check, node_facts and aggregate."""
+
+    root: Optional[str] = None  # root of the chosen install (one of CannFacts.installs); None: none found
+    prefix: Optional[str] = None  # the prefix it is installed under (/usr/local/Ascend, $HOME/Ascend ...)
+    reason: str = JUDGED_NONE  # environment | only | default_order | none
+    variable: Optional[str] = None  # reason "environment": the variable that points into it (ASCEND_HOME_PATH ...)
+
+
 @dataclass
 class CannFacts:
     """Every CANN install found, and which one the environment points at."""
@@ -308,6 +343,8 @@ class CannFacts:
     env_roots: Dict[str, Optional[str]] = field(default_factory=dict)
     dangling_links: Dict[str, str] = field(default_factory=dict)  # link under an install root -> missing target
     te_in_python: Optional[str] = None  # `te` found in the interpreter's own site-packages (pip-installed wheel)
+    # The install a job here uses and why (None: not derived, facts built by hand or an older report: see `choice`).
+    judged: Optional[CannChoice] = None
 
     @property
     def active(self) -> Optional[CannInstall]:
@@ -315,6 +352,36 @@ class CannFacts:
             if inst.active:
                 return inst
         return None
+
+    def choose(self) -> CannChoice:
+        """The one rule: the install the environment points at (ASCEND_HOME_PATH, ASCEND_TOOLKIT_HOME,
+        ASCEND_OPP_PATH, ASCEND_AICPU_PATH: what set_env.sh exports), else the only one, else the first in
+        the default order (CANN_KIND_ORDER, then CANN_OWNER_ORDER, then the order found)."""
+        if not self.installs:
+            return CannChoice()
+        inst, variable = self.active, None
+        if inst is not None:
+            reason = JUDGED_ENV
+            variable = next((var for var, root in self.env_roots.items() if root == inst.root), None)
+        elif len(self.installs) == 1:
+            inst, reason = self.installs[0], JUDGED_ONLY
+        else:
+            inst = sorted(self.installs, key=lambda i: (CANN_KIND_ORDER.get(i.kind, 9),
+                                                         CANN_OWNER_ORDER.get(i.owner, 9)))[0]
+            reason = JUDGED_DEFAULT
+        return CannChoice(root=inst.root, prefix=install_prefix(inst.root, inst.kind), reason=reason,
+                          variable=variable)
+
+    @property
+    def choice(self) -> CannChoice:
+        """The stored choice (probes.cann), else the same rule applied now."""
+        return self.judged if self.judged is not None else self.choose()
+
+    @property
+    def judged_install(self) -> Optional[CannInstall]:
+        """The install a job here uses (see `choose`); None when no install was found."""
+        root = self.choice.root
+        return next((i for i in self.installs if i.root == root), None) if root is not None else None
 
 
 @dataclass

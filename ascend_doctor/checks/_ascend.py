@@ -5,14 +5,10 @@ from __future__ import annotations
 import posixpath
 from typing import List, Optional, Tuple
 
-from ..facts import CannFacts, CannInstall, Facts
+from ..facts import JUDGED_ENV, JUDGED_ONLY, CannFacts, CannInstall, Facts
 from ..i18n import N_, _
 from ..probes.cann import set_env_candidates
 
-# Which install to point a user at when the environment names none: the full toolkit
-# (MindSpore training needs its compiler and te), the new-layout cann, then runtimes only.
-_KIND_ORDER = {"toolkit": 0, "cann": 1, "nnae": 2, "nnrt": 3, "legacy": 4}
-_OWNER_ORDER = {"root": 0, "user": 1, "custom": 2}
 # soc family -> the <soc> part of the Ascend-cann-kernels-<soc> package name.
 KERNELS_SOC = {"910B": "910b", "910_93": "910_93", "910": "910", "310P": "310p"}
 
@@ -65,12 +61,29 @@ def driver_evidence(facts: Facts) -> Tuple[str, List[str]]:
 
 
 def target_install(cann: CannFacts) -> Optional[CannInstall]:
-    """The install the environment uses, else the one a user should source."""
-    if cann.active is not None:
-        return cann.active
-    if not cann.installs:
-        return None
-    return sorted(cann.installs, key=lambda i: (_KIND_ORDER.get(i.kind, 9), _OWNER_ORDER.get(i.owner, 9)))[0]
+    """The install the environment uses, else the one a user should source: the judged install (one rule,
+    CannFacts.choose, decided by probes.cann)."""
+    return cann.judged_install
+
+
+def judged_cann(facts: Facts) -> Tuple[Optional[CannInstall], List[CannInstall], str]:
+    """The CANN install a job here uses (facts.cann.judged), the others, and why that one."""
+    cann = facts.cann
+    inst = cann.judged_install
+    if inst is None:
+        return None, [], "no CANN install found"
+    others = [i for i in cann.installs if i is not inst]
+    reason = cann.choice.reason
+    if facts.planned:
+        why = "the planned CANN"
+    elif reason == JUDGED_ENV:
+        why = "the environment points at it"
+    elif reason == JUDGED_ONLY:
+        why = "the only CANN install found (the environment does not point at any)"
+    else:
+        why = (f"the environment points at none; {inst.root} comes first in the default order "
+               "(ascend-toolkit, cann, nnae, nnrt; /usr/local/Ascend before $HOME/Ascend)")
+    return inst, others, why
 
 
 def set_env_path(inst: CannInstall) -> str:

@@ -20,7 +20,7 @@ from ..versions import (
     python_major_minor, release_matches, vendor_firmware_too_old, vendor_in_any_range, version_key,
 )
 from . import check
-from ._ascend import FIXED_PATH_SOURCE, nnae_wins
+from ._ascend import FIXED_PATH_SOURCE, judged_cann, nnae_wins
 from ._recommend import advise_mindspore
 
 MS_CANN = "compat.mindspore_cann"
@@ -42,7 +42,6 @@ TITLES = {
 }
 
 # MindSpore <= 2.3 read fixed paths, nnae first (compat_facts.md table 1, [fixed/...]).
-_FIXED_ORDER = ("/usr/local/Ascend/nnae/latest", "/usr/local/Ascend/ascend-toolkit/latest", "/usr/local/Ascend/latest")
 _ARCH_PLATFORM = {"x86_64": "linux-x86_64", "amd64": "linux-x86_64", "aarch64": "linux-aarch64", "arm64": "linux-aarch64"}
 
 
@@ -88,25 +87,6 @@ def driver_note(matrix, cann_release: Optional[str], driver: Optional[str]) -> s
         return " (which NPU driver it needs is not in the matrix: see that CANN's release notes)"
     here = f"; this driver is {driver}" if driver else ""
     return f" with Ascend HDK {' or '.join(need)} (NPU driver + firmware, the pairing sources give{here})"
-
-
-def judged_cann(facts) -> Tuple[Optional[CannInstall], List[CannInstall], str]:
-    """The CANN install MindSpore will actually read, the others, and why that one."""
-    installs = list(facts.cann.installs)
-    if not installs:
-        return None, [], _("no CANN install found")
-    active = facts.cann.active
-    if active is not None:
-        why = _("the planned CANN") if is_planned(facts) else _("the environment points at it")
-        return active, [i for i in installs if i is not active], why
-    if len(installs) == 1:
-        return installs[0], [], _("the only CANN install found (the environment does not point at any)")
-    for root in _FIXED_ORDER:
-        for inst in installs:
-            if inst.root.rstrip("/") == root:
-                return inst, [i for i in installs if i is not inst], \
-                    _("the environment points at none; {root} is the first default path MindSpore reads").format(root=root)
-    return installs[0], installs[1:], _("the environment points at none; judged the first install found")
 
 
 def _describe_install(inst: CannInstall) -> str:

@@ -270,6 +270,7 @@ def probe_cann(host: Host, options) -> CannFacts:
         facts.installs.append(inst)
 
     _mark_active(host, facts)
+    facts.judged = facts.choose()  # derived once here; every check and node_facts read it
     for sp in host.python.site_packages:
         if host.is_dir(posixpath.join(sp, "te")):
             facts.te_in_python = posixpath.join(sp, "te")
