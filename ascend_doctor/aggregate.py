@@ -23,7 +23,8 @@ from typing import Any, Dict, Iterable, List, Optional
 from .findings import REPORT_SCHEMA, SEVERITY, STATUSES
 from .i18n import N_, _, get_lang, lookup
 from .rank_table import summarise_rank_table
-from .node_facts import UNSET, comparable_facts, report_shape_problem
+from .facts import Facts, LaunchFacts, LaunchRankTable
+from .node_facts import UNSET, comparable, node_name, read_node_facts, report_shape_problem
 
 try:  # optional: 2-3x faster parsing when installed; the standard library gives the same result
     import orjson as _fast_json
@@ -72,9 +73,8 @@ def report_paths(inputs: Iterable[str]) -> List[str]:
     return paths
 
 
-def _node_name(data: Dict[str, Any], source: str) -> str:
-    launch = ((data.get("facts") or {}).get("extra") or {}).get("launch") or {}
-    return str(launch.get("name") or (data.get("host") or {}).get("name")
+def _node_name(facts: Facts, data: Dict[str, Any], source: str) -> str:
+    return str(node_name(facts) or (data.get("host") or {}).get("name")
                or os.path.splitext(os.path.basename(source))[0])
 
 
@@ -92,7 +92,7 @@ class NodeSummary:
         self.statuses: Dict[str, str] = {}
         self.problems: List[Dict[str, Any]] = []
         self.facts: Dict[str, str] = {}
-        self.rank_table: Optional[Dict[str, Any]] = None
+        self.rank_table: Optional[LaunchRankTable] = None
         self.addresses: List[str] = []
         self.counts = {s: 0 for s in STATUSES}
         self.worst = "pass"
@@ -110,14 +110,14 @@ def summarise_report(data: Dict[str, Any], source: str) -> NodeSummary:
     problem = report_shape_problem(data)
     if problem:
         raise ValueError(problem)
-    node = NodeSummary(_node_name(data, source), source)
-    launch = ((data.get("facts") or {}).get("extra") or {}).get("launch") or {}
-    node.host = launch.get("host") or (data.get("host") or {}).get("name")
-    node.rank = launch.get("rank") if isinstance(launch.get("rank"), int) else None
-    node.world_size = launch.get("world_size") if isinstance(launch.get("world_size"), int) else None
-    node.addresses = [str(a) for a in launch.get("addresses") or []]
-    node.rank_table = launch.get("rank_table")
-    node.facts = comparable_facts(data)
+    facts, present = read_node_facts(data)  # typed: a field of the wrong type is named (FactsError, a ValueError)
+    node = NodeSummary(_node_name(facts, data, source), source)
+    launch = facts.launch or LaunchFacts()
+    node.host = launch.host or (data.get("host") or {}).get("name")
+    node.rank, node.world_size = launch.rank, launch.world_size
+    node.addresses = launch.addresses
+    node.rank_table = launch.rank_table
+    node.facts = comparable(facts, present)
     for f in data.get("findings") or []:
         fid, status = str(f.get("id")), str(f.get("status"))
         if status not in node.counts:
@@ -225,13 +225,14 @@ class Aggregator:
                 variant["nodes"].append(node.name)
             # The node keeps only what the failing-nodes list shows; its evidence lives in the variant.
             del p["evidence"], p["fix"]
-        if node.rank_table is not None:
-            digest = str(node.rank_table.get("digest") or node.rank_table.get("error") or "unreadable")
+        table = node.rank_table
+        if table is not None:
+            digest = str(table.digest or table.error or "unreadable")
             self.table_views.setdefault(digest, []).append(node.name)
             # Only a complete copy stands for the table (most nodes keep just their own entry).
-            if node.rank_table.get("complete", True) and digest not in self.table_servers:
-                self.table_servers[digest] = node.rank_table.get("servers") or []
-            self.table_paths.setdefault(digest, node.rank_table.get("path"))
+            if table.complete and digest not in self.table_servers:
+                self.table_servers[digest] = table.servers
+            self.table_paths.setdefault(digest, table.path)
         if self.baseline is not None:
             for item in self.baseline.drift_from(node.facts):
                 self.drift.setdefault(item["fact"], {}).setdefault(item["actual"], []).append(node.name)

@@ -13,7 +13,9 @@ from typing import Any, Dict, List
 
 from .data import DataError, load_json_file
 from .findings import REPORT_SCHEMA
-from .node_facts import MINDSPORE, UNKNOWN, UNSET, comparable_facts, mindspore_version, report_shape_problem
+from .facts import FactsError
+from .node_facts import (MINDSPORE, UNKNOWN, UNSET, comparable, mindspore_version, node_name, read_node_facts,
+                         report_shape_problem)
 from .release_notes import releases_between
 
 
@@ -36,9 +38,12 @@ class Baseline:
         problem = report_shape_problem(data)
         if problem:
             raise BaselineError(f"{source}: {problem} (a JSON report from `ascend-doctor check --format json`)")
-        launch = ((data.get("facts") or {}).get("extra") or {}).get("launch") or {}
-        node = str(launch.get("name") or (data.get("host") or {}).get("name") or "")
-        return cls(dict(comparable_facts(data)), source, node)
+        try:
+            facts, present = read_node_facts(data)
+        except FactsError as exc:
+            raise BaselineError(f"{source}: {exc} (a JSON report from `ascend-doctor check --format json`)") from None
+        node = str(node_name(facts) or (data.get("host") or {}).get("name") or "")
+        return cls(dict(comparable(facts, present)), source, node)
 
     @classmethod
     def load(cls, path: str) -> "Baseline":

@@ -7,10 +7,11 @@ means "unknown", never "absent and fine".
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import sys
 from collections.abc import Mapping
-from typing import Any, Dict, Iterator, List, Optional, Union
+from typing import Any, Dict, Iterator, List, Optional, Tuple, Union
 
 from . import records
 from .records import dataclass, field
@@ -479,21 +480,62 @@ class Facts:
     # Per-probe wall time, and probes that crashed (a bug in the doctor, reported as such).
     probe_ms: Dict[str, int] = field(default_factory=dict)
     probe_crashes: Dict[str, str] = field(default_factory=dict)
-    # Additional facts other areas attach (hccn, rank table ...), keyed by area.
-    extra: Dict[str, Any] = field(default_factory=dict)
     hccn: "HccnFacts" = field(default_factory=lambda: HccnFacts())
     rank_table: "RankTableFacts" = field(default_factory=lambda: RankTableFacts())
     env: EnvFacts = field(default_factory=EnvFacts)
     # Versions given to `matrix check`, not read from a machine: the checks say "planned", not "installed".
     planned: bool = False
+    # Who this process is in a distributed job (probes.launch); None: not collected (the probe crashed).
+    # In the JSON it stays where reports have always carried it: facts.extra.launch.
+    launch: Optional["LaunchFacts"] = None
 
     def to_json(self) -> dict:
-        return to_jsonable(self)
+        out = to_jsonable(self)
+        launch = out.pop("launch")
+        out["extra"] = {"launch": launch} if launch is not None else {}
+        return out
 
     @classmethod
-    def from_json(cls, data: Any, where: str = "facts") -> "Facts":
-        """The Facts a report's "facts" holds (the inverse of to_json); FactsError names the first bad field."""
-        return from_jsonable(cls, data, where)
+    def from_json(cls, data: Any, where: str = "facts", sections: Optional[Tuple[str, ...]] = None) -> "Facts":
+        """The Facts a report's "facts" holds (the inverse of to_json); FactsError names the first bad field.
+        `sections` (field names): read only those, the rest stay unknown (defaults): what aggregate and
+        baseline need of each of thousands of reports, without building the rest."""
+        if not isinstance(data, dict):
+            raise FactsError(f"{where}: expected an object, got {type(data).__name__}")
+        extra = data.get("extra")
+        if extra is not None and not isinstance(extra, dict):
+            raise FactsError(f"{where}.extra: expected an object, got {type(extra).__name__}")
+        if extra and ("launch" in extra or "planned" in extra):
+            data = dict(data)
+            if "launch" in extra and "launch" not in data:
+                data["launch"] = extra["launch"]
+            if extra.get("planned") is True and "planned" not in data:  # reports before facts.planned
+                data["planned"] = True
+        if sections is None:
+            return _converter(cls)(data, where)
+        return _converter(_partial(cls, sections))(data, where).facts
+
+
+def _partial(cls: type, sections: Tuple[str, ...]) -> type:
+    """A dataclass holding only `sections` of `cls`, whose converter builds a `cls` with those (cached)."""
+    key = (cls, sections)
+    made = _PARTIALS.get(key)
+    if made is None:
+        fields = {f.name: f for f in records.fields(cls)}
+        import typing
+
+        hints = typing.get_type_hints(cls, vars(sys.modules[cls.__module__]))
+        spec = [(n, hints[n], field(default=records.MISSING, default_factory=fields[n].default_factory)
+                 if fields[n].default is records.MISSING else field(default=fields[n].default))
+                for n in sections]
+        made = dataclasses.make_dataclass(f"Partial{cls.__name__}", spec)
+        made.facts = property(lambda self: cls(**{n: getattr(self, n) for n in sections}))
+        made.__module__ = cls.__module__
+        _PARTIALS[key] = made
+    return made
+
+
+_PARTIALS: Dict[Tuple[type, Tuple[str, ...]], type] = {}
 
 
 @dataclass
@@ -547,3 +589,53 @@ class RankTableFacts:
     local_names: List[str] = field(default_factory=list)  # hostname, local IPs, XDL_IP/POD_IP: how we know "this node"
     local_server: Optional[Dict[str, Any]] = None  # {"path", "server_id", "matched_by", "devices": [...]}
     errors: List[str] = field(default_factory=list)
+
+
+@dataclass
+class LaunchRankTable:
+    """What this node read of the rank table its launch variables name (rank_table.summarise_rank_table):
+    enough for aggregate to tell whether every node sees the same table and which servers sent no report."""
+
+    path: Optional[str] = None
+    digest: Optional[str] = None  # of the parsed content (of the text when it is not JSON); None: not readable
+    error: Optional[str] = None  # "not readable", "not valid JSON", "no server_list"
+    server_count: Any = None  # as the file writes it (a string in the 1.0 format)
+    servers_listed: Optional[int] = None
+    complete: bool = True  # servers holds every server (rank 0, or a small table), else this node's own entry
+    servers: List[Dict[str, Any]] = field(default_factory=list)  # {"server_id", "host_ip", "devices": [...]}
+
+
+@dataclass
+class LaunchFacts:
+    """Who this process is in a distributed job (probes.launch): rank, node, launcher, the launch variables.
+    Written by every node's report so that aggregate can compare nodes without re-probing anything."""
+
+    name: Optional[str] = None  # the node's report name: <host>-rank<N>, or <host>
+    host: Optional[str] = None
+    rank: Optional[int] = None
+    local_rank: Optional[int] = None
+    world_size: Optional[int] = None
+    job_id: Optional[str] = None
+    role: Optional[str] = None  # MS_ROLE
+    launchers: List[str] = field(default_factory=list)  # msrun, openmpi, mpi, slurm, kubernetes: innermost first
+    identity_source: Dict[str, str] = field(default_factory=dict)  # "rank"/"world_size"/"host" -> the variable read
+    addresses: List[str] = field(default_factory=list)  # this host's IPv4 addresses (and POD_IP, HCCL_IF_IP)
+    variables: Dict[str, str] = field(default_factory=dict)  # the non-secret launch variables, capped in length
+    rank_table: Optional[LaunchRankTable] = None  # None: no rank table named
+    errors: List[str] = field(default_factory=list)
+
+
+def launch_of(facts_json: Any) -> Optional[LaunchFacts]:
+    """The launch facts of a report's JSON facts (only that section is read); None when it has none, or none of
+    the launch shape (a hand-edited file: a renderer shows the host name instead)."""
+    if not isinstance(facts_json, dict):
+        return None
+    try:
+        return Facts.from_json(facts_json, sections=("launch",)).launch
+    except FactsError:
+        return None
+
+
+def put_launch(facts_json: Dict[str, Any], launch: LaunchFacts) -> None:
+    """Put `launch` into a report's JSON facts, where Facts.to_json writes it."""
+    facts_json.setdefault("extra", {})["launch"] = to_jsonable(launch)

@@ -1,15 +1,17 @@
-"""The facts that must be equal on every node of a job, read from a JSON report.
+"""The facts that must be equal on every node of a job, read from the typed facts of a node's report.
 
 `aggregate` groups nodes by these to find skew (one node on another driver hangs
 HCCL init for the whole job, P13); `baseline` compares them with a trusted node.
-Input is the report's JSON (report["facts"]), so both work on files from any node.
+`read_node_facts` reads a report's JSON (report["facts"]) into the typed Facts sections these need
+(Facts.from_json with `sections`: the rest of the report is not built), so both work on files from any node.
 """
 
 from __future__ import annotations
 
 from collections import OrderedDict
-from typing import Any, Dict, Optional
+from typing import Any, Dict, FrozenSet, Optional, Tuple
 
+from .facts import DriverFacts, Facts, FirmwareFacts, MindSporeFacts, NpuSmiFacts
 from .redact import shown_env_value
 
 UNKNOWN = "unknown"
@@ -23,44 +25,49 @@ DRIVER, FIRMWARE, CANN, MINDSPORE, PYTHON, NPU_COUNT, NPU_MODEL = (
     "NPU driver", "NPU firmware", "CANN", "MindSpore", "Python", "NPU count", "NPU model")
 VERSION_KEYS = (DRIVER, FIRMWARE, CANN, MINDSPORE, PYTHON)
 
+# The Facts sections a node's comparable facts, name and launch identity come from.
+NODE_SECTIONS = ("driver", "firmware", "cann", "mindspore", "python", "npu", "launch")
+# Sections whose absence from a report means "unknown", not "not installed".
+_KNOWN_IF_PRESENT = ("driver", "firmware", "mindspore")
+ALL_PRESENT: FrozenSet[str] = frozenset(_KNOWN_IF_PRESENT)
 
-def _installed_version(section: Dict[str, Any]) -> str:
-    if not section:
+
+def read_node_facts(report: Dict[str, Any]) -> Tuple[Facts, FrozenSet[str]]:
+    """The typed facts of a report (only NODE_SECTIONS built) and which of driver, firmware and mindspore it
+    holds. Raises FactsError (a ValueError) naming the first field of the wrong type."""
+    data = report.get("facts") or {}
+    facts = Facts.from_json(data, sections=NODE_SECTIONS)
+    return facts, frozenset(n for n in _KNOWN_IF_PRESENT if data.get(n))
+
+
+def _installed_version(section, present: bool) -> str:
+    if not present:
         return UNKNOWN
-    if section.get("version"):
-        return str(section["version"])
-    return "not installed" if section.get("installed") is False and not section.get("errors") else UNKNOWN
+    if section.version:
+        return str(section.version)
+    return "not installed" if section.installed is False and not section.errors else UNKNOWN
 
 
-def _cann(cann: Dict[str, Any]) -> str:
-    installs = cann.get("installs") or []
-    chosen = [i for i in installs if i.get("active")] or (installs if len(installs) == 1 else [])
-    if not chosen:
-        return "none found" if not installs and not cann.get("errors") else UNKNOWN
-    inst = chosen[0]
-    return str(inst.get("release") or inst.get("compiler_version") or UNKNOWN)
+def _cann(facts: Facts) -> str:
+    cann = facts.cann
+    inst = cann.judged_install
+    if inst is None:
+        return "none found" if not cann.installs and not cann.errors else UNKNOWN
+    return str(inst.release or inst.compiler_version or UNKNOWN)
 
 
-def _npu(npu: Dict[str, Any]):
-    devices = npu.get("devices") or []
-    if not devices and not npu.get("available") and not npu.get("dev_nodes"):
-        return UNKNOWN if npu.get("command_error") or npu.get("errors") else "0", UNKNOWN
-    names = sorted({str(d.get("name") or "?") for d in devices})
-    return str(len(devices) or len(npu.get("dev_nodes") or [])), ", ".join(names) or UNKNOWN
+def _npu(npu: NpuSmiFacts):
+    if not npu.devices and not npu.available and not npu.dev_nodes:
+        return UNKNOWN if npu.command_error or npu.errors else "0", UNKNOWN
+    names = sorted({str(d.name or "?") for d in npu.devices})
+    return str(npu.count), ", ".join(names) or UNKNOWN
 
 
-# The parts of a report that aggregate and baseline read, and the JSON type each must have.
+# The parts of a report outside its facts that aggregate and baseline read, and the JSON type each must have.
 # A report is another node's output (or a torn or hand-edited file): check the shape once here
-# instead of trusting it in every reader.
-_SHAPE = (
-    (("host",), dict), (("facts",), dict), (("findings",), list),
-    (("facts", "driver"), dict), (("facts", "firmware"), dict), (("facts", "cann"), dict),
-    (("facts", "cann", "installs"), list), (("facts", "mindspore"), dict), (("facts", "python"), dict),
-    (("facts", "npu"), dict), (("facts", "npu", "devices"), list), (("facts", "npu", "dev_nodes"), list),
-    (("facts", "extra"), dict), (("facts", "extra", "launch"), dict),
-    (("facts", "extra", "launch", "variables"), dict), (("facts", "extra", "launch", "addresses"), list),
-    (("facts", "extra", "launch", "rank_table"), dict),
-)
+# instead of trusting it in every reader. The facts are checked field by field as they are read
+# (read_node_facts: FactsError names the field).
+_SHAPE = ((("host",), dict), (("facts",), dict), (("findings",), list))
 
 
 def report_shape_problem(report: Any) -> Optional[str]:
@@ -74,14 +81,8 @@ def report_shape_problem(report: Any) -> Optional[str]:
         if node is not None and not isinstance(node, kind):
             return (f"field '{'.'.join(path)}' is {type(node).__name__}, "
                     f"expected {'an object' if kind is dict else 'a list'}")
-    lists = (("findings", "an object per finding"), ("facts.cann.installs", "an object per install"),
-             ("facts.npu.devices", "an object per device"))
-    for dotted, what in lists:
-        node = report
-        for key in dotted.split("."):
-            node = node.get(key) if isinstance(node, dict) else None
-        if node and not all(isinstance(x, dict) for x in node):
-            return f"field '{dotted}' has an item that is not an object, expected {what}"
+    if not all(isinstance(x, dict) for x in report.get("findings") or []):
+        return "field 'findings' has an item that is not an object, expected an object per finding"
     for i, f in enumerate(report.get("findings") or []):
         if f.get("fix") is not None and not isinstance(f["fix"], list):
             return f"field 'findings[{i}].fix' is {type(f['fix']).__name__}, expected a list of steps"
@@ -90,24 +91,34 @@ def report_shape_problem(report: Any) -> Optional[str]:
     return None
 
 
-def comparable_facts(report: Dict[str, Any]) -> "OrderedDict[str, str]":
-    """Facts that should agree across the job, as display-name -> value strings."""
-    facts = report.get("facts") or {}
+def comparable(facts: Facts, present: FrozenSet[str] = ALL_PRESENT) -> "OrderedDict[str, str]":
+    """Facts that should agree across the job, as display-name -> value strings. `present`: which of driver,
+    firmware and mindspore the facts hold (a report without them: unknown)."""
     out: "OrderedDict[str, str]" = OrderedDict()
-    out[DRIVER] = _installed_version(facts.get("driver") or {})
-    out[FIRMWARE] = _installed_version(facts.get("firmware") or {})
-    out[CANN] = _cann(facts.get("cann") or {})
-    ms = facts.get("mindspore") or {}
-    out[MINDSPORE] = (f"{ms['version']} ({ms.get('flavour') or '?'})" if ms.get("version")
-                      else _installed_version(ms))
-    out[PYTHON] = str((facts.get("python") or {}).get("version") or UNKNOWN)
-    out[NPU_COUNT], out[NPU_MODEL] = _npu(facts.get("npu") or {})
-    launch = (facts.get("extra") or {}).get("launch") or {}
-    for name, value in sorted((launch.get("variables") or {}).items()):
+    out[DRIVER] = _installed_version(facts.driver, "driver" in present)
+    out[FIRMWARE] = _installed_version(facts.firmware, "firmware" in present)
+    out[CANN] = _cann(facts)
+    ms = facts.mindspore
+    out[MINDSPORE] = (f"{ms.version} ({ms.flavour or '?'})" if ms.version
+                      else _installed_version(ms, "mindspore" in present))
+    out[PYTHON] = str(facts.python.version or UNKNOWN)
+    out[NPU_COUNT], out[NPU_MODEL] = _npu(facts.npu)
+    variables = facts.launch.variables if facts.launch is not None else {}
+    for name, value in sorted(variables.items()):
         if name.startswith("HCCL_") and name not in PER_NODE_VARIABLES:
             # a report from an older doctor (or written by hand) may carry a secret: the one policy applies
             out[name] = shown_env_value(name, value)
     return out
+
+
+def comparable_facts(report: Dict[str, Any]) -> "OrderedDict[str, str]":
+    """comparable() of a report's JSON (raises FactsError for facts of the wrong shape)."""
+    return comparable(*read_node_facts(report))
+
+
+def node_name(facts: Facts) -> Optional[str]:
+    """The name a node's report goes by: the launch identity's (<host>-rank<N>), None when not collected."""
+    return facts.launch.name if facts.launch is not None and facts.launch.name else None
 
 
 def mindspore_version(value: str) -> str:

@@ -26,8 +26,11 @@ CLUSTER = fixture_path("cluster")
 
 
 def launch_of(tmp_path, env, files=None, name="box"):
+    """The launch facts as a report's JSON carries them (facts.extra.launch)."""
+    from ascend_doctor.facts import to_jsonable
+
     snap = write_snapshot(str(tmp_path / ("s-" + name)), hostname=name, env=env, files=files or {})
-    return probe_launch(SnapshotHost(snap), None)
+    return to_jsonable(probe_launch(SnapshotHost(snap), None))
 
 
 # -- identity from each launcher ------------------------------------------------------------------

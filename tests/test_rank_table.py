@@ -527,6 +527,6 @@ def test_one_order_of_the_rank_table_variables(make_snapshot):
                          env={"MINDSPORE_HCCL_CONFIG_PATH": "/job/ms.json", "RANK_TABLE_FILE": "/job/rt.json"})
     facts = collect_facts(SnapshotHost(snap))
     assert (facts.rank_table.env_var, facts.rank_table.path) == ("MINDSPORE_HCCL_CONFIG_PATH", "/job/ms.json")
-    launch_table = facts.extra["launch"]["rank_table"]
-    assert launch_table["path"] == "/job/ms.json"
-    assert [s["server_id"] for s in launch_table["servers"]] == ["node_0", "node_1"]
+    launch_table = facts.launch.rank_table
+    assert launch_table.path == "/job/ms.json"
+    assert [s["server_id"] for s in launch_table.servers] == ["node_0", "node_1"]

@@ -17,10 +17,10 @@ def check_baseline_drift(ctx):
         return ctx.finding(SKIP, summary=_("No --baseline report given."))
     # Only a run with --baseline pays for these imports (node_facts, release_notes, versions).
     from ..baseline import drift_is_mindspore, mindspore_move
-    from ..node_facts import comparable_facts
+    from ..node_facts import comparable
     from ..release_notes import where_to_read
 
-    mine = comparable_facts({"facts": ctx.facts.to_json()})
+    mine = comparable(ctx.facts)
     drift = baseline.drift_from(mine)
     evidence = {"baseline": _("{source} (node {node})").format(source=baseline.source, node=baseline.node)
                 if baseline.node else f"{baseline.source}"}

@@ -11,14 +11,14 @@ TITLE = "Rank and node identity readable from the launcher"
 @check("env.launcher_identity", TITLE, pitfalls=["P14"],
        warn="Rank or node identity not readable from the launcher", skip="Launch facts not collected")
 def check_launch_identity(ctx):
-    launch = ctx.facts.extra.get("launch")
-    if not isinstance(launch, dict):
+    launch = ctx.facts.launch
+    if launch is None:
         return ctx.finding(SKIP, summary="Launch facts were not collected.")
-    evidence = {"node": launch.get("name"), "rank": launch.get("rank"), "world_size": launch.get("world_size"),
-                "launchers": ", ".join(launch.get("launchers") or []) or "none"}
-    if (launch.get("identity_source") or {}).get("rank"):
-        evidence["rank source"] = launch["identity_source"]["rank"]
-    errors = list(launch.get("errors") or [])
+    evidence = {"node": launch.name, "rank": launch.rank, "world_size": launch.world_size,
+                "launchers": ", ".join(launch.launchers) or "none"}
+    if launch.identity_source.get("rank"):
+        evidence["rank source"] = launch.identity_source["rank"]
+    errors = list(launch.errors)
     if errors:
         evidence["errors"] = errors
         return ctx.finding(WARN, evidence=evidence, pitfall="P14",
@@ -27,10 +27,10 @@ def check_launch_identity(ctx):
             fix=["export RANK_ID=<0..RANK_SIZE-1>   # integers only; msrun, srun and mpirun set theirs themselves",
                  "ls -l \"$RANK_TABLE_FILE\" && python -m json.tool \"$RANK_TABLE_FILE\" >/dev/null   "
                  "# the rank table must be readable JSON on every node"])
-    if launch.get("rank") is None:
-        summary = (f"No launcher rank variable set; this node reports as {launch.get('name')}. "
+    if launch.rank is None:
+        summary = (f"No launcher rank variable set; this node reports as {launch.name}. "
                    "Under a launcher (msrun, srun, mpirun, an Indexed Job) the rank is picked up automatically.")
     else:
-        summary = (f"rank {launch['rank']}" + (f" of {launch['world_size']}" if launch.get("world_size") else "")
-                   + f" via {evidence['launchers']}; reports as {launch.get('name')}")
+        summary = (f"rank {launch.rank}" + (f" of {launch.world_size}" if launch.world_size else "")
+                   + f" via {evidence['launchers']}; reports as {launch.name}")
     return ctx.finding(PASS, summary=summary, evidence=evidence)

@@ -369,7 +369,6 @@ def run_check(args) -> int:
 
     report = evaluate(facts, Selection(only=["compat"]), origin={"kind": "planned", "name": "planned install"},
                       matrix=matrix)
-    report.facts["extra"]["matrix"] = matrix.info()
     text = render(report, args.format, color=report_color(args))
     write_output(text, args.output)
     return EXIT_FINDINGS if report.failed(args.fail_on) else EXIT_OK

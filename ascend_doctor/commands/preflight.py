@@ -16,6 +16,7 @@ from .. import __version__
 from ..cli import COMMANDS
 from ..errors import CliError, EXIT_FINDINGS, EXIT_OK
 from ..doctor import run_checks
+from ..facts import launch_of, put_launch
 from ..findings import FAIL, Finding, Report
 from ..i18n import _, sentences
 from ..process import kill_running
@@ -83,8 +84,8 @@ def _budget_overrun(host, args, elapsed: float, partial: dict) -> Report:
     """The report when the checks did not finish in time: what was gathered (facts, finished checks) plus one
     failing finding that says how long it ran and what it was doing when stopped."""
     facts = _facts_json(partial["facts"]) if partial.get("facts") is not None else {}
-    launch = (facts.get("extra") or {}).get("launch") or probe_launch(host, None)
-    facts.setdefault("extra", {})["launch"] = launch
+    if launch_of(facts) is None:
+        put_launch(facts, probe_launch(host, None))
     running = partial.get("now")
     values = {"budget": f"{args.budget:g}", "elapsed": f"{elapsed:.1f}", "running": running}
     stopped = (_("The checks did not finish within --budget {budget} s: stopped after {elapsed} s, while running "
@@ -163,8 +164,8 @@ def produce_preflight_report(args, started: float = None) -> Report:
 
 
 def node_name(report: Report) -> str:
-    launch = (report.facts.get("extra") or {}).get("launch") or {}
-    return safe_node_name(str(launch.get("name") or report.host.get("name") or "node"))
+    launch = launch_of(report.facts)
+    return safe_node_name(str((launch.name if launch else None) or report.host.get("name") or "node"))
 
 
 def run(args) -> int:

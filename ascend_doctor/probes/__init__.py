@@ -72,7 +72,7 @@ def _registry() -> List[Tuple[str, Callable]]:
         ("cann", cann.probe_cann),
         ("hccn", hccn.probe_hccn),
         ("rank_table", rank_table.probe_rank_table),
-        ("launch", launch.probe_launch),  # goes to facts.extra["launch"]
+        ("launch", launch.probe_launch),
     ]
 
 
@@ -88,11 +88,7 @@ def collect_facts(host: Host, options: ProbeOptions = None, into: Facts = None, 
         try:
             result = probe(host, options)
             _cap_all_errors(result)
-            # A probe named after a Facts field fills it; any other lands in facts.extra[name].
-            if hasattr(facts, name) and name != "extra":
-                setattr(facts, name, result)
-            else:
-                facts.extra[name] = result
+            setattr(facts, name, result)  # each probe fills the Facts field named after it
         except Exception as exc:  # a doctor bug, not a machine fault: report, don't die
             facts.probe_crashes[name] = f"{type(exc).__name__}: {exc} ({_where(exc)})"
         facts.probe_ms[name] = int((time.monotonic() - start) * 1000)

@@ -2,21 +2,16 @@
 
 The same `ascend-doctor preflight` line runs under msrun, Slurm, Open MPI and
 Kubernetes; each launcher names rank and node differently, so identity is read
-from whichever is present. The result goes to `facts.extra["launch"]` (a plain
-dict) so that `aggregate` can compare nodes without re-probing anything:
-
-    {"name", "host", "rank", "local_rank", "world_size", "job_id", "role",
-     "launchers": [...], "identity_source": {"rank": "RANK_ID", ...},
-     "addresses": [...], "variables": {"HCCL_CONNECT_TIMEOUT": "600", ...},
-     "rank_table": {"path", "digest", "servers": [{"server_id", "devices": [...]}]} | None,
-     "errors": [...]}
+from whichever is present. The result is `facts.launch` (a LaunchFacts, which a report's JSON
+carries as `extra.launch` in its facts) so that `aggregate` can compare nodes without re-probing anything.
 """
 
 from __future__ import annotations
 
 import re
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Dict, List, Optional, Tuple
 
+from ..facts import LaunchFacts, LaunchRankTable
 from ..host import Host
 from ..redact import REDACTED, shown_env_value
 
@@ -114,7 +109,7 @@ def parse_local_addresses(fib_trie: str) -> List[str]:
     return addresses
 
 
-def probe_launch(host: Host, options) -> Dict[str, Any]:
+def probe_launch(host: Host, options) -> LaunchFacts:
     env = host.env
     errors: List[str] = []
     source: Dict[str, str] = {}
@@ -154,25 +149,14 @@ def probe_launch(host: Host, options) -> Dict[str, Any]:
         text = host.read_text_or_none(table_path, max_bytes=MAX_RANK_TABLE_BYTES)
         if text is None:
             errors.append(f"{table_path}: rank table named by {table_var} is not readable")
-            rank_table = {"path": table_path, "digest": None, "servers": [], "error": "not readable"}
+            rank_table = LaunchRankTable(path=table_path, error="not readable")
         else:
             from ..rank_table import summarise_rank_table  # only when a rank table is named
 
-            rank_table = summarise_rank_table(text, table_path, errors, keep_all=rank in (None, 0),
-                                              own_ids=[host_name, name] + addresses)
+            rank_table = LaunchRankTable(**summarise_rank_table(text, table_path, errors, keep_all=rank in (None, 0),
+                                                                own_ids=[host_name, name] + addresses))
 
-    return {
-        "name": name,
-        "host": host_name,
-        "rank": rank,
-        "local_rank": local_rank,
-        "world_size": world_size,
-        "job_id": job_id,
-        "role": env.get("MS_ROLE"),
-        "launchers": detect_launchers(env),
-        "identity_source": source,
-        "addresses": addresses,
-        "variables": launch_variables(env),
-        "rank_table": rank_table,
-        "errors": errors,
-    }
+    return LaunchFacts(name=name, host=host_name, rank=rank, local_rank=local_rank, world_size=world_size,
+                       job_id=job_id, role=env.get("MS_ROLE"), launchers=detect_launchers(env),
+                       identity_source=source, addresses=addresses, variables=launch_variables(env),
+                       rank_table=rank_table, errors=errors)

@@ -133,12 +133,9 @@ def typed_facts(facts: Union[Facts, dict]) -> Facts:
     if isinstance(facts, Facts):
         return facts
     try:
-        typed = Facts.from_json(facts)
+        return Facts.from_json(facts)  # converts older reports too (extra.planned: before facts.planned)
     except FactsError:
         return Facts()
-    if isinstance(facts.get("extra"), dict) and facts["extra"].get("planned"):  # reports before facts.planned
-        typed.planned = True
-    return typed
 
 
 def facts_summary(facts: Union[Facts, dict]) -> List[Tuple[str, str]]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 
+from ..facts import launch_of
 from ..findings import ERROR, FAIL, SKIP, WARN, Report
 from ..i18n import _, lookup
 
@@ -36,7 +37,8 @@ def _details(f) -> str:
 
 def render(report: Report, color: bool = False) -> str:
     counts = report.summary
-    node = str((report.facts.get("extra") or {}).get("launch", {}).get("name") or report.host.get("name") or "")
+    launch = launch_of(report.facts)
+    node = str((launch.name if launch else None) or report.host.get("name") or "")
     suite_name = f"ascend-doctor {node}".strip()
     seconds = (report.tool.get("duration_ms") or 0) / 1000.0
     root = ET.Element("testsuites", name="ascend-doctor", tests=str(len(report.findings)),

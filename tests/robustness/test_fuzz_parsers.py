@@ -386,7 +386,7 @@ def test_fuzz_launch_env_hccl_vars_fib_trie_metadata(env, fib, metadata):
     for value in env.values():
         parse_port_ranges(value)
     facts = launch.probe_launch(MemoryHost({"/proc/net/fib_trie": fib}, env=env), None)
-    assert facts["name"] and isinstance(facts["errors"], list)
+    assert facts.name and isinstance(facts.errors, list)
     launch.parse_local_addresses(fib), launch.safe_node_name(fib)
     meta = mindspore_pkg.parse_metadata(metadata)
     assert isinstance(meta, dict)
