@@ -11,7 +11,11 @@ peak RSS of:
 and the ratios against aggregate measured in the same run. Target: 4,096 reports <= 2 s here,
 memory growing at most linearly.
 
-    python scripts/bench_aggregate.py [--sizes 512,1024,2048,4096] [--keep DIR]
+    python scripts/bench_aggregate.py [--sizes 512,1024,2048,4096] [--keep DIR] [--against TREE [--repeat 3]]
+
+--against TREE also times `aggregate --jobs 1` from another checkout (e.g. main before a change) on the same
+reports, interleaved with this tree's runs (--repeat each, the least CPU kept): "vs TREE" is that tree's CPU
+seconds / this tree's (above 1: this tree is cheaper).
 """
 
 from __future__ import annotations
@@ -150,13 +154,17 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sizes", default="512,1024,2048,4096")
     ap.add_argument("--keep", metavar="DIR", help="generate reports under DIR and keep them")
+    ap.add_argument("--against", metavar="TREE", help="also time aggregate --jobs 1 from this checkout")
+    ap.add_argument("--repeat", type=int, default=3, help="runs of each tree with --against (default 3)")
     args = ap.parse_args()
+    other_env = dict(os.environ, PYTHONPATH=os.path.abspath(args.against)) if args.against else None
     env = dict(os.environ, PYTHONPATH=REPO + os.pathsep + os.environ.get("PYTHONPATH", ""))
     jq = shutil.which("jq")
     root = args.keep or tempfile.mkdtemp(prefix="bench-aggregate-")
     print(f"load average before: {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs; s = wall, cpu = user+sys seconds")
     print(f"{'nodes':>6} {'KB/rep':>6} | {'aggregate s/cpu/MB':>18} | {'--jobs 1 s/cpu/MB':>17} | "
-          f"{'naive s/cpu/MB':>15} {'x cpu':>5} | {'jq -s s/cpu/MB':>15} {'x cpu':>5}")
+          f"{'naive s/cpu/MB':>15} {'x cpu':>5} | {'jq -s s/cpu/MB':>15} {'x cpu':>5}"
+          + (" | vs TREE: cpu this/TREE, x cpu" if args.against else ""))
     try:
         for n in [int(x) for x in args.sizes.split(",")]:
             d = os.path.join(root, str(n))
@@ -178,6 +186,13 @@ def main():
                 j_s, j_cpu, j_mb, _, _ = measure([jq, "-s", "group_by(.facts.driver.version) | "
                                                   "map({driver: .[0].facts.driver.version, nodes: length})"] + files)
                 row += f" | {j_s:>5.2f} {j_cpu:>4.2f} {j_mb:>4.0f} {j_cpu / s_cpu:>5.2f}"
+            if args.against:
+                one = [sys.executable, "-m", "ascend_doctor", "aggregate", d, "--format", "json", "--jobs", "1"]
+                mine, theirs = [], []
+                for _ in range(args.repeat):  # interleaved: a busy machine slows both alike
+                    mine.append(measure(one, env)[1])
+                    theirs.append(measure(one, other_env)[1])
+                row += f" | {min(mine):>5.2f} {min(theirs):>5.2f} {min(theirs) / min(mine):>5.2f}"
             print(row, flush=True)
     finally:
         if not args.keep:
