@@ -334,7 +334,7 @@ class CannChoice:
 
 @dataclass
 class CannFacts:
-    """Every CANN install found, and which one the environment points at."""
+    """Every CANN install found, which one the environment points at, and which one is judged (`judged`)."""
 
     installs: List[CannInstall] = field(default_factory=list)
     active_root: Optional[str] = None  # root of the install the environment points at, if any
@@ -375,8 +375,13 @@ class CannFacts:
 
     @property
     def choice(self) -> CannChoice:
-        """The stored choice (probes.cann), else the same rule applied now."""
-        return self.judged if self.judged is not None else self.choose()
+        """The stored choice (probes.cann), else the same rule applied now (facts built by hand, an older report,
+        or a hand-edited one whose choice names no install it lists)."""
+        judged = self.judged
+        if judged is not None and (any(i.root == judged.root for i in self.installs) if judged.root is not None
+                                   else not self.installs):
+            return judged
+        return self.choose()
 
     @property
     def judged_install(self) -> Optional[CannInstall]:

@@ -172,6 +172,8 @@ def test_the_probe_stores_the_choice_and_every_reader_uses_it():
     assert judged_cann(facts)[2] == "the environment points at it"
     back = Facts.from_json(json.loads(json.dumps(facts.to_json())))
     assert back.cann.judged == facts.cann.judged
+    facts.cann.judged = CannChoice(root="/gone", reason="environment")  # a hand-edited report: the rule decides
+    assert target_install(facts.cann) is toolkit
 
 
 def test_snapshots_store_the_judged_install():
