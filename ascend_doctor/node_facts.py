@@ -9,7 +9,7 @@ HCCL init for the whole job, P13); `baseline` compares them with a trusted node.
 from __future__ import annotations
 
 from collections import OrderedDict
-from typing import Any, Dict, FrozenSet, Optional, Tuple
+from typing import Any, Dict, FrozenSet, Optional, Tuple, Union
 
 from .facts import DriverFacts, Facts, FirmwareFacts, MindSporeFacts, NpuSmiFacts
 from .redact import shown_env_value
@@ -40,7 +40,7 @@ def read_node_facts(report: Dict[str, Any]) -> Tuple[Facts, FrozenSet[str]]:
     return facts, frozenset(n for n in _KNOWN_IF_PRESENT if data.get(n))
 
 
-def _installed_version(section, present: bool) -> str:
+def _installed_version(section: Union[DriverFacts, FirmwareFacts, MindSporeFacts], present: bool) -> str:
     if not present:
         return UNKNOWN
     if section.version:
