@@ -156,7 +156,8 @@ def test_the_judged_cann_install_is_one_rule(installs, env_roots, want):
 
 def test_the_probe_stores_the_choice_and_every_reader_uses_it():
     """install.* (target_install), compat.* (judged_cann) and node_facts judge the same install: the stored one."""
-    from ascend_doctor.checks._ascend import judged_cann, target_install
+    from ascend_doctor.checks._ascend import target_install
+    from ascend_doctor.checks.compat import judged_cann
     from ascend_doctor.facts import CannChoice, CannFacts
     from ascend_doctor.node_facts import CANN, comparable
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import posixpath
 from typing import List, Optional, Tuple
 
-from ..facts import JUDGED_ENV, JUDGED_ONLY, CannFacts, CannInstall, Facts
+from ..facts import CannFacts, CannInstall, Facts
 from ..i18n import N_, _
 from ..probes.cann import set_env_candidates
 
@@ -64,26 +64,6 @@ def target_install(cann: CannFacts) -> Optional[CannInstall]:
     """The install the environment uses, else the one a user should source: the judged install (one rule,
     CannFacts.choose, decided by probes.cann)."""
     return cann.judged_install
-
-
-def judged_cann(facts: Facts) -> Tuple[Optional[CannInstall], List[CannInstall], str]:
-    """The CANN install a job here uses (facts.cann.judged), the others, and why that one."""
-    cann = facts.cann
-    inst = cann.judged_install
-    if inst is None:
-        return None, [], "no CANN install found"
-    others = [i for i in cann.installs if i is not inst]
-    reason = cann.choice.reason
-    if facts.planned:
-        why = "the planned CANN"
-    elif reason == JUDGED_ENV:
-        why = "the environment points at it"
-    elif reason == JUDGED_ONLY:
-        why = "the only CANN install found (the environment does not point at any)"
-    else:
-        why = (f"the environment points at none; {inst.root} comes first in the default order "
-               "(ascend-toolkit, cann, nnae, nnrt; /usr/local/Ascend before $HOME/Ascend)")
-    return inst, others, why
 
 
 def set_env_path(inst: CannInstall) -> str:

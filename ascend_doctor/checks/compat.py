@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Dict, List, Optional, Tuple
 
-from ..facts import CannInstall
+from ..facts import JUDGED_ENV, JUDGED_ONLY, CannInstall
 from ..findings import FAIL, PASS, SKIP, WARN
 from ..i18n import N_, _, lookup, sentences
 from ..matrix import PUBLISHED_ROLES
@@ -20,7 +20,7 @@ from ..versions import (
     python_major_minor, release_matches, vendor_firmware_too_old, vendor_in_any_range, version_key,
 )
 from . import check
-from ._ascend import FIXED_PATH_SOURCE, judged_cann, nnae_wins
+from ._ascend import FIXED_PATH_SOURCE, nnae_wins
 from ._recommend import advise_mindspore
 
 MS_CANN = "compat.mindspore_cann"
@@ -41,7 +41,6 @@ TITLES = {
     CUSTOM_OPS: N_("MindSpore's bundled custom operators were built for this CANN"),
 }
 
-# MindSpore <= 2.3 read fixed paths, nnae first (compat_facts.md table 1, [fixed/...]).
 _ARCH_PLATFORM = {"x86_64": "linux-x86_64", "amd64": "linux-x86_64", "aarch64": "linux-aarch64", "arm64": "linux-aarch64"}
 
 
@@ -87,6 +86,25 @@ def driver_note(matrix, cann_release: Optional[str], driver: Optional[str]) -> s
         return " (which NPU driver it needs is not in the matrix: see that CANN's release notes)"
     here = f"; this driver is {driver}" if driver else ""
     return f" with Ascend HDK {' or '.join(need)} (NPU driver + firmware, the pairing sources give{here})"
+
+
+def judged_cann(facts) -> Tuple[Optional[CannInstall], List[CannInstall], str]:
+    """The CANN install a job here uses (facts.cann.judged, one rule: CannFacts.choose), the others, and why
+    that one. MindSpore releases that read fixed paths get their own override (nnae_wins)."""
+    installs = list(facts.cann.installs)
+    inst = facts.cann.judged_install
+    if inst is None:
+        return None, [], _("no CANN install found")
+    others = [i for i in installs if i is not inst]
+    reason = facts.cann.choice.reason
+    if reason == JUDGED_ENV or is_planned(facts):
+        why = _("the planned CANN") if is_planned(facts) else _("the environment points at it")
+    elif reason == JUDGED_ONLY:
+        why = _("the only CANN install found (the environment does not point at any)")
+    else:
+        why = _("the environment points at none; {root} comes first in the default order (ascend-toolkit, cann, "
+                "nnae, nnrt; /usr/local/Ascend before $HOME/Ascend)").format(root=inst.root)
+    return inst, others, why
 
 
 def _describe_install(inst: CannInstall) -> str:

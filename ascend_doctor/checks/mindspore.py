@@ -72,7 +72,7 @@ def check_installed(ctx):
 def _advice_for_installed_cann(ctx):
     """The MindSpore release published with the CANN MindSpore would use here (see checks/_recommend.py)."""
     from ._recommend import advise_mindspore
-    from ._ascend import judged_cann
+    from .compat import judged_cann
 
     cann, _, why = judged_cann(ctx.facts)
     try:
