@@ -100,6 +100,7 @@ class NodeSummary:
 
 
 _WORST_FIRST = ("fail", "error", "warn", "pass", "skip")
+_RANK = {s: i for i, s in enumerate(_WORST_FIRST)}
 
 
 def summarise_report(data: Dict[str, Any], source: str) -> NodeSummary:
@@ -118,15 +119,18 @@ def summarise_report(data: Dict[str, Any], source: str) -> NodeSummary:
     node.addresses = launch.addresses
     node.rank_table = launch.rank_table
     node.facts = comparable(facts, present)
+    counts, statuses = node.counts, node.statuses
     for f in data.get("findings") or []:
-        fid, status = str(f.get("id")), str(f.get("status"))
-        if status not in node.counts:
+        fid, status = f.get("id"), f.get("status")
+        if type(fid) is not str:
+            fid = str(fid)
+        if type(status) is not str or status not in counts:
             raise ValueError(_("finding {id}: field 'status' is {got}, expected one of {statuses}").format(
                 id=fid, got=repr(status), statuses=STATUSES))
-        node.counts[status] += 1
-        prev = node.statuses.get(fid)
-        if prev is None or _WORST_FIRST.index(status) < _WORST_FIRST.index(prev):
-            node.statuses[fid] = status
+        counts[status] += 1
+        prev = statuses.get(fid)
+        if prev is None or _RANK[status] < _RANK[prev]:
+            statuses[fid] = status
         if status in PROBLEM_STATUSES:
             node.problems.append({"id": fid, "status": status, "title": f.get("title") or "",
                                   "summary": f.get("summary") or "", "fix": [str(s) for s in f.get("fix") or []],

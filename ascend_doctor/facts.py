@@ -7,7 +7,6 @@ means "unknown", never "absent and fine".
 
 from __future__ import annotations
 
-import dataclasses
 import re
 import sys
 from collections.abc import Mapping
@@ -66,24 +65,48 @@ def from_jsonable(tp: Any, value: Any, where: str) -> Any:
 
 
 # A report is read thousands of times by `aggregate` (one per node): each dataclass gets a converter built once,
-# one small function per field that checks the field's JSON type with `type(v) is ...` and hands anything unusual
-# (a wrong type, a nested generic) to from_jsonable, which converts it or names the bad field.
-_CONVERTERS: Dict[type, Any] = {}
+# one small step per field that checks the field's JSON type with `type(v) in ...` and hands anything unusual
+# (a wrong type, a nested generic) to from_jsonable, which converts it or names the bad field. A converter can
+# be built for some fields only (`only`, see Facts.from_json): the others keep their defaults, unread.
+_CONVERTERS: Dict[Any, Any] = {}
 _MISSING = object()
 _EXACT = (str, int, bool)
+Only = Optional[Tuple[Tuple[str, Any], ...]]  # ((field, Only of its dataclass), ...); None: every field
+_READERS: Dict[Any, Any] = {}  # (class, Facts.from_json's `only`) -> (its converter, the launch facts' converter)
 
 
-def _converter(tp: type):
-    conv = _CONVERTERS.get(tp)
+def _converter(tp: type, only: Only = None):
+    conv = _CONVERTERS.get((tp, only))
     if conv is None:
-        conv = _CONVERTERS[tp] = _build_converter(tp)
+        conv = _CONVERTERS[(tp, only)] = _build_converter(tp, only)
     return conv
 
 
-def _field_converter(name: str, hint: Any):
+def _only_tree(paths: Any) -> Only:
+    """("driver.version", "npu.devices.name", "launch") -> (("driver", (("version", None),)), ...): hashable."""
+    tree: Dict[str, Any] = {}
+    for path in paths:
+        node = tree
+        parts = path.split(".")
+        for i, part in enumerate(parts):
+            if i == len(parts) - 1:
+                node[part] = None  # the whole field
+            elif node.get(part, {}) is not None:
+                node = node.setdefault(part, {})
+            else:
+                break  # already read whole
+
+    def freeze(node):
+        return tuple(sorted((k, None if v is None else freeze(v)) for k, v in node.items()))
+
+    return freeze(tree)
+
+
+def _field_converter(name: str, hint: Any, sub: Only = None):
     """(types taken as they are, fn(value, where) for anything else): the common JSON shapes are checked with
     `type(v) in ok` by the caller, lists and objects converted here, the rest by from_jsonable (which converts
-    or names the bad field). ok is None for Any (everything taken)."""
+    or names the bad field). ok is None for Any (everything taken). `sub`: the fields to read of a nested
+    dataclass (None: all)."""
     suffix = "." + name
 
     def slow(v, where):
@@ -101,21 +124,36 @@ def _field_converter(name: str, hint: Any):
         return frozenset(ok | {inner}), slow
     if inner is float:
         return frozenset(ok | {float, int}), slow
+    # a list's or an object's items: the types taken as they are (str, or str and None for Optional[str] ...)
+    item_args = getattr(item, "__args__", ())
+    item_ok = frozenset({item}) if item in _EXACT else \
+        frozenset(item_args) if getattr(item, "__origin__", None) is Union and len(item_args) == 2 \
+        and type(None) in item_args and any(a in _EXACT for a in item_args) else None
+    resolved: List[Any] = []  # the nested converter, looked up on first use (types may refer to later ones)
+
+    def nested(tp):
+        if not resolved:
+            resolved.append(_converter(tp, sub))
+        return resolved[0]
+
     if records.is_dataclass(inner):
         def conv(v, where):
-            return _converter(inner)(v, where + suffix)
-    elif i_origin in (list, List) and item in _EXACT:
+            return nested(inner)(v, where + suffix)
+    elif i_origin in (list, List) and item_ok:
         def conv(v, where):
-            return list(v) if type(v) is list and all(type(x) is item for x in v) else slow(v, where)
+            return list(v) if type(v) is list and all(type(x) in item_ok for x in v) else slow(v, where)
     elif i_origin in (list, List) and records.is_dataclass(item):
         def conv(v, where):
             if type(v) is not list:
                 return slow(v, where)
-            c, at = _converter(item), where + suffix
-            return [c(x, f"{at}[{i}]") for i, x in enumerate(v)]
-    elif i_origin in (dict, Dict) and (item is Any or item in _EXACT):
+            c, at = nested(item), where + suffix
+            try:
+                return [c(x, at) for x in v]
+            except FactsError:  # again, to name the item: converters have no side effects
+                return [c(x, f"{at}[{i}]") for i, x in enumerate(v)]
+    elif i_origin in (dict, Dict) and (item is Any or item_ok):
         def conv(v, where):
-            if type(v) is dict and (item is Any or all(type(x) is item for x in v.values())):
+            if type(v) is dict and (item is Any or all(type(x) in item_ok for x in v.values())):
                 return dict(v)
             return slow(v, where)
     elif i_origin in (list, List) and getattr(item, "__origin__", None) in (dict, Dict) \
@@ -127,13 +165,17 @@ def _field_converter(name: str, hint: Any):
     return frozenset(ok), conv
 
 
-def _build_converter(tp: type):
+def _build_converter(tp: type, only: Only = None):
     import typing
 
     hints = typing.get_type_hints(tp, vars(sys.modules[tp.__module__]))
-    steps = [(f.name, *_field_converter(f.name, hints[f.name]),
-              f.default is records.MISSING and f.default_factory is records.MISSING)
-             for f in records.fields(tp)]
+    wanted = dict(only) if only is not None else None
+    steps = []
+    for f in records.fields(tp):
+        required = f.default is records.MISSING and f.default_factory is records.MISSING
+        if wanted is None or f.name in wanted or required:
+            steps.append((f.name, *_field_converter(f.name, hints[f.name], wanted.get(f.name) if wanted else None),
+                          required))
 
     def convert(value, where):
         if not isinstance(value, dict):
@@ -501,46 +543,32 @@ class Facts:
         return out
 
     @classmethod
-    def from_json(cls, data: Any, where: str = "facts", sections: Optional[Tuple[str, ...]] = None) -> "Facts":
+    def from_json(cls, data: Any, where: str = "facts", only: Optional[Tuple[str, ...]] = None) -> "Facts":
         """The Facts a report's "facts" holds (the inverse of to_json); FactsError names the first bad field.
-        `sections` (field names): read only those, the rest stay unknown (defaults): what aggregate and
-        baseline need of each of thousands of reports, without building the rest."""
+        `only`: read just these fields ("driver", "driver.version", "npu.devices.name": a dotted path into the
+        sections; required fields come along), the rest keep their defaults, unread and unchecked: what
+        aggregate and baseline need of each of thousands of reports, without building the rest."""
         if not isinstance(data, dict):
             raise FactsError(f"{where}: expected an object, got {type(data).__name__}")
+        readers = _READERS.get((cls, only))
+        if readers is None:
+            tree = None if only is None else _only_tree(only)
+            wanted = dict(tree) if tree is not None else None
+            launch_reader = _converter(LaunchFacts, wanted["launch"]) if wanted is not None and "launch" in wanted \
+                else None if wanted is not None else _converter(LaunchFacts)
+            readers = _READERS[(cls, only)] = (_converter(cls, tree), launch_reader)
+        facts = readers[0](data, where)  # "launch" is not a key of the JSON (extra.launch is): read below
         extra = data.get("extra")
-        if extra is not None and not isinstance(extra, dict):
+        if extra is None:
+            return facts
+        if not isinstance(extra, dict):
             raise FactsError(f"{where}.extra: expected an object, got {type(extra).__name__}")
-        if extra and ("launch" in extra or "planned" in extra):
-            data = dict(data)
-            if "launch" in extra and "launch" not in data:
-                data["launch"] = extra["launch"]
-            if extra.get("planned") is True and "planned" not in data:  # reports before facts.planned
-                data["planned"] = True
-        if sections is None:
-            return _converter(cls)(data, where)
-        return _converter(_partial(cls, sections))(data, where).facts
-
-
-def _partial(cls: type, sections: Tuple[str, ...]) -> type:
-    """A dataclass holding only `sections` of `cls`, whose converter builds a `cls` with those (cached)."""
-    key = (cls, sections)
-    made = _PARTIALS.get(key)
-    if made is None:
-        fields = {f.name: f for f in records.fields(cls)}
-        import typing
-
-        hints = typing.get_type_hints(cls, vars(sys.modules[cls.__module__]))
-        spec = [(n, hints[n], field(default=records.MISSING, default_factory=fields[n].default_factory)
-                 if fields[n].default is records.MISSING else field(default=fields[n].default))
-                for n in sections]
-        made = dataclasses.make_dataclass(f"Partial{cls.__name__}", spec)
-        made.facts = property(lambda self: cls(**{n: getattr(self, n) for n in sections}))
-        made.__module__ = cls.__module__
-        _PARTIALS[key] = made
-    return made
-
-
-_PARTIALS: Dict[Tuple[type, Tuple[str, ...]], type] = {}
+        launch = extra.get("launch")
+        if launch is not None and readers[1] is not None:
+            facts.launch = readers[1](launch, f"{where}.extra.launch")
+        if extra.get("planned") is True and "planned" not in data:  # reports before facts.planned
+            facts.planned = True
+        return facts
 
 
 @dataclass
@@ -636,7 +664,7 @@ def launch_of(facts_json: Any) -> Optional[LaunchFacts]:
     if not isinstance(facts_json, dict):
         return None
     try:
-        return Facts.from_json(facts_json, sections=("launch",)).launch
+        return Facts.from_json(facts_json, only=("launch",)).launch
     except FactsError:
         return None
 

@@ -2,12 +2,13 @@
 
 `aggregate` groups nodes by these to find skew (one node on another driver hangs
 HCCL init for the whole job, P13); `baseline` compares them with a trusted node.
-`read_node_facts` reads a report's JSON (report["facts"]) into the typed Facts sections these need
-(Facts.from_json with `sections`: the rest of the report is not built), so both work on files from any node.
+`read_node_facts` reads a report's JSON (report["facts"]) into typed Facts, only the fields these need
+(Facts.from_json with `only`: the rest of the report is not built), so both work on files from any node.
 """
 
 from __future__ import annotations
 
+import functools
 from collections import OrderedDict
 from typing import Any, Dict, FrozenSet, Optional, Tuple, Union
 
@@ -25,18 +26,28 @@ DRIVER, FIRMWARE, CANN, MINDSPORE, PYTHON, NPU_COUNT, NPU_MODEL = (
     "NPU driver", "NPU firmware", "CANN", "MindSpore", "Python", "NPU count", "NPU model")
 VERSION_KEYS = (DRIVER, FIRMWARE, CANN, MINDSPORE, PYTHON)
 
-# The Facts sections a node's comparable facts, name and launch identity come from.
-NODE_SECTIONS = ("driver", "firmware", "cann", "mindspore", "python", "npu", "launch")
+# The facts a node's comparable facts, name and launch identity come from: read_node_facts builds these only.
+NODE_FIELDS = ("driver.version", "driver.installed", "driver.errors",
+               "firmware.version", "firmware.installed", "firmware.errors",
+               "cann.installs.root", "cann.installs.kind", "cann.installs.owner", "cann.installs.active",
+               "cann.installs.release", "cann.installs.compiler_version", "cann.judged", "cann.env_roots",
+               "cann.errors",
+               "mindspore.version", "mindspore.flavour", "mindspore.installed", "mindspore.errors",
+               "python.version",
+               "npu.devices.name", "npu.available", "npu.dev_nodes", "npu.command_error", "npu.errors",
+               "launch.name", "launch.host", "launch.rank", "launch.world_size", "launch.addresses",
+               "launch.variables", "launch.rank_table")
 # Sections whose absence from a report means "unknown", not "not installed".
 _KNOWN_IF_PRESENT = ("driver", "firmware", "mindspore")
 ALL_PRESENT: FrozenSet[str] = frozenset(_KNOWN_IF_PRESENT)
 
 
 def read_node_facts(report: Dict[str, Any]) -> Tuple[Facts, FrozenSet[str]]:
-    """The typed facts of a report (only NODE_SECTIONS built) and which of driver, firmware and mindspore it
+    """The typed facts of a report, NODE_FIELDS only (the rest of each section keeps its default: these Facts
+    are for comparing nodes, not for judging them), and which of driver, firmware and mindspore the report
     holds. Raises FactsError (a ValueError) naming the first field of the wrong type."""
     data = report.get("facts") or {}
-    facts = Facts.from_json(data, sections=NODE_SECTIONS)
+    facts = Facts.from_json(data, only=NODE_FIELDS)
     return facts, frozenset(n for n in _KNOWN_IF_PRESENT if data.get(n))
 
 
@@ -67,28 +78,33 @@ def _npu(npu: NpuSmiFacts):
 # A report is another node's output (or a torn or hand-edited file): check the shape once here
 # instead of trusting it in every reader. The facts are checked field by field as they are read
 # (read_node_facts: FactsError names the field).
-_SHAPE = ((("host",), dict), (("facts",), dict), (("findings",), list))
+_SHAPE = (("host", dict, "an object"), ("facts", dict, "an object"), ("findings", list, "a list"))
 
 
 def report_shape_problem(report: Any) -> Optional[str]:
     """None when the parts of `report` that are read have the right JSON types, else 'field: what'."""
     if not isinstance(report, dict):
         return f"top level is {type(report).__name__}, expected an object"
-    for path, kind in _SHAPE:
-        node: Any = report
-        for key in path:
-            node = node.get(key) if isinstance(node, dict) else None
+    for key, kind, what in _SHAPE:
+        node = report.get(key)
         if node is not None and not isinstance(node, kind):
-            return (f"field '{'.'.join(path)}' is {type(node).__name__}, "
-                    f"expected {'an object' if kind is dict else 'a list'}")
-    if not all(isinstance(x, dict) for x in report.get("findings") or []):
-        return "field 'findings' has an item that is not an object, expected an object per finding"
-    for i, f in enumerate(report.get("findings") or []):
-        if f.get("fix") is not None and not isinstance(f["fix"], list):
-            return f"field 'findings[{i}].fix' is {type(f['fix']).__name__}, expected a list of steps"
-        if f.get("evidence") is not None and not isinstance(f["evidence"], dict):
-            return f"field 'findings[{i}].evidence' is {type(f['evidence']).__name__}, expected an object"
+            return f"field '{key}' is {type(node).__name__}, expected {what}"
+    for i, f in enumerate(report.get("findings") or ()):
+        if type(f) is not dict:  # one pass, the common case first: JSON objects are dicts
+            if not isinstance(f, dict):
+                return "field 'findings' has an item that is not an object, expected an object per finding"
+        fix, evidence = f.get("fix"), f.get("evidence")
+        if fix is not None and type(fix) is not list and not isinstance(fix, list):
+            return f"field 'findings[{i}].fix' is {type(fix).__name__}, expected a list of steps"
+        if evidence is not None and type(evidence) is not dict and not isinstance(evidence, dict):
+            return f"field 'findings[{i}].evidence' is {type(evidence).__name__}, expected an object"
     return None
+
+
+@functools.lru_cache(maxsize=4096)
+def _shown(name: str, value: str) -> str:
+    """shown_env_value, once per (name, value): the nodes of a job mostly share their HCCL settings."""
+    return shown_env_value(name, value)
 
 
 def comparable(facts: Facts, present: FrozenSet[str] = ALL_PRESENT) -> "OrderedDict[str, str]":
@@ -107,7 +123,7 @@ def comparable(facts: Facts, present: FrozenSet[str] = ALL_PRESENT) -> "OrderedD
     for name, value in sorted(variables.items()):
         if name.startswith("HCCL_") and name not in PER_NODE_VARIABLES:
             # a report from an older doctor (or written by hand) may carry a secret: the one policy applies
-            out[name] = shown_env_value(name, value)
+            out[name] = _shown(name, value)
     return out
 
 

@@ -100,7 +100,10 @@ def template_report():
         "npu": {"available": True, "command_error": None, "tool_version": "24.1.rc2", "driver_version": "24.1.rc2",
                 "layout": "A", "devices": devices, "processes": [], "idle_npus": list(range(8)),
                 "dev_nodes": [f"/dev/davinci{i}" for i in range(8)], "soc_family": "910B", "errors": []},
-        "cann": {"installs": installs, "active_root": installs[0]["root"], "env_points_to": installs[0]["root"], "errors": []},
+        "cann": {"installs": installs, "active_root": installs[0]["root"], "env_points_to": installs[0]["root"], "errors": [],
+                 "env_roots": {"ASCEND_HOME_PATH": installs[0]["root"]},
+                 "judged": {"root": installs[0]["root"], "prefix": "/usr/local/Ascend", "reason": "environment",
+                            "variable": "ASCEND_HOME_PATH"}},
         "cuda": {"driver_version": None, "driver_cuda_max": None, "kernel_module_version": None, "gpus": [],
                  "runtime_libs": [], "toolkit_version": None, "toolkit_root": None, "nvcc_version": None,
                  "cudnn_version": None, "cudnn_source": None, "nvidia_smi_error": None, "errors": []},
@@ -140,7 +143,9 @@ def generate(directory: str, count: int) -> int:
 def measure(argv, env=None):
     """Wall seconds and peak RSS (MB) of one child process, from wait4's rusage (that child only)."""
     start = time.monotonic()
-    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    # cwd: a neutral directory, so that `python -m ascend_doctor` imports the tree PYTHONPATH names, not the one
+    # the benchmark was started from
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, cwd=tempfile.gettempdir())
     out = proc.stdout.read()
     proc.stderr.read()
     _, status, usage = os.wait4(proc.pid, 0)

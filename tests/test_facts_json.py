@@ -103,21 +103,26 @@ def test_launch_facts_are_typed_and_stay_at_extra_launch_in_the_json():
     assert out["extra"]["launch"]["name"] == "n1-rank3" and "launch" not in out  # where older readers look
     assert Facts.from_json(out) == facts and launch_of(out) == facts.launch
     assert Facts().to_json()["extra"] == {} and Facts.from_json({"extra": {}}).launch is None
-    with pytest.raises(FactsError, match=r"facts\.launch\.rank: expected an integer"):
+    with pytest.raises(FactsError, match=r"facts\.extra\.launch\.rank: expected an integer"):
         Facts.from_json({"extra": {"launch": dict(_launch_json(), rank="3")}})
     assert launch_of({"extra": {"launch": [1]}}) is None  # a renderer shows the host name instead
     assert Facts.from_json({"extra": {"planned": True}}).planned  # reports from before facts.planned
 
 
-def test_a_partial_read_builds_only_the_sections_asked_for():
+def test_a_partial_read_builds_only_the_fields_asked_for():
     full = {"driver": {"installed": True, "version": "24.1.rc2"}, "system": {"hostname": "n1"},
-            "npu": {"devices": [{"npu_id": 0, "name": "910B3"}]}, "extra": {"launch": _launch_json()}}
-    part = Facts.from_json(full, sections=("driver", "npu", "launch"))
+            "npu": {"devices": [{"npu_id": 0, "name": "910B3", "bus_id": "0000:c1:00.0"}]},
+            "extra": {"launch": _launch_json()}}
+    part = Facts.from_json(full, only=("driver", "npu.devices.name", "launch"))
     assert part.driver.version == "24.1.rc2" and part.npu.devices[0].name == "910B3"
+    assert part.npu.devices[0].bus_id is None and part.npu.devices[0].npu_id == 0  # not asked; required: read
     assert part.launch.name == "n1-rank3" and part.system.hostname is None  # not read
-    assert Facts.from_json({"system": []}, sections=("driver",)).system == Facts().system  # not read, not checked
+    assert Facts.from_json({"system": []}, only=("driver",)).system == Facts().system  # not read, not checked
+    assert Facts.from_json(full, only=("npu", "npu.devices.name")).npu.devices[0].bus_id  # the whole section wins
     with pytest.raises(FactsError, match=r"facts\.npu\.devices\[0\]\.npu_id: missing"):
-        Facts.from_json({"npu": {"devices": [{}]}}, sections=("npu",))
+        Facts.from_json({"npu": {"devices": [{}]}}, only=("npu.devices.name",))
+    with pytest.raises(FactsError, match=r"facts\.driver\.version: expected a string"):
+        Facts.from_json({"driver": {"version": 24}}, only=("driver.version",))
 
 
 # -- the judged CANN install: one rule, derived once ---------------------------------------------------------
