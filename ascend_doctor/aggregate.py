@@ -17,14 +17,16 @@ import glob
 import json
 import multiprocessing
 import os
-from collections import OrderedDict
+import stat
+from collections import Counter, OrderedDict
 from typing import Any, Dict, Iterable, List, Optional
 
 from .findings import REPORT_SCHEMA, SEVERITY, STATUSES
 from .i18n import N_, _, get_lang, lookup
 from .rank_table import summarise_rank_table
-from .facts import Facts, LaunchFacts, LaunchRankTable
-from .node_facts import UNSET, comparable, node_name, read_node_facts, report_shape_problem
+from .facts import LaunchFacts, LaunchRankTable
+from .node_facts import (UNSET, NodeFacts, comparable, finding_shape_problem, node_name, read_node_facts,
+                         report_shape_problem)
 
 try:  # optional: 2-3x faster parsing when installed; the standard library gives the same result
     import orjson as _fast_json
@@ -73,7 +75,7 @@ def report_paths(inputs: Iterable[str]) -> List[str]:
     return paths
 
 
-def _node_name(facts: Facts, data: Dict[str, Any], source: str) -> str:
+def _node_name(facts: NodeFacts, data: Dict[str, Any], source: str) -> str:
     return str(node_name(facts) or (data.get("host") or {}).get("name")
                or os.path.splitext(os.path.basename(source))[0])
 
@@ -94,13 +96,15 @@ class NodeSummary:
         self.facts: Dict[str, str] = {}
         self.rank_table: Optional[LaunchRankTable] = None
         self.addresses: List[str] = []
-        self.counts = {s: 0 for s in STATUSES}
+        self.counts = dict.fromkeys(STATUSES, 0)
         self.worst = "pass"
         self.error: Optional[str] = None
 
 
 _WORST_FIRST = ("fail", "error", "warn", "pass", "skip")
 _RANK = {s: i for i, s in enumerate(_WORST_FIRST)}
+_FIX_TYPES, _EVIDENCE_TYPES = frozenset({list, type(None)}), frozenset({dict, type(None)})
+_PROBLEMS = frozenset(PROBLEM_STATUSES)
 
 
 def summarise_report(data: Dict[str, Any], source: str) -> NodeSummary:
@@ -108,7 +112,7 @@ def summarise_report(data: Dict[str, Any], source: str) -> NodeSummary:
         got = data.get("schema") if isinstance(data, dict) else type(data).__name__
         raise ValueError(_("field 'schema' is {got}, expected {expected}").format(got=repr(got),
                                                                                  expected=repr(REPORT_SCHEMA)))
-    problem = report_shape_problem(data)
+    problem = report_shape_problem(data, findings=False)  # each finding is checked below, as it is read
     if problem:
         raise ValueError(problem)
     facts, present = read_node_facts(data)  # typed: a field of the wrong type is named (FactsError, a ValueError)
@@ -119,22 +123,29 @@ def summarise_report(data: Dict[str, Any], source: str) -> NodeSummary:
     node.addresses = launch.addresses
     node.rank_table = launch.rank_table
     node.facts = comparable(facts, present)
-    counts, statuses = node.counts, node.statuses
-    for f in data.get("findings") or []:
-        fid, status = f.get("id"), f.get("status")
+    counts, statuses, problems = node.counts, node.statuses, node.problems
+    findings = data.get("findings") or ()
+    for f in findings:  # ~40 per report, thousands of reports: the common case first, in as few steps as can be
+        get = f.get if type(f) is dict else None
+        if get is None or type(get("fix")) not in _FIX_TYPES or type(get("evidence")) not in _EVIDENCE_TYPES:
+            problem = finding_shape_problem(f, findings.index(f))  # what is wrong, named
+            if problem:
+                raise ValueError(problem)
+            get = f.get
+        fid, status = get("id"), get("status")
         if type(fid) is not str:
             fid = str(fid)
         if type(status) is not str or status not in counts:
             raise ValueError(_("finding {id}: field 'status' is {got}, expected one of {statuses}").format(
                 id=fid, got=repr(status), statuses=STATUSES))
         counts[status] += 1
-        prev = statuses.get(fid)
-        if prev is None or _RANK[status] < _RANK[prev]:
+        prev = statuses.setdefault(fid, status)
+        if prev is not status and _RANK[status] < _RANK[prev]:
             statuses[fid] = status
-        if status in PROBLEM_STATUSES:
-            node.problems.append({"id": fid, "status": status, "title": f.get("title") or "",
-                                  "summary": f.get("summary") or "", "fix": [str(s) for s in f.get("fix") or []],
-                                  "pitfall": f.get("pitfall"), "evidence": f.get("evidence") or {}})
+        if status in _PROBLEMS:
+            problems.append({"id": fid, "status": status, "title": get("title") or "",
+                             "summary": get("summary") or "", "fix": [str(s) for s in get("fix") or []],
+                             "pitfall": get("pitfall"), "evidence": get("evidence") or {}})
     node.worst = next((s for s in _WORST_FIRST if node.counts[s]), "pass")
     return node
 
@@ -142,9 +153,12 @@ def summarise_report(data: Dict[str, Any], source: str) -> NodeSummary:
 def load_node_summary(path: str) -> NodeSummary:
     """Read one report file; an unreadable or torn file becomes a node with `error` set."""
     try:
-        if not os.path.isfile(path):  # a FIFO named x.json would block the read for ever
-            raise OSError(0, _("not a regular file"))
-        with open(path, "rb") as fh:
+        # O_NONBLOCK and fstat: a FIFO named x.json would block the read for ever (one system call fewer than
+        # os.path.isfile then open, which counts at thousands of reports)
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        with open(fd, "rb") as fh:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                raise OSError(0, _("not a regular file"))
             raw = fh.read()
         if not raw.strip():
             raise ValueError(_("empty file"))
@@ -176,7 +190,9 @@ class Aggregator:
         self.unreadable: List[NodeSummary] = []
         self.fact_values: "OrderedDict[str, Dict[str, List[str]]]" = OrderedDict()
         self.check_titles: Dict[str, str] = {}
+        # check id -> problem status -> the nodes whose worst finding of that check has it; (id, status) -> nodes
         self.check_nodes: Dict[str, Dict[str, List[str]]] = {}
+        self.status_counts: "Counter[tuple]" = Counter()
         # check id -> (status, fix) -> one variant: the nodes with that fix, and the first such node's words.
         self.check_variants: Dict[str, Dict[tuple, Dict[str, Any]]] = {}
         self.table_views: Dict[str, List[str]] = {}
@@ -207,14 +223,12 @@ class Aggregator:
         self.nodes.append(node)
         for key, value in node.facts.items():
             self.fact_values.setdefault(key, {}).setdefault(value, []).append(node.name)
-        for fid, status in node.statuses.items():
-            by_status = self.check_nodes.get(fid)
-            if by_status is None:
-                by_status = self.check_nodes[fid] = {}
-            if status in PROBLEM_STATUSES:
-                by_status.setdefault(status, []).append(node.name)
-            else:  # pass/skip: only counted, no name lists kept
-                by_status[status] = by_status.get(status, 0) + 1
+        self.status_counts.update(node.statuses.items())  # counted in C: most checks pass on most nodes
+        statuses = node.statuses
+        for fid in {p["id"] for p in node.problems}:
+            status = statuses[fid]
+            if status in PROBLEM_STATUSES:  # pass/skip: only counted, no name lists kept
+                self.check_nodes.setdefault(fid, {}).setdefault(status, []).append(node.name)
         for p in node.problems:
             self.check_titles.setdefault(p["id"], p["title"])
             # Nodes that failed one check can need different fixes (CANN under /usr/local/Ascend on one,
@@ -345,11 +359,11 @@ class Aggregator:
         level = SEVERITY[self.fail_on]
         failing = [n for n in self.nodes if SEVERITY[n.worst] >= level]
         checks = []
-        for fid in sorted(self.check_nodes):
-            by_status = self.check_nodes[fid]
+        counted = self.status_counts
+        for fid in sorted({fid for fid, _ in counted}):
+            by_status = self.check_nodes.get(fid, {})
             entry = {"id": fid, "title": self.check_titles.get(fid, ""),
-                     "counts": {s: (len(by_status[s]) if isinstance(by_status.get(s), list) else by_status.get(s, 0))
-                                for s in STATUSES},
+                     "counts": {s: counted.get((fid, s), 0) for s in STATUSES},
                      "nodes": {s: by_status[s] for s in PROBLEM_STATUSES if s in by_status}}
             variants = list(self.check_variants.get(fid, {}).values())
             if variants:

@@ -138,22 +138,22 @@ def _field_converter(name: str, hint: Any, sub: Only = None):
 
     if records.is_dataclass(inner):
         def conv(v, where):
-            return nested(inner)(v, where + suffix)
+            return (resolved[0] if resolved else nested(inner))(v, where + suffix)
     elif i_origin in (list, List) and item_ok:
-        def conv(v, where):
-            return list(v) if type(v) is list and all(type(x) in item_ok for x in v) else slow(v, where)
+        def conv(v, where, _type=type):
+            return list(v) if _type(v) is list and all(_type(x) in item_ok for x in v) else slow(v, where)
     elif i_origin in (list, List) and records.is_dataclass(item):
         def conv(v, where):
             if type(v) is not list:
                 return slow(v, where)
-            c, at = nested(item), where + suffix
+            c, at = resolved[0] if resolved else nested(item), where + suffix
             try:
                 return [c(x, at) for x in v]
             except FactsError:  # again, to name the item: converters have no side effects
                 return [c(x, f"{at}[{i}]") for i, x in enumerate(v)]
     elif i_origin in (dict, Dict) and (item is Any or item_ok):
-        def conv(v, where):
-            if type(v) is dict and (item is Any or all(type(x) in item_ok for x in v.values())):
+        def conv(v, where, _type=type):
+            if _type(v) is dict and (item is Any or all(_type(x) in item_ok for x in v.values())):
                 return dict(v)
             return slow(v, where)
     elif i_origin in (list, List) and getattr(item, "__origin__", None) in (dict, Dict) \
@@ -177,17 +177,17 @@ def _build_converter(tp: type, only: Only = None):
             steps.append((f.name, *_field_converter(f.name, hints[f.name], wanted.get(f.name) if wanted else None),
                           required))
 
-    def convert(value, where):
-        if not isinstance(value, dict):
+    def convert(value, where, _missing=_MISSING, _type=type):  # builtins and globals bound as fast locals
+        if _type(value) is not dict and not isinstance(value, dict):
             raise FactsError(f"{where}: expected an object, got {type(value).__name__}")
         kw = {}
         get = value.get
         for name, ok, conv, required in steps:
-            v = get(name, _MISSING)
-            if v is _MISSING:
+            v = get(name, _missing)
+            if v is _missing:
                 if required:
                     raise FactsError(f"{where}.{name}: missing (required)")
-            elif ok is None or type(v) in ok:
+            elif ok is None or _type(v) in ok:
                 kw[name] = v
             else:
                 kw[name] = conv(v, where)
@@ -428,6 +428,11 @@ class CannFacts:
     @property
     def judged_install(self) -> Optional[CannInstall]:
         """The install a job here uses (see `choose`); None when no install was found."""
+        judged = self.judged
+        if judged is not None and judged.root is not None:
+            for inst in self.installs:  # the stored choice (read for thousands of reports: one pass)
+                if inst.root == judged.root:
+                    return inst
         root = self.choice.root
         return next((i for i in self.installs if i.root == root), None) if root is not None else None
 
@@ -548,27 +553,34 @@ class Facts:
         `only`: read just these fields ("driver", "driver.version", "npu.devices.name": a dotted path into the
         sections; required fields come along), the rest keep their defaults, unread and unchecked: what
         aggregate and baseline need of each of thousands of reports, without building the rest."""
-        if not isinstance(data, dict):
-            raise FactsError(f"{where}: expected an object, got {type(data).__name__}")
-        readers = _READERS.get((cls, only))
-        if readers is None:
-            tree = None if only is None else _only_tree(only)
-            wanted = dict(tree) if tree is not None else None
-            launch_reader = _converter(LaunchFacts, wanted["launch"]) if wanted is not None and "launch" in wanted \
-                else None if wanted is not None else _converter(LaunchFacts)
-            readers = _READERS[(cls, only)] = (_converter(cls, tree), launch_reader)
-        facts = readers[0](data, where)  # "launch" is not a key of the JSON (extra.launch is): read below
-        extra = data.get("extra")
-        if extra is None:
-            return facts
-        if not isinstance(extra, dict):
-            raise FactsError(f"{where}.extra: expected an object, got {type(extra).__name__}")
-        launch = extra.get("launch")
-        if launch is not None and readers[1] is not None:
-            facts.launch = readers[1](launch, f"{where}.extra.launch")
-        if extra.get("planned") is True and "planned" not in data:  # reports before facts.planned
-            facts.planned = True
+        return read_facts(cls, data, where, only)
+
+
+def read_facts(cls: type, data: Any, where: str = "facts", only: Optional[Tuple[str, ...]] = None) -> Any:
+    """Facts.from_json into `cls`: Facts, or a dataclass holding some of its sections under the same names
+    (node_facts.NodeFacts), which a reader of thousands of reports builds instead of all of Facts."""
+    if not isinstance(data, dict):
+        raise FactsError(f"{where}: expected an object, got {type(data).__name__}")
+    readers = _READERS.get((cls, only))
+    if readers is None:
+        tree = None if only is None else _only_tree(only)
+        wanted = dict(tree) if tree is not None else None
+        names = {f.name for f in records.fields(cls)}
+        launch_reader = None if "launch" not in names or wanted is not None and "launch" not in wanted else \
+            _converter(LaunchFacts, wanted["launch"] if wanted is not None else None)
+        readers = _READERS[(cls, only)] = (_converter(cls, tree), launch_reader, "planned" in names)
+    facts = readers[0](data, where)  # "launch" is not a key of the JSON (extra.launch is): read below
+    extra = data.get("extra")
+    if extra is None:
         return facts
+    if not isinstance(extra, dict):
+        raise FactsError(f"{where}.extra: expected an object, got {type(extra).__name__}")
+    launch = extra.get("launch")
+    if launch is not None and readers[1] is not None:
+        facts.launch = readers[1](launch, f"{where}.extra.launch")
+    if readers[2] and extra.get("planned") is True and "planned" not in data:  # reports before facts.planned
+        facts.planned = True
+    return facts
 
 
 @dataclass

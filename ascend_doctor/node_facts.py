@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import functools
 from collections import OrderedDict
+from dataclasses import dataclass, field
 from typing import Any, Dict, FrozenSet, Optional, Tuple, Union
 
-from .facts import DriverFacts, Facts, FirmwareFacts, MindSporeFacts, NpuSmiFacts
+from .facts import (CannFacts, DriverFacts, Facts, FirmwareFacts, LaunchFacts, MindSporeFacts, NpuSmiFacts,
+                    PythonFacts, read_facts)
 from .redact import shown_env_value
 
 UNKNOWN = "unknown"
@@ -42,13 +44,30 @@ _KNOWN_IF_PRESENT = ("driver", "firmware", "mindspore")
 ALL_PRESENT: FrozenSet[str] = frozenset(_KNOWN_IF_PRESENT)
 
 
-def read_node_facts(report: Dict[str, Any]) -> Tuple[Facts, FrozenSet[str]]:
-    """The typed facts of a report, NODE_FIELDS only (the rest of each section keeps its default: these Facts
+@dataclass
+class NodeFacts:
+    """The sections of a report's Facts that node facts come from, by the same names and types (so
+    comparable() takes Facts or NodeFacts): reading thousands of reports builds only these."""
+
+    driver: DriverFacts = field(default_factory=DriverFacts)
+    firmware: FirmwareFacts = field(default_factory=FirmwareFacts)
+    npu: NpuSmiFacts = field(default_factory=NpuSmiFacts)
+    cann: CannFacts = field(default_factory=CannFacts)
+    mindspore: MindSporeFacts = field(default_factory=MindSporeFacts)
+    python: PythonFacts = field(default_factory=PythonFacts)
+    launch: Optional[LaunchFacts] = None
+
+
+def read_node_facts(report: Dict[str, Any]) -> Tuple[NodeFacts, FrozenSet[str]]:
+    """The typed facts of a report, NODE_FIELDS only (the rest of each section keeps its default: these facts
     are for comparing nodes, not for judging them), and which of driver, firmware and mindspore the report
     holds. Raises FactsError (a ValueError) naming the first field of the wrong type."""
     data = report.get("facts") or {}
-    facts = Facts.from_json(data, only=NODE_FIELDS)
-    return facts, frozenset(n for n in _KNOWN_IF_PRESENT if data.get(n))
+    facts = read_facts(NodeFacts, data, "facts", NODE_FIELDS)
+    get = data.get
+    if get("driver") and get("firmware") and get("mindspore"):  # every report this doctor writes
+        return facts, ALL_PRESENT
+    return facts, frozenset(n for n in _KNOWN_IF_PRESENT if get(n))
 
 
 def _installed_version(section: Union[DriverFacts, FirmwareFacts, MindSporeFacts], present: bool) -> str:
@@ -59,7 +78,7 @@ def _installed_version(section: Union[DriverFacts, FirmwareFacts, MindSporeFacts
     return "not installed" if section.installed is False and not section.errors else UNKNOWN
 
 
-def _cann(facts: Facts) -> str:
+def _cann(facts: Union[Facts, NodeFacts]) -> str:
     cann = facts.cann
     inst = cann.judged_install
     if inst is None:
@@ -81,23 +100,32 @@ def _npu(npu: NpuSmiFacts):
 _SHAPE = (("host", dict, "an object"), ("facts", dict, "an object"), ("findings", list, "a list"))
 
 
-def report_shape_problem(report: Any) -> Optional[str]:
-    """None when the parts of `report` that are read have the right JSON types, else 'field: what'."""
+def report_shape_problem(report: Any, findings: bool = True) -> Optional[str]:
+    """None when the parts of `report` that are read have the right JSON types, else 'field: what'.
+    findings=False: the caller checks each finding itself (finding_shape_problem) as it reads them."""
     if not isinstance(report, dict):
         return f"top level is {type(report).__name__}, expected an object"
     for key, kind, what in _SHAPE:
         node = report.get(key)
         if node is not None and not isinstance(node, kind):
             return f"field '{key}' is {type(node).__name__}, expected {what}"
-    for i, f in enumerate(report.get("findings") or ()):
-        if type(f) is not dict:  # one pass, the common case first: JSON objects are dicts
-            if not isinstance(f, dict):
-                return "field 'findings' has an item that is not an object, expected an object per finding"
-        fix, evidence = f.get("fix"), f.get("evidence")
-        if fix is not None and type(fix) is not list and not isinstance(fix, list):
-            return f"field 'findings[{i}].fix' is {type(fix).__name__}, expected a list of steps"
-        if evidence is not None and type(evidence) is not dict and not isinstance(evidence, dict):
-            return f"field 'findings[{i}].evidence' is {type(evidence).__name__}, expected an object"
+    if findings:
+        for i, f in enumerate(report.get("findings") or ()):
+            problem = finding_shape_problem(f, i)
+            if problem:
+                return problem
+    return None
+
+
+def finding_shape_problem(f: Any, i: int) -> Optional[str]:
+    """None when finding number `i` is an object whose fix and evidence have the right JSON types."""
+    if type(f) is not dict and not isinstance(f, dict):  # the common case first: JSON objects are dicts
+        return "field 'findings' has an item that is not an object, expected an object per finding"
+    fix, evidence = f.get("fix"), f.get("evidence")
+    if fix is not None and type(fix) is not list and not isinstance(fix, list):
+        return f"field 'findings[{i}].fix' is {type(fix).__name__}, expected a list of steps"
+    if evidence is not None and type(evidence) is not dict and not isinstance(evidence, dict):
+        return f"field 'findings[{i}].evidence' is {type(evidence).__name__}, expected an object"
     return None
 
 
@@ -107,7 +135,7 @@ def _shown(name: str, value: str) -> str:
     return shown_env_value(name, value)
 
 
-def comparable(facts: Facts, present: FrozenSet[str] = ALL_PRESENT) -> "OrderedDict[str, str]":
+def comparable(facts: Union[Facts, NodeFacts], present: FrozenSet[str] = ALL_PRESENT) -> "OrderedDict[str, str]":
     """Facts that should agree across the job, as display-name -> value strings. `present`: which of driver,
     firmware and mindspore the facts hold (a report without them: unknown)."""
     out: "OrderedDict[str, str]" = OrderedDict()
@@ -132,7 +160,7 @@ def comparable_facts(report: Dict[str, Any]) -> "OrderedDict[str, str]":
     return comparable(*read_node_facts(report))
 
 
-def node_name(facts: Facts) -> Optional[str]:
+def node_name(facts: Union[Facts, NodeFacts]) -> Optional[str]:
     """The name a node's report goes by: the launch identity's (<host>-rank<N>), None when not collected."""
     return facts.launch.name if facts.launch is not None and facts.launch.name else None
 
