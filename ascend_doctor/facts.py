@@ -67,18 +67,20 @@ def from_jsonable(tp: Any, value: Any, where: str) -> Any:
 # A report is read thousands of times by `aggregate` (one per node): each dataclass gets a converter built once,
 # one small step per field that checks the field's JSON type with `type(v) in ...` and hands anything unusual
 # (a wrong type, a nested generic) to from_jsonable, which converts it or names the bad field. A converter can
-# be built for some fields only (`only`, see Facts.from_json): the others keep their defaults, unread.
+# be built for some fields only (`only`, see Facts.from_json): a read-only view, whose unread list and object
+# fields hold shared empty read-only values and whose read ones may be the JSON's own (no copies).
 _CONVERTERS: Dict[Any, Any] = {}
+_EMPTY_MAP: Any = None  # types.MappingProxyType({}), made with the first view
 _MISSING = object()
 _EXACT = (str, int, bool)
 Only = Optional[Tuple[Tuple[str, Any], ...]]  # ((field, Only of its dataclass), ...); None: every field
 _READERS: Dict[Any, Any] = {}  # (class, Facts.from_json's `only`) -> (its converter, the launch facts' converter)
 
 
-def _converter(tp: type, only: Only = None):
-    conv = _CONVERTERS.get((tp, only))
+def _converter(tp: type, only: Only = None, view: bool = False):
+    conv = _CONVERTERS.get((tp, only, view))
     if conv is None:
-        conv = _CONVERTERS[(tp, only)] = _build_converter(tp, only)
+        conv = _CONVERTERS[(tp, only, view)] = _build_converter(tp, only, view)
     return conv
 
 
@@ -102,7 +104,7 @@ def _only_tree(paths: Any) -> Only:
     return freeze(tree)
 
 
-def _field_converter(name: str, hint: Any, sub: Only = None):
+def _field_converter(name: str, hint: Any, sub: Only = None, view: bool = False):
     """(types taken as they are, fn(value, where) for anything else): the common JSON shapes are checked with
     `type(v) in ok` by the caller, lists and objects converted here, the rest by from_jsonable (which converts
     or names the bad field). ok is None for Any (everything taken). `sub`: the fields to read of a nested
@@ -133,7 +135,7 @@ def _field_converter(name: str, hint: Any, sub: Only = None):
 
     def nested(tp):
         if not resolved:
-            resolved.append(_converter(tp, sub))
+            resolved.append(_converter(tp, sub, view))
         return resolved[0]
 
     if records.is_dataclass(inner):
@@ -141,7 +143,9 @@ def _field_converter(name: str, hint: Any, sub: Only = None):
             return (resolved[0] if resolved else nested(inner))(v, where + suffix)
     elif i_origin in (list, List) and item_ok:
         def conv(v, where, _type=type):
-            return list(v) if _type(v) is list and all(_type(x) in item_ok for x in v) else slow(v, where)
+            if _type(v) is list and all(_type(x) in item_ok for x in v):
+                return v if view else list(v)
+            return slow(v, where)
     elif i_origin in (list, List) and records.is_dataclass(item):
         def conv(v, where):
             if type(v) is not list:
@@ -154,18 +158,20 @@ def _field_converter(name: str, hint: Any, sub: Only = None):
     elif i_origin in (dict, Dict) and (item is Any or item_ok):
         def conv(v, where, _type=type):
             if _type(v) is dict and (item is Any or all(_type(x) in item_ok for x in v.values())):
-                return dict(v)
+                return v if view else dict(v)
             return slow(v, where)
     elif i_origin in (list, List) and getattr(item, "__origin__", None) in (dict, Dict) \
             and getattr(item, "__args__", (None, None))[1] is Any:
         def conv(v, where):
-            return [dict(x) for x in v] if type(v) is list and all(type(x) is dict for x in v) else slow(v, where)
+            if type(v) is list and all(type(x) is dict for x in v):
+                return v if view else [dict(x) for x in v]
+            return slow(v, where)
     else:
         conv = slow
     return frozenset(ok), conv
 
 
-def _build_converter(tp: type, only: Only = None):
+def _build_converter(tp: type, only: Only = None, view: bool = False):
     import typing
 
     hints = typing.get_type_hints(tp, vars(sys.modules[tp.__module__]))
@@ -174,8 +180,10 @@ def _build_converter(tp: type, only: Only = None):
     for f in records.fields(tp):
         required = f.default is records.MISSING and f.default_factory is records.MISSING
         if wanted is None or f.name in wanted or required:
-            steps.append((f.name, *_field_converter(f.name, hints[f.name], wanted.get(f.name) if wanted else None),
-                          required))
+            steps.append((f.name, *_field_converter(f.name, hints[f.name], wanted.get(f.name) if wanted else None,
+                                                    view), required))
+
+    make = _maker(tp, view)
 
     def convert(value, where, _missing=_MISSING, _type=type):  # builtins and globals bound as fast locals
         if _type(value) is not dict and not isinstance(value, dict):
@@ -191,9 +199,44 @@ def _build_converter(tp: type, only: Only = None):
                 kw[name] = v
             else:
                 kw[name] = conv(v, where)
-        return tp(**kw)
+        return make(kw)
 
     return convert
+
+
+def _maker(tp: type, view: bool = False):
+    """fn(kw) -> a `tp` from field values already checked (names known, the required ones there): what the
+    record's __init__ does without checking its arguments again (records.py: "a few microseconds more" per
+    call, thousands of times in aggregate). A class with a __post_init__, a frozen one or one whose fields
+    are properties, and the standard dataclasses, are made by calling the class. `view`: a list or object field
+    not given holds a shared empty read-only value (no factory called)."""
+    fields = records.fields(tp)
+    if not hasattr(tp, "__record_fields__") or hasattr(tp, "__post_init__") or "__setattr__" in vars(tp) \
+            or any(hasattr(getattr(tp, f.name, None), "__set__") for f in fields):
+        return lambda kw: tp(**kw)
+    template = {f.name: f.default for f in fields}  # in field order, as the record's __init__ leaves __dict__
+    factories = tuple((f.name, f.default_factory) for f in fields if f.default_factory is not records.MISSING)
+    if view:
+        global _EMPTY_MAP
+        if _EMPTY_MAP is None:
+            import types
+
+            _EMPTY_MAP = types.MappingProxyType({})
+        empty = {list: (), dict: _EMPTY_MAP}
+        template.update((name, empty[factory]) for name, factory in factories if factory in empty)
+        factories = tuple((name, factory) for name, factory in factories if factory not in empty)
+    new = object.__new__
+
+    def make(kw):
+        values = {**template, **kw}
+        for name, factory in factories:
+            if name not in kw:
+                values[name] = factory()
+        obj = new(tp)
+        obj.__dict__ = values
+        return obj
+
+    return make
 
 
 @dataclass
@@ -552,7 +595,9 @@ class Facts:
         """The Facts a report's "facts" holds (the inverse of to_json); FactsError names the first bad field.
         `only`: read just these fields ("driver", "driver.version", "npu.devices.name": a dotted path into the
         sections; required fields come along), the rest keep their defaults, unread and unchecked: what
-        aggregate and baseline need of each of thousands of reports, without building the rest."""
+        aggregate and baseline need of each of thousands of reports, without building the rest. Such facts
+        are a read-only view: unread list and object fields are empty read-only values, and the lists and
+        objects read may be the JSON's own."""
         return read_facts(cls, data, where, only)
 
 
@@ -567,8 +612,8 @@ def read_facts(cls: type, data: Any, where: str = "facts", only: Optional[Tuple[
         wanted = dict(tree) if tree is not None else None
         names = {f.name for f in records.fields(cls)}
         launch_reader = None if "launch" not in names or wanted is not None and "launch" not in wanted else \
-            _converter(LaunchFacts, wanted["launch"] if wanted is not None else None)
-        readers = _READERS[(cls, only)] = (_converter(cls, tree), launch_reader, "planned" in names)
+            _converter(LaunchFacts, wanted["launch"] if wanted is not None else None, wanted is not None)
+        readers = _READERS[(cls, only)] = (_converter(cls, tree, tree is not None), launch_reader, "planned" in names)
     facts = readers[0](data, where)  # "launch" is not a key of the JSON (extra.launch is): read below
     extra = data.get("extra")
     if extra is None:

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import functools
 from collections import OrderedDict
-from dataclasses import dataclass, field
 from typing import Any, Dict, FrozenSet, Optional, Tuple, Union
 
 from .facts import (CannFacts, DriverFacts, Facts, FirmwareFacts, LaunchFacts, MindSporeFacts, NpuSmiFacts,
                     PythonFacts, read_facts)
+from .records import dataclass, field
 from .redact import shown_env_value
 
 UNKNOWN = "unknown"

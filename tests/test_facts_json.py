@@ -62,13 +62,13 @@ def test_the_device_inventory_is_derived_once_on_the_npu_facts():
 def test_facts_have_no_untyped_extras_and_no_code_reads_them():
     """Every probe fills a typed Facts field; nothing in the package digs a report's facts.extra out by hand (the
     JSON place of the launch facts is facts.py's business: to_json, from_json, put_launch)."""
-    import dataclasses
     import os
     import re
 
+    from ascend_doctor import records
     from conftest import REPO
 
-    assert "extra" not in {f.name for f in dataclasses.fields(Facts)}
+    assert "extra" not in {f.name for f in records.fields(Facts)}
     package = os.path.join(REPO, "ascend_doctor")
     found = []
     for root, _, files in os.walk(package):
@@ -117,6 +117,9 @@ def test_a_partial_read_builds_only_the_fields_asked_for():
     assert part.driver.version == "24.1.rc2" and part.npu.devices[0].name == "910B3"
     assert part.npu.devices[0].bus_id is None and part.npu.devices[0].npu_id == 0  # not asked; required: read
     assert part.launch.name == "n1-rank3" and part.system.hostname is None  # not read
+    with pytest.raises((AttributeError, TypeError)):  # a view: fields not read are empty and read-only
+        part.npu.processes.append({})
+    assert not part.npu.processes and not part.npu.dev_nodes
     assert Facts.from_json({"system": []}, only=("driver",)).system == Facts().system  # not read, not checked
     assert Facts.from_json(full, only=("npu", "npu.devices.name")).npu.devices[0].bus_id  # the whole section wins
     with pytest.raises(FactsError, match=r"facts\.npu\.devices\[0\]\.npu_id: missing"):
