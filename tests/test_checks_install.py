@@ -327,3 +327,18 @@ def test_default_nnae_wins_for_fixed_path_mindspore_and_the_fix_says_so(ms_versi
         assert "MindSpore 2.4.0+" in said[0] and "Ascend-cann-nnae_7.0.0" in said[0]
     judged = check_mindspore_cann(ctx).evidence["cann_judged"]
     assert judged.startswith("/usr/local/Ascend/nnae/latest" if nnae_first else f"{TK}/latest"), judged
+
+
+def test_none_sourced_every_check_judges_the_same_install():
+    """Two installs, neither pointed at: install.* (what to source) and compat.* (what is judged) name the same one,
+    the first in the default order (facts.cann.judged), not nnae because MindSpore <= 2.3 would read it first."""
+    from ascend_doctor.checks.compat import check_mindspore_cann
+    from ascend_doctor.checks.install import check_cann_env_sourced
+
+    ctx = _two_installs_ctx("2.4.1")  # a MindSpore that reads ASCEND_HOME_PATH, not fixed paths
+    for inst in ctx.facts.cann.installs:
+        inst.active = False
+    ctx.facts.cann.active_root = None
+    judged = check_mindspore_cann(ctx).evidence
+    assert judged["cann_judged"].startswith(f"{TK}/latest") and "default order" in judged["why_this_cann"]
+    assert check_cann_env_sourced(ctx).evidence["install"].startswith(f"toolkit 8.0.RC2 at {TK}/latest")
