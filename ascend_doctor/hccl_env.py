@@ -187,8 +187,11 @@ def _check_enum_by_family(spec, name, value, env, family):
 
 
 def _check_ip(spec, name, value, env, family):
-    why = ip_problem(value.strip(), translate=_)
+    why = ip_problem(value.strip())
     if why:
+        # netrules answers in English (the rank-table validator keeps it in the facts); an answer that can say
+        # itself in the report's language (i18n_text.Text, where netrules marks its messages) does so here
+        why = why.localized() if hasattr(why, "localized") else lookup(why)
         return [EnvIssue(name, value, FAIL, _("{name} {problem}; it must be one IP address of this host").format(
                              name=name, problem=why), RULES.get(name, "H4"),
                          [_("ip -o addr show   # this host's addresses"), f"export {name}=<one of them>"])]
