@@ -14,6 +14,7 @@ from typing import Dict, List, Mapping, Optional
 
 from .data import load_data_file
 from .i18n import N_, _, lookup
+from .i18n_text import localized
 from .lazyre import lazy_compile
 from .netrules import ip_problem
 from .records import dataclass, field
@@ -189,9 +190,7 @@ def _check_enum_by_family(spec, name, value, env, family):
 def _check_ip(spec, name, value, env, family):
     why = ip_problem(value.strip())
     if why:
-        # netrules answers in English (the rank-table validator keeps it in the facts); an answer that can say
-        # itself in the report's language (i18n_text.Text, where netrules marks its messages) does so here
-        why = why.localized() if hasattr(why, "localized") else lookup(why)
+        why = localized(why)  # netrules answers with an i18n_text.Text: English, shown here in the report's language
         return [EnvIssue(name, value, FAIL, _("{name} {problem}; it must be one IP address of this host").format(
                              name=name, problem=why), RULES.get(name, "H4"),
                          [_("ip -o addr show   # this host's addresses"), f"export {name}=<one of them>"])]

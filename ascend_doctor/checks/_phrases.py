@@ -12,46 +12,46 @@ The forms below are the probes' own f-strings; tests/test_i18n_checks_runtime.py
 
 from __future__ import annotations
 
-import re
 from typing import List, Optional, Tuple
 
 from ..i18n import N_, _, get_lang, lookup
+from ..lazyre import LazyPattern, lazy_compile
 
 # (pattern of the English fact, the message that words it; the pattern's named groups are its placeholders)
 _RUN = [
-    (re.compile(r"^`(?P<command>[^`]*)` did not finish within its timeout$"),
+    (lazy_compile(r"^`(?P<command>[^`]*)` did not finish within its timeout$"),
      N_("`{command}` did not finish within its timeout")),
-    (re.compile(r"^`(?P<command>[^`]*)` is not available$"), N_("`{command}` is not available")),
-    (re.compile(r"^`(?P<command>[^`]*)` could not run \((?P<error>.*)\)$"), N_("`{command}` could not run ({error})")),
-    (re.compile(r"^`(?P<command>[^`]*)` exited with code (?P<code>-?\d+|None)$"),
+    (lazy_compile(r"^`(?P<command>[^`]*)` is not available$"), N_("`{command}` is not available")),
+    (lazy_compile(r"^`(?P<command>[^`]*)` could not run \((?P<error>.*)\)$"), N_("`{command}` could not run ({error})")),
+    (lazy_compile(r"^`(?P<command>[^`]*)` exited with code (?P<code>-?\d+|None)$"),
      N_("`{command}` exited with code {code}")),
-    (re.compile(r"^hccn_tool not found \((?P<path>\S+) or on PATH\)$"), N_("hccn_tool not found ({path} or on PATH)")),
+    (lazy_compile(r"^hccn_tool not found \((?P<path>\S+) or on PATH\)$"), N_("hccn_tool not found ({path} or on PATH)")),
 ]
 
 _MS_SOURCE = [
-    (re.compile(r"^file names in the package: (?P<files>.*)$"), N_("file names in the package: {files}")),
-    (re.compile(r"^(?P<dir>.*)/lib: plugins for (?P<backends>.*)$"), N_("{dir}/lib: plugins for {backends}")),
-    (re.compile(r"^(?P<dir>.*)/lib: only CPU libraries$"), N_("{dir}/lib: only CPU libraries")),
-    (re.compile(r"^(?P<dir>.*)/lib: (?P<backend>\w+) plugin$"), N_("{dir}/lib: {backend} plugin")),
-    (re.compile(r"^distribution name (?P<name>\S+) \(major version only\)$"),
+    (lazy_compile(r"^file names in the package: (?P<files>.*)$"), N_("file names in the package: {files}")),
+    (lazy_compile(r"^(?P<dir>.*)/lib: plugins for (?P<backends>.*)$"), N_("{dir}/lib: plugins for {backends}")),
+    (lazy_compile(r"^(?P<dir>.*)/lib: only CPU libraries$"), N_("{dir}/lib: only CPU libraries")),
+    (lazy_compile(r"^(?P<dir>.*)/lib: (?P<backend>\w+) plugin$"), N_("{dir}/lib: {backend} plugin")),
+    (lazy_compile(r"^distribution name (?P<name>\S+) \(major version only\)$"),
      N_("distribution name {name} (major version only)")),
-    (re.compile(r"^distribution name (?P<name>\S+) (?P<version>\S+) \(1\.x\)$"),
+    (lazy_compile(r"^distribution name (?P<name>\S+) (?P<version>\S+) \(1\.x\)$"),
      N_("distribution name {name} {version} (1.x)")),
-    (re.compile(r"^distribution name (?P<name>\S+)$"), N_("distribution name {name}")),
-    (re.compile(r"^(?P<dist_info>\S+)/direct_url\.json: installed from (?P<url>.*)$"),
+    (lazy_compile(r"^distribution name (?P<name>\S+)$"), N_("distribution name {name}")),
+    (lazy_compile(r"^(?P<dist_info>\S+)/direct_url\.json: installed from (?P<url>.*)$"),
      N_("{dist_info}/direct_url.json: installed from {url}")),
-    (re.compile(r"^local version tag of (?P<version>.*)$"), N_("local version tag of {version}")),
+    (lazy_compile(r"^local version tag of (?P<version>.*)$"), N_("local version tag of {version}")),
 ]
 
 _LAUNCH = [
-    (re.compile(r"^environment (?P<name>[^=\s]+)=(?P<value>.*): expected an integer$"),
+    (lazy_compile(r"^environment (?P<name>[^=\s]+)=(?P<value>.*): expected an integer$"),
      N_("environment {name}={value}: expected an integer")),
-    (re.compile(r"^(?P<path>.*): rank table named by (?P<var>\S+) is not readable$"),
+    (lazy_compile(r"^(?P<path>.*): rank table named by (?P<var>\S+) is not readable$"),
      N_("{path}: rank table named by {var} is not readable")),
 ]
 
 # How the rank-table probe matched this node to a server (probes/rank_table.py find_local_server, local_identity)
-_MATCHED = re.compile(r"^(?P<key>\S+) (?P<value>\S+) is (?P<what>.+)$")
+_MATCHED = lazy_compile(r"^(?P<key>\S+) (?P<value>\S+) is (?P<what>.+)$")
 MATCH_KINDS = (N_("hostname"), N_("a local IP (hostname -I)"), N_("a local IP (ip addr)"))
 
 # Fixed phrases (no parameter) the probes write into facts that the checks here show.
@@ -61,7 +61,7 @@ FIXED = (
 )
 
 
-def _reword(text, forms: List[Tuple["re.Pattern", str]]) -> str:
+def _reword(text, forms: List[Tuple[LazyPattern, str]]) -> str:
     if get_lang() == "en" or not isinstance(text, str) or not text:
         return text
     for pattern, message in forms:
