@@ -27,6 +27,7 @@ import re
 from typing import List, Optional, Sequence, Tuple
 
 from .findings import SEVERITY, Finding
+from .i18n import _
 from .lazyre import lazy_compile
 from .records import dataclass
 
@@ -124,7 +125,7 @@ class Conflict:
     second: Tuple[Finding, int, Action]
 
     def describe(self) -> str:
-        (f1, _, a1), (f2, _, a2) = self.first, self.second
+        (f1, a1), (f2, a2) = self.first[::2], self.second[::2]
         return f"{f1.id} {a1.op}s {a1.key}={a1.value}, {f2.id} {a2.op}s {a2.key}={a2.value}"
 
 
@@ -167,10 +168,11 @@ def owner_of(key: str, a: Finding, b: Finding) -> Finding:
 def reconcile(findings: Sequence[Finding]) -> List[str]:
     """Resolve what the checks did not: the owner's step stays, the other's becomes a pointer to it.
 
-    Returns what was changed (also recorded in each changed finding's evidence as "fix reconciled").
+    Returns what was changed (also recorded in each changed finding's evidence as "fix reconciled"). The note is
+    in the report's language; the "(left out: <command>)" part of the step stays as written, a command.
     """
     changed: List[str] = []
-    for _ in range(len(findings) + 1):  # each pass settles at least one conflict
+    for __ in range(len(findings) + 1):  # each pass settles at least one conflict
         found = conflicts(findings)
         if not found:
             break
@@ -178,8 +180,9 @@ def reconcile(findings: Sequence[Finding]) -> List[str]:
         owner = owner_of(c.key, c.first[0], c.second[0])
         loser, index, action = c.second if owner is c.first[0] else c.first
         kept = (c.first if owner is c.first[0] else c.second)[2]
-        what = kept.key[4:] if kept.key.startswith("env:") else "the CANN set_env.sh"
-        note = f"see the fix of {owner.id}: it decides {what} ({kept.op} {kept.value})"
+        what = kept.key[4:] if kept.key.startswith("env:") else _("the CANN set_env.sh")
+        note = _("see the fix of {finding}: it decides {what} ({op} {value})").format(
+            finding=owner.id, what=what, op=kept.op, value=kept.value)
         loser.fix[index] = f"(left out: {_command_part(loser.fix[index])})   # {note}"
         loser.evidence.setdefault("fix reconciled", []).append(note)
         changed.append(f"{loser.id}: {c.describe()}; kept {owner.id}")

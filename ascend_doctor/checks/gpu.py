@@ -8,11 +8,13 @@ from __future__ import annotations
 from typing import Dict, List, Optional
 
 from ..findings import ERROR, FAIL, PASS, SKIP, WARN, Finding
+from ..i18n import N_, _, sentences
 from . import check
 from ._accelerators import gpu_present
+from ._phrases import mindspore_source, run_result
 from ..versions import dotted_major_minor, dotted_numbers
 
-NO_NVIDIA = "No NVIDIA GPU, driver or /dev/nvidia* device on this machine."
+NO_NVIDIA = N_("No NVIDIA GPU, driver or /dev/nvidia* device on this machine.")
 
 
 # -- G1: kernel module vs userspace driver -----------------------------------------------
@@ -25,72 +27,78 @@ def check_driver_module_match(ctx):
     if c.nvidia_smi_unusable and not c.driver_version:
         # A hung or unrunnable nvidia-smi is not "no GPU": say the driver could not be checked.
         return ctx.finding(ERROR,
-                           summary=f"Could not check the NVIDIA driver: {c.nvidia_smi_unusable}. A hanging nvidia-smi "
-                                   "usually means the driver or a GPU is stuck."
+                           summary=_("Could not check the NVIDIA driver: {reason}. A hanging nvidia-smi usually means "
+                                     "the driver or a GPU is stuck.").format(reason=run_result(c.nvidia_smi_unusable))
                                    if "did not finish" in c.nvidia_smi_unusable else
-                                   f"Could not check the NVIDIA driver: {c.nvidia_smi_unusable}.",
-                           evidence={"command": "nvidia-smi", "result": c.nvidia_smi_unusable,
+                                   _("Could not check the NVIDIA driver: {reason}.").format(
+                                       reason=run_result(c.nvidia_smi_unusable)),
+                           evidence={"command": "nvidia-smi", "result": run_result(c.nvidia_smi_unusable),
                                      "kernel module (/proc/driver/nvidia/version)":
-                                         c.kernel_module_version or "not loaded / not read"},
-                           fix=["nvidia-smi   # run it by hand and see whether it returns",
-                                "ls -l $(command -v nvidia-smi)   # present and executable?",
-                                "sudo dmesg | grep -i -e nvrm -e xid | tail -20   # driver errors (Xid) on a stuck GPU",
-                                "if the driver is stuck, reboot the node"])
+                                         c.kernel_module_version or _("not loaded / not read")},
+                           fix=[_("nvidia-smi   # run it by hand and see whether it returns"),
+                                _("ls -l $(command -v nvidia-smi)   # present and executable?"),
+                                _("sudo dmesg | grep -i -e nvrm -e xid | tail -20   # driver errors (Xid) on a stuck GPU"),
+                                _("if the driver is stuck, reboot the node")])
     if not (gpu_present(ctx.facts) or c.nvidia_smi_failure):
-        return ctx.finding(SKIP, summary=NO_NVIDIA)
-    evidence = {"kernel module (/proc/driver/nvidia/version)": c.kernel_module_version or "not loaded / not read",
-                "nvidia-smi driver": c.driver_version or (c.nvidia_smi_error or "unknown")}
+        return ctx.finding(SKIP, summary=_(NO_NVIDIA))
+    evidence = {"kernel module (/proc/driver/nvidia/version)": c.kernel_module_version or _("not loaded / not read"),
+                "nvidia-smi driver": c.driver_version or (run_result(c.nvidia_smi_error) or _("unknown"))}
     if c.nvidia_smi_failure:
         evidence["nvidia-smi said"] = c.nvidia_smi_failure
     libs = {e["path"]: e["version"] for e in c.userspace_driver_libs}
     evidence.update(libs)
     reload_fix = [
-        "cat /proc/driver/nvidia/version; ls /usr/lib/x86_64-linux-gnu/libnvidia-ml.so.* /usr/lib64/libnvidia-ml.so.*"
-        "   # the two versions side by side",
-        "sudo reboot   # loads the kernel module of the driver now installed (the usual cause: a driver upgrade "
-        "without a reboot)",
-        "or, with no process on the GPUs: sudo rmmod nvidia_uvm nvidia_drm nvidia_modeset nvidia && sudo modprobe nvidia",
-        "in a container: the host's driver decides; fix it on the host, the container only mounts its libraries",
+        _("cat /proc/driver/nvidia/version; ls /usr/lib/x86_64-linux-gnu/libnvidia-ml.so.* /usr/lib64/libnvidia-ml.so.*"
+          "   # the two versions side by side"),
+        _("sudo reboot   # loads the kernel module of the driver now installed (the usual cause: a driver upgrade "
+          "without a reboot)"),
+        _("or, with no process on the GPUs: sudo rmmod nvidia_uvm nvidia_drm nvidia_modeset nvidia && sudo modprobe nvidia"),
+        _("in a container: the host's driver decides; fix it on the host, the container only mounts its libraries"),
     ]
     if c.nvml_mismatch:
         if c.nvml_library_version:
             evidence["NVML library version"] = c.nvml_library_version
         return ctx.finding(FAIL,
-                           summary="nvidia-smi fails with 'Driver/library version mismatch': the loaded kernel module "
-                                   f"({c.kernel_module_version or 'unknown'}) is not the version of the user-space "
-                                   f"driver libraries ({c.nvml_library_version or 'unknown'}). No CUDA program, "
-                                   "MindSpore included, can use the GPUs until they match.",
+                           summary=_("nvidia-smi fails with 'Driver/library version mismatch': the loaded kernel module "
+                                     "({module}) is not the version of the user-space driver libraries ({library}). No "
+                                     "CUDA program, MindSpore included, can use the GPUs until they match.").format(
+                                         module=c.kernel_module_version or _("unknown"),
+                                         library=c.nvml_library_version or _("unknown")),
                            evidence=evidence, fix=reload_fix)
     if c.nvidia_smi_failure and not c.driver_version:
         return ctx.finding(FAIL,
-                           summary=f"nvidia-smi cannot talk to the driver ({c.nvidia_smi_failure}); CUDA programs will "
-                                   "not see the GPUs either.",
+                           summary=_("nvidia-smi cannot talk to the driver ({failure}); CUDA programs will not see the "
+                                     "GPUs either.").format(failure=c.nvidia_smi_failure),
                            evidence=evidence,
-                           fix=["lsmod | grep nvidia   # is the kernel module loaded?",
-                                "sudo dmesg | grep -i nvidia   # why it did not load (kernel upgraded, Secure Boot ...)",
-                                "sudo modprobe nvidia, or reinstall the driver for the running kernel (DKMS) and reboot"])
+                           fix=[_("lsmod | grep nvidia   # is the kernel module loaded?"),
+                                _("sudo dmesg | grep -i nvidia   # why it did not load (kernel upgraded, Secure Boot ...)"),
+                                _("sudo modprobe nvidia, or reinstall the driver for the running kernel (DKMS) and reboot")])
     module = c.kernel_module_version
     userspace = c.driver_version
     source = "nvidia-smi"
     if userspace is None and libs:
-        userspace, source = sorted(set(libs.values()))[-1], "user-space library file names"
+        userspace, source = sorted(set(libs.values()))[-1], _("user-space library file names")
         odd = sorted(set(libs.values()))
         if len(odd) > 1:
             return ctx.finding(FAIL,
-                               summary=f"Several user-space driver versions are installed side by side ({', '.join(odd)}); "
-                                       "CUDA programs may load one that does not match the kernel module.",
-                               evidence=evidence, fix=["remove the stale driver packages, reinstall one driver, reboot"])
+                               summary=_("Several user-space driver versions are installed side by side ({versions}); "
+                                         "CUDA programs may load one that does not match the kernel module.").format(
+                                             versions=", ".join(odd)),
+                               evidence=evidence, fix=[_("remove the stale driver packages, reinstall one driver, reboot")])
     if module and userspace:
         if module == userspace:
-            return ctx.finding(PASS, summary=f"driver {module} (kernel module and {source} agree)",
+            return ctx.finding(PASS, summary=_("driver {version} (kernel module and {source} agree)").format(
+                version=module, source=source),
                                evidence=evidence)
         return ctx.finding(FAIL,
-                           summary=f"The loaded kernel module is {module} but the user-space driver ({source}) is "
-                                   f"{userspace}: CUDA fails to initialise ('Driver/library version mismatch').",
+                           summary=_("The loaded kernel module is {module} but the user-space driver ({source}) is "
+                                     "{userspace}: CUDA fails to initialise ('Driver/library version mismatch').").format(
+                                         module=module, source=source, userspace=userspace),
                            evidence=evidence, fix=reload_fix)
-    missing = "the kernel module version (/proc/driver/nvidia/version)" if not module else \
-        "the user-space driver version (nvidia-smi did not run and no libnvidia-ml.so.<version> was found)"
-    return ctx.finding(ERROR, summary=f"Could not compare: {missing} is unknown.", evidence=evidence,
+    summary = _("Could not compare: the kernel module version (/proc/driver/nvidia/version) is unknown.") if not module \
+        else _("Could not compare: the user-space driver version (nvidia-smi did not run and no "
+               "libnvidia-ml.so.<version> was found) is unknown.")
+    return ctx.finding(ERROR, summary=summary, evidence=evidence,
                        fix=["cat /proc/driver/nvidia/version", "nvidia-smi"])
 
 
@@ -107,21 +115,23 @@ def _runtimes(c) -> List[Dict[str, str]]:
 
 
 def _describe_runtimes(runtimes) -> str:
-    return ", ".join(f"{e['version']} ({e['dir']}{'' if e['loadable'] == 'yes' else ', not on the loader path'})"
-                     for e in runtimes) or "none"
+    return ", ".join((_("{version} ({dir})") if e["loadable"] == "yes" else
+                      _("{version} ({dir}, not on the loader path)")).format(version=e["version"], dir=e["dir"])
+                     for e in runtimes) or _("none")
 
 
 def _ms_gpu_applies(ctx) -> Optional[Finding]:
     facts = ctx.facts
     ms = facts.mindspore
     if not gpu_present(facts):
-        return ctx.finding(SKIP, summary=NO_NVIDIA)
+        return ctx.finding(SKIP, summary=_(NO_NVIDIA))
     if not ms.installed:
-        return ctx.finding(SKIP, summary="MindSpore is not installed; nothing needs a CUDA runtime yet.")
+        return ctx.finding(SKIP, summary=_("MindSpore is not installed; nothing needs a CUDA runtime yet."))
     if "gpu" not in ms.backends:
         return ctx.finding(SKIP,
-                       summary=f"The installed MindSpore ({ms.dist_name} {ms.version}, {ms.flavour} build) has no "
-                               "GPU backend; see mindspore.flavour_matches_device.")
+                       summary=_("The installed MindSpore ({dist} {version}, {flavour} build) has no GPU backend; see "
+                                 "mindspore.flavour_matches_device.").format(dist=ms.dist_name, version=ms.version,
+                                                                             flavour=ms.flavour))
     return None
 
 
@@ -156,93 +166,111 @@ def check_cuda_runtime_for_mindspore(ctx):
     needed = list(ms.gpu_cuda_versions)
     basis = ms.cuda_version_source
     if not needed and ms.accepted_cuda:
-        needed, basis = list(ms.accepted_cuda), "MindSpore's own run_check/_check_version.py (GPUEnvChecker)"
+        needed, basis = list(ms.accepted_cuda), _("MindSpore's own run_check/_check_version.py (GPUEnvChecker)")
     evidence = {
         "MindSpore": f"{ms.dist_name} {ms.version} ({ms.flavour})",
-        "built for CUDA": ", ".join(needed) or "unknown",
-        "where that came from": basis or "nothing in the package says",
+        "built for CUDA": ", ".join(needed) or _("unknown"),
+        "where that came from": mindspore_source(basis) if basis else _("nothing in the package says"),
         "libcudart found": _describe_runtimes(runtimes),
-        "driver supports CUDA up to (nvidia-smi)": c.driver_cuda_max or "unknown",
+        "driver supports CUDA up to (nvidia-smi)": c.driver_cuda_max or _("unknown"),
     }
     if ms.accepted_cuda:
         evidence["MindSpore's checker accepts"] = ", ".join(ms.accepted_cuda)
     if not needed:
         return ctx.finding(ERROR,
-                           summary="Could not tell which CUDA this MindSpore GPU build needs (no libmindspore_gpu.so.<cuda>, "
-                                   "no install URL, no checker list).", evidence=evidence,
-                           fix=["python -c \"import mindspore; mindspore.run_check()\"   # MindSpore's own check names it"])
+                           summary=_("Could not tell which CUDA this MindSpore GPU build needs (no "
+                                     "libmindspore_gpu.so.<cuda>, no install URL, no checker list)."), evidence=evidence,
+                           fix=[_("python -c \"import mindspore; mindspore.run_check()\"   # MindSpore's own check names it")])
     majors = {v.split(".")[0] for v in needed}
     fix_cuda = _pick_cuda_for_fix(needed, ms.accepted_cuda, c.driver_cuda_max)
     py = (ms.extension_pythons or [dotted_major_minor(ctx.facts.python.version) or "3.9"])[0]
     env_fix = [
         f"conda create -n ms-gpu python={py} && conda activate ms-gpu",
-        f"conda install -c conda-forge cudatoolkit={fix_cuda} 'cudnn>=8,<9'   # the CUDA the build was made for, "
-        "isolated from the system one",
-        "export LD_LIBRARY_PATH=$CONDA_PREFIX/lib:$LD_LIBRARY_PATH   # so MindSpore loads that runtime first",
-        f"or install NVIDIA's CUDA {fix_cuda} toolkit next to the current one and: "
-        f"export CUDA_HOME=/usr/local/cuda-{fix_cuda} LD_LIBRARY_PATH=/usr/local/cuda-{fix_cuda}/lib64:$LD_LIBRARY_PATH",
+        _("conda install -c conda-forge cudatoolkit={cuda} 'cudnn>=8,<9'   # the CUDA the build was made for, "
+          "isolated from the system one").format(cuda=fix_cuda),
+        _("export LD_LIBRARY_PATH=$CONDA_PREFIX/lib:$LD_LIBRARY_PATH   # so MindSpore loads that runtime first"),
+        _("or install NVIDIA's CUDA {cuda} toolkit next to the current one and: export CUDA_HOME=/usr/local/cuda-{cuda} "
+          "LD_LIBRARY_PATH=/usr/local/cuda-{cuda}/lib64:$LD_LIBRARY_PATH").format(cuda=fix_cuda),
     ]
     matching = [e for e in runtimes if e["version"].split(".")[0] in majors]
     if not matching:
         others = sorted({dotted_major_minor(e["version"]) for e in runtimes})
-        also = (f" MindSpore publishes GPU builds for CUDA {', '.join(ms.accepted_cuda)} only, so a MindSpore build "
-                f"for the installed CUDA {', '.join(others)} does not exist: give it the CUDA it needs instead.") \
+        also = _("MindSpore publishes GPU builds for CUDA {accepted} only, so a MindSpore build for the installed CUDA "
+                 "{installed} does not exist: give it the CUDA it needs instead.").format(
+                     accepted=", ".join(ms.accepted_cuda), installed=", ".join(others)) \
             if ms.accepted_cuda and others and not any(o in ms.accepted_cuda for o in others) else ""
+        args = dict(majors="/".join(sorted(majors)), installed=", ".join(others),
+                    soname=_cudart_soname(sorted(majors)[0]))
+        first = (_("MindSpore's GPU build needs the CUDA {majors}.x runtime, but only CUDA {installed} is installed: "
+                   "loading the GPU backend fails with '{soname}: cannot open shared object file' and MindSpore cannot "
+                   "use the GPU.") if others else
+                 _("MindSpore's GPU build needs the CUDA {majors}.x runtime, but no CUDA runtime is installed: loading "
+                   "the GPU backend fails with '{soname}: cannot open shared object file' and MindSpore cannot use the "
+                   "GPU.")).format(**args)
         return ctx.finding(FAIL,
-                           summary=f"MindSpore's GPU build needs the CUDA {'/'.join(sorted(majors))}.x runtime, but "
-                                   f"{'only CUDA ' + ', '.join(others) + ' is' if others else 'no CUDA runtime is'} "
-                                   f"installed: loading the GPU backend fails with '{_cudart_soname(sorted(majors)[0])}: cannot open "
-                                   f"shared object file' and MindSpore cannot use the GPU.{also}",
+                           summary=sentences(first, also),
                            evidence=evidence, fix=env_fix, pitfall="P01")
     loadable = [e for e in matching if e["loadable"] == "yes"]
     if not loadable:
         d = matching[0]["dir"]
         return ctx.finding(FAIL,
-                           summary=f"The CUDA {matching[0]['version']} runtime MindSpore needs is in {d}, but the dynamic "
-                                   "loader does not search that directory (not in LD_LIBRARY_PATH or ld.so.conf): "
-                                   "loading the GPU backend fails with 'libcudart.so...: cannot open shared object file'.",
+                           summary=_("The CUDA {version} runtime MindSpore needs is in {dir}, but the dynamic loader does "
+                                     "not search that directory (not in LD_LIBRARY_PATH or ld.so.conf): loading the GPU "
+                                     "backend fails with 'libcudart.so...: cannot open shared object file'.").format(
+                                         version=matching[0]["version"], dir=d),
                            evidence=evidence, pitfall="P01",
                            fix=[f"export LD_LIBRARY_PATH={d}:$LD_LIBRARY_PATH",
-                                f"echo 'export LD_LIBRARY_PATH={d}:$LD_LIBRARY_PATH' >> ~/.bashrc   # for new shells"]
+                                _("echo 'export LD_LIBRARY_PATH={dir}:$LD_LIBRARY_PATH' >> ~/.bashrc   # for new shells")
+                                .format(dir=d)]
                            + ([f"export CUDA_HOME={d.rsplit('/', 1)[0]}"] if d.endswith("/lib64") else []))
     chosen = loadable[0]
     rt_mm = dotted_major_minor(chosen["version"])
     evidence["runtime MindSpore will load"] = f"{chosen['version']} ({chosen['path']})"
     if c.driver_cuda_max and dotted_numbers(rt_mm) > dotted_numbers(c.driver_cuda_max):
         newer_major = dotted_numbers(rt_mm)[:1] > dotted_numbers(c.driver_cuda_max)[:1]
-        driver_fix = [f"upgrade the NVIDIA driver to one whose nvidia-smi shows 'CUDA Version: {rt_mm}' or newer",
-                      f"or use a CUDA runtime no newer than {c.driver_cuda_max} (see the steps below)"] + env_fix
+        driver_fix = [_("upgrade the NVIDIA driver to one whose nvidia-smi shows 'CUDA Version: {version}' or newer")
+                      .format(version=rt_mm),
+                      _("or use a CUDA runtime no newer than {version} (see the steps below)").format(
+                          version=c.driver_cuda_max)] + env_fix
         if newer_major:
             return ctx.finding(FAIL,
-                               summary=f"The CUDA runtime {chosen['version']} is newer than the driver {c.driver_version} "
-                                       f"supports (up to CUDA {c.driver_cuda_max}): CUDA calls fail with "
-                                       "'CUDA driver version is insufficient for CUDA runtime version'.",
+                               summary=_("The CUDA runtime {runtime} is newer than the driver {driver} supports (up to "
+                                         "CUDA {driver_cuda}): CUDA calls fail with 'CUDA driver version is insufficient "
+                                         "for CUDA runtime version'.").format(runtime=chosen["version"],
+                                                                              driver=c.driver_version,
+                                                                              driver_cuda=c.driver_cuda_max),
                                evidence=evidence, fix=driver_fix, pitfall="P01")
         return ctx.finding(WARN,
-                           summary=f"The CUDA runtime {chosen['version']} is newer than the driver's CUDA {c.driver_cuda_max}. "
-                                   "Within one major version CUDA's minor-version compatibility usually lets it run, but "
-                                   "kernels that need JIT compilation (PTX) fail on the older driver.",
+                           summary=sentences(
+                               _("The CUDA runtime {runtime} is newer than the driver's CUDA {driver_cuda}.").format(
+                                   runtime=chosen["version"], driver_cuda=c.driver_cuda_max),
+                               _("Within one major version CUDA's minor-version compatibility usually lets it run, but "
+                                 "kernels that need JIT compilation (PTX) fail on the older driver.")),
                            evidence=evidence, fix=driver_fix, pitfall="P01")
     if ms.accepted_cuda and rt_mm not in ms.accepted_cuda:
         return ctx.finding(WARN,
-                           summary=f"CUDA runtime {chosen['version']} can load MindSpore's CUDA {'/'.join(sorted(majors))} "
-                                   f"build, but MindSpore supports only CUDA {', '.join(ms.accepted_cuda)} and logs "
-                                   "'MindSpore version ... and cuda version ... does not match' at start-up.",
+                           summary=_("CUDA runtime {runtime} can load MindSpore's CUDA {majors} build, but MindSpore "
+                                     "supports only CUDA {accepted} and logs 'MindSpore version ... and cuda version ... "
+                                     "does not match' at start-up.").format(runtime=chosen["version"],
+                                                                            majors="/".join(sorted(majors)),
+                                                                            accepted=", ".join(ms.accepted_cuda)),
                            evidence=evidence, fix=env_fix, pitfall="P01")
     if len([v for v in ms.gpu_cuda_versions if "." in v]) > 1 and not c.cuda_home:
         # Seen in the 2.10.0 wheel's libmindspore_hardware_abstract.so: "Please set env CUDA_HOME to path of cuda,
         # if you want to enable gpu backend." — the unified wheel picks its GPU plugin from the CUDA at CUDA_HOME.
         root = chosen["dir"].rsplit("/", 1)[0] if chosen["dir"].endswith(("/lib64", "/lib")) else "/usr/local/cuda"
         return ctx.finding(WARN,
-                           summary=f"CUDA runtime {chosen['version']} fits, but CUDA_HOME is not set: this MindSpore carries "
-                                   f"GPU plugins for CUDA {', '.join(ms.gpu_cuda_versions)} and picks one from the CUDA at "
-                                   "CUDA_HOME ('Please set env CUDA_HOME to path of cuda, if you want to enable gpu backend').",
+                           summary=_("CUDA runtime {runtime} fits, but CUDA_HOME is not set: this MindSpore carries GPU "
+                                     "plugins for CUDA {plugins} and picks one from the CUDA at CUDA_HOME ('Please set env "
+                                     "CUDA_HOME to path of cuda, if you want to enable gpu backend').").format(
+                                         runtime=chosen["version"], plugins=", ".join(ms.gpu_cuda_versions)),
                            evidence=evidence, pitfall="P01",
                            fix=[f"export CUDA_HOME={root}",
-                                f"echo 'export CUDA_HOME={root}' >> ~/.bashrc   # for new shells"])
+                                _("echo 'export CUDA_HOME={root}' >> ~/.bashrc   # for new shells").format(root=root)])
     return ctx.finding(PASS,
-                       summary=f"CUDA {'/'.join(needed)} build loads libcudart {chosen['version']}"
-                               + (f"; driver allows up to {c.driver_cuda_max}" if c.driver_cuda_max else ""),
+                       summary=(_("CUDA {needed} build loads libcudart {runtime}; driver allows up to {driver_cuda}")
+                                if c.driver_cuda_max else _("CUDA {needed} build loads libcudart {runtime}")).format(
+                                    needed="/".join(needed), runtime=chosen["version"], driver_cuda=c.driver_cuda_max),
                        evidence=evidence)
 
 
@@ -257,27 +285,31 @@ def check_cudnn(ctx):
     c = ctx.facts.cuda
     runtimes = [e for e in _runtimes(c) if e["loadable"] == "yes"] or _runtimes(c)
     cuda_major = dotted_numbers(runtimes[0]["version"])[:1] if runtimes else ()
-    evidence = {"cuDNN": c.cudnn_version or "not found", "read from": c.cudnn_source or "-",
-                "CUDA runtime": runtimes[0]["version"] if runtimes else "not found"}
+    evidence = {"cuDNN": c.cudnn_version or _("not found"), "read from": c.cudnn_source or "-",
+                "CUDA runtime": runtimes[0]["version"] if runtimes else _("not found")}
     if not c.cudnn_version:
         return ctx.finding(WARN,
-                           summary="No cuDNN found (no cudnn_version.h / cudnn.h and no libcudnn.so.X.Y.Z in the CUDA, "
-                                   "system or conda library directories). MindSpore's GPU backend links libcudnn and "
-                                   "fails to load without it ('libcudnn.so.8: cannot open shared object file').",
+                           summary=sentences(
+                               _("No cuDNN found (no cudnn_version.h / cudnn.h and no libcudnn.so.X.Y.Z in the CUDA, "
+                                 "system or conda library directories)."),
+                               _("MindSpore's GPU backend links libcudnn and fails to load without it ('libcudnn.so.8: "
+                                 "cannot open shared object file').")),
                            evidence=evidence,
-                           fix=["conda install -c conda-forge 'cudnn>=8,<9'   # inside the MindSpore environment",
-                                "or install NVIDIA's cuDNN 8 for your CUDA and add its lib directory to LD_LIBRARY_PATH"])
+                           fix=[_("conda install -c conda-forge 'cudnn>=8,<9'   # inside the MindSpore environment"),
+                                _("or install NVIDIA's cuDNN 8 for your CUDA and add its lib directory to LD_LIBRARY_PATH")])
     v = dotted_numbers(c.cudnn_version)
     # MindSpore's GPUEnvChecker: warn below 7.6, and below 8.0 when CUDA is newer than 10 (compat_facts §4.1).
     if v < (7, 6):
         return ctx.finding(WARN,
-                           summary=f"cuDNN {c.cudnn_version} is older than 7.6, the oldest MindSpore supports "
-                                   "(CUDA 10.1 with cuDNN 7.6.x, CUDA 11.1 with 8.0.x, CUDA 11.6 with 8.5.x).",
+                           summary=_("cuDNN {version} is older than 7.6, the oldest MindSpore supports (CUDA 10.1 with "
+                                     "cuDNN 7.6.x, CUDA 11.1 with 8.0.x, CUDA 11.6 with 8.5.x).").format(
+                                         version=c.cudnn_version),
                            evidence=evidence, fix=["conda install -c conda-forge 'cudnn>=8,<9'"])
     if v < (8, 0) and cuda_major and cuda_major[0] > 10:
         return ctx.finding(WARN,
-                           summary=f"cuDNN {c.cudnn_version} with CUDA {runtimes[0]['version']}: MindSpore needs cuDNN 8 "
-                                   "with CUDA 11 (CUDA 11.1 with 8.0.x, CUDA 11.6 with 8.5.x).",
+                           summary=_("cuDNN {version} with CUDA {runtime}: MindSpore needs cuDNN 8 with CUDA 11 (CUDA "
+                                     "11.1 with 8.0.x, CUDA 11.6 with 8.5.x).").format(version=c.cudnn_version,
+                                                                                       runtime=runtimes[0]["version"]),
                            evidence=evidence, fix=["conda install -c conda-forge 'cudnn>=8,<9'"])
     return ctx.finding(PASS, summary=f"cuDNN {c.cudnn_version} ({c.cudnn_source})", evidence=evidence)
 
@@ -289,23 +321,26 @@ def check_cudnn(ctx):
 def check_nvcc_matches_runtime(ctx):
     c = ctx.facts.cuda
     if not gpu_present(ctx.facts):
-        return ctx.finding(SKIP, summary=NO_NVIDIA)
+        return ctx.finding(SKIP, summary=_(NO_NVIDIA))
     if not c.nvcc_version:
-        return ctx.finding(SKIP, summary="nvcc is not installed (only needed to build custom CUDA operators).")
+        return ctx.finding(SKIP, summary=_("nvcc is not installed (only needed to build custom CUDA operators)."))
     runtimes = [e for e in _runtimes(c) if e["loadable"] == "yes"]
     if not runtimes:
-        return ctx.finding(SKIP, summary="No CUDA runtime on the loader path to compare nvcc with "
-                                                      "(see gpu.cuda_runtime_for_mindspore).")
+        return ctx.finding(SKIP, summary=_("No CUDA runtime on the loader path to compare nvcc with "
+                                           "(see gpu.cuda_runtime_for_mindspore)."))
     rt = runtimes[0]
     rt_mm = dotted_major_minor(rt["version"])
     evidence = {"nvcc release": c.nvcc_version, "runtime": f"{rt['version']} ({rt['path']})"}
     same = rt_mm == c.nvcc_version if "." in (rt_mm or "") else c.nvcc_version.split(".")[0] == rt_mm
     if same:
-        return ctx.finding(PASS, summary=f"nvcc {c.nvcc_version} and libcudart {rt['version']}", evidence=evidence)
+        return ctx.finding(PASS, summary=_("nvcc {nvcc} and libcudart {runtime}").format(
+            nvcc=c.nvcc_version, runtime=rt["version"]), evidence=evidence)
     return ctx.finding(WARN,
-                       summary=f"nvcc on PATH is CUDA {c.nvcc_version} but the runtime on the loader path is {rt['version']}: "
-                               "custom CUDA operators (ops.Custom, AKG) get compiled for one CUDA and loaded with another, "
-                               "and MindSpore warns that the nvcc version does not match.",
+                       summary=_("nvcc on PATH is CUDA {nvcc} but the runtime on the loader path is {runtime}: custom "
+                                 "CUDA operators (ops.Custom, AKG) get compiled for one CUDA and loaded with another, and "
+                                 "MindSpore warns that the nvcc version does not match.").format(
+                                     nvcc=c.nvcc_version, runtime=rt["version"]),
                        evidence=evidence,
-                       fix=[f"export PATH=<the CUDA {rt_mm} toolkit>/bin:$PATH   # the nvcc of the runtime you use",
-                            "which -a nvcc; ls -d /usr/local/cuda*   # see which toolkits are installed"])
+                       fix=[_("export PATH=<the CUDA {version} toolkit>/bin:$PATH   # the nvcc of the runtime you use")
+                            .format(version=rt_mm),
+                            _("which -a nvcc; ls -d /usr/local/cuda*   # see which toolkits are installed")])

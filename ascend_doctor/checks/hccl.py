@@ -10,13 +10,14 @@ from __future__ import annotations
 from typing import List
 
 from ..findings import PASS, SKIP, Finding
-from ..hccl_env import FAIL, FAMILY_NAMES, EnvIssue, name_issues, validate_hccl_env, variables_by_name
+from ..hccl_env import FAIL, FAMILY_NAMES, EnvIssue, family_name, name_issues, validate_hccl_env, variables_by_name
+from ..i18n import N_, _
 from ..probes.launch import shown_value
 from . import check
 from ._node import node_family
 
-VALUES_TITLE = "HCCL variables within their documented ranges"
-NAMES_TITLE = "HCCL / Ascend / MindSpore variable names spelled right"
+VALUES_TITLE = N_("HCCL variables within their documented ranges")
+NAMES_TITLE = N_("HCCL / Ascend / MindSpore variable names spelled right")
 
 
 def _if_ip_not_local(env, local_names) -> List[EnvIssue]:
@@ -27,9 +28,10 @@ def _if_ip_not_local(env, local_names) -> List[EnvIssue]:
     local_ips = [n for n in local_names if _is_ip(n)]
     if not _is_ip(value) or not local_ips or value in local_ips:
         return []
-    return [EnvIssue("HCCL_IF_IP", value, FAIL, f"HCCL_IF_IP={value} is not an address of this host "
-                                                f"({', '.join(local_ips[:6])}); HCCL cannot bind to it", "H4",
-                     ["ip -o addr show   # this host's addresses", f"export HCCL_IF_IP={local_ips[0]}"])]
+    return [EnvIssue("HCCL_IF_IP", value, FAIL, _("HCCL_IF_IP={value} is not an address of this host ({addresses}); "
+                                                  "HCCL cannot bind to it").format(value=value,
+                                                                                   addresses=", ".join(local_ips[:6])),
+                     "H4", [_("ip -o addr show   # this host's addresses"), f"export HCCL_IF_IP={local_ips[0]}"])]
 
 
 def _is_ip(text: str) -> bool:
@@ -50,11 +52,10 @@ def check_hccl_env_values(ctx) -> List[Finding]:
     family = node_family(ctx.facts)
     issues, checked = validate_hccl_env(env, family)
     issues.extend(_if_ip_not_local(env, ctx.facts.rank_table.local_names))
-    fam_text = FAMILY_NAMES.get(family, "unknown (ranges common to all families used)") if family else \
-        "unknown (ranges common to all families used)"
+    fam_text = family_name(family) if family in FAMILY_NAMES else _("unknown (ranges common to all families used)")
     if not issues and not checked:
         return [ctx.finding(SKIP,
-                            summary="No HCCL_* variable is set; HCCL uses its defaults.")]
+                            summary=_("No HCCL_* variable is set; HCCL uses its defaults."))]
     findings = []
     table = variables_by_name()
     for issue in issues:
@@ -65,11 +66,11 @@ def check_hccl_env_values(ctx) -> List[Finding]:
             evidence["documented default"] = spec["default"]
         if spec.get("source"):
             evidence["source"] = spec["source"]
-        findings.append(ctx.finding(issue.status, title=f"{VALUES_TITLE}: {issue.name}",
+        findings.append(ctx.finding(issue.status, title=f"{_(VALUES_TITLE)}: {issue.name}",  # ": " as findings.py reads it
                                     summary=issue.message, evidence=evidence, fix=issue.fix, pitfall="P13"))
     if not findings:
         findings.append(ctx.finding(PASS,
-                                    summary=f"{len(checked)} HCCL variable(s) set, all valid",
+                                    summary=_("{count} HCCL variable(s) set, all valid").format(count=len(checked)),
                                     evidence=dict({k: shown_value(k, v) for k, v in checked.items()},
                                                   **{"device family": fam_text})))
     return findings
@@ -82,9 +83,9 @@ def check_hccl_env_names(ctx) -> List[Finding]:
     issues = name_issues(ctx.facts.env, node_family(ctx.facts))
     if not issues:
         return [ctx.finding(PASS,
-                            summary="no misspelled or unknown HCCL_*/ASCEND_*/MS_* names")]
+                            summary=_("no misspelled or unknown HCCL_*/ASCEND_*/MS_* names"))]
     # An unknown name may well be a credential (HCCL_TLS_PASSWORD): its value never goes in the report.
-    return [ctx.finding(i.status, title=f"{NAMES_TITLE}: {i.name}",
+    return [ctx.finding(i.status, title=f"{_(NAMES_TITLE)}: {i.name}",
                         summary=_without(i.message, i.name, i.value),
                         evidence={i.name: shown_value(i.name, i.value)},
                         fix=[_without(step, i.name, i.value) for step in i.fix], pitfall="P13") for i in issues]

@@ -11,9 +11,10 @@ from __future__ import annotations
 import posixpath
 
 from ..findings import PASS, SKIP, WARN
+from ..i18n import N_, _, sentences
 from . import check
 
-TITLE = "Launchers (msrun) start workers with the `python` that has MindSpore"
+TITLE = N_("Launchers (msrun) start workers with the `python` that has MindSpore")
 
 
 @check("mindspore.launcher_python", TITLE,
@@ -22,30 +23,34 @@ TITLE = "Launchers (msrun) start workers with the `python` that has MindSpore"
 def check_launcher_python(ctx):
     py, ms = ctx.facts.python, ctx.facts.mindspore
     if not ms.installed:
-        return ctx.finding(SKIP, summary="MindSpore is not installed in this Python.")
+        return ctx.finding(SKIP, summary=_("MindSpore is not installed in this Python."))
     if not py.on_path or not py.executable:
         return ctx.finding(SKIP,
-                           summary="Which `python` is first on PATH was not recorded (a snapshot from an older collect).")
+                           summary=_("Which `python` is first on PATH was not recorded (a snapshot from an older "
+                                     "collect)."))
     bindir = posixpath.dirname(py.executable)
-    evidence = {"MindSpore is in": f"{py.executable} (MindSpore {ms.version} in {ms.location})",
-                "PATH": ctx.facts.env.get("PATH", "(not set)")}
-    evidence.update({f"`{name}` on PATH": found or "none" for name, found in py.on_path.items()})
-    fix = [f"export PATH={bindir}:$PATH   # or activate this environment first (source {bindir}/activate, "
-           "conda activate <env>)",
-           "command -v python   # must print " + posixpath.join(bindir, "python")]
+    evidence = {"MindSpore is in": _("{python} (MindSpore {version} in {location})").format(
+                    python=py.executable, version=ms.version, location=ms.location),
+                "PATH": ctx.facts.env.get("PATH", _("(not set)"))}
+    evidence.update({f"`{name}` on PATH": found or _("none") for name, found in py.on_path.items()})
+    fix = [_("export PATH={bindir}:$PATH   # or activate this environment first (source {bindir}/activate, "
+             "conda activate <env>)").format(bindir=bindir),
+           _("command -v python   # must print {python}").format(python=posixpath.join(bindir, "python"))]
     launched = py.on_path.get("python")
     if launched is None:
         return ctx.finding(WARN, evidence=evidence, fix=fix,
-                           summary="There is no `python` on PATH: msrun starts its workers as `python <script>`, so "
-                                   f"they cannot start; MindSpore is in {py.executable}.")
+                           summary=_("There is no `python` on PATH: msrun starts its workers as `python <script>`, so "
+                                     "they cannot start; MindSpore is in {python}.").format(python=py.executable))
     if py.on_path_is_this.get("python") is False:
         return ctx.finding(WARN, evidence=evidence, fix=fix,
-                           summary=f"The first `python` on PATH is {launched}, not {py.executable}, the interpreter "
-                                   "that has MindSpore. msrun starts its workers as `python <script>`, so each worker "
-                                   "fails with \"ModuleNotFoundError: No module named 'mindspore'\" although MindSpore "
-                                   "imports in this interpreter.")
+                           summary=sentences(
+                               _("The first `python` on PATH is {launched}, not {python}, the interpreter that has "
+                                 "MindSpore.").format(launched=launched, python=py.executable),
+                               _("msrun starts its workers as `python <script>`, so each worker fails with "
+                                 "\"ModuleNotFoundError: No module named 'mindspore'\" although MindSpore imports in "
+                                 "this interpreter.")))
     if py.on_path_is_this.get("python") is None:
         return ctx.finding(SKIP, evidence=evidence,
-                           summary=f"Could not tell whether {launched} is this interpreter.")
+                           summary=_("Could not tell whether {launched} is this interpreter.").format(launched=launched))
     return ctx.finding(PASS, evidence=evidence,
-                       summary=f"`python` on PATH is this interpreter ({launched})")
+                       summary=_("`python` on PATH is this interpreter ({launched})").format(launched=launched))

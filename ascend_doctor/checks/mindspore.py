@@ -10,15 +10,21 @@ import re
 from typing import List
 
 from ..findings import ERROR, FAIL, PASS, SKIP, WARN
+from ..i18n import _, sentences
 from . import check
 from ._accelerators import device_phrase, gpu_present, npu_present
+from ._phrases import mindspore_source
 from ..versions import python_major_minor, python_spec_allows, version_key
 
 
 def _describe(ms) -> str:
-    backends = ", ".join(ms.backends) if ms.backends else "unknown backends"
-    cuda = f"; GPU plugins for CUDA {', '.join(ms.gpu_cuda_versions)}" if ms.gpu_cuda_versions else ""
-    return f"{ms.dist_name} {ms.version} ({ms.flavour} build: {backends}{cuda})"
+    backends = ", ".join(ms.backends) if ms.backends else _("unknown backends")
+    if ms.gpu_cuda_versions:
+        return _("{dist} {version} ({flavour} build: {backends}; GPU plugins for CUDA {cuda})").format(
+            dist=ms.dist_name, version=ms.version, flavour=ms.flavour, backends=backends,
+            cuda=", ".join(ms.gpu_cuda_versions))
+    return _("{dist} {version} ({flavour} build: {backends})").format(dist=ms.dist_name, version=ms.version,
+                                                                      flavour=ms.flavour, backends=backends)
 
 
 # -- installed ---------------------------------------------------------------------
@@ -31,42 +37,48 @@ def check_installed(ctx):
     facts = ctx.facts
     ms = facts.mindspore
     if ms.installed:
-        return ctx.finding(PASS, summary=f"{ms.dist_name} {ms.version}, {ms.flavour} build",
+        return ctx.finding(PASS, summary=_("{dist} {version}, {flavour} build").format(
+                               dist=ms.dist_name, version=ms.version, flavour=ms.flavour),
                            evidence={"build": _describe(ms), "dist-info": ms.dist_info,
-                                     "package": ms.package_dir or "missing", "decided by": ms.flavour_source or "-"})
+                                     "package": ms.package_dir or _("missing"),
+                                     "decided by": mindspore_source(ms.flavour_source) or "-"})
     py = facts.python
     evidence = {"python": f"{py.version or '?'} ({py.executable or '?'})",
-                "searched": ", ".join(py.site_packages) or "no site-packages recorded",
+                "searched": ", ".join(py.site_packages) or _("no site-packages recorded"),
                 "devices": device_phrase(facts)}
     if not py.site_packages:
-        return ctx.finding(ERROR, summary="Could not look for MindSpore: the Python's site-packages "
-                                                       "directories are unknown (not recorded in this snapshot).",
+        return ctx.finding(ERROR, summary=_("Could not look for MindSpore: the Python's site-packages directories "
+                                            "are unknown (not recorded in this snapshot)."),
                            evidence=evidence)
     if npu_present(facts):
         advice = _advice_for_installed_cann(ctx)
         evidence.update(advice.evidence)
         return ctx.finding(WARN,
-                           summary="MindSpore is not installed in this Python, and this machine has Ascend NPUs. Since 2.0 "
-                                   "one `mindspore` package carries the Ascend backend (there is no separate "
-                                   "mindspore-ascend any more). " + advice.summary,
+                           summary=sentences(
+                               _("MindSpore is not installed in this Python, and this machine has Ascend NPUs."),
+                               _("Since 2.0 one `mindspore` package carries the Ascend backend (there is no separate "
+                                 "mindspore-ascend any more)."), advice.summary),
                            evidence=evidence,
                            fix=advice.fix + [
-                               "python -c \"import mindspore; mindspore.run_check()\"   # reports the device it ran on"])
+                               _("python -c \"import mindspore; mindspore.run_check()\"   # reports the device it ran on")])
     if gpu_present(facts):
         return ctx.finding(WARN,
-                           summary="MindSpore is not installed in this Python, and this machine has NVIDIA GPUs. The "
-                                   "Linux x86_64 `mindspore` wheel carries GPU plugins for CUDA 11.1 and 11.6 "
-                                   "(libmindspore_gpu.so.11.1/.11.6; none for CUDA 12), so it needs one of those CUDA "
-                                   "runtimes with cuDNN 8.",
+                           summary=sentences(
+                               _("MindSpore is not installed in this Python, and this machine has NVIDIA GPUs."),
+                               _("The Linux x86_64 `mindspore` wheel carries GPU plugins for CUDA 11.1 and 11.6 "
+                                 "(libmindspore_gpu.so.11.1/.11.6; none for CUDA 12), so it needs one of those CUDA "
+                                 "runtimes with cuDNN 8.")),
                            evidence=evidence,
                            fix=["pip install mindspore",
-                                "conda install -c conda-forge cudatoolkit=11.6 'cudnn>=8,<9'   # when the system CUDA is "
-                                "not 11.x; then export LD_LIBRARY_PATH=$CONDA_PREFIX/lib:$LD_LIBRARY_PATH",
-                                "python -c \"import mindspore; mindspore.run_check()\"   # reports the device it ran on"])
+                                _("conda install -c conda-forge cudatoolkit=11.6 'cudnn>=8,<9'   # when the system CUDA is "
+                                  "not 11.x; then export LD_LIBRARY_PATH=$CONDA_PREFIX/lib:$LD_LIBRARY_PATH"),
+                                _("python -c \"import mindspore; mindspore.run_check()\"   # reports the device it ran on")])
     return ctx.finding(SKIP,
-                       summary="MindSpore is not installed, and this machine has no NPU and no NVIDIA GPU: nothing to "
-                               "run it on but the CPU. Install it here only to try MindSpore on the CPU.",
-                       evidence=evidence, fix=["pip install mindspore   # CPU is enough to learn the API"])
+                       summary=sentences(
+                           _("MindSpore is not installed, and this machine has no NPU and no NVIDIA GPU: nothing to run "
+                             "it on but the CPU."),
+                           _("Install it here only to try MindSpore on the CPU.")),
+                       evidence=evidence, fix=[_("pip install mindspore   # CPU is enough to learn the API")])
 
 
 def _advice_for_installed_cann(ctx):
@@ -74,7 +86,7 @@ def _advice_for_installed_cann(ctx):
     from ._recommend import advise_mindspore
     from .compat import judged_cann
 
-    cann, _, why = judged_cann(ctx.facts)
+    cann, _judged, why = judged_cann(ctx.facts)
     try:
         matrix = ctx.matrix
     except Exception:  # the matrix is advice here; compat.* reports a broken matrix on its own
@@ -82,11 +94,12 @@ def _advice_for_installed_cann(ctx):
     if cann is None or matrix is None:
         from ._recommend import MindSporeAdvice
 
-        return MindSporeAdvice(fix=["install CANN first (see install.cann_present), then the MindSpore release "
-                                    "published with it: https://www.mindspore.cn/install"],
-                               summary="No CANN install was found, so no MindSpore release can be chosen for it.")
+        return MindSporeAdvice(fix=[_("install CANN first (see install.cann_present), then the MindSpore release "
+                                      "published with it: https://www.mindspore.cn/install")],
+                               summary=_("No CANN install was found, so no MindSpore release can be chosen for it."))
     advice = advise_mindspore(matrix, ctx.facts, cann.release, cann.compiler_version)
-    advice.evidence["CANN judged"] = f"{cann.root} ({cann.release or 'release unknown'}; {why})"
+    advice.evidence["CANN judged"] = _("{root} ({release}; {why})").format(
+        root=cann.root, release=cann.release or _("release unknown"), why=why)
     return advice
 
 
@@ -110,44 +123,48 @@ def _wheel_pythons(tags: List[str]) -> List[str]:
 def check_python_supported(ctx):
     ms, py = ctx.facts.mindspore, ctx.facts.python
     if not ms.installed:
-        return ctx.finding(SKIP, summary="MindSpore is not installed.")
+        return ctx.finding(SKIP, summary=_("MindSpore is not installed."))
     running = python_major_minor(py.version)
     if not running:
-        return ctx.finding(ERROR, summary="The running Python's version is unknown (not recorded).")
+        return ctx.finding(ERROR, summary=_("The running Python's version is unknown (not recorded)."))
     if ms.extension_pythons:
-        built, basis = ms.extension_pythons, "compiled modules in the package (_c_expression.cpython-XY-*.so)"
+        built, basis = ms.extension_pythons, _("compiled modules in the package (_c_expression.cpython-XY-*.so)")
     else:
-        built, basis = _wheel_pythons(ms.wheel_tags), "WHEEL Tag lines"
+        built, basis = _wheel_pythons(ms.wheel_tags), _("WHEEL Tag lines")
     evidence = {"running Python": f"{py.version} ({py.executable or '?'})",
-                "MindSpore built for": ", ".join(built) or "not stated",
+                "MindSpore built for": ", ".join(built) or _("not stated"),
                 "read from": basis if built else "-",
-                "Requires-Python": ms.requires_python or "not stated", "wheel tags": ", ".join(ms.wheel_tags) or "-"}
+                "Requires-Python": ms.requires_python or _("not stated"), "wheel tags": ", ".join(ms.wheel_tags) or "-"}
     pick = sorted(built, key=version_key)[-1] if built else None
     reinstall = f"{ms.dist_name}=={ms.version}"
     if built and running not in built:
         return ctx.finding(FAIL,
-                           summary=f"MindSpore {ms.version} was built for Python {', '.join(built)} but runs under Python "
-                                   f"{py.version}: its compiled core cannot load, so `import mindspore` fails "
-                                   "(No module named 'mindspore._c_expression').",
+                           summary=_("MindSpore {version} was built for Python {built} but runs under Python "
+                                     "{running}: its compiled core cannot load, so `import mindspore` fails (No module "
+                                     "named 'mindspore._c_expression').").format(version=ms.version, built=", ".join(built),
+                                                                                 running=py.version),
                            evidence=evidence, pitfall="P21",
                            fix=[f"conda create -n ms python={pick} -y && conda activate ms",
-                                f"pip install {reinstall}   # the same MindSpore, in a Python it supports",
-                                f"or stay on Python {running}: pip index versions mindspore   # run with this Python; lists "
-                                "releases that publish wheels for it"])
+                                _("pip install {requirement}   # the same MindSpore, in a Python it supports").format(
+                                    requirement=reinstall),
+                                _("or stay on Python {version}: pip index versions mindspore   # run with this Python; "
+                                  "lists releases that publish wheels for it").format(version=running)])
     if ms.requires_python:
         allowed = python_spec_allows(ms.requires_python, py.version)
         if allowed is False:
             return ctx.finding(FAIL,
-                               summary=f"MindSpore {ms.version} requires Python {ms.requires_python}; this is Python "
-                                       f"{py.version} (installed against pip's check, e.g. with --ignore-requires-python "
-                                       "or by copying files).",
+                               summary=_("MindSpore {version} requires Python {spec}; this is Python {running} "
+                                         "(installed against pip's check, e.g. with --ignore-requires-python or by "
+                                         "copying files).").format(version=ms.version, spec=ms.requires_python,
+                                                                   running=py.version),
                                evidence=evidence, pitfall="P21",
                                fix=[f"conda create -n ms python={pick or _newest_allowed(ms.requires_python)} -y "
                                     "&& conda activate ms", f"pip install {reinstall}"])
     if not built and not ms.requires_python:
-        return ctx.finding(WARN, summary="Neither the package nor its metadata says which Python it was built "
-                                                     "for; could not confirm.", evidence=evidence)
-    return ctx.finding(PASS, summary=f"Python {py.version}; MindSpore built for {', '.join(built) or ms.requires_python}",
+        return ctx.finding(WARN, summary=_("Neither the package nor its metadata says which Python it was built for; "
+                                           "could not confirm."), evidence=evidence)
+    return ctx.finding(PASS, summary=_("Python {running}; MindSpore built for {built}").format(
+                           running=py.version, built=", ".join(built) or ms.requires_python),
                        evidence=evidence)
 
 
@@ -160,7 +177,7 @@ def check_single_distribution(ctx):
     ms = ctx.facts.mindspore
     dists = ms.distributions
     if not dists:
-        return ctx.finding(SKIP, summary="MindSpore is not installed.")
+        return ctx.finding(SKIP, summary=_("MindSpore is not installed."))
     evidence = {d["dist_info"]: f"{d['name']} {d['version']}" for d in dists}
     if len(dists) == 1:
         return ctx.finding(PASS, summary=f"{dists[0]['name']} {dists[0]['version']}", evidence=evidence)
@@ -169,21 +186,25 @@ def check_single_distribution(ctx):
     for d in dists:
         locations.setdefault(d["location"], []).append(d)
     keep = f"{ms.dist_name}=={ms.version}" if ms.dist_name else "mindspore"
-    fix = [f"pip uninstall -y {' '.join(names)}   # repeat until pip says none is installed",
-           f"pip install --no-cache-dir {keep}   # exactly one, the build for this machine's device"]
+    fix = [_("pip uninstall -y {names}   # repeat until pip says none is installed").format(names=" ".join(names)),
+           _("pip install --no-cache-dir {requirement}   # exactly one, the build for this machine's device").format(
+               requirement=keep)]
     shared = [loc for loc, ds in locations.items() if len(ds) > 1]
     if shared:
         loc = shared[0]
         return ctx.finding(FAIL,
-                           summary=f"{len(locations[loc])} MindSpore distributions are installed into {loc} "
-                                   f"({', '.join(d['name'] + ' ' + d['version'] for d in locations[loc])}). They all "
-                                   "write the same mindspore/ directory: its files are a mix of whichever was installed "
-                                   "last, and uninstalling one deletes files the other needs.",
+                           summary=sentences(
+                               _("{count} MindSpore distributions are installed into {location} ({names}).").format(
+                                   count=len(locations[loc]), location=loc,
+                                   names=", ".join(d["name"] + " " + d["version"] for d in locations[loc])),
+                               _("They all write the same mindspore/ directory: its files are a mix of whichever was "
+                                 "installed last, and uninstalling one deletes files the other needs.")),
                            evidence=evidence, fix=fix)
     order = [d["location"] for d in dists]
     return ctx.finding(WARN,
-                       summary=f"MindSpore is installed in {len(locations)} places ({', '.join(order)}); the first on "
-                               "sys.path shadows the others, so upgrades to the other copy seem to have no effect.",
+                       summary=_("MindSpore is installed in {count} places ({locations}); the first on sys.path "
+                                 "shadows the others, so upgrades to the other copy seem to have no effect.").format(
+                                     count=len(locations), locations=", ".join(order)),
                        evidence=evidence, fix=fix)
 
 
@@ -197,42 +218,51 @@ def check_flavour_matches_device(ctx):
     facts = ctx.facts
     ms = facts.mindspore
     if not ms.installed:
-        return ctx.finding(SKIP, summary="MindSpore is not installed.")
+        return ctx.finding(SKIP, summary=_("MindSpore is not installed."))
     has_npu, has_gpu = npu_present(facts), gpu_present(facts)
-    evidence = {"MindSpore": _describe(ms), "decided by": ms.flavour_source or "-", "devices": device_phrase(facts)}
+    evidence = {"MindSpore": _describe(ms), "decided by": mindspore_source(ms.flavour_source) or "-",
+                "devices": device_phrase(facts)}
     if ms.flavour in (None, "unknown"):
-        return ctx.finding(ERROR, summary="Could not tell which devices this MindSpore build supports (no "
-                                                       "plugin libraries found, no device in its name).", evidence=evidence)
+        return ctx.finding(ERROR, summary=_("Could not tell which devices this MindSpore build supports (no plugin "
+                                            "libraries found, no device in its name)."), evidence=evidence)
     replace = [f"pip uninstall -y {ms.dist_name}"]
     if has_npu and "ascend" not in ms.backends:
         return ctx.finding(FAIL,
-                           summary=f"This machine has Ascend NPUs but the installed MindSpore is a {ms.flavour} build "
-                                   "without the Ascend backend: training runs on the CPU or GPU, or "
-                                   "device_target='Ascend' fails.",
+                           summary=_("This machine has Ascend NPUs but the installed MindSpore is a {flavour} build "
+                                     "without the Ascend backend: training runs on the CPU or GPU, or "
+                                     "device_target='Ascend' fails.").format(flavour=ms.flavour),
                            evidence=evidence,
-                           fix=replace + ["pip install mindspore==<release>   # the 2.x package includes the Ascend "
-                                          "backend; pick the release that supports your CANN (see the compat findings)"])
+                           fix=replace + [_("pip install mindspore==<release>   # the 2.x package includes the Ascend "
+                                            "backend; pick the release that supports your CANN (see the compat findings)")])
     if has_gpu and not has_npu and "gpu" not in ms.backends:
-        hint = " (the Linux aarch64 wheels carry no GPU plugin)" if (facts.system.arch or "") == "aarch64" else ""
+        summary = _("This machine has NVIDIA GPUs but the installed MindSpore is a {flavour} build without the GPU "
+                    "backend (the Linux aarch64 wheels carry no GPU plugin): it runs on the CPU only.") \
+            if (facts.system.arch or "") == "aarch64" else \
+            _("This machine has NVIDIA GPUs but the installed MindSpore is a {flavour} build without the GPU backend: "
+              "it runs on the CPU only.")
         return ctx.finding(FAIL,
-                           summary=f"This machine has NVIDIA GPUs but the installed MindSpore is a {ms.flavour} build "
-                                   f"without the GPU backend{hint}: it runs on the CPU only.",
+                           summary=summary.format(flavour=ms.flavour),
                            evidence=evidence,
-                           fix=replace + ["pip install mindspore   # the Linux x86_64 wheel carries GPU plugins for "
-                                          "CUDA 11.1 and 11.6"])
+                           fix=replace + [_("pip install mindspore   # the Linux x86_64 wheel carries GPU plugins for "
+                                            "CUDA 11.1 and 11.6")])
     if not has_npu and not has_gpu and ms.flavour in ("gpu", "ascend"):
         device = "NVIDIA GPU" if ms.flavour == "gpu" else "Ascend NPU"
         return ctx.finding(WARN,
-                           summary=f"The installed MindSpore is a {ms.flavour} build but no {device} was found here: it "
-                                   "cannot run its device code, and the build may not even import without the "
-                                   f"{'CUDA' if ms.flavour == 'gpu' else 'CANN'} libraries.",
+                           summary=_("The installed MindSpore is a {flavour} build but no {device} was found here: it "
+                                     "cannot run its device code, and the build may not even import without the "
+                                     "{stack} libraries.").format(flavour=ms.flavour, device=device,
+                                                                  stack="CUDA" if ms.flavour == "gpu" else "CANN"),
                            evidence=evidence,
-                           fix=["run on the machine with the accelerator, or: "
-                                f"pip uninstall -y {ms.dist_name} && pip install mindspore   # CPU works everywhere"])
+                           fix=[_("run on the machine with the accelerator, or: pip uninstall -y {dist} && pip install "
+                                  "mindspore   # CPU works everywhere").format(dist=ms.dist_name)])
     used = [b for b, here in (("ascend", has_npu), ("gpu", has_gpu)) if here and b in ms.backends]
+    names = [u.upper() if u == "gpu" else "Ascend" for u in used]
     return ctx.finding(PASS,
-                       summary=(f"{ms.flavour} build; it can use the {' and '.join(u.upper() if u == 'gpu' else 'Ascend' for u in used)} "
-                                f"found here" if used else f"{ms.flavour} build; no accelerator here, it runs on the CPU"),
+                       summary=(_("{flavour} build; it can use the {devices} found here").format(
+                                    flavour=ms.flavour, devices=_("{first} and {second}").format(
+                                        first=names[0], second=names[1]) if len(names) > 1 else names[0])
+                                if used else _("{flavour} build; no accelerator here, it runs on the CPU").format(
+                                    flavour=ms.flavour)),
                        evidence=evidence)
 
 

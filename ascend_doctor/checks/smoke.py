@@ -8,6 +8,7 @@ bundle is a record of another machine, there is nothing to train on. Without
 from __future__ import annotations
 
 from ..findings import SKIP
+from ..i18n import _
 from . import check
 
 
@@ -19,7 +20,7 @@ def check_smoke_train(ctx):
         return None
     if not ctx.options.get("live"):  # facts of this machine, probed now (not a bundle, not a saved report)
         return ctx.finding(SKIP,
-                           summary="The smoke train runs only on the live machine, not on a collected bundle.")
+                           summary=_("The smoke train runs only on the live machine, not on a collected bundle."))
     from ..smoke.session import StageProgress, run_session
 
     progress = StageProgress()

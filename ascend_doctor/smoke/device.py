@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import List, Optional, Tuple
 
 from ..facts import Facts
+from ..i18n import _
 
 DEVICES = ("ascend", "gpu", "cpu")
 
@@ -25,23 +26,26 @@ def detect_device(facts: Facts) -> Tuple[str, List[str]]:
     if flavour == "ascend":
         missing = [what for what, ok in (("NPU driver", driver), ("CANN", cann)) if not ok]
         if not missing:
-            return "ascend", [f"MindSpore {ms.version or ''} is an Ascend build, NPU driver and CANN are installed"
-                              .replace("  ", " ")]
-        reasons.append(f"MindSpore is an Ascend build but {' and '.join(missing)} not found")
+            return "ascend", [_("MindSpore {version} is an Ascend build, NPU driver and CANN are installed")
+                              .format(version=ms.version or "").replace("  ", " ")]
+        reasons.append({("NPU driver",): _("MindSpore is an Ascend build but NPU driver not found"),
+                        ("CANN",): _("MindSpore is an Ascend build but CANN not found")}.get(
+                            tuple(missing), _("MindSpore is an Ascend build but NPU driver and CANN not found")))
     elif driver and cann:
-        reasons.append(f"NPU driver and CANN are installed but MindSpore is {_describe_flavour(ms)}")
+        reasons.append(_describe_flavour(ms))
     if flavour == "gpu":
         if facts.cuda.gpus:
-            return "gpu", reasons + [f"MindSpore is a CUDA build and {len(facts.cuda.gpus)} GPU(s) are visible"]
-        reasons.append("MindSpore is a CUDA build but no GPU is visible (nvidia-smi)")
-    reasons.append("using the CPU")
+            return "gpu", reasons + [_("MindSpore is a CUDA build and {count} GPU(s) are visible").format(
+                count=len(facts.cuda.gpus))]
+        reasons.append(_("MindSpore is a CUDA build but no GPU is visible (nvidia-smi)"))
+    reasons.append(_("using the CPU"))
     return "cpu", reasons
 
 
 def _describe_flavour(ms) -> str:
     if not ms.installed and not ms.flavour:
-        return "not found by the probe"
-    return f"a {ms.flavour or 'unknown'} build"
+        return _("NPU driver and CANN are installed but MindSpore is not found by the probe")
+    return _("NPU driver and CANN are installed but MindSpore is a {flavour} build").format(flavour=ms.flavour or "unknown")
 
 
 def ascend_soc_version(facts: Facts) -> Optional[str]:

@@ -15,6 +15,7 @@ from typing import Dict, List, Optional
 
 from ..facts import Facts
 from ..findings import Finding
+from ..i18n import _
 from .classify import collectives_finding, smoke_findings
 from .device import ascend_soc_version, detect_device
 from .distributed import DistributedConfig, run_distributed
@@ -23,7 +24,7 @@ from .runner import DEFAULT_STAGE_TIMEOUT, STAGES, SmokeConfig, run_smoke
 
 def choose_device(facts: Facts, requested: Optional[str]):
     if requested and requested != "auto":
-        return requested, [f"--device {requested} given"]
+        return requested, [_("--device {device} given").format(device=requested)]
     return detect_device(facts)
 
 
