@@ -31,6 +31,10 @@ MB GB GiB MiB KB KiB TB ms s min
 """.split())
 
 
+# Terms of more than one word the glossary keeps in English in Chinese text.
+KEEP_PHRASES = re.compile(r"\brank table\b")
+
+
 def data_words(snapshot_dir):
     """Every word the machine's own files say (manifest, env, command output, files)."""
     words = set()
@@ -57,6 +61,7 @@ def leftovers(text, allowed=frozenset()):
     found = []
     for line in text.splitlines():
         line = SPANS.sub(" ", line)
+        line = KEEP_PHRASES.sub(" ", line)
         line = TECH_TOKEN.sub(" ", line)
         for w in WORD.findall(line):
             if w in KEEP or w in allowed or w.upper() == w and len(w) > 1:
