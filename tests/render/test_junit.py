@@ -6,7 +6,7 @@ from fixture_reports import report_of
 from conftest import fixture_path
 
 from ascend_doctor.findings import ERROR, FAIL, Finding, Report, SKIP, WARN
-from ascend_doctor.render.junit import render
+from ascend_doctor.render import junit
 
 
 def test_each_status_maps_to_its_junit_element():
@@ -17,7 +17,7 @@ def test_each_status_maps_to_its_junit_element():
         Finding("a.warn", WARN, "hmm", summary="careful", evidence={"k": "v"}),
         Finding("a.pass", "pass", "fine"),
     ])
-    root = ET.fromstring(render(report).split("\n", 1)[1])
+    root = ET.fromstring(junit.render(report).split("\n", 1)[1])
     suite = root.find("testsuite")
     assert (root.get("tests"), root.get("failures"), root.get("errors"), root.get("skipped")) == ("5", "1", "1", "1")
     cases = {c.get("name"): c for c in suite.findall("testcase")}
@@ -33,9 +33,9 @@ def test_each_status_maps_to_its_junit_element():
 def test_control_characters_from_command_output_do_not_break_the_xml():
     report = Report(tool={}, host={"name": "n"}, facts={}, findings=[
         Finding("a.fail", FAIL, "t", summary="bad \x1b[31mcolour\x00")])
-    ET.fromstring(render(report).split("\n", 1)[1])  # parses
+    ET.fromstring(junit.render(report).split("\n", 1)[1])  # parses
 
 
 def test_a_fixture_report_is_valid_junit():
-    root = ET.fromstring(render(report_of(fixture_path("a2_healthy"))).split("\n", 1)[1])
+    root = ET.fromstring(junit.render(report_of(fixture_path("a2_healthy"))).split("\n", 1)[1])
     assert int(root.get("tests")) == len(root.find("testsuite").findall("testcase")) > 0

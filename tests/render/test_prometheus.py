@@ -1,7 +1,8 @@
 """render/prometheus.py: node_exporter textfile metrics, one-hot status per check."""
 
 from ascend_doctor.findings import FAIL, Finding, Report, STATUSES, WARN
-from ascend_doctor.render.prometheus import escape_label_value, render
+from ascend_doctor.render import prometheus
+from ascend_doctor.render.prometheus import escape_label_value
 
 
 def _report(*findings):
@@ -10,7 +11,7 @@ def _report(*findings):
 
 
 def test_a_check_reported_twice_keeps_its_worst_status_one_hot():
-    text = render(_report(Finding("hccl.values", WARN, "t"), Finding("hccl.values", FAIL, "t")))
+    text = prometheus.render(_report(Finding("hccl.values", WARN, "t"), Finding("hccl.values", FAIL, "t")))
     series = [l for l in text.splitlines() if l.startswith('ascend_doctor_check_status{check="hccl.values"')]
     assert len(series) == len(STATUSES)
     assert [l for l in series if l.endswith(" 1")] == ['ascend_doctor_check_status{check="hccl.values",status="fail"} 1']
@@ -18,7 +19,7 @@ def test_a_check_reported_twice_keeps_its_worst_status_one_hot():
 
 
 def test_every_metric_has_help_and_type_and_times_are_seconds():
-    text = render(_report())
+    text = prometheus.render(_report())
     names = {l.split()[2] for l in text.splitlines() if l.startswith("# HELP")}
     assert names == {l.split()[2] for l in text.splitlines() if l.startswith("# TYPE")}
     assert "ascend_doctor_run_duration_seconds 0.250" in text
