@@ -49,8 +49,29 @@ def write_atomic(path: str, data: Union[str, bytes], mode: Optional[int] = None)
     The file gets `mode`, or by default what `open()` would give it: 0666 less the umask (0644 under
     umask 022), so reports are readable by node_exporter and colleagues as any other file the user writes.
     (mkstemp alone would leave every report 0600.) Raises OSError (disk full, no permission, missing
-    directory); the temporary file is removed and `path` keeps its previous content.
+    directory), its strerror in the run's language (the caller shows it); the temporary file is removed
+    and `path` keeps its previous content.
     """
+    try:
+        _write_atomic(path, data, mode)
+    except OSError as exc:
+        worded = _worded(exc)
+        if worded is exc:
+            raise
+        raise worded from None
+
+
+def _worded(exc: OSError) -> OSError:
+    """`exc` with its reason in the run's language (the same class, errno and file names), or `exc` itself."""
+    from .reasons import os_reason  # only on a failure
+
+    reason = os_reason(exc)
+    if not exc.strerror or reason == exc.strerror:
+        return exc
+    return type(exc)(exc.errno, reason, exc.filename, None, exc.filename2)
+
+
+def _write_atomic(path: str, data: Union[str, bytes], mode: Optional[int]) -> None:
     path = os.path.realpath(path)  # `-o link`: write the file the link names, keep the link
     try:
         mode_now = os.stat(path).st_mode

@@ -14,6 +14,7 @@ from typing import Any, Dict, List
 from .data import DataError, load_json_file
 from .findings import REPORT_SCHEMA
 from .facts import FactsError
+from .i18n import N_, _
 from .node_facts import (MINDSPORE, UNKNOWN, UNSET, comparable, mindspore_version, node_name, read_node_facts,
                          report_shape_problem)
 from .release_notes import releases_between
@@ -33,22 +34,25 @@ class Baseline:
     def from_report(cls, data: Any, source: str) -> "Baseline":
         if not isinstance(data, dict) or data.get("schema") != REPORT_SCHEMA:
             got = data.get("schema") if isinstance(data, dict) else type(data).__name__
-            raise BaselineError(f"{source}: field 'schema': expected {REPORT_SCHEMA!r} (a JSON report from "
-                                f"`ascend-doctor check --format json`), got {got!r}")
+            raise BaselineError(_("{path}: field 'schema': expected {expected} (a JSON report from "
+                                  "`ascend-doctor check --format json`), got {value}").format(
+                                      path=source, expected=repr(REPORT_SCHEMA), value=repr(got)))
         problem = report_shape_problem(data)
         if problem:
-            raise BaselineError(f"{source}: {problem} (a JSON report from `ascend-doctor check --format json`)")
+            raise BaselineError(_("{path}: {problem} (a JSON report from `ascend-doctor check --format json`)")
+                                .format(path=source, problem=problem))
         try:
             facts, present = read_node_facts(data)
         except FactsError as exc:
-            raise BaselineError(f"{source}: {exc} (a JSON report from `ascend-doctor check --format json`)") from None
+            raise BaselineError(_("{path}: {problem} (a JSON report from `ascend-doctor check --format json`)")
+                                .format(path=source, problem=exc)) from None
         node = str(node_name(facts) or (data.get("host") or {}).get("name") or "")
         return cls(dict(comparable(facts, present)), source, node)
 
     @classmethod
     def load(cls, path: str) -> "Baseline":
         try:
-            data = load_json_file(path, expected="a JSON report")
+            data = load_json_file(path, expected=N_("a JSON report"))
         except DataError as exc:
             raise BaselineError(str(exc)) from None
         return cls.from_report(data, path)

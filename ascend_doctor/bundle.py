@@ -18,6 +18,8 @@ import os
 from typing import Iterator
 
 from .host import SnapshotError, SnapshotHost
+from .i18n import N_, _
+from .reasons import os_reason
 
 MAX_UNPACKED_BYTES = 512 << 20
 
@@ -51,9 +53,9 @@ def open_bundle(path: str) -> Iterator[SnapshotHost]:
         yield SnapshotHost(path)
         return
     if not os.path.exists(path):
-        raise BundleError(f"{path}: no such file or directory, expected a snapshot directory or .tar.gz")
+        raise BundleError(_("{path}: no such file or directory, expected a snapshot directory or .tar.gz").format(path=path))
     if not os.path.isfile(path):  # a FIFO or a device would block the reader or never end
-        raise BundleError(f"{path}: not a regular file, expected a snapshot directory or .tar.gz")
+        raise BundleError(_("{path}: not a regular file, expected a snapshot directory or .tar.gz").format(path=path))
     import shutil
     import tempfile
 
@@ -80,17 +82,21 @@ def _extract(archive: str, dest: str) -> str:
             for member in _members(tf, archive):
                 count += 1
                 if count > MAX_MEMBERS:
-                    raise BundleError(f"{archive}: more than {MAX_MEMBERS} members, refused")
+                    raise BundleError(_("{archive}: more than {count} members, refused").format(archive=archive, count=MAX_MEMBERS))
                 name = member.name
                 if name.startswith("/") or os.path.isabs(name):
-                    raise BundleError(f"{archive}: member {name!r} has an absolute path, refused")
+                    raise BundleError(_("{archive}: member {name} has an absolute path, refused").format(archive=archive,
+                                                                                         name=repr(name)))
                 target = os.path.realpath(os.path.join(dest, name))
                 if target != dest_real and not target.startswith(dest_real + os.sep):
-                    raise BundleError(f"{archive}: member {name!r} would be written outside the bundle, refused")
+                    raise BundleError(_("{archive}: member {name} would be written outside the bundle, refused")
+                                     .format(archive=archive, name=repr(name)))
                 if member.islnk():
-                    raise BundleError(f"{archive}: member {name!r} is a hard link, refused")
+                    raise BundleError(_("{archive}: member {name} is a hard link, refused").format(archive=archive,
+                                                                                      name=repr(name)))
                 if not (member.isfile() or member.isdir() or member.issym()):
-                    raise BundleError(f"{archive}: member {name!r} is a device or special file, refused")
+                    raise BundleError(_("{archive}: member {name} is a device or special file, refused")
+                                     .format(archive=archive, name=repr(name)))
                 if member.isdir():
                     os.makedirs(target, exist_ok=True)
                     continue
@@ -101,10 +107,11 @@ def _extract(archive: str, dest: str) -> str:
                     continue
                 total += member.size
                 if total > MAX_UNPACKED_BYTES:
-                    raise BundleError(f"{archive}: unpacks to more than {MAX_UNPACKED_BYTES >> 20} MiB, refused")
+                    raise BundleError(_("{archive}: unpacks to more than {size} MiB, refused")
+                                     .format(archive=archive, size=MAX_UNPACKED_BYTES >> 20))
                 src = tf.extractfile(member)
                 if src is None:
-                    raise BundleError(f"{archive}: member {name!r} cannot be read")
+                    raise BundleError(_("{archive}: member {name} cannot be read").format(archive=archive, name=repr(name)))
                 written = 0
                 with src, open(target, "wb") as out:
                     while True:
@@ -113,7 +120,8 @@ def _extract(archive: str, dest: str) -> str:
                             break
                         written += len(chunk)
                         if written > member.size or total - member.size + written > MAX_UNPACKED_BYTES:
-                            raise BundleError(f"{archive}: member {name!r} is larger than its header says, refused")
+                            raise BundleError(_("{archive}: member {name} is larger than its header says, refused")
+                                                 .format(archive=archive, name=repr(name)))
                         out.write(chunk)
             _drain_to_end(tf, archive)
     except _corrupt_errors() as exc:
@@ -121,9 +129,11 @@ def _extract(archive: str, dest: str) -> str:
             raise
         if isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.EROFS):
             # The archive is fine; the disk holding the temporary directory is not.
-            raise BundleError(f"{archive}: cannot unpack into {dest} ({exc.strerror}); free space there or set "
-                              "TMPDIR to a directory on a larger disk") from None
-        raise BundleError(f"{archive}: archive is truncated or corrupt ({_one_line(exc)})") from None
+            raise BundleError(_("{archive}: cannot unpack into {directory} ({reason}); free space there or set "
+                                "TMPDIR to a directory on a larger disk").format(archive=archive, directory=dest,
+                                                                                 reason=os_reason(exc))) from None
+        raise BundleError(_("{archive}: archive is truncated or corrupt ({reason})")
+                          .format(archive=archive, reason=_one_line(exc))) from None
     return _snapshot_top(dest, archive)
 
 
@@ -142,10 +152,11 @@ def _drain_to_end(tf, archive: str) -> None:
         if not chunk:
             return
         left -= len(chunk)
-    raise BundleError(f"{archive}: more than {MAX_TRAILING_BYTES >> 20} MiB of data after the end of the archive, refused")
+    raise BundleError(_("{archive}: more than {size} MiB of data after the end of the archive, refused")
+                      .format(archive=archive, size=MAX_TRAILING_BYTES >> 20))
 
 
-EXPECTED_BUNDLE = "expected a .tar.gz from `ascend-doctor collect` or a snapshot directory"
+EXPECTED_BUNDLE = N_("expected a .tar.gz from `ascend-doctor collect` or a snapshot directory")
 # Magic numbers of what `tarfile.open(..., "r:*")` accepts: (offset, bytes, name, tarfile mode).
 _MAGIC = ((0, b"\x1f\x8b", "gzip", "r:gz"), (0, b"BZh", "bzip2", "r:bz2"), (0, b"\xfd7zXZ\x00", "xz", "r:xz"),
           (257, b"ustar", "tar", "r:"))
@@ -160,18 +171,22 @@ def _why_not_an_archive(archive: str) -> str:
         with open(archive, "rb") as fh:
             head = fh.read(512)
     except OSError as exc:
-        return f"{archive}: cannot read ({exc.strerror or exc}); {EXPECTED_BUNDLE}"
+        return _("{archive}: cannot read ({reason}); {expected}").format(archive=archive, reason=os_reason(exc),
+                                                                        expected=_(EXPECTED_BUNDLE))
     if not head:
-        return f"{archive}: empty file, not a readable tar archive; {EXPECTED_BUNDLE}"
+        return _("{archive}: empty file, not a readable tar archive; {expected}").format(archive=archive,
+                                                                                        expected=_(EXPECTED_BUNDLE))
     for offset, magic, name, mode in _MAGIC:
         if head[offset:offset + len(magic)] == magic:
             try:
                 tarfile.open(archive, mode).close()
-                reason = "unreadable"
+                reason = _("unreadable")
             except _corrupt_errors() as exc:
                 reason = _one_line(exc)
-            return f"{archive}: {name} data that is truncated or corrupt ({reason}); {EXPECTED_BUNDLE}"
-    return f"{archive}: not a readable tar archive (neither gzip, bzip2, xz nor tar data); {EXPECTED_BUNDLE}"
+            return _("{archive}: {kind} data that is truncated or corrupt ({reason}); {expected}").format(
+                archive=archive, kind=name, reason=reason, expected=_(EXPECTED_BUNDLE))
+    return _("{archive}: not a readable tar archive (neither gzip, bzip2, xz nor tar data); {expected}").format(
+        archive=archive, expected=_(EXPECTED_BUNDLE))
 
 
 def _one_line(exc: BaseException) -> str:
@@ -184,7 +199,8 @@ def _members(tf, archive: str):
         try:
             member = tf.next()
         except _corrupt_errors() as exc:
-            raise BundleError(f"{archive}: archive is truncated or corrupt ({_one_line(exc)})") from None
+            raise BundleError(_("{archive}: archive is truncated or corrupt ({reason})")
+                              .format(archive=archive, reason=_one_line(exc))) from None
         if member is None:
             return
         yield member
@@ -199,4 +215,5 @@ def _snapshot_top(dest: str, archive: str) -> str:
         inner = os.path.join(dest, entries[0])
         if os.path.isdir(inner) and not os.path.islink(inner) and os.path.isfile(os.path.join(inner, "manifest.json")):
             return inner
-    raise BundleError(f"{archive}: no manifest.json at the top of the archive, expected an ascend-doctor snapshot")
+    raise BundleError(_("{archive}: no manifest.json at the top of the archive, expected an ascend-doctor snapshot")
+                      .format(archive=archive))

@@ -44,13 +44,14 @@ def load_json_file(path: str, expected: str = "JSON") -> Any:
             return json.load(fh)
     except (OSError, ValueError, RecursionError) as exc:  # JSONDecodeError and UnicodeDecodeError are ValueErrors
         from .i18n import _, lookup  # only on the error path: this module imports nothing of ours to load
+        from .reasons import json_reason, os_reason
 
         values = {"path": path, "expected": lookup(expected)}
         if isinstance(exc, OSError):
-            raise DataError(_("{path}: cannot read ({reason})").format(path=path, reason=exc.strerror or exc)) from None
+            raise DataError(_("{path}: cannot read ({reason})").format(path=path, reason=os_reason(exc))) from None
         if isinstance(exc, json.JSONDecodeError):
             raise DataError(_("{path}: line {line} column {column}: {error}, expected {expected}").format(
-                line=exc.lineno, column=exc.colno, error=exc.msg, **values)) from None
+                line=exc.lineno, column=exc.colno, error=json_reason(exc), **values)) from None
         if isinstance(exc, UnicodeDecodeError):
             raise DataError(_("{path}: not UTF-8 text, expected {expected}").format(**values)) from None
         if isinstance(exc, RecursionError):

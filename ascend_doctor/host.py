@@ -27,9 +27,10 @@ import time
 from typing import Dict, List, Mapping, Optional, Sequence, Tuple
 
 from . import phrases
+from .i18n import N_, _, get_lang, lookup
 from .i18n_text import Text
-from .i18n import _
 from .process import MAX_COMMAND_OUTPUT, kill_running, run_captured, track, untrack  # noqa: F401 (re-exported)
+from .reasons import json_reason, os_reason
 from .records import dataclass, field
 
 SNAPSHOT_FORMAT = "ascend-doctor-snapshot/1"
@@ -44,7 +45,72 @@ NON_REGULAR_READ_TIMEOUT = 10.0
 
 
 class HostError(Exception):
-    """A question the host could not answer (the message says which path and why)."""
+    """A question the host could not answer (the message says which path and why).
+
+    Its message is a fact (probes keep it in their errors, a saved report is judged again later), so it is
+    always English, made from one of the phrases below; `word(text)` says it in the run's language where shown.
+    """
+
+
+# The phrases of the facts this module writes: HostError messages and PythonInfo.error. English in the facts,
+# worded again from their values by `word()` in the report's language.
+NO_SUCH_FILE = N_("{path}: no such file")
+DANGLING_LINK = N_("{path}: a dangling symbolic link")
+PERMISSION_DENIED = N_("{path}: permission denied")
+IS_A_DIRECTORY = N_("{path}: is a directory, expected a file")
+NO_SUCH_DIRECTORY = N_("{path}: no such directory")
+TOO_LARGE = N_("{path}: larger than {size} bytes, not read")
+NO_END_OF_DATA = N_("{path}: {kind} that gave no end of data within {seconds} s, expected a regular file")
+NOT_IN_SNAPSHOT = N_("{path}: no such file in the snapshot")
+NO_DIRECTORY_IN_SNAPSHOT = N_("{path}: no such directory in the snapshot")
+DENIED_ON_COLLECTED = N_("{path}: permission denied (on the collected machine)")
+LINK_LOOP = N_("{path}: too many levels of symbolic links")
+OS_REASON = "{path}: {reason}"  # an OSError's strerror, worded by reasons.os_reason
+PY_IS_A_DIRECTORY = N_("{path}: is a directory, expected a Python interpreter (e.g. {path}/bin/python)")
+PY_CANNOT_RUN = N_("{path}: cannot run ({reason}), expected a Python interpreter")
+PY_NO_ANSWER = N_("{path}: did not answer in {seconds} s")
+PY_NOT_WORKING = N_("{path}: not a working Python interpreter (exit {code}: {output})")
+PY_NO_OUTPUT = N_("no output")
+FILE_KINDS = (N_("a FIFO (named pipe)"), N_("a device file"), N_("a socket"), N_("not a regular file"))
+PHRASES = (NO_SUCH_FILE, DANGLING_LINK, PERMISSION_DENIED, IS_A_DIRECTORY, NO_SUCH_DIRECTORY, TOO_LARGE,
+           NO_END_OF_DATA, NOT_IN_SNAPSHOT, NO_DIRECTORY_IN_SNAPSHOT, DENIED_ON_COLLECTED, LINK_LOOP,
+           PY_IS_A_DIRECTORY, PY_CANNOT_RUN, PY_NO_ANSWER, PY_NOT_WORKING)
+_phrase_patterns = None
+
+
+def _patterns():
+    """(phrase, regex capturing its values) for every phrase, the longest literal text first."""
+    global _phrase_patterns
+    if _phrase_patterns is None:
+        import re
+        import string
+
+        out = []
+        for phrase in sorted(PHRASES, key=lambda t: -len(re.sub(r"\{[^}]*\}", "", t))):
+            parts, seen = ["^"], set()
+            for literal, name, _spec, _conv in string.Formatter().parse(phrase):
+                parts.append(re.escape(literal))
+                if name is not None:
+                    parts.append(f"(?P={name})" if name in seen else f"(?P<{name}>.+?)")
+                    seen.add(name)
+            out.append((phrase, re.compile("".join(parts) + "$", re.S)))
+        _phrase_patterns = out
+    return _phrase_patterns
+
+
+def word(text):
+    """A phrase of this module's facts (a HostError message, PythonInfo.error) in the run's language, worded
+    from the values it holds; any other text (or any text in English) is returned as it is."""
+    if get_lang() == "en" or not isinstance(text, str) or not text:
+        return text
+    for phrase, pattern in _patterns():
+        m = pattern.match(text)
+        if m:
+            return _(phrase).format(**{k: lookup(v) for k, v in m.groupdict().items()})
+    path, sep, reason = text.rpartition(": ")  # OS_REASON: "<path>: <strerror>"
+    if sep and lookup(reason) != reason:
+        return _("{path}: {reason}").format(path=path, reason=lookup(reason))
+    return lookup(text)
 
 
 class FileMissing(HostError):
@@ -289,27 +355,27 @@ def ask_python(exe: str, why: str, timeout: float = 20.0) -> PythonInfo:
     """Facts of another interpreter, from a tiny stdlib script run with it (never an import of MindSpore).
     It runs like every other command (process.run_captured: its group killed at the timeout or on Ctrl-C)."""
 
-    def failed(why_not: str) -> PythonInfo:
-        return PythonInfo(version="", executable=exe, chosen_by=why, error=f"{exe}: {why_not}")
+    def failed(phrase: str, **values) -> PythonInfo:
+        return PythonInfo(version="", executable=exe, chosen_by=why, error=phrase.format(path=exe, **values))
 
     if os.path.isdir(exe):
-        return failed(f"is a directory, expected a Python interpreter (e.g. {exe}/bin/python)")
+        return failed(PY_IS_A_DIRECTORY)
     if not os.path.exists(exe):
-        return failed("no such file")
+        return failed(NO_SUCH_FILE)
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME")}
     try:
         proc = run_captured([exe, "-c", _ASK_PYTHON], timeout, env=env)
     except OSError as exc:
-        return failed(f"cannot run ({exc.strerror or exc}), expected a Python interpreter")
+        return failed(PY_CANNOT_RUN, reason=exc.strerror or exc)
     if proc.timed_out:
-        return failed(f"did not answer in {timeout:g} s")
+        return failed(PY_NO_ANSWER, seconds=f"{timeout:g}")
     try:
         data = json.loads(proc.stdout.decode("utf-8", "replace").strip().splitlines()[-1])
         if not isinstance(data, dict):
             raise ValueError
     except (ValueError, IndexError):
-        tail = (proc.stderr.decode("utf-8", "replace").strip().splitlines() or ["no output"])[-1][:200]
-        return failed(f"not a working Python interpreter (exit {proc.returncode}: {tail})")
+        tail = (proc.stderr.decode("utf-8", "replace").strip().splitlines() or [PY_NO_OUTPUT])[-1][:200]
+        return failed(PY_NOT_WORKING, code=proc.returncode, output=tail)
     return PythonInfo(version=str(data.get("version") or ""), executable=str(data.get("executable") or exe),
                       implementation=str(data.get("implementation") or "CPython"),
                       site_packages=[str(p) for p in data.get("site_packages") or []], chosen_by=why)
@@ -385,7 +451,7 @@ class LiveHost(Host):
     def read_text(self, path: str, max_bytes: int = DEFAULT_MAX_READ) -> str:
         try:
             if os.path.isdir(path):
-                raise FileUnreadable(Text(phrases.FILE_IS_DIRECTORY, path=path))
+                raise FileUnreadable(IS_A_DIRECTORY.format(path=path))
             # O_NONBLOCK: opening a FIFO nobody writes to would otherwise block the doctor for ever.
             fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
             # Buffered: its read(n) loops until n bytes or EOF (a /proc file gives a page per read call).
@@ -396,14 +462,13 @@ class LiveHost(Host):
                 else:  # a pipe (`rank-table /dev/stdin`), a FIFO, a device: read, but never wait for ever
                     data = _read_with_deadline(fd, max_bytes + 1, NON_REGULAR_READ_TIMEOUT, path, mode)
         except FileNotFoundError:
-            kind = "a dangling symbolic link" if os.path.islink(path) else "no such file"
-            raise FileMissing(f"{path}: {kind}") from None
+            raise FileMissing((DANGLING_LINK if os.path.islink(path) else NO_SUCH_FILE).format(path=path)) from None
         except PermissionError:
-            raise FileUnreadable(Text(phrases.FILE_DENIED, path=path)) from None
+            raise FileUnreadable(PERMISSION_DENIED.format(path=path)) from None
         except OSError as exc:
-            raise FileUnreadable(f"{path}: {exc.strerror or exc}") from None
+            raise FileUnreadable(OS_REASON.format(path=path, reason=exc.strerror or exc)) from None
         if len(data) > max_bytes:
-            raise FileTooLarge(Text(phrases.FILE_TOO_LARGE, path=path, limit=max_bytes))
+            raise FileTooLarge(TOO_LARGE.format(path=path, size=max_bytes))
         return _decode(data)
 
     def exists(self, path: str) -> bool:
@@ -419,9 +484,9 @@ class LiveHost(Host):
         try:
             return sorted(os.listdir(path))
         except FileNotFoundError:
-            raise FileMissing(f"{path}: no such directory") from None
+            raise FileMissing(NO_SUCH_DIRECTORY.format(path=path)) from None
         except OSError as exc:
-            raise FileUnreadable(f"{path}: {exc.strerror or exc}") from None
+            raise FileUnreadable(OS_REASON.format(path=path, reason=exc.strerror or exc)) from None
 
     def realpath(self, path: str) -> str:
         return os.path.realpath(path)
@@ -547,8 +612,8 @@ def _read_with_deadline(fd: int, limit: int, timeout: float, path: str, mode: in
         except BlockingIOError:
             left = deadline - time.monotonic()
             if left <= 0:
-                raise FileUnreadable(f"{path}: {_file_kind(mode)} that gave no end of data within {timeout:g} s, "
-                                     "expected a regular file") from None
+                raise FileUnreadable(NO_END_OF_DATA.format(path=path, kind=_file_kind(mode),
+                                                           seconds=f"{timeout:g}")) from None
             select.select([fd], [], [], min(left, 0.5))
             continue
         if not chunk:
@@ -559,13 +624,14 @@ def _read_with_deadline(fd: int, limit: int, timeout: float, path: str, mode: in
 
 
 def _file_kind(mode: int) -> str:
+    fifo, device, socket, other = FILE_KINDS
     if stat.S_ISFIFO(mode):
-        return "a FIFO (named pipe)"
+        return fifo
     if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        return "a device file"
+        return device
     if stat.S_ISSOCK(mode):
-        return "a socket"
-    return "not a regular file"
+        return socket
+    return other
 
 
 def _decode(data: bytes) -> str:
@@ -626,7 +692,7 @@ class SnapshotHost(Host):
     # an absolute link target means the same path on the collected machine.
     def _resolve(self, path: str, depth: int = 0) -> str:
         if depth > 40:
-            raise FileUnreadable(Text(phrases.FILE_LINK_LOOP, path=path))
+            raise FileUnreadable(LINK_LOOP.format(path=path))
         path = posixpath.normpath("/" + path.lstrip("/"))
         parts = [p for p in path.split("/") if p]
         cur = "/"
@@ -659,16 +725,16 @@ class SnapshotHost(Host):
     def read_text(self, path: str, max_bytes: int = DEFAULT_MAX_READ) -> str:
         local = self._local(path)
         if os.path.isdir(local):
-            raise FileUnreadable(Text(phrases.FILE_IS_DIRECTORY, path=path))
+            raise FileUnreadable(IS_A_DIRECTORY.format(path=path))
         if not os.path.isfile(local):
-            raise FileMissing(f"{path}: no such file in the snapshot")
+            raise FileMissing(NOT_IN_SNAPSHOT.format(path=path))
         marker = local + ".unreadable"
         if os.path.exists(marker):  # collected as "permission denied" on the source machine
-            raise FileUnreadable(Text(phrases.FILE_DENIED_COLLECTED, path=path))
+            raise FileUnreadable(DENIED_ON_COLLECTED.format(path=path))
         with open(local, "rb") as fh:
             data = fh.read(max_bytes + 1)
         if len(data) > max_bytes:
-            raise FileTooLarge(Text(phrases.FILE_TOO_LARGE, path=path, limit=max_bytes))
+            raise FileTooLarge(TOO_LARGE.format(path=path, size=max_bytes))
         return _decode(data)
 
     def exists(self, path: str) -> bool:
@@ -692,7 +758,7 @@ class SnapshotHost(Host):
     def listdir(self, path: str) -> List[str]:
         local = self._local(path)
         if not os.path.isdir(local):
-            raise FileMissing(f"{path}: no such directory in the snapshot")
+            raise FileMissing(NO_DIRECTORY_IN_SNAPSHOT.format(path=path))
         return sorted(n for n in os.listdir(local) if not n.endswith(".unreadable") and n != KEEP_MARKER)
 
     def realpath(self, path: str) -> str:
@@ -760,20 +826,19 @@ class SnapshotHost(Host):
 
 def _check_manifest_shape(manifest: dict, path: str) -> None:
     """The manifest fields SnapshotHost reads must have the types it reads them as."""
-    def bad(field: str, expected: str):
-        raise SnapshotError(_("{path}: field {field} is {type}, expected {expected}").format(
-            path=path, field=repr(field), type=type(value).__name__, expected=expected))
+    def bad(field: str, message: str):
+        raise SnapshotError(_(message).format(path=path, field=repr(field), type=type(value).__name__))
 
     for key in ("python", "machine"):
         value = manifest.get(key)
         if value is not None and not isinstance(value, dict):
-            bad(key, "an object")
+            bad(key, N_("{path}: field {field} is {type}, expected an object"))
     value = (manifest.get("python") or {}).get("site_packages")
     if value is not None and not (isinstance(value, list) and all(isinstance(p, str) for p in value)):
-        bad("python.site_packages", "a list of paths")
+        bad("python.site_packages", N_("{path}: field {field} is {type}, expected a list of paths"))
     value = (manifest.get("machine") or {}).get("disks")
     if value is not None and not (isinstance(value, dict) and all(isinstance(d, dict) for d in value.values())):
-        bad("machine.disks", "an object of {mount: {total_mb, free_mb}}")
+        bad("machine.disks", N_("{path}: field {field} is {type}, expected an object of {{mount: {{total_mb, free_mb}}}}"))
 
 
 def _load_json(path: str, expected_type: type):
@@ -783,14 +848,14 @@ def _load_json(path: str, expected_type: type):
     except FileNotFoundError:
         raise SnapshotError(_("{path}: missing, expected a snapshot file").format(path=path)) from None
     except OSError as exc:
-        raise SnapshotError(_("{path}: cannot read ({reason})").format(path=path, reason=exc.strerror or exc)) from None
+        raise SnapshotError(_("{path}: cannot read ({reason})").format(path=path, reason=os_reason(exc))) from None
     try:
         data = json.loads(raw.decode("utf-8-sig"))
     except UnicodeDecodeError:
         raise SnapshotError(_("{path}: not UTF-8 text, expected JSON").format(path=path)) from None
     except json.JSONDecodeError as exc:
         raise SnapshotError(_("{path}: line {line} column {column}: {error}, expected valid JSON").format(
-            path=path, line=exc.lineno, column=exc.colno, error=exc.msg)) from None
+            path=path, line=exc.lineno, column=exc.colno, error=json_reason(exc))) from None
     if not isinstance(data, expected_type):
         raise SnapshotError(_("{path}: top level is {type}, expected {expected}").format(
             path=path, type=type(data).__name__, expected=expected_type.__name__))

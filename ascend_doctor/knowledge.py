@@ -35,6 +35,7 @@ except ImportError:  # pragma: no cover - depends on the interpreter
     import sre_parse as _sre_parse  # type: ignore[no-redef]
 
 from .data import DataError, data_path, load_json_file
+from .i18n import N_, _
 from .findings import PROBLEM_SEVERITIES
 
 
@@ -1174,8 +1175,8 @@ class KbError(DataError):
 
     def __init__(self, errors: Sequence[str]):
         self.errors = list(errors)
-        more = f" (and {len(self.errors) - 1} more)" if len(self.errors) > 1 else ""
-        super().__init__(self.errors[0] + more)
+        super().__init__(_("{error} (and {count} more)").format(error=self.errors[0], count=len(self.errors) - 1)
+                         if len(self.errors) > 1 else self.errors[0])
 
 
 def kb_parts_dir() -> Optional[str]:
@@ -1235,7 +1236,7 @@ def merge_parts(pitfalls: Dict[str, Pitfall], base: List[Signature], files: Sequ
     errors: List[str] = []
     for file, from_user in files:
         try:
-            raw = load_json_file(file, "a knowledge-base part (schema ascend-doctor.kb-part/1)")
+            raw = load_json_file(file, N_("a knowledge-base part (schema ascend-doctor.kb-part/1)"))
         except DataError as exc:
             errors.append(str(exc))
             continue
@@ -1244,15 +1245,17 @@ def merge_parts(pitfalls: Dict[str, Pitfall], base: List[Signature], files: Sequ
         for i, sig in new:
             other = by_id.get(sig.id)
             if other is not None:
-                errors.append(f"{file}: signatures[{i}] ({sig.id}).id: expected a unique id, "
-                              f"{sig.id} is already in {os.path.basename(other.origin or 'knowledge_base.json')}")
+                errors.append(_("{file}: signatures[{index}] ({id}).id: expected a unique id, {id} is already in {other}")
+                              .format(file=file, index=i, id=sig.id,
+                                      other=os.path.basename(other.origin or "knowledge_base.json")))
                 continue
             by_id[sig.id] = sig
             sigs.append(sig)
         for key, our, add in mapping:
             target = by_id.get(our)
             if target is None:
-                errors.append(f"{file}: {key}.{our}: expected the id of a signature of the knowledge base")
+                errors.append(_("{file}: {key}.{id}: expected the id of a signature of the knowledge base")
+                              .format(file=file, key=key, id=our))
                 continue
             if key == "existing":
                 target.ascend_fd = target.ascend_fd + [fd for fd in add if fd not in target.ascend_fd]
@@ -1268,11 +1271,13 @@ def _check_str(s: dict, key: str, errs: List[str], where: str, required: bool = 
     val = s.get(key)
     if val is None:
         if required:
-            errs.append(f"{where}.{key}: missing, expected a string" + (f" of {min_len}+ characters" if min_len else ""))
+            errs.append((_("{where}.{field}: missing, expected a string of {count}+ characters") if min_len else
+                         _("{where}.{field}: missing, expected a string")).format(where=where, field=key, count=min_len))
         return ""
     if not isinstance(val, str) or len(val.strip()) < max(min_len, 1 if required else 0):
-        errs.append(f"{where}.{key}: expected a string" + (f" of {min_len}+ characters" if min_len else "")
-                    + f", got {val!r:.60}")
+        errs.append((_("{where}.{field}: expected a string of {count}+ characters, got {value}") if min_len else
+                     _("{where}.{field}: expected a string, got {value}")).format(where=where, field=key, count=min_len,
+                                                                                 value=f"{val!r:.60}"))
         return ""
     return val
 
@@ -1281,10 +1286,11 @@ def _check_list(s: dict, key: str, errs: List[str], where: str, required: bool =
     val = s.get(key)
     if val is None:
         if required:
-            errs.append(f"{where}.{key}: missing, expected a non-empty list of strings")
+            errs.append(_("{where}.{field}: missing, expected a non-empty list of strings").format(where=where, field=key))
         return []
     if not isinstance(val, list) or not all(isinstance(x, str) and x.strip() for x in val) or (required and not val):
-        errs.append(f"{where}.{key}: expected a {'non-empty ' if required else ''}list of non-empty strings")
+        errs.append((_("{where}.{field}: expected a non-empty list of non-empty strings") if required else
+                     _("{where}.{field}: expected a list of non-empty strings")).format(where=where, field=key))
         return []
     return list(val)
 
@@ -1293,43 +1299,46 @@ def parse_part(raw, file: str, pitfalls: Dict[str, Pitfall], check_examples: boo
     """([(index, Signature)], [("existing"|"existing_all_of", our id, values)], [one-line errors]) of one part file."""
     errs: List[str] = []
     if not isinstance(raw, dict) or raw.get("schema") != PART_SCHEMA:
-        return [], [], [f"{file}: field 'schema' must be {PART_SCHEMA!r}"]
+        return [], [], [_("{file}: field 'schema' must be {schema}").format(file=file, schema=repr(PART_SCHEMA))]
     mapping = []
     existing = raw.get("existing") or {}
     if not isinstance(existing, dict):
-        errs.append(f"{file}: existing: expected an object {{our signature id: [ascend-fd ids]}}")
+        errs.append(_("{file}: existing: expected an object {{our signature id: [ascend-fd ids]}}").format(file=file))
         existing = {}
     for our, fds in existing.items():
         if not isinstance(fds, list) or not all(isinstance(x, str) and x for x in fds):
-            errs.append(f"{file}: existing.{our}: expected a list of ascend-fd ids")
+            errs.append(_("{file}: existing.{id}: expected a list of ascend-fd ids").format(file=file, id=our))
             continue
         mapping.append(("existing", our, list(fds)))
     more = raw.get("existing_all_of") or {}
     if not isinstance(more, dict):
-        errs.append(f"{file}: existing_all_of: expected an object {{our signature id: all_of alternatives}}")
+        errs.append(_("{file}: existing_all_of: expected an object {{our signature id: all_of alternatives}}")
+                    .format(file=file))
         more = {}
     for our, alts in more.items():
         if (not isinstance(alts, list) or not alts
                 or not all(isinstance(a, list) and a and all(isinstance(x, str) and x and "\n" not in x for x in a)
                            for a in alts)):
-            errs.append(f"{file}: existing_all_of.{our}: expected a list of alternatives, each a non-empty list "
-                        f"of non-empty one-line strings")
+            errs.append(_("{file}: existing_all_of.{id}: expected a list of alternatives, each a non-empty list "
+                          "of non-empty one-line strings").format(file=file, id=our))
             continue
         mapping.append(("existing_all_of", our, [list(a) for a in alts]))
     entries = raw.get("signatures")
     if entries is None:
         entries = []
     if not isinstance(entries, list):
-        return [], mapping, errs + [f"{file}: signatures: expected a list"]
+        return [], mapping, errs + [_("{file}: signatures: expected a list").format(file=file)]
     out = []
     seen: Dict[str, int] = {}
     for i, s in enumerate(entries):
         sig_errs: List[str] = []
-        sig = _parse_part_signature(s, f"{file}: signatures[{i}]", pitfalls, sig_errs, check_examples)
+        sig = _parse_part_signature(s, _("{file}: signatures[{index}]").format(file=file, index=i), pitfalls, sig_errs,
+                                    check_examples)
         if sig is not None and not sig_errs:
             if sig.id in seen:
-                sig_errs.append(f"{file}: signatures[{i}] ({sig.id}).id: expected a unique id, "
-                                f"signatures[{seen[sig.id]}] has it too")
+                sig_errs.append(_("{file}: signatures[{index}] ({id}).id: expected a unique id, "
+                                  "signatures[{other}] has it too").format(file=file, index=i, id=sig.id,
+                                                                           other=seen[sig.id]))
             else:
                 seen[sig.id] = i
                 sig.origin = file
@@ -1340,60 +1349,64 @@ def parse_part(raw, file: str, pitfalls: Dict[str, Pitfall], check_examples: boo
 
 def _parse_part_signature(s, where: str, pitfalls, errs: List[str], check_examples: bool) -> Optional[Signature]:
     if not isinstance(s, dict):
-        errs.append(f"{where}: expected an object")
+        errs.append(_("{where}: expected an object").format(where=where))
         return None
     sid = s.get("id")
     if not isinstance(sid, str) or not re.fullmatch(r"[A-Z0-9_]+", sid):
-        errs.append(f"{where}.id: expected an UPPER_SNAKE id, got {sid!r:.60}")
+        errs.append(_("{where}.id: expected an UPPER_SNAKE id, got {value}").format(where=where, value=f"{sid!r:.60}"))
         return None
     where = f"{where} ({sid})"
     unknown = sorted(set(s) - _PART_FIELDS)
     if unknown:
-        errs.append(f"{where}.{unknown[0]}: unknown field (expected one of the fields of data/kb_part.schema.json)")
+        errs.append(_("{where}.{field}: unknown field (expected one of the fields of data/kb_part.schema.json)")
+                    .format(where=where, field=unknown[0]))
     derived = s.get("derived", False)
     if not isinstance(derived, bool):
-        errs.append(f"{where}.derived: expected true or false")
+        errs.append(_("{where}.{field}: expected true or false").format(where=where, field="derived"))
     title = _check_str(s, "title", errs, where, required=True)
     component, kind, severity = s.get("component"), s.get("class", "root"), s.get("severity")
-    if component not in COMPONENTS:
-        errs.append(f"{where}.component: expected one of {', '.join(COMPONENTS)}, got {component!r:.40}")
-    if kind not in CLASSES:
-        errs.append(f"{where}.class: expected one of {', '.join(CLASSES)}, got {kind!r:.40}")
-    if severity not in SEVERITIES:
-        errs.append(f"{where}.severity: expected one of {', '.join(SEVERITIES)}, got {severity!r:.40}")
+    for field_name, value, choices in (("component", component, COMPONENTS), ("class", kind, CLASSES),
+                                       ("severity", severity, SEVERITIES)):
+        if value not in choices:
+            errs.append(_("{where}.{field}: expected one of {choices}, got {value}").format(
+                where=where, field=field_name, choices=", ".join(choices), value=f"{value!r:.40}"))
     sources = _check_list(s, "log_sources", errs, where, required=True)
     bad_src = [x for x in sources if x not in LOG_SOURCES]
     if bad_src:
-        errs.append(f"{where}.log_sources: expected values from {', '.join(LOG_SOURCES)}, got {bad_src[0]!r:.40}")
+        errs.append(_("{where}.{field}: expected values from {choices}, got {value}").format(
+            where=where, field="log_sources", choices=", ".join(LOG_SOURCES), value=f"{bad_src[0]!r:.40}"))
     cause = _check_str(s, "cause", errs, where, required=True, min_len=20)
     fix = _check_list(s, "fix", errs, where, required=True)
     fix_zh = _check_list(s, "fix_zh", errs, where)
     if fix_zh and len(fix_zh) != len(fix):
-        errs.append(f"{where}.fix_zh: expected as many steps as fix ({len(fix)}), got {len(fix_zh)}")
+        errs.append(_("{where}.fix_zh: expected as many steps as fix ({count}), got {got}").format(
+            where=where, count=len(fix), got=len(fix_zh)))
     source = _check_str(s, "source", errs, where, required=True, min_len=10)
     pitfall = s.get("pitfall")
     if pitfall is not None and pitfall not in pitfalls:
-        errs.append(f"{where}.pitfall: expected a pitfall id P01..P{len(pitfalls):02d}, got {pitfall!r:.40}")
+        errs.append(_("{where}.pitfall: expected a pitfall id P01..P{last}, got {value}").format(
+            where=where, last=f"{len(pitfalls):02d}", value=f"{pitfall!r:.40}"))
     regex = s.get("regex", False)
     if not isinstance(regex, bool):
-        errs.append(f"{where}.regex: expected true or false")
+        errs.append(_("{where}.{field}: expected true or false").format(where=where, field="regex"))
     all_of_raw, pattern = s.get("all_of"), s.get("pattern")
     all_of: List[List[str]] = []
     if derived:
         if all_of_raw is not None or pattern is not None:
-            errs.append(f"{where}.derived: expected no all_of/pattern on a derived signature (it matches no line)")
+            errs.append(_("{where}.derived: expected no all_of/pattern on a derived signature (it matches no line)")
+                        .format(where=where))
     elif (all_of_raw is None) == (pattern is None):
-        errs.append(f"{where}.all_of: expected exactly one of all_of / pattern (or \"derived\": true)")
+        errs.append(_("{where}.all_of: expected exactly one of all_of / pattern (or \"derived\": true)").format(where=where))
     elif all_of_raw is not None:
         if (not isinstance(all_of_raw, list) or not all_of_raw
                 or not all(isinstance(alt, list) and alt and all(isinstance(x, str) and x and "\n" not in x for x in alt)
                            for alt in all_of_raw)):
-            errs.append(f"{where}.all_of: expected a list of alternatives, each a non-empty list of "
-                        f"non-empty one-line strings: [[\"a\", \"b\"], [\"c\"]]")
+            errs.append(_("{where}.all_of: expected a list of alternatives, each a non-empty list of "
+                          "non-empty one-line strings: [[\"a\", \"b\"], [\"c\"]]").format(where=where))
         else:
             all_of = [list(alt) for alt in all_of_raw]
     elif not isinstance(pattern, str) or not pattern:
-        errs.append(f"{where}.pattern: expected a non-empty string")
+        errs.append(_("{where}.pattern: expected a non-empty string").format(where=where))
     also, exclude = _check_list(s, "also", errs, where), _check_list(s, "exclude", errs, where)
     resolved_by = _check_list(s, "resolved_by", errs, where)
     # a user's regexes are compiled here, to name the bad one; the shipped parts' are compiled by the test suite
@@ -1404,10 +1417,12 @@ def _parse_part_signature(s, where: str, pitfalls, errs: List[str], check_exampl
             try:
                 re.compile(p)
             except re.error as exc:
-                errs.append(f"{where}.{key}: expected a Python regex, {p!r:.60} is invalid ({exc})")
+                errs.append(_("{where}.{field}: expected a Python regex, {value} is invalid ({reason})").format(
+                    where=where, field=key, value=f"{p!r:.60}", reason=exc))
     examples, near = _check_list(s, "examples", errs, where), _check_list(s, "near_misses", errs, where)
     if not derived and (not examples or not near):
-        errs.append(f"{where}.{'examples' if not examples else 'near_misses'}: expected at least one line")
+        errs.append(_("{where}.{field}: expected at least one line").format(
+            where=where, field="examples" if not examples else "near_misses"))
     for key in ("title_zh", "cause_zh", "example_origin", "notes", "seen_in"):
         _check_str(s, key, errs, where)
     if errs:
@@ -1427,11 +1442,13 @@ def _parse_part_signature(s, where: str, pitfalls, errs: List[str], check_exampl
     if check_examples:
         for line in sig.examples:
             if not sig.search(line):
-                errs.append(f"{where}.examples: expected every example to match, {line!r:.80} does not")
+                errs.append(_("{where}.examples: expected every example to match, {line} does not").format(
+                    where=where, line=f"{line!r:.80}"))
                 return None
         for line in sig.near_misses:
             if sig.search(line):
-                errs.append(f"{where}.near_misses: expected no near miss to match, {line!r:.80} does")
+                errs.append(_("{where}.near_misses: expected no near miss to match, {line} does").format(
+                    where=where, line=f"{line!r:.80}"))
                 return None
     return sig
 
@@ -1439,7 +1456,7 @@ def _parse_part_signature(s, where: str, pitfalls, errs: List[str], check_exampl
 def _str_list(s: dict, key: str, where: str) -> List[str]:
     val = s.get(key) or []
     if not isinstance(val, list) or not all(isinstance(x, str) for x in val):
-        raise DataError(f"{where}.{key}: expected a list of strings")
+        raise DataError(_("{where}.{field}: expected a list of strings").format(where=where, field=key))
     return list(val)
 
 
@@ -1447,21 +1464,22 @@ def parse_knowledge_base(raw, file: str = "knowledge_base.json", check_regexes: 
     """The pitfalls and signatures of a knowledge_base.json; `check_regexes=False` for the shipped file
     (its regexes are compiled by the test suite, not at every start)."""
     if not isinstance(raw, dict) or raw.get("schema") != KB_SCHEMA:
-        raise DataError(f"{file}: field 'schema' must be {KB_SCHEMA!r}")
+        raise DataError(_("{file}: field 'schema' must be {schema}").format(file=file, schema=repr(KB_SCHEMA)))
     pitfalls = {}
     for pid, p in (raw.get("pitfalls") or {}).items():
         if not re.fullmatch(r"P\d\d", pid) or not isinstance(p, dict):
-            raise DataError(f"{file}: pitfalls.{pid}: expected an id like P07 with an object value")
+            raise DataError(_("{file}: pitfalls.{id}: expected an id like P07 with an object value").format(file=file, id=pid))
         for key in ("title", "advice", "source", "title_zh", "advice_zh"):
             if not isinstance(p.get(key, ""), str):
-                raise DataError(f"{file}: pitfalls.{pid}.{key}: expected a string, got {type(p[key]).__name__}")
+                raise DataError(_("{file}: pitfalls.{id}.{field}: expected a string, got {type}").format(
+                    file=file, id=pid, field=key, type=type(p[key]).__name__))
         pitfalls[pid] = Pitfall(pid, p.get("title", ""), p.get("advice", ""), p.get("source", ""),
                                 p.get("title_zh", ""), p.get("advice_zh", ""))
     sigs = []
     for i, s in enumerate(raw.get("signatures") or []):
-        where = f"{file}: signatures[{i}]"
+        where = _("{file}: signatures[{index}]").format(file=file, index=i)
         if not isinstance(s, dict):
-            raise DataError(f"{where}: expected an object")
+            raise DataError(_("{where}: expected an object").format(where=where))
         try:
             sig = Signature(
                 id=s["id"], pattern=s["pattern"], regex=bool(s.get("regex", False)),
@@ -1478,20 +1496,22 @@ def parse_knowledge_base(raw, file: str = "knowledge_base.json", check_regexes: 
                 origin=file,
             )
         except (KeyError, TypeError) as exc:
-            raise DataError(f"{where}: missing or wrong field {exc}") from None
-        where = f"{file}: signatures[{i}] ({sig.id})"
-        if sig.severity not in SEVERITIES:
-            raise DataError(f"{where}.severity: {sig.severity!r} is not one of {SEVERITIES}")
-        if sig.component not in COMPONENTS:
-            raise DataError(f"{where}.component: {sig.component!r} is not one of {COMPONENTS}")
-        if sig.kind not in CLASSES:
-            raise DataError(f"{where}.class: {sig.kind!r} is not one of {CLASSES}")
+            raise DataError(_("{where}: missing or wrong field {field}").format(where=where, field=exc)) from None
+        where = _("{file}: signatures[{index}] ({id})").format(file=file, index=i, id=sig.id)
+        for field_name, value, choices in (("severity", sig.severity, SEVERITIES), ("component", sig.component, COMPONENTS),
+                                           ("class", sig.kind, CLASSES)):
+            if value not in choices:
+                raise DataError(_("{where}.{field}: {value} is not one of {choices}").format(
+                    where=where, field=field_name, value=repr(value), choices=choices))
         if sig.pitfall is not None and sig.pitfall not in pitfalls:
-            raise DataError(f"{where}.pitfall: {sig.pitfall!r} is not a known pitfall id")
+            raise DataError(_("{where}.pitfall: {value} is not a known pitfall id").format(where=where,
+                                                                                         value=repr(sig.pitfall)))
         if [x for x in sig.log_sources if x not in LOG_SOURCES]:
-            raise DataError(f"{where}.log_sources: expected values from {', '.join(LOG_SOURCES)}")
+            raise DataError(_("{where}.{field}: expected values from {choices}").format(
+                where=where, field="log_sources", choices=", ".join(LOG_SOURCES)))
         if sig.fix_zh and len(sig.fix_zh) != len(sig.fix):
-            raise DataError(f"{where}.fix_zh: expected as many steps as fix ({len(sig.fix)})")
+            raise DataError(_("{where}.fix_zh: expected as many steps as fix ({count})").format(where=where,
+                                                                                              count=len(sig.fix)))
         for key, pats in (("pattern", [sig.pattern] if sig.regex and check_regexes else []),
                           ("also", sig.also if check_regexes else []),
                           ("exclude", sig.exclude), ("resolved_by", sig.resolved_by)):
@@ -1499,6 +1519,7 @@ def parse_knowledge_base(raw, file: str = "knowledge_base.json", check_regexes: 
                 try:
                     re.compile(p)
                 except re.error as exc:
-                    raise DataError(f"{where}.{key}: invalid regex {p!r} ({exc})") from None
+                    raise DataError(_("{where}.{field}: invalid regex {value} ({reason})").format(
+                        where=where, field=key, value=repr(p), reason=exc)) from None
         sigs.append(sig)
     return KnowledgeBase(pitfalls, sigs)

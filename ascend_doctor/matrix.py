@@ -400,12 +400,13 @@ def cache_path(environ: Optional[dict] = None) -> str:
 def _quick_errors(data: Any) -> List[str]:
     """The top-level shape, cheap enough for every run (the full schema walk costs ~30x the JSON parse)."""
     if not isinstance(data, dict):
-        return ["$: expected an object"]
+        return [_("{path}: expected an object").format(path="$")]
     if data.get("schema") != SCHEMA_ID:
-        return [f"$.schema: {data.get('schema')!r}, expected {SCHEMA_ID!r}"]
+        return [_("{path}: {value}, expected {expected}").format(path="$.schema", value=repr(data.get("schema")),
+                                                                 expected=repr(SCHEMA_ID))]
     missing = [k for k in ("matrix_version", "date", "mindspore", "compilers", "cann", "cann_hdk", "sources")
                if k not in data]
-    return [f"$: missing field {missing[0]!r}"] if missing else []
+    return [_("{path}: missing field {field}").format(path="$", field=repr(missing[0]))] if missing else []
 
 
 def load_bundled(full_validation: bool = False) -> Matrix:

@@ -14,18 +14,23 @@ from typing import Any, Dict, FrozenSet, Optional, Tuple, Union
 
 from .facts import (CannFacts, DriverFacts, Facts, FirmwareFacts, LaunchFacts, MindSporeFacts, NpuSmiFacts,
                     PythonFacts, read_facts)
+from .i18n import N_, _
 from .records import dataclass, field
 from .redact import shown_env_value
 
-UNKNOWN = "unknown"
-UNSET = "(unset)"
+# The values and names below are facts (compared across nodes, kept in JSON): English, marked for the
+# renderers and checks to show in the report's language with i18n.lookup().
+UNKNOWN = N_("unknown")
+UNSET = N_("(unset)")
+NOT_INSTALLED = N_("not installed")
+NONE_FOUND = N_("none found")
 
 # HCCL variables that legitimately differ per node (each node's own interface address).
 PER_NODE_VARIABLES = frozenset({"HCCL_IF_IP"})
 
 # Display names, in the order reports show them.
 DRIVER, FIRMWARE, CANN, MINDSPORE, PYTHON, NPU_COUNT, NPU_MODEL = (
-    "NPU driver", "NPU firmware", "CANN", "MindSpore", "Python", "NPU count", "NPU model")
+    N_("NPU driver"), N_("NPU firmware"), "CANN", "MindSpore", "Python", N_("NPU count"), N_("NPU model"))
 VERSION_KEYS = (DRIVER, FIRMWARE, CANN, MINDSPORE, PYTHON)
 
 # The facts a node's comparable facts, name and launch identity come from: read_node_facts builds these only.
@@ -75,14 +80,14 @@ def _installed_version(section: Union[DriverFacts, FirmwareFacts, MindSporeFacts
         return UNKNOWN
     if section.version:
         return str(section.version)
-    return "not installed" if section.installed is False and not section.errors else UNKNOWN
+    return NOT_INSTALLED if section.installed is False and not section.errors else UNKNOWN
 
 
 def _cann(facts: Union[Facts, NodeFacts]) -> str:
     cann = facts.cann
     inst = cann.judged_install
     if inst is None:
-        return "none found" if not cann.installs and not cann.errors else UNKNOWN
+        return NONE_FOUND if not cann.installs and not cann.errors else UNKNOWN
     return str(inst.release or inst.compiler_version or UNKNOWN)
 
 
@@ -97,18 +102,20 @@ def _npu(npu: NpuSmiFacts):
 # A report is another node's output (or a torn or hand-edited file): check the shape once here
 # instead of trusting it in every reader. The facts are checked field by field as they are read
 # (read_node_facts: FactsError names the field).
-_SHAPE = (("host", dict, "an object"), ("facts", dict, "an object"), ("findings", list, "a list"))
+_SHAPE = (("host", dict, N_("field '{field}' is {type}, expected an object")),
+          ("facts", dict, N_("field '{field}' is {type}, expected an object")),
+          ("findings", list, N_("field '{field}' is {type}, expected a list")))
 
 
 def report_shape_problem(report: Any, findings: bool = True) -> Optional[str]:
     """None when the parts of `report` that are read have the right JSON types, else 'field: what'.
     findings=False: the caller checks each finding itself (finding_shape_problem) as it reads them."""
     if not isinstance(report, dict):
-        return f"top level is {type(report).__name__}, expected an object"
-    for key, kind, what in _SHAPE:
+        return _("top level is {type}, expected an object").format(type=type(report).__name__)
+    for key, kind, message in _SHAPE:
         node = report.get(key)
         if node is not None and not isinstance(node, kind):
-            return f"field '{key}' is {type(node).__name__}, expected {what}"
+            return _(message).format(field=key, type=type(node).__name__)
     if findings:
         for i, f in enumerate(report.get("findings") or ()):
             problem = finding_shape_problem(f, i)
@@ -120,12 +127,15 @@ def report_shape_problem(report: Any, findings: bool = True) -> Optional[str]:
 def finding_shape_problem(f: Any, i: int) -> Optional[str]:
     """None when finding number `i` is an object whose fix and evidence have the right JSON types."""
     if type(f) is not dict and not isinstance(f, dict):  # the common case first: JSON objects are dicts
-        return "field 'findings' has an item that is not an object, expected an object per finding"
+        return _("field '{field}' has an item that is not an object, expected an object per finding").format(
+            field="findings")
     fix, evidence = f.get("fix"), f.get("evidence")
     if fix is not None and type(fix) is not list and not isinstance(fix, list):
-        return f"field 'findings[{i}].fix' is {type(fix).__name__}, expected a list of steps"
+        return _("field '{field}' is {type}, expected a list of steps").format(field=f"findings[{i}].fix",
+                                                                           type=type(fix).__name__)
     if evidence is not None and type(evidence) is not dict and not isinstance(evidence, dict):
-        return f"field 'findings[{i}].evidence' is {type(evidence).__name__}, expected an object"
+        return _("field '{field}' is {type}, expected an object").format(field=f"findings[{i}].evidence",
+                                                                      type=type(evidence).__name__)
     return None
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any, Dict, List, Optional
 
 from .data import load_data_file
+from .i18n import _
 from .versions import pep440_version
 
 def load_release_notes() -> Dict[str, Any]:
@@ -16,8 +17,9 @@ def load_release_notes() -> Dict[str, Any]:
 
 def where_to_read(version: str, notes: Optional[Dict[str, Any]] = None) -> str:
     loc = (notes or load_release_notes())["notes_location"]
-    return (f"see RELEASE.md of release {version}: {loc['repo']} {loc['paths'][0]}, section "
-            f"'{loc['section'].format(version=version)}' ({', '.join(loc['headings_to_read'][:2])})")
+    return _("see RELEASE.md of release {version}: {repo} {path}, section '{section}' ({headings})").format(
+        version=version, repo=loc["repo"], path=loc["paths"][0], section=loc["section"].format(version=version),
+        headings=", ".join(loc["headings_to_read"][:2]))
 
 
 def releases_between(old: str, new: str, notes: Optional[Dict[str, Any]] = None) -> Optional[List[Dict[str, Any]]]:

@@ -13,6 +13,8 @@ from __future__ import annotations
 import re
 from typing import Any, List
 
+from .i18n import _
+
 _TYPES = {"object": dict, "array": list, "string": str, "boolean": bool, "null": type(None)}
 
 
@@ -26,7 +28,7 @@ def _type_ok(value: Any, t: str) -> bool:
     if t == "number":
         return isinstance(value, (int, float)) and not isinstance(value, bool)
     if t not in _TYPES:
-        raise SchemaError(f"unsupported type {t!r}")
+        raise SchemaError(_("unsupported type {type}").format(type=repr(t)))
     return isinstance(value, _TYPES[t])
 
 
@@ -39,7 +41,7 @@ def schema_errors(data: Any, schema: dict, limit: int = 50, where: str = "$") ->
         while "$ref" in node:
             ref = node["$ref"]
             if not ref.startswith("#/"):
-                raise SchemaError(f"unsupported $ref {ref!r}")
+                raise SchemaError(_("unsupported $ref {ref}").format(ref=repr(ref)))
             target = root
             for part in ref[2:].split("/"):
                 target = target[part]
@@ -54,40 +56,54 @@ def schema_errors(data: Any, schema: dict, limit: int = 50, where: str = "$") ->
         if t is not None:
             types = t if isinstance(t, list) else [t]
             if not any(_type_ok(value, x) for x in types):
-                errors.append(f"{path}: expected {' or '.join(types)}, got {type(value).__name__}")
+                errors.append(_("{path}: expected {types}, got {type}").format(path=path, types=_either(types),
+                                                                               type=type(value).__name__))
                 return
         if "const" in node and value != node["const"]:
-            errors.append(f"{path}: {value!r}, expected {node['const']!r}")
+            errors.append(_("{path}: {value}, expected {expected}").format(path=path, value=repr(value),
+                                                                         expected=repr(node["const"])))
         if "enum" in node and value not in node["enum"]:
-            errors.append(f"{path}: {value!r} is not one of {node['enum']}")
+            errors.append(_("{path}: {value} is not one of {choices}").format(path=path, value=repr(value),
+                                                                            choices=node["enum"]))
         if isinstance(value, str):
             if "minLength" in node and len(value) < node["minLength"]:
-                errors.append(f"{path}: empty string" if node["minLength"] == 1
-                              else f"{path}: shorter than {node['minLength']} characters")
+                errors.append(_("{path}: empty string").format(path=path) if node["minLength"] == 1
+                              else _("{path}: shorter than {count} characters").format(path=path,
+                                                                                     count=node["minLength"]))
             if "pattern" in node and not re.search(node["pattern"], value):
-                errors.append(f"{path}: {value!r} does not match {node['pattern']}")
+                errors.append(_("{path}: {value} does not match {pattern}").format(path=path, value=repr(value),
+                                                                                 pattern=node["pattern"]))
         if isinstance(value, list):
             if "minItems" in node and len(value) < node["minItems"]:
-                errors.append(f"{path}: needs at least {node['minItems']} item(s)")
+                errors.append(_("{path}: needs at least {count} item(s)").format(path=path, count=node["minItems"]))
             if "items" in node:
                 for i, item in enumerate(value):
                     walk(item, node["items"], f"{path}[{i}]")
         if isinstance(value, dict):
             for key in node.get("required", []):
                 if key not in value:
-                    errors.append(f"{path}: missing field {key!r}")
+                    errors.append(_("{path}: missing field {field}").format(path=path, field=repr(key)))
             names = node.get("propertyNames", {}).get("pattern")
             if names:
-                errors.extend(f"{path}: key {k!r} does not match {names}" for k in value if not re.search(names, k))
+                errors.extend(_("{path}: key {key} does not match {pattern}").format(path=path, key=repr(k), pattern=names)
+                              for k in value if not re.search(names, k))
             props = node.get("properties", {})
             extra = node.get("additionalProperties", True)
             for key, item in value.items():
                 if key in props:
                     walk(item, props[key], f"{path}.{key}")
                 elif extra is False:
-                    errors.append(f"{path}: unexpected field {key!r}")
+                    errors.append(_("{path}: unexpected field {field}").format(path=path, field=repr(key)))
                 elif isinstance(extra, dict):
                     walk(item, extra, f"{path}.{key}")
 
     walk(data, schema, where)
     return errors[:limit]
+
+
+def _either(types: List[str]) -> str:
+    """'object', 'object or null', 'string or number or null': JSON type names, joined in the run's language."""
+    text = types[0]
+    for t in types[1:]:
+        text = _("{first} or {second}").format(first=text, second=t)
+    return text
