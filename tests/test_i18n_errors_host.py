@@ -31,6 +31,8 @@ def _cli(capsys, argv, lang="zh"):
     knowledge._cache.clear()
     try:
         code = main(argv + ["--lang", lang])
+    except SystemExit as exc:  # argparse's errors (an argument's type= such as --baseline) exit from parse_args
+        code = exc.code
     finally:
         i18n.set_lang("en")
     return code, capsys.readouterr().err
@@ -176,6 +178,14 @@ def test_a_bad_baseline_report_in_chinese(tmp_path, zh):
     assert "`ascend-doctor check --format json`" in text
 
 
+def test_a_bad_baseline_on_the_command_line_in_chinese(tmp_path, capsys):
+    path = tmp_path / "known-good.json"
+    path.write_text("{\n")
+    code, err = _cli(capsys, ["check", "--bundle", fixture_path("a2_env_not_sourced"), "--baseline", str(path)])
+    _one_chinese_line(code, err, "known-good.json")
+    assert "第 2 行第 1 列" in err and "JSON 报告" in err
+
+
 # ---- the user's knowledge-base files (--kb FILE, $ASCEND_DOCTOR_KB) ----
 
 PART = "ascend-doctor.kb-part/1"
@@ -235,7 +245,7 @@ def test_a_bad_output_is_one_chinese_line(tmp_path, capsys):
     target = str(tmp_path / "absent" / "report.txt")
     code, err = _cli(capsys, ["check", "--bundle", fixture_path("a2_env_not_sourced"), "--output", target])
     _one_chinese_line(code, err, target)
-    assert "没有那个文件或目录" in err
+    assert "没有那个文件或目录" in err and not FRAME_WORDS.search(err.replace(target, "")), err
     code, err = _cli(capsys, ["check", "--bundle", fixture_path("a2_env_not_sourced"), "--output", target], lang="en")
     assert code == 2 and "(No such file or directory)" in err and not CJK.search(err)
 
