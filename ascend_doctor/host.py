@@ -59,7 +59,7 @@ DANGLING_LINK = N_("{path}: a dangling symbolic link")
 PERMISSION_DENIED = N_("{path}: permission denied")
 IS_A_DIRECTORY = N_("{path}: is a directory, expected a file")
 NO_SUCH_DIRECTORY = N_("{path}: no such directory")
-TOO_LARGE = N_("{path}: larger than {size} bytes, not read")
+TOO_LARGE = N_("{path}: larger than {limit} bytes, not read")
 NO_END_OF_DATA = N_("{path}: {kind} that gave no end of data within {seconds} s, expected a regular file")
 NOT_IN_SNAPSHOT = N_("{path}: no such file in the snapshot")
 NO_DIRECTORY_IN_SNAPSHOT = N_("{path}: no such directory in the snapshot")
@@ -468,7 +468,7 @@ class LiveHost(Host):
         except OSError as exc:
             raise FileUnreadable(OS_REASON.format(path=path, reason=exc.strerror or exc)) from None
         if len(data) > max_bytes:
-            raise FileTooLarge(TOO_LARGE.format(path=path, size=max_bytes))
+            raise FileTooLarge(TOO_LARGE.format(path=path, limit=max_bytes))
         return _decode(data)
 
     def exists(self, path: str) -> bool:
@@ -734,7 +734,7 @@ class SnapshotHost(Host):
         with open(local, "rb") as fh:
             data = fh.read(max_bytes + 1)
         if len(data) > max_bytes:
-            raise FileTooLarge(TOO_LARGE.format(path=path, size=max_bytes))
+            raise FileTooLarge(TOO_LARGE.format(path=path, limit=max_bytes))
         return _decode(data)
 
     def exists(self, path: str) -> bool:
