@@ -27,10 +27,10 @@ import time
 from typing import Dict, List, Mapping, Optional, Sequence, Tuple
 
 from . import phrases
-from .i18n import N_, _, get_lang, lookup
+from .i18n import N_, _
 from .i18n_text import Text
 from .process import MAX_COMMAND_OUTPUT, kill_running, run_captured, track, untrack  # noqa: F401 (re-exported)
-from .reasons import json_reason, os_reason
+from .reasons import json_reason, os_reason, os_text
 from .records import dataclass, field
 
 SNAPSHOT_FORMAT = "ascend-doctor-snapshot/1"
@@ -47,70 +47,10 @@ NON_REGULAR_READ_TIMEOUT = 10.0
 class HostError(Exception):
     """A question the host could not answer (the message says which path and why).
 
-    Its message is a fact (probes keep it in their errors, a saved report is judged again later), so it is
-    always English, made from one of the phrases below; `word(text)` says it in the run's language where shown.
+    Raised with an i18n_text.Text made from a phrase of phrases.py: the message is a fact (probes keep it,
+    `phrases.error_text(exc)`, and a saved report is judged again later), so it is English, and a check shows
+    it in the run's language with `i18n_text.localized()`.
     """
-
-
-# The phrases of the facts this module writes: HostError messages and PythonInfo.error. English in the facts,
-# worded again from their values by `word()` in the report's language.
-NO_SUCH_FILE = N_("{path}: no such file")
-DANGLING_LINK = N_("{path}: a dangling symbolic link")
-PERMISSION_DENIED = N_("{path}: permission denied")
-IS_A_DIRECTORY = N_("{path}: is a directory, expected a file")
-NO_SUCH_DIRECTORY = N_("{path}: no such directory")
-TOO_LARGE = N_("{path}: larger than {limit} bytes, not read")
-NO_END_OF_DATA = N_("{path}: {kind} that gave no end of data within {seconds} s, expected a regular file")
-NOT_IN_SNAPSHOT = N_("{path}: no such file in the snapshot")
-NO_DIRECTORY_IN_SNAPSHOT = N_("{path}: no such directory in the snapshot")
-DENIED_ON_COLLECTED = N_("{path}: permission denied (on the collected machine)")
-LINK_LOOP = N_("{path}: too many levels of symbolic links")
-OS_REASON = "{path}: {reason}"  # an OSError's strerror, worded by reasons.os_reason
-PY_IS_A_DIRECTORY = N_("{path}: is a directory, expected a Python interpreter (e.g. {path}/bin/python)")
-PY_CANNOT_RUN = N_("{path}: cannot run ({reason}), expected a Python interpreter")
-PY_NO_ANSWER = N_("{path}: did not answer in {seconds} s")
-PY_NOT_WORKING = N_("{path}: not a working Python interpreter (exit {code}: {output})")
-PY_NO_OUTPUT = N_("no output")
-FILE_KINDS = (N_("a FIFO (named pipe)"), N_("a device file"), N_("a socket"), N_("not a regular file"))
-PHRASES = (NO_SUCH_FILE, DANGLING_LINK, PERMISSION_DENIED, IS_A_DIRECTORY, NO_SUCH_DIRECTORY, TOO_LARGE,
-           NO_END_OF_DATA, NOT_IN_SNAPSHOT, NO_DIRECTORY_IN_SNAPSHOT, DENIED_ON_COLLECTED, LINK_LOOP,
-           PY_IS_A_DIRECTORY, PY_CANNOT_RUN, PY_NO_ANSWER, PY_NOT_WORKING)
-_phrase_patterns = None
-
-
-def _patterns():
-    """(phrase, regex capturing its values) for every phrase, the longest literal text first."""
-    global _phrase_patterns
-    if _phrase_patterns is None:
-        import re
-        import string
-
-        out = []
-        for phrase in sorted(PHRASES, key=lambda t: -len(re.sub(r"\{[^}]*\}", "", t))):
-            parts, seen = ["^"], set()
-            for literal, name, _spec, _conv in string.Formatter().parse(phrase):
-                parts.append(re.escape(literal))
-                if name is not None:
-                    parts.append(f"(?P={name})" if name in seen else f"(?P<{name}>.+?)")
-                    seen.add(name)
-            out.append((phrase, re.compile("".join(parts) + "$", re.S)))
-        _phrase_patterns = out
-    return _phrase_patterns
-
-
-def word(text):
-    """A phrase of this module's facts (a HostError message, PythonInfo.error) in the run's language, worded
-    from the values it holds; any other text (or any text in English) is returned as it is."""
-    if get_lang() == "en" or not isinstance(text, str) or not text:
-        return text
-    for phrase, pattern in _patterns():
-        m = pattern.match(text)
-        if m:
-            return _(phrase).format(**{k: lookup(v) for k, v in m.groupdict().items()})
-    path, sep, reason = text.rpartition(": ")  # OS_REASON: "<path>: <strerror>"
-    if sep and lookup(reason) != reason:
-        return _("{path}: {reason}").format(path=path, reason=lookup(reason))
-    return lookup(text)
 
 
 class FileMissing(HostError):
@@ -356,26 +296,27 @@ def ask_python(exe: str, why: str, timeout: float = 20.0) -> PythonInfo:
     It runs like every other command (process.run_captured: its group killed at the timeout or on Ctrl-C)."""
 
     def failed(phrase: str, **values) -> PythonInfo:
-        return PythonInfo(version="", executable=exe, chosen_by=why, error=phrase.format(path=exe, **values))
+        return PythonInfo(version="", executable=exe, chosen_by=why, error=Text(phrase, path=exe, **values))
 
     if os.path.isdir(exe):
-        return failed(PY_IS_A_DIRECTORY)
+        return failed(phrases.PYTHON_IS_DIRECTORY)
     if not os.path.exists(exe):
-        return failed(NO_SUCH_FILE)
+        return failed(phrases.FILE_MISSING)
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME")}
     try:
         proc = run_captured([exe, "-c", _ASK_PYTHON], timeout, env=env)
     except OSError as exc:
-        return failed(PY_CANNOT_RUN, reason=exc.strerror or exc)
+        return failed(phrases.PYTHON_CANNOT_RUN, reason=os_text(exc))
     if proc.timed_out:
-        return failed(PY_NO_ANSWER, seconds=f"{timeout:g}")
+        return failed(phrases.PYTHON_NO_ANSWER, seconds=f"{timeout:g}")
     try:
         data = json.loads(proc.stdout.decode("utf-8", "replace").strip().splitlines()[-1])
         if not isinstance(data, dict):
             raise ValueError
     except (ValueError, IndexError):
-        tail = (proc.stderr.decode("utf-8", "replace").strip().splitlines() or [PY_NO_OUTPUT])[-1][:200]
-        return failed(PY_NOT_WORKING, code=proc.returncode, output=tail)
+        lines = proc.stderr.decode("utf-8", "replace").strip().splitlines()
+        return failed(phrases.PYTHON_NOT_WORKING, code=proc.returncode,
+                      output=lines[-1][:200] if lines else Text(phrases.PYTHON_NO_OUTPUT))
     return PythonInfo(version=str(data.get("version") or ""), executable=str(data.get("executable") or exe),
                       implementation=str(data.get("implementation") or "CPython"),
                       site_packages=[str(p) for p in data.get("site_packages") or []], chosen_by=why)
@@ -451,7 +392,7 @@ class LiveHost(Host):
     def read_text(self, path: str, max_bytes: int = DEFAULT_MAX_READ) -> str:
         try:
             if os.path.isdir(path):
-                raise FileUnreadable(IS_A_DIRECTORY.format(path=path))
+                raise FileUnreadable(Text(phrases.FILE_IS_DIRECTORY, path=path))
             # O_NONBLOCK: opening a FIFO nobody writes to would otherwise block the doctor for ever.
             fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
             # Buffered: its read(n) loops until n bytes or EOF (a /proc file gives a page per read call).
@@ -462,13 +403,14 @@ class LiveHost(Host):
                 else:  # a pipe (`rank-table /dev/stdin`), a FIFO, a device: read, but never wait for ever
                     data = _read_with_deadline(fd, max_bytes + 1, NON_REGULAR_READ_TIMEOUT, path, mode)
         except FileNotFoundError:
-            raise FileMissing((DANGLING_LINK if os.path.islink(path) else NO_SUCH_FILE).format(path=path)) from None
+            raise FileMissing(Text(phrases.FILE_DANGLING if os.path.islink(path) else phrases.FILE_MISSING,
+                                   path=path)) from None
         except PermissionError:
-            raise FileUnreadable(PERMISSION_DENIED.format(path=path)) from None
+            raise FileUnreadable(Text(phrases.FILE_DENIED, path=path)) from None
         except OSError as exc:
-            raise FileUnreadable(OS_REASON.format(path=path, reason=exc.strerror or exc)) from None
+            raise FileUnreadable(Text(phrases.FILE_OS_ERROR, path=path, reason=os_text(exc))) from None
         if len(data) > max_bytes:
-            raise FileTooLarge(TOO_LARGE.format(path=path, limit=max_bytes))
+            raise FileTooLarge(Text(phrases.FILE_TOO_LARGE, path=path, limit=max_bytes))
         return _decode(data)
 
     def exists(self, path: str) -> bool:
@@ -484,9 +426,9 @@ class LiveHost(Host):
         try:
             return sorted(os.listdir(path))
         except FileNotFoundError:
-            raise FileMissing(NO_SUCH_DIRECTORY.format(path=path)) from None
+            raise FileMissing(Text(phrases.DIR_MISSING, path=path)) from None
         except OSError as exc:
-            raise FileUnreadable(OS_REASON.format(path=path, reason=exc.strerror or exc)) from None
+            raise FileUnreadable(Text(phrases.FILE_OS_ERROR, path=path, reason=os_text(exc))) from None
 
     def realpath(self, path: str) -> str:
         return os.path.realpath(path)
@@ -612,7 +554,7 @@ def _read_with_deadline(fd: int, limit: int, timeout: float, path: str, mode: in
         except BlockingIOError:
             left = deadline - time.monotonic()
             if left <= 0:
-                raise FileUnreadable(NO_END_OF_DATA.format(path=path, kind=_file_kind(mode),
+                raise FileUnreadable(Text(phrases.FILE_NO_END, path=path, kind=_file_kind(mode),
                                                            seconds=f"{timeout:g}")) from None
             select.select([fd], [], [], min(left, 0.5))
             continue
@@ -624,14 +566,13 @@ def _read_with_deadline(fd: int, limit: int, timeout: float, path: str, mode: in
 
 
 def _file_kind(mode: int) -> str:
-    fifo, device, socket, other = FILE_KINDS
     if stat.S_ISFIFO(mode):
-        return fifo
+        return Text(phrases.FILE_KIND_FIFO)
     if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        return device
+        return Text(phrases.FILE_KIND_DEVICE)
     if stat.S_ISSOCK(mode):
-        return socket
-    return other
+        return Text(phrases.FILE_KIND_SOCKET)
+    return Text(phrases.FILE_KIND_OTHER)
 
 
 def _decode(data: bytes) -> str:
@@ -692,7 +633,7 @@ class SnapshotHost(Host):
     # an absolute link target means the same path on the collected machine.
     def _resolve(self, path: str, depth: int = 0) -> str:
         if depth > 40:
-            raise FileUnreadable(LINK_LOOP.format(path=path))
+            raise FileUnreadable(Text(phrases.FILE_LINK_LOOP, path=path))
         path = posixpath.normpath("/" + path.lstrip("/"))
         parts = [p for p in path.split("/") if p]
         cur = "/"
@@ -725,16 +666,16 @@ class SnapshotHost(Host):
     def read_text(self, path: str, max_bytes: int = DEFAULT_MAX_READ) -> str:
         local = self._local(path)
         if os.path.isdir(local):
-            raise FileUnreadable(IS_A_DIRECTORY.format(path=path))
+            raise FileUnreadable(Text(phrases.FILE_IS_DIRECTORY, path=path))
         if not os.path.isfile(local):
-            raise FileMissing(NOT_IN_SNAPSHOT.format(path=path))
+            raise FileMissing(Text(phrases.FILE_MISSING_IN_SNAPSHOT, path=path))
         marker = local + ".unreadable"
         if os.path.exists(marker):  # collected as "permission denied" on the source machine
-            raise FileUnreadable(DENIED_ON_COLLECTED.format(path=path))
+            raise FileUnreadable(Text(phrases.FILE_DENIED_COLLECTED, path=path))
         with open(local, "rb") as fh:
             data = fh.read(max_bytes + 1)
         if len(data) > max_bytes:
-            raise FileTooLarge(TOO_LARGE.format(path=path, limit=max_bytes))
+            raise FileTooLarge(Text(phrases.FILE_TOO_LARGE, path=path, limit=max_bytes))
         return _decode(data)
 
     def exists(self, path: str) -> bool:
@@ -758,7 +699,7 @@ class SnapshotHost(Host):
     def listdir(self, path: str) -> List[str]:
         local = self._local(path)
         if not os.path.isdir(local):
-            raise FileMissing(NO_DIRECTORY_IN_SNAPSHOT.format(path=path))
+            raise FileMissing(Text(phrases.DIR_MISSING_IN_SNAPSHOT, path=path))
         return sorted(n for n in os.listdir(local) if not n.endswith(".unreadable") and n != KEEP_MARKER)
 
     def realpath(self, path: str) -> str:

@@ -5,13 +5,15 @@ OS or the JSON reader gave ("(Permission denied)", "Expecting value"). Those are
 the json module; the common ones are messages of the catalog (errors_host.po), so a Chinese run says them in
 Chinese too. English gets the library's text unchanged; a reason not listed here is shown as the library wrote it.
 
-`os_reason(exc)` and `json_reason(exc)` are for the code that words an error; `i18n.lookup(exc.strerror)` does
-the same for a caller that already holds the text.
+`os_reason(exc)` and `json_reason(exc)` are for the code that words an error now; `os_text(exc)` for a reason
+kept in a fact (an i18n_text.Text: English, shown translated); `i18n.lookup(exc.strerror)` does the same for a
+caller that already holds the text.
 """
 
 from __future__ import annotations
 
 from .i18n import N_, _, lookup
+from .i18n_text import Text
 
 # What glibc's strerror says for the errors a doctor meets reading bundles and writing reports.
 OS_REASONS = (
@@ -53,6 +55,12 @@ def os_reason(exc: BaseException) -> str:
     """An OSError's reason (its strerror, else its text) in the run's language."""
     text = getattr(exc, "strerror", None) or exc
     return lookup(str(text))
+
+
+def os_text(exc: BaseException):
+    """An OSError's reason for a fact: a Text when it is one of OS_REASONS (shown translated), else the English."""
+    text = str(getattr(exc, "strerror", None) or exc)
+    return Text(text) if text in OS_REASONS else text
 
 
 def json_reason(exc) -> str:

@@ -262,31 +262,53 @@ def test_write_atomic_keeps_the_error_class_and_errno(tmp_path, zh):
 
 # ---- the host layer's phrases (facts: English, worded where shown) ----
 
-def test_host_errors_are_english_facts_worded_in_chinese_where_shown(tmp_path):
-    from ascend_doctor.host import FileMissing, LiveHost, ask_python, word
+def test_host_errors_are_english_facts_shown_in_chinese(tmp_path):
+    from ascend_doctor import phrases
+    from ascend_doctor.host import FileMissing, FileUnreadable, LiveHost, SnapshotHost, ask_python
+    from ascend_doctor.i18n_text import localized
+    from ascend_doctor.snapshot import write_snapshot
 
-    host = LiveHost()
-    with pytest.raises(FileMissing) as info:
-        host.read_text(str(tmp_path / "version.info"))
-    fact = str(info.value)
-    assert fact == f"{tmp_path}/version.info: no such file"
-    py = ask_python(str(tmp_path), "--python")
-    assert py.error == f"{tmp_path}: is a directory, expected a Python interpreter (e.g. {tmp_path}/bin/python)"
-    assert word(fact) == fact
+    live = LiveHost()
+    snap = SnapshotHost(write_snapshot(str(tmp_path / "snap"), hostname="n1", unreadable=["/etc/npu.info"]))
+
+    def fact(call, exc_type):
+        with pytest.raises(exc_type) as info:
+            call()
+        return phrases.error_text(info.value)
+
+    def facts():
+        return [fact(lambda: live.read_text(str(tmp_path / "version.info")), FileMissing),
+                fact(lambda: live.listdir(str(tmp_path / "absent")), FileMissing),
+                fact(lambda: snap.read_text("/etc/npu.info"), FileUnreadable),
+                fact(lambda: snap.read_text("/etc/other.info"), FileMissing),
+                ask_python(str(tmp_path), "--python").error]
+
+    english = [f"{tmp_path}/version.info: no such file", f"{tmp_path}/absent: no such directory",
+               "/etc/npu.info: permission denied (on the collected machine)", "/etc/other.info: no such file in the snapshot",
+               f"{tmp_path}: is a directory, expected a Python interpreter (e.g. {tmp_path}/bin/python)"]
+    assert [str(f) for f in facts()] == english
+    assert [localized(f) for f in facts()] == english
     i18n.set_lang("zh")
     try:
-        with pytest.raises(FileMissing) as info:
-            host.read_text(str(tmp_path / "version.info"))
-        assert str(info.value) == fact  # facts stay English in a Chinese run
-        assert word(fact) == f"{tmp_path}/version.info：文件不存在"
-        assert word(py.error) == f"{tmp_path}：是目录，应为 Python 解释器（例如 {tmp_path}/bin/python）"
-        assert word(f"{tmp_path}/x: Permission denied") == f"{tmp_path}/x：权限不足"
-        assert word("/dev/x: a FIFO (named pipe) that gave no end of data within 10 s, expected a regular file") == \
-            "/dev/x：FIFO（命名管道）在 10 秒内没有读到数据结尾，应为普通文件"
-        assert word("something else: entirely") == "something else: entirely"
-        assert word(None) is None
+        made_in_zh = facts()
+        assert [str(f) for f in made_in_zh] == english  # facts stay English in a Chinese run
+        assert [localized(f) for f in made_in_zh] == [
+            f"{tmp_path}/version.info：文件不存在", f"{tmp_path}/absent：目录不存在",
+            "/etc/npu.info：没有读取权限（在收集信息的机器上）", "/etc/other.info：快照中没有该文件",
+            f"{tmp_path}：是目录，应为 Python 解释器（例如 {tmp_path}/bin/python）"]
     finally:
         i18n.set_lang("en")
+
+
+def test_an_os_reason_kept_in_a_fact_is_shown_in_chinese(zh):
+    from ascend_doctor import phrases
+    from ascend_doctor.i18n_text import Text, localized
+    from ascend_doctor.reasons import os_text
+
+    text = Text(phrases.FILE_OS_ERROR, path="/x", reason=os_text(PermissionError(13, "Permission denied")))
+    assert str(text) == "/x: Permission denied" and localized(text) == "/x：权限不足"
+    odd = Text(phrases.FILE_OS_ERROR, path="/x", reason=os_text(OSError(99, "Something new")))
+    assert localized(odd) == "/x：Something new"  # a reason not in the catalog: as the OS said it
 
 
 def test_node_facts_names_and_values_have_chinese_for_display(zh):
