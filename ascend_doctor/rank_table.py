@@ -23,6 +23,7 @@ from typing import Any, Dict, Iterable, List, Optional, Set, Tuple
 from .findings import FAIL, INFO, WARN
 from .i18n import N_
 from .i18n_text import Text
+from .reasons import JSON_REASONS
 from .json_values import MAX_DIGITS as _MAX_DIGITS
 from .json_values import HugeNumber as _HugeNumber
 from .json_values import NonJsonConstant as _NonJsonConstant
@@ -217,12 +218,6 @@ def parse_rank_table_text(text: str) -> Tuple[Any, List[Problem], _Parsed]:
     return doc, problems, parsed
 
 
-# The json module's messages (CPython's json.decoder and _json), translated where shown; another is kept as it is.
-JSON_MESSAGES = (N_("Expecting value"), N_("Expecting ':' delimiter"), N_("Expecting ',' delimiter"),
-                 N_("Expecting property name enclosed in double quotes"), N_("Unterminated string starting at"),
-                 N_("Extra data"), N_("Invalid control character at"), N_("Invalid \\escape"),
-                 N_("Illegal trailing comma before end of object"), N_("Illegal trailing comma before end of array"))
-
 
 def _syntax_problem(exc: json.JSONDecodeError) -> Problem:
     hint = ""
@@ -232,7 +227,7 @@ def _syntax_problem(exc: json.JSONDecodeError) -> Problem:
         hint = Text(N_(" (a missing comma between two entries?)"))
     elif "Unterminated string" in exc.msg:
         hint = Text(N_(" (a missing closing quote, or the file was cut short?)"))
-    reason = Text(exc.msg.replace("{", "{{").replace("}", "}}")) if exc.msg in JSON_MESSAGES else exc.msg
+    reason = Text(exc.msg.replace("{", "{{").replace("}", "}}")) if exc.msg in JSON_REASONS else exc.msg
     return Problem("", FAIL, "R1", Text(N_("not valid JSON: {reason}{hint}"), reason=reason, hint=hint),
                    exc.lineno, exc.colno)
 

@@ -130,13 +130,14 @@ def add_python_argument(p) -> None:
 def live_host(args):
     """This machine, judging the interpreter --python names (one-line error, exit 2, when it cannot be asked)."""
     from ..host import LiveHost
+    from ..i18n_text import localized
 
     requested = getattr(args, "python", None)
     host = LiveHost(python=requested)
     if requested:
         info = host.python
         if info.error:
-            raise CliError("--python " + info.error)
+            raise CliError("--python " + localized(info.error))
     return host
 
 
