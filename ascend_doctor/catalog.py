@@ -218,9 +218,10 @@ class Message(NamedTuple):
     where: str  # path:line
 
 
-def extract_messages(path: str, rel: Optional[str] = None) -> List[Message]:
-    """The messages one Python file marks: literal first arguments of _(), N_(), ngettext(), and the title
-    and outcome lines of @check(id, title, fail=, warn=, error=, skip=)."""
+def extract_messages(path: str, rel: Optional[str] = None, markers: Optional[Dict[str, int]] = None) -> List[Message]:
+    """The messages one Python file marks: literal first arguments of _(), N_(), ngettext() (or only of the
+    `markers` given), and the title and outcome lines of @check(id, title, fail=, warn=, error=, skip=)."""
+    markers = MARKERS if markers is None else markers
     with open(path, encoding="utf-8") as fh:
         tree = ast.parse(fh.read(), path)
     rel = rel or path
@@ -235,10 +236,10 @@ def extract_messages(path: str, rel: Optional[str] = None) -> List[Message]:
         name = node.func.id if isinstance(node.func, ast.Name) else \
             node.func.attr if isinstance(node.func, ast.Attribute) else None
         where = f"{rel}:{node.lineno}"
-        if name in MARKERS and node.args:
+        if name in markers and node.args:
             first = literal(node.args[0])
             if first:
-                plural = literal(node.args[1]) if MARKERS[name] == 2 and len(node.args) > 1 else None
+                plural = literal(node.args[1]) if markers[name] == 2 and len(node.args) > 1 else None
                 out.append(Message(first, plural, where))
         elif name == "check" and len(node.args) >= 2 and literal(node.args[0]) and "." in literal(node.args[0]):
             title = literal(node.args[1])

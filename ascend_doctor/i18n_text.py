@@ -12,13 +12,17 @@ and `localized()` formats its message id again in the current language, its para
 
 Mark the message id with N_() where it is written (the catalog extractor finds it there). The message is
 always formatted, so a literal brace is written twice ("an object {{...}}"), as in any str.format text.
+
+A fact read back from a saved report is a plain str: localized() matches it against the registered phrase
+templates (ascend_doctor/phrases.py, one regular expression derived from each template) and words it again, so
+a reloaded report reads as the first run did.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from .i18n import _, lookup
+from .i18n import _, get_lang
 
 
 def _rebuild(msgid: str, params: dict) -> "Text":
@@ -43,10 +47,13 @@ class Text(str):
 
 
 def localized(value: Any) -> Any:
-    """`value` in the current language: a Text formatted again, a plain string looked up (a fixed message),
-    anything else unchanged."""
+    """`value` in the current language: a Text formatted again; a plain string (a fact read back from a saved
+    report's JSON) looked up as a message, else worded again from the phrase template it matches
+    (phrases.reword); anything else unchanged. English returns its input."""
     if isinstance(value, Text):
         return value.localized()
-    if isinstance(value, str):
-        return lookup(value)
+    if isinstance(value, str) and value and get_lang() != "en":
+        from .phrases import reword  # the templates and their patterns: only a run in another language
+
+        return reword(value)
     return value

@@ -1,20 +1,29 @@
-"""The fixed phrases probes write into facts, each one message (N_), used through i18n_text.Text.
+"""The phrases probes write into facts, each one message (N_), and how a check shows them in the report's language.
 
 Facts stay English: a saved report is judged again later, and its facts must read the same whatever language
 the first run spoke. A probe records a problem as `Text(EMPTY_FILE, path=..., expected=Text(KEY_VALUE_LINES))`:
 that *is* the English string (facts, JSON and comparisons see a plain str) and remembers its message, so a check
 that shows it writes `i18n_text.localized(problem)` and the reader gets it in the run's language, a Text inside
-a Text translated too. The phrases live here, in one place, so the probes that write them and the catalog
-(locale/zh_CN/checks_install.po) agree. Facts read back from a saved report's JSON are plain strings: they are
-shown in English (a fixed phrase is still looked up).
+a Text translated too. The phrases live here, in one place, so the probes that write them and the catalogs agree.
+
+Facts read back from a saved report's JSON are plain strings. localized() looks one up as a message, else
+matches it against the templates (this module's, and the messages of TEMPLATE_MODULES: a rank table's problems)
+with a regular expression derived from each template (template_regex: the literal text escaped, a named group
+per placeholder), the most literal template first, and formats the translated template with the captured
+values, each worded again the same way (a phrase inside a phrase). A string no template matches is shown as
+written. English never gets here: it shows the fact as it is.
 """
 
 from __future__ import annotations
 
-from typing import Any
+import re
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple
 
-from .i18n import N_
+from .i18n import N_, _, get_lang, lookup
 from .i18n_text import Text
+
+if TYPE_CHECKING:
+    from .lazyre import LazyPattern
 
 # ---- probes/kv.py: a key=value file that cannot be used ("expected" says what it should hold) ----
 UNREADABLE_FILE = N_("{error}; expected {expected}")
@@ -93,6 +102,198 @@ COMMAND_EXIT = N_("`{command}` exited with code {code}")
 # ---- probes/system.py, probes/python_env.py (fixed phrases) ----
 OS_RELEASE_UNREADABLE = N_("/etc/os-release: not readable; OS unknown")
 PYTHON_VERSION_MISSING = N_("Python version not recorded")
+
+# ---- probes/hccn.py, probes/cuda.py: a tool that gave no answer ----
+HCCN_TOOL_NOT_FOUND = N_("hccn_tool not found ({path} or on PATH)")
+NVIDIA_SMI_NO_BANNER = N_("`nvidia-smi` printed no 'NVIDIA-SMI <v> Driver Version: <v>' banner")
+
+# ---- probes/mindspore_pkg.py: where the package's devices (flavour_source) and CUDA build were read ----
+MS_CUDA_FILE_NAMES = N_("file names in the package: {files}")
+MS_LIB_PLUGINS = N_("{dir}/lib: plugins for {backends}")
+MS_LIB_PLUGIN = N_("{dir}/lib: {backend} plugin")
+MS_LIB_CPU_ONLY = N_("{dir}/lib: only CPU libraries")
+MS_DIST_NAME = N_("distribution name {name}")
+MS_DIST_NAME_1X = N_("distribution name {name} {version} (1.x)")
+MS_DIST_NAME_MAJOR = N_("distribution name {name} (major version only)")
+MS_DIRECT_URL = N_("{dist_info}/direct_url.json: installed from {url}")
+MS_LOCAL_VERSION = N_("local version tag of {version}")
+MS_NOTHING_SAYS = N_("no plugin libraries and no device in the distribution name")
+
+# ---- probes/launch.py ----
+LAUNCH_NOT_INTEGER = N_("environment {name}={value}: expected an integer")
+LAUNCH_RANK_TABLE_UNREADABLE = N_("{path}: rank table named by {var} is not readable")
+
+# ---- probes/rank_table.py: how this node was matched to a rank-table server ("what": a kind below or a variable) ----
+MATCHED_BY = N_("{key} {value} is {what}")
+MATCH_HOSTNAME = N_("hostname")
+MATCH_HOSTNAME_I = N_("a local IP (hostname -I)")
+MATCH_IP_ADDR = N_("a local IP (ip addr)")
+
+
+# ---- plain strings (facts read back from a saved report's JSON) worded again from the templates ----
+
+# Other modules whose N_() messages are phrases kept in facts: a rank table's problems (Problem.to_json keeps the
+# English string) and the address and value wordings they are made of. Their messages stay where they are
+# written; they are read from the source (catalog.extract_messages) the first time a plain string must be
+# matched, which only a run in another language than English does.
+TEMPLATE_MODULES = ("rank_table.py", "netrules.py", "json_values.py")
+
+# A template with less literal text than this ("{key} {value} is {what}") would match many an English sentence:
+# it is taken only when one of the values it captures is itself a phrase.
+WEAK_LITERAL = 4
+
+_registry: Optional[Tuple[List[Tuple["LazyPattern", str, List[Tuple[str, Optional[str]]]]], frozenset]] = None
+_reworded: Dict[Tuple[str, str], Tuple[str, int]] = {}
+
+
+def messages() -> List[str]:
+    """Every registered phrase: this module's constants, then the N_() messages of TEMPLATE_MODULES."""
+    import os
+
+    from .catalog import extract_messages
+
+    found = [v for k, v in globals().items() if k.isupper() and isinstance(v, str)]
+    here = os.path.dirname(os.path.abspath(__file__))
+    for name in TEMPLATE_MODULES:
+        found += [m.msgid for m in extract_messages(os.path.join(here, name), markers={"N_": 1})]
+    return list(dict.fromkeys(found))
+
+
+def templates() -> List[str]:
+    """The registered phrases with placeholders the matcher can invert."""
+    return [t for t in messages() if _fields(t)]
+
+
+def _fields(template: str) -> List[Tuple[str, Optional[str]]]:
+    """[(literal text, placeholder name or None)] of a str.format template; [] when it has no placeholder, no
+    literal text, or a placeholder the matcher cannot invert (a conversion, a format spec, an index or attribute)."""
+    import string
+
+    parts, named, literal_text = [], False, False
+    try:
+        parsed = list(string.Formatter().parse(template))
+    except ValueError:
+        return []
+    for literal, name, spec, conversion in parsed:
+        if name is not None and (conversion or spec or not name.isidentifier()):
+            return []
+        parts.append((literal, name))
+        named = named or name is not None
+        literal_text = literal_text or bool(literal.strip())
+    return parts if named and literal_text else []
+
+
+def _literal_weight(parts) -> int:
+    return sum(len("".join(lit.split())) for lit, _n in parts)
+
+
+def template_regex(template: str) -> str:
+    """The regular expression that matches what `template` formats to: its literal parts escaped, a named group
+    per placeholder (a repeated one must repeat the same text). A placeholder is lazy, except one followed by
+    another with only blanks between ("{kind} {value}": greedy, so a phrase of several words stays whole). Two
+    placeholders with nothing between ("{reason}{hint}") are one group named "first__second", split by reword()."""
+    parts = _fields(template)
+    out, seen = [], set()
+    i = 0
+    while i < len(parts):
+        literal, name = parts[i]
+        out.append(re.escape(literal))
+        nxt = parts[i + 1] if i + 1 < len(parts) else None
+        if name is None:
+            pass
+        elif name in seen:
+            out.append(f"(?P={name})")
+        elif nxt is not None and nxt[1] is not None and nxt[0] == "" and nxt[1] not in seen and nxt[1] != name:
+            seen.update((name, nxt[1]))
+            out.append(f"(?P<{name}__{nxt[1]}>.*?)")
+            i += 1  # the next part has no literal text: both placeholders are this group
+        else:
+            seen.add(name)
+            greedy = nxt is not None and nxt[1] is not None and not nxt[0].strip()
+            out.append(f"(?P<{name}>.*)" if greedy else f"(?P<{name}>.*?)")
+        i += 1
+    return "".join(out)
+
+
+def _load():
+    global _registry
+    if _registry is None:
+        from .lazyre import lazy_compile
+
+        every = messages()
+        fixed = frozenset(m for m in every if "{" not in m)
+        with_fields = [(t, _fields(t)) for t in every if _fields(t)]
+        # the most literal text first: "distribution name {name} (major version only)" before "distribution name {name}"
+        with_fields.sort(key=lambda tf: (-_literal_weight(tf[1]), sum(1 for _l, n in tf[1] if n)))
+        _registry = ([(lazy_compile(template_regex(t), re.DOTALL), t, f) for t, f in with_fields], fixed)
+    return _registry
+
+
+def _value(text: str) -> Tuple[str, int]:
+    """A captured value in the current language, and how many of its characters are phrase text (all of a
+    registered message; the literal text of the template it matches, and of its own values); data (paths,
+    numbers, names: 0) is shown as written."""
+    if not text:
+        return text, 0
+    if text in _load()[1]:
+        return lookup(text), len(text)
+    return _match(text)
+
+
+def _split(joined: str, first: str, second: str) -> Dict[str, Tuple[str, int]]:
+    """The values of two adjacent placeholders: the split that leaves the most phrase text (": Expecting ','
+    delimiter" + " (a missing comma between two entries?)"), else all in the first."""
+    best: Dict[str, Tuple[str, int]] = {first: (joined, 0), second: ("", 0)}
+    best_score = -1
+    for cut in range(len(joined), 0, -1):  # the whole text in the first placeholder first: it wins a tie
+        a, b = _value(joined[:cut]), _value(joined[cut:])
+        if a[1] + b[1] > best_score:
+            best, best_score = {first: a, second: b}, a[1] + b[1]
+    return best
+
+
+def _match(text: str) -> Tuple[str, int]:
+    """`text` worded again from the template that explains the most of it as phrase text (its literal text and
+    the phrases among its values), the more literal template on a tie; (text, 0) when none matches."""
+    key = (get_lang(), text)
+    if key in _reworded:
+        return _reworded[key]
+    _reworded[key] = (text, 0)  # a value is shorter than its text: no loop, this is only a guard
+    best, best_score = None, -1
+    for pattern, template, parts in _load()[0]:
+        m = pattern.fullmatch(text)
+        if not m:
+            continue
+        values: Dict[str, Tuple[str, int]] = {}
+        for group, captured in m.groupdict().items():
+            if "__" in group:
+                values.update(_split(captured, *group.split("__", 1)))
+            else:
+                values[group] = _value(captured)
+        from_values = sum(n for _v, n in values.values())
+        if _literal_weight(parts) < WEAK_LITERAL and not from_values:
+            continue
+        score = sum(len(lit) for lit, _n in parts) + from_values
+        if score > best_score:  # ties: the more literal template (the order tried)
+            best, best_score = (template, values), score
+    if best is not None:
+        template, values = best
+        _reworded[key] = (_(template).format(**{k: v for k, (v, _n) in values.items()}), best_score)
+    return _reworded[key]
+
+
+def reword(text: str) -> str:
+    """A plain English string in the current language: its translation when it is a message, else worded again
+    from the template it matches (the captured values worded the same way where they are phrases: a phrase
+    inside a phrase), else unchanged. Several templates can match one string ("is {kind}, expected {what}" and
+    "is {kind} {value}, expected {what}"): the one that explains the most of it as phrase text is taken (_match)."""
+    if get_lang() == "en" or not text:
+        return text
+    shown = lookup(text)
+    if shown != text:
+        return shown
+    return _match(text)[0]
+
 
 def error_text(exc: BaseException) -> Any:
     """The message of a host error: its Text when it was raised with one (so it can be shown translated), else

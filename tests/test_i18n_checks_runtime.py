@@ -5,12 +5,13 @@ reader's language to the probes' own output, and the data file's texts to the ca
 into English in a zh report unnoticed.
 """
 
+import json
 import re
 
 import pytest
 
-from ascend_doctor import i18n
-from ascend_doctor.checks import _phrases
+from ascend_doctor import i18n, phrases
+from ascend_doctor.i18n_text import Text, localized
 from ascend_doctor.facts import MindSporeFacts
 from ascend_doctor.host import CommandResult
 
@@ -47,11 +48,19 @@ def test_every_hccl_env_text_a_report_shows_has_chinese(text, zh):
     assert CJK.search(data_text(text)), f"data/hccl_env.json text without a zh_CN entry (checks_runtime.po): {text!r}"
 
 
+def _both(fact):
+    """A probe's phrase as a live run holds it (a Text) and as a saved report gives it back (a plain str)."""
+    return fact, str(fact)
+
+
 def test_english_phrases_pass_through_unchanged():
-    text = "`nvidia-smi` did not finish within its timeout"
-    assert _phrases.run_result(text) is text
-    assert _phrases.mindspore_source("distribution name mindspore-gpu") == "distribution name mindspore-gpu"
-    assert _phrases.rank_table_match("host_ip 10.0.0.1 is hostname") == "host_ip 10.0.0.1 is hostname"
+    from ascend_doctor.phrases import LAUNCH_NOT_INTEGER, MATCH_HOSTNAME, MATCHED_BY, MS_DIST_NAME
+
+    for fact in (CommandResult(["nvidia-smi"], None, error="timeout").describe(),
+                 Text(MS_DIST_NAME, name="mindspore-gpu"), Text(LAUNCH_NOT_INTEGER, name="RANK_ID", value="'x'"),
+                 Text(MATCHED_BY, key="host_ip", value="10.0.0.1", what=Text(MATCH_HOSTNAME))):
+        for text in _both(fact):
+            assert localized(text) == text
 
 
 @pytest.mark.parametrize("result", [
@@ -61,20 +70,21 @@ def test_english_phrases_pass_through_unchanged():
     CommandResult(["nvidia-smi"], 18),
 ])
 def test_how_a_command_failed_is_worded_in_chinese(result, zh):
-    shown = _phrases.run_result(result.describe())
-    assert CJK.search(shown) and f"`{' '.join(result.argv)}`" in shown
+    for text in _both(result.describe()):
+        shown = localized(text)
+        assert CJK.search(shown) and f"`{' '.join(result.argv)}`" in shown
 
 
-def test_the_hccn_and_nvidia_fixed_phrases_are_worded_in_chinese(zh):
-    import inspect
+def test_the_hccn_and_nvidia_phrases_are_worded_in_chinese(zh, make_snapshot):
+    from ascend_doctor.host import SnapshotHost
+    from ascend_doctor.probes import ProbeOptions, cuda, hccn
+    from ascend_doctor.probes.hccn import probe_hccn
 
-    from ascend_doctor.probes import cuda, hccn
-
-    assert "hccn_tool not found ({HCCN_TOOL} or on PATH)" in inspect.getsource(hccn)
-    assert CJK.search(_phrases.run_result(f"hccn_tool not found ({hccn.HCCN_TOOL} or on PATH)"))
-    banner = "`nvidia-smi` printed no 'NVIDIA-SMI <v> Driver Version: <v>' banner"
-    assert f'"{banner}"' in inspect.getsource(cuda)
-    assert CJK.search(_phrases.run_result(banner))
+    facts = probe_hccn(SnapshotHost(make_snapshot()), ProbeOptions())  # no hccn_tool, no hccn.conf, no device
+    assert facts.tool_error == f"hccn_tool not found ({hccn.HCCN_TOOL} or on PATH)"
+    for text in _both(facts.tool_error):
+        assert CJK.search(localized(text)) and hccn.HCCN_TOOL in localized(text)
+    assert CJK.search(localized(cuda.phrases.NVIDIA_SMI_NO_BANNER))
 
 
 def _decided(dist_name, version, backends=(), url=""):
@@ -98,20 +108,37 @@ def _decided(dist_name, version, backends=(), url=""):
     _decided("mystery", "0.1"),
 ], ids=lambda f: f"{f.dist_name}-{f.version}-{f.flavour}")
 def test_where_the_mindspore_probe_read_the_build_is_worded_in_chinese(facts, zh):
-    assert facts.flavour_source and CJK.search(_phrases.mindspore_source(facts.flavour_source)), facts.flavour_source
-    if facts.cuda_version_source:
-        assert CJK.search(_phrases.mindspore_source(facts.cuda_version_source)), facts.cuda_version_source
+    assert facts.flavour_source
+    for source in (facts.flavour_source, facts.cuda_version_source):
+        for text in _both(source) if source else ():
+            shown = localized(text)
+            assert CJK.search(shown), text
+            # the values stay as the probe wrote them: a distribution name is data, not a word to translate
+            assert facts.dist_name in shown or "/sp/" in shown or facts.version in shown or "mystery" == facts.dist_name
 
 
 def test_launch_and_rank_table_match_phrases_are_worded_in_chinese(zh):
     from ascend_doctor.probes.launch import _int_or_none
+    from ascend_doctor.probes.rank_table import find_local_server
+    from ascend_doctor.rank_table import validate_rank_table_text
 
     errors = []
     assert _int_or_none("x1", "RANK_ID", errors) is None
-    assert CJK.search(_phrases.launch_error(errors[0])) and "RANK_ID='x1'" in _phrases.launch_error(errors[0])
-    for what in ("hostname", "a local IP (hostname -I)", "a local IP (ip addr)", "XDL_IP"):
-        shown = _phrases.rank_table_match(f"server_id 10.0.0.1 is {what}")
-        assert shown.startswith("server_id 10.0.0.1 ") and (CJK.search(shown) or what == "XDL_IP")
+    for text in _both(errors[0]):
+        assert CJK.search(localized(text)) and "RANK_ID='x1'" in localized(text)
+    table = validate_rank_table_text(json.dumps({"version": "1.0", "server_count": "1", "status": "completed",
+                                                 "server_list": [{"server_id": "10.0.0.1", "device": [
+                                                     {"device_id": "0", "device_ip": "192.0.2.1", "rank_id": "0"}]}]}))
+    for what in (phrases.MATCH_HOSTNAME, phrases.MATCH_HOSTNAME_I, phrases.MATCH_IP_ADDR):
+        matched = find_local_server(table, {"10.0.0.1": what})["matched_by"]
+        assert matched == f"server_id 10.0.0.1 is {what}"
+        for text in _both(matched):
+            shown = localized(text)
+            assert shown.startswith("server_id 10.0.0.1 ") and CJK.search(shown), shown
+    # a variable's name is no phrase: the live Text says it in Chinese; read back, so little literal text is
+    # not trusted to be this phrase (it would match many an English sentence) and it is shown as written
+    matched = find_local_server(table, {"10.0.0.1": "XDL_IP"})["matched_by"]
+    assert localized(matched) == "server_id 10.0.0.1 即 XDL_IP" and localized(str(matched)) == str(matched)
 
 
 def test_a_variable_title_keeps_the_shape_the_outcome_line_replaces(zh):

@@ -9,9 +9,9 @@ from typing import Dict, List, Optional
 
 from ..findings import ERROR, FAIL, PASS, SKIP, WARN, Finding
 from ..i18n import N_, _, sentences
+from ..i18n_text import localized
 from . import check
 from ._accelerators import gpu_present
-from ._phrases import mindspore_source, run_result
 from ..versions import dotted_major_minor, dotted_numbers
 
 NO_NVIDIA = N_("No NVIDIA GPU, driver or /dev/nvidia* device on this machine.")
@@ -28,11 +28,11 @@ def check_driver_module_match(ctx):
         # A hung or unrunnable nvidia-smi is not "no GPU": say the driver could not be checked.
         return ctx.finding(ERROR,
                            summary=_("Could not check the NVIDIA driver: {reason}. A hanging nvidia-smi usually means "
-                                     "the driver or a GPU is stuck.").format(reason=run_result(c.nvidia_smi_unusable))
+                                     "the driver or a GPU is stuck.").format(reason=localized(c.nvidia_smi_unusable))
                                    if "did not finish" in c.nvidia_smi_unusable else
                                    _("Could not check the NVIDIA driver: {reason}.").format(
-                                       reason=run_result(c.nvidia_smi_unusable)),
-                           evidence={"command": "nvidia-smi", "result": run_result(c.nvidia_smi_unusable),
+                                       reason=localized(c.nvidia_smi_unusable)),
+                           evidence={"command": "nvidia-smi", "result": localized(c.nvidia_smi_unusable),
                                      "kernel module (/proc/driver/nvidia/version)":
                                          c.kernel_module_version or _("not loaded / not read")},
                            fix=[_("nvidia-smi   # run it by hand and see whether it returns"),
@@ -42,7 +42,7 @@ def check_driver_module_match(ctx):
     if not (gpu_present(ctx.facts) or c.nvidia_smi_failure):
         return ctx.finding(SKIP, summary=_(NO_NVIDIA))
     evidence = {"kernel module (/proc/driver/nvidia/version)": c.kernel_module_version or _("not loaded / not read"),
-                "nvidia-smi driver": c.driver_version or (run_result(c.nvidia_smi_error) or _("unknown"))}
+                "nvidia-smi driver": c.driver_version or (localized(c.nvidia_smi_error) or _("unknown"))}
     if c.nvidia_smi_failure:
         evidence["nvidia-smi said"] = c.nvidia_smi_failure
     libs = {e["path"]: e["version"] for e in c.userspace_driver_libs}
@@ -170,7 +170,7 @@ def check_cuda_runtime_for_mindspore(ctx):
     evidence = {
         "MindSpore": f"{ms.dist_name} {ms.version} ({ms.flavour})",
         "built for CUDA": ", ".join(needed) or _("unknown"),
-        "where that came from": mindspore_source(basis) if basis else _("nothing in the package says"),
+        "where that came from": localized(basis) if basis else _("nothing in the package says"),
         "libcudart found": _describe_runtimes(runtimes),
         "driver supports CUDA up to (nvidia-smi)": c.driver_cuda_max or _("unknown"),
     }

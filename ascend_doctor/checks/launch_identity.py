@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from ..findings import PASS, SKIP, WARN
 from ..i18n import N_, _, sentences
+from ..i18n_text import localized
 from . import check
-from ._phrases import launch_error
 
 TITLE = N_("Rank and node identity readable from the launcher")
 
@@ -26,7 +26,7 @@ def check_launch_identity(ctx):
         return ctx.finding(WARN, evidence=evidence, pitfall="P14",
             summary=sentences(
                 _("Some launch variables or the rank table they name could not be read: {errors}.").format(
-                    errors=_("; ").join(launch_error(e) for e in errors)),
+                    errors=_("; ").join(localized(e) for e in errors)),
                 _("Reports from this node may be misnamed, and the job may not start.")),
             fix=[_("export RANK_ID=<0..RANK_SIZE-1>   # integers only; msrun, srun and mpirun set theirs themselves"),
                  _("ls -l \"$RANK_TABLE_FILE\" && python -m json.tool \"$RANK_TABLE_FILE\" >/dev/null   "

@@ -11,9 +11,9 @@ from typing import List
 
 from ..findings import ERROR, FAIL, PASS, SKIP, WARN
 from ..i18n import _, sentences
+from ..i18n_text import localized
 from . import check
 from ._accelerators import device_phrase, gpu_present, npu_present
-from ._phrases import mindspore_source
 from ..versions import python_major_minor, python_spec_allows, version_key
 
 
@@ -41,7 +41,7 @@ def check_installed(ctx):
                                dist=ms.dist_name, version=ms.version, flavour=ms.flavour),
                            evidence={"build": _describe(ms), "dist-info": ms.dist_info,
                                      "package": ms.package_dir or _("missing"),
-                                     "decided by": mindspore_source(ms.flavour_source) or "-"})
+                                     "decided by": localized(ms.flavour_source) or "-"})
     py = facts.python
     evidence = {"python": f"{py.version or '?'} ({py.executable or '?'})",
                 "searched": ", ".join(py.site_packages) or _("no site-packages recorded"),
@@ -220,7 +220,7 @@ def check_flavour_matches_device(ctx):
     if not ms.installed:
         return ctx.finding(SKIP, summary=_("MindSpore is not installed."))
     has_npu, has_gpu = npu_present(facts), gpu_present(facts)
-    evidence = {"MindSpore": _describe(ms), "decided by": mindspore_source(ms.flavour_source) or "-",
+    evidence = {"MindSpore": _describe(ms), "decided by": localized(ms.flavour_source) or "-",
                 "devices": device_phrase(facts)}
     if ms.flavour in (None, "unknown"):
         return ctx.finding(ERROR, summary=_("Could not tell which devices this MindSpore build supports (no plugin "

@@ -13,9 +13,9 @@ from typing import Dict, List, Optional
 
 from ..findings import ERROR, FAIL, PASS, SKIP, WARN, Finding
 from ..i18n import N_, _, sentences
+from ..i18n_text import localized
 from . import check
 from ._node import node_device_ids, node_family
-from ._phrases import rank_table_match, run_result
 
 VALID_TITLE = N_("Rank table is well-formed")
 NODE_TITLE = N_("This node's entry in the rank table")
@@ -171,7 +171,7 @@ def check_rank_table_this_node(ctx):
     present = node_device_ids(ctx.facts)
     evidence: Dict[str, object] = {"server": _("{path} (server_id {server_id}; {matched_by})").format(
                                        path=local["path"], server_id=local["server_id"],
-                                       matched_by=rank_table_match(local["matched_by"])),
+                                       matched_by=localized(local["matched_by"])),
                                    "devices in the table": table_ids,
                                    "devices on this node": sorted(present) if present else _("unknown device count")}
     problems: List[str] = []
@@ -241,7 +241,7 @@ def check_rank_table_device_ips(ctx):
                            summary=(_("No /etc/hccn.conf and no answer from `hccn_tool -i N -ip -g`, so the device NIC "
                                       "addresses are unknown. ({error})") if h.tool_error else
                                     _("No /etc/hccn.conf and no answer from `hccn_tool -i N -ip -g`, so the device NIC "
-                                      "addresses are unknown.")).format(error=run_result(h.tool_error)),
+                                      "addresses are unknown.")).format(error=localized(h.tool_error)),
                            evidence={"hccn_tool": h.tool or _("not found")},
                            fix=["ls /etc/hccn.conf /usr/local/Ascend/driver/tools/hccn_tool"])
     problems: List[str] = []
@@ -312,7 +312,7 @@ def check_rank_table_device_nics(ctx):
     if h.tool is None or h.tool_error:
         return ctx.finding(ERROR,
                            summary=_("Device NIC state is unknown: {reason}.").format(
-                               reason=run_result(h.tool_error) or _("hccn_tool gave no answer")),
+                               reason=localized(h.tool_error) or _("hccn_tool gave no answer")),
                            evidence={"devices": ids}, fix=["/usr/local/Ascend/driver/tools/hccn_tool -i 0 -link -g"])
     fails: List[str] = []
     warns: List[str] = []

@@ -17,6 +17,7 @@ import posixpath
 import re
 from typing import Dict, List, Optional, Tuple
 
+from .. import phrases
 from ..facts import CudaFacts
 from ..host import Host
 from ..lazyre import lazy_compile
@@ -105,7 +106,7 @@ def _probe_nvidia_smi(host: Host, facts: CudaFacts, timeout: float) -> None:
     if not parsed:
         facts.errors.append("nvidia-smi: no 'NVIDIA-SMI <v> Driver Version: <v>' banner line in its output")
         # Every nvidia-smi prints the banner; without it this is not nvidia-smi's output (a wrapper, garbage).
-        facts.nvidia_smi_unusable = "`nvidia-smi` printed no 'NVIDIA-SMI <v> Driver Version: <v>' banner"
+        facts.nvidia_smi_unusable = phrases.NVIDIA_SMI_NO_BANNER
     q = host.run(["nvidia-smi", f"--query-gpu={GPU_QUERY_FIELDS}", "--format=csv,noheader"], timeout=timeout)
     if q.ok:
         gpus, errors = parse_nvidia_smi_query(q.stdout)

@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from typing import Dict, List, Optional
 
+from .. import phrases
+from ..i18n_text import Text
 from ..facts import HccnDevice, HccnFacts
 from ..host import FileMissing, Host, HostError
 from ..lazyre import lazy_compile
@@ -101,7 +103,7 @@ def probe_hccn(host: Host, options) -> HccnFacts:
 
     facts.tool = _find_tool(host)
     if facts.tool is None:
-        facts.tool_error = f"hccn_tool not found ({HCCN_TOOL} or on PATH)"
+        facts.tool_error = Text(phrases.HCCN_TOOL_NOT_FOUND, path=HCCN_TOOL)
         if facts.devices:
             # `which` skips a file that cannot be executed; running it says whether one is there.
             res = host.run(["hccn_tool", "-i", str(facts.devices[0].device_id), "-ip", "-g"], timeout=1.0)

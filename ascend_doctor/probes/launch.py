@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from typing import Dict, List, Optional, Tuple
 
+from .. import phrases
+from ..i18n_text import Text
 from ..facts import LaunchFacts, LaunchRankTable
 from ..host import Host
 from ..redact import REDACTED, shown_env_value
@@ -51,7 +53,7 @@ def _int_or_none(value: Optional[str], name: Optional[str], errors: List[str]) -
     try:
         return int(value.strip())
     except ValueError:
-        errors.append(f"environment {name}={value!r}: expected an integer")
+        errors.append(Text(phrases.LAUNCH_NOT_INTEGER, name=name, value=repr(value)))
         return None
 
 
@@ -148,7 +150,7 @@ def probe_launch(host: Host, options) -> LaunchFacts:
     if table_path:
         text = host.read_text_or_none(table_path, max_bytes=MAX_RANK_TABLE_BYTES)
         if text is None:
-            errors.append(f"{table_path}: rank table named by {table_var} is not readable")
+            errors.append(Text(phrases.LAUNCH_RANK_TABLE_UNREADABLE, path=table_path, var=table_var))
             rank_table = LaunchRankTable(path=table_path, error="not readable")
         else:
             from ..rank_table import summarise_rank_table  # only when a rank table is named

@@ -26,6 +26,8 @@ import posixpath
 import re
 from typing import Dict, List, Optional
 
+from .. import phrases
+from ..i18n_text import Text
 from ..facts import MindSporeFacts
 from ..host import Host
 from ..lazyre import lazy_compile
@@ -274,7 +276,7 @@ def _scan_backends(host: Host, facts: MindSporeFacts, pkg: str) -> None:
     facts.backends = sorted(backends)
     if cuda:
         facts.gpu_cuda_versions = sorted(cuda, key=version_key)
-        facts.cuda_version_source = "file names in the package: " + ", ".join(sources)
+        facts.cuda_version_source = Text(phrases.MS_CUDA_FILE_NAMES, files=", ".join(sources))
 
 
 def _decide_flavour(facts: MindSporeFacts, dist: dict) -> None:
@@ -282,22 +284,23 @@ def _decide_flavour(facts: MindSporeFacts, dist: dict) -> None:
     accel = [b for b in facts.backends if b != "cpu"]
     if len(accel) >= 2:
         facts.flavour = "unified"
-        facts.flavour_source = f"{facts.package_dir}/lib: plugins for {', '.join(facts.backends)}"
+        facts.flavour_source = Text(phrases.MS_LIB_PLUGINS, dir=facts.package_dir, backends=", ".join(facts.backends))
     elif accel:
         facts.flavour = accel[0]
-        facts.flavour_source = f"{facts.package_dir}/lib: {accel[0]} plugin"
+        facts.flavour_source = Text(phrases.MS_LIB_PLUGIN, dir=facts.package_dir, backend=accel[0])
     elif "gpu" in name or "cuda" in name:
-        facts.flavour, facts.flavour_source = "gpu", f"distribution name {facts.dist_name}"
+        facts.flavour, facts.flavour_source = "gpu", Text(phrases.MS_DIST_NAME, name=facts.dist_name)
     elif "ascend" in name:
-        facts.flavour, facts.flavour_source = "ascend", f"distribution name {facts.dist_name}"
+        facts.flavour, facts.flavour_source = "ascend", Text(phrases.MS_DIST_NAME, name=facts.dist_name)
     elif "cpu" in facts.backends:
         facts.flavour = "cpu"
-        facts.flavour_source = f"{facts.package_dir}/lib: only CPU libraries"
+        facts.flavour_source = Text(phrases.MS_LIB_CPU_ONLY, dir=facts.package_dir)
     elif name == "mindspore" and (facts.version or "").startswith("1."):
         # In 1.x the plain `mindspore` distribution was the CPU build (GPU and Ascend had their own names).
-        facts.flavour, facts.flavour_source = "cpu", f"distribution name {facts.dist_name} {facts.version} (1.x)"
+        facts.flavour, facts.flavour_source = "cpu", Text(phrases.MS_DIST_NAME_1X, name=facts.dist_name,
+                                                         version=facts.version)
     else:
-        facts.flavour, facts.flavour_source = "unknown", "no plugin libraries and no device in the distribution name"
+        facts.flavour, facts.flavour_source = "unknown", phrases.MS_NOTHING_SAYS
     if facts.flavour in ("gpu", "ascend") and facts.flavour not in facts.backends:
         facts.backends = sorted(set(facts.backends) | {facts.flavour, "cpu"})
 
@@ -314,14 +317,14 @@ def _gpu_cuda_from_names(facts: MindSporeFacts, dist: dict, name: str) -> None:
     m = _URL_CUDA.search(url)
     if m:
         facts.gpu_cuda_versions = [m.group(1)]
-        facts.cuda_version_source = f"{dist['dist_info']}/direct_url.json: installed from {url}"
+        facts.cuda_version_source = Text(phrases.MS_DIRECT_URL, dist_info=dist["dist_info"], url=url)
         return
     m = _LOCAL_CUDA.search(facts.version or "")
     if m:
         facts.gpu_cuda_versions = [m.group(1) + ("." + m.group(2) if m.group(2) else "")]
-        facts.cuda_version_source = f"local version tag of {facts.version}"
+        facts.cuda_version_source = Text(phrases.MS_LOCAL_VERSION, version=facts.version)
         return
     m = _NAME_CUDA.search(name)
     if m:
         facts.gpu_cuda_versions = [m.group(1)]
-        facts.cuda_version_source = f"distribution name {facts.dist_name} (major version only)"
+        facts.cuda_version_source = Text(phrases.MS_DIST_NAME_MAJOR, name=facts.dist_name)

@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Dict, Optional
 
+from .. import phrases
+from ..i18n_text import Text
 from ..facts import RankTableFacts
 from ..host import Host, HostError
 
@@ -42,20 +44,20 @@ def local_identity(host: Host, timeout: float = 10.0) -> Dict[str, str]:
     names: Dict[str, str] = {}
     hostname = (host.machine() or {}).get("hostname")
     if hostname:
-        names[str(hostname)] = "hostname"
-        names.setdefault(str(hostname).split(".", 1)[0], "hostname")
+        names[str(hostname)] = phrases.MATCH_HOSTNAME
+        names.setdefault(str(hostname).split(".", 1)[0], phrases.MATCH_HOSTNAME)
     for var in IDENTITY_VARS:
         if host.env.get(var):
             names.setdefault(host.env[var].strip(), var)
     res = host.run(["hostname", "-I"], timeout=timeout)
     if res.ok:
         for addr in res.stdout.split():
-            names.setdefault(addr.split("%", 1)[0], "a local IP (hostname -I)")
+            names.setdefault(addr.split("%", 1)[0], phrases.MATCH_HOSTNAME_I)
     else:
         res = host.run(["ip", "-o", "addr", "show"], timeout=timeout)
         if res.ok:
             for m in re.finditer(r"\binet6?\s+([0-9a-fA-F.:]+)/", res.stdout):
-                names.setdefault(m.group(1), "a local IP (ip addr)")
+                names.setdefault(m.group(1), phrases.MATCH_IP_ADDR)
     return names
 
 
@@ -69,7 +71,7 @@ def find_local_server(table: RankTable, names: Dict[str, str]) -> Optional[dict]
         for key in SERVER_ADDRESS_KEYS:
             value = candidates.get(key)
             if value and value in names and value != "reserve":
-                hits.append((s, f"{key} {value} is {names[value]}"))
+                hits.append((s, Text(phrases.MATCHED_BY, key=key, value=value, what=Text(names[value]))))
                 break
     if not hits:
         return None
