@@ -142,7 +142,7 @@ TEMPLATE_MODULES = ("rank_table.py", "netrules.py", "json_values.py")
 # it is taken only when one of the values it captures is itself a phrase.
 WEAK_LITERAL = 4
 
-_registry: Optional[Tuple[List[Tuple["LazyPattern", str, List[Tuple[str, Optional[str]]]]], frozenset]] = None
+_registry: Optional[Tuple[List[Tuple["LazyPattern", str, List[Tuple[str, Optional[str]]]]], Dict[str, str]]] = None
 _reworded: Dict[Tuple[str, str], Tuple[str, int]] = {}
 
 
@@ -155,7 +155,10 @@ def messages() -> List[str]:
     found = [v for k, v in globals().items() if k.isupper() and isinstance(v, str)]
     here = os.path.dirname(os.path.abspath(__file__))
     for name in TEMPLATE_MODULES:
-        found += [m.msgid for m in extract_messages(os.path.join(here, name), markers={"N_": 1})]
+        try:
+            found += [m.msgid for m in extract_messages(os.path.join(here, name), markers={"N_": 1})]
+        except (OSError, SyntaxError, ValueError):  # no source installed: its phrases are shown as written
+            continue
     return list(dict.fromkeys(found))
 
 
@@ -215,13 +218,23 @@ def template_regex(template: str) -> str:
     return "".join(out)
 
 
+def _formatted(message: str) -> str:
+    try:
+        return message.format()
+    except (ValueError, IndexError, KeyError):  # not written to be formatted
+        return message
+
+
 def _load():
     global _registry
     if _registry is None:
         from .lazyre import lazy_compile
 
         every = messages()
-        fixed = frozenset(m for m in every if "{" not in m)
+        fixed = {}  # English text -> its message (Text formats every message: "{{...}}" is said "{...}")
+        for m in every:
+            if not _fields(m):
+                fixed.setdefault(_formatted(m), m)
         with_fields = [(t, _fields(t)) for t in every if _fields(t)]
         # the most literal text first: "distribution name {name} (major version only)" before "distribution name {name}"
         with_fields.sort(key=lambda tf: (-_literal_weight(tf[1]), sum(1 for _l, n in tf[1] if n)))
@@ -235,8 +248,9 @@ def _value(text: str) -> Tuple[str, int]:
     numbers, names: 0) is shown as written."""
     if not text:
         return text, 0
-    if text in _load()[1]:
-        return lookup(text), len(text)
+    fixed = _load()[1]
+    if text in fixed:
+        return _formatted(_(fixed[text])), len(text)
     return _match(text)
 
 
@@ -292,7 +306,7 @@ def reword(text: str) -> str:
     shown = lookup(text)
     if shown != text:
         return shown
-    return _match(text)[0]
+    return _value(text)[0]
 
 
 def error_text(exc: BaseException) -> Any:
