@@ -107,6 +107,9 @@ def test_the_more_literal_template_wins_and_a_phrase_value_is_worded_too(zh):
     # phrases ("a list of 3", "a string") is the one the validator wrote
     text = Text("is {kind}, expected {what}", kind=Text("a list of {count}", count=3), what=Text("a string"))
     assert localized(str(text)) == localized(text)
+    # a placeholder followed by another one after a blank takes the longer text: "a string" is the kind, '"x"' the value
+    text = Text("is {kind} {value}, expected {what}", kind=Text("a string"), value='"x"', what=Text("a list of devices"))
+    assert localized(str(text)) == localized(text) != str(text)
     # two placeholders side by side: split where the second is a phrase
     # (a message without placeholders that says a brace writes it twice: read back, it is found all the same)
     for hint in ("", " (a missing comma between two entries?)", " (a trailing comma before }} or ], or a missing value?)"):
