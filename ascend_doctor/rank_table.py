@@ -76,7 +76,8 @@ class Problem:
         return f"{where}: {self.message}"
 
     def shown(self) -> str:
-        """describe() in the run's language (the message is a Text: made in English, shown in either)."""
+        """describe() in the run's language (the message is a Text made in English, or that English read back from
+        a report's facts: i18n_text.localized() words either)."""
         from .i18n import _
         from .i18n_text import localized
 
