@@ -133,10 +133,11 @@ MATCH_IP_ADDR = N_("a local IP (ip addr)")
 # ---- plain strings (facts read back from a saved report's JSON) worded again from the templates ----
 
 # Other modules whose N_() messages are phrases kept in facts: a rank table's problems (Problem.to_json keeps the
-# English string) and the address and value wordings they are made of. Their messages stay where they are
+# English string), the address and value wordings they are made of, and the reasons the OS and the json module
+# give (reasons.py: "{path}: {reason}" says one of them). Their messages stay where they are
 # written; they are read from the source (catalog.extract_messages) the first time a plain string must be
 # matched, which only a run in another language than English does.
-TEMPLATE_MODULES = ("rank_table.py", "netrules.py", "json_values.py")
+TEMPLATE_MODULES = ("rank_table.py", "netrules.py", "json_values.py", "reasons.py")
 
 # A template with less literal text than this ("{key} {value} is {what}") would match many an English sentence:
 # it is taken only when one of the values it captures is itself a phrase.
