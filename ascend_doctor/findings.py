@@ -37,7 +37,7 @@ def outcome_title(neutral: str, status: str, titles: Dict[str, str]) -> str:
 
     `neutral` is the check's title, which states the passing condition ("NPU driver installed");
     `titles` maps fail/warn/error/skip to the words for that outcome ("No NPU driver found"). A
-    check must write its fail and warn words (tests/test_titles.py); "could not check" and "not
+    check must write its fail and warn words (tests/checks/test_titles.py); "could not check" and "not
     applicable" have a generic form for a check that has none.
     """
     if status == PASS:

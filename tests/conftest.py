@@ -15,7 +15,7 @@ try:  # hypothesis profiles: "ci" (bounded, the default) and "fuzz" (scripts/fuz
 except ImportError:  # hypothesis is a test extra; tests that need it import it themselves
     pass
 
-REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from tests.helpers import FIXTURES, REFERENCE, REPO, fixture_path, run_cli, run_json  # noqa: F401,E402
 
 # The scanner's cache (knowledge.py) goes to one directory per test session, not the user's ~/.cache:
 # tests build many small knowledge bases, and a test must not depend on what an earlier run left there.
@@ -30,29 +30,6 @@ if not os.environ.get("ASCEND_DOCTOR_CACHE_DIR"):
 # Tests read the English texts unless they ask for Chinese: a developer's zh_CN locale must not change them.
 os.environ["ASCEND_DOCTOR_LANG"] = "en"
 
-FIXTURES = os.path.join(REPO, "tests", "fixtures")
-REFERENCE = os.path.join(os.path.dirname(REPO), "shared", "reference")
-
-
-def fixture_path(name: str) -> str:
-    return os.path.join(FIXTURES, name)
-
-
-def run_cli(*args, env=None, input=None, timeout=120, cwd=None):
-    """Run `python -m ascend_doctor ARGS` against this checkout; returns CompletedProcess (text)."""
-    full_env = dict(os.environ)
-    full_env["PYTHONPATH"] = REPO + os.pathsep + full_env.get("PYTHONPATH", "")
-    full_env.pop("NO_COLOR", None)
-    if env:
-        full_env.update(env)
-    return subprocess.run([sys.executable, "-m", "ascend_doctor", *args], capture_output=True, text=True,
-                          env=full_env, input=input, timeout=timeout, cwd=cwd or REPO)
-
-
-def run_json(*args, **kw):
-    proc = run_cli(*args, "--format", "json", **kw)
-    assert proc.stdout, proc.stderr
-    return proc, json.loads(proc.stdout)
 
 
 @pytest.fixture

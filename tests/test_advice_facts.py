@@ -13,7 +13,7 @@ import pytest
 from ascend_doctor import advice_facts as af
 from ascend_doctor.data import data_path
 from ascend_doctor.knowledge import load_knowledge_base
-from fixture_reports import all_reports, fix_lines
+from tests.helpers.fixture_reports import all_reports, fix_lines
 
 KB_RAW = json.load(open(data_path("knowledge_base.json"), encoding="utf-8"))
 KB = load_knowledge_base()

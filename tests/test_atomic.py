@@ -4,7 +4,7 @@ import os
 import stat
 
 from ascend_doctor.atomic import write_atomic
-from conftest import run_cli
+from tests.helpers import run_cli
 
 
 def test_replaces_a_regular_file(tmp_path):

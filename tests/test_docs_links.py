@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from conftest import REPO
+from tests.helpers import REPO
 
 PAGES = sorted(["README.md", "README.zh-CN.md"] + [os.path.relpath(p, REPO) for p in glob.glob(os.path.join(REPO, "docs", "*.md"))])
 _LINK = re.compile(r"(?<!!)\[[^\]]*\]\(([^)\s]+)\)")

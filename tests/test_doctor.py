@@ -128,7 +128,7 @@ def test_rank_table_node_checks_run_under_the_crash_guard(make_snapshot, monkeyp
     import json
     import os
 
-    from conftest import FIXTURES
+    from tests.helpers import FIXTURES
     from ascend_doctor.checks import all_checks
     from ascend_doctor.cli import main
 

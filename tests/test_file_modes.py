@@ -5,7 +5,7 @@ import stat
 
 import pytest
 
-from conftest import run_cli
+from tests.helpers import run_cli
 
 
 @pytest.fixture

@@ -10,9 +10,9 @@ import string
 import pytest
 
 from ascend_doctor import catalog, i18n
-from conftest import REPO
-from fixture_reports import snapshot_dirs
-from i18n_support import allowed_words, command_part, leftovers
+from tests.helpers import REPO
+from tests.helpers.fixture_reports import snapshot_dirs
+from tests.helpers.i18n_support import allowed_words, command_part, leftovers
 
 ZH_DIR = os.path.join(REPO, "ascend_doctor", "locale", "zh_CN")
 MESSAGES = catalog.package_messages(os.path.join(REPO, "ascend_doctor"))

@@ -9,7 +9,7 @@ import tarfile
 import pytest
 
 from ascend_doctor import i18n
-from conftest import fixture_path
+from tests.helpers import fixture_path
 
 CJK = re.compile(r"[\u4e00-\u9fff]")
 # Words of the English frames of these errors: none may be left in the Chinese line.

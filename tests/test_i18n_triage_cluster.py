@@ -9,9 +9,9 @@ import re
 import pytest
 
 from ascend_doctor import i18n
-from cluster_helpers import FULL_DISKS, node_report, write_report
-from conftest import REPO, run_cli
-from i18n_support import WORD, data_words, leftovers
+from tests.helpers.cluster_helpers import FULL_DISKS, node_report, write_report
+from tests.helpers import REPO, run_cli
+from tests.helpers.i18n_support import WORD, data_words, leftovers
 
 PEER = os.path.join(REPO, "..", "shared", "peer_cases", "ascend_fd_rc")
 PEER_CASES = sorted(d for d in os.listdir(PEER) if os.path.isdir(os.path.join(PEER, d))) if os.path.isdir(PEER) else []
@@ -214,7 +214,7 @@ def test_english_kb_and_explain_keep_their_words():
 
 def _broken_tables():
     """Tables that break most rules at once (v1.0, v1.2 super-pods, v2.0, group_list, syntax)."""
-    from test_rank_table import load, v10
+    from tests.test_rank_table import load, v10
 
     bad = v10(servers=3, per=3, server_count="4")
     s0, s1, s2 = bad["server_list"]

@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from conftest import REPO, run_cli
+from tests.helpers import REPO, run_cli
 
 # NULs and bytes that are not UTF-8, as an image or a core dump would start
 BINARY = bytes(range(256)) * 8

@@ -10,7 +10,7 @@ import pytest
 from ascend_doctor import i18n, phrases
 from ascend_doctor.host import CommandResult
 from ascend_doctor.i18n_text import Text, localized
-from conftest import REPO
+from tests.helpers import REPO
 
 TEMPLATES = sorted(v for k, v in vars(phrases).items() if k.isupper() and isinstance(v, str))
 
@@ -125,7 +125,7 @@ def test_a_plain_string_no_template_matches_is_shown_as_written(zh):
 def _broken_rank_table_bundle(tmp_path):
     import shutil
 
-    from conftest import fixture_path
+    from tests.helpers import fixture_path
 
     node = tmp_path / "node"
     shutil.copytree(fixture_path("distributed_910b_node"), node)
@@ -143,7 +143,7 @@ def _broken_rank_table_bundle(tmp_path):
 def test_a_report_read_back_shows_the_parametrised_phrases_in_chinese(tmp_path):
     """check --from-report: the facts are plain strings again; the rank table's problems and a probe's phrases
     read in Chinese as in the live run."""
-    from conftest import run_cli
+    from tests.helpers import run_cli
 
     cjk = re.compile(r"[\u4e00-\u9fff]")
     saved = tmp_path / "r.json"

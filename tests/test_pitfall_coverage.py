@@ -4,7 +4,7 @@ import os
 import re
 
 from ascend_doctor.coverage import coverage_markdown, pitfall_coverage
-from conftest import REFERENCE, REPO
+from tests.helpers import REFERENCE, REPO
 
 
 def test_every_reference_pitfall_is_in_the_knowledge_base():

@@ -7,7 +7,7 @@ import re
 from ascend_doctor.checks import all_checks
 from ascend_doctor.cli import COMMANDS
 from ascend_doctor.render import FORMATS
-from conftest import REPO
+from tests.helpers import REPO
 
 
 def _read(*parts):

@@ -1,6 +1,6 @@
 """Cross-area behaviour of the whole report on the shipped fixtures (what a user reads)."""
 
-from conftest import fixture_path, run_json
+from tests.helpers import fixture_path, run_json
 
 
 def _by_id(report):

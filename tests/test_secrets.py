@@ -10,7 +10,7 @@ import pytest
 
 from ascend_doctor.redact import REDACTED, Redactor, is_secret, shown_env_value
 
-from conftest import run_cli
+from tests.helpers import run_cli
 
 SECRETS = {
     "HCCL_TLS_PWD": "tlsPwdValue-4417",

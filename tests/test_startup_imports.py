@@ -16,7 +16,7 @@ import sys
 
 import pytest
 
-from conftest import REPO, fixture_path
+from tests.helpers import REPO, fixture_path
 
 NEVER_ON_A_PLAIN_CHECK = {
     "shutil", "bz2", "lzma", "platform", "hashlib", "tempfile", "random", "difflib", "shlex", "ipaddress", "pkgutil",

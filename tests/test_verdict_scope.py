@@ -6,8 +6,8 @@ import pytest
 
 from ascend_doctor.render import render
 
-from conftest import fixture_path, run_cli, run_json
-from snapshot_reports import all_reports, snapshot_dirs
+from tests.helpers import fixture_path, run_cli, run_json
+from tests.helpers.snapshot_reports import all_reports, snapshot_dirs
 
 CPU = "no Ascend NPU stack found — checked as a CPU host"
 GPU = "no Ascend NPU stack found — checked as a GPU host"

@@ -8,7 +8,7 @@ import zipfile
 
 import pytest
 
-from conftest import REPO
+from tests.helpers import REPO
 
 
 @pytest.mark.slow

@@ -153,7 +153,7 @@ def _table(rows: List[List[Any]], headers: List[str], width: int) -> str:
     head, *body = fit_columns(headers, rows, width)
     if any(has_wide(str(c)) for r in [head] + body for c in r):
         # tabulate measures len(), not terminal columns (without wcwidth): Chinese cells would not line up.
-        # layout.table is the same "simple" layout by display width (tests/test_zh_layout.py: equal in English).
+        # layout.table is the same "simple" layout by display width (tests/render/test_text_zh.py: equal in English).
         return table(head, body)
     # disable_numparse: "9.0" is a version, not the number 9
     return tabulate(body, headers=head, tablefmt="simple", disable_numparse=True)

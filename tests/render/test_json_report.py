@@ -2,8 +2,8 @@
 
 import json
 
-from fixture_reports import report_of
-from conftest import fixture_path
+from tests.helpers.fixture_reports import report_of
+from tests.helpers import fixture_path
 
 from ascend_doctor.findings import Report
 from ascend_doctor.render.json_report import render

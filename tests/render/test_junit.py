@@ -2,11 +2,15 @@
 
 import xml.etree.ElementTree as ET
 
-from fixture_reports import report_of
-from conftest import fixture_path
+from tests.helpers.fixture_reports import report_of
+from tests.helpers import fixture_path
 
 from ascend_doctor.findings import ERROR, FAIL, Finding, Report, SKIP, WARN
 from ascend_doctor.render import junit
+from ascend_doctor.findings import Finding, Report
+from ascend_doctor.render import render
+from tests.helpers import fixture_path
+from tests.commands.test_preflight import sample_report  # noqa: F401
 
 
 def test_each_status_maps_to_its_junit_element():
@@ -39,3 +43,17 @@ def test_control_characters_from_command_output_do_not_break_the_xml():
 def test_a_fixture_report_is_valid_junit():
     root = ET.fromstring(junit.render(report_of(fixture_path("a2_healthy"))).split("\n", 1)[1])
     assert int(root.get("tests")) == len(root.find("testsuite").findall("testcase")) > 0
+
+
+def test_junit_output_maps_statuses_for_ci():
+    root = ET.fromstring(render(sample_report(), "junit"))
+    suite = root.find("testsuite")
+    assert suite.get("name") == "ascend-doctor node-3-rank3"
+    assert (suite.get("tests"), suite.get("failures"), suite.get("errors"), suite.get("skipped")) == ("5", "1", "1", "1")
+    cases = {c.get("name"): c for c in suite.findall("testcase")}
+    failure = cases["devices.npu_health"].find("failure")
+    assert 'NPU 3 is "Warning"' in failure.get("message") and "npu-smi info -t health -i 3" in failure.text
+    assert cases['odd.id"with\\quote'].find("error") is not None
+    assert cases["gpu.cuda"].find("skipped") is not None
+    assert "WARN" in cases["hccl.connect_timeout"].find("system-out").text
+    assert list(cases["install.cann"]) == []

@@ -1,7 +1,7 @@
 """render/markdown.py: the report as Markdown for a ticket."""
 
-from fixture_reports import report_of
-from conftest import fixture_path
+from tests.helpers.fixture_reports import report_of
+from tests.helpers import fixture_path
 
 from ascend_doctor.findings import FAIL, PASS, SKIP, WARN
 from ascend_doctor.render.markdown import render

@@ -13,7 +13,7 @@ import time
 import pytest
 
 from ascend_doctor.aggregate import aggregate_paths
-from conftest import REPO, fixture_path, run_cli
+from tests.helpers import REPO, fixture_path, run_cli
 
 WRITERS = 64
 

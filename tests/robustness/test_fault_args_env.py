@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from conftest import REPO, run_cli
+from tests.helpers import REPO, run_cli
 
 
 def _run_bytes_env(args, extra, locale, cwd):

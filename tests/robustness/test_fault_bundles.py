@@ -17,7 +17,7 @@ import pytest
 
 from ascend_doctor import bundle
 from ascend_doctor.bundle import BundleError, open_bundle
-from conftest import run_cli
+from tests.helpers import run_cli
 
 MANIFEST = json.dumps({"format": "ascend-doctor-snapshot/1", "hostname": "n1"}).encode()
 SECRET = "engineer-secret-4242"

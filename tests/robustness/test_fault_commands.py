@@ -12,8 +12,8 @@ import time
 import pytest
 
 from ascend_doctor.doctor import RunOptions, run_checks
-from conftest import fixture_path, run_cli
-from faults import TOOL_BEHAVIOURS, RootedLiveHost, copy_fixture, leftover_sleepers, make_tools
+from tests.helpers import fixture_path, run_cli
+from tests.helpers.faults import TOOL_BEHAVIOURS, RootedLiveHost, copy_fixture, leftover_sleepers, make_tools
 
 TIMEOUT = 1.0
 # On this (or any) machine a live `check` runs at most these commands that can hang:
@@ -131,7 +131,7 @@ def test_doctor_cancelled_while_a_tool_hangs_takes_the_tool_down(tmp_path, sig):
     import subprocess
     import sys
 
-    from conftest import REPO
+    from tests.helpers import REPO
 
     tools = make_tools(tmp_path / "bin", "sleep")
     env = dict(os.environ, PATH=tools + os.pathsep + os.environ["PATH"], PYTHONPATH=REPO)

@@ -13,8 +13,8 @@ import pytest
 
 from ascend_doctor.doctor import RunOptions, run_checks
 from ascend_doctor.host import SnapshotHost
-from conftest import fixture_path
-from faults import BAD_KINDS, READABLE_KINDS, RootedLiveHost, copy_fixture
+from tests.helpers import fixture_path
+from tests.helpers.faults import BAD_KINDS, READABLE_KINDS, RootedLiveHost, copy_fixture
 
 # (fixture, path the probes read) — one of each file format the probes parse.
 TARGETS = [
@@ -183,7 +183,7 @@ BAD_REPORTS = {
 
 @pytest.mark.parametrize("kind", sorted(BAD_REPORTS))
 def test_bad_baseline_file_is_one_line_exit_2(tmp_path, kind):
-    from conftest import run_cli
+    from tests.helpers import run_cli
 
     path = tmp_path / "base.json"
     if BAD_REPORTS[kind] is None:
@@ -197,7 +197,7 @@ def test_bad_baseline_file_is_one_line_exit_2(tmp_path, kind):
 
 @pytest.mark.parametrize("kind", sorted(BAD_REPORTS))
 def test_bad_report_in_an_aggregate_directory_is_named_not_fatal(tmp_path, kind):
-    from conftest import run_cli
+    from tests.helpers import run_cli
 
     d = tmp_path / "reports"
     d.mkdir()

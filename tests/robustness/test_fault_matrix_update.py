@@ -1,7 +1,7 @@
 """`matrix update` against a hostile or broken server, and a full disk: the previous matrix stays
 intact on disk and stays the one in use; one line says why; no temporary file is left.
 
-Complements tests/test_matrix_cli.py (sha mismatch, truncated JSON, schema, older, 404, unreachable).
+Complements tests/commands/test_matrix.py (sha mismatch, truncated JSON, schema, older, 404, unreachable).
 The server runs on 127.0.0.1 in this process; nothing goes to the internet.
 """
 
@@ -17,7 +17,7 @@ import time
 import pytest
 
 from ascend_doctor.data import data_path
-from conftest import run_cli
+from tests.helpers import run_cli
 
 OLD_VERSION = "2098.1.1"
 

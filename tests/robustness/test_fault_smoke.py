@@ -14,7 +14,7 @@ import time
 import psutil
 import pytest
 
-from conftest import REPO, run_cli
+from tests.helpers import REPO, run_cli
 
 MARKER = "ascend-doctor-smoke-helper-4242"
 # Starts a helper in the child's session, as MindSpore's op-compile workers are.

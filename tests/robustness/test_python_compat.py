@@ -7,7 +7,7 @@ import subprocess
 
 import pytest
 
-from conftest import REPO
+from tests.helpers import REPO
 
 SCRIPT = os.path.join(REPO, "scripts", "check_python_compat.sh")
 pytestmark = pytest.mark.skipif(shutil.which("vermin") is None,

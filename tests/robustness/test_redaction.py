@@ -10,7 +10,7 @@ import os
 
 import pytest
 
-from conftest import fixture_path, run_cli
+from tests.helpers import fixture_path, run_cli
 
 SECRETS = {
     "HCCL_TLS_PASSWORD": "hunter2-hccl-9b7c",  # unknown HCCL_* name: used to be echoed in hccl.env_names
@@ -97,7 +97,7 @@ def test_smoke_quotes_the_childs_stderr_without_its_secrets(tmp_path, fmt):
         "import sys\n"
         f"sys.stderr.write({LOG_WITH_SECRETS!r})\n"
         f"raise ImportError('libascendcl.so: cannot open shared object file: password={SECRETS['MS_AUTH_TOKEN']}')\n")
-    from conftest import REPO
+    from tests.helpers import REPO
 
     env = dict(SECRETS, PYTHONPATH=str(tmp_path / "fake") + os.pathsep + REPO)
     proc = run_cli("smoke", "--device", "cpu", "--format", fmt, env=env)

@@ -1,0 +1,207 @@
+"""GPU and MindSpore-package checks: verdicts, fix text and exit codes on the fixtures and on edge snapshots."""
+
+from tests.helpers import fixture_path, run_json
+
+from ascend_doctor.doctor import RunOptions, run_checks
+from ascend_doctor.host import SnapshotHost
+
+GPU_IDS = ["gpu.driver_module_match", "gpu.cuda_runtime_for_mindspore", "gpu.cudnn", "gpu.nvcc_matches_runtime"]
+MS_IDS = ["mindspore.installed", "mindspore.python_supported", "mindspore.single_distribution",
+          "mindspore.flavour_matches_device"]
+SP = "/usr/local/lib/python3.8/dist-packages"
+
+
+def _by_id(data):
+    return {f["id"]: f for f in data["findings"]}
+
+
+def _run(host, only=("gpu", "mindspore")):
+    report = run_checks(host, RunOptions(only=list(only)))
+    return {f.id: f for f in report.findings}
+
+
+def test_gpu_node_is_healthy():
+    proc, data = run_json("check", "--bundle", fixture_path("gpu_node"), "--only", "gpu", "mindspore")
+    f = _by_id(data)
+    assert proc.returncode == 0, proc.stderr
+    assert {i: f[i]["status"] for i in GPU_IDS + MS_IDS} == {i: "pass" for i in GPU_IDS + MS_IDS}
+    assert "11.6.55" in f["gpu.cuda_runtime_for_mindspore"]["summary"]
+
+
+def test_gpu_cuda_mismatch_fails_with_p01_fix():
+    proc, data = run_json("check", "--bundle", fixture_path("gpu_cuda_mismatch"))
+    f = _by_id(data)["gpu.cuda_runtime_for_mindspore"]
+    assert proc.returncode == 1
+    assert f["status"] == "fail" and f["pitfall"] == "P01"
+    assert "libcudart.so.11.0" in f["summary"] and "12.2" in f["summary"]
+    fix = "\n".join(f["fix"])
+    assert "conda create -n ms-gpu python=3.8" in fix
+    assert "cudatoolkit=11.1" in fix  # the CUDA the mindspore-gpu wheel was downloaded for (cuda-11.1 URL)
+    assert "export LD_LIBRARY_PATH=$CONDA_PREFIX/lib" in fix
+    # the driver itself is fine there
+    assert _by_id(data)["gpu.driver_module_match"]["status"] == "pass"
+
+
+def test_gpu_driver_mismatch_fails_and_says_reboot():
+    proc, data = run_json("check", "--bundle", fixture_path("gpu_driver_mismatch"), "--only", "gpu")
+    f = _by_id(data)["gpu.driver_module_match"]
+    assert proc.returncode == 1
+    assert f["status"] == "fail"
+    assert "580.173.02" in f["summary"] and "580.178" in f["summary"]
+    assert any("sudo reboot" in step for step in f["fix"])
+
+
+def test_cpu_only_box_skips_gpu_and_passes_cpu_build():
+    proc, data = run_json("check", "--bundle", fixture_path("cpu_only"))
+    f = _by_id(data)
+    assert proc.returncode == 0
+    assert all(f[i]["status"] == "skip" for i in GPU_IDS)
+    assert f["mindspore.flavour_matches_device"]["status"] == "pass"
+    assert "runs on the CPU" in f["mindspore.flavour_matches_device"]["summary"]
+
+
+def test_python_unsupported_fails_with_conda_fix():
+    proc, data = run_json("check", "--bundle", fixture_path("python_unsupported"), "--only", "mindspore")
+    f = _by_id(data)["mindspore.python_supported"]
+    assert proc.returncode == 1
+    assert f["status"] == "fail" and f["pitfall"] == "P21"
+    assert "3.9" in f["summary"] and "3.12.3" in f["summary"]
+    assert f["fix"][0].startswith("conda create -n ms python=3.9")
+    assert "pip install mindspore==1.10.1" in f["fix"][1]
+
+
+# -- edge cases on small snapshots ------------------------------------------------------------------
+
+def _ms_gpu(sp=SP, cuda_url="cuda-11.1", tag="cp38-cp38-linux_x86_64", name="mindspore_gpu", dist="mindspore-gpu",
+            version="1.10.1", pyext="38"):
+    di = f"{sp}/{name}-{version}.dist-info"
+    return {f"{di}/METADATA": f"Name: {dist}\nVersion: {version}\nRequires-Python: >=3.7\n",
+            f"{di}/WHEEL": f"Tag: {tag}\n", f"{di}/top_level.txt": "mindspore\n",
+            f"{di}/direct_url.json": '{"url": "https://ms-release.obs.cn-north-4.myhuaweicloud.com/1.10.1/MindSpore/'
+                                     f'gpu/x86_64/{cuda_url}/mindspore_gpu-1.10.1-cp38-cp38-linux_x86_64.whl"}}',
+            f"{sp}/mindspore/version.py": f"__version__ = '{version}'\n",
+            f"{sp}/mindspore/_c_expression.cpython-{pyext}-x86_64-linux-gnu.so": ""}
+
+
+SMI = ("| NVIDIA-SMI 470.82.01    Driver Version: 470.82.01    CUDA Version: 11.4     |\n")
+PROC = "NVRM version: NVIDIA UNIX x86_64 Kernel Module  470.82.01  Thu Oct 28 14:04:39 UTC 2021\n"
+
+
+def _gpu_host(make_snapshot, files, env=None, smi=SMI, commands=None, python_version="3.8.10"):
+    base = {"/proc/driver/nvidia/version": PROC, "/dev/nvidia0": ""}
+    base.update(files)
+    cmds = commands if commands is not None else [{"argv": ["nvidia-smi"], "rc": 0, "stdout": smi}]
+    return SnapshotHost(make_snapshot(files=base, env=env or {"HOME": "/root"}, commands=cmds,
+                                      python={"version": python_version, "executable": "/usr/bin/python3",
+                                              "site_packages": [SP]}))
+
+
+def test_runtime_installed_but_not_on_loader_path(make_snapshot):
+    host = _gpu_host(make_snapshot, {**_ms_gpu(), "/usr/local/cuda-11.1/lib64/libcudart.so.11.1.74": "",
+                                     "/usr/lib/x86_64-linux-gnu/libcudnn.so.8.0.5": ""})
+    f = _run(host)["gpu.cuda_runtime_for_mindspore"]
+    assert f.status == "fail" and f.pitfall == "P01"
+    assert "does not search that directory" in f.summary
+    assert f.fix[0] == "export LD_LIBRARY_PATH=/usr/local/cuda-11.1/lib64:$LD_LIBRARY_PATH"
+
+
+def test_runtime_newer_than_driver(make_snapshot):
+    smi = "| NVIDIA-SMI 440.33.01    Driver Version: 440.33.01    CUDA Version: 10.2     |\n"
+    host = _gpu_host(make_snapshot, {**_ms_gpu(), "/usr/lib/x86_64-linux-gnu/libcudart.so.11.1.74": ""}, smi=smi)
+    f = _run(host)["gpu.cuda_runtime_for_mindspore"]
+    assert f.status == "fail" and "CUDA driver version is insufficient" in f.summary
+    assert "upgrade the NVIDIA driver" in f.fix[0]
+
+
+def test_runtime_minor_newer_than_driver_warns(make_snapshot):
+    host = _gpu_host(make_snapshot, {**_ms_gpu(), "/usr/lib/x86_64-linux-gnu/libcudart.so.11.6.55": ""})
+    f = _run(host)["gpu.cuda_runtime_for_mindspore"]
+    assert f.status == "warn" and "minor-version compatibility" in f.summary  # 11.6 runtime, driver max 11.4
+
+
+def test_unified_wheel_without_cuda_home_warns(make_snapshot):
+    files = {f"{SP}/mindspore-2.7.1.dist-info/METADATA": "Name: mindspore\nVersion: 2.7.1\n",
+             f"{SP}/mindspore/_c_expression.cpython-38-x86_64-linux-gnu.so": "",
+             f"{SP}/mindspore/lib/plugin/libmindspore_gpu.so.11.1": "",
+             f"{SP}/mindspore/lib/plugin/libmindspore_gpu.so.11.6": "",
+             f"{SP}/mindspore/lib/plugin/libmindspore_ascend.so.2": "",
+             f"{SP}/mindspore-2.7.1.dist-info/top_level.txt": "mindspore\n",
+             "/usr/lib/x86_64-linux-gnu/libcudart.so.11.1.74": ""}
+    f = _run(_gpu_host(make_snapshot, files))["gpu.cuda_runtime_for_mindspore"]
+    assert f.status == "warn" and "CUDA_HOME" in f.summary
+    assert f.fix[0].startswith("export CUDA_HOME=")
+
+
+def test_cudnn_missing_and_too_old(make_snapshot):
+    rt = {"/usr/lib/x86_64-linux-gnu/libcudart.so.11.1.74": ""}
+    f = _run(_gpu_host(make_snapshot, {**_ms_gpu(), **rt}))["gpu.cudnn"]
+    assert f.status == "warn" and "No cuDNN found" in f.summary
+    f = _run(_gpu_host(make_snapshot, {**_ms_gpu(), **rt, "/usr/lib/x86_64-linux-gnu/libcudnn.so.7.6.5": ""}))["gpu.cudnn"]
+    assert f.status == "warn" and "cuDNN 8 with CUDA 11" in f.summary  # MindSpore's own < 8.0 with CUDA > 10 rule
+    f = _run(_gpu_host(make_snapshot, {**_ms_gpu(), **rt, "/usr/lib/x86_64-linux-gnu/libcudnn.so.8.0.5": ""}))["gpu.cudnn"]
+    assert f.status == "pass"
+
+
+def test_nvcc_release_differs_from_runtime(make_snapshot):
+    cmds = [{"argv": ["nvidia-smi"], "rc": 0, "stdout": SMI},
+            {"argv": ["nvcc", "--version"], "rc": 0, "stdout": "Cuda compilation tools, release 10.2, V10.2.89\n"}]
+    host = _gpu_host(make_snapshot, {**_ms_gpu(), "/usr/lib/x86_64-linux-gnu/libcudart.so.11.1.74": ""}, commands=cmds)
+    f = _run(host)["gpu.nvcc_matches_runtime"]
+    assert f.status == "warn" and "10.2" in f.summary and "11.1.74" in f.summary
+
+
+def test_kernel_module_differs_from_nvidia_smi(make_snapshot):
+    host = _gpu_host(make_snapshot, {"/proc/driver/nvidia/version": PROC.replace("470.82.01", "470.57.02")})
+    f = _run(host)["gpu.driver_module_match"]
+    assert f.status == "fail" and "470.57.02" in f.summary and "470.82.01" in f.summary
+
+
+def test_cpu_build_on_gpu_node_and_gpu_build_without_gpu(make_snapshot):
+    cpu_build = {f"{SP}/mindspore-1.10.1.dist-info/METADATA": "Name: mindspore\nVersion: 1.10.1\n",
+                 f"{SP}/mindspore-1.10.1.dist-info/top_level.txt": "mindspore\n", f"{SP}/mindspore/__init__.py": ""}
+    f = _run(_gpu_host(make_snapshot, cpu_build))
+    assert f["mindspore.flavour_matches_device"].status == "fail"
+    assert "without the GPU backend" in f["mindspore.flavour_matches_device"].summary
+    assert f["gpu.cuda_runtime_for_mindspore"].status == "skip"
+    no_gpu = SnapshotHost(make_snapshot(files=_ms_gpu(), python={"version": "3.8.10", "site_packages": [SP]}))
+    f = _run(no_gpu)
+    assert f["mindspore.flavour_matches_device"].status == "warn"
+    assert all(f[i].status == "skip" for i in GPU_IDS)
+
+
+def test_two_distributions_fail_single_distribution(make_snapshot):
+    files = {**_ms_gpu(), f"{SP}/mindspore-2.2.14.dist-info/METADATA": "Name: mindspore\nVersion: 2.2.14\n",
+             f"{SP}/mindspore-2.2.14.dist-info/top_level.txt": "mindspore\n"}
+    f = _run(_gpu_host(make_snapshot, files))["mindspore.single_distribution"]
+    assert f.status == "fail" and f.fix[0].startswith("pip uninstall -y mindspore mindspore-gpu")
+    assert f.fix[1].startswith("pip install --no-cache-dir mindspore-gpu==1.10.1")
+
+
+def test_not_installed_advises_by_device(make_snapshot):
+    f = _run(_gpu_host(make_snapshot, {}))["mindspore.installed"]
+    assert f.status == "warn" and f.fix[0] == "pip install mindspore" and "CUDA 11.1 and 11.6" in f.summary
+    bare = SnapshotHost(make_snapshot(python={"version": "3.10.12", "site_packages": [SP]}))
+    f = _run(bare)["mindspore.installed"]
+    assert f.status == "skip" and "no NPU and no NVIDIA GPU" in f.summary
+    unknown = SnapshotHost(make_snapshot(python={"version": "3.10.12", "site_packages": []}))
+    assert _run(unknown)["mindspore.installed"].status == "error"
+
+
+def test_requires_python_violated(make_snapshot):
+    di = f"{SP}/mindspore-2.10.0.dist-info"
+    files = {f"{di}/METADATA": "Name: mindspore\nVersion: 2.10.0\nRequires-Python: >=3.9,<3.13\n",
+             f"{di}/WHEEL": "Tag: py3-none-any\n", f"{di}/top_level.txt": "mindspore\n", f"{SP}/mindspore/x.py": ""}
+    host = SnapshotHost(make_snapshot(files=files, python={"version": "3.13.1", "site_packages": [SP]}))
+    f = _run(host)["mindspore.python_supported"]
+    assert f.status == "fail" and ">=3.9,<3.13" in f.summary
+
+
+def test_a_python_suggested_for_a_requires_python_is_one_it_admits():
+    """The fix once suggested `python=3.10` whatever Requires-Python said (>=3.11 excludes it)."""
+    from ascend_doctor.checks.mindspore import _newest_allowed
+    from ascend_doctor.versions import python_spec_allows
+
+    for spec in (">=3.11", ">=3.9,<3.12", ">=3.7,!=3.13.*", "~=3.8.0"):
+        picked = _newest_allowed(spec)
+        assert python_spec_allows(spec, picked + ".0"), (spec, picked)
+    assert _newest_allowed("<3.0") == "<X.Y>"  # none of ours: the user fills it in, nothing is guessed

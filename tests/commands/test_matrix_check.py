@@ -1,0 +1,75 @@
+"""`matrix check` on a planned install names the driver a CANN needs, and speaks of a plan, not an install."""
+
+import json
+import re
+
+import pytest
+
+from ascend_doctor.matrix import load_matrix
+
+from tests.helpers import run_cli, run_json
+
+WRONG_DRIVER = ("--mindspore", "2.7.1", "--cann", "8.3.RC1", "--driver", "24.1.rc3")
+WRONG_PAIR = ("--mindspore", "2.7.1", "--cann", "8.0.RC3", "--driver", "24.1.rc3")
+
+
+def _by_id(data):
+    return {f["id"]: f for f in data["findings"]}
+
+
+def test_a_driver_the_sources_do_not_pair_gets_the_driver_it_needs_named():
+    _, data = run_json("matrix", "check", *WRONG_DRIVER)
+    f = _by_id(data)["compat.cann_driver"]
+    assert f["status"] == "warn"
+    assert "needs the NPU driver of Ascend HDK 25.3.RC1" in f["summary"] and "24.1.rc3" in f["summary"]
+    assert f["fix"][0].startswith("install Ascend HDK 25.3.RC1 (NPU driver + firmware) for CANN 8.3.RC1")
+
+
+def test_the_wrong_pair_fix_names_the_driver_each_cann_needs_from_the_matrix_only():
+    _, data = run_json("matrix", "check", *WRONG_PAIR)
+    fix = _by_id(data)["compat.mindspore_cann"]["fix"]
+    matrix = load_matrix()
+    steps = [s for s in fix if s.startswith("install CANN ")]
+    assert steps
+    assert "with Ascend HDK 25.3.RC1" in next(s for s in steps if s.startswith("install CANN 8.3.RC1 "))
+    for step in steps:
+        cann = step.split()[2]
+        named = re.search(r"with Ascend HDK (\S+(?: or \S+)*) \(NPU driver", step)
+        rows = matrix.hdk_for_cann(cann)
+        if named:  # never an invented pairing
+            for hdk in named.group(1).split(" or "):
+                assert any(hdk in r["hdk"] for r in rows if r["relation"] != "incompatible"), (cann, hdk)
+        elif not any(re.fullmatch(p.lower().replace(".x", r"\.\d+").replace(".", r"\."), "24.1.rc3")
+                     for r in rows if r["relation"] != "incompatible" for p in r["hdk"]):
+            assert "not in the matrix" in step, step  # unknown is said, not guessed
+
+
+@pytest.mark.parametrize("args", [WRONG_DRIVER, WRONG_PAIR,
+                                  ("--mindspore", "2.2.14", "--cuda", "11.6", "--cudnn", "8.5.0", "--python", "3.9")])
+def test_a_planned_install_is_never_called_installed(args):
+    text = run_cli("matrix", "check", *args, "--no-color").stdout
+    assert "a planned install" in text.splitlines()[0] and "snapshot of" not in text
+    assert "(planned) (active)" not in text and "at (planned)" not in text
+    _, data = run_json("matrix", "check", *args)
+    for f in data["findings"]:
+        words = [f["title"], f["summary"], *f["fix"]] + [str(v) for k, v in f["evidence"].items()
+                                                        if k not in ("matrix_notes", "matrix_row")]
+        for w in words:
+            assert "installed" not in w and "environment points at" not in w, (f["id"], w)
+            assert "version.info" not in w, (f["id"], w)  # a plan has no files: its versions come from the command
+
+
+@pytest.mark.parametrize("spelling", ["8.3rc1", "8.3RC1", "8.3.rc1", "8.3-rc1", "8.3 RC1"])
+def test_matrix_show_cann_reads_any_spelling_of_a_release(spelling):
+    assert run_cli("matrix", "show", "--cann", spelling).stdout == run_cli("matrix", "show", "--cann", "8.3.RC1").stdout
+    mine = json.loads(run_cli("matrix", "show", "--cann", spelling, "--format", "json").stdout)
+    ref = json.loads(run_cli("matrix", "show", "--cann", "8.3.RC1", "--format", "json").stdout)
+    mine.pop("query"), ref.pop("query")
+    assert mine == ref and mine["hdk"]
+
+
+def test_matrix_check_reads_any_spelling_too():
+    _, a = run_json("matrix", "check", "--mindspore", "2.7.1", "--cann", "8.3rc1", "--driver", "24.1.rc3")
+    _, b = run_json("matrix", "check", *WRONG_DRIVER)
+    assert [(f["id"], f["status"], f["summary"]) for f in a["findings"]] == \
+           [(f["id"], f["status"], f["summary"]) for f in b["findings"]]

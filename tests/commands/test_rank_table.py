@@ -1,0 +1,80 @@
+"""commands/rank_table.py: `ascend-doctor rank-table`: exit codes, text and JSON, a node against the table."""
+
+import json
+import os
+from tests.helpers import run_cli
+from tests.test_rank_table import RT_DIR, load, v10  # noqa: F401
+
+
+def test_cli_valid_table_exit_0():
+    proc = run_cli("rank-table", os.path.join(RT_DIR, "mindie_a3_16die_v1.2.json"))
+    assert proc.returncode == 0, proc.stderr
+    assert "format 1.2: 1 server(s), 16 ranks" in proc.stdout and "Result: valid" in proc.stdout
+
+
+def test_cli_invalid_table_exit_1_with_paths_and_json(tmp_path):
+    doc = v10()
+    doc["server_list"][1]["device"][1]["device_ip"] = "127.0.0.1"
+    doc["server_list"][0]["device"][0]["rank_id"] = "x"
+    f = tmp_path / "t.json"
+    f.write_text(json.dumps(doc))
+    proc = run_cli("rank-table", str(f))
+    assert proc.returncode == 1
+    assert "server_list[1].device[1].device_ip" in proc.stdout and "server_list[0].device[0].rank_id" in proc.stdout
+    proc = run_cli("rank-table", str(f), "--format", "json")
+    data = json.loads(proc.stdout)
+    assert data["schema"] == "ascend-doctor.rank-table/2" and data["verdict"] == "invalid"
+    assert data["counts"]["fail"] >= 2 and {p["severity"] for p in data["problems"]} <= {"fail", "warn", "info"}
+    assert {p["path"] for p in data["problems"]} >= {"server_list[1].device[1].device_ip"}
+
+
+def test_cli_syntax_error_line_column_and_warn_exit_codes(tmp_path):
+    f = tmp_path / "t.json"
+    f.write_text('{"version": "1.0",\n "server_list": [}\n')
+    proc = run_cli("rank-table", str(f))
+    assert proc.returncode == 1 and "(line 2, column" in proc.stdout
+    proc = run_cli("rank-table", os.path.join(RT_DIR, "hccl_group_list_template2.json"))
+    assert proc.returncode == 0
+    proc = run_cli("rank-table", os.path.join(RT_DIR, "hccl_group_list_template2.json"), "--fail-on", "warn")
+    assert proc.returncode == 1
+
+
+def test_cli_missing_file_exit_2_one_line(tmp_path):
+    proc = run_cli("rank-table", str(tmp_path / "none.json"))
+    assert proc.returncode == 2 and proc.stderr.count("\n") == 1 and "none.json" in proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
+def test_cli_soc_enables_topology():
+    proc = run_cli("rank-table", os.path.join(RT_DIR, "hccl_910_template1_v1.0.json"), "--soc", "910")
+    assert proc.returncode == 0  # devices 0,1 sit in one HCCS ring
+    doc = load("hccl_910_template1_v1.0.json")
+    doc["server_list"][0]["device"][1]["device_id"] = "5"
+    proc = run_cli("rank-table", "/dev/stdin", "--soc", "910", input=json.dumps(doc))
+    assert "R13" in proc.stdout and "HCCS" in proc.stdout
+
+
+def test_cli_text_caps_per_rule_but_json_lists_all(tmp_path):
+    doc = v10(servers=30, per=1)
+    for s in doc["server_list"]:
+        s["device"][0]["device_ip"] = "127.0.0.1"
+    f = tmp_path / "t.json"
+    f.write_text(json.dumps(doc))
+    proc = run_cli("rank-table", str(f))
+    assert "10 more R9 problem(s) not shown" in proc.stdout
+    data = json.loads(run_cli("rank-table", str(f), "--format", "json").stdout)
+    assert len([p for p in data["problems"] if p["rule"] == "R9"]) == 30
+
+
+def test_node_not_in_the_table_names_its_addresses_and_the_servers(make_snapshot):
+    """The user must see at a glance why: this node is 10.9.8.7 / gpu-07, the table lists node_0 and node_1."""
+    snap = make_snapshot(name="gpu-07", commands=[{"argv": ["hostname", "-I"], "rc": 0, "stdout": "10.9.8.7 10.9.8.8\n"}])
+    table = os.path.join(RT_DIR, "hccl_910_template1_v1.0.json")
+    proc = run_cli("rank-table", table, "--bundle", snap)
+    assert proc.returncode == 1, proc.stderr
+    line = next(l for l in proc.stdout.splitlines() if "FAIL" in l)
+    for word in ("10.9.8.7", "10.9.8.8", "gpu-07", "node_0", "node_1"):
+        assert word in line, (word, line)
+    doc = json.loads(run_cli("rank-table", table, "--bundle", snap, "--format", "json").stdout)
+    evidence = doc["node"]["findings"][0]["evidence"]
+    assert evidence["server_ids"] == ["node_0", "node_1"] and "10.9.8.7" in evidence["this node"]

@@ -1,0 +1,207 @@
+"""The knowledge base data: its schema rules, and every signature against its own examples and near misses."""
+
+import json
+import os
+import re
+
+import pytest
+
+from ascend_doctor.data import DataError, data_path
+from ascend_doctor.knowledge import load_knowledge_base, parse_knowledge_base
+from ascend_doctor.schema import schema_errors
+
+from tests.helpers import REFERENCE
+
+RAW = json.load(open(data_path("knowledge_base.json"), encoding="utf-8"))
+SCHEMA = json.load(open(data_path("knowledge_base.schema.json"), encoding="utf-8"))
+KB = load_knowledge_base()
+SIG_IDS = [s["id"] for s in RAW["signatures"]]
+
+
+def _check_value(value, rule, where):
+    """Every problem of `value` against a KB schema (the shared validator, ascend_doctor/schema.py)."""
+    return schema_errors(value, rule, limit=10 ** 6, where=where)
+
+
+def test_data_follows_the_schema():
+    assert _check_value(RAW, SCHEMA, "knowledge_base") == []
+
+
+def test_schema_checker_catches_a_broken_entry():
+    broken = json.loads(json.dumps(RAW))
+    del broken["signatures"][0]["fix"]
+    broken["signatures"][1]["severity"] = "fatal"
+    problems = _check_value(broken, SCHEMA, "kb")
+    assert any("missing field 'fix'" in p for p in problems) and any("'fatal'" in p for p in problems)
+
+
+def test_ids_unique_pitfalls_known_and_enough_signatures():
+    assert len(SIG_IDS) == len(set(SIG_IDS))
+    assert len(SIG_IDS) >= 60
+    for s in RAW["signatures"]:
+        assert s.get("pitfall") is None or s["pitfall"] in RAW["pitfalls"], s["id"]
+    assert sorted(RAW["pitfalls"]) == [f"P{i:02d}" for i in range(1, 25)]
+
+
+def _reference_file(name):
+    # conftest's REFERENCE is right for a checkout next to shared/; worktrees live one level deeper
+    for base in (REFERENCE, os.path.join(os.path.dirname(os.path.dirname(REFERENCE)), "..", "shared", "reference"),
+                 "/work/shared/reference"):
+        path = os.path.join(base, name)
+        if os.path.isfile(path):
+            return path
+    pytest.skip(f"reference/{name} is not next to this checkout")
+
+
+def test_reference_ids_are_kept():
+    text = open(_reference_file("error_signatures.md"), encoding="utf-8").read()
+    ref_ids = set(re.findall(r"^### ([A-Z0-9_]+)$", text, re.M))
+    assert ref_ids, "reference file not found or changed shape"
+    assert ref_ids <= set(SIG_IDS), sorted(ref_ids - set(SIG_IDS))
+
+
+def test_required_coverage_areas():
+    comps = {s["component"] for s in RAW["signatures"]}
+    assert {"driver", "cann", "hccl", "mindspore", "atc", "cuda", "python"} <= comps
+    ids = set(SIG_IDS)
+    for needed in ("HCCL_EI0006_SOCKET_TIMEOUT", "CANN_ENV_LIB_NOT_FOUND", "CUDA_LIB_NOT_FOUND", "TORCH_NPU_OOM",
+                   "MS_GRAPH_TYPE_JOIN_FAILED", "ATC_E19010_NO_PARSER", "FP16_OVERFLOW_LOSS_NAN",
+                   "MS_CANN_VERSION_MISMATCH", "DEV_SETUP_507033", "SETDEVICE_INVALID_ID_107001"):
+        assert needed in ids
+
+
+@pytest.mark.parametrize("sid", SIG_IDS)
+def test_signature_matches_its_examples_and_not_its_near_misses(sid):
+    sig = KB.signature(sid)
+    scanner = KB.scanner()
+    index = KB.signatures.index(sig)
+    for line in sig.examples:
+        assert sig.search(line), f"{sid}: example does not match: {line}"
+        assert index in scanner.match_line(line.encode("utf-8")), f"{sid}: the fast scanner misses: {line}"
+        assert sig in KB.match_line(line)
+    for line in sig.near_misses:
+        assert not sig.search(line), f"{sid}: near miss matches: {line}"
+        assert index not in scanner.match_line(line.encode("utf-8"))
+
+
+def test_every_signature_of_ours_has_scanner_anchors():
+    from ascend_doctor.knowledge import Scanner
+
+    assert Scanner(load_knowledge_base(parts=[]).signatures).unanchored == []
+
+
+MATCHERS = ["python", "re2", "hyperscan"]
+
+
+def _scanner(matcher, sigs):
+    import ascend_doctor.knowledge as knowledge
+
+    scanner = knowledge.Scanner(sigs, matchers=[matcher])
+    if scanner.matcher != matcher:
+        pytest.skip(f"the {matcher} accelerator is not installed here")
+    return scanner
+
+
+@pytest.mark.parametrize("matcher", MATCHERS)
+def test_scanner_finds_examples_inside_a_block_of_noise(matcher, monkeypatch):
+    import ascend_doctor.knowledge as knowledge
+
+    monkeypatch.setattr(knowledge._Re2Finder, "BLOCK", 4096)  # many blocks, hits near their edges
+    scanner = _scanner(matcher, KB.signatures)
+    noise = b"[INFO] ME(1,1,python):2024-07-12 step 1 done, loss is 2.31\n" * 500
+    near = "\n".join(nm for s in KB.signatures for nm in s.near_misses).encode("utf-8") + b"\n"
+    lines = [ex for s in KB.signatures for ex in s.examples]
+    buf = noise + near + noise + b"\n".join(x.encode("utf-8") for x in lines) + b"\n" + noise + near
+    found = [(ls, KB.signatures[i].id) for ls, _, hits in scanner.scan(buf) for i in hits]
+    assert {sid for _, sid in found} == {s.id for s in KB.signatures if not s.derived}
+    # a matcher only narrows the lines to look at: every matcher gives the same hits on the same lines
+    assert found == [(ls, KB.signatures[i].id) for ls, _, hits in _scanner("python", KB.signatures).scan(buf)
+                     for i in hits]
+
+
+def test_bad_data_is_reported_with_the_field():
+    bad = json.loads(json.dumps(RAW))
+    bad["signatures"][0]["pattern"] = "(unclosed"
+    with pytest.raises(DataError, match=r"signatures\[0\].*pattern"):
+        parse_knowledge_base(bad, "kb.json")
+    bad = json.loads(json.dumps(RAW))
+    bad["signatures"][2]["pitfall"] = "P99"
+    with pytest.raises(DataError, match="pitfall"):
+        parse_knowledge_base(bad, "kb.json")
+
+
+@pytest.mark.parametrize("matcher", MATCHERS)
+def test_every_example_alone_in_noise_is_found(matcher):
+    """Line anchors (^Killed$) and hits at a chunk's first or last byte still work inside a chunk."""
+    scanner = _scanner(matcher, KB.signatures)
+    noise = b"[INFO] ME(1,1,python):2024-07-12 step 1 done, loss is 2.31\n" * 40
+    missed = []
+    for i, sig in enumerate(KB.signatures):
+        for ex in sig.examples:
+            raw = ex.encode("utf-8")
+            for buf in (noise + raw + b"\n" + noise, raw, raw + b"\n" + noise, noise + raw):
+                if i not in {j for _, _, hs in scanner.scan(buf) for j in hs}:
+                    missed.append(f"{sig.id}: {ex}")
+    assert not missed, missed[:10]
+
+
+# ---- the Chinese texts of data/knowledge_base.json (issue 13) ----
+
+HAN = re.compile(r"[\u4e00-\u9fff]")
+# What a translation must carry over unchanged: code in backticks, $VAR / ${VAR}, `export X=`, paths,
+# URLs, UPPER_SNAKE names (variables, our signature ids) and version numbers.
+_VERBATIM = [re.compile(r"`[^`]+`"), re.compile(r"\$\{?\w+\}?"), re.compile(r"\bexport \w+="),
+             re.compile(r"(?<![\w.`])(?:~|\$\w+|<[\w-]+>)?/[\w.*<>{},@+-]*(?:/[\w.*<>{},@+-]*)+"),
+             re.compile(r"https?://[^\s)`'\"，。；）]+"), re.compile(r"\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b"),
+             re.compile(r"(?<![\w.])\d+(?:\.\d+)+")]
+
+
+def verbatim_tokens(text):
+    return sorted({m.group(0).rstrip(".,;:") for rx in _VERBATIM for m in rx.finditer(text)})
+
+
+def missing_tokens(en, zh):
+    return [t for t in verbatim_tokens(en) if t not in zh]
+
+
+def test_the_verbatim_check_catches_a_changed_command():
+    en = "Run `npu-smi info -t board -i 0`, then `export HCCL_CONNECT_TIMEOUT=1200` (see /var/log/npu/slog, CANN 8.0)."
+    assert missing_tokens(en, "执行 `npu-smi info -t board -i 0`，然后 `export HCCL_CONNECT_TIMEOUT=1200`"
+                              "（见 /var/log/npu/slog，CANN 8.0）。") == []
+    assert missing_tokens(en, "执行 `npu-smi info`，然后 `export HCCL_CONNECT_TIMEOUT=600`（见 /var/log/npu，CANN 7.0）。") == [
+        "/var/log/npu/slog", "8.0", "`export HCCL_CONNECT_TIMEOUT=1200`", "`npu-smi info -t board -i 0`"]
+    assert missing_tokens("Set $ASCEND_HOME_PATH and HCCL_EXEC_TIMEOUT.", "设置 ASCEND_HOME_PATH。") == [
+        "$ASCEND_HOME_PATH", "HCCL_EXEC_TIMEOUT"]
+
+
+@pytest.mark.parametrize("sid", SIG_IDS)
+def test_signature_is_written_in_chinese_with_the_same_commands(sid):
+    s = next(x for x in RAW["signatures"] if x["id"] == sid)
+    assert all(HAN.search(s.get(k) or "") for k in ("title_zh", "cause_zh")), f"{sid}: title_zh/cause_zh in Chinese"
+    zh = s.get("fix_zh") or []
+    assert len(zh) == len(s["fix"]), f"{sid}: fix_zh has {len(zh)} steps, fix has {len(s['fix'])}"
+    problems = [f"cause: {missing_tokens(s['cause'], s['cause_zh'])}"] if missing_tokens(s["cause"], s["cause_zh"]) else []
+    for n, (en, cn) in enumerate(zip(s["fix"], zh), 1):
+        if not HAN.search(cn) and verbatim_tokens(cn) != verbatim_tokens(en):
+            problems.append(f"step {n}: neither Chinese nor the same command")
+        if missing_tokens(en, cn):
+            problems.append(f"step {n}: {missing_tokens(en, cn)} not in {cn!r}")
+    assert not problems, f"{sid}: " + "; ".join(problems)
+
+
+def test_pitfalls_are_written_in_chinese():
+    for pid, p in RAW["pitfalls"].items():
+        assert HAN.search(p.get("title_zh") or "") and HAN.search(p.get("advice_zh") or ""), pid
+        assert missing_tokens(p["advice"], p["advice_zh"]) == [], pid
+        assert KB.pitfall(pid).text("zh") == (p["title_zh"], p["advice_zh"])
+
+
+def test_pitfall_zh_fields_of_the_wrong_type_are_one_line_errors():
+    for key, value in (("title_zh", ["a list"]), ("advice_zh", 7)):
+        bad = json.loads(json.dumps(RAW))
+        bad["pitfalls"]["P08"][key] = value
+        with pytest.raises(DataError, match=rf"^kb.json: pitfalls.P08.{key}: expected a string, got \w+$"):
+            parse_knowledge_base(bad, "kb.json")
+    bad = json.loads(json.dumps(RAW))
+    del bad["pitfalls"]["P08"]["title_zh"]
+    assert parse_knowledge_base(bad, "kb.json").pitfall("P08").text("zh")[0] == RAW["pitfalls"]["P08"]["title"]

@@ -1,0 +1,235 @@
+"""The matrix data: schema, sources, coverage of every MindSpore release, and the per-release P07 verdicts.
+
+The expected values below are transcribed from compat_facts.md table 1 (column 4 = what each release's
+AscendEnvChecker accepts; column 2/3 = the CANN its docs or other Huawei sources name), independently
+of data/compat_matrix.json, so a wrong row in the data fails here.
+"""
+
+import copy
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from ascend_doctor.checks import CheckContext
+from ascend_doctor.checks.compat import check_mindspore_cann
+from ascend_doctor.data import data_path
+from ascend_doctor.facts import CannInstall, Facts, MindSporeFacts
+from ascend_doctor.matrix import Matrix, load_bundled, semantic_errors, validate_matrix
+from ascend_doctor.schema import schema_errors
+from tests.helpers import REPO
+
+# (MindSpore, accepted compiler major.minor, the CANN a user should be told to install)
+RELEASES = [
+    ("1.5.0-rc1", ["1.79"], "5.0.3"), ("1.5.0", ["1.79"], "5.0.3"), ("1.5.1", ["1.79"], "5.0.3"),
+    ("1.5.2", ["1.79"], "5.0.3"), ("1.6.0", ["1.80"], "5.0.4"), ("1.6.1", ["1.80"], "5.0.4"),
+    ("1.6.2", ["1.80"], "5.0.4"), ("1.7.0", ["1.81"], "5.1.RC1"), ("1.7.1", ["1.81"], "5.1.RC1"),
+    ("1.8.0", ["1.82"], "5.1.RC2"), ("1.8.1", ["1.82"], "5.1.RC2"), ("1.9.0", ["1.83"], "6.0.RC1"),
+    ("1.10.0", ["1.84"], "6.0.1"), ("1.10.1", ["1.84"], "6.0.1"), ("2.0.0-alpha", ["1.83"], "6.0.RC1"),
+    ("2.0.0-rc1", ["6.11", "6.3"], "6.3.RC1"), ("2.0.0", ["6.11", "6.3"], "6.3.RC1"),
+    ("2.1.0", ["6.4"], "6.3.RC2"), ("2.1.1", ["6.4"], "6.3.RC2"), ("2.2.0", ["7.0"], "7.0.RC1"),
+    ("2.2.1", ["7.0"], "7.0.RC1"), ("2.2.10", ["7.1"], "7.0.0"), ("2.2.11", ["7.1"], "7.0.0"),
+    ("2.2.12", ["7.1"], "7.0.0"), ("2.2.13", ["7.1"], "7.0.0"), ("2.2.14", ["7.1"], "7.0.0"),
+    ("2.3.0-rc1", ["7.2"], "8.0.RC1"), ("2.3.0-rc2", ["7.2"], "8.0.RC1"), ("2.3.0-rc6", ["7.2"], "8.0.RC1"),
+    ("2.3.0", ["7.2", "7.3"], "8.0.RC2"), ("2.3.1", ["7.2", "7.3"], "8.0.RC2"),
+    ("2.4.0", ["7.3", "7.5"], "8.0.RC3"), ("2.4.1", ["7.3", "7.5"], "8.0.RC3"),
+    ("2.4.10", ["7.5", "7.6"], "8.0.0"), ("2.5.0", ["7.5", "7.6"], "8.0.0"),
+    ("2.6.0-rc1", ["7.6", "7.7"], "8.1.RC1"), ("2.6.0", ["7.6", "7.7"], "8.1.RC1"),
+    ("2.7.0-rc1", ["7.7", "7.8", "8.2"], "8.2.RC1"), ("2.7.0", ["7.7", "7.8", "8.2"], "8.2.RC1"),
+    ("2.7.1", ["7.8", "8.2", "8.3"], "8.3.RC1"), ("2.7.1.post1", ["7.8", "8.2", "8.3"], "8.3.RC1"),
+    ("2.7.2", ["8.5"], "8.5.0"), ("2.8.0", ["8.2", "8.3", "8.5"], "8.5.0"),
+    ("2.9.0", ["8.2", "8.3", "8.5", "9.0"], "9.0.0"), ("2.10.0", ["8.2", "8.3", "8.5", "9.0", "9.1"], "9.1.0"),
+]
+
+# compiler/version.info Version= of each CANN: real samples where the notes have one (version.cfg lines,
+# version.info files); for the oldest releases only the major.minor is known, so the rest is a plain ".0.0".
+COMPILER_OF = {
+    "5.0.3": "1.79.0.0", "5.0.4": "1.80.0.0", "5.1.RC1": "1.81.0.0", "5.1.RC2": "1.82.0.0", "6.0.RC1": "1.83.0.0",
+    "6.0.1": "1.84.15.1.310", "6.3.RC1": "6.3.0.0", "6.3.RC2": "6.4.0.0", "7.0.RC1": "7.0.0.5.242",
+    "7.0.0": "7.1.0.3.220", "8.0.RC1": "7.2.T11.0.B218", "8.0.RC2": "7.3.0.1.231", "8.0.RC3": "7.5.0.1.129",
+    "8.0.0": "7.6.0.1.220", "8.1.RC1": "7.7.0.1.238", "8.2.RC1": "8.2.0.0.201", "8.3.RC1": "8.3.0.1.200",
+    "8.5.0": "8.5.0.2.220", "9.0.0": "9.0.0", "9.1.0": "9.1.0",
+}
+# A CANN whose compiler is outside a release's list: the first of these that the release does not accept.
+WRONG_CANDIDATES = ["9.1.0", "7.3.0.1.231", "1.84.15.1.310"]
+
+
+@pytest.fixture(scope="module")
+def matrix():
+    return load_bundled(full_validation=True)
+
+
+def _ctx(matrix, ms_version, release, compiler, accepted=None, others=()):
+    facts = Facts()
+    facts.mindspore = MindSporeFacts(installed=True, version=ms_version, flavour="ascend", accepted_cann=list(accepted or []))
+    inst = CannInstall(root="/usr/local/Ascend/ascend-toolkit/latest", kind="toolkit", release=release,
+                       compiler_version=compiler, active=True)
+    facts.cann.installs = [inst] + list(others)
+    return CheckContext(facts=facts, _matrix=matrix)
+
+
+def test_bundled_matrix_matches_its_schema(matrix):
+    schema = json.load(open(data_path("compat_matrix.schema.json")))
+    assert schema_errors(matrix.data, schema) == []
+    assert semantic_errors(matrix.data) == []
+    assert matrix.info()["source"] == "bundled"
+    assert matrix.version.count(".") >= 1 and len(matrix.date) == 10
+
+
+def test_schema_validator_rejects_broken_rows(matrix):
+    schema = json.load(open(data_path("compat_matrix.schema.json")))
+    bad = copy.deepcopy(matrix.data)
+    del bad["mindspore"][3]["checker"]["accepted_compilers"]
+    bad["cann_hdk"][0]["relation"] = "probably"
+    bad["mindspore"][0]["checker"]["confidence"] = "sure"
+    errs = schema_errors(bad, schema)
+    assert any("mindspore[3].checker: missing field 'accepted_compilers'" in e for e in errs)
+    assert any("cann_hdk[0].relation" in e and "probably" in e for e in errs)
+    assert any("confidence" in e and "sure" in e for e in errs)
+    bad = copy.deepcopy(matrix.data)
+    bad["mindspore"][0]["checker"]["source"] = ["no_such_source"]
+    bad["mindspore"].append(copy.deepcopy(bad["mindspore"][1]))
+    errs = validate_matrix(bad)
+    assert any("no_such_source" in e for e in errs) and any("appears twice" in e for e in errs)
+
+
+def test_jsonschema_agrees_when_available(matrix):
+    jsonschema = pytest.importorskip("jsonschema")
+    schema = json.load(open(data_path("compat_matrix.schema.json")))
+    jsonschema.validate(matrix.data, schema)
+
+
+def test_every_row_names_a_resolvable_source_and_confidence(matrix):
+    rows = (matrix["cann_hdk"] + matrix["hdk_firmware"] + matrix["driver_samples"] + matrix["firmware_samples"]
+            + matrix["compilers"] + matrix["cuda_cudnn"])
+    rows += [c for r in matrix["mindspore"] for c in r["cann"]] + [r["checker"] for r in matrix["mindspore"]]
+    rows += [p for r in matrix["mindspore"] for p in r["python"]]
+    for row in rows:
+        assert row["source"] and all(s in matrix["sources"] for s in row["source"]), row
+        assert row["confidence"]
+    for sid, src in matrix["sources"].items():
+        assert src.get("url") or src.get("repo") or sid.startswith("fs:") or src["type"] == "code_index_excerpt" \
+            or src.get("note"), sid
+
+
+def test_all_45_releases_and_their_checker_lists(matrix):
+    assert [r["version"] for r in matrix.mindspore_releases] == [v for v, _, _ in RELEASES]
+    for version, accepted, _ in RELEASES:
+        assert matrix.accepted_compilers(version) == accepted, version
+
+
+def test_checker_file_read_per_release(matrix):
+    kinds = {v: matrix.mindspore_row(v)["checker"]["file_read_kind"] for v, _, _ in RELEASES}
+    assert kinds["1.8.1"] == "fixed/fwkacllib" and kinds["1.9.0"] == "fixed/compiler"
+    assert kinds["2.3.1"] == "fixed/compiler" and kinds["2.4.0"] == "opp_path" and kinds["2.7.1"] == "opp_path"
+    assert kinds["2.7.2"] == "home_path" and kinds["2.10.0"] == "home_path"
+
+
+def test_cann_name_to_compiler_map(matrix):
+    assert matrix.compiler_for_cann("8.0.RC2")[0] == "7.3"
+    assert matrix.compiler_for_cann("8.0.RC2.beta1")[0] == "7.3"
+    assert matrix.compiler_for_cann("7.0.RC1.3.beta1")[0] == "7.0"
+    assert matrix.compiler_for_cann("8.1.RC1")[0] == "7.7"
+    assert matrix.compiler_for_cann("8.5.1")[:2] == ("8.5", "medium")  # from 8.2 on they line up
+    assert matrix.compiler_for_cann("4.0.0")[0] is None  # unknown stays unknown
+    assert [c["release"] for c in matrix.cann_for_compiler("7.6.0.1.220")] == ["8.0.0"]
+    assert matrix.cann_for_compiler("7.8") == [] and matrix.cann_for_compiler("6.11") == []
+
+
+def test_innerversion_codes(matrix):
+    codes = {r["release"]: [c for iv in r["innerversions"] for c in iv["code"]] for r in matrix["cann"]}
+    assert codes["8.0.RC3"] == ["V100R001C19"] and codes["8.2.RC1"] == ["V100R001C22"]
+    assert codes["8.5.0"] == ["V100R001C25"] and codes["9.1.0"] == ["V100R001C11"]
+
+
+def test_disagreements_are_kept(matrix):
+    cands = {c["cann"]: c for c in matrix.cann_candidates("2.6.0")}
+    assert cands["8.1.RC1"]["accepted"] is True and cands["8.2.RC1"]["accepted"] is False
+    assert any("ascend-deployer" in n["by"] for n in cands["8.2.RC1"]["named_by"])
+    cands = {c["cann"]: c for c in matrix.cann_candidates("2.3.0")}
+    assert cands["8.0.RC2"]["accepted"] and cands["8.0.RC1"]["accepted"]
+    assert any("MindCluster" in n["by"] for n in cands["8.0.RC1"]["named_by"])
+
+
+@pytest.mark.parametrize("ms,accepted,recommended", RELEASES, ids=[r[0] for r in RELEASES])
+def test_recommended_cann_passes(matrix, ms, accepted, recommended):
+    f = check_mindspore_cann(_ctx(matrix, ms, recommended, COMPILER_OF[recommended]))
+    assert f.status == "pass", f.summary
+    assert f.evidence["matrix_row"].startswith(f"MindSpore {ms}:")
+
+
+@pytest.mark.parametrize("ms,accepted,recommended", RELEASES, ids=[r[0] for r in RELEASES])
+def test_cann_outside_the_list_fails_and_names_the_fix(matrix, ms, accepted, recommended):
+    wrong = next(c for c in WRONG_CANDIDATES if c.split(".")[0] + "." + c.split(".")[1] not in accepted)
+    f = check_mindspore_cann(_ctx(matrix, ms, None, wrong))
+    assert f.status == "fail" and f.pitfall == "P07"
+    if matrix.published_canns(ms):
+        assert f"CANN {recommended}" in f.fix[0], f.fix
+    else:  # only the checker's list or the wheel's build CANN name one: no CANN release is recommended
+        assert "names no CANN published with" in f.fix[0] and f"CANN {recommended}" not in f.fix[0], f.fix
+    # ... and the other way round: the newest MindSpore *published* with the CANN that is there, never one whose
+    # version check merely accepts it (that check only decides whether MindSpore prints a warning).
+    published = [r["version"] for r in matrix.published_mindspore_for_cann(None, wrong)]
+    if published:
+        assert any(f"mindspore=={published[0]}" in step or f"MindSpore {published[0]} " in step for step in f.fix), f.fix
+    else:
+        assert any("no MindSpore release in the matrix is published with" in step for step in f.fix), f.fix
+    wrong_mm = ".".join(wrong.split(".")[:2])
+    accept_only = {r["version"] for r in matrix.mindspore_for_compiler(wrong_mm, finals_only=True)} - set(published)
+    assert not any(f"mindspore=={v} " in step or f"MindSpore {v} " in step for v in accept_only for step in f.fix)
+    assert str(accepted) in f.summary
+
+
+def test_installed_accepted_list_wins_over_matrix(matrix):
+    # A patched MindSpore whose own _check_version.py also accepts 8.2: MindSpore would not warn, so neither do we.
+    f = check_mindspore_cann(_ctx(matrix, "2.6.0", "8.2.RC1", "8.2.0.0.201", accepted=["7.6", "7.7", "8.2"]))
+    assert f.status == "pass" and "installed" in f.evidence["accepted_compilers"]
+    assert "differs from the matrix" in f.evidence["note"]
+
+
+def test_sources_disagree_is_said_in_the_verdict(matrix):
+    f = check_mindspore_cann(_ctx(matrix, "2.6.0", "8.2.RC1", "8.2.0.0.201"))
+    assert f.status == "fail"
+    assert any("ascend-deployer" in s for s in f.evidence["sources_disagree"])
+    assert "CANN 8.1.RC1" in f.fix[0]
+
+
+def test_unknown_mindspore_is_a_warning_not_a_pass(matrix):
+    f = check_mindspore_cann(_ctx(matrix, "3.1.0", "9.1.0", "9.1.0"))
+    assert f.status == "warn" and "unknown" in f.summary
+
+
+def test_unreadable_compiler_version_is_a_warning(matrix):
+    f = check_mindspore_cann(_ctx(matrix, "2.5.0", "8.0.0", None))
+    assert f.status == "warn" and "could not be read" in f.summary
+
+
+def test_several_installs_judge_the_active_one_and_offer_the_other(matrix):
+    other = CannInstall(root="/usr/local/Ascend/nnae/latest", kind="nnae", release="8.0.0",
+                        compiler_version="7.6.0.1.220", set_env="/usr/local/Ascend/nnae/set_env.sh")
+    f = check_mindspore_cann(_ctx(matrix, "2.5.0", "8.2.RC1", "8.2.0.0.201", others=[other]))
+    assert f.status == "fail" and "8.2.RC1" in f.evidence["cann_judged"]
+    assert any("nnae" in o for o in f.evidence["other_cann_installs"])
+    assert f.fix[0].startswith("source /usr/local/Ascend/nnae/set_env.sh")
+
+
+def test_committed_matrix_is_what_the_generator_builds():
+    """On a clean clone: the sources are in the repository (data/sources), nothing outside it is read."""
+    proc = subprocess.run([sys.executable, os.path.join(REPO, "scripts", "build_matrix.py"), "--check"],
+                          capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def test_bundled_sources_are_the_research_notes():
+    notes = os.path.join(os.path.dirname(REPO), "shared", "reference", "compat_facts.json")
+    if not os.path.isfile(notes):
+        pytest.skip("research notes (shared/reference) not beside this checkout")
+    with open(notes, "rb") as a, open(os.path.join(REPO, "data", "sources", "compat_facts.json"), "rb") as b:
+        assert a.read() == b.read(), "shared/reference/compat_facts.json changed: copy it to data/sources and rebuild"
+
+
+def test_matrix_object_from_other_data_reports_its_source(tmp_path, matrix):
+    m = Matrix(matrix.data, str(tmp_path / "x.json"))
+    assert m.info()["source"].endswith("x.json")

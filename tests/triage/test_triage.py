@@ -1,0 +1,290 @@
+"""`ascend-doctor triage`: known problems named once, with where, cause and fix; robust to odd inputs."""
+
+import gzip
+import io
+import json
+import os
+
+import pytest
+
+from ascend_doctor.triage import scan as triage_mod
+from ascend_doctor.triage import Triage, rank_of, triage_paths
+
+from tests.helpers import run_cli
+
+EI0006 = "EI0006: [PID: 31337] 2024-07-12-10:25:05.104.998 Getting socket times out. Reason: Remote Rank did not send the data in time."
+OOM = "RuntimeError: NPU out of memory. Tried to allocate 2.00 GiB (NPU 0; 60.97 GiB total capacity; 57.31 GiB already allocated)"
+NOISE = "[INFO] ME(1234,7f3a,python):2024-07-12-10:20:00.000.000 [pipeline.cc:12] Compile] Start compile graph: kernel_graph_1"
+
+
+def write(path, lines):
+    path.write_text("\n".join(lines) + "\n")
+    return str(path)
+
+
+def test_each_problem_once_with_count_first_last_and_fix(tmp_path):
+    log = write(tmp_path / "train.log", [NOISE, EI0006, NOISE, EI0006, NOISE])
+    proc = run_cli("triage", log, "--format", "json")
+    assert proc.returncode == 1, proc.stderr
+    data = json.loads(proc.stdout)
+    assert data["schema"] == "ascend-doctor.triage/1"
+    [p] = data["problems"]  # the generic CANN error-code wrapper on the same line is not a second problem
+    assert p["id"] == "HCCL_EI0006_SOCKET_TIMEOUT" and p["pitfall"] == "P13" and p["count"] == 2
+    assert (p["first"]["line"], p["last"]["line"]) == (2, 4)
+    assert "HCCL_CONNECT_TIMEOUT" in " ".join(p["fix"]) and p["cause"]
+    assert p["line"].startswith("EI0006:")
+
+
+def test_first_error_across_ranks_is_named(tmp_path):
+    d = tmp_path / "msrun_log"
+    d.mkdir()
+    # rank 3 ran out of memory first; the other ranks then timed out waiting for it
+    write(d / "worker_0.log", [NOISE, EI0006.replace("10:25:05", "10:35:05")])
+    write(d / "worker_3.log", [NOISE, "[ERROR] ME(1,1,python):2024-07-12-10:25:01.000.000 [x.cc:1] " + OOM])
+    write(d / "worker_1.log", [NOISE, EI0006.replace("10:25:05", "10:35:06")])
+    res = triage_paths([str(d)])
+    ids = [p.signature.id for p in res.problems]
+    assert ids[0] == "TORCH_NPU_OOM"  # same severity: the earlier one first
+    first = res.first_problem()
+    assert first.signature.id == "TORCH_NPU_OOM" and first.first.rank == "rank 3"
+    timeout = res.problems[1]
+    assert set(timeout.ranks) == {"rank 0", "rank 1"} and timeout.first_rank() == "rank 0"
+    text = run_cli("triage", str(d)).stdout
+    assert "The earliest FAIL: TORCH_NPU_OOM" in text and "(rank 3)" in text
+
+
+@pytest.mark.parametrize("path,rank", [("log/worker_3.log", "rank 3"), ("out/rank_12/train.log", "rank 12"),
+                                       ("slog/device-5/device-123_2024.log", "device 5"),
+                                       ("debug/plog/plog-31337_20240712.log", "pid 31337"), ("train.log", None)])
+def test_rank_from_path(path, rank):
+    assert rank_of(path) == rank
+
+
+def test_no_known_problem_says_so_and_shows_last_error_lines(tmp_path):
+    log = write(tmp_path / "a.log", [NOISE, "[ERROR] APP(1,python):2024-07-12 something odd happened in my_module", NOISE])
+    proc = run_cli("triage", log)
+    assert proc.returncode == 0
+    assert "No known problem found" in proc.stdout and "something odd happened" in proc.stdout
+
+
+def test_binary_garbage_invalid_utf8_and_unreadable(tmp_path):
+    binf = tmp_path / "core.bin"
+    binf.write_bytes(b"\x7fELF\x00\x00\x01" + os.urandom(4096))
+    bad_utf8 = tmp_path / "latin.log"
+    bad_utf8.write_bytes(b"caf\xe9 \xff\xfe broken bytes\n" + OOM.encode() + b" \xc3\x28\n")
+    secret = tmp_path / "locked.log"
+    secret.write_text(OOM + "\n")
+    secret.chmod(0)
+    proc = run_cli("triage", str(binf), str(bad_utf8), str(secret), "--format", "json")
+    assert "Traceback" not in proc.stderr
+    data = json.loads(proc.stdout)
+    assert [p["id"] for p in data["problems"]] == ["TORCH_NPU_OOM"]
+    notes = {os.path.basename(i["file"]): i["note"] for i in data["inputs"]}
+    assert "binary" in notes["core.bin"]
+    if os.geteuid() != 0:  # root reads mode-0 files anyway
+        assert "permission denied" in notes["locked.log"]
+        assert "permission denied" in proc.stderr
+
+
+def test_corrupt_gzip_is_reported(tmp_path):
+    gz = tmp_path / "cut.log.gz"
+    full = gzip.compress((NOISE + "\n" + OOM + "\n").encode() * 2000)
+    gz.write_bytes(full[: len(full) // 2])
+    data = json.loads(run_cli("triage", str(gz), "--format", "json").stdout)
+    [info] = data["inputs"]
+    assert info["note"] and "scanned" in info["note"]
+
+
+def test_long_line_without_newline_is_scanned_in_bounded_pieces(monkeypatch):
+    # the same code path a 2 GB line takes, with small limits so the test stays small
+    monkeypatch.setattr(triage_mod, "CHUNK_BYTES", 64 << 10)
+    monkeypatch.setattr(triage_mod, "MAX_LINE_BYTES", 128 << 10)
+    monkeypatch.setattr(triage_mod, "LONG_LINE_OVERLAP", 4 << 10)
+    blob = b"x" * (1 << 20) + OOM.encode() + b"y" * (1 << 20)  # 2 MiB, one line, no newline at all
+    t = Triage()
+    t.add_stream(io.BytesIO(blob), "huge.log", None)
+    res = t.result()
+    assert [p.signature.id for p in res.problems] == ["TORCH_NPU_OOM"]
+    assert res.problems[0].count == 1 and res.problems[0].first.line == 1
+    assert "longer than" in res.inputs[0].note
+
+
+def test_resolved_by_later_line_is_not_a_failure(tmp_path):
+    topo = "[WARNING] DISTRIBUTED(1,1,python):2024-07-12-10:21:33.512.118 [cluster_context.cc:259] BuildCluster] Topology build timed out., retry(3/60)."
+    ok = "[INFO] DISTRIBUTED(1,1,python):2024-07-12-10:22:33.512.118 [cluster_context.cc:270] BuildCluster] Cluster is successfully initialized."
+    log = write(tmp_path / "sched.log", [topo, ok])
+    proc = run_cli("triage", log, "--format", "json")
+    assert proc.returncode == 0
+    [p] = json.loads(proc.stdout)["problems"]
+    assert p["severity"] == "info" and p["resolved_by"]["line"] == 2
+
+
+@pytest.mark.slow
+def test_two_gigabyte_line_without_newline_in_bounded_memory():
+    import resource
+
+    class Endless(io.RawIOBase):
+        """2 GiB of one line, produced on the fly (nothing on disk)."""
+        def __init__(self, size):
+            self.left = size
+            self.piece = b"z" * (1 << 20)
+
+        def readable(self):
+            return True
+
+        def readinto(self, b):
+            n = min(len(b), self.left, len(self.piece))
+            b[:n] = self.piece[:n]
+            self.left -= n
+            return n
+
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    t = Triage()
+    t.add_stream(io.BufferedReader(Endless(2 << 30)), "two-gig.log", None)
+    res = t.result()
+    grown_mb = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) / 1024
+    assert res.inputs[0].bytes == 2 << 30 and "longer than" in res.inputs[0].note
+    assert grown_mb < 200
+
+
+def test_parallel_ranges_give_the_same_answer_as_one_stream(tmp_path, monkeypatch):
+    lines = []
+    for i in range(30000):
+        lines.append(NOISE)
+        if i in (10, 12000, 29990):
+            lines.append(EI0006)
+        if i == 15000:
+            lines.append(OOM)
+    log = write(tmp_path / "worker_2.log", lines)
+    monkeypatch.setattr(triage_mod, "PARALLEL_MIN_BYTES", 1 << 30)
+    serial = triage_paths([log]).to_json()
+    monkeypatch.setattr(triage_mod, "PARALLEL_MIN_BYTES", 1 << 16)
+    monkeypatch.setattr(triage_mod.os, "cpu_count", lambda: 3)
+    parallel = triage_paths([log]).to_json()
+    assert parallel["problems"] == serial["problems"]
+    assert parallel["inputs"][0]["lines"] == serial["inputs"][0]["lines"] == 30004
+    ei = next(p for p in parallel["problems"] if p["id"] == "HCCL_EI0006_SOCKET_TIMEOUT")
+    assert (ei["count"], ei["first"]["line"], ei["last"]["line"]) == (3, 12, 29995)
+
+
+def test_unreadable_file_is_named_even_as_root(tmp_path, monkeypatch, capsys):
+    # root reads mode-000 files, so make the open itself fail the way it does for a normal user
+    locked = write(tmp_path / "locked.log", [OOM])
+    readable = write(tmp_path / "ok.log", [EI0006])
+    real_open = open
+
+    def fake_open(path, *a, **kw):
+        if str(path) == locked:
+            raise PermissionError(13, "Permission denied", path)
+        return real_open(path, *a, **kw)
+
+    monkeypatch.setattr(triage_mod, "open", fake_open, raising=False)
+    from ascend_doctor.cli import main
+
+    assert main(["triage", locked, readable, "--format", "json"]) == 1
+    out, err = capsys.readouterr()
+    assert "locked.log: cannot read: permission denied" in err
+    data = json.loads(out)
+    assert [p["id"] for p in data["problems"]] == ["HCCL_EI0006_SOCKET_TIMEOUT"]
+    assert main(["triage", locked]) == 2
+
+
+# -- issue 11: the report never misleads ------------------------------------------------------
+
+WARN_LINE = ("[WARNING] ME(28133:281473194868752,MainProcess):2024-07-12-10:21:33.512.118 [mindspore/run_check/"
+             "_check_version.py:357] MindSpore version 2.1.1 and Ascend AI software package (Ascend Data Center "
+             "Solution)version 7.0 does not match, the version of software package expect one of ['7.1']")
+
+
+def test_headline_names_the_earliest_failure_not_an_earlier_warning(tmp_path):
+    log = write(tmp_path / "worker_0.log", [WARN_LINE, "[ERROR] ME(1,1,python):2024-07-12-10:25:01.000.000 " + OOM])
+    res = triage_paths([log])
+    assert res.problems[0].signature.id == "TORCH_NPU_OOM"
+    assert res.first_problem().signature.id == "TORCH_NPU_OOM"
+    data = json.loads(run_cli("triage", log, "--format", "json").stdout)
+    assert data["first_problem"]["id"] == "TORCH_NPU_OOM"
+    text = run_cli("triage", log).stdout
+    assert "The earliest FAIL: TORCH_NPU_OOM" in text and "The earliest: MS_CANN" not in text
+
+
+def test_a_log_whose_only_error_is_a_traceback_is_still_mentioned(tmp_path):
+    d = tmp_path / "msrun_log"
+    d.mkdir()
+    write(d / "worker_0.log", [NOISE, OOM])
+    write(d / "worker_1.log", [NOISE, "Traceback (most recent call last):", '  File "train.py", line 3, in <module>',
+                               "ValueError: my own bug in the data loader"])
+    data = json.loads(run_cli("triage", str(d), "--format", "json").stdout)
+    assert [p["id"] for p in data["problems"]] == ["TORCH_NPU_OOM"]
+    assert any("ValueError: my own bug" in e["text"] and e["file"].endswith("worker_1.log")
+               for e in data["unexplained_errors"])
+    assert "ValueError: my own bug" in run_cli("triage", str(d)).stdout
+
+
+def test_documents_and_json_in_a_log_directory_are_not_scanned_as_logs(tmp_path):
+    d = tmp_path / "logs"
+    d.mkdir()
+    write(d / "README.md", ["# How we ran it", OOM])
+    write(d / "events.jsonl", ['{"msg": "%s"}' % OOM])
+    write(d / "report.json", ['{"line": "%s"}' % OOM])
+    write(d / "worker_0.log", [NOISE, EI0006])
+    data = json.loads(run_cli("triage", str(d), "--format", "json").stdout)
+    assert [p["id"] for p in data["problems"]] == ["HCCL_EI0006_SOCKET_TIMEOUT"]
+    assert {p["first"]["file"].split("/")[-1] for p in data["problems"]} == {"worker_0.log"}
+    skipped = {os.path.basename(i["file"]) for i in data["inputs"] if not i["scanned"]}
+    assert skipped == {"README.md", "events.jsonl", "report.json"}
+
+
+def test_problems_cite_sources_a_user_can_open(tmp_path):
+    log = write(tmp_path / "a.log", [OOM, EI0006])
+    data = json.loads(run_cli("triage", log, "--format", "json").stdout)
+    for p in data["problems"]:
+        assert "reference/error_signatures.md" not in p["source"] and p["source"]
+        assert p["more"] == f"ascend-doctor kb show {p['id']}" and isinstance(p["ascend_fd"], list)
+    assert "reference/error_signatures.md" not in run_cli("triage", log).stdout
+    assert "reference/error_signatures.md" not in run_cli("triage", log, "--format", "markdown").stdout
+
+
+def test_leads_to_puts_the_cause_first_and_says_caused_by(tmp_path, monkeypatch):
+    from ascend_doctor.knowledge import load_knowledge_base
+
+    kb = load_knowledge_base()
+    oom, ei = kb.signature("TORCH_NPU_OOM"), kb.signature("HCCL_EI0006_SOCKET_TIMEOUT")
+    monkeypatch.setattr(oom, "leads_to", ["fd-effect"], raising=False)
+    monkeypatch.setattr(ei, "ascend_fd", ["fd-effect"], raising=False)
+    # the effect is logged first and is a fail too: without the edge it would come first
+    log = write(tmp_path / "a.log", [EI0006.replace("10:25:05", "10:20:00"),
+                                     "[ERROR] ME(1,1,python):2024-07-12-10:25:01.000.000 " + OOM])
+    res = triage_paths([log], kb)
+    ids = [p.signature.id for p in res.problems]
+    assert ids.index("TORCH_NPU_OOM") + 1 == ids.index("HCCL_EI0006_SOCKET_TIMEOUT")
+    assert res.problems[ids.index("HCCL_EI0006_SOCKET_TIMEOUT")].caused_by == "TORCH_NPU_OOM"
+
+
+@pytest.mark.parametrize("path,kind", [
+    ("w0/process_log/debug/plog/plog-31337_20240712102133512.log", "plog"),
+    ("w0/plog-parser-69404-1.log", "plog"),
+    ("w0/process_log/debug/device-3/device-31337_20240712102133512.log", "device"),
+    ("w0/var/log/messages", "os"), ("w0/dmesg.log", "os"), ("w0/sysmonitor.log", "os"), ("w0/syslog.1", "os"),
+    ("w0/hisi_logs/device-0/slog.log", "npu_os"), ("w0/slog/dev-os-3/run.log", "npu_os"),
+    ("w0/slog/host-0/host-0_2024.log", "npu_host"), ("w0/bbox/history.log", "npu_history"),
+    ("w0/bmc_dump/app.log", "bmc"), ("w0/volcano-scheduler.log", "mindx"),
+    ("w0/msrun_log/worker_3.log", "train"), ("w0/rank_2/train.log", "train")])
+def test_log_kind_from_the_path(path, kind):
+    from ascend_doctor.triage.layout import classify
+
+    assert classify(path)[0] == kind
+
+
+def test_cluster_directory_layout_names_nodes(tmp_path):
+    for node in ("worker-0", "gpu-host-17"):
+        d = tmp_path / "job" / node / "msrun_log"
+        d.mkdir(parents=True)
+        write(d / "worker_0.log", [NOISE, OOM])
+    write(tmp_path / "job" / "README.md", ["# notes"])
+    data = json.loads(run_cli("triage", str(tmp_path / "job"), "--format", "json").stdout)
+    assert data["nodes"] == ["gpu-host-17", "worker-0"]
+    assert set(data["problems"][0]["ranks"]) == {"rank 0"} or data["problems"][0]["count"] == 2
+    lone = json.loads(run_cli("triage", str(tmp_path / "job" / "worker-0" / "msrun_log"), "--format", "json").stdout)
+    assert lone["nodes"] == ["worker-0"]
+    named = json.loads(run_cli("triage", str(tmp_path / "job"), "--node", "n1", "--format", "json").stdout)
+    assert named["nodes"] == ["n1"]
