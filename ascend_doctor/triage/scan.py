@@ -181,15 +181,11 @@ class Triage:
     # ---- big files: byte ranges on several cores ----
     @staticmethod
     def _parallel_ok() -> bool:
-        import multiprocessing
-
-        return "fork" in multiprocessing.get_all_start_methods()
+        return hasattr(os, "fork")
 
     def _scan_file_parallel(self, path: str, size: int, info: InputInfo, workers: int) -> None:
-        """Split at line boundaries, scan each range in a forked worker, merge in range order."""
-        import concurrent.futures
-        import multiprocessing
-
+        """Split at line boundaries; this process scans the first range while forked children scan the others
+        (os.fork and a pipe each: no process pool to start, the scanner inherited); merge in range order."""
         bounds = [0]
         with open(path, "rb") as fh:
             for k in range(1, workers):
@@ -204,13 +200,11 @@ class Triage:
                 return
         self._add_input(info)
         ranges = [(bounds[k], bounds[k + 1]) for k in range(workers) if bounds[k + 1] > bounds[k]]
-        ctx = multiprocessing.get_context("fork")
+        jobs = [(path, a, b, info.label, info.rank, info.process is not None) for a, b in ranges]
         global _WORKER_TRIAGE
         _WORKER_TRIAGE = self
         try:
-            with concurrent.futures.ProcessPoolExecutor(len(ranges), mp_context=ctx) as pool:
-                parts = list(pool.map(_scan_range_worker, [(path, a, b, info.label, info.rank, info.process is not None)
-                                                           for a, b in ranges]))
+            parts = _run_forked(jobs)
         finally:
             _WORKER_TRIAGE = None
         lines_before = 0
@@ -504,6 +498,61 @@ def _scan_range_worker(job) -> dict:
     return {"hits": hits, "lines": info.lines, "bytes": info.bytes, "note": info.note,
             "last_errors": t._last_errors, "evidence": info.evidence or [], "hits_lines": info.hits,
             "error_lines": info.error_lines}
+
+
+def _run_forked(jobs: list) -> List[dict]:
+    """[_scan_range_worker(job) for job in jobs]: jobs[1:] in forked children (results back through a pipe,
+    marshalled), jobs[0] here meanwhile. A child that fails (killed, out of memory) has its range scanned here."""
+    import marshal
+
+    children = []
+    try:
+        for job in jobs[1:]:
+            r, w = os.pipe()
+            pid = os.fork()
+            if pid == 0:  # the child: scan, send, leave without running the parent's exit handlers or flushing its buffers
+                code = 1
+                try:
+                    os.close(r)
+                    data = memoryview(marshal.dumps(_scan_range_worker(job)))
+                    while data:
+                        data = data[os.write(w, data):]
+                    code = 0
+                finally:
+                    os._exit(code)
+            os.close(w)
+            children.append((pid, r, job))
+        parts = [_scan_range_worker(jobs[0])]
+        while children:
+            pid, r, job = children[0]
+            chunks = []
+            with os.fdopen(r, "rb") as fh:
+                while True:
+                    got = fh.read(1 << 20)
+                    if not got:
+                        break
+                    chunks.append(got)
+            _, status = os.waitpid(pid, 0)
+            children.pop(0)
+            part = None
+            if status == 0 and chunks:
+                try:
+                    part = marshal.loads(b"".join(chunks))
+                except (ValueError, EOFError, TypeError):
+                    part = None
+            parts.append(part if isinstance(part, dict) else _scan_range_worker(job))
+        return parts
+    finally:
+        for pid, r, _ in children:  # interrupted (Ctrl-C): stop the children left
+            try:
+                os.kill(pid, 9)
+                os.waitpid(pid, 0)
+            except OSError:
+                pass
+            try:
+                os.close(r)
+            except OSError:
+                pass
 
 
 def _fresh_like(parent: Triage) -> Triage:
