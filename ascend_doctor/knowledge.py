@@ -1218,7 +1218,8 @@ def load_knowledge_base(path: Optional[str] = None, extra: Sequence[str] = (),
     builtin = part_files() if parts is None else list(parts)
 
     def load_rest() -> List[Signature]:
-        return merge_parts(base.pitfalls, base.signatures, [(f, False) for f in builtin] + [(f, True) for f in user])
+        return merge_parts(base.pitfalls, base.signatures, [(f, False) for f in builtin] + [(f, True) for f in user],
+                           trusted=parts is None)
 
     kb = KnowledgeBase(base.pitfalls, loader=load_rest)
     if path is None and parts is None:
@@ -1226,10 +1227,12 @@ def load_knowledge_base(path: Optional[str] = None, extra: Sequence[str] = (),
     return kb
 
 
-def merge_parts(pitfalls: Dict[str, Pitfall], base: List[Signature], files: Sequence[Tuple[str, bool]]) -> List[Signature]:
+def merge_parts(pitfalls: Dict[str, Pitfall], base: List[Signature], files: Sequence[Tuple[str, bool]],
+                trusted: bool = False) -> List[Signature]:
     """base + the signatures of every part file; `existing` mappings added to our ascend_fd lists.
 
     files: [(path, from_the_user)]. A user's file has its examples and near misses checked too.
+    trusted: the files not from the user are the shipped parts (see parse_part).
     """
     sigs = list(base)
     by_id = {s.id: s for s in sigs}
@@ -1240,7 +1243,7 @@ def merge_parts(pitfalls: Dict[str, Pitfall], base: List[Signature], files: Sequ
         except DataError as exc:
             errors.append(str(exc))
             continue
-        new, mapping, errs = parse_part(raw, file, pitfalls, check_examples=from_user)
+        new, mapping, errs = parse_part(raw, file, pitfalls, check_examples=from_user, trusted=trusted and not from_user)
         errors += errs
         for i, sig in new:
             other = by_id.get(sig.id)
@@ -1295,8 +1298,17 @@ def _check_list(s: dict, key: str, errs: List[str], where: str, required: bool =
     return list(val)
 
 
-def parse_part(raw, file: str, pitfalls: Dict[str, Pitfall], check_examples: bool = False):
-    """([(index, Signature)], [("existing"|"existing_all_of", our id, values)], [one-line errors]) of one part file."""
+def parse_part(raw, file: str, pitfalls: Dict[str, Pitfall], check_examples: bool = False, trusted: bool = False):
+    """([(index, Signature)], [("existing"|"existing_all_of", our id, values)], [one-line errors]) of one part file.
+
+    `trusted`: a part shipped in data/kb, checked field by field by the test suite (its schema and
+    tests/test_kb.py::test_shipped_parts_read_fast_as_checked), so its entries are built without the
+    per-field checks (10 ms of every triage); anything unexpected in it falls back to the checks."""
+    if trusted:
+        try:
+            return _parse_trusted_part(raw, file)
+        except (KeyError, TypeError, AttributeError, ValueError):
+            pass
     errs: List[str] = []
     if not isinstance(raw, dict) or raw.get("schema") != PART_SCHEMA:
         return [], [], [_("{file}: field 'schema' must be {schema}").format(file=file, schema=repr(PART_SCHEMA))]
@@ -1345,6 +1357,35 @@ def parse_part(raw, file: str, pitfalls: Dict[str, Pitfall], check_examples: boo
                 out.append((i, sig))
         errs += sig_errs[:1]  # one line per bad entry: its first problem
     return out, mapping, errs
+
+
+def _parse_trusted_part(raw, file: str):
+    """parse_part's answer for a shipped part, built without the per-field checks (raises on anything odd)."""
+    if raw["schema"] != PART_SCHEMA:
+        raise ValueError(file)
+    mapping = [("existing", our, list(fds)) for our, fds in (raw.get("existing") or {}).items()]
+    mapping += [("existing_all_of", our, [list(a) for a in alts]) for our, alts in (raw.get("existing_all_of") or {}).items()]
+    out = []
+    seen: Set[str] = set()
+    for i, s in enumerate(raw.get("signatures") or ()):
+        if s["id"] in seen or not set(s) <= _PART_FIELDS:
+            raise ValueError(s["id"])
+        seen.add(s["id"])
+        get = s.get
+        derived, pattern, all_of = get("derived", False), get("pattern"), get("all_of")
+        out.append((i, Signature(
+            id=s["id"], pattern=pattern if isinstance(pattern, str) else "", regex=bool(get("regex", False)),
+            component=s["component"], severity=s["severity"], cause=s["cause"], fix=list(s["fix"]),
+            pitfall=get("pitfall"), source=s["source"], examples=list(get("examples") or ()),
+            near_misses=list(get("near_misses") or ()), title=s["title"], kind=get("class", "root"),
+            also=list(get("also") or ()), exclude=list(get("exclude") or ()), resolved_by=list(get("resolved_by") or ()),
+            anchors=list(get("anchors") or ()), notes=str(get("notes") or ""),
+            all_of=[list(alt) for alt in all_of] if all_of is not None and not derived else [],
+            ascend_fd=list(get("ascend_fd") or ()), title_zh=str(get("title_zh") or ""),
+            cause_zh=str(get("cause_zh") or ""), fix_zh=list(get("fix_zh") or ()), log_sources=list(s["log_sources"]),
+            leads_to=list(get("leads_to") or ()), derived=derived, example_origin=str(get("example_origin") or ""),
+            origin=file)))
+    return out, mapping, []
 
 
 def _parse_part_signature(s, where: str, pitfalls, errs: List[str], check_examples: bool) -> Optional[Signature]:
