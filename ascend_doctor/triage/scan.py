@@ -11,7 +11,6 @@ per-signature regexes only on lines that contain an anchor).
 
 from __future__ import annotations
 
-import gzip
 import io
 import os
 import re
@@ -261,6 +260,8 @@ class Triage:
             return
         stream: BinaryIO = raw
         if head.startswith(GZIP_MAGIC):
+            import gzip
+
             stream = gzip.GzipFile(fileobj=raw, mode="rb")  # type: ignore[assignment]
             try:
                 head = stream.peek(8192)[:8192]  # type: ignore[attr-defined]
