@@ -56,8 +56,7 @@ def _timestamp(line: bytes) -> Optional[str]:
     if not m:
         return None
     y, mo, d, h, mi, s, frac = m.groups()
-    frac = (frac or b"0").decode()[:3].ljust(3, "0")
-    return f"{y.decode()}-{mo.decode()}-{d.decode()} {h.decode()}:{mi.decode()}:{s.decode()}.{frac}"
+    return (b"%s-%s-%s %s:%s:%s.%s" % (y, mo, d, h, mi, s, (frac or b"0")[:3].ljust(3, b"0"))).decode()
 
 
 def _text(line: bytes) -> str:
@@ -371,6 +370,15 @@ class Triage:
 
     def _record(self, idx: int, line: bytes, line_no: int, info: InputInfo) -> None:
         occ = self._occurrence(info, line_no, _timestamp(line))
+        if idx not in self._resolvers:  # a problem seen before, this hit neither its first nor its rank's: _merge, short
+            p = self.problems.get(self.sigs[idx].id)
+            if p is not None:
+                k, seen = _order_key(occ), p.ranks.get(occ.rank or occ.file)
+                if seen is not None and not k < _order_key(p.first) and not k < _order_key(seen):
+                    p.count += 1
+                    if occ.seq >= p.last.seq:
+                        p.last = occ
+                    return
         self._merge(idx, 1, occ, occ, _text(line))
 
     def _merge(self, idx: int, count: int, first: Occurrence, last: Occurrence, text: str,
