@@ -16,7 +16,7 @@ import os
 import re
 import sys
 import zlib
-from typing import BinaryIO, Dict, Iterable, List, Optional, Tuple
+from typing import BinaryIO, Dict, Iterable, Iterator, List, Optional, Tuple
 
 from ..i18n import _
 from ..knowledge import KnowledgeBase, Signature, load_knowledge_base
@@ -202,9 +202,12 @@ class Triage:
         global _WORKER_TRIAGE
         _WORKER_TRIAGE = self
         try:
-            parts = _run_forked(jobs)
+            self._merge_parts(_run_forked(jobs), info)
         finally:
             _WORKER_TRIAGE = None
+
+    def _merge_parts(self, parts: Iterable[dict], info: InputInfo) -> None:
+        """The ranges' results, in range order (the first merged while the children still scan theirs)."""
         lines_before = 0
         for part in parts:
             for idx, count, first, last, text, ranks in part["hits"]:
@@ -509,8 +512,8 @@ def _scan_range_worker(job) -> dict:
             "error_lines": info.error_lines}
 
 
-def _run_forked(jobs: list) -> List[dict]:
-    """[_scan_range_worker(job) for job in jobs]: jobs[1:] in forked children (results back through a pipe,
+def _run_forked(jobs: list) -> Iterator[dict]:
+    """_scan_range_worker(job) for each job, in order: jobs[1:] in forked children (results back through a pipe,
     marshalled), jobs[0] here meanwhile. A child that fails (killed, out of memory) has its range scanned here."""
     import marshal
 
@@ -531,7 +534,7 @@ def _run_forked(jobs: list) -> List[dict]:
                     os._exit(code)
             os.close(w)
             children.append((pid, r, job))
-        parts = [_scan_range_worker(jobs[0])]
+        yield _scan_range_worker(jobs[0])
         while children:
             pid, r, job = children[0]
             chunks = []
@@ -549,8 +552,7 @@ def _run_forked(jobs: list) -> List[dict]:
                     part = marshal.loads(b"".join(chunks))
                 except (ValueError, EOFError, TypeError):
                     part = None
-            parts.append(part if isinstance(part, dict) else _scan_range_worker(job))
-        return parts
+            yield part if isinstance(part, dict) else _scan_range_worker(job)
     finally:
         for pid, r, _ in children:  # interrupted (Ctrl-C): stop the children left
             try:
