@@ -201,14 +201,21 @@ class Triage:
         jobs = [(path, a, b, info.label, info.rank, info.process is not None) for a, b in ranges]
         global _WORKER_TRIAGE
         _WORKER_TRIAGE = self
+        children = _fork_scans(jobs[1:])
         try:
-            self._merge_parts(_run_forked(jobs), info)
+            reader = _RangeReader(path, *ranges[0])  # the first range here, straight into this Triage
+            try:
+                self._scan_stream(io.BufferedReader(reader, CHUNK_BYTES), info)
+            finally:
+                reader.close()
+            self._merge_parts(_child_results(children), info)
         finally:
             _WORKER_TRIAGE = None
+            _stop(children)
 
     def _merge_parts(self, parts: Iterable[dict], info: InputInfo) -> None:
-        """The ranges' results, in range order (the first merged while the children still scan theirs)."""
-        lines_before = 0
+        """The other ranges' results, in range order, after the first range's."""
+        lines_before = info.lines
         for part in parts:
             for idx, count, first, last, text, ranks in part["hits"]:
                 def shift(o):
@@ -512,14 +519,14 @@ def _scan_range_worker(job) -> dict:
             "error_lines": info.error_lines}
 
 
-def _run_forked(jobs: list) -> Iterator[dict]:
-    """_scan_range_worker(job) for each job, in order: jobs[1:] in forked children (results back through a pipe,
-    marshalled), jobs[0] here meanwhile. A child that fails (killed, out of memory) has its range scanned here."""
+def _fork_scans(jobs: list) -> list:
+    """A forked child per job, scanning it (_scan_range_worker) and sending the result marshalled through a
+    pipe: [(pid, read end, job)]."""
     import marshal
 
     children = []
     try:
-        for job in jobs[1:]:
+        for job in jobs:
             r, w = os.pipe()
             pid = os.fork()
             if pid == 0:  # the child: scan, send, leave without running the parent's exit handlers or flushing its buffers
@@ -534,36 +541,50 @@ def _run_forked(jobs: list) -> Iterator[dict]:
                     os._exit(code)
             os.close(w)
             children.append((pid, r, job))
-        yield _scan_range_worker(jobs[0])
-        while children:
-            pid, r, job = children[0]
-            chunks = []
+    except BaseException:
+        _stop(children)
+        raise
+    return children
+
+
+def _child_results(children: list) -> Iterator[dict]:
+    """Each child's result in order (each taken off the list as it is read); a child that failed (killed, out
+    of memory) has its range scanned here."""
+    import marshal
+
+    while children:
+        pid, r, job = children.pop(0)
+        status = None
+        try:
             with os.fdopen(r, "rb") as fh:
-                while True:
-                    got = fh.read(1 << 20)
-                    if not got:
-                        break
-                    chunks.append(got)
+                chunks = list(iter(lambda: fh.read(1 << 20), b""))
             _, status = os.waitpid(pid, 0)
-            children.pop(0)
-            part = None
-            if status == 0 and chunks:
-                try:
-                    part = marshal.loads(b"".join(chunks))
-                except (ValueError, EOFError, TypeError):
-                    part = None
-            yield part if isinstance(part, dict) else _scan_range_worker(job)
-    finally:
-        for pid, r, _ in children:  # interrupted (Ctrl-C): stop the children left
+        finally:
+            if status is None:  # interrupted while reading: stop that child too
+                _stop([(pid, -1, job)])
+        part = None
+        if status == 0 and chunks:
             try:
-                os.kill(pid, 9)
-                os.waitpid(pid, 0)
-            except OSError:
-                pass
+                part = marshal.loads(b"".join(chunks))
+            except (ValueError, EOFError, TypeError):
+                part = None
+        yield part if isinstance(part, dict) else _scan_range_worker(job)
+
+
+def _stop(children: list) -> None:
+    """Stop and reap the children left (an interruption, an error): only ours, by pid."""
+    for pid, r, _ in children:
+        try:
+            os.kill(pid, 9)
+            os.waitpid(pid, 0)
+        except OSError:
+            pass
+        if r >= 0:
             try:
                 os.close(r)
             except OSError:
                 pass
+    children.clear()
 
 
 def _fresh_like(parent: Triage) -> Triage:
