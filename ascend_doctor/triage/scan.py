@@ -216,12 +216,27 @@ class Triage:
     def _merge_parts(self, parts: Iterable[dict], info: InputInfo) -> None:
         """The other ranges' results, in range order, after the first range's."""
         lines_before = info.lines
+        base = info.order * 10 ** 12  # an occurrence's seq is base + its line (see _occurrence)
         for part in parts:
+            def shift(o):
+                return self._occurrence(info, o[0] + lines_before, o[1])
+
             for idx, count, first, last, text, ranks in part["hits"]:
-                def shift(o):
-                    return self._occurrence(info, o[0] + lines_before, o[1])
-                self._merge(idx, count, shift(first), shift(last), text,
-                            {k: shift(v) for k, v in ranks.items()})
+                p = self.problems.get(self.sigs[idx].id) if idx not in self._resolvers and ranks else None
+                if p is None:
+                    self._merge(idx, count, shift(first), shift(last), text, {k: shift(v) for k, v in ranks.items()})
+                    continue
+                # _merge for a problem seen before, an Occurrence made only where one is kept
+                p.count += count
+                occ = shift(last)
+                if occ.seq >= p.last.seq:
+                    p.last = occ
+                if (first[1] or "9999", base + lines_before + first[0]) < _order_key(p.first):
+                    p.first, p.text = shift(first), self._show(text)
+                for key, o in ranks.items():
+                    seen = p.ranks.get(key)
+                    if seen is None or (o[1] or "9999", base + lines_before + o[0]) < _order_key(seen):
+                        p.ranks[key] = shift(o)
             if info.process is not None:
                 for n, line in part["evidence"]:
                     info.process.feed_bytes(line, info.label, n + lines_before)
