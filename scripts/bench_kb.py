@@ -144,6 +144,8 @@ def main() -> int:
         if args.checkout:
             doctor = [sys.executable, "-m", "ascend_doctor"]
             env["PYTHONPATH"] = REPO + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+            # an installed package runs from its compiled bytecode; without it every run compiles ~20 modules (~25 ms)
+            env.pop("PYTHONDONTWRITEBYTECODE", None)
         else:
             doctor = [install_wheel(tmp)]
             env.pop("PYTHONPATH", None)
