@@ -551,6 +551,7 @@ def _fork_scans(jobs: list) -> list:
                     data = memoryview(marshal.dumps(_scan_range_worker(job)))
                     while data:
                         data = data[os.write(w, data):]
+                    os.close(w)  # the parent reads the end now, not once this process is torn down
                     code = 0
                 finally:
                     os._exit(code)
@@ -564,26 +565,33 @@ def _fork_scans(jobs: list) -> list:
 
 def _child_results(children: list) -> Iterator[dict]:
     """Each child's result in order (each taken off the list as it is read); a child that failed (killed, out
-    of memory) has its range scanned here."""
+    of memory: its result missing or cut short) has its range scanned here. The children are reaped at the
+    end: a child closes its pipe before exiting, so its exit (unmapping its memory) is not waited for."""
     import marshal
 
-    while children:
-        pid, r, job = children.pop(0)
-        status = None
-        try:
-            with os.fdopen(r, "rb") as fh:
-                chunks = list(iter(lambda: fh.read(1 << 20), b""))
-            _, status = os.waitpid(pid, 0)
-        finally:
-            if status is None:  # interrupted while reading: stop that child too
-                _stop([(pid, -1, job)])
-        part = None
-        if status == 0 and chunks:
+    sent = []
+    try:
+        while children:
+            pid, r, job = children.pop(0)
             try:
-                part = marshal.loads(b"".join(chunks))
+                with os.fdopen(r, "rb") as fh:
+                    data = b"".join(iter(lambda: fh.read(1 << 20), b""))
+            except BaseException:  # interrupted while reading: stop that child too
+                _stop([(pid, -1, job)])
+                raise
+            sent.append(pid)
+            part = None
+            try:
+                part = marshal.loads(data) if data else None  # a result cut short does not load
             except (ValueError, EOFError, TypeError):
                 part = None
-        yield part if isinstance(part, dict) else _scan_range_worker(job)
+            yield part if isinstance(part, dict) else _scan_range_worker(job)
+    finally:
+        for pid in sent:
+            try:
+                os.waitpid(pid, 0)
+            except OSError:
+                pass
 
 
 def _stop(children: list) -> None:
