@@ -743,11 +743,13 @@ class _HyperscanFinder:
     name = "hyperscan"
 
     def __init__(self, lit_sigs: Dict[bytes, Set[int]], regexes: Sequence[Tuple[bytes, Set[int]]] = (),
-                 db: Optional[bytes] = None):
+                 db: Optional[bytes] = None, sure: Set[int] = frozenset()):  # type: ignore[assignment]
         import hyperscan  # type: ignore[import]
 
         lits = sorted(lit_sigs)
         self.sigs = [lit_sigs[lit] for lit in lits] + [set(ids) for _, ids in regexes]
+        # per expression: the signatures its hit is a match of (see _scan_plan's hs_sure)
+        self.sure = [None] * len(lits) + [(set(ids) & sure) or None for _, ids in regexes]
         self.db = None
         if db is not None:  # the cached database of these expressions
             self.db = hyperscan.loadb(db, hyperscan.HS_MODE_BLOCK)
@@ -764,7 +766,9 @@ class _HyperscanFinder:
 
         return hyperscan.dumpb(self.db) if self.db is not None else None
 
-    def add_lines(self, buf: bytes, start: int, end: int, lines: Dict[int, Set[int]]) -> None:
+    def add_lines(self, buf: bytes, start: int, end: int, lines: Dict[int, Set[int]],
+                  sure_lines: Optional[Dict[int, Set[int]]] = None) -> None:
+        """`sure_lines` (when given) gets {line start: signatures one of whose regexes matched in it}."""
         if self.db is None or end <= start:
             return
         found: List[Tuple[int, int]] = []
@@ -778,7 +782,7 @@ class _HyperscanFinder:
                 found.clear()
         if not _HS_TAKES_VIEWS[0]:
             self.db.scan(bytes(buf[start:end]) if start or end != len(buf) else bytes(buf), match_event_handler=handler)
-        rfind, sigs = buf.rfind, self.sigs
+        rfind, sigs, sure = buf.rfind, self.sigs, self.sure
         last_p, last_ls = -1, start
         for to, i in found:  # in order of match end
             p = start + to - 1
@@ -789,6 +793,8 @@ class _HyperscanFinder:
                 lines[ls] = set(sigs[i])
             else:
                 got.update(sigs[i])
+            if sure_lines is not None and sure[i] is not None:
+                _note_line(sure_lines, ls, sure[i])
 
 
 class _Re2Finder:
@@ -887,7 +893,9 @@ def _scan_plan(signatures: Sequence[Signature], hs_reject: Set[bytes] = frozense
     lit / unanchored: every signature's literal anchors, for the literal finders (RE2 set, Python passes);
     hs_lit / hs_re / hs_exact / hs_unanchored: for Hyperscan, each regex whole where hs_expression can
     write it (`hs_reject`: expressions Hyperscan refused), the literals of the rest; hs_exact: the
-    signatures whose Hyperscan hit is a match (no exclude, exact expressions, one-literal alternatives).
+    signatures whose Hyperscan hit is a match (no exclude, exact expressions, one-literal alternatives);
+    hs_sure: those whose hit on one of their regexes is a match (no exclude, exact expressions): on a line
+    where only an all_of anchor fired, their regexes cannot match, so only the alternatives are checked.
     """
     shared: Dict[str, int] = {}
     for sig in signatures:
@@ -899,6 +907,7 @@ def _scan_plan(signatures: Sequence[Signature], hs_reject: Set[bytes] = frozense
     hs_lit: Dict[bytes, Set[int]] = {}
     hs_re: Dict[bytes, Set[int]] = {}
     hs_exact: List[int] = []
+    hs_sure: List[int] = []
     hs_unanchored: List[int] = []
     for i, sig in enumerate(signatures):
         lits = sig.scan_literals(shared)
@@ -926,14 +935,18 @@ def _scan_plan(signatures: Sequence[Signature], hs_reject: Set[bytes] = frozense
             hs_re.setdefault(e, set()).add(i)
         for x in sig.all_of_anchors(shared):
             hs_lit.setdefault(x, set()).add(i)
-        if not sig.exclude and all(ok for _, ok in exprs) and all(len(alt) == 1 for alt in sig.all_of):
-            hs_exact.append(i)
+        if not sig.exclude and all(ok for _, ok in exprs):
+            if all(len(alt) == 1 for alt in sig.all_of):
+                hs_exact.append(i)
+            elif exprs:
+                hs_sure.append(i)
 
     def table(d: Dict[bytes, Set[int]]) -> list:
         return [[k.decode("latin-1"), sorted(v)] for k, v in sorted(d.items())]
 
     return {"lit": table(lit), "unanchored": unanchored, "hs_lit": table(hs_lit), "hs_re": table(hs_re),
-            "hs_exact": hs_exact, "hs_unanchored": hs_unanchored, "hs_reject": sorted(x.decode("latin-1") for x in hs_reject)}
+            "hs_exact": hs_exact, "hs_sure": hs_sure, "hs_unanchored": hs_unanchored,
+            "hs_reject": sorted(x.decode("latin-1") for x in hs_reject)}
 
 
 def _untable(rows) -> Dict[bytes, Set[int]]:
@@ -1068,6 +1081,7 @@ class Scanner:
         self.lit_sigs = _untable(plan["lit"])
         self.unanchored: List[int] = list(plan["unanchored"])
         self.exact: Set[int] = set()  # the finder's hit is a match: no Python needed
+        self.sure: Set[int] = set()  # a hit on one of their regexes is a match; else only all_of can be (hs_sure)
         active_unanchored = self.unanchored
         self.finder = None
         for name in order:
@@ -1078,6 +1092,7 @@ class Scanner:
                     continue
                 dirty = dirty or built
                 self.exact = set(plan["hs_exact"])
+                self.sure = set(plan.get("hs_sure", ()))
                 active_unanchored = list(plan["hs_unanchored"])
                 break
             try:
@@ -1091,6 +1106,7 @@ class Scanner:
         if dirty and path:
             _cache_write(path, plan, db)
         self._matchers: List[Optional[Callable[[bytes], bool]]] = [None] * len(self.signatures)
+        self._alt_matchers: Dict[int, Callable[[bytes], bool]] = {}
         # a signature no finder can look for: its own regex over the chunk (a leading \b dropped: the regex
         # engine then skips to the first literal byte; the exact matcher still decides)
         self._unanchored_res = [
@@ -1101,13 +1117,14 @@ class Scanner:
     def _hyperscan(self, plan: dict, db: Optional[bytes]):
         """(finder, plan, database bytes, whether anything was built) for Hyperscan; a cached database is loaded."""
         regexes = [(e.encode("latin-1"), set(ids)) for e, ids in plan["hs_re"]]
+        sure = set(plan.get("hs_sure", ()))
         if db is not None:
             try:
-                return _HyperscanFinder(_untable(plan["hs_lit"]), regexes, db=db), plan, db, False
+                return _HyperscanFinder(_untable(plan["hs_lit"]), regexes, db=db, sure=sure), plan, db, False
             except Exception:  # another Hyperscan or CPU: compile again
                 pass
         try:
-            finder = _HyperscanFinder(_untable(plan["hs_lit"]), regexes)
+            finder = _HyperscanFinder(_untable(plan["hs_lit"]), regexes, sure=sure)
         except ImportError:
             raise
         except Exception:  # an expression Hyperscan refuses (too large...): find which, look for its literals
@@ -1122,7 +1139,8 @@ class Scanner:
                     reject.add(e)
             plan = _scan_plan(self.signatures, reject)
             finder = _HyperscanFinder(_untable(plan["hs_lit"]),
-                                      [(e.encode("latin-1"), set(ids)) for e, ids in plan["hs_re"]])
+                                      [(e.encode("latin-1"), set(ids)) for e, ids in plan["hs_re"]],
+                                      sure=set(plan["hs_sure"]))
         return finder, plan, finder.dump(), True
 
     def _matcher(self, i: int) -> Callable[[bytes], bool]:
@@ -1131,21 +1149,42 @@ class Scanner:
             m = self._matchers[i] = self.signatures[i].bytes_matcher()
         return m
 
+    def _alt_matcher(self, i: int) -> Callable[[bytes], bool]:
+        """For a signature of self.sure on a line where none of its regexes matched: its all_of alternatives."""
+        m = self._alt_matchers.get(i)
+        if m is None:
+            alts = [tuple(lit.encode("utf-8") for lit in alt) for alt in self.signatures[i].all_of]
+            m = self._alt_matchers[i] = lambda line: any(all(lit in line for lit in alt) for alt in alts)
+        return m
+
+    def _found(self, line: bytes) -> Tuple[Dict[int, Set[int]], Optional[Dict[int, Set[int]]]]:
+        lines: Dict[int, Set[int]] = {}
+        if self.sure:
+            sure: Dict[int, Set[int]] = {}
+            self.finder.add_lines(line, 0, len(line), lines, sure)
+            return lines, sure
+        self.finder.add_lines(line, 0, len(line), lines)
+        return lines, None
+
     def candidates(self, line: bytes) -> Set[int]:
         """Indexes of the signatures whose anchors occur in `line` (one line, no newline), and those with none."""
-        lines: Dict[int, Set[int]] = {}
-        self.finder.add_lines(line, 0, len(line), lines)
         found: Set[int] = {i for i, _ in self._unanchored_res}
-        for ids in lines.values():
+        for ids in self._found(line)[0].values():
             found |= ids
         return found
 
-    def _line_hits(self, line: bytes, cands: Iterable[int]) -> List[int]:
-        exact = self.exact
-        return [i for i in sorted(cands) if i in exact or self._matcher(i)(line)]
+    def _line_hits(self, line: bytes, cands: Iterable[int], sure: Optional[Set[int]] = None) -> List[int]:
+        exact, sure_sigs = self.exact, self.sure
+        return [i for i in sorted(cands) if i in exact
+                or ((i in sure or self._alt_matcher(i)(line)) if sure is not None and i in sure_sigs
+                    else self._matcher(i)(line))]
 
     def match_line(self, line: bytes) -> List[int]:
-        return self._line_hits(line, self.candidates(line))
+        lines, sure = self._found(line)
+        cands: Set[int] = {i for i, _ in self._unanchored_res}
+        for ids in lines.values():
+            cands |= ids
+        return self._line_hits(line, cands, set().union(*sure.values()) if sure is not None else None)
 
     def scan(self, buf: bytes, start: int = 0, end: Optional[int] = None):
         """Yield (line_start, line_end, [signature indexes]) for every line of buf[start:end] with a hit, in order.
@@ -1154,7 +1193,12 @@ class Scanner:
         """
         end = len(buf) if end is None else end
         lines: Dict[int, Set[int]] = {}
-        self.finder.add_lines(buf, start, end, lines)
+        sure: Optional[Dict[int, Set[int]]] = None
+        if self.sure:
+            sure = {}
+            self.finder.add_lines(buf, start, end, lines, sure)
+        else:
+            self.finder.add_lines(buf, start, end, lines)
         find = buf.find
         for i, rx in self._unanchored_res:
             # a signature with no literal to find (`\bE[A-Z0-9][0-9]{4}[):]` where Hyperscan is missing): its own
@@ -1168,19 +1212,24 @@ class Scanner:
                 if le < 0:
                     break
                 m = rx.search(buf, le + 1, end)
-        exact, matcher = self.exact, self._matcher
+        exact, sure_sigs, matcher = self.exact, self.sure, self._matcher
         for ls in sorted(lines):
             le = find(b"\n", ls, end)
             le = end if le < 0 else le
             ids = lines[ls]
+            line_sure = sure.get(ls, _NO_SIGS) if sure is not None else None
             if len(ids) == 1:
                 i = next(iter(ids))
-                if i in exact or matcher(i)(buf[ls:le]):
+                if i in exact or (i in line_sure or self._alt_matcher(i)(buf[ls:le]) if i in sure_sigs
+                                  else matcher(i)(buf[ls:le])):
                     yield ls, le, [i]
                 continue
-            hits = self._line_hits(buf[ls:le], ids)
+            hits = self._line_hits(buf[ls:le], ids, line_sure)
             if hits:
                 yield ls, le, hits
+
+
+_NO_SIGS: Set[int] = frozenset()  # type: ignore[assignment]
 
 
 # ---------------------------------------------------------------------------
