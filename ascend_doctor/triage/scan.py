@@ -16,14 +16,16 @@ import os
 import re
 import sys
 import zlib
-from typing import BinaryIO, Dict, Iterable, Iterator, List, Optional, Tuple
+from typing import TYPE_CHECKING, BinaryIO, Dict, Iterable, Iterator, List, Optional, Tuple
 
 from ..i18n import _
 from ..knowledge import KnowledgeBase, Signature, load_knowledge_base
 from . import layout
-from .events import ProcessLog, evidence_lines, worth_forwarding
 from .result import (NOT_A_LOG, InputInfo, Occurrence, Problem, TriageResult, attach_root_cause,
                      order_key as _order_key, order_problems)
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .events import ProcessLog
 
 CHUNK_BYTES = 1 << 20  # fits a core's L2 cache: Hyperscan, the newline count and the line slices read it while it is warm
 MAX_LINE_BYTES = 1 << 20
@@ -111,7 +113,7 @@ class Triage:
         self.inputs: List[InputInfo] = []
         self._resolver_last: Dict[str, Occurrence] = {}
         self._last_errors: List[dict] = []
-        self.processes: Dict[Tuple[str, str], ProcessLog] = {}
+        self.processes: Dict[Tuple[str, str], "ProcessLog"] = {}
         self.nodes: List[str] = []
         self.nodes_with_plog: List[str] = []
         self._show = _shown  # a forked worker leaves the redaction to the parent, which shows the text
@@ -148,6 +150,8 @@ class Triage:
         if node not in self.nodes:
             self.nodes.append(node)
         if pid and kind in ("plog", "device") and self.root_cause:
+            from .events import ProcessLog  # CANN process logs only (the root-cause analysis): imported when one is read
+
             info.process = self.processes.setdefault((node, pid), ProcessLog(node, pid))
             info.process.files.append(label)
             if node not in self.nodes_with_plog:
@@ -369,6 +373,8 @@ class Triage:
         proc = info.process
         if proc is not None and not long_piece:  # a CANN process log: its HCCL evidence lines, in order
             cursor, line_no = start, lines_before + 1
+            from .events import evidence_lines
+
             for ls, le in evidence_lines(buf, start, end):
                 line_no += buf.count(b"\n", cursor, ls)
                 cursor = ls
@@ -381,8 +387,10 @@ class Triage:
             self._remember_error_lines(buf, start, end, lines_before, info)
         return reached
 
-    def _evidence(self, proc: ProcessLog, line: bytes, line_no: int, info: InputInfo) -> None:
+    def _evidence(self, proc: "ProcessLog", line: bytes, line_no: int, info: InputInfo) -> None:
         if info.evidence is not None:  # a forked worker: the parent feeds the lines, in order
+            from .events import worth_forwarding
+
             if worth_forwarding(line, info.forwarded):
                 info.evidence.append((line_no, line))
             return
@@ -512,6 +520,8 @@ def _scan_range_worker(job) -> dict:
     t = Triage(parent.kb) if parent is None else _fresh_like(parent)
     info = InputInfo(label, rank)
     if evidence:  # collect the evidence lines for the parent, which feeds them in file order
+        from .events import ProcessLog
+
         info.process = ProcessLog("", "")
         info.evidence, info.forwarded = [], set()
     t.inputs.append(info)
