@@ -545,10 +545,8 @@ def _scan_range_worker(job) -> dict:
 
 
 def _fork_scans(jobs: list) -> list:
-    """A forked child per job, scanning it (_scan_range_worker) and sending the result marshalled through a
+    """A forked child per job, scanning it (_scan_range_worker) and sending the result as JSON through a
     pipe: [(pid, read end, job)]."""
-    import marshal
-
     children = []
     try:
         for job in jobs:
@@ -558,7 +556,7 @@ def _fork_scans(jobs: list) -> list:
                 code = 1
                 try:
                     os.close(r)
-                    data = memoryview(marshal.dumps(_scan_range_worker(job)))
+                    data = memoryview(_part_to_json(_scan_range_worker(job)))
                     while data:
                         data = data[os.write(w, data):]
                     os.close(w)  # the parent reads the end now, not once this process is torn down
@@ -577,8 +575,6 @@ def _child_results(children: list) -> Iterator[dict]:
     """Each child's result in order (each taken off the list as it is read); a child that failed (killed, out
     of memory: its result missing or cut short) has its range scanned here. The children are reaped at the
     end: a child closes its pipe before exiting, so its exit (unmapping its memory) is not waited for."""
-    import marshal
-
     sent = []
     try:
         while children:
@@ -592,8 +588,8 @@ def _child_results(children: list) -> Iterator[dict]:
             sent.append(pid)
             part = None
             try:
-                part = marshal.loads(data) if data else None  # a result cut short does not load
-            except (ValueError, EOFError, TypeError):
+                part = _part_from_json(data) if data else None  # a result cut short does not load
+            except (ValueError, TypeError, KeyError):
                 part = None
             yield part if isinstance(part, dict) else _scan_range_worker(job)
     finally:
@@ -602,6 +598,23 @@ def _child_results(children: list) -> Iterator[dict]:
                 os.waitpid(pid, 0)
             except OSError:
                 pass
+
+
+def _part_to_json(part: dict) -> bytes:
+    """A range's result for the pipe (JSON: nothing that can run code is deserialised; tuples come back as lists,
+    which the merge reads alike; the evidence lines' bytes travel as latin-1, byte for byte)."""
+    import json
+
+    part = dict(part, evidence=[(n, line.decode("latin-1")) for n, line in part["evidence"]])
+    return json.dumps(part, check_circular=False, separators=(",", ":")).encode("ascii")  # \u escapes: any str
+
+
+def _part_from_json(data: bytes) -> dict:
+    import json
+
+    part = json.loads(data.decode("ascii"))
+    part["evidence"] = [(n, line.encode("latin-1")) for n, line in part["evidence"]]
+    return part
 
 
 def _stop(children: list) -> None:
