@@ -205,8 +205,9 @@ class Triage:
         jobs = [(path, a, b, info.label, info.rank, info.process is not None) for a, b in ranges]
         global _WORKER_TRIAGE
         _WORKER_TRIAGE = self
-        children = _fork_scans(jobs[1:])
+        children: list = []
         try:
+            children = _fork_scans(jobs[1:])
             reader = _RangeReader(path, *ranges[0])  # the first range here, straight into this Triage
             try:
                 self._scan_stream(io.BufferedReader(reader, CHUNK_BYTES), info)
