@@ -210,6 +210,21 @@ class Signature:
         return self.title, self.cause, list(self.fix)
 
 
+class _GcPaused:
+    """The cyclic garbage collector paused while the knowledge base is parsed and its scanner built: tens of
+    thousands of fresh lists and dicts, no cycle among them, ~20 collections (~3 ms) for nothing."""
+
+    def __enter__(self):
+        import gc
+
+        self.gc, self.was = gc, gc.isenabled()
+        gc.disable()
+
+    def __exit__(self, *exc):
+        if self.was:
+            self.gc.enable()
+
+
 class KnowledgeBase:
     """Pitfalls and signatures. The signatures of the part files are read on first use
     (`check` only needs pitfalls and must not pay for a thousand signatures)."""
@@ -226,7 +241,8 @@ class KnowledgeBase:
     def signatures(self) -> List[Signature]:
         if self._signatures is None:
             loader, self._loader = self._loader, None
-            self._signatures = loader() if loader else []
+            with _GcPaused():
+                self._signatures = loader() if loader else []
         return self._signatures
 
     def pitfall(self, pid: str) -> Pitfall:
@@ -727,11 +743,13 @@ class _HyperscanFinder:
     name = "hyperscan"
 
     def __init__(self, lit_sigs: Dict[bytes, Set[int]], regexes: Sequence[Tuple[bytes, Set[int]]] = (),
-                 db: Optional[bytes] = None):
+                 db: Optional[bytes] = None, sure: Set[int] = frozenset()):  # type: ignore[assignment]
         import hyperscan  # type: ignore[import]
 
         lits = sorted(lit_sigs)
         self.sigs = [lit_sigs[lit] for lit in lits] + [set(ids) for _, ids in regexes]
+        # per expression: the signatures its hit is a match of (see _scan_plan's hs_sure)
+        self.sure = [None] * len(lits) + [(set(ids) & sure) or None for _, ids in regexes]
         self.db = None
         if db is not None:  # the cached database of these expressions
             self.db = hyperscan.loadb(db, hyperscan.HS_MODE_BLOCK)
@@ -748,7 +766,9 @@ class _HyperscanFinder:
 
         return hyperscan.dumpb(self.db) if self.db is not None else None
 
-    def add_lines(self, buf: bytes, start: int, end: int, lines: Dict[int, Set[int]]) -> None:
+    def add_lines(self, buf: bytes, start: int, end: int, lines: Dict[int, Set[int]],
+                  sure_lines: Optional[Dict[int, Set[int]]] = None) -> None:
+        """`sure_lines` (when given) gets {line start: signatures one of whose regexes matched in it}."""
         if self.db is None or end <= start:
             return
         found: List[Tuple[int, int]] = []
@@ -762,7 +782,7 @@ class _HyperscanFinder:
                 found.clear()
         if not _HS_TAKES_VIEWS[0]:
             self.db.scan(bytes(buf[start:end]) if start or end != len(buf) else bytes(buf), match_event_handler=handler)
-        rfind, sigs = buf.rfind, self.sigs
+        rfind, sigs, sure = buf.rfind, self.sigs, self.sure
         last_p, last_ls = -1, start
         for to, i in found:  # in order of match end
             p = start + to - 1
@@ -773,6 +793,8 @@ class _HyperscanFinder:
                 lines[ls] = set(sigs[i])
             else:
                 got.update(sigs[i])
+            if sure_lines is not None and sure[i] is not None:
+                _note_line(sure_lines, ls, sure[i])
 
 
 class _Re2Finder:
@@ -871,7 +893,9 @@ def _scan_plan(signatures: Sequence[Signature], hs_reject: Set[bytes] = frozense
     lit / unanchored: every signature's literal anchors, for the literal finders (RE2 set, Python passes);
     hs_lit / hs_re / hs_exact / hs_unanchored: for Hyperscan, each regex whole where hs_expression can
     write it (`hs_reject`: expressions Hyperscan refused), the literals of the rest; hs_exact: the
-    signatures whose Hyperscan hit is a match (no exclude, exact expressions, one-literal alternatives).
+    signatures whose Hyperscan hit is a match (no exclude, exact expressions, one-literal alternatives);
+    hs_sure: those whose hit on one of their regexes is a match (no exclude, exact expressions): on a line
+    where only an all_of anchor fired, their regexes cannot match, so only the alternatives are checked.
     """
     shared: Dict[str, int] = {}
     for sig in signatures:
@@ -883,6 +907,7 @@ def _scan_plan(signatures: Sequence[Signature], hs_reject: Set[bytes] = frozense
     hs_lit: Dict[bytes, Set[int]] = {}
     hs_re: Dict[bytes, Set[int]] = {}
     hs_exact: List[int] = []
+    hs_sure: List[int] = []
     hs_unanchored: List[int] = []
     for i, sig in enumerate(signatures):
         lits = sig.scan_literals(shared)
@@ -910,14 +935,18 @@ def _scan_plan(signatures: Sequence[Signature], hs_reject: Set[bytes] = frozense
             hs_re.setdefault(e, set()).add(i)
         for x in sig.all_of_anchors(shared):
             hs_lit.setdefault(x, set()).add(i)
-        if not sig.exclude and all(ok for _, ok in exprs) and all(len(alt) == 1 for alt in sig.all_of):
-            hs_exact.append(i)
+        if not sig.exclude and all(ok for _, ok in exprs):
+            if all(len(alt) == 1 for alt in sig.all_of):
+                hs_exact.append(i)
+            elif exprs:
+                hs_sure.append(i)
 
     def table(d: Dict[bytes, Set[int]]) -> list:
         return [[k.decode("latin-1"), sorted(v)] for k, v in sorted(d.items())]
 
     return {"lit": table(lit), "unanchored": unanchored, "hs_lit": table(hs_lit), "hs_re": table(hs_re),
-            "hs_exact": hs_exact, "hs_unanchored": hs_unanchored, "hs_reject": sorted(x.decode("latin-1") for x in hs_reject)}
+            "hs_exact": hs_exact, "hs_sure": hs_sure, "hs_unanchored": hs_unanchored,
+            "hs_reject": sorted(x.decode("latin-1") for x in hs_reject)}
 
 
 def _untable(rows) -> Dict[bytes, Set[int]]:
@@ -952,30 +981,42 @@ def cache_dir() -> Optional[str]:
     return d
 
 
+def _blake2b(data: bytes = b"", digest_size: int = 16):
+    """hashlib.blake2b without importing hashlib (which loads OpenSSL: ~3 ms of every triage start)."""
+    try:
+        from _blake2 import blake2b  # type: ignore[import]
+    except ImportError:  # pragma: no cover - an interpreter built without it
+        from hashlib import blake2b
+    return blake2b(data, digest_size=digest_size)
+
+
+def _machine() -> str:
+    if hasattr(os, "uname"):
+        return os.uname().machine  # what platform.machine() answers on POSIX, without importing platform
+    import platform  # pragma: no cover - Windows
+
+    return platform.machine()
+
+
 @functools.lru_cache(maxsize=1)
 def _code_digest() -> bytes:
-    import hashlib
-
     with open(__file__, "rb") as fh:
-        return hashlib.blake2b(fh.read(), digest_size=16).digest()
+        return _blake2b(fh.read()).digest()
 
 
 def _scanner_key(signatures: Sequence[Signature]) -> str:
-    import hashlib
     import json
-    import platform
     import sys
 
-    h = hashlib.blake2b(digest_size=20)
+    h = _blake2b(digest_size=20)
     h.update(_code_digest())
-    h.update(f"{sys.version_info[:2]} {platform.machine()} {HS_EXPRESSION_VERSION}".encode())
+    h.update(f"{sys.version_info[:2]} {_machine()} {HS_EXPRESSION_VERSION}".encode())
     fields = [[s.derived, s.pattern, s.regex, s.also, s.exclude, s.all_of, s.anchors] for s in signatures]
     h.update(json.dumps(fields, ensure_ascii=False).encode("utf-8", "surrogatepass"))
     return h.hexdigest()
 
 
 def _cache_read(path: str) -> Optional[Tuple[dict, Optional[bytes]]]:
-    import hashlib
     import json
 
     try:
@@ -984,7 +1025,7 @@ def _cache_read(path: str) -> Optional[Tuple[dict, Optional[bytes]]]:
         if not raw.startswith(_CACHE_MAGIC) or len(raw) < len(_CACHE_MAGIC) + 24:
             return None
         body, digest = raw[:-16], raw[-16:]
-        if hashlib.blake2b(body, digest_size=16).digest() != digest:
+        if _blake2b(body).digest() != digest:
             return None
         at = len(_CACHE_MAGIC)
         n_plan, n_db = int.from_bytes(body[at:at + 4], "big"), int.from_bytes(body[at + 4:at + 8], "big")
@@ -996,7 +1037,6 @@ def _cache_read(path: str) -> Optional[Tuple[dict, Optional[bytes]]]:
 
 
 def _cache_write(path: str, plan: dict, db: Optional[bytes]) -> None:
-    import hashlib
     import json
     import tempfile
 
@@ -1008,7 +1048,7 @@ def _cache_write(path: str, plan: dict, db: Optional[bytes]) -> None:
         fd, tmp = tempfile.mkstemp(prefix=".scanner-", dir=d)
         try:
             with os.fdopen(fd, "wb") as fh:
-                fh.write(body + hashlib.blake2b(body, digest_size=16).digest())
+                fh.write(body + _blake2b(body).digest())
             os.replace(tmp, path)
         except BaseException:
             os.unlink(tmp)
@@ -1025,6 +1065,10 @@ class Scanner:
     """Finds signature hits in chunks of bytes (complete lines) without touching non-matching lines in Python."""
 
     def __init__(self, signatures: Sequence[Signature], matchers: Optional[Sequence[str]] = None):
+        with _GcPaused():
+            self._build(signatures, matchers)
+
+    def _build(self, signatures: Sequence[Signature], matchers: Optional[Sequence[str]]) -> None:
         self.signatures = list(signatures)
         order = list(matchers or matcher_order())
         d = cache_dir() if len(self.signatures) >= _CACHE_MIN_SIGNATURES else None
@@ -1037,6 +1081,7 @@ class Scanner:
         self.lit_sigs = _untable(plan["lit"])
         self.unanchored: List[int] = list(plan["unanchored"])
         self.exact: Set[int] = set()  # the finder's hit is a match: no Python needed
+        self.sure: Set[int] = set()  # a hit on one of their regexes is a match; else only all_of can be (hs_sure)
         active_unanchored = self.unanchored
         self.finder = None
         for name in order:
@@ -1047,6 +1092,7 @@ class Scanner:
                     continue
                 dirty = dirty or built
                 self.exact = set(plan["hs_exact"])
+                self.sure = set(plan.get("hs_sure", ()))
                 active_unanchored = list(plan["hs_unanchored"])
                 break
             try:
@@ -1060,6 +1106,7 @@ class Scanner:
         if dirty and path:
             _cache_write(path, plan, db)
         self._matchers: List[Optional[Callable[[bytes], bool]]] = [None] * len(self.signatures)
+        self._alt_matchers: Dict[int, Callable[[bytes], bool]] = {}
         # a signature no finder can look for: its own regex over the chunk (a leading \b dropped: the regex
         # engine then skips to the first literal byte; the exact matcher still decides)
         self._unanchored_res = [
@@ -1070,13 +1117,14 @@ class Scanner:
     def _hyperscan(self, plan: dict, db: Optional[bytes]):
         """(finder, plan, database bytes, whether anything was built) for Hyperscan; a cached database is loaded."""
         regexes = [(e.encode("latin-1"), set(ids)) for e, ids in plan["hs_re"]]
+        sure = set(plan.get("hs_sure", ()))
         if db is not None:
             try:
-                return _HyperscanFinder(_untable(plan["hs_lit"]), regexes, db=db), plan, db, False
+                return _HyperscanFinder(_untable(plan["hs_lit"]), regexes, db=db, sure=sure), plan, db, False
             except Exception:  # another Hyperscan or CPU: compile again
                 pass
         try:
-            finder = _HyperscanFinder(_untable(plan["hs_lit"]), regexes)
+            finder = _HyperscanFinder(_untable(plan["hs_lit"]), regexes, sure=sure)
         except ImportError:
             raise
         except Exception:  # an expression Hyperscan refuses (too large...): find which, look for its literals
@@ -1091,7 +1139,8 @@ class Scanner:
                     reject.add(e)
             plan = _scan_plan(self.signatures, reject)
             finder = _HyperscanFinder(_untable(plan["hs_lit"]),
-                                      [(e.encode("latin-1"), set(ids)) for e, ids in plan["hs_re"]])
+                                      [(e.encode("latin-1"), set(ids)) for e, ids in plan["hs_re"]],
+                                      sure=set(plan["hs_sure"]))
         return finder, plan, finder.dump(), True
 
     def _matcher(self, i: int) -> Callable[[bytes], bool]:
@@ -1100,21 +1149,42 @@ class Scanner:
             m = self._matchers[i] = self.signatures[i].bytes_matcher()
         return m
 
+    def _alt_matcher(self, i: int) -> Callable[[bytes], bool]:
+        """For a signature of self.sure on a line where none of its regexes matched: its all_of alternatives."""
+        m = self._alt_matchers.get(i)
+        if m is None:
+            alts = [tuple(lit.encode("utf-8") for lit in alt) for alt in self.signatures[i].all_of]
+            m = self._alt_matchers[i] = lambda line: any(all(lit in line for lit in alt) for alt in alts)
+        return m
+
+    def _found(self, line: bytes) -> Tuple[Dict[int, Set[int]], Optional[Dict[int, Set[int]]]]:
+        lines: Dict[int, Set[int]] = {}
+        if self.sure:
+            sure: Dict[int, Set[int]] = {}
+            self.finder.add_lines(line, 0, len(line), lines, sure)
+            return lines, sure
+        self.finder.add_lines(line, 0, len(line), lines)
+        return lines, None
+
     def candidates(self, line: bytes) -> Set[int]:
         """Indexes of the signatures whose anchors occur in `line` (one line, no newline), and those with none."""
-        lines: Dict[int, Set[int]] = {}
-        self.finder.add_lines(line, 0, len(line), lines)
         found: Set[int] = {i for i, _ in self._unanchored_res}
-        for ids in lines.values():
+        for ids in self._found(line)[0].values():
             found |= ids
         return found
 
-    def _line_hits(self, line: bytes, cands: Iterable[int]) -> List[int]:
-        exact = self.exact
-        return [i for i in sorted(cands) if i in exact or self._matcher(i)(line)]
+    def _line_hits(self, line: bytes, cands: Iterable[int], sure: Optional[Set[int]] = None) -> List[int]:
+        exact, sure_sigs = self.exact, self.sure
+        return [i for i in sorted(cands) if i in exact
+                or ((i in sure or self._alt_matcher(i)(line)) if sure is not None and i in sure_sigs
+                    else self._matcher(i)(line))]
 
     def match_line(self, line: bytes) -> List[int]:
-        return self._line_hits(line, self.candidates(line))
+        lines, sure = self._found(line)
+        cands: Set[int] = {i for i, _ in self._unanchored_res}
+        for ids in lines.values():
+            cands |= ids
+        return self._line_hits(line, cands, set().union(*sure.values()) if sure is not None else None)
 
     def scan(self, buf: bytes, start: int = 0, end: Optional[int] = None):
         """Yield (line_start, line_end, [signature indexes]) for every line of buf[start:end] with a hit, in order.
@@ -1123,7 +1193,12 @@ class Scanner:
         """
         end = len(buf) if end is None else end
         lines: Dict[int, Set[int]] = {}
-        self.finder.add_lines(buf, start, end, lines)
+        sure: Optional[Dict[int, Set[int]]] = None
+        if self.sure:
+            sure = {}
+            self.finder.add_lines(buf, start, end, lines, sure)
+        else:
+            self.finder.add_lines(buf, start, end, lines)
         find = buf.find
         for i, rx in self._unanchored_res:
             # a signature with no literal to find (`\bE[A-Z0-9][0-9]{4}[):]` where Hyperscan is missing): its own
@@ -1137,19 +1212,24 @@ class Scanner:
                 if le < 0:
                     break
                 m = rx.search(buf, le + 1, end)
-        exact, matcher = self.exact, self._matcher
+        exact, sure_sigs, matcher = self.exact, self.sure, self._matcher
         for ls in sorted(lines):
             le = find(b"\n", ls, end)
             le = end if le < 0 else le
             ids = lines[ls]
+            line_sure = sure.get(ls, _NO_SIGS) if sure is not None else None
             if len(ids) == 1:
                 i = next(iter(ids))
-                if i in exact or matcher(i)(buf[ls:le]):
+                if i in exact or (i in line_sure or self._alt_matcher(i)(buf[ls:le]) if i in sure_sigs
+                                  else matcher(i)(buf[ls:le])):
                     yield ls, le, [i]
                 continue
-            hits = self._line_hits(buf[ls:le], ids)
+            hits = self._line_hits(buf[ls:le], ids, line_sure)
             if hits:
                 yield ls, le, hits
+
+
+_NO_SIGS: Set[int] = frozenset()  # type: ignore[assignment]
 
 
 # ---------------------------------------------------------------------------
@@ -1214,11 +1294,13 @@ def load_knowledge_base(path: Optional[str] = None, extra: Sequence[str] = (),
     if path is None and parts is None and key in _cache:
         return _cache[key]
     file = path or data_path("knowledge_base.json")
-    base = parse_knowledge_base(load_json_file(file), file, check_regexes=path is not None)
+    with _GcPaused():
+        base = parse_knowledge_base(load_json_file(file), file, check_regexes=path is not None)
     builtin = part_files() if parts is None else list(parts)
 
     def load_rest() -> List[Signature]:
-        return merge_parts(base.pitfalls, base.signatures, [(f, False) for f in builtin] + [(f, True) for f in user])
+        return merge_parts(base.pitfalls, base.signatures, [(f, False) for f in builtin] + [(f, True) for f in user],
+                           trusted=parts is None)
 
     kb = KnowledgeBase(base.pitfalls, loader=load_rest)
     if path is None and parts is None:
@@ -1226,10 +1308,12 @@ def load_knowledge_base(path: Optional[str] = None, extra: Sequence[str] = (),
     return kb
 
 
-def merge_parts(pitfalls: Dict[str, Pitfall], base: List[Signature], files: Sequence[Tuple[str, bool]]) -> List[Signature]:
+def merge_parts(pitfalls: Dict[str, Pitfall], base: List[Signature], files: Sequence[Tuple[str, bool]],
+                trusted: bool = False) -> List[Signature]:
     """base + the signatures of every part file; `existing` mappings added to our ascend_fd lists.
 
     files: [(path, from_the_user)]. A user's file has its examples and near misses checked too.
+    trusted: the files not from the user are the shipped parts (see parse_part).
     """
     sigs = list(base)
     by_id = {s.id: s for s in sigs}
@@ -1240,7 +1324,7 @@ def merge_parts(pitfalls: Dict[str, Pitfall], base: List[Signature], files: Sequ
         except DataError as exc:
             errors.append(str(exc))
             continue
-        new, mapping, errs = parse_part(raw, file, pitfalls, check_examples=from_user)
+        new, mapping, errs = parse_part(raw, file, pitfalls, check_examples=from_user, trusted=trusted and not from_user)
         errors += errs
         for i, sig in new:
             other = by_id.get(sig.id)
@@ -1295,8 +1379,17 @@ def _check_list(s: dict, key: str, errs: List[str], where: str, required: bool =
     return list(val)
 
 
-def parse_part(raw, file: str, pitfalls: Dict[str, Pitfall], check_examples: bool = False):
-    """([(index, Signature)], [("existing"|"existing_all_of", our id, values)], [one-line errors]) of one part file."""
+def parse_part(raw, file: str, pitfalls: Dict[str, Pitfall], check_examples: bool = False, trusted: bool = False):
+    """([(index, Signature)], [("existing"|"existing_all_of", our id, values)], [one-line errors]) of one part file.
+
+    `trusted`: a part shipped in data/kb, checked field by field by the test suite (its schema and
+    tests/test_kb.py::test_shipped_parts_read_fast_as_checked), so its entries are built without the
+    per-field checks (10 ms of every triage); anything unexpected in it falls back to the checks."""
+    if trusted:
+        try:
+            return _parse_trusted_part(raw, file)
+        except (KeyError, TypeError, AttributeError, ValueError):
+            pass
     errs: List[str] = []
     if not isinstance(raw, dict) or raw.get("schema") != PART_SCHEMA:
         return [], [], [_("{file}: field 'schema' must be {schema}").format(file=file, schema=repr(PART_SCHEMA))]
@@ -1345,6 +1438,35 @@ def parse_part(raw, file: str, pitfalls: Dict[str, Pitfall], check_examples: boo
                 out.append((i, sig))
         errs += sig_errs[:1]  # one line per bad entry: its first problem
     return out, mapping, errs
+
+
+def _parse_trusted_part(raw, file: str):
+    """parse_part's answer for a shipped part, built without the per-field checks (raises on anything odd)."""
+    if raw["schema"] != PART_SCHEMA:
+        raise ValueError(file)
+    mapping = [("existing", our, list(fds)) for our, fds in (raw.get("existing") or {}).items()]
+    mapping += [("existing_all_of", our, [list(a) for a in alts]) for our, alts in (raw.get("existing_all_of") or {}).items()]
+    out = []
+    seen: Set[str] = set()
+    for i, s in enumerate(raw.get("signatures") or ()):
+        if s["id"] in seen or not set(s) <= _PART_FIELDS:
+            raise ValueError(s["id"])
+        seen.add(s["id"])
+        get = s.get
+        derived, pattern, all_of = get("derived", False), get("pattern"), get("all_of")
+        out.append((i, Signature(
+            id=s["id"], pattern=pattern if isinstance(pattern, str) else "", regex=bool(get("regex", False)),
+            component=s["component"], severity=s["severity"], cause=s["cause"], fix=list(s["fix"]),
+            pitfall=get("pitfall"), source=s["source"], examples=list(get("examples") or ()),
+            near_misses=list(get("near_misses") or ()), title=s["title"], kind=get("class", "root"),
+            also=list(get("also") or ()), exclude=list(get("exclude") or ()), resolved_by=list(get("resolved_by") or ()),
+            anchors=list(get("anchors") or ()), notes=str(get("notes") or ""),
+            all_of=[list(alt) for alt in all_of] if all_of is not None and not derived else [],
+            ascend_fd=list(get("ascend_fd") or ()), title_zh=str(get("title_zh") or ""),
+            cause_zh=str(get("cause_zh") or ""), fix_zh=list(get("fix_zh") or ()), log_sources=list(s["log_sources"]),
+            leads_to=list(get("leads_to") or ()), derived=derived, example_origin=str(get("example_origin") or ""),
+            origin=file)))
+    return out, mapping, []
 
 
 def _parse_part_signature(s, where: str, pitfalls, errs: List[str], check_examples: bool) -> Optional[Signature]:

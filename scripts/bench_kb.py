@@ -144,6 +144,8 @@ def main() -> int:
         if args.checkout:
             doctor = [sys.executable, "-m", "ascend_doctor"]
             env["PYTHONPATH"] = REPO + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+            # an installed package runs from its compiled bytecode; without it every run compiles ~20 modules (~25 ms)
+            env.pop("PYTHONDONTWRITEBYTECODE", None)
         else:
             doctor = [install_wheel(tmp)]
             env.pop("PYTHONPATH", None)
@@ -193,6 +195,10 @@ def main() -> int:
         ratio = rg_time / t_time
         print(f"ratio triage/rg: {ratio:.2f} (target >= 0.5: {'met' if ratio >= 0.5 else 'NOT met'}); "
               f"peak RSS {'<=' if t_rss <= 128 else '>'} 128 MB")
+        # each pair of runs (rg, then triage) saw the same load: the spread of their ratios shows what the load did
+        pairs = sorted(r[0] / t[0] for r, t in zip(rg_runs, t_runs))
+        print(f"  runs: rg {' '.join(f'{r[0]:.2f}' for r in rg_runs)} s; triage {' '.join(f'{t[0]:.2f}' for t in t_runs)} s;"
+              f" ratio run by run {pairs[0]:.2f}-{pairs[-1]:.2f} (median {pairs[len(pairs) // 2]:.2f})")
         # the same rg given saner literal sets (not the definition: for comparison only)
         for label, subset in (("only the literals of 4+ characters", [x for x in lits if len(x) >= 4]),
                               ("the most selective literal of each alternative", selective_strings(facts))):

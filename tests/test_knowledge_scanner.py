@@ -169,3 +169,32 @@ def test_a_hyperscan_that_scans_bytes_only_gives_the_same_answers(monkeypatch):
     scanner.finder.db = BytesOnly()
     got = [(ls, le, sorted(h)) for ls, le, h in scanner.scan(line, 0, len(line))]
     assert got == want and knowledge._HS_TAKES_VIEWS == [False]
+
+
+def test_a_regex_signature_with_all_of_alternatives_answers_as_python_on_every_finder():
+    """A signature with a regex and all_of alternatives of several literals (hs_sure): a Hyperscan hit on its regex
+    is a match, a line where only an all_of anchor fired is checked for the alternatives alone. Every finder and
+    Signature.search must agree line by line."""
+    sig = knowledge.Signature(
+        id="X_MIXED", pattern=r"listen on ip\[\S+\] and port\[\d+\] failed", regex=True, component="hccl",
+        severity="fail", cause="c", fix=["f"], all_of=[["bind error", "port in use"], ["EADDRINUSE", "errno 98"]])
+    other = knowledge.Signature(id="X_OTHER", pattern="port in use", regex=False, component="hccl",
+                                severity="warn", cause="c", fix=["f"])
+    lines = ["listen on ip[10.0.0.1] and port[60000] failed", "listen on ip[] and port[60000] failed",
+             "bind error: port in use", "bind error only", "port in use only", "EADDRINUSE (errno 98)",
+             "errno 98 EADDRINUSE", "EADDRINUSE alone", "listen on ip[x] and port[1] failed; bind error, port in use",
+             "noise"]
+    buf = ("\n".join(lines) + "\n").encode("utf-8")
+    want = [[i for i, s in enumerate((sig, other)) if s.search(line)] for line in lines]
+    for name in knowledge.MATCHERS:
+        scanner = Scanner([sig, other], matchers=[name])
+        if scanner.matcher != name:
+            continue
+        if name == "hyperscan":
+            assert scanner.sure == {0}
+        starts = [0]
+        for line in lines[:-1]:
+            starts.append(starts[-1] + len(line.encode("utf-8")) + 1)
+        got = dict(_scan(scanner, buf))
+        assert [sorted(got.get(ls, [])) for ls in starts] == want, name
+        assert [scanner.match_line(line.encode("utf-8")) for line in lines] == want, name

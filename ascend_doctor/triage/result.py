@@ -118,8 +118,9 @@ def order_problems(problems: Iterable[Problem]) -> List[Problem]:
         for e in effects.get(id(p), []):
             place(e)
 
+    ids = {q.signature.id for q in base}
     for p in base:
-        if p.caused_by is None or p.caused_by not in {q.signature.id for q in base}:
+        if p.caused_by is None or p.caused_by not in ids:
             place(p)
     for p in base:  # effects of a cycle of causes
         place(p)

@@ -11,20 +11,21 @@ per-signature regexes only on lines that contain an anchor).
 
 from __future__ import annotations
 
-import gzip
 import io
 import os
 import re
 import sys
 import zlib
-from typing import BinaryIO, Dict, Iterable, List, Optional, Tuple
+from typing import TYPE_CHECKING, BinaryIO, Dict, Iterable, Iterator, List, Optional, Tuple
 
 from ..i18n import _
 from ..knowledge import KnowledgeBase, Signature, load_knowledge_base
 from . import layout
-from .events import ProcessLog, evidence_lines, worth_forwarding
 from .result import (NOT_A_LOG, InputInfo, Occurrence, Problem, TriageResult, attach_root_cause,
                      order_key as _order_key, order_problems)
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .events import ProcessLog
 
 CHUNK_BYTES = 1 << 20  # fits a core's L2 cache: Hyperscan, the newline count and the line slices read it while it is warm
 MAX_LINE_BYTES = 1 << 20
@@ -57,8 +58,7 @@ def _timestamp(line: bytes) -> Optional[str]:
     if not m:
         return None
     y, mo, d, h, mi, s, frac = m.groups()
-    frac = (frac or b"0").decode()[:3].ljust(3, "0")
-    return f"{y.decode()}-{mo.decode()}-{d.decode()} {h.decode()}:{mi.decode()}:{s.decode()}.{frac}"
+    return (b"%s-%s-%s %s:%s:%s.%s" % (y, mo, d, h, mi, s, (frac or b"0")[:3].ljust(3, b"0"))).decode()
 
 
 def _text(line: bytes) -> str:
@@ -113,7 +113,7 @@ class Triage:
         self.inputs: List[InputInfo] = []
         self._resolver_last: Dict[str, Occurrence] = {}
         self._last_errors: List[dict] = []
-        self.processes: Dict[Tuple[str, str], ProcessLog] = {}
+        self.processes: Dict[Tuple[str, str], "ProcessLog"] = {}
         self.nodes: List[str] = []
         self.nodes_with_plog: List[str] = []
         self._show = _shown  # a forked worker leaves the redaction to the parent, which shows the text
@@ -150,6 +150,8 @@ class Triage:
         if node not in self.nodes:
             self.nodes.append(node)
         if pid and kind in ("plog", "device") and self.root_cause:
+            from .events import ProcessLog  # CANN process logs only (the root-cause analysis): imported when one is read
+
             info.process = self.processes.setdefault((node, pid), ProcessLog(node, pid))
             info.process.files.append(label)
             if node not in self.nodes_with_plog:
@@ -181,15 +183,11 @@ class Triage:
     # ---- big files: byte ranges on several cores ----
     @staticmethod
     def _parallel_ok() -> bool:
-        import multiprocessing
-
-        return "fork" in multiprocessing.get_all_start_methods()
+        return hasattr(os, "fork")
 
     def _scan_file_parallel(self, path: str, size: int, info: InputInfo, workers: int) -> None:
-        """Split at line boundaries, scan each range in a forked worker, merge in range order."""
-        import concurrent.futures
-        import multiprocessing
-
+        """Split at line boundaries; this process scans the first range while forked children scan the others
+        (os.fork and a pipe each: no process pool to start, the scanner inherited); merge in range order."""
         bounds = [0]
         with open(path, "rb") as fh:
             for k in range(1, workers):
@@ -204,22 +202,46 @@ class Triage:
                 return
         self._add_input(info)
         ranges = [(bounds[k], bounds[k + 1]) for k in range(workers) if bounds[k + 1] > bounds[k]]
-        ctx = multiprocessing.get_context("fork")
+        jobs = [(path, a, b, info.label, info.rank, info.process is not None) for a, b in ranges]
         global _WORKER_TRIAGE
         _WORKER_TRIAGE = self
+        children: list = []
         try:
-            with concurrent.futures.ProcessPoolExecutor(len(ranges), mp_context=ctx) as pool:
-                parts = list(pool.map(_scan_range_worker, [(path, a, b, info.label, info.rank, info.process is not None)
-                                                           for a, b in ranges]))
+            children = _fork_scans(jobs[1:])
+            reader = _RangeReader(path, *ranges[0])  # the first range here, straight into this Triage
+            try:
+                self._scan_stream(io.BufferedReader(reader, CHUNK_BYTES), info)
+            finally:
+                reader.close()
+            self._merge_parts(_child_results(children), info)
         finally:
             _WORKER_TRIAGE = None
-        lines_before = 0
+            _stop(children)
+
+    def _merge_parts(self, parts: Iterable[dict], info: InputInfo) -> None:
+        """The other ranges' results, in range order, after the first range's."""
+        lines_before = info.lines
+        base = info.order * 10 ** 12  # an occurrence's seq is base + its line (see _occurrence)
         for part in parts:
+            def shift(o):
+                return self._occurrence(info, o[0] + lines_before, o[1])
+
             for idx, count, first, last, text, ranks in part["hits"]:
-                def shift(o):
-                    return self._occurrence(info, o[0] + lines_before, o[1])
-                self._merge(idx, count, shift(first), shift(last), text,
-                            {k: shift(v) for k, v in ranks.items()})
+                p = self.problems.get(self.sigs[idx].id) if idx not in self._resolvers and ranks else None
+                if p is None:
+                    self._merge(idx, count, shift(first), shift(last), text, {k: shift(v) for k, v in ranks.items()})
+                    continue
+                # _merge for a problem seen before, an Occurrence made only where one is kept
+                p.count += count
+                occ = shift(last)
+                if occ.seq >= p.last.seq:
+                    p.last = occ
+                if (first[1] or "9999", base + lines_before + first[0]) < _order_key(p.first):
+                    p.first, p.text = shift(first), self._show(text)
+                for key, o in ranks.items():
+                    seen = p.ranks.get(key)
+                    if seen is None or (o[1] or "9999", base + lines_before + o[0]) < _order_key(seen):
+                        p.ranks[key] = shift(o)
             if info.process is not None:
                 for n, line in part["evidence"]:
                     info.process.feed_bytes(line, info.label, n + lines_before)
@@ -267,6 +289,8 @@ class Triage:
             return
         stream: BinaryIO = raw
         if head.startswith(GZIP_MAGIC):
+            import gzip
+
             stream = gzip.GzipFile(fileobj=raw, mode="rb")  # type: ignore[assignment]
             try:
                 head = stream.peek(8192)[:8192]  # type: ignore[attr-defined]
@@ -350,6 +374,8 @@ class Triage:
         proc = info.process
         if proc is not None and not long_piece:  # a CANN process log: its HCCL evidence lines, in order
             cursor, line_no = start, lines_before + 1
+            from .events import evidence_lines
+
             for ls, le in evidence_lines(buf, start, end):
                 line_no += buf.count(b"\n", cursor, ls)
                 cursor = ls
@@ -362,8 +388,10 @@ class Triage:
             self._remember_error_lines(buf, start, end, lines_before, info)
         return reached
 
-    def _evidence(self, proc: ProcessLog, line: bytes, line_no: int, info: InputInfo) -> None:
+    def _evidence(self, proc: "ProcessLog", line: bytes, line_no: int, info: InputInfo) -> None:
         if info.evidence is not None:  # a forked worker: the parent feeds the lines, in order
+            from .events import worth_forwarding
+
             if worth_forwarding(line, info.forwarded):
                 info.evidence.append((line_no, line))
             return
@@ -376,6 +404,15 @@ class Triage:
 
     def _record(self, idx: int, line: bytes, line_no: int, info: InputInfo) -> None:
         occ = self._occurrence(info, line_no, _timestamp(line))
+        if idx not in self._resolvers:  # a problem seen before, this hit neither its first nor its rank's: _merge, short
+            p = self.problems.get(self.sigs[idx].id)
+            if p is not None:
+                k, seen = _order_key(occ), p.ranks.get(occ.rank or occ.file)
+                if seen is not None and not k < _order_key(p.first) and not k < _order_key(seen):
+                    p.count += 1
+                    if occ.seq >= p.last.seq:
+                        p.last = occ
+                    return
         self._merge(idx, 1, occ, occ, _text(line))
 
     def _merge(self, idx: int, count: int, first: Occurrence, last: Occurrence, text: str,
@@ -484,6 +521,8 @@ def _scan_range_worker(job) -> dict:
     t = Triage(parent.kb) if parent is None else _fresh_like(parent)
     info = InputInfo(label, rank)
     if evidence:  # collect the evidence lines for the parent, which feeds them in file order
+        from .events import ProcessLog
+
         info.process = ProcessLog("", "")
         info.evidence, info.forwarded = [], set()
     t.inputs.append(info)
@@ -504,6 +543,95 @@ def _scan_range_worker(job) -> dict:
     return {"hits": hits, "lines": info.lines, "bytes": info.bytes, "note": info.note,
             "last_errors": t._last_errors, "evidence": info.evidence or [], "hits_lines": info.hits,
             "error_lines": info.error_lines}
+
+
+def _fork_scans(jobs: list) -> list:
+    """A forked child per job, scanning it (_scan_range_worker) and sending the result as JSON through a
+    pipe: [(pid, read end, job)]."""
+    children = []
+    try:
+        for job in jobs:
+            r, w = os.pipe()
+            pid = os.fork()
+            if pid == 0:  # the child: scan, send, leave without running the parent's exit handlers or flushing its buffers
+                code = 1
+                try:
+                    os.close(r)
+                    data = memoryview(_part_to_json(_scan_range_worker(job)))
+                    while data:
+                        data = data[os.write(w, data):]
+                    os.close(w)  # the parent reads the end now, not once this process is torn down
+                    code = 0
+                finally:
+                    os._exit(code)
+            os.close(w)
+            children.append((pid, r, job))
+    except BaseException:
+        _stop(children)
+        raise
+    return children
+
+
+def _child_results(children: list) -> Iterator[dict]:
+    """Each child's result in order (each taken off the list as it is read); a child that failed (killed, out
+    of memory: its result missing or cut short) has its range scanned here. The children are reaped at the
+    end: a child closes its pipe before exiting, so its exit (unmapping its memory) is not waited for."""
+    sent = []
+    try:
+        while children:
+            pid, r, job = children.pop(0)
+            try:
+                with os.fdopen(r, "rb") as fh:
+                    data = b"".join(iter(lambda: fh.read(1 << 20), b""))
+            except BaseException:  # interrupted while reading: stop that child too
+                _stop([(pid, -1, job)])
+                raise
+            sent.append(pid)
+            part = None
+            try:
+                part = _part_from_json(data) if data else None  # a result cut short does not load
+            except (ValueError, TypeError, KeyError):
+                part = None
+            yield part if isinstance(part, dict) else _scan_range_worker(job)
+    finally:
+        for pid in sent:
+            try:
+                os.waitpid(pid, 0)
+            except OSError:
+                pass
+
+
+def _part_to_json(part: dict) -> bytes:
+    """A range's result for the pipe (JSON: nothing that can run code is deserialised; tuples come back as lists,
+    which the merge reads alike; the evidence lines' bytes travel as latin-1, byte for byte)."""
+    import json
+
+    part = dict(part, evidence=[(n, line.decode("latin-1")) for n, line in part["evidence"]])
+    return json.dumps(part, check_circular=False, separators=(",", ":")).encode("ascii")  # \u escapes: any str
+
+
+def _part_from_json(data: bytes) -> dict:
+    import json
+
+    part = json.loads(data.decode("ascii"))
+    part["evidence"] = [(n, line.encode("latin-1")) for n, line in part["evidence"]]
+    return part
+
+
+def _stop(children: list) -> None:
+    """Stop and reap the children left (an interruption, an error): only ours, by pid."""
+    for pid, r, _ in children:
+        try:
+            os.kill(pid, 9)
+            os.waitpid(pid, 0)
+        except OSError:
+            pass
+        if r >= 0:
+            try:
+                os.close(r)
+            except OSError:
+                pass
+    children.clear()
 
 
 def _fresh_like(parent: Triage) -> Triage:

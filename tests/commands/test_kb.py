@@ -519,3 +519,28 @@ def test_sources_shown_to_users_never_cite_files_they_do_not_have():
     assert not bad, bad[:5]
     fd = next(s for s in kb.signatures if s.ascend_fd and "kg-config.json" in s.source)
     assert "github.com/Ascend/mind-cluster" in fd.public_source()
+
+
+@pytest.mark.parametrize("path", SHIPPED or [pytest.param(None, marks=pytest.mark.skip(reason="no data/kb part yet"))])
+def test_shipped_parts_read_fast_as_checked(path):
+    """A shipped part is read without the per-field checks (parse_part(trusted=True)): it must give exactly what
+    the checks give, and pass them."""
+    from ascend_doctor.knowledge import parse_part
+
+    raw = json.load(open(path, encoding="utf-8"))
+    pitfalls = load_knowledge_base(parts=[]).pitfalls
+    checked = parse_part(raw, path, pitfalls, check_examples=True)
+    fast = parse_part(raw, path, pitfalls, trusted=True)
+    assert checked[2] == [] and fast[2] == []
+    assert [i for i, _ in fast[0]] == [i for i, _ in checked[0]] and fast[1] == checked[1]
+    for (_, a), (_, b) in zip(fast[0], checked[0]):
+        b._compiled, b._compiled_excl = None, None  # the check compiled b's regexes to match its examples
+        assert a == b, a.id
+
+
+def test_a_part_the_fast_read_cannot_take_gets_the_checks(tmp_path):
+    from ascend_doctor.knowledge import parse_part
+
+    raw = {"schema": "ascend-doctor.kb-part/1", "signatures": [{"id": "X_ONE", "title": "t"}]}
+    sigs, _, errs = parse_part(raw, "x.json", {}, trusted=True)
+    assert sigs == [] and errs and "X_ONE" in errs[0]

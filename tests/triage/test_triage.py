@@ -167,6 +167,58 @@ def test_parallel_ranges_give_the_same_answer_as_one_stream(tmp_path, monkeypatc
     assert (ei["count"], ei["first"]["line"], ei["last"]["line"]) == (3, 12, 29995)
 
 
+def test_parallel_ranges_carry_any_file_name_and_line(tmp_path, monkeypatch):
+    """A child's result crosses a pipe as JSON: a file name that is not UTF-8 (surrogate-escaped) and
+    non-UTF-8 bytes in the lines come back exactly."""
+    lines = []
+    for i in range(30000):
+        lines.append(NOISE)
+        if i in (10, 29990):
+            lines.append(EI0006 + " \udcff")
+    raw_name = os.path.join(os.fsencode(tmp_path), b"worker_\xff.log")
+    with open(raw_name, "wb") as fh:
+        fh.write("\n".join(lines).encode("utf-8", "surrogateescape") + b"\n")
+    log = os.fsdecode(raw_name)
+    monkeypatch.setattr(triage_mod, "PARALLEL_MIN_BYTES", 1 << 30)
+    serial = triage_paths([log]).to_json()
+    parent, real = os.getpid(), triage_mod._scan_range_worker
+
+    def only_in_the_child(job):
+        assert os.getpid() != parent, "the child's result did not come back: its range was scanned again here"
+        return real(job)
+
+    monkeypatch.setattr(triage_mod, "_scan_range_worker", only_in_the_child)
+    monkeypatch.setattr(triage_mod, "PARALLEL_MIN_BYTES", 1 << 16)
+    monkeypatch.setattr(triage_mod.os, "cpu_count", lambda: 2)
+    parallel = triage_paths([log]).to_json()
+    assert parallel["problems"] == serial["problems"] and parallel["inputs"] == serial["inputs"]
+    assert serial["problems"][0]["ranks"]  # the file's label is a key there
+
+
+def test_a_failed_child_range_is_scanned_by_the_parent(tmp_path, monkeypatch):
+    """A forked child that dies (killed, out of memory) loses nothing: its range is scanned in the parent."""
+    lines = []
+    for i in range(30000):
+        lines.append(NOISE)
+        if i in (10, 12000, 29990):
+            lines.append(EI0006)
+    log = write(tmp_path / "worker_2.log", lines)
+    monkeypatch.setattr(triage_mod, "PARALLEL_MIN_BYTES", 1 << 30)
+    serial = triage_paths([log]).to_json()
+    parent, real = os.getpid(), triage_mod._scan_range_worker
+
+    def dies_in_a_child(job):
+        if os.getpid() != parent:
+            os._exit(3)
+        return real(job)
+
+    monkeypatch.setattr(triage_mod, "_scan_range_worker", dies_in_a_child)
+    monkeypatch.setattr(triage_mod, "PARALLEL_MIN_BYTES", 1 << 16)
+    monkeypatch.setattr(triage_mod.os, "cpu_count", lambda: 3)
+    parallel = triage_paths([log]).to_json()
+    assert parallel["problems"] == serial["problems"] and parallel["inputs"] == serial["inputs"]
+
+
 def test_unreadable_file_is_named_even_as_root(tmp_path, monkeypatch, capsys):
     # root reads mode-000 files, so make the open itself fail the way it does for a normal user
     locked = write(tmp_path / "locked.log", [OOM])
