@@ -1383,7 +1383,7 @@ def parse_part(raw, file: str, pitfalls: Dict[str, Pitfall], check_examples: boo
     """([(index, Signature)], [("existing"|"existing_all_of", our id, values)], [one-line errors]) of one part file.
 
     `trusted`: a part shipped in data/kb, checked field by field by the test suite (its schema and
-    tests/test_kb.py::test_shipped_parts_read_fast_as_checked), so its entries are built without the
+    tests/commands/test_kb.py::test_shipped_parts_read_fast_as_checked), so its entries are built without the
     per-field checks (10 ms of every triage); anything unexpected in it falls back to the checks."""
     if trusted:
         try:
