@@ -240,9 +240,11 @@ class KnowledgeBase:
     @property
     def signatures(self) -> List[Signature]:
         if self._signatures is None:
-            loader, self._loader = self._loader, None
+            # The loader is kept until it succeeds: a bad part raises KbError at every use, never an empty
+            # knowledge base the second time.
             with _GcPaused():
-                self._signatures = loader() if loader else []
+                self._signatures = self._loader() if self._loader else []
+            self._loader = None
         return self._signatures
 
     def pitfall(self, pid: str) -> Pitfall:

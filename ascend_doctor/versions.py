@@ -54,6 +54,11 @@ def _element(word: str, number: Optional[int]) -> Tuple[int, int, int, str]:
     return (_KIND_PRE, 9, n, low)
 
 
+def _is_number(text: str) -> bool:
+    """ASCII digits only: str.isdigit() is also true for '¹' or '٣', which int() refuses or reads as another digit."""
+    return text.isascii() and text.isdigit()
+
+
 def _int(digits: str) -> int:
     # Python refuses to convert more than ~4300 digits; no real version is that long,
     # but parse_version must never raise, so very long numbers are cut (still ordered).
@@ -65,16 +70,16 @@ def _elements(text: str) -> List[Tuple[int, int, int, str]]:
     tokens = _TOKEN.findall(text)
     i = 0
     # A leading "v" (v2.6.0) is a tag prefix, not a marker.
-    if tokens and tokens[0].lower() == "v" and len(tokens) > 1 and tokens[1].isdigit():
+    if tokens and tokens[0].lower() == "v" and len(tokens) > 1 and _is_number(tokens[1]):
         i = 1
     while i < len(tokens):
         tok = tokens[i]
-        if tok.isdigit():
+        if _is_number(tok):
             out.append(_element("", _int(tok)))
             i += 1
             continue
         number = None
-        if i + 1 < len(tokens) and tokens[i + 1].isdigit():
+        if i + 1 < len(tokens) and _is_number(tokens[i + 1]):
             # The number belongs to the word only when written together (rc1, T11, post1, alpha003).
             number = _int(tokens[i + 1])
             i += 1
@@ -203,7 +208,7 @@ def dotted_numbers(text: Any) -> Tuple[int, ...]:
     "12.4a" -> (12,); "" -> ()."""
     out = []
     for part in str(text or "").split("."):
-        if not part.isdigit():
+        if not _is_number(part):
             break
         out.append(int(part))
     return tuple(out)

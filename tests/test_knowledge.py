@@ -205,3 +205,17 @@ def test_pitfall_zh_fields_of_the_wrong_type_are_one_line_errors():
     bad = json.loads(json.dumps(RAW))
     del bad["pitfalls"]["P08"]["title_zh"]
     assert parse_knowledge_base(bad, "kb.json").pitfall("P08").text("zh")[0] == RAW["pitfalls"]["P08"]["title"]
+
+
+def test_a_bad_part_fails_at_every_use_not_only_the_first(tmp_path):
+    """The lazy loader must not be dropped by a failed load: the second use raised nothing and matched nothing."""
+    import pytest
+
+    from ascend_doctor.knowledge import KbError, load_knowledge_base
+
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"schema": "ascend-doctor.kb-part/1", "signatures": [{"id": 5}]}')
+    kb = load_knowledge_base(parts=[str(bad)])
+    for _ in range(2):
+        with pytest.raises(KbError):
+            kb.signatures

@@ -226,3 +226,13 @@ def test_property_rc_before_release_and_post_after(major, minor, rc, patch):
 @given(st.text(max_size=20), st.text(max_size=12), st.text(max_size=12))
 def test_property_vendor_range_never_raises(cand, lo, hi):
     assert vendor_in_range(cand, lo, hi) in (True, False)
+
+
+def test_unicode_digits_are_not_version_numbers():
+    """'¹'.isdigit() is true but int('¹') raises: found by the property test's own database."""
+    from ascend_doctor.versions import dotted_major_minor, dotted_numbers, parse_version
+
+    assert dotted_numbers("¹") == ()
+    assert dotted_numbers("8.¹") == (8,)
+    assert dotted_major_minor("¹.2") is None
+    parse_version("2.¹.0")  # never raises
