@@ -24,7 +24,7 @@ from __future__ import annotations
 import functools
 import os
 import re
-from dataclasses import dataclass, field
+from .records import dataclass, field
 from typing import Callable, Dict, Iterable, List, Optional, Sequence, Set, Tuple
 
 try:  # Python 3.11+ moved the regex parser; 3.8-3.10 name it sre_parse

@@ -14,7 +14,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from ..records import dataclass, field
 from typing import Dict, List, Optional, Tuple
 
 from .events import FirstError, ProcessLog, TimeoutEvent

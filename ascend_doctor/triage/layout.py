@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass
+from ..records import dataclass
 from typing import Iterator, List, Optional, Tuple
 
 # Directories that are part of a log layout, never a node's name.

@@ -7,7 +7,7 @@ causes before generic wrappers, then by first occurrence; a problem whose signat
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from ..records import dataclass, field
 from typing import Any, Dict, Iterable, List, Optional, Tuple
 
 from ..i18n import N_, lookup

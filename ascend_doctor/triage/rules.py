@@ -13,7 +13,7 @@ time are broken by device name, so the same logs always give the same chain.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
+from ..records import dataclass, field
 from typing import Any, Callable, Dict, List, Optional, Tuple, Union
 
 from ..i18n import _
