@@ -26,7 +26,7 @@ Identical messages (the text after the time header) are counted once per process
 from __future__ import annotations
 
 import re
-from ..records import dataclass, field
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Dict, List, Optional, Set, Tuple
 

@@ -27,17 +27,32 @@ def ascend_fd_ids(sig: Signature) -> List[str]:
     return list(getattr(sig, "ascend_fd", None) or [])
 
 
-@dataclass
 class Occurrence:
-    file: str
-    line: int
-    rank: Optional[str]
-    time: Optional[str]
-    seq: int  # global order of discovery, the tie-breaker when lines carry no time
-    node: Optional[str] = None
-    pid: Optional[str] = None  # the process of a CANN log (named as its device once identities are known)
-    device: Optional[str] = None  # "<node> device-<id>"
-    group: Optional[str] = None
+    """Where a problem showed. A plain class with slots: one is made per kept hit of a scan (a record's
+    checked __init__ was measurable there); compares and prints like the records around it."""
+
+    __slots__ = ("file", "line", "rank", "time", "seq", "node", "pid", "device", "group")
+
+    def __init__(self, file: str, line: int, rank: Optional[str], time: Optional[str], seq: int,
+                 node: Optional[str] = None, pid: Optional[str] = None, device: Optional[str] = None,
+                 group: Optional[str] = None):
+        self.file, self.line, self.rank, self.time, self.seq = file, line, rank, time, seq
+        self.node = node
+        self.pid = pid  # the process of a CANN log (named as its device once identities are known)
+        self.device = device  # "<node> device-<id>"
+        self.group = group
+        # seq: global order of discovery, the tie-breaker when lines carry no time
+
+    def _fields(self) -> tuple:
+        return tuple(getattr(self, n) for n in self.__slots__)
+
+    def __eq__(self, other):
+        return self._fields() == other._fields() if other.__class__ is self.__class__ else NotImplemented
+
+    __hash__ = None  # mutable, compared by value: not hashable (as a dataclass with eq)
+
+    def __repr__(self) -> str:
+        return "Occurrence(" + ", ".join(f"{n}={getattr(self, n)!r}" for n in self.__slots__) + ")"
 
     def where(self) -> str:
         return f"{self.file}:{self.line}"
