@@ -30,7 +30,6 @@ import os
 import shutil
 import subprocess
 import sys
-import tempfile
 import time
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -39,7 +38,7 @@ sys.path.insert(0, os.path.join(REPO, "scripts"))
 
 from ascend_doctor.knowledge import CACHE_ENV_OFF, literal_cost, load_knowledge_base, part_files  # noqa: E402
 from bench_triage import make_log  # noqa: E402
-from benchlib import install_wheel  # noqa: E402
+from benchlib import install_wheel, scratch_dir  # noqa: E402
 
 FACTS_CANDIDATES = [os.path.join(REPO, "..", "shared", "reference", "ascend_fd_kb_facts.json"),
                     os.path.join(REPO, "..", "..", "shared", "reference", "ascend_fd_kb_facts.json"),
@@ -113,8 +112,7 @@ def main() -> int:
     if not rg:
         sys.exit("ripgrep (rg) is not installed: apt-get install -y ripgrep")
     facts = json.load(open(facts_file(), encoding="utf-8"))["entries"]
-    tmp = tempfile.mkdtemp(prefix="bench-kb-")
-    try:
+    with scratch_dir("bench-kb-", args.keep) as tmp:
         extra = []
         if not part_files():
             synth = os.path.join(tmp, "synthetic.json")
@@ -239,11 +237,6 @@ def main() -> int:
                     status = 1
         print(f"cores: {os.cpu_count()} (triage splits a big file at line boundaries over up to 8; rg uses one per file)")
         return status
-    finally:
-        if args.keep:
-            print(f"kept {tmp}")
-        else:
-            shutil.rmtree(tmp, ignore_errors=True)
 
 
 if __name__ == "__main__":

@@ -21,11 +21,10 @@ import json
 import os
 import random
 import resource
-import shutil
 import subprocess
 import sys
-import tempfile
 import time
+from benchlib import scratch_dir
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 GROUP = "10.0.0.1%enp189s0f0_60000_0_1714557600000000"
@@ -92,8 +91,7 @@ def main() -> int:
     ap.add_argument("--max-mb", type=float, default=512.0)
     ap.add_argument("--keep", action="store_true", help="keep the temporary directory")
     args = ap.parse_args()
-    tmp = tempfile.mkdtemp(prefix="bench-rootcause-")
-    try:
+    with scratch_dir("bench-rootcause-", args.keep) as tmp:
         t0 = time.perf_counter()
         root_device = make_tree(tmp, args.nodes, args.per_node)
         files = args.nodes * args.per_node
@@ -125,11 +123,6 @@ def main() -> int:
             print("MISSED: " + ("wrong root cause " if rc["devices"] != [root_device] else "")
                   + ("too slow " if wall > args.max_seconds else "") + ("too much memory" if peak_mb > args.max_mb else ""))
         return 0 if ok else 1
-    finally:
-        if args.keep:
-            print(f"kept {tmp}")
-        else:
-            shutil.rmtree(tmp, ignore_errors=True)
 
 
 if __name__ == "__main__":

@@ -20,16 +20,15 @@ import os
 import random
 import re
 import resource
-import shutil
 import subprocess
 import sys
-import tempfile
 import time
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, REPO)
 
 from ascend_doctor.knowledge import load_knowledge_base  # noqa: E402
+from benchlib import scratch_dir  # noqa: E402
 
 NOISE = [
     "[INFO] ME({pid},7f3a2b1c0740,python):2024-07-12-10:{m:02d}:{s:02d}.{ms:03d}.456 [mindspore/ccsrc/pipeline/jit/ps/pipeline.cc:{n}] CompileInner] Start compile graph: kernel_graph_{n}, phase: train.{n}",
@@ -113,8 +112,7 @@ def main() -> int:
                     help="skip the root-cause overhead runs (the same file named as a CANN plog, analysis on / off)")
     args = ap.parse_args()
     kb = load_knowledge_base()
-    tmp = tempfile.mkdtemp(prefix="bench-triage-")
-    try:
+    with scratch_dir("bench-triage-", args.keep) as tmp:
         log = os.path.join(tmp, "worker_0.log")
         t0 = time.perf_counter()
         injected, expected = make_log(log, args.mb << 20, kb)
@@ -171,11 +169,6 @@ def main() -> int:
             print(f"MISSED {len(missing)} injected signatures: {', '.join(missing)}")
             return 1
         return 0
-    finally:
-        if args.keep:
-            print(f"kept {tmp}")
-        else:
-            shutil.rmtree(tmp, ignore_errors=True)
 
 
 if __name__ == "__main__":

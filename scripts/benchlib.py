@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -21,3 +24,16 @@ def install_wheel(tmp: str) -> str:
     subprocess.run([os.path.join(tmp, "venv", "bin", "python"), "-m", "pip", "install", "-q", wheel], check=True,
                    stdout=subprocess.DEVNULL, env=env)
     return os.path.join(tmp, "venv", "bin", "ascend-doctor")
+
+
+@contextlib.contextmanager
+def scratch_dir(prefix: str, keep: bool):
+    """A temporary directory for one benchmark run: removed afterwards, or kept (and named) with --keep."""
+    tmp = tempfile.mkdtemp(prefix=prefix)
+    try:
+        yield tmp
+    finally:
+        if keep:
+            print(f"kept {tmp}")
+        else:
+            shutil.rmtree(tmp, ignore_errors=True)
