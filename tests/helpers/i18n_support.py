@@ -23,9 +23,9 @@ KEEP = set("""
 Ascend Atlas CANN HCCL HCCS HCCP HDK HBM NPU NPUs GPU GPUs CPU CPUs CUDA cuDNN NCCL NVIDIA MindSpore MindX MindIE
 PyTorch torch TensorFlow Python CPython PyPI pip pip3 conda venv virtualenv docker Docker Kubernetes Slurm MPI OpenMPI
 Open JSON HTML YAML JUnit Prometheus RoCE PCIe DDR ECC AI Core AICPU AICore OPP TBE TIK GE ACL ATC DVPP ACLNN
-Linux Ubuntu Debian CentOS EulerOS openEuler Kylin OS glibc GCC gcc libc kernel dmesg
+Linux Ubuntu Debian CentOS EulerOS openEuler Kylin OS glibc GCC gcc libc dmesg
 GRAPH_MODE PYNATIVE_MODE PyNative KernelByKernel msrun mpirun torchrun srun sbatch ssh bash shell root
-toolkit nnae nnrt opp opp_kernel latest driver firmware rank ranktable rank_table server_id device_id
+toolkit nnae nnrt opp opp_kernel latest rank ranktable rank_table server_id device_id
 ascend doctor npu smi nvidia nvcc ccec atc te hccn hccn_tool BMC LCNE IP IPv IPv4 IPv6 TLS SSH NFS
 MB GB GiB MiB KB KiB TB ms s min
 """.split())
