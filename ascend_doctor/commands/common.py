@@ -91,9 +91,9 @@ class Progress:
     def __call__(self, message: str) -> None:
         if not self.tty:
             return
-        from ..render.layout import display_width
+        from ..render.layout import clip, display_width
 
-        text = _fit(_("  checking {what}").format(what=message), 78)
+        text = clip(_("  checking {what}").format(what=message), 78)
         used = display_width(text)
         sys.stderr.write("\r" + text + " " * max(0, self._last - used))
         sys.stderr.flush()
@@ -103,21 +103,6 @@ class Progress:
         if self.tty and self._last:
             sys.stderr.write("\r" + " " * self._last + "\r")
             sys.stderr.flush()
-
-
-def _fit(text: str, columns: int) -> str:
-    """`text` cut to at most `columns` terminal columns (a Chinese character takes two)."""
-    from ..render.layout import char_width, display_width
-
-    if display_width(text) <= columns:
-        return text
-    out, used = [], 0
-    for ch in text:
-        used += char_width(ch)
-        if used > columns:
-            break
-        out.append(ch)
-    return "".join(out)
 
 
 def add_python_argument(p) -> None:

@@ -55,6 +55,19 @@ def display_width(text: str) -> int:
     return sum(char_width(ch) for ch in text)
 
 
+def clip(text: str, columns: int) -> str:
+    """`text` cut to at most `columns` terminal columns (a Chinese character takes two)."""
+    if display_width(text) <= columns:
+        return text
+    out, used = [], 0
+    for ch in text:
+        used += char_width(ch)
+        if used > columns:
+            break
+        out.append(ch)
+    return "".join(out)
+
+
 def has_wide(text: str) -> bool:
     """Whether `text` holds a character two columns wide (Chinese)."""
     return not text.isascii() and any(char_width(ch) == 2 for ch in text)
