@@ -27,7 +27,7 @@ COMMANDS = {
     "smoke": "train a tiny net in GRAPH mode on this machine's device and say where it breaks",
     "rank-table": "validate a rank table (RANK_TABLE_FILE) and, optionally, a node against it",
     "triage": "name the known problems in logs, with cause and fix",
-    "kb": "look up the knowledge base (show ID, search WORDS, match log lines; --lang zh)",
+    "kb": "look up the knowledge base (show ID, search WORDS, match log lines)",
     "collect": "write a redacted snapshot (.tar.gz) of this machine for support",
     "preflight": "quick checks before a training job, on every node (writes a per-node report)",
     "aggregate": "merge per-node preflight reports into one verdict (failing nodes, skew)",

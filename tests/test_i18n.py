@@ -231,3 +231,17 @@ def test_chinese_texts_use_the_glossary_words():
     bad = [(name, wrong, right) for name, text in texts.items() for wrong, right in NOT_OUR_WORDS.items()
            if wrong in text]
     assert not bad, "use the glossary's word: " + "; ".join(f"{n}: {w} -> {r}" for n, w, r in bad)
+
+
+@pytest.mark.parametrize("text, where, what", [
+    ('msgid "a"\nmsgstr b\n', "area.po:2", "expected a quoted string"),
+    ('msgid "a"\n', "area.po:1", "msgid without msgstr"),
+    ('"dangling"\n', "area.po:1", "a continued string with nothing before it"),
+    ('msgid "a"\nmsgtxt "b"\n', "area.po:2", "expected msgid, msgid_plural, msgstr or a comment"),
+    ('msgctxt "x"\nmsgid "a"\nmsgstr "b"\n', "area.po:1", "msgctxt is not used"),
+    ('msgid "a\\"\nmsgstr "b"\n', "area.po:1", "bad string"),  # the closing quote escaped
+])
+def test_a_broken_po_file_names_file_line_and_what_was_expected(text, where, what):
+    with pytest.raises(catalog.CatalogError) as err:
+        catalog.parse_po(text, "area.po")
+    assert str(err.value).startswith(where + ": ") and what in str(err.value)
