@@ -23,21 +23,51 @@ def current_umask() -> int:
     return mask
 
 
+def _special(path: str) -> bool:
+    """True for a path that exists and is neither a regular file nor a directory: /dev/null, /dev/stdout, a FIFO.
+    Renaming over one would replace it (as root, `-o /dev/null` once turned /dev/null into a regular file
+    for the whole machine): it is written into instead."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return False
+    return not stat.S_ISREG(mode) and not stat.S_ISDIR(mode)
+
+
 @contextlib.contextmanager
 def replacing(path: str, prefix: Optional[str] = None, suffix: str = ".tmp") -> Iterator[Tuple[int, str]]:
-    """(fd, name) of a new temporary file beside `path` for the `with` body to fill (the body owns the fd);
-    renamed over `path` when the body succeeds, removed when it raises (and `path` keeps its content)."""
+    """(fd, name) of a new temporary file for the `with` body to fill (the body owns the fd); when the body
+    succeeds it is renamed over `path`, and removed when it raises (`path` keeps its content).
+
+    A symbolic link is followed (the link stays, its target gets the new content). A `path` that is a device
+    or a FIFO is never renamed over: the body fills a temporary file in the system's temporary directory,
+    whose bytes are then copied into `path`."""
+    path = os.path.realpath(path)
+    special = _special(path)
     fd, tmp = tempfile.mkstemp(prefix=prefix or f".{os.path.basename(path)}.", suffix=suffix,
-                               dir=os.path.dirname(path))
+                               dir=None if special else os.path.dirname(path))
     try:
         yield fd, tmp
-        os.replace(tmp, path)
+        if special:
+            _copy_into(tmp, path)
+            os.unlink(tmp)
+        else:
+            os.replace(tmp, path)
     except BaseException:
         try:
             os.unlink(tmp)
         except OSError:
             pass
         raise
+
+
+def _copy_into(src: str, dest: str) -> None:
+    with open(src, "rb") as fin, open(dest, "wb") as fout:
+        while True:
+            block = fin.read(1 << 20)
+            if not block:
+                return
+            fout.write(block)
 
 
 def write_atomic(path: str, data: Union[str, bytes], mode: Optional[int] = None) -> None:
@@ -72,16 +102,11 @@ def _worded(exc: OSError) -> OSError:
 
 
 def _write_atomic(path: str, data: Union[str, bytes], mode: Optional[int]) -> None:
+    raw = data.encode("utf-8") if isinstance(data, str) else data
     path = os.path.realpath(path)  # `-o link`: write the file the link names, keep the link
-    try:
-        mode_now = os.stat(path).st_mode
-    except OSError:
-        mode_now = None
-    if mode_now is not None and not stat.S_ISREG(mode_now) and not stat.S_ISDIR(mode_now):
-        # /dev/null, /dev/stdout, a FIFO: write into it; renaming over it would replace the device
-        # (as root, `-o /dev/null` once turned /dev/null into a regular file for the whole machine)
+    if _special(path):  # /dev/null, /dev/stdout, a FIFO: written into, with no temporary file at all
         with open(path, "wb") as fh:
-            fh.write(data.encode("utf-8") if isinstance(data, str) else data)
+            fh.write(raw)
         return
     with replacing(path) as (fd, _tmp):
         try:
@@ -90,6 +115,6 @@ def _write_atomic(path: str, data: Union[str, bytes], mode: Optional[int]) -> No
             os.close(fd)
             raise
         with os.fdopen(fd, "wb") as fh:
-            fh.write(data.encode("utf-8") if isinstance(data, str) else data)
+            fh.write(raw)
             fh.flush()
             os.fsync(fh.fileno())

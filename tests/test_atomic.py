@@ -3,7 +3,7 @@
 import os
 import stat
 
-from ascend_doctor.atomic import write_atomic
+from ascend_doctor.atomic import replacing, write_atomic
 from tests.helpers import run_cli
 
 
@@ -47,3 +47,30 @@ def test_a_fifo_is_written_into(tmp_path):
     finally:
         os.close(rfd)
     assert stat.S_ISFIFO(os.stat(fifo).st_mode)
+
+
+def test_collect_through_a_link_to_dev_null_leaves_the_device_alone(tmp_path):
+    """collect writes its bundle through atomic.replacing(): the same rule as write_atomic (through a link in
+    tmp, so a regression cannot break this machine)."""
+    before = os.stat("/dev/null")
+    link = tmp_path / "bundle.tar.gz"
+    link.symlink_to("/dev/null")
+    proc = run_cli("collect", "-o", str(link))
+    assert proc.returncode in (0, 1), proc.stderr
+    after = os.stat("/dev/null")
+    assert stat.S_ISCHR(after.st_mode) and after.st_ino == before.st_ino and link.is_symlink()
+    assert not [n for n in os.listdir("/dev") if n.startswith(".ascend-doctor-")]
+
+
+def test_replacing_a_fifo_copies_what_the_body_wrote(tmp_path):
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    rfd = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        with replacing(str(fifo)) as (fd, tmp):
+            os.write(fd, b"bundle bytes")
+            os.close(fd)
+        assert os.read(rfd, 100) == b"bundle bytes" and not os.path.exists(tmp)
+    finally:
+        os.close(rfd)
+    assert stat.S_ISFIFO(os.stat(fifo).st_mode) and os.listdir(tmp_path) == ["pipe"]
