@@ -22,7 +22,7 @@ from collections import Counter, OrderedDict
 from typing import Any, Dict, Iterable, List, Optional
 
 from .findings import REPORT_SCHEMA, SEVERITY, STATUSES
-from .i18n import N_, _, get_lang, lookup
+from .i18n import N_, _, get_lang
 from .rank_table import summarise_rank_table
 from .facts import LaunchFacts, LaunchRankTable
 from .node_facts import (UNSET, NodeFacts, comparable, finding_shape_problem, node_name, read_node_facts,
@@ -208,11 +208,13 @@ class Aggregator:
 
     def add_files(self, paths: List[str], jobs: int = 1) -> None:
         """Read many reports; with jobs > 1, parse them in worker processes (each holds one report at a time)."""
-        if jobs <= 1 or len(paths) < PARALLEL_MIN_REPORTS:
-            for path in paths:
+        from .process import fork_is_safe
+
+        if jobs <= 1 or len(paths) < PARALLEL_MIN_REPORTS or not fork_is_safe():
+            for path in paths:  # one at a time: also where forking workers could hang on another thread's lock
                 self.add_file(path)
             return
-        with multiprocessing.get_context("fork" if hasattr(os, "fork") else "spawn").Pool(jobs) as pool:
+        with multiprocessing.get_context("fork").Pool(jobs) as pool:
             for node in pool.imap(load_node_summary, paths, chunksize=64):
                 self.add(node)
 

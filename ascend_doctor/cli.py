@@ -217,7 +217,6 @@ def error_line(reason: str) -> str:
 
 def main(argv: Optional[List[str]] = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    _install_signal_handlers()
     argv = _with_default_command(argv)
     try:
         _early_language(argv)
@@ -258,8 +257,11 @@ def console_main() -> int:
 
     The exiting interpreter runs one last garbage collection over every object still alive: the modules, the
     matrix, the report (~5 ms of a 50 ms check). gc.freeze() takes them out of its way; what it would have
-    found is freed when the process ends all the same. Not in main(): a caller that goes on running after it
-    (tests, a script using the CLI in-process) keeps its collector as it was."""
+    found is freed when the process ends all the same. Neither that nor the SIGTERM/SIGHUP handlers are done in
+    main(): a caller that goes on running after it (tests, a script using the CLI in-process) keeps its collector
+    and its signal handling as they were (a handler left behind would also be inherited by every process that
+    caller forks)."""
+    _install_signal_handlers()
     code = main()
     import gc
 

@@ -12,6 +12,7 @@ import _thread
 import atexit
 import os
 import signal
+import sys
 import time
 from typing import TYPE_CHECKING, Callable, Dict, List, Optional, Sequence
 
@@ -31,6 +32,17 @@ def start_session(argv: Sequence[str], **popen_kwargs) -> subprocess.Popen:
 
     popen_kwargs.setdefault("stdin", subprocess.DEVNULL)
     return subprocess.Popen(list(argv), start_new_session=True, **popen_kwargs)
+
+
+def fork_is_safe() -> bool:
+    """Whether this process may os.fork() workers that run Python code. A fork copies only the calling thread:
+    a lock another thread holds at that moment (the import lock, a logging handler's, a cache's) stays held in
+    the child for ever, and the child hangs on it. Safe only while this process runs one thread (the command
+    line tool does; a test or a program calling the doctor in-process may not)."""
+    if not hasattr(os, "fork"):
+        return False
+    threading = sys.modules.get("threading")  # not imported: no thread was started through it
+    return threading is None or threading.active_count() == 1
 
 
 # -- killing ---------------------------------------------------------------------------------------

@@ -46,3 +46,46 @@ def make_snapshot(tmp_path):
         return write_snapshot(str(d), **kw)
 
     return _make
+
+
+# -- isolation between tests ---------------------------------------------------------------------------
+
+_SESSION_PID = os.getpid()
+
+
+def pytest_runtest_setup(item):
+    """A forked child of this process (a worker that did not reach os._exit) must never go on running tests
+    beside the session that forked it: it would race it for the same files and never let it join."""
+    if os.getpid() != _SESSION_PID:
+        sys.stderr.write(f"tests: a forked child (pid {os.getpid()}) reached the test runner at {item.nodeid}; "
+                         "it exits\n")
+        os._exit(70)
+
+
+@pytest.fixture(autouse=True)
+def _no_doctor_thread_outlives_its_test():
+    """A command run in-process may leave a worker thread behind on purpose (preflight's --budget stops waiting
+    for a hung probe, the thread finishes later). It must finish before the next test: a thread left running
+    would make the next test's forks unsafe and could see that test's monkeypatches."""
+    yield
+    import threading
+
+    for thread in threading.enumerate():
+        if thread is not threading.current_thread() and thread.name.startswith("ascend-doctor-"):
+            thread.join(60)
+
+
+def pytest_runtest_teardown(item, nextitem):
+    """Stop the whole run, naming the test, if the checkout, this interpreter or /dev/null is gone after it: every
+    later test would fail for that one cause (or wait on its timeouts) and bury the test that did it."""
+    import stat
+
+    lost = [p for p in (os.path.join(REPO, "setup.cfg"), os.path.join(REPO, "ascend_doctor", "cli.py"), sys.executable)
+            if not os.path.exists(p)]
+    try:
+        if not stat.S_ISCHR(os.stat(os.devnull).st_mode):
+            lost.append(f"{os.devnull} (no longer a character device)")
+    except OSError:
+        lost.append(os.devnull)
+    if lost:
+        pytest.exit(f"after {item.nodeid}: {', '.join(lost)} gone; the run stops here", returncode=3)

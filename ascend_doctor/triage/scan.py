@@ -183,7 +183,9 @@ class Triage:
     # ---- big files: byte ranges on several cores ----
     @staticmethod
     def _parallel_ok() -> bool:
-        return hasattr(os, "fork")
+        from ..process import fork_is_safe
+
+        return fork_is_safe()
 
     def _scan_file_parallel(self, path: str, size: int, info: InputInfo, workers: int) -> None:
         """Split at line boundaries; this process scans the first range while forked children scan the others
@@ -552,9 +554,9 @@ def _fork_scans(jobs: list) -> list:
     try:
         for job in jobs:
             r, w = os.pipe()
+            code = 1  # bound before the fork: the child's `finally` must reach os._exit whatever interrupts it
             pid = os.fork()
             if pid == 0:  # the child: scan, send, leave without running the parent's exit handlers or flushing its buffers
-                code = 1
                 try:
                     os.close(r)
                     data = memoryview(_part_to_json(_scan_range_worker(job)))
@@ -620,7 +622,7 @@ def _part_from_json(data: bytes) -> dict:
 
 def _stop(children: list) -> None:
     """Stop and reap the children left (an interruption, an error): only ours, by pid."""
-    for pid, r, _ in children:
+    for pid, r, _job in children:
         try:
             os.kill(pid, 9)
             os.waitpid(pid, 0)

@@ -10,13 +10,10 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from ascend_doctor.aggregate import Aggregator, aggregate_paths
-from ascend_doctor.baseline import Baseline
+from ascend_doctor.aggregate import aggregate_paths
 from ascend_doctor.findings import Finding, Report
 from ascend_doctor.host import SnapshotHost
-from ascend_doctor.probes.launch import parse_local_addresses, probe_launch
-from ascend_doctor.rank_table import summarise_rank_table
-from ascend_doctor.render import render
+from ascend_doctor.probes.launch import probe_launch
 from ascend_doctor.snapshot import write_snapshot
 
 from tests.helpers.cluster_helpers import FULL_DISKS, node_report, write_report
@@ -251,8 +248,9 @@ def test_parallel_parsing_gives_the_same_verdict(tmp_path):
         if i == 123:
             rep["facts"]["driver"]["version"] = "23.0.3"
         write_report(d, rep)
-    serial = aggregate_paths([str(d)], jobs=1)
-    parallel = aggregate_paths([str(d)], jobs=2)
+    # in fresh processes: this one may run another test's leftover thread, which makes jobs=2 read serially
+    serial = json.loads(run_cli("aggregate", str(d), "--jobs", "1", "--format", "json").stdout)
+    parallel = json.loads(run_cli("aggregate", str(d), "--jobs", "2", "--format", "json").stdout)
     assert serial == parallel
     assert serial["skew"][0]["odd_nodes"] == ["n123-rank123"] and serial["coverage"]["missing_ranks"] == []
 
