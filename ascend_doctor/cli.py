@@ -18,21 +18,23 @@ from typing import List, Optional
 from . import __version__
 # Re-exported: older code imports them from here.
 from .errors import EXIT_CANNOT_RUN, EXIT_FINDINGS, EXIT_INTERRUPTED, EXIT_OK, EXIT_PIPE, CliError  # noqa: F401
+from .i18n import N_
 
-# Subcommands (modules under ascend_doctor.commands) in the order --help lists them, with their one-line help.
+# Subcommands (modules under ascend_doctor.commands) in the order --help lists them, with their one-line help
+# (marked here, translated where the parser is built: _(COMMANDS[name])).
 # Only the module of the command being run is imported: a pre-flight should not pay for the others.
 COMMANDS = {
-    "check": "diagnose this machine or a bundle (the default command)",
-    "matrix": "show the MindSpore/CANN/driver/firmware compatibility matrix, check a planned install against it, or update it",
-    "smoke": "train a tiny net in GRAPH mode on this machine's device and say where it breaks",
-    "rank-table": "validate a rank table (RANK_TABLE_FILE) and, optionally, a node against it",
-    "triage": "name the known problems in logs, with cause and fix",
-    "kb": "look up the knowledge base (show ID, search WORDS, match log lines)",
-    "collect": "write a redacted snapshot (.tar.gz) of this machine for support",
-    "preflight": "quick checks before a training job, on every node (writes a per-node report)",
-    "aggregate": "merge per-node preflight reports into one verdict (failing nodes, skew)",
-    "fix": "write the report's fixes as one bash script to review and run yourself (--script)",
-    "explain": "explain a check id, pitfall, knowledge-base signature, ascend-fd id or CANN error code (offline)",
+    "check": N_("diagnose this machine or a bundle (the default command)"),
+    "matrix": N_("show the MindSpore/CANN/driver/firmware compatibility matrix, check a planned install against it, or update it"),
+    "smoke": N_("train a tiny net in GRAPH mode on this machine's device and say where it breaks"),
+    "rank-table": N_("validate a rank table (RANK_TABLE_FILE) and, optionally, a node against it"),
+    "triage": N_("name the known problems in logs, with cause and fix"),
+    "kb": N_("look up the knowledge base (show ID, search WORDS, match log lines)"),
+    "collect": N_("write a redacted snapshot (.tar.gz) of this machine for support"),
+    "preflight": N_("quick checks before a training job, on every node (writes a per-node report)"),
+    "aggregate": N_("merge per-node preflight reports into one verdict (failing nodes, skew)"),
+    "fix": N_("write the report's fixes as one bash script to review and run yourself (--script)"),
+    "explain": N_("explain a check id, pitfall, knowledge-base signature, ascend-fd id or CANN error code (offline)"),
 }
 
 
@@ -78,7 +80,78 @@ class _Parser(argparse.ArgumentParser):
             prog=self.prog, message=_argparse_message(message)) + "\n")
 
     def _get_formatter(self):  # argparse builds one per add_argument; the default one imports shutil
+        from .i18n import get_lang
+
+        if get_lang() != "en" and self.formatter_class is argparse.HelpFormatter:
+            return _TranslatedHelpFormatter(prog=self.prog, width=_help_width())
         return self.formatter_class(prog=self.prog, width=_help_width())
+
+
+# argparse's own words in --help (its gettext domain has no Chinese): what argparse writes -> our message.
+# Translated at formatting time, so English help is argparse's, untouched.
+ARGPARSE_WORDS = {
+    "usage: ": N_("usage: "),
+    "positional arguments": N_("positional arguments"),
+    "options": N_("options"),
+    "optional arguments": N_("optional arguments"),  # argparse's title before Python 3.10
+    "show this help message and exit": N_("show this help message and exit"),
+    "show program's version number and exit": N_("show program's version number and exit"),
+}
+
+
+class _TranslatedHelpFormatter(argparse.HelpFormatter):
+    """--help in a language other than English: argparse's own words (usage prefix, section titles, the -h and
+    --version help) from our catalog, section titles ending in a full-width colon when Chinese, and Chinese
+    text wrapped by display width (a Chinese character takes two columns; argparse counts characters and
+    breaks only at spaces)."""
+
+    def _format_usage(self, usage, actions, groups, prefix):
+        if prefix is not None:  # '' when argparse builds a subcommand's prog
+            return super()._format_usage(usage, actions, groups, prefix)
+        from .i18n import _
+        from .render.layout import display_width
+
+        word = _(ARGPARSE_WORDS["usage: "])
+        # argparse indents wrapped usage lines by len(prefix): lay it out with a stand-in as wide as the word.
+        stand_in = " " * display_width(word)
+        text = super()._format_usage(usage, actions, groups, stand_in)
+        return word + text[len(stand_in):]
+
+    def start_section(self, heading):
+        from .i18n import _
+
+        if heading in ARGPARSE_WORDS:
+            heading = _(ARGPARSE_WORDS[heading])
+        super().start_section(heading)
+
+    def _get_help_string(self, action):
+        from .i18n import _
+
+        text = action.help
+        return _(ARGPARSE_WORDS[text]) if text in ARGPARSE_WORDS else text
+
+    def _split_lines(self, text, width):
+        from .render.layout import has_wide, wrap
+
+        if not has_wide(text):
+            return super()._split_lines(text, width)
+        return wrap(self._whitespace_matcher.sub(" ", text).strip(), width)
+
+    def _fill_text(self, text, width, indent):
+        from .render.layout import has_wide, wrap
+
+        if not has_wide(text):
+            return super()._fill_text(text, width, indent)
+        return "\n".join(wrap(self._whitespace_matcher.sub(" ", text).strip(), width, indent))
+
+    def format_help(self):
+        import re
+
+        from .render.layout import has_wide
+
+        # "选项:" -> "选项：": a Chinese section title ends in a full-width colon
+        return re.sub(r"^( *)(\S[^\n]*?):$", lambda m: m.group(1) + m.group(2) + ("：" if has_wide(m.group(2)) else ":"),
+                      super().format_help(), flags=re.M)
 
 
 def _argparse_message(message: str) -> str:
@@ -113,12 +186,14 @@ def _argparse_message(message: str) -> str:
 def build_parser(selected: Optional[str] = None) -> argparse.ArgumentParser:
     """The parser; with `selected`, only that subcommand is registered and its module imported (main passes
     the command it was given: parsing it never needs the others, and each costs a parser to build)."""
+    from .i18n import _
+
     parser = _Parser(
         prog="ascend-doctor",
-        description="Diagnose the Huawei Ascend AI stack (NPU driver/firmware, CANN, HCCL, MindSpore; "
-                    "MindSpore on CUDA too) and print how to fix what is wrong. "
-                    "With no subcommand, runs `check`.",
-        epilog="Exit codes: 0 healthy (nothing at or above --fail-on), 1 problems found, 2 could not run.",
+        description=_("Diagnose the Huawei Ascend AI stack (NPU driver/firmware, CANN, HCCL, MindSpore; "
+                      "MindSpore on CUDA too) and print how to fix what is wrong. "
+                      "With no subcommand, runs `check`."),
+        epilog=_("Exit codes: 0 healthy (nothing at or above --fail-on), 1 problems found, 2 could not run."),
     )
     parser.add_argument("--version", action="version", version=f"ascend-doctor {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
@@ -129,7 +204,7 @@ def build_parser(selected: Optional[str] = None) -> argparse.ArgumentParser:
     return parser
 
 
-LANG_HELP = ("language of the output: zh or en (default: ASCEND_DOCTOR_LANG, else the locale: "
+LANG_HELP = N_("language of the output: zh or en (default: ASCEND_DOCTOR_LANG, else the locale: "
              "LC_ALL, LC_MESSAGES, LANG; zh_* -> zh)")
 
 
@@ -141,7 +216,9 @@ def _add_lang_option(parser: argparse.ArgumentParser) -> None:
             _add_lang_option(child)
     if not actions:
         try:
-            parser.add_argument("--lang", choices=["zh", "en"], default=None, help=LANG_HELP)
+            from .i18n import _
+
+            parser.add_argument("--lang", choices=["zh", "en"], default=None, help=_(LANG_HELP))
         except argparse.ArgumentError:  # the command declares its own
             pass
 

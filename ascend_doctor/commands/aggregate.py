@@ -21,25 +21,25 @@ COMPACT_JSON_ABOVE = 256
 
 
 def register(sub) -> None:
-    p = sub.add_parser("aggregate", help=COMMANDS["aggregate"],
-                       description="Read the node reports in DIR (or the FILES given) and report failing nodes, facts "
-                                   "that differ across nodes, rank-table disagreement and missing ranks. A DIR of node "
-                                   "log directories (no *.json at its top) is triaged as `triage` does: the device the "
-                                   "cluster waited on, and the known problems in the logs.")
-    p.add_argument("inputs", nargs="+", metavar="DIR|FILE", help="a report directory, or report .json files")
-    p.add_argument("--format", choices=AGGREGATE_FORMATS, default="text", help="output format (default: text)")
-    p.add_argument("--output", "-o", metavar="FILE", help="write to FILE (atomically) instead of stdout")
+    p = sub.add_parser("aggregate", help=_(COMMANDS["aggregate"]),
+                       description=_("Read the node reports in DIR (or the FILES given) and report failing nodes, facts "
+                                      "that differ across nodes, rank-table disagreement and missing ranks. A DIR of node "
+                                      "log directories (no *.json at its top) is triaged as `triage` does: the device the "
+                                      "cluster waited on, and the known problems in the logs."))
+    p.add_argument("inputs", nargs="+", metavar="DIR|FILE", help=_("a report directory, or report .json files"))
+    p.add_argument("--format", choices=AGGREGATE_FORMATS, default="text", help=_("output format (default: text)"))
+    p.add_argument("--output", "-o", metavar="FILE", help=_("write to FILE (atomically) instead of stdout"))
     p.add_argument("--fail-on", choices=[WARN, FAIL], default=FAIL,
-                   help="a node fails when it has a finding at this level or worse (default: fail)")
+                   help=_("a node fails when it has a finding at this level or worse (default: fail)"))
     p.add_argument("--expect", type=int, metavar="N",
-                   help="number of reports expected (default: the world size the launchers reported)")
+                   help=_("number of reports expected (default: the world size the launchers reported)"))
     p.add_argument("--wait", type=float, default=0.0, metavar="S",
-                   help="with --expect: wait up to S seconds for the N reports to appear (other nodes still writing)")
+                   help=_("with --expect: wait up to S seconds for the N reports to appear (other nodes still writing)"))
     p.add_argument("--jobs", type=int, default=1, metavar="N",
-                   help="processes that parse reports in parallel (default: 1; a pool pays off from a few thousand "
-                        "reports on idle cores, and costs more than it saves on a busy login node)")
+                   help=_("processes that parse reports in parallel (default: 1; a pool pays off from a few thousand "
+                           "reports on idle cores, and costs more than it saves on a busy login node)"))
     p.add_argument("--baseline", metavar="REPORT.json", type=baseline_argument, default=None,
-                   help="a trusted node's JSON report: name the nodes that drifted from it")
+                   help=_("a trusted node's JSON report: name the nodes that drifted from it"))
     p.set_defaults(func=run)
 
 

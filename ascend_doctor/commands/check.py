@@ -28,39 +28,39 @@ def baseline_argument(path: str):
 
 
 def add_report_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--format", choices=FORMATS, default="text", help="report format (default: text)")
-    p.add_argument("--output", "-o", metavar="FILE", help="write the report to FILE (atomically) instead of stdout")
+    p.add_argument("--format", choices=FORMATS, default="text", help=_("report format (default: text)"))
+    p.add_argument("--output", "-o", metavar="FILE", help=_("write the report to FILE (atomically) instead of stdout"))
     p.add_argument("--only", nargs="+", metavar="ID", default=[],
-                   help="run only these checks (ids, areas like 'install', or globs like 'devices.*')")
-    p.add_argument("--skip", nargs="+", metavar="ID", default=[], help="skip these checks (same forms as --only)")
+                   help=_("run only these checks (ids, areas like 'install', or globs like 'devices.*')"))
+    p.add_argument("--skip", nargs="+", metavar="ID", default=[], help=_("skip these checks (same forms as --only)"))
     p.add_argument("--fail-on", choices=[WARN, FAIL], default=FAIL,
-                   help="exit 1 when a finding is at this level or worse (default: fail; 'warn' also counts "
-                        "warnings and checks that could not run)")
+                   help=_("exit 1 when a finding is at this level or worse (default: fail; 'warn' also counts "
+                           "warnings and checks that could not run)"))
     p.add_argument("--bundle", metavar="PATH",
-                   help="diagnose a collected snapshot (directory or .tar.gz) instead of this machine")
+                   help=_("diagnose a collected snapshot (directory or .tar.gz) instead of this machine"))
     p.add_argument("--timeout", type=float, default=10.0, metavar="S",
-                   help="timeout in seconds for each external command such as npu-smi (default: 10)")
-    p.add_argument("--no-color", action="store_true", help="plain text even on a terminal (NO_COLOR is honoured too)")
+                   help=_("timeout in seconds for each external command such as npu-smi (default: 10)"))
+    p.add_argument("--no-color", action="store_true", help=_("plain text even on a terminal (NO_COLOR is honoured too)"))
     p.add_argument("--baseline", metavar="REPORT.json", type=baseline_argument, default=None,
-                   help="a trusted node's JSON report: report drift from it (versions, HCCL variables, device count)")
+                   help=_("a trusted node's JSON report: report drift from it (versions, HCCL variables, device count)"))
     add_python_argument(p)
 
 
 def add_from_report_argument(p: argparse.ArgumentParser) -> None:
     p.add_argument("--from-report", metavar="REPORT.json",
-                   help="judge the facts of a saved JSON report (check/preflight --format json) again, with today's "
-                        "matrix and knowledge base, instead of probing a machine")
+                   help=_("judge the facts of a saved JSON report (check/preflight --format json) again, with today's "
+                           "matrix and knowledge base, instead of probing a machine"))
 
 
 def register(sub) -> None:
-    p = sub.add_parser("check", help=COMMANDS["check"],
-                       description="Probe versions and devices, run every check, print a fix-it report.")
+    p = sub.add_parser("check", help=_(COMMANDS["check"]),
+                       description=_("Probe versions and devices, run every check, print a fix-it report."))
     add_report_arguments(p)
     add_from_report_argument(p)
     from .smoke import add_smoke_arguments
 
     p.add_argument("--smoke", action="store_true",
-                   help="also run the smoke train on this machine (ascend-doctor smoke; not on bundles)")
+                   help=_("also run the smoke train on this machine (ascend-doctor smoke; not on bundles)"))
     add_smoke_arguments(p)
     p.set_defaults(func=run)
 

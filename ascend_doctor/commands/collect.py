@@ -71,27 +71,27 @@ def show_summary(rows, width: int):
 
 def register(sub) -> None:
     p = sub.add_parser(
-        "collect", help=COMMANDS["collect"],
-        description="Collect the version files, npu-smi / hccn_tool / nvidia-smi outputs, environment (allowlist), "
-                    "rank table, package metadata, the doctor's own report and optionally logs into a .tar.gz "
-                    "that `ascend-doctor check --bundle` and `ascend-doctor triage --bundle` replay. Secrets "
-                    "never leave the machine: unknown environment values, tokens, passwords, keys and URL "
-                    "credentials are replaced in every file.")
+        "collect", help=_(COMMANDS["collect"]),
+        description=_("Collect the version files, npu-smi / hccn_tool / nvidia-smi outputs, environment (allowlist), "
+                       "rank table, package metadata, the doctor's own report and optionally logs into a .tar.gz "
+                       "that `ascend-doctor check --bundle` and `ascend-doctor triage --bundle` replay. Secrets "
+                       "never leave the machine: unknown environment values, tokens, passwords, keys and URL "
+                       "credentials are replaced in every file."))
     p.add_argument("--output", "-o", metavar="FILE",
-                   help="archive to write (default: ascend-doctor-<host>-<UTC time>.tar.gz here)")
-    p.add_argument("--logs", metavar="DIR", help="also collect the logs under DIR (recursively, tail-capped)")
+                   help=_("archive to write (default: ascend-doctor-<host>-<UTC time>.tar.gz here)"))
+    p.add_argument("--logs", metavar="DIR", help=_("also collect the logs under DIR (recursively, tail-capped)"))
     p.add_argument("--log-max-mb", type=float, default=20.0, metavar="MB",
-                   help="keep at most the last MB of each log file (default: 20)")
+                   help=_("keep at most the last MB of each log file (default: 20)"))
     p.add_argument("--logs-max-mb", type=float, default=100.0, metavar="MB",
-                   help="at most this many MB of logs in total (default: 100)")
+                   help=_("at most this many MB of logs in total (default: 100)"))
     p.add_argument("--redact-ips", action="store_true",
-                   help="replace IPv4 addresses consistently (same address, same mask) in every file")
+                   help=_("replace IPv4 addresses consistently (same address, same mask) in every file"))
     p.add_argument("--show", action="store_true",
-                   help="summarise what would be written (counts per kind, the files and commands), write nothing")
-    p.add_argument("--show-all", action="store_true", help="like --show, but list every entry")
+                   help=_("summarise what would be written (counts per kind, the files and commands), write nothing"))
+    p.add_argument("--show-all", action="store_true", help=_("like --show, but list every entry"))
     add_python_argument(p)
     p.add_argument("--timeout", type=float, default=10.0, metavar="S",
-                   help="timeout in seconds for each external command (default: 10)")
+                   help=_("timeout in seconds for each external command (default: 10)"))
     p.set_defaults(func=run)
 
 

@@ -107,9 +107,9 @@ class Progress:
 
 def add_python_argument(p) -> None:
     p.add_argument("--python", metavar="PATH",
-                   help="judge this interpreter (e.g. /opt/conda/envs/ms/bin/python): its version, packages and "
-                        "MindSpore, and run the smoke child with it. Default: an activated venv/conda env that is "
-                        "not the doctor's own, else the doctor's interpreter; the report header says which")
+                   help=_("judge this interpreter (e.g. /opt/conda/envs/ms/bin/python): its version, packages and "
+                           "MindSpore, and run the smoke child with it. Default: an activated venv/conda env that is "
+                           "not the doctor's own, else the doctor's interpreter; the report header says which"))
 
 
 def live_host(args):
@@ -134,8 +134,8 @@ def reject_python_with_bundle(args) -> None:
 
 def add_kb_option(parser) -> None:
     parser.add_argument("--kb", action="append", default=[], metavar="FILE",
-                        help="more signatures from a knowledge-base part file (schema ascend-doctor.kb-part/1, see "
-                             "data/kb_part.schema.json); repeatable; also $ASCEND_DOCTOR_KB (os.pathsep-separated)")
+                        help=_("more signatures from a knowledge-base part file (schema ascend-doctor.kb-part/1, see "
+                                "data/kb_part.schema.json); repeatable; also $ASCEND_DOCTOR_KB (os.pathsep-separated)"))
 
 
 def load_kb(extra=()):

@@ -24,13 +24,13 @@ ERROR_CODE = re.compile(r"^E[0-9A-Z][0-9]{4}$", re.I)
 
 
 def register(sub) -> None:
-    p = sub.add_parser("explain", help=COMMANDS["explain"],
-                       description="Explain a check id, a pitfall (P08), a knowledge-base signature (ours or an "
-                                   "ascend-fd fault id) or a CANN error code (EI0006): what it means, why it "
-                                   "happens, how to fix it, and where that comes from. Works offline.")
+    p = sub.add_parser("explain", help=_(COMMANDS["explain"]),
+                       description=_("Explain a check id, a pitfall (P08), a knowledge-base signature (ours or an "
+                                      "ascend-fd fault id) or a CANN error code (EI0006): what it means, why it "
+                                      "happens, how to fix it, and where that comes from. Works offline."))
     p.add_argument("id", metavar="ID")
-    p.add_argument("--format", choices=["text", "json"], default="text", help="output format (default: text)")
-    p.add_argument("--output", "-o", metavar="FILE", help="write to FILE instead of stdout")
+    p.add_argument("--format", choices=["text", "json"], default="text", help=_("output format (default: text)"))
+    p.add_argument("--output", "-o", metavar="FILE", help=_("write to FILE instead of stdout"))
     add_kb_option(p)
     p.set_defaults(func=run)
 

@@ -13,12 +13,12 @@ from .common import write_output
 
 
 def register(sub) -> None:
-    p = sub.add_parser("fix", help=COMMANDS["fix"],
-                       description="Write the fixes of every fail/warn finding as one bash script to review and "
-                                   "run yourself (Linux nodes; bash only). The doctor never runs it. Source: this "
-                                   "machine (default), --bundle, or --from-report REPORT.json.")
+    p = sub.add_parser("fix", help=_(COMMANDS["fix"]),
+                       description=_("Write the fixes of every fail/warn finding as one bash script to review and "
+                                      "run yourself (Linux nodes; bash only). The doctor never runs it. Source: this "
+                                      "machine (default), --bundle, or --from-report REPORT.json."))
     p.add_argument("--script", action="store_true", required=True,
-                   help="print the fixes as a bash script (the only form for now)")
+                   help=_("print the fixes as a bash script (the only form for now)"))
     add_report_arguments(p)
     add_from_report_argument(p)  # the saved report's facts are judged again: today's fixes, not last month's
     p.set_defaults(func=run)

@@ -25,19 +25,19 @@ SHOW_LINE_CHARS = 300
 
 def register(sub) -> None:
     common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--format", choices=["text", "json"], default="text", help="output format (default: text)")
-    common.add_argument("--output", "-o", metavar="FILE", help="write the result to FILE instead of stdout")
+    common.add_argument("--format", choices=["text", "json"], default="text", help=_("output format (default: text)"))
+    common.add_argument("--output", "-o", metavar="FILE", help=_("write the result to FILE instead of stdout"))
     add_kb_option(common)
-    p = sub.add_parser("kb", help=COMMANDS["kb"],
-                       description="Look up the knowledge base: our signatures, the pitfalls and the ascend-fd "
-                                   "fault ids they recognise; match log lines against it.")
+    p = sub.add_parser("kb", help=_(COMMANDS["kb"]),
+                       description=_("Look up the knowledge base: our signatures, the pitfalls and the ascend-fd "
+                                      "fault ids they recognise; match log lines against it."))
     actions = p.add_subparsers(dest="kb_action", metavar="ACTION", parser_class=type(p))
-    show = actions.add_parser("show", parents=[common], help="a signature (our id), a pitfall (P08) or an ascend-fd id")
+    show = actions.add_parser("show", parents=[common], help=_("a signature (our id), a pitfall (P08) or an ascend-fd id"))
     show.add_argument("id", metavar="ID")
-    search = actions.add_parser("search", parents=[common], help="signatures whose id, title or cause hold every word")
+    search = actions.add_parser("search", parents=[common], help=_("signatures whose id, title or cause hold every word"))
     search.add_argument("words", nargs="+", metavar="WORD")
-    match = actions.add_parser("match", parents=[common], help="each line of FILE (or - for stdin) -> its matches")
-    match.add_argument("file", metavar="FILE", help="a log excerpt, or - for stdin")
+    match = actions.add_parser("match", parents=[common], help=_("each line of FILE (or - for stdin) -> its matches"))
+    match.add_argument("file", metavar="FILE", help=_("a log excerpt, or - for stdin"))
     p.set_defaults(func=run)
 
 

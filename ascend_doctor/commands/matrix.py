@@ -31,45 +31,45 @@ BUNDLED = N_("bundled")  # a matrix's source when it is the one shipped with the
 
 
 def register(sub) -> None:
-    p = sub.add_parser("matrix", help=COMMANDS["matrix"],
-                       description="The compatibility matrix behind the compat.* checks (data/compat_matrix.json).")
+    p = sub.add_parser("matrix", help=_(COMMANDS["matrix"]),
+                       description=_("The compatibility matrix behind the compat.* checks (data/compat_matrix.json)."))
     msub = p.add_subparsers(dest="matrix_command", metavar="SUBCOMMAND")
     msub.required = True
 
-    show = msub.add_parser("show", help="the rows that apply to a MindSpore, CANN or driver version (all MindSpore "
-                                        "releases without a filter)")
+    show = msub.add_parser("show", help=_("the rows that apply to a MindSpore, CANN or driver version (all MindSpore "
+                                           "releases without a filter)"))
     which = show.add_mutually_exclusive_group()
-    which.add_argument("--mindspore", metavar="V", help="MindSpore release, e.g. 2.6.0 or 2.7.0rc1")
-    which.add_argument("--cann", metavar="V", help="CANN release (8.0.RC2) or compiler version (7.3.0.1.231)")
-    which.add_argument("--driver", metavar="V", help="NPU driver / Ascend HDK version, e.g. 24.1.rc3")
+    which.add_argument("--mindspore", metavar="V", help=_("MindSpore release, e.g. 2.6.0 or 2.7.0rc1"))
+    which.add_argument("--cann", metavar="V", help=_("CANN release (8.0.RC2) or compiler version (7.3.0.1.231)"))
+    which.add_argument("--driver", metavar="V", help=_("NPU driver / Ascend HDK version, e.g. 24.1.rc3"))
     show.add_argument("--format", choices=("text", "json"), default="text")
-    show.add_argument("--output", "-o", metavar="FILE", help="write to FILE (atomically) instead of stdout")
+    show.add_argument("--output", "-o", metavar="FILE", help=_("write to FILE (atomically) instead of stdout"))
     show.set_defaults(func=run_show)
 
-    chk = msub.add_parser("check", help="verdicts for a planned install (same checks and exit codes as `check`)")
+    chk = msub.add_parser("check", help=_("verdicts for a planned install (same checks and exit codes as `check`)"))
     chk.add_argument("--mindspore", metavar="V", required=True)
-    chk.add_argument("--cann", metavar="V", help="CANN release (8.0.RC2) or compiler version (7.3.0.1.231)")
-    chk.add_argument("--driver", metavar="V", help="NPU driver version (driver/version.info Version=)")
-    chk.add_argument("--firmware", metavar="V", help="NPU firmware version (firmware/version.info Version=)")
-    chk.add_argument("--python", metavar="V", help="Python version, e.g. 3.10")
-    chk.add_argument("--cuda", metavar="V", help="CUDA runtime version for a MindSpore GPU build, e.g. 11.6")
-    chk.add_argument("--cudnn", metavar="V", help="cuDNN version, e.g. 8.5.0")
-    chk.add_argument("--arch", choices=ARCHES, help="target machine architecture (default: this machine's)")
+    chk.add_argument("--cann", metavar="V", help=_("CANN release (8.0.RC2) or compiler version (7.3.0.1.231)"))
+    chk.add_argument("--driver", metavar="V", help=_("NPU driver version (driver/version.info Version=)"))
+    chk.add_argument("--firmware", metavar="V", help=_("NPU firmware version (firmware/version.info Version=)"))
+    chk.add_argument("--python", metavar="V", help=_("Python version, e.g. 3.10"))
+    chk.add_argument("--cuda", metavar="V", help=_("CUDA runtime version for a MindSpore GPU build, e.g. 11.6"))
+    chk.add_argument("--cudnn", metavar="V", help=_("cuDNN version, e.g. 8.5.0"))
+    chk.add_argument("--arch", choices=ARCHES, help=_("target machine architecture (default: this machine's)"))
     chk.add_argument("--format", choices=FORMATS, default="text")
     chk.add_argument("--output", "-o", metavar="FILE")
     chk.add_argument("--fail-on", choices=[WARN, FAIL], default=FAIL,
-                     help="exit 1 when a verdict is at this level or worse (default: fail)")
+                     help=_("exit 1 when a verdict is at this level or worse (default: fail)"))
     chk.add_argument("--no-color", action="store_true")
     chk.set_defaults(func=run_check)
 
-    upd = msub.add_parser("update", help="install a newer matrix (downloaded, or a local file on an air-gapped "
-                                         "cluster) into ~/.cache/ascend-doctor/ (XDG_CACHE_HOME honoured)")
+    upd = msub.add_parser("update", help=_("install a newer matrix (downloaded, or a local file on an air-gapped "
+                                            "cluster) into ~/.cache/ascend-doctor/ (XDG_CACHE_HOME honoured)"))
     src = upd.add_mutually_exclusive_group(required=True)
-    src.add_argument("--url", help="where the new compat_matrix.json is (https://..., or file:///path)")
-    src.add_argument("--file", metavar="PATH", help="a compat_matrix.json copied onto this machine (no network); "
-                                                    "its sha256 is checked against --sha256 or PATH.sha256")
-    upd.add_argument("--sha256", metavar="HEX", help="expected sha256 of the file; refuse it otherwise")
-    upd.add_argument("--timeout", type=float, default=30.0, metavar="S", help="network timeout in seconds (default 30)")
+    src.add_argument("--url", help=_("where the new compat_matrix.json is (https://..., or file:///path)"))
+    src.add_argument("--file", metavar="PATH", help=_("a compat_matrix.json copied onto this machine (no network); "
+                                                       "its sha256 is checked against --sha256 or PATH.sha256"))
+    upd.add_argument("--sha256", metavar="HEX", help=_("expected sha256 of the file; refuse it otherwise"))
+    upd.add_argument("--timeout", type=float, default=30.0, metavar="S", help=_("network timeout in seconds (default 30)"))
     upd.set_defaults(func=run_update)
 
 

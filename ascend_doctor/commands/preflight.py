@@ -41,20 +41,20 @@ WRITE_RESERVE_S = 1.0
 
 
 def register(sub) -> None:
-    p = sub.add_parser("preflight", help=COMMANDS["preflight"],
-                       description="Run the quick checks within a time budget, write one report per node to a "
-                                   "shared directory, and exit 0 (go), 1 (problems) or 2 (could not run).")
+    p = sub.add_parser("preflight", help=_(COMMANDS["preflight"]),
+                       description=_("Run the quick checks within a time budget, write one report per node to a "
+                                      "shared directory, and exit 0 (go), 1 (problems) or 2 (could not run)."))
     add_report_arguments(p)
     p.add_argument("--report-dir", metavar="DIR",
-                   help="write <DIR>/<node>.json (atomically; node from the launcher's rank/node variables)")
+                   help=_("write <DIR>/<node>.json (atomically; node from the launcher's rank/node variables)"))
     p.add_argument("--also", metavar="FMT[,FMT]", default="",
-                   help="with --report-dir, also write these formats next to the JSON: junit (.xml), prom (.prom), "
-                        "text (.txt), markdown (.md)")
+                   help=_("with --report-dir, also write these formats next to the JSON: junit (.xml), prom (.prom), "
+                           "text (.txt), markdown (.md)"))
     p.add_argument("--budget", type=float, default=60.0, metavar="S",
-                   help="total wall-time budget in seconds (default: 60); command timeouts shrink to fit, and a "
-                        "run that overruns reports preflight.time_budget as fail")
-    p.add_argument("--smoke", action="store_true", help="also run the smoke train (slow; skipped by default; "
-                                                         "never the PYNATIVE comparison in a pre-flight)")
+                   help=_("total wall-time budget in seconds (default: 60); command timeouts shrink to fit, and a "
+                           "run that overruns reports preflight.time_budget as fail"))
+    p.add_argument("--smoke", action="store_true", help=_("also run the smoke train (slow; skipped by default; "
+                                                            "never the PYNATIVE comparison in a pre-flight)"))
     from .smoke import add_smoke_arguments
 
     add_smoke_arguments(p)

@@ -34,22 +34,22 @@ VERDICT_WORDS = {"invalid": N_("invalid"), "valid, with warnings": N_("valid, wi
 
 
 def register(sub) -> None:
-    p = sub.add_parser("rank-table", help=COMMANDS["rank-table"],
-                       description="Validate an HCCL rank table (versions 1.0, 1.2, 2.0 and the legacy group_list): "
-                                   "every problem with its JSON path, rule id and, for syntax errors, line and column.")
-    p.add_argument("file", metavar="FILE", help="the rank table (JSON)")
-    p.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
-    p.add_argument("--output", "-o", metavar="FILE", help="write the result to FILE (atomically) instead of stdout")
+    p = sub.add_parser("rank-table", help=_(COMMANDS["rank-table"]),
+                       description=_("Validate an HCCL rank table (versions 1.0, 1.2, 2.0 and the legacy group_list): "
+                                      "every problem with its JSON path, rule id and, for syntax errors, line and column."))
+    p.add_argument("file", metavar="FILE", help=_("the rank table (JSON)"))
+    p.add_argument("--format", choices=("text", "json"), default="text", help=_("output format (default: text)"))
+    p.add_argument("--output", "-o", metavar="FILE", help=_("write the result to FILE (atomically) instead of stdout"))
     p.add_argument("--fail-on", choices=[WARN, FAIL], default=FAIL,
-                   help="exit 1 on errors (default), or also on warnings with 'warn'")
+                   help=_("exit 1 on errors (default), or also on warnings with 'warn'"))
     node = p.add_mutually_exclusive_group()
-    node.add_argument("--bundle", metavar="PATH", help="also check the table against the node in this snapshot")
-    node.add_argument("--here", action="store_true", help="also check the table against this machine")
+    node.add_argument("--bundle", metavar="PATH", help=_("also check the table against the node in this snapshot"))
+    node.add_argument("--here", action="store_true", help=_("also check the table against this machine"))
     p.add_argument("--soc", choices=KNOWN_FAMILIES,
-                   help="device family for the topology rules (default: the node's, when --bundle/--here gives one)")
+                   help=_("device family for the topology rules (default: the node's, when --bundle/--here gives one)"))
     p.add_argument("--max-per-rule", type=int, default=20, metavar="N",
-                   help="text output: show at most N problems per rule (0 = all; JSON always lists all)")
-    p.add_argument("--timeout", type=float, default=10.0, metavar="S", help="timeout per external command (default: 10)")
+                   help=_("text output: show at most N problems per rule (0 = all; JSON always lists all)"))
+    p.add_argument("--timeout", type=float, default=10.0, metavar="S", help=_("timeout per external command (default: 10)"))
     p.set_defaults(func=run)
 
 

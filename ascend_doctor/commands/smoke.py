@@ -19,17 +19,17 @@ DEVICE_CHOICES = ["auto", "ascend", "gpu", "cpu"]
 
 def add_smoke_arguments(p: argparse.ArgumentParser) -> None:
     """The flags `smoke` and `check --smoke` share."""
-    g = p.add_argument_group("smoke train")
+    g = p.add_argument_group(_("smoke train"))
     g.add_argument("--device", choices=DEVICE_CHOICES, default="auto",
-                   help="device to train on (default: auto = Ascend when driver, CANN and an Ascend MindSpore are "
-                        "present, GPU for a CUDA MindSpore with a GPU, else CPU)")
-    g.add_argument("--device-id", type=int, default=None, metavar="N", help="which card (default: MindSpore's default)")
-    g.add_argument("--steps", type=int, default=40, metavar="N", help="train steps in each mode (default: 40, min 10)")
+                   help=_("device to train on (default: auto = Ascend when driver, CANN and an Ascend MindSpore are "
+                           "present, GPU for a CUDA MindSpore with a GPU, else CPU)"))
+    g.add_argument("--device-id", type=int, default=None, metavar="N", help=_("which card (default: MindSpore's default)"))
+    g.add_argument("--steps", type=int, default=40, metavar="N", help=_("train steps in each mode (default: 40, min 10)"))
     g.add_argument("--stage-timeout", action="append", default=[], metavar="[STAGE=]S",
-                   help="seconds a stage may run before it is called hung and killed (default: 300); "
-                        "STAGE=S for one stage, e.g. --stage-timeout graph_compile=900; repeatable")
+                   help=_("seconds a stage may run before it is called hung and killed (default: 300); "
+                           "STAGE=S for one stage, e.g. --stage-timeout graph_compile=900; repeatable"))
     g.add_argument("--no-pynative", dest="pynative", action="store_false",
-                   help="skip the PYNATIVE comparison (saves one more training run)")
+                   help=_("skip the PYNATIVE comparison (saves one more training run)"))
 
 
 def parse_stage_timeouts(values):
@@ -79,24 +79,24 @@ def smoke_options(args) -> dict:
 
 
 def register(sub) -> None:
-    p = sub.add_parser("smoke", help=COMMANDS["smoke"],
-                       description="Run a short training in a child process, stage by stage (import, device, op "
-                                   "check, GRAPH compile, train, verify, PYNATIVE, host memory, MindIR, atc), each "
-                                   "with a timeout. With --ranks N: N workers through msrun, collectives checked.")
+    p = sub.add_parser("smoke", help=_(COMMANDS["smoke"]),
+                       description=_("Run a short training in a child process, stage by stage (import, device, op "
+                                      "check, GRAPH compile, train, verify, PYNATIVE, host memory, MindIR, atc), each "
+                                      "with a timeout. With --ranks N: N workers through msrun, collectives checked."))
     add_smoke_arguments(p)
-    d = p.add_argument_group("distributed (msrun)")
-    d.add_argument("--ranks", type=int, default=None, metavar="N", help="workers on this node; runs the collectives "
-                                                                         "check instead of the single-device train")
-    d.add_argument("--master-port", type=int, default=8118, metavar="P", help="scheduler port (default: 8118)")
-    d.add_argument("--master-addr", default="127.0.0.1", metavar="ADDR", help="scheduler address (default: 127.0.0.1)")
-    d.add_argument("--nnodes", type=int, default=1, metavar="N", help="nodes in the job (default: 1)")
-    d.add_argument("--node-rank", type=int, default=None, metavar="I", help="this node's index (0..nnodes-1)")
-    p.add_argument("--format", choices=FORMATS, default="text", help="report format (default: text)")
-    p.add_argument("--output", "-o", metavar="FILE", help="write the report to FILE (atomically) instead of stdout")
-    p.add_argument("--fail-on", choices=[WARN, FAIL], default=FAIL, help="exit 1 at this level or worse (default: fail)")
+    d = p.add_argument_group(_("distributed (msrun)"))
+    d.add_argument("--ranks", type=int, default=None, metavar="N", help=_("workers on this node; runs the collectives "
+                                                                            "check instead of the single-device train"))
+    d.add_argument("--master-port", type=int, default=8118, metavar="P", help=_("scheduler port (default: 8118)"))
+    d.add_argument("--master-addr", default="127.0.0.1", metavar="ADDR", help=_("scheduler address (default: 127.0.0.1)"))
+    d.add_argument("--nnodes", type=int, default=1, metavar="N", help=_("nodes in the job (default: 1)"))
+    d.add_argument("--node-rank", type=int, default=None, metavar="I", help=_("this node's index (0..nnodes-1)"))
+    p.add_argument("--format", choices=FORMATS, default="text", help=_("report format (default: text)"))
+    p.add_argument("--output", "-o", metavar="FILE", help=_("write the report to FILE (atomically) instead of stdout"))
+    p.add_argument("--fail-on", choices=[WARN, FAIL], default=FAIL, help=_("exit 1 at this level or worse (default: fail)"))
     p.add_argument("--timeout", type=float, default=10.0, metavar="S",
-                   help="timeout for each probe command used to detect the device (default: 10)")
-    p.add_argument("--no-color", action="store_true", help="plain text even on a terminal")
+                   help=_("timeout for each probe command used to detect the device (default: 10)"))
+    p.add_argument("--no-color", action="store_true", help=_("plain text even on a terminal"))
     add_python_argument(p)
     p.set_defaults(func=run)
 

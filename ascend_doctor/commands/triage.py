@@ -15,20 +15,20 @@ from .common import add_kb_option, load_kb, opened_bundle, report_color, write_o
 
 def register(sub) -> None:
     p = sub.add_parser(
-        "triage", help=COMMANDS["triage"],
-        description="Read MindSpore / msrun / CANN plog / device logs (files, directories recursively, .gz, "
-                    "'-' for stdin, or the logs inside a bundle) and print each known problem once: count, "
-                    "first and last occurrence, the most telling line, the cause and the fix.")
-    p.add_argument("paths", nargs="*", metavar="PATH", help="log files, directories, .gz files, or - for stdin")
-    p.add_argument("--bundle", metavar="FILE", help="triage the logs collected inside a snapshot (collect --logs)")
+        "triage", help=_(COMMANDS["triage"]),
+        description=_("Read MindSpore / msrun / CANN plog / device logs (files, directories recursively, .gz, "
+                       "'-' for stdin, or the logs inside a bundle) and print each known problem once: count, "
+                       "first and last occurrence, the most telling line, the cause and the fix."))
+    p.add_argument("paths", nargs="*", metavar="PATH", help=_("log files, directories, .gz files, or - for stdin"))
+    p.add_argument("--bundle", metavar="FILE", help=_("triage the logs collected inside a snapshot (collect --logs)"))
     p.add_argument("--node", metavar="NAME",
-                   help="the node every PATH belongs to (default: one node per sub-directory of a cluster "
-                        "directory, else the directory's name)")
-    p.add_argument("--format", choices=FORMATS, default="text", help="output format (default: text)")
-    p.add_argument("--output", "-o", metavar="FILE", help="write the result to FILE (atomically) instead of stdout")
+                   help=_("the node every PATH belongs to (default: one node per sub-directory of a cluster "
+                           "directory, else the directory's name)"))
+    p.add_argument("--format", choices=FORMATS, default="text", help=_("output format (default: text)"))
+    p.add_argument("--output", "-o", metavar="FILE", help=_("write the result to FILE (atomically) instead of stdout"))
     p.add_argument("--fail-on", choices=["warn", "fail"], default="fail",
-                   help="exit 1 when a problem at this level or worse is found (default: fail)")
-    p.add_argument("--no-color", action="store_true", help="plain text even on a terminal")
+                   help=_("exit 1 when a problem at this level or worse is found (default: fail)"))
+    p.add_argument("--no-color", action="store_true", help=_("plain text even on a terminal"))
     add_kb_option(p)
     p.set_defaults(func=run)
 
