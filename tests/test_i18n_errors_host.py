@@ -332,3 +332,16 @@ def test_release_notes_pointer_in_both_languages(zh):
     i18n.set_lang("en")
     assert where_to_read("2.3.0", notes) == ("see RELEASE.md of release 2.3.0: https://gitee.com/mindspore/mindspore "
                                              "RELEASE.md, section 'MindSpore 2.3.0' (Major Features, API Change)")
+
+
+# ---- rank-table FILE ----
+
+@pytest.mark.parametrize("kind", ["missing", "directory"])
+def test_an_unreadable_rank_table_file_is_one_chinese_line(tmp_path, capsys, kind):
+    """The host's read error is a phrase (phrases.py): said in the run's language, the path as written."""
+    path = str(tmp_path / "absent.json") if kind == "missing" else str(tmp_path)
+    code, err = _cli(capsys, ["rank-table", path])
+    _one_chinese_line(code, err, path)
+    assert not FRAME_WORDS.search(err.replace(path, "")), err
+    code, err = _cli(capsys, ["rank-table", path], lang="en")
+    assert code == 2 and path in err and not CJK.search(err)

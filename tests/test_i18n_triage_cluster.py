@@ -114,7 +114,7 @@ def test_zh_triage_cli_names_the_skipped_file_in_chinese(tmp_path):
     proc = run_cli("triage", d, "--lang", "zh")
     assert proc.returncode == 1
     assert "二进制数据，不是文本日志：已跳过" in proc.stderr and "binary data" not in proc.stderr
-    assert "最早的 FAIL：TORCH_NPU_OOM" in proc.stdout and "（rank 3）" in proc.stdout
+    assert "最早的失败：TORCH_NPU_OOM" in proc.stdout and "1. 失败 TORCH_NPU_OOM" in proc.stdout and "（rank 3）" in proc.stdout
     proc = run_cli("triage", "--lang", "zh")
     assert proc.returncode == 2 and "请至少给出一个 PATH" in proc.stderr
 

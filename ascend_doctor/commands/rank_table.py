@@ -22,13 +22,14 @@ from ..i18n_text import localized
 from ..probes import ProbeOptions, collect_facts
 from ..probes.rank_table import MAX_READ_BYTES, local_identity, rank_table_facts
 from ..rank_table import FORMAT_V20, INFO, problem_counts, validate_rank_table_text
+from ..render.common import severity_tag
+from ..render.layout import pad
 from .common import opened_bundle, require_positive_seconds, write_output
 
 # /2: problem severities and count keys are fail/warn/info (were error/warning/info in /1)
 SCHEMA = "ascend-doctor.rank-table/2"
 # The checks that judge the table against a node, in the order they are shown.
 NODE_CHECKS = ("rank_table.this_node", "rank_table.device_ips", "rank_table.device_nics")
-_LABEL = {FAIL: "FAIL", WARN: "WARN", INFO: "info"}
 # The verdict as the JSON says it (an enum) and as the text shows it (words).
 VERDICT_WORDS = {"invalid": N_("invalid"), "valid, with warnings": N_("valid, with warnings"), "valid": N_("valid")}
 
@@ -56,8 +57,10 @@ def register(sub) -> None:
 def _read(path: str) -> str:
     try:
         text = LiveHost().read_text(path, max_bytes=MAX_READ_BYTES)
-    except HostError as exc:
-        raise CliError(f"{exc}") from None
+    except HostError as exc:  # its message is a phrase (phrases.FILE_MISSING ...): said in the run's language
+        from ..phrases import error_text
+
+        raise CliError(localized(error_text(exc))) from None
     binary = binary_at(text)
     if binary is not None:
         raise CliError(_("rank-table FILE {path}: binary data (character {position} is not text), expected a JSON "
@@ -154,7 +157,7 @@ def render_text(args, table, counts: Dict[str, int], verdict: str, findings: Lis
                 hidden[p.rule] = hidden.get(p.rule, 0) + 1
                 continue
             shown[p.rule] = n + 1
-            lines.append(f"  {_LABEL[p.severity]:<5} {p.rule:<4} {p.shown()}")
+            lines.append(f"  {pad(severity_tag(p.severity), 5)} {p.rule:<4} {p.shown()}")
         for rule, n in hidden.items():
             lines.append("  " + _("... {count} more {rule} problem(s) not shown (--max-per-rule 0 or --format json lists "
                                   "all)").format(count=n, rule=rule))

@@ -37,9 +37,18 @@ def area_title(area: str) -> str:
     return _(AREA_TITLES[area]) if area in AREA_TITLES else area.replace("_", " ").capitalize()
 
 
+INFO_LABEL = N_("info")
+
+
 def status_label(status: str) -> str:
     """The status tag of a finding in the current language ("FAIL", "失败")."""
     return _(LABEL[status])
+
+
+def severity_tag(severity: str) -> str:
+    """The tag of a triage problem or a rank-table problem: a finding's status tag for fail/warn ("FAIL", 失败),
+    "info" (提示) for the harmless ones."""
+    return status_label(severity) if severity in LABEL else _(INFO_LABEL)
 
 
 def joined(items) -> str:

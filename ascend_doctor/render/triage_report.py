@@ -8,10 +8,10 @@ import json
 from typing import List
 
 from ..i18n import N_, _, lookup
+from .common import severity_tag
 from ..triage.result import Problem, TriageResult, shown_source
 
 FORMATS = ("text", "json", "markdown")
-_LABEL = {"fail": "FAIL", "warn": "WARN", "info": "info"}
 # The severity as a word (markdown table): the JSON keeps the enum value.
 _SEVERITY_WORD = {"fail": N_("fail"), "warn": N_("warn"), "info": N_("info")}
 _COLOR = {"fail": "\033[31;1m", "warn": "\033[33;1m", "info": "\033[2m"}
@@ -162,7 +162,7 @@ def _text(result: TriageResult, color: bool) -> str:
                          "together, the first failure is usually the cause; the others often follow from it.")
         else:
             headline = _("{count} known problem(s). The earliest {label}: {problem} at {place}.")
-        lines.append(headline.format(count=len(real), label=_LABEL[first.severity], problem=first.signature.id,
+        lines.append(headline.format(count=len(real), label=severity_tag(first.severity), problem=first.signature.id,
                                      place=place))
         for n, p in enumerate(real, 1):
             s = p.signature
@@ -170,7 +170,7 @@ def _text(result: TriageResult, color: bool) -> str:
             tags = [s.component] + ([_("pitfall {pitfall}").format(pitfall=s.pitfall)] if s.pitfall else []) \
                 + ([_("generic wrapper")] if s.kind == "wrapper" else [])
             lines.append("")
-            lines.append(c(p.severity, f"{n}. {_LABEL[p.severity]} {s.id}") + f"  [{', '.join(tags)}]  ×{p.count}")
+            lines.append(c(p.severity, f"{n}. {severity_tag(p.severity)} {s.id}") + f"  [{', '.join(tags)}]  ×{p.count}")
             lines.append(f"   {title}")
             if p.caused_by:
                 lines.append("   " + _("caused by {problem} (above)").format(problem=p.caused_by))
