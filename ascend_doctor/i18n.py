@@ -22,7 +22,7 @@ English imports nothing here beyond `os`: the catalog is loaded only when Chines
 from __future__ import annotations
 
 import os
-from typing import Mapping, Optional
+from typing import List, Mapping, Optional
 
 LANGS = ("en", "zh")
 DOMAIN = "ascend_doctor"
@@ -99,6 +99,17 @@ def load_catalog(lang: str):
     from .catalog import read_po_dir
 
     return read_po_dir(os.path.join(LOCALE_DIR, locale))
+
+
+def msgids() -> List[str]:
+    """Every message the current language's catalog translates (none in English): the templates that another
+    run's English text (a node's saved report) can be matched against to say it in this language."""
+    if _catalog is None:
+        return []
+    table = getattr(_catalog, "_table", None)  # catalog.PoCatalog (a source checkout)
+    if table is None:
+        table = getattr(_catalog, "_catalog", {})  # gettext.GNUTranslations (the compiled .mo of a wheel)
+    return [k for k in table if isinstance(k, str) and k and "\0" not in k]
 
 
 def _(msgid: str) -> str:

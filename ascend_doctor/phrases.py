@@ -144,7 +144,7 @@ TEMPLATE_MODULES = ("rank_table.py", "netrules.py", "json_values.py", "reasons.p
 WEAK_LITERAL = 4
 
 _registry: Optional[Tuple[List[Tuple["LazyPattern", str, List[Tuple[str, Optional[str]]]]], Dict[str, str]]] = None
-_reworded: Dict[Tuple[str, str], Tuple[str, int]] = {}
+_reworded: Dict[Tuple[str, str, str], Tuple[str, int]] = {}
 
 
 def messages() -> List[str]:
@@ -226,67 +226,94 @@ def _formatted(message: str) -> str:
         return message
 
 
+def _compiled(every: List[str]):
+    """(patterns, fixed) of these messages: a regex per template with placeholders, the most literal first, each
+    with the longest run of its literal text (a string without it cannot match: tested before the regex); and
+    the English text of each message without placeholders."""
+    from .lazyre import lazy_compile
+
+    fixed = {}  # English text -> its message (Text formats every message: "{{...}}" is said "{...}")
+    for m in every:
+        if not _fields(m):
+            fixed.setdefault(_formatted(m), m)
+    with_fields = [(t, _fields(t)) for t in every if _fields(t)]
+    # the most literal text first: "distribution name {name} (major version only)" before "distribution name {name}"
+    with_fields.sort(key=lambda tf: (-_literal_weight(tf[1]), sum(1 for _l, n in tf[1] if n)))
+    return ([(lazy_compile(template_regex(t), re.DOTALL), t, f, max((lit for lit, _n in f), key=len))
+             for t, f in with_fields], fixed)
+
+
 def _load():
     global _registry
     if _registry is None:
-        from .lazyre import lazy_compile
-
-        every = messages()
-        fixed = {}  # English text -> its message (Text formats every message: "{{...}}" is said "{...}")
-        for m in every:
-            if not _fields(m):
-                fixed.setdefault(_formatted(m), m)
-        with_fields = [(t, _fields(t)) for t in every if _fields(t)]
-        # the most literal text first: "distribution name {name} (major version only)" before "distribution name {name}"
-        with_fields.sort(key=lambda tf: (-_literal_weight(tf[1]), sum(1 for _l, n in tf[1] if n)))
-        _registry = ([(lazy_compile(template_regex(t), re.DOTALL), t, f) for t, f in with_fields], fixed)
+        _registry = _compiled(messages())
     return _registry
 
 
-def _value(text: str) -> Tuple[str, int]:
+# Tier "catalog": every message of the current language's catalog, for text another run wrote in English (a
+# node's saved report that `aggregate` shows): its summaries and fix lines are messages of the checks.
+_catalog_registry: Dict[str, Any] = {}
+
+
+def _load_tier(tier: str):
+    if tier == "phrases":
+        return _load()
+    lang = get_lang()
+    if lang not in _catalog_registry:
+        from .i18n import msgids
+
+        _catalog_registry[lang] = _compiled(list(dict.fromkeys(messages() + msgids())))
+    return _catalog_registry[lang]
+
+
+def _value(text: str, tier: str = "phrases") -> Tuple[str, int]:
     """A captured value in the current language, and how many of its characters are phrase text (all of a
     registered message; the literal text of the template it matches, and of its own values); data (paths,
     numbers, names: 0) is shown as written."""
     if not text:
         return text, 0
-    fixed = _load()[1]
+    fixed = _load_tier(tier)[1]
     if text in fixed:
         return _formatted(_(fixed[text])), len(text)
-    return _match(text)
+    return _match(text, tier)
 
 
-def _split(joined: str, first: str, second: str) -> Dict[str, Tuple[str, int]]:
+def _split(joined: str, first: str, second: str, tier: str = "phrases") -> Dict[str, Tuple[str, int]]:
     """The values of two adjacent placeholders: the split that leaves the most phrase text (": Expecting ','
     delimiter" + " (a missing comma between two entries?)"), else all in the first."""
     best: Dict[str, Tuple[str, int]] = {first: (joined, 0), second: ("", 0)}
     best_score = -1
     for cut in range(len(joined), 0, -1):  # the whole text in the first placeholder first: it wins a tie
-        a, b = _value(joined[:cut]), _value(joined[cut:])
+        a, b = _value(joined[:cut], tier), _value(joined[cut:], tier)
         if a[1] + b[1] > best_score:
             best, best_score = {first: a, second: b}, a[1] + b[1]
     return best
 
 
-def _match(text: str) -> Tuple[str, int]:
+def _match(text: str, tier: str = "phrases") -> Tuple[str, int]:
     """`text` worded again from the template that explains the most of it as phrase text (its literal text and
     the phrases among its values), the more literal template on a tie; (text, 0) when none matches."""
-    key = (get_lang(), text)
+    key = (get_lang(), tier, text)
     if key in _reworded:
         return _reworded[key]
     _reworded[key] = (text, 0)  # a value is shorter than its text: no loop, this is only a guard
     best, best_score = None, -1
-    for pattern, template, parts in _load()[0]:
+    for pattern, template, parts, longest in _load_tier(tier)[0]:
+        if longest not in text:
+            continue
         m = pattern.fullmatch(text)
         if not m:
             continue
         values: Dict[str, Tuple[str, int]] = {}
         for group, captured in m.groupdict().items():
             if "__" in group:
-                values.update(_split(captured, *group.split("__", 1)))
+                values.update(_split(captured, *group.split("__", 1), tier))
             else:
-                values[group] = _value(captured)
+                values[group] = _value(captured, tier)
         from_values = sum(n for _v, n in values.values())
         if _literal_weight(parts) < WEAK_LITERAL and not from_values:
+            continue
+        if tier == "catalog" and _literal_weight(parts) < CATALOG_LITERAL:  # "{a} is {b}", "{a}, {b}": any sentence
             continue
         score = sum(len(lit) for lit, _n in parts) + from_values
         if score > best_score:  # ties: the more literal template (the order tried)
@@ -308,6 +335,55 @@ def reword(text: str) -> str:
     if shown != text:
         return shown
     return _value(text)[0]
+
+
+# In the catalog tier, a template needs this much literal text (its non-blank characters): the checks' short
+# joiners ("{a} is {b}", "{a} and {b}", "{a}, {b}") would otherwise take apart any English sentence.
+CATALOG_LITERAL = 8
+
+# English prose left in a worded text (three lowercase words in a row), outside `commands` and a fix line's
+# command part: a text worded only in part is not shown; the English as written is.
+_PROSE = re.compile(r"\b[a-z]{2,}(?: [a-z]{2,}){2,}\b")
+_BACKTICKED = re.compile(r"`[^`]*`")
+
+
+def _prose_left(worded: str) -> bool:
+    comment = worded.split("   # ", 1)[1] if "   # " in worded else worded  # a fix line: only its comment
+    return bool(_PROSE.search(_BACKTICKED.sub(" ", comment)))
+
+
+# Where a text of several sentences may be cut: after a full stop, before the next sentence's capital letter.
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z`(])")
+
+
+def reword_stored(text: str) -> str:
+    """A text another run of the doctor wrote in English (a finding's summary, a fix line, an evidence value of
+    a node's saved report) in the current language: as `reword`, then matched against every message of the
+    catalog (the checks' own templates), then, for several sentences joined (i18n.sentences), sentence by
+    sentence — used only when every sentence is recognised, so the reader never gets half a translation.
+    Unchanged in English, and whenever it is not recognised (it is then shown as the node wrote it)."""
+    if get_lang() == "en" or not text or not isinstance(text, str):
+        return text
+    shown = reword(text)
+    if shown != text and not _prose_left(shown):
+        return shown
+    whole, found = _value(text, "catalog")
+    if found and not _prose_left(whole):
+        return whole
+    pieces = _SENTENCE_END.split(text)
+    if len(pieces) < 2:
+        return text
+    said = []
+    for piece in pieces:
+        one = reword(piece)
+        if one == piece or _prose_left(one):
+            one, found = _value(piece, "catalog")
+            if not found or _prose_left(one):
+                return text
+        said.append(one)
+    from .i18n import sentences
+
+    return sentences(*said)
 
 
 def error_text(exc: BaseException) -> Any:

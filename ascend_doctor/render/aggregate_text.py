@@ -19,9 +19,11 @@ def status_word(status: str) -> str:
 def _shown(value: Any) -> str:
     if isinstance(value, dict):
         return "; ".join(_("{label}: {value}").format(label=lookup(k), value=v) for k, v in value.items())
+    from .common import node_words
+
     if isinstance(value, list):
-        return ", ".join(str(v) for v in value)
-    return lookup(str(value))
+        return ", ".join(str(node_words(v)) for v in value)
+    return node_words(lookup(str(value)))
 
 
 def names(items: List[str], limit: int = NAMES_SHOWN) -> str:
@@ -53,6 +55,7 @@ def skew_line(item: Dict[str, Any]) -> str:
 
 
 def render_aggregate_text(result: Dict[str, Any]) -> str:
+    from .common import severity_tag
     out = []
     total = result["nodes_total"]
     if result["verdict"] == "ok":
@@ -81,7 +84,7 @@ def render_aggregate_text(result: Dict[str, Any]) -> str:
             where = p["first"].get("device") or p["first"].get("node") or p["first"]["file"]
             line = (_("{severity} {problem} x{count}, first on {where} (caused by {cause})") if p.get("caused_by")
                     else _("{severity} {problem} x{count}, first on {where}"))
-            out.append("  " + line.format(severity=p["severity"].upper(), problem=p["id"], count=p["count"],
+            out.append("  " + line.format(severity=severity_tag(p["severity"]), problem=p["id"], count=p["count"],
                                           where=where, cause=p.get("caused_by")))
     cov = result["coverage"]
     if cov.get("missing_ranks"):
@@ -123,6 +126,8 @@ def render_aggregate_text(result: Dict[str, Any]) -> str:
             out.append("  " + _("{fact}: baseline {expected}; {groups}").format(
                 fact=lookup(d["fact"]), expected=lookup(str(d["expected"])), groups=groups))
     problem_checks = [c for c in result["checks"] if c.get("nodes")]
+    from .common import node_words
+
     if problem_checks:
         out.append("\n" + _("Checks with problems:"))
         for c in problem_checks:
@@ -137,14 +142,14 @@ def render_aggregate_text(result: Dict[str, Any]) -> str:
                         status=status_word(v["status"]), nodes=nodes_count(v["count"]), names=names(v["nodes"], 5),
                         title=lookup(v["title"])))
                 if v.get("summary"):
-                    out.append(f"      {lookup(v['summary'])}")
+                    out.append(f"      {node_words(v['summary'])}")
                 evidence = list((v.get("evidence") or {}).items())
                 if evidence:
                     out.append("      " + _("evidence ({node}):").format(node=v["evidence_from"]))
                 for key, value in evidence[:EVIDENCE_SHOWN]:
                     out.append("        " + _("{label}: {value}").format(label=lookup(key), value=_shown(value)))
                 for step in v.get("fix") or []:
-                    out.append("      " + fix_label.format(step=step))
+                    out.append("      " + fix_label.format(step=node_words(step)))
     if result["unreadable"]:
         out.append("\n" + _("Unreadable reports (the node's preflight did not finish writing, or the file is not a "
                             "report):"))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Dict, List, Optional, Tuple, Union
+from typing import Any, Dict, List, Optional, Tuple, Union
 
 from ..facts import CudaFacts, Facts, FactsError
 from ..findings import FAIL, ERROR, PASS, SKIP, WARN, Finding, Report
@@ -49,6 +49,17 @@ def severity_tag(severity: str) -> str:
     """The tag of a triage problem or a rank-table problem: a finding's status tag for fail/warn ("FAIL", 失败),
     "info" (提示) for the harmless ones."""
     return status_label(severity) if severity in LABEL else _(INFO_LABEL)
+
+
+def node_words(value: Any) -> Any:
+    """A text from a node's saved report (a summary, a fix line, an evidence value), written in the language that
+    node ran in (nodes usually run in English), shown in the current language where it is recognised as the
+    doctor's own words (phrases.reword_stored); data and anything unrecognised are shown as the node wrote them."""
+    if get_lang() == "en" or not isinstance(value, str):
+        return value
+    from ..phrases import reword_stored
+
+    return reword_stored(value)
 
 
 def joined(items) -> str:

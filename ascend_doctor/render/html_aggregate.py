@@ -12,6 +12,7 @@ from typing import Any, Dict, List
 
 from ..i18n import _, html_lang, lookup
 from .aggregate_text import skew_line, status_word
+from .common import node_words
 from .layout import evidence_value
 
 # Above this many nodes the grid draws only nodes with a problem (a 4,096-row grid of
@@ -113,14 +114,14 @@ def _checks(result: Dict[str, Any]) -> List[str]:
                                                                   names=_names(v["nodes"], 12))
                            + f" — {_e(lookup(v['title']))}</h4>")
             if v.get("summary"):
-                out.append(f"<p>{_e(lookup(v['summary']))}</p>")
+                out.append(f"<p>{_e(node_words(v['summary']))}</p>")
             if v.get("evidence"):
                 out.append("<p class='muted'>" + _e(_("Evidence from {node}:").format(node=v["evidence_from"]))
                            + "</p><table class='evidence'>" + "".join(
-                               f"<tr><th>{_e(lookup(k))}</th><td>{_e(evidence_value(val))}</td></tr>"
+                               f"<tr><th>{_e(lookup(k))}</th><td>{_e(evidence_value(node_words(val)))}</td></tr>"
                                for k, val in v["evidence"].items()) + "</table>")
             if v.get("fix"):
-                out.append("<p>" + _e(_("Fix:")) + "</p><pre class='fix'>" + "\n".join(_e(step) for step in v["fix"])
+                out.append("<p>" + _e(_("Fix:")) + "</p><pre class='fix'>" + "\n".join(_e(node_words(step)) for step in v["fix"])
                            + "</pre>")
             if v.get("pitfall"):
                 out.append("<p class='muted'>" + _e(_("Pitfall {pitfall}").format(pitfall=v["pitfall"])) + "</p>")
