@@ -313,8 +313,8 @@ def _match(text: str, tier: str = "phrases") -> Tuple[str, int]:
         from_values = sum(n for _v, n in values.values())
         if _literal_weight(parts) < WEAK_LITERAL and not from_values:
             continue
-        if tier == "catalog" and _literal_weight(parts) < CATALOG_LITERAL:  # "{a} is {b}", "{a}, {b}": any sentence
-            continue
+        if tier == "catalog" and _literal_weight(parts) < CATALOG_LITERAL and not _only_data(m.groupdict().values()):
+            continue  # "{a} is {b}", "{a}, {b}" would take apart any sentence; "{kind} {release} at {root} (-> {to})" not
         score = sum(len(lit) for lit, _n in parts) + from_values
         if score > best_score:  # ties: the more literal template (the order tried)
             best, best_score = (template, values), score
@@ -341,15 +341,30 @@ def reword(text: str) -> str:
 # joiners ("{a} is {b}", "{a} and {b}", "{a}, {b}") would otherwise take apart any English sentence.
 CATALOG_LITERAL = 8
 
+def _only_data(values) -> bool:
+    """Captured values that are all data, no words: each one token (no blank), one at least a path or a version."""
+    values = list(values)
+    return (all(v and not any(c.isspace() for c in v) for v in values)
+            and any("/" in v or any(c.isdigit() for c in v) for v in values))
+
+
 # English prose left in a worded text (three lowercase words in a row), outside `commands` and a fix line's
 # command part: a text worded only in part is not shown; the English as written is.
 _PROSE = re.compile(r"\b[a-z]{2,}(?: [a-z]{2,}){2,}\b")
 _BACKTICKED = re.compile(r"`[^`]*`")
 
 
+# English function words: one of them left between Chinese words ("the 驱动 即 /opt/x") means a sentence was
+# taken apart, not worded.
+_FUNCTION_WORD = re.compile(r"(?<![\w/.-])(?:the|a|an|is|are|was|were|be|been|of|to|and|or|but|if|it|its|this|that|"
+                            r"these|those|for|with|without|not|no|has|have|had|in|on|by|from|than|then|so|as|which|"
+                            r"who|when|where|there|here|can|cannot|could|should|would|will|does|do|did)(?![\w/.-])")
+
+
 def _prose_left(worded: str) -> bool:
     comment = worded.split("   # ", 1)[1] if "   # " in worded else worded  # a fix line: only its comment
-    return bool(_PROSE.search(_BACKTICKED.sub(" ", comment)))
+    plain = _BACKTICKED.sub(" ", comment)
+    return bool(_PROSE.search(plain) or _FUNCTION_WORD.search(plain))
 
 
 # Where a text of several sentences may be cut: after a full stop, before the next sentence's capital letter.
