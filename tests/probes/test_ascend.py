@@ -11,6 +11,8 @@ from ascend_doctor.probes.cann import probe_cann
 from ascend_doctor.probes.kv import parse_version_cfg
 from ascend_doctor.probes.npu_smi import parse_npu_smi_info, probe_npu
 
+from tests.fixtures.build_ascend import ASCEND_INSTALL_INFO as INSTALL_INFO  # the samples the fixtures use
+from tests.fixtures.build_ascend import NPU_SMI_310P as SMI_310P
 from tests.helpers import fixture_path
 
 OPTS = ProbeOptions(timeout=5)
@@ -70,21 +72,6 @@ SMI_26 = """+-------------------------------------------------------------------
 +===========================+===============+======================================================================+
 | 0     Ascend910           | OK            | 162.6                34                      0    / 0                |
 | 0     0                   | 0000:9D:00.0  | 0                    0    / 0                3419 / 65536            |
-"""
-
-# §2.5 ollama/ollama#5315, Atlas 300I Duo (310P3), npu-smi 24.1.rc2
-SMI_310P = """+--------------------------------------------------------------------------------------------------------+
-| npu-smi 24.1.rc2                                 Version: 24.1.rc2                                     |
-+-------------------------------+-----------------+------------------------------------------------------+
-| NPU     Name                  | Health          | Power(W)     Temp(C)           Hugepages-Usage(page) |
-| Chip    Device                | Bus-Id          | AICore(%)    Memory-Usage(MB)                        |
-+===============================+=================+======================================================+
-| 1       310P3                 | OK              | NA           59                0     / 0             |
-| 0       0                     | 0000:01:00.0    | 0            1397 / 44280                            |
-+-------------------------------+-----------------+------------------------------------------------------+
-| 1       310P3                 | OK              | NA           58                0     / 0             |
-| 1       1                     | 0000:01:00.0    | 0            1520 / 43693                            |
-+===============================+=================+======================================================+
 """
 
 # §2.6 Ascend/mindxsdk-referenceapps StyleTransfer README, Ascend 310, npu-smi 21.0.3.1
@@ -266,19 +253,8 @@ def test_probe_npu_live_host_without_npu_smi():
 
 
 # ---------------------------------------------------------------------------
-# Driver and firmware version.info (ascend_formats §1.2-1.4)
+# Driver and firmware version.info (ascend_formats §1.2-1.4); INSTALL_INFO is the fixtures' sample
 # ---------------------------------------------------------------------------
-
-INSTALL_INFO = """UserName=HwHiAiUser
-UserGroup=HwHiAiUser
-Driver_Install_Type=run
-Driver_Install_Path_Param=/usr/local/Ascend
-Driver_Install_For_All=no
-Firmware_Install_Type=run
-Firmware_Install_Path_Param=/usr/local/Ascend
-Aicpu_Kernels_Install_Type=full
-Aicpu_Kernels_Install_Path_Param=/usr/local/Ascend
-"""
 
 # §1.3 MindCluster fixture (driver 23.0.7)
 DRIVER_23_0_7 = """Version=23.0.7
