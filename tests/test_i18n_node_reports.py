@@ -10,11 +10,10 @@ import pytest
 
 from ascend_doctor import i18n, run
 from ascend_doctor.phrases import _prose_left, reword_stored
-from tests.helpers import FIXTURES, run_cli
+from tests.helpers import FIXTURES, SNAPSHOTS, run_cli
 
 CJK = re.compile(r"[\u4e00-\u9fff]")
 CHINESE = re.compile(r"[\u4e00-\u9fff\u3000-\u303f\uff00-\uffef]")  # characters or full-width punctuation
-SNAPSHOTS = sorted(d for d in os.listdir(FIXTURES) if os.path.isfile(os.path.join(FIXTURES, d, "manifest.json")))
 
 
 @pytest.fixture(scope="module")

@@ -10,10 +10,7 @@ import pytest
 
 from ascend_doctor.fix_script import active_lines, classify_step, script_for
 from ascend_doctor.findings import Finding, Report
-from tests.helpers import FIXTURES, run_cli
-
-SNAPSHOTS = sorted(d for d in os.listdir(FIXTURES)
-                   if os.path.isfile(os.path.join(FIXTURES, d, "manifest.json")))
+from tests.helpers import FIXTURES, SNAPSHOTS, run_cli
 
 
 def _script(name, tmp_path):

@@ -9,6 +9,8 @@ REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 
 FIXTURES = os.path.join(REPO, "tests", "fixtures")
 REFERENCE = os.path.join(os.path.dirname(REPO), "shared", "reference")
+# The snapshot fixtures by name (a directory of tests/fixtures with a manifest.json).
+SNAPSHOTS = sorted(d for d in os.listdir(FIXTURES) if os.path.isfile(os.path.join(FIXTURES, d, "manifest.json")))
 
 
 def fixture_path(name: str) -> str:

@@ -6,11 +6,8 @@ import re
 
 import pytest
 
-from ascend_doctor.render.layout import evidence_lines, terminal_width, wrap
+from tests.helpers import FIXTURES, SNAPSHOTS, run_cli
 
-from tests.helpers import FIXTURES, run_cli
-
-SNAPSHOTS = sorted(n for n in os.listdir(FIXTURES) if os.path.isfile(os.path.join(FIXTURES, n, "manifest.json")))
 # Where a line may end: whitespace, and after the ':' of a path list (PATH=/a:/b).
 BREAKS = re.compile(r"\s+|(?<=:)(?=/)")
 FIX_STEP = re.compile(r"^ {10}\d+\. ")
