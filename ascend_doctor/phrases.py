@@ -16,8 +16,9 @@ written. English never gets here: it shows the fact as it is.
 
 from __future__ import annotations
 
+import functools
 import re
-from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Tuple
 
 from .i18n import N_, _, get_lang, lookup
 from .i18n_text import Text
@@ -147,8 +148,10 @@ _registry: Optional[Tuple[List[Tuple["LazyPattern", str, List[Tuple[str, Optiona
 _reworded: Dict[Tuple[str, str, str], Tuple[str, int]] = {}
 
 
-def messages() -> List[str]:
-    """Every registered phrase: this module's constants, then the N_() messages of TEMPLATE_MODULES."""
+@functools.lru_cache(maxsize=1)
+def messages() -> Tuple[str, ...]:
+    """Every registered phrase: this module's constants, then the N_() messages of TEMPLATE_MODULES (read from
+    their source once: both tiers of templates start from them)."""
     import os
 
     from .catalog import extract_messages
@@ -160,7 +163,7 @@ def messages() -> List[str]:
             found += [m.msgid for m in extract_messages(os.path.join(here, name), markers={"N_": 1})]
         except (OSError, SyntaxError, ValueError):  # no source installed: its phrases are shown as written
             continue
-    return list(dict.fromkeys(found))
+    return tuple(dict.fromkeys(found))
 
 
 def templates() -> List[str]:
@@ -226,17 +229,18 @@ def _formatted(message: str) -> str:
         return message
 
 
-def _compiled(every: List[str]):
+def _compiled(every: Sequence[str]):
     """(patterns, fixed) of these messages: a regex per template with placeholders, the most literal first, each
     with the longest run of its literal text (a string without it cannot match: tested before the regex); and
     the English text of each message without placeholders."""
     from .lazyre import lazy_compile
 
+    parsed = [(m, _fields(m)) for m in every]
     fixed = {}  # English text -> its message (Text formats every message: "{{...}}" is said "{...}")
-    for m in every:
-        if not _fields(m):
+    for m, f in parsed:
+        if not f:
             fixed.setdefault(_formatted(m), m)
-    with_fields = [(t, _fields(t)) for t in every if _fields(t)]
+    with_fields = [(t, f) for t, f in parsed if f]
     # the most literal text first: "distribution name {name} (major version only)" before "distribution name {name}"
     with_fields.sort(key=lambda tf: (-_literal_weight(tf[1]), sum(1 for _l, n in tf[1] if n)))
     return ([(lazy_compile(template_regex(t), re.DOTALL), t, f, max((lit for lit, _n in f), key=len))
@@ -262,7 +266,7 @@ def _load_tier(tier: str):
     if lang not in _catalog_registry:
         from .i18n import msgids
 
-        _catalog_registry[lang] = _compiled(list(dict.fromkeys(messages() + msgids())))
+        _catalog_registry[lang] = _compiled(tuple(dict.fromkeys(messages() + tuple(msgids()))))
     return _catalog_registry[lang]
 
 

@@ -8,12 +8,12 @@ import json
 from typing import List
 
 from ..i18n import N_, _, lookup
-from .common import severity_tag
+from .common import INFO_LABEL, severity_tag
 from ..triage.result import Problem, TriageResult, shown_source
 
 FORMATS = ("text", "json", "markdown")
 # The severity as a word (markdown table): the JSON keeps the enum value.
-_SEVERITY_WORD = {"fail": N_("fail"), "warn": N_("warn"), "info": N_("info")}
+_SEVERITY_WORD = {"fail": N_("fail"), "warn": N_("warn"), "info": INFO_LABEL}
 _COLOR = {"fail": "\033[31;1m", "warn": "\033[33;1m", "info": "\033[2m"}
 
 
