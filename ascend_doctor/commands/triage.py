@@ -24,6 +24,10 @@ def register(sub) -> None:
     p.add_argument("--node", metavar="NAME",
                    help=_("the node every PATH belongs to (default: one node per sub-directory of a cluster "
                            "directory, else the directory's name)"))
+    p.add_argument("--node-summary", action="store_true",
+                   help=_("scan this node's logs and write a small node summary (JSON, schema "
+                           "ascend-doctor.triage-node/1; the node is --node, else this host's name) for one central "
+                           "`triage` over every node's summary"))
     p.add_argument("--format", choices=FORMATS, default="text", help=_("output format (default: text)"))
     p.add_argument("--output", "-o", metavar="FILE", help=_("write the result to FILE (atomically) instead of stdout"))
     p.add_argument("--fail-on", choices=["warn", "fail"], default="fail",
@@ -36,6 +40,8 @@ def register(sub) -> None:
 def run(args) -> int:
     if not args.paths and not args.bundle:
         raise CliError(_("triage: give at least one PATH (a file, a directory, or - for stdin) or --bundle FILE"))
+    if args.node_summary:
+        return _node_summary(args)
     t = Triage(load_kb(args.kb), node=args.node)
     if args.bundle:
         with opened_bundle(args.bundle) as host:
@@ -45,12 +51,39 @@ def run(args) -> int:
     for path in args.paths:
         t.add_path(path)
     result = t.result()
-    for info in result.inputs:
-        if info.note and not info.scanned and info.note != NOT_A_LOG:
-            print(f"ascend-doctor: {info.label}: {lookup(info.note)}", file=sys.stderr)
+    _say_skipped(result.inputs)
+    for merged in result.summaries:
+        for warning in merged["warnings"]:
+            print(f"ascend-doctor: {warning}", file=sys.stderr)
     if result.inputs and not any(i.scanned for i in result.inputs):
         raise CliError(_("none of the inputs could be read as a text log (see the lines above)"))
     text = render_triage(result, args.format, color=report_color(args))
     write_output(text, args.output)
     return EXIT_FINDINGS if result.failed(args.fail_on) else EXIT_OK
+
+
+def _say_skipped(inputs) -> None:
+    for info in inputs:
+        if info.note and not info.scanned and info.note != NOT_A_LOG:
+            print(f"ascend-doctor: {info.label}: {lookup(info.note)}", file=sys.stderr)
+
+
+def _node_summary(args) -> int:
+    """`triage --node-summary`: one node's logs scanned as `triage` scans them, written as its summary."""
+    import socket
+
+    from ..triage import summary
+
+    if args.bundle:
+        raise CliError(_("--node-summary reads this node's log files; give their PATHs, not --bundle"))
+    node = args.node or socket.gethostname() or "localhost"
+    t = Triage(load_kb(args.kb), node=node)
+    for path in args.paths:
+        t.add_path(path)
+    _say_skipped(t.inputs)
+    if not any(i.scanned for i in t.inputs):
+        print("ascend-doctor: " + _("{node}: none of the inputs could be read as a text log; the summary says "
+                                    "so").format(node=node), file=sys.stderr)
+    write_output(summary.dumps(summary.node_summary(t, node)), args.output)
+    return EXIT_OK
 

@@ -172,6 +172,7 @@ class TriageResult:
     last_error_lines: List[dict]
     unexplained: List[dict] = field(default_factory=list)  # files with errors no known signature explains
     root_cause: Optional[Dict[str, Any]] = None
+    summaries: List[dict] = field(default_factory=list)  # node summaries merged (triage --node-summary)
 
     def counts(self) -> Dict[str, int]:
         out = {"fail": 0, "warn": 0, "info": 0}
@@ -212,6 +213,7 @@ class TriageResult:
             "inputs": [i.to_json() for i in self.inputs],
             "last_error_lines": self.last_error_lines,
             "unexplained_errors": self.unexplained,
+            "summaries": self.summaries,
         }
 
 

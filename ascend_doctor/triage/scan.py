@@ -89,6 +89,10 @@ class Triage:
     `node` names the node every input belongs to (default: from the layout, see `layout`).
     """
 
+    # What a scan accumulates (its result before `result()` orders and names it): written by a node summary
+    # (`summary.node_summary`) and folded back by `add_summary`, the same reduction as over files.
+    STATE = ("inputs", "problems", "_resolver_last", "_last_errors", "processes", "nodes", "nodes_with_plog")
+
     def __init__(self, kb: Optional[KnowledgeBase] = None, node: Optional[str] = None,
                  root_cause: Optional[bool] = None):
         self.kb = kb or load_knowledge_base()
@@ -116,6 +120,7 @@ class Triage:
         self.processes: Dict[Tuple[str, str], "ProcessLog"] = {}
         self.nodes: List[str] = []
         self.nodes_with_plog: List[str] = []
+        self.summaries: List[dict] = []  # the node summaries merged: file, node, tool, kb, warnings
         self._show = _shown  # a forked worker leaves the redaction to the parent, which shows the text
 
 
@@ -135,7 +140,8 @@ class Triage:
                 if label is not None:
                     shown = os.path.join(label, os.path.relpath(full, path))
                 if not is_log:
-                    self._add_input(InputInfo(shown, scanned=False, note=NOT_A_LOG, node=node))
+                    if not self._add_json(full, shown, node, explicit=False):
+                        self._add_input(InputInfo(shown, scanned=False, note=NOT_A_LOG, node=node))
                     continue
                 self.add_file(full, shown, node)
             if not found:
@@ -144,8 +150,10 @@ class Triage:
         self.add_file(path, label or path)
 
     def add_file(self, path: str, label: str, node: Optional[str] = None) -> None:
-        node = self.node or node or layout.node_of_file(path)
         kind, pid = layout.classify(label)
+        if kind not in ("plog", "device") and self._add_json(path, label, node, explicit=True):
+            return
+        node = self.node or node or layout.node_of_file(path)
         info = InputInfo(label, rank_of(label), node=node, kind=kind, pid=pid)
         if node not in self.nodes:
             self.nodes.append(node)
@@ -272,6 +280,99 @@ class Triage:
             if local is not None:
                 self.add_file(local, original, name)
         return len(logs)
+
+    # ---- node summaries (and other JSON) ----
+    def _add_json(self, path: str, label: str, node: Optional[str], explicit: bool) -> bool:
+        """A node summary (recognised by its first bytes) is merged; another JSON file given by name is named
+        and skipped. False: not JSON (or, found in a directory, not ours): the caller goes on."""
+        from . import summary
+
+        try:
+            with open(path, "rb") as fh:
+                head = fh.read(64)
+        except OSError:
+            return False
+        kind = summary.sniff(head)
+        if kind is None:
+            return False
+        if kind == "json":  # recognised in a directory by its first bytes only; a JSON file named is read whole
+            if not explicit or not path.endswith(".json"):  # (JSON-lines logs start with '{' too)
+                return False
+            schema = summary.foreign_schema(path)
+            if schema != summary.NODE_SCHEMA:
+                note = (_(summary.TORN).format(reason=_("invalid JSON")) if schema is None
+                        else _(summary.FOREIGN).format(schema=schema))
+                self._skip(InputInfo(label, node=self.node or node), note)
+                return True
+        self.add_summary(path, label)
+        return True
+
+    def add_summary(self, path: str, label: Optional[str] = None) -> None:
+        """Fold a node summary in, as if that node's logs were read here, after the inputs read so far."""
+        from . import summary
+
+        label = label or path
+        if not hasattr(self, "_signatures_by_id"):
+            self._signatures_by_id = {s.id: s for s in self.sigs}
+        try:
+            data = summary.read(path)
+            state, unknown = summary.decode_state(data, self._signatures_by_id)
+        except summary.SummaryError as exc:
+            self._skip(InputInfo(label), _(summary.TORN).format(reason=exc))
+            return
+        warnings = []
+        ours = summary.kb_version(self.kb) if not hasattr(self, "_kb_version") else self._kb_version
+        self._kb_version = ours
+        if data.get("kb") != ours:
+            warnings.append(_(summary.OTHER_KB).format(file=label, theirs=data.get("kb"), ours=ours))
+        warnings += [_(summary.UNKNOWN_SIGNATURE).format(file=label, id=sid) for sid in unknown]
+        offset = len(self.inputs)
+        shift = offset * 10 ** 12  # an occurrence's seq is its input's order * 10**12 + its line (_occurrence)
+
+        def moved(o: Optional[Occurrence]) -> Optional[Occurrence]:
+            if o is not None:
+                o.seq += shift
+            return o
+
+        for info in state.get("inputs", []):
+            self._add_input(info)
+        for p in state.get("problems", {}).values():
+            for o in (p.first, p.last, p.resolved_by, *p.ranks.values()):
+                moved(o)
+            self._merge_problem(p)
+        for sid, occ in state.get("_resolver_last", {}).items():
+            moved(occ)
+            if sid not in self._resolver_last or occ.seq > self._resolver_last[sid].seq:
+                self._resolver_last[sid] = occ
+        self._last_errors = (self._last_errors + list(state.get("_last_errors", [])))[-5:]
+        for proc in state.get("processes", []):
+            key = (proc.node, proc.pid)
+            if key in self.processes:
+                warnings.append(_("{file}: process {pid} of {node} was already read (another summary or its raw "
+                                  "log); this one is skipped").format(file=label, pid=proc.pid, node=proc.node))
+                continue
+            self.processes[key] = proc
+        for name in ("nodes", "nodes_with_plog"):
+            mine = getattr(self, name)
+            mine += [n for n in state.get(name, []) if n not in mine]
+        self.summaries.append({"file": label, "node": data.get("node"), "tool": data.get("tool"),
+                               "kb": data.get("kb"), "warnings": warnings})
+
+    def _merge_problem(self, p: Problem) -> None:
+        """A problem another scan accumulated (its occurrences already in this scan's order), as _merge folds
+        a hit."""
+        q = self.problems.get(p.signature.id)
+        if q is None:
+            self.problems[p.signature.id] = p
+            return
+        q.count += p.count
+        if p.last.seq >= q.last.seq:
+            q.last = p.last
+        if _order_key(p.first) < _order_key(q.first):
+            q.first, q.text = p.first, p.text
+        for key, occ in p.ranks.items():
+            if key not in q.ranks or _order_key(occ) < _order_key(q.ranks[key]):
+                q.ranks[key] = occ
 
     def add_stream(self, fh: BinaryIO, label: str, rank: Optional[str]) -> None:
         self._scan_file_object(fh, InputInfo(label, rank, node=self.node))
@@ -469,7 +570,7 @@ class Triage:
         problems = order_problems(self.problems.values())
         unexplained = [dict(e) for i in self.inputs if i.scanned and not i.hits for e in i.error_lines[-1:]]
         result = TriageResult(problems, self.inputs, [] if problems else list(self._last_errors),
-                              unexplained=unexplained if problems else [])
+                              unexplained=unexplained if problems else [], summaries=self.summaries)
         if self.root_cause and self.processes:
             attach_root_cause(result, self.processes, self.nodes, self.nodes_with_plog)
         elif self.root_cause and len(self.nodes) > 1:
@@ -643,7 +744,7 @@ def _fresh_like(parent: Triage) -> Triage:
     t._wrappers = parent._wrappers
     t.node, t.root_cause = parent.node, parent.root_cause
     t.problems, t.inputs, t._resolver_last, t._last_errors = {}, [], {}, []
-    t.processes, t.nodes, t.nodes_with_plog = {}, [], []
+    t.processes, t.nodes, t.nodes_with_plog, t.summaries = {}, [], [], []
     t._show = str  # the parent redacts the texts it keeps (_merge), once
     return t
 

@@ -1,0 +1,238 @@
+"""Node summaries: one node's scan, written small (`triage --node-summary`), merged centrally by `triage`.
+
+A 1,000-node job's raw logs are terabytes; what the central step needs of each node is what the scan
+accumulated: the problems (count, first/last, per rank/device), the inputs read and skipped, the last
+error lines, and each CANN process's folded HCCL evidence (`events.ProcessLog`: identity, first error,
+timeout events, wait edges, TLS switch, timeouts, restarts). A summary is exactly that state,
+serialised generically (every field of the scan's records, whatever fields they gain), so merging
+summaries is the same reduction the scan does over files: `triage` on the summaries of all nodes
+gives the report `triage` gives on all their raw logs.
+
+The file is JSON, schema `ascend-doctor.triage-node/1`, the schema key written first so a reader
+recognises it from its first bytes. Its texts are redacted as `collect` redacts logs (secrets of the
+environment, tokens, URL credentials; IPs are kept: they are the evidence that ties devices together).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from typing import Any, Dict, List, Optional, Tuple
+
+from .. import __version__
+from ..i18n import N_, _
+from ..knowledge import KnowledgeBase, Signature
+from ..records import fields
+from .result import InputInfo, Occurrence, Problem
+
+NODE_SCHEMA = "ascend-doctor.triage-node/1"
+SCHEMA_PREFIX = b'{"schema":"ascend-doctor.triage-node/'
+# Fields of the scan's records that belong to the scanning process, not to its result.
+_TRANSIENT = {"InputInfo": {"process", "evidence", "forwarded"}}
+# The signature's fields a merge shows when its own knowledge base does not know the id.
+_SIG_SHOWN = ("id", "component", "severity", "cause", "fix", "pitfall", "source", "title", "kind", "ascend_fd",
+              "title_zh", "cause_zh", "fix_zh", "leads_to")
+
+UNKNOWN_SIGNATURE = N_("{file}: signature {id} is not in this knowledge base; shown as the node's knowledge "
+                       "base described it")
+OTHER_KB = N_("{file}: written with another knowledge base ({theirs}, here {ours}): problems are named as that "
+              "knowledge base found them")
+TORN = N_("not a readable node summary ({reason}): skipped")
+FOREIGN = N_("a JSON file that is not a node summary (schema {schema}): skipped")
+
+
+class SummaryError(ValueError):
+    """A file that looks like a node summary but cannot be read as one."""
+
+
+def kb_version(kb: KnowledgeBase) -> str:
+    """A short digest of what the knowledge base matches (ids, patterns, severities): two scans with the same
+    digest found problems by the same rules."""
+    h = hashlib.sha256()
+    for s in sorted(kb.signatures, key=lambda s: s.id):
+        h.update(json.dumps([s.id, s.pattern, s.regex, list(s.also), [list(a) for a in s.all_of], s.severity,
+                             s.kind, list(s.exclude), list(s.resolved_by)], ensure_ascii=True).encode())
+    return h.hexdigest()[:16]
+
+
+# ---------------------------------------------------------------------------
+# A generic codec for the scan's records
+# ---------------------------------------------------------------------------
+
+def _classes() -> Dict[str, type]:
+    from .events import FirstError, ProcessLog, Remote, TimeoutEvent
+
+    return {c.__name__: c for c in (ProcessLog, TimeoutEvent, FirstError, Remote, InputInfo, Occurrence)}
+
+
+def encode(obj: Any) -> Any:
+    """JSON for the scan's values: records as {"~": class, field: value}, tuples, sets, bytes and dicts
+    with other keys tagged the same way; plain JSON values as they are."""
+    if obj is None or isinstance(obj, (str, int, float, bool)):
+        return obj
+    if isinstance(obj, list):
+        return [encode(x) for x in obj]
+    if isinstance(obj, tuple):
+        return {"~": "()", "v": [encode(x) for x in obj]}
+    if isinstance(obj, (set, frozenset)):
+        items = [encode(x) for x in obj]
+        return {"~": "{}", "v": sorted(items, key=lambda x: json.dumps(x, sort_keys=True))}
+    if isinstance(obj, bytes):
+        return {"~": "b", "v": obj.decode("latin-1")}
+    if isinstance(obj, dict):
+        if all(isinstance(k, str) for k in obj) and "~" not in obj:
+            return {k: encode(v) for k, v in obj.items()}
+        return {"~": "{:}", "v": [[encode(k), encode(v)] for k, v in obj.items()]}
+    if isinstance(obj, Occurrence):
+        return {"~": "Occurrence", **{n: encode(getattr(obj, n)) for n in Occurrence.__slots__}}
+    if isinstance(obj, Problem):
+        out = {"~": "Problem"}
+        for f in fields(obj):
+            out[f.name] = encode(getattr(obj, f.name)) if f.name != "signature" else obj.signature.id
+        sig = obj.signature
+        out["signature_shown"] = {k: encode(getattr(sig, k, None)) for k in _SIG_SHOWN}
+        return out
+    name = type(obj).__name__
+    skip = _TRANSIENT.get(name, set())
+    return {"~": name, **{f.name: encode(getattr(obj, f.name)) for f in fields(obj) if f.name not in skip}}
+
+
+def decode(data: Any, signatures: Dict[str, Signature], unknown: List[str]) -> Any:
+    if isinstance(data, list):
+        return [decode(x, signatures, unknown) for x in data]
+    if not isinstance(data, dict):
+        return data
+    tag = data.get("~")
+    if tag is None:
+        return {k: decode(v, signatures, unknown) for k, v in data.items()}
+    if tag == "()":
+        return tuple(decode(x, signatures, unknown) for x in data["v"])
+    if tag == "{}":
+        return {_hashable(decode(x, signatures, unknown)) for x in data["v"]}
+    if tag == "b":
+        return data["v"].encode("latin-1")
+    if tag == "{:}":
+        return {_hashable(decode(k, signatures, unknown)): decode(v, signatures, unknown) for k, v in data["v"]}
+    if tag == "Problem":
+        return _problem(data, signatures, unknown)
+    cls = _classes().get(tag)
+    if cls is None:
+        raise SummaryError(_("unknown record {name!r}").format(name=tag))
+    if cls is Occurrence:
+        return Occurrence(**{n: decode(data.get(n), signatures, unknown) for n in Occurrence.__slots__
+                             if n in data})
+    known = {f.name for f in fields(cls)}
+    return cls(**{k: decode(v, signatures, unknown) for k, v in data.items() if k in known})
+
+
+def _hashable(x):
+    return tuple(_hashable(i) for i in x) if isinstance(x, (list, tuple)) else x
+
+
+def _problem(data: dict, signatures: Dict[str, Signature], unknown: List[str]) -> Problem:
+    sid = data.get("signature")
+    sig = signatures.get(sid)
+    if sig is None:
+        shown = data.get("signature_shown") or {}
+        sig = Signature(id=str(sid), pattern="", regex=False, component=str(shown.get("component") or ""),
+                        severity=shown.get("severity") if shown.get("severity") in ("fail", "warn", "info") else "warn",
+                        cause=str(shown.get("cause") or ""), fix=list(shown.get("fix") or []),
+                        pitfall=shown.get("pitfall"), source=str(shown.get("source") or ""),
+                        title=str(shown.get("title") or sid), kind=str(shown.get("kind") or "root"),
+                        ascend_fd=list(shown.get("ascend_fd") or []), title_zh=str(shown.get("title_zh") or ""),
+                        cause_zh=str(shown.get("cause_zh") or ""), fix_zh=list(shown.get("fix_zh") or []),
+                        leads_to=list(shown.get("leads_to") or []))
+        signatures[sig.id] = sig
+        unknown.append(sig.id)
+    known = {f.name for f in fields(Problem)}
+    kw = {k: decode(v, signatures, unknown) for k, v in data.items() if k in known and k != "signature"}
+    return Problem(signature=sig, **kw)
+
+
+# ---------------------------------------------------------------------------
+# Writing one node's summary
+# ---------------------------------------------------------------------------
+
+def node_summary(t, node: str) -> dict:
+    """The summary of everything `t` (a Triage that scanned one node's logs) accumulated. The processes are
+    closed (`finish`) first: their parsing state is then empty and not written."""
+    from ..redact import Redactor
+
+    for proc in t.processes.values():
+        proc.finish()
+    redactor = Redactor(env=os.environ)
+    state = {name: encode(getattr(t, name)) for name in t.STATE if name != "processes"}
+    # the processes' lines are raw log text (the problems' and error lines' texts were redacted when kept)
+    state["processes"] = redactor.data([encode(p) for p in t.processes.values()])
+    return {"schema": NODE_SCHEMA, "node": node, "tool": f"ascend-doctor {__version__}", "kb": kb_version(t.kb),
+            "state": state}
+
+
+def dumps(summary: dict) -> str:
+    return json.dumps(summary, ensure_ascii=False, separators=(",", ":")) + "\n"
+
+
+# ---------------------------------------------------------------------------
+# Recognising and reading one
+# ---------------------------------------------------------------------------
+
+def sniff(head: bytes) -> Optional[str]:
+    """'summary' when a file's first bytes are a node summary's, 'json' for another JSON object, else None."""
+    stripped = head.lstrip()
+    if stripped.startswith(SCHEMA_PREFIX):
+        return "summary"
+    if stripped.startswith(b"{"):
+        return "json"
+    return None
+
+
+def read(path: str) -> dict:
+    """A node summary's JSON (SummaryError when torn: cut short, not JSON, or not this schema's shape)."""
+    try:
+        with open(path, "rb") as fh:
+            raw = fh.read()
+    except OSError as exc:
+        raise SummaryError(exc.strerror or str(exc)) from None
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise SummaryError(_("not UTF-8")) from None
+    except ValueError as exc:
+        raise SummaryError(_("invalid JSON at byte {pos}").format(pos=getattr(exc, "pos", "?"))) from None
+    if not isinstance(data, dict):
+        raise SummaryError(_("not a JSON object"))
+    schema = data.get("schema")
+    if schema != NODE_SCHEMA:
+        raise SummaryError(_("schema {schema}, expected {expected}").format(schema=schema, expected=NODE_SCHEMA))
+    state = data.get("state")
+    if not isinstance(state, dict) or not isinstance(state.get("inputs"), list) \
+            or not isinstance(state.get("processes"), list):
+        raise SummaryError(_("field 'state' lacks 'inputs' or 'processes'"))
+    return data
+
+
+def foreign_schema(path: str) -> Optional[str]:
+    """The schema a JSON file names (or '?'), read only when it is small; None when it is not JSON."""
+    try:
+        if os.path.getsize(path) > (64 << 20):
+            return "?"
+        with open(path, "rb") as fh:
+            data = json.loads(fh.read().decode("utf-8", errors="replace"))
+    except (OSError, ValueError):
+        return None
+    return str(data.get("schema") or "?") if isinstance(data, dict) else "?"
+
+
+def decode_state(data: dict, signatures: Dict[str, Signature]) -> Tuple[dict, List[str]]:
+    """The summary's scan state as records ({attribute: value}), and the signature ids this KB lacked."""
+    unknown: List[str] = []
+    state = {}
+    try:
+        for name, value in data["state"].items():
+            state[name] = decode(value, signatures, unknown)
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        if isinstance(exc, SummaryError):
+            raise
+        raise SummaryError(_("field 'state.{name}' is not what a node summary holds").format(name=name)) from None
+    return state, unknown
