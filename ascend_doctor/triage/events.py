@@ -188,6 +188,7 @@ class ProcessLog:
     transport_error: bool = False
     transport_remote: Optional[Tuple[str, str]] = None  # (server ip, device id)
     aicpu_wait: Optional[Tuple[str, str]] = None  # (group, rank)
+    peer_parse: bool = False  # read from ascend-fd's parse output (peer_parse.py), not from log lines
     # parsing state
     _seen: Set[str] = field(default_factory=set)
     _init_seen: Set[tuple] = field(default_factory=set)

@@ -157,7 +157,8 @@ class Triage:
         info = InputInfo(label, rank_of(label), node=node, kind=kind, pid=pid)
         if node not in self.nodes:
             self.nodes.append(node)
-        if pid and kind in ("plog", "device") and self.root_cause:
+        known = self.processes.get((node, pid)) if pid else None
+        if pid and kind in ("plog", "device") and self.root_cause and not (known and known.peer_parse):
             from .events import ProcessLog  # CANN process logs only (the root-cause analysis): imported when one is read
 
             info.process = self.processes.setdefault((node, pid), ProcessLog(node, pid))
@@ -285,8 +286,11 @@ class Triage:
     def _add_json(self, path: str, label: str, node: Optional[str], explicit: bool) -> bool:
         """A node summary (recognised by its first bytes) is merged; another JSON file given by name is named
         and skipped. False: not JSON (or, found in a directory, not ours): the caller goes on."""
-        from . import summary
+        from . import peer_parse, summary
 
+        if peer_parse.is_rc_parser(os.path.basename(path)):
+            self.add_peer_parse(path, label, node)
+            return True
         try:
             with open(path, "rb") as fh:
                 head = fh.read(64)
@@ -357,6 +361,32 @@ class Triage:
             mine += [n for n in state.get(name, []) if n not in mine]
         self.summaries.append({"file": label, "node": data.get("node"), "tool": data.get("tool"),
                                "kb": data.get("kb"), "warnings": warnings})
+
+    def add_peer_parse(self, path: str, label: str, node: Optional[str] = None) -> None:
+        """ascend-fd's root-cluster parse output of one node (`ascend-rc-parser.json`): its processes as evidence
+        (a plog of the same process read after it adds its problems, not its evidence a second time)."""
+        from . import peer_parse
+
+        node = self.node or node or layout.node_of_file(path)
+        info = InputInfo(label, node=node, kind="plog")
+        try:
+            data = peer_parse.read(path)
+        except peer_parse.PeerParseError as exc:
+            self._skip(info, _("not readable as ascend-fd parse output ({reason}): skipped").format(reason=exc))
+            return
+        try:
+            info.bytes = os.path.getsize(path)
+        except OSError:
+            pass
+        info.lines = len(data)
+        self._add_input(info)
+        for name in ("nodes", "nodes_with_plog"):
+            if node not in getattr(self, name):
+                getattr(self, name).append(node)
+        if not self.root_cause:
+            return
+        for proc in peer_parse.processes(data, node, label):
+            self.processes.setdefault((node, proc.pid), proc)
 
     def _merge_problem(self, p: Problem) -> None:
         """A problem another scan accumulated (its occurrences already in this scan's order), as _merge folds
