@@ -179,6 +179,7 @@ class ProcessLog:
     attr_inits: int = 0
     resume_time: Optional[str] = None  # when it started over (a second "attr init success")
     base_after_resume: bool = True
+    earliest: Optional[str] = None  # the earliest time of what was folded (errors, each file's first line)
     # errors
     first_error: Optional[FirstError] = None
     error_lines: List[Tuple[str, str, int, str]] = field(default_factory=list)  # (time, file, line, text), first few
@@ -198,6 +199,7 @@ class ProcessLog:
     _socket: Optional[TimeoutEvent] = None
     _root_info: Optional[TimeoutEvent] = None
     _aicpu_pending: Optional[Tuple[str, int, str]] = None  # (rank, line number, file)
+    _file: str = ""  # the file of the last line fed
 
     # ---- identity ----
     @property
@@ -222,19 +224,26 @@ class ProcessLog:
         is_error = line.startswith("[ERROR]")
         special = not is_error and ("attr init success" in line or "HcclCommResume:success" in line
                                     or "ReportTimeoutProc: report timeout" in line)
-        if is_error or special or self.start is None:
+        if is_error or special or self.start is None or file != self._file:
             head = _HEADER.match(line)
             module = head.group(2) if head else ""
             t = time_of(head.group(4) if head else line)
             if self.start is None:
                 self.start = t  # lines arrive in order: the first one says when the process started
+            if not special and t and (self.earliest is None or t < self.earliest):
+                self.earliest = t
+            self._file = file
         if "error log can be ignored" in line and "Process group work" not in line:
             self._clear_errors()
             return
         if special:
             if "attr init success" in line:
                 self.attr_inits += 1
-                if self.attr_inits > 1:  # the process started over: what it said before is history
+                if self.attr_inits > 1 and t and self.earliest and t < self.earliest:
+                    # a restart logged before everything read so far (its run/ plog read after its debug/ plog):
+                    # what was read is after it, and stays; only the time is recorded (as the reference judges by time)
+                    self.resume_time = max(self.resume_time or t, t)
+                elif self.attr_inits > 1:  # the process started over: what it said before is history
                     self._restart(t, keep_identity=False)
                 return
             if "HcclCommResume:success" in line:
@@ -267,6 +276,7 @@ class ProcessLog:
 
     def _restart(self, t: Optional[str], keep_identity: bool) -> None:
         self.resume_time = t
+        self.earliest = None
         self._seen.clear()
         self._init_seen.clear()
         self._raw_init_seen.clear()

@@ -112,6 +112,7 @@ def root_cause_json(cluster: Cluster, v: Verdict, problem_of_device) -> Dict[str
     if cluster.nodes:
         evidence.setdefault("nodes", len(cluster.nodes))
     evidence.setdefault("devices", len(cluster.devices))
+    errors = cluster.error_devices
     return {
         "kind": v.kind,
         "ascend_fd_code": v.code,
@@ -124,7 +125,47 @@ def root_cause_json(cluster: Cluster, v: Verdict, problem_of_device) -> Dict[str
         "evidence": evidence,
         "fix": fix,
         "missing": missing,
+        # the reference's fields: its device list ("Unknown Device", "ALL Device"), the first and last device
+        # that logged an error, and each root device's own event (file, time, key line)
+        "peer_devices": peer_devices(cluster, v),
+        "first_error_device": _at(errors[0]) if errors else None,
+        "last_error_device": _at(errors[-1]) if errors else None,
+        "device_events": {d.name: _event_of(d) for d in _by_error_time(v.devices) if d.first_error is not None},
     }
+
+
+PEER_UNKNOWN, PEER_ALL = "Unknown Device", "ALL Device"
+
+
+def _by_error_time(nodes) -> List[Device]:
+    return sorted((d for d in nodes if isinstance(d, Device)), key=lambda d: (d.error_time, natural_key(d.name)))
+
+
+def peer_devices(cluster: Cluster, v: Verdict) -> List[str]:
+    """The root devices as the reference writes them: by first error time; "ALL Device" when they are as many
+    as the largest group's ranks; "Unknown Device" when it names none."""
+    if v.peer_devices:
+        return list(v.peer_devices)
+    devs = _by_error_time(v.devices)
+    others = sorted((name(n) for n in v.devices if not isinstance(n, Device)), key=natural_key)
+    if not devs and not others:
+        return [PEER_UNKNOWN]
+    biggest = max((g.size or 0 for g in cluster.groups.values()), default=0)
+    if biggest and len(devs) + len(others) == biggest:
+        return [PEER_ALL]
+    return [d.name for d in devs] + others
+
+
+def _at(d: Device) -> Dict[str, Any]:
+    return {"device": d.name, "time": _shown_time(d.error_time)}
+
+
+def _event_of(d: Device) -> Dict[str, Any]:
+    from .scan import SHOW_LINE_CHARS, _shown
+
+    fe = d.first_error
+    return {"file": fe.file, "time": _shown_time(fe.time), "line_no": fe.line,
+            "line": _shown(fe.text.rstrip("\n")[:SHOW_LINE_CHARS])}
 
 
 def severity_of(v: Verdict, c: Cluster) -> str:

@@ -34,6 +34,7 @@ class Verdict:
     evidence: Dict[str, Any] = field(default_factory=dict)
     fix: List[str] = field(default_factory=list)
     focus: Optional[Device] = None  # whose own first error the report shows
+    peer_devices: List[str] = field(default_factory=list)  # the reference's names, where they differ from ours
 
 
 def name(n: Node) -> str:
@@ -113,6 +114,7 @@ def rule_resumed_without_base_info(c: Cluster) -> Optional[Verdict]:
     if not lacking or not c.devices:
         return None
     return Verdict("resumed_without_base_info", 128, [f"{p.node} pid {p.pid}" for p in lacking],
+                   peer_devices=[f"{p.node} device-{p.device_id or 'Unknown'}" for p in lacking],
                    summary=_("Training was resumed, but these processes logged no HCCL init line after the "
                                      "restart: their devices and ranks are unknown, so the wait chain cannot be followed."))
 

@@ -527,3 +527,26 @@ def test_triage_bundle_names_the_bundle_host_as_the_node(tmp_path):
     assert proc.returncode == 1, proc.stderr
     rc = json.loads(proc.stdout)["root_cause"]
     assert rc["devices"] == ["node17 device-1"] and rc["ascend_fd_code"] == 125
+
+
+def test_a_restart_logged_before_everything_else_of_the_process_keeps_it_116_not_128(tmp_path):
+    """The reference's st_testcase: a process's run/ plog holds two 'attr init success' lines dated before all of
+    its debug/ plog (init line, errors), which is read first. The reference judges a restart by time (lines before
+    it are history), so the init line after it stands: the CQE rule decides (116), not 'resumed without base
+    info' (128)."""
+    t = Tree(nodes=1, per=2)
+    for r in (0, 1):
+        t[r].hccl(50, f"[HeartBeat]cqe err status[12], qpn[10], remote ip:[{t[1 - r].ip}]")
+    root = t.write(tmp_path / "job")
+    run = tmp_path / "job" / "worker-0" / "process_log" / "run" / "plog"
+    run.mkdir(parents=True)
+    (run / f"plog-{t[1].pid}_20240501100000000.log").write_text(
+        "".join(f"[INFO] HCCL({t[1].pid},python):{ts(-3600 + k)} [trace_attr.c:189](tid:229) attr init success, "
+                f"timeout=0ms.\n" for k in (0, 60)))
+    rc = triage_paths([root]).root_cause
+    assert rc["ascend_fd_code"] == 116
+    # in time order (the restart after the errors) it is a restart without base info after it
+    (run / f"plog-{t[1].pid}_20240501100000000.log").write_text(
+        "".join(f"[INFO] HCCL({t[1].pid},python):{ts(3600 + k)} [trace_attr.c:189](tid:229) attr init success, "
+                f"timeout=0ms.\n" for k in (0, 60)))
+    assert triage_paths([root]).root_cause["ascend_fd_code"] == 128
