@@ -200,13 +200,14 @@ class TriageResult:
 
     def to_json(self) -> dict:
         first = self.first_problem()
+        chains = fault_chains(self.problems)
         from ..i18n import get_lang
 
         return {
             "schema": TRIAGE_SCHEMA,
             "lang": get_lang(),
             "root_cause": self.root_cause,
-            "problems": [p.to_json() for p in self.problems],
+            "problems": [dict(p.to_json(), fault_chains=chains.get(p.signature.id, [])) for p in self.problems],
             "first_problem": None if first is None else {"id": first.signature.id, **first.first.to_json()},
             "summary": self.counts(),
             "nodes": self.nodes,
@@ -215,6 +216,37 @@ class TriageResult:
             "unexplained_errors": self.unexplained,
             "summaries": self.summaries,
         }
+
+
+def fault_chains(problems: List[Problem]) -> Dict[str, List[dict]]:
+    """Per root problem, its chains of effects (`caused_by`), as the reference's `fault_chains`: each chain
+    "A -> B -> C" with the devices (or ranks, files) where every problem of it showed, most devices first."""
+    ids = {p.signature.id for p in problems}
+    effects: Dict[str, List[Problem]] = {}
+    for p in problems:
+        if p.caused_by in ids:
+            effects.setdefault(p.caused_by, []).append(p)
+    out: Dict[str, List[dict]] = {}
+    for p in problems:
+        if p.caused_by in ids or p.signature.id not in effects:
+            continue
+        found: Dict[str, List[str]] = {}
+
+        def walk(path: List[Problem]) -> None:
+            nxt = [e for e in effects.get(path[-1].signature.id, []) if e not in path]
+            if not nxt or len(path) >= 16:
+                where = set(path[0].ranks)
+                for q in path[1:]:
+                    where &= set(q.ranks)
+                found[" -> ".join(q.signature.id for q in path)] = sorted(where or set(path[0].ranks))
+                return
+            for e in nxt:
+                walk(path + [e])
+
+        walk([p])
+        out[p.signature.id] = [{"worker": w, "chains": c} for c, w in
+                               sorted(found.items(), key=lambda kv: (-len(kv[1]), -kv[0].count(" -> "), kv[0]))]
+    return out
 
 
 def attach_root_cause(result: TriageResult, processes, nodes: List[str], nodes_with_plog: List[str]) -> None:

@@ -310,6 +310,10 @@ def test_leads_to_puts_the_cause_first_and_says_caused_by(tmp_path, monkeypatch)
     ids = [p.signature.id for p in res.problems]
     assert ids.index("TORCH_NPU_OOM") + 1 == ids.index("HCCL_EI0006_SOCKET_TIMEOUT")
     assert res.problems[ids.index("HCCL_EI0006_SOCKET_TIMEOUT")].caused_by == "TORCH_NPU_OOM"
+    # the reference's fault_chains: on the cause, the chain and where both showed
+    chains = {p["id"]: p["fault_chains"] for p in res.to_json()["problems"]}
+    assert chains["TORCH_NPU_OOM"] == [{"worker": [log], "chains": "TORCH_NPU_OOM -> HCCL_EI0006_SOCKET_TIMEOUT"}]
+    assert chains["HCCL_EI0006_SOCKET_TIMEOUT"] == []
 
 
 @pytest.mark.parametrize("path,kind", [
