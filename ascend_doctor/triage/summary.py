@@ -31,8 +31,9 @@ SCHEMA_PREFIX = b'{"schema":"ascend-doctor.triage-node/'
 # Fields of the scan's records that belong to the scanning process, not to its result.
 _TRANSIENT = {"InputInfo": {"process", "evidence", "forwarded"}}
 # The signature's fields a merge shows when its own knowledge base does not know the id.
-_SIG_SHOWN = ("id", "component", "severity", "cause", "fix", "pitfall", "source", "title", "kind", "ascend_fd",
-              "title_zh", "cause_zh", "fix_zh", "leads_to")
+# (not its cause and fix texts: a summary carries one line per problem, not the knowledge base)
+_SIG_SHOWN = ("id", "component", "severity", "pitfall", "title", "kind", "ascend_fd", "leads_to")
+_SEQ_PER_INPUT = 10 ** 12  # an occurrence's seq: its input's order * this + its line (Triage._occurrence)
 
 UNKNOWN_SIGNATURE = N_("{file}: signature {id} is not in this knowledge base; shown as the node's knowledge "
                        "base described it")
@@ -63,12 +64,48 @@ def kb_version(kb: KnowledgeBase) -> str:
 def _classes() -> Dict[str, type]:
     from .events import FirstError, ProcessLog, Remote, TimeoutEvent
 
-    return {c.__name__: c for c in (ProcessLog, TimeoutEvent, FirstError, Remote, InputInfo, Occurrence)}
+    return {c.__name__: c for c in (ProcessLog, TimeoutEvent, FirstError, Remote, InputInfo)}
 
 
-def encode(obj: Any) -> Any:
+def encode(obj: Any, inputs: Optional[List[InputInfo]] = None) -> Any:
     """JSON for the scan's values: records as {"~": class, field: value}, tuples, sets, bytes and dicts
-    with other keys tagged the same way; plain JSON values as they are."""
+    with other keys tagged the same way; plain JSON values as they are. With the scan's `inputs`, an occurrence
+    whose file, rank, node and process are its input's is written as its seq and time only."""
+    return _Codec(inputs or []).encode(obj)
+
+
+class _Codec:
+    def __init__(self, inputs: List[InputInfo]):
+        self.inputs = inputs
+
+    def encode(self, obj: Any) -> Any:
+        encode = self.encode
+        if isinstance(obj, Occurrence):
+            short = self._short(obj)
+            if short is not None:
+                return {"~": "o", "v": short}
+        return _encode_one(obj, encode)
+
+    def _short(self, o: Occurrence) -> Optional[list]:
+        k, line = divmod(o.seq, _SEQ_PER_INPUT)
+        if not 0 <= k < len(self.inputs) or line != o.line or o.device is not None or o.group is not None:
+            return None
+        info = self.inputs[k]
+        pid = info.pid if info.kind in ("plog", "device") else None
+        if (o.file, o.rank, o.node) != (info.label, info.rank, info.node) or o.pid not in (None, pid):
+            return None
+        return [o.seq, o.time, o.pid is not None]
+
+    def occurrence(self, v: list) -> Occurrence:
+        seq, time, with_pid = v[0], v[1], v[2]
+        k, line = divmod(seq, _SEQ_PER_INPUT)
+        if not 0 <= k < len(self.inputs):
+            raise SummaryError(_("an occurrence names input {k}, the summary has {n}").format(k=k, n=len(self.inputs)))
+        info = self.inputs[k]
+        return Occurrence(info.label, line, info.rank, time, seq, node=info.node, pid=info.pid if with_pid else None)
+
+
+def _encode_one(obj: Any, encode) -> Any:
     if obj is None or isinstance(obj, (str, int, float, bool)):
         return obj
     if isinstance(obj, list):
@@ -84,8 +121,8 @@ def encode(obj: Any) -> Any:
         if all(isinstance(k, str) for k in obj) and "~" not in obj:
             return {k: encode(v) for k, v in obj.items()}
         return {"~": "{:}", "v": [[encode(k), encode(v)] for k, v in obj.items()]}
-    if isinstance(obj, Occurrence):
-        return {"~": "Occurrence", **{n: encode(getattr(obj, n)) for n in Occurrence.__slots__}}
+    if isinstance(obj, Occurrence):  # the most numerous record: its slots by position
+        return {"~": "O", "v": [encode(getattr(obj, n)) for n in Occurrence.__slots__]}
     if isinstance(obj, Problem):
         out = {"~": "Problem"}
         for f in fields(obj):
@@ -98,55 +135,57 @@ def encode(obj: Any) -> Any:
     return {"~": name, **{f.name: encode(getattr(obj, f.name)) for f in fields(obj) if f.name not in skip}}
 
 
-def decode(data: Any, signatures: Dict[str, Signature], unknown: List[str]) -> Any:
+def decode(data: Any, signatures: Dict[str, Signature], unknown: List[str], codec: Optional["_Codec"] = None) -> Any:
+    if codec is None:
+        codec = _Codec([])
+    if isinstance(data, dict) and data.get("~") == "o":
+        return codec.occurrence(data["v"])
     if isinstance(data, list):
-        return [decode(x, signatures, unknown) for x in data]
+        return [decode(x, signatures, unknown, codec) for x in data]
     if not isinstance(data, dict):
         return data
     tag = data.get("~")
     if tag is None:
-        return {k: decode(v, signatures, unknown) for k, v in data.items()}
+        return {k: decode(v, signatures, unknown, codec) for k, v in data.items()}
     if tag == "()":
-        return tuple(decode(x, signatures, unknown) for x in data["v"])
+        return tuple(decode(x, signatures, unknown, codec) for x in data["v"])
     if tag == "{}":
-        return {_hashable(decode(x, signatures, unknown)) for x in data["v"]}
+        return {_hashable(decode(x, signatures, unknown, codec)) for x in data["v"]}
     if tag == "b":
         return data["v"].encode("latin-1")
     if tag == "{:}":
-        return {_hashable(decode(k, signatures, unknown)): decode(v, signatures, unknown) for k, v in data["v"]}
+        return {_hashable(decode(k, signatures, unknown, codec)): decode(v, signatures, unknown, codec) for k, v in data["v"]}
     if tag == "Problem":
-        return _problem(data, signatures, unknown)
+        return _problem(data, signatures, unknown, codec)
+    if tag == "O":
+        return Occurrence(*(decode(x, signatures, unknown, codec) for x in data["v"][:len(Occurrence.__slots__)]))
     cls = _classes().get(tag)
     if cls is None:
         raise SummaryError(_("unknown record {name!r}").format(name=tag))
-    if cls is Occurrence:
-        return Occurrence(**{n: decode(data.get(n), signatures, unknown) for n in Occurrence.__slots__
-                             if n in data})
     known = {f.name for f in fields(cls)}
-    return cls(**{k: decode(v, signatures, unknown) for k, v in data.items() if k in known})
+    return cls(**{k: decode(v, signatures, unknown, codec) for k, v in data.items() if k in known})
 
 
 def _hashable(x):
     return tuple(_hashable(i) for i in x) if isinstance(x, (list, tuple)) else x
 
 
-def _problem(data: dict, signatures: Dict[str, Signature], unknown: List[str]) -> Problem:
+def _problem(data: dict, signatures: Dict[str, Signature], unknown: List[str], codec: "_Codec") -> Problem:
     sid = data.get("signature")
     sig = signatures.get(sid)
     if sig is None:
         shown = data.get("signature_shown") or {}
         sig = Signature(id=str(sid), pattern="", regex=False, component=str(shown.get("component") or ""),
                         severity=shown.get("severity") if shown.get("severity") in ("fail", "warn", "info") else "warn",
-                        cause=str(shown.get("cause") or ""), fix=list(shown.get("fix") or []),
+                        cause="", fix=[],
                         pitfall=shown.get("pitfall"), source=str(shown.get("source") or ""),
                         title=str(shown.get("title") or sid), kind=str(shown.get("kind") or "root"),
                         ascend_fd=list(shown.get("ascend_fd") or []), title_zh=str(shown.get("title_zh") or ""),
-                        cause_zh=str(shown.get("cause_zh") or ""), fix_zh=list(shown.get("fix_zh") or []),
                         leads_to=list(shown.get("leads_to") or []))
         signatures[sig.id] = sig
         unknown.append(sig.id)
     known = {f.name for f in fields(Problem)}
-    kw = {k: decode(v, signatures, unknown) for k, v in data.items() if k in known and k != "signature"}
+    kw = {k: decode(v, signatures, unknown, codec) for k, v in data.items() if k in known and k != "signature"}
     return Problem(signature=sig, **kw)
 
 
@@ -162,9 +201,10 @@ def node_summary(t, node: str) -> dict:
     for proc in t.processes.values():
         proc.finish()
     redactor = Redactor(env=os.environ)
-    state = {name: encode(getattr(t, name)) for name in t.STATE if name != "processes"}
+    codec = _Codec(t.inputs)
+    state = {name: codec.encode(getattr(t, name)) for name in t.STATE if name != "processes"}
     # the processes' lines are raw log text (the problems' and error lines' texts were redacted when kept)
-    state["processes"] = redactor.data([encode(p) for p in t.processes.values()])
+    state["processes"] = redactor.data([codec.encode(p) for p in t.processes.values()])
     return {"schema": NODE_SCHEMA, "node": node, "tool": f"ascend-doctor {__version__}", "kb": kb_version(t.kb),
             "state": state}
 
@@ -227,10 +267,16 @@ def foreign_schema(path: str) -> Optional[str]:
 def decode_state(data: dict, signatures: Dict[str, Signature]) -> Tuple[dict, List[str]]:
     """The summary's scan state as records ({attribute: value}), and the signature ids this KB lacked."""
     unknown: List[str] = []
-    state = {}
+    state: Dict[str, Any] = {}
+    name = "inputs"
     try:
+        state["inputs"] = decode(data["state"]["inputs"], signatures, unknown)  # first: occurrences name them
+        if not all(isinstance(i, InputInfo) for i in state["inputs"]):
+            raise SummaryError(_("field 'state.inputs' is not a list of inputs"))
+        codec = _Codec(state["inputs"])
         for name, value in data["state"].items():
-            state[name] = decode(value, signatures, unknown)
+            if name != "inputs":
+                state[name] = decode(value, signatures, unknown, codec)
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
         if isinstance(exc, SummaryError):
             raise
