@@ -358,7 +358,8 @@ class Triage:
             self.processes[key] = proc
         for name in ("nodes", "nodes_with_plog"):
             mine = getattr(self, name)
-            mine += [n for n in state.get(name, []) if n not in mine]
+            seen = set(mine)
+            mine += [n for n in state.get(name, []) if n not in seen]
         self.summaries.append({"file": label, "node": data.get("node"), "tool": data.get("tool"),
                                "kb": data.get("kb"), "warnings": warnings})
 

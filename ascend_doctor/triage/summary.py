@@ -47,39 +47,70 @@ class SummaryError(ValueError):
     """A file that looks like a node summary but cannot be read as one."""
 
 
+_KB_VERSIONS: Dict[int, Tuple[KnowledgeBase, str]] = {}
+
+
 def kb_version(kb: KnowledgeBase) -> str:
     """A short digest of what the knowledge base matches (ids, patterns, severities): two scans with the same
     digest found problems by the same rules."""
+    known = _KB_VERSIONS.get(id(kb))
+    if known is not None and known[0] is kb:
+        return known[1]
     h = hashlib.sha256()
     for s in sorted(kb.signatures, key=lambda s: s.id):
         h.update(json.dumps([s.id, s.pattern, s.regex, list(s.also), [list(a) for a in s.all_of], s.severity,
                              s.kind, list(s.exclude), list(s.resolved_by)], ensure_ascii=True).encode())
-    return h.hexdigest()[:16]
+    _KB_VERSIONS[id(kb)] = (kb, h.hexdigest()[:16])
+    return _KB_VERSIONS[id(kb)][1]
 
 
 # ---------------------------------------------------------------------------
 # A generic codec for the scan's records
 # ---------------------------------------------------------------------------
 
-def _classes() -> Dict[str, type]:
-    from .events import FirstError, ProcessLog, Remote, TimeoutEvent
-
-    return {c.__name__: c for c in (ProcessLog, TimeoutEvent, FirstError, Remote, InputInfo)}
+_RECORDS: Dict[str, Tuple[type, frozenset, Dict[str, Any]]] = {}
 
 
-def encode(obj: Any, inputs: Optional[List[InputInfo]] = None) -> Any:
-    """JSON for the scan's values: records as {"~": class, field: value}, tuples, sets, bytes and dicts
-    with other keys tagged the same way; plain JSON values as they are. With the scan's `inputs`, an occurrence
-    whose file, rank, node and process are its input's is written as its seq and time only."""
-    return _Codec(inputs or []).encode(obj)
+def _records() -> Dict[str, Tuple[type, frozenset, Dict[str, Any]]]:
+    """The records a summary may hold: name -> (class, its field names, the default of each field that has one)."""
+    if not _RECORDS:
+        from .events import FirstError, ProcessLog, Remote, TimeoutEvent
+
+        for cls in (ProcessLog, TimeoutEvent, FirstError, Remote, InputInfo, Problem):
+            defaults = {}
+            for f in fields(cls):
+                if type(f.default).__name__ not in ("_MissingType", "_MISSING_TYPE"):
+                    defaults[f.name] = f.default
+                elif type(f.default_factory).__name__ not in ("_MissingType", "_MISSING_TYPE"):
+                    defaults[f.name] = f.default_factory()
+            _RECORDS[cls.__name__] = (cls, frozenset(f.name for f in fields(cls)), defaults)
+    return _RECORDS
 
 
 class _Codec:
-    def __init__(self, inputs: List[InputInfo]):
+    """JSON for the scan's values, one summary's: records as {"~": class, field: value}; tuples, sets, bytes,
+    dicts with other keys tagged the same way; plain JSON values as they are; occurrences named by their input; every string of 32 characters or more written
+    once, in the summary's `strings` table (file names and log lines repeat across a process's records);
+    with `redact` set, strings redacted as they are written."""
+
+    def __init__(self, inputs: List[InputInfo], strings: Optional[List[str]] = None):
         self.inputs = inputs
+        self.table: Dict[str, int] = {}
+        self.strings = strings or []
+        self.redact = None
+        self._redacted: Dict[str, str] = {}
 
     def encode(self, obj: Any) -> Any:
         encode = self.encode
+        if isinstance(obj, str):
+            if self.redact is not None and len(obj) >= 8:
+                shown = self._redacted.get(obj)
+                if shown is None:
+                    shown = self._redacted[obj] = self.redact(obj)
+                obj = shown
+            if len(obj) >= 32:
+                return {"~": "s", "v": self.table.setdefault(obj, len(self.table))}
+            return obj
         if isinstance(obj, Occurrence):
             short = self._short(obj)
             if short is not None:
@@ -123,70 +154,86 @@ def _encode_one(obj: Any, encode) -> Any:
         return {"~": "{:}", "v": [[encode(k), encode(v)] for k, v in obj.items()]}
     if isinstance(obj, Occurrence):  # the most numerous record: its slots by position
         return {"~": "O", "v": [encode(getattr(obj, n)) for n in Occurrence.__slots__]}
-    if isinstance(obj, Problem):
-        out = {"~": "Problem"}
-        for f in fields(obj):
-            out[f.name] = encode(getattr(obj, f.name)) if f.name != "signature" else obj.signature.id
-        sig = obj.signature
-        out["signature_shown"] = {k: encode(getattr(sig, k, None)) for k in _SIG_SHOWN}
-        return out
     name = type(obj).__name__
-    skip = _TRANSIENT.get(name, set())
-    return {"~": name, **{f.name: encode(getattr(obj, f.name)) for f in fields(obj) if f.name not in skip}}
+    _cls, names, defaults = _records()[name]  # a KeyError for anything else: a bug, not input
+    skip = _TRANSIENT.get(name, ())
+    out = {"~": name}
+    for f in fields(obj):  # a field at its default is left out (most of a process's are)
+        value = getattr(obj, f.name)
+        if f.name in skip or (f.name in defaults and value == defaults[f.name]):
+            continue
+        out[f.name] = obj.signature.id if f.name == "signature" else encode(value)
+    if isinstance(obj, Problem):
+        out["signature_shown"] = {k: encode(getattr(obj.signature, k, None)) for k in _SIG_SHOWN}
+    return out
 
 
 def decode(data: Any, signatures: Dict[str, Signature], unknown: List[str], codec: Optional["_Codec"] = None) -> Any:
     if codec is None:
         codec = _Codec([])
-    if isinstance(data, dict) and data.get("~") == "o":
-        return codec.occurrence(data["v"])
-    if isinstance(data, list):
-        return [decode(x, signatures, unknown, codec) for x in data]
-    if not isinstance(data, dict):
-        return data
-    tag = data.get("~")
-    if tag is None:
-        return {k: decode(v, signatures, unknown, codec) for k, v in data.items()}
-    if tag == "()":
-        return tuple(decode(x, signatures, unknown, codec) for x in data["v"])
-    if tag == "{}":
-        return {_hashable(decode(x, signatures, unknown, codec)) for x in data["v"]}
-    if tag == "b":
-        return data["v"].encode("latin-1")
-    if tag == "{:}":
-        return {_hashable(decode(k, signatures, unknown, codec)): decode(v, signatures, unknown, codec) for k, v in data["v"]}
-    if tag == "Problem":
-        return _problem(data, signatures, unknown, codec)
-    if tag == "O":
-        return Occurrence(*(decode(x, signatures, unknown, codec) for x in data["v"][:len(Occurrence.__slots__)]))
-    cls = _classes().get(tag)
-    if cls is None:
-        raise SummaryError(_("unknown record {name!r}").format(name=tag))
-    known = {f.name for f in fields(cls)}
-    return cls(**{k: decode(v, signatures, unknown, codec) for k, v in data.items() if k in known})
+    return _Decoder(signatures, unknown, codec).value(data)
+
+
+class _Decoder:
+    def __init__(self, signatures: Dict[str, Signature], unknown: List[str], codec: "_Codec"):
+        self.signatures, self.unknown, self.codec = signatures, unknown, codec
+        self.records = _records()
+
+    def value(self, data: Any) -> Any:
+        t = type(data)
+        if t is list:
+            value = self.value
+            return [value(x) for x in data]
+        if t is not dict:
+            return data
+        tag = data.get("~")
+        if tag is None:
+            value = self.value
+            return {k: value(v) for k, v in data.items()}
+        if tag == "s":
+            try:
+                return self.codec.strings[data["v"]]
+            except (IndexError, TypeError):
+                raise SummaryError(_("a string names entry {k} of the table, which has {n}").format(
+                    k=data["v"], n=len(self.codec.strings))) from None
+        if tag == "o":
+            return self.codec.occurrence(data["v"])
+        if tag == "()":
+            return tuple(self.value(x) for x in data["v"])
+        if tag == "{}":
+            return {_hashable(self.value(x)) for x in data["v"]}
+        if tag == "b":
+            return data["v"].encode("latin-1")
+        if tag == "{:}":
+            return {_hashable(self.value(k)): self.value(v) for k, v in data["v"]}
+        if tag == "O":
+            return Occurrence(*(self.value(x) for x in data["v"][:len(Occurrence.__slots__)]))
+        record = self.records.get(tag)
+        if record is None:
+            raise SummaryError(_("unknown record {name!r}").format(name=tag))
+        cls, names, _defaults = record
+        kw = {k: self.value(v) for k, v in data.items() if k in names}
+        if cls is Problem:
+            kw["signature"] = self.signature(data)
+        return cls(**kw)
+
+    def signature(self, data: dict) -> Signature:
+        sid = data.get("signature")
+        sig = self.signatures.get(sid)
+        if sig is None:
+            shown = data.get("signature_shown") or {}
+            sig = Signature(id=str(sid), pattern="", regex=False, component=str(shown.get("component") or ""),
+                            severity=shown.get("severity") if shown.get("severity") in ("fail", "warn", "info")
+                            else "warn", cause="", fix=[], pitfall=shown.get("pitfall"),
+                            title=str(shown.get("title") or sid), kind=str(shown.get("kind") or "root"),
+                            ascend_fd=list(shown.get("ascend_fd") or []), leads_to=list(shown.get("leads_to") or []))
+            self.signatures[sig.id] = sig
+            self.unknown.append(sig.id)
+        return sig
 
 
 def _hashable(x):
     return tuple(_hashable(i) for i in x) if isinstance(x, (list, tuple)) else x
-
-
-def _problem(data: dict, signatures: Dict[str, Signature], unknown: List[str], codec: "_Codec") -> Problem:
-    sid = data.get("signature")
-    sig = signatures.get(sid)
-    if sig is None:
-        shown = data.get("signature_shown") or {}
-        sig = Signature(id=str(sid), pattern="", regex=False, component=str(shown.get("component") or ""),
-                        severity=shown.get("severity") if shown.get("severity") in ("fail", "warn", "info") else "warn",
-                        cause="", fix=[],
-                        pitfall=shown.get("pitfall"), source=str(shown.get("source") or ""),
-                        title=str(shown.get("title") or sid), kind=str(shown.get("kind") or "root"),
-                        ascend_fd=list(shown.get("ascend_fd") or []), title_zh=str(shown.get("title_zh") or ""),
-                        leads_to=list(shown.get("leads_to") or []))
-        signatures[sig.id] = sig
-        unknown.append(sig.id)
-    known = {f.name for f in fields(Problem)}
-    kw = {k: decode(v, signatures, unknown, codec) for k, v in data.items() if k in known and k != "signature"}
-    return Problem(signature=sig, **kw)
 
 
 # ---------------------------------------------------------------------------
@@ -200,13 +247,13 @@ def node_summary(t, node: str) -> dict:
 
     for proc in t.processes.values():
         proc.finish()
-    redactor = Redactor(env=os.environ)
     codec = _Codec(t.inputs)
     state = {name: codec.encode(getattr(t, name)) for name in t.STATE if name != "processes"}
     # the processes' lines are raw log text (the problems' and error lines' texts were redacted when kept)
-    state["processes"] = redactor.data([codec.encode(p) for p in t.processes.values()])
+    codec.redact = Redactor(env=os.environ).text
+    state["processes"] = [codec.encode(p) for p in t.processes.values()]
     return {"schema": NODE_SCHEMA, "node": node, "tool": f"ascend-doctor {__version__}", "kb": kb_version(t.kb),
-            "state": state}
+            "state": state, "strings": list(codec.table)}
 
 
 def dumps(summary: dict) -> str:
@@ -269,11 +316,15 @@ def decode_state(data: dict, signatures: Dict[str, Signature]) -> Tuple[dict, Li
     unknown: List[str] = []
     state: Dict[str, Any] = {}
     name = "inputs"
+    strings = data.get("strings") or []
+    if not isinstance(strings, list) or not all(isinstance(x, str) for x in strings):
+        raise SummaryError(_("field 'strings' is not a list of strings"))
     try:
-        state["inputs"] = decode(data["state"]["inputs"], signatures, unknown)  # first: occurrences name them
+        codec = _Codec([], strings)
+        state["inputs"] = decode(data["state"]["inputs"], signatures, unknown, codec)  # first: occurrences name them
         if not all(isinstance(i, InputInfo) for i in state["inputs"]):
             raise SummaryError(_("field 'state.inputs' is not a list of inputs"))
-        codec = _Codec(state["inputs"])
+        codec.inputs = state["inputs"]
         for name, value in data["state"].items():
             if name != "inputs":
                 state[name] = decode(value, signatures, unknown, codec)
