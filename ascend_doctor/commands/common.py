@@ -89,11 +89,15 @@ class Progress:
         self._last = 0
 
     def __call__(self, message: str) -> None:
+        self.line(_("  checking {what}").format(what=message))
+
+    def line(self, text: str) -> None:
+        """Rewrite the progress line with `text`."""
         if not self.tty:
             return
         from ..render.layout import clip, display_width
 
-        text = clip(_("  checking {what}").format(what=message), 78)
+        text = clip(text, 78)
         used = display_width(text)
         sys.stderr.write("\r" + text + " " * max(0, self._last - used))
         sys.stderr.flush()

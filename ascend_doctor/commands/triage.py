@@ -10,7 +10,7 @@ from ..i18n import _, lookup
 from ..render.triage_report import FORMATS, render_triage
 from ..triage import Triage
 from ..triage.result import NOT_A_LOG
-from .common import add_kb_option, load_kb, opened_bundle, report_color, write_output
+from .common import Progress, add_kb_option, load_kb, opened_bundle, report_color, write_output
 
 
 def register(sub) -> None:
@@ -33,6 +33,9 @@ def register(sub) -> None:
     p.add_argument("--fail-on", choices=["warn", "fail"], default="fail",
                    help=_("exit 1 when a problem at this level or worse is found (default: fail)"))
     p.add_argument("--no-color", action="store_true", help=_("plain text even on a terminal"))
+    p.add_argument("--progress", action="store_true",
+                   help=_("report progress on stderr (files read / total, MB/s) once reading passes 2 s, also when "
+                           "stderr is not a terminal (on a terminal it is reported anyway)"))
     add_kb_option(p)
     p.set_defaults(func=run)
 
@@ -43,6 +46,7 @@ def run(args) -> int:
     if args.node_summary:
         return _node_summary(args)
     t = Triage(load_kb(args.kb), node=args.node)
+    progress = _progress(t, args)
     if args.bundle:
         with opened_bundle(args.bundle) as host:
             if not t.add_bundle(host, args.node):
@@ -50,6 +54,7 @@ def run(args) -> int:
                     bundle=args.bundle), file=sys.stderr)
     for path in args.paths:
         t.add_path(path)
+    progress.done()
     result = t.result()
     _say_skipped(result.inputs)
     for merged in result.summaries:
@@ -60,6 +65,39 @@ def run(args) -> int:
     text = render_triage(result, args.format, color=report_color(args))
     write_output(text, args.output)
     return EXIT_FINDINGS if result.failed(args.fail_on) else EXIT_OK
+
+
+PROGRESS_AFTER_S = 2.0
+
+
+def _progress(t, args):
+    """The progress line of a triage that runs past 2 s (files read / total, MB/s): on a terminal, or when
+    --progress asks for it."""
+    import time
+
+    terminal = sys.stderr.isatty()
+    progress = Progress(terminal or args.progress)
+    if not progress.tty:
+        return progress
+    start = time.monotonic()
+    shown = [0.0]
+
+    def report(done: int, total: int, nbytes: int) -> None:
+        now = time.monotonic()
+        elapsed = now - start
+        # a terminal's line is rewritten; elsewhere (--progress into a log) one line every 2 s at most
+        if elapsed < PROGRESS_AFTER_S or now - shown[0] < (0.2 if terminal else PROGRESS_AFTER_S):
+            return
+        shown[0] = now
+        text = _("  reading logs: {done}/{total} files, {mb} MB, {rate} MB/s").format(
+            done=done, total=total, mb=f"{nbytes / 1e6:.0f}", rate=f"{nbytes / 1e6 / elapsed:.0f}")
+        if terminal:
+            progress.line(text)
+        else:
+            print(text.strip(), file=sys.stderr, flush=True)
+
+    t.progress = report
+    return progress
 
 
 def _say_skipped(inputs) -> None:
@@ -78,8 +116,10 @@ def _node_summary(args) -> int:
         raise CliError(_("--node-summary reads this node's log files; give their PATHs, not --bundle"))
     node = args.node or socket.gethostname() or "localhost"
     t = Triage(load_kb(args.kb), node=node)
+    progress = _progress(t, args)
     for path in args.paths:
         t.add_path(path)
+    progress.done()
     _say_skipped(t.inputs)
     if not any(i.scanned for i in t.inputs):
         print("ascend-doctor: " + _("{node}: none of the inputs could be read as a text log; the summary says "

@@ -16,7 +16,7 @@ import os
 import re
 import sys
 import zlib
-from typing import TYPE_CHECKING, BinaryIO, Dict, Iterable, Iterator, List, Optional, Tuple
+from typing import TYPE_CHECKING, BinaryIO, Callable, Dict, Iterable, Iterator, List, Optional, Tuple
 
 from ..i18n import _
 from ..knowledge import KnowledgeBase, Signature, load_knowledge_base
@@ -121,6 +121,9 @@ class Triage:
         self.nodes: List[str] = []
         self.nodes_with_plog: List[str] = []
         self.summaries: List[dict] = []  # the node summaries merged: file, node, tool, kb, warnings
+        # called after each file with (files done, files known so far, bytes read): the command's progress line
+        self.progress: Optional[Callable[[int, int, int], None]] = None
+        self._files = [0, 0, 0]  # done, total, bytes
         self._show = _shown  # a forked worker leaves the redaction to the parent, which shows the text
 
 
@@ -135,19 +138,36 @@ class Triage:
             return
         if os.path.isdir(path):
             found = False
-            for full, shown, node, is_log in layout.walk(path, self.node):
+            entries = layout.walk(path, self.node)
+            if self.progress is not None:  # the total first, for "files read / total"
+                entries = list(entries)
+                self._files[1] += len(entries)
+            for full, shown, node, is_log in entries:
                 found = True
+                before = len(self.inputs)
                 if label is not None:
                     shown = os.path.join(label, os.path.relpath(full, path))
                 if not is_log:
                     if not self._add_json(full, shown, node, explicit=False):
                         self._add_input(InputInfo(shown, scanned=False, note=NOT_A_LOG, node=node))
-                    continue
-                self.add_file(full, shown, node)
+                else:
+                    self.add_file(full, shown, node)
+                self._tick(before)
             if not found:
                 self._add_input(InputInfo(label or path, scanned=False, note=_("empty directory")))
             return
+        before = len(self.inputs)
+        if self.progress is not None:
+            self._files[1] += 1
         self.add_file(path, label or path)
+        self._tick(before)
+
+    def _tick(self, before: int) -> None:
+        if self.progress is None:
+            return
+        self._files[0] += 1
+        self._files[2] += sum(i.bytes for i in self.inputs[before:])
+        self.progress(*self._files)
 
     def add_file(self, path: str, label: str, node: Optional[str] = None) -> None:
         kind, pid = layout.classify(label)
@@ -776,6 +796,7 @@ def _fresh_like(parent: Triage) -> Triage:
     t.node, t.root_cause = parent.node, parent.root_cause
     t.problems, t.inputs, t._resolver_last, t._last_errors = {}, [], {}, []
     t.processes, t.nodes, t.nodes_with_plog, t.summaries = {}, [], [], []
+    t.progress, t._files = None, [0, 0, 0]
     t._show = str  # the parent redacts the texts it keeps (_merge), once
     return t
 

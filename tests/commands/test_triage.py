@@ -21,3 +21,27 @@ def test_nothing_readable_is_exit_2(tmp_path):
     proc = run_cli("triage", str(tmp_path / "missing.log"))
     assert proc.returncode == 2 and "missing.log" in proc.stderr and "Traceback" not in proc.stderr
     assert run_cli("triage").returncode == 2
+
+
+def test_progress_past_two_seconds_counts_files_and_bytes(tmp_path, monkeypatch, capsys):
+    """Files read / total and MB/s on stderr once reading passes PROGRESS_AFTER_S: asked for with --progress
+    when stderr is not a terminal (none otherwise)."""
+    import argparse
+
+    from ascend_doctor.commands import triage as cmd
+    from ascend_doctor.triage import Triage
+
+    for k in range(3):
+        (tmp_path / f"worker_{k}.log").write_text("[ERROR] ME(1,1,python):2024-07-12-10:21:33.512.118 x\n" * 100)
+    monkeypatch.setattr(cmd, "PROGRESS_AFTER_S", 0.0)
+    t = Triage()
+    cmd._progress(t, argparse.Namespace(progress=False))
+    assert t.progress is None  # not a terminal, not asked
+    seen = []
+    t.progress = lambda *a: seen.append(a)
+    t.add_path(str(tmp_path))
+    assert [a[:2] for a in seen] == [(1, 3), (2, 3), (3, 3)] and seen[-1][2] == 3 * 53 * 100
+    t = Triage()
+    cmd._progress(t, argparse.Namespace(progress=True))
+    t.add_path(str(tmp_path))
+    assert "reading logs: 1/3 files, 0 MB" in capsys.readouterr().err
