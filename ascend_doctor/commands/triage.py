@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 
 from ..cli import COMMANDS
@@ -28,6 +29,10 @@ def register(sub) -> None:
                    help=_("scan this node's logs and write a small node summary (JSON, schema "
                            "ascend-doctor.triage-node/1; the node is --node, else this host's name) for one central "
                            "`triage` over every node's summary"))
+    p.add_argument("--summary-dir", metavar="DIR",
+                   help=_("with --node-summary: write DIR/<node>.json, the node named by the launcher (SLURMD_NODENAME, "
+                           "NODE_NAME) or the host name; a launcher's task other than the node's first (LOCAL_RANK, "
+                           "SLURM_LOCALID, OMPI_COMM_WORLD_LOCAL_RANK) writes nothing"))
     p.add_argument("--format", choices=FORMATS, default="text", help=_("output format (default: text)"))
     p.add_argument("--output", "-o", metavar="FILE", help=_("write the result to FILE (atomically) instead of stdout"))
     p.add_argument("--fail-on", choices=["warn", "fail"], default="fail",
@@ -45,6 +50,9 @@ def run(args) -> int:
         raise CliError(_("triage: give at least one PATH (a file, a directory, or - for stdin) or --bundle FILE"))
     if args.node_summary:
         return _node_summary(args)
+    if args.summary_dir:
+        raise CliError(_("--summary-dir is where --node-summary writes; to merge summaries, give their directory as "
+                         "a PATH"))
     t = Triage(load_kb(args.kb), node=args.node)
     progress = _progress(t, args)
     if args.bundle:
@@ -114,7 +122,27 @@ def _node_summary(args) -> int:
 
     if args.bundle:
         raise CliError(_("--node-summary reads this node's log files; give their PATHs, not --bundle"))
-    node = args.node or socket.gethostname() or "localhost"
+    if args.summary_dir and args.output:
+        raise CliError(_("--summary-dir names the file itself (DIR/<node>.json): give it or --output, not both"))
+    from ..probes.launch import HOST_VARS, LOCAL_RANK_VARS, safe_node_name
+
+    launcher_host = next((os.environ[v] for v in HOST_VARS if os.environ.get(v)), None)
+    node = args.node or launcher_host or socket.gethostname() or "localhost"
+    output = args.output
+    if args.summary_dir:
+        local = next(((v, os.environ[v]) for v in LOCAL_RANK_VARS if os.environ.get(v)), None)
+        if os.environ.get("MS_ROLE") == "MS_SCHED" or (local and local[1].strip() not in ("0", "")):
+            print("ascend-doctor: " + _("{node}: not the node's first task ({var}={value}): that one writes the "
+                                        "node's summary").format(node=node, var=local[0] if local else "MS_ROLE",
+                                                                  value=local[1] if local else "MS_SCHED"),
+                  file=sys.stderr)
+            return EXIT_OK
+        try:
+            os.makedirs(args.summary_dir, exist_ok=True)
+        except OSError as exc:
+            raise CliError(_("--summary-dir {path}: cannot create it: {reason}").format(
+                path=args.summary_dir, reason=exc.strerror or exc)) from None
+        output = os.path.join(args.summary_dir, safe_node_name(node) + ".json")
     t = Triage(load_kb(args.kb), node=node)
     progress = _progress(t, args)
     for path in args.paths:
@@ -124,6 +152,6 @@ def _node_summary(args) -> int:
     if not any(i.scanned for i in t.inputs):
         print("ascend-doctor: " + _("{node}: none of the inputs could be read as a text log; the summary says "
                                     "so").format(node=node), file=sys.stderr)
-    write_output(summary.dumps(summary.node_summary(t, node)), args.output)
+    write_output(summary.dumps(summary.node_summary(t, node)), output)
     return EXIT_OK
 
