@@ -112,14 +112,15 @@ def cluster(tmp, nodes, per, max_s, max_mb):
     a, b = json.loads(merged.stdout), json.loads(rawp.stdout)
     same = comparable(a) == comparable(b, "job")
     rc = a["root_cause"]
-    print(f"  merge of {nodes} summaries: {merge_t:.2f} s, peak RSS {merge_mb:.0f} MB   |   raw-tree triage: "
-          f"{raw_t:.2f} s   ({raw_t / merge_t:.1f}x)")
+    print(f"  merge of {nodes} summaries: {merge_t:.2f} s wall, {merged.cpu:.2f} s CPU, peak RSS {merge_mb:.0f} MB"
+          f"   |   raw-tree triage: {raw_t:.2f} s wall, {rawp.cpu:.2f} s CPU   ({raw_t / merge_t:.1f}x by wall)")
     print(f"  verdict: {rc['peer_devices']} [{rc['kind']}, ascend-fd {rc['ascend_fd_code']}]; same report as the "
           f"raw tree: {'yes' if same else 'NO'}")
     if not same or rc["devices"] != [failing]:
         print("  MISSED: the merged report differs from the raw tree's or names the wrong device")
         ok = False
-    if merge_t > max_s or merge_mb > max_mb:
+    # judged by CPU time (one process: its wall time on a quiet machine; the VM is shared)
+    if merged.cpu > max_s or merge_mb > max_mb:
         print(f"  MISSED: merge target <= {max_s:.0f} s and <= {max_mb:.0f} MB")
         ok = False
     return ok
