@@ -31,6 +31,7 @@ CHUNK_BYTES = 1 << 20  # fits a core's L2 cache: Hyperscan, the newline count an
 MAX_LINE_BYTES = 1 << 20
 LONG_LINE_OVERLAP = 4 << 10  # a signature cut at a piece boundary is still whole in the overlap
 SHOW_LINE_CHARS = 400  # the "most telling line" is cut to this in reports
+LAST_ERRORS_KEPT = 5  # error-looking lines kept to show when no known problem matched
 
 # Where a rank / device / process shows in a log's path (msrun, CANN plog, device logs).
 _RANK_FROM_PATH = [
@@ -124,6 +125,8 @@ class Triage:
         # called after each file with (files done, files known so far, bytes read): the command's progress line
         self.progress: Optional[Callable[[int, int, int], None]] = None
         self._files = [0, 0, 0]  # done, total, bytes
+        self._signatures_by_id: Optional[Dict[str, Signature]] = None  # for merging summaries (made on first use)
+        self._kb_version: Optional[str] = None
         self._show = _shown  # a forked worker leaves the redaction to the parent, which shows the text
 
 
@@ -336,7 +339,7 @@ class Triage:
         from . import summary
 
         label = label or path
-        if not hasattr(self, "_signatures_by_id"):
+        if self._signatures_by_id is None:
             self._signatures_by_id = {s.id: s for s in self.sigs}
         try:
             data = summary.read(path)
@@ -345,8 +348,7 @@ class Triage:
             self._skip(InputInfo(label), _(summary.TORN).format(reason=exc))
             return
         warnings = []
-        ours = summary.kb_version(self.kb) if not hasattr(self, "_kb_version") else self._kb_version
-        self._kb_version = ours
+        ours = self._kb_version = self._kb_version or summary.kb_version(self.kb)
         if data.get("kb") != ours:
             warnings.append(_(summary.OTHER_KB).format(file=label, theirs=data.get("kb"), ours=ours))
         warnings += [_(summary.UNKNOWN_SIGNATURE).format(file=label, id=sid) for sid in unknown]
@@ -368,7 +370,7 @@ class Triage:
             moved(occ)
             if sid not in self._resolver_last or occ.seq > self._resolver_last[sid].seq:
                 self._resolver_last[sid] = occ
-        self._last_errors = (self._last_errors + list(state.get("_last_errors", [])))[-5:]
+        self._last_errors = (self._last_errors + list(state.get("_last_errors", [])))[-LAST_ERRORS_KEPT:]
         for proc in state.get("processes", []):
             key = (proc.node, proc.pid)
             if key in self.processes:
@@ -590,7 +592,7 @@ class Triage:
                 p.ranks[key] = occ
 
     def _remember_error_lines(self, buf: bytes, start: int, end: int, lines_before: int, info: InputInfo,
-                              keep: int = 5) -> None:
+                              keep: int = LAST_ERRORS_KEPT) -> None:
         """The last few error-looking lines (shown only when no known problem matched)."""
         found: List[Tuple[int, int]] = []
         limit = end
@@ -796,7 +798,7 @@ def _fresh_like(parent: Triage) -> Triage:
     t.node, t.root_cause = parent.node, parent.root_cause
     t.problems, t.inputs, t._resolver_last, t._last_errors = {}, [], {}, []
     t.processes, t.nodes, t.nodes_with_plog, t.summaries = {}, [], [], []
-    t.progress, t._files = None, [0, 0, 0]
+    t.progress, t._files, t._signatures_by_id, t._kb_version = None, [0, 0, 0], None, None
     t._show = str  # the parent redacts the texts it keeps (_merge), once
     return t
 

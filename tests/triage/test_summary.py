@@ -227,3 +227,25 @@ def test_codec_round_trips_the_scan_records():
     assert back == p and isinstance(back.transport_remote, tuple)
     with pytest.raises(S.SummaryError):
         S.decode({"~": "os.system"}, {}, [])
+
+
+@pytest.mark.parametrize("change,reason", [
+    (lambda d: d["state"].update(inputs=["x"]), "field 'state.inputs' is not a list of inputs"),
+    (lambda d: d["state"].update(inputs="x"), "field 'state' lacks 'inputs' or 'processes'"),
+    (lambda d: d["state"]["processes"][0].pop("node"), "field 'state.processes' is not what a node summary holds"),
+    (lambda d: d["state"]["processes"][0].update(first_error={"~": "os.system"}), "unknown record 'os.system'"),
+    (lambda d: d.update(strings=[1]), "field 'strings' is not a list of strings"),
+    (lambda d: d.update(schema="ascend-doctor.triage-node/2"), "schema ascend-doctor.triage-node/2, expected"),
+])
+def test_a_summary_of_the_wrong_shape_is_named_with_its_field(tmp_path, change, reason):
+    t = Tree(nodes=1, per=2)
+    notify(t[0], 60, 1, size=2)
+    [f] = _all_summaries(t.write(tmp_path / "job"), str(tmp_path / "sums"))
+    data = json.load(open(f))
+    change(data)
+    with open(f, "w") as fh:
+        fh.write(S.dumps(data))
+    tr = Triage()
+    tr.add_path(f)
+    [info] = tr.inputs
+    assert not info.scanned and reason in info.note
