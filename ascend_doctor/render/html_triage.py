@@ -20,6 +20,10 @@ from .html_page import esc, header_row, report_page
 from .triage_report import evidence_label, root_cause_headline
 
 UNEXPLAINED_SHOWN_MAX = 50
+# Problems shown with their cause, fix and line; the rest (a log set matching hundreds of signatures) get a
+# one-line row naming where to read them (`kb show ID`), so a 1,024-node page stays a few hundred KB.
+PROBLEMS_IN_FULL = 40
+NODES_WITHOUT_PLOG_ROWS = 10  # timeline rows; root_cause.missing names them all
 INPUT_NOTES_SHOWN_MAX = 100
 SEVERITY_RANK = {"fail": 0, "warn": 1, "info": 2}
 
@@ -210,7 +214,8 @@ def _timeline(rc: Optional[dict], errors: Dict[str, Dict[str, Any]], data: dict)
     fe = rc.get("first_error") or {}
     timed = sorted(((k, v) for k, v in errors.items() if v["tf"] is not None), key=lambda kv: (kv[1]["tf"], kv[0]))
     untimed = [k for k, v in errors.items() if v["tf"] is None]
-    wanted = list(dict.fromkeys(roots + [fe.get("device")] + chain))
+    # the devices the verdict names (roots, the root's first error, the chain), at most 3/4 of the rows
+    wanted = [d for d in dict.fromkeys(roots + [fe.get("device")] + chain) if d][: TIMELINE_ROWS_MAX * 3 // 4]
     if len(timed) + len(untimed) <= TIMELINE_ROWS_MAX:
         keys = [k for k, _v in timed] + untimed
     else:  # the devices the verdict names, then the earliest and the latest, up to TIMELINE_ROWS_MAX rows
@@ -223,9 +228,9 @@ def _timeline(rc: Optional[dict], errors: Dict[str, Dict[str, Any]], data: dict)
              "root": k in roots} for k in keys]
     no_log = _("no log of this device here")
     for d in wanted:
-        if d and d not in errors:
+        if d not in errors:
             rows.append({"name": d, "first": None, "last": None, "root": d in roots, "missing": no_log})
-    for node in _nodes_without_plog(data):
+    for node in _nodes_without_plog(data)[:NODES_WITHOUT_PLOG_ROWS]:
         rows.append({"name": node, "first": None, "last": None, "root": False,
                      "missing": _("no CANN process log (plog) from this node")})
     if not any(r.get("first") for r in rows):
@@ -269,7 +274,7 @@ def _problems_table(real: List[dict]) -> List[str]:
     out.append("<table class='wide problems'><colgroup><col class='c-sev'><col class='c-id'><col class='c-n'>"
                "<col class='c-where'><col class='c-cause'><col class='c-fix'><col class='c-fd'></colgroup>"
                + header_row(_("severity|problem|count|first / last|cause|fix|ascend-fd")))
-    for p in real:
+    for n, p in enumerate(real):
         ranks = p.get("ranks") or {}
         seen = ("<br><span class='muted'>" + esc(_("on {count} devices/ranks/files").format(count=len(ranks)))
                 + "</span>") if len(ranks) > 1 else ""
@@ -278,6 +283,13 @@ def _problems_table(real: List[dict]) -> List[str]:
         pitfall = ("<br><span class='muted small'>" + esc(_("pitfall {pitfall}").format(pitfall=p["pitfall"]))
                    + "</span>" if p.get("pitfall") else "")
         last = ("<br>" + esc(_("last:")) + " " + _where(p.get("last"))) if p.get("count", 1) > 1 else ""
+        if n >= PROBLEMS_IN_FULL:
+            out.append(f"<tr id='p-{esc(p['id'])}' data-problem='{esc(p['id'])}'><td>{_sev(p['severity'])}</td>"
+                       f"<td><code class='id'>{esc(p['id'])}</code><br>{esc(p.get('title') or '')}</td>"
+                       f"<td class='num'>{esc(p.get('count'))}</td><td class='small'>{_where(p.get('first'))}</td>"
+                       f"<td colspan='3' class='small'>" + esc(_("cause and fix: {command}").format(
+                           command=p.get("more") or f"ascend-doctor kb show {p['id']}")) + "</td></tr>")
+            continue
         fix = "<ol class='fix'>" + "".join(f"<li>{prose(s)}</li>" for s in p.get("fix") or []) + "</ol>"
         out.append(f"<tr id='p-{esc(p['id'])}' data-problem='{esc(p['id'])}'><td>{_sev(p['severity'])}</td>"
                    f"<td><code class='id'>{esc(p['id'])}</code>{pitfall}<br>{esc(p.get('title') or '')}{caused}</td>"
