@@ -30,7 +30,7 @@ HISTOGRAM_BINS = 60
 # Wait graph geometry (SVG user units; the drawing scales down to the page's width). A node is one row box, its
 # devices chips left to right (8 a line: an 8-NPU server reads as one line); arrows within a line arc above it.
 WIDTH, MARGIN, LABEL_W = 1200, 12, 150
-CHIP_W, CHIP_H, CHIP_GAP, ARC_H, BOX_GAP = 104, 34, 14, 40, 14
+CHIP_W, CHIP_H, CHIP_GAP, ARC_H, TOP_PAD, BOX_GAP, ROW_GAP = 104, 34, 14, 40, 10, 16, 34
 CHIPS_PER_LINE = (WIDTH - 2 * MARGIN - LABEL_W - 8) // (CHIP_W + CHIP_GAP)
 ELIDED = "\0elided"
 
@@ -118,7 +118,7 @@ def wait_graph_svg(chain: Sequence[str], roots: Sequence[str], errors: Dict[str,
             notes.append(_("{nodes} other node(s) with {devices} device(s) ({errors} logged an error) are not on the "
                            "chain and not drawn.").format(nodes=len(others), devices=devs, errors=errs))
     if total_devices and total_devices > len(known):
-        notes.append(_("{count} devices logged no error and are not drawn.").format(count=total_devices - len(known)))
+        notes.append(_("Devices that logged no error, not drawn: {count}.").format(count=total_devices - len(known)))
     order: List[Optional[str]] = [n for n in boxes if n is not None]
     if elided:  # the gap sits where the chain's two drawn halves meet
         cut = next((i for i, n in enumerate(order) if n == split_device(chain_devs[CHAIN_DRAWN_MAX // 2])[0]),
@@ -126,46 +126,60 @@ def wait_graph_svg(chain: Sequence[str], roots: Sequence[str], errors: Dict[str,
         order.insert(cut, ELIDED)
     if None in boxes:
         order.append(None)
+    # room for arcs above a node's chips only where the chain steps from one of its devices to another
+    arcs = {split_device(a)[0] for a, b in zip(chain, chain[1:]) if a != b and split_device(a)[0] == split_device(b)[0]}
     place: Dict[str, Tuple[float, float]] = {}
+    box_of: Dict[str, object] = {}
     parts: List[str] = []
-    y = float(MARGIN)
+    # boxes flow left to right and wrap, as words do; rows keep ROW_GAP between them for the arrows under boxes
+    x, y, row_h = float(MARGIN), float(MARGIN), 0.0
+
+    def put(w: float, h: float) -> Tuple[float, float]:
+        nonlocal x, y, row_h
+        if x > MARGIN and x + w > WIDTH - MARGIN:
+            x, y, row_h = float(MARGIN), y + row_h + ROW_GAP, 0.0
+        at = (x, y)
+        x += w + BOX_GAP
+        row_h = max(row_h, h)
+        return at
+
     for node in order:
         if node == ELIDED:
-            h = ARC_H + CHIP_H + 8
-            parts.append(f"<g class='elided'><rect class='n' x='{MARGIN}' y='{y}' width='{WIDTH - 2 * MARGIN}' "
-                         f"height='{h}' rx='6' stroke-dasharray='4 3'/>"
-                         + _text(MARGIN + 10, y + ARC_H + 20, _("… {count} more devices on the chain").format(
-                             count=elided), "nt") + "</g>")
-            place[ELIDED] = (MARGIN + LABEL_W, y + ARC_H)
-            y += h + BOX_GAP
+            w, h = LABEL_W + CHIP_W + 16, TOP_PAD + CHIP_H + 8
+            bx, by = put(w, h)
+            parts.append(f"<g class='elided'><rect class='n' x='{bx}' y='{by}' width='{w}' height='{h}' rx='6' "
+                         "stroke-dasharray='4 3'/>" + _text(bx + 10, by + TOP_PAD + 15, "…", "nt")
+                         + _text(bx + 10, by + TOP_PAD + 30, _("{count} more devices on the chain").format(
+                             count=elided), "more") + "</g>")
+            place[ELIDED] = (bx + LABEL_W, by + TOP_PAD)
+            box_of[ELIDED] = ELIDED
             continue
         devs = sorted(boxes[node], key=_natural)
         more = len(hidden.get(node, [])) if collapsed else 0
-        slots = len(devs) + (1 if more else 0)
-        lines = max(1, -(-slots // CHIPS_PER_LINE))
-        h = lines * (ARC_H + CHIP_H) + 8
-        used = min(slots, CHIPS_PER_LINE)
-        w = LABEL_W + used * (CHIP_W + CHIP_GAP) + 8
+        lines = max(1, -(-len(devs) // CHIPS_PER_LINE))
+        top = ARC_H if node in arcs else TOP_PAD
+        h = lines * (top + CHIP_H) + 8
+        w = LABEL_W + min(len(devs), CHIPS_PER_LINE) * (CHIP_W + CHIP_GAP) + 2
+        bx, by = put(w, h)
         title = node if node is not None else _("not in these logs")
         dash = "" if node is not None else " stroke-dasharray='4 3'"
-        parts.append(f"<g class='node' data-node='{esc(title)}'><rect class='n' x='{MARGIN}' y='{y}' width='{w}' "
-                     f"height='{h}' rx='6'{dash}/>" + _text(MARGIN + 10, y + ARC_H + 21, _clip(title, 20), "nt")
-                     + f"<title>{esc(title)}</title></g>")
+        label = _text(bx + 10, by + top + (13 if more else 21), _clip(title, 20), "nt")
+        if more:  # under the node's name: what of it is not drawn
+            errs = sum(1 for d in hidden[node] if errors.get(d))
+            label += (_text(bx + 10, by + top + 26, _("+ {count} more").format(count=more), "more")
+                      + _text(bx + 10, by + top + 38, _("({errors} with errors)").format(errors=errs), "more"))
+        parts.append(f"<g class='node' data-node='{esc(title)}'><rect class='n' x='{bx}' y='{by}' width='{w}' "
+                     f"height='{h}' rx='6'{dash}/>{label}<title>{esc(title)}</title></g>")
         for i, d in enumerate(devs):
             line, k = divmod(i, CHIPS_PER_LINE)
-            cx, cy = MARGIN + LABEL_W + k * (CHIP_W + CHIP_GAP), y + line * (ARC_H + CHIP_H) + ARC_H
+            cx, cy = bx + LABEL_W + k * (CHIP_W + CHIP_GAP), by + line * (top + CHIP_H) + top
             place[d] = (cx, cy)
+            box_of[d] = node
             parts.append(_chip(d, cx, cy, d in roots, errors.get(d), node is None))
-        if more:
-            line, k = divmod(len(devs), CHIPS_PER_LINE)
-            errs = sum(1 for d in hidden[node] if errors.get(d))
-            cx, cy = MARGIN + LABEL_W + k * (CHIP_W + CHIP_GAP), y + line * (ARC_H + CHIP_H) + ARC_H
-            parts.append(_text(cx + 4, cy + 14, _("+ {count} more").format(count=more), "more")
-                         + _text(cx + 4, cy + 28, _("({errors} with errors)").format(errors=errs), "more"))
-        y += h + BOX_GAP
-    height = y - BOX_GAP + MARGIN
+    height = y + row_h + MARGIN + ROW_GAP / 2
     steps = _chain_steps(list(chain), set(chain_devs), elided)
-    edges = [_edge(place[a], place[b], n) for n, (a, b) in enumerate(steps, 1) if a in place and b in place]
+    edges = [_edge(place[a], place[b], n, box_of[a] == box_of[b]) for n, (a, b) in enumerate(steps, 1)
+             if a in place and b in place]
     what = " → ".join(chain) if chain else ", ".join(roots)
     head = (f"<svg xmlns='http://www.w3.org/2000/svg' id='wait-graph' viewBox='0 0 {WIDTH} {height:.0f}' "
             f"width='{WIDTH}' role='img' aria-labelledby='wg-title wg-desc'>"
@@ -212,17 +226,20 @@ def _chain_steps(chain: List[str], drawn: set, elided: int) -> List[Tuple[str, s
     return out
 
 
-def _edge(a: Tuple[float, float], b: Tuple[float, float], n: int) -> str:
-    """An arrow from chip `a` to chip `b` (their top-left corners) labelled with its step `n`. On one line it
-    arcs above the chips, higher for a longer jump; between lines or nodes it leaves the bottom (or top) of `a`
-    for the top (or bottom) of `b`. It leaves left of a chip's centre and arrives right of it, so the arrows
-    in and out of one device never share a point."""
+def _edge(a: Tuple[float, float], b: Tuple[float, float], n: int, same_box: bool) -> str:
+    """An arrow from chip `a` to chip `b` (their top-left corners) labelled with its step `n`. On one line of
+    one box it arcs above the chips, higher for a longer jump; between two boxes of one row it dips under them;
+    between rows it leaves the bottom (or top) of `a` for the top (or bottom) of `b`. It leaves left of a chip's
+    centre and arrives right of it, so the arrows in and out of one device never share a point."""
     (ax, ay), (bx, by) = a, b
     sx, ex = ax + CHIP_W * 0.38, bx + CHIP_W * 0.62
-    if abs(ay - by) < 1:
+    if abs(ay - by) < 1 and same_box:
         lift = min(ARC_H - 4, 14 + 0.07 * abs(ex - sx))
         sy = ey = ay
         c1, c2 = (sx, sy - lift * 1.33), (ex, ey - lift * 1.33)
+    elif abs(ay - by) < 1:
+        sy = ey = ay + CHIP_H
+        c1, c2 = (sx, sy + ROW_GAP), (ex, ey + ROW_GAP)
     elif by > ay:
         sy, ey = ay + CHIP_H, by
         mid = (sy + ey) / 2

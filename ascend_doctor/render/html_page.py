@@ -26,7 +26,7 @@ pre{padding:6px 8px;margin:4px 0;white-space:pre-wrap}
 # What the report pages (triage, check) add: severity badges that carry their word (colour is never the only
 # signal), a verdict box, wide tables that wrap, and print rules (colours kept, no row split across pages).
 REPORT_CSS = """
-body{max-width:1240px}
+body{max-width:1240px;overflow-wrap:break-word}
 .verdict.fail{background:#b02a37} .verdict.warn{background:#8a5a00} .verdict.info,.verdict.error{background:#455a64}
 .box{border:2px solid #b02a37;border-left-width:8px;padding:8px 14px;margin:10px 0;background:#fff8f8}
 .box.ok,.box.info{border-color:#1e7e34;background:#f6fbf6} .box.warn{border-color:#8a5a00;background:#fffaf0}

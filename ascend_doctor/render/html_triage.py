@@ -23,6 +23,7 @@ UNEXPLAINED_SHOWN_MAX = 50
 # Problems shown with their cause, fix and line; the rest (a log set matching hundreds of signatures) get a
 # one-line row naming where to read them (`kb show ID`), so a 1,024-node page stays a few hundred KB.
 PROBLEMS_IN_FULL = 40
+CHAIN_WORDS_KEPT = 12  # a chain in words keeps this many devices at each end (the graph draws more)
 NODES_WITHOUT_PLOG_ROWS = 10  # timeline rows; root_cause.missing names them all
 INPUT_NOTES_SHOWN_MAX = 100
 SEVERITY_RANK = {"fail": 0, "warn": 1, "info": 2}
@@ -34,6 +35,13 @@ _BACKTICKED = re.compile(r"`([^`\n]+)`")
 def prose(text: Any) -> str:
     """A knowledge-base or verdict text, escaped, its `backticked` commands and names shown as code."""
     return _BACKTICKED.sub(r"<code>\1</code>", esc(text or ""))
+
+
+def shortened_chain(chain: List[str], keep: int = CHAIN_WORDS_KEPT) -> List[str]:
+    """A chain as words: whole up to 2 × keep devices, else its first and last `keep` with the count between."""
+    if len(chain) <= 2 * keep:
+        return list(chain)
+    return chain[:keep] + [_("… {count} more …").format(count=len(chain) - 2 * keep)] + chain[-keep:]
 
 
 def _sev(severity: str) -> str:
@@ -130,13 +138,14 @@ def _verdict(data: dict, real: List[dict]) -> List[str]:
         sev = rc.get("severity") or "info"
         out.append(f"<section class='box {esc(sev)}' id='verdict'>")
         out.append(f"<p><span class='verdict {esc(sev)}'>{esc(severity_tag(sev))}</span></p>")
-        out.append(f"<h2 id='root-cause'>{esc(root_cause_headline(rc))}</h2>")
+        short = dict(rc, chain=shortened_chain(list(rc.get("chain") or []), 4))
+        out.append(f"<h2 id='root-cause'>{esc(root_cause_headline(short))}</h2>")
         out.append(f"<p class='summary'>{prose(rc.get('summary'))}</p>")
         out.append("<dl class='facts'>")
         if rc.get("devices"):
             out.append(f"<dt>{esc(_('Look at'))}</dt><dd><b>" + esc(", ".join(rc["devices"])) + "</b></dd>")
         if rc.get("chain"):
-            out.append(f"<dt>{esc(_('Wait chain'))}</dt><dd>" + esc(" → ".join(rc["chain"])) + "</dd>")
+            out.append(f"<dt>{esc(_('Wait chain'))}</dt><dd>" + esc(" → ".join(shortened_chain(rc["chain"]))) + "</dd>")
         for key, label in (("first_error_device", _("First error device")), ("last_error_device", _("Last error device")),
                            ("fault_chains", _("Fault chains"))):
             if rc.get(key):
@@ -155,8 +164,9 @@ def _verdict(data: dict, real: List[dict]) -> List[str]:
         if rc.get("fix"):
             out.append("<h3>" + esc(_("What to do:")) + "</h3><ol id='what-to-do'>"
                        + "".join(f"<li>{prose(s)}</li>" for s in rc["fix"]) + "</ol>")
-        for m in rc.get("missing") or []:
-            out.append("<p class='missing'>" + esc(_("missing: {what}").format(what=m)) + "</p>")
+        if rc.get("missing"):
+            out.append("<ul class='missing'>" + "".join(
+                f"<li>{esc(_('missing: {what}').format(what=m))}</li>" for m in rc["missing"]) + "</ul>")
         out.append("</section>")
         return out
     first = _first_problem(data, real)

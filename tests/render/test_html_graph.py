@@ -52,7 +52,7 @@ def test_a_large_cluster_collapses_to_the_chain_plus_counts():
     assert _drawn(svg) == sorted(chain[:1]) + sorted(chain[1:3]) + chain[3:]
     assert "+ 7 more" in svg and "+ 6 more" in svg and "(7 with errors)" in svg
     assert any("1021 other node(s) with 8168 device(s) (8168 logged an error)" in n for n in notes)
-    assert any("8 devices logged no error" in n for n in notes)
+    assert "Devices that logged no error, not drawn: 8." in notes
     assert len(svg) < 20000
 
 
@@ -62,7 +62,7 @@ def test_a_long_chain_keeps_both_ends_and_counts_the_middle():
     drawn = _drawn(svg)
     half = html_graph.CHAIN_DRAWN_MAX // 2
     assert drawn[:half] == chain[:half] and drawn[-half:] == chain[-half:]
-    assert f"… {100 - 2 * half} more devices on the chain" in svg
+    assert f"{100 - 2 * half} more devices on the chain" in svg
     assert svg.count("class='edge'") == 2 * half - 2 + 2  # both halves' own steps, into and out of the gap
 
 

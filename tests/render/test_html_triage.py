@@ -227,7 +227,7 @@ def test_a_1024_node_page_stays_under_300_kb():
     tags = _parsed(html)
     drawn = {a["data-device"] for t, a in tags if t == "g" and a.get("class") == "dev"}
     assert set(data["root_cause"]["chain"][:24]) <= drawn and set(data["root_cause"]["chain"][-24:]) <= drawn
-    assert "… 12 more devices on the chain" in html
+    assert "12 more devices on the chain" in html
     assert "all 8192 devices: first errors" in html
     assert len([1 for t, a in tags if t == "g" and a.get("class") == "row"]) <= 40
     assert {p["id"] for p in data["problems"]} <= {a["data-problem"] for _t, a in tags if "data-problem" in a}
