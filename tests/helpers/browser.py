@@ -58,3 +58,11 @@ def ink(png):
     raw = small.tobytes()
     pixels = [raw[i:i + 3] for i in range(0, len(raw), 3)]
     return sum(1 for p in pixels if sum(p) < 720) / len(pixels), len(set(pixels))
+
+
+def print_pdf(path, pdf):
+    """Print the page to PDF as a reader's browser would (A4-ish default paper, no header/footer)."""
+    proc = browser("--no-pdf-header-footer", f"--print-to-pdf={pdf}", "file://" + os.path.abspath(str(path)))
+    assert os.path.exists(pdf), proc.stderr[-2000:]
+    with open(pdf, "rb") as fh:
+        return fh.read()

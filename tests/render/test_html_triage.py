@@ -11,7 +11,7 @@ import pytest
 from ascend_doctor import i18n
 from ascend_doctor.render.html_triage import device_errors, render_triage_html
 from tests.helpers import REPO, run_cli
-from tests.helpers.browser import ink, load, needs_chromium, screenshot
+from tests.helpers.browser import ink, load, needs_chromium, print_pdf, screenshot
 from tests.triage.test_rootcause import PEER, Tree, link_timeout
 from tests.triage.test_triage import OOM, write
 
@@ -142,6 +142,10 @@ def test_the_page_in_headless_chromium(lang, tmp_path):
     png = screenshot(out, os.path.join(ARTIFACTS, f"triage_report_{lang}.png"))
     share, colours = ink(png)
     assert share > 0.03 and colours > 20, (share, colours)
+    if lang == "en":  # it prints: a PDF of more than one page, its text kept as text (fonts embedded)
+        pdf = print_pdf(out, tmp_path / "triage.pdf")
+        assert pdf.startswith(b"%PDF") and len(re.findall(rb"/Type\s*/Page[^s]", pdf)) >= 2
+        assert b"/FontFile" in pdf
 
 
 @needs_chromium
