@@ -248,8 +248,11 @@ def _edge(a: Tuple[float, float], b: Tuple[float, float], n: int, same_box: bool
         sy, ey = ay, by + CHIP_H
         mid = (sy + ey) / 2
         c1, c2 = (sx, mid), (ex, mid)
-    mx = 0.125 * sx + 0.375 * c1[0] + 0.375 * c2[0] + 0.125 * ex
-    my = 0.125 * sy + 0.375 * c1[1] + 0.375 * c2[1] + 0.125 * ey
+    # the step's number sits on the curve: at its middle, or near the target for a jump to another row (whose
+    # middle would fall among the numbers of the row's own steps)
+    t = 0.5 if abs(ay - by) < 1 else 0.8
+    mx = (1 - t) ** 3 * sx + 3 * (1 - t) ** 2 * t * c1[0] + 3 * (1 - t) * t ** 2 * c2[0] + t ** 3 * ex
+    my = (1 - t) ** 3 * sy + 3 * (1 - t) ** 2 * t * c1[1] + 3 * (1 - t) * t ** 2 * c2[1] + t ** 3 * ey
     return (f"<g class='edge'><path class='e' d='M{sx:.0f},{sy:.0f} C{c1[0]:.0f},{c1[1]:.0f} {c2[0]:.0f},{c2[1]:.0f} "
             f"{ex:.0f},{ey:.0f}' marker-end='url(#wg-arrow)'/><circle class='en' cx='{mx:.0f}' cy='{my:.0f}' r='8'/>"
             + _text(mx, my + 4, str(n), "ent", "middle") + "</g>")
