@@ -85,6 +85,24 @@ def test_peer_cases_give_a_page_with_the_verdict_chain_and_every_problem(case, t
     assert len(html.encode()) < 60_000
 
 
+@needs_peer
+@needs_chromium
+@pytest.mark.parametrize("case", ["rc_remote_local", "rc_remote_cycle_indegree_only_1"])
+def test_peer_cases_read_back_from_chromium(case, tmp_path):
+    out = tmp_path / "t.html"
+    run_cli("triage", os.path.join(PEER, case), "--format", "html", "-o", str(out))
+    dom, console = load(out)
+    assert console == []
+    data = _triage_json(os.path.join(PEER, case))
+    rc = data["root_cause"]
+    assert re.search(r'id="verdict">.*Root cause: .*</section>', dom, re.S)
+    graph = re.search(r'<svg[^>]*id="wait-graph".*?</svg>', dom, re.S).group(0)
+    assert set(re.findall(r'<g class="dev" data-device="([^"]*)"', graph)) == set(rc["chain"]) | set(rc["devices"])
+    assert graph.count('class="edge"') == len(rc["chain"]) - 1
+    for p in data["problems"]:
+        assert f'data-problem="{p["id"]}"' in dom
+
+
 def _chain_tree(tmp_path):
     """A socket wait chain across two nodes ending at a device known only by its IP, and a third node that
     gave no CANN process log (only a training log)."""
