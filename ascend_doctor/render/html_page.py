@@ -37,7 +37,7 @@ body{max-width:1240px;overflow-wrap:break-word}
 .sev.error{background:#e1d5f0;color:#4a2a7a;border:1px solid #4a2a7a}
 .sev.pass,.sev.ok{background:#d1e7dd;color:#0f5132;border:1px solid #0f5132}
 table.wide{width:100%} table.problems{table-layout:fixed} td{overflow-wrap:anywhere}
-col.c-sev{width:64px} col.c-id{width:17%} col.c-n{width:52px} col.c-where{width:20%} col.c-cause{width:27%}
+col.c-sev{width:78px} col.c-id{width:17%} col.c-n{width:62px} col.c-where{width:20%} col.c-cause{width:27%}
 col.c-fix{width:27%} col.c-fd{width:11%} tr.quote td{border-top:none;padding-top:0} ol.fix{margin:0;padding-left:20px}
 td.num{text-align:right} .muted{color:#666} .small{font-size:12px}
 pre.line{white-space:pre-wrap;word-break:break-all}
