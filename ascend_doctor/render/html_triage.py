@@ -203,7 +203,10 @@ def _first_problem(data: dict, real: List[dict]) -> Optional[dict]:
 
 
 def _graph(rc: dict, errors: Dict[str, Dict[str, Any]]) -> List[str]:
-    chain, roots = list(rc.get("chain") or []), list(rc.get("devices") or [])
+    chain = list(rc.get("chain") or [])
+    # a root is drawn when it is a device or an address; a phrase in its place ("Unknown Device", as ascend-fd
+    # writes where no device can be named) is said in the verdict, not drawn as a device
+    roots = [d for d in rc.get("devices") or [] if split_device(d)[0] is not None or " " not in d]
     devices = {k: True for k in errors if split_device(k)[0] is not None}
     if not chain and not roots and len(devices) < 2:
         return []

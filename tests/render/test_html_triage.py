@@ -203,7 +203,9 @@ def test_fields_of_newer_triage_results_are_shown_when_present(tmp_path):
     data["root_cause"]["first_error_device"] = {"device": "worker-0 device-0", "time": "2024-05-01 10:01:40"}
     data["root_cause"]["last_error_device"] = "worker-1 device-0"
     data["root_cause"]["fault_chains"] = [["worker-0 device-0", "worker-1 device-1"]]
+    data["root_cause"]["devices"] = ["Unknown Device"]
     html = render_triage_html(data)
+    assert "data-device='Unknown Device'" not in html and "<b>Unknown Device</b>" in html
     assert "<code>job/worker-0/x.log:7</code> ×3" in html and "ERROR &lt;weird&gt; thing" in html
     assert "worker-0 device-0 at 2024-05-01 10:01:40" in html and "worker-0 device-0 → worker-1 device-1" in html
 
