@@ -202,11 +202,14 @@ def _first_problem(data: dict, real: List[dict]) -> Optional[dict]:
     return _problem_by_id(real, fp.get("id")) or (real[0] if real else None)
 
 
+def drawn_roots(rc: dict) -> List[str]:
+    """The root devices to draw: devices and addresses; a phrase in a device's place ("Unknown Device", as
+    ascend-fd writes where no device can be named) is said in the verdict, not drawn as a device."""
+    return [d for d in rc.get("devices") or [] if split_device(d)[0] is not None or " " not in d]
+
+
 def _graph(rc: dict, errors: Dict[str, Dict[str, Any]]) -> List[str]:
-    chain = list(rc.get("chain") or [])
-    # a root is drawn when it is a device or an address; a phrase in its place ("Unknown Device", as ascend-fd
-    # writes where no device can be named) is said in the verdict, not drawn as a device
-    roots = [d for d in rc.get("devices") or [] if split_device(d)[0] is not None or " " not in d]
+    chain, roots = list(rc.get("chain") or []), drawn_roots(rc)
     devices = {k: True for k in errors if split_device(k)[0] is not None}
     if not chain and not roots and len(devices) < 2:
         return []
@@ -223,7 +226,7 @@ def _graph(rc: dict, errors: Dict[str, Dict[str, Any]]) -> List[str]:
 
 def _timeline(rc: Optional[dict], errors: Dict[str, Dict[str, Any]], data: dict) -> List[str]:
     rc = rc or {}
-    roots, chain = list(rc.get("devices") or []), list(rc.get("chain") or [])
+    roots, chain = drawn_roots(rc), list(rc.get("chain") or [])
     fe = rc.get("first_error") or {}
     timed = sorted(((k, v) for k, v in errors.items() if v["tf"] is not None), key=lambda kv: (kv[1]["tf"], kv[0]))
     untimed = [k for k, v in errors.items() if v["tf"] is None]
