@@ -143,7 +143,8 @@ EN_LINES = {
          "  -h, --help  show this help message and exit",
          "  --version   show program's version number and exit",
          "Exit codes: 0 healthy (nothing at or above --fail-on), 1 problems found, 2"],
-    ("check",): ["usage: ascend-doctor check [-h] [--format {text,json,markdown,junit,prom}]",
+    ("check",): ["usage: ascend-doctor check [-h]",  # the usage wraps once more since html joined the formats
+                 "                           [--format {text,json,markdown,junit,prom,html}]",
                  "                           [--output FILE] [--only ID [ID ...]]",
                  "Probe versions and devices, run every check, print a fix-it report.",
                  "  -h, --help            show this help message and exit",

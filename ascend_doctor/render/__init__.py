@@ -9,7 +9,8 @@ from ..findings import Report
 
 # format -> module in this package with `render(report, color=False) -> str`. Imported on use only:
 # junit pulls in xml.etree, and a pre-flight printing JSON should not pay for it.
-_MODULES = {"text": "text", "json": "json_report", "markdown": "markdown", "junit": "junit", "prom": "prometheus"}
+_MODULES = {"text": "text", "json": "json_report", "markdown": "markdown", "junit": "junit", "prom": "prometheus",
+            "html": "html_check"}
 FORMATS = tuple(_MODULES)
 
 

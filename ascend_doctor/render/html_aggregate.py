@@ -7,12 +7,12 @@ Sections: verdict, skew table, node × check grid, rank table, baseline drift, p
 
 from __future__ import annotations
 
-from html import escape
 from typing import Any, Dict, List
 
-from ..i18n import _, html_lang, lookup
+from ..i18n import _, lookup
 from .aggregate_text import skew_line, status_word
 from .common import node_words
+from .html_page import BASE_CSS, esc, header_row, page_head
 from .layout import evidence_value
 
 # Above this many nodes the grid draws only nodes with a problem (a 4,096-row grid of
@@ -20,15 +20,7 @@ from .layout import evidence_value
 GRID_ALL_NODES_MAX = 512
 SYMBOL = {"pass": "✓", "warn": "!", "fail": "✗", "error": "?", "skip": "–"}
 
-CSS = """
-body{font:14px/1.4 system-ui,-apple-system,'Segoe UI',sans-serif;margin:24px;color:#1d1d1f;background:#fff}
-h1{font-size:22px;margin:0 0 8px} h2{font-size:17px;margin:28px 0 8px;border-bottom:1px solid #ddd;padding-bottom:4px}
-.verdict{display:inline-block;padding:4px 12px;border-radius:4px;font-weight:700;color:#fff}
-.verdict.ok{background:#1e7e34} .verdict.problems{background:#b02a37}
-table{border-collapse:collapse;margin:6px 0} th,td{border:1px solid #ccc;padding:3px 6px;text-align:left;vertical-align:top}
-th{background:#f3f3f3} code,pre{font:12px/1.35 ui-monospace,Menlo,Consolas,monospace;background:#f6f8fa}
-pre{padding:6px 8px;margin:4px 0;white-space:pre-wrap}
-table.evidence td{white-space:pre-wrap}
+CSS = BASE_CSS + """table.evidence td{white-space:pre-wrap}
 .grid td{padding:0;width:18px;height:18px;text-align:center;font-size:11px}
 .grid th.check{writing-mode:vertical-rl;transform:rotate(180deg);font-weight:400;font-size:11px;white-space:nowrap;padding:4px 1px}
 .grid th.node{font-weight:400;white-space:nowrap}
@@ -39,8 +31,7 @@ table.evidence td{white-space:pre-wrap}
 """
 
 
-def _e(value: Any) -> str:
-    return escape(str(value), quote=True)
+_e = esc
 
 
 def _names(items: List[str], limit: int = 30) -> str:
@@ -50,10 +41,7 @@ def _names(items: List[str], limit: int = 30) -> str:
     return shown
 
 
-def _header(columns: str) -> str:
-    """A table's header row from its column names, |-separated: one message per table, so each word is
-    translated as that table means it."""
-    return "<tr>" + "".join(f"<th>{_e(c)}</th>" for c in columns.split("|")) + "</tr>"
+_header = header_row
 
 
 def _skew_table(result: Dict[str, Any]) -> List[str]:
@@ -160,11 +148,7 @@ def render_aggregate_html(result: Dict[str, Any]) -> str:
     total = result["nodes_total"]
     title = (_("ascend-doctor aggregate: ok ({count} nodes)") if verdict == "ok" else
              _("ascend-doctor aggregate: problems ({count} nodes)")).format(count=total)
-    out = ["<!DOCTYPE html>", f"<html lang='{html_lang()}'><head><meta charset='utf-8'>",
-           # A CSP that forbids every fetch: the file must render from itself alone.
-           "<meta http-equiv='Content-Security-Policy' content=\"default-src 'none'; style-src 'unsafe-inline'\">",
-           f"<title>{_e(title)}</title>",
-           f"<style>{CSS}</style></head><body>",
+    out = page_head(title, CSS) + [
            "<h1>" + _e(_("ascend-doctor: job pre-flight across {count} nodes").format(count=total)) + "</h1>",
            f"<p><span class='verdict {_e(verdict)}' id='verdict'>"
            + _e(_("OK") if verdict == "ok" else _("PROBLEMS")) + "</span></p>"]

@@ -1,4 +1,5 @@
-"""Renderers for `ascend-doctor triage`: text, json, markdown. Pure functions of a TriageResult."""
+"""Renderers for `ascend-doctor triage`: text, json, markdown, html (render/html_triage.py). Pure functions of a
+TriageResult."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from ..i18n import N_, _, lookup
 from .common import INFO_LABEL, severity_tag
 from ..triage.result import Problem, TriageResult, shown_source
 
-FORMATS = ("text", "json", "markdown")
+FORMATS = ("text", "json", "markdown", "html")
 # The severity as a word (markdown table): the JSON keeps the enum value.
 _SEVERITY_WORD = {"fail": N_("fail"), "warn": N_("warn"), "info": INFO_LABEL}
 _COLOR = {"fail": "\033[31;1m", "warn": "\033[33;1m", "info": "\033[2m"}
@@ -26,6 +27,10 @@ def render_triage(result: TriageResult, fmt: str, color: bool = False) -> str:
         return json.dumps(data, indent=indent, ensure_ascii=False) + "\n"
     if fmt == "markdown":
         return _markdown(result)
+    if fmt == "html":
+        from .html_triage import render_triage_html
+
+        return render_triage_html(result.to_json())
     return _text(result, color)
 
 

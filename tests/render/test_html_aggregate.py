@@ -4,32 +4,19 @@ skew, the fix and a coloured node × check grid, from the file alone (no network
 import os
 import re
 import shutil
-import subprocess
 
 import pytest
 
 from tests.helpers.cluster_helpers import FULL_DISKS, node_report, write_report
 from tests.helpers import REPO, run_cli
 from tests.helpers import FIXTURES, run_cli
+from tests.helpers.browser import browser, console_messages, needs_chromium
 
 ARTIFACTS = os.path.join(REPO, "test-artifacts")
 
 
-def _chromium():
-    for name in ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable"):
-        path = shutil.which(name)
-        if path:
-            return path
-    return None
-
-
 def _browser(tmp_path, *args):
-    exe = _chromium()
-    profile = tmp_path / "profile"
-    cmd = [exe, "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-           "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-dev-shm-usage",
-           f"--user-data-dir={profile}", *args]
-    return subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+    return browser(*args, profile=str(tmp_path / "profile"))
 
 
 @pytest.fixture
@@ -55,7 +42,7 @@ def test_html_is_self_contained_and_escaped(html_report):
     assert "@import" not in text and "url(" not in text
 
 
-@pytest.mark.skipif(_chromium() is None, reason="Chromium not installed (Debian: apt-get install -y chromium)")
+@needs_chromium
 def test_html_renders_in_headless_chromium(html_report, tmp_path):
     os.makedirs(ARTIFACTS, exist_ok=True)
     shot = os.path.join(ARTIFACTS, "aggregate_report.png")
@@ -64,7 +51,9 @@ def test_html_renders_in_headless_chromium(html_report, tmp_path):
     url = "file://" + str(html_report)
     proc = _browser(tmp_path, f"--screenshot={shot}", "--window-size=1400,900", url)
     assert os.path.getsize(shot) > 10000, proc.stderr[-2000:]
-    dom = _browser(tmp_path, "--dump-dom", url).stdout
+    loaded = _browser(tmp_path, "--dump-dom", url)
+    dom = loaded.stdout
+    assert console_messages(loaded.stderr) == []
     shutil.copy(str(html_report), os.path.join(ARTIFACTS, "aggregate_report.html"))
     # What the support engineer sees, as the browser parsed it:
     assert re.search(r"<span class=\"verdict problems\" id=\"verdict\">PROBLEMS</span>", dom)
