@@ -46,7 +46,7 @@ if REPO not in sys.path:
     sys.path.insert(0, REPO)
 
 CORPUS = os.path.join(REPO, "tests", "fixtures", "corpus")
-SPLITS = ("heldout", "tune")
+SPLITS = ("heldout", "heldout2", "tune")
 FACTS_CANDIDATES = [os.path.join(REPO, "..", "shared", "reference", "ascend_fd_kb_facts.json"),
                     os.path.join(REPO, "..", "..", "shared", "reference", "ascend_fd_kb_facts.json"),
                     "/work/shared/reference/ascend_fd_kb_facts.json"]
@@ -55,7 +55,7 @@ FACTS_CANDIDATES = [os.path.join(REPO, "..", "shared", "reference", "ascend_fd_k
 ERROR_WORD = re.compile(
     r"(?i)(error|errno|\berr\b|fail|exception|fatal|abort|time ?out|timed out|segmentation fault|sigsegv|"
     r"core dumped|\bkilled\b|traceback|cannot|can't|not (found|supported|exist)|invalid|refused|unable|"
-    r"\bnan\b|\binf\b|lost|stuck|abnormal|denied|panic|\bret(code)?\s*[=:]\s*-?[1-9]|E[0-9A-Z][0-9]{4}\b)")
+    r"\bnan\b|\binf\b|lost|stuck|abnormal|denied|panic|out of memory|\boom\b|\bret(code)?\s*[=:]\s*-?[1-9]|E[0-9A-Z][0-9]{4}\b)")
 # An error-looking line that must be explained or listed (issue 21, item 4).
 ERROR_LINE = re.compile(
     r"(\[(ERROR|E|FATAL|CRITICAL)\]|^\s*\[?[EF]\d{4} |\[rank\d+\]:\[E\d{3,4} |\bERROR\b|"

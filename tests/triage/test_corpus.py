@@ -1,8 +1,8 @@
 """The corpus of real log excerpts (tests/fixtures/corpus) measured by scripts/measure_corpus.py.
 
-The held-out half was collected and labelled before the signatures of data/kb/field_cases.json were written
-and was not tuned on: its figures are floors at what was reached, so a change that loses a fault, borrows a
-peer id or raises a FAIL from an ordinary line shows up here. Raise a floor when a change improves it.
+Each held-out set was collected and labelled before the signatures it measures were written (see FLOORS):
+its figures are floors at what was reached, so a change that loses a fault, borrows a peer id or raises a
+FAIL from an ordinary line shows up here. Raise a floor when a change improves it.
 """
 
 import importlib.util
@@ -15,10 +15,14 @@ from tests.helpers import REPO
 
 SCRIPT = os.path.join(REPO, "scripts", "measure_corpus.py")
 
-# what the held-out half gave when it was first measured with the field_cases signatures (see the docstring)
-HELDOUT_NAMED_PCT_FLOOR = 84.8  # 28 of 33 faulty excerpts
-HELDOUT_BORROWED_PER_10_CEILING = 3.75  # all from signatures older than the corpus (issue 21, item 2)
-HELDOUT_ORDINARY_FAILS_CEILING = 1  # PT_NPU_SYNCHRONIZE_FAILED on ' (function npuSynchronizeDevice)'
+# Floors: what each held-out set gave when it was measured for the first time after its labels were committed.
+# heldout/ (first set): measured once with the field_cases signatures; two signatures were widened afterwards
+# (AI CPU 'exception occurred during', GE 'Graph manager build graph failed'), so its figures now include tuning.
+# heldout2/ (second set): collected and labelled after that, measured once, never tuned on.
+FLOORS = {
+    "heldout": {"named_pct": 84.8, "borrowed_per_10": 3.75, "ordinary_fails": 1},
+    "heldout2": {"named_pct": 68.8, "borrowed_per_10": 1.9, "ordinary_fails": 0},
+}
 
 
 @pytest.fixture(scope="module")
@@ -37,7 +41,7 @@ def heldout(measure):
 def test_every_excerpt_names_its_source_and_expectation(measure):
     for split in measure.SPLITS:
         rows = measure.excerpts(split)
-        assert len(rows) >= 30, split
+        assert len(rows) >= 20, split
         for ex in rows:
             assert re.match(r"https://github\.com/[^/]+/[^/]+/(issues|pull)/\d+$", ex["source"]), ex["name"]
             assert ex["lines"] and any(line.strip() for line in ex["lines"]), ex["name"]
@@ -55,20 +59,21 @@ def test_every_excerpt_comes_from_its_own_issue(measure):
     assert len(sources) == len(set(sources)), sorted(s for s in sources if sources.count(s) > 1)
 
 
-def test_heldout_figures_stay_at_or_above_their_floor(heldout):
-    s = heldout["summary"]
-    assert s["faulty"] >= 30 and s["clean"] >= 5
-    assert s["named_pct"] >= HELDOUT_NAMED_PCT_FLOOR, [r["name"] for r in heldout["excerpts"] if
-                                                       r["expect"] == "fault" and not r["named"]]
-    assert s["ordinary_fails"] <= HELDOUT_ORDINARY_FAILS_CEILING, [
-        (r["name"], r["ordinary_fails"]) for r in heldout["excerpts"] if r["ordinary_fails"]]
-    if heldout["peer_rules"]:
-        assert s["borrowed_per_10"] <= HELDOUT_BORROWED_PER_10_CEILING
+@pytest.mark.parametrize("split", sorted(FLOORS))
+def test_heldout_figures_stay_at_or_above_their_floor(measure, split):
+    m = measure.measure(split)
+    s, floor = m["summary"], FLOORS[split]
+    assert s["faulty"] >= 15 and s["clean"] >= 5
+    assert s["named_pct"] >= floor["named_pct"], [r["name"] for r in m["excerpts"] if
+                                                  r["expect"] == "fault" and not r["named"]]
+    assert s["ordinary_fails"] <= floor["ordinary_fails"], [
+        (r["name"], r["ordinary_fails"]) for r in m["excerpts"] if r["ordinary_fails"]]
+    if m["peer_rules"]:
+        assert s["borrowed_per_10"] <= floor["borrowed_per_10"]
 
 
 def test_clean_excerpts_give_no_failure(heldout, measure):
-    tune = measure.measure("tune")
-    for m in (heldout, tune):
+    for m in (heldout, measure.measure("heldout2"), measure.measure("tune")):
         assert [r["name"] for r in m["excerpts"] if r["expect"] == "clean" and r["ordinary_fails"]] == []
 
 
