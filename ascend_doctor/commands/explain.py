@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import difflib
 import json
-import re
 import sys
 from typing import Dict, List, Optional, Tuple
 
@@ -19,8 +18,6 @@ from ..i18n import _, get_lang, lookup, sentences
 from .common import add_kb_option, load_kb, write_output
 
 WIDTH = 80
-# CANN error codes: E, the module character, four digits (EI0006, EZ9999, E19999, EL0004)
-ERROR_CODE = re.compile(r"^E[0-9A-Z][0-9]{4}$", re.I)
 
 
 def register(sub) -> None:
@@ -78,36 +75,20 @@ def explain_pitfall(pitfall, kb, checks) -> dict:
             "signatures": [{"id": s.id, "title": s.text()[0]} for s in kb.signatures if s.pitfall == pitfall.id]}
 
 
-def signatures_for_code(kb, code: str) -> List:
-    """Signatures that recognise a CANN error code: named in the id, a pattern, an all_of string or an example."""
-    token = re.compile(rf"(?<![0-9A-Za-z]){re.escape(code)}(?![0-9A-Za-z])")
-    out = []
-    for s in kb.signatures:
-        texts = [s.id.replace("_", " ")] + s.patterns() + [lit for alt in s.all_of for lit in alt] + list(s.examples)
-        if any(token.search(t) for t in texts):
-            out.append(s)
-    # the ones that name the code in their own id first: they are about it, the others only mention it
-    return sorted(out, key=lambda s: code.upper() not in s.id.upper())
-
-
 def resolve(query: str, kb) -> Tuple[str, object]:
-    """(kind, thing) for an id; CliError with the closest ids when nothing is called that."""
+    """(kind, thing) for an id: a check (its spec), a pitfall, else what the one index (`lookup.find`) says
+    (an Entry); CliError with the closest names when nothing is called that."""
+    from ..lookup import find, known_names
+
     key = query.strip()
     checks = _checks()
     lowered = {k.lower(): k for k in checks}
     if key.lower() in lowered:
         return "check", checks[lowered[key.lower()]]
-    if key.upper() in kb.pitfalls:
-        return "pitfall", kb.pitfalls[key.upper()]
-    by_id = {s.id.upper(): s for s in kb.signatures}
-    if key.upper() in by_id:
-        return "signature", [by_id[key.upper()]]
-    fd = kb.by_ascend_fd(key) or [s for s in kb.signatures if key.lower() in (f.lower() for f in s.ascend_fd)]
-    if fd:
-        return "ascend_fd", fd
-    if ERROR_CODE.match(key):
-        return "error_code", signatures_for_code(kb, key.upper())
-    names = list(checks) + list(kb.pitfalls) + [s.id for s in kb.signatures]
+    entry = find(key, kb)
+    if entry is not None:
+        return entry.kind, (entry.pitfall if entry.kind == "pitfall" else entry)
+    names = list(checks) + known_names(kb)
     close = difflib.get_close_matches(key, names, n=3, cutoff=0.6) or \
         difflib.get_close_matches(key.upper(), [n.upper() for n in names], n=3, cutoff=0.6)
     if close:
@@ -179,6 +160,95 @@ def _readable_source(source: str) -> str:
     return source
 
 
+def _code_text(entry) -> List[str]:
+    """The head of an error-code answer: what the code is, and where its signatures come from."""
+    info, code, sigs = entry.info, entry.key, entry.signatures
+    out: List[str] = []
+    if info.get("name"):
+        out += _wrap(_("{code}: {name} (AscendCL return code): {meaning}").format(
+            code=code, name=info["name"], meaning=info["meaning"]), "  ", "")
+    if info.get("inner_error"):
+        out += _wrap(_("{code}: an inner error of a CANN module: the TraceBack lines after it and the plog give "
+                       "the reason.").format(code=code), "  ", "")
+    if info.get("ascend_fd") and not info.get("unknown") and not any(code in s.id for s in sigs) and \
+            not info.get("inner_error") and len(sigs) and all(s.kind == "wrapper" for s in sigs):
+        out += _wrap(sentences(
+            _("{code}: no entry of its own in the knowledge base; the generic entry below applies (ascend-fd "
+              "reports it as {fd}).").format(code=code, fd=info["ascend_fd"]),
+            _("The lines after it in the log (Possible Cause / Solution, and the plog) say more; if they do "
+              "not help, collect with `ascend-doctor collect --logs <dir>` and send the archive to Huawei "
+              "support.")), "  ", "")
+    elif info.get("unknown"):
+        out += _wrap(sentences(
+            _("{code}: a CANN error code the knowledge base has no entry for.").format(code=code),
+            _("The lines after it in the log (Possible Cause / Solution, and the plog) say more; if they do "
+              "not help, collect with `ascend-doctor collect --logs <dir>` and send the archive to Huawei "
+              "support.")), "  ", "")
+    elif not sigs:
+        out += _wrap(_("No signature of the knowledge base names this code: the call that returned it is on the "
+                       "same log line, and the lines after it and the plog say more."), "  ", "")
+    if sigs:
+        out += ([""] if out else []) + _wrap(_("{code}: recognised by {count} signature(s):").format(
+            code=code, count=len(sigs)), "", "") + [""]
+    return out
+
+
+def _range(lo, hi, unit: str) -> str:
+    text = f">= {lo}" if hi is None else f"{lo}-{hi}"
+    return f"{text} {unit}".rstrip()
+
+
+def explain_variable(entry) -> dict:
+    """An HCCL variable as data: its table row with the texts in the reader's language."""
+    from ..hccl_env import data_text, family_name
+    from ..i18n import get_lang
+
+    spec = entry.info["variable"]
+    zh = get_lang() == "zh" and spec.get("meaning_zh")
+    return {"name": spec["name"], "meaning": (spec.get("meaning_zh") if zh else spec.get("meaning")) or "",
+            "type": spec["type"], "default": spec.get("default"), "unit": spec.get("unit", ""),
+            "range": spec.get("range"), "values": spec.get("values"),
+            "by_family": {family_name(f): v for f, v in (spec.get("by_family") or {}).items()},
+            "note": data_text(spec.get("note")) or "", "source": spec["source"],
+            "signatures": [{"id": s.id, "title": s.text()[0]} for s in entry.signatures],
+            "check": "ascend-doctor check --only hccl.env_values"}
+
+
+def _variable_text(e: dict) -> List[str]:
+    unit = e["unit"]
+    out = [_("{name}  (HCCL environment variable)").format(name=e["name"]), ""]
+    out += [_("What it does:")] + _wrap(e["meaning"] or e["note"] or _("see its HCCL document (below)."))
+    if e["default"] is not None:
+        out += _wrap(_("Default: {value}").format(value=f"{e['default']} {unit}".rstrip()), "    ", "")
+    if e["range"]:
+        out += _wrap(_("Range: {range}").format(range=_range(e["range"][0], e["range"][1], unit)), "    ", "")
+    for family, spec in e["by_family"].items():
+        if spec.get("range"):
+            out += _wrap(_("on {family}: {range}").format(family=family, range=_range(
+                spec["range"][0], spec["range"][1], unit)), "      ", "  ")
+    if e["values"]:
+        out += _wrap(_("Values: {values}").format(values=", ".join(e["values"])), "    ", "")
+    if e["note"] and e["meaning"]:
+        out += _wrap(_("Note: {note}").format(note=e["note"]), "    ", "")
+    if e["signatures"]:
+        out += ["", _("Signatures that mention it:")]
+        for s in e["signatures"]:
+            out += _wrap(s["title"], "      ", f"  {s['id']}: ") if len(s["id"]) < 36 else \
+                [f"  {s['id']}"] + _wrap(s["title"], "      ")
+    out += ["", _("Check the value on this machine:"), f"  {e['check']}", ""]
+    out += _wrap(_("Where it comes from: {source}").format(source=e["source"]), "  ", "")
+    return out
+
+
+def _root_cause_text(entry) -> List[str]:
+    out = _wrap(_("{kind}: a root-cause verdict of `ascend-doctor triage` (the bracket after 'Root cause:')").format(
+        kind=entry.key), "  ", "") + ["", _("How to act on it:")]
+    for n, step in enumerate(entry.info["fix"], 1):
+        out += _wrap(step, " " * (4 + len(str(n))), f"  {n}. ")
+    out += [""] + _wrap(_("Where it comes from: {source}").format(source="docs/root-cause.md"), "  ", "")
+    return out
+
+
 def run(args) -> int:
     from .kb import _sig_json, _sig_text
 
@@ -192,26 +262,28 @@ def run(args) -> int:
         entry = explain_pitfall(thing, kb, _checks())
         obj = {"query": args.id, "kind": kind, "pitfall": entry}
         lines = _pitfall_text(entry)
+    elif kind == "hccl_env":
+        entry = explain_variable(thing)
+        obj = {"query": args.id, "kind": kind, "variable": entry}
+        lines = _variable_text(entry)
+    elif kind == "root_cause":
+        obj = {"query": args.id, "kind": kind, "root_cause": {"kind": thing.key, "fix": thing.info["fix"]}}
+        lines = _root_cause_text(thing)
     else:
-        sigs = thing
+        sigs = thing.signatures
         obj = {"query": args.id, "kind": kind, "signatures": [_sig_json(s) for s in sigs]}
         lines = []
         if kind == "error_code":
-            if not sigs:
-                lines += _wrap(sentences(
-                    _("{code}: a CANN error code the knowledge base has no entry for.").format(code=args.id.upper()),
-                    _("The lines after it in the log (Possible Cause / Solution, and the plog) say more; if they do "
-                      "not help, collect with `ascend-doctor collect --logs <dir>` and send the archive to Huawei "
-                      "support.")), "  ", "")
-            else:
-                lines += _wrap(_("{code}: recognised by {count} signature(s):").format(
-                    code=args.id.upper(), count=len(sigs)), "", "") + [""]
+            obj["code"] = dict(thing.info)
+            lines += _code_text(thing)
         elif kind == "ascend_fd":
             lines += _wrap(_("{id}: an ascend-fd fault id, recognised by {count} signature(s):").format(
                 id=args.id, count=len(sigs)), "", "")
             lines.append("")
         for s in sigs:
             lines += _sig_text(kb, s) + [""]
+        if kind == "error_code" and thing.info.get("source"):
+            lines += _wrap(_("Where it comes from: {source}").format(source=thing.info["source"]), "  ", "")
         if lines and lines[-1] == "":
             lines.pop()
     if args.format == "json":

@@ -146,20 +146,17 @@ def _emit(args, obj, lines: List[str]) -> None:
 # ---- actions ----
 
 def _show(kb, args) -> int:
+    from ..lookup import find
+
     key = args.id.strip()
-    sigs, pitfall = [], None
-    by_id = {s.id.upper(): s for s in kb.signatures}
-    if key.upper() in by_id:
-        sigs = [by_id[key.upper()]]
-    elif key.upper() in kb.pitfalls:
-        pitfall = kb.pitfalls[key.upper()]
-        sigs = [s for s in kb.signatures if s.pitfall == pitfall.id]
-    else:
-        sigs = kb.by_ascend_fd(key) or [s for s in kb.signatures if key.lower() in (f.lower() for f in s.ascend_fd)]
-    if not sigs and pitfall is None:
+    entry = find(key, kb)
+    if entry is None:
         raise CliError(_("kb show: {key} is not a signature id, a pitfall id (P01..P{last}) or an ascend-fd id the "
                          "knowledge base knows (try: ascend-doctor kb search WORD)").format(
             key=repr(key), last=f"{len(kb.pitfalls):02d}"))
+    if entry.kind not in ("signature", "pitfall", "ascend_fd"):
+        return _show_other(kb, args, entry)
+    sigs, pitfall = entry.signatures, entry.pitfall
     lines: List[str] = []
     if pitfall is not None:
         p_title, p_advice = pitfall.text()
@@ -173,6 +170,26 @@ def _show(kb, args) -> int:
                                                                           (pitfall.id,) + pitfall.text())),
            "signatures": [_sig_json(s) for s in sigs]}
     _emit(args, obj, lines[:-1] if lines and lines[-1] == "" else lines)
+    return EXIT_OK
+
+
+def _show_other(kb, args, entry) -> int:
+    """A code, an HCCL variable or a root-cause verdict: the same answer as `explain` gives (one index)."""
+    from .explain import _code_text, _root_cause_text, _variable_text, explain_variable
+
+    if entry.kind == "hccl_env":
+        var = explain_variable(entry)
+        _emit(args, {"query": entry.key, "variable": var}, _variable_text(var))
+        return EXIT_OK
+    if entry.kind == "root_cause":
+        _emit(args, {"query": entry.key, "root_cause": {"kind": entry.key, "fix": entry.info["fix"]}},
+              _root_cause_text(entry))
+        return EXIT_OK
+    lines = _code_text(entry)
+    for sig in entry.signatures:
+        lines += _sig_text(kb, sig) + [""]
+    _emit(args, {"query": args.id.strip(), "code": dict(entry.info), "signatures": [_sig_json(s) for s in entry.signatures]},
+          lines[:-1] if lines and lines[-1] == "" else lines)
     return EXIT_OK
 
 

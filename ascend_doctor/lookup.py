@@ -1,0 +1,150 @@
+"""One index of what a user pastes or a report prints, behind `explain`, `kb show` and the ids `triage` prints.
+
+`find(query, kb)` answers for: a signature id (ours), an ascend-fd fault id (also the generic code form the
+peer prints, `AISW_CANN_ERRCODE_Custom_EE1002`), a pitfall (P08), a CANN error code (EI0006, EZ9999, E89999,
+EE1002), an AscendCL return code (107010, 507014; data/acl_return_codes.json), a torch_npu error code
+(ERR99999), an HCCL environment variable (HCCL_CONNECT_TIMEOUT; data/hccl_env.json) and a root-cause verdict of
+`triage` (cluster_exception_location). Check ids need the check registry and are resolved by `explain` first.
+A code's signatures: the ones whose id, pattern, literals or examples name it (those naming it in their id
+first); a CANN inner error (x9999, EE8888) goes to the inner-error entry first, never to an entry that only
+matches a range of codes; a code no signature names goes to the generic entry that carries it, as the peer does.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Dict, List, Optional
+
+CANN_CODE = re.compile(r"^E[0-9A-Z][0-9]{4}$", re.I)  # EI0006, EZ9999, E19999, EL0004, EE1002, E89999
+ACL_CODE = re.compile(r"^[1-5][0-9]{5}$")  # 107010, 207001, 507014
+TORCH_NPU_CODE = re.compile(r"^ERR[0-9]{5}$", re.I)  # ERR00100, ERR99999
+HCCL_VARIABLE = re.compile(r"^(HCCL|HCOMM)_[A-Z0-9_]+$", re.I)
+# the generic entries of the peer that carry any code of their family: their id + "_" + the code is what it prints
+GENERIC_FD = {"cann": "AISW_CANN_ERRCODE_Custom", "torch_npu": "AISW_PyTorch_ERRCODE_Common"}
+# the signature a CANN inner error (module's x9999, runtime's EE8888) belongs to
+INNER_ERROR_ID = "CANN_INNER_ERROR_X9999"
+
+
+class Entry:
+    """What a query is: `kind` (signature, ascend_fd, pitfall, error_code, hccl_env, root_cause), the key as
+    shown, the signatures that explain it, and the kind's own facts (`info`)."""
+
+    def __init__(self, kind: str, key: str, signatures=None, info: Optional[dict] = None, pitfall=None):
+        self.kind = kind
+        self.key = key
+        self.signatures = list(signatures or [])
+        self.info = dict(info or {})
+        self.pitfall = pitfall
+
+
+def acl_codes() -> dict:
+    from .data import load_data_file
+
+    return load_data_file("acl_return_codes.json")
+
+
+def code_family(code: str) -> Optional[str]:
+    if CANN_CODE.match(code):
+        return "cann"
+    if ACL_CODE.match(code):
+        return "acl"
+    if TORCH_NPU_CODE.match(code):
+        return "torch_npu"
+    return None
+
+
+def is_inner_error(code: str) -> bool:
+    c = code.upper()
+    return bool(CANN_CODE.match(c)) and (c[2:] == "9999" or c == "EE8888")
+
+
+def signatures_naming(kb, code: str) -> List:
+    """Signatures that name a code: in the id, a pattern, an all_of string or an example (id first)."""
+    token = re.compile(rf"(?<![0-9A-Za-z]){re.escape(code)}(?![0-9A-Za-z])")
+    out = []
+    for s in kb.signatures:
+        texts = [s.id.replace("_", " ")] + s.patterns() + [lit for alt in s.all_of for lit in alt] + list(s.examples)
+        if any(token.search(t) for t in texts):
+            out.append(s)
+    return sorted(out, key=lambda s: code.upper() not in s.id.upper())
+
+
+def code_entry(kb, code: str) -> Optional[Entry]:
+    """A CANN, AscendCL or torch_npu code: its meaning where the vendor lists it, and the signatures for it."""
+    family = code_family(code)
+    if family is None:
+        return None
+    code = code.upper()
+    sigs = signatures_naming(kb, code)
+    info: Dict[str, object] = {"code": code, "family": family}
+    if family == "acl":
+        known = acl_codes()
+        if code in known["codes"]:
+            info.update(known["codes"][code])
+            info["source"] = known["source"]
+    if is_inner_error(code):
+        inner = [s for s in kb.signatures if s.id == INNER_ERROR_ID]
+        sigs = inner + [s for s in sigs if s.id != INNER_ERROR_ID]
+        info["inner_error"] = True
+    if not sigs and family in GENERIC_FD:
+        sigs = kb.by_ascend_fd(GENERIC_FD[family])
+        if sigs:
+            info["ascend_fd"] = f"{GENERIC_FD[family]}_{code}"
+    if not sigs and "name" not in info:
+        info["unknown"] = True
+    return Entry("error_code", code, sigs, info)
+
+
+def hccl_variable(name: str) -> Optional[dict]:
+    from .hccl_env import variables_by_name
+
+    return variables_by_name().get(name.upper())
+
+
+def root_cause_fix(kind: str) -> Optional[List[str]]:
+    """The fix steps of a root-cause verdict of `triage`, in the current language."""
+    from .triage.rootcause import FIX, fix_steps
+
+    return fix_steps(kind) if kind in FIX else None
+
+
+def find(query: str, kb) -> Optional[Entry]:
+    key = query.strip()
+    up = key.upper()
+    by_id = {s.id.upper(): s for s in kb.signatures}
+    if up in by_id:
+        return Entry("signature", by_id[up].id, [by_id[up]])
+    if up in kb.pitfalls:
+        p = kb.pitfalls[up]
+        return Entry("pitfall", p.id, [s for s in kb.signatures if s.pitfall == p.id], pitfall=p)
+    fd = kb.by_ascend_fd(key) or [s for s in kb.signatures if key.lower() in (f.lower() for f in s.ascend_fd)]
+    if fd:
+        return Entry("ascend_fd", key, fd)
+    for family, base in GENERIC_FD.items():  # the peer's generic entry with the code appended
+        if up.startswith(base.upper() + "_"):
+            code = key[len(base) + 1:]
+            entry = code_entry(kb, code) if code_family(code) else None
+            if entry is not None:
+                entry.info["ascend_fd"] = f"{base}_{code.upper()}"
+                return entry
+    entry = code_entry(kb, key)
+    if entry is not None:
+        return entry
+    if HCCL_VARIABLE.match(key):
+        spec = hccl_variable(key)
+        if spec is not None:
+            token = re.compile(rf"(?<![A-Z0-9_]){re.escape(spec['name'])}(?![A-Z0-9_])")
+            naming = [s for s in kb.signatures if token.search(s.title) or token.search(s.cause)]
+            return Entry("hccl_env", spec["name"], naming, {"variable": spec})
+    fix = root_cause_fix(key.lower())
+    if fix is not None:
+        return Entry("root_cause", key.lower(), [], {"fix": fix})
+    return None
+
+
+def known_names(kb) -> List[str]:
+    """Every name `find` answers for by name (for 'did you mean')."""
+    from .hccl_env import variables_by_name
+    from .triage.rootcause import FIX
+
+    return list(kb.pitfalls) + [s.id for s in kb.signatures] + list(variables_by_name()) + list(FIX)

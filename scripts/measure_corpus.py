@@ -1,0 +1,244 @@
+#!/usr/bin/env python3
+"""Measure `triage` on the corpus of real log excerpts (tests/fixtures/corpus/{heldout,tune}).
+
+    python scripts/measure_corpus.py                 # the held-out half (never tuned on)
+    python scripts/measure_corpus.py --split tune    # the half signatures were written against
+    python scripts/measure_corpus.py --split all --json
+
+Each excerpt is a file of real lines copied from a public issue, with a header of `#% key: value` lines
+(stripped before triage sees the file, so line numbers are the excerpt's own):
+
+    #% source: https://github.com/OWNER/REPO/issues/N
+    #% expect: fault            (or: clean)
+    #% fault: REGEX             (what a correct answer is about, matched case-insensitively
+                                 against a reported problem's id and English title)
+
+The header was written when the excerpt was collected, before the signatures that now match it.
+Reported, in the terms of issue 21's "Done when" line:
+
+- specific fault named: faulty excerpts where a problem that is not a wrapper (class `wrapper`, such
+  as a bare "CANN reported an error code" entry) matches the `fault` regex;
+- peer id the line does not support: files where a problem carries an ascend-fd id whose own rule
+  (its `all_of` alternatives or `regex` in shared/reference/ascend_fd_kb_facts.json) holds on none of
+  the lines that problem matched;
+- FAIL from an ordinary line: problems of severity fail whose matched lines all look ordinary (no
+  error word, code or level), plus any FAIL in an excerpt labelled clean;
+- unexplained errors: error-looking lines (an ERROR/E/F level, a Python `...Error:`/`Exception:`,
+  `Traceback`, `Segmentation fault`, `core dumped`, `Killed`) that no reported problem matched, and
+  whether triage lists each of them in `unexplained_errors`.
+
+Exit status 0; `--floor` files (tests/triage/test_corpus.py) turn figures into checks.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import sys
+import tempfile
+from typing import Dict, List, Optional
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+if REPO not in sys.path:
+    sys.path.insert(0, REPO)
+
+CORPUS = os.path.join(REPO, "tests", "fixtures", "corpus")
+SPLITS = ("heldout", "heldout2", "heldout3", "tune")
+FACTS_CANDIDATES = [os.path.join(REPO, "..", "shared", "reference", "ascend_fd_kb_facts.json"),
+                    os.path.join(REPO, "..", "..", "shared", "reference", "ascend_fd_kb_facts.json"),
+                    "/work/shared/reference/ascend_fd_kb_facts.json"]
+
+# An ordinary line: none of these. Words of failure, a CANN error code, an error level, a return code.
+ERROR_WORD = re.compile(
+    r"(?i)(error|errno|\berr\b|fail|exception|fatal|abort|time ?out|timed out|segmentation fault|sigsegv|"
+    r"core dumped|\bkilled\b|traceback|cannot|can't|not (found|supported|exist)|invalid|refused|unable|"
+    r"\bnan\b|\binf\b|lost|stuck|abnormal|denied|panic|out of memory|\boom\b|\bret(code)?\s*[=:]\s*-?[1-9]|E[0-9A-Z][0-9]{4}\b)")
+# An error-looking line that must be explained or listed (issue 21, item 4).
+ERROR_LINE = re.compile(
+    r"(\[(ERROR|E|FATAL|CRITICAL)\]|^\s*\[?[EF]\d{4} |\[rank\d+\]:\[E\d{3,4} |\bERROR\b|"
+    r"\b[A-Za-z_.]*(Error|Exception)(\[[^\]]*\])?: |^\s*Traceback \(most recent call last\)|"
+    r"Segmentation fault|core dumped|^\s*Killed\b|\bE[0-9A-Z][0-9]{4}: )")
+
+
+def read_excerpt(path: str) -> dict:
+    head: Dict[str, str] = {}
+    body: List[str] = []
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            if line.startswith("#% ") and not body:
+                key, _, value = line[3:].partition(":")
+                head[key.strip()] = value.strip()
+            else:
+                body.append(line.rstrip("\n"))
+    expect = head.get("expect")
+    if expect not in ("fault", "clean") or not head.get("source") or (expect == "fault" and not head.get("fault")):
+        raise SystemExit(f"{path}: header needs '#% source:', '#% expect: fault|clean' and, for a fault, '#% fault:'")
+    return {"name": os.path.basename(path), "path": path, "source": head["source"], "expect": expect,
+            "fault": head.get("fault"), "lines": body}
+
+
+def excerpts(split: str) -> List[dict]:
+    dirs = SPLITS if split == "all" else (split,)
+    out = []
+    for d in dirs:
+        base = os.path.join(CORPUS, d)
+        for name in sorted(os.listdir(base)):
+            if name.endswith(".log"):
+                out.append(dict(read_excerpt(os.path.join(base, name)), split=d))
+    return out
+
+
+def facts() -> Optional[Dict[str, dict]]:
+    for path in FACTS_CANDIDATES:
+        if os.path.isfile(path):
+            with open(path, encoding="utf-8") as f:
+                return {e["id"]: e for e in json.load(f)["entries"]}
+    return None
+
+
+def fd_rule_holds(entry: Optional[dict], lines: List[str]) -> bool:
+    """The ascend-fd entry's own rule on these lines: one alternative's literals all in one line, or its regex."""
+    if entry is None:
+        return False
+    alts = entry.get("all_of") or []
+    if alts and isinstance(alts[0], str):
+        alts = [alts]
+    regex = entry.get("regex")
+    for line in lines:
+        if any(alt and all(lit in line for lit in alt) for alt in alts):
+            return True
+        if regex:
+            try:
+                if re.search(regex, line):
+                    return True
+            except re.error:
+                pass
+    return False
+
+
+def _listed(entry, lines: List[str]) -> Optional[int]:
+    """The excerpt line an `unexplained_errors` entry stands for (entries: dict with line/text, or a string)."""
+    if isinstance(entry, dict):
+        n = entry.get("line")
+        if isinstance(n, int):
+            return n
+        text = entry.get("text") or entry.get("line_text") or ""
+    else:
+        text = str(entry)
+    text = text.strip()
+    for i, line in enumerate(lines, 1):
+        if text and line.strip() == text:
+            return i
+    return None
+
+
+def measure_one(ex: dict, kb, fd_facts) -> dict:
+    from ascend_doctor.triage.scan import triage_paths
+
+    tmp = tempfile.mkdtemp(prefix="corpus-")
+    try:
+        path = os.path.join(tmp, ex["name"])
+        with open(path, "w", encoding="utf-8") as f:
+            f.write("\n".join(ex["lines"]) + "\n")
+        result = triage_paths([path], kb).to_json()
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    lines = ex["lines"]
+    fault_re = re.compile(ex["fault"], re.I) if ex["fault"] else None
+    named, generic, borrowed, ordinary_fails, explained = [], [], [], [], set()
+    for p in result["problems"]:
+        sig = kb.signature(p["signature"]) if p.get("signature") else None
+        matched = [i for i, line in enumerate(lines, 1) if sig is not None and sig.search(line)]
+        explained.update(matched)
+        texts = [lines[i - 1] for i in matched] or [p.get("line") or ""]
+        if fault_re is not None and fault_re.search(f"{p['id']} {p['title']}"):
+            (generic if p.get("class") == "wrapper" else named).append(p["id"])
+        for fd in p.get("ascend_fd") or []:
+            if fd_facts is not None and not fd_rule_holds(fd_facts.get(fd), texts):
+                borrowed.append(f"{p['id']}: {fd}")
+        if p.get("severity") == "fail" and (ex["expect"] == "clean" or not any(ERROR_WORD.search(t) for t in texts)):
+            ordinary_fails.append(p["id"])
+    error_lines = [i for i, line in enumerate(lines, 1) if ERROR_LINE.search(line)]
+    listed = {_listed(e, lines) for e in result.get("unexplained_errors") or []}
+    seen_text, unexplained = set(), []
+    for i in error_lines:
+        key = lines[i - 1].strip()
+        if i in explained or key in seen_text:
+            continue
+        seen_text.add(key)
+        unexplained.append({"line": i, "text": key[:160], "listed": i in listed})
+    return {"name": ex["name"], "split": ex["split"], "source": ex["source"], "expect": ex["expect"],
+            "named": named, "generic_only": generic if not named else [],
+            "problems": [p["id"] for p in result["problems"]], "borrowed_peer_ids": borrowed,
+            "ordinary_fails": ordinary_fails, "unexplained": unexplained}
+
+
+def summarise(rows: List[dict]) -> dict:
+    faulty = [r for r in rows if r["expect"] == "fault"]
+    unexplained = [u for r in rows for u in r["unexplained"]]
+    return {
+        "excerpts": len(rows), "faulty": len(faulty), "clean": len(rows) - len(faulty),
+        "named": sum(1 for r in faulty if r["named"]),
+        "named_pct": round(100.0 * sum(1 for r in faulty if r["named"]) / len(faulty), 1) if faulty else 0.0,
+        "generic_only": sum(1 for r in faulty if not r["named"] and r["generic_only"]),
+        "borrowed_files": sum(1 for r in rows if r["borrowed_peer_ids"]),
+        "borrowed_per_10": round(10.0 * sum(1 for r in rows if r["borrowed_peer_ids"]) / len(rows), 2) if rows else 0.0,
+        "ordinary_fails": sum(len(r["ordinary_fails"]) for r in rows),
+        "unexplained_errors": len(unexplained),
+        "unexplained_listed": sum(1 for u in unexplained if u["listed"]),
+    }
+
+
+def measure(split: str = "heldout") -> dict:
+    from ascend_doctor.i18n import set_lang
+    from ascend_doctor.knowledge import load_knowledge_base
+
+    set_lang("en")
+    kb = load_knowledge_base()
+    fd_facts = facts()
+    rows = [measure_one(ex, kb, fd_facts) for ex in excerpts(split)]
+    return {"split": split, "peer_rules": fd_facts is not None, "summary": summarise(rows), "excerpts": rows}
+
+
+def text_report(m: dict) -> str:
+    s = m["summary"]
+    out = [f"corpus {m['split']}: {s['excerpts']} excerpts ({s['faulty']} faulty, {s['clean']} clean)",
+           f"  specific fault named:        {s['named']}/{s['faulty']} = {s['named_pct']}% of faulty excerpts"
+           f" ({s['generic_only']} more only by a wrapper entry)",
+           "  peer id the line does not support: " + (
+               f"{s['borrowed_files']} files = {s['borrowed_per_10']} in 10" if m["peer_rules"]
+               else "not measured (shared/reference/ascend_fd_kb_facts.json not found)"),
+           f"  FAIL from an ordinary line:  {s['ordinary_fails']}",
+           f"  unexplained error lines:     {s['unexplained_errors']} ({s['unexplained_listed']} listed by triage)"]
+    misses = [r for r in m["excerpts"] if r["expect"] == "fault" and not r["named"]]
+    if misses:
+        out += ["", "faulty excerpts without the specific fault:"]
+        out += [f"  {r['name']}: {', '.join(r['problems']) or 'nothing reported'}  <{r['source']}>" for r in misses]
+    for key, title in (("borrowed_peer_ids", "peer ids the lines do not support:"),
+                       ("ordinary_fails", "FAIL from an ordinary line:")):
+        rows = [r for r in m["excerpts"] if r[key]]
+        if rows:
+            out += ["", title] + [f"  {r['name']}: {'; '.join(r[key])}" for r in rows]
+    rows = [r for r in m["excerpts"] if r["unexplained"]]
+    if rows:
+        out += ["", "error lines no problem explains (+ = listed in unexplained_errors):"]
+        for r in rows:
+            out += [f"  {'+' if u['listed'] else '-'} {r['name']}:{u['line']}: {u['text']}" for u in r["unexplained"]]
+    return "\n".join(out) + "\n"
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n", 1)[0])
+    ap.add_argument("--split", choices=SPLITS + ("all",), default="heldout")
+    ap.add_argument("--json", action="store_true", help="print the measurement as JSON")
+    args = ap.parse_args(argv)
+    m = measure(args.split)
+    sys.stdout.write(json.dumps(m, indent=1, ensure_ascii=False) + "\n" if args.json else text_report(m))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

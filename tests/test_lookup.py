@@ -1,0 +1,45 @@
+"""ascend_doctor/lookup.py: the one index behind explain, kb show and the ids triage prints."""
+
+import pytest
+
+from ascend_doctor import lookup
+from ascend_doctor.knowledge import load_knowledge_base
+
+
+@pytest.fixture(scope="module")
+def kb():
+    return load_knowledge_base()
+
+
+def test_code_families():
+    assert lookup.code_family("EI0006") == "cann" and lookup.code_family("ee1002") == "cann"
+    assert lookup.code_family("507014") == "acl" and lookup.code_family("ERR99999") == "torch_npu"
+    assert lookup.code_family("5070140") is None and lookup.code_family("P13") is None
+    assert lookup.is_inner_error("E89999") and lookup.is_inner_error("EE8888") and not lookup.is_inner_error("EI0006")
+
+
+def test_a_signature_id_wins_over_a_code_it_contains(kb):
+    e = lookup.find("CANN_AICORE_TIMEOUT_507014", kb)
+    assert e.kind == "signature" and [s.id for s in e.signatures] == ["CANN_AICORE_TIMEOUT_507014"]
+
+
+def test_a_numeric_code_gets_its_vendor_meaning_even_without_a_signature(kb):
+    e = lookup.find("107010", kb)
+    assert e.kind == "error_code" and e.info["name"] == "ACL_ERROR_RT_FILE_WRITE" and "unknown" not in e.info
+    e = lookup.find("599999", kb)  # not a listed AscendCL code, named by no signature
+    assert e.info.get("unknown") and e.signatures == []
+
+
+def test_every_listed_acl_code_has_a_name_and_meaning():
+    codes = lookup.acl_codes()["codes"]
+    assert {"107010", "507014", "507018", "507034", "507048", "500002"} <= set(codes)
+    assert codes["507014"]["name"] == "ACL_ERROR_RT_AICORE_TIMEOUT" and codes["507015"]["name"].endswith("EXCEPTION")
+
+
+def test_variables_and_verdicts(kb):
+    e = lookup.find("hccl_buffsize", kb)
+    assert e.kind == "hccl_env" and e.key == "HCCL_BUFFSIZE" and e.info["variable"]["default"] == "200"
+    assert lookup.find("HCCL_NOT_A_VARIABLE", kb) is None
+    e = lookup.find("cluster_exception_location", kb)
+    assert e.kind == "root_cause" and e.info["fix"]
+    assert lookup.find("nothing_like_this", kb) is None
