@@ -436,7 +436,8 @@ class Matrix:
     def nvidia_driver_min(self, cuda: Any) -> Dict[str, Any]:
         """The NVIDIA driver a CUDA runtime needs (rules.nvidia_driver_cuda): {"cuda", "runs" (NVIDIA's least driver
         it runs on at all), "asked" (the most a source asks: MindSpore's guide or the toolkit's own driver), "by":
-        [(driver, who, source ids)]}; runs None when no source names this CUDA."""
+        [(driver, who, source ids)]} with who one of nvidia-minor-compat | nvidia-toolkit | mindspore-guide;
+        runs None when no source names this CUDA."""
         mm = major_minor(cuda)
         if not mm:
             return {"cuda": cuda, "runs": None, "asked": None, "by": []}
@@ -446,16 +447,16 @@ class Matrix:
         for r in self.data.get("nvidia_driver", []):
             if r["cuda"] == major and r["kind"] == "minor-compat":
                 runs = r["driver"]
-                by.append((r["driver"], "NVIDIA (CUDA minor version compatibility)", r["source"]))
+                by.append((r["driver"], "nvidia-minor-compat", r["source"]))
             elif r["cuda"] == mm and r["kind"] == "toolkit":
                 if runs is None and int(major) < 11:  # before CUDA 11 a runtime needs its own toolkit's driver
                     runs = r["driver"]
-                by.append((r["driver"], f"NVIDIA (CUDA {mm} toolkit)", r["source"]))
+                by.append((r["driver"], "nvidia-toolkit", r["source"]))
         for row in self.mindspore_releases:
             guide = row["gpu"].get("install_guide") or {}
             d = guide.get("driver_min", {}).get(mm)
-            if d and not any(x[0] == d and x[1].startswith("MindSpore") for x in by):
-                by.append((d, "MindSpore's GPU install guide", guide["source"]))
+            if d and not any(x[0] == d and x[1] == "mindspore-guide" for x in by):
+                by.append((d, "mindspore-guide", guide["source"]))
         asked = max((x[0] for x in by), key=lambda v: parse_version(v).numbers(), default=None)
         return {"cuda": mm, "runs": runs, "asked": asked, "by": by}
 

@@ -25,6 +25,25 @@ from ..versions import dotted_numbers, major_minor, python_major_minor, version_
 ENV_NAME = "ms-gpu"
 
 
+def who_label(who: str, cuda: str) -> str:
+    """The words for one driver minimum's source (Matrix.nvidia_driver_min 'by' entries)."""
+    return {"nvidia-minor-compat": _("NVIDIA (CUDA minor version compatibility)"),
+            "nvidia-toolkit": _("NVIDIA (CUDA {cuda} toolkit)").format(cuda=cuda),
+            "mindspore-guide": _("MindSpore's GPU install guide")}.get(who, who)
+
+
+def needs_text(matrix, cuda: str, only: Optional[str] = None, with_sources: bool = False) -> str:
+    """'NVIDIA (...) >= 450.80.02; MindSpore's GPU install guide >= 510.39.01' for one CUDA; `only`: that driver."""
+    need = matrix.nvidia_driver_min(cuda)
+    parts = []
+    for d, who, src in need["by"]:
+        if only and d != only:
+            continue
+        text = f"{who_label(who, need['cuda'])} >= {d}"
+        parts.append(f"{text} [{matrix.describe_source(src)}]" if with_sources else text)
+    return "; ".join(dict.fromkeys(parts))
+
+
 def driver_verdict(matrix, driver: Optional[str], cuda: Optional[str], cuda_max: Optional[str] = None) -> Optional[str]:
     """'ok' | 'below-asked' (runs, but below what MindSpore's guide or the toolkit asks) | 'too-old' | None (unknown).
     Without the driver's version, nvidia-smi's 'CUDA Version' (the newest CUDA it supports) decides: newer within
@@ -108,7 +127,7 @@ def mindspore_install(matrix, mindspore: Any, cuda: str, python: str) -> List[st
 
 def driver_upgrade_steps(matrix, driver: Optional[str], cuda: str) -> List[str]:
     need = matrix.nvidia_driver_min(cuda)
-    by = "; ".join(dict.fromkeys(f"{who} >= {d}" for d, who, _src in need["by"]))
+    by = needs_text(matrix, cuda)
     return [_("upgrade the NVIDIA driver to {asked} or newer for CUDA {cuda} ({by}); on Ubuntu, as MindSpore's install "
               "guide shows: sudo apt-get install ubuntu-drivers-common && sudo ubuntu-drivers autoinstall").format(
                   asked=need["asked"] or need["runs"], cuda=cuda, by=by),

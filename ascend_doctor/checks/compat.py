@@ -525,11 +525,30 @@ def check_python_mindspore(ctx):
     fix = [_("conda create -n mindspore python={newest} && conda activate mindspore   # a Python MindSpore "
              "{version} has wheels for ({pythons})").format(newest=newest, version=ms.version,
                                                            pythons=", ".join(row["python"]))]
-    inst = judged_cann(ctx.facts)[0]
-    advice = advise_mindspore(matrix, ctx.facts, inst.release if inst else None, inst.compiler_version if inst else None,
-                              why=N_("or keep Python {python}: the newest MindSpore published with {target}"),
-                              why_values={"python": pm})
-    fix += [line for line in advice.fix if advice.rows or line == advice.upgrade]
+    if flavour == "gpu":
+        # a GPU plan: no CANN in it; the way out is a release with a GPU build for this Python (checks/_gpu_fix.py)
+        from ._gpu_fix import env_steps, pick_python, plan
+
+        planned_cuda = [mm for mm, _path in _cuda_mms(ctx)]
+        p = plan(matrix, ms.version, newest, ctx.facts.cuda.driver_version, prefer=planned_cuda,
+                 cuda_max=ctx.facts.cuda.driver_cuda_max)
+        fix = p["steps"] + p["alternative"] or fix
+        cudas = sorted({c for r in matrix.mindspore_releases for c in r["gpu"]["built_for"]["value"]}, key=version_key)
+        alt = matrix.mindspore_gpu_for_cuda(cudas, python=pm, platform=platform)
+        if alt:
+            other = plan(matrix, alt[0]["version"], pm, ctx.facts.cuda.driver_version, prefer=planned_cuda,
+                         cuda_max=ctx.facts.cuda.driver_cuda_max)
+            fix.append(_("or keep Python {python}: MindSpore {version} has a GPU build for it (CUDA {cuda}):").format(
+                python=pm, version=alt[0]["version"], cuda=", ".join(alt[0]["gpu"]["built_for"]["value"])))
+            fix += other["steps"] or env_steps(matrix, alt[0]["version"], alt[0]["gpu"]["built_for"]["value"][-1],
+                                               pick_python(matrix, alt[0]["version"], pm) or pm)
+    else:
+        inst = judged_cann(ctx.facts)[0]
+        advice = advise_mindspore(matrix, ctx.facts, inst.release if inst else None,
+                                  inst.compiler_version if inst else None,
+                                  why=N_("or keep Python {python}: the newest MindSpore published with {target}"),
+                                  why_values={"python": pm})
+        fix += [line for line in advice.fix if advice.rows or line == advice.upgrade]
     return ctx.finding(FAIL,
                        _("MindSpore {version} has wheels for Python {pythons} on {platform}, not for Python {python}: "
                          "pip refuses it, or a copied install fails to import its C extensions.").format(
@@ -636,10 +655,10 @@ def check_cuda_mindspore(ctx):
         if not built:
             status = WARN
             d = gpu["disputed"][0]
-            problems.append(_("The sources disagree on a GPU build of MindSpore {version}: {note} (listed by {yes}; not "
-                              "by {no})").format(version=ms.version, note=d["note"],
-                                                 yes=_gpu_sources(matrix, d["listed_by"]),
-                                                 no=_gpu_sources(matrix, d["not_listed_by"])))
+            problems.append(_("The sources disagree on a GPU build of MindSpore {version}: {yes} lists CUDA {cuda}, "
+                              "{no} does not").format(version=ms.version, cuda=", ".join(disputed),
+                                                      yes=_gpu_sources(matrix, d["listed_by"]),
+                                                      no=_gpu_sources(matrix, d["not_listed_by"])))
         else:
             return ctx.finding(PASS, _("MindSpore {version} has GPU builds for CUDA {cuda}; plan one of them "
                                        "(--cuda checks it).").format(version=ms.version, cuda=", ".join(built)),
@@ -672,10 +691,9 @@ def check_cuda_mindspore(ctx):
         if best["why"] == "disputed":
             d = best["disputed"]
             status = WARN
-            problems.append(_("The sources disagree on a CUDA {cuda} build of MindSpore {version}: {note} (listed by "
-                              "{yes}; not by {no})").format(cuda=mm, version=ms.version, note=d["note"],
-                                                            yes=_gpu_sources(matrix, d["listed_by"]),
-                                                            no=_gpu_sources(matrix, d["not_listed_by"])))
+            problems.append(_("The sources disagree on a CUDA {cuda} build of MindSpore {version}: {yes} lists it, {no} "
+                              "does not").format(cuda=mm, version=ms.version, yes=_gpu_sources(matrix, d["listed_by"]),
+                                                 no=_gpu_sources(matrix, d["not_listed_by"])))
             if built:
                 fix.append(_("or plan CUDA {cuda}, which every source names for MindSpore {version}").format(
                     cuda=" / ".join(built), version=ms.version))
@@ -735,7 +753,7 @@ def check_cuda_mindspore(ctx):
        warn=N_("The NVIDIA driver runs the CUDA runtime, below what a source asks"),
        skip=N_("No NVIDIA driver and CUDA runtime to compare"))
 def check_nvidia_driver_cuda(ctx):
-    from ._gpu_fix import driver_upgrade_steps, driver_verdict, plan
+    from ._gpu_fix import driver_upgrade_steps, driver_verdict, needs_text, plan
 
     cuda = ctx.facts.cuda
     driver = cuda.driver_version
@@ -760,8 +778,7 @@ def check_nvidia_driver_cuda(ctx):
     for c in cudas:
         need = matrix.nvidia_driver_min(c)
         judged.append((c, driver_verdict(matrix, driver, c), need))
-        evidence[f"needs_for_cuda_{c}"] = "; ".join(f"{who} >= {d} [{_gpu_sources(matrix, src)}]"
-                                                    for d, who, src in need["by"]) or _("unknown")
+        evidence[f"needs_for_cuda_{c}"] = needs_text(matrix, c, with_sources=True) or _("unknown")
     order = {"ok": 0, "below-asked": 1, None: 2, "too-old": 3}
     if not runtimes:  # a planned MindSpore without --cuda: is there a build this driver runs?
         judged.sort(key=lambda j: order[j[1]])
@@ -775,12 +792,11 @@ def check_nvidia_driver_cuda(ctx):
         return ctx.finding(WARN, _("No source in the matrix names the NVIDIA driver CUDA {cuda} needs; whether driver "
                                    "{driver} runs it is unknown.").format(cuda=c, driver=driver), evidence, [], "P01")
     if verdict == "below-asked":
-        runs_by = [f"{who} >= {d}" for d, who, _src in need["by"] if d == need["runs"]]
-        asked_by = [f"{who} >= {d}" for d, who, _src in need["by"] if d == need["asked"]]
         return ctx.finding(WARN, _("NVIDIA driver {driver} runs CUDA {cuda} only through CUDA minor version "
                                    "compatibility ({runs_by}), with limited features (no PTX JIT of newer code); "
                                    "{asked_by} ask for more.").format(
-                                       driver=driver, cuda=c, runs_by="; ".join(runs_by), asked_by="; ".join(asked_by)),
+                                       driver=driver, cuda=c, runs_by=needs_text(matrix, c, only=need["runs"]),
+                                       asked_by=needs_text(matrix, c, only=need["asked"])),
                            evidence, driver_upgrade_steps(matrix, driver, c), "P01")
     # too old: upgrade first, or keep the driver and give MindSpore a CUDA it runs
     fix = driver_upgrade_steps(matrix, driver, c)
@@ -795,8 +811,7 @@ def check_nvidia_driver_cuda(ctx):
     return ctx.finding(FAIL, _("NVIDIA driver {driver} is older than {runs}, the least driver CUDA {cuda} runs on "
                                "({by}): CUDA calls fail with 'CUDA driver version is insufficient for CUDA runtime "
                                "version'.").format(driver=driver, runs=need["runs"], cuda=c,
-                                                   by="; ".join(f"{who} >= {d}" for d, who, _src in need["by"]
-                                                                if d == need["runs"])),
+                                                   by=needs_text(matrix, c, only=need["runs"])),
                        evidence, fix, "P01")
 
 
