@@ -342,11 +342,12 @@ def check_cudnn(ctx):
                            evidence=evidence, fix=fix)
     if pair and v[:2] < dotted_numbers(pair["cudnn"])[:2]:
         return ctx.finding(WARN,
-                           summary=_("cuDNN {version} with MindSpore's CUDA {cuda} build: MindSpore's install guide "
-                                     "pairs CUDA {cuda} with cuDNN {pair}.x{checker}.").format(
-                                         version=c.cudnn_version, cuda=cuda_mm, pair=pair["cudnn"],
-                                         checker=_(", and its checker warns below 8.0 with CUDA 11")
-                                         if v < (8, 0) and cuda_major and cuda_major[0] > 10 else ""),
+                           summary=(_("cuDNN {version} with MindSpore's CUDA {cuda} build: MindSpore's install guide "
+                                      "pairs CUDA {cuda} with cuDNN {pair}.x, and its checker warns below 8.0 with CUDA "
+                                      "11.") if v < (8, 0) and cuda_major and cuda_major[0] > 10 else
+                                    _("cuDNN {version} with MindSpore's CUDA {cuda} build: MindSpore's install guide "
+                                      "pairs CUDA {cuda} with cuDNN {pair}.x.")).format(
+                                         version=c.cudnn_version, cuda=cuda_mm, pair=pair["cudnn"]),
                            evidence=evidence, fix=fix)
     if v < (8, 0) and cuda_major and cuda_major[0] > 10:
         return ctx.finding(WARN,

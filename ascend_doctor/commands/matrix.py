@@ -236,7 +236,7 @@ def _render_show(matrix, args, result: Dict[str, Any], width: int) -> str:
         out.extend(wrap(_("{count} MindSpore releases; `matrix show --mindspore V` for sources and notes.")
                         .format(count=len(result["summary"])), width))
         if any(str(c).endswith("*") for s in result["summary"] for c in s["cuda"]):
-            out.extend(wrap(_("CUDA 11.6*: the sources disagree on that GPU build (one lists it, another does not); "
+            out.extend(wrap(_("CUDA marked *: the sources disagree on that GPU build (one lists it, another does not); "
                               "`matrix check` warns and names both."), width))
         return "\n".join(out) + "\n"
     refs = _Sources(matrix)
