@@ -248,8 +248,10 @@ def check_cuda_runtime_for_mindspore(ctx):
                                  "kernels that need JIT compilation (PTX) fail on the older driver.")),
                            evidence=evidence, fix=driver_fix, pitfall="P01")
     verdict = ctx.matrix.gpu_verdict(ms.version, rt_mm)
-    if verdict["why"] in ("checker-only", "disputed") and (not ms.accepted_cuda or rt_mm in ms.accepted_cuda):
-        # the same answer `matrix check --mindspore V --cuda X` gives (compat.cuda_mindspore)
+    if verdict["why"] in ("checker-only", "disputed") and (not ms.accepted_cuda or rt_mm in ms.accepted_cuda) \
+            and rt_mm not in ms.gpu_cuda_versions:
+        # the same answer `matrix check --mindspore V --cuda X` gives (compat.cuda_mindspore); a wheel whose own
+        # plugin files name this CUDA settles it, as the wheel's plugin folders do in the matrix
         d = verdict["disputed"]
         evidence["matrix"] = ctx.matrix.describe_source(verdict["source"])
         return ctx.finding(WARN,

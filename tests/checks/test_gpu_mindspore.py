@@ -1,5 +1,7 @@
 """GPU and MindSpore-package checks: verdicts, fix text and exit codes on the fixtures and on edge snapshots."""
 
+import pytest
+
 from tests.helpers import fixture_path, run_json
 
 from ascend_doctor.doctor import RunOptions, run_checks
@@ -213,3 +215,81 @@ def test_a_python_suggested_for_a_requires_python_is_one_it_admits():
         picked = _newest_allowed(spec)
         assert python_spec_allows(spec, picked + ".0"), (spec, picked)
     assert _newest_allowed("<3.0") == "<X.Y>"  # none of ours: the user fills it in, nothing is guessed
+
+
+# --- issue 28: the GPU node cases (tests/fixtures/build_gpu_cases.py) ----------------------------------------------
+
+GPU_CASES = ["gpu_node", "gpu_cuda_mismatch", "gpu_driver_mismatch", "gpu_driver_too_old", "gpu_ms22_cuda116",
+             "gpu_ms25_node", "gpu_cudnn7_cuda116"]
+
+
+@pytest.mark.parametrize("name", GPU_CASES)
+def test_no_gpu_fix_installs_a_cuda_the_driver_cannot_run(name):
+    """Every fix line that installs a CUDA runtime comes after a driver upgrade, or is one the node's driver runs."""
+    import re
+
+    from ascend_doctor.checks._gpu_fix import driver_verdict
+    from ascend_doctor.matrix import load_bundled
+
+    matrix = load_bundled()
+    _, data = run_json("check", "--bundle", fixture_path(name))
+    driver = data["facts"]["cuda"]["driver_version"]
+    cuda_max = data["facts"]["cuda"]["driver_cuda_max"]
+    for f in data["findings"]:
+        upgraded = False
+        for line in f.get("fix") or []:
+            if line.startswith("upgrade the NVIDIA driver"):
+                upgraded = True
+            if line.startswith("or "):
+                upgraded = False  # an alternative starts over from the node as it is
+            m = re.search(r"cudatoolkit=(\d+\.\d+)", line)
+            if m and not upgraded and (driver or cuda_max):
+                assert driver_verdict(matrix, driver, m.group(1), cuda_max) != "too-old", (name, f["id"], line)
+
+
+def test_driver_too_old_node_upgrades_first_or_keeps_a_cuda_it_runs():
+    proc, data = run_json("check", "--bundle", fixture_path("gpu_driver_too_old"))
+    f = _by_id(data)
+    assert proc.returncode == 1
+    drv = f["compat.nvidia_driver_cuda"]
+    assert drv["status"] == "fail" and "418.87.00" in drv["summary"] and "450.80.02" in drv["summary"]
+    rt = f["gpu.cuda_runtime_for_mindspore"]
+    assert rt["status"] == "fail" and rt["fix"][0].startswith("upgrade the NVIDIA driver to 455.23")
+    keep = "\n".join(rt["fix"]).split("or use a CUDA runtime no newer than 10.1")[1]
+    assert "cudatoolkit=10.1" in keep and "cuda-10.1/mindspore_gpu-" in keep  # 1.10.1's own cuda-10.1 wheel
+
+
+def test_cuda_116_on_2_2_node_and_plan_agree_it_is_not_a_failure():
+    _, data = run_json("check", "--bundle", fixture_path("gpu_ms22_cuda116"))
+    assert _by_id(data)["gpu.cuda_runtime_for_mindspore"]["status"] == "pass"  # the wheel holds the 11.6 plugin
+    _, planned = run_json("matrix", "check", "--mindspore", "2.2.0", "--cuda", "11.6")
+    f = _by_id(planned)["compat.cuda_mindspore"]
+    assert f["status"] == "warn" and "release_list_en.md" in f["summary"]
+
+
+def test_2_5_node_runs_and_the_plan_names_both_sources():
+    _, data = run_json("check", "--bundle", fixture_path("gpu_ms25_node"))
+    f = _by_id(data)
+    assert f["gpu.cuda_runtime_for_mindspore"]["status"] == "pass"
+    assert f["compat.nvidia_driver_cuda"]["status"] == "pass"
+    _, planned = run_json("matrix", "check", "--mindspore", "2.5.0", "--cuda", "11.6", "--nvidia-driver", "550.40.07")
+    p = _by_id(planned)
+    assert p["compat.cuda_mindspore"]["status"] == "warn"
+    assert "mindspore_gpu_install_pip_en.md" in p["compat.cuda_mindspore"]["summary"]
+    assert "no GPU" not in p["compat.cuda_mindspore"]["summary"]
+
+
+def test_cudnn_7_beside_a_cuda_116_build_warns():
+    _, data = run_json("check", "--bundle", fixture_path("gpu_cudnn7_cuda116"))
+    f = _by_id(data)["gpu.cudnn"]
+    assert f["status"] == "warn" and "CUDA 11.6" in f["summary"] and "8.5.x" in f["summary"]
+    assert "'cudnn>=8.5,<9'" in f["fix"][0]
+
+
+def test_a_new_environment_gets_mindspore_installed_into_it():
+    """gpu_cuda_mismatch: MindSpore sits in the system site-packages; the fix's new conda env gets it too."""
+    _, data = run_json("check", "--bundle", fixture_path("gpu_cuda_mismatch"))
+    fix = _by_id(data)["gpu.cuda_runtime_for_mindspore"]["fix"]
+    create = next(i for i, s in enumerate(fix) if s.startswith("conda create"))
+    assert any(s.startswith("pip install https://") and "cuda-11.1/mindspore_gpu-" in s for s in fix[create:])
+    assert not any("CANN" in s for s in fix)
