@@ -128,9 +128,10 @@ def mindspore_install(matrix, mindspore: Any, cuda: str, python: str) -> List[st
 def driver_upgrade_steps(matrix, driver: Optional[str], cuda: str) -> List[str]:
     need = matrix.nvidia_driver_min(cuda)
     by = needs_text(matrix, cuda)
-    return [_("upgrade the NVIDIA driver to {asked} or newer for CUDA {cuda} ({by}); on Ubuntu, as MindSpore's install "
-              "guide shows: sudo apt-get install ubuntu-drivers-common && sudo ubuntu-drivers autoinstall").format(
+    return [_("upgrade the NVIDIA driver to {asked} or newer for CUDA {cuda} ({by})").format(
                   asked=need["asked"] or need["runs"], cuda=cuda, by=by),
+            _("sudo apt-get install ubuntu-drivers-common && sudo ubuntu-drivers autoinstall   # on Ubuntu, as "
+              "MindSpore's install guide shows"),
             _("sudo reboot   # then nvidia-smi shows 'Driver Version' {asked} or newer").format(
                 asked=need["asked"] or need["runs"])]
 
