@@ -334,7 +334,7 @@ def test_cudnn_judged_against_the_cuda_of_the_build(matrix):
 def _driver_facts(driver, runtime=None, ms="2.2.14", python="3.9"):
     cuda = CudaFacts(driver_version=driver,
                      runtime_libs=[{"path": "/x/libcudart.so", "version": runtime}] if runtime else [])
-    return _facts(ms=_ms(ms, flavour="gpu"), cuda=cuda, python=PythonFacts(version=python, executable="/x/python"))
+    return _facts(ms=_ms(ms, flavour="gpu"), cuda=cuda, python=python)
 
 
 def test_driver_below_nvidia_minimum_fails_and_the_fix_never_installs_a_cuda_it_cannot_run(matrix):
@@ -369,3 +369,15 @@ def test_driver_without_runtime_judges_the_builds_of_the_release(matrix):
 
 def test_no_driver_skips(matrix):
     assert check_nvidia_driver_cuda(ctx_for(matrix, _driver_facts(None, "11.6.55"))).status == "skip"
+
+
+def test_gpu_plan_with_an_unsupported_python_gets_gpu_releases_not_cann(matrix):
+    cuda = CudaFacts(runtime_libs=[{"path": "(planned)", "version": "11.6"}])
+    f = check_python_mindspore(ctx_for(matrix, _facts(ms=_ms("2.2.14", flavour="gpu"), cuda=cuda,
+                                                      python="3.11")))
+    assert f.status == "fail"
+    assert not any("CANN" in s for s in f.fix)
+    steps = "\n".join(f.fix)
+    assert "conda create -n ms-gpu python=3.9" in steps and "cudatoolkit=11.6" in steps
+    assert "or keep Python 3.11: MindSpore 2.10.0 has a GPU build for it" in steps
+    assert "pip install mindspore==2.10.0" in steps
