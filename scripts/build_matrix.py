@@ -444,7 +444,9 @@ def build_gpu(v: str, fm: dict, gpu_rel: dict, src: Sources) -> dict:
                  "python": _python_range(g.get("python", "")),
                  "arch": sorted({w["arch"] for w in g.get("wheels", [])}) or ["x86_64"],
                  "driver_min": g.get("driver_min", {}),
-                 "wheels": sorted({(w["kind"], w["arch"], w["cuda"] or "", w["url"]) for w in g.get("wheels", [])}),
+                 # one URL per wheel kind/arch/CUDA, its cpXY-cpXY tag written {python_tag} (the guide lists one per Python)
+                 "wheels": sorted({(w["kind"], w["arch"], w["cuda"] or "",
+                                    re.sub(r"cp3\d+-cp3\d+m?", "{python_tag}", w["url"])) for w in g.get("wheels", [])}),
                  "how": g["source"]["how"], "source": src.ids(sid),
                  "confidence": "medium" if g["source"]["how"].startswith("guide of") else "high"}
         guide["wheels"] = [{"kind": k, "arch": a, "cuda": c or None, "url": u} for k, a, c, u in guide["wheels"]]

@@ -110,10 +110,10 @@ def mindspore_install(matrix, mindspore: Any, cuda: str, python: str) -> List[st
         for w in guide.get("wheels", []):
             if w["kind"] != kind or (kind == "gpu" and w["cuda"] != mm):
                 continue
-            url = w["url"]
-            if "{python_version}" in url:
+            url = w["url"].replace("{python_tag}", tag)
+            if "{python_version}" in url:  # the 1.5 guide's own placeholders
                 url = url.replace("{python_version}", tag).replace("{version}", row["version"])
-            elif f"-{tag}-" not in url:
+            if python not in guide.get("python", []) and guide.get("python"):
                 continue
             steps = []
             if "${MS_VERSION" in url:
