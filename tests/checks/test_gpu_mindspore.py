@@ -293,3 +293,23 @@ def test_a_new_environment_gets_mindspore_installed_into_it():
     create = next(i for i, s in enumerate(fix) if s.startswith("conda create"))
     assert any(s.startswith("pip install https://") and "cuda-11.1/mindspore_gpu-" in s for s in fix[create:])
     assert not any("CANN" in s for s in fix)
+
+
+def test_no_runtime_and_a_driver_too_old_for_every_build_upgrades_the_driver_first(make_snapshot):
+    """Driver 418.87 (nvidia-smi: CUDA 10.1) and MindSpore 2.7.1 (plugins for CUDA 11.1/11.6 only) with no CUDA
+    runtime: never 'cudatoolkit=11.x' on the driver as it is; the driver upgrade comes first."""
+    smi = "| NVIDIA-SMI 418.87.00    Driver Version: 418.87.00    CUDA Version: 10.1     |\n"
+    files = {f"{SP}/mindspore-2.7.1.dist-info/METADATA": "Name: mindspore\nVersion: 2.7.1\n",
+             f"{SP}/mindspore/_c_expression.cpython-39-x86_64-linux-gnu.so": "",
+             f"{SP}/mindspore/lib/plugin/libmindspore_gpu.so.11.1": "",
+             f"{SP}/mindspore/lib/plugin/libmindspore_gpu.so.11.6": "",
+             "/proc/driver/nvidia/version": PROC.replace("470.82.01", "418.87.00")}
+    f = _run(_gpu_host(make_snapshot, files, smi=smi, python_version="3.9.18"))["gpu.cuda_runtime_for_mindspore"]
+    assert f.status == "fail"
+    upgrade = next(i for i, s in enumerate(f.fix) if s.startswith("upgrade the NVIDIA driver to "))
+    toolkit = next(i for i, s in enumerate(f.fix) if "cudatoolkit=11." in s)
+    assert upgrade < toolkit
+    assert any("pip install mindspore==2.7.1" in s for s in f.fix)
+    # the other way out keeps 418.87: a release whose build is for CUDA 10.1
+    alt = "\n".join(f.fix).split("or keep driver 418.87.00")[1]
+    assert "cudatoolkit=10.1" in alt and "cudatoolkit=11" not in alt
