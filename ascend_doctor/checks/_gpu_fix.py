@@ -115,12 +115,11 @@ def mindspore_install(matrix, mindspore: Any, cuda: str, python: str) -> List[st
                 url = url.replace("{python_version}", tag).replace("{version}", row["version"])
             if python not in guide.get("python", []) and guide.get("python"):
                 continue
-            steps = []
-            if "${MS_VERSION" in url:
-                steps.append(f"export MS_VERSION={row['pip_version']}")
-            steps.append(_("pip install {url}   # MindSpore {version}'s GPU install guide").format(
-                url=url, version=row["version"]))
-            return steps
+            # the guide's `export MS_VERSION=<release>` (no '-': 2.0.0rc1) written into its URL
+            ms_version = row["version"].replace("-", "")
+            url = url.replace("${MS_VERSION/-/}", ms_version).replace("${MS_VERSION}", ms_version)
+            return [_("pip install {url}   # MindSpore {version}'s GPU install guide").format(
+                url=url, version=row["version"])]
     return [_("install MindSpore {version} with its GPU build for CUDA {cuda} for Python {python}: see "
               "https://www.mindspore.cn/versions").format(version=row["version"], cuda=cuda, python=python)]
 

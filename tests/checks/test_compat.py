@@ -345,7 +345,7 @@ def test_driver_below_nvidia_minimum_fails_and_the_fix_never_installs_a_cuda_it_
     assert "upgrade the NVIDIA driver to 510.39.01" in f.fix[0]
     # or keep 418.87: 2.2.14's unified wheel has a CUDA 10.1 plugin, which 418.87 runs (>= 418.39)
     keep = steps.split("or keep driver 418.87")[1]
-    assert "cudatoolkit=10.1" in keep and "cudatoolkit=11" not in keep and "mindspore-${MS_VERSION/-/}-cp39" in keep
+    assert "cudatoolkit=10.1" in keep and "cudatoolkit=11" not in keep and "/2.2.14/MindSpore/unified/x86_64/mindspore-2.2.14-cp39-cp39-linux_x86_64.whl" in keep
 
 
 def test_driver_between_nvidia_and_the_guide_warns_naming_both(matrix):
