@@ -87,8 +87,9 @@ def guide_facts(text: str) -> dict:
 
 
 def find_guides(docs: str) -> dict:
-    """release (normalised) -> (commit, date, text): the newest guide commit that installs that release."""
-    out = {}
+    """release (normalised) -> (commit, date, text): the newest guide commit that installs that release, preferring
+    one on the release's own docs branch (r<major.minor>) over a copy carried on another branch."""
+    found = {}
     log = git(docs, "log", "--all", "--format=%H %ct", "--", GUIDE).split("\n")
     for line in log:
         if not line.strip():
@@ -96,11 +97,14 @@ def find_guides(docs: str) -> dict:
         commit, ts = line.split()
         text = git(docs, "show", f"{commit}:{GUIDE}")
         m = re.search(r"export MS_VERSION=(\S+)", text)
-        if not m:
-            continue
-        key = norm(m.group(1))
-        if key not in out or int(ts) > out[key][1]:
-            out[key] = (commit, int(ts), text)
+        if m:
+            found.setdefault(norm(m.group(1)), []).append((commit, int(ts), text))
+    out = {}
+    for key, hits in found.items():
+        branch = "r" + ".".join(re.findall(r"\d+", key)[:2])
+        own = [h for h in hits if subprocess.run(["git", "-C", docs, "merge-base", "--is-ancestor", h[0], branch],
+                                                 capture_output=True).returncode == 0]
+        out[key] = max(own or hits, key=lambda h: h[1])
     return out
 
 
