@@ -775,10 +775,13 @@ def check_nvidia_driver_cuda(ctx):
     else:
         return ctx.finding(SKIP, _("No CUDA runtime and no MindSpore GPU build to judge the driver against."), evidence)
     judged = []
+    needed = []
     for c in cudas:
         need = matrix.nvidia_driver_min(c)
         judged.append((c, driver_verdict(matrix, driver, c), need))
-        evidence[f"needs_for_cuda_{c}"] = needs_text(matrix, c, with_sources=True) or _("unknown")
+        needed.append(_("CUDA {cuda}: {needs}").format(cuda=c, needs=needs_text(matrix, c, with_sources=True)
+                                                       or _("unknown")))
+    evidence["driver_needed"] = needed
     order = {"ok": 0, "below-asked": 1, None: 2, "too-old": 3}
     if not runtimes:  # a planned MindSpore without --cuda: is there a build this driver runs?
         judged.sort(key=lambda j: order[j[1]])
