@@ -395,7 +395,8 @@ class Matrix:
     # -- MindSpore on CUDA
     def gpu_verdict(self, mindspore: Any, cuda: Any) -> Dict[str, Any]:
         """How MindSpore's sources judge this CUDA for this release (data/compat_matrix.json rules.mindspore_gpu_build):
-        {"status": pass|warn|fail|unknown, "why": built|checker-only|disputed|not-accepted|outside|no-row,
+        {"status": pass|warn|fail|unknown, "why": built|checker-only|disputed|not-accepted|outside|no-row
+         (checker-only: the checker accepts it and a build of the same CUDA major loads with it),
          "built_for", "checker", "guide", "disputed" (the row's entry for this CUDA, if any), "source"}."""
         mm = major_minor(cuda)
         row = self.mindspore_row(mindspore)
@@ -416,8 +417,12 @@ class Matrix:
             return dict(out, status="warn", why="disputed")
         if mm in built:
             return dict(out, status="warn", why="not-accepted")
-        if mm in checker:
+        same_major = [c for c in built + [d["cuda"] for d in gpu.get("disputed", [])]
+                      if c.split(".")[0] == mm.split(".")[0]]
+        if mm in checker and same_major:
             return dict(out, status="warn", why="checker-only")
+        # outside the checker and the builds, or accepted by the checker with no build of its major to load
+        # (a CUDA 11 plugin needs libcudart.so.11.0, which a CUDA 10.1 runtime does not have)
         return dict(out, status="fail", why="outside")
 
     def gpu_cuda_options(self, mindspore: Any) -> List[str]:
