@@ -146,6 +146,9 @@ class Matrix:
             return "an excerpt of a stored code index (no repository or URL recorded)"
         return sid
 
+    def sources_of(self, ids: List[str]) -> List[dict]:
+        return [self.data["sources"][sid] for sid in ids or [] if sid in self.data["sources"]]
+
     def describe_source(self, ids: List[str]) -> str:
         return "; ".join(dict.fromkeys(self.source_title(sid) for sid in ids or []))
 
@@ -376,12 +379,110 @@ class Matrix:
                 out.append(r)
         return sorted(out, key=lambda r: version_key(r["version"]), reverse=True)
 
-    def cudnn_for_cuda(self, cuda: Any) -> Optional[dict]:
+    def cudnn_for_cuda(self, cuda: Any, mindspore: Any = None) -> Optional[dict]:
+        """The cuDNN the install guide pairs with this CUDA: the guide of that MindSpore release when it has one,
+        else the matrix's cuda_cudnn table."""
         mm = major_minor(cuda)
+        row = self.mindspore_row(mindspore) if mindspore else None
+        guide = ((row or {}).get("gpu") or {}).get("install_guide")
+        if guide and mm in guide.get("cudnn", {}):
+            return {"cuda": mm, "cudnn": guide["cudnn"][mm], "source": guide["source"], "confidence": guide["confidence"]}
         for r in self.data["cuda_cudnn"]:
             if r["cuda"] == mm:
                 return r
         return None
+
+    # -- MindSpore on CUDA
+    def gpu_verdict(self, mindspore: Any, cuda: Any) -> Dict[str, Any]:
+        """How MindSpore's sources judge this CUDA for this release (data/compat_matrix.json rules.mindspore_gpu_build):
+        {"status": pass|warn|fail|unknown, "why": built|checker-only|disputed|not-accepted|outside|no-row
+         (checker-only: the checker accepts it and a build of the same CUDA major loads with it),
+         "built_for", "checker", "guide", "disputed" (the row's entry for this CUDA, if any), "source"}."""
+        mm = major_minor(cuda)
+        row = self.mindspore_row(mindspore)
+        if not row:
+            return {"status": "unknown", "why": "no-row", "built_for": [], "checker": [], "guide": [], "source": []}
+        gpu = row["gpu"]
+        built = gpu["built_for"]["value"]
+        checker = (gpu.get("cuda_checker") or {}).get("value", [])
+        guide = (gpu.get("install_guide") or {}).get("cuda", [])
+        disputed = next((d for d in gpu.get("disputed", []) if d["cuda"] == mm), None)
+        sources = list(dict.fromkeys(
+            (gpu.get("cuda_checker") or {}).get("source", []) + (gpu.get("install_guide") or {}).get("source", [])
+            + (gpu.get("cuda_plugins") or {}).get("source", []) + (gpu.get("cuda_wheels") or {}).get("source", [])))
+        out = {"built_for": built, "checker": checker, "guide": guide, "disputed": disputed, "source": sources}
+        if mm in built and (mm in checker or not checker):
+            return dict(out, status="pass", why="built")
+        if disputed:
+            return dict(out, status="warn", why="disputed")
+        if mm in built:
+            return dict(out, status="warn", why="not-accepted")
+        same_major = [c for c in built + [d["cuda"] for d in gpu.get("disputed", [])]
+                      if c.split(".")[0] == mm.split(".")[0]]
+        if mm in checker and same_major:
+            return dict(out, status="warn", why="checker-only")
+        # outside the checker and the builds, or accepted by the checker with no build of its major to load
+        # (a CUDA 11 plugin needs libcudart.so.11.0, which a CUDA 10.1 runtime does not have)
+        return dict(out, status="fail", why="outside")
+
+    def gpu_cuda_options(self, mindspore: Any) -> List[str]:
+        """The CUDA versions a GPU build of this release is (or is said to be) made for, best first: the guide's
+        recommended CUDA, then newest first; builds every source agrees on before disputed ones."""
+        row = self.mindspore_row(mindspore)
+        if not row:
+            return []
+        gpu = row["gpu"]
+        rec = (gpu.get("install_guide") or {}).get("recommended")
+        agreed = sorted(gpu["built_for"]["value"], key=lambda c: (c != rec, [-x for x in parse_version(c).numbers()]))
+        disputed = sorted((d["cuda"] for d in gpu.get("disputed", []) if d["cuda"] not in agreed),
+                          key=lambda c: (c != rec, [-x for x in parse_version(c).numbers()]))
+        return agreed + disputed
+
+    def nvidia_driver_min(self, cuda: Any) -> Dict[str, Any]:
+        """The NVIDIA driver a CUDA runtime needs (rules.nvidia_driver_cuda): {"cuda", "runs" (NVIDIA's least driver
+        it runs on at all), "asked" (the most a source asks: MindSpore's guide or the toolkit's own driver), "by":
+        [(driver, who, source ids)]} with who one of nvidia-minor-compat | nvidia-toolkit | mindspore-guide;
+        runs None when no source names this CUDA."""
+        mm = major_minor(cuda)
+        if not mm:
+            return {"cuda": cuda, "runs": None, "asked": None, "by": []}
+        major = mm.split(".")[0]
+        by = []
+        runs = None
+        for r in self.data.get("nvidia_driver", []):
+            if r["cuda"] == major and r["kind"] == "minor-compat":
+                runs = r["driver"]
+                by.append((r["driver"], "nvidia-minor-compat", r["source"]))
+            elif r["cuda"] == mm and r["kind"] == "toolkit":
+                if runs is None and int(major) < 11:  # before CUDA 11 a runtime needs its own toolkit's driver
+                    runs = r["driver"]
+                by.append((r["driver"], "nvidia-toolkit", r["source"]))
+        for row in self.mindspore_releases:
+            guide = row["gpu"].get("install_guide") or {}
+            d = guide.get("driver_min", {}).get(mm)
+            if d and not any(x[0] == d and x[1] == "mindspore-guide" for x in by):
+                by.append((d, "mindspore-guide", guide["source"]))
+        asked = max((x[0] for x in by), key=lambda v: parse_version(v).numbers(), default=None)
+        return {"cuda": mm, "runs": runs, "asked": asked, "by": by}
+
+    def mindspore_gpu_for_cuda(self, cudas: List[str], python: Any = None, platform: Optional[str] = None) -> List[dict]:
+        """Final MindSpore releases with a GPU build (every source agreeing) for one of these CUDA versions, newest
+        first; with `python`, only those with a GPU wheel for it."""
+        mms = {major_minor(c) for c in cudas}
+        pm = python_major_minor(python) if python else None
+        out = []
+        for r in self.mindspore_releases:
+            if r["release_kind"] not in ("final", "post") or not mms & set(r["gpu"]["built_for"]["value"]):
+                continue
+            if pm:
+                rows = [x for x in r["python"] if x["platform"] == (platform or "linux-x86_64")
+                        and x["flavour"] in ("gpu", "any")]
+                if rows and not any(pm in x["python"] for x in rows):
+                    continue
+                if not rows:
+                    continue
+            out.append(r)
+        return sorted(out, key=lambda r: version_key(r["version"]), reverse=True)
 
 
 # ---------------------------------------------------------------------------

@@ -17,6 +17,8 @@ is not worth a parser.
 
 from __future__ import annotations
 
+from typing import Optional
+
 import argparse
 import json
 import os
@@ -32,9 +34,12 @@ from ascend_doctor.versions import major_minor, parse_innerversion_list, parse_r
 # comes from), so a clean clone can regenerate and check the matrix.
 DEFAULT_FACTS = os.path.join(REPO, "data", "sources", "compat_facts.json")
 DEFAULT_OUT = os.path.join(REPO, "data", "compat_matrix.json")
+# The GPU facts read from MindSpore's GPU install guides (at each release) and its checker (at each tag) by
+# scripts/extract_gpu_facts.py; kept in the repository like compat_facts.json.
+DEFAULT_GPU_FACTS = os.path.join(REPO, "data", "sources", "gpu_facts.json")
 
-MATRIX_VERSION = "2026.11.30.1"
-MATRIX_DATE = "2026-11-30"
+MATRIX_VERSION = "2026.12.4.1"
+MATRIX_DATE = "2026-12-04"
 SCHEMA_ID = "ascend-doctor.compat-matrix/1"
 
 # --- transcribed tables (compat_facts.md §2.2, §2.3) -------------------------------------------
@@ -120,6 +125,38 @@ CUDA_CUDNN = [
     ("11.6", "8.5", "docs_install_r2.0", "medium", "install guides r2.0-r2.2: CUDA 11.6 with cuDNN 8.5.x"),
 ]
 
+# lib/plugin/gpu<cuda> folders (and libmindspore_gpu.so.<cuda>) of PyPI x86_64 wheels the notes had not listed:
+# read on 2026-12-04 with `pip download --no-deps` (the sha256 of each file is the one its source records), deleted.
+GPU_WHEEL_PLUGINS = {
+    "2.7.0-rc1": (["11.1", "11.6"], "wheel_2.7.0rc1",
+                  "lib/plugin/gpu11.1, lib/plugin/gpu11.6, libmindspore_gpu.so.11.1, libmindspore_gpu.so.11.6 in the wheel"),
+    "2.7.1.post1": (["11.1", "11.6"], "wheel_2.7.1.post1",
+                    "lib/plugin/gpu11.1, lib/plugin/gpu11.6, libmindspore_gpu.so.11.1, libmindspore_gpu.so.11.6 in the wheel"),
+}
+
+# NVIDIA's minimum Linux x86_64 driver per CUDA runtime. kind "minor-compat": the least driver a runtime of that
+# major family runs on (CUDA minor version compatibility, limited features: no PTX JIT of newer code); "toolkit":
+# the driver the toolkit release itself requires (release notes, "CUDA Toolkit and Corresponding Driver Versions").
+NVIDIA_DRIVER_MIN = [
+    ("10.1", "418.39", "toolkit", "nvidia_cuda_compat",
+     "Table 2 'CUDA Toolkit 10.x Minimum Required Driver Versions': CUDA 10.1 >= 418.39; before CUDA 11 every minor "
+     "release needs its own driver"),
+    ("11", "450.80.02", "minor-compat", "nvidia_cuda_compat nvidia_cuda_rn",
+     "CUDA 11.x minor version compatibility: >= 450.80.02 (Linux)"),
+    ("11.1", "455.23", "toolkit", "nvidia_cuda_rn", "CUDA 11.1 GA >= 455.23"),
+    ("11.6", "510.39.01", "toolkit", "nvidia_cuda_rn", "CUDA 11.6 GA >= 510.39.01"),
+    ("12", "525.60.13", "minor-compat", "nvidia_cuda_compat nvidia_cuda_rn",
+     "CUDA 12.x minor version compatibility: >= 525.60.13 (Linux)"),
+]
+NVIDIA_SOURCES = {
+    "nvidia_cuda_compat": {"type": "web_page", "url": "https://docs.nvidia.com/deploy/cuda-compatibility/minor-version-compatibility.html",
+                           "note": "NVIDIA CUDA Compatibility, 'Minor Version Compatibility': minimum driver per CUDA major "
+                                   "family (11.x, 12.x) and, for 10.x, per minor release"},
+    "nvidia_cuda_rn": {"type": "web_page", "url": "https://docs.nvidia.com/cuda/cuda-toolkit-release-notes/index.html",
+                       "note": "NVIDIA CUDA Toolkit Release Notes: 'CUDA Toolkit and Minimum Required Driver Version for CUDA "
+                               "Minor Version Compatibility' and 'CUDA Toolkit and Corresponding Driver Versions' tables"},
+}
+
 PLATFORM_OF_ARCH = {"linux-aarch64": "linux-aarch64", "linux-x86_64": "linux-x86_64", "windows-x64": "windows-x86_64",
                     "macos-arm64": "macos-arm64", "macos-x64": "macos-x86_64"}
 
@@ -203,7 +240,7 @@ def release_kind(v: str) -> str:
 
 # --- builders ----------------------------------------------------------------------------------
 
-def build_mindspore_row(rel: dict, src: Sources, facts_compilers: list) -> dict:
+def build_mindspore_row(rel: dict, src: Sources, facts_compilers: list, gpu_rel: Optional[dict] = None) -> dict:
     v = rel["version"]
     fm = fact_map(rel)
     row = {"version": v, "pip_version": rel.get("pip_version") or v.replace("-rc", "rc"), "release_kind": release_kind(v)}
@@ -323,17 +360,13 @@ def build_mindspore_row(rel: dict, src: Sources, facts_compilers: list) -> dict:
             hardware.append({"value": val, "by": by, "source": src.ids(f["source"]), "confidence": f["confidence"]})
     row["hardware"] = hardware
 
-    gpu = {}
-    for field, key in (("gpu_cuda_wheels", "cuda_wheels"), ("gpu_plugins_in_x86_wheel", "cuda_plugins"),
-                       ("gpu_cuda_checker", "cuda_checker")):
-        fs = fm.get(field, [])
-        if fs:
-            values = sorted({x for f in fs for x in f["value"]}, key=version_key)
-            gpu[key] = {"value": values, "source": src.ids(" ".join(f["source"] for f in fs)),
-                        "confidence": fs[0]["confidence"]}
-    for f in fm.get("gpu_cuda_cudnn_installdoc", []):
-        gpu["install_guide"] = {"value": f["value"], "source": src.ids(f["source"]), "confidence": f["confidence"]}
-    row["gpu"] = gpu
+    row["gpu"] = build_gpu(v, fm, gpu_rel or {}, src)
+    guide = row["gpu"].get("install_guide")
+    if guide and guide.get("python") and not any(p["flavour"] == "gpu" for p in python_rows):
+        for arch in guide["arch"]:
+            python_rows.append({"platform": PLATFORM_OF_ARCH.get(f"linux-{arch}", f"linux-{arch}"), "flavour": "gpu",
+                                "python": guide["python"], "source": guide["source"], "confidence": guide["confidence"],
+                                "note": "the Python range of the GPU install guide at this release"})
 
     notes = []
     if v == "2.6.0":
@@ -355,6 +388,100 @@ def build_mindspore_row(rel: dict, src: Sources, facts_compilers: list) -> dict:
     if notes:
         row["notes"] = notes
     return row
+
+
+def _python_range(text: str) -> list:
+    """'3.7-3.9' -> ['3.7', '3.8', '3.9']; '3.7.5 or 3.9.0' -> ['3.7', '3.9']."""
+    m = re.fullmatch(r"\s*3\.(\d+)\s*-\s*3\.(\d+)\s*", text or "")
+    if m:
+        return [f"3.{i}" for i in range(int(m.group(1)), int(m.group(2)) + 1)]
+    return sorted({major_minor(x) for x in re.findall(r"3\.\d+(?:\.\d+)?", text or "")}, key=version_key)
+
+
+def _repo_source(src: Sources, prefix: str, where: dict, note: str) -> str:
+    sid = f"{prefix}{where['commit'][:10]}"
+    entry = {"type": "repo_file", "repo": where["repo"], "path": where["path"], "commit": where["commit"], "note": note}
+    if where.get("ref"):
+        entry["ref"] = where["ref"]
+    src.table.setdefault(sid, entry)
+    return sid
+
+
+def build_gpu(v: str, fm: dict, gpu_rel: dict, src: Sources) -> dict:
+    """The GPU (CUDA) part of a MindSpore row: what each source says, and where they disagree.
+
+    Sources, best first: the wheel's own lib/plugin/gpu<cuda> folders (what was built); the GPU install guide at this
+    release and the release list's hardware labels (what was published); the checker at the tag (what MindSpore
+    accepts at run time, cuda_checker). Without the wheel, a CUDA the guide and the release list do not both name is
+    'disputed': the row keeps who names it and who does not, and the verdict is a warning naming both."""
+    gpu: dict = {}
+    for field, key in (("gpu_cuda_wheels", "cuda_wheels"), ("gpu_plugins_in_x86_wheel", "cuda_plugins"),
+                       ("gpu_cuda_checker", "cuda_checker")):
+        fs = fm.get(field, [])
+        if fs:
+            values = sorted({x for f in fs for x in f["value"]}, key=version_key)
+            gpu[key] = {"value": values, "source": src.ids(" ".join(f["source"] for f in fs)),
+                        "confidence": fs[0]["confidence"]}
+    if v in GPU_WHEEL_PLUGINS and "cuda_plugins" not in gpu:
+        values, sid, note = GPU_WHEEL_PLUGINS[v]
+        gpu["cuda_plugins"] = {"value": values, "source": src.ids(sid), "confidence": "high", "note": note}
+    tag = gpu_rel.get("checker")
+    if tag:
+        sid = f"ms_tag_{v}"
+        if src.table.get(sid, {}).get("commit") != tag["source"]["commit"]:
+            sid = _repo_source(src, "ms_gpu_checker_", tag["source"], f"GPUEnvChecker at tag {tag['source']['ref']}")
+        if "cuda_checker" in gpu and gpu["cuda_checker"]["value"] != tag["cuda"]:
+            raise SystemExit(f"build_matrix: {v}: the notes' checker list {gpu['cuda_checker']['value']} is not the "
+                             f"tag's {tag['cuda']}")
+        gpu["cuda_checker"] = {"value": tag["cuda"], "as_seen": tag["line"],
+                               "source": list(dict.fromkeys((gpu.get("cuda_checker") or {}).get("source", []) + src.ids(sid))),
+                               "confidence": "high"}
+    g = gpu_rel.get("install_guide")
+    if g and g.get("cuda"):
+        sid = _repo_source(src, "docs_gpu_guide_", g["source"],
+                           f"MindSpore GPU pip install guide as published for {v} ({g['source']['how']})")
+        guide = {"cuda": g["cuda"], "cudnn": g.get("cudnn_for_cuda", {}),
+                 "python": _python_range(g.get("python", "")),
+                 "arch": sorted({w["arch"] for w in g.get("wheels", [])}) or ["x86_64"],
+                 "driver_min": g.get("driver_min", {}),
+                 # one URL per wheel kind/arch/CUDA, its cpXY-cpXY tag written {python_tag} (the guide lists one per Python)
+                 "wheels": sorted({(w["kind"], w["arch"], w["cuda"] or "",
+                                    re.sub(r"cp3\d+-cp3\d+m?", "{python_tag}", w["url"])) for w in g.get("wheels", [])}),
+                 "how": g["source"]["how"], "source": src.ids(sid),
+                 "confidence": "medium" if g["source"]["how"].startswith("guide of") else "high"}
+        guide["wheels"] = [{"kind": k, "arch": a, "cuda": c or None, "url": u} for k, a, c, u in guide["wheels"]]
+        if g.get("recommended"):
+            guide["recommended"] = g["recommended"]
+        gpu["install_guide"] = guide
+    plugins = gpu.get("cuda_plugins", {}).get("value", [])
+    listed = gpu.get("cuda_wheels", {}).get("value", [])
+    release_list_known = bool(fm.get("wheels_published"))
+    guide_cuda = gpu.get("install_guide", {}).get("cuda", [])
+    disputed = []
+    if plugins:
+        built = list(plugins)
+        basis = "the wheel's lib/plugin/gpu<cuda> folders"
+    elif guide_cuda and release_list_known:
+        built = [c for c in guide_cuda if c in listed]
+        basis = "named by both the GPU install guide and the release list"
+        rl_src = src.ids("docs_release_list")
+        for c in sorted(set(guide_cuda) ^ set(listed), key=version_key):
+            yes, no = (gpu["install_guide"]["source"], rl_src) if c in guide_cuda else (rl_src, gpu["install_guide"]["source"])
+            disputed.append({"cuda": c, "listed_by": yes, "not_listed_by": no,
+                             "note": (f"the GPU install guide at {v} lists CUDA {c}; the release list labels the "
+                                      f"{v} wheels " + (f"for CUDA {'/'.join(listed)} only" if listed else
+                                                        "without any GPU build"))
+                                     if c in guide_cuda else
+                                     f"the release list labels a CUDA {c} wheel; the GPU install guide at {v} does not list it"})
+    elif guide_cuda:
+        built, basis = list(guide_cuda), "the GPU install guide (the release list has no entry)"
+    else:
+        built, basis = list(listed), "the release list"
+    gpu["built_for"] = {"value": sorted(built, key=version_key), "basis": basis}
+    if disputed:
+        gpu["disputed"] = disputed
+    gpu["build"] = "published" if built else "disputed" if disputed else "none"
+    return gpu
 
 
 def build_compilers(src: Sources, facts: dict) -> list:
@@ -482,9 +609,11 @@ def build_samples(src: Sources, facts: dict):
     return drivers, firmwares
 
 
-def build(facts: dict) -> dict:
-    src = Sources(facts["sources"])
-    mindspore = [build_mindspore_row(r, src, facts["mindspore_compiler_major_minor_to_cann"]) for r in facts["mindspore_releases"]]
+def build(facts: dict, gpu_facts: Optional[dict] = None) -> dict:
+    src = Sources({**facts["sources"], **NVIDIA_SOURCES})
+    gpu_by_version = {r["version"]: r for r in (gpu_facts or {}).get("releases", [])}
+    mindspore = [build_mindspore_row(r, src, facts["mindspore_compiler_major_minor_to_cann"], gpu_by_version.get(r["version"]))
+                 for r in facts["mindspore_releases"]]
     compilers = build_compilers(src, facts)
     cann = build_cann_releases(src, facts)
     cann_hdk = build_cann_hdk(src, facts)
@@ -492,6 +621,8 @@ def build(facts: dict) -> dict:
     drivers, firmwares = build_samples(src, facts)
     cuda_cudnn = [{"cuda": c, "cudnn": d, "source": src.ids(s), "confidence": conf, "note": n}
                   for c, d, s, conf, n in CUDA_CUDNN]
+    nvidia_driver = [{"cuda": c, "driver": d, "kind": k, "source": src.ids(s), "confidence": "high", "note": n}
+                     for c, d, k, s, n in NVIDIA_DRIVER_MIN]
     rules = {
         "driver_firmware": {
             "firmware_min_prefix": "6.4.",
@@ -526,6 +657,19 @@ def build(facts: dict) -> dict:
                     "or cuDNN < 8.0 with CUDA > 10",
             "source": src.ids("mindspore_test_tags"), "confidence": "high",
         },
+        "mindspore_gpu_build": {
+            "rule": "a CUDA with a build (the wheel's plugin folders, else named by both the install guide and the release "
+                    "list) that the checker accepts passes; one the checker accepts without a build, or a build the "
+                    "checker does not accept, or one only some sources name, is a warning naming them; a CUDA outside "
+                    "all of them fails",
+            "source": src.ids("mindspore_test_tags docs_release_list"), "confidence": "high",
+        },
+        "nvidia_driver_cuda": {
+            "rule": "the NVIDIA driver must be at least NVIDIA's minimum for the CUDA runtime (minor-version "
+                    "compatibility from CUDA 11, the toolkit's own driver before); below the driver MindSpore's install "
+                    "guide or the toolkit asks for that CUDA (510.39.01 for 11.6) it is a warning naming both",
+            "source": src.ids("nvidia_cuda_compat nvidia_cuda_rn"), "confidence": "high",
+        },
     }
     matrix = {
         "$schema": "compat_matrix.schema.json",
@@ -541,6 +685,7 @@ def build(facts: dict) -> dict:
         "driver_samples": drivers,
         "firmware_samples": firmwares,
         "cuda_cudnn": cuda_cudnn,
+        "nvidia_driver": nvidia_driver,
         "rules": rules,
     }
     matrix["sources"] = {k: v for k, v in sorted(src.table.items()) if k in src.used}
@@ -550,12 +695,15 @@ def build(facts: dict) -> dict:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--facts", default=DEFAULT_FACTS)
+    ap.add_argument("--gpu-facts", default=DEFAULT_GPU_FACTS)
     ap.add_argument("--out", default=DEFAULT_OUT)
     ap.add_argument("--check", action="store_true", help="exit 1 if --out differs from what the facts give")
     args = ap.parse_args(argv)
     with open(args.facts, encoding="utf-8") as fh:
         facts = json.load(fh)
-    text = json.dumps(build(facts), indent=1, ensure_ascii=False) + "\n"
+    with open(args.gpu_facts, encoding="utf-8") as fh:
+        gpu_facts = json.load(fh)
+    text = json.dumps(build(facts, gpu_facts), indent=1, ensure_ascii=False) + "\n"
     if args.check:
         with open(args.out, encoding="utf-8") as fh:
             same = fh.read() == text

@@ -233,3 +233,87 @@ def test_bundled_sources_are_the_research_notes():
 def test_matrix_object_from_other_data_reports_its_source(tmp_path, matrix):
     m = Matrix(matrix.data, str(tmp_path / "x.json"))
     assert m.info()["source"].endswith("x.json")
+
+
+# --- MindSpore on CUDA -------------------------------------------------------------------------------------------
+
+def _gpu_facts():
+    with open(os.path.join(REPO, "data", "sources", "gpu_facts.json"), encoding="utf-8") as fh:
+        return {r["version"]: r for r in json.load(fh)["releases"]}
+
+
+def test_every_gpu_row_holds_the_checker_list_it_cites(matrix):
+    """Each row's CUDA checker list is the GPUEnvChecker line of the tag it cites (read verbatim by
+    scripts/extract_gpu_facts.py), or, for the PyPI-only releases, the list the notes read from the wheel it cites."""
+    import re
+
+    facts = _gpu_facts()
+    with open(os.path.join(REPO, "data", "sources", "compat_facts.json"), encoding="utf-8") as fh:
+        notes = {r["version"]: {f["source"]: f["value"] for f in r["facts"] if f["field"] == "gpu_cuda_checker"}
+                 for r in json.load(fh)["mindspore_releases"]}
+    sources = matrix["sources"]
+    for row in matrix["mindspore"]:
+        v = row["version"]
+        checker = row["gpu"]["cuda_checker"]
+        cited = 0
+        for sid in checker["source"]:
+            s = sources[sid]
+            tag = (facts.get(v) or {}).get("checker")
+            if tag and s.get("commit") == tag["source"]["commit"]:
+                assert re.findall(r'"([^"]+)"', tag["line"]) == checker["value"], v
+                assert checker["as_seen"] == tag["line"], v
+                cited += 1
+            elif sid in notes.get(v, {}):
+                assert notes[v][sid] == checker["value"], (v, sid)
+                cited += 1
+        assert cited, f"{v}: no cited source holds the checker list"
+
+
+def test_gpu_builds_come_only_from_the_sources(matrix):
+    """No CUDA is invented and none a source names is dropped: built_for and disputed together are exactly what the
+    wheel's plugins (when read) or the guide and the release list name."""
+    for row in matrix["mindspore"]:
+        gpu = row["gpu"]
+        named = set((gpu.get("install_guide") or {}).get("cuda", [])) | set((gpu.get("cuda_wheels") or {}).get("value", []))
+        plugins = set((gpu.get("cuda_plugins") or {}).get("value", []))
+        built = set(gpu["built_for"]["value"])
+        disputed = {d["cuda"] for d in gpu.get("disputed", [])}
+        if plugins:
+            assert built == plugins and not disputed, row["version"]
+        else:
+            assert built | disputed == named and not built & disputed, row["version"]
+        for d in gpu.get("disputed", []):
+            assert d["listed_by"] and d["not_listed_by"] and set(d["listed_by"]).isdisjoint(d["not_listed_by"])
+
+
+# The audit of issue 28, transcribed from the install guides (mindspore-ai/docs install/mindspore_gpu_install_pip_en.md
+# at each release), the release list and the 2.7.1.post1 wheel: (release, CUDA, verdict).
+GPU_AUDIT = [
+    ("2.0.0-rc1", "11.6", "warn"), ("2.1.0", "11.6", "warn"), ("2.1.1", "11.6", "warn"), ("2.2.0", "11.6", "warn"),
+    ("2.2.1", "11.6", "warn"), ("2.2.10", "11.6", "warn"), ("2.2.10", "11.1", "pass"), ("2.2.14", "11.6", "pass"),
+    ("2.4.0", "11.6", "warn"), ("2.4.1", "10.1", "warn"), ("2.4.10", "11.1", "warn"), ("2.5.0", "11.6", "warn"),
+    ("2.6.0-rc1", "11.6", "warn"), ("2.6.0", "11.1", "warn"), ("2.6.0", "10.1", "fail"),
+    ("2.7.1.post1", "11.6", "pass"), ("2.7.1.post1", "10.1", "fail"), ("2.10.0", "12.2", "fail"),
+    ("1.10.1", "11.6", "warn"), ("1.10.1", "11.1", "pass"), ("1.8.1", "11.6", "fail"), ("2.0.0", "11.6", "pass"),
+]
+
+
+@pytest.mark.parametrize("release,cuda,status", GPU_AUDIT)
+def test_gpu_verdicts_follow_guide_checker_and_wheel(matrix, release, cuda, status):
+    assert matrix.gpu_verdict(release, cuda)["status"] == status
+
+
+def test_disputed_gpu_rows_name_both_sources(matrix):
+    row = matrix.mindspore_row("2.5.0")
+    d = {x["cuda"]: x for x in row["gpu"]["disputed"]}
+    assert set(d) == {"10.1", "11.1", "11.6"} and row["gpu"]["build"] == "disputed"
+    assert "without any GPU build" in d["11.6"]["note"]
+    assert "docs_release_list" in d["11.6"]["not_listed_by"]
+    assert matrix.sources_of(d["11.6"]["listed_by"])[0]["path"] == "install/mindspore_gpu_install_pip_en.md"
+
+
+def test_nvidia_driver_minimums(matrix):
+    m = matrix.nvidia_driver_min("11.6")
+    assert m["runs"] == "450.80.02" and m["asked"] == "510.39.01"
+    assert matrix.nvidia_driver_min("10.1")["runs"] == "418.39"
+    assert matrix.nvidia_driver_min("9.0")["runs"] is None

@@ -12,6 +12,7 @@ from ..i18n import N_, _, sentences
 from ..i18n_text import localized
 from . import check
 from ._accelerators import gpu_present
+from ._gpu_fix import driver_upgrade_steps, plan
 from ..versions import dotted_major_minor, dotted_numbers
 
 NO_NVIDIA = N_("No NVIDIA GPU, driver or /dev/nvidia* device on this machine.")
@@ -182,16 +183,16 @@ def check_cuda_runtime_for_mindspore(ctx):
                                      "libmindspore_gpu.so.<cuda>, no install URL, no checker list)."), evidence=evidence,
                            fix=[_("python -c \"import mindspore; mindspore.run_check()\"   # MindSpore's own check names it")])
     majors = {v.split(".")[0] for v in needed}
-    fix_cuda = _pick_cuda_for_fix(needed, ms.accepted_cuda, c.driver_cuda_max)
-    py = (ms.extension_pythons or [dotted_major_minor(ctx.facts.python.version) or "3.9"])[0]
-    env_fix = [
-        f"conda create -n ms-gpu python={py} && conda activate ms-gpu",
-        _("conda install -c conda-forge cudatoolkit={cuda} 'cudnn>=8,<9'   # the CUDA the build was made for, "
-          "isolated from the system one").format(cuda=fix_cuda),
-        _("export LD_LIBRARY_PATH=$CONDA_PREFIX/lib:$LD_LIBRARY_PATH   # so MindSpore loads that runtime first"),
-        _("or install NVIDIA's CUDA {cuda} toolkit next to the current one and: export CUDA_HOME=/usr/local/cuda-{cuda} "
-          "LD_LIBRARY_PATH=/usr/local/cuda-{cuda}/lib64:$LD_LIBRARY_PATH").format(cuda=fix_cuda),
-    ]
+    py = (ms.extension_pythons or [dotted_major_minor(ctx.facts.python.version) or ""])[0] or None
+    # A new environment with the CUDA the build needs (one the driver runs, or the driver upgrade first) and
+    # MindSpore's own GPU build installed into it (checks/_gpu_fix.py).
+    gpu_plan = plan(ctx.matrix, ms.version, py, c.driver_version, prefer=[v for v in needed if "." in v],
+                    cuda_max=c.driver_cuda_max)
+    env_fix = gpu_plan["steps"] + gpu_plan["alternative"]
+    if not env_fix:
+        fix_cuda = _pick_cuda_for_fix(needed, ms.accepted_cuda, c.driver_cuda_max)
+        env_fix = [_("install NVIDIA's CUDA {cuda} toolkit and: export CUDA_HOME=/usr/local/cuda-{cuda} "
+                     "LD_LIBRARY_PATH=/usr/local/cuda-{cuda}/lib64:$LD_LIBRARY_PATH").format(cuda=fix_cuda)]
     matching = [e for e in runtimes if e["version"].split(".")[0] in majors]
     if not matching:
         others = sorted({dotted_major_minor(e["version"]) for e in runtimes})
@@ -228,10 +229,9 @@ def check_cuda_runtime_for_mindspore(ctx):
     evidence["runtime MindSpore will load"] = f"{chosen['version']} ({chosen['path']})"
     if c.driver_cuda_max and dotted_numbers(rt_mm) > dotted_numbers(c.driver_cuda_max):
         newer_major = dotted_numbers(rt_mm)[:1] > dotted_numbers(c.driver_cuda_max)[:1]
-        driver_fix = [_("upgrade the NVIDIA driver to one whose nvidia-smi shows 'CUDA Version: {version}' or newer")
-                      .format(version=rt_mm),
-                      _("or use a CUDA runtime no newer than {version} (see the steps below)").format(
-                          version=c.driver_cuda_max)] + env_fix
+        driver_fix = driver_upgrade_steps(ctx.matrix, c.driver_version, rt_mm) + \
+            ([_("or use a CUDA runtime no newer than {version}:").format(version=c.driver_cuda_max)] + env_fix
+             if gpu_plan["cuda"] and not gpu_plan["driver_upgrade"] else [])
         if newer_major:
             return ctx.finding(FAIL,
                                summary=_("The CUDA runtime {runtime} is newer than the driver {driver} supports (up to "
@@ -247,6 +247,24 @@ def check_cuda_runtime_for_mindspore(ctx):
                                _("Within one major version CUDA's minor-version compatibility usually lets it run, but "
                                  "kernels that need JIT compilation (PTX) fail on the older driver.")),
                            evidence=evidence, fix=driver_fix, pitfall="P01")
+    verdict = ctx.matrix.gpu_verdict(ms.version, rt_mm)
+    if verdict["why"] in ("checker-only", "disputed") and (not ms.accepted_cuda or rt_mm in ms.accepted_cuda) \
+            and rt_mm not in ms.gpu_cuda_versions:
+        # the same answer `matrix check --mindspore V --cuda X` gives (compat.cuda_mindspore); a wheel whose own
+        # plugin files name this CUDA settles it, as the wheel's plugin folders do in the matrix
+        d = verdict["disputed"]
+        evidence["matrix"] = ctx.matrix.describe_source(verdict["source"])
+        return ctx.finding(WARN,
+                           summary=(_("CUDA runtime {runtime} loads MindSpore {version}, but the sources disagree on a "
+                                      "CUDA {cuda} build: {yes} lists it, {no} does not.").format(
+                                          runtime=chosen["version"], version=ms.version, cuda=rt_mm,
+                                          yes=ctx.matrix.describe_source(d["listed_by"]),
+                                          no=ctx.matrix.describe_source(d["not_listed_by"])) if d else
+                                    _("CUDA runtime {runtime} loads MindSpore {version} and its checker accepts CUDA "
+                                      "{cuda}, but its GPU builds are for CUDA {built} only.").format(
+                                        runtime=chosen["version"], version=ms.version, cuda=rt_mm,
+                                        built=", ".join(verdict["built_for"]))),
+                           evidence=evidence, pitfall="P01")
     if ms.accepted_cuda and rt_mm not in ms.accepted_cuda:
         return ctx.finding(WARN,
                            summary=_("CUDA runtime {runtime} can load MindSpore's CUDA {majors} build, but MindSpore "
@@ -282,11 +300,27 @@ def check_cudnn(ctx):
     skipped = _ms_gpu_applies(ctx)
     if skipped:
         return skipped
-    c = ctx.facts.cuda
+    c, ms = ctx.facts.cuda, ctx.facts.mindspore
     runtimes = [e for e in _runtimes(c) if e["loadable"] == "yes"] or _runtimes(c)
-    cuda_major = dotted_numbers(runtimes[0]["version"])[:1] if runtimes else ()
+    # the CUDA of the build in use: the runtime of the build's CUDA major (a CUDA 11.6 build beside a stray 10.1)
+    needed = list(ms.gpu_cuda_versions) or list(ms.accepted_cuda)
+    majors = {v.split(".")[0] for v in needed}
+    in_use = [e for e in runtimes if e["version"].split(".")[0] in majors] or runtimes
+    cuda_mm = dotted_major_minor(in_use[0]["version"]) if in_use else None
+    if in_use and majors and in_use[0]["version"].split(".")[0] not in majors:
+        cuda_mm = None
+    if not cuda_mm:
+        dotted = sorted((v for v in needed if "." in v), key=dotted_numbers)
+        cuda_mm = dotted[-1] if dotted else None
+    cuda_major = dotted_numbers(cuda_mm)[:1] if cuda_mm else ()
+    pair = ctx.matrix.cudnn_for_cuda(cuda_mm, ms.version) if cuda_mm else None
+    spec = f"'cudnn>={pair['cudnn']},<{int(pair['cudnn'].split('.')[0]) + 1}'" if pair else "'cudnn>=8,<9'"
     evidence = {"cuDNN": c.cudnn_version or _("not found"), "read from": c.cudnn_source or "-",
-                "CUDA runtime": runtimes[0]["version"] if runtimes else _("not found")}
+                "CUDA runtime": in_use[0]["version"] if in_use else _("not found"),
+                "CUDA of the build in use": cuda_mm or _("unknown")}
+    if pair:
+        evidence["cuDNN MindSpore's install guide pairs with it"] = \
+            f"CUDA {pair['cuda']} + cuDNN {pair['cudnn']}.x [{ctx.matrix.describe_source(pair['source'])}]"
     if not c.cudnn_version:
         return ctx.finding(WARN,
                            summary=sentences(
@@ -295,22 +329,34 @@ def check_cudnn(ctx):
                                _("MindSpore's GPU backend links libcudnn and fails to load without it ('libcudnn.so.8: "
                                  "cannot open shared object file').")),
                            evidence=evidence,
-                           fix=[_("conda install -c conda-forge 'cudnn>=8,<9'   # inside the MindSpore environment"),
-                                _("or install NVIDIA's cuDNN 8 for your CUDA and add its lib directory to LD_LIBRARY_PATH")])
+                           fix=[_("conda install -c conda-forge {spec}   # inside the MindSpore environment").format(
+                                    spec=spec),
+                                _("or install NVIDIA's cuDNN for CUDA {cuda} and add its lib directory to "
+                                  "LD_LIBRARY_PATH").format(cuda=cuda_mm or "11.x")])
     v = dotted_numbers(c.cudnn_version)
+    fix = [_("conda install -c conda-forge {spec}   # inside the MindSpore environment").format(spec=spec)]
     # MindSpore's GPUEnvChecker: warn below 7.6, and below 8.0 when CUDA is newer than 10 (compat_facts §4.1).
     if v < (7, 6):
         return ctx.finding(WARN,
                            summary=_("cuDNN {version} is older than 7.6, the oldest MindSpore supports (CUDA 10.1 with "
                                      "cuDNN 7.6.x, CUDA 11.1 with 8.0.x, CUDA 11.6 with 8.5.x).").format(
                                          version=c.cudnn_version),
-                           evidence=evidence, fix=["conda install -c conda-forge 'cudnn>=8,<9'"])
+                           evidence=evidence, fix=fix)
+    if pair and v[:2] < dotted_numbers(pair["cudnn"])[:2]:
+        return ctx.finding(WARN,
+                           summary=(_("cuDNN {version} with MindSpore's CUDA {cuda} build: MindSpore's install guide "
+                                      "pairs CUDA {cuda} with cuDNN {pair}.x, and its checker warns below 8.0 with CUDA "
+                                      "11.") if v < (8, 0) and cuda_major and cuda_major[0] > 10 else
+                                    _("cuDNN {version} with MindSpore's CUDA {cuda} build: MindSpore's install guide "
+                                      "pairs CUDA {cuda} with cuDNN {pair}.x.")).format(
+                                         version=c.cudnn_version, cuda=cuda_mm, pair=pair["cudnn"]),
+                           evidence=evidence, fix=fix)
     if v < (8, 0) and cuda_major and cuda_major[0] > 10:
         return ctx.finding(WARN,
                            summary=_("cuDNN {version} with CUDA {runtime}: MindSpore needs cuDNN 8 with CUDA 11 (CUDA "
                                      "11.1 with 8.0.x, CUDA 11.6 with 8.5.x).").format(version=c.cudnn_version,
-                                                                                       runtime=runtimes[0]["version"]),
-                           evidence=evidence, fix=["conda install -c conda-forge 'cudnn>=8,<9'"])
+                                                                                       runtime=cuda_mm),
+                           evidence=evidence, fix=fix)
     return ctx.finding(PASS, summary=f"cuDNN {c.cudnn_version} ({c.cudnn_source})", evidence=evidence)
 
 

@@ -1,7 +1,8 @@
 """`ascend-doctor matrix`: show the compatibility matrix, check a planned install, update the matrix.
 
     matrix show   [--mindspore V | --cann V | --driver V] [--format text|json]
-    matrix check  --mindspore V [--cann V --driver V --firmware V --python V --cuda V --cudnn V --arch A]
+    matrix check  --mindspore V [--cann V --driver V --firmware V --python V --cuda V --cudnn V --nvidia-driver V
+                  --arch A]
     matrix update (--url URL | --file PATH) [--sha256 HEX] [--timeout S]
 
 `check` builds facts from the versions given and runs the same compat.* check
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 import json
 import platform
+import re
 import sys
 from typing import Any, Dict, List
 
@@ -54,6 +56,9 @@ def register(sub) -> None:
     chk.add_argument("--python", metavar="V", help=_("Python version, e.g. 3.10"))
     chk.add_argument("--cuda", metavar="V", help=_("CUDA runtime version for a MindSpore GPU build, e.g. 11.6"))
     chk.add_argument("--cudnn", metavar="V", help=_("cuDNN version, e.g. 8.5.0"))
+    chk.add_argument("--nvidia-driver", metavar="V", dest="nvidia_driver",
+                     help=_("NVIDIA driver version (nvidia-smi 'Driver Version'), e.g. 470.82.01; plans a MindSpore "
+                            "GPU build"))
     chk.add_argument("--arch", choices=ARCHES, help=_("target machine architecture (default: this machine's)"))
     chk.add_argument("--format", choices=FORMATS, default="text")
     chk.add_argument("--output", "-o", metavar="FILE")
@@ -106,7 +111,7 @@ def _ms_summary(matrix, row: dict) -> Dict[str, Any]:
                 or [_("{cann} (via checker list)").format(cann=c["cann"]) for c in cands],
         "hdk": sorted({n["hdk"] for c in cands for n in c["named_by"] if n.get("hdk")}),
         "python": sorted({p for r in row["python"] for p in r["python"]}, key=version_key),
-        "cuda": (gpu.get("cuda_plugins") or gpu.get("cuda_wheels") or {}).get("value", []),
+        "cuda": gpu["built_for"]["value"] + [d["cuda"] + "*" for d in gpu.get("disputed", [])],
         "custom_ops_built_with": (row.get("custom_ops_built_with") or {}).get("compiler_version"),
         "source": matrix.describe_source(row["checker"]["source"]),
         "notes": row.get("notes", []),
@@ -195,6 +200,23 @@ class _Sources:
         return out
 
 
+def _gpu_table_rows(gpu: dict, refs) -> List[List[str]]:
+    """One line per GPU source of a MindSpore row (docs/matrix.md "MindSpore on CUDA"), then the disputed CUDAs."""
+    if not gpu.get("built_for", {}).get("value") and not gpu.get("disputed") and not gpu.get("cuda_checker"):
+        return []
+    rows = []
+    for key, label in (("cuda_plugins", N_("wheel plugins")), ("cuda_wheels", N_("release list")),
+                       ("install_guide", N_("install guide")), ("cuda_checker", N_("checker"))):
+        v = gpu.get(key)
+        if v:
+            rows.append([_(label), _fmt(v.get("value", v.get("cuda"))), refs.mark(v["source"])])
+    rows.append([_("built for"), _fmt(gpu["built_for"]["value"]) or _("none"), ""])
+    for d in gpu.get("disputed", []):
+        rows.append([_("disputed"), d["cuda"], _("{yes} yes, {no} no").format(yes=refs.mark(d["listed_by"]),
+                                                                             no=refs.mark(d["not_listed_by"]))])
+    return rows
+
+
 def _render_show(matrix, args, result: Dict[str, Any], width: int) -> str:
     from ..render.layout import wrap
 
@@ -213,6 +235,9 @@ def _render_show(matrix, args, result: Dict[str, Any], width: int) -> str:
         out.append("")
         out.extend(wrap(_("{count} MindSpore releases; `matrix show --mindspore V` for sources and notes.")
                         .format(count=len(result["summary"])), width))
+        if any(str(c).endswith("*") for s in result["summary"] for c in s["cuda"]):
+            out.extend(wrap(_("CUDA marked *: the sources disagree on that GPU build (one lists it, another does not); "
+                              "`matrix check` warns and names both."), width))
         return "\n".join(out) + "\n"
     refs = _Sources(matrix)
     if args.mindspore is not None:
@@ -238,7 +263,7 @@ def _render_show(matrix, args, result: Dict[str, Any], width: int) -> str:
         py = [[r["platform"], r["flavour"], _fmt(r["python"]), refs.mark(r["source"])] for r in row["python"]]
         if py:
             out += ["", _table(py, [_("platform"), _("build"), "Python", _("source")], width)]
-        gpu = [[k, _fmt(v["value"]), refs.mark(v["source"])] for k, v in row["gpu"].items()]
+        gpu = _gpu_table_rows(row["gpu"], refs)
         if gpu:
             out += ["", _table(gpu, ["GPU", "CUDA", _("source")], width)]
         for note in s["notes"]:
@@ -328,7 +353,8 @@ def planned_facts(matrix, args) -> Facts:
     facts = Facts()
     facts.planned = True  # the checks then say "planned", not "installed" or "the environment points at it"
     facts.system.arch = args.arch or platform.machine() or None
-    flavour = "gpu" if args.cuda else "ascend"
+    gpu = bool(args.cuda or getattr(args, "nvidia_driver", None))
+    flavour = "gpu" if gpu else "ascend"
     facts.mindspore = MindSporeFacts(installed=True, dist_name="mindspore", version=args.mindspore, flavour=flavour,
                                      location="(planned)")
     if args.cann:
@@ -353,15 +379,19 @@ def planned_facts(matrix, args) -> Facts:
         facts.firmware = fw
     if args.python:
         facts.python = PythonFacts(version=args.python, executable="(planned)")
-    if args.cuda:
-        facts.cuda = CudaFacts(runtime_libs=[{"path": "(planned)", "version": args.cuda}], cudnn_version=args.cudnn)
+    if gpu:
+        facts.cuda = CudaFacts(runtime_libs=[{"path": "(planned)", "version": args.cuda}] if args.cuda else [],
+                               cudnn_version=args.cudnn, driver_version=getattr(args, "nvidia_driver", None))
     return facts
 
 
 def run_check(args) -> int:
     matrix = _matrix()
-    for flag in ("mindspore", "cann", "driver", "firmware", "python", "cuda", "cudnn"):
-        _version_arg("--" + flag, getattr(args, flag))
+    for flag in ("mindspore", "cann", "driver", "firmware", "python", "cuda", "cudnn", "nvidia_driver"):
+        _version_arg("--" + flag.replace("_", "-"), getattr(args, flag))
+    if args.nvidia_driver and not re.fullmatch(r"\d+(\.\d+)+", args.nvidia_driver.strip()):
+        raise CliError(_("--nvidia-driver: {value}: expected an NVIDIA driver version such as 470.82.01").format(
+            value=repr(args.nvidia_driver)))
     if args.python and not python_major_minor(args.python):
         raise CliError(_("--python: {value}: expected a version such as 3.10").format(value=repr(args.python)))
     facts = planned_facts(matrix, args)

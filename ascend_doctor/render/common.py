@@ -140,6 +140,8 @@ def _planned_summary(facts: Facts) -> List[Tuple[str, str]]:
             rows.append((label, planned.format(version=part.version)))
     for inst in facts.cann.installs:
         rows.append(("CANN", planned.format(version=inst.release or _("unknown release"))))
+    if facts.cuda.driver_version:
+        rows.append((_("NVIDIA driver"), planned.format(version=facts.cuda.driver_version)))
     for lib in facts.cuda.runtime_libs:
         rows.append(("CUDA", planned.format(version=lib.get("version"))))
     if facts.mindspore.version:

@@ -9,7 +9,7 @@ import pytest
 from ascend_doctor.checks import CheckContext
 from ascend_doctor.checks.compat import (
     check_cann_driver, check_cuda_mindspore, check_custom_ops_cann, check_driver_firmware, check_firmware_min,
-    check_python_mindspore,
+    check_nvidia_driver_cuda, check_python_mindspore,
 )
 from ascend_doctor.facts import CannInstall, CudaFacts, DriverFacts, Facts, FirmwareFacts, MindSporeFacts, PythonFacts
 from ascend_doctor.matrix import load_bundled
@@ -203,7 +203,9 @@ def test_gpu_build_for_other_cuda_fails_p01(matrix):
                      driver_cuda_max="12.2", cudnn_version="7.6.5")
     f = check_cuda_mindspore(ctx_for(matrix, _facts(ms=_ms("1.8.1", flavour="gpu", cuda_version="11.1"), cuda=cuda)))
     assert f.status == "fail" and f.pitfall == "P01"
-    assert "cudatoolkit=11.1" in f.fix[0]
+    steps = "\n".join(f.fix)
+    # a new environment: the CUDA the build needs, then MindSpore itself (the 1.8.1 cuda-11.1 wheel of its guide)
+    assert steps.index("conda create") < steps.index("cudatoolkit=11.1") < steps.index("cuda-11.1/mindspore_gpu-")
     assert any("MindSpore GPU build for CUDA 10.1" in s for s in f.fix)
 
 
@@ -293,8 +295,89 @@ def test_property_checks_never_raise(matrix, ms, release, compiler, drv, fw, py,
         assert chk(ctx).status in ("pass", "warn", "fail", "skip", "error")
 
 
-def test_release_without_gpu_build_warns(matrix):
+def test_release_the_sources_disagree_on_warns_naming_both(matrix):
+    """2.5.0: its GPU install guide lists CUDA 10.1/11.1/11.6, its release list labels the wheels Ascend/CPU."""
     cuda = CudaFacts(runtime_libs=[{"path": "/x/libcudart.so.11.6.55", "version": "11.6.55"}])
     f = check_cuda_mindspore(ctx_for(matrix, _facts(ms=_ms("2.5.0", flavour="gpu"), cuda=cuda)))
-    assert f.status == "warn" and "no GPU (CUDA) build of MindSpore 2.5.0" in f.summary
+    assert f.status == "warn" and "disagree" in f.summary
+    assert "mindspore_gpu_install_pip_en.md" in f.summary and "release_list_en.md" in f.summary
+
+
+def test_release_no_source_publishes_a_gpu_build_for_warns(matrix):
+    cuda = CudaFacts(runtime_libs=[{"path": "/x/libcudart.so.11.6.55", "version": "11.6.55"}])
+    f = check_cuda_mindspore(ctx_for(matrix, _facts(ms=_ms("2.3.1", flavour="gpu"), cuda=cuda)))
+    assert f.status == "warn" and "No source publishes a GPU (CUDA) build of MindSpore 2.3.1" in f.summary
     assert "2.10.0" in f.fix[-1]
+
+
+def test_cuda_the_checker_accepts_without_a_build_warns(matrix):
+    """1.10.1's checker accepts 10.1/11.1/11.6; its guide lists 10.1/11.1: 11.6 is at most a warning."""
+    cuda = CudaFacts(runtime_libs=[{"path": "/x/libcudart.so.11.6.55", "version": "11.6.55"}], cudnn_version="8.5.0")
+    f = check_cuda_mindspore(ctx_for(matrix, _facts(ms=_ms("1.10.1", flavour="gpu"), cuda=cuda)))
+    assert f.status == "warn" and "checker accepts CUDA 11.6" in f.summary
+
+
+def test_cuda_116_on_2_2_warns_instead_of_failing(matrix):
+    cuda = CudaFacts(runtime_libs=[{"path": "/x/libcudart.so.11.6.55", "version": "11.6.55"}], cudnn_version="8.5.0")
+    f = check_cuda_mindspore(ctx_for(matrix, _facts(ms=_ms("2.2.0", flavour="gpu"), cuda=cuda)))
+    assert f.status == "warn" and "disagree" in f.summary and not any("11.1" in s and "downgrade" in s for s in f.fix)
+
+
+def test_cudnn_judged_against_the_cuda_of_the_build(matrix):
+    cuda = CudaFacts(runtime_libs=[{"path": "/x/libcudart.so.11.6.55", "version": "11.6.55"}], cudnn_version="7.6.5")
+    f = check_cuda_mindspore(ctx_for(matrix, _facts(ms=_ms("2.2.14", flavour="gpu"), cuda=cuda)))
+    assert f.status == "warn" and "cuDNN 8.5.x" in f.summary
+
+
+# --- the NVIDIA driver against the CUDA runtime ---
+
+def _driver_facts(driver, runtime=None, ms="2.2.14", python="3.9"):
+    cuda = CudaFacts(driver_version=driver,
+                     runtime_libs=[{"path": "/x/libcudart.so", "version": runtime}] if runtime else [])
+    return _facts(ms=_ms(ms, flavour="gpu"), cuda=cuda, python=python)
+
+
+def test_driver_below_nvidia_minimum_fails_and_the_fix_never_installs_a_cuda_it_cannot_run(matrix):
+    f = check_nvidia_driver_cuda(ctx_for(matrix, _driver_facts("418.87", "11.6.55")))
+    assert f.status == "fail" and "450.80.02" in f.summary
+    steps = "\n".join(f.fix)
+    assert "cudatoolkit=11.6" not in steps.split("sudo reboot")[0]  # the driver upgrade comes first
+    assert "upgrade the NVIDIA driver to 510.39.01" in f.fix[0]
+    # or keep 418.87: 2.2.14's unified wheel has a CUDA 10.1 plugin, which 418.87 runs (>= 418.39)
+    keep = steps.split("or keep driver 418.87")[1]
+    assert "cudatoolkit=10.1" in keep and "cudatoolkit=11" not in keep and "/2.2.14/MindSpore/unified/x86_64/mindspore-2.2.14-cp39-cp39-linux_x86_64.whl" in keep
+
+
+def test_driver_between_nvidia_and_the_guide_warns_naming_both(matrix):
+    f = check_nvidia_driver_cuda(ctx_for(matrix, _driver_facts("470.82.01", "11.6.55")))
+    assert f.status == "warn" and "450.80.02" in f.summary and "510.39.01" in f.summary
+    assert "MindSpore's GPU install guide" in f.summary
+
+
+def test_driver_new_enough_passes(matrix):
+    assert check_nvidia_driver_cuda(ctx_for(matrix, _driver_facts("535.247.01", "11.6.55"))).status == "pass"
+
+
+def test_driver_without_runtime_judges_the_builds_of_the_release(matrix):
+    """A planned 2.10.0 on 418.87: both its builds (11.1, 11.6) need 450.80.02+; the fix upgrades first, and names
+    a release with a build 418.87 runs."""
+    f = check_nvidia_driver_cuda(ctx_for(matrix, _driver_facts("418.87", None, ms="2.10.0", python="3.11")))
+    assert f.status == "fail"
+    assert f.fix[0].startswith("upgrade the NVIDIA driver")
+    assert any("or keep driver 418.87" in s for s in f.fix)
+
+
+def test_no_driver_skips(matrix):
+    assert check_nvidia_driver_cuda(ctx_for(matrix, _driver_facts(None, "11.6.55"))).status == "skip"
+
+
+def test_gpu_plan_with_an_unsupported_python_gets_gpu_releases_not_cann(matrix):
+    cuda = CudaFacts(runtime_libs=[{"path": "(planned)", "version": "11.6"}])
+    f = check_python_mindspore(ctx_for(matrix, _facts(ms=_ms("2.2.14", flavour="gpu"), cuda=cuda,
+                                                      python="3.11")))
+    assert f.status == "fail"
+    assert not any("CANN" in s for s in f.fix)
+    steps = "\n".join(f.fix)
+    assert "conda create -n ms-gpu python=3.9" in steps and "cudatoolkit=11.6" in steps
+    assert "or keep Python 3.11: MindSpore 2.10.0 has a GPU build for it" in steps
+    assert "pip install mindspore==2.10.0" in steps

@@ -1,5 +1,7 @@
 """GPU and MindSpore-package checks: verdicts, fix text and exit codes on the fixtures and on edge snapshots."""
 
+import pytest
+
 from tests.helpers import fixture_path, run_json
 
 from ascend_doctor.doctor import RunOptions, run_checks
@@ -24,8 +26,15 @@ def test_gpu_node_is_healthy():
     proc, data = run_json("check", "--bundle", fixture_path("gpu_node"), "--only", "gpu", "mindspore")
     f = _by_id(data)
     assert proc.returncode == 0, proc.stderr
-    assert {i: f[i]["status"] for i in GPU_IDS + MS_IDS} == {i: "pass" for i in GPU_IDS + MS_IDS}
+    # mindspore-gpu 1.10.1 is the cuda-11.1 wheel; CUDA 11.6 loads it and 1.10.1's checker accepts 11.6, but its
+    # install guide and release list name builds for 10.1/11.1 only: a warning, the one `matrix check` gives too
+    expected = {i: "pass" for i in GPU_IDS + MS_IDS}
+    expected["gpu.cuda_runtime_for_mindspore"] = "warn"
+    assert {i: f[i]["status"] for i in GPU_IDS + MS_IDS} == expected
     assert "11.6.55" in f["gpu.cuda_runtime_for_mindspore"]["summary"]
+    assert "builds are for CUDA 10.1, 11.1 only" in f["gpu.cuda_runtime_for_mindspore"]["summary"]
+    _, planned = run_json("matrix", "check", "--mindspore", "1.10.1", "--cuda", "11.6")
+    assert _by_id(planned)["compat.cuda_mindspore"]["status"] == "warn"
 
 
 def test_gpu_cuda_mismatch_fails_with_p01_fix():
@@ -137,7 +146,8 @@ def test_cudnn_missing_and_too_old(make_snapshot):
     f = _run(_gpu_host(make_snapshot, {**_ms_gpu(), **rt}))["gpu.cudnn"]
     assert f.status == "warn" and "No cuDNN found" in f.summary
     f = _run(_gpu_host(make_snapshot, {**_ms_gpu(), **rt, "/usr/lib/x86_64-linux-gnu/libcudnn.so.7.6.5": ""}))["gpu.cudnn"]
-    assert f.status == "warn" and "cuDNN 8 with CUDA 11" in f.summary  # MindSpore's own < 8.0 with CUDA > 10 rule
+    # the guide's pair for the build's CUDA, and MindSpore's own < 8.0 with CUDA > 10 rule
+    assert f.status == "warn" and "cuDNN 8.0.x" in f.summary and "below 8.0 with CUDA 11" in f.summary
     f = _run(_gpu_host(make_snapshot, {**_ms_gpu(), **rt, "/usr/lib/x86_64-linux-gnu/libcudnn.so.8.0.5": ""}))["gpu.cudnn"]
     assert f.status == "pass"
 
@@ -205,3 +215,101 @@ def test_a_python_suggested_for_a_requires_python_is_one_it_admits():
         picked = _newest_allowed(spec)
         assert python_spec_allows(spec, picked + ".0"), (spec, picked)
     assert _newest_allowed("<3.0") == "<X.Y>"  # none of ours: the user fills it in, nothing is guessed
+
+
+# --- issue 28: the GPU node cases (tests/fixtures/build_gpu_cases.py) ----------------------------------------------
+
+GPU_CASES = ["gpu_node", "gpu_cuda_mismatch", "gpu_driver_mismatch", "gpu_driver_too_old", "gpu_ms22_cuda116",
+             "gpu_ms25_node", "gpu_cudnn7_cuda116"]
+
+
+@pytest.mark.parametrize("name", GPU_CASES)
+def test_no_gpu_fix_installs_a_cuda_the_driver_cannot_run(name):
+    """Every fix line that installs a CUDA runtime comes after a driver upgrade, or is one the node's driver runs."""
+    import re
+
+    from ascend_doctor.checks._gpu_fix import driver_verdict
+    from ascend_doctor.matrix import load_bundled
+
+    matrix = load_bundled()
+    _, data = run_json("check", "--bundle", fixture_path(name))
+    driver = data["facts"]["cuda"]["driver_version"]
+    cuda_max = data["facts"]["cuda"]["driver_cuda_max"]
+    for f in data["findings"]:
+        upgraded = False
+        for line in f.get("fix") or []:
+            if line.startswith("upgrade the NVIDIA driver"):
+                upgraded = True
+            if line.startswith("or "):
+                upgraded = False  # an alternative starts over from the node as it is
+            m = re.search(r"cudatoolkit=(\d+\.\d+)", line)
+            if m and not upgraded and (driver or cuda_max):
+                assert driver_verdict(matrix, driver, m.group(1), cuda_max) != "too-old", (name, f["id"], line)
+
+
+def test_driver_too_old_node_upgrades_first_or_keeps_a_cuda_it_runs():
+    proc, data = run_json("check", "--bundle", fixture_path("gpu_driver_too_old"))
+    f = _by_id(data)
+    assert proc.returncode == 1
+    drv = f["compat.nvidia_driver_cuda"]
+    assert drv["status"] == "fail" and "418.87.00" in drv["summary"] and "450.80.02" in drv["summary"]
+    rt = f["gpu.cuda_runtime_for_mindspore"]
+    assert rt["status"] == "fail" and rt["fix"][0].startswith("upgrade the NVIDIA driver to 455.23")
+    keep = "\n".join(rt["fix"]).split("or use a CUDA runtime no newer than 10.1")[1]
+    assert "cudatoolkit=10.1" in keep and "cuda-10.1/mindspore_gpu-" in keep  # 1.10.1's own cuda-10.1 wheel
+
+
+def test_cuda_116_on_2_2_node_and_plan_agree_it_is_not_a_failure():
+    _, data = run_json("check", "--bundle", fixture_path("gpu_ms22_cuda116"))
+    assert _by_id(data)["gpu.cuda_runtime_for_mindspore"]["status"] == "pass"  # the wheel holds the 11.6 plugin
+    _, planned = run_json("matrix", "check", "--mindspore", "2.2.0", "--cuda", "11.6")
+    f = _by_id(planned)["compat.cuda_mindspore"]
+    assert f["status"] == "warn" and "release_list_en.md" in f["summary"]
+
+
+def test_2_5_node_runs_and_the_plan_names_both_sources():
+    _, data = run_json("check", "--bundle", fixture_path("gpu_ms25_node"))
+    f = _by_id(data)
+    assert f["gpu.cuda_runtime_for_mindspore"]["status"] == "pass"
+    assert f["compat.nvidia_driver_cuda"]["status"] == "pass"
+    _, planned = run_json("matrix", "check", "--mindspore", "2.5.0", "--cuda", "11.6", "--nvidia-driver", "550.40.07")
+    p = _by_id(planned)
+    assert p["compat.cuda_mindspore"]["status"] == "warn"
+    assert "mindspore_gpu_install_pip_en.md" in p["compat.cuda_mindspore"]["summary"]
+    assert "no GPU" not in p["compat.cuda_mindspore"]["summary"]
+
+
+def test_cudnn_7_beside_a_cuda_116_build_warns():
+    _, data = run_json("check", "--bundle", fixture_path("gpu_cudnn7_cuda116"))
+    f = _by_id(data)["gpu.cudnn"]
+    assert f["status"] == "warn" and "CUDA 11.6" in f["summary"] and "8.5.x" in f["summary"]
+    assert "'cudnn>=8.5,<9'" in f["fix"][0]
+
+
+def test_a_new_environment_gets_mindspore_installed_into_it():
+    """gpu_cuda_mismatch: MindSpore sits in the system site-packages; the fix's new conda env gets it too."""
+    _, data = run_json("check", "--bundle", fixture_path("gpu_cuda_mismatch"))
+    fix = _by_id(data)["gpu.cuda_runtime_for_mindspore"]["fix"]
+    create = next(i for i, s in enumerate(fix) if s.startswith("conda create"))
+    assert any(s.startswith("pip install https://") and "cuda-11.1/mindspore_gpu-" in s for s in fix[create:])
+    assert not any("CANN" in s for s in fix)
+
+
+def test_no_runtime_and_a_driver_too_old_for_every_build_upgrades_the_driver_first(make_snapshot):
+    """Driver 418.87 (nvidia-smi: CUDA 10.1) and MindSpore 2.7.1 (plugins for CUDA 11.1/11.6 only) with no CUDA
+    runtime: never 'cudatoolkit=11.x' on the driver as it is; the driver upgrade comes first."""
+    smi = "| NVIDIA-SMI 418.87.00    Driver Version: 418.87.00    CUDA Version: 10.1     |\n"
+    files = {f"{SP}/mindspore-2.7.1.dist-info/METADATA": "Name: mindspore\nVersion: 2.7.1\n",
+             f"{SP}/mindspore/_c_expression.cpython-39-x86_64-linux-gnu.so": "",
+             f"{SP}/mindspore/lib/plugin/libmindspore_gpu.so.11.1": "",
+             f"{SP}/mindspore/lib/plugin/libmindspore_gpu.so.11.6": "",
+             "/proc/driver/nvidia/version": PROC.replace("470.82.01", "418.87.00")}
+    f = _run(_gpu_host(make_snapshot, files, smi=smi, python_version="3.9.18"))["gpu.cuda_runtime_for_mindspore"]
+    assert f.status == "fail"
+    upgrade = next(i for i, s in enumerate(f.fix) if s.startswith("upgrade the NVIDIA driver to "))
+    toolkit = next(i for i, s in enumerate(f.fix) if "cudatoolkit=11." in s)
+    assert upgrade < toolkit
+    assert any("pip install mindspore==2.7.1" in s for s in f.fix)
+    # the other way out keeps 418.87: a release whose build is for CUDA 10.1
+    alt = "\n".join(f.fix).split("or keep driver 418.87.00")[1]
+    assert "cudatoolkit=10.1" in alt and "cudatoolkit=11" not in alt

@@ -73,3 +73,17 @@ def test_matrix_check_reads_any_spelling_too():
     _, b = run_json("matrix", "check", *WRONG_DRIVER)
     assert [(f["id"], f["status"], f["summary"]) for f in a["findings"]] == \
            [(f["id"], f["status"], f["summary"]) for f in b["findings"]]
+
+
+def test_nvidia_driver_is_judged_in_a_plan():
+    """`--nvidia-driver` is the NVIDIA driver, not the NPU one: CUDA 11.6 on 418.87 fails on the driver."""
+    _, data = run_json("matrix", "check", "--mindspore", "2.2.14", "--cuda", "11.6", "--nvidia-driver", "418.87")
+    f = _by_id(data)
+    assert f["compat.nvidia_driver_cuda"]["status"] == "fail"
+    assert f["compat.cann_driver"]["status"] == "skip"
+    assert not any("CANN" in s for s in f["compat.nvidia_driver_cuda"]["fix"])
+
+
+def test_nvidia_driver_must_look_like_one():
+    proc = run_cli("matrix", "check", "--mindspore", "2.2.14", "--nvidia-driver", "8.0.RC2")
+    assert proc.returncode == 2 and "--nvidia-driver" in proc.stderr and "Traceback" not in proc.stderr

@@ -56,9 +56,14 @@ def command_part(step):
     return "" if CJK.search(step) else step
 
 
+# A 'quoted' span the text renderer wrapped over two lines (its quote opens after a non-letter, closes before one).
+WRAPPED_QUOTE = re.compile(r"(?<![A-Za-z])'[^'\s][^'\n]*\n[ \t]*[^'\n]*?'(?![A-Za-z])")
+
+
 def leftovers(text, allowed=frozenset()):
     """English words of `text` that are not allowed (see the module doc)."""
     found = []
+    text = WRAPPED_QUOTE.sub(" \n", text)
     for line in text.splitlines():
         line = SPANS.sub(" ", line)
         line = KEEP_PHRASES.sub(" ", line)

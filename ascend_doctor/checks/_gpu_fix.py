@@ -1,0 +1,179 @@
+"""The fix steps for MindSpore on CUDA, one place for every GPU check (compat.cuda_mindspore, compat.nvidia_driver_cuda,
+gpu.cuda_runtime_for_mindspore, gpu.cudnn, compat.python_mindspore on a GPU plan).
+
+The steps are plain commands in dependency order (docs/matrix.md "MindSpore on CUDA"):
+
+1. the NVIDIA driver, when no CUDA this MindSpore has a build for runs on it (driver level, before the runtime);
+2. a new conda environment with the Python the GPU wheel exists for;
+3. the CUDA runtime and the cuDNN its install guide pairs with it, into that environment;
+4. MindSpore itself, the same release with the build for that CUDA (pip from PyPI, else the wheel URL of the
+   release's GPU install guide): a new environment is empty, so MindSpore must be installed into it;
+5. the loader path and MindSpore's own check.
+
+A CUDA the driver cannot run is never installed: the plan keeps a CUDA the driver runs when the release has a build
+for one, else it upgrades the driver first; the other way out (a MindSpore release with a build for a CUDA this driver
+runs) is offered as an alternative.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Dict, List, Optional
+
+from ..i18n import _
+from ..versions import dotted_numbers, major_minor, python_major_minor, version_key
+
+ENV_NAME = "ms-gpu"
+
+
+def who_label(who: str, cuda: str) -> str:
+    """The words for one driver minimum's source (Matrix.nvidia_driver_min 'by' entries)."""
+    return {"nvidia-minor-compat": _("NVIDIA (CUDA minor version compatibility)"),
+            "nvidia-toolkit": _("NVIDIA (CUDA {cuda} toolkit)").format(cuda=cuda),
+            "mindspore-guide": _("MindSpore's GPU install guide")}.get(who, who)
+
+
+def needs_text(matrix, cuda: str, only: Optional[str] = None, with_sources: bool = False) -> str:
+    """'NVIDIA (...) >= 450.80.02; MindSpore's GPU install guide >= 510.39.01' for one CUDA; `only`: that driver."""
+    need = matrix.nvidia_driver_min(cuda)
+    parts = []
+    for d, who, src in need["by"]:
+        if only and d != only:
+            continue
+        text = f"{who_label(who, need['cuda'])} >= {d}"
+        parts.append(f"{text} [{matrix.describe_source(src)}]" if with_sources else text)
+    return "; ".join(dict.fromkeys(parts))
+
+
+def driver_verdict(matrix, driver: Optional[str], cuda: Optional[str], cuda_max: Optional[str] = None) -> Optional[str]:
+    """'ok' | 'below-asked' (runs, but below what MindSpore's guide or the toolkit asks) | 'too-old' | None (unknown).
+    Without the driver's version, nvidia-smi's 'CUDA Version' (the newest CUDA it supports) decides: newer within
+    the same major runs through minor version compatibility."""
+    if (not driver or not dotted_numbers(driver)) and cuda_max and cuda and major_minor(cuda):
+        have, want = dotted_numbers(cuda_max)[:2], dotted_numbers(major_minor(cuda))[:2]
+        return "ok" if want <= have else "below-asked" if want[:1] == have[:1] and want[0] >= 11 else "too-old"
+    if not driver or not cuda or not dotted_numbers(driver):
+        return None
+    need = matrix.nvidia_driver_min(cuda)
+    if not need["runs"]:
+        return None
+    have = dotted_numbers(driver)
+    if have < dotted_numbers(need["runs"]):
+        return "too-old"
+    if need["asked"] and have < dotted_numbers(need["asked"]):
+        return "below-asked"
+    return "ok"
+
+
+def _cudnn_spec(matrix, mindspore: Any, cuda: str) -> str:
+    pair = matrix.cudnn_for_cuda(cuda, mindspore)
+    if not pair:
+        return "cudnn"
+    major = int(pair["cudnn"].split(".")[0])
+    return f"'cudnn>={pair['cudnn']},<{major + 1}'"
+
+
+def _python_tag(py: str) -> str:
+    xy = py.replace(".", "")
+    return f"cp{xy}-cp{xy}" + ("m" if int(xy) < 38 else "")
+
+
+def gpu_pythons(matrix, mindspore: Any, platform: str = "linux-x86_64") -> List[str]:
+    row = matrix.mindspore_row(mindspore)
+    if not row:
+        return []
+    rows = [r for r in row["python"] if r["platform"] == platform and r["flavour"] in ("gpu", "any")]
+    return sorted({p for r in rows for p in r["python"]}, key=version_key)
+
+
+def pick_python(matrix, mindspore: Any, python: Optional[str]) -> Optional[str]:
+    """The user's Python when the release has a GPU wheel for it, else the newest it has one for."""
+    pys = gpu_pythons(matrix, mindspore)
+    pm = python_major_minor(python) if python else None
+    if pm and (pm in pys or not pys):
+        return pm
+    return pys[-1] if pys else pm
+
+
+def mindspore_install(matrix, mindspore: Any, cuda: str, python: str) -> List[str]:
+    """The commands that install this release's GPU build for this CUDA into the active environment."""
+    row = matrix.mindspore_row(mindspore)
+    if not row:
+        return [_("install MindSpore {version} with its GPU build for CUDA {cuda}: see "
+                  "https://www.mindspore.cn/versions").format(version=mindspore, cuda=cuda)]
+    if matrix.on_pypi(row):
+        return [_("pip install mindspore=={version}   # the one wheel holds the GPU plugins for CUDA {plugins}").format(
+            version=row["pip_version"], plugins="/".join(row["gpu"]["built_for"]["value"]) or cuda)]
+    guide = row["gpu"].get("install_guide") or {}
+    tag = _python_tag(python)
+    mm = major_minor(cuda)
+    for kind in ("gpu", "unified"):
+        for w in guide.get("wheels", []):
+            if w["kind"] != kind or (kind == "gpu" and w["cuda"] != mm):
+                continue
+            url = w["url"].replace("{python_tag}", tag)
+            if "{python_version}" in url:  # the 1.5 guide's own placeholders
+                url = url.replace("{python_version}", tag).replace("{version}", row["version"])
+            if python not in guide.get("python", []) and guide.get("python"):
+                continue
+            # the guide's `export MS_VERSION=<release>` (no '-': 2.0.0rc1) written into its URL
+            ms_version = row["version"].replace("-", "")
+            url = url.replace("${MS_VERSION/-/}", ms_version).replace("${MS_VERSION}", ms_version)
+            return [_("pip install {url}   # MindSpore {version}'s GPU install guide").format(
+                url=url, version=row["version"])]
+    return [_("install MindSpore {version} with its GPU build for CUDA {cuda} for Python {python}: see "
+              "https://www.mindspore.cn/versions").format(version=row["version"], cuda=cuda, python=python)]
+
+
+def driver_upgrade_steps(matrix, driver: Optional[str], cuda: str) -> List[str]:
+    need = matrix.nvidia_driver_min(cuda)
+    by = needs_text(matrix, cuda)
+    return [_("upgrade the NVIDIA driver to {asked} or newer for CUDA {cuda} ({by})").format(
+                  asked=need["asked"] or need["runs"], cuda=cuda, by=by),
+            _("sudo apt-get install ubuntu-drivers-common && sudo ubuntu-drivers autoinstall   # on Ubuntu, as "
+              "MindSpore's install guide shows"),
+            _("sudo reboot   # then nvidia-smi shows 'Driver Version' {asked} or newer").format(
+                asked=need["asked"] or need["runs"])]
+
+
+def env_steps(matrix, mindspore: Any, cuda: str, python: str) -> List[str]:
+    return ([f"conda create -n {ENV_NAME} python={python} -y && conda activate {ENV_NAME}",
+             _("conda install -c conda-forge cudatoolkit={cuda} {cudnn} -y   # CUDA {cuda} and the cuDNN MindSpore's "
+               "install guide pairs with it").format(cuda=cuda, cudnn=_cudnn_spec(matrix, mindspore, cuda))]
+            + mindspore_install(matrix, mindspore, cuda, python)
+            + [_("export LD_LIBRARY_PATH=$CONDA_PREFIX/lib:$LD_LIBRARY_PATH   # so MindSpore loads that runtime first"),
+               "python -c \"import mindspore; mindspore.run_check()\""])
+
+
+def plan(matrix, mindspore: Any, python: Optional[str], driver: Optional[str],
+         prefer: Optional[List[str]] = None, cuda_max: Optional[str] = None) -> Dict[str, Any]:
+    """The CUDA to give this MindSpore release and the steps, in order. `prefer`: CUDA versions to try first (the
+    one the installed build was made for). Returns {"cuda", "driver_upgrade": bool, "steps", "alternative"}."""
+    options = [c for c in (prefer or []) if c in matrix.gpu_cuda_options(mindspore)] + \
+        [c for c in matrix.gpu_cuda_options(mindspore) if c not in (prefer or [])]
+    if not options:
+        options = [major_minor(c) for c in prefer or [] if major_minor(c)]
+    py = pick_python(matrix, mindspore, python) or "3.9"
+    runnable = [c for c in options if driver_verdict(matrix, driver, c, cuda_max) in ("ok", None)]
+    out: Dict[str, Any] = {"cuda": None, "driver_upgrade": False, "steps": [], "alternative": []}
+    if runnable or not options:
+        cuda = (runnable or options or [None])[0]
+        out["cuda"] = cuda
+        if cuda:
+            out["steps"] = env_steps(matrix, mindspore, cuda, py)
+        return out
+    cuda = options[0]
+    out.update(cuda=cuda, driver_upgrade=True,
+               steps=driver_upgrade_steps(matrix, driver, cuda) + env_steps(matrix, mindspore, cuda, py))
+    # the other way out: keep the driver, take a MindSpore release with a build for a CUDA this driver runs
+    runs = sorted({c for r in matrix.mindspore_releases for c in r["gpu"]["built_for"]["value"]
+                   if driver_verdict(matrix, driver, c, cuda_max) == "ok"}, key=version_key, reverse=True)
+    for c in runs:
+        alt = matrix.mindspore_gpu_for_cuda([c], python=py) or matrix.mindspore_gpu_for_cuda([c])
+        if alt:
+            alt_py = pick_python(matrix, alt[0]["version"], py) or py
+            out["alternative"] = [_("or keep driver {driver}: MindSpore {version} has a GPU build for CUDA {cuda}, "
+                                    "which this driver runs:").format(driver=driver or _("as it is"),
+                                                                      version=alt[0]["version"], cuda=c)] + \
+                env_steps(matrix, alt[0]["version"], c, alt_py)
+            break
+    return out
