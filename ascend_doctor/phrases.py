@@ -106,6 +106,7 @@ PYTHON_VERSION_MISSING = N_("Python version not recorded")
 
 # ---- probes/hccn.py, probes/cuda.py: a tool that gave no answer ----
 HCCN_TOOL_NOT_FOUND = N_("hccn_tool not found ({path} or on PATH)")
+HCCN_PROBE_BUDGET = N_("hccn_tool queries stopped after {seconds} s (their share of the time budget); not asked: {queries}")
 NVIDIA_SMI_NO_BANNER = N_("`nvidia-smi` printed no 'NVIDIA-SMI <v> Driver Version: <v>' banner")
 
 # ---- probes/mindspore_pkg.py: where the package's devices (flavour_source) and CUDA build were read ----
