@@ -28,6 +28,7 @@ from typing import Callable, Dict, List, Optional, Tuple
 from ..findings import ERROR, FAIL, PASS, SKIP, WARN
 from ..i18n import N_, _, sentences
 from ..i18n_text import localized
+from ..node_facts import PORT_FEC, PORT_MTU, PORT_SPEED, TLS_SWITCH
 from . import check
 
 NO_TOOL = N_("hccn_tool is not installed: no NPU RoCE ports to check.")
@@ -119,7 +120,7 @@ def check_link(ctx):
     return ctx.finding(FAIL,
                        summary=sentences(_("RoCE link DOWN on device(s) {ids}.").format(ids=_ids(down)),
                                          _("HCCL cannot reach these ports: a multi-node job times out building its "
-                                           "links (EI0006, link establish timeout) without naming the port.")),
+                                           "links (EI0006, `wait socket establish timeout`) without naming the port.")),
                        evidence=evidence, fix=fix, pitfall="P13")
 
 
@@ -311,7 +312,7 @@ def check_net_health(ctx):
             fix.append(f"hccn_tool -i {i} -ping -g address {target or '<gateway>'}")
     if fails:
         fix.append(_("if the port is UP and the detect address answers nobody: contact the network team (switch "
-                     "port, VLAN, routes); the vendor also says to collect the device logs with msnpureport and "
+                     "port, VLAN, routes); the vendor also says to collect the device logs with `msnpureport` and "
                      "contact support (ascend-fd KB Comp_Network_Custom_03)"))
     return ctx.finding(FAIL if fails else WARN,
                        summary=sentences(_("{problems}.").format(problems=_("; ").join(parts)),
@@ -385,7 +386,7 @@ def check_tls(ctx):
                   "(HCCL's guide enables it for security, deployment guides set 0; what matters is one value on "
                   "every device of the job)").format(id=i, value=majority) for i in odd]
 
-    return _differs(ctx, "tls", "-tls -g", N_("TLS switch"), FAIL, set_fix,
+    return _differs(ctx, "tls", "-tls -g", TLS_SWITCH, FAIL, set_fix,
                     N_("HCCL needs one TLS setting on both ends of every link: with CANN/HDK that check it, "
                        "communicator init fails with EI0016, otherwise both ends time out building the link "
                        "(EI0006)."))
@@ -398,7 +399,7 @@ def check_mtu(ctx):
         return [_("hccn_tool -i {id} -mtu -s size {value}   # as root; the MTU the switch ports and the rest of the "
                   "job use").format(id=i, value=majority) for i in odd]
 
-    return _differs(ctx, "mtu", "-mtu -g", N_("MTU"), WARN, set_fix,
+    return _differs(ctx, "mtu", "-mtu -g", PORT_MTU, WARN, set_fix,
                     N_("Ports with a different MTU than their peers and switch drop the larger frames."))
 
 
@@ -409,7 +410,7 @@ def check_speed(ctx):
         return [_("contact the network team: the switch port of device(s) {ids} must run at {value} like the "
                   "others (hccn_tool -i <id> -lldp -g names the switch port)").format(ids=_ids(odd), value=majority)]
 
-    return _differs(ctx, "speed", "-speed -g", N_("Port speed"), WARN, set_fix,
+    return _differs(ctx, "speed", "-speed -g", PORT_SPEED, WARN, set_fix,
                     N_("A slower port makes every collective through it slower."), ignore=("Unknown",))
 
 
@@ -428,7 +429,7 @@ def check_fec(ctx):
                 [_("hccn_tool -i {id} -fec -s encoding rs   # as root (ascend-fd KB Comp_Network_Custom_02 flags "
                    "'no FEC mode'); the switch port must use the same mode").format(id=i) for i in none])
 
-    return _differs(ctx, "fec", "-fec -g", N_("FEC mode"), WARN, set_fix,
+    return _differs(ctx, "fec", "-fec -g", PORT_FEC, WARN, set_fix,
                     N_("Both ends of a link must use the same FEC mode; without FEC bit errors become packet loss."),
                     extra=off)
 

@@ -299,18 +299,25 @@ def probe_hccn(host: Host, options) -> HccnFacts:
                 facts.tool_error = res.describe()
         return facts
     timeout = getattr(options, "timeout", 10.0)
+    _query_ports(host, facts, timeout)
+    if getattr(options, "ping_peers", False) and facts.tool_error is None:
+        ping_peers(host, facts, timeout)
+    return facts
+
+
+def _query_ports(host: Host, facts: HccnFacts, timeout: float) -> None:
     deadline = time.monotonic() + PROBE_BUDGET_TIMEOUTS * timeout
     for n, (flag, attr, parse, expected) in enumerate(QUERIES):
         for dev in facts.devices:
             if time.monotonic() > deadline:
                 facts.errors.append(Text(phrases.HCCN_PROBE_BUDGET, seconds=f"{PROBE_BUDGET_TIMEOUTS * timeout:g}",
                                          queries=" ".join(QUERY_FLAGS[n:])))
-                return facts
+                return
             res = host.run([facts.tool, "-i", str(dev.device_id), flag, "-g"], timeout=timeout)
             if res.error == "timeout":
                 # A hung hccn_tool would hang every later call too; stop instead of waiting queries x devices.
                 facts.tool_error = res.describe()
-                return facts
+                return
             if not res.ok:
                 if res.available:
                     dev.errors.append(res.describe() + (f": {res.stderr.strip()[:120]}" if res.stderr.strip() else ""))
@@ -325,4 +332,98 @@ def probe_hccn(host: Host, options) -> HccnFacts:
             if value is None:
                 dev.errors.append(f"`hccn_tool -i {dev.device_id} {flag} -g`: no '{expected}' line in "
                                   f"{res.stdout.strip()[:80]!r}")
-    return facts
+    return
+
+
+# preflight --net: pings from this node's devices to peer device addresses of the rank table (hccn_tool.md §8)
+PEERS_PER_DEVICE = 4  # peer servers pinged from each local device
+PING_TIMEOUT_S = 5.0  # one ping of 3 packets
+PING_BUDGET_TIMEOUTS = 1.0  # all pings together stop after this many command timeouts
+
+
+def choose_peers(servers, local_index: int, per_device: int = PEERS_PER_DEVICE):
+    """[(local device id, peer server id, peer device id, peer address)]: for each device of the local server, up
+    to `per_device` other servers, starting at a different one for each local device and each node (so the nodes
+    of a big job together cover every server), the peer's device of the same id where it has one."""
+    local = next((s for s in servers if s.index == local_index), None)
+    others = [s for s in servers if s.index != local_index and any(d.get("device_ip") for d in s.devices)]
+    if local is None or not others:
+        return []
+    out = []
+    for k, dev in enumerate(d for d in local.devices if d.get("device_id") is not None):
+        for j in range(min(per_device, len(others))):
+            peer = others[(local_index + k * per_device + j) % len(others)]
+            with_ip = [d for d in peer.devices if d.get("device_ip")]
+            same = next((d for d in with_ip if d.get("device_id") == dev["device_id"]), with_ip[0])
+            out.append((int(dev["device_id"]), str(peer.server_id), same.get("device_id"), str(same["device_ip"])))
+    return out
+
+
+def _ping(host: Host, tool: str, pair, timeout: float) -> PingResult:
+    dev, server, peer_dev, address = pair
+    v6 = ":" in address
+    argv = [tool, "-i", str(dev), "-ping"] + (["-inet6", "-g", "ipv6_address", address] if v6 else
+                                              ["-g", "address", address])
+    res = host.run(argv, timeout=timeout)
+    result = PingResult(device_id=dev, address=address, server_id=server,
+                        peer_device=peer_dev if isinstance(peer_dev, int) else None)
+    counts = parse_ping(res.stdout) if res.error is None else None
+    if counts is not None:
+        result.sent, result.received = counts
+    else:
+        result.error = res.describe() if not res.ok else Text(phrases.PING_NO_SUMMARY)
+    return result
+
+
+def ping_peers(host: Host, facts: HccnFacts, timeout: float) -> None:
+    """Fill facts.pings and facts.ping_note (why nothing was pinged, or how the peers were chosen)."""
+    from .rank_table import find_local_server, local_identity, rank_table_path
+
+    if facts.tool is None:
+        facts.ping_note = Text(phrases.PING_NO_TOOL)
+        return
+    named = rank_table_path(host.env)
+    if named is None:
+        facts.ping_note = Text(phrases.PING_NO_RANK_TABLE)
+        return
+    path = named[1]
+    try:
+        text = host.read_text(path, max_bytes=256 << 20)
+    except HostError as exc:
+        facts.ping_note = Text(phrases.PING_RANK_TABLE_UNREADABLE, path=path, error=str(exc))
+        return
+    from ..rank_table import validate_rank_table_text
+
+    table = validate_rank_table_text(text, env={})
+    local = find_local_server(table, local_identity(host, timeout))
+    if local is None:
+        facts.ping_note = Text(phrases.PING_NOT_IN_TABLE, path=path)
+        return
+    index = next(s.index for s in table.servers if s.path == local["path"])
+    pairs = choose_peers(table.servers, index)
+    if not pairs:
+        facts.ping_note = Text(phrases.PING_NO_PEERS)
+        return
+    one = min(timeout, PING_TIMEOUT_S)
+    deadline = time.monotonic() + max(one, PING_BUDGET_TIMEOUTS * timeout)
+    rounds: List[list] = []  # round j: the j-th peer of every local device; a round's pings run side by side
+    seen: Dict[int, int] = {}
+    for pair in pairs:
+        j = seen[pair[0]] = seen.get(pair[0], -1) + 1
+        if j == len(rounds):
+            rounds.append([])
+        rounds[j].append(pair)
+    sent = 0
+    from concurrent.futures import ThreadPoolExecutor  # only with --net
+
+    with ThreadPoolExecutor(max_workers=max(len(r) for r in rounds)) as pool:
+        for batch in rounds:
+            if time.monotonic() > deadline:
+                break
+            facts.pings.extend(pool.map(lambda pair: _ping(host, facts.tool, pair, one), batch))
+            sent += len(batch)
+    values = {"count": sent, "servers": len({p[1] for p in pairs}),
+              "seconds": f"{max(one, PING_BUDGET_TIMEOUTS * timeout):g}"}
+    note = Text(phrases.PING_SAMPLE, per=PEERS_PER_DEVICE, **values) if sent == len(pairs) else \
+        Text(phrases.PING_STOPPED, left=len(pairs) - sent, **values)
+    facts.ping_note = note

@@ -125,3 +125,29 @@ def test_peer_reach_names_the_pairs():
     assert "10.10.0.10" not in f.summary
     assert check_peer_reach(_ctx([], [], note=None)) is None  # not asked: nothing said
     assert check_peer_reach(_ctx([], [], note="no rank table")).status == "skip"
+
+
+@pytest.mark.parametrize("name", ["link_down", "link_flaps", "optical_absent", "optical_rx_low", "net_health_timeout",
+                                  "tls_mixed", "fec_off", "duplicate_address", "peers_a"])
+def test_the_port_findings_read_in_chinese(name):
+    from ascend_doctor import i18n
+    from ascend_doctor.bundle import open_bundle
+    from ascend_doctor.doctor import RunOptions, run_checks
+    from ascend_doctor.render import render
+    from tests.helpers.i18n_support import allowed_words, command_part, leftovers
+
+    path = os.path.join(NET, name)
+    i18n.set_lang("zh")
+    try:
+        with open_bundle(path) as host:
+            report = run_checks(host, RunOptions(timeout=5.0, extra={"ping_peers": True}))
+        allowed = allowed_words(report, path)
+        left = leftovers(render(report, "text"), allowed)
+        for f in report.findings:
+            if f.id.startswith("network."):
+                texts = [f.title, f.summary] + [command_part(s) and s.replace(command_part(s), "", 1) or s
+                                                for s in f.fix]
+                left += leftovers("\n".join(texts), allowed)
+    finally:
+        i18n.set_lang("en")
+    assert not left, sorted(set(left))

@@ -198,3 +198,39 @@ def test_probe_stops_at_its_share_of_the_budget(make_snapshot, monkeypatch):
                        ProbeOptions(timeout=10.0))
     assert facts.device(0).link == "UP" and facts.device(0).tls is None
     assert "stopped after 20 s" in facts.errors[-1] and "-tls" in facts.errors[-1]
+
+
+def test_choose_peers_spreads_local_devices_over_the_other_servers():
+    from ascend_doctor.rank_table import ServerEntry
+    from ascend_doctor.probes.hccn import choose_peers
+
+    servers = [ServerEntry(i, f"server_list[{i}]", f"s{i}", devices=[
+        {"device_id": d, "device_ip": f"10.{i}.0.{d}"} for d in range(2)]) for i in range(6)]
+    pairs = choose_peers(servers, 0, per_device=2)
+    assert [(p[0], p[1], p[2]) for p in pairs] == [(0, "s1", 0), (0, "s2", 0), (1, "s3", 1), (1, "s4", 1)]
+    assert choose_peers(servers[:1], 0) == []  # no other server
+    servers[1].devices = [{"device_id": 5, "device_ip": None}]  # a peer without addresses is not pinged
+    assert all(p[1] != "s1" for p in choose_peers(servers, 0))
+
+
+def test_pings_read_from_a_node_of_a_rank_table():
+    facts = probe_hccn(SnapshotHost(os.path.join(FIXTURES, "network", "peers_a")), ProbeOptions(ping_peers=True))
+    assert len(facts.pings) == 16 and "pinged 16 peer device address(es) of 2 other server(s)" in facts.ping_note
+    lost = sorted((p.device_id, p.server_id) for p in facts.pings if not p.received)
+    assert lost == [(d, "192.0.2.22") for d in range(8)]
+    assert probe_hccn(SnapshotHost(os.path.join(FIXTURES, "network", "peers_a")), ProbeOptions()).pings == []
+
+
+@pytest.mark.parametrize("env, files, words", [
+    ({}, {}, "no rank table"),
+    ({"RANK_TABLE_FILE": "/job/t.json"}, {}, "could not be read"),
+    ({"RANK_TABLE_FILE": "/job/t.json"}, {"/job/t.json": '{"version": "1.0", "server_count": "1", "status": '
+                                          '"completed", "server_list": [{"server_id": "198.51.100.9", "device": '
+                                          '[{"device_id": "0", "device_ip": "10.0.0.1", "rank_id": "0"}]}]}'},
+     "not a server of the rank table"),
+])
+def test_pings_say_why_nothing_was_pinged(make_snapshot, env, files, words):
+    cmds = [{"argv": [TOOL, "-i", "0", "-link", "-g"], "rc": 0, "stdout": "link status: UP\n"}]
+    snap = make_snapshot(files={"/dev/davinci0": "", TOOL: "", **files}, env=env, commands=cmds)
+    facts = probe_hccn(SnapshotHost(snap), ProbeOptions(ping_peers=True))
+    assert facts.pings == [] and words in facts.ping_note
