@@ -176,7 +176,7 @@ def comparable_facts(report: Dict[str, Any]) -> "OrderedDict[str, str]":
 
 # The NPU port settings that must be the same on every port of a job (display name, HccnDevice field); each
 # device is compared, not each node: aggregate names the odd device out.
-TLS_SWITCH, PORT_MTU, PORT_SPEED, PORT_FEC = N_("TLS switch"), N_("MTU"), N_("Port speed"), N_("FEC mode")
+from .phrases import PORT_FEC, PORT_MTU, PORT_SPEED, TLS_SWITCH  # noqa: E402 (network.* checks name them too)
 PORT_SETTINGS = ((TLS_SWITCH, "tls"), (PORT_MTU, "mtu"), (PORT_SPEED, "speed"), (PORT_FEC, "fec"))
 PORT_NO_VALUE = (None, "Unknown")  # not answered, or a speed without a link (network.link says that)
 

@@ -106,6 +106,8 @@ PYTHON_VERSION_MISSING = N_("Python version not recorded")
 
 # ---- probes/hccn.py, probes/cuda.py: a tool that gave no answer ----
 HCCN_TOOL_NOT_FOUND = N_("hccn_tool not found ({path} or on PATH)")
+# ---- checks/network.py, node_facts.py: the NPU port settings that must be equal on every port of a job ----
+TLS_SWITCH, PORT_MTU, PORT_SPEED, PORT_FEC = N_("TLS switch"), N_("MTU"), N_("Port speed"), N_("FEC mode")
 PING_NO_RANK_TABLE = N_("no rank table (RANK_TABLE_FILE) names the peer device addresses to ping")
 PING_RANK_TABLE_UNREADABLE = N_("the rank table {path} could not be read: {error}")
 PING_NOT_IN_TABLE = N_("this node is not a server of the rank table {path}: no device of its to ping from")

@@ -28,7 +28,7 @@ from typing import Callable, Dict, List, Optional, Tuple
 from ..findings import ERROR, FAIL, PASS, SKIP, WARN
 from ..i18n import N_, _, sentences
 from ..i18n_text import localized
-from ..node_facts import PORT_FEC, PORT_MTU, PORT_SPEED, TLS_SWITCH
+from ..phrases import PORT_FEC, PORT_MTU, PORT_SPEED, TLS_SWITCH
 from . import check
 
 NO_TOOL = N_("hccn_tool is not installed: no NPU RoCE ports to check.")
