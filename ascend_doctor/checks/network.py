@@ -74,6 +74,13 @@ def _ids(devices: List[int]) -> str:
     return ", ".join(str(i) for i in devices)
 
 
+def _with_switch_port(text: str, dev) -> str:
+    """`text`, and the switch port LLDP names on the other end of the device's port (what the network team needs)."""
+    if dev.lldp is not None and dev.lldp.port:
+        return _("{text}; switch port {port}").format(text=text, port=dev.lldp.port)
+    return text
+
+
 def _answered(ctx, attr: str, query: str, say_no_tool: bool = False):
     """(devices that answered `attr`, None) or (None, the finding to return: SKIP with why; without hccn_tool only
     when `say_no_tool`, so that one check says it)."""
@@ -153,9 +160,10 @@ def check_link_flaps(ctx):
         downs = stat.down_count if stat.down_count is not None else (
             stat.up_count - 1 if stat.up_count is not None else None)
         recent, long_ = _down_events(stat)
-        evidence[f"device {d.device_id}"] = _("up {up}, down {down}; {recent} down event(s) in the last 24 h").format(
-            up=stat.up_count if stat.up_count is not None else "?",
-            down=stat.down_count if stat.down_count is not None else "-", recent=len(recent))
+        evidence[f"device {d.device_id}"] = _with_switch_port(
+            _("up {up}, down {down}; {recent} down event(s) in the last 24 h").format(
+                up=stat.up_count if stat.up_count is not None else "?",
+                down=stat.down_count if stat.down_count is not None else "-", recent=len(recent)), d)
         if len(recent) >= DOWNS_IN_DAY_FAIL:
             fails.append(d.device_id)
         elif long_ or (downs is not None and downs - BOOT_DOWNS >= EXTRA_DOWNS_WARN):
@@ -259,7 +267,7 @@ def check_optical_levels(ctx):
         found = _optical_problems(d.optical)
         if found:
             problems[d.device_id] = found
-            evidence[f"device {d.device_id}"] = _("; ").join(found)
+            evidence[f"device {d.device_id}"] = _with_switch_port(_("; ").join(found), d)
     if not problems:
         return ctx.finding(PASS, summary=_("{count} module(s) within their own thresholds").format(count=len(present)))
     bad = sorted(problems)

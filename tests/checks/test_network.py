@@ -72,6 +72,12 @@ def test_each_fault_is_named_with_its_device_and_kind(name):
     assert any("hccn_tool" in step for step in finding.fix)
 
 
+def test_the_switch_port_is_named_for_the_network_team():
+    finding = _network_problems("optical_rx_low")["network.optical_levels"]
+    assert finding.evidence == {"device 6": "Rx Power2 0.1031 mW below the module's low threshold 0.1445 mW; "
+                                            "switch port 400GE1/4/5:1"}
+
+
 def test_fixes_name_the_network_team_where_hardware_is_at_fault():
     for name in ("link_down", "link_flaps", "optical_rx_low", "no_lldp"):
         check_id = EXPECTED[name][0]
