@@ -100,7 +100,7 @@ class NodeSummary:
         self.counts = dict.fromkeys(STATUSES, 0)
         self.worst = "pass"
         self.error: Optional[str] = None
-        self.ports: Dict[str, Dict[int, str]] = {}  # port setting -> device id -> value
+        self.ports: Dict[str, Dict[str, List[int]]] = {}  # port setting -> value -> the device ids with it
         self.ports_down: tuple = ()
         self.pings: List[Dict[str, Any]] = []  # preflight --net: {device, address, server, peer_device, ok}
 
@@ -127,7 +127,12 @@ def summarise_report(data: Dict[str, Any], source: str) -> NodeSummary:
     node.addresses = launch.addresses
     node.rank_table = launch.rank_table
     node.facts = comparable(facts, present)
-    node.ports, node.ports_down = port_facts(facts)
+    settings, node.ports_down = port_facts(facts)
+    for setting, by_device in settings.items():  # value -> the node's devices with it (mostly one value for all)
+        grouped: Dict[str, List[int]] = {}
+        for device, value in by_device.items():
+            grouped.setdefault(value, []).append(device)
+        node.ports[setting] = grouped
     node.pings = [{"device": p.device_id, "address": p.address, "server": p.server_id, "peer_device": p.peer_device,
                    "ok": bool(p.received) and not p.error} for p in facts.hccn.pings]
     counts, statuses, problems = node.counts, node.statuses, node.problems
@@ -206,8 +211,8 @@ class Aggregator:
         self.table_servers: Dict[str, List[Dict[str, Any]]] = {}
         self.table_paths: Dict[str, Optional[str]] = {}
         self.drift: Dict[str, Dict[str, List[str]]] = {}
-        # NPU ports: setting -> value -> ["<node> device <id>"]; ports not UP; node -> peer server -> [ok, pinged]
-        self.port_values: "OrderedDict[str, Dict[str, List[str]]]" = OrderedDict()
+        # NPU ports: setting -> value -> [(node, [device ids])]; ports not UP; node -> peer server -> [ok, pinged]
+        self.port_values: "OrderedDict[str, Dict[str, List[tuple]]]" = OrderedDict()
         self.ports_down: List[str] = []
         self.reach: Dict[str, Dict[str, List[int]]] = {}
         self.unreachable: List[Dict[str, Any]] = []
@@ -265,10 +270,10 @@ class Aggregator:
             if table.complete and digest not in self.table_servers:
                 self.table_servers[digest] = table.servers
             self.table_paths.setdefault(digest, table.path)
-        for setting, by_device in node.ports.items():
+        for setting, by_value in node.ports.items():  # one entry per node and value, named per device at the end
             values = self.port_values.setdefault(setting, {})
-            for device, value in by_device.items():
-                values.setdefault(value, []).append(f"{node.name} device {device}")  # JSON: English, like node names
+            for value, devices in by_value.items():
+                values.setdefault(value, []).append((node.name, devices))
         self.ports_down.extend(f"{node.name} device {d}" for d in node.ports_down)
         for p in node.pings:
             cell = self.reach.setdefault(node.name, {}).setdefault(str(p["server"] or p["address"]), [0, 0])
@@ -308,7 +313,11 @@ class Aggregator:
         settings = []
         for setting, values in self.port_values.items():
             if len(values) > 1:
-                groups = _group(values)
+                groups = [{"value": v, "count": sum(len(devices) for _node, devices in holders),
+                           # JSON: English, like node names ("node-17 device 5")
+                           "nodes": [f"{node} device {d}" for node, devices in holders for d in devices]}
+                          for v, holders in values.items()]
+                groups.sort(key=lambda g: (-g["count"], g["value"]))
                 groups[0]["nodes"] = []  # the majority's devices are counted, not listed (8 per node)
                 settings.append({"setting": setting, "groups": groups, "majority": groups[0]["value"],
                                  "odd_devices": [n for g in groups[1:] for n in g["nodes"]]})
