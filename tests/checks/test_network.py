@@ -1,6 +1,7 @@
 """checks/network.py on node snapshots built from real hccn_tool outputs (tests/fixtures/network, build_network.py):
 the healthy node raises nothing, and each snapshot with one fault on one device is named with that device and kind."""
 
+import json
 import os
 import sys
 
@@ -157,3 +158,16 @@ def test_the_port_findings_read_in_chinese(name):
     finally:
         i18n.set_lang("en")
     assert not left, sorted(set(left))
+
+
+@pytest.mark.parametrize("name", ["optical_rx_low", "link_flaps", "tls_mixed"])
+def test_a_saved_report_is_judged_again_the_same(name):
+    """The port facts round-trip through the report's JSON: `check --from-report` gives the same network verdicts."""
+    from ascend_doctor.doctor import RunOptions, evaluate
+    from ascend_doctor.facts import Facts
+
+    report = report_of(os.path.join(NET, name))
+    facts = Facts.from_json(json.loads(json.dumps(report.to_json()))["facts"])
+    again = evaluate(facts, None, RunOptions())
+    assert {f.id: (f.status, f.summary) for f in again.findings if f.id.startswith("network.")} == \
+        {f.id: (f.status, f.summary) for f in report.findings if f.id.startswith("network.")}
