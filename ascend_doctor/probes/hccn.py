@@ -251,6 +251,7 @@ QUERY_FLAGS = tuple(q[0] for q in QUERIES)
 # All queries together stop after this many command timeouts (a tool that answers slowly but within each
 # timeout must not eat a pre-flight's budget: preflight gives each command a third of it).
 PROBE_BUDGET_TIMEOUTS = 2.0
+MAX_PARALLEL_DEVICES = 16  # devices asked side by side (an A3 node has 16)
 
 
 def _find_tool(host: Host) -> Optional[str]:
@@ -306,33 +307,43 @@ def probe_hccn(host: Host, options) -> HccnFacts:
 
 
 def _query_ports(host: Host, facts: HccnFacts, timeout: float) -> None:
+    """Each query on every device, the devices side by side (separate ports: an 8- or 16-device node answers a
+    query in about the time of one call), the next query when all have answered."""
+    from concurrent.futures import ThreadPoolExecutor  # only where hccn_tool is
+
     deadline = time.monotonic() + PROBE_BUDGET_TIMEOUTS * timeout
-    for n, (flag, attr, parse, expected) in enumerate(QUERIES):
-        for dev in facts.devices:
+    with ThreadPoolExecutor(max_workers=max(1, min(len(facts.devices), MAX_PARALLEL_DEVICES))) as pool:
+        for n, (flag, attr, parse, expected) in enumerate(QUERIES):
             if time.monotonic() > deadline:
                 facts.errors.append(Text(phrases.HCCN_PROBE_BUDGET, seconds=f"{PROBE_BUDGET_TIMEOUTS * timeout:g}",
                                          queries=" ".join(QUERY_FLAGS[n:])))
                 return
-            res = host.run([facts.tool, "-i", str(dev.device_id), flag, "-g"], timeout=timeout)
-            if res.error == "timeout":
-                # A hung hccn_tool would hang every later call too; stop instead of waiting queries x devices.
-                facts.tool_error = res.describe()
+            argv = [facts.tool, "-i", None, flag, "-g"]
+            results = list(pool.map(lambda dev: host.run(argv[:2] + [str(dev.device_id)] + argv[3:], timeout=timeout),
+                                    facts.devices))
+            for dev, res in zip(facts.devices, results):
+                _take_answer(dev, flag, attr, parse, expected, res)
+            hung = next((res for res in results if res.error == "timeout"), None)
+            if hung is not None:
+                # A hung hccn_tool would hang every later call too; stop instead of waiting queries x timeouts.
+                facts.tool_error = hung.describe()
                 return
-            if not res.ok:
-                if res.available:
-                    dev.errors.append(res.describe() + (f": {res.stderr.strip()[:120]}" if res.stderr.strip() else ""))
-                continue
-            if flag == "-ip":
-                ip = parse_hccn_ip(res.stdout)
-                dev.ip_queried = True
-                dev.ip, dev.netmask = ip.get("ipaddr"), ip.get("netmask")
-                continue
-            value = parse(res.stdout)
-            setattr(dev, attr, value)
-            if value is None:
-                dev.errors.append(f"`hccn_tool -i {dev.device_id} {flag} -g`: no '{expected}' line in "
-                                  f"{res.stdout.strip()[:80]!r}")
-    return
+
+
+def _take_answer(dev: HccnDevice, flag: str, attr: str, parse, expected: str, res) -> None:
+    if not res.ok:
+        if res.available and res.error != "timeout":
+            dev.errors.append(res.describe() + (f": {res.stderr.strip()[:120]}" if res.stderr.strip() else ""))
+        return
+    if flag == "-ip":
+        ip = parse_hccn_ip(res.stdout)
+        dev.ip_queried = True
+        dev.ip, dev.netmask = ip.get("ipaddr"), ip.get("netmask")
+        return
+    value = parse(res.stdout)
+    setattr(dev, attr, value)
+    if value is None:
+        dev.errors.append(f"`hccn_tool -i {dev.device_id} {flag} -g`: no '{expected}' line in {res.stdout.strip()[:80]!r}")
 
 
 # preflight --net: pings from this node's devices to peer device addresses of the rank table (hccn_tool.md §8)
