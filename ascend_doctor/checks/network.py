@@ -81,6 +81,11 @@ def _with_switch_port(text: str, dev) -> str:
     return text
 
 
+def _link_down(dev) -> bool:
+    """The port has no link: what follows from that (net health Fault, no LLDP neighbour) is network.link's finding."""
+    return dev.link is not None and dev.link != "UP"
+
+
 def _answered(ctx, attr: str, query: str, say_no_tool: bool = False):
     """(devices that answered `attr`, None) or (None, the finding to return: SKIP with why; without hccn_tool only
     when `say_no_tool`, so that one check says it)."""
@@ -301,7 +306,7 @@ def check_net_health(ctx):
     for d in devs:
         status, meaning = net_health_meaning(d.net_health)
         evidence[f"device {d.device_id}"] = d.net_health
-        if status == PASS:
+        if status == PASS or _link_down(d):  # a DOWN port probes nothing: network.link says it
             continue
         (fails if status == FAIL else warns).append(d)
         parts.append(_("device {id}: {state} ({meaning})").format(
@@ -337,7 +342,7 @@ def check_lldp(ctx):
         return skip
     evidence = {f"device {d.device_id}": d.lldp.port or d.lldp.system_name or _("neighbour present")
                 if d.lldp.present else _("no neighbour") for d in devs}
-    missing = [d.device_id for d in devs if not d.lldp.present]
+    missing = [d.device_id for d in devs if not d.lldp.present and not _link_down(d)]  # no link: network.link
     if not missing:
         return ctx.finding(PASS, summary=_("{count} port(s) see a neighbour").format(count=len(devs)),
                            evidence=evidence)

@@ -37,9 +37,9 @@ def test_a_healthy_node_raises_nothing(name):
 
 # snapshot -> (the check that names the fault, its status, the checks its consequences may also raise)
 EXPECTED = {
-    "link_down": ("network.link", "fail", {"network.net_health", "network.lldp"}),
+    "link_down": ("network.link", "fail", set()),  # its net health Fault and missing LLDP neighbour follow from it
     "link_flaps": ("network.link_flaps", "fail", set()),
-    "optical_absent": ("network.optical_module", "fail", {"network.link", "network.net_health", "network.lldp"}),
+    "optical_absent": ("network.optical_module", "fail", {"network.link"}),
     "optical_rx_low": ("network.optical_levels", "fail", set()),
     "net_health_timeout": ("network.net_health", "fail", set()),
     "no_lldp": ("network.lldp", "warn", set()),
