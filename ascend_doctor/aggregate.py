@@ -25,8 +25,8 @@ from .findings import REPORT_SCHEMA, SEVERITY, STATUSES
 from .i18n import N_, _, get_lang
 from .rank_table import summarise_rank_table
 from .facts import LaunchFacts, LaunchRankTable
-from .node_facts import (UNSET, NodeFacts, comparable, finding_shape_problem, node_name, read_node_facts,
-                         report_shape_problem)
+from .node_facts import (UNSET, NodeFacts, comparable, finding_shape_problem, node_name, port_facts,
+                         read_node_facts, report_shape_problem)
 
 try:  # optional: 2-3x faster parsing when installed; the standard library gives the same result
     import orjson as _fast_json
@@ -37,6 +37,7 @@ AGGREGATE_SCHEMA = "ascend-doctor.aggregate/1"
 # Below this many reports a process pool costs more than it saves.
 PARALLEL_MIN_REPORTS = 256
 PROBLEM_STATUSES = ("fail", "error", "warn")
+MAX_UNREACHABLE_LISTED = 200  # unreachable pairs kept with their device and address (the matrix counts them all)
 NO_RANK_TABLE = N_("(no rank table)")  # a view's value (JSON): kept in English, translated where shown
 
 
@@ -84,7 +85,7 @@ class NodeSummary:
     """What the verdict needs from one node's report (the rest of the report is dropped)."""
 
     __slots__ = ("name", "host", "rank", "world_size", "source", "statuses", "problems", "facts",
-                 "rank_table", "addresses", "counts", "worst", "error")
+                 "rank_table", "addresses", "counts", "worst", "error", "ports", "ports_down", "pings")
 
     def __init__(self, name: str, source: str):
         self.name, self.source = name, source
@@ -99,6 +100,9 @@ class NodeSummary:
         self.counts = dict.fromkeys(STATUSES, 0)
         self.worst = "pass"
         self.error: Optional[str] = None
+        self.ports: Dict[str, Dict[str, List[int]]] = {}  # port setting -> value -> the device ids with it
+        self.ports_down: tuple = ()
+        self.pings: List[Dict[str, Any]] = []  # preflight --net: {device, address, server, peer_device, ok}
 
 
 _WORST_FIRST = ("fail", "error", "warn", "pass", "skip")
@@ -123,6 +127,14 @@ def summarise_report(data: Dict[str, Any], source: str) -> NodeSummary:
     node.addresses = launch.addresses
     node.rank_table = launch.rank_table
     node.facts = comparable(facts, present)
+    settings, node.ports_down = port_facts(facts)
+    for setting, by_device in settings.items():  # value -> the node's devices with it (mostly one value for all)
+        grouped: Dict[str, List[int]] = {}
+        for device, value in by_device.items():
+            grouped.setdefault(value, []).append(device)
+        node.ports[setting] = grouped
+    node.pings = [{"device": p.device_id, "address": p.address, "server": p.server_id, "peer_device": p.peer_device,
+                   "ok": bool(p.received) and not p.error} for p in facts.hccn.pings]
     counts, statuses, problems = node.counts, node.statuses, node.problems
     findings = data.get("findings") or ()
     for f in findings:  # ~40 per report, thousands of reports: the common case first, in as few steps as can be
@@ -199,6 +211,11 @@ class Aggregator:
         self.table_servers: Dict[str, List[Dict[str, Any]]] = {}
         self.table_paths: Dict[str, Optional[str]] = {}
         self.drift: Dict[str, Dict[str, List[str]]] = {}
+        # NPU ports: setting -> value -> [(node, [device ids])]; ports not UP; node -> peer server -> [ok, pinged]
+        self.port_values: "OrderedDict[str, Dict[str, List[tuple]]]" = OrderedDict()
+        self.ports_down: List[str] = []
+        self.reach: Dict[str, Dict[str, List[int]]] = {}
+        self.unreachable: List[Dict[str, Any]] = []
 
     # -- input ---------------------------------------------------------------------------------
     def add_file(self, path: str) -> NodeSummary:
@@ -253,6 +270,17 @@ class Aggregator:
             if table.complete and digest not in self.table_servers:
                 self.table_servers[digest] = table.servers
             self.table_paths.setdefault(digest, table.path)
+        for setting, by_value in node.ports.items():  # one entry per node and value, named per device at the end
+            values = self.port_values.setdefault(setting, {})
+            for value, devices in by_value.items():
+                values.setdefault(value, []).append((node.name, devices))
+        self.ports_down.extend(f"{node.name} device {d}" for d in node.ports_down)
+        for p in node.pings:
+            cell = self.reach.setdefault(node.name, {}).setdefault(str(p["server"] or p["address"]), [0, 0])
+            cell[0] += p["ok"]
+            cell[1] += 1
+            if not p["ok"] and len(self.unreachable) < MAX_UNREACHABLE_LISTED:
+                self.unreachable.append(dict(p, node=node.name))
         if self.baseline is not None:
             for item in self.baseline.drift_from(node.facts):
                 self.drift.setdefault(item["fact"], {}).setdefault(item["actual"], []).append(node.name)
@@ -275,6 +303,31 @@ class Aggregator:
                 odd = [n for g in groups[1:] for n in g["nodes"]]
                 skew.append({"fact": key, "groups": groups, "majority": groups[0]["value"], "odd_nodes": odd})
         return skew
+
+    def _ports(self) -> Optional[Dict[str, Any]]:
+        """The NPU RoCE ports of the whole job: devices whose TLS switch, MTU, speed or FEC differ from the rest of
+        the cluster (the odd devices out, named), ports down anywhere, and (preflight --net) which node could not
+        reach which peer server. None when no report carries port facts."""
+        if not self.port_values and not self.ports_down and not self.reach:
+            return None
+        settings = []
+        for setting, values in self.port_values.items():
+            if len(values) > 1:
+                groups = [{"value": v, "count": sum(len(devices) for _node, devices in holders),
+                           # JSON: English, like node names ("node-17 device 5")
+                           "nodes": [f"{node} device {d}" for node, devices in holders for d in devices]}
+                          for v, holders in values.items()]
+                groups.sort(key=lambda g: (-g["count"], g["value"]))
+                groups[0]["nodes"] = []  # the majority's devices are counted, not listed (8 per node)
+                settings.append({"setting": setting, "groups": groups, "majority": groups[0]["value"],
+                                 "odd_devices": [n for g in groups[1:] for n in g["nodes"]]})
+        # node -> peer server -> how many of the device pairs pinged answered
+        matrix = {node: {server: {"answered": ok, "pinged": total} for server, (ok, total) in sorted(cells.items())}
+                  for node, cells in sorted(self.reach.items())}
+        pairs = sorted({(n, s) for n, cells in self.reach.items() for s, (ok, total) in cells.items() if ok < total})
+        return {"settings": settings, "down": self.ports_down,
+                "reachability": {"matrix": matrix, "unreachable_pairs": [{"node": n, "server": s} for n, s in pairs],
+                                 "unreachable": self.unreachable} if self.reach else None}
 
     def _rank_table(self) -> Optional[Dict[str, Any]]:
         if not self.table_views:
@@ -375,6 +428,7 @@ class Aggregator:
                 entry["title"] = variants[0]["title"]
             checks.append(entry)
         skew = self._skew()
+        ports = self._ports()
         rank_table = self._rank_table()
         coverage = self._missing_ranks()
         drift = [{"fact": k, "expected": self.baseline.facts.get(k, UNSET), "groups": _group(v)}
@@ -387,6 +441,16 @@ class Aggregator:
             problems.append(_("{count} report(s) unreadable").format(count=len(self.unreadable)))
         if skew:
             problems.append(_("{count} fact(s) differ across nodes").format(count=len(skew)))
+        if ports:
+            for item in ports["settings"]:
+                problems.append(_("{count} NPU port(s) differ from the cluster's {setting}").format(
+                    count=len(item["odd_devices"]), setting=_(item["setting"])))
+            if ports["down"]:
+                problems.append(_("{count} NPU port(s) down").format(count=len(ports["down"])))
+            reach = ports["reachability"]
+            if reach and reach["unreachable_pairs"]:
+                problems.append(_("{count} node/server pair(s) with unreachable NPU addresses").format(
+                    count=len(reach["unreachable_pairs"])))
         if rank_table and not rank_table["ok"]:
             problems.extend(rank_table["problems"])
         if coverage.get("missing_ranks") or coverage.get("missing_count"):
@@ -409,6 +473,7 @@ class Aggregator:
             "unreadable": [{"source": n.source, "error": n.error} for n in self.unreadable],
             "coverage": coverage,
             "skew": skew,
+            "ports": ports,
             "rank_table": rank_table,
             "baseline_drift": drift,
             "checks": checks,

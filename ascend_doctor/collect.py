@@ -90,12 +90,15 @@ HCCN_TOOL = "/usr/local/Ascend/driver/tools/hccn_tool"
 
 
 def collect_commands(host, npu_ids: Sequence[int], hccn: Optional[str]) -> List[List[str]]:
-    """§2 npu-smi (+ board per NPU), §3 hccn_tool per device, §6 nvidia-smi / nvcc."""
+    """§2 npu-smi (+ board per NPU), §3 hccn_tool per device (every port query of probes/hccn.py: the probe asked
+    them already for the devices it found, these cover the ones npu-smi lists), §6 nvidia-smi / nvcc."""
     cmds = [["npu-smi", "info"], ["npu-smi", "info", "-m"], ["npu-smi", "info", "-l"]]
     cmds += [["npu-smi", "info", "-t", "board", "-i", str(i)] for i in npu_ids]
     if hccn:
+        from .probes.hccn import QUERY_FLAGS  # the port queries the probe asks, one list
+
         for i in npu_ids:
-            for what in ("-ip", "-link", "-net_health", "-tls"):
+            for what in QUERY_FLAGS:
                 cmds.append([hccn, "-i", str(i), what, "-g"])
     cmds += [["nvidia-smi"], ["nvidia-smi", "--query-gpu=driver_version,name,memory.total", "--format=csv,noheader"],
              ["nvcc", "--version"]]

@@ -88,7 +88,8 @@ def run_checks(host: Host, options: Optional[RunOptions] = None, progress=None) 
     start = time.monotonic()
     partial = options.partial if options.partial is not None else {}
     partial["facts"], partial["findings"] = Facts(), []
-    facts = collect_facts(host, ProbeOptions(timeout=options.timeout), into=partial["facts"], running=partial)
+    probe_options = ProbeOptions(timeout=options.timeout, ping_peers=bool(options.extra.get("ping_peers")))
+    facts = collect_facts(host, probe_options, into=partial["facts"], running=partial)
     origin = {"kind": host.kind, "name": host.label}
     if host.kind == "snapshot":
         origin["created"] = getattr(host, "manifest", {}).get("created")

@@ -639,7 +639,83 @@ class HccnDevice:
     ip_queried: bool = False  # `-ip -g` ran to completion (an empty answer then means "no IP configured")
     link: Optional[str] = None  # `-link -g`: "UP", "DOWN" ...
     net_health: Optional[str] = None  # `-net_health -g`: "Success", "Fault", "Init", "Socket failed" ...
+    # The port queries of hccn_tool.md §3-§9; None: not asked, not answered, or not understood (see errors).
+    link_stat: Optional["LinkStat"] = None  # `-link_stat -g`: up/down counts, the recent change records
+    optical: Optional["OpticalModule"] = None  # `-optical -g`
+    lldp: Optional["LldpNeighbour"] = None  # `-lldp -g`: the switch port seen on the other end
+    tls: Optional[int] = None  # `-tls -g`: tls switch[0|1]
+    mtu: Optional[int] = None  # `-mtu -g`
+    speed: Optional[str] = None  # `-speed -g`: "200000 Mb/s", or "Unknown" (no link)
+    fec: Optional[str] = None  # `-fec -g`: "rs", "no", "auto" ... (the word before "FEC mode")
+    gateway: Optional[str] = None  # `-gateway -g`: default gateway
+    netdetect: Optional[str] = None  # `-netdetect -g`: the address net health probes
     errors: List[str] = field(default_factory=list)
+
+
+@dataclass
+class LinkRecord:
+    """One line of `-link_stat -g`'s change records (newest first)."""
+
+    time: str  # as printed (asctime): "Tue Aug  1 14:43:40 2022"
+    state: str  # "UP" | "DOWN"
+    seconds_before: Optional[int] = None  # how long before the output's "current time" (None: a time not understood)
+
+
+@dataclass
+class LinkStat:
+    """`hccn_tool -i N -link_stat -g` (hccn_tool.md §3): counts since boot or the last `-link_stat -c`."""
+
+    current_time: Optional[str] = None
+    up_count: Optional[int] = None
+    down_count: Optional[int] = None  # None: older drivers print no down count
+    records: List[LinkRecord] = field(default_factory=list)  # newest first, at most 10 kept by the driver
+
+
+@dataclass
+class OpticalModule:
+    """`hccn_tool -i N -optical -g` (hccn_tool.md §4): presence and the module's own DDM thresholds.
+    Powers in mW, temperature in degrees C, Vcc in mV; None: NA, not supported or not printed."""
+
+    present: Optional[bool] = None
+    temperature: Optional[float] = None
+    temp_high: Optional[float] = None
+    temp_low: Optional[float] = None
+    vcc: Optional[float] = None
+    vcc_high: Optional[float] = None
+    vcc_low: Optional[float] = None
+    tx_high: Optional[float] = None
+    tx_low: Optional[float] = None
+    rx_high: Optional[float] = None
+    rx_low: Optional[float] = None
+    tx_power: Dict[str, float] = field(default_factory=dict)  # "Tx Power0" -> mW (lanes printed NA left out)
+    rx_power: Dict[str, float] = field(default_factory=dict)
+    flags: Dict[str, int] = field(default_factory=dict)  # "Tx Los Flag", "Rx Los Flag", "Tx LoL Flag", "Rx LoL Flag"
+    high_power: Optional[bool] = None  # high power enable reg: enabled
+    vendor: Optional[str] = None
+    part_number: Optional[str] = None
+
+
+@dataclass
+class LldpNeighbour:
+    """`hccn_tool -i N -lldp -g` (hccn_tool.md §5): empty output means no neighbour."""
+
+    present: bool = False
+    port: Optional[str] = None  # Port ID TLV Ifname: the switch port
+    system_name: Optional[str] = None
+    system_description: Optional[str] = None  # its first line
+
+
+@dataclass
+class PingResult:
+    """`hccn_tool -i N -ping -g address IP` to a peer device of the rank table (preflight --net)."""
+
+    device_id: int
+    address: str
+    server_id: Optional[str] = None  # the peer's server in the rank table
+    peer_device: Optional[int] = None
+    sent: Optional[int] = None
+    received: Optional[int] = None
+    error: Optional[str] = None  # the command failed, timed out or printed no summary
 
 
 @dataclass
@@ -651,6 +727,9 @@ class HccnFacts:
     tool_error: Optional[str] = None  # why hccn_tool gave no answers (not installed, timed out ...)
     devices: List[HccnDevice] = field(default_factory=list)
     errors: List[str] = field(default_factory=list)
+    # preflight --net: pings from this node's devices to a sample of the rank table's peer devices
+    pings: List[PingResult] = field(default_factory=list)
+    ping_note: Optional[str] = None  # how the peers were chosen, or why no ping ran
 
     def device(self, device_id: int) -> Optional[HccnDevice]:
         for d in self.devices:

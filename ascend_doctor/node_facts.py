@@ -12,8 +12,8 @@ import functools
 from collections import OrderedDict
 from typing import Any, Dict, FrozenSet, Optional, Tuple, Union
 
-from .facts import (CannFacts, DriverFacts, Facts, FirmwareFacts, LaunchFacts, MindSporeFacts, NpuSmiFacts,
-                    PythonFacts, read_facts)
+from .facts import (CannFacts, DriverFacts, Facts, FirmwareFacts, HccnFacts, LaunchFacts, MindSporeFacts,
+                    NpuSmiFacts, PythonFacts, read_facts)
 from .i18n import N_, _
 from .records import dataclass, field
 from .redact import shown_env_value
@@ -43,7 +43,10 @@ NODE_FIELDS = ("driver.version", "driver.installed", "driver.errors",
                "python.version",
                "npu.devices.name", "npu.available", "npu.dev_nodes", "npu.command_error", "npu.errors",
                "launch.name", "launch.host", "launch.rank", "launch.world_size", "launch.addresses",
-               "launch.variables", "launch.rank_table")
+               "launch.variables", "launch.rank_table",
+               # the NPU RoCE ports (aggregate: settings that differ from the cluster's, ports down, pings)
+               "hccn.devices.device_id", "hccn.devices.link", "hccn.devices.tls", "hccn.devices.mtu",
+               "hccn.devices.speed", "hccn.devices.fec", "hccn.pings")
 # Sections whose absence from a report means "unknown", not "not installed".
 _KNOWN_IF_PRESENT = ("driver", "firmware", "mindspore")
 ALL_PRESENT: FrozenSet[str] = frozenset(_KNOWN_IF_PRESENT)
@@ -60,6 +63,7 @@ class NodeFacts:
     cann: CannFacts = field(default_factory=CannFacts)
     mindspore: MindSporeFacts = field(default_factory=MindSporeFacts)
     python: PythonFacts = field(default_factory=PythonFacts)
+    hccn: HccnFacts = field(default_factory=HccnFacts)
     launch: Optional[LaunchFacts] = None
 
 
@@ -168,6 +172,27 @@ def comparable(facts: Union[Facts, NodeFacts], present: FrozenSet[str] = ALL_PRE
 def comparable_facts(report: Dict[str, Any]) -> "OrderedDict[str, str]":
     """comparable() of a report's JSON (raises FactsError for facts of the wrong shape)."""
     return comparable(*read_node_facts(report))
+
+
+# The NPU port settings that must be the same on every port of a job (display name, HccnDevice field); each
+# device is compared, not each node: aggregate names the odd device out.
+from .phrases import PORT_FEC, PORT_MTU, PORT_SPEED, TLS_SWITCH  # noqa: E402 (network.* checks name them too)
+PORT_SETTINGS = ((TLS_SWITCH, "tls"), (PORT_MTU, "mtu"), (PORT_SPEED, "speed"), (PORT_FEC, "fec"))
+PORT_NO_VALUE = (None, "Unknown")  # not answered, or a speed without a link (network.link says that)
+
+
+def port_facts(facts: Union[Facts, NodeFacts]) -> Tuple[Dict[str, Dict[int, str]], Tuple[int, ...]]:
+    """({setting: {device id: value}}, the devices whose link is not UP) of one node's hccn facts."""
+    settings: Dict[str, Dict[int, str]] = {}
+    down = []
+    for d in facts.hccn.devices:
+        for label, attr in PORT_SETTINGS:
+            value = getattr(d, attr)
+            if value not in PORT_NO_VALUE:
+                settings.setdefault(label, {})[d.device_id] = str(value)
+        if d.link is not None and d.link != "UP":
+            down.append(d.device_id)
+    return settings, tuple(down)
 
 
 def node_name(facts: Union[Facts, NodeFacts]) -> Optional[str]:

@@ -106,6 +106,19 @@ PYTHON_VERSION_MISSING = N_("Python version not recorded")
 
 # ---- probes/hccn.py, probes/cuda.py: a tool that gave no answer ----
 HCCN_TOOL_NOT_FOUND = N_("hccn_tool not found ({path} or on PATH)")
+# ---- checks/network.py, node_facts.py: the NPU port settings that must be equal on every port of a job ----
+TLS_SWITCH, PORT_MTU, PORT_SPEED, PORT_FEC = N_("TLS switch"), N_("MTU"), N_("Port speed"), N_("FEC mode")
+PING_NO_RANK_TABLE = N_("no rank table (RANK_TABLE_FILE) names the peer device addresses to ping")
+PING_RANK_TABLE_UNREADABLE = N_("the rank table {path} could not be read: {error}")
+PING_NOT_IN_TABLE = N_("this node is not a server of the rank table {path}: no device of its to ping from")
+PING_NO_PEERS = N_("the rank table has no other server with device addresses to ping")
+PING_NO_TOOL = N_("hccn_tool not found: no ping from the device ports")
+PING_SAMPLE = N_("pinged {count} peer device address(es) of {servers} other server(s): up to {per} peer server(s) "
+                 "per device, the same device id where the peer has it, within {seconds} s")
+PING_STOPPED = N_("pinged {count} peer device address(es) of {servers} other server(s), then stopped at the {seconds} s "
+                  "cap: {left} not sent")
+PING_NO_SUMMARY = N_("no 'packets transmitted' line in the output")
+HCCN_PROBE_BUDGET = N_("hccn_tool queries stopped after {seconds} s (their share of the time budget); not asked: {queries}")
 NVIDIA_SMI_NO_BANNER = N_("`nvidia-smi` printed no 'NVIDIA-SMI <v> Driver Version: <v>' banner")
 
 # ---- probes/mindspore_pkg.py: where the package's devices (flavour_source) and CUDA build were read ----

@@ -110,11 +110,33 @@ def template_report():
         "mindspore": {"installed": True, "dist_name": "mindspore", "version": "2.3.1", "location": "/usr/local/python3.9/lib/python3.9/site-packages",
                       "flavour": "ascend", "cuda_version": None, "wheel_tags": ["cp39-cp39-linux_aarch64"],
                       "requires_python": ">=3.7", "accepted_cann": ["7.3"], "custom_ops_cann": {}, "commit_id": "abc", "errors": []},
+        "hccn": {"conf_path": "/etc/hccn.conf", "tool": "/usr/local/Ascend/driver/tools/hccn_tool", "tool_error": None,
+                 "errors": [], "pings": [], "ping_note": None, "devices": [port(d) for d in range(8)]},
         "probe_ms": {"system": 12, "python": 30, "driver": 2, "npu": 900, "cann": 40, "mindspore": 25},
         "probe_crashes": {}, "extra": {"launch": launch}}
     return {"schema": "ascend-doctor.report/1", "tool": {"name": "ascend-doctor", "version": "0.1.0", "duration_ms": 2100,
             "finished_unix": 1764480000.0}, "host": {"kind": "live", "name": "node"}, "facts": facts,
             "findings": findings, "summary": {"pass": 40, "warn": 0, "fail": 0, "skip": 0, "error": 0}}
+
+
+def port(d: int) -> dict:
+    """One NPU RoCE port as the hccn probe records it (all 12 queries answered, as on an A2 node)."""
+    return {"device_id": d, "conf": {"address": f"11.12.165.{80 + d}", "netmask": "255.255.255.0",
+                                     "netdetect": "11.12.165.1", "gateway": "11.12.165.1"},
+            "ip": f"11.12.165.{80 + d}", "netmask": "255.255.255.0", "ip_queried": True, "link": "UP",
+            "net_health": "Success",
+            "link_stat": {"current_time": "Wed Aug 2 03:09:26 2022", "up_count": 2, "down_count": 1, "records": [
+                {"time": "Tue Aug  1 14:43:40 2022", "state": s, "seconds_before": 44746} for s in ("UP", "DOWN")]},
+            "optical": {"present": True, "temperature": 46.0, "temp_high": 70.0, "temp_low": 0.0, "vcc": 3287.4,
+                        "vcc_high": 3465.0, "vcc_low": 3135.0, "tx_high": 3.5481, "tx_low": 0.2818, "rx_high": 3.5481,
+                        "rx_low": 0.1445, "tx_power": {f"Tx Power{i}": 1.4 for i in range(4)},
+                        "rx_power": {f"Rx Power{i}": 1.0 for i in range(4)},
+                        "flags": {"Tx Los Flag": 0, "Rx Los Flag": 0}, "high_power": True, "vendor": "Hisense",
+                        "part_number": "LMQ8611-PC+"},
+            "lldp": {"present": True, "port": f"400GE1/{1 + d // 2}/5:{1 + d % 2}", "system_name": None,
+                     "system_description": "Versatile Routing Platform Software"},
+            "tls": 0, "mtu": 1500, "speed": "200000 Mb/s", "fec": "rs", "gateway": "11.12.165.1",
+            "netdetect": "11.12.165.1", "errors": []}
 
 
 def generate(directory: str, count: int) -> int:
@@ -130,6 +152,8 @@ def generate(directory: str, count: int) -> int:
             r["facts"]["driver"]["version"] = "23.0.3"
         if i % 1500 == 3:         # an HCCL timeout set differently
             launch["variables"]["HCCL_CONNECT_TIMEOUT"] = "120"
+        if i % 900 == 11:         # one port with the TLS switch on where every other has it off
+            r["facts"]["hccn"]["devices"][7]["tls"] = 1
         if i % 700 == 5:          # a failing device
             r["findings"][5].update({"status": "fail", "summary": "NPU 3 health is Alarm",
                                      "fix": ["npu-smi info -t health -i 3", "reset the device or drain the node"]})

@@ -1,12 +1,13 @@
 """aggregate: nodes that failed one check with different fixes each get their own fix and evidence."""
 
 import json
+import os
 
-from ascend_doctor.aggregate import aggregate_paths
+from ascend_doctor.aggregate import Aggregator, aggregate_paths, summarise_report
 from ascend_doctor.render.aggregate_text import render_aggregate_text
 from ascend_doctor.render.html_aggregate import render_aggregate_html
 
-from tests.helpers import fixture_path, run_cli
+from tests.helpers import FIXTURES, fixture_path, run_cli
 from tests.helpers.snapshot_reports import report_for
 
 ROOT_FIX = "source /usr/local/Ascend/ascend-toolkit/set_env.sh"
@@ -48,3 +49,55 @@ def test_html_shows_each_nodes_fix(tmp_path):
     assert block_of[first] in html[first:second] and block_of[second] not in html[first:second]
     assert block_of[second] in html[second:]
     assert "Evidence from node-home" in html
+
+
+def _net_report(name, net=False):
+    from ascend_doctor.bundle import open_bundle
+    from ascend_doctor.doctor import RunOptions, run_checks
+
+    with open_bundle(os.path.join(FIXTURES, "network", name)) as host:
+        report = run_checks(host, RunOptions(timeout=5.0, extra={"ping_peers": net}))
+    return json.loads(json.dumps(report.to_json()))
+
+
+def test_the_cluster_view_names_the_odd_port_out_the_ports_down_and_who_cannot_reach_whom():
+    """Node snapshots built from real hccn_tool outputs (tests/fixtures/network): one node's device 7 has TLS on where
+    every other port of the job has it off, another node's device 5 is DOWN, and servers a and b of the rank table
+    cannot reach server 192.0.2.22 (preflight --net)."""
+    agg = Aggregator()
+    for name, net in (("healthy", False), ("tls_mixed", False), ("link_down", False), ("speed_differs", False),
+                      ("peers_a", True), ("peers_b", True)):
+        agg.add(summarise_report(_net_report(name, net), name))
+    result = agg.result()
+    ports = result["ports"]
+    by_setting = {s["setting"]: s for s in ports["settings"]}
+    assert set(by_setting) == {"TLS switch", "Port speed"}
+    assert by_setting["TLS switch"]["odd_devices"] == ["net-tls-mixed device 7"]
+    assert by_setting["TLS switch"]["majority"] == "0" and by_setting["Port speed"]["majority"] == "200000 Mb/s"
+    assert by_setting["Port speed"]["odd_devices"] == ["net-speed-differs device 2"]
+    assert ports["down"] == ["net-link-down device 5"]  # its Unknown speed is not a speed that differs
+    reach = ports["reachability"]
+    assert reach["matrix"]["net-a-rank0"] == {"192.0.2.21": {"answered": 8, "pinged": 8},
+                                        "192.0.2.22": {"answered": 0, "pinged": 8}}
+    assert reach["unreachable_pairs"] == [{"node": "net-a-rank0", "server": "192.0.2.22"},
+                                          {"node": "net-b-rank8", "server": "192.0.2.22"}]
+    assert {(u["node"], u["device"], u["address"]) for u in reach["unreachable"]} >= {("net-b-rank8", 3, "11.12.167.83")}
+    assert result["verdict"] == "problems"
+    assert "1 NPU port(s) differ from the cluster's TLS switch" in result["problems"]
+    assert "1 NPU port(s) down" in result["problems"]
+    assert "2 node/server pair(s) with unreachable NPU addresses" in result["problems"]
+    text = render_aggregate_text(result)
+    assert "TLS switch: 47 devices on 0; 1 device on 1: net-tls-mixed device 7" in text
+    assert "ports down: net-link-down device 5" in text
+    assert "net-a-rank0: 192.0.2.21 8/8, 192.0.2.22 0/8" in text
+    html = render_aggregate_html(result)
+    assert "id='ports'" in html and "net-tls-mixed device 7" in html and "net-link-down device 5" in html
+
+
+def test_a_cluster_of_healthy_ports_adds_no_problem():
+    agg = Aggregator()
+    for name in ("healthy", "healthy_older_driver"):
+        agg.add(summarise_report(_net_report(name), name))
+    result = agg.result()
+    assert result["ports"] == {"settings": [], "down": [], "reachability": None}
+    assert not [p for p in result["problems"] if "NPU" in p]

@@ -219,3 +219,16 @@ def test_a_bad_part_fails_at_every_use_not_only_the_first(tmp_path):
     for _ in range(2):
         with pytest.raises(KbError):
             kb.signatures
+
+
+@pytest.mark.parametrize("sig_id", ["HCCL_EI0006_SOCKET_TIMEOUT", "HCCL_LINK_ESTABLISH_TIMEOUT",
+                                    "HCCL_EI0013_ROCE_CQE_ERROR", "HCCL_FD_ROCE_RETRANS_EXCEEDED"])
+def test_the_hccl_link_errors_name_the_port_commands_that_show_a_bad_port(sig_id):
+    """A bad RoCE port surfaces as these HCCL errors; their fix names the hccn_tool queries of the network.* checks,
+    in both languages (the commands identical)."""
+    sig = next(s for s in KB.signatures if s.id == sig_id)
+    for fix in (sig.fix, sig.fix_zh):
+        said = " ".join(fix)
+        for query in ("-link_stat -g", "-optical -g", "-net_health -g"):
+            assert f"hccn_tool -i <id> {query}" in said, (sig_id, query)
+        assert "ascend-doctor check --only network" in said

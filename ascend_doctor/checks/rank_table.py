@@ -16,6 +16,7 @@ from ..i18n import N_, _, sentences
 from ..i18n_text import localized
 from . import check
 from ._node import node_device_ids, node_family
+from .network import net_health_meaning
 
 VALID_TITLE = N_("Rank table is well-formed")
 NODE_TITLE = N_("This node's entry in the rank table")
@@ -296,10 +297,6 @@ def check_rank_table_device_ips(ctx):
                        summary=_("{count} device IP(s) match the NICs").format(count=len(rows)), evidence=evidence)
 
 
-# faultdiag treats these as faults (ascend_formats.md §3.3); "Init" means no detect IP was set.
-HEALTH_FAULTS = ("Fault", "Socket failed", "Receive timeout", "Unreachable", "Detect ip set")
-
-
 @check("rank_table.device_nics", NICS_TITLE, pitfalls=["P13"],
        fail="A device NIC of this node is down or unhealthy", warn="A device NIC of this node looks unhealthy",
        error="Could not read the device NICs of this node", skip="Device NICs not checked")
@@ -332,12 +329,13 @@ def check_rank_table_device_nics(ctx):
             fails.append(_("device {id} link is {link}").format(id=i, link=link))
             fixes.append(_("hccn_tool -i {id} -link -g   # check the cable/optical module and the switch port").format(id=i))
         if health is not None:
-            if health == "Success":
+            status = net_health_meaning(health)[0]  # one reading of the states: checks/network.py
+            if status == PASS:
                 pass
             elif health == "Init":
                 warns.append(_("device {id} net health is Init (no detect IP set, so health is not tested)").format(id=i))
                 fixes.append(f"hccn_tool -i {i} -netdetect -s address <gateway or peer IP>")
-            elif any(health.startswith(f) for f in HEALTH_FAULTS):
+            elif status == FAIL:
                 fails.append(_("device {id} net health is {health}").format(id=i, health=health))
                 fixes.append(_("hccn_tool -i {id} -net_health -g   # then the netdetect/gateway address in /etc/hccn.conf")
                              .format(id=i))

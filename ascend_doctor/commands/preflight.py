@@ -53,6 +53,10 @@ def register(sub) -> None:
     p.add_argument("--budget", type=float, default=60.0, metavar="S",
                    help=_("total wall-time budget in seconds (default: 60); command timeouts shrink to fit, and a "
                            "run that overruns reports preflight.time_budget as fail"))
+    p.add_argument("--net", action="store_true",
+                   help=_("with a rank table, ping a sample of the peer device addresses from this node's devices "
+                          "(hccn_tool -i N -ping; up to 4 peer servers per device, within one command timeout) and "
+                          "report the pairs that do not answer"))
     p.add_argument("--smoke", action="store_true", help=_("also run the smoke train (slow; skipped by default; "
                                                             "never the PYNATIVE comparison in a pre-flight)"))
     from .smoke import add_smoke_arguments
@@ -151,7 +155,7 @@ def produce_preflight_report(args, started: float = None) -> Report:
     options = run_options(args)
     if not args.smoke:
         options.skip = list(options.skip) + list(SLOW_CHECKS)
-    options.extra.update({"preflight": True, "smoke": bool(args.smoke)})
+    options.extra.update({"preflight": True, "smoke": bool(args.smoke), "ping_peers": bool(args.net)})
     reject_python_with_bundle(args)
     progress = Progress()
     try:

@@ -53,6 +53,7 @@ def _cap_all_errors(node: Any, depth: int = 0) -> None:
 @dataclass
 class ProbeOptions:
     timeout: float = 10.0  # per external command
+    ping_peers: bool = False  # preflight --net: ping the rank table's peer device addresses (probes/hccn.py)
 
 
 def _registry() -> List[Tuple[str, Callable]]:

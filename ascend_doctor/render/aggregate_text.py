@@ -54,6 +54,38 @@ def skew_line(item: Dict[str, Any]) -> str:
     return _("; ").join(parts)
 
 
+def devices_on(n: int, value: Any) -> str:
+    """'63 devices on 0'."""
+    return ngettext("{count} device on {value}", "{count} devices on {value}", n).format(count=n,
+                                                                                      value=lookup(str(value)))
+
+
+def port_lines(ports: Dict[str, Any]) -> List[str]:
+    """The NPU RoCE ports of the job: the odd devices out per setting, ports down, the reachability matrix (text and
+    HTML show the same lines)."""
+    out: List[str] = []
+    if ports["settings"] or ports["down"]:
+        out.append("\n" + _("NPU ports (should be equal on every device of the job):"))
+    for item in ports["settings"]:
+        parts = [devices_on(g["count"], g["value"]) if i == 0 else
+                 _("{label}: {value}").format(label=devices_on(g["count"], g["value"]), value=names(g["nodes"]))
+                 for i, g in enumerate(item["groups"])]
+        out.append("  " + _("{label}: {value}").format(label=lookup(item["setting"]), value=_("; ").join(parts)))
+    if ports["down"]:
+        out.append("  " + _("ports down: {names}").format(names=names(ports["down"])))
+    reach = ports.get("reachability")
+    if reach:
+        matrix = reach["matrix"]
+        bad = {node for node, cells in matrix.items() if any(c["answered"] < c["pinged"] for c in cells.values())}
+        out.append("\n" + _("NPU reachability (preflight --net): {bad} of {count} node(s) could not reach every peer "
+                             "server pinged").format(bad=len(bad), count=len(matrix)))
+        for node in sorted(bad)[:NAMES_SHOWN * 2]:  # the rows of the matrix with a gap: peer server answered/pinged
+            cells = matrix[node]
+            out.append("  " + _("{label}: {value}").format(label=node, value=", ".join(
+                f"{server} {c['answered']}/{c['pinged']}" for server, c in cells.items())))
+    return out
+
+
 def render_aggregate_text(result: Dict[str, Any]) -> str:
     from .common import severity_tag
     out = []
@@ -99,6 +131,9 @@ def render_aggregate_text(result: Dict[str, Any]) -> str:
         out.append("\n" + _("Skew (should be equal on every node):"))
         for item in result["skew"]:
             out.append("  " + _("{label}: {value}").format(label=lookup(item["fact"]), value=skew_line(item)))
+    ports = result.get("ports")
+    if ports:
+        out.extend(port_lines(ports))
     rt = result.get("rank_table")
     if rt:
         if rt["servers_in_table"] is None:

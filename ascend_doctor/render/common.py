@@ -22,6 +22,7 @@ AREA_TITLES = {
     "env": N_("Launch environment"),
     "hccl": N_("HCCL configuration"),
     "rank_table": N_("Rank table"),
+    "network": N_("NPU network ports (RoCE)"),
     "smoke": N_("Smoke training"),
     "advice": N_("Advice for this machine"),
     "baseline": N_("Drift from baseline"),

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any, Dict, List
 
 from ..i18n import _, lookup
-from .aggregate_text import skew_line, status_word
+from .aggregate_text import port_lines, skew_line, status_word
 from .common import node_words
 from .html_page import BASE_CSS, esc, header_row, page_head
 from .layout import evidence_value
@@ -175,6 +175,11 @@ def render_aggregate_html(result: Dict[str, Any]) -> str:
         out.append("<p>" + _e(_("Unreadable reports:")) + "</p><ul>" + "".join(f"<li><code>{_e(u['error'])}</code></li>"
                                                                for u in result["unreadable"][:50]) + "</ul>")
     out.extend(_skew_table(result))
+    if result.get("ports"):
+        lines = [line.strip() for line in port_lines(result["ports"]) if line.strip()]
+        if lines:
+            out.append("<h2 id='ports'>" + _e(_("NPU ports")) + "</h2>")
+            out.append("<p>" + "<br>".join(_e(line) for line in lines) + "</p>")
     out.extend(_grid(result))
     if result.get("rank_table"):
         out.extend(_rank_table(result["rank_table"]))

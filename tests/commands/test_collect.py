@@ -167,3 +167,52 @@ def test_show_summarises_instead_of_listing_every_entry(tmp_path, make_snapshot)
     for value in SECRET_VALUES:
         assert value not in proc.stdout and value not in full.stdout
     assert list(tmp_path.iterdir()) == []
+
+
+def _fake_hccn_tool(directory, snapshot):
+    """An `hccn_tool` (/bin/sh) that answers `-i N -<query> -g` with what the snapshot recorded for it."""
+    with open(os.path.join(snapshot, "commands.json")) as fh:
+        records = [r for r in json.load(fh) if r["argv"][0].endswith("hccn_tool")]
+    lines = ["#!/bin/sh", 'case "$2 $3" in']
+    for r in records:
+        argv = r["argv"]
+        lines += [f'"{argv[2]} {argv[3]}") cat <<\'EOF\'', r["stdout"].rstrip("\n"), "EOF", ";;"]
+    lines += ["esac", ""]
+    os.makedirs(directory, exist_ok=True)
+    path = os.path.join(directory, "hccn_tool")
+    with open(path, "w") as fh:
+        fh.write("\n".join(lines))
+    os.chmod(path, 0o755)
+    return str(directory)
+
+
+def test_collect_records_every_port_query_and_check_bundle_replays_them(tmp_path, monkeypatch):
+    """A node with 8 RoCE ports (the hccn_tool answers of the network/link_down snapshot, from a fake tool): the
+    bundle holds every query's output, and `check --bundle` names the same DOWN port the live run named."""
+    from ascend_doctor import collect as collect_mod
+    from ascend_doctor.bundle import open_bundle
+    from ascend_doctor.doctor import RunOptions, run_checks
+    from ascend_doctor.probes.hccn import QUERY_FLAGS
+    from tests.helpers import FIXTURES
+
+    tools = _fake_hccn_tool(tmp_path / "bin", os.path.join(FIXTURES, "network", "link_down"))
+
+    class EightPorts(collect_mod.RecordingHost):  # this machine has no /dev/davinciN: show the node's eight
+        def listdir(self, path):
+            if path != "/dev":
+                return super().listdir(path)
+            names = [f"davinci{i}" for i in range(8)]
+            self.dirs.add("/dev")
+            self.placeholders.update(f"/dev/{n}" for n in names)
+            return names
+
+    monkeypatch.setattr(collect_mod, "RecordingHost", EightPorts)
+    col = collect_mod.collect(environ={"PATH": f"{tools}:/usr/bin:/bin"}, timeout=5.0)
+    asked = {tuple(c["argv"][2:]) for c in col.commands if c["argv"][0].endswith("hccn_tool")}
+    assert {(str(i), flag, "-g") for i in range(8) for flag in QUERY_FLAGS} <= asked
+    live = {f["id"]: (f["status"], f["summary"]) for f in col.report["findings"] if f["id"].startswith("network.")}
+    assert live["network.link"][0] == "fail" and "device(s) 5" in live["network.link"][1]
+    path = collect_mod.write_bundle(col, str(tmp_path / "node.tar.gz"))
+    with open_bundle(path) as host:
+        replay = run_checks(host, RunOptions(timeout=5.0))
+    assert {f.id: (f.status, f.summary) for f in replay.findings if f.id.startswith("network.")} == live

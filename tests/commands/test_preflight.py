@@ -260,3 +260,21 @@ def test_short_budget_drops_the_smoke_train_and_says_so(tmp_path, make_snapshot)
     proc = run_cli("preflight", "--bundle", snap, "--smoke", "--budget", "30", "--format", "json")
     assert "--smoke skipped, --budget 30 s is under the 120 s" in proc.stderr
     assert not [f for f in json.loads(proc.stdout)["findings"] if f["id"].startswith("smoke.")]
+
+
+def test_preflight_net_pings_the_rank_tables_peers_and_aggregate_draws_who_cannot_reach_whom(tmp_path):
+    """Two servers of a 3-server rank table (tests/fixtures/network/peers_a, peers_b): their devices ping the other
+    servers' devices; server 192.0.2.22's answer none. Without --net nothing is pinged."""
+    reports = tmp_path / "reports"
+    for name in ("peers_a", "peers_b"):
+        proc = run_cli("preflight", "--bundle", fixture_path(f"network/{name}"), "--net", "--report-dir",
+                       str(reports), "--format", "json")
+        assert proc.returncode == 1, proc.stderr
+        (reach,) = [f for f in json.loads(proc.stdout)["findings"] if f["id"] == "network.peer_reach"]
+        assert reach["status"] == "fail" and "No answer from 8 peer device address(es)" in reach["summary"]
+        assert "(192.0.2.22 device 0)" in reach["summary"] and "sample" in reach["evidence"]
+    result = aggregate_paths([str(reports)])
+    assert result["ports"]["reachability"]["unreachable_pairs"] == [
+        {"node": "net-a-rank0", "server": "192.0.2.22"}, {"node": "net-b-rank8", "server": "192.0.2.22"}]
+    plain = run_cli("preflight", "--bundle", fixture_path("network/peers_a"), "--format", "json")
+    assert "network.peer_reach" not in {f["id"] for f in json.loads(plain.stdout)["findings"]}

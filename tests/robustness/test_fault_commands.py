@@ -78,7 +78,7 @@ def test_text_report_also_completes_and_names_the_command(tmp_path):
 
 @pytest.mark.parametrize("behaviour", ["sleep", "sleep-trap", "garbage", "exit-nonzero", "not-executable"])
 def test_hccn_tool_faults_stop_after_the_first_timeout_and_are_reported(tmp_path, behaviour):
-    """hccn_tool runs 3 queries per device: a hung one must cost one timeout, not 3 x devices."""
+    """hccn_tool runs 12 queries per device: a hung one must cost one timeout, not one per query and device."""
     snap = copy_fixture(fixture_path("distributed_910b_node"), tmp_path / "snap")
     with open(os.path.join(snap, "env.json")) as fh:
         env = json.load(fh)

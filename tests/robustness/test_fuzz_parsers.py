@@ -257,6 +257,36 @@ def test_fuzz_hccn_conf_and_tool_output(conf, out):
     hccn.probe_hccn(MemoryHost({"/etc/hccn.conf": conf}), None)
 
 
+def _port_outputs(*snapshots):
+    """The hccn_tool port outputs of the network snapshots (built from hccn_tool.md samples): each form once."""
+    out = {}
+    for snap in snapshots:
+        with open(os.path.join(FIXTURES, "network", snap, "commands.json")) as fh:
+            for rec in json.load(fh):
+                if rec["argv"][0].endswith("hccn_tool") and rec["stdout"]:
+                    out.setdefault((rec["argv"][3], rec["stdout"].split("\n", 1)[0][:12]), rec["stdout"])
+    return sorted(out.values())
+
+
+PORT_OUTPUTS = _port_outputs("healthy", "healthy_older_driver", "link_down", "optical_absent", "peers_a")
+
+
+@FUZZ
+@given(mutated(PORT_OUTPUTS))
+def test_fuzz_hccn_port_outputs(out):
+    """Every port parser takes any cut or spliced output without raising, and gives its type or None."""
+    from ascend_doctor.probes import hccn
+
+    EXAMPLES["hccn_tool port outputs"] += 1
+    for _flag, _attr, parse, _expected in hccn.QUERIES[1:]:
+        parse(out)
+    stat = hccn.parse_link_stat(out)
+    assert stat is None or isinstance(stat.up_count, int)
+    opt = hccn.parse_optical(out)
+    assert opt is None or all(isinstance(v, float) for v in list(opt.tx_power.values()) + list(opt.rx_power.values()))
+    assert hccn.parse_ping(out) is None or all(isinstance(n, int) for n in hccn.parse_ping(out))
+
+
 # -- rank tables -----------------------------------------------------------------------------
 
 json_leaf = st.one_of(st.none(), st.booleans(), st.integers(-2 ** 70, 2 ** 70), st.floats(allow_nan=False),
@@ -440,6 +470,7 @@ ALL_PROPERTIES = [
     test_fuzz_npu_smi_tables,
     test_fuzz_nvidia_smi_banners_and_cuda_files,
     test_fuzz_hccn_conf_and_tool_output,
+    test_fuzz_hccn_port_outputs,
     test_fuzz_rank_tables,
     test_fuzz_snapshot_manifests,
     test_fuzz_reports_from_other_nodes,
