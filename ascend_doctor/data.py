@@ -66,6 +66,7 @@ SCHEMAS = {
     "hccl_env.json": "hccl_env.schema.json",
     "release_notes.json": "release_notes.schema.json",
     "advice_facts.json": "advice_facts.schema.json",
+    "ascend_fd_rules.json": "ascend_fd_rules.schema.json",
 }
 KB_PART_SCHEMA = "kb_part.schema.json"
 

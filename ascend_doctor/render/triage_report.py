@@ -184,7 +184,7 @@ def _text(result: TriageResult, color: bool) -> str:
             for i, step in enumerate(fix, 1):
                 lines.append(f"     {i}. {step}")
             lines.append("   " + _("Source: {source}").format(source=shown_source(s)))
-            fd = getattr(s, "ascend_fd", None)
+            fd = list(p.peers)
             if fd:
                 lines.append(f"   ascend-fd: {', '.join(fd)}")
     if real and result.unexplained:

@@ -78,6 +78,10 @@ class Problem:
     ranks: Dict[str, Occurrence] = field(default_factory=dict)  # rank/device -> its first occurrence
     resolved_by: Optional[Occurrence] = None
     caused_by: Optional[str] = None  # the id of a found problem whose signature leads to this one
+    # the ascend-fd ids whose own rule holds on a matched line (knowledge.peer_ids), checked on the first
+    # PEER_LINES lines (triage/scan.py): the signature's ids are what it can recognise, these what the log shows
+    peers: Dict[str, None] = field(default_factory=dict)
+    peer_lines: int = 0
 
     @property
     def severity(self) -> str:
@@ -96,7 +100,7 @@ class Problem:
             "class": s.kind, "component": s.component, "count": self.count,
             "first": self.first.to_json(), "last": self.last.to_json(), "line": self.text,
             "cause": cause, "fix": fix, "source": shown_source(s), "more": f"ascend-doctor kb show {s.id}",
-            "ascend_fd": ascend_fd_ids(s), "caused_by": self.caused_by,
+            "ascend_fd": list(self.peers), "caused_by": self.caused_by,
             "ranks": {r: o.to_json() for r, o in sorted(self.ranks.items(), key=lambda kv: order_key(kv[1]))},
             "first_rank": self.first_rank(),
             "resolved_by": self.resolved_by.to_json() if self.resolved_by else None,

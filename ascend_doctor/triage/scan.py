@@ -19,7 +19,7 @@ import zlib
 from typing import TYPE_CHECKING, BinaryIO, Dict, Iterable, Iterator, List, Optional, Tuple
 
 from ..i18n import _
-from ..knowledge import KnowledgeBase, Signature, load_knowledge_base
+from ..knowledge import KnowledgeBase, Signature, load_knowledge_base, peer_ids
 from . import layout
 from .result import (NOT_A_LOG, InputInfo, Occurrence, Problem, TriageResult, attach_root_cause,
                      order_key as _order_key, order_problems)
@@ -31,6 +31,7 @@ CHUNK_BYTES = 1 << 20  # fits a core's L2 cache: Hyperscan, the newline count an
 MAX_LINE_BYTES = 1 << 20
 LONG_LINE_OVERLAP = 4 << 10  # a signature cut at a piece boundary is still whole in the overlap
 SHOW_LINE_CHARS = 400  # the "most telling line" is cut to this in reports
+PEER_LINES = 32  # a problem's ascend-fd ids are read from its first matched lines (each input range's, in parallel)
 
 # Where a rank / device / process shows in a log's path (msrun, CANN plog, device logs).
 _RANK_FROM_PATH = [
@@ -228,11 +229,15 @@ class Triage:
             def shift(o):
                 return self._occurrence(info, o[0] + lines_before, o[1])
 
-            for idx, count, first, last, text, ranks in part["hits"]:
+            for idx, count, first, last, text, ranks, peers in part["hits"]:
                 p = self.problems.get(self.sigs[idx].id) if idx not in self._resolvers and ranks else None
                 if p is None:
                     self._merge(idx, count, shift(first), shift(last), text, {k: shift(v) for k, v in ranks.items()})
+                    p = self.problems.get(self.sigs[idx].id) if idx not in self._resolvers else None
+                    if p is not None:
+                        p.peers.update(dict.fromkeys(peers))
                     continue
+                p.peers.update(dict.fromkeys(peers))
                 # _merge for a problem seen before, an Occurrence made only where one is kept
                 p.count += count
                 occ = shift(last)
@@ -407,7 +412,14 @@ class Triage:
     def _record(self, idx: int, line: bytes, line_no: int, info: InputInfo) -> None:
         occ = self._occurrence(info, line_no, _timestamp(line))
         if idx not in self._resolvers:  # a problem seen before, this hit neither its first nor its rank's: _merge, short
-            p = self.problems.get(self.sigs[idx].id)
+            sig = self.sigs[idx]
+            p = self.problems.get(sig.id)
+            if sig.ascend_fd and (p is None or p.peer_lines < PEER_LINES):
+                if p is None:
+                    self._merge(idx, 1, occ, occ, _text(line))
+                    self._peers(self.problems[sig.id], line)
+                    return
+                self._peers(p, line)
             if p is not None:
                 k, seen = _order_key(occ), p.ranks.get(occ.rank or occ.file)
                 if seen is not None and not k < _order_key(p.first) and not k < _order_key(seen):
@@ -416,6 +428,13 @@ class Triage:
                         p.last = occ
                     return
         self._merge(idx, 1, occ, occ, _text(line))
+
+    @staticmethod
+    def _peers(p: Problem, line: bytes) -> None:
+        """The ascend-fd ids this matched line supports (knowledge.peer_ids), on a problem's first PEER_LINES lines."""
+        p.peer_lines += 1
+        for fid in peer_ids(p.signature, [line.decode("utf-8", "replace")]):
+            p.peers[fid] = None
 
     def _merge(self, idx: int, count: int, first: Occurrence, last: Occurrence, text: str,
                ranks: Optional[Dict[str, Occurrence]] = None) -> None:
@@ -538,10 +557,10 @@ def _scan_range_worker(job) -> dict:
     for sid, p in t.problems.items():
         idx = index[sid]
         hits.append((idx, p.count, (p.first.line, p.first.time), (p.last.line, p.last.time), p.text,
-                     {k: (o.line, o.time) for k, o in p.ranks.items()}))
+                     {k: (o.line, o.time) for k, o in p.ranks.items()}, list(p.peers)))
     for sid, occ in t._resolver_last.items():
         idx = next(i for i in t._resolvers if t._resolvers[i].id == sid)
-        hits.append((idx, 1, (occ.line, occ.time), (occ.line, occ.time), "", {}))
+        hits.append((idx, 1, (occ.line, occ.time), (occ.line, occ.time), "", {}, []))
     return {"hits": hits, "lines": info.lines, "bytes": info.bytes, "note": info.note,
             "last_errors": t._last_errors, "evidence": info.evidence or [], "hits_lines": info.hits,
             "error_lines": info.error_lines}
