@@ -158,7 +158,6 @@ class InputInfo:
     kind: Optional[str] = None  # plog | device | train | os | npu_os | npu_host | npu_history | bmc | mindx
     pid: Optional[str] = None
     hits: int = 0  # chunks with a known problem
-    error_lines: List[dict] = field(default_factory=list)  # its last error-looking lines (while it has no hit)
     process: Any = None  # the ProcessLog its HCCL evidence goes to
     evidence: Optional[List[Tuple[int, bytes]]] = None  # in a forked worker: evidence lines for the parent
     order: int = 0  # its place among the inputs (discovery order of occurrences)
@@ -174,8 +173,10 @@ class TriageResult:
     problems: List[Problem]
     inputs: List[InputInfo]
     last_error_lines: List[dict]
-    unexplained: List[dict] = field(default_factory=list)  # files with errors no known signature explains
+    unexplained: List[dict] = field(default_factory=list)  # error lines no known signature explains (first, distinct)
     root_cause: Optional[Dict[str, Any]] = None
+    unexplained_total: int = 0  # distinct unexplained error lines (`unexplained` lists the first of them)
+    unexplained_lines: int = 0  # unexplained error lines, repeats included
 
     def counts(self) -> Dict[str, int]:
         out = {"fail": 0, "warn": 0, "info": 0}
@@ -184,6 +185,9 @@ class TriageResult:
         return out
 
     def failed(self, fail_on: str = "fail") -> bool:
+        """A problem at `fail_on` or worse; "unexplained": a failure or an error line no signature explains."""
+        if fail_on == "unexplained":
+            return self.failed("fail") or self.unexplained_total > 0
         limit = SEVERITY_ORDER[fail_on]
         rc = (self.root_cause or {}).get("severity")
         return any(SEVERITY_ORDER[p.severity] <= limit for p in self.problems) or (
@@ -216,6 +220,8 @@ class TriageResult:
             "inputs": [i.to_json() for i in self.inputs],
             "last_error_lines": self.last_error_lines,
             "unexplained_errors": self.unexplained,
+            "unexplained_total": self.unexplained_total,
+            "unexplained_lines": self.unexplained_lines,
         }
 
 

@@ -42,7 +42,15 @@ _RANK_FROM_PATH = [
 ]
 # Timestamps in CANN / MindSpore (2024-07-12-10:21:33.512.118) and ISO-like forms.
 _TS = re.compile(rb"(\d{4})-(\d\d)-(\d\d)[- T](\d\d):(\d\d):(\d\d)(?:[.,](\d{1,6}))?")
-_ERRORISH = (b"ERROR", b"Error", b"error", b"FATAL", b"Traceback", b"Exception", b"Killed")
+# An error-looking line (issue 21: none is dropped): an ERROR/FATAL/CRITICAL level (`[ERROR]`, `- ERROR -`, glog
+# `E0712 10:21:33`), a Python `...Error:`/`...Exception:` (a traceback's tail), a CANN error report (`EZ9999: ...`),
+# a crash (`Segmentation fault`, `core dumped`, `Killed`). Scanned with the signatures (one pass): a line it holds
+# that no signature explains is listed in `unexplained_errors`.
+ERROR_LINE = (r"\[(?:ERROR|FATAL|CRITICAL|E)\]|\b(?:ERROR|FATAL|CRITICAL)\b|^\s*[EF]\d{4} \d\d:\d\d:\d\d|"
+              r"(?:Error|Exception)(?::|$)|^\s*E[A-Z0-9]\d{4}: |Segmentation fault|core dumped|\bKilled\b")
+UNEXPLAINED_KEEP = 50  # distinct unexplained error lines listed (JSON; the text shows the first 20)
+_UNEXPLAINED_DISTINCT = 5000  # distinct lines remembered at most (the count goes on)
+_DIGITS = b"0123456789"
 GZIP_MAGIC = b"\x1f\x8b"
 
 
@@ -84,6 +92,61 @@ def _shown(text: str) -> str:
     return _redactor.text(text)
 
 
+class Unexplained:
+    """The error-looking lines no signature explains: each distinct line (digits aside: pids, times, ids) once, at
+    its first occurrence, with how often it came; the last few lines for the "no known problem" case."""
+
+    __slots__ = ("seen", "overflow", "lines", "recent")
+
+    def __init__(self):
+        self.seen: Dict[bytes, list] = {}  # key -> [input, line number, text bytes, count, time]
+        self.overflow = 0  # distinct lines past _UNEXPLAINED_DISTINCT (counted, not kept)
+        self.lines = 0
+        self.recent: List[tuple] = []  # (input, line number, text bytes), the last 5
+
+    def add(self, line: bytes, info: InputInfo, line_no: int, count: int = 1, merged: bool = False) -> None:
+        """One unexplained line (`merged`: a distinct line of a worker's part, `count` its repeats there)."""
+        key = line[:300].translate(None, _DIGITS)
+        got = self.seen.get(key)
+        if got is not None:
+            got[3] += count
+        elif len(self.seen) < _UNEXPLAINED_DISTINCT:
+            self.seen[key] = [info, line_no, line[:2 * SHOW_LINE_CHARS], count, _timestamp(line)]
+        else:
+            self.overflow += 1
+        if merged:
+            return
+        self.lines += 1
+        self.recent.append((info, line_no, line[:2 * SHOW_LINE_CHARS]))
+        if len(self.recent) > 10:
+            del self.recent[:5]
+
+    def to_part(self) -> dict:
+        """For a forked worker's pipe (JSON): latin-1 text, byte for byte."""
+        return {"seen": [[v[1], v[2].decode("latin-1"), v[3]] for v in self.seen.values()], "overflow": self.overflow,
+                "lines": self.lines, "recent": [[n, t.decode("latin-1")] for _i, n, t in self.recent[-5:]]}
+
+    def merge(self, part: dict, info: InputInfo, lines_before: int) -> None:
+        """A later range's part (its line numbers shifted by the lines before it)."""
+        for n, text, count in part["seen"]:
+            self.add(text.encode("latin-1"), info, n + lines_before, count, merged=True)
+        self.lines += part["lines"]
+        self.overflow += part["overflow"]
+        self.recent = (self.recent + [(info, n + lines_before, t.encode("latin-1")) for n, t in part["recent"]])[-5:]
+
+    @staticmethod
+    def _entry(info: InputInfo, line_no: int, text: bytes, show) -> dict:
+        return {"file": info.label, "line": line_no, "text": show(_text(text))}
+
+    def listed(self, inputs: List[InputInfo], show) -> List[dict]:
+        """The first UNEXPLAINED_KEEP distinct lines, in the order of the inputs and their lines."""
+        order = sorted(self.seen.values(), key=lambda v: (v[0].order, v[1]))[:UNEXPLAINED_KEEP]
+        return [dict(self._entry(v[0], v[1], v[2], show), count=v[3], time=v[4]) for v in order]
+
+    def last(self, inputs: List[InputInfo], show) -> List[dict]:
+        return [self._entry(i, n, t, show) for i, n, t in self.recent[-5:]]
+
+
 class Triage:
     """Accumulates hits over any number of inputs; `result()` orders them and names the root cause.
 
@@ -103,6 +166,9 @@ class Triage:
                 self._resolvers[len(sigs)] = sig
                 sigs.append(Signature(id=f"~resolves:{sig.id}", pattern=pat, regex=True, component=sig.component,
                                       severity="info", cause="", fix=[]))
+        self._error_idx = len(sigs)  # the error-line pattern rides in the scanner too
+        sigs.append(Signature(id="~error-line", pattern=ERROR_LINE, regex=True, component="os", severity="info",
+                              cause="", fix=[]))
         from ..knowledge import Scanner
 
         self.scanner = Scanner(sigs)
@@ -113,7 +179,7 @@ class Triage:
         self.problems: Dict[str, Problem] = {}
         self.inputs: List[InputInfo] = []
         self._resolver_last: Dict[str, Occurrence] = {}
-        self._last_errors: List[dict] = []
+        self._errors = Unexplained()
         self.processes: Dict[Tuple[str, str], "ProcessLog"] = {}
         self.nodes: List[str] = []
         self.nodes_with_plog: List[str] = []
@@ -252,16 +318,10 @@ class Triage:
             if info.process is not None:
                 for n, line in part["evidence"]:
                     info.process.feed_bytes(line, info.label, n + lines_before)
-            if part["hits_lines"]:
-                info.hits += part["hits_lines"]
-            elif not info.hits and part["error_lines"]:
-                info.error_lines = (info.error_lines + [dict(e, line=e["line"] + lines_before)
-                                                        for e in part["error_lines"]])[-5:]
+            info.hits += part["hits_lines"]
+            self._errors.merge(part["errors"], info, lines_before)
             if part["note"] and not info.note:
                 info.note = part["note"]
-            if not self.problems and part["last_errors"]:
-                self._last_errors = (self._last_errors + [dict(e, line=e["line"] + lines_before)
-                                                          for e in part["last_errors"]])[-5:]
             lines_before += part["lines"]
             info.bytes += part["bytes"]
         info.lines = lines_before
@@ -369,6 +429,14 @@ class Triage:
                 line_no += buf.count(b"\n", cursor, ls)
                 cursor = ls
             line = buf[ls:le]
+            if hits[-1] == self._error_idx:  # the last: indexes come sorted and the error pattern is the last one
+                hits = hits[:-1]
+                if not hits or all(i in self._resolvers for i in hits):
+                    if not seen_on_line.get(self._error_idx) == line_no:
+                        seen_on_line[self._error_idx] = line_no
+                        self._errors.add(line, info, line_no)
+                    if not hits:
+                        continue
             if len(hits) > 1 and self._wrappers:
                 hits = [i for i in hits if i not in self._wrappers] or hits
             for idx in hits:
@@ -391,8 +459,6 @@ class Triage:
                 reached = (cursor, line_no - 1)
         if any_hit:
             info.hits += 1
-        elif not info.hits:
-            self._remember_error_lines(buf, start, end, lines_before, info)
         return reached
 
     def _evidence(self, proc: "ProcessLog", line: bytes, line_no: int, info: InputInfo) -> None:
@@ -456,29 +522,6 @@ class Triage:
             if key not in p.ranks or _order_key(occ) < _order_key(p.ranks[key]):
                 p.ranks[key] = occ
 
-    def _remember_error_lines(self, buf: bytes, start: int, end: int, lines_before: int, info: InputInfo,
-                              keep: int = 5) -> None:
-        """The last few error-looking lines (shown only when no known problem matched)."""
-        found: List[Tuple[int, int]] = []
-        limit = end
-        while len(found) < keep and limit > start:
-            pos = max((buf.rfind(k, start, limit) for k in _ERRORISH), default=-1)
-            if pos < 0:
-                break
-            ls = buf.rfind(b"\n", start, pos) + 1
-            ls = max(ls, start)
-            le = buf.find(b"\n", pos, end)
-            found.append((ls, end if le < 0 else le))
-            limit = ls
-        if not found:
-            return
-        fresh = []
-        for ls, le in reversed(found):
-            fresh.append({"file": info.label, "line": lines_before + buf.count(b"\n", start, ls) + 1,
-                          "text": _shown(_text(buf[ls:le]))})
-        info.error_lines = (info.error_lines + fresh)[-keep:]
-        self._last_errors = (self._last_errors + fresh)[-keep:]
-
     # ---- result ----
     def result(self) -> TriageResult:
         for sid, occ in self._resolver_last.items():
@@ -486,9 +529,11 @@ class Triage:
             if p is not None:
                 p.resolved_by = occ if occ.seq > p.last.seq else None
         problems = order_problems(self.problems.values())
-        unexplained = [dict(e) for i in self.inputs if i.scanned and not i.hits for e in i.error_lines[-1:]]
-        result = TriageResult(problems, self.inputs, [] if problems else list(self._last_errors),
-                              unexplained=unexplained if problems else [])
+        unexplained = self._errors.listed(self.inputs, self._show)
+        last = self._errors.last(self.inputs, self._show)
+        result = TriageResult(problems, self.inputs, [] if problems else last, unexplained=unexplained,
+                              unexplained_total=len(self._errors.seen) + self._errors.overflow,
+                              unexplained_lines=self._errors.lines)
         if self.root_cause and self.processes:
             attach_root_cause(result, self.processes, self.nodes, self.nodes_with_plog)
         elif self.root_cause and len(self.nodes) > 1:
@@ -562,8 +607,7 @@ def _scan_range_worker(job) -> dict:
         idx = next(i for i in t._resolvers if t._resolvers[i].id == sid)
         hits.append((idx, 1, (occ.line, occ.time), (occ.line, occ.time), "", {}, []))
     return {"hits": hits, "lines": info.lines, "bytes": info.bytes, "note": info.note,
-            "last_errors": t._last_errors, "evidence": info.evidence or [], "hits_lines": info.hits,
-            "error_lines": info.error_lines}
+            "errors": t._errors.to_part(), "evidence": info.evidence or [], "hits_lines": info.hits}
 
 
 def _fork_scans(jobs: list) -> list:
@@ -661,7 +705,8 @@ def _fresh_like(parent: Triage) -> Triage:
     t.kb, t.scanner, t.sigs, t._resolvers = parent.kb, parent.scanner, parent.sigs, parent._resolvers
     t._wrappers = parent._wrappers
     t.node, t.root_cause = parent.node, parent.root_cause
-    t.problems, t.inputs, t._resolver_last, t._last_errors = {}, [], {}, []
+    t._error_idx = parent._error_idx
+    t.problems, t.inputs, t._resolver_last, t._errors = {}, [], {}, Unexplained()
     t.processes, t.nodes, t.nodes_with_plog = {}, [], []
     t._show = str  # the parent redacts the texts it keeps (_merge), once
     return t
