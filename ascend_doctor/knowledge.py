@@ -465,6 +465,12 @@ def fd_rule_holds(fd_id: str, line: str) -> Optional[List[str]]:
     return list(dict.fromkeys(f"{fd_id}_{m.group(group)}" for m in code.finditer(line) if m.group(group)))
 
 
+def fd_names_code(fd_id: str) -> bool:
+    """Whether the id is a generic code entry (named with the code of each line)."""
+    rule = fd_rules().get(fd_id)
+    return rule is not None and rule[2] is not None
+
+
 def peer_ids(sig: "Signature", lines: Iterable[str]) -> List[str]:
     """The ascend-fd ids of `sig` that the lines support, in the signature's order (see above)."""
     found: Dict[str, None] = {}

@@ -40,11 +40,13 @@ def run(args) -> int:
     t = Triage(load_kb(args.kb), node=args.node)
     if args.bundle:
         with opened_bundle(args.bundle) as host:
-            if not t.add_bundle(host, args.node):
-                print("ascend-doctor: " + _("{bundle}: the bundle holds no logs (collect it with --logs DIR)").format(
-                    bundle=args.bundle), file=sys.stderr)
-    for path in args.paths:
-        t.add_path(path)
+            if not t.add_bundle(host, args.node):  # like an empty directory: an input with nothing to read
+                t.add_unread(args.bundle, _("the bundle holds no logs (collect it with --logs DIR)"))
+            for path in args.paths:  # inside: the bundle's files stay on disk until the scan is over
+                t.add_path(path)
+    else:
+        for path in args.paths:
+            t.add_path(path)
     result = t.result()
     for info in result.inputs:
         if info.note and not info.scanned and info.note != NOT_A_LOG:

@@ -111,6 +111,14 @@ def order_key(o: "Occurrence"):
     return (o.time or "9999", o.seq)
 
 
+def later(a: "Occurrence", b: "Occurrence") -> bool:
+    """Whether `a` is later than `b`: by their times when both lines carry one (across files, ranks and devices),
+    else by the order they were read in (a line without a time follows the lines before it in its file)."""
+    if a.time and b.time and a.time != b.time:
+        return a.time > b.time
+    return a.seq >= b.seq
+
+
 def order_problems(problems: Iterable[Problem]) -> List[Problem]:
     """Severity, class, first occurrence; then every effect moved right after its cause (`leads_to`)."""
     base = sorted(problems, key=lambda p: (SEVERITY_ORDER[p.severity], CLASS_ORDER.get(p.signature.kind, 3),
@@ -203,7 +211,7 @@ class TriageResult:
 
     @property
     def nodes(self) -> List[str]:
-        return list(dict.fromkeys(i.node for i in self.inputs if i.node and i.note != NOT_A_LOG))
+        return list(dict.fromkeys(i.node for i in self.inputs if i.node and i.scanned))
 
     def to_json(self) -> dict:
         first = self.first_problem()

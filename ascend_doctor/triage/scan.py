@@ -19,9 +19,9 @@ import zlib
 from typing import TYPE_CHECKING, BinaryIO, Dict, Iterable, Iterator, List, Optional, Tuple
 
 from ..i18n import _
-from ..knowledge import KnowledgeBase, Signature, load_knowledge_base, peer_ids
+from ..knowledge import KnowledgeBase, Signature, fd_names_code, load_knowledge_base, peer_ids
 from . import layout
-from .result import (NOT_A_LOG, InputInfo, Occurrence, Problem, TriageResult, attach_root_cause,
+from .result import (NOT_A_LOG, InputInfo, Occurrence, Problem, TriageResult, attach_root_cause, later,
                      order_key as _order_key, order_problems)
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -31,7 +31,7 @@ CHUNK_BYTES = 1 << 20  # fits a core's L2 cache: Hyperscan, the newline count an
 MAX_LINE_BYTES = 1 << 20
 LONG_LINE_OVERLAP = 4 << 10  # a signature cut at a piece boundary is still whole in the overlap
 SHOW_LINE_CHARS = 400  # the "most telling line" is cut to this in reports
-PEER_LINES = 32  # a problem's ascend-fd ids are read from its first matched lines (each input range's, in parallel)
+PEER_LINES = 16  # a problem's ascend-fd ids are read from its first matched lines (each input range's, in parallel)
 
 # Where a rank / device / process shows in a log's path (msrun, CANN plog, device logs).
 _RANK_FROM_PATH = [
@@ -186,6 +186,10 @@ class Triage:
         self._show = _shown  # a forked worker leaves the redaction to the parent, which shows the text
 
 
+    def add_unread(self, label: str, note: str) -> None:
+        """An input with nothing to read (an empty directory, a bundle without logs): reported, not scanned."""
+        self._add_input(InputInfo(label, scanned=False, note=note))
+
     def _add_input(self, info: InputInfo) -> None:
         info.order = len(self.inputs)
         self.inputs.append(info)
@@ -197,32 +201,27 @@ class Triage:
             return
         if os.path.isdir(path):
             found = False
-            for full, shown, node, is_log in layout.walk(path, self.node):
+            # each file is shown as it can be opened from here (the path given, joined with its place under it);
+            # its kind, rank and pid are read from its place under the directory's parent (layout.walk's label)
+            for full, inner, node, is_log in layout.walk(path, self.node):
                 found = True
-                if label is not None:
-                    shown = os.path.join(label, os.path.relpath(full, path))
+                shown = os.path.join(label, os.path.relpath(full, path)) if label is not None else full
                 if not is_log:
                     self._add_input(InputInfo(shown, scanned=False, note=NOT_A_LOG, node=node))
                     continue
-                self.add_file(full, shown, node)
+                self.add_file(full, shown, node, inner)
             if not found:
                 self._add_input(InputInfo(label or path, scanned=False, note=_("empty directory")))
             return
         self.add_file(path, label or path)
 
-    def add_file(self, path: str, label: str, node: Optional[str] = None) -> None:
+    def add_file(self, path: str, label: str, node: Optional[str] = None, place: Optional[str] = None) -> None:
+        """`label`: how the report names the file; `place`: the path its kind, rank and pid are read from (default
+        the label)."""
         node = self.node or node or layout.node_of_file(path)
-        kind, pid = layout.classify(label)
-        info = InputInfo(label, rank_of(label), node=node, kind=kind, pid=pid)
-        if node not in self.nodes:
-            self.nodes.append(node)
-        if pid and kind in ("plog", "device") and self.root_cause:
-            from .events import ProcessLog  # CANN process logs only (the root-cause analysis): imported when one is read
-
-            info.process = self.processes.setdefault((node, pid), ProcessLog(node, pid))
-            info.process.files.append(label)
-            if node not in self.nodes_with_plog:
-                self.nodes_with_plog.append(node)
+        place = place or label
+        kind, pid = layout.classify(place)
+        info = InputInfo(label, rank_of(place), node=node, kind=kind, pid=pid)
         try:
             fh = open(path, "rb")
         except FileNotFoundError:
@@ -234,6 +233,16 @@ class Triage:
         except OSError as exc:
             self._skip(info, _("cannot read: {reason}").format(reason=exc.strerror or exc))
             return
+        # a node is one the logs read belong to: a missing or unreadable input names none
+        if node not in self.nodes:
+            self.nodes.append(node)
+        if pid and kind in ("plog", "device") and self.root_cause:
+            from .events import ProcessLog  # CANN process logs only (the root-cause analysis): imported when one is read
+
+            info.process = self.processes.setdefault((node, pid), ProcessLog(node, pid))
+            info.process.files.append(label)
+            if node not in self.nodes_with_plog:
+                self.nodes_with_plog.append(node)
         with fh:
             try:
                 size = os.fstat(fh.fileno()).st_size
@@ -307,7 +316,7 @@ class Triage:
                 # _merge for a problem seen before, an Occurrence made only where one is kept
                 p.count += count
                 occ = shift(last)
-                if occ.seq >= p.last.seq:
+                if later(occ, p.last):
                     p.last = occ
                 if (first[1] or "9999", base + lines_before + first[0]) < _order_key(p.first):
                     p.first, p.text = shift(first), self._show(text)
@@ -327,16 +336,48 @@ class Triage:
         info.lines = lines_before
 
     def add_bundle(self, host, node: Optional[str] = None) -> int:
-        """The logs a collected snapshot holds (collect --logs), as one node named after the host it was
-        collected on (or `node`). Returns how many logs it held."""
-        logs = host.manifest.get("logs") or []
-        name = node or str(host.manifest.get("hostname") or "bundle")
-        for entry in logs:
-            original = str(entry.get("path") or "")
-            local = host.local_path(original) if original else None
-            if local is not None:
-                self.add_file(local, original, name)
-        return len(logs)
+        """The logs a collected snapshot holds (collect --logs), read as `triage DIR` reads the directory they were
+        collected from (DIR: the directory holding them all): the same files in the same order, each named by its
+        path on the machine it was collected on, its kind and rank read from its place under DIR, its node named as
+        `triage DIR` names it (the host the bundle was collected on where no directory tells), or `node`.
+        Returns how many logs it held."""
+        logs = [e for e in host.manifest.get("logs") or [] if isinstance(e, dict) and e.get("path")]
+        if not logs:
+            return 0
+        # named by the file it was read from (`source`: a .gz was stored unpacked under `path`)
+        stored = {str(e.get("source") or e["path"]): str(e["path"]) for e in logs}
+        entries = list(stored)
+        top = os.path.commonpath([os.path.dirname(p) for p in entries]) if len(entries) > 1 \
+            else os.path.dirname(entries[0])
+        # named as `triage DIR` names it (layout.walk: DIR's name, or the first telling directory above it); where
+        # no directory tells (it would say "localhost"), the host the bundle was collected on
+        named = os.path.basename(top) if top and not layout.is_structural(os.path.basename(top)) else \
+            layout.node_of_file(os.path.join(top, "-"))
+        name = node or self.node or (named if named != "localhost" else
+                                     str(host.manifest.get("hostname") or "localhost"))
+        base = os.path.dirname(top) or "/"
+        rels = [os.path.relpath(p, top) for p in entries]
+        own = [r for r in rels if os.sep not in r]
+        firsts = sorted({r.split(os.sep)[0] for r in rels if os.sep in r})
+        nodes = None if any(layout.name_says_log(r) is not False for r in own) or node or self.node else \
+            [d for d in firsts if not layout.is_structural(d)] or None
+
+        def walk_order(rel: str):  # os.walk's order: a directory's files, then its sub-directories, by name
+            parts = rel.split(os.sep)
+            return [(1, d) for d in parts[:-1]] + [(0, parts[-1])]
+
+        for original, rel in sorted(zip(entries, rels), key=lambda pr: walk_order(pr[1])):
+            local = host.local_path(stored[original])
+            if local is None:
+                continue
+            first = rel.split(os.sep)[0]
+            owner = first if nodes and first in nodes else name
+            says = layout.name_says_log(os.path.basename(original))
+            if not (says if says is not None else layout.content_says_log(local)):
+                self._add_input(InputInfo(original, scanned=False, note=NOT_A_LOG, node=owner))
+                continue
+            self.add_file(local, original, owner, os.path.relpath(original, base))
+        return len(entries)
 
     def add_stream(self, fh: BinaryIO, label: str, rank: Optional[str]) -> None:
         self._scan_file_object(fh, InputInfo(label, rank, node=self.node))
@@ -490,7 +531,7 @@ class Triage:
                 k, seen = _order_key(occ), p.ranks.get(occ.rank or occ.file)
                 if seen is not None and not k < _order_key(p.first) and not k < _order_key(seen):
                     p.count += 1
-                    if occ.seq >= p.last.seq:
+                    if later(occ, p.last):
                         p.last = occ
                     return
         self._merge(idx, 1, occ, occ, _text(line))
@@ -501,6 +542,8 @@ class Triage:
         p.peer_lines += 1
         for fid in peer_ids(p.signature, [line.decode("utf-8", "replace")]):
             p.peers[fid] = None
+        if len(p.peers) >= len(p.signature.ascend_fd) and not any(fd_names_code(f) for f in p.signature.ascend_fd):
+            p.peer_lines = PEER_LINES  # every id seen, none names a code that could differ on a later line
 
     def _merge(self, idx: int, count: int, first: Occurrence, last: Occurrence, text: str,
                ranks: Optional[Dict[str, Occurrence]] = None) -> None:
@@ -514,7 +557,7 @@ class Triage:
         if p is None:
             p = self.problems[sig.id] = Problem(sig, 0, first, last, self._show(text))
         p.count += count
-        if last.seq >= p.last.seq:
+        if later(last, p.last):
             p.last = last
         if _order_key(first) < _order_key(p.first):
             p.first, p.text = first, self._show(text)

@@ -408,3 +408,38 @@ def test_parallel_ranges_list_the_same_unexplained_lines(tmp_path, monkeypatch):
     for key in ("unexplained_errors", "unexplained_total", "unexplained_lines", "last_error_lines"):
         assert parallel[key] == serial[key], key
     assert [(e["line"], e["count"]) for e in serial["unexplained_errors"]] == [(12, 3), (15004, 1)]
+
+
+# ---- honest places (issue 21, item 5) ----
+
+def test_first_and_last_are_by_time_across_files(tmp_path):
+    d = tmp_path / "msrun_log"
+    d.mkdir()
+    # worker_0 is read first, but its line is the latest; worker_1's last line is not the latest of all
+    write(d / "worker_0.log", [NOISE, EI0006.replace("10:25:05", "10:40:00")])
+    write(d / "worker_1.log", [EI0006.replace("10:25:05", "10:20:00"), NOISE, EI0006.replace("10:25:05", "10:30:00")])
+    [p] = [p for p in triage_paths([str(d)]).problems if p.signature.id == "HCCL_EI0006_SOCKET_TIMEOUT"]
+    assert (p.first.file.endswith("worker_1.log"), p.first.line, p.first.time) == (True, 1, "2024-07-12 10:20:00.104")
+    assert (p.last.file.endswith("worker_0.log"), p.last.line, p.last.time) == (True, 2, "2024-07-12 10:40:00.104")
+
+
+def test_paths_are_shown_as_they_open_from_where_triage_ran(tmp_path):
+    d = tmp_path / "job" / "msrun_log"
+    d.mkdir(parents=True)
+    write(d / "worker_3.log", [NOISE, OOM])
+    for arg, cwd in ((str(tmp_path / "job"), None), ("job", str(tmp_path)), ("./job/", str(tmp_path)),
+                     ("../job", str(tmp_path / "job"))):
+        data = json.loads(run_cli("triage", arg, "--format", "json", cwd=cwd).stdout)
+        shown = data["problems"][0]["first"]["file"]
+        assert os.path.isfile(os.path.join(cwd or os.getcwd(), shown)), (arg, shown)
+        assert data["problems"][0]["first"]["rank"] == "rank 3" and data["nodes"] == ["job"]
+
+
+def test_a_missing_input_is_a_warning_and_names_no_node(tmp_path):
+    (tmp_path / "node-a").mkdir()
+    good = write(tmp_path / "node-a" / "train.log", [NOISE, OOM])
+    proc = run_cli("triage", good, str(tmp_path / "gone" / "train.log"), "--format", "json")
+    assert proc.returncode == 1 and "gone/train.log: no such file" in proc.stderr
+    data = json.loads(proc.stdout)
+    assert data["nodes"] == ["node-a"]
+    assert run_cli("triage", str(tmp_path / "gone" / "train.log")).returncode == 2
