@@ -308,6 +308,18 @@ def code_in_context(line, start: int, end: int, ctx=None) -> bool:
     return not id_slot.search(line, lo, start) and not unit.match(line, end)
 
 
+# What Hyperscan looks for in place of a bare code: the code on a line with a word of an error context anywhere
+# on it, or a lettered code followed by `:`/`)`. A superset of code_in_context (every keyword and error-line form
+# above holds one of these words), so only such lines reach Python: the INFO lines of a process whose pid is
+# 507010 never do.
+_CODE_CONTEXT_WORDS = (r"(?i:err|ret|code|fail|status|result|fatal|critical|exception|abort)|\[E\]|"
+                       r"\b[EF]\d{4} \d\d:|E[A-Z0-9]\d{4}:")  # no ^ inside: Hyperscan refuses an embedded anchor
+
+
+def code_hs_pattern(code: str) -> str:
+    return f"(?:{_CODE_CONTEXT_WORDS}).*(?:{code})|(?:{code}).*(?:{_CODE_CONTEXT_WORDS})|(?:{code})[:)]"
+
+
 def _codes_hit(line, rx, alts, ctx) -> bool:
     """A bare-code branch or alternative holds on the line: some occurrence of it is in an error context."""
     if rx is not None:
@@ -1197,7 +1209,11 @@ def _scan_plan(signatures: Sequence[Signature], hs_reject: Set[bytes] = frozense
         if sig.derived:
             continue
         exprs: Optional[List[Tuple[bytes, bool]]] = []
-        for p in sig.patterns():
+        pats = sig.patterns()
+        if sig.has_bare_codes():  # a bare code: Hyperscan looks for it with an error word on its line
+            phrases, codes, _alts, _code_alts = sig.split_codes()
+            pats = phrases + [code_hs_pattern(c) for c in codes]
+        for p in pats:
             got = hs_expression(p)
             if got is None or got[0] in hs_reject:
                 exprs = None

@@ -124,3 +124,13 @@ def test_code_context_reads_the_words_around_the_code():
     assert not ok("[ERROR] took 507010 ms")
     assert ok("EL0001: Device_Absent/Abnormal", "EL0001")
     assert not ok("[INFO] tag EL0001 seen", "EL0001")
+
+
+def test_hyperscan_sends_no_info_line_of_a_code_like_pid_to_python():
+    """The lines of a process whose pid is 507010 are not even candidates (no Python runs on them)."""
+    pytest.importorskip("hyperscan")
+    scanner = Scanner(KB.signatures, ["hyperscan"])
+    heartbeat = KB.signatures.index(KB.signature("DEVICE_LOST_HEARTBEAT"))
+    for line in (ORDINARY[0], ORDINARY[2], ORDINARY[11]):
+        assert heartbeat not in scanner.candidates(line.encode()), line
+    assert heartbeat in scanner.candidates(AS_ERRORS[1][0].encode())
