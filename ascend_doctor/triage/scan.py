@@ -100,7 +100,7 @@ class Unexplained:
 
     def __init__(self):
         self.seen: Dict[bytes, list] = {}  # key -> [input, line number, text bytes, count, time]
-        self.overflow = 0  # distinct lines past _UNEXPLAINED_DISTINCT (counted, not kept)
+        self.overflow = 0  # lines of new kinds past _UNEXPLAINED_DISTINCT (counted, not kept: the total is at least)
         self.lines = 0
         self.recent: List[tuple] = []  # (input, line number, text bytes), the last 5
 
@@ -138,12 +138,12 @@ class Unexplained:
     def _entry(info: InputInfo, line_no: int, text: bytes, show) -> dict:
         return {"file": info.label, "line": line_no, "text": show(_text(text))}
 
-    def listed(self, inputs: List[InputInfo], show) -> List[dict]:
+    def listed(self, show) -> List[dict]:
         """The first UNEXPLAINED_KEEP distinct lines, in the order of the inputs and their lines."""
         order = sorted(self.seen.values(), key=lambda v: (v[0].order, v[1]))[:UNEXPLAINED_KEEP]
         return [dict(self._entry(v[0], v[1], v[2], show), count=v[3], time=v[4]) for v in order]
 
-    def last(self, inputs: List[InputInfo], show) -> List[dict]:
+    def last(self, show) -> List[dict]:
         return [self._entry(i, n, t, show) for i, n, t in self.recent[-5:]]
 
 
@@ -549,7 +549,7 @@ class Triage:
                ranks: Optional[Dict[str, Occurrence]] = None) -> None:
         if idx in self._resolvers:
             sid = self._resolvers[idx].id
-            if sid not in self._resolver_last or last.seq > self._resolver_last[sid].seq:
+            if sid not in self._resolver_last or later(last, self._resolver_last[sid]):
                 self._resolver_last[sid] = last
             return
         sig = self.sigs[idx]
@@ -570,10 +570,10 @@ class Triage:
         for sid, occ in self._resolver_last.items():
             p = self.problems.get(sid)
             if p is not None:
-                p.resolved_by = occ if occ.seq > p.last.seq else None
+                p.resolved_by = occ if occ.seq != p.last.seq and later(occ, p.last) else None
         problems = order_problems(self.problems.values())
-        unexplained = self._errors.listed(self.inputs, self._show)
-        last = self._errors.last(self.inputs, self._show)
+        unexplained = self._errors.listed(self._show)
+        last = self._errors.last(self._show)
         result = TriageResult(problems, self.inputs, [] if problems else last, unexplained=unexplained,
                               unexplained_total=len(self._errors.seen) + self._errors.overflow,
                               unexplained_lines=self._errors.lines)
