@@ -245,7 +245,7 @@ class Signature:
 #      `result = `, `status `, `failed, `, `error `; or a lettered code is followed by `:` or `)`, the form CANN
 #      reports it in (`EI0006: ...`, `..._Device_Memory(EI0011): ...`; ascend-fd's own code rule `[EWI][A-Z0-9][0-9]{4}[):]`);
 #   2. or the line is an error line (level ERROR/FATAL/CRITICAL or glog E, a Python `...Error:`/`...Exception:`, a
-#      CANN `EZ9999:` report; or `fail`/`error` words on a line that names no other level) and the code does not
+#      CANN `EZ9999:` report) and the code does not
 #      sit where an id does: after pid/tid/step/epoch/size/count/id/rank/port/line words, inside `MODULE(pid,`,
 #      in the `[tid]` / `]tid` slots of CANN and HCCL headers, after a timestamp (glog's thread id), or
 #      followed by a unit (bytes, MB, ms, samples, ...).
@@ -256,7 +256,7 @@ _CODE_CONTEXT_BEFORE = 48
 
 
 def _code_context_res(enc):
-    """The context regexes (str or bytes): (keyword before, id slot before, unit after, error line, other level)."""
+    """The context regexes (str or bytes): (keyword before, id slot before, unit after, error line)."""
     def c(p, flags=0):
         return re.compile(enc(p), flags)
 
@@ -270,8 +270,6 @@ def _code_context_res(enc):
         c(r"(?:\s*(?i:bytes?|[kmgt]i?b|ms|us|ns|s|sec|%|samples?|tokens?|steps?|lines?|items?|iters?)(?!\w)|[,:]\w|\.\d)"),
         c(r"\[(?:ERROR|FATAL|CRITICAL|ERR|E)\]|\b(?:ERROR|FATAL|CRITICAL)\b|^\s*[EF]\d{4} \d\d:\d\d|"
           r"(?:Error|Exception)(?::|$)|\bE[A-Z0-9]\d{4}:"),
-        c(r"\[(?:INFO|DEBUG|TRACE|WARNING|WARN|EVENT|I|D|W)\]|\b(?:INFO|DEBUG|TRACE|WARNING)\b|^\s*[IWD]\d{4} \d\d:\d\d"),
-        c(r"(?i:fail|error|abort)"),
     )
 
 
@@ -295,7 +293,7 @@ def code_in_context(line, start: int, end: int, ctx=None) -> bool:
     """Whether the code at line[start:end] (str or bytes) is reported as an error (see above)."""
     if ctx is None:
         ctx = _BYTES_CONTEXT if isinstance(line, (bytes, bytearray)) else _STR_CONTEXT
-    keyword, id_slot, unit, error_line, other_level, error_word = ctx.res()
+    keyword, id_slot, unit, error_line = ctx.res()
     lo = max(0, start - _CODE_CONTEXT_BEFORE)
     if keyword.search(line, lo, start):
         return True
@@ -303,21 +301,24 @@ def code_in_context(line, start: int, end: int, ctx=None) -> bool:
     nxt = line[end:end + 1]
     if not code[:1].isdigit() and nxt in (":", ")", b":", b")"):  # `EI0006: ...`, `..._Memory(EI0011): ...`
         return True
-    if not (error_line.search(line) or (not other_level.search(line) and error_word.search(line))):
+    if not error_line.search(line):
         return False
     return not id_slot.search(line, lo, start) and not unit.match(line, end)
 
 
-# What Hyperscan looks for in place of a bare code: the code on a line with a word of an error context anywhere
-# on it, or a lettered code followed by `:`/`)`. A superset of code_in_context (every keyword and error-line form
-# above holds one of these words), so only such lines reach Python: the INFO lines of a process whose pid is
-# 507010 never do.
-_CODE_CONTEXT_WORDS = (r"(?i:err|ret|code|fail|status|result|fatal|critical|exception|abort)|\[E\]|"
-                       r"\b[EF]\d{4} \d\d:|E[A-Z0-9]\d{4}:")  # no ^ inside: Hyperscan refuses an embedded anchor
+# What Hyperscan looks for in place of a bare code, a superset of code_in_context: the code right after an
+# error-code word (the keyword rule, written out), or on a line holding an error-line word anywhere (the error-line
+# rule), or a lettered code followed by `:`/`)`. Only such lines reach Python: the INFO lines of a process whose
+# pid is 507010 never do.
+_CODE_KEYWORD = (r"(?i:error[ _-]?code|err[ _-]?code|errcode|err_?no|ret(?:urn)?[ _-]?(?:code|val(?:ue)?)?|rt_?ret|"
+                 r"result|status|error|err|code|fail(?:ed|ure|s)?)(?:\s*(?:is|was|of))?[\s=:\[\(,#]*")
+_ERROR_LINE_WORDS = (r"\[(?:ERROR|ERR|E|FATAL|CRITICAL)\]|\b(?:ERROR|FATAL|CRITICAL)\b|Error|Exception|"
+                     r"E[A-Z0-9]\d{4}:|\b[EF]\d{4} \d\d:")  # no ^ inside: Hyperscan refuses an embedded anchor
 
 
 def code_hs_pattern(code: str) -> str:
-    return f"(?:{_CODE_CONTEXT_WORDS}).*(?:{code})|(?:{code}).*(?:{_CODE_CONTEXT_WORDS})|(?:{code})[:)]"
+    return (f"{_CODE_KEYWORD}(?:{code})|(?:{_ERROR_LINE_WORDS}).*(?:{code})|(?:{code}).*(?:{_ERROR_LINE_WORDS})|"
+            f"(?:{code})[:)]")
 
 
 def _codes_hit(line, rx, alts, ctx) -> bool:
@@ -483,11 +484,11 @@ def fd_names_code(fd_id: str) -> bool:
     return rule is not None and rule[2] is not None
 
 
-def peer_ids(sig: "Signature", lines: Iterable[str]) -> List[str]:
-    """The ascend-fd ids of `sig` that the lines support, in the signature's order (see above)."""
+def peer_ids(sig: "Signature", lines: Iterable[str], only: Optional[Sequence[str]] = None) -> List[str]:
+    """The ascend-fd ids of `sig` (or those of `only`) that the lines support, in the signature's order (see above)."""
     found: Dict[str, None] = {}
     lines = list(lines)
-    for fid in sig.ascend_fd:
+    for fid in sig.ascend_fd if only is None else only:
         for line in lines:
             got = fd_rule_holds(fid, line)
             if got is None:
@@ -1199,6 +1200,8 @@ def _scan_plan(signatures: Sequence[Signature], hs_reject: Set[bytes] = frozense
     hs_exact: List[int] = []
     hs_sure: List[int] = []
     hs_unanchored: List[int] = []
+    code_sigs: List[int] = []
+    all_codes: List[str] = []
     for i, sig in enumerate(signatures):
         lits = sig.scan_literals(shared)
         if lits is None:
@@ -1210,9 +1213,12 @@ def _scan_plan(signatures: Sequence[Signature], hs_reject: Set[bytes] = frozense
             continue
         exprs: Optional[List[Tuple[bytes, bool]]] = []
         pats = sig.patterns()
-        if sig.has_bare_codes():  # a bare code: Hyperscan looks for it with an error word on its line
+        if sig.has_bare_codes():  # its bare codes go into one expression for all (below); its phrases as they are
             phrases, codes, _alts, _code_alts = sig.split_codes()
-            pats = phrases + [code_hs_pattern(c) for c in codes]
+            pats = phrases
+            if codes:
+                code_sigs.append(i)
+                all_codes.extend(c for c in codes if c not in all_codes)
         for p in pats:
             got = hs_expression(p)
             if got is None or got[0] in hs_reject:
@@ -1234,6 +1240,15 @@ def _scan_plan(signatures: Sequence[Signature], hs_reject: Set[bytes] = frozense
                 hs_exact.append(i)
             elif exprs:
                 hs_sure.append(i)
+
+    if all_codes:  # every bare code of the knowledge base in one expression: a hit is a candidate of each of them
+        got = hs_expression(code_hs_pattern("|".join(all_codes)))
+        if got is not None and got[0] not in hs_reject:
+            hs_re.setdefault(got[0], set()).update(code_sigs)
+        else:  # Hyperscan cannot: their literals (every line holding the code is a candidate)
+            for i in code_sigs:
+                for x in signatures[i].scan_literals(shared) or ():
+                    hs_lit.setdefault(x, set()).add(i)
 
     def table(d: Dict[bytes, Set[int]]) -> list:
         return [[k.decode("latin-1"), sorted(v)] for k, v in sorted(d.items())]

@@ -31,7 +31,7 @@ CHUNK_BYTES = 1 << 20  # fits a core's L2 cache: Hyperscan, the newline count an
 MAX_LINE_BYTES = 1 << 20
 LONG_LINE_OVERLAP = 4 << 10  # a signature cut at a piece boundary is still whole in the overlap
 SHOW_LINE_CHARS = 400  # the "most telling line" is cut to this in reports
-PEER_LINES = 16  # a problem's ascend-fd ids are read from its first matched lines (each input range's, in parallel)
+PEER_LINES = 8  # a problem's ascend-fd ids are read from its first matched lines (each input range's, in parallel)
 
 # Where a rank / device / process shows in a log's path (msrun, CANN plog, device logs).
 _RANK_FROM_PATH = [
@@ -540,10 +540,12 @@ class Triage:
     def _peers(p: Problem, line: bytes) -> None:
         """The ascend-fd ids this matched line supports (knowledge.peer_ids), on a problem's first PEER_LINES lines."""
         p.peer_lines += 1
-        for fid in peer_ids(p.signature, [line.decode("utf-8", "replace")]):
+        todo = [f for f in p.signature.ascend_fd if f not in p.peers or fd_names_code(f)]
+        if not todo:  # every id seen, none names a code that could differ on a later line
+            p.peer_lines = PEER_LINES
+            return
+        for fid in peer_ids(p.signature, [line.decode("utf-8", "replace")], todo):
             p.peers[fid] = None
-        if len(p.peers) >= len(p.signature.ascend_fd) and not any(fd_names_code(f) for f in p.signature.ascend_fd):
-            p.peer_lines = PEER_LINES  # every id seen, none names a code that could differ on a later line
 
     def _merge(self, idx: int, count: int, first: Occurrence, last: Occurrence, text: str,
                ranks: Optional[Dict[str, Occurrence]] = None) -> None:
