@@ -48,6 +48,8 @@ _TS = re.compile(rb"(\d{4})-(\d\d)-(\d\d)[- T](\d\d):(\d\d):(\d\d)(?:[.,](\d{1,6
 # that no signature explains is listed in `unexplained_errors`.
 ERROR_LINE = (r"\[(?:ERROR|FATAL|CRITICAL|E)\]|\b(?:ERROR|FATAL|CRITICAL)\b|^\s*[EF]\d{4} \d\d:\d\d:\d\d|"
               r"(?:Error|Exception)(?::|$)|^\s*E[A-Z0-9]\d{4}: |Segmentation fault|core dumped|\bKilled\b")
+# ...unless the line says it is of another level (an INFO line that mentions `lastError:`)
+_OTHER_LEVEL = re.compile(rb"\s*(?:\[(?:INFO|DEBUG|TRACE|EVENT|WARNING|WARN)\]|[IWD]\d{4} \d\d:)")
 UNEXPLAINED_KEEP = 50  # distinct unexplained error lines listed (JSON; the text shows the first 20)
 _UNEXPLAINED_DISTINCT = 5000  # distinct lines remembered at most (the count goes on)
 _DIGITS = b"0123456789"
@@ -472,7 +474,7 @@ class Triage:
             line = buf[ls:le]
             if hits[-1] == self._error_idx:  # the last: indexes come sorted and the error pattern is the last one
                 hits = hits[:-1]
-                if not hits or all(i in self._resolvers for i in hits):
+                if (not hits or all(i in self._resolvers for i in hits)) and not _OTHER_LEVEL.match(line):
                     if not seen_on_line.get(self._error_idx) == line_no:
                         seen_on_line[self._error_idx] = line_no
                         self._errors.add(line, info, line_no)

@@ -443,3 +443,10 @@ def test_a_missing_input_is_a_warning_and_names_no_node(tmp_path):
     data = json.loads(proc.stdout)
     assert data["nodes"] == ["node-a"]
     assert run_cli("triage", str(tmp_path / "gone" / "train.log")).returncode == 2
+
+
+def test_a_line_of_another_level_is_not_an_unexplained_error(tmp_path):
+    log = write(tmp_path / "a.log", ["[INFO] HCCL(1,python):2024-07-12-10:21:33.512.118 [x.cc:1] getLastError: none",
+                                     "W0712 10:21:33.512118 1 x.cpp:1] retrying after RuntimeError: busy", ACLNN])
+    data = json.loads(run_cli("triage", log, "--format", "json").stdout)
+    assert [e["line"] for e in data["unexplained_errors"]] == [3]
