@@ -52,7 +52,7 @@ ERROR_LINE = (r"\[(?:ERROR|FATAL|CRITICAL|E)\]|\b(?:ERROR|FATAL|CRITICAL)\b|^\s*
 _OTHER_LEVEL = re.compile(rb"\s*(?:\[(?:INFO|DEBUG|TRACE|EVENT|WARNING|WARN)\]|[IWD]\d{4} \d\d:)")
 UNEXPLAINED_KEEP = 50  # distinct unexplained error lines listed (JSON; the text shows the first 20)
 _UNEXPLAINED_DISTINCT = 5000  # distinct lines remembered at most (the count goes on)
-_DIGITS = b"0123456789"
+_VARYING = re.compile(rb"[0-9A-Fa-fx]*[0-9][0-9A-Fa-fx]*")  # numbers, hex ids and addresses: left out of the dedup key
 GZIP_MAGIC = b"\x1f\x8b"
 
 
@@ -95,7 +95,8 @@ def _shown(text: str) -> str:
 
 
 class Unexplained:
-    """The error-looking lines no signature explains: each distinct line (digits aside: pids, times, ids) once, at
+    """The error-looking lines no signature explains: each distinct line (numbers and hex aside: pids, thread ids,
+    times, addresses) once, at
     its first occurrence, with how often it came; the last few lines for the "no known problem" case."""
 
     __slots__ = ("seen", "overflow", "lines", "recent")
@@ -108,7 +109,7 @@ class Unexplained:
 
     def add(self, line: bytes, info: InputInfo, line_no: int, count: int = 1, merged: bool = False) -> None:
         """One unexplained line (`merged`: a distinct line of a worker's part, `count` its repeats there)."""
-        key = line[:300].translate(None, _DIGITS)
+        key = _VARYING.sub(b"", line[:300])
         got = self.seen.get(key)
         if got is not None:
             got[3] += count
