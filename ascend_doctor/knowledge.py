@@ -269,7 +269,7 @@ def _code_context_res(enc):
           r"|\w\(|\]\[?|\d\d:\d\d:\d\d[.,]\d+\s+|\.\w{1,4}:)$"),
         c(r"(?:\s*(?i:bytes?|[kmgt]i?b|ms|us|ns|s|sec|%|samples?|tokens?|steps?|lines?|items?|iters?)(?!\w)|[,:]\w|\.\d)"),
         c(r"\[(?:ERROR|FATAL|CRITICAL|ERR|E)\]|\b(?:ERROR|FATAL|CRITICAL)\b|^\s*[EF]\d{4} \d\d:\d\d|"
-          r"(?:Error|Exception)(?::|$)|\bE[A-Z0-9]\d{4}:"),
+          r"\[[EF]\d{3,4} \d\d:\d\d|(?:Error|Exception)(?::|$)|\bE[A-Z0-9]\d{4}:"),
     )
 
 
@@ -313,7 +313,7 @@ def code_in_context(line, start: int, end: int, ctx=None) -> bool:
 _CODE_KEYWORD = (r"(?i:error[ _-]?code|err[ _-]?code|errcode|err_?no|ret(?:urn)?[ _-]?(?:code|val(?:ue)?)?|rt_?ret|"
                  r"result|status|error|err|code|fail(?:ed|ure|s)?)(?:\s*(?:is|was|of))?[\s=:\[\(,#]*")
 _ERROR_LINE_WORDS = (r"\[(?:ERROR|ERR|E|FATAL|CRITICAL)\]|\b(?:ERROR|FATAL|CRITICAL)\b|Error|Exception|"
-                     r"E[A-Z0-9]\d{4}:|\b[EF]\d{4} \d\d:")  # no ^ inside: Hyperscan refuses an embedded anchor
+                     r"E[A-Z0-9]\d{4}:|\b[EF]\d{3,4} \d\d:")  # no ^ inside: Hyperscan refuses an embedded anchor
 
 
 def code_hs_pattern(code: str) -> str:

@@ -124,6 +124,9 @@ def test_code_context_reads_the_words_around_the_code():
     assert not ok("[ERROR] took 507010 ms")
     assert ok("EL0001: Device_Absent/Abnormal", "EL0001")
     assert not ok("[INFO] tag EL0001 seen", "EL0001")
+    # torch's c10 header is an error level too: `[rank1]:[E324 13:00:25.428 file.cpp:1]` (W/I are not)
+    assert ok("[rank1]:[E324 13:00:25.428092542 ProcessGroupHCCL.cpp:1] aclrtSynchronizeStream gave 507010")
+    assert not ok("[rank1]:[W324 13:00:25.428092542 ProcessGroupHCCL.cpp:1] aclrtSynchronizeStream gave 507010")
 
 
 def test_hyperscan_sends_no_info_line_of_a_code_like_pid_to_python():

@@ -44,13 +44,16 @@ _RANK_FROM_PATH = [
 # Timestamps in CANN / MindSpore (2024-07-12-10:21:33.512.118) and ISO-like forms.
 _TS = re.compile(rb"(\d{4})-(\d\d)-(\d\d)[- T](\d\d):(\d\d):(\d\d)(?:[.,](\d{1,6}))?")
 # An error-looking line (issue 21: none is dropped): an ERROR/FATAL/CRITICAL level (`[ERROR]`, `- ERROR -`, glog
-# `E0712 10:21:33`), a Python `...Error:`/`...Exception:` (a traceback's tail), a CANN error report (`EZ9999: ...`),
-# a crash (`Segmentation fault`, `core dumped`, `Killed`). Scanned with the signatures (one pass): a line it holds
-# that no signature explains is listed in `unexplained_errors`.
+# `E0712 10:21:33`, torch's c10 header `[rank1]:[E324 13:00:25.428 ...]`), a Python `...Error:`/`...Exception:` (a
+# traceback's tail), a CANN error report (`EZ9999: ...`), a crash (`Segmentation fault`, `core dumped`, `Killed`).
+# Scanned with the signatures (one pass): a line it holds that no signature explains is listed in
+# `unexplained_errors`.
 ERROR_LINE = (r"\[(?:ERROR|FATAL|CRITICAL|E)\]|\b(?:ERROR|FATAL|CRITICAL)\b|^\s*[EF]\d{4} \d\d:\d\d:\d\d|"
+              r"\[[EF]\d{3,4} \d\d:\d\d:\d\d|"
               r"(?:Error|Exception)(?::|$)|^\s*E[A-Z0-9]\d{4}: |Segmentation fault|core dumped|\bKilled\b")
 # ...unless the line says it is of another level (an INFO line that mentions `lastError:`)
-_OTHER_LEVEL = re.compile(rb"\s*(?:\[(?:INFO|DEBUG|TRACE|EVENT|WARNING|WARN)\]|[IWD]\d{4} \d\d:)")
+_OTHER_LEVEL = re.compile(rb"\s*(?:\[(?:INFO|DEBUG|TRACE|EVENT|WARNING|WARN)\]|[IWD]\d{4} \d\d:|"
+                          rb"(?:\[rank\d+\]:)?\[[IWD]\d{3,4} \d\d:)")
 UNEXPLAINED_KEEP = 50  # distinct unexplained error lines listed (JSON; the text shows the first 20)
 _UNEXPLAINED_DISTINCT = 5000  # distinct lines remembered at most (the count goes on)
 _VARYING = re.compile(rb"[0-9A-Fa-fx]*[0-9][0-9A-Fa-fx]*")  # numbers, hex ids and addresses: left out of the dedup key

@@ -370,6 +370,15 @@ def test_every_unexplained_error_line_is_listed_once_with_file_and_line(tmp_path
     assert ACLNN in text and "worker_1.log:3: Aborted (core dumped)" in text
 
 
+def test_torch_c10_error_lines_are_error_lines_and_its_warnings_are_not(tmp_path):
+    """torch_npu logs through c10 with a rank prefix and a glog-like level: `[rank1]:[E324 13:00:25.428 ...]`."""
+    err = ("[rank1]:[E324 13:00:25.428107952 compiler_depend.ts:634] To avoid data inconsistency, we are taking the "
+           "entire process down.")
+    warn = "[rank1]:[W324 13:00:25.428107952 compiler_depend.ts:634] ERROR count of the last window was reset"
+    data = triage_paths([write(tmp_path / "a.log", [NOISE, warn, err])]).to_json()
+    assert [(e["line"], e["text"]) for e in data["unexplained_errors"]] == [(3, err)]
+
+
 def test_no_known_problem_headline_counts_the_lines_not_recognised(tmp_path):
     log = write(tmp_path / "a.log", [NOISE, DRV.format(s=1), ACLNN, NOISE])
     proc = run_cli("triage", log)
