@@ -424,6 +424,30 @@ def test_parallel_ranges_list_the_same_unexplained_lines(tmp_path, monkeypatch):
     assert [(e["line"], e["count"]) for e in serial["unexplained_errors"]] == [(12, 3), (15004, 1)]
 
 
+def test_parallel_ranges_read_peer_ids_from_the_same_first_lines(tmp_path, monkeypatch):
+    """A problem's ascend-fd ids come from its first PEER_LINES matched lines; a big file's ranges, scanned apart,
+    fold to the same ids (a later range's id seen past those lines is not added)."""
+    def cann(code):
+        return f"[ERROR] RUNTIME(11,python):2024-07-12-10:21:33.000.000 [x.cc:1] {code}: odd thing"
+
+    codes = {10: "EQ5501", 11: "EQ5501", 12: "EQ5501", 13: "EQ5501", 14: "EQ5501", 15: "EQ5501",
+             20000: "EQ5502", 20001: "EQ5502", 20002: "EQ5509"}
+    lines = []
+    for i in range(30000):
+        lines.append(NOISE)
+        if i in codes:
+            lines.append(cann(codes[i]))
+    log = write(tmp_path / "worker_2.log", lines)
+    monkeypatch.setattr(triage_mod, "PARALLEL_MIN_BYTES", 1 << 30)
+    serial = triage_paths([log]).to_json()
+    monkeypatch.setattr(triage_mod, "PARALLEL_MIN_BYTES", 1 << 16)
+    monkeypatch.setattr(triage_mod.os, "cpu_count", lambda: 3)
+    parallel = triage_paths([log]).to_json()
+    assert triage_mod.PEER_LINES == 8  # 6 lines of EQ5501, then 2 of EQ5502: EQ5509 is the 9th
+    assert serial["problems"][0]["ascend_fd"] == ["AISW_CANN_ERRCODE_Custom_EQ5501", "AISW_CANN_ERRCODE_Custom_EQ5502"]
+    assert parallel["problems"][0]["ascend_fd"] == serial["problems"][0]["ascend_fd"]
+
+
 # ---- honest places (issue 21, item 5) ----
 
 def test_first_and_last_are_by_time_across_files(tmp_path):
