@@ -38,6 +38,7 @@ from .host import CommandResult, FileTooLarge, FileUnreadable, LiveHost
 from .i18n import N_, _
 from .redact import Redactor
 from .snapshot import write_snapshot
+from .triage.layout import content_says_log, name_says_log
 
 # ---------------------------------------------------------------------------
 # What to collect: the one list (globs; {ascend} = every Ascend install root)
@@ -294,6 +295,10 @@ def collect_logs(opts: LogOptions, redactor: Redactor) -> Tuple[Dict[str, str], 
         for name in sorted(names):
             src = os.path.join(root, name)
             if not os.path.isfile(src) or os.path.islink(src):
+                continue
+            says = name_says_log(name)  # logs only, by triage's own rule: no JSON reports, documents, code, data
+            if not (says if says is not None else content_says_log(src)):
+                notes.append(_("{path}: not a log file, not collected").format(path=src))
                 continue
             if budget <= 0:
                 notes.append(_("{path}: left out, the --logs-max-mb total is used up").format(path=src))

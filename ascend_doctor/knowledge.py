@@ -136,17 +136,34 @@ class Signature:
         main = self.pattern if self.regex else re.escape(self.pattern)
         return [main] + list(self.also)
 
+    def split_codes(self) -> Tuple[List[str], List[str], List[List[str]], List[List[str]]]:
+        """(phrase patterns, bare-code patterns, phrase all_of alternatives, bare-code alternatives): see
+        "Codes count only in an error context" below. Cached."""
+        got = self.__dict__.get("_split")
+        if got is None:
+            got = self.__dict__["_split"] = split_codes(self.patterns(), self.all_of)
+        return got
+
+    def has_bare_codes(self) -> bool:
+        _p, codes, _a, code_alts = self.split_codes()
+        return bool(codes or code_alts)
+
     def search(self, line: str) -> bool:
         """A regex signature matches by its patterns, an all_of one by its alternatives; one of ours
-        given all_of alternatives by a part (`existing_all_of`) by either."""
+        given all_of alternatives by a part (`existing_all_of`) by either. A bare code (`\\b507010\\b`,
+        an all_of alternative that is only a code) counts only in an error context (code_in_context)."""
         if self.derived:
             return False
         if self._compiled_excl is None:
-            pats = self.patterns()
+            pats, codes, alts, code_alts = self.split_codes()
             self._compiled = re.compile("|".join(f"(?:{p})" for p in pats)) if pats else None
+            self._compiled_codes = re.compile("|".join(f"(?:{p})" for p in codes)) if codes else None
+            self._phrase_alts, self._code_alts = alts, code_alts
             self._compiled_excl = [re.compile(p) for p in self.exclude]
         hit = (self._compiled is not None and self._compiled.search(line) is not None) or \
-            any(all(lit in line for lit in alt) for alt in self.all_of)
+            any(all(lit in line for lit in alt) for alt in self._phrase_alts)
+        if not hit and (self._compiled_codes is not None or self._code_alts):
+            hit = _codes_hit(line, self._compiled_codes, self._code_alts, _STR_CONTEXT)
         return hit and not any(x.search(line) for x in self._compiled_excl)
 
     def bytes_matcher(self):
@@ -154,8 +171,16 @@ class Signature:
         excl = [re.compile(x.encode("utf-8")) for x in self.exclude]
         if self.derived:
             return lambda line: False
-        alts = [tuple(lit.encode("utf-8") for lit in alt) for alt in self.all_of]
-        pats = self.patterns()
+        pats, codes, phrase_alts, code_alts = self.split_codes()
+        alts = [tuple(lit.encode("utf-8") for lit in alt) for alt in phrase_alts]
+        if codes or code_alts:
+            prx = re.compile(("|".join(f"(?:{p})" for p in pats)).encode("utf-8")) if pats else None
+            crx = re.compile(("|".join(f"(?:{p})" for p in codes)).encode("utf-8")) if codes else None
+            calts = [[lit.encode("utf-8") for lit in alt] for alt in code_alts]
+            return lambda line: (((prx is not None and prx.search(line) is not None)
+                                  or any(all(lit in line for lit in alt) for alt in alts)
+                                  or _codes_hit(line, crx, calts, _BYTES_CONTEXT))
+                                 and not any(x.search(line) for x in excl))
         if not pats:
             if len(alts) == 1 and not excl:
                 only = alts[0]
@@ -208,6 +233,270 @@ class Signature:
         if (lang or _current_lang()) == "zh":
             return (self.title_zh or self.title, self.cause_zh or self.cause, list(self.fix_zh or self.fix))
         return self.title, self.cause, list(self.fix)
+
+
+# ---------------------------------------------------------------------------
+# Codes count only in an error context (issue 21)
+# ---------------------------------------------------------------------------
+# A signature branch that is nothing but a code (`\b507010\b`, `\bEI0006\b`, an all_of alternative ["507008"])
+# would name a fault from any number: process ids (`HCCL(507010,python)`), thread ids, step counts, sizes. Such a
+# branch matches only where the code is reported as an error:
+#   1. it follows an error-code word: `error code is 507018`, `ret=107010`, `ret[507033]`, `retCode: `, `errno `,
+#      `result = `, `status `, `failed, `, `error `; or a lettered code is followed by `:` or `)`, the form CANN
+#      reports it in (`EI0006: ...`, `..._Device_Memory(EI0011): ...`; ascend-fd's own code rule `[EWI][A-Z0-9][0-9]{4}[):]`);
+#   2. or the line is an error line (level ERROR/FATAL/CRITICAL or glog E, a Python `...Error:`/`...Exception:`, a
+#      CANN `EZ9999:` report) and the code does not
+#      sit where an id does: after pid/tid/step/epoch/size/count/id/rank/port/line words, inside `MODULE(pid,`,
+#      in the `[tid]` / `]tid` slots of CANN and HCCL headers, after a timestamp (glog's thread id), or
+#      followed by a unit (bytes, MB, ms, samples, ...).
+# A branch that names the code in its documented phrase (`error code is ?507033`, `Error 106001`) is unchanged.
+
+_CODE_TOKEN = re.compile(r"(?=[0-9A-Z]*[0-9])[0-9A-Z]{4,}")
+_CODE_CONTEXT_BEFORE = 48
+
+
+def _code_context_res(enc):
+    """The context regexes (str or bytes): (keyword before, id slot before, unit after, error line)."""
+    def c(p, flags=0):
+        return re.compile(enc(p), flags)
+
+    return (
+        c(r"(?:\b|(?<=[a-z])(?=[A-Z]))(?i:error[ _-]?code|err[ _-]?code|errcode|err_?no|"
+          r"ret(?:urn)?[ _-]?(?:code|val(?:ue)?)?|rt_?ret|result|status|error|err|code|fail(?:ed|ure|s)?)"
+          r"(?:\s*(?:is|was|of))?[\s=:\[\(,#]*$"),
+        c(r"(?:(?i:pid|tid|thread|process|proc|step|epoch|iter(?:ation)?|size|len(?:gth)?|count|num|total|id|idx|"
+          r"index|rank|port|addr(?:ess)?|line|bytes|seq|time|cost|took|batch|samples?|tokens?|offset)[\s=:\[\(#]*"
+          r"|\w\(|\]\[?|\d\d:\d\d:\d\d[.,]\d+\s+|\.\w{1,4}:)$"),
+        c(r"(?:\s*(?i:bytes?|[kmgt]i?b|ms|us|ns|s|sec|%|samples?|tokens?|steps?|lines?|items?|iters?)(?!\w)|[,:]\w|\.\d)"),
+        c(r"\[(?:ERROR|FATAL|CRITICAL|ERR|E)\]|\b(?:ERROR|FATAL|CRITICAL)\b|^\s*[EF]\d{4} \d\d:\d\d|"
+          r"\[[EF]\d{3,4} \d\d:\d\d|(?:Error|Exception)(?::|$)|\bE[A-Z0-9]\d{4}:"),
+    )
+
+
+class _CodeContext:
+    """The context regexes for str or bytes, compiled on first use."""
+
+    def __init__(self, enc):
+        self.enc, self._res = enc, None
+
+    def res(self):
+        if self._res is None:
+            self._res = _code_context_res(self.enc)
+        return self._res
+
+
+_STR_CONTEXT = _CodeContext(lambda p: p)
+_BYTES_CONTEXT = _CodeContext(lambda p: p.encode("ascii"))
+
+
+def code_in_context(line, start: int, end: int, ctx=None) -> bool:
+    """Whether the code at line[start:end] (str or bytes) is reported as an error (see above)."""
+    if ctx is None:
+        ctx = _BYTES_CONTEXT if isinstance(line, (bytes, bytearray)) else _STR_CONTEXT
+    keyword, id_slot, unit, error_line = ctx.res()
+    lo = max(0, start - _CODE_CONTEXT_BEFORE)
+    if keyword.search(line, lo, start):
+        return True
+    code = line[start:end]
+    nxt = line[end:end + 1]
+    if not code[:1].isdigit() and nxt in (":", ")", b":", b")"):  # `EI0006: ...`, `..._Memory(EI0011): ...`
+        return True
+    if not error_line.search(line):
+        return False
+    return not id_slot.search(line, lo, start) and not unit.match(line, end)
+
+
+# What Hyperscan looks for in place of a bare code, a superset of code_in_context: the code right after an
+# error-code word (the keyword rule, written out), or on a line holding an error-line word anywhere (the error-line
+# rule), or a lettered code followed by `:`/`)`. Only such lines reach Python: the INFO lines of a process whose
+# pid is 507010 never do.
+_CODE_KEYWORD = (r"(?i:error[ _-]?code|err[ _-]?code|errcode|err_?no|ret(?:urn)?[ _-]?(?:code|val(?:ue)?)?|rt_?ret|"
+                 r"result|status|error|err|code|fail(?:ed|ure|s)?)(?:\s*(?:is|was|of))?[\s=:\[\(,#]*")
+_ERROR_LINE_WORDS = (r"\[(?:ERROR|ERR|E|FATAL|CRITICAL)\]|\b(?:ERROR|FATAL|CRITICAL)\b|Error|Exception|"
+                     r"E[A-Z0-9]\d{4}:|\b[EF]\d{3,4} \d\d:")  # no ^ inside: Hyperscan refuses an embedded anchor
+
+
+def code_hs_pattern(code: str) -> str:
+    return (f"{_CODE_KEYWORD}(?:{code})|(?:{_ERROR_LINE_WORDS}).*(?:{code})|(?:{code}).*(?:{_ERROR_LINE_WORDS})|"
+            f"(?:{code})[:)]")
+
+
+def _codes_hit(line, rx, alts, ctx) -> bool:
+    """A bare-code branch or alternative holds on the line: some occurrence of it is in an error context."""
+    if rx is not None:
+        for m in rx.finditer(line):
+            if code_in_context(line, m.start(), m.end(), ctx):
+                return True
+    for alt in alts:
+        if all(lit in line for lit in alt):
+            for lit in alt:
+                at = line.find(lit)
+                while at >= 0:
+                    if code_in_context(line, at, at + len(lit), ctx):
+                        return True
+                    at = line.find(lit, at + 1)
+    return False
+
+
+def _top_branches(pattern: str) -> List[str]:
+    """The top-level alternatives of a regex, as strings ([pattern] when it has none or sets global flags)."""
+    if pattern.startswith("(?") and re.match(r"\(\?[aiLmsux]+\)", pattern):
+        return [pattern]
+    out, depth, i, cur, in_class = [], 0, 0, [], False
+    while i < len(pattern):
+        ch = pattern[i]
+        if ch == "\\":
+            cur.append(pattern[i:i + 2])
+            i += 2
+            continue
+        if in_class:
+            in_class = ch != "]" or (cur and cur[-1] == "[")
+        elif ch == "[":
+            in_class = True
+        elif ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+        elif ch == "|" and depth == 0:
+            out.append("".join(cur))
+            cur = []
+            i += 1
+            continue
+        cur.append(ch)
+        i += 1
+    out.append("".join(cur))
+    return out
+
+
+def _only_code(items) -> bool:
+    """Whether a parsed regex matches nothing but a code: digits and capitals (4+, one digit at least), word
+    boundaries, groups and alternations of those."""
+    strings = _sequence_alternatives([(op, av) for op, av in items if op is not _sre_c.AT])
+    if strings is None:  # classes (`\d{6}`, `[0-9A-Z]`): every element a digit/capital class or literal
+        def plain(seq) -> bool:
+            for op, av in seq:
+                if op is _sre_c.AT:
+                    continue
+                if op is _sre_c.LITERAL:
+                    if not (48 <= av <= 57 or 65 <= av <= 90):
+                        return False
+                elif op is _sre_c.IN:
+                    for o, v in av:
+                        if o is _sre_c.LITERAL and (48 <= v <= 57 or 65 <= v <= 90):
+                            continue
+                        if o is _sre_c.RANGE and (48 <= v[0] and v[1] <= 57 or 65 <= v[0] and v[1] <= 90):
+                            continue
+                        if o is _sre_c.CATEGORY and str(v) == "CATEGORY_DIGIT":
+                            continue
+                        return False
+                elif op in (_sre_c.MAX_REPEAT, _sre_c.MIN_REPEAT):
+                    if av[1] == _sre_c.MAXREPEAT or not plain(list(av[2])):
+                        return False
+                elif op is _sre_c.SUBPATTERN:
+                    if not plain(list(av[3])):
+                        return False
+                elif op is _sre_c.BRANCH:
+                    if not all(plain(list(b)) for b in av[1]):
+                        return False
+                else:
+                    return False
+            return True
+
+        return plain(items) and any(op is _sre_c.LITERAL and 48 <= av <= 57 or op is _sre_c.IN for op, av in items
+                                    if op is not _sre_c.AT) and _min_width(items) >= 4
+    return bool(strings) and all(_CODE_TOKEN.fullmatch(x) for x in strings)
+
+
+def _min_width(items) -> int:
+    try:
+        return _sre_parse.SubPattern(_sre_parse.State(), list(items)).getwidth()[0]
+    except Exception:  # an odd parse: not a code
+        return 0
+
+
+def split_codes(patterns: Sequence[str], all_of: Sequence[Sequence[str]]):
+    """(phrase patterns, bare-code patterns, phrase alternatives, bare-code alternatives) of a signature."""
+    phrases: List[str] = []
+    codes: List[str] = []
+    for p in patterns:
+        if not re.search(r"\d{4}|\\d", p):  # cheap: no code in it
+            phrases.append(p)
+            continue
+        try:
+            parsed = [(b, list(_sre_parse.parse(b))) for b in _top_branches(p)]
+        except re.error:  # not split: the pattern as it is
+            phrases.append(p)
+            continue
+        kept = [b for b, items in parsed if not _only_code(items)]
+        codes += [b for b, items in parsed if _only_code(items)]
+        if kept:
+            phrases.append("|".join(kept))
+    alts = [list(a) for a in all_of if not all(_CODE_TOKEN.fullmatch(lit) for lit in a)]
+    code_alts = [list(a) for a in all_of if all(_CODE_TOKEN.fullmatch(lit) for lit in a)]
+    return phrases, codes, alts, code_alts
+
+
+# ---------------------------------------------------------------------------
+# A peer id only where the peer's rule holds (issue 21)
+# ---------------------------------------------------------------------------
+# A signature's `ascend_fd` ids say which faults of ascend-fd it recognises; a problem carries one of them only
+# where that id's own rule (data/ascend_fd_rules.json, from ascend-fd's kg-config.json: all_of strings in one line,
+# or its regex) holds on a line the problem matched. A generic code entry (AISW_CANN_ERRCODE_Custom, ascend-fd's
+# "[EWI][A-Z0-9][0-9]{4}[):]") is named with the code, as ascend-fd names it: AISW_CANN_ERRCODE_Custom_EE1002.
+# An id the table does not hold (a user's part naming a newer ascend-fd) is kept as written: nothing to check.
+
+FD_RULES_FILE = "ascend_fd_rules.json"
+_fd_rules: Optional[Dict[str, tuple]] = None
+
+
+def fd_rules() -> Dict[str, tuple]:
+    """{ascend-fd id: (all_of alternatives, compiled regex or None, compiled code regex or None, code group,
+    derived)}, read on first use."""
+    global _fd_rules
+    if _fd_rules is None:
+        raw = load_json_file(data_path(FD_RULES_FILE))
+        out: Dict[str, tuple] = {}
+        for fid, r in (raw.get("rules") or {}).items():
+            out[fid] = ([list(a) for a in r.get("all_of") or ()], re.compile(r["regex"]) if r.get("regex") else None,
+                        re.compile(r["code"]) if r.get("code") else None, r.get("code_group") or "",
+                        bool(r.get("derived")))
+        _fd_rules = out
+    return _fd_rules
+
+
+def fd_rule_holds(fd_id: str, line: str) -> Optional[List[str]]:
+    """The ids `fd_id` gives this line when its rule holds ([fd_id], or [fd_id_CODE] for a generic code entry),
+    [] when it does not, None when the table does not know the id."""
+    rule = fd_rules().get(fd_id)
+    if rule is None:
+        return None
+    alts, rx, code, group, derived = rule
+    if derived or not (any(all(lit in line for lit in alt) for alt in alts) or (rx is not None and rx.search(line))):
+        return []
+    if code is None:
+        return [fd_id]
+    return list(dict.fromkeys(f"{fd_id}_{m.group(group)}" for m in code.finditer(line) if m.group(group)))
+
+
+def fd_names_code(fd_id: str) -> bool:
+    """Whether the id is a generic code entry (named with the code of each line)."""
+    rule = fd_rules().get(fd_id)
+    return rule is not None and rule[2] is not None
+
+
+def peer_ids(sig: "Signature", lines: Iterable[str], only: Optional[Sequence[str]] = None) -> List[str]:
+    """The ascend-fd ids of `sig` (or those of `only`) that the lines support, in the signature's order (see above)."""
+    found: Dict[str, None] = {}
+    lines = list(lines)
+    for fid in sig.ascend_fd if only is None else only:
+        for line in lines:
+            got = fd_rule_holds(fid, line)
+            if got is None:
+                found[fid] = None
+                break
+            for x in got:
+                found[x] = None
+    return list(found)
 
 
 class _GcPaused:
@@ -911,6 +1200,8 @@ def _scan_plan(signatures: Sequence[Signature], hs_reject: Set[bytes] = frozense
     hs_exact: List[int] = []
     hs_sure: List[int] = []
     hs_unanchored: List[int] = []
+    code_sigs: List[int] = []
+    all_codes: List[str] = []
     for i, sig in enumerate(signatures):
         lits = sig.scan_literals(shared)
         if lits is None:
@@ -921,7 +1212,14 @@ def _scan_plan(signatures: Sequence[Signature], hs_reject: Set[bytes] = frozense
         if sig.derived:
             continue
         exprs: Optional[List[Tuple[bytes, bool]]] = []
-        for p in sig.patterns():
+        pats = sig.patterns()
+        if sig.has_bare_codes():  # its bare codes go into one expression for all (below); its phrases as they are
+            phrases, codes, _alts, _code_alts = sig.split_codes()
+            pats = phrases
+            if codes:
+                code_sigs.append(i)
+                all_codes.extend(c for c in codes if c not in all_codes)
+        for p in pats:
             got = hs_expression(p)
             if got is None or got[0] in hs_reject:
                 exprs = None
@@ -937,11 +1235,20 @@ def _scan_plan(signatures: Sequence[Signature], hs_reject: Set[bytes] = frozense
             hs_re.setdefault(e, set()).add(i)
         for x in sig.all_of_anchors(shared):
             hs_lit.setdefault(x, set()).add(i)
-        if not sig.exclude and all(ok for _, ok in exprs):
+        if not sig.exclude and all(ok for _, ok in exprs) and not sig.has_bare_codes():  # a code: Python decides
             if all(len(alt) == 1 for alt in sig.all_of):
                 hs_exact.append(i)
             elif exprs:
                 hs_sure.append(i)
+
+    if all_codes:  # every bare code of the knowledge base in one expression: a hit is a candidate of each of them
+        got = hs_expression(code_hs_pattern("|".join(all_codes)))
+        if got is not None and got[0] not in hs_reject:
+            hs_re.setdefault(got[0], set()).update(code_sigs)
+        else:  # Hyperscan cannot: their literals (every line holding the code is a candidate)
+            for i in code_sigs:
+                for x in signatures[i].scan_literals(shared) or ():
+                    hs_lit.setdefault(x, set()).add(i)
 
     def table(d: Dict[bytes, Set[int]]) -> list:
         return [[k.decode("latin-1"), sorted(v)] for k, v in sorted(d.items())]
@@ -1348,6 +1655,7 @@ def merge_parts(pitfalls: Dict[str, Pitfall], base: List[Signature], files: Sequ
             else:  # existing_all_of: the fd's telling strings, as more ways to match one of ours
                 target.all_of = target.all_of + [alt for alt in add if alt not in target.all_of]
                 target._compiled_excl = None
+                target.__dict__.pop("_split", None)
     if errors:
         raise KbError(errors)
     return sigs

@@ -99,8 +99,9 @@ def facts() -> Optional[Dict[str, dict]]:
     return None
 
 
-def fd_rule_holds(entry: Optional[dict], lines: List[str]) -> bool:
-    """The ascend-fd entry's own rule on these lines: one alternative's literals all in one line, or its regex."""
+def fd_rule_holds(entry: Optional[dict], lines: List[str], code: Optional[str] = None) -> bool:
+    """The ascend-fd entry's own rule on these lines: one alternative's literals all in one line, or its regex;
+    with `code`, on a line where the entry's `attr_regex` also reads that code."""
     if entry is None:
         return False
     alts = entry.get("all_of") or []
@@ -108,15 +109,27 @@ def fd_rule_holds(entry: Optional[dict], lines: List[str]) -> bool:
         alts = [alts]
     regex = entry.get("regex")
     for line in lines:
-        if any(alt and all(lit in line for lit in alt) for alt in alts):
-            return True
-        if regex:
+        holds = any(alt and all(lit in line for lit in alt) for alt in alts)
+        if not holds and regex:
             try:
-                if re.search(regex, line):
-                    return True
+                holds = re.search(regex, line) is not None
             except re.error:
                 pass
+        if holds and (code is None or any(code in m.groupdict().values()
+                                          for m in re.finditer(entry.get("attr_regex") or "(?!)", line))):
+            return True
     return False
+
+
+def fd_id_holds(fd_facts: Dict[str, dict], fd: str, lines: List[str]) -> bool:
+    """Whether the id's own rule holds on one of the lines. A generic code entry is named with the code its
+    `attr_regex` reads, as ascend-fd names it (AISW_CANN_ERRCODE_Custom_EZ9999: AISW_CANN_ERRCODE_Custom's rule
+    on a line whose code is EZ9999)."""
+    if fd in fd_facts:
+        return fd_rule_holds(fd_facts[fd], lines)
+    base, _, code = fd.rpartition("_")
+    entry = fd_facts.get(base)
+    return bool(entry and entry.get("attr_regex") and code) and fd_rule_holds(entry, lines, code)
 
 
 def _listed(entry, lines: List[str]) -> Optional[int]:
@@ -157,7 +170,7 @@ def measure_one(ex: dict, kb, fd_facts) -> dict:
         if fault_re is not None and fault_re.search(f"{p['id']} {p['title']}"):
             (generic if p.get("class") == "wrapper" else named).append(p["id"])
         for fd in p.get("ascend_fd") or []:
-            if fd_facts is not None and not fd_rule_holds(fd_facts.get(fd), texts):
+            if fd_facts is not None and not fd_id_holds(fd_facts, fd, texts):
                 borrowed.append(f"{p['id']}: {fd}")
         if p.get("severity") == "fail" and (ex["expect"] == "clean" or not any(ERROR_WORD.search(t) for t in texts)):
             ordinary_fails.append(p["id"])

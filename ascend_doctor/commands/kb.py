@@ -230,6 +230,8 @@ def _read_lines(path: str):
 
 
 def _match(kb, args) -> int:
+    from ..knowledge import peer_ids  # an ascend-fd id only where its own rule holds on the line
+
     lines = _read_lines(args.file)
     out_lines, rows, any_hit = [], [], False
     for n, line in enumerate(lines, 1):
@@ -237,7 +239,7 @@ def _match(kb, args) -> int:
         matches = []
         for s in sigs:
             _title, cause, fix = s.text()
-            matches.append({"id": s.id, "ascend_fd": list(s.ascend_fd), "severity": s.severity,
+            matches.append({"id": s.id, "ascend_fd": peer_ids(s, [line]), "severity": s.severity,
                             "cause": cause, "fix": fix})
         rows.append({"line": n, "matches": matches})
         if not sigs:
@@ -247,7 +249,8 @@ def _match(kb, args) -> int:
         out_lines += _wrap(shown, "    ", _label(_("line {number}:").format(number=n), ""))
         for s in sigs:
             title, cause, fix = s.text()
-            fd = f" ascend-fd {', '.join(s.ascend_fd)}" if s.ascend_fd else ""
+            peers = peer_ids(s, [line])
+            fd = f" ascend-fd {', '.join(peers)}" if peers else ""
             out_lines += _wrap(f"{s.id} [{s.severity}]{fd}: {title}", "      ", "  -> ")
             out_lines += _wrap(cause, "     ")
             for k, step in enumerate(fix, 1):

@@ -35,8 +35,9 @@ def register(sub) -> None:
                            "SLURM_LOCALID, OMPI_COMM_WORLD_LOCAL_RANK) writes nothing"))
     p.add_argument("--format", choices=FORMATS, default="text", help=_("output format (default: text)"))
     p.add_argument("--output", "-o", metavar="FILE", help=_("write the result to FILE (atomically) instead of stdout"))
-    p.add_argument("--fail-on", choices=["warn", "fail"], default="fail",
-                   help=_("exit 1 when a problem at this level or worse is found (default: fail)"))
+    p.add_argument("--fail-on", choices=["warn", "fail", "unexplained"], default="fail",
+                   help=_("exit 1 when a problem at this level or worse is found (default: fail)") + "; " +
+                   _("unexplained: also when an error line that no known signature explains is found"))
     p.add_argument("--no-color", action="store_true", help=_("plain text even on a terminal"))
     p.add_argument("--progress", action="store_true",
                    help=_("report progress on stderr (files read / total, MB/s) once reading passes 2 s, also when "
@@ -57,11 +58,13 @@ def run(args) -> int:
     progress = _progress(t, args)
     if args.bundle:
         with opened_bundle(args.bundle) as host:
-            if not t.add_bundle(host, args.node):
-                print("ascend-doctor: " + _("{bundle}: the bundle holds no logs (collect it with --logs DIR)").format(
-                    bundle=args.bundle), file=sys.stderr)
-    for path in args.paths:
-        t.add_path(path)
+            if not t.add_bundle(host, args.node):  # like an empty directory: an input with nothing to read
+                t.add_unread(args.bundle, _("the bundle holds no logs (collect it with --logs DIR)"))
+            for path in args.paths:  # inside: the bundle's files stay on disk until the scan is over
+                t.add_path(path)
+    else:
+        for path in args.paths:
+            t.add_path(path)
     progress.done()
     result = t.result()
     _say_skipped(result.inputs)

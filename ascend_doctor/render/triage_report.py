@@ -129,6 +129,23 @@ def _ranks_line(p: Problem) -> str:
                        others=", ".join(k for k, _o in order[1:6]) + (" …" if len(order) > 6 else ""))
 
 
+UNEXPLAINED_SHOWN = 20  # in the text report (the JSON lists up to triage.scan.UNEXPLAINED_KEEP)
+
+
+def _unexplained_lines(result: TriageResult, indent: str = "  ") -> List[str]:
+    """Each distinct unexplained error line at its first place (×N when it came again), the first
+    UNEXPLAINED_SHOWN of them."""
+    out = []
+    for e in result.unexplained[:UNEXPLAINED_SHOWN]:
+        times = f" (×{e['count']})" if e.get("count", 1) > 1 else ""
+        out.append(f"{indent}{e['file']}:{e['line']}{times}: {e['text']}")
+    more = result.unexplained_total - min(len(result.unexplained), UNEXPLAINED_SHOWN)
+    if more > 0:
+        out.append(indent + _("… and {count} more (--format json lists the first {keep})").format(
+            count=more, keep=len(result.unexplained)))
+    return out
+
+
 def _inputs_summary(result: TriageResult) -> List[str]:
     scanned = [i for i in result.inputs if i.scanned]
     out = [_("Read {files} file(s), {mb} MB, {lines} lines.").format(
@@ -152,13 +169,13 @@ def _text(result: TriageResult, color: bool) -> str:
         lines += _root_cause_lines(result.root_cause)
         lines.append("")
     if not real:
-        lines.append(_("No known problem found in these logs."))
-        if result.last_error_lines:
-            lines.append(_("The last error-looking lines were:"))
-            for e in result.last_error_lines:
-                lines.append(f"  {e['file']}:{e['line']}: {e['text']}")
-        elif not harmless:
-            lines.append(_("No error-looking lines either."))
+        if result.unexplained_total:
+            lines.append(_("No known problem found in these logs; {count} error line(s) not recognised.").format(
+                count=result.unexplained_total))
+        else:
+            lines.append(_("No known problem found in these logs."))
+            if not harmless:
+                lines.append(_("No error-looking lines either."))
     else:
         first = result.first_problem()
         place = _place(first.first.where(), first.first.who(), first.first.time)
@@ -189,14 +206,13 @@ def _text(result: TriageResult, color: bool) -> str:
             for i, step in enumerate(fix, 1):
                 lines.append(f"     {i}. {step}")
             lines.append("   " + _("Source: {source}").format(source=shown_source(s)))
-            fd = getattr(s, "ascend_fd", None)
+            fd = list(p.peers)
             if fd:
                 lines.append(f"   ascend-fd: {', '.join(fd)}")
-    if real and result.unexplained:
+    if result.unexplained:
         lines.append("")
         lines.append(_("Errors no known signature explains (read them too):"))
-        for e in result.unexplained:
-            lines.append(f"  {e['file']}:{e['line']}: {e['text']}")
+        lines += _unexplained_lines(result)
     if harmless:
         lines.append("")
         lines.append(_("Harmless or cleared (no action needed):"))
@@ -212,7 +228,7 @@ def _text(result: TriageResult, color: bool) -> str:
 
 COMPACT_JSON_ABOVE = 100  # problems
 
-_QUOTED = re.compile(r"^\s*(?:> |\S+:\d+: )")  # a quoted log line: shown whole, as it is in the file
+_QUOTED = re.compile(r"^\s*(?:> |\S+:\d+(?: \(×\d+\))?: )")  # a quoted log line: shown whole, as it is in the file
 
 
 def _fit(lines: List[str]) -> List[str]:
@@ -243,11 +259,11 @@ def _markdown(result: TriageResult) -> str:
             out += ["", "**" + _("What to do.") + "**", ""] + [f"{i}. {step}" for i, step in enumerate(rc["fix"], 1)]
         out.append("")
     if not real:
-        out.append("**" + _("No known problem found in these logs.") + "**")
-        if result.last_error_lines:
-            out += ["", _("Last error-looking lines:"), "", "```"]
-            out += [f"{e['file']}:{e['line']}: {e['text']}" for e in result.last_error_lines]
-            out.append("```")
+        if result.unexplained_total:
+            out.append("**" + _("No known problem found in these logs; {count} error line(s) not recognised.").format(
+                count=result.unexplained_total) + "**")
+        else:
+            out.append("**" + _("No known problem found in these logs.") + "**")
     else:
         out += [_("| # | severity | signature | pitfall | count | first | last |"), "|---|---|---|---|---|---|---|"]
         for n, p in enumerate(real, 1):
@@ -265,10 +281,10 @@ def _markdown(result: TriageResult) -> str:
             if p.caused_by:
                 out += ["", _("Caused by `{problem}`.").format(problem=p.caused_by)]
             out += ["", _("Source: {source}").format(source=_md_escape(shown_source(s)))]
-        if result.unexplained:
-            out += ["", "## " + _("Errors no known signature explains"), "", "```"]
-            out += [f"{e['file']}:{e['line']}: {e['text']}" for e in result.unexplained]
-            out.append("```")
+    if result.unexplained:
+        out += ["", "## " + _("Errors no known signature explains"), "", "```"]
+        out += _unexplained_lines(result, "")
+        out.append("```")
     harmless = [p for p in result.problems if p.severity == "info"]
     if harmless:
         out += ["", "## " + _("Harmless or cleared"), ""]

@@ -78,6 +78,11 @@ class Problem:
     ranks: Dict[str, Occurrence] = field(default_factory=dict)  # rank/device -> its first occurrence
     resolved_by: Optional[Occurrence] = None
     caused_by: Optional[str] = None  # the id of a found problem whose signature leads to this one
+    # the ascend-fd ids whose own rule holds on a matched line (knowledge.peer_ids), checked on the first
+    # PEER_LINES lines (triage/scan.py): the signature's ids are what it can recognise, these what the log shows;
+    # each with the matched line it was first seen on (0-based), so that scans read apart fold as one (_fold_peers)
+    peers: Dict[str, int] = field(default_factory=dict)
+    peer_lines: int = 0  # matched lines checked for ids so far
 
     @property
     def severity(self) -> str:
@@ -96,7 +101,7 @@ class Problem:
             "class": s.kind, "component": s.component, "count": self.count,
             "first": self.first.to_json(), "last": self.last.to_json(), "line": self.text,
             "cause": cause, "fix": fix, "source": shown_source(s), "more": f"ascend-doctor kb show {s.id}",
-            "ascend_fd": ascend_fd_ids(s), "caused_by": self.caused_by,
+            "ascend_fd": list(self.peers), "caused_by": self.caused_by,
             "ranks": {r: o.to_json() for r, o in sorted(self.ranks.items(), key=lambda kv: order_key(kv[1]))},
             "first_rank": self.first_rank(),
             "resolved_by": self.resolved_by.to_json() if self.resolved_by else None,
@@ -105,6 +110,14 @@ class Problem:
 
 def order_key(o: "Occurrence"):
     return (o.time or "9999", o.seq)
+
+
+def later(a: "Occurrence", b: "Occurrence") -> bool:
+    """Whether `a` is later than `b`: by their times when both lines carry one (across files, ranks and devices),
+    else by the order they were read in (a line without a time follows the lines before it in its file)."""
+    if a.time and b.time and a.time != b.time:
+        return a.time > b.time
+    return a.seq >= b.seq
 
 
 def order_problems(problems: Iterable[Problem]) -> List[Problem]:
@@ -154,7 +167,6 @@ class InputInfo:
     kind: Optional[str] = None  # plog | device | train | os | npu_os | npu_host | npu_history | bmc | mindx
     pid: Optional[str] = None
     hits: int = 0  # chunks with a known problem
-    error_lines: List[dict] = field(default_factory=list)  # its last error-looking lines (while it has no hit)
     process: Any = None  # the ProcessLog its HCCL evidence goes to
     evidence: Optional[List[Tuple[int, bytes]]] = None  # in a forked worker: evidence lines for the parent
     order: int = 0  # its place among the inputs (discovery order of occurrences)
@@ -170,9 +182,11 @@ class TriageResult:
     problems: List[Problem]
     inputs: List[InputInfo]
     last_error_lines: List[dict]
-    unexplained: List[dict] = field(default_factory=list)  # files with errors no known signature explains
+    unexplained: List[dict] = field(default_factory=list)  # error lines no known signature explains (first, distinct)
     root_cause: Optional[Dict[str, Any]] = None
     summaries: List[dict] = field(default_factory=list)  # node summaries merged (triage --node-summary)
+    unexplained_total: int = 0  # distinct unexplained error lines (`unexplained` lists the first of them)
+    unexplained_lines: int = 0  # unexplained error lines, repeats included
 
     def counts(self) -> Dict[str, int]:
         out = {"fail": 0, "warn": 0, "info": 0}
@@ -181,6 +195,9 @@ class TriageResult:
         return out
 
     def failed(self, fail_on: str = "fail") -> bool:
+        """A problem at `fail_on` or worse; "unexplained": a failure or an error line no signature explains."""
+        if fail_on == "unexplained":
+            return self.failed("fail") or self.unexplained_total > 0
         limit = SEVERITY_ORDER[fail_on]
         rc = (self.root_cause or {}).get("severity")
         return any(SEVERITY_ORDER[p.severity] <= limit for p in self.problems) or (
@@ -196,7 +213,7 @@ class TriageResult:
 
     @property
     def nodes(self) -> List[str]:
-        return list(dict.fromkeys(i.node for i in self.inputs if i.node and i.note != NOT_A_LOG))
+        return list(dict.fromkeys(i.node for i in self.inputs if i.node and i.scanned))
 
     def to_json(self) -> dict:
         first = self.first_problem()
@@ -214,6 +231,8 @@ class TriageResult:
             "inputs": [i.to_json() for i in self.inputs],
             "last_error_lines": self.last_error_lines,
             "unexplained_errors": self.unexplained,
+            "unexplained_total": self.unexplained_total,
+            "unexplained_lines": self.unexplained_lines,
             "summaries": self.summaries,
         }
 

@@ -11,17 +11,18 @@ per-signature regexes only on lines that contain an anchor).
 
 from __future__ import annotations
 
+import hashlib
 import io
 import os
 import re
 import sys
 import zlib
-from typing import TYPE_CHECKING, BinaryIO, Callable, Dict, Iterable, Iterator, List, Optional, Tuple
+from typing import TYPE_CHECKING, Any, BinaryIO, Callable, Dict, Iterable, Iterator, List, Optional, Tuple
 
 from ..i18n import _
-from ..knowledge import KnowledgeBase, Signature, load_knowledge_base
+from ..knowledge import KnowledgeBase, Signature, fd_names_code, load_knowledge_base, peer_ids
 from . import layout
-from .result import (NOT_A_LOG, InputInfo, Occurrence, Problem, TriageResult, attach_root_cause,
+from .result import (NOT_A_LOG, InputInfo, Occurrence, Problem, TriageResult, attach_root_cause, later,
                      order_key as _order_key, order_problems)
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -31,7 +32,7 @@ CHUNK_BYTES = 1 << 20  # fits a core's L2 cache: Hyperscan, the newline count an
 MAX_LINE_BYTES = 1 << 20
 LONG_LINE_OVERLAP = 4 << 10  # a signature cut at a piece boundary is still whole in the overlap
 SHOW_LINE_CHARS = 400  # the "most telling line" is cut to this in reports
-LAST_ERRORS_KEPT = 5  # error-looking lines kept to show when no known problem matched
+PEER_LINES = 8  # a problem's ascend-fd ids are read from its first matched lines (each input range's, in parallel)
 
 # Where a rank / device / process shows in a log's path (msrun, CANN plog, device logs).
 _RANK_FROM_PATH = [
@@ -42,7 +43,20 @@ _RANK_FROM_PATH = [
 ]
 # Timestamps in CANN / MindSpore (2024-07-12-10:21:33.512.118) and ISO-like forms.
 _TS = re.compile(rb"(\d{4})-(\d\d)-(\d\d)[- T](\d\d):(\d\d):(\d\d)(?:[.,](\d{1,6}))?")
-_ERRORISH = (b"ERROR", b"Error", b"error", b"FATAL", b"Traceback", b"Exception", b"Killed")
+# An error-looking line (issue 21: none is dropped): an ERROR/FATAL/CRITICAL level (`[ERROR]`, `- ERROR -`, glog
+# `E0712 10:21:33`, torch's c10 header `[rank1]:[E324 13:00:25.428 ...]`), a Python `...Error:`/`...Exception:` (a
+# traceback's tail), a CANN error report (`EZ9999: ...`), a crash (`Segmentation fault`, `core dumped`, `Killed`).
+# Scanned with the signatures (one pass): a line it holds that no signature explains is listed in
+# `unexplained_errors`.
+ERROR_LINE = (r"\[(?:ERROR|FATAL|CRITICAL|E)\]|\b(?:ERROR|FATAL|CRITICAL)\b|^\s*[EF]\d{4} \d\d:\d\d:\d\d|"
+              r"\[[EF]\d{3,4} \d\d:\d\d:\d\d|"
+              r"(?:Error|Exception)(?::|$)|^\s*E[A-Z0-9]\d{4}: |Segmentation fault|core dumped|\bKilled\b")
+# ...unless the line says it is of another level (an INFO line that mentions `lastError:`)
+_OTHER_LEVEL = re.compile(rb"\s*(?:\[(?:INFO|DEBUG|TRACE|EVENT|WARNING|WARN)\]|[IWD]\d{4} \d\d:|"
+                          rb"(?:\[rank\d+\]:)?\[[IWD]\d{3,4} \d\d:)")
+UNEXPLAINED_KEEP = 50  # distinct unexplained error lines listed (JSON; the text shows the first 20)
+_UNEXPLAINED_DISTINCT = 5000  # distinct lines remembered at most (the count goes on)
+_VARYING = re.compile(rb"[0-9A-Fa-fx]*[0-9][0-9A-Fa-fx]*")  # numbers, hex ids and addresses: left out of the dedup key
 GZIP_MAGIC = b"\x1f\x8b"
 
 
@@ -84,6 +98,114 @@ def _shown(text: str) -> str:
     return _redactor.text(text)
 
 
+def _error_key(line: bytes) -> bytes:
+    """What makes two unexplained lines the same (numbers, hex ids and addresses aside), as a digest."""
+    return hashlib.blake2b(_VARYING.sub(b"", line[:300]), digest_size=12).digest()
+
+
+def _shown_text(text, show) -> str:
+    """A kept line as reports show it: read here (bytes), cut and redacted; from a node summary (str), as it is."""
+    return show(_text(text)) if isinstance(text, bytes) else text
+
+
+class Unexplained:
+    """The error-looking lines no signature explains: each distinct line (numbers and hex aside: pids, thread ids,
+    times, addresses) once, at its first occurrence, with how often it came; the last few lines for the "no known
+    problem" case.
+
+    A line's text is kept as read (bytes, shown with the redaction when the result is made) or, from a node
+    summary, as that node showed it (str, already redacted); a line is known by a digest of its text without
+    numbers and hex, so a summary carries no raw text and its lines still fold into the same entries."""
+
+    __slots__ = ("seen", "overflow", "lines", "recent")
+
+    def __init__(self):
+        self.seen: Dict[bytes, list] = {}  # key -> [input, line number, text (bytes, or str shown), count, time]
+        self.overflow = 0  # lines of new kinds past _UNEXPLAINED_DISTINCT (counted, not kept: the total is at least)
+        self.lines = 0
+        self.recent: List[tuple] = []  # (input, line number, text), the last 5
+
+    def add(self, line: bytes, info: InputInfo, line_no: int, count: int = 1, merged: bool = False) -> None:
+        """One unexplained line (`merged`: a distinct line of a worker's part, `count` its repeats there)."""
+        self._fold(_error_key(line), [info, line_no, line[:2 * SHOW_LINE_CHARS], count, _timestamp(line)])
+        if merged:
+            return
+        self.lines += 1
+        self.recent.append((info, line_no, line[:2 * SHOW_LINE_CHARS]))
+        if len(self.recent) > 10:
+            del self.recent[:5]
+
+    def _fold(self, key: bytes, entry: list) -> None:
+        got = self.seen.get(key)
+        if got is not None:
+            got[3] += entry[3]
+        elif len(self.seen) < _UNEXPLAINED_DISTINCT:
+            self.seen[key] = entry
+        else:
+            self.overflow += entry[3]  # each of its lines, as when read one by one
+
+    def to_part(self) -> dict:
+        """For a forked worker's pipe (JSON): latin-1 text, byte for byte."""
+        return {"seen": [[v[1], v[2].decode("latin-1"), v[3]] for v in self.seen.values()], "overflow": self.overflow,
+                "lines": self.lines, "recent": [[n, t.decode("latin-1")] for _i, n, t in self.recent[-5:]]}
+
+    def merge(self, part: dict, info: InputInfo, lines_before: int) -> None:
+        """A later range's part (its line numbers shifted by the lines before it)."""
+        for n, text, count in part["seen"]:
+            self.add(text.encode("latin-1"), info, n + lines_before, count, merged=True)
+        self.lines += part["lines"]
+        self.overflow += part["overflow"]
+        self.recent = (self.recent + [(info, n + lines_before, t.encode("latin-1")) for n, t in part["recent"]])[-5:]
+
+    def absorb(self, other: "Unexplained") -> None:
+        """Another scan's lines (a node summary's), read after these: the same entries, counts and totals as if its
+        lines had been read here."""
+        for key, entry in other.seen.items():
+            self._fold(key, entry)
+        self.overflow += other.overflow
+        self.lines += other.lines
+        self.recent = (self.recent + other.recent)[-5:]
+
+    def to_summary(self, show) -> dict:
+        """For a node summary: inputs by their place in the scan's list, texts shown (redacted), keys as digests."""
+        return {"seen": [[v[0].order, v[1], _shown_text(v[2], show), v[3], v[4], k.hex()] for k, v in self.seen.items()],
+                "overflow": self.overflow, "lines": self.lines,
+                "recent": [[i.order, n, _shown_text(t, show)] for i, n, t in self.recent[-5:]]}
+
+    @classmethod
+    def from_summary(cls, data: Any, inputs: List[InputInfo]) -> "Unexplained":
+        """`to_summary`'s dict back, its inputs those of the summary (ValueError, TypeError, IndexError when it is
+        not that shape)."""
+        out = cls()
+        if data is None:
+            return out
+
+        def line(k, n, text) -> tuple:
+            if not (isinstance(k, int) and 0 <= k < len(inputs) and isinstance(n, int) and isinstance(text, str)):
+                raise TypeError("not an unexplained line")
+            return inputs[k], n, text
+
+        for k, n, text, count, time, key in data["seen"]:
+            if not isinstance(count, int) or not (time is None or isinstance(time, str)):
+                raise TypeError("not an unexplained line")
+            out.seen[bytes.fromhex(key)] = [*line(k, n, text), count, time]
+        out.overflow, out.lines = int(data["overflow"]), int(data["lines"])
+        out.recent = [line(k, n, text) for k, n, text in data["recent"]]
+        return out
+
+    @staticmethod
+    def _entry(info: InputInfo, line_no: int, text, show) -> dict:
+        return {"file": info.label, "line": line_no, "text": _shown_text(text, show)}
+
+    def listed(self, show) -> List[dict]:
+        """The first UNEXPLAINED_KEEP distinct lines, in the order of the inputs and their lines."""
+        order = sorted(self.seen.values(), key=lambda v: (v[0].order, v[1]))[:UNEXPLAINED_KEEP]
+        return [dict(self._entry(v[0], v[1], v[2], show), count=v[3], time=v[4]) for v in order]
+
+    def last(self, show) -> List[dict]:
+        return [self._entry(i, n, t, show) for i, n, t in self.recent[-5:]]
+
+
 class Triage:
     """Accumulates hits over any number of inputs; `result()` orders them and names the root cause.
 
@@ -92,7 +214,7 @@ class Triage:
 
     # What a scan accumulates (its result before `result()` orders and names it): written by a node summary
     # (`summary.node_summary`) and folded back by `add_summary`, the same reduction as over files.
-    STATE = ("inputs", "problems", "_resolver_last", "_last_errors", "processes", "nodes", "nodes_with_plog")
+    STATE = ("inputs", "problems", "_resolver_last", "_errors", "processes", "nodes", "nodes_with_plog")
 
     def __init__(self, kb: Optional[KnowledgeBase] = None, node: Optional[str] = None,
                  root_cause: Optional[bool] = None):
@@ -107,6 +229,9 @@ class Triage:
                 self._resolvers[len(sigs)] = sig
                 sigs.append(Signature(id=f"~resolves:{sig.id}", pattern=pat, regex=True, component=sig.component,
                                       severity="info", cause="", fix=[]))
+        self._error_idx = len(sigs)  # the error-line pattern rides in the scanner too
+        sigs.append(Signature(id="~error-line", pattern=ERROR_LINE, regex=True, component="os", severity="info",
+                              cause="", fix=[]))
         from ..knowledge import Scanner
 
         self.scanner = Scanner(sigs)
@@ -117,7 +242,7 @@ class Triage:
         self.problems: Dict[str, Problem] = {}
         self.inputs: List[InputInfo] = []
         self._resolver_last: Dict[str, Occurrence] = {}
-        self._last_errors: List[dict] = []
+        self._errors = Unexplained()
         self.processes: Dict[Tuple[str, str], "ProcessLog"] = {}
         self.nodes: List[str] = []
         self.nodes_with_plog: List[str] = []
@@ -129,6 +254,10 @@ class Triage:
         self._kb_version: Optional[str] = None
         self._show = _shown  # a forked worker leaves the redaction to the parent, which shows the text
 
+
+    def add_unread(self, label: str, note: str) -> None:
+        """An input with nothing to read (an empty directory, a bundle without logs): reported, not scanned."""
+        self._add_input(InputInfo(label, scanned=False, note=note))
 
     def _add_input(self, info: InputInfo) -> None:
         info.order = len(self.inputs)
@@ -145,16 +274,17 @@ class Triage:
             if self.progress is not None:  # the total first, for "files read / total"
                 entries = list(entries)
                 self._files[1] += len(entries)
-            for full, shown, node, is_log in entries:
+            # each file is shown as it can be opened from here (the path given, joined with its place under it);
+            # its kind, rank and pid are read from its place under the directory's parent (layout.walk's label)
+            for full, inner, node, is_log in entries:
                 found = True
                 before = len(self.inputs)
-                if label is not None:
-                    shown = os.path.join(label, os.path.relpath(full, path))
+                shown = os.path.join(label, os.path.relpath(full, path)) if label is not None else full
                 if not is_log:
                     if not self._add_json(full, shown, node, explicit=False):
                         self._add_input(InputInfo(shown, scanned=False, note=NOT_A_LOG, node=node))
                 else:
-                    self.add_file(full, shown, node)
+                    self.add_file(full, shown, node, inner)
                 self._tick(before)
             if not found:
                 self._add_input(InputInfo(label or path, scanned=False, note=_("empty directory")))
@@ -172,22 +302,15 @@ class Triage:
         self._files[2] += sum(i.bytes for i in self.inputs[before:])
         self.progress(*self._files)
 
-    def add_file(self, path: str, label: str, node: Optional[str] = None) -> None:
-        kind, pid = layout.classify(label)
+    def add_file(self, path: str, label: str, node: Optional[str] = None, place: Optional[str] = None) -> None:
+        """`label`: how the report names the file; `place`: the path its kind, rank and pid are read from (default
+        the label). A node summary or ascend-fd's parse output given as a file is merged (`_add_json`)."""
+        place = place or label
+        kind, pid = layout.classify(place)
         if kind not in ("plog", "device") and self._add_json(path, label, node, explicit=True):
             return
         node = self.node or node or layout.node_of_file(path)
-        info = InputInfo(label, rank_of(label), node=node, kind=kind, pid=pid)
-        if node not in self.nodes:
-            self.nodes.append(node)
-        known = self.processes.get((node, pid)) if pid else None
-        if pid and kind in ("plog", "device") and self.root_cause and not (known and known.peer_parse):
-            from .events import ProcessLog  # CANN process logs only (the root-cause analysis): imported when one is read
-
-            info.process = self.processes.setdefault((node, pid), ProcessLog(node, pid))
-            info.process.files.append(label)
-            if node not in self.nodes_with_plog:
-                self.nodes_with_plog.append(node)
+        info = InputInfo(label, rank_of(place), node=node, kind=kind, pid=pid)
         try:
             fh = open(path, "rb")
         except FileNotFoundError:
@@ -199,6 +322,17 @@ class Triage:
         except OSError as exc:
             self._skip(info, _("cannot read: {reason}").format(reason=exc.strerror or exc))
             return
+        # a node is one the logs read belong to: a missing or unreadable input names none
+        if node not in self.nodes:
+            self.nodes.append(node)
+        known = self.processes.get((node, pid)) if pid else None  # read from ascend-fd's parse output: no evidence
+        if pid and kind in ("plog", "device") and self.root_cause and not (known and known.peer_parse):
+            from .events import ProcessLog  # CANN process logs only (the root-cause analysis): imported when one is read
+
+            info.process = self.processes.setdefault((node, pid), ProcessLog(node, pid))
+            info.process.files.append(label)
+            if node not in self.nodes_with_plog:
+                self.nodes_with_plog.append(node)
         with fh:
             try:
                 size = os.fstat(fh.fileno()).st_size
@@ -260,15 +394,19 @@ class Triage:
             def shift(o):
                 return self._occurrence(info, o[0] + lines_before, o[1])
 
-            for idx, count, first, last, text, ranks in part["hits"]:
+            for idx, count, first, last, text, ranks, peers, peer_lines in part["hits"]:
                 p = self.problems.get(self.sigs[idx].id) if idx not in self._resolvers and ranks else None
                 if p is None:
                     self._merge(idx, count, shift(first), shift(last), text, {k: shift(v) for k, v in ranks.items()})
+                    p = self.problems.get(self.sigs[idx].id) if idx not in self._resolvers else None
+                    if p is not None:
+                        _fold_peers(p, peers, peer_lines)
                     continue
+                _fold_peers(p, peers, peer_lines)
                 # _merge for a problem seen before, an Occurrence made only where one is kept
                 p.count += count
                 occ = shift(last)
-                if occ.seq >= p.last.seq:
+                if later(occ, p.last):
                     p.last = occ
                 if (first[1] or "9999", base + lines_before + first[0]) < _order_key(p.first):
                     p.first, p.text = shift(first), self._show(text)
@@ -279,31 +417,58 @@ class Triage:
             if info.process is not None:
                 for n, line in part["evidence"]:
                     info.process.feed_bytes(line, info.label, n + lines_before)
-            if part["hits_lines"]:
-                info.hits += part["hits_lines"]
-            elif not info.hits and part["error_lines"]:
-                info.error_lines = (info.error_lines + [dict(e, line=e["line"] + lines_before)
-                                                        for e in part["error_lines"]])[-5:]
+            info.hits += part["hits_lines"]
+            self._errors.merge(part["errors"], info, lines_before)
             if part["note"] and not info.note:
                 info.note = part["note"]
-            if not self.problems and part["last_errors"]:
-                self._last_errors = (self._last_errors + [dict(e, line=e["line"] + lines_before)
-                                                          for e in part["last_errors"]])[-5:]
             lines_before += part["lines"]
             info.bytes += part["bytes"]
         info.lines = lines_before
 
     def add_bundle(self, host, node: Optional[str] = None) -> int:
-        """The logs a collected snapshot holds (collect --logs), as one node named after the host it was
-        collected on (or `node`). Returns how many logs it held."""
-        logs = host.manifest.get("logs") or []
-        name = node or str(host.manifest.get("hostname") or "bundle")
-        for entry in logs:
-            original = str(entry.get("path") or "")
-            local = host.local_path(original) if original else None
-            if local is not None:
-                self.add_file(local, original, name)
-        return len(logs)
+        """The logs a collected snapshot holds (collect --logs), read as `triage DIR` reads the directory they were
+        collected from (DIR: the directory holding them all): the same files in the same order, each named by its
+        path on the machine it was collected on, its kind and rank read from its place under DIR, its node named as
+        `triage DIR` names it (the host the bundle was collected on where no directory tells), or `node`.
+        Returns how many logs it held."""
+        logs = [e for e in host.manifest.get("logs") or [] if isinstance(e, dict) and e.get("path")]
+        if not logs:
+            return 0
+        # named by the file it was read from (`source`: a .gz was stored unpacked under `path`)
+        stored = {str(e.get("source") or e["path"]): str(e["path"]) for e in logs}
+        entries = list(stored)
+        top = os.path.commonpath([os.path.dirname(p) for p in entries]) if len(entries) > 1 \
+            else os.path.dirname(entries[0])
+        # named as `triage DIR` names it (layout.walk: DIR's name, or the first telling directory above it); where
+        # no directory tells (it would say "localhost"), the host the bundle was collected on
+        named = os.path.basename(top) if top and not layout.is_structural(os.path.basename(top)) else \
+            layout.node_of_file(os.path.join(top, "-"))
+        name = node or self.node or (named if named != "localhost" else
+                                     str(host.manifest.get("hostname") or "localhost"))
+        base = os.path.dirname(top) or "/"
+        rels = [os.path.relpath(p, top) for p in entries]
+        own = [r for r in rels if os.sep not in r]
+        firsts = sorted({r.split(os.sep)[0] for r in rels if os.sep in r})
+        nodes = None if any(layout.name_says_log(r) is not False for r in own) or node or self.node else \
+            [d for d in firsts if not layout.is_structural(d)] or None
+
+        def walk_order(rel: str):  # os.walk's order: a directory's files, then its sub-directories, by name
+            parts = rel.split(os.sep)
+            return [(1, d) for d in parts[:-1]] + [(0, parts[-1])]
+
+        for original, rel in sorted(zip(entries, rels), key=lambda pr: walk_order(pr[1])):
+            local = host.local_path(stored[original])
+            if local is None:
+                continue
+            first = rel.split(os.sep)[0]
+            owner = first if nodes and first in nodes else name
+            says = layout.name_says_log(os.path.basename(original))
+            if not (says if says is not None else layout.content_says_log(local)):  # as add_path's walk does
+                if not self._add_json(local, original, owner, explicit=False):
+                    self._add_input(InputInfo(original, scanned=False, note=NOT_A_LOG, node=owner))
+                continue
+            self.add_file(local, original, owner, os.path.relpath(original, base))
+        return len(entries)
 
     # ---- node summaries (and other JSON) ----
     def _add_json(self, path: str, label: str, node: Optional[str], explicit: bool) -> bool:
@@ -368,9 +533,9 @@ class Triage:
             self._merge_problem(p)
         for sid, occ in state.get("_resolver_last", {}).items():
             moved(occ)
-            if sid not in self._resolver_last or occ.seq > self._resolver_last[sid].seq:
+            if sid not in self._resolver_last or later(occ, self._resolver_last[sid]):
                 self._resolver_last[sid] = occ
-        self._last_errors = (self._last_errors + list(state.get("_last_errors", [])))[-LAST_ERRORS_KEPT:]
+        self._errors.absorb(state["_errors"])
         for proc in state.get("processes", []):
             key = (proc.node, proc.pid)
             if key in self.processes:
@@ -419,10 +584,11 @@ class Triage:
             self.problems[p.signature.id] = p
             return
         q.count += p.count
-        if p.last.seq >= q.last.seq:
+        if later(p.last, q.last):
             q.last = p.last
         if _order_key(p.first) < _order_key(q.first):
             q.first, q.text = p.first, p.text
+        _fold_peers(q, p.peers.items(), p.peer_lines)
         for key, occ in p.ranks.items():
             if key not in q.ranks or _order_key(occ) < _order_key(q.ranks[key]):
                 q.ranks[key] = occ
@@ -518,6 +684,14 @@ class Triage:
                 line_no += buf.count(b"\n", cursor, ls)
                 cursor = ls
             line = buf[ls:le]
+            if hits[-1] == self._error_idx:  # the last: indexes come sorted and the error pattern is the last one
+                hits = hits[:-1]
+                if (not hits or all(i in self._resolvers for i in hits)) and not _OTHER_LEVEL.match(line):
+                    if not seen_on_line.get(self._error_idx) == line_no:
+                        seen_on_line[self._error_idx] = line_no
+                        self._errors.add(line, info, line_no)
+                    if not hits:
+                        continue
             if len(hits) > 1 and self._wrappers:
                 hits = [i for i in hits if i not in self._wrappers] or hits
             for idx in hits:
@@ -540,8 +714,6 @@ class Triage:
                 reached = (cursor, line_no - 1)
         if any_hit:
             info.hits += 1
-        elif not info.hits:
-            self._remember_error_lines(buf, start, end, lines_before, info)
         return reached
 
     def _evidence(self, proc: "ProcessLog", line: bytes, line_no: int, info: InputInfo) -> None:
@@ -561,21 +733,39 @@ class Triage:
     def _record(self, idx: int, line: bytes, line_no: int, info: InputInfo) -> None:
         occ = self._occurrence(info, line_no, _timestamp(line))
         if idx not in self._resolvers:  # a problem seen before, this hit neither its first nor its rank's: _merge, short
-            p = self.problems.get(self.sigs[idx].id)
+            sig = self.sigs[idx]
+            p = self.problems.get(sig.id)
+            if sig.ascend_fd and (p is None or p.peer_lines < PEER_LINES):
+                if p is None:
+                    self._merge(idx, 1, occ, occ, _text(line))
+                    self._peers(self.problems[sig.id], line)
+                    return
+                self._peers(p, line)
             if p is not None:
                 k, seen = _order_key(occ), p.ranks.get(occ.rank or occ.file)
                 if seen is not None and not k < _order_key(p.first) and not k < _order_key(seen):
                     p.count += 1
-                    if occ.seq >= p.last.seq:
+                    if later(occ, p.last):
                         p.last = occ
                     return
         self._merge(idx, 1, occ, occ, _text(line))
+
+    @staticmethod
+    def _peers(p: Problem, line: bytes) -> None:
+        """The ascend-fd ids this matched line supports (knowledge.peer_ids), on a problem's first PEER_LINES lines."""
+        p.peer_lines += 1
+        todo = [f for f in p.signature.ascend_fd if f not in p.peers or fd_names_code(f)]
+        if not todo:  # every id seen, none names a code that could differ on a later line
+            p.peer_lines = PEER_LINES
+            return
+        for fid in peer_ids(p.signature, [line.decode("utf-8", "replace")], todo):
+            p.peers.setdefault(fid, p.peer_lines - 1)
 
     def _merge(self, idx: int, count: int, first: Occurrence, last: Occurrence, text: str,
                ranks: Optional[Dict[str, Occurrence]] = None) -> None:
         if idx in self._resolvers:
             sid = self._resolvers[idx].id
-            if sid not in self._resolver_last or last.seq > self._resolver_last[sid].seq:
+            if sid not in self._resolver_last or later(last, self._resolver_last[sid]):
                 self._resolver_last[sid] = last
             return
         sig = self.sigs[idx]
@@ -583,7 +773,7 @@ class Triage:
         if p is None:
             p = self.problems[sig.id] = Problem(sig, 0, first, last, self._show(text))
         p.count += count
-        if last.seq >= p.last.seq:
+        if later(last, p.last):
             p.last = last
         if _order_key(first) < _order_key(p.first):
             p.first, p.text = first, self._show(text)
@@ -591,44 +781,36 @@ class Triage:
             if key not in p.ranks or _order_key(occ) < _order_key(p.ranks[key]):
                 p.ranks[key] = occ
 
-    def _remember_error_lines(self, buf: bytes, start: int, end: int, lines_before: int, info: InputInfo,
-                              keep: int = LAST_ERRORS_KEPT) -> None:
-        """The last few error-looking lines (shown only when no known problem matched)."""
-        found: List[Tuple[int, int]] = []
-        limit = end
-        while len(found) < keep and limit > start:
-            pos = max((buf.rfind(k, start, limit) for k in _ERRORISH), default=-1)
-            if pos < 0:
-                break
-            ls = buf.rfind(b"\n", start, pos) + 1
-            ls = max(ls, start)
-            le = buf.find(b"\n", pos, end)
-            found.append((ls, end if le < 0 else le))
-            limit = ls
-        if not found:
-            return
-        fresh = []
-        for ls, le in reversed(found):
-            fresh.append({"file": info.label, "line": lines_before + buf.count(b"\n", start, ls) + 1,
-                          "text": _shown(_text(buf[ls:le]))})
-        info.error_lines = (info.error_lines + fresh)[-keep:]
-        self._last_errors = (self._last_errors + fresh)[-keep:]
-
     # ---- result ----
     def result(self) -> TriageResult:
         for sid, occ in self._resolver_last.items():
             p = self.problems.get(sid)
             if p is not None:
-                p.resolved_by = occ if occ.seq > p.last.seq else None
+                p.resolved_by = occ if occ.seq != p.last.seq and later(occ, p.last) else None
         problems = order_problems(self.problems.values())
-        unexplained = [dict(e) for i in self.inputs if i.scanned and not i.hits for e in i.error_lines[-1:]]
-        result = TriageResult(problems, self.inputs, [] if problems else list(self._last_errors),
-                              unexplained=unexplained if problems else [], summaries=self.summaries)
+        unexplained = self._errors.listed(self._show)
+        last = self._errors.last(self._show)
+        result = TriageResult(problems, self.inputs, [] if problems else last, unexplained=unexplained,
+                              unexplained_total=len(self._errors.seen) + self._errors.overflow,
+                              unexplained_lines=self._errors.lines, summaries=self.summaries)
         if self.root_cause and self.processes:
             attach_root_cause(result, self.processes, self.nodes, self.nodes_with_plog)
         elif self.root_cause and len(self.nodes) > 1:
             attach_root_cause(result, {}, self.nodes, self.nodes_with_plog)
         return result
+
+
+def _fold_peers(q: Problem, peers: Iterable[Tuple[str, int]], lines: int) -> None:
+    """Another scan's ascend-fd ids of q's signature (a later range of a big file, a node summary: (id, the matched
+    line it was first seen on), and how many matched lines it checked), read after q's lines: an id counts when
+    it was seen within the first PEER_LINES matched lines of them all, as when one scan reads them in order."""
+    room = PEER_LINES - q.peer_lines
+    if room <= 0:
+        return
+    for fid, at in peers:
+        if at < room:
+            q.peers.setdefault(fid, q.peer_lines + at)
+    q.peer_lines = min(PEER_LINES, q.peer_lines + lines)
 
 
 PARALLEL_MIN_BYTES = 64 << 20
@@ -692,13 +874,12 @@ def _scan_range_worker(job) -> dict:
     for sid, p in t.problems.items():
         idx = index[sid]
         hits.append((idx, p.count, (p.first.line, p.first.time), (p.last.line, p.last.time), p.text,
-                     {k: (o.line, o.time) for k, o in p.ranks.items()}))
+                     {k: (o.line, o.time) for k, o in p.ranks.items()}, list(p.peers.items()), p.peer_lines))
     for sid, occ in t._resolver_last.items():
         idx = next(i for i in t._resolvers if t._resolvers[i].id == sid)
-        hits.append((idx, 1, (occ.line, occ.time), (occ.line, occ.time), "", {}))
+        hits.append((idx, 1, (occ.line, occ.time), (occ.line, occ.time), "", {}, [], 0))
     return {"hits": hits, "lines": info.lines, "bytes": info.bytes, "note": info.note,
-            "last_errors": t._last_errors, "evidence": info.evidence or [], "hits_lines": info.hits,
-            "error_lines": info.error_lines}
+            "errors": t._errors.to_part(), "evidence": info.evidence or [], "hits_lines": info.hits}
 
 
 def _fork_scans(jobs: list) -> list:
@@ -796,7 +977,8 @@ def _fresh_like(parent: Triage) -> Triage:
     t.kb, t.scanner, t.sigs, t._resolvers = parent.kb, parent.scanner, parent.sigs, parent._resolvers
     t._wrappers = parent._wrappers
     t.node, t.root_cause = parent.node, parent.root_cause
-    t.problems, t.inputs, t._resolver_last, t._last_errors = {}, [], {}, []
+    t._error_idx = parent._error_idx
+    t.problems, t.inputs, t._resolver_last, t._errors = {}, [], {}, Unexplained()
     t.processes, t.nodes, t.nodes_with_plog, t.summaries = {}, [], [], []
     t.progress, t._files, t._signatures_by_id, t._kb_version = None, [0, 0, 0], None, None
     t._show = str  # the parent redacts the texts it keeps (_merge), once

@@ -1,8 +1,9 @@
 """Node summaries: one node's scan, written small (`triage --node-summary`), merged centrally by `triage`.
 
 A 1,000-node job's raw logs are terabytes; what the central step needs of each node is what the scan
-accumulated: the problems (count, first/last, per rank/device), the inputs read and skipped, the last
-error lines, and each CANN process's folded HCCL evidence (`events.ProcessLog`: identity, first error,
+accumulated: the problems (count, first/last, per rank/device, the ascend-fd ids their lines support), the
+inputs read and skipped, the error lines no signature explains (each distinct one at its first place, with its
+count; shown as the node shows them), and each CANN process's folded HCCL evidence (`events.ProcessLog`: identity, first error,
 timeout events, wait edges, TLS switch, timeouts, restarts). A summary is exactly that state,
 serialised generically (every field of the scan's records, whatever fields they gain), so merging
 summaries is the same reduction the scan does over files: `triage` on the summaries of all nodes
@@ -248,7 +249,14 @@ def node_summary(t, node: str) -> dict:
     for proc in t.processes.values():
         proc.finish()
     codec = _Codec(t.inputs)
-    state = {name: codec.encode(getattr(t, name)) for name in t.STATE if name != "processes"}
+    state = {}
+    for name in t.STATE:
+        if name == "processes":
+            continue
+        value = getattr(t, name)
+        if hasattr(value, "to_summary"):  # the unexplained lines: their texts shown (redacted) as the node shows them
+            value = value.to_summary(t._show)
+        state[name] = codec.encode(value)
     # the processes' lines are raw log text (the problems' and error lines' texts were redacted when kept)
     codec.redact = Redactor(env=os.environ).text
     state["processes"] = [codec.encode(p) for p in t.processes.values()]
@@ -328,6 +336,10 @@ def decode_state(data: dict, signatures: Dict[str, Signature]) -> Tuple[dict, Li
         for name, value in data["state"].items():
             if name != "inputs":
                 state[name] = decode(value, signatures, unknown, codec)
+        from .scan import Unexplained
+
+        name = "_errors"
+        state[name] = Unexplained.from_summary(state.get(name), state["inputs"])
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
         if isinstance(exc, SummaryError):
             raise

@@ -54,11 +54,13 @@ def bundle(tmp_path_factory):
         "[INFO] connecting to https://bob:hunter2pass@git.example.com/repo.git from 192.168.7.21\n")
     with gzip.open(logs / "old.log.gz", "wt") as fh:
         fh.write("EI0006: [PID: 1] 2024-07-12-10:25:01.104.998 Getting socket times out. Reason: x\n")
+    (logs / "report.json").write_text('{"schema": "ascend-doctor.report/1", "findings": []}\n')  # not a log
+    (logs / "README.md").write_text("# how this job was run\n")
     out = d / "node.tar.gz"
     env = dict(SECRETS)
     proc = run_cli("collect", "--output", str(out), "--logs", str(logs), env=env)
     assert proc.returncode == 0, proc.stderr
-    return {"path": str(out), "env": env, "dir": d}
+    return {"path": str(out), "env": env, "dir": d, "logs": logs}
 
 
 def test_bundle_replays_the_live_verdicts(bundle):
@@ -216,3 +218,34 @@ def test_collect_records_every_port_query_and_check_bundle_replays_them(tmp_path
     with open_bundle(path) as host:
         replay = run_checks(host, RunOptions(timeout=5.0))
     assert {f.id: (f.status, f.summary) for f in replay.findings if f.id.startswith("network.")} == live
+
+
+def test_logs_are_packed_not_json_reports_or_documents(bundle):
+    with tarfile.open(bundle["path"]) as tf:
+        names = [m.name for m in tf.getmembers()]
+        manifest = json.load(tf.extractfile(next(m for m in tf.getmembers() if m.name.endswith("/manifest.json"))))
+    assert any(n.endswith("job_logs/msrun_log/worker_1.log") for n in names)
+    assert not any(n.endswith("job_logs/report.json") or n.endswith("job_logs/README.md") for n in names)
+    assert sorted(os.path.basename(e["path"]) for e in manifest["logs"]) == ["old.log", "worker_1.log"]
+
+
+def test_triage_of_the_bundle_is_triage_of_the_directory(bundle):
+    """The same logs give the same answer: problems, their places and lines, the unexplained errors, the nodes."""
+    packed = json.loads(run_cli("triage", "--bundle", bundle["path"], "--format", "json").stdout)
+    direct = json.loads(run_cli("triage", str(bundle["logs"]), "--format", "json").stdout)
+    for key in ("problems", "first_problem", "summary", "nodes", "unexplained_errors", "root_cause"):
+        assert packed[key] == direct[key], key
+    def same(i):  # the packed copy's secrets are redacted: its bytes differ, not its lines
+        return {k: v for k, v in i.items() if k != "bytes"}
+
+    assert [same(i) for i in packed["inputs"]] == [same(i) for i in direct["inputs"] if i["scanned"]]
+
+
+def test_a_bundle_without_logs_is_exit_2_like_an_empty_directory(tmp_path):
+    out = tmp_path / "nolog.tar.gz"
+    assert run_cli("collect", "--output", str(out)).returncode == 0
+    proc = run_cli("triage", "--bundle", str(out))
+    assert proc.returncode == 2 and "the bundle holds no logs" in proc.stderr and "Traceback" not in proc.stderr
+    (tmp_path / "empty").mkdir()
+    empty = run_cli("triage", str(tmp_path / "empty"))
+    assert empty.returncode == 2 and "empty directory" in empty.stderr

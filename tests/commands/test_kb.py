@@ -546,3 +546,18 @@ def test_a_part_the_fast_read_cannot_take_gets_the_checks(tmp_path):
     raw = {"schema": "ascend-doctor.kb-part/1", "signatures": [{"id": "X_ONE", "title": "t"}]}
     sigs, _, errs = parse_part(raw, "x.json", {}, trusted=True)
     assert sigs == [] and errs and "X_ONE" in errs[0]
+
+
+def test_kb_match_names_no_fault_from_a_pid_and_only_the_peer_ids_the_line_supports(tmp_path):
+    """issue 21: a code-like pid on an INFO line matches nothing (exit 0); a peer id only where its rule holds."""
+    info = tmp_path / "info.log"
+    info.write_text("[INFO] HCCL(507010,python):2024-07-12-10:21:33.512.118 [op_base.cc:1540][507010]"
+                    "[Entry-HcclCommInitRootInfo]rootInfo[...]\nepoch: 1 step: 507008, loss is 0.532\n")
+    proc = run_cli("kb", "match", str(info))
+    assert proc.returncode == 0 and "no line matches a known signature" in proc.stdout
+    errors = tmp_path / "errors.log"
+    errors.write_text("EZ9999: Inner Error!\nE19999: Inner Error!\n")
+    rows = json.loads(run_cli("kb", "match", str(errors), "--format", "json").stdout)["lines"]
+    fd = [{m["id"]: m["ascend_fd"] for m in r["matches"]} for r in rows]
+    assert fd[0]["CANN_INNER_ERROR_X9999"] == [] and fd[1]["CANN_INNER_ERROR_X9999"] == ["AISW_MindSpore_Frontend_07"]
+    assert fd[0]["CANN_DRV_ERROR_CODE_REPORTED"] == ["AISW_CANN_ERRCODE_Custom_EZ9999"]

@@ -152,7 +152,8 @@ def test_summary_is_recognised_by_its_schema_in_a_directory_with_other_files(tmp
     (sums / "README.md").write_text("# job 42\n")
     got = _report([str(sums)])
     assert got["root_cause"] == _raw(cluster)["root_cause"]
-    assert {i["file"] for i in got["inputs"] if not i["scanned"]} == {"sums/notes.json", "sums/README.md"}
+    # named as they open from the cwd (i21a): the directory given, joined with their place under it
+    assert {i["file"] for i in got["inputs"] if not i["scanned"]} == {str(sums / "notes.json"), str(sums / "README.md")}
 
 
 def test_torn_and_foreign_files_are_named_and_skipped_never_fatal(tmp_path):
@@ -249,3 +250,46 @@ def test_a_summary_of_the_wrong_shape_is_named_with_its_field(tmp_path, change, 
     tr.add_path(f)
     [info] = tr.inputs
     assert not info.scanned and reason in info.note
+
+
+def _cann(code, second):
+    return f"[ERROR] RUNTIME(11,python):2024-07-12-10:21:{second:02d}.000.000 [x.cc:1] {code}: odd thing"
+
+
+def test_peer_ids_and_unexplained_lines_merge_as_the_raw_logs_give_them(tmp_path):
+    """A problem's ascend-fd ids are read from its first PEER_LINES matched lines of all inputs in order, and the
+    unexplained error lines are one entry per distinct line across nodes: merging summaries gives both exactly
+    (a plain union would add EQ5509, seen on node b past the first PEER_LINES lines). The summary carries no raw
+    text of an unexplained line: it is written as the node shows it, redacted."""
+    from ascend_doctor.triage import scan
+
+    secret = "https://alice:s3cr3t-pw@repo.example.com/x"
+    first = scan.PEER_LINES - 2
+    nodes = {
+        "a": [_cann("EQ5501", s) for s in range(first)] + [
+            "[ERROR] APP(7,python):2024-07-12-10:22:00.000.000 dataset shard 17 failed to open " + secret],
+        "b": [_cann("EQ5502", 10), _cann("EQ5502", 11), _cann("EQ5503", 12), _cann("EQ5509", 13)] + [
+            "[ERROR] APP(9,python):2024-07-12-10:22:01.000.000 dataset shard 18 failed to open " + secret],
+    }
+    cluster = tmp_path / "job"
+    for node, lines in nodes.items():
+        (cluster / node).mkdir(parents=True)
+        (cluster / node / "train.log").write_text("\n".join(lines) + "\n")
+    want = _raw(str(cluster))
+    (problem,) = want["problems"]
+    assert problem["ascend_fd"] == ["AISW_CANN_ERRCODE_Custom_EQ5501", "AISW_CANN_ERRCODE_Custom_EQ5502"]
+    assert [(e["count"], e["file"][-11:]) for e in want["unexplained_errors"]] == [(2, "a/train.log")]
+    assert "s3cr3t-pw" not in want["unexplained_errors"][0]["text"]
+    files = _all_summaries(str(cluster), str(tmp_path / "sums"))
+    assert not any("s3cr3t-pw" in open(f).read() for f in files)
+    assert _comparable(_report(files)) == want
+    assert _comparable(_report([files[0], str(cluster / "b")]), "job") == want  # mixed with raw logs
+
+
+def test_a_range_worker_triage_sets_every_field_a_triage_has():
+    """_fresh_like builds a Triage without __init__ (forked workers share the compiled scanner): every attribute
+    __init__ sets must be set there too, or a field added on one branch is missing on the other."""
+    from ascend_doctor.triage import scan
+
+    t = Triage()
+    assert set(vars(scan._fresh_like(t))) == set(vars(t))

@@ -344,3 +344,147 @@ def test_cluster_directory_layout_names_nodes(tmp_path):
     assert lone["nodes"] == ["worker-0"]
     named = json.loads(run_cli("triage", str(tmp_path / "job"), "--node", "n1", "--format", "json").stdout)
     assert named["nodes"] == ["n1"]
+
+
+# ---- nothing dropped: unexplained error lines (issue 21, item 4) ----
+
+DRV = "[ERROR] DRV(2086,python3):2024-07-12-10:21:{s:02d}.520.037 halGetDeviceInfo failed, ret=107010"
+ACLNN = "RuntimeError: aclnnMatmulGetWorkspaceSize call failed"
+
+
+def test_every_unexplained_error_line_is_listed_once_with_file_and_line(tmp_path):
+    d = tmp_path / "job"
+    d.mkdir()
+    write(d / "worker_0.log", [NOISE, DRV.format(s=1), NOISE, DRV.format(s=2), "Traceback (most recent call last):",
+                               '  File "train.py", line 3, in <module>', ACLNN])
+    write(d / "worker_1.log", [NOISE, "Segmentation fault (core dumped)", "Aborted (core dumped)", NOISE, OOM])
+    data = json.loads(run_cli("triage", str(d), "--format", "json").stdout)
+    # the segfault is a known problem (PROCESS_SEGFAULT, data/kb/field_cases.json): explained, not listed again
+    assert sorted(p["id"] for p in data["problems"]) == ["PROCESS_SEGFAULT", "TORCH_NPU_OOM"]
+    got = [(e["file"].rsplit("/", 1)[-1], e["line"], e["count"]) for e in data["unexplained_errors"]]
+    assert got == [("worker_0.log", 2, 2), ("worker_0.log", 7, 1), ("worker_1.log", 3, 1)]
+    assert data["unexplained_total"] == 3 and data["unexplained_lines"] == 4
+    assert "halGetDeviceInfo failed" in data["unexplained_errors"][0]["text"]
+    text = run_cli("triage", str(d)).stdout
+    assert "Errors no known signature explains" in text and "worker_0.log:2 (×2): [ERROR] DRV" in text
+    assert ACLNN in text and "worker_1.log:3: Aborted (core dumped)" in text
+
+
+def test_torch_c10_error_lines_are_error_lines_and_its_warnings_are_not(tmp_path):
+    """torch_npu logs through c10 with a rank prefix and a glog-like level: `[rank1]:[E324 13:00:25.428 ...]`."""
+    err = ("[rank1]:[E324 13:00:25.428107952 compiler_depend.ts:634] To avoid data inconsistency, we are taking the "
+           "entire process down.")
+    warn = "[rank1]:[W324 13:00:25.428107952 compiler_depend.ts:634] ERROR count of the last window was reset"
+    data = triage_paths([write(tmp_path / "a.log", [NOISE, warn, err])]).to_json()
+    assert [(e["line"], e["text"]) for e in data["unexplained_errors"]] == [(3, err)]
+
+
+def test_no_known_problem_headline_counts_the_lines_not_recognised(tmp_path):
+    log = write(tmp_path / "a.log", [NOISE, DRV.format(s=1), ACLNN, NOISE])
+    proc = run_cli("triage", log)
+    assert proc.returncode == 0
+    assert "No known problem found in these logs; 2 error line(s) not recognised." in proc.stdout
+    assert run_cli("triage", log, "--fail-on", "unexplained").returncode == 1
+    clean = write(tmp_path / "b.log", [NOISE, NOISE])
+    assert run_cli("triage", clean, "--fail-on", "unexplained").returncode == 0
+    assert "No error-looking lines either." in run_cli("triage", clean).stdout
+
+
+def test_unexplained_lines_are_capped_and_counted(tmp_path):
+    lines = [f"[ERROR] APP(1,python):2024-07-12 odd thing {chr(65 + i % 26)}{chr(65 + i // 26)} happened"
+             for i in range(80)]
+    data = json.loads(run_cli("triage", write(tmp_path / "a.log", lines), "--format", "json").stdout)
+    assert len(data["unexplained_errors"]) == triage_mod.UNEXPLAINED_KEEP and data["unexplained_total"] == 80
+    text = run_cli("triage", str(tmp_path / "a.log")).stdout
+    assert "… and 60 more (--format json lists the first 50)" in text
+
+
+def test_an_explained_error_line_is_not_listed_again(tmp_path):
+    log = write(tmp_path / "a.log", [NOISE, "[ERROR] ME(1,1,python):2024-07-12-10:25:01.000.000 [x.cc:1] " + OOM])
+    data = json.loads(run_cli("triage", log, "--format", "json").stdout)
+    assert data["unexplained_errors"] == [] and data["unexplained_total"] == 0
+
+
+def test_parallel_ranges_list_the_same_unexplained_lines(tmp_path, monkeypatch):
+    lines = []
+    for i in range(30000):
+        lines.append(NOISE)
+        if i in (10, 12000, 29990):
+            lines.append(DRV.format(s=i % 60))
+        if i == 15000:
+            lines.append(ACLNN)
+    log = write(tmp_path / "worker_2.log", lines)
+    monkeypatch.setattr(triage_mod, "PARALLEL_MIN_BYTES", 1 << 30)
+    serial = triage_paths([log]).to_json()
+    monkeypatch.setattr(triage_mod, "PARALLEL_MIN_BYTES", 1 << 16)
+    monkeypatch.setattr(triage_mod.os, "cpu_count", lambda: 3)
+    parallel = triage_paths([log]).to_json()
+    for key in ("unexplained_errors", "unexplained_total", "unexplained_lines", "last_error_lines"):
+        assert parallel[key] == serial[key], key
+    assert [(e["line"], e["count"]) for e in serial["unexplained_errors"]] == [(12, 3), (15004, 1)]
+
+
+def test_parallel_ranges_read_peer_ids_from_the_same_first_lines(tmp_path, monkeypatch):
+    """A problem's ascend-fd ids come from its first PEER_LINES matched lines; a big file's ranges, scanned apart,
+    fold to the same ids (a later range's id seen past those lines is not added)."""
+    def cann(code):
+        return f"[ERROR] RUNTIME(11,python):2024-07-12-10:21:33.000.000 [x.cc:1] {code}: odd thing"
+
+    codes = {10: "EQ5501", 11: "EQ5501", 12: "EQ5501", 13: "EQ5501", 14: "EQ5501", 15: "EQ5501",
+             20000: "EQ5502", 20001: "EQ5502", 20002: "EQ5509"}
+    lines = []
+    for i in range(30000):
+        lines.append(NOISE)
+        if i in codes:
+            lines.append(cann(codes[i]))
+    log = write(tmp_path / "worker_2.log", lines)
+    monkeypatch.setattr(triage_mod, "PARALLEL_MIN_BYTES", 1 << 30)
+    serial = triage_paths([log]).to_json()
+    monkeypatch.setattr(triage_mod, "PARALLEL_MIN_BYTES", 1 << 16)
+    monkeypatch.setattr(triage_mod.os, "cpu_count", lambda: 3)
+    parallel = triage_paths([log]).to_json()
+    assert triage_mod.PEER_LINES == 8  # 6 lines of EQ5501, then 2 of EQ5502: EQ5509 is the 9th
+    assert serial["problems"][0]["ascend_fd"] == ["AISW_CANN_ERRCODE_Custom_EQ5501", "AISW_CANN_ERRCODE_Custom_EQ5502"]
+    assert parallel["problems"][0]["ascend_fd"] == serial["problems"][0]["ascend_fd"]
+
+
+# ---- honest places (issue 21, item 5) ----
+
+def test_first_and_last_are_by_time_across_files(tmp_path):
+    d = tmp_path / "msrun_log"
+    d.mkdir()
+    # worker_0 is read first, but its line is the latest; worker_1's last line is not the latest of all
+    write(d / "worker_0.log", [NOISE, EI0006.replace("10:25:05", "10:40:00")])
+    write(d / "worker_1.log", [EI0006.replace("10:25:05", "10:20:00"), NOISE, EI0006.replace("10:25:05", "10:30:00")])
+    [p] = [p for p in triage_paths([str(d)]).problems if p.signature.id == "HCCL_EI0006_SOCKET_TIMEOUT"]
+    assert (p.first.file.endswith("worker_1.log"), p.first.line, p.first.time) == (True, 1, "2024-07-12 10:20:00.104")
+    assert (p.last.file.endswith("worker_0.log"), p.last.line, p.last.time) == (True, 2, "2024-07-12 10:40:00.104")
+
+
+def test_paths_are_shown_as_they_open_from_where_triage_ran(tmp_path):
+    d = tmp_path / "job" / "msrun_log"
+    d.mkdir(parents=True)
+    write(d / "worker_3.log", [NOISE, OOM])
+    for arg, cwd in ((str(tmp_path / "job"), None), ("job", str(tmp_path)), ("./job/", str(tmp_path)),
+                     ("../job", str(tmp_path / "job"))):
+        data = json.loads(run_cli("triage", arg, "--format", "json", cwd=cwd).stdout)
+        shown = data["problems"][0]["first"]["file"]
+        assert os.path.isfile(os.path.join(cwd or os.getcwd(), shown)), (arg, shown)
+        assert data["problems"][0]["first"]["rank"] == "rank 3" and data["nodes"] == ["job"]
+
+
+def test_a_missing_input_is_a_warning_and_names_no_node(tmp_path):
+    (tmp_path / "node-a").mkdir()
+    good = write(tmp_path / "node-a" / "train.log", [NOISE, OOM])
+    proc = run_cli("triage", good, str(tmp_path / "gone" / "train.log"), "--format", "json")
+    assert proc.returncode == 1 and "gone/train.log: no such file" in proc.stderr
+    data = json.loads(proc.stdout)
+    assert data["nodes"] == ["node-a"]
+    assert run_cli("triage", str(tmp_path / "gone" / "train.log")).returncode == 2
+
+
+def test_a_line_of_another_level_is_not_an_unexplained_error(tmp_path):
+    log = write(tmp_path / "a.log", ["[INFO] HCCL(1,python):2024-07-12-10:21:33.512.118 [x.cc:1] getLastError: none",
+                                     "W0712 10:21:33.512118 1 x.cpp:1] retrying after RuntimeError: busy", ACLNN])
+    data = json.loads(run_cli("triage", log, "--format", "json").stdout)
+    assert [e["line"] for e in data["unexplained_errors"]] == [3]
