@@ -458,15 +458,23 @@ def _cached_origin(path: str) -> Optional[str]:
     return str(record.get("from") or "") or None
 
 
-_run_matrix: Optional[Matrix] = None
+_run_matrix: Optional[Tuple[tuple, Matrix]] = None
 
 
 def matrix_for_checks() -> Matrix:
-    """The matrix the checks judge with: `load_matrix()` once per process."""
+    """The matrix the checks judge with: `load_matrix()` once per process, and again only when the cached download
+    it reads is another file than last time (a `matrix update` or another cache directory since, in a program that
+    runs the doctor more than once)."""
     global _run_matrix
-    if _run_matrix is None:
-        _run_matrix = load_matrix()
-    return _run_matrix
+    path = cache_path()
+    try:
+        st = os.stat(path)
+        key: tuple = (path, st.st_mtime_ns, st.st_size, st.st_ino)
+    except OSError:
+        key = (path,)
+    if _run_matrix is None or _run_matrix[0] != key:
+        _run_matrix = (key, load_matrix())
+    return _run_matrix[1]
 
 
 def load_matrix(environ: Optional[dict] = None) -> Matrix:
