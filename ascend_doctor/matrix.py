@@ -376,6 +376,19 @@ class Matrix:
                 out.append(r)
         return sorted(out, key=lambda r: version_key(r["version"]), reverse=True)
 
+    def pythons_with_wheels(self, platform: Optional[str], minimum: Any = None) -> List[str]:
+        """The Pythons (major.minor, oldest first) that some final MindSpore release, `minimum` or later, has a
+        wheel for on `platform` (a release without rows for that platform counts with all of its rows)."""
+        out = set()
+        for r in self.mindspore_releases:
+            if r["release_kind"] not in ("final", "post"):
+                continue
+            if minimum is not None and version_key(r["version"]) < version_key(minimum):
+                continue
+            rows = [x for x in r["python"] if x["platform"] == platform] or r["python"]
+            out.update(p for x in rows for p in x["python"])
+        return sorted(out, key=version_key)
+
     def cudnn_for_cuda(self, cuda: Any) -> Optional[dict]:
         mm = major_minor(cuda)
         for r in self.data["cuda_cudnn"]:
