@@ -9,7 +9,8 @@ import argparse
 
 from ..cli import COMMANDS
 from ..errors import CliError, EXIT_FINDINGS, EXIT_OK
-from ..doctor import RunOptions, SelectionError, check_selection, evaluate, run_checks
+from ..checks import all_checks
+from ..doctor import RunOptions, Selection, SelectionError, check_selection, evaluate, run_checks
 from ..facts import Facts, FactsError
 from ..findings import FAIL, WARN, Report
 from ..i18n import N_, _
@@ -108,7 +109,27 @@ def rejudge(path: str, options: RunOptions) -> Report:
     return evaluate(facts, None, options, origin=origin)
 
 
+def require_a_check(report: Report, args) -> Report:
+    """A report of no finding at all says "healthy" about nothing: --only/--skip left no check that runs here
+    (`--skip '*'`, or `--only smoke` without --smoke). That is a selection to correct, said in one line (exit 2)."""
+    if report.findings:
+        return report
+    given = " ".join(f"{flag} {' '.join(patterns)}" for flag, patterns in (("--only", args.only), ("--skip", args.skip))
+                     if patterns)
+    selection = Selection(args.only, args.skip)
+    if not any(selection.includes(spec.id) for spec in all_checks()):
+        raise CliError(_("{options}: nothing was checked: the selection leaves no check to run").format(options=given))
+    if not getattr(args, "smoke", False) and selection.includes("smoke.train"):
+        raise CliError(_("{options}: nothing was checked: the smoke train (smoke.train) runs only with --smoke").format(
+            options=given))
+    raise CliError(_("{options}: nothing was checked: no selected check applies here").format(options=given or "check"))
+
+
 def produce_report(args):
+    return require_a_check(_produce_report(args), args)
+
+
+def _produce_report(args):
     options = run_options(args)
     reject_python_with_bundle(args)
     if getattr(args, "from_report", None):
