@@ -41,3 +41,14 @@ def test_help_lists_every_subcommand():
     assert proc.returncode == 0
     for name in COMMANDS:
         assert name in proc.stdout
+
+
+def test_lang_before_help_is_ascend_doctors_own_help_in_that_language():
+    """`--lang zh --help` printed check's help (the default command took the --lang and the --help)."""
+    top = run_cli("--help")
+    zh = run_cli("--lang", "zh", "--help")
+    assert zh.returncode == 0 and zh.stdout.startswith("用法：ascend-doctor [-h] [--version] COMMAND"), zh.stdout[:200]
+    assert "不带子命令时运行 `check`" in zh.stdout
+    assert run_cli("--lang=en", "--help").stdout == top.stdout and top.stdout.startswith("usage: ascend-doctor [-h]")
+    assert run_cli("--lang", "zh", "--version").stdout == run_cli("--version").stdout
+    assert run_cli("--lang", "zh", "--format", "json", "--help").stdout.startswith("用法：ascend-doctor check")
