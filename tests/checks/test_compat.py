@@ -298,3 +298,24 @@ def test_release_without_gpu_build_warns(matrix):
     f = check_cuda_mindspore(ctx_for(matrix, _facts(ms=_ms("2.5.0", flavour="gpu"), cuda=cuda)))
     assert f.status == "warn" and "no GPU (CUDA) build of MindSpore 2.5.0" in f.summary
     assert "2.10.0" in f.fix[-1]
+
+
+def test_version_lists_are_prose_not_python_lists():
+    """"expects a CANN compiler version in ['7.6', '7.7']": a Python repr printed into a sentence."""
+    import json
+    import re
+
+    from tests.helpers import run_cli
+    from tests.helpers.snapshot_reports import all_reports
+
+    proc = run_cli("matrix", "check", "--mindspore", "2.6.0", "--cann", "8.2.RC1")
+    assert "expects a CANN compiler version in 7.6, 7.7, but" in " ".join(proc.stdout.split())
+    assert "accepted_compilers: 7.6, 7.7 (from the matrix)" in proc.stdout
+    repr_of_a_list = re.compile(r"\[\[?'|\{'")
+    texts = [proc.stdout]
+    for report in all_reports().values():
+        texts.append(json.dumps(report.to_json()["findings"], ensure_ascii=False).replace('\\"', '"'))
+    assert not [m.group(0) for t in texts for m in [repr_of_a_list.search(t)] if m], "a Python repr in a report"
+    fw = [f.evidence["compatible_version_fw"] for r in all_reports().values() for f in r.findings
+          if isinstance(f.evidence.get("compatible_version_fw"), str) and "from" in f.evidence["compatible_version_fw"]]
+    assert fw and all(re.match(r"\[[\w.]+,[\w.]+\]", v) for v in fw), fw
