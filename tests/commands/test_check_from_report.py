@@ -72,8 +72,6 @@ def test_fix_script_from_a_report_uses_todays_verdicts(tmp_path, capsys):
 
 def test_a_missing_report_is_said_to_be_missing(tmp_path):
     """`--from-report missing.json` said "cannot read (not a regular file)"."""
-    from tests.helpers import run_cli
-
     proc = run_cli("check", "--from-report", str(tmp_path / "missing.json"))
     assert (proc.returncode, proc.stderr) == (
         2, f"ascend-doctor: error: {tmp_path / 'missing.json'}: cannot read (No such file or directory)\n")
