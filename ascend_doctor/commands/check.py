@@ -66,12 +66,26 @@ def register(sub) -> None:
     p.set_defaults(func=run)
 
 
+def require_a_check(args) -> None:
+    """A selection that runs no check would end in "0 pass, 0 skipped — healthy" about nothing: `--skip '*'`, or
+    `--only smoke` without --smoke (the smoke train runs only when asked). One line, exit 2, before any probing."""
+    selected = [spec.id for spec in all_checks() if Selection(args.only, args.skip).includes(spec.id)]
+    given = " ".join(f"{flag} {' '.join(patterns)}" for flag, patterns in (("--only", args.only), ("--skip", args.skip))
+                     if patterns)
+    if not selected:
+        raise CliError(_("{options}: nothing was checked: the selection leaves no check to run").format(options=given))
+    if not getattr(args, "smoke", False) and selected == ["smoke.train"]:
+        raise CliError(_("{options}: nothing was checked: the smoke train (smoke.train) runs only with --smoke").format(
+            options=given))
+
+
 def run_options(args) -> RunOptions:
     require_positive_seconds("--timeout", args.timeout)
     try:
         check_selection(args.only, args.skip)
     except SelectionError as exc:
         raise CliError(str(exc)) from None
+    require_a_check(args)
     extra = {k: getattr(args, k) for k in ("smoke", "device", "device_id", "baseline") if hasattr(args, k)}
     if getattr(args, "smoke", False):
         from .smoke import smoke_options
@@ -109,27 +123,7 @@ def rejudge(path: str, options: RunOptions) -> Report:
     return evaluate(facts, None, options, origin=origin)
 
 
-def require_a_check(report: Report, args) -> Report:
-    """A report of no finding at all says "healthy" about nothing: --only/--skip left no check that runs here
-    (`--skip '*'`, or `--only smoke` without --smoke). That is a selection to correct, said in one line (exit 2)."""
-    if report.findings:
-        return report
-    given = " ".join(f"{flag} {' '.join(patterns)}" for flag, patterns in (("--only", args.only), ("--skip", args.skip))
-                     if patterns)
-    selection = Selection(args.only, args.skip)
-    if not any(selection.includes(spec.id) for spec in all_checks()):
-        raise CliError(_("{options}: nothing was checked: the selection leaves no check to run").format(options=given))
-    if not getattr(args, "smoke", False) and selection.includes("smoke.train"):
-        raise CliError(_("{options}: nothing was checked: the smoke train (smoke.train) runs only with --smoke").format(
-            options=given))
-    raise CliError(_("{options}: nothing was checked: no selected check applies here").format(options=given or "check"))
-
-
 def produce_report(args):
-    return require_a_check(_produce_report(args), args)
-
-
-def _produce_report(args):
     options = run_options(args)
     reject_python_with_bundle(args)
     if getattr(args, "from_report", None):

@@ -23,7 +23,7 @@ from ..process import kill_running
 from ..probes.launch import probe_launch, safe_node_name
 from ..redact import redact_report
 from ..render import render
-from .check import add_report_arguments, require_a_check, run_options
+from .check import add_report_arguments, run_options
 from .common import (
     Progress, live_host, opened_bundle, reject_python_with_bundle, report_color, require_positive_seconds,
     write_output,
@@ -184,7 +184,7 @@ def run(args) -> int:
         except OSError as exc:
             raise CliError(_("--report-dir {path}: cannot create ({reason})").format(
                 path=args.report_dir, reason=exc.strerror or exc)) from None
-    report = require_a_check(produce_preflight_report(args, started), args)
+    report = produce_preflight_report(args, started)
     if args.report_dir:
         base = os.path.join(args.report_dir, node_name(report))
         for fmt in also:
