@@ -264,7 +264,7 @@ def _broken_finding(fid, title, res, run: SmokeRun, kb, stderr_lines) -> Finding
         what = sentences(what, _("Operators ATC could not convert for this SoC: {operators}.").format(
             operators=", ".join(res.data["unsupported_ops"])))
     evidence: Dict[str, object] = {"stage": stage, "device": run.device}
-    evidence.update({k: v for k, v in res.data.items() if k not in ("traceback",)})
+    evidence.update({k: v for k, v in res.data.items() if k not in ("traceback", "python")})  # python: no_wheel_reason
     if res.error and res.status == FAILED:
         evidence["error"] = [l for l in error_lines if l.strip() and not _RULE.match(l)][:6]
     if shown:
@@ -287,6 +287,7 @@ def _broken_finding(fid, title, res, run: SmokeRun, kb, stderr_lines) -> Finding
         if stage == "import" and "No module named 'mindspore'" in (res.error or "") else None
     if no_wheel:  # nothing to install in this Python: the smoke could not run here, which is no verdict on the stack
         why, pythons = no_wheel
+        evidence["python"] = res.data["python"]
         return Finding(fid, ERROR, _("Smoke not run: {reason}").format(reason=why),
                        summary=sentences(_("MindSpore is not installed in this Python, and PyPI has no wheel of it "
                                            "for this Python, so the smoke train could not run here."),
