@@ -178,6 +178,9 @@ def _why_not_an_archive(archive: str) -> str:
                                                                                         expected=_(EXPECTED_BUNDLE))
     for offset, magic, name, mode in _MAGIC:
         if head[offset:offset + len(magic)] == magic:
+            if name != "tar" and _unpacks_to_no_tar(archive, name):
+                return _("{archive}: {kind} data that holds no tar archive (it unpacks to something else); "
+                         "{expected}").format(archive=archive, kind=name, expected=_(EXPECTED_BUNDLE))
             try:
                 tarfile.open(archive, mode).close()
                 reason = _("unreadable")
@@ -187,6 +190,33 @@ def _why_not_an_archive(archive: str) -> str:
                 archive=archive, kind=name, reason=reason, expected=_(EXPECTED_BUNDLE))
     return _("{archive}: not a readable tar archive (neither gzip, bzip2, xz nor tar data); {expected}").format(
         archive=archive, expected=_(EXPECTED_BUNDLE))
+
+
+def _unpacks_to_no_tar(archive: str, kind: str) -> bool:
+    """Whether the compressed file is sound as far as its first 512 unpacked bytes go, and those are no tar header:
+    a whole .gz of a text file is that, a cut or damaged one is not (its reading fails first)."""
+    import tarfile
+
+    try:
+        if kind == "gzip":
+            import gzip as module
+        elif kind == "bzip2":
+            import bz2 as module
+        else:
+            import lzma as module
+        with module.open(archive, "rb") as fh:
+            block = fh.read(tarfile.BLOCKSIZE)
+    except (ImportError, *_corrupt_errors()):
+        return False
+    if len(block) < tarfile.BLOCKSIZE:
+        return True  # the whole stream unpacked (a cut one raises EOFError) to less than one tar block
+    try:
+        tarfile.TarInfo.frombuf(block, tarfile.ENCODING, "surrogateescape")
+    except tarfile.EOFHeaderError:  # a tar archive ends in zero blocks: an empty one is still a tar archive
+        return False
+    except tarfile.HeaderError:
+        return True
+    return False
 
 
 def _one_line(exc: BaseException) -> str:

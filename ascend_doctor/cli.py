@@ -261,6 +261,13 @@ def _with_default_command(argv: List[str]) -> List[str]:
     first = argv[0]
     if first in ("-h", "--help", "--version") or first in COMMANDS:
         return argv
+    # `--lang zh --help`: the help of ascend-doctor itself, in that language (_early_language read --lang), not
+    # check's help; the top-level parser has no --lang, so it is taken off
+    rest = argv
+    while rest and (rest[0] == "--lang" or rest[0].startswith("--lang=")):
+        rest = rest[2:] if rest[0] == "--lang" else rest[1:]
+    if rest and rest[0] in ("-h", "--help", "--version"):
+        return rest
     if first.startswith("-"):
         return ["check"] + argv
     return argv
@@ -293,10 +300,10 @@ def error_line(reason: str) -> str:
 
 
 def main(argv: Optional[List[str]] = None) -> int:
-    argv = list(sys.argv[1:] if argv is None else argv)
-    argv = _with_default_command(argv)
+    given = list(sys.argv[1:] if argv is None else argv)
+    argv = _with_default_command(given)
     try:
-        _early_language(argv)
+        _early_language(given)
         parser = build_parser(argv[0] if argv and argv[0] in COMMANDS else None)
         args = parser.parse_args(argv)
         _choose_language(args)

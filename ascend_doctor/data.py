@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 from typing import Any, Dict, List
 
 _PKG_DIR = os.path.dirname(os.path.abspath(__file__))
@@ -38,7 +39,8 @@ def data_path(name: str) -> str:
 def load_json_file(path: str, expected: str = "JSON") -> Any:
     """Parse a JSON file, or raise DataError with one line naming the file and what was expected."""
     try:
-        if not os.path.isfile(path):  # a FIFO or a device would block or never end
+        # a FIFO or a device would block or never end; a missing or unreadable file says why (the stat's error)
+        if not stat.S_ISREG(os.stat(path).st_mode):
             raise OSError(0, "not a regular file")
         with open(path, "r", encoding="utf-8") as fh:
             return json.load(fh)

@@ -304,7 +304,9 @@ def ask_python(exe: str, why: str, timeout: float = 20.0) -> PythonInfo:
         return failed(phrases.FILE_MISSING)
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME")}
     try:
-        proc = run_captured([exe, "-c", _ASK_PYTHON], timeout, env=env)
+        # the script on stdin ("-"), not on the command line: a program that is no Python but echoes its arguments
+        # (/bin/ls: "cannot access '-'") must not print the script into the one-line error
+        proc = run_captured([exe, "-"], timeout, env=env, stdin=_ASK_PYTHON.encode())
     except OSError as exc:
         return failed(phrases.PYTHON_CANNOT_RUN, reason=os_text(exc))
     if proc.timed_out:

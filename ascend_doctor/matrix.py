@@ -379,6 +379,19 @@ class Matrix:
                 out.append(r)
         return sorted(out, key=lambda r: version_key(r["version"]), reverse=True)
 
+    def pythons_with_wheels(self, platform: Optional[str], minimum: Any = None) -> List[str]:
+        """The Pythons (major.minor, oldest first) that some final MindSpore release, `minimum` or later, has a
+        wheel for on `platform` (a release without rows for that platform counts with all of its rows)."""
+        out = set()
+        for r in self.mindspore_releases:
+            if r["release_kind"] not in ("final", "post"):
+                continue
+            if minimum is not None and version_key(r["version"]) < version_key(minimum):
+                continue
+            rows = [x for x in r["python"] if x["platform"] == platform] or r["python"]
+            out.update(p for x in rows for p in x["python"])
+        return sorted(out, key=version_key)
+
     def cudnn_for_cuda(self, cuda: Any, mindspore: Any = None) -> Optional[dict]:
         """The cuDNN the install guide pairs with this CUDA: the guide of that MindSpore release when it has one,
         else the matrix's cuda_cudnn table."""
@@ -559,15 +572,23 @@ def _cached_origin(path: str) -> Optional[str]:
     return str(record.get("from") or "") or None
 
 
-_run_matrix: Optional[Matrix] = None
+_run_matrix: Optional[Tuple[tuple, Matrix]] = None
 
 
 def matrix_for_checks() -> Matrix:
-    """The matrix the checks judge with: `load_matrix()` once per process."""
+    """The matrix the checks judge with: `load_matrix()` once per process, and again only when the cached download
+    it reads is another file than last time (a `matrix update` or another cache directory since, in a program that
+    runs the doctor more than once)."""
     global _run_matrix
-    if _run_matrix is None:
-        _run_matrix = load_matrix()
-    return _run_matrix
+    path = cache_path()
+    try:
+        st = os.stat(path)
+        key: tuple = (path, st.st_mtime_ns, st.st_size, st.st_ino)
+    except OSError:
+        key = (path,)
+    if _run_matrix is None or _run_matrix[0] != key:
+        _run_matrix = (key, load_matrix())
+    return _run_matrix[1]
 
 
 def load_matrix(environ: Optional[dict] = None) -> Matrix:

@@ -173,14 +173,22 @@ class Captured:
 
 
 def run_captured(argv: Sequence[str], timeout: float, env: Optional[Dict[str, str]] = None,
-                 limit: int = MAX_COMMAND_OUTPUT) -> Captured:
+                 limit: int = MAX_COMMAND_OUTPUT, stdin: Optional[bytes] = None) -> Captured:
     """Run a command to its end or its timeout, whichever comes first; its group is killed at the timeout,
-    and on Ctrl-C / SIGTERM while waiting (then the exception goes on). Raises what Popen raises."""
+    and on Ctrl-C / SIGTERM while waiting (then the exception goes on). Raises what Popen raises. `stdin`: a few
+    bytes (less than a pipe holds) for its standard input, else it has none."""
     import subprocess
 
     start = time.monotonic()
-    proc = start_session(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    proc = start_session(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
+                         stdin=subprocess.DEVNULL if stdin is None else subprocess.PIPE)
     track(proc)
+    if stdin is not None:
+        try:  # within the pipe's buffer: written at once, whether the command reads it or not
+            proc.stdin.write(stdin)
+            proc.stdin.close()
+        except OSError:  # it exited already (BrokenPipeError)
+            pass
     out, err = CappedReader(proc.stdout, limit), CappedReader(proc.stderr, limit)
     timed_out = False
     try:

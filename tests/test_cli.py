@@ -41,3 +41,31 @@ def test_help_lists_every_subcommand():
     assert proc.returncode == 0
     for name in COMMANDS:
         assert name in proc.stdout
+
+
+def test_lang_before_help_is_ascend_doctors_own_help_in_that_language():
+    """`--lang zh --help` printed check's help (the default command took the --lang and the --help)."""
+    top = run_cli("--help")
+    zh = run_cli("--lang", "zh", "--help")
+    assert zh.returncode == 0 and zh.stdout.startswith("用法：ascend-doctor [-h] [--version] COMMAND"), zh.stdout[:200]
+    assert "不带子命令时运行 `check`" in zh.stdout
+    assert run_cli("--lang=en", "--help").stdout == top.stdout and top.stdout.startswith("usage: ascend-doctor [-h]")
+    assert run_cli("--lang", "zh", "--version").stdout == run_cli("--version").stdout
+    assert run_cli("--lang", "zh", "--format", "json", "--help").stdout.startswith("用法：ascend-doctor check")
+
+
+@pytest.mark.parametrize("args", [
+    ("check", "--bundle", "tests/fixtures/a2_env_not_sourced", "--no-color"),
+    ("check", "--bundle", "tests/fixtures/a2_env_not_sourced", "--lang", "zh", "--only", "install"),
+    ("--lang", "zh", "--help"),
+    ("matrix", "show", "--cann", "8.0.RC3"),
+    ("rank-table", "/dev/stdin"),
+    ("check", "--from-report", "missing.json"),
+    ("explain", "no-such-id"),
+])
+def test_the_in_process_run_of_the_suite_is_the_process_run(args):
+    """tests.helpers.run_cli calls main() in the test's process: what it gives back is what a real
+    `python -m ascend_doctor` gives (exit code, stdout, stderr), so the suite tests what users run."""
+    kw = {"input": '{"version": "1.0"}'} if "/dev/stdin" in args else {}
+    inside, child = run_cli(*args, **kw), run_cli(*args, process=True, **kw)
+    assert (inside.returncode, inside.stdout, inside.stderr) == (child.returncode, child.stdout, child.stderr)

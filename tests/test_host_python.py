@@ -72,6 +72,14 @@ def test_an_unusable_python_is_one_line_exit_2(tmp_path, what, expect):
         assert expect in proc.stderr and len(proc.stderr.strip().splitlines()) == 1, proc.stderr
 
 
+def test_a_program_that_echoes_its_arguments_does_not_print_the_probe_script():
+    """`--python /bin/ls`: ls names what it was given; the one line must not carry the doctor's probe script."""
+    proc = run_cli("check", "--python", "/bin/ls")
+    assert proc.returncode == 2 and len(proc.stderr.strip().splitlines()) == 1, proc.stderr
+    assert "not a working Python interpreter (exit 2: /bin/ls: cannot access '-'" in proc.stderr
+    assert "import" not in proc.stderr and "sys" not in proc.stderr
+
+
 def test_python_and_bundle_are_exclusive(bare_venv):
     proc = run_cli("check", "--bundle", os.path.join(FIXTURES, "a2_healthy"), "--python", str(bare_venv / "bin/python"))
     assert proc.returncode == 2 and "--bundle" in proc.stderr

@@ -47,10 +47,8 @@ def _by(matrix, row: dict, cann: str) -> str:
     return "; ".join(dict.fromkeys(b for c in named for b in c["by"]))
 
 
-def where_to_get(matrix, row: dict, translated: bool = True) -> str:
-    """Where the release comes from; `translated=False` inside a fix's step, which stays as written."""
-    if not translated:
-        return "on PyPI" if matrix.on_pypi(row) else f"not on PyPI (download it from {DOWNLOAD_PAGE})"
+def where_to_get(matrix, row: dict) -> str:
+    """Where the release comes from, in the run's language."""
     return _("on PyPI") if matrix.on_pypi(row) else _("not on PyPI (download it from {url})").format(url=DOWNLOAD_PAGE)
 
 
@@ -87,8 +85,9 @@ def advise_mindspore(matrix, facts, cann_release: Optional[str], compiler: Optio
             advice.upgrade = _(
                 "{step}   # the newest published pairing ({sources}); its driver: ascend-doctor matrix show --cann "
                 "{cann}").format(
-                step=f"or upgrade CANN: install CANN {cann['cann']} (toolkit + kernels), `source <install>/set_env.sh`, "
-                     f"then MindSpore {ms_row['version']} ({where_to_get(matrix, ms_row, translated=False)})",
+                step=_("or upgrade CANN: install CANN {cann} (toolkit + kernels), `source <install>/set_env.sh`, then "
+                       "MindSpore {version} ({where})").format(cann=cann["cann"], version=ms_row["version"],
+                                                               where=where_to_get(matrix, ms_row)),
                 sources="; ".join(cann["by"]), cann=cann["cann"])
             advice.fix.append(advice.upgrade)
     return advice

@@ -46,6 +46,17 @@ TITLES = {
 _ARCH_PLATFORM = {"x86_64": "linux-x86_64", "amd64": "linux-x86_64", "aarch64": "linux-aarch64", "arm64": "linux-aarch64"}
 
 
+def _listed(values) -> str:
+    """Versions as prose, never Python's repr: ['7.6', '7.7'] -> '7.6, 7.7'; {'ascend': '7.3'} -> 'ascend 7.3';
+    version.info ranges [['7.0.0', '7.5.99']] -> '[7.0.0,7.5.99]' (as the file writes them)."""
+    if isinstance(values, dict):
+        return ", ".join(f"{k} {v}" for k, v in values.items())
+    items = list(values)
+    if items and all(isinstance(v, (list, tuple)) and len(v) == 2 for v in items):
+        return ",".join(f"[{a},{b}]" for a, b in items)
+    return ", ".join(str(v) for v in items)
+
+
 def _matrix_info(ctx) -> str:
     info = ctx.matrix.info()
     return f"{info['version']} ({lookup(info['source'])})"  # "bundled" is a word, a path stays as it is
@@ -173,7 +184,7 @@ def check_mindspore_cann(ctx):
         accepted, accepted_from = [], None
     if row:
         evidence["matrix_row"] = _("MindSpore {version}: checker accepts {accepted}, reads {file} [{source}]").format(
-            version=row["version"], accepted=row["checker"]["accepted_compilers"], file=row["checker"]["file_read"],
+            version=row["version"], accepted=_listed(row["checker"]["accepted_compilers"]), file=row["checker"]["file_read"],
             source=matrix.describe_source(row["checker"]["source"]))
         if ms.accepted_cann and sorted(ms.accepted_cann) != sorted(row["checker"]["accepted_compilers"]):
             evidence["note"] = _("the installed MindSpore's list differs from the matrix row; the installed list decides")
@@ -197,7 +208,7 @@ def check_mindspore_cann(ctx):
                            evidence, [_("ascend-doctor matrix update --url <newer matrix URL>   # if a newer matrix exists"),
                                       _("python -c 'import mindspore; mindspore.run_check()'   # MindSpore's own check")],
                            "P07")
-    evidence["accepted_compilers"] = _("{values} (from {source})").format(values=accepted, source=accepted_from)
+    evidence["accepted_compilers"] = _("{values} (from {source})").format(values=_listed(accepted), source=accepted_from)
     candidates = matrix.cann_candidates(ms.version) if row else []
     disagree = [c for c in candidates if c["accepted"] is False]
     if disagree:
@@ -207,7 +218,7 @@ def check_mindspore_cann(ctx):
                                                    source=matrix.describe_source(n["source"]))
             for c in disagree for n in c["named_by"]]
     if row and row.get("notes"):
-        evidence["matrix_notes"] = row["notes"]
+        evidence["matrix_notes"] = [lookup(note) for note in row["notes"]]  # data texts, catalogued
     if mm in accepted:
         named = [c for c in candidates if c["cann"] and release_matches(inst.release or "", c["cann"])]
         extra = ""
@@ -243,7 +254,7 @@ def check_mindspore_cann(ctx):
                                     "{root} has compiler {compiler} ({major_minor}).") if not is_planned(ctx.facts) else
                                   _("MindSpore {version} expects a CANN compiler version in {accepted}, but {cann} "
                                     "has compiler {compiler} ({major_minor}).")).format(
-                                       version=ms.version, accepted=accepted, cann=rel, root=inst.root,
+                                       version=ms.version, accepted=_listed(accepted), cann=rel, root=inst.root,
                                        compiler=compiler, major_minor=mm),
                                  _("MindSpore only prints a warning at import; jobs then fail later with errors that do "
                                    "not name the version mismatch.")),
@@ -427,9 +438,10 @@ def check_driver_firmware(ctx):
         drv_ranges, drv_from = s["compatible_version_drv"], _("matrix sample of firmware {version} [{source}]").format(
             version=s["version"], source=matrix.describe_source(s["source"]))
     evidence = {"driver": drv.version, "firmware": fw.version,
-                "compatible_version_fw": _("{values} (from {source})").format(values=fw_ranges, source=fw_from)
+                "compatible_version_fw": _("{values} (from {source})").format(values=_listed(fw_ranges), source=fw_from)
                 if fw_ranges else _("unknown"),
-                "compatible_version_drv": _("{values} (from {source})").format(values=drv_ranges, source=drv_from)
+                "compatible_version_drv": _("{values} (from {source})").format(values=_listed(drv_ranges),
+                                                                                source=drv_from)
                 if drv_ranges else _("unknown"),
                 "rule": _("Huawei DCMI: firmware >= '6.4.'; then firmware in a driver range, or driver in a firmware "
                           "range; byte-wise compare after cutting to the bound's length (hicann/driver "
@@ -619,8 +631,8 @@ def check_cuda_mindspore(ctx):
     checker = (gpu.get("cuda_checker") or {}).get("value", [])
     disputed = [d["cuda"] for d in gpu.get("disputed", [])]
     evidence["matrix_row"] = _("MindSpore {version}: GPU builds for CUDA {builds}; checker accepts {accepted} "
-                               "[{source}]").format(version=row["version"], builds=built or _("none listed"),
-                                                    accepted=checker, source=matrix.describe_source(
+                               "[{source}]").format(version=row["version"], builds=_listed(built) or _("none listed"),
+                                                    accepted=_listed(checker), source=matrix.describe_source(
                                                         (gpu.get("cuda_checker") or {}).get("source", [])))
     if disputed:
         evidence["sources_disagree"] = [
@@ -841,7 +853,7 @@ def check_custom_ops_cann(ctx):
                                    "the custom operators with."), {"custom_ops_built_with": built})
     mm = major_minor(inst.compiler_version)
     evidence = {"mindspore": ms.version, "cann_judged": _describe_install(inst), "why_this_cann": why,
-                "custom_ops_built_with": _("{values} (from {source})").format(values=built, source=built_from),
+                "custom_ops_built_with": _("{values} (from {source})").format(values=_listed(built), source=built_from),
                 "matrix": _matrix_info(ctx)}
     differ = {d: v for d, v in built.items() if major_minor(v) != mm}
     if not differ:

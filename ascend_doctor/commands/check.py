@@ -9,7 +9,8 @@ import argparse
 
 from ..cli import COMMANDS
 from ..errors import CliError, EXIT_FINDINGS, EXIT_OK
-from ..doctor import RunOptions, SelectionError, check_selection, evaluate, run_checks
+from ..checks import all_checks
+from ..doctor import RunOptions, Selection, SelectionError, check_selection, evaluate, run_checks
 from ..facts import Facts, FactsError
 from ..findings import FAIL, WARN, Report
 from ..i18n import N_, _
@@ -65,12 +66,26 @@ def register(sub) -> None:
     p.set_defaults(func=run)
 
 
+def require_a_check(args) -> None:
+    """A selection that runs no check would end in "0 pass, 0 skipped — healthy" about nothing: `--skip '*'`, or
+    `--only smoke` without --smoke (the smoke train runs only when asked). One line, exit 2, before any probing."""
+    selected = [spec.id for spec in all_checks() if Selection(args.only, args.skip).includes(spec.id)]
+    given = " ".join(f"{flag} {' '.join(patterns)}" for flag, patterns in (("--only", args.only), ("--skip", args.skip))
+                     if patterns)
+    if not selected:
+        raise CliError(_("{options}: nothing was checked: the selection leaves no check to run").format(options=given))
+    if not getattr(args, "smoke", False) and selected == ["smoke.train"]:
+        raise CliError(_("{options}: nothing was checked: the smoke train (smoke.train) runs only with --smoke").format(
+            options=given))
+
+
 def run_options(args) -> RunOptions:
     require_positive_seconds("--timeout", args.timeout)
     try:
         check_selection(args.only, args.skip)
     except SelectionError as exc:
         raise CliError(str(exc)) from None
+    require_a_check(args)
     extra = {k: getattr(args, k) for k in ("smoke", "device", "device_id", "baseline") if hasattr(args, k)}
     if getattr(args, "smoke", False):
         from .smoke import smoke_options

@@ -268,7 +268,7 @@ def _render_show(matrix, args, result: Dict[str, Any], width: int) -> str:
             out += ["", _table(gpu, ["GPU", "CUDA", _("source")], width)]
         for note in s["notes"]:
             out.append("")
-            out.extend(wrap(_("note: {note}").format(note=note), width, "", "  "))
+            out.extend(wrap(_("note: {note}").format(note=lookup(note)), width, "", "  "))  # a data text, catalogued
         return "\n".join(out + refs.lines(width)) + "\n"
     if args.cann is not None:
         out.extend(wrap(_("CANN {release}: compiler version {compiler} ({confidence}; {basis})").format(

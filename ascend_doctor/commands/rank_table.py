@@ -15,7 +15,7 @@ from typing import Dict, List, Optional
 from ..cli import COMMANDS
 from ..errors import CliError, EXIT_FINDINGS, EXIT_OK
 from ..checks._node import KNOWN_FAMILIES, node_family
-from ..findings import FAIL, SEVERITY, WARN, Finding
+from ..findings import ERROR, FAIL, PASS, SEVERITY, SKIP, WARN, Finding
 from ..host import HostError, LiveHost
 from ..i18n import N_, _, get_lang
 from ..i18n_text import localized
@@ -31,6 +31,8 @@ SCHEMA = "ascend-doctor.rank-table/2"
 # The checks that judge the table against a node, in the order they are shown.
 NODE_CHECKS = ("rank_table.this_node", "rank_table.device_ips", "rank_table.device_nics")
 # The verdict as the JSON says it (an enum) and as the text shows it (words).
+# The status tag of a node check line ("[ PASS]": upper case, unlike a report's "[   ok]"), in the run's language.
+NODE_TAGS = {FAIL: N_("FAIL"), ERROR: N_("ERROR"), WARN: N_("WARN"), PASS: N_("PASS"), SKIP: N_("SKIP")}
 VERDICT_WORDS = {"invalid": N_("invalid"), "valid, with warnings": N_("valid, with warnings"), "valid": N_("valid")}
 
 
@@ -165,7 +167,8 @@ def render_text(args, table, counts: Dict[str, int], verdict: str, findings: Lis
         lines.append(_("against this machine:") if node["kind"] == "live" else
                      _("against snapshot of {name}:").format(name=node["name"]))
         for f in findings:
-            lines.append(f"  [{f.status.upper():>5}] {f.title}: {f.summary}")
+            line = _("{label}: {value}").format(label=f.title, value=f.summary)
+            lines.append(f"  [{pad(_(NODE_TAGS[f.status]), 5, '>')}] {line}")
             for step in f.fix if f.is_problem else []:
                 lines.append("          " + _("fix: {step}").format(step=step))
     shown_verdict = _(VERDICT_WORDS[verdict])

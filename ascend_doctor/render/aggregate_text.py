@@ -90,13 +90,18 @@ def render_aggregate_text(result: Dict[str, Any]) -> str:
     from .common import severity_tag
     out = []
     total = result["nodes_total"]
-    if result["verdict"] == "ok":
+    unreadable = len(result.get("unreadable") or [])
+    if unreadable:  # "9 node reports" would count the 5 files that could not be read as reports
+        head = ngettext("ascend-doctor aggregate: PROBLEMS — {count} node report read, {unreadable} unreadable",
+                        "ascend-doctor aggregate: PROBLEMS — {count} node reports read, {unreadable} unreadable",
+                        total - unreadable)
+    elif result["verdict"] == "ok":
         head = ngettext("ascend-doctor aggregate: OK — {count} node report",
                         "ascend-doctor aggregate: OK — {count} node reports", total)
     else:
         head = ngettext("ascend-doctor aggregate: PROBLEMS — {count} node report",
                         "ascend-doctor aggregate: PROBLEMS — {count} node reports", total)
-    out.append(head.format(count=total))
+    out.append(head.format(count=total - unreadable, unreadable=unreadable))
     for p in result["problems"]:
         out.append(f"  - {p}")
     fix_label = _("fix: {step}")

@@ -119,6 +119,8 @@ class Smoke:
             where = _where(exc)
             if where and not where.startswith(os.path.abspath(__file__)):  # our own frame says nothing
                 data["where"] = where
+            if name == "import":  # which Python could not import it (the parent tells whether it has a wheel)
+                data["python"] = sys.version.split()[0]
         msg = {"event": "end", "stage": name, "status": status, "ms": int((time.monotonic() - t0) * 1000)}
         msg.update(data)
         if error:
@@ -146,8 +148,8 @@ class Smoke:
     def stage_import(self):
         if "missing_mindspore" in self.faults:
             raise ModuleNotFoundError("No module named 'mindspore'", name="mindspore")
+        import mindspore as ms  # first: without MindSpore (which needs NumPy) the error names MindSpore
         import numpy as np
-        import mindspore as ms
 
         self.np, self.ms = np, ms
         return {"version": getattr(ms, "__version__", None), "location": os.path.dirname(ms.__file__),

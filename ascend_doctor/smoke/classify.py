@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 
-from ..findings import FAIL, PASS, SKIP, WARN, Finding
+from ..findings import ERROR, FAIL, PASS, SKIP, WARN, Finding
 from ..i18n import N_, _, get_lang, lookup, sentences
 from .runner import CRASHED, FAILED, HUNG, NOT_RUN, SKIPPED, SmokeRun
 
@@ -106,6 +106,48 @@ _FRAME = re.compile(r'^\s+File "')
 _LOG_PREFIX = re.compile(r"^\[(\w+)\] [A-Z_]+\([^)]*\):\S+ ")
 _RETRY = re.compile(r"retry\(\d+/\d+\)")
 _NO_MINDSPORE = re.compile(r"No module named '?mindspore'?(?![.\w])")
+
+
+# The oldest MindSpore the smoke supports: setup.cfg's smoke extra asks for mindspore>=2.7 (a test keeps them equal).
+SMOKE_MINDSPORE_MINIMUM = "2.7"
+
+
+def _python_range(pythons: Sequence[str]) -> str:
+    """'3.9–3.12' for consecutive minor versions of one major, else '3.8, 3.10'."""
+    parts = [tuple(int(x) for x in p.split(".")[:2]) for p in pythons]
+    if len(parts) > 1 and all(b == (a[0], a[1] + 1) for a, b in zip(parts, parts[1:])):
+        return f"{pythons[0]}–{pythons[-1]}"
+    return ", ".join(pythons)
+
+
+def no_wheel_reason(python: Optional[str], platform: Optional[str] = None) -> Optional[Tuple[str, str]]:
+    """(why, the Pythons that have one) when no MindSpore release the smoke supports has a wheel for `python` (a
+    version, '3.13.0') on `platform` (default this machine's), per the matrix's PyPI and release-list rows; None
+    when one has, or it cannot be told."""
+    from ..versions import python_major_minor
+
+    mm = python_major_minor(python) if python else None
+    if not mm:
+        return None
+    if platform is None:
+        import os
+
+        from ..checks._recommend import _ARCH_PLATFORM
+
+        platform = _ARCH_PLATFORM.get(os.uname().machine.lower())
+    from ..matrix import matrix_for_checks
+
+    matrix = matrix_for_checks()
+    supported = matrix.pythons_with_wheels(platform, SMOKE_MINDSPORE_MINIMUM)
+    if not supported or mm in supported:
+        return None
+    pythons = _python_range(supported)
+    if mm in matrix.pythons_with_wheels(platform):  # older releases had one (3.8: 2.0.0 ... 2.3.1)
+        why = _("no wheel of MindSpore {minimum} or later for Python {python}; {pythons} have one").format(
+            minimum=SMOKE_MINDSPORE_MINIMUM, python=mm, pythons=pythons)
+    else:
+        why = _("no MindSpore wheel for Python {python}; {pythons} have one").format(python=mm, pythons=pythons)
+    return why, pythons
 
 
 def useful_stderr_lines(text: str, keep: Iterable[str] = (), limit: int = 12, warnings: bool = False) -> List[str]:
@@ -222,7 +264,7 @@ def _broken_finding(fid, title, res, run: SmokeRun, kb, stderr_lines) -> Finding
         what = sentences(what, _("Operators ATC could not convert for this SoC: {operators}.").format(
             operators=", ".join(res.data["unsupported_ops"])))
     evidence: Dict[str, object] = {"stage": stage, "device": run.device}
-    evidence.update({k: v for k, v in res.data.items() if k not in ("traceback",)})
+    evidence.update({k: v for k, v in res.data.items() if k not in ("traceback", "python")})  # python: no_wheel_reason
     if res.error and res.status == FAILED:
         evidence["error"] = [l for l in error_lines if l.strip() and not _RULE.match(l)][:6]
     if shown:
@@ -241,6 +283,20 @@ def _broken_finding(fid, title, res, run: SmokeRun, kb, stderr_lines) -> Finding
             # steps naming an API the MindSpore that ran does not have are left out (advice_facts.json ranges)
             fix.extend(s for s in applicable_fixes(sig.text(get_lang())[2], installed) if s not in fix)
             pitfall = pitfall or sig.pitfall
+    no_wheel = no_wheel_reason(res.data.get("python")) \
+        if stage == "import" and "No module named 'mindspore'" in (res.error or "") else None
+    if no_wheel:  # nothing to install in this Python: the smoke could not run here, which is no verdict on the stack
+        why, pythons = no_wheel
+        evidence["python"] = res.data["python"]
+        return Finding(fid, ERROR, _("Smoke not run: {reason}").format(reason=why),
+                       summary=sentences(_("MindSpore is not installed in this Python, and PyPI has no wheel of it "
+                                           "for this Python, so the smoke train could not run here."),
+                                         _("This says nothing about the stack: run the smoke with a Python that has "
+                                           "one.")),
+                       evidence=evidence,
+                       fix=[_("ascend-doctor check --smoke --python <a Python {pythons} with MindSpore installed>   "
+                              "# or scripts/doctor-here with that Python first on PATH; wheels: "
+                              "https://pypi.org/project/mindspore/#files").format(pythons=pythons)])
     if stage == "import" and "No module named 'mindspore'" in (res.error or ""):
         fix.extend([_("{python} -m pip install 'mindspore>=2.7'   # or the build for your device: "
                       "https://www.mindspore.cn/install (pip install 'ascend-doctor[smoke]' pins a tested one)").format(

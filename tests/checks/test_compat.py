@@ -381,3 +381,24 @@ def test_gpu_plan_with_an_unsupported_python_gets_gpu_releases_not_cann(matrix):
     assert "conda create -n ms-gpu python=3.9" in steps and "cudatoolkit=11.6" in steps
     assert "or keep Python 3.11: MindSpore 2.10.0 has a GPU build for it" in steps
     assert "pip install mindspore==2.10.0" in steps
+
+
+def test_version_lists_are_prose_not_python_lists():
+    """"expects a CANN compiler version in ['7.6', '7.7']": a Python repr printed into a sentence."""
+    import json
+    import re
+
+    from tests.helpers import run_cli
+    from tests.helpers.snapshot_reports import all_reports
+
+    proc = run_cli("matrix", "check", "--mindspore", "2.6.0", "--cann", "8.2.RC1")
+    assert "expects a CANN compiler version in 7.6, 7.7, but" in " ".join(proc.stdout.split())
+    assert "accepted_compilers: 7.6, 7.7 (from the matrix)" in proc.stdout
+    repr_of_a_list = re.compile(r"\[\[?'|\{'")
+    texts = [proc.stdout]
+    for report in all_reports().values():
+        texts.append(json.dumps(report.to_json()["findings"], ensure_ascii=False).replace('\\"', '"'))
+    assert not [m.group(0) for t in texts for m in [repr_of_a_list.search(t)] if m], "a Python repr in a report"
+    fw = [f.evidence["compatible_version_fw"] for r in all_reports().values() for f in r.findings
+          if isinstance(f.evidence.get("compatible_version_fw"), str) and "from" in f.evidence["compatible_version_fw"]]
+    assert fw and all(re.match(r"\[[\w.]+,[\w.]+\]", v) for v in fw), fw

@@ -53,3 +53,17 @@ def test_selection_that_matches_no_check_is_exit_2(args, named, closest):
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1 and named in lines[0] and closest in lines[0], proc.stderr
     assert "Traceback" not in proc.stderr and proc.stdout == ""
+
+
+@pytest.mark.parametrize("selection, reason", [
+    (["--skip", "*"], "--skip *: nothing was checked: the selection leaves no check to run"),
+    (["--only", "smoke"], "--only smoke: nothing was checked: the smoke train (smoke.train) runs only with --smoke")])
+def test_a_selection_that_checks_nothing_is_not_called_healthy(selection, reason):
+    """It used to print "0 pass, 0 skipped — healthy" and exit 0 after checking nothing."""
+    from tests.helpers import fixture_path
+
+    for command in (["check"], ["fix", "--script"], ["preflight"]):
+        proc = run_cli(*command, "--bundle", fixture_path("a2_healthy"), *selection)
+        assert (proc.returncode, proc.stdout, proc.stderr) == (2, "", f"ascend-doctor: error: {reason}\n"), command
+    proc = run_cli("check", "--bundle", fixture_path("a2_healthy"), *selection, "--lang", "zh")
+    assert proc.returncode == 2 and "什么都没有检查" in proc.stderr

@@ -68,3 +68,12 @@ def test_fix_script_from_a_report_uses_todays_verdicts(tmp_path, capsys):
     main(["fix", "--script", "--from-report", str(saved)])
     script = capsys.readouterr().out
     assert "install.cann_env_sourced" in script and "a fix from last month" not in script
+
+
+def test_a_missing_report_is_said_to_be_missing(tmp_path):
+    """`--from-report missing.json` said "cannot read (not a regular file)"."""
+    proc = run_cli("check", "--from-report", str(tmp_path / "missing.json"))
+    assert (proc.returncode, proc.stderr) == (
+        2, f"ascend-doctor: error: {tmp_path / 'missing.json'}: cannot read (No such file or directory)\n")
+    proc = run_cli("check", "--from-report", str(tmp_path))
+    assert proc.returncode == 2 and "cannot read (not a regular file)" in proc.stderr

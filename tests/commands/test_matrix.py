@@ -11,7 +11,7 @@ import threading
 import pytest
 
 from ascend_doctor.data import data_path
-from tests.helpers import run_cli, run_json
+from tests.helpers import FIXTURES, run_cli, run_json
 
 
 @pytest.fixture
@@ -354,3 +354,25 @@ def test_show_fits_the_terminal_and_cites_sources_by_title(query, columns):
         cited = set(re.findall(r"\[(\d+)\]", proc.stdout.split("Sources:")[0]))
         listed = set(re.findall(r"^  \[(\d+)\] ", proc.stdout.split("Sources:")[1], re.M))
         assert cited == listed and cited
+
+
+def test_the_matrix_notes_are_said_in_chinese():
+    """`matrix show --lang zh` printed the notes of a row ("Sources disagree: ...") in English: each note of the
+    bundled matrix has its zh_CN entry (checks_install.po), and a note no catalog knows shows as written."""
+    import re
+
+    from ascend_doctor import i18n
+
+    notes = sorted({n for r in bundled()["mindspore"] for n in r.get("notes") or []})
+    assert notes
+    i18n.set_lang("zh")
+    try:
+        missing = [n for n in notes if not re.search(r"[\u4e00-\u9fff]", i18n.lookup(n))]
+    finally:
+        i18n.set_lang("en")
+    assert not missing, f"data/compat_matrix.json notes without a zh_CN entry: {missing}"
+    zh = run_cli("matrix", "show", "--mindspore", "2.6.0", "--lang", "zh").stdout
+    assert "来源不一致" in zh and "Sources disagree" not in zh
+    _, data = run_json("check", "--bundle", os.path.join(FIXTURES, "a2_healthy"), "--only", "compat", "--lang", "zh")
+    shown = [n for f in data["findings"] for n in f["evidence"].get("matrix_notes") or []]
+    assert all(re.search(r"[\u4e00-\u9fff]", n) for n in shown), shown

@@ -78,3 +78,19 @@ def test_node_not_in_the_table_names_its_addresses_and_the_servers(make_snapshot
     doc = json.loads(run_cli("rank-table", table, "--bundle", snap, "--format", "json").stdout)
     evidence = doc["node"]["findings"][0]["evidence"]
     assert evidence["server_ids"] == ["node_0", "node_1"] and "10.9.8.7" in evidence["this node"]
+
+
+def test_here_says_the_node_check_tags_in_the_run_language():
+    """`rank-table --here --lang zh` printed "[ FAIL]" and "title: summary" with an English colon."""
+    import re
+
+    table = os.path.join(RT_DIR, "hccl_910_template1_v1.0.json")
+    en = run_cli("rank-table", table, "--here").stdout
+    zh = run_cli("rank-table", table, "--here", "--lang", "zh").stdout
+    tag = re.compile(r"^  \[ *([^\]]+)\] (.*)$", re.M)
+    en_tags, zh_tags = tag.findall(en), tag.findall(zh)
+    assert en_tags and {t for t, _ in en_tags} <= {"FAIL", "ERROR", "WARN", "PASS", "SKIP"}
+    assert len(zh_tags) == len(en_tags)
+    for (en_tag, _), (zh_tag, line) in zip(en_tags, zh_tags):
+        assert zh_tag == {"FAIL": "失败", "ERROR": "出错", "WARN": "警告", "PASS": "通过", "SKIP": "跳过"}[en_tag]
+        assert "：" in line and not re.match(r"[^：]*: ", line), line

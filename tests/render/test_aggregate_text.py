@@ -40,3 +40,17 @@ def test_text_shows_each_nodes_fix_beside_its_name(tmp_path):
     group = "\n".join(lines[i:i + 40]).split("fail on 1 node (node-root)")[0]
     assert f"fix: {HOME_FIX}" in group and ROOT_FIX not in group
     assert f"fix: {ROOT_FIX}" in text
+
+
+def test_the_head_counts_only_the_reports_it_could_read(tmp_path):
+    """Four good reports and five torn ones: "9 node reports" counted the torn files as reports."""
+    from ascend_doctor.render.aggregate_text import render_aggregate_text
+
+    good = [{"name": f"node-{i}"} for i in range(4)]
+    torn = [{"source": f"/r/torn-{i}.json", "error": "not JSON"} for i in range(5)]
+    result = {"nodes_total": 9, "unreadable": torn, "verdict": "problems", "problems": ["5 report(s) unreadable"],
+              "coverage": {}, "skew": [], "rank_table": None, "nodes": good, "nodes_failing": [], "checks": []}
+    head = render_aggregate_text(result).splitlines()[0]
+    assert head == "ascend-doctor aggregate: PROBLEMS — 4 node reports read, 5 unreadable"
+    result.update(nodes_total=4, unreadable=[], problems=[], verdict="ok")
+    assert render_aggregate_text(result).splitlines()[0] == "ascend-doctor aggregate: OK — 4 node reports"

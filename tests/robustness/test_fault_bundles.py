@@ -7,9 +7,11 @@ snapshot files that are links, FIFOs, decompression bombs, member-count bombs, t
 many points, corrupt streams and wrong manifest versions, each through the real CLI.
 """
 
+import bz2
 import gzip
 import io
 import json
+import lzma
 import os
 import tarfile
 
@@ -163,7 +165,17 @@ def test_not_a_tar_at_all(tmp_path, sandbox, content):
     path = tmp_path / "b.tar.gz"
     path.write_bytes(content)
     proc = run_cli("check", "--bundle", str(path), env=sandbox["env"])
-    assert_refused(proc, sandbox, ["not a readable tar", "truncated or corrupt", "no manifest"])
+    assert_refused(proc, sandbox, ["not a readable tar", "truncated or corrupt", "holds no tar archive", "no manifest"])
+
+
+@pytest.mark.parametrize("pack, kind", [(gzip.compress, "gzip"), (bz2.compress, "bzip2"), (lzma.compress, "xz")])
+@pytest.mark.parametrize("content", [b"plain text, not a tar archive\n" * 100, b"hello\n"])
+def test_a_sound_compressed_file_that_holds_no_tar_is_not_called_truncated(tmp_path, sandbox, pack, kind, content):
+    path = tmp_path / "b.tar.gz"
+    path.write_bytes(pack(content))
+    proc = run_cli("check", "--bundle", str(path), env=sandbox["env"])
+    assert_refused(proc, sandbox, [f"{kind} data that holds no tar archive"])
+    assert "truncated" not in proc.stderr and "corrupt" not in proc.stderr
 
 
 @pytest.mark.parametrize("where", [0.2, 0.35, 0.5, 0.65, 0.8, 0.95])

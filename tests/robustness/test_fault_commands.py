@@ -29,7 +29,7 @@ def _check(tmp_path, behaviour, *extra):
     tools = make_tools(tmp_path / "bin", behaviour)
     start = time.monotonic()
     proc = run_cli("check", "--timeout", str(TIMEOUT), "--format", "json", *extra,
-                   env={"PATH": tools + os.pathsep + os.environ["PATH"]}, timeout=120)
+                   env={"PATH": tools + os.pathsep + os.environ["PATH"]}, timeout=120, process=True)
     return proc, time.monotonic() - start
 
 

@@ -216,6 +216,32 @@ def test_missing_mindspore_still_gives_a_full_report():
     assert "smoke: [1/10] import fail" in proc.stderr  # plain progress lines off a TTY
 
 
+@pytest.mark.parametrize("python, why", [
+    ("3.13.0", "no MindSpore wheel for Python 3.13; 3.9–3.12 have one"),
+    ("3.8.18", "no wheel of MindSpore 2.7 or later for Python 3.8; 3.9–3.12 have one")])
+def test_a_python_without_a_mindspore_wheel_says_so_instead_of_failing(python, why):
+    """scripts/doctor-here installs the doctor without MindSpore on such a Python: its smoke line says why (the
+    Pythons from the matrix's PyPI rows of the releases the smoke supports), and asks for no pip install."""
+    err = "ModuleNotFoundError: No module named 'mindspore'"
+    run = _run("import", runner.FAILED, err, python=python)
+    f = {f.id: f for f in classify.smoke_findings(run, KB)}["smoke.import"]
+    assert (f.status, f.title) == ("error", "Smoke not run: " + why)
+    assert "no wheel of it for this Python" in f.summary and f.evidence["python"] == python
+    assert not any("pip install" in step for step in f.fix) and "--python" in f.fix[0]
+
+
+def test_a_python_with_a_mindspore_wheel_keeps_the_install_fix():
+    err = "ModuleNotFoundError: No module named 'mindspore'"
+    f = {f.id: f for f in classify.smoke_findings(_run("import", runner.FAILED, err, python="3.11.7"), KB)}
+    assert f["smoke.import"].status == "fail" and "pip install 'mindspore>=2.7'" in f["smoke.import"].fix[0]
+
+
+def test_python_ranges_are_said_as_a_range_only_when_unbroken():
+    assert classify._python_range(["3.9", "3.10", "3.11", "3.12"]) == "3.9–3.12"
+    assert classify._python_range(["3.8", "3.10"]) == "3.8, 3.10"
+    assert classify._python_range(["3.11"]) == "3.11"
+
+
 def test_hang_is_named_and_the_process_group_killed(monkeypatch):
     monkeypatch.setenv(FAULT, "hang:import")
     run = runner.run_smoke(runner.SmokeConfig(stage_timeouts={"import": 2.0}))
