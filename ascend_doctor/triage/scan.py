@@ -84,6 +84,13 @@ def _text(line: bytes) -> str:
 _redactor = None
 
 
+def _forget_redactor() -> None:
+    """A new triage redacts with the environment it runs in (an in-process caller may run several, each with its
+    own secrets): the redactor is made again on its first use."""
+    global _redactor
+    _redactor = None
+
+
 def _shown(text: str) -> str:
     """A log line as the result shows it: secrets scrubbed (logs carry tokens, passwords, URL
     credentials, and the values of this process's secret variables). Called only for the lines
@@ -253,6 +260,7 @@ class Triage:
         self._signatures_by_id: Optional[Dict[str, Signature]] = None  # for merging summaries (made on first use)
         self._kb_version: Optional[str] = None
         self._show = _shown  # a forked worker leaves the redaction to the parent, which shows the text
+        _forget_redactor()
 
 
     def add_unread(self, label: str, note: str) -> None:

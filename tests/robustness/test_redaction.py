@@ -89,6 +89,19 @@ def test_triage_quotes_log_lines_without_their_secrets(tmp_path, fmt):
     assert_no_secret(out + proc.stderr, f"triage --format {fmt}")
 
 
+def test_a_later_triage_in_the_same_process_redacts_its_own_secrets(tmp_path):
+    """The redactor reads the environment of the triage that uses it: a triage run in-process after another one
+    (the Python API, a test session) without these secrets still scrubs them."""
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    (logs / "worker_0.log").write_text(LOG_WITH_SECRETS)
+    first = run_cli("triage", str(logs), "--format", "json")  # no secret in its environment
+    assert first.returncode in (0, 1), first.stderr
+    proc = run_cli("triage", str(logs), "--format", "json", env=SECRETS)
+    assert proc.returncode in (0, 1), proc.stderr
+    assert_no_secret(proc.stdout + proc.stderr, "a second triage in the same process")
+
+
 @pytest.mark.parametrize("fmt", ["text", "json", "markdown", "junit"])
 def test_smoke_quotes_the_childs_stderr_without_its_secrets(tmp_path, fmt):
     fake = tmp_path / "fake" / "mindspore"
