@@ -7,7 +7,7 @@ from typing import List
 
 from ..findings import ERROR, FAIL, PASS, SKIP, WARN, Report
 from ..i18n import _, lookup
-from .common import area_title, facts_summary, grouped, status_label, verdict_scope
+from .common import alternative_label, area_title, facts_summary, grouped, plan_lines, status_label, verdict_scope
 
 
 def _cell(text: str) -> str:
@@ -50,7 +50,26 @@ def render(report: Report, color: bool = False) -> str:
                     for step in f.fix:
                         out.extend("    " + l for l in step.splitlines())
                     out.append("    ```")
+                for alt in f.alternatives:  # another way, labelled: not a further step
+                    out.append("  - " + alternative_label(alt.get("why") or ""))
+                    out.append("    ```")
+                    for step in alt.get("steps") or []:
+                        out.extend("    " + l for l in step.splitlines())
+                    out.append("    ```")
                 if f.pitfall:
                     out.append("  - " + _("pitfall: {pitfall}").format(pitfall=f.pitfall))
+        out.append("")
+    plan = report.node_plan()
+    if plan.steps or plan.unresolved:
+        out += ["## " + _("Plan: the least disruptive steps that clear the failures"), ""]
+        for kind, text in plan_lines(plan):
+            if kind == "step":
+                out.append(text.replace("\n", " "))
+            elif kind == "alt_step":
+                out.append("   " + text.replace("\n", " "))
+            elif kind == "alternative":
+                out += ["", "- " + text]
+            else:
+                out.append(("   - " if kind == "resolves" else "- ") + text)
         out.append("")
     return "\n".join(out) + "\n"

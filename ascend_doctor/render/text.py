@@ -6,7 +6,10 @@ from typing import List, Optional
 
 from ..findings import ERROR, FAIL, PASS, SKIP, WARN, Report
 from ..i18n import _
-from .common import area_title, facts_summary, grouped, joined, matrix_summary, status_label, verdict_scope
+from .common import (
+    alternative_label, area_title, facts_summary, grouped, joined, matrix_summary, plan_lines, status_label,
+    verdict_scope,
+)
 from .layout import display_width, evidence_lines, pad, terminal_width, wrap
 
 _COLORS = {FAIL: "\033[31;1m", ERROR: "\033[35;1m", WARN: "\033[33;1m", PASS: "\033[32m", SKIP: "\033[2m"}
@@ -78,6 +81,12 @@ def render(report: Report, color: bool = False, width: Optional[int] = None) -> 
                     first, *rest = step.splitlines() or [""]
                     lines.append(f"          {i}. {first}")
                     lines.extend(f"             {r}" for r in rest)
+            for alt in f.alternatives:  # another way, labelled as such: not a further step
+                lines.append("        " + alternative_label(alt.get("why") or ""))
+                for i, step in enumerate(alt.get("steps") or [], 1):
+                    first, *rest = step.splitlines() or [""]
+                    lines.append(f"          {i}. {first}")
+                    lines.extend(f"             {r}" for r in rest)
             if f.pitfall:
                 lines.append("        " + _("pitfall: {pitfall}").format(pitfall=f.pitfall))
         passed = [f for f in quiet if f.status == PASS]
@@ -98,6 +107,19 @@ def render(report: Report, color: bool = False, width: Optional[int] = None) -> 
     if all_skipped:
         lines.extend(wrap(_("Not applicable here (every check skipped; ids in --format json): {areas}.")
                           .format(areas=joined(all_skipped)), width))
+        lines.append("")
+    plan = report.node_plan()
+    if plan.steps or plan.unresolved:  # the node's one plan, numbered, before the verdict
+        lines.append("== " + _("Plan: the least disruptive steps that clear the failures") + " ==")
+        indent = {"step": "  ", "resolves": "       ", "unresolved": "  ", "alternative": "  ", "alt_step": "    "}
+        for kind, text in plan_lines(plan):
+            ind = indent[kind]
+            if kind in ("step", "alt_step"):  # a command is never broken; the number hangs
+                first, *rest = text.splitlines()
+                lines.append(ind + first)
+                lines.extend(ind + "   " + r for r in rest)
+            else:
+                lines.extend(wrap(text, width, ind, ind + "  "))
         lines.append("")
     s = report.summary
     verdict = _("problems found") if s[FAIL] else (_("warnings") if s[WARN] or s[ERROR] else _("healthy"))

@@ -10,7 +10,7 @@ from tests.helpers import FIXTURES, SNAPSHOTS, run_cli
 
 # Where a line may end: whitespace, and after the ':' of a path list (PATH=/a:/b).
 BREAKS = re.compile(r"\s+|(?<=:)(?=/)")
-FIX_STEP = re.compile(r"^ {10}\d+\. ")
+FIX_STEP = re.compile(r"^ {10}\d+\. |^ {2}(?: {2})?\d+\. \[")  # a fix step, or a plan step (its tag, then the command)
 
 
 def _scalars(value):
