@@ -33,6 +33,7 @@ from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
 from .findings import ERROR, FAIL, PASS, SKIP, WARN, Finding
 from .i18n import _
 from .records import dataclass, field
+from .versions import python_major_minor, version_key
 
 LEVELS = ("shell", "config", "python", "cann", "driver", "hardware")
 RANK = {level: i for i, level in enumerate(LEVELS)}
@@ -252,12 +253,14 @@ class StackState:
     """A target state of the version stack: what changes (None: stays), and the steps that get there."""
 
     mindspore: Optional[dict] = None  # matrix row
+    python: Optional[str] = None  # a new Python environment of this version (MindSpore installed in it)
     cann_installed: Any = None  # a CannInstall already on the node, to source
     cann_new: Optional[str] = None  # a CANN release to install
     hdk: Optional[str] = None  # an Ascend HDK release: driver (+ firmware of that release)
     driver_only: bool = False  # the driver changes to `hdk`, the firmware stays
     steps: List[Tuple[str, str]] = field(default_factory=list)  # (step, level)
     statuses: Dict[str, str] = field(default_factory=dict)  # check id -> status in this state
+    parts: Dict[str, Any] = field(default_factory=dict)  # "cann" | "mindspore" | "hdk" -> (option, its steps)
 
     @property
     def level(self) -> int:
@@ -295,6 +298,8 @@ def _apply(facts, matrix, state: StackState):
     from .facts import JUDGED_ENV, CannChoice, CannInstall
 
     new = copy.deepcopy(facts)
+    if state.python:
+        new.python.version = state.python
     if state.mindspore is not None:
         ms = new.mindspore
         ms.installed, ms.version = True, state.mindspore["version"]
@@ -326,6 +331,12 @@ def _apply(facts, matrix, state: StackState):
     return new
 
 
+def _same_release(a: str, b: str) -> bool:
+    from .versions import release_matches
+
+    return release_matches(a, b) and release_matches(b, a)
+
+
 def _installed_release(facts, release: str):
     from .versions import release_matches
 
@@ -334,93 +345,161 @@ def _installed_release(facts, release: str):
 
 
 def _hdk_choices(matrix, cann: Optional[str]) -> List[str]:
+    """The HDK releases a source pairs with (else lists as compatible with) this CANN; never a known-working
+    report, which no vendor table gives."""
     from .checks.compat import needed_hdk
 
     return needed_hdk(matrix, cann)[:2] if cann else []
 
 
-def _candidates(facts, matrix) -> List[StackState]:
-    from .checks._recommend import platform_of
+def _dimensions(facts, matrix):
+    """The ways each part of the stack may change, from the matrix's published pairings and the installs here:
+    [(cann change, [MindSpore changes], [driver changes])], a change being (what, steps) and None "stays"."""
+    from .checks._recommend import _by, platform_of
     from .matrix import mindspore_install_steps
 
     ms = facts.mindspore if facts.mindspore.installed and facts.mindspore.version else None
     judged = facts.cann.judged_install
     python, platform = facts.python.version, platform_of(facts)
-    states: List[StackState] = [StackState()]
-
-    def ms_steps(row, cann_label):
-        from .checks._recommend import _by
-
-        why = _("published with {cann} ({sources})").format(cann=cann_label,
-                                                              sources=_by(matrix, row, cann_label.split(" ", 1)[-1]))
-        return [(s, "python") for s in mindspore_install_steps([row], why, limit=1)]
 
     def source_step(inst):
         path = inst.set_env or inst.root.rstrip("/") + "/set_env.sh"
         return (_("source {path}   # CANN {release} is installed there; use it instead of installing one").format(
             path=path, release=inst.release or inst.compiler_version), "shell")
 
-    def cann_step(release):
+    def cann_step(release, version):
         return (_("{step}   # published with MindSpore {version}").format(
-            step=f"install CANN {release} toolkit + kernels, then `source <install>/set_env.sh`",
-            version=(ms.version if ms else "?")), "cann")
+            step=f"install CANN {release} toolkit + kernels, then `source <install>/set_env.sh`", version=version),
+            "cann")
 
     def hdk_step(hdk, cann):
+        if facts.driver.version and _same_release(facts.driver.version, hdk):  # the driver is that release already
+            return (_("{step}   # needs root and a reboot; the driver already is that release").format(
+                step=f"install the NPU firmware of HDK {hdk} (the driver's release), then reboot"), "driver")
         return (_("{step}   # needs root and a reboot; paired with CANN {cann} by the matrix's sources").format(
             step=f"install Ascend HDK {hdk} (NPU driver + firmware, in the order the HDK install guide for your "
                  f"server gives), then reboot", cann=cann), "driver")
 
-    # CANN installs already here: source one (and, for it, the MindSpore published with it)
-    canns = [judged] if judged is not None else []
+    # the CANN in use: stays, another install here (sourced), or a release published with this MindSpore (or the
+    # newest published pairing's) that is not here; an installed release is sourced, never installed again
+    cann_opts: List[Tuple[Any, Optional[str], List[Tuple[str, str]]]] = [(None, None, [])]
     for other in facts.cann.installs:
-        if other is judged or not (other.release or other.compiler_version):
-            continue
-        canns.append(other)
-        states.append(StackState(cann_installed=other, steps=[source_step(other)]))
-    if ms:
-        for inst in canns:
-            rows = matrix.published_mindspore_for_cann(inst.release, inst.compiler_version, python, platform)
-            for row in rows[:2]:
-                if row["version"] == ms.version:
+        if other is not judged and (other.release or other.compiler_version):
+            cann_opts.append((other, None, [source_step(other)]))
+    wanted = {c["cann"]: ms.version for c in matrix.published_canns(ms.version)[:3]} if ms else {}
+    newest = matrix.newest_published_pairing(python, platform) if ms else None
+    if newest:
+        wanted.setdefault(newest[1]["cann"], newest[0]["version"])
+    for release, version in wanted.items():
+        there = _installed_release(facts, release)
+        if there is None:
+            cann_opts.append((None, release, [cann_step(release, version)]))
+        elif there is not judged and all(o[0] is not there for o in cann_opts):
+            cann_opts.append((there, None, [source_step(there)]))
+    out = []
+    for inst, release, steps in cann_opts:
+        cann = release or (inst.release if inst is not None else judged.release if judged is not None else None)
+        compiler = None if release else (inst or judged).compiler_version if (inst or judged) is not None else None
+        label = f"CANN {cann or compiler}"
+        ms_opts: List[Tuple[Optional[dict], Optional[str], List[Tuple[str, str]]]] = [(None, None, [])]
+        if ms and (cann or compiler):
+            def install(row, why_cann=True):
+                why = _("published with {cann} ({sources})").format(cann=label, sources=_by(matrix, row, cann or "")) \
+                    if why_cann else _("the same MindSpore, in a Python it has wheels for")
+                return [(x, "python") for x in mindspore_install_steps([row], why, limit=1)]
+
+            for row in matrix.published_mindspore_for_cann(cann, compiler, python, platform)[:2]:
+                if row["version"] != ms.version:
+                    ms_opts.append((row, None, install(row)))
+            # a Python the release has wheels for, in a new environment (this MindSpore, or one published with CANN)
+            here = matrix.mindspore_row(ms.version)
+            rows = ([here] if here else []) + [r for r in matrix.published_mindspore_for_cann(cann, compiler, None,
+                                                                                             platform)[:2]
+                                               if not here or r["version"] != here["version"]]
+            for row in rows:
+                fits = matrix.python_for(row["version"], platform, "ascend")
+                pythons = sorted((fits or {}).get("python") or [], key=version_key)
+                if not pythons or (python and python_major_minor(python) in pythons):
                     continue
-                steps = [] if inst is judged else [source_step(inst)]
-                label = f"CANN {inst.release or inst.compiler_version}"
-                states.append(StackState(mindspore=row, cann_installed=None if inst is judged else inst,
-                                         steps=steps + ms_steps(row, label)))
-        # CANN releases published with this MindSpore (an installed one is sourced, never installed again)
-        for c in matrix.published_canns(ms.version)[:4]:
-            there = _installed_release(facts, c["cann"])
-            if there is not None:
-                if there is not judged:
-                    states.append(StackState(cann_installed=there, steps=[source_step(there)]))
-                continue
-            states.append(StackState(cann_new=c["cann"], steps=[cann_step(c["cann"])]))
-            for hdk in _hdk_choices(matrix, c["cann"]):
-                states.append(StackState(cann_new=c["cann"], hdk=hdk, steps=[hdk_step(hdk, c["cann"]),
-                                                                               cann_step(c["cann"])]))
-    # the driver (and firmware) for the CANN in use; the driver of the firmware's own HDK
-    if judged is not None and judged.release:
-        for hdk in _hdk_choices(matrix, judged.release):
-            states.append(StackState(hdk=hdk, steps=[hdk_step(hdk, judged.release)]))
-    fw = facts.firmware
-    if fw.package_version and facts.driver.version:
-        states.append(StackState(hdk=fw.package_version, driver_only=True, steps=[(_(
-            "{step}   # needs root and a reboot; the firmware already is that release").format(
-            step=f"upgrade the NPU driver to Ascend HDK {fw.package_version} (the firmware's release), then reboot"),
-            "driver")]))
-    # the newest published pairing as a whole, the last way out
-    newest = matrix.newest_published_pairing(python, platform)
-    if newest and ms:
-        row, cann = newest
-        base = [] if _installed_release(facts, cann["cann"]) else [cann_step(cann["cann"])]
-        for hdk in [None] + _hdk_choices(matrix, cann["cann"]):
-            there = _installed_release(facts, cann["cann"])
-            steps = ([hdk_step(hdk, cann["cann"])] if hdk else []) + (
-                [source_step(there)] if there is not None and there is not judged else base) + \
-                ms_steps(row, f"CANN {cann['cann']}")
-            states.append(StackState(mindspore=row, cann_installed=there if there is not judged else None,
-                                     cann_new=None if there is not None else cann["cann"], hdk=hdk, steps=steps))
+                env = (_("{step}   # a Python MindSpore {version} has wheels for").format(
+                    step=f"conda create -n mindspore python={pythons[-1]} -y && conda activate mindspore",
+                    version=row["version"]), "python")
+                ms_opts.append((row, pythons[-1], [env] + install(row, row is not here)))
+        hdk_opts: List[Tuple[Optional[str], bool, List[Tuple[str, str]]]] = [(None, False, [])]
+        for hdk in (_hdk_choices(matrix, cann) if cann else []):
+            hdk_opts.append((hdk, False, [hdk_step(hdk, cann)]))
+        fw = facts.firmware
+        own = facts.driver.package_version or facts.driver.version
+        if own and fw.version and not any(_same_release(own, h) for h, _d, _s in hdk_opts if h):
+            hdk_opts.append((own, False, [hdk_step(own, cann)]))  # the firmware of the driver's own release
+        if fw.package_version and facts.driver.version and not _same_release(facts.driver.version, fw.package_version):
+            hdk_opts.append((fw.package_version, True, [(_(
+                "{step}   # needs root and a reboot; the firmware already is that release").format(
+                step=f"upgrade the NPU driver to Ascend HDK {fw.package_version} (the firmware's release), then "
+                     f"reboot"), "driver")]))
+        out.append(((inst, release, steps), ms_opts, hdk_opts))
+    return out
+
+
+def _state(cann, ms_opt, hdk_opt) -> StackState:
+    inst, release, cann_steps = cann
+    row, python, ms_steps = ms_opt
+    hdk, driver_only, hdk_steps = hdk_opt
+    # the order to do them in: the driver under CANN, CANN (or the shell that sources it), then MindSpore
+    parts = {name: (opt, steps) for name, opt, steps in (("hdk", hdk_opt, hdk_steps), ("cann", cann, cann_steps),
+                                                          ("mindspore", ms_opt, ms_steps)) if steps}
+    return StackState(mindspore=row, python=python, cann_installed=inst, cann_new=release, hdk=hdk,
+                      driver_only=driver_only, steps=hdk_steps + cann_steps + ms_steps, parts=parts)
+
+
+def _cleared(before: str, after: str) -> bool:
+    """A failure is cleared when it no longer fails (an unknown pairing may stay a warning); a warning when it
+    passes or no longer applies."""
+    return (before == FAIL and after != FAIL) or (before in (WARN, ERROR) and after in (PASS, SKIP))
+
+
+_STAYS = {"hdk": (None, False, []), "cann": (None, None, []), "mindspore": (None, None, [])}
+
+
+def _attribute(facts, matrix, best: StackState, resolved: List[str], now: Dict[str, str]) -> Dict[str, List[str]]:
+    """Which of the findings the state clears each part of it clears: those that come back without that part
+    (a finding no single part clears alone is credited to every part)."""
+    if len(best.parts) < 2:
+        return {name: list(resolved) for name in best.parts}
+    out: Dict[str, List[str]] = {}
+    for name in best.parts:
+        rest = {n: (best.parts[n][0] if n in best.parts else _STAYS[n]) for n in _STAYS}
+        rest[name] = _STAYS[name]
+        without = _state(rest["cann"], rest["mindspore"], rest["hdk"])
+        statuses = _judge(_apply(facts, matrix, without), matrix, tuple(best.statuses))
+        out[name] = [fid for fid in resolved if not _cleared(now[fid], statuses.get(fid, PASS))]
+    credited = {fid for ids in out.values() for fid in ids}
+    for name in out:
+        out[name] += [fid for fid in resolved if fid not in credited]
+    return out
+
+
+def _candidates(facts, matrix, combined: bool) -> List[StackState]:
+    """Target states: one part changed at a time, or (`combined`) every combination of the parts' changes."""
+    dims = _dimensions(facts, matrix)
+    states: List[StackState] = []
+    for cann, ms_opts, hdk_opts in dims:
+        for ms_opt in ms_opts:
+            for hdk_opt in hdk_opts:
+                changed = (cann[0] is not None or cann[1] is not None) + (ms_opt[2] != []) + \
+                    (hdk_opt[0] is not None)
+                if (changed <= 1) != combined:
+                    states.append(_state(cann, ms_opt, hdk_opt))
     return states
+
+
+def _key(state: StackState, index: int) -> tuple:
+    fails = sum(1 for s in state.statuses.values() if s == FAIL)
+    warns = sum(1 for s in state.statuses.values() if s in (WARN, ERROR))
+    levels = [RANK[lvl] for _s, lvl in state.steps]
+    # fewest failures left; then the least disruptive (its worst step, then all its steps: MindSpore before CANN
+    # before the driver); then the fewest warnings; then the matrix's order (best published pairing first)
+    return fails, state.level, sum(levels), warns, len(state.steps), index
 
 
 def plan_stack(facts, matrix, findings: Sequence[Finding]) -> Tuple[Optional[StackState], List[StackState]]:
@@ -431,18 +510,19 @@ def plan_stack(facts, matrix, findings: Sequence[Finding]) -> Tuple[Optional[Sta
         return None, []
     only = tuple(now)
     judged: List[Tuple[tuple, StackState]] = []
-    for i, state in enumerate(_candidates(facts, matrix)):
-        state.statuses = now if not state.steps else _judge(_apply(facts, matrix, state), matrix, only)
-        fails = sum(1 for s in state.statuses.values() if s == FAIL)
-        warns = sum(1 for s in state.statuses.values() if s in (WARN, ERROR))
-        judged.append(((fails, state.level, warns, len(state.steps), i), state))
-    judged.sort(key=lambda x: x[0])
-    best = judged[0][1]
+    for combined in (False, True):
+        if combined and judged and judged[0][0][0] == 0:
+            break  # a single change clears every failure: combining changes only adds disruption
+        for state in _candidates(facts, matrix, combined):
+            state.statuses = now if not state.steps else _judge(_apply(facts, matrix, state), matrix, only)
+            judged.append((_key(state, len(judged)), state))
+        judged.sort(key=lambda x: x[0])
+    best_key, best = judged[0]
     if not best.steps:
         return None, []
     others, seen = [], {best.level}
     for key, state in judged[1:]:
-        if key[0] == 0 and state.steps and state.level not in seen and key[0] <= judged[0][0][0]:
+        if key[0] <= best_key[0] and state.steps and state.level not in seen:
             seen.add(state.level)
             others.append(state)
     return best, others[:2]
@@ -486,25 +566,28 @@ def _installed(facts) -> Dict[str, List[str]]:
 def build_plan(findings: Sequence[Finding], facts=None, matrix=None) -> Plan:
     """The node's plan (see the module docstring). Without facts and matrix (a saved report read back), the
     version stack is not searched: each finding's own options are planned as they are."""
+    normalize_fixes(findings)
     plan = Plan()
     chosen: List[Tuple[PlanStep, int]] = []  # (step, its group: the steps of one finding's option, or the stack's)
     targets: Dict[str, str] = {}
     installed = _installed(facts)
     stack_ids: List[str] = []
     best, others = (None, [])
-    if facts is not None and matrix is not None:
+    stacked = facts is not None and matrix is not None
+    if stacked:
         try:
             best, others = plan_stack(facts, matrix, findings)
         except Exception:  # planning must never hide the report; the findings' own fixes are planned instead
             best, others = None, []
     if best is not None:
-        resolved = [f.id for f in findings if f.id in best.statuses and f.status in (FAIL, WARN)
-                    and best.statuses.get(f.id) in (PASS, SKIP)]
+        resolved = [f.id for f in findings if f.id in best.statuses and _cleared(f.status, best.statuses[f.id])]
         stack_ids = resolved
-        for step, level in best.steps:
-            chosen.append((PlanStep.of(step, resolved, level), best.level))
-            for kind, version in step_targets(step):
-                targets[kind] = version
+        credit = _attribute(facts, matrix, best, resolved, {f.id: f.status for f in findings})
+        for name in ("hdk", "cann", "mindspore"):  # the order to do them in
+            for step, level in best.parts.get(name, (None, []))[1]:
+                chosen.append((PlanStep.of(step, credit.get(name) or resolved, level), best.level))
+                for kind, version in step_targets(step):
+                    targets[kind] = version
         for state in others:
             plan.alternatives.append({"why": _why_state(state), "steps": [PlanStep.of(s, [], lvl) for s, lvl in
                                                                           state.steps]})
@@ -513,8 +596,8 @@ def build_plan(findings: Sequence[Finding], facts=None, matrix=None) -> Plan:
     order = sorted(range(len(findings)), key=lambda i: {FAIL: 0, ERROR: 2, WARN: 1}.get(findings[i].status, 3))
     for i in order:
         f = findings[i]
-        if f.status not in (FAIL, WARN, ERROR) or f.id in stack_ids:
-            continue
+        if f.status not in (FAIL, WARN, ERROR) or f.id in stack_ids or (stacked and f.id in STACK_CHECKS):
+            continue  # the version stack is planned as a whole (above) when the facts and the matrix are here
         options = [(why, steps) for why, steps in _options(f) if not _option_conflicts(steps, targets, installed)]
         if not options:
             if f.status == FAIL:
@@ -541,7 +624,7 @@ def build_plan(findings: Sequence[Finding], facts=None, matrix=None) -> Plan:
     # stack findings not cleared by the state (or no state): their own fixes, else unresolved
     for f in findings:
         if f.id in STACK_CHECKS and f.status == FAIL and f.id not in stack_ids:
-            if best is not None or not f.fix:
+            if stacked or not f.fix:
                 plan.unresolved.append(f.id)
                 f.evidence[UNRESOLVED_KEY] = _(
                     "no published pairing in the matrix clears it together with the other findings") if f.fix else \
@@ -557,7 +640,7 @@ def build_plan(findings: Sequence[Finding], facts=None, matrix=None) -> Plan:
                                                    "installs what is installed")
     plan.steps = _merged(chosen)
     if best is not None:
-        _agree(findings, best, plan)
+        _agree(findings, best, plan, installed)
     return plan
 
 
@@ -605,7 +688,7 @@ def _promote(f: Finding, steps: List[str]) -> None:
     f.fix, f.alternatives = list(steps), rest + alts
 
 
-def _agree(findings: Sequence[Finding], best: StackState, plan: Plan) -> None:
+def _agree(findings: Sequence[Finding], best: StackState, plan: Plan, installed: Dict[str, List[str]]) -> None:
     """The stack findings the plan clears take the plan's steps as their fix; their own ways stay as labelled
     alternatives, except one naming another driver, CANN or MindSpore target than the plan (a second answer)."""
     targets: Dict[str, str] = {}
@@ -618,14 +701,18 @@ def _agree(findings: Sequence[Finding], best: StackState, plan: Plan) -> None:
             continue
         done = {command_part(m) for m in mine}
         fix, keep = list(mine), []
-        for why, steps in _options(f):
+        for n, (why, steps) in enumerate(_options(f)):
             for step in steps:  # the stack checks' ways are each one step, another way to the same pairing
-                level = step_level(step)[0]
-                if command_part(step) in done or _conflicts(step, targets, {}):
-                    continue  # the plan's own step, or a second answer to a question the plan answers
+                same = bool(step_targets(step)) and all(k in targets and not _conflicts(step, targets, {})
+                                                        for k, _v in step_targets(step))
+                # a driver for the CANN the plan leaves behind answers a question the plan no longer asks
+                stale = (best.cann_installed is not None or best.cann_new) and \
+                    any(k == "hdk" for k, _v in step_targets(step))
+                if command_part(step) in done or same or stale or _option_conflicts([step], targets, installed):
+                    continue  # the plan's own step (or the same target again), or a second answer
                 done.add(command_part(step))
-                if level == "shell" and not step_targets(step):
-                    fix.append(step)  # a look that confirms the result
+                if n == 0 and not step_targets(step):
+                    fix.append(step)  # the check's own how-to or look that confirms the result
                 else:
                     keep.append({"why": why, "steps": [step]})
         f.fix, f.alternatives = fix, keep

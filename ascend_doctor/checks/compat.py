@@ -330,9 +330,11 @@ def check_cann_driver(ctx):
                                      if p in r["hdk"] and r["relation"] == "paired"))
                for p in dict.fromkeys(paired)][:2]
     if not fix_hdk and rows:
-        listed = list(dict.fromkeys(p for r in rows if r["relation"] != "incompatible" for p in r["hdk"]))
+        # only what a vendor table gives (paired, compatible): a "known-working" report is no pairing to install
+        listed = list(dict.fromkeys(p for r in rows if r["relation"] in ("paired", "compatible") for p in r["hdk"]))
         fix_hdk = [_("install one of the Ascend HDK releases sources give for CANN {cann}: {hdk}").format(
-            cann=inst.release, hdk=", ".join(listed))]
+            cann=inst.release, hdk=", ".join(listed))] if listed else \
+            [_("check the CANN release notes' 'version compatibility' table for your server")]
     bad = [(r, p) for r, p in matched if r["relation"] == "incompatible"]
     if bad:
         r, p = bad[0]
