@@ -196,11 +196,13 @@ def split_alternatives(fix: Sequence[str]) -> Tuple[List[str], List[Dict[str, An
     """A flat fix list as steps and labelled alternatives: each "or ...: step" is a one-step alternative, whose
     `why` is what comes before its colon ("keep this CANN"), the steps around it stay steps."""
     steps, alternatives = [], []
+    below = None  # an alternative that says the steps below are its own ("or use X (see the steps below)")
     for step in fix:
         m = _ALT.match(step)
         if not m:
-            steps.append(step)
+            (below["steps"] if below is not None else steps).append(step)
             continue
+        below = None
         rest = step[m.end():]
         cmd = command_part(rest)
         why, body = "", rest
@@ -210,6 +212,8 @@ def split_alternatives(fix: Sequence[str]) -> Tuple[List[str], List[Dict[str, An
         if body.rstrip().endswith(")") and step.lstrip().startswith(("(", "（")) and body.count("(") < body.count(")"):
             body = body.rstrip()[:-1]
         alternatives.append({"why": why, "steps": [body.strip()]})
+        if re.search(r"\bsteps below\b", step):
+            below = alternatives[-1]
     return steps, alternatives
 
 

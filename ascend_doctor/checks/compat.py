@@ -187,6 +187,17 @@ def check_mindspore_cann(ctx):
                                path=inst.root.rstrip("/") + "/compiler/version.info")],
                            "P07")
     evidence["compiler_major_minor"] = _cann_label(matrix, mm)
+    if not accepted and is_planned(ctx.facts):
+        # a planned install has no installed list to read: the version is one the matrix does not know
+        return ctx.finding(WARN,
+                           _("MindSpore {version} is not a release in the compatibility matrix {matrix}, so its "
+                             "pairing with CANN compiler {compiler} is unknown; check the version number against "
+                             "https://www.mindspore.cn/versions.").format(version=ms.version,
+                                                                         matrix=_matrix_info(ctx), compiler=mm),
+                           evidence, [_("ascend-doctor matrix show --mindspore <release>   # a release the matrix "
+                                        "knows"),
+                                      _("ascend-doctor matrix update --url <newer matrix URL>   # if a newer matrix "
+                                        "exists")], "P07")
     if not accepted:
         return ctx.finding(WARN,
                            _("MindSpore {version} is not in the compatibility matrix {matrix} and its own "

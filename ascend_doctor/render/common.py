@@ -38,6 +38,14 @@ def area_title(area: str) -> str:
 
 
 INFO_LABEL = N_("info")
+# A passing advice finding is a suggestion, not a repair: its tag and the head of its steps say so
+TIP_LABEL = N_("tip")
+TRY_LABEL = N_("to try:")
+
+
+def is_tip(finding) -> bool:
+    """Advice that applies (status pass): shown with its steps, as a tip to try, never as 'ok' with a fix."""
+    return finding.status == PASS and finding.area == "advice" and bool(finding.fix)
 
 
 def status_label(status: str) -> str:

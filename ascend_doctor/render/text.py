@@ -7,8 +7,8 @@ from typing import List, Optional
 from ..findings import ERROR, FAIL, PASS, SKIP, WARN, Report
 from ..i18n import _
 from .common import (
-    alternative_label, area_title, facts_summary, grouped, joined, matrix_summary, plan_lines, status_label,
-    verdict_scope,
+    TIP_LABEL, TRY_LABEL, alternative_label, area_title, facts_summary, grouped, is_tip, joined, matrix_summary,
+    plan_lines, status_label, verdict_scope,
 )
 from .layout import display_width, evidence_lines, pad, terminal_width, wrap
 
@@ -18,8 +18,8 @@ _RESET = "\033[0m"
 MEASURED_AREAS = ("smoke",)
 
 
-def _badge(status: str, color: bool) -> str:
-    label = f"[{pad(status_label(status), 5, '>')}]"  # 7 columns in every language: titles align
+def _badge(status: str, color: bool, tip: bool = False) -> str:
+    label = f"[{pad(_(TIP_LABEL) if tip else status_label(status), 5, '>')}]"  # 7 columns in every language
     return f"{_COLORS[status]}{label}{_RESET}" if color else label
 
 
@@ -69,14 +69,15 @@ def render(report: Report, color: bool = False, width: Optional[int] = None) -> 
         quiet = [f for f in items if f.status not in shown_in_full]
         lines.append(f"== {area_title(area)} ==")
         for f in problems:
-            lines.extend(_titled(_badge(f.status, color), _("{title}  ({id})").format(title=f.title, id=f.id), width))
+            lines.extend(_titled(_badge(f.status, color, is_tip(f)), _("{title}  ({id})").format(title=f.title, id=f.id),
+                                 width))
             if f.summary:
                 lines.extend(wrap(f.summary, width, " " * 8))
             if f.evidence:
                 lines.append("        " + _("evidence:"))
                 lines.extend(_evidence_lines(f.evidence, width, " " * 10))
             if f.fix:
-                lines.append("        " + _("fix:"))
+                lines.append("        " + (_(TRY_LABEL) if is_tip(f) else _("fix:")))
                 for i, step in enumerate(f.fix, 1):
                     first, *rest = step.splitlines() or [""]
                     lines.append(f"          {i}. {first}")

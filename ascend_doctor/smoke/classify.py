@@ -204,10 +204,24 @@ def smoke_findings(run: SmokeRun, kb=None, device_reasons: Sequence[str] = ()) -
     return findings
 
 
+ASCEND_COMPONENTS = ("cann", "driver", "npu", "hccl", "mindx")  # knowledge-base components of the Ascend stack
+
+
+def _ascend_only(step: str, device: Optional[str]) -> bool:
+    """A fix step only an Ascend host can follow (source CANN's set_env.sh, the Ascend plugin library), on a run
+    that did not use an Ascend device."""
+    return (device or "").lower() not in ("ascend", "npu") and bool(
+        re.search(r"set_env\.sh|libmindspore_ascend|ascend-toolkit|/usr/local/Ascend", step))
+
+
 def _broken_finding(fid, title, res, run: SmokeRun, kb, stderr_lines) -> Finding:
     stage = res.stage
     error_lines = (res.error or "").splitlines()
     matches = kb_matches(kb, error_lines + stderr_lines)
+    if (run.device or "").lower() not in ("ascend", "npu"):
+        # a GPU or CPU run: an Ascend-stack signature (CANN, driver, NPU, HCCL) is not its cause, and its fix
+        # (source a set_env.sh, the Ascend plugin library) names what this host need not have
+        matches = [(sig, line) for sig, line in matches if sig.component not in ASCEND_COMPONENTS]
     shown = useful_stderr_lines(run.stderr, keep=[line for _, line in matches])
     if res.status == HUNG:
         what = _("The smoke hung in the '{stage}' stage: no progress for {seconds} s, so its whole process group was "
@@ -239,7 +253,8 @@ def _broken_finding(fid, title, res, run: SmokeRun, kb, stderr_lines) -> Finding
         installed = {"mindspore": (imported.data or {}).get("version") if imported else None}
         for sig, __ in matches:
             # steps naming an API the MindSpore that ran does not have are left out (advice_facts.json ranges)
-            fix.extend(s for s in applicable_fixes(sig.text(get_lang())[2], installed) if s not in fix)
+            fix.extend(s for s in applicable_fixes(sig.text(get_lang())[2], installed)
+                       if s not in fix and not _ascend_only(s, run.device))
             pitfall = pitfall or sig.pitfall
     if stage == "import" and "No module named 'mindspore'" in (res.error or ""):
         fix.extend([_("{python} -m pip install 'mindspore>=2.7'   # or the build for your device: "
