@@ -174,8 +174,10 @@ def _first_sentence(text: str) -> str:
     return text.split(". ")[0].rstrip(".")
 
 
-def smoke_findings(run: SmokeRun, kb=None, device_reasons: Sequence[str] = ()) -> List[Finding]:
-    """One finding per area of the smoke, in stage order."""
+def smoke_findings(run: SmokeRun, kb=None, device_reasons: Sequence[str] = (),
+                   set_env_files: Optional[Sequence[str]] = None) -> List[Finding]:
+    """One finding per area of the smoke, in stage order. `set_env_files`: the CANN set_env.sh files this host has
+    (from its facts; None: not known), so a fix never sources one that is not there."""
     stderr_lines = run.stderr.splitlines()
     findings = []
     for fid, title, stages in FINDINGS:
@@ -185,6 +187,8 @@ def smoke_findings(run: SmokeRun, kb=None, device_reasons: Sequence[str] = ()) -
         shown_title = _(title)
         if broken is not None:
             f = _broken_finding(fid, shown_title, broken, run, kb, stderr_lines)
+            if set_env_files is not None:
+                f.fix = _sourcing_what_is_here(f.fix, list(set_env_files))
         elif all(r.status == NOT_RUN for r in results):
             summary = _("Not reached: the smoke stopped at the '{stage}' stage (see {finding}).") \
                 if run.stopped_at in STAGE_FINDING else _("Not reached: the smoke stopped at the '{stage}' stage (see above).")
@@ -212,6 +216,25 @@ def _ascend_only(step: str, device: Optional[str]) -> bool:
     that did not use an Ascend device."""
     return (device or "").lower() not in ("ascend", "npu") and bool(
         re.search(r"set_env\.sh|libmindspore_ascend|ascend-toolkit|/usr/local/Ascend", step))
+
+
+_SOURCE_SET_ENV = re.compile(r"^(source|\.)\s+(\S*set_env\.sh)\b")
+
+
+def _sourcing_what_is_here(fix: List[str], here: List[str]) -> List[str]:
+    """A `source <path>/set_env.sh` step names a set_env.sh this host has: the knowledge base's default path is
+    replaced by the install that is here, and with no CANN here the step says to install one first."""
+    out: List[str] = []
+    for step in fix:
+        m = _SOURCE_SET_ENV.match(step)
+        if not m or m.group(2) in here:
+            out.append(step)
+        elif here:
+            out.append(step.replace(m.group(2), here[0], 1))
+        else:
+            out.append(_("no CANN is installed here: install the CANN toolkit and kernels your MindSpore needs "
+                         "(ascend-doctor check names the release), then source <install>/set_env.sh"))
+    return list(dict.fromkeys(out))
 
 
 def _broken_finding(fid, title, res, run: SmokeRun, kb, stderr_lines) -> Finding:

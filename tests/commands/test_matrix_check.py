@@ -74,3 +74,11 @@ def test_matrix_check_reads_any_spelling_too():
     _, b = run_json("matrix", "check", *WRONG_DRIVER)
     assert [(f["id"], f["status"], f["summary"]) for f in a["findings"]] == \
            [(f["id"], f["status"], f["summary"]) for f in b["findings"]]
+
+
+def test_a_mindspore_the_matrix_does_not_know_is_said_to_be_unknown_not_unreadable():
+    _, data = run_json("matrix", "check", "--mindspore", "2.6.5", "--cann", "8.1.RC1")
+    f = _by_id(data)["compat.mindspore_cann"]
+    assert f["status"] == "warn" and "not a release in the compatibility matrix" in f["summary"]
+    assert "could not be read" not in f["summary"]
+    assert not any("import mindspore" in step for step in f["fix"])  # nothing is installed to ask
