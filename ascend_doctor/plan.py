@@ -301,7 +301,9 @@ def _apply(facts, matrix, state: StackState):
     """The facts as they would be after the state's steps (a copy; the matrix's rows stand for new packages)."""
     from .facts import JUDGED_ENV, CannChoice, CannInstall
 
-    new = copy.deepcopy(facts)
+    new = copy.copy(facts)  # only the parts a state changes are copied (the rest is read, never written)
+    for part in ("mindspore", "cann", "driver", "firmware", "python", "npu"):
+        setattr(new, part, copy.deepcopy(getattr(facts, part)))
     if state.python:
         new.python.version = state.python
     if state.mindspore is not None:
