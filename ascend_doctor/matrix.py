@@ -353,7 +353,7 @@ class Matrix:
                                                    parse_version(e["cann"]).numbers()]))
 
     def hdk_for_cann(self, release: Any) -> List[dict]:
-        cache = self.__dict__.setdefault("_hdk_for_cann", {})  # asked for each state the planner judges
+        cache = self.__dict__.setdefault("_hdk_cache", {})  # asked for each state the planner judges
         key = str(release)
         if key not in cache:
             cache[key] = self._hdk_for_cann(release)
