@@ -217,6 +217,15 @@ def split_alternatives(fix: Sequence[str]) -> Tuple[List[str], List[Dict[str, An
     return steps, alternatives
 
 
+def as_ways(ways: Sequence[str]) -> Tuple[List[str], List[Dict[str, Any]]]:
+    """Single-step ways to one end (install this CANN, or that one, or this MindSpore) as a finding's fix and
+    labelled alternatives: the least disruptive way is the fix (the check's order among equals)."""
+    if not ways:
+        return [], []
+    ordered = sorted(ways, key=lambda w: RANK[step_level(w)[0]])
+    return [ordered[0]], [{"why": "", "steps": [w]} for w in ordered[1:]]
+
+
 def normalize_fixes(findings: Iterable[Finding]) -> None:
     """Move every "or ..." step of a finding's fix into its labelled alternatives (a fix holds steps only)."""
     for f in findings:

@@ -247,7 +247,12 @@ def check_mindspore_cann(ctx):
         fix.insert(0, _("source {path}   # another install here, {install}, is one MindSpore {version} accepts").format(
             path=alt.set_env or alt.root.rstrip("/") + "/set_env.sh", install=_describe_install(alt), version=ms.version))
     rel = f"CANN {inst.release}" if inst.release else _("this CANN")
-    return ctx.finding(FAIL,
+    # each line is one way to a pairing (this CANN, that one, another MindSpore): one is the fix, the others are
+    # labelled alternatives, never further steps
+    from ..plan import as_ways
+
+    fix, ways = as_ways(fix)
+    finding = ctx.finding(FAIL,
                        sentences((_("MindSpore {version} expects a CANN compiler version in {accepted}, but {cann} at "
                                     "{root} has compiler {compiler} ({major_minor}).") if not is_planned(ctx.facts) else
                                   _("MindSpore {version} expects a CANN compiler version in {accepted}, but {cann} "
@@ -257,6 +262,8 @@ def check_mindspore_cann(ctx):
                                  _("MindSpore only prints a warning at import; jobs then fail later with errors that do "
                                    "not name the version mismatch.")),
                        evidence, fix, "P07")
+    finding.alternatives = ways
+    return finding
 
 
 # The PASS line of compat.cann_driver for each relation a matrix row states (None: any other relation, named).
@@ -701,10 +708,15 @@ def check_custom_ops_cann(ctx):
     advice = advise_mindspore(matrix, ctx.facts, inst.release, inst.compiler_version,
                               why=N_("or the newest MindSpore published with {target}"))
     fix += [line for line in advice.fix if line != advice.upgrade] if advice.rows else []
-    return ctx.finding(WARN,
+    from ..plan import as_ways
+
+    fix, ways = as_ways(fix)  # each line is one way (a CANN, or a MindSpore): the others are alternatives
+    finding = ctx.finding(WARN,
                        _("MindSpore {version}'s bundled custom operators were built with CANN compiler "
                          "{built}, but {cann} is {compiler}; MindSpore warns at "
                          "import and those operators may fail to load or compute wrongly.").format(
                            version=ms.version, built=", ".join(sorted(set(differ.values()))), cann=_cann_here(ctx),
                            compiler=mm),
                        evidence, fix, "P22")
+    finding.alternatives = ways
+    return finding
