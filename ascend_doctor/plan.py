@@ -53,26 +53,31 @@ _ALT = re.compile(r"^\s*[（(]?\s*(?:or\b|或者?)[,，:：]?\s*", re.I)
 _LOOK = re.compile(r"^(?:cat|ls|grep|head|tail|dmesg|ps|npu-smi|hccn_tool\s+-i\s+\S+\s+-\w+\s+-g|nvidia-smi|lspci|"
                    r"lsmod|df|free|which|type|env|printenv|readlink|stat|find|ldd|nvcc|uname|id|getconf|"
                    r"python3?\s+-c|pip3?\s+(?:index|show|list|check|download)|ascend-doctor|open a new shell|"
-                   r"measure|compare|run\b|check\b|look\b|read\b|see\b)\b", re.I)
-_HARDWARE = re.compile(r"\breplace (?:the |this )?(?:npu|card|device|board|module|chip|optical|cable)|"
+                   r"measure|compare|run\b|check\b|look\b|read\b|see\b)\b|"
+                   r"^(?:打开一?个?新的? ?shell|查看|检查|确认|比较|对比|测量|运行|读取)", re.I)
+# The steps are read in the report's language: the Chinese words of the same steps sit beside the English ones
+# (a JSON report's levels are the same in either language: tests/test_plan.py).
+_HARDWARE = re.compile(r"更换(?:板卡|硬件|模组|芯片|光模块|线缆|CPU ?板)|返厂|联系(?:华为)?(?:技术支持|工程师)|"
+                       r"\breplace (?:the |this )?(?:npu|card|device|board|module|chip|optical|cable)|"
                        r"\bcontact (?:huawei |the vendor'?s? |vendor |your )?(?:technical )?support|\bRMA\b|\breseat\b|"
                        r"\bhardware (?:repair|replacement)", re.I)
-_DRIVER = re.compile(r"ascend hdk|npu-driver|npu-firmware|\bhdk\b.*\b(?:install|upgrade)|"
+_DRIVER = re.compile(r"(?:安装|升级|降级|重装|更新)[^#]*(?:驱动|固件)|重启(?:节点|服务器|机器)?|"
+                     r"ascend hdk|npu-driver|npu-firmware|\bhdk\b.*\b(?:install|upgrade)|"
                      r"\b(?:install|upgrade|downgrade|reinstall|update)\b[^#]*\b(?:npu |nvidia |gpu )?(?:driver|firmware)\b|"
                      r"nvidia-driver|\bcuda_[\d.]+_[\d.]+_linux\.run|\breboot\b|\brmmod\b|\bmodprobe\b|\binsmod\b",
                      re.I)
-_CANN = re.compile(r"ascend-cann-|\binstall\b[^#]*\bcuda\b[^#]*\btoolkit\b|\bcuda-toolkit\b|\b(?:install|reinstall|upgrade|downgrade)\b[^#]*\bcann\b|\bcann\b[^#]*\btoolkit\b"
+_CANN = re.compile(r"(?:安装|重新安装|升级|降级)[^#]*CANN|安装[^#]*CUDA[^#]*工具包|ascend-cann-|\binstall\b[^#]*\bcuda\b[^#]*\btoolkit\b|\bcuda-toolkit\b|\b(?:install|reinstall|upgrade|downgrade)\b[^#]*\bcann\b|\bcann\b[^#]*\btoolkit\b"
                    r"[^#]*\binstall|\.run\b[^#]*--install\b", re.I)
 _PYTHON = re.compile(r"^(?:sudo\s+)?(?:python3?\s+-m\s+)?(?:pip3?|conda|mamba|micromamba|uv)\s+(?:install|create|"
                      r"uninstall|remove|update|env)\b|\binstall mindspore\b|\bmindspore(?:-\w+)?==|"
                      r"\bwheel\b.*\binstall|\bconda activate\b", re.I)
-_CONFIG = re.compile(r">>\s*\S+|\bkeep only\b|\bremove (?:the )?(?:source|line)\b|\bedit\b|\bsed -i\b|\bsysctl\b|"
+_CONFIG = re.compile(r"只保留|删除[^#]*source|写入[^#]*(?:文件|bashrc)|训练脚本|>>\s*\S+|\bkeep only\b|\bremove (?:the )?(?:source|line)\b|\bedit\b|\bsed -i\b|\bsysctl\b|"
                      r"\bulimit\b|\brank.?table\b|\bhccn_tool\b.*\s-s\b|\bset_context\b|\bln -s|\bchmod\b|\bchown\b|"
                      r"\bin your training script\b|\bmindspore\.\w+\(|^from \w+ import|\bconfigure\b|\bswitch\b.*\bqos\b",
                      re.I)
-_ROOT = re.compile(r"^sudo\b|\bas root\b|--install-for-all|\.run\b.*--(?:full|upgrade|uninstall)|^(?:systemctl|apt(?:-get)?|"
+_ROOT = re.compile(r"root 权限|以 root|（root）|^sudo\b|\bas root\b|--install-for-all|\.run\b.*--(?:full|upgrade|uninstall)|^(?:systemctl|apt(?:-get)?|"
                    r"yum|dnf|mount|umount|ldconfig)\b", re.I)
-_NO_REBOOT = re.compile(r"\bwithout (?:a )?reboot", re.I)
+_NO_REBOOT = re.compile(r"\bwithout (?:a )?reboot|无需重启|不重启", re.I)
 
 
 def command_part(step: str) -> str:
@@ -116,10 +121,10 @@ def step_level(step: str, level: Optional[str] = None) -> Tuple[str, bool, bool]
         else:
             level = "shell"
     root = level in ("driver", "hardware") or bool(_ROOT.search(text))
-    reboot = level == "driver" and (bool(re.search(r"\breboot\b", text, re.I)) or (
+    reboot = level == "driver" and (bool(re.search(r"\breboot\b|重启", text, re.I)) or (
         not _NO_REBOOT.search(step) and not re.search(r"\brmmod\b|\bmodprobe\b", text) and bool(
             re.search(r"ascend hdk|npu-driver|npu-firmware|\bfirmware\b|\b(?:install|upgrade|downgrade|reinstall)\b"
-                      r"[^#]*\bdriver\b", text, re.I))))
+                      r"[^#]*\bdriver\b|固件|(?:安装|升级|降级|重装)[^#]*驱动", text, re.I))))
     return level, root, reboot
 
 
@@ -207,7 +212,7 @@ def split_alternatives(fix: Sequence[str]) -> Tuple[List[str], List[Dict[str, An
         cmd = command_part(rest)
         why, body = "", rest
         head, sep, tail = cmd.partition(": ") if ": " in cmd else cmd.partition("：")
-        if sep and len(head) < 90 and not re.search(r"[=/$`|]", head) and not re.search(r"\b(?:and|then)$", head):
+        if sep and len(head) < 90 and not re.search(r"[=/$`|]", head) and not re.search(r"\b(?:and|then)$|(?:然后|并且?|再)(?:执行)?$", head):
             why, body = head.strip(), rest[len(head) + len(sep):]
         if body.rstrip().endswith(")") and step.lstrip().startswith(("(", "（")) and body.count("(") < body.count(")"):
             body = body.rstrip()[:-1]
@@ -669,31 +674,29 @@ def _why_state(state: StackState) -> str:
 
 
 def _merged(chosen: List[Tuple[PlanStep, int]]) -> List[PlanStep]:
-    """One step per command (their resolves merged), in dependency order (DO_ORDER: the driver before CANN before
-    the shell that sources it before Python packages before settings), stable otherwise. A look at the machine
-    keeps its place beside the step it checks (the one before it in its option, else the one after)."""
+    """One step per command (their resolves merged), in dependency order: the steps of one option stay together
+    in the order its check wrote them (a conda activate before the export that uses it), and options go by the
+    level of the first thing they do (DO_ORDER: the driver before CANN before the shell that sources it before
+    Python packages before settings; a look first goes with the action after it)."""
     groups: List[List[PlanStep]] = []
     for n, (s, _level) in enumerate(chosen):
         if not n or chosen[n - 1][0].resolves != s.resolves or chosen[n - 1][1] != _level:
             groups.append([])
         groups[-1].append(s)
-    keyed: List[Tuple[Tuple[int, int, int], PlanStep]] = []
-    for g, steps in enumerate(groups):
-        acts = [None if _is_look(s.do) else DO_ORDER[s.level] for s in steps]
-        for n, s in enumerate(steps):
-            rank = acts[n]
-            if rank is None:
-                before = [a for a in acts[:n] if a is not None]
-                after = [a for a in acts[n + 1:] if a is not None]
-                rank = before[-1] if before else after[0] if after else DO_ORDER["shell"]
-            keyed.append(((rank, g, n), s))
+
+    def first_action(steps: List[PlanStep]) -> int:
+        acts = [DO_ORDER[s.level] for s in steps if not _is_look(s.do)]
+        return acts[0] if acts else DO_ORDER["shell"]
+
+    order = sorted(range(len(groups)), key=lambda g: (first_action(groups[g]), g))
     out: Dict[str, PlanStep] = {}
-    for _key, s in sorted(keyed, key=lambda x: x[0]):
-        key = command_part(s.do) or s.do
-        if key in out:
-            out[key].resolves = list(dict.fromkeys(out[key].resolves + s.resolves))
-        else:
-            out[key] = PlanStep(s.do, s.level, s.needs_root, s.reboot, list(s.resolves))
+    for g in order:
+        for s in groups[g]:
+            key = command_part(s.do) or s.do
+            if key in out:
+                out[key].resolves = list(dict.fromkeys(out[key].resolves + s.resolves))
+            else:
+                out[key] = PlanStep(s.do, s.level, s.needs_root, s.reboot, list(s.resolves))
     return list(out.values())
 
 

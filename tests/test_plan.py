@@ -247,6 +247,13 @@ def test_mindspore_change_beats_a_cann_change_when_the_driver_must_change_anyway
     ("sudo rmmod nvidia_uvm nvidia && sudo modprobe nvidia", "driver", True, False),
     ("sudo reboot   # loads the module (the usual cause: an upgrade without a reboot)", "driver", True, True),
     ("contact Huawei technical support with the device log", "hardware", True, False),
+    # the same steps as a Chinese report words them
+    ("只保留：`source /usr/local/Ascend/ascend-toolkit/set_env.sh`（并删除 `source /usr/local/Ascend/nnae/set_env.sh`）",
+     "config", False, False),
+    ("若驱动卡死，重启节点（root）", "driver", True, True),
+    ("在现有 CUDA 旁再安装 NVIDIA CUDA 11.1 工具包，然后执行：`export CUDA_HOME=/usr/local/cuda-11.1`", "cann", False,
+     False),
+    ("查看芯片状态：`npu-smi info -t health -i <id>`", "shell", False, False),
 ])
 def test_step_level(step, level, root, reboot):
     assert step_level(step) == (level, root, reboot)
@@ -313,3 +320,24 @@ def test_driver_steps_are_marked_in_the_script():
     text = script_for(Report(tool={}, host={"name": "n"}, facts={}, findings=[f]), "now")
     line = next(l for l in text.splitlines() if "Ascend HDK 24.1.0" in l)
     assert line.startswith("# ") and "needs root" in line and "reboot after this step" in line
+
+
+@pytest.mark.parametrize("name", SNAPSHOTS)
+def test_a_chinese_report_plans_the_same_levels_in_the_same_order(name):
+    """The levels are read from the steps as written in the report's language: a zh report's plan is the English
+    one's, step for step (a tool reads either the same way)."""
+    from ascend_doctor.bundle import open_bundle
+    from ascend_doctor.doctor import RunOptions, run_checks
+    from ascend_doctor.i18n import get_lang, set_lang
+
+    plans = {}
+    before = get_lang()
+    try:
+        for lang in ("en", "zh"):
+            set_lang(lang)
+            with open_bundle(fixture_path(name)) as host:
+                plan = run_checks(host, RunOptions(timeout=5.0)).node_plan()
+            plans[lang] = [(s.level, s.needs_root, s.reboot, s.resolves) for s in plan.steps]
+    finally:
+        set_lang(before)
+    assert plans["zh"] == plans["en"]
