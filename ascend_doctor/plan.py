@@ -517,9 +517,23 @@ def _key(state: StackState, index: int) -> tuple:
     fails = sum(1 for s in state.statuses.values() if s == FAIL)
     warns = sum(1 for s in state.statuses.values() if s in (WARN, ERROR))
     levels = [RANK[lvl] for _s, lvl in state.steps]
-    # fewest failures left; then the least disruptive (its worst step, then all its steps: MindSpore before CANN
-    # before the driver); then the fewest warnings; then the matrix's order (best published pairing first)
+    # fewest failures left; then the warnings a change of MindSpore alone (a pip install) clears; then the least
+    # disruptive (its worst step, then all its steps: MindSpore before CANN before the driver); then the fewest
+    # warnings; then the matrix's order (best published pairing first). Sourcing another CANN to silence a
+    # warning would contradict the checks that decide which install a shell sources: it is never done for one.
     return fails, state.level, sum(levels), warns, len(state.steps), index
+
+
+def _warning_key(state: StackState, index: int) -> tuple:
+    """With no failure to clear, a warning is cleared only by changing MindSpore (a pip install): the fewest
+    warnings left, then the least change. Sourcing another CANN or changing the driver for a warning would
+    contradict the checks that decide which install a shell sources, or take a node down for an unknown."""
+    fails, level, total, warns, steps, index = _key(state, index)
+    return fails, warns, level, total, steps, index
+
+
+def _python_only(state: StackState) -> bool:
+    return state.level <= RANK["python"] and "cann" not in state.parts and "hdk" not in state.parts
 
 
 def plan_stack(facts, matrix, findings: Sequence[Finding]) -> Tuple[Optional[StackState], List[StackState]]:
@@ -529,20 +543,27 @@ def plan_stack(facts, matrix, findings: Sequence[Finding]) -> Tuple[Optional[Sta
     if not any(s in (FAIL, WARN) for s in now.values()):
         return None, []
     only = tuple(now)
+    failing = any(s == FAIL for s in now.values())
+    key = _key if failing else _warning_key
     judged: List[Tuple[tuple, StackState]] = []
     for combined in (False, True):
         if combined and judged and judged[0][0][0] == 0:
             break  # a single change clears every failure: combining changes only adds disruption
         for state in _candidates(facts, matrix, combined):
+            if not failing and not _python_only(state):
+                continue
             state.statuses = now if not state.steps else _judge(_apply(facts, matrix, state), matrix, only)
-            judged.append((_key(state, len(judged)), state))
+            judged.append((key(state, len(judged)), state))
         judged.sort(key=lambda x: x[0])
     best_key, best = judged[0]
     if not best.steps:
         return None, []
     others, seen = [], {best.level}
+    cleared = [i for i in now if _cleared(now[i], best.statuses.get(i, PASS))]
     for key, state in judged[1:]:
-        if key[0] <= best_key[0] and state.steps and state.level not in seen:
+        if not all(_cleared(now[i], state.statuses.get(i, PASS)) for i in cleared):
+            continue  # another way is one that clears what the plan clears
+        if key[0] <= best_key[0] and state.steps and state.level not in seen and state.level > best.level:
             seen.add(state.level)
             others.append(state)
     return best, others[:2]

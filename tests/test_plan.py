@@ -341,3 +341,12 @@ def test_a_chinese_report_plans_the_same_levels_in_the_same_order(name):
     finally:
         set_lang(before)
     assert plans["zh"] == plans["en"]
+
+
+def test_a_warning_alone_is_cleared_by_a_pip_install_never_by_root():
+    """Custom operators built for another CANN (a warning): the MindSpore built with this CANN clears it; no CANN
+    install, no driver change and no other set_env.sh is planned for a warning."""
+    facts = node(ms="2.7.1", canns=["8.2.RC1"], driver="25.2.0")
+    plan, targets = assert_coherent(judge(facts), facts)
+    assert [s.level for s in plan.steps] == ["python"] and plan.steps[0].do.startswith("pip install mindspore==2.7.0")
+    assert plan.steps[0].resolves == ["compat.custom_ops_cann"] and not plan.alternatives
