@@ -238,9 +238,11 @@ def check_mindspore_cann(ctx):
                      version=ms.version, accepted=", ".join(accepted))]
     advice = advise_mindspore(matrix, ctx.facts, inst.release, compiler,
                               why=N_("or keep this CANN: the newest MindSpore published with {target}"))
-    fix += [line for line in advice.fix if line != advice.upgrade] if advice.rows else \
-        [_("no MindSpore release in the matrix is published with CANN {cann}; change CANN").format(
-            cann=inst.release or mm)]
+    if advice.rows:
+        fix += [line for line in advice.fix if line != advice.upgrade]
+    elif not any(step.startswith("install CANN ") for step in fix):  # the CANN installs are that change already
+        fix.append(_("no MindSpore release in the matrix is published with CANN {cann}; change CANN").format(
+            cann=inst.release or mm))
     others_ok = [i for i in others if major_minor(i.compiler_version) in accepted]
     if others_ok:
         alt = others_ok[0]
