@@ -19,6 +19,7 @@ from .findings import ERROR, Finding, Report
 from .i18n import _, sentences
 from .host import Host
 from .probes import ProbeOptions, collect_facts
+from .plan import build_plan, normalize_fixes
 from .reconcile import reconcile
 from .records import dataclass, field
 
@@ -162,6 +163,7 @@ def evaluate(facts: Facts, selection: Optional[Selection] = None, options: Optio
             if not f.duration_ms:
                 f.duration_ms = elapsed
             findings.append(f)
+    normalize_fixes(findings)  # a fix holds steps; its "or ..." ways become labelled alternatives
     reconcile(findings)  # one problem, one fix: no two fixes of the report may contradict each other
     host_info = {"kind": origin.pop("kind", None), "name": origin.pop("name", None)}
     origin.pop("checked_as", None)  # judged again from the facts
@@ -182,4 +184,11 @@ def evaluate(facts: Facts, selection: Optional[Selection] = None, options: Optio
     # values of the checked host's secret variables (a bundle's env.json may hold some) and this process's.
     from .redact import redact_report
 
-    return redact_report(report, environ=environ, also=also)
+    report = redact_report(report, environ=environ, also=also)
+    # One plan for the node, from the redacted findings, the facts and the matrix (one answer to each question)
+    try:
+        plan_matrix = ctx.matrix
+    except Exception:  # no matrix: the findings' own fixes are planned, the version stack is not searched
+        plan_matrix = None
+    report.plan = build_plan(report.findings, facts, plan_matrix)
+    return report

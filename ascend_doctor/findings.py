@@ -61,6 +61,8 @@ class Finding:
     fix: List[str] = field(default_factory=list)
     pitfall: Optional[str] = None
     duration_ms: int = 0
+    # Other ways to the same end, each labelled: [{"why": str, "steps": [str]}] (`fix` holds steps only)
+    alternatives: List[Dict[str, Any]] = field(default_factory=list)
 
     def __post_init__(self):
         if self.status not in STATUSES:
@@ -89,6 +91,8 @@ class Finding:
             "fix": list(self.fix),
             "pitfall": self.pitfall,
             "duration_ms": self.duration_ms,
+            "alternatives": [{"why": a.get("why") or "", "steps": list(a.get("steps") or [])}
+                             for a in self.alternatives],
         }
 
     def with_outcome_title(self, neutral: str, titles: Dict[str, str]) -> "Finding":
@@ -113,6 +117,8 @@ class Finding:
             fix=[str(x) for x in data.get("fix") or []],
             pitfall=data.get("pitfall"),
             duration_ms=int(data.get("duration_ms") or 0),
+            alternatives=[{"why": str(a.get("why") or ""), "steps": [str(x) for x in a.get("steps") or []]}
+                          for a in data.get("alternatives") or [] if isinstance(a, dict)],
         )
 
 
@@ -123,6 +129,17 @@ class Report:
     facts: Dict[str, Any]
     findings: List[Finding]
     lang: str = field(default_factory=get_lang)  # the language of its texts (ids, keys, statuses stay English)
+    # The node's plan (plan.Plan): set by doctor.evaluate; None: planned from the findings alone when asked for
+    plan: Any = None
+
+    def node_plan(self):
+        """The plan of this report (plan.build_plan over the findings when no run planned it)."""
+        if self.plan is None:
+            from .plan import build_plan, normalize_fixes
+
+            normalize_fixes(self.findings)
+            self.plan = build_plan(self.findings)
+        return self.plan
 
     @property
     def summary(self) -> Dict[str, int]:
@@ -153,6 +170,7 @@ class Report:
             "findings": [f.to_json() for f in self.findings],
             "summary": self.summary,
             "lang": self.lang,
+            "plan": self.node_plan().to_json(),
         }
 
     @classmethod
@@ -165,4 +183,11 @@ class Report:
             facts=dict(data.get("facts") or {}),
             findings=[Finding.from_json(f) for f in data.get("findings") or []],
             lang=str(data.get("lang") or "en"),
+            plan=_plan_from_json(data["plan"]) if isinstance(data.get("plan"), dict) else None,
         )
+
+
+def _plan_from_json(data: dict):
+    from .plan import Plan
+
+    return Plan.from_json(data)

@@ -123,10 +123,7 @@ def _comment(text: str) -> List[str]:
 
 
 def script_for(report: Report, when: str, statuses: Iterable[str] = (FAIL, ERROR, WARN)) -> str:
-    """The whole script for the report's problems, in report order (fail first)."""
-    order = {FAIL: 0, ERROR: 1, WARN: 2}
-    problems = sorted((f for f in report.findings if f.status in tuple(statuses) and f.fix),
-                      key=lambda f: order.get(f.status, 3))
+    """The whole script: the report's plan (plan.py), its steps in the plan's order (dependencies first)."""
     counts = report.summary
     host = report.host or {}
     kind = host.get("kind") if host.get("kind") != "live" else None
@@ -142,34 +139,43 @@ def script_for(report: Report, when: str, statuses: Iterable[str] = (FAIL, ERROR
               "# script runs) or install an exact package version; every other step is a comment to do by hand.\n"
               "# Lines marked 'needs root' change the system: run them yourself as root.").splitlines(),
            "set -euo pipefail", ""]
-    if not problems:
+    wanted = set(statuses)
+    status_of = {f.id: f.status for f in report.findings}
+    plan = report.node_plan()
+    steps = [s for s in plan.steps if any(status_of.get(i) in wanted for i in s.resolves)]
+    if not steps:
         out.append(_("# Nothing to fix: the report has no problem with a fix."))
         return "\n".join(out) + "\n"
-    seen = set()
-    for f in problems:
-        item = {"status": f.status.upper(), "id": f.id, "title": f.title, "pitfall": f.pitfall}
-        title = (_("[{status}] {id}: {title} (pitfall {pitfall})") if f.pitfall else
-                 _("[{status}] {id}: {title}")).format(**item)
-        out.extend(_comment(title))
-        shell_changed = False
-        for raw in f.fix:
-            step = classify_step(raw)
-            if step.kind == "install" and shell_changed:
-                # e.g. `conda activate ms` by hand, then `pip install`: meant for that environment, not this shell
-                step = Step("note", _("after the step above, in that environment: {step}").format(step=step.text))
-            shell_changed = shell_changed or step.shell
-            key = (step.kind, step.text)
-            if key in seen:  # the same step from two findings: once is enough
-                out.append(_("# (same step as above)"))
+    out.append(_("# The plan: the least disruptive steps that clear the failures, in the order to do them."))
+    shell_changed = False
+    named = set()
+    by_id = {}
+    for f in report.findings:
+        by_id.setdefault(f.id, f)
+    for n, planned in enumerate(steps, 1):
+        for fid in planned.resolves:  # each problem named once, where its first step is
+            f = by_id.get(fid)
+            if f is None or fid in named:
                 continue
-            seen.add(key)
-            if step.active:
-                out.append(step.text)
-            else:
-                lines = _comment(step.text)
-                if step.needs_root:
-                    lines[0] += "   # " + _("needs root")
-                out.extend(lines)
+            named.add(fid)
+            item = {"status": f.status.upper(), "id": f.id, "title": f.title, "pitfall": f.pitfall}
+            out.extend(_comment((_("[{status}] {id}: {title} (pitfall {pitfall})") if f.pitfall else
+                                 _("[{status}] {id}: {title}")).format(**item)))
+        out.append(_("# step {n}: clears {ids}").format(n=n, ids=", ".join(planned.resolves)))
+        step = classify_step(planned.do)
+        if step.kind == "install" and shell_changed:
+            # e.g. `conda activate ms` by hand, then `pip install`: meant for that environment, not this shell
+            step = Step("note", _("after the step above, in that environment: {step}").format(step=step.text))
+        shell_changed = shell_changed or step.shell
+        marks = ([_("needs root")] if planned.needs_root or step.needs_root else []) + \
+            ([_("reboot after this step")] if planned.reboot else [])
+        if step.active and not marks:
+            out.append(step.text)
+        else:
+            lines = _comment(step.text) if not step.active else [step.text]
+            if marks:
+                lines[0] += "   # " + _(", ").join(marks)
+            out.extend(lines)
         out.append("")
     return "\n".join(out).rstrip("\n") + "\n"
 

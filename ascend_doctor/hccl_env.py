@@ -93,6 +93,14 @@ def _check_int(spec: dict, name: str, value: str, env: Mapping[str, str], family
     default = spec.get("default")
     reset = [_("export {name}={default}   # the documented default").format(name=name, default=default)
              if default else f"unset {name}"]
+    if spec.get("multiple_of") and default:
+        # A traffic class (HCCL_RDMA_TC: DSCP x 4) must match the switch's QoS: the default or the switch's own DSCP
+        # x 4, never a value rounded to the nearest multiple
+        m = spec["multiple_of"]
+        reset = [_("unset {name}   # HCCL then uses {default}, DSCP {dscp}; the switch's RoCE queue must use that "
+                   "DSCP").format(name=name, default=default, dscp=int(default) // m),
+                 _("or, if the switch marks RoCE traffic with another DSCP: export {name}=<that DSCP x {step}>   "
+                   "# a multiple of {step} in {range}").format(name=name, step=m, range=_range_text(lo, hi))]
     span = _range_text(lo, hi) + (" " + spec["unit"] if spec.get("unit") else "")
     if n is None:
         return [EnvIssue(name, value, FAIL, _("{name}={value} is not a whole number; the documented range is {range}")
@@ -105,8 +113,7 @@ def _check_int(spec: dict, name: str, value: str, env: Mapping[str, str], family
     if spec.get("multiple_of") and n % spec["multiple_of"]:
         m = spec["multiple_of"]
         return [EnvIssue(name, value, FAIL, _("{name}={value} must be a multiple of {step}").format(
-                             name=name, value=n, step=m), rule,
-                         [f"export {name}={n - n % m}"])]
+                             name=name, value=n, step=m), rule, reset)]
     out: List[EnvIssue] = []
     gran = fam.get("granularity")
     if gran:

@@ -201,6 +201,15 @@ class Matrix:
 
         Only these may appear in a fix: the checker's accepted list only decides whether MindSpore prints a
         warning, and a wheel's custom-op build CANN or a third-party guide is not a published pairing."""
+        # asked for every release by published_mindspore_for_cann, and again for each state the planner judges:
+        # answered once per release (a matrix is not changed after it is loaded; `matrix update` loads a new one)
+        cache = self.__dict__.setdefault("_published_canns", {})
+        key = str(mindspore)
+        if key not in cache:
+            cache[key] = self._published_canns_uncached(mindspore)
+        return [dict(e, by=list(e["by"]), source=list(e["source"])) for e in cache[key]]
+
+    def _published_canns_uncached(self, mindspore: Any) -> List[dict]:
         row = self.mindspore_row(mindspore)
         if not row:
             return []
@@ -223,6 +232,14 @@ class Matrix:
 
         The CANN is named by its release (8.0.RC3) or, when the release is unknown, by its compiler version
         (7.5.0.1.129): then every release with that compiler value counts."""
+        cache = self.__dict__.setdefault("_published_ms", {})  # asked again for each state the planner judges
+        key = (str(release), str(compiler), str(python), str(platform))
+        if key not in cache:
+            cache[key] = self._published_mindspore_for_cann(release, compiler, python, platform)
+        return list(cache[key])
+
+    def _published_mindspore_for_cann(self, release: Any, compiler: Any, python: Any,
+                                      platform: Optional[str]) -> List[dict]:
         names = [release] if release else [c["release"] for c in self.cann_for_compiler(compiler)] if compiler else []
         names = [n for n in names if n]
         if not names:
@@ -241,6 +258,13 @@ class Matrix:
     def newest_published_pairing(self, python: Any = None, platform: Optional[str] = None) -> Optional[Tuple[dict, dict]]:
         """(MindSpore row, its best published CANN) for the newest final release that has one (the 'upgrade CANN'
         way out), or None."""
+        cache = self.__dict__.setdefault("_newest_pairing", {})  # asked by every MindSpore advice
+        key = (str(python), str(platform))
+        if key not in cache:
+            cache[key] = self._newest_published_pairing(python, platform)
+        return cache[key]
+
+    def _newest_published_pairing(self, python: Any, platform: Optional[str]) -> Optional[Tuple[dict, dict]]:
         fits = {r["version"] for r in self.mindspore_for_python(python, platform)} if python else None
         for r in sorted(self.mindspore_releases, key=lambda r: version_key(r["version"]), reverse=True):
             if r["release_kind"] not in ("final", "post") or (fits is not None and r["version"] not in fits):
@@ -332,6 +356,13 @@ class Matrix:
                                                    parse_version(e["cann"]).numbers()]))
 
     def hdk_for_cann(self, release: Any) -> List[dict]:
+        cache = self.__dict__.setdefault("_hdk_cache", {})  # asked for each state the planner judges
+        key = str(release)
+        if key not in cache:
+            cache[key] = self._hdk_for_cann(release)
+        return list(cache[key])
+
+    def _hdk_for_cann(self, release: Any) -> List[dict]:
         rows = [r for r in self.data["cann_hdk"] if release_matches(release, r["cann"])]
         # 8.5.0.alpha001 rows apply to that build only, not to 8.5.0 itself.
         return [r for r in rows if len(r["cann"].split(".")) <= len(str(release).split(".")) or r["cann"] == release]

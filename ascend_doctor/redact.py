@@ -281,6 +281,7 @@ def redact_report(report, environ: Optional[Mapping[str, str]] = None, also: Ite
         f.summary = redactor.text(f.summary)
         f.evidence = _scrub(f.evidence, redactor)
         f.fix = [redactor.text(step) if isinstance(step, str) else step for step in f.fix]
+        f.alternatives = _scrub(f.alternatives, redactor)
     report.facts = _scrub(report.facts, redactor)
     report._redacted = True
     return report

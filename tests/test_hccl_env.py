@@ -1,5 +1,6 @@
 """HCCL variables: every documented rule fails on a bad value and passes on a good one; typos are named."""
 
+import re
 import pytest
 
 from ascend_doctor.probes.environment import env_facts
@@ -237,3 +238,13 @@ def test_intra_roce_enable_says_where_it_applies(family, expected):
     assert roce and roce[0].status == "warn" and expected in roce[0].message, issues
     assert "HCCL_INTRA_ROCE_ENABLE" not in checked  # not reported as plainly valid
     assert not validate_hccl_env({"HCCL_INTRA_ROCE_ENABLE": "0", "HCCL_INTRA_PCIE_ENABLE": "1"}, family)[0]
+
+
+@pytest.mark.parametrize("value", ["130", "300"])
+def test_rdma_tc_is_fixed_by_the_default_or_the_switch_dscp_never_a_rounded_value(value):
+    """HCCL_RDMA_TC is DSCP x 4 and must match the switch's QoS: unset it (132, DSCP 33) or set the switch's DSCP
+    x 4; rounding 130 down to 128 would pick a traffic class the switch was never set for."""
+    found = [i for i in issues({"HCCL_RDMA_TC": value}, None) if i.name == "HCCL_RDMA_TC"]
+    assert found and found[0].fix[0].startswith("unset HCCL_RDMA_TC   # HCCL then uses 132, DSCP 33")
+    assert "export HCCL_RDMA_TC=<that DSCP x 4>" in found[0].fix[1]
+    assert not any(re.search(r"HCCL_RDMA_TC=\d", step) for step in found[0].fix)

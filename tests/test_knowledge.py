@@ -10,7 +10,7 @@ from ascend_doctor.data import DataError, data_path
 from ascend_doctor.knowledge import load_knowledge_base, parse_knowledge_base
 from ascend_doctor.schema import schema_errors
 
-from tests.helpers import REFERENCE
+from tests.helpers import REFERENCE, REPO
 
 RAW = json.load(open(data_path("knowledge_base.json"), encoding="utf-8"))
 SCHEMA = json.load(open(data_path("knowledge_base.schema.json"), encoding="utf-8"))
@@ -232,3 +232,28 @@ def test_the_hccl_link_errors_name_the_port_commands_that_show_a_bad_port(sig_id
         for query in ("-link_stat -g", "-optical -g", "-net_health -g"):
             assert f"hccn_tool -i <id> {query}" in said, (sig_id, query)
         assert "ascend-doctor check --only network" in said
+
+
+def test_every_signature_has_a_step_of_its_own():
+    """A fix made only of steps ten other signatures share (check the card, export the logs, ask support) says
+    nothing about this fault: each signature has at least one step specific to it."""
+    import collections
+    import glob
+    import json as _json
+
+    sigs = [s for p in sorted(glob.glob(os.path.join(REPO, "data", "kb", "*.json")))
+            for s in _json.load(open(p, encoding="utf-8"))["signatures"]]
+    shared = collections.Counter(step for s in sigs for step in set(s["fix"]))
+    generic = [s["id"] for s in sigs if s["fix"] and all(shared[step] > 10 for step in s["fix"])]
+    assert not generic, generic
+
+
+def test_lpm_events_are_handled_per_code_never_a_drain_for_all():
+    from ascend_doctor.knowledge import load_knowledge_base
+
+    sig = next(s for s in load_knowledge_base().signatures if s.id == "NPU_LPM_FAULT")
+    text = "\n".join(sig.fix)
+    assert "0x81A44E00 (IMU heartbeat): no action" in text
+    assert "0x80E38009 (LPM bus access error): let the training job save a checkpoint" in text
+    assert "0x80E3A201 (voltage adjustment): have the server's power supply checked" in text
+    assert not any("drain" in step.lower() or "out of scheduling" in step.lower() for step in sig.fix)

@@ -165,17 +165,22 @@ def test_cann_outside_the_list_fails_and_names_the_fix(matrix, ms, accepted, rec
     wrong = next(c for c in WRONG_CANDIDATES if c.split(".")[0] + "." + c.split(".")[1] not in accepted)
     f = check_mindspore_cann(_ctx(matrix, ms, None, wrong))
     assert f.status == "fail" and f.pitfall == "P07"
+    # each line is one way to a pairing: the least disruptive is the fix, the others labelled alternatives
+    ways = f.fix + [a["steps"][0] for a in f.alternatives]
+    canns = [w for w in ways if w.startswith("install CANN ")]
     if matrix.published_canns(ms):
-        assert f"CANN {recommended}" in f.fix[0], f.fix
+        assert canns and f"CANN {recommended}" in canns[0], ways
     else:  # only the checker's list or the wheel's build CANN name one: no CANN release is recommended
-        assert "names no CANN published with" in f.fix[0] and f"CANN {recommended}" not in f.fix[0], f.fix
+        assert any("names no CANN published with" in w for w in ways), ways
+        assert not any(w.startswith(f"install CANN {recommended} ") for w in ways), ways
+    f.fix = ways  # the MindSpore ways below are read from all of them
     # ... and the other way round: the newest MindSpore *published* with the CANN that is there, never one whose
     # version check merely accepts it (that check only decides whether MindSpore prints a warning).
     published = [r["version"] for r in matrix.published_mindspore_for_cann(None, wrong)]
     if published:
         assert any(f"mindspore=={published[0]}" in step or f"MindSpore {published[0]} " in step for step in f.fix), f.fix
-    else:
-        assert any("no MindSpore release in the matrix is published with" in step for step in f.fix), f.fix
+    else:  # no MindSpore for this CANN: the way is a CANN change (its install steps, or the note saying so)
+        assert canns or any("no MindSpore release in the matrix is published with" in step for step in f.fix), f.fix
     wrong_mm = ".".join(wrong.split(".")[:2])
     accept_only = {r["version"] for r in matrix.mindspore_for_compiler(wrong_mm, finals_only=True)} - set(published)
     assert not any(f"mindspore=={v} " in step or f"MindSpore {v} " in step for v in accept_only for step in f.fix)
@@ -193,7 +198,9 @@ def test_sources_disagree_is_said_in_the_verdict(matrix):
     f = check_mindspore_cann(_ctx(matrix, "2.6.0", "8.2.RC1", "8.2.0.0.201"))
     assert f.status == "fail"
     assert any("ascend-deployer" in s for s in f.evidence["sources_disagree"])
-    assert "CANN 8.1.RC1" in f.fix[0]
+    # the CANN published with 2.6.0 is one way (the first CANN named); a MindSpore for this CANN is the fix
+    ways = f.fix + [a["steps"][0] for a in f.alternatives]
+    assert "CANN 8.1.RC1" in next(w for w in ways if w.startswith("install CANN ")), ways
 
 
 def test_unknown_mindspore_is_a_warning_not_a_pass(matrix):

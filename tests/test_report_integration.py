@@ -16,7 +16,9 @@ def test_missing_mindspore_on_npu_node_names_a_release_for_the_installed_cann():
     # from 2.7.0 on), so the fix points to the download page, and the summary says the same.
     assert f["fix"][0].startswith("install MindSpore 2.4.1 from https://www.mindspore.cn/versions"), f["fix"]
     assert "not on PyPI" in f["summary"] and "on PyPI too" not in f["summary"]
-    assert any(step.startswith("or upgrade CANN") for step in f["fix"])
+    # the other way is a labelled alternative, not a further step
+    assert not any(step.startswith("or ") for step in f["fix"])
+    assert any(a["why"] == "upgrade CANN" and a["steps"][0].startswith("install CANN ") for a in f["alternatives"])
     assert proc.returncode == 0  # a warning alone does not fail the default --fail-on
 
 

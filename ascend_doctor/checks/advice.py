@@ -55,6 +55,21 @@ def advise_mixed_precision(ctx):
         pitfall="P04")
 
 
+def _recommended_mindspore(ctx):
+    """The MindSpore a fix of this report recommends when none is installed (mindspore.installed's choice, one
+    place: advise_mindspore), so the advice speaks of the release the user will have."""
+    from ._recommend import advise_mindspore
+
+    inst = ctx.facts.cann.judged_install
+    if inst is None:
+        return None
+    try:
+        row = advise_mindspore(ctx.matrix, ctx.facts, inst.release, inst.compiler_version).release
+    except Exception:  # no matrix: the advice for current releases
+        return None
+    return row["version"] if row else None
+
+
 @check("advice.graph_kernel", "Try graph-kernel operator fusion for speed", pitfalls=["P06"])
 def advise_graph_kernel(ctx):
     facts = ctx.facts
@@ -66,8 +81,9 @@ def advise_graph_kernel(ctx):
                            summary=_("Graph-kernel flags are already set (MS_DEV_GRAPH_KERNEL_FLAGS={flags}).").format(
                                flags=repr(flags)),
                            evidence={"MS_DEV_GRAPH_KERNEL_FLAGS": flags}, pitfall="P06")
-    ver = major_minor_numbers(ctx.facts.mindspore.version)
-    if ver is not None and ver >= (2, 3):
+    version = ctx.facts.mindspore.version or _recommended_mindspore(ctx)
+    ver = major_minor_numbers(version)
+    if ver is None or ver >= (2, 3):
         lines = [_('mindspore.set_context(jit_config={"jit_level": "O1"})   # MindSpore 2.3+: O1 adds operator fusion'),
                  'or: mindspore.set_context(graph_kernel_flags="--opt_level=2")']
     else:

@@ -200,6 +200,17 @@ def check_mindspore_cann(ctx):
                                path=inst.root.rstrip("/") + "/compiler/version.info")],
                            "P07")
     evidence["compiler_major_minor"] = _cann_label(matrix, mm)
+    if not accepted and is_planned(ctx.facts):
+        # a planned install has no installed list to read: the version is one the matrix does not know
+        return ctx.finding(WARN,
+                           _("MindSpore {version} is not a release in the compatibility matrix {matrix}, so its "
+                             "pairing with CANN compiler {compiler} is unknown; check the version number against "
+                             "https://www.mindspore.cn/versions.").format(version=ms.version,
+                                                                         matrix=_matrix_info(ctx), compiler=mm),
+                           evidence, [_("ascend-doctor matrix show --mindspore <release>   # a release the matrix "
+                                        "knows"),
+                                      _("ascend-doctor matrix update --url <newer matrix URL>   # if a newer matrix "
+                                        "exists")], "P07")
     if not accepted:
         return ctx.finding(WARN,
                            _("MindSpore {version} is not in the compatibility matrix {matrix} and its own "
@@ -240,16 +251,23 @@ def check_mindspore_cann(ctx):
                      version=ms.version, accepted=", ".join(accepted))]
     advice = advise_mindspore(matrix, ctx.facts, inst.release, compiler,
                               why=N_("or keep this CANN: the newest MindSpore published with {target}"))
-    fix += [line for line in advice.fix if line != advice.upgrade] if advice.rows else \
-        [_("no MindSpore release in the matrix is published with CANN {cann}; change CANN").format(
-            cann=inst.release or mm)]
+    if advice.rows:
+        fix += [line for line in advice.fix if line != advice.upgrade]
+    elif not any(step.startswith("install CANN ") for step in fix):  # the CANN installs are that change already
+        fix.append(_("no MindSpore release in the matrix is published with CANN {cann}; change CANN").format(
+            cann=inst.release or mm))
     others_ok = [i for i in others if major_minor(i.compiler_version) in accepted]
     if others_ok:
         alt = others_ok[0]
         fix.insert(0, _("source {path}   # another install here, {install}, is one MindSpore {version} accepts").format(
             path=alt.set_env or alt.root.rstrip("/") + "/set_env.sh", install=_describe_install(alt), version=ms.version))
     rel = f"CANN {inst.release}" if inst.release else _("this CANN")
-    return ctx.finding(FAIL,
+    # each line is one way to a pairing (this CANN, that one, another MindSpore): one is the fix, the others are
+    # labelled alternatives, never further steps
+    from ..plan import as_ways
+
+    fix, ways = as_ways(fix)
+    finding = ctx.finding(FAIL,
                        sentences((_("MindSpore {version} expects a CANN compiler version in {accepted}, but {cann} at "
                                     "{root} has compiler {compiler} ({major_minor}).") if not is_planned(ctx.facts) else
                                   _("MindSpore {version} expects a CANN compiler version in {accepted}, but {cann} "
@@ -259,6 +277,8 @@ def check_mindspore_cann(ctx):
                                  _("MindSpore only prints a warning at import; jobs then fail later with errors that do "
                                    "not name the version mismatch.")),
                        evidence, fix, "P07")
+    finding.alternatives = ways
+    return finding
 
 
 # The PASS line of compat.cann_driver for each relation a matrix row states (None: any other relation, named).
@@ -343,9 +363,11 @@ def check_cann_driver(ctx):
                                      if p in r["hdk"] and r["relation"] == "paired"))
                for p in dict.fromkeys(paired)][:2]
     if not fix_hdk and rows:
-        listed = list(dict.fromkeys(p for r in rows if r["relation"] != "incompatible" for p in r["hdk"]))
+        # only what a vendor table gives (paired, compatible): a "known-working" report is no pairing to install
+        listed = list(dict.fromkeys(p for r in rows if r["relation"] in ("paired", "compatible") for p in r["hdk"]))
         fix_hdk = [_("install one of the Ascend HDK releases sources give for CANN {cann}: {hdk}").format(
-            cann=inst.release, hdk=", ".join(listed))]
+            cann=inst.release, hdk=", ".join(listed))] if listed else \
+            [_("check the CANN release notes' 'version compatibility' table for your server")]
     bad = [(r, p) for r, p in matched if r["relation"] == "incompatible"]
     if bad:
         r, p = bad[0]
@@ -871,10 +893,15 @@ def check_custom_ops_cann(ctx):
     advice = advise_mindspore(matrix, ctx.facts, inst.release, inst.compiler_version,
                               why=N_("or the newest MindSpore published with {target}"))
     fix += [line for line in advice.fix if line != advice.upgrade] if advice.rows else []
-    return ctx.finding(WARN,
+    from ..plan import as_ways
+
+    fix, ways = as_ways(fix)  # each line is one way (a CANN, or a MindSpore): the others are alternatives
+    finding = ctx.finding(WARN,
                        _("MindSpore {version}'s bundled custom operators were built with CANN compiler "
                          "{built}, but {cann} is {compiler}; MindSpore warns at "
                          "import and those operators may fail to load or compute wrongly.").format(
                            version=ms.version, built=", ".join(sorted(set(differ.values()))), cann=_cann_here(ctx),
                            compiler=mm),
                        evidence, fix, "P22")
+    finding.alternatives = ways
+    return finding

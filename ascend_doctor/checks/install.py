@@ -257,8 +257,11 @@ def check_cann_env_sourced(ctx):
     else:
         summary = _("The CANN environment is incomplete for {install}: {problems}.").format(
             install=describe_install(inst), problems=_("; ").join(missing + weak))
+    # Set, but in part, and what is missing breaks MindSpore: a failure whose line says "in part", not "not set"
+    title = _("CANN environment (set_env.sh) set only in part in this shell: MindSpore cannot find all of CANN") \
+        if missing and not nothing_set else None
     return ctx.finding(FAIL if missing else WARN, summary=summary, evidence=ev,
-                       fix=fix, pitfall="P08")
+                       fix=fix, pitfall="P08", title=title)
 
 
 def _installs_in_use(ctx):

@@ -116,6 +116,20 @@ def _wheel_pythons(tags: List[str]) -> List[str]:
     return out
 
 
+def _reinstall_step(matrix, ms, requirement: str) -> str:
+    """The same MindSpore again, from where it is published: pip only where PyPI carries the release (1.10.1 and
+    most releases before 2.7 are on the download page only, and `pip install mindspore==X` cannot resolve there)."""
+    from ..matrix import mindspore_install_steps
+
+    row = matrix.mindspore_row(ms.version)
+    if row is not None and not matrix.on_pypi(row):
+        return mindspore_install_steps([row], _("the same MindSpore, in a Python it supports"), limit=1)[0]
+    if row is None:
+        return _("pip install {requirement}   # the same MindSpore, in a Python it supports; if PyPI does not "
+                 "carry it: https://www.mindspore.cn/versions").format(requirement=requirement)
+    return _("pip install {requirement}   # the same MindSpore, in a Python it supports").format(requirement=requirement)
+
+
 @check("mindspore.python_supported", "This Python is one the installed MindSpore was built for", pitfalls=["P21"],
        fail="This Python cannot load the installed MindSpore",
        warn="Could not confirm MindSpore was built for this Python", error="This Python's version is unknown",
@@ -145,8 +159,7 @@ def check_python_supported(ctx):
                                                                                  running=py.version),
                            evidence=evidence, pitfall="P21",
                            fix=[f"conda create -n ms python={pick} -y && conda activate ms",
-                                _("pip install {requirement}   # the same MindSpore, in a Python it supports").format(
-                                    requirement=reinstall),
+                                _reinstall_step(ctx.matrix, ms, reinstall),
                                 _("or stay on Python {version}: pip index versions mindspore   # run with this Python; "
                                   "lists releases that publish wheels for it").format(version=running)])
     if ms.requires_python:

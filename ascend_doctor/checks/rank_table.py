@@ -154,7 +154,8 @@ def _local_or_finding(ctx, judges_the_entry: bool = False):
                                        "servers": rt.server_count, "server_ids": rt.server_ids[:SHOWN_NAMES]},
                              fix=[_("use this node's host IP as its server_id (hccl_tools.py does), or export "
                                     "XDL_IP=<its server_id>"),
-                                  _("ascend-doctor rank-table {path}   # list the servers").format(path=rt.path)],
+                                  _("grep -o '\"server_id\" *: *\"[^\"]*\"' {path}   # the servers the table lists")
+                                  .format(path=rt.path)],
                              pitfall="P14")
     return rt.local_server, None
 

@@ -39,6 +39,14 @@ def area_title(area: str) -> str:
 
 
 INFO_LABEL = N_("info")
+# A passing advice finding is a suggestion, not a repair: its tag and the head of its steps say so
+TIP_LABEL = N_("tip")
+TRY_LABEL = N_("to try:")
+
+
+def is_tip(finding) -> bool:
+    """Advice that applies (status pass): shown with its steps, as a tip to try, never as 'ok' with a fix."""
+    return finding.status == PASS and finding.area == "advice" and bool(finding.fix)
 
 
 def status_label(status: str) -> str:
@@ -217,3 +225,47 @@ def matrix_summary(tool: dict) -> List[Tuple[str, str]]:
     else:
         text = _("{version} (cached {source}, from {origin})") if info.get("from") else _("{version} (cached {source})")
     return [(_("Compat matrix"), text.format(**values))]
+
+
+# The disruption of a plan step, as a reader sees it (the JSON keeps the English level).
+PLAN_LEVEL_LABELS = {
+    "shell": N_("this shell"),
+    "config": N_("a setting"),
+    "python": N_("Python packages"),
+    "cann": N_("CANN install"),
+    "driver": N_("driver/firmware"),
+    "hardware": N_("hardware"),
+}
+
+
+def plan_step_tag(step) -> str:
+    """'[Python packages]', '[driver/firmware, needs root, reboot]': how disruptive a plan step is."""
+    parts = [_(PLAN_LEVEL_LABELS.get(step.level, step.level))]
+    if step.needs_root:
+        parts.append(_("needs root"))
+    if step.reboot:
+        parts.append(_("reboot"))
+    return "[" + _(", ").join(parts) + "]"
+
+
+def alternative_label(why: str) -> str:
+    """The line before a finding's or a plan's alternative: it is another way, not a further step."""
+    return _("or, instead ({why}):").format(why=why) if why else _("or, instead:")
+
+
+def plan_lines(plan) -> List[str]:
+    """The plan as numbered lines without indentation or wrapping (text and Markdown lay them out):
+    [(kind, text)] with kind heading | step | resolves | unresolved | alternative | alt_step."""
+    out = []
+    for i, step in enumerate(plan.steps, 1):
+        out.append(("step", f"{i}. {plan_step_tag(step)} {step.do}"))
+        if step.resolves:
+            out.append(("resolves", _("clears: {ids}").format(ids=", ".join(step.resolves))))
+    if plan.unresolved:
+        out.append(("unresolved", _("no step clears: {ids} (see each finding's evidence)").format(
+            ids=", ".join(plan.unresolved))))
+    for alt in plan.alternatives:
+        out.append(("alternative", alternative_label(alt["why"])))
+        for i, step in enumerate(alt["steps"], 1):
+            out.append(("alt_step", f"{i}. {plan_step_tag(step)} {step.do}"))
+    return out

@@ -7,7 +7,10 @@ from typing import List
 
 from ..findings import ERROR, FAIL, PASS, SKIP, WARN, Report
 from ..i18n import _, lookup
-from .common import area_title, facts_summary, grouped, status_label, verdict_scope
+from .common import (
+    TIP_LABEL, TRY_LABEL, alternative_label, area_title, facts_summary, grouped, is_tip, plan_lines, status_label,
+    verdict_scope,
+)
 
 
 def _cell(text: str) -> str:
@@ -34,10 +37,11 @@ def render(report: Report, color: bool = False) -> str:
         for f in items:
             if f.status == SKIP:
                 continue
-            item = {"status": status_label(f.status), "title": f.title, "id": f.id, "summary": f.summary}
+            item = {"status": _(TIP_LABEL) if is_tip(f) else status_label(f.status), "title": f.title, "id": f.id,
+                    "summary": f.summary}
             out.append((_("- **{status}** {title} (`{id}`) — {summary}") if f.summary else
                         _("- **{status}** {title} (`{id}`)")).format(**item))
-            if f.status in (FAIL, ERROR, WARN):
+            if f.status in (FAIL, ERROR, WARN) or is_tip(f):
                 for k, v in f.evidence.items():
                     if isinstance(v, (dict, list)):
                         v = json.dumps(v, ensure_ascii=False)
@@ -45,12 +49,31 @@ def render(report: Report, color: bool = False) -> str:
                         v = lookup(v)  # a fixed phrase ("not found") in the reader's language
                     out.append(f"  - {lookup(str(k))}: `{_cell(v)}`")
                 if f.fix:
-                    out.append("  - " + _("fix:"))
+                    out.append("  - " + (_(TRY_LABEL) if is_tip(f) else _("fix:")))
                     out.append("    ```")
                     for step in f.fix:
                         out.extend("    " + l for l in step.splitlines())
                     out.append("    ```")
+                for alt in f.alternatives:  # another way, labelled: not a further step
+                    out.append("  - " + alternative_label(alt.get("why") or ""))
+                    out.append("    ```")
+                    for step in alt.get("steps") or []:
+                        out.extend("    " + l for l in step.splitlines())
+                    out.append("    ```")
                 if f.pitfall:
                     out.append("  - " + _("pitfall: {pitfall}").format(pitfall=f.pitfall))
+        out.append("")
+    plan = report.node_plan()
+    if plan.steps or plan.unresolved:
+        out += ["## " + _("Plan: the least disruptive steps that clear the failures"), ""]
+        for kind, text in plan_lines(plan):
+            if kind == "step":
+                out.append(text.replace("\n", " "))
+            elif kind == "alt_step":
+                out.append("   " + text.replace("\n", " "))
+            elif kind == "alternative":
+                out += ["", "- " + text]
+            else:
+                out.append(("   - " if kind == "resolves" else "- ") + text)
         out.append("")
     return "\n".join(out) + "\n"

@@ -6,7 +6,10 @@ from typing import List, Optional
 
 from ..findings import ERROR, FAIL, PASS, SKIP, WARN, Report
 from ..i18n import _
-from .common import area_title, facts_summary, grouped, joined, matrix_summary, status_label, verdict_scope
+from .common import (
+    TIP_LABEL, TRY_LABEL, alternative_label, area_title, facts_summary, grouped, is_tip, joined, matrix_summary,
+    plan_lines, status_label, verdict_scope,
+)
 from .layout import display_width, evidence_lines, pad, terminal_width, wrap
 
 _COLORS = {FAIL: "\033[31;1m", ERROR: "\033[35;1m", WARN: "\033[33;1m", PASS: "\033[32m", SKIP: "\033[2m"}
@@ -15,8 +18,8 @@ _RESET = "\033[0m"
 MEASURED_AREAS = ("smoke",)
 
 
-def _badge(status: str, color: bool) -> str:
-    label = f"[{pad(status_label(status), 5, '>')}]"  # 7 columns in every language: titles align
+def _badge(status: str, color: bool, tip: bool = False) -> str:
+    label = f"[{pad(_(TIP_LABEL) if tip else status_label(status), 5, '>')}]"  # 7 columns in every language
     return f"{_COLORS[status]}{label}{_RESET}" if color else label
 
 
@@ -66,15 +69,22 @@ def render(report: Report, color: bool = False, width: Optional[int] = None) -> 
         quiet = [f for f in items if f.status not in shown_in_full]
         lines.append(f"== {area_title(area)} ==")
         for f in problems:
-            lines.extend(_titled(_badge(f.status, color), _("{title}  ({id})").format(title=f.title, id=f.id), width))
+            lines.extend(_titled(_badge(f.status, color, is_tip(f)), _("{title}  ({id})").format(title=f.title, id=f.id),
+                                 width))
             if f.summary:
                 lines.extend(wrap(f.summary, width, " " * 8))
             if f.evidence:
                 lines.append("        " + _("evidence:"))
                 lines.extend(_evidence_lines(f.evidence, width, " " * 10))
             if f.fix:
-                lines.append("        " + _("fix:"))
+                lines.append("        " + (_(TRY_LABEL) if is_tip(f) else _("fix:")))
                 for i, step in enumerate(f.fix, 1):
+                    first, *rest = step.splitlines() or [""]
+                    lines.append(f"          {i}. {first}")
+                    lines.extend(f"             {r}" for r in rest)
+            for alt in f.alternatives:  # another way, labelled as such: not a further step
+                lines.append("        " + alternative_label(alt.get("why") or ""))
+                for i, step in enumerate(alt.get("steps") or [], 1):
                     first, *rest = step.splitlines() or [""]
                     lines.append(f"          {i}. {first}")
                     lines.extend(f"             {r}" for r in rest)
@@ -98,6 +108,19 @@ def render(report: Report, color: bool = False, width: Optional[int] = None) -> 
     if all_skipped:
         lines.extend(wrap(_("Not applicable here (every check skipped; ids in --format json): {areas}.")
                           .format(areas=joined(all_skipped)), width))
+        lines.append("")
+    plan = report.node_plan()
+    if plan.steps or plan.unresolved:  # the node's one plan, numbered, before the verdict
+        lines.append("== " + _("Plan: the least disruptive steps that clear the failures") + " ==")
+        indent = {"step": "  ", "resolves": "       ", "unresolved": "  ", "alternative": "  ", "alt_step": "    "}
+        for kind, text in plan_lines(plan):
+            ind = indent[kind]
+            if kind in ("step", "alt_step"):  # a command is never broken; the number hangs
+                first, *rest = text.splitlines()
+                lines.append(ind + first)
+                lines.extend(ind + "   " + r for r in rest)
+            else:
+                lines.extend(wrap(text, width, ind, ind + "  "))
         lines.append("")
     s = report.summary
     verdict = _("problems found") if s[FAIL] else (_("warnings") if s[WARN] or s[ERROR] else _("healthy"))

@@ -216,8 +216,10 @@ def _first_sentence(text: str) -> str:
     return text.split(". ")[0].rstrip(".")
 
 
-def smoke_findings(run: SmokeRun, kb=None, device_reasons: Sequence[str] = ()) -> List[Finding]:
-    """One finding per area of the smoke, in stage order."""
+def smoke_findings(run: SmokeRun, kb=None, device_reasons: Sequence[str] = (),
+                   set_env_files: Optional[Sequence[str]] = None) -> List[Finding]:
+    """One finding per area of the smoke, in stage order. `set_env_files`: the CANN set_env.sh files this host has
+    (from its facts; None: not known), so a fix never sources one that is not there."""
     stderr_lines = run.stderr.splitlines()
     findings = []
     for fid, title, stages in FINDINGS:
@@ -227,6 +229,8 @@ def smoke_findings(run: SmokeRun, kb=None, device_reasons: Sequence[str] = ()) -
         shown_title = _(title)
         if broken is not None:
             f = _broken_finding(fid, shown_title, broken, run, kb, stderr_lines)
+            if set_env_files is not None:
+                f.fix = _sourcing_what_is_here(f.fix, list(set_env_files))
         elif all(r.status == NOT_RUN for r in results):
             summary = _("Not reached: the smoke stopped at the '{stage}' stage (see {finding}).") \
                 if run.stopped_at in STAGE_FINDING else _("Not reached: the smoke stopped at the '{stage}' stage (see above).")
@@ -246,10 +250,43 @@ def smoke_findings(run: SmokeRun, kb=None, device_reasons: Sequence[str] = ()) -
     return findings
 
 
+ASCEND_COMPONENTS = ("cann", "driver", "npu", "hccl", "mindx")  # knowledge-base components of the Ascend stack
+
+
+def _ascend_only(step: str, device: Optional[str]) -> bool:
+    """A fix step only an Ascend host can follow (source CANN's set_env.sh, the Ascend plugin library), on a run
+    that did not use an Ascend device."""
+    return (device or "").lower() not in ("ascend", "npu") and bool(
+        re.search(r"set_env\.sh|libmindspore_ascend|ascend-toolkit|/usr/local/Ascend", step))
+
+
+_SOURCE_SET_ENV = re.compile(r"^(source|\.)\s+(\S*set_env\.sh)\b")
+
+
+def _sourcing_what_is_here(fix: List[str], here: List[str]) -> List[str]:
+    """A `source <path>/set_env.sh` step names a set_env.sh this host has: the knowledge base's default path is
+    replaced by the install that is here, and with no CANN here the step says to install one first."""
+    out: List[str] = []
+    for step in fix:
+        m = _SOURCE_SET_ENV.match(step)
+        if not m or m.group(2) in here:
+            out.append(step)
+        elif here:
+            out.append(step.replace(m.group(2), here[0], 1))
+        else:
+            out.append(_("no CANN is installed here: install the CANN toolkit and kernels your MindSpore needs "
+                         "(ascend-doctor check names the release), then source <install>/set_env.sh"))
+    return list(dict.fromkeys(out))
+
+
 def _broken_finding(fid, title, res, run: SmokeRun, kb, stderr_lines) -> Finding:
     stage = res.stage
     error_lines = (res.error or "").splitlines()
     matches = kb_matches(kb, error_lines + stderr_lines)
+    if (run.device or "").lower() not in ("ascend", "npu"):
+        # a GPU or CPU run: an Ascend-stack signature (CANN, driver, NPU, HCCL) is not its cause, and its fix
+        # (source a set_env.sh, the Ascend plugin library) names what this host need not have
+        matches = [(sig, line) for sig, line in matches if sig.component not in ASCEND_COMPONENTS]
     shown = useful_stderr_lines(run.stderr, keep=[line for _, line in matches])
     if res.status == HUNG:
         what = _("The smoke hung in the '{stage}' stage: no progress for {seconds} s, so its whole process group was "
@@ -281,7 +318,8 @@ def _broken_finding(fid, title, res, run: SmokeRun, kb, stderr_lines) -> Finding
         installed = {"mindspore": (imported.data or {}).get("version") if imported else None}
         for sig, __ in matches:
             # steps naming an API the MindSpore that ran does not have are left out (advice_facts.json ranges)
-            fix.extend(s for s in applicable_fixes(sig.text(get_lang())[2], installed) if s not in fix)
+            fix.extend(s for s in applicable_fixes(sig.text(get_lang())[2], installed)
+                       if s not in fix and not _ascend_only(s, run.device))
             pitfall = pitfall or sig.pitfall
     no_wheel = no_wheel_reason(res.data.get("python")) \
         if stage == "import" and "No module named 'mindspore'" in (res.error or "") else None

@@ -48,7 +48,8 @@ def run_session(facts: Facts, options: Dict, kb=None, progress=None) -> List[Fin
                          pynative=options.get("pynative", True), stage_timeouts=timeouts, default_timeout=default,
                          atc=atc, soc_version=ascend_soc_version(facts) if atc else None, python=python)
     run = run_smoke(config, progress)
-    return smoke_findings(run, kb, reasons)
+    here = [i.set_env or i.root.rstrip("/") + "/set_env.sh" for i in facts.cann.installs]
+    return smoke_findings(run, kb, reasons, set_env_files=here)
 
 
 class StageProgress:

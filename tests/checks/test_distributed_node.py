@@ -212,3 +212,17 @@ def test_rank_table_here_runs_on_this_machine_and_bad_bundle_is_exit_2(tmp_path)
                                                            "rank_table.device_nics"}
     proc = run_cli("rank-table", table, "--bundle", str(tmp_path / "missing.tar.gz"))
     assert proc.returncode == 2 and "missing.tar.gz" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_a_node_missing_from_the_table_is_told_a_command_that_lists_its_servers(tmp_path):
+    """The fix's command prints the table's server_ids (rank-table FILE validates, it does not list them)."""
+    import subprocess
+
+    c = make_ctx(local=False)
+    f = check_rank_table_this_node(c)
+    step = next(s for s in f.fix if "the servers the table lists" in s)
+    table = tmp_path / "t.json"
+    table.write_text('{"server_list": [{"server_id": "10.0.0.1", "device": []}, {"server_id": "10.0.0.2"}]}')
+    cmd = step.split("   #")[0].replace(c.facts.rank_table.path, str(table))
+    out = subprocess.run(["bash", "-c", cmd], capture_output=True, text=True, timeout=30).stdout
+    assert '"server_id": "10.0.0.1"' in out and '"server_id": "10.0.0.2"' in out

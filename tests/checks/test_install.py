@@ -342,3 +342,14 @@ def test_none_sourced_every_check_judges_the_same_install():
     judged = check_mindspore_cann(ctx).evidence
     assert judged["cann_judged"].startswith(f"{TK}/latest") and "default order" in judged["why_this_cann"]
     assert check_cann_env_sourced(ctx).evidence["install"].startswith(f"toolkit 8.0.RC2 at {TK}/latest")
+
+
+def test_an_environment_set_in_part_is_not_titled_not_set(make_snapshot):
+    """ASCEND_HOME_PATH is set, the tbe path is missing: a failure whose line says 'set only in part', as its
+    summary does ('incomplete'), never 'not set'."""
+    env = _env()
+    env["PYTHONPATH"] = f"{TK}/latest/python/site-packages"
+    snap = make_snapshot(files=_toolkit({}), symlinks={f"{TK}/latest": "8.0.0"}, env=env)
+    f = check_dir(snap)["install.cann_env_sourced"]
+    assert f.status == "fail" and "incomplete" in f.summary
+    assert f.title.startswith("CANN environment (set_env.sh) set only in part") and "not set" not in f.title

@@ -104,8 +104,12 @@ def test_check_planned_mismatch_fails_with_both_fixes():
     assert ms["status"] == "fail" and ms["pitfall"] == "P07"
     # keeping CANN 8.2.RC1: the newest MindSpore published with it (MindFormers' table pairs 2.7.0 with it), not
     # 2.10.0, whose version check merely accepts compiler 8.2
-    assert "CANN 8.1.RC1" in ms["fix"][0] and any("mindspore==2.7.0 " in s for s in ms["fix"]), ms["fix"]
-    assert not any("2.10.0" in s for s in ms["fix"])
+    # The plan takes the pip install (no root, no CANN change) as the fix; the CANN published with 2.6.0 is a
+    # labelled alternative
+    assert ms["fix"][0].startswith("pip install mindspore==2.7.0 "), ms["fix"]
+    assert any("CANN 8.1.RC1" in s for a in ms["alternatives"] for s in a["steps"]), ms["alternatives"]
+    assert not any("2.10.0" in s for s in ms["fix"] + [x for a in ms["alternatives"] for x in a["steps"]])
+    assert data["plan"]["steps"][0]["do"] == ms["fix"][0] and data["plan"]["steps"][0]["level"] == "python"
     assert f["compat.cann_driver"]["status"] == "pass"
     assert f["compat.python_mindspore"]["status"] == "pass"
     assert data["tool"]["matrix"]["source"] == "bundled"

@@ -27,7 +27,8 @@ def test_a_driver_the_sources_do_not_pair_gets_the_driver_it_needs_named():
 
 def test_the_wrong_pair_fix_names_the_driver_each_cann_needs_from_the_matrix_only():
     _, data = run_json("matrix", "check", *WRONG_PAIR)
-    fix = _by_id(data)["compat.mindspore_cann"]["fix"]
+    found = _by_id(data)["compat.mindspore_cann"]
+    fix = found["fix"] + [s for a in found["alternatives"] for s in a["steps"]]  # the CANN ways are alternatives
     matrix = load_matrix()
     steps = [s for s in fix if s.startswith("install CANN ")]
     assert steps
@@ -87,3 +88,11 @@ def test_nvidia_driver_is_judged_in_a_plan():
 def test_nvidia_driver_must_look_like_one():
     proc = run_cli("matrix", "check", "--mindspore", "2.2.14", "--nvidia-driver", "8.0.RC2")
     assert proc.returncode == 2 and "--nvidia-driver" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_a_mindspore_the_matrix_does_not_know_is_said_to_be_unknown_not_unreadable():
+    _, data = run_json("matrix", "check", "--mindspore", "2.6.5", "--cann", "8.1.RC1")
+    f = _by_id(data)["compat.mindspore_cann"]
+    assert f["status"] == "warn" and "not a release in the compatibility matrix" in f["summary"]
+    assert "could not be read" not in f["summary"]
+    assert not any("import mindspore" in step for step in f["fix"])  # nothing is installed to ask

@@ -89,11 +89,16 @@ def source_words():
 
 def allowed_words(report, snapshot_dir=None):
     """Words a zh report may keep: the snapshot's data, the matrix's source citations and the command parts
-    of its fixes."""
+    of its fixes, of their labelled alternatives (whose label is read from the command part: "or stay on
+    Python 3.12: pip ...") and of the plan's steps."""
     words = set(data_words(snapshot_dir)) if snapshot_dir else set()
     words |= source_words()
-    for f in report.findings:
-        for step in f.fix:
-            if isinstance(step, str):
-                words.update(WORD.findall(command_part(step)))
+    steps = [s for f in report.findings for s in f.fix]
+    steps += [s for f in report.findings for a in f.alternatives for s in a.get("steps") or []]
+    steps += [a.get("why") or "" for f in report.findings for a in f.alternatives
+              if (a.get("why") or "").isascii()]
+    steps += [s.do for s in report.node_plan().steps]
+    for step in steps:
+        if isinstance(step, str):
+            words.update(WORD.findall(command_part(step)))
     return words

@@ -10,7 +10,7 @@ from tests.helpers import FIXTURES, SNAPSHOTS, run_cli
 
 # Where a line may end: whitespace, and after the ':' of a path list (PATH=/a:/b).
 BREAKS = re.compile(r"\s+|(?<=:)(?=/)")
-FIX_STEP = re.compile(r"^ {10}\d+\. ")
+FIX_STEP = re.compile(r"^ {10}\d+\. |^ {2}(?: {2})?\d+\. \[")  # a fix step, or a plan step (its tag, then the command)
 
 
 def _scalars(value):
@@ -70,3 +70,14 @@ def test_text_report_layout(snapshot, columns):
         if in_evidence:
             for mark in ('{"', '["', "{'", "['", '": ', "None", "True", "False"):
                 assert mark not in line, f"JSON or a Python repr in evidence: {line!r}"
+
+
+def test_advice_that_applies_is_a_tip_to_try_not_ok_with_a_fix():
+    text = run_cli("check", "--bundle", os.path.join(FIXTURES, "a2_healthy"), "--only", "advice",
+                   env={"COLUMNS": "120"}).stdout
+    lines = text.splitlines()
+    tip = next(i for i, l in enumerate(lines) if "(advice.graph_kernel)" in l)
+    assert lines[tip].startswith("[  tip]")
+    assert "        to try:" in lines[tip:tip + 12] and "        fix:" not in lines[tip:tip + 12]
+    # no MindSpore here: the advice is for the release the report recommends (2.4.1, 2.3+), not 1.x-2.2
+    assert "MindSpore 1.x-2.2" not in text and '"jit_level": "O1"' in text

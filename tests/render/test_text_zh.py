@@ -14,7 +14,7 @@ from tests.helpers import FIXTURES, run_cli
 from tests.helpers.fixture_reports import snapshot_dirs
 
 SNAPSHOTS = snapshot_dirs()
-FIX_STEP = re.compile(r"^ {10}\d+\. ")
+FIX_STEP = re.compile(r"^ {10}\d+\. |^ {2}(?: {2})?\d+\. \[")  # a fix step, or a plan step (its tag, then the command)
 # Where a reader may end a line in mixed text (independent of layout.py): whitespace, and between two
 # Chinese characters or where Chinese meets a Latin word.
 WIDE = r"[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]"

@@ -6,6 +6,7 @@ Fixtures in tests/fixtures/smoke/ are real outputs captured on this machine
 (MindSpore 2.10.0 CPU): see tests/fixtures/smoke/README.md.
 """
 
+import re
 import json
 import os
 
@@ -310,3 +311,24 @@ def _cmdline(pid):
             return fh.read().decode("utf-8", "replace")
     except OSError:
         return ""
+
+
+def test_a_host_without_cann_is_never_told_to_source_a_set_env_that_is_not_there():
+    """--device ascend on a host with no CANN install: the fix says to install CANN first; with an install
+    elsewhere, the step names that install's set_env.sh."""
+    err = "ImportError: libascendcl.so: cannot open shared object file: No such file or directory"
+    run = _run("import", runner.FAILED, err, stderr=err + "\n")
+    none = {f.id: f for f in classify.smoke_findings(run, KB, set_env_files=[])}["smoke.import"]
+    assert not any(s.startswith("source ") for s in none.fix)
+    assert none.fix[0].startswith("no CANN is installed here: install the CANN toolkit")
+    home = {f.id: f for f in classify.smoke_findings(run, KB, set_env_files=["/home/a/Ascend/cann/set_env.sh"])}
+    assert home["smoke.import"].fix[0] == "source /home/a/Ascend/cann/set_env.sh"
+
+
+def test_a_gpu_run_gets_no_ascend_only_fix():
+    err = "ImportError: libascendcl.so: cannot open shared object file: No such file or directory"
+    run = _run("import", runner.FAILED, err, stderr=err + "\n")
+    run.device = "gpu"
+    f = {f.id: f for f in classify.smoke_findings(run, KB)}["smoke.import"]
+    assert not any(re.search(r"set_env\.sh|libmindspore_ascend|/usr/local/Ascend", s) for s in f.fix), f.fix
+    assert "known_errors" not in f.evidence  # a CANN signature is not the cause of a GPU run's failure

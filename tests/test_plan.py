@@ -1,0 +1,352 @@
+"""The node's plan (ascend_doctor/plan.py): one coherent, least disruptive set of steps per report.
+
+The class test runs every snapshot fixture and generated MindSpore x CANN x driver x firmware x Python
+combinations through the real checks and asserts what must hold for any node: every failure is cleared by a step
+or said to be unresolved, one driver target, nothing installed twice or again, every pairing the plan lands on
+published in the matrix, and no step above `python` where a Python step alone clears the same failures.
+"""
+
+import json
+import random
+import re
+
+import pytest
+
+from ascend_doctor.doctor import Selection, evaluate
+from ascend_doctor.facts import (
+    JUDGED_ENV, CannChoice, CannInstall, DriverFacts, Facts, FirmwareFacts, MindSporeFacts, PythonFacts,
+)
+from ascend_doctor.findings import FAIL, PASS, SKIP, WARN, Finding, Report
+from ascend_doctor.matrix import matrix_for_checks
+from ascend_doctor.plan import (
+    LEVELS, RANK, STACK_CHECKS, _apply, _judge, StackState, build_plan, is_alternative, split_alternatives,
+    step_level, step_targets,
+)
+from ascend_doctor.versions import release_matches
+from tests.helpers import SNAPSHOTS, fixture_path, run_cli, run_json
+
+MATRIX = matrix_for_checks()
+
+
+def node(ms=None, canns=(), judged=0, driver=None, firmware=None, python="3.10", arch="aarch64") -> Facts:
+    """Facts of a node as the probes would report them (the environment points at install `judged`)."""
+    f = Facts()
+    f.system.arch, f.system.hostname = arch, "gen"
+    f.python = PythonFacts(version=python, executable="/usr/bin/python3")
+    if ms:
+        f.mindspore = MindSporeFacts(installed=True, dist_name="mindspore", version=ms, flavour="ascend",
+                                     location="/usr/lib/python3/site-packages")
+    for i, release in enumerate(canns):
+        root = f"/usr/local/Ascend/cann-{release}"
+        f.cann.installs.append(CannInstall(root=root, kind="toolkit", release=release,
+                                           compiler_version=MATRIX.compiler_for_cann(release)[0],
+                                           set_env=root + "/set_env.sh", active=i == judged, has_opp=True,
+                                           has_opp_kernel=True, has_te=True))
+    if f.cann.installs:
+        f.cann.active_root = f.cann.installs[judged].root
+        f.cann.judged = CannChoice(root=f.cann.installs[judged].root, reason=JUDGED_ENV)
+    if driver:
+        f.driver = DriverFacts(installed=True, version=driver, package_version=driver)
+    if firmware:
+        hdk = [r["hdk"] for r in MATRIX.data["hdk_firmware"] if r["firmware"] == firmware]
+        f.firmware = FirmwareFacts(installed=True, version=firmware, package_version=hdk[0] if hdk else None)
+    return f
+
+
+def judge(facts) -> Report:
+    return evaluate(facts, Selection(only=["compat"]), origin={"kind": "snapshot", "name": "gen"}, matrix=MATRIX)
+
+
+def _same(a, b):
+    return release_matches(a, b) and release_matches(b, a)
+
+
+# ---- what must hold for every plan --------------------------------------------------------------------------------
+
+def assert_coherent(report: Report, facts=None):
+    plan = report.node_plan()
+    data = report.to_json()["plan"]
+    assert set(data) == {"steps", "alternatives", "unresolved"}
+    for step in data["steps"] + [s for a in data["alternatives"] for s in a["steps"]]:
+        assert set(step) == {"do", "level", "needs_root", "reboot", "resolves"} and step["level"] in LEVELS
+        assert isinstance(step["needs_root"], bool) and isinstance(step["reboot"], bool)
+    for alt in data["alternatives"]:
+        assert alt["why"] and alt["steps"]
+    ids = {f.id for f in report.findings}
+    cleared = {i for s in plan.steps for i in s.resolves}
+    assert cleared <= ids and set(plan.unresolved) <= ids
+    for f in report.findings:
+        if f.status == FAIL:  # every failure is cleared by a step or said to be unresolved
+            assert f.id in cleared or f.id in plan.unresolved, (f.id, data)
+        assert not any(is_alternative(s) for s in f.fix), (f.id, f.fix)  # a fix holds steps only
+    # one command once; one target per kind (one driver target); nothing installed again
+    commands = [s.do for s in plan.steps]
+    assert len(commands) == len(set(commands)), commands
+    targets = {}
+    for s in plan.steps:
+        for kind, version in step_targets(s.do):
+            assert all(_same(version, v) for v in targets.get(kind, [])), (kind, version, targets)
+            targets.setdefault(kind, []).append(version)
+    if facts is not None:
+        installed = {"cann": [i.release for i in facts.cann.installs if i.release],
+                     "hdk": [facts.driver.version] if facts.driver.version else [],
+                     "mindspore": [facts.mindspore.version] if facts.mindspore.installed else []}
+        if any(s.do.startswith("conda create") for s in plan.steps):
+            installed["mindspore"] = []  # the same MindSpore in a new Python environment is no reinstall
+        for kind, versions in targets.items():
+            for v in versions:
+                assert not any(_same(v, x) for x in installed.get(kind, []) if x), (kind, v, "is installed")
+    # the disruption a step claims is the one place's reading of it (driver steps need root)
+    for s in plan.steps:
+        assert (s.level, s.needs_root or s.level not in ("driver", "hardware")) == (step_level(s.do, s.level)[0], True)
+    return plan, targets
+
+
+def assert_published(plan, targets, facts):
+    """The pairing the plan lands on is one the matrix publishes (MindSpore x CANN; CANN x HDK)."""
+    judged = facts.cann.judged_install
+    sourced = [re.search(r"source (\S+)/set_env\.sh", s.do) for s in plan.steps if s.level == "shell"]
+    sourced = [m.group(1) for m in sourced if m]
+    cann = targets.get("cann", [None])[0]
+    if cann is None:
+        here = [i for i in facts.cann.installs if i.root in sourced]
+        cann = here[0].release if here else judged.release if judged else None
+    ms = targets.get("mindspore", [facts.mindspore.version if facts.mindspore.installed else None])[0]
+    if ("mindspore" in targets or "cann" in targets or sourced) and ms and cann:
+        published = [c["cann"] for c in MATRIX.published_canns(ms)]
+        assert any(release_matches(cann, c) for c in published), (ms, cann, published)
+    for hdk in targets.get("hdk", []):
+        rows = MATRIX.hdk_for_cann(cann) if cann else []
+        paired = [p for r in rows if r["relation"] in ("paired", "compatible") for p in r["hdk"]]
+        firmware_own = facts.firmware.package_version and _same(hdk, facts.firmware.package_version)
+        assert firmware_own or any(release_matches(hdk, p) or release_matches(p.replace(".X", ""), hdk)
+                                   for p in paired), (hdk, cann, paired)
+
+
+def assert_python_first(report: Report, facts):
+    """No step above `python` where changing only MindSpore (to any release published with the CANN in use)
+    clears the same failures."""
+    plan = report.node_plan()
+    failing = {f.id for f in report.findings if f.status == FAIL and f.id in STACK_CHECKS}
+    high = [s for s in plan.steps if RANK[s.level] > RANK["python"] and failing & set(s.resolves)]
+    if not high or not facts.mindspore.installed:
+        return
+    judged = facts.cann.judged_install
+    if judged is None:
+        return
+    rows = MATRIX.published_mindspore_for_cann(judged.release, judged.compiler_version, facts.python.version,
+                                               "linux-aarch64")
+    for row in rows:
+        statuses = _judge(_apply(facts, MATRIX, StackState(mindspore=row, steps=[("x", "python")])), MATRIX,
+                          STACK_CHECKS)
+        if not any(statuses.get(i) == FAIL for i in statuses):
+            pytest.fail(f"MindSpore {row['version']} alone clears {sorted(failing)}, yet the plan goes to "
+                        f"{[s.level for s in high]}")
+
+
+@pytest.mark.parametrize("name", SNAPSHOTS)
+def test_every_snapshot_fixture_gets_a_coherent_plan(name):
+    from ascend_doctor.bundle import open_bundle
+    from ascend_doctor.doctor import RunOptions, run_checks
+
+    with open_bundle(fixture_path(name)) as host:
+        report = run_checks(host, RunOptions(timeout=5.0))
+    assert_coherent(report)
+    # a saved report reads its plan back as it was written
+    again = Report.from_json(json.loads(json.dumps(report.to_json())))
+    assert again.to_json()["plan"] == report.to_json()["plan"]
+
+
+def _combinations(n, seed):
+    rng = random.Random(seed)
+    finals = [r["version"] for r in MATRIX.mindspore_releases if r["release_kind"] in ("final", "post")
+              and r["version"] >= "2"]
+    canns = [r["release"] for r in MATRIX.data["cann"] if "alpha" not in r["release"] and r["release"] >= "7"]
+    drivers = sorted({p.lower().replace(".x", ".0") for r in MATRIX.data["cann_hdk"] for p in r["hdk"]} |
+                     {s["version"] for s in MATRIX.data["driver_samples"]})
+    firmwares = sorted({r["firmware"] for r in MATRIX.data["hdk_firmware"]}) + [None]
+    pythons = ["3.7", "3.8", "3.9", "3.10", "3.11"]
+    for _ in range(n):
+        installs = rng.sample(canns, rng.choice([1, 1, 2]))
+        yield dict(ms=rng.choice(finals), canns=installs, judged=rng.randrange(len(installs)),
+                   driver=rng.choice(drivers), firmware=rng.choice(firmwares), python=rng.choice(pythons))
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_generated_nodes_get_coherent_published_python_first_plans(seed):
+    for combo in _combinations(12, seed):
+        facts = node(**combo)
+        report = judge(facts)
+        plan, targets = assert_coherent(report, facts)
+        assert_published(plan, targets, facts)
+        assert_python_first(report, facts)
+
+
+# ---- the cases the audit found wrong ------------------------------------------------------------------------------
+
+def test_a_pip_install_comes_before_root_and_a_reboot():
+    report = judge(node(ms="2.7.1", canns=["8.5.0"], driver="25.5.0"))
+    plan = report.node_plan()
+    assert [s.level for s in plan.steps] == ["python"]
+    assert plan.steps[0].do.startswith("pip install mindspore==2.7.2")
+    assert {"compat.mindspore_cann", "compat.custom_ops_cann"} <= set(plan.steps[0].resolves)
+    ms = report.find("compat.mindspore_cann")
+    assert ms.fix[0] == plan.steps[0].do  # the finding says what the plan says
+    assert all(a["steps"] for a in ms.alternatives)  # the CANN way is a labelled alternative
+
+
+def test_mindspore_2_3_on_cann_8_0_rc3_changes_mindspore_from_the_download_page():
+    report = judge(node(ms="2.3.0", canns=["8.0.RC3"], driver="24.1.rc3", python="3.9"))
+    plan = report.node_plan()
+    assert [s.level for s in plan.steps] == ["python"]
+    assert plan.steps[0].do.startswith("install MindSpore 2.4.1 from https://www.mindspore.cn/versions")
+
+
+def test_an_installed_cann_is_sourced_never_installed_again():
+    facts = node(ms="2.7.1", canns=["8.0.RC2", "8.3.RC1"], judged=0, driver="25.3.rc1")
+    report = judge(facts)
+    plan, targets = assert_coherent(report, facts)
+    assert [s.level for s in plan.steps] == ["shell"]
+    assert plan.steps[0].do.startswith("source /usr/local/Ascend/cann-8.3.RC1/set_env.sh")
+    texts = [s for f in report.findings for s in f.fix + [x for a in f.alternatives for x in a["steps"]]]
+    assert not any(re.search(r"install CANN 8\.3\.RC1\b|Ascend HDK 24\.1\.RC2", s) for s in texts), texts
+
+
+def test_driver_and_firmware_out_of_step_get_one_driver_target_from_a_published_source():
+    facts = node(ms="2.2.14", canns=["7.0.0"], driver="23.0.7", firmware="7.5.0.1.129", python="3.9")
+    report = judge(facts)
+    plan, targets = assert_coherent(report, facts)
+    assert len(targets.get("hdk", [])) == 1
+    texts = [s for f in report.findings for s in f.fix + [x for a in f.alternatives for x in a["steps"]]]
+    # 23.0.3 / 23.0.1 are "known-working" reports for CANN 7.0.0, not a pairing any vendor table gives
+    assert not any(re.search(r"\b23\.0\.[13]\b", s) for s in texts), texts
+    assert [s for s in plan.steps if s.level == "driver"][0].reboot
+
+
+def test_mindspore_change_beats_a_cann_change_when_the_driver_must_change_anyway():
+    facts = node(ms="2.4.1", canns=["8.0.0"], driver="23.0.7", firmware="7.5.0.1.129")
+    plan, targets = assert_coherent(judge(facts), facts)
+    assert "cann" not in targets and [s.level for s in plan.steps] == ["driver", "python"]
+    assert plan.steps[0].resolves == ["compat.cann_driver", "compat.driver_firmware"]
+    assert plan.steps[1].resolves == ["compat.mindspore_cann"]
+
+
+# ---- steps: their level, their order ------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("step, level, root, reboot", [
+    ("source /usr/local/Ascend/ascend-toolkit/set_env.sh", "shell", False, False),
+    ("export HCCL_CONNECT_TIMEOUT=600", "shell", False, False),
+    ("npu-smi info -t board -i 0   # read the Compatibility line", "shell", False, False),
+    ("echo 'source /opt/x/set_env.sh' >> ~/.bashrc   # every new shell", "config", False, False),
+    ("pip install mindspore==2.7.2   # published with CANN 8.5.0", "python", False, False),
+    ("conda install -c conda-forge cudatoolkit=11.6", "python", False, False),
+    ("install MindSpore 2.4.1 from https://www.mindspore.cn/versions   # not on PyPI", "python", False, False),
+    ("./Ascend-cann-toolkit_8.0.RC3_linux-aarch64.run --install", "cann", False, False),
+    ("install Ascend HDK 24.1.0 (NPU driver + firmware), then reboot", "driver", True, True),
+    ("sudo apt-get install -y nvidia-driver-535   # CUDA 12.2", "driver", True, True),
+    ("sudo rmmod nvidia_uvm nvidia && sudo modprobe nvidia", "driver", True, False),
+    ("sudo reboot   # loads the module (the usual cause: an upgrade without a reboot)", "driver", True, True),
+    ("contact Huawei technical support with the device log", "hardware", True, False),
+    # the same steps as a Chinese report words them
+    ("只保留：`source /usr/local/Ascend/ascend-toolkit/set_env.sh`（并删除 `source /usr/local/Ascend/nnae/set_env.sh`）",
+     "config", False, False),
+    ("若驱动卡死，重启节点（root）", "driver", True, True),
+    ("在现有 CUDA 旁再安装 NVIDIA CUDA 11.1 工具包，然后执行：`export CUDA_HOME=/usr/local/cuda-11.1`", "cann", False,
+     False),
+    ("查看芯片状态：`npu-smi info -t health -i <id>`", "shell", False, False),
+])
+def test_step_level(step, level, root, reboot):
+    assert step_level(step) == (level, root, reboot)
+
+
+def test_an_nvidia_driver_step_comes_before_the_cuda_runtime_that_needs_it():
+    runtime = Finding("gpu.cuda_runtime_for_mindspore", FAIL, "t",
+                      fix=["conda install -c conda-forge cudatoolkit=11.6   # the CUDA MindSpore needs"])
+    driver = Finding("gpu.driver_cuda", FAIL, "t",
+                     fix=["sudo apt-get install -y nvidia-driver-535   # supports CUDA 11.6", "sudo reboot"])
+    plan = build_plan([runtime, driver])
+    assert [s.level for s in plan.steps] == ["driver", "driver", "python"]
+    assert plan.steps[-1].resolves == ["gpu.cuda_runtime_for_mindspore"]
+
+
+def test_the_least_disruptive_option_of_a_finding_becomes_its_fix():
+    f = Finding("x.y", FAIL, "t", fix=["install Ascend HDK 24.1.0 (NPU driver + firmware)",
+                                       "or keep the driver: pip install mindspore==2.5.0"])
+    plan = build_plan([f])
+    assert [s.do for s in plan.steps] == ["pip install mindspore==2.5.0"]
+    assert f.fix == ["pip install mindspore==2.5.0"]
+    assert f.alternatives == [{"why": "", "steps": ["install Ascend HDK 24.1.0 (NPU driver + firmware)"]}]
+
+
+def test_a_failure_without_a_fix_is_unresolved_with_why():
+    f = Finding("x.y", FAIL, "t")
+    plan = build_plan([f, Finding("x.z", WARN, "t", fix=["install Ascend HDK 24.1.0 (NPU driver + firmware)"])])
+    assert plan.unresolved == ["x.y"] and "not cleared by the plan" in f.evidence
+    assert plan.steps == []  # a warning does not take the node down when no failure needs it
+
+
+def test_split_alternatives_labels_them():
+    steps, alts = split_alternatives(["a", "or keep this CANN: pip install mindspore==2.5.0   # why", "b",
+                                      "or: export X=1", "或者在 GPU 上没有进程时执行：`sudo reboot`"])
+    assert steps == ["a", "b"]
+    assert alts == [{"why": "keep this CANN", "steps": ["pip install mindspore==2.5.0   # why"]},
+                    {"why": "", "steps": ["export X=1"]},
+                    {"why": "在 GPU 上没有进程时执行", "steps": ["`sudo reboot`"]}]
+
+
+# ---- the plan in each output ----------------------------------------------------------------------------------------
+
+def test_text_markdown_and_the_script_show_the_plan_in_its_order():
+    path = fixture_path("a2_env_not_sourced")
+    text = run_cli("check", "--bundle", path, "--no-color").stdout.splitlines()
+    head = next(i for i, l in enumerate(text) if l.startswith("== Plan"))
+    summary = next(i for i, l in enumerate(text) if l.startswith("Summary:"))
+    assert head < summary and text[head + 1].startswith("  1. [this shell] source /usr/local/Ascend/")
+    _, data = run_json("check", "--bundle", path)
+    assert data["schema"] == "ascend-doctor.report/1"
+    md = run_cli("check", "--bundle", path, "--format", "markdown").stdout
+    assert "## Plan" in md and "1. [this shell] source /usr/local/Ascend/ascend-toolkit/set_env.sh" in md
+    script = run_cli("fix", "--script", "--bundle", path).stdout
+    order = [data["plan"]["steps"][i]["do"].split("   #")[0] for i in range(len(data["plan"]["steps"]))]
+    at = [script.find(step.split(" ", 1)[1][:30]) for step in order]
+    assert all(a >= 0 for a in at) and at == sorted(at), (order, at)
+
+
+def test_driver_steps_are_marked_in_the_script():
+    from ascend_doctor.fix_script import script_for
+
+    f = Finding("compat.driver_firmware", FAIL, "t", fix=["install Ascend HDK 24.1.0 (NPU driver + firmware), "
+                                                          "then reboot"])
+    text = script_for(Report(tool={}, host={"name": "n"}, facts={}, findings=[f]), "now")
+    line = next(l for l in text.splitlines() if "Ascend HDK 24.1.0" in l)
+    assert line.startswith("# ") and "needs root" in line and "reboot after this step" in line
+
+
+@pytest.mark.parametrize("name", SNAPSHOTS)
+def test_a_chinese_report_plans_the_same_levels_in_the_same_order(name):
+    """The levels are read from the steps as written in the report's language: a zh report's plan is the English
+    one's, step for step (a tool reads either the same way)."""
+    from ascend_doctor.bundle import open_bundle
+    from ascend_doctor.doctor import RunOptions, run_checks
+    from ascend_doctor.i18n import get_lang, set_lang
+
+    plans = {}
+    before = get_lang()
+    try:
+        for lang in ("en", "zh"):
+            set_lang(lang)
+            with open_bundle(fixture_path(name)) as host:
+                plan = run_checks(host, RunOptions(timeout=5.0)).node_plan()
+            plans[lang] = [(s.level, s.needs_root, s.reboot, s.resolves) for s in plan.steps]
+    finally:
+        set_lang(before)
+    assert plans["zh"] == plans["en"]
+
+
+def test_a_warning_alone_is_cleared_by_a_pip_install_never_by_root():
+    """Custom operators built for another CANN (a warning): the MindSpore built with this CANN clears it; no CANN
+    install, no driver change and no other set_env.sh is planned for a warning."""
+    facts = node(ms="2.7.1", canns=["8.2.RC1"], driver="25.2.0")
+    plan, targets = assert_coherent(judge(facts), facts)
+    assert [s.level for s in plan.steps] == ["python"] and plan.steps[0].do.startswith("pip install mindspore==2.7.0")
+    assert plan.steps[0].resolves == ["compat.custom_ops_cann"] and not plan.alternatives
