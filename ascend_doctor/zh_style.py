@@ -88,7 +88,6 @@ def _punct(text: str) -> str:
             chars[a], chars[b] = "（", "）"
     text = "".join(chars)
     text = re.sub(rf"(?<={_HP}) *: *", "：", text)                  # 原因: x -> 原因：x
-    text = re.sub(rf"(?<=[\w\uE000-\uF8FF)]): +(?={_H})", "：", text)      # {path}: 无法读取 -> {path}：无法读取
     text = re.sub(rf"(?<={_HP}) *, *", "，", text)                  # 驱动, 固件 -> 驱动，固件
     text = re.sub(rf" *, *(?={_H})", "，", text)                     # 8.0, 驱动 -> 8.0，驱动
     text = re.sub(rf"(?<={_HP}) *; *", "；", text)

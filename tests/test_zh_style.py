@@ -40,8 +40,8 @@ def test_protected_spans_stay_byte_identical(text):
 
 
 def test_a_fix_line_keeps_its_command():
-    line = "export A=1,B=2   # 你的 shell: 每次都要"
-    assert zh_style.normalize(line, command="export A=1,B=2") == "export A=1,B=2   # 您的 shell：每次都要"
+    line = "export A=1,B=2   # 你的环境: 每次都要"
+    assert zh_style.normalize(line, command="export A=1,B=2") == "export A=1,B=2   # 您的环境：每次都要"
 
 
 def _shipped_texts():

@@ -9,14 +9,15 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 import textwrap
 from typing import List, Optional
 
 from ..cli import COMMANDS
 from ..errors import CliError, EXIT_FINDINGS, EXIT_OK
-from ..i18n import _
-from ..render.layout import display_width, has_wide, wrap
+from ..i18n import N_, _
+from ..render.layout import display_width, has_wide, hold_spans, join_values, release_spans, wrap
 from .common import add_kb_option, load_kb, write_output
 
 WIDTH = 80
@@ -55,14 +56,63 @@ def run(args) -> int:
 
 # ---- pieces ----
 
-def _wrap(text: str, indent: str = "  ", first: Optional[str] = None, break_long_words: bool = True) -> List[str]:
-    """Lines of at most WIDTH terminal columns (Chinese by display width: render.layout.wrap); explain keeps a
-    word longer than the line whole (a path or a command), kb cuts it."""
+def _wrap(text: str, indent: str = "  ", first: Optional[str] = None, break_long_words: bool = False) -> List[str]:
+    """Lines of at most WIDTH terminal columns (Chinese by display width: render.layout.wrap). A token (a URL, a
+    path, an option, an id) and a backticked command are never cut: one longer than the line keeps its own
+    longer line, so it can be copied back whole."""
     first = indent if first is None else first
     if has_wide(first + text):
         return wrap(text.strip(), WIDTH, first, indent, break_long_words=break_long_words)
-    return textwrap.wrap(text, WIDTH, initial_indent=first, subsequent_indent=indent,
-                         break_long_words=break_long_words, break_on_hyphens=False) or [indent.rstrip()]
+    held = hold_spans(text)
+    return [release_spans(line) for line in textwrap.wrap(
+        held, WIDTH, initial_indent=first, subsequent_indent=indent, break_long_words=break_long_words,
+        break_on_hyphens=False)] or [indent.rstrip()]
+
+
+# A signature's class and the logs it is read from, as words in the reader's language (the JSON keeps the
+# English value). Each msgid carries its field ("kb class|root"): the same English word means other things
+# elsewhere ("root" user, "train" the verb).
+SEVERITY_WORDS = {"fail": N_("fail"), "warn": N_("warn"), "info": N_("info")}
+COMPONENT_WORDS = {
+    "cann": N_("kb component|cann"), "mindspore": N_("kb component|mindspore"), "driver": N_("kb component|driver"),
+    "npu": N_("kb component|npu"), "hccl": N_("kb component|hccl"), "os": N_("kb component|os"),
+    "network": N_("kb component|network"), "server": N_("kb component|server"), "pytorch": N_("kb component|pytorch"),
+    "python": N_("kb component|python"), "mindx": N_("kb component|mindx"), "cuda": N_("kb component|cuda"),
+    "atc": N_("kb component|atc"),
+}
+CLASS_WORDS = {"root": N_("kb class|root"), "wrapper": N_("kb class|wrapper"), "benign": N_("kb class|benign")}
+LOG_SOURCE_WORDS = {
+    "train": N_("log source|train"), "plog": N_("log source|plog"), "device": N_("log source|device"),
+    "npu_os": N_("log source|npu_os"), "npu_host": N_("log source|npu_host"),
+    "npu_history": N_("log source|npu_history"), "os": N_("log source|os"), "bmc": N_("log source|bmc"),
+    "mindx": N_("log source|mindx"), "switch": N_("log source|switch"), "amct": N_("log source|amct"),
+}
+
+
+def field_word(table: dict, value: str) -> str:
+    """`value` of a field with a word table, in the run's language; the value itself where no word is
+    catalogued (English, or a value the table does not know)."""
+    msgid = table.get(value)
+    shown = _(msgid) if msgid else value
+    return value if shown == msgid else shown
+
+
+def sig_tag(sig) -> str:
+    """"[fail · hccl · root]" in English, "[失败 · HCCL · 根因]" in Chinese."""
+    severity = _(SEVERITY_WORDS[sig.severity]) if sig.severity in SEVERITY_WORDS else sig.severity
+    return f"[{severity} · {field_word(COMPONENT_WORDS, sig.component)} · {field_word(CLASS_WORDS, sig.kind)}]"
+
+
+def source_line(sig) -> str:
+    """A signature's source as shown: in Chinese without the research notes' internal words ("telling
+    strings", an index id) that mean nothing to a reader."""
+    text = sig.public_source()
+    if has_wide(_("Source:")):
+        text = _INTERNAL.sub("", text).strip()
+    return text
+
+
+_INTERNAL = re.compile(r"\s*\(telling strings?\)|,?\s*\(?index id \d+\)?|\s*\(?indexId:? \w+\)?")
 
 
 _width = display_width  # the one measure of terminal columns (render.layout)
@@ -108,12 +158,13 @@ def _effects_of(kb, sig) -> List[str]:
 
 def _sig_text(kb, sig, lang: Optional[str] = None) -> List[str]:
     title, cause, fix = sig.text(lang)
-    head = f"{sig.id}  [{sig.severity} · {sig.component} · {sig.kind}]"
-    out = _wrap(head, "    ", "") + _wrap(title, "  ")
+    head = f"{sig.id}  {sig_tag(sig)}"
+    out = ([head] if _width(head) <= WIDTH else _wrap(head, "    ", "")) + _wrap(title, "  ")
     if sig.ascend_fd:
         out += _wrap(", ".join(sig.ascend_fd), "    ", _label(_("ascend-fd:")))
     if sig.log_sources:
-        out += _wrap(", ".join(sig.log_sources), "    ", _label(_("log sources:")))
+        out += _wrap(join_values(field_word(LOG_SOURCE_WORDS, x) for x in sig.log_sources), "    ",
+                     _label(_("log sources:")))
     if sig.pitfall:
         p = kb.pitfalls.get(sig.pitfall)
         out += _wrap(f"{sig.pitfall} {p.text(lang)[0] if p else ''}".rstrip(), "    ", _label(_("pitfall:")))
@@ -132,7 +183,7 @@ def _sig_text(kb, sig, lang: Optional[str] = None) -> List[str]:
     if effects:
         out += _wrap(", ".join(effects), "    ", _label(_("Leads to:")))
     if sig.public_source():
-        out += _wrap(sig.public_source(), "    ", _label(_("Source:")))
+        out += _wrap(source_line(sig), "    ", _label(_("Source:")))
     return out
 
 
