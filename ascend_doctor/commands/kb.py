@@ -227,8 +227,29 @@ def _show(kb, args) -> int:
     return EXIT_OK
 
 
+# A Chinese query for a common fault -> its English twin (docs/glossary.md): `kb search 超时` finds exactly what
+# `kb search timeout` finds, whatever word each Chinese text happens to use (超时, 等待超时, 未在…内完成).
+# Keys are the words as typed (a phrase given as several words is joined with one space).
+SEARCH_TWINS = {
+    "超时": "timeout", "链路": "link", "内存": "memory", "未 source": "not sourced", "未执行 source": "not sourced",
+    "版本不匹配": "version mismatch", "版本不配套": "version mismatch",
+}
+
+
+def search_words(words: List[str]) -> List[str]:
+    """The lower-cased words a search looks for: a Chinese phrase with an English twin (SEARCH_TWINS) becomes
+    the twin's words, every other word stays as typed."""
+    phrase = " ".join(w.strip() for w in words if w.strip())
+    if phrase in SEARCH_TWINS:
+        return SEARCH_TWINS[phrase].split()
+    out: List[str] = []
+    for w in words:
+        out += SEARCH_TWINS.get(w.strip(), w).lower().split()
+    return out
+
+
 def _search(kb, args) -> int:
-    words = [w.lower() for w in args.words]
+    words = search_words(args.words)
     hits = []
     for s in kb.signatures:
         hay = " ".join([s.id, " ".join(s.ascend_fd), s.title, s.title_zh, s.cause, s.cause_zh,

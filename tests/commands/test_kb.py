@@ -554,3 +554,21 @@ def test_a_part_the_fast_read_cannot_take_gets_the_checks(tmp_path):
     raw = {"schema": "ascend-doctor.kb-part/1", "signatures": [{"id": "X_ONE", "title": "t"}]}
     sigs, _, errs = parse_part(raw, "x.json", {}, trusted=True)
     assert sigs == [] and errs and "X_ONE" in errs[0]
+
+
+@pytest.mark.parametrize("zh, en", [
+    (["超时"], ["timeout"]), (["链路"], ["link"]), (["内存"], ["memory"]), (["未", "source"], ["not", "sourced"]),
+    (["版本不匹配"], ["version", "mismatch"]),
+])
+def test_kb_search_in_chinese_finds_what_its_english_twin_finds(zh, en):
+    """The common faults (issue 27): a support engineer searching in Chinese gets the same entries."""
+    zh_ids = [r["id"] for r in json.loads(run_cli("kb", "search", *zh, "--format", "json", "--lang", "zh").stdout)["results"]]
+    en_ids = [r["id"] for r in json.loads(run_cli("kb", "search", *en, "--format", "json").stdout)["results"]]
+    assert en_ids and zh_ids == en_ids
+
+
+def test_kb_search_timeout_in_chinese_names_the_notify_wait_timeout_in_its_title():
+    out = run_cli("kb", "search", "超时", "--lang", "zh").stdout
+    assert "HCCL_EI0002_NOTIFY_WAIT_TIMEOUT" in out
+    data = json.loads(run_cli("kb", "show", "HCCL_EI0002_NOTIFY_WAIT_TIMEOUT", "--lang", "zh", "--format", "json").stdout)
+    assert "超时" in data["signatures"][0]["title"]
