@@ -9,7 +9,7 @@ import string
 
 import pytest
 
-from ascend_doctor import catalog, i18n
+from ascend_doctor import catalog, i18n, zh_style
 from tests.helpers import REPO
 from tests.helpers.fixture_reports import snapshot_dirs
 from tests.helpers.i18n_support import allowed_words, command_part, leftovers
@@ -218,18 +218,15 @@ def test_json_keeps_english_keys_and_says_its_language(capsys):
     assert i18n.get_lang() == "en"
 
 
-# Words a literal translation produces where the glossary (docs/glossary.md) has the community's word.
-NOT_OUR_WORDS = {"运算符": "算子", "设备网卡": "设备网口", "驱动程序": "驱动", "集体通信": "集合通信",
-                 "聚合通信": "集合通信", "升腾": "昇腾", "排名表": "rank table", "环境参数": "环境变量"}
-
-
 def test_chinese_texts_use_the_glossary_words():
+    """The words a literal translation produces where the glossary (docs/glossary.md) has the vendor's: one list,
+    ascend_doctor/zh_style.OFF_GLOSSARY (tests/test_zh_style.py reads the same texts for punctuation)."""
     texts = {os.path.relpath(p, REPO): open(p, encoding="utf-8").read()
              for p in catalog.po_files(ZH_DIR) + [os.path.join(REPO, "README.zh-CN.md"),
                                                   os.path.join(REPO, "data", "knowledge_base.json")]
              + [os.path.join(REPO, "data", "kb", f) for f in os.listdir(os.path.join(REPO, "data", "kb"))]}
-    bad = [(name, wrong, right) for name, text in texts.items() for wrong, right in NOT_OUR_WORDS.items()
-           if wrong in text]
+    bad = [(name, wrong, zh_style.OFF_GLOSSARY[wrong]) for name, text in texts.items()
+           for wrong in zh_style.off_glossary(text)]
     assert not bad, "use the glossary's word: " + "; ".join(f"{n}: {w} -> {r}" for n, w, r in bad)
 
 
