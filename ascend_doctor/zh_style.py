@@ -26,6 +26,7 @@ OFF_GLOSSARY: Dict[str, str] = {
     "聚合通信": "集合通信", "升腾": "昇腾", "排名表": "rank table", "环境参数": "环境变量",
     "显存": "设备内存", "主机侧": "Host侧", "设备侧": "Device侧", "主机网卡": "Host 网卡", "通信组": "通信域",
     "图模式": "静态图模式（Graph模式）", "算子二进制包": "二进制算子包（Kernels）", "你": "您",
+    "device 侧": "Device侧", "host 侧": "Host侧",
 }
 # Longer words that contain an off-glossary one and are the vendor's own (静态图模式 holds 图模式).
 ALLOWED_AROUND: Tuple[str, ...] = ("静态图模式", "动态图模式")
@@ -139,6 +140,8 @@ def vendor_words(text: str) -> str:
     a bare 图模式 becomes 静态图模式)."""
     for wrong, right in _REPLACE:
         text = text.replace(wrong, right)
+    text = re.sub(r"(?i)\bdevice ?侧", "Device侧", text)
+    text = re.sub(r"(?i)\bhost ?侧", "Host侧", text)
     if not GPU_MEMORY.search(text):
         text = text.replace("NPU 显存", "NPU 设备内存").replace("设备显存", "设备内存").replace("显存", "设备内存")
     return re.sub("(?<!静态)(?<!动态)图模式", "静态图模式", text)
@@ -230,7 +233,8 @@ def problems(text: str) -> List[str]:
 
 def off_glossary(text: str) -> List[str]:
     """The off-glossary words in `text` (each once)."""
-    cleaned = GPU_MEMORY.sub("", text)
+    cleaned = re.sub(r"(?i)\b(device|host) ?侧", lambda m: m.group(1).lower() + " 侧"
+                     if m.group(0) not in ("Device侧", "Host侧") else " ", GPU_MEMORY.sub("", text))
     for ok in ALLOWED_AROUND:
         cleaned = cleaned.replace(ok, " ")
     return [w for w in OFF_GLOSSARY if w in cleaned]
