@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 import sys
 import textwrap
 from typing import List, Optional
@@ -18,6 +17,7 @@ from ..cli import COMMANDS
 from ..errors import CliError, EXIT_FINDINGS, EXIT_OK
 from ..i18n import N_, _
 from ..render.layout import display_width, has_wide, hold_spans, join_values, release_spans, wrap
+from ..triage.result import shown_source
 from .common import add_kb_option, load_kb, write_output
 
 WIDTH = 80
@@ -103,18 +103,6 @@ def sig_tag(sig) -> str:
     return f"[{severity} · {field_word(COMPONENT_WORDS, sig.component)} · {field_word(CLASS_WORDS, sig.kind)}]"
 
 
-def source_line(sig) -> str:
-    """A signature's source as shown: in Chinese without the research notes' internal words ("telling
-    strings", an index id) that mean nothing to a reader."""
-    text = sig.public_source()
-    if has_wide(_("Source:")):
-        text = _INTERNAL.sub("", text).strip()
-    return text
-
-
-_INTERNAL = re.compile(r"\s*\(telling strings?\)|,?\s*\(?index id \d+\)?|\s*\(?indexId:? \w+\)?")
-
-
 _width = display_width  # the one measure of terminal columns (render.layout)
 
 
@@ -183,7 +171,7 @@ def _sig_text(kb, sig, lang: Optional[str] = None) -> List[str]:
     if effects:
         out += _wrap(", ".join(effects), "    ", _label(_("Leads to:")))
     if sig.public_source():
-        out += _wrap(source_line(sig), "    ", _label(_("Source:")))
+        out += _wrap(shown_source(sig), "    ", _label(_("Source:")))
     return out
 
 
