@@ -242,3 +242,68 @@ def test_a_broken_po_file_names_file_line_and_what_was_expected(text, where, wha
     with pytest.raises(catalog.CatalogError) as err:
         catalog.parse_po(text, "area.po")
     assert str(err.value).startswith(where + ": ") and what in str(err.value)
+
+
+# ---- the house style of the Chinese outputs (issue 27) ----
+
+# A token a reader copies back whole: a URL, an option, an absolute path (a path list may break after its ':').
+TOKEN = re.compile(r"(?:https?://|--|/)[A-Za-z0-9_./%#?=&+-]{6,}")
+
+
+def _tokens(finding):
+    """The tokens of what a text report shows of a finding in full: its summary and fix lines."""
+    texts = [finding.summary] + [s for s in finding.fix if isinstance(s, str)]
+    return {t for text in texts for t in TOKEN.findall(str(text)) if ":/" not in t}
+
+
+@pytest.mark.parametrize("path", SNAPSHOTS, ids=[os.path.basename(p) for p in SNAPSHOTS])
+def test_a_zh_report_keeps_the_house_style_and_every_token_whole(path, zh):
+    """Full-width marks after Chinese, the glossary's words, 您, and no URL, option or path cut by wrapping."""
+    from ascend_doctor.render import render
+
+    report = _zh_report(path)
+    text = render(report, "text")
+    bad = [f"{line.strip()[:70]!r}: {p}" for line in text.splitlines() for p in zh_style.problems(line)]
+    assert not bad, f"{os.path.basename(path)}: " + "\n".join(bad[:20])
+    split = sorted(t for f in report.findings if f.status in ("fail", "warn", "error") for t in _tokens(f)
+                   if t not in text)
+    assert not split, f"{os.path.basename(path)}: tokens cut by wrapping: {split[:10]}"
+
+
+def test_kb_show_in_chinese_keeps_the_house_style_and_every_token_whole():
+    """Every signature as `kb show --lang zh` prints it: tags and log sources in Chinese, no half-width mark after
+    Chinese, no URL or option cut (issue 27 saw 'https: / //mindspore.cn/...', '--node_ra / nk')."""
+    import contextlib
+    import io
+
+    from ascend_doctor.cli import main
+    from ascend_doctor.commands.kb import sig_tag
+    from ascend_doctor.knowledge import load_knowledge_base
+    from ascend_doctor.triage.result import shown_source
+
+    kb = load_knowledge_base()
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf):
+        for s in kb.signatures:
+            main(["kb", "show", s.id, "--lang", "zh"])
+    out = buf.getvalue()
+    i18n.set_lang("zh")
+    try:
+        tags = {sig_tag(s) for s in kb.signatures}
+        texts = [t for s in kb.signatures for t in [*s.text("zh")[2], s.text("zh")[1], shown_source(s)]]
+    finally:
+        i18n.set_lang("en")
+    assert not [t for t in tags if re.search(r"\b(fail|warn|root|wrapper|benign)\b", t)], tags
+    assert "telling strings" not in out and "index id" not in out
+    split = sorted({t for text in texts for t in TOKEN.findall(text) if ":/" not in t and t not in out})
+    assert not split, f"tokens cut by wrapping: {split[:10]}"
+    # The doctor's own words only: the match rule, the example log line and the source (which quotes the vendor's
+    # document titles as they are written) are quoted text.
+    ours, quoted = [], False
+    for line in out.splitlines():
+        if line.startswith("  ") and not line.startswith("    "):
+            quoted = line.strip().startswith(("匹配规则：", "示例：", "出处："))
+        if not quoted:
+            ours.append(line)
+    bad = [p for line in ours for p in zh_style.problems(line)]
+    assert not bad, "\n".join(bad[:20])

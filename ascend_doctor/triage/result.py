@@ -22,7 +22,8 @@ CLASS_ORDER = {"root": 0, "wrapper": 1, "benign": 2}
 NOT_A_LOG = N_("not a log file (by its name or content): skipped")
 # Words of the research notes that mean nothing to a reader of a Chinese report: "(telling strings)" and an
 # index id. The English source line keeps them as they are.
-_INTERNAL = re.compile(r"\s*\(telling strings?\)|,?\s*\(?index id \d+\)?|\s*\(?indexId:? \w+\)?")
+_INTERNAL = re.compile(r"\s*\(telling strings?\)|\btelling strings?[,;]\s*|,?\s*\(?index id \d+\)?"
+                       r"|\s*\(?indexId:? \w+\)?")
 
 
 def shown_source(sig: Signature) -> str:
