@@ -15,7 +15,8 @@ from typing import List, Optional
 
 from ..cli import COMMANDS
 from ..errors import CliError, EXIT_FINDINGS, EXIT_OK
-from ..i18n import N_, _
+from ..i18n import _
+from ..knowledge import CLASS_WORDS, COMPONENT_WORDS, LOG_SOURCE_WORDS, SEVERITY_WORDS, field_word
 from ..render.layout import display_width, has_wide, hold_spans, join_values, release_spans, wrap
 from ..triage.result import shown_source
 from .common import add_kb_option, load_kb, write_output
@@ -67,34 +68,6 @@ def _wrap(text: str, indent: str = "  ", first: Optional[str] = None, break_long
     return [release_spans(line) for line in textwrap.wrap(
         held, WIDTH, initial_indent=first, subsequent_indent=indent, break_long_words=break_long_words,
         break_on_hyphens=False)] or [indent.rstrip()]
-
-
-# A signature's class and the logs it is read from, as words in the reader's language (the JSON keeps the
-# English value). Each msgid carries its field ("kb class|root"): the same English word means other things
-# elsewhere ("root" user, "train" the verb).
-SEVERITY_WORDS = {"fail": N_("fail"), "warn": N_("warn"), "info": N_("info")}
-COMPONENT_WORDS = {
-    "cann": N_("kb component|cann"), "mindspore": N_("kb component|mindspore"), "driver": N_("kb component|driver"),
-    "npu": N_("kb component|npu"), "hccl": N_("kb component|hccl"), "os": N_("kb component|os"),
-    "network": N_("kb component|network"), "server": N_("kb component|server"), "pytorch": N_("kb component|pytorch"),
-    "python": N_("kb component|python"), "mindx": N_("kb component|mindx"), "cuda": N_("kb component|cuda"),
-    "atc": N_("kb component|atc"),
-}
-CLASS_WORDS = {"root": N_("kb class|root"), "wrapper": N_("kb class|wrapper"), "benign": N_("kb class|benign")}
-LOG_SOURCE_WORDS = {
-    "train": N_("log source|train"), "plog": N_("log source|plog"), "device": N_("log source|device"),
-    "npu_os": N_("log source|npu_os"), "npu_host": N_("log source|npu_host"),
-    "npu_history": N_("log source|npu_history"), "os": N_("log source|os"), "bmc": N_("log source|bmc"),
-    "mindx": N_("log source|mindx"), "switch": N_("log source|switch"), "amct": N_("log source|amct"),
-}
-
-
-def field_word(table: dict, value: str) -> str:
-    """`value` of a field with a word table, in the run's language; the value itself where no word is
-    catalogued (English, or a value the table does not know)."""
-    msgid = table.get(value)
-    shown = _(msgid) if msgid else value
-    return value if shown == msgid else shown
 
 
 def sig_tag(sig) -> str:
