@@ -254,7 +254,9 @@ def fit_columns(headers: List[str], rows: List[List[str]], width: int, gap: int 
 
     natural = [need(i, lambda c: max((display_width(x) for x in c.splitlines()), default=0),
                     lambda h: max((display_width(x) for x in h.splitlines()), default=0)) for i in range(n)]
-    floor = [need(i, _longest_word, _longest_word) for i in range(n)]
+    # A Chinese header is one word (its characters would each be a line: "接受 / 的编 / 译器"): never cut.
+    floor = [need(i, _longest_word, lambda h: display_width(h) if has_wide(h) else _longest_word(h))
+             for i in range(n)]
     widths = list(natural)
     room = width - gap * (n - 1)
     while sum(widths) > room:
