@@ -107,7 +107,7 @@ def _spaces(text: str) -> str:
     terms (Host侧)."""
     text = re.sub(rf"({_LATIN_WORD})({_H}+)", lambda m: _fuse_or_space(m.group(1), m.group(2)), text)
     text = re.sub(rf"({_H})(?=[A-Za-z]|\d[A-Za-z0-9_.+\-]*[A-Za-z])", r"\1 ", text)
-    return text
+    return re.sub(rf"(?<={_H}) +(?={_H})", "", text)  # none between two Chinese characters
 
 
 def _fuse_or_space(word: str, han: str) -> str:
@@ -144,7 +144,31 @@ def vendor_words(text: str) -> str:
     text = re.sub(r"(?i)\bhost ?侧", "Host侧", text)
     if not GPU_MEMORY.search(text):
         text = text.replace("NPU 显存", "NPU 设备内存").replace("设备显存", "设备内存").replace("显存", "设备内存")
-    return re.sub("(?<!静态)(?<!动态)图模式", "静态图模式", text)
+    text = re.sub("(?<!静态)(?<!动态)图模式", "静态图模式", text)
+    return _packages(text)
+
+
+# CANN's packages by the install guide's names: 开发套件包（Toolkit）, 二进制算子包（Kernels）; the full name the first
+# time a text names one, its short name after that. A path or a file name (ascend-toolkit, Ascend-cann-kernels-…)
+# is not a package name and stays.
+_PACKAGE = re.compile(r"(?<![A-Za-z0-9_/.\-<])(?<!CUDA )(toolkit|kernels)(?: ?包)?(?![A-Za-z0-9_/.\-])")
+PACKAGE_NAMES = {"toolkit": ("开发套件包（Toolkit）", "Toolkit"), "kernels": ("二进制算子包（Kernels）", "Kernels")}
+
+
+def _packages(text: str) -> str:
+    if not has_han(text) or re.search(r"CUDA|cuDNN|cudart|NVIDIA", text):  # CUDA's toolkit is another thing
+        return text
+    seen = {key for key, (full, _short) in PACKAGE_NAMES.items() if full in text}
+
+    def name(m: "re.Match[str]") -> str:
+        key = m.group(1).lower()
+        full, short = PACKAGE_NAMES[key]
+        if key in seen or text[max(0, m.start() - 8):m.start()].endswith(("开发套件包（", "二进制算子包（")):
+            seen.add(key)
+            return short if m.group(0).lower().startswith(key) and not m.group(0).endswith("包") else short + " 包"
+        seen.add(key)
+        return full
+    return _PACKAGE.sub(name, text)
 
 
 def _po_quote(text: str) -> str:
@@ -211,9 +235,11 @@ _NO_SPACE = re.compile(rf"[A-Za-z]{_H}|{_H}[A-Za-z]")
 _HALF_AFTER_HAN = re.compile(rf"{_H}[:,;(]|[(,;:]{_H}")
 
 
-def problems(text: str) -> List[str]:
+def problems(text: str, packages: bool = True) -> List[str]:
     """What in `text` breaks the house style: a half-width mark beside a Chinese character, an off-glossary
-    word, 你, a Latin word fused to a Chinese one (CANN是). Protected spans (commands, placeholders, URLs, quoted output) are not read."""
+    word, 你, a Latin word fused to a Chinese one (CANN是), a CANN package by its bare English name (`packages`:
+    off where the text shows an install kind as data, "toolkit 8.0.RC3"). Protected spans (commands,
+    placeholders, URLs, quoted output) are not read."""
     out: List[str] = []
     plain = _PROTECTED.sub(" ", text)
     for m in _HALF_AFTER_HAN.finditer(plain):
@@ -223,6 +249,10 @@ def problems(text: str) -> List[str]:
         unfused = unfused.replace(fused, " ")
     for m in _NO_SPACE.finditer(unfused):
         out.append(f"no space between Chinese and a Latin word: {unfused[max(0, m.start() - 12):m.end() + 12]!r}")
+    if has_han(plain) and packages:
+        for m in re.finditer(r"(?<![A-Za-z0-9_/.\-<])(toolkit|kernels)(?![A-Za-z0-9_/.\-])",
+                             "" if re.search(r"CUDA|cuDNN|cudart|NVIDIA", plain) else plain):
+            out.append(f"{m.group(1)} -> {PACKAGE_NAMES[m.group(1)][0]}")
     if has_han(plain):
         for m in _TIMES.finditer(plain):
             out.append(f"x for ×: {m.group(0)!r}")

@@ -67,3 +67,10 @@ def test_the_shipped_chinese_keeps_the_house_style():
     bad = [f"{where}: {p}" for where, text in _shipped_texts() for p in zh_style.problems(text)]
     assert not bad, f"{len(bad)} place(s) off the house style (scripts/i18n.py style repairs the mechanical " \
                     "ones):\n" + "\n".join(bad[:40])
+
+
+def test_cann_packages_by_the_install_guides_names():
+    assert zh_style.normalize("没有找到 CANN toolkit，请安装 toolkit 与 kernels 包。") == \
+        "没有找到 CANN 开发套件包（Toolkit），请安装 Toolkit 与二进制算子包（Kernels）。"
+    for kept in ("路径 /usr/local/Ascend/ascend-toolkit/latest 存在", "安装与 CUDA 配套的 toolkit"):
+        assert zh_style.normalize(kept) == kept
