@@ -264,7 +264,7 @@ def test_a_zh_report_keeps_the_house_style_and_every_token_whole(path, zh):
     report = _zh_report(path)
     text = render(report, "text")
     # packages=False: a report shows an install kind as the data it is ("toolkit 8.0.RC3 at ...")
-    bad = [f"{line.strip()[:70]!r}: {p}" for line in text.splitlines()
+    bad = [f"{line.strip()[:70]!r}: {p}" for fmt in ("text", "markdown") for line in render(report, fmt).splitlines()
            for p in zh_style.problems(line, packages=False)]
     assert not bad, f"{os.path.basename(path)}: " + "\n".join(bad[:20])
     split = sorted(t for f in report.findings if f.status in ("fail", "warn", "error") for t in _tokens(f)

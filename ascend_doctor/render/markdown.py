@@ -8,6 +8,7 @@ from typing import List
 from ..findings import ERROR, FAIL, PASS, SKIP, WARN, Report
 from ..i18n import _, lookup
 from .common import area_title, facts_summary, grouped, status_label, verdict_scope
+from .layout import keyed
 
 
 def _cell(text: str) -> str:
@@ -43,7 +44,7 @@ def render(report: Report, color: bool = False) -> str:
                         v = json.dumps(v, ensure_ascii=False)
                     elif isinstance(v, str):
                         v = lookup(v)  # a fixed phrase ("not found") in the reader's language
-                    out.append(f"  - {lookup(str(k))}: `{_cell(v)}`")
+                    out.append("  - " + keyed(lookup(str(k)), f"`{_cell(v)}`"))
                 if f.fix:
                     out.append("  - " + _("fix:"))
                     out.append("    ```")
