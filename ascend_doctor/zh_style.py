@@ -95,7 +95,7 @@ def _punct(text: str) -> str:
     text = re.sub(r"(?<![\w.])([1-9]\d*) ?x ?(?=[A-Z_{\uE000-\uF8FF])", r"\1×", text)   # 2xBUFFSIZE -> 2×BUFFSIZE
     # no space beside full-width punctuation
     text = re.sub(r"(?<=\S) +(?=[，。：；、（）》」】！？])", "", text)
-    text = re.sub(r"(?<=[，。：；、（）《「【！？]) +(?=[^\s#])", "", text)
+    text = re.sub(r"(?<=[，。：；、（）《「【！？]) +(?=[^\s#|])", "", text)  # a Markdown cell keeps its " |"
     return text
 
 
