@@ -49,6 +49,34 @@ LOG_SOURCES = ("train", "plog", "device", "npu_os", "npu_host", "npu_history", "
                "amct")
 SEVERITIES = PROBLEM_SEVERITIES  # fail | warn | info, as every problem
 CLASSES = ("root", "wrapper", "benign")
+
+# A signature's class and the logs it is read from, as words in the reader's language (the JSON keeps the
+# English value). Each msgid carries its field ("kb class|root"): the same English word means other things
+# elsewhere ("root" user, "train" the verb).
+SEVERITY_WORDS = {"fail": N_("fail"), "warn": N_("warn"), "info": N_("info")}
+COMPONENT_WORDS = {
+    "cann": N_("kb component|cann"), "mindspore": N_("kb component|mindspore"), "driver": N_("kb component|driver"),
+    "npu": N_("kb component|npu"), "hccl": N_("kb component|hccl"), "os": N_("kb component|os"),
+    "network": N_("kb component|network"), "server": N_("kb component|server"), "pytorch": N_("kb component|pytorch"),
+    "python": N_("kb component|python"), "mindx": N_("kb component|mindx"), "cuda": N_("kb component|cuda"),
+    "atc": N_("kb component|atc"),
+}
+CLASS_WORDS = {"root": N_("kb class|root"), "wrapper": N_("kb class|wrapper"), "benign": N_("kb class|benign")}
+LOG_SOURCE_WORDS = {
+    "train": N_("log source|train"), "plog": N_("log source|plog"), "device": N_("log source|device"),
+    "npu_os": N_("log source|npu_os"), "npu_host": N_("log source|npu_host"),
+    "npu_history": N_("log source|npu_history"), "os": N_("log source|os"), "bmc": N_("log source|bmc"),
+    "mindx": N_("log source|mindx"), "switch": N_("log source|switch"), "amct": N_("log source|amct"),
+}
+
+
+def field_word(table: dict, value: str) -> str:
+    """`value` of a field with a word table, in the run's language; the value itself where no word is
+    catalogued (English, or a value the table does not know)."""
+    msgid = table.get(value)
+    shown = _(msgid) if msgid else value
+    return value if shown == msgid else shown
+
 # An anchor shorter than this matches too much noise for the prefilter to pay off.
 MIN_ANCHOR_LEN = 4
 

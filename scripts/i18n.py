@@ -6,6 +6,9 @@
                                               zh_CN catalog translates yet: paste into your area's .po
   python scripts/i18n.py stats                how many messages each file marks, how many are translated
   python scripts/i18n.py compile [OUT]        compile the catalogs into OUT (default: in place, for a try)
+  python scripts/i18n.py style                the Chinese texts (catalogs, the knowledge base's *_zh fields,
+                                              README.zh-CN.md) in the house style, edited in place
+                                              (ascend_doctor/zh_style.py: vendor words, punctuation)
 
 Message ids are the English texts in the code (ascend_doctor/i18n.py says how to mark them).
 """
@@ -16,7 +19,7 @@ import sys
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, REPO)
 
-from ascend_doctor import catalog  # noqa: E402
+from ascend_doctor import catalog, zh_style  # noqa: E402
 
 PKG = os.path.join(REPO, "ascend_doctor")
 ZH = os.path.join(PKG, "locale", "zh_CN")
@@ -48,6 +51,18 @@ def main(argv):
     elif cmd == "compile":
         for path in catalog.compile_locale_dir(os.path.join(PKG, "locale"), argv[1] if len(argv) > 1 else None):
             print(path)
+    elif cmd == "style":
+        kb = os.path.join(REPO, "data")
+        for path in catalog.po_files(ZH):
+            print(f"{os.path.relpath(path, REPO)}: {zh_style.style_po(path)} changed")
+        for path in [os.path.join(kb, "knowledge_base.json")] + sorted(
+                os.path.join(kb, "kb", f) for f in os.listdir(os.path.join(kb, "kb")) if f.endswith(".json")):
+            print(f"{os.path.relpath(path, REPO)}: {zh_style.style_json(path)} changed")
+        readme = os.path.join(REPO, "README.zh-CN.md")
+        with open(readme, encoding="utf-8") as fh:
+            text = fh.read()
+        with open(readme, "w", encoding="utf-8") as fh:
+            fh.write(zh_style.normalize(text))
     else:
         print(__doc__, file=sys.stderr)
         return 2

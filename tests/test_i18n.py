@@ -9,7 +9,7 @@ import string
 
 import pytest
 
-from ascend_doctor import catalog, i18n
+from ascend_doctor import catalog, i18n, zh_style
 from tests.helpers import REPO
 from tests.helpers.fixture_reports import snapshot_dirs
 from tests.helpers.i18n_support import allowed_words, command_part, leftovers
@@ -218,18 +218,15 @@ def test_json_keeps_english_keys_and_says_its_language(capsys):
     assert i18n.get_lang() == "en"
 
 
-# Words a literal translation produces where the glossary (docs/glossary.md) has the community's word.
-NOT_OUR_WORDS = {"运算符": "算子", "设备网卡": "设备网口", "驱动程序": "驱动", "集体通信": "集合通信",
-                 "聚合通信": "集合通信", "升腾": "昇腾", "排名表": "rank table", "环境参数": "环境变量"}
-
-
 def test_chinese_texts_use_the_glossary_words():
+    """The words a literal translation produces where the glossary (docs/glossary.md) has the vendor's: one list,
+    ascend_doctor/zh_style.OFF_GLOSSARY (tests/test_zh_style.py reads the same texts for punctuation)."""
     texts = {os.path.relpath(p, REPO): open(p, encoding="utf-8").read()
              for p in catalog.po_files(ZH_DIR) + [os.path.join(REPO, "README.zh-CN.md"),
                                                   os.path.join(REPO, "data", "knowledge_base.json")]
              + [os.path.join(REPO, "data", "kb", f) for f in os.listdir(os.path.join(REPO, "data", "kb"))]}
-    bad = [(name, wrong, right) for name, text in texts.items() for wrong, right in NOT_OUR_WORDS.items()
-           if wrong in text]
+    bad = [(name, wrong, zh_style.OFF_GLOSSARY[wrong]) for name, text in texts.items()
+           for wrong in zh_style.off_glossary(text)]
     assert not bad, "use the glossary's word: " + "; ".join(f"{n}: {w} -> {r}" for n, w, r in bad)
 
 
@@ -245,3 +242,72 @@ def test_a_broken_po_file_names_file_line_and_what_was_expected(text, where, wha
     with pytest.raises(catalog.CatalogError) as err:
         catalog.parse_po(text, "area.po")
     assert str(err.value).startswith(where + ": ") and what in str(err.value)
+
+
+# ---- the house style of the Chinese outputs (issue 27) ----
+
+# A token a reader copies back whole: a URL, an option, an absolute path (a path list may break after its ':').
+TOKEN = re.compile(r"(?:https?://|--|/)[A-Za-z0-9_./%#?=&+-]{6,}")
+
+
+def _tokens(finding):
+    """The tokens of what a text report shows of a finding in full: its summary and fix lines."""
+    texts = [finding.summary] + [s for s in finding.fix if isinstance(s, str)]
+    return {t for text in texts for t in TOKEN.findall(str(text)) if ":/" not in t}
+
+
+@pytest.mark.parametrize("path", SNAPSHOTS, ids=[os.path.basename(p) for p in SNAPSHOTS])
+def test_a_zh_report_keeps_the_house_style_and_every_token_whole(path, zh):
+    """Full-width marks after Chinese, the glossary's words, 您, and no URL, option or path cut by wrapping."""
+    from ascend_doctor.render import render
+
+    report = _zh_report(path)
+    text = render(report, "text")
+    # packages=False: a report shows an install kind as the data it is ("toolkit 8.0.RC3 at ...")
+    bad = [f"{line.strip()[:70]!r}: {p}" for fmt in ("text", "markdown") for line in render(report, fmt).splitlines()
+           for p in zh_style.problems(line, packages=False)]
+    assert not bad, f"{os.path.basename(path)}: " + "\n".join(bad[:20])
+    split = sorted(t for f in report.findings if f.status in ("fail", "warn", "error") for t in _tokens(f)
+                   if t not in text)
+    assert not split, f"{os.path.basename(path)}: tokens cut by wrapping: {split[:10]}"
+
+
+def test_kb_show_in_chinese_keeps_the_house_style_and_every_token_whole():
+    """Every signature as `kb show --lang zh` prints it: tags and log sources in Chinese, no half-width mark after
+    Chinese, no URL or option cut (issue 27 saw 'https: / //mindspore.cn/...', '--node_ra / nk')."""
+    import contextlib
+    import io
+
+    from ascend_doctor.cli import main
+    from ascend_doctor.commands.kb import sig_tag
+    from ascend_doctor.knowledge import load_knowledge_base
+    from ascend_doctor.triage.result import shown_source
+
+    kb = load_knowledge_base()
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf):
+        for s in kb.signatures:
+            main(["kb", "show", s.id, "--lang", "zh"])
+    out = buf.getvalue()
+    i18n.set_lang("zh")
+    try:
+        tags = {sig_tag(s) for s in kb.signatures}
+        texts = [t for s in kb.signatures for t in [*s.text("zh")[2], s.text("zh")[1], shown_source(s)]]
+    finally:
+        i18n.set_lang("en")
+    assert not [t for t in tags if re.search(r"\b(fail|warn|root|wrapper|benign)\b", t)], tags
+    assert "telling strings" not in out and "index id" not in out
+    split = sorted({t for text in texts for t in TOKEN.findall(text) if ":/" not in t and t not in out})
+    assert not split, f"tokens cut by wrapping: {split[:10]}"
+    # The doctor's own words only: the match rule, the example log line and the source (which quotes the vendor's
+    # document titles as they are written) are quoted text.
+    ours, quoted = [], False
+    for line in out.splitlines():
+        if line.startswith("  ") and not line.startswith("    "):
+            quoted = line.strip().startswith(("匹配规则：", "示例：", "出处："))
+        if not quoted:
+            ours.append(line)
+    # packages=False: a line cut from its text loses the context that tells CUDA's toolkit from CANN's (the
+    # whole texts are read with it in tests/test_zh_style.py)
+    bad = [p for line in ours for p in zh_style.problems(line, packages=False)]
+    assert not bad, "\n".join(bad[:20])

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from ascend_doctor import i18n
+from ascend_doctor import i18n, zh_style
 from tests.helpers.cluster_helpers import FULL_DISKS, node_report, write_report
 from tests.helpers import REPO, run_cli
 from tests.helpers.i18n_support import WORD, data_words, leftovers
@@ -177,6 +177,9 @@ def test_zh_aggregate_names_nodes_and_skew_in_chinese(reports):
     assert "NPU 驱动：2 个节点为 24.1.rc2" in text
     assert "resources.disk_space: 1 个节点失败（n1-rank1）" in text
     assert "修复：du -sh" in text  # the command stays whole
+    assert "resources.disk_space（失败）" in text
+    bad = [p for line in text.splitlines() for p in zh_style.problems(line, packages=False)]
+    assert not bad, bad
 
 
 # ---- kb and explain ----

@@ -19,6 +19,7 @@ from ..versions import (
     FIRMWARE_MIN_PREFIX, innerversion_code, innerversion_listed, major_minor, parse_range_list, parse_version,
     python_major_minor, release_matches, vendor_firmware_too_old, vendor_in_any_range, version_key,
 )
+from ..zh_style import has_han
 from . import check
 from ._ascend import FIXED_PATH_SOURCE, nnae_wins
 from ._recommend import advise_mindspore
@@ -59,7 +60,8 @@ def _listed(values) -> str:
 
 def _matrix_info(ctx) -> str:
     info = ctx.matrix.info()
-    return f"{info['version']} ({lookup(info['source'])})"  # "bundled" is a word, a path stays as it is
+    source = lookup(info["source"])  # "bundled" is a word, a path stays as it is
+    return f"{info['version']}（{source}）" if has_han(source) else f"{info['version']} ({source})"
 
 
 def _installed_mindspore(ctx):

@@ -18,6 +18,17 @@ NO_ASCEND = N_("No Ascend hardware or software on this machine (no /dev/davinci*
 # D4: memory this full with no process on the NPU is leaked or held by an invisible process.
 IDLE_FULL_PCT = 90
 BUSY_FULL_PCT = 95
+# npu-smi's Health words with their meaning in the vendor's Chinese (npu-smi reference: OK 正常, Warning 一般告警,
+# Alarm 重要告警, Critical 紧急告警); the word itself stays as npu-smi printed it, the meaning is added.
+HEALTH_MEANING = {"OK": N_("npu health|OK"), "WARNING": N_("npu health|Warning"), "ALARM": N_("npu health|Alarm"),
+                  "CRITICAL": N_("npu health|Critical")}
+
+
+def health_shown(health: str) -> str:
+    """npu-smi's Health word in a sentence: "Alarm" in English, "Alarm（重要告警）" in Chinese."""
+    msgid = HEALTH_MEANING.get((health or "").upper())
+    shown = _(msgid) if msgid else health
+    return health if shown == msgid else f"{health}（{shown}）"
 
 
 def _label(dev) -> str:
@@ -105,7 +116,7 @@ def check_npu_health(ctx):
     first = bad[0]
     return ctx.finding(FAIL,
         summary=sentences(_("{count} device(s) not OK: {devices}.").format(
-                              count=len(bad), devices=", ".join(f"{localized(_label(d))} {d.health or _('(empty)')}" for d in bad)),
+                              count=len(bad), devices=", ".join(f"{localized(_label(d))} {health_shown(d.health) or _('(empty)')}" for d in bad)),
                           _("Jobs on them fail or hang.")),
         evidence=ev,
         fix=[_("npu-smi info -t health -i {npu}   # Health Status, Error Code, Error Information").format(npu=first.npu_id),

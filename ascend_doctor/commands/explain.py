@@ -132,8 +132,10 @@ def _check_text(e: dict) -> List[str]:
             out += _wrap(p["advice"], "    ")
     else:
         out += ["", _("How to fix it: the finding's own fix lines name the commands for your machine:")]
+    # A module path means nothing to a reader of a Chinese report: the checks' page documents each check.
+    source = e["source"] if get_lang() == "en" else "docs/checks.md"
     out += ["", _("See it on this machine:"), f"  {e['run']}", "",
-            _("Where it comes from: {source}").format(source=e["source"])]
+            _("Where it comes from: {source}").format(source=source)]
     return out
 
 

@@ -16,7 +16,9 @@ from typing import List, Optional
 from ..cli import COMMANDS
 from ..errors import CliError, EXIT_FINDINGS, EXIT_OK
 from ..i18n import _
-from ..render.layout import display_width, has_wide, wrap
+from ..knowledge import CLASS_WORDS, COMPONENT_WORDS, LOG_SOURCE_WORDS, SEVERITY_WORDS, field_word
+from ..render.layout import display_width, has_wide, hold_spans, join_values, release_spans, wrap
+from ..triage.result import shown_source
 from .common import add_kb_option, load_kb, write_output
 
 WIDTH = 80
@@ -55,14 +57,23 @@ def run(args) -> int:
 
 # ---- pieces ----
 
-def _wrap(text: str, indent: str = "  ", first: Optional[str] = None, break_long_words: bool = True) -> List[str]:
-    """Lines of at most WIDTH terminal columns (Chinese by display width: render.layout.wrap); explain keeps a
-    word longer than the line whole (a path or a command), kb cuts it."""
+def _wrap(text: str, indent: str = "  ", first: Optional[str] = None, break_long_words: bool = False) -> List[str]:
+    """Lines of at most WIDTH terminal columns (Chinese by display width: render.layout.wrap). A token (a URL, a
+    path, an option, an id) and a backticked command are never cut: one longer than the line keeps its own
+    longer line, so it can be copied back whole."""
     first = indent if first is None else first
     if has_wide(first + text):
         return wrap(text.strip(), WIDTH, first, indent, break_long_words=break_long_words)
-    return textwrap.wrap(text, WIDTH, initial_indent=first, subsequent_indent=indent,
-                         break_long_words=break_long_words, break_on_hyphens=False) or [indent.rstrip()]
+    held = hold_spans(text)
+    return [release_spans(line) for line in textwrap.wrap(
+        held, WIDTH, initial_indent=first, subsequent_indent=indent, break_long_words=break_long_words,
+        break_on_hyphens=False)] or [indent.rstrip()]
+
+
+def sig_tag(sig) -> str:
+    """"[fail · hccl · root]" in English, "[失败 · HCCL · 根因]" in Chinese."""
+    severity = _(SEVERITY_WORDS[sig.severity]) if sig.severity in SEVERITY_WORDS else sig.severity
+    return f"[{severity} · {field_word(COMPONENT_WORDS, sig.component)} · {field_word(CLASS_WORDS, sig.kind)}]"
 
 
 _width = display_width  # the one measure of terminal columns (render.layout)
@@ -108,12 +119,13 @@ def _effects_of(kb, sig) -> List[str]:
 
 def _sig_text(kb, sig, lang: Optional[str] = None) -> List[str]:
     title, cause, fix = sig.text(lang)
-    head = f"{sig.id}  [{sig.severity} · {sig.component} · {sig.kind}]"
-    out = _wrap(head, "    ", "") + _wrap(title, "  ")
+    head = f"{sig.id}  {sig_tag(sig)}"
+    out = ([head] if _width(head) <= WIDTH else _wrap(head, "    ", "")) + _wrap(title, "  ")
     if sig.ascend_fd:
         out += _wrap(", ".join(sig.ascend_fd), "    ", _label(_("ascend-fd:")))
     if sig.log_sources:
-        out += _wrap(", ".join(sig.log_sources), "    ", _label(_("log sources:")))
+        out += _wrap(join_values(field_word(LOG_SOURCE_WORDS, x) for x in sig.log_sources), "    ",
+                     _label(_("log sources:")))
     if sig.pitfall:
         p = kb.pitfalls.get(sig.pitfall)
         out += _wrap(f"{sig.pitfall} {p.text(lang)[0] if p else ''}".rstrip(), "    ", _label(_("pitfall:")))
@@ -132,7 +144,7 @@ def _sig_text(kb, sig, lang: Optional[str] = None) -> List[str]:
     if effects:
         out += _wrap(", ".join(effects), "    ", _label(_("Leads to:")))
     if sig.public_source():
-        out += _wrap(sig.public_source(), "    ", _label(_("Source:")))
+        out += _wrap(shown_source(sig), "    ", _label(_("Source:")))
     return out
 
 
@@ -193,8 +205,29 @@ def _show_other(kb, args, entry) -> int:
     return EXIT_OK
 
 
+# A Chinese query for a common fault -> its English twin (docs/glossary.md): `kb search 超时` finds exactly what
+# `kb search timeout` finds, whatever word each Chinese text happens to use (超时, 等待超时, 未在…内完成).
+# Keys are the words as typed (a phrase given as several words is joined with one space).
+SEARCH_TWINS = {
+    "超时": "timeout", "链路": "link", "内存": "memory", "未 source": "not sourced", "未执行 source": "not sourced",
+    "版本不匹配": "version mismatch", "版本不配套": "version mismatch",
+}
+
+
+def search_words(words: List[str]) -> List[str]:
+    """The lower-cased words a search looks for: a Chinese phrase with an English twin (SEARCH_TWINS) becomes
+    the twin's words, every other word stays as typed."""
+    phrase = " ".join(w.strip() for w in words if w.strip())
+    if phrase in SEARCH_TWINS:
+        return SEARCH_TWINS[phrase].split()
+    out: List[str] = []
+    for w in words:
+        out += SEARCH_TWINS.get(w.strip(), w).lower().split()
+    return out
+
+
 def _search(kb, args) -> int:
-    words = [w.lower() for w in args.words]
+    words = search_words(args.words)
     hits = []
     for s in kb.signatures:
         hay = " ".join([s.id, " ".join(s.ascend_fd), s.title, s.title_zh, s.cause, s.cause_zh,

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any, Dict, List
 
 from ..i18n import N_, _, lookup, ngettext
+from .layout import has_wide
 
 NAMES_SHOWN = 10
 EVIDENCE_SHOWN = 6  # evidence lines per fix group; the JSON has them all
@@ -198,7 +199,8 @@ def render_aggregate_text(result: Dict[str, Any]) -> str:
     if result["nodes_failing"]:
         out.append("\n" + _("Failing nodes ({count}):").format(count=len(result["nodes_failing"])))
         for n in result["nodes_failing"][:NAMES_SHOWN * 2]:
-            ids = ", ".join(f"{p['id']} ({status_word(p['status'])})" for p in n["problems"])
+            ids = ", ".join(f"{p['id']}（{word}）" if has_wide(word) else f"{p['id']} ({word})"
+                            for p in n["problems"] for word in [status_word(p["status"])])
             out.append(f"  {n['name']}: {ids}")
         if len(result["nodes_failing"]) > NAMES_SHOWN * 2:
             out.append("  " + _("... and {count} more (see --format json)").format(

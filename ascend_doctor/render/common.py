@@ -49,6 +49,12 @@ def is_tip(finding) -> bool:
     return finding.status == PASS and finding.area == "advice" and bool(finding.fix)
 
 
+# A CANN install kind in the header of a report: the install guide's name of the package in Chinese
+# (开发套件包), the kind itself in English (the catalog has no English entry, so _() gives the msgid back).
+INSTALL_KINDS = {"toolkit": N_("install kind|toolkit"), "nnae": N_("install kind|nnae"),
+                 "nnrt": N_("install kind|nnrt")}
+
+
 def status_label(status: str) -> str:
     """The status tag of a finding in the current language ("FAIL", "失败")."""
     return _(LABEL[status])
@@ -200,7 +206,9 @@ def facts_summary(facts: Union[Facts, dict]) -> List[Tuple[str, str]]:
         rows.append((_("NPUs"), f"{len(devices)} × {', '.join(names)}"))
     for inst in facts.cann.installs:
         where = _("{release} at {root} (active)") if inst.active else _("{release} at {root}")
-        rows.append((f"CANN {inst.kind}", where.format(release=inst.release or _("unknown release"), root=inst.root)))
+        kind = _(INSTALL_KINDS[inst.kind]) if inst.kind in INSTALL_KINDS else inst.kind
+        kind = inst.kind if kind == INSTALL_KINDS.get(inst.kind) else kind
+        rows.append((f"CANN {kind}", where.format(release=inst.release or _("unknown release"), root=inst.root)))
     rows.extend(_nvidia_rows(facts.cuda))
     ms = facts.mindspore
     if ms.installed:

@@ -85,16 +85,35 @@ NO_LINE_START = frozenset("，。；：、）》」』】！？”’,.;:)]}…%
 NO_LINE_END = frozenset("（《「『【“‘([{")
 
 
+# A backticked span is a command or a name to copy whole: its spaces are held (a private-use character, one
+# column wide) while a text is cut into lines, and given back in the lines.
+_HOLD = "\ue0a0"
+_BACKTICKED = re.compile(r"`[^`\n]*`")
+
+
+def hold_spans(text: str) -> str:
+    """`text` with the spaces inside its backticked spans held, so no line ends inside one."""
+    return _BACKTICKED.sub(lambda m: m.group(0).replace(" ", _HOLD), text) if "`" in text else text
+
+
+def release_spans(text: str) -> str:
+    return text.replace(_HOLD, " ")
+
+
 def _cjk_units(word: str) -> List[str]:
     """A whitespace-free word cut where a line may end inside it: at the edges of its wide characters (but see
-    NO_LINE_START/NO_LINE_END); a run of narrow characters (a path, a command, a Latin word) stays whole."""
+    NO_LINE_START/NO_LINE_END); a run of narrow characters (a path, a command, a Latin word) and a backticked
+    span stay whole."""
     units: List[str] = []
+    inside = False
     for ch in word:
-        if units and (ch in NO_LINE_START or units[-1][-1] in NO_LINE_END
+        if units and (inside or ch in NO_LINE_START or units[-1][-1] in NO_LINE_END
                       or (char_width(ch) == 1 and char_width(units[-1][-1]) == 1)):
             units[-1] += ch
         else:
             units.append(ch)
+        if ch == "`":
+            inside = not inside
     return units
 
 
@@ -102,7 +121,8 @@ def _pieces(text: str) -> Iterator[Tuple[str, str]]:
     """(joiner, piece): the places a line may end. joiner is ' ' between words, '' inside a path list or
     inside Chinese text."""
     for m in _WORD.finditer(text):
-        for i, part in enumerate(_PATH_LIST_BREAK.split(m.group(0))):
+        word = m.group(0)
+        for i, part in enumerate([word] if "`" in word else _PATH_LIST_BREAK.split(word)):
             if has_wide(part):
                 for j, unit in enumerate(_cjk_units(part)):
                     yield ("" if i or j else " "), unit
@@ -117,7 +137,7 @@ def wrap(text: str, width: int, indent: str = "", subsequent: Optional[str] = No
     line, or with `break_long_words` is cut where the line is full (kb's signature texts)."""
     subsequent = indent if subsequent is None else subsequent
     out: List[str] = []
-    for paragraph in str(text).splitlines() or [""]:
+    for paragraph in hold_spans(str(text)).splitlines() or [""]:
         line, empty = indent, True
         used = display_width(line)
         room = width - display_width(subsequent)
@@ -137,7 +157,7 @@ def wrap(text: str, width: int, indent: str = "", subsequent: Optional[str] = No
                     used = display_width(subsequent) + size
         out.append(line if not empty else indent.rstrip())
         indent = subsequent
-    return out
+    return [release_spans(line) for line in out]
 
 
 def scalar(value: Any) -> str:
@@ -155,6 +175,20 @@ def label(key: Any) -> str:
     return lookup(str(key))
 
 
+def keyed(key: Any, value: Optional[str] = None) -> str:
+    """`key: value` in the run's language ("键：值" in Chinese, a full-width colon and no space); with no value,
+    the key and its colon alone."""
+    if value is None:
+        return _("{label}: {value}").format(label=key, value="").rstrip()
+    return _("{label}: {value}").format(label=key, value=value)
+
+
+def join_values(items) -> str:
+    """Values joined for one line: ', ' between English ones, '，' where one is Chinese."""
+    items = [str(i) for i in items]
+    return ("，" if any(has_wide(i) for i in items) else ", ").join(items)
+
+
 def _is_scalar(value: Any) -> bool:
     return not isinstance(value, (dict, list, tuple))
 
@@ -167,7 +201,7 @@ def evidence_value(value: Any) -> str:
     if not value:
         return _("none")
     if not isinstance(value, dict) and all(_is_scalar(v) for v in value):
-        return ", ".join(scalar(v) for v in value)
+        return join_values(scalar(v) for v in value)
     if isinstance(value, dict):
         return "\n".join("  " * d + text for d, text in evidence_lines(value))
     return "\n".join("  " * (d - 1) + text for d, text in evidence_lines({"": value})[1:])
@@ -181,16 +215,16 @@ def evidence_lines(evidence: Any, depth: int = 0) -> List[Tuple[int, str]]:
     for key, value in items:
         key = label(key) if isinstance(evidence, dict) else key
         if _is_scalar(value):
-            out.append((depth, f"{key}: {scalar(value)}"))
+            out.append((depth, keyed(key, scalar(value))))
         elif not value:
-            out.append((depth, f"{key}: {_('none')}"))
+            out.append((depth, keyed(key, _("none"))))
         elif isinstance(value, dict):
-            out.append((depth, f"{key}:"))
+            out.append((depth, keyed(key)))
             out.extend(evidence_lines(value, depth + 1))
         elif all(_is_scalar(v) for v in value):
-            out.append((depth, f"{key}: " + ", ".join(scalar(v) for v in value)))
+            out.append((depth, keyed(key, join_values(scalar(v) for v in value))))
         else:
-            out.append((depth, f"{key}:"))
+            out.append((depth, keyed(key)))
             for item in value:
                 if _is_scalar(item):
                     out.append((depth + 1, f"- {scalar(item)}"))
@@ -220,7 +254,9 @@ def fit_columns(headers: List[str], rows: List[List[str]], width: int, gap: int 
 
     natural = [need(i, lambda c: max((display_width(x) for x in c.splitlines()), default=0),
                     lambda h: max((display_width(x) for x in h.splitlines()), default=0)) for i in range(n)]
-    floor = [need(i, _longest_word, _longest_word) for i in range(n)]
+    # A Chinese header is one word (its characters would each be a line: "接受 / 的编 / 译器"): never cut.
+    floor = [need(i, _longest_word, lambda h: display_width(h) if has_wide(h) else _longest_word(h))
+             for i in range(n)]
     widths = list(natural)
     room = width - gap * (n - 1)
     while sum(widths) > room:

@@ -11,6 +11,7 @@ from .common import (
     TIP_LABEL, TRY_LABEL, alternative_label, area_title, facts_summary, grouped, is_tip, plan_lines, status_label,
     verdict_scope,
 )
+from .layout import keyed
 
 
 def _cell(text: str) -> str:
@@ -47,7 +48,7 @@ def render(report: Report, color: bool = False) -> str:
                         v = json.dumps(v, ensure_ascii=False)
                     elif isinstance(v, str):
                         v = lookup(v)  # a fixed phrase ("not found") in the reader's language
-                    out.append(f"  - {lookup(str(k))}: `{_cell(v)}`")
+                    out.append("  - " + keyed(lookup(str(k)), f"`{_cell(v)}`"))
                 if f.fix:
                     out.append("  - " + (_(TRY_LABEL) if is_tip(f) else _("fix:")))
                     out.append("    ```")

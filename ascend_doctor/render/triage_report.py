@@ -10,6 +10,7 @@ from typing import List
 
 from ..i18n import N_, _, lookup
 from .common import INFO_LABEL, severity_tag
+from ..knowledge import COMPONENT_WORDS, field_word
 from ..triage.result import Problem, TriageResult, shown_source
 
 FORMATS = ("text", "json", "markdown", "html")
@@ -189,7 +190,7 @@ def _text(result: TriageResult, color: bool) -> str:
         for n, p in enumerate(real, 1):
             s = p.signature
             title, cause, fix = s.text()
-            tags = [s.component] + ([_("pitfall {pitfall}").format(pitfall=s.pitfall)] if s.pitfall else []) \
+            tags = [field_word(COMPONENT_WORDS, s.component)] + ([_("pitfall {pitfall}").format(pitfall=s.pitfall)] if s.pitfall else []) \
                 + ([_("generic wrapper")] if s.kind == "wrapper" else [])
             lines.append("")
             lines.append(c(p.severity, f"{n}. {severity_tag(p.severity)} {s.id}") + f"  [{', '.join(tags)}]  ×{p.count}")

@@ -7,10 +7,12 @@ causes before generic wrappers, then by first occurrence; a problem whose signat
 
 from __future__ import annotations
 
+import re
+
 from ..records import dataclass, field
 from typing import Any, Dict, Iterable, List, Optional, Tuple
 
-from ..i18n import N_, lookup
+from ..i18n import N_, get_lang, lookup
 from ..knowledge import Signature
 
 TRIAGE_SCHEMA = "ascend-doctor.triage/1"
@@ -18,9 +20,17 @@ SEVERITY_ORDER = {"fail": 0, "warn": 1, "info": 2}
 CLASS_ORDER = {"root": 0, "wrapper": 1, "benign": 2}
 # Compared by code (a marker): kept in English, translated where shown (lookup).
 NOT_A_LOG = N_("not a log file (by its name or content): skipped")
+# Words of the research notes that mean nothing to a reader of a Chinese report: "(telling strings)" and an
+# index id. The English source line keeps them as they are.
+_INTERNAL = re.compile(r"\s*\(telling strings?\)|\btelling strings?[,;]\s*|,?\s*\(?index id \d+\)?"
+                       r"|\s*\(?indexId:? \w+\)?")
+
+
 def shown_source(sig: Signature) -> str:
-    """Where the entry comes from, as a user can follow it (knowledge.public_source)."""
-    return sig.public_source()
+    """Where the entry comes from, as a user can follow it (knowledge.public_source); in Chinese without the
+    notes' internal words."""
+    text = sig.public_source()
+    return _INTERNAL.sub("", text).strip() if get_lang() == "zh" else text
 
 
 def ascend_fd_ids(sig: Signature) -> List[str]:

@@ -25,7 +25,7 @@ PyTorch torch TensorFlow Python CPython PyPI pip pip3 conda venv virtualenv dock
 Open JSON HTML YAML JUnit Prometheus RoCE PCIe DDR ECC AI Core AICPU AICore OPP TBE TIK GE ACL ATC DVPP ACLNN
 Linux Ubuntu Debian CentOS EulerOS openEuler Kylin OS glibc GCC gcc libc dmesg
 GRAPH_MODE PYNATIVE_MODE PyNative KernelByKernel msrun mpirun torchrun srun sbatch ssh bash shell root
-toolkit nnae nnrt opp opp_kernel latest rank ranktable rank_table server_id device_id
+toolkit Toolkit Kernels Graph Host Device nnae nnrt opp opp_kernel latest rank ranktable rank_table server_id device_id
 ascend doctor npu smi nvidia nvcc ccec atc te hccn hccn_tool BMC LCNE IP IPv IPv4 IPv6 TLS SSH NFS
 MB GB GiB MiB KB KiB TB ms s min
 """.split())

@@ -35,3 +35,24 @@ def test_terminal_width_follows_columns_else_80(monkeypatch):
     assert terminal_width(io.StringIO()) == 80  # not a terminal, no usable COLUMNS
     monkeypatch.delenv("COLUMNS")
     assert terminal_width(io.StringIO()) == 80
+
+
+def test_a_chinese_table_header_is_never_cut():
+    """`matrix show --lang zh` printed "接受 / 的编 / 译器" as three header lines (issue 27)."""
+    from ascend_doctor.render.layout import fit_columns
+
+    rows = fit_columns(["版本", "兼容编译器", "说明"], [["2.7.1", "7.8", "很长的说明文字" * 6]], 40)
+    assert rows[0] == ["版本", "兼容编译器", "说明"]
+
+
+def test_wrap_keeps_urls_options_and_backticked_commands_whole():
+    from ascend_doctor.render.layout import wrap
+
+    url = "https://www.mindspore.cn/docs/zh-CN/r2.5.0/api_python/runtime/mindspore.runtime.set_memory.html"
+    for text in (f"见 {url} 的说明", f"运行 `msrun --worker_num=8 --local_worker_num=8 --node_rank=0` 启动",
+                 "use `export HCCL_EXEC_TIMEOUT=1800` before the job starts, then --node_rank 1"):
+        lines = wrap(text, 30)
+        joined = "\n".join(lines)
+        for token in (url, "`msrun --worker_num=8 --local_worker_num=8 --node_rank=0`",
+                      "`export HCCL_EXEC_TIMEOUT=1800`", "--node_rank"):
+            assert token not in text or token in joined, (token, lines)
