@@ -216,6 +216,13 @@ def split_alternatives(fix: Sequence[str]) -> Tuple[List[str], List[Dict[str, An
             why, body = head.strip(), rest[len(head) + len(sep):]
         if body.rstrip().endswith(")") and step.lstrip().startswith(("(", "（")) and body.count("(") < body.count(")"):
             body = body.rstrip()[:-1]
+        if step.rstrip().endswith((":", "：")):
+            # "or use a CUDA runtime no newer than 10.1:" heads the steps that follow it: they are this alternative's
+            # steps (not the fix's), and the heading, words rather than a step, says why
+            heading = rest.strip().rstrip(":：").strip()
+            alternatives.append({"why": heading, "steps": []})
+            below = alternatives[-1]
+            continue
         alternatives.append({"why": why, "steps": [body.strip()]})
         if re.search(r"\bsteps below\b", step):
             below = alternatives[-1]

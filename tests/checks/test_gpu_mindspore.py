@@ -122,7 +122,7 @@ def test_runtime_newer_than_driver(make_snapshot):
     assert f.status == "fail" and "CUDA driver version is insufficient" in f.summary
     # the two ways are told apart, and the plan takes the one without root and a reboot: a runtime the driver
     # supports (conda), the driver upgrade a labelled alternative
-    assert "no newer than 10.2" in f.fix[0] and len(f.fix) > 1
+    assert any("cudatoolkit=10." in s for s in f.fix) and not any("upgrade the NVIDIA driver" in s for s in f.fix)
     assert any("upgrade the NVIDIA driver" in a["steps"][0] for a in f.alternatives)
 
 
@@ -239,13 +239,17 @@ def test_no_gpu_fix_installs_a_cuda_the_driver_cannot_run(name):
     _, data = run_json("check", "--bundle", fixture_path(name))
     driver = data["facts"]["cuda"]["driver_version"]
     cuda_max = data["facts"]["cuda"]["driver_cuda_max"]
-    for f in data["findings"]:
+    # each way is read on its own, from the node as it is: a finding's fix, each of its alternatives, the plan
+    ways = [(f["id"], f.get("fix") or []) for f in data["findings"]]
+    ways += [(f["id"], a["steps"]) for f in data["findings"] for a in f.get("alternatives") or []]
+    ways += [("plan", [s["do"] for s in (data.get("plan") or {}).get("steps") or []])]
+    ways += [("plan", [s["do"] for s in a["steps"]]) for a in (data.get("plan") or {}).get("alternatives") or []]
+    for fid, steps in ways:
+        f = {"id": fid}
         upgraded = False
-        for line in f.get("fix") or []:
+        for line in steps:
             if line.startswith("upgrade the NVIDIA driver"):
                 upgraded = True
-            if line.startswith("or "):
-                upgraded = False  # an alternative starts over from the node as it is
             m = re.search(r"cudatoolkit=(\d+\.\d+)", line)
             if m and not upgraded and (driver or cuda_max):
                 assert driver_verdict(matrix, driver, m.group(1), cuda_max) != "too-old", (name, f["id"], line)
@@ -258,9 +262,13 @@ def test_driver_too_old_node_upgrades_first_or_keeps_a_cuda_it_runs():
     drv = f["compat.nvidia_driver_cuda"]
     assert drv["status"] == "fail" and "418.87.00" in drv["summary"] and "450.80.02" in drv["summary"]
     rt = f["gpu.cuda_runtime_for_mindspore"]
-    assert rt["status"] == "fail" and rt["fix"][0].startswith("upgrade the NVIDIA driver to 455.23")
-    keep = "\n".join(rt["fix"]).split("or use a CUDA runtime no newer than 10.1")[1]
-    assert "cudatoolkit=10.1" in keep and "cuda-10.1/mindspore_gpu-" in keep  # 1.10.1's own cuda-10.1 wheel
+    # the least disruptive way is the fix: keep 418.87 and use 1.10.1's own cuda-10.1 wheel with a CUDA 10.1 runtime;
+    # the driver upgrade (root, a reboot) is the labelled alternative
+    keep = "\n".join(rt["fix"])
+    assert rt["status"] == "fail" and "cudatoolkit=10.1" in keep and "cuda-10.1/mindspore_gpu-" in keep
+    assert "cudatoolkit=11" not in keep and "upgrade the NVIDIA driver" not in keep
+    assert any(a["steps"][0].startswith("upgrade the NVIDIA driver to 455.23") for a in rt["alternatives"])
+    assert not any(s["level"] == "driver" for s in data["plan"]["steps"])
 
 
 def test_cuda_116_on_2_2_node_and_plan_agree_it_is_not_a_failure():
@@ -310,10 +318,13 @@ def test_no_runtime_and_a_driver_too_old_for_every_build_upgrades_the_driver_fir
              "/proc/driver/nvidia/version": PROC.replace("470.82.01", "418.87.00")}
     f = _run(_gpu_host(make_snapshot, files, smi=smi, python_version="3.9.18"))["gpu.cuda_runtime_for_mindspore"]
     assert f.status == "fail"
-    upgrade = next(i for i, s in enumerate(f.fix) if s.startswith("upgrade the NVIDIA driver to "))
-    toolkit = next(i for i, s in enumerate(f.fix) if "cudatoolkit=11." in s)
-    assert upgrade < toolkit
-    assert any("pip install mindspore==2.7.1" in s for s in f.fix)
-    # the other way out keeps 418.87: a release whose build is for CUDA 10.1
-    alt = "\n".join(f.fix).split("or keep driver 418.87.00")[1]
-    assert "cudatoolkit=10.1" in alt and "cudatoolkit=11" not in alt
+    ways = [f.fix] + [a["steps"] for a in f.alternatives]
+    # the way that keeps 2.7.1 upgrades the driver before its CUDA 11 toolkit
+    upgrading = next(w for w in ways if any(s.startswith("upgrade the NVIDIA driver to ") for s in w))
+    upgrade = next(i for i, s in enumerate(upgrading) if s.startswith("upgrade the NVIDIA driver to "))
+    toolkit = next(i for i, s in enumerate(upgrading) if "cudatoolkit=11." in s)
+    assert upgrade < toolkit and any("pip install mindspore==2.7.1" in s for s in upgrading)
+    # the other way keeps 418.87: a release whose build is for CUDA 10.1, never a CUDA 11 runtime
+    keeping = next(w for w in ways if w is not upgrading)
+    assert any("cudatoolkit=10.1" in s for s in keeping) and not any("cudatoolkit=11" in s for s in keeping)
+    assert not any(s.startswith("upgrade the NVIDIA driver") for s in keeping)

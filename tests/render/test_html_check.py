@@ -21,15 +21,6 @@ def _report():
     return Report.from_json(json.loads(proc.stdout))
 
 
-class _Planned(Report):
-    """A report carrying a node-level plan (the contract `check --format json` adds)."""
-
-    plan = None
-
-    def to_json(self):
-        return dict(super().to_json(), plan=self.plan)
-
-
 def test_the_page_has_the_verdict_first_versions_findings_and_fixes(tmp_path):
     out = tmp_path / "c.html"
     assert run_cli("check", "--bundle", BUNDLE, "--format", "html", "-o", str(out)).returncode == 1
@@ -44,21 +35,24 @@ def test_the_page_has_the_verdict_first_versions_findings_and_fixes(tmp_path):
             assert f"data-finding='{f.id}'" in html and f"href='#f-{f.id}'" in verdict
     assert "<th>NPU driver</th><td>24.1.rc3</td>" in html
     assert "source /usr/local/Ascend/ascend-toolkit/set_env.sh" in html  # a fix
-    assert "id='plan'" not in html  # no plan in the report: nothing shown
+    # the report's plan (every check report has one now) comes right after the verdict, before the versions
+    assert html.index("id='verdict'") < html.index("id='plan'") < html.index("id='versions'")
+    assert "source /usr/local/Ascend/ascend-toolkit/set_env.sh" in html[html.index("id='plan'"):html.index("id='versions'")]
     assert html.rstrip().endswith("</p>\n</body></html>") and "id='verdict-end'" in html
 
 
 def test_a_plan_is_rendered_with_its_steps_alternatives_and_unresolved():
-    base = _report()
-    report = _Planned(base.tool, base.host, base.facts, base.findings, base.lang)
-    report.plan = {"steps": [{"do": "source /usr/local/Ascend/ascend-toolkit/set_env.sh", "level": "shell",
+    from ascend_doctor.plan import Plan
+
+    report = _report()
+    report.plan = Plan.from_json({"steps": [{"do": "source /usr/local/Ascend/ascend-toolkit/set_env.sh", "level": "shell",
                               "needs_root": False, "reboot": False, "resolves": ["install.cann_env_sourced"]},
                              {"do": "install HDK <24.1.RC2>", "level": "driver", "needs_root": True, "reboot": True,
                               "resolves": ["compat.cann_driver"]}],
                    "alternatives": [{"why": "keep this CANN", "steps": [
                        {"do": "pip install mindspore==2.4.1", "level": "python", "needs_root": False, "reboot": False,
                         "resolves": []}]}],
-                   "unresolved": ["mindspore.installed"]}
+                   "unresolved": ["mindspore.installed"]})
     html = html_check.render(report)
     plan = html[html.index("id='plan'"):html.index("id='versions'")]
     steps = re.findall(r"<tr><td class='num'>(\d+)</td><td><pre class='line'>(.*?)</pre></td><td>(.*?)</td>"
