@@ -26,6 +26,9 @@ FLOORS = {
     "heldout2": {"named_pct": 68.8, "borrowed_per_10": 0.0, "ordinary_fails": 0},
     # heldout3/ (third set): labelled before the aclnn 561xxx and HCCL root-info backtrace signatures, measured once
     "heldout3": {"named_pct": 84.6, "borrowed_per_10": 0.0, "ordinary_fails": 0},
+    # heldout4/ (fourth set): 28 excerpts from issues no other set used, labelled and committed before the one
+    # measurement these floors record; no signature, engine code or label was changed after it
+    "heldout4": {"named_pct": 54.5, "borrowed_per_10": 0.0, "ordinary_fails": 0},
 }
 
 
@@ -77,7 +80,7 @@ def test_heldout_figures_stay_at_or_above_their_floor(measure, split):
 
 
 def test_clean_excerpts_give_no_failure(heldout, measure):
-    for m in [heldout] + [measure.measure(split) for split in ("heldout2", "heldout3", "tune")]:
+    for m in [heldout] + [measure.measure(split) for split in ("heldout2", "heldout3", "heldout4", "tune")]:
         assert [r["name"] for r in m["excerpts"] if r["expect"] == "clean" and r["ordinary_fails"]] == []
 
 
