@@ -24,7 +24,8 @@ def render_triage(result: TriageResult, fmt: str, color: bool = False) -> str:
         data = result.to_json()
         # Indented for reading when small; one line when large: the indenting encoder is pure Python (~0.1 s for
         # 700 problems, a quarter of a 200 MB triage), the compact one is C (`jq .` indents it for reading).
-        indent = 2 if len(data.get("problems") or []) <= COMPACT_JSON_ABOVE else None
+        large = len(data.get("problems") or []) > COMPACT_JSON_ABOVE or len(data.get("inputs") or []) > COMPACT_INPUTS_ABOVE
+        indent = None if large else 2
         return json.dumps(data, indent=indent, ensure_ascii=False) + "\n"
     if fmt == "markdown":
         return _markdown(result)
@@ -228,6 +229,7 @@ def _text(result: TriageResult, color: bool) -> str:
 
 
 COMPACT_JSON_ABOVE = 100  # problems
+COMPACT_INPUTS_ABOVE = 2048  # inputs read (a cluster's plogs: 4,096 nodes' took 1 s to indent)
 
 _QUOTED = re.compile(r"^\s*(?:> |\S+:\d+(?: \(×\d+\))?: )")  # a quoted log line: shown whole, as it is in the file
 

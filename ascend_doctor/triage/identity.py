@@ -128,10 +128,11 @@ def build_cluster(processes: List[ProcessLog], nodes: List[str], nodes_with_plog
     _infer_ids(devices, groups)
     connect = [p.timeouts["connect"] for p in processes if "connect" in p.timeouts]
     execs = [p.timeouts["exec"] for p in processes if "exec" in p.timeouts]
+    with_plog = set(nodes_with_plog)  # once: a set per node made this quadratic in the nodes (4,096: 0.5 s)
     cluster = Cluster(devices, groups, max(connect) if connect else DEFAULT_CONNECT_TIMEOUT,
                       max(execs) if execs else DEFAULT_EXEC_TIMEOUT,
                       {"connect": bool(connect), "exec": bool(execs)}, processes, list(nodes),
-                      [n for n in nodes if n not in set(nodes_with_plog)], resume_time=resume)
+                      [n for n in nodes if n not in with_plog], resume_time=resume)
     for d in devices:
         p = d.proc
         if p.device_ip:
