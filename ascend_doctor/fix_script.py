@@ -53,17 +53,12 @@ class Step:
 
 
 def _split_comment(step: str) -> Tuple[str, str]:
-    """`cmd   # why` -> (cmd, why); a `#` inside quotes is not a comment."""
-    in_quote = None
-    for i, ch in enumerate(step):
-        if in_quote:
-            if ch == in_quote:
-                in_quote = None
-        elif ch in "'\"":
-            in_quote = ch
-        elif ch == "#" and (i == 0 or step[i - 1].isspace()):
-            return step[:i].rstrip(), step[i + 1:].strip()
-    return step.strip(), ""
+    """`cmd   # why` -> (cmd, why); a `#` inside single or double quotes is not a comment (the plan's one splitter,
+    with only the shell's quotes: the script's lines are shell)."""
+    from .plan import split_comment
+
+    cmd, why = split_comment(step, quotes="'\"")
+    return (step.strip(), "") if why is None else (cmd.rstrip(), why.strip())
 
 
 def _first_word(cmd: str) -> str:

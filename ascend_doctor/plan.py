@@ -80,18 +80,24 @@ _ROOT = re.compile(r"root 权限|以 root|（root）|^sudo\b|\bas root\b|--insta
 _NO_REBOOT = re.compile(r"\bwithout (?:a )?reboot|无需重启|不重启", re.I)
 
 
-def command_part(step: str) -> str:
-    """The step without its `   # why` comment (a `#` inside quotes is no comment)."""
+def split_comment(step: str, quotes: str = "'\"`") -> Tuple[str, Optional[str]]:
+    """`cmd   # why` -> (`cmd   `, ` why`) as written; (step, None) without a comment. A `#` starts a comment at
+    the line's start or after a space, never inside one of `quotes`."""
     quote = None
     for i, ch in enumerate(step):
         if quote:
             if ch == quote:
                 quote = None
-        elif ch in "'\"`":
+        elif ch in quotes:
             quote = ch
         elif ch == "#" and (i == 0 or step[i - 1].isspace()):
-            return step[:i].strip()
-    return step.strip()
+            return step[:i], step[i + 1:]
+    return step, None
+
+
+def command_part(step: str) -> str:
+    """The step without its `   # why` comment (a `#` inside quotes or backticks is no comment)."""
+    return split_comment(step)[0].strip()
 
 
 def is_alternative(step: str) -> bool:
