@@ -104,6 +104,24 @@ def grouped(report: Report) -> List[Tuple[str, List[Finding]]]:
     return sorted(areas.items(), key=lambda kv: (min(ORDER[f.status] for f in kv[1]), kv[0]))
 
 
+def shown_areas(report: Report) -> Tuple[List[Tuple[str, List[Finding]]], List[str]]:
+    """`grouped` split for a report page: the areas with a finding that is not a skip, and the labels
+    ("Area (count)") of the areas whose every check was skipped, named once at the end."""
+    shown, all_skipped = [], []
+    for area, items in grouped(report):
+        if all(f.status == SKIP for f in items):
+            all_skipped.append(_("{area} ({count})").format(area=area_title(area), count=len(items)))
+        else:
+            shown.append((area, items))
+    return shown, all_skipped
+
+
+def shown_in_full(area: str) -> Tuple[str, ...]:
+    """The statuses a report shows with summary, evidence and fix (the rest on one line). Advice is only emitted
+    when it applies, so it is shown in full like a problem."""
+    return (FAIL, ERROR, WARN, PASS) if area == "advice" else (FAIL, ERROR, WARN)
+
+
 def nvidia_driver_state(cuda: CudaFacts) -> Optional[str]:
     """The NVIDIA driver as the gpu checks see it (the same fields), or None when there is none at all."""
     smi, module = cuda.driver_version, cuda.kernel_module_version

@@ -11,7 +11,9 @@ from typing import Any, Dict, List, Tuple
 
 from ..findings import ERROR, FAIL, PASS, SKIP, WARN, Finding, Report
 from ..i18n import N_, _
-from .common import ORDER, area_title, facts_summary, grouped, joined, matrix_summary, status_label, verdict_scope
+from .common import (
+    ORDER, area_title, facts_summary, joined, matrix_summary, shown_areas, shown_in_full, status_label, verdict_scope,
+)
 from .html_page import esc, header_row, report_page
 from .layout import evidence_value, label
 
@@ -119,17 +121,14 @@ def render(report: Report, color: bool = False) -> str:
                 + header_row(_("component|found")) + "".join(
                     f"<tr><th>{esc(k)}</th><td>{esc(v)}</td></tr>"
                     for k, v in facts_summary(report.facts) + matrix_summary(report.tool)) + "</table>")
-    all_skipped = []
-    for area, items in grouped(report):
-        if all(f.status == SKIP for f in items):
-            all_skipped.append(_("{area} ({count})").format(area=area_title(area), count=len(items)))
-            continue
-        shown_in_full = (FAIL, ERROR, WARN, PASS) if area == "advice" else (FAIL, ERROR, WARN)
+    areas, all_skipped = shown_areas(report)
+    for area, items in areas:
+        full = shown_in_full(area)
         body.append(f"<h2 id='area-{esc(area)}'>{esc(area_title(area))}</h2>")
         for f in items:
-            if f.status in shown_in_full:
+            if f.status in full:
                 body += _finding(f)
-        passed = [f for f in items if f.status == PASS and f.status not in shown_in_full]
+        passed = [f for f in items if f.status == PASS and f.status not in full]
         if passed:
             body.append("<ul class='passed'>" + "".join(
                 f"<li id='{esc(_anchor(f))}' data-finding='{esc(f.id)}'>{_badge(PASS)} {esc(f.title)}"

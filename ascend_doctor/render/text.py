@@ -7,8 +7,8 @@ from typing import List, Optional
 from ..findings import ERROR, FAIL, PASS, SKIP, WARN, Report
 from ..i18n import _
 from .common import (
-    TIP_LABEL, TRY_LABEL, alternative_label, area_title, facts_summary, grouped, is_tip, joined, matrix_summary,
-    plan_lines, status_label, verdict_scope,
+    TIP_LABEL, TRY_LABEL, alternative_label, area_title, facts_summary, is_tip, joined, matrix_summary,
+    plan_lines, shown_areas, shown_in_full, status_label, verdict_scope,
 )
 from .layout import display_width, evidence_lines, pad, terminal_width, wrap
 
@@ -58,15 +58,11 @@ def render(report: Report, color: bool = False, width: Optional[int] = None) -> 
         lines.append(f"  {pad(key, key_width)}  {value}")
     lines.append("")
 
-    all_skipped = []
-    for area, items in grouped(report):
-        if all(f.status == SKIP for f in items):
-            all_skipped.append(_("{area} ({count})").format(area=area_title(area), count=len(items)))
-            continue
-        # Advice is only emitted when it applies, so it is shown in full like a problem.
-        shown_in_full = (FAIL, ERROR, WARN, PASS) if area == "advice" else (FAIL, ERROR, WARN)
-        problems = [f for f in items if f.status in shown_in_full]
-        quiet = [f for f in items if f.status not in shown_in_full]
+    areas, all_skipped = shown_areas(report)
+    for area, items in areas:
+        full = shown_in_full(area)
+        problems = [f for f in items if f.status in full]
+        quiet = [f for f in items if f.status not in full]
         lines.append(f"== {area_title(area)} ==")
         for f in problems:
             lines.extend(_titled(_badge(f.status, color, is_tip(f)), _("{title}  ({id})").format(title=f.title, id=f.id),
