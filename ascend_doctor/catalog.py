@@ -34,6 +34,9 @@ def _unquote(text: str, where: str) -> str:
     text = text.strip()
     if not (len(text) >= 2 and text[0] == '"' and text[-1] == '"'):
         raise CatalogError(f"{where}: expected a quoted string, got {text[:40]!r}")
+    inner = text[1:-1]
+    if "\\" not in inner and '"' not in inner:  # nothing escaped (most lines): the literal is its inside
+        return inner
     try:
         return ast.literal_eval(text)
     except (ValueError, SyntaxError) as exc:

@@ -31,6 +31,7 @@ CATALOG_LOCALE = {"zh": "zh_CN"}  # our language code -> the gettext locale dire
 
 _lang = "en"
 _catalog = None  # the loaded translations of _lang (None for English)
+_loaded = {}  # (lang, LOCALE_DIR) -> its catalog, read once per process
 
 
 class LanguageError(ValueError):
@@ -74,7 +75,13 @@ def set_lang(lang: str) -> None:
     global _lang, _catalog
     if lang not in LANGS:
         raise LanguageError(f"language {lang!r}, expected one of {', '.join(LANGS)}")
-    _catalog = None if lang == "en" else load_catalog(lang)
+    if lang == "en":
+        _catalog = None
+    else:  # the CLI sets the language twice per run (argparse's errors, then the parsed --lang): one read
+        key = (lang, LOCALE_DIR)
+        if key not in _loaded:
+            _loaded[key] = load_catalog(lang)
+        _catalog = _loaded[key]
     _lang = lang
 
 

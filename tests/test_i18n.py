@@ -105,6 +105,30 @@ def test_po_compiles_to_a_mo_gettext_reads(tmp_path):
         assert cat.gettext("unknown") == "unknown"
 
 
+def test_po_strings_unquote_like_c_literals_escaped_or_not():
+    po = ('msgid "plain {x} 中文"\nmsgstr "一 \\"引\\" \\\\ 二\\n"\n"\\t三"\n')
+    (entry,) = catalog.parse_po(po, "area.po")
+    assert entry.msgid == "plain {x} 中文" and entry.strs == ('一 "引" \\ 二\n\t三',)
+    with pytest.raises(catalog.CatalogError, match="bad string"):  # an unescaped quote inside
+        catalog.parse_po('msgid "a"b"\nmsgstr "c"\n', "area.po")
+
+
+def test_the_catalog_is_read_once_per_process(monkeypatch):
+    """The CLI sets the language twice a run and in-process callers (run(), the tests) many times: one read."""
+    reads = []
+    real = i18n.load_catalog
+    monkeypatch.setattr(i18n, "load_catalog", lambda lang: reads.append(lang) or real(lang))
+    monkeypatch.setattr(i18n, "_loaded", {})
+    try:
+        i18n.set_lang("zh")
+        first = i18n._catalog
+        i18n.set_lang("en")
+        i18n.set_lang("zh")
+        assert i18n._catalog is first and reads == ["zh"] and i18n.msgids()
+    finally:
+        i18n.set_lang("en")
+
+
 def test_one_message_translated_two_ways_is_an_error(tmp_path):
     for name, text in (("a.po", "我"), ("b.po", "咱")):
         (tmp_path / name).write_text(f'msgid "I"\nmsgstr "{text}"\n', encoding="utf-8")
