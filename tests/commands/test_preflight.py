@@ -5,6 +5,7 @@ import os
 import re
 import subprocess
 import sys
+import threading
 import time
 import xml.etree.ElementTree as ET
 
@@ -102,14 +103,19 @@ def test_budget_overrun_is_a_failing_report_not_a_hang(tmp_path, monkeypatch):
     from ascend_doctor.cli import main
     from ascend_doctor.commands import preflight
 
+    release = threading.Event()
+
     def stuck(host, options, progress=None):
-        time.sleep(5)  # like npu-smi hanging on a wedged device
+        release.wait(30)  # like npu-smi hanging on a wedged device, until the command has given up on it
 
     monkeypatch.setattr(preflight, "run_checks", stuck)
     monkeypatch.setenv("RANK_ID", "7")
     start = time.monotonic()
-    rc = main(["preflight", "--budget", "1.5", "--report-dir", str(tmp_path), "--format", "json", "-o",
-               str(tmp_path / "stdout.json")])
+    try:
+        rc = main(["preflight", "--budget", "1.5", "--report-dir", str(tmp_path), "--format", "json", "-o",
+                   str(tmp_path / "stdout.json")])
+    finally:
+        release.set()  # the abandoned worker thread ends now, not seconds into the next test's teardown
     assert time.monotonic() - start < 3.5
     assert rc == 1
     [name] = [f for f in os.listdir(tmp_path) if f.endswith("-rank7.json")]
@@ -143,13 +149,18 @@ def test_budget_overrun_reports_the_real_time_and_the_facts_gathered(tmp_path, m
     from ascend_doctor.cli import main
     from ascend_doctor.probes import npu_smi
 
+    release = threading.Event()
+
     def hangs(host, options):
-        time.sleep(5)  # npu-smi on a wedged device
+        release.wait(30)  # npu-smi on a wedged device, until the command has given up on it
 
     monkeypatch.setattr(npu_smi, "probe_npu", hangs)
     out = tmp_path / "r.txt"
     start = time.monotonic()
-    rc = main(["preflight", "--bundle", fixture_path("a2_healthy"), "--budget", "1.5", "-o", str(out)])
+    try:
+        rc = main(["preflight", "--bundle", fixture_path("a2_healthy"), "--budget", "1.5", "-o", str(out)])
+    finally:
+        release.set()
     took = time.monotonic() - start
     assert rc == 1 and took < 4
     text = out.read_text()

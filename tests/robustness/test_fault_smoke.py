@@ -200,17 +200,21 @@ def test_interrupted_parent_leaves_no_child(tmp_path):
 def test_caller_that_stops_waiting_takes_the_child_down(tmp_path):
     """preflight runs the smoke in a worker thread and stops waiting at its budget; the process then
     exits. The hung child (and its helper) must not outlive it: an exiting interpreter kills every
-    tracked child. Here: a script that starts the smoke in a daemon thread and exits after 3 s."""
+    tracked child. Here: a script that starts the smoke in a daemon thread and exits once the hung child has
+    started its helper (at most 30 s)."""
     import subprocess
     import sys
 
     script = tmp_path / "abandon.py"
-    script.write_text(textwrap.dedent("""
-        import threading, time
+    started = tmp_path / "fake" / "mindspore" / "__init__.py.helper-started"
+    script.write_text(textwrap.dedent(f"""
+        import os, threading, time
         from ascend_doctor.smoke import runner
         threading.Thread(target=runner.run_smoke,
-                         args=(runner.SmokeConfig(stage_timeouts={"import": 600}),), daemon=True).start()
-        time.sleep(3)
+                         args=(runner.SmokeConfig(stage_timeouts={{"import": 600}}),), daemon=True).start()
+        deadline = time.monotonic() + 30
+        while not os.path.exists({str(started)!r}) and time.monotonic() < deadline:
+            time.sleep(0.05)
     """))
     env = dict(os.environ, PYTHONPATH=_fake(tmp_path, "hang") + os.pathsep + REPO)
     proc = subprocess.run([sys.executable, str(script)], env=env, cwd=REPO, capture_output=True, timeout=60)

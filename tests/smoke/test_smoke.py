@@ -267,14 +267,16 @@ def test_single_process_smoke_passes_on_cpu():
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("fault, finding, words", [
-    ("hang:graph_compile", "smoke.graph_compile", "hung in the 'graph_compile' stage"),
-    ("crash:train", "smoke.train_converges", "died during the 'train' stage (SIGABRT)"),
-    ("bad_grad", "smoke.train_converges", "the loss did not fall"),
+@pytest.mark.parametrize("fault, finding, words, compile_s", [
+    # the hang sleeps as the stage starts: any deadline catches it, a short one sooner
+    ("hang:graph_compile", "smoke.graph_compile", "hung in the 'graph_compile' stage", 2),
+    # these compile for real first: 6 s covers a loaded 2-core machine
+    ("crash:train", "smoke.train_converges", "died during the 'train' stage (SIGABRT)", 6),
+    ("bad_grad", "smoke.train_converges", "the loss did not fall", 6),
 ])
-def test_injected_faults_are_caught_and_named(fault, finding, words):
+def test_injected_faults_are_caught_and_named(fault, finding, words, compile_s):
     proc, report = run_json("smoke", "--device", "cpu", "--no-pynative", "--steps", "20",
-                            "--stage-timeout", "graph_compile=6", env={FAULT: fault})
+                            "--stage-timeout", f"graph_compile={compile_s}", env={FAULT: fault})
     by_id = {f["id"]: f for f in report["findings"]}
     assert proc.returncode == 1
     assert by_id[finding]["status"] == "fail"
@@ -283,8 +285,14 @@ def test_injected_faults_are_caught_and_named(fault, finding, words):
 
 
 @pytest.mark.slow
-def test_two_rank_smoke_passes_on_cpu():
-    proc, report = run_json("smoke", "--ranks", "2", "--master-port", "18911")
+def test_two_rank_smoke_passes_on_cpu_even_from_an_unactivated_venv(tmp_path):
+    """msrun starts workers with `python` from PATH; the smoke puts this interpreter's directory first. One real
+    two-rank run proves both (tests/checks/test_launcher_python.py tests the check and the failing side)."""
+    bindir = tmp_path / "bin"  # the first `python` on PATH has no MindSpore (the system one), as from an
+    bindir.mkdir()  # un-activated venv
+    (bindir / "python").symlink_to("/usr/bin/python3")
+    proc, report = run_json("smoke", "--ranks", "2", "--master-port", "18911",
+                            env={"PATH": f"{bindir}:/usr/bin:/bin"})
     f = report["findings"][0]
     assert proc.returncode == 0, json.dumps(f, indent=1)
     assert f["id"] == "smoke.collectives" and f["status"] == "pass"
@@ -295,7 +303,8 @@ def test_two_rank_smoke_passes_on_cpu():
 
 @pytest.mark.slow
 def test_worker_that_never_joins_is_named():
-    proc, report = run_json("smoke", "--ranks", "2", "--master-port", "18912", "--stage-timeout", "init=20",
+    # init=10: rank 0 imports MindSpore and registers with the scheduler ~3 s into the phase on a loaded 2-core box
+    proc, report = run_json("smoke", "--ranks", "2", "--master-port", "18912", "--stage-timeout", "init=10",
                             env={FAULT: "nojoin:1"})
     f = report["findings"][0]
     assert proc.returncode == 1
