@@ -5,14 +5,20 @@ Facts from shared/reference/launchers_local.md (Slurm 22.05 and Open MPI 4.1 fro
 A launcher that is not installed, or a daemon that does not come up, is a skip that says why - never a pass.
 """
 
+import fcntl
 import os
 import shutil
 import signal
 import socket
 import subprocess
+import tempfile
 import time
 
 SLURM_BINARIES = ("slurmctld", "slurmd", "sbatch", "squeue", "sinfo", "scontrol")
+# One Slurm at a time on this machine (its ports are fixed): a test started while another test process (a pytest-xdist
+# worker, another checkout's suite) has one waits its turn here instead of finding the ports busy and skipping.
+SLURM_LOCK = os.path.join(tempfile.gettempdir(), "ascend-doctor-tests-slurm.lock")
+SLURM_LOCK_WAIT_S = 600
 
 SLURM_CONF = """\
 ClusterName=doctortest
@@ -72,6 +78,26 @@ class SlurmCluster:
         self.cpus = cpus
         self.conf = os.path.join(self.root, "slurm.conf")
         self.procs = []
+        self._lock = None
+
+    def _take_turn(self):
+        self._lock = open(SLURM_LOCK, "a")
+        deadline = time.monotonic() + SLURM_LOCK_WAIT_S
+        while True:
+            try:
+                fcntl.flock(self._lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                return
+            except OSError:
+                if time.monotonic() > deadline:
+                    self._release()
+                    raise LauncherUnavailable(f"another test process held the Slurm lock ({SLURM_LOCK}) for "
+                                              f"{SLURM_LOCK_WAIT_S} s")
+                time.sleep(0.2)
+
+    def _release(self):
+        if self._lock is not None:
+            self._lock.close()  # closing the file releases the lock
+            self._lock = None
 
     # -- life cycle --
     def __enter__(self):
@@ -79,10 +105,12 @@ class SlurmCluster:
         if gone:
             raise LauncherUnavailable(f"Slurm not installed ({', '.join(gone)} not on PATH; "
                                       f"Debian: apt-get install -y slurm-wlm)")
+        self._take_turn()
         # slurmd's and slurmctld's ports are fixed in the node's config; the reference setup uses these
         ports = (6817, 6818)
         busy = [p for p in ports if not _port_free(p)]
         if busy:
+            self._release()
             raise LauncherUnavailable(f"Slurm ports {busy} on localhost are in use by something else")
         for sub in ("state/ctld", "state/d", "run", "log"):
             os.makedirs(os.path.join(self.root, sub), exist_ok=True)
@@ -138,6 +166,7 @@ class SlurmCluster:
                     os.killpg(p.pid, signal.SIGKILL)
                     p.wait(timeout=5)
         self.procs = []
+        self._release()
 
     # -- clients --
     def env(self, extra=None):

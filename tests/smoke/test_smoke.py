@@ -302,21 +302,23 @@ def test_two_rank_smoke_passes_on_cpu_even_from_an_unactivated_venv(tmp_path):
 
 
 @pytest.mark.slow
-def test_worker_that_never_joins_is_named():
+def test_worker_that_never_joins_is_named(tmp_path):
     # init=10: rank 0 imports MindSpore and registers with the scheduler ~3 s into the phase on a loaded 2-core box
+    tag = f"ASCEND_DOCTOR_TEST_RUN={tmp_path}"  # in every process of this run: another run's workers are not ours
     proc, report = run_json("smoke", "--ranks", "2", "--master-port", "18912", "--stage-timeout", "init=10",
-                            env={FAULT: "nojoin:1"})
+                            env={FAULT: "nojoin:1", "ASCEND_DOCTOR_TEST_RUN": str(tmp_path)})
     f = report["findings"][0]
     assert proc.returncode == 1
     assert f["status"] == "fail" and f["pitfall"] == "P13"
     assert "hung in the 'init' phase" in f["summary"] and "[1] never joined" in f["summary"]
     assert "worker_1.log" in f["evidence"]["last log lines"]
-    assert not any("collective_worker.py" in _cmdline(p) for p in os.listdir("/proc") if p.isdigit())
+    assert not [p for p in os.listdir("/proc") if p.isdigit() and "collective_worker.py" in _proc(p, "cmdline")
+                and tag in _proc(p, "environ").split("\0")]
 
 
-def _cmdline(pid):
+def _proc(pid, name):
     try:
-        with open(f"/proc/{pid}/cmdline", "rb") as fh:
+        with open(f"/proc/{pid}/{name}", "rb") as fh:
             return fh.read().decode("utf-8", "replace")
     except OSError:
         return ""
