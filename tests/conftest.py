@@ -27,6 +27,16 @@ if not os.environ.get("ASCEND_DOCTOR_CACHE_DIR"):
     _CACHE = tempfile.mkdtemp(prefix="ascend-doctor-test-cache-")
     os.environ["ASCEND_DOCTOR_CACHE_DIR"] = _CACHE
     atexit.register(shutil.rmtree, _CACHE, True)
+# The locks that let a test marked `alone` run while no other worker of this run runs one (see
+# pytest_runtest_protocol): one directory per run, made by the first process (the pytest-xdist controller) and
+# inherited by its workers.
+if not os.environ.get("ASCEND_DOCTOR_TEST_LOCKS"):
+    import atexit
+    import shutil
+    import tempfile
+
+    os.environ["ASCEND_DOCTOR_TEST_LOCKS"] = tempfile.mkdtemp(prefix="ascend-doctor-test-locks-")
+    atexit.register(shutil.rmtree, os.environ["ASCEND_DOCTOR_TEST_LOCKS"], True)
 # Tests read the English texts unless they ask for Chinese: a developer's zh_CN locale must not change them.
 os.environ["ASCEND_DOCTOR_LANG"] = "en"
 
@@ -60,6 +70,28 @@ def pytest_runtest_setup(item):
         sys.stderr.write(f"tests: a forked child (pid {os.getpid()}) reached the test runner at {item.nodeid}; "
                          "it exits\n")
         os._exit(70)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item, nextitem):
+    """With pytest-xdist's workers, a test marked `alone` runs by itself: every test holds a shared lock while it
+    runs (set-up to teardown), an `alone` one the exclusive lock. A gate lock taken first keeps a waiting `alone`
+    test from being overtaken by the other worker's next tests. Without workers there is nothing to wait for."""
+    if not os.environ.get("PYTEST_XDIST_WORKER"):
+        yield
+        return
+    import fcntl
+
+    mode = fcntl.LOCK_EX if item.get_closest_marker("alone") else fcntl.LOCK_SH
+    locks = os.environ["ASCEND_DOCTOR_TEST_LOCKS"]
+    with open(os.path.join(locks, "gate"), "a") as gate, open(os.path.join(locks, "run"), "a") as run:
+        fcntl.flock(gate, mode)
+        fcntl.flock(run, mode)
+        fcntl.flock(gate, fcntl.LOCK_UN)
+        try:
+            yield
+        finally:
+            fcntl.flock(run, fcntl.LOCK_UN)
 
 
 @pytest.fixture(autouse=True)

@@ -19,6 +19,7 @@ WRITERS = 64
 
 
 @pytest.mark.slow
+@pytest.mark.alone  # 64 processes at once: a test beside them would wait minutes for a core
 def test_64_preflights_into_one_directory_no_torn_or_lost_report(tmp_path):
     out = tmp_path / "shared"
     env = dict(os.environ, PYTHONPATH=REPO)

@@ -302,6 +302,7 @@ def test_two_rank_smoke_passes_on_cpu_even_from_an_unactivated_venv(tmp_path):
 
 
 @pytest.mark.slow
+@pytest.mark.alone  # rank 0 must import MindSpore and register within the 10 s init deadline
 def test_worker_that_never_joins_is_named(tmp_path):
     # init=10: rank 0 imports MindSpore and registers with the scheduler ~3 s into the phase on a loaded 2-core box
     tag = f"ASCEND_DOCTOR_TEST_RUN={tmp_path}"  # in every process of this run: another run's workers are not ours
