@@ -22,13 +22,18 @@ SUBPROCESS_CALLS = {"run", "Popen", "call", "check_call", "check_output", "getou
 REQUESTS_CALLS = {"get", "post", "put", "patch", "delete", "head", "request", "options"}
 
 
-def _sources():
+def _files():
     for dirpath, _, files in os.walk(PKG):
         for name in files:
             if name.endswith(".py"):
-                path = os.path.join(dirpath, name)
-                with open(path, encoding="utf-8") as fh:
-                    yield os.path.relpath(path, PKG), ast.parse(fh.read(), path)
+                yield os.path.relpath(os.path.join(dirpath, name), PKG)
+
+
+def _sources():
+    for rel in _files():
+        path = os.path.join(PKG, rel)
+        with open(path, encoding="utf-8") as fh:
+            yield rel, ast.parse(fh.read(), path)
 
 
 def _dotted(node):
@@ -118,7 +123,7 @@ def test_the_scanner_catches_what_it_looks_for(tmp_path, monkeypatch):
 
 
 def test_verify_false_appears_nowhere_in_the_package():
-    for rel, _ in _sources():
+    for rel in _files():  # the text, not the syntax tree
         with open(os.path.join(PKG, rel), encoding="utf-8") as fh:
             assert "verify=False" not in fh.read(), rel
 
