@@ -302,11 +302,11 @@ def test_two_rank_smoke_passes_on_cpu_even_from_an_unactivated_venv(tmp_path):
 
 
 @pytest.mark.slow
-@pytest.mark.alone  # rank 0 must import MindSpore and register within the 10 s init deadline
 def test_worker_that_never_joins_is_named(tmp_path):
-    # init=10: rank 0 imports MindSpore and registers with the scheduler ~3 s into the phase on a loaded 2-core box
+    # init=20: rank 0 must import MindSpore and register with the scheduler before it; ~3 s into the phase at a
+    # load of 2 on the 2-core machine, but not within 10 s at a load of 7-26 (a shared machine, the other worker)
     tag = f"ASCEND_DOCTOR_TEST_RUN={tmp_path}"  # in every process of this run: another run's workers are not ours
-    proc, report = run_json("smoke", "--ranks", "2", "--master-port", "18912", "--stage-timeout", "init=10",
+    proc, report = run_json("smoke", "--ranks", "2", "--master-port", "18912", "--stage-timeout", "init=20",
                             env={FAULT: "nojoin:1", "ASCEND_DOCTOR_TEST_RUN": str(tmp_path)})
     f = report["findings"][0]
     assert proc.returncode == 1
