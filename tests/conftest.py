@@ -75,23 +75,15 @@ def pytest_runtest_setup(item):
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_protocol(item, nextitem):
     """With pytest-xdist's workers, a test marked `alone` runs by itself: every test holds a shared lock while it
-    runs (set-up to teardown), an `alone` one the exclusive lock. A gate lock taken first keeps a waiting `alone`
-    test from being overtaken by the other worker's next tests. Without workers there is nothing to wait for."""
+    runs (set-up to teardown), an `alone` one the exclusive lock (tests/helpers/workers.py). Without workers there
+    is nothing to wait for."""
     if not os.environ.get("PYTEST_XDIST_WORKER"):
         yield
         return
-    import fcntl
+    from tests.helpers.workers import turn
 
-    mode = fcntl.LOCK_EX if item.get_closest_marker("alone") else fcntl.LOCK_SH
-    locks = os.environ["ASCEND_DOCTOR_TEST_LOCKS"]
-    with open(os.path.join(locks, "gate"), "a") as gate, open(os.path.join(locks, "run"), "a") as run:
-        fcntl.flock(gate, mode)
-        fcntl.flock(run, mode)
-        fcntl.flock(gate, fcntl.LOCK_UN)
-        try:
-            yield
-        finally:
-            fcntl.flock(run, fcntl.LOCK_UN)
+    with turn(os.environ["ASCEND_DOCTOR_TEST_LOCKS"], alone=item.get_closest_marker("alone") is not None):
+        yield
 
 
 @pytest.fixture(autouse=True)
