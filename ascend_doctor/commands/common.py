@@ -69,9 +69,12 @@ def _without_surrogates(text: str) -> str:
         return _SURROGATE.sub("\ufffd", text)
 
 
-def use_color(stream=sys.stdout, disabled: bool = False) -> bool:
+def use_color(stream=None, disabled: bool = False) -> bool:
+    """Whether to colour what goes to `stream` (default: sys.stdout as it is now, not as it was at import: a
+    caller of main() may have redirected it since, and the stream seen then may be closed)."""
     if disabled or os.environ.get("NO_COLOR") is not None or os.environ.get("TERM") == "dumb":
         return False
+    stream = sys.stdout if stream is None else stream
     return hasattr(stream, "isatty") and stream.isatty()
 
 

@@ -50,3 +50,23 @@ def test_report_color_only_for_text_on_a_terminal(monkeypatch):
 def test_every_command_refuses_a_timeout_that_is_not_positive(argv):
     proc = run_cli(*argv)
     assert proc.returncode == 2 and "must be a positive number of seconds" in proc.stderr, proc.stderr
+
+
+def test_colour_asks_stdout_as_it_is_when_the_report_is_written(monkeypatch):
+    """Not the stdout of when commands/common.py was imported: a caller of main() (a test's run_cli) may have
+    redirected it since, and that stream may be closed by now (a ValueError instead of a report)."""
+    import io
+    import sys
+
+    from ascend_doctor.commands.common import use_color
+
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    monkeypatch.setenv("TERM", "xterm")
+    monkeypatch.setattr(sys, "stdout", Terminal())
+    assert use_color() and not use_color(disabled=True)
+    monkeypatch.setattr(sys, "stdout", io.StringIO())
+    assert not use_color()
