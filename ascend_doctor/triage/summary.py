@@ -30,7 +30,7 @@ from .result import InputInfo, Occurrence, Problem
 NODE_SCHEMA = "ascend-doctor.triage-node/1"
 SCHEMA_PREFIX = b'{"schema":"ascend-doctor.triage-node/'
 # Fields of the scan's records that belong to the scanning process, not to its result.
-_TRANSIENT = {"InputInfo": {"process", "evidence", "forwarded"}}
+_TRANSIENT = {"InputInfo": {"process", "evidence", "forwarded"}, "ProcessLog": {"_parse"}}
 # The signature's fields a merge shows when its own knowledge base does not know the id.
 # (not its cause and fix texts: a summary carries one line per problem, not the knowledge base)
 _SIG_SHOWN = ("id", "component", "severity", "pitfall", "title", "kind", "ascend_fd", "leads_to")
