@@ -253,6 +253,7 @@ class Triage:
         self.processes: Dict[Tuple[str, str], "ProcessLog"] = {}
         self.nodes: List[str] = []
         self.nodes_with_plog: List[str] = []
+        self._node_sets: Dict[str, set] = {"nodes": set(), "nodes_with_plog": set()}  # the lists' members
         self.summaries: List[dict] = []  # the node summaries merged: file, node, tool, kb, warnings
         # called after each file with (files done, files known so far, bytes read): the command's progress line
         self.progress: Optional[Callable[[int, int, int], None]] = None
@@ -331,16 +332,14 @@ class Triage:
             self._skip(info, _("cannot read: {reason}").format(reason=exc.strerror or exc))
             return
         # a node is one the logs read belong to: a missing or unreadable input names none
-        if node not in self.nodes:
-            self.nodes.append(node)
+        self._note_node("nodes", node)
         known = self.processes.get((node, pid)) if pid else None  # read from ascend-fd's parse output: no evidence
         if pid and kind in ("plog", "device") and self.root_cause and not (known and known.peer_parse):
             from .events import ProcessLog  # CANN process logs only (the root-cause analysis): imported when one is read
 
             info.process = self.processes.setdefault((node, pid), ProcessLog(node, pid))
             info.process.files.append(label)
-            if node not in self.nodes_with_plog:
-                self.nodes_with_plog.append(node)
+            self._note_node("nodes_with_plog", node)
         with fh:
             try:
                 size = os.fstat(fh.fileno()).st_size
@@ -552,9 +551,8 @@ class Triage:
                 continue
             self.processes[key] = proc
         for name in ("nodes", "nodes_with_plog"):
-            mine = getattr(self, name)
-            seen = set(mine)
-            mine += [n for n in state.get(name, []) if n not in seen]
+            for n in state.get(name, []):
+                self._note_node(name, n)
         self.summaries.append({"file": label, "node": data.get("node"), "tool": data.get("tool"),
                                "kb": data.get("kb"), "warnings": warnings})
 
@@ -577,12 +575,19 @@ class Triage:
         info.lines = len(data)
         self._add_input(info)
         for name in ("nodes", "nodes_with_plog"):
-            if node not in getattr(self, name):
-                getattr(self, name).append(node)
+            self._note_node(name, node)
         if not self.root_cause:
             return
         for proc in peer_parse.processes(data, node, label):
             self.processes.setdefault((node, proc.pid), proc)
+
+    def _note_node(self, which: str, node: str) -> None:
+        """`node` added to the list `which` ("nodes", "nodes_with_plog") unless it holds it (a set answers: a list's
+        `in` made 4,096 nodes' files quadratic)."""
+        seen = self._node_sets[which]
+        if node not in seen:
+            seen.add(node)
+            getattr(self, which).append(node)
 
     def _merge_problem(self, p: Problem) -> None:
         """A problem another scan accumulated (its occurrences already in this scan's order), as _merge folds
@@ -988,6 +993,7 @@ def _fresh_like(parent: Triage) -> Triage:
     t._error_idx = parent._error_idx
     t.problems, t.inputs, t._resolver_last, t._errors = {}, [], {}, Unexplained()
     t.processes, t.nodes, t.nodes_with_plog, t.summaries = {}, [], [], []
+    t._node_sets = {"nodes": set(), "nodes_with_plog": set()}
     t.progress, t._files, t._signatures_by_id, t._kb_version = None, [0, 0, 0], None, None
     t._show = str  # the parent redacts the texts it keeps (_merge), once
     return t
