@@ -100,6 +100,9 @@ class _Codec:
         self.strings = strings or []
         self.redact = None
         self._redacted: Dict[str, str] = {}
+        # reading: each distinct string of the summary kept once (a process's node, times, ids and addresses
+        # recur in its records; JSON makes a new object for every occurrence)
+        self.memo: Dict[str, str] = {}
 
     def encode(self, obj: Any) -> Any:
         encode = self.encode
@@ -179,9 +182,12 @@ class _Decoder:
     def __init__(self, signatures: Dict[str, Signature], unknown: List[str], codec: "_Codec"):
         self.signatures, self.unknown, self.codec = signatures, unknown, codec
         self.records = _records()
+        self.memo = codec.memo.setdefault
 
     def value(self, data: Any) -> Any:
         t = type(data)
+        if t is str:
+            return self.memo(data, data)
         if t is list:
             value = self.value
             return [value(x) for x in data]
