@@ -12,6 +12,7 @@ from ..i18n import N_, _, lookup
 from .common import INFO_LABEL, severity_tag
 from ..knowledge import COMPONENT_WORDS, field_word
 from ..triage.result import Problem, TriageResult, shown_source
+from ..triage.rootcause import PEER_UNKNOWN
 
 FORMATS = ("text", "json", "markdown", "html")
 # The severity as a word (markdown table): the JSON keeps the enum value.
@@ -77,6 +78,9 @@ def root_cause_headline(rc: dict) -> str:
         head = _("Root cause: {devices} (the others waited on it: {chain})")
     elif devices:
         head = _("Root cause: {devices}")
+    elif rc.get("peer_devices") == [PEER_UNKNOWN]:  # said in ascend-fd's words where it names none
+        head = (_("Root cause: Unknown Device (no single device; they wait on each other: {chain})") if chain
+                else _("Root cause: Unknown Device (not determined from these logs)"))
     elif chain:
         head = _("Root cause: no single device; they wait on each other: {chain}")
     else:
