@@ -342,7 +342,7 @@ def decode_state(data: dict, signatures: Dict[str, Signature]) -> Tuple[dict, Li
         for name, value in data["state"].items():
             if name != "inputs":
                 state[name] = decode(value, signatures, unknown, codec)
-        from .scan import Unexplained
+        from .lines import Unexplained
 
         name = "_errors"
         state[name] = Unexplained.from_summary(state.get(name), state["inputs"])

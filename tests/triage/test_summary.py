@@ -293,7 +293,7 @@ def test_peer_ids_and_unexplained_lines_merge_as_the_raw_logs_give_them(tmp_path
 def test_a_range_worker_triage_sets_every_field_a_triage_has():
     """_fresh_like builds a Triage without __init__ (forked workers share the compiled scanner): every attribute
     __init__ sets must be set there too, or a field added on one branch is missing on the other."""
-    from ascend_doctor.triage import scan
+    from ascend_doctor.triage import parallel
 
     t = Triage()
-    assert set(vars(scan._fresh_like(t))) == set(vars(t))
+    assert set(vars(parallel._fresh_like(t))) == set(vars(t))
