@@ -12,7 +12,6 @@ from ..i18n import N_, _, lookup
 from .common import INFO_LABEL, severity_tag
 from ..knowledge import COMPONENT_WORDS, field_word
 from ..triage.result import Problem, TriageResult, shown_source
-from ..triage.rootcause import PEER_UNKNOWN
 
 FORMATS = ("text", "json", "markdown", "html")
 # The severity as a word (markdown table): the JSON keeps the enum value.
@@ -68,6 +67,12 @@ def _place(where: str, who, time) -> str:
     return s.format(where=where, who=who, time=time)
 
 
+def _peer_unknown() -> str:
+    from ..triage.rootcause import PEER_UNKNOWN  # imported by then (a root cause was made); not for every triage
+
+    return PEER_UNKNOWN
+
+
 def root_cause_headline(rc: dict) -> str:
     """'Root cause: worker-1 device-1 (all others waited on it: a → b → worker-1 device-1)'."""
     devices, chain = rc.get("devices") or [], rc.get("chain") or []
@@ -78,7 +83,7 @@ def root_cause_headline(rc: dict) -> str:
         head = _("Root cause: {devices} (the others waited on it: {chain})")
     elif devices:
         head = _("Root cause: {devices}")
-    elif rc.get("peer_devices") == [PEER_UNKNOWN]:  # said in ascend-fd's words where it names none
+    elif rc.get("peer_devices") == [_peer_unknown()]:  # said in ascend-fd's words where it names none
         head = (_("Root cause: Unknown Device (no single device; they wait on each other: {chain})") if chain
                 else _("Root cause: Unknown Device (not determined from these logs)"))
     elif chain:
