@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from datetime import datetime
 from typing import Dict, List, Optional, Set, Tuple
 
 # Kinds of timeout event
@@ -136,6 +135,8 @@ def time_of(line: str) -> Optional[str]:
 
 
 def seconds_between(a: str, b: str) -> float:
+    from datetime import datetime  # here: only the root-cause rules compare times (a node summary never does)
+
     fmt = "%Y-%m-%d %H:%M:%S.%f"
     try:
         return (datetime.strptime(b, fmt) - datetime.strptime(a, fmt)).total_seconds()

@@ -16,7 +16,6 @@ environment, tokens, URL credentials; IPs are kept: they are the evidence that t
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 from typing import Any, Dict, List, Optional, Tuple
@@ -25,6 +24,7 @@ from .. import __version__
 from ..i18n import N_, _
 from ..knowledge import KnowledgeBase, Signature
 from ..records import fields
+from .lines import blake2b
 from .result import InputInfo, Occurrence, Problem
 
 NODE_SCHEMA = "ascend-doctor.triage-node/1"
@@ -57,11 +57,11 @@ def kb_version(kb: KnowledgeBase) -> str:
     known = _KB_VERSIONS.get(id(kb))
     if known is not None and known[0] is kb:
         return known[1]
-    h = hashlib.sha256()
+    h = blake2b(b"", digest_size=8)
     for s in sorted(kb.signatures, key=lambda s: s.id):
         h.update(json.dumps([s.id, s.pattern, s.regex, list(s.also), [list(a) for a in s.all_of], s.severity,
                              s.kind, list(s.exclude), list(s.resolved_by)], ensure_ascii=True).encode())
-    _KB_VERSIONS[id(kb)] = (kb, h.hexdigest()[:16])
+    _KB_VERSIONS[id(kb)] = (kb, h.hexdigest())
     return _KB_VERSIONS[id(kb)][1]
 
 
