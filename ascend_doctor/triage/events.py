@@ -237,7 +237,7 @@ class ProcessLog:
         """A raw evidence line: an init line this process already said is skipped before any decoding."""
         key = init_key_bytes(line)
         if key is not None:
-            seen = self._parsing.raw_init_seen
+            seen = (self._parse or self._parsing).raw_init_seen
             if key in seen:
                 return
             seen.add(key)
@@ -529,9 +529,6 @@ class _Parsing:
         return f"_Parsing(seen={len(self.seen)}, init_seen={len(self.init_seen)})"
 
 
-_INIT_BYTES = (b"Entry-HcclCommInitRootInfo", b"SetupAgent", b"HcclCommInitRootInfo", b"hcclCommInitInfo")
-
-
 def _bracket_b(line: bytes, key: bytes) -> bytes:
     at = line.find(key)
     if at < 0:
@@ -542,7 +539,8 @@ def _bracket_b(line: bytes, key: bytes) -> bytes:
 
 def init_key_bytes(line: bytes) -> Optional[tuple]:
     """The init_key of a raw init line (None: not an init line, or an error line, which is always read)."""
-    if line.startswith(b"[ERROR]") or not any(k in line for k in _INIT_BYTES):
+    if line.startswith(b"[ERROR]") or not (b"HcclCommInitRootInfo" in line or b"SetupAgent" in line
+                                           or b"hcclCommInitInfo" in line):  # (Entry-HcclCommInitRootInfo too)
         return None
     return (_bracket_b(line, b"identifier["), _bracket_b(line, b"rank["), _bracket_b(line, b"ranks[") or
             _bracket_b(line, b"rankNum[") or _bracket_b(line, b"totalRanks["), line.count(b"["))

@@ -486,10 +486,15 @@ class Triage:
             cursor, line_no = start, lines_before + 1
             from .events import evidence_lines
 
+            count, label = buf.count, info.label
+            feed = proc.feed_bytes if info.evidence is None else None  # a forked worker forwards them (_evidence)
             for ls, le in evidence_lines(buf, start, end):
-                line_no += buf.count(b"\n", cursor, ls)
+                line_no += count(b"\n", cursor, ls)
                 cursor = ls
-                self._evidence(proc, buf[ls:le], line_no, info)
+                if feed is not None:
+                    feed(buf[ls:le], label, line_no)
+                else:
+                    self._evidence(proc, buf[ls:le], line_no, info)
             if cursor > reached[0]:
                 reached = (cursor, line_no - 1)
         if any_hit:
