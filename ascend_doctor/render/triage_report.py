@@ -67,6 +67,12 @@ def _place(where: str, who, time) -> str:
     return s.format(where=where, who=who, time=time)
 
 
+def _peer_unknown() -> str:
+    from ..triage.rootcause import PEER_UNKNOWN  # imported by then (a root cause was made); not for every triage
+
+    return PEER_UNKNOWN
+
+
 def root_cause_headline(rc: dict) -> str:
     """'Root cause: worker-1 device-1 (all others waited on it: a → b → worker-1 device-1)'."""
     devices, chain = rc.get("devices") or [], rc.get("chain") or []
@@ -77,6 +83,9 @@ def root_cause_headline(rc: dict) -> str:
         head = _("Root cause: {devices} (the others waited on it: {chain})")
     elif devices:
         head = _("Root cause: {devices}")
+    elif rc.get("peer_devices") == [_peer_unknown()]:  # said in ascend-fd's words where it names none
+        head = (_("Root cause: Unknown Device (no single device; they wait on each other: {chain})") if chain
+                else _("Root cause: Unknown Device (not determined from these logs)"))
     elif chain:
         head = _("Root cause: no single device; they wait on each other: {chain}")
     else:

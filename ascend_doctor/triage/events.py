@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from datetime import datetime
 from typing import Dict, List, Optional, Set, Tuple
 
 # Kinds of timeout event
@@ -100,6 +99,19 @@ _SOCKET_KEYS = ("the connection failure between this device and target device", 
                 "Wait links establish completed failed")
 
 
+def slotted(cls):
+    """A dataclass made again with `__slots__` (what `dataclass(slots=True)` does from Python 3.10; the package runs
+    on 3.8): a merge of 4,096 node summaries holds 32,768 processes, and a 33-field instance dict is 1.6 kB."""
+    import dataclasses
+
+    names = tuple(f.name for f in dataclasses.fields(cls))
+    namespace = {k: v for k, v in cls.__dict__.items() if k not in names and k not in ("__dict__", "__weakref__")}
+    namespace["__slots__"] = names
+    made = type(cls)(cls.__name__, cls.__bases__, namespace)
+    made.__qualname__ = cls.__qualname__
+    return made
+
+
 def _bracket(line: str, key: str) -> str:
     """The text between `key` and the next ']' ('' when the key is absent)."""
     at = line.find(key)
@@ -123,6 +135,8 @@ def time_of(line: str) -> Optional[str]:
 
 
 def seconds_between(a: str, b: str) -> float:
+    from datetime import datetime  # here: only the root-cause rules compare times (a node summary never does)
+
     fmt = "%Y-%m-%d %H:%M:%S.%f"
     try:
         return (datetime.strptime(b, fmt) - datetime.strptime(a, fmt)).total_seconds()
@@ -130,6 +144,7 @@ def seconds_between(a: str, b: str) -> float:
         return 0.0
 
 
+@slotted
 @dataclass
 class Remote:
     """A peer a socket event waited on: by device IP, or by physical device id on the same node."""
@@ -137,6 +152,7 @@ class Remote:
     phy: str = ""
 
 
+@slotted
 @dataclass
 class TimeoutEvent:
     kind: str
@@ -150,6 +166,7 @@ class TimeoutEvent:
     lines: List[str] = field(default_factory=list)
 
 
+@slotted
 @dataclass
 class FirstError:
     time: str
@@ -158,6 +175,7 @@ class FirstError:
     line: int
 
 
+@slotted
 @dataclass
 class ProcessLog:
     """Everything one process's logs say about its identity and its errors."""
@@ -190,12 +208,10 @@ class ProcessLog:
     transport_remote: Optional[Tuple[str, str]] = None  # (server ip, device id)
     aicpu_wait: Optional[Tuple[str, str]] = None  # (group, rank)
     peer_parse: bool = False  # read from ascend-fd's parse output (peer_parse.py), not from log lines
-    # parsing state
-    _seen: Set[str] = field(default_factory=set)
-    _init_seen: Set[tuple] = field(default_factory=set)
-    _raw_init_seen: Set[tuple] = field(default_factory=set)
+    # parsing state (the sets and the notify events by tag: made on the first line fed, dropped by `finish`; a
+    # process merged from a node summary never gets them: 32,768 of them held ~60 MB of empty sets)
+    _parse: Optional["_Parsing"] = None
     _notify: Optional[TimeoutEvent] = None
-    _notify_by_tag: Dict[str, TimeoutEvent] = field(default_factory=dict)
     _socket: Optional[TimeoutEvent] = None
     _root_info: Optional[TimeoutEvent] = None
     _aicpu_pending: Optional[Tuple[str, int, str]] = None  # (rank, line number, file)
@@ -210,13 +226,21 @@ class ProcessLog:
         return self.first_error is not None
 
     # ---- feeding ----
+    @property
+    def _parsing(self) -> "_Parsing":
+        got = self._parse
+        if got is None:
+            got = self._parse = _Parsing()
+        return got
+
     def feed_bytes(self, line: bytes, file: str, line_no: int) -> None:
         """A raw evidence line: an init line this process already said is skipped before any decoding."""
         key = init_key_bytes(line)
         if key is not None:
-            if key in self._raw_init_seen:
+            seen = (self._parse or self._parsing).raw_init_seen
+            if key in seen:
                 return
-            self._raw_init_seen.add(key)
+            seen.add(key)
         self.feed(line.decode("utf-8", errors="replace").rstrip("\r"), file, line_no)
 
     def feed(self, line: str, file: str, line_no: int) -> None:
@@ -263,9 +287,10 @@ class ProcessLog:
             return
         # identical error messages (the text after the time header) count once, as in the reference
         feature = line.split("[", 2)[-1]
-        if feature in self._seen:
+        seen = self._parsing.seen
+        if feature in seen:
             return
-        self._seen.add(feature)
+        seen.add(feature)
         self._identity(line)
         if t and (self.first_error is None or t < self.first_error.time):
             self.first_error = FirstError(t, line, file, line_no)
@@ -277,10 +302,10 @@ class ProcessLog:
     def _restart(self, t: Optional[str], keep_identity: bool) -> None:
         self.resume_time = t
         self.earliest = None
-        self._seen.clear()
-        self._init_seen.clear()
-        self._raw_init_seen.clear()
-        self._clear_errors()
+        parsing = self._parsing
+        parsing.init_seen.clear()
+        parsing.raw_init_seen.clear()
+        self._clear_errors()  # and the error messages seen
         if not keep_identity:
             self.groups.clear()
             self.roots.clear()
@@ -295,8 +320,9 @@ class ProcessLog:
         self.cluster_exception = {}
         self.transport_error, self.transport_remote = False, None
         self._notify, self._socket, self._root_info = None, None, None
-        self._notify_by_tag = {}
-        self._seen.clear()
+        if self._parse is not None:
+            self._parse.notify_by_tag = {}
+            self._parse.seen.clear()
 
     def _identity(self, line: str) -> None:
         if "HcclGetRootInfo success" in line:
@@ -319,9 +345,10 @@ class ProcessLog:
             return
         # the same init message again (another "take time" figure) says nothing new: skip the full parse
         key = init_key(line)
-        if key in self._init_seen:
+        seen = self._parsing.init_seen
+        if key in seen:
             return
-        self._init_seen.add(key)
+        seen.add(key)
         values: Dict[str, str] = {}
         for key, val in _KEYS.findall(line):
             values.setdefault(key, val.strip())
@@ -438,9 +465,10 @@ class ProcessLog:
         ev, self._notify = self._notify, None
         if ev is None:
             return
-        kept = self._notify_by_tag.get(ev.tag)
+        by_tag = self._parsing.notify_by_tag
+        kept = by_tag.get(ev.tag)
         if kept is None:
-            self._notify_by_tag[ev.tag] = ev
+            by_tag[ev.tag] = ev
         elif kept.remote_rank == "local" and ev.remote_rank not in ("", "local"):
             kept.remote_rank = ev.remote_rank
 
@@ -469,11 +497,10 @@ class ProcessLog:
 
     def finish(self) -> None:
         """Close the events still being assembled (end of this process's logs)."""
-        self._seen, self._init_seen, self._raw_init_seen = set(), set(), set()
         self._flush_notify()
-        for ev in self._notify_by_tag.values():
-            self.events.append(ev)
-        self._notify_by_tag = {}
+        if self._parse is not None:
+            self.events.extend(self._parse.notify_by_tag.values())
+            self._parse = None
         if self._socket is not None:
             self.events.append(self._socket)
             self._socket = None
@@ -483,7 +510,23 @@ class ProcessLog:
         self.events.sort(key=lambda e: e.time)
 
 
-_INIT_BYTES = (b"Entry-HcclCommInitRootInfo", b"SetupAgent", b"HcclCommInitRootInfo", b"hcclCommInitInfo")
+class _Parsing:
+    """A process's state while its lines are fed: the error messages and init lines seen (decoded and raw), the
+    notify-wait events by op tag (closed into its events by `finish`)."""
+
+    __slots__ = ("seen", "init_seen", "raw_init_seen", "notify_by_tag")
+
+    def __init__(self):
+        self.seen: Set[str] = set()
+        self.init_seen: Set[tuple] = set()
+        self.raw_init_seen: Set[tuple] = set()
+        self.notify_by_tag: Dict[str, TimeoutEvent] = {}
+
+    def __eq__(self, other):  # compared as ProcessLog compares its fields (a test's round trip)
+        return isinstance(other, _Parsing) and all(getattr(self, n) == getattr(other, n) for n in self.__slots__)
+
+    def __repr__(self) -> str:
+        return f"_Parsing(seen={len(self.seen)}, init_seen={len(self.init_seen)})"
 
 
 def _bracket_b(line: bytes, key: bytes) -> bytes:
@@ -496,7 +539,8 @@ def _bracket_b(line: bytes, key: bytes) -> bytes:
 
 def init_key_bytes(line: bytes) -> Optional[tuple]:
     """The init_key of a raw init line (None: not an init line, or an error line, which is always read)."""
-    if line.startswith(b"[ERROR]") or not any(k in line for k in _INIT_BYTES):
+    if line.startswith(b"[ERROR]") or not (b"HcclCommInitRootInfo" in line or b"SetupAgent" in line
+                                           or b"hcclCommInitInfo" in line):  # (Entry-HcclCommInitRootInfo too)
         return None
     return (_bracket_b(line, b"identifier["), _bracket_b(line, b"rank["), _bracket_b(line, b"ranks[") or
             _bracket_b(line, b"rankNum[") or _bracket_b(line, b"totalRanks["), line.count(b"["))

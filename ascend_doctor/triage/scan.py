@@ -7,23 +7,28 @@ overlap, so memory stays bounded by CHUNK_BYTES + MAX_LINE_BYTES whatever the in
 
 Matching uses the knowledge base's scanner (one prefilter over whole chunks,
 per-signature regexes only on lines that contain an anchor).
+
+Beside it: `lines` (a line's time and shown text, the unexplained error lines), `parallel` (a big file's byte
+ranges on several cores), `summary` and `peer_parse` (node summaries and ascend-fd's parse output, folded in
+as if their logs were read here), `events` (a CANN process's HCCL evidence).
 """
 
 from __future__ import annotations
 
-import hashlib
 import io
 import os
 import re
 import sys
 import zlib
-from typing import TYPE_CHECKING, Any, BinaryIO, Callable, Dict, Iterable, Iterator, List, Optional, Tuple
+from typing import TYPE_CHECKING, BinaryIO, Callable, Dict, Iterable, List, Optional, Tuple
 
 from ..i18n import _
 from ..knowledge import KnowledgeBase, Signature, fd_names_code, load_knowledge_base, peer_ids
 from . import layout
 from .result import (NOT_A_LOG, InputInfo, Occurrence, Problem, TriageResult, attach_root_cause, later,
                      order_key as _order_key, order_problems)
+from .lines import (ERROR_LINE, SHOW_LINE_CHARS, UNEXPLAINED_KEEP, Unexplained, _OTHER_LEVEL,  # noqa: F401
+                    _forget_redactor, _shown, _text, _timestamp)
 
 if TYPE_CHECKING:  # pragma: no cover
     from .events import ProcessLog
@@ -31,7 +36,6 @@ if TYPE_CHECKING:  # pragma: no cover
 CHUNK_BYTES = 1 << 20  # fits a core's L2 cache: Hyperscan, the newline count and the line slices read it while it is warm
 MAX_LINE_BYTES = 1 << 20
 LONG_LINE_OVERLAP = 4 << 10  # a signature cut at a piece boundary is still whole in the overlap
-SHOW_LINE_CHARS = 400  # the "most telling line" is cut to this in reports
 PEER_LINES = 8  # a problem's ascend-fd ids are read from its first matched lines (each input range's, in parallel)
 
 # Where a rank / device / process shows in a log's path (msrun, CANN plog, device logs).
@@ -41,22 +45,6 @@ _RANK_FROM_PATH = [
     (re.compile(r"(?:^|/)device-(\d+)(?:$|/)"), "device {}"),
     (re.compile(r"plog-(\d+)"), "pid {}"),
 ]
-# Timestamps in CANN / MindSpore (2024-07-12-10:21:33.512.118) and ISO-like forms.
-_TS = re.compile(rb"(\d{4})-(\d\d)-(\d\d)[- T](\d\d):(\d\d):(\d\d)(?:[.,](\d{1,6}))?")
-# An error-looking line (issue 21: none is dropped): an ERROR/FATAL/CRITICAL level (`[ERROR]`, `- ERROR -`, glog
-# `E0712 10:21:33`, torch's c10 header `[rank1]:[E324 13:00:25.428 ...]`), a Python `...Error:`/`...Exception:` (a
-# traceback's tail), a CANN error report (`EZ9999: ...`), a crash (`Segmentation fault`, `core dumped`, `Killed`).
-# Scanned with the signatures (one pass): a line it holds that no signature explains is listed in
-# `unexplained_errors`.
-ERROR_LINE = (r"\[(?:ERROR|FATAL|CRITICAL|E)\]|\b(?:ERROR|FATAL|CRITICAL)\b|^\s*[EF]\d{4} \d\d:\d\d:\d\d|"
-              r"\[[EF]\d{3,4} \d\d:\d\d:\d\d|"
-              r"(?:Error|Exception)(?::|$)|^\s*E[A-Z0-9]\d{4}: |Segmentation fault|core dumped|\bKilled\b")
-# ...unless the line says it is of another level (an INFO line that mentions `lastError:`)
-_OTHER_LEVEL = re.compile(rb"\s*(?:\[(?:INFO|DEBUG|TRACE|EVENT|WARNING|WARN)\]|[IWD]\d{4} \d\d:|"
-                          rb"(?:\[rank\d+\]:)?\[[IWD]\d{3,4} \d\d:)")
-UNEXPLAINED_KEEP = 50  # distinct unexplained error lines listed (JSON; the text shows the first 20)
-_UNEXPLAINED_DISTINCT = 5000  # distinct lines remembered at most (the count goes on)
-_VARYING = re.compile(rb"[0-9A-Fa-fx]*[0-9][0-9A-Fa-fx]*")  # numbers, hex ids and addresses: left out of the dedup key
 GZIP_MAGIC = b"\x1f\x8b"
 
 
@@ -66,151 +54,6 @@ def rank_of(path: str) -> Optional[str]:
         if found:
             return fmt.format(int(found[-1]))
     return None
-
-
-def _timestamp(line: bytes) -> Optional[str]:
-    m = _TS.search(line)
-    if not m:
-        return None
-    y, mo, d, h, mi, s, frac = m.groups()
-    return (b"%s-%s-%s %s:%s:%s.%s" % (y, mo, d, h, mi, s, (frac or b"0")[:3].ljust(3, b"0"))).decode()
-
-
-def _text(line: bytes) -> str:
-    text = line.decode("utf-8", errors="replace").rstrip("\r")
-    return text if len(text) <= SHOW_LINE_CHARS else text[:SHOW_LINE_CHARS] + " …"
-
-
-_redactor = None
-
-
-def _forget_redactor() -> None:
-    """A new triage redacts with the environment it runs in (an in-process caller may run several, each with its
-    own secrets): the redactor is made again on its first use."""
-    global _redactor
-    _redactor = None
-
-
-def _shown(text: str) -> str:
-    """A log line as the result shows it: secrets scrubbed (logs carry tokens, passwords, URL
-    credentials, and the values of this process's secret variables). Called only for the lines
-    kept for display, not for every match: the redactor runs a dozen patterns."""
-    global _redactor
-    if _redactor is None:
-        import os
-
-        from ..redact import Redactor
-
-        _redactor = Redactor(env=os.environ)
-    return _redactor.text(text)
-
-
-def _error_key(line: bytes) -> bytes:
-    """What makes two unexplained lines the same (numbers, hex ids and addresses aside), as a digest."""
-    return hashlib.blake2b(_VARYING.sub(b"", line[:300]), digest_size=12).digest()
-
-
-def _shown_text(text, show) -> str:
-    """A kept line as reports show it: read here (bytes), cut and redacted; from a node summary (str), as it is."""
-    return show(_text(text)) if isinstance(text, bytes) else text
-
-
-class Unexplained:
-    """The error-looking lines no signature explains: each distinct line (numbers and hex aside: pids, thread ids,
-    times, addresses) once, at its first occurrence, with how often it came; the last few lines for the "no known
-    problem" case.
-
-    A line's text is kept as read (bytes, shown with the redaction when the result is made) or, from a node
-    summary, as that node showed it (str, already redacted); a line is known by a digest of its text without
-    numbers and hex, so a summary carries no raw text and its lines still fold into the same entries."""
-
-    __slots__ = ("seen", "overflow", "lines", "recent")
-
-    def __init__(self):
-        self.seen: Dict[bytes, list] = {}  # key -> [input, line number, text (bytes, or str shown), count, time]
-        self.overflow = 0  # lines of new kinds past _UNEXPLAINED_DISTINCT (counted, not kept: the total is at least)
-        self.lines = 0
-        self.recent: List[tuple] = []  # (input, line number, text), the last 5
-
-    def add(self, line: bytes, info: InputInfo, line_no: int, count: int = 1, merged: bool = False) -> None:
-        """One unexplained line (`merged`: a distinct line of a worker's part, `count` its repeats there)."""
-        self._fold(_error_key(line), [info, line_no, line[:2 * SHOW_LINE_CHARS], count, _timestamp(line)])
-        if merged:
-            return
-        self.lines += 1
-        self.recent.append((info, line_no, line[:2 * SHOW_LINE_CHARS]))
-        if len(self.recent) > 10:
-            del self.recent[:5]
-
-    def _fold(self, key: bytes, entry: list) -> None:
-        got = self.seen.get(key)
-        if got is not None:
-            got[3] += entry[3]
-        elif len(self.seen) < _UNEXPLAINED_DISTINCT:
-            self.seen[key] = entry
-        else:
-            self.overflow += entry[3]  # each of its lines, as when read one by one
-
-    def to_part(self) -> dict:
-        """For a forked worker's pipe (JSON): latin-1 text, byte for byte."""
-        return {"seen": [[v[1], v[2].decode("latin-1"), v[3]] for v in self.seen.values()], "overflow": self.overflow,
-                "lines": self.lines, "recent": [[n, t.decode("latin-1")] for _i, n, t in self.recent[-5:]]}
-
-    def merge(self, part: dict, info: InputInfo, lines_before: int) -> None:
-        """A later range's part (its line numbers shifted by the lines before it)."""
-        for n, text, count in part["seen"]:
-            self.add(text.encode("latin-1"), info, n + lines_before, count, merged=True)
-        self.lines += part["lines"]
-        self.overflow += part["overflow"]
-        self.recent = (self.recent + [(info, n + lines_before, t.encode("latin-1")) for n, t in part["recent"]])[-5:]
-
-    def absorb(self, other: "Unexplained") -> None:
-        """Another scan's lines (a node summary's), read after these: the same entries, counts and totals as if its
-        lines had been read here."""
-        for key, entry in other.seen.items():
-            self._fold(key, entry)
-        self.overflow += other.overflow
-        self.lines += other.lines
-        self.recent = (self.recent + other.recent)[-5:]
-
-    def to_summary(self, show) -> dict:
-        """For a node summary: inputs by their place in the scan's list, texts shown (redacted), keys as digests."""
-        return {"seen": [[v[0].order, v[1], _shown_text(v[2], show), v[3], v[4], k.hex()] for k, v in self.seen.items()],
-                "overflow": self.overflow, "lines": self.lines,
-                "recent": [[i.order, n, _shown_text(t, show)] for i, n, t in self.recent[-5:]]}
-
-    @classmethod
-    def from_summary(cls, data: Any, inputs: List[InputInfo]) -> "Unexplained":
-        """`to_summary`'s dict back, its inputs those of the summary (ValueError, TypeError, IndexError when it is
-        not that shape)."""
-        out = cls()
-        if data is None:
-            return out
-
-        def line(k, n, text) -> tuple:
-            if not (isinstance(k, int) and 0 <= k < len(inputs) and isinstance(n, int) and isinstance(text, str)):
-                raise TypeError("not an unexplained line")
-            return inputs[k], n, text
-
-        for k, n, text, count, time, key in data["seen"]:
-            if not isinstance(count, int) or not (time is None or isinstance(time, str)):
-                raise TypeError("not an unexplained line")
-            out.seen[bytes.fromhex(key)] = [*line(k, n, text), count, time]
-        out.overflow, out.lines = int(data["overflow"]), int(data["lines"])
-        out.recent = [line(k, n, text) for k, n, text in data["recent"]]
-        return out
-
-    @staticmethod
-    def _entry(info: InputInfo, line_no: int, text, show) -> dict:
-        return {"file": info.label, "line": line_no, "text": _shown_text(text, show)}
-
-    def listed(self, show) -> List[dict]:
-        """The first UNEXPLAINED_KEEP distinct lines, in the order of the inputs and their lines."""
-        order = sorted(self.seen.values(), key=lambda v: (v[0].order, v[1]))[:UNEXPLAINED_KEEP]
-        return [dict(self._entry(v[0], v[1], v[2], show), count=v[3], time=v[4]) for v in order]
-
-    def last(self, show) -> List[dict]:
-        return [self._entry(i, n, t, show) for i, n, t in self.recent[-5:]]
 
 
 class Triage:
@@ -253,6 +96,7 @@ class Triage:
         self.processes: Dict[Tuple[str, str], "ProcessLog"] = {}
         self.nodes: List[str] = []
         self.nodes_with_plog: List[str] = []
+        self._node_sets: Dict[str, set] = {"nodes": set(), "nodes_with_plog": set()}  # the lists' members
         self.summaries: List[dict] = []  # the node summaries merged: file, node, tool, kb, warnings
         # called after each file with (files done, files known so far, bytes read): the command's progress line
         self.progress: Optional[Callable[[int, int, int], None]] = None
@@ -331,16 +175,14 @@ class Triage:
             self._skip(info, _("cannot read: {reason}").format(reason=exc.strerror or exc))
             return
         # a node is one the logs read belong to: a missing or unreadable input names none
-        if node not in self.nodes:
-            self.nodes.append(node)
+        self._note_node("nodes", node)
         known = self.processes.get((node, pid)) if pid else None  # read from ascend-fd's parse output: no evidence
         if pid and kind in ("plog", "device") and self.root_cause and not (known and known.peer_parse):
             from .events import ProcessLog  # CANN process logs only (the root-cause analysis): imported when one is read
 
             info.process = self.processes.setdefault((node, pid), ProcessLog(node, pid))
             info.process.files.append(label)
-            if node not in self.nodes_with_plog:
-                self.nodes_with_plog.append(node)
+            self._note_node("nodes_with_plog", node)
         with fh:
             try:
                 size = os.fstat(fh.fileno()).st_size
@@ -349,89 +191,13 @@ class Triage:
             except OSError:
                 size, head = 0, b""
             workers = min(os.cpu_count() or 1, PARALLEL_MAX_WORKERS)
-            if size >= PARALLEL_MIN_BYTES and workers > 1 and head != GZIP_MAGIC and self._parallel_ok():
-                self._scan_file_parallel(path, size, info, workers)
-                return
+            if size >= PARALLEL_MIN_BYTES and workers > 1 and head != GZIP_MAGIC:
+                from . import parallel
+
+                if parallel.fork_ok():
+                    parallel.scan_file(self, path, size, info, workers)
+                    return
             self._scan_file_object(fh, info)
-
-    # ---- big files: byte ranges on several cores ----
-    @staticmethod
-    def _parallel_ok() -> bool:
-        from ..process import fork_is_safe
-
-        return fork_is_safe()
-
-    def _scan_file_parallel(self, path: str, size: int, info: InputInfo, workers: int) -> None:
-        """Split at line boundaries; this process scans the first range while forked children scan the others
-        (os.fork and a pipe each: no process pool to start, the scanner inherited); merge in range order."""
-        bounds = [0]
-        with open(path, "rb") as fh:
-            for k in range(1, workers):
-                fh.seek(size * k // workers)
-                fh.readline()  # finish the line the cut fell into
-                bounds.append(max(fh.tell(), bounds[-1]))
-        bounds.append(size)
-        with fh_head(path) as head:
-            if b"\x00" in head:
-                self._add_input(info)
-                info.scanned, info.note = False, _("binary data, not a text log: skipped")
-                return
-        self._add_input(info)
-        ranges = [(bounds[k], bounds[k + 1]) for k in range(workers) if bounds[k + 1] > bounds[k]]
-        jobs = [(path, a, b, info.label, info.rank, info.process is not None) for a, b in ranges]
-        global _WORKER_TRIAGE
-        _WORKER_TRIAGE = self
-        children: list = []
-        try:
-            children = _fork_scans(jobs[1:])
-            reader = _RangeReader(path, *ranges[0])  # the first range here, straight into this Triage
-            try:
-                self._scan_stream(io.BufferedReader(reader, CHUNK_BYTES), info)
-            finally:
-                reader.close()
-            self._merge_parts(_child_results(children), info)
-        finally:
-            _WORKER_TRIAGE = None
-            _stop(children)
-
-    def _merge_parts(self, parts: Iterable[dict], info: InputInfo) -> None:
-        """The other ranges' results, in range order, after the first range's."""
-        lines_before = info.lines
-        base = info.order * 10 ** 12  # an occurrence's seq is base + its line (see _occurrence)
-        for part in parts:
-            def shift(o):
-                return self._occurrence(info, o[0] + lines_before, o[1])
-
-            for idx, count, first, last, text, ranks, peers, peer_lines in part["hits"]:
-                p = self.problems.get(self.sigs[idx].id) if idx not in self._resolvers and ranks else None
-                if p is None:
-                    self._merge(idx, count, shift(first), shift(last), text, {k: shift(v) for k, v in ranks.items()})
-                    p = self.problems.get(self.sigs[idx].id) if idx not in self._resolvers else None
-                    if p is not None:
-                        _fold_peers(p, peers, peer_lines)
-                    continue
-                _fold_peers(p, peers, peer_lines)
-                # _merge for a problem seen before, an Occurrence made only where one is kept
-                p.count += count
-                occ = shift(last)
-                if later(occ, p.last):
-                    p.last = occ
-                if (first[1] or "9999", base + lines_before + first[0]) < _order_key(p.first):
-                    p.first, p.text = shift(first), self._show(text)
-                for key, o in ranks.items():
-                    seen = p.ranks.get(key)
-                    if seen is None or (o[1] or "9999", base + lines_before + o[0]) < _order_key(seen):
-                        p.ranks[key] = shift(o)
-            if info.process is not None:
-                for n, line in part["evidence"]:
-                    info.process.feed_bytes(line, info.label, n + lines_before)
-            info.hits += part["hits_lines"]
-            self._errors.merge(part["errors"], info, lines_before)
-            if part["note"] and not info.note:
-                info.note = part["note"]
-            lines_before += part["lines"]
-            info.bytes += part["bytes"]
-        info.lines = lines_before
 
     def add_bundle(self, host, node: Optional[str] = None) -> int:
         """The logs a collected snapshot holds (collect --logs), read as `triage DIR` reads the directory they were
@@ -552,9 +318,8 @@ class Triage:
                 continue
             self.processes[key] = proc
         for name in ("nodes", "nodes_with_plog"):
-            mine = getattr(self, name)
-            seen = set(mine)
-            mine += [n for n in state.get(name, []) if n not in seen]
+            for n in state.get(name, []):
+                self._note_node(name, n)
         self.summaries.append({"file": label, "node": data.get("node"), "tool": data.get("tool"),
                                "kb": data.get("kb"), "warnings": warnings})
 
@@ -577,12 +342,19 @@ class Triage:
         info.lines = len(data)
         self._add_input(info)
         for name in ("nodes", "nodes_with_plog"):
-            if node not in getattr(self, name):
-                getattr(self, name).append(node)
+            self._note_node(name, node)
         if not self.root_cause:
             return
         for proc in peer_parse.processes(data, node, label):
             self.processes.setdefault((node, proc.pid), proc)
+
+    def _note_node(self, which: str, node: str) -> None:
+        """`node` added to the list `which` ("nodes", "nodes_with_plog") unless it holds it (a set answers: a list's
+        `in` made 4,096 nodes' files quadratic)."""
+        seen = self._node_sets[which]
+        if node not in seen:
+            seen.add(node)
+            getattr(self, which).append(node)
 
     def _merge_problem(self, p: Problem) -> None:
         """A problem another scan accumulated (its occurrences already in this scan's order), as _merge folds
@@ -714,10 +486,15 @@ class Triage:
             cursor, line_no = start, lines_before + 1
             from .events import evidence_lines
 
+            count, label = buf.count, info.label
+            feed = proc.feed_bytes if info.evidence is None else None  # a forked worker forwards them (_evidence)
             for ls, le in evidence_lines(buf, start, end):
-                line_no += buf.count(b"\n", cursor, ls)
+                line_no += count(b"\n", cursor, ls)
                 cursor = ls
-                self._evidence(proc, buf[ls:le], line_no, info)
+                if feed is not None:
+                    feed(buf[ls:le], label, line_no)
+                else:
+                    self._evidence(proc, buf[ls:le], line_no, info)
             if cursor > reached[0]:
                 reached = (cursor, line_no - 1)
         if any_hit:
@@ -821,176 +598,8 @@ def _fold_peers(q: Problem, peers: Iterable[Tuple[str, int]], lines: int) -> Non
     q.peer_lines = min(PEER_LINES, q.peer_lines + lines)
 
 
-PARALLEL_MIN_BYTES = 64 << 20
+PARALLEL_MIN_BYTES = 64 << 20  # a file this big is scanned in byte ranges on several cores (parallel.py)
 PARALLEL_MAX_WORKERS = 8
-_WORKER_TRIAGE: Optional[Triage] = None  # the parent's Triage, inherited by forked workers
-
-
-class fh_head:
-    def __init__(self, path: str):
-        self.path = path
-
-    def __enter__(self) -> bytes:
-        with open(self.path, "rb") as fh:
-            return fh.read(8192)
-
-    def __exit__(self, *exc) -> None:
-        return None
-
-
-class _RangeReader(io.RawIOBase):
-    """A file seen only between two offsets (a worker's share)."""
-
-    def __init__(self, path: str, start: int, end: int):
-        self.fh = open(path, "rb")
-        self.fh.seek(start)
-        self.left = end - start
-
-    def readable(self) -> bool:
-        return True
-
-    def readinto(self, b) -> int:
-        if self.left <= 0:
-            return 0
-        n = self.fh.readinto(memoryview(b)[: min(len(b), self.left)])
-        self.left -= n or 0
-        return n or 0
-
-    def close(self) -> None:
-        self.fh.close()
-        super().close()
-
-
-def _scan_range_worker(job) -> dict:
-    path, start, end, label, rank, evidence = job
-    parent = _WORKER_TRIAGE
-    t = Triage(parent.kb) if parent is None else _fresh_like(parent)
-    info = InputInfo(label, rank)
-    if evidence:  # collect the evidence lines for the parent, which feeds them in file order
-        from .events import ProcessLog
-
-        info.process = ProcessLog("", "")
-        info.evidence, info.forwarded = [], set()
-    t.inputs.append(info)
-    reader = _RangeReader(path, start, end)
-    try:
-        t._scan_stream(io.BufferedReader(reader, CHUNK_BYTES), info)
-    finally:
-        reader.close()
-    hits = []
-    index = {s.id: i for i, s in enumerate(t.sigs)}
-    for sid, p in t.problems.items():
-        idx = index[sid]
-        hits.append((idx, p.count, (p.first.line, p.first.time), (p.last.line, p.last.time), p.text,
-                     {k: (o.line, o.time) for k, o in p.ranks.items()}, list(p.peers.items()), p.peer_lines))
-    for sid, occ in t._resolver_last.items():
-        idx = next(i for i in t._resolvers if t._resolvers[i].id == sid)
-        hits.append((idx, 1, (occ.line, occ.time), (occ.line, occ.time), "", {}, [], 0))
-    return {"hits": hits, "lines": info.lines, "bytes": info.bytes, "note": info.note,
-            "errors": t._errors.to_part(), "evidence": info.evidence or [], "hits_lines": info.hits}
-
-
-def _fork_scans(jobs: list) -> list:
-    """A forked child per job, scanning it (_scan_range_worker) and sending the result as JSON through a
-    pipe: [(pid, read end, job)]."""
-    children = []
-    try:
-        for job in jobs:
-            r, w = os.pipe()
-            code = 1  # bound before the fork: the child's `finally` must reach os._exit whatever interrupts it
-            pid = os.fork()
-            if pid == 0:  # the child: scan, send, leave without running the parent's exit handlers or flushing its buffers
-                try:
-                    os.close(r)
-                    data = memoryview(_part_to_json(_scan_range_worker(job)))
-                    while data:
-                        data = data[os.write(w, data):]
-                    os.close(w)  # the parent reads the end now, not once this process is torn down
-                    code = 0
-                finally:
-                    os._exit(code)
-            os.close(w)
-            children.append((pid, r, job))
-    except BaseException:
-        _stop(children)
-        raise
-    return children
-
-
-def _child_results(children: list) -> Iterator[dict]:
-    """Each child's result in order (each taken off the list as it is read); a child that failed (killed, out
-    of memory: its result missing or cut short) has its range scanned here. The children are reaped at the
-    end: a child closes its pipe before exiting, so its exit (unmapping its memory) is not waited for."""
-    sent = []
-    try:
-        while children:
-            pid, r, job = children.pop(0)
-            try:
-                with os.fdopen(r, "rb") as fh:
-                    data = b"".join(iter(lambda: fh.read(1 << 20), b""))
-            except BaseException:  # interrupted while reading: stop that child too
-                _stop([(pid, -1, job)])
-                raise
-            sent.append(pid)
-            part = None
-            try:
-                part = _part_from_json(data) if data else None  # a result cut short does not load
-            except (ValueError, TypeError, KeyError):
-                part = None
-            yield part if isinstance(part, dict) else _scan_range_worker(job)
-    finally:
-        for pid in sent:
-            try:
-                os.waitpid(pid, 0)
-            except OSError:
-                pass
-
-
-def _part_to_json(part: dict) -> bytes:
-    """A range's result for the pipe (JSON: nothing that can run code is deserialised; tuples come back as lists,
-    which the merge reads alike; the evidence lines' bytes travel as latin-1, byte for byte)."""
-    import json
-
-    part = dict(part, evidence=[(n, line.decode("latin-1")) for n, line in part["evidence"]])
-    return json.dumps(part, check_circular=False, separators=(",", ":")).encode("ascii")  # \u escapes: any str
-
-
-def _part_from_json(data: bytes) -> dict:
-    import json
-
-    part = json.loads(data.decode("ascii"))
-    part["evidence"] = [(n, line.encode("latin-1")) for n, line in part["evidence"]]
-    return part
-
-
-def _stop(children: list) -> None:
-    """Stop and reap the children left (an interruption, an error): only ours, by pid."""
-    for pid, r, _job in children:
-        try:
-            os.kill(pid, 9)
-            os.waitpid(pid, 0)
-        except OSError:
-            pass
-        if r >= 0:
-            try:
-                os.close(r)
-            except OSError:
-                pass
-    children.clear()
-
-
-def _fresh_like(parent: Triage) -> Triage:
-    """A Triage sharing the parent's compiled scanner (inherited through fork, nothing recompiled)."""
-    t = Triage.__new__(Triage)
-    t.kb, t.scanner, t.sigs, t._resolvers = parent.kb, parent.scanner, parent.sigs, parent._resolvers
-    t._wrappers = parent._wrappers
-    t.node, t.root_cause = parent.node, parent.root_cause
-    t._error_idx = parent._error_idx
-    t.problems, t.inputs, t._resolver_last, t._errors = {}, [], {}, Unexplained()
-    t.processes, t.nodes, t.nodes_with_plog, t.summaries = {}, [], [], []
-    t.progress, t._files, t._signatures_by_id, t._kb_version = None, [0, 0, 0], None, None
-    t._show = str  # the parent redacts the texts it keeps (_merge), once
-    return t
 
 
 def triage_paths(paths: Iterable[str], kb: Optional[KnowledgeBase] = None, node: Optional[str] = None) -> TriageResult:

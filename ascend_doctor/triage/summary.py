@@ -16,7 +16,6 @@ environment, tokens, URL credentials; IPs are kept: they are the evidence that t
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 from typing import Any, Dict, List, Optional, Tuple
@@ -25,12 +24,13 @@ from .. import __version__
 from ..i18n import N_, _
 from ..knowledge import KnowledgeBase, Signature
 from ..records import fields
+from .lines import blake2b
 from .result import InputInfo, Occurrence, Problem
 
 NODE_SCHEMA = "ascend-doctor.triage-node/1"
 SCHEMA_PREFIX = b'{"schema":"ascend-doctor.triage-node/'
 # Fields of the scan's records that belong to the scanning process, not to its result.
-_TRANSIENT = {"InputInfo": {"process", "evidence", "forwarded"}}
+_TRANSIENT = {"InputInfo": {"process", "evidence", "forwarded"}, "ProcessLog": {"_parse"}}
 # The signature's fields a merge shows when its own knowledge base does not know the id.
 # (not its cause and fix texts: a summary carries one line per problem, not the knowledge base)
 _SIG_SHOWN = ("id", "component", "severity", "pitfall", "title", "kind", "ascend_fd", "leads_to")
@@ -57,11 +57,11 @@ def kb_version(kb: KnowledgeBase) -> str:
     known = _KB_VERSIONS.get(id(kb))
     if known is not None and known[0] is kb:
         return known[1]
-    h = hashlib.sha256()
+    h = blake2b(b"", digest_size=8)
     for s in sorted(kb.signatures, key=lambda s: s.id):
         h.update(json.dumps([s.id, s.pattern, s.regex, list(s.also), [list(a) for a in s.all_of], s.severity,
                              s.kind, list(s.exclude), list(s.resolved_by)], ensure_ascii=True).encode())
-    _KB_VERSIONS[id(kb)] = (kb, h.hexdigest()[:16])
+    _KB_VERSIONS[id(kb)] = (kb, h.hexdigest())
     return _KB_VERSIONS[id(kb)][1]
 
 
@@ -100,6 +100,9 @@ class _Codec:
         self.strings = strings or []
         self.redact = None
         self._redacted: Dict[str, str] = {}
+        # reading: each distinct string of the summary kept once (a process's node, times, ids and addresses
+        # recur in its records; JSON makes a new object for every occurrence)
+        self.memo: Dict[str, str] = {}
 
     def encode(self, obj: Any) -> Any:
         encode = self.encode
@@ -179,9 +182,12 @@ class _Decoder:
     def __init__(self, signatures: Dict[str, Signature], unknown: List[str], codec: "_Codec"):
         self.signatures, self.unknown, self.codec = signatures, unknown, codec
         self.records = _records()
+        self.memo = codec.memo.setdefault
 
     def value(self, data: Any) -> Any:
         t = type(data)
+        if t is str:
+            return self.memo(data, data)
         if t is list:
             value = self.value
             return [value(x) for x in data]
@@ -336,7 +342,7 @@ def decode_state(data: dict, signatures: Dict[str, Signature]) -> Tuple[dict, Li
         for name, value in data["state"].items():
             if name != "inputs":
                 state[name] = decode(value, signatures, unknown, codec)
-        from .scan import Unexplained
+        from .lines import Unexplained
 
         name = "_errors"
         state[name] = Unexplained.from_summary(state.get(name), state["inputs"])

@@ -45,3 +45,26 @@ def test_progress_past_two_seconds_counts_files_and_bytes(tmp_path, monkeypatch,
     cmd._progress(t, argparse.Namespace(progress=True))
     t.add_path(str(tmp_path))
     assert "reading logs: 1/3 files, 0 MB" in capsys.readouterr().err
+
+
+def test_the_collector_is_paused_for_the_run_and_resumed_as_it_was(tmp_path, monkeypatch):
+    """triage builds millions of acyclic records on a big merge: the cyclic collector is off while it runs and
+    back as the caller had it afterwards (on, or off), also when the run fails."""
+    import gc
+
+    from ascend_doctor.commands import triage as cmd
+
+    log = tmp_path / "a.log"
+    log.write_text(OOM + "\n")
+    during = []
+    real = cmd._triage
+    monkeypatch.setattr(cmd, "_triage", lambda args: during.append(gc.isenabled()) or real(args))
+    was = gc.isenabled()
+    try:
+        gc.enable()
+        assert run_cli("triage", str(log)).returncode == 1 and gc.isenabled()
+        gc.disable()
+        assert run_cli("triage", str(tmp_path / "missing.log")).returncode == 2 and not gc.isenabled()
+    finally:
+        (gc.enable if was else gc.disable)()
+    assert during == [False, False]

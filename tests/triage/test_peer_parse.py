@@ -60,3 +60,15 @@ def test_bad_parse_output_is_named_and_skipped(tmp_path):
 def test_peer_times_become_ours():
     assert _time("2023-10-24-11:45:09.285363") == "2023-10-24 11:45:09.285363"
     assert _time("0000-01-01-00:00:00.000000") is None and _time("garbage") is None
+
+
+@pytest.mark.parametrize("fmt,said", [("text", "Root cause: Unknown Device ("),
+                                      ("html", "Root cause: Unknown Device (")])
+def test_unknown_device_is_said_in_the_reports(fmt, said):
+    """The peer's case that names no device (124): the text and HTML reports say "Unknown Device", as the peer
+    does, where the JSON's device list is empty."""
+    want = [c for c, w in EXPECTED.items() if w["devices"] == ["Unknown Device"]]
+    assert want
+    for case in want:
+        out = run_cli("triage", os.path.join(CASES, case), "--format", fmt).stdout
+        assert said in out, case

@@ -7,7 +7,7 @@ import os
 
 import pytest
 
-from ascend_doctor.triage import scan as triage_mod
+from ascend_doctor.triage import parallel as parallel_mod, scan as triage_mod
 from ascend_doctor.triage import Triage, rank_of, triage_paths
 
 from tests.helpers import run_cli
@@ -181,13 +181,13 @@ def test_parallel_ranges_carry_any_file_name_and_line(tmp_path, monkeypatch):
     log = os.fsdecode(raw_name)
     monkeypatch.setattr(triage_mod, "PARALLEL_MIN_BYTES", 1 << 30)
     serial = triage_paths([log]).to_json()
-    parent, real = os.getpid(), triage_mod._scan_range_worker
+    parent, real = os.getpid(), parallel_mod._scan_range_worker
 
     def only_in_the_child(job):
         assert os.getpid() != parent, "the child's result did not come back: its range was scanned again here"
         return real(job)
 
-    monkeypatch.setattr(triage_mod, "_scan_range_worker", only_in_the_child)
+    monkeypatch.setattr(parallel_mod, "_scan_range_worker", only_in_the_child)
     monkeypatch.setattr(triage_mod, "PARALLEL_MIN_BYTES", 1 << 16)
     monkeypatch.setattr(triage_mod.os, "cpu_count", lambda: 2)
     parallel = triage_paths([log]).to_json()
@@ -205,14 +205,14 @@ def test_a_failed_child_range_is_scanned_by_the_parent(tmp_path, monkeypatch):
     log = write(tmp_path / "worker_2.log", lines)
     monkeypatch.setattr(triage_mod, "PARALLEL_MIN_BYTES", 1 << 30)
     serial = triage_paths([log]).to_json()
-    parent, real = os.getpid(), triage_mod._scan_range_worker
+    parent, real = os.getpid(), parallel_mod._scan_range_worker
 
     def dies_in_a_child(job):
         if os.getpid() != parent:
             os._exit(3)
         return real(job)
 
-    monkeypatch.setattr(triage_mod, "_scan_range_worker", dies_in_a_child)
+    monkeypatch.setattr(parallel_mod, "_scan_range_worker", dies_in_a_child)
     monkeypatch.setattr(triage_mod, "PARALLEL_MIN_BYTES", 1 << 16)
     monkeypatch.setattr(triage_mod.os, "cpu_count", lambda: 3)
     parallel = triage_paths([log]).to_json()
