@@ -24,11 +24,11 @@ def zh():
 
 
 def _cli(capsys, argv, lang="zh"):
-    from ascend_doctor import knowledge
     from ascend_doctor.cli import main
+    from ascend_doctor.kb import load
 
     # the knowledge base is cached per process, and a user file that failed to load is not read again
-    knowledge._cache.clear()
+    load._cache.clear()
     try:
         code = main(argv + ["--lang", lang])
     except SystemExit as exc:  # argparse's errors (an argument's type= such as --baseline) exit from parse_args
@@ -220,7 +220,7 @@ def test_a_kb_entry_error_keeps_where_field_and_value(tmp_path, capsys, monkeypa
 
 
 def test_kb_error_count_and_string_variants_in_both_languages(zh):
-    from ascend_doctor.knowledge import KbError, _check_list, _check_str
+    from ascend_doctor.kb.load import KbError, _check_list, _check_str
 
     assert str(KbError(["a.json：x", "b.json：y", "c.json：z"])) == "a.json：x（另有 2 处）"
     errs = []

@@ -13,7 +13,7 @@ import os
 import pytest
 
 from ascend_doctor.facts import Facts, NpuDevice
-from ascend_doctor.knowledge import load_knowledge_base, parse_knowledge_base
+from ascend_doctor.kb.load import load_knowledge_base, parse_knowledge_base
 from ascend_doctor.smoke import classify, device, distributed, runner
 from tests.helpers import FIXTURES, run_cli, run_json
 
