@@ -6,10 +6,9 @@ import os
 import re
 from typing import Dict, List, Optional, Sequence, Set, Tuple
 
-from ..data import DataError, data_path, load_json_file
+from ..data import KB_PART_SCHEMA, SCHEMAS, DataError, data_path, load_data_file, load_json_file
 from ..i18n import N_, _
-from .model import (CLASSES, COMPONENTS, KB_SCHEMA, LOG_SOURCES, SEVERITIES, KnowledgeBase, Pitfall, Signature,
-                    _GcPaused)
+from .model import KB_SCHEMA, KnowledgeBase, Pitfall, Signature, _GcPaused
 
 
 # data/knowledge_base.json (pitfalls and our first signatures), then every part file
@@ -19,12 +18,14 @@ from .model import (CLASSES, COMPONENTS, KB_SCHEMA, LOG_SOURCES, SEVERITIES, Kno
 
 PART_SCHEMA = "ascend-doctor.kb-part/1"
 KB_ENV = "ASCEND_DOCTOR_KB"  # more part files, separated by os.pathsep
-_PART_FIELDS = {
-    "id", "ascend_fd", "title", "title_zh", "all_of", "pattern", "regex", "also", "exclude", "resolved_by",
-    "anchors", "component", "log_sources", "class", "severity", "priority", "pitfall", "cause", "cause_zh",
-    "fix", "fix_zh", "leads_to", "source", "seen_in", "examples", "example_origin", "near_misses", "notes",
-    "derived",
-}
+# Where a user's file (or a part given by path) is checked: against its schema in data/ by the one schema engine
+# (ascend_doctor/schema.py), then for what a schema cannot say (see "Checking a file" below).
+BASE_SCHEMA_FILE = SCHEMAS["knowledge_base.json"]
+
+
+def _entry_schema(schema_file: str) -> dict:
+    """The schema of one signature of a knowledge-base file (kb_part.schema.json or knowledge_base.schema.json)."""
+    return load_data_file(schema_file)["properties"]["signatures"]["items"]
 
 
 class KbError(DataError):
@@ -72,7 +73,7 @@ def load_knowledge_base(path: Optional[str] = None, extra: Sequence[str] = (),
         return _cache[key]
     file = path or data_path("knowledge_base.json")
     with _GcPaused():
-        base = parse_knowledge_base(load_json_file(file), file, check_regexes=path is not None)
+        base = parse_knowledge_base(load_json_file(file), file, trusted=path is None)
     builtin = part_files() if parts is None else list(parts)
 
     def load_rest() -> List[Signature]:
@@ -129,297 +130,332 @@ def merge_parts(pitfalls: Dict[str, Pitfall], base: List[Signature], files: Sequ
     return sigs
 
 
-def _check_str(s: dict, key: str, errs: List[str], where: str, required: bool = False, min_len: int = 0) -> str:
-    val = s.get(key)
-    if val is None:
-        if required:
-            errs.append((_("{where}.{field}: missing, expected a string of {count}+ characters") if min_len else
-                         _("{where}.{field}: missing, expected a string")).format(where=where, field=key, count=min_len))
-        return ""
-    if not isinstance(val, str) or len(val.strip()) < max(min_len, 1 if required else 0):
-        errs.append((_("{where}.{field}: expected a string of {count}+ characters, got {value}") if min_len else
-                     _("{where}.{field}: expected a string, got {value}")).format(where=where, field=key, count=min_len,
-                                                                                 value=f"{val!r:.60}"))
-        return ""
-    return val
-
-
-def _check_list(s: dict, key: str, errs: List[str], where: str, required: bool = False) -> List[str]:
-    val = s.get(key)
-    if val is None:
-        if required:
-            errs.append(_("{where}.{field}: missing, expected a non-empty list of strings").format(where=where, field=key))
-        return []
-    if not isinstance(val, list) or not all(isinstance(x, str) and x.strip() for x in val) or (required and not val):
-        errs.append((_("{where}.{field}: expected a non-empty list of non-empty strings") if required else
-                     _("{where}.{field}: expected a list of non-empty strings")).format(where=where, field=key))
-        return []
-    return list(val)
-
-
 def parse_part(raw, file: str, pitfalls: Dict[str, Pitfall], check_examples: bool = False, trusted: bool = False):
     """([(index, Signature)], [("existing"|"existing_all_of", our id, values)], [one-line errors]) of one part file.
 
-    `trusted`: a part shipped in data/kb, checked field by field by the test suite (its schema and
-    tests/commands/test_kb.py::test_shipped_parts_read_fast_as_checked), so its entries are built without the
-    per-field checks (10 ms of every triage); anything unexpected in it falls back to the checks."""
+    `trusted`: a part shipped in data/kb, checked against its schema and field by field by the test suite
+    (tests/test_data.py, tests/commands/test_kb.py::test_shipped_parts_read_fast_as_checked), so its entries are
+    built without the checks (10 ms of every triage); anything unexpected in it falls back to the checks."""
     if trusted:
         try:
             return _parse_trusted_part(raw, file)
         except (KeyError, TypeError, AttributeError, ValueError):
             pass
-    errs: List[str] = []
     if not isinstance(raw, dict) or raw.get("schema") != PART_SCHEMA:
         return [], [], [_("{file}: field 'schema' must be {schema}").format(file=file, schema=repr(PART_SCHEMA))]
+    from ..schema import schema_problems
+
+    top: List[str] = []
+    maps: List[str] = []
+    bad_maps: Set[Tuple[str, str]] = set()
+    entry_problems: Dict[int, list] = {}
+    for p in schema_problems(raw, load_data_file(KB_PART_SCHEMA), limit=10 ** 6):
+        head = p.path[0] if p.path else None
+        if head == "signatures" and len(p.path) >= 2:
+            entry_problems.setdefault(p.path[1], []).append(p)
+        elif head in ("existing", "existing_all_of"):
+            our = p.path[1] if len(p.path) >= 2 else p.expected if p.keyword == "propertyNames" else ""
+            if (head, our) in bad_maps:
+                continue
+            bad_maps.add((head, our))
+            maps.append(_map_problem(file, head, our, p))
+        else:
+            top.append(_file_problem(file, p))
     mapping = []
-    existing = raw.get("existing") or {}
-    if not isinstance(existing, dict):
-        errs.append(_("{file}: existing: expected an object {{our signature id: [ascend-fd ids]}}").format(file=file))
-        existing = {}
-    for our, fds in existing.items():
-        if not isinstance(fds, list) or not all(isinstance(x, str) and x for x in fds):
-            errs.append(_("{file}: existing.{id}: expected a list of ascend-fd ids").format(file=file, id=our))
+    for key in ("existing", "existing_all_of"):
+        if (key, "") in bad_maps:
             continue
-        mapping.append(("existing", our, list(fds)))
-    more = raw.get("existing_all_of") or {}
-    if not isinstance(more, dict):
-        errs.append(_("{file}: existing_all_of: expected an object {{our signature id: all_of alternatives}}")
-                    .format(file=file))
-        more = {}
-    for our, alts in more.items():
-        if (not isinstance(alts, list) or not alts
-                or not all(isinstance(a, list) and a and all(isinstance(x, str) and x and "\n" not in x for x in a)
-                           for a in alts)):
-            errs.append(_("{file}: existing_all_of.{id}: expected a list of alternatives, each a non-empty list "
-                          "of non-empty one-line strings").format(file=file, id=our))
-            continue
-        mapping.append(("existing_all_of", our, [list(a) for a in alts]))
+        for our, values in (raw.get(key) or {}).items():
+            if (key, our) in bad_maps:
+                continue
+            if key == "existing_all_of" and any("\n" in lit for alt in values for lit in alt):
+                maps.append(_map_problem(file, key, our, None))
+                continue
+            mapping.append((key, our, [list(a) for a in values] if key == "existing_all_of" else list(values)))
+    errs = top + maps
     entries = raw.get("signatures")
-    if entries is None:
-        entries = []
-    if not isinstance(entries, list):
-        return [], mapping, errs + [_("{file}: signatures: expected a list").format(file=file)]
+    if not isinstance(entries, list):  # absent (a file of mappings only), or not a list (said above)
+        return [], mapping, errs
+    node = _entry_schema(KB_PART_SCHEMA)
     out = []
     seen: Dict[str, int] = {}
     for i, s in enumerate(entries):
-        sig_errs: List[str] = []
-        sig = _parse_part_signature(s, _("{file}: signatures[{index}]").format(file=file, index=i), pitfalls, sig_errs,
-                                    check_examples)
-        if sig is not None and not sig_errs:
-            if sig.id in seen:
-                sig_errs.append(_("{file}: signatures[{index}] ({id}).id: expected a unique id, "
-                                  "signatures[{other}] has it too").format(file=file, index=i, id=sig.id,
-                                                                           other=seen[sig.id]))
-            else:
-                seen[sig.id] = i
-                sig.origin = file
-                out.append((i, sig))
-        errs += sig_errs[:1]  # one line per bad entry: its first problem
+        where = _("{file}: signatures[{index}]").format(file=file, index=i)
+        line = _entry_problem(s, where, entry_problems.get(i, ()), node, pitfalls, check_examples, part=True)
+        sig = None
+        if line is None:
+            sig = _part_signature(s, file)
+            where = f"{where} ({sig.id})"
+            line = _example_problem(sig, where) if check_examples else None
+        if line is None and sig.id in seen:
+            line = _("{file}: signatures[{index}] ({id}).id: expected a unique id, signatures[{other}] has it too").format(
+                file=file, index=i, id=sig.id, other=seen[sig.id])
+        if line is not None:
+            errs.append(line)  # one line per bad entry: its first problem
+            continue
+        seen[sig.id] = i
+        out.append((i, sig))
     return out, mapping, errs
 
 
 def _parse_trusted_part(raw, file: str):
-    """parse_part's answer for a shipped part, built without the per-field checks (raises on anything odd)."""
+    """parse_part's answer for a shipped part, built without the checks (raises on anything odd)."""
     if raw["schema"] != PART_SCHEMA:
         raise ValueError(file)
     mapping = [("existing", our, list(fds)) for our, fds in (raw.get("existing") or {}).items()]
     mapping += [("existing_all_of", our, [list(a) for a in alts]) for our, alts in (raw.get("existing_all_of") or {}).items()]
+    fields = set(_entry_schema(KB_PART_SCHEMA)["properties"])
     out = []
     seen: Set[str] = set()
     for i, s in enumerate(raw.get("signatures") or ()):
-        if s["id"] in seen or not set(s) <= _PART_FIELDS:
+        if s["id"] in seen or not set(s) <= fields:
             raise ValueError(s["id"])
         seen.add(s["id"])
-        get = s.get
-        derived, pattern, all_of = get("derived", False), get("pattern"), get("all_of")
-        out.append((i, Signature(
-            id=s["id"], pattern=pattern if isinstance(pattern, str) else "", regex=bool(get("regex", False)),
-            component=s["component"], severity=s["severity"], cause=s["cause"], fix=list(s["fix"]),
-            pitfall=get("pitfall"), source=s["source"], examples=list(get("examples") or ()),
-            near_misses=list(get("near_misses") or ()), title=s["title"], kind=get("class", "root"),
-            also=list(get("also") or ()), exclude=list(get("exclude") or ()), resolved_by=list(get("resolved_by") or ()),
-            anchors=list(get("anchors") or ()), notes=str(get("notes") or ""),
-            all_of=[list(alt) for alt in all_of] if all_of is not None and not derived else [],
-            ascend_fd=list(get("ascend_fd") or ()), title_zh=str(get("title_zh") or ""),
-            cause_zh=str(get("cause_zh") or ""), fix_zh=list(get("fix_zh") or ()), log_sources=list(s["log_sources"]),
-            leads_to=list(get("leads_to") or ()), derived=derived, example_origin=str(get("example_origin") or ""),
-            origin=file)))
+        out.append((i, _part_signature(s, file)))
     return out, mapping, []
 
 
-def _parse_part_signature(s, where: str, pitfalls, errs: List[str], check_examples: bool) -> Optional[Signature]:
-    if not isinstance(s, dict):
-        errs.append(_("{where}: expected an object").format(where=where))
-        return None
-    sid = s.get("id")
-    if not isinstance(sid, str) or not re.fullmatch(r"[A-Z0-9_]+", sid):
-        errs.append(_("{where}.id: expected an UPPER_SNAKE id, got {value}").format(where=where, value=f"{sid!r:.60}"))
-        return None
-    where = f"{where} ({sid})"
-    unknown = sorted(set(s) - _PART_FIELDS)
-    if unknown:
-        errs.append(_("{where}.{field}: unknown field (expected one of the fields of data/kb_part.schema.json)")
-                    .format(where=where, field=unknown[0]))
-    derived = s.get("derived", False)
-    if not isinstance(derived, bool):
-        errs.append(_("{where}.{field}: expected true or false").format(where=where, field="derived"))
-    title = _check_str(s, "title", errs, where, required=True)
-    component, kind, severity = s.get("component"), s.get("class", "root"), s.get("severity")
-    for field_name, value, choices in (("component", component, COMPONENTS), ("class", kind, CLASSES),
-                                       ("severity", severity, SEVERITIES)):
-        if value not in choices:
-            errs.append(_("{where}.{field}: expected one of {choices}, got {value}").format(
-                where=where, field=field_name, choices=", ".join(choices), value=f"{value!r:.40}"))
-    sources = _check_list(s, "log_sources", errs, where, required=True)
-    bad_src = [x for x in sources if x not in LOG_SOURCES]
-    if bad_src:
-        errs.append(_("{where}.{field}: expected values from {choices}, got {value}").format(
-            where=where, field="log_sources", choices=", ".join(LOG_SOURCES), value=f"{bad_src[0]!r:.40}"))
-    cause = _check_str(s, "cause", errs, where, required=True, min_len=20)
-    fix = _check_list(s, "fix", errs, where, required=True)
-    fix_zh = _check_list(s, "fix_zh", errs, where)
-    if fix_zh and len(fix_zh) != len(fix):
-        errs.append(_("{where}.fix_zh: expected as many steps as fix ({count}), got {got}").format(
-            where=where, count=len(fix), got=len(fix_zh)))
-    source = _check_str(s, "source", errs, where, required=True, min_len=10)
-    pitfall = s.get("pitfall")
-    if pitfall is not None and pitfall not in pitfalls:
-        errs.append(_("{where}.pitfall: expected a pitfall id P01..P{last}, got {value}").format(
-            where=where, last=f"{len(pitfalls):02d}", value=f"{pitfall!r:.40}"))
-    regex = s.get("regex", False)
-    if not isinstance(regex, bool):
-        errs.append(_("{where}.{field}: expected true or false").format(where=where, field="regex"))
-    all_of_raw, pattern = s.get("all_of"), s.get("pattern")
-    all_of: List[List[str]] = []
-    if derived:
-        if all_of_raw is not None or pattern is not None:
-            errs.append(_("{where}.derived: expected no all_of/pattern on a derived signature (it matches no line)")
-                        .format(where=where))
-    elif (all_of_raw is None) == (pattern is None):
-        errs.append(_("{where}.all_of: expected exactly one of all_of / pattern (or \"derived\": true)").format(where=where))
-    elif all_of_raw is not None:
-        if (not isinstance(all_of_raw, list) or not all_of_raw
-                or not all(isinstance(alt, list) and alt and all(isinstance(x, str) and x and "\n" not in x for x in alt)
-                           for alt in all_of_raw)):
-            errs.append(_("{where}.all_of: expected a list of alternatives, each a non-empty list of "
-                          "non-empty one-line strings: [[\"a\", \"b\"], [\"c\"]]").format(where=where))
+def _part_signature(s: dict, file: str) -> Signature:
+    """The Signature of a part's entry (checked, or shipped)."""
+    get = s.get
+    derived, pattern, all_of = get("derived", False), get("pattern"), get("all_of")
+    return Signature(
+        id=s["id"], pattern=pattern if isinstance(pattern, str) else "", regex=bool(get("regex", False)),
+        component=s["component"], severity=s["severity"], cause=s["cause"], fix=list(s["fix"]),
+        pitfall=get("pitfall"), source=s["source"], examples=list(get("examples") or ()),
+        near_misses=list(get("near_misses") or ()), title=s["title"], kind=get("class", "root"),
+        also=list(get("also") or ()), exclude=list(get("exclude") or ()), resolved_by=list(get("resolved_by") or ()),
+        anchors=list(get("anchors") or ()), notes=str(get("notes") or ""),
+        all_of=[list(alt) for alt in all_of] if all_of is not None and not derived else [],
+        ascend_fd=list(get("ascend_fd") or ()), title_zh=str(get("title_zh") or ""),
+        cause_zh=str(get("cause_zh") or ""), fix_zh=list(get("fix_zh") or ()), log_sources=list(s["log_sources"]),
+        leads_to=list(get("leads_to") or ()), derived=derived, example_origin=str(get("example_origin") or ""),
+        origin=file)
+
+
+def parse_knowledge_base(raw, file: str = "knowledge_base.json", trusted: bool = False) -> KnowledgeBase:
+    """The pitfalls and signatures of a knowledge_base.json. `trusted`: the shipped file, checked against its schema
+    by the test suite, built without the checks (anything unexpected falls back to them); any other is checked
+    against data/knowledge_base.schema.json and its regexes compiled, and its first problem raised as one line."""
+    if not isinstance(raw, dict) or raw.get("schema") != KB_SCHEMA:
+        raise DataError(_("{file}: field 'schema' must be {schema}").format(file=file, schema=repr(KB_SCHEMA)))
+    if trusted:
+        try:
+            return _build_base(raw, file)
+        except (KeyError, TypeError, AttributeError, ValueError):
+            pass
+    from ..schema import schema_problems
+
+    lines: List[str] = []
+    entry_problems: Dict[int, list] = {}
+    for p in schema_problems(raw, load_data_file(BASE_SCHEMA_FILE), limit=10 ** 6):
+        if p.path[:1] == ("signatures",) and len(p.path) >= 2:
+            entry_problems.setdefault(p.path[1], []).append(p)
+        elif p.path[:1] == ("pitfalls",) and (len(p.path) == 2 and p.keyword == "type" or p.keyword == "propertyNames"):
+            lines.append(_("{file}: pitfalls.{id}: expected an id like P07 with an object value").format(
+                file=file, id=p.path[1] if len(p.path) == 2 else p.expected))
+        elif p.path[:1] == ("pitfalls",) and len(p.path) == 3 and p.keyword == "type":
+            lines.append(_("{file}: pitfalls.{id}.{field}: expected a string, got {type}").format(
+                file=file, id=p.path[1], field=p.path[2], type=type(p.value).__name__))
         else:
-            all_of = [list(alt) for alt in all_of_raw]
-    elif not isinstance(pattern, str) or not pattern:
-        errs.append(_("{where}.pattern: expected a non-empty string").format(where=where))
-    also, exclude = _check_list(s, "also", errs, where), _check_list(s, "exclude", errs, where)
-    resolved_by = _check_list(s, "resolved_by", errs, where)
-    # a user's regexes are compiled here, to name the bad one; the shipped parts' are compiled by the test suite
+            lines.append(_file_problem(file, p))
+    if lines:
+        raise DataError(lines[0])
+    pitfalls = _pitfalls(raw)
+    node = _entry_schema(BASE_SCHEMA_FILE)
+    for i, s in enumerate(raw.get("signatures") or []):
+        where = _("{file}: signatures[{index}]").format(file=file, index=i)
+        line = _entry_problem(s, where, entry_problems.get(i, ()), node, pitfalls, True, part=False)
+        if line is not None:
+            raise DataError(line)
+    return _build_base(raw, file)
+
+
+def _pitfalls(raw: dict) -> Dict[str, Pitfall]:
+    return {pid: Pitfall(pid, p.get("title", ""), p.get("advice", ""), p.get("source", ""), p.get("title_zh", ""),
+                         p.get("advice_zh", "")) for pid, p in (raw.get("pitfalls") or {}).items()}
+
+
+def _build_base(raw: dict, file: str) -> KnowledgeBase:
+    """The KnowledgeBase of a knowledge_base.json (checked, or shipped)."""
+    pitfalls = _pitfalls(raw)
+    sigs = []
+    for s in raw.get("signatures") or []:
+        get = s.get
+        sigs.append(Signature(
+            id=s["id"], pattern=s["pattern"], regex=bool(get("regex", False)),
+            component=s["component"], severity=s["severity"], cause=s["cause"],
+            fix=list(s["fix"]), pitfall=get("pitfall"), source=get("source", ""),
+            examples=list(get("examples") or ()), near_misses=list(get("near_misses") or ()),
+            title=str(get("title", "")), kind=str(get("class", "root")),
+            also=list(get("also") or ()), exclude=list(get("exclude") or ()),
+            resolved_by=list(get("resolved_by") or ()), anchors=list(get("anchors") or ()),
+            notes=str(get("notes", "")), ascend_fd=list(get("ascend_fd") or ()),
+            title_zh=str(get("title_zh", "")), cause_zh=str(get("cause_zh", "")),
+            fix_zh=list(get("fix_zh") or ()), log_sources=list(get("log_sources") or ()),
+            leads_to=list(get("leads_to") or ()), example_origin=str(get("example_origin", "")),
+            origin=file,
+        ))
+    return KnowledgeBase(pitfalls, sigs)
+
+
+# ---------------------------------------------------------------------------
+# Checking a file
+# ---------------------------------------------------------------------------
+# A file that is not shipped is walked against its schema in data/ (schema.schema_problems, the one schema engine)
+# and each problem worded as one line naming the file, the entry, the field and what was expected
+# (_field_problem); then come the checks a schema cannot say: exactly one of all_of / pattern unless derived,
+# literals on one line, as many fix_zh steps as fix, a known pitfall, regexes that compile, examples that match and
+# near misses that do not, unique ids. One line per bad entry: its first problem, in the order of _FIELD_ORDER.
+
+_FIELD_ORDER = ("id", "", "derived", "title", "component", "class", "severity", "log_sources", "cause", "fix", "fix_zh",
+                "source", "pitfall", "regex", "all_of", "pattern", "also", "exclude", "resolved_by", "examples",
+                "near_misses", "title_zh", "cause_zh", "example_origin", "notes", "seen_in", "anchors", "ascend_fd",
+                "leads_to", "priority")  # "": a field the schema does not know
+_ALL_OF_EXPECTED = N_("{where}.all_of: expected a list of alternatives, each a non-empty list of "
+                      "non-empty one-line strings: [[\"a\", \"b\"], [\"c\"]]")
+
+
+def _rank(field: str) -> int:
+    return _FIELD_ORDER.index(field) if field in _FIELD_ORDER else len(_FIELD_ORDER)
+
+
+def _entry_problem(s, where: str, problems, node: dict, pitfalls: Dict[str, Pitfall], check_regexes: bool,
+                   part: bool) -> Optional[str]:
+    """The first problem of one entry as one line (None: none), schema problems and the checks a schema cannot say."""
+    if not isinstance(s, dict):
+        return _("{where}: expected an object").format(where=where)
+    found: List[Tuple[int, str]] = []
+    bad: Set[str] = set()
+    props = node.get("properties", {})
+    for p in problems:
+        field = p.expected if p.keyword in ("required", "additionalProperties") else p.path[2]
+        if field == "id":
+            return _("{where}.id: expected an UPPER_SNAKE id, got {value}").format(where=where,
+                                                                                  value=f"{s.get('id')!r:.60}")
+        bad.add(field)
+        found.append((_rank("" if p.keyword == "additionalProperties" else field),
+                      _field_problem(f"{where} ({s['id']})", field, s, props.get(field, {}), p, pitfalls)))
+    where = f"{where} ({s['id']})"
+    derived, all_of, pattern = s.get("derived") is True, s.get("all_of"), s.get("pattern")
+    if part and "all_of" not in bad and "pattern" not in bad and "derived" not in bad:
+        if derived and (all_of is not None or pattern is not None):
+            found.append((_rank("all_of"), _("{where}.derived: expected no all_of/pattern on a derived signature "
+                                              "(it matches no line)").format(where=where)))
+        elif not derived and (all_of is None) == (pattern is None):
+            found.append((_rank("all_of"), _("{where}.all_of: expected exactly one of all_of / pattern (or "
+                                              "\"derived\": true)").format(where=where)))
+        elif all_of is not None and any("\n" in lit for alt in all_of for lit in alt):
+            found.append((_rank("all_of"), _(_ALL_OF_EXPECTED).format(where=where)))
+    if part and not derived:
+        for field in ("examples", "near_misses"):
+            if field not in bad and not s.get(field):
+                found.append((_rank(field), _("{where}.{field}: expected at least one line").format(where=where,
+                                                                                                 field=field)))
+    fix, fix_zh = s.get("fix"), s.get("fix_zh")
+    if fix_zh and "fix" not in bad and "fix_zh" not in bad and len(fix_zh) != len(fix):
+        found.append((_rank("fix_zh"), _("{where}.fix_zh: expected as many steps as fix ({count}), got {got}").format(
+            where=where, count=len(fix), got=len(fix_zh))))
+    pitfall = s.get("pitfall")
+    if pitfall is not None and "pitfall" not in bad and pitfall not in pitfalls:
+        found.append((_rank("pitfall"), _("{where}.pitfall: expected a pitfall id P01..P{last}, got {value}").format(
+            where=where, last=f"{len(pitfalls):02d}", value=f"{pitfall!r:.40}")))
+    # a user's regexes are compiled here, to name the bad one; the shipped files' are compiled by the test suite
     # (every example is matched), not at every start
-    for key, pats in (("pattern", [pattern] if regex and isinstance(pattern, str) and pattern else []),
-                      ("also", also), ("exclude", exclude), ("resolved_by", resolved_by)):
-        for p in pats if check_examples else ():
+    for field, pats in (("pattern", [pattern] if s.get("regex") is True and pattern else []),
+                        ("also", s.get("also") or []), ("exclude", s.get("exclude") or []),
+                        ("resolved_by", s.get("resolved_by") or [])):
+        for p in pats if check_regexes and field not in bad else ():
             try:
                 re.compile(p)
             except re.error as exc:
-                errs.append(_("{where}.{field}: expected a Python regex, {value} is invalid ({reason})").format(
-                    where=where, field=key, value=f"{p!r:.60}", reason=exc))
-    examples, near = _check_list(s, "examples", errs, where), _check_list(s, "near_misses", errs, where)
-    if not derived and (not examples or not near):
-        errs.append(_("{where}.{field}: expected at least one line").format(
-            where=where, field="examples" if not examples else "near_misses"))
-    for key in ("title_zh", "cause_zh", "example_origin", "notes", "seen_in"):
-        _check_str(s, key, errs, where)
-    if errs:
-        return None
-    sig = Signature(
-        id=sid, pattern=pattern if isinstance(pattern, str) else "", regex=bool(regex), component=component,
-        severity=severity, cause=cause, fix=fix, pitfall=pitfall, source=source, examples=examples,
-        near_misses=near, title=title, kind=kind, also=also, exclude=exclude, resolved_by=resolved_by,
-        anchors=_check_list(s, "anchors", errs, where), notes=str(s.get("notes") or ""), all_of=all_of,
-        ascend_fd=_check_list(s, "ascend_fd", errs, where), title_zh=str(s.get("title_zh") or ""),
-        cause_zh=str(s.get("cause_zh") or ""), fix_zh=fix_zh, log_sources=sources,
-        leads_to=_check_list(s, "leads_to", errs, where), derived=derived,
-        example_origin=str(s.get("example_origin") or ""),
-    )
-    if errs:
-        return None
-    if check_examples:
-        for line in sig.examples:
-            if not sig.search(line):
-                errs.append(_("{where}.examples: expected every example to match, {line} does not").format(
-                    where=where, line=f"{line!r:.80}"))
-                return None
-        for line in sig.near_misses:
-            if sig.search(line):
-                errs.append(_("{where}.near_misses: expected no near miss to match, {line} does").format(
-                    where=where, line=f"{line!r:.80}"))
-                return None
-    return sig
+                found.append((_rank(field), _("{where}.{field}: expected a Python regex, {value} is invalid "
+                                              "({reason})").format(where=where, field=field, value=f"{p!r:.60}",
+                                                                   reason=exc)))
+                break
+    return min(found, key=lambda x: x[0])[1] if found else None
 
 
-def _str_list(s: dict, key: str, where: str) -> List[str]:
-    val = s.get(key) or []
-    if not isinstance(val, list) or not all(isinstance(x, str) for x in val):
-        raise DataError(_("{where}.{field}: expected a list of strings").format(where=where, field=key))
-    return list(val)
+def _field_problem(where: str, field: str, s: dict, node: dict, p, pitfalls: Dict[str, Pitfall]) -> str:
+    """One schema problem of an entry's field as one line: where, field, what was expected (and what was found)."""
+    if p.keyword == "additionalProperties":
+        return _("{where}.{field}: unknown field (expected one of the fields of data/kb_part.schema.json)").format(
+            where=where, field=field)
+    missing = p.keyword == "required"
+    value = None if missing else s.get(field)
+    kind = node.get("type")
+    if field == "pitfall":
+        return _("{where}.pitfall: expected a pitfall id P01..P{last}, got {value}").format(
+            where=where, last=f"{len(pitfalls):02d}", value=f"{value!r:.40}")
+    if field == "all_of":
+        return _(_ALL_OF_EXPECTED).format(where=where)
+    if "enum" in node:
+        return _("{where}.{field}: expected one of {choices}, got {value}").format(
+            where=where, field=field, choices=", ".join(node["enum"]), value=f"{value!r:.40}")
+    if kind == "boolean":
+        return _("{where}.{field}: expected true or false").format(where=where, field=field)
+    if kind == "string":
+        count = node.get("minLength", 0)
+        if missing:
+            return (_("{where}.{field}: missing, expected a string of {count}+ characters") if count > 1 else
+                    _("{where}.{field}: missing, expected a string")).format(where=where, field=field, count=count)
+        return (_("{where}.{field}: expected a string of {count}+ characters, got {value}") if count > 1 else
+                _("{where}.{field}: expected a string, got {value}")).format(where=where, field=field, count=count,
+                                                                            value=f"{value!r:.60}")
+    if kind == "array":
+        items = node.get("items") or {}
+        if missing:
+            return _("{where}.{field}: missing, expected a non-empty list of strings").format(where=where, field=field)
+        if p.keyword == "enum" and "enum" in items:
+            return _("{where}.{field}: expected values from {choices}, got {value}").format(
+                where=where, field=field, choices=", ".join(items["enum"]), value=f"{p.value!r:.40}")
+        if p.keyword == "minItems" and field in ("examples", "near_misses"):
+            return _("{where}.{field}: expected at least one line").format(where=where, field=field)
+        if p.keyword == "minLength" and p.expected > 1:
+            return _("{where}.{field}: expected a list of strings of {count}+ characters, got {value}").format(
+                where=where, field=field, count=p.expected, value=f"{p.value!r:.60}")
+        return (_("{where}.{field}: expected a non-empty list of non-empty strings") if node.get("minItems") else
+                _("{where}.{field}: expected a list of non-empty strings")).format(where=where, field=field)
+    from ..schema import json_path, problem_text
+
+    return problem_text(p, json_path(p.path[3:], f"{where}.{field}"))
 
 
-def parse_knowledge_base(raw, file: str = "knowledge_base.json", check_regexes: bool = True) -> KnowledgeBase:
-    """The pitfalls and signatures of a knowledge_base.json; `check_regexes=False` for the shipped file
-    (its regexes are compiled by the test suite, not at every start)."""
-    if not isinstance(raw, dict) or raw.get("schema") != KB_SCHEMA:
-        raise DataError(_("{file}: field 'schema' must be {schema}").format(file=file, schema=repr(KB_SCHEMA)))
-    pitfalls = {}
-    for pid, p in (raw.get("pitfalls") or {}).items():
-        if not re.fullmatch(r"P\d\d", pid) or not isinstance(p, dict):
-            raise DataError(_("{file}: pitfalls.{id}: expected an id like P07 with an object value").format(file=file, id=pid))
-        for key in ("title", "advice", "source", "title_zh", "advice_zh"):
-            if not isinstance(p.get(key, ""), str):
-                raise DataError(_("{file}: pitfalls.{id}.{field}: expected a string, got {type}").format(
-                    file=file, id=pid, field=key, type=type(p[key]).__name__))
-        pitfalls[pid] = Pitfall(pid, p.get("title", ""), p.get("advice", ""), p.get("source", ""),
-                                p.get("title_zh", ""), p.get("advice_zh", ""))
-    sigs = []
-    for i, s in enumerate(raw.get("signatures") or []):
-        where = _("{file}: signatures[{index}]").format(file=file, index=i)
-        if not isinstance(s, dict):
-            raise DataError(_("{where}: expected an object").format(where=where))
-        try:
-            sig = Signature(
-                id=s["id"], pattern=s["pattern"], regex=bool(s.get("regex", False)),
-                component=s["component"], severity=s["severity"], cause=s["cause"],
-                fix=list(s["fix"]), pitfall=s.get("pitfall"), source=s.get("source", ""),
-                examples=_str_list(s, "examples", where), near_misses=_str_list(s, "near_misses", where),
-                title=str(s.get("title", "")), kind=str(s.get("class", "root")),
-                also=_str_list(s, "also", where), exclude=_str_list(s, "exclude", where),
-                resolved_by=_str_list(s, "resolved_by", where), anchors=_str_list(s, "anchors", where),
-                notes=str(s.get("notes", "")), ascend_fd=_str_list(s, "ascend_fd", where),
-                title_zh=str(s.get("title_zh", "")), cause_zh=str(s.get("cause_zh", "")),
-                fix_zh=_str_list(s, "fix_zh", where), log_sources=_str_list(s, "log_sources", where),
-                leads_to=_str_list(s, "leads_to", where), example_origin=str(s.get("example_origin", "")),
-                origin=file,
-            )
-        except (KeyError, TypeError) as exc:
-            raise DataError(_("{where}: missing or wrong field {field}").format(where=where, field=exc)) from None
-        where = _("{file}: signatures[{index}] ({id})").format(file=file, index=i, id=sig.id)
-        for field_name, value, choices in (("severity", sig.severity, SEVERITIES), ("component", sig.component, COMPONENTS),
-                                           ("class", sig.kind, CLASSES)):
-            if value not in choices:
-                raise DataError(_("{where}.{field}: {value} is not one of {choices}").format(
-                    where=where, field=field_name, value=repr(value), choices=choices))
-        if sig.pitfall is not None and sig.pitfall not in pitfalls:
-            raise DataError(_("{where}.pitfall: {value} is not a known pitfall id").format(where=where,
-                                                                                         value=repr(sig.pitfall)))
-        if [x for x in sig.log_sources if x not in LOG_SOURCES]:
-            raise DataError(_("{where}.{field}: expected values from {choices}").format(
-                where=where, field="log_sources", choices=", ".join(LOG_SOURCES)))
-        if sig.fix_zh and len(sig.fix_zh) != len(sig.fix):
-            raise DataError(_("{where}.fix_zh: expected as many steps as fix ({count})").format(where=where,
-                                                                                              count=len(sig.fix)))
-        for key, pats in (("pattern", [sig.pattern] if sig.regex and check_regexes else []),
-                          ("also", sig.also if check_regexes else []),
-                          ("exclude", sig.exclude), ("resolved_by", sig.resolved_by)):
-            for p in pats:
-                try:
-                    re.compile(p)
-                except re.error as exc:
-                    raise DataError(_("{where}.{field}: invalid regex {value} ({reason})").format(
-                        where=where, field=key, value=repr(p), reason=exc)) from None
-        sigs.append(sig)
-    return KnowledgeBase(pitfalls, sigs)
+def _file_problem(file: str, p) -> str:
+    """A problem outside the entries, as one line naming the file and the field."""
+    from ..schema import json_path, problem_text
+
+    if p.keyword == "additionalProperties" and not p.path:
+        return _("{file}: {field}: unknown field (expected one of the fields of data/kb_part.schema.json)").format(
+            file=file, field=p.expected)
+    if p.path == ("signatures",) and p.keyword == "type":
+        return _("{file}: signatures: expected a list").format(file=file)
+    return problem_text(p, f"{file}: {json_path(p.path[1:], p.path[0])}" if p.path else file)
+
+
+def _map_problem(file: str, key: str, our: str, p) -> str:
+    """A problem of `existing` / `existing_all_of` ({our signature id: ...}) as one line."""
+    if our == "":
+        return (_("{file}: existing: expected an object {{our signature id: [ascend-fd ids]}}") if key == "existing" else
+                _("{file}: existing_all_of: expected an object {{our signature id: all_of alternatives}}")).format(
+                    file=file)
+    if p is not None and p.keyword == "propertyNames":
+        return _("{file}: {key}.{id}: expected the id of a signature of the knowledge base").format(file=file, key=key,
+                                                                                                   id=our)
+    if key == "existing":
+        return _("{file}: existing.{id}: expected a list of ascend-fd ids").format(file=file, id=our)
+    return _("{file}: existing_all_of.{id}: expected a list of alternatives, each a non-empty list "
+             "of non-empty one-line strings").format(file=file, id=our)
+
+
+def _example_problem(sig: Signature, where: str) -> Optional[str]:
+    """A user's signature must match each of its examples and none of its near misses."""
+    for line in sig.examples:
+        if not sig.search(line):
+            return _("{where}.examples: expected every example to match, {line} does not").format(
+                where=where, line=f"{line!r:.80}")
+    for line in sig.near_misses:
+        if sig.search(line):
+            return _("{where}.near_misses: expected no near miss to match, {line} does").format(
+                where=where, line=f"{line!r:.80}")
+    return None

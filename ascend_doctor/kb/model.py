@@ -13,19 +13,14 @@ from ..records import dataclass, field
 from typing import Callable, Dict, Iterable, List, Optional, Set, Tuple
 
 from ..i18n import N_, _
-from ..findings import PROBLEM_SEVERITIES
 
 
 KB_SCHEMA = "ascend-doctor.kb/1"
 
-COMPONENTS = ("driver", "cann", "hccl", "mindspore", "pytorch", "atc", "cuda", "python", "os", "npu", "server",
-              "network", "mindx")
-# Where a signature's line is read (issue 13): framework stdout, CANN host/device logs, NPU device OS,
-# NPU driver logs on the host, NPU black box, host OS, iBMC/NodeD dumps, MindX, switch, AMCT.
-LOG_SOURCES = ("train", "plog", "device", "npu_os", "npu_host", "npu_history", "os", "bmc", "mindx", "switch",
-               "amct")
-SEVERITIES = PROBLEM_SEVERITIES  # fail | warn | info, as every problem
-CLASSES = ("root", "wrapper", "benign")
+# A signature's component, class, severity and log sources take the values data/kb_part.schema.json lists (the
+# loader checks a user's file against it). Log sources, where a signature's line is read (issue 13): framework
+# stdout, CANN host/device logs, NPU device OS, NPU driver logs on the host, NPU black box, host OS, iBMC/NodeD
+# dumps, MindX, switch, AMCT.
 
 # A signature's class and the logs it is read from, as words in the reader's language (the JSON keeps the
 # English value). Each msgid carries its field ("kb class|root"): the same English word means other things
