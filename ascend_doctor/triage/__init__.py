@@ -10,10 +10,25 @@ A pipeline, one module a step:
 - `events`: HCCL init and error lines of CANN process logs, folded per process;
 - `identity`: processes become devices (`<node> device-<id>`) with their ranks and groups;
 - `rules`: the decision order, one small function per verdict;
-- `result`: problems, occurrences, the root cause, and the JSON contract.
+- `result`: problems, occurrences, the root cause, and the JSON contract;
+- `match/`: the matching engine every signature of the knowledge base is scanned with.
+
+The names below are read from their modules on first use, so importing `ascend_doctor.triage.match` (the knowledge
+base does, on its first match) does not bring in the whole pipeline.
 """
 
-from .result import TRIAGE_SCHEMA, InputInfo, Occurrence, Problem, TriageResult
-from .scan import Triage, rank_of, triage_paths
+_EXPORTS = {"TRIAGE_SCHEMA": "result", "InputInfo": "result", "Occurrence": "result", "Problem": "result",
+            "TriageResult": "result", "Triage": "scan", "rank_of": "scan", "triage_paths": "scan"}
 
 __all__ = ["TRIAGE_SCHEMA", "InputInfo", "Occurrence", "Problem", "Triage", "TriageResult", "rank_of", "triage_paths"]
+
+
+def __getattr__(name: str):
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from importlib import import_module
+
+    value = getattr(import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value
+    return value

@@ -201,3 +201,22 @@ def test_a_regex_signature_with_all_of_alternatives_answers_as_python_on_every_f
         got = dict(_scan(scanner, buf))
         assert [sorted(got.get(ls, [])) for ls in starts] == want, name
         assert [scanner.match_line(line.encode("utf-8")) for line in lines] == want, name
+
+
+def test_the_matching_engine_comes_without_the_triage_pipeline():
+    """kb match, explain and the smoke classifier match lines through triage/match/: importing it must not bring in
+    triage's reader and root-cause rules (triage/__init__ reads its names from their modules on first use)."""
+    import json
+    import subprocess
+    import sys
+
+    from tests.helpers import REPO
+
+    code = ("import json, sys; from ascend_doctor.kb.load import load_knowledge_base; kb = load_knowledge_base(); "
+            "kb.match_line('EZ9999: Inner Error!'); kb.scanner(); "
+            "print(json.dumps(sorted(m for m in sys.modules if m.startswith('ascend_doctor.triage'))))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO,
+                         env=dict(os.environ, PYTHONPATH=REPO), check=True).stdout
+    loaded = json.loads(out)
+    assert "ascend_doctor.triage.match.scanner" in loaded
+    assert not [m for m in loaded if not m.startswith("ascend_doctor.triage.match") and m != "ascend_doctor.triage"]
