@@ -325,18 +325,16 @@ def _entry_problem(s, where: str, problems, node: dict, pitfalls: Dict[str, Pitf
     """The first problem of one entry as one line (None: none), schema problems and the checks a schema cannot say."""
     if not isinstance(s, dict):
         return _("{where}: expected an object").format(where=where)
-    found: List[Tuple[int, str]] = []
-    bad: Set[str] = set()
-    props = node.get("properties", {})
-    for p in problems:
-        field = p.expected if p.keyword in ("required", "additionalProperties") else p.path[2]
-        if field == "id":
-            return _("{where}.id: expected an UPPER_SNAKE id, got {value}").format(where=where,
-                                                                                  value=f"{s.get('id')!r:.60}")
-        bad.add(field)
-        found.append((_rank("" if p.keyword == "additionalProperties" else field),
-                      _field_problem(f"{where} ({s['id']})", field, s, props.get(field, {}), p, pitfalls)))
+    fields = [p.expected if p.keyword in ("required", "additionalProperties") else p.path[2] for p in problems]
+    if "id" in fields:
+        return _("{where}.id: expected an UPPER_SNAKE id, got {value}").format(where=where, value=f"{s.get('id')!r:.60}")
     where = f"{where} ({s['id']})"
+    found: List[Tuple[int, str]] = []
+    bad: Set[str] = set(fields)
+    props = node.get("properties", {})
+    for p, field in zip(problems, fields):
+        found.append((_rank("" if p.keyword == "additionalProperties" else field),
+                      _field_problem(where, field, s, props.get(field, {}), p, pitfalls)))
     derived, all_of, pattern = s.get("derived") is True, s.get("all_of"), s.get("pattern")
     if part and "all_of" not in bad and "pattern" not in bad and "derived" not in bad:
         if derived and (all_of is not None or pattern is not None):
