@@ -17,18 +17,19 @@ The names below are read from their modules on first use, so importing `ascend_d
 base does, on its first match) does not bring in the whole pipeline.
 """
 
-_EXPORTS = {"TRIAGE_SCHEMA": "result", "InputInfo": "result", "Occurrence": "result", "Problem": "result",
-            "TriageResult": "result", "Triage": "scan", "rank_of": "scan", "triage_paths": "scan"}
+_FROM_RESULT = ("TRIAGE_SCHEMA", "InputInfo", "Occurrence", "Problem", "TriageResult")
+_FROM_SCAN = ("Triage", "rank_of", "triage_paths")
 
 __all__ = ["TRIAGE_SCHEMA", "InputInfo", "Occurrence", "Problem", "Triage", "TriageResult", "rank_of", "triage_paths"]
 
 
 def __getattr__(name: str):
-    module = _EXPORTS.get(name)
-    if module is None:
+    if name in _FROM_RESULT:
+        from . import result as module
+    elif name in _FROM_SCAN:
+        from . import scan as module  # type: ignore[no-redef]
+    else:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    from importlib import import_module
-
-    value = getattr(import_module(f"{__name__}.{module}"), name)
+    value = getattr(module, name)
     globals()[name] = value
     return value
