@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Dict, List
 
 from .checks import all_checks
-from .knowledge import load_knowledge_base
+from .kb.load import load_knowledge_base
 
 
 def pitfall_coverage() -> Dict[str, Dict[str, List[str]]]:

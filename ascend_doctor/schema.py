@@ -11,7 +11,7 @@ runs the real one when it is installed.
 from __future__ import annotations
 
 import re
-from typing import Any, List
+from typing import Any, List, Sequence, Tuple
 
 from .i18n import _
 
@@ -32,9 +32,25 @@ def _type_ok(value: Any, t: str) -> bool:
     return isinstance(value, _TYPES[t])
 
 
-def schema_errors(data: Any, schema: dict, limit: int = 50, where: str = "$") -> List[str]:
-    """Validate `data` against `schema`; returns up to `limit` 'path: problem' lines (none when valid)."""
-    errors: List[str] = []
+class SchemaProblem:
+    """One place where data breaks its schema: `path` (the keys and indexes from the root), the `keyword` broken
+    (type, const, enum, minLength, pattern, minItems, required, propertyNames, additionalProperties), the schema's
+    value for it (`expected`: the types, the constant, the choices, the length, the pattern, the count; the field
+    name for required / propertyNames / additionalProperties), the `value` found and the schema `node` that says so.
+    A caller that words problems its own way (the knowledge-base loader) reads these; schema_errors words them."""
+
+    __slots__ = ("path", "keyword", "expected", "value", "node")
+
+    def __init__(self, path: Tuple[Any, ...], keyword: str, expected: Any, value: Any, node: dict):
+        self.path, self.keyword, self.expected, self.value, self.node = path, keyword, expected, value, node
+
+    def __repr__(self) -> str:
+        return f"SchemaProblem({self.path!r}, {self.keyword!r}, {self.expected!r}, {self.value!r})"
+
+
+def schema_problems(data: Any, schema: dict, limit: int = 50) -> List[SchemaProblem]:
+    """Validate `data` against `schema`: up to `limit` problems, in the order the data is walked (none when valid)."""
+    problems: List[SchemaProblem] = []
     root = schema
 
     def resolve(node: dict) -> dict:
@@ -48,57 +64,90 @@ def schema_errors(data: Any, schema: dict, limit: int = 50, where: str = "$") ->
             node = target
         return node
 
-    def walk(value: Any, node: dict, path: str) -> None:
-        if len(errors) >= limit:
+    def add(path, keyword, expected, value, node) -> None:
+        problems.append(SchemaProblem(path, keyword, expected, value, node))
+
+    def walk(value: Any, node: dict, path: Tuple[Any, ...]) -> None:
+        if len(problems) >= limit:
             return
         node = resolve(node)
         t = node.get("type")
         if t is not None:
             types = t if isinstance(t, list) else [t]
             if not any(_type_ok(value, x) for x in types):
-                errors.append(_("{path}: expected {types}, got {type}").format(path=path, types=_either(types),
-                                                                               type=type(value).__name__))
+                add(path, "type", types, value, node)
                 return
         if "const" in node and value != node["const"]:
-            errors.append(_("{path}: {value}, expected {expected}").format(path=path, value=repr(value),
-                                                                         expected=repr(node["const"])))
+            add(path, "const", node["const"], value, node)
         if "enum" in node and value not in node["enum"]:
-            errors.append(_("{path}: {value} is not one of {choices}").format(path=path, value=repr(value),
-                                                                            choices=node["enum"]))
+            add(path, "enum", node["enum"], value, node)
         if isinstance(value, str):
             if "minLength" in node and len(value) < node["minLength"]:
-                errors.append(_("{path}: empty string").format(path=path) if node["minLength"] == 1
-                              else _("{path}: shorter than {count} characters").format(path=path,
-                                                                                     count=node["minLength"]))
+                add(path, "minLength", node["minLength"], value, node)
             if "pattern" in node and not re.search(node["pattern"], value):
-                errors.append(_("{path}: {value} does not match {pattern}").format(path=path, value=repr(value),
-                                                                                 pattern=node["pattern"]))
+                add(path, "pattern", node["pattern"], value, node)
         if isinstance(value, list):
             if "minItems" in node and len(value) < node["minItems"]:
-                errors.append(_("{path}: needs at least {count} item(s)").format(path=path, count=node["minItems"]))
+                add(path, "minItems", node["minItems"], value, node)
             if "items" in node:
                 for i, item in enumerate(value):
-                    walk(item, node["items"], f"{path}[{i}]")
+                    walk(item, node["items"], path + (i,))
         if isinstance(value, dict):
             for key in node.get("required", []):
                 if key not in value:
-                    errors.append(_("{path}: missing field {field}").format(path=path, field=repr(key)))
+                    add(path, "required", key, value, node)
             names = node.get("propertyNames", {}).get("pattern")
             if names:
-                errors.extend(_("{path}: key {key} does not match {pattern}").format(path=path, key=repr(k), pattern=names)
-                              for k in value if not re.search(names, k))
+                for k in value:
+                    if not re.search(names, k):
+                        add(path, "propertyNames", k, value, node)
             props = node.get("properties", {})
             extra = node.get("additionalProperties", True)
             for key, item in value.items():
                 if key in props:
-                    walk(item, props[key], f"{path}.{key}")
+                    walk(item, props[key], path + (key,))
                 elif extra is False:
-                    errors.append(_("{path}: unexpected field {field}").format(path=path, field=repr(key)))
+                    add(path, "additionalProperties", key, value, node)
                 elif isinstance(extra, dict):
-                    walk(item, extra, f"{path}.{key}")
+                    walk(item, extra, path + (key,))
 
-    walk(data, schema, where)
-    return errors[:limit]
+    walk(data, schema, ())
+    return problems[:limit]
+
+
+def json_path(path: Sequence[Any], where: str = "$") -> str:
+    """`$.signatures[3].fix`: a problem's path as schema_errors writes it."""
+    return where + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in path)
+
+
+def schema_errors(data: Any, schema: dict, limit: int = 50, where: str = "$") -> List[str]:
+    """Validate `data` against `schema`; returns up to `limit` 'path: problem' lines (none when valid)."""
+    return [problem_text(p, where) for p in schema_problems(data, schema, limit)]
+
+
+def problem_text(p: SchemaProblem, where: str) -> str:
+    """A problem as schema_errors words it: `where` (its path) and what is wrong."""
+    path, value = json_path(p.path, where), p.value
+    if p.keyword == "type":
+        return _("{path}: expected {types}, got {type}").format(path=path, types=_either(p.expected),
+                                                                type=type(value).__name__)
+    if p.keyword == "const":
+        return _("{path}: {value}, expected {expected}").format(path=path, value=repr(value), expected=repr(p.expected))
+    if p.keyword == "enum":
+        return _("{path}: {value} is not one of {choices}").format(path=path, value=repr(value), choices=p.expected)
+    if p.keyword == "minLength":
+        return (_("{path}: empty string").format(path=path) if p.expected == 1
+                else _("{path}: shorter than {count} characters").format(path=path, count=p.expected))
+    if p.keyword == "pattern":
+        return _("{path}: {value} does not match {pattern}").format(path=path, value=repr(value), pattern=p.expected)
+    if p.keyword == "minItems":
+        return _("{path}: needs at least {count} item(s)").format(path=path, count=p.expected)
+    if p.keyword == "required":
+        return _("{path}: missing field {field}").format(path=path, field=repr(p.expected))
+    if p.keyword == "propertyNames":
+        return _("{path}: key {key} does not match {pattern}").format(path=path, key=repr(p.expected),
+                                                                      pattern=p.node["propertyNames"]["pattern"])
+    return _("{path}: unexpected field {field}").format(path=path, field=repr(p.expected))
 
 
 def _either(types: List[str]) -> str:

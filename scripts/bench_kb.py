@@ -36,7 +36,9 @@ REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, REPO)
 sys.path.insert(0, os.path.join(REPO, "scripts"))
 
-from ascend_doctor.knowledge import CACHE_ENV_OFF, literal_cost, load_knowledge_base, part_files  # noqa: E402
+from ascend_doctor.kb.load import load_knowledge_base, part_files  # noqa: E402
+from ascend_doctor.triage.match.cache import CACHE_ENV_OFF  # noqa: E402
+from ascend_doctor.triage.match.literals import literal_cost  # noqa: E402
 from bench_triage import make_log  # noqa: E402
 from benchlib import install_wheel, scratch_dir  # noqa: E402
 
@@ -179,12 +181,12 @@ def main() -> int:
         found = {p["id"] for p in data["problems"]}
         missing = sorted(expected - found)
         mb = size / 1e6
-        which = subprocess.run(doctor[:1] + (["-c", "from ascend_doctor.knowledge import Scanner;"
+        which = subprocess.run(doctor[:1] + (["-c", "from ascend_doctor.triage.match.scanner import Scanner;"
                                               "print(Scanner([]).matcher)"] if args.checkout else []),
                                capture_output=True, text=True, env=env).stdout.strip() if args.checkout else None
         if which is None:
             py = os.path.join(os.path.dirname(doctor[0]), "python")
-            which = subprocess.run([py, "-c", "from ascend_doctor.knowledge import Scanner; print(Scanner([]).matcher)"],
+            which = subprocess.run([py, "-c", "from ascend_doctor.triage.match.scanner import Scanner; print(Scanner([]).matcher)"],
                                    capture_output=True, text=True, env=env).stdout.strip()
         print(f"rg -c -F -f strings.txt ({len(lits)} literal strings): {rg_time:6.2f} s  {mb / rg_time:7.1f} MB/s"
               f"  ({rg_lines} matching lines)")
@@ -221,7 +223,7 @@ def main() -> int:
             for name in ("re2", "python"):
                 e2 = dict(env, ASCEND_DOCTOR_MATCHER=name)
                 py = [sys.executable] if args.checkout else [os.path.join(os.path.dirname(doctor[0]), "python")]
-                got = subprocess.run(py + ["-c", "from ascend_doctor.knowledge import Scanner; "
+                got = subprocess.run(py + ["-c", "from ascend_doctor.triage.match.scanner import Scanner; "
                                            f"print(Scanner([], matchers=['{name}']).matcher)"],
                                      capture_output=True, text=True, env=env).stdout.strip()
                 if got != name:

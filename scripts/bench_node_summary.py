@@ -95,7 +95,7 @@ def warm_up(tmp):
 
 
 def summarise_nodes(tree, out):
-    from ascend_doctor.knowledge import load_knowledge_base
+    from ascend_doctor.kb.load import load_knowledge_base
     from ascend_doctor.triage import Triage, summary
 
     kb = load_knowledge_base()
@@ -150,7 +150,7 @@ def cluster(tmp, nodes, per, max_s, max_mb):
 
 
 def rg_strings(path):
-    from ascend_doctor.knowledge import load_knowledge_base
+    from ascend_doctor.kb.load import load_knowledge_base
     from ascend_doctor.triage.events import MARKERS
 
     lits = set(MARKERS)
@@ -169,7 +169,7 @@ class _NoExamples:
 
 def big_node(tmp, mb, dense, startup):
     import bench_triage
-    from ascend_doctor.knowledge import load_knowledge_base
+    from ascend_doctor.kb.load import load_knowledge_base
 
     node = os.path.join(tmp, "big", "node-big")
     plog = os.path.join(node, "process_log", "debug", "plog")

@@ -27,7 +27,7 @@ import time
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, REPO)
 
-from ascend_doctor.knowledge import load_knowledge_base  # noqa: E402
+from ascend_doctor.kb.load import load_knowledge_base  # noqa: E402
 from benchlib import scratch_dir  # noqa: E402
 
 NOISE = [

@@ -8,7 +8,7 @@ component/ascend-faultdiag/src/ascend_fd/configuration/kg-config.json, Apache-2.
 contain (`all_of`: a list of strings, or a list of alternatives, each a list) or its `regex`; ascend-fd matches a
 line by them (`FileParser.match_event`, component/ascend-faultdiag/src/ascend_fd/pkg/parse/knowledge_graph/parser/
 file_parser.py). triage attaches an id to a problem only where that rule holds on a matched line
-(knowledge.peer_ids). Generic error-code entries name the code as ascend-fd does: their `attr_regex` group
+(kb.peers.peer_ids). Generic error-code entries name the code as ascend-fd does: their `attr_regex` group
 (`complement`, `error_code`) is appended (`AISW_CANN_ERRCODE_Custom_EE1002`). An id with neither rule is
 `derived` (ascend-fd infers it from other faults).
 """

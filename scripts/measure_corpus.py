@@ -207,7 +207,7 @@ def summarise(rows: List[dict]) -> dict:
 
 def measure(split: str = "heldout") -> dict:
     from ascend_doctor.i18n import set_lang
-    from ascend_doctor.knowledge import load_knowledge_base
+    from ascend_doctor.kb.load import load_knowledge_base
 
     set_lang("en")
     kb = load_knowledge_base()

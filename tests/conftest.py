@@ -17,7 +17,7 @@ except ImportError:  # hypothesis is a test extra; tests that need it import it 
 
 from tests.helpers import FIXTURES, REFERENCE, REPO, fixture_path, run_cli, run_json  # noqa: F401,E402
 
-# The scanner's cache (knowledge.py) goes to one directory per test session, not the user's ~/.cache:
+# The scanner's cache (triage/match/cache.py) goes to one directory per test session, not the user's ~/.cache:
 # tests build many small knowledge bases, and a test must not depend on what an earlier run left there.
 if not os.environ.get("ASCEND_DOCTOR_CACHE_DIR"):
     import atexit

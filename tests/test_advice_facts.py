@@ -12,7 +12,7 @@ import pytest
 
 from ascend_doctor import advice_facts as af
 from ascend_doctor.data import data_path
-from ascend_doctor.knowledge import load_knowledge_base
+from ascend_doctor.kb.load import load_knowledge_base
 from tests.helpers.fixture_reports import all_reports, fix_lines
 
 KB_RAW = json.load(open(data_path("knowledge_base.json"), encoding="utf-8"))

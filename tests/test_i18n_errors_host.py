@@ -24,11 +24,11 @@ def zh():
 
 
 def _cli(capsys, argv, lang="zh"):
-    from ascend_doctor import knowledge
     from ascend_doctor.cli import main
+    from ascend_doctor.kb import load
 
     # the knowledge base is cached per process, and a user file that failed to load is not read again
-    knowledge._cache.clear()
+    load._cache.clear()
     try:
         code = main(argv + ["--lang", lang])
     except SystemExit as exc:  # argparse's errors (an argument's type= such as --baseline) exit from parse_args
@@ -220,23 +220,32 @@ def test_a_kb_entry_error_keeps_where_field_and_value(tmp_path, capsys, monkeypa
 
 
 def test_kb_error_count_and_string_variants_in_both_languages(zh):
-    from ascend_doctor.knowledge import KbError, _check_list, _check_str
+    """The loader words its schema's problems (kb_part.schema.json through schema.py) as one line each: where,
+    field, what was expected and what was found."""
+    from ascend_doctor.kb.load import KbError, parse_part
+
+    def first_errors(file, *changes):
+        entries = []
+        for change in changes:
+            entry = {"id": "X", "title": "t", "component": "cann", "log_sources": ["plog"], "severity": "fail",
+                     "cause": "A cause long enough to pass.", "fix": ["f"], "source": "a source of ten",
+                     "pattern": "p", "examples": ["p"], "near_misses": ["q"]}
+            entry.update(change)
+            entries.append({k: v for k, v in entry.items() if v is not None})
+        errs = parse_part({"schema": "ascend-doctor.kb-part/1", "signatures": entries}, file, {})[2]
+        return [re.sub(r"signatures\[\d+\]", "signatures[0]", e) for e in errs]
 
     assert str(KbError(["a.json：x", "b.json：y", "c.json：z"])) == "a.json：x（另有 2 处）"
-    errs = []
-    _check_str({"cause": "short"}, "cause", errs, "f.json：signatures[0] (X)", required=True, min_len=20)
-    _check_list({"fix": []}, "fix", errs, "f.json：signatures[0] (X)", required=True)
-    assert errs == ["f.json：signatures[0] (X).cause：应为至少 20 个字符的字符串，实际为 'short'",
-                    "f.json：signatures[0] (X).fix：应为非空的列表，其元素为非空字符串"]
+    assert first_errors("f.json", {"cause": "short"}, {"fix": []}) == [
+        "f.json：signatures[0] (X).cause：应为至少 20 个字符的字符串，实际为 'short'",
+        "f.json：signatures[0] (X).fix：应为非空的列表，其元素为非空字符串"]
     i18n.set_lang("en")
     assert str(KbError(["x", "y", "z"])) == "x (and 2 more)"
-    errs = []
-    _check_str({"cause": "short"}, "cause", errs, "w", required=True, min_len=20)
-    _check_str({}, "title", errs, "w", required=True)
-    _check_list({"fix": []}, "fix", errs, "w", required=True)
-    _check_list({"also": [""]}, "also", errs, "w")
-    assert errs == ["w.cause: expected a string of 20+ characters, got 'short'", "w.title: missing, expected a string",
-                    "w.fix: expected a non-empty list of non-empty strings", "w.also: expected a list of non-empty strings"]
+    assert first_errors("w", {"cause": "short"}, {"title": None}, {"fix": []}, {"also": [""]}) == [
+        "w: signatures[0] (X).cause: expected a string of 20+ characters, got 'short'",
+        "w: signatures[0] (X).title: missing, expected a string",
+        "w: signatures[0] (X).fix: expected a non-empty list of non-empty strings",
+        "w: signatures[0] (X).also: expected a list of non-empty strings"]
 
 
 # ---- --output ----

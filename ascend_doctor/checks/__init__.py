@@ -61,7 +61,7 @@ class CheckContext:
     def kb(self):
         """The knowledge base of pitfalls and log signatures (loaded on first use)."""
         if self._kb is None:
-            from ..knowledge import load_knowledge_base
+            from ..kb.load import load_knowledge_base
 
             self._kb = load_knowledge_base()
         return self._kb

@@ -148,7 +148,7 @@ def add_kb_option(parser) -> None:
 def load_kb(extra=()):
     """The knowledge base with the user's --kb files, read now: a bad entry is one line on stderr each, exit 2."""
     from ..data import DataError
-    from ..knowledge import KbError, load_knowledge_base
+    from ..kb.load import KbError, load_knowledge_base
 
     try:
         kb = load_knowledge_base(extra=list(extra or ()))

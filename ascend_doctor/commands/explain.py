@@ -78,7 +78,7 @@ def explain_pitfall(pitfall, kb, checks) -> dict:
 def resolve(query: str, kb) -> Tuple[str, object]:
     """(kind, thing) for an id: a check (its spec), a pitfall, else what the one index (`lookup.find`) says
     (an Entry); CliError with the closest names when nothing is called that."""
-    from ..lookup import find, known_names
+    from ..kb.lookup import find, known_names
 
     key = query.strip()
     checks = _checks()

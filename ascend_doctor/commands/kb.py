@@ -16,7 +16,7 @@ from typing import List, Optional
 from ..cli import COMMANDS
 from ..errors import CliError, EXIT_FINDINGS, EXIT_OK
 from ..i18n import _
-from ..knowledge import CLASS_WORDS, COMPONENT_WORDS, LOG_SOURCE_WORDS, SEVERITY_WORDS, field_word
+from ..kb.model import CLASS_WORDS, COMPONENT_WORDS, LOG_SOURCE_WORDS, SEVERITY_WORDS, field_word
 from ..render.layout import display_width, has_wide, hold_spans, join_values, release_spans, wrap
 from ..triage.result import shown_source
 from .common import add_kb_option, load_kb, write_output
@@ -158,7 +158,7 @@ def _emit(args, obj, lines: List[str]) -> None:
 # ---- actions ----
 
 def _show(kb, args) -> int:
-    from ..lookup import find
+    from ..kb.lookup import find
 
     key = args.id.strip()
     entry = find(key, kb)
@@ -263,7 +263,7 @@ def _read_lines(path: str):
 
 
 def _match(kb, args) -> int:
-    from ..knowledge import peer_ids  # an ascend-fd id only where its own rule holds on the line
+    from ..kb.peers import peer_ids  # an ascend-fd id only where its own rule holds on the line
 
     lines = _read_lines(args.file)
     out_lines, rows, any_hit = [], [], False

@@ -102,7 +102,7 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
-    from ..knowledge import load_knowledge_base
+    from ..kb.load import load_knowledge_base
     from ..probes import ProbeOptions, collect_facts
     from ..smoke.session import StageProgress, run_session
 

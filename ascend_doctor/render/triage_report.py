@@ -10,7 +10,7 @@ from typing import List
 
 from ..i18n import N_, _, lookup
 from .common import INFO_LABEL, severity_tag
-from ..knowledge import COMPONENT_WORDS, field_word
+from ..kb.model import COMPONENT_WORDS, field_word
 from ..triage.result import Problem, TriageResult, shown_source
 
 FORMATS = ("text", "json", "markdown", "html")

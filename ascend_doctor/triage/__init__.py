@@ -10,10 +10,26 @@ A pipeline, one module a step:
 - `events`: HCCL init and error lines of CANN process logs, folded per process;
 - `identity`: processes become devices (`<node> device-<id>`) with their ranks and groups;
 - `rules`: the decision order, one small function per verdict;
-- `result`: problems, occurrences, the root cause, and the JSON contract.
+- `result`: problems, occurrences, the root cause, and the JSON contract;
+- `match/`: the matching engine every signature of the knowledge base is scanned with.
+
+The names below are read from their modules on first use, so importing `ascend_doctor.triage.match` (the knowledge
+base does, on its first match) does not bring in the whole pipeline.
 """
 
-from .result import TRIAGE_SCHEMA, InputInfo, Occurrence, Problem, TriageResult
-from .scan import Triage, rank_of, triage_paths
+_FROM_RESULT = ("TRIAGE_SCHEMA", "InputInfo", "Occurrence", "Problem", "TriageResult")
+_FROM_SCAN = ("Triage", "rank_of", "triage_paths")
 
 __all__ = ["TRIAGE_SCHEMA", "InputInfo", "Occurrence", "Problem", "Triage", "TriageResult", "rank_of", "triage_paths"]
+
+
+def __getattr__(name: str):
+    if name in _FROM_RESULT:
+        from . import result as module
+    elif name in _FROM_SCAN:
+        from . import scan as module  # type: ignore[no-redef]
+    else:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(module, name)
+    globals()[name] = value
+    return value

@@ -51,20 +51,20 @@ _finders: Dict[tuple, object] = {}
 def _finder():
     """The knowledge base's own anchor finder (Hyperscan, an RE2 set, or prefix-trie regex passes: the first
     that loads, as ASCEND_DOCTOR_MATCHER asks), built once over the markers."""
-    from .. import knowledge
+    from .match import finders
 
-    order = tuple(knowledge.matcher_order())
+    order = tuple(finders.matcher_order())
     found = _finders.get(order)
     if found is None:
         lit_sigs = {m: {i} for i, m in enumerate(_MARKER_BYTES)}
         for name in order:
             try:
-                found = knowledge._FINDERS[name](lit_sigs)
+                found = finders._FINDERS[name](lit_sigs)
                 break
             except Exception:  # not installed here: the next one
                 continue
         else:
-            found = knowledge._FINDERS["python"](lit_sigs)
+            found = finders._FINDERS["python"](lit_sigs)
         _finders[order] = found
     return found
 

@@ -13,7 +13,7 @@ from ..records import dataclass, field
 from typing import Any, Dict, Iterable, List, Optional, Tuple
 
 from ..i18n import N_, get_lang, lookup
-from ..knowledge import Signature
+from ..kb.model import Signature
 
 TRIAGE_SCHEMA = "ascend-doctor.triage/1"
 SEVERITY_ORDER = {"fail": 0, "warn": 1, "info": 2}
@@ -27,7 +27,7 @@ _INTERNAL = re.compile(r"\s*\(telling strings?\)|\btelling strings?[,;]\s*|,?\s*
 
 
 def shown_source(sig: Signature) -> str:
-    """Where the entry comes from, as a user can follow it (knowledge.public_source); in Chinese without the
+    """Where the entry comes from, as a user can follow it (kb.model.public_source); in Chinese without the
     notes' internal words."""
     text = sig.public_source()
     return _INTERNAL.sub("", text).strip() if get_lang() == "zh" else text
@@ -88,7 +88,7 @@ class Problem:
     ranks: Dict[str, Occurrence] = field(default_factory=dict)  # rank/device -> its first occurrence
     resolved_by: Optional[Occurrence] = None
     caused_by: Optional[str] = None  # the id of a found problem whose signature leads to this one
-    # the ascend-fd ids whose own rule holds on a matched line (knowledge.peer_ids), checked on the first
+    # the ascend-fd ids whose own rule holds on a matched line (kb.peers.peer_ids), checked on the first
     # PEER_LINES lines (triage/scan.py): the signature's ids are what it can recognise, these what the log shows;
     # each with the matched line it was first seen on (0-based), so that scans read apart fold as one (_fold_peers)
     peers: Dict[str, int] = field(default_factory=dict)

@@ -23,7 +23,9 @@ import zlib
 from typing import TYPE_CHECKING, BinaryIO, Callable, Dict, Iterable, List, Optional, Tuple
 
 from ..i18n import _
-from ..knowledge import KnowledgeBase, Signature, fd_names_code, load_knowledge_base, peer_ids
+from ..kb.load import load_knowledge_base
+from ..kb.model import KnowledgeBase, Signature
+from ..kb.peers import fd_names_code, peer_ids
 from . import layout
 from .result import (NOT_A_LOG, InputInfo, Occurrence, Problem, TriageResult, attach_root_cause, later,
                      order_key as _order_key, order_problems)
@@ -82,7 +84,7 @@ class Triage:
         self._error_idx = len(sigs)  # the error-line pattern rides in the scanner too
         sigs.append(Signature(id="~error-line", pattern=ERROR_LINE, regex=True, component="os", severity="info",
                               cause="", fix=[]))
-        from ..knowledge import Scanner
+        from .match.scanner import Scanner
 
         self.scanner = Scanner(sigs)
         self.sigs = sigs
@@ -537,7 +539,7 @@ class Triage:
 
     @staticmethod
     def _peers(p: Problem, line: bytes) -> None:
-        """The ascend-fd ids this matched line supports (knowledge.peer_ids), on a problem's first PEER_LINES lines."""
+        """The ascend-fd ids this matched line supports (kb.peers.peer_ids), on a problem's first PEER_LINES lines."""
         p.peer_lines += 1
         todo = [f for f in p.signature.ascend_fd if f not in p.peers or fd_names_code(f)]
         if not todo:  # every id seen, none names a code that could differ on a later line

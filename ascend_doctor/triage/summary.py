@@ -22,7 +22,7 @@ from typing import Any, Dict, List, Optional, Tuple
 
 from .. import __version__
 from ..i18n import N_, _
-from ..knowledge import KnowledgeBase, Signature
+from ..kb.model import KnowledgeBase, Signature
 from ..records import fields
 from .lines import blake2b
 from .result import InputInfo, Occurrence, Problem

@@ -5,7 +5,7 @@ import json
 import pytest
 
 from ascend_doctor.checks import all_checks
-from ascend_doctor.knowledge import load_knowledge_base
+from ascend_doctor.kb.load import load_knowledge_base
 from tests.helpers import run_cli, run_json
 
 CHECK_IDS = [c.id for c in all_checks()]
@@ -115,7 +115,7 @@ def test_hccl_variable_gives_meaning_default_and_range():
 def test_every_id_triage_prints_is_explained():
     """Signature ids, the ascend-fd ids they carry (and the generic ones with a code appended), root-cause verdicts."""
     from ascend_doctor.commands.explain import resolve
-    from ascend_doctor.lookup import GENERIC_FD
+    from ascend_doctor.kb.lookup import GENERIC_FD
     from ascend_doctor.triage.rootcause import FIX
 
     kb = load_knowledge_base()

@@ -20,12 +20,11 @@ def _fits(line: str, width: int = 80) -> bool:
     words = hold_spans(line).split()
     return len(words) <= 2 and any(_width(w) > width - 12 for w in words)
 from ascend_doctor.data import data_path
-from ascend_doctor.knowledge import (
-    KbError, Scanner, load_knowledge_base, part_files,
-)
+from ascend_doctor.kb.load import KbError, load_knowledge_base, part_files
+from ascend_doctor.triage.match.scanner import Scanner
 
 from tests.helpers import REFERENCE, run_cli
-from tests.test_knowledge import MATCHERS, _check_value
+from tests.kb.test_model import MATCHERS, _check_value
 
 PART_SCHEMA = json.load(open(data_path("kb_part.schema.json"), encoding="utf-8"))
 
@@ -537,7 +536,7 @@ def test_sources_shown_to_users_never_cite_files_they_do_not_have():
 def test_shipped_parts_read_fast_as_checked(path):
     """A shipped part is read without the per-field checks (parse_part(trusted=True)): it must give exactly what
     the checks give, and pass them."""
-    from ascend_doctor.knowledge import parse_part
+    from ascend_doctor.kb.load import parse_part
 
     raw = json.load(open(path, encoding="utf-8"))
     pitfalls = load_knowledge_base(parts=[]).pitfalls
@@ -551,7 +550,7 @@ def test_shipped_parts_read_fast_as_checked(path):
 
 
 def test_a_part_the_fast_read_cannot_take_gets_the_checks(tmp_path):
-    from ascend_doctor.knowledge import parse_part
+    from ascend_doctor.kb.load import parse_part
 
     raw = {"schema": "ascend-doctor.kb-part/1", "signatures": [{"id": "X_ONE", "title": "t"}]}
     sigs, _, errs = parse_part(raw, "x.json", {}, trusted=True)

@@ -440,7 +440,7 @@ def test_fuzz_log_lines(text):
         msg = parse_line(line)
         assert msg is None or "event" in msg
     # triage: the knowledge base's signatures over the same lines, and the whole-file scanner
-    from ascend_doctor.knowledge import load_knowledge_base
+    from ascend_doctor.kb.load import load_knowledge_base
     from ascend_doctor.triage import triage_paths
 
     global _KB

@@ -13,7 +13,8 @@ import os
 import pytest
 
 from ascend_doctor.facts import Facts, NpuDevice
-from ascend_doctor.knowledge import load_knowledge_base, parse_knowledge_base
+from ascend_doctor.kb.load import load_knowledge_base
+from ascend_doctor.kb.model import KnowledgeBase, Pitfall, Signature
 from ascend_doctor.smoke import classify, device, distributed, runner
 from tests.helpers import FIXTURES, run_cli, run_json
 
@@ -27,10 +28,11 @@ def _fixture(name):
 
 
 # Signatures copied from shared/reference/error_signatures.md (patterns, fix in short).
-KB = parse_knowledge_base({
-    "schema": "ascend-doctor.kb/1",
-    "pitfalls": {pid: {"title": p.title, "advice": p.advice} for pid, p in load_knowledge_base().pitfalls.items()},
-    "signatures": [
+# Built as records: a knowledge_base.json read by the loader is checked against its schema (60+ signatures, each with
+# examples and near misses), which these three are not.
+KB = KnowledgeBase(
+    {pid: Pitfall(pid, p.title, p.advice) for pid, p in load_knowledge_base().pitfalls.items()},
+    [Signature(**s) for s in [
         {"id": "CANN_ENV_LIB_NOT_FOUND", "regex": True, "component": "cann", "severity": "fail", "pitfall": "P08",
          "pattern": r"(libascendcl|libge_runner|libhccl|libgraph)\.so[.\d]*: cannot open shared object file",
          "cause": "The CANN libraries are not on LD_LIBRARY_PATH in this process. set_env.sh was not sourced.",
@@ -41,8 +43,8 @@ KB = parse_knowledge_base({
          "fix": ["start exactly MS_WORKER_NUM workers with the same MS_SCHED_HOST/MS_SCHED_PORT"]},
         {"id": "MS_COMPILE_INFO_BENIGN", "regex": False, "component": "mindspore", "severity": "info",
          "pattern": "Start compiling and it will take a while", "cause": "normal", "fix": []},
-    ],
-})
+    ]],
+)
 
 
 # -- device choice ----------------------------------------------------------

@@ -86,7 +86,7 @@ def test_clean_excerpts_give_no_failure(heldout, measure):
 
 def test_field_case_signatures_are_not_borrowing_peer_ids(measure):
     """The new signatures carry no ascend-fd id: none of the fd rules holds on all their example lines."""
-    from ascend_doctor.knowledge import load_knowledge_base
+    from ascend_doctor.kb.load import load_knowledge_base
 
     kb = load_knowledge_base()
     mine = [s for s in kb.signatures if os.path.basename(s.origin or "") == "field_cases.json"]

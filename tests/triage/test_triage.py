@@ -297,7 +297,7 @@ def test_problems_cite_sources_a_user_can_open(tmp_path):
 
 
 def test_leads_to_puts_the_cause_first_and_says_caused_by(tmp_path, monkeypatch):
-    from ascend_doctor.knowledge import load_knowledge_base
+    from ascend_doctor.kb.load import load_knowledge_base
 
     kb = load_knowledge_base()
     oom, ei = kb.signature("TORCH_NPU_OOM"), kb.signature("HCCL_EI0006_SOCKET_TIMEOUT")

@@ -38,7 +38,7 @@ class Entry:
 
 
 def acl_codes() -> dict:
-    from .data import load_data_file
+    from ..data import load_data_file
 
     return load_data_file("acl_return_codes.json")
 
@@ -96,14 +96,14 @@ def code_entry(kb, code: str) -> Optional[Entry]:
 
 
 def hccl_variable(name: str) -> Optional[dict]:
-    from .hccl_env import variables_by_name
+    from ..hccl_env import variables_by_name
 
     return variables_by_name().get(name.upper())
 
 
 def root_cause_fix(kind: str) -> Optional[List[str]]:
     """The fix steps of a root-cause verdict of `triage`, in the current language."""
-    from .triage.rootcause import FIX, fix_steps
+    from ..triage.rootcause import FIX, fix_steps
 
     return fix_steps(kind) if kind in FIX else None
 
@@ -144,7 +144,7 @@ def find(query: str, kb) -> Optional[Entry]:
 
 def known_names(kb) -> List[str]:
     """Every name `find` answers for by name (for 'did you mean')."""
-    from .hccl_env import variables_by_name
-    from .triage.rootcause import FIX
+    from ..hccl_env import variables_by_name
+    from ..triage.rootcause import FIX
 
     return list(kb.pitfalls) + [s.id for s in kb.signatures] + list(variables_by_name()) + list(FIX)

@@ -7,8 +7,11 @@ import re
 
 import pytest
 
-from ascend_doctor import knowledge
-from ascend_doctor.knowledge import Scanner, hs_expression, load_knowledge_base
+from ascend_doctor.kb.load import load_knowledge_base
+from ascend_doctor.kb.model import Signature
+from ascend_doctor.triage.match import cache, finders
+from ascend_doctor.triage.match.scanner import Scanner
+from ascend_doctor.triage.match.translate import hs_expression
 
 hyperscan = pytest.importorskip("hyperscan")
 
@@ -92,8 +95,8 @@ def _scan(scanner, buf):
 
 
 def test_the_cache_gives_the_same_scanner_and_a_damaged_file_is_rebuilt(tmp_path, monkeypatch):
-    monkeypatch.setenv(knowledge.CACHE_ENV_DIR, str(tmp_path))
-    monkeypatch.delenv(knowledge.CACHE_ENV_OFF, raising=False)
+    monkeypatch.setenv(cache.CACHE_ENV_DIR, str(tmp_path))
+    monkeypatch.delenv(cache.CACHE_ENV_OFF, raising=False)
     sigs = load_knowledge_base().signatures
     buf = b"\n".join(x.encode("utf-8") for s in sigs for x in s.examples + s.near_misses) + b"\n"
     first = Scanner(sigs, matchers=["hyperscan"])
@@ -114,19 +117,19 @@ def test_the_cache_gives_the_same_scanner_and_a_damaged_file_is_rebuilt(tmp_path
 
 def test_no_cache_when_asked_or_when_the_directory_cannot_be_written(tmp_path, monkeypatch):
     sigs = load_knowledge_base().signatures
-    monkeypatch.setenv(knowledge.CACHE_ENV_DIR, str(tmp_path / "c"))
-    monkeypatch.setenv(knowledge.CACHE_ENV_OFF, "1")
+    monkeypatch.setenv(cache.CACHE_ENV_DIR, str(tmp_path / "c"))
+    monkeypatch.setenv(cache.CACHE_ENV_OFF, "1")
     Scanner(sigs, matchers=["python"])
     assert not (tmp_path / "c").exists()
-    monkeypatch.delenv(knowledge.CACHE_ENV_OFF)
+    monkeypatch.delenv(cache.CACHE_ENV_OFF)
     (tmp_path / "file").write_text("not a directory")
-    monkeypatch.setenv(knowledge.CACHE_ENV_DIR, str(tmp_path / "file" / "sub"))
+    monkeypatch.setenv(cache.CACHE_ENV_DIR, str(tmp_path / "file" / "sub"))
     assert Scanner(sigs, matchers=["python"]).matcher == "python"  # runs without the cache
 
 
 def test_an_expression_hyperscan_refuses_falls_back_to_its_literals(monkeypatch):
-    monkeypatch.setenv(knowledge.CACHE_ENV_OFF, "1")
-    sigs = [knowledge.Signature(id=f"T{n}", pattern=p, regex=True, component="cann", severity="fail", cause="c", fix=[])
+    monkeypatch.setenv(cache.CACHE_ENV_OFF, "1")
+    sigs = [Signature(id=f"T{n}", pattern=p, regex=True, component="cann", severity="fail", cause="c", fix=[])
             for n, p in enumerate([r"^$never_xyzzy", r"hcclFoo\d+ failed", r"(?<!not )bad thing"])]
     scanner = Scanner(sigs, matchers=["hyperscan"])
     assert scanner.matcher == "hyperscan" and scanner.exact == {1}
@@ -165,28 +168,28 @@ def test_a_hyperscan_that_scans_bytes_only_gives_the_same_answers(monkeypatch):
                 raise TypeError("a bytes-like object is required")
             return real.scan(data, *a, **kw)
 
-    monkeypatch.setattr(knowledge, "_HS_TAKES_VIEWS", [True])
+    monkeypatch.setattr(finders, "_HS_TAKES_VIEWS", [True])
     scanner.finder.db = BytesOnly()
     got = [(ls, le, sorted(h)) for ls, le, h in scanner.scan(line, 0, len(line))]
-    assert got == want and knowledge._HS_TAKES_VIEWS == [False]
+    assert got == want and finders._HS_TAKES_VIEWS == [False]
 
 
 def test_a_regex_signature_with_all_of_alternatives_answers_as_python_on_every_finder():
     """A signature with a regex and all_of alternatives of several literals (hs_sure): a Hyperscan hit on its regex
     is a match, a line where only an all_of anchor fired is checked for the alternatives alone. Every finder and
     Signature.search must agree line by line."""
-    sig = knowledge.Signature(
+    sig = Signature(
         id="X_MIXED", pattern=r"listen on ip\[\S+\] and port\[\d+\] failed", regex=True, component="hccl",
         severity="fail", cause="c", fix=["f"], all_of=[["bind error", "port in use"], ["EADDRINUSE", "errno 98"]])
-    other = knowledge.Signature(id="X_OTHER", pattern="port in use", regex=False, component="hccl",
-                                severity="warn", cause="c", fix=["f"])
+    other = Signature(id="X_OTHER", pattern="port in use", regex=False, component="hccl",
+                      severity="warn", cause="c", fix=["f"])
     lines = ["listen on ip[10.0.0.1] and port[60000] failed", "listen on ip[] and port[60000] failed",
              "bind error: port in use", "bind error only", "port in use only", "EADDRINUSE (errno 98)",
              "errno 98 EADDRINUSE", "EADDRINUSE alone", "listen on ip[x] and port[1] failed; bind error, port in use",
              "noise"]
     buf = ("\n".join(lines) + "\n").encode("utf-8")
     want = [[i for i, s in enumerate((sig, other)) if s.search(line)] for line in lines]
-    for name in knowledge.MATCHERS:
+    for name in finders.MATCHERS:
         scanner = Scanner([sig, other], matchers=[name])
         if scanner.matcher != name:
             continue
@@ -198,3 +201,22 @@ def test_a_regex_signature_with_all_of_alternatives_answers_as_python_on_every_f
         got = dict(_scan(scanner, buf))
         assert [sorted(got.get(ls, [])) for ls in starts] == want, name
         assert [scanner.match_line(line.encode("utf-8")) for line in lines] == want, name
+
+
+def test_the_matching_engine_comes_without_the_triage_pipeline():
+    """kb match, explain and the smoke classifier match lines through triage/match/: importing it must not bring in
+    triage's reader and root-cause rules (triage/__init__ reads its names from their modules on first use)."""
+    import json
+    import subprocess
+    import sys
+
+    from tests.helpers import REPO
+
+    code = ("import json, sys; from ascend_doctor.kb.load import load_knowledge_base; kb = load_knowledge_base(); "
+            "kb.match_line('EZ9999: Inner Error!'); kb.scanner(); "
+            "print(json.dumps(sorted(m for m in sys.modules if m.startswith('ascend_doctor.triage'))))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO,
+                         env=dict(os.environ, PYTHONPATH=REPO), check=True).stdout
+    loaded = json.loads(out)
+    assert "ascend_doctor.triage.match.scanner" in loaded
+    assert not [m for m in loaded if not m.startswith("ascend_doctor.triage.match") and m != "ascend_doctor.triage"]

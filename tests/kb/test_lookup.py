@@ -1,9 +1,9 @@
-"""ascend_doctor/lookup.py: the one index behind explain, kb show and the ids triage prints."""
+"""ascend_doctor/kb/lookup.py: the one index behind explain, kb show and the ids triage prints."""
 
 import pytest
 
-from ascend_doctor import lookup
-from ascend_doctor.knowledge import load_knowledge_base
+from ascend_doctor.kb import lookup
+from ascend_doctor.kb.load import load_knowledge_base
 
 
 @pytest.fixture(scope="module")

@@ -1,4 +1,4 @@
-"""knowledge.py: an ascend-fd id only where the peer's own rule holds (issue 21, item 2).
+"""kb/peers.py: an ascend-fd id only where the peer's own rule holds (issue 21, item 2).
 
 data/ascend_fd_rules.json holds each ascend-fd id's line rule (its all_of strings or regex, from the peer's
 kg-config.json, or from its source for the hccn_tool parsers); scripts/build_fd_rules.py writes it.
@@ -9,7 +9,8 @@ import os
 
 import pytest
 
-from ascend_doctor.knowledge import fd_rule_holds, fd_rules, load_knowledge_base, peer_ids
+from ascend_doctor.kb.load import load_knowledge_base
+from ascend_doctor.kb.peers import fd_rule_holds, fd_rules, peer_ids
 from ascend_doctor.triage import Triage
 from tests.helpers import REPO
 

@@ -7,7 +7,7 @@ import re
 import pytest
 
 from ascend_doctor.data import DataError, data_path
-from ascend_doctor.knowledge import load_knowledge_base, parse_knowledge_base
+from ascend_doctor.kb.load import load_knowledge_base, parse_knowledge_base
 from ascend_doctor.schema import schema_errors
 
 from tests.helpers import REFERENCE, REPO
@@ -85,7 +85,7 @@ def test_signature_matches_its_examples_and_not_its_near_misses(sid):
 
 
 def test_every_signature_of_ours_has_scanner_anchors():
-    from ascend_doctor.knowledge import Scanner
+    from ascend_doctor.triage.match.scanner import Scanner
 
     assert Scanner(load_knowledge_base(parts=[]).signatures).unanchored == []
 
@@ -94,9 +94,9 @@ MATCHERS = ["python", "re2", "hyperscan"]
 
 
 def _scanner(matcher, sigs):
-    import ascend_doctor.knowledge as knowledge
+    from ascend_doctor.triage.match.scanner import Scanner
 
-    scanner = knowledge.Scanner(sigs, matchers=[matcher])
+    scanner = Scanner(sigs, matchers=[matcher])
     if scanner.matcher != matcher:
         pytest.skip(f"the {matcher} accelerator is not installed here")
     return scanner
@@ -104,9 +104,9 @@ def _scanner(matcher, sigs):
 
 @pytest.mark.parametrize("matcher", MATCHERS)
 def test_scanner_finds_examples_inside_a_block_of_noise(matcher, monkeypatch):
-    import ascend_doctor.knowledge as knowledge
+    from ascend_doctor.triage.match import finders
 
-    monkeypatch.setattr(knowledge._Re2Finder, "BLOCK", 4096)  # many blocks, hits near their edges
+    monkeypatch.setattr(finders._Re2Finder, "BLOCK", 4096)  # many blocks, hits near their edges
     scanner = _scanner(matcher, KB.signatures)
     noise = b"[INFO] ME(1,1,python):2024-07-12 step 1 done, loss is 2.31\n" * 500
     near = "\n".join(nm for s in KB.signatures for nm in s.near_misses).encode("utf-8") + b"\n"
@@ -211,7 +211,7 @@ def test_a_bad_part_fails_at_every_use_not_only_the_first(tmp_path):
     """The lazy loader must not be dropped by a failed load: the second use raised nothing and matched nothing."""
     import pytest
 
-    from ascend_doctor.knowledge import KbError, load_knowledge_base
+    from ascend_doctor.kb.load import KbError, load_knowledge_base
 
     bad = tmp_path / "bad.json"
     bad.write_text('{"schema": "ascend-doctor.kb-part/1", "signatures": [{"id": 5}]}')
@@ -249,7 +249,7 @@ def test_every_signature_has_a_step_of_its_own():
 
 
 def test_lpm_events_are_handled_per_code_never_a_drain_for_all():
-    from ascend_doctor.knowledge import load_knowledge_base
+    from ascend_doctor.kb.load import load_knowledge_base
 
     sig = next(s for s in load_knowledge_base().signatures if s.id == "NPU_LPM_FAULT")
     text = "\n".join(sig.fix)

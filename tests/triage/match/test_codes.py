@@ -1,4 +1,4 @@
-"""knowledge.py: a bare code counts only in an error context (issue 21, item 1).
+"""triage/match/codes.py: a bare code counts only in an error context (issue 21, item 1).
 
 The INFO lines are the logs' own forms (CANN plog, HCCL, MindSpore, torch_npu glog, msrun/mindformers progress) with
 the process id, thread id, step, size or id set to a number that is also an ACL/runtime code (PIDs go to 4 million,
@@ -8,7 +8,9 @@ so 507010 is an ordinary pid). None of them may name a fault, in `kb match` (Kno
 
 import pytest
 
-from ascend_doctor.knowledge import Scanner, code_in_context, load_knowledge_base, split_codes
+from ascend_doctor.kb.load import load_knowledge_base
+from ascend_doctor.triage.match.codes import code_in_context, split_codes
+from ascend_doctor.triage.match.scanner import Scanner
 from ascend_doctor.triage import Triage
 
 KB = load_knowledge_base()

@@ -1,0 +1,317 @@
+"""Pitfalls, signatures and the KnowledgeBase that holds them (loading: `kb/load.py`).
+
+A signature matches a line by a regex (`pattern`, `also`) or by `all_of`: alternatives,
+each a list of literals that must all be in the line. Matching a line is
+`KnowledgeBase.match_line(str)`; scanning gigabytes is `KnowledgeBase.scanner()`, the matching
+engine of `triage/match/` (imported on first use: `check` reads only the pitfalls).
+"""
+
+from __future__ import annotations
+
+import re
+from ..records import dataclass, field
+from typing import Callable, Dict, Iterable, List, Optional, Set, Tuple
+
+from ..i18n import N_, _
+
+
+KB_SCHEMA = "ascend-doctor.kb/1"
+
+# A signature's component, class, severity and log sources take the values data/kb_part.schema.json lists (the
+# loader checks a user's file against it). Log sources, where a signature's line is read (issue 13): framework
+# stdout, CANN host/device logs, NPU device OS, NPU driver logs on the host, NPU black box, host OS, iBMC/NodeD
+# dumps, MindX, switch, AMCT.
+
+# A signature's class and the logs it is read from, as words in the reader's language (the JSON keeps the
+# English value). Each msgid carries its field ("kb class|root"): the same English word means other things
+# elsewhere ("root" user, "train" the verb).
+SEVERITY_WORDS = {"fail": N_("fail"), "warn": N_("warn"), "info": N_("info")}
+COMPONENT_WORDS = {
+    "cann": N_("kb component|cann"), "mindspore": N_("kb component|mindspore"), "driver": N_("kb component|driver"),
+    "npu": N_("kb component|npu"), "hccl": N_("kb component|hccl"), "os": N_("kb component|os"),
+    "network": N_("kb component|network"), "server": N_("kb component|server"), "pytorch": N_("kb component|pytorch"),
+    "python": N_("kb component|python"), "mindx": N_("kb component|mindx"), "cuda": N_("kb component|cuda"),
+    "atc": N_("kb component|atc"),
+}
+CLASS_WORDS = {"root": N_("kb class|root"), "wrapper": N_("kb class|wrapper"), "benign": N_("kb class|benign")}
+LOG_SOURCE_WORDS = {
+    "train": N_("log source|train"), "plog": N_("log source|plog"), "device": N_("log source|device"),
+    "npu_os": N_("log source|npu_os"), "npu_host": N_("log source|npu_host"),
+    "npu_history": N_("log source|npu_history"), "os": N_("log source|os"), "bmc": N_("log source|bmc"),
+    "mindx": N_("log source|mindx"), "switch": N_("log source|switch"), "amct": N_("log source|amct"),
+}
+
+
+def field_word(table: dict, value: str) -> str:
+    """`value` of a field with a word table, in the run's language; the value itself where no word is
+    catalogued (English, or a value the table does not know)."""
+    msgid = table.get(value)
+    shown = _(msgid) if msgid else value
+    return value if shown == msgid else shown
+
+
+# The knowledge base's `source` also cites where an entry was written up in the project's research notes
+# (reference/error_signatures.md, shared/reference/*.md), files users do not have; those citations are left
+# out of what is shown, and the reference tool's knowledge base is named by its public repository.
+_NOTES_PREFIX = re.compile(r"^reference/error_signatures\.md(?:\s+[A-Z0-9_]+)?:\s*")
+_NOTES_CITE = re.compile(r"(?:shared/)?reference/[A-Za-z_]+\.md")
+ASCEND_FD_KB = "ascend-fd knowledge base (github.com/Ascend/mind-cluster, " \
+               "component/ascend-faultdiag/src/ascend_fd/configuration/kg-config.json)"
+
+
+def public_source(source: str, sig_id: str = "") -> str:
+    """A signature's `source` as a user can follow it: the research-notes citations dropped, the rest kept."""
+    src = _NOTES_PREFIX.sub("", source or "").strip()
+    parts = [p.strip() for p in re.split(r";\s+", src) if p.strip() and not _NOTES_CITE.search(p)]
+    text = "; ".join(parts).replace("ascend-fd kg-config.json", ASCEND_FD_KB, 1)
+    return text or (f"ascend-doctor kb show {sig_id}" if sig_id else "")
+
+
+def _current_lang() -> str:
+    from ..i18n import get_lang
+
+    return get_lang()
+
+
+@dataclass
+class Pitfall:
+    id: str
+    title: str
+    advice: str
+    source: str = ""
+    title_zh: str = ""
+    advice_zh: str = ""
+
+    def text(self, lang: Optional[str] = None) -> Tuple[str, str]:
+        """(title, advice) in `lang` (default: the language of this run, i18n.get_lang()); "zh" falls back to
+        English field by field where not written."""
+        if (lang or _current_lang()) == "zh":
+            return self.title_zh or self.title, self.advice_zh or self.advice
+        return self.title, self.advice
+
+
+@dataclass
+class Signature:
+    id: str
+    pattern: str  # "" for an all_of signature
+    regex: bool
+    component: str
+    severity: str  # fail | warn | info
+    cause: str
+    fix: List[str]
+    pitfall: Optional[str] = None
+    source: str = ""
+    examples: List[str] = field(default_factory=list)
+    near_misses: List[str] = field(default_factory=list)
+    _compiled: Optional[re.Pattern] = None
+    # --- added by triage (all optional in the data) ---
+    title: str = ""
+    kind: str = "root"  # root: names a cause; wrapper: generic envelope; benign: looks bad, is not
+    also: List[str] = field(default_factory=list)  # more patterns meaning the same thing
+    exclude: List[str] = field(default_factory=list)  # a line matching one of these is not a hit
+    resolved_by: List[str] = field(default_factory=list)  # a later line matching one of these clears it
+    anchors: List[str] = field(default_factory=list)  # hand-given prefilter literals (when derived ones are too short)
+    notes: str = ""
+    _compiled_excl: Optional[List[re.Pattern]] = None
+    # --- added by the knowledge-base parts (issue 13; all optional in data/knowledge_base.json) ---
+    all_of: List[List[str]] = field(default_factory=list)  # alternatives; all literals of one in one line
+    ascend_fd: List[str] = field(default_factory=list)  # ids of ascend-fd's kg-config.json this recognises
+    title_zh: str = ""
+    cause_zh: str = ""
+    fix_zh: List[str] = field(default_factory=list)
+    log_sources: List[str] = field(default_factory=list)
+    leads_to: List[str] = field(default_factory=list)  # ascend-fd ids this fault causes
+    derived: bool = False  # no telling line: known only as the effect of another fault
+    example_origin: str = ""
+    origin: str = ""  # the file it was read from
+
+    # ---- str matching (smoke classifier, report, `kb match`) ----
+    def patterns(self) -> List[str]:
+        """The regexes of a pattern signature ([] for an all_of-only or derived signature)."""
+        if not self.pattern or self.derived:
+            return []
+        main = self.pattern if self.regex else re.escape(self.pattern)
+        return [main] + list(self.also)
+
+    def split_codes(self) -> Tuple[List[str], List[str], List[List[str]], List[List[str]]]:
+        """(phrase patterns, bare-code patterns, phrase all_of alternatives, bare-code alternatives): see
+        "Codes count only in an error context" below. Cached."""
+        got = self.__dict__.get("_split")
+        if got is None:
+            from ..triage.match.codes import split_codes
+
+            got = self.__dict__["_split"] = split_codes(self.patterns(), self.all_of)
+        return got
+
+    def has_bare_codes(self) -> bool:
+        _p, codes, _a, code_alts = self.split_codes()
+        return bool(codes or code_alts)
+
+    def search(self, line: str) -> bool:
+        """A regex signature matches by its patterns, an all_of one by its alternatives; one of ours
+        given all_of alternatives by a part (`existing_all_of`) by either. A bare code (`\\b507010\\b`,
+        an all_of alternative that is only a code) counts only in an error context (code_in_context)."""
+        if self.derived:
+            return False
+        if self._compiled_excl is None:
+            pats, codes, alts, code_alts = self.split_codes()
+            self._compiled = re.compile("|".join(f"(?:{p})" for p in pats)) if pats else None
+            self._compiled_codes = re.compile("|".join(f"(?:{p})" for p in codes)) if codes else None
+            self._phrase_alts, self._code_alts = alts, code_alts
+            self._compiled_excl = [re.compile(p) for p in self.exclude]
+        hit = (self._compiled is not None and self._compiled.search(line) is not None) or \
+            any(all(lit in line for lit in alt) for alt in self._phrase_alts)
+        if not hit and (self._compiled_codes is not None or self._code_alts):
+            from ..triage.match.codes import _STR_CONTEXT, _codes_hit
+
+            hit = _codes_hit(line, self._compiled_codes, self._code_alts, _STR_CONTEXT)
+        return hit and not any(x.search(line) for x in self._compiled_excl)
+
+    def bytes_matcher(self):
+        """A function line(bytes) -> bool with the same answers as `search` (the scanner's last word)."""
+        from ..triage.match.codes import _BYTES_CONTEXT, _codes_hit
+
+        excl = [re.compile(x.encode("utf-8")) for x in self.exclude]
+        if self.derived:
+            return lambda line: False
+        pats, codes, phrase_alts, code_alts = self.split_codes()
+        alts = [tuple(lit.encode("utf-8") for lit in alt) for alt in phrase_alts]
+        if codes or code_alts:
+            prx = re.compile(("|".join(f"(?:{p})" for p in pats)).encode("utf-8")) if pats else None
+            crx = re.compile(("|".join(f"(?:{p})" for p in codes)).encode("utf-8")) if codes else None
+            calts = [[lit.encode("utf-8") for lit in alt] for alt in code_alts]
+            return lambda line: (((prx is not None and prx.search(line) is not None)
+                                  or any(all(lit in line for lit in alt) for alt in alts)
+                                  or _codes_hit(line, crx, calts, _BYTES_CONTEXT))
+                                 and not any(x.search(line) for x in excl))
+        if not pats:
+            if len(alts) == 1 and not excl:
+                only = alts[0]
+                return lambda line: all(lit in line for lit in only)
+            return lambda line: (any(all(lit in line for lit in alt) for alt in alts)
+                                 and not any(x.search(line) for x in excl))
+        rx = re.compile(("|".join(f"(?:{p})" for p in pats)).encode("utf-8"))
+        if not excl and not alts:
+            return lambda line: rx.search(line) is not None
+        return lambda line: ((rx.search(line) is not None or any(all(lit in line for lit in alt) for alt in alts))
+                             and not any(x.search(line) for x in excl))
+
+    # ---- scanner literals ----
+    def scan_literals(self, shared: Optional[Dict[str, int]] = None) -> Optional[List[bytes]]:
+        """Byte strings, one of which is in every line this signature matches (None: no usable literal).
+
+        An all_of alternative gives its most selective literal (all of them must be in the line,
+        so any one of them will do as the anchor): the rarest by literal_cost, weighed by how many
+        alternatives of the knowledge base share it (`shared`: literal -> count; "Sensor Type=0xc0;"
+        is in dozens of BMC events, each hit would make all of them candidates; their event ids
+        are in one each).
+        A derived signature matches no line: [].
+        """
+        if self.derived:
+            return []
+        from ..triage.match.literals import required_literals
+
+        out: Set[bytes] = self.all_of_anchors(shared)
+        if self.anchors:  # given by hand in the data (for the patterns)
+            return sorted(out | {a.encode("utf-8") for a in self.anchors})
+        for p in self.patterns():
+            lits = required_literals(p)
+            if not lits:
+                return None
+            out.update(lit.encode("utf-8") for lit in lits)
+        return sorted(out)
+
+    def all_of_anchors(self, shared: Optional[Dict[str, int]] = None) -> Set[bytes]:
+        """The most selective literal of each all_of alternative (see scan_literals)."""
+        from ..triage.match.literals import literal_cost
+
+        shared = shared or {}
+        return {min(alt, key=lambda lit: (literal_cost(lit) + 1) * max(1, shared.get(lit, 1))).encode("utf-8")
+                for alt in self.all_of}
+
+    # ---- where it comes from, as a user can follow it ----
+    def public_source(self) -> str:
+        return public_source(self.source, self.id)
+
+    # ---- the texts in a language ----
+    def text(self, lang: Optional[str] = None) -> Tuple[str, str, List[str]]:
+        """(title, cause, fix) in `lang` (default: the language of this run, i18n.get_lang()); "zh" falls back
+        to English field by field where not written."""
+        if (lang or _current_lang()) == "zh":
+            return (self.title_zh or self.title, self.cause_zh or self.cause, list(self.fix_zh or self.fix))
+        return self.title, self.cause, list(self.fix)
+
+
+class _GcPaused:
+    """The cyclic garbage collector paused while the knowledge base is parsed and its scanner built: tens of
+    thousands of fresh lists and dicts, no cycle among them, ~20 collections (~3 ms) for nothing."""
+
+    def __enter__(self):
+        import gc
+
+        self.gc, self.was = gc, gc.isenabled()
+        gc.disable()
+
+    def __exit__(self, *exc):
+        if self.was:
+            self.gc.enable()
+
+
+class KnowledgeBase:
+    """Pitfalls and signatures. The signatures of the part files are read on first use
+    (`check` only needs pitfalls and must not pay for a thousand signatures)."""
+
+    def __init__(self, pitfalls: Dict[str, Pitfall], signatures: Optional[List[Signature]] = None,
+                 loader: Optional[Callable[[], List[Signature]]] = None):
+        self.pitfalls = pitfalls
+        self._signatures = signatures
+        self._loader = loader
+        self._scanner: Optional["Scanner"] = None
+        self._by_id: Optional[Dict[str, Signature]] = None
+
+    @property
+    def signatures(self) -> List[Signature]:
+        if self._signatures is None:
+            # The loader is kept until it succeeds: a bad part raises KbError at every use, never an empty
+            # knowledge base the second time.
+            with _GcPaused():
+                self._signatures = self._loader() if self._loader else []
+            self._loader = None
+        return self._signatures
+
+    def pitfall(self, pid: str) -> Pitfall:
+        return self.pitfalls[pid]
+
+    def signature(self, sid: str) -> Signature:
+        if self._by_id is None:
+            self._by_id = {s.id: s for s in self.signatures}
+        return self._by_id[sid]
+
+    def by_ascend_fd(self, fd_id: str) -> List[Signature]:
+        return [s for s in self.signatures if fd_id in s.ascend_fd]
+
+    def match_line(self, line: str) -> List[Signature]:
+        """Every signature matching this line, in knowledge-base order (exact, no prefilter)."""
+        if len(self.signatures) < 200:
+            return [s for s in self.signatures if s.search(line)]
+        # a big KB: only the signatures whose anchors are in the line can match it
+        scanner = self.scanner()
+        raw = line.encode("utf-8", "surrogateescape")
+        cands = scanner.candidates(raw)
+        return [self.signatures[i] for i in sorted(cands) if self.signatures[i].search(line)]
+
+    def match_lines(self, lines: Iterable[str]) -> List[tuple]:
+        """[(signature, first matching line)] in order of first appearance, each signature once."""
+        seen: Dict[str, tuple] = {}
+        for line in lines:
+            for sig in self.match_line(line):
+                if sig.id not in seen:
+                    seen[sig.id] = (sig, line.rstrip("\n"))
+        return list(seen.values())
+
+    def scanner(self) -> "Scanner":
+        if self._scanner is None:
+            from ..triage.match.scanner import Scanner
+
+            self._scanner = Scanner(self.signatures)
+        return self._scanner

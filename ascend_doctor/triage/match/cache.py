@@ -1,0 +1,125 @@
+"""The scanner's cache: the plan and the compiled Hyperscan database, between runs."""
+
+from __future__ import annotations
+
+import functools
+import os
+from typing import Optional, Sequence, Tuple
+
+from ...kb.model import Signature
+from .translate import HS_EXPRESSION_VERSION
+
+
+# Working out the anchors (parsing ~400 regexes) and compiling Hyperscan's database take longer
+# than scanning a hundred megabytes; both depend only on the signatures' matching fields and this
+# code. They are kept in $XDG_CACHE_HOME/ascend-doctor/ (~/.cache/ascend-doctor), one file per
+# knowledge base, named by a hash of those fields, the matching code's source (_CODE_FILES), the
+# Python version and the machine. A file that is damaged, truncated or from another Hyperscan is rebuilt, never trusted:
+# a digest over its bytes is checked first, and Hyperscan checks its own database's version and
+# platform. ASCEND_DOCTOR_NO_CACHE=1 turns the cache off; ASCEND_DOCTOR_CACHE_DIR moves it.
+
+CACHE_ENV_OFF = "ASCEND_DOCTOR_NO_CACHE"
+CACHE_ENV_DIR = "ASCEND_DOCTOR_CACHE_DIR"
+_CACHE_MAGIC = b"ascend-doctor scanner cache 1\n"
+_CACHE_KEEP = 8  # files kept (the newest): a few knowledge bases (--kb, tests) without growing forever
+_CACHE_MIN_SIGNATURES = 50  # a small knowledge base builds faster than it is worth writing down
+
+
+def cache_dir() -> Optional[str]:
+    if os.environ.get(CACHE_ENV_OFF):
+        return None
+    d = os.environ.get(CACHE_ENV_DIR)
+    if not d:
+        base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+        d = os.path.join(base, "ascend-doctor")
+    return d
+
+
+def _blake2b(data: bytes = b"", digest_size: int = 16):
+    """hashlib.blake2b without importing hashlib (which loads OpenSSL: ~3 ms of every triage start)."""
+    try:
+        from _blake2 import blake2b  # type: ignore[import]
+    except ImportError:  # pragma: no cover - an interpreter built without it
+        from hashlib import blake2b
+    return blake2b(data, digest_size=digest_size)
+
+
+def _machine() -> str:
+    if hasattr(os, "uname"):
+        return os.uname().machine  # what platform.machine() answers on POSIX, without importing platform
+    import platform  # pragma: no cover - Windows
+
+    return platform.machine()
+
+
+# The code the plan and the database are worked out by: this package (the anchors, the translation, the plan, the
+# finders) and the signatures' own matching (kb/model.py: scan literals, bare codes).
+_CODE_FILES = ("codes.py", "literals.py", "translate.py", "finders.py", "cache.py", "scanner.py",
+               os.path.join(os.pardir, os.pardir, "kb", "model.py"))
+
+
+@functools.lru_cache(maxsize=1)
+def _code_digest() -> bytes:
+    h = _blake2b()
+    here = os.path.dirname(os.path.abspath(__file__))
+    for name in _CODE_FILES:
+        with open(os.path.join(here, name), "rb") as fh:
+            h.update(fh.read())
+    return h.digest()
+
+
+def _scanner_key(signatures: Sequence[Signature]) -> str:
+    import json
+    import sys
+
+    h = _blake2b(digest_size=20)
+    h.update(_code_digest())
+    h.update(f"{sys.version_info[:2]} {_machine()} {HS_EXPRESSION_VERSION}".encode())
+    fields = [[s.derived, s.pattern, s.regex, s.also, s.exclude, s.all_of, s.anchors] for s in signatures]
+    h.update(json.dumps(fields, ensure_ascii=False).encode("utf-8", "surrogatepass"))
+    return h.hexdigest()
+
+
+def _cache_read(path: str) -> Optional[Tuple[dict, Optional[bytes]]]:
+    import json
+
+    try:
+        with open(path, "rb") as fh:
+            raw = fh.read()
+        if not raw.startswith(_CACHE_MAGIC) or len(raw) < len(_CACHE_MAGIC) + 24:
+            return None
+        body, digest = raw[:-16], raw[-16:]
+        if _blake2b(body).digest() != digest:
+            return None
+        at = len(_CACHE_MAGIC)
+        n_plan, n_db = int.from_bytes(body[at:at + 4], "big"), int.from_bytes(body[at + 4:at + 8], "big")
+        plan = json.loads(body[at + 8:at + 8 + n_plan].decode("utf-8"))
+        db = body[at + 8 + n_plan:at + 8 + n_plan + n_db] if n_db else None
+        return (plan, db) if isinstance(plan, dict) else None
+    except (OSError, ValueError, UnicodeDecodeError):
+        return None
+
+
+def _cache_write(path: str, plan: dict, db: Optional[bytes]) -> None:
+    import json
+    import tempfile
+
+    blob = json.dumps(plan, separators=(",", ":")).encode("utf-8")
+    body = _CACHE_MAGIC + len(blob).to_bytes(4, "big") + len(db or b"").to_bytes(4, "big") + blob + (db or b"")
+    d = os.path.dirname(path)
+    try:
+        os.makedirs(d, mode=0o700, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=".scanner-", dir=d)
+        try:
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(body + _blake2b(body).digest())
+            os.replace(tmp, path)
+        except BaseException:
+            os.unlink(tmp)
+            raise
+        old = sorted((e for e in os.scandir(d) if e.name.startswith("scanner-") and e.is_file()),
+                     key=lambda e: e.stat().st_mtime, reverse=True)
+        for e in old[_CACHE_KEEP:]:
+            os.unlink(e.path)
+    except OSError:  # a read-only home, a full disk: run without the cache
+        pass

@@ -1,0 +1,285 @@
+"""Anchor finders: where in a chunk the scanner's literals occur, and the plan of what they look for."""
+
+from __future__ import annotations
+
+import os
+import re
+from typing import Dict, List, Optional, Sequence, Set, Tuple
+
+from ...kb.model import Signature
+from .codes import code_hs_pattern
+from .literals import ANCHOR_MAX_LEN, _starts, _trie_regex, _use_find, plan_passes
+from .translate import hs_expression
+
+
+# Each finder adds {line start: {signature indexes}} for every line holding one of the
+# anchors; the signatures' exact matchers then decide. A finder only narrows the lines
+# to look at, so every finder gives the same answers (the tests run them all).
+#
+# Measured on the 200 MB log of scripts/bench_kb.py with the ~1,300 anchors of the full
+# knowledge base (CPython 3.11, one core): Hyperscan 2.4 GB/s, an RE2 set 0.65 GB/s,
+# pyahocorasick 0.09 GB/s (it needs a str and yields every hit into Python), the
+# pure-Python passes below ~0.05 GB/s. Hyperscan has wheels for x86_64 (CPython 3.8+) and
+# aarch64 (3.10+); google-re2 for both on 3.8-3.13: see setup.cfg and README "Performance".
+
+MATCHERS = ("hyperscan", "re2", "python")
+MATCHER_ENV = "ASCEND_DOCTOR_MATCHER"  # hyperscan | re2 | python (default: the first that loads)
+NO_ACCEL_ENV = "ASCEND_DOCTOR_NO_RE2"  # =1: pure Python (the name predates Hyperscan)
+
+
+def matcher_order() -> List[str]:
+    """The finders to try, best first, as the environment asks (read at each Scanner build)."""
+    if os.environ.get(NO_ACCEL_ENV):
+        return ["python"]
+    want = (os.environ.get(MATCHER_ENV) or "").strip().lower()
+    if want in MATCHERS:
+        return list(MATCHERS[MATCHERS.index(want):])
+    return list(MATCHERS)
+
+
+def _note_line(lines: Dict[int, Set[int]], ls: int, ids) -> None:
+    got = lines.get(ls)
+    if got is None:
+        lines[ls] = set(ids)
+    else:
+        got.update(ids)
+
+
+# Whether this python-hyperscan scans a memoryview without a copy (newer builds do; the cp38 wheels raise
+# "a bytes-like object is required"): learnt on the first scan.
+_HS_TAKES_VIEWS = [True]
+
+
+class _HyperscanFinder:
+    """One Hyperscan database of literals and whole regexes (see hs_expression); a hit belongs to the line
+    holding its last byte (no expression matches a newline, so that line holds the whole match)."""
+
+    name = "hyperscan"
+
+    def __init__(self, lit_sigs: Dict[bytes, Set[int]], regexes: Sequence[Tuple[bytes, Set[int]]] = (),
+                 db: Optional[bytes] = None, sure: Set[int] = frozenset()):  # type: ignore[assignment]
+        import hyperscan  # type: ignore[import]
+
+        lits = sorted(lit_sigs)
+        self.sigs = [lit_sigs[lit] for lit in lits] + [set(ids) for _, ids in regexes]
+        # per expression: the signatures its hit is a match of (see _scan_plan's hs_sure)
+        self.sure = [None] * len(lits) + [(set(ids) & sure) or None for _, ids in regexes]
+        self.db = None
+        if db is not None:  # the cached database of these expressions
+            self.db = hyperscan.loadb(db, hyperscan.HS_MODE_BLOCK)
+            self.db.scratch = hyperscan.Scratch(self.db)
+        elif self.sigs:
+            # every byte of a literal as \xHH: a literal in any PCRE dialect, whatever bytes it holds
+            exprs = [b"".join(b"\\x%02x" % c for c in lit) for lit in lits] + [e for e, _ in regexes]
+            flags = [0] * len(lits) + [hyperscan.HS_FLAG_MULTILINE] * len(regexes)
+            self.db = hyperscan.Database(mode=hyperscan.HS_MODE_BLOCK)
+            self.db.compile(expressions=exprs, ids=list(range(len(exprs))), elements=len(exprs), flags=flags)
+
+    def dump(self) -> Optional[bytes]:
+        import hyperscan  # type: ignore[import]
+
+        return hyperscan.dumpb(self.db) if self.db is not None else None
+
+    def add_lines(self, buf: bytes, start: int, end: int, lines: Dict[int, Set[int]],
+                  sure_lines: Optional[Dict[int, Set[int]]] = None) -> None:
+        """`sure_lines` (when given) gets {line start: signatures one of whose regexes matched in it}."""
+        if self.db is None or end <= start:
+            return
+        found: List[Tuple[int, int]] = []
+        add = found.append
+        handler = lambda i, _f, to, _fl, _c: add((to, i))  # noqa: E731
+        if _HS_TAKES_VIEWS[0]:
+            try:
+                self.db.scan(memoryview(buf)[start:end], match_event_handler=handler)
+            except TypeError:  # older python-hyperscan builds (the cp38 wheels) take bytes only
+                _HS_TAKES_VIEWS[0] = False
+                found.clear()
+        if not _HS_TAKES_VIEWS[0]:
+            self.db.scan(bytes(buf[start:end]) if start or end != len(buf) else bytes(buf), match_event_handler=handler)
+        rfind, sigs, sure = buf.rfind, self.sigs, self.sure
+        last_p, last_ls = -1, start
+        for to, i in found:  # in order of match end
+            p = start + to - 1
+            ls = last_ls if p == last_p else (rfind(b"\n", start, p) + 1 or start)
+            last_p, last_ls = p, ls
+            got = lines.get(ls)
+            if got is None:
+                lines[ls] = set(sigs[i])
+            else:
+                got.update(sigs[i])
+            if sure_lines is not None and sure[i] is not None:
+                _note_line(sure_lines, ls, sure[i])
+
+
+class _Re2Finder:
+    """An RE2 set of the anchors answers "which anchors are in this block?" in one DFA pass; bytes.find places them."""
+
+    name = "re2"
+    BLOCK = 64 << 10
+
+    def __init__(self, lit_sigs: Dict[bytes, Set[int]]):
+        import re2 as _re2mod  # type: ignore[import]
+
+        self.lits = sorted(lit_sigs)
+        self.sigs = [lit_sigs[lit] for lit in self.lits]
+        opts = _re2mod.Options()
+        opts.encoding = _re2mod.Options.Encoding.LATIN1  # byte for byte, whatever the log's encoding
+        opts.log_errors = False
+        opts.max_mem = 64 << 20
+        self.set = _re2mod.Set.SearchSet(opts)
+        for lit in self.lits:
+            self.set.Add(re.escape(lit))
+        self.set.Compile()  # raises when the set does not fit max_mem
+
+    def add_lines(self, buf: bytes, start: int, end: int, lines: Dict[int, Set[int]]) -> None:
+        if not self.lits:
+            return
+        match, find, rfind = self.set.Match, buf.find, buf.rfind
+        pos = start
+        while pos < end:
+            be = find(b"\n", min(pos + self.BLOCK, end), end)
+            be = end if be < 0 else be
+            for i in match(buf[pos:be]) or ():
+                lit, ids = self.lits[i], self.sigs[i]
+                p = find(lit, pos, be)
+                while p >= 0:
+                    _note_line(lines, rfind(b"\n", start, p) + 1 or start, ids)
+                    p = find(lit, p + 1, be)
+            pos = be + 1
+
+
+class _PythonFinder:
+    """A few regex passes over each chunk; each pass a prefix trie of the anchors that start with one byte.
+
+    The regex engine skips to that byte with its fast literal-prefix loop in C. Which bytes: a greedy
+    set cover of all the anchors' literals, preferring bytes that are rare in log text.
+    """
+
+    name = "python"
+
+    def __init__(self, lit_sigs: Dict[bytes, Set[int]]):
+        self.passes: List[Tuple[re.Pattern, Dict[bytes, Set[int]]]] = []
+        self._find_bytes: List[Optional[bytes]] = []  # per pass: the byte to memchr for, or None (regex pass)
+        for byte, lits in plan_passes(lit_sigs):
+            anchors: Dict[bytes, Set[int]] = {}
+            for lit in lits:
+                at = min((i for i in _starts(lit) if lit[i] == byte), default=0)
+                anchor = lit[at:at + ANCHOR_MAX_LEN]
+                anchors.setdefault(anchor, set()).update(lit_sigs[lit])
+            # the trie stops at the shortest anchor of a chain ("abc" before "abcd"): a hit on the
+            # short one must bring the signatures of every anchor it is a prefix of
+            for short in list(anchors):
+                for long in anchors:
+                    if long != short and long.startswith(short):
+                        anchors[short] = anchors[short] | anchors[long]
+            self.passes.append((re.compile(_trie_regex(sorted(anchors))), anchors))
+            self._find_bytes.append(bytes([byte]) if _use_find(byte, len(anchors)) else None)
+
+    def add_lines(self, buf: bytes, start: int, end: int, lines: Dict[int, Set[int]]) -> None:
+        rfind, find = buf.rfind, buf.find
+        for (rx, anchors), byte in zip(self.passes, self._find_bytes):
+            if byte is not None:  # rare byte: memchr to it, then try the trie right there
+                match = rx.match
+                p = find(byte, start, end)
+                while p >= 0:
+                    m = match(buf, p, end)
+                    if m is not None:
+                        ids = anchors.get(m.group(0))
+                        if ids:
+                            _note_line(lines, rfind(b"\n", start, p) + 1 or start, ids)
+                    p = find(byte, p + 1, end)
+                continue
+            search = rx.search
+            m = search(buf, start, end)
+            while m is not None:
+                ids = anchors.get(m.group(0))
+                if ids:
+                    _note_line(lines, rfind(b"\n", start, m.start()) + 1 or start, ids)
+                m = search(buf, m.start() + 1, end)
+
+
+_FINDERS = {"hyperscan": _HyperscanFinder, "re2": _Re2Finder, "python": _PythonFinder}
+
+
+def _scan_plan(signatures: Sequence[Signature], hs_reject: Set[bytes] = frozenset()) -> dict:  # type: ignore[assignment]
+    """What the finders look for, worked out from the signatures (cached on disk, see _ScannerCache).
+
+    lit / unanchored: every signature's literal anchors, for the literal finders (RE2 set, Python passes);
+    hs_lit / hs_re / hs_exact / hs_unanchored: for Hyperscan, each regex whole where hs_expression can
+    write it (`hs_reject`: expressions Hyperscan refused), the literals of the rest; hs_exact: the
+    signatures whose Hyperscan hit is a match (no exclude, exact expressions, one-literal alternatives);
+    hs_sure: those whose hit on one of their regexes is a match (no exclude, exact expressions): on a line
+    where only an all_of anchor fired, their regexes cannot match, so only the alternatives are checked.
+    """
+    shared: Dict[str, int] = {}
+    for sig in signatures:
+        for alt in sig.all_of:
+            for lit in set(alt):
+                shared[lit] = shared.get(lit, 0) + 1
+    lit: Dict[bytes, Set[int]] = {}
+    unanchored: List[int] = []
+    hs_lit: Dict[bytes, Set[int]] = {}
+    hs_re: Dict[bytes, Set[int]] = {}
+    hs_exact: List[int] = []
+    hs_sure: List[int] = []
+    hs_unanchored: List[int] = []
+    code_sigs: List[int] = []
+    all_codes: List[str] = []
+    for i, sig in enumerate(signatures):
+        lits = sig.scan_literals(shared)
+        if lits is None:
+            unanchored.append(i)
+        else:
+            for x in lits:
+                lit.setdefault(x, set()).add(i)
+        if sig.derived:
+            continue
+        exprs: Optional[List[Tuple[bytes, bool]]] = []
+        pats = sig.patterns()
+        if sig.has_bare_codes():  # its bare codes go into one expression for all (below); its phrases as they are
+            phrases, codes, _alts, _code_alts = sig.split_codes()
+            pats = phrases
+            if codes:
+                code_sigs.append(i)
+                all_codes.extend(c for c in codes if c not in all_codes)
+        for p in pats:
+            got = hs_expression(p)
+            if got is None or got[0] in hs_reject:
+                exprs = None
+                break
+            exprs.append(got)  # type: ignore[union-attr]
+        if exprs is None:  # Hyperscan looks for its literals too; Python confirms
+            if lits is None:
+                hs_unanchored.append(i)
+            for x in lits or ():
+                hs_lit.setdefault(x, set()).add(i)
+            continue
+        for e, _ in exprs:
+            hs_re.setdefault(e, set()).add(i)
+        for x in sig.all_of_anchors(shared):
+            hs_lit.setdefault(x, set()).add(i)
+        if not sig.exclude and all(ok for _, ok in exprs) and not sig.has_bare_codes():  # a code: Python decides
+            if all(len(alt) == 1 for alt in sig.all_of):
+                hs_exact.append(i)
+            elif exprs:
+                hs_sure.append(i)
+
+    if all_codes:  # every bare code of the knowledge base in one expression: a hit is a candidate of each of them
+        got = hs_expression(code_hs_pattern("|".join(all_codes)))
+        if got is not None and got[0] not in hs_reject:
+            hs_re.setdefault(got[0], set()).update(code_sigs)
+        else:  # Hyperscan cannot: their literals (every line holding the code is a candidate)
+            for i in code_sigs:
+                for x in signatures[i].scan_literals(shared) or ():
+                    hs_lit.setdefault(x, set()).add(i)
+
+    def table(d: Dict[bytes, Set[int]]) -> list:
+        return [[k.decode("latin-1"), sorted(v)] for k, v in sorted(d.items())]
+
+    return {"lit": table(lit), "unanchored": unanchored, "hs_lit": table(hs_lit), "hs_re": table(hs_re),
+            "hs_exact": hs_exact, "hs_sure": hs_sure, "hs_unanchored": hs_unanchored,
+            "hs_reject": sorted(x.decode("latin-1") for x in hs_reject)}
+
+
+def _untable(rows) -> Dict[bytes, Set[int]]:
+    return {k.encode("latin-1"): set(v) for k, v in rows}

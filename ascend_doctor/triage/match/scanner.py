@@ -1,0 +1,182 @@
+"""`Scanner`: every signature's hits in chunks of bytes, without touching non-matching lines in Python."""
+
+from __future__ import annotations
+
+import os
+import re
+from typing import Callable, Dict, Iterable, List, Optional, Sequence, Set, Tuple
+
+from ...kb.model import Signature, _GcPaused
+from .cache import _CACHE_MIN_SIGNATURES, _cache_read, _cache_write, _scanner_key, cache_dir
+from .finders import _FINDERS, _HyperscanFinder, _PythonFinder, _note_line, _scan_plan, _untable, matcher_order
+
+
+class Scanner:
+    """Finds signature hits in chunks of bytes (complete lines) without touching non-matching lines in Python."""
+
+    def __init__(self, signatures: Sequence[Signature], matchers: Optional[Sequence[str]] = None):
+        with _GcPaused():
+            self._build(signatures, matchers)
+
+    def _build(self, signatures: Sequence[Signature], matchers: Optional[Sequence[str]]) -> None:
+        self.signatures = list(signatures)
+        order = list(matchers or matcher_order())
+        d = cache_dir() if len(self.signatures) >= _CACHE_MIN_SIGNATURES else None
+        path = os.path.join(d, f"scanner-{_scanner_key(self.signatures)}.bin") if d else None
+        cached = _cache_read(path) if path else None
+        plan, db = cached if cached else (None, None)
+        dirty = plan is None
+        if plan is None:
+            plan = _scan_plan(self.signatures)
+        self.lit_sigs = _untable(plan["lit"])
+        self.unanchored: List[int] = list(plan["unanchored"])
+        self.exact: Set[int] = set()  # the finder's hit is a match: no Python needed
+        self.sure: Set[int] = set()  # a hit on one of their regexes is a match; else only all_of can be (hs_sure)
+        active_unanchored = self.unanchored
+        self.finder = None
+        for name in order:
+            if name == "hyperscan":
+                try:
+                    self.finder, plan, db, built = self._hyperscan(plan, db)
+                except Exception:  # not installed, no wheel for this CPU: the next one
+                    continue
+                dirty = dirty or built
+                self.exact = set(plan["hs_exact"])
+                self.sure = set(plan.get("hs_sure", ()))
+                active_unanchored = list(plan["hs_unanchored"])
+                break
+            try:
+                self.finder = _FINDERS[name](self.lit_sigs)
+                break
+            except Exception:  # not installed, or out of memory: the next one
+                continue
+        if self.finder is None:
+            self.finder = _PythonFinder(self.lit_sigs)
+        self.matcher = self.finder.name
+        if dirty and path:
+            _cache_write(path, plan, db)
+        self._matchers: List[Optional[Callable[[bytes], bool]]] = [None] * len(self.signatures)
+        self._alt_matchers: Dict[int, Callable[[bytes], bool]] = {}
+        # a signature no finder can look for: its own regex over the chunk (a leading \b dropped: the regex
+        # engine then skips to the first literal byte; the exact matcher still decides)
+        self._unanchored_res = [
+            (i, re.compile(("|".join(f"(?:{p[2:] if p.startswith(chr(92) + 'b') else p})"
+                                     for p in self.signatures[i].patterns())).encode("utf-8"), re.M))
+            for i in active_unanchored]
+
+    def _hyperscan(self, plan: dict, db: Optional[bytes]):
+        """(finder, plan, database bytes, whether anything was built) for Hyperscan; a cached database is loaded."""
+        regexes = [(e.encode("latin-1"), set(ids)) for e, ids in plan["hs_re"]]
+        sure = set(plan.get("hs_sure", ()))
+        if db is not None:
+            try:
+                return _HyperscanFinder(_untable(plan["hs_lit"]), regexes, db=db, sure=sure), plan, db, False
+            except Exception:  # another Hyperscan or CPU: compile again
+                pass
+        try:
+            finder = _HyperscanFinder(_untable(plan["hs_lit"]), regexes, sure=sure)
+        except ImportError:
+            raise
+        except Exception:  # an expression Hyperscan refuses (too large...): find which, look for its literals
+            import hyperscan  # type: ignore[import]
+
+            reject = {x.encode("latin-1") for x in plan.get("hs_reject", [])}
+            for e, _ in regexes:
+                one = hyperscan.Database(mode=hyperscan.HS_MODE_BLOCK)
+                try:
+                    one.compile(expressions=[e], ids=[0], elements=1, flags=[hyperscan.HS_FLAG_MULTILINE])
+                except Exception:
+                    reject.add(e)
+            plan = _scan_plan(self.signatures, reject)
+            finder = _HyperscanFinder(_untable(plan["hs_lit"]),
+                                      [(e.encode("latin-1"), set(ids)) for e, ids in plan["hs_re"]],
+                                      sure=set(plan["hs_sure"]))
+        return finder, plan, finder.dump(), True
+
+    def _matcher(self, i: int) -> Callable[[bytes], bool]:
+        m = self._matchers[i]
+        if m is None:
+            m = self._matchers[i] = self.signatures[i].bytes_matcher()
+        return m
+
+    def _alt_matcher(self, i: int) -> Callable[[bytes], bool]:
+        """For a signature of self.sure on a line where none of its regexes matched: its all_of alternatives."""
+        m = self._alt_matchers.get(i)
+        if m is None:
+            alts = [tuple(lit.encode("utf-8") for lit in alt) for alt in self.signatures[i].all_of]
+            m = self._alt_matchers[i] = lambda line: any(all(lit in line for lit in alt) for alt in alts)
+        return m
+
+    def _found(self, line: bytes) -> Tuple[Dict[int, Set[int]], Optional[Dict[int, Set[int]]]]:
+        lines: Dict[int, Set[int]] = {}
+        if self.sure:
+            sure: Dict[int, Set[int]] = {}
+            self.finder.add_lines(line, 0, len(line), lines, sure)
+            return lines, sure
+        self.finder.add_lines(line, 0, len(line), lines)
+        return lines, None
+
+    def candidates(self, line: bytes) -> Set[int]:
+        """Indexes of the signatures whose anchors occur in `line` (one line, no newline), and those with none."""
+        found: Set[int] = {i for i, _ in self._unanchored_res}
+        for ids in self._found(line)[0].values():
+            found |= ids
+        return found
+
+    def _line_hits(self, line: bytes, cands: Iterable[int], sure: Optional[Set[int]] = None) -> List[int]:
+        exact, sure_sigs = self.exact, self.sure
+        return [i for i in sorted(cands) if i in exact
+                or ((i in sure or self._alt_matcher(i)(line)) if sure is not None and i in sure_sigs
+                    else self._matcher(i)(line))]
+
+    def match_line(self, line: bytes) -> List[int]:
+        lines, sure = self._found(line)
+        cands: Set[int] = {i for i, _ in self._unanchored_res}
+        for ids in lines.values():
+            cands |= ids
+        return self._line_hits(line, cands, set().union(*sure.values()) if sure is not None else None)
+
+    def scan(self, buf: bytes, start: int = 0, end: Optional[int] = None):
+        """Yield (line_start, line_end, [signature indexes]) for every line of buf[start:end] with a hit, in order.
+
+        `buf[start:end]` must hold whole lines (the caller keeps a partial last line for the next chunk).
+        """
+        end = len(buf) if end is None else end
+        lines: Dict[int, Set[int]] = {}
+        sure: Optional[Dict[int, Set[int]]] = None
+        if self.sure:
+            sure = {}
+            self.finder.add_lines(buf, start, end, lines, sure)
+        else:
+            self.finder.add_lines(buf, start, end, lines)
+        find = buf.find
+        for i, rx in self._unanchored_res:
+            # a signature with no literal to find (`\bE[A-Z0-9][0-9]{4}[):]` where Hyperscan is missing): its own
+            # regex over the chunk (in C), noting the line of each match start and going on from the next line,
+            # so no line is skipped; a match across lines is only a candidate, the exact matcher decides
+            m = rx.search(buf, start, end)
+            while m is not None:
+                ls = buf.rfind(b"\n", start, m.start()) + 1 or start
+                _note_line(lines, ls, (i,))
+                le = find(b"\n", m.start(), end)
+                if le < 0:
+                    break
+                m = rx.search(buf, le + 1, end)
+        exact, sure_sigs, matcher = self.exact, self.sure, self._matcher
+        for ls in sorted(lines):
+            le = find(b"\n", ls, end)
+            le = end if le < 0 else le
+            ids = lines[ls]
+            line_sure = sure.get(ls, _NO_SIGS) if sure is not None else None
+            if len(ids) == 1:
+                i = next(iter(ids))
+                if i in exact or (i in line_sure or self._alt_matcher(i)(buf[ls:le]) if i in sure_sigs
+                                  else matcher(i)(buf[ls:le])):
+                    yield ls, le, [i]
+                continue
+            hits = self._line_hits(buf[ls:le], ids, line_sure)
+            if hits:
+                yield ls, le, hits
+
+
+_NO_SIGS: Set[int] = frozenset()  # type: ignore[assignment]

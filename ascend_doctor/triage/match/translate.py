@@ -1,0 +1,161 @@
+"""A signature's regex as a Hyperscan expression (the whole pattern, not just an anchor)."""
+
+from __future__ import annotations
+
+import re
+from typing import Optional, Tuple
+
+try:  # Python 3.11+ moved the regex parser; 3.8-3.10 name it sre_parse
+    import re._parser as _sre_parse  # type: ignore[import]
+    import re._constants as _sre_c  # type: ignore[import]
+except ImportError:  # pragma: no cover - depends on the interpreter
+    import sre_constants as _sre_c  # type: ignore[no-redef]
+    import sre_parse as _sre_parse  # type: ignore[no-redef]
+
+from .literals import _group_icase
+
+
+# Hyperscan matches the exact regex over a chunk, so a hit is a match and the line needs no
+# Python at all. The translation works on Python's own parse of the bytes pattern (what
+# Signature.bytes_matcher compiles) and writes every element out explicitly, so no dialect
+# difference can creep in: each class is a list of byte ranges (\d, \w, \s as Python's bytes
+# mode defines them, (?i) folding ASCII letters as Python's bytes mode does), "." and every
+# class leave out the newline (a line holds none, so nothing changes for a line, and no Hyperscan
+# match can run across two lines: the line holding a match's end is the line holding it all),
+# ^ and $ become line anchors. A look-around is left out (the expression then finds a superset,
+# confirmed in Python); anything else (back-references, \A, \Z, atomic groups, a literal newline)
+# gives None: that pattern is found by its literals and confirmed in Python.
+# A trailing (or leading) repeat is cut to its minimum: the same lines match, and `.*` at the end
+# would otherwise report a match at every byte up to the line's end.
+
+HS_EXPRESSION_VERSION = 1
+_NL = 10
+_WORD_BYTES = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
+_CATEGORY_BYTES = {
+    "CATEGORY_DIGIT": frozenset(range(48, 58)),
+    "CATEGORY_SPACE": frozenset(b" \t\n\r\f\v"),
+    "CATEGORY_WORD": _WORD_BYTES,
+}
+
+
+class _NoHs(Exception):
+    pass
+
+
+def _fold(byteset, icase: bool):
+    if not icase:
+        return set(byteset)
+    out = set(byteset)
+    for b in byteset:
+        if 65 <= b <= 90:
+            out.add(b + 32)
+        elif 97 <= b <= 122:
+            out.add(b - 32)
+    return out
+
+
+def _class_expr(byteset) -> bytes:
+    byteset = sorted(set(byteset) - {_NL})
+    if not byteset:
+        raise _NoHs("a class that matches only a newline")
+    if len(byteset) == 1:
+        return b"\\x%02x" % byteset[0]
+    parts, i = [], 0
+    while i < len(byteset):
+        j = i
+        while j + 1 < len(byteset) and byteset[j + 1] == byteset[j] + 1:
+            j += 1
+        parts.append(b"\\x%02x" % byteset[i] + (b"-\\x%02x" % byteset[j] if j > i else b""))
+        i = j + 1
+    return b"[" + b"".join(parts) + b"]"
+
+
+def _in_bytes(items, icase: bool):
+    got, negate = set(), False
+    for op, av in items:
+        name = str(op)
+        if name == "NEGATE":
+            negate = True
+        elif name == "LITERAL":
+            got |= _fold({av}, icase)
+        elif name == "RANGE":
+            got |= _fold(set(range(av[0], av[1] + 1)), icase)
+        elif name == "CATEGORY":
+            cat = str(av)
+            base = cat.replace("_NOT_", "_")
+            if base not in _CATEGORY_BYTES:
+                raise _NoHs(cat)
+            got |= (set(range(256)) - _CATEGORY_BYTES[base]) if "_NOT_" in cat else set(_CATEGORY_BYTES[base])
+        else:
+            raise _NoHs(name)
+    return (set(range(256)) - got) if negate else got
+
+
+def _hs_seq(items, icase: bool, loose: list) -> bytes:
+    return b"".join(_hs_item(op, av, icase, loose) for op, av in items)
+
+
+def _hs_item(op, av, icase: bool, loose: list) -> bytes:
+    name = str(op)
+    if name in ("ASSERT", "ASSERT_NOT"):  # a look-around only narrows: without it, a superset (confirmed in Python)
+        loose.append(name)
+        return b""
+    if name == "LITERAL":
+        return _class_expr(_fold({av}, icase))
+    if name == "NOT_LITERAL":
+        return _class_expr(set(range(256)) - _fold({av}, icase))
+    if name == "ANY":
+        return _class_expr(range(256))  # with or without DOTALL: every byte but the newline
+    if name == "IN":
+        return _class_expr(_in_bytes(av, icase))
+    if name == "BRANCH":
+        return b"(?:" + b"|".join(_hs_seq(list(b), icase, loose) for b in av[1]) + b")"
+    if name == "SUBPATTERN":
+        add, delete = av[1], av[2]
+        if (add | delete) & ~(re.IGNORECASE | re.DOTALL | re.MULTILINE | re.ASCII):
+            raise _NoHs("group flags")
+        return b"(?:" + _hs_seq(list(av[3]), _group_icase(av, icase), loose) + b")"
+    if name in ("MAX_REPEAT", "MIN_REPEAT"):
+        lo, hi, sub = av
+        inner = b"(?:" + _hs_seq(list(sub), icase, loose) + b")"
+        if hi == _sre_c.MAXREPEAT:
+            return inner + (b"*" if lo == 0 else b"+" if lo == 1 else b"{%d,}" % lo)
+        return inner + (b"{%d}" % lo if lo == hi else b"{%d,%d}" % (lo, hi))
+    if name == "AT":
+        at = {"AT_BEGINNING": b"^", "AT_BEGINNING_LINE": b"^", "AT_END": b"$", "AT_END_LINE": b"$",
+              "AT_BOUNDARY": b"\\b", "AT_NON_BOUNDARY": b"\\B"}.get(str(av))
+        if at is None:
+            raise _NoHs(str(av))
+        return at
+    raise _NoHs(name)
+
+
+def _trim_repeats(items) -> list:
+    """Leading and trailing repeats cut to their minimum (the same lines match; fewer reports)."""
+    items = list(items)
+    for end in (-1, 0):
+        while items and str(items[end][0]) in ("MAX_REPEAT", "MIN_REPEAT"):
+            lo, hi, sub = items[end][1]
+            if lo == 0:
+                items.pop(end)
+                continue
+            if hi != lo:
+                items[end] = (items[end][0], (lo, lo, sub))
+            break
+    return items
+
+
+def hs_expression(pattern: str) -> Optional[Tuple[bytes, bool]]:
+    """`pattern` (a signature's Python regex) as a Hyperscan expression for one line, and whether it is
+    exact (a hit is a match) or a superset (a look-around left out: Python confirms); None: not expressible."""
+    try:
+        parsed = _sre_parse.parse(pattern.encode("utf-8"))
+        flags = parsed.state.flags
+        if flags & ~(re.IGNORECASE | re.DOTALL | re.MULTILINE | re.ASCII | re.VERBOSE):
+            return None
+        items = _trim_repeats(list(parsed))
+        loose: list = []
+        expr = _hs_seq(items, bool(flags & re.IGNORECASE), loose) if items else b""
+        return (expr, not loose) if expr else None
+    except (_NoHs, re.error, RecursionError, OverflowError):
+        return None
