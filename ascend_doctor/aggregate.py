@@ -21,7 +21,7 @@ import stat
 from collections import Counter, OrderedDict
 from typing import Any, Dict, Iterable, List, Optional
 
-from .findings import REPORT_SCHEMA, SEVERITY, STATUSES
+from .findings import REPORT_SCHEMA, REPORT_SCHEMAS, SEVERITY, STATUSES
 from .i18n import N_, _, get_lang
 from .rank_table import summarise_rank_table
 from .facts import LaunchFacts, LaunchRankTable
@@ -112,7 +112,7 @@ _PROBLEMS = frozenset(PROBLEM_STATUSES)
 
 
 def summarise_report(data: Dict[str, Any], source: str) -> NodeSummary:
-    if not isinstance(data, dict) or data.get("schema") != REPORT_SCHEMA:
+    if not isinstance(data, dict) or data.get("schema") not in REPORT_SCHEMAS:
         got = data.get("schema") if isinstance(data, dict) else type(data).__name__
         raise ValueError(_("field 'schema' is {got}, expected {expected}").format(got=repr(got),
                                                                                  expected=repr(REPORT_SCHEMA)))
@@ -155,11 +155,27 @@ def summarise_report(data: Dict[str, Any], source: str) -> NodeSummary:
         if prev is not status and _RANK[status] < _RANK[prev]:
             statuses[fid] = status
         if status in _PROBLEMS:
-            problems.append({"id": fid, "status": status, "title": get("title") or "",
-                             "summary": get("summary") or "", "fix": [str(s) for s in get("fix") or []],
-                             "pitfall": get("pitfall"), "evidence": get("evidence") or {}})
+            problem = {"id": fid, "status": status, "title": get("title") or "",
+                       "summary": get("summary") or "", "fix": [str(s) for s in get("fix") or []],
+                       "pitfall": get("pitfall"), "evidence": get("evidence") or {}}
+            i18n = get("i18n")
+            if i18n is not None:  # report/2: its texts' messages, worded where shown in the reader's language
+                problem.update(_texts(i18n, fid))
+            problems.append(problem)
     node.worst = next((s for s in _WORST_FIRST if node.counts[s]), "pass")
     return node
+
+
+def _texts(i18n: Any, fid: str) -> Dict[str, Any]:
+    """title, summary and fix of a report/2 finding rebuilt from their message ids (i18n_text.from_i18n)."""
+    from .i18n_text import from_i18n
+
+    fix = i18n.get("fix") if isinstance(i18n, dict) else None
+    if not isinstance(fix, list):
+        raise ValueError(_("finding {id}: field 'i18n' is {got}, expected an object with a 'fix' list").format(
+            id=fid, got=type(i18n).__name__))
+    return {"title": from_i18n(i18n.get("title") or {"text": ""}),
+            "summary": from_i18n(i18n.get("summary") or {"text": ""}), "fix": [from_i18n(s) for s in fix]}
 
 
 def load_node_summary(path: str) -> NodeSummary:

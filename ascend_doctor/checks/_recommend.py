@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import List, Optional
 
 from ..i18n import N_, _
+from ..plan import or_step
 from ..matrix import mindspore_install_steps
 from ..records import dataclass, field
 from ..versions import version_key
@@ -85,9 +86,10 @@ def advise_mindspore(matrix, facts, cann_release: Optional[str], compiler: Optio
             advice.upgrade = _(
                 "{step}   # the newest published pairing ({sources}); its driver: ascend-doctor matrix show --cann "
                 "{cann}").format(
-                step=_("or upgrade CANN: install CANN {cann} (toolkit + kernels), `source <install>/set_env.sh`, then "
-                       "MindSpore {version} ({where})").format(cann=cann["cann"], version=ms_row["version"],
-                                                               where=where_to_get(matrix, ms_row)),
+                step=_("install CANN {cann} (toolkit + kernels), `source <install>/set_env.sh`, then MindSpore "
+                       "{version} ({where})").format(cann=cann["cann"], version=ms_row["version"],
+                                                     where=where_to_get(matrix, ms_row)),
                 sources="; ".join(cann["by"]), cann=cann["cann"])
+            advice.upgrade = or_step(advice.upgrade, _("upgrade CANN"))
             advice.fix.append(advice.upgrade)
     return advice

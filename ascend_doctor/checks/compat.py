@@ -14,12 +14,13 @@ from typing import Dict, List, Optional, Tuple
 from ..facts import JUDGED_ENV, JUDGED_ONLY, CannInstall
 from ..findings import FAIL, PASS, SKIP, WARN
 from ..i18n import N_, _, lookup, sentences
+from ..plan import or_heading, or_step
+from ..i18n_text import join
 from ..matrix import PUBLISHED_ROLES
 from ..versions import (
     FIRMWARE_MIN_PREFIX, innerversion_code, innerversion_listed, major_minor, parse_range_list, parse_version,
     python_major_minor, release_matches, vendor_firmware_too_old, vendor_in_any_range, version_key,
 )
-from ..zh_style import has_han
 from . import check
 from ._ascend import FIXED_PATH_SOURCE, nnae_wins
 from ._recommend import advise_mindspore
@@ -60,8 +61,9 @@ def _listed(values) -> str:
 
 def _matrix_info(ctx) -> str:
     info = ctx.matrix.info()
-    source = lookup(info["source"])  # "bundled" is a word, a path stays as it is
-    return f"{info['version']}（{source}）" if has_han(source) else f"{info['version']} ({source})"
+    if info["source"] == "bundled":  # a word; a path (the cache) stays as it is
+        return _("{version} ({source})").format(version=info["version"], source=lookup(info["source"]))
+    return f"{info['version']} ({info['source']})"
 
 
 def _installed_mindspore(ctx):
@@ -128,7 +130,7 @@ def _describe_install(inst: CannInstall) -> str:
         parts.append(f"CANN {inst.release}")
     if inst.compiler_version:
         parts.append(_("compiler {version}").format(version=inst.compiler_version))
-    return ", ".join(parts)
+    return join(", ", parts)
 
 
 def _cann_label(matrix, mm: Optional[str]) -> str:
@@ -574,8 +576,8 @@ def check_python_mindspore(ctx):
         if alt:
             other = plan(matrix, alt[0]["version"], pm, ctx.facts.cuda.driver_version, prefer=planned_cuda,
                          cuda_max=ctx.facts.cuda.driver_cuda_max)
-            fix.append(_("or keep Python {python}: MindSpore {version} has a GPU build for it (CUDA {cuda}):").format(
-                python=pm, version=alt[0]["version"], cuda=", ".join(alt[0]["gpu"]["built_for"]["value"])))
+            fix.append(or_heading(_("keep Python {python}: MindSpore {version} has a GPU build for it (CUDA {cuda})").format(
+                python=pm, version=alt[0]["version"], cuda=", ".join(alt[0]["gpu"]["built_for"]["value"]))))
             fix += other["steps"] or env_steps(matrix, alt[0]["version"], alt[0]["gpu"]["built_for"]["value"][-1],
                                                pick_python(matrix, alt[0]["version"], pm) or pm)
     else:
@@ -719,8 +721,8 @@ def check_cuda_mindspore(ctx):
         fix += p["steps"] + p["alternative"]
         alt = matrix.mindspore_gpu_for_cuda(have, python=python)
         if alt:
-            fix.append(_("or install a MindSpore GPU build for CUDA {cuda}: MindSpore {releases}").format(
-                cuda=have[0], releases=", ".join(r["version"] for r in alt[:3])))
+            fix.append(or_step(_("MindSpore {releases}").format(releases=", ".join(r["version"] for r in alt[:3])),
+                              _("install a MindSpore GPU build for CUDA {cuda}").format(cuda=have[0])))
     else:
         best = min(verdicts.values(), key=lambda x: {"pass": 0, "warn": 1, "unknown": 2, "fail": 3}[x["status"]])
         mm = next(m for m, x in verdicts.items() if x is best)
@@ -731,8 +733,8 @@ def check_cuda_mindspore(ctx):
                               "does not").format(cuda=mm, version=ms.version, yes=_gpu_sources(matrix, d["listed_by"]),
                                                  no=_gpu_sources(matrix, d["not_listed_by"])))
             if built:
-                fix.append(_("or plan CUDA {cuda}, which every source names for MindSpore {version}").format(
-                    cuda=" / ".join(built), version=ms.version))
+                fix.append(or_step(_("plan CUDA {cuda}, which every source names for MindSpore {version}").format(
+                    cuda=" / ".join(built), version=ms.version)))
         elif best["why"] == "checker-only":
             status = WARN
             problems.append(_("MindSpore {version}'s checker accepts CUDA {cuda}, but its GPU builds are for CUDA {built} "
@@ -755,8 +757,8 @@ def check_cuda_mindspore(ctx):
             fix += p["steps"] + p["alternative"]
             alt = matrix.mindspore_gpu_for_cuda(have, python=python)
             if alt:
-                fix.append(_("or install a MindSpore GPU build for CUDA {cuda}: MindSpore {releases}").format(
-                    cuda=have[0], releases=", ".join(r["version"] for r in alt[:3])))
+                fix.append(or_step(_("MindSpore {releases}").format(releases=", ".join(r["version"] for r in alt[:3])),
+                                   _("install a MindSpore GPU build for CUDA {cuda}").format(cuda=have[0])))
     need_mm = major_minor(ms.cuda_version)
     if cuda.driver_cuda_max and need_mm and not driver:
         evidence["driver_cuda_max"] = cuda.driver_cuda_max
@@ -842,8 +844,8 @@ def check_nvidia_driver_cuda(ctx):
     if version:
         p = plan(matrix, version, python, driver)
         if not p["driver_upgrade"] and p["cuda"]:
-            fix.append(_("or keep driver {driver}: MindSpore {version} has a build for CUDA {cuda}, which it runs:")
-                       .format(driver=driver, version=version, cuda=p["cuda"]))
+            fix.append(or_heading(_("keep driver {driver}: MindSpore {version} has a build for CUDA {cuda}, which it "
+                                    "runs").format(driver=driver, version=version, cuda=p["cuda"])))
             fix += p["steps"]
         else:
             fix += p["alternative"]
