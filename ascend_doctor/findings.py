@@ -89,7 +89,7 @@ class Finding:
     def to_json(self) -> dict:
         """The finding worded in the current language, and (under "i18n") the message ids and parameters of its
         texts, from which from_json words it again in any language."""
-        from .i18n_text import to_i18n, worded
+        from .i18n_text import Text, to_i18n, worded
 
         alternatives = [{"why": a.get("why") or "", "steps": list(a.get("steps") or [])} for a in self.alternatives]
         i18n: Dict[str, Any] = {"title": to_i18n(self.title), "summary": to_i18n(self.summary),
@@ -100,6 +100,9 @@ class Finding:
         texts = _evidence_texts(self.evidence)
         if texts:
             i18n["evidence"] = texts
+        keys = {worded(k): to_i18n(k) for k in self.evidence if isinstance(k, Text)}
+        if keys:  # an evidence label made of a message with parameters ("published with {target}")
+            i18n["evidence_keys"] = keys
         return {
             "id": self.id,
             "status": self.status,
@@ -171,6 +174,9 @@ class Finding:
         for key, entry in (i18n.get("evidence") or {}).items():
             if key in evidence:
                 evidence[key] = _evidence_from_i18n(entry)
+        keys = i18n.get("evidence_keys") or {}
+        if keys:
+            evidence = {(from_i18n(keys[k]) if k in keys else k): v for k, v in evidence.items()}
         return cls(
             id=str(data["id"]),
             status=str(data["status"]),
@@ -300,8 +306,10 @@ def _evidence_from_i18n(value: Any) -> Any:
 
 
 def _evidence_texts(evidence: Dict[str, Any]) -> Dict[str, Any]:
-    """The evidence values that hold texts (words, not data), keyed as in the evidence, for report/2's i18n."""
-    return {k: _evidence_i18n(v) for k, v in evidence.items() if _has_text(v)}
+    """The evidence values that hold texts (words, not data), keyed as the JSON evidence is, for report/2's i18n."""
+    from .i18n_text import worded
+
+    return {worded(k): _evidence_i18n(v) for k, v in evidence.items() if _has_text(v)}
 
 
 def _plan_from_json(data: dict):

@@ -195,7 +195,7 @@ def from_i18n(entry: Any) -> Any:
         return Joined._from_state(entry)
     if "text" in entry:
         return Stored._from_state(entry) if entry.get("stored") else str(entry["text"])
-    msgid, params = entry.get("id"), entry.get("params") or {}
+    msgid, params = entry.get("id"), entry.get("params", {})
     if not isinstance(msgid, str) or not isinstance(params, dict):
         raise ValueError(f"an i18n entry without a message id and params: {entry!r}"[:200])
     plural = entry.get("plural")
