@@ -160,22 +160,24 @@ def summarise_report(data: Dict[str, Any], source: str) -> NodeSummary:
                        "pitfall": get("pitfall"), "evidence": get("evidence") or {}}
             i18n = get("i18n")
             if i18n is not None:  # report/2: its texts' messages, worded where shown in the reader's language
-                problem.update(_texts(i18n, fid))
+                problem.update(_texts(i18n, fid, problem))
             problems.append(problem)
     node.worst = next((s for s in _WORST_FIRST if node.counts[s]), "pass")
     return node
 
 
-def _texts(i18n: Any, fid: str) -> Dict[str, Any]:
+def _texts(i18n: Any, fid: str, problem: Dict[str, Any]) -> Dict[str, Any]:
     """title, summary and fix of a report/2 finding rebuilt from their message ids (i18n_text.from_i18n)."""
-    from .i18n_text import from_i18n
+    from .i18n_text import from_entry
 
     fix = i18n.get("fix") if isinstance(i18n, dict) else None
     if not isinstance(fix, list):
         raise ValueError(_("finding {id}: field 'i18n' is {got}, expected an object with a 'fix' list").format(
             id=fid, got=type(i18n).__name__))
-    return {"title": from_i18n(i18n.get("title") or {"text": ""}),
-            "summary": from_i18n(i18n.get("summary") or {"text": ""}), "fix": [from_i18n(s) for s in fix]}
+    shown = [str(s) for s in problem["fix"]]
+    return {"title": from_entry(i18n.get("title"), problem["title"]),
+            "summary": from_entry(i18n.get("summary"), problem["summary"]),
+            "fix": [from_entry(s, shown[i] if i < len(shown) else "") for i, s in enumerate(fix)]}
 
 
 def load_node_summary(path: str) -> NodeSummary:

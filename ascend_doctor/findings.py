@@ -89,7 +89,7 @@ class Finding:
     def to_json(self) -> dict:
         """The finding worded in the current language, and (under "i18n") the message ids and parameters of its
         texts, from which from_json words it again in any language."""
-        from .i18n_text import Text, to_i18n, worded
+        from .i18n_text import Text, entry as to_i18n, worded
 
         alternatives = [{"why": a.get("why") or "", "steps": list(a.get("steps") or [])} for a in self.alternatives]
         i18n: Dict[str, Any] = {"title": to_i18n(self.title), "summary": to_i18n(self.summary),
@@ -166,29 +166,36 @@ class Finding:
 
     @classmethod
     def _from_i18n(cls, data: dict, i18n: Any) -> "Finding":
-        from .i18n_text import from_i18n
+        from .i18n_text import from_entry as from_i18n
 
         if not isinstance(i18n, dict) or not isinstance(i18n.get("fix", []), list):
             raise ValueError(f"finding {data.get('id')}: field 'i18n' is not an object with a 'fix' list")
+        fix_shown = [str(x) for x in data.get("fix") or []]
+        alts_shown = [a for a in data.get("alternatives") or [] if isinstance(a, dict)]
+
+        def shown(items: list, i: int) -> str:
+            return str(items[i]) if i < len(items) else ""
         evidence = dict(data.get("evidence") or {})
         for key, entry in (i18n.get("evidence") or {}).items():
             if key in evidence:
                 evidence[key] = _evidence_from_i18n(entry)
         keys = i18n.get("evidence_keys") or {}
         if keys:
-            evidence = {(from_i18n(keys[k]) if k in keys else k): v for k, v in evidence.items()}
+            evidence = {(from_i18n(keys[k], k) if k in keys else k): v for k, v in evidence.items()}
         return cls(
             id=str(data["id"]),
             status=str(data["status"]),
-            title=from_i18n(i18n.get("title") or {"text": ""}),
-            summary=from_i18n(i18n.get("summary") or {"text": ""}),
+            title=from_i18n(i18n.get("title"), str(data.get("title") or "")),
+            summary=from_i18n(i18n.get("summary"), str(data.get("summary") or "")),
             evidence=evidence,
-            fix=[from_i18n(x) for x in i18n.get("fix") or []],
+            fix=[from_i18n(x, shown(fix_shown, i)) for i, x in enumerate(i18n.get("fix") or [])],
             pitfall=data.get("pitfall"),
             duration_ms=int(data.get("duration_ms") or 0),
-            alternatives=[{"why": from_i18n(a.get("why") or {"text": ""}),
-                           "steps": [from_i18n(x) for x in a.get("steps") or []]}
-                          for a in i18n.get("alternatives") or [] if isinstance(a, dict)],
+            alternatives=[{"why": from_i18n(a.get("why"), str((alts_shown[j] if j < len(alts_shown) else {}).get("why")
+                                                               or "")),
+                           "steps": [from_i18n(x, shown(list((alts_shown[j] if j < len(alts_shown) else {}).get("steps")
+                                                              or []), i)) for i, x in enumerate(a.get("steps") or [])]}
+                          for j, a in enumerate(i18n.get("alternatives") or []) if isinstance(a, dict)],
         )
 
 
@@ -242,7 +249,7 @@ class Report:
             "facts": self.facts,
             "findings": [f.to_json() for f in self.findings],
             "summary": self.summary,
-            "lang": get_lang(),
+            "lang": self.lang if getattr(self, "_worded", False) else get_lang(),
             "plan": self.node_plan().to_json(),
         }
 
@@ -250,8 +257,10 @@ class Report:
         """A copy whose findings and plan are worded in the current language: what every renderer shows (the
         door where message ids become words)."""
         plan = self.node_plan()
-        return Report(tool=self.tool, host=self.host, facts=self.facts, findings=[f.worded() for f in self.findings],
-                      lang=get_lang(), plan=plan.worded() if hasattr(plan, "worded") else plan)
+        shown = Report(tool=self.tool, host=self.host, facts=self.facts, findings=[f.worded() for f in self.findings],
+                       lang=get_lang(), plan=plan.worded() if hasattr(plan, "worded") else plan)
+        shown._worded = True  # its texts are words of `lang` now: its JSON says so whatever language writes it
+        return shown
 
     @classmethod
     def from_json(cls, data: dict) -> "Report":

@@ -84,13 +84,14 @@ class Text(str):
                                   for k, v in self.params.items()})
 
     def to_i18n(self) -> Dict[str, Any]:
-        """What report/2 keeps of this text: {"id", "params"} (+ "plural", "n"; "raw" for an unformatted message),
-        parameters that are texts nested the same way, data as JSON values."""
-        out: Dict[str, Any] = {"id": self.msgid, "params": {k: _param_json(v) for k, v in self.params.items()}}
+        """What report/2 keeps of this text: {"id", "params"} (+ "plural", "n"), parameters that are texts nested
+        the same way, data as JSON values; a message shown as written (what `_()` gave, never formatted) has no
+        "params"."""
+        out: Dict[str, Any] = {"id": self.msgid}
+        if not self.raw:
+            out["params"] = {k: _param_json(v) for k, v in self.params.items()}
         if self.plural is not None:
             out["plural"], out["n"] = self.plural, self.n
-        if self.raw:
-            out["raw"] = True
         return out
 
 
@@ -155,6 +156,29 @@ class Stored(Text):
         return {"text": str(self), "stored": "report" if self.report else "phrase"}
 
 
+class Bilingual(Text):
+    """A text written in both languages where it is kept (the knowledge base's `advice` and `advice_zh`): its English,
+    and its Chinese shown in Chinese."""
+
+    zh: str = ""
+
+    def __new__(cls, en: str, zh: str) -> "Bilingual":
+        return cls._from_state({"text": en, "zh": zh})
+
+    @classmethod
+    def _from_state(cls, state: dict) -> "Bilingual":
+        self = str.__new__(cls, str(state["text"]))
+        self.msgid, self.params, self.plural, self.n, self.raw = str(state["text"]), {}, None, 1, True
+        self.zh = str(state.get("zh") or "")
+        return self
+
+    def localized(self) -> str:
+        return self.zh if get_lang() == "zh" and self.zh else str(self)
+
+    def to_i18n(self) -> Dict[str, Any]:
+        return {"text": str(self), "zh": self.zh}
+
+
 def _param_json(value: Any) -> Any:
     if isinstance(value, Text):
         return value.to_i18n()
@@ -173,6 +197,17 @@ def to_i18n(value: Any) -> Dict[str, Any]:
     if isinstance(value, Text):
         return value.to_i18n()
     return {"text": "" if value is None else str(value)}
+
+
+def entry(value: Any) -> Any:
+    """A text's report/2 entry beside its worded field: to_i18n, but None for words nobody marked (a command): the
+    worded field itself says it, in every language."""
+    return value.to_i18n() if isinstance(value, Text) else None
+
+
+def from_entry(value: Any, shown: str) -> Any:
+    """The text of a report/2 entry (`entry`), `shown` (its worded field) when the entry is None."""
+    return shown if value is None else from_i18n(value)
 
 
 def join(sep: Any, parts: Any) -> Any:
@@ -194,14 +229,17 @@ def from_i18n(entry: Any) -> Any:
             raise ValueError("an i18n entry's 'join' is not a list")
         return Joined._from_state(entry)
     if "text" in entry:
+        if "zh" in entry:
+            return Bilingual._from_state(entry)
         return Stored._from_state(entry) if entry.get("stored") else str(entry["text"])
     msgid, params = entry.get("id"), entry.get("params", {})
+    raw = "params" not in entry
     if not isinstance(msgid, str) or not isinstance(params, dict):
         raise ValueError(f"an i18n entry without a message id and params: {entry!r}"[:200])
     plural = entry.get("plural")
     try:
         return Text._make(msgid, {str(k): from_i18n(v) for k, v in params.items()},
-                          None if plural is None else str(plural), int(entry.get("n", 1)), bool(entry.get("raw")))
+                          None if plural is None else str(plural), int(entry.get("n", 1)), raw)
     except (KeyError, IndexError, ValueError) as exc:
         raise ValueError(f"i18n entry {msgid!r}: its params do not fill the message ({exc})"[:200]) from None
 

@@ -165,10 +165,10 @@ class PlanStep:
         return cls(step, lvl, root, reboot, list(dict.fromkeys(resolves)))
 
     def to_json(self) -> dict:
-        from .i18n_text import to_i18n, worded
+        from .i18n_text import entry, worded
 
         return {"do": worded(self.do), "level": self.level, "needs_root": self.needs_root, "reboot": self.reboot,
-                "resolves": list(self.resolves), "i18n": {"do": to_i18n(self.do)}}
+                "resolves": list(self.resolves), "i18n": {"do": entry(self.do)}}
 
     def worded(self) -> "PlanStep":
         from .i18n_text import worded
@@ -177,12 +177,12 @@ class PlanStep:
 
     @classmethod
     def from_json(cls, data: dict) -> "PlanStep":
-        from .i18n_text import Stored, from_i18n
+        from .i18n_text import Stored, from_entry
 
         level = str(data.get("level") or "shell")
         i18n = data.get("i18n")
         if isinstance(i18n, dict) and "do" in i18n:  # report/2: the step's message, worded again exactly
-            do = from_i18n(i18n["do"])
+            do = from_entry(i18n["do"], str(data.get("do") or ""))
         else:
             do = str(data.get("do") or "")
             do = Stored(do, report=True) if do else do
@@ -202,11 +202,11 @@ class Plan:
         return max((s.level for s in self.steps), key=RANK.__getitem__, default=None)
 
     def to_json(self) -> dict:
-        from .i18n_text import to_i18n, worded
+        from .i18n_text import entry, worded
 
         return {"steps": [s.to_json() for s in self.steps],
                 "alternatives": [{"why": worded(a["why"]), "steps": [s.to_json() for s in a["steps"]],
-                                  "i18n": {"why": to_i18n(a["why"])}}
+                                  "i18n": {"why": entry(a["why"])}}
                                  for a in self.alternatives],
                 "unresolved": list(self.unresolved)}
 
@@ -220,12 +220,12 @@ class Plan:
 
     @classmethod
     def from_json(cls, data: Optional[dict]) -> "Plan":
-        from .i18n_text import Stored, from_i18n
+        from .i18n_text import Stored, from_entry
 
         def why(a: dict) -> Any:
             i18n = a.get("i18n")
             if isinstance(i18n, dict) and "why" in i18n:
-                return from_i18n(i18n["why"])
+                return from_entry(i18n["why"], str(a.get("why") or ""))
             return Stored(str(a["why"]), report=True) if a.get("why") else ""
 
         data = data or {}

@@ -23,7 +23,7 @@ from ..versions import (
 )
 from . import check
 from ._ascend import FIXED_PATH_SOURCE, nnae_wins
-from ._recommend import advise_mindspore
+from ._recommend import advise_mindspore, source_names
 
 MS_CANN = "compat.mindspore_cann"
 CANN_DRIVER = "compat.cann_driver"
@@ -145,7 +145,7 @@ def _cann_steps(matrix, candidates: List[dict], mindspore: str, driver: Optional
     published = {c["cann"] for c in matrix.published_canns(mindspore)}
     steps = []
     for c in [c for c in candidates if c["accepted"] and c["cann"] in published][:limit]:
-        by = "; ".join(sorted({n["by"] for n in c["named_by"] if n["role"] in PUBLISHED_ROLES}))
+        by = source_names(sorted({n["by"] for n in c["named_by"] if n["role"] in PUBLISHED_ROLES}))
         build = f" (build {', '.join(c['builds'])})" if c["builds"] else ""
         # Another CANN may need another driver: the fix names it (from the matrix's pairings only).
         # The step before "  # " is copied as written (English); the comment is translated.

@@ -111,7 +111,12 @@ COMMAND_LINE = re.compile(r"^\s*(?:\d+\.\s+)?(?:\[[^\]]*\]\s+)?(?:sudo\s+)?(?:pi
                           r"grep|npu-smi|hccn_tool|ascend-doctor|python3?|echo|ulimit|sysctl|ln|chmod|chown|mkdir|rm|"
                           r"cp|mv|systemctl|modprobe|rmmod|nvidia-smi|ip|ping|df|free|env|readlink|which|bash|sh|cd|tar|"
                           r"msrun|mpirun|dmesg|find|ldd|lspci|head|tail|mount|ldconfig|apt|yum|dnf|reboot|\./|/)\S*(?:\s|$)|"
-                          r"^\s*(?:\d+\.\s+)?from [\w.]+ import ")
+                          r"^\s*(?:\d+\.\s+)?(?:from [\w.]+ import |[A-Za-z_]\w* = )")  # Python code: a step too
+# A "double-quoted" span the text renderer wrapped over two lines (what MindSpore prints, quoted in a sentence).
+WRAPPED_DQUOTE = re.compile(r'"[^"\n]*\n[ \t]*[^"\n]*"')
+# What a Chinese output quotes as written: a log line (> ...), a match rule, an example line, a source (the vendor's
+# document titles as published); each with the lines indented under it.
+QUOTED_BLOCKS = (">", "匹配规则：", "示例：", "出处：")
 # Two or more English words in a row (a blank or a comma between): words of a sentence, not a name.
 PROSE_RUN = re.compile(r"\b[A-Za-z][a-z']*(?:(?:,? +|[ ·]*·[ ·]*)[A-Za-z][a-z']*)+\b")  # a kept name (·) between too
 
@@ -125,8 +130,15 @@ def zh_offenders(text, allowed=frozenset()):
     from ascend_doctor import zh_style
 
     out = []
-    text = WRAPPED_QUOTE.sub(" \n", text)
+    text = WRAPPED_DQUOTE.sub(" \n", WRAPPED_QUOTE.sub(" \n", text))
+    quoted = None  # the indentation of a quoted block: a log line, a match rule, an example, a source's title
     for line in text.splitlines():
+        indent = len(line) - len(line.lstrip())
+        if quoted is not None and indent > quoted and line.strip():
+            continue
+        quoted = indent if line.strip().startswith(QUOTED_BLOCKS) else None
+        if quoted is not None:
+            continue
         if COMMAND_LINE.match(line):
             if "   # " not in line:
                 continue
