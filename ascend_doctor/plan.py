@@ -470,16 +470,18 @@ def _dimensions(facts, matrix):
 
     def cann_step(release, version):
         return (_("{step}   # published with MindSpore {version}").format(
-            step=f"install CANN {release} toolkit + kernels, then `source <install>/set_env.sh`", version=version),
+            step=_("install CANN {release} toolkit + kernels, then `source <install>/set_env.sh`").format(
+                release=release), version=version),
             "cann")
 
     def hdk_step(hdk, cann):
         if facts.driver.version and _same_release(facts.driver.version, hdk):  # the driver is that release already
             return (_("{step}   # needs root and a reboot; the driver already is that release").format(
-                step=f"install the NPU firmware of HDK {hdk} (the driver's release), then reboot"), "driver")
+                step=_("install the NPU firmware of HDK {hdk} (the driver's release), then reboot").format(hdk=hdk)),
+                "driver")
         return (_("{step}   # needs root and a reboot; paired with CANN {cann} by the matrix's sources").format(
-            step=f"install Ascend HDK {hdk} (NPU driver + firmware, in the order the HDK install guide for your "
-                 f"server gives), then reboot", cann=cann), "driver")
+            step=_("install Ascend HDK {hdk} (NPU driver + firmware, in the order the HDK install guide for your "
+                   "server gives), then reboot").format(hdk=hdk), cann=cann), "driver")
 
     # the CANN in use: stays, another install here (sourced), or a release published with this MindSpore (or the
     # newest published pairing's) that is not here; an installed release is sourced, never installed again

@@ -100,9 +100,11 @@ def driver_note(matrix, cann_release: Optional[str], driver: Optional[str]) -> s
         return ""  # a source pairs this driver with that CANN
     need = needed_hdk(matrix, cann_release)
     if not need:
-        return " (which NPU driver it needs is not in the matrix: see that CANN's release notes)"
-    here = f"; this driver is {driver}" if driver else ""
-    return f" with Ascend HDK {' or '.join(need)} (NPU driver + firmware, the pairing sources give{here})"
+        return _(" (which NPU driver it needs is not in the matrix: see that CANN's release notes)")
+    if driver:
+        return _(" with Ascend HDK {hdk} (NPU driver + firmware, the pairing sources give; this driver is {driver})"
+                 ).format(hdk=" or ".join(need), driver=driver)
+    return _(" with Ascend HDK {hdk} (NPU driver + firmware, the pairing sources give)").format(hdk=" or ".join(need))
 
 
 def judged_cann(facts) -> Tuple[Optional[CannInstall], List[CannInstall], str]:
@@ -146,11 +148,12 @@ def _cann_steps(matrix, candidates: List[dict], mindspore: str, driver: Optional
     steps = []
     for c in [c for c in candidates if c["accepted"] and c["cann"] in published][:limit]:
         by = source_names(sorted({n["by"] for n in c["named_by"] if n["role"] in PUBLISHED_ROLES}))
-        build = f" (build {', '.join(c['builds'])})" if c["builds"] else ""
-        # Another CANN may need another driver: the fix names it (from the matrix's pairings only).
-        # The step before "  # " is copied as written (English); the comment is translated.
-        step = (f"install CANN {c['cann']}{build} toolkit + kernels for MindSpore {mindspore}"
-                f"{driver_note(matrix, c['cann'], driver)}, then `source <install>/set_env.sh`")
+        build = _(" (build {builds})").format(builds=", ".join(c["builds"])) if c["builds"] else ""
+        # Another CANN may need another driver: the fix names it (from the matrix's pairings only). The step is a
+        # sentence (a message, its command in backticks), its comment another.
+        step = _("install CANN {cann}{build} toolkit + kernels for MindSpore {mindspore}{driver}, then "
+                 "`source <install>/set_env.sh`").format(cann=c["cann"], build=build, mindspore=mindspore,
+                                                         driver=driver_note(matrix, c["cann"], driver))
         steps.append(_("{step}   # compiler {compiler}; published pairing: {sources}").format(
             step=step, compiler=c["compiler"], sources=by))
     return steps
@@ -362,7 +365,8 @@ def check_cann_driver(ctx):
         evidence["matrix_rows"] = stated
     paired = [p for r in rows if r["relation"] == "paired" for p in r["hdk"]]
     fix_hdk = [_("{step}   # paired by {sources}").format(
-                   step=f"install Ascend HDK {p} (NPU driver + firmware) for CANN {inst.release}",
+                   step=_("install Ascend HDK {hdk} (NPU driver + firmware) for CANN {cann}").format(
+                       hdk=p, cann=inst.release),
                    sources="; ".join(matrix.describe_source(r["source"]) for r in rows
                                      if p in r["hdk"] and r["relation"] == "paired"))
                for p in dict.fromkeys(paired)][:2]
@@ -423,11 +427,12 @@ def _upgrade_order_steps(drv, fw, matrix) -> List[str]:
     if fw_pkg and drv_pkg and parse_version(fw_pkg) < parse_version(drv_pkg):
         fws = [r["firmware"] for r in matrix.firmware_for_hdk(drv_pkg)]
         steps.append(_("{step}   # the firmware is the older of the two").format(
-            step=f"upgrade the firmware to the one from HDK {drv_pkg} (the driver's release)"
-                 + (f": firmware {', '.join(fws)}" if fws else "")))
+            step=_("upgrade the firmware to the one from HDK {hdk} (the driver's release): firmware {firmware}").format(
+                hdk=drv_pkg, firmware=", ".join(fws)) if fws else
+            _("upgrade the firmware to the one from HDK {hdk} (the driver's release)").format(hdk=drv_pkg)))
     elif fw_pkg and drv_pkg and parse_version(drv_pkg) < parse_version(fw_pkg):
         steps.append(_("{step}   # the driver is the older of the two").format(
-            step=f"upgrade the driver to HDK {fw_pkg} (the firmware's release)"))
+            step=_("upgrade the driver to HDK {hdk} (the firmware's release)").format(hdk=fw_pkg)))
     else:
         steps.append(_("install the driver and the firmware from the same Ascend HDK release"))
     steps.append(_("./Ascend-hdk-<chip>-npu-firmware_<version>.run --upgrade  /  "

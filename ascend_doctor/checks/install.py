@@ -338,7 +338,9 @@ def check_cann_multiple(ctx):
                                count=len(installs), release=releases[0]), where), evidence=ev)
     keep = active or target_install(cann)
     others = [i for i in installs if i is not keep]
-    fix = [_("use one install: source {path}   # and no other set_env.sh in ~/.bashrc").format(path=set_env_path(keep))]
+    # the words ("use one install") and the command (pasted as is) are each a message; the line reads as before
+    fix = [_("{label}: {step}").format(label=_("use one install"), step=_(
+        "source {path}   # and no other set_env.sh in ~/.bashrc").format(path=set_env_path(keep)))]
     for o in others:
         fix.append(_("if you do not need {install}: ./{package} --uninstall").format(
             install=describe_install(o), package=run_file_name(o)))

@@ -267,8 +267,9 @@ def check_flavour_matches_device(ctx):
                                      "{stack} libraries.").format(flavour=ms.flavour, device=device,
                                                                   stack="CUDA" if ms.flavour == "gpu" else "CANN"),
                            evidence=evidence,
-                           fix=[_("run on the machine with the accelerator, or: pip uninstall -y {dist} && pip install "
-                                  "mindspore   # CPU works everywhere").format(dist=ms.dist_name)])
+                           fix=[_("run on the machine with the accelerator"),
+                                or_step(_("pip uninstall -y {dist} && pip install mindspore   # CPU works everywhere")
+                                        .format(dist=ms.dist_name))])
     used = [b for b, here in (("ascend", has_npu), ("gpu", has_gpu)) if here and b in ms.backends]
     names = [u.upper() if u == "gpu" else "Ascend" for u in used]
     return ctx.finding(PASS,
