@@ -100,8 +100,9 @@ def _check_int(spec: dict, name: str, value: str, env: Mapping[str, str], family
         m = spec["multiple_of"]
         reset = [_("unset {name}   # HCCL then uses {default}, DSCP {dscp}; the switch's RoCE queue must use that "
                    "DSCP").format(name=name, default=default, dscp=int(default) // m),
-                 _("or, if the switch marks RoCE traffic with another DSCP: export {name}=<that DSCP x {step}>   "
-                   "# a multiple of {step} in {range}").format(name=name, step=m, range=_range_text(lo, hi))]
+                 or_step(_("export {name}=<that DSCP x {step}>   # a multiple of {step} in {range}").format(
+                     name=name, step=m, range=_range_text(lo, hi)),
+                     _("if the switch marks RoCE traffic with another DSCP"))]
     span = _range_text(lo, hi) + (" " + spec["unit"] if spec.get("unit") else "")
     if n is None:
         return [EnvIssue(name, value, FAIL, _("{name}={value} is not a whole number; the documented range is {range}")
