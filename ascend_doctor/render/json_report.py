@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import json
+import os
 
 from ..findings import Report
 
@@ -10,11 +11,12 @@ def render(report: Report, color: bool = False) -> str:
     and indented they would double the file a node writes and `aggregate` reads."""
     data = report.to_json()
     blocks = []
+    tag = os.urandom(6).hex()  # the placeholders' mark: no text of the report can hold it
 
     def hold(holder: dict) -> None:
         if isinstance(holder, dict) and "i18n" in holder:
             blocks.append(json.dumps(holder["i18n"], ensure_ascii=False, separators=(",", ":")))
-            holder["i18n"] = f"\0i18n{len(blocks) - 1}\0"
+            holder["i18n"] = f"\0{tag}{len(blocks) - 1}\0"
 
     for f in data.get("findings") or []:
         hold(f)
@@ -26,6 +28,8 @@ def render(report: Report, color: bool = False) -> str:
         for s in a.get("steps") or []:
             hold(s)
     text = json.dumps(data, indent=2, ensure_ascii=False, sort_keys=False) + "\n"
-    for i, block in enumerate(blocks):  # the placeholder is a JSON string: "\u0000i18n<i>\u0000"
-        text = text.replace(json.dumps(f"\0i18n{i}\0"), block, 1)
-    return text
+    if not blocks:
+        return text
+    import re  # the placeholders are JSON strings "\u0000<tag><i>\u0000"
+
+    return re.sub(r'"\\u0000' + tag + r'(\d+)\\u0000"', lambda m: blocks[int(m.group(1))], text)
