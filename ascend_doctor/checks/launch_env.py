@@ -12,6 +12,7 @@ from typing import Dict, List, Optional, Tuple
 
 from ..findings import ERROR, FAIL, PASS, SKIP, WARN, Finding
 from ..i18n import N_, _, sentences
+from ..i18n_text import join
 from ..plan import or_step
 from . import check
 from ._node import node_device_ids
@@ -70,7 +71,7 @@ def check_launch_mode(ctx):
     if not modes:
         return ctx.finding(SKIP,
                            summary=_("No distributed launch variables are set: a single-process job."))
-    evidence: Dict[str, object] = {"launch modes found": ", ".join(_(m) for m in modes)}
+    evidence: Dict[str, object] = {"launch modes found": join(", ", (_(m) for m in modes))}
     problems: List[Tuple[str, str, List[str]]] = []  # (status, message, fix)
 
     if "HCCL env-var cluster (CM_*)" in modes:
@@ -128,7 +129,7 @@ def check_launch_mode(ctx):
         where = ", ".join(f"{k}={v}" for k, v in list(ranks.items())[:1] + list(sizes.items())[:1])
         return ctx.finding(PASS,
                            summary=(_("{modes} ({where})") if where else "{modes}").format(
-                               modes=", ".join(_(m) for m in modes), where=where), evidence=evidence)
+                               modes=join(", ", (_(m) for m in modes)), where=where), evidence=evidence)
     return _problems_finding(ctx, problems, evidence, "P13")
 
 
