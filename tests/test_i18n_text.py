@@ -149,3 +149,18 @@ def test_aggregate_words_a_report_2_from_its_ids(tmp_path):
         i18n.set_lang("en")
     assert summary != str(report.find("compat.cann_driver").summary)
     assert "".join(summary.split()) in "".join(zh_text.split())  # the node's English, said in Chinese
+
+
+def test_aggregate_and_baseline_read_report_1_and_report_2_side_by_side(tmp_path):
+    from tests.helpers import run_cli
+
+    data = _run("two_cann_installs").to_json()
+    (tmp_path / "n2.json").write_text(json.dumps(data))
+    old = json.loads(json.dumps(data))
+    old["schema"] = "ascend-doctor.report/1"  # what a node with an older doctor wrote: no ids
+    for f in old["findings"]:
+        f.pop("i18n")
+    (tmp_path / "n1.json").write_text(json.dumps(dict(old, host=dict(old["host"], name="older"))))
+    proc = run_cli("aggregate", str(tmp_path), "--format", "json", "--baseline", str(tmp_path / "n1.json"))
+    result = json.loads(proc.stdout)
+    assert proc.returncode in (0, 1) and not result["unreadable"] and len(result["nodes"]) == 2, proc.stderr
