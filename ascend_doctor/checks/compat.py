@@ -132,7 +132,7 @@ def _describe_install(inst: CannInstall) -> str:
         parts.append(f"CANN {inst.release}")
     if inst.compiler_version:
         parts.append(_("compiler {version}").format(version=inst.compiler_version))
-    return join(", ", parts)
+    return join(_(", "), parts)
 
 
 def _cann_label(matrix, mm: Optional[str]) -> str:
