@@ -20,7 +20,8 @@ __version__ = "0.1.0"
 
 def run(bundle=None, only=(), skip=(), timeout=10.0, lang="en", **extra):
     """Run the checks on this machine (or on a collected bundle) and return the Report, its texts in `lang`
-    ("en" or "zh"; the language the caller had is restored afterwards)."""
+    ("en" or "zh"; the language the caller had is restored afterwards). The texts are worded (Report.worded):
+    for their message ids, use doctor.run_checks, whose report a renderer words in any language."""
     from . import i18n
     from .bundle import open_bundle
     from .doctor import RunOptions, run_checks
@@ -31,8 +32,8 @@ def run(bundle=None, only=(), skip=(), timeout=10.0, lang="en", **extra):
     i18n.set_lang(i18n.normalize(lang, "lang"))
     try:
         if bundle is None:
-            return run_checks(LiveHost(), options)
+            return run_checks(LiveHost(), options).worded()
         with open_bundle(str(bundle)) as host:
-            return run_checks(host, options)
+            return run_checks(host, options).worded()
     finally:
         i18n.set_lang(previous)

@@ -21,7 +21,7 @@ import stat
 from collections import Counter, OrderedDict
 from typing import Any, Dict, Iterable, List, Optional
 
-from .findings import REPORT_SCHEMA, SEVERITY, STATUSES
+from .findings import REPORT_SCHEMA, REPORT_SCHEMAS, SEVERITY, STATUSES
 from .i18n import N_, _, get_lang
 from .rank_table import summarise_rank_table
 from .facts import LaunchFacts, LaunchRankTable
@@ -112,7 +112,7 @@ _PROBLEMS = frozenset(PROBLEM_STATUSES)
 
 
 def summarise_report(data: Dict[str, Any], source: str) -> NodeSummary:
-    if not isinstance(data, dict) or data.get("schema") != REPORT_SCHEMA:
+    if not isinstance(data, dict) or data.get("schema") not in REPORT_SCHEMAS:
         got = data.get("schema") if isinstance(data, dict) else type(data).__name__
         raise ValueError(_("field 'schema' is {got}, expected {expected}").format(got=repr(got),
                                                                                  expected=repr(REPORT_SCHEMA)))
@@ -155,11 +155,39 @@ def summarise_report(data: Dict[str, Any], source: str) -> NodeSummary:
         if prev is not status and _RANK[status] < _RANK[prev]:
             statuses[fid] = status
         if status in _PROBLEMS:
-            problems.append({"id": fid, "status": status, "title": get("title") or "",
-                             "summary": get("summary") or "", "fix": [str(s) for s in get("fix") or []],
-                             "pitfall": get("pitfall"), "evidence": get("evidence") or {}})
+            problem = {"id": fid, "status": status, "title": get("title") or "",
+                       "summary": get("summary") or "", "fix": [str(s) for s in get("fix") or []],
+                       "pitfall": get("pitfall"), "evidence": get("evidence") or {}}
+            i18n = get("i18n")
+            if i18n is not None:  # report/2: its texts' messages, read where a variant first shows them (_worded)
+                if type(i18n) is not dict:
+                    raise ValueError(_("finding {id}: field 'i18n' is {got}, expected an object with a 'fix' "
+                                       "list").format(id=fid, got=type(i18n).__name__))
+                problem["i18n"] = i18n
+            problems.append(problem)
     node.worst = next((s for s in _WORST_FIRST if node.counts[s]), "pass")
     return node
+
+
+def _worded(problem: Dict[str, Any]) -> Dict[str, Any]:
+    """title, summary and fix of a node's problem as texts: a report/2's rebuilt from their message ids (worded in
+    the reader's language where shown), a report/1's as the node wrote them."""
+    i18n = problem.get("i18n")
+    return problem if i18n is None else _texts(i18n, problem["id"], problem)
+
+
+def _texts(i18n: Any, fid: str, problem: Dict[str, Any]) -> Dict[str, Any]:
+    """title, summary and fix of a report/2 finding rebuilt from their message ids (i18n_text.from_i18n)."""
+    from .i18n_text import from_entry
+
+    fix = i18n.get("fix") if isinstance(i18n, dict) else None
+    if not isinstance(fix, list):
+        raise ValueError(_("finding {id}: field 'i18n' is {got}, expected an object with a 'fix' list").format(
+            id=fid, got=type(i18n).__name__))
+    shown = [str(s) for s in problem["fix"]]
+    return {"title": from_entry(i18n.get("title"), problem["title"]),
+            "summary": from_entry(i18n.get("summary"), problem["summary"]),
+            "fix": [from_entry(s, shown[i] if i < len(shown) else "") for i, s in enumerate(fix)]}
 
 
 def load_node_summary(path: str) -> NodeSummary:
@@ -249,19 +277,23 @@ class Aggregator:
             if status in PROBLEM_STATUSES:  # pass/skip: only counted, no name lists kept
                 self.check_nodes.setdefault(fid, {}).setdefault(status, []).append(node.name)
         for p in node.problems:
-            self.check_titles.setdefault(p["id"], p["title"])
+            if p["id"] not in self.check_titles:
+                self.check_titles[p["id"]] = _worded(p)["title"]
             # Nodes that failed one check can need different fixes (CANN under /usr/local/Ascend on one,
             # under /home/<user>/Ascend on another): group by the fix itself, each group with its own words.
             key = (p["status"], tuple(p["fix"]))
             variant = self.check_variants.setdefault(p["id"], {}).get(key)
             if variant is None:
+                texts = _worded(p)  # the first node's words of this variant, the only ones shown
                 variant = self.check_variants[p["id"]][key] = {
-                    "status": p["status"], "title": p["title"], "summary": p["summary"], "evidence": p["evidence"],
-                    "evidence_from": node.name, "fix": p["fix"], "pitfall": p["pitfall"], "nodes": []}
+                    "status": p["status"], "title": texts["title"], "summary": texts["summary"],
+                    "evidence": p["evidence"], "evidence_from": node.name, "fix": texts["fix"], "pitfall": p["pitfall"],
+                    "nodes": []}
             if not variant["nodes"] or variant["nodes"][-1] != node.name:
                 variant["nodes"].append(node.name)
             # The node keeps only what the failing-nodes list shows; its evidence lives in the variant.
             del p["evidence"], p["fix"]
+            p.pop("i18n", None)
         table = node.rank_table
         if table is not None:
             digest = str(table.digest or table.error or "unreadable")

@@ -12,7 +12,7 @@ import argparse
 from typing import Any, Dict, List
 
 from .data import DataError, load_json_file
-from .findings import REPORT_SCHEMA
+from .findings import REPORT_SCHEMA, REPORT_SCHEMAS
 from .facts import FactsError
 from .i18n import N_, _
 from .node_facts import (MINDSPORE, UNKNOWN, UNSET, comparable, mindspore_version, node_name, read_node_facts,
@@ -32,7 +32,7 @@ class Baseline:
 
     @classmethod
     def from_report(cls, data: Any, source: str) -> "Baseline":
-        if not isinstance(data, dict) or data.get("schema") != REPORT_SCHEMA:
+        if not isinstance(data, dict) or data.get("schema") not in REPORT_SCHEMAS:
             got = data.get("schema") if isinstance(data, dict) else type(data).__name__
             raise BaselineError(_("{path}: field 'schema': expected {expected} (a JSON report from "
                                   "`ascend-doctor check --format json`), got {value}").format(

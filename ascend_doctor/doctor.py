@@ -16,7 +16,7 @@ from .checks import CheckContext, all_checks
 from .checks._accelerators import checked_as
 from .facts import Facts
 from .findings import ERROR, Finding, Report
-from .i18n import _, sentences
+from .i18n import _, deferred, sentences
 from .host import Host
 from .probes import ProbeOptions, collect_facts
 from .plan import build_plan, normalize_fixes
@@ -120,6 +120,17 @@ def evaluate(facts: Facts, selection: Optional[Selection] = None, options: Optio
              origin: Optional[Dict[str, Any]] = None, matrix: Any = None,
              progress=None, started: Optional[float] = None, environ: Optional[Mapping[str, str]] = None,
              also: Sequence[Mapping[str, str]] = ()) -> Report:
+    """`_evaluate` with the wording deferred: every text of the findings and of the plan is an English message
+    with its parameters (i18n_text.Text), worded by the renderer in the language asked."""
+    with deferred():
+        return _evaluate(facts, selection, options, origin=origin, matrix=matrix, progress=progress,
+                         started=started, environ=environ, also=also)
+
+
+def _evaluate(facts: Facts, selection: Optional[Selection] = None, options: Optional[RunOptions] = None, *,
+              origin: Optional[Dict[str, Any]] = None, matrix: Any = None,
+              progress=None, started: Optional[float] = None, environ: Optional[Mapping[str, str]] = None,
+              also: Sequence[Mapping[str, str]] = ()) -> Report:
     """The one check runner: judge `facts` with the selected checks and build the report.
 
     Every check runs under the crash guard (a check that raises becomes an `error` finding, the others still

@@ -13,7 +13,12 @@ from typing import Any, Dict, List, Optional
 from .i18n import _, get_lang
 from .records import dataclass, field
 
-REPORT_SCHEMA = "ascend-doctor.report/1"
+# report/2: each finding (and each plan step) keeps its worded texts and, under "i18n", their message ids and
+# parameters, so a saved report is worded again exactly in any language (docs/report.md). report/1 files (the
+# worded texts only) are still read: their texts are worded again by the phrase templates (phrases.reword_stored).
+REPORT_SCHEMA = "ascend-doctor.report/2"
+REPORT_SCHEMA_1 = "ascend-doctor.report/1"
+REPORT_SCHEMAS = (REPORT_SCHEMA, REPORT_SCHEMA_1)
 
 PASS, WARN, FAIL, SKIP, ERROR = "pass", "warn", "fail", "skip", "error"
 STATUSES = (PASS, WARN, FAIL, SKIP, ERROR)
@@ -82,43 +87,115 @@ class Finding:
         return self.status in (WARN, FAIL, ERROR)
 
     def to_json(self) -> dict:
+        """The finding worded in the current language, and (under "i18n") the message ids and parameters of its
+        texts, from which from_json words it again in any language."""
+        from .i18n_text import Text, entry as to_i18n, worded
+
+        alternatives = [{"why": a.get("why") or "", "steps": list(a.get("steps") or [])} for a in self.alternatives]
+        i18n: Dict[str, Any] = {"title": to_i18n(self.title), "summary": to_i18n(self.summary),
+                                "fix": [to_i18n(s) for s in self.fix]}
+        if alternatives:
+            i18n["alternatives"] = [{"why": to_i18n(a["why"]), "steps": [to_i18n(s) for s in a["steps"]]}
+                                    for a in alternatives]
+        texts = _evidence_texts(self.evidence)
+        if texts:
+            i18n["evidence"] = texts
+        keys = {worded(k): to_i18n(k) for k in self.evidence if isinstance(k, Text)}
+        if keys:  # an evidence label made of a message with parameters ("published with {target}")
+            i18n["evidence_keys"] = keys
         return {
             "id": self.id,
             "status": self.status,
-            "title": self.title,
-            "summary": self.summary,
-            "evidence": self.evidence,
-            "fix": list(self.fix),
+            "title": worded(self.title),
+            "summary": worded(self.summary),
+            "evidence": worded(self.evidence),
+            "fix": worded(list(self.fix)),
             "pitfall": self.pitfall,
             "duration_ms": self.duration_ms,
-            "alternatives": [{"why": a.get("why") or "", "steps": list(a.get("steps") or [])}
-                             for a in self.alternatives],
+            "alternatives": worded(alternatives),
+            "i18n": i18n,
         }
+
+    def worded(self) -> "Finding":
+        """A copy with every text in the current language (what a renderer shows)."""
+        from .i18n_text import worded
+
+        return Finding(self.id, self.status, worded(self.title), worded(self.summary), worded(self.evidence),
+                       worded(list(self.fix)), self.pitfall, self.duration_ms, worded(list(self.alternatives)))
 
     def with_outcome_title(self, neutral: str, titles: Dict[str, str]) -> "Finding":
         """Give this finding the line for its outcome (see `outcome_title`); returns self."""
         if self.status == PASS:
             return self
         line = outcome_title(neutral, self.status, titles)
+        params = getattr(self.title, "params", None)
         if self.title == neutral:
             self.title = line
+        elif params and params.get("title") == neutral and getattr(self.title, "msgid", "") == "{title}: {name}":
+            from .i18n_text import Text  # "<title>: HCCL_BUFFSIZE", a message: the outcome's line in its title
+
+            self.title = Text._make(self.title.msgid, dict(params, title=line))
         elif self.title.startswith(neutral + ": "):  # "<title>: HCCL_BUFFSIZE" - one finding per variable
             self.title = line + self.title[len(neutral):]
         return self
 
     @classmethod
     def from_json(cls, data: dict) -> "Finding":
+        """A finding of a saved report: report/2 texts rebuilt from their message ids ("i18n"), so they are worded
+        again exactly; a report/1 finding's texts (no ids) as Stored texts, worded by the phrase templates."""
+        i18n = data.get("i18n")
+        if i18n is not None:
+            return cls._from_i18n(data, i18n)
+        from .i18n_text import Stored
+
+        def text(value: Any) -> Any:
+            return Stored(str(value), report=True) if value else ""
+
         return cls(
             id=str(data["id"]),
             status=str(data["status"]),
-            title=str(data.get("title", "")),
-            summary=str(data.get("summary", "")),
+            title=text(data.get("title", "")),
+            summary=text(data.get("summary", "")),
             evidence=dict(data.get("evidence") or {}),
-            fix=[str(x) for x in data.get("fix") or []],
+            fix=[text(x) for x in data.get("fix") or []],
             pitfall=data.get("pitfall"),
             duration_ms=int(data.get("duration_ms") or 0),
-            alternatives=[{"why": str(a.get("why") or ""), "steps": [str(x) for x in a.get("steps") or []]}
+            alternatives=[{"why": text(a.get("why") or ""), "steps": [text(x) for x in a.get("steps") or []]}
                           for a in data.get("alternatives") or [] if isinstance(a, dict)],
+        )
+
+    @classmethod
+    def _from_i18n(cls, data: dict, i18n: Any) -> "Finding":
+        from .i18n_text import from_entry as from_i18n
+
+        if not isinstance(i18n, dict) or not isinstance(i18n.get("fix", []), list):
+            raise ValueError(f"finding {data.get('id')}: field 'i18n' is not an object with a 'fix' list")
+        fix_shown = [str(x) for x in data.get("fix") or []]
+        alts_shown = [a for a in data.get("alternatives") or [] if isinstance(a, dict)]
+
+        def shown(items: list, i: int) -> str:
+            return str(items[i]) if i < len(items) else ""
+        evidence = dict(data.get("evidence") or {})
+        for key, entry in (i18n.get("evidence") or {}).items():
+            if key in evidence:
+                evidence[key] = _evidence_from_i18n(entry)
+        keys = i18n.get("evidence_keys") or {}
+        if keys:
+            evidence = {(from_i18n(keys[k], k) if k in keys else k): v for k, v in evidence.items()}
+        return cls(
+            id=str(data["id"]),
+            status=str(data["status"]),
+            title=from_i18n(i18n.get("title"), str(data.get("title") or "")),
+            summary=from_i18n(i18n.get("summary"), str(data.get("summary") or "")),
+            evidence=evidence,
+            fix=[from_i18n(x, shown(fix_shown, i)) for i, x in enumerate(i18n.get("fix") or [])],
+            pitfall=data.get("pitfall"),
+            duration_ms=int(data.get("duration_ms") or 0),
+            alternatives=[{"why": from_i18n(a.get("why"), str((alts_shown[j] if j < len(alts_shown) else {}).get("why")
+                                                               or "")),
+                           "steps": [from_i18n(x, shown(list((alts_shown[j] if j < len(alts_shown) else {}).get("steps")
+                                                              or []), i)) for i, x in enumerate(a.get("steps") or [])]}
+                          for j, a in enumerate(i18n.get("alternatives") or []) if isinstance(a, dict)],
         )
 
 
@@ -135,10 +212,12 @@ class Report:
     def node_plan(self):
         """The plan of this report (plan.build_plan over the findings when no run planned it)."""
         if self.plan is None:
+            from .i18n import deferred
             from .plan import build_plan, normalize_fixes
 
-            normalize_fixes(self.findings)
-            self.plan = build_plan(self.findings)
+            with deferred():  # its steps worded where shown, as a run's plan
+                normalize_fixes(self.findings)
+                self.plan = build_plan(self.findings)
         return self.plan
 
     @property
@@ -162,6 +241,7 @@ class Report:
         return None
 
     def to_json(self) -> dict:
+        """report/2: the texts worded in the current language (the report's `lang`), their message ids beside."""
         return {
             "schema": REPORT_SCHEMA,
             "tool": self.tool,
@@ -169,14 +249,24 @@ class Report:
             "facts": self.facts,
             "findings": [f.to_json() for f in self.findings],
             "summary": self.summary,
-            "lang": self.lang,
+            "lang": self.lang if getattr(self, "_worded", False) else get_lang(),
             "plan": self.node_plan().to_json(),
         }
 
+    def worded(self) -> "Report":
+        """A copy whose findings and plan are worded in the current language: what every renderer shows (the
+        door where message ids become words)."""
+        plan = self.node_plan()
+        shown = Report(tool=self.tool, host=self.host, facts=self.facts, findings=[f.worded() for f in self.findings],
+                       lang=get_lang(), plan=plan.worded() if hasattr(plan, "worded") else plan)
+        shown._worded = True  # its texts are words of `lang` now: its JSON says so whatever language writes it
+        return shown
+
     @classmethod
     def from_json(cls, data: dict) -> "Report":
-        if data.get("schema") != REPORT_SCHEMA:
-            raise ValueError(f"field 'schema' is {data.get('schema')!r}, expected {REPORT_SCHEMA!r}")
+        if data.get("schema") not in REPORT_SCHEMAS:
+            raise ValueError(f"field 'schema' is {data.get('schema')!r}, expected {REPORT_SCHEMA!r} "
+                             f"(or {REPORT_SCHEMA_1!r})")
         return cls(
             tool=dict(data.get("tool") or {}),
             host=dict(data.get("host") or {}),
@@ -185,6 +275,50 @@ class Report:
             lang=str(data.get("lang") or "en"),
             plan=_plan_from_json(data["plan"]) if isinstance(data.get("plan"), dict) else None,
         )
+
+
+def _has_text(value: Any) -> bool:
+    from .i18n_text import Text
+
+    if isinstance(value, Text):
+        return True
+    if isinstance(value, dict):
+        return any(_has_text(v) for v in value.values())
+    if isinstance(value, (list, tuple)):
+        return any(_has_text(v) for v in value)
+    return False
+
+
+def _evidence_i18n(value: Any) -> Any:
+    """An evidence value with each Text as {"i18n": its entry} (the data around it as it is)."""
+    from .i18n_text import Text
+
+    if isinstance(value, Text):
+        return {"i18n": value.to_i18n()}
+    if isinstance(value, dict):
+        return {k: _evidence_i18n(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_evidence_i18n(v) for v in value]
+    return value
+
+
+def _evidence_from_i18n(value: Any) -> Any:
+    from .i18n_text import from_i18n
+
+    if isinstance(value, dict):
+        if set(value) == {"i18n"}:
+            return from_i18n(value["i18n"])
+        return {k: _evidence_from_i18n(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_evidence_from_i18n(v) for v in value]
+    return value
+
+
+def _evidence_texts(evidence: Dict[str, Any]) -> Dict[str, Any]:
+    """The evidence values that hold texts (words, not data), keyed as the JSON evidence is, for report/2's i18n."""
+    from .i18n_text import worded
+
+    return {worded(k): _evidence_i18n(v) for k, v in evidence.items() if _has_text(v)}
 
 
 def _plan_from_json(data: dict):

@@ -14,6 +14,7 @@ from typing import Dict, List, Mapping, Optional
 
 from .data import load_data_file
 from .i18n import N_, _, lookup
+from .plan import or_step
 from .i18n_text import localized
 from .lazyre import lazy_compile
 from .netrules import ip_problem
@@ -99,8 +100,9 @@ def _check_int(spec: dict, name: str, value: str, env: Mapping[str, str], family
         m = spec["multiple_of"]
         reset = [_("unset {name}   # HCCL then uses {default}, DSCP {dscp}; the switch's RoCE queue must use that "
                    "DSCP").format(name=name, default=default, dscp=int(default) // m),
-                 _("or, if the switch marks RoCE traffic with another DSCP: export {name}=<that DSCP x {step}>   "
-                   "# a multiple of {step} in {range}").format(name=name, step=m, range=_range_text(lo, hi))]
+                 or_step(_("export {name}=<that DSCP x {step}>   # a multiple of {step} in {range}").format(
+                     name=name, step=m, range=_range_text(lo, hi)),
+                     _("if the switch marks RoCE traffic with another DSCP"))]
     span = _range_text(lo, hi) + (" " + spec["unit"] if spec.get("unit") else "")
     if n is None:
         return [EnvIssue(name, value, FAIL, _("{name}={value} is not a whole number; the documented range is {range}")
@@ -390,14 +392,14 @@ def _combination_issues(env: Mapping[str, str]) -> List[EnvIssue]:
                             _("{variables} is a combination HCCL does not support; use PCIE=1,ROCE=0 (PCIe, the "
                               "default) or PCIE=0,ROCE=1 (RoCE)").format(variables=shown), "H5",
                             [_("export HCCL_INTRA_PCIE_ENABLE=1 HCCL_INTRA_ROCE_ENABLE=0   # intra-server over PCIe"),
-                             _("or: export HCCL_INTRA_PCIE_ENABLE=0 HCCL_INTRA_ROCE_ENABLE=1   # over RoCE")],
+                             or_step(_("export HCCL_INTRA_PCIE_ENABLE=0 HCCL_INTRA_ROCE_ENABLE=1   # over RoCE"))],
                             {"HCCL_INTRA_ROCE_ENABLE": roce if roce is not None else unset}))
     if env.get("HCCL_WHITELIST_DISABLE") == "0" and not env.get("HCCL_WHITELIST_FILE"):
         out.append(EnvIssue("HCCL_WHITELIST_DISABLE", "0", FAIL, _("HCCL_WHITELIST_DISABLE=0 turns the host whitelist on, "
                                                                    "but HCCL_WHITELIST_FILE is not set: connections will "
                                                                    "be refused"), "H3",
                             [_("export HCCL_WHITELIST_FILE=/path/whitelist.json   # {\"host_ip\": [\"<peer host IPs>\"]}"),
-                             "or: export HCCL_WHITELIST_DISABLE=1"]))
+                             or_step("export HCCL_WHITELIST_DISABLE=1")]))
     det = env.get("HCCL_DETERMINISTIC", "").lower()
     size = _int(env.get("RANK_SIZE", "") or "")
     if det == "strict" and size is not None and size < 3:

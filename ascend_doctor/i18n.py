@@ -32,6 +32,7 @@ CATALOG_LOCALE = {"zh": "zh_CN"}  # our language code -> the gettext locale dire
 _lang = "en"
 _catalog = None  # the loaded translations of _lang (None for English)
 _loaded = {}  # (lang, LOCALE_DIR) -> its catalog, read once per process
+_deferred = 0  # > 0 while checks and the planner run: _() gives a Text (i18n_text), worded by the renderer
 
 
 class LanguageError(ValueError):
@@ -119,8 +120,46 @@ def msgids() -> List[str]:
     return [k for k in table if isinstance(k, str) and k and "\0" not in k]
 
 
+class deferred:
+    """`with deferred():` the words of what is made inside are fixed later, by the renderer: `_()` returns a Text
+    of the message (its `.format(**params)` the formatted Text), `ngettext` a plural Text, `sentences` the Text
+    of the sentences joined (ascend_doctor/i18n_text.py). doctor.evaluate runs the checks and the planner so."""
+
+    def __enter__(self):
+        global _deferred
+        _deferred += 1
+        return self
+
+    def __exit__(self, *exc):
+        global _deferred
+        _deferred -= 1
+        return False
+
+
+def is_deferred() -> bool:
+    return _deferred > 0
+
+
+def translate(msgid: str) -> str:
+    """`msgid` in the current language now (the renderer's word for a Text), deferred or not."""
+    if _catalog is None or not msgid:
+        return msgid
+    return _catalog.gettext(msgid)
+
+
+def translate_plural(singular: str, plural: str, n: int) -> str:
+    if _catalog is None:
+        return singular if n == 1 else plural
+    return _catalog.ngettext(singular, plural, n)
+
+
 def _(msgid: str) -> str:
-    """`msgid` in the current language (itself in English, or where no translation is written)."""
+    """`msgid` in the current language (itself in English, or where no translation is written); while wording is
+    deferred, the message as a Text the renderer words."""
+    if _deferred and msgid:
+        from .i18n_text import Text
+
+        return Text._make(msgid, {}, raw=True)
     if _catalog is None or not msgid:
         return msgid
     return _catalog.gettext(msgid)
@@ -133,6 +172,10 @@ def N_(msgid: str) -> str:
 
 def ngettext(singular: str, plural: str, n: int) -> str:
     """The singular or plural form for `n` in the current language (Chinese has one form)."""
+    if _deferred:
+        from .i18n_text import Text
+
+        return Text._make(singular, {}, plural, n, raw=True)
     if _catalog is None:
         return singular if n == 1 else plural
     return _catalog.ngettext(singular, plural, n)
@@ -141,6 +184,12 @@ def ngettext(singular: str, plural: str, n: int) -> str:
 def lookup(text: str) -> str:
     """`text` translated if it is a message of the catalog, else unchanged: for strings the renderers show that
     were made elsewhere from marked messages (evidence labels, fixed evidence values like "not found")."""
+    if _deferred and isinstance(text, str) and text:
+        from .i18n_text import Text
+
+        return text if isinstance(text, Text) else Text._make(text, {}, raw=True)
+    if getattr(text, "localized", None) is not None:  # a Text (i18n_text): its message, worded now
+        return text.localized()
     if _catalog is None or not isinstance(text, str) or not text:
         return text
     return _catalog.gettext(text)
@@ -149,4 +198,8 @@ def lookup(text: str) -> str:
 def sentences(*parts: str) -> str:
     """Whole sentences (each one message) as one text: a space between them in English, none in Chinese
     (its full stop 。 already separates). Empty parts are left out."""
+    if _deferred:
+        from .i18n_text import Joined
+
+        return Joined([p for p in parts if p])
     return ("" if _lang == "zh" else " ").join(p for p in parts if p)

@@ -24,6 +24,7 @@ from typing import Any, Dict, List, Optional, Tuple
 from .i18n import _
 from .data import DataError, data_path, load_data_file, load_json_file
 from .i18n import _
+from .i18n_text import join
 from .versions import compare_versions, major_minor, parse_version, python_major_minor, release_matches, version_key
 
 MATRIX_FILE = "compat_matrix.json"
@@ -865,8 +866,11 @@ def mindspore_install_steps(rows: List[dict], why: str, limit: int = 3) -> List[
     for row in rows[:limit]:
         on_pypi = any(PYPI_SOURCE in p["source"] for p in row.get("python", []))
         if on_pypi:
-            steps.append(f"pip install mindspore=={row['pip_version']}   # {why}")  # `why` is in the run's language
+            # the command as is, its comment (`why`, a message) worded where shown
+            steps.append(join("   # ", [f"pip install mindspore=={row['pip_version']}", why]))
         else:
-            steps.append(_("install MindSpore {version} from https://www.mindspore.cn/versions   # {why}; not on PyPI")
-                         .format(version=row["version"], why=why))
+            # the step is a sentence (its own message, worded whole), its comment the reason
+            steps.append(join("   # ", [_("install MindSpore {version} from {url}").format(
+                version=row["version"], url="https://www.mindspore.cn/versions"),
+                _("{why}; not on PyPI").format(why=why)]))
     return steps

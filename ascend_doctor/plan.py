@@ -31,7 +31,7 @@ import re
 from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
 
 from .findings import ERROR, FAIL, PASS, SKIP, WARN, Finding
-from .i18n import _
+from .i18n import N_, _
 from .records import dataclass, field
 from .versions import python_major_minor, version_key
 
@@ -102,7 +102,7 @@ def command_part(step: str) -> str:
 
 def is_alternative(step: str) -> bool:
     """A step written as another way ("or keep this CANN: ...", "或 ..."), not a step to do after the others."""
-    return bool(_ALT.match(step))
+    return getattr(step, "msgid", None) in (OR_STEP, OR_ONLY, OR_HEADING) or bool(_ALT.match(step))
 
 
 def step_level(step: str, level: Optional[str] = None) -> Tuple[str, bool, bool]:
@@ -165,13 +165,28 @@ class PlanStep:
         return cls(step, lvl, root, reboot, list(dict.fromkeys(resolves)))
 
     def to_json(self) -> dict:
-        return {"do": self.do, "level": self.level, "needs_root": self.needs_root, "reboot": self.reboot,
-                "resolves": list(self.resolves)}
+        from .i18n_text import entry, worded
+
+        return {"do": worded(self.do), "level": self.level, "needs_root": self.needs_root, "reboot": self.reboot,
+                "resolves": list(self.resolves), "i18n": {"do": entry(self.do)}}
+
+    def worded(self) -> "PlanStep":
+        from .i18n_text import worded
+
+        return PlanStep(worded(self.do), self.level, self.needs_root, self.reboot, list(self.resolves))
 
     @classmethod
     def from_json(cls, data: dict) -> "PlanStep":
+        from .i18n_text import Stored, from_entry
+
         level = str(data.get("level") or "shell")
-        return cls(str(data.get("do") or ""), level if level in RANK else "shell", bool(data.get("needs_root")),
+        i18n = data.get("i18n")
+        if isinstance(i18n, dict) and "do" in i18n:  # report/2: the step's message, worded again exactly
+            do = from_entry(i18n["do"], str(data.get("do") or ""))
+        else:
+            do = str(data.get("do") or "")
+            do = Stored(do, report=True) if do else do
+        return cls(do, level if level in RANK else "shell", bool(data.get("needs_root")),
                    bool(data.get("reboot")), [str(x) for x in data.get("resolves") or []])
 
 
@@ -187,21 +202,68 @@ class Plan:
         return max((s.level for s in self.steps), key=RANK.__getitem__, default=None)
 
     def to_json(self) -> dict:
+        from .i18n_text import entry, worded
+
         return {"steps": [s.to_json() for s in self.steps],
-                "alternatives": [{"why": a["why"], "steps": [s.to_json() for s in a["steps"]]}
+                "alternatives": [{"why": worded(a["why"]), "steps": [s.to_json() for s in a["steps"]],
+                                  "i18n": {"why": entry(a["why"])}}
                                  for a in self.alternatives],
                 "unresolved": list(self.unresolved)}
 
+    def worded(self) -> "Plan":
+        """A copy in the current language (what a renderer shows)."""
+        from .i18n_text import worded
+
+        return Plan([s.worded() for s in self.steps],
+                    [{"why": worded(a["why"]), "steps": [s.worded() for s in a["steps"]]} for a in self.alternatives],
+                    list(self.unresolved))
+
     @classmethod
     def from_json(cls, data: Optional[dict]) -> "Plan":
+        from .i18n_text import Stored, from_entry
+
+        def why(a: dict) -> Any:
+            i18n = a.get("i18n")
+            if isinstance(i18n, dict) and "why" in i18n:
+                return from_entry(i18n["why"], str(a.get("why") or ""))
+            return Stored(str(a["why"]), report=True) if a.get("why") else ""
+
         data = data or {}
         return cls([PlanStep.from_json(s) for s in data.get("steps") or []],
-                   [{"why": str(a.get("why") or ""), "steps": [PlanStep.from_json(s) for s in a.get("steps") or []]}
+                   [{"why": why(a), "steps": [PlanStep.from_json(s) for s in a.get("steps") or []]}
                     for a in data.get("alternatives") or []],
                    [str(x) for x in data.get("unresolved") or []])
 
 
 # --- a finding's options -----------------------------------------------------------------------------------------
+
+# Another way in a flat fix list, said as such: its label (why) in words, its step as written (a command stays a
+# command: the words are never glued to it), so split_alternatives takes it apart by its parts, in any language.
+OR_STEP = N_("or {why}: {step}")
+OR_ONLY = N_("or {step}")
+OR_HEADING = N_("or {why}:")  # heads the steps that follow it: they are this alternative's
+
+
+def or_step(step: Any, why: Any = "") -> str:
+    """A fix line that offers `step` as another way, labelled `why` (words, a message) when given."""
+    return _(OR_STEP).format(why=why, step=step) if why else _(OR_ONLY).format(step=step)
+
+
+def or_heading(why: Any) -> str:
+    """A fix line that says the lines after it are another way: `why` (words, a message)."""
+    return _(OR_HEADING).format(why=why)
+
+
+def _structured(step: Any) -> Optional[Tuple[Any, Optional[Any]]]:
+    """(why, step) of an or_step line, (why, None) of an or_heading line (a Text, i18n_text); None otherwise."""
+    msgid = getattr(step, "msgid", None)
+    if msgid == OR_STEP:
+        return step.params["why"], step.params["step"]
+    if msgid == OR_ONLY:
+        return "", step.params["step"]
+    if msgid == OR_HEADING:
+        return step.params["why"], None
+    return None
 
 def split_alternatives(fix: Sequence[str]) -> Tuple[List[str], List[Dict[str, Any]]]:
     """A flat fix list as steps and labelled alternatives: each "or ...: step" is a one-step alternative, whose
@@ -209,6 +271,12 @@ def split_alternatives(fix: Sequence[str]) -> Tuple[List[str], List[Dict[str, An
     steps, alternatives = [], []
     below = None  # an alternative that says the steps below are its own ("or use X (see the steps below)")
     for step in fix:
+        parts = _structured(step)
+        if parts is not None:
+            why, body = parts
+            alternatives.append({"why": why, "steps": [] if body is None else [body]})
+            below = alternatives[-1] if body is None else None
+            continue
         m = _ALT.match(step)
         if not m:
             (below["steps"] if below is not None else steps).append(step)
@@ -402,16 +470,18 @@ def _dimensions(facts, matrix):
 
     def cann_step(release, version):
         return (_("{step}   # published with MindSpore {version}").format(
-            step=f"install CANN {release} toolkit + kernels, then `source <install>/set_env.sh`", version=version),
+            step=_("install CANN {release} toolkit + kernels, then `source <install>/set_env.sh`").format(
+                release=release), version=version),
             "cann")
 
     def hdk_step(hdk, cann):
         if facts.driver.version and _same_release(facts.driver.version, hdk):  # the driver is that release already
             return (_("{step}   # needs root and a reboot; the driver already is that release").format(
-                step=f"install the NPU firmware of HDK {hdk} (the driver's release), then reboot"), "driver")
+                step=_("install the NPU firmware of HDK {hdk} (the driver's release), then reboot").format(hdk=hdk)),
+                "driver")
         return (_("{step}   # needs root and a reboot; paired with CANN {cann} by the matrix's sources").format(
-            step=f"install Ascend HDK {hdk} (NPU driver + firmware, in the order the HDK install guide for your "
-                 f"server gives), then reboot", cann=cann), "driver")
+            step=_("install Ascend HDK {hdk} (NPU driver + firmware, in the order the HDK install guide for your "
+                   "server gives), then reboot").format(hdk=hdk), cann=cann), "driver")
 
     # the CANN in use: stays, another install here (sourced), or a release published with this MindSpore (or the
     # newest published pairing's) that is not here; an installed release is sourced, never installed again

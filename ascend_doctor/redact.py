@@ -255,9 +255,27 @@ class Redactor:
         return [self.text(a) for a in argv]
 
 
+def _scrub_text(text, redactor: "Redactor"):
+    """A string redacted; a Text (a message with parameters, i18n_text) stays one: its parameters are redacted
+    (its message is the doctor's own words), so it can still be worded in any language."""
+    from .i18n_text import Joined, Stored, Text
+
+    if not isinstance(text, Text) or not text:
+        return redactor.text(text) if isinstance(text, str) else text
+    shown = redactor.text(str(text))
+    if shown == str(text):
+        return text
+    if isinstance(text, Stored):
+        return Stored(shown, report=text.report)
+    if isinstance(text, Joined):
+        return Joined([_scrub_text(p, redactor) for p in text.parts])
+    return Text._make(text.msgid, {k: _scrub(v, redactor) for k, v in text.params.items()}, text.plural, text.n,
+                      text.raw)
+
+
 def _scrub(node, redactor: "Redactor"):
     if isinstance(node, str):
-        return redactor.text(node)
+        return _scrub_text(node, redactor)
     if isinstance(node, dict):
         return {k: _scrub(v, redactor) for k, v in node.items()}
     if isinstance(node, list):
@@ -277,10 +295,10 @@ def redact_report(report, environ: Optional[Mapping[str, str]] = None, also: Ite
 
     redactor = Redactor(env=os.environ if environ is None else environ, also=also)
     for f in report.findings:
-        f.title = redactor.text(f.title)
-        f.summary = redactor.text(f.summary)
+        f.title = _scrub_text(f.title, redactor)
+        f.summary = _scrub_text(f.summary, redactor)
         f.evidence = _scrub(f.evidence, redactor)
-        f.fix = [redactor.text(step) if isinstance(step, str) else step for step in f.fix]
+        f.fix = [_scrub_text(step, redactor) for step in f.fix]
         f.alternatives = _scrub(f.alternatives, redactor)
     report.facts = _scrub(report.facts, redactor)
     report._redacted = True

@@ -15,7 +15,7 @@ def test_bare_command_runs_check_and_prints_a_report():
 
 def test_json_report_shape_and_clean_stdout():
     proc, data = run_json("check")
-    assert data["schema"] == "ascend-doctor.report/1"
+    assert data["schema"] == "ascend-doctor.report/2"
     assert set(data) >= {"tool", "host", "facts", "findings", "summary"}
     assert set(data["summary"]) == {"pass", "warn", "fail", "skip", "error"}
     for f in data["findings"]:

@@ -156,7 +156,7 @@ def test_json_format_prints_report_to_json_and_renderers_change_nothing(make_sna
                         RunOptions(only=["hccl", "resources"]))
     assert token not in json.dumps(report.to_json())  # redacted at build
     before = copy.deepcopy(report.to_json())
-    assert render(report, "json") == json.dumps(report.to_json(), indent=2, ensure_ascii=False) + "\n"
+    assert json.loads(render(report, "json")) == report.to_json()  # its i18n blocks on one line, the rest indented
     for fmt in FORMATS:
         render(report, fmt)
     assert report.to_json() == before

@@ -188,7 +188,7 @@ def _zh_report(path):
     from ascend_doctor.doctor import RunOptions, run_checks
 
     with open_bundle(path) as host:
-        return run_checks(host, RunOptions(timeout=5.0))
+        return run_checks(host, RunOptions(timeout=5.0)).worded()  # in the language of the run, as shown
 
 
 SNAPSHOTS = snapshot_dirs()

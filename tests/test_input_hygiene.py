@@ -35,7 +35,7 @@ def test_binary_rank_table(tmp_path):
 def test_aggregate_of_one_file_that_is_no_report(tmp_path, content):
     path = tmp_path / "node.json"
     path.write_bytes(content)
-    _one_line_exit_2(run_cli("aggregate", str(path)), str(path), "ascend-doctor.report/1")
+    _one_line_exit_2(run_cli("aggregate", str(path)), str(path), "ascend-doctor.report/2")
 
 
 def test_aggregate_still_counts_a_torn_report_next_to_good_ones(tmp_path):

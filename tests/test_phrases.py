@@ -59,7 +59,7 @@ def test_a_probe_problem_is_english_in_the_facts_and_chinese_where_shown(zh):
     assert fact == ("/usr/local/Ascend/driver/version.info: binary or garbled content, expected the driver "
                     "version.info (Version=...)")
     assert json.loads(json.dumps(report.to_json()))["facts"]["driver"]["errors"] == [fact]
-    shown = next(f for f in report.findings if f.id == "install.driver_present").evidence["problems"]
+    shown = next(f for f in report.worded().findings if f.id == "install.driver_present").evidence["problems"]
     assert shown == ["/usr/local/Ascend/driver/version.info：内容为二进制或乱码，应为：驱动的 version.info（Version=...）"]
 
 

@@ -68,7 +68,9 @@ def assert_coherent(report: Report, facts=None):
     data = report.to_json()["plan"]
     assert set(data) == {"steps", "alternatives", "unresolved"}
     for step in data["steps"] + [s for a in data["alternatives"] for s in a["steps"]]:
-        assert set(step) == {"do", "level", "needs_root", "reboot", "resolves"} and step["level"] in LEVELS
+        assert set(step) == {"do", "level", "needs_root", "reboot", "resolves", "i18n"} and step["level"] in LEVELS
+        do = step["i18n"]["do"]  # the step's message, or None: a command nobody words (the "do" says it)
+        assert set(step["i18n"]) == {"do"} and (do is None or "id" in do or "join" in do or "text" in do)
         assert isinstance(step["needs_root"], bool) and isinstance(step["reboot"], bool)
     for alt in data["alternatives"]:
         assert alt["why"] and alt["steps"]
@@ -303,7 +305,7 @@ def test_text_markdown_and_the_script_show_the_plan_in_its_order():
     summary = next(i for i, l in enumerate(text) if l.startswith("Summary:"))
     assert head < summary and text[head + 1].startswith("  1. [this shell] source /usr/local/Ascend/")
     _, data = run_json("check", "--bundle", path)
-    assert data["schema"] == "ascend-doctor.report/1"
+    assert data["schema"] == "ascend-doctor.report/2"
     md = run_cli("check", "--bundle", path, "--format", "markdown").stdout
     assert "## Plan" in md and "1. [this shell] source /usr/local/Ascend/ascend-toolkit/set_env.sh" in md
     script = run_cli("fix", "--script", "--bundle", path).stdout

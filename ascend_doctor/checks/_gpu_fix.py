@@ -20,6 +20,8 @@ from __future__ import annotations
 from typing import Any, Dict, List, Optional
 
 from ..i18n import _
+from ..i18n_text import join
+from ..plan import or_heading
 from ..versions import dotted_numbers, major_minor, python_major_minor, version_key
 
 ENV_NAME = "ms-gpu"
@@ -39,9 +41,10 @@ def needs_text(matrix, cuda: str, only: Optional[str] = None, with_sources: bool
     for d, who, src in need["by"]:
         if only and d != only:
             continue
-        text = f"{who_label(who, need['cuda'])} >= {d}"
-        parts.append(f"{text} [{matrix.describe_source(src)}]" if with_sources else text)
-    return "; ".join(dict.fromkeys(parts))
+        text = _("{who} >= {driver}").format(who=who_label(who, need["cuda"]), driver=d)
+        parts.append(_("{text} [{source}]").format(text=text, source=matrix.describe_source(src)) if with_sources
+                     else text)
+    return join("; ", dict.fromkeys(parts))
 
 
 def driver_verdict(matrix, driver: Optional[str], cuda: Optional[str], cuda_max: Optional[str] = None) -> Optional[str]:
@@ -171,9 +174,9 @@ def plan(matrix, mindspore: Any, python: Optional[str], driver: Optional[str],
         alt = matrix.mindspore_gpu_for_cuda([c], python=py) or matrix.mindspore_gpu_for_cuda([c])
         if alt:
             alt_py = pick_python(matrix, alt[0]["version"], py) or py
-            out["alternative"] = [_("or keep driver {driver}: MindSpore {version} has a GPU build for CUDA {cuda}, "
-                                    "which this driver runs:").format(driver=driver or _("as it is"),
-                                                                      version=alt[0]["version"], cuda=c)] + \
+            out["alternative"] = [or_heading(_("keep driver {driver}: MindSpore {version} has a GPU build for CUDA "
+                                               "{cuda}, which this driver runs").format(
+                                                   driver=driver or _("as it is"), version=alt[0]["version"], cuda=c))] + \
                 env_steps(matrix, alt[0]["version"], c, alt_py)
             break
     return out

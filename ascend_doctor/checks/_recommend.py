@@ -12,6 +12,9 @@ from __future__ import annotations
 from typing import List, Optional
 
 from ..i18n import N_, _
+from ..i18n import lookup
+from ..i18n_text import join
+from ..plan import or_step
 from ..matrix import mindspore_install_steps
 from ..records import dataclass, field
 from ..versions import version_key
@@ -39,12 +42,23 @@ def platform_of(facts) -> Optional[str]:
     return _ARCH_PLATFORM.get((facts.system.arch or "").lower())
 
 
+# The matrix's names for its sources ("by"), said in the reader's language where they are words; other names
+# (a file, a release's notes) are shown as the matrix writes them.
+SOURCE_NAMES = (N_("MindSpore release list"), N_("MindSpore install guide"), N_("MindFormers version table"),
+                N_("MindSpore release list (bundle only)"), N_("install guide wording"), N_("paired MindFormers release"))
+
+
+def source_names(names) -> str:
+    """Source names joined ("a; b"), each a message where it is one of SOURCE_NAMES."""
+    return join(_("; "), [lookup(n) if n in SOURCE_NAMES else n for n in dict.fromkeys(names)])
+
+
 def _by(matrix, row: dict, cann: str) -> str:
     from ..versions import release_matches
 
     named = [c for c in matrix.published_canns(row["version"]) if release_matches(cann, c["cann"])] \
         or matrix.published_canns(row["version"])
-    return "; ".join(dict.fromkeys(b for c in named for b in c["by"]))
+    return source_names(b for c in named for b in c["by"])
 
 
 def where_to_get(matrix, row: dict) -> str:
@@ -85,9 +99,10 @@ def advise_mindspore(matrix, facts, cann_release: Optional[str], compiler: Optio
             advice.upgrade = _(
                 "{step}   # the newest published pairing ({sources}); its driver: ascend-doctor matrix show --cann "
                 "{cann}").format(
-                step=_("or upgrade CANN: install CANN {cann} (toolkit + kernels), `source <install>/set_env.sh`, then "
-                       "MindSpore {version} ({where})").format(cann=cann["cann"], version=ms_row["version"],
-                                                               where=where_to_get(matrix, ms_row)),
-                sources="; ".join(cann["by"]), cann=cann["cann"])
+                step=_("install CANN {cann} (toolkit + kernels), `source <install>/set_env.sh`, then MindSpore "
+                       "{version} ({where})").format(cann=cann["cann"], version=ms_row["version"],
+                                                     where=where_to_get(matrix, ms_row)),
+                sources=source_names(cann["by"]), cann=cann["cann"])
+            advice.upgrade = or_step(advice.upgrade, _("upgrade CANN"))
             advice.fix.append(advice.upgrade)
     return advice

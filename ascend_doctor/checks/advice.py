@@ -11,7 +11,8 @@ an FP32 model, too few cores to feed the devices).
 from __future__ import annotations
 
 from ..findings import PASS, WARN
-from ..i18n import _, get_lang, sentences
+from ..i18n import _, sentences
+from ..i18n_text import Bilingual
 from . import check
 from ._accelerators import (accelerator_count, device_phrase, gpu_present, is_310_class, npu_names, npu_present)
 from ..versions import major_minor_numbers
@@ -26,8 +27,9 @@ def _training_accelerators(facts) -> bool:
 
 
 def _advice(ctx, pitfall: str) -> str:
-    """The knowledge base's advice for a pitfall, in the run's language."""
-    return ctx.kb.pitfall(pitfall).text(get_lang())[1]
+    """The knowledge base's advice for a pitfall: its English and Chinese, worded where shown."""
+    p = ctx.kb.pitfall(pitfall)
+    return Bilingual(p.text("en")[1], p.text("zh")[1])
 
 
 def performance_context(ctx) -> bool:

@@ -14,15 +14,16 @@ from typing import Dict, List, Optional, Tuple
 from ..facts import JUDGED_ENV, JUDGED_ONLY, CannInstall
 from ..findings import FAIL, PASS, SKIP, WARN
 from ..i18n import N_, _, lookup, sentences
+from ..plan import or_heading, or_step
+from ..i18n_text import join
 from ..matrix import PUBLISHED_ROLES
 from ..versions import (
     FIRMWARE_MIN_PREFIX, innerversion_code, innerversion_listed, major_minor, parse_range_list, parse_version,
     python_major_minor, release_matches, vendor_firmware_too_old, vendor_in_any_range, version_key,
 )
-from ..zh_style import has_han
 from . import check
 from ._ascend import FIXED_PATH_SOURCE, nnae_wins
-from ._recommend import advise_mindspore
+from ._recommend import advise_mindspore, source_names
 
 MS_CANN = "compat.mindspore_cann"
 CANN_DRIVER = "compat.cann_driver"
@@ -60,8 +61,9 @@ def _listed(values) -> str:
 
 def _matrix_info(ctx) -> str:
     info = ctx.matrix.info()
-    source = lookup(info["source"])  # "bundled" is a word, a path stays as it is
-    return f"{info['version']}（{source}）" if has_han(source) else f"{info['version']} ({source})"
+    if info["source"] == "bundled":  # a word; a path (the cache) stays as it is
+        return _("{version} ({source})").format(version=info["version"], source=lookup(info["source"]))
+    return f"{info['version']} ({info['source']})"
 
 
 def _installed_mindspore(ctx):
@@ -98,9 +100,11 @@ def driver_note(matrix, cann_release: Optional[str], driver: Optional[str]) -> s
         return ""  # a source pairs this driver with that CANN
     need = needed_hdk(matrix, cann_release)
     if not need:
-        return " (which NPU driver it needs is not in the matrix: see that CANN's release notes)"
-    here = f"; this driver is {driver}" if driver else ""
-    return f" with Ascend HDK {' or '.join(need)} (NPU driver + firmware, the pairing sources give{here})"
+        return _(" (which NPU driver it needs is not in the matrix: see that CANN's release notes)")
+    if driver:
+        return _(" with Ascend HDK {hdk} (NPU driver + firmware, the pairing sources give; this driver is {driver})"
+                 ).format(hdk=" or ".join(need), driver=driver)
+    return _(" with Ascend HDK {hdk} (NPU driver + firmware, the pairing sources give)").format(hdk=" or ".join(need))
 
 
 def judged_cann(facts) -> Tuple[Optional[CannInstall], List[CannInstall], str]:
@@ -128,7 +132,7 @@ def _describe_install(inst: CannInstall) -> str:
         parts.append(f"CANN {inst.release}")
     if inst.compiler_version:
         parts.append(_("compiler {version}").format(version=inst.compiler_version))
-    return ", ".join(parts)
+    return join(_(", "), parts)
 
 
 def _cann_label(matrix, mm: Optional[str]) -> str:
@@ -143,12 +147,13 @@ def _cann_steps(matrix, candidates: List[dict], mindspore: str, driver: Optional
     published = {c["cann"] for c in matrix.published_canns(mindspore)}
     steps = []
     for c in [c for c in candidates if c["accepted"] and c["cann"] in published][:limit]:
-        by = "; ".join(sorted({n["by"] for n in c["named_by"] if n["role"] in PUBLISHED_ROLES}))
-        build = f" (build {', '.join(c['builds'])})" if c["builds"] else ""
-        # Another CANN may need another driver: the fix names it (from the matrix's pairings only).
-        # The step before "  # " is copied as written (English); the comment is translated.
-        step = (f"install CANN {c['cann']}{build} toolkit + kernels for MindSpore {mindspore}"
-                f"{driver_note(matrix, c['cann'], driver)}, then `source <install>/set_env.sh`")
+        by = source_names(sorted({n["by"] for n in c["named_by"] if n["role"] in PUBLISHED_ROLES}))
+        build = _(" (build {builds})").format(builds=", ".join(c["builds"])) if c["builds"] else ""
+        # Another CANN may need another driver: the fix names it (from the matrix's pairings only). The step is a
+        # sentence (a message, its command in backticks), its comment another.
+        step = _("install CANN {cann}{build} toolkit + kernels for MindSpore {mindspore}{driver}, then "
+                 "`source <install>/set_env.sh`").format(cann=c["cann"], build=build, mindspore=mindspore,
+                                                         driver=driver_note(matrix, c["cann"], driver))
         steps.append(_("{step}   # compiler {compiler}; published pairing: {sources}").format(
             step=step, compiler=c["compiler"], sources=by))
     return steps
@@ -360,7 +365,8 @@ def check_cann_driver(ctx):
         evidence["matrix_rows"] = stated
     paired = [p for r in rows if r["relation"] == "paired" for p in r["hdk"]]
     fix_hdk = [_("{step}   # paired by {sources}").format(
-                   step=f"install Ascend HDK {p} (NPU driver + firmware) for CANN {inst.release}",
+                   step=_("install Ascend HDK {hdk} (NPU driver + firmware) for CANN {cann}").format(
+                       hdk=p, cann=inst.release),
                    sources="; ".join(matrix.describe_source(r["source"]) for r in rows
                                      if p in r["hdk"] and r["relation"] == "paired"))
                for p in dict.fromkeys(paired)][:2]
@@ -421,11 +427,12 @@ def _upgrade_order_steps(drv, fw, matrix) -> List[str]:
     if fw_pkg and drv_pkg and parse_version(fw_pkg) < parse_version(drv_pkg):
         fws = [r["firmware"] for r in matrix.firmware_for_hdk(drv_pkg)]
         steps.append(_("{step}   # the firmware is the older of the two").format(
-            step=f"upgrade the firmware to the one from HDK {drv_pkg} (the driver's release)"
-                 + (f": firmware {', '.join(fws)}" if fws else "")))
+            step=_("upgrade the firmware to the one from HDK {hdk} (the driver's release): firmware {firmware}").format(
+                hdk=drv_pkg, firmware=", ".join(fws)) if fws else
+            _("upgrade the firmware to the one from HDK {hdk} (the driver's release)").format(hdk=drv_pkg)))
     elif fw_pkg and drv_pkg and parse_version(drv_pkg) < parse_version(fw_pkg):
         steps.append(_("{step}   # the driver is the older of the two").format(
-            step=f"upgrade the driver to HDK {fw_pkg} (the firmware's release)"))
+            step=_("upgrade the driver to HDK {hdk} (the firmware's release)").format(hdk=fw_pkg)))
     else:
         steps.append(_("install the driver and the firmware from the same Ascend HDK release"))
     steps.append(_("./Ascend-hdk-<chip>-npu-firmware_<version>.run --upgrade  /  "
@@ -574,8 +581,8 @@ def check_python_mindspore(ctx):
         if alt:
             other = plan(matrix, alt[0]["version"], pm, ctx.facts.cuda.driver_version, prefer=planned_cuda,
                          cuda_max=ctx.facts.cuda.driver_cuda_max)
-            fix.append(_("or keep Python {python}: MindSpore {version} has a GPU build for it (CUDA {cuda}):").format(
-                python=pm, version=alt[0]["version"], cuda=", ".join(alt[0]["gpu"]["built_for"]["value"])))
+            fix.append(or_heading(_("keep Python {python}: MindSpore {version} has a GPU build for it (CUDA {cuda})").format(
+                python=pm, version=alt[0]["version"], cuda=", ".join(alt[0]["gpu"]["built_for"]["value"]))))
             fix += other["steps"] or env_steps(matrix, alt[0]["version"], alt[0]["gpu"]["built_for"]["value"][-1],
                                                pick_python(matrix, alt[0]["version"], pm) or pm)
     else:
@@ -719,8 +726,8 @@ def check_cuda_mindspore(ctx):
         fix += p["steps"] + p["alternative"]
         alt = matrix.mindspore_gpu_for_cuda(have, python=python)
         if alt:
-            fix.append(_("or install a MindSpore GPU build for CUDA {cuda}: MindSpore {releases}").format(
-                cuda=have[0], releases=", ".join(r["version"] for r in alt[:3])))
+            fix.append(or_step(_("MindSpore {releases}").format(releases=", ".join(r["version"] for r in alt[:3])),
+                              _("install a MindSpore GPU build for CUDA {cuda}").format(cuda=have[0])))
     else:
         best = min(verdicts.values(), key=lambda x: {"pass": 0, "warn": 1, "unknown": 2, "fail": 3}[x["status"]])
         mm = next(m for m, x in verdicts.items() if x is best)
@@ -731,8 +738,8 @@ def check_cuda_mindspore(ctx):
                               "does not").format(cuda=mm, version=ms.version, yes=_gpu_sources(matrix, d["listed_by"]),
                                                  no=_gpu_sources(matrix, d["not_listed_by"])))
             if built:
-                fix.append(_("or plan CUDA {cuda}, which every source names for MindSpore {version}").format(
-                    cuda=" / ".join(built), version=ms.version))
+                fix.append(or_step(_("plan CUDA {cuda}, which every source names for MindSpore {version}").format(
+                    cuda=" / ".join(built), version=ms.version)))
         elif best["why"] == "checker-only":
             status = WARN
             problems.append(_("MindSpore {version}'s checker accepts CUDA {cuda}, but its GPU builds are for CUDA {built} "
@@ -755,8 +762,8 @@ def check_cuda_mindspore(ctx):
             fix += p["steps"] + p["alternative"]
             alt = matrix.mindspore_gpu_for_cuda(have, python=python)
             if alt:
-                fix.append(_("or install a MindSpore GPU build for CUDA {cuda}: MindSpore {releases}").format(
-                    cuda=have[0], releases=", ".join(r["version"] for r in alt[:3])))
+                fix.append(or_step(_("MindSpore {releases}").format(releases=", ".join(r["version"] for r in alt[:3])),
+                                   _("install a MindSpore GPU build for CUDA {cuda}").format(cuda=have[0])))
     need_mm = major_minor(ms.cuda_version)
     if cuda.driver_cuda_max and need_mm and not driver:
         evidence["driver_cuda_max"] = cuda.driver_cuda_max
@@ -842,8 +849,8 @@ def check_nvidia_driver_cuda(ctx):
     if version:
         p = plan(matrix, version, python, driver)
         if not p["driver_upgrade"] and p["cuda"]:
-            fix.append(_("or keep driver {driver}: MindSpore {version} has a build for CUDA {cuda}, which it runs:")
-                       .format(driver=driver, version=version, cuda=p["cuda"]))
+            fix.append(or_heading(_("keep driver {driver}: MindSpore {version} has a build for CUDA {cuda}, which it "
+                                    "runs").format(driver=driver, version=version, cuda=p["cuda"])))
             fix += p["steps"]
         else:
             fix += p["alternative"]

@@ -11,7 +11,7 @@ from ..findings import ERROR, FAIL, PASS, SKIP, WARN
 from ..i18n import N_, _, sentences
 from . import check
 from ._ascend import ascend_signs
-from ..i18n_text import Text, localized
+from ..i18n_text import Text, join, localized
 from ..phrases import NPU_CHIP_LABEL
 
 NO_ASCEND = N_("No Ascend hardware or software on this machine (no /dev/davinci*, npu-smi, driver or CANN).")
@@ -116,7 +116,7 @@ def check_npu_health(ctx):
     first = bad[0]
     return ctx.finding(FAIL,
         summary=sentences(_("{count} device(s) not OK: {devices}.").format(
-                              count=len(bad), devices=", ".join(f"{localized(_label(d))} {health_shown(d.health) or _('(empty)')}" for d in bad)),
+                              count=len(bad), devices=join(", ", (_("{device} {health}").format(device=localized(_label(d)), health=health_shown(d.health) or _("(empty)")) for d in bad))),
                           _("Jobs on them fail or hang.")),
         evidence=ev,
         fix=[_("npu-smi info -t health -i {npu}   # Health Status, Error Code, Error Information").format(npu=first.npu_id),
@@ -195,14 +195,16 @@ def check_npu_memory(ctx):
         ev[_label(d)] = f"{kind} {used} / {total} MB ({pct:.0f}%)"
         has_process = (d.npu_id, d.chip_id) in busy or (npu.layout != "B" and d.npu_id in busy_npus)
         if pct >= IDLE_FULL_PCT and not has_process and d.npu_id in npu.idle_npus:
-            orphaned.append(f"{localized(_label(d))} {kind} {used}/{total} MB")
+            orphaned.append(_("{device} {kind} {used}/{total} MB").format(device=localized(_label(d)), kind=kind,
+                                                                           used=used, total=total))
         elif pct >= BUSY_FULL_PCT:
-            full.append(f"{localized(_label(d))} {kind} {used}/{total} MB")
+            full.append(_("{device} {kind} {used}/{total} MB").format(device=localized(_label(d)), kind=kind,
+                                                                       used=used, total=total))
     if not ev:
         return ctx.finding(SKIP, summary=_("npu-smi reported no memory totals."))
     if npu.processes:
-        ev["processes"] = ", ".join(_("pid {pid} {name} on NPU {npu}").format(pid=p["pid"], name=p["name"], npu=p["npu_id"])
-                                    for p in npu.processes)
+        ev["processes"] = join(", ", (_("pid {pid} {name} on NPU {npu}").format(pid=p["pid"], name=p["name"], npu=p["npu_id"])
+                                    for p in npu.processes))
     if orphaned:
         return ctx.finding(WARN,
             summary=sentences(_("Device memory is nearly full but npu-smi shows no process using it: {devices}.").format(

@@ -9,7 +9,8 @@ from typing import Dict, List, Optional
 
 from ..findings import ERROR, FAIL, PASS, SKIP, WARN, Finding
 from ..i18n import N_, _, sentences
-from ..i18n_text import localized
+from ..plan import or_heading, or_step
+from ..i18n_text import join, localized
 from . import check
 from ._accelerators import gpu_present
 from ._gpu_fix import driver_upgrade_steps, plan
@@ -53,7 +54,8 @@ def check_driver_module_match(ctx):
           "   # the two versions side by side"),
         _("sudo reboot   # loads the kernel module of the driver now installed (the usual cause: a driver upgrade "
           "without a reboot)"),
-        _("or, with no process on the GPUs: sudo rmmod nvidia_uvm nvidia_drm nvidia_modeset nvidia && sudo modprobe nvidia"),
+        or_step("sudo rmmod nvidia_uvm nvidia_drm nvidia_modeset nvidia && sudo modprobe nvidia",
+                _("with no process on the GPUs")),
         _("in a container: the host's driver decides; fix it on the host, the container only mounts its libraries"),
     ]
     if c.nvml_mismatch:
@@ -116,9 +118,9 @@ def _runtimes(c) -> List[Dict[str, str]]:
 
 
 def _describe_runtimes(runtimes) -> str:
-    return ", ".join((_("{version} ({dir})") if e["loadable"] == "yes" else
+    return join(", ", ((_("{version} ({dir})") if e["loadable"] == "yes" else
                       _("{version} ({dir}, not on the loader path)")).format(version=e["version"], dir=e["dir"])
-                     for e in runtimes) or _("none")
+                           for e in runtimes)) or _("none")
 
 
 def _ms_gpu_applies(ctx) -> Optional[Finding]:
@@ -230,7 +232,7 @@ def check_cuda_runtime_for_mindspore(ctx):
     if c.driver_cuda_max and dotted_numbers(rt_mm) > dotted_numbers(c.driver_cuda_max):
         newer_major = dotted_numbers(rt_mm)[:1] > dotted_numbers(c.driver_cuda_max)[:1]
         driver_fix = driver_upgrade_steps(ctx.matrix, c.driver_version, rt_mm) + \
-            ([_("or use a CUDA runtime no newer than {version}:").format(version=c.driver_cuda_max)] + env_fix
+            ([or_heading(_("use a CUDA runtime no newer than {version}").format(version=c.driver_cuda_max))] + env_fix
              if gpu_plan["cuda"] and not gpu_plan["driver_upgrade"] else [])
         if newer_major:
             return ctx.finding(FAIL,
@@ -331,8 +333,8 @@ def check_cudnn(ctx):
                            evidence=evidence,
                            fix=[_("conda install -c conda-forge {spec}   # inside the MindSpore environment").format(
                                     spec=spec),
-                                _("or install NVIDIA's cuDNN for CUDA {cuda} and add its lib directory to "
-                                  "LD_LIBRARY_PATH").format(cuda=cuda_mm or "11.x")])
+                                or_step(_("install NVIDIA's cuDNN for CUDA {cuda} and add its lib directory to "
+                                          "LD_LIBRARY_PATH").format(cuda=cuda_mm or "11.x"))])
     v = dotted_numbers(c.cudnn_version)
     fix = [_("conda install -c conda-forge {spec}   # inside the MindSpore environment").format(spec=spec)]
     # MindSpore's GPUEnvChecker: warn below 7.6, and below 8.0 when CUDA is newer than 10 (compat_facts §4.1).

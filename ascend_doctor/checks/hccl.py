@@ -66,7 +66,7 @@ def check_hccl_env_values(ctx) -> List[Finding]:
             evidence["documented default"] = spec["default"]
         if spec.get("source"):
             evidence["source"] = spec["source"]
-        findings.append(ctx.finding(issue.status, title=f"{_(VALUES_TITLE)}: {issue.name}",  # ": " as findings.py reads it
+        findings.append(ctx.finding(issue.status, title=_("{title}: {name}").format(title=_(VALUES_TITLE), name=issue.name),  # ": " as findings.py reads it
                                     summary=issue.message, evidence=evidence, fix=issue.fix, pitfall="P13"))
     if not findings:
         findings.append(ctx.finding(PASS,
@@ -85,7 +85,7 @@ def check_hccl_env_names(ctx) -> List[Finding]:
         return [ctx.finding(PASS,
                             summary=_("no misspelled or unknown HCCL_*/ASCEND_*/MS_* names"))]
     # An unknown name may well be a credential (HCCL_TLS_PASSWORD): its value never goes in the report.
-    return [ctx.finding(i.status, title=f"{_(NAMES_TITLE)}: {i.name}",
+    return [ctx.finding(i.status, title=_("{title}: {name}").format(title=_(NAMES_TITLE), name=i.name),
                         summary=_without(i.message, i.name, i.value),
                         evidence={i.name: shown_value(i.name, i.value)},
                         fix=[_without(step, i.name, i.value) for step in i.fix], pitfall="P13") for i in issues]

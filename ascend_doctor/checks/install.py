@@ -11,7 +11,7 @@ from typing import Dict, List
 
 from ..findings import ERROR, FAIL, PASS, SKIP, WARN
 from ..i18n import N_, _, sentences
-from ..i18n_text import localized
+from ..i18n_text import join, localized
 from . import check
 from ._ascend import (FIXED_PATH_SOURCE, KERNELS_SOC, ascend_signs, describe_install, driver_evidence, install_of,
                       nnae_wins, points_into, run_file_name, set_env_path, source_fix, target_install)
@@ -338,7 +338,9 @@ def check_cann_multiple(ctx):
                                count=len(installs), release=releases[0]), where), evidence=ev)
     keep = active or target_install(cann)
     others = [i for i in installs if i is not keep]
-    fix = [_("use one install: source {path}   # and no other set_env.sh in ~/.bashrc").format(path=set_env_path(keep))]
+    # the words ("use one install") and the command (pasted as is) are each a message; the line reads as before
+    fix = [_("{label}: {step}").format(label=_("use one install"), step=_(
+        "source {path}   # and no other set_env.sh in ~/.bashrc").format(path=set_env_path(keep)))]
     for o in others:
         fix.append(_("if you do not need {install}: ./{package} --uninstall").format(
             install=describe_install(o), package=run_file_name(o)))
@@ -430,7 +432,7 @@ def check_legacy_layout(ctx):
         return ctx.finding(PASS, summary=_("every CANN install has the compiler/ layout"))
     return ctx.finding(WARN,
         summary=sentences(_("Very old CANN (fwkacllib/ layout, CANN 5.x or older) at {installs}.").format(
-                              installs=", ".join(describe_install(i) for i in legacy)),
+                              installs=join(", ", (describe_install(i) for i in legacy))),
                           _("Current MindSpore releases read compiler/version.info and do not support it.")),
         evidence={i.root: {"fwkacllib version": i.components.get("fwkacllib"), "compiler/": False} for i in legacy},
         fix=[_("install a current CANN toolkit matching your MindSpore version: "

@@ -12,6 +12,8 @@ from typing import Dict, List, Optional, Tuple
 
 from ..findings import ERROR, FAIL, PASS, SKIP, WARN, Finding
 from ..i18n import N_, _, sentences
+from ..i18n_text import join
+from ..plan import or_step
 from . import check
 from ._node import node_device_ids
 
@@ -69,7 +71,7 @@ def check_launch_mode(ctx):
     if not modes:
         return ctx.finding(SKIP,
                            summary=_("No distributed launch variables are set: a single-process job."))
-    evidence: Dict[str, object] = {"launch modes found": ", ".join(_(m) for m in modes)}
+    evidence: Dict[str, object] = {"launch modes found": join(", ", (_(m) for m in modes))}
     problems: List[Tuple[str, str, List[str]]] = []  # (status, message, fix)
 
     if "HCCL env-var cluster (CM_*)" in modes:
@@ -79,7 +81,7 @@ def check_launch_mode(ctx):
                                      "configuration requires those to be absent (the two methods cannot be mixed)").format(
                                          variables=", ".join(clash)),
                              [_("unset {variables}   # keep the CM_* method").format(variables=" ".join(clash)),
-                              _("or: unset the CM_* variables and use the rank table")]))
+                              or_step(_("unset the CM_* variables and use the rank table"))]))
     if "dynamic cluster (msrun)" in modes and "OpenMPI" in modes:
         problems.append((WARN, _("MS_ROLE (dynamic cluster) and OMPI_COMM_WORLD_* (OpenMPI) are both set; MindSpore uses "
                                  "the dynamic cluster and ignores the OpenMPI ranks"),
@@ -127,7 +129,7 @@ def check_launch_mode(ctx):
         where = ", ".join(f"{k}={v}" for k, v in list(ranks.items())[:1] + list(sizes.items())[:1])
         return ctx.finding(PASS,
                            summary=(_("{modes} ({where})") if where else "{modes}").format(
-                               modes=", ".join(_(m) for m in modes), where=where), evidence=evidence)
+                               modes=join(", ", (_(m) for m in modes)), where=where), evidence=evidence)
     return _problems_finding(ctx, problems, evidence, "P13")
 
 
@@ -173,7 +175,7 @@ def check_rank_table_env(ctx):
         if _int(size) is not None and _int(size) != rt.rank_count:
             problems.append((FAIL, _("RANK_SIZE={size} but the rank table describes {count} ranks (L2); HCCL waits for "
                                      "ranks that never come, or rejects the table").format(size=size, count=rt.rank_count),
-                             [f"export RANK_SIZE={rt.rank_count}", _("or regenerate the rank table for the devices you use")]))
+                             [f"export RANK_SIZE={rt.rank_count}", or_step(_("regenerate the rank table for the devices you use"))]))
     limit = _int(size) if _int(size) is not None else rt.rank_count
     if _int(rank_id) is not None and limit is not None and _int(rank_id) >= limit:
         problems.append((FAIL, _("RANK_ID={rank} but ranks run 0..{last}").format(rank=rank_id, last=limit - 1),

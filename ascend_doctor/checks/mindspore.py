@@ -11,6 +11,7 @@ from typing import List
 
 from ..findings import ERROR, FAIL, PASS, SKIP, WARN
 from ..i18n import _, sentences
+from ..plan import or_step
 from ..i18n_text import localized
 from . import check
 from ._accelerators import device_phrase, gpu_present, npu_present
@@ -160,8 +161,8 @@ def check_python_supported(ctx):
                            evidence=evidence, pitfall="P21",
                            fix=[f"conda create -n ms python={pick} -y && conda activate ms",
                                 _reinstall_step(ctx.matrix, ms, reinstall),
-                                _("or stay on Python {version}: pip index versions mindspore   # run with this Python; "
-                                  "lists releases that publish wheels for it").format(version=running)])
+                                or_step(_("pip index versions mindspore   # run with this Python; lists releases that "
+                                          "publish wheels for it"), _("stay on Python {version}").format(version=running))])
     if ms.requires_python:
         allowed = python_spec_allows(ms.requires_python, py.version)
         if allowed is False:
@@ -266,8 +267,9 @@ def check_flavour_matches_device(ctx):
                                      "{stack} libraries.").format(flavour=ms.flavour, device=device,
                                                                   stack="CUDA" if ms.flavour == "gpu" else "CANN"),
                            evidence=evidence,
-                           fix=[_("run on the machine with the accelerator, or: pip uninstall -y {dist} && pip install "
-                                  "mindspore   # CPU works everywhere").format(dist=ms.dist_name)])
+                           fix=[_("run on the machine with the accelerator"),
+                                or_step(_("pip uninstall -y {dist} && pip install mindspore   # CPU works everywhere")
+                                        .format(dist=ms.dist_name))])
     used = [b for b, here in (("ascend", has_npu), ("gpu", has_gpu)) if here and b in ms.backends]
     names = [u.upper() if u == "gpu" else "Ascend" for u in used]
     return ctx.finding(PASS,

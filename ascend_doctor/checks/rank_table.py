@@ -84,8 +84,9 @@ def check_rank_table_valid(ctx):
                            .format(format=rt.format, servers=rt.server_count, ranks=rt.rank_count, status=rt.status),
                            evidence=evidence)
     shown = (errors + warnings)[:SHOWN_PROBLEMS]
-    evidence["problems"] = [Problem(p["path"], p["severity"], p["rule"], p["message"], p.get("line"), p.get("column")).shown()
-                            + f" [{p['rule']}]" for p in shown]
+    evidence["problems"] = [_("{problem} [{rule}]").format(problem=Problem(
+        p["path"], p["severity"], p["rule"], p["message"], p.get("line"), p.get("column")).shown(), rule=p["rule"])
+        for p in shown]
     total = counts.get(FAIL, 0) + counts.get(WARN, 0)
     if total > len(shown):
         evidence["more"] = _("{count} more; run: ascend-doctor rank-table {path}").format(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ..findings import FAIL, PASS, SKIP, WARN
 from ..i18n import _
+from ..plan import or_step
 from . import check
 
 # Graph compilation of a large model writes several GB of kernel_meta/ and
@@ -41,7 +42,7 @@ def check_disk_space(ctx):
         evidence=evidence,
         fix=[_("du -sh {paths}   # find what fills the disk").format(paths=" ".join(paths)),
              _("rm -rf ./kernel_meta ./rank_*/ ~/ascend/log/*   # old compile caches and CANN logs, if yours"),
-             _("or run training from a directory on a larger filesystem")])
+             or_step(_("run training from a directory on a larger filesystem"))])
 
 
 @check("resources.shm_size", "/dev/shm size for data loading and multi-process training", pitfalls=["P05"],

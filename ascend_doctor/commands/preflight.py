@@ -18,7 +18,7 @@ from ..errors import CliError, EXIT_FINDINGS, EXIT_OK
 from ..doctor import run_checks
 from ..facts import launch_of, put_launch
 from ..findings import FAIL, Finding, Report
-from ..i18n import _, sentences
+from ..i18n import _, deferred, sentences
 from ..process import kill_running
 from ..probes.launch import probe_launch, safe_node_name
 from ..redact import redact_report
@@ -86,7 +86,13 @@ def _facts_json(facts) -> dict:
 
 def _budget_overrun(host, args, elapsed: float, partial: dict) -> Report:
     """The report when the checks did not finish in time: what was gathered (facts, finished checks) plus one
-    failing finding that says how long it ran and what it was doing when stopped."""
+    failing finding that says how long it ran and what it was doing when stopped. Its words are messages, as a
+    run's (i18n.deferred): the renderer words them, the JSON keeps their ids."""
+    with deferred():
+        return _overrun_report(host, args, elapsed, partial)
+
+
+def _overrun_report(host, args, elapsed: float, partial: dict) -> Report:
     facts = _facts_json(partial["facts"]) if partial.get("facts") is not None else {}
     if launch_of(facts) is None:
         put_launch(facts, probe_launch(host, None))

@@ -105,7 +105,8 @@ def _node_findings(host, args, text: str):
     report = evaluate(facts, Selection(only=list(NODE_CHECKS)), RunOptions(timeout=args.timeout),
                       origin={"kind": host.kind, "name": host.label},
                       environ=host.env, also=[os.environ] if host.env is not os.environ else [])
-    findings = sorted(report.findings, key=lambda f: NODE_CHECKS.index(f.id) if f.id in NODE_CHECKS else len(NODE_CHECKS))
+    findings = sorted(report.worded().findings,  # shown: in the current language
+                      key=lambda f: NODE_CHECKS.index(f.id) if f.id in NODE_CHECKS else len(NODE_CHECKS))
     return table, findings, {"kind": host.kind, "name": host.label, "soc_family": soc}
 
 

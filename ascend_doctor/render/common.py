@@ -70,6 +70,8 @@ def node_words(value: Any) -> Any:
     """A text from a node's saved report (a summary, a fix line, an evidence value), written in the language that
     node ran in (nodes usually run in English), shown in the current language where it is recognised as the
     doctor's own words (phrases.reword_stored); data and anything unrecognised are shown as the node wrote them."""
+    if getattr(value, "localized", None) is not None:  # a report/2 text (i18n_text.Text): its message, worded
+        return value.localized()
     if get_lang() == "en" or not isinstance(value, str):
         return value
     from ..phrases import reword_stored

@@ -103,6 +103,7 @@ def _plan(plan: Dict[str, Any], titles: Dict[str, str]) -> List[str]:
 
 
 def render(report: Report, color: bool = False) -> str:
+    report = report.worded()  # the door: message ids become words in the current language
     cls, line = _verdict_line(report)
     problems = sorted((f for f in report.findings if f.status in (FAIL, ERROR, WARN)), key=lambda f: ORDER[f.status])
     body = ["<h1>" + esc(_heading(report)) + "</h1>",

@@ -36,6 +36,7 @@ def _details(f) -> str:
 
 
 def render(report: Report, color: bool = False) -> str:
+    report = report.worded()  # the door: message ids become words in the current language
     counts = report.summary
     launch = launch_of(report.facts)
     node = str((launch.name if launch else None) or report.host.get("name") or "")

@@ -19,6 +19,7 @@ def _cell(text: str) -> str:
 
 
 def render(report: Report, color: bool = False) -> str:
+    report = report.worded()  # the door: message ids become words in the current language
     out: List[str] = [_("# ascend-doctor report: {name}").format(name=report.host.get("name")), ""]
     out += [_("| component | found |"), "|---|---|"]
     out += [f"| {_cell(k)} | {_cell(v)} |" for k, v in facts_summary(report.facts)]

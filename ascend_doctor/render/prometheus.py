@@ -30,6 +30,7 @@ def _labels(**labels) -> str:
 
 
 def render(report: Report, color: bool = False) -> str:
+    report = report.worded()  # the door: message ids become words in the current language
     out = []
 
     def metric(name, help_text, samples):

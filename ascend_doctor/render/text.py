@@ -39,6 +39,7 @@ def _titled(badge: str, title: str, width: int) -> List[str]:
 
 def render(report: Report, color: bool = False, width: Optional[int] = None) -> str:
     """The report for a terminal `width` columns wide (default: COLUMNS, else the terminal's, else 80)."""
+    report = report.worded()  # the door: message ids become words in the current language
     width = width or terminal_width()
     lines: List[str] = []
     host = report.host

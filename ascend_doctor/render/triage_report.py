@@ -203,7 +203,7 @@ def _text(result: TriageResult, color: bool) -> str:
             tags = [field_word(COMPONENT_WORDS, s.component)] + ([_("pitfall {pitfall}").format(pitfall=s.pitfall)] if s.pitfall else []) \
                 + ([_("generic wrapper")] if s.kind == "wrapper" else [])
             lines.append("")
-            lines.append(c(p.severity, f"{n}. {severity_tag(p.severity)} {s.id}") + f"  [{', '.join(tags)}]  ×{p.count}")
+            lines.append(c(p.severity, f"{n}. {severity_tag(p.severity)} {s.id}") + "  [" + _(", ").join(tags) + f"]  ×{p.count}")
             lines.append(f"   {title}")
             if p.caused_by:
                 lines.append("   " + _("caused by {problem} (above)").format(problem=p.caused_by))

@@ -30,4 +30,4 @@ def test_baseline_rejects_non_report(tmp_path):
     bad = tmp_path / "agg.json"
     bad.write_text(json.dumps({"schema": "ascend-doctor.aggregate/1"}))
     proc = run_cli("aggregate", str(tmp_path), "--baseline", str(bad))
-    assert proc.returncode == 2 and "expected 'ascend-doctor.report/1'" in proc.stderr
+    assert proc.returncode == 2 and "expected 'ascend-doctor.report/2'" in proc.stderr

@@ -147,7 +147,7 @@ def test_the_port_findings_read_in_chinese(name):
     i18n.set_lang("zh")
     try:
         with open_bundle(path) as host:
-            report = run_checks(host, RunOptions(timeout=5.0, extra={"ping_peers": True}))
+            report = run_checks(host, RunOptions(timeout=5.0, extra={"ping_peers": True})).worded()
         allowed = allowed_words(report, path)
         left = leftovers(render(report, "text"), allowed)
         for f in report.findings:

@@ -24,7 +24,7 @@ def test_output_file_is_written_whole(tmp_path):
     proc = run_cli("--format", "json", "--output", str(out))
     assert proc.returncode in (0, 1)
     assert proc.stdout == ""
-    assert json.loads(out.read_text())["schema"] == "ascend-doctor.report/1"
+    assert json.loads(out.read_text())["schema"] == "ascend-doctor.report/2"
     assert [p.name for p in tmp_path.iterdir()] == ["r.json"]
 
 

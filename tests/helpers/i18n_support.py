@@ -102,3 +102,50 @@ def allowed_words(report, snapshot_dir=None):
         if isinstance(step, str):
             words.update(WORD.findall(command_part(step)))
     return words
+
+
+# ---- the offenders of a Chinese output (issue 27 item 6): English prose, half-width marks, split tokens ----
+
+# A line (after its step number and plan tag) that is a shell command as a whole: pasted, not read.
+COMMAND_LINE = re.compile(r"^\s*(?:\d+\.\s+)?(?:\[[^\]]*\]\s+)?(?:sudo\s+)?(?:pip3?|conda|export|source|unset|cat|ls|"
+                          r"grep|npu-smi|hccn_tool|ascend-doctor|python3?|echo|ulimit|sysctl|ln|chmod|chown|mkdir|rm|"
+                          r"cp|mv|systemctl|modprobe|rmmod|nvidia-smi|ip|ping|df|free|env|readlink|which|bash|sh|cd|tar|"
+                          r"msrun|mpirun|dmesg|find|ldd|lspci|head|tail|mount|ldconfig|apt|yum|dnf|reboot|\./|/)\S*(?:\s|$)|"
+                          r"^\s*(?:\d+\.\s+)?(?:from [\w.]+ import |[A-Za-z_]\w* = )")  # Python code: a step too
+# A "double-quoted" span the text renderer wrapped over two lines (what MindSpore prints, quoted in a sentence).
+WRAPPED_DQUOTE = re.compile(r'"[^"\n]*\n[ \t]*[^"\n]*"')
+# What a Chinese output quotes as written: a log line (> ...), a match rule, an example line, a source (the vendor's
+# document titles as published); each with the lines indented under it.
+QUOTED_BLOCKS = (">", "匹配规则：", "示例：", "出处：")
+# Two or more English words in a row (a blank or a comma between): words of a sentence, not a name.
+PROSE_RUN = re.compile(r"\b[A-Za-z][a-z']*(?:(?:,? +|[ ·]*·[ ·]*)[A-Za-z][a-z']*)+\b")  # a kept name (·) between too
+
+
+def zh_offenders(text, allowed=frozenset()):
+    """What in a Chinese output a support engineer would have to edit: ("prose", words) for English prose outside
+    commands, paths, ids, `code`, "quoted" machine text and the glossary's English names (and `allowed`: the
+    machine's own words); ("style", problem) for a half-width mark after Chinese, 你 or an off-glossary word
+    (ascend_doctor.zh_style.problems). A command line is not read, only its comment ("cmd   # why"); a step that is
+    a sentence ("install CANN 9.0.0 ...") is read whole."""
+    from ascend_doctor import zh_style
+
+    out = []
+    text = WRAPPED_DQUOTE.sub(" \n", WRAPPED_QUOTE.sub(" \n", text))
+    quoted = None  # the indentation of a quoted block: a log line, a match rule, an example, a source's title
+    for line in text.splitlines():
+        indent = len(line) - len(line.lstrip())
+        if quoted is not None and indent > quoted and line.strip():
+            continue
+        quoted = indent if line.strip().startswith(QUOTED_BLOCKS) else None
+        if quoted is not None:
+            continue
+        if COMMAND_LINE.match(line):
+            if "   # " not in line:
+                continue
+            line = line.split("   # ", 1)[1]  # a command's comment is read; a sentence before a comment is read too
+        out += [("style", p) for p in zh_style.problems(line, packages=False)]
+        plain = KEEP_PHRASES.sub(" ", TECH_TOKEN.sub(" ", SPANS.sub(" ", line)))
+        plain = re.sub(r"[A-Za-z][A-Za-z']*", lambda m: "·" if (m.group(0) in KEEP or m.group(0) in allowed or (
+            m.group(0).isupper() and len(m.group(0)) > 1)) else m.group(0), plain)
+        out += [("prose", m.group(0)) for m in PROSE_RUN.finditer(plain)]
+    return out
