@@ -49,7 +49,7 @@ def test_a_chinese_check_report_needs_no_edit(name):
 
 
 def test_chinese_triage_kb_and_explain_texts_do_not_get_worse():
-    from ascend_doctor.knowledge import load_knowledge_base
+    from ascend_doctor.kb.load import load_knowledge_base
 
     found = []
     for path in sorted(glob.glob(os.path.join(FIXTURES, "corpus", "tune", "*"))):
