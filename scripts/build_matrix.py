@@ -37,6 +37,9 @@ DEFAULT_OUT = os.path.join(REPO, "data", "compat_matrix.json")
 # The GPU facts read from MindSpore's GPU install guides (at each release) and its checker (at each tag) by
 # scripts/extract_gpu_facts.py; kept in the repository like compat_facts.json.
 DEFAULT_GPU_FACTS = os.path.join(REPO, "data", "sources", "gpu_facts.json")
+# The lib/plugin folders of each 2.x release's PyPI wheels, read from the wheels' zip directories by
+# scripts/read_wheel_plugins.py (releases PyPI does not carry are listed with why they were not read).
+DEFAULT_WHEEL_PLUGINS = os.path.join(REPO, "data", "sources", "wheel_plugins.json")
 
 MATRIX_VERSION = "2026.12.4.1"
 MATRIX_DATE = "2026-12-04"
@@ -124,15 +127,6 @@ CUDA_CUDNN = [
     ("11.1", "8.0", "docs_install_r1.5", "medium", "install guides r1.5-r2.2: CUDA 11.1 with cuDNN 8.0.x"),
     ("11.6", "8.5", "docs_install_r2.0", "medium", "install guides r2.0-r2.2: CUDA 11.6 with cuDNN 8.5.x"),
 ]
-
-# lib/plugin/gpu<cuda> folders (and libmindspore_gpu.so.<cuda>) of PyPI x86_64 wheels the notes had not listed:
-# read on 2026-12-04 with `pip download --no-deps` (the sha256 of each file is the one its source records), deleted.
-GPU_WHEEL_PLUGINS = {
-    "2.7.0-rc1": (["11.1", "11.6"], "wheel_2.7.0rc1",
-                  "lib/plugin/gpu11.1, lib/plugin/gpu11.6, libmindspore_gpu.so.11.1, libmindspore_gpu.so.11.6 in the wheel"),
-    "2.7.1.post1": (["11.1", "11.6"], "wheel_2.7.1.post1",
-                    "lib/plugin/gpu11.1, lib/plugin/gpu11.6, libmindspore_gpu.so.11.1, libmindspore_gpu.so.11.6 in the wheel"),
-}
 
 # NVIDIA's minimum Linux x86_64 driver per CUDA runtime. kind "minor-compat": the least driver a runtime of that
 # major family runs on (CUDA minor version compatibility, limited features: no PTX JIT of newer code); "toolkit":
@@ -240,7 +234,8 @@ def release_kind(v: str) -> str:
 
 # --- builders ----------------------------------------------------------------------------------
 
-def build_mindspore_row(rel: dict, src: Sources, facts_compilers: list, gpu_rel: Optional[dict] = None) -> dict:
+def build_mindspore_row(rel: dict, src: Sources, facts_compilers: list, gpu_rel: Optional[dict] = None,
+                        wheel_rel: Optional[dict] = None) -> dict:
     v = rel["version"]
     fm = fact_map(rel)
     row = {"version": v, "pip_version": rel.get("pip_version") or v.replace("-rc", "rc"), "release_kind": release_kind(v)}
@@ -360,7 +355,7 @@ def build_mindspore_row(rel: dict, src: Sources, facts_compilers: list, gpu_rel:
             hardware.append({"value": val, "by": by, "source": src.ids(f["source"]), "confidence": f["confidence"]})
     row["hardware"] = hardware
 
-    row["gpu"] = build_gpu(v, fm, gpu_rel or {}, src)
+    row["gpu"] = build_gpu(v, fm, gpu_rel or {}, src, wheel_rel)
     guide = row["gpu"].get("install_guide")
     if guide and guide.get("python") and not any(p["flavour"] == "gpu" for p in python_rows):
         for arch in guide["arch"]:
@@ -407,7 +402,34 @@ def _repo_source(src: Sources, prefix: str, where: dict, note: str) -> str:
     return sid
 
 
-def build_gpu(v: str, fm: dict, gpu_rel: dict, src: Sources) -> dict:
+def _apply_wheel(v: str, gpu: dict, wheel_rel: dict, src: Sources) -> bool:
+    """The x86_64 PyPI wheel's lib/plugin/gpu<cuda> folders (data/sources/wheel_plugins.json) become cuda_plugins; the
+    notes' transcription of the same wheel must agree. Returns whether a wheel was read; a release PyPI does not carry
+    gets wheel_not_read (why), so the row says its CUDA list rests on the guide and the release list alone."""
+    wheel = next((w for w in wheel_rel.get("wheels", []) if w["platform"] == "linux-x86_64"), None)
+    if wheel is None:
+        if wheel_rel.get("not_on_pypi"):
+            gpu["wheel_not_read"] = wheel_rel["not_on_pypi"]
+        return False
+    sid = f"pypi_wheel_{v}"
+    src.table.setdefault(sid, {"type": "package_file", "url": wheel["url"], "file": wheel["file"],
+                               "sha256": wheel["sha256"],
+                               "note": f"zip central directory read with HTTP range requests "
+                                       f"(scripts/read_wheel_plugins.py); {wheel['files_in_wheel']} files"})
+    values = list(wheel["plugin_gpu_dirs"])
+    noted = gpu.get("cuda_plugins")
+    if noted and noted["value"] != values:
+        raise SystemExit(f"build_matrix: {v}: the notes' wheel plugins {noted['value']} are not the wheel's {values}")
+    ascend = "with" if wheel["plugin_ascend"] else "without"
+    gpu["cuda_plugins"] = {
+        "value": values, "source": list(dict.fromkeys((noted or {}).get("source", []) + src.ids(sid))),
+        "confidence": "high", "ascend_plugin": wheel["plugin_ascend"],
+        "note": (", ".join(f"lib/plugin/gpu{c}" for c in values) or "no lib/plugin/gpu<cuda> folder")
+                + f" ({ascend} lib/plugin/ascend) in {wheel['file']}"}
+    return True
+
+
+def build_gpu(v: str, fm: dict, gpu_rel: dict, src: Sources, wheel_rel: Optional[dict] = None) -> dict:
     """The GPU (CUDA) part of a MindSpore row: what each source says, and where they disagree.
 
     Sources, best first: the wheel's own lib/plugin/gpu<cuda> folders (what was built); the GPU install guide at this
@@ -422,9 +444,7 @@ def build_gpu(v: str, fm: dict, gpu_rel: dict, src: Sources) -> dict:
             values = sorted({x for f in fs for x in f["value"]}, key=version_key)
             gpu[key] = {"value": values, "source": src.ids(" ".join(f["source"] for f in fs)),
                         "confidence": fs[0]["confidence"]}
-    if v in GPU_WHEEL_PLUGINS and "cuda_plugins" not in gpu:
-        values, sid, note = GPU_WHEEL_PLUGINS[v]
-        gpu["cuda_plugins"] = {"value": values, "source": src.ids(sid), "confidence": "high", "note": note}
+    wheel_read = _apply_wheel(v, gpu, wheel_rel or {}, src)
     tag = gpu_rel.get("checker")
     if tag:
         sid = f"ms_tag_{v}"
@@ -458,9 +478,13 @@ def build_gpu(v: str, fm: dict, gpu_rel: dict, src: Sources) -> dict:
     release_list_known = bool(fm.get("wheels_published"))
     guide_cuda = gpu.get("install_guide", {}).get("cuda", [])
     disputed = []
-    if plugins:
+    if plugins or wheel_read:
         built = list(plugins)
         basis = "the wheel's lib/plugin/gpu<cuda> folders"
+        for c in sorted(set(guide_cuda) - set(plugins), key=version_key) if not plugins else []:
+            disputed.append({"cuda": c, "listed_by": gpu["install_guide"]["source"], "not_listed_by": gpu["cuda_plugins"]["source"],
+                             "note": f"the GPU install guide at {v} lists CUDA {c}; the {v} x86_64 wheel on PyPI has no "
+                                     "lib/plugin/gpu folder"})
     elif guide_cuda and release_list_known:
         built = [c for c in guide_cuda if c in listed]
         basis = "named by both the GPU install guide and the release list"
@@ -609,10 +633,12 @@ def build_samples(src: Sources, facts: dict):
     return drivers, firmwares
 
 
-def build(facts: dict, gpu_facts: Optional[dict] = None) -> dict:
+def build(facts: dict, gpu_facts: Optional[dict] = None, wheel_plugins: Optional[dict] = None) -> dict:
     src = Sources({**facts["sources"], **NVIDIA_SOURCES})
     gpu_by_version = {r["version"]: r for r in (gpu_facts or {}).get("releases", [])}
-    mindspore = [build_mindspore_row(r, src, facts["mindspore_compiler_major_minor_to_cann"], gpu_by_version.get(r["version"]))
+    wheel_by_version = {r["version"]: r for r in (wheel_plugins or {}).get("releases", [])}
+    mindspore = [build_mindspore_row(r, src, facts["mindspore_compiler_major_minor_to_cann"], gpu_by_version.get(r["version"]),
+                                     wheel_by_version.get(r["version"]))
                  for r in facts["mindspore_releases"]]
     compilers = build_compilers(src, facts)
     cann = build_cann_releases(src, facts)
@@ -696,6 +722,7 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--facts", default=DEFAULT_FACTS)
     ap.add_argument("--gpu-facts", default=DEFAULT_GPU_FACTS)
+    ap.add_argument("--wheel-plugins", default=DEFAULT_WHEEL_PLUGINS)
     ap.add_argument("--out", default=DEFAULT_OUT)
     ap.add_argument("--check", action="store_true", help="exit 1 if --out differs from what the facts give")
     args = ap.parse_args(argv)
@@ -703,7 +730,9 @@ def main(argv=None) -> int:
         facts = json.load(fh)
     with open(args.gpu_facts, encoding="utf-8") as fh:
         gpu_facts = json.load(fh)
-    text = json.dumps(build(facts, gpu_facts), indent=1, ensure_ascii=False) + "\n"
+    with open(args.wheel_plugins, encoding="utf-8") as fh:
+        wheel_plugins = json.load(fh)
+    text = json.dumps(build(facts, gpu_facts, wheel_plugins), indent=1, ensure_ascii=False) + "\n"
     if args.check:
         with open(args.out, encoding="utf-8") as fh:
             same = fh.read() == text

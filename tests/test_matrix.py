@@ -324,3 +324,41 @@ def test_nvidia_driver_minimums(matrix):
     assert m["runs"] == "450.80.02" and m["asked"] == "510.39.01"
     assert matrix.nvidia_driver_min("10.1")["runs"] == "418.39"
     assert matrix.nvidia_driver_min("9.0")["runs"] is None
+
+
+def _wheel_plugins():
+    with open(os.path.join(REPO, "data", "sources", "wheel_plugins.json"), encoding="utf-8") as fh:
+        return {r["version"]: r for r in json.load(fh)["releases"]}
+
+
+def test_every_2x_row_holds_the_plugins_its_wheel_carries(matrix):
+    """Each 2.x row's cuda_plugins are the lib/plugin/gpu<cuda> folders of the x86_64 PyPI wheel it cites (read from
+    the wheel's zip directory by scripts/read_wheel_plugins.py), and decide built_for; a release PyPI does not carry
+    says so (wheel_not_read) and has no plugin list."""
+    wheels = _wheel_plugins()
+    sources = matrix["sources"]
+    rows = [r for r in matrix["mindspore"] if not r["version"].startswith("1.")]
+    assert {r["version"] for r in rows} == set(wheels)
+    for row in rows:
+        v, gpu = row["version"], row["gpu"]
+        x86 = [w for w in wheels[v].get("wheels", []) if w["platform"] == "linux-x86_64"]
+        if not x86:
+            assert "cuda_plugins" not in gpu and gpu["wheel_not_read"] == wheels[v]["not_on_pypi"], v
+            continue
+        w = x86[0]
+        assert gpu["cuda_plugins"]["value"] == w["plugin_gpu_dirs"] == gpu["built_for"]["value"], v
+        assert gpu["cuda_plugins"]["ascend_plugin"] is w["plugin_ascend"], v
+        cited = [sources[s] for s in gpu["cuda_plugins"]["source"]]
+        assert any(s.get("url") == w["url"] and s.get("sha256") == w["sha256"] for s in cited), v
+        assert w["url"].startswith("https://files.pythonhosted.org/packages/") and w["url"].endswith(w["file"])
+        # the folders were read from file names, and the libraries beside them agree
+        assert w["libmindspore_gpu_so"] == w["plugin_gpu_dirs"], v
+        assert all(f"lib/plugin/gpu{c}/" in " ".join(w["plugin_layout"]) for c in w["plugin_gpu_dirs"]), v
+
+
+def test_2_2_1_reads_the_guide_published_with_it(matrix):
+    """No GPU guide names 2.2.1: its row reads the r2.2 guide as it stood when the release list added 2.2.1, and says
+    so (medium confidence), rather than borrowing 2.2.0's guide by name."""
+    guide = matrix.mindspore_row("2.2.1")["gpu"]["install_guide"]
+    assert "when the release list added 2.2.1" in guide["how"] and guide["confidence"] == "medium"
+    assert guide["cuda"] == ["10.1", "11.1", "11.6"]
