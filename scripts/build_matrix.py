@@ -128,6 +128,53 @@ CUDA_CUDNN = [
     ("11.6", "8.5", "docs_install_r2.0", "medium", "install guides r2.0-r2.2: CUDA 11.6 with cuDNN 8.5.x"),
 ]
 
+# Issue 22: the notes cite some compiler <-> CANN facts only by excerpt ids of a stored code index (fs:<n>: pasted
+# version.cfg / version.info files whose repository or page could not be found, so a user cannot open them). Where a
+# public source supports the pairing, the row cites it instead; it only supports an inference (the MindSpore release
+# that first accepts the compiler value, and the CANN its install guide or MindFormers' table names), so the row is
+# 'medium', like the 1.8x/6.x/7.2 rows. (public source ids, what they say)
+COMPILER_PUBLIC = {
+    "7.0": ("ms_tag_2.2.0 docs_release_list mindformers_v1.0.0",
+            "MindSpore 2.2.0 accepts only \"7.0\"; its release list and MindFormers 1.0.0 name CANN 7.0.RC1.beta1"),
+    "7.1": ("ms_tag_2.2.10 docs_install_r2.2 docs_release_list",
+            "MindSpore 2.2.10 accepts only \"7.1\"; its release list and install guide name CANN 7.0.0.beta1"),
+    "7.3": ("ms_tag_2.3.0 docs_install_r2.3.0", "MindSpore 2.3.0 adds \"7.3\"; its install guide names CANN 8.0.RC2"),
+    "7.5": ("ms_tag_2.4.0 docs_install_r2.4.0", "MindSpore 2.4.0 adds \"7.5\"; its install guide names CANN 8.0.RC3"),
+    "7.6": ("ms_tag_2.4.10 docs_install_r2.4.10", "MindSpore 2.4.10 adds \"7.6\"; its install guide names CANN 8.0.0"),
+    "7.7": ("ms_tag_2.6.0-rc1 docs_install_r2.6.0rc1",
+            "MindSpore 2.6.0-rc1 adds \"7.7\"; its install guide names CANN 8.1.RC1"),
+    "8.2": ("wheel_2.7.0 mindformers_readme", "MindSpore 2.7.0 adds \"8.2\"; MindFormers pairs 2.7.0 with CANN 8.2.RC1"),
+    "8.3": ("wheel_2.7.1 mindformers_readme vllm_ascend_issue_4621",
+            "MindSpore 2.7.1 adds \"8.3\"; MindFormers pairs 2.7.1 with CANN 8.3.RC1"),
+}
+# Public locations found for facts the notes cite by excerpt id: fs id -> (source id, source entry).
+FS_PUBLIC = {
+    # HDK 24.1.rc3 ships firmware 7.5.0.1.129: a MindSpeed-LLM install guide installs exactly that pair
+    "hdk_firmware:24.1.rc3": ("mindspeed_llm_install_guide", {
+        "type": "repo_file", "repo": "moguizhizi/MindSpeed-LLM", "path": "docs/mindspore/features/install_guide.md",
+        "commit": "4b412ca6d476c8cb90ffb4f6b526988933b4a3e1",
+        "note": "a public fork of Ascend MindSpeed-LLM; its install guide runs Ascend-hdk-910b-npu-firmware_7.5.0.1.129.run "
+                "and Ascend-hdk-910b-npu-driver_24.1.rc3_linux-aarch64.run"}),
+}
+UNLOCATED_NOTE = ("text seen only as an excerpt of a stored public code/doc index (a pasted version file); the repository "
+                  "or page it was pasted in could not be found, so a user cannot open it. A row resting on such "
+                  "excerpts alone is 'low' confidence")
+CONFIDENCE_RANK = {"low": 0, "medium": 1, "high": 2}
+
+
+def cap_unlocated(obj, unlocated: set) -> None:
+    """Every object of the matrix whose cited sources are all unlocated excerpts is at most 'low' confidence."""
+    if isinstance(obj, dict):
+        srcs = obj.get("source")
+        if isinstance(srcs, list) and srcs and all(s in unlocated for s in srcs) and obj.get("confidence") in CONFIDENCE_RANK:
+            obj["confidence"] = "low"
+        for v in obj.values():
+            cap_unlocated(v, unlocated)
+    elif isinstance(obj, list):
+        for v in obj:
+            cap_unlocated(v, unlocated)
+
+
 # NVIDIA's minimum Linux x86_64 driver per CUDA runtime. kind "minor-compat": the least driver a runtime of that
 # major family runs on (CUDA minor version compatibility, limited features: no PTX JIT of newer code); "toolkit":
 # the driver the toolkit release itself requires (release notes, "CUDA Toolkit and Corresponding Driver Versions").
@@ -182,10 +229,7 @@ class Sources:
         for m in re.finditer(r"fs_ids:(\d+)|fs:(\d+)|([A-Za-z][\w.\-]*)", text or ""):
             if m.group(1) or m.group(2):
                 sid = "fs:" + (m.group(1) or m.group(2))
-                self.table.setdefault(sid, {
-                    "type": "code_index_excerpt",
-                    "note": "excerpt id of the stored code/doc index (find_string); real pasted file text whose "
-                            "repository/commit the index does not resolve"})
+                self.table.setdefault(sid, {"type": "code_index_excerpt", "note": UNLOCATED_NOTE})
                 out.append(sid)
             elif m.group(3) in self.table:
                 out.append(m.group(3))
@@ -513,13 +557,23 @@ def build_compilers(src: Sources, facts: dict) -> list:
     rows = []
     for mm, rels in COMPILER_TO_CANN.items():
         noted = by_mm[mm]
-        rows.append({
+        row = {
             "compiler": mm,
             "cann": [{"release": r, "confidence": c, "note": n} for r, c, n in rels],
             "basis": noted["basis"],
             "source": src.ids(noted["source"]),
             "confidence": noted["confidence"] if noted["confidence"] != "n/a" else "unknown",
-        })
+        }
+        if mm in COMPILER_PUBLIC:
+            ids, said = COMPILER_PUBLIC[mm]
+            row["source"] = src.ids(ids)
+            row["basis"] = f"{said} (inferred); the version files that pair them directly ({noted['basis']}) were seen " \
+                           "only as excerpts of a stored code index whose public location was not found"
+            row["confidence"] = "medium"
+            for c in row["cann"]:
+                if CONFIDENCE_RANK.get(c["confidence"], 0) > CONFIDENCE_RANK["medium"]:
+                    c["confidence"] = "medium"
+        rows.append(row)
     missing = set(by_mm) - set(COMPILER_TO_CANN)
     if missing:
         raise SystemExit(f"build_matrix: compiler values in the notes not transcribed: {sorted(missing)}")
@@ -714,7 +768,14 @@ def build(facts: dict, gpu_facts: Optional[dict] = None, wheel_plugins: Optional
         "nvidia_driver": nvidia_driver,
         "rules": rules,
     }
-    matrix["sources"] = {k: v for k, v in sorted(src.table.items()) if k in src.used}
+    for row in hdk_fw:
+        found = FS_PUBLIC.get(f"hdk_firmware:{row.get('hdk')}")
+        if found:
+            src.table.setdefault(found[0], found[1])
+            row["source"] = [s for s in row["source"] if not s.startswith("fs:")] + src.ids(found[0])
+    used = {s for s in json.dumps({k: v for k, v in matrix.items()}).split('"') if s in src.table}
+    cap_unlocated(matrix, {s for s in used if src.table[s]["type"] == "code_index_excerpt"})
+    matrix["sources"] = {k: v for k, v in sorted(src.table.items()) if k in used}
     return matrix
 
 

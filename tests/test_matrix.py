@@ -362,3 +362,27 @@ def test_2_2_1_reads_the_guide_published_with_it(matrix):
     guide = matrix.mindspore_row("2.2.1")["gpu"]["install_guide"]
     assert "when the release list added 2.2.1" in guide["how"] and guide["confidence"] == "medium"
     assert guide["cuda"] == ["10.1", "11.1", "11.6"]
+
+
+def test_no_row_is_more_certain_than_the_sources_a_user_can_open(matrix):
+    """Issue 22: a source a user cannot open (a stored code-index excerpt whose public location was not found) never
+    carries a row alone above 'low'; every compiler -> CANN pairing of 7.x/8.x cites at least one source with a URL or
+    repository path."""
+    unopenable = {sid for sid, s in matrix["sources"].items() if not (s.get("url") or s.get("repo"))}
+    assert all(matrix["sources"][sid]["type"] in ("code_index_excerpt", "other", "web_page") for sid in unopenable)
+
+    def walk(obj):
+        if isinstance(obj, dict):
+            srcs = obj.get("source")
+            if isinstance(srcs, list) and srcs and set(srcs) <= unopenable and obj.get("confidence") in ("medium", "high"):
+                raise AssertionError(f"{obj} rests only on {srcs}")
+            for v in obj.values():
+                walk(v)
+        elif isinstance(obj, list):
+            for v in obj:
+                walk(v)
+
+    walk({k: v for k, v in matrix.data.items() if k != "sources"})
+    for row in matrix["compilers"]:
+        if row["cann"]:
+            assert any(matrix["sources"][s].get("url") or matrix["sources"][s].get("repo") for s in row["source"]), row
