@@ -409,9 +409,15 @@ def _dimensions(facts, matrix):
         if facts.driver.version and _same_release(facts.driver.version, hdk):  # the driver is that release already
             return (_("{step}   # needs root and a reboot; the driver already is that release").format(
                 step=f"install the NPU firmware of HDK {hdk} (the driver's release), then reboot"), "driver")
+        # The HDK install guide's order (CANN install guide "Installing the NPU Driver and Firmware",
+        # https://www.hiascend.com/document/detail/en/CANNCommunityEdition/900/softwareinst/instg/instg_0005.html):
+        # a first install (no driver, or driver and firmware uninstalled) is driver > firmware; an overwrite install
+        # or upgrade over an installed driver and firmware is firmware > driver.
+        order = "the NPU firmware, then the driver" if facts.driver.installed or facts.driver.version else \
+            "the NPU driver, then the firmware"
         return (_("{step}   # needs root and a reboot; paired with CANN {cann} by the matrix's sources").format(
-            step=f"install Ascend HDK {hdk} (NPU driver + firmware, in the order the HDK install guide for your "
-                 f"server gives), then reboot", cann=cann), "driver")
+            step=f"install Ascend HDK {hdk} ({order}, as the HDK install guide orders it), then reboot", cann=cann),
+            "driver")
 
     # the CANN in use: stays, another install here (sourced), or a release published with this MindSpore (or the
     # newest published pairing's) that is not here; an installed release is sourced, never installed again

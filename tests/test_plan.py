@@ -231,6 +231,16 @@ def test_mindspore_change_beats_a_cann_change_when_the_driver_must_change_anyway
     assert plan.steps[1].resolves == ["compat.mindspore_cann"]
 
 
+def test_an_hdk_change_over_an_installed_driver_is_firmware_first_as_the_hdk_guide_orders():
+    """The CANN install guide's "Installing the NPU Driver and Firmware" (hiascend, instg_0005): an overwrite install
+    over an installed driver and firmware is firmware > driver; a first install is driver > firmware."""
+    facts = node(ms="2.4.1", canns=["8.0.0"], driver="23.0.7", firmware="7.5.0.1.129")
+    plan, _ = assert_coherent(judge(facts), facts)
+    step = [s for s in plan.steps if s.level == "driver"][0]
+    assert "(the NPU firmware, then the driver, as the HDK install guide orders it)" in step.do, step.do
+    assert step.needs_root and step.reboot
+
+
 # ---- steps: their level, their order ------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("step, level, root, reboot", [
