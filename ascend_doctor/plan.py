@@ -633,7 +633,11 @@ def build_plan(findings: Sequence[Finding], facts=None, matrix=None) -> Plan:
     installed = _installed(facts)
     stack_ids: List[str] = []
     best, others = (None, [])
-    stacked = facts is not None and matrix is not None
+    # MindSpore on CUDA (a GPU build, no CANN here or planned) has no CANN or NPU driver to change: its findings'
+    # own fixes (checks/_gpu_fix.py: driver, runtime, MindSpore in that order) are planned as they are
+    cuda_stack = facts is not None and facts.mindspore.installed and facts.mindspore.flavour == "gpu" \
+        and facts.cann.judged_install is None
+    stacked = facts is not None and matrix is not None and not cuda_stack
     if stacked:
         try:
             best, others = plan_stack(facts, matrix, findings)

@@ -241,6 +241,19 @@ def test_an_hdk_change_over_an_installed_driver_is_firmware_first_as_the_hdk_gui
     assert step.needs_root and step.reboot
 
 
+def test_a_gpu_plan_with_an_unsupported_python_never_installs_cann():
+    """MindSpore on CUDA has no CANN or NPU driver in its stack (issue 28): MindSpore 2.4.10's GPU build with Python
+    3.7 gets a Python it has wheels for, CUDA and MindSpore in that environment, not 'install CANN 7.0.0'."""
+    proc, data = run_json("matrix", "check", "--mindspore", "2.4.10", "--cuda", "11.1", "--nvidia-driver", "470.82.01",
+                          "--python", "3.7", "--arch", "x86_64")
+    plan = data["plan"]
+    steps = [s["do"] for s in plan["steps"]] + [s["do"] for a in plan["alternatives"] for s in a["steps"]]
+    assert steps and not any(re.search(r"\bCANN\b|Ascend HDK|set_env\.sh", s) for s in steps), steps
+    assert "compat.python_mindspore" not in plan["unresolved"]
+    assert any("compat.python_mindspore" in s["resolves"] for s in plan["steps"])
+    assert plan["steps"][0]["do"].startswith("conda create -n ms-gpu python=3.")
+
+
 # ---- steps: their level, their order ------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("step, level, root, reboot", [

@@ -144,6 +144,27 @@ def env_steps(matrix, mindspore: Any, cuda: str, python: str) -> List[str]:
                "python -c \"import mindspore; mindspore.run_check()\""])
 
 
+def keep_cuda_steps(matrix, cuda: str, python: Optional[str], driver: Optional[str],
+                    cuda_max: Optional[str] = None) -> List[str]:
+    """The other way out when the runtime found is one MindSpore's build does not take: keep that CUDA and install the
+    newest release with a GPU build for it, as steps (a Python it has wheels for, MindSpore, its check). [] when the
+    driver cannot run that CUDA (a fix never leaves a runtime the driver cannot run) or no release has a build."""
+    if driver_verdict(matrix, driver, cuda, cuda_max) not in ("ok", "below-asked", None):
+        return []
+    py = python_major_minor(python) if python else None
+    rows = matrix.mindspore_gpu_for_cuda([cuda], python=py) or matrix.mindspore_gpu_for_cuda([cuda])
+    if not rows:
+        return []
+    row = rows[0]
+    use = pick_python(matrix, row["version"], py) or py or "3.9"
+    steps = [_("or keep CUDA {cuda}: MindSpore {version} has a GPU build for it:").format(cuda=cuda,
+                                                                                      version=row["version"])]
+    if use != py:
+        steps.append(f"conda create -n {ENV_NAME} python={use} -y && conda activate {ENV_NAME}")
+    return steps + mindspore_install(matrix, row["version"], cuda, use) + \
+        ["python -c \"import mindspore; mindspore.run_check()\""]
+
+
 def plan(matrix, mindspore: Any, python: Optional[str], driver: Optional[str],
          prefer: Optional[List[str]] = None, cuda_max: Optional[str] = None) -> Dict[str, Any]:
     """The CUDA to give this MindSpore release and the steps, in order. `prefer`: CUDA versions to try first (the

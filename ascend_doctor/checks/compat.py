@@ -628,7 +628,7 @@ def _cudnn_problem(matrix, ms_version, cuda_mm: Optional[str], cudnn: Optional[s
        warn=N_("MindSpore GPU build and CUDA/cuDNN: a mismatch MindSpore warns about"),
        skip=N_("No MindSpore GPU build to match with CUDA"))
 def check_cuda_mindspore(ctx):
-    from ._gpu_fix import plan
+    from ._gpu_fix import keep_cuda_steps, plan
 
     ms = _installed_mindspore(ctx)
     if not ms or not (ms.flavour == "gpu" or ms.cuda_version):
@@ -717,10 +717,7 @@ def check_cuda_mindspore(ctx):
             version=ms.version, cuda=need, found=", ".join(have)))
         p = plan(matrix, ms.version, python, driver, prefer=[need], cuda_max=cuda.driver_cuda_max)
         fix += p["steps"] + p["alternative"]
-        alt = matrix.mindspore_gpu_for_cuda(have, python=python)
-        if alt:
-            fix.append(_("or install a MindSpore GPU build for CUDA {cuda}: MindSpore {releases}").format(
-                cuda=have[0], releases=", ".join(r["version"] for r in alt[:3])))
+        fix += keep_cuda_steps(matrix, have[0], python, driver, cuda.driver_cuda_max)
     else:
         best = min(verdicts.values(), key=lambda x: {"pass": 0, "warn": 1, "unknown": 2, "fail": 3}[x["status"]])
         mm = next(m for m, x in verdicts.items() if x is best)
@@ -753,10 +750,7 @@ def check_cuda_mindspore(ctx):
                                   accepted=", ".join(checker), found=", ".join(have)))
             p = plan(matrix, ms.version, python, driver, cuda_max=cuda.driver_cuda_max)
             fix += p["steps"] + p["alternative"]
-            alt = matrix.mindspore_gpu_for_cuda(have, python=python)
-            if alt:
-                fix.append(_("or install a MindSpore GPU build for CUDA {cuda}: MindSpore {releases}").format(
-                    cuda=have[0], releases=", ".join(r["version"] for r in alt[:3])))
+            fix += keep_cuda_steps(matrix, have[0], python, driver, cuda.driver_cuda_max)
     need_mm = major_minor(ms.cuda_version)
     if cuda.driver_cuda_max and need_mm and not driver:
         evidence["driver_cuda_max"] = cuda.driver_cuda_max

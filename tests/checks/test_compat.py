@@ -209,7 +209,20 @@ def test_gpu_build_for_other_cuda_fails_p01(matrix):
     steps = "\n".join(f.fix)
     # a new environment: the CUDA the build needs, then MindSpore itself (the 1.8.1 cuda-11.1 wheel of its guide)
     assert steps.index("conda create") < steps.index("cudatoolkit=11.1") < steps.index("cuda-11.1/mindspore_gpu-")
-    assert any("MindSpore GPU build for CUDA 10.1" in s for s in f.fix)
+    # the other way out keeps CUDA 10.1 as steps (a label, then the install), never a bare list of releases
+    i = next(i for i, s in enumerate(f.fix) if s.startswith("or keep CUDA 10.1: MindSpore "))
+    assert f.fix[i + 1].startswith(("pip install", "conda create", "install MindSpore"))
+
+
+def test_no_alternative_keeps_a_cuda_the_nvidia_driver_cannot_run(matrix):
+    """A 418.87 driver runs CUDA <= 10.1: MindSpore 1.6.2 with a CUDA 11.6 runtime gets the 10.1 build, and no way out
+    that keeps CUDA 11.6 (it would not run)."""
+    cuda = CudaFacts(runtime_libs=[{"path": "/usr/local/cuda-11.6/lib64/libcudart.so.11.6.55", "version": "11.6.55"}],
+                     driver_version="418.87.00")
+    f = check_cuda_mindspore(ctx_for(matrix, _facts(ms=_ms("1.6.2", flavour="gpu"), cuda=cuda)))
+    assert f.status == "fail"
+    assert any("cudatoolkit=10.1" in s for s in f.fix)
+    assert not any("keep CUDA 11.6" in s or "cudatoolkit=11" in s for s in f.fix), f.fix
 
 
 def test_no_libcudart_fails(matrix):
