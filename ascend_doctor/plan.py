@@ -100,6 +100,11 @@ def command_part(step: str) -> str:
     return split_comment(step)[0].strip()
 
 
+def _same_command(step: str) -> str:
+    """The command of a step as far as what it does: `conda create ... -y` and `conda create ...` are one step."""
+    return re.sub(r"\s+-y\b", "", command_part(step))
+
+
 def is_alternative(step: str) -> bool:
     """A step written as another way ("or keep this CANN: ...", "或 ..."), not a step to do after the others."""
     return bool(_ALT.match(step))
@@ -761,7 +766,7 @@ def _agree(findings: Sequence[Finding], best: StackState, plan: Plan, installed:
         mine = [s.do for s in plan.steps if f.id in s.resolves and f.id in STACK_CHECKS]
         if not mine:
             continue
-        done = {command_part(m) for m in mine}
+        done = {_same_command(m) for m in mine}
         fix, keep = list(mine), []
         for n, (why, steps) in enumerate(_options(f)):
             for step in steps:  # the stack checks' ways are each one step, another way to the same pairing
@@ -770,9 +775,9 @@ def _agree(findings: Sequence[Finding], best: StackState, plan: Plan, installed:
                 # a driver for the CANN the plan leaves behind answers a question the plan no longer asks
                 stale = (best.cann_installed is not None or best.cann_new) and \
                     any(k == "hdk" for k, _v in step_targets(step))
-                if command_part(step) in done or same or stale or _option_conflicts([step], targets, installed):
+                if _same_command(step) in done or same or stale or _option_conflicts([step], targets, installed):
                     continue  # the plan's own step (or the same target again), or a second answer
-                done.add(command_part(step))
+                done.add(_same_command(step))
                 if n == 0 and not step_targets(step):
                     fix.append(step)  # the check's own how-to or look that confirms the result
                 else:

@@ -279,7 +279,7 @@ def release_kind(v: str) -> str:
 # --- builders ----------------------------------------------------------------------------------
 
 def build_mindspore_row(rel: dict, src: Sources, facts_compilers: list, gpu_rel: Optional[dict] = None,
-                        wheel_rel: Optional[dict] = None) -> dict:
+                        wheel_rel: Optional[dict] = None, pypi_releases: Optional[set] = None) -> dict:
     v = rel["version"]
     fm = fact_map(rel)
     row = {"version": v, "pip_version": rel.get("pip_version") or v.replace("-rc", "rc"), "release_kind": release_kind(v)}
@@ -400,6 +400,8 @@ def build_mindspore_row(rel: dict, src: Sources, facts_compilers: list, gpu_rel:
     row["hardware"] = hardware
 
     row["gpu"] = build_gpu(v, fm, gpu_rel or {}, src, wheel_rel)
+    if pypi_releases is not None:
+        row["on_pypi"] = {"value": row["pip_version"] in pypi_releases, "source": src.ids("pypi_mindspore")}
     guide = row["gpu"].get("install_guide")
     if guide and guide.get("python") and not any(p["flavour"] == "gpu" for p in python_rows):
         for arch in guide["arch"]:
@@ -691,8 +693,9 @@ def build(facts: dict, gpu_facts: Optional[dict] = None, wheel_plugins: Optional
     src = Sources({**facts["sources"], **NVIDIA_SOURCES})
     gpu_by_version = {r["version"]: r for r in (gpu_facts or {}).get("releases", [])}
     wheel_by_version = {r["version"]: r for r in (wheel_plugins or {}).get("releases", [])}
+    pypi = set((wheel_plugins or {}).get("pypi_releases") or []) or None
     mindspore = [build_mindspore_row(r, src, facts["mindspore_compiler_major_minor_to_cann"], gpu_by_version.get(r["version"]),
-                                     wheel_by_version.get(r["version"]))
+                                     wheel_by_version.get(r["version"]), pypi)
                  for r in facts["mindspore_releases"]]
     compilers = build_compilers(src, facts)
     cann = build_cann_releases(src, facts)

@@ -13,7 +13,8 @@ folders, the `mindspore/lib/plugin/gpu<X.Y>` folders, the
 
 A release PyPI does not carry is recorded as such ("not_on_pypi"), with the reason: its wheels are only on the
 MindSpore download mirror (ms-release.obs.cn-north-4.myhuaweicloud.com), which this script does not read (on the
-machine that made the committed file its host name did not resolve). scripts/build_matrix.py reads the committed file.
+machine that made the committed file its host name did not resolve). It also records every release PyPI's `mindspore`
+project carries (pypi_releases: what `pip install mindspore==X` can resolve). scripts/build_matrix.py reads the file.
 """
 
 from __future__ import annotations
@@ -145,6 +146,9 @@ def main(argv=None) -> int:
                      "wheels": wheels})
     out = {"generated_by": "scripts/read_wheel_plugins.py", "read_on": datetime.date.today().isoformat(),
            "how": "zip central directory of each wheel read with HTTP range requests from files.pythonhosted.org",
+           # every release PyPI's `mindspore` project carries (with a file): which `pip install mindspore==X` resolves
+           "pypi_releases": sorted((v for v, fs in pypi.items() if fs), key=lambda v: [int(x) if x.isdigit() else -1
+                                                                                       for x in re.split(r"[.a-z]+", v)]),
            "releases": rows}
     with open(args.out, "w", encoding="utf-8") as fh:
         fh.write(json.dumps(out, indent=1, ensure_ascii=False) + "\n")

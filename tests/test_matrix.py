@@ -386,3 +386,16 @@ def test_no_row_is_more_certain_than_the_sources_a_user_can_open(matrix):
     for row in matrix["compilers"]:
         if row["cann"]:
             assert any(matrix["sources"][s].get("url") or matrix["sources"][s].get("repo") for s in row["source"]), row
+
+
+def test_on_pypi_is_what_pypi_lists(matrix):
+    """A release is installed with pip exactly when PyPI's mindspore project lists it (wheel_plugins.json
+    pypi_releases, read from PyPI's JSON API): 2.0.0 is there (pip works), 2.4.1 is not (the download page)."""
+    from ascend_doctor.matrix import mindspore_install_steps
+
+    with open(os.path.join(REPO, "data", "sources", "wheel_plugins.json"), encoding="utf-8") as fh:
+        listed = set(json.load(fh)["pypi_releases"])
+    for row in matrix["mindspore"]:
+        assert row["on_pypi"]["value"] == (row["pip_version"] in listed) == matrix.on_pypi(row), row["version"]
+    assert mindspore_install_steps([matrix.mindspore_row("2.0.0")], "x")[0].startswith("pip install mindspore==2.0.0")
+    assert "mindspore.cn/versions" in mindspore_install_steps([matrix.mindspore_row("2.4.1")], "x")[0]

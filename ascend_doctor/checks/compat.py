@@ -359,11 +359,12 @@ def check_cann_driver(ctx):
     if stated:
         evidence["matrix_rows"] = stated
     paired = [p for r in rows if r["relation"] == "paired" for p in r["hdk"]]
+    # one HDK to install; a second pairing is an alternative ("or ..."), never a second step after the first
     fix_hdk = [_("{step}   # paired by {sources}").format(
-                   step=f"install Ascend HDK {p} (NPU driver + firmware) for CANN {inst.release}",
+                   step=("or " if i else "") + f"install Ascend HDK {p} (NPU driver + firmware) for CANN {inst.release}",
                    sources="; ".join(matrix.describe_source(r["source"]) for r in rows
                                      if p in r["hdk"] and r["relation"] == "paired"))
-               for p in dict.fromkeys(paired)][:2]
+               for i, p in enumerate(list(dict.fromkeys(paired))[:2])]
     if not fix_hdk and rows:
         # only what a vendor table gives (paired, compatible): a "known-working" report is no pairing to install
         listed = list(dict.fromkeys(p for r in rows if r["relation"] in ("paired", "compatible") for p in r["hdk"]))

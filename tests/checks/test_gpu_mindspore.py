@@ -295,7 +295,23 @@ def test_cudnn_7_beside_a_cuda_116_build_warns():
     _, data = run_json("check", "--bundle", fixture_path("gpu_cudnn7_cuda116"))
     f = _by_id(data)["gpu.cudnn"]
     assert f["status"] == "warn" and "CUDA 11.6" in f["summary"] and "8.5.x" in f["summary"]
-    assert "'cudnn>=8.5,<9'" in f["fix"][0]
+    # MindSpore sits in the system Python (no conda environment): a conda package would not reach it; NVIDIA's cuDNN
+    # 8.5 for CUDA 11.6, first on the loader path (the stray CUDA 10.1 lib64 with cuDNN 7 comes first now)
+    assert "cuDNN 8.5.x for CUDA 11.6" in f["fix"][0] and "LD_LIBRARY_PATH" in f["fix"][0]
+    assert not any("conda install" in s for s in f["fix"])
+
+
+def test_cudnn_fix_in_a_conda_environment_is_a_conda_package():
+    from ascend_doctor.checks.gpu import _in_conda
+    from ascend_doctor.facts import Facts
+
+    facts = Facts()
+    facts.python.executable = "/opt/conda/envs/ms/bin/python"
+    assert _in_conda(facts)
+    facts.python.executable, facts.mindspore.location = "/usr/bin/python3", "/usr/local/lib/python3.9/dist-packages"
+    assert not _in_conda(facts)
+    facts.python.chosen_by = "CONDA_PREFIX"
+    assert _in_conda(facts)
 
 
 def test_a_new_environment_gets_mindspore_installed_into_it():
@@ -353,3 +369,11 @@ def test_gpu_case_fixtures_carry_the_plugin_files_of_a_read_wheel():
         assert want <= have, (name, sorted(want - have))
         with open(os.path.join(fixture_path(name), "manifest.json"), encoding="utf-8") as fh:
             assert "wheel_plugins.json" in json.dumps(json.load(fh)["fixture_source"])
+
+
+def test_a_checker_only_cuda_warning_says_how_to_confirm_it():
+    """gpu_node: the cuda-11.1 build of 1.10.1 on a CUDA 11.6 runtime its checker accepts is a warning; it says what
+    to do (MindSpore's own check), not nothing."""
+    _, data = run_json("check", "--bundle", fixture_path("gpu_node"), "--only", "gpu")
+    f = _by_id(data)["gpu.cuda_runtime_for_mindspore"]
+    assert f["status"] == "warn" and f["fix"] and "mindspore.run_check()" in f["fix"][0]
