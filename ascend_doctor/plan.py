@@ -777,9 +777,11 @@ def _agree(findings: Sequence[Finding], best: StackState, plan: Plan, installed:
                     any(k == "hdk" for k, _v in step_targets(step))
                 if _same_command(step) in done or same or stale or _option_conflicts([step], targets, installed):
                     continue  # the plan's own step (or the same target again), or a second answer
+                if _NEW_ENV.search(command_part(step)) and any(_NEW_ENV.search(command_part(m)) for m in mine):
+                    continue  # another environment for another MindSpore than the plan's: a second answer
                 done.add(_same_command(step))
-                if n == 0 and not step_targets(step):
-                    fix.append(step)  # the check's own how-to or look that confirms the result
+                if n == 0 and not step_targets(step) and _is_look(step):
+                    fix.append(step)  # the check's own look that confirms the result
                 else:
                     keep.append({"why": why, "steps": [step]})
         f.fix, f.alternatives = fix, keep

@@ -254,6 +254,27 @@ def test_a_gpu_plan_with_an_unsupported_python_never_installs_cann():
     assert plan["steps"][0]["do"].startswith("conda create -n ms-gpu python=3.")
 
 
+@pytest.mark.parametrize("given", [
+    ("2.9.0", "8.1.RC1", "3.8"),   # the plan: MindSpore 2.6.0 in a Python 3.11 environment
+    ("2.3.0", "8.3.RC1", "3.12"),  # the plan: MindSpore 2.7.1 in a Python 3.11 environment
+    ("2.10.0", "6.3.RC1", "3.11"),  # the plan: MindSpore 2.0.0 in a Python 3.9 environment
+])
+def test_a_finding_the_plan_clears_gives_one_answer(given):
+    """Audit (issue 22): a finding whose fix is the plan's steps carries no second environment for another MindSpore
+    after them, and no note or other way as a further step (other ways are labelled alternatives)."""
+    ms, cann, py = given
+    _, data = run_json("matrix", "check", "--mindspore", ms, "--cann", cann, "--python", py, "--arch", "aarch64")
+    steps = {s["do"] for s in data["plan"]["steps"]}
+    for f in data["findings"]:
+        if f["status"] not in ("fail", "warn") or not set(f["fix"]) & steps:
+            continue
+        extra = [s for s in f["fix"] if s not in steps]
+        assert not any("conda create" in s for s in extra), (f["id"], f["fix"])
+        assert all(re.match(r"(python -c|npu-smi|cat |ls )", s) for s in extra), (f["id"], extra)
+    assert not any("no MindSpore release in the matrix is published with" in s
+                   for f in data["findings"] for s in f["fix"]), "a release is published with that CANN"
+
+
 # ---- steps: their level, their order ------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("step, level, root, reboot", [

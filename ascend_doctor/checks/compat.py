@@ -247,17 +247,39 @@ def check_mindspore_cann(ctx):
                                version=ms.version, compiler=compiler_text, sources=by), extra), evidence)
     # Mismatch: MindSpore only logs a warning at import, then jobs die without a clear log (P07).
     fix = _cann_steps(matrix, candidates, ms.version, ctx.facts.driver.version)
+    no_cann = None
     if not fix:
-        fix = [_("the matrix names no CANN published with MindSpore {version}; its version check accepts compiler "
-                 "{accepted}, which is not a tested pairing: see https://www.mindspore.cn/install").format(
-                     version=ms.version, accepted=", ".join(accepted))]
+        # what the matrix does not know is said once, in the evidence, unless it is all there is to say
+        no_cann = _("the matrix names no CANN published with MindSpore {version}; its version check accepts compiler "
+                    "{accepted}, which is not a tested pairing: see https://www.mindspore.cn/install").format(
+                        version=ms.version, accepted=", ".join(accepted))
     advice = advise_mindspore(matrix, ctx.facts, inst.release, compiler,
                               why=N_("or keep this CANN: the newest MindSpore published with {target}"))
     if advice.rows:
         fix += [line for line in advice.fix if line != advice.upgrade]
-    elif not any(step.startswith("install CANN ") for step in fix):  # the CANN installs are that change already
-        fix.append(_("no MindSpore release in the matrix is published with CANN {cann}; change CANN").format(
-            cann=inst.release or mm))
+    else:
+        # none for this Python: one published with this CANN for another Python, in a new environment
+        from ..matrix import mindspore_install_steps
+        from ._recommend import _by
+
+        for_cann = matrix.published_mindspore_for_cann(inst.release, compiler, None, _platform(ctx))
+        pythons = sorted((matrix.python_for(for_cann[0]["version"], _platform(ctx), "ascend") or {}).get("python") or [],
+                         key=version_key) if for_cann else []
+        if pythons:
+            label = f"CANN {inst.release or mm}"
+            fix += [_("{step}   # a Python MindSpore {version} has wheels for").format(
+                        step=f"conda create -n mindspore python={pythons[-1]} -y && conda activate mindspore",
+                        version=for_cann[0]["version"])] + \
+                mindspore_install_steps(for_cann, _("published with {cann} ({sources})").format(
+                    cann=label, sources=_by(matrix, for_cann[0], inst.release or "")), limit=1)
+        elif not any(step.startswith("install CANN ") for step in fix):  # the CANN installs are that change already
+            fix.append(_("no MindSpore release in the matrix is published with CANN {cann}; change CANN").format(
+                cann=inst.release or mm))
+    if no_cann:
+        if fix:
+            evidence["published_cann"] = no_cann
+        else:
+            fix = [no_cann]
     others_ok = [i for i in others if major_minor(i.compiler_version) in accepted]
     if others_ok:
         alt = others_ok[0]
