@@ -735,6 +735,8 @@ def _merged(chosen: List[Tuple[PlanStep, int]]) -> List[PlanStep]:
 
     def first_action(steps: List[PlanStep]) -> int:
         acts = [DO_ORDER[s.level] for s in steps if not _is_look(s.do)]
+        if not acts and any("mindspore.run_check()" in s.do for s in steps):
+            return DO_ORDER["python"]  # MindSpore's own check verifies the Python packages: it goes after them
         return acts[0] if acts else DO_ORDER["shell"]
 
     order = sorted(range(len(groups)), key=lambda g: (first_action(groups[g]), g))

@@ -750,6 +750,9 @@ def check_cuda_mindspore(ctx):
             problems.append(_("The sources disagree on a CUDA {cuda} build of MindSpore {version}: {yes} lists it, {no} "
                               "does not").format(cuda=mm, version=ms.version, yes=_gpu_sources(matrix, d["listed_by"]),
                                                  no=_gpu_sources(matrix, d["not_listed_by"])))
+            # the wheel settles what the sources do not: MindSpore's own check on the installed build
+            fix.append(_("python -c \"import mindspore; mindspore.run_check()\"   # MindSpore's own check: it runs on "
+                         "this CUDA, or says why not"))
             if built:
                 fix.append(_("or plan CUDA {cuda}, which every source names for MindSpore {version}").format(
                     cuda=" / ".join(built), version=ms.version))

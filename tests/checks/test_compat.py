@@ -420,3 +420,11 @@ def test_version_lists_are_prose_not_python_lists():
     fw = [f.evidence["compatible_version_fw"] for r in all_reports().values() for f in r.findings
           if isinstance(f.evidence.get("compatible_version_fw"), str) and "from" in f.evidence["compatible_version_fw"]]
     assert fw and all(re.match(r"\[[\w.]+,[\w.]+\]", v) for v in fw), fw
+
+
+def test_a_disputed_gpu_build_warning_says_how_to_settle_it(matrix):
+    """MindSpore 2.5.0 on CUDA 11.6: its GPU guide lists 11.6, its release list labels the wheels Ascend/CPU. The
+    warning's fix is MindSpore's own check on the installed build (the wheel settles it), not nothing."""
+    cuda = CudaFacts(runtime_libs=[{"path": "(planned)", "version": "11.6"}], driver_version="550.40.07")
+    f = check_cuda_mindspore(ctx_for(matrix, _facts(ms=_ms("2.5.0", flavour="gpu"), cuda=cuda)))
+    assert f.status == "warn" and f.fix and "mindspore.run_check()" in f.fix[0]
