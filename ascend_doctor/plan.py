@@ -779,8 +779,8 @@ def _agree(findings: Sequence[Finding], best: StackState, plan: Plan, installed:
                     any(k == "hdk" for k, _v in step_targets(step))
                 if _same_command(step) in done or same or stale or _option_conflicts([step], targets, installed):
                     continue  # the plan's own step (or the same target again), or a second answer
-                if _NEW_ENV.search(command_part(step)) and any(_NEW_ENV.search(command_part(m)) for m in mine):
-                    continue  # another environment for another MindSpore than the plan's: a second answer
+                if _NEW_ENV.search(command_part(step)):
+                    continue  # a new environment alone installs nothing: not a way; the plan's own has its steps
                 done.add(_same_command(step))
                 if n == 0 and not step_targets(step) and _is_look(step):
                     fix.append(step)  # the check's own look that confirms the result
