@@ -699,8 +699,9 @@ def check_cuda_mindspore(ctx):
     verdicts = {mm: matrix.gpu_verdict(ms.version, mm) for mm in have}
     if gpu["build"] == "none":
         status = WARN
-        with_gpu = matrix.mindspore_gpu_for_cuda(sorted({c for r in matrix.mindspore_releases
-                                                         for c in r["gpu"]["built_for"]["value"]}))
+        every_cuda = sorted({c for r in matrix.mindspore_releases for c in r["gpu"]["built_for"]["value"]})
+        # releases with a GPU wheel for this Python first (2.10.0 has none for 3.9), then any
+        with_gpu = matrix.mindspore_gpu_for_cuda(every_cuda, python=python) or matrix.mindspore_gpu_for_cuda(every_cuda)
         problems.append(_("No source publishes a GPU (CUDA) build of MindSpore {version}: neither its release list nor "
                           "a GPU install guide names one, though its checker lists CUDA {accepted}").format(
                               version=ms.version, accepted=", ".join(checker) or _("none")))

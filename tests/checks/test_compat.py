@@ -4,6 +4,8 @@ Driver / firmware values are the real version.info samples of compat_facts.md §
 ascend_formats.md §1.3-1.4 (HDK 23.0.7, 24.1.rc1, 24.1.rc3, 25.0.rc1.1, 25.3.rc1).
 """
 
+import re
+
 import pytest
 
 from ascend_doctor.checks import CheckContext
@@ -428,3 +430,13 @@ def test_a_disputed_gpu_build_warning_says_how_to_settle_it(matrix):
     cuda = CudaFacts(runtime_libs=[{"path": "(planned)", "version": "11.6"}], driver_version="550.40.07")
     f = check_cuda_mindspore(ctx_for(matrix, _facts(ms=_ms("2.5.0", flavour="gpu"), cuda=cuda)))
     assert f.status == "warn" and f.fix and "mindspore.run_check()" in f.fix[0]
+
+
+def test_a_release_without_a_gpu_build_points_to_one_with_a_wheel_for_this_python(matrix):
+    """MindSpore 2.3.0 has no GPU build any source names; with Python 3.9 the release named first must have a GPU
+    wheel for 3.9 (2.10.0 has none: PyPI lists cp310-cp312 only)."""
+    cuda = CudaFacts(runtime_libs=[{"path": "(planned)", "version": "11.1"}], driver_version="470.82.01")
+    f = check_cuda_mindspore(ctx_for(matrix, _facts(ms=_ms("2.3.0", flavour="gpu"), cuda=cuda, python="3.9.18")))
+    assert f.status == "warn"
+    named = re.search(r"e\.g\. (\d+\.\d+\.\d+)", " ".join(f.fix)).group(1)
+    assert named != "2.10.0" and "3.9" in matrix.python_for(named, "linux-x86_64", "gpu")["python"]
