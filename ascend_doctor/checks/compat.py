@@ -651,7 +651,7 @@ def _cudnn_problem(matrix, ms_version, cuda_mm: Optional[str], cudnn: Optional[s
        warn=N_("MindSpore GPU build and CUDA/cuDNN: a mismatch MindSpore warns about"),
        skip=N_("No MindSpore GPU build to match with CUDA"))
 def check_cuda_mindspore(ctx):
-    from ._gpu_fix import keep_cuda_steps, plan
+    from ._gpu_fix import keep_cuda_steps, keep_driver_steps, plan
 
     ms = _installed_mindspore(ctx)
     if not ms or not (ms.flavour == "gpu" or ms.cuda_version):
@@ -705,7 +705,12 @@ def check_cuda_mindspore(ctx):
         problems.append(_("No source publishes a GPU (CUDA) build of MindSpore {version}: neither its release list nor "
                           "a GPU install guide names one, though its checker lists CUDA {accepted}").format(
                               version=ms.version, accepted=", ".join(checker) or _("none")))
-        if with_gpu:
+        # a release with a GPU build for the CUDA found when the driver runs it, else for a CUDA the driver runs
+        steps = (keep_cuda_steps(matrix, have[0], python, driver, cuda.driver_cuda_max) if have else []) or \
+            keep_driver_steps(matrix, driver, python, cuda.driver_cuda_max)
+        if steps:
+            fix += steps
+        elif with_gpu:
             fix.append(_("install a MindSpore release that ships a GPU build, e.g. {releases}").format(
                 releases=", ".join(f"{r['version']} (CUDA {', '.join(r['gpu']['built_for']['value'])})"
                                    for r in with_gpu[:2])))
@@ -810,7 +815,7 @@ def check_cuda_mindspore(ctx):
        warn=N_("The NVIDIA driver runs the CUDA runtime, below what a source asks"),
        skip=N_("No NVIDIA driver and CUDA runtime to compare"))
 def check_nvidia_driver_cuda(ctx):
-    from ._gpu_fix import driver_upgrade_steps, driver_verdict, needs_text, plan
+    from ._gpu_fix import driver_upgrade_steps, driver_verdict, keep_driver_steps, needs_text, plan
 
     cuda = ctx.facts.cuda
     driver = cuda.driver_version
@@ -860,14 +865,22 @@ def check_nvidia_driver_cuda(ctx):
                            evidence, driver_upgrade_steps(matrix, driver, c), "P01")
     # too old: upgrade first, or keep the driver and give MindSpore a CUDA it runs
     fix = driver_upgrade_steps(matrix, driver, c)
+    keep: List[str] = []
     if version:
         p = plan(matrix, version, python, driver)
         if not p["driver_upgrade"] and p["cuda"]:
-            fix.append(_("or keep driver {driver}: MindSpore {version} has a build for CUDA {cuda}, which it runs:")
-                       .format(driver=driver, version=version, cuda=p["cuda"]))
-            fix += p["steps"]
+            keep = [_("or keep driver {driver}: MindSpore {version} has a build for CUDA {cuda}, which it runs:")
+                    .format(driver=driver, version=version, cuda=p["cuda"])] + p["steps"]
         else:
-            fix += p["alternative"]
+            keep = p["alternative"] or keep_driver_steps(matrix, driver, python)
+    built_any = {x for r in matrix.mindspore_releases for x in r["gpu"]["built_for"]["value"]}
+    if keep and c not in built_any:
+        # no MindSpore release has a build for CUDA c: a driver upgrade for it serves no MindSpore; the CUDA this
+        # driver runs is the answer, the upgrade the other way
+        fix = keep + [_("or upgrade the NVIDIA driver for CUDA {cuda} (no MindSpore release has a GPU build for it):")
+                      .format(cuda=c)] + fix
+    else:
+        fix += keep
     return ctx.finding(FAIL, _("NVIDIA driver {driver} is older than {runs}, the least driver CUDA {cuda} runs on "
                                "({by}): CUDA calls fail with 'CUDA driver version is insufficient for CUDA runtime "
                                "version'.").format(driver=driver, runs=need["runs"], cuda=c,

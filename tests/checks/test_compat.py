@@ -327,7 +327,8 @@ def test_release_no_source_publishes_a_gpu_build_for_warns(matrix):
     cuda = CudaFacts(runtime_libs=[{"path": "/x/libcudart.so.11.6.55", "version": "11.6.55"}])
     f = check_cuda_mindspore(ctx_for(matrix, _facts(ms=_ms("2.3.1", flavour="gpu"), cuda=cuda)))
     assert f.status == "warn" and "No source publishes a GPU (CUDA) build of MindSpore 2.3.1" in f.summary
-    assert "2.10.0" in f.fix[-1]
+    # the way out is steps: the newest release with a build for the CUDA 11.6 found
+    assert any(s.startswith("pip install mindspore==2.10.0") for s in f.fix), f.fix
 
 
 def test_cuda_the_checker_accepts_without_a_build_warns(matrix):
@@ -438,5 +439,35 @@ def test_a_release_without_a_gpu_build_points_to_one_with_a_wheel_for_this_pytho
     cuda = CudaFacts(runtime_libs=[{"path": "(planned)", "version": "11.1"}], driver_version="470.82.01")
     f = check_cuda_mindspore(ctx_for(matrix, _facts(ms=_ms("2.3.0", flavour="gpu"), cuda=cuda, python="3.9.18")))
     assert f.status == "warn"
+    named = re.search(r"MindSpore (\d+\.\d+\.\d+) has a GPU build", " ".join(f.fix)).group(1)
+    assert named != "2.10.0" and "3.9" in matrix.python_for(named, "linux-x86_64", "gpu")["python"]
+    assert any(s.startswith(f"pip install mindspore=={named}") for s in f.fix)
+    # with no runtime and no driver known, the releases are named, those with a wheel for this Python first
+    cuda = CudaFacts()
+    f = check_cuda_mindspore(ctx_for(matrix, _facts(ms=_ms("2.3.0", flavour="gpu"), cuda=cuda, python="3.9.18")))
     named = re.search(r"e\.g\. (\d+\.\d+\.\d+)", " ".join(f.fix)).group(1)
     assert named != "2.10.0" and "3.9" in matrix.python_for(named, "linux-x86_64", "gpu")["python"]
+
+
+def test_a_driver_too_old_for_a_cuda_no_mindspore_uses_keeps_the_driver(matrix):
+    """Driver 418.87 with a CUDA 12.2 runtime, MindSpore 2.3.1 (no GPU build): no MindSpore has a CUDA 12.2 build,
+    so upgrading the driver for it serves nothing; the fix is a release with a build for a CUDA 418.87 runs (10.1),
+    the upgrade an alternative."""
+    from ascend_doctor.checks.compat import check_nvidia_driver_cuda
+
+    cuda = CudaFacts(runtime_libs=[{"path": "(planned)", "version": "12.2"}], driver_version="418.87.00")
+    f = check_nvidia_driver_cuda(ctx_for(matrix, _facts(ms=_ms("2.3.1", flavour="gpu"), cuda=cuda, python="3.11")))
+    assert f.status == "fail"
+    first_upgrade = next(i for i, s in enumerate(f.fix) if "upgrade the NVIDIA driver" in s)
+    assert any("cudatoolkit=10.1" in s for s in f.fix[:first_upgrade])
+    assert f.fix[first_upgrade].startswith("or upgrade the NVIDIA driver for CUDA 12.2")
+
+
+def test_a_gpu_wheel_is_planned_for_a_python_its_release_publishes(matrix):
+    """1.5.1's GPU guide names no Python; its release publishes 3.7/3.9 wheels on x86_64: a new environment gets 3.9,
+    never a cp312 wheel URL that does not exist."""
+    from ascend_doctor.checks._gpu_fix import plan
+
+    p = plan(matrix, "1.5.1", "3.12", "510.47.03")
+    assert p["steps"][0].startswith("conda create -n ms-gpu python=3.9")
+    assert not any("cp312" in s for s in p["steps"])
