@@ -152,6 +152,7 @@ def test_every_snapshot_fixture_gets_a_coherent_plan(name):
     with open_bundle(fixture_path(name)) as host:
         report = run_checks(host, RunOptions(timeout=5.0))
     assert_coherent(report)
+    assert_one_answer(report)
     # a saved report reads its plan back as it was written
     again = Report.from_json(json.loads(json.dumps(report.to_json())))
     assert again.to_json()["plan"] == report.to_json()["plan"]
@@ -180,6 +181,7 @@ def test_generated_nodes_get_coherent_published_python_first_plans(seed):
         plan, targets = assert_coherent(report, facts)
         assert_published(plan, targets, facts)
         assert_python_first(report, facts)
+        assert_one_answer(report)
 
 
 # ---- the cases the audit found wrong ------------------------------------------------------------------------------
@@ -394,3 +396,111 @@ def test_a_warning_alone_is_cleared_by_a_pip_install_never_by_root():
     plan, targets = assert_coherent(judge(facts), facts)
     assert [s.level for s in plan.steps] == ["python"] and plan.steps[0].do.startswith("pip install mindspore==2.7.0")
     assert plan.steps[0].resolves == ["compat.custom_ops_cann"] and not plan.alternatives
+
+
+# ---- a CANN the installed driver runs, before a driver change (the class of audit finding E31) -----------------------
+
+def _driver_canns(driver):
+    """From the matrix's rows directly (not the planner's own search): the CANN releases a source pairs with this
+    driver or lists as compatible with it."""
+    return [r["cann"] for r in MATRIX.data["cann_hdk"] if r["relation"] in ("paired", "compatible")
+            and any(release_matches(driver, p) for p in r["hdk"])]
+
+
+def assert_driver_kept_where_a_published_pair_does(report, facts):
+    """No driver step clears a failure where a published (MindSpore x CANN) pair whose CANN the installed driver
+    runs clears every failure without one."""
+    plan = report.node_plan()
+    failing = {f.id for f in report.findings if f.status == FAIL and f.id in STACK_CHECKS}
+    if not any(s.level == "driver" and failing & set(s.resolves) for s in plan.steps) or not facts.driver.version:
+        return
+    for cann in _driver_canns(facts.driver.version):
+        for row in MATRIX.published_mindspore_for_cann(cann, None, facts.python.version, "linux-aarch64"):
+            state = StackState(mindspore=row, cann_new=cann, steps=[("x", "cann")])
+            statuses = _judge(_apply(facts, MATRIX, state), MATRIX, STACK_CHECKS)
+            if not any(statuses.get(i) == FAIL for i in statuses):
+                pytest.fail(f"CANN {cann} with MindSpore {row['version']} keeps driver {facts.driver.version} and "
+                            f"clears {sorted(failing)}, yet the plan changes the driver")
+
+
+def assert_one_answer(report):
+    """No finding's fix names another CANN, driver or MindSpore than the plan; when the plan changes the CANN in
+    use, no finding's fix or alternative installs another CANN, or a driver for another CANN, beside the plan's
+    own steps."""
+    plan = report.node_plan()
+    targets = {k: v for s in plan.steps for k, v in step_targets(s.do)}
+    changes_cann = "cann" in targets or any("use it instead of installing one" in s.do for s in plan.steps)
+    mine = {s.do for s in plan.steps}
+    for f in report.findings:
+        if f.status not in (FAIL, WARN):
+            continue
+        for step in f.fix:
+            for kind, version in step_targets(step):
+                assert kind not in targets or release_matches(version, targets[kind]) or \
+                    release_matches(targets[kind], version), (f.id, step, targets)
+        if changes_cann:
+            for step in f.fix + [x for a in f.alternatives for x in a["steps"]]:
+                if step in mine:
+                    continue
+                assert step_level(step)[0] != "cann", (f.id, step, sorted(mine))
+                assert all(kind != "hdk" or version == targets.get("hdk") for kind, version in step_targets(step)), \
+                    (f.id, step, sorted(mine))
+
+
+def _driver_bound_combinations(n, seed):
+    """Nodes whose CANN the driver does not run, and whose driver runs some other published CANN: the class where a
+    CANN change competes with a driver change."""
+    rng = random.Random(seed)
+    drivers = sorted({p.lower() for r in MATRIX.data["cann_hdk"] if r["relation"] in ("paired", "compatible")
+                      for p in r["hdk"] if ".x" not in p.lower()})
+    finals = [r["version"] for r in MATRIX.mindspore_releases if r["release_kind"] in ("final", "post")
+              and r["version"] >= "2"]
+    canns = [r["release"] for r in MATRIX.data["cann"] if "alpha" not in r["release"] and r["release"] >= "7"]
+    made = 0
+    while made < n:
+        driver = rng.choice(drivers)
+        runs = _driver_canns(driver)
+        cann = rng.choice(canns)
+        if not runs or any(release_matches(cann, c) for c in runs):
+            continue
+        made += 1
+        yield dict(ms=rng.choice(finals), canns=[cann], driver=driver, python=rng.choice(["3.9", "3.10", "3.11"]))
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_a_cann_the_driver_runs_comes_before_a_driver_change_and_the_report_gives_one_answer(seed):
+    for combo in _driver_bound_combinations(12, seed):
+        facts = node(**combo)
+        report = judge(facts)
+        plan, targets = assert_coherent(report, facts)
+        assert_published(plan, targets, facts)
+        assert_python_first(report, facts)
+        assert_driver_kept_where_a_published_pair_does(report, facts)
+        assert_one_answer(report)
+
+
+def test_mindspore_2_7_1_post1_on_cann_9_0_0_with_hdk_24_1_0_changes_cann_not_the_driver():
+    facts = node(ms="2.7.1.post1", canns=["9.0.0"], driver="24.1.0", python="3.9")
+    report = judge(facts)
+    plan, targets = assert_coherent(report, facts)
+    assert [s.level for s in plan.steps] == ["cann", "python"], [s.do for s in plan.steps]
+    assert plan.steps[0].do.startswith("install CANN 8.2.RC1") and plan.steps[1].do.startswith("pip install mindspore==2.7.0")
+    assert "hdk" not in targets  # no root, no reboot: HDK 24.1.0 is listed compatible with CANN 8.2.RC1
+    for f in report.findings:
+        if f.status in (FAIL, WARN):
+            assert f.fix == [s.do for s in plan.steps], (f.id, f.fix)  # one answer: the pair, together
+
+
+def test_a_warning_the_plan_does_not_clear_gets_advice_for_the_cann_the_plan_installs():
+    """MindSpore 2.2.11 on CANN 8.3.RC1 (driver 25.5.2): the plan installs a CANN published with 2.2.11; the driver
+    pairing stays unknown there, so the warning no longer says 'install HDK 25.3.RC1 for CANN 8.3.RC1' (the CANN the
+    plan leaves): it is judged again on the planned CANN, and only a look that settles it is left."""
+    facts = node(ms="2.2.11", canns=["8.3.RC1"], driver="25.5.2", firmware="7.7.0.1.231", python="3.8")
+    report = judge(facts)
+    plan, targets = assert_coherent(report, facts)
+    assert "cann" in targets and not _same(targets["cann"][0], "8.3.RC1") and "hdk" not in targets
+    warn = report.find("compat.cann_driver")
+    assert warn.status == WARN and "8.3.RC1" not in " ".join(warn.fix)
+    assert all(step_level(s)[0] == "shell" for s in warn.fix) and warn.fix
+    assert targets["cann"][0] in warn.evidence["after the plan"]
+    assert_one_answer(report)
