@@ -276,8 +276,8 @@ class Matrix:
         return None
 
     def on_pypi(self, row: dict) -> bool:
-        """Whether PyPI carries this MindSpore release (its Python rows cite the PyPI listing)."""
-        return any(PYPI_SOURCE in p["source"] for p in row.get("python", []))
+        """Whether PyPI carries this MindSpore release (`pip install mindspore==X` resolves)."""
+        return on_pypi(row)
 
     # -- CANN
     def cann_for_compiler(self, compiler: Any) -> List[dict]:
@@ -860,12 +860,19 @@ def update_matrix(url: str, sha256: Optional[str] = None, timeout: float = 30.0,
     return message, installed
 
 
+def on_pypi(row: dict) -> bool:
+    """Whether PyPI's `mindspore` project carries this release: the row's on_pypi (the release list PyPI gives,
+    read by scripts/read_wheel_plugins.py), else whether its Python rows cite the PyPI listing."""
+    if "on_pypi" in row:
+        return bool(row["on_pypi"]["value"])
+    return any(PYPI_SOURCE in p["source"] for p in row.get("python", []))
+
+
 def mindspore_install_steps(rows: List[dict], why: str, limit: int = 3) -> List[str]:
     """How to install each MindSpore release row: pip where PyPI has it, else the download page."""
     steps = []
     for row in rows[:limit]:
-        on_pypi = any(PYPI_SOURCE in p["source"] for p in row.get("python", []))
-        if on_pypi:
+        if on_pypi(row):
             # the command as is, its comment (`why`, a message) worded where shown
             steps.append(join("   # ", [f"pip install mindspore=={row['pip_version']}", why]))
         else:

@@ -46,6 +46,7 @@ STACK_CHECKS = ("compat.mindspore_cann", "compat.cann_driver", "compat.driver_fi
                 "compat.python_mindspore", "compat.custom_ops_cann")
 
 UNRESOLVED_KEY = "not cleared by the plan"
+AFTER_PLAN_KEY = "after the plan"  # what the check says on the state the plan leads to (a finding it does not clear)
 
 # --- what a step is -------------------------------------------------------------------------------------------
 
@@ -98,6 +99,11 @@ def split_comment(step: str, quotes: str = "'\"`") -> Tuple[str, Optional[str]]:
 def command_part(step: str) -> str:
     """The step without its `   # why` comment (a `#` inside quotes or backticks is no comment)."""
     return split_comment(step)[0].strip()
+
+
+def _same_command(step: str) -> str:
+    """The command of a step as far as what it does: `conda create ... -y` and `conda create ...` are one step."""
+    return re.sub(r"\s+-y\b", "", command_part(step))
 
 
 def is_alternative(step: str) -> bool:
@@ -357,6 +363,7 @@ class StackState:
     cann_new: Optional[str] = None  # a CANN release to install
     hdk: Optional[str] = None  # an Ascend HDK release: driver (+ firmware of that release)
     driver_only: bool = False  # the driver changes to `hdk`, the firmware stays
+    paired: bool = False  # the CANN comes with the MindSpore published with it: the two are one change
     steps: List[Tuple[str, str]] = field(default_factory=list)  # (step, level)
     statuses: Dict[str, str] = field(default_factory=dict)  # check id -> status in this state
     parts: Dict[str, Any] = field(default_factory=dict)  # "cann" | "mindspore" | "hdk" -> (option, its steps)
@@ -453,6 +460,26 @@ def _hdk_choices(matrix, cann: Optional[str]) -> List[str]:
     return needed_hdk(matrix, cann)[:2] if cann else []
 
 
+def _driver_canns(matrix, driver: Optional[str], python, platform, limit: int = 2) -> List[Tuple[str, str]]:
+    """(CANN release, the newest MindSpore published with it for this Python) for the CANN releases a source pairs
+    with the installed driver or lists as compatible with it, newest CANN first: the candidates that keep the
+    driver."""
+    from .versions import release_matches
+
+    if not driver:
+        return []
+    found: Dict[str, str] = {}
+    for row in matrix.data["cann_hdk"]:
+        if row["relation"] not in ("paired", "compatible") or row["cann"] in found:
+            continue
+        if not any(release_matches(driver, p) for p in row["hdk"]):
+            continue
+        published = matrix.published_mindspore_for_cann(row["cann"], None, python, platform)
+        if published:
+            found[row["cann"]] = published[0]["version"]
+    return sorted(found.items(), key=lambda kv: version_key(kv[0]), reverse=True)[:limit]
+
+
 def _dimensions(facts, matrix):
     """The ways each part of the stack may change, from the matrix's published pairings and the installs here:
     [(cann change, [MindSpore changes], [driver changes])], a change being (what, steps) and None "stays"."""
@@ -479,9 +506,18 @@ def _dimensions(facts, matrix):
             return (_("{step}   # needs root and a reboot; the driver already is that release").format(
                 step=_("install the NPU firmware of HDK {hdk} (the driver's release), then reboot").format(hdk=hdk)),
                 "driver")
+        # The HDK install guide's order (CANN install guide "Installing the NPU Driver and Firmware",
+        # https://www.hiascend.com/document/detail/en/CANNCommunityEdition/900/softwareinst/instg/instg_0005.html):
+        # a first install (no driver, or driver and firmware uninstalled) is driver > firmware; an overwrite install
+        # or upgrade over an installed driver and firmware is firmware > driver.
+        if facts.driver.installed or facts.driver.version:
+            step = _("install Ascend HDK {hdk} (the NPU firmware, then the driver, as the HDK install guide orders it), "
+                     "then reboot").format(hdk=hdk)
+        else:
+            step = _("install Ascend HDK {hdk} (the NPU driver, then the firmware, as the HDK install guide orders it), "
+                     "then reboot").format(hdk=hdk)
         return (_("{step}   # needs root and a reboot; paired with CANN {cann} by the matrix's sources").format(
-            step=_("install Ascend HDK {hdk} (NPU driver + firmware, in the order the HDK install guide for your "
-                   "server gives), then reboot").format(hdk=hdk), cann=cann), "driver")
+            step=step, cann=cann), "driver")
 
     # the CANN in use: stays, another install here (sourced), or a release published with this MindSpore (or the
     # newest published pairing's) that is not here; an installed release is sourced, never installed again
@@ -493,6 +529,15 @@ def _dimensions(facts, matrix):
     newest = matrix.newest_published_pairing(python, platform) if ms else None
     if newest:
         wanted.setdefault(newest[1]["cann"], newest[0]["version"])
+    # a CANN release the installed driver is paired or listed compatible with, in a pair with a MindSpore release
+    # published with it: a CANN install (and a pip install) where the other ways change the driver
+    pair_only = set()
+    if ms:
+        for release, version in _driver_canns(matrix, facts.driver.package_version or facts.driver.version,
+                                              python, platform):
+            if not any(_same_release(release, w) for w in wanted):
+                wanted[release] = version
+                pair_only.add(release)
     for release, version in wanted.items():
         there = _installed_release(facts, release)
         if there is None:
@@ -505,6 +550,9 @@ def _dimensions(facts, matrix):
         compiler = None if release else (inst or judged).compiler_version if (inst or judged) is not None else None
         label = f"CANN {cann or compiler}"
         ms_opts: List[Tuple[Optional[dict], Optional[str], List[Tuple[str, str]]]] = [(None, None, [])]
+        if release in pair_only and not any(_same_release(release, c["cann"]) for c in matrix.published_canns(
+                ms.version)):
+            ms_opts = []  # that CANN comes with a MindSpore published with it: this one is not
         if ms and (cann or compiler):
             def install(row, why_cann=True):
                 why = _("published with {cann} ({sources})").format(cann=label, sources=_by(matrix, row, cann or "")) \
@@ -540,7 +588,7 @@ def _dimensions(facts, matrix):
                 "{step}   # needs root and a reboot; the firmware already is that release").format(
                 step=f"upgrade the NPU driver to Ascend HDK {fw.package_version} (the firmware's release), then "
                      f"reboot"), "driver")]))
-        out.append(((inst, release, steps), ms_opts, hdk_opts))
+        out.append(((inst, release, steps), ms_opts, hdk_opts, release in pair_only))
     return out
 
 
@@ -579,6 +627,11 @@ def _attribute(facts, matrix, best: StackState, resolved: List[str], now: Dict[s
     credited = {fid for ids in out.values() for fid in ids}
     for name in out:
         out[name] += [fid for fid in resolved if fid not in credited]
+    if best.paired and "cann" in out and "mindspore" in out:
+        # a CANN installed with the MindSpore published with it: what either clears, the pair clears (a finding
+        # never gets the CANN without the MindSpore that makes it a published pairing)
+        both = list(dict.fromkeys(out["cann"] + out["mindspore"]))
+        out["cann"], out["mindspore"] = both, list(both)
     return out
 
 
@@ -586,13 +639,15 @@ def _candidates(facts, matrix, combined: bool) -> List[StackState]:
     """Target states: one part changed at a time, or (`combined`) every combination of the parts' changes."""
     dims = _dimensions(facts, matrix)
     states: List[StackState] = []
-    for cann, ms_opts, hdk_opts in dims:
+    for cann, ms_opts, hdk_opts, paired in dims:
         for ms_opt in ms_opts:
             for hdk_opt in hdk_opts:
-                changed = (cann[0] is not None or cann[1] is not None) + (ms_opt[2] != []) + \
+                # a CANN that comes with its MindSpore is one change (the pair)
+                changed = (cann[0] is not None or cann[1] is not None) + (ms_opt[2] != [] and not paired) + \
                     (hdk_opt[0] is not None)
                 if (changed <= 1) != combined:
                     states.append(_state(cann, ms_opt, hdk_opt))
+                    states[-1].paired = paired
     return states
 
 
@@ -697,7 +752,11 @@ def build_plan(findings: Sequence[Finding], facts=None, matrix=None) -> Plan:
     installed = _installed(facts)
     stack_ids: List[str] = []
     best, others = (None, [])
-    stacked = facts is not None and matrix is not None
+    # MindSpore on CUDA (a GPU build, no CANN here or planned) has no CANN or NPU driver to change: its findings'
+    # own fixes (checks/_gpu_fix.py: driver, runtime, MindSpore in that order) are planned as they are
+    cuda_stack = facts is not None and facts.mindspore.installed and facts.mindspore.flavour == "gpu" \
+        and facts.cann.judged_install is None
+    stacked = facts is not None and matrix is not None and not cuda_stack
     if stacked:
         try:
             best, others = plan_stack(facts, matrix, findings)
@@ -765,7 +824,76 @@ def build_plan(findings: Sequence[Finding], facts=None, matrix=None) -> Plan:
     plan.steps = _merged(chosen)
     if best is not None:
         _agree(findings, best, plan, installed)
+        _rejudge(findings, facts, matrix, best, plan, installed)
     return plan
+
+
+def _check_on(facts, matrix, check_id: str) -> Optional[Finding]:
+    """The finding one check gives on these facts (the worst, if it gives several); None when it crashes."""
+    from .checks import CheckContext, all_checks
+
+    ctx = CheckContext(facts=facts, options={"live": False}, _matrix=matrix)
+    spec = next((c for c in all_checks() if c.id == check_id), None)
+    if spec is None:
+        return None
+    try:
+        result = spec.func(ctx)
+    except Exception:  # a check crashing on a hypothetical state says nothing about it
+        return None
+    mine = [f for f in (result if isinstance(result, list) else [result] if result is not None else [])
+            if f.id == check_id]
+    return max(mine, key=lambda f: SEVERITY_ORDER.get(f.status, 0), default=None)
+
+
+def _rejudge(findings: Sequence[Finding], facts, matrix, best: StackState, plan: Plan,
+             installed: Dict[str, List[str]]) -> None:
+    """The findings the plan's stack change does not clear, whose advice was written for the stack as it is
+    (a stack check, or advice naming another CANN, driver or MindSpore than the plan), judged again on the state
+    the plan leads to: cleared there, the plan's steps are their fix; still open, the advice the check gives for
+    that state (what contradicts the plan left out); so no step a report gives contradicts another."""
+    targets: Dict[str, str] = {}
+    for step, _lvl in best.steps:
+        for kind, version in step_targets(step):
+            targets[kind] = version
+    changes_cann = best.cann_installed is not None or bool(best.cann_new)
+    stack_steps = [s for s in plan.steps if any(_same_command(s.do) == _same_command(b) for b, _l in best.steps)]
+    planned = None
+    for f in findings:
+        if f.status not in (FAIL, WARN, ERROR) or any(f.id in s.resolves for s in plan.steps):
+            continue
+        options = _options(f)
+        stale = f.id in STACK_CHECKS or any(_option_conflicts(steps, targets, installed) for _w, steps in options) \
+            or (changes_cann and any(step_level(x)[0] in ("cann", "driver") for _w, steps in options for x in steps))
+        if not stale:
+            continue
+        if planned is None:
+            planned = _apply(facts, matrix, best)
+        again = _check_on(planned, matrix, f.id)
+        if again is not None and again.status in (PASS, SKIP):
+            for s in stack_steps:  # the plan's stack change clears it too
+                s.resolves.append(f.id)
+            f.fix, f.alternatives = [s.do for s in stack_steps], []
+            if f.id in plan.unresolved:
+                plan.unresolved.remove(f.id)
+                f.evidence.pop(UNRESOLVED_KEY, None)
+            continue
+        if again is not None:
+            normalize_fixes([again])
+            options = _options(again)
+        done = {_same_command(s.do) for s in plan.steps}
+        kept = [(w, [x for x in steps if _same_command(x) not in done]) for w, steps in options
+                if not _option_conflicts(steps, targets, installed)
+                and not (changes_cann and any(step_level(x)[0] in ("cann", "driver") for x in steps))]
+        kept = [(w, steps) for w, steps in kept if steps]
+        if not kept:  # a look at the node contradicts nothing: the finding's own way to settle it stays
+            kept = [(w, steps) for w, steps in _options(f) if all(_is_look(x) for x in steps)]
+        f.fix = list(kept[0][1]) if kept else []
+        f.alternatives = [{"why": w, "steps": list(steps)} for w, steps in kept[1:]]
+        if again is None:
+            f.evidence[AFTER_PLAN_KEY] = _("not judged again: its advice for the stack as it is was left out (it "
+                                           "contradicts the plan)")
+        elif again.summary != f.summary:
+            f.evidence[AFTER_PLAN_KEY] = again.summary
 
 
 def _why_state(state: StackState) -> str:
@@ -790,6 +918,8 @@ def _merged(chosen: List[Tuple[PlanStep, int]]) -> List[PlanStep]:
 
     def first_action(steps: List[PlanStep]) -> int:
         acts = [DO_ORDER[s.level] for s in steps if not _is_look(s.do)]
+        if not acts and any("mindspore.run_check()" in s.do for s in steps):
+            return DO_ORDER["python"]  # MindSpore's own check verifies the Python packages: it goes after them
         return acts[0] if acts else DO_ORDER["shell"]
 
     order = sorted(range(len(groups)), key=lambda g: (first_action(groups[g]), g))
@@ -821,20 +951,23 @@ def _agree(findings: Sequence[Finding], best: StackState, plan: Plan, installed:
         mine = [s.do for s in plan.steps if f.id in s.resolves and f.id in STACK_CHECKS]
         if not mine:
             continue
-        done = {command_part(m) for m in mine}
+        done = {_same_command(m) for m in mine}
         fix, keep = list(mine), []
         for n, (why, steps) in enumerate(_options(f)):
             for step in steps:  # the stack checks' ways are each one step, another way to the same pairing
                 same = bool(step_targets(step)) and all(k in targets and not _conflicts(step, targets, {})
                                                         for k, _v in step_targets(step))
                 # a driver for the CANN the plan leaves behind answers a question the plan no longer asks
-                stale = (best.cann_installed is not None or best.cann_new) and \
-                    any(k == "hdk" for k, _v in step_targets(step))
-                if command_part(step) in done or same or stale or _option_conflicts([step], targets, installed):
+                # (and another CANN than the plan's answers it twice)
+                stale = (best.cann_installed is not None or best.cann_new) and (
+                    any(k == "hdk" for k, _v in step_targets(step)) or step_level(step)[0] == "cann")
+                if _same_command(step) in done or same or stale or _option_conflicts([step], targets, installed):
                     continue  # the plan's own step (or the same target again), or a second answer
-                done.add(command_part(step))
-                if n == 0 and not step_targets(step):
-                    fix.append(step)  # the check's own how-to or look that confirms the result
+                if _NEW_ENV.search(command_part(step)):
+                    continue  # a new environment alone installs nothing: not a way; the plan's own has its steps
+                done.add(_same_command(step))
+                if n == 0 and not step_targets(step) and _is_look(step):
+                    fix.append(step)  # the check's own look that confirms the result
                 else:
                     keep.append({"why": why, "steps": [step]})
         f.fix, f.alternatives = fix, keep

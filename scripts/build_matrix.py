@@ -37,6 +37,9 @@ DEFAULT_OUT = os.path.join(REPO, "data", "compat_matrix.json")
 # The GPU facts read from MindSpore's GPU install guides (at each release) and its checker (at each tag) by
 # scripts/extract_gpu_facts.py; kept in the repository like compat_facts.json.
 DEFAULT_GPU_FACTS = os.path.join(REPO, "data", "sources", "gpu_facts.json")
+# The lib/plugin folders of each 2.x release's PyPI wheels, read from the wheels' zip directories by
+# scripts/read_wheel_plugins.py (releases PyPI does not carry are listed with why they were not read).
+DEFAULT_WHEEL_PLUGINS = os.path.join(REPO, "data", "sources", "wheel_plugins.json")
 
 MATRIX_VERSION = "2026.12.4.1"
 MATRIX_DATE = "2026-12-04"
@@ -125,14 +128,52 @@ CUDA_CUDNN = [
     ("11.6", "8.5", "docs_install_r2.0", "medium", "install guides r2.0-r2.2: CUDA 11.6 with cuDNN 8.5.x"),
 ]
 
-# lib/plugin/gpu<cuda> folders (and libmindspore_gpu.so.<cuda>) of PyPI x86_64 wheels the notes had not listed:
-# read on 2026-12-04 with `pip download --no-deps` (the sha256 of each file is the one its source records), deleted.
-GPU_WHEEL_PLUGINS = {
-    "2.7.0-rc1": (["11.1", "11.6"], "wheel_2.7.0rc1",
-                  "lib/plugin/gpu11.1, lib/plugin/gpu11.6, libmindspore_gpu.so.11.1, libmindspore_gpu.so.11.6 in the wheel"),
-    "2.7.1.post1": (["11.1", "11.6"], "wheel_2.7.1.post1",
-                    "lib/plugin/gpu11.1, lib/plugin/gpu11.6, libmindspore_gpu.so.11.1, libmindspore_gpu.so.11.6 in the wheel"),
+# Issue 22: the notes cite some compiler <-> CANN facts only by excerpt ids of a stored code index (fs:<n>: pasted
+# version.cfg / version.info files whose repository or page could not be found, so a user cannot open them). Where a
+# public source supports the pairing, the row cites it instead; it only supports an inference (the MindSpore release
+# that first accepts the compiler value, and the CANN its install guide or MindFormers' table names), so the row is
+# 'medium', like the 1.8x/6.x/7.2 rows. (public source ids, what they say)
+COMPILER_PUBLIC = {
+    "7.0": ("ms_tag_2.2.0 docs_release_list mindformers_v1.0.0",
+            "MindSpore 2.2.0 accepts only \"7.0\"; its release list and MindFormers 1.0.0 name CANN 7.0.RC1.beta1"),
+    "7.1": ("ms_tag_2.2.10 docs_install_r2.2 docs_release_list",
+            "MindSpore 2.2.10 accepts only \"7.1\"; its release list and install guide name CANN 7.0.0.beta1"),
+    "7.3": ("ms_tag_2.3.0 docs_install_r2.3.0", "MindSpore 2.3.0 adds \"7.3\"; its install guide names CANN 8.0.RC2"),
+    "7.5": ("ms_tag_2.4.0 docs_install_r2.4.0", "MindSpore 2.4.0 adds \"7.5\"; its install guide names CANN 8.0.RC3"),
+    "7.6": ("ms_tag_2.4.10 docs_install_r2.4.10", "MindSpore 2.4.10 adds \"7.6\"; its install guide names CANN 8.0.0"),
+    "7.7": ("ms_tag_2.6.0-rc1 docs_install_r2.6.0rc1",
+            "MindSpore 2.6.0-rc1 adds \"7.7\"; its install guide names CANN 8.1.RC1"),
+    "8.2": ("wheel_2.7.0 mindformers_readme", "MindSpore 2.7.0 adds \"8.2\"; MindFormers pairs 2.7.0 with CANN 8.2.RC1"),
+    "8.3": ("wheel_2.7.1 mindformers_readme vllm_ascend_issue_4621",
+            "MindSpore 2.7.1 adds \"8.3\"; MindFormers pairs 2.7.1 with CANN 8.3.RC1"),
 }
+# Public locations found for facts the notes cite by excerpt id: fs id -> (source id, source entry).
+FS_PUBLIC = {
+    # HDK 24.1.rc3 ships firmware 7.5.0.1.129: a MindSpeed-LLM install guide installs exactly that pair
+    "hdk_firmware:24.1.rc3": ("mindspeed_llm_install_guide", {
+        "type": "repo_file", "repo": "moguizhizi/MindSpeed-LLM", "path": "docs/mindspore/features/install_guide.md",
+        "commit": "4b412ca6d476c8cb90ffb4f6b526988933b4a3e1",
+        "note": "a public fork of Ascend MindSpeed-LLM; its install guide runs Ascend-hdk-910b-npu-firmware_7.5.0.1.129.run "
+                "and Ascend-hdk-910b-npu-driver_24.1.rc3_linux-aarch64.run"}),
+}
+UNLOCATED_NOTE = ("text seen only as an excerpt of a stored public code/doc index (a pasted version file); the repository "
+                  "or page it was pasted in could not be found, so a user cannot open it. A row resting on such "
+                  "excerpts alone is 'low' confidence")
+CONFIDENCE_RANK = {"low": 0, "medium": 1, "high": 2}
+
+
+def cap_unlocated(obj, unlocated: set) -> None:
+    """Every object of the matrix whose cited sources are all unlocated excerpts is at most 'low' confidence."""
+    if isinstance(obj, dict):
+        srcs = obj.get("source")
+        if isinstance(srcs, list) and srcs and all(s in unlocated for s in srcs) and obj.get("confidence") in CONFIDENCE_RANK:
+            obj["confidence"] = "low"
+        for v in obj.values():
+            cap_unlocated(v, unlocated)
+    elif isinstance(obj, list):
+        for v in obj:
+            cap_unlocated(v, unlocated)
+
 
 # NVIDIA's minimum Linux x86_64 driver per CUDA runtime. kind "minor-compat": the least driver a runtime of that
 # major family runs on (CUDA minor version compatibility, limited features: no PTX JIT of newer code); "toolkit":
@@ -188,10 +229,7 @@ class Sources:
         for m in re.finditer(r"fs_ids:(\d+)|fs:(\d+)|([A-Za-z][\w.\-]*)", text or ""):
             if m.group(1) or m.group(2):
                 sid = "fs:" + (m.group(1) or m.group(2))
-                self.table.setdefault(sid, {
-                    "type": "code_index_excerpt",
-                    "note": "excerpt id of the stored code/doc index (find_string); real pasted file text whose "
-                            "repository/commit the index does not resolve"})
+                self.table.setdefault(sid, {"type": "code_index_excerpt", "note": UNLOCATED_NOTE})
                 out.append(sid)
             elif m.group(3) in self.table:
                 out.append(m.group(3))
@@ -240,7 +278,8 @@ def release_kind(v: str) -> str:
 
 # --- builders ----------------------------------------------------------------------------------
 
-def build_mindspore_row(rel: dict, src: Sources, facts_compilers: list, gpu_rel: Optional[dict] = None) -> dict:
+def build_mindspore_row(rel: dict, src: Sources, facts_compilers: list, gpu_rel: Optional[dict] = None,
+                        wheel_rel: Optional[dict] = None, pypi_releases: Optional[set] = None) -> dict:
     v = rel["version"]
     fm = fact_map(rel)
     row = {"version": v, "pip_version": rel.get("pip_version") or v.replace("-rc", "rc"), "release_kind": release_kind(v)}
@@ -360,7 +399,9 @@ def build_mindspore_row(rel: dict, src: Sources, facts_compilers: list, gpu_rel:
             hardware.append({"value": val, "by": by, "source": src.ids(f["source"]), "confidence": f["confidence"]})
     row["hardware"] = hardware
 
-    row["gpu"] = build_gpu(v, fm, gpu_rel or {}, src)
+    row["gpu"] = build_gpu(v, fm, gpu_rel or {}, src, wheel_rel)
+    if pypi_releases is not None:
+        row["on_pypi"] = {"value": row["pip_version"] in pypi_releases, "source": src.ids("pypi_mindspore")}
     guide = row["gpu"].get("install_guide")
     if guide and guide.get("python") and not any(p["flavour"] == "gpu" for p in python_rows):
         for arch in guide["arch"]:
@@ -407,7 +448,34 @@ def _repo_source(src: Sources, prefix: str, where: dict, note: str) -> str:
     return sid
 
 
-def build_gpu(v: str, fm: dict, gpu_rel: dict, src: Sources) -> dict:
+def _apply_wheel(v: str, gpu: dict, wheel_rel: dict, src: Sources) -> bool:
+    """The x86_64 PyPI wheel's lib/plugin/gpu<cuda> folders (data/sources/wheel_plugins.json) become cuda_plugins; the
+    notes' transcription of the same wheel must agree. Returns whether a wheel was read; a release PyPI does not carry
+    gets wheel_not_read (why), so the row says its CUDA list rests on the guide and the release list alone."""
+    wheel = next((w for w in wheel_rel.get("wheels", []) if w["platform"] == "linux-x86_64"), None)
+    if wheel is None:
+        if wheel_rel.get("not_on_pypi"):
+            gpu["wheel_not_read"] = wheel_rel["not_on_pypi"]
+        return False
+    sid = f"pypi_wheel_{v}"
+    src.table.setdefault(sid, {"type": "package_file", "url": wheel["url"], "file": wheel["file"],
+                               "sha256": wheel["sha256"],
+                               "note": f"zip central directory read with HTTP range requests "
+                                       f"(scripts/read_wheel_plugins.py); {wheel['files_in_wheel']} files"})
+    values = list(wheel["plugin_gpu_dirs"])
+    noted = gpu.get("cuda_plugins")
+    if noted and noted["value"] != values:
+        raise SystemExit(f"build_matrix: {v}: the notes' wheel plugins {noted['value']} are not the wheel's {values}")
+    ascend = "with" if wheel["plugin_ascend"] else "without"
+    gpu["cuda_plugins"] = {
+        "value": values, "source": list(dict.fromkeys((noted or {}).get("source", []) + src.ids(sid))),
+        "confidence": "high", "ascend_plugin": wheel["plugin_ascend"],
+        "note": (", ".join(f"lib/plugin/gpu{c}" for c in values) or "no lib/plugin/gpu<cuda> folder")
+                + f" ({ascend} lib/plugin/ascend) in {wheel['file']}"}
+    return True
+
+
+def build_gpu(v: str, fm: dict, gpu_rel: dict, src: Sources, wheel_rel: Optional[dict] = None) -> dict:
     """The GPU (CUDA) part of a MindSpore row: what each source says, and where they disagree.
 
     Sources, best first: the wheel's own lib/plugin/gpu<cuda> folders (what was built); the GPU install guide at this
@@ -422,9 +490,7 @@ def build_gpu(v: str, fm: dict, gpu_rel: dict, src: Sources) -> dict:
             values = sorted({x for f in fs for x in f["value"]}, key=version_key)
             gpu[key] = {"value": values, "source": src.ids(" ".join(f["source"] for f in fs)),
                         "confidence": fs[0]["confidence"]}
-    if v in GPU_WHEEL_PLUGINS and "cuda_plugins" not in gpu:
-        values, sid, note = GPU_WHEEL_PLUGINS[v]
-        gpu["cuda_plugins"] = {"value": values, "source": src.ids(sid), "confidence": "high", "note": note}
+    wheel_read = _apply_wheel(v, gpu, wheel_rel or {}, src)
     tag = gpu_rel.get("checker")
     if tag:
         sid = f"ms_tag_{v}"
@@ -458,9 +524,13 @@ def build_gpu(v: str, fm: dict, gpu_rel: dict, src: Sources) -> dict:
     release_list_known = bool(fm.get("wheels_published"))
     guide_cuda = gpu.get("install_guide", {}).get("cuda", [])
     disputed = []
-    if plugins:
+    if plugins or wheel_read:
         built = list(plugins)
         basis = "the wheel's lib/plugin/gpu<cuda> folders"
+        for c in sorted(set(guide_cuda) - set(plugins), key=version_key) if not plugins else []:
+            disputed.append({"cuda": c, "listed_by": gpu["install_guide"]["source"], "not_listed_by": gpu["cuda_plugins"]["source"],
+                             "note": f"the GPU install guide at {v} lists CUDA {c}; the {v} x86_64 wheel on PyPI has no "
+                                     "lib/plugin/gpu folder"})
     elif guide_cuda and release_list_known:
         built = [c for c in guide_cuda if c in listed]
         basis = "named by both the GPU install guide and the release list"
@@ -489,13 +559,23 @@ def build_compilers(src: Sources, facts: dict) -> list:
     rows = []
     for mm, rels in COMPILER_TO_CANN.items():
         noted = by_mm[mm]
-        rows.append({
+        row = {
             "compiler": mm,
             "cann": [{"release": r, "confidence": c, "note": n} for r, c, n in rels],
             "basis": noted["basis"],
             "source": src.ids(noted["source"]),
             "confidence": noted["confidence"] if noted["confidence"] != "n/a" else "unknown",
-        })
+        }
+        if mm in COMPILER_PUBLIC:
+            ids, said = COMPILER_PUBLIC[mm]
+            row["source"] = src.ids(ids)
+            row["basis"] = f"{said} (inferred); the version files that pair them directly ({noted['basis']}) were seen " \
+                           "only as excerpts of a stored code index whose public location was not found"
+            row["confidence"] = "medium"
+            for c in row["cann"]:
+                if CONFIDENCE_RANK.get(c["confidence"], 0) > CONFIDENCE_RANK["medium"]:
+                    c["confidence"] = "medium"
+        rows.append(row)
     missing = set(by_mm) - set(COMPILER_TO_CANN)
     if missing:
         raise SystemExit(f"build_matrix: compiler values in the notes not transcribed: {sorted(missing)}")
@@ -609,10 +689,13 @@ def build_samples(src: Sources, facts: dict):
     return drivers, firmwares
 
 
-def build(facts: dict, gpu_facts: Optional[dict] = None) -> dict:
+def build(facts: dict, gpu_facts: Optional[dict] = None, wheel_plugins: Optional[dict] = None) -> dict:
     src = Sources({**facts["sources"], **NVIDIA_SOURCES})
     gpu_by_version = {r["version"]: r for r in (gpu_facts or {}).get("releases", [])}
-    mindspore = [build_mindspore_row(r, src, facts["mindspore_compiler_major_minor_to_cann"], gpu_by_version.get(r["version"]))
+    wheel_by_version = {r["version"]: r for r in (wheel_plugins or {}).get("releases", [])}
+    pypi = set((wheel_plugins or {}).get("pypi_releases") or []) or None
+    mindspore = [build_mindspore_row(r, src, facts["mindspore_compiler_major_minor_to_cann"], gpu_by_version.get(r["version"]),
+                                     wheel_by_version.get(r["version"]), pypi)
                  for r in facts["mindspore_releases"]]
     compilers = build_compilers(src, facts)
     cann = build_cann_releases(src, facts)
@@ -688,7 +771,14 @@ def build(facts: dict, gpu_facts: Optional[dict] = None) -> dict:
         "nvidia_driver": nvidia_driver,
         "rules": rules,
     }
-    matrix["sources"] = {k: v for k, v in sorted(src.table.items()) if k in src.used}
+    for row in hdk_fw:
+        found = FS_PUBLIC.get(f"hdk_firmware:{row.get('hdk')}")
+        if found:
+            src.table.setdefault(found[0], found[1])
+            row["source"] = [s for s in row["source"] if not s.startswith("fs:")] + src.ids(found[0])
+    used = {s for s in json.dumps({k: v for k, v in matrix.items()}).split('"') if s in src.table}
+    cap_unlocated(matrix, {s for s in used if src.table[s]["type"] == "code_index_excerpt"})
+    matrix["sources"] = {k: v for k, v in sorted(src.table.items()) if k in used}
     return matrix
 
 
@@ -696,6 +786,7 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--facts", default=DEFAULT_FACTS)
     ap.add_argument("--gpu-facts", default=DEFAULT_GPU_FACTS)
+    ap.add_argument("--wheel-plugins", default=DEFAULT_WHEEL_PLUGINS)
     ap.add_argument("--out", default=DEFAULT_OUT)
     ap.add_argument("--check", action="store_true", help="exit 1 if --out differs from what the facts give")
     args = ap.parse_args(argv)
@@ -703,7 +794,9 @@ def main(argv=None) -> int:
         facts = json.load(fh)
     with open(args.gpu_facts, encoding="utf-8") as fh:
         gpu_facts = json.load(fh)
-    text = json.dumps(build(facts, gpu_facts), indent=1, ensure_ascii=False) + "\n"
+    with open(args.wheel_plugins, encoding="utf-8") as fh:
+        wheel_plugins = json.load(fh)
+    text = json.dumps(build(facts, gpu_facts, wheel_plugins), indent=1, ensure_ascii=False) + "\n"
     if args.check:
         with open(args.out, encoding="utf-8") as fh:
             same = fh.read() == text

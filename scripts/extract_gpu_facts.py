@@ -8,14 +8,15 @@ it reads, for every MindSpore release of data/sources/compat_facts.json,
 
 - the GPU pip install guide *at that release*: install/mindspore_gpu_install_pip_en.md in mindspore-ai/docs, at the
   newest commit (any branch) whose guide installs that release (`export MS_VERSION=<release>`); for the 1.x guides that
-  name no version, the tip of the release's docs branch (r1.5 ... r1.9). From the guide: the CUDA and cuDNN of its
+  name no version, the tip of the release's docs branch (r1.5 ... r1.9); for a patch release no guide names (2.2.1),
+  the guide on its docs branch at the commit that added it to the release list. From the guide: the CUDA and cuDNN of its
   dependency table (or its "Ensure that CUDA ... with cuDNN ..." line), the Python range, the minimum NVIDIA driver it
   states for each CUDA, the CUDA it recommends, and the pip URLs of its wheels (architecture, per-CUDA or unified);
 - the checker at the release tag: GPUEnvChecker's `self.version` in run_check/_check_version.py of
   mindspore-ai/mindspore_test (a full mirror of the MindSpore source with the release tags), verbatim.
 
-The wheel plugin folders (`lib/plugin/gpu<cuda>`) of the PyPI wheels and NVIDIA's driver table are transcribed in
-scripts/build_matrix.py (GPU_WHEEL_PLUGINS, NVIDIA_DRIVER_MIN) with the file/URL they were read from.
+The wheel plugin folders (`lib/plugin/gpu<cuda>`) of the PyPI wheels are read by scripts/read_wheel_plugins.py
+(data/sources/wheel_plugins.json); NVIDIA's driver table is transcribed in scripts/build_matrix.py (NVIDIA_DRIVER_MIN).
 The committed data/sources/gpu_facts.json is what scripts/build_matrix.py reads; this script documents how it was made.
 """
 
@@ -30,6 +31,7 @@ import sys
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 GUIDE = "install/mindspore_gpu_install_pip_en.md"
+RELEASE_LIST = "resource/release/release_list_en.md"
 CHECKER_PATHS = ("mindspore/python/mindspore/run_check/_check_version.py", "mindspore/run_check/_check_version.py")
 
 
@@ -38,7 +40,8 @@ def git(gitdir, *args):
 
 
 def norm(v: str) -> str:
-    return v.replace("-", "").lower()
+    """2.0.0-rc1 / 2.0.0rc1 -> 2.0.0rc1; 2.0.0-alpha / 2.0.0a0 -> 2.0.0a0 (the guides write PEP 440 versions)."""
+    return re.sub(r"alpha$", "a0", v.replace("-", "").lower())
 
 
 def guide_facts(text: str) -> dict:
@@ -108,6 +111,13 @@ def find_guides(docs: str) -> dict:
     return out
 
 
+def release_added(docs: str, branch: str, v: str):
+    """(commit, date) of the oldest commit on the docs branch whose release list has a section for release v."""
+    out = git(docs, "log", branch, "--reverse", "--format=%H %cs", f"-S### {v}\n", "--", RELEASE_LIST).split("\n")
+    hits = [line.split() for line in out if line.strip()]
+    return tuple(hits[0]) if hits else None
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--docs", required=True)
@@ -132,18 +142,20 @@ def main(argv=None) -> int:
             if text and not re.search(r"export MS_VERSION=", text):
                 hit = (commit, 0, text)
             else:
-                # a patch release no guide names (2.2.1): the guide of the newest earlier *final* release of the same
-                # series was the one in effect; never a release candidate's guide for a final release
-                earlier = [r for r in releases[:releases.index(v)] if r.startswith(mm + ".") and "-" not in r
-                           and norm(r) in guides and "-" not in v]
-                if earlier:
-                    hit = guides[norm(earlier[-1])]
-                    branch = f"guide of {earlier[-1]} (no guide names {v})"
+                # a patch release no guide names (2.2.1): the guide on the release's docs branch at the commit that
+                # added the release to the release list (its release page) is the one published with it
+                added = release_added(args.docs, branch, v)
+                guide_then = git(args.docs, "show", f"{added[0]}:{GUIDE}") if added else ""
+                if guide_then:
+                    last = git(args.docs, "log", "-1", "--format=%H", added[0], "--", GUIDE).strip()
+                    hit = (last, 0, guide_then)
+                    branch = (f"guide of {branch} when the release list added {v} (docs commit {added[0][:10]}, "
+                              f"{added[1]}; the guide last changed in {last[:10]} and names no {v})")
         if hit:
             facts = guide_facts(hit[2])
             facts["source"] = {"repo": "mindspore-ai/docs", "path": GUIDE, "commit": hit[0],
                                "how": ((branch if branch.startswith("guide of") else f"tip of docs branch {branch}") if branch else
-                                       f"newest commit whose guide says export MS_VERSION={v.replace('-', '')}")}
+                                       f"newest commit whose guide says export MS_VERSION={norm(v)}")}
             row["install_guide"] = facts
         tag = "v" + v
         tag_commit = git(args.src, "rev-parse", "--verify", "-q", tag + "^{commit}").strip()

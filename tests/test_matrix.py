@@ -171,7 +171,8 @@ def test_cann_outside_the_list_fails_and_names_the_fix(matrix, ms, accepted, rec
     if matrix.published_canns(ms):
         assert canns and f"CANN {recommended}" in canns[0], ways
     else:  # only the checker's list or the wheel's build CANN name one: no CANN release is recommended
-        assert any("names no CANN published with" in w for w in ways), ways
+        # said once: as the way when nothing else is, else beside a published MindSpore as evidence
+        assert any("names no CANN published with" in w for w in ways + [f.evidence.get("published_cann", "")]), ways
         assert not any(w.startswith(f"install CANN {recommended} ") for w in ways), ways
     f.fix = ways  # the MindSpore ways below are read from all of them
     # ... and the other way round: the newest MindSpore *published* with the CANN that is there, never one whose
@@ -324,3 +325,78 @@ def test_nvidia_driver_minimums(matrix):
     assert m["runs"] == "450.80.02" and m["asked"] == "510.39.01"
     assert matrix.nvidia_driver_min("10.1")["runs"] == "418.39"
     assert matrix.nvidia_driver_min("9.0")["runs"] is None
+
+
+def _wheel_plugins():
+    with open(os.path.join(REPO, "data", "sources", "wheel_plugins.json"), encoding="utf-8") as fh:
+        return {r["version"]: r for r in json.load(fh)["releases"]}
+
+
+def test_every_2x_row_holds_the_plugins_its_wheel_carries(matrix):
+    """Each 2.x row's cuda_plugins are the lib/plugin/gpu<cuda> folders of the x86_64 PyPI wheel it cites (read from
+    the wheel's zip directory by scripts/read_wheel_plugins.py), and decide built_for; a release PyPI does not carry
+    says so (wheel_not_read) and has no plugin list."""
+    wheels = _wheel_plugins()
+    sources = matrix["sources"]
+    rows = [r for r in matrix["mindspore"] if not r["version"].startswith("1.")]
+    assert {r["version"] for r in rows} == set(wheels)
+    for row in rows:
+        v, gpu = row["version"], row["gpu"]
+        x86 = [w for w in wheels[v].get("wheels", []) if w["platform"] == "linux-x86_64"]
+        if not x86:
+            assert "cuda_plugins" not in gpu and gpu["wheel_not_read"] == wheels[v]["not_on_pypi"], v
+            continue
+        w = x86[0]
+        assert gpu["cuda_plugins"]["value"] == w["plugin_gpu_dirs"] == gpu["built_for"]["value"], v
+        assert gpu["cuda_plugins"]["ascend_plugin"] is w["plugin_ascend"], v
+        cited = [sources[s] for s in gpu["cuda_plugins"]["source"]]
+        assert any(s.get("url") == w["url"] and s.get("sha256") == w["sha256"] for s in cited), v
+        assert w["url"].startswith("https://files.pythonhosted.org/packages/") and w["url"].endswith(w["file"])
+        # the folders were read from file names, and the libraries beside them agree
+        assert w["libmindspore_gpu_so"] == w["plugin_gpu_dirs"], v
+        assert all(f"lib/plugin/gpu{c}/" in " ".join(w["plugin_layout"]) for c in w["plugin_gpu_dirs"]), v
+
+
+def test_2_2_1_reads_the_guide_published_with_it(matrix):
+    """No GPU guide names 2.2.1: its row reads the r2.2 guide as it stood when the release list added 2.2.1, and says
+    so (medium confidence), rather than borrowing 2.2.0's guide by name."""
+    guide = matrix.mindspore_row("2.2.1")["gpu"]["install_guide"]
+    assert "when the release list added 2.2.1" in guide["how"] and guide["confidence"] == "medium"
+    assert guide["cuda"] == ["10.1", "11.1", "11.6"]
+
+
+def test_no_row_is_more_certain_than_the_sources_a_user_can_open(matrix):
+    """Issue 22: a source a user cannot open (a stored code-index excerpt whose public location was not found) never
+    carries a row alone above 'low'; every compiler -> CANN pairing of 7.x/8.x cites at least one source with a URL or
+    repository path."""
+    unopenable = {sid for sid, s in matrix["sources"].items() if not (s.get("url") or s.get("repo"))}
+    assert all(matrix["sources"][sid]["type"] in ("code_index_excerpt", "other", "web_page") for sid in unopenable)
+
+    def walk(obj):
+        if isinstance(obj, dict):
+            srcs = obj.get("source")
+            if isinstance(srcs, list) and srcs and set(srcs) <= unopenable and obj.get("confidence") in ("medium", "high"):
+                raise AssertionError(f"{obj} rests only on {srcs}")
+            for v in obj.values():
+                walk(v)
+        elif isinstance(obj, list):
+            for v in obj:
+                walk(v)
+
+    walk({k: v for k, v in matrix.data.items() if k != "sources"})
+    for row in matrix["compilers"]:
+        if row["cann"]:
+            assert any(matrix["sources"][s].get("url") or matrix["sources"][s].get("repo") for s in row["source"]), row
+
+
+def test_on_pypi_is_what_pypi_lists(matrix):
+    """A release is installed with pip exactly when PyPI's mindspore project lists it (wheel_plugins.json
+    pypi_releases, read from PyPI's JSON API): 2.0.0 is there (pip works), 2.4.1 is not (the download page)."""
+    from ascend_doctor.matrix import mindspore_install_steps
+
+    with open(os.path.join(REPO, "data", "sources", "wheel_plugins.json"), encoding="utf-8") as fh:
+        listed = set(json.load(fh)["pypi_releases"])
+    for row in matrix["mindspore"]:
+        assert row["on_pypi"]["value"] == (row["pip_version"] in listed) == matrix.on_pypi(row), row["version"]
+    assert mindspore_install_steps([matrix.mindspore_row("2.0.0")], "x")[0].startswith("pip install mindspore==2.0.0")
+    assert "mindspore.cn/versions" in mindspore_install_steps([matrix.mindspore_row("2.4.1")], "x")[0]

@@ -154,6 +154,7 @@ def test_every_snapshot_fixture_gets_a_coherent_plan(name):
     with open_bundle(fixture_path(name)) as host:
         report = run_checks(host, RunOptions(timeout=5.0))
     assert_coherent(report)
+    assert_one_answer(report)
     # a saved report reads its plan back as it was written
     again = Report.from_json(json.loads(json.dumps(report.to_json())))
     assert again.to_json()["plan"] == report.to_json()["plan"]
@@ -182,6 +183,7 @@ def test_generated_nodes_get_coherent_published_python_first_plans(seed):
         plan, targets = assert_coherent(report, facts)
         assert_published(plan, targets, facts)
         assert_python_first(report, facts)
+        assert_one_answer(report)
 
 
 # ---- the cases the audit found wrong ------------------------------------------------------------------------------
@@ -231,6 +233,50 @@ def test_mindspore_change_beats_a_cann_change_when_the_driver_must_change_anyway
     assert "cann" not in targets and [s.level for s in plan.steps] == ["driver", "python"]
     assert plan.steps[0].resolves == ["compat.cann_driver", "compat.driver_firmware"]
     assert plan.steps[1].resolves == ["compat.mindspore_cann"]
+
+
+def test_an_hdk_change_over_an_installed_driver_is_firmware_first_as_the_hdk_guide_orders():
+    """The CANN install guide's "Installing the NPU Driver and Firmware" (hiascend, instg_0005): an overwrite install
+    over an installed driver and firmware is firmware > driver; a first install is driver > firmware."""
+    facts = node(ms="2.4.1", canns=["8.0.0"], driver="23.0.7", firmware="7.5.0.1.129")
+    plan, _ = assert_coherent(judge(facts), facts)
+    step = [s for s in plan.steps if s.level == "driver"][0]
+    assert "(the NPU firmware, then the driver, as the HDK install guide orders it)" in step.do, step.do
+    assert step.needs_root and step.reboot
+
+
+def test_a_gpu_plan_with_an_unsupported_python_never_installs_cann():
+    """MindSpore on CUDA has no CANN or NPU driver in its stack (issue 28): MindSpore 2.4.10's GPU build with Python
+    3.7 gets a Python it has wheels for, CUDA and MindSpore in that environment, not 'install CANN 7.0.0'."""
+    proc, data = run_json("matrix", "check", "--mindspore", "2.4.10", "--cuda", "11.1", "--nvidia-driver", "470.82.01",
+                          "--python", "3.7", "--arch", "x86_64")
+    plan = data["plan"]
+    steps = [s["do"] for s in plan["steps"]] + [s["do"] for a in plan["alternatives"] for s in a["steps"]]
+    assert steps and not any(re.search(r"\bCANN\b|Ascend HDK|set_env\.sh", s) for s in steps), steps
+    assert "compat.python_mindspore" not in plan["unresolved"]
+    assert any("compat.python_mindspore" in s["resolves"] for s in plan["steps"])
+    assert plan["steps"][0]["do"].startswith("conda create -n ms-gpu python=3.")
+
+
+@pytest.mark.parametrize("given", [
+    ("2.9.0", "8.1.RC1", "3.8"),   # the plan: MindSpore 2.6.0 in a Python 3.11 environment
+    ("2.3.0", "8.3.RC1", "3.12"),  # the plan: MindSpore 2.7.1 in a Python 3.11 environment
+    ("2.10.0", "6.3.RC1", "3.11"),  # the plan: MindSpore 2.0.0 in a Python 3.9 environment
+])
+def test_a_finding_the_plan_clears_gives_one_answer(given):
+    """Audit (issue 22): a finding whose fix is the plan's steps carries no second environment for another MindSpore
+    after them, and no note or other way as a further step (other ways are labelled alternatives)."""
+    ms, cann, py = given
+    _, data = run_json("matrix", "check", "--mindspore", ms, "--cann", cann, "--python", py, "--arch", "aarch64")
+    steps = {s["do"] for s in data["plan"]["steps"]}
+    for f in data["findings"]:
+        if f["status"] not in ("fail", "warn") or not set(f["fix"]) & steps:
+            continue
+        extra = [s for s in f["fix"] if s not in steps]
+        assert not any("conda create" in s for s in extra), (f["id"], f["fix"])
+        assert all(re.match(r"(python -c|npu-smi|cat |ls )", s) for s in extra), (f["id"], extra)
+    assert not any("no MindSpore release in the matrix is published with" in s
+                   for f in data["findings"] for s in f["fix"]), "a release is published with that CANN"
 
 
 # ---- steps: their level, their order ------------------------------------------------------------------------------
@@ -352,3 +398,111 @@ def test_a_warning_alone_is_cleared_by_a_pip_install_never_by_root():
     plan, targets = assert_coherent(judge(facts), facts)
     assert [s.level for s in plan.steps] == ["python"] and plan.steps[0].do.startswith("pip install mindspore==2.7.0")
     assert plan.steps[0].resolves == ["compat.custom_ops_cann"] and not plan.alternatives
+
+
+# ---- a CANN the installed driver runs, before a driver change (the class of audit finding E31) -----------------------
+
+def _driver_canns(driver):
+    """From the matrix's rows directly (not the planner's own search): the CANN releases a source pairs with this
+    driver or lists as compatible with it."""
+    return [r["cann"] for r in MATRIX.data["cann_hdk"] if r["relation"] in ("paired", "compatible")
+            and any(release_matches(driver, p) for p in r["hdk"])]
+
+
+def assert_driver_kept_where_a_published_pair_does(report, facts):
+    """No driver step clears a failure where a published (MindSpore x CANN) pair whose CANN the installed driver
+    runs clears every failure without one."""
+    plan = report.node_plan()
+    failing = {f.id for f in report.findings if f.status == FAIL and f.id in STACK_CHECKS}
+    if not any(s.level == "driver" and failing & set(s.resolves) for s in plan.steps) or not facts.driver.version:
+        return
+    for cann in _driver_canns(facts.driver.version):
+        for row in MATRIX.published_mindspore_for_cann(cann, None, facts.python.version, "linux-aarch64"):
+            state = StackState(mindspore=row, cann_new=cann, steps=[("x", "cann")])
+            statuses = _judge(_apply(facts, MATRIX, state), MATRIX, STACK_CHECKS)
+            if not any(statuses.get(i) == FAIL for i in statuses):
+                pytest.fail(f"CANN {cann} with MindSpore {row['version']} keeps driver {facts.driver.version} and "
+                            f"clears {sorted(failing)}, yet the plan changes the driver")
+
+
+def assert_one_answer(report):
+    """No finding's fix names another CANN, driver or MindSpore than the plan; when the plan changes the CANN in
+    use, no finding's fix or alternative installs another CANN, or a driver for another CANN, beside the plan's
+    own steps."""
+    plan = report.node_plan()
+    targets = {k: v for s in plan.steps for k, v in step_targets(s.do)}
+    changes_cann = "cann" in targets or any("use it instead of installing one" in s.do for s in plan.steps)
+    mine = {s.do for s in plan.steps}
+    for f in report.findings:
+        if f.status not in (FAIL, WARN):
+            continue
+        for step in f.fix:
+            for kind, version in step_targets(step):
+                assert kind not in targets or release_matches(version, targets[kind]) or \
+                    release_matches(targets[kind], version), (f.id, step, targets)
+        if changes_cann:
+            for step in f.fix + [x for a in f.alternatives for x in a["steps"]]:
+                if step in mine:
+                    continue
+                assert step_level(step)[0] != "cann", (f.id, step, sorted(mine))
+                assert all(kind != "hdk" or version == targets.get("hdk") for kind, version in step_targets(step)), \
+                    (f.id, step, sorted(mine))
+
+
+def _driver_bound_combinations(n, seed):
+    """Nodes whose CANN the driver does not run, and whose driver runs some other published CANN: the class where a
+    CANN change competes with a driver change."""
+    rng = random.Random(seed)
+    drivers = sorted({p.lower() for r in MATRIX.data["cann_hdk"] if r["relation"] in ("paired", "compatible")
+                      for p in r["hdk"] if ".x" not in p.lower()})
+    finals = [r["version"] for r in MATRIX.mindspore_releases if r["release_kind"] in ("final", "post")
+              and r["version"] >= "2"]
+    canns = [r["release"] for r in MATRIX.data["cann"] if "alpha" not in r["release"] and r["release"] >= "7"]
+    made = 0
+    while made < n:
+        driver = rng.choice(drivers)
+        runs = _driver_canns(driver)
+        cann = rng.choice(canns)
+        if not runs or any(release_matches(cann, c) for c in runs):
+            continue
+        made += 1
+        yield dict(ms=rng.choice(finals), canns=[cann], driver=driver, python=rng.choice(["3.9", "3.10", "3.11"]))
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_a_cann_the_driver_runs_comes_before_a_driver_change_and_the_report_gives_one_answer(seed):
+    for combo in _driver_bound_combinations(12, seed):
+        facts = node(**combo)
+        report = judge(facts)
+        plan, targets = assert_coherent(report, facts)
+        assert_published(plan, targets, facts)
+        assert_python_first(report, facts)
+        assert_driver_kept_where_a_published_pair_does(report, facts)
+        assert_one_answer(report)
+
+
+def test_mindspore_2_7_1_post1_on_cann_9_0_0_with_hdk_24_1_0_changes_cann_not_the_driver():
+    facts = node(ms="2.7.1.post1", canns=["9.0.0"], driver="24.1.0", python="3.9")
+    report = judge(facts)
+    plan, targets = assert_coherent(report, facts)
+    assert [s.level for s in plan.steps] == ["cann", "python"], [s.do for s in plan.steps]
+    assert plan.steps[0].do.startswith("install CANN 8.2.RC1") and plan.steps[1].do.startswith("pip install mindspore==2.7.0")
+    assert "hdk" not in targets  # no root, no reboot: HDK 24.1.0 is listed compatible with CANN 8.2.RC1
+    for f in report.findings:
+        if f.status in (FAIL, WARN):
+            assert f.fix == [s.do for s in plan.steps], (f.id, f.fix)  # one answer: the pair, together
+
+
+def test_a_warning_the_plan_does_not_clear_gets_advice_for_the_cann_the_plan_installs():
+    """MindSpore 2.2.11 on CANN 8.3.RC1 (driver 25.5.2): the plan installs a CANN published with 2.2.11; the driver
+    pairing stays unknown there, so the warning no longer says 'install HDK 25.3.RC1 for CANN 8.3.RC1' (the CANN the
+    plan leaves): it is judged again on the planned CANN, and only a look that settles it is left."""
+    facts = node(ms="2.2.11", canns=["8.3.RC1"], driver="25.5.2", firmware="7.7.0.1.231", python="3.8")
+    report = judge(facts)
+    plan, targets = assert_coherent(report, facts)
+    assert "cann" in targets and not _same(targets["cann"][0], "8.3.RC1") and "hdk" not in targets
+    warn = report.find("compat.cann_driver")
+    assert warn.status == WARN and "8.3.RC1" not in " ".join(warn.fix)
+    assert all(step_level(s)[0] == "shell" for s in warn.fix) and warn.fix
+    assert targets["cann"][0] in warn.evidence["after the plan"]
+    assert_one_answer(report)

@@ -84,7 +84,8 @@ def gpu_pythons(matrix, mindspore: Any, platform: str = "linux-x86_64") -> List[
     row = matrix.mindspore_row(mindspore)
     if not row:
         return []
-    rows = [r for r in row["python"] if r["platform"] == platform and r["flavour"] in ("gpu", "any")]
+    rows = [r for r in row["python"] if r["platform"] == platform and r["flavour"] in ("gpu", "any")] or \
+        [r for r in row["python"] if r["platform"] == platform]  # the release's wheels for that platform (1.5.x)
     return sorted({p for r in rows for p in r["python"]}, key=version_key)
 
 
@@ -147,6 +148,27 @@ def env_steps(matrix, mindspore: Any, cuda: str, python: str) -> List[str]:
                "python -c \"import mindspore; mindspore.run_check()\""])
 
 
+def keep_cuda_steps(matrix, cuda: str, python: Optional[str], driver: Optional[str],
+                    cuda_max: Optional[str] = None) -> List[str]:
+    """The other way out when the runtime found is one MindSpore's build does not take: keep that CUDA and install the
+    newest release with a GPU build for it, as steps (a Python it has wheels for, MindSpore, its check). [] when the
+    driver cannot run that CUDA (a fix never leaves a runtime the driver cannot run) or no release has a build."""
+    if driver_verdict(matrix, driver, cuda, cuda_max) not in ("ok", "below-asked", None):
+        return []
+    py = python_major_minor(python) if python else None
+    rows = matrix.mindspore_gpu_for_cuda([cuda], python=py) or matrix.mindspore_gpu_for_cuda([cuda])
+    if not rows:
+        return []
+    row = rows[0]
+    use = pick_python(matrix, row["version"], py) or py or "3.9"
+    steps = [or_heading(_("keep CUDA {cuda}: MindSpore {version} has a GPU build for it").format(
+        cuda=cuda, version=row["version"]))]
+    if use != py:
+        steps.append(f"conda create -n {ENV_NAME} python={use} -y && conda activate {ENV_NAME}")
+    return steps + mindspore_install(matrix, row["version"], cuda, use) + \
+        ["python -c \"import mindspore; mindspore.run_check()\""]
+
+
 def plan(matrix, mindspore: Any, python: Optional[str], driver: Optional[str],
          prefer: Optional[List[str]] = None, cuda_max: Optional[str] = None) -> Dict[str, Any]:
     """The CUDA to give this MindSpore release and the steps, in order. `prefer`: CUDA versions to try first (the
@@ -168,15 +190,22 @@ def plan(matrix, mindspore: Any, python: Optional[str], driver: Optional[str],
     out.update(cuda=cuda, driver_upgrade=True,
                steps=driver_upgrade_steps(matrix, driver, cuda) + env_steps(matrix, mindspore, cuda, py))
     # the other way out: keep the driver, take a MindSpore release with a build for a CUDA this driver runs
+    out["alternative"] = keep_driver_steps(matrix, driver, py, cuda_max)
+    return out
+
+
+def keep_driver_steps(matrix, driver: Optional[str], python: Optional[str], cuda_max: Optional[str] = None) -> List[str]:
+    """'or keep driver X: MindSpore V has a GPU build for CUDA C, which this driver runs:' and the steps that install
+    it (the newest CUDA the driver runs that a release has a build for); [] when there is none."""
+    py = python_major_minor(python) if python else None
     runs = sorted({c for r in matrix.mindspore_releases for c in r["gpu"]["built_for"]["value"]
                    if driver_verdict(matrix, driver, c, cuda_max) == "ok"}, key=version_key, reverse=True)
     for c in runs:
         alt = matrix.mindspore_gpu_for_cuda([c], python=py) or matrix.mindspore_gpu_for_cuda([c])
         if alt:
-            alt_py = pick_python(matrix, alt[0]["version"], py) or py
-            out["alternative"] = [or_heading(_("keep driver {driver}: MindSpore {version} has a GPU build for CUDA "
-                                               "{cuda}, which this driver runs").format(
-                                                   driver=driver or _("as it is"), version=alt[0]["version"], cuda=c))] + \
+            alt_py = pick_python(matrix, alt[0]["version"], py) or py or "3.9"
+            return [or_heading(_("keep driver {driver}: MindSpore {version} has a GPU build for CUDA {cuda}, which this "
+                                 "driver runs").format(driver=driver or _("as it is"), version=alt[0]["version"],
+                                                       cuda=c))] + \
                 env_steps(matrix, alt[0]["version"], c, alt_py)
-            break
-    return out
+    return []

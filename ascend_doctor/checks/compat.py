@@ -252,17 +252,39 @@ def check_mindspore_cann(ctx):
                                version=ms.version, compiler=compiler_text, sources=by), extra), evidence)
     # Mismatch: MindSpore only logs a warning at import, then jobs die without a clear log (P07).
     fix = _cann_steps(matrix, candidates, ms.version, ctx.facts.driver.version)
+    no_cann = None
     if not fix:
-        fix = [_("the matrix names no CANN published with MindSpore {version}; its version check accepts compiler "
-                 "{accepted}, which is not a tested pairing: see https://www.mindspore.cn/install").format(
-                     version=ms.version, accepted=", ".join(accepted))]
+        # what the matrix does not know is said once, in the evidence, unless it is all there is to say
+        no_cann = _("the matrix names no CANN published with MindSpore {version}; its version check accepts compiler "
+                    "{accepted}, which is not a tested pairing: see https://www.mindspore.cn/install").format(
+                        version=ms.version, accepted=", ".join(accepted))
     advice = advise_mindspore(matrix, ctx.facts, inst.release, compiler,
                               why=N_("or keep this CANN: the newest MindSpore published with {target}"))
     if advice.rows:
         fix += [line for line in advice.fix if line != advice.upgrade]
-    elif not any(step.startswith("install CANN ") for step in fix):  # the CANN installs are that change already
-        fix.append(_("no MindSpore release in the matrix is published with CANN {cann}; change CANN").format(
-            cann=inst.release or mm))
+    else:
+        # none for this Python: one published with this CANN for another Python, in a new environment
+        from ..matrix import mindspore_install_steps
+        from ._recommend import _by
+
+        for_cann = matrix.published_mindspore_for_cann(inst.release, compiler, None, _platform(ctx))
+        pythons = sorted((matrix.python_for(for_cann[0]["version"], _platform(ctx), "ascend") or {}).get("python") or [],
+                         key=version_key) if for_cann else []
+        if pythons:
+            label = f"CANN {inst.release or mm}"
+            fix += [_("{step}   # a Python MindSpore {version} has wheels for").format(
+                        step=f"conda create -n mindspore python={pythons[-1]} -y && conda activate mindspore",
+                        version=for_cann[0]["version"])] + \
+                mindspore_install_steps(for_cann, _("published with {cann} ({sources})").format(
+                    cann=label, sources=_by(matrix, for_cann[0], inst.release or "")), limit=1)
+        elif not any(step.startswith("install CANN ") for step in fix):  # the CANN installs are that change already
+            fix.append(_("no MindSpore release in the matrix is published with CANN {cann}; change CANN").format(
+                cann=inst.release or mm))
+    if no_cann:
+        if advice.rows or any(step.startswith(("pip install", "install MindSpore")) for step in fix):
+            evidence["published_cann"] = no_cann  # a published MindSpore is the answer; the note is context
+        else:
+            fix.insert(0, no_cann)
     others_ok = [i for i in others if major_minor(i.compiler_version) in accepted]
     if others_ok:
         alt = others_ok[0]
@@ -364,12 +386,14 @@ def check_cann_driver(ctx):
     if stated:
         evidence["matrix_rows"] = stated
     paired = [p for r in rows if r["relation"] == "paired" for p in r["hdk"]]
-    fix_hdk = [_("{step}   # paired by {sources}").format(
-                   step=_("install Ascend HDK {hdk} (NPU driver + firmware) for CANN {cann}").format(
-                       hdk=p, cann=inst.release),
-                   sources="; ".join(matrix.describe_source(r["source"]) for r in rows
-                                     if p in r["hdk"] and r["relation"] == "paired"))
-               for p in dict.fromkeys(paired)][:2]
+    # one HDK to install; a second pairing is an alternative ("or ..."), never a second step after the first
+    fix_hdk = []
+    for i, p in enumerate(list(dict.fromkeys(paired))[:2]):
+        line = _("{step}   # paired by {sources}").format(
+            step=_("install Ascend HDK {hdk} (NPU driver + firmware) for CANN {cann}").format(hdk=p, cann=inst.release),
+            sources="; ".join(matrix.describe_source(r["source"]) for r in rows
+                              if p in r["hdk"] and r["relation"] == "paired"))
+        fix_hdk.append(or_step(line) if i else line)
     if not fix_hdk and rows:
         # only what a vendor table gives (paired, compatible): a "known-working" report is no pairing to install
         listed = list(dict.fromkeys(p for r in rows if r["relation"] in ("paired", "compatible") for p in r["hdk"]))
@@ -635,7 +659,7 @@ def _cudnn_problem(matrix, ms_version, cuda_mm: Optional[str], cudnn: Optional[s
        warn=N_("MindSpore GPU build and CUDA/cuDNN: a mismatch MindSpore warns about"),
        skip=N_("No MindSpore GPU build to match with CUDA"))
 def check_cuda_mindspore(ctx):
-    from ._gpu_fix import plan
+    from ._gpu_fix import keep_cuda_steps, keep_driver_steps, plan
 
     ms = _installed_mindspore(ctx)
     if not ms or not (ms.flavour == "gpu" or ms.cuda_version):
@@ -683,12 +707,18 @@ def check_cuda_mindspore(ctx):
     verdicts = {mm: matrix.gpu_verdict(ms.version, mm) for mm in have}
     if gpu["build"] == "none":
         status = WARN
-        with_gpu = matrix.mindspore_gpu_for_cuda(sorted({c for r in matrix.mindspore_releases
-                                                         for c in r["gpu"]["built_for"]["value"]}))
+        every_cuda = sorted({c for r in matrix.mindspore_releases for c in r["gpu"]["built_for"]["value"]})
+        # releases with a GPU wheel for this Python first (2.10.0 has none for 3.9), then any
+        with_gpu = matrix.mindspore_gpu_for_cuda(every_cuda, python=python) or matrix.mindspore_gpu_for_cuda(every_cuda)
         problems.append(_("No source publishes a GPU (CUDA) build of MindSpore {version}: neither its release list nor "
                           "a GPU install guide names one, though its checker lists CUDA {accepted}").format(
                               version=ms.version, accepted=", ".join(checker) or _("none")))
-        if with_gpu:
+        # a release with a GPU build for the CUDA found when the driver runs it, else for a CUDA the driver runs
+        steps = (keep_cuda_steps(matrix, have[0], python, driver, cuda.driver_cuda_max) if have else []) or \
+            keep_driver_steps(matrix, driver, python, cuda.driver_cuda_max)
+        if steps:
+            fix += steps
+        elif with_gpu:
             fix.append(_("install a MindSpore release that ships a GPU build, e.g. {releases}").format(
                 releases=", ".join(f"{r['version']} (CUDA {', '.join(r['gpu']['built_for']['value'])})"
                                    for r in with_gpu[:2])))
@@ -724,10 +754,7 @@ def check_cuda_mindspore(ctx):
             version=ms.version, cuda=need, found=", ".join(have)))
         p = plan(matrix, ms.version, python, driver, prefer=[need], cuda_max=cuda.driver_cuda_max)
         fix += p["steps"] + p["alternative"]
-        alt = matrix.mindspore_gpu_for_cuda(have, python=python)
-        if alt:
-            fix.append(or_step(_("MindSpore {releases}").format(releases=", ".join(r["version"] for r in alt[:3])),
-                              _("install a MindSpore GPU build for CUDA {cuda}").format(cuda=have[0])))
+        fix += keep_cuda_steps(matrix, have[0], python, driver, cuda.driver_cuda_max)
     else:
         best = min(verdicts.values(), key=lambda x: {"pass": 0, "warn": 1, "unknown": 2, "fail": 3}[x["status"]])
         mm = next(m for m, x in verdicts.items() if x is best)
@@ -737,6 +764,9 @@ def check_cuda_mindspore(ctx):
             problems.append(_("The sources disagree on a CUDA {cuda} build of MindSpore {version}: {yes} lists it, {no} "
                               "does not").format(cuda=mm, version=ms.version, yes=_gpu_sources(matrix, d["listed_by"]),
                                                  no=_gpu_sources(matrix, d["not_listed_by"])))
+            # the wheel settles what the sources do not: MindSpore's own check on the installed build
+            fix.append(_("python -c \"import mindspore; mindspore.run_check()\"   # MindSpore's own check: it runs on "
+                         "this CUDA, or says why not"))
             if built:
                 fix.append(or_step(_("plan CUDA {cuda}, which every source names for MindSpore {version}").format(
                     cuda=" / ".join(built), version=ms.version)))
@@ -760,10 +790,7 @@ def check_cuda_mindspore(ctx):
                                   accepted=", ".join(checker), found=", ".join(have)))
             p = plan(matrix, ms.version, python, driver, cuda_max=cuda.driver_cuda_max)
             fix += p["steps"] + p["alternative"]
-            alt = matrix.mindspore_gpu_for_cuda(have, python=python)
-            if alt:
-                fix.append(or_step(_("MindSpore {releases}").format(releases=", ".join(r["version"] for r in alt[:3])),
-                                   _("install a MindSpore GPU build for CUDA {cuda}").format(cuda=have[0])))
+            fix += keep_cuda_steps(matrix, have[0], python, driver, cuda.driver_cuda_max)
     need_mm = major_minor(ms.cuda_version)
     if cuda.driver_cuda_max and need_mm and not driver:
         evidence["driver_cuda_max"] = cuda.driver_cuda_max
@@ -796,7 +823,7 @@ def check_cuda_mindspore(ctx):
        warn=N_("The NVIDIA driver runs the CUDA runtime, below what a source asks"),
        skip=N_("No NVIDIA driver and CUDA runtime to compare"))
 def check_nvidia_driver_cuda(ctx):
-    from ._gpu_fix import driver_upgrade_steps, driver_verdict, needs_text, plan
+    from ._gpu_fix import driver_upgrade_steps, driver_verdict, keep_driver_steps, needs_text, plan
 
     cuda = ctx.facts.cuda
     driver = cuda.driver_version
@@ -846,14 +873,22 @@ def check_nvidia_driver_cuda(ctx):
                            evidence, driver_upgrade_steps(matrix, driver, c), "P01")
     # too old: upgrade first, or keep the driver and give MindSpore a CUDA it runs
     fix = driver_upgrade_steps(matrix, driver, c)
+    keep: List[str] = []
     if version:
         p = plan(matrix, version, python, driver)
         if not p["driver_upgrade"] and p["cuda"]:
-            fix.append(or_heading(_("keep driver {driver}: MindSpore {version} has a build for CUDA {cuda}, which it "
-                                    "runs").format(driver=driver, version=version, cuda=p["cuda"])))
-            fix += p["steps"]
+            keep = [or_heading(_("keep driver {driver}: MindSpore {version} has a build for CUDA {cuda}, which it "
+                                 "runs").format(driver=driver, version=version, cuda=p["cuda"]))] + p["steps"]
         else:
-            fix += p["alternative"]
+            keep = p["alternative"] or keep_driver_steps(matrix, driver, python)
+    built_any = {x for r in matrix.mindspore_releases for x in r["gpu"]["built_for"]["value"]}
+    if keep and c not in built_any:
+        # no MindSpore release has a build for CUDA c: a driver upgrade for it serves no MindSpore; the CUDA this
+        # driver runs is the answer, the upgrade the other way
+        fix = keep + [or_heading(_("upgrade the NVIDIA driver for CUDA {cuda} (no MindSpore release has a GPU build "
+                                   "for it)").format(cuda=c))] + fix
+    else:
+        fix += keep
     return ctx.finding(FAIL, _("NVIDIA driver {driver} is older than {runs}, the least driver CUDA {cuda} runs on "
                                "({by}): CUDA calls fail with 'CUDA driver version is insufficient for CUDA runtime "
                                "version'.").format(driver=driver, runs=need["runs"], cuda=c,

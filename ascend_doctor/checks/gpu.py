@@ -5,6 +5,8 @@ Every check here skips on a machine with no NVIDIA driver, GPU or device node.
 
 from __future__ import annotations
 
+import re
+
 from typing import Dict, List, Optional
 
 from ..findings import ERROR, FAIL, PASS, SKIP, WARN, Finding
@@ -266,7 +268,11 @@ def check_cuda_runtime_for_mindspore(ctx):
                                       "{cuda}, but its GPU builds are for CUDA {built} only.").format(
                                         runtime=chosen["version"], version=ms.version, cuda=rt_mm,
                                         built=", ".join(verdict["built_for"]))),
-                           evidence=evidence, pitfall="P01")
+                           evidence=evidence, pitfall="P01",
+                           # MindSpore's own check says whether it runs here (a new environment with the CUDA of
+                           # its build is what gpu.cuda_runtime_for_mindspore advises when it does not load)
+                           fix=[_("python -c \"import mindspore; mindspore.run_check()\"   # MindSpore's own check: "
+                                  "it runs on this CUDA, or says why not")])
     if ms.accepted_cuda and rt_mm not in ms.accepted_cuda:
         return ctx.finding(WARN,
                            summary=_("CUDA runtime {runtime} can load MindSpore's CUDA {majors} build, but MindSpore "
@@ -295,6 +301,13 @@ def check_cuda_runtime_for_mindspore(ctx):
 
 
 # -- G4: cuDNN ------------------------------------------------------------------------------
+
+def _in_conda(facts) -> bool:
+    """Whether the Python MindSpore runs in is a conda environment (CONDA_PREFIX chose it, or it lives in one)."""
+    py = facts.python
+    where = " ".join(x for x in (py.executable, facts.mindspore.location) if x)
+    return py.chosen_by == "CONDA_PREFIX" or bool(re.search(r"/(?:ana|mini)conda\d*/|/miniforge\d*/|/mambaforge/|"
+                                                          r"/envs/[^/]+/", where))
 
 @check("gpu.cudnn", "cuDNN is installed and new enough for MindSpore's GPU backend",
        warn="cuDNN missing or too old for MindSpore's GPU backend", skip="No MindSpore GPU build needing cuDNN")
@@ -337,6 +350,12 @@ def check_cudnn(ctx):
                                           "LD_LIBRARY_PATH").format(cuda=cuda_mm or "11.x"))])
     v = dotted_numbers(c.cudnn_version)
     fix = [_("conda install -c conda-forge {spec}   # inside the MindSpore environment").format(spec=spec)]
+    if not _in_conda(ctx.facts):
+        # MindSpore in a system or venv Python: a conda package would not reach it; NVIDIA's cuDNN for the CUDA of
+        # the build, first on the loader path, as MindSpore's GPU install guide installs it
+        fix = [_("install NVIDIA's cuDNN {cudnn}.x for CUDA {cuda} (as MindSpore's GPU install guide does) and put its "
+                 "lib directory first on LD_LIBRARY_PATH").format(cudnn=pair["cudnn"] if pair else "8",
+                                                                  cuda=cuda_mm or "11.x")]
     # MindSpore's GPUEnvChecker: warn below 7.6, and below 8.0 when CUDA is newer than 10 (compat_facts §4.1).
     if v < (7, 6):
         return ctx.finding(WARN,

@@ -4,6 +4,8 @@ Driver / firmware values are the real version.info samples of compat_facts.md §
 ascend_formats.md §1.3-1.4 (HDK 23.0.7, 24.1.rc1, 24.1.rc3, 25.0.rc1.1, 25.3.rc1).
 """
 
+import re
+
 import pytest
 
 from ascend_doctor.checks import CheckContext
@@ -209,7 +211,20 @@ def test_gpu_build_for_other_cuda_fails_p01(matrix):
     steps = "\n".join(f.fix)
     # a new environment: the CUDA the build needs, then MindSpore itself (the 1.8.1 cuda-11.1 wheel of its guide)
     assert steps.index("conda create") < steps.index("cudatoolkit=11.1") < steps.index("cuda-11.1/mindspore_gpu-")
-    assert any("MindSpore GPU build for CUDA 10.1" in s for s in f.fix)
+    # the other way out keeps CUDA 10.1 as steps (a label, then the install), never a bare list of releases
+    i = next(i for i, s in enumerate(f.fix) if s.startswith("or keep CUDA 10.1: MindSpore "))
+    assert f.fix[i + 1].startswith(("pip install", "conda create", "install MindSpore"))
+
+
+def test_no_alternative_keeps_a_cuda_the_nvidia_driver_cannot_run(matrix):
+    """A 418.87 driver runs CUDA <= 10.1: MindSpore 1.6.2 with a CUDA 11.6 runtime gets the 10.1 build, and no way out
+    that keeps CUDA 11.6 (it would not run)."""
+    cuda = CudaFacts(runtime_libs=[{"path": "/usr/local/cuda-11.6/lib64/libcudart.so.11.6.55", "version": "11.6.55"}],
+                     driver_version="418.87.00")
+    f = check_cuda_mindspore(ctx_for(matrix, _facts(ms=_ms("1.6.2", flavour="gpu"), cuda=cuda)))
+    assert f.status == "fail"
+    assert any("cudatoolkit=10.1" in s for s in f.fix)
+    assert not any("keep CUDA 11.6" in s or "cudatoolkit=11" in s for s in f.fix), f.fix
 
 
 def test_no_libcudart_fails(matrix):
@@ -312,7 +327,8 @@ def test_release_no_source_publishes_a_gpu_build_for_warns(matrix):
     cuda = CudaFacts(runtime_libs=[{"path": "/x/libcudart.so.11.6.55", "version": "11.6.55"}])
     f = check_cuda_mindspore(ctx_for(matrix, _facts(ms=_ms("2.3.1", flavour="gpu"), cuda=cuda)))
     assert f.status == "warn" and "No source publishes a GPU (CUDA) build of MindSpore 2.3.1" in f.summary
-    assert "2.10.0" in f.fix[-1]
+    # the way out is steps: the newest release with a build for the CUDA 11.6 found
+    assert any(s.startswith("pip install mindspore==2.10.0") for s in f.fix), f.fix
 
 
 def test_cuda_the_checker_accepts_without_a_build_warns(matrix):
@@ -407,3 +423,51 @@ def test_version_lists_are_prose_not_python_lists():
     fw = [f.evidence["compatible_version_fw"] for r in all_reports().values() for f in r.findings
           if isinstance(f.evidence.get("compatible_version_fw"), str) and "from" in f.evidence["compatible_version_fw"]]
     assert fw and all(re.match(r"\[[\w.]+,[\w.]+\]", v) for v in fw), fw
+
+
+def test_a_disputed_gpu_build_warning_says_how_to_settle_it(matrix):
+    """MindSpore 2.5.0 on CUDA 11.6: its GPU guide lists 11.6, its release list labels the wheels Ascend/CPU. The
+    warning's fix is MindSpore's own check on the installed build (the wheel settles it), not nothing."""
+    cuda = CudaFacts(runtime_libs=[{"path": "(planned)", "version": "11.6"}], driver_version="550.40.07")
+    f = check_cuda_mindspore(ctx_for(matrix, _facts(ms=_ms("2.5.0", flavour="gpu"), cuda=cuda)))
+    assert f.status == "warn" and f.fix and "mindspore.run_check()" in f.fix[0]
+
+
+def test_a_release_without_a_gpu_build_points_to_one_with_a_wheel_for_this_python(matrix):
+    """MindSpore 2.3.0 has no GPU build any source names; with Python 3.9 the release named first must have a GPU
+    wheel for 3.9 (2.10.0 has none: PyPI lists cp310-cp312 only)."""
+    cuda = CudaFacts(runtime_libs=[{"path": "(planned)", "version": "11.1"}], driver_version="470.82.01")
+    f = check_cuda_mindspore(ctx_for(matrix, _facts(ms=_ms("2.3.0", flavour="gpu"), cuda=cuda, python="3.9.18")))
+    assert f.status == "warn"
+    named = re.search(r"MindSpore (\d+\.\d+\.\d+) has a GPU build", " ".join(f.fix)).group(1)
+    assert named != "2.10.0" and "3.9" in matrix.python_for(named, "linux-x86_64", "gpu")["python"]
+    assert any(s.startswith(f"pip install mindspore=={named}") for s in f.fix)
+    # with no runtime and no driver known, the releases are named, those with a wheel for this Python first
+    cuda = CudaFacts()
+    f = check_cuda_mindspore(ctx_for(matrix, _facts(ms=_ms("2.3.0", flavour="gpu"), cuda=cuda, python="3.9.18")))
+    named = re.search(r"e\.g\. (\d+\.\d+\.\d+)", " ".join(f.fix)).group(1)
+    assert named != "2.10.0" and "3.9" in matrix.python_for(named, "linux-x86_64", "gpu")["python"]
+
+
+def test_a_driver_too_old_for_a_cuda_no_mindspore_uses_keeps_the_driver(matrix):
+    """Driver 418.87 with a CUDA 12.2 runtime, MindSpore 2.3.1 (no GPU build): no MindSpore has a CUDA 12.2 build,
+    so upgrading the driver for it serves nothing; the fix is a release with a build for a CUDA 418.87 runs (10.1),
+    the upgrade an alternative."""
+    from ascend_doctor.checks.compat import check_nvidia_driver_cuda
+
+    cuda = CudaFacts(runtime_libs=[{"path": "(planned)", "version": "12.2"}], driver_version="418.87.00")
+    f = check_nvidia_driver_cuda(ctx_for(matrix, _facts(ms=_ms("2.3.1", flavour="gpu"), cuda=cuda, python="3.11")))
+    assert f.status == "fail"
+    first_upgrade = next(i for i, s in enumerate(f.fix) if "upgrade the NVIDIA driver" in s)
+    assert any("cudatoolkit=10.1" in s for s in f.fix[:first_upgrade])
+    assert f.fix[first_upgrade].startswith("or upgrade the NVIDIA driver for CUDA 12.2")
+
+
+def test_a_gpu_wheel_is_planned_for_a_python_its_release_publishes(matrix):
+    """1.5.1's GPU guide names no Python; its release publishes 3.7/3.9 wheels on x86_64: a new environment gets 3.9,
+    never a cp312 wheel URL that does not exist."""
+    from ascend_doctor.checks._gpu_fix import plan
+
+    p = plan(matrix, "1.5.1", "3.12", "510.47.03")
+    assert p["steps"][0].startswith("conda create -n ms-gpu python=3.9")
+    assert not any("cp312" in s for s in p["steps"])

@@ -295,7 +295,23 @@ def test_cudnn_7_beside_a_cuda_116_build_warns():
     _, data = run_json("check", "--bundle", fixture_path("gpu_cudnn7_cuda116"))
     f = _by_id(data)["gpu.cudnn"]
     assert f["status"] == "warn" and "CUDA 11.6" in f["summary"] and "8.5.x" in f["summary"]
-    assert "'cudnn>=8.5,<9'" in f["fix"][0]
+    # MindSpore sits in the system Python (no conda environment): a conda package would not reach it; NVIDIA's cuDNN
+    # 8.5 for CUDA 11.6, first on the loader path (the stray CUDA 10.1 lib64 with cuDNN 7 comes first now)
+    assert "cuDNN 8.5.x for CUDA 11.6" in f["fix"][0] and "LD_LIBRARY_PATH" in f["fix"][0]
+    assert not any("conda install" in s for s in f["fix"])
+
+
+def test_cudnn_fix_in_a_conda_environment_is_a_conda_package():
+    from ascend_doctor.checks.gpu import _in_conda
+    from ascend_doctor.facts import Facts
+
+    facts = Facts()
+    facts.python.executable = "/opt/conda/envs/ms/bin/python"
+    assert _in_conda(facts)
+    facts.python.executable, facts.mindspore.location = "/usr/bin/python3", "/usr/local/lib/python3.9/dist-packages"
+    assert not _in_conda(facts)
+    facts.python.chosen_by = "CONDA_PREFIX"
+    assert _in_conda(facts)
 
 
 def test_a_new_environment_gets_mindspore_installed_into_it():
@@ -328,3 +344,36 @@ def test_no_runtime_and_a_driver_too_old_for_every_build_upgrades_the_driver_fir
     keeping = next(w for w in ways if w is not upgrading)
     assert any("cudatoolkit=10.1" in s for s in keeping) and not any("cudatoolkit=11" in s for s in keeping)
     assert not any(s.startswith("upgrade the NVIDIA driver") for s in keeping)
+
+
+def test_gpu_case_fixtures_carry_the_plugin_files_of_a_read_wheel():
+    """The 2.x GPU node fixtures install the lib/plugin files a read PyPI wheel carries (data/sources/wheel_plugins.json):
+    a release PyPI does not carry gets the nearest earlier read wheel's layout, per-CUDA files for its guide's CUDAs."""
+    import json
+    import os
+    import re
+
+    repo = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    with open(os.path.join(repo, "data", "sources", "wheel_plugins.json"), encoding="utf-8") as fh:
+        rows = {r["version"]: r for r in json.load(fh)["releases"]}
+    layout = next(w for w in rows["2.0.0"]["wheels"] if w["platform"] == "linux-x86_64")["plugin_layout"]
+    assert "not_on_pypi" in rows["2.5.0"]
+    for name, cudas in (("gpu_ms25_node", ["10.1", "11.1", "11.6"]), ("gpu_ms22_cuda116", ["10.1", "11.1", "11.6"])):
+        base = os.path.join(fixture_path(name), "root", "usr", "local", "lib", "python3.9", "dist-packages", "mindspore")
+        have = {os.path.relpath(os.path.join(d, f), base) for d, _, fs in os.walk(os.path.join(base, "lib", "plugin"))
+                for f in fs}
+        want = set()
+        for n in layout:
+            m = re.match(r"^(lib/plugin/gpu|lib/plugin/libmindspore_gpu\.so\.)(\d+\.\d+)(/.*)?$", n)
+            want |= {n} if m is None else {f"{m.group(1)}{c}{m.group(3) or ''}" for c in cudas}
+        assert want <= have, (name, sorted(want - have))
+        with open(os.path.join(fixture_path(name), "manifest.json"), encoding="utf-8") as fh:
+            assert "wheel_plugins.json" in json.dumps(json.load(fh)["fixture_source"])
+
+
+def test_a_checker_only_cuda_warning_says_how_to_confirm_it():
+    """gpu_node: the cuda-11.1 build of 1.10.1 on a CUDA 11.6 runtime its checker accepts is a warning; it says what
+    to do (MindSpore's own check), not nothing."""
+    _, data = run_json("check", "--bundle", fixture_path("gpu_node"), "--only", "gpu")
+    f = _by_id(data)["gpu.cuda_runtime_for_mindspore"]
+    assert f["status"] == "warn" and f["fix"] and "mindspore.run_check()" in f["fix"][0]
