@@ -279,7 +279,7 @@ def test_kb_show_in_chinese_keeps_the_house_style_and_every_token_whole():
     import io
 
     from ascend_doctor.cli import main
-    from ascend_doctor.commands.kb import sig_tag
+    from ascend_doctor.render.kb_text import sig_tag
     from ascend_doctor.knowledge import load_knowledge_base
     from ascend_doctor.triage.result import shown_source
 
