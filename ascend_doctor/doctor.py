@@ -100,7 +100,7 @@ def run_checks(host: Host, options: Optional[RunOptions] = None, progress=None) 
 
 def _crashed(spec, exc: BaseException) -> Finding:
     """The finding of a check that raised: a bug in the doctor, shown as such (the other checks still run)."""
-    from .cli import missing_dependency
+    from .errors import missing_dependency
 
     if isinstance(exc, ImportError) and missing_dependency(exc):
         raise exc  # not a bug: a dependency is missing; the CLI says which in one line (exit 2)
