@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from ..records import dataclass, field
 from typing import Any, Dict, Iterable, List, Optional
 
 from ..findings import FAIL, INFO, WARN
@@ -30,7 +30,7 @@ DEVICES_PER_SERVER = {"910": 8, "910B": 16, "910_93": 16, "310P": 16, "310": 16}
 MAX_FILE_BYTES = 1 << 30
 
 
-@dataclass
+@dataclass(compiled=True)
 class Problem:
     path: str  # JSON path inside the file, "" for the whole document
     severity: str  # fail | warn | info
@@ -63,7 +63,7 @@ class Problem:
         return _("{where}: {message}").format(where=where, message=localized(self.message))
 
 
-@dataclass
+@dataclass(compiled=True)
 class ServerEntry:
     index: int
     path: str
@@ -73,7 +73,7 @@ class ServerEntry:
     devices: List[Dict[str, Any]] = field(default_factory=list)
 
 
-@dataclass
+@dataclass(compiled=True)
 class RankTable:
     """What validating one rank table found."""
 

@@ -26,7 +26,7 @@ Identical messages (the text after the time header) are counted once per process
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from ..records import dataclass, field
 from datetime import datetime
 from typing import Dict, List, Optional, Set, Tuple
 
@@ -130,14 +130,14 @@ def seconds_between(a: str, b: str) -> float:
         return 0.0
 
 
-@dataclass
+@dataclass(compiled=True)
 class Remote:
     """A peer a socket event waited on: by device IP, or by physical device id on the same node."""
     ip: str = ""
     phy: str = ""
 
 
-@dataclass
+@dataclass(compiled=True)
 class TimeoutEvent:
     kind: str
     time: str
@@ -150,7 +150,7 @@ class TimeoutEvent:
     lines: List[str] = field(default_factory=list)
 
 
-@dataclass
+@dataclass(compiled=True)
 class FirstError:
     time: str
     text: str
@@ -158,7 +158,7 @@ class FirstError:
     line: int
 
 
-@dataclass
+@dataclass(compiled=True)
 class ProcessLog:
     """Everything one process's logs say about its identity and its errors."""
     node: str
