@@ -247,7 +247,7 @@ def run_check(args) -> int:
 # update
 
 def run_update(args) -> int:
-    from ..matrix import MatrixUpdateError, update_matrix
+    from ..matrix_update import MatrixUpdateError, update_matrix
 
     require_positive_seconds("--timeout", args.timeout)
     try:
