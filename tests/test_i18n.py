@@ -10,12 +10,13 @@ import string
 import pytest
 
 from ascend_doctor import catalog, i18n, zh_style
+from tools import catalogs
 from tests.helpers import REPO
 from tests.helpers.fixture_reports import snapshot_dirs
 from tests.helpers.i18n_support import allowed_words, command_part, leftovers
 
 ZH_DIR = os.path.join(REPO, "ascend_doctor", "locale", "zh_CN")
-MESSAGES = catalog.package_messages(os.path.join(REPO, "ascend_doctor"))
+MESSAGES = catalogs.package_messages(os.path.join(REPO, "ascend_doctor"))
 
 
 @pytest.fixture
@@ -93,7 +94,7 @@ def test_po_compiles_to_a_mo_gettext_reads(tmp_path):
     src = tmp_path / "zh_CN"
     src.mkdir()
     (src / "area.po").write_text(po, encoding="utf-8")
-    (mo,) = catalog.compile_locale_dir(str(tmp_path))
+    (mo,) = catalogs.compile_locale_dir(str(tmp_path))
     with open(mo, "rb") as fh:
         gnu = gettext.GNUTranslations(fh)
     po_cat = catalog.read_po_dir(str(src))
