@@ -6,12 +6,20 @@ const, enum, minLength, pattern, minItems, items, required, properties, addition
 (false or a schema), propertyNames.pattern and local `$ref`s ("#/definitions/..."). Anything else
 in a schema is ignored, as a full validator would check it: `test_jsonschema_agrees_when_available`
 runs the real one when it is installed.
+
+One keyword of our own, which JSON Schema validators ignore (an "x-" name): `"x-ref": "/sources"` says a
+string value must be a key of the object at that JSON pointer of the same document (a row's source id
+names an entry of the file's `sources`), so cross-references are checked by the schema too.
+
+`max_depth` (schema_errors) stops the walk that many levels below the top: `max_depth=1` checks the top
+level's type and required fields and the types and constants of its fields, what a run can afford for a file
+shipped with the code (the full walk is for the tests, a download and a user's file).
 """
 
 from __future__ import annotations
 
 import re
-from typing import Any, List
+from typing import Any, Dict, List, Optional
 
 from .i18n import _
 
@@ -32,10 +40,22 @@ def _type_ok(value: Any, t: str) -> bool:
     return isinstance(value, _TYPES[t])
 
 
-def schema_errors(data: Any, schema: dict, limit: int = 50, where: str = "$") -> List[str]:
-    """Validate `data` against `schema`; returns up to `limit` 'path: problem' lines (none when valid)."""
+def schema_errors(data: Any, schema: dict, limit: int = 50, where: str = "$",
+                  max_depth: Optional[int] = None) -> List[str]:
+    """Validate `data` against `schema`; returns up to `limit` 'path: problem' lines (none when valid).
+    `max_depth`: how many levels below the top to walk (None: all)."""
     errors: List[str] = []
     root = schema
+    targets: Dict[str, Any] = {}
+
+    def ref_target(pointer: str) -> Any:
+        """The object an x-ref names in the document (None when it is not an object)."""
+        if pointer not in targets:
+            node: Any = data
+            for part in pointer.strip("/").split("/") if pointer.strip("/") else []:
+                node = node.get(part) if isinstance(node, dict) else None
+            targets[pointer] = node if isinstance(node, dict) else None
+        return targets[pointer]
 
     def resolve(node: dict) -> dict:
         while "$ref" in node:
@@ -48,10 +68,11 @@ def schema_errors(data: Any, schema: dict, limit: int = 50, where: str = "$") ->
             node = target
         return node
 
-    def walk(value: Any, node: dict, path: str) -> None:
+    def walk(value: Any, node: dict, path: str, depth: int = 0) -> None:
         if len(errors) >= limit:
             return
         node = resolve(node)
+        deeper = max_depth is None or depth < max_depth
         t = node.get("type")
         if t is not None:
             types = t if isinstance(t, list) else [t]
@@ -73,12 +94,17 @@ def schema_errors(data: Any, schema: dict, limit: int = 50, where: str = "$") ->
             if "pattern" in node and not re.search(node["pattern"], value):
                 errors.append(_("{path}: {value} does not match {pattern}").format(path=path, value=repr(value),
                                                                                  pattern=node["pattern"]))
+            if "x-ref" in node:
+                keys = ref_target(node["x-ref"])
+                if keys is not None and value not in keys:
+                    errors.append(_("{path}: {value} is not a key of {target}").format(
+                        path=path, value=repr(value), target="$" + node["x-ref"].rstrip("/").replace("/", ".")))
         if isinstance(value, list):
             if "minItems" in node and len(value) < node["minItems"]:
                 errors.append(_("{path}: needs at least {count} item(s)").format(path=path, count=node["minItems"]))
-            if "items" in node:
+            if "items" in node and deeper:
                 for i, item in enumerate(value):
-                    walk(item, node["items"], f"{path}[{i}]")
+                    walk(item, node["items"], f"{path}[{i}]", depth + 1)
         if isinstance(value, dict):
             for key in node.get("required", []):
                 if key not in value:
@@ -89,13 +115,13 @@ def schema_errors(data: Any, schema: dict, limit: int = 50, where: str = "$") ->
                               for k in value if not re.search(names, k))
             props = node.get("properties", {})
             extra = node.get("additionalProperties", True)
-            for key, item in value.items():
+            for key, item in value.items() if deeper else ():
                 if key in props:
-                    walk(item, props[key], f"{path}.{key}")
+                    walk(item, props[key], f"{path}.{key}", depth + 1)
                 elif extra is False:
                     errors.append(_("{path}: unexpected field {field}").format(path=path, field=repr(key)))
                 elif isinstance(extra, dict):
-                    walk(item, extra, f"{path}.{key}")
+                    walk(item, extra, f"{path}.{key}", depth + 1)
 
     walk(data, schema, where)
     return errors[:limit]

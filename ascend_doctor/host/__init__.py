@@ -15,9 +15,26 @@ Because both hosts answer the same questions, the same probe code diagnoses
 this machine, a bundle, and a fixture.
 """
 
-from ..process import MAX_COMMAND_OUTPUT  # noqa: F401
 from .base import (DEFAULT_MAX_READ, KEEP_MARKER, NON_REGULAR_READ_TIMEOUT, SNAPSHOT_FORMAT,  # noqa: F401
                    CommandResult, FileMissing, FileTooLarge, FileUnreadable, Host, HostError, PythonInfo)
-from .live import LiveHost, kill_running_commands, track_process, untrack_process  # noqa: F401
-from .python import ask_python, choose_python, own_python  # noqa: F401
-from .snapshot import SnapshotError, SnapshotHost  # noqa: F401
+
+# The hosts themselves are imported when first named (`from ascend_doctor.host import SnapshotHost`): a run
+# on a bundle never loads the live host, and `--help` neither.
+_LAZY = {"LiveHost": "live", "kill_running_commands": "live", "track_process": "live", "untrack_process": "live",
+         "ask_python": "python", "choose_python": "python", "own_python": "python",
+         "SnapshotError": "snapshot", "SnapshotHost": "snapshot", "MAX_COMMAND_OUTPUT": "live"}
+
+
+def __getattr__(name):
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value
+    return value
+
+
+__all__ = ["DEFAULT_MAX_READ", "KEEP_MARKER", "NON_REGULAR_READ_TIMEOUT", "SNAPSHOT_FORMAT", "CommandResult",
+           "FileMissing", "FileTooLarge", "FileUnreadable", "Host", "HostError", "PythonInfo", *_LAZY]
