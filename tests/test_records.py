@@ -64,7 +64,7 @@ def test_frozen_and_post_init(compiled):
     assert Counted(3).double == 6
 
 
-def test_the_package_makes_every_record_here_and_never_imports_dataclasses():
+def test_the_package_declares_every_record_here_and_only_records_imports_dataclasses():
     offenders = []
     for root, _dirs, files in os.walk(os.path.join(REPO, "ascend_doctor")):
         for name in files:

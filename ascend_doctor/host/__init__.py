@@ -27,11 +27,15 @@ _LAZY = {"LiveHost": "live", "kill_running_commands": "live", "track_process": "
 
 def __getattr__(name):
     module = _LAZY.get(name)
-    if module is None:
+    if module == "live":
+        from . import live as found
+    elif module == "python":
+        from . import python as found
+    elif module == "snapshot":
+        from . import snapshot as found
+    else:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    import importlib
-
-    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    value = getattr(found, name)
     globals()[name] = value
     return value
 
