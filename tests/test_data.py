@@ -120,3 +120,22 @@ def test_max_depth_checks_the_top_level_only():
     assert schema_errors({"schema": "x/2", "rows": []}, schema, max_depth=1) == ["$.schema: 'x/2', expected 'x/1'"]
     assert schema_errors({"schema": "x/1", "rows": {}}, schema, max_depth=1) == ["$.rows: expected array, got dict"]
     assert schema_errors({"schema": "x/1"}, schema, max_depth=0) == ["$: missing field 'rows'"]
+
+
+def test_an_installed_data_file_that_lost_its_shape_is_one_line_naming_file_and_field(tmp_path, monkeypatch):
+    from ascend_doctor import data
+
+    broken_file = tmp_path / "hccl_env.json"
+    broken_file.write_text(json.dumps({"schema": "ascend-doctor.hccl-env/1", "notes": []}), encoding="utf-8")
+    real = data.data_path
+    monkeypatch.setattr(data, "data_path", lambda name: str(broken_file) if name == "hccl_env.json" else real(name))
+    monkeypatch.setattr(data, "_loaded", {})
+    with pytest.raises(DataError) as err:
+        load_data_file("hccl_env.json")
+    message = str(err.value)
+    assert message.startswith(f"{broken_file}: $: missing field ") and "reinstall ascend-doctor" in message
+    assert "\n" not in message
+    newer = dict(json.load(open(real("hccl_env.json"), encoding="utf-8")), schema="ascend-doctor.hccl-env/2")
+    broken_file.write_text(json.dumps(newer), encoding="utf-8")
+    with pytest.raises(DataError, match=r"\$\.schema: 'ascend-doctor.hccl-env/2', expected 'ascend-doctor.hccl-env/1'"):
+        load_data_file("hccl_env.json")
