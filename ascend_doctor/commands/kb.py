@@ -15,10 +15,8 @@ from typing import List
 from ..cli import COMMANDS
 from ..errors import CliError, EXIT_FINDINGS, EXIT_OK
 from ..i18n import _
-from ..render.kb_text import label, sig_json, sig_text, wrap_lines
+from ..render.kb_text import match_text, search_text, sig_json, sig_text, wrap_lines
 from .common import add_kb_option, load_kb, write_output
-
-SHOW_LINE_CHARS = 300
 
 
 def register(sub) -> None:
@@ -138,13 +136,7 @@ def _search(kb, args) -> int:
                         s.pitfall or ""]).lower()
         if all(w in hay for w in words):
             hits.append(s)
-    lines = []
-    for s in hits:
-        title = s.text()[0]
-        fd = f" ({', '.join(s.ascend_fd[:2])}{', …' if len(s.ascend_fd) > 2 else ''})" if s.ascend_fd else ""
-        lines += wrap_lines(title + fd, "      ", f"{s.id}  [{s.severity}]  ") if len(s.id) < 40 else \
-            [f"{s.id}  [{s.severity}]"] + wrap_lines(title + fd, "      ")
-    lines.append(_("{count} signature(s)").format(count=len(hits)))
+    lines = search_text(hits)
     obj = {"query": args.words, "results": [{"id": s.id, "ascend_fd": list(s.ascend_fd), "severity": s.severity,
                                              "title": s.text()[0]} for s in hits]}
     _emit(args, obj, lines)
@@ -170,32 +162,15 @@ def _match(kb, args) -> int:
     from ..knowledge import peer_ids  # an ascend-fd id only where its own rule holds on the line
 
     lines = _read_lines(args.file)
-    out_lines, rows, any_hit = [], [], False
+    rows, hits = [], []
     for n, line in enumerate(lines, 1):
-        sigs = kb.match_line(line)
+        found = [(s, peer_ids(s, [line])) for s in kb.match_line(line)]
         matches = []
-        for s in sigs:
+        for s, peers in found:
             _title, cause, fix = s.text()
-            matches.append({"id": s.id, "ascend_fd": peer_ids(s, [line]), "severity": s.severity,
-                            "cause": cause, "fix": fix})
+            matches.append({"id": s.id, "ascend_fd": peers, "severity": s.severity, "cause": cause, "fix": fix})
         rows.append({"line": n, "matches": matches})
-        if not sigs:
-            continue
-        any_hit = True
-        shown = line if len(line) <= SHOW_LINE_CHARS else line[:SHOW_LINE_CHARS] + " …"
-        out_lines += wrap_lines(shown, "    ", label(_("line {number}:").format(number=n), ""))
-        for s in sigs:
-            title, cause, fix = s.text()
-            peers = peer_ids(s, [line])
-            fd = f" ascend-fd {', '.join(peers)}" if peers else ""
-            out_lines += wrap_lines(f"{s.id} [{s.severity}]{fd}: {title}", "      ", "  -> ")
-            out_lines += wrap_lines(cause, "     ")
-            for k, step in enumerate(fix, 1):
-                out_lines += wrap_lines(step, " " * (7 + len(str(k))), f"     {k}. ")
-        out_lines.append("")
-    if not any_hit:
-        out_lines = [_("no line matches a known signature")]
-    elif out_lines[-1] == "":
-        out_lines.pop()
-    _emit(args, {"lines": rows}, out_lines)
-    return EXIT_FINDINGS if any_hit else EXIT_OK
+        if found:
+            hits.append((n, line, found))
+    _emit(args, {"lines": rows}, match_text(hits))
+    return EXIT_FINDINGS if hits else EXIT_OK

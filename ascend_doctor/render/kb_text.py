@@ -12,6 +12,7 @@ from ..triage.result import shown_source
 from .layout import display_width, has_wide, hold_spans, join_values, release_spans, wrap
 
 WIDTH = 80
+SHOW_LINE_CHARS = 300  # `kb match` shows an input line up to this many characters
 
 
 def wrap_lines(text: str, indent: str = "  ", first: Optional[str] = None, break_long_words: bool = False) -> List[str]:
@@ -103,3 +104,36 @@ def sig_text(kb, sig, lang: Optional[str] = None) -> List[str]:
     if sig.public_source():
         out += wrap_lines(shown_source(sig), "    ", label(_("Source:")))
     return out
+
+
+def search_text(hits) -> List[str]:
+    """`kb search`: one entry per signature found (id, severity, title, its first ascend-fd ids), then the count."""
+    lines: List[str] = []
+    for s in hits:
+        title = s.text()[0]
+        fd = f" ({', '.join(s.ascend_fd[:2])}{', …' if len(s.ascend_fd) > 2 else ''})" if s.ascend_fd else ""
+        lines += wrap_lines(title + fd, "      ", f"{s.id}  [{s.severity}]  ") if len(s.id) < 40 else \
+            [f"{s.id}  [{s.severity}]"] + wrap_lines(title + fd, "      ")
+    lines.append(_("{count} signature(s)").format(count=len(hits)))
+    return lines
+
+
+def match_text(hits) -> List[str]:
+    """`kb match`: per matching input line (number, the line, [(signature, the ascend-fd ids whose rule holds on
+    it)]), the line clipped to SHOW_LINE_CHARS and each signature with its cause and fix steps."""
+    out_lines: List[str] = []
+    for n, line, found in hits:
+        shown = line if len(line) <= SHOW_LINE_CHARS else line[:SHOW_LINE_CHARS] + " …"
+        out_lines += wrap_lines(shown, "    ", label(_("line {number}:").format(number=n), ""))
+        for s, peers in found:
+            title, cause, fix = s.text()
+            fd = f" ascend-fd {', '.join(peers)}" if peers else ""
+            out_lines += wrap_lines(f"{s.id} [{s.severity}]{fd}: {title}", "      ", "  -> ")
+            out_lines += wrap_lines(cause, "     ")
+            for k, step in enumerate(fix, 1):
+                out_lines += wrap_lines(step, " " * (7 + len(str(k))), f"     {k}. ")
+        out_lines.append("")
+    if not hits:
+        return [_("no line matches a known signature")]
+    out_lines.pop()
+    return out_lines

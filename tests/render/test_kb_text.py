@@ -36,3 +36,25 @@ def test_a_path_longer_than_the_line_is_never_cut():
     lines = wrap_lines(f"check {path} then retry", "  ")
     assert path in [line.strip() for line in lines]
     assert wrap_lines("", "  ") == [""]
+
+
+def test_search_lists_each_signature_then_the_count():
+    from ascend_doctor.render.kb_text import search_text
+
+    sig = next(s for s in KB.signatures if len(s.ascend_fd) > 2 and len(s.id) < 40)
+    lines = search_text([sig])
+    assert lines[0].startswith(f"{sig.id}  [{sig.severity}]  ") and ", …)" in " ".join(lines)
+    assert lines[-1] == "1 signature(s)" and search_text([]) == ["0 signature(s)"]
+
+
+def test_match_shows_each_line_clipped_with_its_signatures_and_says_when_nothing_matched():
+    from ascend_doctor.render.kb_text import SHOW_LINE_CHARS, match_text
+
+    sig = next(s for s in KB.signatures if s.fix)
+    long_line = "x" * (SHOW_LINE_CHARS + 50)
+    lines = match_text([(3, long_line, [(sig, ["fd1"])]), (9, "short", [(sig, [])])])
+    text = "\n".join(lines)
+    assert lines[0].startswith("line 3: x") and "x" * (SHOW_LINE_CHARS + 1) not in text and " …" in text
+    assert f"  -> {sig.id} [{sig.severity}] ascend-fd fd1: " in text and f"  -> {sig.id} [{sig.severity}]: " in text
+    assert "     1. " in text and lines[-1] != ""
+    assert match_text([]) == ["no line matches a known signature"]
