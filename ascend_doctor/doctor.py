@@ -54,6 +54,18 @@ class Selection:
             return False
         return not (self.skip and _selected(check_id, self.skip))
 
+    def areas(self) -> Optional[List[str]]:
+        """The areas --only can reach (None: any area): evaluate imports only their checks."""
+        if not self.only:
+            return None
+        found = set()
+        for pattern in self.only:
+            area = pattern.split(".", 1)[0]
+            if not area or any(c in area for c in "*?["):
+                return None
+            found.add(area)
+        return sorted(found)
+
     def validate(self) -> "Selection":
         """Raise SelectionError when a pattern selects no check (see check_selection); returns self."""
         check_selection(self.only, self.skip)
@@ -146,7 +158,7 @@ def evaluate(facts: Facts, selection: Optional[Selection] = None, options: Optio
                                 "'unknown'.").format(name=name),
                               _("This is a bug in ascend-doctor, please report it with this line.")),
             evidence={"crashed": True, "crash": crash}))
-    for spec in all_checks():
+    for spec in all_checks(selection.areas()):
         if not selection.includes(spec.id):
             continue
         if progress:

@@ -190,3 +190,11 @@ def test_the_engine_never_imports_the_cli():
                 if any(t == "ascend_doctor.cli" or t.startswith("ascend_doctor.cli.") for t in targets):
                     offenders.append(os.path.relpath(path, pkg))
     assert not offenders, f"the engine imports the CLI: {offenders}"
+
+
+def test_a_selection_names_the_areas_it_can_reach():
+    from ascend_doctor.doctor import Selection
+
+    assert Selection().areas() is None and Selection(skip=["compat"]).areas() is None
+    assert Selection(only=["compat", "rank_table.this_node", "env.*"]).areas() == ["compat", "env", "rank_table"]
+    assert Selection(only=["compat", "*.cann"]).areas() is None  # a glob over the areas: every module

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import functools
 import importlib
-from typing import Any, Callable, Dict, List, Optional
+from typing import Any, Callable, Dict, Iterable, List, Optional
 
 from ..facts import Facts
 from ..findings import ERROR, FAIL, SKIP, WARN, Finding
@@ -118,14 +118,22 @@ def check(check_id: str, title: str, pitfalls: Optional[List[str]] = None, *, fa
     return deco
 
 
-# Every check module, named here as the probes are in probes._registry (a new module is added to this list; a test
-# keeps it equal to the modules of this package whose name does not start with "_"). They are imported when the
-# checks are first asked for (all_checks), so --help and the commands that run no check do not pay for them.
-CHECK_MODULES = ("advice", "baseline", "compat", "devices", "gpu", "hccl", "install", "launch_env", "launch_identity",
-                 "launcher_python", "mindspore", "network", "rank_table", "resources", "smoke")
+# Every check module and the area of its checks, named here as the probes are in probes._registry (a new module
+# is added to this table; a test keeps it equal to the modules of this package whose name does not start with
+# "_", and each module's checks in its area). They are imported when the checks are first asked for
+# (all_checks), and only those of the areas asked for: --help, the commands that run no check and a run of one
+# area (`matrix check`: compat; `rank-table --here`: rank_table) do not pay for the others.
+CHECK_MODULES = {"advice": "advice", "baseline": "baseline", "compat": "compat", "devices": "devices", "gpu": "gpu",
+                 "hccl": "hccl", "install": "install", "launch_env": "env", "launch_identity": "env",
+                 "launcher_python": "mindspore", "mindspore": "mindspore", "network": "network",
+                 "rank_table": "rank_table", "resources": "resources", "smoke": "smoke"}
 
 
-def all_checks() -> List[CheckSpec]:
-    for name in CHECK_MODULES:
-        importlib.import_module(f"{__name__}.{name}")
-    return sorted(_REGISTRY.values(), key=lambda c: c.id)
+def all_checks(areas: Optional[Iterable[str]] = None) -> List[CheckSpec]:
+    """The registered checks, sorted by id: all of them, or those of `areas` (only their modules are imported)."""
+    wanted = None if areas is None else set(areas)
+    for name, area in CHECK_MODULES.items():
+        if wanted is None or area in wanted:
+            importlib.import_module(f"{__name__}.{name}")
+    specs = sorted(_REGISTRY.values(), key=lambda c: c.id)
+    return specs if wanted is None else [s for s in specs if s.area in wanted]

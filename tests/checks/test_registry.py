@@ -1,5 +1,6 @@
 """checks/__init__.py: the check modules are named explicitly (CHECK_MODULES), as the probes are."""
 
+import json
 import os
 import subprocess
 import sys
@@ -16,11 +17,23 @@ def test_every_check_module_is_registered_and_nothing_else():
     assert sorted(checks.CHECK_MODULES) == sorted(on_disk)
 
 
-def test_each_registered_module_holds_checks_and_all_checks_sees_them_all():
+def test_each_registered_module_holds_checks_of_its_area_and_all_checks_sees_them_all():
     specs = checks.all_checks()
-    modules = {s.module.rsplit(".", 1)[-1] if s.module.count(".") == 2 else s.module.split(".")[2] for s in specs}
-    assert modules == set(checks.CHECK_MODULES)
+    by_module = {}
+    for spec in specs:
+        by_module.setdefault(spec.module.split(".")[2], set()).add(spec.area)
+    assert by_module == {module: {area} for module, area in checks.CHECK_MODULES.items()}
     assert [s.id for s in specs] == sorted(s.id for s in specs) and len({s.id for s in specs}) == len(specs)
+    assert checks.all_checks(["env"]) == [s for s in specs if s.area == "env"]
+
+
+def test_a_run_of_one_area_imports_only_its_modules():
+    code = ("import json, sys; import ascend_doctor.checks as c; c.all_checks(['compat']); "
+            "print(json.dumps(sorted(m.split('.')[2] for m in sys.modules if m.startswith('ascend_doctor.checks.'))))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO,
+                         env=dict(os.environ, PYTHONPATH=REPO), timeout=60)
+    imported = set(json.loads(out.stdout))
+    assert "compat" in imported and not imported & {"advice", "network", "smoke", "rank_table", "gpu"}
 
 
 def test_the_check_modules_are_imported_only_when_the_checks_are_asked_for():
