@@ -24,6 +24,7 @@ NEVER_ON_A_PLAIN_CHECK = {
     "subprocess", "threading", "selectors",  # a bundle replays its commands: nothing to start
     "ascend_doctor.baseline", "ascend_doctor.node_facts", "ascend_doctor.release_notes", "ascend_doctor.rank_table",
     "ascend_doctor.atomic", "ascend_doctor.knowledge",
+    "ascend_doctor.host.live", "ascend_doctor.process",  # a bundle is read by host.snapshot: no live host, no processes
 }
 
 # Imported in a fresh interpreter: the modules the run added to those the interpreter started with (a
