@@ -12,9 +12,10 @@ from setuptools.command.build_py import build_py
 
 
 def _catalog_module():
-    # Loaded by path: importing the ascend_doctor package itself here would need its dependencies.
-    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "ascend_doctor", "catalog.py")
-    spec = importlib.util.spec_from_file_location("_ascend_doctor_catalog", path)
+    # The build-time catalog compiler (tools/, not shipped), loaded by path: importing the ascend_doctor package
+    # itself here would need its dependencies.
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "tools", "catalogs.py")
+    spec = importlib.util.spec_from_file_location("_ascend_doctor_build_catalogs", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module

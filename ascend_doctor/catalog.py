@@ -1,10 +1,11 @@
-"""Message catalogs: read gettext .po sources and compile them to .mo (the format gettext reads).
+"""Message catalogs at run time: read gettext .po sources, and the messages a source file marks.
 
 The sources are ascend_doctor/locale/<locale>/*.po, one file per area; they are one gettext domain
-(`ascend_doctor`), so compiling merges them into locale/<locale>/LC_MESSAGES/ascend_doctor.mo. The same
-message id in two files must have the same translation (else CatalogError names both places).
+(`ascend_doctor`). The same message id in two files must have the same translation (else CatalogError
+names both places). Compiling them to .mo is build-time work (tools/catalogs.py, run by setup.py).
 
-Used by setup.py when the wheel is built, by i18n in a source checkout (no .mo there) and by the tests.
+Used by i18n in a source checkout (no .mo there), by phrases (the N_() messages of a few modules, read from
+their source to word a report/1 file again) and by the build tools and tests.
 The .po reader follows GNU gettext's format: `msgid`, `msgid_plural`, `msgstr`, `msgstr[N]`, strings
 continued on following lines, `#` comments, and the `fuzzy` flag (a fuzzy entry is not a translation).
 """
@@ -13,7 +14,6 @@ from __future__ import annotations
 
 import ast
 import os
-import struct
 from typing import Dict, Iterable, List, NamedTuple, Optional, Tuple
 
 
@@ -155,58 +155,8 @@ class PoCatalog:
         return len(self._table)
 
 
-HEADER = ("Project-Id-Version: ascend-doctor\nLanguage: {locale}\nMIME-Version: 1.0\n"
-          "Content-Type: text/plain; charset=UTF-8\nContent-Transfer-Encoding: 8bit\n"
-          "Plural-Forms: nplurals=1; plural=0;\n")
-
-
 def read_po_dir(directory: str) -> PoCatalog:
     return PoCatalog(merged(read_entries(directory)))
-
-
-def mo_bytes(table: Dict[str, Tuple[Optional[str], Tuple[str, ...]]], locale: str) -> bytes:
-    """The GNU .mo file of `table` (the layout of CPython's Tools/i18n/msgfmt.py, which gettext reads)."""
-    items = {"": HEADER.format(locale=locale)}
-    for msgid, (plural, strs) in table.items():
-        key = msgid if plural is None else msgid + "\0" + plural
-        items[key] = "\0".join(strs)
-    keys = sorted(items)
-    ids = strs = b""
-    offsets = []
-    for k in keys:
-        kb, vb = k.encode("utf-8"), items[k].encode("utf-8")
-        offsets.append((len(ids), len(kb), len(strs), len(vb)))
-        ids += kb + b"\0"
-        strs += vb + b"\0"
-    keystart = 7 * 4 + 16 * len(keys)
-    valuestart = keystart + len(ids)
-    koffsets: List[int] = []
-    voffsets: List[int] = []
-    for o1, l1, o2, l2 in offsets:
-        koffsets += [l1, o1 + keystart]
-        voffsets += [l2, o2 + valuestart]
-    out = struct.pack("Iiiiiii", 0x950412de, 0, len(keys), 7 * 4, 7 * 4 + len(keys) * 8, 0, 0)
-    out += struct.pack(f"{len(koffsets)}i", *koffsets) if koffsets else b""
-    out += struct.pack(f"{len(voffsets)}i", *voffsets) if voffsets else b""
-    return out + ids + strs
-
-
-def compile_locale_dir(locale_root: str, out_root: Optional[str] = None) -> List[str]:
-    """Compile every locale/<locale>/*.po under `locale_root` into <out_root>/<locale>/LC_MESSAGES/ascend_doctor.mo
-    (out_root defaults to locale_root); returns the files written."""
-    written = []
-    for locale in sorted(os.listdir(locale_root)):
-        src = os.path.join(locale_root, locale)
-        if not os.path.isdir(src) or not po_files(src):
-            continue
-        data = mo_bytes(merged(read_entries(src)), locale)
-        dest_dir = os.path.join(out_root or locale_root, locale, "LC_MESSAGES")
-        os.makedirs(dest_dir, exist_ok=True)
-        dest = os.path.join(dest_dir, "ascend_doctor.mo")
-        with open(dest, "wb") as fh:
-            fh.write(data)
-        written.append(dest)
-    return written
 
 
 # ---- the messages the code marks (what the catalogs must translate) ----
@@ -252,32 +202,3 @@ def extract_messages(path: str, rel: Optional[str] = None, markers: Optional[Dic
                 if kw.arg in CHECK_TITLE_KEYWORDS and literal(kw.value):
                     out.append(Message(literal(kw.value), None, where))
     return out
-
-
-def package_messages(package_dir: str) -> Dict[str, List[Message]]:
-    """Relative path -> the messages of every .py file under the package that marks any."""
-    found: Dict[str, List[Message]] = {}
-    root = os.path.dirname(os.path.abspath(package_dir))
-    for d, dirs, files in os.walk(package_dir):
-        dirs[:] = sorted(x for x in dirs if x != "__pycache__")
-        for f in sorted(files):
-            if f.endswith(".py"):
-                path = os.path.join(d, f)
-                rel = os.path.relpath(path, root)
-                msgs = extract_messages(path, rel)
-                if msgs:
-                    found[rel] = msgs
-    return found
-
-
-def po_escape(text: str) -> str:
-    return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace("\t", "\\t") + '"'
-
-
-def po_entry(msg: Message, translation: str = "") -> str:
-    lines = [f"#: {msg.where}", f"msgid {po_escape(msg.msgid)}"]
-    if msg.plural:
-        lines += [f"msgid_plural {po_escape(msg.plural)}", f"msgstr[0] {po_escape(translation)}"]
-    else:
-        lines.append(f"msgstr {po_escape(translation)}")
-    return "\n".join(lines) + "\n"

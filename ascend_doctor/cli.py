@@ -18,6 +18,7 @@ from typing import List, Optional
 from . import __version__
 # Re-exported: older code imports them from here.
 from .errors import EXIT_CANNOT_RUN, EXIT_FINDINGS, EXIT_INTERRUPTED, EXIT_OK, EXIT_PIPE, CliError  # noqa: F401
+from .errors import RUNTIME_DEPENDENCIES, missing_dependency  # noqa: F401
 from .i18n import N_
 
 # Subcommands (modules under ascend_doctor.commands) in the order --help lists them, with their one-line help
@@ -36,23 +37,6 @@ COMMANDS = {
     "fix": N_("write the report's fixes as one bash script to review and run yourself (--script)"),
     "explain": N_("explain a check id, pitfall, knowledge-base signature, ascend-fd id or CANN error code (offline)"),
 }
-
-
-# Import name -> requirement, as setup.cfg's install_requires declares them (a test keeps the two equal).
-RUNTIME_DEPENDENCIES = {"packaging": "packaging>=20", "psutil": "psutil>=5.6", "tabulate": "tabulate>=0.8"}
-
-
-def missing_dependency(exc: ImportError) -> Optional[str]:
-    """The one-line reason for an ImportError of a declared dependency, or None for any other import."""
-    name = (getattr(exc, "name", None) or "").split(".", 1)[0]
-    if name not in RUNTIME_DEPENDENCIES:
-        return None
-    from .i18n import _
-
-    req = RUNTIME_DEPENDENCIES[name]
-    return _("the Python package {package} that ascend-doctor needs is not importable in {python}; "
-             "install it: {python} -m pip install '{requirement}'").format(package=repr(name), python=sys.executable,
-                                                                         requirement=req)
 
 
 def _help_width() -> int:

@@ -29,7 +29,7 @@ import re
 import shutil
 import tarfile
 import tempfile
-from dataclasses import dataclass, field
+from .records import dataclass, field
 from typing import Dict, List, Optional, Sequence, Set, Tuple
 
 from . import __version__

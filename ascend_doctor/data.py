@@ -77,9 +77,24 @@ _loaded: Dict[str, Any] = {}
 
 
 def load_data_file(name: str) -> Any:
-    """A shipped data file, parsed once per process (callers must not modify it)."""
+    """A shipped data file, parsed once per process (callers must not modify it). A data file with a schema
+    (SCHEMAS) has its top level checked against it on the way in, by the one schema engine (schema.py; the
+    full walk is the test suite's, tests/test_data.py): an installed file someone edited or cut short is one
+    line naming the file, the field and what was expected (DataError), not a KeyError deep in a check."""
     if name not in _loaded:
-        _loaded[name] = load_json_file(data_path(name))
+        path = data_path(name)
+        data = load_json_file(path)
+        schema_name = SCHEMAS.get(name)
+        if schema_name is not None:
+            from .schema import schema_errors
+
+            errors = schema_errors(data, load_data_file(schema_name), limit=1, max_depth=1)
+            if errors:
+                from .i18n import _
+
+                raise DataError(_("{path}: {error} (the installed data file is broken; reinstall ascend-doctor)")
+                                .format(path=path, error=errors[0]))
+        _loaded[name] = data
     return _loaded[name]
 
 

@@ -54,6 +54,18 @@ class Selection:
             return False
         return not (self.skip and _selected(check_id, self.skip))
 
+    def areas(self) -> Optional[List[str]]:
+        """The areas --only can reach (None: any area): evaluate imports only their checks."""
+        if not self.only:
+            return None
+        found = set()
+        for pattern in self.only:
+            area = pattern.split(".", 1)[0]
+            if not area or any(c in area for c in "*?["):
+                return None
+            found.add(area)
+        return sorted(found)
+
     def validate(self) -> "Selection":
         """Raise SelectionError when a pattern selects no check (see check_selection); returns self."""
         check_selection(self.only, self.skip)
@@ -100,7 +112,7 @@ def run_checks(host: Host, options: Optional[RunOptions] = None, progress=None) 
 
 def _crashed(spec, exc: BaseException) -> Finding:
     """The finding of a check that raised: a bug in the doctor, shown as such (the other checks still run)."""
-    from .cli import missing_dependency
+    from .errors import missing_dependency
 
     if isinstance(exc, ImportError) and missing_dependency(exc):
         raise exc  # not a bug: a dependency is missing; the CLI says which in one line (exit 2)
@@ -157,7 +169,7 @@ def _evaluate(facts: Facts, selection: Optional[Selection] = None, options: Opti
                                 "'unknown'.").format(name=name),
                               _("This is a bug in ascend-doctor, please report it with this line.")),
             evidence={"crashed": True, "crash": crash}))
-    for spec in all_checks():
+    for spec in all_checks(selection.areas()):
         if not selection.includes(spec.id):
             continue
         if progress:

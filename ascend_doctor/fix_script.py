@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 import shlex
-from dataclasses import dataclass
+from .records import dataclass
 from typing import Iterable, List, Tuple
 
 from .findings import ERROR, FAIL, WARN, Report

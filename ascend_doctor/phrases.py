@@ -151,7 +151,8 @@ MATCH_IP_ADDR = N_("a local IP (ip addr)")
 # give (reasons.py: "{path}: {reason}" says one of them). Their messages stay where they are
 # written; they are read from the source (catalog.extract_messages) the first time a plain string must be
 # matched, which only a run in another language than English does.
-TEMPLATE_MODULES = ("rank_table.py", "netrules.py", "json_values.py", "reasons.py")
+TEMPLATE_MODULES = ("rank_table/model.py", "rank_table/parse.py", "rank_table/validate.py", "netrules.py",
+                    "json_values.py", "reasons.py")
 
 # A template with less literal text than this ("{key} {value} is {what}") would match many an English sentence:
 # it is taken only when one of the values it captures is itself a phrase.

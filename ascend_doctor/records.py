@@ -17,10 +17,16 @@ compile. It covers what the package's records use, with the dataclasses meaning:
   standard `dataclasses` (imported only when one of those is met).
 
 Not supported (an error when used, not a silent difference): ClassVar, InitVar and KW_ONLY
-annotations, `init=False` fields, `order`, `slots`.
+annotations, `init=False` fields, `order`; `slots=True` only with `compiled=True` (the class is made again
+with `__slots__`, what `dataclasses`' `slots=True` does from Python 3.10: records held by the ten thousand,
+such as the processes of a cluster-wide triage merge, carry no instance dict).
 
-`__init__` checks its arguments per call, which costs a few microseconds more than a compiled one;
-records made by the thousand in a loop (rank-table problems, triage events) stay on `dataclasses`.
+`__init__` checks its arguments per call, which costs a few microseconds more than a compiled one.
+Records made by the thousand in a loop (rank-table problems, triage events, the records a node summary
+decodes) ask for `@dataclass(compiled=True)`: their `__init__` is the one the standard `dataclasses` compiles
+for the same fields (~0.3 ms when the class is defined, as fast per call), the rest is made here. So every
+record of the package is declared here, and `dataclasses` is imported only by this module, only when a
+compiled record is defined (never on the check path).
 """
 
 from __future__ import annotations
@@ -156,7 +162,29 @@ def _make_init(cls: type, all_fields: Tuple[Field, ...], frozen: bool) -> Callab
     return __init__
 
 
-def _process(cls: type, frozen: bool, eq: bool, repr: bool) -> type:  # noqa: A002
+def _compile_init(cls: type, all_fields: Tuple[Field, ...], frozen: bool) -> Callable:
+    """The same __init__ as _make_init, compiled: made by the standard dataclasses' code generator for a shadow
+    class with these fields (so the package itself compiles no source), as fast per call as theirs."""
+    import dataclasses  # only where a record made by the thousand is defined (never on the check path)
+
+    namespace: Dict[str, Any] = {"__annotations__": {f.name: f.type for f in all_fields}}
+    for f in all_fields:
+        if f.default_factory is not MISSING:
+            namespace[f.name] = dataclasses.field(default_factory=f.default_factory)
+        elif f.default is not MISSING:
+            namespace[f.name] = f.default
+    if hasattr(cls, "__post_init__"):
+        namespace["__post_init__"] = cls.__post_init__  # the generated __init__ calls self.__post_init__()
+    shadow = dataclasses.dataclass(type(cls.__name__, (), namespace), repr=False, eq=False, frozen=frozen)
+    return shadow.__dict__["__init__"]
+
+
+def _process(cls: type, frozen: bool, eq: bool, repr: bool, compiled: bool = False,  # noqa: A002
+             slots: bool = False) -> type:
+    if slots and not compiled:
+        raise TypeError(f"{cls.__qualname__}: slots=True needs compiled=True (an __init__ that sets attributes)")
+    if slots and frozen:
+        raise TypeError(f"{cls.__qualname__}: slots=True with frozen=True is not supported")
     collected = _collect_fields(cls)
     setattr(cls, _FIELDS, collected)
     all_fields = tuple(collected.values())
@@ -168,7 +196,7 @@ def _process(cls: type, frozen: bool, eq: bool, repr: bool) -> type:  # noqa: A0
             method.__qualname__ = f"{cls.__qualname__}.{name}"
             setattr(cls, name, method)
 
-    put("__init__", _make_init(cls, all_fields, frozen))
+    put("__init__", (_compile_init if compiled else _make_init)(cls, all_fields, frozen))
 
     if repr:
         def __repr__(self):
@@ -209,13 +237,24 @@ def _process(cls: type, frozen: bool, eq: bool, repr: bool) -> type:  # noqa: A0
             cls.__hash__ = None
     if "__match_args__" not in cls.__dict__:
         cls.__match_args__ = tuple(f.name for f in all_fields)
-    return cls
+    return _slotted(cls, tuple(collected)) if slots else cls
 
 
-def dataclass(cls=None, *, frozen: bool = False, eq: bool = True, repr: bool = True):  # noqa: A002
-    """@dataclass / @dataclass(frozen=True, eq=..., repr=...): see the module docstring."""
+def _slotted(cls: type, names: Tuple[str, ...]) -> type:
+    """`cls` made again with `__slots__` = its own fields (the defaults live in the compiled __init__)."""
+    own = tuple(n for n in names if not any(n in getattr(b, "__slots__", ()) for b in cls.__mro__[1:]))
+    namespace = {k: v for k, v in cls.__dict__.items() if k not in own and k not in ("__dict__", "__weakref__")}
+    namespace["__slots__"] = own
+    made = type(cls)(cls.__name__, cls.__bases__, namespace)
+    made.__qualname__ = cls.__qualname__
+    return made
+
+
+def dataclass(cls=None, *, frozen: bool = False, eq: bool = True, repr: bool = True,  # noqa: A002
+              compiled: bool = False, slots: bool = False):
+    """@dataclass / @dataclass(frozen=True, eq=..., repr=..., compiled=...): see the module docstring."""
     def wrap(c):
-        return _process(c, frozen, eq, repr)
+        return _process(c, frozen, eq, repr, compiled, slots)
 
     return wrap if cls is None else wrap(cls)
 

@@ -6,12 +6,20 @@ const, enum, minLength, pattern, minItems, items, required, properties, addition
 (false or a schema), propertyNames.pattern and local `$ref`s ("#/definitions/..."). Anything else
 in a schema is ignored, as a full validator would check it: `test_jsonschema_agrees_when_available`
 runs the real one when it is installed.
+
+One keyword of our own, which JSON Schema validators ignore (an "x-" name): `"x-ref": "/sources"` says a
+string value must be a key of the object at that JSON pointer of the same document (a row's source id
+names an entry of the file's `sources`), so cross-references are checked by the schema too.
+
+`max_depth` (schema_errors) stops the walk that many levels below the top: `max_depth=1` checks the top
+level's type and required fields and the types and constants of its fields, what a run can afford for a file
+shipped with the code (the full walk is for the tests, a download and a user's file).
 """
 
 from __future__ import annotations
 
 import re
-from typing import Any, List, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from .i18n import _
 
@@ -34,7 +42,7 @@ def _type_ok(value: Any, t: str) -> bool:
 
 class SchemaProblem:
     """One place where data breaks its schema: `path` (the keys and indexes from the root), the `keyword` broken
-    (type, const, enum, minLength, pattern, minItems, required, propertyNames, additionalProperties), the schema's
+    (type, const, enum, minLength, pattern, x-ref, minItems, required, propertyNames, additionalProperties), the schema's
     value for it (`expected`: the types, the constant, the choices, the length, the pattern, the count; the field
     name for required / propertyNames / additionalProperties), the `value` found and the schema `node` that says so.
     A caller that words problems its own way (the knowledge-base loader) reads these; schema_errors words them."""
@@ -48,10 +56,21 @@ class SchemaProblem:
         return f"SchemaProblem({self.path!r}, {self.keyword!r}, {self.expected!r}, {self.value!r})"
 
 
-def schema_problems(data: Any, schema: dict, limit: int = 50) -> List[SchemaProblem]:
-    """Validate `data` against `schema`: up to `limit` problems, in the order the data is walked (none when valid)."""
+def schema_problems(data: Any, schema: dict, limit: int = 50, max_depth: Optional[int] = None) -> List[SchemaProblem]:
+    """Validate `data` against `schema`: up to `limit` problems, in the order the data is walked (none when valid).
+    `max_depth`: how many levels below the top to walk (None: all)."""
     problems: List[SchemaProblem] = []
     root = schema
+    targets: Dict[str, Any] = {}
+
+    def ref_target(pointer: str) -> Any:
+        """The object an x-ref names in the document (None when it is not an object)."""
+        if pointer not in targets:
+            node: Any = data
+            for part in pointer.strip("/").split("/") if pointer.strip("/") else []:
+                node = node.get(part) if isinstance(node, dict) else None
+            targets[pointer] = node if isinstance(node, dict) else None
+        return targets[pointer]
 
     def resolve(node: dict) -> dict:
         while "$ref" in node:
@@ -71,6 +90,7 @@ def schema_problems(data: Any, schema: dict, limit: int = 50) -> List[SchemaProb
         if len(problems) >= limit:
             return
         node = resolve(node)
+        deeper = max_depth is None or len(path) < max_depth
         t = node.get("type")
         if t is not None:
             types = t if isinstance(t, list) else [t]
@@ -86,10 +106,14 @@ def schema_problems(data: Any, schema: dict, limit: int = 50) -> List[SchemaProb
                 add(path, "minLength", node["minLength"], value, node)
             if "pattern" in node and not re.search(node["pattern"], value):
                 add(path, "pattern", node["pattern"], value, node)
+            if "x-ref" in node:
+                keys = ref_target(node["x-ref"])
+                if keys is not None and value not in keys:
+                    add(path, "x-ref", node["x-ref"], value, node)
         if isinstance(value, list):
             if "minItems" in node and len(value) < node["minItems"]:
                 add(path, "minItems", node["minItems"], value, node)
-            if "items" in node:
+            if "items" in node and deeper:
                 for i, item in enumerate(value):
                     walk(item, node["items"], path + (i,))
         if isinstance(value, dict):
@@ -103,7 +127,7 @@ def schema_problems(data: Any, schema: dict, limit: int = 50) -> List[SchemaProb
                         add(path, "propertyNames", k, value, node)
             props = node.get("properties", {})
             extra = node.get("additionalProperties", True)
-            for key, item in value.items():
+            for key, item in value.items() if deeper else ():
                 if key in props:
                     walk(item, props[key], path + (key,))
                 elif extra is False:
@@ -120,9 +144,11 @@ def json_path(path: Sequence[Any], where: str = "$") -> str:
     return where + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in path)
 
 
-def schema_errors(data: Any, schema: dict, limit: int = 50, where: str = "$") -> List[str]:
-    """Validate `data` against `schema`; returns up to `limit` 'path: problem' lines (none when valid)."""
-    return [problem_text(p, where) for p in schema_problems(data, schema, limit)]
+def schema_errors(data: Any, schema: dict, limit: int = 50, where: str = "$",
+                  max_depth: Optional[int] = None) -> List[str]:
+    """Validate `data` against `schema`; returns up to `limit` 'path: problem' lines (none when valid).
+    `max_depth`: how many levels below the top to walk (None: all)."""
+    return [problem_text(p, where) for p in schema_problems(data, schema, limit, max_depth)]
 
 
 def problem_text(p: SchemaProblem, where: str) -> str:
@@ -140,6 +166,9 @@ def problem_text(p: SchemaProblem, where: str) -> str:
                 else _("{path}: shorter than {count} characters").format(path=path, count=p.expected))
     if p.keyword == "pattern":
         return _("{path}: {value} does not match {pattern}").format(path=path, value=repr(value), pattern=p.expected)
+    if p.keyword == "x-ref":
+        return _("{path}: {value} is not a key of {target}").format(
+            path=path, value=repr(value), target="$" + p.expected.rstrip("/").replace("/", "."))
     if p.keyword == "minItems":
         return _("{path}: needs at least {count} item(s)").format(path=path, count=p.expected)
     if p.keyword == "required":

@@ -20,13 +20,14 @@ REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, REPO)
 
 from ascend_doctor import catalog, zh_style  # noqa: E402
+from tools import catalogs  # noqa: E402
 
 PKG = os.path.join(REPO, "ascend_doctor")
 ZH = os.path.join(PKG, "locale", "zh_CN")
 
 
 def _selected(paths):
-    found = catalog.package_messages(PKG)
+    found = catalogs.package_messages(PKG)
     if not paths:
         return found
     wanted = [os.path.relpath(os.path.abspath(p), REPO) for p in paths]
@@ -42,14 +43,14 @@ def main(argv):
             for m in msgs:
                 if m.msgid not in table and m.msgid not in seen:
                     seen.add(m.msgid)
-                    print(catalog.po_entry(m))
+                    print(catalogs.po_entry(m))
         print(f"# {len(seen)} message(s) to translate", file=sys.stderr)
     elif cmd == "stats":
         for rel, msgs in _selected(argv[1:]).items():
             ids = {m.msgid for m in msgs}
             print(f"{rel}: {len(ids)} messages, {len(ids & set(table))} translated")
     elif cmd == "compile":
-        for path in catalog.compile_locale_dir(os.path.join(PKG, "locale"), argv[1] if len(argv) > 1 else None):
+        for path in catalogs.compile_locale_dir(os.path.join(PKG, "locale"), argv[1] if len(argv) > 1 else None):
             print(path)
     elif cmd == "style":
         kb = os.path.join(REPO, "data")

@@ -8,7 +8,7 @@ import sys
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, REPO)
 
-from ascend_doctor.coverage import coverage_markdown  # noqa: E402
+from tools.pitfall_coverage import coverage_markdown  # noqa: E402
 
 BEGIN, END = "<!-- pitfall-table:begin -->", "<!-- pitfall-table:end -->"
 

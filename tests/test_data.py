@@ -91,3 +91,51 @@ def test_data_module_imports_none_of_ours():
     code = "import sys, ascend_doctor.data; print(sorted(m for m in sys.modules if m.startswith('ascend_doctor.')))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert json.loads(out.replace("'", '"')) == ["ascend_doctor.data"]
+
+
+def test_x_ref_names_an_id_that_is_not_a_key_of_the_object_it_points_into():
+    schema = {"type": "object", "properties": {
+        "sources": {"type": "object"},
+        "rows": {"type": "array", "items": {"type": "object", "properties": {"source": {"x-ref": "/sources"}}}}}}
+    ok = {"sources": {"a": "https://a.invalid"}, "rows": [{"source": "a"}]}
+    assert schema_errors(ok, schema) == []
+    assert schema_errors(dict(ok, rows=[{"source": "a"}, {"source": "b"}]), schema) == [
+        "$.rows[1].source: 'b' is not a key of $.sources"]
+    assert schema_errors({"rows": [{"source": "b"}]}, schema) == []  # no sources object: its own schema says so
+
+
+def test_shipped_files_cite_only_the_sources_they_list():
+    def facts(d):
+        d["variables"]["ASCEND_HOME_PATH"] = "no_such_source"
+        d["options"][0]["source"] = "nor_this"
+    errs = broken("advice_facts.json", facts)
+    assert "$.variables.ASCEND_HOME_PATH: 'no_such_source' is not a key of $.sources" in errs
+    assert "$.options[0].source: 'nor_this' is not a key of $.sources" in errs
+
+
+def test_max_depth_checks_the_top_level_only():
+    schema = {"type": "object", "required": ["schema", "rows"], "properties": {
+        "schema": {"const": "x/1"}, "rows": {"type": "array", "items": {"type": "integer"}}}}
+    assert schema_errors({"schema": "x/1", "rows": ["not checked this deep"]}, schema, max_depth=1) == []
+    assert schema_errors({"schema": "x/2", "rows": []}, schema, max_depth=1) == ["$.schema: 'x/2', expected 'x/1'"]
+    assert schema_errors({"schema": "x/1", "rows": {}}, schema, max_depth=1) == ["$.rows: expected array, got dict"]
+    assert schema_errors({"schema": "x/1"}, schema, max_depth=0) == ["$: missing field 'rows'"]
+
+
+def test_an_installed_data_file_that_lost_its_shape_is_one_line_naming_file_and_field(tmp_path, monkeypatch):
+    from ascend_doctor import data
+
+    broken_file = tmp_path / "hccl_env.json"
+    broken_file.write_text(json.dumps({"schema": "ascend-doctor.hccl-env/1", "notes": []}), encoding="utf-8")
+    real = data.data_path
+    monkeypatch.setattr(data, "data_path", lambda name: str(broken_file) if name == "hccl_env.json" else real(name))
+    monkeypatch.setattr(data, "_loaded", {})
+    with pytest.raises(DataError) as err:
+        load_data_file("hccl_env.json")
+    message = str(err.value)
+    assert message.startswith(f"{broken_file}: $: missing field ") and "reinstall ascend-doctor" in message
+    assert "\n" not in message
+    newer = dict(json.load(open(real("hccl_env.json"), encoding="utf-8")), schema="ascend-doctor.hccl-env/2")
+    broken_file.write_text(json.dumps(newer), encoding="utf-8")
+    with pytest.raises(DataError, match=r"\$\.schema: 'ascend-doctor.hccl-env/2', expected 'ascend-doctor.hccl-env/1'"):
+        load_data_file("hccl_env.json")

@@ -160,3 +160,41 @@ def test_json_format_prints_report_to_json_and_renderers_change_nothing(make_sna
     for fmt in FORMATS:
         render(report, fmt)
     assert report.to_json() == before
+
+
+def test_the_engine_never_imports_the_cli():
+    """Only the door (cli.py, __main__.py, commands/) may import cli.py: the engine (doctor, checks, probes, render
+    ...) is also the Python API and must not depend on the argument parser or its exit-code handling."""
+    import ast
+    import os
+
+    pkg = os.path.dirname(ascend_doctor.__file__)
+    offenders = []
+    for root, _dirs, files in os.walk(pkg):
+        package = ["ascend_doctor"] + [p for p in os.path.relpath(root, pkg).split(os.sep) if p != "."]
+        if package[1:2] == ["commands"]:
+            continue
+        for name in files:
+            if not name.endswith(".py") or (len(package) == 1 and name in ("cli.py", "__main__.py")):
+                continue
+            path = os.path.join(root, name)
+            for node in ast.walk(ast.parse(open(path, encoding="utf-8").read())):
+                if isinstance(node, ast.ImportFrom):
+                    base = package[:len(package) - node.level + 1] if node.level else []
+                    module = ".".join(base + ([node.module] if node.module else []))
+                    targets = [module] + [f"{module}.{a.name}" for a in node.names]
+                elif isinstance(node, ast.Import):
+                    targets = [a.name for a in node.names]
+                else:
+                    continue
+                if any(t == "ascend_doctor.cli" or t.startswith("ascend_doctor.cli.") for t in targets):
+                    offenders.append(os.path.relpath(path, pkg))
+    assert not offenders, f"the engine imports the CLI: {offenders}"
+
+
+def test_a_selection_names_the_areas_it_can_reach():
+    from ascend_doctor.doctor import Selection
+
+    assert Selection().areas() is None and Selection(skip=["compat"]).areas() is None
+    assert Selection(only=["compat", "rank_table.this_node", "env.*"]).areas() == ["compat", "env", "rank_table"]
+    assert Selection(only=["compat", "*.cann"]).areas() is None  # a glob over the areas: every module

@@ -10,12 +10,13 @@ import string
 import pytest
 
 from ascend_doctor import catalog, i18n, zh_style
+from tools import catalogs
 from tests.helpers import REPO
 from tests.helpers.fixture_reports import snapshot_dirs
 from tests.helpers.i18n_support import allowed_words, command_part, leftovers
 
 ZH_DIR = os.path.join(REPO, "ascend_doctor", "locale", "zh_CN")
-MESSAGES = catalog.package_messages(os.path.join(REPO, "ascend_doctor"))
+MESSAGES = catalogs.package_messages(os.path.join(REPO, "ascend_doctor"))
 
 
 @pytest.fixture
@@ -93,7 +94,7 @@ def test_po_compiles_to_a_mo_gettext_reads(tmp_path):
     src = tmp_path / "zh_CN"
     src.mkdir()
     (src / "area.po").write_text(po, encoding="utf-8")
-    (mo,) = catalog.compile_locale_dir(str(tmp_path))
+    (mo,) = catalogs.compile_locale_dir(str(tmp_path))
     with open(mo, "rb") as fh:
         gnu = gettext.GNUTranslations(fh)
     po_cat = catalog.read_po_dir(str(src))
@@ -303,7 +304,7 @@ def test_kb_show_in_chinese_keeps_the_house_style_and_every_token_whole():
     import io
 
     from ascend_doctor.cli import main
-    from ascend_doctor.commands.kb import sig_tag
+    from ascend_doctor.render.kb_text import sig_tag
     from ascend_doctor.kb.load import load_knowledge_base
     from ascend_doctor.triage.result import shown_source
 

@@ -8,6 +8,7 @@ import re
 import pytest
 
 from ascend_doctor import catalog, i18n
+from tools import catalogs
 from ascend_doctor.cli import ARGPARSE_WORDS, build_parser, main
 from ascend_doctor.render.layout import display_width, has_wide
 from tests.helpers import REPO
@@ -174,7 +175,7 @@ def test_english_help_is_unchanged(path, help_of):
 
 
 def test_every_cli_po_message_is_used():
-    marked = {m.msgid for msgs in catalog.package_messages(os.path.join(REPO, "ascend_doctor")).values() for m in msgs}
+    marked = {m.msgid for msgs in catalogs.package_messages(os.path.join(REPO, "ascend_doctor")).values() for m in msgs}
     with open(CLI_PO, encoding="utf-8") as fh:
         ids = [e.msgid for e in catalog.parse_po(fh.read(), "cli.po") if e.msgid]
     unused = [m for m in ids if m not in marked]

@@ -79,7 +79,7 @@ def test_missing_dependency_is_one_line(package, argv):
 
 
 def test_missing_dependency_names_match_setup_cfg():
-    from ascend_doctor.cli import RUNTIME_DEPENDENCIES
+    from ascend_doctor.errors import RUNTIME_DEPENDENCIES
 
     import configparser
 

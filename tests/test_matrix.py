@@ -90,9 +90,10 @@ def test_schema_validator_rejects_broken_rows(matrix):
     assert any("confidence" in e and "sure" in e for e in errs)
     bad = copy.deepcopy(matrix.data)
     bad["mindspore"][0]["checker"]["source"] = ["no_such_source"]
+    assert validate_matrix(bad) == ["$.mindspore[0].checker.source[0]: 'no_such_source' is not a key of $.sources"]
+    bad = copy.deepcopy(matrix.data)
     bad["mindspore"].append(copy.deepcopy(bad["mindspore"][1]))
-    errs = validate_matrix(bad)
-    assert any("no_such_source" in e for e in errs) and any("appears twice" in e for e in errs)
+    assert any("appears twice" in e for e in validate_matrix(bad))
 
 
 def test_jsonschema_agrees_when_available(matrix):

@@ -3,7 +3,7 @@
 import os
 import re
 
-from ascend_doctor.coverage import coverage_markdown, pitfall_coverage
+from tools.pitfall_coverage import coverage_markdown, pitfall_coverage
 from tests.helpers import REFERENCE, REPO
 
 

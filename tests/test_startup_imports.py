@@ -27,6 +27,7 @@ NEVER_ON_A_PLAIN_CHECK = {
     # the matching engine, even where the knowledge base's pitfalls are read: a check matches no log line
     "ascend_doctor.triage", "ascend_doctor.triage.match", "ascend_doctor.triage.match.codes",
     "ascend_doctor.triage.match.literals", "ascend_doctor.triage.match.scanner", "ascend_doctor.kb.peers",
+    "ascend_doctor.host.live", "ascend_doctor.process",  # a bundle is read by host.snapshot: no live host, no processes
 }
 
 # Imported in a fresh interpreter: the modules the run added to those the interpreter started with (a

@@ -32,6 +32,10 @@ def test_wheel_installs_and_runs_against_a_snapshot(tmp_path, make_snapshot):
     assert data_files <= set(names), sorted(data_files - set(names))
     # the Chinese catalog is compiled at build (setup.py) and shipped as gettext's .mo
     assert "ascend_doctor/locale/zh_CN/LC_MESSAGES/ascend_doctor.mo" in names
+    # the build-time tools (the .mo compiler, the pitfall table) stay out of the runtime package
+    assert not [n for n in names if n.startswith("tools/") or n in ("ascend_doctor/coverage.py",)]
+    assert not any("mo_bytes" in zipfile.ZipFile(wheel).read(n).decode("utf-8", "replace")
+                   for n in names if n.startswith("ascend_doctor/") and n.endswith(".py"))
 
     venv = tmp_path / "venv"
     # a venv without its own pip (ensurepip takes seconds): this interpreter's pip installs into it (--python)

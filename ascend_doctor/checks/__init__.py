@@ -1,7 +1,7 @@
 """Checks: pure functions of facts (+ the matrix + the knowledge base) returning findings.
 
 One module per area (install, compat, env, hccl, rank_table, devices, resources,
-advice ...). A check is registered with `@check("area.what_it_verifies", "title")` and
+advice ...), each named in CHECK_MODULES. A check is registered with `@check("area.what_it_verifies", "title")` and
 returns a Finding, a list of Findings, or None (nothing to say); it builds them with
 `ctx.finding(status, summary=..., ...)`, which takes the id and title from the spec, so
 both are written once. Find any check by grepping its id.
@@ -18,8 +18,7 @@ from __future__ import annotations
 
 import functools
 import importlib
-import os
-from typing import Any, Callable, Dict, Iterator, List, Optional
+from typing import Any, Callable, Dict, Iterable, List, Optional
 
 from ..facts import Facts
 from ..findings import ERROR, FAIL, SKIP, WARN, Finding
@@ -119,46 +118,22 @@ def check(check_id: str, title: str, pitfalls: Optional[List[str]] = None, *, fa
     return deco
 
 
-def _module_names(paths) -> Iterator[str]:
-    """The modules and packages in `paths`, as pkgutil.iter_modules names them from directories (sorted, a
-    package before a module of its name), without importing pkgutil and, through it, inspect (~5 ms)."""
-    from importlib.machinery import all_suffixes
-
-    suffixes = sorted(all_suffixes(), key=len, reverse=True)  # the longest first, as inspect.getmodulename
-
-    def module_name(filename: str) -> Optional[str]:
-        return next((filename[:-len(s)] for s in suffixes if filename.endswith(s)), None)
-
-    seen = set()
-    for path in paths:
-        try:
-            filenames = sorted(os.listdir(path))
-        except OSError:
-            continue
-        for fn in filenames:
-            name = module_name(fn)
-            if name == "__init__" or name in seen:
-                continue
-            if not name and "." not in fn and os.path.isdir(os.path.join(path, fn)):
-                try:
-                    inside = os.listdir(os.path.join(path, fn))
-                except OSError:
-                    inside = []
-                if not any(module_name(f) == "__init__" for f in inside):
-                    continue  # a directory, not a package
-                name = fn
-            if name and "." not in name:
-                seen.add(name)
-                yield name
+# Every check module and the area of its checks, named here as the probes are in probes._registry (a new module
+# is added to this table; a test keeps it equal to the modules of this package whose name does not start with
+# "_", and each module's checks in its area). They are imported when the checks are first asked for
+# (all_checks), and only those of the areas asked for: --help, the commands that run no check and a run of one
+# area (`matrix check`: compat; `rank-table --here`: rank_table) do not pay for the others.
+CHECK_MODULES = {"advice": "advice", "baseline": "baseline", "compat": "compat", "devices": "devices", "gpu": "gpu",
+                 "hccl": "hccl", "install": "install", "launch_env": "env", "launch_identity": "env",
+                 "launcher_python": "mindspore", "mindspore": "mindspore", "network": "network",
+                 "rank_table": "rank_table", "resources": "resources", "smoke": "smoke"}
 
 
-def all_checks() -> List[CheckSpec]:
-    names = list(_module_names(__path__))
-    if not names:  # not installed as directories (a zip): pkgutil knows the other importers
-        import pkgutil
-
-        names = [m.name for m in pkgutil.iter_modules(__path__)]
-    for name in names:
-        if not name.startswith("_"):
+def all_checks(areas: Optional[Iterable[str]] = None) -> List[CheckSpec]:
+    """The registered checks, sorted by id: all of them, or those of `areas` (only their modules are imported)."""
+    wanted = None if areas is None else set(areas)
+    for name, area in CHECK_MODULES.items():
+        if wanted is None or area in wanted:
             importlib.import_module(f"{__name__}.{name}")
-    return sorted(_REGISTRY.values(), key=lambda c: c.id)
+    specs = sorted(_REGISTRY.values(), key=lambda c: c.id)
+    return specs if wanted is None else [s for s in specs if s.area in wanted]

@@ -7,9 +7,9 @@ tool, device nodes (/dev/davinciN, /dev/nvidiaN), or a loaded driver.
 from __future__ import annotations
 
 import re
-from typing import List
+from typing import Any, Dict, List, Optional, Tuple
 
-from ..facts import Facts
+from ..facts import CudaFacts, Facts
 from ..i18n import N_, _
 
 
@@ -83,3 +83,30 @@ def device_phrase(facts: Facts) -> str:
     if len(parts) == 2:
         return _("{npus} and {gpus}").format(npus=parts[0], gpus=parts[1])
     return parts[0] if parts else _("no NPU and no NVIDIA GPU")
+
+
+def nvidia_driver_state(cuda: CudaFacts) -> Optional[Tuple[str, Dict[str, Any]]]:
+    """The NVIDIA driver as the gpu checks see it (the same fields): (state, values), None when there is none at all.
+    States: "version" (nvidia-smi's, agreeing with the kernel module or no module read), "module_mismatch",
+    "nvml_mismatch", "module_smi_said" / "module" (a kernel module, nvidia-smi failing or silent), "userspace_only"
+    (libraries, no module), "smi_said", "no_answer" (devices but no version). render.common words them."""
+    smi, module = cuda.driver_version, cuda.kernel_module_version
+    if smi:
+        if module and module != smi:
+            return "module_mismatch", {"version": smi, "module": module}
+        return "version", {"version": smi}
+    if cuda.nvml_mismatch:
+        return "nvml_mismatch", {"module": module or None, "nvml": cuda.nvml_library_version or None}
+    said = cuda.nvidia_smi_failure or cuda.nvidia_smi_unusable
+    if module:
+        if said:
+            return "module_smi_said", {"module": module, "said": said}
+        return "module", {"module": module}
+    libs = sorted({e.get("version") for e in cuda.userspace_driver_libs if e.get("version")})
+    if libs:
+        return "userspace_only", {"versions": libs}
+    if said:
+        return "smi_said", {"said": said}
+    if cuda.dev_nodes or cuda.gpus:
+        return "no_answer", {}
+    return None

@@ -11,63 +11,9 @@ import sys
 from ..cli import COMMANDS
 from ..errors import CliError, EXIT_OK
 from ..collect import LogOptions, collect, write_bundle
-from ..i18n import N_, _, lookup
-from ..render.layout import terminal_width, wrap
+from ..i18n import _
+from ..render.layout import terminal_width
 from .common import Progress, add_python_argument, live_host, require_positive_seconds
-
-# `--show` lists these kinds one by one (each entry is content that leaves the machine, and they are few);
-# the others (empty placeholders, links, directories) are counted per top directory.
-LISTED_KINDS = ("file", "unreadable", "command", "log", "report")
-LISTED_MAX = 25
-# Details of a --show row that are fixed words (Collection.listing marks the others): shown through lookup.
-DETAIL_WORDS = (N_("kept"),)
-KIND_WORDS = {"file": N_("{count} files read:"),
-              "unreadable": N_("{count} unreadable files (recorded as permission denied):"),
-              "command": N_("{count} command outputs:"), "log": N_("{count} logs:"), "report": N_("{count} report:"),
-              "exists": N_("{count} empty entries (exist, content not read: device nodes, directory entries, tools):"),
-              "link": N_("{count} symbolic links:"), "env": N_("{count} environment variables:")}
-
-
-def _top(path: str) -> str:
-    parts = [p for p in path.split("/") if p]
-    return "/" + parts[0] if parts else path
-
-
-def show_summary(rows, width: int):
-    """`collect --show`: per kind, the count; the entries that are content, listed; the rest counted per top
-    directory ("1,112 empty entries under /dev"); environment names split into kept and redacted."""
-    by_kind = {}
-    for kind, what, detail in rows:
-        by_kind.setdefault(kind, []).append((what, detail))
-    out = [_("What the bundle would hold:")]
-    for kind, items in by_kind.items():
-        out.append("")
-        count = f"{len(items):,}"
-        out.append(_(KIND_WORDS[kind]).format(count=count) if kind in KIND_WORDS else f"{count} {kind}:")
-        if kind in LISTED_KINDS:
-            for what, detail in items[:LISTED_MAX]:
-                out.extend(wrap(f"{what}  ({lookup(detail)})", width, "  ", "      "))
-            if len(items) > LISTED_MAX:
-                out.append(_("  ... {count} more (--show-all lists every entry)").format(
-                    count=f"{len(items) - LISTED_MAX:,}"))
-        elif kind == "env":
-            kept = [w for w, d in items if d == "kept"]
-            hidden = [w for w, d in items if d != "kept"]
-            out.extend(wrap(_("{count} kept: {names}").format(count=f"{len(kept):,}",
-                                                              names=", ".join(kept) or _("none")), width, "  ", "    "))
-            out.extend(wrap(_("{count} with the value redacted: {names}").format(
-                count=f"{len(hidden):,}", names=", ".join(hidden) or _("none")), width, "  ", "    "))
-        else:
-            counts = {}
-            for what, _detail in items:
-                counts[_top(what)] = counts.get(_top(what), 0) + 1
-            groups = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
-            from ..render.common import joined
-
-            out.extend(wrap(joined(_("{count} under {top}").format(count=f"{n:,}", top=top) for top, n in groups),
-                            width, "  ", "  "))
-    return out
-
 
 def register(sub) -> None:
     p = sub.add_parser(
@@ -119,17 +65,9 @@ def run(args) -> int:
     finally:
         progress.done()
     if args.show or args.show_all:
-        rows = col.listing()
-        if args.show_all:
-            width = max(len(k) for k, _, _ in rows)
-            lines = [f"{kind:<{width}}  {what}  ({lookup(detail)})" for kind, what, detail in rows]
-        else:
-            lines = show_summary(rows, terminal_width())
-        lines += [_("note: {note}").format(note=note) for note in col.notes]
-        flag = "--show-all" if args.show_all else "--show"
-        lines += ["", _("{entries} entries, {redacted} value(s) redacted; nothing written ({flag}).").format(
-            entries=f"{len(rows):,}", redacted=f"{col.redactions:,}", flag=flag)]
-        print("\n".join(lines))
+        from ..render.collect_text import show_text
+
+        print("\n".join(show_text(col.listing(), col.notes, col.redactions, args.show_all, terminal_width())))
         return EXIT_OK
     try:
         write_bundle(col, output)

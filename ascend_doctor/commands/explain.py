@@ -10,14 +10,12 @@ from __future__ import annotations
 import difflib
 import json
 import sys
-from typing import Dict, List, Optional, Tuple
+from typing import Dict, Tuple
 
 from ..cli import COMMANDS
 from ..errors import CliError, EXIT_OK
-from ..i18n import _, get_lang, lookup, sentences
+from ..i18n import _
 from .common import add_kb_option, load_kb, write_output
-
-WIDTH = 80
 
 
 def register(sub) -> None:
@@ -100,106 +98,6 @@ def resolve(query: str, kb) -> Tuple[str, object]:
     raise CliError(text.format(key=repr(key), last=f"{len(kb.pitfalls):02d}", close=", ".join(close)))
 
 
-# ---------------------------------------------------------------------------
-# text
-
-def _wrap(text: str, indent: str = "  ", first: Optional[str] = None) -> List[str]:
-    """kb's wrapping (Chinese by display width), keeping a word longer than the line whole."""
-    from .kb import _wrap as kb_wrap
-
-    return kb_wrap(text, indent, first, break_long_words=False)
-
-
-def _status_label(status: str) -> str:
-    from ..render.aggregate_text import status_word
-
-    word = status_word(status)
-    return f"  {word:>5}: " if word.isascii() else f"  {word}："
-
-
-def _check_text(e: dict) -> List[str]:
-    out = [_("{id}  (check, area: {area})").format(id=e["id"], area=lookup(e["area_title"])), ""]
-    out += [_("What it checks:")] + _wrap(_("It passes when: {title}.").format(title=lookup(e["passes_when"])))
-    for status, title in e["outcomes"].items():
-        out += _wrap(lookup(title), "      ", _status_label(status))
-    about = lookup(e["about"])
-    if about and (get_lang() == "en" or about != e["about"]):  # a module's own doc, shown only where translated
-        out += [""] + [_("About this area:")] + _wrap(about)
-    if e["pitfalls"]:
-        out += ["", _("Why it happens and how to fix it (the pitfalls it reports):")]
-        for p in e["pitfalls"]:
-            out += _wrap(f"{p['id']} {p['title']}", "    ", "  ")
-            out += _wrap(p["advice"], "    ")
-    else:
-        out += ["", _("How to fix it: the finding's own fix lines name the commands for your machine:")]
-    # A module path means nothing to a reader of a Chinese report: the checks' page documents each check.
-    source = e["source"] if get_lang() == "en" else "docs/checks.md"
-    out += ["", _("See it on this machine:"), f"  {e['run']}", "",
-            _("Where it comes from: {source}").format(source=source)]
-    return out
-
-
-def _pitfall_text(e: dict) -> List[str]:
-    zh = get_lang() == "zh" and e.get("advice_zh")
-    out = _wrap(f"{e['id']}  {e['title_zh'] if zh else e['title']}", "    ", "") + [""]
-    out += [_("What to do:")] + _wrap(e["advice_zh"] if zh else e["advice"])
-    if e["checks"]:
-        out += ["", _("Checks that report it:")] + _wrap(", ".join(e["checks"]))
-    if e["signatures"]:
-        out += ["", _("Log signatures that point at it:")]
-        for s in e["signatures"]:
-            out += _wrap(s["title"], "      ", f"  {s['id']}: ") if len(s["id"]) < 36 else \
-                [f"  {s['id']}"] + _wrap(s["title"], "      ")
-    out += [""] + _wrap(_("Where it comes from: {source}").format(source=_readable_source(e["source"])), "  ", "")
-    return out
-
-
-def _readable_source(source: str) -> str:
-    """The research notes are not shipped: say where the same list can be read."""
-    if source.startswith("reference/pitfalls.md"):
-        return _("the project's pitfall list (research notes, reference/pitfalls.md), summarised in the "
-                 "'Pitfall coverage' table of the documentation (docs/pitfalls.md)")
-    return source
-
-
-def _code_text(entry) -> List[str]:
-    """The head of an error-code answer: what the code is, and where its signatures come from."""
-    info, code, sigs = entry.info, entry.key, entry.signatures
-    out: List[str] = []
-    if info.get("name"):
-        out += _wrap(_("{code}: {name} (AscendCL return code): {meaning}").format(
-            code=code, name=info["name"], meaning=info["meaning"]), "  ", "")
-    if info.get("inner_error"):
-        out += _wrap(_("{code}: an inner error of a CANN module: the TraceBack lines after it and the plog give "
-                       "the reason.").format(code=code), "  ", "")
-    if info.get("ascend_fd") and not info.get("unknown") and not any(code in s.id for s in sigs) and \
-            not info.get("inner_error") and len(sigs) and all(s.kind == "wrapper" for s in sigs):
-        out += _wrap(sentences(
-            _("{code}: no entry of its own in the knowledge base; the generic entry below applies (ascend-fd "
-              "reports it as {fd}).").format(code=code, fd=info["ascend_fd"]),
-            _("The lines after it in the log (Possible Cause / Solution, and the plog) say more; if they do "
-              "not help, collect with `ascend-doctor collect --logs <dir>` and send the archive to Huawei "
-              "support.")), "  ", "")
-    elif info.get("unknown"):
-        out += _wrap(sentences(
-            _("{code}: a CANN error code the knowledge base has no entry for.").format(code=code),
-            _("The lines after it in the log (Possible Cause / Solution, and the plog) say more; if they do "
-              "not help, collect with `ascend-doctor collect --logs <dir>` and send the archive to Huawei "
-              "support.")), "  ", "")
-    elif not sigs:
-        out += _wrap(_("No signature of the knowledge base names this code: the call that returned it is on the "
-                       "same log line, and the lines after it and the plog say more."), "  ", "")
-    if sigs:
-        out += ([""] if out else []) + _wrap(_("{code}: recognised by {count} signature(s):").format(
-            code=code, count=len(sigs)), "", "") + [""]
-    return out
-
-
-def _range(lo, hi, unit: str) -> str:
-    text = f">= {lo}" if hi is None else f"{lo}-{hi}"
-    return f"{text} {unit}".rstrip()
-
-
 def explain_variable(entry) -> dict:
     """An HCCL variable as data: its table row with the texts in the reader's language."""
     from ..hccl_env import data_text, family_name
@@ -216,76 +114,42 @@ def explain_variable(entry) -> dict:
             "check": "ascend-doctor check --only hccl.env_values"}
 
 
-def _variable_text(e: dict) -> List[str]:
-    unit = e["unit"]
-    out = [_("{name}  (HCCL environment variable)").format(name=e["name"]), ""]
-    out += [_("What it does:")] + _wrap(e["meaning"] or e["note"] or _("see its HCCL document (below)."))
-    if e["default"] is not None:
-        out += _wrap(_("Default: {value}").format(value=f"{e['default']} {unit}".rstrip()), "    ", "")
-    if e["range"]:
-        out += _wrap(_("Range: {range}").format(range=_range(e["range"][0], e["range"][1], unit)), "    ", "")
-    for family, spec in e["by_family"].items():
-        if spec.get("range"):
-            out += _wrap(_("on {family}: {range}").format(family=family, range=_range(
-                spec["range"][0], spec["range"][1], unit)), "      ", "  ")
-    if e["values"]:
-        out += _wrap(_("Values: {values}").format(values=", ".join(e["values"])), "    ", "")
-    if e["note"] and e["meaning"]:
-        out += _wrap(_("Note: {note}").format(note=e["note"]), "    ", "")
-    if e["signatures"]:
-        out += ["", _("Signatures that mention it:")]
-        for s in e["signatures"]:
-            out += _wrap(s["title"], "      ", f"  {s['id']}: ") if len(s["id"]) < 36 else \
-                [f"  {s['id']}"] + _wrap(s["title"], "      ")
-    out += ["", _("Check the value on this machine:"), f"  {e['check']}", ""]
-    out += _wrap(_("Where it comes from: {source}").format(source=e["source"]), "  ", "")
-    return out
-
-
-def _root_cause_text(entry) -> List[str]:
-    out = _wrap(_("{kind}: a root-cause verdict of `ascend-doctor triage` (the bracket after 'Root cause:')").format(
-        kind=entry.key), "  ", "") + ["", _("How to act on it:")]
-    for n, step in enumerate(entry.info["fix"], 1):
-        out += _wrap(step, " " * (4 + len(str(n))), f"  {n}. ")
-    out += [""] + _wrap(_("Where it comes from: {source}").format(source="docs/root-cause.md"), "  ", "")
-    return out
-
-
 def run(args) -> int:
-    from .kb import _sig_json, _sig_text
+    from ..render.explain_text import check_text, code_text, pitfall_text, root_cause_text, variable_text
+    from ..render.kb_text import sig_json, sig_text, wrap_lines
 
     kb = load_kb(args.kb)
     kind, thing = resolve(args.id, kb)
     if kind == "check":
         entry = explain_check(thing, kb)
         obj = {"query": args.id, "kind": kind, "check": entry}
-        lines = _check_text(entry)
+        lines = check_text(entry)
     elif kind == "pitfall":
         entry = explain_pitfall(thing, kb, _checks())
         obj = {"query": args.id, "kind": kind, "pitfall": entry}
-        lines = _pitfall_text(entry)
+        lines = pitfall_text(entry)
     elif kind == "hccl_env":
         entry = explain_variable(thing)
         obj = {"query": args.id, "kind": kind, "variable": entry}
-        lines = _variable_text(entry)
+        lines = variable_text(entry)
     elif kind == "root_cause":
         obj = {"query": args.id, "kind": kind, "root_cause": {"kind": thing.key, "fix": thing.info["fix"]}}
-        lines = _root_cause_text(thing)
+        lines = root_cause_text(thing)
     else:
         sigs = thing.signatures
-        obj = {"query": args.id, "kind": kind, "signatures": [_sig_json(s) for s in sigs]}
+        obj = {"query": args.id, "kind": kind, "signatures": [sig_json(s) for s in sigs]}
         lines = []
         if kind == "error_code":
             obj["code"] = dict(thing.info)
-            lines += _code_text(thing)
+            lines += code_text(thing)
         elif kind == "ascend_fd":
-            lines += _wrap(_("{id}: an ascend-fd fault id, recognised by {count} signature(s):").format(
+            lines += wrap_lines(_("{id}: an ascend-fd fault id, recognised by {count} signature(s):").format(
                 id=args.id, count=len(sigs)), "", "")
             lines.append("")
         for s in sigs:
-            lines += _sig_text(kb, s) + [""]
+            lines += sig_text(kb, s) + [""]
         if kind == "error_code" and thing.info.get("source"):
-            lines += _wrap(_("Where it comes from: {source}").format(source=thing.info["source"]), "  ", "")
+            lines += wrap_lines(_("Where it comes from: {source}").format(source=thing.info["source"]), "  ", "")
         if lines and lines[-1] == "":
             lines.pop()
     if args.format == "json":

@@ -10,20 +10,17 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-from typing import Dict, List, Optional
 
 from ..cli import COMMANDS
 from ..errors import CliError, EXIT_FINDINGS, EXIT_OK
 from ..checks._node import KNOWN_FAMILIES, node_family
-from ..findings import ERROR, FAIL, PASS, SEVERITY, SKIP, WARN, Finding
+from ..findings import FAIL, SEVERITY, WARN
 from ..host import HostError, LiveHost
-from ..i18n import N_, _, get_lang
+from ..i18n import _, get_lang
 from ..i18n_text import localized
 from ..probes import ProbeOptions, collect_facts
 from ..probes.rank_table import MAX_READ_BYTES, local_identity, rank_table_facts
-from ..rank_table import FORMAT_V20, INFO, problem_counts, validate_rank_table_text
-from ..render.common import severity_tag
-from ..render.layout import pad
+from ..rank_table import FORMAT_V20, problem_counts, validate_rank_table_text
 from .common import opened_bundle, require_positive_seconds, write_output
 
 # /2: problem severities and count keys are fail/warn/info (were error/warning/info in /1)
@@ -31,9 +28,6 @@ SCHEMA = "ascend-doctor.rank-table/2"
 # The checks that judge the table against a node, in the order they are shown.
 NODE_CHECKS = ("rank_table.this_node", "rank_table.device_ips", "rank_table.device_nics")
 # The verdict as the JSON says it (an enum) and as the text shows it (words).
-# The status tag of a node check line ("[ PASS]": upper case, unlike a report's "[   ok]"), in the run's language.
-NODE_TAGS = {FAIL: N_("FAIL"), ERROR: N_("ERROR"), WARN: N_("WARN"), PASS: N_("PASS"), SKIP: N_("SKIP")}
-VERDICT_WORDS = {"invalid": N_("invalid"), "valid, with warnings": N_("valid, with warnings"), "valid": N_("valid")}
 
 
 def register(sub) -> None:
@@ -133,51 +127,8 @@ def run(args) -> int:
                "node": None if node is None else dict(node, findings=[f.to_json() for f in findings])}
         out = json.dumps(doc, indent=2, ensure_ascii=True) + "\n"
     else:
-        out = render_text(args, table, counts, verdict, findings, node)
+        from ..render.rank_table_text import render_rank_table
+
+        out = render_rank_table(args, table, counts, verdict, findings, node)
     write_output(out, args.output)
     return EXIT_FINDINGS if failed else EXIT_OK
-
-
-def render_text(args, table, counts: Dict[str, int], verdict: str, findings: List[Finding], node: Optional[dict]) -> str:
-    lines = [_("rank table: {file}").format(file=args.file)]
-    status = _("None") if table.status is None else table.status  # no "status" field (printed as Python's None)
-    if table.format == FORMAT_V20:  # no server_list: ranks only (servers come from the topology file)
-        lines.append(_("format {format}: {ranks} ranks (a 2.0 table lists ranks, not servers), status {status}").format(
-            format=table.format, ranks=table.rank_count, status=status))
-    elif table.format:
-        lines.append(_("format {format}: {servers} server(s), {ranks} ranks, status {status}").format(
-            format=table.format, servers=len(table.servers), ranks=table.rank_count, status=status))
-    else:
-        lines.append(_("format: not recognised as a rank table"))
-    if table.problems:
-        lines.append(_("{fail} fail, {warn} warn, {info} info:").format(fail=counts[FAIL], warn=counts[WARN],
-                                                                        info=counts[INFO]))
-        shown: Dict[str, int] = {}
-        hidden: Dict[str, int] = {}
-        for p in table.problems:
-            n = shown.get(p.rule, 0)
-            if args.max_per_rule and n >= args.max_per_rule:
-                hidden[p.rule] = hidden.get(p.rule, 0) + 1
-                continue
-            shown[p.rule] = n + 1
-            lines.append(f"  {pad(severity_tag(p.severity), 5)} {p.rule:<4} {p.shown()}")
-        for rule, n in hidden.items():
-            lines.append("  " + _("... {count} more {rule} problem(s) not shown (--max-per-rule 0 or --format json lists "
-                                  "all)").format(count=n, rule=rule))
-    if node is not None:
-        lines.append(_("against this machine:") if node["kind"] == "live" else
-                     _("against snapshot of {name}:").format(name=node["name"]))
-        for f in findings:
-            line = _("{label}: {value}").format(label=f.title, value=f.summary)
-            lines.append(f"  [{pad(_(NODE_TAGS[f.status]), 5, '>')}] {line}")
-            for step in f.fix if f.is_problem else []:
-                lines.append("          " + _("fix: {step}").format(step=step))
-    shown_verdict = _(VERDICT_WORDS[verdict])
-    if findings:
-        from ..render.aggregate_text import status_word
-
-        lines.append(_("Result: {verdict}, node checks: {statuses}").format(
-            verdict=shown_verdict, statuses=", ".join(status_word(s) for s in sorted({f.status for f in findings}))))
-    else:
-        lines.append(_("Result: {verdict}").format(verdict=shown_verdict))
-    return "\n".join(lines) + "\n"

@@ -124,33 +124,34 @@ def shown_in_full(area: str) -> Tuple[str, ...]:
     return (FAIL, ERROR, WARN, PASS) if area == "advice" else (FAIL, ERROR, WARN)
 
 
-def nvidia_driver_state(cuda: CudaFacts) -> Optional[str]:
-    """The NVIDIA driver as the gpu checks see it (the same fields), or None when there is none at all."""
-    smi, module = cuda.driver_version, cuda.kernel_module_version
-    if smi:
-        if module and module != smi:
-            return _("{version} (kernel module {module}: mismatch)").format(version=smi, module=module)
-        return smi
-    if cuda.nvml_mismatch:
-        return _("kernel module {module}, user-space (NVML) {nvml}: mismatch, nvidia-smi fails").format(
-            module=module or _("unknown"), nvml=cuda.nvml_library_version or _("unknown"))
-    said = cuda.nvidia_smi_failure or cuda.nvidia_smi_unusable
-    if module:
-        if said:
-            return _("kernel module {module} (nvidia-smi: {said})").format(module=module, said=said)
-        return _("kernel module {module}").format(module=module)
-    libs = sorted({e.get("version") for e in cuda.userspace_driver_libs if e.get("version")})
-    if libs:
-        return _("user-space libraries {versions}, no kernel module loaded").format(versions=", ".join(libs))
-    if said:
-        return _("unknown (nvidia-smi: {said})").format(said=said)
-    if cuda.dev_nodes or cuda.gpus:
-        return _("unknown (/dev/nvidia* present, nvidia-smi did not answer)")
-    return None
+# How the NVIDIA driver's state (checks/_accelerators.nvidia_driver_state, the judgement) is worded.
+NVIDIA_DRIVER_WORDS = {
+    "module_mismatch": N_("{version} (kernel module {module}: mismatch)"),
+    "nvml_mismatch": N_("kernel module {module}, user-space (NVML) {nvml}: mismatch, nvidia-smi fails"),
+    "module_smi_said": N_("kernel module {module} (nvidia-smi: {said})"),
+    "module": N_("kernel module {module}"),
+    "userspace_only": N_("user-space libraries {versions}, no kernel module loaded"),
+    "smi_said": N_("unknown (nvidia-smi: {said})"),
+    "no_answer": N_("unknown (/dev/nvidia* present, nvidia-smi did not answer)"),
+}
+
+
+def nvidia_driver_text(cuda: CudaFacts) -> Optional[str]:
+    """The NVIDIA driver's state in words, or None when there is none at all."""
+    from ..checks._accelerators import nvidia_driver_state
+
+    state = nvidia_driver_state(cuda)
+    if state is None:
+        return None
+    kind, values = state
+    if kind == "version":
+        return values["version"]
+    shown = {k: _("unknown") if v is None else ", ".join(v) if isinstance(v, list) else v for k, v in values.items()}
+    return _(NVIDIA_DRIVER_WORDS[kind]).format(**shown)
 
 
 def _nvidia_rows(cuda: CudaFacts) -> List[Tuple[str, str]]:
-    driver = nvidia_driver_state(cuda)
+    driver = nvidia_driver_text(cuda)
     runtimes = sorted({r.get("version", "?") for r in cuda.runtime_libs})
     rows: List[Tuple[str, str]] = []
     if driver:

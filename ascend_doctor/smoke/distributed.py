@@ -20,7 +20,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import dataclass, field
+from ..records import dataclass, field
 from typing import Callable, Dict, List, Optional
 
 from .. import process

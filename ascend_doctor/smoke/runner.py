@@ -22,7 +22,7 @@ import sys
 import tempfile
 import threading
 import time
-from dataclasses import dataclass, field
+from ..records import dataclass, field
 from typing import Callable, Dict, List, Optional
 
 from .. import process

@@ -26,7 +26,7 @@ Identical messages (the text after the time header) are counted once per process
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from ..records import dataclass, field
 from typing import Dict, List, Optional, Set, Tuple
 
 # Kinds of timeout event
@@ -99,19 +99,6 @@ _SOCKET_KEYS = ("the connection failure between this device and target device", 
                 "Wait links establish completed failed")
 
 
-def slotted(cls):
-    """A dataclass made again with `__slots__` (what `dataclass(slots=True)` does from Python 3.10; the package runs
-    on 3.8): a merge of 4,096 node summaries holds 32,768 processes, and a 33-field instance dict is 1.6 kB."""
-    import dataclasses
-
-    names = tuple(f.name for f in dataclasses.fields(cls))
-    namespace = {k: v for k, v in cls.__dict__.items() if k not in names and k not in ("__dict__", "__weakref__")}
-    namespace["__slots__"] = names
-    made = type(cls)(cls.__name__, cls.__bases__, namespace)
-    made.__qualname__ = cls.__qualname__
-    return made
-
-
 def _bracket(line: str, key: str) -> str:
     """The text between `key` and the next ']' ('' when the key is absent)."""
     at = line.find(key)
@@ -144,16 +131,14 @@ def seconds_between(a: str, b: str) -> float:
         return 0.0
 
 
-@slotted
-@dataclass
+@dataclass(compiled=True, slots=True)
 class Remote:
     """A peer a socket event waited on: by device IP, or by physical device id on the same node."""
     ip: str = ""
     phy: str = ""
 
 
-@slotted
-@dataclass
+@dataclass(compiled=True, slots=True)
 class TimeoutEvent:
     kind: str
     time: str
@@ -166,8 +151,7 @@ class TimeoutEvent:
     lines: List[str] = field(default_factory=list)
 
 
-@slotted
-@dataclass
+@dataclass(compiled=True, slots=True)
 class FirstError:
     time: str
     text: str
@@ -175,8 +159,7 @@ class FirstError:
     line: int
 
 
-@slotted
-@dataclass
+@dataclass(compiled=True, slots=True)
 class ProcessLog:
     """Everything one process's logs say about its identity and its errors."""
     node: str

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from ascend_doctor.commands.kb import _width, _wrap
+from ascend_doctor.render.kb_text import width as _width, wrap_lines as _wrap
 from ascend_doctor.render.layout import hold_spans
 
 

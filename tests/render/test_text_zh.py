@@ -79,10 +79,10 @@ def test_wrap_of_english_is_unchanged():
 
 
 def test_kb_and_explain_use_the_one_display_width():
-    from ascend_doctor.commands import kb
+    from ascend_doctor.render import kb_text
 
-    assert kb._width is display_width
-    assert kb._wrap("中" * 100, "  ") == ["  " + "中" * 39, "  " + "中" * 39, "  " + "中" * 22]
+    assert kb_text.width is display_width
+    assert kb_text.wrap_lines("中" * 100, "  ") == ["  " + "中" * 39, "  " + "中" * 39, "  " + "中" * 22]
 
 
 # ---- tables ----

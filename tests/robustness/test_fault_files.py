@@ -146,7 +146,7 @@ def test_fifo_with_a_silent_writer_is_read_with_a_deadline(tmp_path, monkeypatch
     from ascend_doctor import host as host_mod
     from ascend_doctor.host import FileUnreadable, LiveHost
 
-    monkeypatch.setattr(host_mod, "NON_REGULAR_READ_TIMEOUT", 0.5)
+    monkeypatch.setattr(host_mod.live, "NON_REGULAR_READ_TIMEOUT", 0.5)
     fifo = tmp_path / "hccn.conf"
     os.mkfifo(fifo)
     writer = os.open(fifo, os.O_RDWR)  # holds a writer end open, writes nothing

@@ -213,7 +213,7 @@ def test_cache_directory_that_is_a_file(server, tmp_path):
 
 def test_disk_full_while_writing_keeps_the_previous_matrix(server, cache, monkeypatch):
     """ENOSPC from the write itself (in-process, works anywhere)."""
-    from ascend_doctor import matrix
+    from ascend_doctor import matrix_update as matrix
 
     real_fdopen = os.fdopen
 

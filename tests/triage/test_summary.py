@@ -301,14 +301,13 @@ def test_a_range_worker_triage_sets_every_field_a_triage_has():
 
 def test_evidence_records_are_slotted_dataclasses():
     """A merge holds every process of the cluster (32,768 at 4,096 nodes): the records carry no instance dict,
-    and stay dataclasses to the codec (fields, defaults, equality)."""
-    import dataclasses
-
+    and stay records to the codec (fields, defaults, equality)."""
+    from ascend_doctor import records
     from ascend_doctor.triage.events import FirstError, ProcessLog, Remote, TimeoutEvent
 
     for cls in (ProcessLog, TimeoutEvent, FirstError, Remote):
-        assert dataclasses.is_dataclass(cls) and "__dict__" not in dir(cls)
-        assert cls.__slots__ == tuple(f.name for f in dataclasses.fields(cls))
+        assert records.is_dataclass(cls) and "__dict__" not in dir(cls)
+        assert cls.__slots__ == tuple(f.name for f in records.fields(cls))
     p = ProcessLog("n", "1")
     assert not hasattr(p, "__dict__") and p.groups == {} and p.groups is not ProcessLog("n", "2").groups
     assert p == ProcessLog("n", "1") and p != ProcessLog("n", "2")

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Dict, List
 
-from .checks import all_checks
-from .kb.load import load_knowledge_base
+from ascend_doctor.checks import all_checks
+from ascend_doctor.kb.load import load_knowledge_base
 
 
 def pitfall_coverage() -> Dict[str, Dict[str, List[str]]]:

@@ -1,251 +1,60 @@
-"""Rank tables (the HCCL cluster description): parse, tell the format apart, validate.
-
-Formats (reference ascend_formats.md §4): "1.0" (910A, A2, 300I Duo, A3 in AI-Server
-mode), "1.2" (A3 super-pod), "2.0" (950 series, numbers instead of strings) and the
-legacy `group_list` template with no version. Rule ids R1..R15 and L2 follow §7.4/§7.5.
-
-Every problem in the file is reported, each with the JSON path that holds it
-(`server_list[3].device[5].device_ip`), a severity, a rule id and a message in
-plain words. Syntax errors carry the line and column. Nothing here raises on bad
-input: a file that cannot be read as a rank table gives problems, not exceptions.
-The validator is one pass over the ranks with dict/set bookkeeping, so a
-32k-rank table validates in well under a second.
-"""
+"""Validating a rank table: one pass over the ranks with dict/set bookkeeping (rules R1..R15, L2 of
+ascend_formats.md §7.4/§7.5), so a 32k-rank table validates in well under a second."""
 
 from __future__ import annotations
 
 import gc
-import json
-import re
-from dataclasses import dataclass, field
-from typing import Any, Dict, Iterable, List, Optional, Set, Tuple
+from typing import Any, Dict, List, Optional, Set
 
-from .findings import FAIL, INFO, WARN
-from .i18n import N_
-from .i18n_text import Text
-from .reasons import JSON_REASONS
-from .json_values import MAX_DIGITS as _MAX_DIGITS
-from .json_values import HugeNumber as _HugeNumber
-from .json_values import NonJsonConstant as _NonJsonConstant
-from .json_values import _clip, as_int, show
-from .json_values import kind as _kind
-from .netrules import ip_problem, port_problem  # noqa: F401  (re-exported: older imports name them here)
-
-# Problem severities are findings.PROBLEM_SEVERITIES (fail, warn, info), as for HCCL variables and triage.
-# Reports written before the vocabulary was one said "error" / "warning" for a rank-table problem.
-_LEGACY_SEVERITY = {"error": FAIL, "warning": WARN}
+from ..findings import FAIL, INFO, WARN
+from ..i18n import N_
+from ..i18n_text import Text
+from ..json_values import HugeNumber as _HugeNumber
+from ..json_values import NonJsonConstant as _NonJsonConstant
+from ..json_values import MAX_DIGITS as _MAX_DIGITS
+from ..json_values import as_int, show
+from ..json_values import kind as _kind
+from ..netrules import ip_problem, port_problem
+from .model import (DEVICES_PER_SERVER, FORMAT_GROUP_LIST, FORMAT_V10, FORMAT_V12, FORMAT_V20, KNOWN_VERSIONS,
+                    MAX_DEVICES_PER_SERVER, MAX_SERVER_ID, Problem, RankTable, ServerEntry)
+from .parse import _Parsed, parse_rank_table_text
 
 
-def problem_severity(value: Any) -> str:
-    """A problem's severity in today's words, also for one read from an older report."""
-    return _LEGACY_SEVERITY.get(value, value)
+class _DeviceRules:
+    """What a format that lists devices per server asks of one device, and the words its problems use:
+    server_list (1.0 / 1.2) and the legacy group_list share one per-device validator (_Validator.device)."""
+
+    __slots__ = ("shape", "shape_rule", "id_range", "id_twice", "ip_twice", "ip_missing", "ip_missing_params",
+                 "ranks", "ports")
+
+    def __init__(self, shape: str, shape_rule: str, id_range: str, id_twice: str, ip_twice: str,
+                 ip_missing: Optional[str], ip_missing_params: Dict[str, Any], ranks: bool, ports: bool):
+        self.shape, self.shape_rule = shape, shape_rule  # not an object: the message ({kind}) and its rule
+        self.id_range, self.id_twice = id_range, id_twice  # device_id over 15; device_id twice on a server
+        self.ip_twice = ip_twice  # device_ip twice in the table
+        self.ip_missing, self.ip_missing_params = ip_missing, ip_missing_params  # None: device_ip may be left out
+        self.ranks = ranks  # each device carries its rank_id (server_list); group_list ranks are the file's order
+        self.ports = ports  # device/host ports, backup NIC and super_device_id are read (server_list)
 
 
-FORMAT_V10, FORMAT_V12, FORMAT_V20, FORMAT_GROUP_LIST = "1.0", "1.2", "2.0", "group_list"
-KNOWN_VERSIONS = (FORMAT_V10, FORMAT_V12, FORMAT_V20)
-
-# HCCL rank-table doc: server_id length <= 64.
-MAX_SERVER_ID = 64
-# No Ascend server exposes more than 16 devices (A3: 8 NPUs x 2 dies; A2 Box16: 16) — §4.6, R6.
-MAX_DEVICES_PER_SERVER = 16
-# Per family: highest device count on one server (R6) — §4.6, §7.4 R6.
-DEVICES_PER_SERVER = {"910": 8, "910B": 16, "910_93": 16, "310P": 16, "310": 16}
-# v2.0 rank tables may be up to 1 GB (HCCL rank_table_config_a5.md).
-MAX_FILE_BYTES = 1 << 30
+def _server_list_device(ip_reason: Any) -> _DeviceRules:
+    """A 1.0 / 1.2 device; `ip_reason` says why device_ip is required (None: it is optional here)."""
+    return _DeviceRules(
+        N_("is {kind}, expected an object with device_id, device_ip, rank_id"), "R6",
+        N_("is {value}; device ids on one server run 0-{highest} (the physical id, as in /dev/davinciN)"),
+        N_("{value} is also used by {other} on the same server"),
+        N_("{value} is also the device_ip of {other}; device IPs must be unique"),
+        N_("missing; required with {reason} (the address_<device_id> of /etc/hccn.conf on that server)")
+        if ip_reason is not None else None, {"reason": ip_reason}, ranks=True, ports=True)
 
 
-@dataclass
-class Problem:
-    path: str  # JSON path inside the file, "" for the whole document
-    severity: str  # fail | warn | info
-    rule: str  # R1..R15, L2 ... (ascend_formats.md §7)
-    message: str
-    line: Optional[int] = None
-    column: Optional[int] = None
+_GROUP_LIST_DEVICE = _DeviceRules(
+    N_("is {kind}, expected an object with device_id and device_ip"), "R14",
+    N_("is {value}; device ids on one server run 0-{highest}"),
+    N_("{value} is also used by {other} in the same instance"),
+    N_("{value} is also the device_ip of {other}"),
+    N_("missing; expected the device NIC address"), {}, ranks=False, ports=False)
 
-    def to_json(self) -> dict:
-        out = {"path": self.path, "severity": self.severity, "rule": self.rule, "message": str(self.message)}
-        if self.line is not None:
-            out["line"], out["column"] = self.line, self.column
-        return out
-
-    def describe(self) -> str:
-        where = self.path or "(file)"
-        if self.line is not None:
-            where += f" (line {self.line}, column {self.column})"
-        return f"{where}: {self.message}"
-
-    def shown(self) -> str:
-        """describe() in the run's language (the message is a Text made in English, or that English read back from
-        a report's facts: i18n_text.localized() words either)."""
-        from .i18n import _
-        from .i18n_text import localized
-
-        where = self.path or _("(file)")
-        if self.line is not None:
-            where = _("{where} (line {line}, column {column})").format(where=where, line=self.line, column=self.column)
-        return _("{where}: {message}").format(where=where, message=localized(self.message))
-
-
-@dataclass
-class ServerEntry:
-    index: int
-    path: str
-    server_id: Optional[str]
-    addresses: Dict[str, str] = field(default_factory=dict)  # host_ip, host_nic_ip, container_ip ... as given
-    # [{"device_id": int|None, "device_ip": str|None, "rank_id": int|None, "path": str}]
-    devices: List[Dict[str, Any]] = field(default_factory=list)
-
-
-@dataclass
-class RankTable:
-    """What validating one rank table found."""
-
-    format: Optional[str] = None  # 1.0 | 1.2 | 2.0 | group_list | None (not a rank table)
-    version: Optional[str] = None
-    status: Optional[str] = None
-    servers: List[ServerEntry] = field(default_factory=list)
-    rank_count: Optional[int] = None  # ranks (devices) the table describes
-    problems: List[Problem] = field(default_factory=list)
-
-    @property
-    def errors(self) -> List[Problem]:
-        return [p for p in self.problems if p.severity == FAIL]
-
-    @property
-    def ok(self) -> bool:
-        return not self.errors
-
-    def device_sets(self) -> Dict[str, List[int]]:
-        """Distinct per-server device-id sets ("0,1,2,3" -> [server indexes]): what topology rules need."""
-        sets: Dict[str, List[int]] = {}
-        for s in self.servers:
-            ids = sorted({d["device_id"] for d in s.devices if d.get("device_id") is not None})
-            sets.setdefault(",".join(map(str, ids)), []).append(s.index)
-        return sets
-
-
-# ---------------------------------------------------------------------------
-# Parsing
-# ---------------------------------------------------------------------------
-
-def _parse_int(text: str):
-    return _HugeNumber(text) if len(text.lstrip("-")) > _MAX_DIGITS else int(text)
-
-
-def _parse_float(text: str):
-    if len(text) > 40:
-        return _HugeNumber(text)
-    return float(text)
-
-
-_COMMENT_OR_STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"|//[^\n]*|/\*.*?\*/', re.S)
-
-
-def _line_col(text: str, pos: int) -> Tuple[int, int]:
-    line = text.count("\n", 0, pos) + 1
-    return line, pos - (text.rfind("\n", 0, pos) + 1) + 1
-
-
-def _strip_comments(text: str) -> Tuple[str, List[Tuple[int, int]]]:
-    """Blank out // and /* */ comments outside strings (keeping positions); return their line/columns."""
-    found: List[Tuple[int, int]] = []
-
-    def repl(m):
-        s = m.group(0)
-        if s.startswith('"'):
-            return s
-        found.append(_line_col(text, m.start()))
-        return re.sub(r"[^\n]", " ", s)
-
-    return _COMMENT_OR_STRING.sub(repl, text), found
-
-
-class _Parsed:
-    def __init__(self):
-        self.duplicates: Dict[int, List[str]] = {}  # id(object) -> keys given twice
-        self.constants: List[str] = []
-
-
-def _loads(text: str, parsed: _Parsed):
-    def pairs(items):
-        obj = dict(items)
-        if len(obj) != len(items):
-            seen: Set[str] = set()
-            parsed.duplicates[id(obj)] = sorted({k for k, _ in items if k in seen or seen.add(k)})
-        return obj
-
-    def constant(name):
-        parsed.constants.append(name)
-        return _NonJsonConstant(name)
-
-    return json.loads(text, object_pairs_hook=pairs, parse_int=_parse_int, parse_float=_parse_float,
-                      parse_constant=constant)
-
-
-def parse_rank_table_text(text: str) -> Tuple[Any, List[Problem], _Parsed]:
-    """Strict JSON with line/column on errors. `//` comments copied from the docs are reported
-    (R1) and then skipped, so the rest of the file is still validated in the same run."""
-    parsed = _Parsed()
-    problems: List[Problem] = []
-    if text.startswith("\ufeff"):
-        text = text[1:]
-    if not text.strip():
-        return None, [Problem("", FAIL, "R1", Text(N_("the file is empty; expected a JSON rank table")), 1, 1)], parsed
-    try:
-        doc = _loads(text, parsed)
-    except json.JSONDecodeError as exc:
-        stripped, comments = _strip_comments(text)
-        if comments:
-            for line, col in comments:
-                problems.append(Problem("", FAIL, "R1", Text(N_("comment in the file: JSON has no comments (the documentation's samples carry `//` notes that must be deleted)")),
-                                        line, col))
-            try:
-                doc = _loads(stripped, parsed)
-            except json.JSONDecodeError as exc2:
-                problems.append(_syntax_problem(exc2))
-                return None, problems, parsed
-            except (ValueError, RecursionError) as exc2:
-                problems.append(_value_problem(exc2))
-                return None, problems, parsed
-        else:
-            return None, [_syntax_problem(exc)], parsed
-    except RecursionError:
-        return None, [Problem("", FAIL, "R1", Text(N_("the JSON is nested too deeply to be a rank table")))], parsed
-    except ValueError as exc:
-        return None, [_value_problem(exc)], parsed
-    if parsed.constants:
-        problems.append(Problem("", FAIL, "R1", Text(N_("{constants} is not valid JSON (strict JSON has no NaN/Infinity)"), constants=', '.join(sorted(set(parsed.constants))))))
-    return doc, problems, parsed
-
-
-
-def _syntax_problem(exc: json.JSONDecodeError) -> Problem:
-    hint = ""
-    if "Expecting property name" in exc.msg or "Expecting value" in exc.msg:
-        hint = Text(N_(" (a trailing comma before }} or ], or a missing value?)"))
-    elif "Expecting ',' delimiter" in exc.msg:
-        hint = Text(N_(" (a missing comma between two entries?)"))
-    elif "Unterminated string" in exc.msg:
-        hint = Text(N_(" (a missing closing quote, or the file was cut short?)"))
-    reason = Text(exc.msg.replace("{", "{{").replace("}", "}}")) if exc.msg in JSON_REASONS else exc.msg
-    return Problem("", FAIL, "R1", Text(N_("not valid JSON: {reason}{hint}"), reason=reason, hint=hint),
-                   exc.lineno, exc.colno)
-
-
-def _value_problem(exc: BaseException) -> Problem:
-    if isinstance(exc, RecursionError):
-        return Problem("", FAIL, "R1", Text(N_("the JSON is nested too deeply to be a rank table")))
-    return Problem("", FAIL, "R1", Text(N_("not valid JSON: {reason}"), reason=_clip(str(exc), 120)))
-
-
-# ---------------------------------------------------------------------------
-# Value helpers (messages are safe to print: values are shown JSON-escaped and clipped)
-# ---------------------------------------------------------------------------
-
-# ---------------------------------------------------------------------------
-# Validation
-# ---------------------------------------------------------------------------
 
 class _Validator:
     def __init__(self, parsed: _Parsed, soc_family: Optional[str], env: Optional[Dict[str, str]]):
@@ -397,9 +206,8 @@ class _Validator:
             self.err("server_count", N_("says {count} but server_list has {listed} servers"), "R4", count=count, listed=len(servers))
 
         ids_seen: Dict[str, str] = {}
-        ips_seen: Dict[str, str] = {}
-        ranks_seen: Dict[int, str] = {}
-        sdids_seen: Dict[Any, str] = {}
+        # device_ip, rank_id and super_device_id are unique across the table
+        seen: Dict[str, Dict[Any, str]] = {"device_ip": {}, "rank_id": {}, "super_device_id": {}}
         multi = len(servers) > 1
         super_pods = doc.get("super_pod_list")
         hccs_disabled = str(self.env.get("HCCL_INTER_HCCS_DISABLE", "")).upper() == "TRUE"
@@ -410,6 +218,7 @@ class _Validator:
         else:
             ip_required = many_pods or hccs_disabled
             ip_reason = Text(N_("more than one super-pod")) if many_pods else "HCCL_INTER_HCCS_DISABLE=TRUE"
+        rules = _server_list_device(ip_reason if ip_required else None)
         total = 0
         for si, server in enumerate(servers):
             sp = f"server_list[{si}]"
@@ -445,86 +254,103 @@ class _Validator:
                 continue
             if len(devices) > MAX_DEVICES_PER_SERVER:
                 self.err(f"{sp}.device", N_("lists {count} devices; no Ascend server has more than {limit}"), "R6", count=len(devices), limit=MAX_DEVICES_PER_SERVER)
-            dev_ids: Dict[int, str] = {}
-            host_ports: Dict[int, str] = {}
+            on_server: Dict[str, Dict[Any, str]] = {"device_id": {}, "host_port": {}}
             for di, dev in enumerate(devices):
-                dp = f"{sp}.device[{di}]"
-                if not isinstance(dev, dict):
-                    self.err(dp, N_("is {kind}, expected an object with device_id, device_ip, rank_id"), "R6", kind=_kind(dev))
-                    continue
-                self.dups(dev, dp)
-                total += 1
-                rec = {"device_id": None, "device_ip": None, "rank_id": None, "path": dp}
-                did = self.number(dev, "device_id", f"{dp}.device_id", True, "R6")
-                if did is not None:
-                    if did >= MAX_DEVICES_PER_SERVER:
-                        self.err(f"{dp}.device_id", N_("is {value}; device ids on one server run 0-{highest} (the physical id, as in /dev/davinciN)"), "R6", value=did, highest=MAX_DEVICES_PER_SERVER - 1)
-                    elif did in dev_ids:
-                        self.err(f"{dp}.device_id", N_("{value} is also used by {other} on the same server"), "R6", value=did, other=dev_ids[did])
-                    else:
-                        dev_ids[did] = dp
-                    rec["device_id"] = did
-                rid = self.number(dev, "rank_id", f"{dp}.rank_id", True, "R7")
-                if rid is not None:
-                    if rid in ranks_seen:
-                        self.err(f"{dp}.rank_id", N_("{value} is also the rank_id of {other}; rank_id must be unique"), "R7", value=rid, other=ranks_seen[rid])
-                    else:
-                        ranks_seen[rid] = dp
-                    rec["rank_id"] = rid
-                if "device_ip" in dev:
-                    ip = dev["device_ip"]
-                    why = ip_problem(ip)
-                    if why:
-                        self.err(f"{dp}.device_ip", why, "R9")
-                    elif ip in ips_seen:
-                        self.err(f"{dp}.device_ip", N_("{value} is also the device_ip of {other}; device IPs must be unique"), "R9", value=show(ip), other=ips_seen[ip])
-                    else:
-                        ips_seen[ip] = dp
-                        rec["device_ip"] = ip
-                elif ip_required:
-                    self.err(f"{dp}.device_ip", N_("missing; required with {reason} (the address_<device_id> of /etc/hccn.conf on that server)"), "R9", reason=ip_reason)
-                for key in ("device_port", "backup_device_port"):
-                    if key in dev:
-                        _, why, warn = port_problem(dev[key])
-                        if why:
-                            self.err(f"{dp}.{key}", why, "R10")
-                        elif warn:
-                            self.warn(f"{dp}.{key}", warn, "R10")
-                if "backup_device_port" in dev and "device_port" in dev and dev["backup_device_port"] == dev["device_port"]:
-                    self.err(f"{dp}.backup_device_port", N_("equals device_port; the backup port of a NIC must differ from its primary port"), "R10")
-                if "host_port" in dev:
-                    hp, why, warn = port_problem(dev["host_port"])
-                    if why:
-                        self.err(f"{dp}.host_port", why, "R10")
-                    elif hp in host_ports:
-                        self.err(f"{dp}.host_port", N_("{value} is also the host_port of {other}; host ports must be unique within a server"), "R10", value=hp, other=host_ports[hp])
-                    else:
-                        host_ports[hp] = dp
-                        if warn:
-                            self.warn(f"{dp}.host_port", warn, "R10")
-                if "backup_device_ip" in dev:
-                    why = ip_problem(dev["backup_device_ip"])
-                    if why:
-                        self.err(f"{dp}.backup_device_ip", why, "R12")
-                    else:
-                        rec["backup_device_ip"] = dev["backup_device_ip"]
-                if "super_device_id" in dev:
-                    sdid, why = as_int(dev["super_device_id"])
-                    if why:
-                        self.err(f"{dp}.super_device_id", why, "R11")
-                    elif sdid in sdids_seen:
-                        self.err(f"{dp}.super_device_id", N_("{value} is also the super_device_id of {other}; it must be unique in the super-pod"), "R11", value=sdid, other=sdids_seen[sdid])
-                    else:
-                        sdids_seen[sdid] = dp
-                entry.devices.append(rec)
+                if self.device(dev, f"{sp}.device[{di}]", rules, entry, on_server, seen):
+                    total += 1
             self.backup_pairs(entry)
         self.table.rank_count = total
-        self.rank_order(total, ranks_seen)
+        self.rank_order(total, seen["rank_id"])
         if self.soc:
             for p in topology_problems(self.table.device_sets(), self.soc, [s.path for s in self.table.servers]):
                 self.problems.append(p)
         if "super_pod_list" in doc:
             self.super_pods(doc["super_pod_list"], ids_seen)
+
+    # -- one device of a server (1.0 / 1.2 server_list) or of an instance (legacy group_list)
+    def device(self, dev: Any, dp: str, rules: "_DeviceRules", entry: ServerEntry,
+               on_server: Dict[str, Dict[Any, str]], seen: Dict[str, Dict[Any, str]]) -> bool:
+        """Check one device entry at path `dp` and add it to `entry`; False when it is not an object (not counted).
+        `on_server` holds the device ids (and host ports) seen on this server, `seen` what must be unique across
+        the table (device_ip, and with server_list rank_id and super_device_id); `rules` what the format asks."""
+        if not isinstance(dev, dict):
+            self.err(dp, rules.shape, rules.shape_rule, kind=_kind(dev))
+            return False
+        self.dups(dev, dp)
+        rec = {"device_id": None, "device_ip": None, "rank_id": None, "path": dp}
+        did = self.number(dev, "device_id", f"{dp}.device_id", True, "R6")
+        if did is not None:
+            dev_ids = on_server["device_id"]
+            if did >= MAX_DEVICES_PER_SERVER:
+                self.err(f"{dp}.device_id", rules.id_range, "R6", value=did, highest=MAX_DEVICES_PER_SERVER - 1)
+            elif did in dev_ids:
+                self.err(f"{dp}.device_id", rules.id_twice, "R6", value=did, other=dev_ids[did])
+            else:
+                dev_ids[did] = dp
+            rec["device_id"] = did
+        if rules.ranks:
+            rid = self.number(dev, "rank_id", f"{dp}.rank_id", True, "R7")
+            if rid is not None:
+                ranks_seen = seen["rank_id"]
+                if rid in ranks_seen:
+                    self.err(f"{dp}.rank_id", N_("{value} is also the rank_id of {other}; rank_id must be unique"), "R7", value=rid, other=ranks_seen[rid])
+                else:
+                    ranks_seen[rid] = dp
+                rec["rank_id"] = rid
+        if "device_ip" in dev:
+            ip = dev["device_ip"]
+            ips_seen = seen["device_ip"]
+            why = ip_problem(ip)
+            if why:
+                self.err(f"{dp}.device_ip", why, "R9")
+            elif ip in ips_seen:
+                self.err(f"{dp}.device_ip", rules.ip_twice, "R9", value=show(ip), other=ips_seen[ip])
+            else:
+                ips_seen[ip] = dp
+                rec["device_ip"] = ip
+        elif rules.ip_missing:
+            self.err(f"{dp}.device_ip", rules.ip_missing, "R9", **rules.ip_missing_params)
+        if rules.ports:
+            self.device_ports(dev, dp, rec, on_server["host_port"], seen["super_device_id"])
+        entry.devices.append(rec)
+        return True
+
+    def device_ports(self, dev: dict, dp: str, rec: Dict[str, Any], host_ports: Dict[Any, str],
+                     sdids_seen: Dict[Any, str]) -> None:
+        """What a server_list device may add: its ports, backup NIC and super-pod id (R10-R12)."""
+        for key in ("device_port", "backup_device_port"):
+            if key in dev:
+                _, why, warn = port_problem(dev[key])
+                if why:
+                    self.err(f"{dp}.{key}", why, "R10")
+                elif warn:
+                    self.warn(f"{dp}.{key}", warn, "R10")
+        if "backup_device_port" in dev and "device_port" in dev and dev["backup_device_port"] == dev["device_port"]:
+            self.err(f"{dp}.backup_device_port", N_("equals device_port; the backup port of a NIC must differ from its primary port"), "R10")
+        if "host_port" in dev:
+            hp, why, warn = port_problem(dev["host_port"])
+            if why:
+                self.err(f"{dp}.host_port", why, "R10")
+            elif hp in host_ports:
+                self.err(f"{dp}.host_port", N_("{value} is also the host_port of {other}; host ports must be unique within a server"), "R10", value=hp, other=host_ports[hp])
+            else:
+                host_ports[hp] = dp
+                if warn:
+                    self.warn(f"{dp}.host_port", warn, "R10")
+        if "backup_device_ip" in dev:
+            why = ip_problem(dev["backup_device_ip"])
+            if why:
+                self.err(f"{dp}.backup_device_ip", why, "R12")
+            else:
+                rec["backup_device_ip"] = dev["backup_device_ip"]
+        if "super_device_id" in dev:
+            sdid, why = as_int(dev["super_device_id"])
+            if why:
+                self.err(f"{dp}.super_device_id", why, "R11")
+            elif sdid in sdids_seen:
+                self.err(f"{dp}.super_device_id", N_("{value} is also the super_device_id of {other}; it must be unique in the super-pod"), "R11", value=sdid, other=sdids_seen[sdid])
+            else:
+                sdids_seen[sdid] = dp
 
     def backup_pairs(self, entry: ServerEntry) -> None:
         """R12: a die's backup NIC is the other die of the same NPU (devices 2k and 2k+1 on A3)."""
@@ -654,7 +480,7 @@ class _Validator:
             return
         if len(groups) > 1:
             self.info("group_list", N_("{count} groups: HCCL merges them all into hccl_world_group; one is recommended"), "R14", count=len(groups))
-        ips_seen: Dict[str, str] = {}
+        seen: Dict[str, Dict[Any, str]] = {"device_ip": {}}
         total = 0
         for gi, group in enumerate(groups):
             gp = f"group_list[{gi}]"
@@ -689,36 +515,10 @@ class _Validator:
                 entry = ServerEntry(index=len(self.table.servers), path=ip_, server_id=sid)
                 self.table.servers.append(entry)
                 devs = self.obj(inst, "devices", f"{ip_}.devices", True, "R14", list, N_("a list of devices"))
-                dev_ids: Dict[int, str] = {}
+                on_server: Dict[str, Dict[Any, str]] = {"device_id": {}, "host_port": {}}
                 for di, dev in enumerate(devs or []):
-                    dp = f"{ip_}.devices[{di}]"
-                    if not isinstance(dev, dict):
-                        self.err(dp, N_("is {kind}, expected an object with device_id and device_ip"), "R14", kind=_kind(dev))
-                        continue
-                    self.dups(dev, dp)
-                    group_devices += 1
-                    rec = {"device_id": None, "device_ip": None, "rank_id": None, "path": dp}
-                    did = self.number(dev, "device_id", f"{dp}.device_id", True, "R6")
-                    if did is not None:
-                        if did >= MAX_DEVICES_PER_SERVER:
-                            self.err(f"{dp}.device_id", N_("is {value}; device ids on one server run 0-{highest}"), "R6", value=did, highest=MAX_DEVICES_PER_SERVER - 1)
-                        elif did in dev_ids:
-                            self.err(f"{dp}.device_id", N_("{value} is also used by {other} in the same instance"), "R6", value=did, other=dev_ids[did])
-                        else:
-                            dev_ids[did] = dp
-                        rec["device_id"] = did
-                    if "device_ip" in dev:
-                        why = ip_problem(dev["device_ip"])
-                        if why:
-                            self.err(f"{dp}.device_ip", why, "R9")
-                        elif dev["device_ip"] in ips_seen:
-                            self.err(f"{dp}.device_ip", N_("{value} is also the device_ip of {other}"), "R9", value=show(dev['device_ip']), other=ips_seen[dev['device_ip']])
-                        else:
-                            ips_seen[dev["device_ip"]] = dp
-                            rec["device_ip"] = dev["device_ip"]
-                    else:
-                        self.err(f"{dp}.device_ip", N_("missing; expected the device NIC address"), "R9")
-                    entry.devices.append(rec)
+                    if self.device(dev, f"{ip_}.devices[{di}]", _GROUP_LIST_DEVICE, entry, on_server, seen):
+                        group_devices += 1
             if dc is not None and dc != group_devices:
                 self.err(f"{gp}.device_count", N_("says {count} but the instances list {devices} devices"), "R14", count=dc, devices=group_devices)
             total += group_devices
@@ -830,65 +630,6 @@ def topology_problems(device_sets: Dict[str, List[int]], soc_family: str,
     return out
 
 
-# ---------------------------------------------------------------------------
-# The cross-node view (aggregate): which table each node holds and its servers
-# ---------------------------------------------------------------------------
-
-# Every node of a job holds the same table; copying all of it into every node's report would make
-# aggregation quadratic (4,096 reports x 4,096 servers). Rank 0 (or a process without a rank) keeps
-# the full server list; the others keep the digest and their own server's entry.
-FULL_TABLE_MAX_SERVERS = 64
-
-
-def summarise_rank_table(text: str, path: str, errors: List[str], keep_all: bool = True,
-                         own_ids: Optional[List[str]] = None) -> Dict[str, Any]:
-    """What aggregate needs from a rank table: its digest, and servers with their devices.
-
-    Read by the same strict reader as the validator (a BOM, `//` comments and NaN are taken the same
-    way), so aggregate compares the table the checks judged. Only the cross-node view lives here;
-    validating the fields is `validate_rank_table_text`'s business.
-    """
-    import hashlib  # only when there is a rank table to fingerprint
-
-    summary: Dict[str, Any] = {"path": path, "digest": hashlib.sha256(text.encode("utf-8", "replace")).hexdigest()[:16],
-                               "servers": [], "server_count": None}
-    data, problems, _parsed = parse_rank_table_text(text)
-    if data is None and problems:
-        errors.append(f"{path}: not valid JSON ({problems[-1].describe()}); expected a rank table with server_list")
-        summary["error"] = "not valid JSON"
-        return summary
-    servers = data.get("server_list") if isinstance(data, dict) else None
-    if not isinstance(servers, list):
-        errors.append(f"{path}: field 'server_list': expected a list of servers")
-        summary["error"] = "no server_list"
-        return summary
-    # The digest compares content, not formatting: two nodes holding the same table
-    # pretty-printed differently agree.
-    summary["digest"] = hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:16]
-    summary["server_count"] = data.get("server_count")
-    summary["servers_listed"] = len(servers)
-    keep_all = keep_all or len(servers) <= FULL_TABLE_MAX_SERVERS
-    summary["complete"] = keep_all
-    own = set(own_ids or [])
-    for server in servers:
-        if not isinstance(server, dict):
-            continue
-        if not keep_all and str(server.get("server_id")) not in own and server.get("host_ip") not in own:
-            continue
-        devices = []
-        listed = server.get("device") or []
-        if not isinstance(listed, list):
-            errors.append(f"{path}: server {str(server.get('server_id'))[:64]!r}: field 'device': expected a list")
-            listed = []
-        for dev in listed:
-            if isinstance(dev, dict):
-                devices.append({"device_id": str(dev.get("device_id")), "device_ip": dev.get("device_ip"),
-                                "rank_id": str(dev.get("rank_id"))})
-        summary["servers"].append({"server_id": str(server.get("server_id")),
-                                   "host_ip": server.get("host_ip"), "devices": devices})
-    return summary
-
-
 def validate_rank_table_text(text: str, soc_family: Optional[str] = None,
                              env: Optional[Dict[str, str]] = None) -> RankTable:
     """Parse and validate. `soc_family` ("910", "910B", "910_93", "310P") enables topology rules;
@@ -913,10 +654,3 @@ def validate_rank_table_text(text: str, soc_family: Optional[str] = None,
     finally:
         if was_enabled:
             gc.enable()
-
-
-def problem_counts(problems: Iterable[Problem]) -> Dict[str, int]:
-    counts = {FAIL: 0, WARN: 0, INFO: 0}
-    for p in problems:
-        counts[p.severity] = counts.get(p.severity, 0) + 1
-    return counts

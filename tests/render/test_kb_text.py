@@ -1,0 +1,60 @@
+"""render/kb_text.py: a signature as text and as JSON, and the wrapping kb and explain share."""
+
+from ascend_doctor.kb.load import load_knowledge_base
+from ascend_doctor.render.kb_text import WIDTH, causes_of, effects_of, sig_json, sig_tag, sig_text, width, wrap_lines
+
+KB = load_knowledge_base()
+
+
+def test_a_signature_as_text_names_its_parts_in_order_within_the_width():
+    sig = next(s for s in KB.signatures if s.ascend_fd and s.examples and len(s.fix) >= 2)
+    lines = sig_text(KB, sig)
+    assert lines[0].startswith(sig.id) and sig_tag(sig) in lines[0]
+    labels = [i for i, line in enumerate(lines) if line.strip() in ("Cause:", "Fix:", "Matches:")]
+    assert [lines[i].strip() for i in labels] == ["Cause:", "Fix:", "Matches:"]
+    assert any(line.startswith("    1. ") for line in lines) and any(line.startswith("    2. ") for line in lines)
+    long_tokens = [line for line in lines if width(line) > WIDTH and " " not in line.strip()]
+    assert all(width(line) <= WIDTH for line in lines if line not in long_tokens)
+
+
+def test_causes_and_effects_are_the_two_ends_of_leads_to():
+    sig = next(s for s in KB.signatures if s.leads_to and effects_of(KB, s))
+    for effect_id in effects_of(KB, sig):
+        effect = next(s for s in KB.signatures if s.id == effect_id)
+        assert sig.id in causes_of(KB, effect)
+
+
+def test_the_json_form_keeps_every_field_a_reader_needs():
+    sig = KB.signatures[0]
+    obj = sig_json(sig)
+    assert obj["id"] == sig.id and obj["patterns"] == sig.patterns() and obj["fix"] == list(sig.text()[2])
+    assert set(obj) >= {"ascend_fd", "severity", "class", "component", "cause", "source", "derived", "all_of"}
+
+
+def test_a_path_longer_than_the_line_is_never_cut():
+    path = "/usr/local/Ascend/" + "x" * 90 + "/libhccl.so"
+    lines = wrap_lines(f"check {path} then retry", "  ")
+    assert path in [line.strip() for line in lines]
+    assert wrap_lines("", "  ") == [""]
+
+
+def test_search_lists_each_signature_then_the_count():
+    from ascend_doctor.render.kb_text import search_text
+
+    sig = next(s for s in KB.signatures if len(s.ascend_fd) > 2 and len(s.id) < 40)
+    lines = search_text([sig])
+    assert lines[0].startswith(f"{sig.id}  [{sig.severity}]  ") and ", …)" in " ".join(lines)
+    assert lines[-1] == "1 signature(s)" and search_text([]) == ["0 signature(s)"]
+
+
+def test_match_shows_each_line_clipped_with_its_signatures_and_says_when_nothing_matched():
+    from ascend_doctor.render.kb_text import SHOW_LINE_CHARS, match_text
+
+    sig = next(s for s in KB.signatures if s.fix)
+    long_line = "x" * (SHOW_LINE_CHARS + 50)
+    lines = match_text([(3, long_line, [(sig, ["fd1"])]), (9, "short", [(sig, [])])])
+    text = "\n".join(lines)
+    assert lines[0].startswith("line 3: x") and "x" * (SHOW_LINE_CHARS + 1) not in text and " …" in text
+    assert f"  -> {sig.id} [{sig.severity}] ascend-fd fd1: " in text and f"  -> {sig.id} [{sig.severity}]: " in text
+    assert "     1. " in text and lines[-1] != ""
+    assert match_text([]) == ["no line matches a known signature"]
