@@ -30,8 +30,9 @@ FLOORS = {
     # measurement these floors record; no signature, engine code or label was changed after it
     "heldout4": {"named_pct": 54.5, "borrowed_per_10": 0.0, "ordinary_fails": 0},
     # heldout5/ (fifth set): collected with heldout6/, both labelled and committed before triage ran on either;
-    # measured once untuned (these floors), then its misses studied as classes
-    "heldout5": {"named_pct": 48.0, "borrowed_per_10": 0.0, "ordinary_fails": 1},
+    # measured once untuned (48.0% named, 1 FAIL from an ordinary line), then its misses studied as classes and
+    # the signatures generalised; the floors hold what that tuning reached (no longer a held-out figure)
+    "heldout5": {"named_pct": 80.0, "borrowed_per_10": 0.0, "ordinary_fails": 0},
 }
 
 
