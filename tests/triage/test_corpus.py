@@ -33,6 +33,9 @@ FLOORS = {
     # measured once untuned (48.0% named, 1 FAIL from an ordinary line), then its misses studied as classes and
     # the signatures generalised; the floors hold what that tuning reached (no longer a held-out figure)
     "heldout5": {"named_pct": 80.0, "borrowed_per_10": 0.0, "ordinary_fails": 0},
+    # heldout6/ (sixth set): labelled and committed with heldout5/ before any triage run, measured once after
+    # heldout5's tuning, untuned itself: the figure for issue 21's "Done when" (60.0% < 88%); nothing changed after it
+    "heldout6": {"named_pct": 60.0, "borrowed_per_10": 0.0, "ordinary_fails": 0},
 }
 
 
@@ -84,7 +87,7 @@ def test_heldout_figures_stay_at_or_above_their_floor(measure, split):
 
 
 def test_clean_excerpts_give_no_failure(heldout, measure):
-    for m in [heldout] + [measure.measure(split) for split in ("heldout2", "heldout3", "heldout4", "heldout5", "tune")]:
+    for m in [heldout] + [measure.measure(split) for split in ("heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "tune")]:
         assert [r["name"] for r in m["excerpts"] if r["expect"] == "clean" and r["ordinary_fails"]] == []
 
 
