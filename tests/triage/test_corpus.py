@@ -40,6 +40,9 @@ FLOORS = {
     # (module not installed, driver tool not found, SoC name unreadable, Ascend C CMake, ...): 84.0% after that,
     # no longer a held-out figure
     "heldout6": {"named_pct": 84.0, "borrowed_per_10": 0.0, "ordinary_fails": 0},
+    # heldout7/ (seventh set): collected after round 2's class signatures, labelled and committed before triage ran
+    # on it, measured once: 11/25 = 44.0% named (2 more only by a wrapper), the figure for issue 21's "Done when"
+    "heldout7": {"named_pct": 44.0, "borrowed_per_10": 0.0, "ordinary_fails": 0},
 }
 
 
@@ -91,7 +94,7 @@ def test_heldout_figures_stay_at_or_above_their_floor(measure, split):
 
 
 def test_clean_excerpts_give_no_failure(heldout, measure):
-    for m in [heldout] + [measure.measure(split) for split in ("heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "tune")]:
+    for m in [heldout] + [measure.measure(split) for split in ("heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "tune")]:
         assert [r["name"] for r in m["excerpts"] if r["expect"] == "clean" and r["ordinary_fails"]] == []
 
 
