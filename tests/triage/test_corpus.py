@@ -25,7 +25,8 @@ FLOORS = {
     "heldout": {"named_pct": 84.8, "borrowed_per_10": 0.0, "ordinary_fails": 1},
     "heldout2": {"named_pct": 68.8, "borrowed_per_10": 0.0, "ordinary_fails": 0},
     # heldout3/ (third set): labelled before the aclnn 561xxx and HCCL root-info backtrace signatures, measured once
-    "heldout3": {"named_pct": 84.6, "borrowed_per_10": 0.0, "ordinary_fails": 0},
+    # (100.0% after round 2: k13's 'set ASCEND_RT_VISIBLE_DEVICES:4 error, input data rang[0-2)' joined its class)
+    "heldout3": {"named_pct": 100.0, "borrowed_per_10": 0.0, "ordinary_fails": 0},
     # heldout4/ (fourth set): 28 excerpts from issues no other set used, labelled and committed before the one
     # measurement these floors record; no signature, engine code or label was changed after it
     "heldout4": {"named_pct": 54.5, "borrowed_per_10": 0.0, "ordinary_fails": 0},
@@ -37,11 +38,12 @@ FLOORS = {
     # heldout6/ (sixth set): labelled and committed with heldout5/ before any triage run, measured once after
     # heldout5's tuning, untuned itself: the figure for issue 21's "Done when" (60.0% < 88%); nothing changed after it
     # heldout6 then became "seen": round 2 pooled its misses with every other set's into class signatures
-    # (module not installed, driver tool not found, SoC name unreadable, Ascend C CMake, ...): 84.0% after that,
+    # (module not installed, driver tool not found, SoC name unreadable, Ascend C CMake, ...): 84.0%, then 88.0%,
     # no longer a held-out figure
-    "heldout6": {"named_pct": 84.0, "borrowed_per_10": 0.0, "ordinary_fails": 0},
+    "heldout6": {"named_pct": 88.0, "borrowed_per_10": 0.0, "ordinary_fails": 0},
     # heldout7/ (seventh set): collected after round 2's class signatures, labelled and committed before triage ran
-    # on it, measured once: 11/25 = 44.0% named (2 more only by a wrapper), the figure for issue 21's "Done when"
+    # on it, measured once: 11/25 = 44.0% named (2 more only by a wrapper), the figure for issue 21's "Done when";
+    # its misses then added as classes seen twice or documented (56.0% after, no longer held out); floor stays at 44.0
     "heldout7": {"named_pct": 44.0, "borrowed_per_10": 0.0, "ordinary_fails": 0},
 }
 
@@ -166,7 +168,9 @@ def test_a_code_named_peer_id_holds_only_with_its_own_code(measure):
 # error line, each with the class's telling words, never one excerpt's unique text.
 CLASS_SIGNATURES = ("PY_MODULE_NOT_INSTALLED", "ASCEND_DRIVER_TOOL_NOT_FOUND", "ASCEND_SOC_NAME_UNREADABLE",
                     "VLLM_KV_CACHE_MEMORY_NEGATIVE", "ASCENDC_CMAKE_SOC_OR_TOOLKIT_MISSING",
-                    "CMAKE_REQUIRED_PACKAGE_NOT_FOUND", "OP_UNSUPPORTED_ON_SOC", "OPP_KERNELS_NOT_INSTALLED_NO_BINARY")
+                    "CMAKE_REQUIRED_PACKAGE_NOT_FOUND", "OP_UNSUPPORTED_ON_SOC", "OPP_KERNELS_NOT_INSTALLED_NO_BINARY",
+                    "K8S_NPU_DEVICE_UNHEALTHY", "ORT_CANN_EP_CALL_FAILED", "CANN_LIB_CRASH_BACKTRACE",
+                    "SETDEVICE_INVALID_ID_107001")
 
 
 @pytest.mark.parametrize("line, sig_id", [
@@ -183,6 +187,14 @@ CLASS_SIGNATURES = ("PY_MODULE_NOT_INSTALLED", "ASCEND_DRIVER_TOOL_NOT_FOUND", "
      "Ascend platform.", "OP_UNSUPPORTED_ON_SOC"),
     ("[ERROR] Get path and read binary_info_config.json failed, please check if the opp_kernel package is installed!",
      "OPP_KERNELS_NOT_INSTALLED_NO_BINARY"),
+    ("E0101 10:00:00.000000 1 main.go:80] failed to get device health: ret code: -8005, health code: 0",
+     "K8S_NPU_DEVICE_UNHEALTHY"),
+    ("2024-01-01 00:00:00.000 [E:onnxruntime:Default, cann_call.cc:139 CannCall] CANN failure 507011: "
+     "ACL_ERROR_RT_MODEL_EXECUTE ; NPU=1 ; hostname=h ; expr=aclmdlExecute(model, input, output);", "ORT_CANN_EP_CALL_FAILED"),
+    ("[host:123] [ 2] /usr/local/Ascend/ascend-toolkit/latest/lib64/libascendcl.so(aclrtSynchronizeStream+0x20)"
+     "[0xffff552c55b4]", "CANN_LIB_CRASH_BACKTRACE"),
+    ("EE1001: [PID: 7] 2025-01-01-00:00:00.000.000 The argument is invalid.Reason: set ASCEND_RT_VISIBLE_DEVICES:9 "
+     "error, input data rang[0-8)", "SETDEVICE_INVALID_ID_107001"),
 ])
 def test_class_signatures_read_other_members_of_their_class(line, sig_id):
     """Each class entry reads forms of its class with another module, tool, chip, package or operator than the
@@ -206,6 +218,9 @@ def test_class_signatures_read_other_members_of_their_class(line, sig_id):
     "[INFO] Start get path and read binary_info_config.json.",
     "[INFO] KERNEL(90948,fffdbae749f0,python):2024-03-19-17:40:09.790.450 [kernel_select_ascend.cc:100] "
     "Select kernel info for: HSwish",
+    "I0101 10:00:00.000000 1 server.go:120] device health check: 8 healthy devices",
+    "2024-05-09 07:05:27 [I:onnxruntime:Default, cann_execution_provider.cc:1200 GetCapability] CANN EP: all nodes placed",
+    "[host:123] [ 3] /usr/lib64/libc.so.6(+0x2a1c0)[0xffff552c55b4]",
 ])
 def test_class_signatures_stay_quiet_on_ordinary_lines(line):
     from ascend_doctor.knowledge import load_knowledge_base
