@@ -271,7 +271,7 @@ def _match(kb, args) -> int:
         sigs = kb.match_line(line)
         matches = []
         for s in sigs:
-            _title, cause, fix = s.text()
+            _title, cause, fix = s.text(line=line)
             matches.append({"id": s.id, "ascend_fd": peer_ids(s, [line]), "severity": s.severity,
                             "cause": cause, "fix": fix})
         rows.append({"line": n, "matches": matches})
@@ -281,7 +281,7 @@ def _match(kb, args) -> int:
         shown = line if len(line) <= SHOW_LINE_CHARS else line[:SHOW_LINE_CHARS] + " …"
         out_lines += _wrap(shown, "    ", _label(_("line {number}:").format(number=n), ""))
         for s in sigs:
-            title, cause, fix = s.text()
+            title, cause, fix = s.text(line=line)
             peers = peer_ids(s, [line])
             fd = f" ascend-fd {', '.join(peers)}" if peers else ""
             out_lines += _wrap(f"{s.id} [{s.severity}]{fd}: {title}", "      ", "  -> ")

@@ -199,7 +199,7 @@ CLASS_SIGNATURES = ("PY_MODULE_NOT_INSTALLED", "ASCEND_DRIVER_TOOL_NOT_FOUND", "
 def test_class_signatures_read_other_members_of_their_class(line, sig_id):
     """Each class entry reads forms of its class with another module, tool, chip, package or operator than the
     excerpt it was written from."""
-    from ascend_doctor.knowledge import load_knowledge_base
+    from ascend_doctor.kb.load import load_knowledge_base
 
     assert sig_id in [s.id for s in load_knowledge_base().match_line(line)]
 
@@ -223,16 +223,32 @@ def test_class_signatures_read_other_members_of_their_class(line, sig_id):
     "[host:123] [ 3] /usr/lib64/libc.so.6(+0x2a1c0)[0xffff552c55b4]",
 ])
 def test_class_signatures_stay_quiet_on_ordinary_lines(line):
-    from ascend_doctor.knowledge import load_knowledge_base
+    from ascend_doctor.kb.load import load_knowledge_base
 
     assert [s.id for s in load_knowledge_base().match_line(line) if s.id in CLASS_SIGNATURES] == []
 
 
 def test_class_signatures_stay_quiet_on_every_clean_excerpt(measure):
-    from ascend_doctor.knowledge import load_knowledge_base
+    from ascend_doctor.kb.load import load_knowledge_base
 
     kb = load_knowledge_base()
     sigs = [kb.signature(i) for i in CLASS_SIGNATURES]
     hits = [(ex["split"], ex["name"], s.id) for split in measure.SPLITS for ex in measure.excerpts(split)
             if ex["expect"] == "clean" for s in sigs for line in ex["lines"] if s.search(line)]
     assert hits == []
+
+
+@pytest.mark.parametrize("line, sig_id, said", [
+    ("ModuleNotFoundError: No module named 'mindie_llm'", "PY_MODULE_NOT_INSTALLED", "(`mindie_llm`)"),
+    ("exec: \"/usr/local/bin/npu-smi\": executable file not found in $PATH", "ASCEND_DRIVER_TOOL_NOT_FOUND",
+     "(`npu-smi`)"),
+    ("  Could NOT find ASCEND (missing: ASCEND_INCLUDE_DIR)", "CMAKE_REQUIRED_PACKAGE_NOT_FOUND", "(`ASCEND`)"),
+    ("bishengir-compile: for the --target option: Cannot find option named 'Ascend310P3'!",
+     "TRITON_ASCEND_TARGET_UNKNOWN", "(`Ascend310P3`)"),
+])
+def test_class_entries_say_the_member_of_their_class_they_read(line, sig_id, said):
+    """The variable part a class entry leaves open is said in its title (issue 21: values said in the words)."""
+    from ascend_doctor.kb.load import load_knowledge_base
+
+    sig = load_knowledge_base().signature(sig_id)
+    assert sig.search(line) and said in sig.text("en", line=line)[0] and said not in sig.text("en")[0]
