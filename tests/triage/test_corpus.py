@@ -45,6 +45,10 @@ FLOORS = {
     # on it, measured once: 11/25 = 44.0% named (2 more only by a wrapper), the figure for issue 21's "Done when";
     # its misses then added as classes seen twice or documented (56.0% after, no longer held out); floor stays at 44.0
     "heldout7": {"named_pct": 44.0, "borrowed_per_10": 0.0, "ordinary_fails": 0},
+    # heldout8/ (eighth set): collected after round 3 (ACL_RETURN_CODE, values said in the words), labelled and
+    # committed before triage ran on it, measured once: 12/25 = 48.0% named, 2 FAILs from an ordinary line (torch_npu's
+    # 'NPU warning, error code is ...' read by PT_NPU_SYNCHRONIZE_FAILED), the figure for issue 21's "Done when"
+    "heldout8": {"named_pct": 48.0, "borrowed_per_10": 0.0, "ordinary_fails": 2},
 }
 
 
@@ -96,7 +100,7 @@ def test_heldout_figures_stay_at_or_above_their_floor(measure, split):
 
 
 def test_clean_excerpts_give_no_failure(heldout, measure):
-    for m in [heldout] + [measure.measure(split) for split in ("heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "tune")]:
+    for m in [heldout] + [measure.measure(split) for split in ("heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8", "tune")]:
         assert [r["name"] for r in m["excerpts"] if r["expect"] == "clean" and r["ordinary_fails"]] == []
 
 
