@@ -249,6 +249,12 @@ def test_class_signatures_stay_quiet_on_every_clean_excerpt(measure):
     ("  Could NOT find ASCEND (missing: ASCEND_INCLUDE_DIR)", "CMAKE_REQUIRED_PACKAGE_NOT_FOUND", "(`ASCEND`)"),
     ("bishengir-compile: for the --target option: Cannot find option named 'Ascend310P3'!",
      "TRITON_ASCEND_TARGET_UNKNOWN", "(`Ascend310P3`)"),
+    ("RuntimeError: Can not find any available kernel info for: Erfinv. Maybe the operator is not supported on "
+     "Ascend platform.", "OP_UNSUPPORTED_ON_SOC", "(`Erfinv`)"),
+    ("Status Message: CANN Graph error executing ge::aclgrphBuildModel(graph, options, model)",
+     "ORT_CANN_EP_CALL_FAILED", "(`ge::aclgrphBuildModel`)"),
+    ("INFO 01-01 00:00:00 [worker.py:200] Available KV cache memory: -12 GiB", "VLLM_KV_CACHE_MEMORY_NEGATIVE",
+     "(-12 GiB)"),
 ])
 def test_class_entries_say_the_member_of_their_class_they_read(line, sig_id, said):
     """The variable part a class entry leaves open is said in its title (issue 21: values said in the words)."""
