@@ -66,6 +66,10 @@ def test_each_wrapper_form_names_the_code_and_its_meaning(line, code):
     "iteration 561103/600000 | consumed samples: 561103",
     "retCode=0x26, [aicore exception]",
     "[WARNING] GE(207000,python): ret 0 after 107000 ms",
+    "[INFO] OP(107020,python):2024-07-12-10:00:00.000.000 [aclnn_add.cpp:80][NNOP][107020] errno[0] OpName:[aclnnAdd_1]",
+    "[INFO] RUNTIME(507046,python):2024-07-12 rtMalloc ok, ErrCode=0, size=507046",
+    "Load 507046 files failed: 0 (report id 107020)",
+    "retcode: 0x507046",
 ])
 def test_numbers_that_are_not_a_returned_code_name_nothing(line):
     assert not SIG.search(line)
