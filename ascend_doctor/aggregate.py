@@ -574,8 +574,8 @@ def triage_logs(dirs: List[str], bundles_triage=None) -> Dict[str, Any]:
         "files": sum(1 for i in res.inputs if i.scanned),
         "root_cause": rc,
         "headline": root_cause_headline(rc) if rc else None,
-        "problems": [{"id": p.signature.id, "severity": p.severity, "count": p.count, "title": p.signature.text()[0],
-                      "first": p.first.to_json(), "caused_by": p.caused_by, "fix": p.signature.text()[2]}
+        "problems": [{"id": p.signature.id, "severity": p.severity, "count": p.count, "title": p.signature.text(line=p.text)[0],
+                      "first": p.first.to_json(), "caused_by": p.caused_by, "fix": p.signature.text(line=p.text)[2]}
                      for p in res.problems if p.severity != "info"],
         "failed": res.failed("fail"),
     }

@@ -167,7 +167,7 @@ def _match(kb, args) -> int:
         found = [(s, peer_ids(s, [line])) for s in kb.match_line(line)]
         matches = []
         for s, peers in found:
-            _title, cause, fix = s.text()
+            _title, cause, fix = s.text(line=line)
             matches.append({"id": s.id, "ascend_fd": peers, "severity": s.severity, "cause": cause, "fix": fix})
         rows.append({"line": n, "matches": matches})
         if found:

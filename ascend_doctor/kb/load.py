@@ -8,7 +8,7 @@ from typing import Dict, List, Optional, Sequence, Set, Tuple
 
 from ..data import KB_PART_SCHEMA, SCHEMAS, DataError, data_path, load_data_file, load_json_file
 from ..i18n import N_, _
-from .model import KB_SCHEMA, KnowledgeBase, Pitfall, Signature, _GcPaused
+from .model import DERIVED_NAMES, KB_SCHEMA, KnowledgeBase, Pitfall, Signature, _GcPaused, group_names, placeholders
 
 
 # data/knowledge_base.json (pitfalls and our first signatures), then every part file
@@ -354,6 +354,9 @@ def _entry_problem(s, where: str, problems, node: dict, pitfalls: Dict[str, Pitf
     if fix_zh and "fix" not in bad and "fix_zh" not in bad and len(fix_zh) != len(fix):
         found.append((_rank("fix_zh"), _("{where}.fix_zh: expected as many steps as fix ({count}), got {got}").format(
             where=where, count=len(fix), got=len(fix_zh))))
+    problem = _placeholder_problem(s, where, bad)
+    if problem:
+        found.append(problem)
     pitfall = s.get("pitfall")
     if pitfall is not None and "pitfall" not in bad and pitfall not in pitfalls:
         found.append((_rank("pitfall"), _("{where}.pitfall: expected a pitfall id P01..P{last}, got {value}").format(
@@ -372,6 +375,26 @@ def _entry_problem(s, where: str, problems, node: dict, pitfalls: Dict[str, Pitf
                                                                    reason=exc)))
                 break
     return min(found, key=lambda x: x[0])[1] if found else None
+
+
+def _placeholder_problem(s: dict, where: str, bad: Set[str]) -> Optional[Tuple[int, str]]:
+    """A `{name|words}` in a text whose name no named group of the entry's patterns captures (nor derives)."""
+    pats = [s.get("pattern")] + list(s.get("also") or []) if "also" not in bad and "pattern" not in bad else []
+    names: Set[str] = set()
+    for p in pats:
+        if isinstance(p, str):
+            names.update(group_names(p))
+    for n in list(names):
+        names.update(DERIVED_NAMES.get(n, ()))
+    for field in ("title", "title_zh", "cause", "cause_zh", "fix", "fix_zh"):
+        value = s.get(field) if field not in bad else None
+        for text in value if isinstance(value, list) else [value]:
+            for name in placeholders(text) if isinstance(text, str) else ():
+                if name not in names:
+                    return (_rank(field), _("{where}.{field}: the placeholder {{{name}|...}} names no named group of "
+                                            "the entry's patterns (expected one of: {names})").format(
+                        where=where, field=field, name=name, names=", ".join(sorted(names)) or "-"))
+    return None
 
 
 def _field_problem(where: str, field: str, s: dict, node: dict, p, pitfalls: Dict[str, Pitfall]) -> str:

@@ -6,7 +6,8 @@ EE1002), an AscendCL return code (107010, 507014; data/acl_return_codes.json), a
 (ERR99999), an HCCL environment variable (HCCL_CONNECT_TIMEOUT; data/hccl_env.json) and a root-cause verdict of
 `triage` (cluster_exception_location). Check ids need the check registry and are resolved by `explain` first.
 A code's signatures: the ones whose id, pattern, literals or examples name it (those naming it in their id
-first); a CANN inner error (x9999, EE8888) goes to the inner-error entry first, never to an entry that only
+first); for an AscendCL code no signature names, the root entries that read it in an error phrase (`error code is N`:
+ACL_RETURN_CODE, whose pattern lists the documented codes); a CANN inner error (x9999, EE8888) goes to the inner-error entry first, never to an entry that only
 matches a range of codes; a code no signature names goes to the generic entry that carries it, as the peer does.
 """
 
@@ -82,6 +83,8 @@ def code_entry(kb, code: str) -> Optional[Entry]:
         if code in known["codes"]:
             info.update(known["codes"][code])
             info["source"] = known["source"]
+    if not sigs and family == "acl":  # read only in an error phrase (ACL_RETURN_CODE): what triage names for it
+        sigs = [x for x in kb.match_line(f"error code is {code}") if x.kind == "root"]
     if is_inner_error(code):
         inner = [s for s in kb.signatures if s.id == INNER_ERROR_ID]
         sigs = inner + [s for s in sigs if s.id != INNER_ERROR_ID]

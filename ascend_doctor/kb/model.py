@@ -127,11 +127,40 @@ class Signature:
 
     # ---- str matching (smoke classifier, report, `kb match`) ----
     def patterns(self) -> List[str]:
-        """The regexes of a pattern signature ([] for an all_of-only or derived signature)."""
+        """The regexes of a pattern signature ([] for an all_of-only or derived signature), named groups made
+        plain: the engine matches, only `values` reads what a group captured."""
+        if not self.pattern or self.derived:
+            return []
+        return [unname_groups(p) for p in self.raw_patterns()]
+
+    def raw_patterns(self) -> List[str]:
+        """The regexes as written, named groups (`(?P<module>...)`) kept."""
         if not self.pattern or self.derived:
             return []
         main = self.pattern if self.regex else re.escape(self.pattern)
         return [main] + list(self.also)
+
+    def values(self, line: Optional[str]) -> Dict[str, Tuple[str, bool]]:
+        """What the named groups of the first pattern matching `line` captured, as {name: (value, quoted)}, plus
+        the facts derived from them (DERIVED_VALUES). `line` is the matched line as the report shows it (cut and
+        redacted), so a value is redacted as the line is. {} when nothing is named or nothing matches."""
+        if not line or "(?P<" not in "".join(self.raw_patterns()):
+            return {}
+        for p in self.raw_patterns():
+            if "(?P<" not in p:
+                continue
+            try:
+                m = re.search(p, line)
+            except re.error:  # checked at load; a user's odd pattern names nothing
+                continue
+            if m is None:
+                continue
+            out = {k: (_clean_value(v), True) for k, v in m.groupdict().items() if v and _clean_value(v)}
+            for name, derive in DERIVED_VALUES.items():
+                if name in out:
+                    out.update({k: (v, False) for k, v in derive(out[name][0]).items() if k not in out})
+            return out
+        return {}
 
     def split_codes(self) -> Tuple[List[str], List[str], List[List[str]], List[List[str]]]:
         """(phrase patterns, bare-code patterns, phrase all_of alternatives, bare-code alternatives): see
@@ -234,12 +263,75 @@ class Signature:
         return public_source(self.source, self.id)
 
     # ---- the texts in a language ----
-    def text(self, lang: Optional[str] = None) -> Tuple[str, str, List[str]]:
+    def text(self, lang: Optional[str] = None, line: Optional[str] = None) -> Tuple[str, str, List[str]]:
         """(title, cause, fix) in `lang` (default: the language of this run, i18n.get_lang()); "zh" falls back
-        to English field by field where not written."""
+        to English field by field where not written. With `line` (the matched line as shown), a `{name|generic
+        words}` placeholder says what the group `name` captured there (see fill_values); without it, or where the
+        group captured nothing, the generic words."""
         if (lang or _current_lang()) == "zh":
-            return (self.title_zh or self.title, self.cause_zh or self.cause, list(self.fix_zh or self.fix))
-        return self.title, self.cause, list(self.fix)
+            title, cause, fix = self.title_zh or self.title, self.cause_zh or self.cause, list(self.fix_zh or self.fix)
+        else:
+            title, cause, fix = self.title, self.cause, list(self.fix)
+        if "{" not in title + cause + "".join(fix):
+            return title, cause, fix
+        values = self.values(line)
+        return fill_values(title, values), fill_values(cause, values), [fill_values(f, values) for f in fix]
+
+
+# A value said in a signature's words: `{module|a Python module}` in a title, cause or fix (en and zh) is replaced by
+# what the named group `module` of the matching pattern captured, in backticks, or by the words after the first `|`
+# where it captured nothing (no line, a line cut before it, another pattern matched): the generic text is the text
+# with every placeholder at its words. `{module|words|import %s}` puts the value, unquoted, in place of `%s` in the
+# third part (inside a code span, or words that read only with the value). A value is shown as the line is
+# (redacted), at most VALUE_MAX characters, without backticks or control characters.
+PLACEHOLDER = re.compile(r"\{([a-z][a-z0-9_]*)\|([^{}|]*)(?:\|([^{}|]*))?\}")
+_NAMED_GROUP = re.compile(r"(?<!\\)\(\?P<([A-Za-z_][A-Za-z0-9_]*)>")
+VALUE_MAX = 60
+
+
+def unname_groups(pattern: str) -> str:
+    """The pattern with its named groups made non-capturing (the engine and Hyperscan see no names)."""
+    return _NAMED_GROUP.sub("(?:", pattern) if "(?P<" in pattern else pattern
+
+
+def group_names(pattern: str) -> List[str]:
+    return _NAMED_GROUP.findall(pattern)
+
+
+def _clean_value(v: str) -> str:
+    v = re.sub(r"[`\x00-\x1f\x7f]", "", v).strip()
+    return v if len(v) <= VALUE_MAX else v[:VALUE_MAX - 1] + "…"
+
+
+def _acl_code_facts(code: str) -> Dict[str, str]:
+    """An AscendCL return code's constant and meaning from data/acl_return_codes.json ({} if not listed)."""
+    from .lookup import acl_codes
+
+    known = acl_codes()["codes"].get(code)
+    return {"acl_name": known["name"], "acl_meaning": known["meaning"]} if known else {}
+
+
+# values that follow from a captured one: a group `acl_code` also gives `acl_name` and `acl_meaning` (not quoted)
+DERIVED_VALUES: Dict[str, Callable[[str], Dict[str, str]]] = {"acl_code": _acl_code_facts}
+DERIVED_NAMES = {"acl_code": ("acl_name", "acl_meaning")}
+
+
+def fill_values(text: str, values: Dict[str, Tuple[str, bool]]) -> str:
+    """The text with its placeholders filled from `values` ({name: (value, quoted)}), the words where a value is
+    missing."""
+    def one(m) -> str:
+        got = values.get(m.group(1))
+        if not got:
+            return m.group(2)
+        if m.group(3) is not None:
+            return m.group(3).replace("%s", got[0], 1)
+        return f"`{got[0]}`" if got[1] else got[0]
+
+    return PLACEHOLDER.sub(one, text) if "{" in text else text
+
+
+def placeholders(text: str) -> List[str]:
+    return [m.group(1) for m in PLACEHOLDER.finditer(text)]
 
 
 class _GcPaused:

@@ -126,7 +126,7 @@ def match_text(hits) -> List[str]:
         shown = line if len(line) <= SHOW_LINE_CHARS else line[:SHOW_LINE_CHARS] + " …"
         out_lines += wrap_lines(shown, "    ", label(_("line {number}:").format(number=n), ""))
         for s, peers in found:
-            title, cause, fix = s.text()
+            title, cause, fix = s.text(line=line)
             fd = f" ascend-fd {', '.join(peers)}" if peers else ""
             out_lines += wrap_lines(f"{s.id} [{s.severity}]{fd}: {title}", "      ", "  -> ")
             out_lines += wrap_lines(cause, "     ")

@@ -199,7 +199,7 @@ def _text(result: TriageResult, color: bool) -> str:
                                      place=place))
         for n, p in enumerate(real, 1):
             s = p.signature
-            title, cause, fix = s.text()
+            title, cause, fix = s.text(line=p.text)
             tags = [field_word(COMPONENT_WORDS, s.component)] + ([_("pitfall {pitfall}").format(pitfall=s.pitfall)] if s.pitfall else []) \
                 + ([_("generic wrapper")] if s.kind == "wrapper" else [])
             lines.append("")
@@ -229,7 +229,7 @@ def _text(result: TriageResult, color: bool) -> str:
         lines.append(_("Harmless or cleared (no action needed):"))
         for p in harmless:
             why = _("cleared later at {where}").format(where=p.resolved_by.where()) if p.resolved_by \
-                else p.signature.text()[0]
+                else p.signature.text(line=p.text)[0]
             lines.append(f"  - {p.signature.id} ×{p.count} ({p.first.where()}): {why}")
     counts = result.counts()
     lines.append("")
@@ -283,7 +283,7 @@ def _markdown(result: TriageResult) -> str:
                        f"{_md_escape(p.first.where())} {p.first.who() or ''} | {_md_escape(p.last.where())} |")
         for n, p in enumerate(real, 1):
             s = p.signature
-            title, cause, fix = s.text()
+            title, cause, fix = s.text(line=p.text)
             out += ["", f"## {n}. {s.id}: {_md_escape(title)}", "", "```", p.text, "```", "",
                     _("**Cause.** {cause}").format(cause=cause), "", "**" + _("Fix.") + "**", ""]
             out += [f"{i}. {step}" for i, step in enumerate(fix, 1)]
@@ -300,5 +300,5 @@ def _markdown(result: TriageResult) -> str:
     harmless = [p for p in result.problems if p.severity == "info"]
     if harmless:
         out += ["", "## " + _("Harmless or cleared"), ""]
-        out += [f"- `{p.signature.id}` ×{p.count}: {_md_escape(p.signature.text()[0])}" for p in harmless]
+        out += [f"- `{p.signature.id}` ×{p.count}: {_md_escape(p.signature.text(line=p.text)[0])}" for p in harmless]
     return "\n".join(out) + "\n"

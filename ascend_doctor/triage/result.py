@@ -105,7 +105,7 @@ class Problem:
 
     def to_json(self) -> dict:
         s = self.signature
-        title, cause, fix = s.text()
+        title, cause, fix = s.text(line=self.text)
         return {
             "id": s.id, "signature": s.id, "title": title, "pitfall": s.pitfall, "severity": self.severity,
             "class": s.kind, "component": s.component, "count": self.count,

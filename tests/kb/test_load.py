@@ -95,3 +95,16 @@ def test_a_users_kb_file_is_checked_when_its_signatures_are_read(tmp_path):
     mine.write_text(json.dumps({"schema": PART, "signatures": [_entry(priority="P9")]}))
     with pytest.raises(KbError, match=r"priority: expected one of P1, P2, P3"):
         load_knowledge_base(parts=[], extra=[str(mine)]).signatures
+
+
+def test_a_placeholder_must_name_a_group_of_the_entry_patterns():
+    ok = _entry(all_of=None, pattern="No module named '(?P<module>\\w+)'", regex=True,
+                examples=["No module named 'x'"], title="Module{module|| (`%s`)} missing",
+                fix=["import {module|<module>|%s}"])
+    assert _errors(ok) == []
+    bad = dict(ok, cause="The {tool|tool} is missing from the node.")
+    assert _errors(bad) == ["mine.json: signatures[0] (MY_SIG).cause: the placeholder {tool|...} names no named "
+                            "group of the entry's patterns (expected one of: module)"]
+    derived = _entry(all_of=None, pattern="ret=(?P<acl_code>107000)", regex=True, examples=["ret=107000"],
+                     title="code {acl_code|N}{acl_meaning|| (%s)}")
+    assert _errors(derived) == []  # acl_code gives acl_name and acl_meaning

@@ -43,3 +43,16 @@ def test_variables_and_verdicts(kb):
     e = lookup.find("cluster_exception_location", kb)
     assert e.kind == "root_cause" and e.info["fix"]
     assert lookup.find("nothing_like_this", kb) is None
+
+
+def test_an_acl_code_read_only_in_an_error_phrase_goes_to_the_entry_that_reads_it():
+    """107027 is named by no entry's id or literal, but ACL_RETURN_CODE reads it ('runtime result = 107027'):
+    explain names what triage would print for it; an envelope code stays with the entries that name it."""
+    from ascend_doctor.kb.load import load_knowledge_base
+    from ascend_doctor.kb.lookup import find
+
+    kb = load_knowledge_base()
+    entry = find("107027", kb)
+    assert entry.kind == "error_code" and [s.id for s in entry.signatures] == ["ACL_RETURN_CODE"]
+    assert entry.info["name"] == "ACL_ERROR_RT_STREAM_CAPTURED"
+    assert "ACL_RETURN_CODE" not in [s.id for s in find("507011", kb).signatures]

@@ -257,3 +257,60 @@ def test_lpm_events_are_handled_per_code_never_a_drain_for_all():
     assert "0x80E38009 (LPM bus access error): let the training job save a checkpoint" in text
     assert "0x80E3A201 (voltage adjustment): have the server's power supply checked" in text
     assert not any("drain" in step.lower() or "out of scheduling" in step.lower() for step in sig.fix)
+
+
+# ---- values said in the words: {name|generic words} placeholders (issue 21) ----
+
+def _named_sig(**kw):
+    from ascend_doctor.kb.model import Signature
+
+    base = dict(id="MY_MOD", pattern="(?:ModuleNotFoundError|ImportError): No module named '(?P<module>[\\w.]+)'",
+                regex=True, component="python", severity="fail",
+                cause="The module {module|named in the line|`%s`} is not importable.",
+                fix=['Check `python -c "import {module|<module>|%s}"`.'],
+                title="A Python module{module|| (`%s`)} is not installed", title_zh="Python 模块{module||（`%s`）}未安装",
+                cause_zh="{module|该行中的模块|模块 `%s` }无法导入。", fix_zh=['检查 `python -c "import {module|<module>|%s}"`。'])
+    base.update(kw)
+    return Signature(**base)
+
+
+def test_a_placeholder_says_the_captured_value_in_both_languages():
+    s = _named_sig()
+    line = "ModuleNotFoundError: No module named 'dlinfer'"
+    assert s.text("en", line=line) == ("A Python module (`dlinfer`) is not installed",
+                                        "The module `dlinfer` is not importable.",
+                                        ['Check `python -c "import dlinfer"`.'])
+    assert s.text("zh", line=line) == ("Python 模块（`dlinfer`）未安装", "模块 `dlinfer` 无法导入。",
+                                        ['检查 `python -c "import dlinfer"`。'])
+
+
+def test_without_a_value_the_generic_words_are_shown():
+    s = _named_sig()
+    generic = ("A Python module is not installed", "The module named in the line is not importable.",
+               ['Check `python -c "import <module>"`.'])
+    assert s.text("en") == generic
+    assert s.text("en", line="a line the pattern does not match") == generic
+    # the line is cut before the value: the pattern no longer matches, the words stay generic
+    assert s.text("en", line="ModuleNotFoundError: No module named 'dlin") == generic
+
+
+def test_the_engine_never_sees_a_named_group_and_matches_as_before():
+    s = _named_sig(also=["No such file or directory: '(?P<module>[\\w.]+)'"])  # the same name in two patterns
+    assert s.patterns() == ["(?:ModuleNotFoundError|ImportError): No module named '(?:[\\w.]+)'",
+                            "No such file or directory: '(?:[\\w.]+)'"]
+    assert s.search("ImportError: No module named 'x'") and not s.search("No module named x")
+    assert s.values("No such file or directory: 'hccn_tool'") == {"module": ("hccn_tool", True)}
+
+
+def test_a_value_is_cut_and_loses_backticks_and_control_characters():
+    s = _named_sig(pattern="No module named '(?P<module>[^']+)'")
+    title = s.text("en", line="No module named 'a`b\x1bc" + "x" * 100 + "'")[0]
+    assert "`" + "abc" + "x" * 56 + "…`" in title and "\x1b" not in title
+
+
+def test_an_acl_code_value_brings_the_vendor_meaning():
+    s = _named_sig(pattern="runtime result = (?P<acl_code>\\d{6})",
+                   title="code {acl_code|N|%s}{acl_name|| (%s)}{acl_meaning|: an error|: %s}")
+    assert s.text("en", line="runtime result = 507035")[0] == \
+        "code 507035 (ACL_ERROR_RT_VECTOR_CORE_EXCEPTION): vector core exception"
+    assert s.text("en", line="runtime result = 999999")[0] == "code 999999: an error"  # not in the table

@@ -25,10 +25,30 @@ FLOORS = {
     "heldout": {"named_pct": 84.8, "borrowed_per_10": 0.0, "ordinary_fails": 1},
     "heldout2": {"named_pct": 68.8, "borrowed_per_10": 0.0, "ordinary_fails": 0},
     # heldout3/ (third set): labelled before the aclnn 561xxx and HCCL root-info backtrace signatures, measured once
-    "heldout3": {"named_pct": 84.6, "borrowed_per_10": 0.0, "ordinary_fails": 0},
+    # (100.0% after round 2: k13's 'set ASCEND_RT_VISIBLE_DEVICES:4 error, input data rang[0-2)' joined its class)
+    "heldout3": {"named_pct": 100.0, "borrowed_per_10": 0.0, "ordinary_fails": 0},
     # heldout4/ (fourth set): 28 excerpts from issues no other set used, labelled and committed before the one
     # measurement these floors record; no signature, engine code or label was changed after it
     "heldout4": {"named_pct": 54.5, "borrowed_per_10": 0.0, "ordinary_fails": 0},
+    # heldout5/ (fifth set): collected with heldout6/, both labelled and committed before triage ran on either;
+    # measured once untuned (48.0% named, 1 FAIL from an ordinary line), then its misses studied as classes and
+    # the signatures generalised; the floors hold what that tuning reached (no longer a held-out figure)
+    # (80.0% after that tuning; 84.0% after round 2's class signatures, written from the misses of every set)
+    "heldout5": {"named_pct": 84.0, "borrowed_per_10": 0.0, "ordinary_fails": 0},
+    # heldout6/ (sixth set): labelled and committed with heldout5/ before any triage run, measured once after
+    # heldout5's tuning, untuned itself: the figure for issue 21's "Done when" (60.0% < 88%); nothing changed after it
+    # heldout6 then became "seen": round 2 pooled its misses with every other set's into class signatures
+    # (module not installed, driver tool not found, SoC name unreadable, Ascend C CMake, ...): 84.0%, then 88.0%,
+    # no longer a held-out figure
+    "heldout6": {"named_pct": 88.0, "borrowed_per_10": 0.0, "ordinary_fails": 0},
+    # heldout7/ (seventh set): collected after round 2's class signatures, labelled and committed before triage ran
+    # on it, measured once: 11/25 = 44.0% named (2 more only by a wrapper), the figure for issue 21's "Done when";
+    # its misses then added as classes seen twice or documented (56.0% after, no longer held out); floor stays at 44.0
+    "heldout7": {"named_pct": 44.0, "borrowed_per_10": 0.0, "ordinary_fails": 0},
+    # heldout8/ (eighth set): collected after round 3 (ACL_RETURN_CODE, values said in the words), labelled and
+    # committed before triage ran on it, measured once: 12/25 = 48.0% named, 2 FAILs from an ordinary line (torch_npu's
+    # 'NPU warning, error code is ...' read by PT_NPU_SYNCHRONIZE_FAILED), the figure for issue 21's "Done when"
+    "heldout8": {"named_pct": 48.0, "borrowed_per_10": 0.0, "ordinary_fails": 2},
 }
 
 
@@ -80,7 +100,7 @@ def test_heldout_figures_stay_at_or_above_their_floor(measure, split):
 
 
 def test_clean_excerpts_give_no_failure(heldout, measure):
-    for m in [heldout] + [measure.measure(split) for split in ("heldout2", "heldout3", "heldout4", "tune")]:
+    for m in [heldout] + [measure.measure(split) for split in ("heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8", "tune")]:
         assert [r["name"] for r in m["excerpts"] if r["expect"] == "clean" and r["ordinary_fails"]] == []
 
 
@@ -112,7 +132,8 @@ def test_report_names_what_is_missed_and_why(measure, tmp_path, monkeypatch):
     m = measure.measure("heldout")
     assert m["summary"]["faulty"] == 1 and m["summary"]["named"] == 0 and m["summary"]["clean"] == 1
     a = m["excerpts"][0]
-    assert [u["line"] for u in a["unexplained"]] == [2, 3]
+    # the bare Traceback header (line 2) needs no listing: triage lists the tail, line 3
+    assert [u["line"] for u in a["unexplained"]] == [3]
     text = measure.text_report(m)
     assert "a.log: nothing reported" in text and "a.log:3: RuntimeError: something nobody knows" in text
 
@@ -145,3 +166,99 @@ def test_a_code_named_peer_id_holds_only_with_its_own_code(measure):
     assert not measure.fd_id_holds(fd_facts, "AISW_CANN_ERRCODE_Custom_EZ0000", [line])
     assert not measure.fd_id_holds(fd_facts, "AISW_CANN_ERRCODE_Custom_EZ9999", ["[INFO] nothing to see"])
     assert not measure.fd_id_holds(fd_facts, "NO_SUCH_ID_EZ9999", [line])
+
+
+# The class signatures written from the pooled misses of every corpus (issue 21, round 2): one entry per class of
+# error line, each with the class's telling words, never one excerpt's unique text.
+CLASS_SIGNATURES = ("PY_MODULE_NOT_INSTALLED", "ASCEND_DRIVER_TOOL_NOT_FOUND", "ASCEND_SOC_NAME_UNREADABLE",
+                    "VLLM_KV_CACHE_MEMORY_NEGATIVE", "ASCENDC_CMAKE_SOC_OR_TOOLKIT_MISSING",
+                    "CMAKE_REQUIRED_PACKAGE_NOT_FOUND", "OP_UNSUPPORTED_ON_SOC", "OPP_KERNELS_NOT_INSTALLED_NO_BINARY",
+                    "K8S_NPU_DEVICE_UNHEALTHY", "ORT_CANN_EP_CALL_FAILED", "CANN_LIB_CRASH_BACKTRACE",
+                    "SETDEVICE_INVALID_ID_107001")
+
+
+@pytest.mark.parametrize("line, sig_id", [
+    ("ModuleNotFoundError: No module named 'mindie_llm'", "PY_MODULE_NOT_INSTALLED"),
+    ("ImportError: No module named 'dlinfer.vendor'", "PY_MODULE_NOT_INSTALLED"),
+    ("exec: \"/usr/local/bin/npu-smi\": executable file not found in $PATH", "ASCEND_DRIVER_TOOL_NOT_FOUND"),
+    ("hccn_tool not found in [/usr/local/Ascend/driver/tools/hccn_tool]", "ASCEND_DRIVER_TOOL_NOT_FOUND"),
+    ("[ERROR] DEVICE(1,ffff,python):2024-01-01-00:00:00.000.000 [ge_device_context.cc:557] SetContextSocVersion] "
+     "Get soc name failed.", "ASCEND_SOC_NAME_UNREADABLE"),
+    ("INFO 01-01 00:00:00 [worker.py:200] Available KV cache memory: -12 GiB", "VLLM_KV_CACHE_MEMORY_NEGATIVE"),
+    ("  SOC_VERSION ascend910_9391 does not support, the support list is", "ASCENDC_CMAKE_SOC_OR_TOOLKIT_MISSING"),
+    ("  Could NOT find ASCEND (missing: ASCEND_INCLUDE_DIR)", "CMAKE_REQUIRED_PACKAGE_NOT_FOUND"),
+    ("RuntimeError: Can not find any available kernel info for: Erfinv. Maybe the operator is not supported on "
+     "Ascend platform.", "OP_UNSUPPORTED_ON_SOC"),
+    ("[ERROR] Get path and read binary_info_config.json failed, please check if the opp_kernel package is installed!",
+     "OPP_KERNELS_NOT_INSTALLED_NO_BINARY"),
+    ("E0101 10:00:00.000000 1 main.go:80] failed to get device health: ret code: -8005, health code: 0",
+     "K8S_NPU_DEVICE_UNHEALTHY"),
+    ("2024-01-01 00:00:00.000 [E:onnxruntime:Default, cann_call.cc:139 CannCall] CANN failure 507011: "
+     "ACL_ERROR_RT_MODEL_EXECUTE ; NPU=1 ; hostname=h ; expr=aclmdlExecute(model, input, output);", "ORT_CANN_EP_CALL_FAILED"),
+    ("[host:123] [ 2] /usr/local/Ascend/ascend-toolkit/latest/lib64/libascendcl.so(aclrtSynchronizeStream+0x20)"
+     "[0xffff552c55b4]", "CANN_LIB_CRASH_BACKTRACE"),
+    ("EE1001: [PID: 7] 2025-01-01-00:00:00.000.000 The argument is invalid.Reason: set ASCEND_RT_VISIBLE_DEVICES:9 "
+     "error, input data rang[0-8)", "SETDEVICE_INVALID_ID_107001"),
+])
+def test_class_signatures_read_other_members_of_their_class(line, sig_id):
+    """Each class entry reads forms of its class with another module, tool, chip, package or operator than the
+    excerpt it was written from."""
+    from ascend_doctor.kb.load import load_knowledge_base
+
+    assert sig_id in [s.id for s in load_knowledge_base().match_line(line)]
+
+
+@pytest.mark.parametrize("line", [
+    "(Worker_TP0 pid=2390) INFO 06-10 16:39:18 [worker.py:401] Available KV cache memory: 25.82 GiB",
+    "-- Could NOT find CUDA (missing: CUDA_TOOLKIT_ROOT_DIR CUDA_NVCC_EXECUTABLE CUDA_INCLUDE_DIRS)",
+    "-- CANN: SOC_VERSION auto-detected is:Ascend310B1",
+    "-- SOC_VERSION ascend910b3 does not support ASC, use KernelLaunch.",
+    "[INFO] DEVICE(384,ffffb37b1010,python):2025-10-20-09:54:58.317.320 [ge_device_context.cc:561] "
+    "SetContextSocVersion] The soc version :Ascend910B4-1",
+    "Failed to import from vllm._C with ModuleNotFoundError(\"No module named 'vllm._C'\")",
+    "WARNING 03-04 12:57:08 [__init__.py:28] ModuleNotFoundError: No module named 'flash_attn', using the torch path",
+    "npu-smi info -t board -i 0",
+    "+ hccn_tool -i 0 -link -g",
+    "[INFO] Start get path and read binary_info_config.json.",
+    "[INFO] KERNEL(90948,fffdbae749f0,python):2024-03-19-17:40:09.790.450 [kernel_select_ascend.cc:100] "
+    "Select kernel info for: HSwish",
+    "I0101 10:00:00.000000 1 server.go:120] device health check: 8 healthy devices",
+    "2024-05-09 07:05:27 [I:onnxruntime:Default, cann_execution_provider.cc:1200 GetCapability] CANN EP: all nodes placed",
+    "[host:123] [ 3] /usr/lib64/libc.so.6(+0x2a1c0)[0xffff552c55b4]",
+])
+def test_class_signatures_stay_quiet_on_ordinary_lines(line):
+    from ascend_doctor.kb.load import load_knowledge_base
+
+    assert [s.id for s in load_knowledge_base().match_line(line) if s.id in CLASS_SIGNATURES] == []
+
+
+def test_class_signatures_stay_quiet_on_every_clean_excerpt(measure):
+    from ascend_doctor.kb.load import load_knowledge_base
+
+    kb = load_knowledge_base()
+    sigs = [kb.signature(i) for i in CLASS_SIGNATURES]
+    hits = [(ex["split"], ex["name"], s.id) for split in measure.SPLITS for ex in measure.excerpts(split)
+            if ex["expect"] == "clean" for s in sigs for line in ex["lines"] if s.search(line)]
+    assert hits == []
+
+
+@pytest.mark.parametrize("line, sig_id, said", [
+    ("ModuleNotFoundError: No module named 'mindie_llm'", "PY_MODULE_NOT_INSTALLED", "(`mindie_llm`)"),
+    ("exec: \"/usr/local/bin/npu-smi\": executable file not found in $PATH", "ASCEND_DRIVER_TOOL_NOT_FOUND",
+     "(`npu-smi`)"),
+    ("  Could NOT find ASCEND (missing: ASCEND_INCLUDE_DIR)", "CMAKE_REQUIRED_PACKAGE_NOT_FOUND", "(`ASCEND`)"),
+    ("bishengir-compile: for the --target option: Cannot find option named 'Ascend310P3'!",
+     "TRITON_ASCEND_TARGET_UNKNOWN", "(`Ascend310P3`)"),
+    ("RuntimeError: Can not find any available kernel info for: Erfinv. Maybe the operator is not supported on "
+     "Ascend platform.", "OP_UNSUPPORTED_ON_SOC", "(`Erfinv`)"),
+    ("Status Message: CANN Graph error executing ge::aclgrphBuildModel(graph, options, model)",
+     "ORT_CANN_EP_CALL_FAILED", "(`ge::aclgrphBuildModel`)"),
+    ("INFO 01-01 00:00:00 [worker.py:200] Available KV cache memory: -12 GiB", "VLLM_KV_CACHE_MEMORY_NEGATIVE",
+     "(-12 GiB)"),
+])
+def test_class_entries_say_the_member_of_their_class_they_read(line, sig_id, said):
+    """The variable part a class entry leaves open is said in its title (issue 21: values said in the words)."""
+    from ascend_doctor.kb.load import load_knowledge_base
+
+    sig = load_knowledge_base().signature(sig_id)
+    assert sig.search(line) and said in sig.text("en", line=line)[0] and said not in sig.text("en")[0]

@@ -488,3 +488,20 @@ def test_a_line_of_another_level_is_not_an_unexplained_error(tmp_path):
                                      "W0712 10:21:33.512118 1 x.cpp:1] retrying after RuntimeError: busy", ACLNN])
     data = json.loads(run_cli("triage", log, "--format", "json").stdout)
     assert [e["line"] for e in data["unexplained_errors"]] == [3]
+
+
+def test_a_value_said_in_the_words_is_redacted_as_the_quoted_line(tmp_path, monkeypatch):
+    """Issue 21 round 3: a title/cause/fix placeholder takes its value from the matched line as the report shows it,
+    so a secret in that line is masked in the words too; without the secret the value is said."""
+    secret = "s3cr3tModuleName42"
+    monkeypatch.setenv("MY_API_TOKEN", secret)
+    triage_mod._forget_redactor()
+    log = write(tmp_path / "a.log", [NOISE, f"ModuleNotFoundError: No module named '{secret}'",
+                                      "ModuleNotFoundError: No module named 'dlinfer'"])
+    p = {q["id"]: q for q in triage_paths([log]).to_json()["problems"]}["PY_MODULE_NOT_INSTALLED"]
+    assert secret not in json.dumps(p) and secret not in p["line"]
+    assert "`dlinfer`" not in p["title"]  # the first matched line is the one shown, and its words
+    other = write(tmp_path / "b.log", [NOISE, "ModuleNotFoundError: No module named 'dlinfer'"])
+    triage_mod._forget_redactor()
+    q = {r["id"]: r for r in triage_paths([other]).to_json()["problems"]}["PY_MODULE_NOT_INSTALLED"]
+    assert "(`dlinfer`)" in q["title"] and 'import dlinfer"' in q["fix"][0]

@@ -1,0 +1,101 @@
+#!/usr/bin/env python3
+"""Write the pattern of ACL_RETURN_CODE (data/kb/field_cases.json) from data/acl_return_codes.json.
+
+    python scripts/build_acl_code_rule.py          # rewrite the pattern in place
+    python scripts/build_acl_code_rule.py --check  # exit 1 if the pattern is not what the table gives
+
+A runtime/ACL call that fails is often reported only by a wrapper that prints its return code: `synchronize stream
+failed, runtime result = 507035`, `... error code is 107020`, `errno[161002]`, `Kernel binary register failure! ret
+107000`, `Create stream failed, ret:207000`. ACL_RETURN_CODE reads such a line and names the code's documented
+meaning (its constant and meaning in the table, said in the entry's words through the `acl_code` placeholder).
+It covers the codes of the table that
+- are not `envelope` codes (internal error, model execute failed, the GE/driver module failed: they say that
+  something failed, not what; the wrapper entries report them), and
+- have no entry of their own: named with the code (`CANN_AICORE_TIMEOUT_507014`, `ACL_CONTEXT_NULL_107002`, ...) or a
+  root entry that reads the code in a wrapper's phrase (FORMS; CANN_EZ9999_AICORE_EXCEPTION: 507015, 507035); that
+  entry's words are the code's cause, one place.
+The code counts only right after an error-code phrase written in the pattern (never a bare number: a pid, a step,
+a size never matches), and not inside a longer number.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import sys
+from collections import defaultdict
+from typing import Dict, List
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+TABLE = os.path.join(REPO, "data", "acl_return_codes.json")
+PART = os.path.join(REPO, "data", "kb", "field_cases.json")
+RULE_ID = "ACL_RETURN_CODE"
+# the phrases that put a return code in an error context, as wrappers print them (case as printed)
+PHRASES = (r"runtime result = |[Ee]rror code(?: is ?|: ?| = |=)|errno\[|ErrCode=|retcode: ?|\bret(?:=|: ?|\[| )|"
+           r"failed: ")
+
+
+# how a code is tried against the other entries: an entry that reads one of these lines is the code's own
+FORMS = ("error code is {}", "runtime result = {}", "ErrCode={}")
+
+
+def own_entry_codes(signatures, codes) -> set:
+    """The codes with an entry of their own: named in its id (`..._507014`), or a root entry that reads the code in
+    a wrapper's phrase (CANN_EZ9999_AICORE_EXCEPTION reads `error code is 507015`)."""
+    others = [s for s in signatures if s.id != RULE_ID]
+    out = {m.group(1) for s in others for m in [re.search(r"_([1-5][0-9]{5})$", s.id)] if m}
+    roots = [s for s in others if s.kind == "root"]
+    for code in codes:
+        if code not in out and any(s.search(f.format(code)) for f in FORMS for s in roots):
+            out.add(code)
+    return out
+
+
+def rule_codes(table: Dict[str, dict], signatures) -> List[str]:
+    own = own_entry_codes(signatures, sorted(table))
+    return sorted(c for c, v in table.items() if not v.get("envelope") and c not in own)
+
+
+def alternation(codes: List[str]) -> str:
+    """The codes as one regex, grouped by their first four digits (`1070(?:00|03|19)`)."""
+    by = defaultdict(list)
+    for c in codes:
+        by[c[:4]].append(c[4:])
+    return "|".join(f"{head}(?:{'|'.join(tails)})" if len(tails) > 1 else head + tails[0]
+                    for head, tails in sorted(by.items()))
+
+
+def pattern(table: Dict[str, dict], signatures) -> str:
+    return f"(?:{PHRASES})(?P<acl_code>{alternation(rule_codes(table, signatures))})(?![0-9])"
+
+
+def _signatures():
+    sys.path.insert(0, REPO)
+    from ascend_doctor.kb.load import load_knowledge_base
+
+    return load_knowledge_base().signatures
+
+
+def main(argv=None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    with open(TABLE, encoding="utf-8") as fh:
+        table = json.load(fh)["codes"]
+    sigs = _signatures()
+    want = pattern(table, sigs)
+    with open(PART, encoding="utf-8") as fh:
+        part = json.load(fh)
+    entry = next(s for s in part["signatures"] if s["id"] == RULE_ID)
+    if "--check" in argv:
+        ok = entry["pattern"] == want
+        print("ACL_RETURN_CODE's pattern is " + ("what the table gives" if ok else "stale: run scripts/build_acl_code_rule.py"))
+        return 0 if ok else 1
+    entry["pattern"] = want
+    with open(PART, "w", encoding="utf-8") as fh:
+        fh.write(json.dumps(part, indent=1, ensure_ascii=False) + "\n")
+    print(f"{RULE_ID}: {len(rule_codes(table, sigs))} codes")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
