@@ -1,4 +1,4 @@
-"""The node's plan (ascend_doctor/plan.py): one coherent, least disruptive set of steps per report.
+"""The node's plan (ascend_doctor/plan/): one coherent, least disruptive set of steps per report.
 
 The class test runs every snapshot fixture and generated MindSpore x CANN x driver x firmware x Python
 combinations through the real checks and asserts what must hold for any node: every failure is cleared by a step
@@ -19,9 +19,10 @@ from ascend_doctor.facts import (
 from ascend_doctor.findings import FAIL, PASS, SKIP, WARN, Finding, Report
 from ascend_doctor.matrix import matrix_for_checks
 from ascend_doctor.plan import (
-    LEVELS, RANK, STACK_CHECKS, _apply, _judge, StackState, build_plan, is_alternative, split_alternatives,
+    LEVELS, RANK, STACK_CHECKS, StackState, build_plan, is_alternative, split_alternatives,
     step_level, step_targets,
 )
+from ascend_doctor.plan.stack import _apply, _judge
 from ascend_doctor.versions import release_matches
 from tests.helpers import SNAPSHOTS, fixture_path, run_cli, run_json
 
