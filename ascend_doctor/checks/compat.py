@@ -268,16 +268,19 @@ def check_mindspore_cann(ctx):
                          key=version_key) if for_cann else []
         if pythons:
             label = f"CANN {inst.release or mm}"
-            fix += [_("{step}   # a Python MindSpore {version} has wheels for").format(
+            # one way: the new environment and the MindSpore installed in it (never the install alone, which this
+            # Python has no wheel for)
+            fix.append([_("{step}   # a Python MindSpore {version} has wheels for").format(
                         step=f"conda create -n mindspore python={pythons[-1]} -y && conda activate mindspore",
-                        version=for_cann[0]["version"])] + \
+                        version=for_cann[0]["version"])] +
                 mindspore_install_steps(for_cann, _("published with {cann} ({sources})").format(
-                    cann=label, sources=_by(matrix, for_cann[0], inst.release or "")), limit=1)
+                    cann=label, sources=_by(matrix, for_cann[0], inst.release or "")), limit=1))
         elif not any(step.startswith("install CANN ") for step in fix):  # the CANN installs are that change already
             fix.append(_("no MindSpore release in the matrix is published with CANN {cann}; change CANN").format(
                 cann=inst.release or mm))
     if no_cann:
-        if advice.rows or any(step.startswith(("pip install", "install MindSpore")) for step in fix):
+        if advice.rows or any(step.startswith(("pip install", "install MindSpore"))
+                              for way in fix for step in (way if isinstance(way, list) else [way])):
             evidence["published_cann"] = no_cann  # a published MindSpore is the answer; the note is context
         else:
             fix.insert(0, no_cann)
@@ -287,8 +290,8 @@ def check_mindspore_cann(ctx):
         fix.insert(0, _("source {path}   # another install here, {install}, is one MindSpore {version} accepts").format(
             path=alt.set_env or alt.root.rstrip("/") + "/set_env.sh", install=_describe_install(alt), version=ms.version))
     rel = f"CANN {inst.release}" if inst.release else _("this CANN")
-    # each line is one way to a pairing (this CANN, that one, another MindSpore): one is the fix, the others are
-    # labelled alternatives, never further steps
+    # each line (or group of lines) is one way to a pairing (this CANN, that one, another MindSpore): one is the
+    # fix, the others are labelled alternatives, never further steps
     from ..plan import as_ways
 
     fix, ways = as_ways(fix)
@@ -654,9 +657,14 @@ def check_custom_ops_cann(ctx):
     want = sorted({major_minor(v) for v in differ.values() if major_minor(v)})
     published = [c["cann"] for c in matrix.published_canns(ms.version)
                  if any(major_minor(matrix.compiler_for_cann(c["cann"])[0]) == w for w in want)]
-    fix = ([_("install CANN {cann}, published with MindSpore {version} and built with the "
-              "compiler these operators need ({compilers})").format(cann=" / ".join(published), version=ms.version,
-                                                                     compilers=", ".join(want))] if published else
+    # A CANN the driver here runs (a source pairs them) is named alone; else each CANN with the HDK it needs.
+    driver = ctx.facts.driver.package_version or ctx.facts.driver.version
+    runs = [c for c in published if not driver_note(matrix, c, driver)]
+    ways = [(" / ".join(runs), "")] if runs else [(c, driver_note(matrix, c, driver)) for c in published]
+    fix = ([_("install CANN {cann}{driver}, published with MindSpore {version} and built with the compiler these "
+              "operators need ({compilers})").format(cann=cann, driver=note, version=ms.version,
+                                                      compilers=", ".join(want)) for cann, note in ways]
+           if published else
            [_("install the CANN whose compiler is {compilers} (the one these operators were built with); the "
               "matrix names no published pairing of it with MindSpore {version}").format(
                   compilers=" / ".join(want), version=ms.version)])

@@ -170,6 +170,15 @@ def _rejudge(findings: Sequence[Finding], facts, matrix, best: StackState, plan:
     stack_steps = [s for s in plan.steps if any(_same_command(s.do) == _same_command(b) for b, _l in best.steps)]
     planned = None
     for f in findings:
+        if f.status == FAIL and best.statuses.get(f.id) in (WARN, ERROR) and \
+                any(f.id in s.resolves for s in plan.steps):
+            # cleared as a failure, a warning on the state the plan leads to (a pairing no source gives): said so
+            if planned is None:
+                planned = _apply(facts, matrix, best)
+            again = _check_on(planned, matrix, f.id)
+            if again is not None and again.status in (WARN, ERROR) and again.summary != f.summary:
+                f.evidence[AFTER_PLAN_KEY] = again.summary
+            continue
         if f.status not in (FAIL, WARN, ERROR) or any(f.id in s.resolves for s in plan.steps):
             continue
         options = _options(f)
@@ -208,12 +217,23 @@ def _rejudge(findings: Sequence[Finding], facts, matrix, best: StackState, plan:
 
 
 def _why_state(state: StackState) -> str:
+    """What another way changes, said by what it changes (a CANN with its MindSpore changes both), its worst
+    disruption named where it takes the node down."""
     level = LEVELS[state.level] if state.level >= 0 else "shell"
-    return {"shell": _("use a CANN install that is already here"),
-            "python": _("change MindSpore only: a pip install, no root"),
-            "cann": _("keep MindSpore: install a CANN published with it"),
-            "driver": _("change the NPU driver and firmware too: root, a reboot, a node outage"),
-            "hardware": _("replace hardware")}.get(level, _("another way"))
+    if level == "hardware":
+        return _("replace hardware")
+    if "hdk" in state.parts:
+        return _("change the NPU driver and firmware too: root, a reboot, a node outage")
+    cann, mindspore = "cann" in state.parts, "mindspore" in state.parts
+    if cann and state.cann_installed is not None:
+        return _("use a CANN install that is already here, with a MindSpore published with it") if mindspore else \
+            _("use a CANN install that is already here")
+    if cann:
+        return _("change CANN and MindSpore together: a CANN and the MindSpore published with it") if mindspore \
+            else _("keep MindSpore: install a CANN published with it")
+    if mindspore:
+        return _("change MindSpore only: a pip install, no root")
+    return _("another way")
 
 
 def _merged(chosen: List[Tuple[PlanStep, int]]) -> List[PlanStep]:
@@ -265,6 +285,15 @@ def _agree(findings: Sequence[Finding], best: StackState, plan: Plan, installed:
         done = {_same_command(m) for m in mine}
         fix, keep = list(mine), []
         for n, (why, steps) in enumerate(_options(f)):
+            if len(steps) > 1 and any(_NEW_ENV.search(command_part(x)) for x in steps):
+                # a new Python environment and what is installed in it are one way (the install alone has no
+                # wheel for this Python): kept whole, or not at all
+                if not _option_conflicts(steps, targets, installed) and \
+                        all(_same_command(x) not in done for x in steps) and \
+                        not any(step_level(x)[0] in ("cann", "driver") for x in steps):
+                    done.update(_same_command(x) for x in steps)
+                    keep.append({"why": why, "steps": list(steps)})
+                continue
             for step in steps:  # the stack checks' ways are each one step, another way to the same pairing
                 same = bool(step_targets(step)) and all(k in targets and not _conflicts(step, targets, {})
                                                         for k, _v in step_targets(step))

@@ -129,9 +129,9 @@ def _hdk_choices(matrix, cann: Optional[str]) -> List[str]:
 
 
 def _driver_canns(matrix, driver: Optional[str], python, platform, limit: int = 2) -> List[Tuple[str, str]]:
-    """(CANN release, the newest MindSpore published with it for this Python) for the CANN releases a source pairs
-    with the installed driver or lists as compatible with it, newest CANN first: the candidates that keep the
-    driver."""
+    """(CANN release, the newest MindSpore published with it for this Python, else for any) for the CANN releases a
+    source pairs with the installed driver or lists as compatible with it, newest CANN first: the candidates that
+    keep the driver."""
     from ..versions import release_matches
 
     if not driver:
@@ -142,7 +142,9 @@ def _driver_canns(matrix, driver: Optional[str], python, platform, limit: int = 
             continue
         if not any(release_matches(driver, p) for p in row["hdk"]):
             continue
-        published = matrix.published_mindspore_for_cann(row["cann"], None, python, platform)
+        # a MindSpore with a wheel for this Python, else one in a new environment (its Python's wheels)
+        published = matrix.published_mindspore_for_cann(row["cann"], None, python, platform) or \
+            matrix.published_mindspore_for_cann(row["cann"], None, None, platform)
         if published:
             found[row["cann"]] = published[0]["version"]
     return sorted(found.items(), key=lambda kv: version_key(kv[0]), reverse=True)[:limit]
@@ -203,9 +205,12 @@ def _dimensions(facts, matrix):
     if ms:
         for release, version in _driver_canns(matrix, facts.driver.package_version or facts.driver.version,
                                               python, platform):
-            if not any(_same_release(release, w) for w in wanted):
+            same = next((w for w in wanted if _same_release(release, w)), None)
+            if same is None:
                 wanted[release] = version
                 pair_only.add(release)
+            elif wanted[same] == version != ms.version:
+                pair_only.add(same)  # the newest published pairing is such a pair: one change, as the others
     for release, version in wanted.items():
         there = _installed_release(facts, release)
         if there is None:
@@ -319,22 +324,30 @@ def _candidates(facts, matrix, combined: bool) -> List[StackState]:
     return states
 
 
+# The checks that judge a pairing of two parts of the stack: their warning on a state is "no source gives this
+# pairing" (an unknown, not proven wrong), a pairing the plan itself would leave behind.
+PAIRING_CHECKS = ("compat.mindspore_cann", "compat.cann_driver", "compat.driver_firmware")
+
+
 def _key(state: StackState, index: int) -> tuple:
     fails = sum(1 for s in state.statuses.values() if s == FAIL)
     warns = sum(1 for s in state.statuses.values() if s in (WARN, ERROR))
+    unknown = sum(1 for c, s in state.statuses.items() if c in PAIRING_CHECKS and s in (WARN, ERROR))
     levels = [RANK[lvl] for _s, lvl in state.steps]
-    # fewest failures left; then the warnings a change of MindSpore alone (a pip install) clears; then the least
-    # disruptive (its worst step, then all its steps: MindSpore before CANN before the driver); then the fewest
-    # warnings; then the matrix's order (best published pairing first). Sourcing another CANN to silence a
-    # warning would contradict the checks that decide which install a shell sources: it is never done for one.
-    return fails, state.level, sum(levels), warns, len(state.steps), index
+    # fewest failures left; then the least disruptive (its worst step); then, at that level, the fewest pairings
+    # no source gives (a CANN the driver has no source pairing for loses to a published CANN + MindSpore pair the
+    # driver runs, though that is one step more); then all its steps (MindSpore before CANN before the driver);
+    # then the fewest warnings; then the matrix's order (best published pairing first). Sourcing another CANN to
+    # silence a warning would contradict the checks that decide which install a shell sources: it is never done
+    # for one.
+    return fails, state.level, unknown, sum(levels), warns, len(state.steps), index
 
 
 def _warning_key(state: StackState, index: int) -> tuple:
     """With no failure to clear, a warning is cleared only by changing MindSpore (a pip install): the fewest
     warnings left, then the least change. Sourcing another CANN or changing the driver for a warning would
     contradict the checks that decide which install a shell sources, or take a node down for an unknown."""
-    fails, level, total, warns, steps, index = _key(state, index)
+    fails, level, _unknown, total, warns, steps, index = _key(state, index)
     return fails, warns, level, total, steps, index
 
 

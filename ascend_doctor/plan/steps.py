@@ -118,6 +118,7 @@ _TARGETS = (
     ("cann", re.compile(r"\binstall CANN (\d[\w.]*)", re.I)),
     ("mindspore", re.compile(r"\bmindspore(?:-ascend|-gpu)?==(\d[\w.]*)", re.I)),
     ("mindspore", re.compile(r"\binstall MindSpore (\d[\w.]*)", re.I)),
+    ("mindspore", re.compile(r"/mindspore(?:[-_](?:ascend|gpu))?-(\d[\w.]*?)-cp\d+-", re.I)),  # a wheel's URL
 )
 
 
@@ -280,13 +281,15 @@ def split_alternatives(fix: Sequence[str]) -> Tuple[List[str], List[Dict[str, An
     return steps, alternatives
 
 
-def as_ways(ways: Sequence[str]) -> Tuple[List[str], List[Dict[str, Any]]]:
-    """Single-step ways to one end (install this CANN, or that one, or this MindSpore) as a finding's fix and
-    labelled alternatives: the least disruptive way is the fix (the check's order among equals)."""
+def as_ways(ways: Sequence[Any]) -> Tuple[List[str], List[Dict[str, Any]]]:
+    """Ways to one end (install this CANN, or that one, or this MindSpore) as a finding's fix and labelled
+    alternatives: the least disruptive way is the fix (the check's order among equals). A way is one step, or a
+    list of steps that go together (a new Python environment and the MindSpore installed in it)."""
     if not ways:
         return [], []
-    ordered = sorted(ways, key=lambda w: RANK[step_level(w)[0]])
-    return [ordered[0]], [{"why": "", "steps": [w]} for w in ordered[1:]]
+    groups = [list(w) if isinstance(w, (list, tuple)) else [w] for w in ways]
+    ordered = sorted(groups, key=lambda g: max(RANK[step_level(w)[0]] for w in g))
+    return list(ordered[0]), [{"why": "", "steps": g} for g in ordered[1:]]
 
 
 def normalize_fixes(findings: Iterable[Finding]) -> None:

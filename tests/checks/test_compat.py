@@ -214,6 +214,20 @@ def test_custom_ops_built_for_another_cann_warn(matrix):
     assert any("CANN 8.3.RC1" in a["steps"][0] for a in f.alternatives)
 
 
+@pytest.mark.parametrize("driver,named", [("24.1.rc3", True), ("25.3.rc1", False), (None, True)])
+def test_a_custom_ops_cann_install_names_the_hdk_that_cann_needs(matrix, driver, named):
+    """Audit F24: 'install CANN 8.3.RC1' on driver 24.1.rc3 (no source pairs them) says which HDK 8.3.RC1 needs;
+    on a driver a source pairs with it, the CANN alone."""
+    ms = _ms("2.7.1", flavour="ascend", custom_ops_cann={"custom_ascendc_910b": "8.3.T7.0.B052"})
+    drv = DriverFacts(installed=True, version=driver, package_version=driver) if driver else None
+    f = check_custom_ops_cann(ctx_for(matrix, _facts(ms=ms, cann=_cann("8.2.RC2", "8.2.0.0.201"), driver=drv)))
+    cann = [s for s in f.fix + [x for a in f.alternatives for x in a["steps"]] if s.startswith("install CANN")]
+    need = [p for r in matrix.hdk_for_cann("8.3.RC1") if r["relation"] == "paired" for p in r["hdk"]]
+    assert cann and need
+    for step in cann:
+        assert ("with Ascend HDK " + need[0] in step) == named, step
+
+
 def test_custom_ops_same_cann_pass(matrix):
     ms = _ms("2.10.0", custom_ops_cann={"custom_ascendc_910b": "9.1.0"})
     f = check_custom_ops_cann(ctx_for(matrix, _facts(ms=ms, cann=_cann("9.1.0", "9.1.0"))))
