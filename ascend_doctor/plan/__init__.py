@@ -19,7 +19,7 @@ package reads all of them once, with the facts and the compatibility matrix, and
   packages, the persistent configuration), duplicates merged. A failure no option clears is `unresolved`, with
   why in its evidence ("not cleared by the plan").
 
-The plan is the report's `plan` block (`Plan.to_json`, the contract in docs/plan.md). The finding a plan step
+The plan is the report's `plan` block (`Plan.to_json`, the contract in docs/report.md). The finding a plan step
 resolves gets that step as its own fix, its other options kept as labelled alternatives, so no report gives two
 answers to one question.
 
