@@ -567,9 +567,27 @@ def assert_no_unknown_pairing_where_a_published_pair_runs(report, facts):
                             f"leaves no unknown pairing, yet the plan {[s.do for s in plan.steps]} leaves {unknown}")
 
 
+def _unpaired_cann_combinations(n, seed):
+    """The class of F25/F29/F38: a driver some CANN's source pairs it with, a CANN installed that no source pairs with
+    it, any MindSpore, any Python 3.7-3.12."""
+    rng = random.Random(seed)
+    finals = [r["version"] for r in MATRIX.mindspore_releases if r["release_kind"] in ("final", "post")]
+    canns = [r["release"] for r in MATRIX.data["cann"] if "alpha" not in r["release"]]
+    drivers = sorted({p.lower() for r in MATRIX.data["cann_hdk"] if r["relation"] in ("paired", "compatible")
+                      for p in r["hdk"] if ".x" not in p.lower()})
+    made = 0
+    while made < n:
+        driver, cann = rng.choice(drivers), rng.choice(canns)
+        if any(release_matches(cann, c) for c in _driver_canns(driver)):
+            continue
+        made += 1
+        yield dict(ms=rng.choice(finals), canns=[cann], driver=driver,
+                   python=rng.choice(["3.7", "3.8", "3.9", "3.10", "3.11", "3.12"]))
+
+
 @pytest.mark.parametrize("seed", range(4))
 def test_a_published_pair_the_driver_runs_beats_a_cann_no_source_pairs_with_the_driver(seed):
-    for combo in _any_combinations(15, 100 + seed):
+    for combo in _unpaired_cann_combinations(20, 100 + seed):
         facts = node(**combo)
         report = judge(facts)
         plan, targets = assert_coherent(report, facts)
@@ -636,9 +654,27 @@ def assert_alternatives_say_what_they_change(report):
             assert not alt["why"].startswith("change MindSpore only"), alt
 
 
+def _no_wheel_combinations(n, seed):
+    """The class of F47: a CANN installed whose published MindSpore releases have no wheel for this Python."""
+    rng = random.Random(seed)
+    finals = [r["version"] for r in MATRIX.mindspore_releases if r["release_kind"] in ("final", "post")]
+    canns = [r["release"] for r in MATRIX.data["cann"] if "alpha" not in r["release"]]
+    drivers = sorted({p.lower().replace(".x", ".0") for r in MATRIX.data["cann_hdk"] for p in r["hdk"]} |
+                     {s["version"] for s in MATRIX.data["driver_samples"]})
+    made = 0
+    while made < n:
+        cann, python = rng.choice(canns), rng.choice(["3.7", "3.8", "3.9", "3.12"])
+        rows = MATRIX.published_mindspore_for_cann(cann, None, None, "linux-aarch64")
+        if not rows or MATRIX.published_mindspore_for_cann(cann, None, python, "linux-aarch64"):
+            continue
+        made += 1
+        yield dict(ms=rng.choice(finals), canns=[cann], driver=rng.choice(drivers), python=python)
+
+
 @pytest.mark.parametrize("seed", range(4))
 def test_alternatives_install_a_mindspore_this_python_has_a_wheel_for_and_say_what_they_change(seed):
-    for combo in _any_combinations(15, 200 + seed):
+    combos = list(_any_combinations(10, 200 + seed)) + list(_no_wheel_combinations(15, 300 + seed))
+    for combo in combos:
         facts = node(**combo)
         report = judge(facts)
         assert_coherent(report, facts)
