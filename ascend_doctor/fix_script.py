@@ -118,7 +118,7 @@ def _comment(text: str) -> List[str]:
 
 
 def script_for(report: Report, when: str, statuses: Iterable[str] = (FAIL, ERROR, WARN)) -> str:
-    """The whole script: the report's plan (plan.py), its steps in the plan's order (dependencies first)."""
+    """The whole script: the report's plan (ascend_doctor/plan/), its steps in the plan's order (dependencies first)."""
     report = report.worded()  # its texts in the current language (a step's command part is the same in any)
     counts = report.summary
     host = report.host or {}

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""What the node's plan (ascend_doctor/plan.py) costs a `check` run, against the run without it.
+"""What the node's plan (ascend_doctor/plan/) costs a `check` run, against the run without it.
 
     python scripts/bench_plan.py [--repeat N]
 

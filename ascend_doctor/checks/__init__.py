@@ -123,8 +123,8 @@ def check(check_id: str, title: str, pitfalls: Optional[List[str]] = None, *, fa
 # "_", and each module's checks in its area). They are imported when the checks are first asked for
 # (all_checks), and only those of the areas asked for: --help, the commands that run no check and a run of one
 # area (`matrix check`: compat; `rank-table --here`: rank_table) do not pay for the others.
-CHECK_MODULES = {"advice": "advice", "baseline": "baseline", "compat": "compat", "devices": "devices", "gpu": "gpu",
-                 "hccl": "hccl", "install": "install", "launch_env": "env", "launch_identity": "env",
+CHECK_MODULES = {"advice": "advice", "baseline": "baseline", "compat": "compat", "compat_gpu": "compat",
+                 "devices": "devices", "gpu": "gpu", "hccl": "hccl", "install": "install", "launch_env": "env", "launch_identity": "env",
                  "launcher_python": "mindspore", "mindspore": "mindspore", "network": "network",
                  "rank_table": "rank_table", "resources": "resources", "smoke": "smoke"}
 

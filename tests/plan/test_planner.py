@@ -1,4 +1,4 @@
-"""The node's plan (ascend_doctor/plan.py): one coherent, least disruptive set of steps per report.
+"""The node's plan (ascend_doctor/plan/): one coherent, least disruptive set of steps per report.
 
 The class test runs every snapshot fixture and generated MindSpore x CANN x driver x firmware x Python
 combinations through the real checks and asserts what must hold for any node: every failure is cleared by a step
@@ -19,9 +19,10 @@ from ascend_doctor.facts import (
 from ascend_doctor.findings import FAIL, PASS, SKIP, WARN, Finding, Report
 from ascend_doctor.matrix import matrix_for_checks
 from ascend_doctor.plan import (
-    LEVELS, RANK, STACK_CHECKS, _apply, _judge, StackState, build_plan, is_alternative, split_alternatives,
-    step_level, step_targets,
+    LEVELS, RANK, STACK_CHECKS, StackState, build_plan, command_part, is_alternative, plan_stack,
+    split_alternatives, step_level, step_targets,
 )
+from ascend_doctor.plan.stack import _apply, _judge
 from ascend_doctor.versions import release_matches
 from tests.helpers import SNAPSHOTS, fixture_path, run_cli, run_json
 
@@ -494,15 +495,210 @@ def test_mindspore_2_7_1_post1_on_cann_9_0_0_with_hdk_24_1_0_changes_cann_not_th
 
 
 def test_a_warning_the_plan_does_not_clear_gets_advice_for_the_cann_the_plan_installs():
-    """MindSpore 2.2.11 on CANN 8.3.RC1 (driver 25.5.2): the plan installs a CANN published with 2.2.11; the driver
-    pairing stays unknown there, so the warning no longer says 'install HDK 25.3.RC1 for CANN 8.3.RC1' (the CANN the
-    plan leaves): it is judged again on the planned CANN, and only a look that settles it is left."""
+    """MindSpore 2.6.0 on CANN 5.0.2 (driver 23.0.rc1, which no source pairs with any CANN): the plan installs CANN
+    8.1.RC1, published with 2.6.0; the driver pairing stays unknown there, so the warning is judged again on the
+    planned CANN ('after the plan'), and only a look that settles it is left (no HDK for the CANN the plan leaves)."""
+    facts = node(ms="2.6.0", canns=["5.0.2"], driver="23.0.rc1", python="3.11")
+    report = judge(facts)
+    plan, targets = assert_coherent(report, facts)
+    assert "cann" in targets and not _same(targets["cann"][0], "5.0.2") and "hdk" not in targets
+    warn = report.find("compat.cann_driver")
+    assert warn.status == WARN and "5.0.2" not in " ".join(warn.fix)
+    assert all(step_level(s)[0] == "shell" for s in warn.fix) and warn.fix
+    assert targets["cann"][0] in warn.evidence["after the plan"]
+
+
+def test_a_node_whose_firmware_must_change_lands_on_published_pairings_only():
+    """MindSpore 2.2.11 on CANN 8.3.RC1, driver 25.5.2 with firmware 7.7.0.1.231 (which refuse each other): a driver
+    change is needed anyway; the plan is the HDK paired with the CANN installed here and a MindSpore published with
+    that CANN (in a Python it has wheels for), not a CANN no source pairs with driver 25.5.2 (audit F25/F29/F38)."""
     facts = node(ms="2.2.11", canns=["8.3.RC1"], driver="25.5.2", firmware="7.7.0.1.231", python="3.8")
     report = judge(facts)
     plan, targets = assert_coherent(report, facts)
-    assert "cann" in targets and not _same(targets["cann"][0], "8.3.RC1") and "hdk" not in targets
-    warn = report.find("compat.cann_driver")
-    assert warn.status == WARN and "8.3.RC1" not in " ".join(warn.fix)
-    assert all(step_level(s)[0] == "shell" for s in warn.fix) and warn.fix
-    assert targets["cann"][0] in warn.evidence["after the plan"]
-    assert_one_answer(report)
+    assert_published(plan, targets, facts)
+    assert "cann" not in targets and targets["hdk"] == ["25.3.RC1"], targets
+    best, _others = plan_stack(facts, MATRIX, report.findings)
+    assert all(status in (PASS, SKIP) for status in best.statuses.values()), best.statuses
+
+
+# ---- no pairing left unknown where a published one runs (audit F25, F29, F38) ---------------------------------------
+
+PAIRINGS = ("compat.mindspore_cann", "compat.cann_driver", "compat.driver_firmware")
+
+
+def _any_combinations(n, seed):
+    """Any release the matrix lists (older MindSpore and CANN too), any Python 3.7-3.12, one CANN install."""
+    rng = random.Random(seed)
+    finals = [r["version"] for r in MATRIX.mindspore_releases if r["release_kind"] in ("final", "post")]
+    canns = [r["release"] for r in MATRIX.data["cann"] if "alpha" not in r["release"]]
+    drivers = sorted({p.lower().replace(".x", ".0") for r in MATRIX.data["cann_hdk"] for p in r["hdk"]} |
+                     {s["version"] for s in MATRIX.data["driver_samples"]})
+    for _ in range(n):
+        yield dict(ms=rng.choice(finals), canns=[rng.choice(canns)], driver=rng.choice(drivers),
+                   python=rng.choice(["3.7", "3.8", "3.9", "3.10", "3.11", "3.12"]))
+
+
+def assert_no_unknown_pairing_where_a_published_pair_runs(report, facts):
+    """A plan that changes CANN but not the driver leaves no pairing no source gives, where a CANN the driver runs
+    (a source pairs them) with a MindSpore published with it (a wheel for this Python, or one in a new environment)
+    clears every failure and leaves no such pairing; and a failure the plan turns into such a warning says so
+    (`after the plan`)."""
+    plan = report.node_plan()
+    failing = {f.id for f in report.findings if f.status == FAIL and f.id in STACK_CHECKS}
+    if not failing:
+        return
+    best, _others = plan_stack(facts, MATRIX, report.findings)
+    if best is None:
+        return
+    for f in report.findings:
+        if f.id in failing and best.statuses.get(f.id) == WARN and any(f.id in s.resolves for s in plan.steps):
+            assert "after the plan" in f.evidence, (f.id, f.evidence)
+    unknown = [i for i in PAIRINGS if best.statuses.get(i) == WARN]
+    if not unknown or "hdk" in best.parts or "cann" not in best.parts:
+        return
+    for cann in _driver_canns(facts.driver.version):
+        for row in MATRIX.published_mindspore_for_cann(cann, None, None, "linux-aarch64"):
+            fits = (MATRIX.python_for(row["version"], "linux-aarch64", "ascend") or {}).get("python") or []
+            python = facts.python.version if facts.python.version in fits else (fits[-1] if fits else None)
+            state = StackState(mindspore=row, cann_new=cann, python=python, steps=[("x", "cann")])
+            statuses = _judge(_apply(facts, MATRIX, state), MATRIX, STACK_CHECKS)
+            if not any(s == FAIL for s in statuses.values()) and not any(statuses.get(i) == WARN for i in PAIRINGS):
+                pytest.fail(f"CANN {cann} with MindSpore {row['version']} (driver {facts.driver.version} paired) "
+                            f"leaves no unknown pairing, yet the plan {[s.do for s in plan.steps]} leaves {unknown}")
+
+
+def _unpaired_cann_combinations(n, seed):
+    """The class of F25/F29/F38: a driver some CANN's source pairs it with, a CANN installed that no source pairs with
+    it, any MindSpore, any Python 3.7-3.12."""
+    rng = random.Random(seed)
+    finals = [r["version"] for r in MATRIX.mindspore_releases if r["release_kind"] in ("final", "post")]
+    canns = [r["release"] for r in MATRIX.data["cann"] if "alpha" not in r["release"]]
+    drivers = sorted({p.lower() for r in MATRIX.data["cann_hdk"] if r["relation"] in ("paired", "compatible")
+                      for p in r["hdk"] if ".x" not in p.lower()})
+    made = 0
+    while made < n:
+        driver, cann = rng.choice(drivers), rng.choice(canns)
+        if any(release_matches(cann, c) for c in _driver_canns(driver)):
+            continue
+        made += 1
+        yield dict(ms=rng.choice(finals), canns=[cann], driver=driver,
+                   python=rng.choice(["3.7", "3.8", "3.9", "3.10", "3.11", "3.12"]))
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_published_pair_the_driver_runs_beats_a_cann_no_source_pairs_with_the_driver(seed):
+    for combo in _unpaired_cann_combinations(20, 100 + seed):
+        facts = node(**combo)
+        report = judge(facts)
+        plan, targets = assert_coherent(report, facts)
+        assert_no_unknown_pairing_where_a_published_pair_runs(report, facts)
+        assert_one_answer(report)
+
+
+@pytest.mark.parametrize("given,cann,mindspore", [
+    (dict(ms="2.1.1", canns=["8.3.RC2"], driver="25.3.0", python="3.9"), "8.5.0", "2.7.2"),  # F25
+    (dict(ms="2.2.12", canns=["9.0.0"], driver="25.5.0", python="3.9"), "8.5.0", "2.7.2"),  # F29
+])
+def test_the_audits_unknown_pairing_cases_get_a_published_pair_the_driver_runs(given, cann, mindspore):
+    facts = node(**given)
+    report = judge(facts)
+    plan, targets = assert_coherent(report, facts)
+    assert targets == {"cann": [cann], "mindspore": [mindspore]}, targets
+    assert [s.level for s in plan.steps] == ["cann", "python"]
+
+
+def test_a_failure_the_plan_turns_into_an_unknown_pairing_says_so():
+    """MindSpore 2.2.12 on CANN 9.0.0, driver 23.0.rc1 (no source pairs it with any CANN): the plan installs CANN
+    7.0.0, published with 2.2.12; the driver FAIL (older than 9.0.0 needs) is cleared, but the pairing is unknown
+    there, and the finding says so."""
+    facts = node(ms="2.2.12", canns=["9.0.0"], driver="23.0.rc1", python="3.9")
+    report = judge(facts)
+    plan, targets = assert_coherent(report, facts)
+    f = report.find("compat.cann_driver")
+    assert f.status == FAIL and any(f.id in s.resolves for s in plan.steps)
+    assert targets["cann"][0] in f.evidence["after the plan"] and "unknown" in f.evidence["after the plan"]
+
+
+# ---- an alternative is said by what it changes, and installs what this Python has a wheel for ------------------------
+
+_MS_INSTALL = re.compile(r"pip install mindspore(?:-ascend|-gpu)?==([\w.]+)|install MindSpore ([\w.]+) from")
+_NEW_PYTHON = re.compile(r"conda create -n \S+ python=(\S+)")
+
+
+def assert_wheels_for_the_python(report, facts, platform="linux-aarch64", flavour="ascend"):
+    """Every MindSpore a fix, an alternative, the plan or a plan alternative installs has a wheel for the Python it
+    goes into: the node's, or that of the new environment made before it in the same steps (audit F47)."""
+    plan = report.node_plan()
+    lists = [("plan", [s.do for s in plan.steps])] + [("plan alternative", [s.do for s in a["steps"]])
+                                                       for a in plan.alternatives]
+    for f in report.findings:
+        lists += [(f.id, list(f.fix))] + [(f.id + " alternative", list(a["steps"])) for a in f.alternatives]
+    for where, steps in lists:
+        python = facts.python.version
+        for step in steps:
+            new = _NEW_PYTHON.search(step)
+            python = new.group(1) if new else python
+            m = _MS_INSTALL.search(command_part(step))
+            if not m:
+                continue
+            wheels = (MATRIX.python_for(m.group(1) or m.group(2), platform, flavour) or {}).get("python") or []
+            assert not wheels or python in wheels, (where, step, python, wheels)
+
+
+def assert_alternatives_say_what_they_change(report):
+    for alt in report.node_plan().alternatives:
+        kinds = {k for s in alt["steps"] for k, _v in step_targets(s.do)}
+        if "mindspore" in kinds:
+            assert not alt["why"].startswith("keep MindSpore"), alt
+        if kinds & {"cann", "hdk"}:
+            assert not alt["why"].startswith("change MindSpore only"), alt
+
+
+def _no_wheel_combinations(n, seed):
+    """The class of F47: a CANN installed whose published MindSpore releases have no wheel for this Python."""
+    rng = random.Random(seed)
+    finals = [r["version"] for r in MATRIX.mindspore_releases if r["release_kind"] in ("final", "post")]
+    canns = [r["release"] for r in MATRIX.data["cann"] if "alpha" not in r["release"]]
+    drivers = sorted({p.lower().replace(".x", ".0") for r in MATRIX.data["cann_hdk"] for p in r["hdk"]} |
+                     {s["version"] for s in MATRIX.data["driver_samples"]})
+    made = 0
+    while made < n:
+        cann, python = rng.choice(canns), rng.choice(["3.7", "3.8", "3.9", "3.12"])
+        rows = MATRIX.published_mindspore_for_cann(cann, None, None, "linux-aarch64")
+        if not rows or MATRIX.published_mindspore_for_cann(cann, None, python, "linux-aarch64"):
+            continue
+        made += 1
+        yield dict(ms=rng.choice(finals), canns=[cann], driver=rng.choice(drivers), python=python)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_alternatives_install_a_mindspore_this_python_has_a_wheel_for_and_say_what_they_change(seed):
+    combos = list(_any_combinations(10, 200 + seed)) + list(_no_wheel_combinations(15, 300 + seed))
+    for combo in combos:
+        facts = node(**combo)
+        report = judge(facts)
+        assert_coherent(report, facts)
+        assert_wheels_for_the_python(report, facts)
+        assert_alternatives_say_what_they_change(report)
+
+
+def test_a_mindspore_for_the_cann_here_on_a_python_it_has_no_wheel_for_comes_with_its_environment():
+    """Audit F47: MindSpore 2.1.0 on CANN 8.5.0 with Python 3.7: 'pip install mindspore==2.7.2' (published with 8.5.0,
+    cp39-cp312) is offered only with the new environment it installs into."""
+    facts = node(ms="2.1.0", canns=["8.5.0"], driver="6.0.rc1.2", python="3.7")
+    report = judge(facts)
+    assert_wheels_for_the_python(report, facts)
+    f = report.find("compat.mindspore_cann")
+    ways = [a["steps"] for a in f.alternatives if any("mindspore==2.7.2" in s for s in a["steps"])]
+    assert ways and all(w[0].startswith("conda create -n mindspore python=3.") for w in ways), f.alternatives
+
+
+def test_a_cann_with_its_mindspore_is_labelled_as_changing_both():
+    """A plan alternative that installs a CANN and the MindSpore published with it does not say 'keep MindSpore'."""
+    facts = node(ms="1.5.0", canns=["8.0.RC2"], driver="25.5.2", python="3.10")
+    report = judge(facts)
+    pairs = [a for a in report.node_plan().alternatives
+             if {"cann", "mindspore"} <= {k for s in a["steps"] for k, _v in step_targets(s.do)}]
+    assert pairs, report.node_plan().alternatives
+    assert all(a["why"].startswith("change CANN and MindSpore together") for a in pairs), pairs
+    assert_alternatives_say_what_they_change(report)
