@@ -76,6 +76,8 @@ def test_chinese_triage_kb_and_explain_texts_need_no_edit():
     for s in load_knowledge_base().signatures:  # every one: its Chinese title, cause and fix
         found += zh_offenders(run_cli("kb", "show", s.id, "--lang", "zh").stdout)
         found += zh_offenders(run_cli("explain", s.id, "--lang", "zh").stdout)
+    for words in ("超时", "链路", "内存", "未 source", "版本不匹配"):  # the common faults, found by their Chinese
+        found += zh_offenders(run_cli("kb", "search", words, "--lang", "zh").stdout)
     assert len(found) <= KB_TEXTS_CEILING, sorted(set(found))[:40]
 
 
