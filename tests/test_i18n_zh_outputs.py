@@ -44,6 +44,10 @@ def test_the_detector_finds_what_a_reader_would_edit():
     rule = '  匹配规则：\n    "Task run failed, base" + "taskType[Notify Wait]" | 或 |\n    "FFTS+ run failed, op\n' \
            '    information" + "taskID"\n'
     assert zh_offenders(rule) == []
+    # a line is a command by its first word: "ipc notify" is prose, not the `ip` command; apt-get, python3.10 are
+    assert zh_offenders("  ipc notify 设置失败") == [("prose", "ipc notify")]
+    assert zh_offenders("    1. sudo apt-get install linux-headers") == []
+    assert zh_offenders("    2. python3.10 -m pip install mindspore") == []
     # ... and prose after a wrapped quote is still read
     assert zh_offenders("  原因：见 “current working\n    operator name” 之后 retry it later。") == [("prose", "retry it later")]
 

@@ -112,7 +112,8 @@ def allowed_words(report, snapshot_dir=None):
 COMMAND_LINE = re.compile(r"^\s*(?:\d+\.\s+)?(?:\[[^\]]*\]\s+)?(?:sudo\s+)?(?:pip3?|conda|export|source|unset|cat|ls|"
                           r"grep|npu-smi|hccn_tool|ascend-doctor|python3?|echo|ulimit|sysctl|ln|chmod|chown|mkdir|rm|"
                           r"cp|mv|systemctl|modprobe|rmmod|nvidia-smi|ip|ping|df|free|env|readlink|which|bash|sh|cd|tar|"
-                          r"msrun|mpirun|dmesg|find|ldd|lspci|head|tail|mount|ldconfig|apt|yum|dnf|reboot|\./|/)\S*(?:\s|$)|"
+                          r"msrun|mpirun|dmesg|find|ldd|lspci|head|tail|mount|ldconfig|apt|yum|dnf|reboot)(?:-[\w-]+|[\d.]+)?(?:\s|$)|"
+                          r"^\s*(?:\d+\.\s+)?(?:\[[^\]]*\]\s+)?(?:sudo\s+)?\.?/\S*(?:\s|$)|"
                           r"^\s*(?:\d+\.\s+)?(?:from [\w.]+ import |[A-Za-z_]\w* = )")  # Python code: a step too
 # A “quoted” span the text renderer wrapped over two lines (what MindSpore prints, quoted in a sentence).
 WRAPPED_CQUOTE = re.compile(r"“[^“”\n]*\n(?P<indent>[ \t]*)[^“”\n]*”")
