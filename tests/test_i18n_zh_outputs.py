@@ -14,7 +14,9 @@ the rest: Notify ID, Device ID, Notify 等待, 总进程数 ...): 364. What was 
 renderer wrapped over two lines lost the indentation of its second line (so a wrapped source title or match rule
 was read as prose), a wrapped “quote” was not known, and `"a" + "b` / `c"` paired the wrong quotes; with those
 fixed, and the product names of more than one word kept (Ascend Transformer Boost, Ascend Extension for PyTorch,
-Mooncake Transfer Engine), 0."""
+Mooncake Transfer Engine), 0. `kb search` of the common faults in Chinese (超时, 链路, 内存, 未 source, 版本不匹配) is read
+too, and a line is a command only by its whole first word (a title "ipc notify ..." had passed as the `ip`
+command): still 0."""
 
 import glob
 import os
