@@ -28,10 +28,19 @@ def wrap_lines(text: str, indent: str = "  ", first: Optional[str] = None, break
         break_on_hyphens=False)] or [indent.rstrip()]
 
 
+def severity_word(sig) -> str:
+    """"fail" in English, "失败" in Chinese."""
+    return _(SEVERITY_WORDS[sig.severity]) if sig.severity in SEVERITY_WORDS else sig.severity
+
+
 def sig_tag(sig) -> str:
     """"[fail · hccl · root]" in English, "[失败 · HCCL · 根因]" in Chinese."""
-    severity = _(SEVERITY_WORDS[sig.severity]) if sig.severity in SEVERITY_WORDS else sig.severity
-    return f"[{severity} · {field_word(COMPONENT_WORDS, sig.component)} · {field_word(CLASS_WORDS, sig.kind)}]"
+    return f"[{severity_word(sig)} · {field_word(COMPONENT_WORDS, sig.component)} · {field_word(CLASS_WORDS, sig.kind)}]"
+
+
+def _ids_after(title: str, ids: str) -> str:
+    """" (ids)" after an English title, "（ids）" after a Chinese one."""
+    return f"（{ids}）" if has_wide(title) else f" ({ids})"
 
 
 width = display_width  # the one measure of terminal columns (render.layout)
@@ -110,10 +119,11 @@ def search_text(hits) -> List[str]:
     """`kb search`: one entry per signature found (id, severity, title, its first ascend-fd ids), then the count."""
     lines: List[str] = []
     for s in hits:
-        title = s.text()[0]
-        fd = f" ({', '.join(s.ascend_fd[:2])}{', …' if len(s.ascend_fd) > 2 else ''})" if s.ascend_fd else ""
-        lines += wrap_lines(title + fd, "      ", f"{s.id}  [{s.severity}]  ") if len(s.id) < 40 else \
-            [f"{s.id}  [{s.severity}]"] + wrap_lines(title + fd, "      ")
+        title, severity = s.text()[0], severity_word(s)
+        fd = _ids_after(title, f"{', '.join(s.ascend_fd[:2])}{', …' if len(s.ascend_fd) > 2 else ''}") \
+            if s.ascend_fd else ""
+        lines += wrap_lines(title + fd, "      ", f"{s.id}  [{severity}]  ") if len(s.id) < 40 else \
+            [f"{s.id}  [{severity}]"] + wrap_lines(title + fd, "      ")
     lines.append(_("{count} signature(s)").format(count=len(hits)))
     return lines
 
@@ -128,7 +138,8 @@ def match_text(hits) -> List[str]:
         for s, peers in found:
             title, cause, fix = s.text(line=line)
             fd = f" ascend-fd {', '.join(peers)}" if peers else ""
-            out_lines += wrap_lines(f"{s.id} [{s.severity}]{fd}: {title}", "      ", "  -> ")
+            colon = "：" if has_wide(title) else ": "
+            out_lines += wrap_lines(f"{s.id} [{severity_word(s)}]{fd}{colon}{title}", "      ", "  -> ")
             out_lines += wrap_lines(cause, "     ")
             for k, step in enumerate(fix, 1):
                 out_lines += wrap_lines(step, " " * (7 + len(str(k))), f"     {k}. ")

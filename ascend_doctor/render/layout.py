@@ -21,6 +21,7 @@ import unicodedata
 from typing import Any, Iterator, List, Optional, Tuple
 
 from ..i18n import _, lookup
+from ..zh_style import FUSED
 
 DEFAULT_WIDTH = 80
 MIN_WIDTH = 40  # a narrower terminal still gets readable (longer) lines rather than one word per line
@@ -103,11 +104,17 @@ def release_spans(text: str) -> str:
 def _cjk_units(word: str) -> List[str]:
     """A whitespace-free word cut where a line may end inside it: at the edges of its wide characters (but see
     NO_LINE_START/NO_LINE_END); a run of narrow characters (a path, a command, a Latin word) and a backticked
-    span stay whole."""
+    span stay whole, and so does a term the vendor writes fused (Host侧, Graph模式: zh_style.FUSED)."""
     units: List[str] = []
     inside = False
-    for ch in word:
-        if units and (inside or ch in NO_LINE_START or units[-1][-1] in NO_LINE_END
+    fused = set()
+    for term in FUSED:
+        at = word.find(term)
+        while at >= 0:
+            fused.update(range(at + 1, at + len(term)))
+            at = word.find(term, at + 1)
+    for i, ch in enumerate(word):
+        if units and (inside or i in fused or ch in NO_LINE_START or units[-1][-1] in NO_LINE_END
                       or (char_width(ch) == 1 and char_width(units[-1][-1]) == 1)):
             units[-1] += ch
         else:

@@ -31,8 +31,10 @@ MB GB GiB MiB KB KiB TB ms s min
 """.split())
 
 
-# Terms of more than one word the glossary keeps in English in Chinese text.
-KEEP_PHRASES = re.compile(r"\brank table\b")
+# Terms of more than one word the glossary keeps in English in Chinese text, and product names of more than one
+# word (a product's name stays as it is: docs/glossary.md).
+KEEP_PHRASES = re.compile(r"\brank table\b|\bAscend Transformer Boost\b|\bAscend Extension for PyTorch\b|"
+                          r"\bMooncake(?: 的)? Transfer Engine\b")
 
 
 def data_words(snapshot_dir):
@@ -57,7 +59,7 @@ def command_part(step):
 
 
 # A 'quoted' span the text renderer wrapped over two lines (its quote opens after a non-letter, closes before one).
-WRAPPED_QUOTE = re.compile(r"(?<![A-Za-z])'[^'\s][^'\n]*\n[ \t]*[^'\n]*?'(?![A-Za-z])")
+WRAPPED_QUOTE = re.compile(r"(?<![A-Za-z])'[^'\s][^'\n]*\n(?P<indent>[ \t]*)[^'\n]*?'(?![A-Za-z])")
 
 
 def leftovers(text, allowed=frozenset()):
@@ -110,10 +112,29 @@ def allowed_words(report, snapshot_dir=None):
 COMMAND_LINE = re.compile(r"^\s*(?:\d+\.\s+)?(?:\[[^\]]*\]\s+)?(?:sudo\s+)?(?:pip3?|conda|export|source|unset|cat|ls|"
                           r"grep|npu-smi|hccn_tool|ascend-doctor|python3?|echo|ulimit|sysctl|ln|chmod|chown|mkdir|rm|"
                           r"cp|mv|systemctl|modprobe|rmmod|nvidia-smi|ip|ping|df|free|env|readlink|which|bash|sh|cd|tar|"
-                          r"msrun|mpirun|dmesg|find|ldd|lspci|head|tail|mount|ldconfig|apt|yum|dnf|reboot|\./|/)\S*(?:\s|$)|"
+                          r"msrun|mpirun|dmesg|find|ldd|lspci|head|tail|mount|ldconfig|apt|yum|dnf|reboot)(?:-[\w-]+|[\d.]+)?(?:\s|$)|"
+                          r"^\s*(?:\d+\.\s+)?(?:\[[^\]]*\]\s+)?(?:sudo\s+)?\.?/\S*(?:\s|$)|"
                           r"^\s*(?:\d+\.\s+)?(?:from [\w.]+ import |[A-Za-z_]\w* = )")  # Python code: a step too
-# A "double-quoted" span the text renderer wrapped over two lines (what MindSpore prints, quoted in a sentence).
-WRAPPED_DQUOTE = re.compile(r'"[^"\n]*\n[ \t]*[^"\n]*"')
+# A “quoted” span the text renderer wrapped over two lines (what MindSpore prints, quoted in a sentence).
+WRAPPED_CQUOTE = re.compile(r"“[^“”\n]*\n(?P<indent>[ \t]*)[^“”\n]*”")
+
+
+def unwrap_quotes(text):
+    """`text` with each quote the renderer wrapped over two lines replaced by an empty `` span, the second line
+    keeping its indentation (a wrapped quote inside an indented block, a source or a match rule, stays inside that
+    block). A "double quote" wraps where a line holds an odd number of them: its last one opens the quote that the
+    next line's first one closes (so `"a" + "b` / `c"` pairs as written, not the closing quote of "a" with "b)."""
+    def blank(m):
+        return "``\n" + m.group("indent")
+    lines = WRAPPED_CQUOTE.sub(blank, WRAPPED_QUOTE.sub(blank, text)).split("\n")
+    for i in range(len(lines) - 1):
+        line, nxt = lines[i], lines[i + 1]
+        if line.count('"') % 2 and '"' in nxt:
+            lines[i] = line[:line.rfind('"')] + "``"
+            lines[i + 1] = nxt[:len(nxt) - len(nxt.lstrip())] + nxt[nxt.index('"') + 1:]
+    return "\n".join(lines)
+
+
 # What a Chinese output quotes as written: a log line (> ...), a match rule, an example line, a source (the vendor's
 # document titles as published); each with the lines indented under it.
 QUOTED_BLOCKS = (">", "匹配规则：", "示例：", "出处：")
@@ -130,7 +151,7 @@ def zh_offenders(text, allowed=frozenset()):
     from ascend_doctor import zh_style
 
     out = []
-    text = WRAPPED_DQUOTE.sub(" \n", WRAPPED_QUOTE.sub(" \n", text))
+    text = unwrap_quotes(text)
     quoted = None  # the indentation of a quoted block: a log line, a match rule, an example, a source's title
     for line in text.splitlines():
         indent = len(line) - len(line.lstrip())

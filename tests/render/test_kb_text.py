@@ -58,3 +58,20 @@ def test_match_shows_each_line_clipped_with_its_signatures_and_says_when_nothing
     assert f"  -> {sig.id} [{sig.severity}] ascend-fd fd1: " in text and f"  -> {sig.id} [{sig.severity}]: " in text
     assert "     1. " in text and lines[-1] != ""
     assert match_text([]) == ["no line matches a known signature"]
+
+
+def test_search_and_match_say_the_severity_and_bracket_the_ids_in_chinese():
+    """`kb search 超时 --lang zh` printed "[fail]" and "标题 (AISW_...)" (issue 27: tags in Chinese, full-width
+    marks after Chinese); English is unchanged (the test above)."""
+    from ascend_doctor import i18n
+    from ascend_doctor.render.kb_text import match_text, search_text
+
+    sig = next(s for s in KB.signatures if s.ascend_fd and s.severity == "fail" and len(s.id) < 40)
+    i18n.set_lang("zh")
+    try:
+        found = "\n".join(search_text([sig]))
+        matched = "\n".join(match_text([(1, "x", [(sig, [])])]))
+    finally:
+        i18n.set_lang("en")
+    assert found.startswith(f"{sig.id}  [失败]  ") and f"（{sig.ascend_fd[0]}" in found and " (" not in found
+    assert f"  -> {sig.id} [失败]：" in matched

@@ -56,3 +56,15 @@ def test_wrap_keeps_urls_options_and_backticked_commands_whole():
         for token in (url, "`msrun --worker_num=8 --local_worker_num=8 --node_rank=0`",
                       "`export HCCL_EXEC_TIMEOUT=1800`", "--node_rank"):
             assert token not in text or token in joined, (token, lines)
+
+
+def test_wrap_never_cuts_a_term_the_vendor_writes_fused():
+    """"静态图模式（Graph模 / 式）" left "Graph模" on a line: a term written fused (Host侧, Graph模式) is one token."""
+    from ascend_doctor.render.layout import wrap
+
+    text = "用它做生产训练比静态图模式（Graph模式）慢约 40%，在 Host侧和 Device侧都一样。"
+    for width in range(12, 48):
+        joined = "\n".join(wrap(text, width))
+        for term in ("Graph模式", "Host侧", "Device侧"):
+            assert term in joined, (width, joined)
+        assert "".join(joined.split()) == "".join(text.split())  # nothing lost but the spaces a line ends at
