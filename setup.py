@@ -23,6 +23,13 @@ def _catalog_module():
 
 class BuildPyWithCatalogs(build_py):
     def run(self):
+        # A build directory left by an earlier build keeps modules since moved or deleted (setuptools copies, never
+        # prunes): a wheel would ship them beside their new homes. Start the package's build copy afresh.
+        stale = os.path.join(self.build_lib, "ascend_doctor")
+        if os.path.isdir(stale):
+            import shutil
+
+            shutil.rmtree(stale)
         super().run()
         out = os.path.join(self.build_lib, "ascend_doctor", "locale")
         for path in _catalog_module().compile_locale_dir(os.path.join("ascend_doctor", "locale"), out):
