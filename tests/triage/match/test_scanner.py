@@ -220,3 +220,22 @@ def test_the_matching_engine_comes_without_the_triage_pipeline():
     loaded = json.loads(out)
     assert "ascend_doctor.triage.match.scanner" in loaded
     assert not [m for m in loaded if not m.startswith("ascend_doctor.triage.match") and m != "ascend_doctor.triage"]
+
+
+def test_a_repeated_line_is_answered_from_the_memo_as_a_fresh_scan_answers(monkeypatch):
+    """scan_lines keeps a line's hits by its bytes (a dense log repeats lines): the same answers as a scanner
+    without the memo, lines yielded with their bytes, and the memo bounded (it starts again past _MEMO_BYTES)."""
+    from ascend_doctor.triage.match import scanner as scanner_mod
+
+    kb = load_knowledge_base()
+    examples = [ex for s in kb.signatures for ex in s.examples][:200]
+    buf = ("\n".join(examples * 3) + "\nno match here\n").encode("utf-8")
+    monkeypatch.setattr(scanner_mod, "_MEMO_BYTES", 4 << 10)
+    memo = Scanner(kb.signatures)
+    got = list(memo.scan_lines(buf))
+    assert memo._memo_bytes <= (4 << 10) + scanner_mod._MEMO_LINE_MAX + 64
+    assert all(buf[ls:le] == line for ls, le, line, _ in got)
+    monkeypatch.setattr(scanner_mod, "_MEMO_LINE_MAX", -1)
+    fresh = Scanner(kb.signatures)
+    assert [(ls, le, hits) for ls, le, _, hits in got] == list(fresh.scan(buf)) and not fresh._memo
+    assert len(got) >= 3 * 150
