@@ -256,11 +256,14 @@ class Triage:
     def _add_json(self, path: str, label: str, node: Optional[str], explicit: bool) -> bool:
         """A node summary (recognised by its first bytes) is merged; another JSON file given by name is named
         and skipped. False: not JSON (or, found in a directory, not ours): the caller goes on."""
-        from . import peer_parse, summary
+        from . import summary
 
-        if peer_parse.is_rc_parser(os.path.basename(path)):
-            self.add_peer_parse(path, label, node)
-            return True
+        if path.endswith(".json"):  # (peer_parse imports the evidence parser: not for every log file's start-up)
+            from . import peer_parse
+
+            if peer_parse.is_rc_parser(os.path.basename(path)):
+                self.add_peer_parse(path, label, node)
+                return True
         try:
             with open(path, "rb") as fh:
                 head = fh.read(64)
