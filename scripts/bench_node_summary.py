@@ -84,7 +84,7 @@ def warm_up(tmp):
     ENV["PYTHONPYCACHEPREFIX"] = os.path.join(tmp, "pycache")
     # the scanner's cache (plan and Hyperscan database) in the scratch directory too, built by this warm-up: the
     # shared one keeps the 8 newest, which other checkouts' runs on a shared machine can push out mid-run (a
-    # rebuild costs ~0.8 s: every node's first node summary pays it once)
+    # rebuild costs ~0.65 s: every node's first node summary pays it once)
     ENV["ASCEND_DOCTOR_CACHE_DIR"] = os.path.join(tmp, "scanner-cache")
     # a CANN plog, as the big node's are: its start-up includes the evidence parser (triage/events.py) a plog needs
     os.makedirs(os.path.join(tmp, "one-line"))
