@@ -540,8 +540,6 @@ class Triage:
         if hits[-1] == self._error_idx:  # the last: indexes come sorted and the error pattern is the last one
             hits = hits[:-1]
             error = (not hits or all(i in self._resolvers for i in hits)) and not _OTHER_LEVEL.match(line)
-            if error and not hits:
-                hits = []
         if len(hits) > 1 and self._wrappers:
             hits = [i for i in hits if i not in self._wrappers] or hits
         plan = (tuple(hits), error, _timestamp(line))
