@@ -421,6 +421,13 @@ class Triage:
 
     # ---- the streaming loop ----
     def _scan_stream(self, stream: BinaryIO, info: InputInfo) -> None:
+        try:
+            self._scan_lines_of(stream, info)
+        finally:  # the last occurrences _record kept as tuples, made Occurrences once per file
+            if self._pending:
+                self._settle(info)
+
+    def _scan_lines_of(self, stream: BinaryIO, info: InputInfo) -> None:
         carry = b""
         lines_done = 0  # complete lines before `carry`
         long_line_reported = False
@@ -488,8 +495,6 @@ class Triage:
                 seen_on_line[idx] = line_no
                 self._record(idx, line, line_no, info, time)
                 any_hit = True
-        if self._pending:
-            self._settle(info)
         reached = (cursor, line_no - 1)
         proc = info.process
         if proc is not None and not long_piece:  # a CANN process log: its HCCL evidence lines, in order
@@ -561,7 +566,7 @@ class Triage:
                 k, seen = (time or "9999", seq), p.ranks.get(info.rank or info.label)
                 if seen is not None and not k < _order_key(p.first) and not k < _order_key(seen):
                     p.count += 1
-                    # later(): this hit becomes the problem's last, made an Occurrence at the region's end (_settle)
+                    # later(): this hit becomes the problem's last, made an Occurrence at the file's end (_settle)
                     got = self._pending.get(sig.id)
                     t, q = (got[0], got[1]) if got is not None else (p.last.time, p.last.seq)
                     if time > t if time and t and time != t else seq >= q:
