@@ -65,3 +65,38 @@ def test_a_plain_check_imports_only_what_it_uses(fixture, allowed):
     assert out["report"]["findings"] and out["rc"] in (0, 1)  # a whole report was made
     assert "ascend_doctor.checks.install" in out["imported"]  # the check modules did load in this process
     assert sorted((NEVER_ON_A_PLAIN_CHECK - allowed) & set(out["imported"])) == []
+
+
+# A node summary (`triage --node-summary`, issue 24) runs on every node of a job; its start-up is most of a small
+# node's time (docs/performance.md "Node summaries"). It renders nothing, writes its file without tempfile (which
+# brings shutil, random, bz2), asks the launcher's variables only when --node does not name the node, and reads
+# ascend-fd's parse output (peer_parse: the evidence parser, dataclasses) only where a file could be one.
+NEVER_IN_A_NODE_SUMMARY = {
+    "tempfile", "shutil", "bz2", "lzma", "random", "hashlib", "platform",
+    "ascend_doctor.render.triage_report", "ascend_doctor.render.common", "ascend_doctor.probes.launch",
+    "ascend_doctor.triage.peer_parse", "ascend_doctor.triage.events", "dataclasses", "inspect",
+}
+
+_SUMMARY_CHILD = r"""
+import json, sys
+before = set(sys.modules)
+from ascend_doctor.cli import main
+rc = main(sys.argv[1:])
+print(json.dumps({"rc": rc, "imported": sorted(set(sys.modules) - before)}))
+"""
+
+
+def test_a_node_summary_of_a_training_log_imports_only_what_it_uses(tmp_path):
+    log = tmp_path / "worker_0.log"
+    log.write_text("[ERROR] ME(1,python):2024-07-12-10:00:00.000.000 [x.cc:1] RuntimeError: NPU out of memory.\n")
+    out_file = tmp_path / "node.json"
+    env = dict(os.environ, PYTHONPATH=REPO + os.pathsep + os.environ.get("PYTHONPATH", ""), ASCEND_DOCTOR_LANG="en")
+    for _run in range(2):  # the second: the scanner's cache written by the first (writing it brings tempfile)
+        proc = subprocess.run([sys.executable, "-c", _SUMMARY_CHILD, "triage", "--node-summary", "--node", "n0",
+                               "-o", str(out_file), str(log)], capture_output=True, text=True, env=env, cwd=REPO,
+                              timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout.splitlines()[-1])
+    assert out["rc"] == 0 and json.loads(out_file.read_text())["node"] == "n0"
+    assert "ascend_doctor.triage.match.scanner" in out["imported"]  # the scan did run in this process
+    assert sorted(NEVER_IN_A_NODE_SUMMARY & set(out["imported"])) == []

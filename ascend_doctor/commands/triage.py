@@ -5,11 +5,12 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
+from typing import Optional
 
 from ..cli import COMMANDS
 from ..errors import CliError, EXIT_FINDINGS, EXIT_OK
 from ..i18n import _, lookup
-from ..render.triage_report import FORMATS, render_triage
+from ..render import TRIAGE_FORMATS as FORMATS
 from ..triage import Triage
 from ..triage.result import NOT_A_LOG
 from .common import Progress, add_kb_option, load_kb, opened_bundle, report_color, write_output
@@ -96,6 +97,8 @@ def _triage(args) -> int:
             print(f"ascend-doctor: {warning}", file=sys.stderr)
     if result.inputs and not any(i.scanned for i in result.inputs):
         raise CliError(_("none of the inputs could be read as a text log (see the lines above)"))
+    from ..render.triage_report import render_triage  # only here: a node summary renders nothing
+
     text = render_triage(result, args.format, color=report_color(args))
     write_output(text, args.output)
     return EXIT_FINDINGS if result.failed(args.fail_on) else EXIT_OK
@@ -146,6 +149,13 @@ def _host_name() -> str:
     return socket.gethostname()
 
 
+def _launcher_host() -> Optional[str]:
+    """The node's name as the launcher gives it; imported only when --node does not name it (~2 ms: the probes)."""
+    from ..probes.launch import HOST_VARS
+
+    return next((os.environ[v] for v in HOST_VARS if os.environ.get(v)), None)
+
+
 def _node_summary(args) -> int:
     """`triage --node-summary`: one node's logs scanned as `triage` scans them, written as its summary."""
     from ..triage import summary
@@ -154,12 +164,11 @@ def _node_summary(args) -> int:
         raise CliError(_("--node-summary reads this node's log files; give their PATHs, not --bundle"))
     if args.summary_dir and args.output:
         raise CliError(_("--summary-dir names the file itself (DIR/<node>.json): give it or --output, not both"))
-    from ..probes.launch import HOST_VARS, LOCAL_RANK_VARS, safe_node_name
-
-    launcher_host = next((os.environ[v] for v in HOST_VARS if os.environ.get(v)), None)
-    node = args.node or launcher_host or _host_name() or "localhost"
+    node = args.node or _launcher_host() or _host_name() or "localhost"
     output = args.output
     if args.summary_dir:
+        from ..probes.launch import LOCAL_RANK_VARS, safe_node_name
+
         local = next(((v, os.environ[v]) for v in LOCAL_RANK_VARS if os.environ.get(v)), None)
         if os.environ.get("MS_ROLE") == "MS_SCHED" or (local and local[1].strip() not in ("0", "")):
             print("ascend-doctor: " + _("{node}: not the node's first task ({var}={value}): that one writes the "

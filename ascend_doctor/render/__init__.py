@@ -12,6 +12,9 @@ from ..findings import Report
 _MODULES = {"text": "text", "json": "json_report", "markdown": "markdown", "junit": "junit", "prom": "prometheus",
             "html": "html_check"}
 FORMATS = tuple(_MODULES)
+# `triage --format`'s choices (render/triage_report.py renders them): here, so that the CLI's parser names them
+# without importing the renderer (a node summary renders nothing)
+TRIAGE_FORMATS = ("text", "json", "markdown", "html")
 
 
 def render(report: Report, fmt: str, color: bool = False) -> str:

@@ -13,7 +13,7 @@ from .common import INFO_LABEL, severity_tag
 from ..kb.model import COMPONENT_WORDS, field_word
 from ..triage.result import Problem, TriageResult, shown_source
 
-FORMATS = ("text", "json", "markdown", "html")
+from . import TRIAGE_FORMATS as FORMATS  # noqa: E402  (the choices: render/__init__.py)
 # The severity as a word (markdown table): the JSON keeps the enum value.
 _SEVERITY_WORD = {"fail": N_("fail"), "warn": N_("warn"), "info": INFO_LABEL}
 _COLOR = {"fail": "\033[31;1m", "warn": "\033[33;1m", "info": "\033[2m"}

@@ -17,11 +17,12 @@ from __future__ import annotations
 
 import os
 import re
+from ..lazyre import lazy_compile
 from ..records import dataclass
 from typing import Iterator, List, Optional, Tuple
 
 # Directories that are part of a log layout, never a node's name.
-_STRUCTURAL = re.compile(
+_STRUCTURAL = lazy_compile(
     r"(?:process_log|run|debug|plog|device-\d+|device_\d+|dev-os-\d+|rank[_-]?\d+|msrun_log|msrun|logs?|slog|"
     r"ascend|ascend_log|ascend-log|host|device|npu|hisi_logs|bbox|mntn|history|mindx|dl|ascend-fd|atrace|"
     r"environment_check|train_log|training_log|train|output|outputs|bmc|os|var|security|operation|profiling|"
@@ -33,24 +34,24 @@ _NOT_LOG_EXT = frozenset("""
 .png .jpg .jpeg .gif .svg .pdf .tar .tgz .zip .whl .egg .so .o .a .bin .pb .ckpt .mindir .om .onnx .npy .npz .pt
 .pth .safetensors .prom .sqlite .db .lock .pid .c .cc .cpp .h .hpp .js .css .ipynb .pkl .pickle .xz .bz2 .zst .7z
 """.split())
-_LOG_NAME = re.compile(
+_LOG_NAME = lazy_compile(
     r"(?:\.log(?:\.\d+)?|\.out|\.err|\.gz|\.trace)$|^(?:plog|device|messages|dmesg|syslog|kern|sysmonitor|"
     r"vmcore-dmesg|history|slog|npu_|hisi)", re.I)
 # What the first 8 KiB of a log look like: a timestamp, a log level, a traceback.
-_LOG_CONTENT = re.compile(
+_LOG_CONTENT = lazy_compile(
     rb"\d{4}-\d\d-\d\d[- T]\d\d:\d\d:\d\d|\[(?:ERROR|WARNING|INFO|DEBUG|TRACE|EVENT)\]|Traceback \(most recent|"
     rb"^[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d|^\[\s*\d+\.\d+\]", re.M)
 
 # What kind of log a file is (the knowledge base's log sources): by name and by the directories around it.
-_PLOG = re.compile(r"(?:^|/)plog-(?:parser-)?(\d+)[_-][^/]*$")
-_DEVICE_LOG = re.compile(r"(?:^|/)device-(\d+)_\d+\.log$")
+_PLOG = lazy_compile(r"(?:^|/)plog-(?:parser-)?(\d+)[_-][^/]*$")
+_DEVICE_LOG = lazy_compile(r"(?:^|/)device-(\d+)_\d+\.log$")
 _KINDS: List[Tuple[str, re.Pattern]] = [
-    ("os", re.compile(r"(?:^|/)(?:messages|dmesg|syslog|kern\.log|sysmonitor|vmcore-dmesg)[^/]*$", re.I)),
-    ("npu_history", re.compile(r"(?:^|/)history[^/]*\.log$|(?:^|/)(?:bbox|mntn)/", re.I)),
-    ("npu_os", re.compile(r"(?:^|/)(?:hisi_logs|dev-os-\d+|device-os)/|(?:^|/)slog/(?!host)", re.I)),
-    ("npu_host", re.compile(r"(?:^|/)(?:slog/host[^/]*|npu/host|var/log/npu)/", re.I)),
-    ("bmc", re.compile(r"(?:^|/)bmc[^/]*/|(?:^|/)(?:ipmi|fruinfo|sel)[^/]*$|dump_info", re.I)),
-    ("mindx", re.compile(r"(?:device-plugin|devicePlugin|volcano|npu-exporter|ascend-docker-runtime|noded)", re.I)),
+    ("os", lazy_compile(r"(?:^|/)(?:messages|dmesg|syslog|kern\.log|sysmonitor|vmcore-dmesg)[^/]*$", re.I)),
+    ("npu_history", lazy_compile(r"(?:^|/)history[^/]*\.log$|(?:^|/)(?:bbox|mntn)/", re.I)),
+    ("npu_os", lazy_compile(r"(?:^|/)(?:hisi_logs|dev-os-\d+|device-os)/|(?:^|/)slog/(?!host)", re.I)),
+    ("npu_host", lazy_compile(r"(?:^|/)(?:slog/host[^/]*|npu/host|var/log/npu)/", re.I)),
+    ("bmc", lazy_compile(r"(?:^|/)bmc[^/]*/|(?:^|/)(?:ipmi|fruinfo|sel)[^/]*$|dump_info", re.I)),
+    ("mindx", lazy_compile(r"(?:device-plugin|devicePlugin|volcano|npu-exporter|ascend-docker-runtime|noded)", re.I)),
 ]
 
 

@@ -255,6 +255,7 @@ def _fresh_like(parent: Triage) -> Triage:
     t._wrappers = parent._wrappers
     t.node, t.root_cause = parent.node, parent.root_cause
     t._error_idx = parent._error_idx
+    t._plans, t._plans_bytes, t._pending = {}, 0, {}  # (Triage._line_plan, _record)
     t.problems, t.inputs, t._resolver_last, t._errors = {}, [], {}, Unexplained()
     t.processes, t.nodes, t.nodes_with_plog, t.summaries = {}, [], [], []
     t._node_sets = {"nodes": set(), "nodes_with_plog": set()}

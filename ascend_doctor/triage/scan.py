@@ -38,6 +38,9 @@ if TYPE_CHECKING:  # pragma: no cover
 CHUNK_BYTES = 1 << 20  # fits a core's L2 cache: Hyperscan, the newline count and the line slices read it while it is warm
 MAX_LINE_BYTES = 1 << 20
 LONG_LINE_OVERLAP = 4 << 10  # a signature cut at a piece boundary is still whole in the overlap
+# A matched line's plan (Triage._line_plan) is kept for lines up to _PLAN_LINE_MAX bytes, ~_PLAN_BYTES of them.
+_PLAN_LINE_MAX = 2048
+_PLAN_BYTES = 4 << 20
 PEER_LINES = 8  # a problem's ascend-fd ids are read from its first matched lines (each input range's, in parallel)
 
 # Where a rank / device / process shows in a log's path (msrun, CANN plog, device logs).
@@ -91,6 +94,9 @@ class Triage:
         # A generic wrapper (CANN_DRV_ERROR_CODE_REPORTED names any CANN error code) on a line that a specific
         # signature explains is not a problem of its own: the line's cause is the specific one.
         self._wrappers = {i for i, s in enumerate(sigs) if s.kind == "wrapper"}
+        self._plans: Dict[bytes, Tuple[Tuple[int, ...], bool, Optional[str]]] = {}  # see _line_plan
+        self._plans_bytes = 0
+        self._pending: Dict[str, Tuple[Optional[str], int, int]] = {}  # sid -> its last hit not yet made (_record)
         self.problems: Dict[str, Problem] = {}
         self.inputs: List[InputInfo] = []
         self._resolver_last: Dict[str, Occurrence] = {}
@@ -250,11 +256,14 @@ class Triage:
     def _add_json(self, path: str, label: str, node: Optional[str], explicit: bool) -> bool:
         """A node summary (recognised by its first bytes) is merged; another JSON file given by name is named
         and skipped. False: not JSON (or, found in a directory, not ours): the caller goes on."""
-        from . import peer_parse, summary
+        from . import summary
 
-        if peer_parse.is_rc_parser(os.path.basename(path)):
-            self.add_peer_parse(path, label, node)
-            return True
+        if path.endswith(".json"):  # (peer_parse imports the evidence parser: not for every log file's start-up)
+            from . import peer_parse
+
+            if peer_parse.is_rc_parser(os.path.basename(path)):
+                self.add_peer_parse(path, label, node)
+                return True
         try:
             with open(path, "rb") as fh:
                 head = fh.read(64)
@@ -412,6 +421,13 @@ class Triage:
 
     # ---- the streaming loop ----
     def _scan_stream(self, stream: BinaryIO, info: InputInfo) -> None:
+        try:
+            self._scan_lines_of(stream, info)
+        finally:  # the last occurrences _record kept as tuples, made Occurrences once per file
+            if self._pending:
+                self._settle(info)
+
+    def _scan_lines_of(self, stream: BinaryIO, info: InputInfo) -> None:
         carry = b""
         lines_done = 0  # complete lines before `carry`
         long_line_reported = False
@@ -461,26 +477,23 @@ class Triage:
         count got (the last hit's line start), so the caller counts only the newlines after it."""
         cursor, line_no = start, lines_before + 1
         any_hit = False
-        for ls, le, hits in self.scanner.scan(buf, start, end):
+        plans, plans_get, err_idx, count = self._plans, self._plans.get, self._error_idx, buf.count
+        for ls, le, line, hits in self.scanner.scan_lines(buf, start, end):
             if not long_piece:
-                line_no += buf.count(b"\n", cursor, ls)
+                line_no += count(b"\n", cursor, ls)
                 cursor = ls
-            line = buf[ls:le]
-            if hits[-1] == self._error_idx:  # the last: indexes come sorted and the error pattern is the last one
-                hits = hits[:-1]
-                if (not hits or all(i in self._resolvers for i in hits)) and not _OTHER_LEVEL.match(line):
-                    if not seen_on_line.get(self._error_idx) == line_no:
-                        seen_on_line[self._error_idx] = line_no
-                        self._errors.add(line, info, line_no)
-                    if not hits:
-                        continue
-            if len(hits) > 1 and self._wrappers:
-                hits = [i for i in hits if i not in self._wrappers] or hits
-            for idx in hits:
+            plan = plans_get(line)
+            if plan is None:
+                plan = self._line_plan(line, hits)
+            record, error, time = plan
+            if error and seen_on_line.get(err_idx) != line_no:
+                seen_on_line[err_idx] = line_no
+                self._errors.add(line, info, line_no)
+            for idx in record:
                 if seen_on_line.get(idx) == line_no:
                     continue
                 seen_on_line[idx] = line_no
-                self._record(idx, line, line_no, info)
+                self._record(idx, line, line_no, info, time)
                 any_hit = True
         reached = (cursor, line_no - 1)
         proc = info.process
@@ -517,11 +530,51 @@ class Triage:
         return Occurrence(info.label, line_no, info.rank, time, info.order * 10 ** 12 + line_no,
                           node=info.node, pid=info.pid if info.process is not None else None)
 
-    def _record(self, idx: int, line: bytes, line_no: int, info: InputInfo) -> None:
-        occ = self._occurrence(info, line_no, _timestamp(line))
+    def _settle(self, info: InputInfo, sid: Optional[str] = None) -> None:
+        """The last occurrences _record kept as (time, seq, line) made Occurrences (all, or sid's)."""
+        pending = self._pending
+        for key in ([sid] if sid is not None else list(pending)):
+            got = pending.pop(key, None)
+            if got is not None:
+                self.problems[key].last = self._occurrence(info, got[2], got[0])
+
+    def _line_plan(self, line: bytes, hits: List[int]) -> Tuple[Tuple[int, ...], bool, Optional[str]]:
+        """What a matched line asks, from its bytes alone: (the signatures to record, whether it is an unexplained
+        error line, its time); kept in `_plans` (bounded), as a dense log repeats its lines."""
+        error = False
+        if hits[-1] == self._error_idx:  # the last: indexes come sorted and the error pattern is the last one
+            hits = hits[:-1]
+            error = (not hits or all(i in self._resolvers for i in hits)) and not _OTHER_LEVEL.match(line)
+        if len(hits) > 1 and self._wrappers:
+            hits = [i for i in hits if i not in self._wrappers] or hits
+        plan = (tuple(hits), error, _timestamp(line))
+        if len(line) <= _PLAN_LINE_MAX:
+            if self._plans_bytes > _PLAN_BYTES:
+                self._plans.clear()
+                self._plans_bytes = 0
+            self._plans[line] = plan
+            self._plans_bytes += len(line) + 128
+        return plan
+
+    def _record(self, idx: int, line: bytes, line_no: int, info: InputInfo, time: Optional[str]) -> None:
         if idx not in self._resolvers:  # a problem seen before, this hit neither its first nor its rank's: _merge, short
             sig = self.sigs[idx]
             p = self.problems.get(sig.id)
+            if p is not None and not (sig.ascend_fd and p.peer_lines < PEER_LINES):
+                # the commonest case of a dense log, without making an Occurrence unless it becomes the last
+                seq = info.order * 10 ** 12 + line_no
+                k, seen = (time or "9999", seq), p.ranks.get(info.rank or info.label)
+                if seen is not None and not k < _order_key(p.first) and not k < _order_key(seen):
+                    p.count += 1
+                    # later(): this hit becomes the problem's last, made an Occurrence at the file's end (_settle)
+                    got = self._pending.get(sig.id)
+                    t, q = (got[0], got[1]) if got is not None else (p.last.time, p.last.seq)
+                    if time > t if time and t and time != t else seq >= q:
+                        self._pending[sig.id] = (time, seq, line_no)
+                    return
+            if p is not None and self._pending:
+                self._settle(info, sig.id)
+            occ = self._occurrence(info, line_no, time)
             if sig.ascend_fd and (p is None or p.peer_lines < PEER_LINES):
                 if p is None:
                     self._merge(idx, 1, occ, occ, _text(line))
@@ -535,6 +588,8 @@ class Triage:
                     if later(occ, p.last):
                         p.last = occ
                     return
+        else:
+            occ = self._occurrence(info, line_no, time)
         self._merge(idx, 1, occ, occ, _text(line))
 
     @staticmethod

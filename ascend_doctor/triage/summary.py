@@ -72,20 +72,41 @@ def kb_version(kb: KnowledgeBase) -> str:
 _RECORDS: Dict[str, Tuple[type, frozenset, Dict[str, Any]]] = {}
 
 
+_RECORD_NAMES = frozenset(("ProcessLog", "TimeoutEvent", "FirstError", "Remote", "InputInfo", "Problem"))
+
+
+def _describe(cls: type) -> Tuple[type, frozenset, Dict[str, Any]]:
+    defaults = {}
+    for f in fields(cls):
+        if type(f.default).__name__ not in ("_MissingType", "_MISSING_TYPE"):
+            defaults[f.name] = f.default
+        elif type(f.default_factory).__name__ not in ("_MissingType", "_MISSING_TYPE"):
+            defaults[f.name] = f.default_factory()
+    got = _RECORDS[cls.__name__] = (cls, frozenset(f.name for f in fields(cls)), defaults)
+    return got
+
+
 def _records() -> Dict[str, Tuple[type, frozenset, Dict[str, Any]]]:
     """The records a summary may hold: name -> (class, its field names, the default of each field that has one)."""
-    if not _RECORDS:
+    if len(_RECORDS) < len(_RECORD_NAMES):
         from .events import FirstError, ProcessLog, Remote, TimeoutEvent
 
         for cls in (ProcessLog, TimeoutEvent, FirstError, Remote, InputInfo, Problem):
-            defaults = {}
-            for f in fields(cls):
-                if type(f.default).__name__ not in ("_MissingType", "_MISSING_TYPE"):
-                    defaults[f.name] = f.default
-                elif type(f.default_factory).__name__ not in ("_MissingType", "_MISSING_TYPE"):
-                    defaults[f.name] = f.default_factory()
-            _RECORDS[cls.__name__] = (cls, frozenset(f.name for f in fields(cls)), defaults)
+            if cls.__name__ not in _RECORDS:
+                _describe(cls)
     return _RECORDS
+
+
+def _record_of(obj: Any) -> Tuple[type, frozenset, Dict[str, Any]]:
+    """As _records()[the record's class name], described from the record's own class: writing the summary of a
+    node without CANN process logs imports no evidence parser (triage/events.py: ~8 ms of its start-up)."""
+    name = type(obj).__name__
+    got = _RECORDS.get(name)
+    if got is None:
+        if name not in _RECORD_NAMES:
+            raise KeyError(name)  # anything else: a bug, not input
+        got = _describe(type(obj))
+    return got
 
 
 class _Codec:
@@ -159,7 +180,7 @@ def _encode_one(obj: Any, encode) -> Any:
     if isinstance(obj, Occurrence):  # the most numerous record: its slots by position
         return {"~": "O", "v": [encode(getattr(obj, n)) for n in Occurrence.__slots__]}
     name = type(obj).__name__
-    _cls, names, defaults = _records()[name]  # a KeyError for anything else: a bug, not input
+    _cls, names, defaults = _record_of(obj)  # a KeyError for anything else: a bug, not input
     skip = _TRANSIENT.get(name, ())
     out = {"~": name}
     for f in fields(obj):  # a field at its default is left out (most of a process's are)

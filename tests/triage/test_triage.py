@@ -505,3 +505,43 @@ def test_a_value_said_in_the_words_is_redacted_as_the_quoted_line(tmp_path, monk
     triage_mod._forget_redactor()
     q = {r["id"]: r for r in triage_paths([other]).to_json()["problems"]}["PY_MODULE_NOT_INSTALLED"]
     assert "(`dlinfer`)" in q["title"] and 'import dlinfer"' in q["fix"][0]
+
+
+def test_repeated_lines_count_and_time_as_each_line_alone(tmp_path, monkeypatch):
+    """A dense log repeats its matched lines: the line memos (the scanner's, the record plans) and the last
+    occurrence made once per region give what reading one line at a time gives: the count, the first, the last by
+    time (a line with an earlier time further down does not become the last), the unexplained lines."""
+    def ei(sec):
+        return EI0006.replace("10:25:05", f"10:25:{sec:02d}")
+
+    odd = "[ERROR] RUNTIME(1,python):2024-07-12-10:20:00.000.000 [x.cc:1][1]something odd happened"
+    lines, want_last = [], None
+    for i in range(5000):
+        lines.append(NOISE)
+        if i % 50 == 0:
+            lines.append(ei(10))
+        if i == 2500:
+            lines.append(ei(50))
+            want_last = len(lines)
+        if i % 70 == 0:
+            lines.append(OOM)
+            oom_last = len(lines)
+        if i % 90 == 0:
+            lines.append(odd)
+    log = write(tmp_path / "worker_0.log", lines)
+    monkeypatch.setattr(triage_mod, "CHUNK_BYTES", 16 << 10)  # many regions
+    memo = triage_paths([log]).to_json()
+    from ascend_doctor.triage.match import scanner as scanner_mod
+
+    monkeypatch.setattr(scanner_mod, "_MEMO_LINE_MAX", -1)
+    monkeypatch.setattr(triage_mod, "_PLAN_LINE_MAX", -1)
+    alone = triage_paths([log]).to_json()
+    assert memo == alone
+    by_id = {p["id"]: p for p in memo["problems"]}
+    ei_p = by_id["HCCL_EI0006_SOCKET_TIMEOUT"]
+    assert (ei_p["count"], ei_p["first"]["line"], ei_p["last"]["line"]) == (101, 2, want_last)
+    assert ei_p["last"]["time"].endswith("10:25:50.104")
+    oom = next(p for p in memo["problems"] if p["count"] == 72 and p["last"]["line"] == oom_last)
+    assert oom["first"]["line"] == 3
+    [unexplained] = [u for u in memo["unexplained_errors"] if "something odd" in u["text"]]
+    assert unexplained["count"] == 56

@@ -8,7 +8,7 @@ from typing import Dict, List, Optional, Sequence, Set, Tuple
 
 from ...kb.model import Signature
 from .codes import code_hs_pattern
-from .literals import ANCHOR_MAX_LEN, _starts, _trie_regex, _use_find, plan_passes
+from .literals import ANCHOR_MAX_LEN, _starts, _trie_regex, _use_find, digit_blind, plan_passes
 from .translate import hs_expression
 
 
@@ -210,6 +210,8 @@ def _scan_plan(signatures: Sequence[Signature], hs_reject: Set[bytes] = frozense
     signatures whose Hyperscan hit is a match (no exclude, exact expressions, one-literal alternatives);
     hs_sure: those whose hit on one of their regexes is a match (no exclude, exact expressions): on a line
     where only an all_of anchor fired, their regexes cannot match, so only the alternatives are checked.
+    blind: the signatures that answer alike for lines differing only in their digits (_digit_blind: the
+    scanner's memo of a line with its time cut).
     """
     shared: Dict[str, int] = {}
     for sig in signatures:
@@ -278,7 +280,19 @@ def _scan_plan(signatures: Sequence[Signature], hs_reject: Set[bytes] = frozense
 
     return {"lit": table(lit), "unanchored": unanchored, "hs_lit": table(hs_lit), "hs_re": table(hs_re),
             "hs_exact": hs_exact, "hs_sure": hs_sure, "hs_unanchored": hs_unanchored,
-            "hs_reject": sorted(x.decode("latin-1") for x in hs_reject)}
+            "hs_reject": sorted(x.decode("latin-1") for x in hs_reject),
+            "blind": [i for i, sig in enumerate(signatures) if _digit_blind(sig)]}
+
+
+def _digit_blind(sig: Signature) -> bool:
+    """Whether `sig` answers the same for two lines that differ only in which digits stand where (their times):
+    its patterns and excludes digit-blind (literals.digit_blind), no digit in its all_of literals, no bare code
+    (codes count in a context: decided in Python). A derived signature matches no line: blind."""
+    if sig.derived:
+        return True
+    if sig.has_bare_codes() or any(c.isdigit() for alt in sig.all_of for lit in alt for c in lit):
+        return False
+    return all(digit_blind(p) for p in sig.patterns()) and all(digit_blind(x) for x in sig.exclude)
 
 
 def _untable(rows) -> Dict[bytes, Set[int]]:

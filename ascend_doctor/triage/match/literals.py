@@ -277,3 +277,69 @@ def _trie_regex(words: Iterable[bytes]) -> bytes:
         return branches[0] if len(branches) == 1 else b"(?:" + b"|".join(branches) + b")"
 
     return emit(trie)
+
+
+# ---- digit-blind regexes (the scanner's memo of a line with its time cut: match/scanner.py) ----
+_DIGITS = frozenset(range(ord("0"), ord("9") + 1))
+
+
+def digit_blind(pattern: str) -> bool:
+    """Whether `pattern` answers the same for two lines that differ only in which digits stand where (a log
+    line's time): no literal digit, no class that takes some digits but not all, no backreference (which
+    compares the text of a group). False when in doubt (an element this does not know)."""
+    try:
+        parsed = _sre_parse.parse(pattern)
+    except re.error:
+        return False
+    return _blind_seq(list(parsed))
+
+
+def _blind_class(items) -> bool:
+    took = set()
+    for op, av in items:
+        if op is _sre_c.NEGATE:
+            continue
+        if op is _sre_c.LITERAL:
+            if av in _DIGITS:
+                took.add(av)
+        elif op is _sre_c.RANGE:
+            took.update(c for c in range(av[0], av[1] + 1) if c in _DIGITS)
+        elif op is _sre_c.CATEGORY:  # \d \w \S take every digit, \D \W \s none
+            if av in (_sre_c.CATEGORY_DIGIT, _sre_c.CATEGORY_WORD, _sre_c.CATEGORY_NOT_SPACE):
+                took.update(_DIGITS)
+            elif av not in (_sre_c.CATEGORY_NOT_DIGIT, _sre_c.CATEGORY_NOT_WORD, _sre_c.CATEGORY_SPACE):
+                return False
+        else:
+            return False
+    return not took or took == _DIGITS
+
+
+def _blind_seq(items) -> bool:
+    c = _sre_c
+    for op, av in items:
+        if op in (c.LITERAL, c.NOT_LITERAL):
+            if av in _DIGITS:
+                return False
+        elif op is c.IN:
+            if not _blind_class(av):
+                return False
+        elif op in (c.ANY, c.AT, c.CATEGORY):
+            continue
+        elif op is c.SUBPATTERN:
+            if not _blind_seq(list(av[-1])):
+                return False
+        elif op is c.BRANCH:
+            if not all(_blind_seq(list(b)) for b in av[1]):
+                return False
+        elif op in (c.MAX_REPEAT, c.MIN_REPEAT) or op is getattr(c, "POSSESSIVE_REPEAT", None):
+            if not _blind_seq(list(av[2])):
+                return False
+        elif op in (c.ASSERT, c.ASSERT_NOT):
+            if not _blind_seq(list(av[1])):
+                return False
+        elif op is getattr(c, "ATOMIC_GROUP", None):
+            if not _blind_seq(list(av)):
+                return False
+        else:  # GROUPREF, GROUPREF_EXISTS (the text or the presence of a group), anything new
+            return False
+    return True

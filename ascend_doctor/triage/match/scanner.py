@@ -57,6 +57,10 @@ class Scanner:
             _cache_write(path, plan, db)
         self._matchers: List[Optional[Callable[[bytes], bool]]] = [None] * len(self.signatures)
         self._alt_matchers: Dict[int, Callable[[bytes], bool]] = {}
+        self._memo: Dict[bytes, List[int]] = {}  # a line's bytes -> its hits (scan_lines)
+        self._memo_timeless: Dict[bytes, List[int]] = {}  # a line with its time's digits zeroed -> its blind hits
+        self._memo_bytes = 0
+        self._blind = frozenset(plan.get("blind", ()))  # (a plan without it: no line is answered by its time-cut key)
         # a signature no finder can look for: its own regex over the chunk (a leading \b dropped: the regex
         # engine then skips to the first literal byte; the exact matcher still decides)
         self._unanchored_res = [
@@ -141,6 +145,16 @@ class Scanner:
 
         `buf[start:end]` must hold whole lines (the caller keeps a partial last line for the next chunk).
         """
+        for ls, le, _line, hits in self.scan_lines(buf, start, end):
+            yield ls, le, hits
+
+    def scan_lines(self, buf: bytes, start: int = 0, end: Optional[int] = None):
+        """As `scan`, with each line's bytes: (line_start, line_end, line, [signature indexes]).
+
+        A line's hits depend on its bytes alone (every finder names every line a signature can match; the exact
+        matchers decide on the line), so a line seen before is answered from `_memo` without confirming again: a
+        dense log repeats its messages. The lists given out are shared: callers must not change them.
+        """
         end = len(buf) if end is None else end
         lines: Dict[int, Set[int]] = {}
         sure: Optional[Dict[int, Set[int]]] = None
@@ -163,20 +177,56 @@ class Scanner:
                     break
                 m = rx.search(buf, le + 1, end)
         exact, sure_sigs, matcher = self.exact, self.sure, self._matcher
+        memo, memo_get, blind = self._memo, self._memo.get, self._blind
+        timeless, timeless_get = self._memo_timeless, self._memo_timeless.get
         for ls in sorted(lines):
             le = find(b"\n", ls, end)
             le = end if le < 0 else le
-            ids = lines[ls]
-            line_sure = sure.get(ls, _NO_SIGS) if sure is not None else None
-            if len(ids) == 1:
-                i = next(iter(ids))
-                if i in exact or (i in line_sure or self._alt_matcher(i)(buf[ls:le]) if i in sure_sigs
-                                  else matcher(i)(buf[ls:le])):
-                    yield ls, le, [i]
-                continue
-            hits = self._line_hits(buf[ls:le], ids, line_sure)
+            line = buf[ls:le]
+            hits = memo_get(line)
+            key = None
+            if hits is None:
+                ids = lines[ls]
+                line_sure = sure.get(ls, _NO_SIGS) if sure is not None else None
+                # a dense log repeats its messages with other times: the signatures that answer alike whatever
+                # digits a line holds (blind) answer as for the line with its time's digits zeroed; the others
+                # (a bare code, a digit in a pattern) are confirmed on the line
+                m = _TIME.search(line, 0, _TIME_WITHIN) if blind else None
+                if m is not None:
+                    key = line[:m.start()] + m.group().translate(_ZERO_DIGITS) + line[m.end():]
+                    part = timeless_get(key)
+                    if part is not None:
+                        rest = ids - blind
+                        hits = sorted(part + self._line_hits(line, rest, line_sure)) if rest else part
+            if hits is None:
+                if len(ids) == 1:
+                    i = next(iter(ids))
+                    ok = (i in exact or (i in line_sure or self._alt_matcher(i)(line) if i in sure_sigs
+                                         else matcher(i)(line)))
+                    hits = [i] if ok else _NO_HITS
+                else:
+                    hits = self._line_hits(line, ids, line_sure) or _NO_HITS
+                if len(line) <= _MEMO_LINE_MAX:
+                    if self._memo_bytes > _MEMO_BYTES:
+                        memo.clear()
+                        timeless.clear()
+                        self._memo_bytes = 0
+                    memo[line] = hits
+                    self._memo_bytes += len(line) + 64
+                    if key is not None:
+                        timeless[key] = [i for i in hits if i in blind] or _NO_HITS
+                        self._memo_bytes += len(key) + 64
             if hits:
-                yield ls, le, hits
+                yield ls, le, line, hits
 
 
+# The line memo: lines up to _MEMO_LINE_MAX bytes, ~_MEMO_BYTES of them at most (then it starts again).
+_MEMO_LINE_MAX = 2048
+_MEMO_BYTES = 4 << 20
+_NO_HITS: List[int] = []  # shared, never changed
+# A line's time (CANN's 2024-07-12-10:21:33.512.118, ISO forms), looked for in its first _TIME_WITHIN bytes (its
+# header); its digits zeroed make the line's time-cut key (digit-blind signatures only: finders._digit_blind).
+_TIME = re.compile(rb"\d{4}-\d\d-\d\d[- T]\d\d:\d\d:\d\d(?:[.,:]\d{1,9})*")
+_TIME_WITHIN = 96
+_ZERO_DIGITS = bytes.maketrans(b"0123456789", b"0000000000")
 _NO_SIGS: Set[int] = frozenset()  # type: ignore[assignment]

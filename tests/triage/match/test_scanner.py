@@ -220,3 +220,51 @@ def test_the_matching_engine_comes_without_the_triage_pipeline():
     loaded = json.loads(out)
     assert "ascend_doctor.triage.match.scanner" in loaded
     assert not [m for m in loaded if not m.startswith("ascend_doctor.triage.match") and m != "ascend_doctor.triage"]
+
+
+def test_a_repeated_line_is_answered_from_the_memo_as_a_fresh_scan_answers(monkeypatch):
+    """scan_lines keeps a line's hits by its bytes (a dense log repeats lines): the same answers as a scanner
+    without the memo, lines yielded with their bytes, and the memo bounded (it starts again past _MEMO_BYTES)."""
+    from ascend_doctor.triage.match import scanner as scanner_mod
+
+    kb = load_knowledge_base()
+    examples = [ex for s in kb.signatures for ex in s.examples][:200]
+    buf = ("\n".join(examples * 3) + "\nno match here\n").encode("utf-8")
+    monkeypatch.setattr(scanner_mod, "_MEMO_BYTES", 4 << 10)
+    memo = Scanner(kb.signatures)
+    got = list(memo.scan_lines(buf))
+    assert memo._memo_bytes <= (4 << 10) + scanner_mod._MEMO_LINE_MAX + 64
+    assert all(buf[ls:le] == line for ls, le, line, _ in got)
+    monkeypatch.setattr(scanner_mod, "_MEMO_LINE_MAX", -1)
+    fresh = Scanner(kb.signatures)
+    assert [(ls, le, hits) for ls, le, _, hits in got] == list(fresh.scan(buf)) and not fresh._memo
+    assert len(got) >= 3 * 150
+
+
+@pytest.mark.parametrize("pattern,blind", [
+    (r"Getting socket times out", True), (r"rank\[\d+\] failed", True), (r"[0-9a-f]{8}", True), (r"\bKilled\b", True),
+    (r"x.{3}y", True), (r"[^\d:]+", True), (r"EL0004", False), (r"10:25:0[5-9]", False), (r"(\w+) \1", False),
+    (r"[^0]", False), (r"ret(?!0)", False),
+])
+def test_digit_blind_regexes_answer_alike_whatever_digits_a_line_holds(pattern, blind):
+    from ascend_doctor.triage.match.literals import digit_blind
+
+    assert digit_blind(pattern) is blind
+
+
+def test_a_line_repeated_with_other_times_is_answered_alike_only_by_digit_blind_signatures():
+    """The time-cut memo: a message repeated with another time is answered from the memo when every candidate is
+    digit-blind; a signature that reads the time's digits (here 10:25:0[5-9]) is confirmed on each line."""
+    sigs = [Signature(id="SOCKET", pattern="Getting socket times out", regex=False, component="os", severity="fail",
+                      cause="", fix=[]),
+            Signature(id="LATE", pattern=r"10:25:0[5-9]\.[\d.]+ Getting", regex=True, component="os", severity="fail",
+                      cause="", fix=[])]
+    scanner = Scanner(sigs)
+    assert scanner._blind == {0}
+    lines = [f"EI0006: [PID: 31337] 2024-07-12-10:25:0{s}.104.998 Getting socket times out." for s in (1, 7, 2, 8)]
+    buf = ("\n".join(lines * 2) + "\n").encode()
+    got = [sorted(hits) for _ls, _le, _line, hits in scanner.scan_lines(buf)]
+    assert got == [[0], [0, 1], [0], [0, 1]] * 2
+    only_socket = Scanner(sigs[:1])
+    got = [(line, hits) for _ls, _le, line, hits in only_socket.scan_lines(buf)]
+    assert [h for _l, h in got] == [[0]] * 8 and len(only_socket._memo_timeless) == 1
