@@ -277,3 +277,10 @@ def worded(value: Any) -> Any:
     if isinstance(value, dict):
         return {(worded(k) if isinstance(k, Text) else k): worded(v) for k, v in value.items()}
     return value
+
+
+def error_text(exc: BaseException) -> Any:
+    """The message of a host error: its Text when it was raised with one (so it can be shown translated), else
+    the exception's English string."""
+    first = exc.args[0] if exc.args else None
+    return first if isinstance(first, Text) else str(exc)

@@ -162,3 +162,20 @@ def test_a_report_read_back_shows_the_parametrised_phrases_in_chinese(tmp_path):
         assert not any(re.search(r"\b(is also|expected|outside|binary)\b", p) for p in problems), problems
         english = facts["rank_table"]["problems"] if fid == "rank_table.valid" else facts["driver"]["errors"]
         assert any("expected" in (p["message"] if isinstance(p, dict) else p) for p in english)  # facts stay English
+
+
+def test_phrases_does_not_import_i18n_text():
+    """One direction only: i18n_text words a stored English text through phrases (the report/1 reader); phrases
+    imports neither i18n_text nor anything that does, so the two never import each other."""
+    import ast
+
+    with open(os.path.join(REPO, "ascend_doctor", "phrases.py"), encoding="utf-8") as fh:
+        tree = ast.parse(fh.read())
+    imported = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            imported.add(node.module or "")
+            imported.update(f"{node.module or ''}.{a.name}".lstrip(".") for a in node.names)
+        elif isinstance(node, ast.Import):
+            imported.update(a.name for a in node.names)
+    assert imported and not {m for m in imported if "i18n_text" in m}, sorted(imported)
