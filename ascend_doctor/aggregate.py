@@ -560,6 +560,7 @@ def add_bundles(agg: "Aggregator", bundles: List[str]) -> "Optional[Any]":
 def triage_logs(dirs: List[str], bundles_triage=None) -> Dict[str, Any]:
     """Triage every node's logs together (one sub-directory per node, and the logs of bundles already added to
     `bundles_triage`): root cause and the problems found."""
+    from .i18n_text import worded
     from .render.triage_report import root_cause_headline
     from .triage import Triage
 
@@ -567,7 +568,7 @@ def triage_logs(dirs: List[str], bundles_triage=None) -> Dict[str, Any]:
     for d in dirs:
         t.add_path(d)
     res = t.result()
-    rc = res.root_cause
+    rc = worded(res.root_cause)  # a node's logs in the aggregate: its root cause worded where it is kept
     return {
         "dirs": list(dirs),
         "nodes": res.nodes,

@@ -284,3 +284,37 @@ def error_text(exc: BaseException) -> Any:
     the exception's English string."""
     first = exc.args[0] if exc.args else None
     return first if isinstance(first, Text) else str(exc)
+
+
+def has_text(value: Any) -> bool:
+    """Whether `value` (a dict, list or tuple of data) holds a Text anywhere."""
+    if isinstance(value, Text):
+        return True
+    if isinstance(value, dict):
+        return any(has_text(v) for v in value.values())
+    if isinstance(value, (list, tuple)):
+        return any(has_text(v) for v in value)
+    return False
+
+
+def marked(value: Any) -> Any:
+    """A value of data with each Text in it as {"i18n": its entry}, the data around it as it is (a finding's
+    evidence, a triage root cause in a JSON document); `unmarked` reads it back."""
+    if isinstance(value, Text):
+        return {"i18n": value.to_i18n()}
+    if isinstance(value, dict):
+        return {k: marked(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [marked(v) for v in value]
+    return value
+
+
+def unmarked(value: Any) -> Any:
+    """`marked`'s value back, each {"i18n": entry} the Text it describes (from_i18n: bad entries raise ValueError)."""
+    if isinstance(value, dict):
+        if set(value) == {"i18n"}:
+            return from_i18n(value["i18n"])
+        return {k: unmarked(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [unmarked(v) for v in value]
+    return value
