@@ -251,6 +251,7 @@ class Report:
             "summary": self.summary,
             "lang": self.lang if getattr(self, "_worded", False) else get_lang(),
             "plan": self.node_plan().to_json(),
+            **_facts_i18n(self.facts),
         }
 
     def worded(self) -> "Report":
@@ -270,11 +271,32 @@ class Report:
         return cls(
             tool=dict(data.get("tool") or {}),
             host=dict(data.get("host") or {}),
-            facts=dict(data.get("facts") or {}),
+            facts=_facts_from_json(data),
             findings=[Finding.from_json(f) for f in data.get("findings") or []],
             lang=str(data.get("lang") or "en"),
             plan=_plan_from_json(data["plan"]) if isinstance(data.get("plan"), dict) else None,
         )
+
+
+def _facts_i18n(facts: Dict[str, Any]) -> Dict[str, Any]:
+    """report/2's {"i18n": {"facts": {JSON Pointer: entry}}}: the messages the facts' English phrases were made from
+    (a probe's problem, a host error), so `check --from-report` shows them again exactly; {} when none."""
+    from .i18n_text import texts_at
+
+    texts = texts_at(facts)
+    return {"i18n": {"facts": texts}} if texts else {}
+
+
+def _facts_from_json(data: dict) -> Dict[str, Any]:
+    """A report's facts, each phrase report/2 kept the message of (`_facts_i18n`) that message again (a Text); a
+    report/1's are plain strings, worded by the phrase templates (phrases.py) where shown."""
+    from .i18n_text import with_texts
+
+    facts = dict(data.get("facts") or {})
+    i18n = data.get("i18n")
+    if data.get("schema") == REPORT_SCHEMA and isinstance(i18n, dict):
+        facts = with_texts(facts, i18n.get("facts"))
+    return facts
 
 
 def _evidence_texts(evidence: Dict[str, Any]) -> Dict[str, Any]:
