@@ -45,7 +45,7 @@ def test_a_phrase_inside_a_phrase_is_translated_too(zh):
 
 def test_command_results_stay_english_facts(zh):
     timeout = CommandResult(["npu-smi", "info"], None, error="timeout").describe()
-    assert timeout == "`npu-smi info` did not finish within its timeout"
+    assert (timeout.msgid, timeout.params) == (phrases.COMMAND_TIMEOUT, {"command": "npu-smi info"})
     assert localized(timeout) == "`npu-smi info` 在超时时间内没有结束"
 
 
@@ -56,8 +56,8 @@ def test_a_probe_problem_is_english_in_the_facts_and_chinese_where_shown(zh):
     with open_bundle(os.path.join(REPO, "tests", "fixtures", "garbled_files")) as host:
         report = run_checks(host, RunOptions(timeout=5.0))
     fact = report.facts["driver"]["errors"][0]
-    assert fact == ("/usr/local/Ascend/driver/version.info: binary or garbled content, expected the driver "
-                    "version.info (Version=...)")
+    assert (fact.msgid, fact.params["path"], fact.params["expected"].msgid) == (
+        phrases.BINARY_FILE, "/usr/local/Ascend/driver/version.info", phrases.DRIVER_VERSION_INFO)
     assert json.loads(json.dumps(report.to_json()))["facts"]["driver"]["errors"] == [fact]
     shown = next(f for f in report.worded().findings if f.id == "install.driver_present").evidence["problems"]
     assert shown == ["/usr/local/Ascend/driver/version.info：内容为二进制或乱码，应为：驱动的 version.info（Version=...）"]
