@@ -560,15 +560,15 @@ def add_bundles(agg: "Aggregator", bundles: List[str]) -> "Optional[Any]":
 def triage_logs(dirs: List[str], bundles_triage=None) -> Dict[str, Any]:
     """Triage every node's logs together (one sub-directory per node, and the logs of bundles already added to
     `bundles_triage`): root cause and the problems found."""
-    from .i18n_text import worded
     from .render.triage_report import root_cause_headline
     from .triage import Triage
+    from .triage.result import root_cause_json
 
     t = bundles_triage or Triage()
     for d in dirs:
         t.add_path(d)
     res = t.result()
-    rc = worded(res.root_cause)  # a node's logs in the aggregate: its root cause worded where it is kept
+    rc = root_cause_json(res.root_cause)  # worded, its messages beside (i18n), as in a triage JSON
     return {
         "dirs": list(dirs),
         "nodes": res.nodes,
