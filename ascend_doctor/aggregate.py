@@ -562,12 +562,13 @@ def triage_logs(dirs: List[str], bundles_triage=None) -> Dict[str, Any]:
     `bundles_triage`): root cause and the problems found."""
     from .render.triage_report import root_cause_headline
     from .triage import Triage
+    from .triage.result import root_cause_json
 
     t = bundles_triage or Triage()
     for d in dirs:
         t.add_path(d)
     res = t.result()
-    rc = res.root_cause
+    rc = root_cause_json(res.root_cause)  # worded, its messages beside (i18n), as in a triage JSON
     return {
         "dirs": list(dirs),
         "nodes": res.nodes,

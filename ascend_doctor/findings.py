@@ -166,7 +166,7 @@ class Finding:
 
     @classmethod
     def _from_i18n(cls, data: dict, i18n: Any) -> "Finding":
-        from .i18n_text import from_entry as from_i18n
+        from .i18n_text import from_entry as from_i18n, unmarked
 
         if not isinstance(i18n, dict) or not isinstance(i18n.get("fix", []), list):
             raise ValueError(f"finding {data.get('id')}: field 'i18n' is not an object with a 'fix' list")
@@ -178,7 +178,7 @@ class Finding:
         evidence = dict(data.get("evidence") or {})
         for key, entry in (i18n.get("evidence") or {}).items():
             if key in evidence:
-                evidence[key] = _evidence_from_i18n(entry)
+                evidence[key] = unmarked(entry)
         keys = i18n.get("evidence_keys") or {}
         if keys:
             evidence = {(from_i18n(keys[k], k) if k in keys else k): v for k, v in evidence.items()}
@@ -251,6 +251,7 @@ class Report:
             "summary": self.summary,
             "lang": self.lang if getattr(self, "_worded", False) else get_lang(),
             "plan": self.node_plan().to_json(),
+            **_facts_i18n(self.facts),
         }
 
     def worded(self) -> "Report":
@@ -270,55 +271,39 @@ class Report:
         return cls(
             tool=dict(data.get("tool") or {}),
             host=dict(data.get("host") or {}),
-            facts=dict(data.get("facts") or {}),
+            facts=_facts_from_json(data),
             findings=[Finding.from_json(f) for f in data.get("findings") or []],
             lang=str(data.get("lang") or "en"),
             plan=_plan_from_json(data["plan"]) if isinstance(data.get("plan"), dict) else None,
         )
 
 
-def _has_text(value: Any) -> bool:
-    from .i18n_text import Text
+def _facts_i18n(facts: Dict[str, Any]) -> Dict[str, Any]:
+    """report/2's {"i18n": {"facts": {JSON Pointer: entry}}}: the messages the facts' English phrases were made from
+    (a probe's problem, a host error), so `check --from-report` shows them again exactly; {} when none."""
+    from .i18n_text import texts_at
 
-    if isinstance(value, Text):
-        return True
-    if isinstance(value, dict):
-        return any(_has_text(v) for v in value.values())
-    if isinstance(value, (list, tuple)):
-        return any(_has_text(v) for v in value)
-    return False
+    texts = texts_at(facts)
+    return {"i18n": {"facts": texts}} if texts else {}
 
 
-def _evidence_i18n(value: Any) -> Any:
-    """An evidence value with each Text as {"i18n": its entry} (the data around it as it is)."""
-    from .i18n_text import Text
+def _facts_from_json(data: dict) -> Dict[str, Any]:
+    """A report's facts, each phrase report/2 kept the message of (`_facts_i18n`) that message again (a Text); a
+    report/1's are plain strings, worded by the phrase templates (phrases.py) where shown."""
+    from .i18n_text import with_texts
 
-    if isinstance(value, Text):
-        return {"i18n": value.to_i18n()}
-    if isinstance(value, dict):
-        return {k: _evidence_i18n(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_evidence_i18n(v) for v in value]
-    return value
-
-
-def _evidence_from_i18n(value: Any) -> Any:
-    from .i18n_text import from_i18n
-
-    if isinstance(value, dict):
-        if set(value) == {"i18n"}:
-            return from_i18n(value["i18n"])
-        return {k: _evidence_from_i18n(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_evidence_from_i18n(v) for v in value]
-    return value
+    facts = dict(data.get("facts") or {})
+    i18n = data.get("i18n")
+    if data.get("schema") == REPORT_SCHEMA and isinstance(i18n, dict):
+        facts = with_texts(facts, i18n.get("facts"))
+    return facts
 
 
 def _evidence_texts(evidence: Dict[str, Any]) -> Dict[str, Any]:
     """The evidence values that hold texts (words, not data), keyed as the JSON evidence is, for report/2's i18n."""
-    from .i18n_text import worded
+    from .i18n_text import has_text, marked, worded
 
-    return {worded(k): _evidence_i18n(v) for k, v in evidence.items() if _has_text(v)}
+    return {worded(k): marked(v) for k, v in evidence.items() if has_text(v)}
 
 
 def _plan_from_json(data: dict):

@@ -277,3 +277,99 @@ def worded(value: Any) -> Any:
     if isinstance(value, dict):
         return {(worded(k) if isinstance(k, Text) else k): worded(v) for k, v in value.items()}
     return value
+
+
+def error_text(exc: BaseException) -> Any:
+    """The message of a host error: its Text when it was raised with one (so it can be shown translated), else
+    the exception's English string."""
+    first = exc.args[0] if exc.args else None
+    return first if isinstance(first, Text) else str(exc)
+
+
+def has_text(value: Any) -> bool:
+    """Whether `value` (a dict, list or tuple of data) holds a Text anywhere."""
+    if isinstance(value, Text):
+        return True
+    if isinstance(value, dict):
+        return any(has_text(v) for v in value.values())
+    if isinstance(value, (list, tuple)):
+        return any(has_text(v) for v in value)
+    return False
+
+
+def marked(value: Any) -> Any:
+    """A value of data with each Text in it as {"i18n": its entry}, the data around it as it is (a finding's
+    evidence, a triage root cause in a JSON document); `unmarked` reads it back."""
+    if isinstance(value, Text):
+        return {"i18n": value.to_i18n()}
+    if isinstance(value, dict):
+        return {k: marked(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [marked(v) for v in value]
+    return value
+
+
+def unmarked(value: Any) -> Any:
+    """`marked`'s value back, each {"i18n": entry} the Text it describes (from_i18n: bad entries raise ValueError)."""
+    if isinstance(value, dict):
+        if set(value) == {"i18n"}:
+            return from_i18n(value["i18n"])
+        return {k: unmarked(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [unmarked(v) for v in value]
+    return value
+
+
+def texts_at(value: Any, at: str = "") -> Dict[str, Any]:
+    """Where the Texts in `value` (dicts and lists of data: a report's facts) are, as JSON Pointers (RFC 6901:
+    "/cann/installs/0/errors/1"), each with its report/2 entry: the facts stay English strings and this says
+    which messages they were, so a saved report's facts are worded again exactly (`with_texts`)."""
+    if isinstance(value, Text):
+        return {at: value.to_i18n()}
+    out: Dict[str, Any] = {}
+    if isinstance(value, dict):
+        for k, v in value.items():
+            out.update(texts_at(v, f"{at}/{str(k).replace('~', '~0').replace('/', '~1')}"))
+    elif isinstance(value, (list, tuple)):
+        for i, v in enumerate(value):
+            out.update(texts_at(v, f"{at}/{i}"))
+    return out
+
+
+def with_texts(value: Any, texts: Any) -> Any:
+    """`value` (parsed JSON) with the Texts `texts_at` found put back where they were: each only where the string
+    there is the entry's English (a text edited since, or a pointer that names nothing, stays as it is). A copy
+    of the dicts and lists on each path; `texts` that is not an object of entries raises ValueError."""
+    if not texts:
+        return value
+    if not isinstance(texts, dict):
+        raise ValueError("field 'i18n.facts' is not an object of JSON Pointers")
+    for pointer, entry in texts.items():
+        keys = [k.replace("~1", "/").replace("~0", "~") for k in str(pointer).split("/")[1:]]
+        if keys:
+            value = _put(value, keys, entry)
+    return value
+
+
+def _put(holder: Any, keys: List[str], entry: Any) -> Any:
+    key, rest = keys[0], keys[1:]
+    if isinstance(holder, dict) and key in holder:
+        at: Any = key
+    elif isinstance(holder, list) and key.isdigit() and int(key) < len(holder):
+        at = int(key)
+    else:
+        return holder
+    current = holder[at]
+    if rest:
+        new = _put(current, rest, entry)
+    elif isinstance(current, str) and not isinstance(current, Text):
+        new = from_i18n(entry)
+        if str(new) != current:  # not the text it was made from: kept as written
+            return holder
+    else:
+        return holder
+    if new is current:
+        return holder
+    copy = dict(holder) if isinstance(holder, dict) else list(holder)
+    copy[at] = new
+    return copy

@@ -21,7 +21,6 @@ import re
 from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Tuple
 
 from .i18n import N_, _, get_lang, lookup
-from .i18n_text import Text
 
 if TYPE_CHECKING:
     from .lazyre import LazyPattern
@@ -418,9 +417,3 @@ def reword_stored(text: str) -> str:
 
     return sentences(*said)
 
-
-def error_text(exc: BaseException) -> Any:
-    """The message of a host error: its Text when it was raised with one (so it can be shown translated), else
-    the exception's English string."""
-    first = exc.args[0] if exc.args else None
-    return first if isinstance(first, Text) else str(exc)

@@ -274,7 +274,7 @@ def test_write_atomic_keeps_the_error_class_and_errno(tmp_path, zh):
 def test_host_errors_are_english_facts_shown_in_chinese(tmp_path):
     from ascend_doctor import phrases
     from ascend_doctor.host import FileMissing, FileUnreadable, LiveHost, SnapshotHost, ask_python
-    from ascend_doctor.i18n_text import localized
+    from ascend_doctor.i18n_text import error_text, localized
     from ascend_doctor.snapshot import write_snapshot
 
     live = LiveHost()
@@ -283,7 +283,7 @@ def test_host_errors_are_english_facts_shown_in_chinese(tmp_path):
     def fact(call, exc_type):
         with pytest.raises(exc_type) as info:
             call()
-        return phrases.error_text(info.value)
+        return error_text(info.value)
 
     def facts():
         return [fact(lambda: live.read_text(str(tmp_path / "version.info")), FileMissing),

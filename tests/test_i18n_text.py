@@ -164,3 +164,20 @@ def test_aggregate_and_baseline_read_report_1_and_report_2_side_by_side(tmp_path
     proc = run_cli("aggregate", str(tmp_path), "--format", "json", "--baseline", str(tmp_path / "n1.json"))
     result = json.loads(proc.stdout)
     assert proc.returncode in (0, 1) and not result["unreadable"] and len(result["nodes"]) == 2, proc.stderr
+
+
+def test_texts_at_and_with_texts_put_a_facts_messages_back_where_they_were():
+    from ascend_doctor.i18n_text import texts_at, with_texts
+
+    problem = Text(N_("{path}: no such file"), path="/a/b")
+    facts = {"cann": {"installs": [{"errors": ["plain", problem]}]}, "extra": {"a/b~c": problem}}
+    texts = texts_at(facts)
+    assert texts == {"/cann/installs/0/errors/1": {"id": "{path}: no such file", "params": {"path": "/a/b"}},
+                     "/extra/a~1b~0c": {"id": "{path}: no such file", "params": {"path": "/a/b"}}}
+    saved = json.loads(json.dumps(facts))
+    back = with_texts(saved, texts)
+    assert back == facts and back["cann"]["installs"][0]["errors"][1].msgid == "{path}: no such file"
+    assert isinstance(back["extra"]["a/b~c"], Text) and not isinstance(saved["extra"]["a/b~c"], Text)
+    saved["extra"]["a/b~c"] = "/a/b: edited by hand"  # not the text the message made: kept as written
+    assert type(with_texts(saved, texts)["extra"]["a/b~c"]) is str
+    assert with_texts(saved, {"/nothing/here": {"id": "x"}}) == saved

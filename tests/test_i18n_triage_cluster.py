@@ -9,6 +9,7 @@ import re
 import pytest
 
 from ascend_doctor import i18n, zh_style
+from ascend_doctor.i18n_text import localized
 from tests.helpers.cluster_helpers import FULL_DISKS, node_report, write_report
 from tests.helpers import REPO, run_cli
 from tests.helpers.i18n_support import WORD, data_words, leftovers
@@ -87,7 +88,9 @@ def test_zh_triage_has_no_english_left(tmp_path, zh):
             words = leftovers(render_triage(result, fmt), allowed)
             if words:
                 problems[(os.path.basename(path), fmt)] = sorted(set(words))
-        assert result.root_cause is None or re.search(r"[\u4e00-\u9fff]", result.root_cause["summary"])
+        # the result holds the summary as a message (worded by the renderer): its id, Chinese when worded
+        assert result.root_cause is None or (result.root_cause["summary"].msgid and re.search(
+            r"[\u4e00-\u9fff]", localized(result.root_cause["summary"])))
     assert not problems, f"English left in zh triage reports: {problems}"
 
 
@@ -294,3 +297,29 @@ def test_aggregate_errors_in_chinese_one_line(tmp_path):
     assert proc.returncode == 2 and "文件或目录不存在" in proc.stderr
     en = run_cli("aggregate", str(d))
     assert "empty file; expected a node report" in en.stderr
+
+
+def test_a_saved_triage_json_is_worded_again_in_the_other_language_exactly(tmp_path):
+    """A triage JSON keeps, per problem, the signature whose title/cause/fix it shows and, for the root cause, its
+    messages: reworded() gives, from the English document, exactly the document a Chinese run writes (and back)."""
+    from ascend_doctor.kb.load import load_knowledge_base
+    from ascend_doctor.render.triage_report import reworded
+    from ascend_doctor.triage import triage_paths
+
+    kb = load_knowledge_base()
+    checked = 0
+    for path in _triage_inputs(tmp_path):
+        en = json.loads(json.dumps(triage_paths([path], kb).to_json()))
+        zh = json.loads(json.dumps(_zh_triage(path, as_json=True)))
+        assert en != zh
+        i18n.set_lang("zh")
+        try:
+            assert reworded(en, kb) == zh
+        finally:
+            i18n.set_lang("en")
+        assert reworded(zh, kb) == en
+        if en["root_cause"] and en["problems"]:
+            checked += 1
+            assert en["root_cause"]["i18n"]["summary"]["i18n"]["id"]
+            assert en["problems"][0]["i18n"]["cause"] == {"kb": en["problems"][0]["signature"], "field": "cause"}
+    assert checked

@@ -45,7 +45,7 @@ def test_a_phrase_inside_a_phrase_is_translated_too(zh):
 
 def test_command_results_stay_english_facts(zh):
     timeout = CommandResult(["npu-smi", "info"], None, error="timeout").describe()
-    assert timeout == "`npu-smi info` did not finish within its timeout"
+    assert (timeout.msgid, timeout.params) == (phrases.COMMAND_TIMEOUT, {"command": "npu-smi info"})
     assert localized(timeout) == "`npu-smi info` 在超时时间内没有结束"
 
 
@@ -56,8 +56,8 @@ def test_a_probe_problem_is_english_in_the_facts_and_chinese_where_shown(zh):
     with open_bundle(os.path.join(REPO, "tests", "fixtures", "garbled_files")) as host:
         report = run_checks(host, RunOptions(timeout=5.0))
     fact = report.facts["driver"]["errors"][0]
-    assert fact == ("/usr/local/Ascend/driver/version.info: binary or garbled content, expected the driver "
-                    "version.info (Version=...)")
+    assert (fact.msgid, fact.params["path"], fact.params["expected"].msgid) == (
+        phrases.BINARY_FILE, "/usr/local/Ascend/driver/version.info", phrases.DRIVER_VERSION_INFO)
     assert json.loads(json.dumps(report.to_json()))["facts"]["driver"]["errors"] == [fact]
     shown = next(f for f in report.worded().findings if f.id == "install.driver_present").evidence["problems"]
     assert shown == ["/usr/local/Ascend/driver/version.info：内容为二进制或乱码，应为：驱动的 version.info（Version=...）"]
@@ -162,3 +162,20 @@ def test_a_report_read_back_shows_the_parametrised_phrases_in_chinese(tmp_path):
         assert not any(re.search(r"\b(is also|expected|outside|binary)\b", p) for p in problems), problems
         english = facts["rank_table"]["problems"] if fid == "rank_table.valid" else facts["driver"]["errors"]
         assert any("expected" in (p["message"] if isinstance(p, dict) else p) for p in english)  # facts stay English
+
+
+def test_phrases_does_not_import_i18n_text():
+    """One direction only: i18n_text words a stored English text through phrases (the report/1 reader); phrases
+    imports neither i18n_text nor anything that does, so the two never import each other."""
+    import ast
+
+    with open(os.path.join(REPO, "ascend_doctor", "phrases.py"), encoding="utf-8") as fh:
+        tree = ast.parse(fh.read())
+    imported = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            imported.add(node.module or "")
+            imported.update(f"{node.module or ''}.{a.name}".lstrip(".") for a in node.names)
+        elif isinstance(node, ast.Import):
+            imported.update(a.name for a in node.names)
+    assert imported and not {m for m in imported if "i18n_text" in m}, sorted(imported)

@@ -54,7 +54,7 @@ def _read(path: str) -> str:
     try:
         text = LiveHost().read_text(path, max_bytes=MAX_READ_BYTES)
     except HostError as exc:  # its message is a phrase (phrases.FILE_MISSING ...): said in the run's language
-        from ..phrases import error_text
+        from ..i18n_text import error_text
 
         raise CliError(localized(error_text(exc))) from None
     binary = binary_at(text)

@@ -9,7 +9,8 @@ from typing import Optional
 
 from ..cli import COMMANDS
 from ..errors import CliError, EXIT_FINDINGS, EXIT_OK
-from ..i18n import _, lookup
+from ..i18n import N_, _, lookup
+from ..i18n_text import Text
 from ..render import TRIAGE_FORMATS as FORMATS
 from ..triage import Triage
 from ..triage.result import NOT_A_LOG
@@ -83,7 +84,7 @@ def _triage(args) -> int:
     if args.bundle:
         with opened_bundle(args.bundle) as host:
             if not t.add_bundle(host, args.node):  # like an empty directory: an input with nothing to read
-                t.add_unread(args.bundle, _("the bundle holds no logs (collect it with --logs DIR)"))
+                t.add_unread(args.bundle, Text(N_("the bundle holds no logs (collect it with --logs DIR)")))
             for path in args.paths:  # inside: the bundle's files stay on disk until the scan is over
                 t.add_path(path)
     else:

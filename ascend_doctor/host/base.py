@@ -25,7 +25,7 @@ class HostError(Exception):
     """A question the host could not answer (the message says which path and why).
 
     Raised with an i18n_text.Text made from a phrase of phrases.py: the message is a fact (probes keep it,
-    `phrases.error_text(exc)`, and a saved report is judged again later), so it is English, and a check shows
+    `i18n_text.error_text(exc)`, and a saved report is judged again later), so it is English, and a check shows
     it in the run's language with `i18n_text.localized()`.
     """
 

@@ -13,7 +13,7 @@ import posixpath
 from typing import Optional, Tuple
 
 from .. import phrases
-from ..i18n_text import Text
+from ..i18n_text import Text, error_text
 from ..facts import DriverFacts, FirmwareFacts
 from ..host import FileMissing, Host, HostError
 from ..lazyre import lazy_compile
@@ -35,7 +35,7 @@ def read_install_info(host: Host) -> Tuple[Optional[dict], Optional[str]]:
     except FileMissing:
         return None, None
     except HostError as exc:
-        return None, Text(phrases.UNREADABLE_FILE, error=phrases.error_text(exc),
+        return None, Text(phrases.UNREADABLE_FILE, error=error_text(exc),
                           expected=Text(phrases.INSTALL_INFO_EXPECTED))
     if looks_binary(text):
         return None, Text(phrases.BINARY_FILE, path=INSTALL_INFO, expected=Text(phrases.KEY_VALUE_LINES))

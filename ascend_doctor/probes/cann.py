@@ -16,7 +16,7 @@ from collections import Counter
 from typing import Dict, List, Optional, Tuple
 
 from .. import phrases
-from ..i18n_text import Text
+from ..i18n_text import Text, error_text
 from ..facts import CannFacts, CannInstall
 from ..host import FileMissing, Host, HostError
 from .kv import get_ci, parse_version_cfg, read_key_value_file
@@ -119,7 +119,7 @@ def _inspect(host: Host, root: str, kind: str, owner: str, resolved: str, facts:
     except FileMissing:
         cfg_text = None
     except HostError as exc:  # a directory, a link loop, too large: a problem to report, not an absence
-        inst.errors.append(Text(phrases.UNREADABLE_FILE, error=phrases.error_text(exc),
+        inst.errors.append(Text(phrases.UNREADABLE_FILE, error=error_text(exc),
                                 expected=Text(phrases.CANN_CFG_LINES)))
         cfg_text = ""
     if cfg_text is not None:
@@ -131,7 +131,7 @@ def _inspect(host: Host, root: str, kind: str, owner: str, resolved: str, facts:
     try:
         entries = host.listdir(root)
     except HostError as exc:
-        inst.errors.append(Text(phrases.UNREADABLE_FILE, error=phrases.error_text(exc),
+        inst.errors.append(Text(phrases.UNREADABLE_FILE, error=error_text(exc),
                                 expected=Text(phrases.CANN_COMPONENT_DIRS)))
         entries = []
     for name in entries:

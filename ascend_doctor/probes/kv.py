@@ -89,7 +89,7 @@ def read_key_value_file(host, path: str, expected: str, errors: List[str]) -> Op
     "<path>: <what is wrong>, expected <expected>".
     """
     from .. import phrases
-    from ..i18n_text import Text
+    from ..i18n_text import Text, error_text
     from ..host import FileMissing, HostError
 
     try:
@@ -97,7 +97,7 @@ def read_key_value_file(host, path: str, expected: str, errors: List[str]) -> Op
     except FileMissing:
         return None
     except HostError as exc:
-        errors.append(Text(phrases.UNREADABLE_FILE, error=phrases.error_text(exc), expected=expected))
+        errors.append(Text(phrases.UNREADABLE_FILE, error=error_text(exc), expected=expected))
         return None
     if not text.strip():
         errors.append(Text(phrases.EMPTY_FILE, path=path, expected=expected))

@@ -18,6 +18,7 @@ def render(report: Report, color: bool = False) -> str:
             blocks.append(json.dumps(holder["i18n"], ensure_ascii=False, separators=(",", ":")))
             holder["i18n"] = f"\0{tag}{len(blocks) - 1}\0"
 
+    hold(data)  # the facts' message ids
     for f in data.get("findings") or []:
         hold(f)
     plan = data.get("plan") or {}

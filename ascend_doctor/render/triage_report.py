@@ -9,6 +9,7 @@ import json
 from typing import List
 
 from ..i18n import N_, _, lookup
+from ..i18n_text import worded
 from .common import INFO_LABEL, severity_tag
 from ..kb.model import COMPONENT_WORDS, field_word
 from ..triage.result import Problem, TriageResult, shown_source
@@ -34,6 +35,37 @@ def render_triage(result: TriageResult, fmt: str, color: bool = False) -> str:
 
         return render_triage_html(result.to_json())
     return _text(result, color)
+
+
+def reworded(doc: dict, kb) -> dict:
+    """A saved triage JSON document (`--format json`) in the current language, exactly as a run in it writes it:
+    each problem's title, cause, fix and source from the knowledge base `kb` by the signature its "i18n" names (a signature
+    `kb` does not hold keeps its words), the root cause's texts and the inputs' notes from their message entries. A document without
+    "i18n" (written before it) is returned with its words as they are. Bad entries raise ValueError."""
+    from ..i18n import get_lang
+    from ..i18n_text import from_i18n, unmarked
+
+    out = dict(doc, lang=get_lang())
+    problems = []
+    for p in doc.get("problems") or []:
+        refs = p.get("i18n") if isinstance(p, dict) else None
+        if isinstance(refs, dict):
+            try:
+                sig = kb.signature(str(p.get("signature")))
+            except KeyError:
+                sig = None
+            if sig is not None:
+                title, cause, fix = sig.text()
+                p = dict(p, title=title, cause=cause, fix=fix, source=shown_source(sig))
+        problems.append(p)
+    out["problems"] = problems
+    out["inputs"] = [dict(i, note=worded(from_i18n(i["i18n"]["note"])))
+                     if isinstance(i, dict) and isinstance(i.get("i18n"), dict) and "note" in i["i18n"] else i
+                     for i in doc.get("inputs") or []]
+    rc = doc.get("root_cause")
+    if isinstance(rc, dict) and isinstance(rc.get("i18n"), dict):
+        out["root_cause"] = dict(rc, **worded({k: unmarked(v) for k, v in rc["i18n"].items()}))
+    return out
 
 
 def _where(p: Problem) -> str:
@@ -177,7 +209,7 @@ def _text(result: TriageResult, color: bool) -> str:
     real = [p for p in result.problems if p.severity != "info"]
     harmless = [p for p in result.problems if p.severity == "info"]
     if result.root_cause:
-        lines += _root_cause_lines(result.root_cause)
+        lines += _root_cause_lines(worded(result.root_cause))
         lines.append("")
     if not real:
         if result.unexplained_total:
@@ -259,7 +291,7 @@ def _markdown(result: TriageResult) -> str:
     out += [l.strip() for l in _inputs_summary(result)]
     out.append("")
     real = [p for p in result.problems if p.severity != "info"]
-    rc = result.root_cause
+    rc = worded(result.root_cause)
     if rc:
         out += [f"## {_md_escape(root_cause_headline(rc))}", "", _md_escape(rc["summary"]), ""]
         fe = rc.get("first_error")

@@ -9,7 +9,8 @@ import io
 import os
 from typing import Iterable, Iterator, Optional
 
-from ..i18n import _
+from ..i18n import N_, _
+from ..i18n_text import Text
 from .lines import Unexplained
 from .result import InputInfo, later, order_key as _order_key
 from .scan import CHUNK_BYTES, Triage, _fold_peers  # scan imports this module only when a file is this big
@@ -32,7 +33,7 @@ def scan_file(t: Triage, path: str, size: int, info: InputInfo, workers: int) ->
     with fh_head(path) as head:
         if b"\x00" in head:
             t._add_input(info)
-            info.scanned, info.note = False, _("binary data, not a text log: skipped")
+            info.scanned, info.note = False, Text(N_("binary data, not a text log: skipped"))
             return
     t._add_input(info)
     ranges = [(bounds[k], bounds[k + 1]) for k in range(workers) if bounds[k + 1] > bounds[k]]

@@ -13,6 +13,7 @@ from ..records import dataclass, field
 from typing import Any, Dict, Iterable, List, Optional, Tuple
 
 from ..i18n import N_, get_lang, lookup
+from ..i18n_text import Text
 from ..kb.model import Signature
 
 TRIAGE_SCHEMA = "ascend-doctor.triage/1"
@@ -115,6 +116,11 @@ class Problem:
             "ranks": {r: o.to_json() for r, o in sorted(self.ranks.items(), key=lambda kv: order_key(kv[1]))},
             "first_rank": self.first_rank(),
             "resolved_by": self.resolved_by.to_json() if self.resolved_by else None,
+            # the words above are the knowledge base's (in both languages there; the source without its internal
+            # notes in Chinese, shown_source): each is named by the signature and its field, so a saved document is
+            # worded again in the other language exactly (render/triage_report.reworded)
+            "i18n": {"title": {"kb": s.id, "field": "title"}, "cause": {"kb": s.id, "field": "cause"},
+                     "fix": {"kb": s.id, "field": "fix"}, "source": {"kb": s.id, "field": "source"}},
         }
 
 
@@ -183,8 +189,11 @@ class InputInfo:
     forwarded: Any = None  # in a forked worker: init lines already passed on
 
     def to_json(self) -> dict:
-        return {"file": self.label, "rank": self.rank, "bytes": self.bytes, "lines": self.lines,
-                "scanned": self.scanned, "note": lookup(self.note), "node": self.node, "kind": self.kind}
+        out = {"file": self.label, "rank": self.rank, "bytes": self.bytes, "lines": self.lines,
+               "scanned": self.scanned, "note": lookup(self.note), "node": self.node, "kind": self.kind}
+        if self.note:  # its message (a note made as a message id alone is one too), for reworded()
+            out["i18n"] = {"note": self.note.to_i18n() if isinstance(self.note, Text) else {"id": self.note}}
+        return out
 
 
 @dataclass
@@ -233,7 +242,7 @@ class TriageResult:
         return {
             "schema": TRIAGE_SCHEMA,
             "lang": get_lang(),
-            "root_cause": self.root_cause,
+            "root_cause": root_cause_json(self.root_cause),
             "problems": [dict(p.to_json(), fault_chains=chains.get(p.signature.id, [])) for p in self.problems],
             "first_problem": None if first is None else {"id": first.signature.id, **first.first.to_json()},
             "summary": self.counts(),
@@ -245,6 +254,20 @@ class TriageResult:
             "unexplained_lines": self.unexplained_lines,
             "summaries": self.summaries,
         }
+
+
+def root_cause_json(rc: Optional[Dict[str, Any]]) -> Optional[Dict[str, Any]]:
+    """The root cause for a JSON document: its texts worded in the current language, and under "i18n" the fields
+    that hold words with each text as {"i18n": its message entry} (i18n_text.marked), for reworded()."""
+    from ..i18n_text import has_text, marked, worded
+
+    if rc is None:
+        return None
+    out = worded(rc)
+    texts = {k: marked(v) for k, v in rc.items() if has_text(v)}
+    if texts:
+        out["i18n"] = texts
+    return out
 
 
 def fault_chains(problems: List[Problem]) -> Dict[str, List[dict]]:
@@ -282,7 +305,10 @@ def attach_root_cause(result: TriageResult, processes, nodes: List[str], nodes_w
     """Name the device the cluster waited on, and name every CANN-log occurrence by its device."""
     from .rootcause import analyse, best_rank, device_of, root_cause_json
 
-    cluster, verdict = analyse(processes, nodes, nodes_with_plog)
+    from ..i18n import deferred
+
+    with deferred():  # the root cause's words (summary, fix, missing, evidence) are messages the renderer words
+        cluster, verdict = analyse(processes, nodes, nodes_with_plog)
     devices = device_of(cluster)
 
     def name_occurrence(o: Optional[Occurrence]) -> None:
@@ -317,7 +343,8 @@ def attach_root_cause(result: TriageResult, processes, nodes: List[str], nodes_w
 
     from .scan import _shown
 
-    rc = root_cause_json(cluster, verdict, problem_of_device)
+    with deferred():
+        rc = root_cause_json(cluster, verdict, problem_of_device)
     if rc["first_error"]:
         rc["first_error"]["line"] = _shown(rc["first_error"]["line"][:400])
     result.root_cause = rc

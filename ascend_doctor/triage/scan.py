@@ -22,7 +22,8 @@ import sys
 import zlib
 from typing import TYPE_CHECKING, BinaryIO, Callable, Dict, Iterable, List, Optional, Tuple
 
-from ..i18n import _
+from ..i18n import N_, _
+from ..i18n_text import Text
 from ..kb.load import load_knowledge_base
 from ..kb.model import KnowledgeBase, Signature
 from ..kb.peers import fd_names_code, peer_ids
@@ -147,7 +148,7 @@ class Triage:
                     self.add_file(full, shown, node, inner)
                 self._tick(before)
             if not found:
-                self._add_input(InputInfo(label or path, scanned=False, note=_("empty directory")))
+                self._add_input(InputInfo(label or path, scanned=False, note=Text(N_("empty directory"))))
             return
         before = len(self.inputs)
         if self.progress is not None:
@@ -174,13 +175,13 @@ class Triage:
         try:
             fh = open(path, "rb")
         except FileNotFoundError:
-            self._skip(info, _("no such file"))
+            self._skip(info, Text(N_("no such file")))
             return
         except PermissionError:
-            self._skip(info, _("cannot read: permission denied"))
+            self._skip(info, Text(N_("cannot read: permission denied")))
             return
         except OSError as exc:
-            self._skip(info, _("cannot read: {reason}").format(reason=exc.strerror or exc))
+            self._skip(info, Text(N_("cannot read: {reason}"), reason=str(exc.strerror or exc)))
             return
         # a node is one the logs read belong to: a missing or unreadable input names none
         self._note_node("nodes", node)
@@ -277,8 +278,8 @@ class Triage:
                 return False
             schema = summary.foreign_schema(path)
             if schema != summary.NODE_SCHEMA:
-                note = (_(summary.TORN).format(reason=_("invalid JSON")) if schema is None
-                        else _(summary.FOREIGN).format(schema=schema))
+                note = (Text(summary.TORN, reason=Text(N_("invalid JSON"))) if schema is None
+                        else Text(summary.FOREIGN, schema=schema))
                 self._skip(InputInfo(label, node=self.node or node), note)
                 return True
         self.add_summary(path, label)
@@ -295,7 +296,7 @@ class Triage:
             data = summary.read(path)
             state, unknown = summary.decode_state(data, self._signatures_by_id)
         except summary.SummaryError as exc:
-            self._skip(InputInfo(label), _(summary.TORN).format(reason=exc))
+            self._skip(InputInfo(label), Text(summary.TORN, reason=str(exc)))
             return
         warnings = []
         ours = self._kb_version = self._kb_version or summary.kb_version(self.kb)
@@ -344,7 +345,7 @@ class Triage:
         try:
             data = peer_parse.read(path)
         except peer_parse.PeerParseError as exc:
-            self._skip(info, _("not readable as ascend-fd parse output ({reason}): skipped").format(reason=exc))
+            self._skip(info, Text(N_("not readable as ascend-fd parse output ({reason}): skipped"), reason=str(exc)))
             return
         try:
             info.bytes = os.path.getsize(path)
@@ -398,7 +399,7 @@ class Triage:
         try:
             head = raw.peek(8192)[:8192]
         except OSError as exc:
-            info.scanned, info.note = False, _("cannot read: {reason}").format(reason=exc.strerror or exc)
+            info.scanned, info.note = False, Text(N_("cannot read: {reason}"), reason=str(exc.strerror or exc))
             return
         stream: BinaryIO = raw
         if head.startswith(GZIP_MAGIC):
@@ -408,16 +409,16 @@ class Triage:
             try:
                 head = stream.peek(8192)[:8192]  # type: ignore[attr-defined]
             except (OSError, EOFError, zlib.error) as exc:
-                info.scanned, info.note = False, _("not a valid gzip file ({reason})").format(reason=exc)
+                info.scanned, info.note = False, Text(N_("not a valid gzip file ({reason})"), reason=str(exc))
                 return
         if b"\x00" in head:
-            info.scanned, info.note = False, _("binary data, not a text log: skipped")
+            info.scanned, info.note = False, Text(N_("binary data, not a text log: skipped"))
             return
         try:
             self._scan_stream(stream, info)
         except (OSError, EOFError, zlib.error) as exc:
-            info.note = _("read stopped after {bytes} bytes ({reason}); the part before was scanned").format(
-                bytes=info.bytes, reason=exc)
+            info.note = Text(N_("read stopped after {bytes} bytes ({reason}); the part before was scanned"),
+                             bytes=info.bytes, reason=str(exc))
 
     # ---- the streaming loop ----
     def _scan_stream(self, stream: BinaryIO, info: InputInfo) -> None:
@@ -454,8 +455,8 @@ class Triage:
                 # no newline yet: a very long line; scan it in pieces, keep an overlap
                 if len(buf) > MAX_LINE_BYTES:
                     if not long_line_reported:
-                        info.note = _("line {line} is longer than {mib} MiB; scanned in pieces").format(
-                            line=lines_done + 1, mib=MAX_LINE_BYTES >> 20)
+                        info.note = Text(N_("line {line} is longer than {mib} MiB; scanned in pieces"),
+                                         line=lines_done + 1, mib=MAX_LINE_BYTES >> 20)
                         long_line_reported = True
                     self._scan_region(buf, 0, len(buf), lines_done, info, seen_on_line, long_piece=True)
                     carry = buf[-LONG_LINE_OVERLAP:]

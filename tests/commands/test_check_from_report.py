@@ -77,3 +77,27 @@ def test_a_missing_report_is_said_to_be_missing(tmp_path):
         2, f"ascend-doctor: error: {tmp_path / 'missing.json'}: cannot read (No such file or directory)\n")
     proc = run_cli("check", "--from-report", str(tmp_path))
     assert proc.returncode == 2 and "cannot read (not a regular file)" in proc.stderr
+
+
+@pytest.mark.parametrize("name", sorted(SNAPSHOTS))
+def test_a_report2_is_worded_again_in_chinese_from_its_ids_alone(name, tmp_path, capsys, monkeypatch):
+    """A report/2 keeps its facts' phrases as message ids (i18n.facts): judged again in Chinese, it reads as the
+    Chinese run of the snapshot, without the regular-expression reader of report/1 files (phrases.reword)."""
+    from ascend_doctor import phrases
+
+    saved, live, again = tmp_path / "saved.json", tmp_path / "live.json", tmp_path / "again.json"
+    main(["check", "--bundle", SNAPSHOTS[name], "--format", "json", "--output", str(saved)])
+    run_cli("check", "--bundle", SNAPSHOTS[name], "--format", "json", "--lang", "zh", "--output", str(live))
+
+    def no_reword(text):
+        raise AssertionError(f"phrases.reword asked to word {text!r}")
+
+    monkeypatch.setattr(phrases, "reword", no_reword)
+    monkeypatch.setattr(phrases, "reword_stored", no_reword)
+    run_cli("check", "--from-report", str(saved), "--format", "json", "--lang", "zh", "--output", str(again))
+    first, second = json.loads(live.read_text()), json.loads(again.read_text())
+    assert _verdicts(second) == _verdicts(first)
+    timing = ("probe_ms",)  # the live run's own timings
+    assert {k: v for k, v in second["facts"].items() if k not in timing} == \
+        {k: v for k, v in first["facts"].items() if k not in timing}
+    assert second.get("i18n") == first.get("i18n")

@@ -370,8 +370,8 @@ def test_115_no_plog_names_the_nodes_to_collect(tmp_path):
         (tmp_path / "job" / n / "worker_0.log").write_text("[INFO] ME(1,1,python):2024-05-01-10:00:00.000.000 ok\n")
     rc = triage_paths([str(tmp_path / "job")]).root_cause
     assert rc["ascend_fd_code"] == 115
-    assert rc["missing"] == ["no CANN process log (plog) from worker-0: collect it",
-                             "no CANN process log (plog) from worker-1: collect it"]
+    assert [(m.msgid, m.params) for m in rc["missing"]] == [
+        ("no CANN process log (plog) from {node}: collect it", {"node": n}) for n in ("worker-0", "worker-1")]
 
 
 def test_127_plogs_without_usable_content(tmp_path):
@@ -411,8 +411,10 @@ def test_missing_ranks_and_device_names_in_text_json_and_markdown(tmp_path):
     assert proc.returncode == 1, proc.stderr  # the cluster broke: a fail-level verdict
     first = proc.stdout.split("Root cause:", 1)[1].splitlines()[0]
     assert first.startswith(" worker-1 device-0")
-    assert "no log of rank(s) 4, 5, 6, 7" in " ".join(proc.stdout.split())  # the report wraps at the terminal width
     data = json.loads(run_cli("triage", root, "--format", "json").stdout)
+    missing = [e["i18n"]["params"] for e in data["root_cause"]["i18n"]["missing"]]
+    assert {"group": missing[0]["group"], "size": 8, "logged": 4, "ranks": "4, 5, 6, 7"} in missing
+    assert " ".join(data["root_cause"]["missing"][0].split()) in " ".join(proc.stdout.split())  # wrapped, as in JSON
     assert data["root_cause"]["ascend_fd_code"] == 112 and data["nodes"] == ["worker-0", "worker-1"]
     md = run_cli("triage", root, "--format", "markdown").stdout
     assert "## Root cause: worker-1 device-0" in md
