@@ -113,6 +113,28 @@ def _labelled(label: str, command: str) -> str:
     return f"{label}\n  {command}"
 
 
+def is_prose(step: str) -> bool:
+    """Whether a fix step is written in words for a person ("install CANN 9.0.0 ..., then `source ...`"), not a
+    shell command or code to paste: what a code block must not hold (the Markdown report asks here)."""
+    text = step.strip()
+    if "\n" in text:  # a snippet (Python)
+        return False
+    cmd, _why = _split_comment(text)
+    return not (_is_command(_first_word(cmd)) or _is_python(cmd))
+
+
+def _is_python(cmd: str) -> bool:
+    """A line of Python for a training script (`from mindspore import amp`, `net = ...`, `ms.set_context(...)`):
+    it parses as Python and is more than a bare word (a one-word sentence parses too)."""
+    import ast
+
+    try:
+        ast.parse(cmd)
+    except (SyntaxError, ValueError):
+        return False
+    return "(" in cmd or "=" in cmd or cmd.startswith(("from ", "import "))
+
+
 def _is_command(word: str) -> bool:
     """Whether a step starts with a program (else it is prose: 'install the driver ...', 'keep only: ...')."""
     return bool(word) and (word in LOOK_COMMANDS or word in SHELL_STATE or word in ROOT_COMMANDS

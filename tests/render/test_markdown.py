@@ -5,6 +5,8 @@ from tests.helpers import fixture_path
 
 from ascend_doctor.findings import FAIL, PASS, SKIP, WARN
 from ascend_doctor.render.markdown import render
+from ascend_doctor.fix_script import is_prose
+import pytest
 
 
 def test_markdown_has_the_components_table_counts_and_every_problem_with_its_fix():
@@ -22,9 +24,56 @@ def test_markdown_has_the_components_table_counts_and_every_problem_with_its_fix
         assert f"(`{f.id}`)" in md
         if f.status != PASS:
             for step in f.fix:
+                if is_prose(step):  # words: a list item of their own, never inside a code block
+                    assert any(l.startswith("    - by hand: " + step.split("   #")[0]) for l in lines), step
+                    continue
                 for part in step.splitlines():
                     assert "    " + part in lines  # inside the fenced block, verbatim
     assert md.count("```") % 2 == 0  # every code fence is closed
+
+
+def _fenced(md):
+    inside, out = False, []
+    for line in md.splitlines():
+        if line.strip() == "```":
+            inside = not inside
+        elif inside:
+            out.append(line.strip())
+    return out
+
+
+@pytest.mark.parametrize("name", ["a2_env_not_sourced", "infer_310p", "two_cann_installs", "gpu_cuda_mismatch"])
+def test_markdown_code_blocks_hold_only_commands_and_code(name):
+    """Every line of a fenced block is a command or code a reader can paste; prose steps ('install MindSpore
+    2.4.1 from https://...') are list items, in English and in Chinese alike."""
+    from ascend_doctor import i18n
+
+    for lang in ("en", "zh"):
+        i18n.set_lang(lang)
+        try:
+            md = render(report_of(fixture_path(name)))
+        finally:
+            i18n.set_lang("en")
+        for line in _fenced(md):
+            assert not is_prose(line), (lang, line)
+
+
+def test_markdown_evidence_lists_are_nested_items_and_placeholders_are_words():
+    md = render(report_of(fixture_path("a2_env_not_sourced")))
+    assert '`["' not in md  # no JSON array
+    assert "  - missing:" in md.splitlines()
+    assert "    - ASCEND_HOME_PATH is not set" in md.splitlines()  # a sentence, not a literal in a code span
+    assert any(l.startswith("    - PYTHONPATH has no \\<install>/opp") for l in md.splitlines())
+    assert "ASCEND_HOME_PATH: (not set)" in md and "`(not set)`" not in md
+
+
+def test_markdown_names_all_skipped_areas_once_instead_of_empty_sections():
+    md = render(report_of(fixture_path("a2_env_not_sourced")))
+    lines = md.splitlines()
+    for i, line in enumerate(lines):
+        if line.startswith("## "):
+            assert any(l.strip() for l in lines[i + 1:i + 3]), line  # a heading always has something under it
+    assert "Not applicable here (every check skipped" in md
 
 
 def test_markdown_table_cells_escape_pipes_and_newlines():
