@@ -252,6 +252,12 @@ def _with_default_command(argv: List[str]) -> List[str]:
         rest = rest[2:] if rest[0] == "--lang" else rest[1:]
     if rest and rest[0] in ("-h", "--help", "--version"):
         return rest
+    if rest and rest[0] in COMMANDS and rest is not argv:
+        # `--lang zh triage DIR`: the language given before the subcommand is the subcommand's --lang (each one
+        # takes it), placed after its own arguments (before a `--`), where no positional can swallow it
+        lang = argv[:len(argv) - len(rest)]
+        cut = rest.index("--") if "--" in rest else len(rest)
+        return rest[:cut] + lang + rest[cut:]
     if first.startswith("-"):
         return ["check"] + argv
     return argv
