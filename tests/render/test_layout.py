@@ -56,3 +56,13 @@ def test_wrap_keeps_urls_options_and_backticked_commands_whole():
         for token in (url, "`msrun --worker_num=8 --local_worker_num=8 --node_rank=0`",
                       "`export HCCL_EXEC_TIMEOUT=1800`", "--node_rank"):
             assert token not in text or token in joined, (token, lines)
+
+
+def test_sentences_in_a_list_are_not_glued_with_a_comma():
+    """Notes that each end with a full stop read as sentences: never '。，' in Chinese or '., ' in English."""
+    from ascend_doctor.render.layout import join_values
+
+    assert join_values(["接受编译器 7.8，但尚无已知版本。", "缺少 opp_kernel 时会抛出异常。"]) == \
+        "接受编译器 7.8，但尚无已知版本；缺少 opp_kernel 时会抛出异常。"
+    assert join_values(["Accepts 7.8, none known.", "It raises (2.6.0)."]) == "Accepts 7.8, none known. It raises (2.6.0)."
+    assert join_values(["2.4.1", "2.4.0"]) == "2.4.1, 2.4.0" and join_values(["未设置 A", "未设置 B"]) == "未设置 A，未设置 B"
