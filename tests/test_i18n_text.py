@@ -164,3 +164,16 @@ def test_aggregate_and_baseline_read_report_1_and_report_2_side_by_side(tmp_path
     proc = run_cli("aggregate", str(tmp_path), "--format", "json", "--baseline", str(tmp_path / "n1.json"))
     result = json.loads(proc.stdout)
     assert proc.returncode in (0, 1) and not result["unreadable"] and len(result["nodes"]) == 2, proc.stderr
+
+
+def test_a_token_list_in_chinese_takes_the_enumeration_comma():
+    from ascend_doctor import i18n
+    from ascend_doctor.i18n_text import token_list
+
+    assert token_list("7.8, 8.2, 8.3") == "7.8、8.2、8.3"
+    assert token_list("ASCEND_OPP_PATH, LD_LIBRARY_PATH") == "ASCEND_OPP_PATH、LD_LIBRARY_PATH"
+    for kept in ("8.0.RC3", "a b, c d", "not set", "[7.0.0,7.5.99]", "x, y z"):
+        assert token_list(kept) == kept  # a phrase, one token or a machine value: as it is
+    with i18n.deferred():
+        text = i18n._("MindSpore {version} needs compiler {compilers}").format(version="2.7.1", compilers="7.8, 8.2")
+    assert str(text.localized()).endswith("7.8, 8.2")  # English (no catalog) keeps ', '

@@ -20,7 +20,7 @@ import sys
 import unicodedata
 from typing import Any, Iterator, List, Optional, Tuple
 
-from ..i18n import _, lookup
+from ..i18n import _, get_lang, lookup
 
 DEFAULT_WIDTH = 80
 MIN_WIDTH = 40  # a narrower terminal still gets readable (longer) lines rather than one word per line
@@ -167,7 +167,12 @@ def scalar(value: Any) -> str:
         return _("none")
     if isinstance(value, bool):
         return _("yes") if value else _("no")
-    return lookup(value) if isinstance(value, str) else str(value)
+    if isinstance(value, str):
+        from ..i18n_text import token_list
+
+        worded = lookup(value)
+        return token_list(worded) if get_lang() == "zh" else worded
+    return str(value)
 
 
 def label(key: Any) -> str:
