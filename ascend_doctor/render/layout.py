@@ -160,6 +160,9 @@ def wrap(text: str, width: int, indent: str = "", subsequent: Optional[str] = No
     return [release_spans(line) for line in out]
 
 
+_TOKEN_NOTE = re.compile(r"([^\s()（）]+) \(([^()（）]+)\)")
+
+
 def scalar(value: Any) -> str:
     """A value as a reader writes it, in the current language: yes/no, none, numbers and text as they are
     (never a Python repr); a fixed phrase the catalog knows ("not found") is translated."""
@@ -171,7 +174,10 @@ def scalar(value: Any) -> str:
         from ..i18n_text import token_list
 
         worded = lookup(value)
-        return token_list(worded) if get_lang() == "zh" else worded
+        if get_lang() != "zh":
+            return worded
+        m = _TOKEN_NOTE.fullmatch(worded)  # "3.9.2 (/usr/bin/python3)": a value and its note, as the header has them
+        return f"{m.group(1)}（{m.group(2)}）" if m else token_list(worded)
     return str(value)
 
 
