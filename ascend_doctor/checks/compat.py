@@ -191,7 +191,8 @@ def check_mindspore_cann(ctx):
         accepted, accepted_from = [], None
     if row:
         evidence["matrix_row"] = _("MindSpore {version}: checker accepts {accepted}, reads {file} [{source}]").format(
-            version=row["version"], accepted=_listed(row["checker"]["accepted_compilers"]), file=lookup(row["checker"]["file_read"]),
+            version=row["version"], accepted=_listed(row["checker"]["accepted_compilers"]),
+            file=lookup(row["checker"]["file_read"]),
             source=matrix.describe_source(row["checker"]["source"]))
         if ms.accepted_cann and sorted(ms.accepted_cann) != sorted(row["checker"]["accepted_compilers"]):
             evidence["note"] = _("the installed MindSpore's list differs from the matrix row; the installed list decides")
