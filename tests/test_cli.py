@@ -77,7 +77,9 @@ def test_the_in_process_run_of_the_suite_is_the_process_run(args):
     (["--lang", "zh", "smoke", "--", "-x"], ["smoke", "--lang", "zh", "--", "-x"]),
     (["--lang", "zh", "--bundle", "b"], ["check", "--lang", "zh", "--bundle", "b"]),
     (["--lang", "zh", "--help"], ["--help"]),
-    (["triage", "--lang", "zh", "d"], ["triage", "--lang", "zh", "d"]),
+    (["triage", "--lang", "zh", "d"], ["triage", "d", "--lang", "zh"]),
+    (["kb", "--lang", "zh", "search", "超时"], ["kb", "search", "超时", "--lang", "zh"]),
+    (["check", "--bundle", "b"], ["check", "--bundle", "b"]),
 ])
 def test_lang_before_the_subcommand_is_the_subcommands_lang(argv, expected):
     """A reader puts `--lang zh` first; it used to drop the command line into `check` ('unrecognised arguments:
