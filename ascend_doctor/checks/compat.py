@@ -910,7 +910,7 @@ def check_custom_ops_cann(ctx):
     built = dict(ms.custom_ops_cann)
     built_from = _("the installed wheel's custom-op version.info")
     if not built and row and row.get("custom_ops_built_with"):
-        built = {"custom_ascendc_910b (matrix)": row["custom_ops_built_with"]["compiler_version"]}
+        built = {"custom_ascendc_910b": row["custom_ops_built_with"]["compiler_version"]}  # built_from names the matrix
         built_from = _("the matrix [{source}]").format(source=matrix.describe_source(row["custom_ops_built_with"]["source"]))
     if not built:
         return ctx.finding(SKIP, _("MindSpore {version} ships no custom-operator build record "
