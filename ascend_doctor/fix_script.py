@@ -123,6 +123,16 @@ def is_prose(step: str) -> bool:
     return not (_is_command(_first_word(cmd)) or _is_python(cmd))
 
 
+def command_tail(prose: str):
+    """(words, command) of a prose step that ends in a command after a colon ("reinstall the CANN package if
+    they are damaged: ./Ascend-cann-toolkit_...run --install", "请重新安装：./..."), else None."""
+    for m in reversed(list(re.finditer(r":\s+|：\s*", prose))):  # never the colon of a URL
+        tail = prose[m.end():].strip()
+        if tail and "`" not in tail and _is_command(_first_word(tail)):
+            return prose[:m.end()].rstrip(), tail
+    return None
+
+
 def _is_python(cmd: str) -> bool:
     """A line of Python for a training script (`from mindspore import amp`, `net = ...`, `ms.set_context(...)`):
     it parses as Python and is more than a bare word (a one-word sentence parses too)."""

@@ -12,7 +12,7 @@ from .common import (
     status_label, verdict_scope,
 )
 from .layout import keyed
-from ..fix_script import is_prose
+from ..fix_script import command_tail, is_prose
 from ..plan import split_comment
 
 
@@ -58,7 +58,11 @@ def _steps(steps) -> List[str]:
                 out += ["    ```", *block, "    ```"]
                 block = []
             cmd, why = split_comment(step.strip())
-            words = _("{step} — {why}").format(step=cmd.strip(), why=why.strip()) if why else cmd.strip()
+            cmd = cmd.strip()
+            tail = command_tail(cmd)
+            if tail:  # the command after the words in a code span: copied whole
+                cmd = tail[0] + ("" if tail[0].endswith("：") else " ") + f"`{tail[1]}`"
+            words = _("{step} — {why}").format(step=cmd, why=why.strip()) if why else cmd
             out.append("    - " + _("by hand: {step}").format(step=words))
         else:
             block.extend("    " + line for line in step.splitlines())

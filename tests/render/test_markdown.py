@@ -80,3 +80,17 @@ def test_markdown_table_cells_escape_pipes_and_newlines():
     from ascend_doctor.render.markdown import _cell
 
     assert _cell("a|b\nc") == "a\\|b c"
+
+
+def test_a_prose_step_ending_in_a_command_shows_the_command_whole_in_a_code_span():
+    from ascend_doctor.fix_script import command_tail
+
+    assert command_tail("reinstall the CANN package if they are damaged: ./Ascend-cann-toolkit_8.0.RC3.run --install") \
+        == ("reinstall the CANN package if they are damaged:", "./Ascend-cann-toolkit_8.0.RC3.run --install")
+    assert command_tail("请重新安装驱动包：./Ascend-hdk-910b-npu-driver.run --full") == \
+        ("请重新安装驱动包：", "./Ascend-hdk-910b-npu-driver.run --full")
+    assert command_tail("install MindSpore 2.4.1 from https://www.mindspore.cn/versions") is None  # a URL's colon
+    assert command_tail("measure step time with and without it: fusion helps most") is None
+    md = render(report_of(fixture_path("garbled_files")))
+    assert "    - by hand: reinstall the CANN package if they are damaged: " \
+           "`./Ascend-cann-toolkit_8.0.RC3_linux-aarch64.run --install`" in md.splitlines()
