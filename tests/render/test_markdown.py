@@ -1,7 +1,7 @@
 """render/markdown.py: the report as Markdown for a ticket."""
 
 from tests.helpers.fixture_reports import report_of
-from tests.helpers import fixture_path
+from tests.helpers import SNAPSHOTS, fixture_path
 
 from ascend_doctor.findings import FAIL, PASS, SKIP, WARN
 from ascend_doctor.render.markdown import render
@@ -42,7 +42,7 @@ def _fenced(md):
     return out
 
 
-@pytest.mark.parametrize("name", ["a2_env_not_sourced", "infer_310p", "two_cann_installs", "gpu_cuda_mismatch"])
+@pytest.mark.parametrize("name", SNAPSHOTS)
 def test_markdown_code_blocks_hold_only_commands_and_code(name):
     """Every line of a fenced block is a command or code a reader can paste; prose steps ('install MindSpore
     2.4.1 from https://...') are list items, in English and in Chinese alike."""
@@ -56,6 +56,11 @@ def test_markdown_code_blocks_hold_only_commands_and_code(name):
             i18n.set_lang("en")
         for line in _fenced(md):
             assert not is_prose(line), (lang, line)
+        assert '`["' not in md and "`{\"" not in md  # evidence never as JSON
+        lines = md.splitlines()
+        for i, line in enumerate(lines):
+            if line.startswith("## "):  # a heading always has something under it
+                assert any(l.strip() for l in lines[i + 1:i + 3]), (lang, line)
 
 
 def test_markdown_evidence_lists_are_nested_items_and_placeholders_are_words():
