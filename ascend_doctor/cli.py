@@ -239,12 +239,30 @@ def _early_language(argv: List[str]) -> None:
         i18n.set_lang(lang)
 
 
+def _lang_last(argv: List[str]) -> List[str]:
+    """`--lang X` / `--lang=X` moved after the other arguments (before a `--`): every subcommand, and each action
+    of `kb`, takes it, but given before the subcommand or an action (`--lang zh triage DIR`, `kb --lang zh search
+    超时`) a parser that does not define it there read it as the command or the action."""
+    cut = argv.index("--") if "--" in argv else len(argv)
+    head, lang, i = [], [], 0
+    while i < cut:
+        if argv[i] == "--lang" and i + 1 < cut:
+            lang += argv[i:i + 2]
+            i += 2
+            continue
+        (lang if argv[i].startswith("--lang=") else head).append(argv[i])
+        i += 1
+    return head + lang + argv[cut:]
+
+
 def _with_default_command(argv: List[str]) -> List[str]:
     if not argv:
         return ["check"]
     first = argv[0]
-    if first in ("-h", "--help", "--version") or first in COMMANDS:
+    if first in ("-h", "--help", "--version"):
         return argv
+    if first in COMMANDS:
+        return _lang_last(argv)
     # `--lang zh --help`: the help of ascend-doctor itself, in that language (_early_language read --lang), not
     # check's help; the top-level parser has no --lang, so it is taken off
     rest = argv
@@ -252,6 +270,8 @@ def _with_default_command(argv: List[str]) -> List[str]:
         rest = rest[2:] if rest[0] == "--lang" else rest[1:]
     if rest and rest[0] in ("-h", "--help", "--version"):
         return rest
+    if rest and rest[0] in COMMANDS and rest is not argv:
+        return _lang_last(argv)
     if first.startswith("-"):
         return ["check"] + argv
     return argv

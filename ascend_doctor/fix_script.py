@@ -17,6 +17,7 @@ from typing import Iterable, List, Tuple
 
 from .findings import ERROR, FAIL, WARN, Report
 from .i18n import N_, _, lookup
+from .render.common import joined, status_label
 
 # Start-up files a fix may add a line to; only these are written by a script.
 RC_FILES = ("~/.bashrc", "~/.bash_profile", "~/.profile", "$HOME/.bashrc", "$HOME/.bash_profile", "$HOME/.profile")
@@ -85,26 +86,63 @@ def classify_step(step: str) -> Step:
     word = _first_word(cmd)
     if not _is_command(word):
         if "(" in cmd and ("mindspore" in cmd or cmd.startswith("from ")):
-            return Step("note", _("in your training script: {command}").format(command=cmd) + suffix)
+            return Step("note", _labelled(_("in your training script:"), cmd + suffix))
         return Step("note", _("by hand: {step}").format(step=step.strip()))
     root = word in ROOT_COMMANDS or bool(NEEDS_ROOT.search(cmd))
     if PLACEHOLDER.search(cmd):
-        text = _("fill in the <...> parts, then run as root: {command}") if root else \
-            _("fill in the <...> parts, then run: {command}")
-        return Step("note", text.format(command=cmd) + suffix, root)
+        label = _("fill in the <...> parts, then run as root:") if root else _("fill in the <...> parts, then run:")
+        return Step("note", _labelled(label, cmd + suffix), root)
     m = _APPEND.match(cmd)
     if m and m.group("file") in RC_FILES:
         return Step("append", _guarded_append(m.group("line"), m.group("file")) + suffix)
     if word in LOOK_COMMANDS and ">" not in _QUIET.sub("", cmd):  # a redirect into a file is not a look
-        return Step("note", _("check: {command}").format(command=cmd) + suffix)
+        return Step("note", _labelled(_("check:"), cmd + suffix))
     if word in SHELL_STATE:
-        return Step("note", _("in your shell or job script (a script cannot change its caller): {command}")
-                    .format(command=cmd) + suffix, shell=True)
+        return Step("note", _labelled(_("in your shell or job script (a script cannot change its caller):"),
+                                      cmd + suffix), shell=True)
     if _PIP_EXACT.match(cmd) and not root:
         return Step("install", cmd + suffix)
     if root:
-        return Step("note", _("as root, by hand (changes the system): {command}").format(command=cmd) + suffix, True)
-    return Step("note", _("by hand: {step}").format(step=cmd) + suffix)
+        return Step("note", _labelled(_("as root, by hand (changes the system):"), cmd + suffix), True)
+    return Step("note", _labelled(_("by hand:"), cmd + suffix))
+
+
+def _labelled(label: str, command: str) -> str:
+    """A note's label on its own line and the command under it, indented: once uncommented (or copied from
+    after the comment mark) the command line is the command alone, in any language."""
+    return f"{label}\n  {command}"
+
+
+def is_prose(step: str) -> bool:
+    """Whether a fix step is written in words for a person ("install CANN 9.0.0 ..., then `source ...`"), not a
+    shell command or code to paste: what a code block must not hold (the Markdown report asks here)."""
+    text = step.strip()
+    if "\n" in text:  # a snippet (Python)
+        return False
+    cmd, _why = _split_comment(text)
+    return not (_is_command(_first_word(cmd)) or _is_python(cmd))
+
+
+def command_tail(prose: str):
+    """(words, command) of a prose step that ends in a command after a colon ("reinstall the CANN package if
+    they are damaged: ./Ascend-cann-toolkit_...run --install", "请重新安装：./..."), else None."""
+    for m in reversed(list(re.finditer(r":\s+|：\s*", prose))):  # never the colon of a URL
+        tail = prose[m.end():].strip()
+        if tail and "`" not in tail and _is_command(_first_word(tail)):
+            return prose[:m.end()].rstrip(), tail
+    return None
+
+
+def _is_python(cmd: str) -> bool:
+    """A line of Python for a training script (`from mindspore import amp`, `net = ...`, `ms.set_context(...)`):
+    it parses as Python and is more than a bare word (a one-word sentence parses too)."""
+    import ast
+
+    try:
+        ast.parse(cmd)
+    except (SyntaxError, ValueError):
+        return False
+    return "(" in cmd or "=" in cmd or cmd.startswith(("from ", "import "))
 
 
 def _is_command(word: str) -> bool:
@@ -154,14 +192,14 @@ def script_for(report: Report, when: str, statuses: Iterable[str] = (FAIL, ERROR
             if f is None or fid in named:
                 continue
             named.add(fid)
-            item = {"status": f.status.upper(), "id": f.id, "title": f.title, "pitfall": f.pitfall}
+            item = {"status": status_label(f.status), "id": f.id, "title": f.title, "pitfall": f.pitfall}
             out.extend(_comment((_("[{status}] {id}: {title} (pitfall {pitfall})") if f.pitfall else
                                  _("[{status}] {id}: {title}")).format(**item)))
-        out.append(_("# step {n}: clears {ids}").format(n=n, ids=", ".join(planned.resolves)))
+        out.append(_("# step {n}: clears {ids}").format(n=n, ids=joined(planned.resolves)))
         step = classify_step(planned.do)
         if step.kind == "install" and shell_changed:
             # e.g. `conda activate ms` by hand, then `pip install`: meant for that environment, not this shell
-            step = Step("note", _("after the step above, in that environment: {step}").format(step=step.text))
+            step = Step("note", _labelled(_("after the step above, in that environment:"), step.text))
         shell_changed = shell_changed or step.shell
         marks = ([_("needs root")] if planned.needs_root or step.needs_root else []) + \
             ([_("reboot after this step")] if planned.reboot else [])

@@ -24,6 +24,7 @@ A fact read back from a saved report is a plain str; localized() words it again 
 
 from __future__ import annotations
 
+import re
 from typing import Any, Dict, List, Optional
 
 from .i18n import get_lang, is_deferred, translate, translate_plural
@@ -80,7 +81,8 @@ class Text(str):
         template = translate(self.msgid) if self.plural is None else translate_plural(self.msgid, self.plural, self.n)
         if self.raw:
             return template
-        return template.format(**{k: worded(v) if isinstance(v, (Text, list)) else v
+        zh = get_lang() == "zh"
+        return template.format(**{k: worded(v) if isinstance(v, (Text, list)) else (token_list(v) if zh else v)
                                   for k, v in self.params.items()})
 
     def to_i18n(self) -> Dict[str, Any]:
@@ -208,6 +210,18 @@ def entry(value: Any) -> Any:
 def from_entry(value: Any, shown: str) -> Any:
     """The text of a report/2 entry (`entry`), `shown` (its worded field) when the entry is None."""
     return shown if value is None else from_i18n(value)
+
+
+_TOKEN_LIST = re.compile(r"[^\s,，、]+(?:, [^\s,，、]+)+")
+
+
+def token_list(value: Any) -> Any:
+    """A list of tokens in a Chinese sentence ("7.8, 8.2, 8.3", "ASCEND_OPP_PATH, LD_LIBRARY_PATH") with the
+    enumeration comma 、 as the vendor's Chinese writes it; any other value as it is. Chinese only (the caller
+    asks): English keeps ', '."""
+    if isinstance(value, str) and not isinstance(value, Text) and _TOKEN_LIST.fullmatch(value):
+        return value.replace(", ", "、")
+    return value
 
 
 def join(sep: Any, parts: Any) -> Any:

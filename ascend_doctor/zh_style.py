@@ -26,7 +26,7 @@ OFF_GLOSSARY: Dict[str, str] = {
     "聚合通信": "集合通信", "升腾": "昇腾", "排名表": "rank table", "环境参数": "环境变量",
     "显存": "设备内存", "主机侧": "Host侧", "设备侧": "Device侧", "主机网卡": "Host 网卡", "通信组": "通信域",
     "图模式": "静态图模式（Graph模式）", "算子二进制包": "二进制算子包（Kernels）", "你": "您",
-    "device 侧": "Device侧", "host 侧": "Host侧",
+    "device 侧": "Device侧", "host 侧": "Host侧", "NPU 网络端口": "NPU 网口", "或者，改为": "另一种方案",
 }
 # Longer words that contain an off-glossary one and are the vendor's own (静态图模式 holds 图模式).
 ALLOWED_AROUND: Tuple[str, ...] = ("静态图模式", "动态图模式")

@@ -69,3 +69,21 @@ def test_the_in_process_run_of_the_suite_is_the_process_run(args):
     kw = {"input": '{"version": "1.0"}'} if "/dev/stdin" in args else {}
     inside, child = run_cli(*args, **kw), run_cli(*args, process=True, **kw)
     assert (inside.returncode, inside.stdout, inside.stderr) == (child.returncode, child.stdout, child.stderr)
+
+
+@pytest.mark.parametrize("argv, expected", [
+    (["--lang", "zh", "triage", "d"], ["triage", "d", "--lang", "zh"]),
+    (["--lang=zh", "kb", "search", "超时"], ["kb", "search", "超时", "--lang=zh"]),
+    (["--lang", "zh", "smoke", "--", "-x"], ["smoke", "--lang", "zh", "--", "-x"]),
+    (["--lang", "zh", "--bundle", "b"], ["check", "--lang", "zh", "--bundle", "b"]),
+    (["--lang", "zh", "--help"], ["--help"]),
+    (["triage", "--lang", "zh", "d"], ["triage", "d", "--lang", "zh"]),
+    (["kb", "--lang", "zh", "search", "超时"], ["kb", "search", "超时", "--lang", "zh"]),
+    (["check", "--bundle", "b"], ["check", "--bundle", "b"]),
+])
+def test_lang_before_the_subcommand_is_the_subcommands_lang(argv, expected):
+    """A reader puts `--lang zh` first; it used to drop the command line into `check` ('unrecognised arguments:
+    triage d')."""
+    from ascend_doctor.cli import _with_default_command
+
+    assert _with_default_command(argv) == expected

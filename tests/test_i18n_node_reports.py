@@ -61,7 +61,8 @@ def test_an_install_phrase_of_data_alone_is_worded(zh):
     every value it captures is data (one token, a path or a version among them)."""
     assert reword_stored("one install: toolkit 8.5.0 at /usr/local/Ascend/ascend-toolkit/latest "
                          "(-> /usr/local/Ascend/ascend-toolkit/8.5.0)") == \
-        "只有一个安装：toolkit 8.5.0（/usr/local/Ascend/ascend-toolkit/latest -> /usr/local/Ascend/ascend-toolkit/8.5.0）"
+        "只有一个安装：CANN 开发套件包（Toolkit）8.5.0（/usr/local/Ascend/ascend-toolkit/latest -> " \
+        "/usr/local/Ascend/ascend-toolkit/8.5.0）"  # the install guide's package name, not 'toolkit'
 
 
 def test_english_is_never_touched(pairs):

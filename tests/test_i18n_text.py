@@ -181,3 +181,16 @@ def test_texts_at_and_with_texts_put_a_facts_messages_back_where_they_were():
     saved["extra"]["a/b~c"] = "/a/b: edited by hand"  # not the text the message made: kept as written
     assert type(with_texts(saved, texts)["extra"]["a/b~c"]) is str
     assert with_texts(saved, {"/nothing/here": {"id": "x"}}) == saved
+
+
+def test_a_token_list_in_chinese_takes_the_enumeration_comma():
+    from ascend_doctor import i18n
+    from ascend_doctor.i18n_text import token_list
+
+    assert token_list("7.8, 8.2, 8.3") == "7.8、8.2、8.3"
+    assert token_list("ASCEND_OPP_PATH, LD_LIBRARY_PATH") == "ASCEND_OPP_PATH、LD_LIBRARY_PATH"
+    for kept in ("8.0.RC3", "a b, c d", "not set", "[7.0.0,7.5.99]", "x, y z"):
+        assert token_list(kept) == kept  # a phrase, one token or a machine value: as it is
+    with i18n.deferred():
+        text = i18n._("MindSpore {version} needs compiler {compilers}").format(version="2.7.1", compilers="7.8, 8.2")
+    assert str(text.localized()).endswith("7.8, 8.2")  # English (no catalog) keeps ', '

@@ -32,7 +32,7 @@ KB_TEXTS_CEILING = 0
 
 
 def test_the_detector_finds_what_a_reader_would_edit():
-    assert zh_offenders("        或者，改为（stay on Python 3.12）：") == [("prose", "stay on")]
+    assert zh_offenders("        另一种方案（stay on Python 3.12）：") == [("prose", "stay on")]
     assert [k for k, _t in zh_offenders("  1. install MindSpore 2.4.1 from https://www.mindspore.cn/versions   # 原因")]\
         == ["prose"]
     assert [k for k, _t in zh_offenders("驱动版本:24.1")] == ["style"]

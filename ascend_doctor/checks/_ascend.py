@@ -95,12 +95,22 @@ def install_of(facts: Facts, path: str) -> Optional[CannInstall]:
     return None
 
 
+# An install named in prose by its kind: one message per kind, so Chinese says the install guide's package name
+# (CANN 开发套件包（Toolkit）) where English says the kind as before ("toolkit 8.0.RC3 at ...").
+_INSTALL_AT = {
+    "toolkit": (N_("toolkit {release} at {root}"), N_("toolkit {release} at {root} (-> {resolved})")),
+    "nnae": (N_("nnae {release} at {root}"), N_("nnae {release} at {root} (-> {resolved})")),
+    "nnrt": (N_("nnrt {release} at {root}"), N_("nnrt {release} at {root} (-> {resolved})")),
+}
+_ANY_INSTALL_AT = (N_("{kind} {release} at {root}"), N_("{kind} {release} at {root} (-> {resolved})"))
+
+
 def describe_install(inst: CannInstall) -> str:
     release = inst.release or _("release unknown")
+    plain, resolved = _INSTALL_AT.get(inst.kind, _ANY_INSTALL_AT)
     if inst.resolved and inst.resolved != inst.root:
-        return _("{kind} {release} at {root} (-> {resolved})").format(kind=inst.kind, release=release, root=inst.root,
-                                                                      resolved=inst.resolved)
-    return _("{kind} {release} at {root}").format(kind=inst.kind, release=release, root=inst.root)
+        return _(resolved).format(kind=inst.kind, release=release, root=inst.root, resolved=inst.resolved)
+    return _(plain).format(kind=inst.kind, release=release, root=inst.root)
 
 
 def run_file_name(inst: CannInstall) -> str:

@@ -44,7 +44,7 @@ def needs_text(matrix, cuda: str, only: Optional[str] = None, with_sources: bool
         text = _("{who} >= {driver}").format(who=who_label(who, need["cuda"]), driver=d)
         parts.append(_("{text} [{source}]").format(text=text, source=matrix.describe_source(src)) if with_sources
                      else text)
-    return join("; ", dict.fromkeys(parts))
+    return join(_("; "), dict.fromkeys(parts))
 
 
 def driver_verdict(matrix, driver: Optional[str], cuda: Optional[str], cuda_max: Optional[str] = None) -> Optional[str]:

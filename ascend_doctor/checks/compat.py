@@ -187,7 +187,8 @@ def check_mindspore_cann(ctx):
         accepted, accepted_from = [], None
     if row:
         evidence["matrix_row"] = _("MindSpore {version}: checker accepts {accepted}, reads {file} [{source}]").format(
-            version=row["version"], accepted=_listed(row["checker"]["accepted_compilers"]), file=row["checker"]["file_read"],
+            version=row["version"], accepted=_listed(row["checker"]["accepted_compilers"]),
+            file=lookup(row["checker"]["file_read"]),
             source=matrix.describe_source(row["checker"]["source"]))
         if ms.accepted_cann and sorted(ms.accepted_cann) != sorted(row["checker"]["accepted_compilers"]):
             evidence["note"] = _("the installed MindSpore's list differs from the matrix row; the installed list decides")
@@ -638,7 +639,7 @@ def check_custom_ops_cann(ctx):
     built = dict(ms.custom_ops_cann)
     built_from = _("the installed wheel's custom-op version.info")
     if not built and row and row.get("custom_ops_built_with"):
-        built = {"custom_ascendc_910b (matrix)": row["custom_ops_built_with"]["compiler_version"]}
+        built = {"custom_ascendc_910b": row["custom_ops_built_with"]["compiler_version"]}  # built_from names the matrix
         built_from = _("the matrix [{source}]").format(source=matrix.describe_source(row["custom_ops_built_with"]["source"]))
     if not built:
         return ctx.finding(SKIP, _("MindSpore {version} ships no custom-operator build record "

@@ -44,7 +44,7 @@ def _cudnn_problem(matrix, ms_version, cuda_mm: Optional[str], cudnn: Optional[s
         return None
     v = parse_version(cudnn)
     pair = matrix.cudnn_for_cuda(cuda_mm, ms_version) if cuda_mm else None
-    cu_major = int(cuda_mm.split(".")[0]) if cuda_mm else 0
+    cu_major = int(cuda_mm.split(".")[0]) if cuda_mm and cuda_mm.split(".")[0].isdigit() else 0  # garbled: unknown
     if pair and parse_version(major_minor(cudnn)) < parse_version(pair["cudnn"]):
         return _("cuDNN {version} is older than the cuDNN {pair}.x MindSpore's install guide pairs with CUDA {cuda} "
                  "[{source}]").format(version=cudnn, pair=pair["cudnn"], cuda=cuda_mm,

@@ -372,7 +372,8 @@ def check_cann_pieces(ctx):
     if cann.te_in_python:
         ev["te in the interpreter"] = cann.te_in_python
     problems, fix = [], []
-    soc = KERNELS_SOC.get(ctx.facts.npu.soc_family or "", "<soc: 910b, 910_93, 910 or 310p>")  # inside a command
+    # inside a command: a placeholder is for the reader, so it is said in the reader's language
+    soc = KERNELS_SOC.get(ctx.facts.npu.soc_family or "") or _("<soc: 910b, 910_93, 910 or 310p>")
     release = inst.release or "<release>"
     if not inst.has_opp:
         problems.append(_("{root}/opp is missing (the operator package)").format(root=inst.root))

@@ -219,7 +219,8 @@ def check_rank_table_this_node(ctx):
                                      "no /dev/davinciN), so the table's device ids could not be checked."),
                            evidence=evidence, fix=["npu-smi info", "ls /dev/davinci*"])
     return ctx.finding(PASS,
-                       summary=_("{server_id}: devices {ids} present").format(server_id=local["server_id"], ids=table_ids),
+                       summary=_("{server_id}: devices {ids} present").format(  # the ids as a list a reader writes
+                           server_id=local["server_id"], ids=", ".join(str(i) for i in table_ids)),
                        evidence=evidence)
 
 

@@ -39,7 +39,7 @@ def register(sub) -> None:
     p.add_argument("--format", choices=FORMATS, default="text", help=_("output format (default: text)"))
     p.add_argument("--output", "-o", metavar="FILE", help=_("write the result to FILE (atomically) instead of stdout"))
     p.add_argument("--fail-on", choices=["warn", "fail", "unexplained"], default="fail",
-                   help=_("exit 1 when a problem at this level or worse is found (default: fail)") + "; " +
+                   help=_("exit 1 when a problem at this level or worse is found (default: fail)") + _("; ") +
                    _("unexplained: also when an error line that no known signature explains is found"))
     p.add_argument("--no-color", action="store_true", help=_("plain text even on a terminal"))
     p.add_argument("--progress", action="store_true",

@@ -266,10 +266,16 @@ PLAN_LEVEL_LABELS = {
     "hardware": N_("hardware"),
 }
 
+BY_HAND_LABEL = N_("by hand")
+
 
 def plan_step_tag(step) -> str:
     """'[Python packages]', '[driver/firmware, needs root, reboot]': how disruptive a plan step is."""
-    parts = [_(PLAN_LEVEL_LABELS.get(step.level, step.level))]
+    from ..fix_script import is_prose
+
+    level = _(BY_HAND_LABEL) if step.level == "shell" and is_prose(step.do) else \
+        _(PLAN_LEVEL_LABELS.get(step.level, step.level))  # a sentence is no command for this shell
+    parts = [level]
     if step.needs_root:
         parts.append(_("needs root"))
     if step.reboot:

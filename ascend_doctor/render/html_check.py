@@ -65,11 +65,30 @@ def _finding(f: Finding) -> List[str]:
             f"<tr><th>{esc(label(k))}</th><td><pre class='line'>{esc(evidence_value(v))}</pre></td></tr>"
             for k, v in f.evidence.items()) + "</table>")
     if f.fix:
-        out.append("<p>" + esc(_("fix:")) + "</p><pre class='fix'>" + esc("\n".join(f.fix)) + "</pre>")
+        out.append("<p>" + esc(_("fix:")) + "</p>" + _fix_html(f.fix))
     if f.pitfall:
         out.append("<p class='muted small'>" + esc(_("pitfall: {pitfall}").format(pitfall=f.pitfall)) + "</p>")
     out.append("</article>")
     return out
+
+
+def _fix_html(steps: List[str]) -> str:
+    """Fix steps in order: runs of commands and code in a <pre> block to copy as they are; a step written in
+    words as a paragraph of its own, never inside the block (as in the Markdown report)."""
+    from ..fix_script import is_prose
+
+    out, block = [], []
+    for step in steps:
+        if is_prose(step):
+            if block:
+                out.append("<pre class='fix'>" + esc("\n".join(block)) + "</pre>")
+                block = []
+            out.append("<p class='fix'>" + esc(_("by hand: {step}").format(step=step.strip())) + "</p>")
+        else:
+            block.append(step)
+    if block:
+        out.append("<pre class='fix'>" + esc("\n".join(block)) + "</pre>")
+    return "".join(out)
 
 
 def _plan(plan: Dict[str, Any], titles: Dict[str, str]) -> List[str]:

@@ -20,7 +20,7 @@ import sys
 import unicodedata
 from typing import Any, Iterator, List, Optional, Tuple
 
-from ..i18n import _, lookup
+from ..i18n import _, get_lang, lookup
 from ..zh_style import FUSED
 
 DEFAULT_WIDTH = 80
@@ -167,6 +167,9 @@ def wrap(text: str, width: int, indent: str = "", subsequent: Optional[str] = No
     return [release_spans(line) for line in out]
 
 
+_TOKEN_NOTE = re.compile(r"([^\s()（）]+) \(([^()（）]+)\)")
+
+
 def scalar(value: Any) -> str:
     """A value as a reader writes it, in the current language: yes/no, none, numbers and text as they are
     (never a Python repr); a fixed phrase the catalog knows ("not found") is translated."""
@@ -174,7 +177,15 @@ def scalar(value: Any) -> str:
         return _("none")
     if isinstance(value, bool):
         return _("yes") if value else _("no")
-    return lookup(value) if isinstance(value, str) else str(value)
+    if isinstance(value, str):
+        from ..i18n_text import token_list
+
+        worded = lookup(value)
+        if get_lang() != "zh":
+            return worded
+        m = _TOKEN_NOTE.fullmatch(worded)  # "3.9.2 (/usr/bin/python3)": a value and its note, as the header has them
+        return f"{m.group(1)}（{m.group(2)}）" if m else token_list(worded)
+    return str(value)
 
 
 def label(key: Any) -> str:
@@ -191,9 +202,18 @@ def keyed(key: Any, value: Optional[str] = None) -> str:
 
 
 def join_values(items) -> str:
-    """Values joined for one line: ', ' between English ones, '，' where one is Chinese."""
+    """Values joined for one line: ', ' between English ones, '，' where one is Chinese; sentences (a value that
+    ends with its full stop) one after the other in English, joined with '；' in Chinese (never '。，' or '., ')."""
     items = [str(i) for i in items]
-    return ("，" if any(has_wide(i) for i in items) else ", ").join(items)
+    if any(has_wide(i) for i in items):
+        if any(i.endswith("。") for i in items):
+            return "；".join(i[:-1] if i.endswith("。") else i for i in items[:-1]) + \
+                ("；" if len(items) > 1 else "") + items[-1]
+        return "，".join(items)
+    if any(i.endswith(".") and not i.endswith("..") for i in items[:-1]):
+        return " ".join(i if i.endswith(".") else i + "." for i in items[:-1]) + (" " if len(items) > 1 else "") + \
+            items[-1]
+    return ", ".join(items)
 
 
 def _is_scalar(value: Any) -> bool:

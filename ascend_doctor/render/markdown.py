@@ -8,10 +8,67 @@ from typing import List
 from ..findings import ERROR, FAIL, PASS, SKIP, WARN, Report
 from ..i18n import _, lookup
 from .common import (
-    TIP_LABEL, TRY_LABEL, alternative_label, area_title, facts_summary, grouped, is_tip, plan_lines, status_label,
-    verdict_scope,
+    TIP_LABEL, TRY_LABEL, alternative_label, area_title, facts_summary, is_tip, joined, plan_lines, shown_areas,
+    status_label, verdict_scope,
 )
 from .layout import keyed
+from ..fix_script import command_tail, is_prose
+from ..plan import split_comment
+
+
+def _value(v) -> str:
+    """One evidence value as Markdown: a literal in a code span; a phrase standing for no value ("(not set)",
+    "（未设置）") as words, a code span would read as the literal value."""
+    text = str(v).strip()
+    if len(text) > 1 and text[0] in "(（" and text[-1] in ")）":
+        return _cell(text)
+    return f"`{_cell(text)}`"
+
+
+def _item(v) -> str:
+    """One entry of an evidence list: a sentence ("ASCEND_HOME_PATH is not set") as words, with the few marks
+    Markdown would take for markup escaped; a single token (a version, a path) as a literal."""
+    text = str(lookup(v) if isinstance(v, str) else v)
+    if " " in text.strip():
+        return _cell(text).replace("*", "\\*").replace("<", "\\<").replace("`", "\\`")
+    return _value(text)
+
+
+def _evidence(key: str, v) -> List[str]:
+    """An evidence item: a list (of words) or a mapping as a nested list, never as JSON."""
+    key = lookup(str(key))
+    head = "  - " + keyed(key, "").rstrip()
+    if isinstance(v, list) and v and all(isinstance(x, (str, int, float)) for x in v):
+        return [head] + ["    - " + _item(x) for x in v]
+    if isinstance(v, dict) and v and all(isinstance(x, (str, int, float)) for x in v.values()):
+        return [head] + ["    - " + keyed(lookup(str(k)), _item(x)) for k, x in v.items()]
+    if isinstance(v, (dict, list)):
+        return ["  - " + keyed(key, f"`{_cell(json.dumps(v, ensure_ascii=False))}`")]
+    return ["  - " + keyed(key, _value(lookup(v) if isinstance(v, str) else v))]  # a fixed phrase in the reader's language
+
+
+def _steps(steps) -> List[str]:
+    """Fix steps under a list item, in order: runs of commands (and code) in a fenced block, to paste as they are;
+    a step written in words as a list item of its own, never inside a block."""
+    out: List[str] = []
+    block: List[str] = []
+    for step in steps:
+        if is_prose(step):
+            if block:
+                out += ["    ```", *block, "    ```"]
+                block = []
+            cmd, why = split_comment(step.strip())
+            cmd = cmd.strip()
+            tail = command_tail(cmd)
+            if tail:  # the command after the words in a code span: copied whole
+                cmd = tail[0] + ("" if tail[0].endswith("：") else " ") + f"`{tail[1]}`"
+            words = _("{step} — {why}").format(step=cmd, why=why.strip()) if why else cmd
+            out.append("    - " + _("by hand: {step}").format(step=words))
+        else:
+            block.extend("    " + line for line in step.splitlines())
+    if block:
+        out += ["    ```", *block, "    ```"]
+    return out
 
 
 def _cell(text: str) -> str:
@@ -33,7 +90,8 @@ def render(report: Report, color: bool = False) -> str:
                 _("**{fail} fail, {warn} warn, {error} could not check, {passed} pass, {skipped} skipped**"))
                .format(**counts))
     out.append("")
-    for area, items in grouped(report):
+    areas, all_skipped = shown_areas(report)
+    for area, items in areas:
         out.append(f"## {area_title(area)}")
         out.append("")
         for f in items:
@@ -45,26 +103,19 @@ def render(report: Report, color: bool = False) -> str:
                         _("- **{status}** {title} (`{id}`)")).format(**item))
             if f.status in (FAIL, ERROR, WARN) or is_tip(f):
                 for k, v in f.evidence.items():
-                    if isinstance(v, (dict, list)):
-                        v = json.dumps(v, ensure_ascii=False)
-                    elif isinstance(v, str):
-                        v = lookup(v)  # a fixed phrase ("not found") in the reader's language
-                    out.append("  - " + keyed(lookup(str(k)), f"`{_cell(v)}`"))
+                    out.extend(_evidence(k, v))
                 if f.fix:
                     out.append("  - " + (_(TRY_LABEL) if is_tip(f) else _("fix:")))
-                    out.append("    ```")
-                    for step in f.fix:
-                        out.extend("    " + l for l in step.splitlines())
-                    out.append("    ```")
+                    out.extend(_steps(f.fix))
                 for alt in f.alternatives:  # another way, labelled: not a further step
                     out.append("  - " + alternative_label(alt.get("why") or ""))
-                    out.append("    ```")
-                    for step in alt.get("steps") or []:
-                        out.extend("    " + l for l in step.splitlines())
-                    out.append("    ```")
+                    out.extend(_steps(alt.get("steps") or []))
                 if f.pitfall:
                     out.append("  - " + _("pitfall: {pitfall}").format(pitfall=f.pitfall))
         out.append("")
+    if all_skipped:
+        out += [_("Not applicable here (every check skipped; ids in --format json): {areas}.")
+                .format(areas=joined(all_skipped)), ""]
     plan = report.node_plan()
     if plan.steps or plan.unresolved:
         out += ["## " + _("Plan: the least disruptive steps that clear the failures"), ""]

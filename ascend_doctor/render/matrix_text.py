@@ -71,6 +71,23 @@ def gpu_table_rows(gpu: dict, refs) -> List[List[str]]:
     return rows
 
 
+def _reads_legend(matrix, summary, width: int) -> List[str]:
+    """What the `reads` column's values mean: the file each kind of version check reads, from the matrix rows."""
+    files: Dict[str, str] = {}
+    for s in summary:
+        if s["file_read"] not in files:
+            rows = matrix.rows_for_mindspore(s["mindspore"])
+            if rows:
+                files[s["file_read"]] = rows[0]["checker"]["file_read"]
+    if not files:
+        return []
+    out = wrap(_("{reads}: the file MindSpore's version check reads the CANN compiler version from:")
+               .format(reads=_("reads")), width)
+    for kind, path in files.items():
+        out.extend(wrap(f"{kind}: {lookup(path)}", width, "  ", "    "))  # a data text, catalogued
+    return out
+
+
 def render_show(matrix, args, result: Dict[str, Any], width: int) -> str:
     info = matrix.info()
     values = {"version": info["version"], "date": info["date"], "source": lookup(info["source"]),
@@ -87,6 +104,11 @@ def render_show(matrix, args, result: Dict[str, Any], width: int) -> str:
         out.append("")
         out.extend(wrap(_("{count} MindSpore releases; `matrix show --mindspore V` for sources and notes.")
                         .format(count=len(result["summary"])), width))
+        out.extend(_reads_legend(matrix, result["summary"], width))
+        if any(m in c for s in result["summary"] for c in s["cann"] for m in "†‡"):
+            # Chinese marks these CANN cells († ‡) rather than a note that wraps into fragments in a narrow column
+            out.extend(wrap(_("† named only by the MindSpore checker's list; ‡ the MindSpore checker rejects it."),
+                            width))
         if any(str(c).endswith("*") for s in result["summary"] for c in s["cuda"]):
             out.extend(wrap(_("CUDA marked *: the sources disagree on that GPU build (one lists it, another does not); "
                               "`matrix check` warns and names both."), width))
@@ -97,7 +119,7 @@ def render_show(matrix, args, result: Dict[str, Any], width: int) -> str:
         row = result["rows"][0]
         out.extend(wrap(_("MindSpore {version}: its checker accepts CANN compiler {compilers}, read from {file} "
                           "{sources}").format(version=s["mindspore"], compilers=fmt(s["accepted_compilers"]),
-                                              file=row["checker"]["file_read"],
+                                              file=lookup(row["checker"]["file_read"]),
                                               sources=refs.mark(row["checker"]["source"])), width, "", "  "))
         if s["custom_ops_built_with"]:
             out.extend(wrap(_("bundled custom ops built with CANN compiler {compiler}").format(

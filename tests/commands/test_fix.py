@@ -13,8 +13,8 @@ from ascend_doctor.findings import Finding, Report
 from tests.helpers import FIXTURES, SNAPSHOTS, run_cli
 
 
-def _script(name, tmp_path):
-    proc = run_cli("fix", "--script", "--bundle", os.path.join(FIXTURES, name), "-o", str(tmp_path / "fix.sh"))
+def _script(name, tmp_path, *extra):
+    proc = run_cli("fix", "--script", "--bundle", os.path.join(FIXTURES, name), "-o", str(tmp_path / "fix.sh"), *extra)
     assert proc.returncode == 0, proc.stderr
     return (tmp_path / "fix.sh").read_text()
 
@@ -98,7 +98,7 @@ def test_pip_after_an_environment_switch_is_left_to_the_user():
                                                                  "pip install mindspore==1.10.1"])
     text = script_for(Report(tool={}, host={"name": "n"}, facts={}, findings=[f]), "now")
     assert active_lines(text) == ["set -euo pipefail"]
-    assert "# after the step above, in that environment: pip install mindspore==1.10.1" in text
+    assert "# after the step above, in that environment:\n#   pip install mindspore==1.10.1" in text
 
 
 def test_a_line_shared_by_two_findings_is_written_once():
@@ -127,3 +127,28 @@ def test_a_report_without_problems_gets_a_script_that_says_so():
     ok = Finding("install.driver_present", "pass", "driver", fix=[])
     text = script_for(Report(tool={}, host={"name": "n"}, facts={}, findings=[ok]), "now")
     assert active_lines(text) == ["set -euo pipefail"] and "Nothing to fix" in text
+
+
+@pytest.mark.parametrize("step", ["npu-smi info -t board -i 0   # why", "source /opt/x/set_env.sh",
+                                  "sudo reboot", "./Ascend-cann-kernels-<soc>_<release>_linux.run --install",
+                                  "mindspore.set_context(enable_graph_kernel=True)"])
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_command_note_puts_the_command_alone_on_its_line(step, lang):
+    """The label of a note is its own comment line; the command under it, once the comment mark and indent are
+    removed, is exactly the step's command (never 'check: npu-smi ...', which does not paste)."""
+    from ascend_doctor import i18n
+    from ascend_doctor.plan import split_comment
+
+    i18n.set_lang(lang)
+    try:
+        label, command = classify_step(step).text.split("\n")
+    finally:
+        i18n.set_lang("en")
+    assert label.endswith((":", "：")) and command.startswith("  ")
+    assert command.strip() == step.strip()
+    assert split_comment(step, quotes="'\"")[0].rstrip() not in label
+
+
+def test_zh_script_names_statuses_in_chinese(tmp_path):
+    text = _script("two_cann_installs", tmp_path, "--lang", "zh")
+    assert "# [失败] " in text and "[FAIL]" not in text and "[WARN]" not in text

@@ -85,3 +85,13 @@ def test_the_page_in_headless_chromium(tmp_path):
     os.makedirs(ARTIFACTS, exist_ok=True)
     share, colours = ink(screenshot(out, os.path.join(ARTIFACTS, "check_report.png")))
     assert share > 0.03 and colours > 20, (share, colours)
+
+
+def test_a_prose_fix_step_is_a_paragraph_not_inside_the_pre_block():
+    from ascend_doctor.render.html_check import _fix_html
+
+    html = _fix_html(["source /opt/x/set_env.sh", "install MindSpore 2.4.1 from https://www.mindspore.cn/versions",
+                      "python -c \"import mindspore\""])
+    assert html.count("<pre class='fix'>") == 2
+    assert "<p class='fix'>by hand: install MindSpore 2.4.1 from https://www.mindspore.cn/versions</p>" in html
+    assert "<pre class='fix'>source /opt/x/set_env.sh</pre>" in html

@@ -68,3 +68,28 @@ def test_wrap_never_cuts_a_term_the_vendor_writes_fused():
         for term in ("Graph模式", "Host侧", "Device侧"):
             assert term in joined, (width, joined)
         assert "".join(joined.split()) == "".join(text.split())  # nothing lost but the spaces a line ends at
+
+
+def test_sentences_in_a_list_are_not_glued_with_a_comma():
+    """Notes that each end with a full stop read as sentences: never '。，' in Chinese or '., ' in English."""
+    from ascend_doctor.render.layout import join_values
+
+    assert join_values(["接受编译器 7.8，但尚无已知版本。", "缺少 opp_kernel 时会抛出异常。"]) == \
+        "接受编译器 7.8，但尚无已知版本；缺少 opp_kernel 时会抛出异常。"
+    assert join_values(["Accepts 7.8, none known.", "It raises (2.6.0)."]) == "Accepts 7.8, none known. It raises (2.6.0)."
+    assert join_values(["2.4.1", "2.4.0"]) == "2.4.1, 2.4.0" and join_values(["未设置 A", "未设置 B"]) == "未设置 A，未设置 B"
+
+
+def test_a_chinese_evidence_value_with_a_note_uses_full_width_brackets():
+    from ascend_doctor import i18n
+    from ascend_doctor.render.layout import scalar
+
+    i18n.set_lang("zh")
+    try:
+        assert scalar("3.9.2 (/usr/local/python3.9.2/bin/python3)") == "3.9.2（/usr/local/python3.9.2/bin/python3）"
+        assert scalar("8.5 (CANN 8.5.0)") == "8.5（CANN 8.5.0）"
+        assert scalar("2.4.1, 2.4.0") == "2.4.1、2.4.0"
+        assert scalar("f(x) (y)") == "f(x) (y)"  # code: as written
+    finally:
+        i18n.set_lang("en")
+    assert scalar("3.9.2 (/usr/bin/python3)") == "3.9.2 (/usr/bin/python3)"

@@ -33,3 +33,29 @@ def test_gpu_rows_list_each_source_then_the_disputed_builds():
     rows = gpu_table_rows(gpu, Sources(_Matrix()))
     assert rows == [["release list", "11.6", "[1]"], ["built for", "11.6", ""], ["disputed", "11.1", "[1] yes, [2] no"]]
     assert gpu_table_rows({"built_for": {"value": []}}, Sources(_Matrix())) == []
+
+
+def test_the_reads_column_is_explained_and_chinese_cann_cells_do_not_wrap_into_fragments():
+    """Every value of the `reads` column is explained under the table (from the matrix rows), and in Chinese
+    a CANN cell named only by the checker's list is marked † with a footnote instead of a note that wraps."""
+    import os
+    import re
+    import subprocess
+    import sys
+
+    def show(lang):
+        env = dict(os.environ, COLUMNS="100", NO_COLOR="1")
+        return subprocess.run([sys.executable, "-m", "ascend_doctor", "matrix", "show", "--lang", lang],
+                              capture_output=True, text=True, env=env, check=True).stdout
+
+    for lang in ("en", "zh"):
+        out = show(lang)
+        lines = out.splitlines()
+        kinds = {m.group(1) for l in lines if re.match(r"^\d+\.\d+\S*\s", l)
+                 for m in [re.search(r"\s(fixed/\w+|opp_path|home_path|other)\s", l)] if m}
+        assert kinds
+        for kind in kinds:
+            assert any(l.startswith(f"  {kind}: ") and "version.info" in l for l in lines), (lang, kind)
+    zh = show("zh")
+    assert "†" in zh and "† 仅见于 MindSpore 版本自检的列表" in zh
+    assert "（来" not in zh and not any(l.strip().startswith("表）") for l in zh.splitlines())
