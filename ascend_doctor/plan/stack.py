@@ -232,23 +232,39 @@ def _dimensions(facts, matrix):
                     if why_cann else _("the same MindSpore, in a Python it has wheels for")
                 return [(x, "python") for x in mindspore_install_steps([row], why, limit=1)]
 
-            for row in matrix.published_mindspore_for_cann(cann, compiler, python, platform)[:2]:
+            def built(row):
+                return [(x, "python") for x in mindspore_install_steps([row], _(
+                    "its custom ops are built with {cann} and its own check accepts it (both read from its wheel)"
+                ).format(cann=label), limit=1)]
+
+            # a release published with this CANN, else one whose wheel is built with it (it runs on that CANN as
+            # shipped, and keeps it: a pip-level fix before any CANN change)
+            published = matrix.published_mindspore_for_cann(cann, compiler, python, platform)[:2]
+            shipped = [r for r in (matrix.built_with_mindspore_for_cann(cann, python, platform) if release is None
+                                   else []) if all(r["version"] != p["version"] for p in published)][:1]
+            for row in published + shipped:
                 if row["version"] != ms.version:
-                    ms_opts.append((row, None, install(row)))
-            # a Python the release has wheels for, in a new environment (this MindSpore, or one published with CANN)
+                    ms_opts.append((row, None, install(row) if row in published else built(row)))
+            # a Python the release has wheels for, in a new environment (this MindSpore, or one published with CANN,
+            # or one built with it), inside the Python range the CANN's install guide states
             here = matrix.mindspore_row(ms.version)
-            rows = ([here] if here else []) + [r for r in matrix.published_mindspore_for_cann(cann, compiler, None,
-                                                                                             platform)[:2]
-                                               if not here or r["version"] != here["version"]]
+            pub_any = matrix.published_mindspore_for_cann(cann, compiler, None, platform)[:2]
+            anypy = pub_any + [r for r in (matrix.built_with_mindspore_for_cann(cann, None, platform)
+                                           if release is None else [])
+                               if all(r["version"] != p["version"] for p in pub_any)][:1]
+            rows = ([here] if here else []) + [r for r in anypy if not here or r["version"] != here["version"]]
             for row in rows:
                 fits = matrix.python_for(row["version"], platform, "ascend")
                 pythons = sorted((fits or {}).get("python") or [], key=version_key)
                 if not pythons or (python and python_major_minor(python) in pythons):
                     continue
+                ranged = [p for p in pythons if matrix.python_in_cann_range(p, cann)]
+                pythons = ranged or pythons
                 env = (_("{step}   # a Python MindSpore {version} has wheels for").format(
                     step=f"conda create -n mindspore python={pythons[-1]} -y && conda activate mindspore",
                     version=row["version"]), "python")
-                ms_opts.append((row, pythons[-1], [env] + install(row, row is not here)))
+                way = install(row, row is not here) if row is here or row in pub_any else built(row)
+                ms_opts.append((row, pythons[-1], [env] + way))
         hdk_opts: List[Tuple[Optional[str], bool, List[Tuple[str, str]]]] = [(None, False, [])]
         for hdk in (_hdk_choices(matrix, cann) if cann else []):
             hdk_opts.append((hdk, False, [hdk_step(hdk, cann)]))
