@@ -371,6 +371,21 @@ def _python_only(state: StackState) -> bool:
     return state.level <= RANK["python"] and "cann" not in state.parts and "hdk" not in state.parts
 
 
+def _downgrades_a_driver_not_proven_wrong(facts, state: StackState, now: Dict[str, str]) -> bool:
+    """A driver downgrade (root, a reboot, an older driver) is only for a driver the checks prove wrong (for the CANN
+    in use, or with its firmware); an unknown pairing is not proven wrong (what to check and whom to ask is its fix instead)."""
+    from ..versions import parse_version
+
+    driver = facts.driver.package_version or facts.driver.version
+    proven = any(now.get(c) == FAIL for c in ("compat.cann_driver", "compat.driver_firmware", "compat.firmware_min"))
+    if not state.hdk or not driver or proven:
+        return False
+    try:
+        return parse_version(state.hdk.lower().replace(".x", ".0")) < parse_version(driver)
+    except Exception:  # versions the parser cannot order: no claim that it is a downgrade
+        return False
+
+
 def plan_stack(facts, matrix, findings: Sequence[Finding]) -> Tuple[Optional[StackState], List[StackState]]:
     """The best target state of the version stack for the failures and warnings its checks report now, and the
     next best of other levels (alternatives). (None, []) when the stack has nothing to change."""
@@ -386,6 +401,8 @@ def plan_stack(facts, matrix, findings: Sequence[Finding]) -> Tuple[Optional[Sta
             break  # a single change clears every failure: combining changes only adds disruption
         for state in _candidates(facts, matrix, combined):
             if not failing and not _python_only(state):
+                continue
+            if _downgrades_a_driver_not_proven_wrong(facts, state, now):
                 continue
             state.statuses = now if not state.steps else _judge(_apply(facts, matrix, state), matrix, only)
             judged.append((key(state, len(judged)), state))

@@ -613,12 +613,13 @@ def test_the_audits_unknown_pairing_cases_get_a_published_pair_the_driver_runs(g
 def test_a_failure_the_plan_turns_into_an_unknown_pairing_says_so():
     """MindSpore 2.2.12 on CANN 9.0.0, driver 23.0.rc1 (no source pairs it with any CANN): the plan installs CANN
     7.0.0, published with 2.2.12; the driver FAIL (older than 9.0.0 needs) is cleared, but the pairing is unknown
-    there, and the finding says so."""
+    there, and the finding says so; the plan does not call it resolved, it lists it as unresolved (audit H #43)."""
     facts = node(ms="2.2.12", canns=["9.0.0"], driver="23.0.rc1", python="3.9")
     report = judge(facts)
     plan, targets = assert_coherent(report, facts)
     f = report.find("compat.cann_driver")
-    assert f.status == FAIL and any(f.id in s.resolves for s in plan.steps)
+    assert f.status == FAIL and not any(f.id in s.resolves for s in plan.steps)
+    assert f.id in plan.unresolved and "unknown" in f.evidence["not cleared by the plan"]
     assert targets["cann"][0] in f.evidence["after the plan"] and "unknown" in f.evidence["after the plan"]
 
 
@@ -782,3 +783,33 @@ def test_the_audits_cann_changes_become_a_pip_install_in_a_python_the_cann_suppo
 def test_cann_9_1_with_hdk_26_2_rc1_is_a_published_pairing():
     report = judge(node(ms="2.10.0", canns=["9.1.0"], driver="26.2.rc1", python="3.11"))
     assert next(f for f in report.findings if f.id == "compat.cann_driver").status == PASS
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_an_unknown_pairing_the_plan_leaves_is_unresolved_and_never_fixed_by_a_driver_downgrade(seed):
+    """Generated nodes: a pairing check that still warns on the state the plan leads to (or now, when the plan does
+    not change the stack) is in plan.unresolved; an unknown CANN x driver pairing's own fix never installs an HDK
+    older than the installed driver (audit H #32, #39, #40, #43)."""
+    from ascend_doctor.plan.stack import PAIRING_CHECKS
+    from ascend_doctor.versions import parse_version
+
+    seen = 0
+    for combo in _combinations(12, 100 + seed):
+        facts = node(**combo)
+        report = judge(facts)
+        plan, _targets = assert_coherent(report, facts)
+        best, _others = plan_stack(facts, MATRIX, report.findings)
+        for f in report.findings:
+            if f.id in PAIRING_CHECKS and f.status in (FAIL, WARN):
+                after = best.statuses.get(f.id, f.status) if best is not None else f.status
+                if after == WARN:
+                    seen += 1
+                    assert f.id in plan.unresolved, (combo, f.id)
+            proven = any(g.status == FAIL for g in report.findings
+                         if g.id in ("compat.driver_firmware", "compat.firmware_min"))  # the driver changes anyway
+            if f.id == "compat.cann_driver" and f.status == WARN and not proven:
+                for step in f.fix:
+                    for kind, version in step_targets(step):
+                        if kind == "hdk":
+                            assert parse_version(version) >= parse_version(facts.driver.version), (combo, step)
+    assert seen
