@@ -659,6 +659,16 @@ def on_pypi(row: dict) -> bool:
     return any(PYPI_SOURCE in p["source"] for p in row.get("python", []))
 
 
+def cann_kernels_named_ops(release: Any) -> bool:
+    """Whether this CANN release names its operator package `ops` (from CANN 8.5.0 on: "算子包命名kernels更改为ops",
+    https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/850/releasenote/releasenote_0001.html), not
+    `kernels`."""
+    try:
+        return parse_version(str(release)) >= parse_version("8.5.0")
+    except Exception:  # a name the parser cannot read: the older name, as before
+        return False
+
+
 def mindspore_install_steps(rows: List[dict], why: str, limit: int = 3) -> List[str]:
     """How to install each MindSpore release row: pip where PyPI has it, else the download page."""
     steps = []

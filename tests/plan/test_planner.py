@@ -813,3 +813,18 @@ def test_an_unknown_pairing_the_plan_leaves_is_unresolved_and_never_fixed_by_a_d
                         if kind == "hdk":
                             assert parse_version(version) >= parse_version(facts.driver.version), (combo, step)
     assert seen
+
+
+def test_a_planned_cann_install_names_the_operator_package_of_its_release():
+    """From CANN 8.5.0 on the operator package is `ops`, before it `kernels` (audit H S13)."""
+    from ascend_doctor.versions import parse_version
+
+    names = set()
+    for combo in _combinations(40, 7):
+        facts = node(**combo)
+        for s in judge(facts).node_plan().steps:
+            m = re.match(r"install CANN (\S+) toolkit \+ (\w+)", s.do)
+            if m:
+                assert m.group(2) == ("ops" if parse_version(m.group(1)) >= parse_version("8.5.0") else "kernels")
+                names.add(m.group(2))
+    assert names == {"ops", "kernels"}, names
