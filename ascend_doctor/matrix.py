@@ -238,6 +238,26 @@ class Matrix:
             rows = [r for r in rows if r["version"] in fits]
         return sorted(rows, key=lambda r: version_key(r["version"]), reverse=True)
 
+    def built_with_mindspore_for_cann(self, release: Any, python: Any = None,
+                                      platform: Optional[str] = None) -> List[dict]:
+        """Final MindSpore releases whose wheel's custom ops are built with this CANN release and whose own checker
+        accepts its compiler (both read from the wheel), newest first; with `python`, only releases with a wheel for
+        it. Such a release runs on that CANN as shipped: a pip-level fix that keeps the CANN in use."""
+        if not release:
+            return []
+        rows = []
+        for r in self.mindspore_releases:
+            built = (r.get("custom_ops_built_with") or {}).get("compiler_version")
+            if r["release_kind"] not in ("final", "post") or not built:
+                continue
+            if release_matches(release, built) and release_matches(built, release) and \
+                    major_minor(release) in r["checker"]["accepted_compilers"]:
+                rows.append(r)
+        if python:
+            fits = {r["version"] for r in self.mindspore_for_python(python, platform)}
+            rows = [r for r in rows if r["version"] in fits]
+        return sorted(rows, key=lambda r: version_key(r["version"]), reverse=True)
+
     def newest_published_pairing(self, python: Any = None, platform: Optional[str] = None) -> Optional[Tuple[dict, dict]]:
         """(MindSpore row, its best published CANN) for the newest final release that has one (the 'upgrade CANN'
         way out), or None."""
@@ -269,6 +289,25 @@ class Matrix:
             if row["compiler"] == mm:
                 return [dict(c, source=row["source"]) for c in row["cann"]]
         return []
+
+    def cann_python(self, release: Any) -> Optional[dict]:
+        """The Python range ({min, max, source, ...}) the CANN install guide states for this release, else the one
+        stated for another release of its train (8.3.RC2 -> 8.3.RC1: the install guides of a train state one
+        range); None when no source states one."""
+        row = self.cann_row(release) if release else None
+        if row and row.get("python"):
+            return row["python"]
+        mm = major_minor(release) if release else None
+        train = [r for r in self.data["cann"] if r.get("python") and mm and major_minor(r["release"]) == mm]
+        return train[0]["python"] if train else None
+
+    def python_in_cann_range(self, python: Any, release: Any) -> bool:
+        """Whether this Python major.minor is inside the CANN release's stated range (True when none is stated)."""
+        rng = self.cann_python(release)
+        if not rng or not python:
+            return True
+        v = version_key(python_major_minor(python))
+        return version_key(rng["min"]) <= v <= version_key(rng["max"])
 
     def cann_row(self, release: Any) -> Optional[dict]:
         """The CANN release row this name belongs to (8.0.RC2.beta1 -> 8.0.RC2); the longest match wins.
@@ -618,6 +657,16 @@ def on_pypi(row: dict) -> bool:
     if "on_pypi" in row:
         return bool(row["on_pypi"]["value"])
     return any(PYPI_SOURCE in p["source"] for p in row.get("python", []))
+
+
+def cann_kernels_named_ops(release: Any) -> bool:
+    """Whether this CANN release names its operator package `ops` (from CANN 8.5.0 on: "算子包命名kernels更改为ops",
+    https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/850/releasenote/releasenote_0001.html), not
+    `kernels`."""
+    try:
+        return parse_version(str(release)) >= parse_version("8.5.0")
+    except Exception:  # a name the parser cannot read: the older name, as before
+        return False
 
 
 def mindspore_install_steps(rows: List[dict], why: str, limit: int = 3) -> List[str]:

@@ -107,6 +107,11 @@ CANN_HDK = [
     ("9.2.0", ["25.3.X", "25.5.X", "26.0.RC1", "25.7.RC1", "26.1.1", "26.2.RC1"], "compatible", "hiascend_cann920_rn", "high",
      "compatibility grid"),
     ("9.2.0", ["25.0.X", "25.2.X"], "incompatible", "hiascend_cann920_rn", "high", "release notes: not compatible with HDK 25.0.X/25.2.X"),
+    # the CANN 9.2.0 release notes' grid has rows for the older trains too (audit H, S5): 9.1.X and 9.0.X are Y for
+    # HDK 26.1.1 and 26.2.RC1
+    ("9.1.0", ["26.1.1", "26.2.RC1"], "compatible", "hiascend_cann920_rn", "high", "CANN 9.2.0 compatibility grid, 9.1.X row"),
+    ("9.0.0", ["26.1.1", "26.2.RC1"], "compatible", "hiascend_cann920_rn", "high", "CANN 9.2.0 compatibility grid, 9.0.X row"),
+    ("9.0.1", ["26.1.1", "26.2.RC1"], "compatible", "hiascend_cann920_rn", "high", "CANN 9.2.0 compatibility grid, 9.0.X row"),
 ]
 
 # Commercial bundle named by the MindSpore docs -> CANN and (where a source pairs them) HDK (compat_facts.md §2.3).
@@ -114,7 +119,17 @@ BUNDLE_HDK = {
     "24.0.RC2": "24.1.RC2", "24.0.RC3": "24.1.RC3", "24.0.0": "24.1.0", "25.0.RC1": "25.0.RC1",
 }
 
+# Sources read after the research notes were written (audit H, /work/notes/s3/audit_H.md S12), not in data/sources.
+AUDIT_SOURCES = {
+    "hiascend_cann82rc1_instg": {
+        "type": "doc_url",
+        "url": "https://www.hiascend.com/document/detail/zh/canncommercial/82RC1/softwareinst/instg/instg_0001.html",
+        "note": "CANN 8.2.RC1 install guide: Python 3.7.x to 3.11.4",
+    },
+}
+
 CANN_PYTHON = [
+    ("8.2.RC1", "3.7", "3.11", "hiascend_cann82rc1_instg", "high", "Python 3.7.x to 3.11.4"),
     ("8.3.RC1", "3.7", "3.11", "hiascend_cann83a_quick", "medium", "stated for 8.3.RC1.alpha001-003: Python 3.7.x to 3.11.4"),
     ("8.5.0", "3.7", "3.13", "hiascend_cann850_pip", "high", None),
     ("9.0.0", "3.7", "3.13", "hiascend_cann900_pip", "high", None),
@@ -690,7 +705,7 @@ def build_samples(src: Sources, facts: dict):
 
 
 def build(facts: dict, gpu_facts: Optional[dict] = None, wheel_plugins: Optional[dict] = None) -> dict:
-    src = Sources({**facts["sources"], **NVIDIA_SOURCES})
+    src = Sources({**facts["sources"], **NVIDIA_SOURCES, **AUDIT_SOURCES})
     gpu_by_version = {r["version"]: r for r in (gpu_facts or {}).get("releases", [])}
     wheel_by_version = {r["version"]: r for r in (wheel_plugins or {}).get("releases", [])}
     pypi = set((wheel_plugins or {}).get("pypi_releases") or []) or None

@@ -401,3 +401,18 @@ def test_on_pypi_is_what_pypi_lists(matrix):
         assert row["on_pypi"]["value"] == (row["pip_version"] in listed) == matrix.on_pypi(row), row["version"]
     assert mindspore_install_steps([matrix.mindspore_row("2.0.0")], "x")[0].startswith("pip install mindspore==2.0.0")
     assert "mindspore.cn/versions" in mindspore_install_steps([matrix.mindspore_row("2.4.1")], "x")[0]
+
+
+@pytest.mark.parametrize("release, ops", [("8.0.RC3", False), ("8.3.RC1", False), ("8.5.0", True), ("9.1.0", True),
+                                          ("not a version", False)])
+def test_cann_kernels_named_ops_from_8_5_0(release, ops):
+    from ascend_doctor.matrix import cann_kernels_named_ops
+
+    assert cann_kernels_named_ops(release) is ops
+
+
+@pytest.mark.parametrize("release, python, inside", [("8.2.RC1", "3.12", False), ("8.2.RC1", "3.11", True),
+                                                     ("8.3.RC2", "3.12", False), ("9.1.0", "3.12", True),
+                                                     ("8.0.0", "3.12", True)])
+def test_python_in_cann_range_reads_the_release_or_its_train(matrix, release, python, inside):
+    assert matrix.python_in_cann_range(python, release) is inside

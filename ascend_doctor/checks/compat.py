@@ -388,6 +388,7 @@ def check_cann_driver(ctx):
     paired = [p for r in rows if r["relation"] == "paired" for p in r["hdk"]]
     # one HDK to install; a second pairing is an alternative ("or ..."), never a second step after the first
     fix_hdk = []
+    named = list(dict.fromkeys(paired))[:2]  # the HDK releases the fix names
     for i, p in enumerate(list(dict.fromkeys(paired))[:2]):
         line = _("{step}   # paired by {sources}").format(
             step=_("install Ascend HDK {hdk} (NPU driver + firmware) for CANN {cann}").format(hdk=p, cann=inst.release),
@@ -397,6 +398,7 @@ def check_cann_driver(ctx):
     if not fix_hdk and rows:
         # only what a vendor table gives (paired, compatible): a "known-working" report is no pairing to install
         listed = list(dict.fromkeys(p for r in rows if r["relation"] in ("paired", "compatible") for p in r["hdk"]))
+        named = listed
         fix_hdk = [_("install one of the Ascend HDK releases sources give for CANN {cann}: {hdk}").format(
             cann=inst.release, hdk=", ".join(listed))] if listed else \
             [_("check the CANN release notes' 'version compatibility' table for your server")]
@@ -437,11 +439,25 @@ def check_cann_driver(ctx):
             _("CANN {cann} needs the NPU driver of Ascend HDK {hdk}, the Ascend HDK releases sources pair with it; "
               "driver {driver} is not one of them, so whether it works with CANN {cann} is unknown (no source states it).")
         return ctx.finding(WARN, text.format(cann=inst.release, hdk=_(" or ").join(need), driver=drv.version),
-                           evidence, fix_hdk, "P07")
+                           evidence, _unknown_fix(fix_hdk, named, drv.version, inst.release), "P07")
     return ctx.finding(WARN,
                        _("Driver {driver} is not among the HDK releases sources give for CANN {cann}; "
                          "the pairing is unknown.").format(driver=drv.version, cann=inst.release),
-                       evidence, fix_hdk, "P07")
+                       evidence, _unknown_fix(fix_hdk, named, drv.version, inst.release), "P07")
+
+
+def _unknown_fix(fix_hdk: List[str], named: List[str], driver: str, cann: str) -> List[str]:
+    """An unknown pairing is not proven wrong: never a driver downgrade (root, a reboot, and no source says the
+    older driver is better) for it; what to check, and whom to ask, instead."""
+    try:
+        older = any(parse_version(h.lower().replace(".x", ".0")) < parse_version(driver) for h in named)
+    except Exception:  # a version the parser cannot order: no claim that it is older
+        older = False
+    if not older:
+        return fix_hdk
+    return [_("check the 'version compatibility' table in the release notes of Ascend HDK {driver} (the installed "
+              "driver) for CANN {cann}; if it does not list it, ask support with the output of `npu-smi info` and "
+              "`cat /usr/local/Ascend/driver/version.info`").format(driver=driver, cann=cann)]
 
 
 def _upgrade_order_steps(drv, fw, matrix) -> List[str]:

@@ -8,7 +8,9 @@ package reads all of them once, with the facts and the compatibility matrix, and
   driver (NPU driver/firmware, NVIDIA driver: root, usually a reboot) < hardware (replace, support).
   `step_level` is the one place a step's level is decided: from the level a check gives, else from the command.
 * **The version stack** (MindSpore x CANN in use x NPU driver/firmware) is planned as a whole: candidate target
-  states are built from the matrix's published pairings only (and the CANN installs already on the node), each
+  states are built from the matrix's published pairings only (and the CANN installs already on the node, and a
+  MindSpore whose wheel is built with the CANN in use and whose checker accepts it: a pip install that keeps
+  that CANN; a new Python environment picks a Python inside the CANN's stated range), each
   is judged again by the compat checks themselves on the changed facts, and the state that clears the most
   failures at the least disruption wins (a Python step before a CANN install before a driver change; sourcing an
   install that is there before installing; never installing what is installed; one driver target).

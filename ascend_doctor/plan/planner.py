@@ -136,7 +136,29 @@ def build_plan(findings: Sequence[Finding], facts=None, matrix=None) -> Plan:
     if best is not None:
         _agree(findings, best, plan, installed)
         _rejudge(findings, facts, matrix, best, plan, installed)
+    if stacked:
+        _unknown_left(findings, best, plan)
     return plan
+
+
+def _unknown_left(findings: Sequence[Finding], best: Optional[StackState], plan: Plan) -> None:
+    """A pairing the plan leaves unknown (no source gives it: a warning on the state the plan leads to, or now
+    when the plan does not change the stack) is not resolved: the plan lists it, so the user is told to check it
+    (its fix says what to check and whom to ask)."""
+    from .stack import PAIRING_CHECKS
+
+    for f in findings:
+        if f.id not in PAIRING_CHECKS or f.status not in (FAIL, WARN) or f.id in plan.unresolved:
+            continue
+        after = best.statuses.get(f.id, f.status) if best is not None else f.status
+        if after != WARN:
+            continue
+        for s in plan.steps:
+            if f.id in s.resolves:
+                s.resolves.remove(f.id)
+        plan.unresolved.append(f.id)
+        f.evidence[UNRESOLVED_KEY] = _("the pairing stays unknown after the plan (no source gives it): check it "
+                                       "as its fix says, or ask support")
 
 
 def _check_on(facts, matrix, check_id: str) -> Optional[Finding]:

@@ -154,7 +154,7 @@ def _dimensions(facts, matrix):
     """The ways each part of the stack may change, from the matrix's published pairings and the installs here:
     [(cann change, [MindSpore changes], [driver changes])], a change being (what, steps) and None "stays"."""
     from ..checks._recommend import _by, platform_of
-    from ..matrix import mindspore_install_steps
+    from ..matrix import cann_kernels_named_ops, mindspore_install_steps
 
     ms = facts.mindspore if facts.mindspore.installed and facts.mindspore.version else None
     judged = facts.cann.judged_install
@@ -167,7 +167,9 @@ def _dimensions(facts, matrix):
 
     def cann_step(release, version):
         return (_("{step}   # published with MindSpore {version}").format(
-            step=_("install CANN {release} toolkit + kernels, then `source <install>/set_env.sh`").format(
+            step=(_("install CANN {release} toolkit + ops, then `source <install>/set_env.sh`")
+                  if cann_kernels_named_ops(release) else
+                  _("install CANN {release} toolkit + kernels, then `source <install>/set_env.sh`")).format(
                 release=release), version=version),
             "cann")
 
@@ -232,23 +234,39 @@ def _dimensions(facts, matrix):
                     if why_cann else _("the same MindSpore, in a Python it has wheels for")
                 return [(x, "python") for x in mindspore_install_steps([row], why, limit=1)]
 
-            for row in matrix.published_mindspore_for_cann(cann, compiler, python, platform)[:2]:
+            def built(row):
+                return [(x, "python") for x in mindspore_install_steps([row], _(
+                    "its custom ops are built with {cann} and its own check accepts it (both read from its wheel)"
+                ).format(cann=label), limit=1)]
+
+            # a release published with this CANN, else one whose wheel is built with it (it runs on that CANN as
+            # shipped, and keeps it: a pip-level fix before any CANN change)
+            published = matrix.published_mindspore_for_cann(cann, compiler, python, platform)[:2]
+            shipped = [r for r in (matrix.built_with_mindspore_for_cann(cann, python, platform) if release is None
+                                   else []) if all(r["version"] != p["version"] for p in published)][:1]
+            for row in published + shipped:
                 if row["version"] != ms.version:
-                    ms_opts.append((row, None, install(row)))
-            # a Python the release has wheels for, in a new environment (this MindSpore, or one published with CANN)
+                    ms_opts.append((row, None, install(row) if row in published else built(row)))
+            # a Python the release has wheels for, in a new environment (this MindSpore, or one published with CANN,
+            # or one built with it), inside the Python range the CANN's install guide states
             here = matrix.mindspore_row(ms.version)
-            rows = ([here] if here else []) + [r for r in matrix.published_mindspore_for_cann(cann, compiler, None,
-                                                                                             platform)[:2]
-                                               if not here or r["version"] != here["version"]]
+            pub_any = matrix.published_mindspore_for_cann(cann, compiler, None, platform)[:2]
+            anypy = pub_any + [r for r in (matrix.built_with_mindspore_for_cann(cann, None, platform)
+                                           if release is None else [])
+                               if all(r["version"] != p["version"] for p in pub_any)][:1]
+            rows = ([here] if here else []) + [r for r in anypy if not here or r["version"] != here["version"]]
             for row in rows:
                 fits = matrix.python_for(row["version"], platform, "ascend")
                 pythons = sorted((fits or {}).get("python") or [], key=version_key)
                 if not pythons or (python and python_major_minor(python) in pythons):
                     continue
+                ranged = [p for p in pythons if matrix.python_in_cann_range(p, cann)]
+                pythons = ranged or pythons
                 env = (_("{step}   # a Python MindSpore {version} has wheels for").format(
                     step=f"conda create -n mindspore python={pythons[-1]} -y && conda activate mindspore",
                     version=row["version"]), "python")
-                ms_opts.append((row, pythons[-1], [env] + install(row, row is not here)))
+                way = install(row, row is not here) if row is here or row in pub_any else built(row)
+                ms_opts.append((row, pythons[-1], [env] + way))
         hdk_opts: List[Tuple[Optional[str], bool, List[Tuple[str, str]]]] = [(None, False, [])]
         for hdk in (_hdk_choices(matrix, cann) if cann else []):
             hdk_opts.append((hdk, False, [hdk_step(hdk, cann)]))
@@ -355,6 +373,21 @@ def _python_only(state: StackState) -> bool:
     return state.level <= RANK["python"] and "cann" not in state.parts and "hdk" not in state.parts
 
 
+def _downgrades_a_driver_not_proven_wrong(facts, state: StackState, now: Dict[str, str]) -> bool:
+    """A driver downgrade (root, a reboot, an older driver) is only for a driver the checks prove wrong (for the CANN
+    in use, or with its firmware); an unknown pairing is not proven wrong (what to check and whom to ask is its fix instead)."""
+    from ..versions import parse_version
+
+    driver = facts.driver.package_version or facts.driver.version
+    proven = any(now.get(c) == FAIL for c in ("compat.cann_driver", "compat.driver_firmware", "compat.firmware_min"))
+    if not state.hdk or not driver or proven:
+        return False
+    try:
+        return parse_version(state.hdk.lower().replace(".x", ".0")) < parse_version(driver)
+    except Exception:  # versions the parser cannot order: no claim that it is a downgrade
+        return False
+
+
 def plan_stack(facts, matrix, findings: Sequence[Finding]) -> Tuple[Optional[StackState], List[StackState]]:
     """The best target state of the version stack for the failures and warnings its checks report now, and the
     next best of other levels (alternatives). (None, []) when the stack has nothing to change."""
@@ -370,6 +403,8 @@ def plan_stack(facts, matrix, findings: Sequence[Finding]) -> Tuple[Optional[Sta
             break  # a single change clears every failure: combining changes only adds disruption
         for state in _candidates(facts, matrix, combined):
             if not failing and not _python_only(state):
+                continue
+            if _downgrades_a_driver_not_proven_wrong(facts, state, now):
                 continue
             state.statuses = now if not state.steps else _judge(_apply(facts, matrix, state), matrix, only)
             judged.append((key(state, len(judged)), state))

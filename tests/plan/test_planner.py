@@ -117,7 +117,10 @@ def assert_published(plan, targets, facts):
     ms = targets.get("mindspore", [facts.mindspore.version if facts.mindspore.installed else None])[0]
     if ("mindspore" in targets or "cann" in targets or sourced) and ms and cann:
         published = [c["cann"] for c in MATRIX.published_canns(ms)]
-        assert any(release_matches(cann, c) for c in published), (ms, cann, published)
+        # or the MindSpore's wheel is built with that CANN and its checker accepts it, the CANN in use kept
+        shipped = "cann" not in targets and not sourced and \
+            ms in [r["version"] for r in MATRIX.built_with_mindspore_for_cann(cann)]
+        assert shipped or any(release_matches(cann, c) for c in published), (ms, cann, published)
     for hdk in targets.get("hdk", []):
         rows = MATRIX.hdk_for_cann(cann) if cann else []
         paired = [p for r in rows if r["relation"] in ("paired", "compatible") for p in r["hdk"]]
@@ -610,12 +613,13 @@ def test_the_audits_unknown_pairing_cases_get_a_published_pair_the_driver_runs(g
 def test_a_failure_the_plan_turns_into_an_unknown_pairing_says_so():
     """MindSpore 2.2.12 on CANN 9.0.0, driver 23.0.rc1 (no source pairs it with any CANN): the plan installs CANN
     7.0.0, published with 2.2.12; the driver FAIL (older than 9.0.0 needs) is cleared, but the pairing is unknown
-    there, and the finding says so."""
+    there, and the finding says so; the plan does not call it resolved, it lists it as unresolved (audit H #43)."""
     facts = node(ms="2.2.12", canns=["9.0.0"], driver="23.0.rc1", python="3.9")
     report = judge(facts)
     plan, targets = assert_coherent(report, facts)
     f = report.find("compat.cann_driver")
-    assert f.status == FAIL and any(f.id in s.resolves for s in plan.steps)
+    assert f.status == FAIL and not any(f.id in s.resolves for s in plan.steps)
+    assert f.id in plan.unresolved and "unknown" in f.evidence["not cleared by the plan"]
     assert targets["cann"][0] in f.evidence["after the plan"] and "unknown" in f.evidence["after the plan"]
 
 
@@ -702,3 +706,125 @@ def test_a_cann_with_its_mindspore_is_labelled_as_changing_both():
     assert pairs, report.node_plan().alternatives
     assert all(a["why"].startswith("change CANN and MindSpore together") for a in pairs), pairs
     assert_alternatives_say_what_they_change(report)
+
+
+# ---- audit H: a Python-level state that clears the failures wins; a new environment's Python fits the CANN --------
+
+def _shipped_states(facts):
+    """Python-level target states built from the matrix alone (not the planner): a MindSpore published with the CANN
+    in use, or whose wheel is built with it, in this Python or in a new environment of a Python it has wheels for."""
+    judged = facts.cann.judged_install
+    if judged is None or not judged.release:
+        return
+    rows = MATRIX.published_mindspore_for_cann(judged.release, None, None, "linux-aarch64") + \
+        MATRIX.built_with_mindspore_for_cann(judged.release, None, "linux-aarch64")
+    for row in rows:
+        pythons = (MATRIX.python_for(row["version"], "linux-aarch64", "ascend") or {}).get("python") or []
+        for py in [facts.python.version] + [p for p in pythons if p != facts.python.version]:
+            yield StackState(mindspore=row, python=None if py == facts.python.version else py, steps=[("pip", "python")])
+
+
+def _pythonic_combinations(n, seed):
+    rng = random.Random(seed)
+    finals = [r["version"] for r in MATRIX.mindspore_releases if r["release_kind"] in ("final", "post")
+              and r["version"] >= "2"]
+    canns = [r["release"] for r in MATRIX.data["cann"] if "alpha" not in r["release"] and r["release"] >= "8.2"]
+    for _ in range(n):
+        cann = rng.choice(canns)
+        # a driver some source pairs with this CANN: only MindSpore and Python are in question
+        hdks = [h for r in MATRIX.data["cann_hdk"] if r["relation"] in ("paired", "compatible")
+                and _same(r["cann"], cann) for h in r["hdk"] if not h.upper().endswith(".X")]
+        if not hdks:
+            continue
+        yield dict(ms=rng.choice(finals), canns=[cann], driver=rng.choice(hdks).lower(),
+                   python=rng.choice(["3.7", "3.8", "3.9", "3.10", "3.11", "3.12"]))
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_python_level_state_that_clears_the_failures_wins_over_a_cann_or_driver_change(seed):
+    checked = 0
+    for combo in _pythonic_combinations(15, seed):
+        facts = node(**combo)
+        report = judge(facts)
+        failing = {f.id for f in report.findings if f.id in STACK_CHECKS and f.status == FAIL}
+        if not failing:
+            continue
+        clears = any(all(_judge(_apply(facts, MATRIX, s), MATRIX, STACK_CHECKS).get(i, PASS) != FAIL for i in failing)
+                     for s in _shipped_states(facts))
+        plan = report.node_plan()
+        if clears:
+            checked += 1
+            assert all(s.level in ("shell", "python") for s in plan.steps), (combo, [s.do for s in plan.steps])
+        # a new environment's Python is one the CANN the plan keeps (or installs) supports, where a source says
+        targets = {k: v for s in plan.steps for k, v in step_targets(s.do)}
+        cann = targets.get("cann") or combo["canns"][0]
+        for s in plan.steps:
+            new = re.match(r"conda create -n \S+ python=(\d+\.\d+)", s.do)
+            if new:
+                assert MATRIX.python_in_cann_range(new.group(1), cann), (combo, s.do)
+    assert checked, "no generated node had a Python-level way out"
+
+
+@pytest.mark.parametrize("given, python, mindspore", [
+    (dict(ms="1.9.0", canns=["9.1.0"], driver="26.0.rc1", python="3.10"), None, "2.10.0"),  # audit H #47
+    (dict(ms="2.8.0", canns=["9.1.0"], driver="26.2.rc1", python="3.11"), None, "2.10.0"),  # #20
+    (dict(ms="2.7.1.post1", canns=["9.1.0"], driver="26.1.0", python="3.7"), "3.12", "2.10.0"),  # #33, #41
+    (dict(ms="2.9.0", canns=["8.3.RC2"], driver="25.0.0", python="3.8"), "3.11", "2.9.0"),  # #25
+])
+def test_the_audits_cann_changes_become_a_pip_install_in_a_python_the_cann_supports(given, python, mindspore):
+    report = judge(node(**given))
+    plan = report.node_plan()
+    assert [s.level for s in plan.steps] == ["python"] * len(plan.steps)
+    assert any(s.do.startswith(f"pip install mindspore=={mindspore} ") for s in plan.steps)
+    envs = [s.do.split("   #")[0] for s in plan.steps if s.do.startswith("conda create")]
+    assert envs == ([f"conda create -n mindspore python={python} -y && conda activate mindspore"] if python else [])
+
+
+def test_cann_9_1_with_hdk_26_2_rc1_is_a_published_pairing():
+    report = judge(node(ms="2.10.0", canns=["9.1.0"], driver="26.2.rc1", python="3.11"))
+    assert next(f for f in report.findings if f.id == "compat.cann_driver").status == PASS
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_an_unknown_pairing_the_plan_leaves_is_unresolved_and_never_fixed_by_a_driver_downgrade(seed):
+    """Generated nodes: a pairing check that still warns on the state the plan leads to (or now, when the plan does
+    not change the stack) is in plan.unresolved; an unknown CANN x driver pairing's own fix never installs an HDK
+    older than the installed driver (audit H #32, #39, #40, #43)."""
+    from ascend_doctor.plan.stack import PAIRING_CHECKS
+    from ascend_doctor.versions import parse_version
+
+    seen = 0
+    for combo in _combinations(12, 100 + seed):
+        facts = node(**combo)
+        report = judge(facts)
+        plan, _targets = assert_coherent(report, facts)
+        best, _others = plan_stack(facts, MATRIX, report.findings)
+        for f in report.findings:
+            if f.id in PAIRING_CHECKS and f.status in (FAIL, WARN):
+                after = best.statuses.get(f.id, f.status) if best is not None else f.status
+                if after == WARN:
+                    seen += 1
+                    assert f.id in plan.unresolved, (combo, f.id)
+            proven = any(g.status == FAIL for g in report.findings
+                         if g.id in ("compat.driver_firmware", "compat.firmware_min"))  # the driver changes anyway
+            if f.id == "compat.cann_driver" and f.status == WARN and not proven:
+                for step in f.fix:
+                    for kind, version in step_targets(step):
+                        if kind == "hdk":
+                            assert parse_version(version) >= parse_version(facts.driver.version), (combo, step)
+    assert seen
+
+
+def test_a_planned_cann_install_names_the_operator_package_of_its_release():
+    """From CANN 8.5.0 on the operator package is `ops`, before it `kernels` (audit H S13)."""
+    from ascend_doctor.versions import parse_version
+
+    names = set()
+    for combo in _combinations(40, 7):
+        facts = node(**combo)
+        for s in judge(facts).node_plan().steps:
+            m = re.match(r"install CANN (\S+) toolkit \+ (\w+)", s.do)
+            if m:
+                assert m.group(2) == ("ops" if parse_version(m.group(1)) >= parse_version("8.5.0") else "kernels")
+                names.add(m.group(2))
+    assert names == {"ops", "kernels"}, names
