@@ -15,7 +15,7 @@ from ..i18n import N_, _
 from ..i18n import lookup
 from ..i18n_text import join
 from ..plan import or_step
-from ..matrix import mindspore_install_steps
+from ..matrix import cann_kernels_named_ops, mindspore_install_steps
 from ..records import dataclass, field
 from ..versions import version_key
 
@@ -99,9 +99,11 @@ def advise_mindspore(matrix, facts, cann_release: Optional[str], compiler: Optio
             advice.upgrade = _(
                 "{step}   # the newest published pairing ({sources}); its driver: ascend-doctor matrix show --cann "
                 "{cann}").format(
-                step=_("install CANN {cann} (toolkit + kernels), `source <install>/set_env.sh`, then MindSpore "
-                       "{version} ({where})").format(cann=cann["cann"], version=ms_row["version"],
-                                                     where=where_to_get(matrix, ms_row)),
+                step=(_("install CANN {cann} (toolkit + ops), `source <install>/set_env.sh`, then MindSpore "
+                        "{version} ({where})") if cann_kernels_named_ops(cann["cann"]) else
+                      _("install CANN {cann} (toolkit + kernels), `source <install>/set_env.sh`, then MindSpore "
+                        "{version} ({where})")).format(cann=cann["cann"], version=ms_row["version"],
+                                                       where=where_to_get(matrix, ms_row)),
                 sources=source_names(cann["by"]), cann=cann["cann"])
             advice.upgrade = or_step(advice.upgrade, _("upgrade CANN"))
             advice.fix.append(advice.upgrade)
