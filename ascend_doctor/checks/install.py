@@ -169,8 +169,8 @@ def check_cann_present(ctx):
         summary=summary if needs_it else sentences(summary,
                                                    _("(Fine if this host only runs containers that bring CANN.)")),
         evidence=ev,
-        fix=[_("install the CANN toolkit of the release your MindSpore version needs (as root, or as a user into "
-               "$HOME/Ascend): ./Ascend-cann-toolkit_<release>_linux-<arch>.run --install"),
+        fix=[_("./Ascend-cann-toolkit_<release>_linux-<arch>.run --install   # the CANN toolkit of the release your "
+               "MindSpore version needs (as root, or as a user into $HOME/Ascend)"),
              _("./Ascend-cann-kernels-<soc>_<release>_linux.run --install   # the operator kernels for your chip"),
              "source /usr/local/Ascend/ascend-toolkit/set_env.sh"])
 
@@ -418,8 +418,9 @@ def check_latest_links(ctx):
                             "(set_env.sh, MindSpore) finds nothing.")),
         evidence={link: _("-> {target} (missing)").format(target=target) for link, target in links.items()},
         fix=[_("ls -l {paths}   # see what the links expect").format(paths=" ".join(roots)),
-             _("reinstall the CANN version they point at, or, as the owner, repoint latest at an installed version "
-               "(the package installer recreates the links): ./Ascend-cann-toolkit_<release>_linux-<arch>.run --install")])
+             _("./Ascend-cann-toolkit_<release>_linux-<arch>.run --install   # reinstall the CANN version they point "
+               "at (the package installer recreates the links), or, as the owner, repoint latest at an installed "
+               "version")])
 
 
 @check("install.legacy_layout", "No pre-CANN-6 (fwkacllib) layout in use",
@@ -436,6 +437,6 @@ def check_legacy_layout(ctx):
                               installs=join(", ", (describe_install(i) for i in legacy))),
                           _("Current MindSpore releases read compiler/version.info and do not support it.")),
         evidence={i.root: {"fwkacllib version": i.components.get("fwkacllib"), "compiler/": False} for i in legacy},
-        fix=[_("install a current CANN toolkit matching your MindSpore version: "
-               "./Ascend-cann-toolkit_<release>_linux-<arch>.run --install"),
+        fix=[_("./Ascend-cann-toolkit_<release>_linux-<arch>.run --install   # a current CANN toolkit matching your "
+               "MindSpore version"),
              _("remove old source lines (grep -n -e fwkacllib -e set_env ~/.bashrc) and source the new set_env.sh")])
