@@ -331,10 +331,14 @@ def _unexplained(data: dict) -> List[str]:
                    f"<td>{esc(e.get('device') or e.get('rank') or e.get('node') or '')}</td>"
                    f"<td>{esc(e.get('time') or '')}</td><td><pre class='line'>{esc(e.get('text') or '')}</pre></td></tr>")
     out.append("</table>")
-    if len(items) > UNEXPLAINED_SHOWN_MAX:
-        out.append("<p class='muted'>" + esc(_("and {count} more (see --format json)").format(
-            count=len(items) - UNEXPLAINED_SHOWN_MAX)) + "</p>")
-    return out
+    return out + _more_tail(len(items), UNEXPLAINED_SHOWN_MAX)
+
+
+def _more_tail(total: int, shown: int) -> List[str]:
+    """The line under a table cut at `shown` rows: how many more the JSON report holds ([] when none were cut)."""
+    if total <= shown:
+        return []
+    return ["<p class='muted'>" + esc(_("and {count} more (see --format json)").format(count=total - shown)) + "</p>"]
 
 
 def _harmless(problems: List[dict]) -> List[str]:
@@ -375,9 +379,7 @@ def _inputs(data: dict) -> List[str]:
             out.append(f"<tr><td><code>{esc(i.get('file'))}</code></td><td>{esc(read)}</td>"
                        f"<td>{esc(lookup(i.get('note') or ''))}</td></tr>")
         out.append("</table>")
-        if len(noted) > INPUT_NOTES_SHOWN_MAX:
-            out.append("<p class='muted'>" + esc(_("and {count} more (see --format json)").format(
-                count=len(noted) - INPUT_NOTES_SHOWN_MAX)) + "</p>")
+        out += _more_tail(len(noted), INPUT_NOTES_SHOWN_MAX)
     return out
 
 
