@@ -29,6 +29,7 @@ from typing import List, Optional, Sequence, Tuple
 from .findings import SEVERITY, Finding
 from .i18n import _
 from .lazyre import lazy_compile
+from .plan.steps import command_part, is_alternative  # one reading of a step's command and of 'or ...' for both
 from .records import dataclass
 
 # Who decides, when two findings disagree about a key (first match wins); otherwise the more severe finding,
@@ -57,14 +58,6 @@ class Action:
     key: str  # "env:VAR" or "set_env.sh"
     value: str  # the variable's value, or the set_env.sh path
     file: Optional[str] = None  # for append: the file the line goes to
-
-
-def _command_part(step: str) -> str:
-    return step.split("   #", 1)[0].split(" # ", 1)[0].strip()
-
-
-def is_alternative(step: str) -> bool:
-    return bool(re.match(r"^\(?or\b", step.strip(), re.I))
 
 
 def _exports(text: str) -> List[Action]:
@@ -96,7 +89,7 @@ def actions(step: str) -> List[Action]:
     """What a fix step does (empty for an alternative, a comment, or a command that changes nothing here)."""
     if is_alternative(step) or step.startswith("(left out:"):
         return []
-    text = _command_part(step)
+    text = command_part(step)
     out: List[Action] = []
     m = _ECHO_APPEND.match(text)
     if m:
@@ -183,7 +176,7 @@ def reconcile(findings: Sequence[Finding]) -> List[str]:
         what = kept.key[4:] if kept.key.startswith("env:") else _("the CANN set_env.sh")
         note = _("see the fix of {finding}: it decides {what} ({op} {value})").format(
             finding=owner.id, what=what, op=kept.op, value=kept.value)
-        loser.fix[index] = f"(left out: {_command_part(loser.fix[index])})   # {note}"
+        loser.fix[index] = f"(left out: {command_part(loser.fix[index])})   # {note}"
         loser.evidence.setdefault("fix reconciled", []).append(note)
         changed.append(f"{loser.id}: {c.describe()}; kept {owner.id}")
     return changed
