@@ -123,8 +123,8 @@ def check_firmware_present(ctx):
                    "the driver.")).format(path=fw.version_file),
         evidence=ev,
         fix=[_("npu-smi info -t board -i 0 | grep -i -e firmware -e compat   # the running firmware and npu-smi's verdict"),
-             _("install the firmware of the same HDK release as the driver (as root), then reboot: "
-               "./Ascend-hdk-<chip>-npu-firmware_<version>.run --full")],
+             _("./Ascend-hdk-<chip>-npu-firmware_<version>.run --full   # the firmware of the driver's HDK release, "
+               "as root, then reboot")],
         pitfall="P24")
 
 
