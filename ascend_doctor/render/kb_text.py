@@ -66,7 +66,7 @@ def sig_json(sig, lang: Optional[str] = None) -> dict:
             "class": sig.kind, "component": sig.component, "log_sources": list(sig.log_sources),
             "pitfall": sig.pitfall, "cause": cause, "fix": fix, "leads_to": list(sig.leads_to),
             "derived": sig.derived, "all_of": [list(a) for a in sig.all_of], "patterns": sig.patterns(),
-            "examples": list(sig.examples), "source": sig.public_source()}
+            "examples": list(sig.examples), "source": shown_source(sig)}
 
 
 def causes_of(kb, sig) -> List[str]:
