@@ -91,6 +91,8 @@ def test_the_source_is_shown_in_the_readers_language_in_text_and_json():
     finally:
         i18n.set_lang("en")
     assert "出处：" in text and "驱动源码 verylucky01/driver" in text and "driver source" not in text
+    # the ascend-fd ids are said on their own line, not again after the knowledge base the source cites
+    assert f"ascend-fd 故障码：{sig.ascend_fd[0]}" in text and "kg-config.json）；" in text[text.index("出处："):]
     assert data["source"].startswith("ascend-fd 知识库（") and "驱动源码" in data["source"]
     assert sig_json(sig)["source"] == public_source(sig.source, sig.id)
     assert "driver source verylucky01/driver" in sig_json(sig)["source"]
