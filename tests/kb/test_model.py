@@ -398,3 +398,26 @@ def test_a_chinese_source_is_shown_in_chinese_and_the_english_elsewhere():
     assert en.startswith("ascend-fd knowledge base (github.com/Ascend/mind-cluster, ") and "知识库" not in en
     assert shown_source(plain).endswith(") AISW_CANN_HCCL_006 (telling strings)")
     assert shown_source(plain, ["AISW_CANN_HCCL_006"]).endswith("kg-config.json)")
+
+
+# `kernel` where it names a thing of the log or the code (kept), not the vendor's 算子 / 算子任务 in running prose.
+_KERNEL_KEPT = re.compile(r"kernel name|kernel_\w+|\w+_kernel\w*|（Kernels）|Kernels 包?")
+_QUOTED = re.compile(r"`[^`]*`|“[^”]*”|\"[^\"]*\"")
+_EN_PLACEHOLDER = re.compile(r"<[A-Za-z]+(?: [A-Za-z0-9]+)+>|<[^<>]*\bdevice ip>", re.I)  # <smaller MB>, <peer device ip>
+
+
+@pytest.mark.parametrize("name", SOURCE_ZH_PARTS)
+def test_the_chinese_texts_of_the_translated_parts_use_the_vendors_terms(name):
+    """Review s3 #5, #6, #9, #12, #18, N11: `kernel` in prose, 挂住, 拿不到, 主机/设备 beside Host侧/Device侧 and English
+    placeholders, in the title, cause and fix of these parts."""
+    problems = []
+    for s in _part_signatures(name):
+        for text in [s.get("title_zh") or "", s.get("cause_zh") or ""] + list(s.get("fix_zh") or []):
+            prose = _KERNEL_KEPT.sub(" ", _QUOTED.sub(" ", text))
+            found = [w for w in ("挂住", "拿不到", "根本没", "主机/设备", "设备/主机", "主机与设备", "主机内存", "NPU 网卡")
+                     if w in text]
+            found += ["kernel"] if re.search(r"(?i)\bkernel\b", prose) else []
+            found += _EN_PLACEHOLDER.findall(text)
+            if found:
+                problems.append(f"{s['id']}: {found} in {text[:80]!r}")
+    assert not problems, "\n".join(problems[:30])
