@@ -6,7 +6,8 @@ catalogs, the knowledge base and the Chinese outputs of every fixture with it), 
 mechanical part (`scripts/i18n.py style` runs it over the catalogs and the knowledge base).
 
 Never touched: placeholders (`{name}`), backticked spans, URLs, ASCII-only quoted text ("...": a log line as
-the machine printed it) and the command part of a fix line (before its `  # `): they stay byte-identical.
+the machine printed it) and the command part of a fix line (before its `  # `): they stay byte-identical. A short
+title in “…” keeps its spacing as the vendor writes it (“HBM比特ECC故障”, `_TITLE`).
 """
 
 from __future__ import annotations
@@ -102,9 +103,16 @@ def _punct(text: str) -> str:
 _LATIN_WORD = r"[A-Za-z][A-Za-z0-9_.+\-]*|\d[A-Za-z0-9_.+\-]*[A-Za-z][A-Za-z0-9_.+\-]*"
 
 
+# A document title quoted as the vendor writes it: its spacing is the vendor's (“HBM比特ECC故障”, a CANN
+# troubleshooting page), the other rules still read it.
+_TITLE = re.compile(r"(“[^“”\n]{1,40}”)")
+
+
 def _spaces(text: str) -> str:
     """A space between a Chinese character and a Latin word on either side (CANN 是), except the vendor's fused
-    terms (Host侧)."""
+    terms (Host侧) and a quoted title (_TITLE)."""
+    if "“" in text:
+        return "".join(p if i % 2 else _spaces(p) for i, p in enumerate(_TITLE.split(text)))
     text = re.sub(rf"({_LATIN_WORD})({_H}+)", lambda m: _fuse_or_space(m.group(1), m.group(2)), text)
     text = re.sub(rf"({_H})(?=[A-Za-z]|\d[A-Za-z0-9_.+\-]*[A-Za-z])", r"\1 ", text)
     return re.sub(rf"(?<={_H}) +(?={_H})", "", text)  # none between two Chinese characters
@@ -197,7 +205,7 @@ def style_po(path: str) -> int:
     return changed
 
 
-ZH_FIELDS = ("title_zh", "cause_zh", "fix_zh", "advice_zh")
+ZH_FIELDS = ("title_zh", "cause_zh", "fix_zh", "advice_zh", "source_zh")
 
 
 def style_json(path: str) -> int:
@@ -247,7 +255,7 @@ def problems(text: str, packages: bool = True) -> List[str]:
     unfused = plain
     for fused in FUSED:
         unfused = unfused.replace(fused, " ")
-    for m in _NO_SPACE.finditer(unfused):
+    for m in _NO_SPACE.finditer(_TITLE.sub("“”", unfused)):
         out.append(f"no space between Chinese and a Latin word: {unfused[max(0, m.start() - 12):m.end() + 12]!r}")
     if has_han(plain) and packages:
         for m in re.finditer(r"(?<![A-Za-z0-9_/.\-<])(toolkit|kernels)(?![A-Za-z0-9_/.\-])",

@@ -74,3 +74,12 @@ def test_cann_packages_by_the_install_guides_names():
         "没有找到 CANN 开发套件包（Toolkit），请安装 Toolkit 与二进制算子包（Kernels）。"
     for kept in ("路径 /usr/local/Ascend/ascend-toolkit/latest 存在", "安装与 CUDA 配套的 toolkit"):
         assert zh_style.normalize(kept) == kept
+
+
+def test_a_quoted_vendor_title_keeps_its_spacing():
+    """A document title quoted as the vendor writes it (“HBM比特ECC故障”, CANN troubleshooting_0009) is not spaced
+    apart, the text around it is; its words are still held to the glossary."""
+    text = "CANN 维护指南 troubleshooting_0009“HBM比特ECC故障”"
+    assert zh_style.normalize(text) == text and not zh_style.problems(text)
+    assert zh_style.normalize("见CANN文档“HBM比特ECC故障”") == "见 CANN 文档“HBM比特ECC故障”"
+    assert zh_style.problems("“NPU 显存不足”") == ["显存 -> 设备内存"]

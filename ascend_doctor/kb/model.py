@@ -55,15 +55,25 @@ def field_word(table: dict, value: str) -> str:
 # out of what is shown, and the reference tool's knowledge base is named by its public repository.
 _NOTES_PREFIX = re.compile(r"^reference/error_signatures\.md(?:\s+[A-Z0-9_]+)?:\s*")
 _NOTES_CITE = re.compile(r"(?:shared/)?reference/[A-Za-z_]+\.md")
-ASCEND_FD_KB = "ascend-fd knowledge base (github.com/Ascend/mind-cluster, " \
-               "component/ascend-faultdiag/src/ascend_fd/configuration/kg-config.json)"
+ASCEND_FD_KB = N_("ascend-fd knowledge base (github.com/Ascend/mind-cluster, "
+                  "component/ascend-faultdiag/src/ascend_fd/configuration/kg-config.json)")
+_ASCEND_FD_FILE = "ascend-fd kg-config.json"
 
 
-def public_source(source: str, sig_id: str = "") -> str:
-    """A signature's `source` as a user can follow it: the research-notes citations dropped, the rest kept."""
-    src = _NOTES_PREFIX.sub("", source or "").strip()
-    parts = [p.strip() for p in re.split(r";\s+", src) if p.strip() and not _NOTES_CITE.search(p)]
-    text = "; ".join(parts).replace("ascend-fd kg-config.json", ASCEND_FD_KB, 1)
+def public_source(source: str, sig_id: str = "", source_zh: str = "") -> str:
+    """A signature's `source` as a user can follow it: the research-notes citations dropped, the rest kept, the
+    reference tool's knowledge base named by its repository in the run's language. `source_zh` (the same
+    citations in Chinese, written in the data) is used instead of `source` when given."""
+    if source_zh:
+        text = source_zh.strip()
+    else:
+        src = _NOTES_PREFIX.sub("", source or "").strip()
+        text = "; ".join(p.strip() for p in re.split(r";\s+", src) if p.strip() and not _NOTES_CITE.search(p))
+    if _ASCEND_FD_FILE in text:
+        named = _(ASCEND_FD_KB)
+        if named.endswith("）"):  # Chinese: the ids it cites follow a colon, not a space
+            text = text.replace(_ASCEND_FD_FILE + " ", _ASCEND_FD_FILE + "：", 1)
+        text = text.replace(_ASCEND_FD_FILE, named, 1)
     return text or (f"ascend-doctor kb show {sig_id}" if sig_id else "")
 
 
@@ -119,6 +129,7 @@ class Signature:
     title_zh: str = ""
     cause_zh: str = ""
     fix_zh: List[str] = field(default_factory=list)
+    source_zh: str = ""  # the citations of `source` in Chinese
     log_sources: List[str] = field(default_factory=list)
     leads_to: List[str] = field(default_factory=list)  # ascend-fd ids this fault causes
     derived: bool = False  # no telling line: known only as the effect of another fault
@@ -259,8 +270,11 @@ class Signature:
                 for alt in self.all_of}
 
     # ---- where it comes from, as a user can follow it ----
-    def public_source(self) -> str:
-        return public_source(self.source, self.id)
+    def public_source(self, lang: Optional[str] = None) -> str:
+        """The source as a user can follow it (public_source), in `lang` (default: the run's language): in
+        Chinese the `source_zh` written in the data where there is one."""
+        zh = self.source_zh if (lang or _current_lang()) == "zh" else ""
+        return public_source(self.source, self.id, zh)
 
     # ---- the texts in a language ----
     def text(self, lang: Optional[str] = None, line: Optional[str] = None) -> Tuple[str, str, List[str]]:

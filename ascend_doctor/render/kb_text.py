@@ -66,7 +66,7 @@ def sig_json(sig, lang: Optional[str] = None) -> dict:
             "class": sig.kind, "component": sig.component, "log_sources": list(sig.log_sources),
             "pitfall": sig.pitfall, "cause": cause, "fix": fix, "leads_to": list(sig.leads_to),
             "derived": sig.derived, "all_of": [list(a) for a in sig.all_of], "patterns": sig.patterns(),
-            "examples": list(sig.examples), "source": sig.public_source()}
+            "examples": list(sig.examples), "source": shown_source(sig)}
 
 
 def causes_of(kb, sig) -> List[str]:
@@ -89,7 +89,7 @@ def sig_text(kb, sig, lang: Optional[str] = None) -> List[str]:
     head = f"{sig.id}  {sig_tag(sig)}"
     out = ([head] if width(head) <= WIDTH else wrap_lines(head, "    ", "")) + wrap_lines(title, "  ")
     if sig.ascend_fd:
-        out += wrap_lines(", ".join(sig.ascend_fd), "    ", label(_("ascend-fd:")))
+        out += wrap_lines(_(", ").join(sig.ascend_fd), "    ", label(_("ascend-fd:")))
     if sig.log_sources:
         out += wrap_lines(join_values(field_word(LOG_SOURCE_WORDS, x) for x in sig.log_sources), "    ",
                      label(_("log sources:")))
@@ -110,8 +110,8 @@ def sig_text(kb, sig, lang: Optional[str] = None) -> List[str]:
         out += wrap_lines(", ".join(causes), "    ", label(_("Caused by:")))
     if effects:
         out += wrap_lines(", ".join(effects), "    ", label(_("Leads to:")))
-    if sig.public_source():
-        out += wrap_lines(shown_source(sig), "    ", label(_("Source:")))
+    if sig.public_source():  # the ascend-fd ids are said once, on their line above
+        out += wrap_lines(shown_source(sig, sig.ascend_fd), "    ", label(_("Source:")))
     return out
 
 

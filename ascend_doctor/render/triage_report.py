@@ -248,10 +248,10 @@ def _text(result: TriageResult, color: bool) -> str:
             lines.append("   " + _("Fix:"))
             for i, step in enumerate(fix, 1):
                 lines.append(f"     {i}. {step}")
-            lines.append("   " + _("Source: {source}").format(source=shown_source(s)))
             fd = list(p.peers)
-            if fd:
-                lines.append(f"   ascend-fd: {', '.join(fd)}")
+            lines.append("   " + _("Source: {source}").format(source=shown_source(s, fd)))
+            if fd:  # the ids the log shows, once: the source line above does not repeat them
+                lines.append("   " + _("ascend-fd: {ids}").format(ids=_(", ").join(fd)))
     if result.unexplained:
         lines.append("")
         lines.append(_("Errors no known signature explains (read them too):"))

@@ -14,7 +14,7 @@ from typing import Any, Dict, Iterable, List, Optional, Tuple
 
 from ..i18n import N_, get_lang, lookup
 from ..i18n_text import Text
-from ..kb.model import Signature
+from ..kb.model import ASCEND_FD_KB, Signature
 
 TRIAGE_SCHEMA = "ascend-doctor.triage/1"
 SEVERITY_ORDER = {"fail": 0, "warn": 1, "info": 2}
@@ -22,16 +22,29 @@ CLASS_ORDER = {"root": 0, "wrapper": 1, "benign": 2}
 # Compared by code (a marker): kept in English, translated where shown (lookup).
 NOT_A_LOG = N_("not a log file (by its name or content): skipped")
 # Words of the research notes that mean nothing to a reader of a Chinese report: "(telling strings)" and an
-# index id. The English source line keeps them as they are.
+# index id. The English source line keeps them as they are; an entry with a `source_zh` says its citations in
+# Chinese, the others (the ascend-fd faults) are shown in English without these words.
 _INTERNAL = re.compile(r"\s*\(telling strings?\)|\btelling strings?[,;]\s*|,?\s*\(?index id \d+\)?"
                        r"|\s*\(?indexId:? \w+\)?")
+# The ascend-fd ids a source cites right after the reference tool's knowledge base (its fault ids, 0x codes).
+_FD_IDS = r"[:：]?\s*(?P<ids>[A-Za-z0-9_]+(?:(?:,\s*|、)[A-Za-z0-9_]+)*)(?:\s*\(telling strings?\)|（日志匹配字符串）)?"
 
 
-def shown_source(sig: Signature) -> str:
-    """Where the entry comes from, as a user can follow it (kb.model.public_source); in Chinese without the
-    notes' internal words."""
+def shown_source(sig: Signature, shown_ids: Iterable[str] = ()) -> str:
+    """Where the entry comes from, as a user can follow it (kb.model.public_source), in the run's language: in
+    Chinese the entry's `source_zh`, else the English without the notes' internal words. `shown_ids`: the
+    ascend-fd ids the report prints on a line of their own; the source does not repeat them after the
+    knowledge base it cites (when it cites no other id there)."""
     text = sig.public_source()
-    return _INTERNAL.sub("", text).strip() if get_lang() == "zh" else text
+    if get_lang() == "zh" and not sig.source_zh:
+        text = _INTERNAL.sub("", text).strip()
+    shown = set(shown_ids)
+    if shown:
+        kb = re.escape(lookup(ASCEND_FD_KB))
+        m = re.search(kb + r"\s*" + _FD_IDS, text)
+        if m and set(re.split(r",\s*|、", m.group("ids"))) <= shown:
+            text = (text[:m.start("ids")].rstrip(" :：") + text[m.end():]).strip()
+    return text
 
 
 def ascend_fd_ids(sig: Signature) -> List[str]:

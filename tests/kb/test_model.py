@@ -314,3 +314,110 @@ def test_an_acl_code_value_brings_the_vendor_meaning():
     assert s.text("en", line="runtime result = 507035")[0] == \
         "code 507035 (ACL_ERROR_RT_VECTOR_CORE_EXCEPTION): vector core exception"
     assert s.text("en", line="runtime result = 999999")[0] == "code 999999: an error"  # not in the table
+
+
+# The parts whose every signature says its source in Chinese (`source_zh`, issue 27). The other parts are added
+# here when theirs is written.
+SOURCE_ZH_PARTS = ["hardware.json", "cann_drv.json"]
+# What a reader must be able to find again in the Chinese: URLs, repository paths, document ids, 0x codes, fault
+# ids, file and function names (any word of the English with a digit, '_', '/' or '.' in it, or a backticked
+# string). A quoted title may be the vendor's Chinese title (“进程级在线恢复” for 'process-level online recovery').
+_URL = re.compile(r"https?://[^\s，。；）)`'\"<>]+")
+_TOKEN = re.compile(r"`[^`]+`|[A-Za-z0-9][\w./:@%<>*=+-]*")
+_HALF_AFTER_HAN = re.compile(r"[\u4e00-\u9fff][:,()]")
+# The project's own bookkeeping, meaningless to a user: research notes, index ids, tickets.
+_INTERNAL_ID = re.compile(r"(?i)\bindex ?id\b|stored code index|\bissue \d+|\(issue|reference/\w+\.md|\bround \d+\b")
+
+
+def _tokens(source: str):
+    out = {u.rstrip(".;,") for u in _URL.findall(source)}
+    rest = _URL.sub(" ", source)
+    for tok in _TOKEN.findall(rest):
+        tok = tok if tok.startswith("`") else tok.rstrip(".:,;")
+        if tok.startswith("`") or re.search(r"[\d_/.]", tok):
+            out.add(tok)
+    return out
+
+
+def _part_signatures(name):
+    return json.load(open(os.path.join(REPO, "data", "kb", name), encoding="utf-8"))["signatures"]
+
+
+@pytest.mark.parametrize("name", SOURCE_ZH_PARTS)
+def test_every_signature_says_its_source_in_chinese_with_the_same_citations(name):
+    han = re.compile(r"[\u4e00-\u9fff]")
+    problems = []
+    for s in _part_signatures(name):
+        zh, en = s.get("source_zh", ""), s["source"]
+        if not han.search(zh):
+            problems.append(f"{s['id']}: source_zh missing or not Chinese")
+            continue
+        missing = sorted(t for t in _tokens(en) if t not in zh)
+        if missing:
+            problems.append(f"{s['id']}: source_zh lacks {missing}")
+        plain = re.sub(r"`[^`]*`|https?://\S+", " ", zh)
+        if _HALF_AFTER_HAN.search(plain):
+            problems.append(f"{s['id']}: half-width mark after Chinese: {_HALF_AFTER_HAN.search(plain).group()!r}")
+        for text in (en, zh):
+            if _INTERNAL_ID.search(text):
+                problems.append(f"{s['id']}: internal id {_INTERNAL_ID.search(text).group()!r} in {text[:60]!r}")
+    assert not problems, f"{len(problems)} problem(s):\n" + "\n".join(problems[:30])
+
+
+def test_the_citation_check_finds_a_lost_token_and_an_internal_id():
+    en = "npu-smi reference 'npu-smi set -t reset' (hiascend.com npusmi_074); driver source verylucky01/driver " \
+         "(`Time out. (dev_id=%u)`) 0x80E01801 https://www.hiascend.com/document/a_1.html; index id 5504409409"
+    assert {"npusmi_074", "verylucky01/driver", "`Time out. (dev_id=%u)`",
+            "0x80E01801", "https://www.hiascend.com/document/a_1.html", "hiascend.com"} <= _tokens(en)
+    assert _INTERNAL_ID.search(en) and not _INTERNAL_ID.search("ascend-fd kg-config.json：0x80E01801")
+    assert _HALF_AFTER_HAN.search("复位芯片(npusmi_074)") and not _HALF_AFTER_HAN.search("复位芯片（npusmi_074）")
+
+
+def test_a_chinese_source_is_shown_in_chinese_and_the_english_elsewhere():
+    from ascend_doctor import i18n
+    from ascend_doctor.triage.result import shown_source
+
+    sig = next(s for s in KB.signatures if s.source_zh and "kg-config.json" in s.source)
+    try:
+        i18n.set_lang("zh")
+        zh = shown_source(sig)
+        assert zh.startswith("ascend-fd 知识库（github.com/Ascend/mind-cluster，") and "（日志匹配字符串）" in zh
+        assert "telling" not in zh and sig.public_source("zh") == sig.public_source()
+        # an entry without source_zh keeps its English citations, the reference tool's knowledge base named in
+        # Chinese and without the notes' words
+        plain = type(sig)(id="X", pattern="x", regex=False, component="npu", severity="fail", cause="c", fix=["f"],
+                          source="ascend-fd kg-config.json AISW_CANN_HCCL_006 (telling strings)")
+        assert shown_source(plain) == "ascend-fd 知识库（github.com/Ascend/mind-cluster，component/ascend-faultdiag/" \
+                                      "src/ascend_fd/configuration/kg-config.json）：AISW_CANN_HCCL_006"
+        # the ids a report prints on their own line are not repeated after the knowledge base
+        assert shown_source(plain, ["AISW_CANN_HCCL_006"]).endswith("kg-config.json）")
+        assert shown_source(plain, ["AISW_CANN_HCCL_007"]).endswith("AISW_CANN_HCCL_006")
+    finally:
+        i18n.set_lang("en")
+    en = shown_source(sig)
+    assert en.startswith("ascend-fd knowledge base (github.com/Ascend/mind-cluster, ") and "知识库" not in en
+    assert shown_source(plain).endswith(") AISW_CANN_HCCL_006 (telling strings)")
+    assert shown_source(plain, ["AISW_CANN_HCCL_006"]).endswith("kg-config.json)")
+
+
+# `kernel` where it names a thing of the log or the code (kept), not the vendor's 算子 / 算子任务 in running prose.
+_KERNEL_KEPT = re.compile(r"kernel name|kernel_\w+|\w+_kernel\w*|（Kernels）|Kernels 包?")
+_QUOTED = re.compile(r"`[^`]*`|“[^”]*”|\"[^\"]*\"")
+_EN_PLACEHOLDER = re.compile(r"<[A-Za-z]+(?: [A-Za-z0-9]+)+>|<[^<>]*\bdevice ip>", re.I)  # <smaller MB>, <peer device ip>
+
+
+@pytest.mark.parametrize("name", SOURCE_ZH_PARTS)
+def test_the_chinese_texts_of_the_translated_parts_use_the_vendors_terms(name):
+    """Review s3 #5, #6, #9, #12, #18, N11: `kernel` in prose, 挂住, 拿不到, 主机/设备 beside Host侧/Device侧 and English
+    placeholders, in the title, cause and fix of these parts."""
+    problems = []
+    for s in _part_signatures(name):
+        for text in [s.get("title_zh") or "", s.get("cause_zh") or ""] + list(s.get("fix_zh") or []):
+            prose = _KERNEL_KEPT.sub(" ", _QUOTED.sub(" ", text))
+            found = [w for w in ("挂住", "拿不到", "根本没", "主机/设备", "设备/主机", "主机与设备", "主机内存", "NPU 网卡")
+                     if w in text]
+            found += ["kernel"] if re.search(r"(?i)\bkernel\b", prose) else []
+            found += _EN_PLACEHOLDER.findall(text)
+            if found:
+                problems.append(f"{s['id']}: {found} in {text[:80]!r}")
+    assert not problems, "\n".join(problems[:30])

@@ -75,3 +75,24 @@ def test_search_and_match_say_the_severity_and_bracket_the_ids_in_chinese():
         i18n.set_lang("en")
     assert found.startswith(f"{sig.id}  [失败]  ") and f"（{sig.ascend_fd[0]}" in found and " (" not in found
     assert f"  -> {sig.id} [失败]：" in matched
+
+
+def test_the_source_is_shown_in_the_readers_language_in_text_and_json():
+    """Issue 27: `kb show --lang zh` printed every source in English; an entry with `source_zh` shows it (the
+    text and the JSON), English shows `source` as before."""
+    from ascend_doctor import i18n
+    from ascend_doctor.kb.model import public_source
+
+    sig = next(s for s in KB.signatures if s.source_zh and "verylucky01/driver" in s.source)
+    i18n.set_lang("zh")
+    try:
+        text = "".join(line.strip() for line in sig_text(KB, sig))
+        data = sig_json(sig)
+    finally:
+        i18n.set_lang("en")
+    assert "出处：" in text and "驱动源码 verylucky01/driver" in text and "driver source" not in text
+    # the ascend-fd ids are said on their own line, not again after the knowledge base the source cites
+    assert f"ascend-fd 故障码：{sig.ascend_fd[0]}" in text and "kg-config.json）；" in text[text.index("出处："):]
+    assert data["source"].startswith("ascend-fd 知识库（") and "驱动源码" in data["source"]
+    assert sig_json(sig)["source"] == public_source(sig.source, sig.id)
+    assert "driver source verylucky01/driver" in sig_json(sig)["source"]

@@ -28,3 +28,26 @@ def test_root_cause_headline_says_unknown_device_where_the_peer_does():
         "Root cause: not determined from these logs")
     assert root_cause_headline(dict(rc, devices=["a device-0"], chain=[], peer_devices=["a device-0"])).startswith(
         "Root cause: a device-0  [")
+
+
+def test_a_problem_names_its_source_in_the_readers_language_and_its_ascend_fd_ids_once(tmp_path):
+    """Issue 27 (review N3, #15): the Chinese source line was English, and the ascend-fd id it ended with was
+    printed again on the next line as "ascend-fd: …". The source is the entry's `source_zh` in Chinese; the ids
+    the log shows are one line of their own, in both languages."""
+    import json
+    import re
+
+    from ascend_doctor.data import data_path
+
+    part = json.load(open(data_path("kb/cann_drv.json"), encoding="utf-8"))
+    sig = next(s for s in part["signatures"] if s["id"] == "DRV_BUFF_GRP_ATTACH_ACCEPT")
+    log = write(tmp_path / "plog.log", [sig["examples"][0]])
+    zh = run_cli("triage", log, "--lang", "zh").stdout
+    block = re.sub(r"\n {5}", "", zh[zh.index("出处："):])  # the wrapped source line joined again
+    assert "ascend-fd 知识库（github.com/Ascend/mind-cluster，" in block and "驱动源码 verylucky01/driver" in block
+    assert "telling" not in block and "driver source" not in block
+    assert block.count("AISW_CANN_DRV_BUFF_002") == 1 and "ascend-fd 故障码：AISW_CANN_DRV_BUFF_002" in block
+    en = run_cli("triage", log).stdout
+    block = re.sub(r"\n {5}", " ", en[en.index("Source:"):])
+    assert block.count("AISW_CANN_DRV_BUFF_002") == 1 and "\n   ascend-fd: AISW_CANN_DRV_BUFF_002" in block
+    assert "driver source verylucky01/driver" in block
