@@ -112,7 +112,11 @@ def _spaces(text: str) -> str:
     """A space between a Chinese character and a Latin word on either side (CANN 是), except the vendor's fused
     terms (Host侧) and a quoted title (_TITLE)."""
     if "“" in text:
-        return "".join(p if i % 2 else _spaces(p) for i, p in enumerate(_TITLE.split(text)))
+        return "".join(p if i % 2 else _spaces_between(p) for i, p in enumerate(_TITLE.split(text)))
+    return _spaces_between(text)
+
+
+def _spaces_between(text: str) -> str:
     text = re.sub(rf"({_LATIN_WORD})({_H}+)", lambda m: _fuse_or_space(m.group(1), m.group(2)), text)
     text = re.sub(rf"({_H})(?=[A-Za-z]|\d[A-Za-z0-9_.+\-]*[A-Za-z])", r"\1 ", text)
     return re.sub(rf"(?<={_H}) +(?={_H})", "", text)  # none between two Chinese characters

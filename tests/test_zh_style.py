@@ -83,3 +83,10 @@ def test_a_quoted_vendor_title_keeps_its_spacing():
     assert zh_style.normalize(text) == text and not zh_style.problems(text)
     assert zh_style.normalize("见CANN文档“HBM比特ECC故障”") == "见 CANN 文档“HBM比特ECC故障”"
     assert zh_style.problems("“NPU 显存不足”") == ["显存 -> 设备内存"]
+
+
+def test_an_unclosed_quote_is_styled_like_any_other_text():
+    """A “ that opens no title of ≤40 characters (unclosed, or a long quote) once sent `_spaces` into itself
+    for ever (RecursionError in `scripts/i18n.py style`)."""
+    assert zh_style.normalize("见“未闭合的引号和CANN是") == "见“未闭合的引号和 CANN 是"
+    assert zh_style.normalize("见“HBM比特ECC故障”和CANN是") == "见“HBM比特ECC故障”和 CANN 是"
