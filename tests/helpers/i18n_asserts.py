@@ -79,17 +79,17 @@ def _matches(text: Text, msgid: str, params: dict) -> bool:
     return all(k in text.params and (text.params[k] == v or str(text.params[k]) == str(v)) for k, v in params.items())
 
 
-def find_msg(value: Any, msgid: str, **params: Any) -> Optional[Text]:
+def find_msg(value: Any, msgid: str, /, **params: Any) -> Optional[Text]:
     """The first message of `value` with this id whose parameters include `params` (compared as values, or as
     their English strings), else None."""
     return next((t for t in _walk(value) if _matches(t, msgid, params)), None)
 
 
-def has_msg(value: Any, msgid: str, **params: Any) -> bool:
+def has_msg(value: Any, msgid: str, /, **params: Any) -> bool:
     return find_msg(value, msgid, **params) is not None
 
 
-def assert_msg(value: Any, msgid: str, **params: Any) -> Text:
+def assert_msg(value: Any, msgid: str, /, **params: Any) -> Text:
     """The message of `value` with id `msgid` and (at least) these parameters; fails naming what was there."""
     found = find_msg(value, msgid, **params)
     if found is None:
