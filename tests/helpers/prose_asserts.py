@@ -10,7 +10,7 @@ report, a probe's fact phrase, a rendered output): anything but
 - an error line (`stderr`, `err`, `errors`, `problems`, `e`, `exc`): exit-2 errors and validation messages are
   worded where they are raised, one line naming file, field and expectation, not a finding's words.
 
-Prose: at least three words of which at least two are alphabetic and one is lower-case (`"upgrade the NVIDIA
+Prose: at least three words of which at least two are alphabetic (CANN counts) and one is lower-case (`"upgrade the NVIDIA
 driver"`, `"install CANN 8.3.RC1"`), not a command line (`"pip install mindspore==2.7.2"`: a fix's command is
 never translated). One assert with several such comparisons counts once.
 """
@@ -20,7 +20,7 @@ import os
 import re
 from typing import Dict, List, Tuple
 
-_WORD = re.compile(r"^[A-Za-z][a-z]+[,.;:!?)'`]*$")
+_WORD = re.compile(r"^[A-Za-z][A-Za-z]+[,.;:!?)'`]*$")
 _COMMAND = re.compile(r"^\s*(?:pip3?|conda|python[0-9.]*|source|export|unset|sudo|ls|cat|grep|bash|sh|set|cd|"
                       r"mkdir|rm|du|npu-smi|hccn_tool|ascend-doctor|nvidia-smi|modprobe|\./|/|#)(?:\s|$)")
 # the other side of the comparison names a message id, or an error line

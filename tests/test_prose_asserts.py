@@ -1,0 +1,51 @@
+"""Tests assert message ids and parameters, not English sentences (issue 23 item 1): the count of asserts that compare
+prose with what the doctor says (tests/helpers/prose_asserts.py; `python scripts/prose_asserts.py -v` lists them)
+must not grow back.
+
+A new assert on a finding, a fix step, a plan step or a fact reads its message: `tests/helpers/i18n_asserts.py`
+(`assert_msg(f.summary, "{var} is not set", var="ASCEND_AICPU_PATH")`, `msg_ids(finding)`). Prose stays where the
+wording is the thing under test, the golden renderings: the files of GOLDEN. The other files that still hold some are
+listed in LEFT with how many; lower a figure when you convert one, never raise it.
+"""
+
+import fnmatch
+
+from tests.helpers import REPO
+from tests.helpers.prose_asserts import count, is_prose, prose_asserts
+
+# Where the English words are what is tested: the renderers' layouts and golden outputs, the language tests
+# (a text in each language, the re-wording of another run's English), the fix script.
+GOLDEN = ("tests/render/*", "tests/test_i18n*.py", "tests/commands/test_fix.py")
+
+# Files not converted yet (or whose prose is not the doctor's words: a log line, an exception the test raises
+# itself, the matrix's or the knowledge base's own text, an error line): at most this many each.
+LEFT = {
+}
+
+
+def _golden(path):
+    return any(fnmatch.fnmatch(path, pattern) for pattern in GOLDEN)
+
+
+def test_no_file_compares_more_english_sentences_than_it_did():
+    grown = {path: [f"{line}: {literal[:60]!r}" for line, literal in hits]
+             for path, hits in count(REPO).items() if not _golden(path) and len(hits) > LEFT.get(path, 0)}
+    assert not grown, ("assert the message id and its parameters (tests/helpers/i18n_asserts.py), not the English "
+                       f"sentence: {grown}")
+
+
+def test_the_counter_tells_prose_from_ids_commands_and_errors():
+    source = '''
+def t(f, proc, e):
+    assert "ASCEND_AICPU_PATH is not set" in f.summary
+    assert any("upgrade the NVIDIA driver" in s for s in f.fix)
+    assert f.title.msgid == "The environment mixes CANN installs"
+    assert data["title"]["id"] == "No NPU driver found"
+    assert "pip install mindspore==2.7.2" in f.fix
+    assert "must be a positive number" in proc.stderr
+    assert "[7.0.0, 7.5.99]" in f.summary and "24.1.rc3" in f.summary
+    assert "no such file" in f.summary or "cannot read it" in f.summary
+'''
+    assert [line for line, _ in prose_asserts(source)] == [3, 4, 10]  # one per assert
+    assert is_prose("install CANN 8.3.RC1") and not is_prose("export LD_LIBRARY_PATH=/x:$LD_LIBRARY_PATH")
+    assert not is_prose("smoke.import") and not is_prose("CUDA 11.1 (11.1.74)")
