@@ -212,7 +212,9 @@ def test_two_distributions_fail_single_distribution(make_snapshot):
 
 def test_not_installed_advises_by_device(make_snapshot):
     f = _run(_gpu_host(make_snapshot, {}))["mindspore.installed"]
-    assert f.status == "warn" and f.fix[0] == "pip install mindspore" and "CUDA 11.1 and 11.6" in f.summary
+    assert f.status == "warn" and f.fix[0] == "pip install mindspore"
+    assert_msg(f.summary, "The Linux x86_64 `mindspore` wheel carries GPU plugins for CUDA 11.1 and 11.6 "
+               "(libmindspore_gpu.so.11.1/.11.6; none for CUDA 12), so it needs one of those CUDA runtimes with cuDNN 8.")
     bare = SnapshotHost(make_snapshot(python={"version": "3.10.12", "site_packages": [SP]}))
     f = _run(bare)["mindspore.installed"]
     assert f.status == "skip"
@@ -318,7 +320,8 @@ def test_cudnn_7_beside_a_cuda_116_build_warns():
     assert f["status"] == "warn" and "CUDA 11.6" in f["summary"] and "8.5.x" in f["summary"]
     # MindSpore sits in the system Python (no conda environment): a conda package would not reach it; NVIDIA's cuDNN
     # 8.5 for CUDA 11.6, first on the loader path (the stray CUDA 10.1 lib64 with cuDNN 7 comes first now)
-    assert "cuDNN 8.5.x for CUDA 11.6" in f["fix"][0] and "LD_LIBRARY_PATH" in f["fix"][0]
+    assert_msg(f["i18n"]["fix"][0], "install NVIDIA's cuDNN {cudnn}.x for CUDA {cuda} (as MindSpore's GPU install guide "
+               "does) and put its lib directory first on LD_LIBRARY_PATH", cudnn="8.5", cuda="11.6")
     assert not any("conda install" in s for s in f["fix"])
 
 
