@@ -17,7 +17,7 @@ def test_baseline_check_points_at_release_notes_between_versions(tmp_path):
     facts.mindspore.version, facts.mindspore.flavour, facts.mindspore.installed = "2.3.1", "ascend", True
     facts.python.version = here["facts"]["python"]["version"]
     ctx = CheckContext(facts=facts, options={"baseline": Baseline.from_report(trusted, "known-good.json")})
-    from tests.helpers.i18n_asserts import assert_msg, deferred
+    from tests.helpers.i18n_asserts import assert_is_msg, assert_msg, deferred
 
     finding = deferred(check_baseline_drift, ctx)
     assert finding.status == "warn" and finding.pitfall == "P17"
@@ -28,8 +28,8 @@ def test_baseline_check_points_at_release_notes_between_versions(tmp_path):
     assert_msg(between.params["where"], "see RELEASE.md of release {version}: {repo} {path}, section '{section}' "
                "({headings})", version="2.3.1", repo="mindspore-ai/mindspore", path="RELEASE.md",
                section="MindSpore 2.3.1 Release Notes")
-    assert_msg(finding.evidence["MindSpore"], "baseline {expected}, here {actual}", expected="2.2.14 (ascend)",
-               actual="2.3.1 (ascend)")
+    assert_is_msg(finding.evidence["MindSpore"], "baseline {expected}, here {actual}", expected="2.2.14 (ascend)",
+                  actual="2.3.1 (ascend)")
 
 
 def test_baseline_rejects_non_report(tmp_path):

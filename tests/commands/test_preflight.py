@@ -19,7 +19,8 @@ from ascend_doctor.snapshot import write_snapshot
 
 from tests.helpers.cluster_helpers import FULL_DISKS, node_report, write_report
 from tests.helpers import REPO, fixture_path, run_cli
-from tests.helpers.i18n_asserts import assert_msg
+from tests.helpers.i18n_asserts import assert_is_msg, assert_msg
+from ascend_doctor.findings import Finding
 
 CLUSTER = fixture_path("cluster")
 
@@ -82,8 +83,8 @@ def test_preflight_healthy_node_exits_0_and_warn_level_is_opt_in(tmp_path, make_
     assert proc.returncode == 1, proc.stderr
     drift = [f for f in json.loads(proc.stdout)["findings"] if f["id"] == "baseline.drift"][0]
     assert drift["status"] == "warn"
-    assert_msg(drift["i18n"]["evidence"]["HCCL_CONNECT_TIMEOUT"], "baseline {expected}, here {actual}", expected="600",
-               actual="120")
+    assert_is_msg(Finding.from_json(drift).evidence["HCCL_CONNECT_TIMEOUT"], "baseline {expected}, here {actual}",
+                  expected="600", actual="120")
 
 
 def test_preflight_bad_arguments_exit_2_with_one_line(tmp_path):

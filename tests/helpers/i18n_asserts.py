@@ -106,3 +106,11 @@ def deferring(fn):
         return deferred(fn, *args, **kw)
     call.__name__, call.__doc__, call.__wrapped__ = fn.__name__, fn.__doc__, fn
     return call
+
+
+def assert_is_msg(value: Any, msgid: str, /, **params: Any) -> Text:
+    """`value` is itself the message `msgid` with exactly these parameters (what `value == "<sentence>"` said)."""
+    assert isinstance(value, Text), f"{value!r} carries no message id (made outside i18n.deferred()?)"
+    got = {k: str(v) for k, v in value.params.items()}
+    assert (value.msgid, got) == (msgid, {k: str(v) for k, v in params.items()}), (value.msgid, value.params)
+    return value
