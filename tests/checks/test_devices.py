@@ -48,7 +48,8 @@ def test_a3_node_sixteen_dies_all_pass():
     assert {k: f["status"] for k, f in got.items()} == {
         "devices.npu_smi": "pass", "devices.npu_health": "pass", "devices.npu_count": "pass",
         "devices.npu_memory": "pass", "devices.driver_matches_npu_smi": "pass"}
-    assert "16 device(s) (Ascend910, SoC family 910_93)" in got["devices.npu_smi"]["summary"]
+    assert_msg(got["devices.npu_smi"], "{count} device(s) ({names}, SoC family {family})", count=16, names="Ascend910",
+               family="910_93")
     npu = data["facts"]["npu"]
     assert npu["layout"] == "B" and [d["device_id"] for d in npu["devices"]] == list(range(16))
     assert npu["processes"][0]["pid"] == 139667
