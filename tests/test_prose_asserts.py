@@ -62,8 +62,38 @@ def t(f, proc, e):
     assert "pip install mindspore==2.7.2" in f.fix
     assert "must be a positive number" in proc.stderr
     assert "[7.0.0, 7.5.99]" in f.summary and "24.1.rc3" in f.summary
+    assert "{var} is not set" in msg_ids(f.summary)
     assert "no such file" in f.summary or "cannot read it" in f.summary
 '''
-    assert [line for line, _ in prose_asserts(source)] == [3, 4, 10]  # one per assert
+    assert [line for line, _ in prose_asserts(source)] == [3, 4, 11]  # one per assert
     assert is_prose("install CANN 8.3.RC1") and not is_prose("export LD_LIBRARY_PATH=/x:$LD_LIBRARY_PATH")
     assert not is_prose("smoke.import") and not is_prose("CUDA 11.1 (11.1.74)")
+
+
+def test_the_message_asserts_read_ids_parameters_and_nested_messages():
+    import pytest
+
+    from ascend_doctor.findings import Finding
+    from ascend_doctor.i18n import _, sentences
+    from tests.helpers.i18n_asserts import assert_is_msg, assert_msg, deferred, has_msg, msg_ids
+
+    def make():
+        inner = _("upgrade the firmware to the one from HDK {hdk} (the driver's release)").format(hdk="24.1.rc1")
+        return Finding("x.y", "fail", _("No NPU driver found"), summary=sentences(_("{var} is not set").format(
+            var="ASCEND_OPP_PATH"), _("A PYNATIVE step takes {ratio}x a GRAPH step here: train in GRAPH_MODE, keep "
+                                      "PYNATIVE for debugging.").format(ratio=3)),
+            fix=[_("{step}   # the firmware is the older of the two").format(step=inner)])
+
+    f = deferred(make)
+    assert_msg(f.summary, "{var} is not set", var="ASCEND_OPP_PATH")
+    assert_msg(f, "upgrade the firmware to the one from HDK {hdk} (the driver's release)", hdk="24.1.rc1")  # nested
+    assert_msg(f.to_json(), "{var} is not set", var="ASCEND_OPP_PATH")  # a finding of a JSON report
+    assert_is_msg(f.title, "No NPU driver found")
+    assert "No NPU driver found" in msg_ids(f) and "{var} is not set" in msg_ids(f.to_json())
+    assert not has_msg(f, "{var} is not set", var="ASCEND_AICPU_PATH")
+    with pytest.raises(AssertionError):
+        assert_msg(f.summary, "{var} is not set", var="ASCEND_HOME_PATH")  # another value
+    with pytest.raises(AssertionError):
+        assert_is_msg(f.fix[0], "{step}   # the firmware is the older of the two")  # exactly: its step is a parameter
+    with pytest.raises(AssertionError, match="no message id"):
+        assert_msg(make().summary, "{var} is not set")  # worded where it was made: nothing to read

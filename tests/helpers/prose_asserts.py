@@ -6,7 +6,7 @@ An assert counts when a comparison in it (`in`, `not in`, `==`, `!=`) has on one
 prose and on the other a text the doctor made (a finding's title, summary, fix or evidence, a plan step, a
 report, a probe's fact phrase, a rendered output): anything but
 
-- a message id or its parameters (`.msgid`, `.params`, `["id"]`): that is what the asserts should compare;
+- a message id or its parameters (`.msgid`, `.params`, `["id"]`, `msg_ids(...)`): what the asserts should compare;
 - an error line (`stderr`, `err`, `errors`, `problems`, `e`, `exc`): exit-2 errors and validation messages are
   worded where they are raised, one line naming file, field and expectation, not a finding's words.
 
@@ -24,7 +24,7 @@ _WORD = re.compile(r"^[A-Za-z][A-Za-z]+[,.;:!?)'`]*$")
 _COMMAND = re.compile(r"^\s*(?:pip3?|conda|python[0-9.]*|source|export|unset|sudo|ls|cat|grep|bash|sh|set|cd|"
                       r"mkdir|rm|du|npu-smi|hccn_tool|ascend-doctor|nvidia-smi|modprobe|\./|/|#)(?:\s|$)")
 # the other side of the comparison names a message id, or an error line
-_ID = re.compile(r"\.msgid\b|\.params\b|\[['\"]id['\"]\]|\bREGISTERED\b")
+_ID = re.compile(r"\.msgid\b|\.params\b|\[['\"]id['\"]\]|\bREGISTERED\b|\bmsg_ids\(")
 _ERROR = re.compile(r"(?:^|\.)(?:stderr|err|errs|errors|problems|exc|e)(?:\b|\[)|^(?:e|err|errs|exc)$")
 
 
