@@ -6,6 +6,8 @@ from ascend_doctor.checks import CheckSpec, _REGISTRY
 from ascend_doctor.doctor import RunOptions, run_checks
 from ascend_doctor.findings import ERROR, FAIL, Finding, Report
 from ascend_doctor.host import SnapshotHost
+from ascend_doctor.findings import CRASHED_TITLE_PREFIX
+from tests.helpers.i18n_asserts import assert_msg
 
 
 def test_probe_crash_becomes_an_error_finding(make_snapshot, monkeypatch):
@@ -17,8 +19,9 @@ def test_probe_crash_becomes_an_error_finding(make_snapshot, monkeypatch):
     monkeypatch.setattr(probes, "_registry", lambda: real() + [("system", boom)])
     report = run_checks(SnapshotHost(make_snapshot()))
     f = report.find("doctor.probe_system")
-    assert f.status == ERROR and "garbled beyond belief" in f.evidence["crash"]
-    assert "bug in ascend-doctor" in f.summary and f.crashed
+    assert f.status == ERROR and "garbled beyond belief" in f.evidence["crash"] and f.crashed
+    assert_msg(f.title, "The {name} probe crashed", name="system")
+    assert_msg(f.summary, "This is a bug in ascend-doctor, please report it with this line.")
 
 
 def test_check_crash_is_isolated(make_snapshot, monkeypatch):
@@ -31,7 +34,9 @@ def test_check_crash_is_isolated(make_snapshot, monkeypatch):
     assert f.status == ERROR and "KeyError" in f.summary
     assert any(x.id.startswith("resources.") for x in report.findings)  # the others still ran
     # a crash is told apart from "could not check" (status error from a check that ran without its data)
-    assert f.crashed and f.evidence["crashed"] is True and f.title == "Check crashed: Broken check"
+    assert f.crashed and f.evidence["crashed"] is True and f.title.startswith(CRASHED_TITLE_PREFIX)
+    assert_msg(f.title, "Check crashed: {title}", title="Broken check")
+    assert_msg(f.summary, "The check itself crashed ({error}); this is a bug in ascend-doctor.")
     assert Report.from_json(report.to_json()).find("zz.broken").crashed
 
 

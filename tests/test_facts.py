@@ -7,6 +7,7 @@ import pytest
 from ascend_doctor.facts import CannInstall, Facts, FactsError, NpuDevice
 from ascend_doctor.host import SnapshotHost
 from ascend_doctor.probes import collect_facts
+from tests.helpers.i18n_asserts import assert_is_msg, assert_msg, deferred
 from tests.helpers.snapshot_reports import report_for, snapshot_dirs
 
 SNAPSHOTS = snapshot_dirs()
@@ -174,11 +175,12 @@ def test_the_probe_stores_the_choice_and_every_reader_uses_it():
     facts = Facts(cann=CannFacts(installs=[nnae, toolkit]))
     assert target_install(facts.cann) is toolkit and judged_cann(facts)[0] is toolkit
     assert comparable(facts)[CANN] == "8.0.RC2"  # was "unknown" with two installs and none active
-    assert "comes first in the default order" in judged_cann(facts)[2]
+    assert_msg(deferred(judged_cann, facts)[2], "the environment points at none; {root} comes first in the default order "
+               "(ascend-toolkit, cann, nnae, nnrt; /usr/local/Ascend before $HOME/Ascend)", root=toolkit.root)
     facts.cann.judged = CannChoice(root=nnae.root, reason="environment")  # what the probe stored wins
     assert target_install(facts.cann) is nnae and judged_cann(facts)[0] is nnae
     assert comparable(facts)[CANN] == "7.0.0"
-    assert judged_cann(facts)[2] == "the environment points at it"
+    assert_is_msg(deferred(judged_cann, facts)[2], "the environment points at it")
     back = Facts.from_json(json.loads(json.dumps(facts.to_json())))
     assert back.cann.judged == facts.cann.judged
     facts.cann.judged = CannChoice(root="/gone", reason="environment")  # a hand-edited report: the rule decides

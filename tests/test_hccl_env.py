@@ -7,6 +7,7 @@ from ascend_doctor.probes.environment import env_facts
 from ascend_doctor.checks import CheckContext
 from ascend_doctor.checks.hccl import check_hccl_env_names, check_hccl_env_values
 from ascend_doctor.facts import Facts
+from tests.helpers.i18n_asserts import assert_msg, deferred
 from ascend_doctor.hccl_env import (load_hccl_env_table, name_issues, parse_port_ranges, suggest_name,
                                     validate_hccl_env)
 
@@ -163,8 +164,9 @@ def test_real_and_unrelated_names_are_not_flagged():
 
 
 def test_unknown_hccl_name_and_legacy_name_warn():
-    (i,) = name_issues({"HCCL_MAGIC_SPEEDUP": "1"})
-    assert "not in the documented" in i.message
+    (i,) = deferred(name_issues, {"HCCL_MAGIC_SPEEDUP": "1"})
+    assert_msg(i.message, "{name} is not in the documented HCCL variable list (CANN 9.x docs); if it is meant for HCCL, "
+               "check the spelling: unknown names are ignored", name="HCCL_MAGIC_SPEEDUP")
     (i,) = name_issues({"HCCL_HOST_RDMA_ENABLE": "1"})
     assert "CANN 6.0" in i.message
 
@@ -208,8 +210,10 @@ def test_check_names():
 def test_if_ip_must_be_an_address_of_this_host():
     c = ctx({"HCCL_IF_IP": "192.0.2.99"})
     c.facts.rank_table.local_names = ["192.0.2.10", "node-a"]
-    (f,) = check_hccl_env_values(c)
-    assert f.status == "fail" and "not an address of this host" in f.summary and "192.0.2.10" in f.fix[1]
+    (f,) = deferred(check_hccl_env_values, c)
+    assert f.status == "fail" and "192.0.2.10" in f.fix[1]
+    assert_msg(f.summary, "HCCL_IF_IP={value} is not an address of this host ({addresses}); HCCL cannot bind to it",
+               value="192.0.2.99")
     c.facts.rank_table.local_names = ["192.0.2.99", "node-a"]
     assert check_hccl_env_values(c)[0].status == "pass"
     c.facts.rank_table.local_names = ["node-a"]  # no address known: cannot tell, do not guess

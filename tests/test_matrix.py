@@ -20,6 +20,10 @@ from ascend_doctor.facts import CannInstall, Facts, MindSporeFacts
 from ascend_doctor.matrix import Matrix, load_bundled, semantic_errors, validate_matrix
 from ascend_doctor.schema import schema_errors
 from tests.helpers import REPO
+from tests.helpers.i18n_asserts import assert_msg, deferring, has_msg
+
+# run as doctor.evaluate runs it (words deferred): the asserts read message ids and parameters, not sentences
+check_mindspore_cann = deferring(check_mindspore_cann)
 
 # (MindSpore, accepted compiler major.minor, the CANN a user should be told to install)
 RELEASES = [
@@ -173,7 +177,9 @@ def test_cann_outside_the_list_fails_and_names_the_fix(matrix, ms, accepted, rec
         assert canns and f"CANN {recommended}" in canns[0], ways
     else:  # only the checker's list or the wheel's build CANN name one: no CANN release is recommended
         # said once: as the way when nothing else is, else beside a published MindSpore as evidence
-        assert any("names no CANN published with" in w for w in ways + [f.evidence.get("published_cann", "")]), ways
+        assert has_msg(ways + [f.evidence.get("published_cann", "")], "the matrix names no CANN published with MindSpore "
+                       "{version}; its version check accepts compiler {accepted}, which is not a tested pairing: see "
+                       "https://www.mindspore.cn/install", version=ms), ways
         assert not any(w.startswith(f"install CANN {recommended} ") for w in ways), ways
     f.fix = ways  # the MindSpore ways below are read from all of them
     # ... and the other way round: the newest MindSpore *published* with the CANN that is there, never one whose
@@ -182,7 +188,9 @@ def test_cann_outside_the_list_fails_and_names_the_fix(matrix, ms, accepted, rec
     if published:
         assert any(f"mindspore=={published[0]}" in step or f"MindSpore {published[0]} " in step for step in f.fix), f.fix
     else:  # no MindSpore for this CANN: the way is a CANN change (its install steps, or the note saying so)
-        assert canns or any("no MindSpore release in the matrix is published with" in step for step in f.fix), f.fix
+        assert canns or has_msg(f.fix, "no MindSpore release in the matrix is published with CANN {cann}; change CANN") or has_msg(f.fix, "no MindSpore release in the matrix is published with "
+                                                      "{target}: see https://www.mindspore.cn/install for the pairing, or "
+                                                      "upgrade CANN (below)"), f.fix
     wrong_mm = ".".join(wrong.split(".")[:2])
     accept_only = {r["version"] for r in matrix.mindspore_for_compiler(wrong_mm, finals_only=True)} - set(published)
     assert not any(f"mindspore=={v} " in step or f"MindSpore {v} " in step for v in accept_only for step in f.fix)
@@ -193,7 +201,7 @@ def test_installed_accepted_list_wins_over_matrix(matrix):
     # A patched MindSpore whose own _check_version.py also accepts 8.2: MindSpore would not warn, so neither do we.
     f = check_mindspore_cann(_ctx(matrix, "2.6.0", "8.2.RC1", "8.2.0.0.201", accepted=["7.6", "7.7", "8.2"]))
     assert f.status == "pass" and "installed" in f.evidence["accepted_compilers"]
-    assert "differs from the matrix" in f.evidence["note"]
+    assert_msg(f.evidence["note"], "the installed MindSpore's list differs from the matrix row; the installed list decides")
 
 
 def test_sources_disagree_is_said_in_the_verdict(matrix):
@@ -212,7 +220,9 @@ def test_unknown_mindspore_is_a_warning_not_a_pass(matrix):
 
 def test_unreadable_compiler_version_is_a_warning(matrix):
     f = check_mindspore_cann(_ctx(matrix, "2.5.0", "8.0.0", None))
-    assert f.status == "warn" and "could not be read" in f.summary
+    assert f.status == "warn"
+    assert_msg(f.summary, "The CANN compiler version of {root} could not be read (compiler/version.info), so whether "
+               "MindSpore {version} accepts it is unknown; MindSpore itself skips its check then.", version="2.5.0")
 
 
 def test_several_installs_judge_the_active_one_and_offer_the_other(matrix):

@@ -3,6 +3,7 @@
 import pytest
 
 from ascend_doctor.netrules import ip_problem, port_problem
+from tests.helpers.i18n_asserts import assert_is_msg
 
 
 @pytest.mark.parametrize("value,why", [
@@ -17,7 +18,8 @@ def test_ip_problem_names_what_is_wrong(value, why):
 
 
 def test_ip_problem_v4_only_refuses_ipv6():
-    assert "expected an IPv4 address" in ip_problem("fe80::1", v4_only=True)
+    assert_is_msg(ip_problem("fe80::1", v4_only=True), 'is {value}, expected an IPv4 address such as "192.168.1.8"',
+                  value='"fe80::1"')
 
 
 @pytest.mark.parametrize("value,port,error,warning", [
@@ -32,4 +34,5 @@ def test_port_problem(value, port, error, warning):
 
 
 def test_port_problem_can_insist_on_a_json_number():
-    assert "expected a JSON number" in port_problem("60000", allow_string=False)[1]
+    assert_is_msg(port_problem("60000", allow_string=False)[1], "is the string {value}, expected a JSON number (no quotes)",
+                  value='"60000"')

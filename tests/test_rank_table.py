@@ -9,6 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.helpers import FIXTURES, run_cli
+from tests.helpers.i18n_asserts import has_msg
 from ascend_doctor.rank_table import (FAIL, WARN, RankTable, topology_problems,
                                       validate_rank_table_text)
 
@@ -260,7 +261,9 @@ def test_super_pod_membership():
     doc["super_pod_list"][1]["server_list"][0]["server_id"] = "node_0"
     msgs = [(p.path, p.message) for p in validate(doc).problems if p.rule == "R11"]
     assert any(p == "super_pod_list[1].super_pod_id" for p, _ in msgs)
-    assert any("node_9" in m for _, m in msgs) and any("already a member" in m for _, m in msgs)
+    assert any("node_9" in m for _, m in msgs)
+    assert any(has_msg(m, "{value} is already a member of {other}; a server belongs to one super-pod", value='"node_0"')
+               for _, m in msgs)
 
 
 def test_super_pod_servers_must_be_contiguous():

@@ -1,6 +1,7 @@
 """Cross-area behaviour of the whole report on the shipped fixtures (what a user reads)."""
 
 from tests.helpers import fixture_path, run_json
+from tests.helpers.i18n_asserts import assert_is_msg, assert_msg
 
 
 def _by_id(report):
@@ -15,7 +16,9 @@ def test_missing_mindspore_on_npu_node_names_a_release_for_the_installed_cann():
     # also accepts its compiler 7.5, but that is no pairing). PyPI has no 2.4.1 (the matrix lists PyPI wheels
     # from 2.7.0 on), so the fix points to the download page, and the summary says the same.
     assert f["fix"][0].startswith("install MindSpore 2.4.1 from https://www.mindspore.cn/versions"), f["fix"]
-    assert "not on PyPI" in f["summary"] and "on PyPI too" not in f["summary"]
+    newest = assert_msg(f, "MindSpore {version} is the newest release published with {target}; it is {where}.",
+                        version="2.4.1")
+    assert_is_msg(newest.params["where"], "not on PyPI (download it from {url})", url="https://www.mindspore.cn/versions")
     # the other way is a labelled alternative, not a further step
     assert not any(step.startswith("or ") for step in f["fix"])
     assert any(a["why"] == "upgrade CANN" and a["steps"][0].startswith("install CANN ") for a in f["alternatives"])

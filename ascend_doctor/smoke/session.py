@@ -15,7 +15,7 @@ from typing import Dict, List, Optional
 
 from ..facts import Facts
 from ..findings import Finding
-from ..i18n import _
+from ..i18n import _, deferred
 from .classify import collectives_finding, smoke_findings
 from .device import ascend_soc_version, detect_device
 from .distributed import DistributedConfig, run_distributed
@@ -42,14 +42,16 @@ def run_session(facts: Facts, options: Dict, kb=None, progress=None) -> List[Fin
                                    nnodes=int(options.get("nnodes") or 1), node_rank=options.get("node_rank"),
                                    phase_timeouts=timeouts, default_timeout=default, python=python)
         drun = run_distributed(config, progress)
-        return [collectives_finding(drun, kb)]
+        with deferred():  # `smoke` too: the findings' words are message ids the renderer words (report/2 keeps them)
+            return [collectives_finding(drun, kb)]
     atc = shutil.which("atc") if device == "ascend" else None
     config = SmokeConfig(device=device, device_id=options.get("device_id"), steps=int(options.get("steps") or 40),
                          pynative=options.get("pynative", True), stage_timeouts=timeouts, default_timeout=default,
                          atc=atc, soc_version=ascend_soc_version(facts) if atc else None, python=python)
     run = run_smoke(config, progress)
     here = [i.set_env or i.root.rstrip("/") + "/set_env.sh" for i in facts.cann.installs]
-    return smoke_findings(run, kb, reasons, set_env_files=here)
+    with deferred():
+        return smoke_findings(run, kb, reasons, set_env_files=here)
 
 
 class StageProgress:

@@ -17,13 +17,19 @@ def test_baseline_check_points_at_release_notes_between_versions(tmp_path):
     facts.mindspore.version, facts.mindspore.flavour, facts.mindspore.installed = "2.3.1", "ascend", True
     facts.python.version = here["facts"]["python"]["version"]
     ctx = CheckContext(facts=facts, options={"baseline": Baseline.from_report(trusted, "known-good.json")})
-    finding = check_baseline_drift(ctx)
+    from tests.helpers.i18n_asserts import assert_is_msg, assert_msg, deferred
+
+    finding = deferred(check_baseline_drift, ctx)
     assert finding.status == "warn" and finding.pitfall == "P17"
-    text = "\n".join(finding.fix)
-    assert "MindSpore 2.3.0-rc1 breaking change: MindRecord: FileWriter.open_and_set_header removed" in text
-    assert "see RELEASE.md of release 2.3.1: mindspore-ai/mindspore RELEASE.md, section 'MindSpore 2.3.1 Release Notes'" in text
-    assert "likewise for 2.3.0-rc1, 2.3.0-rc2, 2.3.0-rc6, 2.3.0" in text
-    assert "MindSpore" in finding.evidence and "baseline 2.2.14 (ascend), here 2.3.1 (ascend)" == finding.evidence["MindSpore"]
+    change = assert_msg(finding.fix, "MindSpore {version} breaking change: {change}", version="2.3.0-rc1").params["change"]
+    assert change.startswith("MindRecord: FileWriter.open_and_set_header removed")  # the release notes' words (data)
+    between = assert_msg(finding.fix, "read the breaking changes of every release in between before trusting results: "
+                         "{where}; likewise for {others}", others="2.3.0-rc1, 2.3.0-rc2, 2.3.0-rc6, 2.3.0")
+    assert_msg(between.params["where"], "see RELEASE.md of release {version}: {repo} {path}, section '{section}' "
+               "({headings})", version="2.3.1", repo="mindspore-ai/mindspore", path="RELEASE.md",
+               section="MindSpore 2.3.1 Release Notes")
+    assert_is_msg(finding.evidence["MindSpore"], "baseline {expected}, here {actual}", expected="2.2.14 (ascend)",
+                  actual="2.3.1 (ascend)")
 
 
 def test_baseline_rejects_non_report(tmp_path):

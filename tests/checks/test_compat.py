@@ -16,6 +16,12 @@ from ascend_doctor.checks.compat import (
 from ascend_doctor.checks.compat_gpu import check_cuda_mindspore
 from ascend_doctor.facts import CannInstall, CudaFacts, DriverFacts, Facts, FirmwareFacts, MindSporeFacts, PythonFacts
 from ascend_doctor.matrix import load_bundled
+from tests.helpers.i18n_asserts import assert_msg, deferring, find_msg
+
+# run as doctor.evaluate runs them (words deferred): the asserts read message ids and parameters, not sentences
+check_cann_driver, check_custom_ops_cann, check_driver_firmware, check_firmware_min, check_python_mindspore = map(
+    deferring, (check_cann_driver, check_custom_ops_cann, check_driver_firmware, check_firmware_min,
+                check_python_mindspore))
 
 
 @pytest.fixture(scope="module")
@@ -78,8 +84,10 @@ def test_driver_and_firmware_that_refuse_each_other_fail_with_upgrade_of_the_old
     fw = FirmwareFacts(installed=True, **FW_23_0_7)
     f = check_driver_firmware(ctx_for(matrix, _facts(drv, fw)))
     assert f.status == "fail" and f.pitfall == "P24"
-    assert "firmware is the older" in f.fix[0] and "HDK 24.1.rc1" in f.fix[0]
-    assert "7.1.0.6.220" in f.fix[0]  # the firmware that ships with HDK 24.1.rc1 (matrix hdk_firmware)
+    step = assert_msg(f.fix[0], "{step}   # the firmware is the older of the two").params["step"]
+    # the firmware that ships with HDK 24.1.rc1 (matrix hdk_firmware)
+    assert_msg(step, "upgrade the firmware to the one from HDK {hdk} (the driver's release): firmware {firmware}",
+               hdk="24.1.rc1", firmware="7.1.0.6.220")
     assert f.evidence["driver"] == "24.1.rc1" and f.evidence["firmware"] == "7.1.0.11.220"
 
 
@@ -91,7 +99,9 @@ def test_planned_driver_uses_the_matrix_sample_ranges(matrix):
                                                           FirmwareFacts(installed=True, version="7.7.0.1.231"))))
     assert ok.status == "pass" and "matrix sample" in ok.evidence["compatible_version_fw"]
     # 7.7 firmware is outside 24.1.rc1's [7.0.0,7.2.99], but the 25.0.rc1.1 firmware lists [24.1,24.1.].
-    assert via_fw.status == "pass" and "firmware 7.7.0.1.231's range [24.1, 24.1.]" in via_fw.summary
+    assert via_fw.status == "pass"
+    assert_msg(via_fw.summary, "Driver {driver} is inside firmware {firmware}'s range [{low}, {high}] (any {low}.*).",
+               driver="24.1.rc1", firmware="7.7.0.1.231", low="24.1", high="24.1.")
 
 
 def test_unknown_lists_are_a_warning(matrix):
@@ -118,7 +128,9 @@ def test_firmware_minimum(matrix, version, status):
 def test_firmware_too_old_also_fails_the_pairing(matrix):
     f = check_driver_firmware(ctx_for(matrix, _facts(DriverFacts(installed=True, **DRV_24_1_RC3),
                                                      FirmwareFacts(installed=True, version="6.3.0.1.241"))))
-    assert f.status == "fail" and "older than 6.4" in f.summary
+    assert f.status == "fail"
+    assert_msg(f.summary, "Firmware {firmware} is older than 6.4, which no current driver accepts (Huawei's first "
+               "rule; see {check}).", firmware="6.3.0.1.241")
 
 
 # --- CANN <-> driver ---
@@ -132,7 +144,8 @@ def test_cann_with_its_paired_hdk_passes(matrix):
     f = check_cann_driver(ctx_for(matrix, _facts(DriverFacts(installed=True, **DRV_24_1_RC3),
                                                  cann=_cann("8.0.RC3", "7.5.0.1.129", "V100R001C19SPC001B155"))))
     assert f.status == "pass" and "24.1.RC3" in f.summary
-    assert "is in the driver's compatible_version" in f.evidence["innerversion_hint"]
+    assert_msg(f.evidence["innerversion_hint"], "CANN innerversion {code} is in the driver's compatible_version list (a "
+               "heuristic; Huawei does not document the rule)", code="V100R001C19")
 
 
 def test_cann_stated_incompatible_with_hdk_fails(matrix):
@@ -145,7 +158,9 @@ def test_cann_stated_incompatible_with_hdk_fails(matrix):
 def test_driver_older_than_the_release_notes_list_fails(matrix):
     f = check_cann_driver(ctx_for(matrix, _facts(DriverFacts(installed=True, version="24.1.0"),
                                                  cann=_cann("8.5.0", "8.5.0.2.220"))))
-    assert f.status == "fail" and "older than all" in f.summary
+    assert f.status == "fail"
+    assert_msg(f.summary, "CANN {cann}'s release notes list HDK {hdk}; driver {driver} is older than all of them.",
+               cann="8.5.0", driver="24.1.0")
 
 
 def test_driver_not_named_by_any_source_is_unknown(matrix):
@@ -236,7 +251,10 @@ def test_custom_ops_same_cann_pass(matrix):
 
 def test_custom_ops_fall_back_to_the_matrix(matrix):
     f = check_custom_ops_cann(ctx_for(matrix, _facts(ms=_ms("2.10.0"), cann=_cann("8.5.0", "8.5.0.2.220"))))
-    assert f.status == "warn" and "(from the matrix [" in f.evidence["custom_ops_built_with"]  # named once, by its source
+    assert f.status == "warn"
+    built = assert_msg(f.evidence["custom_ops_built_with"], "{values} (from {source})",
+                       values="custom_ascendc_910b 9.1.0")
+    assert_msg(built.params["source"], "the matrix [{source}]")  # named once, by its source
 
 
 def test_custom_ops_not_checked_before_2_4(matrix):
@@ -284,7 +302,9 @@ def test_gpu_plan_with_an_unsupported_python_gets_gpu_releases_not_cann(matrix):
     assert not any("CANN" in s for s in f.fix)
     steps = "\n".join(f.fix)
     assert "conda create -n ms-gpu python=3.9" in steps and "cudatoolkit=11.6" in steps
-    assert "or keep Python 3.11: MindSpore 2.10.0 has a GPU build for it" in steps
+    why = assert_msg(f.fix, "or {why}:").params["why"]
+    assert_msg(why, "keep Python {python}: MindSpore {version} has a GPU build for it (CUDA {cuda})", python="3.11",
+               version="2.10.0")
     assert "pip install mindspore==2.10.0" in steps
 
 
@@ -293,14 +313,16 @@ def test_version_lists_are_prose_not_python_lists():
     import json
     import re
 
-    from tests.helpers import run_cli
+    from tests.helpers import run_cli, run_json
     from tests.helpers.snapshot_reports import all_reports
 
-    proc = run_cli("matrix", "check", "--mindspore", "2.6.0", "--cann", "8.2.RC1")
-    assert "expects a CANN compiler version in 7.6, 7.7, but" in " ".join(proc.stdout.split())
-    assert "accepted_compilers: 7.6, 7.7 (from the matrix)" in proc.stdout
+    _, data = run_json("matrix", "check", "--mindspore", "2.6.0", "--cann", "8.2.RC1")
+    [f] = [f for f in data["findings"] if f["id"] == "compat.mindspore_cann"]
+    assert_msg(f, "MindSpore {version} expects a CANN compiler version in {accepted}, but {cann} has compiler {compiler} "
+               "({major_minor}).", accepted="7.6, 7.7")
+    assert_msg(f, "{values} (from {source})", values="7.6, 7.7", source="the matrix")
     repr_of_a_list = re.compile(r"\[\[?'|\{'")
-    texts = [proc.stdout]
+    texts = [run_cli("matrix", "check", "--mindspore", "2.6.0", "--cann", "8.2.RC1").stdout]
     for report in all_reports().values():
         texts.append(json.dumps(report.to_json()["findings"], ensure_ascii=False).replace('\\"', '"'))
     assert not [m.group(0) for t in texts for m in [repr_of_a_list.search(t)] if m], "a Python repr in a report"

@@ -9,6 +9,11 @@ from ascend_doctor.checks.compat_gpu import check_cuda_mindspore, check_nvidia_d
 from ascend_doctor.facts import CudaFacts
 from ascend_doctor.matrix import load_bundled
 from tests.checks.test_compat import _facts, _ms, ctx_for
+from tests.helpers.i18n_asserts import assert_msg, deferring, has_msg
+
+# run as doctor.evaluate runs them (words deferred): the asserts read message ids and parameters, not sentences
+check_cuda_mindspore, check_nvidia_driver_cuda = map(deferring, (check_cuda_mindspore, check_nvidia_driver_cuda))
+KEEP_DRIVER = "keep driver {driver}: MindSpore {version} has a build for CUDA {cuda}, which it runs"
 
 
 @pytest.fixture(scope="module")
@@ -39,7 +44,8 @@ def test_no_alternative_keeps_a_cuda_the_nvidia_driver_cannot_run(matrix):
     f = check_cuda_mindspore(ctx_for(matrix, _facts(ms=_ms("1.6.2", flavour="gpu"), cuda=cuda)))
     assert f.status == "fail"
     assert any("cudatoolkit=10.1" in s for s in f.fix)
-    assert not any("keep CUDA 11.6" in s or "cudatoolkit=11" in s for s in f.fix), f.fix
+    assert not any("cudatoolkit=11" in s for s in f.fix), f.fix
+    assert not has_msg(f.fix, "keep CUDA {cuda}: MindSpore {version} has a GPU build for it", cuda="11.6"), f.fix
 
 
 def test_no_libcudart_fails(matrix):
@@ -65,7 +71,9 @@ def test_old_cudnn_with_cuda_11_warns_like_mindspore(matrix):
 def test_driver_too_old_for_the_cuda(matrix):
     cuda = CudaFacts(runtime_libs=[{"path": "/x/libcudart.so.11.6.55", "version": "11.6.55"}], driver_cuda_max="11.0")
     f = check_cuda_mindspore(ctx_for(matrix, _facts(ms=_ms("2.2.14", flavour="gpu", cuda_version="11.6"), cuda=cuda)))
-    assert f.status == "fail" and "supports CUDA up to 11.0" in f.summary
+    assert f.status == "fail"
+    assert_msg(f.summary, "The NVIDIA driver supports CUDA up to {max}, older than the CUDA {cuda} MindSpore needs",
+               max="11.0", cuda="11.6")
 
 
 def test_ascend_build_skips_cuda(matrix):
@@ -83,7 +91,9 @@ def test_release_the_sources_disagree_on_warns_naming_both(matrix):
 def test_release_no_source_publishes_a_gpu_build_for_warns(matrix):
     cuda = CudaFacts(runtime_libs=[{"path": "/x/libcudart.so.11.6.55", "version": "11.6.55"}])
     f = check_cuda_mindspore(ctx_for(matrix, _facts(ms=_ms("2.3.1", flavour="gpu"), cuda=cuda)))
-    assert f.status == "warn" and "No source publishes a GPU (CUDA) build of MindSpore 2.3.1" in f.summary
+    assert f.status == "warn"
+    assert_msg(f.summary, "No source publishes a GPU (CUDA) build of MindSpore {version}: neither its release list nor a "
+               "GPU install guide names one, though its checker lists CUDA {accepted}", version="2.3.1")
     # the way out is steps: the newest release with a build for the CUDA 11.6 found
     assert any(s.startswith("pip install mindspore==2.10.0") for s in f.fix), f.fix
 
@@ -92,7 +102,10 @@ def test_cuda_the_checker_accepts_without_a_build_warns(matrix):
     """1.10.1's checker accepts 10.1/11.1/11.6; its guide lists 10.1/11.1: 11.6 is at most a warning."""
     cuda = CudaFacts(runtime_libs=[{"path": "/x/libcudart.so.11.6.55", "version": "11.6.55"}], cudnn_version="8.5.0")
     f = check_cuda_mindspore(ctx_for(matrix, _facts(ms=_ms("1.10.1", flavour="gpu"), cuda=cuda)))
-    assert f.status == "warn" and "checker accepts CUDA 11.6" in f.summary
+    assert f.status == "warn"
+    assert_msg(f.summary, "MindSpore {version}'s checker accepts CUDA {cuda}, but its GPU builds are for CUDA {built} only "
+               "[{source}]: a CUDA {major} runtime loads them, MindSpore does not publish a build for {cuda}",
+               version="1.10.1", cuda="11.6")
 
 
 def test_cuda_116_on_2_2_warns_instead_of_failing(matrix):
@@ -120,16 +133,17 @@ def test_driver_below_nvidia_minimum_fails_and_the_fix_never_installs_a_cuda_it_
     assert f.status == "fail" and "450.80.02" in f.summary
     steps = "\n".join(f.fix)
     assert "cudatoolkit=11.6" not in steps.split("sudo reboot")[0]  # the driver upgrade comes first
-    assert "upgrade the NVIDIA driver to 510.39.01" in f.fix[0]
+    assert_msg(f.fix[0], "upgrade the NVIDIA driver to {asked} or newer for CUDA {cuda} ({by})", asked="510.39.01",
+               cuda="11.6")
     # or keep 418.87: 2.2.14's unified wheel has a CUDA 10.1 plugin, which 418.87 runs (>= 418.39)
-    keep = steps.split("or keep driver 418.87")[1]
+    keep = "\n".join(f.fix[next(i for i, s in enumerate(f.fix) if has_msg(s, KEEP_DRIVER, driver="418.87")) + 1:])
     assert "cudatoolkit=10.1" in keep and "cudatoolkit=11" not in keep and "/2.2.14/MindSpore/unified/x86_64/mindspore-2.2.14-cp39-cp39-linux_x86_64.whl" in keep
 
 
 def test_driver_between_nvidia_and_the_guide_warns_naming_both(matrix):
     f = check_nvidia_driver_cuda(ctx_for(matrix, _driver_facts("470.82.01", "11.6.55")))
     assert f.status == "warn" and "450.80.02" in f.summary and "510.39.01" in f.summary
-    assert "MindSpore's GPU install guide" in f.summary
+    assert_msg(f.summary, "MindSpore's GPU install guide")
 
 
 def test_driver_new_enough_passes(matrix):
@@ -142,7 +156,8 @@ def test_driver_without_runtime_judges_the_builds_of_the_release(matrix):
     f = check_nvidia_driver_cuda(ctx_for(matrix, _driver_facts("418.87", None, ms="2.10.0", python="3.11")))
     assert f.status == "fail"
     assert f.fix[0].startswith("upgrade the NVIDIA driver")
-    assert any("or keep driver 418.87" in s for s in f.fix)
+    assert any(has_msg(s, "or {why}:") and has_msg(s, "keep driver {driver}: MindSpore {version} has a GPU build for CUDA "
+                                                "{cuda}, which this driver runs", driver="418.87") for s in f.fix)
 
 
 def test_no_driver_skips(matrix):

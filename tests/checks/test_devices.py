@@ -6,6 +6,7 @@ from ascend_doctor.doctor import RunOptions, run_checks
 from ascend_doctor.host import SnapshotHost
 
 from tests.helpers import fixture_path, run_json
+from tests.helpers.i18n_asserts import assert_msg
 
 DRIVER_FILE = "/usr/local/Ascend/driver/version.info"
 
@@ -47,7 +48,8 @@ def test_a3_node_sixteen_dies_all_pass():
     assert {k: f["status"] for k, f in got.items()} == {
         "devices.npu_smi": "pass", "devices.npu_health": "pass", "devices.npu_count": "pass",
         "devices.npu_memory": "pass", "devices.driver_matches_npu_smi": "pass"}
-    assert "16 device(s) (Ascend910, SoC family 910_93)" in got["devices.npu_smi"]["summary"]
+    assert_msg(got["devices.npu_smi"], "{count} device(s) ({names}, SoC family {family})", count=16, names="Ascend910",
+               family="910_93")
     npu = data["facts"]["npu"]
     assert npu["layout"] == "B" and [d["device_id"] for d in npu["devices"]] == list(range(16))
     assert npu["processes"][0]["pid"] == 139667
@@ -58,7 +60,10 @@ def test_infer_310p_banner_differs_from_version_info():
     assert proc.returncode == 0  # a warning does not fail the default --fail-on fail
     got = {f["id"]: f for f in data["findings"]}
     f = got["devices.driver_matches_npu_smi"]
-    assert f["status"] == "warn" and "24.1.rc2 but /usr/local/Ascend/driver/version.info says 24.1.rc2.2" in f["summary"]
+    assert f["status"] == "warn"
+    assert_msg(f, "The loaded driver reports {loaded} but {path} says {version}: the driver was upgraded or reinstalled "
+               "without a reboot, or a container mounts another driver directory than the host runs.", loaded="24.1.rc2",
+               path="/usr/local/Ascend/driver/version.info", version="24.1.rc2.2")
     assert got["devices.npu_count"]["status"] == "pass" and data["facts"]["npu"]["soc_family"] == "310P"
     proc, _ = run_json("check", "--bundle", fixture_path("infer_310p"), "--only", "devices", "--fail-on", "warn")
     assert proc.returncode == 1
@@ -68,7 +73,9 @@ def test_garbled_fixture_npu_smi_timeout_is_could_not_check():
     proc, data = run_json("check", "--bundle", fixture_path("garbled_files"), "--only", "devices")
     got = {f["id"]: f for f in data["findings"]}
     f = got["devices.npu_smi"]
-    assert f["status"] == "error" and "`npu-smi info` did not finish within its timeout" in f["summary"]
+    assert f["status"] == "error"
+    error = assert_msg(f, "Could not read the NPUs: {error}.").params["error"]
+    assert_msg(error, "`{command}` did not finish within its timeout", command="npu-smi info")
     assert f["fix"][0].startswith("npu-smi info")
     assert got["devices.npu_count"]["status"] == "skip"
     assert proc.returncode == 0  # could-not-check is not a proven failure at --fail-on fail
@@ -92,7 +99,8 @@ def test_driver_but_no_npu_smi_warns(make_snapshot):
 def test_npu_smi_lists_nothing_fails(make_snapshot):
     snap = a2_snapshot(make_snapshot, stdout="| npu-smi 24.1.rc3   Version: 24.1.rc3 |\n")
     f = check_dir(snap)["devices.npu_smi"]
-    assert f.status == "fail" and "listed no NPU" in f.summary
+    assert f.status == "fail"
+    assert_msg(f.summary, "npu-smi ran but listed no NPU: the driver sees no device.")
 
 
 def test_unhealthy_npu_fails_with_health_query(make_snapshot):
@@ -107,7 +115,9 @@ def test_unhealthy_npu_fails_with_health_query(make_snapshot):
 
 def test_missing_node_fails(make_snapshot):
     f = check_dir(a2_snapshot(make_snapshot, node_count=7))["devices.npu_count"]
-    assert f.status == "fail" and "no node for device 7" in f.summary
+    assert f.status == "fail"
+    assert_msg(f.summary, "{nodes} /dev/davinci node(s) but npu-smi lists {count} device(s) (no node for device {missing}).",
+               nodes=7, count=8, missing="7")
 
 
 def test_no_nodes_in_container_says_pass_devices(make_snapshot):

@@ -8,6 +8,11 @@ from ascend_doctor.probes.environment import env_facts
 from ascend_doctor.checks import CheckContext
 from ascend_doctor.checks.rank_table import (check_rank_table_device_ips, check_rank_table_device_nics,
                                              check_rank_table_this_node, check_rank_table_valid)
+from tests.helpers.i18n_asserts import assert_msg, deferring
+
+# run as doctor.evaluate runs them (words deferred): the asserts read message ids and parameters, not sentences
+check_rank_table_device_ips, check_rank_table_device_nics, check_rank_table_this_node = map(
+    deferring, (check_rank_table_device_ips, check_rank_table_device_nics, check_rank_table_this_node))
 from ascend_doctor.facts import Facts, HccnDevice, NpuDevice, RankTableFacts
 from ascend_doctor.host import SnapshotHost
 from ascend_doctor.probes import ProbeOptions
@@ -129,7 +134,8 @@ def test_device_id_and_rank_id_must_belong_to_this_server():
     f = check_rank_table_this_node(make_ctx(env={"RANK_ID": "0"}))
     assert f.status == "fail" and "export RANK_ID=1" in " ".join(f.fix)
     f = check_rank_table_this_node(make_ctx(env={"RANK_ID": "3", "DEVICE_ID": None}))
-    assert f.status == "fail" and "not a rank of this server" in f.summary
+    assert f.status == "fail"
+    assert_msg(f.summary, "RANK_ID={rank} is not a rank of this server (its ranks: {first}..{last})", rank="3")
 
 
 def test_device_ip_mismatch_with_hccn_conf_and_live_nic():
@@ -137,7 +143,8 @@ def test_device_ip_mismatch_with_hccn_conf_and_live_nic():
             HccnDevice(7, conf={"address": "29.1.170.144", "netmask": "255.255.0.0"}, ip=None, ip_queried=True)]
     f = check_rank_table_device_ips(make_ctx(hccn=hccn))
     assert f.status == "fail"
-    assert "/etc/hccn.conf says 29.1.170.144" in f.summary and "no IP configured" in f.summary
+    assert "/etc/hccn.conf says 29.1.170.144" in f.summary
+    assert_msg(f.summary, "device {id}: `hccn_tool -i {id} -ip -g` shows no IP configured", id=7)
     assert any("server_list[0].device[1].device_ip" in x for x in f.fix)
 
 
@@ -145,7 +152,9 @@ def test_hccn_conf_missing_address_and_duplicates():
     hccn = [HccnDevice(0, conf={"address": "29.1.137.205", "netmask": "255.255.0.0"}),
             HccnDevice(7, conf={}), HccnDevice(3, conf={"address": "29.1.137.205"})]
     f = check_rank_table_device_ips(make_ctx(hccn=hccn))
-    assert f.status == "fail" and "no address_7" in f.summary and "both device 0 and device 3" in f.summary
+    assert f.status == "fail" and "no address_7" in f.summary
+    assert_msg(f.summary, "/etc/hccn.conf gives address {address} to both device {first} and device {second}",
+               address="29.1.137.205", first=0, second=3)
 
 
 def test_device_ips_unknown_without_hccn_info():
@@ -159,7 +168,8 @@ def test_device_ips_unknown_without_hccn_info():
 def test_nic_link_down_and_health_states():
     hccn = [HccnDevice(0, link="DOWN", net_health="Success"), HccnDevice(7, link="UP", net_health="Socket failed")]
     f = check_rank_table_device_nics(make_ctx(hccn=hccn))
-    assert f.status == "fail" and "device 0 link is DOWN" in f.summary and "Socket failed" in f.summary
+    assert f.status == "fail" and "Socket failed" in f.summary
+    assert_msg(f.summary, "device {id} link is {link}", id=0, link="DOWN")
     f = check_rank_table_device_nics(make_ctx(hccn=[HccnDevice(0, link="UP", net_health="Init"),
                                                     HccnDevice(7, link="UP", net_health="Success")]))
     assert f.status == "warn" and "netdetect" in " ".join(f.fix)

@@ -3,6 +3,7 @@
 import pytest
 
 from tests.helpers import fixture_path, run_json
+from tests.helpers.i18n_asserts import assert_msg, msg_ids
 
 from ascend_doctor.doctor import RunOptions, run_checks
 from ascend_doctor.host import SnapshotHost
@@ -11,6 +12,12 @@ GPU_IDS = ["gpu.driver_module_match", "gpu.cuda_runtime_for_mindspore", "gpu.cud
 MS_IDS = ["mindspore.installed", "mindspore.python_supported", "mindspore.single_distribution",
           "mindspore.flavour_matches_device"]
 SP = "/usr/local/lib/python3.8/dist-packages"
+
+
+# the fix steps that upgrade the NVIDIA driver (their message ids)
+UPGRADE_DRIVER = {"upgrade the NVIDIA driver for CUDA {cuda} (no MindSpore release has a GPU build for it)",
+                  "upgrade the NVIDIA driver to one that supports CUDA {cuda} (nvidia-smi shows the maximum)",
+                  "upgrade the NVIDIA driver to {asked} or newer for CUDA {cuda} ({by})"}
 
 
 def _by_id(data):
@@ -32,7 +39,8 @@ def test_gpu_node_is_healthy():
     expected["gpu.cuda_runtime_for_mindspore"] = "warn"
     assert {i: f[i]["status"] for i in GPU_IDS + MS_IDS} == expected
     assert "11.6.55" in f["gpu.cuda_runtime_for_mindspore"]["summary"]
-    assert "builds are for CUDA 10.1, 11.1 only" in f["gpu.cuda_runtime_for_mindspore"]["summary"]
+    assert_msg(f["gpu.cuda_runtime_for_mindspore"]["i18n"]["summary"], "CUDA runtime {runtime} loads MindSpore {version} and "
+               "its checker accepts CUDA {cuda}, but its GPU builds are for CUDA {built} only.", built="10.1, 11.1")
     _, planned = run_json("matrix", "check", "--mindspore", "1.10.1", "--cuda", "11.6")
     assert _by_id(planned)["compat.cuda_mindspore"]["status"] == "warn"
 
@@ -66,7 +74,8 @@ def test_cpu_only_box_skips_gpu_and_passes_cpu_build():
     assert proc.returncode == 0
     assert all(f[i]["status"] == "skip" for i in GPU_IDS)
     assert f["mindspore.flavour_matches_device"]["status"] == "pass"
-    assert "runs on the CPU" in f["mindspore.flavour_matches_device"]["summary"]
+    assert_msg(f["mindspore.flavour_matches_device"]["i18n"]["summary"],
+               "{flavour} build; no accelerator here, it runs on the CPU")
 
 
 def test_python_unsupported_fails_with_conda_fix():
@@ -111,7 +120,9 @@ def test_runtime_installed_but_not_on_loader_path(make_snapshot):
                                      "/usr/lib/x86_64-linux-gnu/libcudnn.so.8.0.5": ""})
     f = _run(host)["gpu.cuda_runtime_for_mindspore"]
     assert f.status == "fail" and f.pitfall == "P01"
-    assert "does not search that directory" in f.summary
+    assert_msg(f.summary, "The CUDA {version} runtime MindSpore needs is in {dir}, but the dynamic loader does not search "
+               "that directory (not in LD_LIBRARY_PATH or ld.so.conf): loading the GPU backend fails with "
+               "'libcudart.so...: cannot open shared object file'.", dir="/usr/local/cuda-11.1/lib64")
     assert f.fix[0] == "export LD_LIBRARY_PATH=/usr/local/cuda-11.1/lib64:$LD_LIBRARY_PATH"
 
 
@@ -119,11 +130,14 @@ def test_runtime_newer_than_driver(make_snapshot):
     smi = "| NVIDIA-SMI 440.33.01    Driver Version: 440.33.01    CUDA Version: 10.2     |\n"
     host = _gpu_host(make_snapshot, {**_ms_gpu(), "/usr/lib/x86_64-linux-gnu/libcudart.so.11.1.74": ""}, smi=smi)
     f = _run(host)["gpu.cuda_runtime_for_mindspore"]
-    assert f.status == "fail" and "CUDA driver version is insufficient" in f.summary
+    assert f.status == "fail"
+    assert_msg(f.summary, "The CUDA runtime {runtime} is newer than the driver {driver} supports (up to CUDA "
+               "{driver_cuda}): CUDA calls fail with 'CUDA driver version is insufficient for CUDA runtime version'.",
+               runtime="11.1.74", driver="440.33.01", driver_cuda="10.2")
     # the two ways are told apart, and the plan takes the one without root and a reboot: a runtime the driver
     # supports (conda), the driver upgrade a labelled alternative
-    assert any("cudatoolkit=10." in s for s in f.fix) and not any("upgrade the NVIDIA driver" in s for s in f.fix)
-    assert any("upgrade the NVIDIA driver" in a["steps"][0] for a in f.alternatives)
+    assert any("cudatoolkit=10." in s for s in f.fix) and not msg_ids(f.fix) & UPGRADE_DRIVER
+    assert any(msg_ids(a["steps"][0]) & UPGRADE_DRIVER for a in f.alternatives)
 
 
 def test_runtime_minor_newer_than_driver_warns(make_snapshot):
@@ -148,10 +162,14 @@ def test_unified_wheel_without_cuda_home_warns(make_snapshot):
 def test_cudnn_missing_and_too_old(make_snapshot):
     rt = {"/usr/lib/x86_64-linux-gnu/libcudart.so.11.1.74": ""}
     f = _run(_gpu_host(make_snapshot, {**_ms_gpu(), **rt}))["gpu.cudnn"]
-    assert f.status == "warn" and "No cuDNN found" in f.summary
+    assert f.status == "warn"
+    assert_msg(f.summary, "No cuDNN found (no cudnn_version.h / cudnn.h and no libcudnn.so.X.Y.Z in the CUDA, system or "
+               "conda library directories).")
     f = _run(_gpu_host(make_snapshot, {**_ms_gpu(), **rt, "/usr/lib/x86_64-linux-gnu/libcudnn.so.7.6.5": ""}))["gpu.cudnn"]
     # the guide's pair for the build's CUDA, and MindSpore's own < 8.0 with CUDA > 10 rule
-    assert f.status == "warn" and "cuDNN 8.0.x" in f.summary and "below 8.0 with CUDA 11" in f.summary
+    assert f.status == "warn"
+    assert_msg(f.summary, "cuDNN {version} with MindSpore's CUDA {cuda} build: MindSpore's install guide pairs CUDA {cuda} "
+               "with cuDNN {pair}.x, and its checker warns below 8.0 with CUDA 11.", version="7.6.5", pair="8.0")
     f = _run(_gpu_host(make_snapshot, {**_ms_gpu(), **rt, "/usr/lib/x86_64-linux-gnu/libcudnn.so.8.0.5": ""}))["gpu.cudnn"]
     assert f.status == "pass"
 
@@ -175,7 +193,8 @@ def test_cpu_build_on_gpu_node_and_gpu_build_without_gpu(make_snapshot):
                  f"{SP}/mindspore-1.10.1.dist-info/top_level.txt": "mindspore\n", f"{SP}/mindspore/__init__.py": ""}
     f = _run(_gpu_host(make_snapshot, cpu_build))
     assert f["mindspore.flavour_matches_device"].status == "fail"
-    assert "without the GPU backend" in f["mindspore.flavour_matches_device"].summary
+    assert_msg(f["mindspore.flavour_matches_device"].summary, "This machine has NVIDIA GPUs but the installed MindSpore is a "
+               "{flavour} build without the GPU backend: it runs on the CPU only.")
     assert f["gpu.cuda_runtime_for_mindspore"].status == "skip"
     no_gpu = SnapshotHost(make_snapshot(files=_ms_gpu(), python={"version": "3.8.10", "site_packages": [SP]}))
     f = _run(no_gpu)
@@ -193,10 +212,14 @@ def test_two_distributions_fail_single_distribution(make_snapshot):
 
 def test_not_installed_advises_by_device(make_snapshot):
     f = _run(_gpu_host(make_snapshot, {}))["mindspore.installed"]
-    assert f.status == "warn" and f.fix[0] == "pip install mindspore" and "CUDA 11.1 and 11.6" in f.summary
+    assert f.status == "warn" and f.fix[0] == "pip install mindspore"
+    assert_msg(f.summary, "The Linux x86_64 `mindspore` wheel carries GPU plugins for CUDA 11.1 and 11.6 "
+               "(libmindspore_gpu.so.11.1/.11.6; none for CUDA 12), so it needs one of those CUDA runtimes with cuDNN 8.")
     bare = SnapshotHost(make_snapshot(python={"version": "3.10.12", "site_packages": [SP]}))
     f = _run(bare)["mindspore.installed"]
-    assert f.status == "skip" and "no NPU and no NVIDIA GPU" in f.summary
+    assert f.status == "skip"
+    assert_msg(f.summary, "MindSpore is not installed, and this machine has no NPU and no NVIDIA GPU: nothing to run it on "
+               "but the CPU.")
     unknown = SnapshotHost(make_snapshot(python={"version": "3.10.12", "site_packages": []}))
     assert _run(unknown)["mindspore.installed"].status == "error"
 
@@ -266,7 +289,7 @@ def test_driver_too_old_node_upgrades_first_or_keeps_a_cuda_it_runs():
     # the driver upgrade (root, a reboot) is the labelled alternative
     keep = "\n".join(rt["fix"])
     assert rt["status"] == "fail" and "cudatoolkit=10.1" in keep and "cuda-10.1/mindspore_gpu-" in keep
-    assert "cudatoolkit=11" not in keep and "upgrade the NVIDIA driver" not in keep
+    assert "cudatoolkit=11" not in keep and not msg_ids(rt["i18n"]["fix"]) & UPGRADE_DRIVER
     assert any(a["steps"][0].startswith("upgrade the NVIDIA driver to 455.23") for a in rt["alternatives"])
     assert not any(s["level"] == "driver" for s in data["plan"]["steps"])
 
@@ -297,7 +320,8 @@ def test_cudnn_7_beside_a_cuda_116_build_warns():
     assert f["status"] == "warn" and "CUDA 11.6" in f["summary"] and "8.5.x" in f["summary"]
     # MindSpore sits in the system Python (no conda environment): a conda package would not reach it; NVIDIA's cuDNN
     # 8.5 for CUDA 11.6, first on the loader path (the stray CUDA 10.1 lib64 with cuDNN 7 comes first now)
-    assert "cuDNN 8.5.x for CUDA 11.6" in f["fix"][0] and "LD_LIBRARY_PATH" in f["fix"][0]
+    assert_msg(f["i18n"]["fix"][0], "install NVIDIA's cuDNN {cudnn}.x for CUDA {cuda} (as MindSpore's GPU install guide "
+               "does) and put its lib directory first on LD_LIBRARY_PATH", cudnn="8.5", cuda="11.6")
     assert not any("conda install" in s for s in f["fix"])
 
 

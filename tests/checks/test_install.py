@@ -6,6 +6,7 @@ from ascend_doctor.doctor import RunOptions, run_checks
 from ascend_doctor.host import SnapshotHost
 
 from tests.helpers import fixture_path, run_json
+from tests.helpers.i18n_asserts import assert_msg, msg_ids
 
 TK = "/usr/local/Ascend/ascend-toolkit"
 
@@ -69,7 +70,8 @@ def test_two_cann_installs_warns_about_the_mix_and_the_opp_path():
     got = findings(data)
     multi = got["install.cann_multiple"]
     assert multi["status"] == "warn"
-    assert "points at toolkit 8.0.0" in multi["summary"] and "nnae 8.0.RC3" in multi["summary"]
+    mix = assert_msg(multi, "The environment mixes CANN installs: it points at {install}, but {stray}.")
+    assert "toolkit 8.0.0" in mix.params["install"] and "nnae 8.0.RC3" in mix.params["stray"]
     assert "ASCEND_OPP_PATH" in multi["summary"]
     assert any(f"keep only: source {TK}/set_env.sh" in x and "/usr/local/Ascend/nnae/set_env.sh" in x
                for x in multi["fix"])
@@ -90,7 +92,7 @@ def test_garbled_files_reports_could_not_check_and_broken_pieces():
     assert proc.returncode == 1
     got = findings(data)
     assert got["install.driver_present"]["status"] == "error"
-    assert "binary or garbled" in " ".join(got["install.driver_present"]["evidence"]["problems"])
+    assert_msg(got["install.driver_present"], "{path}: binary or garbled content, expected {expected}")
     assert got["install.firmware_present"]["status"] == "error"
     assert got["install.cann_present"]["status"] == "warn"
     assert "./Ascend-cann-toolkit_8.0.RC3_linux-aarch64.run --install" in got["install.cann_present"]["fix"][-1]
@@ -170,7 +172,8 @@ def test_partial_environment_warns_and_names_what_is_missing(make_snapshot):
     del env["ASCEND_AICPU_PATH"]
     snap = make_snapshot(files=_toolkit({}), symlinks={f"{TK}/latest": "8.0.0"}, env=env)
     f = check_dir(snap)["install.cann_env_sourced"]
-    assert f.status == "warn" and "ASCEND_AICPU_PATH is not set" in f.summary
+    assert f.status == "warn"
+    assert_msg(f.summary, "{var} is not set", var="ASCEND_AICPU_PATH")
     assert f.fix[0] == f"source {TK}/set_env.sh"
 
 
@@ -189,7 +192,9 @@ def test_stale_home_path_fails(make_snapshot):
     env["ASCEND_HOME_PATH"] = "/usr/local/Ascend/ascend-toolkit/7.0.RC1"
     snap = make_snapshot(files=_toolkit({}), symlinks={f"{TK}/latest": "8.0.0"}, env=env)
     f = check_dir(snap)["install.cann_env_sourced"]
-    assert f.status == "fail" and "is not an installed CANN directory" in f.summary
+    assert f.status == "fail"
+    assert_msg(f.summary, "{var}={value} is not an installed CANN directory", var="ASCEND_HOME_PATH",
+               value="/usr/local/Ascend/ascend-toolkit/7.0.RC1")
 
 
 def test_missing_kernels_and_te_fail_with_kernel_package_for_the_chip(make_snapshot):
@@ -199,8 +204,11 @@ def test_missing_kernels_and_te_fail_with_kernel_package_for_the_chip(make_snaps
     snap = make_snapshot(files=_toolkit({}, kernels=False, te=False), symlinks={f"{TK}/latest": "8.0.0"},
                          env=_env(), commands=json.loads(smi))
     f = check_dir(snap)["install.cann_pieces"]
-    assert f.status == "fail" and "opp_kernel" in f.summary and "te package is missing" in f.summary
-    assert "./Ascend-cann-kernels-910b_8.0.0_linux.run --install   # same release as the toolkit" in f.fix
+    assert f.status == "fail" and "opp_kernel" in f.summary
+    assert_msg(f.summary, "the te package is missing ({root}/python/site-packages/te); MindSpore stops with "
+               "'MindSpore relies on whl package \"te\"'")
+    assert_msg(f.fix, "./Ascend-cann-kernels-{soc}_{release}_linux.run --install   # same release as the toolkit",
+               soc="910b", release="8.0.0")
 
 
 def test_te_installed_with_pip_counts(make_snapshot):
@@ -218,7 +226,8 @@ def test_two_installs_same_release_pass(make_snapshot):
     snap = make_snapshot(files=files, env=_env(),
                          symlinks={f"{TK}/latest": "8.0.0", "/usr/local/Ascend/nnae/latest": "8.0.0"})
     f = check_dir(snap)["install.cann_multiple"]
-    assert f.status == "pass" and "same release 8.0.0" in f.summary
+    assert f.status == "pass"
+    assert_msg(f.summary, "{count} installs of the same release {release}.", count=2, release="8.0.0")
 
 
 def test_two_installs_different_release_not_sourced_warns(make_snapshot):
@@ -272,7 +281,7 @@ def test_answering_driver_without_version_info_is_not_no_driver(tmp_path):
     got = check_dir(_a2_without_version_info(tmp_path), only=("install", "compat"))
     f = got["install.driver_present"]
     assert f.status == "warn", f.summary
-    assert "npu-smi lists 8 NPU(s)" in f.summary and "no NPU driver" not in f.summary
+    assert "npu-smi lists 8 NPU(s)" in f.summary and not msg_ids(f.summary) & NO_DRIVER
     assert any(step.startswith("docker run -v /usr/local/Ascend/driver/version.info:/usr/local/Ascend/driver/"
                                "version.info:ro") for step in f.fix), f.fix
     assert not any("reboot" in step for step in f.fix)  # nothing to install: the driver runs
@@ -281,11 +290,18 @@ def test_answering_driver_without_version_info_is_not_no_driver(tmp_path):
     assert cd.status != "skip" and "npu-smi" in cd.evidence["driver"]
 
 
+# the words of the two findings about the driver (the ids of their messages)
+DRIVER_HERE = ("The NPU driver is here ({seen}) but no CANN toolkit/nnae was found; MindSpore on Ascend needs CANN to "
+               "compile and run anything on the NPU.")
+NO_DRIVER = {"This machine has Ascend parts ({signs}) but no working NPU driver: {path} does not exist and neither "
+             "npu-smi nor hccn_tool answers.", "npu-smi is not installed and no NPU driver was found."}
+
+
 def test_two_findings_never_disagree_about_the_driver(tmp_path, make_snapshot):
     # Ascend parts with no working driver (device nodes only): cann_present must not say "the driver is here".
     got = check_dir(make_snapshot(files={"/dev/davinci0": ""}))
     assert got["install.driver_present"].status == "fail"
-    assert "driver is here" not in got["install.cann_present"].summary
+    assert DRIVER_HERE not in msg_ids(got["install.cann_present"].summary)
     # A working driver without version.info: neither finding says "no driver".
     snap = _a2_without_version_info(tmp_path)
     import shutil
@@ -293,8 +309,8 @@ def test_two_findings_never_disagree_about_the_driver(tmp_path, make_snapshot):
     shutil.rmtree(f"{snap}/root/usr/local/Ascend/ascend-toolkit")
     got = check_dir(snap)
     assert got["install.driver_present"].status == "warn"
-    assert "driver is here" in got["install.cann_present"].summary
-    assert not any("no NPU driver" in f.summary or "no working NPU driver" in f.summary for f in got.values())
+    assert_msg(got["install.cann_present"].summary, DRIVER_HERE)
+    assert not any(msg_ids(f.summary) & NO_DRIVER for f in got.values())
 
 
 # -- nnae at the default path wins for MindSpore releases that read fixed paths (issue 17) ----------------

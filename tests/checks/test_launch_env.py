@@ -6,6 +6,12 @@ from ascend_doctor.probes.environment import env_facts
 from ascend_doctor.checks import CheckContext
 from ascend_doctor.checks.launch_env import (check_dynamic_cluster, check_launch_mode, check_rank_table_env,
                                              check_visible_devices, detect_launch_modes, parse_visible_devices)
+from tests.helpers.i18n_asserts import assert_msg, deferring
+
+# run as doctor.evaluate runs them (words deferred): the asserts read message ids and parameters, not sentences
+check_dynamic_cluster, check_launch_mode, check_rank_table_env, check_visible_devices, parse_visible_devices = map(
+    deferring, (check_dynamic_cluster, check_launch_mode, check_rank_table_env, check_visible_devices,
+                parse_visible_devices))
 from ascend_doctor.facts import Facts, NpuDevice, RankTableFacts
 
 
@@ -37,7 +43,9 @@ def test_modes_are_told_apart():
 
 def test_cm_variables_with_rank_table_fail():
     f = check_launch_mode(ctx({"CM_CHIEF_IP": "192.0.2.1", "CM_WORKER_SIZE": "8", "RANK_TABLE_FILE": "/x", "RANK_ID": "0"}))
-    assert f.status == "fail" and "cannot be mixed" in f.summary and any("unset RANK_TABLE_FILE RANK_ID" in x for x in f.fix)
+    assert f.status == "fail" and any("unset RANK_TABLE_FILE RANK_ID" in x for x in f.fix)
+    assert_msg(f.summary, "CM_* cluster variables are set together with {variables}; HCCL's env-var cluster configuration "
+               "requires those to be absent (the two methods cannot be mixed)", variables="RANK_TABLE_FILE, RANK_ID")
     assert check_launch_mode(ctx({"CM_CHIEF_IP": "192.0.2.1", "CM_WORKER_SIZE": "8"})).status == "pass"
 
 
@@ -71,7 +79,8 @@ def test_rank_table_env_skip_without_rank_table():
 def test_rank_table_env_complete_passes():
     f = check_rank_table_env(ctx({"RANK_TABLE_FILE": "/job/hccl.json", "RANK_ID": "3", "RANK_SIZE": "8", "DEVICE_ID": "3"},
                                  rank_table=table()))
-    assert f.status == "pass" and "rank 3 of 8" in f.summary
+    assert f.status == "pass"
+    assert_msg(f.summary, "rank {rank} of {size}", rank="3", size="8")
 
 
 @pytest.mark.parametrize("env, words", [
@@ -89,7 +98,9 @@ def test_rank_table_env_failures(env, words):
 def test_rank_table_env_unreadable_file_and_missing_device_id():
     rt = RankTableFacts(env_var="RANK_TABLE_FILE", path="/job/nope.json", read_error="/job/nope.json: no such file")
     f = check_rank_table_env(ctx({"RANK_TABLE_FILE": "/job/nope.json", "RANK_ID": "0", "DEVICE_ID": "0"}, rank_table=rt))
-    assert f.status == "fail" and "no such file" in f.summary and f.pitfall == "P14"
+    assert f.status == "fail" and f.pitfall == "P14"
+    assert_msg(f.summary, "{variable} names a file that cannot be read: {error}", variable="RANK_TABLE_FILE",
+               error=rt.read_error)
     f = check_rank_table_env(ctx({"RANK_TABLE_FILE": "/job/hccl.json", "RANK_ID": "0", "RANK_SIZE": "8"}, rank_table=table()))
     assert f.status == "warn" and "DEVICE_ID" in f.summary
 
@@ -136,7 +147,9 @@ def test_parse_visible_devices_like_cann():
     assert parse_visible_devices("0,1,3") == ([0, 1, 3], None)
     assert parse_visible_devices("0,x,3")[0] == [0]
     ids, why = parse_visible_devices("a,1")
-    assert ids == [] and "no device is visible" in why
+    assert ids == []
+    assert_msg(why, "entry {entry} is not a device id: CANN stops reading at the first bad entry, so no device is visible",
+               entry="'a'")
     assert parse_visible_devices("2,1")[1] and parse_visible_devices("0, 1")[1]
 
 

@@ -12,6 +12,7 @@ from ascend_doctor.smoke.distributed import DistributedConfig, DistributedRun
 from ascend_doctor.smoke.runner import child_env
 
 from tests.helpers import run_json
+from tests.helpers.i18n_asserts import assert_msg, deferred
 
 SP = "/opt/venv/lib/python3.10/site-packages"
 MS = {f"{SP}/mindspore-2.6.0.dist-info/METADATA": "Name: mindspore\nVersion: 2.6.0\n",
@@ -30,8 +31,11 @@ def _finding(make_snapshot, path, python=VENV_PY, files=None, links=None):
 
 def test_warns_when_path_starts_another_python(make_snapshot):
     f = _finding(make_snapshot, "/usr/local/bin:/usr/bin:/bin")
-    assert f.status == "warn" and "/usr/local/bin/python" in f.summary and "/opt/venv/bin/python" in f.summary
-    assert "No module named 'mindspore'" in f.summary
+    assert f.status == "warn"
+    assert_msg(f.summary, "The first `python` on PATH is {launched}, not {python}, the interpreter that has MindSpore.",
+               launched="/usr/local/bin/python", python="/opt/venv/bin/python")
+    assert_msg(f.summary, "msrun starts its workers as `python <script>`, so each worker fails with \"ModuleNotFoundError: "
+               "No module named 'mindspore'\" although MindSpore imports in this interpreter.")
     assert f.fix[0].startswith("export PATH=/opt/venv/bin:$PATH")
 
 
@@ -51,7 +55,9 @@ def test_passes_when_the_environment_is_first_on_path(make_snapshot):
 
 def test_no_python_on_path_warns_and_an_older_snapshot_is_not_judged(make_snapshot):
     f = _finding(make_snapshot, "/nowhere")
-    assert f.status == "warn" and "no `python` on PATH" in f.summary
+    assert f.status == "warn"
+    assert_msg(f.summary, "There is no `python` on PATH: msrun starts its workers as `python <script>`, so they cannot start; "
+               "MindSpore is in {python}.", python="/opt/venv/bin/python")
     old = dict(VENV_PY)
     del old["launchers_recorded"]
     assert _finding(make_snapshot, "/nowhere", python=old).status == "skip"
@@ -68,9 +74,11 @@ def test_the_collectives_finding_names_a_worker_without_mindspore():
              "    import mindspore as ms", "ModuleNotFoundError: No module named 'mindspore'"]
     drun = DistributedRun("crashed", "launch", ["/opt/venv/bin/python", "-m", "mindspore.parallel.cluster.run"],
                           [0, 1], [], [], {}, 1, 900, {}, {"worker_0.log": lines, "worker_1.log": lines})
-    f = collectives_finding(drun)
-    assert f.status == "fail" and "No module named 'mindspore'" in f.summary
-    assert "worker_0.log" in f.summary and "first `python` on PATH" in f.summary
+    f = deferred(collectives_finding, drun)
+    assert f.status == "fail" and "worker_0.log" in f.summary
+    assert_msg(f.summary, "The workers could not import MindSpore (ModuleNotFoundError: No module named 'mindspore' in "
+               "{workers}): msrun starts them with the first `python` on PATH, which is not {python}, the interpreter "
+               "that has MindSpore.", python="/opt/venv/bin/python")
     assert f.fix[0].startswith("export PATH=/opt/venv/bin:$PATH")
 
 
@@ -111,6 +119,9 @@ def test_a_worker_started_with_another_python_is_named_as_such(path_without_mind
     monkeypatch.setattr(distributed, "child_env", lambda python=None: child_env())
     drun = distributed.run_distributed(DistributedConfig(ranks=2, master_port=18915, phase_timeouts={"init": 60},
                                                          python=sys.executable))
-    f = collectives_finding(drun)
-    assert f.status == "fail" and "No module named 'mindspore'" in f.summary, f.summary
+    f = deferred(collectives_finding, drun)
+    assert f.status == "fail", f.summary
+    assert_msg(f.summary, "The workers could not import MindSpore (ModuleNotFoundError: No module named 'mindspore' in "
+               "{workers}): msrun starts them with the first `python` on PATH, which is not {python}, the interpreter "
+               "that has MindSpore.", python=sys.executable)
     assert f.fix[0].startswith(f"export PATH={os.path.dirname(sys.executable)}:$PATH")

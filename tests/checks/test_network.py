@@ -10,6 +10,7 @@ import pytest
 from ascend_doctor.checks import CheckContext
 from ascend_doctor.checks.network import (check_link_flaps, check_optical_levels, check_peer_reach,
                                           net_health_meaning)
+from tests.helpers.i18n_asserts import assert_msg, deferring
 from ascend_doctor.facts import (Facts, HccnDevice, LinkRecord, LinkStat, OpticalModule, PingResult)
 from tests.helpers import FIXTURES
 from tests.helpers.fixture_reports import report_of
@@ -127,8 +128,9 @@ def test_optical_levels_temperature_vcc_flags_and_missing_thresholds():
 def test_peer_reach_names_the_pairs():
     pings = [PingResult(device_id=0, address="29.1.112.213", server_id="192.0.2.11", peer_device=0, sent=3, received=0),
              PingResult(device_id=7, address="10.10.0.10", server_id="192.0.2.11", peer_device=7, sent=3, received=3)]
-    f = check_peer_reach(_ctx([HccnDevice(device_id=0)], pings, note="1 peer per device"))
-    assert f.status == "fail" and "device 0 -> 29.1.112.213 (192.0.2.11 device 0)" in f.summary
+    f = deferring(check_peer_reach)(_ctx([HccnDevice(device_id=0)], pings, note="1 peer per device"))
+    assert f.status == "fail"
+    assert_msg(f.summary, "device {id} -> {address} ({peer})", id=0, address="29.1.112.213", peer="192.0.2.11 device 0")
     assert "10.10.0.10" not in f.summary
     assert check_peer_reach(_ctx([], [], note=None)) is None  # not asked: nothing said
     assert check_peer_reach(_ctx([], [], note="no rank table")).status == "skip"

@@ -8,9 +8,20 @@ import pytest
 from ascend_doctor.matrix import load_matrix
 
 from tests.helpers import run_cli, run_json
+from tests.helpers.i18n_asserts import assert_msg, has_msg, messages
+from ascend_doctor.findings import Finding
 
 WRONG_DRIVER = ("--mindspore", "2.7.1", "--cann", "8.3.RC1", "--driver", "24.1.rc3")
 WRONG_PAIR = ("--mindspore", "2.7.1", "--cann", "8.0.RC3", "--driver", "24.1.rc3")
+
+
+# a fix step that installs a CANN, and what it says of the NPU driver that CANN needs (their message ids)
+INSTALL_CANN = {"install CANN {cann}{build} toolkit + kernels for MindSpore {mindspore}{driver}, then "
+                "`source <install>/set_env.sh`",
+                "install CANN {cann}{build} toolkit + ops for MindSpore {mindspore}{driver}, then `source <install>/set_env.sh`"}
+PAIRED = (" with Ascend HDK {hdk} (NPU driver + firmware, the pairing sources give)",
+          " with Ascend HDK {hdk} (NPU driver + firmware, the pairing sources give; this driver is {driver})")
+NOT_IN_MATRIX = " (which NPU driver it needs is not in the matrix: see that CANN's release notes)"
 
 
 def _by_id(data):
@@ -21,28 +32,30 @@ def test_a_driver_the_sources_do_not_pair_gets_the_driver_it_needs_named():
     _, data = run_json("matrix", "check", *WRONG_DRIVER)
     f = _by_id(data)["compat.cann_driver"]
     assert f["status"] == "warn"
-    assert "needs the NPU driver of Ascend HDK 25.3.RC1" in f["summary"] and "24.1.rc3" in f["summary"]
+    assert_msg(f, "CANN {cann} needs the NPU driver of Ascend HDK {hdk}, the only Ascend HDK release sources pair with it; "
+               "driver {driver} is not that release, so whether it works with CANN {cann} is unknown (no source states it).",
+               cann="8.3.RC1", hdk="25.3.RC1", driver="24.1.rc3")
     assert f["fix"][0].startswith("install Ascend HDK 25.3.RC1 (NPU driver + firmware) for CANN 8.3.RC1")
 
 
 def test_the_wrong_pair_fix_names_the_driver_each_cann_needs_from_the_matrix_only():
     _, data = run_json("matrix", "check", *WRONG_PAIR)
-    found = _by_id(data)["compat.mindspore_cann"]
-    fix = found["fix"] + [s for a in found["alternatives"] for s in a["steps"]]  # the CANN ways are alternatives
+    found = Finding.from_json(_by_id(data)["compat.mindspore_cann"])
+    fix = found.fix + [s for a in found.alternatives for s in a["steps"]]  # the CANN ways are alternatives
     matrix = load_matrix()
-    steps = [s for s in fix if s.startswith("install CANN ")]
+    steps = [t for t in messages(fix) if t.msgid in INSTALL_CANN]
     assert steps
-    assert "with Ascend HDK 25.3.RC1" in next(s for s in steps if s.startswith("install CANN 8.3.RC1 "))
+    assert_msg(next(s for s in steps if s.params["cann"] == "8.3.RC1").params["driver"], PAIRED[1], hdk="25.3.RC1",
+               driver="24.1.rc3")
     for step in steps:
-        cann = step.split()[2]
-        named = re.search(r"with Ascend HDK (\S+(?: or \S+)*) \(NPU driver", step)
+        cann, driver = step.params["cann"], step.params["driver"]
         rows = matrix.hdk_for_cann(cann)
-        if named:  # never an invented pairing
-            for hdk in named.group(1).split(" or "):
+        if getattr(driver, "msgid", None) in PAIRED:  # never an invented pairing
+            for hdk in driver.params["hdk"].split(" or "):
                 assert any(hdk in r["hdk"] for r in rows if r["relation"] != "incompatible"), (cann, hdk)
         elif not any(re.fullmatch(p.lower().replace(".x", r"\.\d+").replace(".", r"\."), "24.1.rc3")
                      for r in rows if r["relation"] != "incompatible" for p in r["hdk"]):
-            assert "not in the matrix" in step, step  # unknown is said, not guessed
+            assert_msg(driver, NOT_IN_MATRIX)  # unknown is said, not guessed
 
 
 @pytest.mark.parametrize("args", [WRONG_DRIVER, WRONG_PAIR,
@@ -93,6 +106,10 @@ def test_nvidia_driver_must_look_like_one():
 def test_a_mindspore_the_matrix_does_not_know_is_said_to_be_unknown_not_unreadable():
     _, data = run_json("matrix", "check", "--mindspore", "2.6.5", "--cann", "8.1.RC1")
     f = _by_id(data)["compat.mindspore_cann"]
-    assert f["status"] == "warn" and "not a release in the compatibility matrix" in f["summary"]
-    assert "could not be read" not in f["summary"]
+    assert f["status"] == "warn"
+    assert_msg(f, "MindSpore {version} is not a release in the compatibility matrix {matrix}, so its pairing with CANN "
+               "compiler {compiler} is unknown; check the version number against https://www.mindspore.cn/versions.",
+               version="2.6.5")
+    assert not has_msg(f, "MindSpore {version} is not in the compatibility matrix {matrix} and its own accepted-CANN list "
+                       "could not be read, so the pairing with CANN compiler {compiler} is unknown.")
     assert not any("import mindspore" in step for step in f["fix"])  # nothing is installed to ask

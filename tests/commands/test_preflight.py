@@ -19,6 +19,8 @@ from ascend_doctor.snapshot import write_snapshot
 
 from tests.helpers.cluster_helpers import FULL_DISKS, node_report, write_report
 from tests.helpers import REPO, fixture_path, run_cli
+from tests.helpers.i18n_asserts import assert_is_msg, assert_msg
+from ascend_doctor.findings import Finding
 
 CLUSTER = fixture_path("cluster")
 
@@ -65,7 +67,8 @@ def test_preflight_writes_node_files_and_exits_by_verdict(tmp_path, make_snapsho
     assert {f["id"]: f["status"] for f in data["findings"]}["resources.disk_space"] == "fail"
     assert ET.parse(out / "node-5-rank4.xml").getroot().find("testsuite").get("failures") == "1"
     assert 'ascend_doctor_check_status{check="resources.disk_space",status="fail"} 1' in open(out / "node-5-rank4.prom").read()
-    assert "Too little free disk" in proc.stdout  # the human report still goes to stdout
+    disk = next(f for f in data["findings"] if f["id"] == "resources.disk_space")
+    assert disk["title"] in proc.stdout  # the human report still goes to stdout
 
 
 def test_preflight_healthy_node_exits_0_and_warn_level_is_opt_in(tmp_path, make_snapshot):
@@ -79,7 +82,9 @@ def test_preflight_healthy_node_exits_0_and_warn_level_is_opt_in(tmp_path, make_
     proc = run_cli("preflight", "--bundle", drifted, "--baseline", str(base), "--fail-on", "warn", "--format", "json")
     assert proc.returncode == 1, proc.stderr
     drift = [f for f in json.loads(proc.stdout)["findings"] if f["id"] == "baseline.drift"][0]
-    assert drift["status"] == "warn" and drift["evidence"]["HCCL_CONNECT_TIMEOUT"] == "baseline 600, here 120"
+    assert drift["status"] == "warn"
+    assert_is_msg(Finding.from_json(drift).evidence["HCCL_CONNECT_TIMEOUT"], "baseline {expected}, here {actual}",
+                  expected="600", actual="120")
 
 
 def test_preflight_bad_arguments_exit_2_with_one_line(tmp_path):
@@ -282,7 +287,8 @@ def test_preflight_net_pings_the_rank_tables_peers_and_aggregate_draws_who_canno
                        str(reports), "--format", "json")
         assert proc.returncode == 1, proc.stderr
         (reach,) = [f for f in json.loads(proc.stdout)["findings"] if f["id"] == "network.peer_reach"]
-        assert reach["status"] == "fail" and "No answer from 8 peer device address(es)" in reach["summary"]
+        assert reach["status"] == "fail"
+        assert_msg(reach, "No answer from {count} peer device address(es): {pairs}.", count=8)
         assert "(192.0.2.22 device 0)" in reach["summary"] and "sample" in reach["evidence"]
     result = aggregate_paths([str(reports)])
     assert result["ports"]["reachability"]["unreachable_pairs"] == [

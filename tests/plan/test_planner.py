@@ -25,6 +25,13 @@ from ascend_doctor.plan import (
 from ascend_doctor.plan.stack import _apply, _judge
 from ascend_doctor.versions import release_matches
 from tests.helpers import SNAPSHOTS, fixture_path, run_cli, run_json
+from tests.helpers.i18n_asserts import assert_msg, msg_ids
+from ascend_doctor.plan.planner import AFTER_PLAN_KEY, UNRESOLVED_KEY
+
+# the fix steps that say no MindSpore release is published with a CANN (their message ids)
+NO_RELEASE_FOR_CANN = {"no MindSpore release in the matrix is published with CANN {cann}; change CANN",
+                       "no MindSpore release in the matrix is published with {target}: see https://www.mindspore.cn/install "
+                       "for the pairing, or upgrade CANN (below)"}
 
 MATRIX = matrix_for_checks()
 
@@ -245,7 +252,8 @@ def test_an_hdk_change_over_an_installed_driver_is_firmware_first_as_the_hdk_gui
     facts = node(ms="2.4.1", canns=["8.0.0"], driver="23.0.7", firmware="7.5.0.1.129")
     plan, _ = assert_coherent(judge(facts), facts)
     step = [s for s in plan.steps if s.level == "driver"][0]
-    assert "(the NPU firmware, then the driver, as the HDK install guide orders it)" in step.do, step.do
+    assert_msg(step.do, "install Ascend HDK {hdk} (the NPU firmware, then the driver, as the HDK install guide orders it), "
+               "then reboot")
     assert step.needs_root and step.reboot
 
 
@@ -279,8 +287,8 @@ def test_a_finding_the_plan_clears_gives_one_answer(given):
         extra = [s for s in f["fix"] if s not in steps]
         assert not any("conda create" in s for s in extra), (f["id"], f["fix"])
         assert all(re.match(r"(python -c|npu-smi|cat |ls )", s) for s in extra), (f["id"], extra)
-    assert not any("no MindSpore release in the matrix is published with" in s
-                   for f in data["findings"] for s in f["fix"]), "a release is published with that CANN"
+    assert not any(msg_ids(f["i18n"]["fix"]) & NO_RELEASE_FOR_CANN for f in data["findings"]), \
+        "a release is published with that CANN"
 
 
 # ---- steps: their level, their order ------------------------------------------------------------------------------
@@ -333,7 +341,7 @@ def test_the_least_disruptive_option_of_a_finding_becomes_its_fix():
 def test_a_failure_without_a_fix_is_unresolved_with_why():
     f = Finding("x.y", FAIL, "t")
     plan = build_plan([f, Finding("x.z", WARN, "t", fix=["install Ascend HDK 24.1.0 (NPU driver + firmware)"])])
-    assert plan.unresolved == ["x.y"] and "not cleared by the plan" in f.evidence
+    assert plan.unresolved == ["x.y"] and UNRESOLVED_KEY in f.evidence
     assert plan.steps == []  # a warning does not take the node down when no failure needs it
 
 
@@ -555,7 +563,7 @@ def assert_no_unknown_pairing_where_a_published_pair_runs(report, facts):
         return
     for f in report.findings:
         if f.id in failing and best.statuses.get(f.id) == WARN and any(f.id in s.resolves for s in plan.steps):
-            assert "after the plan" in f.evidence, (f.id, f.evidence)
+            assert AFTER_PLAN_KEY in f.evidence, (f.id, f.evidence)
     unknown = [i for i in PAIRINGS if best.statuses.get(i) == WARN]
     if not unknown or "hdk" in best.parts or "cann" not in best.parts:
         return

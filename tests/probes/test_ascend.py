@@ -14,6 +14,8 @@ from ascend_doctor.probes.npu_smi import parse_npu_smi_info, probe_npu
 from tests.fixtures.build_ascend import ASCEND_INSTALL_INFO as INSTALL_INFO  # the samples the fixtures use
 from tests.fixtures.build_ascend import NPU_SMI_310P as SMI_310P
 from tests.helpers import fixture_path
+from tests.helpers.i18n_asserts import assert_is_msg
+from ascend_doctor import phrases
 
 OPTS = ProbeOptions(timeout=5)
 
@@ -221,7 +223,7 @@ def test_probe_npu_timeout_records_the_command(make_snapshot):
                          files={"/dev/davinci0": "", "/dev/davinci1": "", "/dev/davinci_manager": ""})
     facts = probe_npu(SnapshotHost(snap), OPTS)
     assert facts.available and facts.devices == []
-    assert facts.command_error == "`npu-smi info` did not finish within its timeout"
+    assert_is_msg(facts.command_error, phrases.COMMAND_TIMEOUT, command="npu-smi info")
     assert facts.dev_nodes == ["/dev/davinci0", "/dev/davinci1"]  # davinci_manager is not a device
 
 
@@ -229,7 +231,7 @@ def test_probe_npu_failing_command_keeps_stderr(make_snapshot):
     snap = make_snapshot(commands=[{"argv": ["npu-smi", "info"], "rc": 255, "stdout": "",
                                     "stderr": "dcmi module initialize failed. ret is -8005"}])
     facts = probe_npu(SnapshotHost(snap), OPTS)
-    assert facts.command_error == "`npu-smi info` exited with code 255"
+    assert_is_msg(facts.command_error, phrases.COMMAND_EXIT, command="npu-smi info", code=255)
     assert any("-8005" in e for e in facts.errors)
 
 

@@ -12,6 +12,7 @@ from ascend_doctor.probes import ProbeOptions
 from ascend_doctor.probes.hccn import (QUERY_FLAGS, parse_fec, parse_gateway, parse_link_stat, parse_lldp, parse_mtu,
                                        parse_netdetect, parse_optical, parse_ping, parse_speed, parse_tls, probe_hccn)
 from tests.helpers import FIXTURES
+from tests.helpers.i18n_asserts import assert_msg
 
 sys.path.insert(0, FIXTURES)
 import build_network  # noqa: E402
@@ -215,7 +216,9 @@ def test_choose_peers_spreads_local_devices_over_the_other_servers():
 
 def test_pings_read_from_a_node_of_a_rank_table():
     facts = probe_hccn(SnapshotHost(os.path.join(FIXTURES, "network", "peers_a")), ProbeOptions(ping_peers=True))
-    assert len(facts.pings) == 16 and "pinged 16 peer device address(es) of 2 other server(s)" in facts.ping_note
+    assert len(facts.pings) == 16
+    assert_msg(facts.ping_note, "pinged {count} peer device address(es) of {servers} other server(s): up to {per} peer "
+               "server(s) per device, the same device id where the peer has it, within {seconds} s", count=16, servers=2)
     lost = sorted((p.device_id, p.server_id) for p in facts.pings if not p.received)
     assert lost == [(d, "192.0.2.22") for d in range(8)]
     assert probe_hccn(SnapshotHost(os.path.join(FIXTURES, "network", "peers_a")), ProbeOptions()).pings == []

@@ -6,6 +6,7 @@ import sys
 
 import pytest
 from tests.helpers import REPO, fixture_path
+from tests.helpers.i18n_asserts import assert_msg
 
 from ascend_doctor.host import LiveHost, SnapshotHost
 from ascend_doctor.probes import ProbeOptions
@@ -123,7 +124,7 @@ def test_nightly_name_gives_cuda_major(make_snapshot):
     files = {**_dist("mindspore-cuda11-dev", "2.0.0.dev20230101"), f"{SP}/mindspore/version.py": ""}
     f = probe_mindspore(_snap(make_snapshot, files), ProbeOptions())
     assert f.flavour == "gpu" and f.gpu_cuda_versions == ["11"]
-    assert "major version only" in f.cuda_version_source
+    assert_msg(f.cuda_version_source, "distribution name {name} (major version only)", name="mindspore-cuda11-dev")
 
 
 def test_bad_input_is_recorded_not_raised(make_snapshot):

@@ -15,6 +15,7 @@ import psutil
 import pytest
 
 from tests.helpers import REPO, run_cli
+from tests.helpers.i18n_asserts import assert_msg
 
 MARKER = "ascend-doctor-smoke-helper-4242"
 # Starts a helper in the child's session, as MindSpore's op-compile workers are.
@@ -139,7 +140,9 @@ def test_mindspore_missing(tmp_path):
     proc, report, _ = _run(tmp_path, "missing")
     assert proc.returncode == 1 and "Traceback" not in proc.stderr.split("smoke:")[0]
     f = _import_finding(report)
-    assert f["status"] == "fail" and "No module named 'mindspore'" in f["summary"]
+    assert f["status"] == "fail"
+    assert_msg(f, "The smoke failed in the '{stage}' stage: {error}.", stage="import",
+               error="ModuleNotFoundError: No module named 'mindspore'")
     _assert_clean(tmp_path)
 
 
@@ -167,7 +170,9 @@ def test_hung_stage_is_killed_at_its_deadline_with_its_helpers(tmp_path):
     proc, report, seconds = _run(tmp_path, "hang", timeout_import="3")
     assert proc.returncode == 1
     f = _import_finding(report)
-    assert f["status"] == "fail" and "hung in the 'import' stage" in f["summary"], f
+    assert f["status"] == "fail", f
+    assert_msg(f, "The smoke hung in the '{stage}' stage: no progress for {seconds} s, so its whole process group was "
+               "killed.", stage="import", seconds=3)
     assert seconds < 3 + 20  # the deadline, plus start-up and the report
     _assert_helper_ran(tmp_path)
     _assert_clean(tmp_path)

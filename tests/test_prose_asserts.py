@@ -1,0 +1,99 @@
+"""Tests assert message ids and parameters, not English sentences (issue 23 item 1): the count of asserts that compare
+prose with what the doctor says (tests/helpers/prose_asserts.py; `python scripts/prose_asserts.py -v` lists them)
+must not grow back.
+
+A new assert on a finding, a fix step, a plan step or a fact reads its message: `tests/helpers/i18n_asserts.py`
+(`assert_msg(f.summary, "{var} is not set", var="ASCEND_AICPU_PATH")`, `msg_ids(finding)`). Prose stays where the
+wording is the thing under test, the golden renderings: the files of GOLDEN. The other files that still hold some are
+listed in LEFT with how many; lower a figure when you convert one, never raise it.
+"""
+
+import fnmatch
+
+from tests.helpers import REPO
+from tests.helpers.prose_asserts import count, is_prose, prose_asserts
+
+# Where the English words are what is tested: the renderers' layouts and golden outputs, the language tests
+# (a text in each language, the re-wording of another run's English), the fix script.
+GOLDEN = ("tests/render/*", "tests/test_i18n*.py", "tests/commands/test_fix.py")
+
+# Files not converted yet (or whose prose is not the doctor's words: a log line, an exception the test raises
+# itself, the matrix's or the knowledge base's own text, an error line): at most this many each.
+LEFT = {
+    # the cluster aggregate words its problems and groups where it makes them (aggregate.py: plain strings, its JSON
+    # keeps no message ids): nothing to read an id from yet
+    "tests/commands/test_aggregate.py": 11, "tests/test_aggregate.py": 6, "tests/commands/test_preflight_recipes.py": 7,
+    # triage's text report and the knowledge base's own English (its entries' fields, not catalog messages)
+    "tests/triage/test_triage.py": 9, "tests/triage/test_rootcause.py": 3, "tests/triage/test_corpus.py": 1,
+    "tests/commands/test_triage_recipes.py": 2, "tests/kb/test_model.py": 7, "tests/kb/test_acl_code_rule.py": 1,
+    "tests/commands/test_kb.py": 5, "tests/test_advice_facts.py": 1,
+    # a command's text output (rank-table, matrix, smoke progress, the set-up script's last line, the fix script)
+    "tests/commands/test_rank_table.py": 2, "tests/test_rank_table.py": 1, "tests/checks/test_distributed_node.py": 1,
+    "tests/commands/test_matrix.py": 2, "tests/robustness/test_fault_matrix_update.py": 2,
+    "tests/commands/test_smoke.py": 1, "tests/commands/test_matrix_check.py": 2, "tests/test_setup_scripts.py": 1,
+    "tests/plan/test_planner.py": 1, "tests/commands/test_check_from_report.py": 1,
+    # what a log, the OS or the test itself wrote (quoted as written), the matrix's notes, probe errors kept as plain
+    # strings (hccn_tool's and the MindSpore package's), a phrase's English and a Chinese rendering
+    "tests/smoke/test_smoke.py": 4, "tests/test_doctor.py": 1, "tests/checks/test_titles.py": 3, "tests/test_host.py": 1,
+    "tests/test_host_python.py": 1, "tests/test_input_hygiene.py": 1, "tests/test_matrix.py": 2,
+    "tests/probes/test_hccn.py": 1, "tests/probes/test_mindspore_pkg.py": 1, "tests/robustness/test_fault_commands.py": 3,
+    "tests/test_phrases.py": 2, "tests/checks/test_accelerators.py": 1,
+}
+
+
+def _golden(path):
+    return any(fnmatch.fnmatch(path, pattern) for pattern in GOLDEN)
+
+
+def test_no_file_compares_more_english_sentences_than_it_did():
+    grown = {path: [f"{line}: {literal[:60]!r}" for line, literal in hits]
+             for path, hits in count(REPO).items() if not _golden(path) and len(hits) > LEFT.get(path, 0)}
+    assert not grown, ("assert the message id and its parameters (tests/helpers/i18n_asserts.py), not the English "
+                       f"sentence: {grown}")
+
+
+def test_the_counter_tells_prose_from_ids_commands_and_errors():
+    source = '''
+def t(f, proc, e):
+    assert "ASCEND_AICPU_PATH is not set" in f.summary
+    assert any("upgrade the NVIDIA driver" in s for s in f.fix)
+    assert f.title.msgid == "The environment mixes CANN installs"
+    assert data["title"]["id"] == "No NPU driver found"
+    assert "pip install mindspore==2.7.2" in f.fix
+    assert "must be a positive number" in proc.stderr
+    assert "[7.0.0, 7.5.99]" in f.summary and "24.1.rc3" in f.summary
+    assert "{var} is not set" in msg_ids(f.summary)
+    assert "no such file" in f.summary or "cannot read it" in f.summary
+'''
+    assert [line for line, _ in prose_asserts(source)] == [3, 4, 11]  # one per assert
+    assert is_prose("install CANN 8.3.RC1") and not is_prose("export LD_LIBRARY_PATH=/x:$LD_LIBRARY_PATH")
+    assert not is_prose("smoke.import") and not is_prose("CUDA 11.1 (11.1.74)")
+
+
+def test_the_message_asserts_read_ids_parameters_and_nested_messages():
+    import pytest
+
+    from ascend_doctor.findings import Finding
+    from ascend_doctor.i18n import _, sentences
+    from tests.helpers.i18n_asserts import assert_is_msg, assert_msg, deferred, has_msg, msg_ids
+
+    def make():
+        inner = _("upgrade the firmware to the one from HDK {hdk} (the driver's release)").format(hdk="24.1.rc1")
+        return Finding("x.y", "fail", _("No NPU driver found"), summary=sentences(_("{var} is not set").format(
+            var="ASCEND_OPP_PATH"), _("A PYNATIVE step takes {ratio}x a GRAPH step here: train in GRAPH_MODE, keep "
+                                      "PYNATIVE for debugging.").format(ratio=3)),
+            fix=[_("{step}   # the firmware is the older of the two").format(step=inner)])
+
+    f = deferred(make)
+    assert_msg(f.summary, "{var} is not set", var="ASCEND_OPP_PATH")
+    assert_msg(f, "upgrade the firmware to the one from HDK {hdk} (the driver's release)", hdk="24.1.rc1")  # nested
+    assert_msg(f.to_json(), "{var} is not set", var="ASCEND_OPP_PATH")  # a finding of a JSON report
+    assert_is_msg(f.title, "No NPU driver found")
+    assert "No NPU driver found" in msg_ids(f) and "{var} is not set" in msg_ids(f.to_json())
+    assert not has_msg(f, "{var} is not set", var="ASCEND_AICPU_PATH")
+    with pytest.raises(AssertionError):
+        assert_msg(f.summary, "{var} is not set", var="ASCEND_HOME_PATH")  # another value
+    with pytest.raises(AssertionError):
+        assert_is_msg(f.fix[0], "{step}   # the firmware is the older of the two")  # exactly: its step is a parameter
+    with pytest.raises(AssertionError, match="no message id"):
+        assert_msg(make().summary, "{var} is not set")  # worded where it was made: nothing to read
