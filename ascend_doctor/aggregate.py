@@ -8,7 +8,11 @@ linearly with the number of nodes and a report is dropped as soon as it is read.
     agg = Aggregator(fail_on="fail")
     for path in report_paths(["reports/"]):
         agg.add_file(path)
-    result = agg.result()          # a JSON-able dict, schema ascend-doctor.aggregate/1
+    result = agg.result()          # a dict, schema ascend-doctor.aggregate/1
+
+Words are fixed at the door: the verdict's problems, an unreadable report's error and the nodes' finding texts
+are `i18n_text.Text`s (message ids with parameters; a report/1 node's texts `Stored`), worded only by the
+renderers (render/aggregate_json.worded_result), which keep their ids beside in the JSON (`i18n.texts`).
 """
 
 from __future__ import annotations
@@ -22,7 +26,7 @@ from collections import Counter, OrderedDict
 from typing import Any, Dict, Iterable, List, Optional
 
 from .findings import REPORT_SCHEMA, REPORT_SCHEMAS, SEVERITY, STATUSES
-from .i18n import N_, _, get_lang
+from .i18n import N_, _, deferred, get_lang
 from .rank_table import summarise_rank_table
 from .facts import LaunchFacts, LaunchRankTable
 from .node_facts import (UNSET, NodeFacts, comparable, finding_shape_problem, node_name, port_facts,
@@ -160,7 +164,7 @@ def summarise_report(data: Dict[str, Any], source: str) -> NodeSummary:
                        "pitfall": get("pitfall"), "evidence": get("evidence") or {}}
             i18n = get("i18n")
             if i18n is not None:  # report/2: its texts' messages, read where a variant first shows them (_worded)
-                if type(i18n) is not dict:
+                if type(i18n) is not dict or type(i18n.get("fix", [])) is not list:
                     raise ValueError(_("finding {id}: field 'i18n' is {got}, expected an object with a 'fix' "
                                        "list").format(id=fid, got=type(i18n).__name__))
                 problem["i18n"] = i18n
@@ -170,28 +174,54 @@ def summarise_report(data: Dict[str, Any], source: str) -> NodeSummary:
 
 
 def _worded(problem: Dict[str, Any]) -> Dict[str, Any]:
-    """title, summary and fix of a node's problem as texts: a report/2's rebuilt from their message ids (worded in
-    the reader's language where shown), a report/1's as the node wrote them."""
+    """title, summary, evidence and fix of a node's problem as texts, read as `check --from-report` reads a saved
+    finding (findings.Finding.from_json): a report/2's rebuilt from their message ids, exactly; a report/1's (or an
+    i18n block that does not fill its messages) `Stored`, worded by the phrase templates where shown (its evidence
+    values too), else as the node wrote them."""
+    from .findings import Finding
+
+    try:
+        if problem.get("i18n") is not None:
+            f = Finding.from_json(problem)
+            return {"title": f.title, "summary": f.summary, "fix": f.fix, "evidence": f.evidence}
+    except (ValueError, TypeError, AttributeError):
+        pass
+    f = Finding.from_json({k: v for k, v in problem.items() if k != "i18n"})
+    return {"title": f.title, "summary": f.summary, "fix": f.fix, "evidence": _stored(f.evidence)}
+
+
+def _stored(evidence: Dict[str, Any]) -> Dict[str, Any]:
+    """A report/1 finding's evidence: its words (strings, and strings in lists) `Stored`, worded where shown."""
+    from .i18n_text import Stored
+
+    def one(v: Any) -> Any:
+        return Stored(v, report=True) if isinstance(v, str) and v else v
+    return {k: [one(x) for x in v] if isinstance(v, list) else one(v) for k, v in evidence.items()}
+
+
+def _summary(problem: Dict[str, Any]) -> Any:
+    """A node's problem's summary for the failing-nodes list: a report/2's Text (its message id), else as written."""
     i18n = problem.get("i18n")
-    return problem if i18n is None else _texts(i18n, problem["id"], problem)
-
-
-def _texts(i18n: Any, fid: str, problem: Dict[str, Any]) -> Dict[str, Any]:
-    """title, summary and fix of a report/2 finding rebuilt from their message ids (i18n_text.from_i18n)."""
+    if i18n is None:
+        return problem["summary"]
     from .i18n_text import from_entry
 
-    fix = i18n.get("fix") if isinstance(i18n, dict) else None
-    if not isinstance(fix, list):
-        raise ValueError(_("finding {id}: field 'i18n' is {got}, expected an object with a 'fix' list").format(
-            id=fid, got=type(i18n).__name__))
-    shown = [str(s) for s in problem["fix"]]
-    return {"title": from_entry(i18n.get("title"), problem["title"]),
-            "summary": from_entry(i18n.get("summary"), problem["summary"]),
-            "fix": [from_entry(s, shown[i] if i < len(shown) else "") for i, s in enumerate(fix)]}
+    try:
+        return from_entry(i18n.get("summary"), problem["summary"])
+    except (ValueError, TypeError, AttributeError):
+        return problem["summary"]
 
 
 def load_node_summary(path: str) -> NodeSummary:
-    """Read one report file; an unreadable or torn file becomes a node with `error` set."""
+    """Read one report file; an unreadable or torn file becomes a node with `error` set (a Text: worded where shown)."""
+    with deferred():  # the reasons are messages (i18n_text.Text), worded by the renderer
+        return _load_node_summary(path)
+
+
+def _load_node_summary(path: str) -> NodeSummary:
+    from .i18n_text import Text, error_text
+    from .reasons import os_text
+
     try:
         # O_NONBLOCK and fstat: a FIFO named x.json would block the read for ever (one system call fewer than
         # os.path.isfile then open, which counts at thousands of reports)
@@ -210,7 +240,8 @@ def load_node_summary(path: str) -> NodeSummary:
         return node
     except (OSError, ValueError) as exc:
         node = NodeSummary(os.path.splitext(os.path.basename(path))[0], path)
-        node.error = f"{path}: {getattr(exc, 'strerror', None) or exc}"
+        reason = os_text(exc) if isinstance(exc, OSError) else error_text(exc)
+        node.error = Text(N_("{path}: {reason}"), path=path, reason=reason)
         node.worst = "error"
         return node
 
@@ -287,11 +318,13 @@ class Aggregator:
                 texts = _worded(p)  # the first node's words of this variant, the only ones shown
                 variant = self.check_variants[p["id"]][key] = {
                     "status": p["status"], "title": texts["title"], "summary": texts["summary"],
-                    "evidence": p["evidence"], "evidence_from": node.name, "fix": texts["fix"], "pitfall": p["pitfall"],
+                    "evidence": texts["evidence"], "evidence_from": node.name, "fix": texts["fix"],
+                    "pitfall": p["pitfall"],
                     "nodes": []}
             if not variant["nodes"] or variant["nodes"][-1] != node.name:
                 variant["nodes"].append(node.name)
             # The node keeps only what the failing-nodes list shows; its evidence lives in the variant.
+            p["summary"] = _summary(p)
             del p["evidence"], p["fix"]
             p.pop("i18n", None)
         table = node.rank_table
@@ -443,6 +476,11 @@ class Aggregator:
         return out
 
     def result(self) -> Dict[str, Any]:
+        """The verdict (schema ascend-doctor.aggregate/1); its words are Texts, worded by the renderers."""
+        with deferred():
+            return self._result()
+
+    def _result(self) -> Dict[str, Any]:
         level = SEVERITY[self.fail_on]
         failing = [n for n in self.nodes if SEVERITY[n.worst] >= level]
         checks = []
@@ -585,6 +623,11 @@ def triage_logs(dirs: List[str], bundles_triage=None) -> Dict[str, Any]:
 def add_logs(result: Dict[str, Any], logs: Dict[str, Any]) -> None:
     """Put the logs' verdict into an aggregate result (and its problems into the job's verdict)."""
     result["logs"] = logs
+    with deferred():
+        _add_logs(result, logs)
+
+
+def _add_logs(result: Dict[str, Any], logs: Dict[str, Any]) -> None:
     if logs["failed"]:
         what = logs["headline"] or _("{count} known problem(s) in the logs").format(count=len(logs["problems"]))
         result["problems"].append(_("logs of {count} node(s): {what}").format(count=len(logs["nodes"]), what=what))

@@ -137,6 +137,30 @@ def test_one_message_translated_two_ways_is_an_error(tmp_path):
         catalog.merged(catalog.read_entries(str(tmp_path)))
 
 
+# A message in two catalogs for a real reason (none today): msgid -> why. Anything else lives in one catalog, the
+# area that marks it, or core.po when several areas share it (the same word in two files drifts apart when one is
+# edited, and a union merge of the .po files brings both back).
+IN_TWO_CATALOGS = {}
+
+
+def test_each_message_lives_in_one_catalog():
+    homes = {}
+    for entry in catalog.read_entries(ZH_DIR):
+        if entry.msgid:
+            homes.setdefault(entry.msgid, []).append(entry.where)
+    twice = {msgid: where for msgid, where in homes.items() if len(where) > 1 and msgid not in IN_TWO_CATALOGS}
+    assert not twice, f"{len(twice)} messages in two catalogs (keep one): {sorted(twice.items())[:10]}"
+
+
+def test_no_message_is_translated_two_ways_across_the_catalogs():
+    """Beside the one-catalog rule: where a message is in two (IN_TWO_CATALOGS), both say it the same way."""
+    said = {}
+    for entry in catalog.read_entries(ZH_DIR):
+        if entry.msgid:
+            said.setdefault(entry.msgid, set()).add(entry.strs)
+    assert not {m for m, ways in said.items() if len(ways) > 1}
+
+
 def test_the_catalogs_parse_with_no_fuzzy_or_empty_entry():
     entries = catalog.read_entries(ZH_DIR)
     bad = [e.where for e in entries if e.msgid and (e.fuzzy or not all(e.strs))]

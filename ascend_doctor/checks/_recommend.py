@@ -66,6 +66,17 @@ def where_to_get(matrix, row: dict) -> str:
     return _("on PyPI") if matrix.on_pypi(row) else _("not on PyPI (download it from {url})").format(url=DOWNLOAD_PAGE)
 
 
+def cann_install_step(cann: str, build: str = "", purpose: str = "", driver: str = "") -> str:
+    """The one sentence that installs a CANN release (the compat checks' fixes, the upgrade alternative, the plan's
+    stack): its toolkit and operator package (named ops from CANN 8.5.0 on, kernels before:
+    matrix.cann_kernels_named_ops), then `source` of its set_env.sh. `build` (" (build ...)"), `purpose`
+    (" for MindSpore X") and `driver` (compat.driver_note) are said in it where given."""
+    return (_("install CANN {cann}{build} toolkit + ops{purpose}{driver}, then `source <install>/set_env.sh`")
+            if cann_kernels_named_ops(cann) else
+            _("install CANN {cann}{build} toolkit + kernels{purpose}{driver}, then `source <install>/set_env.sh`")
+            ).format(cann=cann, build=build, purpose=purpose, driver=driver)
+
+
 def advise_mindspore(matrix, facts, cann_release: Optional[str], compiler: Optional[str],
                      why: str = N_("newest release published with {target}"), limit: int = 1,
                      why_values: Optional[dict] = None) -> MindSporeAdvice:
@@ -99,11 +110,8 @@ def advise_mindspore(matrix, facts, cann_release: Optional[str], compiler: Optio
             advice.upgrade = _(
                 "{step}   # the newest published pairing ({sources}); its driver: ascend-doctor matrix show --cann "
                 "{cann}").format(
-                step=(_("install CANN {cann} (toolkit + ops), `source <install>/set_env.sh`, then MindSpore "
-                        "{version} ({where})") if cann_kernels_named_ops(cann["cann"]) else
-                      _("install CANN {cann} (toolkit + kernels), `source <install>/set_env.sh`, then MindSpore "
-                        "{version} ({where})")).format(cann=cann["cann"], version=ms_row["version"],
-                                                       where=where_to_get(matrix, ms_row)),
+                step=_("{step}, then MindSpore {version} ({where})").format(
+                    step=cann_install_step(cann["cann"]), version=ms_row["version"], where=where_to_get(matrix, ms_row)),
                 sources=source_names(cann["by"]), cann=cann["cann"])
             advice.upgrade = or_step(advice.upgrade, _("upgrade CANN"))
             advice.fix.append(advice.upgrade)

@@ -16,14 +16,14 @@ from ..findings import FAIL, PASS, SKIP, WARN
 from ..i18n import N_, _, lookup, sentences
 from ..plan import or_heading, or_step
 from ..i18n_text import join
-from ..matrix import PUBLISHED_ROLES, cann_kernels_named_ops
+from ..matrix import PUBLISHED_ROLES
 from ..versions import (
     FIRMWARE_MIN_PREFIX, innerversion_code, innerversion_listed, major_minor, parse_range_list, parse_version,
     python_major_minor, release_matches, vendor_firmware_too_old, vendor_in_any_range, version_key,
 )
 from . import check
 from ._ascend import FIXED_PATH_SOURCE, nnae_wins
-from ._recommend import advise_mindspore, source_names
+from ._recommend import advise_mindspore, cann_install_step, source_names
 
 MS_CANN = "compat.mindspore_cann"
 CANN_DRIVER = "compat.cann_driver"
@@ -147,12 +147,9 @@ def _cann_steps(matrix, candidates: List[dict], mindspore: str, driver: Optional
         build = _(" (build {builds})").format(builds=", ".join(c["builds"])) if c["builds"] else ""
         # Another CANN may need another driver: the fix names it (from the matrix's pairings only). The step is a
         # sentence (a message, its command in backticks), its comment another.
-        # from CANN 8.5.0 the operator package is named ops, no longer kernels (matrix.cann_kernels_named_ops)
-        step = (_("install CANN {cann}{build} toolkit + ops for MindSpore {mindspore}{driver}, then "
-                  "`source <install>/set_env.sh`") if cann_kernels_named_ops(c["cann"]) else
-                _("install CANN {cann}{build} toolkit + kernels for MindSpore {mindspore}{driver}, then "
-                  "`source <install>/set_env.sh`")).format(cann=c["cann"], build=build, mindspore=mindspore,
-                                                           driver=driver_note(matrix, c["cann"], driver))
+        # the CANN install sentence is one message (_recommend.cann_install_step: ops or kernels by release)
+        step = cann_install_step(c["cann"], build, _(" for MindSpore {mindspore}").format(mindspore=mindspore),
+                                 driver_note(matrix, c["cann"], driver))
         steps.append(_("{step}   # compiler {compiler}; published pairing: {sources}").format(
             step=step, compiler=c["compiler"], sources=by))
     return steps

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import time
 
 from ..aggregate import (AggregateInputError, Aggregator, add_bundles, add_logs, bundle_paths, log_dirs,
@@ -12,6 +11,8 @@ from ..cli import COMMANDS
 from ..errors import CliError, EXIT_FINDINGS, EXIT_OK
 from ..findings import FAIL, REPORT_SCHEMA, WARN
 from ..i18n import _
+from ..i18n_text import worded
+from ..render.aggregate_json import render_aggregate_json
 from ..render.aggregate_text import render_aggregate_text
 from ..render.html_aggregate import render_aggregate_html
 from .common import write_output
@@ -82,14 +83,14 @@ def run(args) -> int:
         else:
             text = _("{error}; expected a node report: JSON with \"schema\": \"{schema}\", as `ascend-doctor "
                      "preflight --report-dir` or `check --format json` write")
-        raise CliError(text.format(error=first.error, count=len(agg.unreadable) - 1, schema=REPORT_SCHEMA))
+        raise CliError(text.format(error=worded(first.error), count=len(agg.unreadable) - 1, schema=REPORT_SCHEMA))
     result = agg.result()
     if logs or bundle_logs is not None:
         add_logs(result, triage_logs(logs, bundle_logs))
     if args.format == "json":
         # Indented for reading when small; compact when large (the indenting encoder is pure Python, ~5x slower).
         indent = 1 if result["nodes_total"] <= COMPACT_JSON_ABOVE else None
-        text = json.dumps(result, indent=indent, ensure_ascii=False) + "\n"
+        text = render_aggregate_json(result, indent)
     elif args.format == "html":
         text = render_aggregate_html(result)
     else:

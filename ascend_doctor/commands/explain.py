@@ -47,7 +47,8 @@ def _module_doc(spec) -> str:
 
 def explain_check(spec, kb) -> dict:
     from ..i18n import _
-    from ..render.common import area_title
+    from ..render.common import AREA_TITLES, area_title
+    from ..render.kb_text import kb_refs
 
     titles = dict(getattr(spec, "titles", {}) or {})
     pitfalls = []
@@ -55,14 +56,19 @@ def explain_check(spec, kb) -> dict:
         p = kb.pitfalls.get(pid)
         if p is not None:
             title, advice = p.text()
-            pitfalls.append({"id": p.id, "title": title, "advice": advice, "source": p.source})
-    return {"kind": "check", "id": spec.id, "area": spec.id.split(".", 1)[0],
-            "area_title": area_title(spec.id.split(".", 1)[0]),
-            "passes_when": _(spec.title),  # check titles are catalogued with the checks: the reader's language
-            "outcomes": {status: _(titles[status]) for status in ("fail", "warn", "error", "skip") if titles.get(status)},
+            pitfalls.append({"id": p.id, "title": title, "advice": advice, "source": p.source,
+                             "i18n": kb_refs(p.id, ("title", "advice"))})
+    area = spec.id.split(".", 1)[0]
+    outcomes = [status for status in ("fail", "warn", "error", "skip") if titles.get(status)]
+    # the check's words are messages of the catalog (the reader's language); "i18n" keeps them, for reworded()
+    refs = {"passes_when": {"id": spec.title}, "outcomes": {status: {"id": titles[status]} for status in outcomes}}
+    if area in AREA_TITLES:
+        refs["area_title"] = {"id": AREA_TITLES[area]}
+    return {"kind": "check", "id": spec.id, "area": area, "area_title": area_title(area),
+            "passes_when": _(spec.title), "outcomes": {status: _(titles[status]) for status in outcomes},
             "about": _module_doc(spec), "pitfalls": pitfalls,
             "source": f"ascend_doctor/{spec.module.split('ascend_doctor.', 1)[-1].replace('.', '/')}.py",
-            "run": f"ascend-doctor check --only {spec.id}"}
+            "run": f"ascend-doctor check --only {spec.id}", "i18n": refs}
 
 
 def explain_pitfall(pitfall, kb, checks) -> dict:
@@ -70,7 +76,14 @@ def explain_pitfall(pitfall, kb, checks) -> dict:
             "title_zh": getattr(pitfall, "title_zh", "") or "", "advice_zh": getattr(pitfall, "advice_zh", "") or "",
             "source": pitfall.source,
             "checks": sorted(c.id for c in checks.values() if pitfall.id in c.pitfalls),
-            "signatures": [{"id": s.id, "title": s.text()[0]} for s in kb.signatures if s.pitfall == pitfall.id]}
+            "signatures": [_sig_title(s) for s in kb.signatures if s.pitfall == pitfall.id]}
+
+
+def _sig_title(sig) -> dict:
+    """A signature named in a list: its id and title (and the title's ref, for reworded())."""
+    from ..render.kb_text import kb_refs
+
+    return {"id": sig.id, "title": sig.text()[0], "i18n": kb_refs(sig.id, ("title",))}
 
 
 def resolve(query: str, kb) -> Tuple[str, object]:
@@ -105,17 +118,22 @@ def explain_variable(entry) -> dict:
 
     spec = entry.info["variable"]
     zh = get_lang() == "zh" and spec.get("meaning_zh")
+    # the table's texts: its meaning in both languages, a note a message of the catalog; "i18n" keeps them
+    refs = {"meaning": {"text": spec.get("meaning") or "", "zh": spec.get("meaning_zh") or ""}}
+    if spec.get("note"):
+        refs["note"] = {"id": spec["note"]}
     return {"name": spec["name"], "meaning": (spec.get("meaning_zh") if zh else spec.get("meaning")) or "",
             "type": spec["type"], "default": spec.get("default"), "unit": spec.get("unit", ""),
             "range": spec.get("range"), "values": spec.get("values"),
             "by_family": {family_name(f): v for f, v in (spec.get("by_family") or {}).items()},
             "note": data_text(spec.get("note")) or "", "source": spec["source"],
-            "signatures": [{"id": s.id, "title": s.text()[0]} for s in entry.signatures],
-            "check": "ascend-doctor check --only hccl.env_values"}
+            "signatures": [_sig_title(s) for s in entry.signatures],
+            "check": "ascend-doctor check --only hccl.env_values", "i18n": refs}
 
 
 def run(args) -> int:
-    from ..render.explain_text import check_text, code_text, pitfall_text, root_cause_text, variable_text
+    from ..render.explain_text import (check_text, code_text, pitfall_text, root_cause_json, root_cause_text,
+                                       variable_text)
     from ..render.kb_text import sig_json, sig_text, wrap_lines
 
     kb = load_kb(args.kb)
@@ -133,7 +151,7 @@ def run(args) -> int:
         obj = {"query": args.id, "kind": kind, "variable": entry}
         lines = variable_text(entry)
     elif kind == "root_cause":
-        obj = {"query": args.id, "kind": kind, "root_cause": {"kind": thing.key, "fix": thing.info["fix"]}}
+        obj = {"query": args.id, "kind": kind, "root_cause": root_cause_json(thing.key)}
         lines = root_cause_text(thing)
     else:
         sigs = thing.signatures

@@ -15,7 +15,7 @@ from typing import List
 from ..cli import COMMANDS
 from ..errors import CliError, EXIT_FINDINGS, EXIT_OK
 from ..i18n import _
-from ..render.kb_text import match_text, search_text, sig_json, sig_text, wrap_lines
+from ..render.kb_text import kb_refs, match_text, search_text, sig_json, sig_text, wrap_lines
 from .common import add_kb_option, load_kb, write_output
 
 
@@ -80,7 +80,8 @@ def _show(kb, args) -> int:
     for sig in sigs:
         lines += sig_text(kb, sig) + [""]
     obj = {"query": key, "pitfall": None if pitfall is None else dict(zip(("id", "title", "advice"),
-                                                                          (pitfall.id,) + pitfall.text())),
+                                                                          (pitfall.id,) + pitfall.text()),
+                                                                      i18n=kb_refs(pitfall.id, ("title", "advice"))),
            "signatures": [sig_json(s) for s in sigs]}
     _emit(args, obj, lines[:-1] if lines and lines[-1] == "" else lines)
     return EXIT_OK
@@ -88,7 +89,7 @@ def _show(kb, args) -> int:
 
 def _show_other(kb, args, entry) -> int:
     """A code, an HCCL variable or a root-cause verdict: the same answer as `explain` gives (one index)."""
-    from ..render.explain_text import code_text, root_cause_text, variable_text
+    from ..render.explain_text import code_text, root_cause_json, root_cause_text, variable_text
     from .explain import explain_variable
 
     if entry.kind == "hccl_env":
@@ -96,8 +97,7 @@ def _show_other(kb, args, entry) -> int:
         _emit(args, {"query": entry.key, "variable": var}, variable_text(var))
         return EXIT_OK
     if entry.kind == "root_cause":
-        _emit(args, {"query": entry.key, "root_cause": {"kind": entry.key, "fix": entry.info["fix"]}},
-              root_cause_text(entry))
+        _emit(args, {"query": entry.key, "root_cause": root_cause_json(entry.key)}, root_cause_text(entry))
         return EXIT_OK
     lines = code_text(entry)
     for sig in entry.signatures:
@@ -138,7 +138,7 @@ def _search(kb, args) -> int:
             hits.append(s)
     lines = search_text(hits)
     obj = {"query": args.words, "results": [{"id": s.id, "ascend_fd": list(s.ascend_fd), "severity": s.severity,
-                                             "title": s.text()[0]} for s in hits]}
+                                             "title": s.text()[0], "i18n": kb_refs(s.id, ("title",))} for s in hits]}
     _emit(args, obj, lines)
     return EXIT_OK if hits else EXIT_FINDINGS
 
@@ -168,7 +168,8 @@ def _match(kb, args) -> int:
         matches = []
         for s, peers in found:
             _title, cause, fix = s.text(line=line)
-            matches.append({"id": s.id, "ascend_fd": peers, "severity": s.severity, "cause": cause, "fix": fix})
+            matches.append({"id": s.id, "ascend_fd": peers, "severity": s.severity, "cause": cause, "fix": fix,
+                            "i18n": kb_refs(s.id, ("cause", "fix"), line, s)})
         rows.append({"line": n, "matches": matches})
         if found:
             hits.append((n, line, found))

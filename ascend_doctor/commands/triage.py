@@ -10,7 +10,7 @@ from typing import Optional
 from ..cli import COMMANDS
 from ..errors import CliError, EXIT_FINDINGS, EXIT_OK
 from ..i18n import N_, _, lookup
-from ..i18n_text import Text
+from ..i18n_text import Text, worded
 from ..render import TRIAGE_FORMATS as FORMATS
 from ..triage import Triage
 from ..triage.result import NOT_A_LOG
@@ -94,8 +94,8 @@ def _triage(args) -> int:
     result = t.result()
     _say_skipped(result.inputs)
     for merged in result.summaries:
-        for warning in merged["warnings"]:
-            print(f"ascend-doctor: {warning}", file=sys.stderr)
+        for warning in merged["warnings"]:  # messages (i18n_text.Text): worded here, in the language asked
+            print(f"ascend-doctor: {worded(warning)}", file=sys.stderr)
     if result.inputs and not any(i.scanned for i in result.inputs):
         raise CliError(_("none of the inputs could be read as a text log (see the lines above)"))
     from ..render.triage_report import render_triage  # only here: a node summary renders nothing

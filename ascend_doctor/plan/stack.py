@@ -153,8 +153,8 @@ def _driver_canns(matrix, driver: Optional[str], python, platform, limit: int = 
 def _dimensions(facts, matrix):
     """The ways each part of the stack may change, from the matrix's published pairings and the installs here:
     [(cann change, [MindSpore changes], [driver changes])], a change being (what, steps) and None "stays"."""
-    from ..checks._recommend import _by, platform_of
-    from ..matrix import cann_kernels_named_ops, mindspore_install_steps
+    from ..checks._recommend import _by, cann_install_step, platform_of
+    from ..matrix import mindspore_install_steps
 
     ms = facts.mindspore if facts.mindspore.installed and facts.mindspore.version else None
     judged = facts.cann.judged_install
@@ -167,10 +167,7 @@ def _dimensions(facts, matrix):
 
     def cann_step(release, version):
         return (_("{step}   # published with MindSpore {version}").format(
-            step=(_("install CANN {release} toolkit + ops, then `source <install>/set_env.sh`")
-                  if cann_kernels_named_ops(release) else
-                  _("install CANN {release} toolkit + kernels, then `source <install>/set_env.sh`")).format(
-                release=release), version=version),
+            step=cann_install_step(release), version=version),
             "cann")
 
     def hdk_step(hdk, cann):

@@ -18,13 +18,12 @@ def status_word(status: str) -> str:
 
 
 def _shown(value: Any) -> str:
+    """An evidence value of a node's finding, already worded (aggregate_json.worded_result)."""
     if isinstance(value, dict):
         return "; ".join(_("{label}: {value}").format(label=lookup(k), value=v) for k, v in value.items())
-    from .common import node_words
-
     if isinstance(value, list):
-        return ", ".join(str(node_words(v)) for v in value)
-    return node_words(lookup(str(value)))
+        return ", ".join(str(v) for v in value)
+    return lookup(str(value))
 
 
 def names(items: List[str], limit: int = NAMES_SHOWN) -> str:
@@ -88,7 +87,10 @@ def port_lines(ports: Dict[str, Any]) -> List[str]:
 
 
 def render_aggregate_text(result: Dict[str, Any]) -> str:
+    from .aggregate_json import worded_result
     from .common import severity_tag
+
+    result = worded_result(result)
     out = []
     total = result["nodes_total"]
     unreadable = len(result.get("unreadable") or [])
@@ -167,8 +169,6 @@ def render_aggregate_text(result: Dict[str, Any]) -> str:
             out.append("  " + _("{fact}: baseline {expected}; {groups}").format(
                 fact=lookup(d["fact"]), expected=lookup(str(d["expected"])), groups=groups))
     problem_checks = [c for c in result["checks"] if c.get("nodes")]
-    from .common import node_words
-
     if problem_checks:
         out.append("\n" + _("Checks with problems:"))
         for c in problem_checks:
@@ -183,14 +183,14 @@ def render_aggregate_text(result: Dict[str, Any]) -> str:
                         status=status_word(v["status"]), nodes=nodes_count(v["count"]), names=names(v["nodes"], 5),
                         title=lookup(v["title"])))
                 if v.get("summary"):
-                    out.append(f"      {node_words(v['summary'])}")
+                    out.append(f"      {v['summary']}")
                 evidence = list((v.get("evidence") or {}).items())
                 if evidence:
                     out.append("      " + _("evidence ({node}):").format(node=v["evidence_from"]))
                 for key, value in evidence[:EVIDENCE_SHOWN]:
                     out.append("        " + _("{label}: {value}").format(label=lookup(key), value=_shown(value)))
                 for step in v.get("fix") or []:
-                    out.append("      " + fix_label.format(step=node_words(step)))
+                    out.append("      " + fix_label.format(step=step))
     if result["unreadable"]:
         out.append("\n" + _("Unreadable reports (the node's preflight did not finish writing, or the file is not a "
                             "report):"))

@@ -123,6 +123,18 @@ def variable_text(e: dict) -> List[str]:
     return out
 
 
+def root_cause_json(kind: str) -> dict:
+    """A root-cause verdict of `triage` as data: its fix steps in the current language and, under "i18n", their
+    messages (a saved document is worded again in the other language: render/kb_text.reworded)."""
+    from ..i18n import deferred
+    from ..i18n_text import to_i18n, worded
+    from ..triage.rootcause import fix_steps
+
+    with deferred():
+        steps = fix_steps(kind)
+    return {"kind": kind, "fix": worded(steps), "i18n": {"fix": [to_i18n(s) for s in steps]}}
+
+
 def root_cause_text(entry) -> List[str]:
     out = wrap_lines(_("{kind}: a root-cause verdict of `ascend-doctor triage` (the bracket after 'Root cause:')").format(
         kind=entry.key), "  ", "") + ["", _("How to act on it:")]

@@ -11,7 +11,6 @@ from typing import Any, Dict, List
 
 from ..i18n import _, lookup
 from .aggregate_text import port_lines, skew_line, status_word
-from .common import node_words
 from .html_page import BASE_CSS, esc, header_row, page_head
 from .layout import evidence_value
 
@@ -102,14 +101,14 @@ def _checks(result: Dict[str, Any]) -> List[str]:
                                                                   names=_names(v["nodes"], 12))
                            + f" — {_e(lookup(v['title']))}</h4>")
             if v.get("summary"):
-                out.append(f"<p>{_e(node_words(v['summary']))}</p>")
+                out.append(f"<p>{_e(v['summary'])}</p>")
             if v.get("evidence"):
                 out.append("<p class='muted'>" + _e(_("Evidence from {node}:").format(node=v["evidence_from"]))
                            + "</p><table class='evidence'>" + "".join(
-                               f"<tr><th>{_e(lookup(k))}</th><td>{_e(evidence_value(node_words(val)))}</td></tr>"
+                               f"<tr><th>{_e(lookup(k))}</th><td>{_e(evidence_value(val))}</td></tr>"
                                for k, val in v["evidence"].items()) + "</table>")
             if v.get("fix"):
-                out.append("<p>" + _e(_("Fix:")) + "</p><pre class='fix'>" + "\n".join(_e(node_words(step)) for step in v["fix"])
+                out.append("<p>" + _e(_("Fix:")) + "</p><pre class='fix'>" + "\n".join(_e(step) for step in v["fix"])
                            + "</pre>")
             if v.get("pitfall"):
                 out.append("<p class='muted'>" + _e(_("Pitfall {pitfall}").format(pitfall=v["pitfall"])) + "</p>")
@@ -144,6 +143,9 @@ def _grid(result: Dict[str, Any]) -> List[str]:
 
 
 def render_aggregate_html(result: Dict[str, Any]) -> str:
+    from .aggregate_json import worded_result
+
+    result = worded_result(result)
     verdict = result["verdict"]
     total = result["nodes_total"]
     title = (_("ascend-doctor aggregate: ok ({count} nodes)") if verdict == "ok" else

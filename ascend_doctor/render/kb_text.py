@@ -66,7 +66,68 @@ def sig_json(sig, lang: Optional[str] = None) -> dict:
             "class": sig.kind, "component": sig.component, "log_sources": list(sig.log_sources),
             "pitfall": sig.pitfall, "cause": cause, "fix": fix, "leads_to": list(sig.leads_to),
             "derived": sig.derived, "all_of": [list(a) for a in sig.all_of], "patterns": sig.patterns(),
-            "examples": list(sig.examples), "source": shown_source(sig)}
+            "examples": list(sig.examples), "source": shown_source(sig),
+            "i18n": kb_refs(sig.id, ("title", "cause", "fix", "source"))}
+
+
+# ---------------------------------------------------------------------------
+# Message refs: a saved `kb` or `explain` JSON document worded again in either language
+# ---------------------------------------------------------------------------
+
+def kb_refs(key: str, fields, line: Optional[str] = None, sig=None) -> dict:
+    """The "i18n" of a JSON object whose `fields` are a knowledge-base entry's words (a signature's title, cause,
+    fix; a pitfall's title, advice): each named by the entry and its field ({"kb": id, "field": name}), as a triage
+    JSON names them; with `line`, the matched line a signature's `{name|words}` placeholders take their values
+    from (only where its words have one)."""
+    with_line = line is not None and sig is not None and "{" in "".join(
+        [sig.title, sig.cause, *sig.fix, sig.title_zh, sig.cause_zh, *sig.fix_zh])
+    return {f: dict({"kb": key, "field": f}, **({"line": line} if with_line else {})) for f in fields}
+
+
+_ENTRY_KEYS = frozenset(("kb", "id", "text", "join", "stored"))
+_MISSING = object()
+
+
+def reworded(doc, kb):
+    """A saved `kb` or `explain` JSON document in the current language, as a run in it writes it: in every object
+    with "i18n", each field it names worded again: a knowledge-base field ({"kb": id, "field": name}) from the
+    signature or pitfall `kb` holds (an entry `kb` does not hold keeps its words), any other entry from its message
+    (i18n_text.from_i18n; an object of entries: each). Bad entries raise ValueError."""
+    if isinstance(doc, list):
+        return [reworded(x, kb) for x in doc]
+    if not isinstance(doc, dict):
+        return doc
+    out = {k: (v if k == "i18n" else reworded(v, kb)) for k, v in doc.items()}
+    refs = doc.get("i18n")
+    if isinstance(refs, dict):
+        for name, ref in refs.items():
+            if name in out:
+                got = _field(ref, kb)
+                if got is not _MISSING:
+                    out[name] = got
+    return out
+
+
+def _field(ref, kb):
+    from ..i18n_text import from_i18n, worded
+
+    if isinstance(ref, dict) and "kb" in ref:
+        key, name = str(ref["kb"]), str(ref.get("field"))
+        try:
+            sig = kb.signature(key)
+            if name == "source":
+                return shown_source(sig)
+            title, cause, fix = sig.text(line=ref.get("line"))
+            return {"title": title, "cause": cause, "fix": fix}.get(name, _MISSING)
+        except KeyError:
+            pitfall = kb.pitfalls.get(key)
+            if pitfall is None:
+                return _MISSING
+            title, advice = pitfall.text()
+            return {"title": title, "advice": advice}.get(name, _MISSING)
+    if isinstance(ref, dict) and not _ENTRY_KEYS & set(ref):
+        return {k: _field(v, kb) for k, v in ref.items()}
+    return worded(from_i18n(ref))
 
 
 def causes_of(kb, sig) -> List[str]:

@@ -41,7 +41,8 @@ def reworded(doc: dict, kb) -> dict:
     """A saved triage JSON document (`--format json`) in the current language, exactly as a run in it writes it:
     each problem's title, cause, fix and source from the knowledge base `kb` by the signature its "i18n" names (a signature
     `kb` does not hold keeps its words), the root cause's texts and the inputs' notes from their message entries. A document without
-    "i18n" (written before it) is returned with its words as they are. Bad entries raise ValueError."""
+    "i18n" (written before it) is returned with its words as they are; the merged node summaries' warnings likewise.
+    Bad entries raise ValueError."""
     from ..i18n import get_lang
     from ..i18n_text import from_i18n, unmarked
 
@@ -62,6 +63,10 @@ def reworded(doc: dict, kb) -> dict:
     out["inputs"] = [dict(i, note=worded(from_i18n(i["i18n"]["note"])))
                      if isinstance(i, dict) and isinstance(i.get("i18n"), dict) and "note" in i["i18n"] else i
                      for i in doc.get("inputs") or []]
+    if "summaries" in doc:
+        out["summaries"] = [dict(m, warnings=worded(from_i18n(m["i18n"]["warnings"])))
+                        if isinstance(m, dict) and isinstance(m.get("i18n"), dict) and "warnings" in m["i18n"] else m
+                        for m in doc.get("summaries") or []]
     rc = doc.get("root_cause")
     if isinstance(rc, dict) and isinstance(rc.get("i18n"), dict):
         out["root_cause"] = dict(rc, **worded({k: unmarked(v) for k, v in rc["i18n"].items()}))

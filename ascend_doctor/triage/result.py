@@ -265,8 +265,20 @@ class TriageResult:
             "unexplained_errors": self.unexplained,
             "unexplained_total": self.unexplained_total,
             "unexplained_lines": self.unexplained_lines,
-            "summaries": self.summaries,
+            "summaries": [summary_json(m) for m in self.summaries],
         }
+
+
+def summary_json(merged: Dict[str, Any]) -> Dict[str, Any]:
+    """A merged node summary's entry of the JSON document: its warnings worded in the current language and, under
+    "i18n", each warning's message (for reworded())."""
+    from ..i18n_text import to_i18n, worded
+
+    warnings = merged.get("warnings") or []
+    out = dict(merged, warnings=[worded(w) for w in warnings])
+    if warnings:
+        out["i18n"] = {"warnings": [to_i18n(w) for w in warnings]}
+    return out
 
 
 def root_cause_json(rc: Optional[Dict[str, Any]]) -> Optional[Dict[str, Any]]:

@@ -300,9 +300,9 @@ class Triage:
             return
         warnings = []
         ours = self._kb_version = self._kb_version or summary.kb_version(self.kb)
-        if data.get("kb") != ours:
-            warnings.append(_(summary.OTHER_KB).format(file=label, theirs=data.get("kb"), ours=ours))
-        warnings += [_(summary.UNKNOWN_SIGNATURE).format(file=label, id=sid) for sid in unknown]
+        if data.get("kb") != ours:  # the warnings are messages, worded where shown (stderr, the JSON's "summaries")
+            warnings.append(Text(summary.OTHER_KB, file=label, theirs=data.get("kb"), ours=ours))
+        warnings += [Text(summary.UNKNOWN_SIGNATURE, file=label, id=sid) for sid in unknown]
         offset = len(self.inputs)
         shift = offset * 10 ** 12  # an occurrence's seq is its input's order * 10**12 + its line (_occurrence)
 
@@ -325,8 +325,8 @@ class Triage:
         for proc in state.get("processes", []):
             key = (proc.node, proc.pid)
             if key in self.processes:
-                warnings.append(_("{file}: process {pid} of {node} was already read (another summary or its raw "
-                                  "log); this one is skipped").format(file=label, pid=proc.pid, node=proc.node))
+                warnings.append(Text(N_("{file}: process {pid} of {node} was already read (another summary or its "
+                                        "raw log); this one is skipped"), file=label, pid=proc.pid, node=proc.node))
                 continue
             self.processes[key] = proc
         for name in ("nodes", "nodes_with_plog"):

@@ -10,7 +10,9 @@ summaries is the same reduction the scan does over files: `triage` on the summar
 gives the report `triage` gives on all their raw logs.
 
 The file is JSON, schema `ascend-doctor.triage-node/1`, the schema key written first so a reader
-recognises it from its first bytes. Its texts are redacted as `collect` redacts logs (secrets of the
+recognises it from its first bytes. The doctor's own words in it (an input's note: why it was skipped or only
+partly read) are kept as message ids with parameters (`{"~": "t", "v": entry}`, i18n_text.to_i18n), so the merge
+words them in the language it is asked for, whatever language the node ran in. Its texts are redacted as `collect` redacts logs (secrets of the
 environment, tokens, URL credentials; IPs are kept: they are the evidence that ties devices together).
 """
 
@@ -22,6 +24,7 @@ from typing import Any, Dict, List, Optional, Tuple
 
 from .. import __version__
 from ..i18n import N_, _
+from ..i18n_text import Text, from_i18n
 from ..kb.model import KnowledgeBase, Signature
 from ..records import fields
 from .lines import blake2b
@@ -128,6 +131,8 @@ class _Codec:
     def encode(self, obj: Any) -> Any:
         encode = self.encode
         if isinstance(obj, str):
+            if type(obj) is not str and isinstance(obj, Text):  # the doctor's words: the message, worded where shown
+                return {"~": "t", "v": obj.to_i18n()}
             if self.redact is not None and len(obj) >= 8:
                 shown = self._redacted.get(obj)
                 if shown is None:
@@ -226,6 +231,11 @@ class _Decoder:
                     k=data["v"], n=len(self.codec.strings))) from None
         if tag == "o":
             return self.codec.occurrence(data["v"])
+        if tag == "t":
+            try:
+                return from_i18n(data["v"])
+            except ValueError as exc:
+                raise SummaryError(str(exc)) from None
         if tag == "()":
             return tuple(self.value(x) for x in data["v"])
         if tag == "{}":

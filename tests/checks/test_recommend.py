@@ -105,3 +105,23 @@ def test_the_rule_catches_a_checker_only_recommendation():
     assert _problems(bad, None, ["8.0.RC3"])
     good = [("mindspore.installed", "install MindSpore 2.4.1 from https://www.mindspore.cn/versions")]
     assert _problems(good, None, ["8.0.RC3"]) == []
+
+
+def test_the_cann_install_sentence_is_one_message_pair_in_one_place():
+    """The compat checks' fixes, the upgrade alternative and the plan's stack install CANN with one sentence
+    (_recommend.cann_install_step): the operator package named ops from CANN 8.5.0, kernels before."""
+    from ascend_doctor import catalog
+    from ascend_doctor.checks._recommend import cann_install_step
+
+    assert cann_install_step("8.5.0") == "install CANN 8.5.0 toolkit + ops, then `source <install>/set_env.sh`"
+    assert cann_install_step("8.0.RC3", " (build 1)", " for MindSpore 2.4.1", " with Ascend HDK 24.1.rc3") == (
+        "install CANN 8.0.RC3 (build 1) toolkit + kernels for MindSpore 2.4.1 with Ascend HDK 24.1.rc3, then "
+        "`source <install>/set_env.sh`")
+    sentences = [e.msgid for e in catalog.read_entries(os.path.join(REPO, "ascend_doctor", "locale", "zh_CN"))
+                 if re.search(r"toolkit \+ (ops|kernels)", e.msgid)]
+    assert sorted(sentences) == sorted(m.msgid for m in catalog.extract_messages(
+        os.path.join(REPO, "ascend_doctor", "checks", "_recommend.py")) if re.search(r"toolkit \+ (ops|kernels)", m.msgid))
+    assert len(sentences) == 2
+    for rel in ("checks/compat.py", "plan/stack.py"):
+        with open(os.path.join(REPO, "ascend_doctor", rel), encoding="utf-8") as fh:
+            assert not re.search(r"toolkit \+ (ops|kernels)", fh.read()), rel

@@ -232,7 +232,7 @@ def test_kb_match_json_shape_and_zh(tmp_path):
     for row in data["lines"]:
         assert list(row) == ["line", "matches"]
         for m in row["matches"]:
-            assert list(m) == ["id", "ascend_fd", "severity", "cause", "fix"]
+            assert list(m) == ["id", "ascend_fd", "severity", "cause", "fix", "i18n"]  # i18n: where the words come from
             assert isinstance(m["ascend_fd"], list) and isinstance(m["fix"], list)
     assert [m["id"] for m in data["lines"][1]["matches"]] == ["CANN_ENV_LIB_NOT_FOUND"]
     assert data["lines"][2]["matches"][0]["ascend_fd"] == ["FD_TEST_01"]
@@ -492,7 +492,9 @@ def test_kb_show_in_chinese_prints_our_pitfall_and_signature_texts():
     assert p08["title"] not in proc.stdout and p08["advice"] not in proc.stdout
     assert all(_fits(line) for line in proc.stdout.splitlines()), proc.stdout
     data = json.loads(run_cli("kb", "show", "P08", "--lang", "zh", "--format", "json").stdout)
-    assert data["pitfall"] == {"id": "P08", "title": p08["title_zh"], "advice": p08["advice_zh"]}
+    assert data["pitfall"] == {"id": "P08", "title": p08["title_zh"], "advice": p08["advice_zh"],
+                               "i18n": {"title": {"kb": "P08", "field": "title"},
+                                        "advice": {"kb": "P08", "field": "advice"}}}
     assert json.loads(run_cli("kb", "show", "P08", "--format", "json").stdout)["pitfall"]["title"] == p08["title"]
     sig = next(s for s in raw["signatures"] if s.get("pitfall") == "P08" and s.get("cause_zh"))
     data = json.loads(run_cli("kb", "show", sig["id"], "--lang", "zh", "--format", "json").stdout)

@@ -1,5 +1,9 @@
 """render/kb_text.py: a signature as text and as JSON, and the wrapping kb and explain share."""
 
+import json
+
+import pytest
+
 from ascend_doctor.kb.load import load_knowledge_base
 from ascend_doctor.render.kb_text import WIDTH, causes_of, effects_of, sig_json, sig_tag, sig_text, width, wrap_lines
 
@@ -96,3 +100,56 @@ def test_the_source_is_shown_in_the_readers_language_in_text_and_json():
     assert data["source"].startswith("ascend-fd 知识库（") and "驱动源码" in data["source"]
     assert sig_json(sig)["source"] == public_source(sig.source, sig.id)
     assert "driver source verylucky01/driver" in sig_json(sig)["source"]
+
+
+# ---- message refs: a saved kb or explain JSON worded again ----
+
+LOG_LINES = ("OSError: libascend_hal.so: cannot open shared object file: No such file or directory\n"
+             "ModuleNotFoundError: No module named 'dlinfer'\n"
+             "EI0006: Getting socket times out.\n"
+             "an unremarkable line\n")
+QUERIES = (("kb", "show", "HCCL_EI0006_SOCKET_TIMEOUT"), ("kb", "show", "P13"), ("kb", "show", "EI0006"),
+           ("kb", "search", "timeout"), ("kb", "match", "{log}"), ("explain", "install.driver_present"),
+           ("explain", "P13"), ("explain", "HCCL_CONNECT_TIMEOUT"), ("explain", "EI0006"), ("explain", "lagging_devices"),
+           ("kb", "show", "lagging_devices"), ("explain", "HCCL_EI0006_SOCKET_TIMEOUT"))
+
+
+@pytest.mark.parametrize("query", QUERIES, ids=" ".join)
+def test_a_saved_kb_or_explain_json_is_worded_again_in_either_language(query, tmp_path):
+    """kb show/search/match and explain JSON name where each text comes from (a signature or pitfall and its field,
+    with the matched line where its words take values from it; a catalog message; the variable table's two
+    languages), so render/kb_text.reworded words a saved document exactly as a run in the other language."""
+    from ascend_doctor import i18n
+    from ascend_doctor.render.kb_text import reworded
+    from tests.helpers import run_cli
+
+    log = tmp_path / "lines.log"
+    log.write_text(LOG_LINES)
+    args = [a.format(log=log) for a in query]
+    en, zh = (json.loads(run_cli(*args, "--format", "json", "--lang", lang).stdout) for lang in ("en", "zh"))
+    assert en != zh  # there are words in it
+    assert "i18n" in json.dumps(en)
+    kb = load_knowledge_base()
+    i18n.set_lang("zh")
+    try:
+        assert reworded(en, kb) == zh
+    finally:
+        i18n.set_lang("en")
+    assert reworded(zh, kb) == en
+
+
+def test_a_match_names_the_line_only_where_the_signatures_words_take_values_from_it(tmp_path):
+    from tests.helpers import run_cli
+
+    log = tmp_path / "lines.log"
+    log.write_text(LOG_LINES)
+    doc = json.loads(run_cli("kb", "match", str(log), "--format", "json").stdout)
+    refs = {m["id"]: m["i18n"]["cause"] for row in doc["lines"] for m in row["matches"]}
+    assert refs["PY_MODULE_NOT_INSTALLED"]["line"] == "ModuleNotFoundError: No module named 'dlinfer'"
+    assert "dlinfer" in next(m["cause"] for row in doc["lines"] for m in row["matches"]
+                             if m["id"] == "PY_MODULE_NOT_INSTALLED")
+    for sid, ref in refs.items():
+        sig = KB.signature(sid)
+        takes = "{" in "".join([sig.title, sig.cause, *sig.fix, sig.title_zh, sig.cause_zh, *sig.fix_zh])
+        assert ("line" in ref) == takes, sid
+    assert not all("line" in ref for ref in refs.values())

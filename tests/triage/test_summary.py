@@ -313,3 +313,46 @@ def test_evidence_records_are_slotted_dataclasses():
     assert p == ProcessLog("n", "1") and p != ProcessLog("n", "2")
     with pytest.raises(AttributeError):
         p.not_a_field = 1
+
+
+def test_an_inputs_note_and_the_merge_warnings_are_messages_worded_in_the_language_asked(tmp_path):
+    """A node summary keeps the notes of its inputs as message ids with parameters, not the node's English: the merge
+    words them (and its own warnings) in the language asked, as a triage of the raw logs in that language does, and
+    the JSON keeps each warning's message for reworded()."""
+    from ascend_doctor import i18n
+    from ascend_doctor.render.triage_report import reworded
+    from ascend_doctor.kb.load import load_knowledge_base
+
+    node = tmp_path / "job" / "worker-0"
+    node.mkdir(parents=True)
+    (node / "train.log").write_text("RuntimeError: NPU out of memory. Tried to allocate 2.00 GiB\n")
+    (node / "bad.log.gz").write_bytes(b"\x1f\x8b\x08\x00 not really gzip")  # a note with a parameter
+    summary = _summarise(str(node), str(tmp_path / "worker-0.json"))
+    raw = json.loads(open(summary, encoding="utf-8").read())
+    notes = [i for i in raw["state"]["inputs"] if i.get("note")]
+    assert notes and all(isinstance(i["note"], dict) and i["note"]["~"] == "t" for i in notes)
+    assert notes[0]["note"]["v"]["id"] == "not a valid gzip file ({reason})"
+    data = json.load(open(summary))
+    data["kb"] = "0000000000000000"  # written with another knowledge base: a warning of the merge
+    with open(summary, "w") as fh:
+        json.dump(data, fh)
+
+    def note_of(doc):
+        return next(i["note"] for i in doc["inputs"] if i["file"].endswith("bad.log.gz"))
+
+    merged = {lang: run_cli("triage", summary, "--format", "json", "--lang", lang) for lang in ("en", "zh")}
+    raw_zh = json.loads(run_cli("triage", str(node), "--format", "json", "--lang", "zh").stdout)
+    en, zh = (json.loads(merged[lang].stdout) for lang in ("en", "zh"))
+    assert note_of(en).startswith("not a valid gzip file (") and note_of(zh) == note_of(raw_zh) != note_of(en)
+    assert "written with another knowledge base" in merged["en"].stderr
+    assert "written with another knowledge base" not in merged["zh"].stderr and "知识库" in merged["zh"].stderr
+    [warning] = en["summaries"][0]["warnings"]
+    assert en["summaries"][0]["i18n"]["warnings"][0]["id"] == S.OTHER_KB
+    assert zh["summaries"][0]["warnings"] != [warning]
+    kb = load_knowledge_base()
+    i18n.set_lang("zh")
+    try:
+        assert reworded(en, kb)["summaries"] == zh["summaries"]
+    finally:
+        i18n.set_lang("en")
+    assert reworded(zh, kb)["summaries"] == en["summaries"]

@@ -1,0 +1,119 @@
+"""The aggregate verdict's words, fixed at the door: `worded_result` (every aggregate renderer words the verdict with
+it first) and the JSON document, which keeps beside its worded texts the message ids they were made from.
+
+`aggregate.Aggregator.result()` holds its words as `i18n_text.Text`s: the verdict's problems, an unreadable report's
+error, the nodes' finding titles, summaries, fix steps and evidence (a report/2 node's rebuilt from its message ids, a
+report/1 node's `Stored`). The JSON says them in the language asked and adds
+
+    "i18n": {"texts": {JSON Pointer: entry, ...}, "keys": {JSON Pointer of an object: {shown key: entry}}}
+
+(entries as report/2 writes them, `i18n_text.to_i18n`), so `reworded(doc)` says a saved aggregate again in another
+language exactly, without the phrase templates of report/1 files.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any, Dict
+
+from ..i18n import get_lang
+from ..i18n_text import Text, from_i18n, worded
+
+# The parts of a verdict that hold words (the rest is data: node names, counts, facts' English values that the
+# renderers look up, statuses); the nodes list (thousands of rows) is never walked.
+TEXT_KEYS = ("problems", "unreadable", "nodes_failing", "rank_table", "checks")
+
+
+def worded_result(result: Dict[str, Any]) -> Dict[str, Any]:
+    """`result` with its texts worded in the current language (a copy of the parts that hold words)."""
+    out = dict(result)
+    for key in TEXT_KEYS:
+        if out.get(key) is not None:
+            out[key] = worded(out[key])
+    return out
+
+
+def _pointer_key(key: Any) -> str:
+    return str(worded(key)).replace("~", "~0").replace("/", "~1")
+
+
+def _refs(value: Any, at: str, texts: Dict[str, Any], keys: Dict[str, Dict[str, Any]]) -> None:
+    """Where the Texts in `value` are, as JSON Pointers (RFC 6901) into the worded document (an object's key as
+    shown), each with its entry; and the objects whose keys are Texts (an evidence label made of a message)."""
+    if isinstance(value, Text):
+        texts[at] = value.to_i18n()
+    elif isinstance(value, dict):
+        labels = {worded(k): k.to_i18n() for k in value if isinstance(k, Text)}
+        if labels:
+            keys[at] = labels
+        for k, v in value.items():
+            _refs(v, f"{at}/{_pointer_key(k)}", texts, keys)
+    elif isinstance(value, (list, tuple)):
+        for i, v in enumerate(value):
+            _refs(v, f"{at}/{i}", texts, keys)
+
+
+def json_document(result: Dict[str, Any]) -> Dict[str, Any]:
+    """The JSON document of `result`: worded in the current language, and "i18n" with the message of each text."""
+    texts: Dict[str, Any] = {}
+    keys: Dict[str, Dict[str, Any]] = {}
+    doc = worded_result(result)
+    for key in TEXT_KEYS:
+        if result.get(key) is not None:
+            _refs(result[key], "/" + key, texts, keys)
+    if texts or keys:
+        doc["i18n"] = {"texts": texts, **({"keys": keys} if keys else {})}
+    return doc
+
+
+def render_aggregate_json(result: Dict[str, Any], indent: Any = 1) -> str:
+    return json.dumps(json_document(result), indent=indent, ensure_ascii=False) + "\n"
+
+
+def _holder(doc: Any, pointer: str):
+    """(the object or list a JSON Pointer's last step is in, that step), or (None, None) where it names nothing."""
+    steps = [k.replace("~1", "/").replace("~0", "~") for k in str(pointer).split("/")[1:]]
+    if not steps:
+        return None, None
+    holder = doc
+    for step in steps[:-1]:
+        holder = _step(holder, step)
+        if holder is None:
+            return None, None
+    last = steps[-1]
+    if isinstance(holder, list):
+        return (holder, int(last)) if last.isdigit() and int(last) < len(holder) else (None, None)
+    return (holder, last) if isinstance(holder, dict) and last in holder else (None, None)
+
+
+def _step(holder: Any, step: str) -> Any:
+    if isinstance(holder, dict):
+        return holder.get(step)
+    if isinstance(holder, list) and step.isdigit() and int(step) < len(holder):
+        return holder[int(step)]
+    return None
+
+
+def reworded(doc: Dict[str, Any]) -> Dict[str, Any]:
+    """A saved aggregate JSON document (`aggregate --format json`) in the current language, as a run in it writes
+    it: each text its "i18n" names worded again from its message, whatever language the document was written in
+    (a document without "i18n" keeps its words). Bad entries raise ValueError."""
+    refs = doc.get("i18n")
+    if not isinstance(refs, dict):
+        return dict(doc)
+    texts, keys = refs.get("texts") or {}, refs.get("keys") or {}
+    if not isinstance(texts, dict) or not isinstance(keys, dict):
+        raise ValueError("field 'i18n' of an aggregate document is not an object of JSON Pointers")
+    value = {k: copy.deepcopy(v) if k in TEXT_KEYS else v for k, v in doc.items() if k != "i18n"}
+    for pointer, entry in texts.items():  # leaves first: their pointers name the keys as the document shows them
+        holder, at = _holder(value, pointer)
+        if holder is not None:
+            holder[at] = from_i18n(entry)
+    for pointer, labels in sorted(keys.items(), key=lambda item: -len(item[0])):  # the deepest objects first
+        holder, at = _holder(value, pointer)
+        target = holder[at] if holder is not None else None
+        if isinstance(target, dict) and isinstance(labels, dict):
+            holder[at] = {(from_i18n(labels[k]) if k in labels else k): v for k, v in target.items()}
+    value["lang"] = get_lang()
+    return json_document(value)
