@@ -16,6 +16,7 @@ import pytest
 from ascend_doctor.matrix import load_bundled
 from ascend_doctor.versions import release_matches
 from tests.helpers import REPO
+from tests.helpers.i18n_asserts import assert_is_msg, deferred
 from tests.helpers.fixture_reports import fix_lines, report_of, snapshot_dirs
 
 MATRIX = load_bundled()
@@ -113,10 +114,11 @@ def test_the_cann_install_sentence_is_one_message_pair_in_one_place():
     from ascend_doctor import catalog
     from ascend_doctor.checks._recommend import cann_install_step
 
-    assert cann_install_step("8.5.0") == "install CANN 8.5.0 toolkit + ops, then `source <install>/set_env.sh`"
-    assert cann_install_step("8.0.RC3", " (build 1)", " for MindSpore 2.4.1", " with Ascend HDK 24.1.rc3") == (
-        "install CANN 8.0.RC3 (build 1) toolkit + kernels for MindSpore 2.4.1 with Ascend HDK 24.1.rc3, then "
-        "`source <install>/set_env.sh`")
+    ops = "install CANN {cann}{build} toolkit + ops{purpose}{driver}, then `source <install>/set_env.sh`"
+    kernels = ops.replace("+ ops", "+ kernels")
+    assert_is_msg(deferred(cann_install_step, "8.5.0"), ops, cann="8.5.0", build="", purpose="", driver="")
+    assert_is_msg(deferred(cann_install_step, "8.0.RC3", " (build 1)", " for MindSpore 2.4.1", " with HDK 24.1.rc3"),
+                  kernels, cann="8.0.RC3", build=" (build 1)", purpose=" for MindSpore 2.4.1", driver=" with HDK 24.1.rc3")
     sentences = [e.msgid for e in catalog.read_entries(os.path.join(REPO, "ascend_doctor", "locale", "zh_CN"))
                  if re.search(r"toolkit \+ (ops|kernels)", e.msgid)]
     assert sorted(sentences) == sorted(m.msgid for m in catalog.extract_messages(

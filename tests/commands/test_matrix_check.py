@@ -16,9 +16,8 @@ WRONG_PAIR = ("--mindspore", "2.7.1", "--cann", "8.0.RC3", "--driver", "24.1.rc3
 
 
 # a fix step that installs a CANN, and what it says of the NPU driver that CANN needs (their message ids)
-INSTALL_CANN = {"install CANN {cann}{build} toolkit + kernels for MindSpore {mindspore}{driver}, then "
-                "`source <install>/set_env.sh`",
-                "install CANN {cann}{build} toolkit + ops for MindSpore {mindspore}{driver}, then `source <install>/set_env.sh`"}
+INSTALL_CANN = {"install CANN {cann}{build} toolkit + kernels{purpose}{driver}, then `source <install>/set_env.sh`",
+                "install CANN {cann}{build} toolkit + ops{purpose}{driver}, then `source <install>/set_env.sh`"}
 PAIRED = (" with Ascend HDK {hdk} (NPU driver + firmware, the pairing sources give)",
           " with Ascend HDK {hdk} (NPU driver + firmware, the pairing sources give; this driver is {driver})")
 NOT_IN_MATRIX = " (which NPU driver it needs is not in the matrix: see that CANN's release notes)"
