@@ -7,6 +7,7 @@ from typing import List
 from ..i18n import _, get_lang, lookup, sentences
 from .aggregate_text import status_word
 from .kb_text import wrap_lines
+from ..kb.lookup import acl_meaning
 
 
 def status_label(status: str) -> str:
@@ -65,7 +66,7 @@ def code_text(entry) -> List[str]:
     out: List[str] = []
     if info.get("name"):
         out += wrap_lines(_("{code}: {name} (AscendCL return code): {meaning}").format(
-            code=code, name=info["name"], meaning=info["meaning"]), "  ", "")
+            code=code, name=info["name"], meaning=acl_meaning(info)), "  ", "")
     if info.get("inner_error"):
         out += wrap_lines(_("{code}: an inner error of a CANN module: the TraceBack lines after it and the plog give "
                        "the reason.").format(code=code), "  ", "")
