@@ -167,7 +167,7 @@ def wrap(text: str, width: int, indent: str = "", subsequent: Optional[str] = No
     return [release_spans(line) for line in out]
 
 
-_TOKEN_NOTE = re.compile(r"([^\s()（）]+) \(([^()（）]+)\)")
+_TOKEN_NOTE = re.compile(r"([^()（）]*[^\s()（）]) \(([^()（）]+)\)")  # "3.9.2 (/usr/bin/python3)", "mindspore-gpu 1.10.1 (gpu)"
 
 
 def scalar(value: Any) -> str:
