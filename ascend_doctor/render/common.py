@@ -295,7 +295,7 @@ def plan_lines(plan) -> List[str]:
     for i, step in enumerate(plan.steps, 1):
         out.append(("step", f"{i}. {plan_step_tag(step)} {step.do}"))
         if step.resolves:
-            out.append(("resolves", _("clears: {ids}").format(ids=", ".join(step.resolves))))
+            out.append(("resolves", _("clears: {ids}").format(ids=joined(step.resolves))))
     if plan.unresolved:
         out.append(("unresolved", _("no step clears: {ids} (see each finding's evidence)").format(
             ids=", ".join(plan.unresolved))))
