@@ -425,7 +425,7 @@ def check_cann_driver(ctx):
         return ctx.finding(PASS,
                            _(_RELATION_SUMMARY.get(r["relation"], _RELATION_SUMMARY[None])).format(
                                driver=drv.version, hdk=p, relation=r["relation"], cann=inst.release,
-                               source=matrix.describe_source(r["source"])), evidence)
+                               source=matrix.source_short(r["source"])), evidence)  # in full: the evidence
     if not rows:
         return ctx.finding(WARN,
                            _("No source in the matrix pairs CANN {cann} with a driver, so driver {driver} "

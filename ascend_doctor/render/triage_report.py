@@ -274,7 +274,8 @@ def _text(result: TriageResult, color: bool) -> str:
             lines.append("   " + _("Source: {source}").format(source=shown_source(s)))
             fd = list(p.peers)
             if fd:
-                lines.append(f"   ascend-fd: {', '.join(fd)}")
+                head = _("ascend-fd:")  # its fault codes, labelled as kb show labels them
+                lines.append("   " + head + ("" if head.endswith("：") else " ") + joined(fd))
     if result.unexplained:
         lines.append("")
         lines.append(_("Errors no known signature explains (read them too):"))
