@@ -146,7 +146,7 @@ def nvidia_driver_text(cuda: CudaFacts) -> Optional[str]:
     kind, values = state
     if kind == "version":
         return values["version"]
-    shown = {k: _("unknown") if v is None else ", ".join(v) if isinstance(v, list) else v for k, v in values.items()}
+    shown = {k: _("unknown") if v is None else joined(v) if isinstance(v, list) else v for k, v in values.items()}
     return _(NVIDIA_DRIVER_WORDS[kind]).format(**shown)
 
 
@@ -156,11 +156,11 @@ def _nvidia_rows(cuda: CudaFacts) -> List[Tuple[str, str]]:
     rows: List[Tuple[str, str]] = []
     if driver:
         rows.append((_("NVIDIA driver"), driver))
-        rows.append((_("CUDA runtime"), ", ".join(runtimes) or cuda.toolkit_version or _("not found")))
+        rows.append((_("CUDA runtime"), joined(runtimes) or cuda.toolkit_version or _("not found")))
     elif runtimes or cuda.toolkit_version:
         # A toolkit under /usr/local/cuda with no driver runs nothing here: say so, not "CUDA runtime 13.0.96".
         mms = sorted({major_minor(v) or v for v in runtimes or [cuda.toolkit_version]})
-        rows.append((_("CUDA toolkit"), _("{versions} (no NVIDIA driver: unused)").format(versions=", ".join(mms))))
+        rows.append((_("CUDA toolkit"), _("{versions} (no NVIDIA driver: unused)").format(versions=joined(mms))))
         return rows
     if driver and cuda.cudnn_version:
         rows.append(("cuDNN", cuda.cudnn_version))
@@ -298,7 +298,7 @@ def plan_lines(plan) -> List[str]:
             out.append(("resolves", _("clears: {ids}").format(ids=joined(step.resolves))))
     if plan.unresolved:
         out.append(("unresolved", _("no step clears: {ids} (see each finding's evidence)").format(
-            ids=", ".join(plan.unresolved))))
+            ids=joined(plan.unresolved))))
     for alt in plan.alternatives:
         out.append(("alternative", alternative_label(alt["why"])))
         for i, step in enumerate(alt["steps"], 1):
