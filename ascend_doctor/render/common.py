@@ -273,9 +273,11 @@ def plan_step_tag(step) -> str:
     """'[Python packages]', '[driver/firmware, needs root, reboot]': how disruptive a plan step is."""
     from ..fix_script import is_prose
 
-    level = _(BY_HAND_LABEL) if step.level == "shell" and is_prose(step.do) else \
-        _(PLAN_LEVEL_LABELS.get(step.level, step.level))  # a sentence is no command for this shell
-    parts = [level]
+    level = _(PLAN_LEVEL_LABELS.get(step.level, step.level))
+    if is_prose(step.do):  # a sentence is no command to paste: done by hand (at its level, unless the shell's)
+        parts = [_(BY_HAND_LABEL)] + ([] if step.level == "shell" else [level])
+    else:
+        parts = [level]
     if step.needs_root:
         parts.append(_("needs root"))
     if step.reboot:
