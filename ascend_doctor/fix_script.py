@@ -87,7 +87,9 @@ def classify_step(step: str) -> Step:
     if not _is_command(word):
         if "(" in cmd and ("mindspore" in cmd or cmd.startswith("from ")):
             return Step("note", _labelled(_("in your training script:"), cmd + suffix))
-        return Step("note", _("by hand: {step}").format(step=step.strip()))
+        # words with their reason: one comment, the reason after a dash (a second "#" inside a comment)
+        words = _("{step} — {why}").format(step=cmd.strip(), why=why.strip()) if why else step.strip()
+        return Step("note", _("by hand: {step}").format(step=words))
     root = word in ROOT_COMMANDS or bool(NEEDS_ROOT.search(cmd))
     if PLACEHOLDER.search(cmd):
         label = _("fill in the <...> parts, then run as root:") if root else _("fill in the <...> parts, then run:")

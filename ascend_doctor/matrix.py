@@ -135,6 +135,17 @@ class Matrix:
     def describe_source(self, ids: List[str]) -> str:
         return "; ".join(dict.fromkeys(self.source_title(sid) for sid in ids or []))
 
+    def source_short(self, ids: List[str]) -> str:
+        """The sources as a sentence cites them in its brackets: a repository file without its section and commit
+        ("mindspore-lab/mindformers:README.md"), else the full title (the evidence keeps describe_source)."""
+        def short(sid: str) -> str:
+            s = self.data["sources"].get(sid, {})
+            if s.get("repo") and s.get("path"):
+                return f"{s['repo']}:{s['path'].split(' (', 1)[0]}"
+            return self.source_title(sid)
+
+        return "; ".join(dict.fromkeys(short(sid) for sid in ids or []))
+
     # -- MindSpore
     @property
     def mindspore_releases(self) -> List[dict]:

@@ -24,8 +24,11 @@ import os
 import pytest
 
 from ascend_doctor import i18n
-from tests.helpers import FIXTURES, SNAPSHOTS, fixture_path, run_cli
-from tests.helpers.i18n_support import zh_offenders
+from tests.helpers import FIXTURES, REPO, SNAPSHOTS, fixture_path, run_cli
+
+# the peer's root-cause cases (ascend-fd's module tests), beside the checkout (tests/test_i18n_triage_cluster.py)
+PEER_CASES = os.path.join(REPO, "..", "shared", "peer_cases", "ascend_fd_rc")
+from tests.helpers.i18n_support import zh_offenders, zh_review_defects
 
 # triage/kb/explain: the offenders left (see the module doc); it may only go down
 KB_TEXTS_CEILING = 0
@@ -106,3 +109,44 @@ def test_every_chinese_text_of_the_knowledge_base_needs_no_edit():
         bad += [(pid, name, o) for name, text in (("title_zh", p.title_zh), ("advice_zh", p.advice_zh))
                 for o in zh_offenders(text)]
     assert not bad, bad[:20]
+
+
+def test_the_review_defect_scanner_finds_what_the_second_review_sent_back():
+    rules = {"init_timeout_root_rank"}
+    assert zh_review_defects("  最后一个报告者：worker-1 device-4，2024-03-28") == [("calque", "最后一个报告者")]
+    found = zh_review_defects("根因：未知设备  [init_timeout_root_rank, ascend-fd 118]", rules)
+    assert ("calque", "未知设备") in found and ("rule name", "init_timeout_root_rank") in found
+    assert [k for k, _t in zh_review_defects("首次：/x.log:3（worker-1 device-6 (rank 6)），2024")] == ["nested brackets"]
+    assert [k for k, _t in zh_review_defects("   之后是 worker-1 device-5, worker-1 device-4")] == ["latin comma"]
+    assert [k for k, _t in zh_review_defects("  2. 在 <peer device ip> 所在节点上运行")] == ["placeholder"]
+    # machine text is not read: a log line, a command, `code`, a source title, a function call in words
+    assert zh_review_defects("   > [ERROR] HCCL(123,python): rank 1, rank 2 <peer device ip>") == []
+    assert zh_review_defects("  修复：`export HCCL_BUFFSIZE=<smaller MB>`，然后重试") == []
+    assert zh_review_defects("  出处：ascend-fd knowledge base (a, b) AISW_CANN_HCCL_006") == []
+    assert zh_review_defects("（由 init_process_group(timeout=...) 设置）") == []
+    assert zh_review_defects("之后是 worker-1 device-5、worker-1 device-4（worker-1 device-6，rank 6）") == []
+
+
+def _review_runs():
+    """What the code writes in Chinese beside the knowledge base's own texts: triage of every corpus set and of
+    the peer's root-cause cases (where present: CI's clean clone has no ../shared), explain of a code, a
+    variable and a signature, kb show of an entry with two match rules, matrix, and the fix script."""
+    runs = [("triage", d) for d in sorted(glob.glob(os.path.join(FIXTURES, "corpus", "*"))) if os.path.isdir(d)]
+    runs += [("triage", d) for d in sorted(glob.glob(os.path.join(PEER_CASES, "*"))) if os.path.isdir(d)]
+    runs += [("explain", "507014"), ("explain", "HCCL_CONNECT_TIMEOUT"), ("explain", "EI0002"),
+             ("kb", "show", "HCCL_FD_NOTIFY_WAIT_TASK_FAILED"), ("matrix", "show"),
+             ("matrix", "check", "--mindspore", "2.7.1", "--cann", "8.5.0")]
+    runs += [("fix", "--script", "--bundle", fixture_path(n)) for n in ("two_cann_installs", "a2_env_not_sourced")]
+    return runs
+
+
+def test_chinese_triage_explain_matrix_and_fix_script_have_none_of_the_reviewed_defects():
+    """issue 27 (review 2): calques, the root-cause rules' English ids, half-width brackets inside full-width ones,
+    Latin commas between the items of a Chinese list, English placeholders in sentences."""
+    from ascend_doctor.triage.rootcause import FIX
+
+    found = []
+    for args in _review_runs():
+        out = run_cli(*args, "--lang", "zh").stdout
+        found += [(args[:2],) + d for d in zh_review_defects(out, set(FIX))]
+    assert not found, found[:20]

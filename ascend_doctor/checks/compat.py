@@ -296,13 +296,19 @@ def check_mindspore_cann(ctx):
     from ..plan import as_ways
 
     fix, ways = as_ways(fix)
+    if compiler != mm:
+        head = (_("MindSpore {version} expects a CANN compiler version in {accepted}, but {cann} at {root} has "
+                  "compiler {compiler} ({major_minor}).") if not is_planned(ctx.facts) else
+                _("MindSpore {version} expects a CANN compiler version in {accepted}, but {cann} has compiler "
+                  "{compiler} ({major_minor})."))
+    else:  # a compiler known only by its major.minor (a planned install): said once, not "8.5 (8.5)"
+        head = (_("MindSpore {version} expects a CANN compiler version in {accepted}, but {cann} at {root} has "
+                  "compiler {compiler}.") if not is_planned(ctx.facts) else
+                _("MindSpore {version} expects a CANN compiler version in {accepted}, but {cann} has compiler "
+                  "{compiler}."))
     finding = ctx.finding(FAIL,
-                       sentences((_("MindSpore {version} expects a CANN compiler version in {accepted}, but {cann} at "
-                                    "{root} has compiler {compiler} ({major_minor}).") if not is_planned(ctx.facts) else
-                                  _("MindSpore {version} expects a CANN compiler version in {accepted}, but {cann} "
-                                    "has compiler {compiler} ({major_minor}).")).format(
-                                       version=ms.version, accepted=_listed(accepted), cann=rel, root=inst.root,
-                                       compiler=compiler, major_minor=mm),
+                       sentences(head.format(version=ms.version, accepted=_listed(accepted), cann=rel, root=inst.root,
+                                             compiler=compiler, major_minor=mm),
                                  _("MindSpore only prints a warning at import; jobs then fail later with errors that do "
                                    "not name the version mismatch.")),
                        evidence, fix, "P07")
@@ -416,7 +422,7 @@ def check_cann_driver(ctx):
         return ctx.finding(PASS,
                            _(_RELATION_SUMMARY.get(r["relation"], _RELATION_SUMMARY[None])).format(
                                driver=drv.version, hdk=p, relation=r["relation"], cann=inst.release,
-                               source=matrix.describe_source(r["source"])), evidence)
+                               source=matrix.source_short(r["source"])), evidence)  # in full: the evidence
     if not rows:
         return ctx.finding(WARN,
                            _("No source in the matrix pairs CANN {cann} with a driver, so driver {driver} "

@@ -44,6 +44,14 @@ def acl_codes() -> dict:
     return load_data_file("acl_return_codes.json")
 
 
+def acl_meaning(known: dict) -> str:
+    """An AscendCL return code's meaning (an entry of acl_codes()["codes"]) in the run's language: its
+    `meaning_zh` (the vendor's Chinese page) under --lang zh, else the header's English comment."""
+    from ..i18n import get_lang
+
+    return (get_lang() == "zh" and known.get("meaning_zh")) or known["meaning"]
+
+
 def code_family(code: str) -> Optional[str]:
     if CANN_CODE.match(code):
         return "cann"

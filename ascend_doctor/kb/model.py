@@ -319,10 +319,10 @@ def _clean_value(v: str) -> str:
 
 def _acl_code_facts(code: str) -> Dict[str, str]:
     """An AscendCL return code's constant and meaning from data/acl_return_codes.json ({} if not listed)."""
-    from .lookup import acl_codes
+    from .lookup import acl_codes, acl_meaning
 
     known = acl_codes()["codes"].get(code)
-    return {"acl_name": known["name"], "acl_meaning": known["meaning"]} if known else {}
+    return {"acl_name": known["name"], "acl_meaning": acl_meaning(known)} if known else {}
 
 
 # values that follow from a captured one: a group `acl_code` also gives `acl_name` and `acl_meaning` (not quoted)

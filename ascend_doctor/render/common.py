@@ -146,7 +146,7 @@ def nvidia_driver_text(cuda: CudaFacts) -> Optional[str]:
     kind, values = state
     if kind == "version":
         return values["version"]
-    shown = {k: _("unknown") if v is None else ", ".join(v) if isinstance(v, list) else v for k, v in values.items()}
+    shown = {k: _("unknown") if v is None else joined(v) if isinstance(v, list) else v for k, v in values.items()}
     return _(NVIDIA_DRIVER_WORDS[kind]).format(**shown)
 
 
@@ -156,11 +156,11 @@ def _nvidia_rows(cuda: CudaFacts) -> List[Tuple[str, str]]:
     rows: List[Tuple[str, str]] = []
     if driver:
         rows.append((_("NVIDIA driver"), driver))
-        rows.append((_("CUDA runtime"), ", ".join(runtimes) or cuda.toolkit_version or _("not found")))
+        rows.append((_("CUDA runtime"), joined(runtimes) or cuda.toolkit_version or _("not found")))
     elif runtimes or cuda.toolkit_version:
         # A toolkit under /usr/local/cuda with no driver runs nothing here: say so, not "CUDA runtime 13.0.96".
         mms = sorted({major_minor(v) or v for v in runtimes or [cuda.toolkit_version]})
-        rows.append((_("CUDA toolkit"), _("{versions} (no NVIDIA driver: unused)").format(versions=", ".join(mms))))
+        rows.append((_("CUDA toolkit"), _("{versions} (no NVIDIA driver: unused)").format(versions=joined(mms))))
         return rows
     if driver and cuda.cudnn_version:
         rows.append(("cuDNN", cuda.cudnn_version))
@@ -273,9 +273,11 @@ def plan_step_tag(step) -> str:
     """'[Python packages]', '[driver/firmware, needs root, reboot]': how disruptive a plan step is."""
     from ..fix_script import is_prose
 
-    level = _(BY_HAND_LABEL) if step.level == "shell" and is_prose(step.do) else \
-        _(PLAN_LEVEL_LABELS.get(step.level, step.level))  # a sentence is no command for this shell
-    parts = [level]
+    level = _(PLAN_LEVEL_LABELS.get(step.level, step.level))
+    if is_prose(step.do):  # a sentence is no command to paste: done by hand (at its level, unless the shell's)
+        parts = [_(BY_HAND_LABEL)] + ([] if step.level == "shell" else [level])
+    else:
+        parts = [level]
     if step.needs_root:
         parts.append(_("needs root"))
     if step.reboot:
@@ -295,10 +297,10 @@ def plan_lines(plan) -> List[str]:
     for i, step in enumerate(plan.steps, 1):
         out.append(("step", f"{i}. {plan_step_tag(step)} {step.do}"))
         if step.resolves:
-            out.append(("resolves", _("clears: {ids}").format(ids=", ".join(step.resolves))))
+            out.append(("resolves", _("clears: {ids}").format(ids=joined(step.resolves))))
     if plan.unresolved:
         out.append(("unresolved", _("no step clears: {ids} (see each finding's evidence)").format(
-            ids=", ".join(plan.unresolved))))
+            ids=joined(plan.unresolved))))
     for alt in plan.alternatives:
         out.append(("alternative", alternative_label(alt["why"])))
         for i, step in enumerate(alt["steps"], 1):

@@ -7,6 +7,9 @@ from typing import List
 from ..i18n import _, get_lang, lookup, sentences
 from .aggregate_text import status_word
 from .kb_text import wrap_lines
+from .layout import keyed
+from .common import joined
+from ..kb.lookup import acl_meaning
 
 
 def status_label(status: str) -> str:
@@ -41,11 +44,11 @@ def pitfall_text(e: dict) -> List[str]:
     out = wrap_lines(f"{e['id']}  {e['title_zh'] if zh else e['title']}", "    ", "") + [""]
     out += [_("What to do:")] + wrap_lines(e["advice_zh"] if zh else e["advice"])
     if e["checks"]:
-        out += ["", _("Checks that report it:")] + wrap_lines(", ".join(e["checks"]))
+        out += ["", _("Checks that report it:")] + wrap_lines(joined(e["checks"]))
     if e["signatures"]:
         out += ["", _("Log signatures that point at it:")]
         for s in e["signatures"]:
-            out += wrap_lines(s["title"], "      ", f"  {s['id']}: ") if len(s["id"]) < 36 else \
+            out += wrap_lines(s["title"], "      ", "  " + keyed(s["id"], "")) if len(s["id"]) < 36 else \
                 [f"  {s['id']}"] + wrap_lines(s["title"], "      ")
     out += [""] + wrap_lines(_("Where it comes from: {source}").format(source=readable_source(e["source"])), "  ", "")
     return out
@@ -65,7 +68,7 @@ def code_text(entry) -> List[str]:
     out: List[str] = []
     if info.get("name"):
         out += wrap_lines(_("{code}: {name} (AscendCL return code): {meaning}").format(
-            code=code, name=info["name"], meaning=info["meaning"]), "  ", "")
+            code=code, name=info["name"], meaning=acl_meaning(info)), "  ", "")
     if info.get("inner_error"):
         out += wrap_lines(_("{code}: an inner error of a CANN module: the TraceBack lines after it and the plog give "
                        "the reason.").format(code=code), "  ", "")
@@ -116,7 +119,7 @@ def variable_text(e: dict) -> List[str]:
     if e["signatures"]:
         out += ["", _("Signatures that mention it:")]
         for s in e["signatures"]:
-            out += wrap_lines(s["title"], "      ", f"  {s['id']}: ") if len(s["id"]) < 36 else \
+            out += wrap_lines(s["title"], "      ", "  " + keyed(s["id"], "")) if len(s["id"]) < 36 else \
                 [f"  {s['id']}"] + wrap_lines(s["title"], "      ")
     out += ["", _("Check the value on this machine:"), f"  {e['check']}", ""]
     out += wrap_lines(_("Where it comes from: {source}").format(source=e["source"]), "  ", "")

@@ -9,6 +9,7 @@ from typing import List, Optional
 from ..i18n import _
 from ..kb.model import CLASS_WORDS, COMPONENT_WORDS, LOG_SOURCE_WORDS, SEVERITY_WORDS, field_word
 from ..triage.result import shown_source
+from .common import joined
 from .layout import display_width, has_wide, hold_spans, join_values, release_spans, wrap
 
 WIDTH = 80
@@ -150,7 +151,7 @@ def sig_text(kb, sig, lang: Optional[str] = None) -> List[str]:
     head = f"{sig.id}  {sig_tag(sig)}"
     out = ([head] if width(head) <= WIDTH else wrap_lines(head, "    ", "")) + wrap_lines(title, "  ")
     if sig.ascend_fd:
-        out += wrap_lines(_(", ").join(sig.ascend_fd), "    ", label(_("ascend-fd:")))
+        out += wrap_lines(joined(sig.ascend_fd), "    ", label(_("ascend-fd:")))
     if sig.log_sources:
         out += wrap_lines(join_values(field_word(LOG_SOURCE_WORDS, x) for x in sig.log_sources), "    ",
                      label(_("log sources:")))
@@ -168,9 +169,9 @@ def sig_text(kb, sig, lang: Optional[str] = None) -> List[str]:
         out += wrap_lines(sig.examples[0], "    ", label(_("Example:")))
     effects, causes = effects_of(kb, sig), causes_of(kb, sig)
     if causes:
-        out += wrap_lines(", ".join(causes), "    ", label(_("Caused by:")))
+        out += wrap_lines(joined(causes), "    ", label(_("Caused by:")))
     if effects:
-        out += wrap_lines(", ".join(effects), "    ", label(_("Leads to:")))
+        out += wrap_lines(joined(effects), "    ", label(_("Leads to:")))
     if sig.public_source():  # the ascend-fd ids are said once, on their line above
         out += wrap_lines(shown_source(sig, sig.ascend_fd), "    ", label(_("Source:")))
     return out

@@ -167,7 +167,7 @@ def wrap(text: str, width: int, indent: str = "", subsequent: Optional[str] = No
     return [release_spans(line) for line in out]
 
 
-_TOKEN_NOTE = re.compile(r"([^\s()（）]+) \(([^()（）]+)\)")
+_TOKEN_NOTE = re.compile(r"([^()（）]*[^\s()（）]) \(([^()（）]+)\)")  # "3.9.2 (/usr/bin/python3)", "mindspore-gpu 1.10.1 (gpu)"
 
 
 def scalar(value: Any) -> str:
@@ -202,14 +202,17 @@ def keyed(key: Any, value: Optional[str] = None) -> str:
 
 
 def join_values(items) -> str:
-    """Values joined for one line: ', ' between English ones, '，' where one is Chinese; sentences (a value that
-    ends with its full stop) one after the other in English, joined with '；' in Chinese (never '。，' or '., ')."""
+    """Values joined for one line: ', ' between English ones, '，' where one is Chinese, '、' between tokens in a
+    Chinese report; sentences (a value that ends with its full stop) one after the other in English, joined with
+    '；' in Chinese (never '。，' or '., ')."""
     items = [str(i) for i in items]
     if any(has_wide(i) for i in items):
         if any(i.endswith("。") for i in items):
             return "；".join(i[:-1] if i.endswith("。") else i for i in items[:-1]) + \
                 ("；" if len(items) > 1 else "") + items[-1]
         return "，".join(items)
+    if get_lang() == "zh":  # tokens in a Chinese line: the enumeration comma, as the vendor's Chinese lists them
+        return "、".join(items)
     if any(i.endswith(".") and not i.endswith("..") for i in items[:-1]):
         return " ".join(i if i.endswith(".") else i + "." for i in items[:-1]) + (" " if len(items) > 1 else "") + \
             items[-1]

@@ -3,26 +3,46 @@
 from __future__ import annotations
 
 import json
+import re
 from typing import List
 
 from ..findings import ERROR, FAIL, PASS, SKIP, WARN, Report
-from ..i18n import _, lookup
+from ..i18n import _, get_lang, lookup
 from .common import (
     TIP_LABEL, TRY_LABEL, alternative_label, area_title, facts_summary, is_tip, joined, plan_lines, shown_areas,
     status_label, verdict_scope,
 )
-from .layout import keyed
+from .layout import has_wide, keyed, scalar
 from ..fix_script import command_tail, is_prose
 from ..plan import split_comment
 
 
+# a literal inside Chinese words: a path, a version, a file name (a '/', '.' or '_' in it), kept in a code span
+_LITERAL = re.compile(r"[!-~]*[/._][!-~]*[0-9A-Za-z*/]")
+_CODE_SPAN = re.compile(r"(`[^`]+`)")
+_WIDE_SPLIT = re.compile(r"([\u3000-\u303f\u3400-\u9fff\uff00-\uffef\s]+)")
+
+
 def _value(v) -> str:
     """One evidence value as Markdown: a literal in a code span; a phrase standing for no value ("(not set)",
-    "（未设置）") as words, a code span would read as the literal value."""
+    "（未设置）") as words, a code span would read as the literal value. In Chinese a value is first written as
+    the text report writes it (layout.scalar: "3.9.2（/usr/bin/python3）", "2.4.1、2.4.0"); one with Chinese
+    words in it is words, only its literals (paths, versions) in code spans: a code span holds no prose."""
     text = str(v).strip()
     if len(text) > 1 and text[0] in "(（" and text[-1] in ")）":
         return _cell(text)
+    if get_lang() == "zh":
+        text = scalar(text)
+        if has_wide(text):
+            return "".join(part if part.startswith("`") else
+                           "".join(f"`{w}`" if _LITERAL.fullmatch(w) else _words(w) for w in _WIDE_SPLIT.split(part) if w)
+                           for part in _CODE_SPAN.split(_cell(text)) if part)  # a `span` the text has stays one
     return f"`{_cell(text)}`"
+
+
+def _words(text: str) -> str:
+    """Words in a Markdown list item: the few marks Markdown would take for markup escaped."""
+    return text.replace("*", "\\*").replace("<", "\\<").replace("`", "\\`")
 
 
 def _item(v) -> str:
@@ -30,7 +50,7 @@ def _item(v) -> str:
     Markdown would take for markup escaped; a single token (a version, a path) as a literal."""
     text = str(lookup(v) if isinstance(v, str) else v)
     if " " in text.strip():
-        return _cell(text).replace("*", "\\*").replace("<", "\\<").replace("`", "\\`")
+        return _words(_cell(text))
     return _value(text)
 
 

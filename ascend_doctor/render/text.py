@@ -98,7 +98,7 @@ def render(report: Report, color: bool = False, width: Optional[int] = None) -> 
             line = _("{title} — {summary}").format(title=f.title, summary=f.summary) if short else f.title
             lines.extend(_titled(_badge(PASS, color), line, width))
         if skipped:
-            names = ", ".join(f.id for f in skipped)
+            names = joined(f.id for f in skipped)
             lines.extend(_titled(_badge(SKIP, color), _("not applicable here: {ids}").format(ids=names), width))
         lines.append("")
 

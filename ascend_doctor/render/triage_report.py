@@ -8,9 +8,9 @@ import re
 import json
 from typing import List
 
-from ..i18n import N_, _, lookup
+from ..i18n import N_, _, get_lang, lookup
 from ..i18n_text import worded
-from .common import INFO_LABEL, severity_tag
+from .common import INFO_LABEL, joined, severity_tag
 from ..kb.model import COMPONENT_WORDS, field_word
 from ..triage.result import Problem, TriageResult, shown_source
 
@@ -73,18 +73,26 @@ def reworded(doc: dict, kb) -> dict:
     return out
 
 
+def who(loc) -> str:
+    """A device with its rank ("worker-1 device-6 (rank 6)"), else the rank or node, in the run's language: inside
+    Chinese brackets the rank is said after a "，" rather than in a second, half-width pair."""
+    if loc.device and loc.rank:
+        return _("{device} ({rank})").format(device=loc.device, rank=loc.rank)
+    return loc.who()
+
+
 def _where(p: Problem) -> str:
     first, last = p.first, p.last
-    who, time = first.who(), first.time
-    if who and time:
+    who_, time = who(first), first.time
+    if who_ and time:
         s = _("first {where} ({who}) at {time}")
-    elif who:
+    elif who_:
         s = _("first {where} ({who})")
     elif time:
         s = _("first {where} at {time}")
     else:
         s = _("first {where}")
-    s = s.format(where=first.where(), who=who, time=time)
+    s = s.format(where=first.where(), who=who_, time=time)
     if p.count > 1:
         s += (_(", last {where} ({device})") if last.device else _(", last {where}")).format(
             where=last.where(), device=last.device)
@@ -127,7 +135,15 @@ def root_cause_headline(rc: dict) -> str:
         head = _("Root cause: no single device; they wait on each other: {chain}")
     else:
         head = _("Root cause: not determined from these logs")
-    return head.format(devices=", ".join(devices), chain=arrow) + tail
+    head = head.format(devices=joined(devices), chain=arrow)
+    if get_lang() != "zh":
+        return head + tail
+    # Chinese: the rule's id ("init_timeout_root_rank") is an English name a reader cannot use (the JSON keeps it
+    # as "kind"); only ascend-fd's code is said, inside the headline's own brackets when it ends with one.
+    if not code:
+        return head
+    said = _("ascend-fd root-cause class {code}").format(code=code)
+    return head[:-1] + "；" + said + "）" if head.endswith("）") else head + "（" + said + "）"
 
 
 def _root_cause_lines(rc: dict) -> List[str]:
@@ -140,9 +156,11 @@ def _root_cause_lines(rc: dict) -> List[str]:
         out.append("  " + _("matches known problem {problem} (below)").format(problem=rc["problem"]))
     for k, v in (rc.get("evidence") or {}).items():
         if isinstance(v, dict):
-            v = "; ".join(f"{a}: {', '.join(b) if isinstance(b, list) else b}" for a, b in v.items())
+            v = ("；" if get_lang() == "zh" else "; ").join(
+                _("{label}: {value}").format(label=a, value=joined(b) if isinstance(b, list) else b)
+                for a, b in v.items())
         elif isinstance(v, list):
-            v = ", ".join(map(str, v))
+            v = joined(map(str, v))
         out.append("  " + _("{label}: {value}").format(label=evidence_label(k), value=v))
     for m in rc.get("missing") or []:
         out.append("  " + _("missing: {what}").format(what=m))
@@ -171,10 +189,15 @@ def _ranks_line(p: Problem) -> str:
         return ""
     order = sorted(p.ranks.items(), key=lambda kv: (kv[1].time or "9999", kv[1].seq))
     head = order[0]
-    text = (_("seen on {count} devices/ranks/files; first on {first} ({where}) at {time}, then {others}")
-            if head[1].time else _("seen on {count} devices/ranks/files; first on {first} ({where}), then {others}"))
-    return text.format(count=len(order), first=head[0], where=head[1].where(), time=head[1].time,
-                       others=", ".join(k for k, _o in order[1:6]) + (" …" if len(order) > 6 else ""))
+    where = head[1].where()
+    if where.startswith(head[0] + ":"):  # keyed by its file: the place alone says it (the file was printed twice)
+        text = (_("seen on {count} devices/ranks/files; first at {where} at {time}, then {others}")
+                if head[1].time else _("seen on {count} devices/ranks/files; first at {where}, then {others}"))
+    else:
+        text = (_("seen on {count} devices/ranks/files; first on {first} ({where}) at {time}, then {others}")
+                if head[1].time else _("seen on {count} devices/ranks/files; first on {first} ({where}), then {others}"))
+    return text.format(count=len(order), first=head[0], where=where, time=head[1].time,
+                       others=joined(k for k, _o in order[1:6]) + (" …" if len(order) > 6 else ""))
 
 
 UNEXPLAINED_SHOWN = 20  # in the text report (the JSON lists up to triage.scan.UNEXPLAINED_KEEP)
@@ -226,7 +249,7 @@ def _text(result: TriageResult, color: bool) -> str:
                 lines.append(_("No error-looking lines either."))
     else:
         first = result.first_problem()
-        place = _place(first.first.where(), first.first.who(), first.first.time)
+        place = _place(first.first.where(), who(first.first), first.first.time)
         if first.severity == "fail":
             headline = _("{count} known problem(s). The earliest {label}: {problem} at {place} — when ranks fail "
                          "together, the first failure is usually the cause; the others often follow from it.")
@@ -255,8 +278,9 @@ def _text(result: TriageResult, color: bool) -> str:
                 lines.append(f"     {i}. {step}")
             fd = list(p.peers)
             lines.append("   " + _("Source: {source}").format(source=shown_source(s, fd)))
-            if fd:  # the ids the log shows, once: the source line above does not repeat them
-                lines.append("   " + _("ascend-fd: {ids}").format(ids=_(", ").join(fd)))
+            if fd:  # the ids the log shows, once, labelled as kb show labels them: the source line does not repeat them
+                head = _("ascend-fd:")
+                lines.append("   " + head + ("" if head.endswith("：") else " ") + joined(fd))
     if result.unexplained:
         lines.append("")
         lines.append(_("Errors no known signature explains (read them too):"))
@@ -317,7 +341,7 @@ def _markdown(result: TriageResult) -> str:
         out += [_("| # | severity | signature | pitfall | count | first | last |"), "|---|---|---|---|---|---|---|"]
         for n, p in enumerate(real, 1):
             out.append(f"| {n} | {_(_SEVERITY_WORD[p.severity])} | `{p.signature.id}` | {p.signature.pitfall or ''} | {p.count} | "
-                       f"{_md_escape(p.first.where())} {p.first.who() or ''} | {_md_escape(p.last.where())} |")
+                       f"{_md_escape(p.first.where())} {who(p.first) or ''} | {_md_escape(p.last.where())} |")
         for n, p in enumerate(real, 1):
             s = p.signature
             title, cause, fix = s.text(line=p.text)

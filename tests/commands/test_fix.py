@@ -152,3 +152,14 @@ def test_a_command_note_puts_the_command_alone_on_its_line(step, lang):
 def test_zh_script_names_statuses_in_chinese(tmp_path):
     text = _script("two_cann_installs", tmp_path, "--lang", "zh")
     assert "# [失败] " in text and "[FAIL]" not in text and "[WARN]" not in text
+
+
+@pytest.mark.parametrize("name", ["two_cann_installs", "a2_env_not_sourced"])
+def test_zh_script_comments_read_as_chinese_sentences(name, tmp_path):
+    """issue 27 #37: a look is labelled 验证 (the vendor's word for checking a result), a step done by hand is one
+    sentence: no second '#' inside its comment, no 'label：`code`' pair after its own label, no Markdown code span."""
+    text = _script(name, tmp_path, "--lang", "zh")
+    notes = [ln for ln in text.splitlines() if ln.startswith("# 手动操作：")]
+    assert "# 验证：" in text and "# 查看：" not in text
+    assert notes and not [ln for ln in notes if " # " in ln[2:] or "`" in ln or ln.count("：") > 1 + ln.count("：//")]
+    assert "——" in text  # the reason of a by-hand step, after a dash

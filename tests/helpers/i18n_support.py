@@ -170,3 +170,44 @@ def zh_offenders(text, allowed=frozenset()):
             m.group(0).isupper() and len(m.group(0)) > 1)) else m.group(0), plain)
         out += [("prose", m.group(0)) for m in PROSE_RUN.finditer(plain)]
     return out
+
+
+# Word-for-word renderings a Chinese reviewer sent back (issue 27, review 2): each has the vendor's wording now.
+CALQUES = ("最后一个报告者", "也请看一下", "列出设备", "列出的设备", "提到它的特征", "设备/rank/文件", "没有日志给出",
+           "未知设备", "| 或 |", "# 查看：")
+# a full-width pair holding a half-width one: "（worker-1 device-6 (rank 6)）"
+NESTED_BRACKETS = re.compile(r"（[^（）\n]* \([^()\n]*\)[^（）\n]*）")
+# a Latin ", " joining the items of a list in a Chinese sentence ("之后是 worker-1 device-5, worker-1 device-4")
+LATIN_LIST = re.compile(r"[\u4e00-\u9fff：][^()\u4e00-\u9fff]*?[\w.-], (?=[\w(])")
+# an English placeholder of more than one word ("<smaller MB>", "<peer device ip>")
+ENGLISH_PLACEHOLDER = re.compile(r"<[A-Za-z][^<>\"\n]*?[a-z]{2,} [a-z][^<>\"\n]*>")
+
+
+def zh_review_defects(text, rule_names=()):
+    """The kinds of defect the second Chinese review found in what the code (not the knowledge base) writes:
+    ("calque", word) for a word-for-word rendering the reviewer rewrote (CALQUES); ("rule name", id) for one of
+    the root-cause rules' English ids (`rule_names`) left in a Chinese line; ("nested brackets", text) for a
+    half-width pair inside a full-width one; ("latin comma", text) for items of a Chinese list joined with ', ';
+    ("placeholder", text) for an English placeholder of several words in a sentence. Log lines, match rules,
+    examples and source titles (QUOTED_BLOCKS) are machine text and not read; `code`, "quotes" and URLs are not
+    read for brackets, commas and placeholders."""
+    out = []
+    quoted = None
+    for line in unwrap_quotes(text).splitlines():
+        indent = len(line) - len(line.lstrip())
+        if quoted is not None and indent > quoted and line.strip():
+            continue
+        quoted = indent if line.strip().startswith(QUOTED_BLOCKS) else None
+        if quoted is not None:
+            continue
+        out += [("calque", c) for c in CALQUES if c in line]
+        out += [("rule name", r) for r in rule_names if re.search(rf"(?<![\w/]){re.escape(r)}(?![\w/])", line)]
+        if not CJK.search(line):
+            continue
+        body = re.sub(r"`[^`]*`|\"[^\"]*\"|“[^”]*”|'[^'\s][^']*'|https?://\S+", " ", line)
+        if COMMAND_LINE.match(line):
+            body = body.split("   # ", 1)[1] if "   # " in body else ""
+        out += [("nested brackets", m.group(0)) for m in NESTED_BRACKETS.finditer(body)]
+        out += [("latin comma", m.group(0)) for m in LATIN_LIST.finditer(body)]
+        out += [("placeholder", m.group(0)) for m in ENGLISH_PLACEHOLDER.finditer(body)]
+    return out

@@ -4,6 +4,7 @@ import pytest
 
 from ascend_doctor.kb import lookup
 from ascend_doctor.kb.load import load_knowledge_base
+from tests.helpers import run_cli
 
 
 @pytest.fixture(scope="module")
@@ -34,6 +35,32 @@ def test_every_listed_acl_code_has_a_name_and_meaning():
     codes = lookup.acl_codes()["codes"]
     assert {"107010", "507014", "507018", "507034", "507048", "500002"} <= set(codes)
     assert codes["507014"]["name"] == "ACL_ERROR_RT_AICORE_TIMEOUT" and codes["507015"]["name"].endswith("EXCEPTION")
+
+
+def test_every_acl_code_has_its_chinese_meaning_and_zh_shows_it(kb):
+    """Each code has `meaning_zh` (the vendor's Chinese return-code pages) a Chinese reader can send as is; under
+    --lang zh explain and a knowledge-base match print it, English keeps the header's comment (issue 27 #9: the
+    507014 headline had read "aicore timeout" in a Chinese report)."""
+    from ascend_doctor import i18n
+    from ascend_doctor.kb.model import DERIVED_VALUES
+    from tests.helpers.i18n_support import zh_offenders
+
+    codes = lookup.acl_codes()["codes"]
+    bad = [(k, v.get("meaning_zh")) for k, v in codes.items()
+           if not v.get("meaning_zh") or not any("\u4e00" <= c <= "\u9fff" for c in v["meaning_zh"])
+           or zh_offenders(v["meaning_zh"])]
+    assert not bad, bad
+    assert codes["507014"]["meaning_zh"] == "AI Core 执行超时"  # a timeout, not an exception (507015)
+    assert lookup.acl_meaning(codes["507014"]) == "aicore timeout"
+    i18n.set_lang("zh")
+    try:
+        assert lookup.acl_meaning(codes["507014"]) == "AI Core 执行超时"
+        assert DERIVED_VALUES["acl_code"]("507015")["acl_meaning"] == "AI Core 执行异常"
+    finally:
+        i18n.set_lang("en")
+    assert DERIVED_VALUES["acl_code"]("507015")["acl_meaning"] == "aicore exception"
+    zh = run_cli("explain", "507014", "--lang", "zh").stdout
+    assert zh.splitlines()[0] == "507014：ACL_ERROR_RT_AICORE_TIMEOUT（AscendCL 返回码）：AI Core 执行超时"
 
 
 def test_variables_and_verdicts(kb):

@@ -69,3 +69,20 @@ def test_the_header_reads_typed_facts_from_a_report_of_any_age():
     old = {"extra": {"planned": True}, "mindspore": {"version": "2.6.0"}, "system": {"arch": "aarch64"}}
     assert dict(facts_summary(old)) == {"Target": "aarch64 (planned)", "MindSpore": "2.6.0 (planned)"}
     assert dict(facts_summary({"npu": {"devices": "garbled"}}))["MindSpore"] == "not installed in this Python"
+
+
+def test_a_plan_step_in_words_is_tagged_as_done_by_hand_at_its_level():
+    """issue 27 (review 2): "[Python packages] install MindSpore 2.4.1 from https://..." is no command to paste;
+    it says so ("by hand") and keeps its level; a command keeps its level alone; a sentence for this shell is
+    by hand only."""
+    from types import SimpleNamespace
+
+    from ascend_doctor.render.common import plan_step_tag
+
+    def step(do, level):
+        return SimpleNamespace(do=do, level=level, needs_root=False, reboot=False)
+
+    assert plan_step_tag(step("install MindSpore 2.4.1 from https://www.mindspore.cn/versions", "python")) == \
+        "[by hand, Python packages]"
+    assert plan_step_tag(step("pip install mindspore==2.7.2", "python")) == "[Python packages]"
+    assert plan_step_tag(step("open a new shell and run ascend-doctor again", "shell")) == "[by hand]"

@@ -99,3 +99,29 @@ def test_a_prose_step_ending_in_a_command_shows_the_command_whole_in_a_code_span
     md = render(report_of(fixture_path("garbled_files")))
     assert "    - by hand: reinstall the CANN package if they are damaged: " \
            "`./Ascend-cann-toolkit_8.0.RC3_linux-aarch64.run --install`" in md.splitlines()
+
+
+@pytest.mark.parametrize("name", SNAPSHOTS)
+def test_chinese_evidence_keeps_prose_and_chinese_marks_out_of_code_spans(name):
+    """issue 27 #26/N6: in a Chinese report a code span holds a literal only (a path, a version, a command): no
+    Chinese words, no half-width "(" or ", " joining values (the text report writes "3.9.2（/usr/bin/python3）",
+    "2.4.1、2.4.0"); the English report keeps its code spans as they were."""
+    import re
+    from ascend_doctor import i18n
+
+    report = report_of(fixture_path(name))
+    en = render(report)
+    i18n.set_lang("zh")
+    try:
+        zh = render(report)
+    finally:
+        i18n.set_lang("en")
+    evidence = [ln for ln in zh.splitlines() if ln.startswith("  - ") and "：" in ln]
+    bad = [(ln, span) for ln in evidence for span in re.findall(r"`([^`]+)`", ln)
+           if re.search(r"[\u4e00-\u9fff]", span) or re.fullmatch(r"[^()]+ \([^()]+\)", span)
+           or re.fullmatch(r"[\w.+-]+(, [\w.+-]+)+", span)]
+    assert not bad, bad[:5]
+    if name == "a2_env_not_sourced":
+        assert "  - Python：`3.9.2`（`/usr/local/python3.9.2/bin/python3`）" in zh
+        assert "：`2.4.1`、`2.4.0`" in zh
+        assert "`3.9.2 (/usr/local/python3.9.2/bin/python3)`" in en and "`2.4.1, 2.4.0`" in en
