@@ -187,7 +187,7 @@ CLASS_SIGNATURES = ("PY_MODULE_NOT_INSTALLED", "ASCEND_DRIVER_TOOL_NOT_FOUND", "
                     "HCCL_FUNCTION_ERROR_RESULT", "TORCH_NPU_ASYNC_OPERATOR_INNER_ERROR",
                     "TORCH_DIST_NCCL_BACKEND_UNAVAILABLE", "TORCH_NPU_ACLNN_NOT_IN_OPAPI",
                     "TRITON_ASCEND_KERNEL_COMPILE_FAILED", "VLLM_DEVICE_TYPE_NOT_INFERRED", "VLLM_RAY_NODE_HAS_NO_DEVICE",
-                    "TORCH_CUDA_CALLED_ON_NPU_HOST", "TORCH_OP_NOT_ON_NPU_BACKEND")
+                    "TORCH_CUDA_CALLED_ON_NPU_HOST", "TORCH_OP_NOT_ON_NPU_BACKEND", "CANN_TYPED_ERROR_CODE")
 
 
 @pytest.mark.parametrize("line, sig_id", [
@@ -230,6 +230,8 @@ CLASS_SIGNATURES = ("PY_MODULE_NOT_INSTALLED", "ASCEND_DRIVER_TOOL_NOT_FOUND", "
      "VLLM_RAY_NODE_HAS_NO_DEVICE"),
     ("NotImplementedError: Could not run 'aten::_fft_r2c' with arguments from the 'PrivateUse1' backend.",
      "TORCH_OP_NOT_ON_NPU_BACKEND"),
+    ("[PID: 7] 2026-01-01-00:00:00.000.000 Invalid_Argument(EE1001): The argument is invalid.",
+     "CANN_TYPED_ERROR_CODE"),
 ])
 def test_class_signatures_read_other_members_of_their_class(line, sig_id):
     """Each class entry reads forms of its class with another module, tool, chip, package or operator than the
@@ -264,6 +266,7 @@ def test_class_signatures_read_other_members_of_their_class(line, sig_id):
     "[INFO]: The compiled kernel cache is in /root/.triton/cache/rLkuzPEI5g",
     "backend = 'hccl' if is_npu_available() else 'nccl'",
     "NotImplementedError: Could not run 'torchvision::nms' with arguments from the 'CUDA' backend.",
+    "[PID: 1] 2026-01-01-00:00:00.000.000 Inner_Error(EZ9999): Inner Error!",
 ])
 def test_class_signatures_stay_quiet_on_ordinary_lines(line):
     from ascend_doctor.kb.load import load_knowledge_base
