@@ -322,6 +322,17 @@ def _hccl_code_facts(code: str) -> Dict[str, str]:
     return {"hccl_name": known["name"], "hccl_meaning": known["meaning"]} if known else {}
 
 
+def _hccl_errno_facts(value: str) -> Dict[str, str]:
+    """An HCCL log errNo's HcclResult (its low 16 bits: HCCL_ERROR_CODE = module 5 << 24 + sub-module << 16 +
+    HcclResult), with the result's constant and meaning ({} if not hexadecimal or not listed)."""
+    try:
+        code = str(int(value, 16) & 0xFFFF)
+    except ValueError:
+        return {}
+    facts = _hccl_code_facts(code)
+    return dict(facts, hccl_code=code) if facts else {}
+
+
 def yield_to_specific(hits, wrappers, yielding):
     """The hits of one line that explain it: a specific entry before a class entry (fallback) before a generic
     wrapper. `hits` are indexes (or signatures), `wrappers` the wrappers among them, `yielding` the wrappers and
@@ -334,10 +345,12 @@ def yield_to_specific(hits, wrappers, yielding):
 
 
 # values that follow from a captured one: a group `acl_code` also gives `acl_name` and `acl_meaning` (not quoted),
-# a group `hccl_code` `hccl_name` and `hccl_meaning`
+# a group `hccl_code` `hccl_name` and `hccl_meaning`, a group `hccl_errno` (an HCCL log errNo) those three
 DERIVED_VALUES: Dict[str, Callable[[str], Dict[str, str]]] = {"acl_code": _acl_code_facts,
-                                                              "hccl_code": _hccl_code_facts}
-DERIVED_NAMES = {"acl_code": ("acl_name", "acl_meaning"), "hccl_code": ("hccl_name", "hccl_meaning")}
+                                                              "hccl_code": _hccl_code_facts,
+                                                              "hccl_errno": _hccl_errno_facts}
+DERIVED_NAMES = {"acl_code": ("acl_name", "acl_meaning"), "hccl_code": ("hccl_name", "hccl_meaning"),
+                 "hccl_errno": ("hccl_code", "hccl_name", "hccl_meaning")}
 
 
 def fill_values(text: str, values: Dict[str, Tuple[str, bool]]) -> str:

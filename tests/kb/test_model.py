@@ -340,3 +340,14 @@ def test_class_entries_are_roots_marked_fallback_and_say_their_values():
     values = sig.values("HCCL function error: HcclCommInitRootInfoConfig(n, &r, rank, c, &comm), error code is 15")
     assert values["hccl_name"][0] == "HCCL_E_RUNTIME" and values["hccl_meaning"][0] == "call runtime api fail"
     assert sig.values("HCCL function error: HcclSend(a, b), error code is 99").get("hccl_name") is None
+
+
+def test_an_hccl_errno_is_read_as_its_hccl_result():
+    sig = KB.signature("HCCL_ERRNO_RESULT")
+    line = ("[ERROR] HCCL(60570,):2025-12-04-14:46:07.911.325 [hccl_comm.cc:115] [60570][HcclComm][Init]"
+            "errNo[0x0000000005000007] hccl initialize failed")
+    values = sig.values(line)
+    assert values["hccl_code"][0] == "7" and values["hccl_name"][0] == "HCCL_E_UNAVAIL"
+    # HCOM's sub-module (0x0501....) carries the same HcclResult in its low bits
+    assert sig.values(line.replace("0x0000000005000007", "0x0000000005010009"))["hccl_name"][0] == "HCCL_E_TIMEOUT"
+    assert not sig.search(line.replace("[ERROR]", "[INFO]"))
