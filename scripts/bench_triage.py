@@ -92,10 +92,7 @@ def make_log(path: str, size: int, kb, seed: int = 7):
 def _reported_alone(kb, sid: str, line: str) -> bool:
     """Whether triage reports `sid` for this example line: a generic wrapper on a line that a specific
     signature also explains gives way to it (triage's wrapper rule), so it is not expected there."""
-    sig = kb.signature(sid)
-    if sig.kind != "wrapper":
-        return True
-    return not any(other.kind != "wrapper" for other in kb.match_line(line) if other.id != sid)
+    return any(s.id == sid for s in kb.explaining(line))
 
 
 def timed(argv, env=None):

@@ -324,3 +324,26 @@ def test_a_saved_triage_json_is_worded_again_in_the_other_language_exactly(tmp_p
             assert en["problems"][0]["i18n"]["cause"] == {"kb": en["problems"][0]["signature"], "field": "cause"}
     # the root-cause cases are the peer's (../shared); a checkout without them still checks the tree's problems
     assert checked or not PEER_CASES
+
+
+def test_a_saved_triage_json_keeps_the_values_its_words_said(tmp_path):
+    """Values said in the words (a class entry's API, a code's meaning) come from the problem's line: reworded() reads
+    them from the saved "line", so the other language says the same values (without ../shared's peer cases too)."""
+    from ascend_doctor.kb.load import load_knowledge_base
+    from ascend_doctor.render.triage_report import reworded
+    from ascend_doctor.triage import triage_paths
+
+    log = tmp_path / "worker_0.log"
+    log.write_text("RuntimeError: aclnnMatmulGetWorkspaceSize call failed\n"
+                   "[ERROR] HCCL(1,python):2025-01-01-00:00:00.000.000 [x.cc:1] [1][Init]errNo[0x0000000005000013] "
+                   "ra nic init rdma failed\n", encoding="utf-8")
+    kb = load_knowledge_base()
+    en = json.loads(json.dumps(triage_paths([str(log)], kb).to_json()))
+    zh = json.loads(json.dumps(_zh_triage(str(log), as_json=True)))
+    assert "`aclnnMatmul`" in json.dumps(zh, ensure_ascii=False) and "HCCL_E_NETWORK" in json.dumps(zh)
+    i18n.set_lang("zh")
+    try:
+        assert reworded(en, kb) == zh
+    finally:
+        i18n.set_lang("en")
+    assert reworded(zh, kb) == en

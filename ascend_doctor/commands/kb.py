@@ -164,7 +164,7 @@ def _match(kb, args) -> int:
     lines = _read_lines(args.file)
     rows, hits = [], []
     for n, line in enumerate(lines, 1):
-        found = [(s, peer_ids(s, [line])) for s in kb.match_line(line)]
+        found = [(s, peer_ids(s, [line])) for s in kb.explaining(line)]
         matches = []
         for s, peers in found:
             _title, cause, fix = s.text(line=line)

@@ -117,6 +117,9 @@ class Signature:
     # --- added by triage (all optional in the data) ---
     title: str = ""
     kind: str = "root"  # root: names a cause; wrapper: generic envelope; benign: looks bad, is not
+    # a class entry: names the fault from the error line's own structure (an API's name, a code's documented
+    # meaning); on a line that a specific entry also matches it gives way to it, as a wrapper gives way to both
+    fallback: bool = False
     also: List[str] = field(default_factory=list)  # more patterns meaning the same thing
     exclude: List[str] = field(default_factory=list)  # a line matching one of these is not a hit
     resolved_by: List[str] = field(default_factory=list)  # a later line matching one of these clears it
@@ -325,9 +328,43 @@ def _acl_code_facts(code: str) -> Dict[str, str]:
     return {"acl_name": known["name"], "acl_meaning": acl_meaning(known)} if known else {}
 
 
-# values that follow from a captured one: a group `acl_code` also gives `acl_name` and `acl_meaning` (not quoted)
-DERIVED_VALUES: Dict[str, Callable[[str], Dict[str, str]]] = {"acl_code": _acl_code_facts}
-DERIVED_NAMES = {"acl_code": ("acl_name", "acl_meaning")}
+def _hccl_code_facts(code: str) -> Dict[str, str]:
+    """An HcclResult's constant and meaning from data/hccl_result_codes.json ({} if not listed)."""
+    from ..data import load_data_file
+
+    known = load_data_file("hccl_result_codes.json")["codes"].get(code)
+    return {"hccl_name": known["name"], "hccl_meaning": known["meaning"]} if known else {}
+
+
+def _hccl_errno_facts(value: str) -> Dict[str, str]:
+    """An HCCL log errNo's HcclResult (its low 16 bits: HCCL_ERROR_CODE = module 5 << 24 + sub-module << 16 +
+    HcclResult), with the result's constant and meaning ({} if not hexadecimal or not listed)."""
+    try:
+        code = str(int(value, 16) & 0xFFFF)
+    except ValueError:
+        return {}
+    facts = _hccl_code_facts(code)
+    return dict(facts, hccl_code=code) if facts else {}
+
+
+def yield_to_specific(hits, wrappers, yielding):
+    """The hits of one line that explain it: a specific entry before a class entry (fallback) before a generic
+    wrapper. `hits` are indexes (or signatures), `wrappers` the wrappers among them, `yielding` the wrappers and
+    the class entries."""
+    specific = [i for i in hits if i not in yielding]
+    if specific:
+        return specific
+    classes = [i for i in hits if i not in wrappers]
+    return classes or list(hits)
+
+
+# values that follow from a captured one: a group `acl_code` also gives `acl_name` and `acl_meaning` (not quoted),
+# a group `hccl_code` `hccl_name` and `hccl_meaning`, a group `hccl_errno` (an HCCL log errNo) those three
+DERIVED_VALUES: Dict[str, Callable[[str], Dict[str, str]]] = {"acl_code": _acl_code_facts,
+                                                              "hccl_code": _hccl_code_facts,
+                                                              "hccl_errno": _hccl_errno_facts}
+DERIVED_NAMES = {"acl_code": ("acl_name", "acl_meaning"), "hccl_code": ("hccl_name", "hccl_meaning"),
+                 "hccl_errno": ("hccl_code", "hccl_name", "hccl_meaning")}
 
 
 def fill_values(text: str, values: Dict[str, Tuple[str, bool]]) -> str:
@@ -405,6 +442,17 @@ class KnowledgeBase:
         raw = line.encode("utf-8", "surrogateescape")
         cands = scanner.candidates(raw)
         return [self.signatures[i] for i in sorted(cands) if self.signatures[i].search(line)]
+
+    def explaining(self, line: str) -> List[Signature]:
+        """The signatures that explain this line as triage reports it: a specific entry before a class entry before
+        a generic wrapper (yield_to_specific)."""
+        hits = self.match_line(line)
+        if len(hits) < 2:
+            return hits
+        wrappers = {id(s) for s in hits if s.kind == "wrapper"}
+        yielding = wrappers | {id(s) for s in hits if s.fallback}
+        keep = set(yield_to_specific([id(s) for s in hits], wrappers, yielding))
+        return [s for s in hits if id(s) in keep]
 
     def match_lines(self, lines: Iterable[str]) -> List[tuple]:
         """[(signature, first matching line)] in order of first appearance, each signature once."""

@@ -56,7 +56,9 @@ def reworded(doc: dict, kb) -> dict:
             except KeyError:
                 sig = None
             if sig is not None:
-                title, cause, fix = sig.text()
+                # the values a run said in the words come from the problem's line, as the run read them
+                line = p.get("line")
+                title, cause, fix = sig.text(line=line if isinstance(line, str) else None)
                 p = dict(p, title=title, cause=cause, fix=fix, source=shown_source(sig))
         problems.append(p)
     out["problems"] = problems

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, BinaryIO, Callable, Dict, Iterable, List, Opti
 from ..i18n import N_, _
 from ..i18n_text import Text
 from ..kb.load import load_knowledge_base
-from ..kb.model import KnowledgeBase, Signature
+from ..kb.model import KnowledgeBase, Signature, yield_to_specific
 from ..kb.peers import fd_names_code, peer_ids
 from . import layout
 from .result import (NOT_A_LOG, InputInfo, Occurrence, Problem, TriageResult, attach_root_cause, later,
@@ -95,6 +95,9 @@ class Triage:
         # A generic wrapper (CANN_DRV_ERROR_CODE_REPORTED names any CANN error code) on a line that a specific
         # signature explains is not a problem of its own: the line's cause is the specific one.
         self._wrappers = {i for i, s in enumerate(sigs) if s.kind == "wrapper"}
+        # A class entry (fallback: a CANN API or a module-failure code named by the line's structure) gives way,
+        # on its line, to a specific entry; a wrapper gives way to both.
+        self._yielding = self._wrappers | {i for i, s in enumerate(sigs) if s.fallback}
         self._plans: Dict[bytes, Tuple[Tuple[int, ...], bool, Optional[str]]] = {}  # see _line_plan
         self._plans_bytes = 0
         self._pending: Dict[str, Tuple[Optional[str], int, int]] = {}  # sid -> its last hit not yet made (_record)
@@ -546,8 +549,8 @@ class Triage:
         if hits[-1] == self._error_idx:  # the last: indexes come sorted and the error pattern is the last one
             hits = hits[:-1]
             error = (not hits or all(i in self._resolvers for i in hits)) and not _OTHER_LEVEL.match(line)
-        if len(hits) > 1 and self._wrappers:
-            hits = [i for i in hits if i not in self._wrappers] or hits
+        if len(hits) > 1 and self._yielding:
+            hits = yield_to_specific(hits, self._wrappers, self._yielding)
         plan = (tuple(hits), error, _timestamp(line))
         if len(line) <= _PLAN_LINE_MAX:
             if self._plans_bytes > _PLAN_BYTES:

@@ -421,3 +421,40 @@ def test_the_chinese_texts_of_the_translated_parts_use_the_vendors_terms(name):
             if found:
                 problems.append(f"{s['id']}: {found} in {text[:80]!r}")
     assert not problems, "\n".join(problems[:30])
+
+
+def test_a_line_is_explained_by_its_specific_entry_before_a_class_entry_before_a_wrapper():
+    from ascend_doctor.kb.model import yield_to_specific
+
+    # indexes 1, 2 wrappers; 3 a class entry (fallback); 4 specific
+    assert yield_to_specific([1, 3, 4], {1, 2}, {1, 2, 3}) == [4]
+    assert yield_to_specific([1, 3], {1, 2}, {1, 2, 3}) == [3]
+    assert yield_to_specific([1, 2], {1, 2}, {1, 2, 3}) == [1, 2]
+    line = "RuntimeError: copy:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:88 NPU function error: call " \
+           "aclnnInplaceCopy failed, error code is 561103"
+    every = [s.id for s in KB.match_line(line)]
+    assert "ACLNN_OPERATOR_CALL_FAILED" in every  # the class reads the line ...
+    shown = [s.id for s in KB.explaining(line)]
+    assert "ACLNN_OPERATOR_CALL_FAILED" not in shown and shown  # ... and gives way to the 561xxx entry
+
+
+def test_class_entries_are_roots_marked_fallback_and_say_their_values():
+    fallbacks = [s for s in KB.signatures if s.fallback]
+    assert {s.id for s in fallbacks} >= {"CANN_MODULE_FAILURE_CODE", "ACLNN_OPERATOR_CALL_FAILED",
+                                         "CANN_RUNTIME_CALL_FAILED", "HCCL_FUNCTION_ERROR_RESULT"}
+    assert all(s.kind == "root" for s in fallbacks)
+    sig = KB.signature("HCCL_FUNCTION_ERROR_RESULT")
+    values = sig.values("HCCL function error: HcclCommInitRootInfoConfig(n, &r, rank, c, &comm), error code is 15")
+    assert values["hccl_name"][0] == "HCCL_E_RUNTIME" and values["hccl_meaning"][0] == "call runtime api fail"
+    assert sig.values("HCCL function error: HcclSend(a, b), error code is 99").get("hccl_name") is None
+
+
+def test_an_hccl_errno_is_read_as_its_hccl_result():
+    sig = KB.signature("HCCL_ERRNO_RESULT")
+    line = ("[ERROR] HCCL(60570,):2025-12-04-14:46:07.911.325 [hccl_comm.cc:115] [60570][HcclComm][Init]"
+            "errNo[0x0000000005000007] hccl initialize failed")
+    values = sig.values(line)
+    assert values["hccl_code"][0] == "7" and values["hccl_name"][0] == "HCCL_E_UNAVAIL"
+    # HCOM's sub-module (0x0501....) carries the same HcclResult in its low bits
+    assert sig.values(line.replace("0x0000000005000007", "0x0000000005010009"))["hccl_name"][0] == "HCCL_E_TIMEOUT"
+    assert not sig.search(line.replace("[ERROR]", "[INFO]"))

@@ -348,8 +348,10 @@ def test_cluster_directory_layout_names_nodes(tmp_path):
 
 # ---- nothing dropped: unexplained error lines (issue 21, item 4) ----
 
-DRV = "[ERROR] DRV(2086,python3):2024-07-12-10:21:{s:02d}.520.037 halGetDeviceInfo failed, ret=107010"
-ACLNN = "RuntimeError: aclnnMatmulGetWorkspaceSize call failed"
+# error lines no signature explains (issue 21's own examples, 'halGetDeviceInfo failed, ret=107010' and
+# 'aclnnMatmulGetWorkspaceSize call failed', are now named by the class entries: test_class_entries_name_...)
+DRV = "[ERROR] DRV(2086,python3):2024-07-12-10:21:{s:02d}.520.037 dev_query: item 12 of device 0 is out of range"
+ACLNN = "RuntimeError: the sampler queue of worker 3 was closed"
 
 
 def test_every_unexplained_error_line_is_listed_once_with_file_and_line(tmp_path):
@@ -364,7 +366,7 @@ def test_every_unexplained_error_line_is_listed_once_with_file_and_line(tmp_path
     got = [(e["file"].rsplit("/", 1)[-1], e["line"], e["count"]) for e in data["unexplained_errors"]]
     assert got == [("worker_0.log", 2, 2), ("worker_0.log", 7, 1), ("worker_1.log", 3, 1)]
     assert data["unexplained_total"] == 3 and data["unexplained_lines"] == 4
-    assert "halGetDeviceInfo failed" in data["unexplained_errors"][0]["text"]
+    assert "dev_query: item 12" in data["unexplained_errors"][0]["text"]
     text = run_cli("triage", str(d)).stdout
     assert "Errors no known signature explains" in text and "worker_0.log:2 (×2): [ERROR] DRV" in text
     assert ACLNN in text and "worker_1.log:3: Aborted (core dumped)" in text
@@ -545,3 +547,53 @@ def test_repeated_lines_count_and_time_as_each_line_alone(tmp_path, monkeypatch)
     assert oom["first"]["line"] == 3
     [unexplained] = [u for u in memo["unexplained_errors"] if "something odd" in u["text"]]
     assert unexplained["count"] == 56
+
+
+# ---- class entries (fallback): the fault named from the error line's own structure (issue 21, recall) ----
+
+def test_class_entries_name_the_lines_issue_21_found_dropped(tmp_path):
+    """An aclnn call, a runtime/driver call, a module-failure code and an HCCL result with no entry of their own are
+    named by their class, with what the line says (the API, the code's documented meaning), not left unexplained."""
+    lines = [NOISE,
+             "RuntimeError: aclnnMatmulGetWorkspaceSize call failed",
+             "[ERROR] DRV(2086,python3):2024-07-12-10:21:01.520.037 halGetDeviceInfo failed, ret=107010",
+             "RuntimeError: InnerRun:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:218 OPS function error: "
+             "GridSampler3D, error code is 500002",
+             "RuntimeError: allreduce:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:100 HCCL function error: "
+             "HcclAllReduce(inputDataPtr, outputDataPtr, numel, hcclType, op, comm, stream), error code is 9"]
+    data = triage_paths([write(tmp_path / "a.log", lines)]).to_json()
+    titles = {p["id"]: p["title"] for p in data["problems"]}
+    assert set(titles) == {"ACLNN_OPERATOR_CALL_FAILED", "CANN_RUNTIME_CALL_FAILED", "CANN_MODULE_FAILURE_CODE",
+                           "HCCL_FUNCTION_ERROR_RESULT"}, titles
+    assert "`aclnnMatmul`" in titles["ACLNN_OPERATOR_CALL_FAILED"]
+    # a driver call's ret is the driver's code: not read as an AscendCL one (107010 would be 'write file failed')
+    assert "`halGetDeviceInfo`" in titles["CANN_RUNTIME_CALL_FAILED"] and "write file" not in titles[
+        "CANN_RUNTIME_CALL_FAILED"]
+    assert "ACL_ERROR_GE_FAILURE" in titles["CANN_MODULE_FAILURE_CODE"]
+    assert "HCCL_E_TIMEOUT" in titles["HCCL_FUNCTION_ERROR_RESULT"] and "timeout" in titles[
+        "HCCL_FUNCTION_ERROR_RESULT"]
+    assert data["unexplained_errors"] == []
+
+
+def test_a_class_entry_gives_way_to_a_specific_one_on_its_line(tmp_path):
+    # 161002 has an entry of its own (ACLNN_PARAM_INVALID_161002), and 107002 (ACL_CONTEXT_NULL_107002); the class
+    # entries reading the same lines (the aclnn call, the runtime call) are not reported beside them
+    lines = ["RuntimeError: npu_quant_matmul:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:211 NPU function error: "
+             "call aclnnQuantMatmulWeightNz failed, error code is 161002"]
+    ids = [p["id"] for p in triage_paths([write(tmp_path / "a.log", lines)]).to_json()["problems"]]
+    assert "ACLNN_PARAM_INVALID_161002" in ids and "ACLNN_OPERATOR_CALL_FAILED" not in ids
+    # and a wrapper gives way to a class entry: torch_npu's 'error code is N' envelope is not reported beside it
+    lines = ["RuntimeError: InnerRun:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:218 OPS function error: "
+             "Conv3D, error code is 500002"]
+    ids = [p["id"] for p in triage_paths([write(tmp_path / "b.log", lines)]).to_json()["problems"]]
+    assert ids == ["CANN_MODULE_FAILURE_CODE"]
+
+
+def test_class_entries_stay_silent_on_ordinary_lines(tmp_path):
+    lines = ["[INFO] HCCL(500002,python):2024-07-12-10:20:00.000.000 [op_base.cc:1] Entry-HcclAllReduce: count[500003]",
+             "epoch: 1 step: 500002, loss is 0.532",
+             "[INFO] RUNTIME(1234,python):2024-07-12-10:20:00.000.000 [api_c.cc:1] aclrtSetDevice success, deviceId=0",
+             "[INFO] OP(1234,python):2024-07-12-10:20:00.000.000 aclnnMatmulGetWorkspaceSize success, workspace 1024",
+             "[WARNING] DRV(1234,python):2024-07-12-10:20:00.000.000 halGetAPIVersion failed, use default version"]
+    data = triage_paths([write(tmp_path / "a.log", lines)]).to_json()
+    assert data["problems"] == []
