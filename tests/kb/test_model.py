@@ -160,8 +160,17 @@ def verbatim_tokens(text):
     return sorted({m.group(0).rstrip(".,;:") for rx in _VERBATIM for m in rx.finditer(text)})
 
 
+def _carried(token, zh):
+    """`token` is in `zh` as written; a placeholder in it (`<smaller MB>`) may be worded in Chinese
+    (`<更小的值（MB）>`, issue 27), the command around it may not change."""
+    parts = re.split(r"<[^<>]*>", token)
+    if len(parts) == 1:
+        return token in zh
+    return re.search("<[^<>]+>".join(re.escape(p) for p in parts), zh) is not None
+
+
 def missing_tokens(en, zh):
-    return [t for t in verbatim_tokens(en) if t not in zh]
+    return [t for t in verbatim_tokens(en) if not _carried(t, zh)]
 
 
 def test_the_verbatim_check_catches_a_changed_command():
@@ -172,6 +181,14 @@ def test_the_verbatim_check_catches_a_changed_command():
         "/var/log/npu/slog", "8.0", "`export HCCL_CONNECT_TIMEOUT=1200`", "`npu-smi info -t board -i 0`"]
     assert missing_tokens("Set $ASCEND_HOME_PATH and HCCL_EXEC_TIMEOUT.", "设置 ASCEND_HOME_PATH。") == [
         "$ASCEND_HOME_PATH", "HCCL_EXEC_TIMEOUT"]
+    # a placeholder is worded in Chinese, the command around it stays
+    en = "Or `export HCCL_BUFFSIZE=<smaller MB>`; ping `<peer device ip>` (`/usr/local/cuda-<ver>/lib64`)."
+    assert missing_tokens(en, "或 `export HCCL_BUFFSIZE=<更小的值（MB）>`；ping `<对端 Device IP>`"
+                              "（`/usr/local/cuda-<版本>/lib64`）。") == []
+    assert missing_tokens(en, "或 `export HCCL_BUFSIZE=<更小的值（MB）>`；ping `对端 Device IP`"
+                              "（`/usr/local/cuda-<版本>/lib`）。") == [
+        "HCCL_BUFFSIZE", "`/usr/local/cuda-<ver>/lib64`", "`<peer device ip>`", "`export HCCL_BUFFSIZE=<smaller MB>`",
+        "export HCCL_BUFFSIZE="]
 
 
 @pytest.mark.parametrize("sid", SIG_IDS)
