@@ -7,7 +7,7 @@ import textwrap
 from typing import List, Optional
 
 from ..i18n import _
-from ..kb.model import CLASS_WORDS, COMPONENT_WORDS, LOG_SOURCE_WORDS, SEVERITY_WORDS, field_word
+from ..kb.model import PLACEHOLDER, CLASS_WORDS, COMPONENT_WORDS, LOG_SOURCE_WORDS, SEVERITY_WORDS, field_word
 from ..triage.result import shown_source
 from .common import joined
 from .layout import display_width, has_wide, hold_spans, join_values, release_spans, wrap
@@ -80,8 +80,8 @@ def kb_refs(key: str, fields, line: Optional[str] = None, sig=None) -> dict:
     fix; a pitfall's title, advice): each named by the entry and its field ({"kb": id, "field": name}), as a triage
     JSON names them; with `line`, the matched line a signature's `{name|words}` placeholders take their values
     from (only where its words have one)."""
-    with_line = line is not None and sig is not None and "{" in "".join(
-        [sig.title, sig.cause, *sig.fix, sig.title_zh, sig.cause_zh, *sig.fix_zh])
+    with_line = line is not None and sig is not None and any(
+        PLACEHOLDER.search(t) for t in [sig.title, sig.cause, *sig.fix, sig.title_zh, sig.cause_zh, *sig.fix_zh])
     return {f: dict({"kb": key, "field": f}, **({"line": line} if with_line else {})) for f in fields}
 
 
