@@ -11,7 +11,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 from ..findings import ERROR, FAIL, PASS, SKIP, WARN, Finding
 from ..i18n import _
-from .stack import SEVERITY_ORDER, STACK_CHECKS, StackState, _apply, _attribute, _cleared, plan_stack
+from .stack import PAIRING_CHECKS, SEVERITY_ORDER, STACK_CHECKS, StackState, _apply, _attribute, _cleared, plan_stack
 from .steps import (
     DO_ORDER, LEVELS, RANK, Plan, PlanStep, _is_look, _option_key, _option_level, _options, _same_command,
     command_part, normalize_fixes, step_level, step_targets,
@@ -145,8 +145,6 @@ def _unknown_left(findings: Sequence[Finding], best: Optional[StackState], plan:
     """A pairing the plan leaves unknown (no source gives it: a warning on the state the plan leads to, or now
     when the plan does not change the stack) is not resolved: the plan lists it, so the user is told to check it
     (its fix says what to check and whom to ask)."""
-    from .stack import PAIRING_CHECKS
-
     for f in findings:
         if f.id not in PAIRING_CHECKS or f.status not in (FAIL, WARN) or f.id in plan.unresolved:
             continue
@@ -323,6 +321,10 @@ def _agree(findings: Sequence[Finding], best: StackState, plan: Plan, installed:
                 # (and another CANN than the plan's answers it twice)
                 stale = (best.cann_installed is not None or best.cann_new) and (
                     any(k == "hdk" for k, _v in step_targets(step)) or step_level(step)[0] == "cann")
+                # a look at the pairing as it is (a release notes' table for the CANN or driver in use) asks about a
+                # pairing the plan replaces
+                stale = stale or (f.id in PAIRING_CHECKS and _is_look(step) and bool(
+                    best.cann_installed is not None or best.cann_new or best.hdk))
                 if _same_command(step) in done or same or stale or _option_conflicts([step], targets, installed):
                     continue  # the plan's own step (or the same target again), or a second answer
                 if _NEW_ENV.search(command_part(step)):

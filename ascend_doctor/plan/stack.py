@@ -131,23 +131,28 @@ def _hdk_choices(matrix, cann: Optional[str]) -> List[str]:
 def _driver_canns(matrix, driver: Optional[str], python, platform, limit: int = 2) -> List[Tuple[str, str]]:
     """(CANN release, the newest MindSpore published with it for this Python, else for any) for the CANN releases a
     source pairs with the installed driver or lists as compatible with it, newest CANN first: the candidates that
-    keep the driver."""
+    keep the driver. Where no such source names the driver, the CANN releases the vendor's package list reports
+    working with it (a `known-working` row, which compat.cann_driver passes): a CANN install is still no root and
+    no reboot, and keeping the driver is never a claim about another driver."""
     from ..versions import release_matches
 
     if not driver:
         return []
-    found: Dict[str, str] = {}
-    for row in matrix.data["cann_hdk"]:
-        if row["relation"] not in ("paired", "compatible") or row["cann"] in found:
-            continue
-        if not any(release_matches(driver, p) for p in row["hdk"]):
-            continue
-        # a MindSpore with a wheel for this Python, else one in a new environment (its Python's wheels)
-        published = matrix.published_mindspore_for_cann(row["cann"], None, python, platform) or \
-            matrix.published_mindspore_for_cann(row["cann"], None, None, platform)
-        if published:
-            found[row["cann"]] = published[0]["version"]
-    return sorted(found.items(), key=lambda kv: version_key(kv[0]), reverse=True)[:limit]
+    for relations in (("paired", "compatible"), ("known-working",)):
+        found: Dict[str, str] = {}
+        for row in matrix.data["cann_hdk"]:
+            if row["relation"] not in relations or row["cann"] in found:
+                continue
+            if not any(release_matches(driver, p) for p in row["hdk"]):
+                continue
+            # a MindSpore with a wheel for this Python, else one in a new environment (its Python's wheels)
+            published = matrix.published_mindspore_for_cann(row["cann"], None, python, platform) or \
+                matrix.published_mindspore_for_cann(row["cann"], None, None, platform)
+            if published:
+                found[row["cann"]] = published[0]["version"]
+        if found:
+            return sorted(found.items(), key=lambda kv: version_key(kv[0]), reverse=True)[:limit]
+    return []
 
 
 def _dimensions(facts, matrix):
@@ -388,13 +393,52 @@ def _downgrades_a_driver_not_proven_wrong(facts, state: StackState, now: Dict[st
         return False
 
 
+def _final_cann(facts, state: StackState) -> Optional[str]:
+    if state.cann_new:
+        return state.cann_new
+    inst = state.cann_installed if state.cann_installed is not None else facts.cann.judged_install
+    return inst.release if inst is not None else None
+
+
+def unpublished(facts, matrix, state: StackState, statuses: Dict[str, str]) -> List[str]:
+    """The pairings a state changes (one side of it or both) that no source in the matrix gives: each pairing check
+    that judges a part the state changes and does not pass there (MindSpore x CANN, CANN x NPU driver, driver x
+    firmware, MindSpore x Python), and CANN x Python when the Python is outside the range the CANN's install guide
+    states. A plan never takes a step into such a state: it trades a failure for an unknown (audit H #43). A pairing
+    the state leaves as it is is not its doing (the plan lists it unresolved when it is unknown)."""
+    from ..checks.compat import CANN_DRIVER, DRIVER_FW, MS_CANN, PY_MS
+
+    driver = facts.driver.package_version or facts.driver.version
+    changes_ms, changes_py = state.mindspore is not None, bool(state.python)
+    changes_cann = state.cann_installed is not None or bool(state.cann_new)
+    changes_driver = bool(state.hdk) and not (driver and _same_release(driver, state.hdk))
+    changes_fw = bool(state.hdk) and not state.driver_only
+    touched = {MS_CANN: changes_ms or changes_cann, CANN_DRIVER: changes_cann or changes_driver,
+               DRIVER_FW: changes_driver or changes_fw, PY_MS: changes_ms or changes_py}
+    out = [c for c, changed in touched.items() if changed and statuses.get(c, PASS) not in (PASS, SKIP)]
+    cann = _final_cann(facts, state)
+    if (changes_cann or changes_py) and cann and not matrix.python_in_cann_range(state.python or facts.python.version,
+                                                                                   cann):
+        out.append(CANN_PYTHON)
+    return out
+
+
+# the pairing of the CANN and the Python it runs in (no check of its own: the CANN install guide's stated range)
+CANN_PYTHON = "cann x python"
+
+
 def plan_stack(facts, matrix, findings: Sequence[Finding]) -> Tuple[Optional[StackState], List[StackState]]:
     """The best target state of the version stack for the failures and warnings its checks report now, and the
-    next best of other levels (alternatives). (None, []) when the stack has nothing to change."""
+    next best of other levels (alternatives). (None, []) when the stack has nothing to change. Only states whose
+    every pairing the state changes is published (`unpublished`) are candidates: where none clears a failure, the
+    failure is the plan's `unresolved`, never a step into an unknown."""
+    from ..checks.compat import CANN_DRIVER, DRIVER_FW, MS_CANN, PY_MS
+
     now = {f.id: f.status for f in findings if f.id in STACK_CHECKS}
     if not any(s in (FAIL, WARN) for s in now.values()):
         return None, []
     only = tuple(now)
+    judge_ids = tuple(dict.fromkeys(only + (MS_CANN, CANN_DRIVER, DRIVER_FW, PY_MS)))
     failing = any(s == FAIL for s in now.values())
     key = _key if failing else _warning_key
     judged: List[Tuple[tuple, StackState]] = []
@@ -406,7 +450,13 @@ def plan_stack(facts, matrix, findings: Sequence[Finding]) -> Tuple[Optional[Sta
                 continue
             if _downgrades_a_driver_not_proven_wrong(facts, state, now):
                 continue
-            state.statuses = now if not state.steps else _judge(_apply(facts, matrix, state), matrix, only)
+            if not state.steps:
+                state.statuses = now
+            else:
+                statuses = _judge(_apply(facts, matrix, state), matrix, judge_ids)
+                if unpublished(facts, matrix, state, statuses):
+                    continue
+                state.statuses = {c: statuses[c] for c in only if c in statuses}
             judged.append((key(state, len(judged)), state))
         judged.sort(key=lambda x: x[0])
     best_key, best = judged[0]
