@@ -128,8 +128,9 @@ def _hdk_choices(matrix, cann: Optional[str]) -> List[str]:
     return needed_hdk(matrix, cann)[:2] if cann else []
 
 
-def _driver_canns(matrix, driver: Optional[str], python, platform, limit: int = 2) -> List[Tuple[str, str]]:
-    """(CANN release, the newest MindSpore published with it for this Python, else for any) for the CANN releases a
+def _driver_canns(matrix, driver: Optional[str], python, platform, limit: int = 2) -> List[Tuple[str, str, List[str]]]:
+    """(CANN release, the newest MindSpore published with it for this Python, else for any, the matrix's sources of
+    the driver row) for the CANN releases a
     source pairs with the installed driver or lists as compatible with it, newest CANN first: the candidates that
     keep the driver. Where no such source names the driver, the CANN releases the vendor's package list reports
     working with it (a `known-working` row, which compat.cann_driver passes): a CANN install is still no root and
@@ -139,7 +140,7 @@ def _driver_canns(matrix, driver: Optional[str], python, platform, limit: int = 
     if not driver:
         return []
     for relations in (("paired", "compatible"), ("known-working",)):
-        found: Dict[str, str] = {}
+        found: Dict[str, Tuple[str, List[str]]] = {}
         for row in matrix.data["cann_hdk"]:
             if row["relation"] not in relations or row["cann"] in found:
                 continue
@@ -149,9 +150,10 @@ def _driver_canns(matrix, driver: Optional[str], python, platform, limit: int = 
             published = matrix.published_mindspore_for_cann(row["cann"], None, python, platform) or \
                 matrix.published_mindspore_for_cann(row["cann"], None, None, platform)
             if published:
-                found[row["cann"]] = published[0]["version"]
+                found[row["cann"]] = (published[0]["version"], list(row["source"]))
         if found:
-            return sorted(found.items(), key=lambda kv: version_key(kv[0]), reverse=True)[:limit]
+            return [(c, v, src) for c, (v, src) in
+                    sorted(found.items(), key=lambda kv: version_key(kv[0]), reverse=True)[:limit]]
     return []
 
 
@@ -170,13 +172,16 @@ def _dimensions(facts, matrix):
         return (_("source {path}   # CANN {release} is installed there; use it instead of installing one").format(
             path=path, release=inst.release or inst.compiler_version), "shell")
 
-    def cann_step(release, version):
-        return (_("{step}   # published with MindSpore {version}").format(
-            step=(_("install CANN {release} toolkit + ops, then `source <install>/set_env.sh`")
-                  if cann_kernels_named_ops(release) else
-                  _("install CANN {release} toolkit + kernels, then `source <install>/set_env.sh`")).format(
-                release=release), version=version),
-            "cann")
+    def cann_step(release, version, driver_source=None):
+        step = (_("install CANN {release} toolkit + ops, then `source <install>/set_env.sh`")
+                if cann_kernels_named_ops(release) else
+                _("install CANN {release} toolkit + kernels, then `source <install>/set_env.sh`")).format(
+            release=release)
+        if driver_source:  # chosen because the driver here runs it: the comment says so, and who says it
+            return (_("{step}   # published with MindSpore {version}; the installed driver {driver} runs it "
+                      "({source})").format(step=step, version=version, driver=driver,
+                                           source=matrix.describe_source(driver_source)), "cann")
+        return (_("{step}   # published with MindSpore {version}").format(step=step, version=version), "cann")
 
     def hdk_step(hdk, cann):
         if facts.driver.version and _same_release(facts.driver.version, hdk):  # the driver is that release already
@@ -209,19 +214,21 @@ def _dimensions(facts, matrix):
     # a CANN release the installed driver is paired or listed compatible with, in a pair with a MindSpore release
     # published with it: a CANN install (and a pip install) where the other ways change the driver
     pair_only = set()
+    driver = facts.driver.package_version or facts.driver.version
+    driver_source: Dict[str, List[str]] = {}
     if ms:
-        for release, version in _driver_canns(matrix, facts.driver.package_version or facts.driver.version,
-                                              python, platform):
+        for release, version, source in _driver_canns(matrix, driver, python, platform):
             same = next((w for w in wanted if _same_release(release, w)), None)
             if same is None:
                 wanted[release] = version
                 pair_only.add(release)
+                driver_source[release] = source
             elif wanted[same] == version != ms.version:
                 pair_only.add(same)  # the newest published pairing is such a pair: one change, as the others
     for release, version in wanted.items():
         there = _installed_release(facts, release)
         if there is None:
-            cann_opts.append((None, release, [cann_step(release, version)]))
+            cann_opts.append((None, release, [cann_step(release, version, driver_source.get(release))]))
         elif there is not judged and all(o[0] is not there for o in cann_opts):
             cann_opts.append((there, None, [source_step(there)]))
     out = []
