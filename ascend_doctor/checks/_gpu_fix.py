@@ -100,6 +100,15 @@ def driver_verdict(matrix, driver: Optional[str], cuda: Optional[str], cuda_max:
     return "ok"
 
 
+def meets_mindspore_guide(matrix, driver: Optional[str], cuda: str, cuda_max: Optional[str] = None) -> bool:
+    """The driver runs this CUDA and is at least the NVIDIA driver every MindSpore GPU install guide that names this
+    CUDA asks for it (below what NVIDIA's toolkit table asks at most); False when that is not known."""
+    if not driver or not dotted_numbers(driver) or driver_verdict(matrix, driver, cuda, cuda_max) != "below-asked":
+        return False
+    guide = [d for d, who, _src in matrix.nvidia_driver_min(cuda)["by"] if who == "mindspore-guide"]
+    return bool(guide) and all(dotted_numbers(driver) >= dotted_numbers(d) for d in guide)
+
+
 # conda-forge's cuDNN releases (major.minor) and the CUDA of the cudatoolkit each one's builds install with ("11":
 # any 11.x, the build depends on `cudatoolkit 11.*`), read from conda-forge/cudnn-feedstock's recipe/meta.yaml and
 # .ci_support at the commit named. 8.0.5.39 has no CUDA 11.1 build, and there is no 8.5 (nor 8.6 / 8.7) at all.
@@ -271,7 +280,11 @@ def plan(matrix, mindspore: Any, python: Optional[str], driver: Optional[str],
     if not options:
         options = [major_minor(c) for c in prefer or [] if major_minor(c)]
     py = pick_python(matrix, mindspore, python) or "3.9"
-    runnable = [c for c in options if driver_verdict(matrix, driver, c, cuda_max) in ("ok", None)]
+    # a CUDA the driver runs as every source asks; else one it runs (NVIDIA's minor version compatibility) at the
+    # driver MindSpore's own GPU install guide asks, only NVIDIA's toolkit table asking more: that is no reason to
+    # change the driver, nor MindSpore (the warning compat.nvidia_driver_cuda gives stays, with its own fix)
+    runnable = [c for c in options if driver_verdict(matrix, driver, c, cuda_max) in ("ok", None)] or \
+        [c for c in options if meets_mindspore_guide(matrix, driver, c, cuda_max)]
     out: Dict[str, Any] = {"cuda": None, "driver_upgrade": False, "steps": [], "alternative": []}
     if runnable or not options:
         cuda = (runnable or options or [None])[0]

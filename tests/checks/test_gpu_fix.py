@@ -121,3 +121,29 @@ def test_the_conda_runtime_route_warns_that_dt_rpath_prefers_usr_local_cuda(matr
     export = next(s for s in steps if s.startswith("export LD_LIBRARY_PATH=$CONDA_PREFIX/lib"))
     assert "/usr/local/cuda" in export and "DT_RPATH" in export and DT_RPATH_SOURCE in export
     assert DT_RPATH_SOURCE.startswith("https://github.com/mindspore-ai/docs/blob/") and "#L" in DT_RPATH_SOURCE
+
+
+def test_a_driver_at_mindspores_own_minimum_keeps_the_release_and_its_cuda(matrix):
+    """Audit walk (p22c): MindSpore 2.7.1.post1 (CUDA 11.1/11.6 builds) under Python 3.12 with driver 450.80.02, which
+    runs CUDA 11.1 at the minimum MindSpore's GPU install guide states (NVIDIA's toolkit table asks 455.23): the plan
+    is the same release in a Python it has wheels for, on CUDA 11.1, not another release on CUDA 10.1 nor a driver
+    upgrade. The class: every release and CUDA whose guide minimum is below NVIDIA's toolkit ask."""
+    from ascend_doctor.checks._gpu_fix import meets_mindspore_guide
+
+    p = plan(matrix, "2.7.1.post1", "3.12", "450.80.02")
+    assert p["cuda"] == "11.1" and not p["driver_upgrade"], p
+    assert any(s.startswith("pip install mindspore==2.7.1.post1") for s in p["steps"])
+    checked = 0
+    for row in matrix.mindspore_releases:
+        for cuda in row["gpu"]["built_for"]["value"]:
+            need = matrix.nvidia_driver_min(cuda)
+            guide = [d for d, who, _s in need["by"] if who == "mindspore-guide"]
+            if not guide or not need["runs"]:
+                continue
+            driver = max(guide + [need["runs"]], key=dotted_numbers)
+            if not meets_mindspore_guide(matrix, driver, cuda):
+                continue
+            checked += 1
+            p = plan(matrix, row["version"], None, driver, prefer=[cuda])
+            assert not p["driver_upgrade"], (row["version"], cuda, driver)
+    assert checked
