@@ -116,12 +116,20 @@ def build_plan(findings: Sequence[Finding], facts=None, matrix=None) -> Plan:
         if why or steps != f.fix:  # an alternative was chosen: it becomes the finding's fix, the fix an alternative
             _promote(f, steps)
     # stack findings not cleared by the state (or no state): their own fixes, else unresolved
+    blocked: Optional[str] = None
     for f in findings:
         if f.id in STACK_CHECKS and f.status == FAIL and f.id not in stack_ids:
             if stacked or not f.fix:
                 plan.unresolved.append(f.id)
-                f.evidence[UNRESOLVED_KEY] = _(
-                    "no published pairing in the matrix clears it together with the other findings") if f.fix else \
+                if stacked and f.fix and blocked is None:
+                    blocked = _older_driver_needed(facts, matrix, findings) or ""
+                driver = (facts.driver.package_version or facts.driver.version) if facts is not None else None
+                f.evidence[UNRESOLVED_KEY] = (_(
+                    "the published pairings that clear it need an older NPU driver (Ascend HDK {hdk}) than the "
+                    "installed {driver}, which no check proves wrong: check the release notes of Ascend HDK {driver} "
+                    "for the CANN releases it supports, or ask support before a downgrade").format(
+                        hdk=blocked, driver=driver) if blocked else
+                    _("no published pairing in the matrix clears it together with the other findings")) if f.fix else \
                     _("no fix is known: collect the facts (ascend-doctor collect) and ask support")
             else:
                 options = [(w, s) for w, s in _options(f) if not _option_conflicts(s, targets, installed)]
@@ -139,6 +147,30 @@ def build_plan(findings: Sequence[Finding], facts=None, matrix=None) -> Plan:
     if stacked:
         _unknown_left(findings, best, plan)
     return plan
+
+
+def _older_driver_needed(facts, matrix, findings: Sequence[Finding]) -> Optional[str]:
+    """The Ascend HDK of a published state that clears every stack failure but was left out because it downgrades a
+    driver no check proves wrong (stack._downgrades_a_driver_not_proven_wrong), else None: why the plan leaves those
+    failures unresolved."""
+    from .stack import _candidates, _downgrades_a_driver_not_proven_wrong, _judge, unpublished
+
+    now = {f.id: f.status for f in findings if f.id in STACK_CHECKS}
+    failing = [c for c, st in now.items() if st == FAIL]
+    try:
+        for combined in (False, True):
+            for state in _candidates(facts, matrix, combined):
+                if not _downgrades_a_driver_not_proven_wrong(facts, state, now):
+                    continue
+                statuses = _judge(_apply(facts, matrix, state), matrix, tuple(dict.fromkeys(
+                    list(now) + ["compat.mindspore_cann", "compat.cann_driver", "compat.driver_firmware",
+                                 "compat.python_mindspore"])))
+                if not unpublished(facts, matrix, state, statuses) and \
+                        not any(statuses.get(c) == FAIL for c in failing):
+                    return state.hdk
+    except Exception:  # the why is a courtesy: never let it hide the report
+        return None
+    return None
 
 
 def _unknown_left(findings: Sequence[Finding], best: Optional[StackState], plan: Plan) -> None:

@@ -976,3 +976,15 @@ def test_a_planned_cann_install_names_the_operator_package_of_its_release():
                 assert m.group(2) == ("ops" if parse_version(m.group(1)) >= parse_version("8.5.0") else "kernels")
                 names.add(m.group(2))
     assert names == {"ops", "kernels"}, names
+
+
+def test_a_failure_only_a_driver_downgrade_would_clear_is_unresolved_and_says_so():
+    """MindSpore 2.4.10 on CANN 5.0.2 with driver 26.0.rc3 (no source pairs them, so the driver is not proven wrong):
+    every published CANN + MindSpore pair that clears the failure needs an older driver, which the plan never
+    installs for an unknown; the failure is unresolved, and its why names the HDK and what to check."""
+    facts = node(ms="2.4.10", canns=["5.0.2"], driver="26.0.rc3", python="3.9")
+    report = judge(facts)
+    plan, targets = assert_coherent(report, facts)
+    assert "hdk" not in targets and "compat.mindspore_cann" in plan.unresolved
+    why = report.find("compat.mindspore_cann").evidence["not cleared by the plan"]
+    assert "older NPU driver (Ascend HDK 24.1.0)" in why and "26.0.rc3" in why, why
