@@ -89,6 +89,14 @@ def needed_hdk(matrix, cann_release: Optional[str]) -> List[str]:
     return []
 
 
+def _all_older(hdks: List[str], driver: str) -> bool:
+    """Every one of these HDK releases is older than the installed driver (False where a version cannot be ordered)."""
+    try:
+        return all(parse_version(h.lower().replace(".x", ".0")) < parse_version(driver) for h in hdks)
+    except Exception:  # a version the parser cannot order: no claim that it is older
+        return False
+
+
 def driver_note(matrix, cann_release: Optional[str], driver: Optional[str]) -> str:
     """' with Ascend HDK X (NPU driver + firmware; the driver here is Y)' when the driver is not one of them."""
     if driver and any(release_matches(driver, p) for r in matrix.hdk_for_cann(cann_release or "")
@@ -97,6 +105,11 @@ def driver_note(matrix, cann_release: Optional[str], driver: Optional[str]) -> s
     need = needed_hdk(matrix, cann_release)
     if not need:
         return _(" (which NPU driver it needs is not in the matrix: see that CANN's release notes)")
+    if driver and _all_older(need, driver):
+        # a driver newer than every HDK sources pair with that CANN is not proven wrong for it: never a downgrade
+        return _(" (sources pair it with Ascend HDK {hdk}, older than this driver {driver}: check the release notes "
+                 "of Ascend HDK {driver} for it rather than downgrading the driver)").format(
+            hdk=" or ".join(need), driver=driver)
     if driver:
         return _(" with Ascend HDK {hdk} (NPU driver + firmware, the pairing sources give; this driver is {driver})"
                  ).format(hdk=" or ".join(need), driver=driver)

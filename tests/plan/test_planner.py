@@ -988,3 +988,28 @@ def test_a_failure_only_a_driver_downgrade_would_clear_is_unresolved_and_says_so
     assert "hdk" not in targets and "compat.mindspore_cann" in plan.unresolved
     why = report.find("compat.mindspore_cann").evidence["not cleared by the plan"]
     assert "older NPU driver (Ascend HDK 24.1.0)" in why and "26.0.rc3" in why, why
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_no_fix_or_alternative_installs_an_hdk_older_than_a_driver_no_check_proves_wrong(seed):
+    """A CANN whose sources pair it only with older HDK releases than the installed driver is offered with what to
+    check (that driver's release notes), never 'with Ascend HDK <older>' (a downgrade for an unknown pairing)."""
+    from ascend_doctor.versions import parse_version
+
+    install = re.compile(r"with Ascend HDK ([\w.]+)(?: or ([\w.]+))? \(NPU driver \+ firmware")
+    seen = 0
+    # the first: MindSpore 2.4.10 on CANN 5.0.2 with driver 26.0.rc3 (its CANNs' HDK 24.1.0 is older)
+    for combo in [dict(ms="2.4.10", canns=["5.0.2"], driver="26.0.rc3", python="3.9")] + \
+            list(_any_combinations(40, 600 + seed)) + list(_combinations(20, 610 + seed)):
+        facts = node(**combo)
+        report = judge(facts)
+        proven = any(f.status == FAIL for f in report.findings
+                     if f.id in ("compat.cann_driver", "compat.driver_firmware", "compat.firmware_min"))
+        for f in report.findings:
+            for step in list(f.fix) + [x for a in f.alternatives for x in a["steps"]]:
+                m = install.search(step)
+                if m and not proven:
+                    hdks = [h for h in m.groups() if h]
+                    assert any(parse_version(h) >= parse_version(facts.driver.version) for h in hdks), (combo, step)
+                seen += "older than this driver" in step
+    assert seen
