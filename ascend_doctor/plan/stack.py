@@ -128,9 +128,10 @@ def _hdk_choices(matrix, cann: Optional[str]) -> List[str]:
     return needed_hdk(matrix, cann)[:2] if cann else []
 
 
-def _driver_canns(matrix, driver: Optional[str], python, platform, limit: int = 2) -> List[Tuple[str, str, List[str]]]:
-    """(CANN release, the newest MindSpore published with it for this Python, else for any, the matrix's sources of
-    the driver row) for the CANN releases a
+def _driver_canns(matrix, driver: Optional[str], python, platform,
+                  limit: int = 2) -> List[Tuple[str, str, List[str], bool]]:
+    """(CANN release, the newest MindSpore published with it for this Python, else for any (else one built with it),
+    the matrix's sources of the driver row, whether that MindSpore is published with it) for the CANN releases a
     source pairs with the installed driver or lists as compatible with it, newest CANN first: the candidates that
     keep the driver. Where no such source names the driver, the CANN releases the vendor's package list reports
     working with it (a `known-working` row, which compat.cann_driver passes): a CANN install is still no root and
@@ -146,13 +147,16 @@ def _driver_canns(matrix, driver: Optional[str], python, platform, limit: int = 
                 continue
             if not any(release_matches(driver, p) for p in row["hdk"]):
                 continue
-            # a MindSpore with a wheel for this Python, else one in a new environment (its Python's wheels)
+            # a MindSpore with a wheel for this Python, else one in a new environment (its Python's wheels); else
+            # one whose wheel is built with that CANN and whose own check accepts it (read from the wheel)
             published = matrix.published_mindspore_for_cann(row["cann"], None, python, platform) or \
                 matrix.published_mindspore_for_cann(row["cann"], None, None, platform)
-            if published:
-                found[row["cann"]] = (published[0]["version"], list(row["source"]))
+            built = [] if published else (matrix.built_with_mindspore_for_cann(row["cann"], python, platform) or
+                                          matrix.built_with_mindspore_for_cann(row["cann"], None, platform))
+            if published or built:
+                found[row["cann"]] = ((published or built)[0]["version"], list(row["source"]), bool(published))
         if found:
-            return [(c, v, src) for c, (v, src) in
+            return [(c, v, src, pub) for c, (v, src, pub) in
                     sorted(found.items(), key=lambda kv: version_key(kv[0]), reverse=True)[:limit]]
     return []
 
@@ -172,11 +176,15 @@ def _dimensions(facts, matrix):
         return (_("source {path}   # CANN {release} is installed there; use it instead of installing one").format(
             path=path, release=inst.release or inst.compiler_version), "shell")
 
-    def cann_step(release, version, driver_source=None):
+    def cann_step(release, version, driver_source=None, published=True):
         step = (_("install CANN {release} toolkit + ops, then `source <install>/set_env.sh`")
                 if cann_kernels_named_ops(release) else
                 _("install CANN {release} toolkit + kernels, then `source <install>/set_env.sh`")).format(
             release=release)
+        if driver_source and not published:  # MindSpore's wheel is built with it (no table pairs the two)
+            return (_("{step}   # MindSpore {version}'s wheel is built with it and its own check accepts it; the "
+                      "installed driver {driver} runs it ({source})").format(
+                step=step, version=version, driver=driver, source=matrix.describe_source(driver_source)), "cann")
         if driver_source:  # chosen because the driver here runs it: the comment says so, and who says it
             return (_("{step}   # published with MindSpore {version}; the installed driver {driver} runs it "
                       "({source})").format(step=step, version=version, driver=driver,
@@ -216,19 +224,23 @@ def _dimensions(facts, matrix):
     pair_only = set()
     driver = facts.driver.package_version or facts.driver.version
     driver_source: Dict[str, List[str]] = {}
+    only_built = set()  # pair_only releases whose MindSpore is built with them, not published with them
     if ms:
-        for release, version, source in _driver_canns(matrix, driver, python, platform):
+        for release, version, source, published in _driver_canns(matrix, driver, python, platform):
             same = next((w for w in wanted if _same_release(release, w)), None)
             if same is None:
                 wanted[release] = version
                 pair_only.add(release)
                 driver_source[release] = source
+                if not published:
+                    only_built.add(release)
             elif wanted[same] == version != ms.version:
                 pair_only.add(same)  # the newest published pairing is such a pair: one change, as the others
     for release, version in wanted.items():
         there = _installed_release(facts, release)
         if there is None:
-            cann_opts.append((None, release, [cann_step(release, version, driver_source.get(release))]))
+            cann_opts.append((None, release, [cann_step(release, version, driver_source.get(release),
+                                                        release not in only_built)]))
         elif there is not judged and all(o[0] is not there for o in cann_opts):
             cann_opts.append((there, None, [source_step(there)]))
     out = []
@@ -238,8 +250,9 @@ def _dimensions(facts, matrix):
         label = f"CANN {cann or compiler}"
         ms_opts: List[Tuple[Optional[dict], Optional[str], List[Tuple[str, str]]]] = [(None, None, [])]
         if release in pair_only and not any(_same_release(release, c["cann"]) for c in matrix.published_canns(
-                ms.version)):
-            ms_opts = []  # that CANN comes with a MindSpore published with it: this one is not
+                ms.version)) and not any(r["version"] == ms.version for r in
+                                         matrix.built_with_mindspore_for_cann(release)):
+            ms_opts = []  # that CANN comes with a MindSpore published (or built) with it: this one is not
         if ms and (cann or compiler):
             def install(row, why_cann=True):
                 why = _("published with {cann} ({sources})").format(cann=label, sources=_by(matrix, row, cann or "")) \
@@ -254,8 +267,10 @@ def _dimensions(facts, matrix):
             # a release published with this CANN, else one whose wheel is built with it (it runs on that CANN as
             # shipped, and keeps it: a pip-level fix before any CANN change)
             published = matrix.published_mindspore_for_cann(cann, compiler, python, platform)[:2]
-            shipped = [r for r in (matrix.built_with_mindspore_for_cann(cann, python, platform) if release is None
-                                   else []) if all(r["version"] != p["version"] for p in published)][:1]
+            # (a CANN install is planned with one only where the installed driver runs that CANN: pair_only)
+            shipped = [r for r in (matrix.built_with_mindspore_for_cann(cann, python, platform)
+                                   if release is None or release in only_built else [])
+                       if all(r["version"] != p["version"] for p in published)][:1]
             for row in published + shipped:
                 if row["version"] != ms.version:
                     ms_opts.append((row, None, install(row) if row in published else built(row)))
@@ -264,7 +279,7 @@ def _dimensions(facts, matrix):
             here = matrix.mindspore_row(ms.version)
             pub_any = matrix.published_mindspore_for_cann(cann, compiler, None, platform)[:2]
             anypy = pub_any + [r for r in (matrix.built_with_mindspore_for_cann(cann, None, platform)
-                                           if release is None else [])
+                                           if release is None or release in only_built else [])
                                if all(r["version"] != p["version"] for p in pub_any)][:1]
             rows = ([here] if here else []) + [r for r in anypy if not here or r["version"] != here["version"]]
             for row in rows:

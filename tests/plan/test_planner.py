@@ -120,8 +120,12 @@ def assert_published(plan, targets, facts):
     changes_ms = "mindspore" in targets and not (installed and _same(ms, installed))
     if (changes_ms or "cann" in targets or sourced) and ms and cann:
         published = [c["cann"] for c in MATRIX.published_canns(ms)]
-        # or the MindSpore's wheel is built with that CANN and its checker accepts it, the CANN in use kept
-        shipped = "cann" not in targets and not sourced and \
+        # or the MindSpore's wheel is built with that CANN and its checker accepts it: the CANN in use kept, or a
+        # CANN installed that a source pairs with the driver the plan keeps (read from the matrix's rows)
+        runs = facts.driver.version and "hdk" not in targets and any(
+            r["relation"] != "incompatible" and _same(r["cann"], cann) and
+            any(release_matches(facts.driver.version, p) for p in r["hdk"]) for r in MATRIX.data["cann_hdk"])
+        shipped = ("cann" not in targets and not sourced or runs) and \
             ms in [r["version"] for r in MATRIX.built_with_mindspore_for_cann(cann)]
         assert shipped or any(release_matches(cann, c) for c in published), (ms, cann, published)
     for hdk in targets.get("hdk", []):
@@ -1013,3 +1017,16 @@ def test_no_fix_or_alternative_installs_an_hdk_older_than_a_driver_no_check_prov
                     assert any(parse_version(h) >= parse_version(facts.driver.version) for h in hdks), (combo, step)
                 seen += "older than this driver" in step
     assert seen
+
+
+def test_a_cann_the_driver_runs_with_the_mindspore_built_with_it_beats_an_unresolved_failure():
+    """MindSpore 2.4.1 on CANN 8.3.RC2, driver 26.1.0 (no source pairs CANN 8.3.RC2; 8.0.RC3, published with 2.4.1,
+    needs an older driver): CANN 9.1.0, which its release notes and MindCluster 26.1.0 pair with driver 26.1.0, and
+    MindSpore 2.10.0, whose wheel is built with CANN 9.1.0 and whose own check accepts it, keep the driver and clear
+    the failure; the CANN step says why that CANN (the driver's source) and what pairs the MindSpore with it."""
+    facts = node(ms="2.4.1", canns=["8.3.RC2"], driver="26.1.0", python="3.9")
+    report = judge(facts)
+    plan, targets = assert_coherent(report, facts)
+    assert_lands_published(report, facts)
+    assert targets == {"cann": ["9.1.0"], "mindspore": ["2.10.0"]} and not plan.unresolved, targets
+    assert "wheel is built with it" in plan.steps[0].do and "driver 26.1.0 runs it" in plan.steps[0].do
