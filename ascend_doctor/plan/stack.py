@@ -161,7 +161,7 @@ def _driver_canns(matrix, driver: Optional[str], python, platform,
     return []
 
 
-def _dimensions(facts, matrix):
+def _dimensions(facts, matrix, wide: bool = False):
     """The ways each part of the stack may change, from the matrix's published pairings and the installs here:
     [(cann change, [MindSpore changes], [driver changes])], a change being (what, steps) and None "stays"."""
     from ..checks._recommend import _by, platform_of
@@ -219,6 +219,11 @@ def _dimensions(facts, matrix):
     newest = matrix.newest_published_pairing(python, platform) if ms else None
     if newest:
         wanted.setdefault(newest[1]["cann"], newest[0]["version"])
+    if wide and ms:
+        # no state above clears the failures: the newest published pairing in a new Python environment too
+        newest = matrix.newest_published_pairing(None, platform)
+        if newest:
+            wanted.setdefault(newest[1]["cann"], newest[0]["version"])
     # a CANN release the installed driver is paired or listed compatible with, in a pair with a MindSpore release
     # published with it: a CANN install (and a pip install) where the other ways change the driver
     pair_only = set()
@@ -353,9 +358,9 @@ def _attribute(facts, matrix, best: StackState, resolved: List[str], now: Dict[s
     return out
 
 
-def _candidates(facts, matrix, combined: bool) -> List[StackState]:
+def _candidates(facts, matrix, combined: bool, wide: bool = False) -> List[StackState]:
     """Target states: one part changed at a time, or (`combined`) every combination of the parts' changes."""
-    dims = _dimensions(facts, matrix)
+    dims = _dimensions(facts, matrix, wide)
     states: List[StackState] = []
     for cann, ms_opts, hdk_opts, paired in dims:
         for ms_opt in ms_opts:
@@ -464,10 +469,12 @@ def plan_stack(facts, matrix, findings: Sequence[Finding]) -> Tuple[Optional[Sta
     failing = any(s == FAIL for s in now.values())
     key = _key if failing else _warning_key
     judged: List[Tuple[tuple, StackState]] = []
-    for combined in (False, True):
+    for combined, wide in ((False, False), (True, False), (True, True)):
         if combined and judged and judged[0][0][0] == 0:
             break  # a single change clears every failure: combining changes only adds disruption
-        for state in _candidates(facts, matrix, combined):
+        for state in _candidates(facts, matrix, combined, wide):
+            if wide and state.cann_new is None:
+                continue  # judged in the rounds before: only the wider CANN choice is new
             if not failing and not _python_only(state):
                 continue
             if _downgrades_a_driver_not_proven_wrong(facts, state, now):

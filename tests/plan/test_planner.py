@@ -1030,3 +1030,15 @@ def test_a_cann_the_driver_runs_with_the_mindspore_built_with_it_beats_an_unreso
     assert_lands_published(report, facts)
     assert targets == {"cann": ["9.1.0"], "mindspore": ["2.10.0"]} and not plan.unresolved, targets
     assert "wheel is built with it" in plan.steps[0].do and "driver 26.1.0 runs it" in plan.steps[0].do
+
+
+def test_a_failure_no_pairing_for_this_python_clears_takes_the_newest_published_pairing_before_unresolved():
+    """MindSpore 2.2.10 on CANN 8.3.RC2, driver 23.0.7, Python 3.7: the CANN releases published with 2.2.x have no
+    source for driver 23.0.7 (and no HDK a vendor table pairs with them), and no published MindSpore with a cp37 wheel
+    runs on a CANN the driver is published with; the newest published pairing (CANN 9.0.0 + MindSpore 2.9.0, in a
+    new environment) with its HDK clears it, every pairing published, instead of leaving it unresolved."""
+    facts = node(ms="2.2.10", canns=["8.3.RC2"], driver="23.0.7", python="3.7")
+    report = judge(facts)
+    plan, targets = assert_coherent(report, facts)
+    assert_lands_published(report, facts)
+    assert not plan.unresolved and targets["cann"] == ["9.0.0"] and targets["hdk"] == ["26.0.RC1"], targets
