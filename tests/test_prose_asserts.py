@@ -25,7 +25,7 @@ LEFT = {
     "tests/commands/test_aggregate.py": 11, "tests/test_aggregate.py": 6, "tests/commands/test_preflight_recipes.py": 7,
     # triage's text report and the knowledge base's own English (its entries' fields, not catalog messages)
     "tests/triage/test_triage.py": 9, "tests/triage/test_rootcause.py": 3, "tests/triage/test_corpus.py": 1,
-    "tests/commands/test_triage_recipes.py": 2, "tests/kb/test_model.py": 7, "tests/kb/test_acl_code_rule.py": 1,
+    "tests/commands/test_triage_recipes.py": 2, "tests/kb/test_model.py": 8, "tests/kb/test_acl_code_rule.py": 1,
     "tests/commands/test_kb.py": 5, "tests/test_advice_facts.py": 1,
     # a command's text output (rank-table, matrix, smoke progress, the set-up script's last line, the fix script)
     "tests/commands/test_rank_table.py": 2, "tests/test_rank_table.py": 1, "tests/checks/test_distributed_node.py": 1,

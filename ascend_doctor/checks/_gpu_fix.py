@@ -26,6 +26,39 @@ from ..versions import dotted_numbers, major_minor, python_major_minor, version_
 
 ENV_NAME = "ms-gpu"
 
+# MindSpore's own check, as the GPU install guides run it ("Installation Verification", mindspore-ai/docs
+# install/mindspore_gpu_install_pip_en.md). Releases before 2.1 (the guides of r1.5-r2.0, e.g. @4365012b line 261):
+# `run_check()` alone, their GPU package runs on the GPU. From 2.1 the one `mindspore` wheel carries every backend
+# and the guide selects the GPU first, or the check may pass on the CPU: `set_context(device_target='GPU')` (r2.1
+# @f55d64cc line 261 to r2.3; the r2.4.x branches' own install guides still use set_context), and from 2.5.0, whose
+# API reference first has mindspore.set_device (https://www.mindspore.cn/docs/en/r2.5.0/api_python/mindspore/
+# mindspore.set_device.html), `set_device(device_target='GPU')` (guide @5a801d32 for 2.5.0, @cffd40f6 for 2.6.0).
+RUN_CHECK = "python -c \"import mindspore; mindspore.run_check()\""
+_SET_CONTEXT = "python -c \"import mindspore; mindspore.set_context(device_target='GPU'); mindspore.run_check()\""
+_SET_DEVICE = "python -c \"import mindspore; mindspore.set_device(device_target='GPU'); mindspore.run_check()\""
+
+
+def gpu_run_check(mindspore: Any) -> str:
+    """The command that runs MindSpore's own check on the GPU, as the GPU install guide of that release writes it
+    (RUN_CHECK when the release is unknown: no API is named that it may not have)."""
+    nums = dotted_numbers(mindspore)[:2]
+    if len(nums) < 2:
+        return RUN_CHECK
+    return _SET_DEVICE if nums >= (2, 5) else _SET_CONTEXT if nums >= (2, 1) else RUN_CHECK
+
+
+def run_check_step(mindspore: Any, plain: str, worded: str) -> str:
+    """A fix step that runs MindSpore's own check on the GPU: `plain` (the step as written for a release whose guide
+    runs run_check() alone) or `worded` ('{command}   # why') with the release's command."""
+    command = gpu_run_check(mindspore)
+    return plain if command == RUN_CHECK else worded.format(command=command)
+
+
+def verify_step(mindspore: Any) -> str:
+    """The last step of a GPU plan: MindSpore's own check, on the GPU where the release's guide selects it."""
+    return run_check_step(mindspore, RUN_CHECK, _("{command}   # on the GPU, as MindSpore's GPU install guide runs it "
+                                                  "(without it the check may pass on the CPU)"))
+
 
 def who_label(who: str, cuda: str) -> str:
     """The words for one driver minimum's source (Matrix.nvidia_driver_min 'by' entries)."""
@@ -67,12 +100,80 @@ def driver_verdict(matrix, driver: Optional[str], cuda: Optional[str], cuda_max:
     return "ok"
 
 
-def _cudnn_spec(matrix, mindspore: Any, cuda: str) -> str:
-    pair = matrix.cudnn_for_cuda(cuda, mindspore)
+def meets_mindspore_guide(matrix, driver: Optional[str], cuda: str, cuda_max: Optional[str] = None) -> bool:
+    """The driver runs this CUDA and is at least the NVIDIA driver every MindSpore GPU install guide that names this
+    CUDA asks for it (below what NVIDIA's toolkit table asks at most); False when that is not known."""
+    if not driver or not dotted_numbers(driver) or driver_verdict(matrix, driver, cuda, cuda_max) != "below-asked":
+        return False
+    guide = [d for d, who, _src in matrix.nvidia_driver_min(cuda)["by"] if who == "mindspore-guide"]
+    return bool(guide) and all(dotted_numbers(driver) >= dotted_numbers(d) for d in guide)
+
+
+# conda-forge's cuDNN releases (major.minor) and the CUDA of the cudatoolkit each one's builds install with ("11":
+# any 11.x, the build depends on `cudatoolkit 11.*`), read from conda-forge/cudnn-feedstock's recipe/meta.yaml and
+# .ci_support at the commit named. 8.0.5.39 has no CUDA 11.1 build, and there is no 8.5 (nor 8.6 / 8.7) at all.
+CUDNN_FEEDSTOCK = "https://github.com/conda-forge/cudnn-feedstock/blob/{commit}/recipe/meta.yaml"
+CONDA_FORGE_CUDNN = (
+    ("7.6", ("9.2", "10.0", "10.1", "10.2"),
+     "a7f01825b8bb15daa2d3bedb43a210f14ea2335d"),  # 7.6.5.32, one build per CUDA
+    ("8.0", ("10.1", "10.2", "11.0"),
+     "5ede3d4d3bf72590272398b239dce93907070a3f"),  # 8.0.5.39, one build per CUDA
+    ("8.1", ("10.2", "11"),
+     "a4585e4d3d25db4d2baba8d2cafffd65db260d90"),  # 8.1.0.77: the CUDA 11.2 build runs with cudatoolkit 11.*
+    ("8.2", ("10.2", "11"),
+     "c01c06a2aa8598a97a57c4625847e3fca7319117"),  # 8.2.1.32
+    ("8.4", ("11",),
+     "04c4c5af90b23105ce774918c8ed12da526089cc"),  # 8.4.1.50: cudatoolkit 11.*
+    ("8.8", ("11", "12"),
+     "c5ab94dedbfea91989b43fbf0e908582395ba34c"),  # 8.8.0.121: cuda-version 11.* and cudatoolkit 11.* for CUDA 11
+    ("8.9", ("11", "12"),
+     "625ec7bbaeb46d1e480fb45b5d9cc2d926c2e894"),  # 8.9.7.29
+)
+
+
+def conda_cudnn(matrix, mindspore: Any, cuda: Optional[str]) -> Dict[str, Any]:
+    """The cuDNN to ask conda-forge for beside cudatoolkit=`cuda`: {"spec", "guide" (the cuDNN MindSpore's install
+    guide pairs with that CUDA, or None), "nearest" (the conda-forge release asked for instead when it has no build of
+    the guide's for that CUDA, else None), "source" (that release's feedstock recipe)}. A spec conda cannot resolve
+    is never written: the guide's release where conda-forge builds it for that CUDA, else the nearest newer one of
+    the same major (the same libcudnn.so.<major>)."""
+    pair = matrix.cudnn_for_cuda(cuda, mindspore) if cuda else None
     if not pair:
-        return "cudnn"
-    major = int(pair["cudnn"].split(".")[0])
-    return f"'cudnn>={pair['cudnn']},<{major + 1}'"
+        return {"spec": "cudnn", "guide": None, "nearest": None, "source": None}
+    want = dotted_numbers(pair["cudnn"])[:2]
+    mm = major_minor(cuda) or ""
+    builds = [(v, commit) for v, cudas, commit in CONDA_FORGE_CUDNN
+              if dotted_numbers(v)[:1] == want[:1] and dotted_numbers(v) >= want
+              and (mm in cudas or mm.split(".")[0] in cudas)]
+    major = want[0]
+    if not builds or dotted_numbers(builds[0][0]) == want:
+        source = CUDNN_FEEDSTOCK.format(commit=builds[0][1]) if builds else None
+        return {"spec": f"'cudnn>={pair['cudnn']},<{major + 1}'", "guide": pair["cudnn"], "nearest": None,
+                "source": source}
+    nearest, commit = builds[0]
+    return {"spec": f"cudnn={nearest}", "guide": pair["cudnn"], "nearest": nearest,
+            "source": CUDNN_FEEDSTOCK.format(commit=commit)}
+
+
+def conda_runtime_step(matrix, mindspore: Any, cuda: str) -> str:
+    """`conda install -c conda-forge cudatoolkit=<cuda> <cudnn>`: the CUDA runtime of the plan and the cuDNN that
+    resolves beside it (conda_cudnn), said so where it is not the guide's."""
+    c = conda_cudnn(matrix, mindspore, cuda)
+    if c["nearest"]:
+        return _("conda install -c conda-forge cudatoolkit={cuda} {cudnn} -y   # CUDA {cuda} and cuDNN {nearest}: "
+                 "conda-forge has no cuDNN {guide} build for it (the one MindSpore's install guide pairs with CUDA "
+                 "{cuda}); {nearest} is the nearest newer one, the same libcudnn.so.{major} [{source}]").format(
+            cuda=cuda, cudnn=c["spec"], nearest=c["nearest"], guide=c["guide"], major=c["nearest"].split(".")[0],
+            source=c["source"])
+    return _("conda install -c conda-forge cudatoolkit={cuda} {cudnn} -y   # CUDA {cuda} and the cuDNN MindSpore's "
+             "install guide pairs with it").format(cuda=cuda, cudnn=c["spec"])
+
+
+# MindSpore's GPU install guides: "When the default path /usr/local/cuda has an installation package, the
+# LD_LIBRARY_PATH environment variable does not work ... MindSpore uses DT_RPATH ... DT_RPATH has a higher priority
+# than the LD_LIBRARY_PATH environment variable" (from the 1.7.1 guide on; the conda guide on master, line 73).
+DT_RPATH_SOURCE = ("https://github.com/mindspore-ai/docs/blob/9e844dc65dc5ef4381574e8b6ec2f93f9681f720/install/"
+                   "mindspore_gpu_install_conda_en.md#L73")
 
 
 def _python_tag(py: str) -> str:
@@ -141,11 +242,13 @@ def driver_upgrade_steps(matrix, driver: Optional[str], cuda: str) -> List[str]:
 
 def env_steps(matrix, mindspore: Any, cuda: str, python: str) -> List[str]:
     return ([f"conda create -n {ENV_NAME} python={python} -y && conda activate {ENV_NAME}",
-             _("conda install -c conda-forge cudatoolkit={cuda} {cudnn} -y   # CUDA {cuda} and the cuDNN MindSpore's "
-               "install guide pairs with it").format(cuda=cuda, cudnn=_cudnn_spec(matrix, mindspore, cuda))]
+             conda_runtime_step(matrix, mindspore, cuda)]
             + mindspore_install(matrix, mindspore, cuda, python)
-            + [_("export LD_LIBRARY_PATH=$CONDA_PREFIX/lib:$LD_LIBRARY_PATH   # so MindSpore loads that runtime first"),
-               "python -c \"import mindspore; mindspore.run_check()\""])
+            + [_("export LD_LIBRARY_PATH=$CONDA_PREFIX/lib:$LD_LIBRARY_PATH   # so MindSpore loads that runtime first, "
+                 "unless /usr/local/cuda holds a CUDA toolkit: MindSpore's DT_RPATH looks there before "
+                 "LD_LIBRARY_PATH (its GPU install guide, {source})").format(
+                   source=DT_RPATH_SOURCE),
+               verify_step(mindspore)])
 
 
 def keep_cuda_steps(matrix, cuda: str, python: Optional[str], driver: Optional[str],
@@ -165,8 +268,7 @@ def keep_cuda_steps(matrix, cuda: str, python: Optional[str], driver: Optional[s
         cuda=cuda, version=row["version"]))]
     if use != py:
         steps.append(f"conda create -n {ENV_NAME} python={use} -y && conda activate {ENV_NAME}")
-    return steps + mindspore_install(matrix, row["version"], cuda, use) + \
-        ["python -c \"import mindspore; mindspore.run_check()\""]
+    return steps + mindspore_install(matrix, row["version"], cuda, use) + [verify_step(row["version"])]
 
 
 def plan(matrix, mindspore: Any, python: Optional[str], driver: Optional[str],
@@ -178,7 +280,11 @@ def plan(matrix, mindspore: Any, python: Optional[str], driver: Optional[str],
     if not options:
         options = [major_minor(c) for c in prefer or [] if major_minor(c)]
     py = pick_python(matrix, mindspore, python) or "3.9"
-    runnable = [c for c in options if driver_verdict(matrix, driver, c, cuda_max) in ("ok", None)]
+    # a CUDA the driver runs as every source asks; else one it runs (NVIDIA's minor version compatibility) at the
+    # driver MindSpore's own GPU install guide asks, only NVIDIA's toolkit table asking more: that is no reason to
+    # change the driver, nor MindSpore (the warning compat.nvidia_driver_cuda gives stays, with its own fix)
+    runnable = [c for c in options if driver_verdict(matrix, driver, c, cuda_max) in ("ok", None)] or \
+        [c for c in options if meets_mindspore_guide(matrix, driver, c, cuda_max)]
     out: Dict[str, Any] = {"cuda": None, "driver_upgrade": False, "steps": [], "alternative": []}
     if runnable or not options:
         cuda = (runnable or options or [None])[0]

@@ -89,14 +89,43 @@ def needed_hdk(matrix, cann_release: Optional[str]) -> List[str]:
     return []
 
 
+def _all_older(hdks: List[str], driver: str) -> bool:
+    """Every one of these HDK releases is older than the installed driver (False where a version cannot be ordered)."""
+    try:
+        return all(parse_version(h.lower().replace(".x", ".0")) < parse_version(driver) for h in hdks)
+    except Exception:  # a version the parser cannot order: no claim that it is older
+        return False
+
+
+def driver_runs(matrix, cann_release: Optional[str], driver: Optional[str]) -> bool:
+    """A source pairs this driver with that CANN (or lists it as compatible, or reports it working)."""
+    return bool(driver) and any(release_matches(driver, p) for r in matrix.hdk_for_cann(cann_release or "")
+                                if r["relation"] != "incompatible" for p in r["hdk"])
+
+
+def older_hdk_note(matrix, cann_release: Optional[str], driver: Optional[str]) -> str:
+    """For a CANN whose sources pair it only with HDK releases older than the installed driver: what to check
+    instead of a downgrade (a driver newer than them is not proven wrong for it), said as a step's comment (an HDK
+    named in the command part would read as one to install); '' otherwise."""
+    if not driver or driver_runs(matrix, cann_release, driver):
+        return ""
+    need = needed_hdk(matrix, cann_release)
+    if not need or not _all_older(need, driver):
+        return ""
+    return _("sources pair it with Ascend HDK {hdk}, older than this driver {driver}: check the release notes of "
+             "Ascend HDK {driver} for it rather than downgrading the driver").format(hdk=" or ".join(need),
+                                                                                    driver=driver)
+
+
 def driver_note(matrix, cann_release: Optional[str], driver: Optional[str]) -> str:
     """' with Ascend HDK X (NPU driver + firmware; the driver here is Y)' when the driver is not one of them."""
-    if driver and any(release_matches(driver, p) for r in matrix.hdk_for_cann(cann_release or "")
-                      if r["relation"] != "incompatible" for p in r["hdk"]):
+    if driver_runs(matrix, cann_release, driver):
         return ""  # a source pairs this driver with that CANN
     need = needed_hdk(matrix, cann_release)
     if not need:
         return _(" (which NPU driver it needs is not in the matrix: see that CANN's release notes)")
+    if driver and _all_older(need, driver):
+        return ""  # no HDK to install for it: what to check instead is the step's comment (older_hdk_note)
     if driver:
         return _(" with Ascend HDK {hdk} (NPU driver + firmware, the pairing sources give; this driver is {driver})"
                  ).format(hdk=" or ".join(need), driver=driver)
@@ -150,7 +179,10 @@ def _cann_steps(matrix, candidates: List[dict], mindspore: str, driver: Optional
         # the CANN install sentence is one message (_recommend.cann_install_step: ops or kernels by release)
         step = cann_install_step(c["cann"], build, _(" for MindSpore {mindspore}").format(mindspore=mindspore),
                                  driver_note(matrix, c["cann"], driver))
-        steps.append(_("{step}   # compiler {compiler}; published pairing: {sources}").format(
+        older = older_hdk_note(matrix, c["cann"], driver)
+        steps.append(_("{step}   # compiler {compiler}; published pairing: {sources}; {note}").format(
+            step=step, compiler=c["compiler"], sources=by, note=older) if older else
+            _("{step}   # compiler {compiler}; published pairing: {sources}").format(
             step=step, compiler=c["compiler"], sources=by))
     return steps
 
@@ -682,11 +714,14 @@ def check_custom_ops_cann(ctx):
                  if any(major_minor(matrix.compiler_for_cann(c["cann"])[0]) == w for w in want)]
     # A CANN the driver here runs (a source pairs them) is named alone; else each CANN with the HDK it needs.
     driver = ctx.facts.driver.package_version or ctx.facts.driver.version
-    runs = [c for c in published if not driver_note(matrix, c, driver)]
-    ways = [(" / ".join(runs), "")] if runs else [(c, driver_note(matrix, c, driver)) for c in published]
-    fix = ([_("install CANN {cann}{driver}, published with MindSpore {version} and built with the compiler these "
-              "operators need ({compilers})").format(cann=cann, driver=note, version=ms.version,
-                                                      compilers=", ".join(want)) for cann, note in ways]
+    runs = [c for c in published if driver_runs(matrix, c, driver)]
+    ways = [(" / ".join(runs), "", "")] if runs else \
+        [(c, driver_note(matrix, c, driver), older_hdk_note(matrix, c, driver)) for c in published]
+    fix = ([(lambda line, older: _("{step}   # {note}").format(step=line, note=older) if older else line)(
+        _("install CANN {cann}{driver}, published with MindSpore {version} and built with the compiler these "
+          "operators need ({compilers})").format(cann=cann, driver=note, version=ms.version,
+                                                  compilers=", ".join(want)), older)
+            for cann, note, older in ways]
            if published else
            [_("install the CANN whose compiler is {compilers} (the one these operators were built with); the "
               "matrix names no published pairing of it with MindSpore {version}").format(

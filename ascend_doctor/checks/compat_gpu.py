@@ -14,6 +14,7 @@ from ..i18n import N_, _
 from ..plan import or_heading, or_step
 from ..versions import major_minor, parse_version, version_key
 from . import check
+from ._gpu_fix import run_check_step
 from .compat import _installed_mindspore, _listed, _matrix_info, is_planned
 
 CUDA_MS = "compat.cuda_mindspore"
@@ -166,8 +167,10 @@ def check_cuda_mindspore(ctx):
                               "does not").format(cuda=mm, version=ms.version, yes=_gpu_sources(matrix, d["listed_by"]),
                                                  no=_gpu_sources(matrix, d["not_listed_by"])))
             # the wheel settles what the sources do not: MindSpore's own check on the installed build
-            fix.append(_("python -c \"import mindspore; mindspore.run_check()\"   # MindSpore's own check: it runs on "
-                         "this CUDA, or says why not"))
+            fix.append(run_check_step(ms.version, _("python -c \"import mindspore; mindspore.run_check()\"   # MindSpore's "
+                                                    "own check: it runs on this CUDA, or says why not"),
+                                      _("{command}   # MindSpore's own check on the GPU: it runs on this CUDA, or says "
+                                        "why not")))
             if built:
                 fix.append(or_step(_("plan CUDA {cuda}, which every source names for MindSpore {version}").format(
                     cuda=" / ".join(built), version=ms.version)))

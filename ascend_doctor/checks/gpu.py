@@ -15,7 +15,7 @@ from ..plan import or_heading, or_step
 from ..i18n_text import join, localized
 from . import check
 from ._accelerators import gpu_present
-from ._gpu_fix import driver_upgrade_steps, plan
+from ._gpu_fix import conda_cudnn, driver_upgrade_steps, plan, run_check_step
 from ..versions import dotted_major_minor, dotted_numbers
 
 NO_NVIDIA = N_("No NVIDIA GPU, driver or /dev/nvidia* device on this machine.")
@@ -185,7 +185,9 @@ def check_cuda_runtime_for_mindspore(ctx):
         return ctx.finding(ERROR,
                            summary=_("Could not tell which CUDA this MindSpore GPU build needs (no "
                                      "libmindspore_gpu.so.<cuda>, no install URL, no checker list)."), evidence=evidence,
-                           fix=[_("python -c \"import mindspore; mindspore.run_check()\"   # MindSpore's own check names it")])
+                           fix=[run_check_step(ms.version, _("python -c \"import mindspore; mindspore.run_check()\"   "
+                                                             "# MindSpore's own check names it"),
+                                               _("{command}   # MindSpore's own check on the GPU names it"))])
     majors = {v.split(".")[0] for v in needed}
     py = (ms.extension_pythons or [dotted_major_minor(ctx.facts.python.version) or ""])[0] or None
     # A new environment with the CUDA the build needs (one the driver runs, or the driver upgrade first) and
@@ -271,8 +273,11 @@ def check_cuda_runtime_for_mindspore(ctx):
                            evidence=evidence, pitfall="P01",
                            # MindSpore's own check says whether it runs here (a new environment with the CUDA of
                            # its build is what gpu.cuda_runtime_for_mindspore advises when it does not load)
-                           fix=[_("python -c \"import mindspore; mindspore.run_check()\"   # MindSpore's own check: "
-                                  "it runs on this CUDA, or says why not")])
+                           fix=[run_check_step(ms.version, _("python -c \"import mindspore; mindspore.run_check()\"   "
+                                                             "# MindSpore's own check: it runs on this CUDA, or says why "
+                                                             "not"),
+                                               _("{command}   # MindSpore's own check on the GPU: it runs on this CUDA, "
+                                                 "or says why not"))])
     if ms.accepted_cuda and rt_mm not in ms.accepted_cuda:
         return ctx.finding(WARN,
                            summary=_("CUDA runtime {runtime} can load MindSpore's CUDA {majors} build, but MindSpore "
@@ -329,7 +334,7 @@ def check_cudnn(ctx):
         cuda_mm = dotted[-1] if dotted else None
     cuda_major = dotted_numbers(cuda_mm)[:1] if cuda_mm else ()
     pair = ctx.matrix.cudnn_for_cuda(cuda_mm, ms.version) if cuda_mm else None
-    spec = f"'cudnn>={pair['cudnn']},<{int(pair['cudnn'].split('.')[0]) + 1}'" if pair else "'cudnn>=8,<9'"
+    spec = conda_cudnn(ctx.matrix, ms.version, cuda_mm)["spec"] if pair else "'cudnn>=8,<9'"  # one that resolves
     evidence = {"cuDNN": c.cudnn_version or _("not found"), "read from": c.cudnn_source or "-",
                 "CUDA runtime": in_use[0]["version"] if in_use else _("not found"),
                 "CUDA of the build in use": cuda_mm or _("unknown")}

@@ -30,6 +30,35 @@ def _describe(ms) -> str:
 
 # -- installed ---------------------------------------------------------------------
 
+def _newest_on_pypi(matrix):
+    rows = [r for r in matrix.mindspore_releases if r["release_kind"] in ("final", "post") and matrix.on_pypi(r)]
+    return max(rows, key=lambda r: version_key(r["version"]))["version"] if rows else None
+
+
+def _newest_on_pypi_runtime(matrix) -> str:
+    """CUDA 11.6 in conda for the release `pip install mindspore` installs, with a cuDNN conda-forge builds for it."""
+    from ._gpu_fix import conda_cudnn
+
+    c = conda_cudnn(matrix, _newest_on_pypi(matrix), "11.6")
+    if not c["nearest"]:
+        return _("conda install -c conda-forge cudatoolkit=11.6 'cudnn>=8,<9'   # when the system CUDA is not 11.x; "
+                 "then export LD_LIBRARY_PATH=$CONDA_PREFIX/lib:$LD_LIBRARY_PATH")
+    return _("conda install -c conda-forge cudatoolkit=11.6 {cudnn}   # when the system CUDA is not 11.x; then export "
+             "LD_LIBRARY_PATH=$CONDA_PREFIX/lib:$LD_LIBRARY_PATH (conda-forge has no cuDNN {guide}, the one MindSpore's "
+             "install guide pairs with CUDA 11.6; {nearest} is the nearest newer one [{source}])").format(
+        cudnn=c["spec"], guide=c["guide"], nearest=c["nearest"], source=c["source"])
+
+
+def _newest_on_pypi_check(matrix) -> str:
+    """MindSpore's own check on the GPU for the release `pip install mindspore` installs (the newest on PyPI)."""
+    from ._gpu_fix import RUN_CHECK, gpu_run_check, verify_step
+
+    newest = _newest_on_pypi(matrix)
+    if gpu_run_check(newest) != RUN_CHECK:
+        return verify_step(newest)
+    return _("python -c \"import mindspore; mindspore.run_check()\"   # reports the device it ran on")
+
+
 @check("mindspore.installed", "MindSpore is installed in this Python",
        warn="MindSpore is not installed in this Python", fail="MindSpore is not installed in this Python",
        error="Could not tell whether MindSpore is installed",
@@ -71,9 +100,9 @@ def check_installed(ctx):
                                  "runtimes with cuDNN 8.")),
                            evidence=evidence,
                            fix=["pip install mindspore",
-                                _("conda install -c conda-forge cudatoolkit=11.6 'cudnn>=8,<9'   # when the system CUDA is "
-                                  "not 11.x; then export LD_LIBRARY_PATH=$CONDA_PREFIX/lib:$LD_LIBRARY_PATH"),
-                                _("python -c \"import mindspore; mindspore.run_check()\"   # reports the device it ran on")])
+                                _newest_on_pypi_runtime(ctx.matrix),
+                                # the newest release on PyPI is what `pip install mindspore` installs: its guide's check
+                                _newest_on_pypi_check(ctx.matrix)])
     return ctx.finding(SKIP,
                        summary=sentences(
                            _("MindSpore is not installed, and this machine has no NPU and no NVIDIA GPU: nothing to run "

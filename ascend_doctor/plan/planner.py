@@ -11,7 +11,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 from ..findings import ERROR, FAIL, PASS, SKIP, WARN, Finding
 from ..i18n import _
-from .stack import SEVERITY_ORDER, STACK_CHECKS, StackState, _apply, _attribute, _cleared, plan_stack
+from .stack import PAIRING_CHECKS, SEVERITY_ORDER, STACK_CHECKS, StackState, _apply, _attribute, _cleared, plan_stack
 from .steps import (
     DO_ORDER, LEVELS, RANK, Plan, PlanStep, _is_look, _option_key, _option_level, _options, _same_command,
     command_part, normalize_fixes, step_level, step_targets,
@@ -116,12 +116,20 @@ def build_plan(findings: Sequence[Finding], facts=None, matrix=None) -> Plan:
         if why or steps != f.fix:  # an alternative was chosen: it becomes the finding's fix, the fix an alternative
             _promote(f, steps)
     # stack findings not cleared by the state (or no state): their own fixes, else unresolved
+    blocked: Optional[str] = None
     for f in findings:
         if f.id in STACK_CHECKS and f.status == FAIL and f.id not in stack_ids:
             if stacked or not f.fix:
                 plan.unresolved.append(f.id)
-                f.evidence[UNRESOLVED_KEY] = _(
-                    "no published pairing in the matrix clears it together with the other findings") if f.fix else \
+                if stacked and f.fix and blocked is None:
+                    blocked = _older_driver_needed(facts, matrix, findings) or ""
+                driver = (facts.driver.package_version or facts.driver.version) if facts is not None else None
+                f.evidence[UNRESOLVED_KEY] = (_(
+                    "the published pairings that clear it need an older NPU driver (Ascend HDK {hdk}) than the "
+                    "installed {driver}, which no check proves wrong: check the release notes of Ascend HDK {driver} "
+                    "for the CANN releases it supports, or ask support before a downgrade").format(
+                        hdk=blocked, driver=driver) if blocked else
+                    _("no published pairing in the matrix clears it together with the other findings")) if f.fix else \
                     _("no fix is known: collect the facts (ascend-doctor collect) and ask support")
             else:
                 options = [(w, s) for w, s in _options(f) if not _option_conflicts(s, targets, installed)]
@@ -141,12 +149,34 @@ def build_plan(findings: Sequence[Finding], facts=None, matrix=None) -> Plan:
     return plan
 
 
+def _older_driver_needed(facts, matrix, findings: Sequence[Finding]) -> Optional[str]:
+    """The Ascend HDK of a published state that clears every stack failure but was left out because it downgrades a
+    driver no check proves wrong (stack._downgrades_a_driver_not_proven_wrong), else None: why the plan leaves those
+    failures unresolved."""
+    from .stack import _candidates, _downgrades_a_driver_not_proven_wrong, _judge, unpublished
+
+    now = {f.id: f.status for f in findings if f.id in STACK_CHECKS}
+    failing = [c for c, st in now.items() if st == FAIL]
+    try:
+        for combined in (False, True):
+            for state in _candidates(facts, matrix, combined):
+                if not _downgrades_a_driver_not_proven_wrong(facts, state, now):
+                    continue
+                statuses = _judge(_apply(facts, matrix, state), matrix, tuple(dict.fromkeys(
+                    list(now) + ["compat.mindspore_cann", "compat.cann_driver", "compat.driver_firmware",
+                                 "compat.python_mindspore"])))
+                if not unpublished(facts, matrix, state, statuses) and \
+                        not any(statuses.get(c) == FAIL for c in failing):
+                    return state.hdk
+    except Exception:  # the why is a courtesy: never let it hide the report
+        return None
+    return None
+
+
 def _unknown_left(findings: Sequence[Finding], best: Optional[StackState], plan: Plan) -> None:
     """A pairing the plan leaves unknown (no source gives it: a warning on the state the plan leads to, or now
     when the plan does not change the stack) is not resolved: the plan lists it, so the user is told to check it
     (its fix says what to check and whom to ask)."""
-    from .stack import PAIRING_CHECKS
-
     for f in findings:
         if f.id not in PAIRING_CHECKS or f.status not in (FAIL, WARN) or f.id in plan.unresolved:
             continue
@@ -323,6 +353,10 @@ def _agree(findings: Sequence[Finding], best: StackState, plan: Plan, installed:
                 # (and another CANN than the plan's answers it twice)
                 stale = (best.cann_installed is not None or best.cann_new) and (
                     any(k == "hdk" for k, _v in step_targets(step)) or step_level(step)[0] == "cann")
+                # a look at the pairing as it is (a release notes' table for the CANN or driver in use) asks about a
+                # pairing the plan replaces
+                stale = stale or (f.id in PAIRING_CHECKS and _is_look(step) and bool(
+                    best.cann_installed is not None or best.cann_new or best.hdk))
                 if _same_command(step) in done or same or stale or _option_conflicts([step], targets, installed):
                     continue  # the plan's own step (or the same target again), or a second answer
                 if _NEW_ENV.search(command_part(step)):

@@ -128,29 +128,40 @@ def _hdk_choices(matrix, cann: Optional[str]) -> List[str]:
     return needed_hdk(matrix, cann)[:2] if cann else []
 
 
-def _driver_canns(matrix, driver: Optional[str], python, platform, limit: int = 2) -> List[Tuple[str, str]]:
-    """(CANN release, the newest MindSpore published with it for this Python, else for any) for the CANN releases a
+def _driver_canns(matrix, driver: Optional[str], python, platform,
+                  limit: int = 2) -> List[Tuple[str, str, List[str], bool]]:
+    """(CANN release, the newest MindSpore published with it for this Python, else for any (else one built with it),
+    the matrix's sources of the driver row, whether that MindSpore is published with it) for the CANN releases a
     source pairs with the installed driver or lists as compatible with it, newest CANN first: the candidates that
-    keep the driver."""
+    keep the driver. Where no such source names the driver, the CANN releases the vendor's package list reports
+    working with it (a `known-working` row, which compat.cann_driver passes): a CANN install is still no root and
+    no reboot, and keeping the driver is never a claim about another driver."""
     from ..versions import release_matches
 
     if not driver:
         return []
-    found: Dict[str, str] = {}
-    for row in matrix.data["cann_hdk"]:
-        if row["relation"] not in ("paired", "compatible") or row["cann"] in found:
-            continue
-        if not any(release_matches(driver, p) for p in row["hdk"]):
-            continue
-        # a MindSpore with a wheel for this Python, else one in a new environment (its Python's wheels)
-        published = matrix.published_mindspore_for_cann(row["cann"], None, python, platform) or \
-            matrix.published_mindspore_for_cann(row["cann"], None, None, platform)
-        if published:
-            found[row["cann"]] = published[0]["version"]
-    return sorted(found.items(), key=lambda kv: version_key(kv[0]), reverse=True)[:limit]
+    for relations in (("paired", "compatible"), ("known-working",)):
+        found: Dict[str, Tuple[str, List[str]]] = {}
+        for row in matrix.data["cann_hdk"]:
+            if row["relation"] not in relations or row["cann"] in found:
+                continue
+            if not any(release_matches(driver, p) for p in row["hdk"]):
+                continue
+            # a MindSpore with a wheel for this Python, else one in a new environment (its Python's wheels); else
+            # one whose wheel is built with that CANN and whose own check accepts it (read from the wheel)
+            published = matrix.published_mindspore_for_cann(row["cann"], None, python, platform) or \
+                matrix.published_mindspore_for_cann(row["cann"], None, None, platform)
+            built = [] if published else (matrix.built_with_mindspore_for_cann(row["cann"], python, platform) or
+                                          matrix.built_with_mindspore_for_cann(row["cann"], None, platform))
+            if published or built:
+                found[row["cann"]] = ((published or built)[0]["version"], list(row["source"]), bool(published))
+        if found:
+            return [(c, v, src, pub) for c, (v, src, pub) in
+                    sorted(found.items(), key=lambda kv: version_key(kv[0]), reverse=True)[:limit]]
+    return []
 
 
-def _dimensions(facts, matrix):
+def _dimensions(facts, matrix, wide: bool = False):
     """The ways each part of the stack may change, from the matrix's published pairings and the installs here:
     [(cann change, [MindSpore changes], [driver changes])], a change being (what, steps) and None "stays"."""
     from ..checks._recommend import _by, cann_install_step, platform_of
@@ -165,10 +176,17 @@ def _dimensions(facts, matrix):
         return (_("source {path}   # CANN {release} is installed there; use it instead of installing one").format(
             path=path, release=inst.release or inst.compiler_version), "shell")
 
-    def cann_step(release, version):
-        return (_("{step}   # published with MindSpore {version}").format(
-            step=cann_install_step(release), version=version),
-            "cann")
+    def cann_step(release, version, driver_source=None, published=True):
+        step = cann_install_step(release)
+        if driver_source and not published:  # MindSpore's wheel is built with it (no table pairs the two)
+            return (_("{step}   # MindSpore {version}'s wheel is built with it and its own check accepts it; the "
+                      "installed driver {driver} runs it ({source})").format(
+                step=step, version=version, driver=driver, source=matrix.describe_source(driver_source)), "cann")
+        if driver_source:  # chosen because the driver here runs it: the comment says so, and who says it
+            return (_("{step}   # published with MindSpore {version}; the installed driver {driver} runs it "
+                      "({source})").format(step=step, version=version, driver=driver,
+                                           source=matrix.describe_source(driver_source)), "cann")
+        return (_("{step}   # published with MindSpore {version}").format(step=step, version=version), "cann")
 
     def hdk_step(hdk, cann):
         if facts.driver.version and _same_release(facts.driver.version, hdk):  # the driver is that release already
@@ -198,22 +216,33 @@ def _dimensions(facts, matrix):
     newest = matrix.newest_published_pairing(python, platform) if ms else None
     if newest:
         wanted.setdefault(newest[1]["cann"], newest[0]["version"])
+    if wide and ms:
+        # no state above clears the failures: the newest published pairing in a new Python environment too
+        newest = matrix.newest_published_pairing(None, platform)
+        if newest:
+            wanted.setdefault(newest[1]["cann"], newest[0]["version"])
     # a CANN release the installed driver is paired or listed compatible with, in a pair with a MindSpore release
     # published with it: a CANN install (and a pip install) where the other ways change the driver
     pair_only = set()
+    driver = facts.driver.package_version or facts.driver.version
+    driver_source: Dict[str, List[str]] = {}
+    only_built = set()  # pair_only releases whose MindSpore is built with them, not published with them
     if ms:
-        for release, version in _driver_canns(matrix, facts.driver.package_version or facts.driver.version,
-                                              python, platform):
+        for release, version, source, published in _driver_canns(matrix, driver, python, platform):
             same = next((w for w in wanted if _same_release(release, w)), None)
             if same is None:
                 wanted[release] = version
                 pair_only.add(release)
+                driver_source[release] = source
+                if not published:
+                    only_built.add(release)
             elif wanted[same] == version != ms.version:
                 pair_only.add(same)  # the newest published pairing is such a pair: one change, as the others
     for release, version in wanted.items():
         there = _installed_release(facts, release)
         if there is None:
-            cann_opts.append((None, release, [cann_step(release, version)]))
+            cann_opts.append((None, release, [cann_step(release, version, driver_source.get(release),
+                                                        release not in only_built)]))
         elif there is not judged and all(o[0] is not there for o in cann_opts):
             cann_opts.append((there, None, [source_step(there)]))
     out = []
@@ -223,8 +252,9 @@ def _dimensions(facts, matrix):
         label = f"CANN {cann or compiler}"
         ms_opts: List[Tuple[Optional[dict], Optional[str], List[Tuple[str, str]]]] = [(None, None, [])]
         if release in pair_only and not any(_same_release(release, c["cann"]) for c in matrix.published_canns(
-                ms.version)):
-            ms_opts = []  # that CANN comes with a MindSpore published with it: this one is not
+                ms.version)) and not any(r["version"] == ms.version for r in
+                                         matrix.built_with_mindspore_for_cann(release)):
+            ms_opts = []  # that CANN comes with a MindSpore published (or built) with it: this one is not
         if ms and (cann or compiler):
             def install(row, why_cann=True):
                 why = _("published with {cann} ({sources})").format(cann=label, sources=_by(matrix, row, cann or "")) \
@@ -239,8 +269,10 @@ def _dimensions(facts, matrix):
             # a release published with this CANN, else one whose wheel is built with it (it runs on that CANN as
             # shipped, and keeps it: a pip-level fix before any CANN change)
             published = matrix.published_mindspore_for_cann(cann, compiler, python, platform)[:2]
-            shipped = [r for r in (matrix.built_with_mindspore_for_cann(cann, python, platform) if release is None
-                                   else []) if all(r["version"] != p["version"] for p in published)][:1]
+            # (a CANN install is planned with one only where the installed driver runs that CANN: pair_only)
+            shipped = [r for r in (matrix.built_with_mindspore_for_cann(cann, python, platform)
+                                   if release is None or release in only_built else [])
+                       if all(r["version"] != p["version"] for p in published)][:1]
             for row in published + shipped:
                 if row["version"] != ms.version:
                     ms_opts.append((row, None, install(row) if row in published else built(row)))
@@ -249,7 +281,7 @@ def _dimensions(facts, matrix):
             here = matrix.mindspore_row(ms.version)
             pub_any = matrix.published_mindspore_for_cann(cann, compiler, None, platform)[:2]
             anypy = pub_any + [r for r in (matrix.built_with_mindspore_for_cann(cann, None, platform)
-                                           if release is None else [])
+                                           if release is None or release in only_built else [])
                                if all(r["version"] != p["version"] for p in pub_any)][:1]
             rows = ([here] if here else []) + [r for r in anypy if not here or r["version"] != here["version"]]
             for row in rows:
@@ -323,9 +355,9 @@ def _attribute(facts, matrix, best: StackState, resolved: List[str], now: Dict[s
     return out
 
 
-def _candidates(facts, matrix, combined: bool) -> List[StackState]:
+def _candidates(facts, matrix, combined: bool, wide: bool = False) -> List[StackState]:
     """Target states: one part changed at a time, or (`combined`) every combination of the parts' changes."""
-    dims = _dimensions(facts, matrix)
+    dims = _dimensions(facts, matrix, wide)
     states: List[StackState] = []
     for cann, ms_opts, hdk_opts, paired in dims:
         for ms_opt in ms_opts:
@@ -385,25 +417,72 @@ def _downgrades_a_driver_not_proven_wrong(facts, state: StackState, now: Dict[st
         return False
 
 
+def _final_cann(facts, state: StackState) -> Optional[str]:
+    if state.cann_new:
+        return state.cann_new
+    inst = state.cann_installed if state.cann_installed is not None else facts.cann.judged_install
+    return inst.release if inst is not None else None
+
+
+def unpublished(facts, matrix, state: StackState, statuses: Dict[str, str]) -> List[str]:
+    """The pairings a state changes (one side of it or both) that no source in the matrix gives: each pairing check
+    that judges a part the state changes and does not pass there (MindSpore x CANN, CANN x NPU driver, driver x
+    firmware, MindSpore x Python), and CANN x Python when the Python is outside the range the CANN's install guide
+    states. A plan never takes a step into such a state: it trades a failure for an unknown (audit H #43). A pairing
+    the state leaves as it is is not its doing (the plan lists it unresolved when it is unknown)."""
+    from ..checks.compat import CANN_DRIVER, DRIVER_FW, MS_CANN, PY_MS
+
+    driver = facts.driver.package_version or facts.driver.version
+    changes_ms, changes_py = state.mindspore is not None, bool(state.python)
+    changes_cann = state.cann_installed is not None or bool(state.cann_new)
+    changes_driver = bool(state.hdk) and not (driver and _same_release(driver, state.hdk))
+    changes_fw = bool(state.hdk) and not state.driver_only
+    touched = {MS_CANN: changes_ms or changes_cann, CANN_DRIVER: changes_cann or changes_driver,
+               DRIVER_FW: changes_driver or changes_fw, PY_MS: changes_ms or changes_py}
+    out = [c for c, changed in touched.items() if changed and statuses.get(c, PASS) not in (PASS, SKIP)]
+    cann = _final_cann(facts, state)
+    if (changes_cann or changes_py) and cann and not matrix.python_in_cann_range(state.python or facts.python.version,
+                                                                                   cann):
+        out.append(CANN_PYTHON)
+    return out
+
+
+# the pairing of the CANN and the Python it runs in (no check of its own: the CANN install guide's stated range)
+CANN_PYTHON = "cann x python"
+
+
 def plan_stack(facts, matrix, findings: Sequence[Finding]) -> Tuple[Optional[StackState], List[StackState]]:
     """The best target state of the version stack for the failures and warnings its checks report now, and the
-    next best of other levels (alternatives). (None, []) when the stack has nothing to change."""
+    next best of other levels (alternatives). (None, []) when the stack has nothing to change. Only states whose
+    every pairing the state changes is published (`unpublished`) are candidates: where none clears a failure, the
+    failure is the plan's `unresolved`, never a step into an unknown."""
+    from ..checks.compat import CANN_DRIVER, DRIVER_FW, MS_CANN, PY_MS
+
     now = {f.id: f.status for f in findings if f.id in STACK_CHECKS}
     if not any(s in (FAIL, WARN) for s in now.values()):
         return None, []
     only = tuple(now)
+    judge_ids = tuple(dict.fromkeys(only + (MS_CANN, CANN_DRIVER, DRIVER_FW, PY_MS)))
     failing = any(s == FAIL for s in now.values())
     key = _key if failing else _warning_key
     judged: List[Tuple[tuple, StackState]] = []
-    for combined in (False, True):
+    for combined, wide in ((False, False), (True, False), (True, True)):
         if combined and judged and judged[0][0][0] == 0:
             break  # a single change clears every failure: combining changes only adds disruption
-        for state in _candidates(facts, matrix, combined):
+        for state in _candidates(facts, matrix, combined, wide):
+            if wide and state.cann_new is None:
+                continue  # judged in the rounds before: only the wider CANN choice is new
             if not failing and not _python_only(state):
                 continue
             if _downgrades_a_driver_not_proven_wrong(facts, state, now):
                 continue
-            state.statuses = now if not state.steps else _judge(_apply(facts, matrix, state), matrix, only)
+            if not state.steps:
+                state.statuses = now
+            else:
+                statuses = _judge(_apply(facts, matrix, state), matrix, judge_ids)
+                if unpublished(facts, matrix, state, statuses):
+                    continue
+                state.statuses = {c: statuses[c] for c in only if c in statuses}
             judged.append((key(state, len(judged)), state))
         judged.sort(key=lambda x: x[0])
     best_key, best = judged[0]

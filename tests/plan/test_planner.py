@@ -121,11 +121,18 @@ def assert_published(plan, targets, facts):
     if cann is None:
         here = [i for i in facts.cann.installs if i.root in sourced]
         cann = here[0].release if here else judged.release if judged else None
-    ms = targets.get("mindspore", [facts.mindspore.version if facts.mindspore.installed else None])[0]
-    if ("mindspore" in targets or "cann" in targets or sourced) and ms and cann:
+    installed = facts.mindspore.version if facts.mindspore.installed else None
+    ms = targets.get("mindspore", [installed])[0]
+    # the same MindSpore again (in a new Python environment) is the pairing the node has, not one the plan makes
+    changes_ms = "mindspore" in targets and not (installed and _same(ms, installed))
+    if (changes_ms or "cann" in targets or sourced) and ms and cann:
         published = [c["cann"] for c in MATRIX.published_canns(ms)]
-        # or the MindSpore's wheel is built with that CANN and its checker accepts it, the CANN in use kept
-        shipped = "cann" not in targets and not sourced and \
+        # or the MindSpore's wheel is built with that CANN and its checker accepts it: the CANN in use kept, or a
+        # CANN installed that a source pairs with the driver the plan keeps (read from the matrix's rows)
+        runs = facts.driver.version and "hdk" not in targets and any(
+            r["relation"] != "incompatible" and _same(r["cann"], cann) and
+            any(release_matches(facts.driver.version, p) for p in r["hdk"]) for r in MATRIX.data["cann_hdk"])
+        shipped = ("cann" not in targets and not sourced or runs) and \
             ms in [r["version"] for r in MATRIX.built_with_mindspore_for_cann(cann)]
         assert shipped or any(release_matches(cann, c) for c in published), (ms, cann, published)
     for hdk in targets.get("hdk", []):
@@ -505,18 +512,19 @@ def test_mindspore_2_7_1_post1_on_cann_9_0_0_with_hdk_24_1_0_changes_cann_not_th
             assert f.fix == [s.do for s in plan.steps], (f.id, f.fix)  # one answer: the pair, together
 
 
-def test_a_warning_the_plan_does_not_clear_gets_advice_for_the_cann_the_plan_installs():
-    """MindSpore 2.6.0 on CANN 5.0.2 (driver 23.0.rc1, which no source pairs with any CANN): the plan installs CANN
-    8.1.RC1, published with 2.6.0; the driver pairing stays unknown there, so the warning is judged again on the
-    planned CANN ('after the plan'), and only a look that settles it is left (no HDK for the CANN the plan leaves)."""
+def test_a_cann_change_lands_on_a_cann_the_driver_is_published_with_and_clears_its_warning():
+    """MindSpore 2.6.0 on CANN 5.0.2, driver 23.0.rc1 (no source pairs CANN 5.0.2 with a driver; the vendor's package
+    list reports CANN 6.3.RC1 working with 23.0.rc1): the plan's CANN is one the driver is published with, never
+    CANN 8.1.RC1 (published with 2.6.0, but with no source for driver 23.0.rc1), so the unknown pairing is cleared
+    by the plan, and no look at CANN 5.0.2's release notes is left in its fix."""
     facts = node(ms="2.6.0", canns=["5.0.2"], driver="23.0.rc1", python="3.11")
     report = judge(facts)
     plan, targets = assert_coherent(report, facts)
-    assert "cann" in targets and not _same(targets["cann"][0], "5.0.2") and "hdk" not in targets
+    assert_lands_published(report, facts)
+    assert targets["cann"] == ["6.3.RC1"] and "hdk" not in targets, targets
     warn = report.find("compat.cann_driver")
-    assert warn.status == WARN and "5.0.2" not in " ".join(warn.fix)
-    assert all(step_level(s)[0] == "shell" for s in warn.fix) and warn.fix
-    assert targets["cann"][0] in warn.evidence["after the plan"]
+    assert warn.status == WARN and any(warn.id in s.resolves for s in plan.steps)
+    assert warn.fix == [s.do for s in plan.steps] and not plan.unresolved
 
 
 def test_a_node_whose_firmware_must_change_lands_on_published_pairings_only():
@@ -618,17 +626,161 @@ def test_the_audits_unknown_pairing_cases_get_a_published_pair_the_driver_runs(g
     assert [s.level for s in plan.steps] == ["cann", "python"]
 
 
-def test_a_failure_the_plan_turns_into_an_unknown_pairing_says_so():
-    """MindSpore 2.2.12 on CANN 9.0.0, driver 23.0.rc1 (no source pairs it with any CANN): the plan installs CANN
-    7.0.0, published with 2.2.12; the driver FAIL (older than 9.0.0 needs) is cleared, but the pairing is unknown
-    there, and the finding says so; the plan does not call it resolved, it lists it as unresolved (audit H #43)."""
-    facts = node(ms="2.2.12", canns=["9.0.0"], driver="23.0.rc1", python="3.9")
+def test_the_audits_cann_that_no_source_pairs_with_the_driver_is_never_planned():
+    """Audit H #43: MindSpore 2.3.1 on CANN 8.5.0, driver 23.0.rc3, Python 3.8. The plan had moved to CANN 8.0.RC2,
+    which no source pairs with driver 23.0.rc3. A CANN the driver is published with (7.0.RC1, the vendor's package
+    list) and the MindSpore published with that CANN (2.2.1, cp38) keeps the driver and clears both failures."""
+    facts = node(ms="2.3.1", canns=["8.5.0"], driver="23.0.rc3", python="3.8")
     report = judge(facts)
     plan, targets = assert_coherent(report, facts)
-    f = report.find("compat.cann_driver")
-    assert f.status == FAIL and not any(f.id in s.resolves for s in plan.steps)
-    assert f.id in plan.unresolved and "unknown" in f.evidence["not cleared by the plan"]
-    assert targets["cann"][0] in f.evidence["after the plan"] and "unknown" in f.evidence["after the plan"]
+    assert_lands_published(report, facts)
+    assert targets == {"cann": ["7.0.RC1"], "mindspore": ["2.2.1"]}, targets
+    assert not plan.unresolved and [s.level for s in plan.steps] == ["cann", "python"]
+
+
+# ---- every state a plan ends in is published (audit H #43, the class) ------------------------------------------------
+
+_SOURCED = re.compile(r"^source (\S+)/set_env\.sh\b")
+_FIRMWARE_OF = re.compile(r"\bNPU firmware of HDK (\S+)")
+
+
+def _planned_facts(report, facts):
+    """The node as it is after the plan, read from the plan's steps alone (not from the planner's own state): the
+    CANN it installs or sources, the driver and firmware of the HDK it installs, the Python of the environment it
+    makes, the MindSpore it installs. Returns (facts after, the parts the plan changes)."""
+    import copy
+
+    steps = [s.do for s in report.node_plan().steps]
+    targets = {k: v for s in steps for k, v in step_targets(s)}
+    after = copy.deepcopy(facts)
+    changed, use = set(), None
+
+    def firmware_of(hdk):
+        return ([r["firmware"] for r in MATRIX.data["hdk_firmware"] if _same(r["hdk"], hdk)] or [None])[0]
+
+    for s in steps:
+        new = _NEW_PYTHON.search(s)
+        if new:
+            after.python.version = new.group(1)
+            changed.add("python")
+        here = _SOURCED.match(command_part(s))
+        if here and any(i.root == here.group(1) for i in after.cann.installs):
+            use = next(i for i in after.cann.installs if i.root == here.group(1))
+            changed.add("cann")
+        fw = _FIRMWARE_OF.search(command_part(s))
+        if fw:
+            after.firmware.version, after.firmware.compatible_version_drv = firmware_of(fw.group(1)), []
+            changed.add("firmware")
+    if "cann" in targets:
+        release = targets["cann"]
+        use = CannInstall(root=f"/usr/local/Ascend/cann-{release}", kind="toolkit", release=release,
+                          compiler_version=MATRIX.compiler_for_cann(release)[0], set_env="x", has_opp=True,
+                          has_opp_kernel=True, has_te=True)
+        after.cann.installs = list(after.cann.installs) + [use]
+        changed.add("cann")
+    if use is not None:
+        for i in after.cann.installs:
+            i.active = i is use
+        after.cann.active_root, after.cann.judged = use.root, CannChoice(root=use.root, reason=JUDGED_ENV)
+    if "hdk" in targets:
+        hdk = targets["hdk"]
+        if not (after.driver.version and _same(after.driver.version, hdk)):
+            after.driver.version = re.sub(r"(?i)\.rc", ".rc", hdk)
+            after.driver.package_version, after.driver.compatible_version_fw = hdk, []
+            after.npu.driver_version = None
+            changed.add("driver")
+        if not any("firmware's release" in s for s in steps):
+            after.firmware.version, after.firmware.compatible_version_drv = firmware_of(hdk), []
+            changed.add("firmware")
+    ms = after.mindspore
+    if "mindspore" in targets and not (ms.installed and ms.version and _same(ms.version, targets["mindspore"])):
+        ms.installed, ms.version = True, targets["mindspore"]
+        ms.accepted_cann, ms.custom_ops_cann, ms.wheel_tags = [], {}, []
+        changed.add("mindspore")  # the same MindSpore in a new environment changes its Python, not its CANN pairing
+    if "python" in changed:
+        ms.wheel_tags = []  # a wheel installed into the new environment: its tags are that Python's
+    return after, changed
+
+
+def assert_lands_published(report, facts):
+    """Every pairing the plan changes a side of is one the matrix publishes on the state the plan leads to: its
+    check passes there (MindSpore x CANN, CANN x driver, driver x firmware, MindSpore x Python), and the Python is
+    inside the range the CANN's install guide states. A failure no such state clears is unresolved, with why."""
+    after, changed = _planned_facts(report, facts)
+    if not changed:
+        return
+    touched = {"compat.mindspore_cann": {"mindspore", "cann"}, "compat.cann_driver": {"cann", "driver"},
+               "compat.driver_firmware": {"driver", "firmware"}, "compat.python_mindspore": {"mindspore", "python"}}
+    statuses = {f.id: f.status for f in judge(after).findings}
+    for check, parts in touched.items():
+        if parts & changed:
+            assert statuses.get(check, SKIP) in (PASS, SKIP), (check, statuses.get(check),
+                                                               [s.do for s in report.node_plan().steps])
+    if changed & {"cann", "python"} and after.cann.judged_install is not None:
+        assert MATRIX.python_in_cann_range(after.python.version, after.cann.judged_install.release), \
+            (after.python.version, after.cann.judged_install.release)
+
+
+def _driver_x_cann_combinations(per_driver, seed):
+    """Every driver the matrix knows (a CANN pairing, a firmware row, a driver sample) with CANN releases no source
+    pairs it with, older and newer than the ones it is paired with, any MindSpore, any Python 3.7-3.12."""
+    from ascend_doctor.versions import parse_version
+
+    rng = random.Random(seed)
+    drivers = sorted({p.lower().replace(".x", ".0") for r in MATRIX.data["cann_hdk"] for p in r["hdk"]} |
+                     {s["version"] for s in MATRIX.data["driver_samples"]} |
+                     {r["hdk"].lower() for r in MATRIX.data["hdk_firmware"]})
+    canns = [r["release"] for r in MATRIX.data["cann"] if "alpha" not in r["release"]]
+    finals = [r["version"] for r in MATRIX.mindspore_releases if r["release_kind"] in ("final", "post")]
+    for driver in drivers:
+        runs = [r["cann"] for r in MATRIX.data["cann_hdk"] if r["relation"] != "incompatible"
+                and any(release_matches(driver, p) for p in r["hdk"])]
+        lo = min((parse_version(c) for c in runs), default=parse_version(driver))
+        hi = max((parse_version(c) for c in runs), default=parse_version(driver))
+        unpaired = [c for c in canns if not any(_same(c, r) for r in runs)]
+        older = [c for c in unpaired if parse_version(c) < lo]
+        newer = [c for c in unpaired if parse_version(c) > hi]
+        for side in (older, newer):
+            for cann in rng.sample(side, min(per_driver, len(side))):
+                yield dict(ms=rng.choice(finals), canns=[cann], driver=driver,
+                           python=rng.choice(["3.7", "3.8", "3.9", "3.10", "3.11", "3.12"]))
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_every_state_a_plan_ends_in_is_published(seed):
+    seen = 0
+    for combo in _driver_x_cann_combinations(2, 400 + seed):
+        facts = node(**combo)
+        report = judge(facts)
+        plan, targets = assert_coherent(report, facts)
+        assert_lands_published(report, facts)
+        assert_published(plan, targets, facts)
+        assert_one_answer(report)
+        seen += 1
+    assert seen > 80, seen
+
+
+def test_every_generated_plan_ends_in_a_published_state():
+    """The same on the other generators' nodes (two CANN installs, firmware, older releases)."""
+    combos = list(_combinations(30, 500)) + list(_any_combinations(30, 501)) + list(_driver_bound_combinations(15, 502))
+    for combo in combos:
+        facts = node(**combo)
+        report = judge(facts)
+        assert_coherent(report, facts)
+        assert_lands_published(report, facts)
+
+
+@pytest.mark.parametrize("name", SNAPSHOTS)
+def test_every_snapshot_fixtures_plan_ends_in_a_published_state(name):
+    from ascend_doctor.bundle import open_bundle
+    from ascend_doctor.doctor import RunOptions, run_checks
+
+    with open_bundle(fixture_path(name)) as host:
+        report = run_checks(host, RunOptions(timeout=5.0))
+    facts = Facts.from_json(report.facts)
+    if facts.mindspore.flavour == "gpu" and facts.cann.judged_install is None:
+        pytest.skip("MindSpore on CUDA: no CANN or NPU driver pairing")
+    assert_lands_published(report, facts)
 
 
 # ---- an alternative is said by what it changes, and installs what this Python has a wheel for ------------------------
@@ -697,11 +849,11 @@ def test_alternatives_install_a_mindspore_this_python_has_a_wheel_for_and_say_wh
 def test_a_mindspore_for_the_cann_here_on_a_python_it_has_no_wheel_for_comes_with_its_environment():
     """Audit F47: MindSpore 2.1.0 on CANN 8.5.0 with Python 3.7: 'pip install mindspore==2.7.2' (published with 8.5.0,
     cp39-cp312) is offered only with the new environment it installs into."""
-    facts = node(ms="2.1.0", canns=["8.5.0"], driver="6.0.rc1.2", python="3.7")
+    facts = node(ms="2.1.0", canns=["8.5.0"], driver="25.5.0", python="3.7")
     report = judge(facts)
     assert_wheels_for_the_python(report, facts)
     f = report.find("compat.mindspore_cann")
-    ways = [a["steps"] for a in f.alternatives if any("mindspore==2.7.2" in s for s in a["steps"])]
+    ways = [w for w in [f.fix] + [a["steps"] for a in f.alternatives] if any("mindspore==2.7.2" in s for s in w)]
     assert ways and all(w[0].startswith("conda create -n mindspore python=3.") for w in ways), f.alternatives
 
 
@@ -836,3 +988,68 @@ def test_a_planned_cann_install_names_the_operator_package_of_its_release():
                 assert m.group(2) == ("ops" if parse_version(m.group(1)) >= parse_version("8.5.0") else "kernels")
                 names.add(m.group(2))
     assert names == {"ops", "kernels"}, names
+
+
+def test_a_failure_only_a_driver_downgrade_would_clear_is_unresolved_and_says_so():
+    """MindSpore 2.4.10 on CANN 5.0.2 with driver 26.0.rc3 (no source pairs them, so the driver is not proven wrong):
+    every published CANN + MindSpore pair that clears the failure needs an older driver, which the plan never
+    installs for an unknown; the failure is unresolved, and its why names the HDK and what to check."""
+    facts = node(ms="2.4.10", canns=["5.0.2"], driver="26.0.rc3", python="3.9")
+    report = judge(facts)
+    plan, targets = assert_coherent(report, facts)
+    assert "hdk" not in targets and "compat.mindspore_cann" in plan.unresolved
+    why = report.find("compat.mindspore_cann").evidence["not cleared by the plan"]
+    assert_msg(why, "the published pairings that clear it need an older NPU driver (Ascend HDK {hdk}) than the "
+               "installed {driver}, which no check proves wrong: check the release notes of Ascend HDK {driver} "
+               "for the CANN releases it supports, or ask support before a downgrade", hdk="24.1.0", driver="26.0.rc3")
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_no_fix_or_alternative_installs_an_hdk_older_than_a_driver_no_check_proves_wrong(seed):
+    """A CANN whose sources pair it only with older HDK releases than the installed driver is offered with what to
+    check (that driver's release notes), never 'with Ascend HDK <older>' (a downgrade for an unknown pairing)."""
+    from ascend_doctor.versions import parse_version
+
+    install = re.compile(r"with Ascend HDK ([\w.]+)(?: or ([\w.]+))? \(NPU driver \+ firmware")
+    seen = 0
+    # the first: MindSpore 2.4.10 on CANN 5.0.2 with driver 26.0.rc3 (its CANNs' HDK 24.1.0 is older)
+    for combo in [dict(ms="2.4.10", canns=["5.0.2"], driver="26.0.rc3", python="3.9")] + \
+            list(_any_combinations(40, 600 + seed)) + list(_combinations(20, 610 + seed)):
+        facts = node(**combo)
+        report = judge(facts)
+        proven = any(f.status == FAIL for f in report.findings
+                     if f.id in ("compat.cann_driver", "compat.driver_firmware", "compat.firmware_min"))
+        for f in report.findings:
+            for step in list(f.fix) + [x for a in f.alternatives for x in a["steps"]]:
+                m = install.search(step)
+                if m and not proven:
+                    hdks = [h for h in m.groups() if h]
+                    assert any(parse_version(h) >= parse_version(facts.driver.version) for h in hdks), (combo, step)
+                seen += "older than this driver" in step
+    assert seen
+
+
+def test_a_cann_the_driver_runs_with_the_mindspore_built_with_it_beats_an_unresolved_failure():
+    """MindSpore 2.4.1 on CANN 8.3.RC2, driver 26.1.0 (no source pairs CANN 8.3.RC2; 8.0.RC3, published with 2.4.1,
+    needs an older driver): CANN 9.1.0, which its release notes and MindCluster 26.1.0 pair with driver 26.1.0, and
+    MindSpore 2.10.0, whose wheel is built with CANN 9.1.0 and whose own check accepts it, keep the driver and clear
+    the failure; the CANN step says why that CANN (the driver's source) and what pairs the MindSpore with it."""
+    facts = node(ms="2.4.1", canns=["8.3.RC2"], driver="26.1.0", python="3.9")
+    report = judge(facts)
+    plan, targets = assert_coherent(report, facts)
+    assert_lands_published(report, facts)
+    assert targets == {"cann": ["9.1.0"], "mindspore": ["2.10.0"]} and not plan.unresolved, targets
+    assert_msg(plan.steps[0].do, "{step}   # MindSpore {version}'s wheel is built with it and its own check accepts "
+               "it; the installed driver {driver} runs it ({source})", version="2.10.0", driver="26.1.0")
+
+
+def test_a_failure_no_pairing_for_this_python_clears_takes_the_newest_published_pairing_before_unresolved():
+    """MindSpore 2.2.10 on CANN 8.3.RC2, driver 23.0.7, Python 3.7: the CANN releases published with 2.2.x have no
+    source for driver 23.0.7 (and no HDK a vendor table pairs with them), and no published MindSpore with a cp37 wheel
+    runs on a CANN the driver is published with; the newest published pairing (CANN 9.0.0 + MindSpore 2.9.0, in a
+    new environment) with its HDK clears it, every pairing published, instead of leaving it unresolved."""
+    facts = node(ms="2.2.10", canns=["8.3.RC2"], driver="23.0.7", python="3.7")
+    report = judge(facts)
+    plan, targets = assert_coherent(report, facts)
+    assert_lands_published(report, facts)
+    assert not plan.unresolved and targets["cann"] == ["9.0.0"] and targets["hdk"] == ["26.0.RC1"], targets
