@@ -31,11 +31,11 @@ LEFT = {
     "tests/commands/test_matrix.py": 2, "tests/robustness/test_fault_matrix_update.py": 2,
     "tests/commands/test_smoke.py": 1, "tests/commands/test_matrix_check.py": 2, "tests/test_setup_scripts.py": 1,
     "tests/plan/test_planner.py": 1, "tests/commands/test_check_from_report.py": 1,
-    # what a log, the OS or the test itself wrote (quoted as written), the matrix's notes, probe errors kept as plain
-    # strings (hccn_tool's and the MindSpore package's), a phrase's English and a Chinese rendering
+    # what a log, the OS or the test itself wrote (quoted as written), the matrix's notes, a phrase's English and a
+    # Chinese rendering
     "tests/smoke/test_smoke.py": 4, "tests/test_doctor.py": 1, "tests/checks/test_titles.py": 3, "tests/test_host.py": 1,
     "tests/test_host_python.py": 1, "tests/test_input_hygiene.py": 1, "tests/test_matrix.py": 2,
-    "tests/probes/test_hccn.py": 1, "tests/probes/test_mindspore_pkg.py": 1, "tests/robustness/test_fault_commands.py": 3,
+    "tests/robustness/test_fault_commands.py": 3,
     "tests/test_phrases.py": 2, "tests/checks/test_accelerators.py": 1,
 }
 

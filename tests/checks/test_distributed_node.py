@@ -8,7 +8,7 @@ from ascend_doctor.probes.environment import env_facts
 from ascend_doctor.checks import CheckContext
 from ascend_doctor.checks.rank_table import (check_rank_table_device_ips, check_rank_table_device_nics,
                                              check_rank_table_this_node, check_rank_table_valid)
-from tests.helpers.i18n_asserts import assert_msg, deferring
+from tests.helpers.i18n_asserts import assert_is_msg, assert_msg, deferring
 
 # run as doctor.evaluate runs them (words deferred): the asserts read message ids and parameters, not sentences
 check_rank_table_device_ips, check_rank_table_device_nics, check_rank_table_this_node = map(
@@ -19,6 +19,7 @@ from ascend_doctor.probes import ProbeOptions
 from ascend_doctor.probes.hccn import (parse_hccn_conf, parse_hccn_ip, parse_hccn_link, parse_hccn_net_health,
                                        probe_hccn)
 from ascend_doctor.probes.rank_table import probe_rank_table
+from ascend_doctor import phrases
 
 NODE = fixture_path("distributed_910b_node")
 TOOL = "/usr/local/Ascend/driver/tools/hccn_tool"
@@ -32,7 +33,8 @@ def test_parse_hccn_conf_blog_sample_and_bad_lines():
     assert conf[0]["address"] == "29.1.137.205" and conf[7]["netdetect"] == "29.1.0.1" and errors == []
     conf, errors = parse_hccn_conf("# comment\naddress_0=10.0.0.1\ngarbage line\narp_1=-i eth1 -s 10.0.0.2 aa:bb\n")
     assert conf == {0: {"address": "10.0.0.1"}, 1: {"arp": "-i eth1 -s 10.0.0.2 aa:bb"}}
-    assert len(errors) == 1 and "line 3" in errors[0]
+    assert len(errors) == 1
+    assert_is_msg(errors[0], phrases.HCCN_CONF_BAD_LINE, path="/etc/hccn.conf", line=3, text="'garbage line'")
 
 
 def test_parse_hccn_tool_outputs():
