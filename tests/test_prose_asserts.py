@@ -27,7 +27,7 @@ LEFT = {
     "tests/commands/test_triage_recipes.py": 2, "tests/kb/test_model.py": 7, "tests/kb/test_acl_code_rule.py": 1,
     "tests/commands/test_kb.py": 5, "tests/test_advice_facts.py": 1,
     # a command's text output (rank-table, matrix, smoke progress, the set-up script's last line, the fix script)
-    "tests/commands/test_rank_table.py": 2, "tests/test_rank_table.py": 1, "tests/checks/test_distributed_node.py": 1,
+    "tests/commands/test_rank_table.py": 2, "tests/test_rank_table.py": 1,
     "tests/commands/test_matrix.py": 2, "tests/robustness/test_fault_matrix_update.py": 2,
     "tests/commands/test_smoke.py": 1, "tests/commands/test_matrix_check.py": 2, "tests/test_setup_scripts.py": 1,
     "tests/plan/test_planner.py": 1, "tests/commands/test_check_from_report.py": 1,

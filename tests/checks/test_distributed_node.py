@@ -208,10 +208,12 @@ def test_rank_table_subcommand_against_a_bundle(tmp_path):
     f.write_text(json.dumps(doc))
     proc = run_cli("rank-table", str(f), "--bundle", NODE)
     assert proc.returncode == 1, proc.stdout + proc.stderr
-    assert "the table says 29.1.170.150, /etc/hccn.conf says 29.1.170.143" in proc.stdout
     data = json.loads(run_cli("rank-table", str(f), "--bundle", NODE, "--format", "json").stdout)
     assert data["verdict"] == "valid" and data["node"]["name"] == "node-a"
-    assert {x["id"]: x["status"] for x in data["node"]["findings"]}["rank_table.device_ips"] == "fail"
+    [ips] = [x for x in data["node"]["findings"] if x["id"] == "rank_table.device_ips"]
+    assert ips["status"] == "fail"
+    assert_msg(ips, "device {id}: the table says {table}, /etc/hccn.conf says {conf} ({path}.device_ip)", id=7,
+               table="29.1.170.150", conf="29.1.170.143", path="server_list[0].device[1]")
 
 
 def test_rank_table_here_runs_on_this_machine_and_bad_bundle_is_exit_2(tmp_path):
