@@ -189,6 +189,14 @@ def test_probe_records_an_answer_it_does_not_understand(make_snapshot):
     assert_msg(d.errors, phrases.HCCN_NO_LINE, command="hccn_tool -i 0 -optical -g", expected="present :",
                output="'garbage'")
     assert_msg(d.errors, phrases.HCCN_NO_LINE, command="hccn_tool -i 0 -mtu -g", expected="mtu:")
+    from ascend_doctor import i18n
+    from ascend_doctor.i18n_text import worded
+
+    i18n.set_lang("zh")  # a message: Chinese where a zh run shows it
+    try:
+        assert "`hccn_tool -i 0 -mtu -g`：输出 'garbage' 中没有 'mtu:' 行" in worded(d.errors)
+    finally:
+        i18n.set_lang("en")
 
 
 def test_probe_stops_at_its_share_of_the_budget(make_snapshot, monkeypatch):

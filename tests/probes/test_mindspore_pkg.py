@@ -148,3 +148,18 @@ def test_dist_info_without_package_and_no_site_packages(make_snapshot):
     f = probe_mindspore(_snap(make_snapshot, {}, site_packages=()), ProbeOptions())
     assert not f.installed
     assert_is_msg(f.errors[0], phrases.MS_NO_SITE_PACKAGES)
+
+
+def test_its_problems_are_messages_said_in_the_run_language(make_snapshot):
+    """A package problem is a message (phrases.py): English in the facts, Chinese where a zh run shows it."""
+    from ascend_doctor import i18n
+    from ascend_doctor.i18n_text import worded
+
+    f = probe_mindspore(_snap(make_snapshot, _dist("mindspore", "2.5.0")), ProbeOptions())
+    [missing] = f.errors
+    assert missing.startswith(f"{SP}/mindspore: missing; ")
+    i18n.set_lang("zh")
+    try:
+        assert "mindspore 包不在该处" in worded(missing)
+    finally:
+        i18n.set_lang("en")
