@@ -345,8 +345,8 @@ def _take_answer(dev: HccnDevice, flag: str, attr: str, parse, expected: str, re
     value = parse(res.stdout)
     setattr(dev, attr, value)
     if value is None:
-        dev.errors.append(Text(phrases.HCCN_NO_LINE, command=f"hccn_tool -i {dev.device_id} {flag} -g", expected=expected,
-                               output=repr(res.stdout.strip()[:80])))
+        dev.errors.append(Text(phrases.HCCN_NO_LINE, command=f"hccn_tool -i {dev.device_id} {flag} -g",
+                               expected=expected, output=repr(res.stdout.strip()[:80])))
 
 
 # preflight --net: pings from this node's devices to peer device addresses of the rank table (hccn_tool.md §8)

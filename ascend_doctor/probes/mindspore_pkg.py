@@ -190,8 +190,8 @@ def _fill_from_package(host: Host, facts: MindSporeFacts, pkg: str) -> None:
     if text is not None:
         m = _PY_VERSION_ASSIGN.search(text)
         if m and facts.version and not _same_version(facts.version, m.group(1)):
-            facts.errors.append(Text(phrases.MS_VERSION_PY_DIFFERS, path=pkg, found=m.group(1), dist_info=facts.dist_info,
-                                     version=facts.version))
+            facts.errors.append(Text(phrases.MS_VERSION_PY_DIFFERS, path=pkg, found=m.group(1),
+                                     dist_info=facts.dist_info, version=facts.version))
 
     commit = host.read_text_or_none(posixpath.join(pkg, ".commit_id"))
     if commit is not None:

@@ -98,7 +98,8 @@ def test_rank_table_views_missing_servers_and_duplicate_device_ips(tmp_path):
     rt = result["rank_table"]
     assert_msg(result, "nodes see {count} different rank tables", count=2)
     assert rt["servers_missing"] == ["host-b"]
-    assert rt["duplicate_device_ips"] == [{"device_ip": "192.168.1.8", "used_by": ["host-a/device 0", "host-b/device 1"]}]
+    assert rt["duplicate_device_ips"] == [{"device_ip": "192.168.1.8",
+                                           "used_by": ["host-a/device 0", "host-b/device 1"]}]
 
     # abstract server ids (node_0, node_1): compared by count
     d3 = tmp_path / "abstract"
