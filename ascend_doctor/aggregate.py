@@ -598,6 +598,7 @@ def add_bundles(agg: "Aggregator", bundles: List[str]) -> "Optional[Any]":
 def triage_logs(dirs: List[str], bundles_triage=None) -> Dict[str, Any]:
     """Triage every node's logs together (one sub-directory per node, and the logs of bundles already added to
     `bundles_triage`): root cause and the problems found."""
+    from .render.kb_text import kb_refs
     from .render.triage_report import root_cause_headline
     from .triage import Triage
     from .triage.result import root_cause_json
@@ -613,11 +614,17 @@ def triage_logs(dirs: List[str], bundles_triage=None) -> Dict[str, Any]:
         "files": sum(1 for i in res.inputs if i.scanned),
         "root_cause": rc,
         "headline": root_cause_headline(rc) if rc else None,
+        # each problem's words are its signature's, named as a triage JSON names them (render.aggregate_json.reworded)
         "problems": [{"id": p.signature.id, "severity": p.severity, "count": p.count, "title": p.signature.text(line=p.text)[0],
-                      "first": p.first.to_json(), "caused_by": p.caused_by, "fix": p.signature.text(line=p.text)[2]}
+                      "first": p.first.to_json(), "caused_by": p.caused_by, "fix": p.signature.text(line=p.text)[2],
+                      "i18n": kb_refs(p.signature.id, ("title", "fix"), line=p.text, sig=p.signature)}
                      for p in res.problems if p.severity != "info"],
         "failed": res.failed("fail"),
     }
+
+
+# the verdict's line for the logs: {what} is the root-cause headline (said again by render.aggregate_json.reworded)
+LOGS_PROBLEM = N_("logs of {count} node(s): {what}")
 
 
 def add_logs(result: Dict[str, Any], logs: Dict[str, Any]) -> None:
@@ -630,5 +637,5 @@ def add_logs(result: Dict[str, Any], logs: Dict[str, Any]) -> None:
 def _add_logs(result: Dict[str, Any], logs: Dict[str, Any]) -> None:
     if logs["failed"]:
         what = logs["headline"] or _("{count} known problem(s) in the logs").format(count=len(logs["problems"]))
-        result["problems"].append(_("logs of {count} node(s): {what}").format(count=len(logs["nodes"]), what=what))
+        result["problems"].append(_(LOGS_PROBLEM).format(count=len(logs["nodes"]), what=what))
         result["verdict"] = "problems"

@@ -117,6 +117,11 @@ PING_SAMPLE = N_("pinged {count} peer device address(es) of {servers} other serv
 PING_STOPPED = N_("pinged {count} peer device address(es) of {servers} other server(s), then stopped at the {seconds} s "
                   "cap: {left} not sent")
 PING_NO_SUMMARY = N_("no 'packets transmitted' line in the output")
+HCCN_CONF_LINES = N_("address_<id>=<ip> lines")
+HCCN_CONF_BAD_LINE = N_("{path}: line {line}: {text} is not key_<device id>=value")
+HCCN_CONF_BAD_DEVICE = N_("{path}: line {line}: device id {device} is not a device id")
+HCCN_QUERY_FAILED = N_("{failure}: {stderr}")
+HCCN_NO_LINE = N_("`{command}`: no '{expected}' line in {output}")
 HCCN_PROBE_BUDGET = N_("hccn_tool queries stopped after {seconds} s (their share of the time budget); not asked: {queries}")
 NVIDIA_SMI_NO_BANNER = N_("`nvidia-smi` printed no 'NVIDIA-SMI <v> Driver Version: <v>' banner")
 
@@ -131,6 +136,20 @@ MS_DIST_NAME_MAJOR = N_("distribution name {name} (major version only)")
 MS_DIRECT_URL = N_("{dist_info}/direct_url.json: installed from {url}")
 MS_LOCAL_VERSION = N_("local version tag of {version}")
 MS_NOTHING_SAYS = N_("no plugin libraries and no device in the distribution name")
+# ---- probes/mindspore_pkg.py: a package that cannot be read as one install ----
+MS_NO_SITE_PACKAGES = N_("python: no site-packages directory recorded, so MindSpore could not be looked for")
+MS_CANNOT_LIST = N_("{path}: cannot list ({error})")
+MS_SIDE_BY_SIDE = N_("{path}: {count} MindSpore distributions installed side by side ({dists}); they share the "
+                     "mindspore/ directory, so its files come from whichever was installed last")
+MS_NO_METADATA = N_("{path}: missing or unreadable, expected the distribution's metadata")
+MS_NO_VERSION_FIELD = N_("{path}: no 'Version:' field")
+MS_BAD_DIRECT_URL = N_("{path}: not a JSON object with a 'url'")
+MS_PACKAGE_MISSING = N_("{path}: missing; {dist_info} is installed but the mindspore package is not there (a broken "
+                        "or half-removed install)")
+MS_VERSION_PY_DIFFERS = N_("{path}/version.py says {found} but {dist_info} says {version}: the package files come "
+                           "from another install")
+MS_NO_CHECKER_LIST = N_("{path}: AscendEnvChecker has no 'self.version = [...]' list")
+MS_NOT_READABLE = N_("{path}: not readable")
 
 # ---- probes/launch.py ----
 LAUNCH_NOT_INTEGER = N_("environment {name}={value}: expected an integer")

@@ -20,23 +20,22 @@ GOLDEN = ("tests/render/*", "tests/test_i18n*.py", "tests/commands/test_fix.py")
 # Files not converted yet (or whose prose is not the doctor's words: a log line, an exception the test raises
 # itself, the matrix's or the knowledge base's own text, an error line): at most this many each.
 LEFT = {
-    # the cluster aggregate words its problems and groups where it makes them (aggregate.py: plain strings, its JSON
-    # keeps no message ids): nothing to read an id from yet
-    "tests/commands/test_aggregate.py": 11, "tests/test_aggregate.py": 6, "tests/commands/test_preflight_recipes.py": 7,
+    # what a launch recipe or a scheduler log wrote ("job NOT started"), an aggregate's HTML evidence heading
+    "tests/test_aggregate.py": 1, "tests/commands/test_preflight_recipes.py": 2,
     # triage's text report and the knowledge base's own English (its entries' fields, not catalog messages)
     "tests/triage/test_triage.py": 9, "tests/triage/test_rootcause.py": 3, "tests/triage/test_corpus.py": 1,
     "tests/commands/test_triage_recipes.py": 2, "tests/kb/test_model.py": 8, "tests/kb/test_acl_code_rule.py": 1,
     "tests/commands/test_kb.py": 5, "tests/test_advice_facts.py": 1,
     # a command's text output (rank-table, matrix, smoke progress, the set-up script's last line, the fix script)
-    "tests/commands/test_rank_table.py": 2, "tests/test_rank_table.py": 1, "tests/checks/test_distributed_node.py": 1,
+    "tests/commands/test_rank_table.py": 2, "tests/test_rank_table.py": 1,
     "tests/commands/test_matrix.py": 2, "tests/robustness/test_fault_matrix_update.py": 2,
     "tests/commands/test_smoke.py": 1, "tests/commands/test_matrix_check.py": 2, "tests/test_setup_scripts.py": 1,
     "tests/plan/test_planner.py": 1, "tests/commands/test_check_from_report.py": 1,
-    # what a log, the OS or the test itself wrote (quoted as written), the matrix's notes, probe errors kept as plain
-    # strings (hccn_tool's and the MindSpore package's), a phrase's English and a Chinese rendering
+    # what a log, the OS or the test itself wrote (quoted as written), the matrix's notes, a phrase's English and a
+    # Chinese rendering
     "tests/smoke/test_smoke.py": 4, "tests/test_doctor.py": 1, "tests/checks/test_titles.py": 3, "tests/test_host.py": 1,
     "tests/test_host_python.py": 1, "tests/test_input_hygiene.py": 1, "tests/test_matrix.py": 2,
-    "tests/probes/test_hccn.py": 1, "tests/probes/test_mindspore_pkg.py": 1, "tests/robustness/test_fault_commands.py": 3,
+    "tests/robustness/test_fault_commands.py": 3,
     "tests/test_phrases.py": 2, "tests/checks/test_accelerators.py": 1,
 }
 

@@ -128,8 +128,9 @@ def driver_note(matrix, cann_release: Optional[str], driver: Optional[str]) -> s
         return ""  # no HDK to install for it: what to check instead is the step's comment (older_hdk_note)
     if driver:
         return _(" with Ascend HDK {hdk} (NPU driver + firmware, the pairing sources give; this driver is {driver})"
-                 ).format(hdk=" or ".join(need), driver=driver)
-    return _(" with Ascend HDK {hdk} (NPU driver + firmware, the pairing sources give)").format(hdk=" or ".join(need))
+                 ).format(hdk=_(" or ").join(need), driver=driver)
+    return _(" with Ascend HDK {hdk} (NPU driver + firmware, the pairing sources give)").format(
+        hdk=_(" or ").join(need))
 
 
 def judged_cann(facts) -> Tuple[Optional[CannInstall], List[CannInstall], str]:

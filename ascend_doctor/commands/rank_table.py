@@ -99,7 +99,7 @@ def _node_findings(host, args, text: str):
     report = evaluate(facts, Selection(only=list(NODE_CHECKS)), RunOptions(timeout=args.timeout),
                       origin={"kind": host.kind, "name": host.label},
                       environ=host.env, also=[os.environ] if host.env is not os.environ else [])
-    findings = sorted(report.worded().findings,  # shown: in the current language
+    findings = sorted(report.findings,  # their texts still messages: the JSON keeps their ids, the text words them
                       key=lambda f: NODE_CHECKS.index(f.id) if f.id in NODE_CHECKS else len(NODE_CHECKS))
     return table, findings, {"kind": host.kind, "name": host.label, "soc_family": soc}
 
@@ -129,6 +129,6 @@ def run(args) -> int:
     else:
         from ..render.rank_table_text import render_rank_table
 
-        out = render_rank_table(args, table, counts, verdict, findings, node)
+        out = render_rank_table(args, table, counts, verdict, [f.worded() for f in findings], node)
     write_output(out, args.output)
     return EXIT_FINDINGS if failed else EXIT_OK

@@ -18,7 +18,7 @@ import time
 from typing import Dict, List, Optional, Tuple
 
 from .. import phrases
-from ..i18n_text import Text
+from ..i18n_text import Text, error_text
 from ..facts import HccnDevice, HccnFacts, LinkRecord, LinkStat, LldpNeighbour, OpticalModule, PingResult
 from ..host import FileMissing, Host, HostError
 from ..lazyre import lazy_compile
@@ -35,18 +35,18 @@ _DAVINCI = lazy_compile(r"^davinci(\d+)$")
 def parse_hccn_conf(text: str, source: str = HCCN_CONF):
     """`key_<id>=value` lines -> ({id: {key: value}}, errors). Comments and blank lines are skipped."""
     conf: Dict[int, Dict[str, str]] = {}
-    errors: List[str] = []
+    errors: List[Text] = []
     for n, raw in enumerate(text.splitlines(), 1):
         line = raw.strip()
         if not line or line.startswith("#"):
             continue
         m = _CONF_LINE.match(line)
         if not m:
-            errors.append(f"{source}: line {n}: {line[:60]!r} is not key_<device id>=value")
+            errors.append(Text(phrases.HCCN_CONF_BAD_LINE, path=source, line=n, text=repr(line[:60])))
             continue
         key, dev, value = m.group(1), int(m.group(2)), m.group(3).strip()
         if dev > 1023:
-            errors.append(f"{source}: line {n}: device id {dev} is not a device id")
+            errors.append(Text(phrases.HCCN_CONF_BAD_DEVICE, path=source, line=n, device=dev))
             continue
         conf.setdefault(dev, {})[key] = value
     return conf, errors
@@ -269,13 +269,14 @@ def probe_hccn(host: Host, options) -> HccnFacts:
         text = None
     except HostError as exc:  # a directory, a link loop, too large, unreadable: say so
         text = None
-        facts.errors.append(f"{exc}; expected address_<id>=<ip> lines")
+        facts.errors.append(Text(phrases.UNREADABLE_FILE, error=error_text(exc),
+                                 expected=Text(phrases.HCCN_CONF_LINES)))
     if text is not None:
         facts.conf_path = HCCN_CONF
         if not text.strip():
-            facts.errors.append(f"{HCCN_CONF}: empty, expected address_<id>=<ip> lines")
+            facts.errors.append(Text(phrases.EMPTY_FILE, path=HCCN_CONF, expected=Text(phrases.HCCN_CONF_LINES)))
         elif looks_binary(text):
-            facts.errors.append(f"{HCCN_CONF}: binary or garbled content, expected address_<id>=<ip> lines")
+            facts.errors.append(Text(phrases.BINARY_FILE, path=HCCN_CONF, expected=Text(phrases.HCCN_CONF_LINES)))
             text = ""
         conf, errors = parse_hccn_conf(text)
         facts.errors.extend(errors)
@@ -333,7 +334,8 @@ def _query_ports(host: Host, facts: HccnFacts, timeout: float) -> None:
 def _take_answer(dev: HccnDevice, flag: str, attr: str, parse, expected: str, res) -> None:
     if not res.ok:
         if res.available and res.error != "timeout":
-            dev.errors.append(res.describe() + (f": {res.stderr.strip()[:120]}" if res.stderr.strip() else ""))
+            dev.errors.append(Text(phrases.HCCN_QUERY_FAILED, failure=res.describe(), stderr=res.stderr.strip()[:120])
+                              if res.stderr.strip() else res.describe())
         return
     if flag == "-ip":
         ip = parse_hccn_ip(res.stdout)
@@ -343,7 +345,8 @@ def _take_answer(dev: HccnDevice, flag: str, attr: str, parse, expected: str, re
     value = parse(res.stdout)
     setattr(dev, attr, value)
     if value is None:
-        dev.errors.append(f"`hccn_tool -i {dev.device_id} {flag} -g`: no '{expected}' line in {res.stdout.strip()[:80]!r}")
+        dev.errors.append(Text(phrases.HCCN_NO_LINE, command=f"hccn_tool -i {dev.device_id} {flag} -g",
+                               expected=expected, output=repr(res.stdout.strip()[:80])))
 
 
 # preflight --net: pings from this node's devices to peer device addresses of the rank table (hccn_tool.md §8)

@@ -27,7 +27,7 @@ import re
 from typing import Dict, List, Optional
 
 from .. import phrases
-from ..i18n_text import Text
+from ..i18n_text import Text, error_text
 from ..facts import MindSporeFacts
 from ..host import Host
 from ..lazyre import lazy_compile
@@ -54,7 +54,7 @@ def probe_mindspore(host: Host, options) -> MindSporeFacts:
     facts = MindSporeFacts()
     site_packages = list(host.python.site_packages)
     if not site_packages:
-        facts.errors.append("python: no site-packages directory recorded, so MindSpore could not be looked for")
+        facts.errors.append(Text(phrases.MS_NO_SITE_PACKAGES))
         return facts
 
     found = []
@@ -62,7 +62,7 @@ def probe_mindspore(host: Host, options) -> MindSporeFacts:
         try:
             names = host.listdir(sp)
         except Exception as exc:  # HostError: unreadable directory
-            facts.errors.append(f"{sp}: cannot list ({exc})")
+            facts.errors.append(Text(phrases.MS_CANNOT_LIST, path=sp, error=error_text(exc)))
             continue
         for name in names:
             m = _DIST_DIR.match(name)
@@ -81,10 +81,8 @@ def probe_mindspore(host: Host, options) -> MindSporeFacts:
         by_location.setdefault(d["location"], []).append(d)
     for loc, dists in by_location.items():
         if len(dists) > 1:
-            facts.errors.append(
-                f"{loc}: {len(dists)} MindSpore distributions installed side by side "
-                f"({', '.join(d['name'] + ' ' + (d['version'] or '?') for d in dists)}); they share the mindspore/ "
-                "directory, so its files come from whichever was installed last")
+            facts.errors.append(Text(phrases.MS_SIDE_BY_SIDE, path=loc, count=len(dists),
+                                     dists=", ".join(d["name"] + " " + (d["version"] or "?") for d in dists)))
 
     # The first site-packages on sys.path that holds a mindspore/ package is the one `import mindspore` uses.
     primary = None
@@ -107,7 +105,7 @@ def _read_dist(host: Host, sp: str, dirname: str, kind: str, facts: MindSporeFac
     text = host.read_text_or_none(meta_path)
     meta = parse_metadata(text or "")
     if text is None:
-        facts.errors.append(f"{meta_path}: missing or unreadable, expected the distribution's metadata")
+        facts.errors.append(Text(phrases.MS_NO_METADATA, path=meta_path))
     name = meta.get("Name") or _DIST_DIR.match(dirname).group(1)
     top_level = host.read_text_or_none(posixpath.join(d, "top_level.txt"))
     if top_level is not None:
@@ -116,7 +114,7 @@ def _read_dist(host: Host, sp: str, dirname: str, kind: str, facts: MindSporeFac
     elif not _FRAMEWORK_NAME.match(name.replace("_", "-")):
         return None
     if text is not None and not meta.get("Version"):
-        facts.errors.append(f"{meta_path}: no 'Version:' field")
+        facts.errors.append(Text(phrases.MS_NO_VERSION_FIELD, path=meta_path))
     wheel_text = host.read_text_or_none(posixpath.join(d, "WHEEL")) if kind == "dist-info" else None
     url = None
     du = host.read_text_or_none(posixpath.join(d, "direct_url.json"))
@@ -124,7 +122,7 @@ def _read_dist(host: Host, sp: str, dirname: str, kind: str, facts: MindSporeFac
         try:
             url = (json.loads(du) or {}).get("url")
         except (ValueError, AttributeError):
-            facts.errors.append(f"{posixpath.join(d, 'direct_url.json')}: not a JSON object with a 'url'")
+            facts.errors.append(Text(phrases.MS_BAD_DIRECT_URL, path=posixpath.join(d, "direct_url.json")))
     return {
         "name": name,
         "version": meta.get("Version") or _DIST_DIR.match(dirname).group(2),
@@ -183,8 +181,7 @@ def _fill_from_dist(facts: MindSporeFacts, dist: dict) -> None:
 
 def _fill_from_package(host: Host, facts: MindSporeFacts, pkg: str) -> None:
     if not host.is_dir(pkg):
-        facts.errors.append(f"{pkg}: missing; {facts.dist_info} is installed but the mindspore package is not there "
-                            "(a broken or half-removed install)")
+        facts.errors.append(Text(phrases.MS_PACKAGE_MISSING, path=pkg, dist_info=facts.dist_info))
         return
     facts.package_dir = pkg
     names = _listdir(host, pkg)
@@ -193,8 +190,8 @@ def _fill_from_package(host: Host, facts: MindSporeFacts, pkg: str) -> None:
     if text is not None:
         m = _PY_VERSION_ASSIGN.search(text)
         if m and facts.version and not _same_version(facts.version, m.group(1)):
-            facts.errors.append(f"{pkg}/version.py says {m.group(1)} but {facts.dist_info} says {facts.version}: "
-                                "the package files come from another install")
+            facts.errors.append(Text(phrases.MS_VERSION_PY_DIFFERS, path=pkg, found=m.group(1),
+                                     dist_info=facts.dist_info, version=facts.version))
 
     commit = host.read_text_or_none(posixpath.join(pkg, ".commit_id"))
     if commit is not None:
@@ -214,12 +211,12 @@ def _fill_from_package(host: Host, facts: MindSporeFacts, pkg: str) -> None:
         facts.accepted_cann = parse_checker_list(checker, "AscendEnvChecker")
         facts.accepted_cuda = parse_checker_list(checker, "GPUEnvChecker")
         if "class AscendEnvChecker" in checker and not facts.accepted_cann:
-            facts.errors.append(f"{checker_path}: AscendEnvChecker has no 'self.version = [...]' list")
+            facts.errors.append(Text(phrases.MS_NO_CHECKER_LIST, path=checker_path))
 
     for vi in host.glob(posixpath.join(pkg, "lib", "plugin", "ascend", "*", "version.info")):
         text = host.read_text_or_none(vi)
         if text is None:
-            facts.errors.append(f"{vi}: not readable")
+            facts.errors.append(Text(phrases.MS_NOT_READABLE, path=vi))
             continue
         m = re.search(r"^\s*custom_opp_compiler_version\s*=\s*(\S+)", text, re.M)
         if m:  # other version.info files there (shmem ...) carry other formats

@@ -95,10 +95,13 @@ def _step(holder: Any, step: str) -> Any:
     return None
 
 
-def reworded(doc: Dict[str, Any]) -> Dict[str, Any]:
+def reworded(doc: Dict[str, Any], kb=None) -> Dict[str, Any]:
     """A saved aggregate JSON document (`aggregate --format json`) in the current language, as a run in it writes
     it: each text its "i18n" names worded again from its message, whatever language the document was written in
-    (a document without "i18n" keeps its words). Bad entries raise ValueError."""
+    (a document without "i18n" keeps its words); the logs' problems from the knowledge base `kb` (default: the
+    bundled one) by the signature fields they name, their root cause from its messages. Bad entries raise
+    ValueError."""
+    doc, headlines = _reworded_logs(doc, kb)
     refs = doc.get("i18n")
     if not isinstance(refs, dict):
         return dict(doc)
@@ -109,7 +112,7 @@ def reworded(doc: Dict[str, Any]) -> Dict[str, Any]:
     for pointer, entry in texts.items():  # leaves first: their pointers name the keys as the document shows them
         holder, at = _holder(value, pointer)
         if holder is not None:
-            holder[at] = from_i18n(entry)
+            holder[at] = _with_headline(from_i18n(entry), headlines)
     for pointer, labels in sorted(keys.items(), key=lambda item: -len(item[0])):  # the deepest objects first
         holder, at = _holder(value, pointer)
         target = holder[at] if holder is not None else None
@@ -117,3 +120,36 @@ def reworded(doc: Dict[str, Any]) -> Dict[str, Any]:
             holder[at] = {(from_i18n(labels[k]) if k in labels else k): v for k, v in target.items()}
     value["lang"] = get_lang()
     return json_document(value)
+
+
+def _reworded_logs(doc: Dict[str, Any], kb) -> tuple:
+    """(doc with its "logs" block in the current language, {the root-cause headline as written: as said now})."""
+    logs = doc.get("logs")
+    if not isinstance(logs, dict):
+        return doc, {}
+    from ..i18n_text import unmarked
+    from .kb_text import reworded as kb_reworded
+    from .triage_report import root_cause_headline
+
+    if kb is None:
+        from ..kb.load import load_knowledge_base
+
+        kb = load_knowledge_base()
+    out = dict(logs, problems=kb_reworded(logs.get("problems") or [], kb))
+    rc, headlines = logs.get("root_cause"), {}
+    if isinstance(rc, dict) and isinstance(rc.get("i18n"), dict):
+        out["root_cause"] = rc = dict(rc, **worded({k: unmarked(v) for k, v in rc["i18n"].items()}))
+        out["headline"] = root_cause_headline(rc)
+        if isinstance(logs.get("headline"), str):
+            headlines[logs["headline"]] = out["headline"]
+    return dict(doc, logs=out), headlines
+
+
+def _with_headline(text: Any, headlines: Dict[str, str]) -> Any:
+    """The verdict's line for the logs (aggregate.LOGS_PROBLEM) with the headline said in the current language:
+    its {what} was the headline worded when the document was written."""
+    from ..aggregate import LOGS_PROBLEM
+
+    if isinstance(text, Text) and text.msgid == LOGS_PROBLEM and str(text.params.get("what")) in headlines:
+        return Text(LOGS_PROBLEM, **dict(text.params, what=headlines[str(text.params["what"])]))
+    return text

@@ -329,3 +329,23 @@ def test_version_lists_are_prose_not_python_lists():
     fw = [f.evidence["compatible_version_fw"] for r in all_reports().values() for f in r.findings
           if isinstance(f.evidence.get("compatible_version_fw"), str) and "from" in f.evidence["compatible_version_fw"]]
     assert fw and all(re.match(r"\[[\w.]+,[\w.]+\]", v) for v in fw), fw
+
+
+def test_driver_note_joins_the_hdk_releases_in_the_run_language(matrix):
+    """The HDK releases a CANN pairs with are alternatives joined by the catalog's " or ": Chinese said "或" around
+    every other word of the note but "or" between the releases (issue 23 item 1)."""
+    from ascend_doctor import i18n
+    from ascend_doctor.checks.compat import driver_note, needed_hdk
+    from ascend_doctor.i18n_text import worded
+
+    cann = next(c for c in sorted({r["cann"] for r in matrix.data["cann_hdk"]}) if len(needed_hdk(matrix, c)) > 1)
+    need = needed_hdk(matrix, cann)
+    for driver in ("1.0.0", None):
+        note = deferring(driver_note)(matrix, cann, driver)
+        hdk = note.params["hdk"]
+        assert worded(hdk) == " or ".join(need) and str(note) == driver_note(matrix, cann, driver)
+        i18n.set_lang("zh")
+        try:
+            assert " 或 ".join(need) in worded(note) and " or " not in worded(note)
+        finally:
+            i18n.set_lang("en")

@@ -8,7 +8,7 @@ from ascend_doctor.probes.environment import env_facts
 from ascend_doctor.checks import CheckContext
 from ascend_doctor.checks.rank_table import (check_rank_table_device_ips, check_rank_table_device_nics,
                                              check_rank_table_this_node, check_rank_table_valid)
-from tests.helpers.i18n_asserts import assert_msg, deferring
+from tests.helpers.i18n_asserts import assert_is_msg, assert_msg, deferring
 
 # run as doctor.evaluate runs them (words deferred): the asserts read message ids and parameters, not sentences
 check_rank_table_device_ips, check_rank_table_device_nics, check_rank_table_this_node = map(
@@ -19,6 +19,7 @@ from ascend_doctor.probes import ProbeOptions
 from ascend_doctor.probes.hccn import (parse_hccn_conf, parse_hccn_ip, parse_hccn_link, parse_hccn_net_health,
                                        probe_hccn)
 from ascend_doctor.probes.rank_table import probe_rank_table
+from ascend_doctor import phrases
 
 NODE = fixture_path("distributed_910b_node")
 TOOL = "/usr/local/Ascend/driver/tools/hccn_tool"
@@ -32,7 +33,8 @@ def test_parse_hccn_conf_blog_sample_and_bad_lines():
     assert conf[0]["address"] == "29.1.137.205" and conf[7]["netdetect"] == "29.1.0.1" and errors == []
     conf, errors = parse_hccn_conf("# comment\naddress_0=10.0.0.1\ngarbage line\narp_1=-i eth1 -s 10.0.0.2 aa:bb\n")
     assert conf == {0: {"address": "10.0.0.1"}, 1: {"arp": "-i eth1 -s 10.0.0.2 aa:bb"}}
-    assert len(errors) == 1 and "line 3" in errors[0]
+    assert len(errors) == 1
+    assert_is_msg(errors[0], phrases.HCCN_CONF_BAD_LINE, path="/etc/hccn.conf", line=3, text="'garbage line'")
 
 
 def test_parse_hccn_tool_outputs():
@@ -206,10 +208,12 @@ def test_rank_table_subcommand_against_a_bundle(tmp_path):
     f.write_text(json.dumps(doc))
     proc = run_cli("rank-table", str(f), "--bundle", NODE)
     assert proc.returncode == 1, proc.stdout + proc.stderr
-    assert "the table says 29.1.170.150, /etc/hccn.conf says 29.1.170.143" in proc.stdout
     data = json.loads(run_cli("rank-table", str(f), "--bundle", NODE, "--format", "json").stdout)
     assert data["verdict"] == "valid" and data["node"]["name"] == "node-a"
-    assert {x["id"]: x["status"] for x in data["node"]["findings"]}["rank_table.device_ips"] == "fail"
+    [ips] = [x for x in data["node"]["findings"] if x["id"] == "rank_table.device_ips"]
+    assert ips["status"] == "fail"
+    assert_msg(ips, "device {id}: the table says {table}, /etc/hccn.conf says {conf} ({path}.device_ip)", id=7,
+               table="29.1.170.150", conf="29.1.170.143", path="server_list[0].device[1]")
 
 
 def test_rank_table_here_runs_on_this_machine_and_bad_bundle_is_exit_2(tmp_path):

@@ -5,17 +5,20 @@ import os
 from ascend_doctor.aggregate import aggregate_paths
 from tests.helpers.cluster_helpers import FULL_DISKS, node_report, write_report
 from tests.helpers import run_cli
+from tests.helpers.i18n_asserts import assert_msg
 from tests.commands.test_preflight import CLUSTER, cluster_dir  # noqa: F401
 
 
 def test_aggregate_names_the_odd_node_out(cluster_dir):
     proc = run_cli("aggregate", str(cluster_dir))
     assert proc.returncode == 1, proc.stderr
-    assert "NPU driver: 7 nodes on 24.1.rc2; 1 node on 23.0.3: node-17" in proc.stdout
+    assert "node-17" in proc.stdout
     proc = run_cli("aggregate", str(cluster_dir), "--format", "json")
     result = json.loads(proc.stdout)
     [skew] = result["skew"]
     assert skew["fact"] == "NPU driver" and skew["odd_nodes"] == ["node-17"] and skew["majority"] == "24.1.rc2"
+    assert [(g["value"], g["count"]) for g in skew["groups"]] == [("24.1.rc2", 7), ("23.0.3", 1)]
+    assert_msg(result, "{count} fact(s) differ across nodes", count=1)
     assert result["nodes_failing"] == [] and result["verdict"] == "problems"
 
 
@@ -25,7 +28,9 @@ def test_aggregate_all_equal_is_ok(tmp_path):
         write_report(d, node_report(tmp_path, f"n{i}", rank=i, world_size=3))
     proc = run_cli("aggregate", str(d))
     assert proc.returncode == 0, proc.stdout
-    assert "OK" in proc.stdout.splitlines()[0] and "3 node reports" in proc.stdout
+    assert "OK" in proc.stdout.splitlines()[0]
+    result = json.loads(run_cli("aggregate", str(d), "--format", "json").stdout)
+    assert result["verdict"] == "ok" and result["nodes_total"] == 3 and result["problems"] == []
 
 
 def test_aggregate_failing_node_fix_missing_rank_and_unset_variable(tmp_path):
@@ -33,14 +38,18 @@ def test_aggregate_failing_node_fix_missing_rank_and_unset_variable(tmp_path):
     write_report(d, node_report(tmp_path, "n0", rank=0, world_size=4))
     write_report(d, node_report(tmp_path, "n1", rank=1, world_size=4, disks=FULL_DISKS))
     write_report(d, node_report(tmp_path, "n3", rank=3, world_size=4, env={"HCCL_EXEC_TIMEOUT": "1800"}))
-    proc = run_cli("aggregate", str(d))
+    proc = run_cli("aggregate", str(d), "--format", "json")
     assert proc.returncode == 1
-    assert "Missing ranks (world size 4): 2" in proc.stdout
-    assert "resources.disk_space: fail on 1 node (n1-rank1)" in proc.stdout
-    assert "fix: du -sh" in proc.stdout
-    assert "HCCL_EXEC_TIMEOUT: 2 nodes on (unset); 1 node on 1800: n3-rank3" in proc.stdout
-    result = json.loads(run_cli("aggregate", str(d), "--format", "json").stdout)
+    result = json.loads(proc.stdout)
     assert [n["name"] for n in result["nodes_failing"]] == ["n1-rank1"]
+    assert result["coverage"]["expected"] == 4 and result["coverage"]["missing_ranks"] == [2]
+    assert_msg(result, "some ranks sent no report")
+    [disk] = [c for c in result["checks"] if c["id"] == "resources.disk_space"]
+    assert disk["counts"]["fail"] == 1 and "n1-rank1" in str(disk["nodes"])
+    assert_msg(result["i18n"], "du -sh {paths}   # find what fills the disk")
+    [skew] = result["skew"]
+    assert skew["fact"] == "HCCL_EXEC_TIMEOUT" and skew["odd_nodes"] == ["n3-rank3"]
+    assert [(g["value"], g["count"]) for g in skew["groups"]] == [("(unset)", 2), ("1800", 1)]
 
 
 def test_aggregate_torn_and_foreign_files_are_named(tmp_path):
@@ -83,18 +92,23 @@ def test_rank_table_views_missing_servers_and_duplicate_device_ips(tmp_path):
                                  files={"/job/rt.json": json.dumps(by_name, indent=2)}))
     write_report(d2, node_report(tmp_path, "host-c", env={"RANK_TABLE_FILE": "/job/rt.json"},
                                  files={"/job/rt.json": json.dumps(clash)}))
-    proc = run_cli("aggregate", str(d2))
+    proc = run_cli("aggregate", str(d2), "--format", "json")
     assert proc.returncode == 1
-    assert "nodes see 2 different rank tables" in proc.stdout
-    assert "servers that sent no report: host-b" in proc.stdout
-    assert "device IP 192.168.1.8 used by host-a/device 0, host-b/device 1" in proc.stdout
+    result = json.loads(proc.stdout)
+    rt = result["rank_table"]
+    assert_msg(result, "nodes see {count} different rank tables", count=2)
+    assert rt["servers_missing"] == ["host-b"]
+    assert rt["duplicate_device_ips"] == [{"device_ip": "192.168.1.8",
+                                           "used_by": ["host-a/device 0", "host-b/device 1"]}]
 
     # abstract server ids (node_0, node_1): compared by count
     d3 = tmp_path / "abstract"
     write_report(d3, node_report(tmp_path, "x1", env={"RANK_TABLE_FILE": "/job/rt.json"},
                                  files={"/job/rt.json": json.dumps(table)}))
     rt = aggregate_paths([str(d3)])["rank_table"]
-    assert not rt["ok"] and "lists 2 servers but only 1 host(s) reported" in rt["problems"][0]
+    assert not rt["ok"]
+    assert_msg(rt["problems"][0], "the rank table lists {servers} servers but only {hosts} host(s) reported (server "
+               "ids match no reported host name or address)", servers=2, hosts=1)
 
 
 def test_aggregate_baseline_drift_names_nodes(tmp_path):
@@ -127,9 +141,9 @@ def test_aggregate_reads_collect_bundles_their_report_and_their_logs(tmp_path):
     assert data["nodes_total"] == 1
     logs_part = data["logs"]
     assert "HCCL_EI0006_SOCKET_TIMEOUT" in [p["id"] for p in logs_part["problems"]]
-    assert logs_part["nodes"] and logs_part["nodes"][0]  # named after the host the bundle was collected on
+    assert len(logs_part["nodes"]) == 1 and logs_part["nodes"][0]  # named after the host the bundle came from
     text = run_cli("aggregate", str(bundle)).stdout
-    assert "Logs of 1 node" in text and "HCCL_EI0006_SOCKET_TIMEOUT" in " ".join(text.split())
+    assert "HCCL_EI0006_SOCKET_TIMEOUT" in " ".join(text.split())
     bad = tmp_path / "broken.tar.gz"
     bad.write_bytes(b"not an archive")
     proc = run_cli("aggregate", str(bad))

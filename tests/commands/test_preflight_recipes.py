@@ -13,6 +13,7 @@ import sys
 
 import pytest
 
+from ascend_doctor.aggregate import aggregate_paths
 from tests.helpers import REPO
 from tests.helpers.launchers import LauncherUnavailable, SlurmCluster, missing
 
@@ -77,7 +78,9 @@ def test_slurm_recipe_blocks_training_on_skew_and_starts_it_when_sound(tmp_path)
                                   PREFLIGHT_DIR=str(tmp_path / "bad")))
     assert bad.returncode == 1, bad.stderr
     assert "TRAINING-STARTED" not in bad.stdout
-    assert "HCCL_CONNECT_TIMEOUT: 2 nodes on 600; 1 node on 120: gpu-node-1-rank1" in bad.stdout
+    [skew] = aggregate_paths([str(tmp_path / "bad")])["skew"]
+    assert skew["fact"] == "HCCL_CONNECT_TIMEOUT" and skew["odd_nodes"] == ["gpu-node-1-rank1"]
+    assert [(g["value"], g["count"]) for g in skew["groups"]] == [("600", 2), ("120", 1)]
     assert "job NOT started" in bad.stderr and os.path.exists(tmp_path / "bad.html")
     assert sorted(os.listdir(tmp_path / "bad"))[:3] == ["gpu-node-0-rank0.json", "gpu-node-0-rank0.prom",
                                                          "gpu-node-0-rank0.xml"]
@@ -94,11 +97,16 @@ def test_mpirun_recipe_aggregates_every_rank(tmp_path):
                            "--map-by", "ppr:1:node"], capture_output=True, text=True, timeout=300,
                           env=_env(tmp_path, HCCL_CONNECT_TIMEOUT="900"))
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    assert "OK" in proc.stdout.splitlines()[0] and "3 node reports" in proc.stdout
+    assert "OK" in proc.stdout.splitlines()[0] and _node_reports(tmp_path / "r") == 3
     data = json.load(open(next((tmp_path / "r").glob("*-rank2.json"))))
     launch = data["facts"]["extra"]["launch"]
     assert launch["launchers"] == ["openmpi"] and launch["world_size"] == 3
     assert launch["variables"]["HCCL_CONNECT_TIMEOUT"] == "900"  # forwarded with -x
+
+
+def _node_reports(directory):
+    """How many node reports the aggregate of `directory` read (what its "N node reports" line counts)."""
+    return aggregate_paths([str(directory)])["nodes_total"]
 
 
 def _free_port():
@@ -123,7 +131,7 @@ def test_msrun_recipe_for_real_with_three_local_workers(tmp_path):
     for n in names:
         launch = json.load(open(reports / n))["facts"]["extra"]["launch"]
         assert launch["launchers"][0] == "msrun" and launch["role"] == "MS_WORKER" and launch["world_size"] == 3
-    assert "3 node reports" in proc.stdout and os.path.exists(str(reports) + ".html")
+    assert _node_reports(reports) == 3 and os.path.exists(str(reports) + ".html")
     # the scheduler process ran the same command and wrote nothing
     assert "msrun scheduler process" in open(str(reports) + ".msrun-logs/scheduler.log").read()
 
@@ -185,7 +193,7 @@ def test_slurm_recipe_through_real_sbatch_on_a_one_node_two_task_allocation(slur
     # both tasks of the allocation ran a preflight (Slurm's own SLURM_PROCID names them), aggregate judged them
     assert sorted(n for n in os.listdir(good_dir) if n.endswith(".json")) == ["localhost-rank0.json",
                                                                             "localhost-rank1.json"]
-    assert "OK" in out and "2 node reports" in out and out.count("TRAINING-STARTED") == 2
+    assert "OK" in out and _node_reports(good_dir) == 2 and out.count("TRAINING-STARTED") == 2
     launch = json.load(open(good_dir / "localhost-rank1.json"))["facts"]["extra"]["launch"]
     assert launch["launchers"][0] == "slurm" and launch["world_size"] == 2
     assert os.path.exists(str(good_dir) + ".html")
@@ -209,7 +217,7 @@ def test_mpirun_recipe_with_real_open_mpi_and_three_ranks(tmp_path):
                            "--oversubscribe", "-np", "3"], capture_output=True, text=True, timeout=300,
                           env=_real_env(tmp_path, HCCL_CONNECT_TIMEOUT="900", PREFLIGHT_BUDGET="90"))
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
-    assert "OK" in proc.stdout.splitlines()[0] and "3 node reports" in proc.stdout
+    assert "OK" in proc.stdout.splitlines()[0] and _node_reports(reports) == 3
     names = sorted(n for n in os.listdir(reports) if n.endswith(".json"))
     assert [n.rsplit("-", 1)[1] for n in names] == ["rank0.json", "rank1.json", "rank2.json"]
     for rank, name in enumerate(names):

@@ -3,6 +3,7 @@
 import json
 import os
 from tests.helpers import run_cli
+from tests.helpers.i18n_asserts import assert_msg
 from tests.test_rank_table import RT_DIR, load, v10  # noqa: F401
 
 
@@ -78,6 +79,15 @@ def test_node_not_in_the_table_names_its_addresses_and_the_servers(make_snapshot
     doc = json.loads(run_cli("rank-table", table, "--bundle", snap, "--format", "json").stdout)
     evidence = doc["node"]["findings"][0]["evidence"]
     assert evidence["server_ids"] == ["node_0", "node_1"] and "10.9.8.7" in evidence["this node"]
+    # report/2's i18n blocks, as `check` writes them: the finding can be worded again in any language
+    finding = doc["node"]["findings"][0]
+    assert finding["i18n"]["title"]["id"] == "This node's entry in the rank table is missing or wrong"
+    assert_msg(finding, "None of this node's names or addresses ({names}) appears as a server_id / host_ip / "
+               "host_nic_ip in the rank table, whose server_ids are {servers}.", names="10.9.8.7, 10.9.8.8, gpu-07",
+               servers="node_0, node_1")
+    zh = json.loads(run_cli("rank-table", table, "--bundle", snap, "--format", "json", "--lang", "zh").stdout)
+    [zh_finding] = zh["node"]["findings"][:1]
+    assert zh_finding["i18n"] == finding["i18n"] and zh_finding["title"] != finding["title"]
 
 
 def test_here_says_the_node_check_tags_in_the_run_language():

@@ -13,6 +13,7 @@ from ascend_doctor.probes.hccn import (QUERY_FLAGS, parse_fec, parse_gateway, pa
                                        parse_netdetect, parse_optical, parse_ping, parse_speed, parse_tls, probe_hccn)
 from tests.helpers import FIXTURES
 from tests.helpers.i18n_asserts import assert_msg
+from ascend_doctor import phrases
 
 sys.path.insert(0, FIXTURES)
 import build_network  # noqa: E402
@@ -185,8 +186,17 @@ def test_probe_records_an_answer_it_does_not_understand(make_snapshot):
                        ProbeOptions())
     d = facts.device(0)
     assert d.link is None and d.optical is None and d.mtu is None
-    said = " ".join(d.errors)
-    assert "-optical -g`: no 'present :' line" in said and "-mtu -g`: no 'mtu:' line" in said
+    assert_msg(d.errors, phrases.HCCN_NO_LINE, command="hccn_tool -i 0 -optical -g", expected="present :",
+               output="'garbage'")
+    assert_msg(d.errors, phrases.HCCN_NO_LINE, command="hccn_tool -i 0 -mtu -g", expected="mtu:")
+    from ascend_doctor import i18n
+    from ascend_doctor.i18n_text import worded
+
+    i18n.set_lang("zh")  # a message: Chinese where a zh run shows it
+    try:
+        assert "`hccn_tool -i 0 -mtu -g`：输出 'garbage' 中没有 'mtu:' 行" in worded(d.errors)
+    finally:
+        i18n.set_lang("en")
 
 
 def test_probe_stops_at_its_share_of_the_budget(make_snapshot, monkeypatch):

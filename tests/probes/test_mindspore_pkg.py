@@ -6,11 +6,12 @@ import sys
 
 import pytest
 from tests.helpers import REPO, fixture_path
-from tests.helpers.i18n_asserts import assert_msg
 
 from ascend_doctor.host import LiveHost, SnapshotHost
 from ascend_doctor.probes import ProbeOptions
 from ascend_doctor.probes.mindspore_pkg import parse_checker_list, parse_metadata, parse_wheel_tags, probe_mindspore
+from ascend_doctor import phrases
+from tests.helpers.i18n_asserts import assert_is_msg, assert_msg
 
 SP = "/usr/lib/python3/site-packages"
 
@@ -110,7 +111,7 @@ def test_two_distributions_in_one_site_packages(make_snapshot):
     f = probe_mindspore(_snap(make_snapshot, files), ProbeOptions())
     assert len(f.distributions) == 2
     assert (f.dist_name, f.version) == ("mindspore-gpu", "1.10.1")  # the one whose files are on disk
-    assert any("2 MindSpore distributions installed side by side" in e for e in f.errors)
+    assert_msg(f.errors, phrases.MS_SIDE_BY_SIDE, count=2)
 
 
 def test_other_mindspore_products_are_not_the_framework(make_snapshot):
@@ -134,15 +135,31 @@ def test_bad_input_is_recorded_not_raised(make_snapshot):
              f"{di}/direct_url.json": "[1, 2"}
     f = probe_mindspore(_snap(make_snapshot, files), ProbeOptions())
     assert f.installed and f.version == "2.3.0"  # from the dist-info directory name
-    joined = "\n".join(f.errors)
-    assert f"{di}/METADATA: missing" in joined
-    assert "_check_version.py: AscendEnvChecker has no 'self.version = [...]' list" in joined
-    assert "direct_url.json" in joined
+    assert_msg(f.errors, phrases.MS_NO_METADATA, path=f"{di}/METADATA")
+    assert_msg(f.errors, phrases.MS_NO_CHECKER_LIST, path=f"{SP}/mindspore/run_check/_check_version.py")
+    assert_msg(f.errors, phrases.MS_BAD_DIRECT_URL, path=f"{di}/direct_url.json")
     assert f.wheel_tags == [] and f.accepted_cann == []
 
 
 def test_dist_info_without_package_and_no_site_packages(make_snapshot):
     f = probe_mindspore(_snap(make_snapshot, _dist("mindspore", "2.5.0")), ProbeOptions())
-    assert f.installed and any("the mindspore package is not there" in e for e in f.errors)
+    assert f.installed
+    assert_msg(f.errors, phrases.MS_PACKAGE_MISSING, path=f"{SP}/mindspore")
     f = probe_mindspore(_snap(make_snapshot, {}, site_packages=()), ProbeOptions())
-    assert not f.installed and "no site-packages" in f.errors[0]
+    assert not f.installed
+    assert_is_msg(f.errors[0], phrases.MS_NO_SITE_PACKAGES)
+
+
+def test_its_problems_are_messages_said_in_the_run_language(make_snapshot):
+    """A package problem is a message (phrases.py): English in the facts, Chinese where a zh run shows it."""
+    from ascend_doctor import i18n
+    from ascend_doctor.i18n_text import worded
+
+    f = probe_mindspore(_snap(make_snapshot, _dist("mindspore", "2.5.0")), ProbeOptions())
+    [missing] = f.errors
+    assert missing.startswith(f"{SP}/mindspore: missing; ")
+    i18n.set_lang("zh")
+    try:
+        assert "mindspore 包不在该处" in worded(missing)
+    finally:
+        i18n.set_lang("en")

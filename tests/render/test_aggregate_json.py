@@ -118,3 +118,28 @@ def test_worded_result_words_only_the_texts():
     assert doc["i18n"]["keys"] == {"/checks/0/variants/0/evidence": {label: {"id": "published with {target}",
                                                                              "params": {"target": "CANN 8.0.RC3"}}}}
     assert doc["i18n"]["texts"]["/checks/0/title"] == {"id": "NPU driver installed", "params": {}}
+
+
+def test_the_logs_block_rewords_its_problems_root_cause_and_verdict_line(tmp_path):
+    """The cluster's logs (one directory per node): their problems' titles and fixes are the knowledge base's words,
+    named by signature and field as a triage JSON names them; the root cause and its headline, and the verdict's
+    line that quotes the headline, are said again in the other language exactly."""
+    plog = tmp_path / "logs" / "node-a" / "plog"
+    plog.mkdir(parents=True)
+    (plog / "plog-4242_20240712102505.log").write_text(
+        "[ERROR] HCCL(4242,python):2024-07-12-10:25:05.104.998 [topoinfo_exchange_agent.cc:75]\n"
+        "EI0006: [PID: 4242] 2024-07-12-10:25:05.104.998 Getting socket times out. Reason: Remote Rank did not "
+        "send the data in time.\n")
+    en, zh = (json.loads(run_cli("aggregate", str(tmp_path / "logs"), "--format", "json", "--lang", lang).stdout)
+              for lang in ("en", "zh"))
+    [problem] = [p for p in en["logs"]["problems"] if p["id"] == "HCCL_EI0006_SOCKET_TIMEOUT"]
+    title = problem["i18n"]["title"]
+    assert (title["kb"], title["field"]) == ("HCCL_EI0006_SOCKET_TIMEOUT", "title")
+    assert en["logs"]["problems"] != zh["logs"]["problems"] and en["logs"]["headline"] != zh["logs"]["headline"]
+    assert any(t["id"] == "logs of {count} node(s): {what}" for t in en["i18n"]["texts"].values())
+    i18n.set_lang("zh")
+    try:
+        assert reworded(en) == zh
+    finally:
+        i18n.set_lang("en")
+    assert reworded(zh) == en
