@@ -411,3 +411,22 @@ def test_a_specific_entry_wins_over_its_family_on_the_same_line(tmp_path, line, 
     log.write_text(line + "\n", encoding="utf-8")
     ids = [p["id"] for p in triage_paths([str(log)], kb).to_json()["problems"]]
     assert specific in ids and family not in ids
+
+
+@pytest.mark.parametrize("line, said", [
+    ("[ERROR] ME(7:1,MainProcess):2025-01-01-00:00:00.000.000 [mindspore/parallel/cluster/process_entity/_api.py:320] "
+     "Worker process 4242 exit with exception.", "(Worker 4242)"),
+    ("RuntimeError: Worker failed with error 'NPU out of memory', please check the stack trace above for the root cause",
+     "one of its processes failed:"),
+])
+def test_a_launchers_worker_failure_is_a_wrapper_that_points_to_the_workers_log(line, said):
+    """msrun, torchrun and vLLM say that a worker died, not why: the entry is a wrapper (any entry with a cause of its
+    own on the worker's lines is reported instead) and says which process the line names."""
+    from ascend_doctor.i18n import set_lang
+    from ascend_doctor.kb.load import load_knowledge_base
+
+    set_lang("en")
+    sig = load_knowledge_base().signature("LAUNCHER_WORKER_EXITED_WITH_ERROR")
+    assert sig.kind == "wrapper" and sig.search(line) and said in sig.text("en", line=line)[0]
+    assert not sig.search("[WARNING] ME(1:1,MainProcess):2025-01-01-00:00:00.000.000 [_api.py:318] There's worker "
+                          "exits with exception, kill all other workers.")
