@@ -55,8 +55,8 @@ FLOORS = {
     # not support, 0 FAIL from an ordinary line, every unexplained error line listed (first occurrences): the figure
     # for issue 21's "Done when"
     # heldout9 then became "seen": round 5's family entries (FAMILY_SIGNATURES below) were written from the frameworks'
-    # own message strings, and its misses read to check them: 27/37 = 73.0%, no longer a held-out figure
-    "heldout9": {"named_pct": 73.0, "borrowed_per_10": 0.0, "ordinary_fails": 0},
+    # own message strings, and its misses read to check them: 28/37 = 75.7%, no longer a held-out figure
+    "heldout9": {"named_pct": 75.7, "borrowed_per_10": 0.0, "ordinary_fails": 0},
     # tune2/ (a tuning set, not held out): 25 faulty + 5 clean excerpts from issues no other set or KB entry cited,
     # labelled and committed before triage ran on it; measured once after the class entries (fallback) were written
     # and before any tuning: 14/25 = 56.0% named (main without the class entries: the same 14), 0 FAIL from an
@@ -321,7 +321,8 @@ def test_class_entries_say_the_member_of_their_class_they_read(line, sig_id, sai
 # tiling errors, HCCL EI0009/HCCP, the driver's DrvMng/DCMI start-up, PyTorch dispatch and aclnn dtype checks).
 FAMILY_SIGNATURES = ("DIST_JOB_RENDEZVOUS_TIMEOUT", "SHARED_LIBRARY_NOT_LOADABLE", "TORCH_DEVICE_BACKEND_NOT_LOADED",
                      "PY_ASCEND_PACKAGE_NAME_MISSING", "MEMORY_EXHAUSTED_REPORTED", "OP_TILING_FAILED",
-                     "HCCL_LINK_SETUP_FAILED", "NPU_DRIVER_NOT_ACCESSIBLE", "OP_DTYPE_NOT_SUPPORTED")
+                     "HCCL_LINK_SETUP_FAILED", "NPU_DRIVER_NOT_ACCESSIBLE", "OP_DTYPE_NOT_SUPPORTED",
+                     "ASCEND_KERNEL_SOURCE_COMPILE_ERROR")
 
 
 @pytest.mark.parametrize("line, sig_id, said", [
@@ -351,6 +352,10 @@ FAMILY_SIGNATURES = ("DIST_JOB_RENDEZVOUS_TIMEOUT", "SHARED_LIBRARY_NOT_LOADABLE
      "BFloat16 (`index_put_`)"),
     ("EZ1001: [PID: 9] 2025-01-01-00:00:00.000.000 self not implemented for DT_INT16, should be in dtype support list "
      "[DT_FLOAT].", "OP_DTYPE_NOT_SUPPORTED", "DT_INT16"),
+    ("/opt/tilelang/src/target/codegen_ascend.cc.gen/kernel_main.cpp:88:3: error: use of undeclared identifier 'Mmad'",
+     "ASCEND_KERNEL_SOURCE_COMPILE_ERROR", ": use of undeclared identifier 'Mmad'"),
+    ("ccec: error: no such file or directory: 'add_custom.cpp'", "ASCEND_KERNEL_SOURCE_COMPILE_ERROR",
+     ": no such file or directory"),
 ])
 def test_family_entries_read_members_of_their_family_and_say_them(line, sig_id, said):
     """Each family entry reads the fault as other frameworks, libraries, operators or nodes print it, and its title
@@ -377,6 +382,8 @@ def test_family_entries_read_members_of_their_family_and_say_them(line, sig_id, 
     "[ERROR] ME(1:1,MainProcess):2025-01-01-00:00:00.000.000 [_api.py:431] Time out nodes are []",
     "{'loss': 1.2, 'grad_norm': 0.5, 'memory_allocated': 30.1, 'out_of_memory_retries': 0}",
     "should be in dtype support list",
+    "/home/user/project/src/main.cpp:10:5: error: expected ';' before 'return'",
+    "/usr/local/Ascend/ascend-toolkit/latest/include/acl/acl.h:12:5: warning: 'aclrtMalloc' is deprecated",
 ])
 def test_family_entries_stay_quiet_on_ordinary_lines(line):
     from ascend_doctor.kb.load import load_knowledge_base
