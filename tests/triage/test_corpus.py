@@ -54,7 +54,9 @@ FLOORS = {
     # whose issue tune2 had already used were dropped; measured once: 18/37 = 48.6% named, 0 peer ids the line does
     # not support, 0 FAIL from an ordinary line, every unexplained error line listed (first occurrences): the figure
     # for issue 21's "Done when"
-    "heldout9": {"named_pct": 48.6, "borrowed_per_10": 0.0, "ordinary_fails": 0},
+    # heldout9 then became "seen": round 5's family entries (FAMILY_SIGNATURES below) were written from the frameworks'
+    # own message strings, and its misses read to check them: 28/37 = 75.7%, no longer a held-out figure
+    "heldout9": {"named_pct": 75.7, "borrowed_per_10": 0.0, "ordinary_fails": 0},
     # tune2/ (a tuning set, not held out): 25 faulty + 5 clean excerpts from issues no other set or KB entry cited,
     # labelled and committed before triage ran on it; measured once after the class entries (fallback) were written
     # and before any tuning: 14/25 = 56.0% named (main without the class entries: the same 14), 0 FAIL from an
@@ -311,3 +313,127 @@ def test_class_entries_say_the_member_of_their_class_they_read(line, sig_id, sai
 
     sig = load_knowledge_base().signature(sig_id)
     assert sig.search(line) and said in sig.text("en", line=line)[0] and said not in sig.text("en")[0]
+
+
+# Fault families (issue 21, round 5): one fallback entry per fault written many ways by many frameworks, from the
+# frameworks' own message strings (torch c10d/elastic, MindSpore msrun, glibc/ld.so, torch load_library and backend
+# autoload, Python's NameError/ImportError, torch_npu/MindSpore/Paddle/MindIE/CANN out-of-memory texts, CANN ops'
+# tiling errors, HCCL EI0009/HCCP, the driver's DrvMng/DCMI start-up, PyTorch dispatch and aclnn dtype checks).
+FAMILY_SIGNATURES = ("DIST_JOB_RENDEZVOUS_TIMEOUT", "SHARED_LIBRARY_NOT_LOADABLE", "TORCH_DEVICE_BACKEND_NOT_LOADED",
+                     "PY_ASCEND_PACKAGE_NAME_MISSING", "MEMORY_EXHAUSTED_REPORTED", "OP_TILING_FAILED",
+                     "HCCL_LINK_SETUP_FAILED", "NPU_DRIVER_NOT_ACCESSIBLE", "OP_DTYPE_NOT_SUPPORTED",
+                     "ASCEND_KERNEL_SOURCE_COMPILE_ERROR")
+
+
+@pytest.mark.parametrize("line, sig_id, said", [
+    ("torch.distributed.DistStoreError: Timed out after 901 seconds waiting for clients. 3/4 clients joined.",
+     "DIST_JOB_RENDEZVOUS_TIMEOUT", "3/4 joined"),
+    ("[ERROR] ME(7:1,MainProcess):2025-01-01-00:00:00.000.000 [mindspore/parallel/cluster/process_entity/_api.py:431] "
+     "Time out nodes are ['0', '5']", "DIST_JOB_RENDEZVOUS_TIMEOUT", "'0', '5'"),
+    ("OSError: libascend_hal.so: cannot open shared object file: No such file or directory",
+     "SHARED_LIBRARY_NOT_LOADABLE", "`libascend_hal.so`"),
+    ("/usr/bin/python3: error while loading shared libraries: libssl.so.3: cannot open shared object file",
+     "SHARED_LIBRARY_NOT_LOADABLE", "`libssl.so.3`"),
+    ("RuntimeError: Failed to load the backend extension: torch_mlu. You can disable extension auto-loading with "
+     "TORCH_DEVICE_BACKEND_AUTOLOAD=0.", "TORCH_DEVICE_BACKEND_NOT_LOADED", "`torch_mlu`:"),
+    ("NameError: name 'acl' is not defined", "PY_ASCEND_PACKAGE_NAME_MISSING", "`acl`"),
+    ("ImportError: cannot import name 'AscendConfig' from 'vllm_ascend.ascend_config'",
+     "PY_ASCEND_PACKAGE_NAME_MISSING", "`vllm_ascend.ascend_config`"),
+    ("RuntimeError: Allocate device memory failed, size 2147483648", "MEMORY_EXHAUSTED_REPORTED",
+     "(Allocate device memory)"),
+    ("ERROR 01-01 00:00:00 [core.py:1] EngineCore failed to start: out of memory while capturing graphs",
+     "MEMORY_EXHAUSTED_REPORTED", "Out of memory"),
+    ("GroupedMatmul do tiling failed, ret is -1.", "OP_TILING_FAILED", "(`GroupedMatmul`)"),
+    ("[ERROR] OP(1,python):2025-01-01-00:00:00.000.000 [op_tiling.cc:1] OpTilingFunc of MatMulV3 failed",
+     "OP_TILING_FAILED", "tiling failed"),
+    ("Device 2 transport init error. Reason: connect timeout.", "HCCL_LINK_SETUP_FAILED", ": connect timeout"),
+    ("dcmi module initialize failed. ret is -8020", "NPU_DRIVER_NOT_ACCESSIBLE", "ret -8020"),
+    ("RuntimeError: \"index_put_\" not implemented for 'BFloat16'", "OP_DTYPE_NOT_SUPPORTED",
+     "BFloat16 (`index_put_`)"),
+    ("EZ1001: [PID: 9] 2025-01-01-00:00:00.000.000 self not implemented for DT_INT16, should be in dtype support list "
+     "[DT_FLOAT].", "OP_DTYPE_NOT_SUPPORTED", "DT_INT16"),
+    ("/opt/tilelang/src/target/codegen_ascend.cc.gen/kernel_main.cpp:88:3: error: use of undeclared identifier 'Mmad'",
+     "ASCEND_KERNEL_SOURCE_COMPILE_ERROR", ": use of undeclared identifier 'Mmad'"),
+    ("ccec: error: no such file or directory: 'add_custom.cpp'", "ASCEND_KERNEL_SOURCE_COMPILE_ERROR",
+     ": no such file or directory"),
+])
+def test_family_entries_read_members_of_their_family_and_say_them(line, sig_id, said):
+    """Each family entry reads the fault as other frameworks, libraries, operators or nodes print it, and its title
+    says the member the line names."""
+    from ascend_doctor.i18n import set_lang
+    from ascend_doctor.kb.load import load_knowledge_base
+
+    set_lang("en")
+    sig = load_knowledge_base().signature(sig_id)
+    assert sig.fallback and sig.search(line)
+    assert said in sig.text("en", line=line)[0]
+
+
+@pytest.mark.parametrize("line", [
+    "[INFO] HCCL(1,python):2024-07-12-10:20:00.000.000 [transport_manager.cc:1] Transport init success, remote rank 3",
+    "INFO 01-01 00:00:00 [worker.py:1] Memory profiling done; to avoid out of memory errors lower --max-num-seqs",
+    "[W socket.cpp:1] [c10d] The server socket has started to listen on [::]:29500.",
+    "[DEBUG] GE(1,python):2025-01-01-00:00:00.000.000 TilingFunc registered for MatMulV3",
+    "dcmi module initialize success",
+    "\tlibhccl.so => /usr/local/Ascend/ascend-toolkit/latest/lib64/libhccl.so (0x0000ffff9a0d0000)",
+    "    raise OSError(f\"Could not load this library: {path}\") from e",
+    "self.dtype = torch.bfloat16  # unsupported dtype on 310P is handled below",
+    "    import torch_npu  # noqa: F401",
+    "[ERROR] ME(1:1,MainProcess):2025-01-01-00:00:00.000.000 [_api.py:431] Time out nodes are []",
+    "{'loss': 1.2, 'grad_norm': 0.5, 'memory_allocated': 30.1, 'out_of_memory_retries': 0}",
+    "should be in dtype support list",
+    "/home/user/project/src/main.cpp:10:5: error: expected ';' before 'return'",
+    "/usr/local/Ascend/ascend-toolkit/latest/include/acl/acl.h:12:5: warning: 'aclrtMalloc' is deprecated",
+])
+def test_family_entries_stay_quiet_on_ordinary_lines(line):
+    from ascend_doctor.kb.load import load_knowledge_base
+
+    assert [s.id for s in load_knowledge_base().match_line(line) if s.id in FAMILY_SIGNATURES] == []
+
+
+def test_family_entries_stay_quiet_on_every_clean_excerpt(measure):
+    from ascend_doctor.kb.load import load_knowledge_base
+
+    kb = load_knowledge_base()
+    sigs = [kb.signature(i) for i in FAMILY_SIGNATURES]
+    hits = [(ex["split"], ex["name"], s.id) for split in measure.SPLITS for ex in measure.excerpts(split)
+            if ex["expect"] == "clean" for s in sigs for line in ex["lines"] if s.search(line)]
+    assert hits == []
+
+
+@pytest.mark.parametrize("line, specific, family", [
+    ("torch.OutOfMemoryError: NPU out of memory. Tried to allocate 72.00 MiB (NPU 0; 61.27 GiB total capacity)",
+     "TORCH_NPU_OOM", "MEMORY_EXHAUSTED_REPORTED"),
+    ("ImportError: libatb.so: cannot open shared object file: No such file or directory", "NNAL_ATB_NOT_FOUND",
+     "SHARED_LIBRARY_NOT_LOADABLE"),
+    ("dcmi module initialize failed. ret is -8005", "DCMI_INIT_FAILED_8005", "NPU_DRIVER_NOT_ACCESSIBLE"),
+])
+def test_a_specific_entry_wins_over_its_family_on_the_same_line(tmp_path, line, specific, family):
+    from ascend_doctor.kb.load import load_knowledge_base
+    from ascend_doctor.triage.scan import triage_paths
+
+    kb = load_knowledge_base()
+    assert {specific, family} <= {s.id for s in kb.match_line(line)}
+    log = tmp_path / "x.log"
+    log.write_text(line + "\n", encoding="utf-8")
+    ids = [p["id"] for p in triage_paths([str(log)], kb).to_json()["problems"]]
+    assert specific in ids and family not in ids
+
+
+@pytest.mark.parametrize("line, said", [
+    ("[ERROR] ME(7:1,MainProcess):2025-01-01-00:00:00.000.000 [mindspore/parallel/cluster/process_entity/_api.py:320] "
+     "Worker process 4242 exit with exception.", "(Worker 4242)"),
+    ("RuntimeError: Worker failed with error 'NPU out of memory', please check the stack trace above for the root cause",
+     "one of its processes failed:"),
+])
+def test_a_launchers_worker_failure_is_a_wrapper_that_points_to_the_workers_log(line, said):
+    """msrun, torchrun and vLLM say that a worker died, not why: the entry is a wrapper (any entry with a cause of its
+    own on the worker's lines is reported instead) and says which process the line names."""
+    from ascend_doctor.i18n import set_lang
+    from ascend_doctor.kb.load import load_knowledge_base
+
+    set_lang("en")
+    sig = load_knowledge_base().signature("LAUNCHER_WORKER_EXITED_WITH_ERROR")
+    assert sig.kind == "wrapper" and sig.search(line) and said in sig.text("en", line=line)[0]
+    assert not sig.search("[WARNING] ME(1:1,MainProcess):2025-01-01-00:00:00.000.000 [_api.py:318] There's worker "
+                          "exits with exception, kill all other workers.")
