@@ -69,7 +69,8 @@ def test_the_root_cause_headline_is_one_message_kept_in_the_json():
         text = root_cause_headline(rc)
         two = root_cause_headline(dict(rc, devices=["a device-0", "b device-1"], chain=[], ascend_fd_code=None))
     assert_is_msg(text, "Root cause: {devices} (the others waited on it: {chain})  [{kind}, ascend-fd {code}]",
-                  devices="w-1 device-1", chain="w-0 device-0 → w-1 device-1", kind="init_timeout_root_rank", code=114)
+                  devices="w-1 device-1", chain="w-0 device-0 → w-1 device-1", kind="init_timeout_root_rank",
+                  code=114)
     assert_msg(two, "{headline}  [{kind}]", kind="init_timeout_root_rank")
     assert_msg(two, "Root cause: {devices}")
     assert isinstance(two.params["headline"].params["devices"], Joined)  # the list said in the reader's language
