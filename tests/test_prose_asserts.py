@@ -96,3 +96,28 @@ def test_the_message_asserts_read_ids_parameters_and_nested_messages():
         assert_is_msg(f.fix[0], "{step}   # the firmware is the older of the two")  # exactly: its step is a parameter
     with pytest.raises(AssertionError, match="no message id"):
         assert_msg(make().summary, "{var} is not set")  # worded where it was made: nothing to read
+
+
+def test_a_rendering_is_read_by_its_message_in_any_language():
+    """`shows`/`assert_shows`: a rendered output says a catalog message with these values (the others anything),
+    wrapped or not, in the current language; an unknown message id is an error, not a miss."""
+    import pytest
+
+    from ascend_doctor import i18n
+    from tests.helpers.i18n_asserts import assert_shows, shows
+
+    msg = "No known problem found in these logs; {count} error line(s) not recognised."
+    assert shows("x\nNo known problem found in these\n   logs; 2 error line(s) not recognised.\n", msg, count=2)
+    assert not shows("No known problem found in these logs; 3 error line(s) not recognised.", msg, count=2)
+    assert shows("… and 60 more (--format json lists the first 50)",
+                 "… and {count} more (--format json lists the first {keep})", count=60)  # {keep}: any value
+    with pytest.raises(AssertionError, match="not a message"):
+        shows("No known problem found", "No known problem found")
+    i18n.set_lang("zh")
+    try:
+        zh = i18n._(msg).format(count=2)
+        assert zh != msg.format(count=2) and shows(zh, msg, count=2)
+        with pytest.raises(AssertionError, match="does not say"):
+            assert_shows(msg.format(count=2), msg, count=2)  # the English sentence is not what a zh run says
+    finally:
+        i18n.set_lang("en")
