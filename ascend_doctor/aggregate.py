@@ -636,6 +636,11 @@ def add_logs(result: Dict[str, Any], logs: Dict[str, Any]) -> None:
 
 def _add_logs(result: Dict[str, Any], logs: Dict[str, Any]) -> None:
     if logs["failed"]:
-        what = logs["headline"] or _("{count} known problem(s) in the logs").format(count=len(logs["problems"]))
+        # the headline as its message (the root cause's "i18n"), so the verdict's line is said again in any language
+        from .i18n_text import unmarked
+
+        ref = ((logs.get("root_cause") or {}).get("i18n") or {}).get("headline")
+        what = (unmarked(ref) if ref else logs["headline"]) or _("{count} known problem(s) in the logs").format(
+            count=len(logs["problems"]))
         result["problems"].append(_(LOGS_PROBLEM).format(count=len(logs["nodes"]), what=what))
         result["verdict"] = "problems"

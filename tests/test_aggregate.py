@@ -8,7 +8,7 @@ from ascend_doctor.render.aggregate_text import render_aggregate_text
 from ascend_doctor.render.html_aggregate import render_aggregate_html
 
 from tests.helpers import FIXTURES, fixture_path, run_cli
-from tests.helpers.i18n_asserts import assert_msg
+from tests.helpers.i18n_asserts import assert_msg, assert_shows
 from tests.helpers.snapshot_reports import report_for
 
 ROOT_FIX = "source /usr/local/Ascend/ascend-toolkit/set_env.sh"
@@ -49,7 +49,7 @@ def test_html_shows_each_nodes_fix(tmp_path):
     block_of = {home: HOME_FIX, root: ROOT_FIX}
     assert block_of[first] in html[first:second] and block_of[second] not in html[first:second]
     assert block_of[second] in html[second:]
-    assert "Evidence from node-home" in html
+    assert_shows(html, "Evidence from {node}:", node="node-home")
 
 
 def _net_report(name, net=False):

@@ -7,8 +7,10 @@ import tarfile
 
 import pytest
 
+from ascend_doctor import phrases
 from ascend_doctor.bundle import BundleError, open_bundle
 from ascend_doctor.host import FileMissing, FileTooLarge, FileUnreadable, LiveHost, SnapshotError, SnapshotHost
+from tests.helpers.i18n_asserts import assert_msg
 
 
 def test_snapshot_reads_files_env_and_recorded_commands(make_snapshot):
@@ -174,4 +176,5 @@ def test_live_host_non_executable_program(tmp_path):
     script.write_text("#!/bin/sh\necho hi\n")
     script.chmod(0o644)
     r = LiveHost().run([str(script), "info"])
-    assert r.error == "not-executable" and "could not run" in r.describe()
+    assert r.error == "not-executable"
+    assert_msg(r.describe(), phrases.COMMAND_NOT_RUN, command=f"{script} info")

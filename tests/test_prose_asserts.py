@@ -14,29 +14,31 @@ from tests.helpers import REPO
 from tests.helpers.prose_asserts import count, is_prose, prose_asserts
 
 # Where the English words are what is tested: the renderers' layouts and golden outputs, the language tests
-# (a text in each language, the re-wording of another run's English), the fix script.
-GOLDEN = ("tests/render/*", "tests/test_i18n*.py", "tests/commands/test_fix.py")
+# (a text in each language, the re-wording of another run's English), the fix script, and smoke's progress line
+# (tests/commands/test_smoke.py: the `\r` redrawing of one line is the layout under test).
+GOLDEN = ("tests/render/*", "tests/test_i18n*.py", "tests/commands/test_fix.py", "tests/commands/test_smoke.py")
 
-# Files not converted yet (or whose prose is not the doctor's words: a log line, an exception the test raises
-# itself, the matrix's or the knowledge base's own text, an error line): at most this many each.
+# What is left is not the doctor's catalog words, so it has no message id to assert: at most this many each. A
+# rendering of a catalog message is read with `assert_shows(output, msgid, **params)` (tests/helpers/i18n_asserts.py).
 LEFT = {
-    # what a launch recipe or a scheduler log wrote ("job NOT started"), an aggregate's HTML evidence heading
-    "tests/test_aggregate.py": 1, "tests/commands/test_preflight_recipes.py": 2,
-    # triage's text report and the knowledge base's own English (its entries' fields, not catalog messages)
-    "tests/triage/test_triage.py": 9, "tests/triage/test_rootcause.py": 3, "tests/triage/test_corpus.py": 1,
-    "tests/commands/test_triage_recipes.py": 2, "tests/kb/test_model.py": 8, "tests/kb/test_acl_code_rule.py": 1,
-    "tests/commands/test_kb.py": 5, "tests/test_advice_facts.py": 1,
-    # a command's text output (rank-table, matrix, smoke progress, the set-up script's last line, the fix script)
-    "tests/commands/test_rank_table.py": 2, "tests/test_rank_table.py": 1,
-    "tests/commands/test_matrix.py": 2, "tests/robustness/test_fault_matrix_update.py": 2,
-    "tests/commands/test_smoke.py": 1, "tests/commands/test_matrix_check.py": 2, "tests/test_setup_scripts.py": 1,
-    "tests/plan/test_planner.py": 1, "tests/commands/test_check_from_report.py": 1,
-    # what a log, the OS or the test itself wrote (quoted as written), the matrix's notes, a phrase's English and a
-    # Chinese rendering
-    "tests/smoke/test_smoke.py": 4, "tests/test_doctor.py": 1, "tests/checks/test_titles.py": 3, "tests/test_host.py": 1,
-    "tests/test_host_python.py": 1, "tests/test_input_hygiene.py": 1, "tests/test_matrix.py": 2,
-    "tests/robustness/test_fault_commands.py": 3,
+    # a log line, a scheduler's or a launch recipe's output, quoted as written (triage's unexplained lines, smoke's
+    # stderr excerpts, msrun's scheduler log, the Slurm recipe's "job NOT started")
+    "tests/triage/test_triage.py": 3, "tests/smoke/test_smoke.py": 4, "tests/commands/test_preflight_recipes.py": 2,
+    # the knowledge base's own English data fields (its entries' title/cause/fix templates, a code table's meaning,
+    # an origin note) and the test's own signatures; validation errors of a bad part (exit-2 lines)
+    "tests/kb/test_model.py": 8, "tests/kb/test_acl_code_rule.py": 1, "tests/commands/test_kb.py": 4,
+    "tests/test_advice_facts.py": 1,
+    # the compatibility matrix's own notes (data/compat_matrix.json), and a sweep that no word of a plan says
+    # "environment points at" (whatever message would say it)
+    "tests/test_matrix.py": 2, "tests/commands/test_matrix_check.py": 1,
+    # what the OS, Python or the test itself wrote: an exception the test raises, Python's ModuleNotFoundError, a
+    # file the test wrote, a finding title / spec / fix line the test made, an exit-2 error line
+    "tests/test_doctor.py": 1, "tests/test_host_python.py": 1, "tests/robustness/test_fault_matrix_update.py": 1,
+    "tests/checks/test_titles.py": 3, "tests/commands/test_check_from_report.py": 1, "tests/test_input_hygiene.py": 1,
+    # a phrase's English re-worded, a Chinese rendering compared with the English one (language tests)
     "tests/test_phrases.py": 2, "tests/checks/test_accelerators.py": 1,
+    # the developer scripts' own English: the set-up script's last line, scripts/measure_corpus.py's report
+    "tests/test_setup_scripts.py": 1, "tests/triage/test_corpus.py": 1,
 }
 
 
@@ -96,3 +98,28 @@ def test_the_message_asserts_read_ids_parameters_and_nested_messages():
         assert_is_msg(f.fix[0], "{step}   # the firmware is the older of the two")  # exactly: its step is a parameter
     with pytest.raises(AssertionError, match="no message id"):
         assert_msg(make().summary, "{var} is not set")  # worded where it was made: nothing to read
+
+
+def test_a_rendering_is_read_by_its_message_in_any_language():
+    """`shows`/`assert_shows`: a rendered output says a catalog message with these values (the others anything),
+    wrapped or not, in the current language; an unknown message id is an error, not a miss."""
+    import pytest
+
+    from ascend_doctor import i18n
+    from tests.helpers.i18n_asserts import assert_shows, shows
+
+    msg = "No known problem found in these logs; {count} error line(s) not recognised."
+    assert shows("x\nNo known problem found in these\n   logs; 2 error line(s) not recognised.\n", msg, count=2)
+    assert not shows("No known problem found in these logs; 3 error line(s) not recognised.", msg, count=2)
+    assert shows("… and 60 more (--format json lists the first 50)",
+                 "… and {count} more (--format json lists the first {keep})", count=60)  # {keep}: any value
+    with pytest.raises(AssertionError, match="not a message"):
+        shows("No known problem found", "No known problem found")
+    i18n.set_lang("zh")
+    try:
+        zh = i18n._(msg).format(count=2)
+        assert zh != msg.format(count=2) and shows(zh, msg, count=2)
+        with pytest.raises(AssertionError, match="does not say"):
+            assert_shows(msg.format(count=2), msg, count=2)  # the English sentence is not what a zh run says
+    finally:
+        i18n.set_lang("en")

@@ -147,9 +147,11 @@ def _reworded_logs(doc: Dict[str, Any], kb) -> tuple:
 
 def _with_headline(text: Any, headlines: Dict[str, str]) -> Any:
     """The verdict's line for the logs (aggregate.LOGS_PROBLEM) with the headline said in the current language:
-    its {what} was the headline worded when the document was written."""
+    its {what} was the headline worded when the document was written (a document before the headline kept its
+    message: now {what} is that message, worded with the rest)."""
     from ..aggregate import LOGS_PROBLEM
 
-    if isinstance(text, Text) and text.msgid == LOGS_PROBLEM and str(text.params.get("what")) in headlines:
+    if (isinstance(text, Text) and text.msgid == LOGS_PROBLEM and not isinstance(text.params.get("what"), Text)
+            and str(text.params.get("what")) in headlines):
         return Text(LOGS_PROBLEM, **dict(text.params, what=headlines[str(text.params["what"])]))
     return text

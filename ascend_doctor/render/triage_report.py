@@ -8,8 +8,8 @@ import re
 import json
 from typing import List
 
-from ..i18n import N_, _, get_lang, lookup
-from ..i18n_text import worded
+from ..i18n import N_, _, get_lang, is_deferred, lookup
+from ..i18n_text import Bilingual, Joined, worded
 from .common import INFO_LABEL, joined, severity_tag
 from ..kb.model import COMPONENT_WORDS, field_word
 from ..triage.result import Problem, TriageResult, shown_source
@@ -120,14 +120,29 @@ def _peer_unknown() -> str:
     return PEER_UNKNOWN
 
 
+# The headline's tail: the rule's kind and ascend-fd's root-cause class. Chinese says only ascend-fd's class (the
+# rule's id, "init_timeout_root_rank", is an English name a reader cannot use; the JSON keeps it as "kind"): its
+# translations drop {kind} with an empty precision ("{kind:.0}") and put the class in the headline's own brackets.
+_TAIL = N_("{headline}  [{kind}]")
+_TAIL_CODE = N_("{headline}  [{kind}, ascend-fd {code}]")
+_WAITED = N_("Root cause: {devices} (the others waited on it: {chain})")
+_WAITED_CODE = N_("Root cause: {devices} (the others waited on it: {chain})  [{kind}, ascend-fd {code}]")
+# the root devices joined as a reader writes a list, in the language the headline is said in
+_DEVICES_SEP = Bilingual(", ", "、")
+
+
 def root_cause_headline(rc: dict) -> str:
-    """'Root cause: worker-1 device-1 (all others waited on it: a → b → worker-1 device-1)'."""
+    """'Root cause: worker-1 device-1 (all others waited on it: a → b → worker-1 device-1)  [kind, ascend-fd
+    code]': one message (a Text with its id and parameters while wording is deferred: the triage JSON keeps it
+    under the root cause's "i18n")."""
     devices, chain = rc.get("devices") or [], rc.get("chain") or []
-    code = rc.get("ascend_fd_code")
-    tail = f"  [{rc['kind']}" + (f", ascend-fd {code}" if code else "") + "]"
+    code, kind = rc.get("ascend_fd_code"), rc.get("kind")
     arrow = " → ".join(chain)
+    shown = Joined(list(devices), _DEVICES_SEP) if is_deferred() and len(devices) > 1 else joined(devices)
     if devices and chain:
-        head = _("Root cause: {devices} (the others waited on it: {chain})")
+        if code:
+            return _(_WAITED_CODE).format(devices=shown, chain=arrow, kind=kind, code=code)
+        head = _(_WAITED)
     elif devices:
         head = _("Root cause: {devices}")
     elif rc.get("peer_devices") == [_peer_unknown()]:  # said in ascend-fd's words where it names none
@@ -137,15 +152,10 @@ def root_cause_headline(rc: dict) -> str:
         head = _("Root cause: no single device; they wait on each other: {chain}")
     else:
         head = _("Root cause: not determined from these logs")
-    head = head.format(devices=joined(devices), chain=arrow)
-    if get_lang() != "zh":
-        return head + tail
-    # Chinese: the rule's id ("init_timeout_root_rank") is an English name a reader cannot use (the JSON keeps it
-    # as "kind"); only ascend-fd's code is said, inside the headline's own brackets when it ends with one.
-    if not code:
-        return head
-    said = _("ascend-fd root-cause class {code}").format(code=code)
-    return head[:-1] + "；" + said + "）" if head.endswith("）") else head + "（" + said + "）"
+    head = head.format(devices=shown, chain=arrow)
+    if code:
+        return _(_TAIL_CODE).format(headline=head, kind=kind, code=code)
+    return _(_TAIL).format(headline=head, kind=kind)
 
 
 def _root_cause_lines(rc: dict) -> List[str]:

@@ -282,12 +282,17 @@ def summary_json(merged: Dict[str, Any]) -> Dict[str, Any]:
 
 
 def root_cause_json(rc: Optional[Dict[str, Any]]) -> Optional[Dict[str, Any]]:
-    """The root cause for a JSON document: its texts worded in the current language, and under "i18n" the fields
-    that hold words with each text as {"i18n": its message entry} (i18n_text.marked), for reworded()."""
+    """The root cause for a JSON document: its texts worded in the current language (its `headline` too: the
+    line the text report starts with), and under "i18n" the fields that hold words with each text as {"i18n": its
+    message entry} (i18n_text.marked), for reworded()."""
+    from ..i18n import deferred
     from ..i18n_text import has_text, marked, worded
+    from ..render.triage_report import root_cause_headline
 
     if rc is None:
         return None
+    with deferred():  # the headline line is one message of the root cause's values: kept as its id and parameters
+        rc = dict(rc, headline=root_cause_headline(rc))
     out = worded(rc)
     texts = {k: marked(v) for k, v in rc.items() if has_text(v)}
     if texts:

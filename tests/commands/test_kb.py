@@ -24,6 +24,7 @@ from ascend_doctor.kb.load import KbError, load_knowledge_base, part_files
 from ascend_doctor.triage.match.scanner import Scanner
 
 from tests.helpers import REFERENCE, run_cli
+from tests.helpers.i18n_asserts import assert_shows
 from tests.kb.test_model import MATCHERS, _check_value
 
 PART_SCHEMA = json.load(open(data_path("kb_part.schema.json"), encoding="utf-8"))
@@ -565,7 +566,8 @@ def test_kb_match_names_no_fault_from_a_pid_and_only_the_peer_ids_the_line_suppo
     info.write_text("[INFO] HCCL(507010,python):2024-07-12-10:21:33.512.118 [op_base.cc:1540][507010]"
                     "[Entry-HcclCommInitRootInfo]rootInfo[...]\nepoch: 1 step: 507008, loss is 0.532\n")
     proc = run_cli("kb", "match", str(info))
-    assert proc.returncode == 0 and "no line matches a known signature" in proc.stdout
+    assert proc.returncode == 0
+    assert_shows(proc.stdout, "no line matches a known signature")
     errors = tmp_path / "errors.log"
     errors.write_text("EZ9999: Inner Error!\nE19999: Inner Error!\n")
     rows = json.loads(run_cli("kb", "match", str(errors), "--format", "json").stdout)["lines"]

@@ -12,6 +12,7 @@ import pytest
 
 from ascend_doctor.data import data_path
 from tests.helpers import FIXTURES, run_cli, run_json
+from tests.helpers.i18n_asserts import assert_shows
 
 
 @pytest.fixture
@@ -58,7 +59,7 @@ def test_show_all_releases_as_a_table():
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.splitlines()
     assert any(l.startswith("2.6.0 ") and "7.6, 7.7" in l and "8.1.RC1" in l for l in lines)
-    assert "45 MindSpore releases" in proc.stdout
+    assert_shows(proc.stdout, "{count} MindSpore releases; `matrix show --mindspore V` for sources and notes.", count=45)
 
 
 def test_show_mindspore_names_sources_and_the_disagreement():
@@ -216,7 +217,7 @@ def test_corrupt_cache_falls_back_to_bundled_and_says_so(cache_env, tmp_path):
     cached.write_text("{not json")
     proc, data = run_json("matrix", "check", "--mindspore", "2.6.0", "--cann", "8.1.RC1", env=cache_env)
     assert data["tool"]["matrix"]["source"] == "bundled"
-    assert "cached matrix ignored" in data["tool"]["matrix"]["note"]
+    assert_shows(data["tool"]["matrix"]["note"], "cached matrix ignored: {reason}")
 
 
 def test_older_cache_is_not_used(cache_env, tmp_path):

@@ -8,7 +8,7 @@ import pytest
 from ascend_doctor.matrix import load_matrix
 
 from tests.helpers import run_cli, run_json
-from tests.helpers.i18n_asserts import assert_msg, has_msg, messages
+from tests.helpers.i18n_asserts import assert_msg, assert_shows, has_msg, messages
 from ascend_doctor.findings import Finding
 
 WRONG_DRIVER = ("--mindspore", "2.7.1", "--cann", "8.3.RC1", "--driver", "24.1.rc3")
@@ -61,7 +61,8 @@ def test_the_wrong_pair_fix_names_the_driver_each_cann_needs_from_the_matrix_onl
                                   ("--mindspore", "2.2.14", "--cuda", "11.6", "--cudnn", "8.5.0", "--python", "3.9")])
 def test_a_planned_install_is_never_called_installed(args):
     text = run_cli("matrix", "check", *args, "--no-color").stdout
-    assert "a planned install" in text.splitlines()[0] and "snapshot of" not in text
+    assert_shows(text.splitlines()[0], "ascend-doctor {version} — a planned install (versions from the command line)")
+    assert "snapshot of" not in text
     assert "(planned) (active)" not in text and "at (planned)" not in text
     _, data = run_json("matrix", "check", *args)
     for f in data["findings"]:

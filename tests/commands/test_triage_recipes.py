@@ -14,6 +14,7 @@ import subprocess
 import pytest
 
 from tests.commands.test_preflight_recipes import RECIPES, _env, _free_port, _real_env, _stand_in, slurm  # noqa: F401
+from tests.helpers.i18n_asserts import assert_msg, assert_shows
 from tests.helpers.launchers import missing
 from tests.triage.test_rootcause import Tree, notify
 
@@ -69,7 +70,8 @@ def test_slurm_recipe_on_several_nodes_gives_the_raw_logs_verdict(tmp_path):
     assert (merged["ascend_fd_code"], merged["devices"], merged["chain"]) == \
         (raw["ascend_fd_code"], raw["devices"], raw["chain"])
     assert merged["devices"] == ["worker-0 device-1"]
-    assert "Root cause: worker-0 device-1" in proc.stdout
+    assert_msg(merged["i18n"]["headline"], "Root cause: {devices}", devices="worker-0 device-1")
+    assert merged["headline"] in proc.stdout  # the merge's text report starts with it
 
 
 def test_recipes_are_valid_shell():
@@ -109,7 +111,8 @@ def test_slurm_recipe_through_real_sbatch_summarises_each_node_once(slurm, tmp_p
     assert (state, code) == ("FAILED", "1:0"), text  # problems found: triage's exit 1
     # two tasks on the node, one summary: the second task (SLURM_LOCALID=1) leaves it to the first
     assert os.listdir(out) == ["localhost.json"]
-    assert "not the node's first task (SLURM_LOCALID=1)" in text
+    assert_shows(text, "{node}: not the node's first task ({var}={value}): that one writes the node's summary",
+                 var="SLURM_LOCALID", value=1)
     rc = json.load(open(str(out) + ".json"))["root_cause"]
     assert rc["devices"] == ["localhost device-1"] and rc["ascend_fd_code"] == 125
 

@@ -114,3 +114,56 @@ def assert_is_msg(value: Any, msgid: str, /, **params: Any) -> Text:
     got = {k: str(v) for k, v in value.params.items()}
     assert (value.msgid, got) == (msgid, {k: str(v) for k, v in params.items()}), (value.msgid, value.params)
     return value
+
+
+def _known(msgid: str) -> bool:
+    """Whether `msgid` is a message of the catalogs (the Chinese one translates every message the code marks)."""
+    from ascend_doctor.catalog import read_po_dir
+
+    global _MSGIDS
+    if _MSGIDS is None:
+        import os
+
+        _MSGIDS = set(read_po_dir(os.path.join(os.path.dirname(i18n.__file__), "locale", "zh_CN"))._table)
+    return msgid in _MSGIDS
+
+
+_MSGIDS = None
+
+
+def shown_pattern(msgid: str, /, **params: Any) -> "re.Pattern":
+    """The message `msgid` as a rendering in the current language shows it: its parameters given here as their
+    values (worded), any other placeholder as any text (up to 400 characters); a space as any white space (a
+    wrapped line)."""
+    import re
+    import string
+
+    from ascend_doctor.i18n import translate
+    from ascend_doctor.i18n_text import worded
+
+    assert _known(msgid), f"{msgid!r} is not a message of the catalogs"
+    def words(text: str) -> str:  # a space may be where a long line was wrapped
+        return r"\s+".join(re.escape(w) for w in re.split(r"\s+", text))
+
+    out = []
+    for literal, field, spec, conv in string.Formatter().parse(translate(msgid)):
+        out.append(words(literal))
+        if field is None:
+            continue
+        if field in params:
+            out.append(words(format(str(worded(params[field])), spec or "")))
+        else:
+            out.append(r"[\s\S]{0,400}?")
+    return re.compile("".join(out))
+
+
+def shows(output: str, msgid: str, /, **params: Any) -> bool:
+    """Whether a rendered `output` (a text report, Markdown, HTML after unescaping) says the message `msgid` in the
+    current language with these parameters (the others any text): a test of what a rendering says
+    that reads the message's id, not its English sentence."""
+    return shown_pattern(msgid, **params).search(output) is not None
+
+
+def assert_shows(output: str, msgid: str, /, **params: Any) -> None:
+    assert shows(output, msgid, **params), (f"the output does not say {msgid!r} with {params!r} "
+                                             f"(as {shown_pattern(msgid, **params).pattern!r}):\n{output[:1500]}")

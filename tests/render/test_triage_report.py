@@ -51,3 +51,36 @@ def test_a_problem_names_its_source_in_the_readers_language_and_its_ascend_fd_id
     block = re.sub(r"\n {5}", " ", en[en.index("Source:"):])
     assert block.count("AISW_CANN_DRV_BUFF_002") == 1 and "\n   ascend-fd: AISW_CANN_DRV_BUFF_002" in block
     assert "driver source verylucky01/driver" in block
+
+
+def test_the_root_cause_headline_is_one_message_kept_in_the_json():
+    """Issue 23: the headline was English pieces joined by `+` (its kind and ascend-fd's class appended): it is one
+    message with its parameters, the triage JSON keeps it under the root cause's "i18n", and a Chinese run says
+    ascend-fd's class inside the headline's own brackets and leaves the rule's English kind out."""
+    from ascend_doctor import i18n
+    from ascend_doctor.i18n_text import Joined, worded
+    from ascend_doctor.render.triage_report import root_cause_headline
+    from ascend_doctor.triage.result import root_cause_json
+    from tests.helpers.i18n_asserts import assert_is_msg, assert_msg
+
+    rc = {"kind": "init_timeout_root_rank", "ascend_fd_code": 114, "devices": ["w-1 device-1"],
+          "chain": ["w-0 device-0", "w-1 device-1"], "peer_devices": ["w-1 device-1"], "summary": "s"}
+    with i18n.deferred():
+        text = root_cause_headline(rc)
+        two = root_cause_headline(dict(rc, devices=["a device-0", "b device-1"], chain=[], ascend_fd_code=None))
+    assert_is_msg(text, "Root cause: {devices} (the others waited on it: {chain})  [{kind}, ascend-fd {code}]",
+                  devices="w-1 device-1", chain="w-0 device-0 → w-1 device-1", kind="init_timeout_root_rank",
+                  code=114)
+    assert_msg(two, "{headline}  [{kind}]", kind="init_timeout_root_rank")
+    assert_msg(two, "Root cause: {devices}")
+    assert isinstance(two.params["headline"].params["devices"], Joined)  # the list said in the reader's language
+    doc = root_cause_json(rc)
+    assert doc["headline"] == root_cause_headline(rc) == worded(text)
+    assert doc["i18n"]["headline"] == {"i18n": text.to_i18n()}
+    i18n.set_lang("zh")
+    try:
+        assert worded(text) == root_cause_headline(rc) == ("根因：w-1 device-1（其他设备都在等它：w-0 device-0 → w-1 "
+                                                           "device-1；ascend-fd 故障类 114）")
+        assert worded(two) == "根因：a device-0、b device-1"
+    finally:
+        i18n.set_lang("en")

@@ -11,8 +11,10 @@ import time
 
 import pytest
 
+from ascend_doctor import phrases
 from ascend_doctor.doctor import RunOptions, run_checks
 from tests.helpers import fixture_path, run_cli
+from tests.helpers.i18n_asserts import assert_msg
 from tests.helpers.faults import TOOL_BEHAVIOURS, RootedLiveHost, copy_fixture, leftover_sleepers, make_tools
 
 TIMEOUT = 1.0
@@ -100,17 +102,18 @@ def test_hccn_tool_faults_stop_after_the_first_timeout_and_are_reported(tmp_path
     assert seconds <= _timeout(behaviour) * (HANGABLE_COMMANDS + 1) + MARGIN_S
     hccn = report["facts"]["hccn"]
     said = json.dumps(hccn)
+    facts_said = {k: v for k, v in report["i18n"]["facts"].items() if k.startswith("/hccn/")}  # its messages
     assert "hccn_tool" in said
     if behaviour.startswith("sleep"):
-        assert "did not finish" in hccn["tool_error"]
+        assert_msg(facts_said, phrases.COMMAND_TIMEOUT)
         nics = _finding(report, "rank_table.device_nics")
         assert nics["status"] == "error" and "hccn_tool" in nics["summary"], nics["summary"]
     elif behaviour == "not-executable":
         assert "not-executable" in said
     elif behaviour == "exit-nonzero":
-        assert "exited with code 3" in said
+        assert_msg(facts_said, phrases.COMMAND_EXIT, code=3)
     else:  # garbage: answers that are not hccn_tool's
-        assert "no 'link status:' line" in said
+        assert_msg(facts_said, phrases.HCCN_NO_LINE, expected="link status:")
     assert not leftover_sleepers()
 
 

@@ -18,6 +18,7 @@ import pytest
 
 from ascend_doctor.data import data_path
 from tests.helpers import run_cli
+from tests.helpers.i18n_asserts import assert_shows
 
 OLD_VERSION = "2098.1.1"
 
@@ -196,7 +197,9 @@ def test_slow_trickle_is_cut_at_the_total_timeout(server, cache):
 def test_good_update_still_installs(server, cache):
     base, digest = server
     proc = run_cli("matrix", "update", "--url", f"{base}/newer", "--sha256", digest, env=cache["env"])
-    assert proc.returncode == 0 and "installed matrix 2099.1.1" in proc.stdout
+    assert proc.returncode == 0
+    assert_shows(proc.stdout, "installed matrix {version} ({date}) from {origin} to {target} (was {previous}, {source}); "
+                 "sha256 {digest}", version="2099.1.1")
     assert json.loads(cache["path"].read_text())["matrix_version"] == "2099.1.1"
 
 

@@ -8,6 +8,7 @@ Two kinds of tests:
 """
 
 import json
+from html import escape as html_escape
 import os
 from datetime import datetime, timedelta
 
@@ -18,6 +19,7 @@ from ascend_doctor.triage.events import ProcessLog
 from ascend_doctor.triage.identity import build_cluster
 
 from tests.helpers import run_cli
+from tests.helpers.i18n_asserts import assert_msg
 
 PEER = os.path.join(os.path.dirname(__file__), "..", "..", "..", "shared", "peer_cases", "ascend_fd_rc")
 T0 = datetime(2024, 5, 1, 10, 0, 0)
@@ -417,7 +419,8 @@ def test_missing_ranks_and_device_names_in_text_json_and_markdown(tmp_path):
     assert " ".join(data["root_cause"]["missing"][0].split()) in " ".join(proc.stdout.split())  # wrapped, as in JSON
     assert data["root_cause"]["ascend_fd_code"] == 112 and data["nodes"] == ["worker-0", "worker-1"]
     md = run_cli("triage", root, "--format", "markdown").stdout
-    assert "## Root cause: worker-1 device-0" in md
+    assert_msg(data["root_cause"]["i18n"]["headline"], "Root cause: {devices}", devices="worker-1 device-0")
+    assert f"## {data['root_cause']['headline']}" in md  # the Markdown's heading: the headline of the JSON
 
 
 def test_node_option_names_a_lone_directory(tmp_path):
@@ -499,9 +502,10 @@ def test_aggregate_of_node_log_directories_uses_the_same_engine(tmp_path):
     assert data["logs"]["root_cause"]["devices"] == ["worker-1 device-0"] and data["verdict"] == "problems"
     assert data["logs"]["nodes"] == ["worker-0", "worker-1"]
     text = run_cli("aggregate", root).stdout
-    assert "Root cause: worker-1 device-0" in text
+    assert_msg(data["logs"]["root_cause"]["i18n"]["headline"], "Root cause: {devices}", devices="worker-1 device-0")
+    assert data["logs"]["headline"] in text
     html = run_cli("aggregate", root, "--format", "html").stdout
-    assert "Root cause: worker-1 device-0" in html
+    assert html_escape(data["logs"]["headline"], quote=True) in html
 
 
 def test_triage_bundle_names_the_bundle_host_as_the_node(tmp_path):

@@ -11,9 +11,13 @@ from ascend_doctor.triage import parallel as parallel_mod, scan as triage_mod
 from ascend_doctor.triage import Triage, rank_of, triage_paths
 
 from tests.helpers import run_cli
+from tests.helpers.i18n_asserts import assert_shows
 
 EI0006 = "EI0006: [PID: 31337] 2024-07-12-10:25:05.104.998 Getting socket times out. Reason: Remote Rank did not send the data in time."
 OOM = "RuntimeError: NPU out of memory. Tried to allocate 2.00 GiB (NPU 0; 60.97 GiB total capacity; 57.31 GiB already allocated)"
+# the text report's headline when the earliest problem is a fail
+EARLIEST_FAIL = ("{count} known problem(s). The earliest {label}: {problem} at {place} — when ranks fail together, the "
+                 "first failure is usually the cause; the others often follow from it.")
 NOISE = "[INFO] ME(1234,7f3a,python):2024-07-12-10:20:00.000.000 [pipeline.cc:12] Compile] Start compile graph: kernel_graph_1"
 
 
@@ -50,7 +54,8 @@ def test_first_error_across_ranks_is_named(tmp_path):
     timeout = res.problems[1]
     assert set(timeout.ranks) == {"rank 0", "rank 1"} and timeout.first_rank() == "rank 0"
     text = run_cli("triage", str(d)).stdout
-    assert "The earliest FAIL: TORCH_NPU_OOM" in text and "(rank 3)" in text
+    assert_shows(text, EARLIEST_FAIL, label="FAIL", problem="TORCH_NPU_OOM")
+    assert "(rank 3)" in text
 
 
 @pytest.mark.parametrize("path,rank", [("log/worker_3.log", "rank 3"), ("out/rank_12/train.log", "rank 12"),
@@ -64,7 +69,8 @@ def test_no_known_problem_says_so_and_shows_last_error_lines(tmp_path):
     log = write(tmp_path / "a.log", [NOISE, "[ERROR] APP(1,python):2024-07-12 something odd happened in my_module", NOISE])
     proc = run_cli("triage", log)
     assert proc.returncode == 0
-    assert "No known problem found" in proc.stdout and "something odd happened" in proc.stdout
+    assert_shows(proc.stdout, "No known problem found in these logs; {count} error line(s) not recognised.", count=1)
+    assert "something odd happened" in proc.stdout
 
 
 def test_binary_garbage_invalid_utf8_and_unreadable(tmp_path):
@@ -256,7 +262,8 @@ def test_headline_names_the_earliest_failure_not_an_earlier_warning(tmp_path):
     data = json.loads(run_cli("triage", log, "--format", "json").stdout)
     assert data["first_problem"]["id"] == "TORCH_NPU_OOM"
     text = run_cli("triage", log).stdout
-    assert "The earliest FAIL: TORCH_NPU_OOM" in text and "The earliest: MS_CANN" not in text
+    assert_shows(text, EARLIEST_FAIL, label="FAIL", problem="TORCH_NPU_OOM")
+    assert "MS_CANN" not in text.split("\n", 1)[0]
 
 
 def test_a_log_whose_only_error_is_a_traceback_is_still_mentioned(tmp_path):
@@ -368,7 +375,8 @@ def test_every_unexplained_error_line_is_listed_once_with_file_and_line(tmp_path
     assert data["unexplained_total"] == 3 and data["unexplained_lines"] == 4
     assert "dev_query: item 12" in data["unexplained_errors"][0]["text"]
     text = run_cli("triage", str(d)).stdout
-    assert "Errors no known signature explains" in text and "worker_0.log:2 (×2): [ERROR] DRV" in text
+    assert_shows(text, "Errors no known signature explains (read them too):")
+    assert "worker_0.log:2 (×2): [ERROR] DRV" in text
     assert ACLNN in text and "worker_1.log:3: Aborted (core dumped)" in text
 
 
@@ -385,11 +393,11 @@ def test_no_known_problem_headline_counts_the_lines_not_recognised(tmp_path):
     log = write(tmp_path / "a.log", [NOISE, DRV.format(s=1), ACLNN, NOISE])
     proc = run_cli("triage", log)
     assert proc.returncode == 0
-    assert "No known problem found in these logs; 2 error line(s) not recognised." in proc.stdout
+    assert_shows(proc.stdout, "No known problem found in these logs; {count} error line(s) not recognised.", count=2)
     assert run_cli("triage", log, "--fail-on", "unexplained").returncode == 1
     clean = write(tmp_path / "b.log", [NOISE, NOISE])
     assert run_cli("triage", clean, "--fail-on", "unexplained").returncode == 0
-    assert "No error-looking lines either." in run_cli("triage", clean).stdout
+    assert_shows(run_cli("triage", clean).stdout, "No error-looking lines either.")
 
 
 def test_unexplained_lines_are_capped_and_counted(tmp_path):
@@ -398,7 +406,7 @@ def test_unexplained_lines_are_capped_and_counted(tmp_path):
     data = json.loads(run_cli("triage", write(tmp_path / "a.log", lines), "--format", "json").stdout)
     assert len(data["unexplained_errors"]) == triage_mod.UNEXPLAINED_KEEP and data["unexplained_total"] == 80
     text = run_cli("triage", str(tmp_path / "a.log")).stdout
-    assert "… and 60 more (--format json lists the first 50)" in text
+    assert_shows(text, "… and {count} more (--format json lists the first {keep})", count=60, keep=50)
 
 
 def test_an_explained_error_line_is_not_listed_again(tmp_path):
