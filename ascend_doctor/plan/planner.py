@@ -299,10 +299,12 @@ def _merged(chosen: List[Tuple[PlanStep, int]]) -> List[PlanStep]:
             groups.append([])
         groups[-1].append(s)
 
-    def first_action(steps: List[PlanStep]) -> int:
+    def first_action(steps: List[PlanStep]) -> float:
         acts = [DO_ORDER[s.level] for s in steps if not _is_look(s.do)]
         if not acts and any("mindspore.run_check()" in s.do for s in steps):
-            return DO_ORDER["python"]  # MindSpore's own check verifies the Python packages: it goes after them
+            # MindSpore's own check verifies the Python packages: it goes after them (after every option that
+            # installs one, whichever finding's option came first), before the settings
+            return DO_ORDER["python"] + 0.5
         return acts[0] if acts else DO_ORDER["shell"]
 
     order = sorted(range(len(groups)), key=lambda g: (first_action(groups[g]), g))
@@ -318,7 +320,9 @@ def _merged(chosen: List[Tuple[PlanStep, int]]) -> List[PlanStep]:
 
 
 def _promote(f: Finding, steps: List[str]) -> None:
-    rest = [{"why": "", "steps": list(f.fix)}] if f.fix and f.fix != steps else []
+    """The option the plan chose becomes the finding's fix; its fix as it was stays, a labelled alternative (an
+    alternative always says what it is)."""
+    rest = [{"why": _("the fix the check gives first"), "steps": list(f.fix)}] if f.fix and f.fix != steps else []
     alts = [a for a in f.alternatives if list(a.get("steps") or []) != steps]
     f.fix, f.alternatives = list(steps), rest + alts
 
