@@ -159,7 +159,8 @@ def conda_runtime_step(matrix, mindspore: Any, cuda: str, node_cuda: Sequence[st
     """`conda install -c conda-forge cudatoolkit=<cuda> <cudnn>`: the CUDA runtime of the plan and the cuDNN that
     resolves beside it (conda_cudnn), said so where it is not the guide's. When the node's CUDA (`node_cuda`, the
     runtimes found) is already that CUDA, it is used: the cuDNN alone, `--no-deps` so conda adds no second
-    cudatoolkit (conda-forge's cudnn builds depend on `cudatoolkit 11.*`)."""
+    cudatoolkit (conda-forge's cudnn builds depend on `cudatoolkit 11.*`; `--no-deps`: "Do not install, update,
+    remove, or change dependencies", https://docs.conda.io/projects/conda/en/stable/commands/install.html)."""
     c = conda_cudnn(matrix, mindspore, cuda)
     if major_minor(cuda) and major_minor(cuda) in {major_minor(x) for x in node_cuda}:
         return _("conda install -c conda-forge {cudnn} --no-deps -y   # cuDNN only: this node's CUDA {cuda} runtime "

@@ -38,6 +38,15 @@ def _gpu_sources(matrix, ids) -> str:
     return matrix.describe_source(ids) or _("no source")
 
 
+def _built_text(built: List[str], disputed: List[str]) -> str:
+    """The CUDA versions of a release's GPU builds as its matrix row (the evidence) lists them, with those the
+    sources disagree on said so: '10.1, 11.1 (the sources disagree on 11.6)'."""
+    text = ", ".join(built) or _("none")
+    extra = [c for c in disputed if c not in built]
+    return _("{built} (the sources disagree on {disputed})").format(built=text, disputed=", ".join(extra)) \
+        if extra else text
+
+
 def _cudnn_problem(matrix, ms_version, cuda_mm: Optional[str], cudnn: Optional[str]) -> Optional[str]:
     """Why this cuDNN does not fit the CUDA of the build in use (the install guide's pair for that CUDA, and
     MindSpore's GPUEnvChecker rule: below 7.6, or below 8.0 with CUDA 11+), or None."""
@@ -197,7 +206,7 @@ def check_cuda_mindspore(ctx):
             status = FAIL
             problems.append(_("MindSpore {version} has GPU builds for CUDA {built} and its checker accepts {accepted}, "
                               "but the runtime found is {found}").format(
-                                  version=ms.version, built=", ".join(built + disputed) or _("none"),
+                                  version=ms.version, built=_built_text(built, disputed),
                                   accepted=", ".join(checker), found=", ".join(have)))
             p = plan(matrix, ms.version, python, driver, cuda_max=cuda.driver_cuda_max, node_cuda=have)
             fix += p["steps"] + p["alternative"]
