@@ -272,6 +272,9 @@ def _why_state(state: StackState) -> str:
     """What another way changes, said by what it changes (a CANN with its MindSpore changes both), its worst
     disruption named where it takes the node down."""
     level = LEVELS[state.level] if state.level >= 0 else "shell"
+    if state.keeps_cann:
+        return _("keep CANN {cann}: change MindSpore only, a pip install, no root; the pairing of CANN {cann} with "
+                 "the NPU driver stays unknown (no source gives it)").format(cann=state.keeps_cann)
     if level == "hardware":
         return _("replace hardware")
     if "hdk" in state.parts:

@@ -1173,3 +1173,56 @@ def test_the_nodes_cuda_is_used_not_installed_again():
     steps = [str(s.do) for s in report.node_plan().steps]
     assert not any("cudatoolkit=" in s for s in steps), steps
     assert any(re.match(r"conda install -c conda-forge \S+ --no-deps -y", s) for s in steps), steps
+
+
+# ---- a CANN move made to leave an unknown CANN / driver pairing: the pip-only way is shown (audit I #17, #47) -------
+
+KEEP_CANN = ("keep CANN {cann}: change MindSpore only, a pip install, no root; the pairing of CANN {cann} with the "
+             "NPU driver stays unknown (no source gives it)")
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_a_cann_move_that_leaves_an_unknown_pairing_behind_shows_the_way_that_keeps_the_cann(seed):
+    """Generated nodes: where the plan moves CANN while the CANN / driver pairing is unknown now, and a MindSpore the
+    CANN in use clears exists (its own check accepts it, a wheel for a Python in the CANN's range), the plan offers
+    it as a labelled alternative; judged on the node it leaves no failure and no pairing unknown that was not."""
+    from ascend_doctor.plan.planner import _why_state
+    from ascend_doctor.plan.stack import _apply, _judge
+
+    offered = 0
+    for spec in _driver_x_cann_combinations(2, seed):
+        facts = node(**spec)
+        report = judge(facts)
+        now = {f.id: f.status for f in report.findings}
+        best, others = plan_stack(facts, MATRIX, report.findings)
+        keep = [s for s in others if s.keeps_cann]
+        if best is None or not (best.cann_new or best.cann_installed is not None) or now.get(
+                "compat.cann_driver") not in (WARN, "error"):
+            assert not keep, spec
+            continue
+        for state in keep:
+            offered += 1
+            assert state.cann_new is None and state.cann_installed is None and not state.hdk, spec
+            assert all(lvl == "python" for _s, lvl in state.steps), (spec, state.steps)
+            assert str(_why_state(state)) == KEEP_CANN.format(cann=spec["canns"][0]), spec
+            after = _judge(_apply(facts, MATRIX, state), MATRIX, tuple(PAIRINGS) + ("compat.python_mindspore",))
+            assert FAIL not in after.values(), (spec, after)
+            assert all(after.get(c) not in (WARN, "error") or now.get(c) in (WARN, "error") for c in PAIRINGS), \
+                (spec, after)
+            plan = report.node_plan()
+            assert any(str(a["why"]).startswith("keep CANN ") for a in plan.alternatives), spec
+    assert offered, "the class is not empty"
+
+
+@pytest.mark.parametrize("given, python, mindspore", [
+    (("1.6.2", "8.3.RC2", "25.5.2", "3.7"), "3.11", "2.7.1"),     # audit I #17
+    (("2.2.10", "8.2.RC2", "6.0.rc1.2", "3.8"), "3.11", "2.7.0"),  # audit I #47
+])
+def test_the_audits_cann_moves_offer_the_pip_route_that_keeps_the_cann(given, python, mindspore):
+    ms, cann, driver, py = given
+    _, data = run_json("matrix", "check", "--mindspore", ms, "--cann", cann, "--driver", driver, "--python", py,
+                       "--arch", "aarch64", "--lang", "en")
+    alt = next(a for a in data["plan"]["alternatives"] if a["why"].startswith(f"keep CANN {cann}:"))
+    steps = [s["do"] for s in alt["steps"]]
+    assert steps[0].startswith(f"conda create -n mindspore python={python} ") and \
+        steps[1].startswith(f"pip install mindspore=={mindspore} "), steps
