@@ -17,7 +17,7 @@ runs) is offered as an alternative.
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional, Sequence
 
 from ..i18n import _
 from ..i18n_text import join
@@ -155,10 +155,16 @@ def conda_cudnn(matrix, mindspore: Any, cuda: Optional[str]) -> Dict[str, Any]:
             "source": CUDNN_FEEDSTOCK.format(commit=commit)}
 
 
-def conda_runtime_step(matrix, mindspore: Any, cuda: str) -> str:
+def conda_runtime_step(matrix, mindspore: Any, cuda: str, node_cuda: Sequence[str] = ()) -> str:
     """`conda install -c conda-forge cudatoolkit=<cuda> <cudnn>`: the CUDA runtime of the plan and the cuDNN that
-    resolves beside it (conda_cudnn), said so where it is not the guide's."""
+    resolves beside it (conda_cudnn), said so where it is not the guide's. When the node's CUDA (`node_cuda`, the
+    runtimes found) is already that CUDA, it is used: the cuDNN alone, `--no-deps` so conda adds no second
+    cudatoolkit (conda-forge's cudnn builds depend on `cudatoolkit 11.*`; `--no-deps`: "Do not install, update,
+    remove, or change dependencies", https://docs.conda.io/projects/conda/en/stable/commands/install.html)."""
     c = conda_cudnn(matrix, mindspore, cuda)
+    if major_minor(cuda) and major_minor(cuda) in {major_minor(x) for x in node_cuda}:
+        return _("conda install -c conda-forge {cudnn} --no-deps -y   # cuDNN only: this node's CUDA {cuda} runtime "
+                 "is used, not installed again").format(cudnn=c["spec"], cuda=cuda)
     if c["nearest"]:
         return _("conda install -c conda-forge cudatoolkit={cuda} {cudnn} -y   # CUDA {cuda} and cuDNN {nearest}: "
                  "conda-forge has no cuDNN {guide} build for it (the one MindSpore's install guide pairs with CUDA "
@@ -240,9 +246,9 @@ def driver_upgrade_steps(matrix, driver: Optional[str], cuda: str) -> List[str]:
                 asked=need["asked"] or need["runs"])]
 
 
-def env_steps(matrix, mindspore: Any, cuda: str, python: str) -> List[str]:
+def env_steps(matrix, mindspore: Any, cuda: str, python: str, node_cuda: Sequence[str] = ()) -> List[str]:
     return ([f"conda create -n {ENV_NAME} python={python} -y && conda activate {ENV_NAME}",
-             conda_runtime_step(matrix, mindspore, cuda)]
+             conda_runtime_step(matrix, mindspore, cuda, node_cuda)]
             + mindspore_install(matrix, mindspore, cuda, python)
             + [_("export LD_LIBRARY_PATH=$CONDA_PREFIX/lib:$LD_LIBRARY_PATH   # so MindSpore loads that runtime first, "
                  "unless /usr/local/cuda holds a CUDA toolkit: MindSpore's DT_RPATH looks there before "
@@ -272,9 +278,11 @@ def keep_cuda_steps(matrix, cuda: str, python: Optional[str], driver: Optional[s
 
 
 def plan(matrix, mindspore: Any, python: Optional[str], driver: Optional[str],
-         prefer: Optional[List[str]] = None, cuda_max: Optional[str] = None) -> Dict[str, Any]:
+         prefer: Optional[List[str]] = None, cuda_max: Optional[str] = None,
+         node_cuda: Sequence[str] = ()) -> Dict[str, Any]:
     """The CUDA to give this MindSpore release and the steps, in order. `prefer`: CUDA versions to try first (the
-    one the installed build was made for). Returns {"cuda", "driver_upgrade": bool, "steps", "alternative"}."""
+    one the installed build was made for); `node_cuda`: the CUDA runtimes on the node (one the plan uses is not
+    installed again). Returns {"cuda", "driver_upgrade": bool, "steps", "alternative"}."""
     options = [c for c in (prefer or []) if c in matrix.gpu_cuda_options(mindspore)] + \
         [c for c in matrix.gpu_cuda_options(mindspore) if c not in (prefer or [])]
     if not options:
@@ -290,17 +298,18 @@ def plan(matrix, mindspore: Any, python: Optional[str], driver: Optional[str],
         cuda = (runnable or options or [None])[0]
         out["cuda"] = cuda
         if cuda:
-            out["steps"] = env_steps(matrix, mindspore, cuda, py)
+            out["steps"] = env_steps(matrix, mindspore, cuda, py, node_cuda)
         return out
     cuda = options[0]
     out.update(cuda=cuda, driver_upgrade=True,
-               steps=driver_upgrade_steps(matrix, driver, cuda) + env_steps(matrix, mindspore, cuda, py))
+               steps=driver_upgrade_steps(matrix, driver, cuda) + env_steps(matrix, mindspore, cuda, py, node_cuda))
     # the other way out: keep the driver, take a MindSpore release with a build for a CUDA this driver runs
-    out["alternative"] = keep_driver_steps(matrix, driver, py, cuda_max)
+    out["alternative"] = keep_driver_steps(matrix, driver, py, cuda_max, node_cuda)
     return out
 
 
-def keep_driver_steps(matrix, driver: Optional[str], python: Optional[str], cuda_max: Optional[str] = None) -> List[str]:
+def keep_driver_steps(matrix, driver: Optional[str], python: Optional[str], cuda_max: Optional[str] = None,
+                      node_cuda: Sequence[str] = ()) -> List[str]:
     """'or keep driver X: MindSpore V has a GPU build for CUDA C, which this driver runs:' and the steps that install
     it (the newest CUDA the driver runs that a release has a build for); [] when there is none."""
     py = python_major_minor(python) if python else None
@@ -313,5 +322,5 @@ def keep_driver_steps(matrix, driver: Optional[str], python: Optional[str], cuda
             return [or_heading(_("keep driver {driver}: MindSpore {version} has a GPU build for CUDA {cuda}, which this "
                                  "driver runs").format(driver=driver or _("as it is"), version=alt[0]["version"],
                                                        cuda=c))] + \
-                env_steps(matrix, alt[0]["version"], c, alt_py)
+                env_steps(matrix, alt[0]["version"], c, alt_py, node_cuda)
     return []

@@ -653,18 +653,22 @@ def check_python_mindspore(ctx):
         from .compat_gpu import _cuda_mms
 
         planned_cuda = [mm for mm, _path in _cuda_mms(ctx)]
-        p = plan(matrix, ms.version, newest, ctx.facts.cuda.driver_version, prefer=planned_cuda,
-                 cuda_max=ctx.facts.cuda.driver_cuda_max)
+        # the node's CUDA first where every source names a build of this release for it; one the sources disagree
+        # on is not preferred (compat.cuda_mindspore plans a CUDA they agree on: one CUDA in a report)
+        agreed = (matrix.mindspore_row(ms.version) or {}).get("gpu", {}).get("built_for", {}).get("value", [])
+        p = plan(matrix, ms.version, newest, ctx.facts.cuda.driver_version,
+                 prefer=[c for c in planned_cuda if c in agreed or not agreed],
+                 cuda_max=ctx.facts.cuda.driver_cuda_max, node_cuda=planned_cuda)
         fix = p["steps"] + p["alternative"] or fix
         cudas = sorted({c for r in matrix.mindspore_releases for c in r["gpu"]["built_for"]["value"]}, key=version_key)
         alt = matrix.mindspore_gpu_for_cuda(cudas, python=pm, platform=platform)
         if alt:
             other = plan(matrix, alt[0]["version"], pm, ctx.facts.cuda.driver_version, prefer=planned_cuda,
-                         cuda_max=ctx.facts.cuda.driver_cuda_max)
+                         cuda_max=ctx.facts.cuda.driver_cuda_max, node_cuda=planned_cuda)
             fix.append(or_heading(_("keep Python {python}: MindSpore {version} has a GPU build for it (CUDA {cuda})").format(
                 python=pm, version=alt[0]["version"], cuda=", ".join(alt[0]["gpu"]["built_for"]["value"]))))
             fix += other["steps"] or env_steps(matrix, alt[0]["version"], alt[0]["gpu"]["built_for"]["value"][-1],
-                                               pick_python(matrix, alt[0]["version"], pm) or pm)
+                                               pick_python(matrix, alt[0]["version"], pm) or pm, planned_cuda)
     else:
         inst = judged_cann(ctx.facts)[0]
         advice = advise_mindspore(matrix, ctx.facts, inst.release if inst else None,

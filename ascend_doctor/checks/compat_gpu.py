@@ -38,6 +38,15 @@ def _gpu_sources(matrix, ids) -> str:
     return matrix.describe_source(ids) or _("no source")
 
 
+def _built_text(built: List[str], disputed: List[str]) -> str:
+    """The CUDA versions of a release's GPU builds as its matrix row (the evidence) lists them, with those the
+    sources disagree on said so: '10.1, 11.1 (the sources disagree on 11.6)'."""
+    text = ", ".join(built) or _("none")
+    extra = [c for c in disputed if c not in built]
+    return _("{built} (the sources disagree on {disputed})").format(built=text, disputed=", ".join(extra)) \
+        if extra else text
+
+
 def _cudnn_problem(matrix, ms_version, cuda_mm: Optional[str], cudnn: Optional[str]) -> Optional[str]:
     """Why this cuDNN does not fit the CUDA of the build in use (the install guide's pair for that CUDA, and
     MindSpore's GPUEnvChecker rule: below 7.6, or below 8.0 with CUDA 11+), or None."""
@@ -117,7 +126,7 @@ def check_cuda_mindspore(ctx):
                               version=ms.version, accepted=", ".join(checker) or _("none")))
         # a release with a GPU build for the CUDA found when the driver runs it, else for a CUDA the driver runs
         steps = (keep_cuda_steps(matrix, have[0], python, driver, cuda.driver_cuda_max) if have else []) or \
-            keep_driver_steps(matrix, driver, python, cuda.driver_cuda_max)
+            keep_driver_steps(matrix, driver, python, cuda.driver_cuda_max, have)
         if steps:
             fix += steps
         elif with_gpu:
@@ -145,7 +154,7 @@ def check_cuda_mindspore(ctx):
                           "(ImportError: libcudart.so.X: cannot open shared object file)").format(
                               version=ms.version, cuda=_(" or ").join(options)))
         p = plan(matrix, ms.version, python, driver, prefer=[major_minor(ms.cuda_version)] if ms.cuda_version else None,
-                 cuda_max=cuda.driver_cuda_max)
+                 cuda_max=cuda.driver_cuda_max, node_cuda=have)
         fix += p["steps"] + p["alternative"]
     elif major_minor(ms.cuda_version) and not any(mm.split(".")[0] == major_minor(ms.cuda_version).split(".")[0]
                                                   for mm in have):
@@ -154,7 +163,7 @@ def check_cuda_mindspore(ctx):
         need = major_minor(ms.cuda_version)
         problems.append(_("MindSpore {version} was built for CUDA {cuda} but the runtime found is {found}").format(
             version=ms.version, cuda=need, found=", ".join(have)))
-        p = plan(matrix, ms.version, python, driver, prefer=[need], cuda_max=cuda.driver_cuda_max)
+        p = plan(matrix, ms.version, python, driver, prefer=[need], cuda_max=cuda.driver_cuda_max, node_cuda=have)
         fix += p["steps"] + p["alternative"]
         fix += keep_cuda_steps(matrix, have[0], python, driver, cuda.driver_cuda_max)
     else:
@@ -167,13 +176,20 @@ def check_cuda_mindspore(ctx):
                               "does not").format(cuda=mm, version=ms.version, yes=_gpu_sources(matrix, d["listed_by"]),
                                                  no=_gpu_sources(matrix, d["not_listed_by"])))
             # the wheel settles what the sources do not: MindSpore's own check on the installed build
-            fix.append(run_check_step(ms.version, _("python -c \"import mindspore; mindspore.run_check()\"   # MindSpore's "
-                                                    "own check: it runs on this CUDA, or says why not"),
-                                      _("{command}   # MindSpore's own check on the GPU: it runs on this CUDA, or says "
-                                        "why not")))
-            if built:
-                fix.append(or_step(_("plan CUDA {cuda}, which every source names for MindSpore {version}").format(
-                    cuda=" / ".join(built), version=ms.version)))
+            check = run_check_step(ms.version, _("python -c \"import mindspore; mindspore.run_check()\"   # MindSpore's "
+                                                 "own check: it runs on this CUDA, or says why not"),
+                                   _("{command}   # MindSpore's own check on the GPU: it runs on this CUDA, or says "
+                                     "why not"))
+            # the way every source agrees on: a CUDA of `built` (one the driver runs) in a new environment, as
+            # commands; the check of the build as it is, the other way (a look changes nothing)
+            p = plan(matrix, ms.version, python, driver, cuda_max=cuda.driver_cuda_max, node_cuda=have) \
+                if built else None
+            if p and p["cuda"] in built and not p["driver_upgrade"]:
+                fix += p["steps"]
+                fix += [or_heading(_("keep CUDA {cuda}: MindSpore's own check on the build settles what the sources "
+                                     "do not").format(cuda=mm)), check]
+            else:
+                fix.append(check)
         elif best["why"] == "checker-only":
             status = WARN
             problems.append(_("MindSpore {version}'s checker accepts CUDA {cuda}, but its GPU builds are for CUDA {built} "
@@ -190,9 +206,9 @@ def check_cuda_mindspore(ctx):
             status = FAIL
             problems.append(_("MindSpore {version} has GPU builds for CUDA {built} and its checker accepts {accepted}, "
                               "but the runtime found is {found}").format(
-                                  version=ms.version, built=", ".join(built + disputed) or _("none"),
+                                  version=ms.version, built=_built_text(built, disputed),
                                   accepted=", ".join(checker), found=", ".join(have)))
-            p = plan(matrix, ms.version, python, driver, cuda_max=cuda.driver_cuda_max)
+            p = plan(matrix, ms.version, python, driver, cuda_max=cuda.driver_cuda_max, node_cuda=have)
             fix += p["steps"] + p["alternative"]
             fix += keep_cuda_steps(matrix, have[0], python, driver, cuda.driver_cuda_max)
     need_mm = major_minor(ms.cuda_version)
@@ -227,7 +243,7 @@ def check_cuda_mindspore(ctx):
        warn=N_("The NVIDIA driver runs the CUDA runtime, below what a source asks"),
        skip=N_("No NVIDIA driver and CUDA runtime to compare"))
 def check_nvidia_driver_cuda(ctx):
-    from ._gpu_fix import driver_upgrade_steps, driver_verdict, keep_driver_steps, needs_text, plan
+    from ._gpu_fix import driver_upgrade_steps, driver_verdict, keep_driver_steps, meets_mindspore_guide, needs_text, plan
 
     cuda = ctx.facts.cuda
     driver = cuda.driver_version
@@ -269,12 +285,22 @@ def check_nvidia_driver_cuda(ctx):
         return ctx.finding(WARN, _("No source in the matrix names the NVIDIA driver CUDA {cuda} needs; whether driver "
                                    "{driver} runs it is unknown.").format(cuda=c, driver=driver), evidence, [], "P01")
     if verdict == "below-asked":
+        fix = driver_upgrade_steps(matrix, driver, c)
+        p = plan(matrix, version, python, driver, cuda_max=cuda.driver_cuda_max, node_cuda=runtimes) \
+            if version else None
+        if p and p["cuda"] and p["cuda"] != c and not p["driver_upgrade"] and \
+                not meets_mindspore_guide(matrix, driver, c, cuda.driver_cuda_max):
+            # below the driver MindSpore's guide asks for CUDA c, at least what it asks for another CUDA this release
+            # has a build for (plan: one every source says it runs first): that CUDA in a new environment (no root),
+            # the driver upgrade that keeps CUDA c the other way
+            fix = p["steps"] + [or_heading(_("keep CUDA {cuda}: upgrade the NVIDIA driver (root, a reboot)").format(
+                cuda=c))] + fix
         return ctx.finding(WARN, _("NVIDIA driver {driver} runs CUDA {cuda} only through CUDA minor version "
                                    "compatibility ({runs_by}), with limited features (no PTX JIT of newer code); "
                                    "{asked_by} ask for more.").format(
                                        driver=driver, cuda=c, runs_by=needs_text(matrix, c, only=need["runs"]),
                                        asked_by=needs_text(matrix, c, only=need["asked"])),
-                           evidence, driver_upgrade_steps(matrix, driver, c), "P01")
+                           evidence, fix, "P01")
     # too old: upgrade first, or keep the driver and give MindSpore a CUDA it runs
     fix = driver_upgrade_steps(matrix, driver, c)
     keep: List[str] = []

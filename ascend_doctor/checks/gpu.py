@@ -193,7 +193,7 @@ def check_cuda_runtime_for_mindspore(ctx):
     # A new environment with the CUDA the build needs (one the driver runs, or the driver upgrade first) and
     # MindSpore's own GPU build installed into it (checks/_gpu_fix.py).
     gpu_plan = plan(ctx.matrix, ms.version, py, c.driver_version, prefer=[v for v in needed if "." in v],
-                    cuda_max=c.driver_cuda_max)
+                    cuda_max=c.driver_cuda_max, node_cuda=[e["version"] for e in runtimes if e["loadable"] == "yes"])
     env_fix = gpu_plan["steps"] + gpu_plan["alternative"]
     if not env_fix:
         fix_cuda = _pick_cuda_for_fix(needed, ms.accepted_cuda, c.driver_cuda_max)

@@ -7,11 +7,12 @@ Version *pairings* between them are checked by the compat area, not here.
 
 from __future__ import annotations
 
-from typing import Dict, List
+from typing import Dict, List, Optional
 
 from ..findings import ERROR, FAIL, PASS, SKIP, WARN
 from ..i18n import N_, _, sentences
 from ..i18n_text import join, localized
+from ..versions import parse_version
 from . import check
 from ._ascend import (FIXED_PATH_SOURCE, KERNELS_SOC, ascend_signs, describe_install, driver_evidence, install_of,
                       nnae_wins, points_into, run_file_name, set_env_path, source_fix, target_install)
@@ -173,6 +174,22 @@ def check_cann_present(ctx):
                "MindSpore version needs (as root, or as a user into $HOME/Ascend)"),
              _("./Ascend-cann-kernels-<soc>_<release>_linux.run --install   # the operator kernels for your chip"),
              "source /usr/local/Ascend/ascend-toolkit/set_env.sh"])
+
+
+# The kernels package's file name: `_linux.run` up to CANN 8.0.RC2, `_linux-<arch>.run` from 8.0.RC3 on (CANN's
+# download server: https://ascend-repo.obs.cn-east-2.myhuaweicloud.com/CANN/CANN%208.0.RC2/Ascend-cann-kernels-910b_8.0.RC2_linux.run,
+# .../CANN%208.0.RC3/Ascend-cann-kernels-910b_8.0.RC3_linux-aarch64.run, .../CANN%208.0.0/Ascend-cann-kernels-910b_8.0.0_linux-aarch64.run).
+KERNELS_WITH_ARCH_FROM = "8.0.RC3"
+
+
+def kernels_step(inst, soc: str, release: str, machine: Optional[str] = None) -> str:
+    """The command that installs the kernels package of this release for the chip, its file name as the release
+    names it (an unknown release: the name without the architecture, as before 8.0.RC3)."""
+    if inst.release and parse_version(inst.release) >= parse_version(KERNELS_WITH_ARCH_FROM):
+        return _("./Ascend-cann-kernels-{soc}_{release}_linux-{arch}.run --install   # same release as the "
+                 "toolkit").format(soc=soc, release=release, arch=inst.arch or machine or "<arch>")
+    return _("./Ascend-cann-kernels-{soc}_{release}_linux.run --install   # same release as the toolkit").format(
+        soc=soc, release=release)
 
 
 def _matrix_or_none(ctx):
@@ -382,8 +399,7 @@ def check_cann_pieces(ctx):
         problems.append(_("no operator kernels ({root}/opp_kernel or opp/built-in/op_impl/ai_core/tbe/kernel): "
                           "the Ascend-cann-kernels package is not installed, so operators fail with 'find kernel' "
                           "errors (561003)").format(root=inst.root))
-        fix.append(_("./Ascend-cann-kernels-{soc}_{release}_linux.run --install   # same release as the toolkit").format(
-            soc=soc, release=release))
+        fix.append(kernels_step(inst, soc, release, ctx.facts.system.arch))
     if not (inst.has_te or cann.te_in_python):
         problems.append(_("the te package is missing ({root}/python/site-packages/te); MindSpore stops with "
                           "'MindSpore relies on whl package \"te\"'").format(root=inst.root))

@@ -272,6 +272,9 @@ def _why_state(state: StackState) -> str:
     """What another way changes, said by what it changes (a CANN with its MindSpore changes both), its worst
     disruption named where it takes the node down."""
     level = LEVELS[state.level] if state.level >= 0 else "shell"
+    if state.keeps_cann:
+        return _("keep CANN {cann}: change MindSpore only, a pip install, no root; the pairing of CANN {cann} with "
+                 "the NPU driver stays unknown (no source gives it)").format(cann=state.keeps_cann)
     if level == "hardware":
         return _("replace hardware")
     if "hdk" in state.parts:
@@ -299,10 +302,12 @@ def _merged(chosen: List[Tuple[PlanStep, int]]) -> List[PlanStep]:
             groups.append([])
         groups[-1].append(s)
 
-    def first_action(steps: List[PlanStep]) -> int:
+    def first_action(steps: List[PlanStep]) -> float:
         acts = [DO_ORDER[s.level] for s in steps if not _is_look(s.do)]
         if not acts and any("mindspore.run_check()" in s.do for s in steps):
-            return DO_ORDER["python"]  # MindSpore's own check verifies the Python packages: it goes after them
+            # MindSpore's own check verifies the Python packages: it goes after them (after every option that
+            # installs one, whichever finding's option came first), before the settings
+            return DO_ORDER["python"] + 0.5
         return acts[0] if acts else DO_ORDER["shell"]
 
     order = sorted(range(len(groups)), key=lambda g: (first_action(groups[g]), g))
@@ -318,7 +323,9 @@ def _merged(chosen: List[Tuple[PlanStep, int]]) -> List[PlanStep]:
 
 
 def _promote(f: Finding, steps: List[str]) -> None:
-    rest = [{"why": "", "steps": list(f.fix)}] if f.fix and f.fix != steps else []
+    """The option the plan chose becomes the finding's fix; its fix as it was stays, a labelled alternative (an
+    alternative always says what it is)."""
+    rest = [{"why": _("the fix the check gives first"), "steps": list(f.fix)}] if f.fix and f.fix != steps else []
     alts = [a for a in f.alternatives if list(a.get("steps") or []) != steps]
     f.fix, f.alternatives = list(steps), rest + alts
 

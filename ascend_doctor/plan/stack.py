@@ -14,7 +14,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 from ..findings import ERROR, FAIL, PASS, SKIP, WARN, Finding
 from ..i18n import _
 from ..records import dataclass, field
-from ..versions import python_major_minor, version_key
+from ..versions import major_minor, python_major_minor, version_key
 from .steps import RANK
 
 # The compat checks judge the version stack; the planner runs them again on candidate target states.
@@ -32,6 +32,7 @@ class StackState:
     hdk: Optional[str] = None  # an Ascend HDK release: driver (+ firmware of that release)
     driver_only: bool = False  # the driver changes to `hdk`, the firmware stays
     paired: bool = False  # the CANN comes with the MindSpore published with it: the two are one change
+    keeps_cann: Optional[str] = None  # an alternative that keeps this CANN (and its pairing with the driver unknown)
     steps: List[Tuple[str, str]] = field(default_factory=list)  # (step, level)
     statuses: Dict[str, str] = field(default_factory=dict)  # check id -> status in this state
     parts: Dict[str, Any] = field(default_factory=dict)  # "cann" | "mindspore" | "hdk" -> (option, its steps)
@@ -496,4 +497,57 @@ def plan_stack(facts, matrix, findings: Sequence[Finding]) -> Tuple[Optional[Sta
         if key[0] <= best_key[0] and state.steps and state.level not in seen and state.level > best.level:
             seen.add(state.level)
             others.append(state)
-    return best, others[:2]
+    others = others[:2]
+    if best.cann_new or best.cann_installed is not None:
+        keep = _keeping_the_cann(facts, matrix, now, judge_ids, only)
+        if keep is not None:
+            others.insert(0, keep)
+    return best, others
+
+
+def _keeping_the_cann(facts, matrix, now: Dict[str, str], judge_ids: Sequence[str],
+                      only: Sequence[str]) -> Optional[StackState]:
+    """Where the plan moves CANN to reach a published state (audit I #17/#47): the cheaper way that keeps the CANN in
+    use, as an alternative: the newest MindSpore whose own check accepts that CANN (published with a CANN of the same
+    compiler version), in a new Python environment with a wheel for it inside the CANN's Python range; it clears
+    every failure and leaves only pairings that are unknown now (its label says so). None when there is none."""
+    from ..checks._recommend import platform_of
+    from ..matrix import mindspore_install_steps
+
+    from ..checks.compat import CANN_DRIVER
+
+    judged, ms = facts.cann.judged_install, facts.mindspore
+    if judged is None or not judged.compiler_version or not judged.release or not ms.version or \
+            now.get(CANN_DRIVER) not in (WARN, ERROR):
+        return None  # the class: a CANN move made to leave a CANN / driver pairing no source gives
+    platform = platform_of(facts)
+    mm = major_minor(judged.compiler_version)
+    for row in sorted(matrix.mindspore_releases, key=lambda r: version_key(r["version"]), reverse=True):
+        if row["version"] == ms.version or row.get("release_kind") not in ("final", "post") or not any(
+                major_minor(matrix.compiler_for_cann(c["cann"])[0]) == mm for c in matrix.published_canns(row["version"])):
+            continue
+        fits = matrix.python_for(row["version"], platform, "ascend")
+        pythons = [p for p in sorted((fits or {}).get("python") or [], key=version_key)
+                   if matrix.python_in_cann_range(p, judged.release)]
+        if not pythons:
+            continue
+        here = python_major_minor(facts.python.version) if facts.python.version else None
+        py = here if here in pythons else pythons[-1]
+        why = _("its own check accepts CANN {cann}: it is published with CANN {published}, the same compiler "
+                "version {compiler}").format(cann=judged.release, published=", ".join(
+                    c["cann"] for c in matrix.published_canns(row["version"])
+                    if major_minor(matrix.compiler_for_cann(c["cann"])[0]) == mm), compiler=mm)
+        steps = [] if py == here else [(_("{step}   # a Python MindSpore {version} has wheels for").format(
+            step=f"conda create -n mindspore python={py} -y && conda activate mindspore", version=row["version"]),
+            "python")]
+        steps += [(x, "python") for x in mindspore_install_steps([row], why, limit=1)]
+        state = _state((None, None, []), (row, None if py == here else py, steps), (None, False, []))
+        statuses = _judge(_apply(facts, matrix, state), matrix, judge_ids)
+        if any(v == FAIL for v in statuses.values()) or unpublished(facts, matrix, state, statuses):
+            continue
+        if any(statuses.get(c) in (WARN, ERROR) and now.get(c) not in (WARN, ERROR) for c in PAIRING_CHECKS):
+            continue  # an unknown it would bring is no cheaper way
+        state.statuses = {c: statuses[c] for c in only if c in statuses}
+        state.keeps_cann = judged.release
+        return state
+    return None

@@ -301,7 +301,10 @@ def test_gpu_plan_with_an_unsupported_python_gets_gpu_releases_not_cann(matrix):
     assert f.status == "fail"
     assert not any("CANN" in s for s in f.fix)
     steps = "\n".join(f.fix)
-    assert "conda create -n ms-gpu python=3.9" in steps and "cudatoolkit=11.6" in steps
+    # the node's CUDA 11.6 is used: the cuDNN alone, no second cudatoolkit=11.6 (audit I #39)
+    assert "conda create -n ms-gpu python=3.9" in steps and "cudatoolkit=11.6" not in steps
+    assert_msg(f.fix, "conda install -c conda-forge {cudnn} --no-deps -y   # cuDNN only: this node's CUDA {cuda} "
+               "runtime is used, not installed again", cuda="11.6")
     why = assert_msg(f.fix, "or {why}:").params["why"]
     assert_msg(why, "keep Python {python}: MindSpore {version} has a GPU build for it (CUDA {cuda})", python="3.11",
                version="2.10.0")

@@ -206,3 +206,37 @@ def test_a_gpu_wheel_is_planned_for_a_python_its_release_publishes(matrix):
     p = plan(matrix, "1.5.1", "3.12", "510.47.03")
     assert p["steps"][0].startswith("conda create -n ms-gpu python=3.9")
     assert not any("cp312" in s for s in p["steps"])
+
+
+def test_the_builds_a_failure_names_are_the_ones_its_evidence_lists(matrix):
+    """Audit I nit: MindSpore 2.1.1 on CUDA 12.2: the summary named 11.6 among its builds while the matrix row in the
+    evidence lists 10.1 and 11.1; 11.6 is one the sources disagree on, and the summary says so."""
+    cuda = CudaFacts(runtime_libs=[{"path": "(planned)", "version": "12.2"}], driver_version="535.104.05")
+    f = check_cuda_mindspore(ctx_for(matrix, _facts(ms=_ms("2.1.1", flavour="gpu"), cuda=cuda, python="3.8")))
+    assert f.status == "fail"
+    built = assert_msg(f.summary, "MindSpore {version} has GPU builds for CUDA {built} and its checker accepts "
+                       "{accepted}, but the runtime found is {found}").params["built"]
+    assert_msg(built, "{built} (the sources disagree on {disputed})", built="10.1, 11.1", disputed="11.6")
+    assert_msg(f.evidence["matrix_row"], "MindSpore {version}: GPU builds for CUDA {builds}; checker accepts "
+               "{accepted} [{source}]")
+
+
+def test_a_disputed_cuda_with_a_driver_below_the_guide_plans_an_agreed_cuda_as_commands(matrix):
+    """Audit I #21: MindSpore 2.2.0 on CUDA 11.6 with driver 450.80.02: the warning that the sources disagree on 11.6
+    gives the route every source names (an environment with a CUDA the driver runs, the same wheel, the GPU check) as
+    commands, the check of the build as it is a labelled alternative; the driver warning gives the same route, the
+    driver upgrade a labelled alternative."""
+    cuda = CudaFacts(runtime_libs=[{"path": "(planned)", "version": "11.6"}], driver_version="450.80.02")
+    facts = _facts(ms=_ms("2.2.0", flavour="gpu"), cuda=cuda, python="3.9")
+    f = check_cuda_mindspore(ctx_for(matrix, facts))
+    d = check_nvidia_driver_cuda(ctx_for(matrix, facts))
+    assert f.status == d.status == "warn"
+    for x in (f, d):
+        assert str(x.fix[0]).startswith("conda create -n ms-gpu python=3.9"), x.fix
+        assert not any(str(s).startswith("plan CUDA") for s in x.fix)
+    route = [str(s) for s in d.fix[:5]]
+    assert [str(s) for s in f.fix[:5]] == route
+    assert "mindspore-2.2.0-cp39-cp39" in route[2] and "device_target='GPU'" in route[4]
+    assert_msg(f.fix, "or {why}:")
+    why = assert_msg(d.fix, "or {why}:").params["why"]
+    assert_msg(why, "keep CUDA {cuda}: upgrade the NVIDIA driver (root, a reboot)", cuda="11.6")

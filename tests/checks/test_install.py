@@ -98,7 +98,7 @@ def test_garbled_files_reports_could_not_check_and_broken_pieces():
     assert "./Ascend-cann-toolkit_8.0.RC3_linux-aarch64.run --install" in got["install.cann_present"]["fix"][-1]
     pieces = got["install.cann_pieces"]
     assert pieces["status"] == "fail" and pieces["pitfall"] == "P23"
-    assert any(x.startswith("./Ascend-cann-kernels-") and "_8.0.RC3_linux.run --install" in x for x in pieces["fix"])
+    assert any(x.startswith("./Ascend-cann-kernels-") and "_8.0.RC3_linux-aarch64.run --install" in x for x in pieces["fix"])
     links = got["install.latest_links"]
     assert links["status"] == "fail" and f"{TK}/latest/hccl" in links["evidence"]
 
@@ -207,8 +207,23 @@ def test_missing_kernels_and_te_fail_with_kernel_package_for_the_chip(make_snaps
     assert f.status == "fail" and "opp_kernel" in f.summary
     assert_msg(f.summary, "the te package is missing ({root}/python/site-packages/te); MindSpore stops with "
                "'MindSpore relies on whl package \"te\"'")
-    assert_msg(f.fix, "./Ascend-cann-kernels-{soc}_{release}_linux.run --install   # same release as the toolkit",
-               soc="910b", release="8.0.0")
+    # from CANN 8.0.RC3 the kernels package's file name carries the architecture (audit I #1)
+    assert_msg(f.fix, "./Ascend-cann-kernels-{soc}_{release}_linux-{arch}.run --install   # same release as the "
+               "toolkit", soc="910b", release="8.0.0")
+
+
+@pytest.mark.parametrize("release, name", [
+    ("8.0.RC2", "Ascend-cann-kernels-910b_8.0.RC2_linux.run"),
+    ("8.0.RC3", "Ascend-cann-kernels-910b_8.0.RC3_linux-aarch64.run"),
+    ("8.0.0", "Ascend-cann-kernels-910b_8.0.0_linux-aarch64.run"),
+    ("7.0.0", "Ascend-cann-kernels-910b_7.0.0_linux.run"),
+])
+def test_the_kernels_file_name_is_the_one_its_release_publishes(release, name):
+    from ascend_doctor.checks.install import kernels_step
+    from ascend_doctor.facts import CannInstall
+
+    inst = CannInstall(root="/usr/local/Ascend/ascend-toolkit/latest", kind="toolkit", release=release)
+    assert str(kernels_step(inst, "910b", release, "aarch64")).startswith("./" + name + " --install")
 
 
 def test_te_installed_with_pip_counts(make_snapshot):

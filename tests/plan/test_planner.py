@@ -342,7 +342,9 @@ def test_the_least_disruptive_option_of_a_finding_becomes_its_fix():
     plan = build_plan([f])
     assert [s.do for s in plan.steps] == ["pip install mindspore==2.5.0"]
     assert f.fix == ["pip install mindspore==2.5.0"]
-    assert f.alternatives == [{"why": "", "steps": ["install Ascend HDK 24.1.0 (NPU driver + firmware)"]}]
+    # the fix as it was stays, labelled (an alternative always says what it is)
+    assert f.alternatives == [{"why": "the fix the check gives first",
+                               "steps": ["install Ascend HDK 24.1.0 (NPU driver + firmware)"]}]
 
 
 def test_a_failure_without_a_fix_is_unresolved_with_why():
@@ -1057,3 +1059,171 @@ def test_a_failure_no_pairing_for_this_python_clears_takes_the_newest_published_
     plan, targets = assert_coherent(report, facts)
     assert_lands_published(report, facts)
     assert not plan.unresolved and targets["cann"] == ["9.0.0"] and targets["hdk"] == ["26.0.RC1"], targets
+
+
+# ---- MindSpore on CUDA: one route, as commands, the driver upgrade a labelled alternative (audit I #21, #39) --------
+
+from ascend_doctor.checks._gpu_fix import driver_verdict, meets_mindspore_guide, pick_python  # noqa: E402
+
+_GPU_DRIVERS = ("418.87", "450.80.02", "470.82.01", "510.47.03", "535.104.05")
+_GPU_CUDAS = ("10.1", "11.1", "11.6", "12.2")
+_CUDATOOLKIT = re.compile(r"\bcudatoolkit=(\d+\.\d+)")
+
+
+def _gpu_releases():
+    return [r["version"] for r in MATRIX.mindspore_releases if MATRIX.gpu_cuda_options(r["version"])]
+
+
+def _gpu_combinations(n, seed):
+    rnd = random.Random(seed)
+    return [(rnd.choice(_gpu_releases()), rnd.choice(_GPU_CUDAS), rnd.choice(_GPU_DRIVERS),
+             rnd.choice(("3.7", "3.8", "3.9", "3.10", "3.11"))) for _ in range(n)]
+
+
+def _gpu_report(ms, cuda, driver, python):
+    from types import SimpleNamespace
+
+    from ascend_doctor.commands.matrix import planned_facts
+
+    args = SimpleNamespace(mindspore=ms, cann=None, driver=None, firmware=None, python=python, cuda=cuda, cudnn=None,
+                           nvidia_driver=driver, arch="x86_64")
+    facts = planned_facts(MATRIX, args)
+    return evaluate(facts, Selection(only=["compat"]), origin={"kind": "planned", "name": "gen"}, matrix=MATRIX)
+
+
+def assert_one_gpu_route(report, cuda):
+    """One environment, one CUDA, one MindSpore in the plan; every plan step a command (no 'plan CUDA ...' prose);
+    the node's CUDA never installed again; every alternative labelled."""
+    plan = report.node_plan()
+    steps = [str(s.do) for s in plan.steps]
+    assert sum("conda create" in s for s in steps) <= 1, steps
+    assert len({m.group(1) for s in steps for m in _CUDATOOLKIT.finditer(command_part(s))}) <= 1, steps
+    assert len({v for s in steps for k, v in step_targets(s) if k == "mindspore"}) <= 1, steps
+    assert not any(re.match(r"(?:plan|use) CUDA\b", s) for s in steps), steps
+    for f in report.findings:
+        for step in list(f.fix) + [x for a in f.alternatives for x in a["steps"]]:
+            assert cuda not in {m.group(1) for m in _CUDATOOLKIT.finditer(command_part(str(step)))}, (f.id, step)
+        if f.status in (FAIL, WARN):
+            assert all(str(a.get("why") or "").strip() for a in f.alternatives), (f.id, f.alternatives)
+    assert all(str(a["why"]).strip() for a in plan.alternatives), plan.alternatives
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_generated_gpu_nodes_get_one_route_as_commands(seed):
+    for combo in _gpu_combinations(40, seed):
+        report = _gpu_report(*combo)
+        try:
+            assert_one_gpu_route(report, combo[1])
+        except AssertionError as e:
+            raise AssertionError(f"{combo}: {e}") from None
+
+
+def _below_the_guide_with_another_cuda(ms, cuda, driver):
+    """The driver is below what MindSpore's guide asks for `cuda`, but runs another CUDA this release has a build for
+    at least as the guide asks (audit I #21's class)."""
+    if driver_verdict(MATRIX, driver, cuda) != "below-asked" or meets_mindspore_guide(MATRIX, driver, cuda):
+        return False
+    return any(c != cuda and (driver_verdict(MATRIX, driver, c) == "ok" or meets_mindspore_guide(MATRIX, driver, c))
+               for c in MATRIX.gpu_cuda_options(ms))
+
+
+def test_a_driver_below_the_guide_for_the_nodes_cuda_gets_the_python_route_and_the_upgrade_as_an_alternative():
+    """Audit I #21 as a class: every MindSpore x CUDA x driver where the driver is below the guide's floor for the
+    node's CUDA but meets another CUDA's of the same release: the plan creates an environment with the same
+    MindSpore and runs its check on the GPU, changes no driver; the driver finding's fix is that route, the upgrade
+    (root, reboot) its labelled alternative."""
+    seen = 0
+    for ms in _gpu_releases():
+        for cuda in _GPU_CUDAS:
+            for driver in _GPU_DRIVERS:
+                if not _below_the_guide_with_another_cuda(ms, cuda, driver):
+                    continue
+                python = pick_python(MATRIX, ms, None) or "3.9"
+                report = _gpu_report(ms, cuda, driver, python)
+                plan = report.node_plan()
+                steps = [str(s.do) for s in plan.steps]
+                where = (ms, cuda, driver, python, steps)
+                assert not any(s.level == "driver" for s in plan.steps), where
+                assert any(s.startswith("conda create") for s in steps), where
+                # the same release (a wheel URL writes 2.0.0-alpha as 2.0.0alpha, as its guide does)
+                assert all(_same(v.replace("-", ""), ms.replace("-", "")) for s in steps
+                           for k, v in step_targets(s) if k == "mindspore"), where
+                assert "run_check()" in steps[-1], where
+                nv = next(f for f in report.findings if f.id == "compat.nvidia_driver_cuda")
+                assert nv.status == WARN, where
+                assert not any(step_level(str(s))[0] == "driver" for s in nv.fix), (where, nv.fix)
+                ups = [a for a in nv.alternatives if any(step_level(str(s))[0] == "driver" for s in a["steps"])]
+                assert ups and all(str(a["why"]).strip() for a in ups), (where, nv.alternatives)
+                assert_one_gpu_route(report, cuda)
+                seen += 1
+    assert seen >= 5, seen  # the class is not empty (2.2.0 / CUDA 11.6 / 450.80.02 is one)
+
+
+def test_the_audits_2_2_0_on_cuda_11_6_with_driver_450_is_a_conda_route_not_prose():
+    report = _gpu_report("2.2.0", "11.6", "450.80.02", "3.9")
+    steps = [str(s.do) for s in report.node_plan().steps]
+    assert steps[0] == "conda create -n ms-gpu python=3.9 -y && conda activate ms-gpu", steps
+    assert any("mindspore-2.2.0-cp39-cp39" in s for s in steps), steps
+    assert "set_context(device_target='GPU')" in steps[-1], steps
+
+
+def test_the_nodes_cuda_is_used_not_installed_again():
+    """Audit I #39: MindSpore 2.4.10 on the node's CUDA 11.1 with Python 3.7: a Python 3.11 environment, the cuDNN
+    alone (--no-deps: no second cudatoolkit), the node's CUDA 11.1 used."""
+    report = _gpu_report("2.4.10", "11.1", "470.82.01", "3.7")
+    steps = [str(s.do) for s in report.node_plan().steps]
+    assert not any("cudatoolkit=" in s for s in steps), steps
+    assert any(re.match(r"conda install -c conda-forge \S+ --no-deps -y", s) for s in steps), steps
+
+
+# ---- a CANN move made to leave an unknown CANN / driver pairing: the pip-only way is shown (audit I #17, #47) -------
+
+KEEP_CANN = ("keep CANN {cann}: change MindSpore only, a pip install, no root; the pairing of CANN {cann} with the "
+             "NPU driver stays unknown (no source gives it)")
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_a_cann_move_that_leaves_an_unknown_pairing_behind_shows_the_way_that_keeps_the_cann(seed):
+    """Generated nodes: where the plan moves CANN while the CANN / driver pairing is unknown now, and a MindSpore the
+    CANN in use clears exists (its own check accepts it, a wheel for a Python in the CANN's range), the plan offers
+    it as a labelled alternative; judged on the node it leaves no failure and no pairing unknown that was not."""
+    from ascend_doctor.plan.planner import _why_state
+    from ascend_doctor.plan.stack import _apply, _judge
+
+    offered = 0
+    for spec in _driver_x_cann_combinations(2, seed):
+        facts = node(**spec)
+        report = judge(facts)
+        now = {f.id: f.status for f in report.findings}
+        best, others = plan_stack(facts, MATRIX, report.findings)
+        keep = [s for s in others if s.keeps_cann]
+        if best is None or not (best.cann_new or best.cann_installed is not None) or now.get(
+                "compat.cann_driver") not in (WARN, "error"):
+            assert not keep, spec
+            continue
+        for state in keep:
+            offered += 1
+            assert state.cann_new is None and state.cann_installed is None and not state.hdk, spec
+            assert all(lvl == "python" for _s, lvl in state.steps), (spec, state.steps)
+            assert str(_why_state(state)) == KEEP_CANN.format(cann=spec["canns"][0]), spec
+            after = _judge(_apply(facts, MATRIX, state), MATRIX, tuple(PAIRINGS) + ("compat.python_mindspore",))
+            assert FAIL not in after.values(), (spec, after)
+            assert all(after.get(c) not in (WARN, "error") or now.get(c) in (WARN, "error") for c in PAIRINGS), \
+                (spec, after)
+            plan = report.node_plan()
+            assert any(str(a["why"]).startswith("keep CANN ") for a in plan.alternatives), spec
+    assert offered, "the class is not empty"
+
+
+@pytest.mark.parametrize("given, python, mindspore", [
+    (("1.6.2", "8.3.RC2", "25.5.2", "3.7"), "3.11", "2.7.1"),     # audit I #17
+    (("2.2.10", "8.2.RC2", "6.0.rc1.2", "3.8"), "3.11", "2.7.0"),  # audit I #47
+])
+def test_the_audits_cann_moves_offer_the_pip_route_that_keeps_the_cann(given, python, mindspore):
+    ms, cann, driver, py = given
+    _, data = run_json("matrix", "check", "--mindspore", ms, "--cann", cann, "--driver", driver, "--python", py,
+                       "--arch", "aarch64", "--lang", "en")
+    alt = next(a for a in data["plan"]["alternatives"] if a["why"].startswith(f"keep CANN {cann}:"))
+    steps = [s["do"] for s in alt["steps"]]
+    assert steps[0].startswith(f"conda create -n mindspore python={python} ") and \
+        steps[1].startswith(f"pip install mindspore=={mindspore} "), steps
