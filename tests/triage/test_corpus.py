@@ -336,7 +336,7 @@ FAMILY_SIGNATURES = ("DIST_JOB_RENDEZVOUS_TIMEOUT", "SHARED_LIBRARY_NOT_LOADABLE
                      "PY_ASCEND_PACKAGE_NAME_MISSING", "MEMORY_EXHAUSTED_REPORTED", "OP_TILING_FAILED",
                      "HCCL_LINK_SETUP_FAILED", "NPU_DRIVER_NOT_ACCESSIBLE", "OP_DTYPE_NOT_SUPPORTED",
                      "ASCEND_KERNEL_SOURCE_COMPILE_ERROR", "MEMORY_UNCORRECTABLE_ECC_REPORTED",
-                     "OP_KERNEL_BINARY_NOT_FOUND", "GE_ERRORNO_REPORTED")
+                     "OP_KERNEL_BINARY_NOT_FOUND", "GE_ERRORNO_REPORTED", "FLAG_DEFINED_TWICE")
 
 
 @pytest.mark.parametrize("line, sig_id, said", [
@@ -378,6 +378,8 @@ FAMILY_SIGNATURES = ("DIST_JOB_RENDEZVOUS_TIMEOUT", "SHARED_LIBRARY_NOT_LOADABLE
     ("[ERROR] GE(34201,python3):2025-11-06-00:03:33.915.355 [om_file_helper.cc:265]34201 CheckModelCompatibility: "
      "ErrorNo: 1343225859(Failed to call runtime API!) [LOAD][DEFAULT]Call rt api failed, ret: 0x7BC80",
      "GE_ERRORNO_REPORTED", ": Failed to call runtime API!"),
+    ("E0101 00:00:00.000000 1 reflection.cc:1] Flag 'v' was defined more than once (in files 'absl/log/flags.cc' and "
+     "'third_party/abseil/absl/log/flags.cc').", "FLAG_DEFINED_TWICE", "(`v`)"),
 ])
 def test_family_entries_read_members_of_their_family_and_say_them(line, sig_id, said):
     """Each family entry reads the fault as other frameworks, libraries, operators or nodes print it, and its title
@@ -411,6 +413,7 @@ def test_family_entries_read_members_of_their_family_and_say_them(line, sig_id, 
     "[INFO] GE(1,python):2025-01-01-00:00:00.000.000 [graph_prepare.cc:1] ErrorNo: 1343242270(Prepare Graph infershape "
     "failed) recorded",
     "[ERROR] GE(1,a):2025-01-01-00:00:00.000.000 [graph_manager.cc:1]1 AddGraph: ErrorNo: 4294967295(failed) [COMP]",
+    "I0101 00:00:00.000000 1 flags.cc:1] flag 'devices' was defined with value npu:0",
 ])
 def test_family_entries_stay_quiet_on_ordinary_lines(line):
     from ascend_doctor.kb.load import load_knowledge_base
