@@ -22,7 +22,8 @@ SCRIPT = os.path.join(REPO, "scripts", "measure_corpus.py")
 # borrowed_per_10: files with a peer id whose own rule holds on none of the problem's lines, per 10; since peer ids
 # are carried only where their rule holds on a matched line (i21a's engine), none (it was 3.75, 1.9 and 2.86).
 FLOORS = {
-    "heldout": {"named_pct": 84.8, "borrowed_per_10": 0.0, "ordinary_fails": 1},
+    # (90.9% after r21f's GE_ERRORNO_REPORTED named h21's Paddle-Lite GE build failure by GE's own error name)
+    "heldout": {"named_pct": 90.9, "borrowed_per_10": 0.0, "ordinary_fails": 1},
     "heldout2": {"named_pct": 68.8, "borrowed_per_10": 0.0, "ordinary_fails": 0},
     # heldout3/ (third set): labelled before the aclnn 561xxx and HCCL root-info backtrace signatures, measured once
     # (100.0% after round 2: k13's 'set ASCEND_RT_VISIBLE_DEVICES:4 error, input data rang[0-2)' joined its class)
