@@ -32,7 +32,7 @@ TABLE = os.path.join(REPO, "data", "acl_return_codes.json")
 PART = os.path.join(REPO, "data", "kb", "field_cases.json")
 RULE_ID = "ACL_RETURN_CODE"
 # the phrases that put a return code in an error context, as wrappers print them (case as printed)
-PHRASES = (r"runtime result = |[Ee]rror code(?: is ?|: ?| = |=)|errno\[|ErrCode=|retcode: ?|\bret(?:=|: ?|\[| )|"
+PHRASES = (r"runtime result = |[Ee]rror code(?: is ?(?:: )?|: ?| = |=)|errno\[|ErrCode=|retcode: ?|\bret(?:=|: ?|\[| )|"
            r"failed: ")
 
 

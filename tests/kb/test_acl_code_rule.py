@@ -47,6 +47,9 @@ def test_it_covers_documented_codes_only_and_leaves_envelopes_and_own_entries_ou
      "507046"),
     ("[ERROR] [Bisheng] Kernel binary register failure! ret 107000", "107000"),
     ("rtMalloc failed, ret:207001", "207001"),
+    # PaddleCustomDevice's NPU op runner (PADDLE_ENFORCE_NPU_SUCCESS): 'the error code is : N'
+    ("OSError: (External)  ACL error, the error code is : 207001.  (at /paddle/backends/npu/kernels/funcs/"
+     "npu_op_runner.cc:443)", "207001"),
     ("RuntimeError: getDeviceCount:NPUFunctions.cpp NPU function error: aclrtGetDeviceCount(&device_count), error code "
      "is 207004", "207004"),
     ("[aclnn_add.cpp:80][NNOP][CheckNotNull][360969] errno[161001] OpName:[aclnnAdd_1] self is null", "161001"),

@@ -22,7 +22,8 @@ SCRIPT = os.path.join(REPO, "scripts", "measure_corpus.py")
 # borrowed_per_10: files with a peer id whose own rule holds on none of the problem's lines, per 10; since peer ids
 # are carried only where their rule holds on a matched line (i21a's engine), none (it was 3.75, 1.9 and 2.86).
 FLOORS = {
-    "heldout": {"named_pct": 84.8, "borrowed_per_10": 0.0, "ordinary_fails": 1},
+    # (90.9% after r21f's GE_ERRORNO_REPORTED named h21's Paddle-Lite GE build failure by GE's own error name)
+    "heldout": {"named_pct": 90.9, "borrowed_per_10": 0.0, "ordinary_fails": 1},
     "heldout2": {"named_pct": 68.8, "borrowed_per_10": 0.0, "ordinary_fails": 0},
     # heldout3/ (third set): labelled before the aclnn 561xxx and HCCL root-info backtrace signatures, measured once
     # (100.0% after round 2: k13's 'set ASCEND_RT_VISIBLE_DEVICES:4 error, input data rang[0-2)' joined its class)
@@ -62,7 +63,14 @@ FLOORS = {
     # does not support, 1 FAIL from an ordinary line (a wrapped 'npuSynchronizeDevice:' read alone by
     # PT_NPU_SYNCHRONIZE_FAILED, whose rule then learned to want an error word beside the name): the figure for issue
     # 21's "Done when"
-    "heldout10": {"named_pct": 63.4, "borrowed_per_10": 0.0, "ordinary_fails": 0},
+    # heldout10 then became "seen": round 6's family entries (MEMORY_UNCORRECTABLE_ECC_REPORTED from the kernel's CPER
+    # strings, OP_KERNEL_BINARY_NOT_FOUND from aclnn/GE's no-kernel messages, GE_ERRORNO_REPORTED from GE's
+    # 'ErrorNo: code(name)' form) were checked against its misses: 30/41 = 73.2%, no longer a held-out figure;
+    # ACL_REPEAT_INITIALIZE_100002 (aclInit's documented repeat code in a failure phrase): 31/41 = 75.6%;
+    # TRITON_ASCEND_KERNEL_COMPILE_FAILED reading bishengir-compile/hivmc's own messages (BiShengIR/LIR): 32/41 = 78.0%;
+    # CANN_EZ9999_AICORE_EXCEPTION reading the runtime's own '[Error]: The aicore/vector core execution is abnormal.'
+    # (507015/507035's message, where the code itself is wrapped onto the next line): 33/41 = 80.5%
+    "heldout10": {"named_pct": 80.5, "borrowed_per_10": 0.0, "ordinary_fails": 0},
     # tune2/ (a tuning set, not held out): 25 faulty + 5 clean excerpts from issues no other set or KB entry cited,
     # labelled and committed before triage ran on it; measured once after the class entries (fallback) were written
     # and before any tuning: 14/25 = 56.0% named (main without the class entries: the same 14), 0 FAIL from an
@@ -330,7 +338,8 @@ def test_class_entries_say_the_member_of_their_class_they_read(line, sig_id, sai
 FAMILY_SIGNATURES = ("DIST_JOB_RENDEZVOUS_TIMEOUT", "SHARED_LIBRARY_NOT_LOADABLE", "TORCH_DEVICE_BACKEND_NOT_LOADED",
                      "PY_ASCEND_PACKAGE_NAME_MISSING", "MEMORY_EXHAUSTED_REPORTED", "OP_TILING_FAILED",
                      "HCCL_LINK_SETUP_FAILED", "NPU_DRIVER_NOT_ACCESSIBLE", "OP_DTYPE_NOT_SUPPORTED",
-                     "ASCEND_KERNEL_SOURCE_COMPILE_ERROR")
+                     "ASCEND_KERNEL_SOURCE_COMPILE_ERROR", "MEMORY_UNCORRECTABLE_ECC_REPORTED",
+                     "OP_KERNEL_BINARY_NOT_FOUND", "GE_ERRORNO_REPORTED", "FLAG_DEFINED_TWICE")
 
 
 @pytest.mark.parametrize("line, sig_id, said", [
@@ -364,6 +373,16 @@ FAMILY_SIGNATURES = ("DIST_JOB_RENDEZVOUS_TIMEOUT", "SHARED_LIBRARY_NOT_LOADABLE
      "ASCEND_KERNEL_SOURCE_COMPILE_ERROR", ": use of undeclared identifier 'Mmad'"),
     ("ccec: error: no such file or directory: 'add_custom.cpp'", "ASCEND_KERNEL_SOURCE_COMPILE_ERROR",
      ": no such file or directory"),
+    ("[ 1234.567890] {2}[Hardware Error]:   error_type: 5, multi-symbol chipkill ECC",
+     "MEMORY_UNCORRECTABLE_ECC_REPORTED", ": multi-symbol chipkill ECC"),
+    ("       Cannot find binary for op Range.", "OP_KERNEL_BINARY_NOT_FOUND", "(Range)"),
+    ("RuntimeError: Cannot find binary for op MoeInitRoutingV3, errno:561000", "OP_KERNEL_BINARY_NOT_FOUND",
+     "(MoeInitRoutingV3)"),
+    ("[ERROR] GE(34201,python3):2025-11-06-00:03:33.915.355 [om_file_helper.cc:265]34201 CheckModelCompatibility: "
+     "ErrorNo: 1343225859(Failed to call runtime API!) [LOAD][DEFAULT]Call rt api failed, ret: 0x7BC80",
+     "GE_ERRORNO_REPORTED", ": Failed to call runtime API!"),
+    ("E0101 00:00:00.000000 1 reflection.cc:1] Flag 'v' was defined more than once (in files 'absl/log/flags.cc' and "
+     "'third_party/abseil/absl/log/flags.cc').", "FLAG_DEFINED_TWICE", "(`v`)"),
 ])
 def test_family_entries_read_members_of_their_family_and_say_them(line, sig_id, said):
     """Each family entry reads the fault as other frameworks, libraries, operators or nodes print it, and its title
@@ -392,6 +411,12 @@ def test_family_entries_read_members_of_their_family_and_say_them(line, sig_id, 
     "should be in dtype support list",
     "/home/user/project/src/main.cpp:10:5: error: expected ';' before 'return'",
     "/usr/local/Ascend/ascend-toolkit/latest/include/acl/acl.h:12:5: warning: 'aclrtMalloc' is deprecated",
+    "[Hardware Error]: error_type: 2, single-bit ECC",
+    "[INFO] OP(1,python):2025-01-01-00:00:00.000.000 [op_binary_resource.cc:1] Find binary for op MatMulV2 success.",
+    "[INFO] GE(1,python):2025-01-01-00:00:00.000.000 [graph_prepare.cc:1] ErrorNo: 1343242270(Prepare Graph infershape "
+    "failed) recorded",
+    "[ERROR] GE(1,a):2025-01-01-00:00:00.000.000 [graph_manager.cc:1]1 AddGraph: ErrorNo: 4294967295(failed) [COMP]",
+    "I0101 00:00:00.000000 1 flags.cc:1] flag 'devices' was defined with value npu:0",
 ])
 def test_family_entries_stay_quiet_on_ordinary_lines(line):
     from ascend_doctor.kb.load import load_knowledge_base
