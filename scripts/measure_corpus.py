@@ -47,7 +47,7 @@ if REPO not in sys.path:
     sys.path.insert(0, REPO)
 
 CORPUS = os.path.join(REPO, "tests", "fixtures", "corpus")
-SPLITS = ("heldout", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8", "heldout9", "heldout10", "tune", "tune2")
+SPLITS = ("heldout", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8", "heldout9", "heldout10", "heldout11", "tune", "tune2")
 FACTS_CANDIDATES = [os.path.join(REPO, "..", "shared", "reference", "ascend_fd_kb_facts.json"),
                     os.path.join(REPO, "..", "..", "shared", "reference", "ascend_fd_kb_facts.json"),
                     "/work/shared/reference/ascend_fd_kb_facts.json"]
@@ -56,7 +56,8 @@ FACTS_CANDIDATES = [os.path.join(REPO, "..", "shared", "reference", "ascend_fd_k
 ERROR_WORD = re.compile(
     r"(?i)(error|errno|\berr\b|fail|exception|fatal|abort|time ?out|timed out|segmentation fault|sigsegv|"
     r"core dumped|\bkilled\b|traceback|cannot|can't|not (found|supported|exist)|invalid|refused|unable|"
-    r"\bnan\b|\binf\b|lost|stuck|abnormal|denied|panic|out of memory|\boom\b|\bret(code)?\s*[=:]\s*-?[1-9]|E[0-9A-Z][0-9]{4}\b)")
+    r"\bnan\b|\binf\b|lost|stuck|abnormal|denied|panic|out of memory|\boom\b|\bret(code)?\s*[=:]?\s*-?[1-9]|"
+    r"unsupported|no supported|E[0-9A-Z][0-9]{4}\b)")
 # An error-looking line that must be explained or listed (issue 21, item 4). A bare `Traceback (most recent call
 # last):` header is not one: the issue asks for the traceback's tail, which triage lists (its `...Error:` line).
 ERROR_LINE = re.compile(
