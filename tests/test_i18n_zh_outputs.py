@@ -28,7 +28,7 @@ from tests.helpers import FIXTURES, REPO, SNAPSHOTS, fixture_path, run_cli
 
 # the peer's root-cause cases (ascend-fd's module tests), beside the checkout (tests/test_i18n_triage_cluster.py)
 PEER_CASES = os.path.join(REPO, "..", "shared", "peer_cases", "ascend_fd_rc")
-from tests.helpers.i18n_support import zh_offenders, zh_review_defects
+from tests.helpers.i18n_support import source_defects, zh_offenders, zh_review_defects
 
 # triage/kb/explain: the offenders left (see the module doc); it may only go down
 KB_TEXTS_CEILING = 0
@@ -127,14 +127,31 @@ def test_the_review_defect_scanner_finds_what_the_second_review_sent_back():
     assert zh_review_defects("之后是 worker-1 device-5、worker-1 device-4（worker-1 device-6，rank 6）") == []
 
 
+def test_the_review_defect_scanner_finds_what_the_third_review_sent_back():
+    # a 出处 in English, research notes and commit hashes in a 出处 (review 3: #16, N1), event ids as fault codes (R9)
+    explain_507014 = ("出处：AscendCL return codes: CANN include/acl/acl_base.h (ACL_ERROR_* and the\n"
+                      "  runtime's constants) and the AscendCL return-code page; a judgement of ascend-doctor's\n")
+    kinds = [k for k, _t in source_defects(explain_507014)]
+    assert "internal source" in kinds and "english source" in kinds
+    assert [k for k, _t in source_defects(explain_507014, chinese=False)] == ["internal source"]
+    hccl = "出处：hicann/hccl@09300b70:docs/zh/user_guide/hccl_env/HCCL_CONNECT_TIMEOUT.md\n  (ascend_formats.md §5.1)\n"
+    assert [t for _k, t in source_defects(hccl)] == ["hicann/hccl@09300b70", "ascend_formats.md"]
+    assert zh_review_defects("  ascend-fd 故障码：0x80E01801、0x80E18400") == \
+        [("event id as fault code", "ascend-fd 故障码：0x80E01801、0x80E18400")]
+    # what is right: Chinese with its paths, ids and quoted titles; a vendor's English title in quotes
+    assert source_defects("出处：hicann/hccl docs/zh/user_guide/hccl_env/HCCL_CONNECT_TIMEOUT.md\n") == []
+    assert source_defects("出处：昇腾文档 'Timeout Occurs When a Socket Is Created'（hiascend.com commlib）\n") == []
+    assert zh_review_defects("  ascend-fd 故障码：AISW_CANN_HCCL_006") == []
+
+
 def _review_runs():
     """What the code writes in Chinese beside the knowledge base's own texts: triage of every corpus set and of
     the peer's root-cause cases (where present: CI's clean clone has no ../shared), explain of a code, a
     variable and a signature, kb show of an entry with two match rules, matrix, and the fix script."""
     runs = [("triage", d) for d in sorted(glob.glob(os.path.join(FIXTURES, "corpus", "*"))) if os.path.isdir(d)]
     runs += [("triage", d) for d in sorted(glob.glob(os.path.join(PEER_CASES, "*"))) if os.path.isdir(d)]
-    runs += [("explain", "507014"), ("explain", "HCCL_CONNECT_TIMEOUT"), ("explain", "EI0002"),
-             ("kb", "show", "HCCL_FD_NOTIFY_WAIT_TASK_FAILED"), ("matrix", "show"),
+    runs += [("explain", "507014"), ("explain", "107010"), ("explain", "HCCL_CONNECT_TIMEOUT"), ("explain", "EI0002"),
+             ("kb", "show", "HCCL_FD_NOTIFY_WAIT_TASK_FAILED"), ("kb", "show", "NPU_HBM_MULTI_BIT_ECC"), ("matrix", "show"),
              ("matrix", "check", "--mindspore", "2.7.1", "--cann", "8.5.0")]
     runs += [("fix", "--script", "--bundle", fixture_path(n)) for n in ("two_cann_installs", "a2_env_not_sourced")]
     return runs
@@ -149,4 +166,6 @@ def test_chinese_triage_explain_matrix_and_fix_script_have_none_of_the_reviewed_
     for args in _review_runs():
         out = run_cli(*args, "--lang", "zh").stdout
         found += [(args[:2],) + d for d in zh_review_defects(out, set(FIX))]
+        # the English of the same run cites no research notes, commit hashes or judgements of ours either
+        found += [(args[:2], "en") + d for d in source_defects(run_cli(*args).stdout, chinese=False)]
     assert not found, found[:20]

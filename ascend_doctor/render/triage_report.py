@@ -11,7 +11,7 @@ from typing import List
 from ..i18n import N_, _, get_lang, lookup
 from ..i18n_text import worded
 from .common import INFO_LABEL, joined, severity_tag
-from ..kb.model import COMPONENT_WORDS, field_word
+from ..kb.model import COMPONENT_WORDS, ascend_fd_label, field_word
 from ..triage.result import Problem, TriageResult, shown_source
 
 from . import TRIAGE_FORMATS as FORMATS  # noqa: E402  (the choices: render/__init__.py)
@@ -281,7 +281,7 @@ def _text(result: TriageResult, color: bool) -> str:
             fd = list(p.peers)
             lines.append("   " + _("Source: {source}").format(source=shown_source(s, fd)))
             if fd:  # the ids the log shows, once, labelled as kb show labels them: the source line does not repeat them
-                head = _("ascend-fd:")
+                head = ascend_fd_label(fd)
                 lines.append("   " + head + ("" if head.endswith("：") else " ") + joined(fd))
     if result.unexplained:
         lines.append("")

@@ -183,12 +183,54 @@ LATIN_LIST = re.compile(r"[\u4e00-\u9fff：][^()\u4e00-\u9fff]*?[\w.-], (?=[\w(]
 ENGLISH_PLACEHOLDER = re.compile(r"<[A-Za-z][^<>\"\n]*?[a-z]{2,} [a-z][^<>\"\n]*>")
 
 
+# a device's hardware event ids labelled as ascend-fd's fault codes (the maintenance guide says 事件 ID; review 3 R9)
+EVENT_ID_AS_FD = re.compile(r"ascend-fd 故障码：\s*0x[0-9A-Fa-f]+(?:、0x[0-9A-Fa-f]+)*\s*$")
+# What a 出处 must not hold in either language (review 3, #16, N1): the project's research notes, a commit hash in a
+# repository citation, the project's own reasoning instead of a citation.
+INTERNAL_SOURCE = re.compile(r"(?:ascend_formats|error_signatures|compat_facts|pitfalls)\.md|[\w.-]+/[\w.-]+@[0-9a-f]{7,40}"
+                             r"|judgement of ascend-doctor")
+# four English words in a row in a Chinese 出处 (outside `code`, quotes, URLs and paths): a sentence left in English
+SOURCE_PROSE = re.compile(r"\b[A-Za-z][a-z']+(?:,? [A-Za-z][a-z']+){3,}\b")
+
+
+def source_blocks(text):
+    """Each 出处/Source paragraph of an output (its first line and the lines indented under it), joined."""
+    out, block, indent = [], None, 0
+    for line in unwrap_quotes(text).splitlines():
+        body = line.strip()
+        if block is not None and line.strip() and len(line) - len(line.lstrip()) > indent:
+            block.append(body)
+            continue
+        if block is not None:
+            out.append(" ".join(block))
+            block = None
+        if body.startswith(("出处：", "Source:", "Where it comes from:")):
+            block, indent = [body], len(line) - len(line.lstrip())
+    if block is not None:
+        out.append(" ".join(block))
+    return out
+
+
+def source_defects(text, chinese=True):
+    """("internal source", what) for research notes, a commit hash or the project's own judgement in a 出处 (either
+    language); in a Chinese output also ("english source", words) for a 出处 written as an English sentence."""
+    out = []
+    for block in source_blocks(text):
+        out += [("internal source", m.group(0)) for m in INTERNAL_SOURCE.finditer(block)]
+        if chinese:
+            plain = re.sub(r"`[^`]*`|\"[^\"]*\"|“[^”]*”|(?<![A-Za-z])'[^'\s][^']*'(?![A-Za-z])|https?://\S+|\S*/\S*",
+                           " ", block)  # an apostrophe (runtime's) opens no quote
+            out += [("english source", m.group(0)) for m in SOURCE_PROSE.finditer(plain)]
+    return out
+
+
 def zh_review_defects(text, rule_names=()):
     """The kinds of defect the second Chinese review found in what the code (not the knowledge base) writes:
     ("calque", word) for a word-for-word rendering the reviewer rewrote (CALQUES); ("rule name", id) for one of
     the root-cause rules' English ids (`rule_names`) left in a Chinese line; ("nested brackets", text) for a
     half-width pair inside a full-width one; ("latin comma", text) for items of a Chinese list joined with ', ';
-    ("placeholder", text) for an English placeholder of several words in a sentence. Log lines, match rules,
+    ("placeholder", text) for an English placeholder of several words in a sentence; ("event id as fault code", line)
+    for device event ids labelled as ascend-fd's codes; the 出处 defects of source_defects. Log lines, match rules,
     examples and source titles (QUOTED_BLOCKS) are machine text and not read; `code`, "quotes" and URLs are not
     read for brackets, commas and placeholders."""
     out = []
@@ -201,6 +243,7 @@ def zh_review_defects(text, rule_names=()):
         if quoted is not None:
             continue
         out += [("calque", c) for c in CALQUES if c in line]
+        out += [("event id as fault code", m.group(0)) for m in EVENT_ID_AS_FD.finditer(line)]
         out += [("rule name", r) for r in rule_names if re.search(rf"(?<![\w/]){re.escape(r)}(?![\w/])", line)]
         if not CJK.search(line):
             continue
@@ -210,4 +253,4 @@ def zh_review_defects(text, rule_names=()):
         out += [("nested brackets", m.group(0)) for m in NESTED_BRACKETS.finditer(body)]
         out += [("latin comma", m.group(0)) for m in LATIN_LIST.finditer(body)]
         out += [("placeholder", m.group(0)) for m in ENGLISH_PLACEHOLDER.finditer(body)]
-    return out
+    return out + source_defects(text)
