@@ -22,8 +22,8 @@ import re
 from typing import Any, Dict, List, Optional, Tuple
 
 from .data import DataError, data_path, load_data_file, load_json_file
-from .i18n import _
-from .i18n_text import join
+from .i18n import N_, _, translate_into
+from .i18n_text import Bilingual, join
 from .versions import compare_versions, major_minor, parse_version, python_major_minor, release_matches, version_key
 
 MATRIX_FILE = "compat_matrix.json"
@@ -84,6 +84,18 @@ def _norm_ms(v: Any) -> str:
     return str(v or "").strip().split("+", 1)[0]
 
 
+
+# The documents the matrix cites most, by the name a Chinese report gives them (their repository and path):
+# describe_source says these names in Chinese instead of the file at a commit.
+SOURCE_NAMES = (
+    (re.compile(r"^mindspore-lab/mindformers:README"), N_("MindFormers version table")),
+    (re.compile(r"^mindspore-ai/docs:install/mindspore_gpu_install"), N_("MindSpore GPU install guide")),
+    (re.compile(r"^mindspore-ai/docs:install/"), N_("MindSpore install guide")),
+    (re.compile(r"^mindspore-ai/docs:resource/release/release_list"), N_("MindSpore release list")),
+    (re.compile(r"run_check/_check_version\.py$"), N_("MindSpore version check (_check_version.py)")),
+    (re.compile(r"^Ascend/docs:_static/package_info\.js"), N_("Ascend docs package_info")),
+)
+
 class Matrix:
     def __init__(self, data: dict, source: str = "bundled", path: Optional[str] = None, note: Optional[str] = None,
                  origin: Optional[str] = None):
@@ -132,19 +144,32 @@ class Matrix:
     def sources_of(self, ids: List[str]) -> List[dict]:
         return [self.data["sources"][sid] for sid in ids or [] if sid in self.data["sources"]]
 
+    def source_name(self, sid: str) -> Optional[str]:
+        """The reader's name of a source (a message, SOURCE_NAMES), where the source is one of those documents."""
+        s = self.data["sources"].get(sid, {})
+        where = f"{s.get('repo', '')}:{s.get('path', '')}"
+        return next((name for pattern, name in SOURCE_NAMES if pattern.search(where)), None)
+
     def describe_source(self, ids: List[str]) -> str:
-        return "; ".join(dict.fromkeys(self.source_title(sid) for sid in ids or []))
+        """The sources of a value: in English each as a reader opens it (source_title: repo:path@commit, the URL);
+        in Chinese by the document's name (SOURCE_NAMES: MindFormers 版本配套表), else the repository file without
+        its section and commit, or the URL (review 3: no English section titles and hashes in a Chinese report)."""
+        ids = list(dict.fromkeys(ids or []))
+        en = "; ".join(dict.fromkeys(self.source_title(sid) for sid in ids))
+        zh = "、".join(dict.fromkeys(translate_into("zh", self.source_name(sid)) if self.source_name(sid)
+                                    else self._source_plain(sid) for sid in ids))
+        return Bilingual(en, zh) if en else en
+
+    def _source_plain(self, sid: str) -> str:
+        s = self.data["sources"].get(sid, {})
+        if s.get("repo") and s.get("path"):
+            return f"{s['repo']}:{s['path'].split(' (', 1)[0]}"
+        return self.source_title(sid)
 
     def source_short(self, ids: List[str]) -> str:
         """The sources as a sentence cites them in its brackets: a repository file without its section and commit
         ("mindspore-lab/mindformers:README.md"), else the full title (the evidence keeps describe_source)."""
-        def short(sid: str) -> str:
-            s = self.data["sources"].get(sid, {})
-            if s.get("repo") and s.get("path"):
-                return f"{s['repo']}:{s['path'].split(' (', 1)[0]}"
-            return self.source_title(sid)
-
-        return "; ".join(dict.fromkeys(short(sid) for sid in ids or []))
+        return "; ".join(dict.fromkeys(self._source_plain(sid) for sid in ids or []))
 
     # -- MindSpore
     @property

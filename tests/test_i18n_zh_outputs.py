@@ -142,6 +142,15 @@ def test_the_review_defect_scanner_finds_what_the_third_review_sent_back():
     assert source_defects("出处：hicann/hccl docs/zh/user_guide/hccl_env/HCCL_CONNECT_TIMEOUT.md\n") == []
     assert source_defects("出处：昇腾文档 'Timeout Occurs When a Socket Is Created'（hiascend.com commlib）\n") == []
     assert zh_review_defects("  ascend-fd 故障码：AISW_CANN_HCCL_006") == []
+    # a matrix source record in a Chinese sentence (R2); an interval is no Latin list
+    line = ('1. 为 CANN 8.0.0 安装 Ascend HDK 24.1.0   # 配套依据：mindspore-lab/mindformers:README.md (section '
+            '"Version Matching")@1a72d558')
+    assert [k for k, _t in zh_review_defects(line)] == ["raw source"]
+    assert [k for k, _t in zh_review_defects("MindSpore 安装指南：CUDA 11.6 + cuDNN 8.5.x "
+                                             "[mindspore-ai/docs:install/mindspore_gpu_install_pip_en.md@62b688be]")] \
+        == ["raw source"]
+    assert zh_review_defects("配套：24.1.0（MindFormers 版本配套表，可信度高）") == []
+    assert zh_review_defects("驱动版本在兼容范围 [7.0.0, 8.0) 内") == []
 
 
 def _review_runs():
@@ -155,6 +164,18 @@ def _review_runs():
              ("matrix", "check", "--mindspore", "2.7.1", "--cann", "8.5.0")]
     runs += [("fix", "--script", "--bundle", fixture_path(n)) for n in ("two_cann_installs", "a2_env_not_sourced")]
     return runs
+
+
+@pytest.mark.parametrize("name", SNAPSHOTS)
+def test_a_chinese_check_report_and_fix_script_have_none_of_the_reviewed_defects(name):
+    """review 3: a matrix source's record (repo:path@commit, English section titles) in evidence and fix comments,
+    and the defects of the other outputs, in the check reports (text, Markdown) and fix script of every snapshot."""
+    found = []
+    for args in (("check", "--bundle", fixture_path(name)),
+                 ("check", "--bundle", fixture_path(name), "--format", "markdown"),
+                 ("fix", "--script", "--bundle", fixture_path(name))):
+        found += [(args[0], args[-1]) + d for d in zh_review_defects(run_cli(*args, "--lang", "zh").stdout)]
+    assert not found, found[:20]
 
 
 def test_chinese_triage_explain_matrix_and_fix_script_have_none_of_the_reviewed_defects():

@@ -430,8 +430,8 @@ def check_cann_driver(ctx):
     for i, p in enumerate(list(dict.fromkeys(paired))[:2]):
         line = _("{step}   # paired by {sources}").format(
             step=_("install Ascend HDK {hdk} (NPU driver + firmware) for CANN {cann}").format(hdk=p, cann=inst.release),
-            sources="; ".join(matrix.describe_source(r["source"]) for r in rows
-                              if p in r["hdk"] and r["relation"] == "paired"))
+            sources=join(_("; "), [matrix.describe_source(r["source"]) for r in rows
+                                   if p in r["hdk"] and r["relation"] == "paired"]))
         fix_hdk.append(or_step(line) if i else line)
     if not fix_hdk and rows:
         # only what a vendor table gives (paired, compatible): a "known-working" report is no pairing to install

@@ -340,7 +340,8 @@ def check_cudnn(ctx):
                 "CUDA of the build in use": cuda_mm or _("unknown")}
     if pair:
         evidence["cuDNN MindSpore's install guide pairs with it"] = \
-            f"CUDA {pair['cuda']} + cuDNN {pair['cudnn']}.x [{ctx.matrix.describe_source(pair['source'])}]"
+            _("CUDA {cuda} + cuDNN {cudnn}.x [{source}]").format(cuda=pair["cuda"], cudnn=pair["cudnn"],
+                                                                 source=ctx.matrix.describe_source(pair["source"]))
     if not c.cudnn_version:
         return ctx.finding(WARN,
                            summary=sentences(

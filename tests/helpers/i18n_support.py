@@ -185,6 +185,9 @@ ENGLISH_PLACEHOLDER = re.compile(r"<[A-Za-z][^<>\"\n]*?[a-z]{2,} [a-z][^<>\"\n]*
 
 # a device's hardware event ids labelled as ascend-fd's fault codes (the maintenance guide says 事件 ID; review 3 R9)
 EVENT_ID_AS_FD = re.compile(r"ascend-fd 故障码：\s*0x[0-9A-Fa-f]+(?:、0x[0-9A-Fa-f]+)*\s*$")
+# a matrix source as its record writes it, in a Chinese sentence: a repository file at a commit, an English section
+# title ("mindspore-lab/mindformers:README.md (section "Version Matching"/…)@1a72d558"; review 3 R2)
+RAW_SOURCE = re.compile(r"[\w.-]+/[\w.-]+:\S+?(?:@[0-9a-f]{8}\b| \(section \")")
 # What a 出处 must not hold in either language (review 3, #16, N1): the project's research notes, a commit hash in a
 # repository citation, the project's own reasoning instead of a citation.
 INTERNAL_SOURCE = re.compile(r"(?:ascend_formats|error_signatures|compat_facts|pitfalls)\.md|[\w.-]+/[\w.-]+@[0-9a-f]{7,40}"
@@ -230,7 +233,8 @@ def zh_review_defects(text, rule_names=()):
     the root-cause rules' English ids (`rule_names`) left in a Chinese line; ("nested brackets", text) for a
     half-width pair inside a full-width one; ("latin comma", text) for items of a Chinese list joined with ', ';
     ("placeholder", text) for an English placeholder of several words in a sentence; ("event id as fault code", line)
-    for device event ids labelled as ascend-fd's codes; the 出处 defects of source_defects. Log lines, match rules,
+    for device event ids labelled as ascend-fd's codes; ("raw source", text) for a source record's repo:path@commit;
+    the 出处 defects of source_defects. Log lines, match rules,
     examples and source titles (QUOTED_BLOCKS) are machine text and not read; `code`, "quotes" and URLs are not
     read for brackets, commas and placeholders."""
     out = []
@@ -244,10 +248,12 @@ def zh_review_defects(text, rule_names=()):
             continue
         out += [("calque", c) for c in CALQUES if c in line]
         out += [("event id as fault code", m.group(0)) for m in EVENT_ID_AS_FD.finditer(line)]
+        out += [("raw source", m.group(0)) for m in RAW_SOURCE.finditer(line)]
         out += [("rule name", r) for r in rule_names if re.search(rf"(?<![\w/]){re.escape(r)}(?![\w/])", line)]
         if not CJK.search(line):
             continue
         body = re.sub(r"`[^`]*`|\"[^\"]*\"|“[^”]*”|'[^'\s][^']*'|https?://\S+", " ", line)
+        body = re.sub(r"[\[(][\w.]+, [\w.]+[)\]]", " ", body)  # a range written as an interval: [7.0.0, 8.0)
         if COMMAND_LINE.match(line):
             body = body.split("   # ", 1)[1] if "   # " in body else ""
         out += [("nested brackets", m.group(0)) for m in NESTED_BRACKETS.finditer(body)]
