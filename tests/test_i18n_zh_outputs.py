@@ -151,6 +151,15 @@ def test_the_review_defect_scanner_finds_what_the_third_review_sent_back():
         == ["raw source"]
     assert zh_review_defects("配套：24.1.0（MindFormers 版本配套表，可信度高）") == []
     assert zh_review_defects("驱动版本在兼容范围 [7.0.0, 8.0) 内") == []
+    # a sentence glued before a command (R1); English placeholders of words, in a command too (R3)
+    glued = "  2. 如果该文件已损坏，请重新安装驱动包：./Ascend-hdk-910b-npu-driver_24.1.0_linux-aarch64.run --full"
+    assert [k for k, _t in zh_review_defects(glued)] == ["prose before command"]
+    assert zh_review_defects("  7. [手动操作，CANN 安装] ./Ascend-cann-toolkit_8.0.RC3_linux-aarch64.run --install   "
+                             "# 仅在这些文件已损坏时执行：重新安装 CANN 软件包") == []
+    assert [t for _k, t in zh_review_defects("  1. ./Ascend-cann-toolkit_<release>_linux-<arch>.run --install   # 安装")] \
+        == ["<release>", "<arch>"]
+    assert zh_review_defects("  1. ./Ascend-cann-toolkit_<版本>_linux-<架构>.run --install   # 安装") == []
+    assert zh_review_defects("没有 <component>_running_version=[<build>:<release>] 行") == []  # a format, as written
 
 
 def _review_runs():

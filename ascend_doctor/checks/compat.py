@@ -604,7 +604,7 @@ def check_firmware_min(ctx):
                              "as not compatible.").format(firmware=fw.version), evidence,
                            [_("upgrade the NPU firmware to the one shipped with your driver's HDK (6.4 or newer, e.g. "
                               "{examples})").format(examples=", ".join(sorted(set(fix), key=version_key)[:3])),
-                            _("reboot, then: npu-smi info -t board -i 0   # Firmware Version and Compatibility")], "P24")
+                            _("npu-smi info -t board -i 0   # after a reboot: Firmware Version and Compatibility")], "P24")
     return ctx.finding(PASS, _("Firmware {firmware} is 6.4 or newer.").format(firmware=fw.version), evidence)
 
 

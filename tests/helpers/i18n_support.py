@@ -188,6 +188,12 @@ EVENT_ID_AS_FD = re.compile(r"ascend-fd 故障码：\s*0x[0-9A-Fa-f]+(?:、0x[0-
 # a matrix source as its record writes it, in a Chinese sentence: a repository file at a commit, an English section
 # title ("mindspore-lab/mindformers:README.md (section "Version Matching"/…)@1a72d558"; review 3 R2)
 RAW_SOURCE = re.compile(r"[\w.-]+/[\w.-]+:\S+?(?:@[0-9a-f]{8}\b| \(section \")")
+# a placeholder for a word (not an id) left in English, in a command or a sentence: a Chinese report writes <版本>,
+# <架构>, <芯片型号>, <安装路径>, <目录>, <秒> (review 3 R3; docs/i18n.md)
+WORD_PLACEHOLDER = re.compile(r"(?<!:)<(?:release|version|ver|arch|soc|install|dir|s|seconds)>(?!\])")  # not in a format [<build>:<release>]
+# a numbered step (a fix or plan step, after its tag): "2. 如果该文件已损坏，请重新安装驱动包：./Ascend-hdk-….run" glues a
+# sentence before the command, which cannot be pasted (review 3 R1); the command comes first, the why in its comment
+NUMBERED_STEP = re.compile(r"^\s*\d+\.\s+(?:\[[^\]]*\]\s+)?(.*)$")
 # What a 出处 must not hold in either language (review 3, #16, N1): the project's research notes, a commit hash in a
 # repository citation, the project's own reasoning instead of a citation.
 INTERNAL_SOURCE = re.compile(r"(?:ascend_formats|error_signatures|compat_facts|pitfalls)\.md|[\w.-]+/[\w.-]+@[0-9a-f]{7,40}"
@@ -234,9 +240,13 @@ def zh_review_defects(text, rule_names=()):
     half-width pair inside a full-width one; ("latin comma", text) for items of a Chinese list joined with ', ';
     ("placeholder", text) for an English placeholder of several words in a sentence; ("event id as fault code", line)
     for device event ids labelled as ascend-fd's codes; ("raw source", text) for a source record's repo:path@commit;
+    ("english placeholder", text) for a placeholder of a word left in English, in a command too; ("prose before
+    command", step) for a numbered step that is a Chinese sentence ending in a command (fix_script.command_tail);
     the 出处 defects of source_defects. Log lines, match rules,
     examples and source titles (QUOTED_BLOCKS) are machine text and not read; `code`, "quotes" and URLs are not
     read for brackets, commas and placeholders."""
+    from ascend_doctor import fix_script
+
     out = []
     quoted = None
     for line in unwrap_quotes(text).splitlines():
@@ -249,6 +259,11 @@ def zh_review_defects(text, rule_names=()):
         out += [("calque", c) for c in CALQUES if c in line]
         out += [("event id as fault code", m.group(0)) for m in EVENT_ID_AS_FD.finditer(line)]
         out += [("raw source", m.group(0)) for m in RAW_SOURCE.finditer(line)]
+        out += [("english placeholder", m.group(0)) for m in WORD_PLACEHOLDER.finditer(line)]
+        step = NUMBERED_STEP.match(line)
+        tail = step and fix_script.command_tail(step.group(1).split("   # ", 1)[0])
+        if tail and CJK.search(tail[0]):
+            out.append(("prose before command", step.group(1)))
         out += [("rule name", r) for r in rule_names if re.search(rf"(?<![\w/]){re.escape(r)}(?![\w/])", line)]
         if not CJK.search(line):
             continue
