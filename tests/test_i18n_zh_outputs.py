@@ -160,6 +160,10 @@ def test_the_review_defect_scanner_finds_what_the_third_review_sent_back():
         == ["<release>", "<arch>"]
     assert zh_review_defects("  1. ./Ascend-cann-toolkit_<版本>_linux-<架构>.run --install   # 安装") == []
     assert zh_review_defects("没有 <component>_running_version=[<build>:<release>] 行") == []  # a format, as written
+    # a label's value with a second label before the advice (R5)
+    assert [k for k, _t in zh_review_defects("计划未能解决：执行计划后该配套关系仍然未知（没有来源给出该配套）：请按其修复建议"
+                                             "进行检查")] == ["double colon"]
+    assert zh_review_defects("修复计划无法解决：执行修复计划后仍无法确定该配套关系；请按修复步骤检查") == []
 
 
 def _review_runs():

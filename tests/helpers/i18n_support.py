@@ -194,6 +194,8 @@ WORD_PLACEHOLDER = re.compile(r"(?<!:)<(?:release|version|ver|arch|soc|install|d
 # a numbered step (a fix or plan step, after its tag): "2. 如果该文件已损坏，请重新安装驱动包：./Ascend-hdk-….run" glues a
 # sentence before the command, which cannot be pasted (review 3 R1); the command comes first, the why in its comment
 NUMBERED_STEP = re.compile(r"^\s*\d+\.\s+(?:\[[^\]]*\]\s+)?(.*)$")
+# a label's value that has a label of its own before what to do: "计划未能解决：…仍然未知（…）：请按…" (review 3 R5)
+DOUBLE_COLON = re.compile(r"[\u4e00-\u9fff）]：[^：`\"“”\n]*[\u4e00-\u9fff）]：请")
 # What a 出处 must not hold in either language (review 3, #16, N1): the project's research notes, a commit hash in a
 # repository citation, the project's own reasoning instead of a citation.
 INTERNAL_SOURCE = re.compile(r"(?:ascend_formats|error_signatures|compat_facts|pitfalls)\.md|[\w.-]+/[\w.-]+@[0-9a-f]{7,40}"
@@ -242,6 +244,7 @@ def zh_review_defects(text, rule_names=()):
     for device event ids labelled as ascend-fd's codes; ("raw source", text) for a source record's repo:path@commit;
     ("english placeholder", text) for a placeholder of a word left in English, in a command too; ("prose before
     command", step) for a numbered step that is a Chinese sentence ending in a command (fix_script.command_tail);
+    ("double colon", text) for "label：… ：请…";
     the 出处 defects of source_defects. Log lines, match rules,
     examples and source titles (QUOTED_BLOCKS) are machine text and not read; `code`, "quotes" and URLs are not
     read for brackets, commas and placeholders."""
@@ -260,6 +263,7 @@ def zh_review_defects(text, rule_names=()):
         out += [("event id as fault code", m.group(0)) for m in EVENT_ID_AS_FD.finditer(line)]
         out += [("raw source", m.group(0)) for m in RAW_SOURCE.finditer(line)]
         out += [("english placeholder", m.group(0)) for m in WORD_PLACEHOLDER.finditer(line)]
+        out += [("double colon", m.group(0)) for m in DOUBLE_COLON.finditer(line)]
         step = NUMBERED_STEP.match(line)
         tail = step and fix_script.command_tail(step.group(1).split("   # ", 1)[0])
         if tail and CJK.search(tail[0]):
