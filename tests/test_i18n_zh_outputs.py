@@ -164,6 +164,12 @@ def test_the_review_defect_scanner_finds_what_the_third_review_sent_back():
     assert [k for k, _t in zh_review_defects("计划未能解决：执行计划后该配套关系仍然未知（没有来源给出该配套）：请按其修复建议"
                                              "进行检查")] == ["double colon"]
     assert zh_review_defects("修复计划无法解决：执行修复计划后仍无法确定该配套关系；请按修复步骤检查") == []
+    # half-width residue (R7)
+    assert [k for k, _t in zh_review_defects("  /x/plog-1.log:4 (×3): [ERROR] HCCL(123,python): x")] == ["half-width"]
+    assert [k for k, _t in zh_review_defects("cuDNN 已安装——cuDNN 8.9.7 (/usr/local/cuda-12.2/include/cudnn_version.h)")] \
+        == ["half-width"]
+    assert [k for k, _t in zh_review_defects("建链超时（AISW_CANN_HCCL_016, AISW_CANN_ERRMSG_Custom_05）")] == ["latin comma"]
+    assert zh_review_defects("  /x/plog-1.log:4（×3）：[ERROR] HCCL(123,python): x") == []
 
 
 def _review_runs():
@@ -174,7 +180,8 @@ def _review_runs():
     runs += [("triage", d) for d in sorted(glob.glob(os.path.join(PEER_CASES, "*"))) if os.path.isdir(d)]
     runs += [("explain", "507014"), ("explain", "107010"), ("explain", "HCCL_CONNECT_TIMEOUT"), ("explain", "EI0002"),
              ("kb", "show", "HCCL_FD_NOTIFY_WAIT_TASK_FAILED"), ("kb", "show", "NPU_HBM_MULTI_BIT_ECC"), ("matrix", "show"),
-             ("matrix", "check", "--mindspore", "2.7.1", "--cann", "8.5.0")]
+             ("matrix", "check", "--mindspore", "2.7.1", "--cann", "8.5.0"),
+             ("kb", "search", "超时"), ("kb", "search", "链路")]
     runs += [("fix", "--script", "--bundle", fixture_path(n)) for n in ("two_cann_installs", "a2_env_not_sourced")]
     return runs
 

@@ -384,7 +384,8 @@ def check_cudnn(ctx):
                                      "11.1 with 8.0.x, CUDA 11.6 with 8.5.x).").format(version=c.cudnn_version,
                                                                                        runtime=cuda_mm),
                            evidence=evidence, fix=fix)
-    return ctx.finding(PASS, summary=f"cuDNN {c.cudnn_version} ({c.cudnn_source})", evidence=evidence)
+    return ctx.finding(PASS, summary=_("cuDNN {version} ({path})").format(version=c.cudnn_version, path=c.cudnn_source),
+                       evidence=evidence)
 
 
 # -- G3: nvcc vs runtime ---------------------------------------------------------------------------

@@ -235,7 +235,7 @@ def facts_summary(facts: Union[Facts, dict]) -> List[Tuple[str, str]]:
     if ms.installed:
         flav = ms.flavour or _("unknown build")
         if ms.cuda_version:
-            flav += f", CUDA {ms.cuda_version}"
+            flav = joined([flav, f"CUDA {ms.cuda_version}"])  # "gpu, CUDA 11.1"; "gpu、CUDA 11.1" in Chinese
         rows.append(("MindSpore", _("{version} ({build}) in {location}").format(
             version=ms.version, build=flav, location=ms.location)))
     else:

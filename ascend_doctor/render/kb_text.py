@@ -182,8 +182,8 @@ def search_text(hits) -> List[str]:
     lines: List[str] = []
     for s in hits:
         title, severity = s.text()[0], severity_word(s)
-        fd = _ids_after(title, f"{', '.join(s.ascend_fd[:2])}{', …' if len(s.ascend_fd) > 2 else ''}") \
-            if s.ascend_fd else ""
+        fd = _ids_after(title, joined(s.ascend_fd[:2] + (["…"] if len(s.ascend_fd) > 2 else []))) \
+            if s.ascend_fd else ""  # "（a、b、…）" after a Chinese title
         lines += wrap_lines(title + fd, "      ", f"{s.id}  [{severity}]  ") if len(s.id) < 40 else \
             [f"{s.id}  [{severity}]"] + wrap_lines(title + fd, "      ")
     lines.append(_("{count} signature(s)").format(count=len(hits)))

@@ -210,8 +210,9 @@ def _unexplained_lines(result: TriageResult, indent: str = "  ") -> List[str]:
     UNEXPLAINED_SHOWN of them."""
     out = []
     for e in result.unexplained[:UNEXPLAINED_SHOWN]:
-        times = f" (×{e['count']})" if e.get("count", 1) > 1 else ""
-        out.append(f"{indent}{e['file']}:{e['line']}{times}: {e['text']}")
+        zh = get_lang() == "zh"  # "file:4（×3）：line" in Chinese (review 3 R7)
+        times = (f"（×{e['count']}）" if zh else f" (×{e['count']})") if e.get("count", 1) > 1 else ""
+        out.append(f"{indent}{e['file']}:{e['line']}{times}{'：' if zh else ': '}{e['text']}")
     more = result.unexplained_total - min(len(result.unexplained), UNEXPLAINED_SHOWN)
     if more > 0:
         out.append(indent + _("… and {count} more (--format json lists the first {keep})").format(
@@ -303,7 +304,7 @@ def _text(result: TriageResult, color: bool) -> str:
 COMPACT_JSON_ABOVE = 100  # problems
 COMPACT_INPUTS_ABOVE = 2048  # inputs read (a cluster's plogs: 4,096 nodes' took 1 s to indent)
 
-_QUOTED = re.compile(r"^\s*(?:> |\S+:\d+(?: \(×\d+\))?: )")  # a quoted log line: shown whole, as it is in the file
+_QUOTED = re.compile(r"^\s*(?:> |\S+:\d+(?: \(×\d+\)|（×\d+）)?(?:: |：))")  # a quoted log line: shown whole, as it is in the file
 
 
 def _fit(lines: List[str]) -> List[str]:

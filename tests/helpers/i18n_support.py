@@ -196,6 +196,9 @@ WORD_PLACEHOLDER = re.compile(r"(?<!:)<(?:release|version|ver|arch|soc|install|d
 NUMBERED_STEP = re.compile(r"^\s*\d+\.\s+(?:\[[^\]]*\]\s+)?(.*)$")
 # a label's value that has a label of its own before what to do: "计划未能解决：…仍然未知（…）：请按…" (review 3 R5)
 DOUBLE_COLON = re.compile(r"[\u4e00-\u9fff）]：[^：`\"“”\n]*[\u4e00-\u9fff）]：请")
+# half-width residue of a Chinese output (review 3 R7): " (×3): " after a quoted line's place, " (/usr/…)" after a version
+HALF_COUNT = re.compile(r" \(×\d+\): ")
+HALF_PATH = re.compile(r"(?<=[\w.]) \(/[^()\s]*\)")
 # What a 出处 must not hold in either language (review 3, #16, N1): the project's research notes, a commit hash in a
 # repository citation, the project's own reasoning instead of a citation.
 INTERNAL_SOURCE = re.compile(r"(?:ascend_formats|error_signatures|compat_facts|pitfalls)\.md|[\w.-]+/[\w.-]+@[0-9a-f]{7,40}"
@@ -244,7 +247,7 @@ def zh_review_defects(text, rule_names=()):
     for device event ids labelled as ascend-fd's codes; ("raw source", text) for a source record's repo:path@commit;
     ("english placeholder", text) for a placeholder of a word left in English, in a command too; ("prose before
     command", step) for a numbered step that is a Chinese sentence ending in a command (fix_script.command_tail);
-    ("double colon", text) for "label：… ：请…";
+    ("double colon", text) for "label：… ：请…"; ("half-width", text) for " (×3): " and " (/path)";
     the 出处 defects of source_defects. Log lines, match rules,
     examples and source titles (QUOTED_BLOCKS) are machine text and not read; `code`, "quotes" and URLs are not
     read for brackets, commas and placeholders."""
@@ -269,8 +272,10 @@ def zh_review_defects(text, rule_names=()):
         if tail and CJK.search(tail[0]):
             out.append(("prose before command", step.group(1)))
         out += [("rule name", r) for r in rule_names if re.search(rf"(?<![\w/]){re.escape(r)}(?![\w/])", line)]
+        out += [("half-width", m.group(0)) for m in HALF_COUNT.finditer(line)]
         if not CJK.search(line):
             continue
+        out += [("half-width", m.group(0)) for m in HALF_PATH.finditer(line)]
         body = re.sub(r"`[^`]*`|\"[^\"]*\"|“[^”]*”|'[^'\s][^']*'|https?://\S+", " ", line)
         body = re.sub(r"[\[(][\w.]+, [\w.]+[)\]]", " ", body)  # a range written as an interval: [7.0.0, 8.0)
         if COMMAND_LINE.match(line):
