@@ -161,8 +161,8 @@ def test_the_review_defect_scanner_finds_what_the_third_review_sent_back():
     assert zh_review_defects("  1. ./Ascend-cann-toolkit_<版本>_linux-<架构>.run --install   # 安装") == []
     assert zh_review_defects("没有 <component>_running_version=[<build>:<release>] 行") == []  # a format, as written
     # a label's value with a second label before the advice (R5)
-    assert [k for k, _t in zh_review_defects("计划未能解决：执行计划后该配套关系仍然未知（没有来源给出该配套）：请按其修复建议"
-                                             "进行检查")] == ["double colon"]
+    assert "double colon" in [k for k, _t in zh_review_defects("执行计划后：该配套关系仍然未知（没有资料）：请按其修复建议"
+                                                               "进行检查")]
     assert zh_review_defects("修复计划无法解决：执行修复计划后仍无法确定该配套关系；请按修复步骤检查") == []
     # half-width residue (R7)
     assert [k for k, _t in zh_review_defects("  /x/plog-1.log:4 (×3): [ERROR] HCCL(123,python): x")] == ["half-width"]
@@ -170,6 +170,18 @@ def test_the_review_defect_scanner_finds_what_the_third_review_sent_back():
         == ["half-width"]
     assert [k for k, _t in zh_review_defects("建链超时（AISW_CANN_HCCL_016, AISW_CANN_ERRMSG_Custom_05）")] == ["latin comma"]
     assert zh_review_defects("  /x/plog-1.log:4（×3）：[ERROR] HCCL(123,python): x") == []
+
+
+
+def test_a_chinese_report_header_names_the_snapshot_once_and_separates_the_os_parts():
+    """review 3 R8: `ascend-doctor 0.1.0——a2-env-not-sourced 的快照（a2-env-not-sourced）` named it twice (English
+    too), and `未知操作系统 aarch64 内核 5.10.0-…` ran the parts together."""
+    out = run_cli("check", "--bundle", fixture_path("a2_env_not_sourced"), "--lang", "zh", "--no-color").stdout
+    lines = out.splitlines()
+    assert lines[0].endswith("——a2-env-not-sourced 的快照"), lines[0]
+    assert "未知操作系统，aarch64，内核 5.10.0" in out
+    en = run_cli("check", "--bundle", fixture_path("a2_env_not_sourced"), "--no-color").stdout.splitlines()[0]
+    assert en.endswith("— snapshot of a2-env-not-sourced"), en
 
 
 def _review_runs():

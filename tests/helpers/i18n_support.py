@@ -174,7 +174,8 @@ def zh_offenders(text, allowed=frozenset()):
 
 # Word-for-word renderings a Chinese reviewer sent back (issue 27, review 2): each has the vendor's wording now.
 CALQUES = ("最后一个报告者", "也请看一下", "列出设备", "列出的设备", "提到它的特征", "设备/rank/文件", "没有日志给出",
-           "未知设备", "| 或 |", "# 查看：")
+           "未知设备", "| 或 |", "# 查看：",
+           "试试", "计划未能解决", "没有来源给出")  # review 3 (R5, R8)
 # a full-width pair holding a half-width one: "（worker-1 device-6 (rank 6)）"
 NESTED_BRACKETS = re.compile(r"（[^（）\n]* \([^()\n]*\)[^（）\n]*）")
 # a Latin ", " joining the items of a list in a Chinese sentence ("之后是 worker-1 device-5, worker-1 device-4")
