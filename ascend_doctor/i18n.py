@@ -90,16 +90,6 @@ def get_lang() -> str:
     return _lang
 
 
-def translate_into(lang: str, msgid: str) -> str:
-    """`msgid` in `lang` whatever the run's language (a text kept in both languages, i18n_text.Bilingual)."""
-    if lang == "en" or not msgid:
-        return msgid
-    key = (lang, LOCALE_DIR)
-    if key not in _loaded:
-        _loaded[key] = load_catalog(lang)
-    return _loaded[key].gettext(msgid)
-
-
 def html_lang(lang: Optional[str] = None) -> str:
     """The value of <html lang=...> for `lang` (default: the current language)."""
     return {"zh": "zh-CN"}.get(lang or _lang, "en")

@@ -22,7 +22,7 @@ import re
 from typing import Any, Dict, List, Optional, Tuple
 
 from .data import DataError, data_path, load_data_file, load_json_file
-from .i18n import N_, _, translate_into
+from .i18n import N_, _, get_lang, translate
 from .i18n_text import Bilingual, join
 from .versions import compare_versions, major_minor, parse_version, python_major_minor, release_matches, version_key
 
@@ -156,9 +156,11 @@ class Matrix:
         its section and commit, or the URL (review 3: no English section titles and hashes in a Chinese report)."""
         ids = list(dict.fromkeys(ids or []))
         en = "; ".join(dict.fromkeys(self.source_title(sid) for sid in ids))
-        zh = "、".join(dict.fromkeys(translate_into("zh", self.source_name(sid)) if self.source_name(sid)
+        if not en or get_lang() != "zh":  # an English run reads no Chinese catalog (startup imports)
+            return en
+        zh = "、".join(dict.fromkeys(translate(self.source_name(sid)) if self.source_name(sid)
                                     else self._source_plain(sid) for sid in ids))
-        return Bilingual(en, zh) if en else en
+        return Bilingual(en, zh)
 
     def _source_plain(self, sid: str) -> str:
         s = self.data["sources"].get(sid, {})

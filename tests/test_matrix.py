@@ -437,12 +437,13 @@ def test_a_source_is_cited_in_full_in_english_and_by_its_name_in_chinese():
 
     m = load_matrix()
     sid = next(k for k, s in m.data["sources"].items() if s.get("repo") == "mindspore-lab/mindformers")
-    shown = m.describe_source([sid])
-    assert str(shown).startswith("mindspore-lab/mindformers:README.md") and "@" in str(shown)
+    assert m.describe_source([sid]).startswith("mindspore-lab/mindformers:README.md")
+    url = next(k for k, s in m.data["sources"].items() if s.get("url", "").startswith("https://docs.nvidia.com"))
     i18n.set_lang("zh")
     try:
+        shown = m.describe_source([sid])
+        assert str(shown).startswith("mindspore-lab/mindformers:README.md") and "@" in str(shown)  # its English
         assert worded(shown) == "MindFormers 版本配套表"
+        assert m.describe_source([url]).zh == m.data["sources"][url]["url"]  # a page without a name: its URL
     finally:
         i18n.set_lang("en")
-    url = next(k for k, s in m.data["sources"].items() if s.get("url", "").startswith("https://docs.nvidia.com"))
-    assert m.describe_source([url]).zh == m.data["sources"][url]["url"]  # a page without a name: its URL
