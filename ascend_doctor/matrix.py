@@ -22,7 +22,7 @@ import re
 from typing import Any, Dict, List, Optional, Tuple
 
 from .data import DataError, data_path, load_data_file, load_json_file
-from .i18n import N_, _, get_lang, translate
+from .i18n import _
 from .i18n_text import Bilingual, join
 from .versions import compare_versions, major_minor, parse_version, python_major_minor, release_matches, version_key
 
@@ -86,14 +86,16 @@ def _norm_ms(v: Any) -> str:
 
 
 # The documents the matrix cites most, by the name a Chinese report gives them (their repository and path):
-# describe_source says these names in Chinese instead of the file at a commit.
+# describe_source says these names in Chinese instead of the file at a commit. The names are kept here, not in the
+# catalog, so that a report made in English carries them too (report/2 is worded again in either language) and an
+# English run reads no Chinese catalog.
 SOURCE_NAMES = (
-    (re.compile(r"^mindspore-lab/mindformers:README"), N_("MindFormers version table")),
-    (re.compile(r"^mindspore-ai/docs:install/mindspore_gpu_install"), N_("MindSpore GPU install guide")),
-    (re.compile(r"^mindspore-ai/docs:install/"), N_("MindSpore install guide")),
-    (re.compile(r"^mindspore-ai/docs:resource/release/release_list"), N_("MindSpore release list")),
-    (re.compile(r"run_check/_check_version\.py$"), N_("MindSpore version check (_check_version.py)")),
-    (re.compile(r"^Ascend/docs:_static/package_info\.js"), N_("Ascend docs package_info")),
+    (re.compile(r"^mindspore-lab/mindformers:README"), "MindFormers 版本配套表"),
+    (re.compile(r"^mindspore-ai/docs:install/mindspore_gpu_install"), "MindSpore GPU 安装指南"),
+    (re.compile(r"^mindspore-ai/docs:install/"), "MindSpore 安装指南"),
+    (re.compile(r"^mindspore-ai/docs:resource/release/release_list"), "MindSpore 版本发布列表"),
+    (re.compile(r"run_check/_check_version\.py$"), "MindSpore 版本自检（_check_version.py）"),
+    (re.compile(r"^Ascend/docs:_static/package_info\.js"), "昇腾文档 package_info"),
 )
 
 class Matrix:
@@ -145,7 +147,7 @@ class Matrix:
         return [self.data["sources"][sid] for sid in ids or [] if sid in self.data["sources"]]
 
     def source_name(self, sid: str) -> Optional[str]:
-        """The reader's name of a source (a message, SOURCE_NAMES), where the source is one of those documents."""
+        """The Chinese name of a source (SOURCE_NAMES), where the source is one of those documents."""
         s = self.data["sources"].get(sid, {})
         where = f"{s.get('repo', '')}:{s.get('path', '')}"
         return next((name for pattern, name in SOURCE_NAMES if pattern.search(where)), None)
@@ -156,11 +158,8 @@ class Matrix:
         its section and commit, or the URL (review 3: no English section titles and hashes in a Chinese report)."""
         ids = list(dict.fromkeys(ids or []))
         en = "; ".join(dict.fromkeys(self.source_title(sid) for sid in ids))
-        if not en or get_lang() != "zh":  # an English run reads no Chinese catalog (startup imports)
-            return en
-        zh = "、".join(dict.fromkeys(translate(self.source_name(sid)) if self.source_name(sid)
-                                    else self._source_plain(sid) for sid in ids))
-        return Bilingual(en, zh)
+        zh = "、".join(dict.fromkeys(self.source_name(sid) or self._source_plain(sid) for sid in ids))
+        return Bilingual(en, zh) if en else en
 
     def _source_plain(self, sid: str) -> str:
         s = self.data["sources"].get(sid, {})
