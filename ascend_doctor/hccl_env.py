@@ -34,6 +34,28 @@ FAMILY_NAMES = {"910": N_("Atlas training (910A)"), "910B": "Atlas A2", "910_93"
                 "310P": "Atlas 300I Duo / 310P", "950": "Ascend 950"}
 
 
+# A variable's `source` in data/hccl_env.json records where it was read: a repository file at a commit
+# ("hicann/hccl@09300b70:docs/zh/.../HCCL_CONNECT_TIMEOUT.md") and the project's research notes
+# ("(ascend_formats.md §5.1)"), which users do not have. What is shown names the repository file without the
+# commit and leaves the notes out.
+_REPO_AT = re.compile(r"(?<![\w/])(?P<repo>[\w.-]+/[\w.-]+)@[0-9a-f]{7,40}:(?P<path>\S+)")
+_NOTES_PAREN = re.compile(r"\s*\((?:[^()]*;\s*)?(?:ascend_formats|error_signatures)\.md[^()]*\)")
+_NOTES_WRAP = re.compile(r"^(?:ascend_formats|error_signatures)\.md(?: §[\d.-]+(?:, §[\d.-]+)*)? \((?P<inner>[^()]+)\)$")
+_NOTES_PART = re.compile(r"(?:^|;\s*)(?:ascend_formats|error_signatures)\.md[^;]*")
+
+
+def shown_source(source: str) -> str:
+    """A variable's source as a user can follow it (explain, check), the same in either language: "{repo} {path}"
+    for a repository file, the research-notes citations dropped (an entry cited only by them shows what they
+    name, or nothing)."""
+    text = _NOTES_PAREN.sub("", source or "").strip()
+    m = _NOTES_WRAP.match(text)
+    if m:
+        text = m.group("inner")
+    text = _NOTES_PART.sub("", text).strip().strip(";").strip()
+    return _REPO_AT.sub(r"\g<repo> \g<path>", text)
+
+
 def family_name(family: Optional[str]) -> str:
     """The product name of a device family, in the report's language (the family id when it has none)."""
     return _(FAMILY_NAMES[family]) if family in FAMILY_NAMES else str(family)
@@ -430,7 +452,8 @@ def _scope_issues(spec: dict, name: str, value: str, family: Optional[str]) -> L
                               for f, t in where.items())
         msg = _("{name}={value} ({note}) takes effect only on some products ({products}); the family here is "
                 "unknown").format(name=name, value=value, note=data_text(scope["note"]), products=listed)
-    return [EnvIssue(name, value, WARN, f"{msg} [{scope['source']}]", RULES.get(name, "H12"), fix)]
+    source = shown_source(scope["source"])
+    return [EnvIssue(name, value, WARN, f"{msg} [{source}]" if source else msg, RULES.get(name, "H12"), fix)]
 
 
 def validate_hccl_env(env: Mapping[str, str], family: Optional[str] = None):

@@ -23,7 +23,7 @@ from typing import Any, Dict, List, Optional, Tuple
 
 from .data import DataError, data_path, load_data_file, load_json_file
 from .i18n import _
-from .i18n_text import join
+from .i18n_text import Bilingual, join
 from .versions import compare_versions, major_minor, parse_version, python_major_minor, release_matches, version_key
 
 MATRIX_FILE = "compat_matrix.json"
@@ -84,6 +84,20 @@ def _norm_ms(v: Any) -> str:
     return str(v or "").strip().split("+", 1)[0]
 
 
+
+# The documents the matrix cites most, by the name a Chinese report gives them (their repository and path):
+# describe_source says these names in Chinese instead of the file at a commit. The names are kept here, not in the
+# catalog, so that a report made in English carries them too (report/2 is worded again in either language) and an
+# English run reads no Chinese catalog.
+SOURCE_NAMES = (
+    (re.compile(r"^mindspore-lab/mindformers:README"), "MindFormers 版本配套表"),
+    (re.compile(r"^mindspore-ai/docs:install/mindspore_gpu_install"), "MindSpore GPU 安装指南"),
+    (re.compile(r"^mindspore-ai/docs:install/"), "MindSpore 安装指南"),
+    (re.compile(r"^mindspore-ai/docs:resource/release/release_list"), "MindSpore 版本发布列表"),
+    (re.compile(r"run_check/_check_version\.py$"), "MindSpore 版本自检（_check_version.py）"),
+    (re.compile(r"^Ascend/docs:_static/package_info\.js"), "昇腾文档 package_info"),
+)
+
 class Matrix:
     def __init__(self, data: dict, source: str = "bundled", path: Optional[str] = None, note: Optional[str] = None,
                  origin: Optional[str] = None):
@@ -132,19 +146,31 @@ class Matrix:
     def sources_of(self, ids: List[str]) -> List[dict]:
         return [self.data["sources"][sid] for sid in ids or [] if sid in self.data["sources"]]
 
+    def source_name(self, sid: str) -> Optional[str]:
+        """The Chinese name of a source (SOURCE_NAMES), where the source is one of those documents."""
+        s = self.data["sources"].get(sid, {})
+        where = f"{s.get('repo', '')}:{s.get('path', '')}"
+        return next((name for pattern, name in SOURCE_NAMES if pattern.search(where)), None)
+
     def describe_source(self, ids: List[str]) -> str:
-        return "; ".join(dict.fromkeys(self.source_title(sid) for sid in ids or []))
+        """The sources of a value: in English each as a reader opens it (source_title: repo:path@commit, the URL);
+        in Chinese by the document's name (SOURCE_NAMES: MindFormers 版本配套表), else the repository file without
+        its section and commit, or the URL (review 3: no English section titles and hashes in a Chinese report)."""
+        ids = list(dict.fromkeys(ids or []))
+        en = "; ".join(dict.fromkeys(self.source_title(sid) for sid in ids))
+        zh = "、".join(dict.fromkeys(self.source_name(sid) or self._source_plain(sid) for sid in ids))
+        return Bilingual(en, zh) if en else en
+
+    def _source_plain(self, sid: str) -> str:
+        s = self.data["sources"].get(sid, {})
+        if s.get("repo") and s.get("path"):
+            return f"{s['repo']}:{s['path'].split(' (', 1)[0]}"
+        return self.source_title(sid)
 
     def source_short(self, ids: List[str]) -> str:
         """The sources as a sentence cites them in its brackets: a repository file without its section and commit
         ("mindspore-lab/mindformers:README.md"), else the full title (the evidence keeps describe_source)."""
-        def short(sid: str) -> str:
-            s = self.data["sources"].get(sid, {})
-            if s.get("repo") and s.get("path"):
-                return f"{s['repo']}:{s['path'].split(' (', 1)[0]}"
-            return self.source_title(sid)
-
-        return "; ".join(dict.fromkeys(short(sid) for sid in ids or []))
+        return "; ".join(dict.fromkeys(self._source_plain(sid) for sid in ids or []))
 
     # -- MindSpore
     @property

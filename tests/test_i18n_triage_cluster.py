@@ -198,7 +198,7 @@ def test_kb_and_explain_frames_in_chinese():
     text = run_cli("explain", "EZ9999", "--lang", "zh").stdout
     assert "有" in text and "条日志特征可识别" in text
     text = " ".join(run_cli("explain", "EI9876", "--lang", "zh").stdout.split())
-    assert "知识库中没有它自己的条目" in text and "`ascend-doctor collect --logs <dir>`" in text
+    assert "知识库中没有它自己的条目" in text and "`ascend-doctor collect --logs <目录>`" in text
     text = run_cli("explain", "P08", "--lang", "zh").stdout
     assert "处理建议：" in text and "What to do" not in text and "Where it comes from" not in text
     text = run_cli("explain", "install.cann_env_sourced", "--lang", "zh").stdout

@@ -426,3 +426,24 @@ def test_cann_kernels_named_ops_from_8_5_0(release, ops):
                                                      ("8.0.0", "3.12", True)])
 def test_python_in_cann_range_reads_the_release_or_its_train(matrix, release, python, inside):
     assert matrix.python_in_cann_range(python, release) is inside
+
+
+def test_a_source_is_cited_in_full_in_english_and_by_its_name_in_chinese():
+    """review 3 R2: the evidence and fix comments of a Chinese report named a source by its record
+    (repo:path (section "…")@commit); they name the document (MindFormers 版本配套表), English keeps the record."""
+    from ascend_doctor import i18n
+    from ascend_doctor.i18n_text import worded
+    from ascend_doctor.matrix import load_matrix
+
+    m = load_matrix()
+    sid = next(k for k, s in m.data["sources"].items() if s.get("repo") == "mindspore-lab/mindformers")
+    assert m.describe_source([sid]).startswith("mindspore-lab/mindformers:README.md")
+    url = next(k for k, s in m.data["sources"].items() if s.get("url", "").startswith("https://docs.nvidia.com"))
+    i18n.set_lang("zh")
+    try:
+        shown = m.describe_source([sid])
+        assert str(shown).startswith("mindspore-lab/mindformers:README.md") and "@" in str(shown)  # its English
+        assert worded(shown) == "MindFormers 版本配套表"
+        assert m.describe_source([url]).zh == m.data["sources"][url]["url"]  # a page without a name: its URL
+    finally:
+        i18n.set_lang("en")

@@ -431,8 +431,8 @@ def check_cann_driver(ctx):
     for i, p in enumerate(list(dict.fromkeys(paired))[:2]):
         line = _("{step}   # paired by {sources}").format(
             step=_("install Ascend HDK {hdk} (NPU driver + firmware) for CANN {cann}").format(hdk=p, cann=inst.release),
-            sources="; ".join(matrix.describe_source(r["source"]) for r in rows
-                              if p in r["hdk"] and r["relation"] == "paired"))
+            sources=join(_("; "), [matrix.describe_source(r["source"]) for r in rows
+                                   if p in r["hdk"] and r["relation"] == "paired"]))
         fix_hdk.append(or_step(line) if i else line)
     if not fix_hdk and rows:
         # only what a vendor table gives (paired, compatible): a "known-working" report is no pairing to install
@@ -605,7 +605,7 @@ def check_firmware_min(ctx):
                              "as not compatible.").format(firmware=fw.version), evidence,
                            [_("upgrade the NPU firmware to the one shipped with your driver's HDK (6.4 or newer, e.g. "
                               "{examples})").format(examples=", ".join(sorted(set(fix), key=version_key)[:3])),
-                            _("reboot, then: npu-smi info -t board -i 0   # Firmware Version and Compatibility")], "P24")
+                            _("npu-smi info -t board -i 0   # after a reboot: Firmware Version and Compatibility")], "P24")
     return ctx.finding(PASS, _("Firmware {firmware} is 6.4 or newer.").format(firmware=fw.version), evidence)
 
 

@@ -68,8 +68,8 @@ def check_npu_smi(ctx):
             fix.append(_("in a container, mount it from the host: docker run -v /usr/local/bin/npu-smi:"
                          "/usr/local/bin/npu-smi:ro -v /usr/local/Ascend/driver:/usr/local/Ascend/driver:ro ..."))
         else:
-            fix.append(_("reinstall the driver if it is missing: "
-                         "./Ascend-hdk-<chip>-npu-driver_<version>_linux-<arch>.run --full --install-for-all"))
+            fix.append(_("./Ascend-hdk-<chip>-npu-driver_<version>_linux-<arch>.run --full --install-for-all   "
+                         "# only if it is missing: reinstalls the driver"))
         return ctx.finding(WARN,
                            summary=_("The NPU driver is installed but npu-smi is not available, so device health, "
                                      "memory and count cannot be checked."),
@@ -215,7 +215,7 @@ def check_npu_memory(ctx):
             fix=[_("npu-smi info   # check again: the process table under the device table"),
                  _("ps -ef | grep -e python -e msrun   # leftover workers of an earlier job (kill them)"),
                  _("on a shared node, look in the other containers (docker ps) for a job on this NPU"),
-                 _("if nothing holds it, reset the chip (as root, idle NPU): npu-smi set -t reset -i <npu> -c <chip>")])
+                 _("npu-smi set -t reset -i <npu> -c <chip>   # only if nothing holds it: resets the chip (as root, NPU idle)")])
     if full:
         return ctx.finding(WARN,
             summary=sentences(_("Device memory is nearly full: {devices}.").format(devices=_("; ").join(full)),

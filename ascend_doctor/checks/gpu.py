@@ -340,7 +340,8 @@ def check_cudnn(ctx):
                 "CUDA of the build in use": cuda_mm or _("unknown")}
     if pair:
         evidence["cuDNN MindSpore's install guide pairs with it"] = \
-            f"CUDA {pair['cuda']} + cuDNN {pair['cudnn']}.x [{ctx.matrix.describe_source(pair['source'])}]"
+            _("CUDA {cuda} + cuDNN {cudnn}.x [{source}]").format(cuda=pair["cuda"], cudnn=pair["cudnn"],
+                                                                 source=ctx.matrix.describe_source(pair["source"]))
     if not c.cudnn_version:
         return ctx.finding(WARN,
                            summary=sentences(
@@ -383,7 +384,8 @@ def check_cudnn(ctx):
                                      "11.1 with 8.0.x, CUDA 11.6 with 8.5.x).").format(version=c.cudnn_version,
                                                                                        runtime=cuda_mm),
                            evidence=evidence, fix=fix)
-    return ctx.finding(PASS, summary=f"cuDNN {c.cudnn_version} ({c.cudnn_source})", evidence=evidence)
+    return ctx.finding(PASS, summary=_("cuDNN {version} ({path})").format(version=c.cudnn_version, path=c.cudnn_source),
+                       evidence=evidence)
 
 
 # -- G3: nvcc vs runtime ---------------------------------------------------------------------------

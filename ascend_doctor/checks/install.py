@@ -48,8 +48,8 @@ def check_driver_present(ctx):
                                      "version is unknown and version checks cannot run.").format(path=d.version_file),
                            evidence=ev,
                            fix=[_("cat {path}   # should start with a line like Version=24.1.rc3").format(path=d.version_file),
-                                _("reinstall the driver package if the file is damaged: "
-                                  "./Ascend-hdk-<chip>-npu-driver_<version>_linux-<arch>.run --full --install-for-all")])
+                                _("./Ascend-hdk-<chip>-npu-driver_<version>_linux-<arch>.run --full --install-for-all   "
+                                  "# only if the file is damaged: reinstalls the driver package")])
     if not signs:
         return ctx.finding(SKIP, summary=_(NO_ASCEND), evidence=ev)
     ev["Ascend signs"] = signs
@@ -91,8 +91,8 @@ def check_driver_present(ctx):
         fix=[_("cat /etc/ascend_install.info   # Driver_Install_Path_Param= says where the driver was installed"),
              f"ls {prefix}/driver",
              *_container_mount_hint(ctx, f"{prefix}/driver"),
-             _("install the driver (as root), then reboot: "
-               "./Ascend-hdk-<chip>-npu-driver_<version>_linux-<arch>.run --full --install-for-all")])
+             _("./Ascend-hdk-<chip>-npu-driver_<version>_linux-<arch>.run --full --install-for-all   "
+               "# installs the driver (as root); reboot afterwards")])
 
 
 @check("install.firmware_present", "NPU firmware installed", pitfalls=["P24"],
@@ -148,7 +148,7 @@ def check_cann_present(ctx):
             evidence=ev,
             fix=[_("ls -l {paths}   # the files named above").format(
                      paths=" ".join(sorted({p.split(":", 1)[0] for p in problems}))),
-                 _("reinstall the CANN package if they are damaged: ./{package} --install").format(
+                 _("./{package} --install   # only if they are damaged: reinstalls the CANN package").format(
                      package=run_file_name(damaged[0]))])
     signs = ascend_signs(ctx.facts)
     if not signs:
@@ -186,8 +186,15 @@ def kernels_step(inst, soc: str, release: str, machine: Optional[str] = None) ->
     """The command that installs the kernels package of this release for the chip, its file name as the release
     names it (an unknown release: the name without the architecture, as before 8.0.RC3)."""
     if inst.release and parse_version(inst.release) >= parse_version(KERNELS_WITH_ARCH_FROM):
+        arch = inst.arch or machine or _("<arch>")
+        if not soc:  # the chip is not known here: the placeholder, and what it may be in the comment
+            return _("./Ascend-cann-kernels-<soc>_{release}_linux-{arch}.run --install   # same release as the "
+                     "toolkit; <soc> is 910b, 910_93, 910 or 310p").format(release=release, arch=arch)
         return _("./Ascend-cann-kernels-{soc}_{release}_linux-{arch}.run --install   # same release as the "
-                 "toolkit").format(soc=soc, release=release, arch=inst.arch or machine or "<arch>")
+                 "toolkit").format(soc=soc, release=release, arch=arch)
+    if not soc:
+        return _("./Ascend-cann-kernels-<soc>_{release}_linux.run --install   # same release as the toolkit; <soc> is "
+                 "910b, 910_93, 910 or 310p").format(release=release)
     return _("./Ascend-cann-kernels-{soc}_{release}_linux.run --install   # same release as the toolkit").format(
         soc=soc, release=release)
 
@@ -359,7 +366,7 @@ def check_cann_multiple(ctx):
     fix = [_("{label}: {step}").format(label=_("use one install"), step=_(
         "source {path}   # and no other set_env.sh in ~/.bashrc").format(path=set_env_path(keep)))]
     for o in others:
-        fix.append(_("if you do not need {install}: ./{package} --uninstall").format(
+        fix.append(_("./{package} --uninstall   # only if you do not need {install}").format(
             install=describe_install(o), package=run_file_name(o)))
     fix += nnae_fix
     shown = [r if r != "unknown" else _("unknown") for r in releases]
@@ -389,12 +396,13 @@ def check_cann_pieces(ctx):
     if cann.te_in_python:
         ev["te in the interpreter"] = cann.te_in_python
     problems, fix = [], []
-    # inside a command: a placeholder is for the reader, so it is said in the reader's language
-    soc = KERNELS_SOC.get(ctx.facts.npu.soc_family or "") or _("<soc: 910b, 910_93, 910 or 310p>")
-    release = inst.release or "<release>"
+    # inside a command: a placeholder is for the reader, so it is said in the reader's language; what it may be
+    # is said in the comment
+    soc = KERNELS_SOC.get(ctx.facts.npu.soc_family or "")
+    release = inst.release or _("<release>")
     if not inst.has_opp:
         problems.append(_("{root}/opp is missing (the operator package)").format(root=inst.root))
-        fix.append(_("reinstall the toolkit: ./{package} --install").format(package=run_file_name(inst)))
+        fix.append(_("./{package} --install   # reinstalls the toolkit").format(package=run_file_name(inst)))
     if not inst.has_opp_kernel:
         problems.append(_("no operator kernels ({root}/opp_kernel or opp/built-in/op_impl/ai_core/tbe/kernel): "
                           "the Ascend-cann-kernels package is not installed, so operators fail with 'find kernel' "

@@ -14,7 +14,7 @@ from typing import Dict, Tuple
 
 from ..cli import COMMANDS
 from ..errors import CliError, EXIT_OK
-from ..i18n import _
+from ..i18n import _, get_lang
 from .common import add_kb_option, load_kb, write_output
 
 
@@ -113,7 +113,7 @@ def resolve(query: str, kb) -> Tuple[str, object]:
 
 def explain_variable(entry) -> dict:
     """An HCCL variable as data: its table row with the texts in the reader's language."""
-    from ..hccl_env import data_text, family_name
+    from ..hccl_env import data_text, family_name, shown_source
     from ..i18n import get_lang
 
     spec = entry.info["variable"]
@@ -126,7 +126,7 @@ def explain_variable(entry) -> dict:
             "type": spec["type"], "default": spec.get("default"), "unit": spec.get("unit", ""),
             "range": spec.get("range"), "values": spec.get("values"),
             "by_family": {family_name(f): v for f, v in (spec.get("by_family") or {}).items()},
-            "note": data_text(spec.get("note")) or "", "source": spec["source"],
+            "note": data_text(spec.get("note")) or "", "source": shown_source(spec["source"]),
             "signatures": [_sig_title(s) for s in entry.signatures],
             "check": "ascend-doctor check --only hccl.env_values", "i18n": refs}
 
@@ -167,7 +167,8 @@ def run(args) -> int:
         for s in sigs:
             lines += sig_text(kb, s) + [""]
         if kind == "error_code" and thing.info.get("source"):
-            lines += wrap_lines(_("Where it comes from: {source}").format(source=thing.info["source"]), "  ", "")
+            source = (get_lang() == "zh" and thing.info.get("source_zh")) or thing.info["source"]
+            lines += wrap_lines(_("Where it comes from: {source}").format(source=source), "  ", "")
         if lines and lines[-1] == "":
             lines.pop()
     if args.format == "json":

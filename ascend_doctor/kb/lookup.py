@@ -91,6 +91,8 @@ def code_entry(kb, code: str) -> Optional[Entry]:
         if code in known["codes"]:
             info.update(known["codes"][code])
             info["source"] = known["source"]
+            if known.get("source_zh"):
+                info["source_zh"] = known["source_zh"]
     if not sigs and family == "acl":  # read only in an error phrase (ACL_RETURN_CODE): what triage names for it
         sigs = [x for x in kb.match_line(f"error code is {code}") if x.kind == "root"]
     if is_inner_error(code):

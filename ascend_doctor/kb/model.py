@@ -58,6 +58,16 @@ _NOTES_CITE = re.compile(r"(?:shared/)?reference/[A-Za-z_]+\.md")
 ASCEND_FD_KB = N_("ascend-fd knowledge base (github.com/Ascend/mind-cluster, "
                   "component/ascend-faultdiag/src/ascend_fd/configuration/kg-config.json)")
 _ASCEND_FD_FILE = "ascend-fd kg-config.json"
+# ascend-fd keys a hardware fault by the device's event id (0x80E01801), which the vendor's maintenance guide calls
+# an event id (事件 ID), not a fault code; its other ids (AISW_CANN_HCCL_006, Comm_Op_Timeout) are its own.
+_EVENT_ID = re.compile(r"0x[0-9A-Fa-f]+$")
+
+
+def ascend_fd_label(ids: Iterable[str]) -> str:
+    """The label before a signature's ascend-fd ids (kb show, triage): "event ids:" when they are all device
+    event ids, else "ascend-fd:"."""
+    ids = list(ids)
+    return _("event ids:") if ids and all(_EVENT_ID.match(x) for x in ids) else _("ascend-fd:")
 
 
 def public_source(source: str, sig_id: str = "", source_zh: str = "") -> str:

@@ -205,7 +205,8 @@ def facts_summary(facts: Union[Facts, dict]) -> List[Tuple[str, str]]:
     rows: List[Tuple[str, str]] = []
     s = facts.system
     kernel = _("kernel {kernel}").format(kernel=s.kernel) if s.kernel else ""
-    os_line = " ".join(x for x in [s.os_name or _("unknown OS"), s.arch or "", kernel] if x)
+    os_line = ("，" if get_lang() == "zh" else " ").join(x for x in [s.os_name or _("unknown OS"), s.arch or "", kernel]
+                                                       if x)  # "未知操作系统，aarch64，内核 5.10.0" in Chinese
     rows.append((_("OS"), os_line))
     py = facts.python
     chosen = py.chosen_by or "doctor"
@@ -235,7 +236,7 @@ def facts_summary(facts: Union[Facts, dict]) -> List[Tuple[str, str]]:
     if ms.installed:
         flav = ms.flavour or _("unknown build")
         if ms.cuda_version:
-            flav += f", CUDA {ms.cuda_version}"
+            flav = joined([flav, f"CUDA {ms.cuda_version}"])  # "gpu, CUDA 11.1"; "gpu、CUDA 11.1" in Chinese
         rows.append(("MindSpore", _("{version} ({build}) in {location}").format(
             version=ms.version, build=flav, location=ms.location)))
     else:

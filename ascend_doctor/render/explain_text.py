@@ -122,7 +122,8 @@ def variable_text(e: dict) -> List[str]:
             out += wrap_lines(s["title"], "      ", "  " + keyed(s["id"], "")) if len(s["id"]) < 36 else \
                 [f"  {s['id']}"] + wrap_lines(s["title"], "      ")
     out += ["", _("Check the value on this machine:"), f"  {e['check']}", ""]
-    out += wrap_lines(_("Where it comes from: {source}").format(source=e["source"]), "  ", "")
+    if e["source"]:
+        out += wrap_lines(_("Where it comes from: {source}").format(source=e["source"]), "  ", "")
     return out
 
 

@@ -33,7 +33,7 @@ def _heading(report: Report) -> str:
         return _("ascend-doctor {version} — a planned install (versions from the command line)").format(version=version)
     heading = {"live": _("ascend-doctor {version} — this machine ({name})"),
                "report": _("ascend-doctor {version} — saved report {report}, judged again ({name})")}\
-        .get(host.get("kind"), _("ascend-doctor {version} — snapshot of {name} ({name})"))
+        .get(host.get("kind"), _("ascend-doctor {version} — snapshot of {name}"))
     return heading.format(version=version, name=host.get("name"), report=host.get("report"))
 
 

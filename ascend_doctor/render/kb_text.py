@@ -7,7 +7,7 @@ import textwrap
 from typing import List, Optional
 
 from ..i18n import _
-from ..kb.model import PLACEHOLDER, CLASS_WORDS, COMPONENT_WORDS, LOG_SOURCE_WORDS, SEVERITY_WORDS, field_word
+from ..kb.model import PLACEHOLDER, ascend_fd_label, CLASS_WORDS, COMPONENT_WORDS, LOG_SOURCE_WORDS, SEVERITY_WORDS, field_word
 from ..triage.result import shown_source
 from .common import joined
 from .layout import display_width, has_wide, hold_spans, join_values, release_spans, wrap
@@ -151,7 +151,7 @@ def sig_text(kb, sig, lang: Optional[str] = None) -> List[str]:
     head = f"{sig.id}  {sig_tag(sig)}"
     out = ([head] if width(head) <= WIDTH else wrap_lines(head, "    ", "")) + wrap_lines(title, "  ")
     if sig.ascend_fd:
-        out += wrap_lines(joined(sig.ascend_fd), "    ", label(_("ascend-fd:")))
+        out += wrap_lines(joined(sig.ascend_fd), "    ", label(ascend_fd_label(sig.ascend_fd)))
     if sig.log_sources:
         out += wrap_lines(join_values(field_word(LOG_SOURCE_WORDS, x) for x in sig.log_sources), "    ",
                      label(_("log sources:")))
@@ -182,8 +182,8 @@ def search_text(hits) -> List[str]:
     lines: List[str] = []
     for s in hits:
         title, severity = s.text()[0], severity_word(s)
-        fd = _ids_after(title, f"{', '.join(s.ascend_fd[:2])}{', …' if len(s.ascend_fd) > 2 else ''}") \
-            if s.ascend_fd else ""
+        fd = _ids_after(title, joined(s.ascend_fd[:2] + (["…"] if len(s.ascend_fd) > 2 else []))) \
+            if s.ascend_fd else ""  # "（a、b、…）" after a Chinese title
         lines += wrap_lines(title + fd, "      ", f"{s.id}  [{severity}]  ") if len(s.id) < 40 else \
             [f"{s.id}  [{severity}]"] + wrap_lines(title + fd, "      ")
     lines.append(_("{count} signature(s)").format(count=len(hits)))

@@ -50,7 +50,7 @@ def render(report: Report, color: bool = False, width: Optional[int] = None) -> 
     else:
         heading = {"live": _("ascend-doctor {version} — this machine ({name})"),
                    "report": _("ascend-doctor {version} — saved report {report}, judged again ({name})")}\
-            .get(host.get("kind"), _("ascend-doctor {version} — snapshot of {name} ({name})"))
+            .get(host.get("kind"), _("ascend-doctor {version} — snapshot of {name}"))
         lines.append(heading.format(version=version, name=host.get("name"), report=host.get("report")))
     lines.append("")
     rows = facts_summary(report.facts) + matrix_summary(report.tool)

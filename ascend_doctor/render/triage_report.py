@@ -11,7 +11,7 @@ from typing import List
 from ..i18n import N_, _, get_lang, is_deferred, lookup
 from ..i18n_text import Bilingual, Joined, worded
 from .common import INFO_LABEL, joined, severity_tag
-from ..kb.model import COMPONENT_WORDS, field_word
+from ..kb.model import COMPONENT_WORDS, ascend_fd_label, field_word
 from ..triage.result import Problem, TriageResult, shown_source
 
 from . import TRIAGE_FORMATS as FORMATS  # noqa: E402  (the choices: render/__init__.py)
@@ -220,8 +220,9 @@ def _unexplained_lines(result: TriageResult, indent: str = "  ") -> List[str]:
     UNEXPLAINED_SHOWN of them."""
     out = []
     for e in result.unexplained[:UNEXPLAINED_SHOWN]:
-        times = f" (×{e['count']})" if e.get("count", 1) > 1 else ""
-        out.append(f"{indent}{e['file']}:{e['line']}{times}: {e['text']}")
+        zh = get_lang() == "zh"  # "file:4（×3）：line" in Chinese (review 3 R7)
+        times = (f"（×{e['count']}）" if zh else f" (×{e['count']})") if e.get("count", 1) > 1 else ""
+        out.append(f"{indent}{e['file']}:{e['line']}{times}{'：' if zh else ': '}{e['text']}")
     more = result.unexplained_total - min(len(result.unexplained), UNEXPLAINED_SHOWN)
     if more > 0:
         out.append(indent + _("… and {count} more (--format json lists the first {keep})").format(
@@ -291,7 +292,7 @@ def _text(result: TriageResult, color: bool) -> str:
             fd = list(p.peers)
             lines.append("   " + _("Source: {source}").format(source=shown_source(s, fd)))
             if fd:  # the ids the log shows, once, labelled as kb show labels them: the source line does not repeat them
-                head = _("ascend-fd:")
+                head = ascend_fd_label(fd)
                 lines.append("   " + head + ("" if head.endswith("：") else " ") + joined(fd))
     if result.unexplained:
         lines.append("")
@@ -313,7 +314,7 @@ def _text(result: TriageResult, color: bool) -> str:
 COMPACT_JSON_ABOVE = 100  # problems
 COMPACT_INPUTS_ABOVE = 2048  # inputs read (a cluster's plogs: 4,096 nodes' took 1 s to indent)
 
-_QUOTED = re.compile(r"^\s*(?:> |\S+:\d+(?: \(×\d+\))?: )")  # a quoted log line: shown whole, as it is in the file
+_QUOTED = re.compile(r"^\s*(?:> |\S+:\d+(?: \(×\d+\)|（×\d+）)?(?:: |：))")  # a quoted log line: shown whole, as it is in the file
 
 
 def _fit(lines: List[str]) -> List[str]:

@@ -174,7 +174,8 @@ def zh_offenders(text, allowed=frozenset()):
 
 # Word-for-word renderings a Chinese reviewer sent back (issue 27, review 2): each has the vendor's wording now.
 CALQUES = ("最后一个报告者", "也请看一下", "列出设备", "列出的设备", "提到它的特征", "设备/rank/文件", "没有日志给出",
-           "未知设备", "| 或 |", "# 查看：")
+           "未知设备", "| 或 |", "# 查看：",
+           "试试", "计划未能解决", "没有来源给出")  # review 3 (R5, R8)
 # a full-width pair holding a half-width one: "（worker-1 device-6 (rank 6)）"
 NESTED_BRACKETS = re.compile(r"（[^（）\n]* \([^()\n]*\)[^（）\n]*）")
 # a Latin ", " joining the items of a list in a Chinese sentence ("之后是 worker-1 device-5, worker-1 device-4")
@@ -183,14 +184,76 @@ LATIN_LIST = re.compile(r"[\u4e00-\u9fff：][^()\u4e00-\u9fff]*?[\w.-], (?=[\w(]
 ENGLISH_PLACEHOLDER = re.compile(r"<[A-Za-z][^<>\"\n]*?[a-z]{2,} [a-z][^<>\"\n]*>")
 
 
+# a device's hardware event ids labelled as ascend-fd's fault codes (the maintenance guide says 事件 ID; review 3 R9)
+EVENT_ID_AS_FD = re.compile(r"ascend-fd 故障码：\s*0x[0-9A-Fa-f]+(?:、0x[0-9A-Fa-f]+)*\s*$")
+# a matrix source as its record writes it, in a Chinese sentence: a repository file at a commit, an English section
+# title ("mindspore-lab/mindformers:README.md (section "Version Matching"/…)@1a72d558"; review 3 R2)
+RAW_SOURCE = re.compile(r"[\w.-]+/[\w.-]+:\S+?(?:@[0-9a-f]{8}\b| \(section \")")
+# a placeholder for a word (not an id) left in English, in a command or a sentence: a Chinese report writes <版本>,
+# <架构>, <芯片型号>, <安装路径>, <目录>, <秒> (review 3 R3; docs/i18n.md)
+WORD_PLACEHOLDER = re.compile(r"(?<!:)<(?:release|version|ver|arch|soc|install|dir|s|seconds)>(?!\])")  # not in a format [<build>:<release>]
+# a numbered step (a fix or plan step, after its tag): "2. 如果该文件已损坏，请重新安装驱动包：./Ascend-hdk-….run" glues a
+# sentence before the command, which cannot be pasted (review 3 R1); the command comes first, the why in its comment
+NUMBERED_STEP = re.compile(r"^\s*\d+\.\s+(?:\[[^\]]*\]\s+)?(.*)$")
+# a label's value that has a label of its own before what to do: "计划未能解决：…仍然未知（…）：请按…" (review 3 R5)
+DOUBLE_COLON = re.compile(r"[\u4e00-\u9fff）]：[^：`\"“”\n]*[\u4e00-\u9fff）]：请")
+# half-width residue of a Chinese output (review 3 R7): " (×3): " after a quoted line's place, " (/usr/…)" after a version
+HALF_COUNT = re.compile(r" \(×\d+\): ")
+HALF_PATH = re.compile(r"(?<=[\w.]) \(/[^()\s]*\)")
+# What a 出处 must not hold in either language (review 3, #16, N1): the project's research notes, a commit hash in a
+# repository citation, the project's own reasoning instead of a citation.
+INTERNAL_SOURCE = re.compile(r"(?:ascend_formats|error_signatures|compat_facts|pitfalls)\.md|[\w.-]+/[\w.-]+@[0-9a-f]{7,40}"
+                             r"|judgement of ascend-doctor")
+# four English words in a row in a Chinese 出处 (outside `code`, quotes, URLs and paths): a sentence left in English
+SOURCE_PROSE = re.compile(r"\b[A-Za-z][a-z']+(?:,? [A-Za-z][a-z']+){3,}\b")
+
+
+def source_blocks(text):
+    """Each 出处/Source paragraph of an output (its first line and the lines indented under it), joined."""
+    out, block, indent = [], None, 0
+    for line in unwrap_quotes(text).splitlines():
+        body = line.strip()
+        if block is not None and line.strip() and len(line) - len(line.lstrip()) > indent:
+            block.append(body)
+            continue
+        if block is not None:
+            out.append(" ".join(block))
+            block = None
+        if body.startswith(("出处：", "Source:", "Where it comes from:")):
+            block, indent = [body], len(line) - len(line.lstrip())
+    if block is not None:
+        out.append(" ".join(block))
+    return out
+
+
+def source_defects(text, chinese=True):
+    """("internal source", what) for research notes, a commit hash or the project's own judgement in a 出处 (either
+    language); in a Chinese output also ("english source", words) for a 出处 written as an English sentence."""
+    out = []
+    for block in source_blocks(text):
+        out += [("internal source", m.group(0)) for m in INTERNAL_SOURCE.finditer(block)]
+        if chinese:
+            plain = re.sub(r"`[^`]*`|\"[^\"]*\"|“[^”]*”|(?<![A-Za-z])'[^'\s][^']*'(?![A-Za-z])|https?://\S+|\S*/\S*",
+                           " ", block)  # an apostrophe (runtime's) opens no quote
+            out += [("english source", m.group(0)) for m in SOURCE_PROSE.finditer(plain)]
+    return out
+
+
 def zh_review_defects(text, rule_names=()):
     """The kinds of defect the second Chinese review found in what the code (not the knowledge base) writes:
     ("calque", word) for a word-for-word rendering the reviewer rewrote (CALQUES); ("rule name", id) for one of
     the root-cause rules' English ids (`rule_names`) left in a Chinese line; ("nested brackets", text) for a
     half-width pair inside a full-width one; ("latin comma", text) for items of a Chinese list joined with ', ';
-    ("placeholder", text) for an English placeholder of several words in a sentence. Log lines, match rules,
+    ("placeholder", text) for an English placeholder of several words in a sentence; ("event id as fault code", line)
+    for device event ids labelled as ascend-fd's codes; ("raw source", text) for a source record's repo:path@commit;
+    ("english placeholder", text) for a placeholder of a word left in English, in a command too; ("prose before
+    command", step) for a numbered step that is a Chinese sentence ending in a command (fix_script.command_tail);
+    ("double colon", text) for "label：… ：请…"; ("half-width", text) for " (×3): " and " (/path)";
+    the 出处 defects of source_defects. Log lines, match rules,
     examples and source titles (QUOTED_BLOCKS) are machine text and not read; `code`, "quotes" and URLs are not
     read for brackets, commas and placeholders."""
+    from ascend_doctor import fix_script
+
     out = []
     quoted = None
     for line in unwrap_quotes(text).splitlines():
@@ -201,13 +264,24 @@ def zh_review_defects(text, rule_names=()):
         if quoted is not None:
             continue
         out += [("calque", c) for c in CALQUES if c in line]
+        out += [("event id as fault code", m.group(0)) for m in EVENT_ID_AS_FD.finditer(line)]
+        out += [("raw source", m.group(0)) for m in RAW_SOURCE.finditer(line)]
+        out += [("english placeholder", m.group(0)) for m in WORD_PLACEHOLDER.finditer(line)]
+        out += [("double colon", m.group(0)) for m in DOUBLE_COLON.finditer(line)]
+        step = NUMBERED_STEP.match(line)
+        tail = step and fix_script.command_tail(step.group(1).split("   # ", 1)[0])
+        if tail and CJK.search(tail[0]):
+            out.append(("prose before command", step.group(1)))
         out += [("rule name", r) for r in rule_names if re.search(rf"(?<![\w/]){re.escape(r)}(?![\w/])", line)]
+        out += [("half-width", m.group(0)) for m in HALF_COUNT.finditer(line)]
         if not CJK.search(line):
             continue
+        out += [("half-width", m.group(0)) for m in HALF_PATH.finditer(line)]
         body = re.sub(r"`[^`]*`|\"[^\"]*\"|“[^”]*”|'[^'\s][^']*'|https?://\S+", " ", line)
+        body = re.sub(r"[\[(][\w.]+, [\w.]+[)\]]", " ", body)  # a range written as an interval: [7.0.0, 8.0)
         if COMMAND_LINE.match(line):
             body = body.split("   # ", 1)[1] if "   # " in body else ""
         out += [("nested brackets", m.group(0)) for m in NESTED_BRACKETS.finditer(body)]
         out += [("latin comma", m.group(0)) for m in LATIN_LIST.finditer(body)]
         out += [("placeholder", m.group(0)) for m in ENGLISH_PLACEHOLDER.finditer(body)]
-    return out
+    return out + source_defects(text)
