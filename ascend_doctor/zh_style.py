@@ -44,6 +44,7 @@ _PROTECTED = re.compile("|".join([
     r"\]\([^)\s]*\)",             # a Markdown link target
     r"https?://[^\s，。；）)`\"'<>]+",  # a URL
     r"\"[\x20-\x7e]*?\"",         # ASCII text in double quotes: quoted machine output
+    r"“[\x20-\x7e]+?”",           # ASCII text in Chinese quotes: a quoted English message or title, as written
     _PLACEHOLDER,
 ]), re.S)
 

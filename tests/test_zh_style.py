@@ -90,3 +90,11 @@ def test_an_unclosed_quote_is_styled_like_any_other_text():
     for ever (RecursionError in `scripts/i18n.py style`)."""
     assert zh_style.normalize("见“未闭合的引号和CANN是") == "见“未闭合的引号和 CANN 是"
     assert zh_style.normalize("见“HBM比特ECC故障”和CANN是") == "见“HBM比特ECC故障”和 CANN 是"
+
+
+def test_an_english_message_in_chinese_quotes_is_kept_as_written():
+    """A quoted log message or English title keeps its own half-width brackets and spacing ('connect to (host,
+    port)' once became 'connect to（host, port）' in the knowledge base's sources)."""
+    text = "TCPStore 的报错“The client socket has timed out after Ns while trying to connect to (host, port)”（见源码）"
+    assert zh_style.normalize(text) == text
+    assert zh_style.normalize("见“未闭合的引号和CANN是") == "见“未闭合的引号和 CANN 是"
