@@ -90,6 +90,7 @@ NO_LINE_END = frozenset("（《「『【“‘([{")
 # column wide) while a text is cut into lines, and given back in the lines.
 _HOLD = "\ue0a0"
 _BACKTICKED = re.compile(r"`[^`\n]*`")
+_PLACEHOLDER = re.compile(r"<[^<>\s]{1,40}>")
 
 
 def hold_spans(text: str) -> str:
@@ -104,7 +105,8 @@ def release_spans(text: str) -> str:
 def _cjk_units(word: str) -> List[str]:
     """A whitespace-free word cut where a line may end inside it: at the edges of its wide characters (but see
     NO_LINE_START/NO_LINE_END); a run of narrow characters (a path, a command, a Latin word) and a backticked
-    span stay whole, and so does a term the vendor writes fused (Host侧, Graph模式: zh_style.FUSED)."""
+    span stay whole, and so does a term the vendor writes fused (Host侧, Graph模式: zh_style.FUSED) and a placeholder
+    without spaces (<安装路径>)."""
     units: List[str] = []
     inside = False
     fused = set()
@@ -113,6 +115,8 @@ def _cjk_units(word: str) -> List[str]:
         while at >= 0:
             fused.update(range(at + 1, at + len(term)))
             at = word.find(term, at + 1)
+    for m in _PLACEHOLDER.finditer(word):  # a placeholder (<安装路径>, <$ASCEND_OPP_PATH 的上一级目录>) stays whole
+        fused.update(range(m.start() + 1, m.end()))
     for i, ch in enumerate(word):
         if units and (inside or i in fused or ch in NO_LINE_START or units[-1][-1] in NO_LINE_END
                       or (char_width(ch) == 1 and char_width(units[-1][-1]) == 1)):

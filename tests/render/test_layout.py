@@ -93,3 +93,12 @@ def test_a_chinese_evidence_value_with_a_note_uses_full_width_brackets():
     finally:
         i18n.set_lang("en")
     assert scalar("3.9.2 (/usr/bin/python3)") == "3.9.2 (/usr/bin/python3)"
+
+
+def test_a_chinese_placeholder_is_never_cut_at_a_line_end():
+    """Review round 4: '中没有 <安装路径' / '>/opp/…' — a placeholder without spaces is one unit, like a fused term."""
+    text = "PYTHONPATH 中没有任何路径指向它，应该包含的是 <安装路径>/opp/built-in/op_impl/ai_core/tbe 这一目录，MindSpore 会报错"
+    for width in range(24, 70):
+        lines = wrap(text, width)
+        assert not any(line.rstrip().endswith(("<安装", "<安装路", "<安装路径")) for line in lines), (width, lines)
+        assert "".join(l.strip() for l in lines).replace(" ", "") == text.replace(" ", "")
