@@ -23,7 +23,7 @@ from ascend_doctor.plan import (
     split_alternatives, step_level, step_targets,
 )
 from ascend_doctor.plan.stack import _apply, _judge
-from ascend_doctor.versions import release_matches
+from ascend_doctor.versions import parse_version, release_matches
 from tests.helpers import SNAPSHOTS, fixture_path, run_cli, run_json
 from tests.helpers.i18n_asserts import assert_msg, assert_shows, msg_ids
 from ascend_doctor.plan.planner import AFTER_PLAN_KEY, UNRESOLVED_KEY
@@ -1227,3 +1227,27 @@ def test_the_audits_cann_moves_offer_the_pip_route_that_keeps_the_cann(given, py
     steps = [s["do"] for s in alt["steps"]]
     assert steps[0].startswith(f"conda create -n mindspore python={python} ") and \
         steps[1].startswith(f"pip install mindspore=={mindspore} "), steps
+
+
+_PLANNED_MS = re.compile(r"mindspore(?:[-_]gpu)?[-=]=?(\d+\.\d+\.\d+)")
+
+
+def test_a_gpu_plan_checks_mindspore_once_with_a_call_the_installed_release_has():
+    """Audit I, second pass: MindSpore 2.6.0 / CUDA 11.6 / driver 418.87 planned 2.2.14 on CUDA 10.1 and then ran the
+    warning's own check, `mindspore.set_device(...)`, which 2.2.14 lacks (it first exists in 2.5.0): the pasted plan
+    failed at its last step. A plan checks MindSpore once, after its installs, with the call of the release it ends on."""
+    seen = 0
+    for ms in ("2.2.14", "2.4.10", "2.6.0", "2.7.1"):
+        for cuda in ("10.1", "11.1", "11.6"):
+            for nv in ("418.87", "450.80.02", "510.47.03"):
+                _, data = run_json("matrix", "check", "--mindspore", ms, "--cuda", cuda, "--nvidia-driver", nv,
+                                   "--python", "3.10")
+                steps = [s["do"] for s in data["plan"]["steps"]]
+                checks = [s for s in steps if "mindspore.run_check()" in s]
+                assert len(checks) <= 1, (ms, cuda, nv, checks)
+                installed = [m.group(1) for s in steps for m in _PLANNED_MS.finditer(s)]
+                final = installed[-1] if installed else ms
+                if checks and parse_version(final) < parse_version("2.5.0"):
+                    seen += 1
+                    assert "set_device" not in checks[0], (ms, cuda, nv, final, checks)
+    assert seen  # the grid reaches plans that end on a release before 2.5.0
