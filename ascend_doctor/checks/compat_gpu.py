@@ -243,7 +243,8 @@ def check_cuda_mindspore(ctx):
        warn=N_("The NVIDIA driver runs the CUDA runtime, below what a source asks"),
        skip=N_("No NVIDIA driver and CUDA runtime to compare"))
 def check_nvidia_driver_cuda(ctx):
-    from ._gpu_fix import driver_upgrade_steps, driver_verdict, keep_driver_steps, meets_mindspore_guide, needs_text, plan
+    from ._gpu_fix import (driver_upgrade_steps, driver_verdict, keep_driver_steps, meets_mindspore_guide, needs_text,
+                           plan, verify_step)
 
     cuda = ctx.facts.cuda
     driver = cuda.driver_version
@@ -295,6 +296,11 @@ def check_nvidia_driver_cuda(ctx):
             # the driver upgrade that keeps CUDA c the other way
             fix = p["steps"] + [or_heading(_("keep CUDA {cuda}: upgrade the NVIDIA driver (root, a reboot)").format(
                 cuda=c))] + fix
+        elif version and meets_mindspore_guide(matrix, driver, c, cuda.driver_cuda_max):
+            # MindSpore's guide accepts this driver for CUDA c, NVIDIA's toolkit table asks for more: its own check on
+            # the GPU settles it (no root); the driver upgrade, the other way
+            fix = [verify_step(version), or_heading(_("if that check fails: upgrade the NVIDIA driver (root, a "
+                                                      "reboot)"))] + fix
         return ctx.finding(WARN, _("NVIDIA driver {driver} runs CUDA {cuda} only through CUDA minor version "
                                    "compatibility ({runs_by}), with limited features (no PTX JIT of newer code); "
                                    "{asked_by} ask for more.").format(

@@ -240,3 +240,25 @@ def test_a_disputed_cuda_with_a_driver_below_the_guide_plans_an_agreed_cuda_as_c
     assert_msg(f.fix, "or {why}:")
     why = assert_msg(d.fix, "or {why}:").params["why"]
     assert_msg(why, "keep CUDA {cuda}: upgrade the NVIDIA driver (root, a reboot)", cuda="11.6")
+
+
+def test_a_driver_the_guide_accepts_is_checked_before_it_is_upgraded():
+    """Audit I, second pass (b): MindSpore 1.9.0 / CUDA 11.1 / driver 450.80.02 — MindSpore's guide accepts the driver,
+    NVIDIA's CUDA 11.1 toolkit table asks 455.23. The warning's fix was an unlabelled driver upgrade (root, a reboot)
+    beside a plan that needs none: its fix is MindSpore's own check on the GPU, the upgrade a labelled other way."""
+    from tests.helpers import run_json
+
+    seen = 0
+    for ms in ("1.9.0", "2.2.14", "2.4.10"):
+        for cuda, nv in (("11.1", "450.80.02"), ("11.6", "450.80.02"), ("11.1", "455.23.05")):
+            _, data = run_json("matrix", "check", "--mindspore", ms, "--cuda", cuda, "--nvidia-driver", nv,
+                               "--python", "3.9")
+            f = next(x for x in data["findings"] if x["id"] == "compat.nvidia_driver_cuda")
+            if f["status"] != "warn":
+                continue
+            seen += 1
+            assert not any("sudo" in s for s in f["fix"]), (ms, cuda, nv, f["fix"])  # no root in the fix
+            assert any("mindspore.run_check()" in s for s in f["fix"]), (ms, cuda, nv, f["fix"])
+            assert any("reboot" in s for a in f["alternatives"] for s in a["steps"]), (ms, cuda, nv)
+            assert all(a["why"] for a in f["alternatives"])
+    assert seen
