@@ -329,6 +329,16 @@ def test_class_signatures_stay_quiet_on_every_clean_excerpt(measure):
      "ORT_CANN_EP_CALL_FAILED", "(`ge::aclgrphBuildModel`)"),
     ("INFO 01-01 00:00:00 [worker.py:200] Available KV cache memory: -12 GiB", "VLLM_KV_CACHE_MEMORY_NEGATIVE",
      "(-12 GiB)"),
+    # round 3: the aclnn parameter check says the operator and the data type its line names
+    ("RuntimeError: call aclnnCast failed, detail:EZ1001: The param dtype not implemented for DT_BFLOAT16, should be "
+     "in dtype support list [DT_FLOAT16,DT_FLOAT,].", "ACLNN_PARAM_INVALID_161002",
+     "(`aclnnCast`) rejected a parameter (161002, AclNN_Parameter_Error EZ1001): data type DT_BFLOAT16 is not in"),
+    ("[PID: 465] 2026-02-09-17:11:34.368.749 AclNN_Parameter_Error(EZ1001): Tensor scale not implemented for "
+     "DT_FLOAT16, should be in dtype support list [DT_UINT64,DT_BFLOAT16,DT_INT64,DT_FLOAT,].",
+     "ACLNN_PARAM_INVALID_161002", ": data type DT_FLOAT16 is not in its dtype support list"),
+    ("RuntimeError: npu_quant_matmul_symint:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:211 NPU function error: "
+     "call aclnnQuantMatmulWeightNz failed, error code is 161002", "ACLNN_PARAM_INVALID_161002",
+     "(`aclnnQuantMatmulWeightNz`) rejected a parameter (161002, AclNN_Parameter_Error EZ1001): a shape, rank"),
 ])
 def test_class_entries_say_the_member_of_their_class_they_read(line, sig_id, said):
     """The variable part a class entry leaves open is said in its title (issue 21: values said in the words)."""
