@@ -356,7 +356,10 @@ FAMILY_SIGNATURES = ("DIST_JOB_RENDEZVOUS_TIMEOUT", "SHARED_LIBRARY_NOT_LOADABLE
                      "PY_ASCEND_PACKAGE_NAME_MISSING", "MEMORY_EXHAUSTED_REPORTED", "OP_TILING_FAILED",
                      "HCCL_LINK_SETUP_FAILED", "NPU_DRIVER_NOT_ACCESSIBLE", "OP_DTYPE_NOT_SUPPORTED",
                      "ASCEND_KERNEL_SOURCE_COMPILE_ERROR", "MEMORY_UNCORRECTABLE_ECC_REPORTED",
-                     "OP_KERNEL_BINARY_NOT_FOUND", "GE_ERRORNO_REPORTED", "FLAG_DEFINED_TWICE")
+                     "OP_KERNEL_BINARY_NOT_FOUND", "GE_ERRORNO_REPORTED", "FLAG_DEFINED_TWICE",
+                     # round 3: SoC-table lookups (torch_npu, vLLM-Ascend's build, AI CPU kernels); GE's single-op
+                     # argument checks (SingleOp::ValidateArgs, whichever framework calls aclopExecute)
+                     "SOC_VERSION_NOT_SUPPORTED", "GE_SINGLE_OP_ARGS_MISMATCH_145000")
 
 
 @pytest.mark.parametrize("line, sig_id, said", [
@@ -400,6 +403,14 @@ FAMILY_SIGNATURES = ("DIST_JOB_RENDEZVOUS_TIMEOUT", "SHARED_LIBRARY_NOT_LOADABLE
      "GE_ERRORNO_REPORTED", ": Failed to call runtime API!"),
     ("E0101 00:00:00.000000 1 reflection.cc:1] Flag 'v' was defined more than once (in files 'absl/log/flags.cc' and "
      "'third_party/abseil/absl/log/flags.cc').", "FLAG_DEFINED_TWICE", "(`v`)"),
+    ("RuntimeError: Unsupported soc version: Ascend950PR 9579", "SOC_VERSION_NOT_SUPPORTED", "chip (Ascend950PR)"),
+    ("[ERROR] AICPU(9,aicpu_scheduler):2025-01-01-00:00:00.000.000 [kernel.cc:1] Unsupported soc version: Ascend310P3",
+     "SOC_VERSION_NOT_SUPPORTED", "(Ascend310P3)"),
+    ("[ERROR] GE(9,python):2024-01-01-00:00:00.000.000 [single_op.cc:1]9 ValidateArgs: ErrorNo: 145000(Parameter "
+     "invalid.) [Check][Param:outputs]output num mismatch. model expect 2, but given 1",
+     "GE_SINGLE_OP_ARGS_MISMATCH_145000", ": output num mismatch"),
+    ("[ERROR] ASCENDCL(9,python):2024-01-01-00:00:00.000.000 [op_executor.cpp:1]9 DoExecuteAsync: Execute op failed. "
+     "ge result = 145000", "GE_SINGLE_OP_ARGS_MISMATCH_145000", "count or size differs"),
 ])
 def test_family_entries_read_members_of_their_family_and_say_them(line, sig_id, said):
     """Each family entry reads the fault as other frameworks, libraries, operators or nodes print it, and its title
@@ -434,6 +445,10 @@ def test_family_entries_read_members_of_their_family_and_say_them(line, sig_id, 
     "failed) recorded",
     "[ERROR] GE(1,a):2025-01-01-00:00:00.000.000 [graph_manager.cc:1]1 AddGraph: ErrorNo: 4294967295(failed) [COMP]",
     "I0101 00:00:00.000000 1 flags.cc:1] flag 'devices' was defined with value npu:0",
+    "    echo \"Unsupported SOC version: $SOC_VERSION\"",
+    "[INFO] RUNTIME(1,python):2025-01-01-00:00:00.000.000 soc version: Ascend910B2, supported",
+    "[INFO] GE(1,python):2025-01-01-00:00:00.000.000 [single_op.cc:1] Input [0], aligned_size:64, inputs.length:60",
+    "RuntimeError: size mismatch, model expects 3 channels but given 4",
 ])
 def test_family_entries_stay_quiet_on_ordinary_lines(line):
     from ascend_doctor.kb.load import load_knowledge_base
