@@ -359,7 +359,9 @@ FAMILY_SIGNATURES = ("DIST_JOB_RENDEZVOUS_TIMEOUT", "SHARED_LIBRARY_NOT_LOADABLE
                      "OP_KERNEL_BINARY_NOT_FOUND", "GE_ERRORNO_REPORTED", "FLAG_DEFINED_TWICE",
                      # round 3: SoC-table lookups (torch_npu, vLLM-Ascend's build, AI CPU kernels); GE's single-op
                      # argument checks (SingleOp::ValidateArgs, whichever framework calls aclopExecute)
-                     "SOC_VERSION_NOT_SUPPORTED", "GE_SINGLE_OP_ARGS_MISMATCH_145000")
+                     "SOC_VERSION_NOT_SUPPORTED", "GE_SINGLE_OP_ARGS_MISMATCH_145000",
+                     # round 3: the driver tools run by a Python caller with check=True (CalledProcessError)
+                     "NPU_DRIVER_TOOL_EXIT_NONZERO")
 
 
 @pytest.mark.parametrize("line, sig_id, said", [
@@ -411,6 +413,10 @@ FAMILY_SIGNATURES = ("DIST_JOB_RENDEZVOUS_TIMEOUT", "SHARED_LIBRARY_NOT_LOADABLE
      "GE_SINGLE_OP_ARGS_MISMATCH_145000", ": output num mismatch"),
     ("[ERROR] ASCENDCL(9,python):2024-01-01-00:00:00.000.000 [op_executor.cpp:1]9 DoExecuteAsync: Execute op failed. "
      "ge result = 145000", "GE_SINGLE_OP_ARGS_MISMATCH_145000", "count or size differs"),
+    ("subprocess.CalledProcessError: Command '['/usr/local/sbin/npu-smi', 'info', '-t', 'memory', '-i', '3']' "
+     "returned non-zero exit status 3.", "NPU_DRIVER_TOOL_EXIT_NONZERO", "(`npu-smi`): exit status 3"),
+    ("subprocess.CalledProcessError: Command 'hccn_tool -i 7 -link -g' returned non-zero exit status 255.",
+     "NPU_DRIVER_TOOL_EXIT_NONZERO", "(`hccn_tool`): exit status 255"),
 ])
 def test_family_entries_read_members_of_their_family_and_say_them(line, sig_id, said):
     """Each family entry reads the fault as other frameworks, libraries, operators or nodes print it, and its title
@@ -449,6 +455,8 @@ def test_family_entries_read_members_of_their_family_and_say_them(line, sig_id, 
     "[INFO] RUNTIME(1,python):2025-01-01-00:00:00.000.000 soc version: Ascend910B2, supported",
     "[INFO] GE(1,python):2025-01-01-00:00:00.000.000 [single_op.cc:1] Input [0], aligned_size:64, inputs.length:60",
     "RuntimeError: size mismatch, model expects 3 channels but given 4",
+    "subprocess.CalledProcessError: Command '['nvidia-smi', '-L']' returned non-zero exit status 9.",
+    "    out = subprocess.run(['npu-smi', 'info'], check=True)  # returned non-zero exit status is raised",
 ])
 def test_family_entries_stay_quiet_on_ordinary_lines(line):
     from ascend_doctor.kb.load import load_knowledge_base
