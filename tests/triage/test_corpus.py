@@ -366,7 +366,9 @@ FAMILY_SIGNATURES = ("DIST_JOB_RENDEZVOUS_TIMEOUT", "SHARED_LIBRARY_NOT_LOADABLE
                      # argument checks (SingleOp::ValidateArgs, whichever framework calls aclopExecute)
                      "SOC_VERSION_NOT_SUPPORTED", "GE_SINGLE_OP_ARGS_MISMATCH_145000",
                      # round 3: the driver tools run by a Python caller with check=True (CalledProcessError)
-                     "NPU_DRIVER_TOOL_EXIT_NONZERO")
+                     "NPU_DRIVER_TOOL_EXIT_NONZERO",
+                     # round 3: PyTorch's fake/Meta dispatch during graph capture (torch.compile, vLLM graph mode)
+                     "OP_NO_FAKE_IMPL_FOR_GRAPH_CAPTURE")
 
 
 @pytest.mark.parametrize("line, sig_id, said", [
@@ -422,6 +424,10 @@ FAMILY_SIGNATURES = ("DIST_JOB_RENDEZVOUS_TIMEOUT", "SHARED_LIBRARY_NOT_LOADABLE
      "returned non-zero exit status 3.", "NPU_DRIVER_TOOL_EXIT_NONZERO", "(`npu-smi`): exit status 3"),
     ("subprocess.CalledProcessError: Command 'hccn_tool -i 7 -link -g' returned non-zero exit status 255.",
      "NPU_DRIVER_TOOL_EXIT_NONZERO", "(`hccn_tool`): exit status 255"),
+    ("NotImplementedError: _C::rms_norm: attempted to run this operator with Meta tensors, but there was no fake impl "
+     "or Meta kernel registered.", "OP_NO_FAKE_IMPL_FOR_GRAPH_CAPTURE", "(`_C::rms_norm`)"),
+    ("torch._subclasses.fake_tensor.UnsupportedOperatorException: npu.npu_rotary_mul.default",
+     "OP_NO_FAKE_IMPL_FOR_GRAPH_CAPTURE", "(`npu.npu_rotary_mul.default`)"),
 ])
 def test_family_entries_read_members_of_their_family_and_say_them(line, sig_id, said):
     """Each family entry reads the fault as other frameworks, libraries, operators or nodes print it, and its title
@@ -462,6 +468,7 @@ def test_family_entries_read_members_of_their_family_and_say_them(line, sig_id, 
     "RuntimeError: size mismatch, model expects 3 channels but given 4",
     "subprocess.CalledProcessError: Command '['nvidia-smi', '-L']' returned non-zero exit status 9.",
     "    out = subprocess.run(['npu-smi', 'info'], check=True)  # returned non-zero exit status is raised",
+    "    raise UnsupportedOperatorException(func)",
 ])
 def test_family_entries_stay_quiet_on_ordinary_lines(line):
     from ascend_doctor.kb.load import load_knowledge_base
