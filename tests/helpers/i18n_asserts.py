@@ -167,3 +167,14 @@ def shows(output: str, msgid: str, /, **params: Any) -> bool:
 def assert_shows(output: str, msgid: str, /, **params: Any) -> None:
     assert shows(output, msgid, **params), (f"the output does not say {msgid!r} with {params!r} "
                                              f"(as {shown_pattern(msgid, **params).pattern!r}):\n{output[:1500]}")
+
+
+def assert_rewords_both_ways(reword, en: Any, zh: Any, *args: Any) -> None:
+    """A saved document worded again: `reword(en, *args)` in a Chinese run is exactly the Chinese run's `zh`, and
+    `reword(zh, *args)` in an English run is exactly `en`."""
+    i18n.set_lang("zh")
+    try:
+        assert reword(en, *args) == zh
+    finally:
+        i18n.set_lang("en")
+    assert reword(zh, *args) == en

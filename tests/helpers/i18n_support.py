@@ -142,6 +142,19 @@ QUOTED_BLOCKS = (">", "匹配规则：", "示例：", "出处：")
 PROSE_RUN = re.compile(r"\b[A-Za-z][a-z']*(?:(?:,? +|[ ·]*·[ ·]*)[A-Za-z][a-z']*)+\b")  # a kept name (·) between too
 
 
+def prose_lines(text: str):
+    """The lines of an output a reader reads as prose: quoted blocks (QUOTED_BLOCKS: a log line, a match rule, an
+    example, a source's title, and the lines indented under them) left out."""
+    quoted = None  # the indentation of a quoted block
+    for line in unwrap_quotes(text).splitlines():
+        indent = len(line) - len(line.lstrip())
+        if quoted is not None and indent > quoted and line.strip():
+            continue
+        quoted = indent if line.strip().startswith(QUOTED_BLOCKS) else None
+        if quoted is None:
+            yield line
+
+
 def zh_offenders(text, allowed=frozenset()):
     """What in a Chinese output a support engineer would have to edit: ("prose", words) for English prose outside
     commands, paths, ids, `code`, "quoted" machine text and the glossary's English names (and `allowed`: the
@@ -151,15 +164,7 @@ def zh_offenders(text, allowed=frozenset()):
     from ascend_doctor import zh_style
 
     out = []
-    text = unwrap_quotes(text)
-    quoted = None  # the indentation of a quoted block: a log line, a match rule, an example, a source's title
-    for line in text.splitlines():
-        indent = len(line) - len(line.lstrip())
-        if quoted is not None and indent > quoted and line.strip():
-            continue
-        quoted = indent if line.strip().startswith(QUOTED_BLOCKS) else None
-        if quoted is not None:
-            continue
+    for line in prose_lines(text):
         if COMMAND_LINE.match(line):
             if "   # " not in line:
                 continue
@@ -255,14 +260,7 @@ def zh_review_defects(text, rule_names=()):
     from ascend_doctor import fix_script
 
     out = []
-    quoted = None
-    for line in unwrap_quotes(text).splitlines():
-        indent = len(line) - len(line.lstrip())
-        if quoted is not None and indent > quoted and line.strip():
-            continue
-        quoted = indent if line.strip().startswith(QUOTED_BLOCKS) else None
-        if quoted is not None:
-            continue
+    for line in prose_lines(text):
         out += [("calque", c) for c in CALQUES if c in line]
         out += [("event id as fault code", m.group(0)) for m in EVENT_ID_AS_FD.finditer(line)]
         out += [("raw source", m.group(0)) for m in RAW_SOURCE.finditer(line)]

@@ -9,6 +9,7 @@ from ascend_doctor import i18n
 from ascend_doctor.i18n_text import Text
 from ascend_doctor.render.aggregate_json import json_document, reworded, worded_result
 from tests.helpers import FIXTURES, run_cli
+from tests.helpers.i18n_asserts import assert_rewords_both_ways
 
 # report/2 nodes whose findings have words of every kind: summaries, fix steps with comments, evidence phrases, an
 # evidence label made of a message ("published with CANN 8.0.RC3"), a GPU node's driver requirements
@@ -91,12 +92,7 @@ def test_the_json_keeps_each_texts_message_and_rewords_into_either_language(engl
             assert isinstance(holder, str), pointer
     assert zh["i18n"] == {"texts": zh["i18n"]["texts"], **({"keys": zh["i18n"]["keys"]} if "keys" in zh["i18n"] else {})}
     assert sorted(en["i18n"]["texts"]) != [] and en["i18n"]["texts"].keys() == zh["i18n"]["texts"].keys()
-    i18n.set_lang("zh")
-    try:
-        assert reworded(en) == zh
-    finally:
-        i18n.set_lang("en")
-    assert reworded(zh) == en
+    assert_rewords_both_ways(reworded, en, zh)
     assert reworded({"schema": "ascend-doctor.aggregate/1", "problems": ["as written"]})["problems"] == ["as written"]
 
 
@@ -137,9 +133,4 @@ def test_the_logs_block_rewords_its_problems_root_cause_and_verdict_line(tmp_pat
     assert (title["kb"], title["field"]) == ("HCCL_EI0006_SOCKET_TIMEOUT", "title")
     assert en["logs"]["problems"] != zh["logs"]["problems"] and en["logs"]["headline"] != zh["logs"]["headline"]
     assert any(t["id"] == "logs of {count} node(s): {what}" for t in en["i18n"]["texts"].values())
-    i18n.set_lang("zh")
-    try:
-        assert reworded(en) == zh
-    finally:
-        i18n.set_lang("en")
-    assert reworded(zh) == en
+    assert_rewords_both_ways(reworded, en, zh)

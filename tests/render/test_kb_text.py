@@ -6,6 +6,7 @@ import pytest
 
 from ascend_doctor.kb.load import load_knowledge_base
 from ascend_doctor.render.kb_text import WIDTH, causes_of, effects_of, sig_json, sig_tag, sig_text, width, wrap_lines
+from tests.helpers.i18n_asserts import assert_rewords_both_ways
 
 KB = load_knowledge_base()
 
@@ -119,7 +120,6 @@ def test_a_saved_kb_or_explain_json_is_worded_again_in_either_language(query, tm
     """kb show/search/match and explain JSON name where each text comes from (a signature or pitfall and its field,
     with the matched line where its words take values from it; a catalog message; the variable table's two
     languages), so render/kb_text.reworded words a saved document exactly as a run in the other language."""
-    from ascend_doctor import i18n
     from ascend_doctor.render.kb_text import reworded
     from tests.helpers import run_cli
 
@@ -130,12 +130,7 @@ def test_a_saved_kb_or_explain_json_is_worded_again_in_either_language(query, tm
     assert en != zh  # there are words in it
     assert "i18n" in json.dumps(en)
     kb = load_knowledge_base()
-    i18n.set_lang("zh")
-    try:
-        assert reworded(en, kb) == zh
-    finally:
-        i18n.set_lang("en")
-    assert reworded(zh, kb) == en
+    assert_rewords_both_ways(reworded, en, zh, kb)
 
 
 def test_a_match_names_the_line_only_where_the_signatures_words_take_values_from_it(tmp_path):
