@@ -100,7 +100,10 @@ def code_entry(kb, code: str) -> Optional[Entry]:
         sigs = inner + [s for s in sigs if s.id != INNER_ERROR_ID]
         info["inner_error"] = True
     if not sigs and family in GENERIC_FD:
-        sigs = kb.by_ascend_fd(GENERIC_FD[family])
+        # the peer's generic entry is our wrapper that carries its id (a class entry carrying it too, such as
+        # CANN_ERROR_CODE_MESSAGE, reads a code's message on a line: it names no code of its own)
+        carrying = kb.by_ascend_fd(GENERIC_FD[family])
+        sigs = [s for s in carrying if s.kind == "wrapper"] or carrying
         if sigs:
             info["ascend_fd"] = f"{GENERIC_FD[family]}_{code}"
     if not sigs and "name" not in info:

@@ -179,7 +179,7 @@ class Signature:
                 continue
             if m is None:
                 continue
-            out = {k: (_clean_value(v), True) for k, v in m.groupdict().items() if v and _clean_value(v)}
+            out = {k: (_clean_value(v, k), True) for k, v in m.groupdict().items() if v and _clean_value(v, k)}
             for name, derive in DERIVED_VALUES.items():
                 if name in out:
                     out.update({k: (v, False) for k, v in derive(out[name][0]).items() if k not in out})
@@ -310,10 +310,13 @@ class Signature:
 # where it captured nothing (no line, a line cut before it, another pattern matched): the generic text is the text
 # with every placeholder at its words. `{module|words|import %s}` puts the value, unquoted, in place of `%s` in the
 # third part (inside a code span, or words that read only with the value). A value is shown as the line is
-# (redacted), at most VALUE_MAX characters, without backticks or control characters.
+# (redacted), at most VALUE_MAX characters (SENTENCE_MAX for a group that captures a sentence the line gives as its
+# reason: `message`, `reason`, `msg`, `detail`), without backticks or control characters.
 PLACEHOLDER = re.compile(r"\{([a-z][a-z0-9_]*)\|([^{}|]*)(?:\|([^{}|]*))?\}")
 _NAMED_GROUP = re.compile(r"(?<!\\)\(\?P<([A-Za-z_][A-Za-z0-9_]*)>")
 VALUE_MAX = 60
+SENTENCE_MAX = 120
+SENTENCE_GROUPS = frozenset(("message", "reason", "msg", "detail"))
 
 
 def unname_groups(pattern: str) -> str:
@@ -325,9 +328,10 @@ def group_names(pattern: str) -> List[str]:
     return _NAMED_GROUP.findall(pattern)
 
 
-def _clean_value(v: str) -> str:
+def _clean_value(v: str, name: str = "") -> str:
     v = re.sub(r"[`\x00-\x1f\x7f]", "", v).strip()
-    return v if len(v) <= VALUE_MAX else v[:VALUE_MAX - 1] + "…"
+    most = SENTENCE_MAX if name in SENTENCE_GROUPS else VALUE_MAX
+    return v if len(v) <= most else v[:most - 1] + "…"
 
 
 def _acl_code_facts(code: str) -> Dict[str, str]:
