@@ -475,3 +475,86 @@ def test_an_hccl_errno_is_read_as_its_hccl_result():
     # HCOM's sub-module (0x0501....) carries the same HcclResult in its low bits
     assert sig.values(line.replace("0x0000000005000007", "0x0000000005010009"))["hccl_name"][0] == "HCCL_E_TIMEOUT"
     assert not sig.search(line.replace("[ERROR]", "[INFO]"))
+
+
+# Titles that say what the line says (issue 21): real lines of several frameworks, each with the title triage
+# shows for it (the call, the code and its documented meaning, the operator, the vendor's message).
+SAID_ON_THE_LINE = [
+    # torch_npu's op-plugin (ms-swift), the operator API's plog (Paddle) and nnopbase (MinerU): the call and the stage
+    ("RuntimeError: npu_rotary_mul:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:62 NPU function error: call "
+     "aclnnRotaryPositionEmbedding failed, error code is 561002", "ACLNN_INNER_ERROR_561XXX",
+     "An aclnn operator API (`aclnnRotaryPositionEmbedding`) failed inside with 561002 (aclnn internal error: "
+     "tiling of the NPU kernel failed)"),
+    ("[ERROR] OP(360745,python):2025-01-16-09:40:17.645.361 [aclnn_matmul.cpp:193][NNOP][CheckParam][360969] "
+     "errno[561000] OpName:[aclnnMatmul_1] check CheckDtypeValid failed", "ACLNN_INNER_ERROR_561XXX",
+     "An aclnn operator API (`aclnnMatmul`) failed inside with 561000 (aclnn internal error)"),
+    ("       launch failed for Pack, errno:561000.", "ACLNN_INNER_ERROR_561XXX",
+     "An aclnn operator API (operator `Pack`) failed inside with 561000 (aclnn internal error)"),
+    # the runtime's own forms (llama.cpp's CANN backend, vLLM-Ascend, torch_npu)
+    ("        rtMemcpyAsync execute failed, reason=[driver error:invalid handle][FUNC:FuncErrorReason]"
+     "[FILE:error_message_manage.cc][LINE:53]", "CANN_RUNTIME_CALL_FAILED",
+     "A CANN runtime or driver call failed (`rtMemcpyAsync`): driver error:invalid handle"),
+    ("        [Call][Rts]call rts api [rtMemcpyAsync] failed, retCode is 107017[FUNC:ReportCallError]"
+     "[FILE:log_inner.cpp][LINE:161]", "CANN_RUNTIME_CALL_FAILED",
+     "A CANN runtime or driver call failed (`rtMemcpyAsync`), code 107017 (invalid handle)"),
+    ("ERROR 12-17 09:31:58 [engine.py:458] EH9999: [PID: 53769] 2025-12-17-09:31:39.804.969 rtSetStreamFailureMode "
+     "failed, runtime result = 207000.[FUNC:ReportCallError][FILE:log_inner.cpp][LINE:161]",
+     "CANN_RUNTIME_CALL_FAILED",
+     "A CANN runtime or driver call failed (`rtSetStreamFailureMode`), code 207000 (feature not support)"),
+    ("        wait event to be complete failed, runtime result = 507011[FUNC:ReportCallError][FILE:log_inner.cpp]"
+     "[LINE:148]", "CANN_RUNTIME_CALL_FAILED",
+     "A CANN runtime or driver call failed (`wait event to be complete`), code 507011 (model execute failed)"),
+    ("RuntimeError: synchronize:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:361 NPU function error: "
+     "c10_npu::acl::AclrtSynchronizeStreamWithTimeout(stream()), error code is 507011", "CANN_RUNTIME_CALL_FAILED",
+     "A CANN runtime or driver call failed (`AclrtSynchronizeStreamWithTimeout`), code 507011 (model execute failed)"),
+    # the operator torch_npu names with a module-failure code (LlamaFactory)
+    ("[rank3]: RuntimeError: InnerRun:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:234 OPS function error: "
+     "Conv3D, error code is 500002", "CANN_MODULE_FAILURE_CODE",
+     "A CANN module failed in operator `Conv3D`: AscendCL code 500002 (ACL_ERROR_GE_FAILURE): error of the GE "
+     "(Graph Engine) module"),
+    # the aclnn operator's own reason (lmdeploy)
+    ("RuntimeError: call aclnnBatchMatMul failed, detail:EZ1001: 2024-11-18-06:32:38.253.100 Input tensor's "
+     "shape[[3,64,67]] should be same with output's shape[[1,64,67]].", "ACLNN_OPERATOR_CALL_FAILED",
+     "An aclnn operator call failed (`aclnnBatchMatMul`): Input tensor's shape[[3,64,67]] should be same with "
+     "output's shape[[1,64,67]]. (EZ1001)"),
+    # a CANN error code with the vendor's message (llama.cpp, sglang, vLLM-Ascend), and a typed one
+    ("CANN error: EL0003: [PID: 1445] 2025-10-21-03:40:09.141.920 The argument is invalid.",
+     "CANN_ERROR_CODE_MESSAGE", "CANN error code EL0003: The argument is invalid."),
+    ("CANN error: EZ9903: [PID: 71888] 2025-12-17-18:13:01.238.630 support for Ascend910 is not implemented",
+     "CANN_ERROR_CODE_MESSAGE", "CANN error code EZ9903: support for Ascend910 is not implemented"),
+    ("EZ9999[PID: 5317] 2026-04-22-08:49:02.433.180 AclNN_Inner_Error(EZ9999):  Nnopbase fails to invoke the "
+     "HcclAllocComResourceByTiling function of the hccl module. ret = 4, comm = 0xfffeb02eb000.",
+     "CANN_ERROR_CODE_MESSAGE",
+     "CANN error code EZ9999: Nnopbase fails to invoke the HcclAllocComResourceByTiling function of the hccl module. "
+     "ret = 4, comm = 0xfffeb02eb000."),
+    ("[PID: 591] 2026-04-30-03:58:27.508.178 Invalid_Argument(EL0003): The argument is invalid.",
+     "CANN_TYPED_ERROR_CODE", "CANN reported an error of type `Invalid_Argument` (EL0003): The argument is invalid."),
+]
+
+
+@pytest.mark.parametrize("line,sid,title", SAID_ON_THE_LINE)
+def test_a_class_or_code_entry_says_what_its_line_says(line, sid, title):
+    shown = {s.id: s for s in KB.explaining(line)}
+    assert sid in shown, sorted(shown)
+    assert shown[sid].text("en", line=line)[0] == title
+    zh = shown[sid].text("zh", line=line)[0]
+    assert zh != shown[sid].text("zh")[0] and "{" not in zh  # the Chinese title carries the same values
+
+
+def test_an_inner_error_is_not_read_as_a_compile_error_nor_its_bare_line_as_a_message():
+    assert not KB.signature("TBE_OP_COMPILE_SPEC_ERROR").search("E89999: Inner Error!")
+    message = KB.signature("CANN_ERROR_CODE_MESSAGE")
+    for line in ("EZ9999: Inner Error!", "E89999: Inner Error!",
+                 "EZ9999[PID: 1176] 2025-11-26-11:11:13.907.262 AclNN_Inner_Error(EZ9999):  Inner Error!",
+                 "[WARNING] GE(1,python):2025-01-01 EL0003: [PID: 1] 2025-10-21-03:40:09.141.920 The argument is invalid."):
+        assert not message.search(line), line
+    # a code with its message and no other entry: the class entry, not only the wrapper "CANN reported an error code"
+    shown = [s.id for s in KB.explaining("EL0003: [PID: 1445] 2025-10-21-03:40:09.141.920 The argument is invalid.")]
+    assert shown == ["CANN_ERROR_CODE_MESSAGE"]
+
+
+def test_a_sentence_value_is_kept_longer_than_a_name():
+    s = _named_sig(pattern="failed: (?P<reason>.+)$", title="x{reason||: %s}")
+    long = "the remote rank did not answer within the time the collective allows, check the network of rank 5"
+    assert s.text("en", line="failed: " + long)[0] == "x: " + long
+    assert len(s.text("en", line="failed: " + long * 2)[0]) == len("x: ") + 120
