@@ -36,6 +36,14 @@ PHRASES = (r"runtime result = |[Ee]rror code(?: is ?(?:: )?|: ?| = |=)|errno\[|E
            r"failed: ")
 
 
+# the call a wrapper names just before the phrase (torch_npu's `call aclnnX failed, error code is N` and
+# `aclrtX(args), error code is N`, the runtime's `rtX failed, ret:N`), and the operator and message the operator
+# API's plog line gives after the code (`errno[161001] OpName:[aclnnAdd_1] self is null`): the title says them
+CALL = (r"(?:\b(?:call )?(?P<api>(?:aclnn|aclrt|Aclrt|aclmdl|aclop|rt)[A-Z][A-Za-z0-9]*)"
+        r"(?:\((?:[^()]|\([^()]*\))*\))?(?: failed)?,? )?")
+OPERATOR = r"(?:\] OpName:\[(?P<op>[A-Za-z][A-Za-z0-9]*?)(?:_\d+)?\] (?P<message>[A-Za-z][^\n]{7,}?)(?=\[FUNC:|$))?"
+
+
 # how a code is tried against the other entries: an entry that reads one of these lines is the code's own
 FORMS = ("error code is {}", "runtime result = {}", "ErrCode={}")
 
@@ -67,7 +75,7 @@ def alternation(codes: List[str]) -> str:
 
 
 def pattern(table: Dict[str, dict], signatures) -> str:
-    return f"(?:{PHRASES})(?P<acl_code>{alternation(rule_codes(table, signatures))})(?![0-9])"
+    return f"{CALL}(?:{PHRASES})(?P<acl_code>{alternation(rule_codes(table, signatures))})(?![0-9]){OPERATOR}"
 
 
 def _signatures():

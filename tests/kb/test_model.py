@@ -487,7 +487,31 @@ SAID_ON_THE_LINE = [
      "tiling of the NPU kernel failed)"),
     ("[ERROR] OP(360745,python):2025-01-16-09:40:17.645.361 [aclnn_matmul.cpp:193][NNOP][CheckParam][360969] "
      "errno[561000] OpName:[aclnnMatmul_1] check CheckDtypeValid failed", "ACLNN_INNER_ERROR_561XXX",
-     "An aclnn operator API (`aclnnMatmul`) failed inside with 561000 (aclnn internal error)"),
+     "An aclnn operator API (`aclnnMatmul`) failed inside with 561000 (aclnn internal error); the line says: check "
+     "CheckDtypeValid failed"),
+    # the operator API's plog line: the operator and its message with a documented code (sglang, Paddle)
+    ("[ERROR] OP(1849,):2026-07-21-11:44:35.609.466 [indv_executor_ext.cpp:708][NNOP][NnopbaseExecutorSetRegInfo][1849] "
+     "errno[161001] OpName:[HcPre_0] Get regInfo failed, The binary_info_config.json of socVersion [ascend910b] does "
+     "not support opType [HcPre].", "ACL_RETURN_CODE",
+     "A CANN call (operator `HcPre`) returned AscendCL code 161001 (ACLNN_ERR_PARAM_NULLPTR): aclnn: a parameter is a "
+     "null pointer; the line says: Get regInfo failed, The binary_info_config.json of socVersion [ascend910b] does not "
+     "support opType [HcPre]."),
+    ("[ERROR] OP(360745,python):2025-01-16-09:40:17.645.275 [aclnn_matmul.cpp:103][NNOP][CheckDtypeValid][360969] "
+     "errno[161002] OpName:[aclnnMatmul_1] Self dtype DT_FLOAT or mat2 dtype DT_FLOAT not support under keep type mode.",
+     "ACLNN_PARAM_INVALID_161002",
+     "An aclnn operator (`aclnnMatmul`) rejected a parameter (161002, AclNN_Parameter_Error EZ1001): a shape, rank or "
+     "data type it does not support; the line says: Self dtype DT_FLOAT or mat2 dtype DT_FLOAT not support under keep "
+     "type mode."),
+    ("aclnnQuantMatmulWeightNz failed, error code is 161002", "ACLNN_PARAM_INVALID_161002",
+     "An aclnn operator (`aclnnQuantMatmulWeightNz`) rejected a parameter (161002, AclNN_Parameter_Error EZ1001): a "
+     "shape, rank or data type it does not support"),
+    # the operator the inner error's message names (MinerU, vLLM-Ascend)
+    ("EZ9999[PID: 1176] 2025-11-26-11:11:13.907.262 AclNN_Inner_Error(EZ9999):  Op Pack does not has any binary.",
+     "OPP_KERNELS_NOT_INSTALLED_NO_BINARY",
+     "Operator `Pack` has no compiled binary: CANN 'kernels' (OPP) package missing or mismatched"),
+    ("       Aicpu kernel execute failed, device_id=0, stream_id=1404, task_id=25, soName=libtf_kernels.so, "
+     "funcName=TFOperateAPI, kernelName=FloorDiv, errorCode=0x2a", "CANN_E39999_AICPU_EXCEPTION",
+     "AI CPU operator `FloorDiv` exception during execution (E39999)"),
     ("       launch failed for Pack, errno:561000.", "ACLNN_INNER_ERROR_561XXX",
      "An aclnn operator API (operator `Pack`) failed inside with 561000 (aclnn internal error)"),
     # the runtime's own forms (llama.cpp's CANN backend, vLLM-Ascend, torch_npu)
