@@ -505,6 +505,20 @@ SAID_ON_THE_LINE = [
     ("aclnnQuantMatmulWeightNz failed, error code is 161002", "ACLNN_PARAM_INVALID_161002",
      "An aclnn operator (`aclnnQuantMatmulWeightNz`) rejected a parameter (161002, AclNN_Parameter_Error EZ1001): a "
      "shape, rank or data type it does not support"),
+    # the call torch_npu names with a device fault's code (vLLM-Ascend), the operator a compile error names (ATC)
+    ("[rank1]:[E1229 13:22:34.496173985 compiler_depend.ts:444] operator():build/CMakeFiles/torch_npu.dir/"
+     "compiler_depend.ts:34 NPU function error: call aclnnRmsNorm failed, error code is 507014",
+     "CANN_AICORE_TIMEOUT_507014", "AI Core operator (`aclnnRmsNorm`) execution timed out (507014)"),
+    ("[rank6]: RuntimeError: InnerRunOpApi:../torch_npu/csrc/framework/OpParamMaker.cpp:287 OPS function error: "
+     "aclnnRecomputeWUFwd, error code is 561002", "ACLNN_INNER_ERROR_561XXX",
+     "An aclnn operator API (`aclnnRecomputeWUFwd`) failed inside with 561002 (aclnn internal error: tiling of the NPU "
+     "kernel failed)"),
+    ("Compile op[Select121] failed, oppath[/usr/local/Ascend/ascend-toolkit/7.0.1/opp/built-in/op_impl/ai_core/tbe/"
+     "impl/select.py], optype[Select]", "ATC_E20001_OP_COMPILE_FAILED",
+     "E20001 Failed to compile Op [Select121] during ATC/graph build"),
+    ("EZ3002: Optype [Conv2D] of Ops kernel [AIcoreEngine] is unsupported. Reason: Dynamic shape is not supported on "
+     "this chip!.", "OP_UNSUPPORTED_ON_SOC",
+     "Operator/dtype/format not supported on this chip (`Conv2D`) (EZ3002 / Can not select a valid kernel info)"),
     # the operator the inner error's message names (MinerU, vLLM-Ascend)
     ("EZ9999[PID: 1176] 2025-11-26-11:11:13.907.262 AclNN_Inner_Error(EZ9999):  Op Pack does not has any binary.",
      "OPP_KERNELS_NOT_INSTALLED_NO_BINARY",
