@@ -519,6 +519,17 @@ SAID_ON_THE_LINE = [
     ("EZ3002: Optype [Conv2D] of Ops kernel [AIcoreEngine] is unsupported. Reason: Dynamic shape is not supported on "
      "this chip!.", "OP_UNSUPPORTED_ON_SOC",
      "Operator/dtype/format not supported on this chip (`Conv2D`) (EZ3002 / Can not select a valid kernel info)"),
+    # the library and the chips the line names (gpustack's llama-box, a vLLM-Ascend custom-op build, a gdb backtrace)
+    ("llama-box: error while loading shared libraries: libascend_dump.so: cannot open shared object file: No such file "
+     "or directory", "CANN_ENV_LIB_NOT_FOUND",
+     "CANN shared library libascend_dump.so not found (set_env.sh not sourced / toolkit missing)"),
+    ("[ERROR] the socversion Ascend910B1 of bin package does not match the current device socverison Ascend310P3. "
+     "Please modify default socversion in run.sh or execute run.sh with socversion parameter.",
+     "SOC_VERSION_PACKAGE_MISMATCH",
+     "Package/operator binaries built for another Ascend chip: built for Ascend910B1, this device is Ascend310P3"),
+    ("#4  0x0000ffff3c976864 in rtEventDestroy () from /usr/local/Ascend/cann-9.1.0/lib64/libruntime.so",
+     "CANN_LIB_CRASH_BACKTRACE",
+     "Native backtrace frame inside a CANN / driver / torch_npu library (libruntime.so) (where a crash or a hang sits)"),
     # the operator the inner error's message names (MinerU, vLLM-Ascend)
     ("EZ9999[PID: 1176] 2025-11-26-11:11:13.907.262 AclNN_Inner_Error(EZ9999):  Op Pack does not has any binary.",
      "OPP_KERNELS_NOT_INSTALLED_NO_BINARY",
