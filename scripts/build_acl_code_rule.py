@@ -32,7 +32,8 @@ TABLE = os.path.join(REPO, "data", "acl_return_codes.json")
 PART = os.path.join(REPO, "data", "kb", "field_cases.json")
 RULE_ID = "ACL_RETURN_CODE"
 # the phrases that put a return code in an error context, as wrappers print them (case as printed)
-PHRASES = (r"runtime result = |[Ee]rror code(?: is ?(?:: )?|: ?| = |=)|errno\[|ErrCode=|retcode: ?|\bret(?:=|: ?|\[| )|"
+# (`errorCode = N` is the AscendCL samples' ERROR_LOG form, `error code is:N` older torch_npu's)
+PHRASES = (r"runtime result = |[Ee]rror ?[Cc]ode(?: is ?(?:: ?)?|: ?| ?= ?)|errno\[|ErrCode=|retcode: ?|\bret(?:=|: ?|\[| )|"
            r"failed: ")
 
 
