@@ -76,6 +76,11 @@ def test_the_part_is_loaded_as_fallback_roots_without_peer_ids(kb):
     # MindSpore's HCCL adapter, another stage
     ("[EXCEPTION] HCCL_ADPT(9,ffff,python):2025-01-01-00:00:00.000.000 [hccl_adapter.cc:1] InitKernelInfoStore] Init "
      "info store failed.", "MS_HCCL_COMM_INIT_FAILED", "(Init info store failed)"),
+    # GE's engine placement of another operator, and one store's reason (EZ3002's message without its code)
+    ("        Failed to select engine for [Cast_12][Cast].[FUNC:operator()][FILE:engine_place.cc][LINE:150]",
+     "GE_OP_ENGINE_SELECT_FAILED", "`Cast` (node Cast_12)"),
+    ("        Optype [BatchMatMulV2] of Ops kernel [AIcoreEngine] is unsupported. Reason: bf16 is not supported.",
+     "GE_OP_ENGINE_SELECT_FAILED", "(store AIcoreEngine): bf16 is not supported."),
     # ATB's rank check
     ("[2025-01-01 00:00:00.000000] [error] [7] [operation_util.h:160] rank [4] should be >=0 and smaller than "
      "rankSize [4]", "ATB_COMM_PARAM_INVALID", ": rank 4, rankSize 4"),
@@ -105,6 +110,7 @@ def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     "[INFO] KERNEL(1,ffff,python):2025-01-01-00:00:00.000.000 [kernel_actor.cc:1] Launch kernel success, name:Default/Add-op1",
     "[INFO] GE(1,python):2025-01-01-00:00:00.000.000 [ge_api.cc:1] Load graph success, session_id:0, graph_id:3.",
     "[2025-01-01 00:00:00.000000] [info] [7] [hccl_runner.cpp:1] rankSize [8], rank [0], rankRoot [0]",
+    "[INFO] GE(1,python):2025-01-01-00:00:00.000.000 [engine_place.cc:1] Select engine for [Cast_12][Cast] success",
     "[INFO] DEVICE(1,ffff,python):2025-01-01-00:00:00.000.000 [ascend_collective_comm_lib.cc:1] Ascend collective "
     "communication initialization success.",
 ])
