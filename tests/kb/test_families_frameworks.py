@@ -81,6 +81,11 @@ def test_the_part_is_loaded_as_fallback_roots_without_peer_ids(kb):
      "GE_OP_ENGINE_SELECT_FAILED", "`Cast` (node Cast_12)"),
     ("        Optype [BatchMatMulV2] of Ops kernel [AIcoreEngine] is unsupported. Reason: bf16 is not supported.",
      "GE_OP_ENGINE_SELECT_FAILED", "(store AIcoreEngine): bf16 is not supported."),
+    # a training loop's NaN checks: MindSpore's LossMonitor in another model, MindFormers' global norm
+    ("ValueError: epoch: 3 step: 1875. Invalid loss, terminating training.", "TRAIN_NAN_DETECTED_STOPPED",
+     "(Invalid loss)"),
+    ("- INFO - { Epoch:[  2/  5], step:[  300/ 2000], loss: 7.1, global_norm: [inf], lr: 1e-05",
+     "TRAIN_NAN_DETECTED_STOPPED", "(global_norm inf)"),
     # ATB's rank check
     ("[2025-01-01 00:00:00.000000] [error] [7] [operation_util.h:160] rank [4] should be >=0 and smaller than "
      "rankSize [4]", "ATB_COMM_PARAM_INVALID", ": rank 4, rankSize 4"),
@@ -111,6 +116,8 @@ def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     "[INFO] GE(1,python):2025-01-01-00:00:00.000.000 [ge_api.cc:1] Load graph success, session_id:0, graph_id:3.",
     "[2025-01-01 00:00:00.000000] [info] [7] [hccl_runner.cpp:1] rankSize [8], rank [0], rankRoot [0]",
     "[INFO] GE(1,python):2025-01-01-00:00:00.000.000 [engine_place.cc:1] Select engine for [Cast_12][Cast] success",
+    "- INFO - { Epoch:[  2/  5], step:[  300/ 2000], loss: 7.1, global_norm: [0.85], lr: 1e-05",
+    "Gradient overflow. Skipping step, loss scaler 0 reducing loss scale to 16384.0",
     "[INFO] DEVICE(1,ffff,python):2025-01-01-00:00:00.000.000 [ascend_collective_comm_lib.cc:1] Ascend collective "
     "communication initialization success.",
 ])
