@@ -80,7 +80,7 @@ def test_the_part_is_loaded_as_fallback_roots_without_peer_ids(kb):
     ("        Failed to select engine for [Cast_12][Cast].[FUNC:operator()][FILE:engine_place.cc][LINE:150]",
      "GE_OP_ENGINE_SELECT_FAILED", "`Cast` (node Cast_12)"),
     ("        Optype [BatchMatMulV2] of Ops kernel [AIcoreEngine] is unsupported. Reason: bf16 is not supported.",
-     "GE_OP_ENGINE_SELECT_FAILED", "(store AIcoreEngine): bf16 is not supported."),
+     "GE_OP_ENGINE_SELECT_FAILED", "by operator store AIcoreEngine (EZ3002 Unsupported_Operator, engine selection): bf16 is not supported."),
     # a training loop's NaN checks: MindSpore's LossMonitor in another model, MindFormers' global norm
     ("ValueError: epoch: 3 step: 1875. Invalid loss, terminating training.", "TRAIN_NAN_DETECTED_STOPPED",
      "(Invalid loss)"),
@@ -88,7 +88,7 @@ def test_the_part_is_loaded_as_fallback_roots_without_peer_ids(kb):
      "TRAIN_NAN_DETECTED_STOPPED", "(global_norm inf)"),
     # ATB's rank check
     ("[2025-01-01 00:00:00.000000] [error] [7] [operation_util.h:160] rank [4] should be >=0 and smaller than "
-     "rankSize [4]", "ATB_COMM_PARAM_INVALID", ": rank 4, rankSize 4"),
+     "rankSize [4]", "ATB_COMM_PARAM_INVALID", ": rank 4 is outside 0 to rankSize-1 (rankSize 4)"),
 ])
 def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     sig = kb.signature(sig_id)
