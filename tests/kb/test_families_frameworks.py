@@ -86,6 +86,9 @@ def test_the_part_is_loaded_as_fallback_roots_without_peer_ids(kb):
      "(Invalid loss)"),
     ("- INFO - { Epoch:[  2/  5], step:[  300/ 2000], loss: 7.1, global_norm: [inf], lr: 1e-05",
      "TRAIN_NAN_DETECTED_STOPPED", "(global_norm inf)"),
+    # MindSpore's device address check with another pair of devices
+    ("RuntimeError: The device address type is wrong: type name in address:GPU, type name in context:CPU",
+     "MS_DEVICE_ADDRESS_TYPE_MISMATCH", "MindSpore's CPU context was given a tensor whose memory belongs to GPU"),
     # ATB's rank check
     ("[2025-01-01 00:00:00.000000] [error] [7] [operation_util.h:160] rank [4] should be >=0 and smaller than "
      "rankSize [4]", "ATB_COMM_PARAM_INVALID", ": rank 4 is outside 0 to rankSize-1 (rankSize 4)"),
