@@ -13,7 +13,8 @@ from ascend_doctor import zh_style
 from ascend_doctor.data import data_path
 
 # The part files whose sources are written in Chinese (the others join this list when theirs are).
-FILES = ("hardware.json", "cann_drv.json", "cann_core.json", "framework_os.json", "field_cases.json")
+FILES = ("hardware.json", "cann_drv.json", "cann_core.json", "framework_os.json", "field_cases.json",
+         "families_frameworks.json")
 
 SIGS = [(name, s) for name in FILES for s in json.load(open(data_path(os.path.join("kb", name)), encoding="utf-8"))["signatures"]]
 IDS = [f"{name[:-5]}:{s['id']}" for name, s in SIGS]
