@@ -333,9 +333,9 @@ def test_an_acl_code_value_brings_the_vendor_meaning():
     assert s.text("en", line="runtime result = 999999")[0] == "code 999999: an error"  # not in the table
 
 
-# The parts whose every signature says its source in Chinese (`source_zh`, issue 27). The other parts are added
-# here when theirs is written.
-SOURCE_ZH_PARTS = ["hardware.json", "cann_drv.json", "cann_core.json", "framework_os.json", "field_cases.json"]
+# The parts whose every signature says its source in Chinese (`source_zh`, issue 27): every shipped part (a new part is
+# written with its source_zh).
+SOURCE_ZH_PARTS = sorted(n for n in os.listdir(os.path.join(REPO, "data", "kb")) if n.endswith(".json"))
 # What a reader must be able to find again in the Chinese: URLs, repository paths, document ids, 0x codes, fault
 # ids, file and function names (any word of the English with a digit, '_', '/' or '.' in it, or a backticked
 # string). A quoted title may be the vendor's Chinese title (“进程级在线恢复” for 'process-level online recovery').
