@@ -522,3 +522,137 @@ def test_a_launchers_worker_failure_is_a_wrapper_that_points_to_the_workers_log(
     assert sig.kind == "wrapper" and sig.search(line) and said in sig.text("en", line=line)[0]
     assert not sig.search("[WARNING] ME(1:1,MainProcess):2025-01-01-00:00:00.000.000 [_api.py:318] There's worker "
                           "exits with exception, kill all other workers.")
+
+
+# The Python side of NPU jobs (data/kb/families_python.json): family entries written from the frameworks' own message
+# strings (PyTorch's device parser and c10d, torch_npu/AscendCL/runtime device count, argparse / ms-swift /
+# HfArgumentParser, vLLM-Ascend's quantization lookup and load_state_dict, llama.cpp's CANN printer and GGML_ASSERT,
+# Mooncake / vLLM-Ascend connectors / LLMDataDist).
+PY_FAMILY_SIGNATURES = ("TORCH_NPU_DEVICE_NOT_REGISTERED", "NPU_DEVICE_COUNT_UNAVAILABLE", "LAUNCH_ARGUMENTS_REJECTED",
+                        "MODEL_PARAMETER_KEY_MISSING", "GGML_CANN_BACKEND_ERROR", "GGML_ASSERT_FAILED",
+                        "KV_CACHE_TRANSFER_FAILED")
+
+
+def test_the_python_families_are_fallback_entries_of_their_own_part():
+    from ascend_doctor.kb.load import load_knowledge_base
+
+    kb = load_knowledge_base()
+    for sig_id in PY_FAMILY_SIGNATURES:
+        sig = kb.signature(sig_id)
+        assert sig.fallback and sig.kind == "root" and not sig.ascend_fd, sig_id
+        assert os.path.basename(sig.origin) == "families_python.json", sig_id
+
+
+@pytest.mark.parametrize("line, sig_id, said", [
+    ("RuntimeError: Expected one of cpu, cuda, xpu, mkldnn, meta, hpu, mtia, privateuseone device type at start of "
+     "device string: npu", "TORCH_NPU_DEVICE_NOT_REGISTERED", "(device type at start of device string: npu)"),
+    ("  File \"x.py\", line 3, in <module>\nAttributeError: module 'torch' has no attribute 'npu'".split("\n")[1],
+     "TORCH_NPU_DEVICE_NOT_REGISTERED", "(module 'torch' has no attribute 'npu')"),
+    ("(RayTrainWorker pid=7) RuntimeError: No backend type associated with device type npu",
+     "TORCH_NPU_DEVICE_NOT_REGISTERED", "no HCCL backend"),
+    ("[ERROR] ASCENDCL(1,python):2025-01-01-00:00:00.000.000 [device.cpp:342]1 aclrtGetDeviceCount: get device count "
+     "failed, runtime result = 507899.", "NPU_DEVICE_COUNT_UNAVAILABLE", "(aclrtGetDeviceCount): code 507899"),
+    ("[ERROR] RUNTIME(2,python):2025-01-01-00:00:00.000.000 [driver.cc:65]2 GetDeviceCount:Call drvGetDevNum, "
+     "drvRetCode=87.", "NPU_DEVICE_COUNT_UNAVAILABLE", "Get device count failed (drvGetDevNum)"),
+    ("torchrun: error: unrecognized arguments: --nproc-per-node=8 --use_npu", "LAUNCH_ARGUMENTS_REJECTED",
+     ": unrecognized arguments `--nproc-per-node=8 --use_npu`"),
+    ("pretrain_llama.py: error: argument --position-embedding-type: invalid choice: 'alibi' (choose from 'rope')",
+     "LAUNCH_ARGUMENTS_REJECTED", "invalid choice"),
+    ("ValueError: remaining_argv: ['--npu_fused_adamw', 'true']", "LAUNCH_ARGUMENTS_REJECTED",
+     ": remaining_argv `['--npu_fused_adamw', 'true']`"),
+    ("KeyError: 'model.layers.12.mlp.down_proj.weight_offset'", "MODEL_PARAMETER_KEY_MISSING",
+     "(KeyError: `model.layers.12.mlp.down_proj.weight_offset`)"),
+    ("\tMissing key(s) in state_dict: \"backbone.conv1.weight\".", "MODEL_PARAMETER_KEY_MISSING",
+     "(Missing key(s) in state_dict: `backbone.conv1.weight`)"),
+    ("CANN error: EE9999: [PID: 5] 2025-01-01-00:00:00.000.000 Inner Error!", "GGML_CANN_BACKEND_ERROR",
+     "(EE9999): Inner Error!"),
+    ("/llama.cpp/ggml/src/ggml-cann/ggml-cann.cpp:1419: CANN error", "GGML_CANN_BACKEND_ERROR",
+     "stopped on a failed CANN call"),
+    ("/opt/llama.cpp/ggml/src/ggml-cann/aclnn_ops.cpp:812: GGML_ASSERT(ggml_is_contiguous(src0)) failed",
+     "GGML_ASSERT_FAILED", ": `ggml_is_contiguous(src0)` in aclnn_ops.cpp"),
+    ("GGML_ASSERT: /src/ggml.c:11236: ne02 == ne12", "GGML_ASSERT_FAILED", ": `ne02 == ne12` in ggml.c"),
+    ("RuntimeError: Mooncake transfer failed, ret: -600", "KV_CACHE_TRANSFER_FAILED",
+     ": Mooncake transfer failed, status -600"),
+    ("E0101 00:00:00.000000 9 ascend_direct_transport.cpp:581] Failed to connect to segment: 10.0.0.7:16381",
+     "KV_CACHE_TRANSFER_FAILED", ": Failed to connect to segment `10.0.0.7:16381`"),
+    ("llm_datadist.status.LLMException: [pull_cache] failed, error code is LLMStatusCode.LLM_KV_CACHE_NOT_EXIST, x.",
+     "KV_CACHE_TRANSFER_FAILED", ": [pull_cache] failed, status LLMStatusCode.LLM_KV_CACHE_NOT_EXIST"),
+])
+def test_python_families_read_members_of_their_family_and_say_them(line, sig_id, said):
+    """Each family entry reads its fault as other programs, options, calls or peers print it, and its title says what
+    the line names."""
+    from ascend_doctor.i18n import set_lang
+    from ascend_doctor.kb.load import load_knowledge_base
+
+    set_lang("en")
+    sig = load_knowledge_base().signature(sig_id)
+    assert sig.search(line)
+    assert said in sig.text("en", line=line)[0], sig.text("en", line=line)[0]
+
+
+@pytest.mark.parametrize("line", [
+    "RuntimeError: Expected one of cpu, cuda, ipu, xpu, mkldnn, meta, hpu, mtia, privateuseone device type at start of "
+    "device string: gpu",
+    "RuntimeError: No backend type associated with device type cpu",
+    "    torch.npu.set_device(local_rank)  # AttributeError without torch_npu",
+    "[INFO] RUNTIME(1,python):2025-01-01-00:00:00.000.000 [driver.cc:1] GetDeviceCount: drvGetDevNum success, count=8",
+    "INFO 01-01 00:00:00 [utils.py:1] get device count: 8",
+    "usage: torchrun [-h] [--nnodes NNODES] [--nproc-per-node NPROC_PER_NODE]",
+    "[WARNING:swift] remaining_argv: ['--foo', 'bar']",
+    "  --use-flash-attn      use FlashAttention implementation of attention. error: unrecognized arguments",
+    "KeyError: 'input_ids'",
+    "{'model.layers.0.self_attn.q_proj.weight': 'W8A8', 'model.layers.0.self_attn.q_proj.weight_scale': 'W8A8'}",
+    "_IncompatibleKeys(missing_keys=[], unexpected_keys=[])",
+    "llama_model_loader: loaded meta data with 32 key-value pairs and 291 tensors",
+    "load_tensors: CANN0 model buffer size = 4096.00 MiB",
+    "ggml_cann_init: found 8 CANN devices",
+    "(Worker pid=1) INFO 01-01 00:00:00 [mooncake_connector.py:1] Mooncake transfer engine initialized on 10.0.0.1",
+    "I0101 00:00:00.000000 9 ascend_direct_transport.cpp:1] Connected to segment: 10.0.0.7:16381",
+    "        raise LLMException(f\"{func_name} failed, error code is {code_2_status(status)}, {other_info}.\",",
+])
+def test_python_families_stay_quiet_on_ordinary_lines(line):
+    from ascend_doctor.kb.load import load_knowledge_base
+
+    assert [s.id for s in load_knowledge_base().match_line(line) if s.id in PY_FAMILY_SIGNATURES] == []
+
+
+def test_python_families_stay_quiet_on_every_clean_excerpt(measure):
+    from ascend_doctor.kb.load import load_knowledge_base
+
+    kb = load_knowledge_base()
+    sigs = [kb.signature(i) for i in PY_FAMILY_SIGNATURES]
+    hits = [(ex["split"], ex["name"], s.id) for split in measure.SPLITS for ex in measure.excerpts(split)
+            if ex["expect"] == "clean" for s in sigs for line in ex["lines"] if s.search(line)]
+    assert hits == []
+
+
+@pytest.mark.parametrize("line, specific", [
+    ("CANN error: EL0004: [PID: 1] 2025-01-01-00:00:00.000.000 Failed to allocate memory.", "CANN_EL0004_MEMORY_ALLOC"),
+    ("CANN error: EI0006: [PID: 1] 2025-01-01-00:00:00.000.000 Getting socket times out. Reason: Remote Rank did not "
+     "send the data in time.", "HCCL_EI0006_SOCKET_TIMEOUT"),
+])
+def test_a_specific_cann_code_wins_over_llamacpps_cann_printer(tmp_path, line, specific):
+    from ascend_doctor.kb.load import load_knowledge_base
+    from ascend_doctor.triage.scan import triage_paths
+
+    kb = load_knowledge_base()
+    assert {specific, "GGML_CANN_BACKEND_ERROR"} <= {s.id for s in kb.match_line(line)}
+    log = tmp_path / "x.log"
+    log.write_text(line + "\n", encoding="utf-8")
+    ids = [p["id"] for p in triage_paths([str(log)], kb).to_json()["problems"]]
+    assert specific in ids and "GGML_CANN_BACKEND_ERROR" not in ids
+
+
+def test_a_keyerror_title_shows_the_missing_weight_name(tmp_path):
+    """Python's KeyError names the missing key; the report's line is redacted before the title is filled, and a
+    weight name is not a secret: the title says it."""
+    from ascend_doctor.i18n import set_lang
+    from ascend_doctor.kb.load import load_knowledge_base
+    from ascend_doctor.triage.scan import triage_paths
+
+    set_lang("en")
+    log = tmp_path / "x.log"
+    log.write_text("ERROR 05-15 11:58:24 [engine.py:448] KeyError: 'model.layers.0.self_attn.q_proj.weight'\n",
+                   encoding="utf-8")
+    titles = [p["title"] for p in triage_paths([str(log)], load_knowledge_base()).to_json()["problems"]]
+    assert any("KeyError: `model.layers.0.self_attn.q_proj.weight`" in t for t in titles), titles
