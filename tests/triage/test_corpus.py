@@ -530,7 +530,10 @@ def test_a_launchers_worker_failure_is_a_wrapper_that_points_to_the_workers_log(
 # Mooncake / vLLM-Ascend connectors / LLMDataDist).
 PY_FAMILY_SIGNATURES = ("TORCH_NPU_DEVICE_NOT_REGISTERED", "NPU_DEVICE_COUNT_UNAVAILABLE", "LAUNCH_ARGUMENTS_REJECTED",
                         "MODEL_PARAMETER_KEY_MISSING", "GGML_CANN_BACKEND_ERROR", "GGML_ASSERT_FAILED",
-                        "KV_CACHE_TRANSFER_FAILED")
+                        "KV_CACHE_TRANSFER_FAILED",
+                        # torch.compile (TorchDynamo / Inductor), model registries (vLLM, transformers, llama.cpp), pip
+                        "TORCH_COMPILE_GRAPH_CAPTURE_FAILED", "MODEL_ARCHITECTURE_NOT_SUPPORTED",
+                        "PIP_REQUIREMENT_NOT_AVAILABLE", "PIP_DEPENDENCY_CONFLICT")
 
 
 def test_the_python_families_are_fallback_entries_of_their_own_part():
@@ -577,6 +580,23 @@ def test_the_python_families_are_fallback_entries_of_their_own_part():
      "KV_CACHE_TRANSFER_FAILED", ": Failed to connect to segment `10.0.0.7:16381`"),
     ("llm_datadist.status.LLMException: [pull_cache] failed, error code is LLMStatusCode.LLM_KV_CACHE_NOT_EXIST, x.",
      "KV_CACHE_TRANSFER_FAILED", ": [pull_cache] failed, status LLMStatusCode.LLM_KV_CACHE_NOT_EXIST"),
+    ("torch._dynamo.exc.BackendCompilerFailed: backend='npu' raised:", "TORCH_COMPILE_GRAPH_CAPTURE_FAILED",
+     "(`BackendCompilerFailed`), backend `npu`"),
+    ("[rank0]: torch._dynamo.exc.Unsupported: Attempted to call function marked as skipped",
+     "TORCH_COMPILE_GRAPH_CAPTURE_FAILED", "(`Unsupported`): Attempted to call function marked as skipped"),
+    ("torch._inductor.exc.InductorError: LoweringException: NotImplementedError: npu_fused_op",
+     "TORCH_COMPILE_GRAPH_CAPTURE_FAILED", "(`InductorError`): LoweringException"),
+    ("(APIServer pid=1) ValueError: Model architectures ['Qwen3NextForCausalLM'] are not supported for now. Supported "
+     "architectures: dict_keys(['LlamaForCausalLM'])", "MODEL_ARCHITECTURE_NOT_SUPPORTED", "(`['Qwen3NextForCausalLM']`)"),
+    ("ValueError: The checkpoint you are trying to load has model type `glm4v_moe` but Transformers does not recognize "
+     "this architecture.", "MODEL_ARCHITECTURE_NOT_SUPPORTED", "(`glm4v_moe`)"),
+    ("llama_model_load: error loading model: error loading model architecture: unknown model architecture: 'qwen3next'",
+     "MODEL_ARCHITECTURE_NOT_SUPPORTED", "(`qwen3next`)"),
+    ("ERROR: Could not find a version that satisfies the requirement vllm-ascend==0.9.9 (from versions: 0.9.1)",
+     "PIP_REQUIREMENT_NOT_AVAILABLE", "(`vllm-ascend==0.9.9`)"),
+    ("ERROR: No matching distribution found for mindie-llm", "PIP_REQUIREMENT_NOT_AVAILABLE", "(`mindie-llm`)"),
+    ("transformers 4.57.1 requires tokenizers<=0.23.0,>=0.22.0, but you have tokenizers 0.21.4 which is incompatible.",
+     "PIP_DEPENDENCY_CONFLICT", ": `transformers 4.57.1` requires `tokenizers<=0.23.0,>=0.22.0`, but `tokenizers 0.21.4`"),
 ])
 def test_python_families_read_members_of_their_family_and_say_them(line, sig_id, said):
     """Each family entry reads its fault as other programs, options, calls or peers print it, and its title says what
@@ -609,6 +629,13 @@ def test_python_families_read_members_of_their_family_and_say_them(line, sig_id,
     "(Worker pid=1) INFO 01-01 00:00:00 [mooncake_connector.py:1] Mooncake transfer engine initialized on 10.0.0.1",
     "I0101 00:00:00.000000 9 ascend_direct_transport.cpp:1] Connected to segment: 10.0.0.7:16381",
     "        raise LLMException(f\"{func_name} failed, error code is {code_2_status(status)}, {other_info}.\",",
+    "W0101 00:00:00.000000 1 torch/_dynamo/convert_frame.py:1] torch._dynamo.exc.Unsupported: graph break on x",
+    "[WARNING] torch._dynamo.exc.TorchRuntimeError: falling back to eager",
+    "from torch._dynamo.exc import BackendCompilerFailed, Unsupported",
+    "INFO 01-01 00:00:00 [registry.py:1] Model architectures ['Qwen3ForCausalLM'] resolved to Qwen3ForCausalLM",
+    "llm_load_print_meta: general.architecture = qwen3",
+    "Collecting torch-npu==2.5.1 (from versions: 2.5.1)",
+    "Successfully installed torch-2.5.1 torch-npu-2.5.1",
 ])
 def test_python_families_stay_quiet_on_ordinary_lines(line):
     from ascend_doctor.kb.load import load_knowledge_base
