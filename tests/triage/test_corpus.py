@@ -533,7 +533,9 @@ PY_FAMILY_SIGNATURES = ("TORCH_NPU_DEVICE_NOT_REGISTERED", "NPU_DEVICE_COUNT_UNA
                         "KV_CACHE_TRANSFER_FAILED",
                         # torch.compile (TorchDynamo / Inductor), model registries (vLLM, transformers, llama.cpp), pip
                         "TORCH_COMPILE_GRAPH_CAPTURE_FAILED", "MODEL_ARCHITECTURE_NOT_SUPPORTED",
-                        "PIP_REQUIREMENT_NOT_AVAILABLE", "PIP_DEPENDENCY_CONFLICT")
+                        "PIP_REQUIREMENT_NOT_AVAILABLE", "PIP_DEPENDENCY_CONFLICT",
+                        # AttributeError on an Ascend package's module (Python's own message)
+                        "ASCEND_PACKAGE_ATTRIBUTE_MISSING")
 
 
 def test_the_python_families_are_fallback_entries_of_their_own_part():
@@ -597,6 +599,10 @@ def test_the_python_families_are_fallback_entries_of_their_own_part():
     ("ERROR: No matching distribution found for mindie-llm", "PIP_REQUIREMENT_NOT_AVAILABLE", "(`mindie-llm`)"),
     ("transformers 4.57.1 requires tokenizers<=0.23.0,>=0.22.0, but you have tokenizers 0.21.4 which is incompatible.",
      "PIP_DEPENDENCY_CONFLICT", ": `transformers 4.57.1` requires `tokenizers<=0.23.0,>=0.22.0`, but `tokenizers 0.21.4`"),
+    ("AttributeError: module 'vllm_ascend.envs' has no attribute 'VLLM_ASCEND_ENABLE_MLAPO'",
+     "ASCEND_PACKAGE_ATTRIBUTE_MISSING", "`vllm_ascend.envs` has no attribute `VLLM_ASCEND_ENABLE_MLAPO`"),
+    ("AttributeError: module 'mindspeed.megatron_adaptor' has no attribute 'repatch'",
+     "ASCEND_PACKAGE_ATTRIBUTE_MISSING", "`mindspeed.megatron_adaptor` has no attribute `repatch`"),
 ])
 def test_python_families_read_members_of_their_family_and_say_them(line, sig_id, said):
     """Each family entry reads its fault as other programs, options, calls or peers print it, and its title says what
@@ -636,6 +642,9 @@ def test_python_families_read_members_of_their_family_and_say_them(line, sig_id,
     "llm_load_print_meta: general.architecture = qwen3",
     "Collecting torch-npu==2.5.1 (from versions: 2.5.1)",
     "Successfully installed torch-2.5.1 torch-npu-2.5.1",
+    "AttributeError: module 'numpy' has no attribute 'float'",
+    "AttributeError: module 'torch' has no attribute 'compiler'",
+    "    if not hasattr(vllm_ascend.envs, 'VLLM_ASCEND_ENABLE_MLAPO'):",
 ])
 def test_python_families_stay_quiet_on_ordinary_lines(line):
     from ascend_doctor.kb.load import load_knowledge_base
