@@ -535,7 +535,9 @@ PY_FAMILY_SIGNATURES = ("TORCH_NPU_DEVICE_NOT_REGISTERED", "NPU_DEVICE_COUNT_UNA
                         "TORCH_COMPILE_GRAPH_CAPTURE_FAILED", "MODEL_ARCHITECTURE_NOT_SUPPORTED",
                         "PIP_REQUIREMENT_NOT_AVAILABLE", "PIP_DEPENDENCY_CONFLICT",
                         # AttributeError on an Ascend package's module (Python's own message)
-                        "ASCEND_PACKAGE_ATTRIBUTE_MISSING")
+                        "ASCEND_PACKAGE_ATTRIBUTE_MISSING",
+                        # vLLM / vLLM-Ascend worker start-up checks: visible devices, free device memory
+                        "VISIBLE_DEVICES_FEWER_THAN_LOCAL_WORLD", "VLLM_STARTUP_FREE_MEMORY_BELOW_REQUEST")
 
 
 def test_the_python_families_are_fallback_entries_of_their_own_part():
@@ -603,6 +605,11 @@ def test_the_python_families_are_fallback_entries_of_their_own_part():
      "ASCEND_PACKAGE_ATTRIBUTE_MISSING", "`vllm_ascend.envs` has no attribute `VLLM_ASCEND_ENABLE_MLAPO`"),
     ("AttributeError: module 'mindspeed.megatron_adaptor' has no attribute 'repatch'",
      "ASCEND_PACKAGE_ATTRIBUTE_MISSING", "`mindspeed.megatron_adaptor` has no attribute `repatch`"),
+    ("(Worker_TP0 pid=9) AssertionError: local_world_size (16) must be less than or equal to the number of visible "
+     "devices (8).", "VISIBLE_DEVICES_FEWER_THAN_LOCAL_WORLD", ": local_world_size 16 > visible devices 8"),
+    ("(EngineCore_DP0 pid=7) ValueError: Free memory on device npu:3 (20.5/61.27 GiB) on startup is less than desired "
+     "GPU memory utilization (0.9, 55.14 GiB).", "VLLM_STARTUP_FREE_MEMORY_BELOW_REQUEST",
+     "(20.5/61.27 GiB free) than --gpu-memory-utilization asks for (0.9, 55.14 GiB)"),
 ])
 def test_python_families_read_members_of_their_family_and_say_them(line, sig_id, said):
     """Each family entry reads its fault as other programs, options, calls or peers print it, and its title says what
@@ -645,6 +652,8 @@ def test_python_families_read_members_of_their_family_and_say_them(line, sig_id,
     "AttributeError: module 'numpy' has no attribute 'float'",
     "AttributeError: module 'torch' has no attribute 'compiler'",
     "    if not hasattr(vllm_ascend.envs, 'VLLM_ASCEND_ENABLE_MLAPO'):",
+    "INFO 01-01 00:00:00 [worker.py:1] local_world_size=8, visible devices=8",
+    "INFO 01-01 00:00:00 [worker.py:1] Free memory on device (60.1/64.0 GiB) on startup; requested (0.9, 57.6 GiB)",
 ])
 def test_python_families_stay_quiet_on_ordinary_lines(line):
     from ascend_doctor.kb.load import load_knowledge_base
