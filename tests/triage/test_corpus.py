@@ -573,6 +573,8 @@ def test_the_python_families_are_fallback_entries_of_their_own_part():
      "(Missing key(s) in state_dict: `backbone.conv1.weight`)"),
     ("CANN error: EE9999: [PID: 5] 2025-01-01-00:00:00.000.000 Inner Error!", "GGML_CANN_BACKEND_ERROR",
      "(EE9999): Inner Error!"),
+    ("llama-box-1  | CANN error: EZ9903: [PID: 5] 2025-01-01-00:00:00.000.000 support for Ascend310B is not implemented",
+     "GGML_CANN_BACKEND_ERROR", "(EZ9903): support for Ascend310B is not implemented"),
     ("/llama.cpp/ggml/src/ggml-cann/ggml-cann.cpp:1419: CANN error", "GGML_CANN_BACKEND_ERROR",
      "stopped on a failed CANN call"),
     ("/opt/llama.cpp/ggml/src/ggml-cann/aclnn_ops.cpp:812: GGML_ASSERT(ggml_is_contiguous(src0)) failed",
