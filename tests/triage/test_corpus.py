@@ -537,7 +537,9 @@ PY_FAMILY_SIGNATURES = ("TORCH_NPU_DEVICE_NOT_REGISTERED", "NPU_DEVICE_COUNT_UNA
                         # AttributeError on an Ascend package's module (Python's own message)
                         "ASCEND_PACKAGE_ATTRIBUTE_MISSING",
                         # vLLM / vLLM-Ascend worker start-up checks: visible devices, free device memory
-                        "VISIBLE_DEVICES_FEWER_THAN_LOCAL_WORLD", "VLLM_STARTUP_FREE_MEMORY_BELOW_REQUEST")
+                        "VISIBLE_DEVICES_FEWER_THAN_LOCAL_WORLD", "VLLM_STARTUP_FREE_MEMORY_BELOW_REQUEST",
+                        # SIGILL: a build for a newer CPU than the host's (Phytium, Kunpeng, old x86)
+                        "PROCESS_ILLEGAL_INSTRUCTION_SIGILL")
 
 
 def test_the_python_families_are_fallback_entries_of_their_own_part():
@@ -612,6 +614,9 @@ def test_the_python_families_are_fallback_entries_of_their_own_part():
     ("(EngineCore_DP0 pid=7) ValueError: Free memory on device npu:3 (20.5/61.27 GiB) on startup is less than desired "
      "GPU memory utilization (0.9, 55.14 GiB).", "VLLM_STARTUP_FREE_MEMORY_BELOW_REQUEST",
      "(20.5/61.27 GiB free) than --gpu-memory-utilization asks for (0.9, 55.14 GiB)"),
+    ("/usr/local/bin/start.sh: line 7:   311 Illegal instruction     (core dumped) python3 -c 'import torch_npu'",
+     "PROCESS_ILLEGAL_INSTRUCTION_SIGILL", "illegal instruction (SIGILL)"),
+    ("Fatal Python error: Illegal instruction", "PROCESS_ILLEGAL_INSTRUCTION_SIGILL", "(SIGILL)"),
 ])
 def test_python_families_read_members_of_their_family_and_say_them(line, sig_id, said):
     """Each family entry reads its fault as other programs, options, calls or peers print it, and its title says what
@@ -656,6 +661,9 @@ def test_python_families_read_members_of_their_family_and_say_them(line, sig_id,
     "    if not hasattr(vllm_ascend.envs, 'VLLM_ASCEND_ENABLE_MLAPO'):",
     "INFO 01-01 00:00:00 [worker.py:1] local_world_size=8, visible devices=8",
     "INFO 01-01 00:00:00 [worker.py:1] Free memory on device (60.1/64.0 GiB) on startup; requested (0.9, 57.6 GiB)",
+    "EZ9999: 2024-10-31-12:08:42.276.420  The error from device(0), there is an aivec error, errorStr: Illegal "
+    "instruction, which is usually caused by unaligned UUB addresses.",
+    "        Illegal instruction, which is usually caused by unaligned UUB addresses.",
 ])
 def test_python_families_stay_quiet_on_ordinary_lines(line):
     from ascend_doctor.kb.load import load_knowledge_base
