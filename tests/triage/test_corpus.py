@@ -539,7 +539,9 @@ PY_FAMILY_SIGNATURES = ("TORCH_NPU_DEVICE_NOT_REGISTERED", "NPU_DEVICE_COUNT_UNA
                         # vLLM / vLLM-Ascend worker start-up checks: visible devices, free device memory
                         "VISIBLE_DEVICES_FEWER_THAN_LOCAL_WORLD", "VLLM_STARTUP_FREE_MEMORY_BELOW_REQUEST",
                         # SIGILL: a build for a newer CPU than the host's (Phytium, Kunpeng, old x86)
-                        "PROCESS_ILLEGAL_INSTRUCTION_SIGILL")
+                        "PROCESS_ILLEGAL_INSTRUCTION_SIGILL",
+                        # NumPy's C API not usable from a compiled module (NumPy 2 vs 1, or missing)
+                        "NUMPY_C_API_UNAVAILABLE")
 
 
 def test_the_python_families_are_fallback_entries_of_their_own_part():
@@ -617,6 +619,9 @@ def test_the_python_families_are_fallback_entries_of_their_own_part():
     ("/usr/local/bin/start.sh: line 7:   311 Illegal instruction     (core dumped) python3 -c 'import torch_npu'",
      "PROCESS_ILLEGAL_INSTRUCTION_SIGILL", "illegal instruction (SIGILL)"),
     ("Fatal Python error: Illegal instruction", "PROCESS_ILLEGAL_INSTRUCTION_SIGILL", "(SIGILL)"),
+    ("ImportError: numpy._core.multiarray failed to import", "NUMPY_C_API_UNAVAILABLE",
+     "(numpy._core.multiarray failed to import)"),
+    ("[rank3]: RuntimeError: Numpy is not available", "NUMPY_C_API_UNAVAILABLE", "(Numpy is not available)"),
 ])
 def test_python_families_read_members_of_their_family_and_say_them(line, sig_id, said):
     """Each family entry reads its fault as other programs, options, calls or peers print it, and its title says what
@@ -664,6 +669,8 @@ def test_python_families_read_members_of_their_family_and_say_them(line, sig_id,
     "EZ9999: 2024-10-31-12:08:42.276.420  The error from device(0), there is an aivec error, errorStr: Illegal "
     "instruction, which is usually caused by unaligned UUB addresses.",
     "        Illegal instruction, which is usually caused by unaligned UUB addresses.",
+    "/usr/local/lib/python3.10/site-packages/torch/_subclasses/functional_tensor.py:275: UserWarning: Failed to "
+    "initialize NumPy: _ARRAY_API not found (Triggered internally at /pytorch/torch/csrc/utils/tensor_numpy.cpp:84.)",
 ])
 def test_python_families_stay_quiet_on_ordinary_lines(line):
     from ascend_doctor.kb.load import load_knowledge_base
