@@ -541,7 +541,9 @@ PY_FAMILY_SIGNATURES = ("TORCH_NPU_DEVICE_NOT_REGISTERED", "NPU_DEVICE_COUNT_UNA
                         # SIGILL: a build for a newer CPU than the host's (Phytium, Kunpeng, old x86)
                         "PROCESS_ILLEGAL_INSTRUCTION_SIGILL",
                         # NumPy's C API not usable from a compiled module (NumPy 2 vs 1, or missing)
-                        "NUMPY_C_API_UNAVAILABLE")
+                        "NUMPY_C_API_UNAVAILABLE",
+                        # transformers / huggingface_hub: remote code not trusted, model hub not reachable
+                        "MODEL_REMOTE_CODE_NOT_TRUSTED", "MODEL_HUB_UNREACHABLE")
 
 
 def test_the_python_families_are_fallback_entries_of_their_own_part():
@@ -622,6 +624,12 @@ def test_the_python_families_are_fallback_entries_of_their_own_part():
     ("ImportError: numpy._core.multiarray failed to import", "NUMPY_C_API_UNAVAILABLE",
      "(numpy._core.multiarray failed to import)"),
     ("[rank3]: RuntimeError: Numpy is not available", "NUMPY_C_API_UNAVAILABLE", "(Numpy is not available)"),
+    ("(APIServer pid=1) ValueError: The repository for /data/models/MiniCPM-V-4 contains custom code which must be "
+     "executed to correctly load the model.", "MODEL_REMOTE_CODE_NOT_TRUSTED", "(`/data/models/MiniCPM-V-4`)"),
+    ("OSError: We couldn't connect to 'https://hf-mirror.com' to load the files, and couldn't find them in the cached "
+     "files.", "MODEL_HUB_UNREACHABLE", "(`https://hf-mirror.com`)"),
+    ("requests.exceptions.ConnectionError: HTTPSConnectionPool(host='www.modelscope.cn', port=443): Max retries exceeded "
+     "with url: /api/v1/models/Qwen/Qwen3-8B", "MODEL_HUB_UNREACHABLE", "(`www.modelscope.cn`)"),
 ])
 def test_python_families_read_members_of_their_family_and_say_them(line, sig_id, said):
     """Each family entry reads its fault as other programs, options, calls or peers print it, and its title says what
@@ -671,6 +679,10 @@ def test_python_families_read_members_of_their_family_and_say_them(line, sig_id,
     "        Illegal instruction, which is usually caused by unaligned UUB addresses.",
     "/usr/local/lib/python3.10/site-packages/torch/_subclasses/functional_tensor.py:275: UserWarning: Failed to "
     "initialize NumPy: _ARRAY_API not found (Triggered internally at /pytorch/torch/csrc/utils/tensor_numpy.cpp:84.)",
+    "/site-packages/datasets/load.py:1429: FutureWarning: The repository for PolyAI/minds14 contains custom code which "
+    "must be executed to correctly load the dataset.",
+    "requests.exceptions.ConnectionError: HTTPSConnectionPool(host='127.0.0.1', port=8000): Max retries exceeded with "
+    "url: /health",
 ])
 def test_python_families_stay_quiet_on_ordinary_lines(line):
     from ascend_doctor.kb.load import load_knowledge_base
