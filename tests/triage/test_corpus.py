@@ -543,7 +543,9 @@ PY_FAMILY_SIGNATURES = ("TORCH_NPU_DEVICE_NOT_REGISTERED", "NPU_DEVICE_COUNT_UNA
                         # NumPy's C API not usable from a compiled module (NumPy 2 vs 1, or missing)
                         "NUMPY_C_API_UNAVAILABLE",
                         # transformers / huggingface_hub: remote code not trusted, model hub not reachable
-                        "MODEL_REMOTE_CODE_NOT_TRUSTED", "MODEL_HUB_UNREACHABLE")
+                        "MODEL_REMOTE_CODE_NOT_TRUSTED", "MODEL_HUB_UNREACHABLE",
+                        # a framework module (vLLM, transformers, Megatron ...) without the name a plug-in imports
+                        "FRAMEWORK_NAME_NOT_IMPORTABLE")
 
 
 def test_the_python_families_are_fallback_entries_of_their_own_part():
@@ -630,6 +632,12 @@ def test_the_python_families_are_fallback_entries_of_their_own_part():
      "files.", "MODEL_HUB_UNREACHABLE", "(`https://hf-mirror.com`)"),
     ("requests.exceptions.ConnectionError: HTTPSConnectionPool(host='www.modelscope.cn', port=443): Max retries exceeded "
      "with url: /api/v1/models/Qwen/Qwen3-8B", "MODEL_HUB_UNREACHABLE", "(`www.modelscope.cn`)"),
+    ("ImportError: cannot import name 'MoeWNA16Config' from 'vllm.model_executor.layers.quantization.moe_wna16' "
+     "(/usr/local/lib/python3.11/site-packages/vllm/model_executor/layers/quantization/moe_wna16.py)",
+     "FRAMEWORK_NAME_NOT_IMPORTABLE",
+     "`MoeWNA16Config` cannot be imported from `vllm.model_executor.layers.quantization.moe_wna16`"),
+    ("ImportError: cannot import name 'PoolingParams' from 'vllm' (unknown location)", "FRAMEWORK_NAME_NOT_IMPORTABLE",
+     "only as a directory without the package's code (unknown location)"),
 ])
 def test_python_families_read_members_of_their_family_and_say_them(line, sig_id, said):
     """Each family entry reads its fault as other programs, options, calls or peers print it, and its title says what
@@ -683,6 +691,8 @@ def test_python_families_read_members_of_their_family_and_say_them(line, sig_id,
     "must be executed to correctly load the dataset.",
     "requests.exceptions.ConnectionError: HTTPSConnectionPool(host='127.0.0.1', port=8000): Max retries exceeded with "
     "url: /health",
+    "ImportError: cannot import name 'soft_unicode' from 'markupsafe' (/usr/lib/python3/dist-packages/markupsafe/__init__.py)",
+    "    from vllm.distributed.parallel_state import get_ep_group",
 ])
 def test_python_families_stay_quiet_on_ordinary_lines(line):
     from ascend_doctor.kb.load import load_knowledge_base
