@@ -545,7 +545,9 @@ PY_FAMILY_SIGNATURES = ("TORCH_NPU_DEVICE_NOT_REGISTERED", "NPU_DEVICE_COUNT_UNA
                         # transformers / huggingface_hub: remote code not trusted, model hub not reachable
                         "MODEL_REMOTE_CODE_NOT_TRUSTED", "MODEL_HUB_UNREACHABLE",
                         # a framework module (vLLM, transformers, Megatron ...) without the name a plug-in imports
-                        "FRAMEWORK_NAME_NOT_IMPORTABLE")
+                        "FRAMEWORK_NAME_NOT_IMPORTABLE",
+                        # a call whose arguments the installed callee does not take (plug-in vs framework versions)
+                        "PY_CALL_SIGNATURE_MISMATCH")
 
 
 def test_the_python_families_are_fallback_entries_of_their_own_part():
@@ -638,6 +640,11 @@ def test_the_python_families_are_fallback_entries_of_their_own_part():
      "`MoeWNA16Config` cannot be imported from `vllm.model_executor.layers.quantization.moe_wna16`"),
     ("ImportError: cannot import name 'PoolingParams' from 'vllm' (unknown location)", "FRAMEWORK_NAME_NOT_IMPORTABLE",
      "only as a directory without the package's code (unknown location)"),
+    ("(EngineCore_DP1 pid=241521) ERROR 05-11 15:36:08 [patch_balance_schedule.py:696] TypeError: "
+     "BalanceScheduler.__init__() got an unexpected keyword argument 'hash_block_size'", "PY_CALL_SIGNATURE_MISMATCH",
+     "`BalanceScheduler.__init__()` got an unexpected keyword argument 'hash_block_size'"),
+    ("TypeError: MegatronModule.forward() takes 3 positional arguments but 4 were given", "PY_CALL_SIGNATURE_MISMATCH",
+     "`MegatronModule.forward()` takes 3 positional arguments but 4 were given"),
 ])
 def test_python_families_read_members_of_their_family_and_say_them(line, sig_id, said):
     """Each family entry reads its fault as other programs, options, calls or peers print it, and its title says what
@@ -693,6 +700,8 @@ def test_python_families_read_members_of_their_family_and_say_them(line, sig_id,
     "url: /health",
     "ImportError: cannot import name 'soft_unicode' from 'markupsafe' (/usr/lib/python3/dist-packages/markupsafe/__init__.py)",
     "    from vllm.distributed.parallel_state import get_ep_group",
+    "TypeError: 'NoneType' object is not subscriptable",
+    "TypeError: unsupported operand type(s) for +: 'int' and 'str'",
 ])
 def test_python_families_stay_quiet_on_ordinary_lines(line):
     from ascend_doctor.kb.load import load_knowledge_base
