@@ -94,8 +94,9 @@ _SECRET_PARTS = ("PASSWORD", "PASSWD", "PASSPHRASE", "SECRET", "TOKEN", "CREDENT
                  "PRIVATE", "SIGNATURE", "KEY")
 # Ordinary words that merely contain a secret part (HCCL_OP_KEYWORD, KEYBOARD_LAYOUT, TOKENIZERS_PARALLELISM).
 _ORDINARY_WORDS = ("KEYWORD", "KEYBOARD", "KEYMAP", "KEYCODE", "MONKEY", "TURNKEY", "TOKENIZER")
-# PWD alone (and OLDPWD) is the shell's working directory.
-_NOT_SECRET_NAMES = frozenset({"PWD", "OLDPWD"})
+# PWD alone (and OLDPWD) is the shell's working directory; KeyError (KEY_ERROR once split) is Python's exception, whose
+# `KeyError: 'name'` says which dict key was missing (a weight or config name that a triage title must show).
+_NOT_SECRET_NAMES = frozenset({"PWD", "OLDPWD", "KEY_ERROR"})
 _CAMEL = lazy_compile(r"([a-z0-9])([A-Z])")
 _WORD_SPLIT = lazy_compile(r"[^A-Z0-9]+")
 

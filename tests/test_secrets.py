@@ -34,7 +34,8 @@ SECRET_NAMES = ["HCCL_TLS_PWD", "HCCL_TLS_PASSWD", "DB_PASSWORD", "MYPASSWORD", 
                 "MY_PASS", "SECRET", "OBS_SECRET_ACCESS_KEY"]
 PLAIN_NAMES = ["PATH", "PWD", "OLDPWD", "HOME", "HCCL_CONNECT_TIMEOUT", "HCCL_IF_IP", "MS_ROLE", "RANK_TABLE_FILE",
                "HCCL_OP_KEYWORD", "KEYBOARD_LAYOUT", "GIT_AUTHOR_NAME", "MS_CANN_CUSTOM_PACKAGE_SKIPPED",
-               "HCCL_BYPASS_MODE", "TOKENIZERS_PARALLELISM", "MASK", "TASK_ID", "ASCEND_SLOG_PRINT_TO_STDOUT", "HCCL_TLS_CERT_PATH"]
+               "HCCL_BYPASS_MODE", "TOKENIZERS_PARALLELISM", "MASK", "TASK_ID", "ASCEND_SLOG_PRINT_TO_STDOUT", "HCCL_TLS_CERT_PATH",
+               "KeyError"]
 
 
 @pytest.mark.parametrize("name", SECRET_NAMES)
@@ -82,6 +83,10 @@ def test_text_assignments_follow_the_name_policy():
     for leak in ("abcd1234", "zzzz9999", "s-77777", "hunter22"):
         assert leak not in out, out
     assert "HCCL_CONNECT_TIMEOUT=600" in out and "PWD=/home/u" in out and "keyword: cluster" in out
+    # Python's KeyError names the missing dict key (a weight name a triage title shows), not a secret; a secret-named
+    # assignment on the same line is still hidden
+    out = r.text("KeyError: 'model.layers.0.self_attn.q_proj.weight' API_KEY=abcd1234")
+    assert "KeyError: 'model.layers.0.self_attn.q_proj.weight'" in out and "abcd1234" not in out, out
 
 
 def _assert_clean(text, where):

@@ -12,9 +12,9 @@ import pytest
 from ascend_doctor import zh_style
 from ascend_doctor.data import data_path
 
-# The part files whose sources are written in Chinese (the others join this list when theirs are).
-FILES = ("hardware.json", "cann_drv.json", "cann_core.json", "framework_os.json", "field_cases.json",
-         "families_frameworks.json")
+# The part files whose sources are written in Chinese: every shipped part (a new part is written with its source_zh).
+FILES = tuple(sorted(n for n in os.listdir(os.path.dirname(data_path(os.path.join("kb", "field_cases.json"))))
+                     if n.endswith(".json")))
 
 SIGS = [(name, s) for name in FILES for s in json.load(open(data_path(os.path.join("kb", name)), encoding="utf-8"))["signatures"]]
 IDS = [f"{name[:-5]}:{s['id']}" for name, s in SIGS]

@@ -522,3 +522,230 @@ def test_a_launchers_worker_failure_is_a_wrapper_that_points_to_the_workers_log(
     assert sig.kind == "wrapper" and sig.search(line) and said in sig.text("en", line=line)[0]
     assert not sig.search("[WARNING] ME(1:1,MainProcess):2025-01-01-00:00:00.000.000 [_api.py:318] There's worker "
                           "exits with exception, kill all other workers.")
+
+
+# The Python side of NPU jobs (data/kb/families_python.json): family entries written from the frameworks' own message
+# strings (PyTorch's device parser and c10d, torch_npu/AscendCL/runtime device count, argparse / ms-swift /
+# HfArgumentParser, vLLM-Ascend's quantization lookup and load_state_dict, llama.cpp's CANN printer and GGML_ASSERT,
+# Mooncake / vLLM-Ascend connectors / LLMDataDist).
+PY_FAMILY_SIGNATURES = ("TORCH_NPU_DEVICE_NOT_REGISTERED", "NPU_DEVICE_COUNT_UNAVAILABLE", "LAUNCH_ARGUMENTS_REJECTED",
+                        "MODEL_PARAMETER_KEY_MISSING", "GGML_CANN_BACKEND_ERROR", "GGML_ASSERT_FAILED",
+                        "KV_CACHE_TRANSFER_FAILED",
+                        # torch.compile (TorchDynamo / Inductor), model registries (vLLM, transformers, llama.cpp), pip
+                        "TORCH_COMPILE_GRAPH_CAPTURE_FAILED", "MODEL_ARCHITECTURE_NOT_SUPPORTED",
+                        "PIP_REQUIREMENT_NOT_AVAILABLE", "PIP_DEPENDENCY_CONFLICT",
+                        # AttributeError on an Ascend package's module (Python's own message)
+                        "ASCEND_PACKAGE_ATTRIBUTE_MISSING",
+                        # vLLM / vLLM-Ascend worker start-up checks: visible devices, free device memory
+                        "VISIBLE_DEVICES_FEWER_THAN_LOCAL_WORLD", "VLLM_STARTUP_FREE_MEMORY_BELOW_REQUEST",
+                        # SIGILL: a build for a newer CPU than the host's (Phytium, Kunpeng, old x86)
+                        "PROCESS_ILLEGAL_INSTRUCTION_SIGILL",
+                        # NumPy's C API not usable from a compiled module (NumPy 2 vs 1, or missing)
+                        "NUMPY_C_API_UNAVAILABLE",
+                        # transformers / huggingface_hub: remote code not trusted, model hub not reachable
+                        "MODEL_REMOTE_CODE_NOT_TRUSTED", "MODEL_HUB_UNREACHABLE",
+                        # a framework module (vLLM, transformers, Megatron ...) without the name a plug-in imports
+                        "FRAMEWORK_NAME_NOT_IMPORTABLE",
+                        # a call whose arguments the installed callee does not take (plug-in vs framework versions)
+                        "PY_CALL_SIGNATURE_MISMATCH")
+
+
+def test_the_python_families_are_fallback_entries_of_their_own_part():
+    from ascend_doctor.kb.load import load_knowledge_base
+
+    kb = load_knowledge_base()
+    for sig_id in PY_FAMILY_SIGNATURES:
+        sig = kb.signature(sig_id)
+        assert sig.fallback and sig.kind == "root" and not sig.ascend_fd, sig_id
+        assert os.path.basename(sig.origin) == "families_python.json", sig_id
+
+
+@pytest.mark.parametrize("line, sig_id, said", [
+    ("RuntimeError: Expected one of cpu, cuda, xpu, mkldnn, meta, hpu, mtia, privateuseone device type at start of "
+     "device string: npu", "TORCH_NPU_DEVICE_NOT_REGISTERED", "(device type at start of device string: npu)"),
+    ("  File \"x.py\", line 3, in <module>\nAttributeError: module 'torch' has no attribute 'npu'".split("\n")[1],
+     "TORCH_NPU_DEVICE_NOT_REGISTERED", "(module 'torch' has no attribute 'npu')"),
+    ("(RayTrainWorker pid=7) RuntimeError: No backend type associated with device type npu",
+     "TORCH_NPU_DEVICE_NOT_REGISTERED", "no HCCL backend"),
+    ("[ERROR] ASCENDCL(1,python):2025-01-01-00:00:00.000.000 [device.cpp:342]1 aclrtGetDeviceCount: get device count "
+     "failed, runtime result = 507899.", "NPU_DEVICE_COUNT_UNAVAILABLE", "(aclrtGetDeviceCount): code 507899"),
+    ("[ERROR] RUNTIME(2,python):2025-01-01-00:00:00.000.000 [driver.cc:65]2 GetDeviceCount:Call drvGetDevNum, "
+     "drvRetCode=87.", "NPU_DEVICE_COUNT_UNAVAILABLE", "Get device count failed (drvGetDevNum)"),
+    ("torchrun: error: unrecognized arguments: --nproc-per-node=8 --use_npu", "LAUNCH_ARGUMENTS_REJECTED",
+     ": unrecognized arguments `--nproc-per-node=8 --use_npu`"),
+    ("pretrain_llama.py: error: argument --position-embedding-type: invalid choice: 'alibi' (choose from 'rope')",
+     "LAUNCH_ARGUMENTS_REJECTED", "invalid choice"),
+    ("ValueError: remaining_argv: ['--npu_fused_adamw', 'true']", "LAUNCH_ARGUMENTS_REJECTED",
+     ": remaining_argv `['--npu_fused_adamw', 'true']`"),
+    ("KeyError: 'model.layers.12.mlp.down_proj.weight_offset'", "MODEL_PARAMETER_KEY_MISSING",
+     "(KeyError: `model.layers.12.mlp.down_proj.weight_offset`)"),
+    ("\tMissing key(s) in state_dict: \"backbone.conv1.weight\".", "MODEL_PARAMETER_KEY_MISSING",
+     "(Missing key(s) in state_dict: `backbone.conv1.weight`)"),
+    ("CANN error: EE9999: [PID: 5] 2025-01-01-00:00:00.000.000 Inner Error!", "GGML_CANN_BACKEND_ERROR",
+     "(EE9999): Inner Error!"),
+    ("llama-box-1  | CANN error: EZ9903: [PID: 5] 2025-01-01-00:00:00.000.000 support for Ascend310B is not implemented",
+     "GGML_CANN_BACKEND_ERROR", "(EZ9903): support for Ascend310B is not implemented"),
+    ("/llama.cpp/ggml/src/ggml-cann/ggml-cann.cpp:1419: CANN error", "GGML_CANN_BACKEND_ERROR",
+     "stopped on a failed CANN call"),
+    ("/opt/llama.cpp/ggml/src/ggml-cann/aclnn_ops.cpp:812: GGML_ASSERT(ggml_is_contiguous(src0)) failed",
+     "GGML_ASSERT_FAILED", ": `ggml_is_contiguous(src0)` in aclnn_ops.cpp"),
+    ("GGML_ASSERT: /src/ggml.c:11236: ne02 == ne12", "GGML_ASSERT_FAILED", ": `ne02 == ne12` in ggml.c"),
+    ("RuntimeError: Mooncake transfer failed, ret: -600", "KV_CACHE_TRANSFER_FAILED",
+     ": Mooncake transfer failed, status -600"),
+    ("E0101 00:00:00.000000 9 ascend_direct_transport.cpp:581] Failed to connect to segment: 10.0.0.7:16381",
+     "KV_CACHE_TRANSFER_FAILED", ": Failed to connect to segment `10.0.0.7:16381`"),
+    ("llm_datadist.status.LLMException: [pull_cache] failed, error code is LLMStatusCode.LLM_KV_CACHE_NOT_EXIST, x.",
+     "KV_CACHE_TRANSFER_FAILED", ": [pull_cache] failed, status LLMStatusCode.LLM_KV_CACHE_NOT_EXIST"),
+    ("torch._dynamo.exc.BackendCompilerFailed: backend='npu' raised:", "TORCH_COMPILE_GRAPH_CAPTURE_FAILED",
+     "(`BackendCompilerFailed`), backend `npu`"),
+    ("[rank0]: torch._dynamo.exc.Unsupported: Attempted to call function marked as skipped",
+     "TORCH_COMPILE_GRAPH_CAPTURE_FAILED", "(`Unsupported`): Attempted to call function marked as skipped"),
+    ("torch._inductor.exc.InductorError: LoweringException: NotImplementedError: npu_fused_op",
+     "TORCH_COMPILE_GRAPH_CAPTURE_FAILED", "(`InductorError`): LoweringException"),
+    ("(APIServer pid=1) ValueError: Model architectures ['Qwen3NextForCausalLM'] are not supported for now. Supported "
+     "architectures: dict_keys(['LlamaForCausalLM'])", "MODEL_ARCHITECTURE_NOT_SUPPORTED", "(`['Qwen3NextForCausalLM']`)"),
+    ("ValueError: The checkpoint you are trying to load has model type `glm4v_moe` but Transformers does not recognize "
+     "this architecture.", "MODEL_ARCHITECTURE_NOT_SUPPORTED", "(`glm4v_moe`)"),
+    ("llama_model_load: error loading model: error loading model architecture: unknown model architecture: 'qwen3next'",
+     "MODEL_ARCHITECTURE_NOT_SUPPORTED", "(`qwen3next`)"),
+    ("ERROR: Could not find a version that satisfies the requirement vllm-ascend==0.9.9 (from versions: 0.9.1)",
+     "PIP_REQUIREMENT_NOT_AVAILABLE", "(`vllm-ascend==0.9.9`)"),
+    ("ERROR: No matching distribution found for mindie-llm", "PIP_REQUIREMENT_NOT_AVAILABLE", "(`mindie-llm`)"),
+    ("transformers 4.57.1 requires tokenizers<=0.23.0,>=0.22.0, but you have tokenizers 0.21.4 which is incompatible.",
+     "PIP_DEPENDENCY_CONFLICT", ": `transformers 4.57.1` requires `tokenizers<=0.23.0,>=0.22.0`, but `tokenizers 0.21.4`"),
+    ("AttributeError: module 'vllm_ascend.envs' has no attribute 'VLLM_ASCEND_ENABLE_MLAPO'",
+     "ASCEND_PACKAGE_ATTRIBUTE_MISSING", "`vllm_ascend.envs` has no attribute `VLLM_ASCEND_ENABLE_MLAPO`"),
+    ("AttributeError: module 'mindspeed.megatron_adaptor' has no attribute 'repatch'",
+     "ASCEND_PACKAGE_ATTRIBUTE_MISSING", "`mindspeed.megatron_adaptor` has no attribute `repatch`"),
+    ("(Worker_TP0 pid=9) AssertionError: local_world_size (16) must be less than or equal to the number of visible "
+     "devices (8).", "VISIBLE_DEVICES_FEWER_THAN_LOCAL_WORLD", ": local_world_size 16 > visible devices 8"),
+    ("(EngineCore_DP0 pid=7) ValueError: Free memory on device npu:3 (20.5/61.27 GiB) on startup is less than desired "
+     "GPU memory utilization (0.9, 55.14 GiB).", "VLLM_STARTUP_FREE_MEMORY_BELOW_REQUEST",
+     "(20.5/61.27 GiB free) than --gpu-memory-utilization asks for (0.9, 55.14 GiB)"),
+    ("/usr/local/bin/start.sh: line 7:   311 Illegal instruction     (core dumped) python3 -c 'import torch_npu'",
+     "PROCESS_ILLEGAL_INSTRUCTION_SIGILL", "illegal instruction (SIGILL)"),
+    ("Fatal Python error: Illegal instruction", "PROCESS_ILLEGAL_INSTRUCTION_SIGILL", "(SIGILL)"),
+    ("ImportError: numpy._core.multiarray failed to import", "NUMPY_C_API_UNAVAILABLE",
+     "(numpy._core.multiarray failed to import)"),
+    ("[rank3]: RuntimeError: Numpy is not available", "NUMPY_C_API_UNAVAILABLE", "(Numpy is not available)"),
+    ("(APIServer pid=1) ValueError: The repository for /data/models/MiniCPM-V-4 contains custom code which must be "
+     "executed to correctly load the model.", "MODEL_REMOTE_CODE_NOT_TRUSTED", "(`/data/models/MiniCPM-V-4`)"),
+    ("OSError: We couldn't connect to 'https://hf-mirror.com' to load the files, and couldn't find them in the cached "
+     "files.", "MODEL_HUB_UNREACHABLE", "(`https://hf-mirror.com`)"),
+    ("requests.exceptions.ConnectionError: HTTPSConnectionPool(host='www.modelscope.cn', port=443): Max retries exceeded "
+     "with url: /api/v1/models/Qwen/Qwen3-8B", "MODEL_HUB_UNREACHABLE", "(`www.modelscope.cn`)"),
+    ("ImportError: cannot import name 'MoeWNA16Config' from 'vllm.model_executor.layers.quantization.moe_wna16' "
+     "(/usr/local/lib/python3.11/site-packages/vllm/model_executor/layers/quantization/moe_wna16.py)",
+     "FRAMEWORK_NAME_NOT_IMPORTABLE",
+     "`MoeWNA16Config` cannot be imported from `vllm.model_executor.layers.quantization.moe_wna16`"),
+    ("ImportError: cannot import name 'PoolingParams' from 'vllm' (unknown location)", "FRAMEWORK_NAME_NOT_IMPORTABLE",
+     "only as a directory without the package's code (unknown location)"),
+    ("(EngineCore_DP1 pid=241521) ERROR 05-11 15:36:08 [patch_balance_schedule.py:696] TypeError: "
+     "BalanceScheduler.__init__() got an unexpected keyword argument 'hash_block_size'", "PY_CALL_SIGNATURE_MISMATCH",
+     "`BalanceScheduler.__init__()` got an unexpected keyword argument 'hash_block_size'"),
+    ("TypeError: MegatronModule.forward() takes 3 positional arguments but 4 were given", "PY_CALL_SIGNATURE_MISMATCH",
+     "`MegatronModule.forward()` takes 3 positional arguments but 4 were given"),
+])
+def test_python_families_read_members_of_their_family_and_say_them(line, sig_id, said):
+    """Each family entry reads its fault as other programs, options, calls or peers print it, and its title says what
+    the line names."""
+    from ascend_doctor.i18n import set_lang
+    from ascend_doctor.kb.load import load_knowledge_base
+
+    set_lang("en")
+    sig = load_knowledge_base().signature(sig_id)
+    assert sig.search(line)
+    assert said in sig.text("en", line=line)[0], sig.text("en", line=line)[0]
+
+
+@pytest.mark.parametrize("line", [
+    "RuntimeError: Expected one of cpu, cuda, ipu, xpu, mkldnn, meta, hpu, mtia, privateuseone device type at start of "
+    "device string: gpu",
+    "RuntimeError: No backend type associated with device type cpu",
+    "    torch.npu.set_device(local_rank)  # AttributeError without torch_npu",
+    "[INFO] RUNTIME(1,python):2025-01-01-00:00:00.000.000 [driver.cc:1] GetDeviceCount: drvGetDevNum success, count=8",
+    "INFO 01-01 00:00:00 [utils.py:1] get device count: 8",
+    "usage: torchrun [-h] [--nnodes NNODES] [--nproc-per-node NPROC_PER_NODE]",
+    "[WARNING:swift] remaining_argv: ['--foo', 'bar']",
+    "  --use-flash-attn      use FlashAttention implementation of attention. error: unrecognized arguments",
+    "KeyError: 'input_ids'",
+    "{'model.layers.0.self_attn.q_proj.weight': 'W8A8', 'model.layers.0.self_attn.q_proj.weight_scale': 'W8A8'}",
+    "_IncompatibleKeys(missing_keys=[], unexpected_keys=[])",
+    "llama_model_loader: loaded meta data with 32 key-value pairs and 291 tensors",
+    "load_tensors: CANN0 model buffer size = 4096.00 MiB",
+    "ggml_cann_init: found 8 CANN devices",
+    "(Worker pid=1) INFO 01-01 00:00:00 [mooncake_connector.py:1] Mooncake transfer engine initialized on 10.0.0.1",
+    "I0101 00:00:00.000000 9 ascend_direct_transport.cpp:1] Connected to segment: 10.0.0.7:16381",
+    "        raise LLMException(f\"{func_name} failed, error code is {code_2_status(status)}, {other_info}.\",",
+    "W0101 00:00:00.000000 1 torch/_dynamo/convert_frame.py:1] torch._dynamo.exc.Unsupported: graph break on x",
+    "[WARNING] torch._dynamo.exc.TorchRuntimeError: falling back to eager",
+    "from torch._dynamo.exc import BackendCompilerFailed, Unsupported",
+    "INFO 01-01 00:00:00 [registry.py:1] Model architectures ['Qwen3ForCausalLM'] resolved to Qwen3ForCausalLM",
+    "llm_load_print_meta: general.architecture = qwen3",
+    "Collecting torch-npu==2.5.1 (from versions: 2.5.1)",
+    "Successfully installed torch-2.5.1 torch-npu-2.5.1",
+    "AttributeError: module 'numpy' has no attribute 'float'",
+    "AttributeError: module 'torch' has no attribute 'compiler'",
+    "    if not hasattr(vllm_ascend.envs, 'VLLM_ASCEND_ENABLE_MLAPO'):",
+    "INFO 01-01 00:00:00 [worker.py:1] local_world_size=8, visible devices=8",
+    "INFO 01-01 00:00:00 [worker.py:1] Free memory on device (60.1/64.0 GiB) on startup; requested (0.9, 57.6 GiB)",
+    "EZ9999: 2024-10-31-12:08:42.276.420  The error from device(0), there is an aivec error, errorStr: Illegal "
+    "instruction, which is usually caused by unaligned UUB addresses.",
+    "        Illegal instruction, which is usually caused by unaligned UUB addresses.",
+    "/usr/local/lib/python3.10/site-packages/torch/_subclasses/functional_tensor.py:275: UserWarning: Failed to "
+    "initialize NumPy: _ARRAY_API not found (Triggered internally at /pytorch/torch/csrc/utils/tensor_numpy.cpp:84.)",
+    "/site-packages/datasets/load.py:1429: FutureWarning: The repository for PolyAI/minds14 contains custom code which "
+    "must be executed to correctly load the dataset.",
+    "requests.exceptions.ConnectionError: HTTPSConnectionPool(host='127.0.0.1', port=8000): Max retries exceeded with "
+    "url: /health",
+    "ImportError: cannot import name 'soft_unicode' from 'markupsafe' (/usr/lib/python3/dist-packages/markupsafe/__init__.py)",
+    "    from vllm.distributed.parallel_state import get_ep_group",
+    "TypeError: 'NoneType' object is not subscriptable",
+    "TypeError: unsupported operand type(s) for +: 'int' and 'str'",
+])
+def test_python_families_stay_quiet_on_ordinary_lines(line):
+    from ascend_doctor.kb.load import load_knowledge_base
+
+    assert [s.id for s in load_knowledge_base().match_line(line) if s.id in PY_FAMILY_SIGNATURES] == []
+
+
+def test_python_families_stay_quiet_on_every_clean_excerpt(measure):
+    from ascend_doctor.kb.load import load_knowledge_base
+
+    kb = load_knowledge_base()
+    sigs = [kb.signature(i) for i in PY_FAMILY_SIGNATURES]
+    hits = [(ex["split"], ex["name"], s.id) for split in measure.SPLITS for ex in measure.excerpts(split)
+            if ex["expect"] == "clean" for s in sigs for line in ex["lines"] if s.search(line)]
+    assert hits == []
+
+
+@pytest.mark.parametrize("line, specific", [
+    ("CANN error: EL0004: [PID: 1] 2025-01-01-00:00:00.000.000 Failed to allocate memory.", "CANN_EL0004_MEMORY_ALLOC"),
+    ("CANN error: EI0006: [PID: 1] 2025-01-01-00:00:00.000.000 Getting socket times out. Reason: Remote Rank did not "
+     "send the data in time.", "HCCL_EI0006_SOCKET_TIMEOUT"),
+])
+def test_a_specific_cann_code_wins_over_llamacpps_cann_printer(tmp_path, line, specific):
+    from ascend_doctor.kb.load import load_knowledge_base
+    from ascend_doctor.triage.scan import triage_paths
+
+    kb = load_knowledge_base()
+    assert {specific, "GGML_CANN_BACKEND_ERROR"} <= {s.id for s in kb.match_line(line)}
+    log = tmp_path / "x.log"
+    log.write_text(line + "\n", encoding="utf-8")
+    ids = [p["id"] for p in triage_paths([str(log)], kb).to_json()["problems"]]
+    assert specific in ids and "GGML_CANN_BACKEND_ERROR" not in ids
+
+
+def test_a_keyerror_title_shows_the_missing_weight_name(tmp_path):
+    """Python's KeyError names the missing key; the report's line is redacted before the title is filled, and a
+    weight name is not a secret: the title says it."""
+    from ascend_doctor.i18n import set_lang
+    from ascend_doctor.kb.load import load_knowledge_base
+    from ascend_doctor.triage.scan import triage_paths
+
+    set_lang("en")
+    log = tmp_path / "x.log"
+    log.write_text("ERROR 05-15 11:58:24 [engine.py:448] KeyError: 'model.layers.0.self_attn.q_proj.weight'\n",
+                   encoding="utf-8")
+    titles = [p["title"] for p in triage_paths([str(log)], load_knowledge_base()).to_json()["problems"]]
+    assert any("KeyError: `model.layers.0.self_attn.q_proj.weight`" in t for t in titles), titles
