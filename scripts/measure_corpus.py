@@ -25,7 +25,8 @@ Reported, in the terms of issue 21's "Done when" line:
   error word, code or level), plus any FAIL in an excerpt labelled clean;
 - unexplained errors: error-looking lines (an ERROR/E/F level, a Python `...Error:`/`Exception:`,
   `Segmentation fault`, `core dumped`, `Killed`) that no reported problem matched, and whether triage
-  lists each of them in `unexplained_errors`. A bare `Traceback (most recent call last):` header is not one:
+  lists each of them in `unexplained_errors` (first occurrences, two lines that differ only in numbers counted once,
+  as triage folds them). A bare `Traceback (most recent call last):` header is not one:
   issue 21 asks for a traceback's tail, and triage lists the tail (the `...Error:` line), not the header.
 
 Exit status 0; `--floor` files (tests/triage/test_corpus.py) turn figures into checks.
@@ -64,6 +65,10 @@ ERROR_LINE = re.compile(
     r"(\[(ERROR|E|FATAL|CRITICAL)\]|^\s*\[?[EF]\d{4} |\[rank\d+\]:\[E\d{3,4} |\bERROR\b|"
     r"\b[A-Za-z_.]*(Error|Exception)(\[[^\]]*\])?: |"
     r"Segmentation fault|core dumped|^\s*Killed\b|\bE[0-9A-Z][0-9]{4}: )")
+
+# Numbers, hex ids and addresses, left out of the key that makes two error lines one (ascend_doctor/triage/lines.py's
+# _VARYING): a thread id or a time that differs does not make another error.
+VARYING = re.compile(r"[0-9A-Fa-fx]*[0-9][0-9A-Fa-fx]*")
 
 
 def read_excerpt(path: str) -> dict:
@@ -181,11 +186,12 @@ def measure_one(ex: dict, kb, fd_facts) -> dict:
     listed = {_listed(e, lines) for e in result.get("unexplained_errors") or []}
     seen_text, unexplained = set(), []
     for i in error_lines:
-        key = lines[i - 1].strip()
+        text = lines[i - 1].strip()
+        key = VARYING.sub("", text)  # triage's own dedup key: two lines that differ only in numbers are one error
         if i in explained or key in seen_text:
             continue
         seen_text.add(key)
-        unexplained.append({"line": i, "text": key[:160], "listed": i in listed})
+        unexplained.append({"line": i, "text": text[:160], "listed": i in listed})
     return {"name": ex["name"], "split": ex["split"], "source": ex["source"], "expect": ex["expect"],
             "named": named, "generic_only": generic if not named else [],
             "problems": [p["id"] for p in result["problems"]], "borrowed_peer_ids": borrowed,
