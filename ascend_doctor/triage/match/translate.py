@@ -26,9 +26,10 @@ from .literals import _group_icase
 # confirmed in Python); anything else (back-references, \A, \Z, atomic groups, a literal newline)
 # gives None: that pattern is found by its literals and confirmed in Python.
 # A trailing (or leading) repeat is cut to its minimum: the same lines match, and `.*` at the end
-# would otherwise report a match at every byte up to the line's end.
+# would otherwise report a match at every byte up to the line's end; a look-around at the end, and the ends of a
+# group or of each alternative that ends the pattern, are cut the same way first (a `(?P<message>[^\n]{7,}?)(?=\[FUNC:|$)` tail).
 
-HS_EXPRESSION_VERSION = 1
+HS_EXPRESSION_VERSION = 2
 _NL = 10
 _WORD_BYTES = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
 _CATEGORY_BYTES = {
@@ -130,18 +131,52 @@ def _hs_item(op, av, icase: bool, loose: list) -> bytes:
     raise _NoHs(name)
 
 
-def _trim_repeats(items) -> list:
-    """Leading and trailing repeats cut to their minimum (the same lines match; fewer reports)."""
+def _trim_end(items, loose: list) -> list:
+    """The trailing end of a sequence cut to what a line needs: a look-around there left out (a superset, confirmed
+    in Python), a repeat cut to its minimum, a group's own end cut the same way; the same lines match (or a superset),
+    and a long repeat at the end would otherwise report a match at every byte up to the line's end."""
     items = list(items)
-    for end in (-1, 0):
-        while items and str(items[end][0]) in ("MAX_REPEAT", "MIN_REPEAT"):
-            lo, hi, sub = items[end][1]
+    while items:
+        op, av = items[-1]
+        name = str(op)
+        if name in ("ASSERT", "ASSERT_NOT"):
+            items.pop()
+            loose.append(name)
+            continue
+        if name in ("MAX_REPEAT", "MIN_REPEAT"):
+            lo, hi, sub = av
             if lo == 0:
-                items.pop(end)
+                items.pop()
                 continue
             if hi != lo:
-                items[end] = (items[end][0], (lo, lo, sub))
-            break
+                items[-1] = (op, (lo, lo, sub))
+        elif name == "SUBPATTERN" and av[3]:
+            inner = _trim_end(list(av[3]), loose)
+            if not inner:
+                items.pop()
+                continue
+            items[-1] = (op, (av[0], av[1], av[2], inner))
+        elif name == "BRANCH":
+            alts = [_trim_end(list(alt), loose) for alt in av[1]]
+            if not all(alts):  # one alternative is now empty: the branch asks nothing of the line
+                items.pop()
+                continue
+            items[-1] = (op, (av[0], alts))
+        break
+    return items
+
+
+def _trim_repeats(items, loose: list) -> list:
+    """Leading and trailing repeats cut to their minimum (the same lines match; fewer reports)."""
+    items = _trim_end(items, loose)
+    while items and str(items[0][0]) in ("MAX_REPEAT", "MIN_REPEAT"):
+        lo, hi, sub = items[0][1]
+        if lo == 0:
+            items.pop(0)
+            continue
+        if hi != lo:
+            items[0] = (items[0][0], (lo, lo, sub))
+        break
     return items
 
 
@@ -153,8 +188,8 @@ def hs_expression(pattern: str) -> Optional[Tuple[bytes, bool]]:
         flags = parsed.state.flags
         if flags & ~(re.IGNORECASE | re.DOTALL | re.MULTILINE | re.ASCII | re.VERBOSE):
             return None
-        items = _trim_repeats(list(parsed))
         loose: list = []
+        items = _trim_repeats(list(parsed), loose)
         expr = _hs_seq(items, bool(flags & re.IGNORECASE), loose) if items else b""
         return (expr, not loose) if expr else None
     except (_NoHs, re.error, RecursionError, OverflowError):
