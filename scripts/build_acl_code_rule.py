@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Write the pattern of ACL_RETURN_CODE (data/kb/field_cases.json) from data/acl_return_codes.json.
+"""Write the patterns of ACL_RETURN_CODE and ACL_ERROR_MESSAGE (data/kb/field_cases.json) from
+data/acl_return_codes.json.
 
     python scripts/build_acl_code_rule.py          # rewrite the pattern in place
     python scripts/build_acl_code_rule.py --check  # exit 1 if the pattern is not what the table gives
@@ -16,6 +17,12 @@ It covers the codes of the table that
   entry's words are the code's cause, one place.
 The code counts only right after an error-code phrase written in the pattern (never a bare number: a pid, a step,
 a size never matches), and not inside a longer number.
+
+ACL_ERROR_MESSAGE reads the same codes when the line gives no number but the vendor's sentence for it: torch_npu prints
+`[Error]: <sentence>` from its copy of the message table (NPUErrorCodes.h; the `printed` sentences of the table), the
+code's number on an earlier line or not at all. It lists the printed sentences of the codes that are not `envelope`
+codes (`The internal ACL of the system is incorrect.` says only that something failed); the code, its constant and
+meaning follow from the sentence (the `acl_printed` group, ascend_doctor/kb/model.py).
 """
 
 from __future__ import annotations
@@ -31,6 +38,7 @@ REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TABLE = os.path.join(REPO, "data", "acl_return_codes.json")
 PART = os.path.join(REPO, "data", "kb", "field_cases.json")
 RULE_ID = "ACL_RETURN_CODE"
+MESSAGE_ID = "ACL_ERROR_MESSAGE"
 # the phrases that put a return code in an error context, as wrappers print them (case as printed)
 # (`errorCode = N` is the AscendCL samples' ERROR_LOG form, `error code is:N` older torch_npu's)
 PHRASES = (r"runtime result = |[Ee]rror ?[Cc]ode(?: is ?(?:: ?)?|: ?| ?= ?)|errno\[|ErrCode=|retcode: ?|\bret(?:=|: ?|\[| )|"
@@ -43,6 +51,13 @@ PHRASES = (r"runtime result = |[Ee]rror ?[Cc]ode(?: is ?(?:: ?)?|: ?| ?= ?)|errn
 CALL = (r"(?:\b(?:call )?(?P<api>(?:aclnn|aclrt|Aclrt|aclmdl|aclop|rt)[A-Z][A-Za-z0-9]*)"
         r"(?:\((?:[^()]|\([^()]*\))*\))?(?: failed)?,? )?")
 OPERATOR = r"(?:\] OpName:\[(?P<op>[A-Za-z][A-Za-z0-9]*?)(?:_\d+)?\] (?P<message>[A-Za-z][^\n]{7,}?)(?=\[FUNC:|$))?"
+
+
+# more error phrases, read for every documented code that is not an envelope and that no specific entry reads in
+# that phrase (a code with an entry of its own is named here where its entry does not read the phrase):
+MORE_PHRASES = (r"\b[Ee]rror [Cc]ode |\baclError ?[=:] ?|"
+                r"\b(?:CANN|ACL|AscendCL|NPU|[Cc]all) failed with (?:error|code|ret)(?: code)?:? ")
+API_CODE = r"\bapi=(?P<api>(?:aclnn|aclrt|Aclrt|aclmdl|aclop|acl|rt)[A-Z][A-Za-z0-9]*), (?:code|ret|error)="
 
 
 # how a code is tried against the other entries: an entry that reads one of these lines is the code's own
@@ -79,6 +94,41 @@ def pattern(table: Dict[str, dict], signatures) -> str:
     return f"{CALL}(?:{PHRASES})(?P<acl_code>{alternation(rule_codes(table, signatures))})(?![0-9]){OPERATOR}"
 
 
+# each `also` pattern of ACL_RETURN_CODE with the lines it is tried on against the specific entries
+MORE_FORMS = ((f"{CALL}(?:{MORE_PHRASES})", ("error code {}", "aclError={}", "CANN failed with error {}")),
+              (f"{CALL[:-1]}ret ?= ?", ("aclrtMalloc failed, ret = {}",)),  # CALL without its `?`: the call required
+              (API_CODE, ("ACL ERROR: api=aclrtMalloc, code={}",)))
+
+
+def more_patterns(table: Dict[str, dict], signatures) -> List[str]:
+    """ACL_RETURN_CODE's `also`: each form of MORE_FORMS with the codes that are not envelopes and that no specific
+    entry (not a class, wrapper or this rule) reads in that form."""
+    specific = [s for s in signatures if s.id not in (RULE_ID, MESSAGE_ID) and s.kind == "root" and not s.fallback]
+    out = []
+    for head, samples in MORE_FORMS:
+        codes = sorted(c for c, v in table.items() if not v.get("envelope")
+                       and not any(s.search(f.format(c)) for f in samples for s in specific))
+        tail = OPERATOR if head.startswith(CALL) else ""
+        out.append(f"{head}(?P<acl_code>{alternation(codes)})(?![0-9]){tail}")
+    return out
+
+
+MESSAGE_CHUNK = 1500  # characters of sentences per pattern: Hyperscan takes each byte as a \xNN escape, 16 kB at most
+
+
+def message_patterns(table: Dict[str, dict]) -> List[str]:
+    """`[Error]: ` and one of the printed sentences of the non-envelope codes (longest first, each once), in patterns
+    short enough for Hyperscan (ACL_ERROR_MESSAGE's `pattern` and `also`)."""
+    said = sorted({v["printed"] for v in table.values() if v.get("printed") and not v.get("envelope")},
+                  key=lambda t: (-len(t), t))
+    chunks: List[List[str]] = [[]]
+    for t in said:
+        if chunks[-1] and sum(len(x) for x in chunks[-1]) + len(t) > MESSAGE_CHUNK:
+            chunks.append([])
+        chunks[-1].append(re.escape(t))
+    return [r"\[Error\]: (?P<acl_printed>" + "|".join(c) + ")" for c in chunks]
+
+
 def _signatures():
     sys.path.insert(0, REPO)
     from ascend_doctor.kb.load import load_knowledge_base
@@ -95,11 +145,17 @@ def main(argv=None) -> int:
     with open(PART, encoding="utf-8") as fh:
         part = json.load(fh)
     entry = next(s for s in part["signatures"] if s["id"] == RULE_ID)
+    message = next(s for s in part["signatures"] if s["id"] == MESSAGE_ID)
     if "--check" in argv:
-        ok = entry["pattern"] == want
-        print("ACL_RETURN_CODE's pattern is " + ("what the table gives" if ok else "stale: run scripts/build_acl_code_rule.py"))
+        ok = (entry["pattern"] == want and entry.get("also") == more_patterns(table, sigs)
+              and [message["pattern"]] + message.get("also", []) == message_patterns(table))
+        print("ACL_RETURN_CODE's and ACL_ERROR_MESSAGE's patterns are " +
+              ("what the table gives" if ok else "stale: run scripts/build_acl_code_rule.py"))
         return 0 if ok else 1
     entry["pattern"] = want
+    entry["also"] = more_patterns(table, sigs)
+    message["pattern"], *more = message_patterns(table)
+    message["also"] = more
     with open(PART, "w", encoding="utf-8") as fh:
         fh.write(json.dumps(part, indent=1, ensure_ascii=False) + "\n")
     print(f"{RULE_ID}: {len(rule_codes(table, sigs))} codes")

@@ -316,7 +316,7 @@ PLACEHOLDER = re.compile(r"\{([a-z][a-z0-9_]*)\|([^{}|]*)(?:\|([^{}|]*))?\}")
 _NAMED_GROUP = re.compile(r"(?<!\\)\(\?P<([A-Za-z_][A-Za-z0-9_]*)>")
 VALUE_MAX = 60
 SENTENCE_MAX = 120
-SENTENCE_GROUPS = frozenset(("message", "reason", "msg", "detail"))
+SENTENCE_GROUPS = frozenset(("message", "reason", "msg", "detail", "acl_printed"))
 
 
 def unname_groups(pattern: str) -> str:
@@ -340,6 +340,19 @@ def _acl_code_facts(code: str) -> Dict[str, str]:
 
     known = acl_codes()["codes"].get(code)
     return {"acl_name": known["name"], "acl_meaning": acl_meaning(known)} if known else {}
+
+
+def _acl_printed_facts(sentence: str) -> Dict[str, str]:
+    """The AscendCL code whose message torch_npu printed after `[Error]: ` (the `printed` sentences of
+    data/acl_return_codes.json): its number, constant and meaning where one code has that sentence, the numbers
+    alone where several do ("Failed to apply for memory." is 200000, 207001 and 207005); {} if none."""
+    from .lookup import acl_codes
+
+    said = sentence.rstrip("…").strip()
+    codes = sorted(c for c, v in acl_codes()["codes"].items() if said and v.get("printed", "").startswith(said))
+    if len(codes) == 1:
+        return dict(_acl_code_facts(codes[0]), acl_code=codes[0])
+    return {"acl_code": "/".join(codes)} if codes else {}
 
 
 def _hccl_code_facts(code: str) -> Dict[str, str]:
@@ -373,11 +386,14 @@ def yield_to_specific(hits, wrappers, yielding):
 
 
 # values that follow from a captured one: a group `acl_code` also gives `acl_name` and `acl_meaning` (not quoted),
+# a group `acl_printed` (the sentence torch_npu prints for a code after `[Error]: `) the code and those two,
 # a group `hccl_code` `hccl_name` and `hccl_meaning`, a group `hccl_errno` (an HCCL log errNo) those three
 DERIVED_VALUES: Dict[str, Callable[[str], Dict[str, str]]] = {"acl_code": _acl_code_facts,
+                                                              "acl_printed": _acl_printed_facts,
                                                               "hccl_code": _hccl_code_facts,
                                                               "hccl_errno": _hccl_errno_facts}
-DERIVED_NAMES = {"acl_code": ("acl_name", "acl_meaning"), "hccl_code": ("hccl_name", "hccl_meaning"),
+DERIVED_NAMES = {"acl_code": ("acl_name", "acl_meaning"), "acl_printed": ("acl_code", "acl_name", "acl_meaning"),
+                 "hccl_code": ("hccl_name", "hccl_meaning"),
                  "hccl_errno": ("hccl_code", "hccl_name", "hccl_meaning")}
 
 

@@ -81,6 +81,8 @@ def test_what_users_paste_is_answered():
     assert kind == "error_code" and d["signatures"][0]["id"] == "TORCH_NPU_ERR_CODE_WRAPPER"
     kind, d = _explain("107010")
     assert kind == "error_code" and d["code"]["name"] == "ACL_ERROR_RT_FILE_WRITE" and d["code"]["meaning"]
+    kind, d = _explain("100024")  # AscendCL's own range (acl_base.h), read by ACL_RETURN_CODE in an error phrase
+    assert d["code"]["name"] == "ACL_ERROR_OP_NOT_FOUND" and "ACL_RETURN_CODE" in [s["id"] for s in d["signatures"]]
     kind, d = _explain("507014")
     assert d["code"]["name"] == "ACL_ERROR_RT_AICORE_TIMEOUT" and d["signatures"][0]["id"] == "CANN_AICORE_TIMEOUT_507014"
     assert "exception" not in d["signatures"][0]["title"].lower()  # a timeout, not an exception

@@ -82,3 +82,91 @@ def test_without_a_line_the_entry_reads_generically():
     title, cause, fix = SIG.text("en")
     assert "{" not in title + cause + "".join(fix) and "(the number in the line)" in title
     assert not re.search(r"\d{6}", title)
+
+
+# ---- the more phrases (`also`): every code the vendor documents, in every phrase that puts it in an error context
+
+@pytest.mark.parametrize("line,code", [
+    # unified-cache-management's AclrtApi log: a code with an entry of its own that does not read this phrase
+    ("[2025-09-02 16:47:06.238344 +08:00] [UCMNFSSTORE] [E] ACL ERROR: api=aclrtMallocHost, code=107002, "
+     "caller=MakeBuffer,aclrt_device.cc:106. [380106,381690] [aclrt_device.cc:35,AclrtApi]", "107002"),
+    ("RuntimeError: CANN failed with error 100024", "100024"),  # CTranslate2's CANN backend
+    ("Initialize: NPU error, error code 100001", "100001"),
+    ("aclmdlExecute failed, aclError=100017", "100017"),
+    ("aclrtMemcpy failed, ret = 207001", "207001"),
+    ("aclopCompile failed with aclError: 148049", "148049"),
+])
+def test_the_same_code_is_read_in_each_of_its_written_forms(line, code):
+    assert SIG.search(line)
+    title = SIG.text("en", line=line)[0]
+    assert code in title and TABLE[code]["name"] in title and TABLE[code]["meaning"] in title
+
+
+@pytest.mark.parametrize("line", [
+    "[INFO] UCM(1234,python) api=aclrtMallocHost, size=107002, caller=MakeBuffer",
+    "epoch 3, step 100024, error code 0",
+    "loaded 100000 tokens, ret = 100000",  # `ret = N` counts only right after the call that returned it
+    "CANN failed with error 5000011",
+    "[INFO] HCCL(100024,python):2024-07-12-10:00:00.000.000 [op_base.cc:100][100024]Entry-HcclCommInitRootInfo",
+    "aclError=0, 100024 bytes copied",
+])
+def test_ordinary_lines_with_the_same_numbers_name_nothing(line):
+    assert not SIG.search(line)
+
+
+def test_an_entry_of_its_own_keeps_the_phrases_it_reads():
+    """A code whose specific entry reads a phrase is left out of that phrase here (one place for its cause)."""
+    b = _builder()
+    specific = [s for s in KB.signatures if s.id not in (b.RULE_ID, b.MESSAGE_ID) and s.kind == "root"
+                and not s.fallback]
+    for head, samples in b.MORE_FORMS:
+        for code in ("507010", "507008"):  # DEVICE_LOST_HEARTBEAT, SOC_VERSION_UNSUPPORTED_507008 read every form
+            line = samples[0].format(code)
+            assert any(s.search(line) for s in specific)
+            assert not any(re.search(p, line) for p in SIG.also), (head, code)
+
+
+# ---- ACL_ERROR_MESSAGE: the vendor's sentence for a code, as torch_npu prints it after `[Error]: `
+
+MSG = KB.signature("ACL_ERROR_MESSAGE")
+
+
+def test_its_patterns_are_what_the_table_gives():
+    b = _builder()
+    assert [MSG.pattern] + list(MSG.also) == b.message_patterns(TABLE), "run scripts/build_acl_code_rule.py"
+
+
+def test_every_printed_sentence_of_a_documented_fault_names_its_code():
+    by_sentence = {}
+    for code, v in TABLE.items():
+        if v.get("printed") and not v.get("envelope"):
+            by_sentence.setdefault(v["printed"], []).append(code)
+    assert len(by_sentence) > 100
+    for sentence, codes in by_sentence.items():
+        line = f"(VllmWorker rank=3 pid=1) ERROR 07-17 08:06:53 [multiproc_executor.py:487] [Error]: {sentence}"
+        assert MSG.search(line), sentence
+        title = MSG.text("en", line=line)[0]
+        if len(codes) == 1:  # one code: its number, constant and meaning
+            assert codes[0] in title and TABLE[codes[0]]["name"] in title and TABLE[codes[0]]["meaning"] in title
+        else:  # a sentence several codes share names them all, and no one constant
+            assert "/".join(sorted(codes)) in title and not any(TABLE[c]["name"] in title for c in codes)
+
+
+@pytest.mark.parametrize("line", [
+    "[Error]: The internal ACL of the system is incorrect.",  # an envelope: says only that something failed
+    "[Error]: An internal error occurs in the runtime module on the host. ",
+    "NPU warning, error code is 0[Error]: .",
+    "[INFO] The device is unavailable. Using CPU instead.",
+    "[Error]: The device is unavailable for this user-defined reason",
+    "Check whether the device is running properly.",
+])
+def test_lines_that_are_not_a_documented_fault_message_name_nothing(line):
+    assert not MSG.search(line)
+
+
+def test_the_printed_sentences_are_torch_npus_exactly():
+    """Each `printed` sentence ends as torch_npu's table writes it (a full stop), and every code torch_npu's table
+    lists in the AscendCL ranges has one."""
+    printed = {c for c, v in TABLE.items() if v.get("printed")}
+    assert {"100000", "100024", "107001", "207004", "507033", "507901"} <= printed
+    assert all(TABLE[c]["printed"].endswith(".") for c in printed)

@@ -37,6 +37,32 @@ def test_every_listed_acl_code_has_a_name_and_meaning():
     assert codes["507014"]["name"] == "ACL_ERROR_RT_AICORE_TIMEOUT" and codes["507015"]["name"].endswith("EXCEPTION")
 
 
+def test_ascendcls_own_codes_are_listed_as_acl_base_h_numbers_them():
+    """AscendCL's own codes (acl_base.h: 100000-100045, 148046-148053, 200000-200007, 300000, 500000-500005) are
+    all in the table with the header's constant names, not only the runtime's 107xxx/207xxx/507xxx."""
+    codes = lookup.acl_codes()["codes"]
+    own = [f"1000{n:02d}" for n in range(46)] + [f"1480{n}" for n in range(46, 54)] + \
+        [f"20000{n}" for n in range(8)] + ["300000"] + [f"50000{n}" for n in range(6)]
+    assert [c for c in own if c not in codes] == []
+    assert codes["100000"]["name"] == "ACL_ERROR_INVALID_PARAM" and codes["100001"]["name"] == "ACL_ERROR_UNINITIALIZE"
+    assert codes["100024"]["name"] == "ACL_ERROR_OP_NOT_FOUND" and codes["148053"]["name"] == "ACL_ERROR_INVALID_BUNDLE_MODEL_ID"
+    assert codes["100024"]["meaning"] == "single operator not found" and codes["100024"]["meaning_zh"] == "单算子未找到"
+    # a meaning no English source gives stays the constant's name (never invented)
+    assert codes["148053"]["meaning"] == "ACL_ERROR_INVALID_BUNDLE_MODEL_ID"
+
+
+def test_a_printed_sentence_gives_its_code_where_one_code_has_it():
+    from ascend_doctor.kb.model import DERIVED_VALUES
+
+    got = DERIVED_VALUES["acl_printed"]("Single operator not found.")
+    assert got == {"acl_code": "100024", "acl_name": "ACL_ERROR_OP_NOT_FOUND", "acl_meaning": "single operator not found"}
+    assert DERIVED_VALUES["acl_printed"]("Failed to apply for memory.") == {"acl_code": "200000/207001/207005"}
+    assert DERIVED_VALUES["acl_printed"]("Not a sentence of the table.") == {}
+    # a sentence cut by the report (…) is still read by its start
+    long = lookup.acl_codes()["codes"]["100039"]["printed"]
+    assert DERIVED_VALUES["acl_printed"](long[:100] + "…")["acl_code"] == "100039"
+
+
 def test_every_acl_code_has_its_chinese_meaning_and_zh_shows_it(kb):
     """Each code has `meaning_zh` (the vendor's Chinese return-code pages) a Chinese reader can send as is; under
     --lang zh explain and a knowledge-base match print it, English keeps the header's comment (issue 27 #9: the
