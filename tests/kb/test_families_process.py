@@ -29,7 +29,7 @@ def kb():
 
 
 def test_the_part_is_loaded_without_peer_ids(kb):
-    assert set(IDS) >= {"PROCESS_ABORTED_SIGABRT", "PROCESS_HEAP_CORRUPTION_GLIBC", "PROCESS_CXX_UNCAUGHT_EXCEPTION",
+    assert set(IDS) >= {"PROCESS_DIED_ON_SIGNAL", "PROCESS_ABORTED_SIGABRT", "PROCESS_HEAP_CORRUPTION_GLIBC", "PROCESS_CXX_UNCAUGHT_EXCEPTION",
                         "TBE_COMPILE_WORKER_PARENT_GONE"}
     for sid in IDS:
         sig = kb.signature(sid)
@@ -67,6 +67,12 @@ def test_the_part_is_loaded_without_peer_ids(kb):
     # the TBE workers of another launcher, another task name
     ("(IntegratedWorker pid=61540) [ERROR] TBE Subprocess[task_distribute] raise error[], main process disappeared! "
      "[repeated 120x across cluster]", "TBE_COMPILE_WORKER_PARENT_GONE", "`main process disappeared` (`task_distribute`)"),
+    # any other signal: gdb's SIGFPE, the shell's Hangup with the command, a DataLoader worker's SIGTERM
+    ("Thread 7 \"python3\" received signal SIGFPE, Arithmetic exception.", "PROCESS_DIED_ON_SIGNAL", "(`SIGFPE`)"),
+    ("/opt/job.sh: line 3: 812 Hangup                  nohup python serve.py", "PROCESS_DIED_ON_SIGNAL",
+     "(`Hangup`)"),
+    ("RuntimeError: DataLoader worker (pid 31) is killed by signal: Terminated. ", "PROCESS_DIED_ON_SIGNAL",
+     "(`Terminated`)"),
     # SIGKILL from the shell with the command, and from torchrun
     ("./train.sh: line 5: 3821 Killed                  python train.py", "PROCESS_KILLED_SIGKILL", "SIGKILL"),
     ("  traceback : Signal 9 (SIGKILL) received by PID 48213", "PROCESS_KILLED_SIGKILL", "SIGKILL"),
