@@ -73,6 +73,9 @@ def test_the_part_is_loaded_without_peer_ids(kb):
      "(`Hangup`)"),
     ("RuntimeError: DataLoader worker (pid 31) is killed by signal: Terminated. ", "PROCESS_DIED_ON_SIGNAL",
      "(`Terminated`)"),
+    # torchrun's agent: a negative exit code is the signal's number
+    ("torch.distributed.elastic.multiprocessing.api:[ERROR] failed (exitcode: -11) local_rank: 5 (pid: 77) of binary: "
+     "/usr/local/bin/python3.10", "PROCESS_SEGFAULT", "(SIGSEGV)"),
     # SIGKILL from the shell with the command, and from torchrun
     ("./train.sh: line 5: 3821 Killed                  python train.py", "PROCESS_KILLED_SIGKILL", "SIGKILL"),
     ("  traceback : Signal 9 (SIGKILL) received by PID 48213", "PROCESS_KILLED_SIGKILL", "SIGKILL"),
