@@ -24,18 +24,27 @@ from typing import Union
 
 # the code of a Python statement that calls something: `x = a.b(`, `return f(...)`, `raise E(`, `y, z = g(...)`,
 # `self.device = self._init_device()`; `await`/`yield`/`assert` and `not` before it
-_CODE = (r"(?:(?:return|raise|await|yield|assert|not|lambda[^:]*:)\s+|"
-         r"[A-Za-z_][\w.]*(?:\[[^\]\n]*\])?(?:\s*,\s*[A-Za-z_][\w.]*)*\s*(?:[-+*/%|&^@]|//|<<|>>)?=\s*)*"
-         r"[A-Za-z_][\w.]*(?:\[[^\]\n]*\])?\((?:[^\n]*[)(,\[{\\])?\s*$")
+# (every repetition bounded: a pathological line costs linear time, not quadratic)
+_CODE = (r"(?:(?:return|raise|await|yield|assert|not|lambda[^:\n]{0,80}:)[ \t]+|"
+         r"[A-Za-z_][\w.]{0,200}(?:\[[^\]\n]{0,80}\])?(?:[ \t]*,[ \t]*[A-Za-z_][\w.]{0,200}){0,8}[ \t]*"
+         r"(?:[-+*/%|&^@]|//|<<|>>)?=[ \t]*){0,4}"
+         r"[A-Za-z_][\w.]{0,200}(?:\[[^\]\n]{0,80}\])?\(")
 # after the start of the line or after any log prefix, four spaces or more (a traceback's indent)
 _SOURCE = r"(?:^|(?<=[\s:\]]))(?: {4,}|\t+)" + _CODE
 
 _STR = re.compile(_SOURCE)
 _BYTES = re.compile(_SOURCE.encode("ascii"))
+# how a statement's line ends: a call closed or left open over the next lines
+_ENDS = frozenset(")(,[{\\")
+_ENDS_BYTES = frozenset(c.encode("ascii") for c in _ENDS)
 
 
 def is_source_line(line: Union[str, bytes]) -> bool:
     """Whether `line` (str or bytes, with or without its newline) is a traceback's source line: indented Python
     code that calls something (see the module's text)."""
-    rx = _BYTES if isinstance(line, (bytes, bytearray)) else _STR
-    return rx.search(line.rstrip(b"\r\n" if isinstance(line, (bytes, bytearray)) else "\r\n")) is not None
+    if isinstance(line, (bytes, bytearray)):
+        rx, text, ends = _BYTES, line.rstrip(), _ENDS_BYTES
+    else:
+        rx, text, ends = _STR, line.rstrip(), _ENDS
+    # the line's end first (one look, most lines stop here), so the regex never scans to the end from each indent
+    return bool(text) and text[-1:] in ends and rx.search(text) is not None

@@ -78,3 +78,21 @@ def test_triage_reports_the_exception_not_the_source_line(tmp_path):
     assert "PT_SET_DEVICE_FAILED" not in problems
     assert problems, "the exception line below the code is still an event"
     assert all(p.first.line == 4 for p in problems.values())
+
+
+@pytest.mark.parametrize("line", [
+    "    a(x) " * 20000 + ")",
+    "    a, " * 40000 + ")",
+    "    a, b = " * 30000 + ")",
+    "    lambda x" * 30000 + ")",
+    "    a[" * 30000 + ")",
+])
+def test_a_pathological_line_is_judged_in_linear_time(line):
+    # every repetition of the shape is bounded: a 300 KB line of indents and commas was quadratic (minutes) before
+    import time
+
+    start = time.process_time()
+    for _ in range(3):
+        is_source_line(line)
+        is_source_line(line.encode("ascii"))
+    assert time.process_time() - start < 5.0
