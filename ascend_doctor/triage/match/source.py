@@ -25,12 +25,13 @@ from typing import Union
 # the code of a Python statement that calls something: `x = a.b(`, `return f(...)`, `raise E(`, `y, z = g(...)`,
 # `self.device = self._init_device()`; `await`/`yield`/`assert` and `not` before it
 # (every repetition bounded: a pathological line costs linear time, not quadratic)
-_CODE = (r"(?:(?:return|raise|await|yield|assert|not|lambda[^:\n]{0,80}:)[ \t]+|"
-         r"[A-Za-z_][\w.]{0,200}(?:\[[^\]\n]{0,80}\])?(?:[ \t]*,[ \t]*[A-Za-z_][\w.]{0,200}){0,8}[ \t]*"
-         r"(?:[-+*/%|&^@]|//|<<|>>)?=[ \t]*){0,4}"
+_CODE = (r"(?:(?:return|raise|await|yield|assert|not|lambda[^:\n]{0,80}:)[ \t]{1,8}|"
+         r"[A-Za-z_][\w.]{0,200}(?:\[[^\]\n]{0,80}\])?(?:[ \t]{0,8},[ \t]{0,8}[A-Za-z_][\w.]{0,200}){0,8}[ \t]{0,8}"
+         r"(?:[-+*/%|&^@]|//|<<|>>)?=[ \t]{0,8}){0,4}"
          r"[A-Za-z_][\w.]{0,200}(?:\[[^\]\n]{0,80}\])?\(")
-# after the start of the line or after any log prefix, four spaces or more (a traceback's indent)
-_SOURCE = r"(?:^|(?<=[\s:\]]))(?: {4,}|\t+)" + _CODE
+# after the start of the line or after any log prefix, four spaces or more (a traceback's indent), the run of
+# blanks taken whole
+_SOURCE = r"(?<![ \t])(?: {4,}|\t+)" + _CODE  # a run of blanks tried once, at its start: linear
 
 _STR = re.compile(_SOURCE)
 _BYTES = re.compile(_SOURCE.encode("ascii"))
