@@ -53,12 +53,15 @@ FACTS_CANDIDATES = [os.path.join(REPO, "..", "shared", "reference", "ascend_fd_k
                     os.path.join(REPO, "..", "..", "shared", "reference", "ascend_fd_kb_facts.json"),
                     "/work/shared/reference/ascend_fd_kb_facts.json"]
 
-# An ordinary line: none of these. Words of failure, a CANN error code, an error level, a return code.
+# An ordinary line: none of these. Words of failure, a CANN error code, an error level, a return code, glibc's heap
+# and libstdc++'s terminate messages.
 ERROR_WORD = re.compile(
     r"(?i)(error|errno|\berr\b|fail|exception|fatal|abort|time ?out|timed out|segmentation fault|sigsegv|"
     r"core dumped|\bkilled\b|traceback|cannot|can't|not (found|supported|exist)|invalid|refused|unable|"
     r"\bnan\b|\binf\b|lost|stuck|abnormal|denied|panic|out of memory|\boom\b|\bret(code)?\s*[=:]?\s*-?[1-9]|"
-    r"unsupported|no supported|E[0-9A-Z][0-9]{4}\b)")
+    r"unsupported|no supported|E[0-9A-Z][0-9]{4}\b|"
+    # glibc's heap checks and libstdc++'s terminate name no error word: 'double free or corruption (!prev)'
+    r"double free|corrupt(ed|ion)|invalid pointer|terminate called)")
 # An error-looking line that must be explained or listed (issue 21, item 4). A bare `Traceback (most recent call
 # last):` header is not one: the issue asks for the traceback's tail, which triage lists (its `...Error:` line).
 ERROR_LINE = re.compile(

@@ -130,6 +130,9 @@ class Signature:
     # a class entry: names the fault from the error line's own structure (an API's name, a code's documented
     # meaning); on a line that a specific entry also matches it gives way to it, as a wrapper gives way to both
     fallback: bool = False
+    # reads a line of code (a setting written in the script): a Python traceback's source line counts for it, as for
+    # no other entry (`triage/match/source.py`)
+    code_line: bool = False
     also: List[str] = field(default_factory=list)  # more patterns meaning the same thing
     exclude: List[str] = field(default_factory=list)  # a line matching one of these is not a hit
     resolved_by: List[str] = field(default_factory=list)  # a later line matching one of these clears it
@@ -464,7 +467,12 @@ class KnowledgeBase:
         return [s for s in self.signatures if fd_id in s.ascend_fd]
 
     def match_line(self, line: str) -> List[Signature]:
-        """Every signature matching this line, in knowledge-base order (exact, no prefilter)."""
+        """Every signature matching this line, in knowledge-base order (exact, no prefilter); none on a Python
+        traceback's source line (its code names a call, not an event: `triage/match/source.py`)."""
+        from ..triage.match.source import is_source_line
+
+        if is_source_line(line):
+            return [s for s in self.signatures if s.code_line and s.search(line)]
         if len(self.signatures) < 200:
             return [s for s in self.signatures if s.search(line)]
         # a big KB: only the signatures whose anchors are in the line can match it

@@ -27,6 +27,7 @@ from ..i18n_text import Text
 from ..kb.load import load_knowledge_base
 from ..kb.model import KnowledgeBase, Signature, yield_to_specific
 from ..kb.peers import fd_names_code, peer_ids
+from .match.source import is_source_line
 from . import layout
 from .result import (NOT_A_LOG, InputInfo, Occurrence, Problem, TriageResult, attach_root_cause, later,
                      order_key as _order_key, order_problems)
@@ -98,6 +99,8 @@ class Triage:
         # A class entry (fallback: a CANN API or a module-failure code named by the line's structure) gives way,
         # on its line, to a specific entry; a wrapper gives way to both.
         self._yielding = self._wrappers | {i for i, s in enumerate(sigs) if s.fallback}
+        # A Python traceback's source line names a call, not an event: only the entries that read code match it
+        self._code_readers = {i for i, s in enumerate(sigs) if s.code_line}
         self._plans: Dict[bytes, Tuple[Tuple[int, ...], bool, Optional[str]]] = {}  # see _line_plan
         self._plans_bytes = 0
         self._pending: Dict[str, Tuple[Optional[str], int, int]] = {}  # sid -> its last hit not yet made (_record)
@@ -548,7 +551,11 @@ class Triage:
         error = False
         if hits[-1] == self._error_idx:  # the last: indexes come sorted and the error pattern is the last one
             hits = hits[:-1]
+            if hits and is_source_line(line):  # a traceback's code line names a call, not an event
+                hits = [i for i in hits if i in self._code_readers]
             error = (not hits or all(i in self._resolvers for i in hits)) and not _OTHER_LEVEL.match(line)
+        elif is_source_line(line):
+            hits = [i for i in hits if i in self._code_readers]
         if len(hits) > 1 and self._yielding:
             hits = yield_to_specific(hits, self._wrappers, self._yielding)
         plan = (tuple(hits), error, _timestamp(line))

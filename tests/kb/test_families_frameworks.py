@@ -92,6 +92,14 @@ def test_the_part_is_loaded_as_fallback_roots_without_peer_ids(kb):
     # ATB's rank check
     ("[2025-01-01 00:00:00.000000] [error] [7] [operation_util.h:160] rank [4] should be >=0 and smaller than "
      "rankSize [4]", "ATB_COMM_PARAM_INVALID", ": rank 4 is outside 0 to rankSize-1 (rankSize 4)"),
+    # a collective the process group leaves out: torch_npu's own form with another op, PyTorch's base-class form
+    ("[rank3]: RuntimeError: ProcessGroupHCCL does not support scatter", "DIST_BACKEND_OP_NOT_SUPPORTED",
+     "`ProcessGroupHCCL` does not support scatter"),
+    ("RuntimeError: Backend hccl does not support reduce_scatter_tensor_coalesced", "DIST_BACKEND_OP_NOT_SUPPORTED",
+     "`hccl` does not support reduce_scatter_tensor_coalesced"),
+    # torch_npu's format cast refused, the bool form
+    ("RuntimeError: can not cast format to un-base format when output has bool dtype", "TORCH_NPU_FORMAT_CAST_REFUSED",
+     "(`can not cast format to un-base format when output has bool dtype`)"),
 ])
 def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     sig = kb.signature(sig_id)
