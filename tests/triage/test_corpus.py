@@ -92,8 +92,16 @@ FLOORS = {
     # ordinary line (PT_SET_DEVICE_FAILED on a traceback's source line): the figure for issue 21's "Done when"
     # heldout12 then became "seen": r21l made a traceback's source line no event (the FAIL gone), wrote the process-death
     # family (SIGSEGV in every printer's form, SIGABRT, glibc's heap checks, C++'s terminate, TBE workers without
-    # their parent) and the backend-capability entries from the printers' own strings: 43/69 = 62.3%, 0 FAIL
-    "heldout12": {"named_pct": 62.3, "borrowed_per_10": 0.0, "ordinary_fails": 0},
+    # their parent) and the backend-capability entries from the printers' own strings: 43/69 = 62.3%, 0 FAIL;
+    # with r21k's codes (AscendCL's 1000xx codes, one code read in all its written forms, the runtime's '[Error]:'
+    # sentences named by their code): 48/69 = 69.6%
+    "heldout12": {"named_pct": 69.6, "borrowed_per_10": 0.0, "ordinary_fails": 0},
+    # heldout13/ (thirteenth set): 40 excerpts from two independent collectors, labels checked by an independent
+    # checker before any run (tests/fixtures/corpus/heldout13/README.md), kept outside the repository until round 5
+    # (codes as a mechanism, families_process, backend capabilities, traceback source lines) was merged; measured
+    # once: 23/34 = 67.6% named (47.1% at this stop's start, 64.7% after round 4), 0 peer ids the line does not
+    # support, 0 FAIL from an ordinary line, every unexplained error line listed: the figure for issue 21's "Done when"
+    "heldout13": {"named_pct": 67.6, "borrowed_per_10": 0.0, "ordinary_fails": 0},
     # tune2/ (a tuning set, not held out): 25 faulty + 5 clean excerpts from issues no other set or KB entry cited,
     # labelled and committed before triage ran on it; measured once after the class entries (fallback) were written
     # and before any tuning: 14/25 = 56.0% named (main without the class entries: the same 14), 0 FAIL from an
@@ -155,7 +163,7 @@ def test_heldout_figures_stay_at_or_above_their_floor(measure, split):
 
 
 def test_clean_excerpts_give_no_failure(heldout, measure):
-    for m in [heldout] + [measure.measure(split) for split in ("heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8", "heldout9", "heldout10", "heldout11", "heldout12", "tune", "tune2")]:
+    for m in [heldout] + [measure.measure(split) for split in ("heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8", "heldout9", "heldout10", "heldout11", "heldout12", "heldout13", "tune", "tune2")]:
         assert [r["name"] for r in m["excerpts"] if r["expect"] == "clean" and r["ordinary_fails"]] == []
 
 
