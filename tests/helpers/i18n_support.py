@@ -144,7 +144,8 @@ PROSE_RUN = re.compile(r"\b[A-Za-z][a-z']*(?:(?:,? +|[ ·]*·[ ·]*)[A-Za-z][a-z
 
 def prose_lines(text: str):
     """The lines of an output a reader reads as prose: quoted blocks (QUOTED_BLOCKS: a log line, a match rule, an
-    example, a source's title, and the lines indented under them) left out."""
+    example, a source's title, and the lines indented under them) left out, and the log's own text after an error
+    line's place ("file.log:5：<the line>")."""
     quoted = None  # the indentation of a quoted block
     for line in unwrap_quotes(text).splitlines():
         indent = len(line) - len(line.lstrip())
@@ -152,7 +153,12 @@ def prose_lines(text: str):
             continue
         quoted = indent if line.strip().startswith(QUOTED_BLOCKS) else None
         if quoted is None:
-            yield line
+            place = LOG_PLACE.match(line)  # an error line listed at its place: the log's own text after the place
+            yield place.group(1) if place else line
+
+
+# "file.log:5：<the log line as written>" (triage's unexplained error lines, in Chinese after a full-width colon)
+LOG_PLACE = re.compile(r"^(\s*\S+?:\d+(?:（×\d+）)?：)")
 
 
 def zh_offenders(text, allowed=frozenset()):
