@@ -4,14 +4,13 @@ show (another operator, code, call, node or framework), says the member in its t
 lines that share its words and on every clean excerpt of the corpus, and gives way to an entry with a cause of its own
 on the same line."""
 
-import importlib.util
 import json
 import os
 
 import pytest
 
 from ascend_doctor.data import data_path
-from tests.helpers import REPO
+from tests.helpers.corpus import clean_excerpt_hits
 
 PART = data_path(os.path.join("kb", "families_frameworks.json"))
 IDS = [s["id"] for s in json.load(open(PART, encoding="utf-8"))["signatures"]]
@@ -137,13 +136,7 @@ def test_family_entries_stay_quiet_on_ordinary_lines(kb, line):
 
 
 def test_family_entries_stay_quiet_on_every_clean_excerpt(kb):
-    spec = importlib.util.spec_from_file_location("measure_corpus", os.path.join(REPO, "scripts", "measure_corpus.py"))
-    measure = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(measure)
-    sigs = [kb.signature(i) for i in IDS]
-    hits = [(ex["split"], ex["name"], s.id) for split in measure.SPLITS for ex in measure.excerpts(split)
-            if ex["expect"] == "clean" for s in sigs for line in ex["lines"] if s.search(line)]
-    assert hits == []
+    assert clean_excerpt_hits(kb, IDS) == []
 
 
 @pytest.mark.parametrize("line, specific, family", [

@@ -5,14 +5,13 @@ and OpenMPI print it, and CANN's TBE compile workers left without their parent. 
 do not show, says the signal (and the library or message where the line names it), stays quiet on ordinary lines and
 on every clean excerpt, and one line is one problem: the entries of one signal do not both report it."""
 
-import importlib.util
 import json
 import os
 
 import pytest
 
 from ascend_doctor.data import data_path
-from tests.helpers import REPO
+from tests.helpers.corpus import clean_excerpt_hits
 
 PART = data_path(os.path.join("kb", "families_process.json"))
 IDS = [s["id"] for s in json.load(open(PART, encoding="utf-8"))["signatures"]]
@@ -103,13 +102,7 @@ def test_family_entries_stay_quiet_on_ordinary_lines(kb, line):
 
 
 def test_family_entries_stay_quiet_on_every_clean_excerpt(kb):
-    spec = importlib.util.spec_from_file_location("measure_corpus", os.path.join(REPO, "scripts", "measure_corpus.py"))
-    measure = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(measure)
-    sigs = [kb.signature(i) for i in FAMILY]
-    hits = [(ex["split"], ex["name"], s.id) for split in measure.SPLITS for ex in measure.excerpts(split)
-            if ex["expect"] == "clean" for s in sigs for line in ex["lines"] if s.search(line)]
-    assert hits == []
+    assert clean_excerpt_hits(kb, FAMILY) == []
 
 
 def test_one_signal_line_is_one_problem_of_the_family(kb):

@@ -5,15 +5,14 @@ its figures are floors at what was reached, so a change that loses a fault, borr
 FAIL from an ordinary line shows up here. Raise a floor when a change improves it.
 """
 
-import importlib.util
 import os
 import re
 
 import pytest
 
 from tests.helpers import REPO
+from tests.helpers.corpus import clean_excerpt_hits, measure_module
 
-SCRIPT = os.path.join(REPO, "scripts", "measure_corpus.py")
 
 # Floors: what each held-out set gave when it was measured for the first time after its labels were committed.
 # heldout/ (first set): measured once with the field_cases signatures; two signatures were widened afterwards
@@ -114,10 +113,7 @@ FLOORS = {
 
 @pytest.fixture(scope="module")
 def measure():
-    spec = importlib.util.spec_from_file_location("measure_corpus", SCRIPT)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    return measure_module()
 
 
 @pytest.fixture(scope="module")
@@ -334,11 +330,7 @@ def test_class_signatures_stay_quiet_on_ordinary_lines(line):
 def test_class_signatures_stay_quiet_on_every_clean_excerpt(measure):
     from ascend_doctor.kb.load import load_knowledge_base
 
-    kb = load_knowledge_base()
-    sigs = [kb.signature(i) for i in CLASS_SIGNATURES]
-    hits = [(ex["split"], ex["name"], s.id) for split in measure.SPLITS for ex in measure.excerpts(split)
-            if ex["expect"] == "clean" for s in sigs for line in ex["lines"] if s.search(line)]
-    assert hits == []
+    assert clean_excerpt_hits(load_knowledge_base(), CLASS_SIGNATURES, measure) == []
 
 
 @pytest.mark.parametrize("line, sig_id, said", [
@@ -499,11 +491,7 @@ def test_family_entries_stay_quiet_on_ordinary_lines(line):
 def test_family_entries_stay_quiet_on_every_clean_excerpt(measure):
     from ascend_doctor.kb.load import load_knowledge_base
 
-    kb = load_knowledge_base()
-    sigs = [kb.signature(i) for i in FAMILY_SIGNATURES]
-    hits = [(ex["split"], ex["name"], s.id) for split in measure.SPLITS for ex in measure.excerpts(split)
-            if ex["expect"] == "clean" for s in sigs for line in ex["lines"] if s.search(line)]
-    assert hits == []
+    assert clean_excerpt_hits(load_knowledge_base(), FAMILY_SIGNATURES, measure) == []
 
 
 @pytest.mark.parametrize("line, specific, family", [
@@ -732,11 +720,7 @@ def test_python_families_stay_quiet_on_ordinary_lines(line):
 def test_python_families_stay_quiet_on_every_clean_excerpt(measure):
     from ascend_doctor.kb.load import load_knowledge_base
 
-    kb = load_knowledge_base()
-    sigs = [kb.signature(i) for i in PY_FAMILY_SIGNATURES]
-    hits = [(ex["split"], ex["name"], s.id) for split in measure.SPLITS for ex in measure.excerpts(split)
-            if ex["expect"] == "clean" for s in sigs for line in ex["lines"] if s.search(line)]
-    assert hits == []
+    assert clean_excerpt_hits(load_knowledge_base(), PY_FAMILY_SIGNATURES, measure) == []
 
 
 @pytest.mark.parametrize("line, specific", [
