@@ -548,14 +548,13 @@ class Triage:
     def _line_plan(self, line: bytes, hits: List[int]) -> Tuple[Tuple[int, ...], bool, Optional[str]]:
         """What a matched line asks, from its bytes alone: (the signatures to record, whether it is an unexplained
         error line, its time); kept in `_plans` (bounded), as a dense log repeats its lines."""
-        error = False
-        if hits[-1] == self._error_idx:  # the last: indexes come sorted and the error pattern is the last one
+        error = hits[-1] == self._error_idx  # the last: indexes come sorted and the error pattern is the last one
+        if error:
             hits = hits[:-1]
-            if hits and is_source_line(line):  # a traceback's code line names a call, not an event
-                hits = [i for i in hits if i in self._code_readers]
-            error = (not hits or all(i in self._resolvers for i in hits)) and not _OTHER_LEVEL.match(line)
-        elif is_source_line(line):
+        if hits and is_source_line(line):  # a traceback's code line names a call, not an event
             hits = [i for i in hits if i in self._code_readers]
+        if error:
+            error = (not hits or all(i in self._resolvers for i in hits)) and not _OTHER_LEVEL.match(line)
         if len(hits) > 1 and self._yielding:
             hits = yield_to_specific(hits, self._wrappers, self._yielding)
         plan = (tuple(hits), error, _timestamp(line))
