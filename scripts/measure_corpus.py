@@ -25,8 +25,8 @@ Reported, in the terms of issue 21's "Done when" line:
   error word, code or level), plus any FAIL in an excerpt labelled clean;
 - unexplained errors: error-looking lines (an ERROR/E/F level, a Python `...Error:`/`Exception:`,
   `Segmentation fault`, `core dumped`, `Killed`) that no reported problem matched, and whether triage
-  lists each of them in `unexplained_errors` (first occurrences, two lines that differ only in numbers counted once,
-  as triage folds them). A bare `Traceback (most recent call last):` header is not one:
+  lists each of them in `unexplained_errors` (first occurrences, two lines counted once where triage's own
+  key, `triage.lines.error_key`, makes them one: numbers aside). A bare `Traceback (most recent call last):` header is not one:
   issue 21 asks for a traceback's tail, and triage lists the tail (the `...Error:` line), not the header.
 
 Exit status 0; `--floor` files (tests/triage/test_corpus.py) turn figures into checks.
@@ -68,10 +68,6 @@ ERROR_LINE = re.compile(
     r"(\[(ERROR|E|FATAL|CRITICAL)\]|^\s*\[?[EF]\d{4} |\[rank\d+\]:\[E\d{3,4} |\bERROR\b|"
     r"\b[A-Za-z_.]*(Error|Exception)(\[[^\]]*\])?: |"
     r"Segmentation fault|core dumped|^\s*Killed\b|\bE[0-9A-Z][0-9]{4}: )")
-
-# Numbers, hex ids and addresses, left out of the key that makes two error lines one (ascend_doctor/triage/lines.py's
-# _VARYING): a thread id or a time that differs does not make another error.
-VARYING = re.compile(r"[0-9A-Fa-fx]*[0-9][0-9A-Fa-fx]*")
 
 
 def read_excerpt(path: str) -> dict:
@@ -160,6 +156,7 @@ def _listed(entry, lines: List[str]) -> Optional[int]:
 
 
 def measure_one(ex: dict, kb, fd_facts) -> dict:
+    from ascend_doctor.triage.lines import error_key  # triage's own key of an unexplained line
     from ascend_doctor.triage.scan import triage_paths
 
     tmp = tempfile.mkdtemp(prefix="corpus-")
@@ -190,7 +187,7 @@ def measure_one(ex: dict, kb, fd_facts) -> dict:
     seen_text, unexplained = set(), []
     for i in error_lines:
         text = lines[i - 1].strip()
-        key = VARYING.sub("", text)  # triage's own dedup key: two lines that differ only in numbers are one error
+        key = error_key(lines[i - 1].encode("utf-8", "surrogateescape"))  # two lines that differ only in numbers: one
         if i in explained or key in seen_text:
             continue
         seen_text.add(key)

@@ -64,7 +64,7 @@ def _shown(text: str) -> str:
     return _redactor.text(text)
 
 
-def _error_key(line: bytes) -> bytes:
+def error_key(line: bytes) -> bytes:
     """What makes two unexplained lines the same (numbers, hex ids and addresses aside), as a digest."""
     return blake2b(_VARYING.sub(b"", line[:300]), digest_size=12).digest()
 
@@ -103,7 +103,7 @@ class Unexplained:
 
     def add(self, line: bytes, info: InputInfo, line_no: int, count: int = 1, merged: bool = False) -> None:
         """One unexplained line (`merged`: a distinct line of a worker's part, `count` its repeats there)."""
-        self._fold(_error_key(line), [info, line_no, line[:2 * SHOW_LINE_CHARS], count, _timestamp(line)])
+        self._fold(error_key(line), [info, line_no, line[:2 * SHOW_LINE_CHARS], count, _timestamp(line)])
         if merged:
             return
         self.lines += 1
