@@ -377,6 +377,44 @@ def _hccl_errno_facts(value: str) -> Dict[str, str]:
     return dict(facts, hccl_code=code) if facts else {}
 
 
+def _serving_codes() -> dict:
+    from ..data import load_data_file
+
+    return load_data_file("serving_error_codes.json")
+
+
+def _in_lang(known: dict) -> str:
+    from ..i18n import get_lang
+
+    return (get_lang() == "zh" and known.get("meaning_zh")) or known["meaning"]
+
+
+def _atb_status_facts(code: str) -> Dict[str, str]:
+    """An ATB operation's status (atb::ErrorType, data/serving_error_codes.json): its constant and meaning in the run's
+    language ({} if not listed: 0 is success, and a number ATB does not define says nothing)."""
+    known = _serving_codes()["atb_status"].get(code.strip())
+    return {"atb_name": known["name"], "atb_meaning": _in_lang(known)} if known else {}
+
+
+def _mindie_code_facts(code: str) -> Dict[str, str]:
+    """What a MindIE error code says (data/serving_error_codes.json): a server code (MIE04 + level + sub-module +
+    feature + error type, src/utils/log/logger_def.h) gives `mindie_meaning` "<sub-module>, <feature>: <error type>"
+    (the identifiers as MindIE names them, the type in the run's language); a code of mindie_llm's ErrorCode enum
+    (MIE05...) its constant; {} for a code neither lists."""
+    table = _serving_codes()
+    code = code.strip().upper()
+    if code in table["mindie_llm_codes"]:
+        return {"mindie_meaning": table["mindie_llm_codes"][code]}
+    if len(code) != 12 or not code.startswith("MIE04"):
+        return {}
+    module = table["mindie_server_modules"].get(code[6:8])
+    feature = table["mindie_server_features"].get(code[8:10])
+    kind = table["mindie_server_error_types"].get(code[10:12])
+    if not (module and feature and kind):
+        return {}
+    return {"mindie_meaning": f"{module}, {feature}: {_in_lang(kind)}"}
+
+
 def yield_to_specific(hits, wrappers, yielding):
     """The hits of one line that explain it: a specific entry before a class entry (fallback) before a generic
     wrapper. `hits` are indexes (or signatures), `wrappers` the wrappers among them, `yielding` the wrappers and
@@ -390,14 +428,18 @@ def yield_to_specific(hits, wrappers, yielding):
 
 # values that follow from a captured one: a group `acl_code` also gives `acl_name` and `acl_meaning` (not quoted),
 # a group `acl_printed` (the sentence torch_npu prints for a code after `[Error]: `) the code and those two,
-# a group `hccl_code` `hccl_name` and `hccl_meaning`, a group `hccl_errno` (an HCCL log errNo) those three
+# a group `hccl_code` `hccl_name` and `hccl_meaning`, a group `hccl_errno` (an HCCL log errNo) those three,
+# a group `atb_status` (an ATB operation's status) `atb_name` and `atb_meaning`, a group `mindie_code` `mindie_meaning`
 DERIVED_VALUES: Dict[str, Callable[[str], Dict[str, str]]] = {"acl_code": _acl_code_facts,
                                                               "acl_printed": _acl_printed_facts,
                                                               "hccl_code": _hccl_code_facts,
-                                                              "hccl_errno": _hccl_errno_facts}
+                                                              "hccl_errno": _hccl_errno_facts,
+                                                              "atb_status": _atb_status_facts,
+                                                              "mindie_code": _mindie_code_facts}
 DERIVED_NAMES = {"acl_code": ("acl_name", "acl_meaning"), "acl_printed": ("acl_code", "acl_name", "acl_meaning"),
                  "hccl_code": ("hccl_name", "hccl_meaning"),
-                 "hccl_errno": ("hccl_code", "hccl_name", "hccl_meaning")}
+                 "hccl_errno": ("hccl_code", "hccl_name", "hccl_meaning"),
+                 "atb_status": ("atb_name", "atb_meaning"), "mindie_code": ("mindie_meaning",)}
 
 
 def fill_values(text: str, values: Dict[str, Tuple[str, bool]]) -> str:
