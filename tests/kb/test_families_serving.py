@@ -30,13 +30,15 @@ def kb():
 
 def test_the_part_is_loaded_as_class_and_specific_entries_without_peer_ids(kb):
     assert set(IDS) == {"MINDIE_ERROR_CODE_LOGGED", "MINDIE_HTTP_LISTEN_FAILED", "ATB_OPERATION_FAILED",
-                        "FRAMEWORK_STATE_NOT_INITIALIZED"}
+                        "FRAMEWORK_STATE_NOT_INITIALIZED", "VLLM_MAX_MODEL_LEN_EXCEEDS_KV_CACHE",
+                        "NPU_EXTENSION_UNDEFINED_SYMBOL"}
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_serving.json" and sig.kind == "root" and not sig.ascend_fd
     assert not kb.signature("MINDIE_HTTP_LISTEN_FAILED").fallback
+    assert not kb.signature("VLLM_MAX_MODEL_LEN_EXCEEDS_KV_CACHE").fallback
     assert all(kb.signature(s).fallback for s in ("MINDIE_ERROR_CODE_LOGGED", "ATB_OPERATION_FAILED",
-                                                  "FRAMEWORK_STATE_NOT_INITIALIZED"))
+                                                  "FRAMEWORK_STATE_NOT_INITIALIZED", "NPU_EXTENSION_UNDEFINED_SYMBOL"))
 
 
 def test_the_code_tables_are_the_sources_enums():
@@ -114,6 +116,18 @@ def test_an_atb_status_is_said_in_the_runs_language():
      "`expert model parallel group` was used before it was initialised"),
     ("RuntimeError: Tensor model parallel group is not initialized", "FRAMEWORK_STATE_NOT_INITIALIZED",
      "`Tensor model parallel group`"),
+    # vLLM's KV cache check: the old form without the count, the v1 form behind a Ray actor's prefix
+    ("ValueError: The model's max seq len (163840) is larger than the maximum number of tokens that can be stored in "
+     "KV cache", "VLLM_MAX_MODEL_LEN_EXCEEDS_KV_CACHE", "maximum length (163840 tokens)"),
+    ("(LLMRayActor pid=20770) ValueError: To serve at least one request with the models's max seq len (131072), "
+     "(16.00 GiB KV cache is needed, which is larger than the available KV cache memory (4.12 GiB).",
+     "VLLM_MAX_MODEL_LEN_EXCEEDS_KV_CACHE", "(131072 tokens): 16.00 GiB needed, 4.12 GiB available"),
+    # an extension built against another torch_npu / ATB, a C function of HCCL
+    ("ImportError: /root/lmdeploy/lmdeploy/lib/_turbomind_npu.cpython-310-aarch64-linux-gnu.so: undefined symbol: "
+     "_ZN6at_npu6native19get_npu_format_sizeEl", "NPU_EXTENSION_UNDEFINED_SYMBOL",
+     "`_turbomind_npu.cpython-310-aarch64-linux-gnu.so` has an undefined symbol of the NPU stack"),
+    ("OSError: ./libcustom_comm.so: undefined symbol: HcclCommInitClusterInfoConfig", "NPU_EXTENSION_UNDEFINED_SYMBOL",
+     "(namespace `Hccl`)"),
 ])
 def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     hits = kb.explaining(line)
@@ -134,6 +148,9 @@ def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     "init_ascend_config first.",
     "    if \"tensor model parallel group is not initialized\" in str(exc):",
     "[INFO] test case 'unsupported model type' skipped",
+    "INFO 10-09 21:14:07 [kv_cache_utils.py:1] Maximum concurrency for 32768 tokens per request: 1.56x",
+    "ImportError: /usr/lib/libfoo.so: undefined symbol: bar",
+    "ImportError: /usr/local/lib/python3.10/site-packages/torch/lib/libtorch_cuda.so: undefined symbol: ncclCommRegister",
 ])
 def test_family_entries_stay_quiet_on_ordinary_lines(kb, line):
     assert [s.id for s in kb.match_line(line) if s.id in IDS] == []
