@@ -2,7 +2,9 @@
 forms their own sources print. MindIE's error codes said with what their parts mean (logger_def.h's scheme, mindie_llm's
 ErrorCode), its HTTP endpoint's listen failure with the address, ATB operations failing in torch_npu's op-plugin,
 MindIE's ATB models, the ATB library and lmdeploy's dlinfer with the operation, the stage and atb::ErrorType's meaning,
-and a framework's parallel group or config used before its initialisation. Each entry reads members its examples do
+a framework's parallel group or config used before its initialisation, vLLM's KV cache too small for max_model_len, an
+extension with an undefined symbol of the NPU stack, a feature the NPU implementation refuses and a parallel size that
+does not divide the model. Each entry reads members its examples do
 not show, says what the line gives, gives way to a specific entry and gives the wrapper's lines to the wrapper, stays
 quiet on ordinary lines and on every clean excerpt."""
 
@@ -31,14 +33,15 @@ def kb():
 def test_the_part_is_loaded_as_class_and_specific_entries_without_peer_ids(kb):
     assert set(IDS) == {"MINDIE_ERROR_CODE_LOGGED", "MINDIE_HTTP_LISTEN_FAILED", "ATB_OPERATION_FAILED",
                         "FRAMEWORK_STATE_NOT_INITIALIZED", "VLLM_MAX_MODEL_LEN_EXCEEDS_KV_CACHE",
-                        "NPU_EXTENSION_UNDEFINED_SYMBOL"}
+                        "NPU_EXTENSION_UNDEFINED_SYMBOL", "NPU_FEATURE_NOT_SUPPORTED", "PARALLEL_SIZE_NOT_DIVISOR"}
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_serving.json" and sig.kind == "root" and not sig.ascend_fd
     assert not kb.signature("MINDIE_HTTP_LISTEN_FAILED").fallback
     assert not kb.signature("VLLM_MAX_MODEL_LEN_EXCEEDS_KV_CACHE").fallback
     assert all(kb.signature(s).fallback for s in ("MINDIE_ERROR_CODE_LOGGED", "ATB_OPERATION_FAILED",
-                                                  "FRAMEWORK_STATE_NOT_INITIALIZED", "NPU_EXTENSION_UNDEFINED_SYMBOL"))
+                                                  "FRAMEWORK_STATE_NOT_INITIALIZED", "NPU_EXTENSION_UNDEFINED_SYMBOL",
+                                                  "NPU_FEATURE_NOT_SUPPORTED", "PARALLEL_SIZE_NOT_DIVISOR"))
 
 
 def test_the_code_tables_are_the_sources_enums():
@@ -128,6 +131,16 @@ def test_an_atb_status_is_said_in_the_runs_language():
      "`_turbomind_npu.cpython-310-aarch64-linux-gnu.so` has an undefined symbol of the NPU stack"),
     ("OSError: ./libcustom_comm.so: undefined symbol: HcclCommInitClusterInfoConfig", "NPU_EXTENSION_UNDEFINED_SYMBOL",
      "(namespace `Hccl`)"),
+    # a feature refused on a chip: MindIE-style log line, torch_npu's 'does not support', the only-on form
+    ("[ERROR] ValueError: Deepseek Sparse Attention is not supported for 310P.", "NPU_FEATURE_NOT_SUPPORTED",
+     "`Deepseek Sparse Attention` on `310P`"),
+    ("RuntimeError: Ascend 310P does not support bfloat16, please use float16", "NPU_FEATURE_NOT_SUPPORTED",
+     "`bfloat16` on `Ascend 310P`"),
+    ("ValueError: W4A8 dynamic quantization is only supported on A3", "NPU_FEATURE_NOT_SUPPORTED", "(only on `A3`)"),
+    # a parallel size that does not divide: pipeline layers, SGLang-style kv heads
+    ("ValueError: Total number of hidden layers (61) must be divisible by pipeline parallel size (4).",
+     "PARALLEL_SIZE_NOT_DIVISOR", "hidden layers (61) cannot be split over pipeline parallel size 4"),
+    ("AssertionError: kv heads (2) should be divisible by tp_size (4)", "PARALLEL_SIZE_NOT_DIVISOR", "kv heads (2)"),
 ])
 def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     hits = kb.explaining(line)
@@ -151,6 +164,10 @@ def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     "INFO 10-09 21:14:07 [kv_cache_utils.py:1] Maximum concurrency for 32768 tokens per request: 1.56x",
     "ImportError: /usr/lib/libfoo.so: undefined symbol: bar",
     "ImportError: /usr/local/lib/python3.10/site-packages/torch/lib/libtorch_cuda.so: undefined symbol: ncclCommRegister",
+    "WARNING 11-17 11:40:20 [platform.py:1] npugraph_ex is not supported on Ascend 310P. Disabling it.",
+    "INFO 11-17 11:40:20 [utils.py:1] 310P does not support Triton, so fallback metadata attachment is skipped.",
+    "| MLA | not supported on 310P | supported on A2/A3 |",
+    "Output size must be divisible by tensor parallel size.",
 ])
 def test_family_entries_stay_quiet_on_ordinary_lines(kb, line):
     assert [s.id for s in kb.match_line(line) if s.id in IDS] == []
