@@ -31,7 +31,7 @@ def kb():
 
 
 def test_the_part_is_loaded_as_class_and_specific_entries_without_peer_ids(kb):
-    assert set(IDS) == {"MINDIE_ERROR_CODE_LOGGED", "MINDIE_HTTP_LISTEN_FAILED", "ATB_OPERATION_FAILED",
+    assert set(IDS) == {"MINDIE_ERROR_LOGGED", "MINDIE_HTTP_LISTEN_FAILED", "ATB_OPERATION_FAILED",
                         "FRAMEWORK_STATE_NOT_INITIALIZED", "VLLM_MAX_MODEL_LEN_EXCEEDS_KV_CACHE",
                         "NPU_EXTENSION_UNDEFINED_SYMBOL", "NPU_FEATURE_NOT_SUPPORTED", "PARALLEL_SIZE_NOT_DIVISOR"}
     for sid in IDS:
@@ -39,7 +39,7 @@ def test_the_part_is_loaded_as_class_and_specific_entries_without_peer_ids(kb):
         assert os.path.basename(sig.origin) == "families_serving.json" and sig.kind == "root" and not sig.ascend_fd
     assert not kb.signature("MINDIE_HTTP_LISTEN_FAILED").fallback
     assert not kb.signature("VLLM_MAX_MODEL_LEN_EXCEEDS_KV_CACHE").fallback
-    assert all(kb.signature(s).fallback for s in ("MINDIE_ERROR_CODE_LOGGED", "ATB_OPERATION_FAILED",
+    assert all(kb.signature(s).fallback for s in ("MINDIE_ERROR_LOGGED", "ATB_OPERATION_FAILED",
                                                   "FRAMEWORK_STATE_NOT_INITIALIZED", "NPU_EXTENSION_UNDEFINED_SYMBOL",
                                                   "NPU_FEATURE_NOT_SUPPORTED", "PARALLEL_SIZE_NOT_DIVISOR"))
 
@@ -87,12 +87,15 @@ def test_an_atb_status_is_said_in_the_runs_language():
 @pytest.mark.parametrize("line, sig_id, said", [
     # MindIE: another sub-module and type, the simple log format, the LLM engine's ErrorCodeException
     ("[2026-02-01 08:00:00.000+08:00] [9] [12] [server] [ERROR] [tokenizer.cpp:88] : [MIE04E040604] [tokenizer] "
-     "Failed to parse request: invalid json", "MINDIE_ERROR_CODE_LOGGED",
-     "MIE04E040604 (tokenizer, tokenizer: request parameter parse error): Failed to parse request: invalid json"),
+     "Failed to parse request: invalid json", "MINDIE_ERROR_LOGGED",
+     "(MIE04E040604: tokenizer, tokenizer: request parameter parse error): Failed to parse request: invalid json"),
     ("[2026-02-01 08:00:00.000+08:00] : [CRITICAL] [MIE05E01000A] Out of memory while generating",
-     "MINDIE_ERROR_CODE_LOGGED", "MIE05E01000A (TEXT_GENERATOR_OUT_OF_MEMORY)"),
-    ("RuntimeError: BACKEND_INIT_FAILED fault happened, error code: MIE05E020001.", "MINDIE_ERROR_CODE_LOGGED",
-     "MIE05E020001 (BACKEND_INIT_FAILED)"),
+     "MINDIE_ERROR_LOGGED", "(MIE05E01000A: TEXT_GENERATOR_OUT_OF_MEMORY)"),
+    ("[2026-05-01 10:00:00.000000] [12] [13] [llm] [ERROR] [config_manager.cpp:210] modelDeployParam is empty, "
+     "please provide model deployment config", "MINDIE_ERROR_LOGGED",
+     "at config_manager.cpp:210: modelDeployParam is empty"),
+    ("RuntimeError: BACKEND_INIT_FAILED fault happened, error code: MIE05E020001.", "MINDIE_ERROR_LOGGED",
+     "(MIE05E020001: BACKEND_INIT_FAILED)"),
     # the listen failure of the management plane, and a port-only form
     ("[2026-01-08 09:00:01.100+08:00] [51] [60] [server] [ERROR] [http_server.cpp:271] : [MIE04E02041C] [endpoint] "
      "Failed to listen 10.0.0.8:1026, please check if management ip and port are legal.", "MINDIE_HTTP_LISTEN_FAILED",
@@ -153,6 +156,7 @@ def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     "Received exit signal[6], pid[240].",
     "[2025-06-12 08:08:20.100+00:00] [12646] [12648] [server] [INFO] [endpoint.cpp:30] : [endpoint] Start to init engine",
     "[2025-12-15 15:19:22.682+08:00] [38] [ubuntu] [system] [server] [Start mindie server] [success]",
+    "[2025-04-15 16:40:01.126397] [17310] [281473799454720] [llm] [INFO] [llm_manager_impl.cpp:68] LLMRuntime init success!",
     "[INFO] ZerosOperation setup success, workspace size: 0",
     "Environment setup failed! Please rerun install.sh",
     "rtKernelLaunch execute failed, reason=[module new memory error]",
