@@ -1,12 +1,12 @@
 """data/kb/families_serving.json and the members of its families elsewhere: the serving stacks on Ascend, read in the
-forms their own sources print. MindIE's error codes said with what their parts mean (logger_def.h's scheme, mindie_llm's
-ErrorCode), its HTTP endpoint's listen failure with the address, ATB operations failing in torch_npu's op-plugin,
-MindIE's ATB models, the ATB library and lmdeploy's dlinfer with the operation, the stage and atb::ErrorType's meaning,
-a framework's parallel group or config used before its initialisation, vLLM's KV cache too small for max_model_len, an
-extension with an undefined symbol of the NPU stack, a feature the NPU implementation refuses and a parallel size that
-does not divide the model. Each entry reads members its examples do
-not show, says what the line gives, gives way to a specific entry and gives the wrapper's lines to the wrapper, stays
-quiet on ordinary lines and on every clean excerpt."""
+forms their own sources print. MindIE's errors with their codes said by what the parts mean (logger_def.h's scheme,
+mindie_llm's ErrorCode), its HTTP endpoint's listen failure with the address, ATB operations failing in torch_npu's
+op-plugin, MindIE's ATB models, the ATB library and lmdeploy's dlinfer with the operation, the stage and atb::ErrorType's
+meaning, a framework's parallel group or config used before its initialisation, vLLM's KV cache too small for
+max_model_len, length settings vLLM rejects, an extension with an undefined symbol of the NPU stack, a feature the NPU
+implementation refuses and a parallel size that does not divide the model. Each entry reads members its examples do not
+show, says what the line gives, gives way to a specific entry and leaves the wrapper's lines to the wrapper, stays quiet
+on ordinary lines and on every clean excerpt."""
 
 import json
 import os
@@ -33,7 +33,8 @@ def kb():
 def test_the_part_is_loaded_as_class_and_specific_entries_without_peer_ids(kb):
     assert set(IDS) == {"MINDIE_ERROR_LOGGED", "MINDIE_HTTP_LISTEN_FAILED", "ATB_OPERATION_FAILED",
                         "FRAMEWORK_STATE_NOT_INITIALIZED", "VLLM_MAX_MODEL_LEN_EXCEEDS_KV_CACHE",
-                        "NPU_EXTENSION_UNDEFINED_SYMBOL", "NPU_FEATURE_NOT_SUPPORTED", "PARALLEL_SIZE_NOT_DIVISOR"}
+                        "NPU_EXTENSION_UNDEFINED_SYMBOL", "NPU_FEATURE_NOT_SUPPORTED", "PARALLEL_SIZE_NOT_DIVISOR",
+                        "VLLM_MAX_MODEL_LEN_SETTING_REJECTED"}
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_serving.json" and sig.kind == "root" and not sig.ascend_fd
@@ -41,7 +42,8 @@ def test_the_part_is_loaded_as_class_and_specific_entries_without_peer_ids(kb):
     assert not kb.signature("VLLM_MAX_MODEL_LEN_EXCEEDS_KV_CACHE").fallback
     assert all(kb.signature(s).fallback for s in ("MINDIE_ERROR_LOGGED", "ATB_OPERATION_FAILED",
                                                   "FRAMEWORK_STATE_NOT_INITIALIZED", "NPU_EXTENSION_UNDEFINED_SYMBOL",
-                                                  "NPU_FEATURE_NOT_SUPPORTED", "PARALLEL_SIZE_NOT_DIVISOR"))
+                                                  "NPU_FEATURE_NOT_SUPPORTED", "PARALLEL_SIZE_NOT_DIVISOR",
+                                                  "VLLM_MAX_MODEL_LEN_SETTING_REJECTED"))
 
 
 def test_the_code_tables_are_the_sources_enums():
@@ -144,6 +146,13 @@ def test_an_atb_status_is_said_in_the_runs_language():
     ("ValueError: Total number of hidden layers (61) must be divisible by pipeline parallel size (4).",
      "PARALLEL_SIZE_NOT_DIVISOR", "hidden layers (61) cannot be split over pipeline parallel size 4"),
     ("AssertionError: kv heads (2) should be divisible by tp_size (4)", "PARALLEL_SIZE_NOT_DIVISOR", "kv heads (2)"),
+    # length settings vLLM rejects: pydantic's 'Value error,' form behind the API server's prefix
+    ("(APIServer pid=9) Value error, User-specified max_model_len (262144) is greater than the derived max_model_len "
+     "(max_position_embeddings=40960 or model_max_length=None in model's config.json).",
+     "VLLM_MAX_MODEL_LEN_SETTING_REJECTED", "max_model_len 262144 is above what the model's config allows"),
+    ("pydantic_core._pydantic_core.ValidationError: 1 validation error for SchedulerConfig  Value error, "
+     "max_num_batched_tokens (4096) is smaller than max_model_len (1010000).", "VLLM_MAX_MODEL_LEN_SETTING_REJECTED",
+     "max_model_len 1010000 is above max_num_batched_tokens 4096"),
 ])
 def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     hits = kb.explaining(line)
