@@ -1,12 +1,12 @@
 """data/kb/families_serving.json and the members of its families elsewhere: the serving stacks on Ascend, read in the
 forms their own sources print. MindIE's errors with their codes said by what the parts mean (logger_def.h's scheme,
 mindie_llm's ErrorCode), its HTTP endpoint's listen failure with the address, ATB operations failing in torch_npu's
-op-plugin, MindIE's ATB models, the ATB library and lmdeploy's dlinfer with the operation, the stage and atb::ErrorType's
-meaning, a framework's parallel group or config used before its initialisation, vLLM's KV cache too small for
-max_model_len, length settings vLLM rejects, an extension with an undefined symbol of the NPU stack, a feature the NPU
-implementation refuses and a parallel size that does not divide the model. Each entry reads members its examples do not
-show, says what the line gives, gives way to a specific entry and leaves the wrapper's lines to the wrapper, stays quiet
-on ordinary lines and on every clean excerpt."""
+op-plugin, MindIE's ATB models, the ATB library and lmdeploy's dlinfer with the operation, the stage and
+atb::ErrorType's meaning, a framework's parallel group or config used before its initialisation, vLLM's KV cache too
+small for max_model_len, length settings vLLM rejects, an extension with an undefined symbol of the NPU stack, a
+feature the NPU implementation refuses and a parallel size that does not divide the model, an HCCL call of vLLM-
+Ascend's pyhccl. Each entry reads members its examples do not show, says what the line gives, gives way to a specific
+entry and leaves the wrapper's lines to the wrapper, stays quiet on ordinary lines and on every clean excerpt."""
 
 import json
 import os
@@ -34,7 +34,7 @@ def test_the_part_is_loaded_as_class_and_specific_entries_without_peer_ids(kb):
     assert set(IDS) == {"MINDIE_ERROR_LOGGED", "MINDIE_HTTP_LISTEN_FAILED", "ATB_OPERATION_FAILED",
                         "FRAMEWORK_STATE_NOT_INITIALIZED", "VLLM_MAX_MODEL_LEN_EXCEEDS_KV_CACHE",
                         "NPU_EXTENSION_UNDEFINED_SYMBOL", "NPU_FEATURE_NOT_SUPPORTED", "PARALLEL_SIZE_NOT_DIVISOR",
-                        "VLLM_MAX_MODEL_LEN_SETTING_REJECTED"}
+                        "VLLM_MAX_MODEL_LEN_SETTING_REJECTED", "PYHCCL_CALL_FAILED"}
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_serving.json" and sig.kind == "root" and not sig.ascend_fd
@@ -43,7 +43,7 @@ def test_the_part_is_loaded_as_class_and_specific_entries_without_peer_ids(kb):
     assert all(kb.signature(s).fallback for s in ("MINDIE_ERROR_LOGGED", "ATB_OPERATION_FAILED",
                                                   "FRAMEWORK_STATE_NOT_INITIALIZED", "NPU_EXTENSION_UNDEFINED_SYMBOL",
                                                   "NPU_FEATURE_NOT_SUPPORTED", "PARALLEL_SIZE_NOT_DIVISOR",
-                                                  "VLLM_MAX_MODEL_LEN_SETTING_REJECTED"))
+                                                  "VLLM_MAX_MODEL_LEN_SETTING_REJECTED", "PYHCCL_CALL_FAILED"))
 
 
 def test_the_code_tables_are_the_sources_enums():
@@ -79,7 +79,8 @@ def test_an_atb_status_is_said_in_the_runs_language():
 
     try:
         set_lang("zh")
-        assert DERIVED_VALUES["atb_status"]("12") == {"atb_name": "ERROR_CANN_ERROR", "atb_meaning": "调用CANN接口错误"}
+        assert DERIVED_VALUES["atb_status"]("12") == {"atb_name": "ERROR_CANN_ERROR",
+                                                      "atb_meaning": "调用CANN接口错误"}
     finally:
         set_lang("en")
     assert DERIVED_VALUES["atb_status"]("12")["atb_meaning"] == "a CANN interface call failed"
@@ -102,7 +103,8 @@ def test_an_atb_status_is_said_in_the_runs_language():
     ("[2026-01-08 09:00:01.100+08:00] [51] [60] [server] [ERROR] [http_server.cpp:271] : [MIE04E02041C] [endpoint] "
      "Failed to listen 10.0.0.8:1026, please check if management ip and port are legal.", "MINDIE_HTTP_LISTEN_FAILED",
      "`10.0.0.8:1026`"),
-    ("[server] [ERROR] [http_server.cpp:259] : [MIE04E02041C] [endpoint] Init business http server failed! Port is 8080",
+    ("[server] [ERROR] [http_server.cpp:259] : [MIE04E02041C] [endpoint] Init business http server failed! "
+     "Port is 8080",
      "MINDIE_HTTP_LISTEN_FAILED", "(port `8080`)"),
     # the wrapper keeps its lines: MindIE's own code on them does not make them a cause
     ("[2026-01-08 09:00:01.200+08:00] [51] [60] [server] [ERROR] [endpoint.cpp:106] : [MIE04E02011C] [endpoint] "
@@ -153,6 +155,11 @@ def test_an_atb_status_is_said_in_the_runs_language():
     ("pydantic_core._pydantic_core.ValidationError: 1 validation error for SchedulerConfig  Value error, "
      "max_num_batched_tokens (4096) is smaller than max_model_len (1010000).", "VLLM_MAX_MODEL_LEN_SETTING_REJECTED",
      "max_model_len 1010000 is above max_num_batched_tokens 4096"),
+    # vLLM-Ascend's pyhccl: another result behind the worker prefix; a library that does not load for another reason
+    ("(Worker_TP0 pid=77) ERROR 01-02 03:04:05 [multiproc_executor.py:654] RuntimeError: HCCL error: HCCL_E_TIMEOUT",
+     "PYHCCL_CALL_FAILED", "HCCL error `HCCL_E_TIMEOUT`"),
+    ("ERROR 01-02 03:04:05 [pyhccl_wrapper.py:186] Failed to load HCCL library. so_file=/opt/hccl/libhccl.so, "
+     "error=invalid ELF header.", "PYHCCL_CALL_FAILED", "the HCCL library `/opt/hccl/libhccl.so` could not be loaded"),
 ])
 def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     hits = kb.explaining(line)
@@ -163,9 +170,11 @@ def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
 @pytest.mark.parametrize("line", [
     "[2025-11-25 17:59:09.908+08:00] [240] [245] [server] [WARN] [llm_daemon.cpp:204] : [MIE04W01011A] [daemon] "
     "Received exit signal[6], pid[240].",
-    "[2025-06-12 08:08:20.100+00:00] [12646] [12648] [server] [INFO] [endpoint.cpp:30] : [endpoint] Start to init engine",
+    "[2025-06-12 08:08:20.100+00:00] [12646] [12648] [server] [INFO] [endpoint.cpp:30] : [endpoint] "
+    "Start to init engine",
     "[2025-12-15 15:19:22.682+08:00] [38] [ubuntu] [system] [server] [Start mindie server] [success]",
-    "[2025-04-15 16:40:01.126397] [17310] [281473799454720] [llm] [INFO] [llm_manager_impl.cpp:68] LLMRuntime init success!",
+    "[2025-04-15 16:40:01.126397] [17310] [281473799454720] [llm] [INFO] [llm_manager_impl.cpp:68] "
+    "LLMRuntime init success!",
     "[INFO] ZerosOperation setup success, workspace size: 0",
     "Environment setup failed! Please rerun install.sh",
     "rtKernelLaunch execute failed, reason=[module new memory error]",
@@ -176,7 +185,8 @@ def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     "[INFO] test case 'unsupported model type' skipped",
     "INFO 10-09 21:14:07 [kv_cache_utils.py:1] Maximum concurrency for 32768 tokens per request: 1.56x",
     "ImportError: /usr/lib/libfoo.so: undefined symbol: bar",
-    "ImportError: /usr/local/lib/python3.10/site-packages/torch/lib/libtorch_cuda.so: undefined symbol: ncclCommRegister",
+    "ImportError: /usr/local/lib/python3.10/site-packages/torch/lib/libtorch_cuda.so: undefined symbol: "
+    "ncclCommRegister",
     "WARNING 11-17 11:40:20 [platform.py:1] npugraph_ex is not supported on Ascend 310P. Disabling it.",
     "INFO 11-17 11:40:20 [utils.py:1] 310P does not support Triton, so fallback metadata attachment is skipped.",
     "| MLA | not supported on 310P | supported on A2/A3 |",
