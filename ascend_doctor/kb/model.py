@@ -396,6 +396,13 @@ def _atb_status_facts(code: str) -> Dict[str, str]:
     return {"atb_name": known["name"], "atb_meaning": _in_lang(known)} if known else {}
 
 
+def _dcmi_code_facts(code: str) -> Dict[str, str]:
+    """A DCMI error code's constant and text (data/serving_error_codes.json, the names gpustack's DCMI binding gives
+    them), the text in the run's language ({} if not listed)."""
+    known = _serving_codes()["dcmi_codes"].get(code.strip())
+    return {"dcmi_name": known["name"], "dcmi_meaning": _in_lang(known)} if known else {}
+
+
 def _mindie_code_facts(code: str) -> Dict[str, str]:
     """What a MindIE error code says (data/serving_error_codes.json): a server code (MIE04 + level + sub-module +
     feature + error type, src/utils/log/logger_def.h) gives `mindie_meaning` "<sub-module>, <feature>: <error type>"
@@ -429,17 +436,20 @@ def yield_to_specific(hits, wrappers, yielding):
 # values that follow from a captured one: a group `acl_code` also gives `acl_name` and `acl_meaning` (not quoted),
 # a group `acl_printed` (the sentence torch_npu prints for a code after `[Error]: `) the code and those two,
 # a group `hccl_code` `hccl_name` and `hccl_meaning`, a group `hccl_errno` (an HCCL log errNo) those three,
-# a group `atb_status` (an ATB operation's status) `atb_name` and `atb_meaning`, a group `mindie_code` `mindie_meaning`
+# a group `atb_status` (an ATB operation's status) `atb_name` and `atb_meaning`, a group `mindie_code` `mindie_meaning`,
+# a group `dcmi_code` (a DCMI error code) `dcmi_name` and `dcmi_meaning`
 DERIVED_VALUES: Dict[str, Callable[[str], Dict[str, str]]] = {"acl_code": _acl_code_facts,
                                                               "acl_printed": _acl_printed_facts,
                                                               "hccl_code": _hccl_code_facts,
                                                               "hccl_errno": _hccl_errno_facts,
                                                               "atb_status": _atb_status_facts,
-                                                              "mindie_code": _mindie_code_facts}
+                                                              "mindie_code": _mindie_code_facts,
+                                                              "dcmi_code": _dcmi_code_facts}
 DERIVED_NAMES = {"acl_code": ("acl_name", "acl_meaning"), "acl_printed": ("acl_code", "acl_name", "acl_meaning"),
                  "hccl_code": ("hccl_name", "hccl_meaning"),
                  "hccl_errno": ("hccl_code", "hccl_name", "hccl_meaning"),
-                 "atb_status": ("atb_name", "atb_meaning"), "mindie_code": ("mindie_meaning",)}
+                 "atb_status": ("atb_name", "atb_meaning"), "mindie_code": ("mindie_meaning",),
+                 "dcmi_code": ("dcmi_name", "dcmi_meaning")}
 
 
 def fill_values(text: str, values: Dict[str, Tuple[str, bool]]) -> str:

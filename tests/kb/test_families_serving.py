@@ -19,6 +19,8 @@ from tests.helpers.corpus import clean_excerpt_hits
 PART = data_path(os.path.join("kb", "families_serving.json"))
 IDS = [s["id"] for s in json.load(open(PART, encoding="utf-8"))["signatures"]]
 FAMILY = IDS + ["MINDIE_ENGINE_INIT_FAILED", "NNAL_ATB_NOT_FOUND", "MODEL_ARCHITECTURE_NOT_SUPPORTED"]
+# DCMI's specific entries elsewhere: they name their code's cause and are reported instead of the class entry
+DCMI_SPECIFIC = ["DCMI_INIT_FAILED_8005", "K8S_NPU_DEVICE_UNHEALTHY", "NPU_DRIVER_SO_NOT_LOADABLE"]
 
 
 @pytest.fixture(scope="module")
@@ -34,7 +36,7 @@ def test_the_part_is_loaded_as_class_and_specific_entries_without_peer_ids(kb):
     assert set(IDS) == {"MINDIE_ERROR_LOGGED", "MINDIE_HTTP_LISTEN_FAILED", "ATB_OPERATION_FAILED",
                         "FRAMEWORK_STATE_NOT_INITIALIZED", "VLLM_MAX_MODEL_LEN_EXCEEDS_KV_CACHE",
                         "NPU_EXTENSION_UNDEFINED_SYMBOL", "NPU_FEATURE_NOT_SUPPORTED", "PARALLEL_SIZE_NOT_DIVISOR",
-                        "VLLM_MAX_MODEL_LEN_SETTING_REJECTED", "PYHCCL_CALL_FAILED"}
+                        "VLLM_MAX_MODEL_LEN_SETTING_REJECTED", "PYHCCL_CALL_FAILED", "DCMI_CALL_FAILED"}
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_serving.json" and sig.kind == "root" and not sig.ascend_fd
@@ -43,7 +45,8 @@ def test_the_part_is_loaded_as_class_and_specific_entries_without_peer_ids(kb):
     assert all(kb.signature(s).fallback for s in ("MINDIE_ERROR_LOGGED", "ATB_OPERATION_FAILED",
                                                   "FRAMEWORK_STATE_NOT_INITIALIZED", "NPU_EXTENSION_UNDEFINED_SYMBOL",
                                                   "NPU_FEATURE_NOT_SUPPORTED", "PARALLEL_SIZE_NOT_DIVISOR",
-                                                  "VLLM_MAX_MODEL_LEN_SETTING_REJECTED", "PYHCCL_CALL_FAILED"))
+                                                  "VLLM_MAX_MODEL_LEN_SETTING_REJECTED", "PYHCCL_CALL_FAILED",
+                                                  "DCMI_CALL_FAILED"))
 
 
 def test_the_code_tables_are_the_sources_enums():
@@ -160,6 +163,15 @@ def test_an_atb_status_is_said_in_the_runs_language():
      "PYHCCL_CALL_FAILED", "HCCL error `HCCL_E_TIMEOUT`"),
     ("ERROR 01-02 03:04:05 [pyhccl_wrapper.py:186] Failed to load HCCL library. so_file=/opt/hccl/libhccl.so, "
      "error=invalid ELF header.", "PYHCCL_CALL_FAILED", "the HCCL library `/opt/hccl/libhccl.so` could not be loaded"),
+    # DCMI: another of MindX DL's wrapper calls, gpustack's exception for another code, the code's text in the title
+    ("E0101 10:00:00.000 1 manager.go:88] subscribe fault event failed, logicID(3), error code: -8002",
+     "DCMI_CALL_FAILED", "error code -8002 (DCMI_ERROR_OPER_NOT_PERMITTED: Operation Not Permitted)"),
+    ("gpustack_runtime.detector.pydcmi.DCMIError_NotSupportedInContainer: Not Supported in Container",
+     "DCMI_CALL_FAILED", "(DCMIError_NotSupportedInContainer: Not Supported in Container)"),
+    # the specific entries of DCMI codes keep their lines
+    ("dcmi module initialize failed. ret is -8005", "DCMI_INIT_FAILED_8005", "-8005"),
+    ("gpustack_runtime.detector.pydcmi.DCMIError_LibraryNotFound: Library Not Found", "NPU_DRIVER_SO_NOT_LOADABLE",
+     "cannot be loaded"),
 ])
 def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     hits = kb.explaining(line)
@@ -191,6 +203,8 @@ def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     "INFO 11-17 11:40:20 [utils.py:1] 310P does not support Triton, so fallback metadata attachment is skipped.",
     "| MLA | not supported on 310P | supported on A2/A3 |",
     "Output size must be divisible by tensor parallel size.",
+    "[INFO] dcmi init success, dcmi version: 24.1.rc2",
+    "epoch 3 step -8005 loss 0.3",
 ])
 def test_family_entries_stay_quiet_on_ordinary_lines(kb, line):
     assert [s.id for s in kb.match_line(line) if s.id in IDS] == []
