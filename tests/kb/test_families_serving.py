@@ -149,7 +149,7 @@ def test_an_atb_status_is_said_in_the_runs_language():
     ("ValueError: W4A8 dynamic quantization is only supported on A3", "NPU_FEATURE_NOT_SUPPORTED", "(only on `A3`)"),
     # a parallel size that does not divide: pipeline layers, SGLang-style kv heads
     ("ValueError: Total number of hidden layers (61) must be divisible by pipeline parallel size (4).",
-     "PARALLEL_SIZE_NOT_DIVISOR", "hidden layers (61) cannot be split over pipeline parallel size 4"),
+     "PARALLEL_SIZE_NOT_DIVISOR", "hidden layers (61) cannot be split over the pipeline parallel size 4"),
     ("AssertionError: kv heads (2) should be divisible by tp_size (4)", "PARALLEL_SIZE_NOT_DIVISOR", "kv heads (2)"),
     # length settings vLLM rejects: pydantic's 'Value error,' form behind the API server's prefix
     ("(APIServer pid=9) Value error, User-specified max_model_len (262144) is greater than the derived max_model_len "
