@@ -36,7 +36,8 @@ def test_the_part_is_loaded_as_class_and_specific_entries_without_peer_ids(kb):
     assert set(IDS) == {"MINDIE_ERROR_LOGGED", "MINDIE_HTTP_LISTEN_FAILED", "ATB_OPERATION_FAILED",
                         "FRAMEWORK_STATE_NOT_INITIALIZED", "VLLM_MAX_MODEL_LEN_EXCEEDS_KV_CACHE",
                         "NPU_EXTENSION_UNDEFINED_SYMBOL", "NPU_FEATURE_NOT_SUPPORTED", "PARALLEL_SIZE_NOT_DIVISOR",
-                        "VLLM_MAX_MODEL_LEN_SETTING_REJECTED", "PYHCCL_CALL_FAILED", "DCMI_CALL_FAILED"}
+                        "VLLM_MAX_MODEL_LEN_SETTING_REJECTED", "PYHCCL_CALL_FAILED", "DCMI_CALL_FAILED",
+                        "TRACEBACK_ASSERT_CHECK"}
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_serving.json" and sig.kind == "root" and not sig.ascend_fd
@@ -46,7 +47,9 @@ def test_the_part_is_loaded_as_class_and_specific_entries_without_peer_ids(kb):
                                                   "FRAMEWORK_STATE_NOT_INITIALIZED", "NPU_EXTENSION_UNDEFINED_SYMBOL",
                                                   "NPU_FEATURE_NOT_SUPPORTED", "PARALLEL_SIZE_NOT_DIVISOR",
                                                   "VLLM_MAX_MODEL_LEN_SETTING_REJECTED", "PYHCCL_CALL_FAILED",
-                                                  "DCMI_CALL_FAILED"))
+                                                  "DCMI_CALL_FAILED", "TRACEBACK_ASSERT_CHECK"))
+    # a traceback's assert line is code: the entry that reads it is a code-line reader and only warns
+    assert kb.signature("TRACEBACK_ASSERT_CHECK").code_line and kb.signature("TRACEBACK_ASSERT_CHECK").severity == "warn"
 
 
 def test_the_code_tables_are_the_sources_enums():
@@ -172,6 +175,10 @@ def test_an_atb_status_is_said_in_the_runs_language():
     ("dcmi module initialize failed. ret is -8005", "DCMI_INIT_FAILED_8005", "-8005"),
     ("gpustack_runtime.detector.pydcmi.DCMIError_LibraryNotFound: Library Not Found", "NPU_DRIVER_SO_NOT_LOADABLE",
      "cannot be loaded"),
+    # an assert in a traceback: vLLM-Ascend's block-size check behind a worker prefix, a membership check
+    ("(Worker_DP0_TP1 pid=9) ERROR 03-01 10:00:00 [multiproc_executor.py:654]     assert remote_block_size % "
+     "kernel_size == 0, (", "TRACEBACK_ASSERT_CHECK", "`assert remote_block_size % kernel_size == 0, (`"),
+    ("    assert quant_type in SUPPORTED_TYPES", "TRACEBACK_ASSERT_CHECK", "`assert quant_type in SUPPORTED_TYPES`"),
 ])
 def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     hits = kb.explaining(line)
@@ -205,6 +212,9 @@ def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     "Output size must be divisible by tensor parallel size.",
     "[INFO] dcmi init success, dcmi version: 24.1.rc2",
     "epoch 3 step -8005 loss 0.3",
+    "        assert x == 1",
+    "    assert_close(a, b)",
+    "    assert callback(x)",
 ])
 def test_family_entries_stay_quiet_on_ordinary_lines(kb, line):
     assert [s.id for s in kb.match_line(line) if s.id in IDS] == []
