@@ -103,6 +103,8 @@ def test_an_atb_status_is_said_in_the_runs_language():
     ("[2026-05-01 10:00:00.000000] [12] [13] [llm] [ERROR] [config_manager.cpp:210] modelDeployParam is empty, "
      "please provide model deployment config", "MINDIE_ERROR_LOGGED",
      "at config_manager.cpp:210: modelDeployParam is empty"),
+    ("[2026-01-01 10:00:00,123] [77] [140000] [llm] [ERROR] [generator_backend.py-210] : [] Failed to load model "
+     "weights: shape mismatch", "MINDIE_ERROR_LOGGED", "at generator_backend.py-210: Failed to load model weights"),
     ("RuntimeError: BACKEND_INIT_FAILED fault happened, error code: MIE05E020001.", "MINDIE_ERROR_LOGGED",
      "(MIE05E020001: BACKEND_INIT_FAILED)"),
     # the listen failure of the management plane, and a port-only form
