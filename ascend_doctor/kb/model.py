@@ -405,7 +405,7 @@ def _dcmi_code_facts(code: str) -> Dict[str, str]:
 
 def _mindie_code_facts(code: str) -> Dict[str, str]:
     """What a MindIE error code says (data/serving_error_codes.json): a server code (MIE04 + level + sub-module +
-    feature + error type, src/utils/log/logger_def.h) gives `mindie_meaning` "<sub-module>, <feature>: <error type>"
+    feature + error type, src/utils/log/logger_def.h) gives `mindie_meaning` "<sub-module>/<feature>: <error type>"
     (the identifiers as MindIE names them, the type in the run's language); a code of mindie_llm's ErrorCode enum
     (MIE05...) its constant; {} for a code neither lists."""
     table = _serving_codes()
@@ -419,7 +419,9 @@ def _mindie_code_facts(code: str) -> Dict[str, str]:
     kind = table["mindie_server_error_types"].get(code[10:12])
     if not (module and feature and kind):
         return {}
-    return {"mindie_meaning": f"{module}, {feature}: {_in_lang(kind)}"}
+    from ..i18n import get_lang
+
+    return {"mindie_meaning": f"{module}/{feature}{'：' if get_lang() == 'zh' else ': '}{_in_lang(kind)}"}
 
 
 def yield_to_specific(hits, wrappers, yielding):
