@@ -27,7 +27,10 @@ Reported, in the terms of issue 21's "Done when" line:
   `Segmentation fault`, `core dumped`, `Killed`) that no reported problem matched, and whether triage
   lists each of them in `unexplained_errors` (first occurrences, two lines counted once where triage's own
   key, `triage.lines.error_key`, makes them one: numbers aside). A bare `Traceback (most recent call last):` header is not one:
-  issue 21 asks for a traceback's tail, and triage lists the tail (the `...Error:` line), not the header.
+  issue 21 asks for a traceback's tail, and triage lists the tail (the `...Error:` line), not the header. Nor is a
+  line triage folds into a traceback (`triage.lines.error_units`, its one decision: a logger-prefixed traceback's
+  header, frames, source lines and markers, the exception message's next lines, a blank prefixed line): the
+  traceback is one error line, its exception line (or its last frame when the excerpt stops first).
 
 Exit status 0; `--floor` files (tests/triage/test_corpus.py) turn figures into checks.
 """

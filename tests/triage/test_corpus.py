@@ -156,6 +156,9 @@ def test_heldout_figures_stay_at_or_above_their_floor(measure, split):
         (r["name"], r["ordinary_fails"]) for r in m["excerpts"] if r["ordinary_fails"]]
     if m["peer_rules"]:
         assert s["borrowed_per_10"] <= floor["borrowed_per_10"]
+    # nothing dropped: every error line no problem explains is listed (a traceback once, by its exception line)
+    assert s["unexplained_listed"] == s["unexplained_errors"], [
+        (r["name"], u["line"]) for r in m["excerpts"] for u in r["unexplained"] if not u["listed"]]
 
 
 def test_clean_excerpts_give_no_failure(heldout, measure):
@@ -195,6 +198,34 @@ def test_report_names_what_is_missed_and_why(measure, tmp_path, monkeypatch):
     assert [u["line"] for u in a["unexplained"]] == [3]
     text = measure.text_report(m)
     assert "a.log: nothing reported" in text and "a.log:3: RuntimeError: something nobody knows" in text
+
+
+def test_the_measure_reads_a_traceback_as_triage_does_and_catches_a_dropped_line(measure, tmp_path, monkeypatch):
+    """A traceback printed through vLLM's logger is one error line to the measure, as to triage (its exception line,
+    lines.error_units); a real error line between its frames (a driver's `[ERROR]`) is one of its own and must be
+    listed: a triage that dropped it would show as not listed."""
+    p = "(Worker_TP0 pid=74487) ERROR 03-01 20:55:34 [multiproc_executor.py:671] "
+    base = tmp_path / "corpus"
+    (base / "heldout").mkdir(parents=True)
+    (base / "heldout" / "a.log").write_text(
+        "#% source: https://github.com/o/r/issues/1\n#% expect: fault\n#% fault: aicore\n"
+        + p + 'Traceback (most recent call last):\n' + p + '  File "/x/worker.py", line 108, in __init__\n'
+        + p + "    self.init_device()\n"
+        + "[ERROR] DRV(2086,python3):2024-07-12-10:21:01.520.037 dev_query: item 12 of device 0 is out of range\n"
+        + p + '  File "/x/npu.py", line 12, in init_device\n' + p + "    raise SystemError(\n"
+        + p + "SystemError: the sampler queue of worker 3 was closed\n", encoding="utf-8")
+    monkeypatch.setattr(measure, "CORPUS", str(base))
+    [row] = measure.measure("heldout")["excerpts"]
+    assert [(u["line"], u["listed"]) for u in row["unexplained"]] == [(4, True), (7, True)]
+    assert row["folded"] == 5  # header, two frames, two source lines
+
+    from ascend_doctor.triage import lines as lines_mod
+
+    real = lines_mod.Unexplained.listed
+    monkeypatch.setattr(lines_mod.Unexplained, "listed",
+                        lambda self, show: [e for e in real(self, show) if "dev_query" not in e["text"]])
+    [row] = measure.measure("heldout")["excerpts"]
+    assert [(u["line"], u["listed"]) for u in row["unexplained"]] == [(4, False), (7, True)]
 
 
 def test_a_bad_header_is_one_clear_line(measure, tmp_path):
