@@ -308,15 +308,16 @@ class Unexplained:
     def to_summary(self, show) -> dict:
         """For a node summary: inputs by their place in the scan's list, texts shown (redacted), keys as digests."""
         self.end_input()
-        return {"seen": [[v[0].order, v[1], _shown_text(v[2], show), v[3], v[4], k.hex()]
-                         + ([list(v[5])] if v[5] is not None else []) for k, v in self.seen.items()],
+        return {"seen": [[v[0].order, v[1], _shown_text(v[2], show), v[3], v[4], k.hex()] for k, v in self.seen.items()],
                 "overflow": self.overflow, "lines": self.lines,
-                "recent": [[i.order, n, _shown_text(t, show)] for i, n, t in self.recent[-5:]]}
+                "recent": [[i.order, n, _shown_text(t, show)] for i, n, t in self.recent[-5:]],
+                # beside "seen" (a summary an older release reads keeps its shape): the entries that are tracebacks
+                "tracebacks": {k.hex(): list(v[5]) for k, v in self.seen.items() if v[5] is not None}}
 
     @classmethod
     def from_summary(cls, data: Any, inputs: List[InputInfo]) -> "Unexplained":
         """`to_summary`'s dict back, its inputs those of the summary (ValueError, TypeError, IndexError when it is
-        not that shape). An entry's traceback (a 7th item) is absent in a summary written before it was kept."""
+        not that shape). "tracebacks" is absent from a summary written before they were kept."""
         out = cls()
         if data is None:
             return out
@@ -326,12 +327,13 @@ class Unexplained:
                 raise TypeError("not an unexplained line")
             return inputs[k], n, text
 
-        for k, n, text, count, time, key, *more in data["seen"]:
-            if not isinstance(count, int) or not (time is None or isinstance(time, str)) or len(more) > 1:
+        tracebacks = data.get("tracebacks") or {}
+        for k, n, text, count, time, key in data["seen"]:
+            if not isinstance(count, int) or not (time is None or isinstance(time, str)):
                 raise TypeError("not an unexplained line")
-            tb = None
-            if more:
-                first, frames, lines, exception = more[0]
+            tb = tracebacks.get(key)
+            if tb is not None:
+                first, frames, lines, exception = tb
                 if not all(isinstance(x, int) for x in (first, frames, lines)) or not isinstance(exception, bool):
                     raise TypeError("not an unexplained traceback")
                 tb = (first, frames, lines, exception)

@@ -163,10 +163,12 @@ def test_a_summary_and_a_workers_part_carry_the_traceback(tmp_path):
     back = Unexplained.from_summary(merged.to_summary(str), [info])
     assert back.listed(str) == merged.listed(str)
     old = merged.to_summary(str)
-    old["seen"] = [row[:6] for row in old["seen"]]  # a summary written before tracebacks were kept
+    assert len(old["seen"][0]) == 6  # the rows keep the shape an older release reads
+    del old["tracebacks"]  # a summary written before tracebacks were kept
     assert Unexplained.from_summary(old, [info]).listed(str)[0]["traceback"] is None
     bad = merged.to_summary(str)
-    bad["seen"][0][6] = ["1", 2, 4, False]
+    [key] = bad["tracebacks"]
+    bad["tracebacks"][key] = ["1", 2, 4, False]
     with pytest.raises(TypeError):
         Unexplained.from_summary(bad, [info])
 
