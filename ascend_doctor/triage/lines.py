@@ -117,6 +117,9 @@ class _Traceback:
         return n, text, (self.first, self.frames, self.lines, False), False
 
 
+_OPEN_MAX = 256  # writers with a traceback open at once (a log of many processes: the oldest closes first)
+
+
 class Fold:
     """What each error-looking line of one input is to the report (issue 21): a unit of its own (a message, an
     exception line outside a traceback) or a line of a traceback, which is one unit: its exception line (its tail),
@@ -147,14 +150,14 @@ class Fold:
             if tb is not None and (kind != BLANK or tb.phase == "tail"):
                 out.append(self._close(who))
             if kind == HEADER:
-                self.open[who] = _Traceback(line_no, line, "head")
+                self._open(who, _Traceback(line_no, line, "head"), out)
             return out
         if kind == FRAME:
             if tb is not None and tb.phase == "tail":
                 out.append(self._close(who))
                 tb = None
             if tb is None:
-                tb = self.open[who] = _Traceback(line_no, line, "frame")
+                tb = self._open(who, _Traceback(line_no, line, "frame"), out)
             else:
                 tb.lines += 1
             tb.frames += 1
@@ -164,7 +167,7 @@ class Fold:
         if kind in (SOURCE, CARET) or (tb is not None and tb.phase == "frame" and (
                 kind == BODY or (kind == MESSAGE and looks_like_code(split_prefix(line)[1])))):
             if tb is None:  # the log starts under a frame
-                self.open[who] = _Traceback(line_no, line, "source")
+                self._open(who, _Traceback(line_no, line, "source"), out)
             else:
                 tb.lines += 1
                 if tb.phase != "tail":  # after the exception: a line of its message that reads as code
@@ -182,6 +185,15 @@ class Fold:
                 out.append(self._close(who))
         out.append((line_no, line, None, explained))
         return out
+
+    def _open(self, who: bytes, tb: _Traceback, out: List[Unit]) -> _Traceback:
+        """A new traceback of `who`; past _OPEN_MAX writers with one open, the one open longest is closed (its
+        unit in `out`: memory stays bounded whatever the number of processes, and nothing is dropped)."""
+        if len(self.open) >= _OPEN_MAX:
+            oldest = min(self.open, key=lambda k: self.open[k].first)
+            out.append(self._close(oldest))
+        self.open[who] = tb
+        return tb
 
     def _close(self, who: bytes) -> Unit:
         return self.open.pop(who).unit()

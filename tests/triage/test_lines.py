@@ -178,3 +178,15 @@ def test_fold_closes_the_tracebacks_a_log_ends_in_by_their_first_lines():
     for n, line in ((1, H9_04[0]), (2, "(Worker_TP1 pid=2) ERROR 03-01 20:55:34 [x.py:1]   File \"/y.py\", line 1, in f")):
         assert f.feed(n, line.encode()) == []
     assert [u[0] for u in f.close()] == [1, 2] and f.close() == []
+
+
+def test_open_tracebacks_stay_bounded_and_none_is_dropped(monkeypatch):
+    from ascend_doctor.triage import lines as lines_mod
+
+    monkeypatch.setattr(lines_mod, "_OPEN_MAX", 3)
+    f, got = Fold(), []
+    for pid in range(5):  # five processes, each leaving a traceback open
+        got += f.feed(pid + 1, f"(Worker pid={pid}) ERROR 03-01 20:55:34 [x.py:1]   File \"/y.py\", line 1, in f".encode())
+        assert len(f.open) <= 3
+    got += f.close()
+    assert sorted(u[0] for u in got) == [1, 2, 3, 4, 5] and all(u[2][3] is False for u in got)
