@@ -488,6 +488,19 @@ def test_a_traceback_whose_exception_is_known_lists_none_of_its_lines(tmp_path):
     assert [p["id"] for p in data["problems"]] == ["TORCH_NPU_OOM"] and data["unexplained_errors"] == []
 
 
+def test_frames_no_longer_fill_the_list_and_cut_the_tails(tmp_path):
+    """Before, each frame was an entry: 30 tracebacks of 3 frames filled the 50 the JSON keeps before the 20th tail.
+    Now each is one entry, its exception line."""
+    words = [chr(97 + i % 26) * (1 + i // 26) for i in range(30)]  # tails that differ in more than their numbers
+    lines = []
+    for w in words:
+        lines += TRACEBACK[:3] + TRACEBACK[1:3] + TRACEBACK[1:3] + [VLLM + f"SystemError: queue {w} was closed"]
+    data = triage_paths([write(tmp_path / "a.log", lines)]).to_json()
+    got = [e["text"].rsplit("queue ", 1)[-1] for e in data["unexplained_errors"]]
+    assert got == [f"{w} was closed" for w in words] and data["unexplained_total"] == 30
+    assert {e["traceback"]["frames"] for e in data["unexplained_errors"]} == {3}
+
+
 def test_parallel_ranges_fold_the_same_tracebacks(tmp_path, monkeypatch):
     lines = []
     for i in range(30000):
