@@ -100,10 +100,10 @@ Unit = Tuple[int, bytes, Optional[Tuple[int, int, int, bool]], bool]
 
 
 class _Traceback:
-    __slots__ = ("first", "frames", "lines", "frame", "last", "phase", "tail", "explained")
+    __slots__ = ("first", "frames", "lines", "frame", "last", "phase", "tail", "explained", "seen")
 
     def __init__(self, line_no: int, line: bytes, phase: str):
-        self.first, self.frames, self.lines = line_no, 0, 1
+        self.first, self.frames, self.lines, self.seen = line_no, 0, 1, line_no
         self.frame: Optional[Tuple[int, bytes]] = None  # the last frame line
         self.last = (line_no, line)  # the last line of its frames
         self.phase = phase  # "head" (its header), "frame" (right under a frame), "source", "tail" (its exception)
@@ -118,6 +118,9 @@ class _Traceback:
 
 
 _OPEN_MAX = 256  # writers with a traceback open at once (a log of many processes: the oldest closes first)
+# lines between two lines of one traceback at most (other writers' lines between them, a plain traceback's frames
+# that are no error lines): a line further down starts afresh, the traceback above is closed (listed, not dropped)
+_GAP = 200
 
 
 class Fold:
@@ -133,7 +136,8 @@ class Fold:
     indented lines after the exception line are the exception's message (unless one is error-looking on its own: then
     it is a unit); a blank line, a chain line (`The above exception ...`) or any other line of that writer after the
     exception closes it. Lines of other writers in between (another process's `[ERROR]` line) are units of their own
-    and leave the traceback open. A line that is neither in a traceback is a unit, as it was before."""
+    and leave the traceback open, up to _GAP lines. A line that is neither in a traceback is a unit, as it was
+    before."""
 
     __slots__ = ("open",)
 
@@ -146,6 +150,12 @@ class Fold:
         who, kind = shape or line_shape(line)
         tb = self.open.get(who)
         out: List[Unit] = []
+        if tb is not None:
+            if line_no - tb.seen > _GAP:  # a line far below is not that traceback's (above all, a line without prefix)
+                out.append(self._close(who))
+                tb = None
+            else:
+                tb.seen = line_no
         if kind == BLANK or kind == CHAIN or kind == HEADER:
             if tb is not None and (kind != BLANK or tb.phase == "tail"):
                 out.append(self._close(who))

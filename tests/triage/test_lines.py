@@ -190,3 +190,13 @@ def test_open_tracebacks_stay_bounded_and_none_is_dropped(monkeypatch):
         assert len(f.open) <= 3
     got += f.close()
     assert sorted(u[0] for u in got) == [1, 2, 3, 4, 5] and all(u[2][3] is False for u in got)
+
+
+def test_an_exception_line_far_below_is_not_the_tail_of_a_traceback_above():
+    """A source-shaped error line without a prefix opens a traceback; a `RuntimeError:` 500 lines further down is
+    another error, not its tail: both are listed, each where it is."""
+    src = '    raise RuntimeError("Error: the queue was closed")'
+    assert [(n, tb and tb["exception"]) for n, _t, tb, _d in units([src] + ["x"] * 500 + [
+        "RuntimeError: Error: the queue was closed"])] == [(1, False), (502, None)]
+    assert [(n, tb["first_line"]) for n, _t, tb, _d in units([src, "RuntimeError: Error: the queue was closed"])] == \
+        [(2, 1)]
