@@ -33,7 +33,7 @@ def kb():
 def test_the_part_is_loaded_as_roots_without_peer_ids(kb):
     assert set(IDS) >= {"DCMI_RETURN_CODE", "NPU_DEVICE_PLUGIN_FAILED", "ASCEND_DOCKER_RUNTIME_SETUP_FAILED",
                         "CONTAINER_OCI_RUNTIME_CREATE_FAILED", "NPU_DEVICE_FILE_MISSING", "CANN_BUILD_TOOLKIT_NOT_FOUND",
-                        "DATALOADER_SHARED_MEMORY_EXHAUSTED", "HOST_TOO_MANY_OPEN_FILES"}
+                        "DATALOADER_SHARED_MEMORY_EXHAUSTED", "HOST_TOO_MANY_OPEN_FILES", "K8S_NPU_RESOURCE_UNAVAILABLE"}
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_platform.json" and sig.kind == "root" and not sig.ascend_fd
@@ -87,6 +87,14 @@ def test_the_part_is_loaded_as_roots_without_peer_ids(kb):
     # the open-file limit in Go's socket form
     ("2024/01/01 00:00:00 dial tcp 10.0.0.2:8080: socket: too many open files", "HOST_TOO_MANY_OPEN_FILES",
      "limit of open files (EMFILE"),
+    # the scheduler's and the kubelet's view of an NPU resource, other chips and plugins
+    ("  Warning  FailedScheduling  3s  default-scheduler  0/4 nodes are available: 4 Insufficient huawei.com/Ascend310P.",
+     "K8S_NPU_RESOURCE_UNAVAILABLE", "(`huawei.com/Ascend310P`): 0/4 nodes are available"),
+    ("Allocate failed due to requested number of devices unavailable for huawei.com/Ascend910B4-1. Requested: 1, "
+     "Available: 0, which is unexpected", "K8S_NPU_RESOURCE_UNAVAILABLE", "Requested: 1, Available: 0"),
+    # docker without the runtime registered
+    ("docker: Error response from daemon: unknown or invalid runtime name: ascend.", "ASCEND_DOCKER_RUNTIME_SETUP_FAILED",
+     "through the Ascend Docker Runtime failed: unknown or invalid runtime name: ascend"),
 ])
 def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     sig = kb.signature(sig_id)
@@ -123,6 +131,8 @@ def test_the_neighbours_this_part_extends_say_what_the_line_says(kb, line, sig_i
     "Filesystem      Size  Used Avail Use% Mounted on\nshm              64M     0   64M   0% /dev/shm",
     "open files                      (-n) 65535",
     "INFO: DataLoader use_shared_memory=True, num_workers=8",
+    "  huawei.com/Ascend910:  8",
+    "0/3 nodes are available: 3 Insufficient cpu.",
 ])
 def test_family_entries_stay_quiet_on_ordinary_lines(kb, line):
     assert [s.id for s in kb.match_line(line) if s.id in IDS] == []
