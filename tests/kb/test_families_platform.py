@@ -33,7 +33,8 @@ def kb():
 def test_the_part_is_loaded_as_roots_without_peer_ids(kb):
     assert set(IDS) >= {"DCMI_RETURN_CODE", "NPU_DEVICE_PLUGIN_FAILED", "ASCEND_DOCKER_RUNTIME_SETUP_FAILED",
                         "CONTAINER_OCI_RUNTIME_CREATE_FAILED", "NPU_DEVICE_FILE_MISSING", "CANN_BUILD_TOOLKIT_NOT_FOUND",
-                        "DATALOADER_SHARED_MEMORY_EXHAUSTED", "HOST_TOO_MANY_OPEN_FILES", "K8S_NPU_RESOURCE_UNAVAILABLE"}
+                        "DATALOADER_SHARED_MEMORY_EXHAUSTED", "HOST_TOO_MANY_OPEN_FILES", "K8S_NPU_RESOURCE_UNAVAILABLE",
+                        "VOLCANO_NPU_TASK_NOT_PLACEABLE"}
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_platform.json" and sig.kind == "root" and not sig.ascend_fd
@@ -92,6 +93,11 @@ def test_the_part_is_loaded_as_roots_without_peer_ids(kb):
      "K8S_NPU_RESOURCE_UNAVAILABLE", "(`huawei.com/Ascend310P`): 0/4 nodes are available"),
     ("Allocate failed due to requested number of devices unavailable for huawei.com/Ascend910B4-1. Requested: 1, "
      "Available: 0, which is unexpected", "K8S_NPU_RESOURCE_UNAVAILABLE", "Requested: 1, Available: 0"),
+    # Volcano's Ascend plugin: another request check, another chip's frame
+    ("E0101 00:00:00.000000       1 task.go:49] illegal request npu number: 5", "VOLCANO_NPU_TASK_NOT_PLACEABLE",
+     ": illegal request npu number: 5"),
+    ("W0101 00:00:00.000000       1 frame.go:112] task<default/infer-0> req npu num<3> is invalid",
+     "VOLCANO_NPU_TASK_NOT_PLACEABLE", ": req npu num<3> is invalid"),
     # docker without the runtime registered
     ("docker: Error response from daemon: unknown or invalid runtime name: ascend.", "ASCEND_DOCKER_RUNTIME_SETUP_FAILED",
      "through the Ascend Docker Runtime failed: unknown or invalid runtime name: ascend"),
@@ -133,6 +139,7 @@ def test_the_neighbours_this_part_extends_say_what_the_line_says(kb, line, sig_i
     "INFO: DataLoader use_shared_memory=True, num_workers=8",
     "  huawei.com/Ascend910:  8",
     "0/3 nodes are available: 3 Insufficient cpu.",
+    "I0101 00:00:00.000000       1 frame.go:122] ValidNPUJob err: job<a>-task<b> req npu num<3> is invalid",
 ])
 def test_family_entries_stay_quiet_on_ordinary_lines(kb, line):
     assert [s.id for s in kb.match_line(line) if s.id in IDS] == []
