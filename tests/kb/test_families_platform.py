@@ -34,7 +34,7 @@ def test_the_part_is_loaded_as_roots_without_peer_ids(kb):
     assert set(IDS) >= {"DCMI_RETURN_CODE", "NPU_DEVICE_PLUGIN_FAILED", "ASCEND_DOCKER_RUNTIME_SETUP_FAILED",
                         "CONTAINER_OCI_RUNTIME_CREATE_FAILED", "NPU_DEVICE_FILE_MISSING", "CANN_BUILD_TOOLKIT_NOT_FOUND",
                         "DATALOADER_SHARED_MEMORY_EXHAUSTED", "HOST_TOO_MANY_OPEN_FILES", "K8S_NPU_RESOURCE_UNAVAILABLE",
-                        "VOLCANO_NPU_TASK_NOT_PLACEABLE"}
+                        "VOLCANO_NPU_TASK_NOT_PLACEABLE", "CANN_BUILD_TARGET_CHIP_UNDETECTED"}
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_platform.json" and sig.kind == "root" and not sig.ascend_fd
@@ -80,6 +80,9 @@ def test_the_part_is_loaded_as_roots_without_peer_ids(kb):
      ": `cannot find -lhccl`"),
     ("  Missing libge_compiler.so in /usr/local/Ascend/ascend-toolkit/latest/atc/lib64",
      "CANN_BUILD_TOOLKIT_NOT_FOUND", ": `Missing libge_compiler.so in`"),
+    # vLLM-Ascend's chip table without this chip
+    ("ValueError: Unable to recognize chip name: Ascend950PR, please manually set env SOC_VERSION",
+     "CANN_BUILD_TARGET_CHIP_UNDETECTED", "(SOC_VERSION): `Unable to recognize chip name: Ascend950PR`"),
     # torch's shared memory allocator in its mmap form; a shell's view of a full /dev/shm
     ("RuntimeError: unable to mmap 1048576 bytes from file </torch_3_1_0>: Cannot allocate memory (12)",
      "DATALOADER_SHARED_MEMORY_EXHAUSTED", ": unable to mmap 1048576 bytes from file </torch_3_1_0>"),
