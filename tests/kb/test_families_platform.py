@@ -18,7 +18,8 @@ from tests.helpers.corpus import clean_excerpt_hits
 PART = data_path(os.path.join("kb", "families_platform.json"))
 IDS = [s["id"] for s in json.load(open(PART, encoding="utf-8"))["signatures"]]
 # entries with a cause of their own (not class entries): they win over a class entry on the same line
-SPECIFIC = {"DATALOADER_SHARED_MEMORY_EXHAUSTED", "HOST_TOO_MANY_OPEN_FILES"}
+SPECIFIC = {"DATALOADER_SHARED_MEMORY_EXHAUSTED", "HOST_TOO_MANY_OPEN_FILES", "HOST_MEMORY_ALLOCATION_FAILED",
+            "HOST_PROCESS_OR_THREAD_LIMIT"}
 
 
 @pytest.fixture(scope="module")
@@ -80,6 +81,13 @@ def test_the_part_is_loaded_as_roots_without_peer_ids(kb):
      ": `cannot find -lhccl`"),
     ("  Missing libge_compiler.so in /usr/local/Ascend/ascend-toolkit/latest/atc/lib64",
      "CANN_BUILD_TOOLKIT_NOT_FOUND", ": `Missing libge_compiler.so in`"),
+    # host memory and task limits in other callers' forms
+    ("Traceback ... OSError: [Errno 12] Cannot allocate memory: 'clone'", "HOST_MEMORY_ALLOCATION_FAILED",
+     "(ENOMEM, `Cannot allocate memory`)"),
+    ("sh: clone: Cannot allocate memory", "HOST_MEMORY_ALLOCATION_FAILED", "in `clone`"),
+    ("libgomp: Thread creation failed: Resource temporarily unavailable", "HOST_PROCESS_OR_THREAD_LIMIT", "(`libgomp`)"),
+    ("terminate called after throwing: pthread_create failed with EAGAIN", "HOST_PROCESS_OR_THREAD_LIMIT",
+     "(`pthread_create`)"),
     # vLLM-Ascend's chip table without this chip
     ("ValueError: Unable to recognize chip name: Ascend950PR, please manually set env SOC_VERSION",
      "CANN_BUILD_TARGET_CHIP_UNDETECTED", "(SOC_VERSION): `Unable to recognize chip name: Ascend950PR`"),
@@ -143,6 +151,8 @@ def test_the_neighbours_this_part_extends_say_what_the_line_says(kb, line, sig_i
     "  huawei.com/Ascend910:  8",
     "0/3 nodes are available: 3 Insufficient cpu.",
     "I0101 00:00:00.000000       1 frame.go:122] ValidNPUJob err: job<a>-task<b> req npu num<3> is invalid",
+    "BlockingIOError: [Errno 11] Resource temporarily unavailable",
+    "Mem:  503Gi  12Gi  480Gi  0.1Gi  10Gi  489Gi",
 ])
 def test_family_entries_stay_quiet_on_ordinary_lines(kb, line):
     assert [s.id for s in kb.match_line(line) if s.id in IDS] == []
