@@ -62,6 +62,9 @@ ERROR_WORD = re.compile(
     r"(?i)(error|errno|\berr\b|fail|exception|fatal|abort|time ?out|timed out|segmentation fault|sigsegv|"
     r"core dumped|\bkilled\b|traceback|cannot|can't|not (found|supported|exist)|invalid|refused|unable|"
     r"\bnan\b|\binf\b|lost|stuck|abnormal|denied|panic|out of memory|\boom\b|\bret(code)?\s*[=:]?\s*-?[1-9]|"
+    # a non-zero exit status is a return code too (Go's exec.ExitError 'exit status 203', a shell's 'exit code 1'), and
+    # ENOENT's strerror text an errno ('open /dev/davinci3: no such file or directory')
+    r"\bexit (status|code):? -?[1-9]|no such file or directory|"
     r"unsupported|no supported|E[0-9A-Z][0-9]{4}\b|"
     # glibc's heap checks and libstdc++'s terminate name no error word: 'double free or corruption (!prev)'
     r"double free|corrupt(ed|ion)|invalid pointer|terminate called)")

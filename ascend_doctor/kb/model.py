@@ -358,6 +358,20 @@ def _acl_printed_facts(sentence: str) -> Dict[str, str]:
     return {"acl_code": "/".join(codes)} if codes else {}
 
 
+def _dcmi_code_facts(code: str) -> Dict[str, str]:
+    """A DCMI return code's constant and meaning from data/dcmi_return_codes.json ({} if not listed; no name where
+    the vendor's table gives none). The meaning is said without its closing full stop (it sits inside a title)."""
+    from .lookup import dcmi_codes, dcmi_meaning
+
+    known = dcmi_codes()["codes"].get(code)
+    if not known:
+        return {}
+    out = {"dcmi_meaning": dcmi_meaning(known).rstrip("。.")}
+    if known.get("name"):
+        out["dcmi_name"] = known["name"]
+    return out
+
+
 def _hccl_code_facts(code: str) -> Dict[str, str]:
     """An HcclResult's constant and meaning from data/hccl_result_codes.json ({} if not listed)."""
     from ..data import load_data_file
@@ -390,14 +404,17 @@ def yield_to_specific(hits, wrappers, yielding):
 
 # values that follow from a captured one: a group `acl_code` also gives `acl_name` and `acl_meaning` (not quoted),
 # a group `acl_printed` (the sentence torch_npu prints for a code after `[Error]: `) the code and those two,
-# a group `hccl_code` `hccl_name` and `hccl_meaning`, a group `hccl_errno` (an HCCL log errNo) those three
+# a group `hccl_code` `hccl_name` and `hccl_meaning`, a group `hccl_errno` (an HCCL log errNo) those three, a group
+# `dcmi_code` (a DCMI return code, -8001 ... -8255) `dcmi_name` and `dcmi_meaning`
 DERIVED_VALUES: Dict[str, Callable[[str], Dict[str, str]]] = {"acl_code": _acl_code_facts,
                                                               "acl_printed": _acl_printed_facts,
                                                               "hccl_code": _hccl_code_facts,
-                                                              "hccl_errno": _hccl_errno_facts}
+                                                              "hccl_errno": _hccl_errno_facts,
+                                                              "dcmi_code": _dcmi_code_facts}
 DERIVED_NAMES = {"acl_code": ("acl_name", "acl_meaning"), "acl_printed": ("acl_code", "acl_name", "acl_meaning"),
                  "hccl_code": ("hccl_name", "hccl_meaning"),
-                 "hccl_errno": ("hccl_code", "hccl_name", "hccl_meaning")}
+                 "hccl_errno": ("hccl_code", "hccl_name", "hccl_meaning"),
+                 "dcmi_code": ("dcmi_name", "dcmi_meaning")}
 
 
 def fill_values(text: str, values: Dict[str, Tuple[str, bool]]) -> str:
