@@ -69,6 +69,7 @@ SCHEMAS = {
     "release_notes.json": "release_notes.schema.json",
     "advice_facts.json": "advice_facts.schema.json",
     "acl_return_codes.json": "acl_return_codes.schema.json",
+    "dcmi_return_codes.json": "dcmi_return_codes.schema.json",
     "hccl_result_codes.json": "hccl_result_codes.schema.json",
     "serving_error_codes.json": "serving_error_codes.schema.json",
     "ascend_fd_rules.json": "ascend_fd_rules.schema.json",

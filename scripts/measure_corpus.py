@@ -27,7 +27,10 @@ Reported, in the terms of issue 21's "Done when" line:
   `Segmentation fault`, `core dumped`, `Killed`) that no reported problem matched, and whether triage
   lists each of them in `unexplained_errors` (first occurrences, two lines counted once where triage's own
   key, `triage.lines.error_key`, makes them one: numbers aside). A bare `Traceback (most recent call last):` header is not one:
-  issue 21 asks for a traceback's tail, and triage lists the tail (the `...Error:` line), not the header.
+  issue 21 asks for a traceback's tail, and triage lists the tail (the `...Error:` line), not the header. Nor is a
+  line triage folds into a traceback (`triage.lines.error_units`, its one decision: a logger-prefixed traceback's
+  header, frames, source lines and markers, the exception message's next lines, a blank prefixed line): the
+  traceback is one error line, its exception line (or its last frame when the excerpt stops first).
 
 Exit status 0; `--floor` files (tests/triage/test_corpus.py) turn figures into checks.
 """
@@ -59,6 +62,9 @@ ERROR_WORD = re.compile(
     r"(?i)(error|errno|\berr\b|fail|exception|fatal|abort|time ?out|timed out|segmentation fault|sigsegv|"
     r"core dumped|\bkilled\b|traceback|cannot|can't|not (found|supported|exist)|invalid|refused|unable|"
     r"\bnan\b|\binf\b|lost|stuck|abnormal|denied|panic|out of memory|\boom\b|\bret(code)?\s*[=:]?\s*-?[1-9]|"
+    # a non-zero exit status is a return code too (Go's exec.ExitError 'exit status 203', a shell's 'exit code 1'), and
+    # ENOENT's strerror text an errno ('open /dev/davinci3: no such file or directory')
+    r"\bexit (status|code):? -?[1-9]|no such file or directory|"
     r"unsupported|no supported|E[0-9A-Z][0-9]{4}\b|"
     # glibc's heap checks and libstdc++'s terminate name no error word: 'double free or corruption (!prev)'
     r"double free|corrupt(ed|ion)|invalid pointer|terminate called)")
@@ -155,6 +161,24 @@ def _listed(entry, lines: List[str]) -> Optional[int]:
     return None
 
 
+def folded_lines(raw: List[bytes], explained: set) -> Dict[int, int]:
+    """The lines that are not error lines of their own, as triage decides it (triage.lines.error_units, its one
+    decision): a traceback's header, frames, source lines and carets and its exception's next lines (each mapped to
+    the line of the unit it folds into: the exception line, or the last frame of a traceback without one), and
+    blank lines under a logger's prefix (mapped to 0). A traceback whose exception line a problem explains is
+    explained whole. What is left of ERROR_LINE's lines must each be explained or listed: a real error line between
+    a traceback's frames (another process's, or one error-looking on its own) is a unit of its own."""
+    from ascend_doctor.triage.lines import error_units, is_error_line
+
+    units = error_units(raw, explained.__contains__)
+    own = {u[0] for u in units}
+    out: Dict[int, int] = {}
+    for i, line in enumerate(raw, 1):
+        if i not in own and is_error_line(line):
+            out[i] = next((u[0] for u in units if u[2] is not None and u[2][0] <= i <= u[0]), 0)
+    return out
+
+
 def measure_one(ex: dict, kb, fd_facts) -> dict:
     from ascend_doctor.triage.lines import error_key  # triage's own key of an unexplained line
     from ascend_doctor.triage.scan import triage_paths
@@ -182,12 +206,14 @@ def measure_one(ex: dict, kb, fd_facts) -> dict:
                 borrowed.append(f"{p['id']}: {fd}")
         if p.get("severity") == "fail" and (ex["expect"] == "clean" or not any(ERROR_WORD.search(t) for t in texts)):
             ordinary_fails.append(p["id"])
-    error_lines = [i for i, line in enumerate(lines, 1) if ERROR_LINE.search(line)]
+    raw = [line.encode("utf-8", "surrogateescape") for line in lines]
+    folded = folded_lines(raw, explained)
+    error_lines = [i for i, line in enumerate(lines, 1) if ERROR_LINE.search(line) and i not in folded]
     listed = {_listed(e, lines) for e in result.get("unexplained_errors") or []}
     seen_text, unexplained = set(), []
     for i in error_lines:
         text = lines[i - 1].strip()
-        key = error_key(lines[i - 1].encode("utf-8", "surrogateescape"))  # two lines that differ only in numbers: one
+        key = error_key(raw[i - 1])  # two lines that differ only in numbers: one
         if i in explained or key in seen_text:
             continue
         seen_text.add(key)
@@ -195,7 +221,8 @@ def measure_one(ex: dict, kb, fd_facts) -> dict:
     return {"name": ex["name"], "split": ex["split"], "source": ex["source"], "expect": ex["expect"],
             "named": named, "generic_only": generic if not named else [],
             "problems": [p["id"] for p in result["problems"]], "borrowed_peer_ids": borrowed,
-            "ordinary_fails": ordinary_fails, "unexplained": unexplained}
+            "ordinary_fails": ordinary_fails, "unexplained": unexplained,
+            "folded": sum(1 for i in folded if ERROR_LINE.search(lines[i - 1]))}
 
 
 def summarise(rows: List[dict]) -> dict:
@@ -211,6 +238,7 @@ def summarise(rows: List[dict]) -> dict:
         "ordinary_fails": sum(len(r["ordinary_fails"]) for r in rows),
         "unexplained_errors": len(unexplained),
         "unexplained_listed": sum(1 for u in unexplained if u["listed"]),
+        "folded_lines": sum(r["folded"] for r in rows),
     }
 
 
@@ -234,7 +262,8 @@ def text_report(m: dict) -> str:
                f"{s['borrowed_files']} files = {s['borrowed_per_10']} in 10" if m["peer_rules"]
                else "not measured (shared/reference/ascend_fd_kb_facts.json not found)"),
            f"  FAIL from an ordinary line:  {s['ordinary_fails']}",
-           f"  unexplained error lines:     {s['unexplained_errors']} ({s['unexplained_listed']} listed by triage)"]
+           f"  unexplained error lines:     {s['unexplained_errors']} ({s['unexplained_listed']} listed by triage;"
+           f" {s['folded_lines']} lines of tracebacks folded into them or into explained ones)"]
     misses = [r for r in m["excerpts"] if r["expect"] == "fault" and not r["named"]]
     if misses:
         out += ["", "faulty excerpts without the specific fault:"]

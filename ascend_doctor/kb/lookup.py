@@ -2,7 +2,8 @@
 
 `find(query, kb)` answers for: a signature id (ours), an ascend-fd fault id (also the generic code form the
 peer prints, `AISW_CANN_ERRCODE_Custom_EE1002`), a pitfall (P08), a CANN error code (EI0006, EZ9999, E89999,
-EE1002), an AscendCL return code (107010, 507014; data/acl_return_codes.json), a torch_npu error code
+EE1002), an AscendCL return code (107010, 507014; data/acl_return_codes.json), a DCMI return code (-8005, -8255;
+data/dcmi_return_codes.json), a torch_npu error code
 (ERR99999), an HCCL environment variable (HCCL_CONNECT_TIMEOUT; data/hccl_env.json) and a root-cause verdict of
 `triage` (cluster_exception_location). Check ids need the check registry and are resolved by `explain` first.
 A code's signatures: the ones whose id, pattern, literals or examples name it (those naming it in their id
@@ -19,6 +20,7 @@ from typing import Dict, List, Optional
 CANN_CODE = re.compile(r"^E[0-9A-Z][0-9]{4}$", re.I)  # EI0006, EZ9999, E19999, EL0004, EE1002, E89999
 ACL_CODE = re.compile(r"^[1-5][0-9]{5}$")  # 107010, 207001, 507014
 TORCH_NPU_CODE = re.compile(r"^ERR[0-9]{5}$", re.I)  # ERR00100, ERR99999
+DCMI_CODE = re.compile(r"^-(?:8[0-9]{3}|9999[0-9])$")  # -8005, -8255 (data/dcmi_return_codes.json)
 HCCL_VARIABLE = re.compile(r"^(HCCL|HCOMM)_[A-Z0-9_]+$", re.I)
 # the generic entries of the peer that carry any code of their family: their id + "_" + the code is what it prints
 GENERIC_FD = {"cann": "AISW_CANN_ERRCODE_Custom", "torch_npu": "AISW_PyTorch_ERRCODE_Common"}
@@ -52,7 +54,22 @@ def acl_meaning(known: dict) -> str:
     return (get_lang() == "zh" and known.get("meaning_zh")) or known["meaning"]
 
 
+def dcmi_codes() -> dict:
+    from ..data import load_data_file
+
+    return load_data_file("dcmi_return_codes.json")
+
+
+def dcmi_meaning(known: dict) -> str:
+    """A DCMI return code's meaning (an entry of dcmi_codes()["codes"]) in the run's language."""
+    from ..i18n import get_lang
+
+    return (get_lang() == "zh" and known.get("meaning_zh")) or known["meaning"]
+
+
 def code_family(code: str) -> Optional[str]:
+    if DCMI_CODE.match(code):
+        return "dcmi"
     if CANN_CODE.match(code):
         return "cann"
     if ACL_CODE.match(code):
@@ -93,6 +110,15 @@ def code_entry(kb, code: str) -> Optional[Entry]:
             info["source"] = known["source"]
             if known.get("source_zh"):
                 info["source_zh"] = known["source_zh"]
+    if family == "dcmi":
+        known = dcmi_codes()
+        if code in known["codes"]:
+            info.update(known["codes"][code])
+            info["source"] = known["source"]
+            if known.get("source_zh"):
+                info["source_zh"] = known["source_zh"]
+        if not sigs:  # read only in an error phrase (DCMI_RETURN_CODE): what triage names for it
+            sigs = [x for x in kb.match_line(f"dcmi call failed, error code: {code}") if x.kind == "root"]
     if not sigs and family == "acl":  # read only in an error phrase (ACL_RETURN_CODE): what triage names for it
         sigs = [x for x in kb.match_line(f"error code is {code}") if x.kind == "root"]
     if is_inner_error(code):

@@ -358,6 +358,20 @@ def _acl_printed_facts(sentence: str) -> Dict[str, str]:
     return {"acl_code": "/".join(codes)} if codes else {}
 
 
+def _dcmi_code_facts(code: str) -> Dict[str, str]:
+    """A DCMI return code's constant and meaning from data/dcmi_return_codes.json ({} if not listed; no name where
+    the vendor's table gives none). The meaning is said without its closing full stop (it sits inside a title)."""
+    from .lookup import dcmi_codes, dcmi_meaning
+
+    known = dcmi_codes()["codes"].get(code)
+    if not known:
+        return {}
+    out = {"dcmi_meaning": dcmi_meaning(known).rstrip("。.")}
+    if known.get("name"):
+        out["dcmi_name"] = known["name"]
+    return out
+
+
 def _hccl_code_facts(code: str) -> Dict[str, str]:
     """An HcclResult's constant and meaning from data/hccl_result_codes.json ({} if not listed)."""
     from ..data import load_data_file
@@ -396,13 +410,6 @@ def _atb_status_facts(code: str) -> Dict[str, str]:
     return {"atb_name": known["name"], "atb_meaning": _in_lang(known)} if known else {}
 
 
-def _dcmi_code_facts(code: str) -> Dict[str, str]:
-    """A DCMI error code's constant and text (data/serving_error_codes.json, the names gpustack's DCMI binding gives
-    them), the text in the run's language ({} if not listed)."""
-    known = _serving_codes()["dcmi_codes"].get(code.strip())
-    return {"dcmi_name": known["name"], "dcmi_meaning": _in_lang(known)} if known else {}
-
-
 def _mindie_code_facts(code: str) -> Dict[str, str]:
     """What a MindIE error code says (data/serving_error_codes.json): a server code (MIE04 + level + sub-module +
     feature + error type, src/utils/log/logger_def.h) gives `mindie_meaning` "<sub-module>/<feature>: <error type>"
@@ -437,9 +444,9 @@ def yield_to_specific(hits, wrappers, yielding):
 
 # values that follow from a captured one: a group `acl_code` also gives `acl_name` and `acl_meaning` (not quoted),
 # a group `acl_printed` (the sentence torch_npu prints for a code after `[Error]: `) the code and those two,
-# a group `hccl_code` `hccl_name` and `hccl_meaning`, a group `hccl_errno` (an HCCL log errNo) those three,
-# a group `atb_status` (an ATB operation's status) `atb_name` and `atb_meaning`, a group `mindie_code` `mindie_meaning`,
-# a group `dcmi_code` (a DCMI error code) `dcmi_name` and `dcmi_meaning`
+# a group `hccl_code` `hccl_name` and `hccl_meaning`, a group `hccl_errno` (an HCCL log errNo) those three, a group
+# `dcmi_code` (a DCMI return code, -8001 ... -8255) `dcmi_name` and `dcmi_meaning`, a group `atb_status` (an ATB
+# operation's status) `atb_name` and `atb_meaning`, a group `mindie_code` (a MindIE error code) `mindie_meaning`
 DERIVED_VALUES: Dict[str, Callable[[str], Dict[str, str]]] = {"acl_code": _acl_code_facts,
                                                               "acl_printed": _acl_printed_facts,
                                                               "hccl_code": _hccl_code_facts,

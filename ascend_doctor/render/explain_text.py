@@ -66,7 +66,16 @@ def code_text(entry) -> List[str]:
     """The head of an error-code answer: what the code is, and where its signatures come from."""
     info, code, sigs = entry.info, entry.key, entry.signatures
     out: List[str] = []
-    if info.get("name"):
+    if info.get("family") == "dcmi" and info.get("meaning"):
+        from ..kb.lookup import dcmi_meaning
+
+        if info.get("name"):
+            out += wrap_lines(_("{code}: {name} (DCMI return code): {meaning}").format(
+                code=code, name=info["name"], meaning=dcmi_meaning(info)), "  ", "")
+        else:
+            out += wrap_lines(_("{code}: a DCMI return code: {meaning}").format(
+                code=code, meaning=dcmi_meaning(info)), "  ", "")
+    elif info.get("name"):
         out += wrap_lines(_("{code}: {name} (AscendCL return code): {meaning}").format(
             code=code, name=info["name"], meaning=acl_meaning(info)), "  ", "")
     if info.get("inner_error"):

@@ -17,7 +17,7 @@ from .html_graph import (
     TIMELINE_ROWS_MAX, parse_time, split_device, time_range_words, timeline_svg, wait_graph_svg,
 )
 from .html_page import esc, header_row, report_page
-from .triage_report import evidence_label, root_cause_headline
+from .triage_report import evidence_label, root_cause_headline, traceback_note
 
 UNEXPLAINED_SHOWN_MAX = 50
 # Problems shown with their cause, fix and line; the rest (a log set matching hundreds of signatures) get a
@@ -327,9 +327,11 @@ def _unexplained(data: dict) -> List[str]:
            "<table class='wide'>" + header_row(_("where|device|time|line"))]
     for e in items[:UNEXPLAINED_SHOWN_MAX]:
         count = f" ×{esc(e['count'])}" if isinstance(e.get("count"), int) and e["count"] > 1 else ""
+        note = traceback_note(e.get("traceback"))
+        note = f"<div class='small'>{esc(note)}</div>" if note else ""
         out.append(f"<tr><td><code>{esc(e.get('file'))}:{esc(e.get('line'))}</code>{count}</td>"
                    f"<td>{esc(e.get('device') or e.get('rank') or e.get('node') or '')}</td>"
-                   f"<td>{esc(e.get('time') or '')}</td><td><pre class='line'>{esc(e.get('text') or '')}</pre></td></tr>")
+                   f"<td>{esc(e.get('time') or '')}</td><td><pre class='line'>{esc(e.get('text') or '')}</pre>{note}</td></tr>")
     out.append("</table>")
     return out + _more_tail(len(items), UNEXPLAINED_SHOWN_MAX)
 

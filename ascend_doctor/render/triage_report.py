@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 import json
-from typing import List
+from typing import List, Optional
 
 from ..i18n import N_, _, get_lang, is_deferred, lookup
 from ..i18n_text import Bilingual, Joined, worded
@@ -215,6 +215,18 @@ def _ranks_line(p: Problem) -> str:
 UNEXPLAINED_SHOWN = 20  # in the text report (the JSON lists up to triage.scan.UNEXPLAINED_KEEP)
 
 
+def traceback_note(tb: Optional[dict]) -> str:
+    """What an unexplained entry that stands for a traceback folds (its `traceback` field), in a few words; "" for
+    a line of its own (or a field not of that shape, from a JSON report written elsewhere)."""
+    if not isinstance(tb, dict) or not all(isinstance(tb.get(k), int) for k in ("first_line", "frames")):
+        return ""
+    if tb.get("exception"):
+        return _("(a traceback from line {first}: {frames} frame(s) folded into its exception line)").format(
+            first=tb["first_line"], frames=tb["frames"])
+    return _("(a traceback from line {first}, {frames} frame(s) folded; its exception line is not in the log)").format(
+        first=tb["first_line"], frames=tb["frames"])
+
+
 def _unexplained_lines(result: TriageResult, indent: str = "  ") -> List[str]:
     """Each distinct unexplained error line at its first place (×N when it came again), the first
     UNEXPLAINED_SHOWN of them."""
@@ -223,6 +235,9 @@ def _unexplained_lines(result: TriageResult, indent: str = "  ") -> List[str]:
         zh = get_lang() == "zh"  # "file:4（×3）：line" in Chinese (review 3 R7)
         times = (f"（×{e['count']}）" if zh else f" (×{e['count']})") if e.get("count", 1) > 1 else ""
         out.append(f"{indent}{e['file']}:{e['line']}{times}{'：' if zh else ': '}{e['text']}")
+        note = traceback_note(e.get("traceback"))
+        if note:
+            out.append(f"{indent}  {note}")
     more = result.unexplained_total - min(len(result.unexplained), UNEXPLAINED_SHOWN)
     if more > 0:
         out.append(indent + _("… and {count} more (--format json lists the first {keep})").format(

@@ -1,11 +1,19 @@
 """A log line as triage keeps and shows it (its time; its text cut and redacted) and the error-looking lines no
-signature explains (`Unexplained`: each distinct one once, at its first place, with its count)."""
+signature explains (`Unexplained`: each distinct one once, at its first place, with its count).
+
+A traceback is one error, not one per line (`Fold`): printed through a logger (vLLM's `(Worker pid=1) ERROR ...
+[core.py:720] `), each of its lines carries the logger's ERROR level, yet only its exception line says what happened;
+its header, frames, source lines and caret markers, and the exception message's next lines, fold into that one entry
+(the place of the traceback's first line and how many frames it folded beside it). `error_units` is the same
+decision over a whole text, for scripts/measure_corpus.py."""
 
 from __future__ import annotations
 
 import re
-from typing import Any, Dict, List, Optional
+from typing import Any, Callable, Dict, Iterable, List, Optional, Tuple
 
+from .match.source import (BLANK, BODY, CARET, CHAIN, EXCEPTION, FRAME, HEADER, MESSAGE, SOURCE, line_shape,
+                           looks_like_code, split_prefix)
 from .result import InputInfo
 
 SHOW_LINE_CHARS = 400  # the "most telling line" is cut to this in reports
@@ -22,6 +30,7 @@ ERROR_LINE = (r"\[(?:ERROR|FATAL|CRITICAL|E)\]|\b(?:ERROR|FATAL|CRITICAL)\b|^\s*
 # ...unless the line says it is of another level (an INFO line that mentions `lastError:`)
 _OTHER_LEVEL = re.compile(rb"\s*(?:\[(?:INFO|DEBUG|TRACE|EVENT|WARNING|WARN)\]|[IWD]\d{4} \d\d:|"
                           rb"(?:\[rank\d+\]:)?\[[IWD]\d{3,4} \d\d:)")
+_ERROR_RX = re.compile(ERROR_LINE.encode("ascii"))
 UNEXPLAINED_KEEP = 50  # distinct unexplained error lines listed (JSON; the text shows the first 20)
 _UNEXPLAINED_DISTINCT = 5000  # distinct lines remembered at most (the count goes on)
 _VARYING = re.compile(rb"[0-9A-Fa-fx]*[0-9][0-9A-Fa-fx]*")  # numbers, hex ids and addresses: left out of the dedup key
@@ -79,35 +88,203 @@ def blake2b(data: bytes, digest_size: int):
     return made(data, digest_size=digest_size)
 
 
+def is_error_line(line: bytes) -> bool:
+    """Whether a line (bytes) is error-looking as triage's scan decides it (ERROR_LINE, not another level's line):
+    the lines `Fold` is fed."""
+    return _ERROR_RX.search(line) is not None and _OTHER_LEVEL.match(line) is None
+
+
+# A unit of the report: (line number, text, traceback, explained). `traceback`: None for a line that stands alone,
+# else (its first line's number, frames, lines it stands for, whether it ends with its exception line).
+Unit = Tuple[int, bytes, Optional[Tuple[int, int, int, bool]], bool]
+
+
+class _Traceback:
+    __slots__ = ("first", "frames", "lines", "frame", "last", "phase", "tail", "explained", "seen")
+
+    def __init__(self, line_no: int, line: bytes, phase: str):
+        self.first, self.frames, self.lines, self.seen = line_no, 0, 1, line_no
+        self.frame: Optional[Tuple[int, bytes]] = None  # the last frame line
+        self.last = (line_no, line)  # the last line of its frames
+        self.phase = phase  # "head" (its header), "frame" (right under a frame), "source", "tail" (its exception)
+        self.tail: Optional[Tuple[int, bytes]] = None
+        self.explained = False
+
+    def unit(self) -> Unit:
+        if self.tail is not None:
+            return self.tail[0], self.tail[1], (self.first, self.frames, self.lines, True), self.explained
+        n, text = self.frame or self.last
+        return n, text, (self.first, self.frames, self.lines, False), False
+
+
+_OPEN_MAX = 256  # writers with a traceback open at once (a log of many processes: the oldest closes first)
+# lines between two lines of one traceback at most (other writers' lines between them, a plain traceback's frames
+# that are no error lines): a line further down starts afresh, the traceback above is closed (listed, not dropped)
+_GAP = 200
+
+
+class Fold:
+    """What each error-looking line of one input is to the report (issue 21): a unit of its own (a message, an
+    exception line outside a traceback) or a line of a traceback, which is one unit: its exception line (its tail),
+    or, where the log stops before the tail (or a new traceback starts), its last frame, marked as a traceback
+    without its exception.
+
+    A line is told by its shape once a logger's prefix is taken off (match.source.line_shape) and by its place among
+    the lines the same writer (the prefix's process and source place) printed: a header or a frame opens a traceback;
+    a source line or caret marker under a frame (or, at a log's first lines, before any) belongs to it; the line
+    right under a frame is that frame's source line whatever its indent; an exception-shaped line ends it; the
+    indented lines after the exception line are the exception's message (unless one is error-looking on its own: then
+    it is a unit); a blank line, a chain line (`The above exception ...`) or any other line of that writer after the
+    exception closes it. Lines of other writers in between (another process's `[ERROR]` line) are units of their own
+    and leave the traceback open, up to _GAP lines. A line that is neither in a traceback is a unit, as it was
+    before."""
+
+    __slots__ = ("open",)
+
+    def __init__(self):
+        self.open: Dict[bytes, _Traceback] = {}
+
+    def feed(self, line_no: int, line: bytes, shape: Optional[Tuple[bytes, str]] = None,
+             explained: bool = False) -> List[Unit]:
+        """One error-looking line (`explained`: a signature explains it): the units it completes, in order."""
+        who, kind = shape or line_shape(line)
+        tb = self.open.get(who)
+        out: List[Unit] = []
+        if tb is not None:
+            if line_no - tb.seen > _GAP:  # a line far below is not that traceback's (above all, a line without prefix)
+                out.append(self._close(who))
+                tb = None
+            else:
+                tb.seen = line_no
+        if kind == BLANK or kind == CHAIN or kind == HEADER:
+            if tb is not None and (kind != BLANK or tb.phase == "tail"):
+                out.append(self._close(who))
+            if kind == HEADER:
+                self._open(who, _Traceback(line_no, line, "head"), out)
+            return out
+        if kind == FRAME:
+            if tb is not None and tb.phase == "tail":
+                out.append(self._close(who))
+                tb = None
+            if tb is None:
+                tb = self._open(who, _Traceback(line_no, line, "frame"), out)
+            else:
+                tb.lines += 1
+            tb.frames += 1
+            tb.frame = tb.last = (line_no, line)
+            tb.phase = "frame"
+            return out
+        if kind in (SOURCE, CARET) or (tb is not None and tb.phase == "frame" and (
+                kind == BODY or (kind == MESSAGE and looks_like_code(split_prefix(line)[1])))):
+            if tb is None:  # the log starts under a frame
+                self._open(who, _Traceback(line_no, line, "source"), out)
+            else:
+                tb.lines += 1
+                if tb.phase != "tail":  # after the exception: a line of its message that reads as code
+                    tb.last, tb.phase = (line_no, line), "source"
+            return out
+        if tb is not None and tb.phase != "tail" and kind == EXCEPTION:
+            tb.lines += 1
+            tb.tail, tb.explained, tb.phase = (line_no, line), explained, "tail"
+            return out
+        if tb is not None and tb.phase == "tail":
+            if kind == BODY and _ERROR_RX.search(split_prefix(line)[1]) is None:
+                tb.lines += 1  # the exception message's next line
+                return out
+            if kind != BODY:
+                out.append(self._close(who))
+        out.append((line_no, line, None, explained))
+        return out
+
+    def _open(self, who: bytes, tb: _Traceback, out: List[Unit]) -> _Traceback:
+        """A new traceback of `who`; past _OPEN_MAX writers with one open, the one open longest is closed (its
+        unit in `out`: memory stays bounded whatever the number of processes, and nothing is dropped)."""
+        if len(self.open) >= _OPEN_MAX:
+            oldest = min(self.open, key=lambda k: self.open[k].first)
+            out.append(self._close(oldest))
+        self.open[who] = tb
+        return tb
+
+    def _close(self, who: bytes) -> Unit:
+        return self.open.pop(who).unit()
+
+    def close(self) -> List[Unit]:
+        """The end of the input: its open tracebacks' units, in the order of their first lines."""
+        out = [tb.unit() for tb in sorted(self.open.values(), key=lambda tb: tb.first)]
+        self.open.clear()
+        return out
+
+
+def error_units(lines: Iterable[bytes], explained: Callable[[int], bool] = lambda n: False) -> List[Unit]:
+    """Triage's decision over a whole text (lines numbered from 1; `explained(n)`: a signature explains line n): its
+    error-looking lines (is_error_line) as the units `unexplained_errors` lists when they are not explained. What
+    scripts/measure_corpus.py reads for what an error line is."""
+    fold, out = Fold(), []
+    for n, line in enumerate(lines, 1):
+        if is_error_line(line):
+            out += fold.feed(n, line, None, explained(n))
+    return out + fold.close()
+
+
+def traceback_dict(tb) -> Optional[dict]:
+    """An entry's `traceback` field (JSON): where the traceback starts, the frames and lines it folds, whether its
+    exception line is the entry's (false: the log stops before it; the entry is its last frame)."""
+    if tb is None:
+        return None
+    return {"first_line": tb[0], "frames": tb[1], "lines": tb[2], "exception": bool(tb[3])}
+
+
 def _shown_text(text, show) -> str:
     """A kept line as reports show it: read here (bytes), cut and redacted; from a node summary (str), as it is."""
     return show(_text(text)) if isinstance(text, bytes) else text
 
 
 class Unexplained:
-    """The error-looking lines no signature explains: each distinct line (numbers and hex aside: pids, thread ids,
-    times, addresses) once, at its first occurrence, with how often it came; the last few lines for the "no known
-    problem" case.
+    """The error-looking lines no signature explains: each distinct unit (a line, or a traceback as its exception
+    line: `Fold`; numbers and hex aside: pids, thread ids, times, addresses) once, at its first occurrence, with how
+    often it came; the last few units for the "no known problem" case.
 
-    A line's text is kept as read (bytes, shown with the redaction when the result is made) or, from a node
-    summary, as that node showed it (str, already redacted); a line is known by a digest of its text without
+    A unit's text is kept as read (bytes, shown with the redaction when the result is made) or, from a node
+    summary, as that node showed it (str, already redacted); a unit is known by a digest of its text without
     numbers and hex, so a summary carries no raw text and its lines still fold into the same entries."""
 
-    __slots__ = ("seen", "overflow", "lines", "recent")
+    __slots__ = ("seen", "overflow", "lines", "recent", "fold", "info")
 
     def __init__(self):
-        self.seen: Dict[bytes, list] = {}  # key -> [input, line number, text (bytes, or str shown), count, time]
-        self.overflow = 0  # lines of new kinds past _UNEXPLAINED_DISTINCT (counted, not kept: the total is at least)
+        # key -> [input, line number, text (bytes, or str shown), count, time, traceback (see Unit) or None]
+        self.seen: Dict[bytes, list] = {}
+        self.overflow = 0  # units of new kinds past _UNEXPLAINED_DISTINCT (counted, not kept: the total is at least)
         self.lines = 0
         self.recent: List[tuple] = []  # (input, line number, text), the last 5
+        self.fold = Fold()  # the input being read
+        self.info: Optional[InputInfo] = None
 
-    def add(self, line: bytes, info: InputInfo, line_no: int, count: int = 1, merged: bool = False) -> None:
-        """One unexplained line (`merged`: a distinct line of a worker's part, `count` its repeats there)."""
-        self._fold(error_key(line), [info, line_no, line[:2 * SHOW_LINE_CHARS], count, _timestamp(line)])
+    def add(self, line: bytes, info: InputInfo, line_no: int, explained: bool = False,
+            shape: Optional[Tuple[bytes, str]] = None) -> None:
+        """One error-looking line as read (`explained`: a signature explains it; `shape`: line_shape's, when known)."""
+        if info is not self.info:
+            self.end_input()
+            self.info = info
+        for n, text, tb, done in self.fold.feed(line_no, line, shape, explained):
+            if not done:
+                self._unit(text, info, n, tb)
+
+    def end_input(self) -> None:
+        """The input read so far ended: its open tracebacks become units."""
+        if self.info is not None:
+            for n, text, tb, done in self.fold.close():
+                if not done:
+                    self._unit(text, self.info, n, tb)
+        self.info = None
+
+    def _unit(self, text: bytes, info: InputInfo, line_no: int, tb, count: int = 1, merged: bool = False) -> None:
+        """One unexplained unit (`merged`: a distinct unit of a worker's part, `count` its repeats there)."""
+        self._fold(error_key(text), [info, line_no, text[:2 * SHOW_LINE_CHARS], count, _timestamp(text),
+                                     tuple(tb) if tb is not None else None])
         if merged:
             return
         self.lines += 1
-        self.recent.append((info, line_no, line[:2 * SHOW_LINE_CHARS]))
+        self.recent.append((info, line_no, text[:2 * SHOW_LINE_CHARS]))
         if len(self.recent) > 10:
             del self.recent[:5]
 
@@ -118,24 +295,32 @@ class Unexplained:
         elif len(self.seen) < _UNEXPLAINED_DISTINCT:
             self.seen[key] = entry
         else:
-            self.overflow += entry[3]  # each of its lines, as when read one by one
+            self.overflow += entry[3]  # each of its units, as when read one by one
 
     def to_part(self) -> dict:
-        """For a forked worker's pipe (JSON): latin-1 text, byte for byte."""
-        return {"seen": [[v[1], v[2].decode("latin-1"), v[3]] for v in self.seen.values()], "overflow": self.overflow,
-                "lines": self.lines, "recent": [[n, t.decode("latin-1")] for _i, n, t in self.recent[-5:]]}
+        """For a forked worker's pipe (JSON): latin-1 text, byte for byte. A traceback open at the range's end is
+        a unit of the range (a traceback cut by a range boundary is listed as its two parts: none is dropped)."""
+        self.end_input()
+        return {"seen": [[v[1], v[2].decode("latin-1"), v[3], v[5]] for v in self.seen.values()],
+                "overflow": self.overflow, "lines": self.lines,
+                "recent": [[n, t.decode("latin-1")] for _i, n, t in self.recent[-5:]]}
 
     def merge(self, part: dict, info: InputInfo, lines_before: int) -> None:
         """A later range's part (its line numbers shifted by the lines before it)."""
-        for n, text, count in part["seen"]:
-            self.add(text.encode("latin-1"), info, n + lines_before, count, merged=True)
+        self.end_input()
+        for n, text, count, tb in part["seen"]:
+            if tb is not None:
+                tb = (tb[0] + lines_before, *tb[1:])
+            self._unit(text.encode("latin-1"), info, n + lines_before, tb, count, merged=True)
         self.lines += part["lines"]
         self.overflow += part["overflow"]
         self.recent = (self.recent + [(info, n + lines_before, t.encode("latin-1")) for n, t in part["recent"]])[-5:]
 
     def absorb(self, other: "Unexplained") -> None:
-        """Another scan's lines (a node summary's), read after these: the same entries, counts and totals as if its
+        """Another scan's units (a node summary's), read after these: the same entries, counts and totals as if its
         lines had been read here."""
+        self.end_input()
+        other.end_input()
         for key, entry in other.seen.items():
             self._fold(key, entry)
         self.overflow += other.overflow
@@ -144,14 +329,17 @@ class Unexplained:
 
     def to_summary(self, show) -> dict:
         """For a node summary: inputs by their place in the scan's list, texts shown (redacted), keys as digests."""
+        self.end_input()
         return {"seen": [[v[0].order, v[1], _shown_text(v[2], show), v[3], v[4], k.hex()] for k, v in self.seen.items()],
                 "overflow": self.overflow, "lines": self.lines,
-                "recent": [[i.order, n, _shown_text(t, show)] for i, n, t in self.recent[-5:]]}
+                "recent": [[i.order, n, _shown_text(t, show)] for i, n, t in self.recent[-5:]],
+                # beside "seen" (a summary an older release reads keeps its shape): the entries that are tracebacks
+                "tracebacks": {k.hex(): list(v[5]) for k, v in self.seen.items() if v[5] is not None}}
 
     @classmethod
     def from_summary(cls, data: Any, inputs: List[InputInfo]) -> "Unexplained":
         """`to_summary`'s dict back, its inputs those of the summary (ValueError, TypeError, IndexError when it is
-        not that shape)."""
+        not that shape). "tracebacks" is absent from a summary written before they were kept."""
         out = cls()
         if data is None:
             return out
@@ -161,10 +349,17 @@ class Unexplained:
                 raise TypeError("not an unexplained line")
             return inputs[k], n, text
 
+        tracebacks = data.get("tracebacks") or {}
         for k, n, text, count, time, key in data["seen"]:
             if not isinstance(count, int) or not (time is None or isinstance(time, str)):
                 raise TypeError("not an unexplained line")
-            out.seen[bytes.fromhex(key)] = [*line(k, n, text), count, time]
+            tb = tracebacks.get(key)
+            if tb is not None:
+                first, frames, lines, exception = tb
+                if not all(isinstance(x, int) for x in (first, frames, lines)) or not isinstance(exception, bool):
+                    raise TypeError("not an unexplained traceback")
+                tb = (first, frames, lines, exception)
+            out.seen[bytes.fromhex(key)] = [*line(k, n, text), count, time, tb]
         out.overflow, out.lines = int(data["overflow"]), int(data["lines"])
         out.recent = [line(k, n, text) for k, n, text in data["recent"]]
         return out
@@ -174,9 +369,14 @@ class Unexplained:
         return {"file": info.label, "line": line_no, "text": _shown_text(text, show)}
 
     def listed(self, show) -> List[dict]:
-        """The first UNEXPLAINED_KEEP distinct lines, in the order of the inputs and their lines."""
+        """The first UNEXPLAINED_KEEP distinct units, in the order of the inputs and their lines; a traceback's
+        entry says where it starts and what it folds (`traceback`, None for a line of its own)."""
+        self.end_input()
         order = sorted(self.seen.values(), key=lambda v: (v[0].order, v[1]))[:UNEXPLAINED_KEEP]
-        return [dict(self._entry(v[0], v[1], v[2], show), count=v[3], time=v[4]) for v in order]
+        return [dict(self._entry(v[0], v[1], v[2], show), count=v[3], time=v[4], traceback=traceback_dict(v[5]))
+                for v in order]
 
     def last(self, show) -> List[dict]:
-        return [self._entry(i, n, t, show) for i, n, t in self.recent[-5:]]
+        """The last 5 units, in the order of the inputs and their lines (a traceback is a unit when it closes)."""
+        self.end_input()
+        return [self._entry(i, n, t, show) for i, n, t in sorted(self.recent[-5:], key=lambda r: (r[0].order, r[1]))]

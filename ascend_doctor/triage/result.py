@@ -214,11 +214,13 @@ class TriageResult:
     problems: List[Problem]
     inputs: List[InputInfo]
     last_error_lines: List[dict]
-    unexplained: List[dict] = field(default_factory=list)  # error lines no known signature explains (first, distinct)
+    # error lines no known signature explains (first, distinct): file, line, text, count, time, traceback (None, or
+    # where the traceback the entry stands for starts and what it folds: lines.traceback_dict)
+    unexplained: List[dict] = field(default_factory=list)
     root_cause: Optional[Dict[str, Any]] = None
     summaries: List[dict] = field(default_factory=list)  # node summaries merged (triage --node-summary)
-    unexplained_total: int = 0  # distinct unexplained error lines (`unexplained` lists the first of them)
-    unexplained_lines: int = 0  # unexplained error lines, repeats included
+    unexplained_total: int = 0  # distinct unexplained error lines, a traceback one (`unexplained` lists the first)
+    unexplained_lines: int = 0  # unexplained error lines, repeats included, a traceback one
 
     def counts(self) -> Dict[str, int]:
         out = {"fail": 0, "warn": 0, "info": 0}

@@ -27,7 +27,7 @@ from ..i18n_text import Text
 from ..kb.load import load_knowledge_base
 from ..kb.model import KnowledgeBase, Signature, yield_to_specific
 from ..kb.peers import fd_names_code, peer_ids
-from .match.source import is_source_line
+from .match.source import is_source_line, line_shape
 from . import layout
 from .result import (NOT_A_LOG, InputInfo, Occurrence, Problem, TriageResult, attach_root_cause, later,
                      order_key as _order_key, order_problems)
@@ -101,7 +101,7 @@ class Triage:
         self._yielding = self._wrappers | {i for i, s in enumerate(sigs) if s.fallback}
         # A Python traceback's source line names a call, not an event: only the entries that read code match it
         self._code_readers = {i for i, s in enumerate(sigs) if s.code_line}
-        self._plans: Dict[bytes, Tuple[Tuple[int, ...], bool, Optional[str]]] = {}  # see _line_plan
+        self._plans: Dict[bytes, Tuple[Tuple[int, ...], int, Optional[str], Optional[tuple]]] = {}  # see _line_plan
         self._plans_bytes = 0
         self._pending: Dict[str, Tuple[Optional[str], int, int]] = {}  # sid -> its last hit not yet made (_record)
         self.problems: Dict[str, Problem] = {}
@@ -433,6 +433,7 @@ class Triage:
         finally:  # the last occurrences _record kept as tuples, made Occurrences once per file
             if self._pending:
                 self._settle(info)
+            self._errors.end_input()  # a traceback the file ends in is listed as such
 
     def _scan_lines_of(self, stream: BinaryIO, info: InputInfo) -> None:
         carry = b""
@@ -492,10 +493,10 @@ class Triage:
             plan = plans_get(line)
             if plan is None:
                 plan = self._line_plan(line, hits)
-            record, error, time = plan
+            record, error, time, shape = plan
             if error and seen_on_line.get(err_idx) != line_no:
                 seen_on_line[err_idx] = line_no
-                self._errors.add(line, info, line_no)
+                self._errors.add(line, info, line_no, error == 2, shape)
             for idx in record:
                 if seen_on_line.get(idx) == line_no:
                     continue
@@ -545,19 +546,24 @@ class Triage:
             if got is not None:
                 self.problems[key].last = self._occurrence(info, got[2], got[0])
 
-    def _line_plan(self, line: bytes, hits: List[int]) -> Tuple[Tuple[int, ...], bool, Optional[str]]:
-        """What a matched line asks, from its bytes alone: (the signatures to record, whether it is an unexplained
-        error line, its time); kept in `_plans` (bounded), as a dense log repeats its lines."""
+    def _line_plan(self, line: bytes, hits: List[int]) -> Tuple[Tuple[int, ...], int, Optional[str], Optional[tuple]]:
+        """What a matched line asks, from its bytes alone: (the signatures to record, whether it is an error-looking
+        line (0: no, 1: one no signature explains, 2: one a signature explains: a traceback's tail, for
+        lines.Fold), its time, its shape (match.source.line_shape) when error-looking); kept in `_plans` (bounded),
+        as a dense log repeats its lines."""
         error = hits[-1] == self._error_idx  # the last: indexes come sorted and the error pattern is the last one
         if error:
             hits = hits[:-1]
         if hits and is_source_line(line):  # a traceback's code line names a call, not an event
             hits = [i for i in hits if i in self._code_readers]
+        shape = None
         if error:
-            error = (not hits or all(i in self._resolvers for i in hits)) and not _OTHER_LEVEL.match(line)
+            error = 0 if _OTHER_LEVEL.match(line) else 1 if all(i in self._resolvers for i in hits) else 2
+            if error:
+                shape = line_shape(line)
         if len(hits) > 1 and self._yielding:
             hits = yield_to_specific(hits, self._wrappers, self._yielding)
-        plan = (tuple(hits), error, _timestamp(line))
+        plan = (tuple(hits), error, _timestamp(line), shape)
         if len(line) <= _PLAN_LINE_MAX:
             if self._plans_bytes > _PLAN_BYTES:
                 self._plans.clear()

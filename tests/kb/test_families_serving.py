@@ -19,8 +19,6 @@ from tests.helpers.corpus import clean_excerpt_hits
 PART = data_path(os.path.join("kb", "families_serving.json"))
 IDS = [s["id"] for s in json.load(open(PART, encoding="utf-8"))["signatures"]]
 FAMILY = IDS + ["MINDIE_ENGINE_INIT_FAILED", "NNAL_ATB_NOT_FOUND", "MODEL_ARCHITECTURE_NOT_SUPPORTED"]
-# DCMI's specific entries elsewhere: they name their code's cause and are reported instead of the class entry
-DCMI_SPECIFIC = ["DCMI_INIT_FAILED_8005", "K8S_NPU_DEVICE_UNHEALTHY", "NPU_DRIVER_SO_NOT_LOADABLE"]
 
 
 @pytest.fixture(scope="module")
@@ -36,8 +34,7 @@ def test_the_part_is_loaded_as_class_and_specific_entries_without_peer_ids(kb):
     assert set(IDS) == {"MINDIE_ERROR_LOGGED", "MINDIE_HTTP_LISTEN_FAILED", "ATB_OPERATION_FAILED",
                         "FRAMEWORK_STATE_NOT_INITIALIZED", "VLLM_MAX_MODEL_LEN_EXCEEDS_KV_CACHE",
                         "NPU_EXTENSION_UNDEFINED_SYMBOL", "NPU_FEATURE_NOT_SUPPORTED", "PARALLEL_SIZE_NOT_DIVISOR",
-                        "VLLM_MAX_MODEL_LEN_SETTING_REJECTED", "PYHCCL_CALL_FAILED", "DCMI_CALL_FAILED",
-                        "TRACEBACK_ASSERT_CHECK"}
+                        "VLLM_MAX_MODEL_LEN_SETTING_REJECTED", "PYHCCL_CALL_FAILED", "TRACEBACK_ASSERT_CHECK"}
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_serving.json" and sig.kind == "root" and not sig.ascend_fd
@@ -47,7 +44,7 @@ def test_the_part_is_loaded_as_class_and_specific_entries_without_peer_ids(kb):
                                                   "FRAMEWORK_STATE_NOT_INITIALIZED", "NPU_EXTENSION_UNDEFINED_SYMBOL",
                                                   "NPU_FEATURE_NOT_SUPPORTED", "PARALLEL_SIZE_NOT_DIVISOR",
                                                   "VLLM_MAX_MODEL_LEN_SETTING_REJECTED", "PYHCCL_CALL_FAILED",
-                                                  "DCMI_CALL_FAILED", "TRACEBACK_ASSERT_CHECK"))
+                                                  "TRACEBACK_ASSERT_CHECK"))
     # a traceback's assert line is code: the entry that reads it is a code-line reader and only warns
     assert kb.signature("TRACEBACK_ASSERT_CHECK").code_line and kb.signature("TRACEBACK_ASSERT_CHECK").severity == "warn"
 
@@ -169,15 +166,6 @@ def test_an_atb_status_is_said_in_the_runs_language():
      "PYHCCL_CALL_FAILED", "HCCL error `HCCL_E_TIMEOUT`"),
     ("ERROR 01-02 03:04:05 [pyhccl_wrapper.py:186] Failed to load HCCL library. so_file=/opt/hccl/libhccl.so, "
      "error=invalid ELF header.", "PYHCCL_CALL_FAILED", "the HCCL library `/opt/hccl/libhccl.so` could not be loaded"),
-    # DCMI: another of MindX DL's wrapper calls, gpustack's exception for another code, the code's text in the title
-    ("E0101 10:00:00.000 1 manager.go:88] subscribe fault event failed, logicID(3), error code: -8002",
-     "DCMI_CALL_FAILED", "error code -8002 (DCMI_ERROR_OPER_NOT_PERMITTED: Operation Not Permitted)"),
-    ("gpustack_runtime.detector.pydcmi.DCMIError_NotSupportedInContainer: Not Supported in Container",
-     "DCMI_CALL_FAILED", "(DCMIError_NotSupportedInContainer: Not Supported in Container)"),
-    # the specific entries of DCMI codes keep their lines
-    ("dcmi module initialize failed. ret is -8005", "DCMI_INIT_FAILED_8005", "-8005"),
-    ("gpustack_runtime.detector.pydcmi.DCMIError_LibraryNotFound: Library Not Found", "NPU_DRIVER_SO_NOT_LOADABLE",
-     "cannot be loaded"),
     # an assert in a traceback: vLLM-Ascend's block-size check behind a worker prefix, a membership check
     ("(Worker_DP0_TP1 pid=9) ERROR 03-01 10:00:00 [multiproc_executor.py:654]     assert remote_block_size % "
      "kernel_size == 0, (", "TRACEBACK_ASSERT_CHECK", "`assert remote_block_size % kernel_size == 0, (`"),
@@ -213,8 +201,6 @@ def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     "INFO 11-17 11:40:20 [utils.py:1] 310P does not support Triton, so fallback metadata attachment is skipped.",
     "| MLA | not supported on 310P | supported on A2/A3 |",
     "Output size must be divisible by tensor parallel size.",
-    "[INFO] dcmi init success, dcmi version: 24.1.rc2",
-    "epoch 3 step -8005 loss 0.3",
     "        assert x == 1",
     "    assert_close(a, b)",
     "    assert callback(x)",

@@ -208,6 +208,12 @@ def test_fields_of_newer_triage_results_are_shown_when_present(tmp_path):
     assert "data-device='Unknown Device'" not in html and "<b>Unknown Device</b>" in html
     assert "<code>job/worker-0/x.log:7</code> ×3" in html and "ERROR &lt;weird&gt; thing" in html
     assert "worker-0 device-0 at 2024-05-01 10:01:40" in html and "worker-0 device-0 → worker-1 device-1" in html
+    # an entry standing for a traceback says what it folds; a field not of that shape says nothing
+    data["unexplained_errors"][0]["traceback"] = {"first_line": 2, "frames": 5, "lines": 12, "exception": True}
+    assert ("<div class='small'>(a traceback from line 2: 5 frame(s) folded into its exception line)</div>"
+            in render_triage_html(data))
+    data["unexplained_errors"][0]["traceback"] = {"first_line": None}
+    assert "a traceback from" not in render_triage_html(data)
 
 
 def _synthetic_cluster(nodes=1024, per=8):

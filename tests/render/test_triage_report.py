@@ -84,3 +84,23 @@ def test_the_root_cause_headline_is_one_message_kept_in_the_json():
         assert worded(two) == "根因：a device-0、b device-1"
     finally:
         i18n.set_lang("en")
+
+
+def test_a_traceback_entry_says_what_it_folds_in_text_and_markdown(tmp_path):
+    """An unexplained entry standing for a traceback (its `traceback` field) says where it starts and how many
+    frames it folds, under its line; a line of its own says nothing more; a field not of that shape is ignored."""
+    from ascend_doctor.i18n import set_lang
+    from ascend_doctor.render.triage_report import traceback_note
+    from tests.triage.test_triage import TRACEBACK
+
+    set_lang("en")
+    assert traceback_note({"first_line": 3, "frames": 4, "lines": 9, "exception": True}) == \
+        "(a traceback from line 3: 4 frame(s) folded into its exception line)"
+    assert traceback_note({"first_line": 3, "frames": 4, "lines": 9, "exception": False}) == \
+        "(a traceback from line 3, 4 frame(s) folded; its exception line is not in the log)"
+    assert traceback_note(None) == traceback_note({"first_line": "3"}) == traceback_note([1, 2]) == ""
+    log = write(tmp_path / "a.log", TRACEBACK)
+    md = run_cli("triage", log, "--format", "markdown").stdout
+    assert "a.log:7: " + TRACEBACK[-1] + "\n  (a traceback from line 1: 2 frame(s) folded into its exception line)" in md
+    zh = run_cli("triage", log, "--lang", "zh").stdout
+    assert "（自第 1 行起的一段回溯：2 个栈帧已并入其异常行）" in zh

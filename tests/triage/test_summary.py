@@ -356,3 +356,20 @@ def test_an_inputs_note_and_the_merge_warnings_are_messages_worded_in_the_langua
     finally:
         i18n.set_lang("en")
     assert reworded(zh, kb)["summaries"] == en["summaries"]
+
+
+def test_a_traceback_merged_from_summaries_keeps_its_place_and_frames(tmp_path):
+    """A traceback listed once (issue 21) is one entry across nodes, with where it starts and what it folds, whether
+    read from the logs or from the nodes' summaries."""
+    from tests.triage.test_triage import TRACEBACK
+
+    cluster = tmp_path / "job"
+    for node in ("a", "b"):
+        (cluster / node).mkdir(parents=True)
+        (cluster / node / "train.log").write_text("\n".join(["[INFO] start"] + TRACEBACK) + "\n")
+    want = _raw(str(cluster))
+    [e] = want["unexplained_errors"]
+    assert (e["count"], e["line"], e["traceback"]) == (2, 8, {"first_line": 2, "frames": 2, "lines": 7,
+                                                                "exception": True})
+    files = _all_summaries(str(cluster), str(tmp_path / "sums"))
+    assert _comparable(_report(files)) == want

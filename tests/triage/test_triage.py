@@ -435,6 +435,90 @@ def test_parallel_ranges_list_the_same_unexplained_lines(tmp_path, monkeypatch):
     assert [(e["line"], e["count"]) for e in serial["unexplained_errors"]] == [(12, 3), (15004, 1)]
 
 
+# a traceback printed through vLLM's logger (heldout9 h9_04, its exception line made one no entry explains)
+VLLM = "(Worker_TP0 pid=74487) ERROR 03-01 20:55:34 [multiproc_executor.py:671] "
+TRACEBACK = [VLLM + "Traceback (most recent call last):",
+             VLLM + '  File "/root/venv/lib/python3.10/site-packages/vllm_ascend/worker/worker.py", line 108, in __init__',
+             VLLM + "    _register_extensions()",
+             VLLM + '  File "/root/venv/lib/python3.10/site-packages/torch/_ops.py", line 1444, in load_library',
+             VLLM + '    raise OSError(f"Could not load this library: {path}") from e',
+             VLLM + "             ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^",
+             VLLM + "SystemError: the sampler queue of worker 3 was closed"]
+
+
+def test_a_traceback_through_a_logger_is_one_unexplained_error(tmp_path):
+    log = write(tmp_path / "a.log", [NOISE] + TRACEBACK + [NOISE])
+    proc = run_cli("triage", log, "--format", "json")
+    data = json.loads(proc.stdout)
+    assert data["problems"] == []
+    [e] = data["unexplained_errors"]
+    assert (e["line"], e["text"], e["count"]) == (8, TRACEBACK[-1], 1)
+    assert e["traceback"] == {"first_line": 2, "frames": 2, "lines": 7, "exception": True}
+    assert data["unexplained_total"] == 1 and data["unexplained_lines"] == 1
+    assert [x["line"] for x in data["last_error_lines"]] == [8]
+    text = run_cli("triage", log).stdout
+    assert_shows(text, "No known problem found in these logs; {count} error line(s) not recognised.", count=1)
+    assert_shows(text, "(a traceback from line {first}: {frames} frame(s) folded into its exception line)",
+                 first=2, frames=2)
+    assert "a.log:3" not in text and "a.log:8: " + TRACEBACK[-1] in text
+    assert all(len(line) <= 80 for line in text.splitlines() if "a.log:" not in line)
+    assert run_cli("triage", log, "--fail-on", "unexplained").returncode == 1
+
+
+def test_a_traceback_the_log_stops_in_is_listed_by_its_last_frame(tmp_path):
+    log = write(tmp_path / "a.log", [NOISE] + TRACEBACK[:5])
+    [e] = triage_paths([log]).to_json()["unexplained_errors"]
+    assert (e["line"], e["traceback"]) == (5, {"first_line": 2, "frames": 2, "lines": 5, "exception": False})
+    assert_shows(run_cli("triage", log).stdout, "(a traceback from line {first}, {frames} frame(s) folded; its "
+                 "exception line is not in the log)", first=2, frames=2)
+
+
+def test_a_real_error_line_between_a_tracebacks_frames_is_listed(tmp_path):
+    drv = DRV.format(s=3)
+    other = "(EngineCore_DP0 pid=54) ERROR 12-30 06:28:17 [multiproc_executor.py:231] Worker proc VllmWorker-0 died"
+    log = write(tmp_path / "a.log", TRACEBACK[:3] + [drv, other] + TRACEBACK[3:])
+    got = [(e["line"], e["text"], e["traceback"] and e["traceback"]["frames"])
+           for e in triage_paths([log]).to_json()["unexplained_errors"]]
+    assert got == [(4, drv, None), (5, other, None), (9, TRACEBACK[-1], 2)]
+
+
+def test_a_traceback_whose_exception_is_known_lists_none_of_its_lines(tmp_path):
+    log = write(tmp_path / "a.log", TRACEBACK[:-1] + [VLLM + OOM])
+    data = triage_paths([log]).to_json()
+    assert [p["id"] for p in data["problems"]] == ["TORCH_NPU_OOM"] and data["unexplained_errors"] == []
+
+
+def test_frames_no_longer_fill_the_list_and_cut_the_tails(tmp_path):
+    """Before, each frame was an entry: 30 tracebacks of 3 frames filled the 50 the JSON keeps before the 20th tail.
+    Now each is one entry, its exception line."""
+    words = [chr(97 + i % 26) * (1 + i // 26) for i in range(30)]  # tails that differ in more than their numbers
+    lines = []
+    for w in words:
+        lines += TRACEBACK[:3] + TRACEBACK[1:3] + TRACEBACK[1:3] + [VLLM + f"SystemError: queue {w} was closed"]
+    data = triage_paths([write(tmp_path / "a.log", lines)]).to_json()
+    got = [e["text"].rsplit("queue ", 1)[-1] for e in data["unexplained_errors"]]
+    assert got == [f"{w} was closed" for w in words] and data["unexplained_total"] == 30
+    assert {e["traceback"]["frames"] for e in data["unexplained_errors"]} == {3}
+
+
+def test_parallel_ranges_fold_the_same_tracebacks(tmp_path, monkeypatch):
+    lines = []
+    for i in range(30000):
+        lines.append(NOISE)
+        if i in (10, 12000, 29990):
+            lines += TRACEBACK
+    log = write(tmp_path / "worker_2.log", lines)
+    monkeypatch.setattr(triage_mod, "PARALLEL_MIN_BYTES", 1 << 30)
+    serial = triage_paths([log]).to_json()
+    monkeypatch.setattr(triage_mod, "PARALLEL_MIN_BYTES", 1 << 16)
+    monkeypatch.setattr(triage_mod.os, "cpu_count", lambda: 3)
+    parallel = triage_paths([log]).to_json()
+    for key in ("unexplained_errors", "unexplained_total", "unexplained_lines", "last_error_lines"):
+        assert parallel[key] == serial[key], key
+    [e] = serial["unexplained_errors"]
+    assert (e["line"], e["count"], e["traceback"]["first_line"]) == (18, 3, 12)
+
+
 def test_parallel_ranges_read_peer_ids_from_the_same_first_lines(tmp_path, monkeypatch):
     """A problem's ascend-fd ids come from its first PEER_LINES matched lines; a big file's ranges, scanned apart,
     fold to the same ids (a later range's id seen past those lines is not added)."""

@@ -94,3 +94,74 @@ def test_the_shape_has_no_unbounded_repetition():
     assert is_source_line("    a(x) " * 2000 + ")")
     # an indent is tried once, at the start of its run of blanks: a long run is not tried at each of its blanks
     assert source._SOURCE.startswith("(?<![ \\t])")
+
+
+# ---- what a line is once a logger's prefix is taken off (issue 21: a traceback is one error) ----
+
+from ascend_doctor.triage.match.source import (BLANK, BODY, CARET, CHAIN, EXCEPTION, FRAME, HEADER,  # noqa: E402
+                                               MESSAGE, SOURCE, line_shape, looks_like_code, split_prefix)
+
+# real prefixes of the corpus: vLLM (h05), two process groups (h07), Ray with an ip (h12c_09), vLLM-Omni's stage
+# (q03), vLLM before 0.7 without the `[` (n12), torchrun (h13a_13)
+PREFIXES = [
+    ("(Worker_DP0_TP7_EP7 pid=2112) ERROR 12-11 09:09:33 [multiproc_executor.py:822] ",
+     b"(Worker_DP0_TP7_EP7 pid=2112) |multiproc_executor.py:822"),
+    ("(Worker pid=17096) (Worker_DP0_TP5_EP5 pid=17096) ERROR 03-25 06:14:02 [multiproc_executor.py:880] ",
+     b"(Worker pid=17096) (Worker_DP0_TP5_EP5 pid=17096) |multiproc_executor.py:880"),
+    ("(RayWorkerWrapper pid=23379, ip=10.0.0.5) ERROR 04-29 08:20:50 [worker_base.py:620] ",
+     b"(RayWorkerWrapper pid=23379, ip=10.0.0.5) |worker_base.py:620"),
+    ("[Stage-0] ERROR 01-21 17:28:55 [gpu_worker.py:226] ", b"[Stage-0] |gpu_worker.py:226"),
+    ("ERROR 03-05 07:15:39 engine.py:387] ", b"|engine.py:387"),
+    ("(pid=4242) ", b"(pid=4242) |"),
+    ("[rank0]: ", b"[rank0]"),
+]
+
+
+@pytest.mark.parametrize("prefix,who", PREFIXES)
+def test_a_known_logger_prefix_is_taken_off_and_names_its_writer(prefix, who):
+    rest = b'  File "/x/worker.py", line 3, in run'
+    assert split_prefix(prefix.encode() + rest) == (who, rest)
+    assert line_shape(prefix.encode() + rest) == (who, FRAME)
+
+
+@pytest.mark.parametrize("line", [
+    "[ERROR] DRV(1234,python):2024-07-12-10:25:01.104.998 [ascend_hal.c:312] halGetDeviceInfo failed, ret=107010",
+    "2025-01-22 03:15:30,756 ERROR tune_controller.py:1331 -- Trial task failed for trial TorchTrainer_10b4a_00000",
+    "[rank1]:[E324 13:00:25.428092542 compiler_depend.ts:628] Some HCCL operations have failed or timed out.",
+])
+def test_a_line_without_a_known_prefix_is_its_own_rest(line):
+    who, rest = split_prefix(line.encode())
+    assert rest == line.encode() or who == b"[rank1]"
+    assert line_shape(line.encode())[1] in (MESSAGE, EXCEPTION)
+
+
+@pytest.mark.parametrize("rest,kind", [
+    ("Traceback (most recent call last):", HEADER),
+    ("Traceback (most recent call last): [repeated 6x across cluster]", HEADER),
+    ("The above exception was the direct cause of the following exception:", CHAIN),
+    ("During handling of the above exception, another exception occurred:", CHAIN),
+    ('  File "/usr/local/python3.10/lib/python3.10/site-packages/torch/_ops.py", line 1116, in __call__', FRAME),
+    ('File "/vllm-workspace/vllm/vllm/v1/executor/multiproc_executor.py", line 230, in get_response', FRAME),
+    ("           ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^", CARET),
+    ("             ~~~~~~~~~~~~~~~^^^^^^^^^^^^^^^^^", CARET),
+    ("    return self._op(*args, **(kwargs or {}))", SOURCE),
+    ("    hidden_states = hidden_states[logit_indices]", BODY),  # no call: under a frame, lines.Fold makes it source
+    ("RuntimeError: ACL stream synchronize failed, error code:507014", EXCEPTION),
+    ("torch.OutOfMemoryError: NPU out of memory.", EXCEPTION),
+    ("AssertionError", EXCEPTION),
+    ("        TraceBack (most recent call last):", BODY),  # CANN's own inner trace: message text, not Python's
+    ("        Check nnopExecutor != nullptr failed", BODY),
+    ("[ERROR] 2025-04-29-08:20:50 (PID:23379, Device:-1, RankID:-1) ERR00100 PTA call acl api failed", MESSAGE),
+    ("EngineCore failed to start.", MESSAGE),
+    ("", BLANK),
+    ("   ", BLANK),
+])
+def test_the_rest_of_a_prefixed_line_is_one_thing(rest, kind):
+    prefix = b"(EngineCore_DP0 pid=54) ERROR 12-30 06:28:17 [core.py:720] "
+    assert line_shape(prefix + rest.encode())[1] == kind
+    assert line_shape(prefix + rest.encode() + b"\r")[1] == kind
+
+
+def test_code_that_lost_its_indent_reads_as_code():
+    assert looks_like_code(b"raise RuntimeError(") and looks_like_code(b"    self.gen.throw(value)")
+    assert not looks_like_code(b"EngineCore failed to start.") and not looks_like_code(b"Note: see the log")

@@ -1,0 +1,202 @@
+"""triage/lines.py: a traceback is one unexplained error, not one per frame (issue 21, item 4 "nothing dropped").
+
+The tracebacks are real ones from the corpus (tests/fixtures/corpus: heldout h05, h06, h07, h39, heldout6 q09,
+heldout9 h9_04, heldout12 h12c_09), as vLLM / vLLM-Ascend / Ray print them through their loggers; the lines put
+between their frames (a driver's `[ERROR] DRV ...`, another process's message) are real lines of the issue's own
+examples and must each stay listed.
+"""
+
+import pytest
+
+from ascend_doctor.triage.lines import Fold, Unexplained, error_units, is_error_line, traceback_dict
+from ascend_doctor.triage.result import InputInfo
+
+W = "(Worker_DP0_TP7_EP7 pid=2112) ERROR 12-11 09:09:33 [multiproc_executor.py:822] "
+H05 = [W + '  File "/vllm-workspace/vllm-ascend/vllm_ascend/worker/model_runner_v1.py", line 3240, in profile_run',
+       W + "    hidden_states = hidden_states[logit_indices]",
+       W + "RuntimeError: ACL stream synchronize failed, error code:507014"]
+R = "(RayWorkerWrapper pid=23379, ip=10.0.0.5) ERROR 04-29 08:20:50 [worker_base.py:620] "
+H12C_09 = [R + '  File "/usr/local/python3.10/lib/python3.10/site-packages/torch_npu/npu/utils.py", line 83, in set_device',
+           R + "    torch_npu._C._npu_setDevice(device_id)",
+           R + "RuntimeError: Initialize:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:146 NPU function error: "
+               "c10_npu::SetDevice(device_id_), error code is 107001",
+           R + "[ERROR] 2025-04-29-08:20:50 (PID:23379, Device:-1, RankID:-1) ERR00100 PTA call acl api failed",
+           R + "[Error]: Invalid device ID.",
+           R + "        Check whether the device ID is valid."]
+V = "ERROR 06-16 02:47:10 [multiproc_executor.py:870] "
+H9_04 = [V + '  File "/root/myAIvenv/lib/python3.10/site-packages/vllm_ascend/worker/worker.py", line 108, in __init__',
+         V + "    _register_atb_extensions()",
+         V + '  File "/root/myAIvenv/lib/python3.10/site-packages/torch_npu/op_plugin/atb/_atb_ops.py", line 86, in '
+             "_register_atb_extensions",
+         V + "    raise NNAL_EX from GLOBAL_E",
+         V + "OSError: [Errno None] "]
+DRV = "[ERROR] DRV(1234,python):2024-07-12-10:25:01.104.998 [ascend_hal.c:312] halGetDeviceInfo failed, ret=107010"
+
+
+def units(lines, explained=()):
+    return [(n, text.decode(), traceback_dict(tb), done)
+            for n, text, tb, done in error_units([l.encode() for l in lines], set(explained).__contains__)]
+
+
+def test_a_logger_prefixed_traceback_is_one_unit_its_exception_line():
+    [(n, text, tb, done)] = units(H05)
+    assert (n, text) == (3, H05[2]) and not done
+    assert tb == {"first_line": 1, "frames": 1, "lines": 3, "exception": True}
+
+
+def test_a_traceback_whose_exception_line_is_explained_lists_nothing():
+    assert [u for u in units(H05, explained={3}) if not u[3]] == []
+
+
+def test_a_frame_is_never_a_unit_of_its_own_and_the_lines_after_the_exception_are():
+    got = units(H12C_09)
+    # 'Check whether ...' (line 6) is the '[Error]:' message's next line, no traceback's: a unit of its own, as before
+    assert [(n, tb["frames"] if tb else None) for n, _t, tb, _d in got] == [(3, 1), (4, None), (5, None), (6, None)]
+    assert sorted(n for n, *_ in units(H12C_09[:3] + ["(Other pid=1) ERROR 04-29 08:20:50 [x.py:1]         more"])) == [3, 4]
+
+
+def test_a_real_error_line_between_frames_is_listed():
+    """Another writer's lines between a traceback's frames (a driver's `[ERROR]`, another process's message) are
+    units of their own; the traceback goes on and is one unit too."""
+    other = "(EngineCore_DP0 pid=54) ERROR 12-30 06:28:17 [multiproc_executor.py:231] Worker proc VllmWorker-0 died"
+    lines = H9_04[:2] + [DRV, other] + H9_04[2:]
+    got = units(lines)
+    assert [(n, text) for n, text, _tb, _d in got] == [(3, DRV), (4, other), (7, H9_04[4])]
+    assert got[2][2] == {"first_line": 1, "frames": 2, "lines": 5, "exception": True}
+
+
+def test_an_error_line_of_its_own_after_the_exception_is_listed_and_an_indented_one_too():
+    own = W + "        EZ9999: Inner Error!"  # indented, yet error-looking on its own: not the message's next line
+    body = W + "        Check nnopExecutor != nullptr failed"
+    got = sorted(units(H05 + [body, own]))  # the traceback stays open for its message's next lines: listed after
+    assert [(n, tb and tb["lines"]) for n, _t, tb, _d in got] == [(3, 4), (5, None)]
+
+
+def test_a_traceback_the_log_stops_in_is_its_last_frame_without_its_exception():
+    [(n, text, tb, _d)] = units(H9_04[:4])
+    assert (n, text) == (3, H9_04[2])
+    assert tb == {"first_line": 1, "frames": 2, "lines": 4, "exception": False}
+
+
+def test_a_log_that_starts_under_a_frame_folds_its_first_source_line():
+    # h07: the excerpt starts with the source line of a frame cut off above it
+    p = "(Worker pid=17096) (Worker_DP0_TP5_EP5 pid=17096) ERROR 03-25 06:14:02 [multiproc_executor.py:880] "
+    lines = [p + "    torch.npu.current_stream().synchronize()",
+             p + '  File "/usr/local/lib/python3.11/site-packages/torch_npu/npu/streams.py", line 85, in synchronize',
+             p + "    super(Stream, self).synchronize()",
+             p + "RuntimeError: synchronize:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:361 NPU function error"]
+    [(n, _t, tb, _d)] = units(lines)
+    assert n == 4 and tb == {"first_line": 1, "frames": 1, "lines": 4, "exception": True}
+
+
+def test_the_line_under_a_frame_is_its_source_whatever_its_indent():
+    # h06: the paste took the indent away (`raise RuntimeError(`): still that frame's source line
+    p = "(EngineCore_0 pid=702) ERROR 09-04 09:50:12 [core.py:702] "
+    lines = [p + 'File "/vllm-workspace/vllm/vllm/v1/executor/multiproc_executor.py", line 230, in get_response',
+             p + "raise RuntimeError(",
+             p + "RuntimeError: Worker failed with error 'ACL stream synchronize failed, error code:507035'"]
+    assert [(n, tb["frames"]) for n, _t, tb, _d in units(lines)] == [(3, 1)]
+
+
+def test_a_header_and_carets_fold_and_a_chain_makes_two_tracebacks():
+    p = "(VllmWorker rank=0 pid=48) ERROR 02-24 17:09:23 [multiproc_executor.py:546] "
+    first = [p + "Traceback (most recent call last):",
+             p + '  File "/usr/local/lib/python3.11/site-packages/vllm/v1/executor/multiproc_executor.py", line 541',
+             p + "    output = func(*args, **kwargs)",
+             p + "             ^^^^^^^^^^^^^^^^^^^^^",
+             p + "RuntimeError: HCCL function error: HcclGetRootInfo(&hccl_id), error code is 5"]
+    chain = [p, p + "The above exception was the direct cause of the following exception:", p]
+    second = [p + "Traceback (most recent call last):",
+              p + '  File "/usr/local/lib/python3.11/site-packages/vllm/worker.py", line 12, in init_device',
+              p + "    self.init()",
+              p + "ValueError: init failed"]
+    got = units(first + chain + second)
+    assert [(n, tb) for n, _t, tb, _d in got] == [
+        (5, {"first_line": 1, "frames": 1, "lines": 5, "exception": True}),
+        (12, {"first_line": 9, "frames": 1, "lines": 4, "exception": True})]
+
+
+def test_tracebacks_of_two_processes_interleaved_are_each_one_unit():
+    a = "(Worker_TP0 pid=1) ERROR 03-01 20:55:34 [multiproc_executor.py:671] "
+    b = "(Worker_TP1 pid=2) ERROR 03-01 20:55:34 [multiproc_executor.py:671] "
+    frame = '  File "/x/worker.py", line 10, in run'
+    lines = [a + frame, b + frame, a + "    self.run()", b + "    self.run()",
+             a + "RuntimeError: a failed", b + "RuntimeError: b failed"]
+    assert [(n, tb["first_line"]) for n, _t, tb, _d in units(lines)] == [(5, 1), (6, 2)]
+
+
+def test_lines_that_are_not_error_looking_are_not_fed():
+    # a plain traceback's frames are not error lines: its exception line alone is a unit, as before
+    lines = ["Traceback (most recent call last):", '  File "train.py", line 3, in <module>', "    main()",
+             "RuntimeError: something nobody knows"]
+    assert [l for l in lines if is_error_line(l.encode())] == [lines[3]]
+    assert units(lines) == [(4, lines[3], None, False)]
+
+
+def test_unexplained_keeps_a_traceback_once_with_its_place_and_count(tmp_path):
+    info = InputInfo(str(tmp_path / "a.log"))
+    u = Unexplained()
+    for rep in range(2):  # the same traceback twice: one entry, ×2
+        for n, line in enumerate(H05, 1 + 10 * rep):
+            u.add(line.encode(), info, n)
+    u.add(DRV.encode(), info, 30)
+    u.end_input()
+    listed = u.listed(str)
+    assert [(e["line"], e["count"], e["traceback"]) for e in listed] == [
+        (3, 2, {"first_line": 1, "frames": 1, "lines": 3, "exception": True}), (30, 1, None)]
+    # the last units in the order of their lines (the second traceback stayed open for its message's next lines)
+    assert u.lines == 3 and [e["line"] for e in u.last(str)] == [3, 13, 30]
+
+
+def test_a_summary_and_a_workers_part_carry_the_traceback(tmp_path):
+    info = InputInfo(str(tmp_path / "a.log"))
+    info.order = 0
+    u = Unexplained()
+    for n, line in enumerate(H9_04[:4], 1):  # the range ends inside the traceback: listed as cut, nothing dropped
+        u.add(line.encode(), info, n)
+    part = u.to_part()
+    assert part["seen"][0][3] == [1, 2, 4, False] or tuple(part["seen"][0][3]) == (1, 2, 4, False)
+    merged = Unexplained()
+    merged.merge(part, info, 100)
+    [e] = merged.listed(str)
+    assert (e["line"], e["traceback"]) == (103, {"first_line": 101, "frames": 2, "lines": 4, "exception": False})
+    back = Unexplained.from_summary(merged.to_summary(str), [info])
+    assert back.listed(str) == merged.listed(str)
+    old = merged.to_summary(str)
+    assert len(old["seen"][0]) == 6  # the rows keep the shape an older release reads
+    del old["tracebacks"]  # a summary written before tracebacks were kept
+    assert Unexplained.from_summary(old, [info]).listed(str)[0]["traceback"] is None
+    bad = merged.to_summary(str)
+    [key] = bad["tracebacks"]
+    bad["tracebacks"][key] = ["1", 2, 4, False]
+    with pytest.raises(TypeError):
+        Unexplained.from_summary(bad, [info])
+
+
+def test_fold_closes_the_tracebacks_a_log_ends_in_by_their_first_lines():
+    f = Fold()
+    for n, line in ((1, H9_04[0]), (2, "(Worker_TP1 pid=2) ERROR 03-01 20:55:34 [x.py:1]   File \"/y.py\", line 1, in f")):
+        assert f.feed(n, line.encode()) == []
+    assert [u[0] for u in f.close()] == [1, 2] and f.close() == []
+
+
+def test_open_tracebacks_stay_bounded_and_none_is_dropped(monkeypatch):
+    from ascend_doctor.triage import lines as lines_mod
+
+    monkeypatch.setattr(lines_mod, "_OPEN_MAX", 3)
+    f, got = Fold(), []
+    for pid in range(5):  # five processes, each leaving a traceback open
+        got += f.feed(pid + 1, f"(Worker pid={pid}) ERROR 03-01 20:55:34 [x.py:1]   File \"/y.py\", line 1, in f".encode())
+        assert len(f.open) <= 3
+    got += f.close()
+    assert sorted(u[0] for u in got) == [1, 2, 3, 4, 5] and all(u[2][3] is False for u in got)
+
+
+def test_an_exception_line_far_below_is_not_the_tail_of_a_traceback_above():
+    """A source-shaped error line without a prefix opens a traceback; a `RuntimeError:` 500 lines further down is
+    another error, not its tail: both are listed, each where it is."""
+    src = '    raise RuntimeError("Error: the queue was closed")'
+    assert [(n, tb and tb["exception"]) for n, _t, tb, _d in units([src] + ["x"] * 500 + [
+        "RuntimeError: Error: the queue was closed"])] == [(1, False), (502, None)]
+    assert [(n, tb["first_line"]) for n, _t, tb, _d in units([src, "RuntimeError: Error: the queue was closed"])] == \
+        [(2, 1)]
