@@ -34,7 +34,9 @@ def kb():
 def test_the_part_is_loaded_as_roots_without_peer_ids(kb):
     assert set(IDS) >= {"TRITON_ASCEND_UB_OVERFLOW", "TRITON_ASCEND_GRID_COREDIM_LIMIT", "TRITON_KERNEL_SOURCE_REJECTED",
                         "NPU_KERNEL_COMPILER_COMMAND_FAILED", "ASCENDC_AICORE_CODE_NOT_ALLOWED",
-                        "FE_GRAPH_OP_COMPILE_FAILED", "TORCHAIR_GE_CONVERTER_UNAVAILABLE"} | FRAME_READERS
+                        "FE_GRAPH_OP_COMPILE_FAILED", "TORCHAIR_GE_CONVERTER_UNAVAILABLE",
+                        "NPU_GRAPH_CAPTURE_CALL_NOT_CAPTURABLE", "ACL_SINGLE_OP_MODEL_BUILD_FAILED",
+                        "ASCENDC_CUSTOM_OP_OPBUILD_FAILED"} | FRAME_READERS
     for sid in IDS:
         sig = kb.signature(sid)
         assert sig is not None and os.path.basename(sig.origin) == "families_compile.json"
@@ -94,6 +96,27 @@ def test_the_part_is_loaded_as_roots_without_peer_ids(kb):
      "no autotune configuration compiled (OutOfResources)"),
     ("[ERROR] Failed to run BiShengHIR pipeline", "TRITON_ASCEND_KERNEL_COMPILE_FAILED",
      ": Failed to run BiShengHIR pipeline"),
+    ("loc(\"/tmp/tmpq1/kernel.ttadapter.mlir\":9:3): error: failed to legalize operation 'tt.atomic_rmw'",
+     "TRITON_ASCEND_KERNEL_COMPILE_FAILED", ": failed to legalize operation 'tt.atomic_rmw'"),
+    # FE's prebuild and GE's optimizer of the AI Core engine
+    ("        Failed to assemble op args with op[Conv2D_9].[FUNC:DoPrebuildOp][FILE:prebuild_manager.cc][LINE:1]",
+     "FE_GRAPH_OP_COMPILE_FAILED", "(node `Conv2D_9`)"),
+    ("        Call OptimizeFusedGraph failed, ret:4294967295, engine_name:VectorEngine, graph_name:partition0_sub_graph3"
+     "[FUNC:OptimizeSubGraph][FILE:graph_optimize.cc][LINE:1]", "FE_GRAPH_OP_COMPILE_FAILED",
+     "(graph partition0_sub_graph3)"),
+    # torch_npu's capture checks: another aclop and a generator call
+    ("RuntimeError: Cannot run aclop operators during NPU graph capture. Current working aclop is Cast. If you need "
+     "this call to be captured, please try to set torch.npu.config.allow_internal_format = False.",
+     "NPU_GRAPH_CAPTURE_CALL_NOT_CAPTURABLE", "(aclop operator `Cast`)"),
+    ("RuntimeError: Cannot construct a new NPUGeneratorImpl during NPU graph capture. If you need this call to be "
+     "captured, please file an issue.", "NPU_GRAPH_CAPTURE_CALL_NOT_CAPTURABLE",
+     ": Cannot construct a new NPUGeneratorImpl"),
+    # the aclop build's closing lines with another code
+    ("        build op model failed, result = 500001[FUNC:ReportInnerError][FILE:log_inner.cpp][LINE:145]",
+     "ACL_SINGLE_OP_MODEL_BUILD_FAILED", ": result 500001 (ACL_ERROR_FAILURE)"),
+    # a custom operator project's opbuild with another reason
+    ("    build ops lib error: /opt/ops/op_host/my_op.cpp:12:5: error: 'TilingData' was not declared in this scope",
+     "ASCENDC_CUSTOM_OP_OPBUILD_FAILED", ": /opt/ops/op_host/my_op.cpp:12:5: error: 'TilingData' was not declared"),
 ])
 def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     sig = kb.signature(sig_id)
@@ -120,6 +143,11 @@ def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     "converter for torch.ops.aten.foo.default to AscendIR: PyTorch built-in ops not support auto-generate converters",
     "[INFO] TORCHAIR(1,python): torch.ops.aten.add.Tensor ge_converter registered",
     "[INFO] ATC start working now, please wait for a moment.",
+    "[INFO] GE(1,python): Call OptimizeFusedGraph success, engine_name:AIcoreEngine, graph_name:partition0",
+    "INFO 01-01 00:00:00 [npu_model_runner.py:1] Capturing NPU graph: batch size 64 done",
+    "[INFO] ASCENDCL(1,python): build op model success, result = 0",
+    "-- Opbuild generating sources",
+    "    message(FATAL_ERROR \"opbuild run failed!\")",
 ])
 def test_family_entries_stay_quiet_on_ordinary_lines(kb, line):
     assert [s.id for s in kb.match_line(line) if s.id in IDS + JOINED] == []
