@@ -36,7 +36,8 @@ def test_the_part_is_loaded_as_roots_without_peer_ids(kb):
                         "NPU_KERNEL_COMPILER_COMMAND_FAILED", "ASCENDC_AICORE_CODE_NOT_ALLOWED",
                         "FE_GRAPH_OP_COMPILE_FAILED", "TORCHAIR_GE_CONVERTER_UNAVAILABLE",
                         "NPU_GRAPH_CAPTURE_CALL_NOT_CAPTURABLE", "ACL_SINGLE_OP_MODEL_BUILD_FAILED",
-                        "ASCENDC_CUSTOM_OP_OPBUILD_FAILED"} | FRAME_READERS
+                        "ASCENDC_CUSTOM_OP_OPBUILD_FAILED", "ACL_OP_COMPILER_INIT_FAILED",
+                        "TORCH_CPP_EXTENSION_BUILD_FAILED"} | FRAME_READERS
     for sid in IDS:
         sig = kb.signature(sid)
         assert sig is not None and os.path.basename(sig.origin) == "families_compile.json"
@@ -117,6 +118,12 @@ def test_the_part_is_loaded_as_roots_without_peer_ids(kb):
     # a custom operator project's opbuild with another reason
     ("    build ops lib error: /opt/ops/op_host/my_op.cpp:12:5: error: 'TilingData' was not declared in this scope",
      "ASCENDC_CUSTOM_OP_OPBUILD_FAILED", ": /opt/ops/op_host/my_op.cpp:12:5: error: 'TilingData' was not declared"),
+    # GE's operator compiler that did not start, in a plog form
+    ("[ERROR] ASCENDCL(7,python):2025-01-01-00:00:00.000.000 [log_inner.cpp:145] [Set][Options]OpCompileProcessor "
+     "init failed!", "ACL_OP_COMPILER_INIT_FAILED", "(OpCompileProcessor init failed)"),
+    # PyTorch's extension builder with another extension
+    ("[rank0]: RuntimeError: Error building extension 'cpu_adam'", "TORCH_CPP_EXTENSION_BUILD_FAILED",
+     "the C++ extension `cpu_adam`"),
 ])
 def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     sig = kb.signature(sig_id)
@@ -148,6 +155,9 @@ def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     "[INFO] ASCENDCL(1,python): build op model success, result = 0",
     "-- Opbuild generating sources",
     "    message(FATAL_ERROR \"opbuild run failed!\")",
+    "[INFO] GE(1,python): [Init][Compiler]Init compiler success",
+    "Building extension module fused_adam...",
+    "Loading extension module fused_adam...",
 ])
 def test_family_entries_stay_quiet_on_ordinary_lines(kb, line):
     assert [s.id for s in kb.match_line(line) if s.id in IDS + JOINED] == []
