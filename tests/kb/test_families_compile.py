@@ -37,7 +37,7 @@ def test_the_part_is_loaded_as_roots_without_peer_ids(kb):
                         "FE_GRAPH_OP_COMPILE_FAILED", "TORCHAIR_GE_CONVERTER_UNAVAILABLE",
                         "NPU_GRAPH_CAPTURE_CALL_NOT_CAPTURABLE", "ACL_SINGLE_OP_MODEL_BUILD_FAILED",
                         "ASCENDC_CUSTOM_OP_OPBUILD_FAILED", "ACL_OP_COMPILER_INIT_FAILED",
-                        "TORCH_CPP_EXTENSION_BUILD_FAILED"} | FRAME_READERS
+                        "TORCH_CPP_EXTENSION_BUILD_FAILED", "TORCH_OPS_OPERATOR_NOT_REGISTERED"} | FRAME_READERS
     for sid in IDS:
         sig = kb.signature(sid)
         assert sig is not None and os.path.basename(sig.origin) == "families_compile.json"
@@ -124,6 +124,14 @@ def test_the_part_is_loaded_as_roots_without_peer_ids(kb):
     # PyTorch's extension builder with another extension
     ("[rank0]: RuntimeError: Error building extension 'cpu_adam'", "TORCH_CPP_EXTENSION_BUILD_FAILED",
      "the C++ extension `cpu_adam`"),
+    # an operator namespace of another library
+    ("AttributeError: '_OpNamespace' 'sgl_kernel' object has no attribute 'rotary_embedding'",
+     "TORCH_OPS_OPERATOR_NOT_REGISTERED", "operator `rotary_embedding` in namespace `torch.ops.sgl_kernel`"),
+    # TorchAir's compile steps, and FE's parse of a compiled operator
+    ("[rank3]:   File \"/env/site-packages/torch_npu/dynamo/torchair/npu_fx_compiler.py\", line 358, in "
+     "_get_compiled_gm", "KERNEL_COMPILE_STEP_RAISED", "(`torchair/npu_fx_compiler.py` in `_get_compiled_gm`)"),
+    ("        [SubGraphOpt][ParseJson][PkgTvmJsInfo] Parse taskRatio failed, the json file:/tmp/kernel_meta/x.json",
+     "FE_GRAPH_OP_COMPILE_FAILED", "([SubGraphOpt][ParseJson]): Parse taskRatio failed"),
 ])
 def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     sig = kb.signature(sig_id)
@@ -158,6 +166,8 @@ def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     "[INFO] GE(1,python): [Init][Compiler]Init compiler success",
     "Building extension module fused_adam...",
     "Loading extension module fused_adam...",
+    "  File \"/env/site-packages/torch_npu/dynamo/torchair/npu_fx_compiler.py\", line 322, in __call__",
+    "  File \"/env/site-packages/torch_npu/dynamo/torchair/core/_backend.py\", line 140, in run",
 ])
 def test_family_entries_stay_quiet_on_ordinary_lines(kb, line):
     assert [s.id for s in kb.match_line(line) if s.id in IDS + JOINED] == []
