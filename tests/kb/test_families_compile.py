@@ -37,7 +37,8 @@ def test_the_part_is_loaded_as_roots_without_peer_ids(kb):
                         "FE_GRAPH_OP_COMPILE_FAILED", "TORCHAIR_GE_CONVERTER_UNAVAILABLE",
                         "NPU_GRAPH_CAPTURE_CALL_NOT_CAPTURABLE", "ACL_SINGLE_OP_MODEL_BUILD_FAILED",
                         "ASCENDC_CUSTOM_OP_OPBUILD_FAILED", "ACL_OP_COMPILER_INIT_FAILED",
-                        "TORCH_CPP_EXTENSION_BUILD_FAILED", "TORCH_OPS_OPERATOR_NOT_REGISTERED"} | FRAME_READERS
+                        "TORCH_CPP_EXTENSION_BUILD_FAILED", "TORCH_OPS_OPERATOR_NOT_REGISTERED",
+                        "TILELANG_TVM_COMPILER_ERROR"} | FRAME_READERS
     for sid in IDS:
         sig = kb.signature(sid)
         assert sig is not None and os.path.basename(sig.origin) == "families_compile.json"
@@ -132,6 +133,11 @@ def test_the_part_is_loaded_as_roots_without_peer_ids(kb):
      "_get_compiled_gm", "KERNEL_COMPILE_STEP_RAISED", "(`torchair/npu_fx_compiler.py` in `_get_compiled_gm`)"),
     ("        [SubGraphOpt][ParseJson][PkgTvmJsInfo] Parse taskRatio failed, the json file:/tmp/kernel_meta/x.json",
      "FE_GRAPH_OP_COMPILE_FAILED", "([SubGraphOpt][ParseJson]): Parse taskRatio failed"),
+    # TVM's error of another check and kind
+    ("tvm.error.InternalError: Check failed: (buffer->shape.size() == 2) is false: copy_gm_to_ub expects 2-D",
+     "TILELANG_TVM_COMPILER_ERROR", "(`InternalError`): Check failed: (buffer->shape.size() == 2) is false"),
+    ("tvm._ffi.base.TVMError: Unsupported scope: src = shared, dst = local", "TILELANG_TVM_COMPILER_ERROR",
+     "(`TVMError`): Unsupported scope: src = shared"),
 ])
 def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     sig = kb.signature(sig_id)
@@ -168,6 +174,8 @@ def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     "Loading extension module fused_adam...",
     "  File \"/env/site-packages/torch_npu/dynamo/torchair/npu_fx_compiler.py\", line 322, in __call__",
     "  File \"/env/site-packages/torch_npu/dynamo/torchair/core/_backend.py\", line 140, in run",
+    "    raise tvm.error.InternalError(msg)",
+    "2026-01-01 00:00:00  [TileLang:tilelang.jit.kernel:INFO]: TileLang begins to compile kernel `main`",
 ])
 def test_family_entries_stay_quiet_on_ordinary_lines(kb, line):
     assert [s.id for s in kb.match_line(line) if s.id in IDS + JOINED] == []
