@@ -38,7 +38,7 @@ def test_the_part_is_loaded_as_roots_without_peer_ids(kb):
                         "NPU_GRAPH_CAPTURE_CALL_NOT_CAPTURABLE", "ACL_SINGLE_OP_MODEL_BUILD_FAILED",
                         "ASCENDC_CUSTOM_OP_OPBUILD_FAILED", "ACL_OP_COMPILER_INIT_FAILED",
                         "TORCH_CPP_EXTENSION_BUILD_FAILED", "TORCH_OPS_OPERATOR_NOT_REGISTERED",
-                        "TILELANG_TVM_COMPILER_ERROR"} | FRAME_READERS
+                        "TILELANG_TVM_COMPILER_ERROR", "ACL_GRAPH_CAPTURE_STREAM_UNAVAILABLE"} | FRAME_READERS
     for sid in IDS:
         sig = kb.signature(sid)
         assert sig is not None and os.path.basename(sig.origin) == "families_compile.json"
@@ -138,6 +138,10 @@ def test_the_part_is_loaded_as_roots_without_peer_ids(kb):
      "TILELANG_TVM_COMPILER_ERROR", "(`InternalError`): Check failed: (buffer->shape.size() == 2) is false"),
     ("tvm._ffi.base.TVMError: Unsupported scope: src = shared, dst = local", "TILELANG_TVM_COMPILER_ERROR",
      "(`TVMError`): Unsupported scope: src = shared"),
+    # ACL graph capture: the runtime's line for another stream, in a plog form
+    ("[ERROR] RUNTIME(9,python):2026-01-01-00:00:00.000.000 [capture_model_utils.cc:92]9 New capture stream failed, "
+     "stream_id=2011, event_id=[-1->12].", "ACL_GRAPH_CAPTURE_STREAM_UNAVAILABLE",
+     "(New capture stream failed) (stream 2011)"),
 ])
 def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     sig = kb.signature(sig_id)
@@ -176,6 +180,8 @@ def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     "  File \"/env/site-packages/torch_npu/dynamo/torchair/core/_backend.py\", line 140, in run",
     "    raise tvm.error.InternalError(msg)",
     "2026-01-01 00:00:00  [TileLang:tilelang.jit.kernel:INFO]: TileLang begins to compile kernel `main`",
+    "INFO 10-29 16:38:44 [model_runner_v1.py:3502] Starting to capture ACL graphs for cases: [2], mode: PIECEWISE",
+    "Capturing ACL graphs (mixed prefill-decode, PIECEWISE):   0%|          | 0/1 [00:00<?, ?it/s]",
 ])
 def test_family_entries_stay_quiet_on_ordinary_lines(kb, line):
     assert [s.id for s in kb.match_line(line) if s.id in IDS + JOINED] == []
