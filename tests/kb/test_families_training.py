@@ -1,0 +1,145 @@
+"""data/kb/families_training.json: the training stacks' own messages on Ascend (torch_npu's ERR codes, torch.distributed's
+store and torchrun's agent, DeepSpeed's and PyTorch's operator builders). Each entry reads members its examples do not
+show, says what the line says (the code's sub-module and meaning, the rank, the library, the store's reason, the signal),
+stays quiet on ordinary lines and on every clean excerpt, and gives way where a specific entry knows the line."""
+
+import json
+import os
+
+import pytest
+
+from ascend_doctor.data import data_path
+from tests.helpers.corpus import clean_excerpt_hits
+
+PART = data_path(os.path.join("kb", "families_training.json"))
+IDS = [s["id"] for s in json.load(open(PART, encoding="utf-8"))["signatures"]]
+
+
+@pytest.fixture(scope="module")
+def kb():
+    from ascend_doctor.i18n import set_lang
+    from ascend_doctor.kb.load import load_knowledge_base
+
+    set_lang("en")
+    return load_knowledge_base()
+
+
+def test_the_part_is_loaded_without_peer_ids(kb):
+    assert set(IDS) >= {"TORCH_NPU_ERROR_CODE", "TORCH_DIST_STORE_UNIQUE_ID_EXCHANGE_FAILED",
+                        "TORCH_DIST_STORE_CONNECT_FAILED", "TORCH_ELASTIC_AGENT_GOT_SIGNAL",
+                        "TORCH_ELASTIC_EXIT_BARRIER_FAILED", "TORCH_DIST_PROCESS_GROUP_NOT_INITIALIZED",
+                        "OP_BUILDER_TOOLKIT_NOT_FOUND"}
+    for sid in IDS:
+        sig = kb.signature(sid)
+        assert os.path.basename(sig.origin) == "families_training.json" and sig.kind == "root" and not sig.ascend_fd
+    # the code entry is a class: a specific entry that knows the line is named instead of it
+    assert kb.signature("TORCH_NPU_ERROR_CODE").fallback
+
+
+@pytest.mark.parametrize("line, sig_id, said", [
+    # torch_npu's codes its examples do not show: another sub-module, another kind; the title says both from the table
+    ("[ERROR] 2025-01-02-03:04:05 (PID:77, Device:3, RankID:3) ERR02011 DIST timeout error", "TORCH_NPU_ERROR_CODE",
+     "ERR02011: timeout error in its DIST sub-module"),
+    ("RuntimeError: Open shared directory failed. Please check whether file is valid.\n[ERROR] 2025-01-02-03:04:05 "
+     "(PID:77, Device:0, RankID:-1) ERR02009 DIST resource unavailable", "TORCH_NPU_ERROR_CODE",
+     "ERR02009: resource unavailable in its DIST sub-module"),
+    ("[ERROR] 2024-11-12-10:00:00 (PID:9, Device:1, RankID:-1) ERR04012 PROF permission error", "TORCH_NPU_ERROR_CODE",
+     "permission error in its PROF sub-module (profiler)"),
+    ("[ERROR] 2024-11-12-10:00:00 (PID:9, Device:1, RankID:-1) ERR00006 PTA memory error", "TORCH_NPU_ERROR_CODE",
+     "ERR00006: memory error in its PTA sub-module"),
+    # the store read of another library and another reason, and torch_npu's 'Unknown exception' form
+    ("torch.distributed.DistBackendError: [5] is setting up NCCL communicator and retrieving ncclUniqueId from [0] via "
+     "c10d key-value store by key '0:1', but store->get('0:1') got error: Connection reset by peer",
+     "TORCH_DIST_STORE_UNIQUE_ID_EXCHANGE_FAILED", "Rank 5 could not get the NCCL communicator's unique id from rank 0 "
+     "through the c10d store (Connection reset by peer)"),
+    ("RuntimeError: Unknown exception while [7] is setting up HCCL communicator and retrieving hcclUniqueId from [0] via "
+     "c10d key-value store by key '3'. This may indicate a possible application crash on rank 0 or a network set up "
+     "issue.", "TORCH_DIST_STORE_UNIQUE_ID_EXCHANGE_FAILED", "Rank 7 could not get the HCCL communicator's"),
+    # the store's connection refused, with the reason the socket gives
+    ("torch.distributed.DistNetworkError: The client socket has failed to connect to any network address of (10.1.2.3, "
+     "29500). The client socket has failed to connect to 10.1.2.3:29500 (errno: 111 - Connection refused).",
+     "TORCH_DIST_STORE_CONNECT_FAILED", "at `10.1.2.3, 29500` (Connection refused)"),
+    # the agent's signal in the form of other Python versions and another signal
+    ("torch.distributed.elastic.multiprocessing.api.SignalException: Process 812 got signal: Signals.SIGTERM",
+     "TORCH_ELASTIC_AGENT_GOT_SIGNAL", "SIGTERM, a kill or the scheduler"),
+    ("torch.distributed.elastic.multiprocessing.api.SignalException: Process 812 got signal: 10",
+     "TORCH_ELASTIC_AGENT_GOT_SIGNAL", "stopped by a signal (10)"),
+    ("[2025-02-01 10:00:00,000] torch.distributed.elastic.agent.server.api: [ERROR] Error waiting on exit barrier. "
+     "Elapsed: 300.1 seconds", "TORCH_ELASTIC_EXIT_BARRIER_FAILED", "after 300 s"),
+    ("torch.distributed.DistBackendError: Default process group has not been initialized, please make sure to call "
+     "init_process_group.", "TORCH_DIST_PROCESS_GROUP_NOT_INITIALIZED", "before the default process group"),
+    # the builders' other toolkit messages
+    ("deepspeed.ops.op_builder.builder.MissingCUDAException: Unable to run /usr/local/cuda/bin/nvcc, unable to compile "
+     "CUDA op(s): [Errno 2] No such file or directory", "OP_BUILDER_TOOLKIT_NOT_FOUND",
+     "`Unable to run /usr/local/cuda/bin/nvcc, unable to compile CUDA op(s)`"),
+    ("RuntimeError: Unable to JIT load the fused_adam op due to ninja not being installed.",
+     "OP_BUILDER_TOOLKIT_NOT_FOUND", "ninja not being installed"),
+])
+def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
+    line = line.split("\n")[-1]
+    hits = kb.explaining(line)
+    assert [s.id for s in hits] == [sig_id], [s.id for s in hits]
+    assert said in hits[0].text("en", line=line)[0], hits[0].text("en", line=line)[0]
+
+
+@pytest.mark.parametrize("line", [
+    # torch_npu: the envelope codes are the wrapper's, the prompt form prints no code, a warning is not a failure
+    "[ERROR] 2025-08-05-08:05:26 (PID:504068, Device:0, RankID:-1) ERR00100 PTA call acl api failed",
+    "[ERROR] 2024-05-17-01:30:26 (PID:41961, Device:0, RankID:-1) ERR01005 OPS internal error",
+    "[ERROR] 2024-10-12-11:58:06 (PID:1727, Device:0, RankID:-1) ERR99999 UNKNOWN application exception",
+    "[W compiler_depend.ts:1] Warning: ERR01002 OPS invalid type for op Cast, falling back",
+    "ERR01099 OPS something new",
+    # distributed: connecting, retrying, waiting and finishing normally
+    "[I socket.cpp:480] [c10d] The client socket has connected to [node-1]:29500 on [node-2]:41234.",
+    "[W socket.cpp:663] [c10d] The client socket has failed to connect to [node-1]:29500 (errno: 111 - Connection "
+    "refused).",
+    "W0616 01:23:35.697000 4086486 torch/distributed/elastic/multiprocessing/api.py:900] Sending process 4086595 "
+    "closing signal SIGTERM",
+    "INFO:torch.distributed.elastic.agent.server.api:Done waiting for other agents. Elapsed: 0.0013 seconds",
+    "    raise SignalException(f\"Process {os.getpid()} got signal: {sigval}\", sigval=sigval)",
+    "[INFO] init_process_group done, default process group initialized with backend hccl",
+    # the builders: their source lines and warnings
+    "        raise MissingCUDAException(\"CUDA_HOME does not exist, unable to compile CUDA op(s)\")",
+    "UserWarning: CUDA_HOME environment variable is not set. Please set it to your CUDA install root.",
+    "[INFO] [real_accelerator.py:203:get_accelerator] Setting ds_accelerator to npu (auto detect)",
+])
+def test_family_entries_stay_quiet_on_ordinary_lines(kb, line):
+    assert [s.id for s in kb.match_line(line) if s.id in IDS] == []
+
+
+def test_family_entries_stay_quiet_on_every_clean_excerpt(kb):
+    assert clean_excerpt_hits(kb, IDS) == []
+
+
+def test_each_example_is_its_entrys_and_no_other_line_claims_the_torch_npu_code(kb):
+    # every example is explained by its own entry; torch_npu's code line is not read as a driver mismatch or a missing
+    # CANN library (DRIVER_CANN_FEATURE_MISMATCH read 'feature not supported', CANN_ENV_LIB_NOT_FOUND read ERR00008)
+    for sid in IDS:
+        for line in kb.signature(sid).examples:
+            assert sid in [s.id for s in kb.explaining(line)], (sid, line)
+    for line in kb.signature("TORCH_NPU_ERROR_CODE").examples:
+        assert [s.id for s in kb.explaining(line)] == ["TORCH_NPU_ERROR_CODE"], line
+
+
+def test_the_code_entrys_pattern_is_what_the_table_gives():
+    import importlib.util
+
+    from tests.helpers import REPO
+
+    spec = importlib.util.spec_from_file_location("build_acl_code_rule",
+                                                  os.path.join(REPO, "scripts", "build_acl_code_rule.py"))
+    builder = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(builder)
+    table = json.load(open(data_path("torch_npu_error_codes.json"), encoding="utf-8"))
+    part = json.load(open(PART, encoding="utf-8"))
+    entry = next(s for s in part["signatures"] if s["id"] == "TORCH_NPU_ERROR_CODE")
+    assert entry["pattern"] == builder.torch_npu_pattern(table), "run scripts/build_acl_code_rule.py"
+    # every non-envelope code of every listed sub-module is read, no envelope code is
+    from ascend_doctor.kb.load import load_knowledge_base
+
+    sig = load_knowledge_base().signature("TORCH_NPU_ERROR_CODE")
+    for sub, s in table["submodules"].items():
+        for code, c in table["codes"].items():
+            line = f"[ERROR] 2025-01-01-00:00:00 (PID:1, Device:0, RankID:-1) ERR{sub}{code} {s['name']} {c['meaning']}"
+            want = not c.get("envelope") and code != "000" and s["name"] != "UNKNOWN"
+            assert sig.search(line) == want, line
