@@ -28,7 +28,8 @@ def test_the_part_is_loaded_without_peer_ids(kb):
     assert set(IDS) >= {"TORCH_NPU_ERROR_CODE", "TORCH_DIST_STORE_UNIQUE_ID_EXCHANGE_FAILED",
                         "TORCH_DIST_STORE_CONNECT_FAILED", "TORCH_ELASTIC_AGENT_GOT_SIGNAL",
                         "TORCH_ELASTIC_EXIT_BARRIER_FAILED", "TORCH_DIST_PROCESS_GROUP_NOT_INITIALIZED",
-                        "OP_BUILDER_TOOLKIT_NOT_FOUND"}
+                        "OP_BUILDER_TOOLKIT_NOT_FOUND", "LIBRARY_GPU_CHECK_FAILED", "TORCH_CHECKPOINT_SHAPE_MISMATCH",
+                        "TORCH_TENSOR_SHAPE_MISMATCH"}
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_training.json" and sig.kind == "root" and not sig.ascend_fd
@@ -65,7 +66,7 @@ def test_the_part_is_loaded_without_peer_ids(kb):
     ("torch.distributed.elastic.multiprocessing.api.SignalException: Process 812 got signal: 10",
      "TORCH_ELASTIC_AGENT_GOT_SIGNAL", "stopped by a signal (10)"),
     ("[2025-02-01 10:00:00,000] torch.distributed.elastic.agent.server.api: [ERROR] Error waiting on exit barrier. "
-     "Elapsed: 300.1 seconds", "TORCH_ELASTIC_EXIT_BARRIER_FAILED", "after 300 s"),
+     "Elapsed: 300.1 seconds", "TORCH_ELASTIC_EXIT_BARRIER_FAILED", "after 300.1 s"),
     ("torch.distributed.DistBackendError: Default process group has not been initialized, please make sure to call "
      "init_process_group.", "TORCH_DIST_PROCESS_GROUP_NOT_INITIALIZED", "before the default process group"),
     # the builders' other toolkit messages
@@ -74,6 +75,25 @@ def test_the_part_is_loaded_without_peer_ids(kb):
      "`Unable to run /usr/local/cuda/bin/nvcc, unable to compile CUDA op(s)`"),
     ("RuntimeError: Unable to JIT load the fused_adam op due to ninja not being installed.",
      "OP_BUILDER_TOOLKIT_NOT_FOUND", "ninja not being installed"),
+    # the GPU checks: accelerate's for another device, flash-attn's own, torch's lazy CUDA init
+    ("ValueError: fp16 mixed precision requires a GPU (not 'cpu').", "LIBRARY_GPU_CHECK_FAILED",
+     "`fp16 mixed precision requires a GPU (not 'cpu')`"),
+    ("RuntimeError: FlashAttention only supports Ampere GPUs or newer.", "LIBRARY_GPU_CHECK_FAILED",
+     "FlashAttention cannot give this job"),
+    ("RuntimeError: No CUDA GPUs are available", "LIBRARY_GPU_CHECK_FAILED", "`No CUDA GPUs are available`"),
+    ("ValueError: FlashAttention2 has been toggled on, but it cannot be used due to the following error: Flash "
+     "Attention 2 is not available on CPU. Please make sure torch can access a CUDA device.",
+     "LIBRARY_GPU_CHECK_FAILED", "`Flash Attention 2 is not available on CPU`"),
+    # a checkpoint's shape printed without torch.Size (older versions), a Megatron shard of another TP split
+    ("\tsize mismatch for decoder.layers.0.self_attention.linear_qkv.weight: copying a param with shape "
+     "torch.Size([1536, 4096]) from checkpoint, the shape in current model is torch.Size([768, 4096]).",
+     "TORCH_CHECKPOINT_SHAPE_MISMATCH", "(checkpoint [1536, 4096], model [768, 4096])"),
+    # the other shape checks
+    ("RuntimeError: The expanded size of the tensor (4096) must match the existing size (2048) at non-singleton "
+     "dimension 1.  Target sizes: [1, 4096].  Tensor sizes: [2048]", "TORCH_TENSOR_SHAPE_MISMATCH",
+     "(4096 against 2048, dimension 1)"),
+    ("RuntimeError: mat1 and mat2 shapes cannot be multiplied (8x3584 and 4096x4096)", "TORCH_TENSOR_SHAPE_MISMATCH",
+     "(8x3584 against 4096x4096)"),
 ])
 def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     line = line.split("\n")[-1]
@@ -102,6 +122,11 @@ def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     "        raise MissingCUDAException(\"CUDA_HOME does not exist, unable to compile CUDA op(s)\")",
     "UserWarning: CUDA_HOME environment variable is not set. Please set it to your CUDA install root.",
     "[INFO] [real_accelerator.py:203:get_accelerator] Setting ds_accelerator to npu (auto detect)",
+    # GPU checks and shapes said in passing
+    "Using FlashAttention2 because attn_implementation='flash_attention_2'",
+    "[INFO] bf16 is supported on this device, using bf16 mixed precision",
+    "Some weights of the checkpoint were not used when initializing Qwen2ForCausalLM",
+    "loss: 0.53, grad_norm: 1.2, tensor a shape [4096] matches tensor b",
 ])
 def test_family_entries_stay_quiet_on_ordinary_lines(kb, line):
     assert [s.id for s in kb.match_line(line) if s.id in IDS] == []
