@@ -29,12 +29,12 @@ def test_the_part_is_loaded_without_peer_ids(kb):
                         "TORCH_DIST_STORE_CONNECT_FAILED", "TORCH_ELASTIC_AGENT_GOT_SIGNAL",
                         "TORCH_ELASTIC_EXIT_BARRIER_FAILED", "TORCH_DIST_PROCESS_GROUP_NOT_INITIALIZED",
                         "OP_BUILDER_TOOLKIT_NOT_FOUND", "LIBRARY_GPU_CHECK_FAILED", "TORCH_CHECKPOINT_SHAPE_MISMATCH",
-                        "TORCH_TENSOR_SHAPE_MISMATCH"}
+                        "TORCH_TENSOR_SHAPE_MISMATCH", "SIZE_NOT_DIVISIBLE_BY_PARALLEL_SPLIT"}
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_training.json" and sig.kind == "root" and not sig.ascend_fd
     # the code entry is a class: a specific entry that knows the line is named instead of it
-    assert kb.signature("TORCH_NPU_ERROR_CODE").fallback
+    assert kb.signature("TORCH_NPU_ERROR_CODE").fallback and kb.signature("SIZE_NOT_DIVISIBLE_BY_PARALLEL_SPLIT").fallback
 
 
 @pytest.mark.parametrize("line, sig_id, said", [
@@ -94,6 +94,13 @@ def test_the_part_is_loaded_without_peer_ids(kb):
      "(4096 against 2048, dimension 1)"),
     ("RuntimeError: mat1 and mat2 shapes cannot be multiplied (8x3584 and 4096x4096)", "TORCH_TENSOR_SHAPE_MISMATCH",
      "(8x3584 against 4096x4096)"),
+    # the divisibility checks of MindSpeed, MindFormers and DeepSpeed, said as printed
+    ("AssertionError: Number of experts(60) is not divisible by ep size(8).", "SIZE_NOT_DIVISIBLE_BY_PARALLEL_SPLIT",
+     "`Number of experts(60) is not divisible by ep size(8)`"),
+    ("ValueError: worker_num (6) must be divisible by tensor_parallel (4)", "SIZE_NOT_DIVISIBLE_BY_PARALLEL_SPLIT",
+     "`worker_num (6) must be divisible by tensor_parallel (4)`"),
+    ("[rank0]: AssertionError: Number of heads (28) must be divisible by the sequence parallel size (8)!",
+     "SIZE_NOT_DIVISIBLE_BY_PARALLEL_SPLIT", "`Number of heads (28) must be divisible by the sequence parallel size (8)`"),
 ])
 def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     line = line.split("\n")[-1]
@@ -127,6 +134,9 @@ def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     "[INFO] bf16 is supported on this device, using bf16 mixed precision",
     "Some weights of the checkpoint were not used when initializing Qwen2ForCausalLM",
     "loss: 0.53, grad_norm: 1.2, tensor a shape [4096] matches tensor b",
+    "[INFO] hidden size 4096 is divisible by tensor parallel size 8",
+    "    assert numerator % denominator == 0, '{} is not divisible by {}'.format(",
+    "WARNING: vocab size 151936 is not divisible by 128, padding to 152064",
 ])
 def test_family_entries_stay_quiet_on_ordinary_lines(kb, line):
     assert [s.id for s in kb.match_line(line) if s.id in IDS] == []
