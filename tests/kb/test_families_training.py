@@ -29,7 +29,8 @@ def test_the_part_is_loaded_without_peer_ids(kb):
                         "TORCH_DIST_STORE_CONNECT_FAILED", "TORCH_ELASTIC_AGENT_GOT_SIGNAL",
                         "TORCH_ELASTIC_EXIT_BARRIER_FAILED", "TORCH_DIST_PROCESS_GROUP_NOT_INITIALIZED",
                         "OP_BUILDER_TOOLKIT_NOT_FOUND", "LIBRARY_GPU_CHECK_FAILED", "TORCH_CHECKPOINT_SHAPE_MISMATCH",
-                        "TORCH_TENSOR_SHAPE_MISMATCH", "SIZE_NOT_DIVISIBLE_BY_PARALLEL_SPLIT"}
+                        "TORCH_TENSOR_SHAPE_MISMATCH", "SIZE_NOT_DIVISIBLE_BY_PARALLEL_SPLIT",
+                        "TORCH_NPU_OP_NEEDS_NEWER_CANN"}
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_training.json" and sig.kind == "root" and not sig.ascend_fd
@@ -101,6 +102,13 @@ def test_the_part_is_loaded_without_peer_ids(kb):
      "`worker_num (6) must be divisible by tensor_parallel (4)`"),
     ("[rank0]: AssertionError: Number of heads (28) must be divisible by the sequence parallel size (8)!",
      "SIZE_NOT_DIVISIBLE_BY_PARALLEL_SPLIT", "`Number of heads (28) must be divisible by the sequence parallel size (8)`"),
+    # op-plugin's other CANN checks: the operator named after the colon, another option, another quant mode
+    ("RuntimeError: Current CANN version do not support this api: npu_swiglu_mx_quant_with_dual_axis. Please try to "
+     "update the version of CANN.", "TORCH_NPU_OP_NEEDS_NEWER_CANN", "(`npu_swiglu_mx_quant_with_dual_axis`)"),
+    ("RuntimeError: In this CANN Version, comm_mode is not supported, please upgrade CANN Version.",
+     "TORCH_NPU_OP_NEEDS_NEWER_CANN", "`In this CANN Version, comm_mode is not supported, please upgrade CANN Version`"),
+    ("RuntimeError: aclnnQuantMatmulV5 support A8W4, please upgrade CANN.", "TORCH_NPU_OP_NEEDS_NEWER_CANN",
+     "(`aclnnQuantMatmulV5`)"),
 ])
 def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     line = line.split("\n")[-1]
@@ -137,6 +145,8 @@ def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     "[INFO] hidden size 4096 is divisible by tensor parallel size 8",
     "    assert numerator % denominator == 0, '{} is not divisible by {}'.format(",
     "WARNING: vocab size 151936 is not divisible by 128, padding to 152064",
+    "                \"Current CANN version do not support this api. Please try to update the version of CANN.\"",
+    "[INFO] current CANN version 8.3.RC1 supports this api",
 ])
 def test_family_entries_stay_quiet_on_ordinary_lines(kb, line):
     assert [s.id for s in kb.match_line(line) if s.id in IDS] == []
