@@ -30,7 +30,7 @@ def test_the_part_is_loaded_without_peer_ids(kb):
                         "TORCH_ELASTIC_EXIT_BARRIER_FAILED", "TORCH_DIST_PROCESS_GROUP_NOT_INITIALIZED",
                         "OP_BUILDER_TOOLKIT_NOT_FOUND", "LIBRARY_GPU_CHECK_FAILED", "TORCH_CHECKPOINT_SHAPE_MISMATCH",
                         "TORCH_TENSOR_SHAPE_MISMATCH", "SIZE_NOT_DIVISIBLE_BY_PARALLEL_SPLIT",
-                        "TORCH_NPU_OP_NEEDS_NEWER_CANN"}
+                        "TORCH_NPU_OP_NEEDS_NEWER_CANN", "FEATURE_NOT_SUPPORTED_ON_NPU"}
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_training.json" and sig.kind == "root" and not sig.ascend_fd
@@ -109,6 +109,15 @@ def test_the_part_is_loaded_without_peer_ids(kb):
      "TORCH_NPU_OP_NEEDS_NEWER_CANN", "`In this CANN Version, comm_mode is not supported, please upgrade CANN Version`"),
     ("RuntimeError: aclnnQuantMatmulV5 support A8W4, please upgrade CANN.", "TORCH_NPU_OP_NEEDS_NEWER_CANN",
      "(`aclnnQuantMatmulV5`)"),
+    ("ValueError: Number of heads (4) cannot be evenly divided by TP (8).", "SIZE_NOT_DIVISIBLE_BY_PARALLEL_SPLIT",
+     "`Number of heads (4) cannot be evenly divided by TP (8)`"),
+    # features refused on the NPU or on a chip, by other frameworks and in other words
+    ("ValueError: FP64 Gumbel sampling is not supported on NPU.", "FEATURE_NOT_SUPPORTED_ON_NPU",
+     "`FP64 Gumbel sampling is not supported on NPU`"),
+    ("NotImplementedError: MLA is not supported on 310P currently.", "FEATURE_NOT_SUPPORTED_ON_NPU",
+     "`MLA is not supported on 310P currently`"),
+    ("RuntimeError: Decode Context parallelism is not supported by Ascend NPU model runner v2.",
+     "FEATURE_NOT_SUPPORTED_ON_NPU", "`Decode Context parallelism is not supported by Ascend NPU model runner v2`"),
 ])
 def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     line = line.split("\n")[-1]
@@ -147,6 +156,9 @@ def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     "WARNING: vocab size 151936 is not divisible by 128, padding to 152064",
     "                \"Current CANN version do not support this api. Please try to update the version of CANN.\"",
     "[INFO] current CANN version 8.3.RC1 supports this api",
+    "[rank0]:[W1110 02:29:51.501860208 compiler_depend.ts:51] Warning: CAUTION: The operator 'vllm::inplace_all_reduce' "
+    "is not currently supported on the NPU backend and will fall back to run on the CPU.",
+    "INFO 06-19 11:30:19 [platform.py:1] npugraph_ex is not supported on Ascend 310P. Disabling it.",
 ])
 def test_family_entries_stay_quiet_on_ordinary_lines(kb, line):
     assert [s.id for s in kb.match_line(line) if s.id in IDS] == []
