@@ -200,3 +200,20 @@ def test_the_code_entrys_pattern_is_what_the_table_gives():
             line = f"[ERROR] 2025-01-01-00:00:00 (PID:1, Device:0, RankID:-1) ERR{sub}{code} {s['name']} {c['meaning']}"
             want = not c.get("envelope") and code != "000" and s["name"] != "UNKNOWN"
             assert sig.search(line) == want, line
+
+
+@pytest.mark.parametrize("line, said", [
+    # torch_npu's out-of-memory forms (NPUCachingAllocator.cpp, NPUWorkspaceAllocator.cpp): the title says the device
+    # and the sizes the line gives
+    ("RuntimeError: NPU out of memory. Tried to allocate 2.00 GiB (NPU 0; 60.97 GiB total capacity; 58.1 GiB already "
+     "allocated; 58.1 GiB current active; 1.2 GiB free; 59.0 GiB reserved in total by PyTorch)",
+     "torch_npu: NPU 0 out of memory: tried to allocate 2.00 GiB, 60.97 GiB total capacity, 1.2 GiB free"),
+    ("RuntimeError: NPU out of memory. NPUWorkspaceAllocator tried to allocate 1.50 GiB(NPU 3; 60.96 GiB total "
+     "capacity; 1.2 GiB free)", "torch_npu: NPU 3 out of memory: tried to allocate 1.50 GiB"),
+    ("RuntimeError: NPU out of memory. device id: 5", "torch_npu: NPU 5 out of memory"),
+    ("torch.OutOfMemoryError: NPU out of memory. Tried to allocate 20.00 MiB",
+     "torch_npu: NPU out of memory: tried to allocate 20.00 MiB"),
+])
+def test_the_torch_npu_out_of_memory_entry_says_the_device_and_sizes(kb, line, said):
+    assert [s.id for s in kb.explaining(line)] == ["TORCH_NPU_OOM"]
+    assert kb.signature("TORCH_NPU_OOM").text("en", line=line)[0] == said
