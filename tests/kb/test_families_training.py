@@ -30,7 +30,9 @@ def test_the_part_is_loaded_without_peer_ids(kb):
                         "TORCH_ELASTIC_EXIT_BARRIER_FAILED", "TORCH_DIST_PROCESS_GROUP_NOT_INITIALIZED",
                         "OP_BUILDER_TOOLKIT_NOT_FOUND", "LIBRARY_GPU_CHECK_FAILED", "TORCH_CHECKPOINT_SHAPE_MISMATCH",
                         "TORCH_TENSOR_SHAPE_MISMATCH", "SIZE_NOT_DIVISIBLE_BY_PARALLEL_SPLIT",
-                        "TORCH_NPU_OP_NEEDS_NEWER_CANN", "FEATURE_NOT_SUPPORTED_ON_NPU"}
+                        "TORCH_NPU_OP_NEEDS_NEWER_CANN", "FEATURE_NOT_SUPPORTED_ON_NPU",
+                        "TORCH_DDP_PARAMETER_GRADIENT_MISMATCH", "TORCH_BACKWARD_WITHOUT_GRAD",
+                        "TORCH_AMP_UNSCALE_FP16_GRADIENTS", "TORCH_DTYPE_MISMATCH"}
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_training.json" and sig.kind == "root" and not sig.ascend_fd
@@ -118,6 +120,20 @@ def test_the_part_is_loaded_without_peer_ids(kb):
      "`MLA is not supported on 310P currently`"),
     ("RuntimeError: Decode Context parallelism is not supported by Ascend NPU model runner v2.",
      "FEATURE_NOT_SUPPORTED_ON_NPU", "`Decode Context parallelism is not supported by Ascend NPU model runner v2`"),
+    # PyTorch's training checks, in the forms other versions and launchers print them
+    ("[rank3]: RuntimeError: Expected to have finished reduction in the prior iteration before starting a new one.",
+     "TORCH_DDP_PARAMETER_GRADIENT_MISMATCH", "some parameters got no gradient in the previous iteration"),
+    ("RuntimeError: Expected to mark a variable ready only once. This error is caused by one of the following reasons:",
+     "TORCH_DDP_PARAMETER_GRADIENT_MISMATCH", "marked ready twice in one iteration"),
+    ("[rank0]: RuntimeError: element 2 of tensors does not require grad and does not have a grad_fn",
+     "TORCH_BACKWARD_WITHOUT_GRAD", "(element 2 of the tensors has no grad_fn)"),
+    ("  File \"/usr/lib/python3.10/site-packages/torch/amp/grad_scaler.py\", line 260, in _unscale_grads_\nValueError: "
+     "Attempting to unscale FP16 gradients.", "TORCH_AMP_UNSCALE_FP16_GRADIENTS", "fp16 gradients to unscale"),
+    ("RuntimeError: expected mat1 and mat2 to have the same dtype, but got: struct c10::Half != struct c10::BFloat16",
+     "TORCH_DTYPE_MISMATCH", "(c10::Half and c10::BFloat16)"),
+    ("RuntimeError: Input type (float) and bias type (c10::BFloat16) should be the same", "TORCH_DTYPE_MISMATCH",
+     "(float and c10::BFloat16)"),
+    ("RuntimeError: expected scalar type Float but found BFloat16", "TORCH_DTYPE_MISMATCH", "(Float and BFloat16)"),
 ])
 def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     line = line.split("\n")[-1]
@@ -159,6 +175,10 @@ def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     "[rank0]:[W1110 02:29:51.501860208 compiler_depend.ts:51] Warning: CAUTION: The operator 'vllm::inplace_all_reduce' "
     "is not currently supported on the NPU backend and will fall back to run on the CPU.",
     "INFO 06-19 11:30:19 [platform.py:1] npugraph_ex is not supported on Ascend 310P. Disabling it.",
+    "Parameters which did not receive grad for rank 0: lm_head.weight",
+    "trainable params: 4,194,304 || all params: 6,742,609,920 || trainable%: 0.0622",
+    "    raise ValueError(\"Attempting to unscale FP16 gradients.\")",
+    "[INFO] expected scalar type: bfloat16 (from config.json)",
 ])
 def test_family_entries_stay_quiet_on_ordinary_lines(kb, line):
     assert [s.id for s in kb.match_line(line) if s.id in IDS] == []
