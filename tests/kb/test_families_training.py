@@ -32,7 +32,8 @@ def test_the_part_is_loaded_without_peer_ids(kb):
                         "TORCH_TENSOR_SHAPE_MISMATCH", "SIZE_NOT_DIVISIBLE_BY_PARALLEL_SPLIT",
                         "TORCH_NPU_OP_NEEDS_NEWER_CANN", "FEATURE_NOT_SUPPORTED_ON_NPU",
                         "TORCH_DDP_PARAMETER_GRADIENT_MISMATCH", "TORCH_BACKWARD_WITHOUT_GRAD",
-                        "TORCH_AMP_UNSCALE_FP16_GRADIENTS", "TORCH_DTYPE_MISMATCH"}
+                        "TORCH_AMP_UNSCALE_FP16_GRADIENTS", "TORCH_DTYPE_MISMATCH", "CHECKPOINT_FILE_UNREADABLE",
+                        "TORCH_META_TENSOR_NO_DATA", "TORCH_STORE_BARRIER_TIMEOUT"}
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_training.json" and sig.kind == "root" and not sig.ascend_fd
@@ -134,6 +135,16 @@ def test_the_part_is_loaded_without_peer_ids(kb):
     ("RuntimeError: Input type (float) and bias type (c10::BFloat16) should be the same", "TORCH_DTYPE_MISMATCH",
      "(float and c10::BFloat16)"),
     ("RuntimeError: expected scalar type Float but found BFloat16", "TORCH_DTYPE_MISMATCH", "(Float and BFloat16)"),
+    # weights files: safetensors' other header error, torch.load's weights_only refusal
+    ("safetensors_rust.SafetensorError: Error while deserializing header: MetadataIncompleteBuffer",
+     "CHECKPOINT_FILE_UNREADABLE", "impossible header size"),
+    ("_pickle.UnpicklingError: Weights only load failed. This file can still be loaded, to do so you have two options",
+     "CHECKPOINT_FILE_UNREADABLE", "weights_only=True refused"),
+    ("[rank1]: NotImplementedError: Cannot copy out of meta tensor; no data!", "TORCH_META_TENSOR_NO_DATA",
+     "meta device"),
+    ("RuntimeError: Timed out initializing process group in store based barrier on rank: 5, for key: "
+     "store_based_barrier_key:1 (world_size=16, worker_count=8, timeout=0:30:00)", "TORCH_STORE_BARRIER_TIMEOUT",
+     "on rank 5: 8 of 16 processes arrived"),
 ])
 def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     line = line.split("\n")[-1]
@@ -179,6 +190,10 @@ def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     "trainable params: 4,194,304 || all params: 6,742,609,920 || trainable%: 0.0622",
     "    raise ValueError(\"Attempting to unscale FP16 gradients.\")",
     "[INFO] expected scalar type: bfloat16 (from config.json)",
+    "Loading checkpoint shards: 100%|██████████| 4/4 [00:20<00:00,  5.20s/it]",
+    "[INFO] initializing model on the meta device to save memory",
+    "INFO:torch.distributed.distributed_c10d:Rank 0: Completed store-based barrier for key:store_based_barrier_key:1 "
+    "with 8 nodes.",
 ])
 def test_family_entries_stay_quiet_on_ordinary_lines(kb, line):
     assert [s.id for s in kb.match_line(line) if s.id in IDS] == []
