@@ -33,7 +33,7 @@ def test_the_part_is_loaded_without_peer_ids(kb):
                         "TORCH_NPU_OP_NEEDS_NEWER_CANN", "FEATURE_NOT_SUPPORTED_ON_NPU",
                         "TORCH_DDP_PARAMETER_GRADIENT_MISMATCH", "TORCH_BACKWARD_WITHOUT_GRAD",
                         "TORCH_AMP_UNSCALE_FP16_GRADIENTS", "TORCH_DTYPE_MISMATCH", "CHECKPOINT_FILE_UNREADABLE",
-                        "TORCH_META_TENSOR_NO_DATA", "TORCH_STORE_BARRIER_TIMEOUT"}
+                        "TORCH_META_TENSOR_NO_DATA", "TORCH_STORE_BARRIER_TIMEOUT", "RAY_ACCELERATORS_INSUFFICIENT"}
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_training.json" and sig.kind == "root" and not sig.ascend_fd
@@ -145,6 +145,11 @@ def test_the_part_is_loaded_without_peer_ids(kb):
     ("RuntimeError: Timed out initializing process group in store based barrier on rank: 5, for key: "
      "store_based_barrier_key:1 (world_size=16, worker_count=8, timeout=0:30:00)", "TORCH_STORE_BARRIER_TIMEOUT",
      "on rank 5: 8 of 16 processes arrived"),
+    # verl on an NPU cluster counting NPUs, vLLM's Ray executor in its NPU wording
+    ("ray.exceptions.RayTaskError(ValueError): ValueError: Total available NPUs 4.0 is less than total desired NPUs 8",
+     "RAY_ACCELERATORS_INSUFFICIENT", "(4.0 available, 8 wanted)"),
+    ("ValueError: The number of required NPUs exceeds the total number of available NPUs in the placement group.",
+     "RAY_ACCELERATORS_INSUFFICIENT", "Ray offers fewer accelerators"),
 ])
 def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     line = line.split("\n")[-1]
@@ -194,6 +199,7 @@ def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     "[INFO] initializing model on the meta device to save memory",
     "INFO:torch.distributed.distributed_c10d:Rank 0: Completed store-based barrier for key:store_based_barrier_key:1 "
     "with 8 nodes.",
+    "Resources: 0.0/8.0 NPU, 0.0/192.0 CPU",
 ])
 def test_family_entries_stay_quiet_on_ordinary_lines(kb, line):
     assert [s.id for s in kb.match_line(line) if s.id in IDS] == []
