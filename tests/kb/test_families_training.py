@@ -258,3 +258,17 @@ def test_the_code_entrys_pattern_is_what_the_table_gives():
 def test_the_torch_npu_out_of_memory_entry_says_the_device_and_sizes(kb, line, said):
     assert [s.id for s in kb.explaining(line)] == ["TORCH_NPU_OOM"]
     assert kb.signature("TORCH_NPU_OOM").text("en", line=line)[0] == said
+
+
+@pytest.mark.parametrize("line, said", [
+    # PyTorch's device check, both its forms: the title says the two devices and the operator the line names
+    ("[rank0]: RuntimeError: Expected all tensors to be on the same device, but found at least two devices, npu:0 and "
+     "cpu! (when checking argument for argument r1 in method wrapper__npu_rotary_mul)",
+     "Operator inputs on different devices (npu:0 and cpu), in `wrapper__npu_rotary_mul`"),
+    ("RuntimeError: Expected all tensors to be on the same device, but got index is on cpu, different from other "
+     "tensors on npu:1 (when checking argument in method wrapper_NPU__index_select)",
+     "Operator inputs on different devices (cpu and npu:1), in `wrapper_NPU__index_select`"),
+])
+def test_the_device_mismatch_entry_says_the_devices(kb, line, said):
+    assert [s.id for s in kb.explaining(line)] == ["PT_TENSORS_DIFFERENT_DEVICES"]
+    assert kb.signature("PT_TENSORS_DIFFERENT_DEVICES").text("en", line=line)[0] == said
