@@ -272,3 +272,21 @@ def test_the_torch_npu_out_of_memory_entry_says_the_device_and_sizes(kb, line, s
 def test_the_device_mismatch_entry_says_the_devices(kb, line, said):
     assert [s.id for s in kb.explaining(line)] == ["PT_TENSORS_DIFFERENT_DEVICES"]
     assert kb.signature("PT_TENSORS_DIFFERENT_DEVICES").text("en", line=line)[0] == said
+
+
+@pytest.mark.parametrize("sid, line, said", [
+    # torch_npu's watchdog line (ProcessGroupHCCL.cpp: WorkHCCL(SeqNum=..., OpType=..., ..., Timeout(ms)=...)) and a
+    # missing torch_npu attribute: the titles say the collective, its number and timeout, and the missing name
+    ("TORCH_NPU_HCCL_WATCHDOG_TIMEOUT",
+     "[rank3]:[E1105 10:12:40.123456789 compiler_depend.ts:574] [Rank 3] Watchdog caught collective operation timeout: "
+     "WorkHCCL(SeqNum=12, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=1800000) ran for 1800123 milliseconds "
+     "before timing out.",
+     "torch_npu HCCL watchdog: a collective (ALLREDUCE, SeqNum 12) did not finish within the process-group timeout of "
+     "1800000 ms"),
+    ("TORCH_NPU_VERSION_MISMATCH", "AttributeError: module 'torch_npu' has no attribute 'npu_mla_prolog'",
+     "torch / torch_npu / framework (vllm-ascend ...) version combination not supported: torch_npu has no "
+     "`npu_mla_prolog`"),
+])
+def test_torch_npu_entries_say_what_their_line_gives(kb, sid, line, said):
+    assert sid in [s.id for s in kb.explaining(line)]
+    assert kb.signature(sid).text("en", line=line)[0] == said
