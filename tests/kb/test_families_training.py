@@ -33,7 +33,8 @@ def test_the_part_is_loaded_without_peer_ids(kb):
                         "TORCH_NPU_OP_NEEDS_NEWER_CANN", "FEATURE_NOT_SUPPORTED_ON_NPU",
                         "TORCH_DDP_PARAMETER_GRADIENT_MISMATCH", "TORCH_BACKWARD_WITHOUT_GRAD",
                         "TORCH_AMP_UNSCALE_FP16_GRADIENTS", "TORCH_DTYPE_MISMATCH", "CHECKPOINT_FILE_UNREADABLE",
-                        "TORCH_META_TENSOR_NO_DATA", "TORCH_STORE_BARRIER_TIMEOUT", "RAY_ACCELERATORS_INSUFFICIENT"}
+                        "TORCH_META_TENSOR_NO_DATA", "TORCH_STORE_BARRIER_TIMEOUT", "RAY_ACCELERATORS_INSUFFICIENT",
+                        "TORCH_ELASTIC_RENDEZVOUS_CLOSED"}
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_training.json" and sig.kind == "root" and not sig.ascend_fd
