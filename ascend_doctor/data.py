@@ -72,6 +72,7 @@ SCHEMAS = {
     "dcmi_return_codes.json": "dcmi_return_codes.schema.json",
     "hccl_result_codes.json": "hccl_result_codes.schema.json",
     "serving_error_codes.json": "serving_error_codes.schema.json",
+    "torch_npu_error_codes.json": "torch_npu_error_codes.schema.json",
     "ascend_fd_rules.json": "ascend_fd_rules.schema.json",
 }
 KB_PART_SCHEMA = "kb_part.schema.json"

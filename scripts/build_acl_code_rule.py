@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Write the patterns of ACL_RETURN_CODE and ACL_ERROR_MESSAGE (data/kb/field_cases.json) from
-data/acl_return_codes.json.
+data/acl_return_codes.json, and TORCH_NPU_ERROR_CODE's (data/kb/families_training.json) from
+data/torch_npu_error_codes.json.
 
     python scripts/build_acl_code_rule.py          # rewrite the pattern in place
     python scripts/build_acl_code_rule.py --check  # exit 1 if the pattern is not what the table gives
@@ -129,6 +130,27 @@ def message_patterns(table: Dict[str, dict]) -> List[str]:
     return [r"\[Error\]: (?P<acl_printed>" + "|".join(c) + ")" for c in chunks]
 
 
+# torch_npu's own error codes (data/torch_npu_error_codes.json): torch_npu appends `ERR<sub-module><code> <SUB-MODULE>
+# <meaning>` to its messages (NPUException.cpp formatErrorCode, utils/_error_code.py). TORCH_NPU_ERROR_CODE, a class
+# entry in data/kb/families_training.json, reads the codes that say what kind of error it is (invalid type, feature
+# not supported, timeout ...), each with its own sub-module's name and its own meaning as torch_npu prints them; the
+# envelope codes (a call to AscendCL, HCCL or GE failed, an internal error, an application exception) are left to
+# TORCH_NPU_ERR_CODE_WRAPPER.
+TORCH_NPU_TABLE = os.path.join(REPO, "data", "torch_npu_error_codes.json")
+TORCH_NPU_PART = os.path.join(REPO, "data", "kb", "families_training.json")
+TORCH_NPU_RULE_ID = "TORCH_NPU_ERROR_CODE"
+
+
+def torch_npu_pattern(table: dict) -> str:
+    """`ERR<two digits><three digits> <SUB-MODULE> <meaning>`: a listed sub-module's digits and a non-envelope code's,
+    then a listed sub-module's printed name and a non-envelope code's printed meaning (what the title says is read from
+    the digits, `tnpu_code`)."""
+    subs = {k: v["name"] for k, v in sorted(table["submodules"].items()) if v["name"] != "UNKNOWN"}
+    codes = {c: v["meaning"] for c, v in sorted(table["codes"].items()) if not v.get("envelope") and c != "000"}
+    return (rf"\bERR(?P<tnpu_code>(?:{'|'.join(subs)})(?:{'|'.join(codes)})) (?:{'|'.join(subs.values())}) "
+            rf"(?:{'|'.join(re.escape(m) for m in codes.values())})\b")
+
+
 def _signatures():
     sys.path.insert(0, REPO)
     from ascend_doctor.kb.load import load_knowledge_base
@@ -146,12 +168,21 @@ def main(argv=None) -> int:
         part = json.load(fh)
     entry = next(s for s in part["signatures"] if s["id"] == RULE_ID)
     message = next(s for s in part["signatures"] if s["id"] == MESSAGE_ID)
+    with open(TORCH_NPU_TABLE, encoding="utf-8") as fh:
+        tnpu_want = torch_npu_pattern(json.load(fh))
+    with open(TORCH_NPU_PART, encoding="utf-8") as fh:
+        tnpu_part = json.load(fh)
+    tnpu_entry = next(s for s in tnpu_part["signatures"] if s["id"] == TORCH_NPU_RULE_ID)
     if "--check" in argv:
         ok = (entry["pattern"] == want and entry.get("also") == more_patterns(table, sigs)
-              and [message["pattern"]] + message.get("also", []) == message_patterns(table))
-        print("ACL_RETURN_CODE's and ACL_ERROR_MESSAGE's patterns are " +
-              ("what the table gives" if ok else "stale: run scripts/build_acl_code_rule.py"))
+              and [message["pattern"]] + message.get("also", []) == message_patterns(table)
+              and tnpu_entry["pattern"] == tnpu_want)
+        print("ACL_RETURN_CODE's, ACL_ERROR_MESSAGE's and TORCH_NPU_ERROR_CODE's patterns are " +
+              ("what the tables give" if ok else "stale: run scripts/build_acl_code_rule.py"))
         return 0 if ok else 1
+    tnpu_entry["pattern"] = tnpu_want
+    with open(TORCH_NPU_PART, "w", encoding="utf-8") as fh:
+        fh.write(json.dumps(tnpu_part, indent=1, ensure_ascii=False) + "\n")
     entry["pattern"] = want
     entry["also"] = more_patterns(table, sigs)
     message["pattern"], *more = message_patterns(table)

@@ -3,8 +3,8 @@
 `find(query, kb)` answers for: a signature id (ours), an ascend-fd fault id (also the generic code form the
 peer prints, `AISW_CANN_ERRCODE_Custom_EE1002`), a pitfall (P08), a CANN error code (EI0006, EZ9999, E89999,
 EE1002), an AscendCL return code (107010, 507014; data/acl_return_codes.json), a DCMI return code (-8005, -8255;
-data/dcmi_return_codes.json), a torch_npu error code
-(ERR99999), an HCCL environment variable (HCCL_CONNECT_TIMEOUT; data/hccl_env.json) and a root-cause verdict of
+data/dcmi_return_codes.json), a torch_npu error code (ERR01007, ERR99999; data/torch_npu_error_codes.json), an
+HCCL environment variable (HCCL_CONNECT_TIMEOUT; data/hccl_env.json) and a root-cause verdict of
 `triage` (cluster_exception_location). Check ids need the check registry and are resolved by `explain` first.
 A code's signatures: the ones whose id, pattern, literals or examples name it (those naming it in their id
 first); for an AscendCL code no signature names, the root entries that read it in an error phrase (`error code is N`:
@@ -67,6 +67,30 @@ def dcmi_meaning(known: dict) -> str:
     return (get_lang() == "zh" and known.get("meaning_zh")) or known["meaning"]
 
 
+def torch_npu_codes() -> dict:
+    from ..data import load_data_file
+
+    return load_data_file("torch_npu_error_codes.json")
+
+
+def torch_npu_code(code: str) -> Optional[dict]:
+    """A torch_npu error code (`01007`, `ERR01007`) read from data/torch_npu_error_codes.json: its sub-module's printed
+    name (`module`) and what it covers, the code's constant (`name`), meaning, whether it is an envelope (a call
+    failed, not why), and the line torch_npu prints for it (`printed`), in the run's language; None if either part is
+    not listed."""
+    from ..i18n import get_lang
+
+    digits = code.upper()[3:] if code.upper().startswith("ERR") else code
+    table = torch_npu_codes()
+    sub, known = table["submodules"].get(digits[:2]), table["codes"].get(digits[2:])
+    if len(digits) != 5 or sub is None or known is None:
+        return None
+    zh = get_lang() == "zh"
+    return {"module": sub["name"], "covers": (zh and sub["covers_zh"]) or sub["covers"], "name": known["name"],
+            "meaning": (zh and known["meaning_zh"]) or known["meaning"], "envelope": bool(known.get("envelope")),
+            "printed": f"ERR{digits} {sub['name']} {known['meaning']}"}
+
+
 def code_family(code: str) -> Optional[str]:
     if DCMI_CODE.match(code):
         return "dcmi"
@@ -119,6 +143,15 @@ def code_entry(kb, code: str) -> Optional[Entry]:
                 info["source_zh"] = known["source_zh"]
         if not sigs:  # read only in an error phrase (DCMI_RETURN_CODE): what triage names for it
             sigs = [x for x in kb.match_line(f"dcmi call failed, error code: {code}") if x.kind == "root"]
+    if family == "torch_npu":
+        known = torch_npu_code(code)
+        if known is not None:
+            table = torch_npu_codes()
+            info["torch_npu"] = {k: known[k] for k in ("module", "covers", "name", "meaning", "envelope")}
+            info["source"] = table["source"]
+            info["source_zh"] = table["source_zh"]
+            if not sigs:  # what triage names for the line torch_npu prints (TORCH_NPU_ERROR_CODE)
+                sigs = [x for x in kb.match_line(known["printed"]) if x.kind == "root"]
     if not sigs and family == "acl":  # read only in an error phrase (ACL_RETURN_CODE): what triage names for it
         sigs = [x for x in kb.match_line(f"error code is {code}") if x.kind == "root"]
     if is_inner_error(code):

@@ -431,6 +431,17 @@ def _mindie_code_facts(code: str) -> Dict[str, str]:
     return {"mindie_meaning": f"{module}/{feature}{'：' if get_lang() == 'zh' else ': '}{_in_lang(kind)}"}
 
 
+def _torch_npu_code_facts(code: str) -> Dict[str, str]:
+    """A torch_npu error code's parts (ERR<sub-module, 2 digits><code, 3 digits>) from data/torch_npu_error_codes.json:
+    the sub-module's printed name and what it covers, the code's meaning, in the run's language ({} if not listed)."""
+    from .lookup import torch_npu_code
+
+    known = torch_npu_code(code)
+    if known is None:
+        return {}
+    return {"tnpu_module": known["module"], "tnpu_covers": known["covers"], "tnpu_meaning": known["meaning"]}
+
+
 def yield_to_specific(hits, wrappers, yielding):
     """The hits of one line that explain it: a specific entry before a class entry (fallback) before a generic
     wrapper. `hits` are indexes (or signatures), `wrappers` the wrappers among them, `yielding` the wrappers and
@@ -445,20 +456,24 @@ def yield_to_specific(hits, wrappers, yielding):
 # values that follow from a captured one: a group `acl_code` also gives `acl_name` and `acl_meaning` (not quoted),
 # a group `acl_printed` (the sentence torch_npu prints for a code after `[Error]: `) the code and those two,
 # a group `hccl_code` `hccl_name` and `hccl_meaning`, a group `hccl_errno` (an HCCL log errNo) those three, a group
-# `dcmi_code` (a DCMI return code, -8001 ... -8255) `dcmi_name` and `dcmi_meaning`, a group `atb_status` (an ATB
-# operation's status) `atb_name` and `atb_meaning`, a group `mindie_code` (a MindIE error code) `mindie_meaning`
+# `dcmi_code` (a DCMI return code, -8001 ... -8255) `dcmi_name` and `dcmi_meaning`, a group
+# `tnpu_code` (the five digits of torch_npu's ERR code) `tnpu_module`, `tnpu_covers` and `tnpu_meaning`, a group
+# `atb_status` (an ATB operation's status) `atb_name` and `atb_meaning`, a group `mindie_code` (a MindIE error code)
+# `mindie_meaning`
 DERIVED_VALUES: Dict[str, Callable[[str], Dict[str, str]]] = {"acl_code": _acl_code_facts,
                                                               "acl_printed": _acl_printed_facts,
                                                               "hccl_code": _hccl_code_facts,
                                                               "hccl_errno": _hccl_errno_facts,
+                                                              "dcmi_code": _dcmi_code_facts,
+                                                              "tnpu_code": _torch_npu_code_facts,
                                                               "atb_status": _atb_status_facts,
-                                                              "mindie_code": _mindie_code_facts,
-                                                              "dcmi_code": _dcmi_code_facts}
+                                                              "mindie_code": _mindie_code_facts}
 DERIVED_NAMES = {"acl_code": ("acl_name", "acl_meaning"), "acl_printed": ("acl_code", "acl_name", "acl_meaning"),
                  "hccl_code": ("hccl_name", "hccl_meaning"),
                  "hccl_errno": ("hccl_code", "hccl_name", "hccl_meaning"),
-                 "atb_status": ("atb_name", "atb_meaning"), "mindie_code": ("mindie_meaning",),
-                 "dcmi_code": ("dcmi_name", "dcmi_meaning")}
+                 "dcmi_code": ("dcmi_name", "dcmi_meaning"),
+                 "tnpu_code": ("tnpu_module", "tnpu_covers", "tnpu_meaning"),
+                 "atb_status": ("atb_name", "atb_meaning"), "mindie_code": ("mindie_meaning",)}
 
 
 def fill_values(text: str, values: Dict[str, Tuple[str, bool]]) -> str:

@@ -78,6 +78,12 @@ def code_text(entry) -> List[str]:
     elif info.get("name"):
         out += wrap_lines(_("{code}: {name} (AscendCL return code): {meaning}").format(
             code=code, name=info["name"], meaning=acl_meaning(info)), "  ", "")
+    if info.get("torch_npu"):
+        known = info["torch_npu"]
+        out += wrap_lines(_("{code}: {meaning} ({name}) in torch_npu's {module} sub-module ({covers}); torch_npu prints "
+                            "it after the message that says which call or operator failed and why.").format(
+            code=code, meaning=known["meaning"], name=known["name"], module=known["module"], covers=known["covers"]),
+            "  ", "")
     if info.get("inner_error"):
         out += wrap_lines(_("{code}: an inner error of a CANN module: the TraceBack lines after it and the plog give "
                        "the reason.").format(code=code), "  ", "")

@@ -79,6 +79,9 @@ def _explain(query):
 def test_what_users_paste_is_answered():
     kind, d = _explain("ERR99999")
     assert kind == "error_code" and d["signatures"][0]["id"] == "TORCH_NPU_ERR_CODE_WRAPPER"
+    assert d["code"]["torch_npu"]["envelope"] and d["code"]["torch_npu"]["module"] == "UNKNOWN"
+    kind, d = _explain("ERR01002")  # a code no entry names by id: the one that reads the line torch_npu prints for it
+    assert d["code"]["torch_npu"]["meaning"] == "invalid type" and d["signatures"][0]["id"] == "TORCH_NPU_ERROR_CODE"
     kind, d = _explain("107010")
     assert kind == "error_code" and d["code"]["name"] == "ACL_ERROR_RT_FILE_WRITE" and d["code"]["meaning"]
     kind, d = _explain("100024")  # AscendCL's own range (acl_base.h), read by ACL_RETURN_CODE in an error phrase

@@ -109,3 +109,32 @@ def test_an_acl_code_read_only_in_an_error_phrase_goes_to_the_entry_that_reads_i
     assert entry.kind == "error_code" and [s.id for s in entry.signatures] == ["ACL_RETURN_CODE"]
     assert entry.info["name"] == "ACL_ERROR_RT_STREAM_CAPTURED"
     assert "ACL_RETURN_CODE" not in [s.id for s in find("507011", kb).signatures]
+
+
+def test_a_torch_npu_code_gets_its_sub_module_and_meaning_and_the_entry_that_reads_its_line(kb):
+    """ERR01007 (data/torch_npu_error_codes.json): OPS, feature not supported, and what triage names for the line torch_npu
+    prints (TORCH_NPU_ERROR_CODE); an envelope code keeps the envelope entry; an unlisted sub-module is not a code."""
+    e = lookup.find("ERR01007", kb)
+    assert e.kind == "error_code" and [s.id for s in e.signatures] == ["TORCH_NPU_ERROR_CODE"]
+    assert e.info["torch_npu"] == {"module": "OPS", "covers": "operators", "name": "NOT_SUPPORT",
+                                   "meaning": "feature not supported", "envelope": False}
+    assert "NPUException.cpp" in e.info["source"] and "NPUException.cpp" in e.info["source_zh"]
+    e = lookup.find("err02011", kb)
+    assert e.info["torch_npu"]["module"] == "DIST" and e.info["torch_npu"]["meaning"] == "timeout error"
+    e = lookup.find("ERR00100", kb)
+    assert e.info["torch_npu"]["envelope"] and [s.id for s in e.signatures][:1] == ["TORCH_NPU_ERR_CODE_WRAPPER"]
+    assert lookup.torch_npu_code("ERR07001") is None and lookup.torch_npu_code("01013") is None
+    from ascend_doctor import i18n
+    from ascend_doctor.kb.model import DERIVED_VALUES
+
+    assert DERIVED_VALUES["tnpu_code"]("02011") == {"tnpu_module": "DIST", "tnpu_covers": "distributed: process "
+                                                    "groups, HCCL", "tnpu_meaning": "timeout error"}
+    i18n.set_lang("zh")
+    try:
+        assert DERIVED_VALUES["tnpu_code"]("01007")["tnpu_meaning"] == "功能不支持"
+    finally:
+        i18n.set_lang("en")
+    out = " ".join(run_cli("explain", "ERR01007").stdout.split())
+    assert out.startswith("ERR01007: feature not supported (NOT_SUPPORT) in torch_npu's OPS sub-module (operators)")
+    zh = "".join(run_cli("explain", "ERR01007", "--lang", "zh").stdout.split())
+    assert zh.startswith("ERR01007：torchnpuOPS子模块（算子）的功能不支持（NOT_SUPPORT）".replace("torchnpu", "torch_npu"))
