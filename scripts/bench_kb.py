@@ -101,6 +101,11 @@ def run(argv, env, out_path):
     return wall, usage.ru_maxrss / 1024, proc.returncode, err
 
 
+class _NoExamples:
+    """A knowledge base without signatures, for make_log: noise lines only."""
+    signatures: list = []
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--mb", type=int, default=200, help="size of the generated log in MiB (default 200)")
@@ -209,6 +214,19 @@ def main() -> int:
             n = open(os.path.join(tmp, "rg2.out")).read().strip()
             print(f"  (comparison) rg -c -F -f with {label} ({len(subset)} strings): {w:6.2f} s "
                   f"{mb / w:7.1f} MB/s ({n} matching lines); ratio triage/rg {w / t_time:.2f}")
+        # the same size of noise without the injected lines: what the scan of a log costs, apart from the
+        # ~one-off cost of each distinct fault found (its regexes compiled, its title, its JSON), which this log
+        # pays for every signature of the knowledge base at once and a real log for the few it holds
+        noise = os.path.join(tmp, "noise.log")
+        make_log(noise, size, _NoExamples())
+        quiet_argv = [a if a != log else noise for a in triage]
+        rg_noise = [a if a != log else noise for a in rg_argv]
+        nw, _ = best(quiet_argv, env, os.path.join(tmp, "noise.json"))
+        n_cpu = cpu[quiet_argv[0]]
+        rw, _ = best(rg_noise, env, os.path.join(tmp, "rg3.out"))
+        print(f"  (comparison) the same size of noise alone, no fault in it: triage {nw:6.2f} s ({n_cpu:.2f} s CPU), "
+              f"rg {rw:6.2f} s; ratio triage/rg {rw / nw:.2f} (the {injected} injected lines of {len(found)} distinct "
+              f"faults cost triage {t_time - nw:+.2f} s, {t_cpu - n_cpu:+.2f} s CPU)")
         cold, cold_rss, _, _ = run(triage, dict(env, **{CACHE_ENV_OFF: "1"}), os.path.join(tmp, "cold.json"))
         print(f"  (comparison) triage without its scanner cache (first run after an install or a KB change): "
               f"{cold:6.2f} s  ratio triage/rg {rg_time / cold:.2f}  peak RSS {cold_rss:.0f} MB")
