@@ -43,7 +43,7 @@ FLOORS = {
     # heldout6 then became "seen": round 2 pooled its misses with every other set's into class signatures
     # (module not installed, driver tool not found, SoC name unreadable, Ascend C CMake, ...): 84.0%, then 88.0%,
     # no longer a held-out figure
-    "heldout6": {"named_pct": 96.0, "borrowed_per_10": 0.0, "ordinary_fails": 0},
+    "heldout6": {"named_pct": 100.0, "borrowed_per_10": 0.0, "ordinary_fails": 0},
     # heldout7/ (seventh set): collected after round 2's class signatures, labelled and committed before triage ran
     # on it, measured once: 11/25 = 44.0% named (2 more only by a wrapper), the figure for issue 21's "Done when";
     # its misses then added as classes seen twice or documented (56.0% after, no longer held out); floor stays at 44.0
@@ -60,7 +60,8 @@ FLOORS = {
     # for issue 21's "Done when"
     # heldout9 then became "seen": round 5's family entries (FAMILY_SIGNATURES below) were written from the frameworks'
     # own message strings, and its misses read to check them: 28/37 = 75.7%, no longer a held-out figure
-    "heldout9": {"named_pct": 83.8, "borrowed_per_10": 0.0, "ordinary_fails": 0},
+    # round 6 (this stop's second: compile-time, platform, training and serving families): 32/37 = 86.5%
+    "heldout9": {"named_pct": 86.5, "borrowed_per_10": 0.0, "ordinary_fails": 0},
     # heldout10/ (tenth set): 51 excerpts (46 from GitHub issues, 5 vendor troubleshooting pages) collected like
     # heldout9, after the fault families (r21e) were merged, measured once: 26/41 = 63.4% named, 0 peer ids the line
     # does not support, 1 FAIL from an ordinary line (a wrapped 'npuSynchronizeDevice:' read alone by
@@ -85,7 +86,8 @@ FLOORS = {
     # SoC tables), GE_SINGLE_OP_ARGS_MISMATCH_145000 (GE SingleOp::ValidateArgs), NPU_DRIVER_TOOL_EXIT_NONZERO
     # (npu-smi/hccn_tool run with check=True) and the older runtime's 'there is an aicore/aivec error' form: 19/36 =
     # 52.8% (every other split unchanged: the whole corpus 288 -> 294 of 350)
-    "heldout11": {"named_pct": 88.9, "borrowed_per_10": 0.0, "ordinary_fails": 0},
+    # round 6: 34/36 = 94.4%
+    "heldout11": {"named_pct": 94.4, "borrowed_per_10": 0.0, "ordinary_fails": 0},
     # heldout12/ (twelfth set): 82 excerpts from three independent collectors, labels checked thread by thread by an
     # independent checker before any run (tests/fixtures/corpus/heldout12/README.md), kept outside the repository
     # until round 4 (titles that say the line; families_python, families_frameworks) was merged; measured once:
@@ -98,7 +100,8 @@ FLOORS = {
     # sentences named by their code): 48/69 = 69.6%
     # r21o's platform families (families_platform.json: builds that look for CANN, DCMI codes, device plugins,
     # containers, host resources): 49/69 = 71.0%
-    "heldout12": {"named_pct": 71.0, "borrowed_per_10": 0.0, "ordinary_fails": 0},
+    # round 6 (the compile-time, training and serving families too): 56/69 = 81.2%
+    "heldout12": {"named_pct": 81.2, "borrowed_per_10": 0.0, "ordinary_fails": 0},
     # heldout13/ (thirteenth set): 40 excerpts from two independent collectors, labels checked by an independent
     # checker before any run (tests/fixtures/corpus/heldout13/README.md), kept outside the repository until round 5
     # (codes as a mechanism, families_process, backend capabilities, traceback source lines) was merged; measured
@@ -106,7 +109,14 @@ FLOORS = {
     # support, 0 FAIL from an ordinary line, every unexplained error line listed: the figure for issue 21's "Done when"
     # heldout13 then became "seen": r21o's platform families (DCMI return codes from the DCMI API's table, the Go exec
     # form of a driver tool's exit status, CANN builds, DataLoader shared memory) read four of its misses: 27/34 = 79.4%
-    "heldout13": {"named_pct": 79.4, "borrowed_per_10": 0.0, "ordinary_fails": 0},
+    # round 6 (the compile-time and serving families too): 31/34 = 91.2%
+    "heldout13": {"named_pct": 91.2, "borrowed_per_10": 0.0, "ordinary_fails": 0},
+    # heldout14/ (fourteenth set): 56 excerpts from three independent collectors (two from GitHub threads, one from
+    # the FAQ / troubleshooting pages of public repositories' docs), labels checked by two independent checkers before
+    # any run (tests/fixtures/corpus/heldout14/README.md), kept outside the repository until round 6 was merged;
+    # measured once: 22/47 = 46.8% named (44.7% at this stop's start), 0 peer ids the line does not support, 0 FAIL
+    # from an ordinary line, every unexplained error line listed: the figure for issue 21's "Done when"
+    "heldout14": {"named_pct": 46.8, "borrowed_per_10": 0.0, "ordinary_fails": 0},
     # tune2/ (a tuning set, not held out): 25 faulty + 5 clean excerpts from issues no other set or KB entry cited,
     # labelled and committed before triage ran on it; measured once after the class entries (fallback) were written
     # and before any tuning: 14/25 = 56.0% named (main without the class entries: the same 14), 0 FAIL from an
@@ -132,9 +142,9 @@ def test_every_excerpt_names_its_source_and_expectation(measure):
         rows = measure.excerpts(split)
         assert len(rows) >= 14, split
         for ex in rows:
-            # a public issue, a vendor's troubleshooting page that shows the log (hiascend.com, gitcode.com), or a
-            # MindSpore forum thread
-            assert re.match(r"https://(github\.com/[^/]+/[^/]+/(issues|pull)/\d+|www\.hiascend\.com/document/\S+|"
+            # a public issue, a vendor's troubleshooting page that shows the log (hiascend.com, gitcode.com), a
+            # MindSpore forum thread, or a FAQ / troubleshooting page of a public repository's docs (blob/.../*.md)
+            assert re.match(r"https://(github\.com/[^/]+/[^/]+/((issues|pull)/\d+|blob/\S+\.md)|www\.hiascend\.com/document/\S+|"
                             r"gitcode\.com/\S+|discuss\.mindspore\.cn/t/\S+)$", ex["source"]), ex["name"]
             assert ex["lines"] and any(line.strip() for line in ex["lines"]), ex["name"]
             if ex["fault"]:
@@ -148,7 +158,14 @@ def test_every_excerpt_comes_from_its_own_issue(measure):
     """One excerpt per public issue, so the held-out half shares no report with the half signatures were
     written against (common messages such as 'TraceBack (most recent call last):' do recur across reports)."""
     sources = [ex["source"] for split in measure.SPLITS for ex in measure.excerpts(split)]
-    assert len(sources) == len(set(sources)), sorted(s for s in sources if sources.count(s) > 1)
+    # a documentation page holds several cases (one FAQ entry each): up to 3 excerpts of one page, all different
+    pages = {s for s in sources if "/blob/" in s}
+    assert all(sources.count(s) <= 3 for s in pages), sorted(s for s in pages if sources.count(s) > 3)
+    texts = [(ex["source"], tuple(ex["lines"])) for split in measure.SPLITS for ex in measure.excerpts(split)
+             if ex["source"] in pages]
+    assert len(texts) == len(set(texts))
+    threads = [s for s in sources if s not in pages]
+    assert len(threads) == len(set(threads)), sorted(s for s in threads if threads.count(s) > 1)
 
 
 @pytest.mark.parametrize("split", sorted(FLOORS))
@@ -168,7 +185,7 @@ def test_heldout_figures_stay_at_or_above_their_floor(measure, split):
 
 
 def test_clean_excerpts_give_no_failure(heldout, measure):
-    for m in [heldout] + [measure.measure(split) for split in ("heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8", "heldout9", "heldout10", "heldout11", "heldout12", "heldout13", "tune", "tune2")]:
+    for m in [heldout] + [measure.measure(split) for split in measure.SPLITS if split != "heldout"]:
         assert [r["name"] for r in m["excerpts"] if r["expect"] == "clean" and r["ordinary_fails"]] == []
 
 
