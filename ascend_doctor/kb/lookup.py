@@ -46,12 +46,19 @@ def acl_codes() -> dict:
     return load_data_file("acl_return_codes.json")
 
 
+def in_run_language(known: dict, key: str = "meaning") -> str:
+    """A code table's text (an entry of acl_codes()["codes"], dcmi_codes()["codes"], a torch_npu sub-module or code,
+    an ATB status...) in the run's language: its `<key>_zh` under --lang zh where the table has one, else `<key>`.
+    The one place the code tables' two languages are chosen."""
+    from ..i18n import get_lang
+
+    return (get_lang() == "zh" and known.get(key + "_zh")) or known[key]
+
+
 def acl_meaning(known: dict) -> str:
     """An AscendCL return code's meaning (an entry of acl_codes()["codes"]) in the run's language: its
     `meaning_zh` (the vendor's Chinese page) under --lang zh, else the header's English comment."""
-    from ..i18n import get_lang
-
-    return (get_lang() == "zh" and known.get("meaning_zh")) or known["meaning"]
+    return in_run_language(known)
 
 
 def dcmi_codes() -> dict:
@@ -62,9 +69,7 @@ def dcmi_codes() -> dict:
 
 def dcmi_meaning(known: dict) -> str:
     """A DCMI return code's meaning (an entry of dcmi_codes()["codes"]) in the run's language."""
-    from ..i18n import get_lang
-
-    return (get_lang() == "zh" and known.get("meaning_zh")) or known["meaning"]
+    return in_run_language(known)
 
 
 def torch_npu_codes() -> dict:
@@ -78,16 +83,13 @@ def torch_npu_code(code: str) -> Optional[dict]:
     name (`module`) and what it covers, the code's constant (`name`), meaning, whether it is an envelope (a call
     failed, not why), and the line torch_npu prints for it (`printed`), in the run's language; None if either part is
     not listed."""
-    from ..i18n import get_lang
-
     digits = code.upper()[3:] if code.upper().startswith("ERR") else code
     table = torch_npu_codes()
     sub, known = table["submodules"].get(digits[:2]), table["codes"].get(digits[2:])
     if len(digits) != 5 or sub is None or known is None:
         return None
-    zh = get_lang() == "zh"
-    return {"module": sub["name"], "covers": (zh and sub["covers_zh"]) or sub["covers"], "name": known["name"],
-            "meaning": (zh and known["meaning_zh"]) or known["meaning"], "envelope": bool(known.get("envelope")),
+    return {"module": sub["name"], "covers": in_run_language(sub, "covers"), "name": known["name"],
+            "meaning": in_run_language(known), "envelope": bool(known.get("envelope")),
             "printed": f"ERR{digits} {sub['name']} {known['meaning']}"}
 
 

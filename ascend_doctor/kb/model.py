@@ -397,17 +397,13 @@ def _serving_codes() -> dict:
     return load_data_file("serving_error_codes.json")
 
 
-def _in_lang(known: dict) -> str:
-    from ..i18n import get_lang
-
-    return (get_lang() == "zh" and known.get("meaning_zh")) or known["meaning"]
-
-
 def _atb_status_facts(code: str) -> Dict[str, str]:
     """An ATB operation's status (atb::ErrorType, data/serving_error_codes.json): its constant and meaning in the run's
     language ({} if not listed: 0 is success, and a number ATB does not define says nothing)."""
+    from .lookup import in_run_language
+
     known = _serving_codes()["atb_status"].get(code.strip())
-    return {"atb_name": known["name"], "atb_meaning": _in_lang(known)} if known else {}
+    return {"atb_name": known["name"], "atb_meaning": in_run_language(known)} if known else {}
 
 
 def _mindie_code_facts(code: str) -> Dict[str, str]:
@@ -427,8 +423,9 @@ def _mindie_code_facts(code: str) -> Dict[str, str]:
     if not (module and feature and kind):
         return {}
     from ..i18n import get_lang
+    from .lookup import in_run_language
 
-    return {"mindie_meaning": f"{module}/{feature}{'：' if get_lang() == 'zh' else ': '}{_in_lang(kind)}"}
+    return {"mindie_meaning": f"{module}/{feature}{'：' if get_lang() == 'zh' else ': '}{in_run_language(kind)}"}
 
 
 def _torch_npu_code_facts(code: str) -> Dict[str, str]:
