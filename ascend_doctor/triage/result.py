@@ -238,12 +238,16 @@ class TriageResult:
             rc is not None and SEVERITY_ORDER[rc] <= limit)
 
     def first_problem(self) -> Optional[Problem]:
-        """The earliest problem of the most severe level present (a warning never outranks a failure)."""
+        """The earliest problem of the most severe level present (a warning never outranks a failure). A wrapper (a
+        call failed, not why: torch_npu's ERR envelope, a bare error code) is the headline only when nothing else of
+        that level was found: its line often carries a time to the second while the line that says why carries
+        milliseconds, and a time to the second sorts first within its second."""
         real = [p for p in self.problems if p.severity != "info"]
         if not real:
             return None
         worst = min(SEVERITY_ORDER[p.severity] for p in real)
-        return min((p for p in real if SEVERITY_ORDER[p.severity] == worst), key=lambda p: order_key(p.first))
+        level = [p for p in real if SEVERITY_ORDER[p.severity] == worst]
+        return min([p for p in level if p.signature.kind != "wrapper"] or level, key=lambda p: order_key(p.first))
 
     @property
     def nodes(self) -> List[str]:

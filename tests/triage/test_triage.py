@@ -266,6 +266,23 @@ def test_headline_names_the_earliest_failure_not_an_earlier_warning(tmp_path):
     assert "MS_CANN" not in text.split("\n", 1)[0]
 
 
+def test_headline_is_not_a_wrapper_when_the_line_that_says_why_was_found(tmp_path):
+    # torch_npu's ERR envelope carries a time to the second, the aclnn line below it milliseconds: the envelope's
+    # time sorts first within that second, yet it says only that a call failed
+    lines = ["[ERROR] 2025-02-11-11:32:58 (PID:1, Device:0, RankID:-1) ERR01100 OPS call acl api failed",
+             "EZ1001: [PID: 1] 2025-02-11-11:32:58.201.000 PromptFlashAttention LaunchAicore failed.",
+             "RuntimeError: call aclnnPromptFlashAttentionV3 failed, detail:EZ1001: PromptFlashAttention LaunchAicore "
+             "failed."]
+    res = triage_paths([write(tmp_path / "worker_0.log", lines)])
+    ids = {p.signature.id: p for p in res.problems}
+    assert ids["TORCH_NPU_ERR_CODE_WRAPPER"].signature.kind == "wrapper"
+    first = res.first_problem()
+    assert first.signature.kind != "wrapper" and first.severity == "fail", [p.signature.id for p in res.problems]
+    # a wrapper alone is still the headline
+    res = triage_paths([write(tmp_path / "worker_1.log", lines[:1])])
+    assert res.first_problem().signature.id == "TORCH_NPU_ERR_CODE_WRAPPER"
+
+
 def test_a_log_whose_only_error_is_a_traceback_is_still_mentioned(tmp_path):
     d = tmp_path / "msrun_log"
     d.mkdir()
