@@ -244,8 +244,10 @@ def source_defects(text, chinese=True):
     for block in source_blocks(text):
         out += [("internal source", m.group(0)) for m in INTERNAL_SOURCE.finditer(block)]
         if chinese:
-            plain = re.sub(r"`[^`]*`|\"[^\"]*\"|“[^”]*”|(?<![A-Za-z])'[^'\s][^']*'(?![A-Za-z])|https?://\S+|\S*/\S*",
-                           " ", block)  # an apostrophe (runtime's) opens no quote
+            # an apostrophe (runtime's) opens no quote; a path ends at full-width punctuation (a path glued to the
+            # "：“" before a quoted message would eat the quote's opening mark and leave its words as prose)
+            plain = re.sub(r"`[^`]*`|\"[^\"]*\"|“[^”]*”|(?<![A-Za-z])'[^'\s][^']*'(?![A-Za-z])|https?://\S+|"
+                           r"[^\s“”（）：，、]*/[^\s“”（）：，、]*", " ", block)
             out += [("english source", m.group(0)) for m in SOURCE_PROSE.finditer(plain)]
     return out
 
