@@ -130,6 +130,9 @@ class Signature:
     # a class entry: names the fault from the error line's own structure (an API's name, a code's documented
     # meaning); on a line that a specific entry also matches it gives way to it, as a wrapper gives way to both
     fallback: bool = False
+    # a class entry of last resort (with fallback): it only restates a code and the vendor's sentence for it, so on its
+    # line it gives way to any other class entry too (yield_to_specific)
+    last_resort: bool = False
     # reads a line of code (a setting written in the script): a Python traceback's source line counts for it, as for
     # no other entry (`triage/match/source.py`)
     code_line: bool = False
@@ -439,15 +442,18 @@ def _torch_npu_code_facts(code: str) -> Dict[str, str]:
     return {"tnpu_module": known["module"], "tnpu_covers": known["covers"], "tnpu_meaning": known["meaning"]}
 
 
-def yield_to_specific(hits, wrappers, yielding):
-    """The hits of one line that explain it: a specific entry before a class entry (fallback) before a generic
-    wrapper. `hits` are indexes (or signatures), `wrappers` the wrappers among them, `yielding` the wrappers and
-    the class entries."""
+def yield_to_specific(hits, wrappers, yielding, last=frozenset()):
+    """The hits of one line that explain it: a specific entry before a class entry (fallback) before a class entry
+    of last resort (one that only restates a code: `last`) before a generic wrapper. `hits` are indexes (or
+    signatures), `wrappers` the wrappers among them, `yielding` the wrappers and the class entries (those of last
+    resort included)."""
     specific = [i for i in hits if i not in yielding]
     if specific:
         return specific
-    classes = [i for i in hits if i not in wrappers]
-    return classes or list(hits)
+    classes = [i for i in hits if i not in wrappers and i not in last]
+    if classes:
+        return classes
+    return [i for i in hits if i not in wrappers] or list(hits)
 
 
 # values that follow from a captured one: a group `acl_code` also gives `acl_name` and `acl_meaning` (not quoted),
@@ -562,7 +568,8 @@ class KnowledgeBase:
             return hits
         wrappers = {id(s) for s in hits if s.kind == "wrapper"}
         yielding = wrappers | {id(s) for s in hits if s.fallback}
-        keep = set(yield_to_specific([id(s) for s in hits], wrappers, yielding))
+        last = {id(s) for s in hits if s.last_resort}
+        keep = set(yield_to_specific([id(s) for s in hits], wrappers, yielding, last))
         return [s for s in hits if id(s) in keep]
 
     def match_lines(self, lines: Iterable[str]) -> List[tuple]:

@@ -99,6 +99,8 @@ class Triage:
         # A class entry (fallback: a CANN API or a module-failure code named by the line's structure) gives way,
         # on its line, to a specific entry; a wrapper gives way to both.
         self._yielding = self._wrappers | {i for i, s in enumerate(sigs) if s.fallback}
+        # a class entry of last resort (it only restates a code and its sentence) gives way to the other class entries
+        self._last = {i for i, s in enumerate(sigs) if s.last_resort}
         # A Python traceback's source line names a call, not an event: only the entries that read code match it
         self._code_readers = {i for i, s in enumerate(sigs) if s.code_line}
         self._plans: Dict[bytes, Tuple[Tuple[int, ...], int, Optional[str], Optional[tuple]]] = {}  # see _line_plan
@@ -562,7 +564,7 @@ class Triage:
             if error:
                 shape = line_shape(line)
         if len(hits) > 1 and self._yielding:
-            hits = yield_to_specific(hits, self._wrappers, self._yielding)
+            hits = yield_to_specific(hits, self._wrappers, self._yielding, self._last)
         plan = (tuple(hits), error, _timestamp(line), shape)
         if len(line) <= _PLAN_LINE_MAX:
             if self._plans_bytes > _PLAN_BYTES:

@@ -447,6 +447,10 @@ def test_a_line_is_explained_by_its_specific_entry_before_a_class_entry_before_a
     assert yield_to_specific([1, 3, 4], {1, 2}, {1, 2, 3}) == [4]
     assert yield_to_specific([1, 3], {1, 2}, {1, 2, 3}) == [3]
     assert yield_to_specific([1, 2], {1, 2}, {1, 2, 3}) == [1, 2]
+    # 5 a class entry of last resort (it only restates a code): it gives way to another class entry, not to a wrapper
+    assert yield_to_specific([1, 3, 5], {1, 2}, {1, 2, 3, 5}, {5}) == [3]
+    assert yield_to_specific([1, 5], {1, 2}, {1, 2, 5}, {5}) == [5]
+    assert yield_to_specific([3, 4, 5], {1, 2}, {1, 2, 3, 5}, {5}) == [4]
     line = "RuntimeError: copy:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:88 NPU function error: call " \
            "aclnnInplaceCopy failed, error code is 561103"
     every = [s.id for s in KB.match_line(line)]
@@ -475,3 +479,15 @@ def test_an_hccl_errno_is_read_as_its_hccl_result():
     # HCOM's sub-module (0x0501....) carries the same HcclResult in its low bits
     assert sig.values(line.replace("0x0000000005000007", "0x0000000005010009"))["hccl_name"][0] == "HCCL_E_TIMEOUT"
     assert not sig.search(line.replace("[ERROR]", "[INFO]"))
+
+
+def test_the_code_and_its_sentence_give_way_to_an_entry_that_reads_the_fault_on_that_line():
+    # CANN_ERROR_CODE_MESSAGE says that no entry reads a more specific fault on its line: where one does (here the
+    # operator without a binary), it is not reported, in triage as in `kb match`
+    line = ("EZ9999: [PID: 775] 2025-02-16-12:18:25.258.321 Cannot find bin of op Range, integral key "
+            "0/1/|int64/ND/int64/ND/int64/ND/int64/ND/.")
+    assert "CANN_ERROR_CODE_MESSAGE" in [s.id for s in KB.match_line(line)]
+    assert [s.id for s in KB.explaining(line)] == ["OP_KERNEL_BINARY_NOT_FOUND"]
+    alone = "EL0003: [PID: 4242] 2025-09-25-10:11:12.123.456 The argument is invalid."
+    assert [s.id for s in KB.explaining(alone)] == ["CANN_ERROR_CODE_MESSAGE"]
+    assert KB.signature("CANN_ERROR_CODE_MESSAGE").last_resort

@@ -283,6 +283,16 @@ def test_headline_is_not_a_wrapper_when_the_line_that_says_why_was_found(tmp_pat
     assert res.first_problem().signature.id == "TORCH_NPU_ERR_CODE_WRAPPER"
 
 
+def test_a_code_and_its_sentence_give_way_to_the_entry_that_reads_that_line(tmp_path):
+    line = ("EZ9999: [PID: 775] 2025-02-16-12:18:25.258.321 Cannot find bin of op Range, integral key "
+            "0/1/|int64/ND/int64/ND/int64/ND/int64/ND/.")
+    ids = [p.signature.id for p in triage_paths([write(tmp_path / "worker_0.log", [line])]).problems]
+    assert ids == ["OP_KERNEL_BINARY_NOT_FOUND"]
+    alone = "EL0003: [PID: 4242] 2025-09-25-10:11:12.123.456 The argument is invalid."
+    ids = [p.signature.id for p in triage_paths([write(tmp_path / "worker_1.log", [alone])]).problems]
+    assert ids == ["CANN_ERROR_CODE_MESSAGE"]
+
+
 def test_a_log_whose_only_error_is_a_traceback_is_still_mentioned(tmp_path):
     d = tmp_path / "msrun_log"
     d.mkdir()
