@@ -6,16 +6,14 @@ compiler, node), says the member in its title, stays quiet on the ordinary lines
 clean excerpt, and gives way to an entry with a cause of its own on the same line. A traceback frame is evidence, not
 an error line: the entries that read one warn and never FAIL."""
 
-import json
 import os
 
 import pytest
 
-from ascend_doctor.data import data_path
 from tests.helpers.corpus import clean_excerpt_hits
+from tests.helpers.kb_parts import english_kb, part_ids
 
-PART = data_path(os.path.join("kb", "families_compile.json"))
-IDS = [s["id"] for s in json.load(open(PART, encoding="utf-8"))["signatures"]]
+IDS = part_ids("families_compile")
 # the members of the same families kept in field_cases.json
 JOINED = ["TRITON_ASCEND_KERNEL_COMPILE_FAILED", "ASCEND_KERNEL_SOURCE_COMPILE_ERROR"]
 # entries that read a traceback frame, not an error line
@@ -24,11 +22,7 @@ FRAME_READERS = {"KERNEL_COMPILE_STEP_RAISED", "TBE_COMPILE_WORKER_TASK_LOOP_RAI
 
 @pytest.fixture(scope="module")
 def kb():
-    from ascend_doctor.i18n import set_lang
-    from ascend_doctor.kb.load import load_knowledge_base
-
-    set_lang("en")
-    return load_knowledge_base()
+    return english_kb()
 
 
 def test_the_part_is_loaded_as_roots_without_peer_ids(kb):

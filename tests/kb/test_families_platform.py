@@ -11,12 +11,11 @@ import os
 
 import pytest
 
-from ascend_doctor.data import data_path
 from tests.helpers import run_cli
 from tests.helpers.corpus import clean_excerpt_hits
+from tests.helpers.kb_parts import english_kb, family_overlaps, part_ids
 
-PART = data_path(os.path.join("kb", "families_platform.json"))
-IDS = [s["id"] for s in json.load(open(PART, encoding="utf-8"))["signatures"]]
+IDS = part_ids("families_platform")
 # entries with a cause of their own (not class entries): they win over a class entry on the same line
 SPECIFIC = {"DATALOADER_SHARED_MEMORY_EXHAUSTED", "HOST_TOO_MANY_OPEN_FILES", "HOST_MEMORY_ALLOCATION_FAILED",
             "HOST_PROCESS_OR_THREAD_LIMIT"}
@@ -24,11 +23,7 @@ SPECIFIC = {"DATALOADER_SHARED_MEMORY_EXHAUSTED", "HOST_TOO_MANY_OPEN_FILES", "H
 
 @pytest.fixture(scope="module")
 def kb():
-    from ascend_doctor.i18n import set_lang
-    from ascend_doctor.kb.load import load_knowledge_base
-
-    set_lang("en")
-    return load_knowledge_base()
+    return english_kb()
 
 
 def test_the_part_is_loaded_as_roots_without_peer_ids(kb):
@@ -164,9 +159,7 @@ def test_family_entries_stay_quiet_on_every_clean_excerpt(kb):
 
 def test_one_line_is_one_problem_of_the_family(kb):
     # every example of an entry is explained by that entry alone among the part's entries
-    for sid in IDS:
-        for line in kb.signature(sid).examples:
-            assert [s.id for s in kb.explaining(line) if s.id in IDS] == [sid], (sid, line)
+    assert family_overlaps(kb, IDS) == []
 
 
 def test_the_dcmi_init_lines_are_the_code_family_s_and_a_specific_entry_still_wins(kb):

@@ -5,26 +5,20 @@ and OpenMPI print it, and CANN's TBE compile workers left without their parent. 
 do not show, says the signal (and the library or message where the line names it), stays quiet on ordinary lines and
 on every clean excerpt, and one line is one problem: the entries of one signal do not both report it."""
 
-import json
 import os
 
 import pytest
 
-from ascend_doctor.data import data_path
 from tests.helpers.corpus import clean_excerpt_hits
+from tests.helpers.kb_parts import english_kb, family_overlaps, part_ids
 
-PART = data_path(os.path.join("kb", "families_process.json"))
-IDS = [s["id"] for s in json.load(open(PART, encoding="utf-8"))["signatures"]]
+IDS = part_ids("families_process")
 FAMILY = IDS + ["PROCESS_SEGFAULT", "PROCESS_KILLED_SIGKILL", "PROCESS_ILLEGAL_INSTRUCTION_SIGILL"]
 
 
 @pytest.fixture(scope="module")
 def kb():
-    from ascend_doctor.i18n import set_lang
-    from ascend_doctor.kb.load import load_knowledge_base
-
-    set_lang("en")
-    return load_knowledge_base()
+    return english_kb()
 
 
 def test_the_part_is_loaded_without_peer_ids(kb):
@@ -107,6 +101,4 @@ def test_family_entries_stay_quiet_on_every_clean_excerpt(kb):
 
 def test_one_signal_line_is_one_problem_of_the_family(kb):
     # every example of a family entry is explained by that entry alone (no second entry of the family on its line)
-    for sid in FAMILY:
-        for line in kb.signature(sid).examples:
-            assert [s.id for s in kb.explaining(line) if s.id in FAMILY] == [sid], (sid, line)
+    assert family_overlaps(kb, FAMILY) == []

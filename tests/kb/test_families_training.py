@@ -10,18 +10,15 @@ import pytest
 
 from ascend_doctor.data import data_path
 from tests.helpers.corpus import clean_excerpt_hits
+from tests.helpers.kb_parts import english_kb, part_ids
 
 PART = data_path(os.path.join("kb", "families_training.json"))
-IDS = [s["id"] for s in json.load(open(PART, encoding="utf-8"))["signatures"]]
+IDS = part_ids("families_training")
 
 
 @pytest.fixture(scope="module")
 def kb():
-    from ascend_doctor.i18n import set_lang
-    from ascend_doctor.kb.load import load_knowledge_base
-
-    set_lang("en")
-    return load_knowledge_base()
+    return english_kb()
 
 
 def test_the_part_is_loaded_without_peer_ids(kb):

@@ -1,0 +1,34 @@
+"""The knowledge-base part files as their tests read them (data/kb/families_*.json): a part's ids, the whole knowledge
+base in English, and the check that a family's examples are each explained by their own entry alone."""
+
+import json
+import os
+
+from ascend_doctor.data import data_path
+
+
+def part_ids(name):
+    """The signature ids of data/kb/<name>.json, in its order."""
+    with open(data_path(os.path.join("kb", name + ".json")), encoding="utf-8") as fh:
+        return [s["id"] for s in json.load(fh)["signatures"]]
+
+
+def english_kb():
+    """The shipped knowledge base with English texts (the run's language set to en)."""
+    from ascend_doctor.i18n import set_lang
+    from ascend_doctor.kb.load import load_knowledge_base
+
+    set_lang("en")
+    return load_knowledge_base()
+
+
+def family_overlaps(kb, family):
+    """(id, example, entries of `family` that explain it) for every example of a family entry that is not explained
+    by that entry alone among the family ([] when each example is one problem of the family)."""
+    out = []
+    for sid in family:
+        for line in kb.signature(sid).examples:
+            got = [s.id for s in kb.explaining(line) if s.id in family]
+            if got != [sid]:
+                out.append((sid, line, got))
+    return out
