@@ -67,11 +67,6 @@ def dcmi_codes() -> dict:
     return load_data_file("dcmi_return_codes.json")
 
 
-def dcmi_meaning(known: dict) -> str:
-    """A DCMI return code's meaning (an entry of dcmi_codes()["codes"]) in the run's language."""
-    return in_run_language(known)
-
-
 def torch_npu_codes() -> dict:
     from ..data import load_data_file
 
@@ -121,6 +116,16 @@ def signatures_naming(kb, code: str) -> List:
     return sorted(out, key=lambda s: code.upper() not in s.id.upper())
 
 
+def _add_listed(info: Dict[str, object], table: dict, code: str) -> None:
+    """Into `info`: the entry a code table (data/acl_return_codes.json, data/dcmi_return_codes.json) has for `code`,
+    with the table's source; nothing when the table does not list it."""
+    if code in table["codes"]:
+        info.update(table["codes"][code])
+        info["source"] = table["source"]
+        if table.get("source_zh"):
+            info["source_zh"] = table["source_zh"]
+
+
 def code_entry(kb, code: str) -> Optional[Entry]:
     """A CANN, AscendCL or torch_npu code: its meaning where the vendor lists it, and the signatures for it."""
     family = code_family(code)
@@ -130,19 +135,9 @@ def code_entry(kb, code: str) -> Optional[Entry]:
     sigs = signatures_naming(kb, code)
     info: Dict[str, object] = {"code": code, "family": family}
     if family == "acl":
-        known = acl_codes()
-        if code in known["codes"]:
-            info.update(known["codes"][code])
-            info["source"] = known["source"]
-            if known.get("source_zh"):
-                info["source_zh"] = known["source_zh"]
+        _add_listed(info, acl_codes(), code)
     if family == "dcmi":
-        known = dcmi_codes()
-        if code in known["codes"]:
-            info.update(known["codes"][code])
-            info["source"] = known["source"]
-            if known.get("source_zh"):
-                info["source_zh"] = known["source_zh"]
+        _add_listed(info, dcmi_codes(), code)
         if not sigs:  # read only in an error phrase (DCMI_RETURN_CODE): what triage names for it
             sigs = [x for x in kb.match_line(f"dcmi call failed, error code: {code}") if x.kind == "root"]
     if family == "torch_npu":

@@ -364,12 +364,12 @@ def _acl_printed_facts(sentence: str) -> Dict[str, str]:
 def _dcmi_code_facts(code: str) -> Dict[str, str]:
     """A DCMI return code's constant and meaning from data/dcmi_return_codes.json ({} if not listed; no name where
     the vendor's table gives none). The meaning is said without its closing full stop (it sits inside a title)."""
-    from .lookup import dcmi_codes, dcmi_meaning
+    from .lookup import dcmi_codes, in_run_language
 
     known = dcmi_codes()["codes"].get(code)
     if not known:
         return {}
-    out = {"dcmi_meaning": dcmi_meaning(known).rstrip("。.")}
+    out = {"dcmi_meaning": in_run_language(known).rstrip("。.")}
     if known.get("name"):
         out["dcmi_name"] = known["name"]
     return out

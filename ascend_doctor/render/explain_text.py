@@ -9,7 +9,7 @@ from .aggregate_text import status_word
 from .kb_text import wrap_lines
 from .layout import keyed
 from .common import joined
-from ..kb.lookup import acl_meaning
+from ..kb.lookup import acl_meaning, in_run_language
 
 
 def status_label(status: str) -> str:
@@ -67,14 +67,12 @@ def code_text(entry) -> List[str]:
     info, code, sigs = entry.info, entry.key, entry.signatures
     out: List[str] = []
     if info.get("family") == "dcmi" and info.get("meaning"):
-        from ..kb.lookup import dcmi_meaning
-
         if info.get("name"):
             out += wrap_lines(_("{code}: {name} (DCMI return code): {meaning}").format(
-                code=code, name=info["name"], meaning=dcmi_meaning(info)), "  ", "")
+                code=code, name=info["name"], meaning=in_run_language(info)), "  ", "")
         else:
             out += wrap_lines(_("{code}: a DCMI return code: {meaning}").format(
-                code=code, meaning=dcmi_meaning(info)), "  ", "")
+                code=code, meaning=in_run_language(info)), "  ", "")
     elif info.get("name"):
         out += wrap_lines(_("{code}: {name} (AscendCL return code): {meaning}").format(
             code=code, name=info["name"], meaning=acl_meaning(info)), "  ", "")
