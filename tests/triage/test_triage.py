@@ -153,6 +153,15 @@ def test_two_gigabyte_line_without_newline_in_bounded_memory():
     assert grown_mb < 200
 
 
+def serial_and_parallel(log, monkeypatch):
+    """triage's JSON of `log` read as one stream, then in byte ranges over 3 cores."""
+    monkeypatch.setattr(triage_mod, "PARALLEL_MIN_BYTES", 1 << 30)
+    serial = triage_paths([log]).to_json()
+    monkeypatch.setattr(triage_mod, "PARALLEL_MIN_BYTES", 1 << 16)
+    monkeypatch.setattr(triage_mod.os, "cpu_count", lambda: 3)
+    return serial, triage_paths([log]).to_json()
+
+
 def test_parallel_ranges_give_the_same_answer_as_one_stream(tmp_path, monkeypatch):
     lines = []
     for i in range(30000):
@@ -162,11 +171,7 @@ def test_parallel_ranges_give_the_same_answer_as_one_stream(tmp_path, monkeypatc
         if i == 15000:
             lines.append(OOM)
     log = write(tmp_path / "worker_2.log", lines)
-    monkeypatch.setattr(triage_mod, "PARALLEL_MIN_BYTES", 1 << 30)
-    serial = triage_paths([log]).to_json()
-    monkeypatch.setattr(triage_mod, "PARALLEL_MIN_BYTES", 1 << 16)
-    monkeypatch.setattr(triage_mod.os, "cpu_count", lambda: 3)
-    parallel = triage_paths([log]).to_json()
+    serial, parallel = serial_and_parallel(log, monkeypatch)
     assert parallel["problems"] == serial["problems"]
     assert parallel["inputs"][0]["lines"] == serial["inputs"][0]["lines"] == 30004
     ei = next(p for p in parallel["problems"] if p["id"] == "HCCL_EI0006_SOCKET_TIMEOUT")
@@ -452,11 +457,7 @@ def test_parallel_ranges_list_the_same_unexplained_lines(tmp_path, monkeypatch):
         if i == 15000:
             lines.append(ACLNN)
     log = write(tmp_path / "worker_2.log", lines)
-    monkeypatch.setattr(triage_mod, "PARALLEL_MIN_BYTES", 1 << 30)
-    serial = triage_paths([log]).to_json()
-    monkeypatch.setattr(triage_mod, "PARALLEL_MIN_BYTES", 1 << 16)
-    monkeypatch.setattr(triage_mod.os, "cpu_count", lambda: 3)
-    parallel = triage_paths([log]).to_json()
+    serial, parallel = serial_and_parallel(log, monkeypatch)
     for key in ("unexplained_errors", "unexplained_total", "unexplained_lines", "last_error_lines"):
         assert parallel[key] == serial[key], key
     assert [(e["line"], e["count"]) for e in serial["unexplained_errors"]] == [(12, 3), (15004, 1)]
@@ -535,11 +536,7 @@ def test_parallel_ranges_fold_the_same_tracebacks(tmp_path, monkeypatch):
         if i in (10, 12000, 29990):
             lines += TRACEBACK
     log = write(tmp_path / "worker_2.log", lines)
-    monkeypatch.setattr(triage_mod, "PARALLEL_MIN_BYTES", 1 << 30)
-    serial = triage_paths([log]).to_json()
-    monkeypatch.setattr(triage_mod, "PARALLEL_MIN_BYTES", 1 << 16)
-    monkeypatch.setattr(triage_mod.os, "cpu_count", lambda: 3)
-    parallel = triage_paths([log]).to_json()
+    serial, parallel = serial_and_parallel(log, monkeypatch)
     for key in ("unexplained_errors", "unexplained_total", "unexplained_lines", "last_error_lines"):
         assert parallel[key] == serial[key], key
     [e] = serial["unexplained_errors"]
@@ -560,11 +557,7 @@ def test_parallel_ranges_read_peer_ids_from_the_same_first_lines(tmp_path, monke
         if i in codes:
             lines.append(cann(codes[i]))
     log = write(tmp_path / "worker_2.log", lines)
-    monkeypatch.setattr(triage_mod, "PARALLEL_MIN_BYTES", 1 << 30)
-    serial = triage_paths([log]).to_json()
-    monkeypatch.setattr(triage_mod, "PARALLEL_MIN_BYTES", 1 << 16)
-    monkeypatch.setattr(triage_mod.os, "cpu_count", lambda: 3)
-    parallel = triage_paths([log]).to_json()
+    serial, parallel = serial_and_parallel(log, monkeypatch)
     assert triage_mod.PEER_LINES == 8  # 6 lines of EQ5501, then 2 of EQ5502: EQ5509 is the 9th
     assert serial["problems"][0]["ascend_fd"] == ["AISW_CANN_ERRCODE_Custom_EQ5501", "AISW_CANN_ERRCODE_Custom_EQ5502"]
     assert parallel["problems"][0]["ascend_fd"] == serial["problems"][0]["ascend_fd"]
