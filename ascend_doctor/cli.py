@@ -35,7 +35,7 @@ COMMANDS = {
     "preflight": N_("quick checks before a training job, on every node (writes a per-node report)"),
     "aggregate": N_("merge per-node preflight reports into one verdict (failing nodes, skew)"),
     "fix": N_("write the report's fixes as one bash script to review and run yourself (--script)"),
-    "explain": N_("explain a check id, pitfall, knowledge-base signature, ascend-fd id or CANN error code (offline)"),
+    "explain": N_("explain a check id, pitfall, knowledge-base signature, ascend-fd id, error code (CANN, AscendCL, DCMI, torch_npu ERR) or HCCL variable (offline)"),
 }
 
 

@@ -21,8 +21,10 @@ from .common import add_kb_option, load_kb, write_output
 def register(sub) -> None:
     p = sub.add_parser("explain", help=_(COMMANDS["explain"]),
                        description=_("Explain a check id, a pitfall (P08), a knowledge-base signature (ours or an "
-                                      "ascend-fd fault id) or a CANN error code (EI0006): what it means, why it "
-                                      "happens, how to fix it, and where that comes from. Works offline."))
+                                      "ascend-fd fault id), an error code (CANN EI0006, AscendCL 507014, DCMI -8255, "
+                                      "torch_npu ERR01007) or an HCCL variable (HCCL_CONNECT_TIMEOUT): what it "
+                                      "means, why it happens, how to fix it, and where that comes from. Works "
+                                      "offline."))
     p.add_argument("id", metavar="ID")
     p.add_argument("--format", choices=["text", "json"], default="text", help=_("output format (default: text)"))
     p.add_argument("--output", "-o", metavar="FILE", help=_("write to FILE instead of stdout"))
