@@ -60,6 +60,7 @@ class Scanner:
         self._memo: Dict[bytes, List[int]] = {}  # a line's bytes -> its hits (scan_lines)
         self._memo_timeless: Dict[bytes, List[int]] = {}  # a line with its time's digits zeroed -> its blind hits
         self._memo_bytes = 0
+        self._split: Dict[str, list] = plan.get("split") or {}  # Signature.split_codes of those that parse, as cached
         self._blind = frozenset(plan.get("blind", ()))  # (a plan without it: no line is answered by its time-cut key)
         # a signature no finder can look for: its own regex over the chunk (a leading \b dropped: the regex
         # engine then skips to the first literal byte; the exact matcher still decides)
@@ -100,7 +101,11 @@ class Scanner:
     def _matcher(self, i: int) -> Callable[[bytes], bool]:
         m = self._matchers[i]
         if m is None:
-            m = self._matchers[i] = self.signatures[i].bytes_matcher()
+            sig = self.signatures[i]
+            split = self._split.get(str(i))
+            if split is not None and "_split" not in sig.__dict__:  # the plan's split_codes, not parsed again
+                sig.__dict__["_split"] = tuple(split)
+            m = self._matchers[i] = sig.bytes_matcher()
         return m
 
     def _alt_matcher(self, i: int) -> Callable[[bytes], bool]:

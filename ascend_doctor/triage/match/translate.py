@@ -29,7 +29,9 @@ from .literals import _group_icase
 # would otherwise report a match at every byte up to the line's end; a look-around at the end, and the ends of a
 # group or of each alternative that ends the pattern, are cut the same way first (a `(?P<message>[^\n]{7,}?)(?=\[FUNC:|$)` tail).
 
-HS_EXPRESSION_VERSION = 2
+HS_EXPRESSION_VERSION = 3
+# A bounded repeat this long or longer is written unbounded where Python confirms anyway (hs_expression's widen).
+WIDE_REPEAT = 20
 _NL = 10
 _WORD_BYTES = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
 _CATEGORY_BYTES = {
@@ -92,11 +94,11 @@ def _in_bytes(items, icase: bool):
     return (set(range(256)) - got) if negate else got
 
 
-def _hs_seq(items, icase: bool, loose: list) -> bytes:
-    return b"".join(_hs_item(op, av, icase, loose) for op, av in items)
+def _hs_seq(items, icase: bool, loose: list, widen: bool = False) -> bytes:
+    return b"".join(_hs_item(op, av, icase, loose, widen) for op, av in items)
 
 
-def _hs_item(op, av, icase: bool, loose: list) -> bytes:
+def _hs_item(op, av, icase: bool, loose: list, widen: bool = False) -> bytes:
     name = str(op)
     if name in ("ASSERT", "ASSERT_NOT"):  # a look-around only narrows: without it, a superset (confirmed in Python)
         loose.append(name)
@@ -110,15 +112,18 @@ def _hs_item(op, av, icase: bool, loose: list) -> bytes:
     if name == "IN":
         return _class_expr(_in_bytes(av, icase))
     if name == "BRANCH":
-        return b"(?:" + b"|".join(_hs_seq(list(b), icase, loose) for b in av[1]) + b")"
+        return b"(?:" + b"|".join(_hs_seq(list(b), icase, loose, widen) for b in av[1]) + b")"
     if name == "SUBPATTERN":
         add, delete = av[1], av[2]
         if (add | delete) & ~(re.IGNORECASE | re.DOTALL | re.MULTILINE | re.ASCII):
             raise _NoHs("group flags")
-        return b"(?:" + _hs_seq(list(av[3]), _group_icase(av, icase), loose) + b")"
+        return b"(?:" + _hs_seq(list(av[3]), _group_icase(av, icase), loose, widen) + b")"
     if name in ("MAX_REPEAT", "MIN_REPEAT"):
         lo, hi, sub = av
-        inner = b"(?:" + _hs_seq(list(sub), icase, loose) + b")"
+        inner = b"(?:" + _hs_seq(list(sub), icase, loose, widen) + b")"
+        if widen and lo < hi != _sre_c.MAXREPEAT and hi >= WIDE_REPEAT:  # a superset: Python confirms (see hs_expression)
+            loose.append("WIDENED")
+            hi = _sre_c.MAXREPEAT
         if hi == _sre_c.MAXREPEAT:
             return inner + (b"*" if lo == 0 else b"+" if lo == 1 else b"{%d,}" % lo)
         return inner + (b"{%d}" % lo if lo == hi else b"{%d,%d}" % (lo, hi))
@@ -180,9 +185,15 @@ def _trim_repeats(items, loose: list) -> list:
     return items
 
 
-def hs_expression(pattern: str) -> Optional[Tuple[bytes, bool]]:
+def hs_expression(pattern: str, widen: bool = False) -> Optional[Tuple[bytes, bool]]:
     """`pattern` (a signature's Python regex) as a Hyperscan expression for one line, and whether it is
-    exact (a hit is a match) or a superset (a look-around left out: Python confirms); None: not expressible."""
+    exact (a hit is a match) or a superset (a look-around left out: Python confirms); None: not expressible.
+
+    `widen`: for a signature Python confirms anyway (an exclude, a bare code), a bounded repeat of WIDE_REPEAT or
+    more (`[^\\n]{3,100}?`) is written unbounded (`{3,}`): a superset of the lines, and far cheaper for Hyperscan,
+    which otherwise keeps a counter running from every byte that can start the repeat (measured on
+    scripts/bench_kb.py's log: NPU_GRAPH_CAPTURE_CALL_NOT_CAPTURABLE's `[A-Z]\\w+[^\\n]{3,100}?` alone was half of
+    Hyperscan's time on the lines of the examples)."""
     try:
         parsed = _sre_parse.parse(pattern.encode("utf-8"))
         flags = parsed.state.flags
@@ -190,7 +201,7 @@ def hs_expression(pattern: str) -> Optional[Tuple[bytes, bool]]:
             return None
         loose: list = []
         items = _trim_repeats(list(parsed), loose)
-        expr = _hs_seq(items, bool(flags & re.IGNORECASE), loose) if items else b""
+        expr = _hs_seq(items, bool(flags & re.IGNORECASE), loose, widen) if items else b""
         return (expr, not loose) if expr else None
     except (_NoHs, re.error, RecursionError, OverflowError):
         return None

@@ -91,6 +91,53 @@ def test_what_cannot_be_translated_is_refused_or_marked_loose():
     assert not exact and b"(?<" not in expr  # the look-behind left out: a superset, Python confirms
 
 
+def test_a_widened_expression_finds_a_superset_of_the_lines_and_is_marked_loose():
+    """For a signature Python confirms anyway (an exclude, a bare code), a long bounded repeat is written unbounded:
+    NPU_GRAPH_CAPTURE_CALL_NOT_CAPTURABLE's `[A-Z]\\w+[^\\n]{3,100}?` gap kept Hyperscan counting from every capital."""
+    pattern = r"\b(?:Cannot [^\n]{3,100}?|[A-Z]\w+[^\n]{3,100}?) during NPU graph capture\. If you need"
+    expr, exact = hs_expression(pattern)
+    assert exact and b"{3,100}" in expr
+    wide, wide_exact = hs_expression(pattern, widen=True)
+    assert not wide_exact and b"{3,100}" not in wide and b"{3,}" in wide
+    far = "Cannot call x" + "y" * 150 + " during NPU graph capture. If you need"  # a gap of 150: only the widened
+    near = "RuntimeError: Cannot call set_offset during NPU graph capture. If you need this call to be captured"
+    buf = "\n".join(LINES + [far, near]).encode("utf-8") + b"\n"
+    want, have = _py_lines(pattern, buf), _hs_lines(wide, buf)
+    assert set(want) < set(have) and _hs_lines(expr, buf) == want
+    # a short repeat (`{0,5}`) and an exact count (`{32}`) are kept: no saving there
+    assert hs_expression(r"ab\w{0,5}c[0-9a-f]{32}", widen=True) == hs_expression(r"ab\w{0,5}c[0-9a-f]{32}")
+
+
+def test_the_plan_widens_only_the_signatures_python_confirms():
+    def sig(i, **kw):
+        return Signature(id=f"S{i}", pattern=r"\bfoo [^\n]{1,80} bar", regex=True, component="os", severity="fail",
+                         cause="", fix=[], **kw)
+
+    plan = finders._scan_plan([sig(0), sig(1, exclude=[r"\[INFO\]"])])
+    exprs = {tuple(ids): e for e, ids in plan["hs_re"]}
+    assert "{1,80}" in exprs[(0,)] and "{1,80}" not in exprs[(1,)]
+    assert plan["hs_exact"] == [0]  # the widened one stays confirmed by Python (its exclude)
+    scanner = Scanner([sig(0), sig(1, exclude=[r"\[INFO\]"])], matchers=["hyperscan"])
+    lines = [b"foo " + b"x" * 100 + b" bar", b"foo x bar", b"[INFO] foo x bar"]
+    assert [scanner.match_line(x) for x in lines] == [[], [0, 1], [0]]
+
+
+def test_the_plan_keeps_each_signatures_split_of_its_codes_and_the_scanner_gives_it_back():
+    """Signature.split_codes parses every pattern holding a digit (a few ms per signature of a log's faults, in every
+    process): the plan keeps its answer, the scanner hands it to the signature before making its exact matcher."""
+    kb = load_knowledge_base()
+    fresh = {s.id: s.split_codes() for s in kb.signatures}
+    plan = finders._scan_plan(kb.signatures)
+    coded = [i for i, s in enumerate(kb.signatures) if s.has_bare_codes()]
+    assert coded and all(str(i) in plan["split"] for i in coded)
+    for i, got in plan["split"].items():
+        assert tuple(got) == tuple(fresh[kb.signatures[int(i)].id])
+    twin = Signature(**{k: v for k, v in vars(kb.signatures[coded[0]]).items() if not k.startswith("_")})
+    scanner = Scanner([twin if i == coded[0] else s for i, s in enumerate(kb.signatures)], matchers=["hyperscan"])
+    scanner._matcher(coded[0])
+    assert twin.__dict__["_split"] == tuple(fresh[twin.id])
+
+
 def test_every_knowledge_base_regex_agrees_with_python_on_its_examples_and_near_misses():
     kb = load_knowledge_base()
     missed = []
@@ -105,6 +152,9 @@ def test_every_knowledge_base_regex_agrees_with_python_on_its_examples_and_near_
             want, have = _py_lines(p, buf), _hs_lines(expr, buf)
             if (exact and have != want) or (not exact and not set(want) <= set(have)):
                 missed.append(f"{sig.id}: {p}")
+            wide, _ = hs_expression(p, widen=True)  # as written for a signature Python confirms: a superset
+            if wide != expr and not set(want) <= set(_hs_lines(wide, buf)):
+                missed.append(f"{sig.id} (widened): {p}")
     assert not missed, missed[:10]
 
 
