@@ -12,7 +12,7 @@ except ImportError:  # pragma: no cover - depends on the interpreter
     import sre_constants as _sre_c  # type: ignore[no-redef]
     import sre_parse as _sre_parse  # type: ignore[no-redef]
 
-from .literals import _group_icase
+from .literals import _group_icase, _seq_required, literal_cost
 
 
 # Hyperscan matches the exact regex over a chunk, so a hit is a match and the line needs no
@@ -32,6 +32,10 @@ from .literals import _group_icase
 HS_EXPRESSION_VERSION = 3
 # A bounded repeat this long or longer is written unbounded where Python confirms anyway (hs_expression's widen).
 WIDE_REPEAT = 20
+# ...and cut to its most selective part between gaps only where that part's every required literal is this long: a
+# shorter phrase alone (`out of memory`, without the `error` before it) is in ordinary lines (a MindSpore warning
+# says "may lead to Out Of Memory"), each then a line for Python to confirm.
+CUT_MIN_LITERAL = 16
 _NL = 10
 _WORD_BYTES = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
 _CATEGORY_BYTES = {
@@ -185,12 +189,48 @@ def _trim_repeats(items, loose: list) -> list:
     return items
 
 
+def _is_gap(op, av) -> bool:
+    """A repeat a line can stretch far (unbounded, or WIDE_REPEAT or more): what keeps Hyperscan's state alive."""
+    return str(op) in ("MAX_REPEAT", "MIN_REPEAT") and (av[1] == _sre_c.MAXREPEAT or av[1] >= WIDE_REPEAT)
+
+
+def _best_segment(items, icase: bool, loose: list) -> list:
+    """For a signature Python confirms: the part of a sequence between its gaps (`Error[^\\n]{0,200}not supported`)
+    with the most selective required literal (literals._seq_required), the rest left out. Any part of a sequence is a
+    superset of its lines (a line holding a match holds a match of each part, in place, its assertions alike), and
+    Hyperscan no longer carries the state of a common start (`Error`) to the line's end. A sequence that is one
+    alternation is cut branch by branch."""
+    if len(items) == 1 and str(items[0][0]) == "SUBPATTERN" and not (items[0][1][1] | items[0][1][2]):
+        inner = list(items[0][1][3])
+        if len(inner) == 1 and str(inner[0][0]) == "BRANCH":
+            items = inner
+    if len(items) == 1 and str(items[0][0]) == "BRANCH":
+        op, (x, branches) = items[0]
+        return [(op, (x, [_best_segment(list(b), icase, loose) for b in branches]))]
+    segments, cur = [], []
+    for op, av in items:
+        if _is_gap(op, av):
+            segments.append(cur)
+            cur = []
+        else:
+            cur.append((op, av))
+    segments.append(cur)
+    # a part's worth: its required set's shortest literal (a longer one is rarer: Hyperscan starts on it less often),
+    # then its commonest first byte (literal_cost), not the set's size
+    scored = sorted((-min(len(x) for x in got[1]), max(literal_cost(x) for x in got[1]), k)
+                    for k, seg in enumerate(segments) if seg for got in [_seq_required(seg, icase)] if got)
+    if len(segments) < 2 or not scored or -scored[0][0] < CUT_MIN_LITERAL:
+        return items
+    loose.append("CUT")
+    return segments[scored[0][-1]]
+
+
 def hs_expression(pattern: str, widen: bool = False) -> Optional[Tuple[bytes, bool]]:
     """`pattern` (a signature's Python regex) as a Hyperscan expression for one line, and whether it is
     exact (a hit is a match) or a superset (a look-around left out: Python confirms); None: not expressible.
 
-    `widen`: for a signature Python confirms anyway (an exclude, a bare code), a bounded repeat of WIDE_REPEAT or
-    more (`[^\\n]{3,100}?`) is written unbounded (`{3,}`): a superset of the lines, and far cheaper for Hyperscan,
+    `widen`: for a signature Python confirms anyway (an exclude, a bare code), only the most selective part between
+    its gaps (_best_segment), and a bounded repeat of WIDE_REPEAT or more (`[^\\n]{3,100}?`) is written unbounded (`{3,}`): a superset of the lines, and far cheaper for Hyperscan,
     which otherwise keeps a counter running from every byte that can start the repeat (measured on
     scripts/bench_kb.py's log: NPU_GRAPH_CAPTURE_CALL_NOT_CAPTURABLE's `[A-Z]\\w+[^\\n]{3,100}?` alone was half of
     Hyperscan's time on the lines of the examples)."""
@@ -200,8 +240,9 @@ def hs_expression(pattern: str, widen: bool = False) -> Optional[Tuple[bytes, bo
         if flags & ~(re.IGNORECASE | re.DOTALL | re.MULTILINE | re.ASCII | re.VERBOSE):
             return None
         loose: list = []
-        items = _trim_repeats(list(parsed), loose)
-        expr = _hs_seq(items, bool(flags & re.IGNORECASE), loose, widen) if items else b""
+        icase = bool(flags & re.IGNORECASE)
+        items = _trim_repeats(_best_segment(list(parsed), icase, loose) if widen else list(parsed), loose)
+        expr = _hs_seq(items, icase, loose, widen) if items else b""
         return (expr, not loose) if expr else None
     except (_NoHs, re.error, RecursionError, OverflowError):
         return None

@@ -108,6 +108,24 @@ def test_a_widened_expression_finds_a_superset_of_the_lines_and_is_marked_loose(
     assert hs_expression(r"ab\w{0,5}c[0-9a-f]{32}", widen=True) == hs_expression(r"ab\w{0,5}c[0-9a-f]{32}")
 
 
+def test_a_confirmed_pattern_is_cut_to_its_most_selective_part_between_gaps_when_that_part_is_long():
+    """OP_DTYPE_NOT_SUPPORTED's `(?:...|Error|failed)[^\\n]{0,200}\\bnot (?:implemented|supported) for DT_...`: Hyperscan
+    carried every `Error` of a line to its end; the part after the gap alone is a superset of the lines."""
+    pattern = r"(?:\bE[A-Z0-9]\d{4}\b|Error|failed)[^\n]{0,200}\bnot (?:implemented|supported) for (?P<d>DT_[A-Z0-9_]+)"
+    cut, exact = hs_expression(pattern, widen=True)
+    assert not exact and b"\\x45\\x72\\x72\\x6f\\x72" not in cut  # no `Error` left
+    lines = LINES + ["EZ1001: The param dtype not implemented for DT_BFLOAT16", "x not supported for DT_INT8 (no error)",
+                     "failed: not implemented for dt_x"]
+    buf = "\n".join(lines).encode("utf-8") + b"\n"
+    want, have = _py_lines(pattern, buf), _hs_lines(cut, buf)
+    assert set(want) < set(have)  # the line without an error word before is a candidate too: Python decides
+    # a short phrase alone would be in ordinary lines ("may lead to Out Of Memory"): the whole is kept
+    short = r"(?i:error|fail)[^\n]{0,200}\b(?i:out of memory)\b"
+    kept, _ = hs_expression(short, widen=True)
+    assert b"\\x45\\x65" in kept or b"[\\x45\\x65]" in kept  # its `error` is still looked for
+    assert set(_hs_lines(kept, buf)) == set(_py_lines(short, buf))
+
+
 def test_the_plan_widens_only_the_signatures_python_confirms():
     def sig(i, **kw):
         return Signature(id=f"S{i}", pattern=r"\bfoo [^\n]{1,80} bar", regex=True, component="os", severity="fail",
