@@ -87,6 +87,57 @@ def synthetic_part(facts) -> dict:
     return {"schema": "ascend-doctor.kb-part/1", "part": "synthetic", "signatures": sigs}
 
 
+def costly_expressions(log: str, n: int, sample: int = 8 << 20) -> list:
+    """The `n` Hyperscan expressions of triage's scanner that cost most on the first `sample` bytes of `log` (noise with
+    the examples mixed in): each compiled alone and timed (CPU, best of 3, less an empty database's time), then the
+    costliest removed one at a time from the whole database to see what each adds there (the sum is not additive:
+    Hyperscan shares its literal matching among all). [(ms alone, ms it adds to the whole, signature ids, expression)]"""
+    import hyperscan  # type: ignore[import]
+
+    from ascend_doctor.triage.match.finders import _scan_plan
+    from ascend_doctor.triage.scan import Triage
+
+    sigs = Triage(load_knowledge_base()).sigs  # what triage scans for: the signatures, resolvers, the error line
+    plan = _scan_plan(sigs)
+    lits = [b"".join(b"\\x%02x" % c for c in x.encode("latin-1")) for x, _ in plan["hs_lit"]]
+    exprs = [(e.encode("latin-1"), [sigs[i].id for i in ids]) for e, ids in plan["hs_re"]]
+    with open(log, "rb") as fh:
+        buf = fh.read(sample)
+    buf = buf[:buf.rfind(b"\n") + 1]
+
+    def cost(expressions, flags) -> float:
+        db = hyperscan.Database(mode=hyperscan.HS_MODE_BLOCK)
+        db.compile(expressions=expressions, ids=list(range(len(expressions))), elements=len(expressions), flags=flags)
+        best = float("inf")
+        for _ in range(3):
+            t0 = time.process_time()
+            db.scan(buf, match_event_handler=lambda *_a: None)
+            best = min(best, time.process_time() - t0)
+        return 1000 * best
+
+    floor = cost([b"\\x00\\x01\\x02\\x03"], [0])  # reading the bytes, whatever is looked for
+    alone = sorted(((cost([e], [hyperscan.HS_FLAG_MULTILINE]) - floor, k) for k, (e, _) in enumerate(exprs)),
+                   reverse=True)[:n]
+    ml = hyperscan.HS_FLAG_MULTILINE
+    whole = cost(lits + [e for e, _ in exprs], [0] * len(lits) + [ml] * len(exprs))
+    out = []
+    for ms, k in alone:
+        rest = [e for j, (e, _) in enumerate(exprs) if j != k]
+        out.append((ms, whole - cost(lits + rest, [0] * len(lits) + [ml] * len(rest)), exprs[k][1], exprs[k][0]))
+    return out
+
+
+def readable(expr: bytes) -> str:
+    """A Hyperscan expression as translate.py writes it (every byte \\xHH) with its printable bytes shown as such."""
+    import re
+
+    def one(m) -> str:
+        c = chr(int(m.group(1), 16))
+        return ("\\" + c if c in "\\^$.|?*+()[]{}-/" else c) if 0x20 <= ord(c) < 0x7f else m.group(0)
+
+    return re.sub(r"\\x([0-9a-f]{2})", one, expr.decode("latin-1"))
+
+
 def run(argv, env, out_path):
     """(wall seconds, peak RSS in MB of the process and the children it waited for, exit code)."""
     with open(out_path, "wb") as out:
@@ -114,6 +165,8 @@ def main() -> int:
                     help="also time each matcher (ASCEND_DOCTOR_MATCHER=re2, =python) and compare the answers")
     ap.add_argument("--runs", type=int, default=3, help="runs of each tool; the best is kept (default 3)")
     ap.add_argument("--keep", action="store_true", help="keep the temporary directory")
+    ap.add_argument("--costly", type=int, default=8, metavar="N",
+                    help="name the N Hyperscan expressions that cost most on the log (default 8; 0: skip)")
     args = ap.parse_args()
     rg = shutil.which("rg")
     if not rg:
@@ -255,6 +308,15 @@ def main() -> int:
                       f"  peak RSS {r:.0f} MB  same problems: {same}")
                 if not same:
                     status = 1
+        if args.costly:
+            # what the next author of a signature should look at first: an expression that keeps Hyperscan busy on
+            # every line costs every user (a bounded gap after a common start, no anchoring literal)
+            print(f"  the {args.costly} costliest Hyperscan expressions on 8 MB of this log (ms of CPU alone, less reading "
+                  f"the bytes; ms each adds to the whole database, which shares literal matching):")
+            for ms, adds, ids, expr in costly_expressions(log, args.costly):
+                shown = readable(expr)
+                print(f"    {ms:6.2f} ms alone {adds:+6.2f} ms in all  {', '.join(ids[:3])}"
+                      f"{' ...' if len(ids) > 3 else ''}  {shown[:90]}{'...' if len(shown) > 90 else ''}")
         print(f"cores: {os.cpu_count()} (triage splits a big file at line boundaries over up to 8; rg uses one per file)")
         return status
 
