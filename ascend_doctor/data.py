@@ -42,8 +42,13 @@ def load_json_file(path: str, expected: str = "JSON") -> Any:
         # a FIFO or a device would block or never end; a missing or unreadable file says why (the stat's error)
         if not stat.S_ISREG(os.stat(path).st_mode):
             raise OSError(0, "not a regular file")
-        with open(path, "r", encoding="utf-8") as fh:
-            return json.load(fh)
+        # read as bytes, decoded and its line ends made "\n" as text mode would: text mode's reader (newline
+        # translation chunk by chunk) took 6 of the 17 ms the knowledge base's 3 MB of parts cost every command
+        with open(path, "rb") as fh:
+            text = fh.read().decode("utf-8")
+        if "\r" in text:
+            text = text.replace("\r\n", "\n").replace("\r", "\n")
+        return json.loads(text)
     except (OSError, ValueError, RecursionError) as exc:  # JSONDecodeError and UnicodeDecodeError are ValueErrors
         from .i18n import _, lookup  # only on the error path: this module imports nothing of ours to load
         from .reasons import json_reason, os_reason

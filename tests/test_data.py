@@ -139,3 +139,26 @@ def test_an_installed_data_file_that_lost_its_shape_is_one_line_naming_file_and_
     broken_file.write_text(json.dumps(newer), encoding="utf-8")
     with pytest.raises(DataError, match=r"\$\.schema: 'ascend-doctor.hccl-env/2', expected 'ascend-doctor.hccl-env/1'"):
         load_data_file("hccl_env.json")
+
+
+def test_a_json_file_reads_as_text_mode_read_it_whatever_its_line_ends(tmp_path):
+    """load_json_file reads bytes (text mode's newline translation was a third of the knowledge base's load): a file
+    with CRLF or CR line ends, a non-ASCII string and a BOM-less UTF-8 body give what text mode gave; bad UTF-8 and a
+    broken document are still one line naming the file."""
+    from ascend_doctor.data import load_json_file
+
+    doc = {"a": "内存不足 out of memory", "b": [1, 2.5, None, True], "c": {"d": "x\\ny"}}
+    body = json.dumps(doc, ensure_ascii=False, indent=1)
+    for ends in ("\n", "\r\n", "\r"):
+        path = tmp_path / f"doc{len(ends)}{ends == chr(13)}.json"
+        path.write_bytes(body.replace("\n", ends).encode("utf-8"))
+        with open(path, "r", encoding="utf-8") as fh:
+            assert load_json_file(str(path)) == json.load(fh) == doc
+    bad = tmp_path / "bad.json"
+    bad.write_bytes(b'{"a": "\xff"}')
+    with pytest.raises(DataError, match=r"bad\.json: not UTF-8 text"):
+        load_json_file(str(bad))
+    broken = tmp_path / "broken.json"
+    broken.write_bytes(b'{\r\n"a": }')
+    with pytest.raises(DataError, match=r"broken\.json: line 2 column 6"):
+        load_json_file(str(broken))
