@@ -28,7 +28,8 @@ class Scanner:
         dirty = plan is None
         if plan is None:
             plan = _scan_plan(self.signatures)
-        self.lit_sigs = _untable(plan["lit"])
+        self._lit_rows = plan["lit"]  # the literal finders' anchors (lit_sigs), made only where one is used
+        self._lit_sigs: Optional[Dict[bytes, Set[int]]] = None
         self.unanchored: List[int] = list(plan["unanchored"])
         self.exact: Set[int] = set()  # the finder's hit is a match: no Python needed
         self.sure: Set[int] = set()  # a hit on one of their regexes is a match; else only all_of can be (hs_sure)
@@ -68,6 +69,13 @@ class Scanner:
             (i, re.compile(("|".join(f"(?:{p[2:] if p.startswith(chr(92) + 'b') else p})"
                                      for p in self.signatures[i].patterns())).encode("utf-8"), re.M))
             for i in active_unanchored]
+
+    @property
+    def lit_sigs(self) -> Dict[bytes, Set[int]]:
+        """{literal anchor: signature indexes} for the literal finders (RE2, Python); Hyperscan has its own table."""
+        if self._lit_sigs is None:
+            self._lit_sigs = _untable(self._lit_rows)
+        return self._lit_sigs
 
     def _hyperscan(self, plan: dict, db: Optional[bytes]):
         """(finder, plan, database bytes, whether anything was built) for Hyperscan; a cached database is loaded."""
