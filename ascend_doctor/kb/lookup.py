@@ -2,7 +2,7 @@
 
 `find(query, kb)` answers for: a signature id (ours), an ascend-fd fault id (also the generic code form the
 peer prints, `AISW_CANN_ERRCODE_Custom_EE1002`), a pitfall (P08), a CANN error code (EI0006, EZ9999, E89999,
-EE1002), an AscendCL return code (107010, 507014; data/acl_return_codes.json), a DCMI return code (-8005, -8255;
+EE1002; what the vendor's catalogue says of it: data/cann_error_codes.json), an AscendCL return code (107010, 507014; data/acl_return_codes.json), a DCMI return code (-8005, -8255;
 data/dcmi_return_codes.json), a torch_npu error code (ERR01007, ERR99999; data/torch_npu_error_codes.json), an
 HCCL environment variable (HCCL_CONNECT_TIMEOUT; data/hccl_env.json) and a root-cause verdict of
 `triage` (cluster_exception_location). Check ids need the check registry and are resolved by `explain` first.
@@ -59,6 +59,35 @@ def acl_meaning(known: dict) -> str:
     """An AscendCL return code's meaning (an entry of acl_codes()["codes"]) in the run's language: its
     `meaning_zh` (the vendor's Chinese page) under --lang zh, else the header's English comment."""
     return in_run_language(known)
+
+
+def cann_codes() -> dict:
+    from ..data import load_data_file
+
+    return load_data_file("cann_error_codes.json")
+
+
+def cann_code(code: str) -> Optional[dict]:
+    """A CANN error code's entry in the vendor's catalogue (data/cann_error_codes.json), its texts in the run's
+    language: `words` (the errTitle in words), `cause` and `solution` in Chinese under --lang zh from the code's Chinese
+    page where one was read, else the vendor's English text said as such; `class`, `title`, `message` (the template) and
+    `file` as the vendor wrote them. None if the catalogue does not list the code."""
+    from ..i18n import _, get_lang
+
+    known = cann_codes()["codes"].get(code.upper())
+    if known is None:
+        return None
+    out = {k: known[k] for k in ("class", "title", "message", "file", "page_zh") if known.get(k)}
+    out["code"] = code.upper()
+    if known.get("words"):
+        out["words"] = in_run_language(known, "words")
+    for key in ("cause", "solution"):
+        if known.get(key + "_zh") and get_lang() == "zh":
+            out[key] = known[key + "_zh"]
+        elif known.get(key):
+            out[key] = known[key] if get_lang() != "zh" else _("(the vendor's English text) {text}").format(
+                text=known[key])
+    return out
 
 
 def dcmi_codes() -> dict:
@@ -136,6 +165,16 @@ def code_entry(kb, code: str) -> Optional[Entry]:
     info: Dict[str, object] = {"code": code, "family": family}
     if family == "acl":
         _add_listed(info, acl_codes(), code)
+    if family == "cann":
+        known = cann_code(code)
+        if known is not None:
+            info["cann"] = known
+            info["source"] = cann_codes()["source"]
+            info["source_zh"] = cann_codes()["source_zh"]
+            if not sigs and not is_inner_error(code):  # read in the printer's form (CANN_CATALOGUED_ERROR_CODE)
+                sigs = [x for x in kb.explaining(f"{code}: {known['message'].replace('%s', 'x')}") if x.kind == "root"]
+            if any(GENERIC_FD[family] in s.ascend_fd for s in sigs):  # the id the peer prints for it
+                info["ascend_fd"] = f"{GENERIC_FD[family]}_{code}"
     if family == "dcmi":
         _add_listed(info, dcmi_codes(), code)
         if not sigs:  # read only in an error phrase (DCMI_RETURN_CODE): what triage names for it
