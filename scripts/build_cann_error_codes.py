@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Build data/cann_error_codes.json, CANN's own error-code catalogue, and the pattern of CANN_CATALOGUED_ERROR_CODE
-(data/kb/families_cann_codes.json) from it.
+(data/kb/families_cann_codes.json) from it (and its scanner anchors: the codes).
 
     python scripts/build_cann_error_codes.py --runtime /path/to/hicann/runtime/.git   # rewrite both
     python scripts/build_cann_error_codes.py --check                                 # exit 1 if the pattern is stale
@@ -299,11 +299,14 @@ def main(argv: Optional[List[str]] = None) -> int:
     entry = next(s for s in part["signatures"] if s["id"] == RULE_ID)
     want = patterns(table)
     if args.check:
-        ok = [entry["pattern"]] + entry.get("also", []) == want
+        ok = [entry["pattern"]] + entry.get("also", []) == want and entry.get("anchors") == rule_codes(table)
         print(f"{RULE_ID}'s patterns are " + ("what data/cann_error_codes.json gives" if ok else
                                              "stale: run scripts/build_cann_error_codes.py"))
         return 0 if ok else 1
     entry["pattern"], *entry["also"] = want
+    # the scanner's prefilter: the codes themselves (every form has one; its own literal extraction gives up on an
+    # alternation this long, and the entry would be tried on every line)
+    entry["anchors"] = rule_codes(table)
     write_json(PART, part)
     print(f"{RULE_ID}: {len(rule_codes(table))} codes of {len(table['codes'])}")
     return 0
