@@ -222,12 +222,15 @@ SOURCE_ZH = ("CANN 的错误码目录，即其报错打印模块（ErrorManager�
 # after the code: the printer's `[PID: N] <time>` header and the message, up to the log's `[FUNC:` tail
 TAIL = (r"(?::? ?(?:\[PID: ?\d+\] ?)?(?:\d{4}-\d\d-\d\d-[0-9:.]{12,16} )? *"
         r"(?P<message>[A-Za-z\[][^\n]{7,}?)(?=\[FUNC:|$))?")
-# the forms the vendor's lines put a code in (`{codes}` the alternation): the printer's `<code>: [PID: N] ...` (also as
+# the forms the vendor's lines put a code in (`{codes}` the alternation): `<message>. ErrorCode=<code>.`, the printer's `<code>: [PID: N] ...` (also as
 # the one-line form after `CANN error: ` or inside an exception's message), `<code>[PID: N]` (an inner error's message
 # line), the typed form `<Type>(<code>): <message>` (the type's words joined by `_` or
 # spaces: `Execution Error ROCE CQE(EI0013):`), `error code <code>` / `errorCode=<code>`, and a code on an
 # ERROR-level line or in an exception's message
 FORMS = (  # `{codes}` is replaced by the alternation
+    # the runtime's form of CANN 9 (hicann/runtime docs/zh/guidelines/error_message_guide/error-code-guide.md, its
+    # 打屏效果 column): the message, then ` ErrorCode=<code>.` (the message taken without brackets: after a log prefix)
+    r"(?P<message>[A-Za-z][^\n\[\]]{7,}?)\.? ErrorCode=(?P<cann_code>{codes})\b",
     r"\b(?P<cann_code>{codes})(?:: ?|(?=\[PID: ?\d))" + TAIL,
     r"\((?P<cann_code>{codes})\):" + TAIL,
     r"\b[Ee]rror[ _]?[Cc]ode(?: is)?(?: ?[:=] ?| )\[?(?P<cann_code>{codes})\b",

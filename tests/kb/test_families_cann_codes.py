@@ -130,6 +130,20 @@ def test_a_catalogued_code_is_read_in_the_printers_forms(kb, line):
     assert title.startswith("CANN error EE1013, resource error: insufficient host memory: "), title
 
 
+def test_the_runtimes_errorcode_form_keeps_the_message_before_the_code(kb):
+    # CANN 9's runtime prints `<message>. ErrorCode=<code>.` (its error-code guide's 打屏效果), also after a log prefix
+    sig = kb.signature(RULE)
+    line = ("[ERROR] RUNTIME(1,python):2026-01-01-00:00:00.000.000 [api_impl.cc:1904]1 Setting the stream error "
+            "reporting mode failed. Reason: Changing stream 15 from stop mode to continue mode is not supported. "
+            "ErrorCode=EE1016.")
+    assert [s.id for s in kb.explaining(line)] == [RULE]
+    assert sig.text("en", line)[0].startswith("CANN error EE1016, not supported: Setting the stream error reporting "
+                                              "mode failed. Reason: Changing stream 15")
+    line = "Failed to allocate 4096 bytes of host memory via new to Runtime. ErrorCode=EE1013."
+    assert sig.text("en", line)[0] == ("CANN error EE1013, resource error: insufficient host memory: Failed to "
+                                       "allocate 4096 bytes of host memory via new to Runtime")
+
+
 def test_the_title_cause_and_fix_are_the_catalogues(kb):
     sig = kb.signature(RULE)
     title, cause, fix = sig.text("en", EE1013)
