@@ -252,9 +252,49 @@ def alternation(codes: List[str]) -> str:
                     for head, tails in sorted(by.items()))
 
 
+# A catalogued message read where the line does not give the code: ascend_doctor/kb/lookup.py decides which templates
+# (cann_template_codes) and how one reads (cann_template_regex), for this pattern and for the code the title names.
+TEMPLATE_CHUNK = 1500  # characters of templates per pattern (Hyperscan's limit, as for ACL_ERROR_MESSAGE)
+
+
+def template_codes(table: dict) -> List[str]:
+    return _lookup().cann_template_codes(table, rule_codes(table))
+
+
+def template_head(message: str) -> str:
+    return _lookup().cann_template_head(message)
+
+
+def template_regex(message: str) -> str:
+    return _lookup().cann_template_regex(message)
+
+
+def _lookup():
+    sys.path.insert(0, REPO)
+    from ascend_doctor.kb import lookup
+
+    return lookup
+
+
+def template_patterns(table: dict) -> List[str]:
+    said = sorted({template_regex(table["codes"][c]["message"]) for c in template_codes(table)},
+                  key=lambda t: (-len(t), t))
+    chunks: List[List[str]] = [[]]
+    for t in said:
+        if chunks[-1] and sum(len(x) for x in chunks[-1]) + len(t) > TEMPLATE_CHUNK:
+            chunks.append([])
+        chunks[-1].append(t)
+    return [r"(?P<cann_said>(?:" + "|".join(c) + r"))\.?(?=\[FUNC:| *$|\s+TraceBack)" for c in chunks]
+
+
+def anchors(table: dict) -> List[str]:
+    """The scanner's prefilter: the codes (every code form has one) and each read template's fixed head."""
+    return rule_codes(table) + sorted({template_head(table["codes"][c]["message"]) for c in template_codes(table)})
+
+
 def patterns(table: dict) -> List[str]:
     codes = alternation(rule_codes(table))
-    return [f.replace("{codes}", codes) for f in FORMS]
+    return [f.replace("{codes}", codes) for f in FORMS] + template_patterns(table)
 
 
 def git_reader(gitdir: str) -> tuple:
@@ -302,14 +342,14 @@ def main(argv: Optional[List[str]] = None) -> int:
     entry = next(s for s in part["signatures"] if s["id"] == RULE_ID)
     want = patterns(table)
     if args.check:
-        ok = [entry["pattern"]] + entry.get("also", []) == want and entry.get("anchors") == rule_codes(table)
+        ok = [entry["pattern"]] + entry.get("also", []) == want and entry.get("anchors") == anchors(table)
         print(f"{RULE_ID}'s patterns are " + ("what data/cann_error_codes.json gives" if ok else
                                              "stale: run scripts/build_cann_error_codes.py"))
         return 0 if ok else 1
     entry["pattern"], *entry["also"] = want
     # the scanner's prefilter: the codes themselves (every form has one; its own literal extraction gives up on an
     # alternation this long, and the entry would be tried on every line)
-    entry["anchors"] = rule_codes(table)
+    entry["anchors"] = anchors(table)
     write_json(PART, part)
     print(f"{RULE_ID}: {len(rule_codes(table))} codes of {len(table['codes'])}")
     return 0

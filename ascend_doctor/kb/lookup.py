@@ -90,6 +90,54 @@ def cann_code(code: str) -> Optional[dict]:
     return out
 
 
+# A catalogued message is read where the line does not give its code (a TraceBack's lines, a caller that prints only the
+# message) only when its template's fixed text before the first %s is long enough to be the vendor's own sentence
+# (TEMPLATE_HEAD_MIN characters, starting with a capital) and its fixed text in all is TEMPLATE_FIXED_MIN characters:
+# "The resources are insufficient." is anyone's sentence. The one place of that decision: scripts/build_cann_error_codes.py
+# writes CANN_CATALOGUED_ERROR_CODE's message patterns from it, cann_said_codes names the code of what they read.
+TEMPLATE_HEAD_MIN = 28
+TEMPLATE_FIXED_MIN = 40
+
+
+def cann_template_head(message: str) -> str:
+    return message.strip().split("%s")[0].strip()
+
+
+def cann_template_codes(table: dict, codes) -> List[str]:
+    """Of `codes` (the codes CANN_CATALOGUED_ERROR_CODE reads), those whose message is read without the code."""
+    def ok(message: str) -> bool:
+        return (len(cann_template_head(message)) >= TEMPLATE_HEAD_MIN and message.strip()[:1].isupper()
+                and len(message.replace("%s", "").strip()) >= TEMPLATE_FIXED_MIN)
+
+    return [c for c in codes if ok(table["codes"][c]["message"])]
+
+
+def cann_template_regex(message: str) -> str:
+    """A template as a regex: its fixed text (spaces as ` +`, the closing full stop optional), each %s any text."""
+    def fixed(text: str) -> str:
+        return " +".join(re.escape(w) for w in text.split(" ") if w) if text.strip() else ""
+
+    pieces = message.strip().rstrip(".").split("%s")
+    out = ""
+    for i, piece in enumerate(pieces):
+        lead, trail = piece.startswith(" ") and i, piece.endswith(" ") and i < len(pieces) - 1
+        out += (" +" if lead else "") + fixed(piece) + (" +" if trail and piece.strip() else "")
+        if i < len(pieces) - 1:
+            out += "[^\\n]*?"
+    return out
+
+
+def cann_said_codes(said: str) -> List[str]:
+    """The catalogued codes whose template (read without the code: cann_template_codes) is the sentence `said`."""
+    table = cann_codes()
+    cut = said.endswith("…")  # a long sentence as the report shows it: its head decides
+    said = said.rstrip("…").strip()
+    heads = [c for c, k in table["codes"].items() if said.startswith(cann_template_head(k["message"]))
+             or (cut and cann_template_head(k["message"]).startswith(said))]
+    return sorted(c for c in cann_template_codes(table, heads)
+                  if cut or re.fullmatch(cann_template_regex(table["codes"][c]["message"]) + r"\.?", said))
+
+
 def dcmi_codes() -> dict:
     from ..data import load_data_file
 

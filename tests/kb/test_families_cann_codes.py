@@ -144,6 +144,33 @@ def test_the_runtimes_errorcode_form_keeps_the_message_before_the_code(kb):
                                        "allocate 4096 bytes of host memory via new to Runtime")
 
 
+@pytest.mark.parametrize("line, code, words", [
+    # a catalogued sentence without its code (a TraceBack's line, a caller that prints only the message) names the
+    # code whose template it is, when the template's fixed text is the vendor's own sentence
+    ("        Compile operator failed, cause: Template constraint, detailed information: bf16 is not supported on "
+     "Ascend910A.", "E90003", "inner error: compile fail"),
+    ("Failed to bind stream (stream_id=15). Reason: The current stream has been bound to a model (model_id=1) and "
+     "cannot be bound to the input model (model_id=2).", "EE1007", "resource error: bind stream"),
+    ("The wait execution of the Notify register times out. Reason: The Notify register has not received the Notify "
+     "record from remote rank: [1]. base information: [x]. task information: [y]. group information: [z].", "EI0002",
+     "communication error: timeout"),
+])
+def test_a_catalogued_sentence_names_its_code(kb, line, code, words):
+    sig = kb.signature(RULE)
+    assert sig.search(line)
+    assert sig.text("en", line)[0].startswith(f"CANN error {code}, {words}: "), sig.text("en", line)[0]
+
+
+def test_a_sentence_several_codes_share_names_them_all_and_short_ones_name_none(kb):
+    sig = kb.signature(RULE)
+    line = "The current system or device does not support Aborting the model running instance."
+    assert sig.text("en", line)[0].startswith("CANN error EE1005/EH0011/EK0004: The current system")
+    for ordinary in ("The resources are insufficient.", "Device not found or invalid.",
+                     "[INFO] Failed to bind stream (stream_id=15). Reason: retry later",
+                     "Compile operator failed, cause: see above; retrying with another tiling"[:20]):
+        assert not sig.search(ordinary), ordinary
+
+
 def test_the_title_cause_and_fix_are_the_catalogues(kb):
     sig = kb.signature(RULE)
     title, cause, fix = sig.text("en", EE1013)
