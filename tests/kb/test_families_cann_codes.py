@@ -193,12 +193,12 @@ def test_the_chinese_texts_are_the_pages_or_the_vendors_english_said_as_such(kb)
     set_lang("zh")
     line = EE1013.replace("EE1013", "EH0010").replace("Runtime", "ACL")
     title, cause, fix = sig.text("zh", line)
-    assert title.startswith("CANN 错误 EH0010（资源错误：Host 内存不足）：Failed to allocate 4096 bytes")
+    assert title.startswith("CANN 错误 EH0010（资源错误：Host 内存不足）：`Failed to allocate 4096 bytes")
     assert cause.endswith("该目录给出的可能原因：Host内存不足导致内存分配失败。")
     assert fix[0] == "厂商给出的解决方法：确保有足够的可用内存。您可以停止不必要的进程以释放内存。"
     # EE1013 has no Chinese page read: its cause is the vendor's English text, said to be so
     title, cause, fix = sig.text("zh", EE1013)
-    assert cause.endswith("该目录给出的可能原因：（厂商英文原文）Allocation failed due to insufficient host memory.")
+    assert cause.endswith("该目录给出的可能原因：（厂商英文原文）`Allocation failed due to insufficient host memory.`")
     assert cann_code("EE1013")["words"] == "资源错误：Host 内存不足"
 
 
@@ -247,8 +247,32 @@ def test_ordinary_lines_and_inner_errors_are_not_read(kb, line):
     assert not kb.signature(RULE).search(line), line
 
 
+@pytest.mark.parametrize("line, said", [
+    # GNU ld's undefined reference to a CANN symbol: the program's own call (hicann/runtime's FAQ: headers and library
+    # of different CANN versions, or the library not linked), or a CANN library's reference to the driver's
+    ("/usr/bin/ld: main.o: in function `main': main.cpp:(.text+0x1c): undefined reference to `aclInit'",
+     "undefined reference to `aclInit`"),
+    ("/usr/local/Ascend/acllib/lib64/libruntime.so: undefined reference to `drvStreamIdFree'",
+     "undefined reference to `drvStreamIdFree` (referenced by libruntime.so)"),
+    ("/opt/cann/lib64/libascendcl.so: undefined reference to `ProfMgrStop(void*)'",
+     "undefined reference to `ProfMgrStop(void*)` (referenced by libascendcl.so)"),
+])
+def test_a_link_against_cann_with_an_undefined_reference_is_named(kb, line, said):
+    assert [s.id for s in kb.explaining(line)] == ["CANN_LINK_UNDEFINED_REFERENCE"]
+    assert kb.signature("CANN_LINK_UNDEFINED_REFERENCE").text("en", line)[0] == f"Linking against CANN failed: {said}"
+
+
+@pytest.mark.parametrize("line", [
+    "/usr/bin/ld: main.cpp:(.text+0x1c): undefined reference to `cudaMalloc'",
+    "/usr/bin/ld: libfoo.so: undefined reference to `pthread_create'",
+    "[INFO] checking for undefined reference to `aclInit' ... none",
+])
+def test_other_undefined_references_are_not_cann(kb, line):
+    assert not kb.signature("CANN_LINK_UNDEFINED_REFERENCE").search(line)
+
+
 def test_examples_are_one_problem_and_clean_excerpts_stay_clean(kb):
-    assert IDS == [RULE]
+    assert IDS == [RULE, "CANN_LINK_UNDEFINED_REFERENCE"]
     sig = kb.signature(RULE)
     assert sig.fallback and not sig.last_resort and sig.kind == "root"
     assert kb.signature("CANN_TYPED_ERROR_CODE").last_resort and kb.signature("CANN_ERROR_CODE_MESSAGE").last_resort
