@@ -253,9 +253,11 @@ def test_ordinary_lines_and_inner_errors_are_not_read(kb, line):
     ("/usr/bin/ld: main.o: in function `main': main.cpp:(.text+0x1c): undefined reference to `aclInit'",
      "undefined reference to `aclInit`"),
     ("/usr/local/Ascend/acllib/lib64/libruntime.so: undefined reference to `drvStreamIdFree'",
-     "undefined reference to `drvStreamIdFree` (referenced by libruntime.so)"),
+     "undefined reference to `drvStreamIdFree` from libruntime.so: the NPU driver's or CANN's library it needs was not "
+     "found at link time"),
     ("/opt/cann/lib64/libascendcl.so: undefined reference to `ProfMgrStop(void*)'",
-     "undefined reference to `ProfMgrStop(void*)` (referenced by libascendcl.so)"),
+     "undefined reference to `ProfMgrStop(void*)` from libascendcl.so: the NPU driver's or CANN's library it needs was "
+     "not found at link time"),
 ])
 def test_a_link_against_cann_with_an_undefined_reference_is_named(kb, line, said):
     assert [s.id for s in kb.explaining(line)] == ["CANN_LINK_UNDEFINED_REFERENCE"]
