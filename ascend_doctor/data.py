@@ -75,6 +75,7 @@ SCHEMAS = {
     "advice_facts.json": "advice_facts.schema.json",
     "acl_return_codes.json": "acl_return_codes.schema.json",
     "dcmi_return_codes.json": "dcmi_return_codes.schema.json",
+    "cann_error_codes.json": "cann_error_codes.schema.json",
     "hccl_result_codes.json": "hccl_result_codes.schema.json",
     "serving_error_codes.json": "serving_error_codes.schema.json",
     "torch_npu_error_codes.json": "torch_npu_error_codes.schema.json",

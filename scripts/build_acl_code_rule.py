@@ -49,7 +49,8 @@ PHRASES = (r"runtime result = |[Ee]rror ?[Cc]ode(?: is ?(?:: ?)?|: ?| ?= ?)|errn
 # the call a wrapper names just before the phrase (torch_npu's `call aclnnX failed, error code is N` and
 # `aclrtX(args), error code is N`, the runtime's `rtX failed, ret:N`), and the operator and message the operator
 # API's plog line gives after the code (`errno[161001] OpName:[aclnnAdd_1] self is null`): the title says them
-CALL = (r"(?:\b(?:call )?(?P<api>(?:aclnn|aclrt|Aclrt|aclmdl|aclop|rt)[A-Z][A-Za-z0-9]*)"
+# (`acl` + a capital: AscendCL's own calls, `aclInit failed, ret = 107000` as hicann/runtime's FAQ shows it)
+CALL = (r"(?:\b(?:call )?(?P<api>(?:aclnn|aclrt|Aclrt|aclmdl|aclop|acl|rt)[A-Z][A-Za-z0-9]*)"
         r"(?:\((?:[^()]|\([^()]*\))*\))?(?: failed)?,? )?")
 OPERATOR = r"(?:\] OpName:\[(?P<op>[A-Za-z][A-Za-z0-9]*?)(?:_\d+)?\] (?P<message>[A-Za-z][^\n]{7,}?)(?=\[FUNC:|$))?"
 

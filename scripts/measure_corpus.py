@@ -67,7 +67,9 @@ ERROR_WORD = re.compile(
     r"\bexit (status|code):? -?[1-9]|no such file or directory|"
     r"unsupported|no supported|E[0-9A-Z][0-9]{4}\b|"
     # glibc's heap checks and libstdc++'s terminate name no error word: 'double free or corruption (!prev)'
-    r"double free|corrupt(ed|ion)|invalid pointer|terminate called)")
+    r"double free|corrupt(ed|ion)|invalid pointer|terminate called|"
+    # the linker's and the loader's: 'libruntime.so: undefined reference to `drvStreamIdFree'', 'undefined symbol: X'
+    r"undefined (reference|symbol))")
 # An error-looking line that must be explained or listed (issue 21, item 4). A bare `Traceback (most recent call
 # last):` header is not one: the issue asks for the traceback's tail, which triage lists (its `...Error:` line).
 ERROR_LINE = re.compile(

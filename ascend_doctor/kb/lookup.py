@@ -2,7 +2,7 @@
 
 `find(query, kb)` answers for: a signature id (ours), an ascend-fd fault id (also the generic code form the
 peer prints, `AISW_CANN_ERRCODE_Custom_EE1002`), a pitfall (P08), a CANN error code (EI0006, EZ9999, E89999,
-EE1002), an AscendCL return code (107010, 507014; data/acl_return_codes.json), a DCMI return code (-8005, -8255;
+EE1002; what the vendor's catalogue says of it: data/cann_error_codes.json), an AscendCL return code (107010, 507014; data/acl_return_codes.json), a DCMI return code (-8005, -8255;
 data/dcmi_return_codes.json), a torch_npu error code (ERR01007, ERR99999; data/torch_npu_error_codes.json), an
 HCCL environment variable (HCCL_CONNECT_TIMEOUT; data/hccl_env.json) and a root-cause verdict of
 `triage` (cluster_exception_location). Check ids need the check registry and are resolved by `explain` first.
@@ -59,6 +59,83 @@ def acl_meaning(known: dict) -> str:
     """An AscendCL return code's meaning (an entry of acl_codes()["codes"]) in the run's language: its
     `meaning_zh` (the vendor's Chinese page) under --lang zh, else the header's English comment."""
     return in_run_language(known)
+
+
+def cann_codes() -> dict:
+    from ..data import load_data_file
+
+    return load_data_file("cann_error_codes.json")
+
+
+def cann_code(code: str) -> Optional[dict]:
+    """A CANN error code's entry in the vendor's catalogue (data/cann_error_codes.json), its texts in the run's
+    language: `words` (the errTitle in words), `cause` and `solution` in Chinese under --lang zh from the code's Chinese
+    page where one was read, else the vendor's English text said as such; `class`, `title`, `message` (the template) and
+    `file` as the vendor wrote them. None if the catalogue does not list the code."""
+    from ..i18n import _, get_lang
+
+    known = cann_codes()["codes"].get(code.upper())
+    if known is None:
+        return None
+    out = {k: known[k] for k in ("class", "title", "message", "file", "page_zh") if known.get(k)}
+    out["code"] = code.upper()
+    if known.get("words"):
+        out["words"] = in_run_language(known, "words")
+    for key in ("cause", "solution"):
+        if known.get(key + "_zh") and get_lang() == "zh":
+            out[key] = known[key + "_zh"]
+        elif known.get(key):
+            out[key] = known[key] if get_lang() != "zh" else _("(the vendor's English text) {text}").format(
+                text=known[key])
+    return out
+
+
+# A catalogued message is read where the line does not give its code (a TraceBack's lines, a caller that prints only the
+# message) only when its template's fixed text before the first %s is long enough to be the vendor's own sentence
+# (TEMPLATE_HEAD_MIN characters, starting with a capital) and its fixed text in all is TEMPLATE_FIXED_MIN characters:
+# "The resources are insufficient." is anyone's sentence. The one place of that decision: scripts/build_cann_error_codes.py
+# writes CANN_CATALOGUED_ERROR_CODE's message patterns from it, cann_said_codes names the code of what they read.
+TEMPLATE_HEAD_MIN = 28
+TEMPLATE_FIXED_MIN = 40
+
+
+def cann_template_head(message: str) -> str:
+    return message.strip().split("%s")[0].strip()
+
+
+def cann_template_codes(table: dict, codes) -> List[str]:
+    """Of `codes` (the codes CANN_CATALOGUED_ERROR_CODE reads), those whose message is read without the code."""
+    def ok(message: str) -> bool:
+        return (len(cann_template_head(message)) >= TEMPLATE_HEAD_MIN and message.strip()[:1].isupper()
+                and len(message.replace("%s", "").strip()) >= TEMPLATE_FIXED_MIN)
+
+    return [c for c in codes if ok(table["codes"][c]["message"])]
+
+
+def cann_template_regex(message: str) -> str:
+    """A template as a regex: its fixed text (spaces as ` +`, the closing full stop optional), each %s any text."""
+    def fixed(text: str) -> str:
+        return " +".join(re.escape(w) for w in text.split(" ") if w) if text.strip() else ""
+
+    pieces = message.strip().rstrip(".").split("%s")
+    out = ""
+    for i, piece in enumerate(pieces):
+        lead, trail = piece.startswith(" ") and i, piece.endswith(" ") and i < len(pieces) - 1
+        out += (" +" if lead else "") + fixed(piece) + (" +" if trail and piece.strip() else "")
+        if i < len(pieces) - 1:
+            out += "[^\\n]*?"
+    return out
+
+
+def cann_said_codes(said: str) -> List[str]:
+    """The catalogued codes whose template (read without the code: cann_template_codes) is the sentence `said`."""
+    table = cann_codes()
+    cut = said.endswith("…")  # a long sentence as the report shows it: its head decides
+    said = said.rstrip("…").strip()
+    heads = [c for c, k in table["codes"].items() if said.startswith(cann_template_head(k["message"]))
+             or (cut and cann_template_head(k["message"]).startswith(said))]
+    return sorted(c for c in cann_template_codes(table, heads)
+                  if cut or re.fullmatch(cann_template_regex(table["codes"][c]["message"]) + r"\.?", said))
 
 
 def dcmi_codes() -> dict:
@@ -136,6 +213,16 @@ def code_entry(kb, code: str) -> Optional[Entry]:
     info: Dict[str, object] = {"code": code, "family": family}
     if family == "acl":
         _add_listed(info, acl_codes(), code)
+    if family == "cann":
+        known = cann_code(code)
+        if known is not None:
+            info["cann"] = known
+            info["source"] = cann_codes()["source"]
+            info["source_zh"] = cann_codes()["source_zh"]
+            if not sigs and not is_inner_error(code):  # read in the printer's form (CANN_CATALOGUED_ERROR_CODE)
+                sigs = [x for x in kb.explaining(f"{code}: {known['message'].replace('%s', 'x')}") if x.kind == "root"]
+            if any(GENERIC_FD[family] in s.ascend_fd for s in sigs):  # the id the peer prints for it
+                info["ascend_fd"] = f"{GENERIC_FD[family]}_{code}"
     if family == "dcmi":
         _add_listed(info, dcmi_codes(), code)
         if not sigs:  # read only in an error phrase (DCMI_RETURN_CODE): what triage names for it

@@ -322,7 +322,7 @@ PLACEHOLDER = re.compile(r"\{([a-z][a-z0-9_]*)\|([^{}|]*)(?:\|([^{}|]*))?\}")
 _NAMED_GROUP = re.compile(r"(?<!\\)\(\?P<([A-Za-z_][A-Za-z0-9_]*)>")
 VALUE_MAX = 60
 SENTENCE_MAX = 120
-SENTENCE_GROUPS = frozenset(("message", "reason", "msg", "detail", "acl_printed"))
+SENTENCE_GROUPS = frozenset(("message", "reason", "msg", "detail", "acl_printed", "cann_said"))
 
 
 def unname_groups(pattern: str) -> str:
@@ -442,6 +442,31 @@ def _torch_npu_code_facts(code: str) -> Dict[str, str]:
     return {"tnpu_module": known["module"], "tnpu_covers": known["covers"], "tnpu_meaning": known["meaning"]}
 
 
+def _cann_code_facts(code: str) -> Dict[str, str]:
+    """A CANN error code's entry in the vendor's catalogue (data/cann_error_codes.json, lookup.cann_code): its errTitle
+    in words, its class, its message template (the printer's %s said `…`: a line that gives the message keeps its own)
+    and its possible cause and solution, in the run's language ({} if not listed)."""
+    from .lookup import cann_code
+
+    known = cann_code(code)
+    if known is None:
+        return {}
+    out = {k: known[k] for k in ("words", "class", "cause", "solution") if known.get(k)}
+    out = {("cann_" + k): v for k, v in out.items()}
+    out["message"] = known["message"].replace("%s", "…").strip()
+    return out
+
+
+def _cann_said_facts(said: str) -> Dict[str, str]:
+    """The catalogued code(s) whose message template is the sentence a line gives without its code (lookup.
+    cann_said_codes): the code, and the sentence as the message; several codes sharing the sentence are named together
+    ("E30004/E39008"); {} if none."""
+    from .lookup import cann_said_codes
+
+    codes = cann_said_codes(said)
+    return {"cann_code": "/".join(codes), "message": said} if codes else {}
+
+
 def yield_to_specific(hits, wrappers, yielding, last=frozenset()):
     """The hits of one line that explain it: a specific entry before a class entry (fallback) before a class entry
     of last resort (one that only restates a code: `last`) before a generic wrapper. `hits` are indexes (or
@@ -462,7 +487,9 @@ def yield_to_specific(hits, wrappers, yielding, last=frozenset()):
 # `dcmi_code` (a DCMI return code, -8001 ... -8255) `dcmi_name` and `dcmi_meaning`, a group
 # `tnpu_code` (the five digits of torch_npu's ERR code) `tnpu_module`, `tnpu_covers` and `tnpu_meaning`, a group
 # `atb_status` (an ATB operation's status) `atb_name` and `atb_meaning`, a group `mindie_code` (a MindIE error code)
-# `mindie_meaning`
+# `mindie_meaning`, a group `cann_code` (a code of CANN's error-code catalogue) `cann_words`, `cann_class`, `cann_cause`,
+# `cann_solution` and, where the line gives no message, `message` (the code's template), a group `cann_said` (a catalogued
+# message without its code) `cann_code` and `message` (before `cann_code`: the code it names gives the rest)
 DERIVED_VALUES: Dict[str, Callable[[str], Dict[str, str]]] = {"acl_code": _acl_code_facts,
                                                               "acl_printed": _acl_printed_facts,
                                                               "hccl_code": _hccl_code_facts,
@@ -470,13 +497,17 @@ DERIVED_VALUES: Dict[str, Callable[[str], Dict[str, str]]] = {"acl_code": _acl_c
                                                               "dcmi_code": _dcmi_code_facts,
                                                               "tnpu_code": _torch_npu_code_facts,
                                                               "atb_status": _atb_status_facts,
-                                                              "mindie_code": _mindie_code_facts}
+                                                              "mindie_code": _mindie_code_facts,
+                                                              "cann_said": _cann_said_facts,
+                                                              "cann_code": _cann_code_facts}
 DERIVED_NAMES = {"acl_code": ("acl_name", "acl_meaning"), "acl_printed": ("acl_code", "acl_name", "acl_meaning"),
                  "hccl_code": ("hccl_name", "hccl_meaning"),
                  "hccl_errno": ("hccl_code", "hccl_name", "hccl_meaning"),
                  "dcmi_code": ("dcmi_name", "dcmi_meaning"),
                  "tnpu_code": ("tnpu_module", "tnpu_covers", "tnpu_meaning"),
-                 "atb_status": ("atb_name", "atb_meaning"), "mindie_code": ("mindie_meaning",)}
+                 "atb_status": ("atb_name", "atb_meaning"), "mindie_code": ("mindie_meaning",),
+                 "cann_said": ("cann_code", "message"),
+                 "cann_code": ("cann_words", "cann_class", "cann_cause", "cann_solution", "message")}
 
 
 def fill_values(text: str, values: Dict[str, Tuple[str, bool]]) -> str:

@@ -82,6 +82,18 @@ def code_text(entry) -> List[str]:
                             "it after the message that says which call or operator failed and why.").format(
             code=code, meaning=known["meaning"], name=known["name"], module=known["module"], covers=known["covers"]),
             "  ", "")
+    if info.get("cann"):  # what the vendor's catalogue says of it (lookup.cann_code: in the run's language)
+        known = info["cann"]
+        if known.get("words"):
+            out += wrap_lines(_("{code}: {words} ({group} in CANN's error-code catalogue)").format(
+                code=code, words=known["words"], group=known.get("class") or known.get("title", "")), "  ", "")
+        else:
+            out += wrap_lines(_("{code}: a code of CANN's error-code catalogue").format(code=code), "  ", "")
+        out += wrap_lines(_("Message: {message}").format(message=known["message"]), "      ", "  ")
+        if known.get("cause"):
+            out += wrap_lines(_("Possible cause: {cause}").format(cause=known["cause"]), "      ", "  ")
+        if known.get("solution"):
+            out += wrap_lines(_("Solution: {solution}").format(solution=known["solution"]), "      ", "  ")
     if info.get("inner_error"):
         out += wrap_lines(_("{code}: an inner error of a CANN module: the TraceBack lines after it and the plog give "
                        "the reason.").format(code=code), "  ", "")

@@ -170,3 +170,18 @@ def test_the_printed_sentences_are_torch_npus_exactly():
     printed = {c for c, v in TABLE.items() if v.get("printed")}
     assert {"100000", "100024", "107001", "207004", "507033", "507901"} <= printed
     assert all(TABLE[c]["printed"].endswith(".") for c in printed)
+
+
+@pytest.mark.parametrize("line, code, said", [
+    # hicann/runtime's rt_error_codes.h codes (ACL graph capture, snapshots, CCU) and AscendCL's own calls (`acl` + a
+    # capital) in the `<call> failed, ret = N` form, as the runtime's FAQ pages show them
+    ("[ERROR] RUNTIME: operation not permitted when a stream is capturing and the specified capture mode is not "
+     "relaxed, ret=107041", "107041", "ACL_ERROR_RT_CAPTURE_MODE_BLOCK_ASYNC"),
+    ("aclInit failed, ret = 107000", "107000", "ACL_ERROR_RT_PARAM_INVALID"),
+    ("aclmdlRICaptureEnd failed, error code is 507915", "507915", "ACL_ERROR_RT_CCU_TIMEOUT"),
+])
+def test_the_runtimes_newer_codes_and_acl_calls_are_read(line, code, said):
+    assert [s.id for s in KB.explaining(line)] == ["ACL_RETURN_CODE"], line
+    title = SIG.text("en", line)[0]
+    assert code in title and said in title, title
+    assert not SIG.search(line.replace(code, "0"))  # a success names nothing

@@ -488,6 +488,10 @@ def test_the_code_and_its_sentence_give_way_to_an_entry_that_reads_the_fault_on_
             "0/1/|int64/ND/int64/ND/int64/ND/int64/ND/.")
     assert "CANN_ERROR_CODE_MESSAGE" in [s.id for s in KB.match_line(line)]
     assert [s.id for s in KB.explaining(line)] == ["OP_KERNEL_BINARY_NOT_FOUND"]
-    alone = "EL0003: [PID: 4242] 2025-09-25-10:11:12.123.456 The argument is invalid."
+    # a code the vendor's catalogue lists is read with the catalogue's words (CANN_CATALOGUED_ERROR_CODE); one it does
+    # not list (EC0010) keeps the entry of last resort
+    listed = "EL0003: [PID: 4242] 2025-09-25-10:11:12.123.456 The argument is invalid."
+    assert [s.id for s in KB.explaining(listed)] == ["CANN_CATALOGUED_ERROR_CODE"]
+    alone = listed.replace("EL0003", "EC0010")
     assert [s.id for s in KB.explaining(alone)] == ["CANN_ERROR_CODE_MESSAGE"]
     assert KB.signature("CANN_ERROR_CODE_MESSAGE").last_resort

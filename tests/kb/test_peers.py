@@ -61,14 +61,16 @@ def test_generic_code_entries_carry_the_code():
 
 def test_triage_attaches_only_the_ids_the_lines_support(tmp_path):
     log = tmp_path / "worker_0.log"
-    log.write_text("EZ9999: Inner Error!\nEE1002: The argument is invalid\n")
+    log.write_text("EZ9999: Inner Error!\nEE1002: The argument is invalid\nEC0010: The argument is invalid\n")
     t = Triage(KB, root_cause=False)
     t.add_path(str(log))
     got = {p.signature.id: p.to_json()["ascend_fd"] for p in t.result().problems}
     assert got["CANN_INNER_ERROR_X9999"] == []
-    # the EE1002 line is explained by the class entry that reads its message, which carries the code's id in turn
+    # the EE1002 line is explained by the class entry that reads the vendor's catalogue, the EC0010 line (a code the
+    # catalogue does not list) by the one that reads its message; each carries the code's id in turn
     assert got["CANN_DRV_ERROR_CODE_REPORTED"] == ["AISW_CANN_ERRCODE_Custom_EZ9999"]
-    assert got["CANN_ERROR_CODE_MESSAGE"] == ["AISW_CANN_ERRCODE_Custom_EE1002"]
+    assert got["CANN_CATALOGUED_ERROR_CODE"] == ["AISW_CANN_ERRCODE_Custom_EE1002"]
+    assert got["CANN_ERROR_CODE_MESSAGE"] == ["AISW_CANN_ERRCODE_Custom_EC0010"]
 
 
 def test_the_rules_file_is_what_the_build_script_writes():

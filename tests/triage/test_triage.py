@@ -293,8 +293,12 @@ def test_a_code_and_its_sentence_give_way_to_the_entry_that_reads_that_line(tmp_
             "0/1/|int64/ND/int64/ND/int64/ND/int64/ND/.")
     ids = [p.signature.id for p in triage_paths([write(tmp_path / "worker_0.log", [line])]).problems]
     assert ids == ["OP_KERNEL_BINARY_NOT_FOUND"]
-    alone = "EL0003: [PID: 4242] 2025-09-25-10:11:12.123.456 The argument is invalid."
-    ids = [p.signature.id for p in triage_paths([write(tmp_path / "worker_1.log", [alone])]).problems]
+    # a code of the vendor's catalogue is read with the catalogue's words; one it does not list keeps the last resort
+    listed = "EL0003: [PID: 4242] 2025-09-25-10:11:12.123.456 The argument is invalid."
+    ids = [p.signature.id for p in triage_paths([write(tmp_path / "worker_1.log", [listed])]).problems]
+    assert ids == ["CANN_CATALOGUED_ERROR_CODE"]
+    alone = listed.replace("EL0003", "EC0010")
+    ids = [p.signature.id for p in triage_paths([write(tmp_path / "worker_2.log", [alone])]).problems]
     assert ids == ["CANN_ERROR_CODE_MESSAGE"]
 
 

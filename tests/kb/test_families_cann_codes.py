@@ -1,0 +1,282 @@
+"""data/kb/families_cann_codes.json and data/cann_error_codes.json: CANN's own error-code catalogue as one mechanism
+(issue 21). The table is the vendor's error_code.json (hicann/runtime src/dfx/error_manager) as
+scripts/build_cann_error_codes.py writes it; CANN_CATALOGUED_ERROR_CODE reads a catalogued code in the printer's forms
+and says the code, its errTitle in words, the message, and the catalogue's cause and solution (in Chinese from the
+code's Chinese page where one was read, else the vendor's English text said as such). Codes the catalogue does not
+list stay with the entries of last resort, inner errors with the inner-error entry, and an entry of its own for a code
+keeps winning on its line."""
+
+import importlib.util
+import json
+import os
+
+import pytest
+
+from ascend_doctor.data import load_data_file
+from ascend_doctor.kb.lookup import cann_code
+from tests.helpers import REPO, run_cli
+from tests.helpers.corpus import clean_excerpt_hits
+from tests.helpers.kb_parts import english_kb, family_overlaps, part_ids
+
+IDS = part_ids("families_cann_codes")
+RULE = "CANN_CATALOGUED_ERROR_CODE"
+EE1013 = ("EE1013: [PID: 34900] 2025-09-17-06:54:37.308.527 Failed to allocate 4096 bytes of host memory via "
+          "rtMallocHost to Runtime.")
+
+
+def _script():
+    spec = importlib.util.spec_from_file_location("build_cann_error_codes",
+                                                  os.path.join(REPO, "scripts", "build_cann_error_codes.py"))
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+@pytest.fixture(scope="module")
+def kb():
+    return english_kb()
+
+
+@pytest.fixture(autouse=True)
+def _english():
+    from ascend_doctor.i18n import get_lang, set_lang
+
+    was = get_lang()
+    set_lang("en")
+    yield
+    set_lang(was)
+
+
+def test_the_table_is_the_vendors_catalogue_with_its_commit():
+    table = load_data_file("cann_error_codes.json")
+    codes = table["codes"]
+    assert len(codes) >= 400
+    ee1013 = codes["EE1013"]
+    assert ee1013["class"] == "RTS Errors" and ee1013["title"] == "Resource_Error_Insufficient_Host_Memory"
+    assert ee1013["words"] == "resource error: insufficient host memory"
+    assert ee1013["message"] == "Failed to allocate %s bytes of host memory via %s to Runtime."
+    assert ee1013["cause"] == "Allocation failed due to insufficient host memory."
+    for code, known in codes.items():
+        assert known["file"].startswith("https://github.com/hicann/runtime/blob/") and \
+            known["file"].endswith("/src/dfx/error_manager/error_code.json"), code
+        assert known["message"].count("%s") <= max(len(known["args"]), 1) * 2, code
+        assert ("words" in known) == ("title" in known), code
+    # a Chinese cause and solution come from a Chinese page, and say which
+    zh = [c for c, k in codes.items() if "cause_zh" in k or "solution_zh" in k]
+    assert zh and all(codes[c]["page_zh"].startswith("https://github.com/hicann/runtime/blob/") for c in zh)
+    assert codes["EH0010"]["cause_zh"] == "Host内存不足导致内存分配失败。"
+
+
+def test_the_build_script_reads_a_catalogue_and_its_pages():
+    mod = _script()
+    listed = {"error_info_list": [
+        {"errClass": "RTS Errors", "errTitle": "Execution_Error_Stream_Synchronize_Timeout", "ErrCode": "EE1002",
+         "ErrMessage": "Stream synchronize timeout. %s", "Arglist": "reason",
+         "suggestion": {"Possible Cause": "The timeout  interval is improper.", "Solution": "N/A"}},
+        {"ErrCode": "E50058", "errTitle": "Invalid_Argument", "ErrMessage": "In op [%s], [%s]",
+         "Arglist": "op_name,description"},
+        {"ErrCode": "not a code", "ErrMessage": "x", "Arglist": ""}]}
+    other = {"error_info_list": [{"ErrCode": "EE1002", "ErrMessage": "another file's text", "Arglist": ""},
+                                 {"ErrCode": "EX0001", "errTitle": "Device_Absent/Abnormal", "ErrMessage": "Gone.",
+                                  "Arglist": ""}]}
+    files = [{"repo": "hicann/runtime", "path": "a/error_code.json", "commit": "1" * 40, "text": json.dumps(listed)},
+             {"repo": "hicann/other", "path": "b/error_code.json", "commit": "2" * 40, "text": json.dumps(other)}]
+    pages = {"docs/zh/error_code_ref/RTS-Errors/EE1002-Execution_Error_Stream_Synchronize_Timeout.md":
+             "# EE1002\n\n## 错误信息\n\n```\nStream synchronize timeout. %s\n```\n\n## 可能原因\n\n超时时间间隔设置不合理。\n\n"
+             "## 解决方法\n\n1. 需调整超时时间。\n2. 检查网络是否正常。\n",
+             "docs/en/error_code_ref/RTS-Errors/EE1002-Execution_Error_Stream_Synchronize_Timeout.md":
+             "# EE1002\n\n## Solution\n\n1. Check the\\_timeout.\n"}
+    table = mod.build(files, pages, "hicann/runtime", "1" * 40)
+    codes = table["codes"]
+    assert sorted(codes) == ["E50058", "EE1002", "EX0001"]  # the first file naming a code wins; a non-code is skipped
+    ee1002 = codes["EE1002"]
+    assert ee1002["words"] == "execution error: stream synchronize timeout"
+    assert ee1002["words_zh"] == "执行错误：Stream 同步超时"
+    assert ee1002["cause"] == "The timeout interval is improper."  # spaces folded
+    assert ee1002["solution"] == "1. Check the_timeout."  # N/A dropped, the English page fills it
+    assert ee1002["cause_zh"] == "超时时间间隔设置不合理。" and ee1002["solution_zh"] == "1. 需调整超时时间。 2. 检查网络是否正常。"
+    assert ee1002["page_zh"].startswith("https://github.com/hicann/runtime/blob/" + "1" * 40 + "/docs/zh/")
+    assert codes["EX0001"]["file"] == "https://github.com/hicann/other/blob/" + "2" * 40 + "/b/error_code.json"
+    assert codes["EX0001"]["words"] == "device absent or abnormal"
+    assert "cause" not in codes["E50058"] and codes["E50058"]["args"] == ["op_name", "description"]
+    # the entry reads errors only: not a warning, not an inner error
+    assert mod.rule_codes({"codes": {"EE1002": {}, "EZ9999": {}, "W40010": {}, "EE8888": {}}}) == ["EE1002"]
+
+
+def test_the_entrys_pattern_is_what_the_table_gives():
+    assert _script().main(["--check"]) == 0
+
+
+def test_every_errtitle_of_the_table_has_chinese_words():
+    codes = load_data_file("cann_error_codes.json")["codes"]
+    assert [c for c, k in codes.items() if "title" in k and "words_zh" not in k] == []
+
+
+@pytest.mark.parametrize("line", [
+    EE1013,
+    # the one-line form (after a caller's prefix, inside an exception's message), the typed form, an inner error's
+    # message line, an indented line of a TraceBack, `error code`, an ERROR-level line
+    "CANN error: EE1013: [PID: 1] 2025-01-01-00:00:00.000.000 Failed to allocate 64 bytes of host memory via malloc to Runtime.",
+    "RuntimeError: NPU function error: aclrtMallocHost(&ptr, size) failed. EE1013: Failed to allocate 64 bytes of host "
+    "memory via malloc to Runtime.",
+    "[PID: 1] 2025-01-01-00:00:00.000.000 Resource_Error_Insufficient_Host_Memory(EE1013): Failed to allocate 64 bytes",
+    "        EE1013: [PID: 1] 2025-01-01-00:00:00.000.000 Failed to allocate 64 bytes of host memory via malloc to Runtime.",
+    "ACL call failed, error code EE1013",
+    "[ERROR] RUNTIME(1,python):2025-01-01-00:00:00.000.000 [api.cc:1]1 report error EE1013",
+])
+def test_a_catalogued_code_is_read_in_the_printers_forms(kb, line):
+    assert RULE in [s.id for s in kb.explaining(line)], line
+    title = kb.signature(RULE).text("en", line)[0]
+    assert title.startswith("CANN error EE1013, resource error: insufficient host memory: "), title
+
+
+def test_the_runtimes_errorcode_form_keeps_the_message_before_the_code(kb):
+    # CANN 9's runtime prints `<message>. ErrorCode=<code>.` (its error-code guide's 打屏效果), also after a log prefix
+    sig = kb.signature(RULE)
+    line = ("[ERROR] RUNTIME(1,python):2026-01-01-00:00:00.000.000 [api_impl.cc:1904]1 Setting the stream error "
+            "reporting mode failed. Reason: Changing stream 15 from stop mode to continue mode is not supported. "
+            "ErrorCode=EE1016.")
+    assert [s.id for s in kb.explaining(line)] == [RULE]
+    assert sig.text("en", line)[0].startswith("CANN error EE1016, not supported: Setting the stream error reporting "
+                                              "mode failed. Reason: Changing stream 15")
+    line = "Failed to allocate 4096 bytes of host memory via new to Runtime. ErrorCode=EE1013."
+    assert sig.text("en", line)[0] == ("CANN error EE1013, resource error: insufficient host memory: Failed to "
+                                       "allocate 4096 bytes of host memory via new to Runtime")
+
+
+@pytest.mark.parametrize("line, code, words", [
+    # a catalogued sentence without its code (a TraceBack's line, a caller that prints only the message) names the
+    # code whose template it is, when the template's fixed text is the vendor's own sentence
+    ("        Compile operator failed, cause: Template constraint, detailed information: bf16 is not supported on "
+     "Ascend910A.", "E90003", "inner error: compile fail"),
+    ("Failed to bind stream (stream_id=15). Reason: The current stream has been bound to a model (model_id=1) and "
+     "cannot be bound to the input model (model_id=2).", "EE1007", "resource error: bind stream"),
+    ("The wait execution of the Notify register times out. Reason: The Notify register has not received the Notify "
+     "record from remote rank: [1]. base information: [x]. task information: [y]. group information: [z].", "EI0002",
+     "communication error: timeout"),
+])
+def test_a_catalogued_sentence_names_its_code(kb, line, code, words):
+    sig = kb.signature(RULE)
+    assert sig.search(line)
+    assert sig.text("en", line)[0].startswith(f"CANN error {code}, {words}: "), sig.text("en", line)[0]
+
+
+def test_a_sentence_several_codes_share_names_them_all_and_short_ones_name_none(kb):
+    sig = kb.signature(RULE)
+    line = "The current system or device does not support Aborting the model running instance."
+    assert sig.text("en", line)[0].startswith("CANN error EE1005/EH0011/EK0004: The current system")
+    for ordinary in ("The resources are insufficient.", "Device not found or invalid.",
+                     "[INFO] Failed to bind stream (stream_id=15). Reason: retry later",
+                     "Compile operator failed, cause: see above; retrying with another tiling"[:20]):
+        assert not sig.search(ordinary), ordinary
+
+
+def test_the_title_cause_and_fix_are_the_catalogues(kb):
+    sig = kb.signature(RULE)
+    title, cause, fix = sig.text("en", EE1013)
+    assert title == ("CANN error EE1013, resource error: insufficient host memory: Failed to allocate 4096 bytes of "
+                     "host memory via rtMallocHost to Runtime.")
+    assert "lists under RTS Errors as resource error: insufficient host memory" in cause
+    assert cause.endswith("The catalogue's possible cause: Allocation failed due to insufficient host memory.")
+    assert fix[0] == ("The vendor's solution: Ensure that there is sufficient memory available. You can stop "
+                      "unnecessary processes to free up memory.")
+    assert "`ascend-doctor explain EE1013`" in fix[1]
+    # no message on the line: the catalogue's template says what it would be
+    title = sig.text("en", "ACL call failed, error code EE1013")[0]
+    assert title.endswith(": Failed to allocate … bytes of host memory via … to Runtime.")
+
+
+def test_the_chinese_texts_are_the_pages_or_the_vendors_english_said_as_such(kb):
+    from ascend_doctor.i18n import set_lang
+
+    sig = kb.signature(RULE)
+    set_lang("zh")
+    line = EE1013.replace("EE1013", "EH0010").replace("Runtime", "ACL")
+    title, cause, fix = sig.text("zh", line)
+    assert title.startswith("CANN 错误 EH0010（资源错误：Host 内存不足）：`Failed to allocate 4096 bytes")
+    assert cause.endswith("该目录给出的可能原因：Host内存不足导致内存分配失败。")
+    assert fix[0] == "厂商给出的解决方法：确保有足够的可用内存。您可以停止不必要的进程以释放内存。"
+    # EE1013 has no Chinese page read: its cause is the vendor's English text, said to be so
+    title, cause, fix = sig.text("zh", EE1013)
+    assert cause.endswith("该目录给出的可能原因：（厂商英文原文）`Allocation failed due to insufficient host memory.`")
+    assert cann_code("EE1013")["words"] == "资源错误：Host 内存不足"
+
+
+def test_explain_answers_from_the_catalogue():
+    out = run_cli("explain", "EE1013", "--lang", "en").stdout
+    assert out.startswith("EE1013: resource error: insufficient host memory (RTS Errors in CANN's\n  error-code "
+                          "catalogue)\n")
+    assert "Possible cause: Allocation failed due to insufficient host memory." in out
+    assert RULE in out and "hicann/runtime src/dfx/error_manager/error_code.json" in out
+    data = json.loads(run_cli("explain", "EE1013", "--format", "json", "--lang", "en").stdout)
+    assert data["code"]["cann"]["title"] == "Resource_Error_Insufficient_Host_Memory"
+    assert [s["id"] for s in data["signatures"]] == [RULE]
+    zh = run_cli("explain", "EH0010", "--lang", "zh").stdout
+    assert "可能原因：Host内存不足导致内存分配失败。" in zh and "资源错误：Host 内存不足" in zh
+    # an inner error keeps its entry first
+    inner = json.loads(run_cli("explain", "EZ9999", "--format", "json", "--lang", "en").stdout)
+    assert inner["signatures"][0]["id"] == "CANN_INNER_ERROR_X9999"
+
+
+@pytest.mark.parametrize("line, want", [
+    # an entry of its own for the code or the message wins on its line
+    ("[PID: 210907] 2026-04-09-21:56:40.384.694 Memory_Allocation_Failure(EL0004): Failed to allocate memory "
+     "requested by GE module.", "CANN_EL0004_MEMORY_ALLOC"),
+    # a code the catalogue does not list stays with the entry of last resort
+    ("EC0010: [PID: 4242] 2025-09-25-10:11:12.123.456 The argument is invalid.", "CANN_ERROR_CODE_MESSAGE"),
+    ("[PID: 1] 2026-01-01-00:00:00.000.000 Some_Error(E19010): something failed here", "CANN_TYPED_ERROR_CODE"),
+])
+def test_other_entries_keep_their_lines(kb, line, want):
+    got = [s.id for s in kb.explaining(line)]
+    assert want in got and RULE not in got, got
+
+
+@pytest.mark.parametrize("line", [
+    "EZ9999: Inner Error!",
+    "EE9999: [PID: 1] 2025-01-01-00:00:00.000.000 rtStreamSynchronize execute failed",
+    "[WARNING] W40010: Value 1 for environment variable ASCEND_X is invalid.",
+    "[INFO] GE(1234,python):2024-07-12-10:00:00.000.000 E10001: is the code of an invalid parameter value",
+    "[INFO] RUNTIME(1,python):2025-01-01-00:00:00.000.000 error code EE1013 registered",
+    "epoch: 1 step: 100, EE1013 bytes",
+    "Error codes: Memory_Allocation_Failure(EL0004) means the device memory is exhausted",
+    "[rank0]:[W112 17:47:35.395380423 CopyKernelOpApi.cpp:57] Warning: EZ1001: [PID: 1096] 2026-01-12-17:47:35.819.675 "
+    "The argument is invalid.",
+    "see https://example.com/EE1013.html for the table",
+])
+def test_ordinary_lines_and_inner_errors_are_not_read(kb, line):
+    assert not kb.signature(RULE).search(line), line
+
+
+@pytest.mark.parametrize("line, said", [
+    # GNU ld's undefined reference to a CANN symbol: the program's own call (hicann/runtime's FAQ: headers and library
+    # of different CANN versions, or the library not linked), or a CANN library's reference to the driver's
+    ("/usr/bin/ld: main.o: in function `main': main.cpp:(.text+0x1c): undefined reference to `aclInit'",
+     "undefined reference to `aclInit`"),
+    ("/usr/local/Ascend/acllib/lib64/libruntime.so: undefined reference to `drvStreamIdFree'",
+     "undefined reference to `drvStreamIdFree` from libruntime.so: the NPU driver's or CANN's library it needs was not "
+     "found at link time"),
+    ("/opt/cann/lib64/libascendcl.so: undefined reference to `ProfMgrStop(void*)'",
+     "undefined reference to `ProfMgrStop(void*)` from libascendcl.so: the NPU driver's or CANN's library it needs was "
+     "not found at link time"),
+])
+def test_a_link_against_cann_with_an_undefined_reference_is_named(kb, line, said):
+    assert [s.id for s in kb.explaining(line)] == ["CANN_LINK_UNDEFINED_REFERENCE"]
+    assert kb.signature("CANN_LINK_UNDEFINED_REFERENCE").text("en", line)[0] == f"Linking against CANN failed: {said}"
+
+
+@pytest.mark.parametrize("line", [
+    "/usr/bin/ld: main.cpp:(.text+0x1c): undefined reference to `cudaMalloc'",
+    "/usr/bin/ld: libfoo.so: undefined reference to `pthread_create'",
+    "[INFO] checking for undefined reference to `aclInit' ... none",
+])
+def test_other_undefined_references_are_not_cann(kb, line):
+    assert not kb.signature("CANN_LINK_UNDEFINED_REFERENCE").search(line)
+
+
+def test_examples_are_one_problem_and_clean_excerpts_stay_clean(kb):
+    assert IDS == [RULE, "CANN_LINK_UNDEFINED_REFERENCE"]
+    sig = kb.signature(RULE)
+    assert sig.fallback and not sig.last_resort and sig.kind == "root"
+    assert kb.signature("CANN_TYPED_ERROR_CODE").last_resort and kb.signature("CANN_ERROR_CODE_MESSAGE").last_resort
+    assert family_overlaps(kb, IDS) == []
+    assert clean_excerpt_hits(kb, IDS) == []
