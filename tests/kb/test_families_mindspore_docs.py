@@ -82,11 +82,27 @@ def test_the_part_is_loaded_without_peer_ids(kb):
     ("RuntimeError: tvm._ffi.base.TVMError: Check failed: need_nbits <= info->max_num_bits (3145728 vs. 1572864) : "
      "res_ub exceed bound of memory: local.UB !", "TBE_OP_UB_OVERFLOW", "(3145728 bits needed, 1572864 available)"),
     ("ValueError: numpy.ufunc size changed, may indicate binary incompatibility. Expected 216 from C header, got 192 "
-     "from PyObject", "NUMPY_C_ABI_SIZE_CHANGED", "(numpy.ufunc size changed)"),
+     "from PyObject", "NUMPY_C_ABI_SIZE_CHANGED", "(`numpy.ufunc size changed`)"),
     ("importlib.metadata.PackageNotFoundError: No package metadata was found for vllm", "PY_PACKAGE_METADATA_NOT_FOUND",
      "(`vllm`)"),
     ("ValueError: /mnt/weights/qwen3-8b is not a valid path to load checkpoint ", "MF_CHECKPOINT_PATH_INVALID",
      "(`/mnt/weights/qwen3-8b`)"),
+    # MindFormers' monitor at another step and threshold, with a NaN norm
+    ("ValueError: Current global norm [nan] of step 30 has been 5 consecutive times greater than threshold 1.5, stop "
+     "training...", "MF_GLOBAL_NORM_SPIKE_STOPPED", "the global norm (nan) at step 30 stayed above the threshold 1.5 "
+     "for 5 steps in a row"),
+    ("RuntimeError: A leaf tensor that requires grad is being used in an inplace operator, InplaceCopy, which is "
+     "forbidden!", "MS_INPLACE_GRAD_UNSUPPORTED", "(`InplaceCopy`)"),
+    ("RuntimeError: MapAllocator: shm_open failed with errno: 28", "MS_DATASET_SHARED_MEMORY_INSUFFICIENT",
+     "not enough shared memory (/dev/shm)"),
+    ("RuntimeError: Expected /dev/shm to exist.", "MS_DATASET_SHARED_MEMORY_INSUFFICIENT", "/dev/shm"),
+    ("PermissionError: The '/home/ma-user/Ascend/latest/tools/profiler/profiler_tool/analysis/msprof/msprof.py' path or "
+     "'/home/ma-user/Ascend/latest/tools/profiler/bin/msprof' path is not executable.Please execute chmod u+x",
+     "MS_PROFILER_MSPROF_UNUSABLE", "is not executable"),
+    ("ValueError: CPU backend is not available for this MindSpore package.You can call hal.is_available to check the "
+     "reason.", "MS_BACKEND_NOT_AVAILABLE_IN_PACKAGE", "the CPU backend"),
+    ("TypeError: The Numpy bfloat16 data type is not supported now, please ensure that the current Numpy version is not "
+     "less than the version when the mindspore is compiled", "NUMPY_C_ABI_SIZE_CHANGED", "Numpy bfloat16"),
 ])
 def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     hits = kb.explaining(line)
@@ -117,6 +133,13 @@ def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     "[INFO] KERNEL(1,f,python):2025-01-02 [kernel_build_client.cc:1] Response is ready",
     "Successfully installed numpy-1.26.4 gensim-4.3.2",
     "[INFO] load_checkpoint: /home/ckpt/qwen is a valid path, loading safetensors",
+    # monitors, profiler, backends and Model said in passing
+    "- INFO - Current global norm [3.2] of step 7 has been 1 consecutive times greater than threshold: 3.0",
+    "- INFO - The global norm [3.5] of step 8 is still greater or equal than threshold 3.0, continue training.",
+    "[INFO] ME(1,f,python):2025-01-02 Successfully added msprof command to PATH.",
+    "[WARNING] ME(1,f,python):2025-01-02 Backend GPU is not available.",
+    "[WARNING] MD(1,f,python):2025-01-02 The shared memory is on, multiprocessing performance will be improved.",
+    "[INFO] ME(1,f,python):2025-01-02 dataset size is 1875",
 ])
 def test_family_entries_stay_quiet_on_ordinary_lines(kb, line):
     assert [s.id for s in kb.match_line(line) if s.id in IDS] == []
