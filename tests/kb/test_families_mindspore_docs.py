@@ -103,6 +103,15 @@ def test_the_part_is_loaded_without_peer_ids(kb):
      "reason.", "MS_BACKEND_NOT_AVAILABLE_IN_PACKAGE", "the CPU backend"),
     ("TypeError: The Numpy bfloat16 data type is not supported now, please ensure that the current Numpy version is not "
      "less than the version when the mindspore is compiled", "NUMPY_C_ABI_SIZE_CHANGED", "Numpy bfloat16"),
+    # dump settings of other keys, the silent check without a rank, pickling a dataset's lock
+    ("RuntimeError: Dump Json Parse Failed. 'file_format' should be either 'npy' or 'bin', but got: txt",
+     "MS_DUMP_CONFIG_INVALID", "'file_format' should be either 'npy' or 'bin', but got: txt"),
+    ("RuntimeError: Dump path is empty. Please set it in dump json file or environment variable "
+     "`MS_DIAGNOSTIC_DATA_PATH`.", "MS_DUMP_CONFIG_INVALID", "the dump configuration is not valid: Dump path is empty"),
+    ("RuntimeError: Feature value detection strikes out!", "MS_SILENT_DATA_CORRUPTION_DETECTED",
+     "Feature value detection strikes out"),
+    ("TypeError: cannot pickle 'mindspore._c_expression.Tensor' object", "PY_OBJECT_NOT_PICKLABLE",
+     "('mindspore._c_expression.Tensor' object)"),
 ])
 def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     hits = kb.explaining(line)
@@ -140,6 +149,9 @@ def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     "[WARNING] ME(1,f,python):2025-01-02 Backend GPU is not available.",
     "[WARNING] MD(1,f,python):2025-01-02 The shared memory is on, multiprocessing performance will be improved.",
     "[INFO] ME(1,f,python):2025-01-02 dataset size is 1875",
+    "[INFO] ME(1,f,python):2025-01-02 [dump_json_parser.cc:1] Parse] Dump json contents: {\"common_dump_settings\": {}}",
+    "[WARNING] ME(1,f,python):2025-01-02 Detect feature value strike, count: 2",
+    "[INFO] ME(1,f,python):2025-01-02 CheckSum result is reset to false",
 ])
 def test_family_entries_stay_quiet_on_ordinary_lines(kb, line):
     assert [s.id for s in kb.match_line(line) if s.id in IDS] == []
