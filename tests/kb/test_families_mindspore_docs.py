@@ -112,6 +112,16 @@ def test_the_part_is_loaded_without_peer_ids(kb):
      "Feature value detection strikes out"),
     ("TypeError: cannot pickle 'mindspore._c_expression.Tensor' object", "PY_OBJECT_NOT_PICKLABLE",
      "('mindspore._c_expression.Tensor' object)"),
+    # pipeline and context settings, said by the frontend and by the Python checks
+    ("RuntimeError: For seq vpp scheduler, micro_num * seq_chunk_size should be greater than or equal to pp.",
+     "MS_PIPELINE_PARALLEL_CONFIG_INVALID", "micro_num * seq_chunk_size should be greater than or equal to pp"),
+    ("TypeError: For 'set_auto_parallel_context().set_strategy_ckpt_config', the argument 'load_file' must be str, but "
+     "got the type : <class 'NoneType'> .", "MS_CONTEXT_CONFIG_INVALID",
+     "(`set_auto_parallel_context().set_strategy_ckpt_config`): 'load_file' must be str"),
+    ("ValueError: The context configuration parameter 'global_rank' must be in [0, 4095], but got the value of "
+     "global_rank : 4096.", "MS_CONTEXT_CONFIG_INVALID", "(`global_rank`): must be in [0, 4095]"),
+    ("RuntimeError: ('Dynamic loss scale Continuous overflow ', 20, ' times, has exceeded maximum threshold.')",
+     "MS_LOSS_SCALE_CONTINUOUS_OVERFLOW", "overflowed 20 steps in a row"),
 ])
 def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     hits = kb.explaining(line)
@@ -152,6 +162,9 @@ def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     "[INFO] ME(1,f,python):2025-01-02 [dump_json_parser.cc:1] Parse] Dump json contents: {\"common_dump_settings\": {}}",
     "[WARNING] ME(1,f,python):2025-01-02 Detect feature value strike, count: 2",
     "[INFO] ME(1,f,python):2025-01-02 CheckSum result is reset to false",
+    "[INFO] PARALLEL(1,f,python):2025-01-02 MicroBatch num: 8, StageNum: 4",
+    "ms.set_auto_parallel_context(parallel_mode='semi_auto_parallel', device_num=8, pipeline_stages=2)",
+    "[WARNING] ME(1,f,python):2025-01-02 Dynamic loss scale overflow, loss scale reduced to 1024",
 ])
 def test_family_entries_stay_quiet_on_ordinary_lines(kb, line):
     assert [s.id for s in kb.match_line(line) if s.id in IDS] == []
@@ -174,3 +187,14 @@ def test_each_example_is_its_entrys_alone_and_the_known_ascend_form_is_not_taken
     # a specific entry that knows the user's exception is named instead of the pipeline's class entry
     line = "RuntimeError: Exception thrown from PyFunc. TypeError: args should be Numpy narray. Got <class 'tuple'>."
     assert [s.id for s in kb.explaining(line)] == ["MS_DATASET_USER_DATA_TYPE_INVALID"]
+
+
+def test_mindformers_nan_check_is_read_by_the_nan_family(kb):
+    # MindFormers' check_for_nan_in_loss_and_grad (mindformers/core/callback/callback.py) is a member of the NaN family,
+    # not an entry of its own; the title shows which values it printed
+    line = ("ValueError: device_accum_local_loss is None, loss is [inf], local_norm is None, global_norm is [2.1], "
+            "terminate training.")
+    hits = kb.explaining(line)
+    assert [s.id for s in hits] == ["TRAIN_NAN_DETECTED_STOPPED"]
+    assert "loss is [inf]" in hits[0].text("en", line=line)[0]
+    assert [s.id for s in kb.match_line("  check_for_nan_in_loss_and_grad: True")] == []
