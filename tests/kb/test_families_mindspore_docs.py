@@ -122,6 +122,14 @@ def test_the_part_is_loaded_without_peer_ids(kb):
      "global_rank : 4096.", "MS_CONTEXT_CONFIG_INVALID", "(`global_rank`): must be in [0, 4095]"),
     ("RuntimeError: ('Dynamic loss scale Continuous overflow ', 20, ' times, has exceeded maximum threshold.')",
      "MS_LOSS_SCALE_CONTINUOUS_OVERFLOW", "overflowed 20 steps in a row"),
+    # the installation faults in other packages' and loaders' words
+    ("ImportError: /opt/miniconda3/lib/python3.9/site-packages/_cffi_backend.cpython-39-x86_64-linux-gnu.so: wrong ELF "
+     "class: ELFCLASS64", "NATIVE_BINARY_WRONG_ARCHITECTURE", "(built for ELFCLASS64)"),
+    ("ImportError: dlopen(/Users/u/env/lib/python3.9/site-packages/PIL/_imaging.cpython-39-darwin.so, 0x0002): Library "
+     "not loaded: /opt/homebrew/opt/libtiff/lib/libtiff.6.dylib", "MACOS_DYLIB_NOT_LOADED", "libtiff.6.dylib"),
+    ("    The headers or library files could not be found for freetype, a required dependency when compiling Pillow "
+     "from source.", "PY_SOURCE_BUILD_SYSTEM_LIBRARY_MISSING", "compile Pillow from source and a system library it "
+     "needs is missing (freetype)"),
 ])
 def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     hits = kb.explaining(line)
