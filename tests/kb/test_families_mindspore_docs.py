@@ -206,3 +206,16 @@ def test_mindformers_nan_check_is_read_by_the_nan_family(kb):
     assert [s.id for s in hits] == ["TRAIN_NAN_DETECTED_STOPPED"]
     assert "loss is [inf]" in hits[0].text("en", line=line)[0]
     assert [s.id for s in kb.match_line("  check_for_nan_in_loss_and_grad: True")] == []
+
+
+def test_an_aclnn_inner_error_names_the_call_next_to_the_code_entry(kb):
+    # MindSpore's 'Call aclnnX failed, detail:E..9999: Inner Error' says the operator; the code's own entry stays
+    line = "RuntimeError: Call aclnnGroupedMatmulV4 failed, detail:E39999: Inner Error"
+    ids = [s.id for s in kb.explaining(line)]
+    assert "MS_ACLNN_CALL_INNER_ERROR" in ids and "CANN_E39999_AICPU_EXCEPTION" in ids
+    said = kb.signature("MS_ACLNN_CALL_INNER_ERROR").text("en", line=line)[0]
+    assert said == ("MindSpore's call of the CANN operator `aclnnGroupedMatmulV4` failed with a CANN inner error "
+                    "(E39999)")
+    # a detail that is not an inner error is the aclnn entry's to read
+    line = "RuntimeError: call aclnnMatmul failed, detail:EZ1001: The k-axis of the two inputs are different."
+    assert "MS_ACLNN_CALL_INNER_ERROR" not in [s.id for s in kb.explaining(line)]
