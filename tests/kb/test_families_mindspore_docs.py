@@ -197,25 +197,25 @@ def test_each_example_is_its_entrys_alone_and_the_known_ascend_form_is_not_taken
     assert [s.id for s in kb.explaining(line)] == ["MS_DATASET_USER_DATA_TYPE_INVALID"]
 
 
-def test_mindformers_nan_check_is_read_by_the_nan_family(kb):
-    # MindFormers' check_for_nan_in_loss_and_grad (mindformers/core/callback/callback.py) is a member of the NaN family,
-    # not an entry of its own; the title shows which values it printed
-    line = ("ValueError: device_accum_local_loss is None, loss is [inf], local_norm is None, global_norm is [2.1], "
-            "terminate training.")
-    hits = kb.explaining(line)
-    assert [s.id for s in hits] == ["TRAIN_NAN_DETECTED_STOPPED"]
-    assert "loss is [inf]" in hits[0].text("en", line=line)[0]
-    assert [s.id for s in kb.match_line("  check_for_nan_in_loss_and_grad: True")] == []
+@pytest.mark.parametrize("line, sig_id, said", [
+    # MindFormers' check_for_nan_in_loss_and_grad (mindformers/core/callback/callback.py) is a member of the NaN
+    # family, not an entry of its own; the title shows which values it printed
+    ("ValueError: device_accum_local_loss is None, loss is [inf], local_norm is None, global_norm is [2.1], "
+     "terminate training.", "TRAIN_NAN_DETECTED_STOPPED", "loss is [inf]"),
+    # MindSpore's 'Call aclnnX failed, detail:E..9999: Inner Error' says the operator, next to the code's own entry
+    ("RuntimeError: Call aclnnGroupedMatmulV4 failed, detail:E39999: Inner Error", "MS_ACLNN_CALL_INNER_ERROR",
+     "`aclnnGroupedMatmulV4` failed with a CANN inner error (E39999)"),
+])
+def test_lines_another_entry_also_reads_are_said_by_this_one(kb, line, sig_id, said):
+    hits = {s.id: s for s in kb.explaining(line)}
+    assert sig_id in hits, list(hits)
+    assert said in hits[sig_id].text("en", line=line)[0]
 
 
-def test_an_aclnn_inner_error_names_the_call_next_to_the_code_entry(kb):
-    # MindSpore's 'Call aclnnX failed, detail:E..9999: Inner Error' says the operator; the code's own entry stays
-    line = "RuntimeError: Call aclnnGroupedMatmulV4 failed, detail:E39999: Inner Error"
-    ids = [s.id for s in kb.explaining(line)]
-    assert "MS_ACLNN_CALL_INNER_ERROR" in ids and "CANN_E39999_AICPU_EXCEPTION" in ids
-    said = kb.signature("MS_ACLNN_CALL_INNER_ERROR").text("en", line=line)[0]
-    assert said == ("MindSpore's call of the CANN operator `aclnnGroupedMatmulV4` failed with a CANN inner error "
-                    "(E39999)")
-    # a detail that is not an inner error is the aclnn entry's to read
+def test_the_aclnn_inner_error_keeps_to_inner_errors_and_the_nan_check_to_its_line(kb):
+    # a detail that is not an inner error is the aclnn entry's to read; the yaml key of the NaN check is no failure
     line = "RuntimeError: call aclnnMatmul failed, detail:EZ1001: The k-axis of the two inputs are different."
     assert "MS_ACLNN_CALL_INNER_ERROR" not in [s.id for s in kb.explaining(line)]
+    assert "CANN_E39999_AICPU_EXCEPTION" in [s.id for s in kb.explaining(
+        "RuntimeError: Call aclnnGroupedMatmulV4 failed, detail:E39999: Inner Error")]
+    assert [s.id for s in kb.match_line("  check_for_nan_in_loss_and_grad: True")] == []
