@@ -130,6 +130,9 @@ def test_the_part_is_loaded_without_peer_ids(kb):
     ("    The headers or library files could not be found for freetype, a required dependency when compiling Pillow "
      "from source.", "PY_SOURCE_BUILD_SYSTEM_LIBRARY_MISSING", "compile Pillow from source and a system library it "
      "needs is missing (freetype)"),
+    ("ValueError: context_parallel is only available for flash attention for now, but got use_flash_attention False, "
+     "please set use_flash_attention=True", "MF_PARALLEL_CONFIG_INVALID", "context_parallel is only available for "
+     "flash attention"),
 ])
 def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     hits = kb.explaining(line)
