@@ -133,6 +133,8 @@ def test_the_part_is_loaded_without_peer_ids(kb):
     ("ValueError: context_parallel is only available for flash attention for now, but got use_flash_attention False, "
      "please set use_flash_attention=True", "MF_PARALLEL_CONFIG_INVALID", "context_parallel is only available for "
      "flash attention"),
+    ("ValueError: Transform failed, find /output/transformed_checkpoint/transform_failed_rank_3.txt.",
+     "MF_CKPT_TRANSFORM_INPUT_MISSING", "Transform failed (`/output/transformed_checkpoint/"),
 ])
 def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     hits = kb.explaining(line)
