@@ -29,6 +29,7 @@ def test_the_part_is_loaded_without_peer_ids(kb):
         assert os.path.basename(sig.origin) == "families_mindspore_docs.json" and sig.kind == "root" and not sig.ascend_fd
     # the two class entries give way to an entry that knows the line
     assert kb.signature("MS_PARALLEL_STRATEGY_INVALID").fallback and kb.signature("MS_DATASET_USER_PYFUNC_FAILED").fallback
+    assert kb.signature("MS_JIT_SYNTAX_NOT_SUPPORTED").fallback
 
 
 @pytest.mark.parametrize("line, sig_id, said", [
@@ -135,6 +136,13 @@ def test_the_part_is_loaded_without_peer_ids(kb):
      "flash attention"),
     ("ValueError: Transform failed, find /output/transformed_checkpoint/transform_failed_rank_3.txt.",
      "MF_CKPT_TRANSFORM_INPUT_MISSING", "Transform failed (`/output/transformed_checkpoint/"),
+    # graph-mode syntax limits in the parser's other wordings
+    ("TypeError: The 'generators' supports 1 'comprehension' in DictComp/GeneratorExp, but got 3",
+     "MS_JIT_SYNTAX_NOT_SUPPORTED", "(`DictComp`)"),
+    ("RuntimeError: The 'while...else...' statement is not supported now.", "MS_JIT_SYNTAX_NOT_SUPPORTED",
+     "(`while...else...`)"),
+    ("RuntimeError: Not support setattr during JIT Fallback disabled. You can use "
+     "os.environ['MS_DEV_JIT_SYNTAX_LEVEL'] = '2' to enable JIT Fallback.", "MS_JIT_SYNTAX_NOT_SUPPORTED", "(`setattr`)"),
 ])
 def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     hits = kb.explaining(line)
@@ -178,6 +186,9 @@ def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     "[INFO] PARALLEL(1,f,python):2025-01-02 MicroBatch num: 8, StageNum: 4",
     "ms.set_auto_parallel_context(parallel_mode='semi_auto_parallel', device_num=8, pipeline_stages=2)",
     "[WARNING] ME(1,f,python):2025-01-02 Dynamic loss scale overflow, loss scale reduced to 1024",
+    "[WARNING] ME(1,f,python):2025-01-02 Found unsupported syntax in graph mode, those codes would be fallen back to "
+    "Python interpreter:",
+    "[INFO] PARSER(1,f,python):2025-01-02 Convert list inplace append node to PyExecute node: append",
 ])
 def test_family_entries_stay_quiet_on_ordinary_lines(kb, line):
     assert [s.id for s in kb.match_line(line) if s.id in IDS] == []
