@@ -145,6 +145,11 @@ def test_the_part_is_loaded_without_peer_ids(kb):
      "(`while...else...`)"),
     ("RuntimeError: Not support setattr during JIT Fallback disabled. You can use "
      "os.environ['MS_DEV_JIT_SYNTAX_LEVEL'] = '2' to enable JIT Fallback.", "MS_JIT_SYNTAX_NOT_SUPPORTED", "(`setattr`)"),
+    ("[CRITICAL] KERNEL(7,ffff,python):2022-03-01-10:00:00.000.000 [mindspore/ccsrc/backend/kernel_compiler/tbe/"
+     "tbe_kernel_compile.cc:494] QueryProcess] Single op compile failed, op: trans_data_17592186044416_0",
+     "MS_TBE_OP_COMPILE_FAILED", "the TBE operator `trans_data`"),
+    ("AttributeError: 'DistributedWeightedSampler' object has no attribute 'child_sampler'",
+     "MS_DATASET_CUSTOM_SAMPLER_NOT_INITIALIZED", "`DistributedWeightedSampler`"),
 ])
 def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     hits = kb.explaining(line)
