@@ -23,7 +23,10 @@ def test_the_part_is_loaded_without_peer_ids(kb):
                         "TORCH_NPU_CPU_FALLBACK_COPY_FAILED", "ACCELERATE_DEBUG_COLLECTIVE_REFUSED",
                         "NUMPY_REMOVED_ALIAS_USED", "TENSORDICT_MEMBERSHIP_CHECK_REFUSED",
                         "TORCH_DIST_STORE_LISTEN_FAILED", "GE_USER_OUTPUT_BUFFER_TOO_SMALL",
-                        "TRAINING_INPUT_PATH_NOT_FOUND", "SWIFT_DATASET_SAMPLES_EXCEED_MAX_LENGTH"}
+                        "TRAINING_INPUT_PATH_NOT_FOUND", "SWIFT_DATASET_SAMPLES_EXCEED_MAX_LENGTH",
+                        "INDUCTOR_NPU_EXT_KERNEL_FAILED", "PY_TYPE_ANNOTATION_NEEDS_NEWER_PYTHON",
+                        "CUDA_KERNEL_FAULT_REPORTED", "CUDA_NO_KERNEL_IMAGE_FOR_GPU", "TORCH_NO_ACCELERATOR_AVAILABLE",
+                        "RAY_WORKER_REGISTER_FAILED"}
     for sid in IDS:
         sig = kb.signature(sid)
         assert sig.origin.endswith("families_pytorch_docs.json") and sig.kind == "root" and not sig.ascend_fd
@@ -75,6 +78,23 @@ def test_each_example_is_one_problem_of_its_entry(kb):
     ("ValueError: Path does not exist: /data/alpaca.", "TRAINING_INPUT_PATH_NOT_FOUND", "(Path): `/data/alpaca.`"),
     ("AssertionError: ./model_from_hf/llama2 not exists!", "TRAINING_INPUT_PATH_NOT_FOUND",
      "does not exist: `./model_from_hf/llama2`"),
+    # inductor-npu-ext: the wrapper's build names its command; the execution hints name the kernel and the step
+    ("RuntimeError: Failed to build wrapper, trigger bug by following command: 'g++ -shared -std=c++17 -fPIC -o "
+     "/tmp/k/wrapper.so /tmp/k/inductor_wrapper.cpp'", "INDUCTOR_NPU_EXT_KERNEL_FAILED",
+     "Failed to build wrapper; re-run `g++ -shared -std=c++17 -fPIC -o /tmp/k/wrapper.so"),
+    ("autofused_mul_add_9f2c kernel malloc workspace failed", "INDUCTOR_NPU_EXT_KERNEL_FAILED",
+     "(`autofused_mul_add_9f2c`): malloc workspace failed"),
+    # PEP 604 unions of typing's generics on 3.9
+    ("TypeError: unsupported operand type(s) for |: 'types.GenericAlias' and 'NoneType'",
+     "PY_TYPE_ANNOTATION_NEEDS_NEWER_PYTHON", "`X | None` needs 3.10"),
+    # the other CUDA faults
+    ("torch.AcceleratorError: CUDA error: misaligned address", "CUDA_KERNEL_FAULT_REPORTED", "CUDA error: misaligned address"),
+    ("[rank2]: RuntimeError: CUDA error: unspecified launch failure", "CUDA_KERNEL_FAULT_REPORTED",
+     "unspecified launch failure"),
+    # Ray's reason after the phrase
+    ("core_worker.cc:514: Failed to register worker to Raylet: IOError: [RayletClient] Unable to register worker with "
+     "raylet. Failed to read data from the socket: End of file worker_id=01000000ffff", "RAY_WORKER_REGISTER_FAILED",
+     "(Unable to register worker with raylet: Failed to read data from the socket: End of file worker_id=01000000ffff)"),
 ])
 def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     hits = kb.explaining(line)
@@ -114,6 +134,12 @@ def test_the_classes_give_way_to_a_specific_entry(kb, line, specific):
     "iteration 427/ 5000 | consumed samples: 6832 | lm loss: 8.567080E+00 | grad norm: 35.518 | number of nan "
     "iterations: 0",
     "[INFO] max_length=8192, samples longer than max_length are dropped",
+    "CUDA kernel errors might be asynchronously reported at some other API call, so the stacktrace below might be "
+    "incorrect.",
+    "Compile with `TORCH_USE_CUDA_DSA` to enable device-side assertions.",
+    "[INFO] autofused_add_sum_31aba041 kernel launch done",
+    "TypeError: 'NoneType' object is not subscriptable",
+    "(raylet) worker_pool.cc:489: Started worker process with pid 123567, the token is 126",
 ])
 def test_family_entries_stay_quiet_on_ordinary_lines(kb, line):
     assert [s.id for s in kb.match_line(line) if s.id in IDS] == []
