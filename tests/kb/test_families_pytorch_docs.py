@@ -26,7 +26,8 @@ def test_the_part_is_loaded_without_peer_ids(kb):
                         "TRAINING_INPUT_PATH_NOT_FOUND", "SWIFT_DATASET_SAMPLES_EXCEED_MAX_LENGTH",
                         "INDUCTOR_NPU_EXT_KERNEL_FAILED", "PY_TYPE_ANNOTATION_NEEDS_NEWER_PYTHON",
                         "CUDA_KERNEL_FAULT_REPORTED", "CUDA_NO_KERNEL_IMAGE_FOR_GPU", "TORCH_NO_ACCELERATOR_AVAILABLE",
-                        "RAY_WORKER_REGISTER_FAILED"}
+                        "RAY_WORKER_REGISTER_FAILED", "TORCH_NPU_CPU_FALLBACK_DISABLED", "GLOO_CONNECT_FULL_MESH_FAILED",
+                        "PY_PICKLE_LOCAL_OBJECT"}
     for sid in IDS:
         sig = kb.signature(sid)
         assert sig.origin.endswith("families_pytorch_docs.json") and sig.kind == "root" and not sig.ascend_fd
@@ -95,6 +96,15 @@ def test_each_example_is_one_problem_of_its_entry(kb):
     ("core_worker.cc:514: Failed to register worker to Raylet: IOError: [RayletClient] Unable to register worker with "
      "raylet. Failed to read data from the socket: End of file worker_id=01000000ffff", "RAY_WORKER_REGISTER_FAILED",
      "(Unable to register worker with raylet: Failed to read data from the socket: End of file worker_id=01000000ffff)"),
+    # the dispatcher's form of the refused fallback names the operator
+    ("RuntimeError: The operator 'aten::nonzero' would execute its main computation on CPU through dispatcher backend "
+     "fallback, but CPU fallback is disabled by TORCH_NPU_FALLBACK_CPU_DISABLE=1.", "TORCH_NPU_CPU_FALLBACK_DISABLED",
+     "The operator `aten::nonzero` has no NPU implementation here"),
+    # Gloo's reason, another pickled object
+    ("[rank7]: RuntimeError: Gloo connectFullMesh failed with [/pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:446] "
+     "Connection reset by peer", "GLOO_CONNECT_FULL_MESH_FAILED", "Connection reset by peer"),
+    ("AttributeError: Can't pickle local object 'build_collator.<locals>.collate'", "PY_PICKLE_LOCAL_OBJECT",
+     "(`build_collator.<locals>.collate`)"),
 ])
 def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     hits = kb.explaining(line)
@@ -140,6 +150,10 @@ def test_the_classes_give_way_to_a_specific_entry(kb, line, specific):
     "[INFO] autofused_add_sum_31aba041 kernel launch done",
     "TypeError: 'NoneType' object is not subscriptable",
     "(raylet) worker_pool.cc:489: Started worker process with pid 123567, the token is 126",
+    "[W compiler_depend.ts:51] Warning: CPU fallback is allowed because TORCH_NPU_FALLBACK_CPU_DISABLE=0. Since the NPU "
+    "interface does not support operator 'aten::_sparse_csr_sum.dim_dtype', the operator will fall back to CPU.",
+    "[INFO] Gloo connectFullMesh done in 1.2 s",
+    "dataloader_num_workers: 0  # avoids Can't pickle local object on spawn",
 ])
 def test_family_entries_stay_quiet_on_ordinary_lines(kb, line):
     assert [s.id for s in kb.match_line(line) if s.id in IDS] == []
