@@ -27,7 +27,8 @@ def test_the_part_is_loaded_without_peer_ids(kb):
                         "INDUCTOR_NPU_EXT_KERNEL_FAILED", "PY_TYPE_ANNOTATION_NEEDS_NEWER_PYTHON",
                         "CUDA_KERNEL_FAULT_REPORTED", "CUDA_NO_KERNEL_IMAGE_FOR_GPU", "TORCH_NO_ACCELERATOR_AVAILABLE",
                         "RAY_WORKER_REGISTER_FAILED", "TORCH_NPU_CPU_FALLBACK_DISABLED", "GLOO_CONNECT_FULL_MESH_FAILED",
-                        "PY_PICKLE_LOCAL_OBJECT"}
+                        "PY_PICKLE_LOCAL_OBJECT", "NPU_GRAPH_CAPTURE_CALLS_OUT_OF_ORDER",
+                        "TORCH_NPU_WITH_OTHER_ACCELERATOR_TORCH"}
     for sid in IDS:
         sig = kb.signature(sid)
         assert sig.origin.endswith("families_pytorch_docs.json") and sig.kind == "root" and not sig.ascend_fd
@@ -105,6 +106,13 @@ def test_each_example_is_one_problem_of_its_entry(kb):
      "Connection reset by peer", "GLOO_CONNECT_FULL_MESH_FAILED", "Connection reset by peer"),
     ("AttributeError: Can't pickle local object 'build_collator.<locals>.collate'", "PY_PICKLE_LOCAL_OBJECT",
      "(`build_collator.<locals>.collate`)"),
+    # NPUGraph's other order checks; torch_npu's accelerator check with another accelerator
+    ("RuntimeError: The current NPU stream is not currently capturing.", "NPU_GRAPH_CAPTURE_CALLS_OUT_OF_ORDER",
+     "out of order: The current NPU stream is not currently capturing"),
+    ("RuntimeError: This NPUGraph instance already owns a captured graph. To capture a new graph, create a new instance.",
+     "NPU_GRAPH_CAPTURE_CALLS_OUT_OF_ORDER", "already owns a captured graph"),
+    ("RuntimeError: Two accelerators cannot be used at the same time in PyTorch: npu and xpu. You can install the cpu "
+     "version of PyTorch to use your npu device", "TORCH_NPU_WITH_OTHER_ACCELERATOR_TORCH", "another accelerator (xpu)"),
 ])
 def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     hits = kb.explaining(line)
