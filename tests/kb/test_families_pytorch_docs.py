@@ -28,7 +28,7 @@ def test_the_part_is_loaded_without_peer_ids(kb):
                         "CUDA_KERNEL_FAULT_REPORTED", "CUDA_NO_KERNEL_IMAGE_FOR_GPU", "TORCH_NO_ACCELERATOR_AVAILABLE",
                         "RAY_WORKER_REGISTER_FAILED", "TORCH_NPU_CPU_FALLBACK_DISABLED", "GLOO_CONNECT_FULL_MESH_FAILED",
                         "PY_PICKLE_LOCAL_OBJECT", "NPU_GRAPH_CAPTURE_CALLS_OUT_OF_ORDER",
-                        "TORCH_NPU_WITH_OTHER_ACCELERATOR_TORCH"}
+                        "TORCH_NPU_WITH_OTHER_ACCELERATOR_TORCH", "NPU_FUSION_ATTENTION_ARGUMENT_REJECTED"}
     for sid in IDS:
         sig = kb.signature(sid)
         assert sig.origin.endswith("families_pytorch_docs.json") and sig.kind == "root" and not sig.ascend_fd
