@@ -28,12 +28,14 @@ def test_the_part_is_loaded_without_peer_ids(kb):
                         "CUDA_KERNEL_FAULT_REPORTED", "CUDA_NO_KERNEL_IMAGE_FOR_GPU", "TORCH_NO_ACCELERATOR_AVAILABLE",
                         "RAY_WORKER_REGISTER_FAILED", "TORCH_NPU_CPU_FALLBACK_DISABLED", "GLOO_CONNECT_FULL_MESH_FAILED",
                         "PY_PICKLE_LOCAL_OBJECT", "NPU_GRAPH_CAPTURE_CALLS_OUT_OF_ORDER",
-                        "TORCH_NPU_WITH_OTHER_ACCELERATOR_TORCH", "NPU_FUSION_ATTENTION_ARGUMENT_REJECTED"}
+                        "TORCH_NPU_WITH_OTHER_ACCELERATOR_TORCH", "NPU_FUSION_ATTENTION_ARGUMENT_REJECTED",
+                        "TRAINING_FEATURES_NOT_COMBINABLE", "PIPELINE_LAYER_LIST_MISMATCH"}
     for sid in IDS:
         sig = kb.signature(sid)
         assert sig.origin.endswith("families_pytorch_docs.json") and sig.kind == "root" and not sig.ascend_fd
     # the general readings are classes: an entry with a cause of its own on the line is named instead
-    for sid in ("TORCH_TENSORS_JOINED_UNEQUAL_SIZE", "TORCH_DIST_STORE_LISTEN_FAILED", "TRAINING_INPUT_PATH_NOT_FOUND"):
+    for sid in ("TORCH_TENSORS_JOINED_UNEQUAL_SIZE", "TORCH_DIST_STORE_LISTEN_FAILED", "TRAINING_INPUT_PATH_NOT_FOUND",
+                "TRAINING_FEATURES_NOT_COMBINABLE"):
         assert kb.signature(sid).fallback, sid
 
 
@@ -162,6 +164,9 @@ def test_the_classes_give_way_to_a_specific_entry(kb, line, specific):
     "interface does not support operator 'aten::_sparse_csr_sum.dim_dtype', the operator will fall back to CPU.",
     "[INFO] Gloo connectFullMesh done in 1.2 s",
     "dataloader_num_workers: 0  # avoids Can't pickle local object on spawn",
+    "[INFO] mc2 is not compatible with moe models, disabling mc2",
+    "RuntimeError: torch_npu 2.1.0 is not compatible with torch version 2.3.0",
+    "--num-layer-list 7,9,9,7 must sum to num_layers",
 ])
 def test_family_entries_stay_quiet_on_ordinary_lines(kb, line):
     assert [s.id for s in kb.match_line(line) if s.id in IDS] == []
@@ -178,6 +183,15 @@ def test_family_entries_stay_quiet_on_every_clean_excerpt(kb):
     ("RuntimeError: RowParallelLinear was called with gradient_accumulation_fusion set to True but the custom CUDA "
      "extension fused_weight_gradient_mlp_cuda module is not found.", "LIBRARY_GPU_CHECK_FAILED"),
     ("ValueError: fp16 mixed precision requires a GPU", "LIBRARY_GPU_CHECK_FAILED"),
+    # DeepSpeed's NPU op builder for an op without an NPU version, ms-swift's vLLM-Ascend check
+    ("ValueError: This op had not been implemented on NPU backend.", "FEATURE_NOT_SUPPORTED_ON_NPU"),
+    ("ValueError: vLLM-Ascend does not support LoRA on fused routed experts, but the training model targets experts",
+     "FEATURE_NOT_SUPPORTED_ON_NPU"),
+    # torch_npu's own form of a failed acl call (NPU_CHECK_ERROR) for a call without the rt prefix and its SetDevice
+    ("RuntimeError: Initialize:torch_npu/csrc/core/npu/sys_ctrl/npu_sys_ctrl.cpp:225 NPU function error: aclInit, error "
+     "code is 500001", "CANN_RUNTIME_CALL_FAILED"),
+    ("RuntimeError: Initialize:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:147 NPU function error: "
+     "c10_npu::SetDevice(device_id_), error code is 107001", "CANN_RUNTIME_CALL_FAILED"),
 ])
 def test_documented_members_of_older_families_are_read_by_them(kb, line, sig_id):
     assert [s.id for s in kb.explaining(line)] == [sig_id]
