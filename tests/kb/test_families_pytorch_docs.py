@@ -72,8 +72,6 @@ def test_each_example_is_one_problem_of_its_entry(kb):
     ("RuntimeError: The server socket has failed to listen on any local network address. The server socket has failed "
      "to bind to [::]:29400 (errno: 13 - Permission denied).", "TORCH_DIST_STORE_LISTEN_FAILED",
      "listen on `[::]:29400` (Permission denied)"),
-    ("[E socket.cpp:860] [c10d] The server socket has failed to listen on 10.0.0.9:29500 (errno: 99 - Cannot assign "
-     "requested address).", "TORCH_DIST_STORE_LISTEN_FAILED", "(Cannot assign requested address)"),
     # GE's sizes from its check line
     ("Check output size failed, index 1, user size 4096, op size 8224.[FUNC:ConstructZeroCopyIoActiveBaseAddrs]",
      "GE_USER_OUTPUT_BUFFER_TOO_SMALL", "(E19025: user size 4096, op size 8224)"),
