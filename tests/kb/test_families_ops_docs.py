@@ -1,0 +1,155 @@
+"""data/kb/families_ops_docs.json: serving and cluster operations on Ascend, the cases their docs document (MindCluster's
+FAQ, vLLM-Ascend's graph-mode guide, dlinfer's Ray notes, Xinference's troubleshooting page, GPUStack's FAQ), each written
+for the fault in the wordings its ecosystem prints: Ray placement groups that cannot be reserved, vLLM's per-prompt
+multimodal limit and its failed model inspection, Intel MKL's threading-layer conflict, scripts with CRLF endings,
+Kubernetes resources not served, RBAC refusals, hostPath checks, Volcano gangs that cannot start, gRPC keepalive
+GOAWAYs, MindIO TTP repairs that fail, vLLM-Ascend's ACL graph capture failures, NPU-Exporter's container-runtime
+connection and a start script waiting for an occupied NPU. Each entry reads members its examples do not show, says what
+the line gives, gives way to ascend-fd's own entries on their lines, stays quiet on ordinary lines and on every clean
+excerpt."""
+
+import os
+
+import pytest
+
+from tests.helpers.corpus import clean_excerpt_hits
+from tests.helpers.kb_parts import english_kb, family_overlaps, part_ids
+
+IDS = part_ids("families_ops_docs")
+# members elsewhere that take their own lines first (ascend-fd's entries, the NPU plugin's placement reasons)
+FAMILY = IDS + ["MINDX_K8S_RBAC_FORBIDDEN", "MINDX_EXPORTER_CRI_CONNECT_FAILED", "VOLCANO_NPU_TASK_NOT_PLACEABLE",
+                "RAY_ACCELERATORS_INSUFFICIENT"]
+
+
+@pytest.fixture(scope="module")
+def kb():
+    return english_kb()
+
+
+def test_the_part_is_loaded_without_peer_ids_and_its_class_entries_give_way(kb):
+    assert set(IDS) == {
+        "RAY_PLACEMENT_GROUP_NOT_READY", "VLLM_MM_ITEMS_OVER_LIMIT", "VLLM_MODEL_ARCH_INSPECT_FAILED",
+        "MKL_THREADING_LAYER_CONFLICT", "SHELL_SCRIPT_WINDOWS_LINE_ENDINGS", "K8S_API_RESOURCE_NOT_SERVED",
+        "K8S_RBAC_REQUEST_FORBIDDEN", "VOLCANO_GANG_UNSCHEDULABLE", "GRPC_KEEPALIVE_TOO_MANY_PINGS",
+        "MINDIO_TTP_REPAIR_FAILED", "VLLM_ASCEND_ACL_GRAPH_CAPTURE_FAILED", "K8S_HOSTPATH_TYPE_CHECK_FAILED",
+        "NPU_EXPORTER_CONTAINER_RUNTIME_UNREACHABLE", "NPU_OCCUPIED_BY_ANOTHER_CONTAINER"}
+    for sid in IDS:
+        sig = kb.signature(sid)
+        assert os.path.basename(sig.origin) == "families_ops_docs.json" and sig.kind == "root" and not sig.ascend_fd
+    # the entries whose lines other entries read more specifically are class entries
+    fallback = {s for s in IDS if kb.signature(s).fallback}
+    assert fallback == {"VLLM_MODEL_ARCH_INSPECT_FAILED", "K8S_RBAC_REQUEST_FORBIDDEN", "VOLCANO_GANG_UNSCHEDULABLE",
+                        "NPU_EXPORTER_CONTAINER_RUNTIME_UNREACHABLE"}
+    # a request refused, an event of a gang still waiting, a script still waiting: warnings, not failures
+    assert {s for s in IDS if kb.signature(s).severity == "warn"} == {
+        "VLLM_MM_ITEMS_OVER_LIMIT", "VOLCANO_GANG_UNSCHEDULABLE", "NPU_OCCUPIED_BY_ANOTHER_CONTAINER"}
+
+
+@pytest.mark.parametrize("line, sig_id, said", [
+    # Ray: another resource and timeout, behind a worker prefix
+    ("(pid=77) ValueError: Cannot provide a placement group of placement_group_specs=[{'NPU': 1.0}] within 30 seconds. "
+     "See `ray status` to make sure the cluster has enough resources.", "RAY_PLACEMENT_GROUP_NOT_READY",
+     "(bundles of `NPU`) within 30 seconds"),
+    # vLLM's multimodal limit: a client's report of the newer wording, another modality and count
+    ("Bad request (400): At most 0 image(s) may be provided in one prompt.", "VLLM_MM_ITEMS_OVER_LIMIT",
+     "more image items than the vLLM server allows in one prompt (at most 0)"),
+    ("ValueError: At most 3 audio(s) may be provided in one request.", "VLLM_MM_ITEMS_OVER_LIMIT", "(at most 3)"),
+    # vLLM's model inspection: two architectures, pydantic's form
+    ("pydantic_core._pydantic_core.ValidationError: 1 validation error for ModelConfig  Value error, Model "
+     "architectures ['TransformersForCausalLM'] failed to be inspected. Please check the logs for more details.",
+     "VLLM_MODEL_ARCH_INSPECT_FAILED", "model class of TransformersForCausalLM: importing it failed"),
+    # Intel MKL behind a Ray worker's prefix
+    ("(RayWorkerWrapper pid=3) Error: mkl-service + Intel(R) MKL: MKL_THREADING_LAYER=INTEL is incompatible with "
+     "libgomp.so.1 library.", "MKL_THREADING_LAYER_CONFLICT", "INTEL threading layer is incompatible"),
+    # CRLF: another script and line, bash's syntax error with a keyword before the carriage return
+    ("/job/code/train_start.sh: line 5: $'\\r': command not found", "SHELL_SCRIPT_WINDOWS_LINE_ENDINGS",
+     "`/job/code/train_start.sh` has Windows line endings (CRLF): the shell reads the carriage return as part of the "
+     "command (line 5)"),
+    ("./run.sh: line 7: syntax error near unexpected token `$'do\\r''", "SHELL_SCRIPT_WINDOWS_LINE_ENDINGS",
+     "`./run.sh`"),
+    # a resource not served: Ascend Operator's own job kind, kubectl's forms
+    ("E0101 10:00:00.000000       1 reflector.go:138] pkg/mod/k8s.io/client-go@v0.25.0/tools/cache/reflector.go:169: "
+     "Failed to watch *v1.AscendJob: failed to list *v1.AscendJob: the server could not find the requested resource "
+     "(get ascendjobs.mindxdl.gitee.com)", "K8S_API_RESOURCE_NOT_SERVED",
+     "does not serve `v1.AscendJob` (`ascendjobs.mindxdl.gitee.com`)"),
+    ("error: unable to recognize \"queue.yaml\": no matches for kind \"Queue\" in version \"scheduling.volcano.sh/v1beta1\"",
+     "K8S_API_RESOURCE_NOT_SERVED", "does not serve `Queue` (`scheduling.volcano.sh/v1beta1`)"),
+    # RBAC: a default service account listing pods
+    ("Error from server (Forbidden): pods is forbidden: User \"system:serviceaccount:vcjob:default\" cannot list "
+     "resource \"pods\" in API group \"\" in the namespace \"vcjob\"", "K8S_RBAC_REQUEST_FORBIDDEN",
+     "`system:serviceaccount:vcjob:default` may not list `pods` in namespace `vcjob`"),
+    # Volcano's gang: a job's condition in YAML
+    ("    message: '12/8 tasks in gang unschedulable: pod group is not ready, 20 minAvailable,",
+     "VOLCANO_GANG_UNSCHEDULABLE", "12 of its tasks cannot be scheduled with the rest: pod group is not ready"),
+    # gRPC: Rust's and another client's forms
+    ("client received, frame: GoAway { error_code: ENHANCE_YOUR_CALM, last_stream_id: StreamId(1), debug_data: "
+     "b\"too_many_pings\" }", "GRPC_KEEPALIVE_TOO_MANY_PINGS", "keepalive pings more often than the server allows"),
+    ("[error] Got GOAWAY, ENHANCE_YOUR_CALM, Last Stream: 727, Rest: too_many_pings", "GRPC_KEEPALIVE_TOO_MANY_PINGS",
+     "too_many_pings"),
+    # MindIO TTP: the ARF repair that timed out, the upgrade path
+    ("2026-03-24 15:21:00.000001 1424551 error [1424551][TTP controller.cpp:2237] controller do arf repair failed, "
+     "wait timeout", "MINDIO_TTP_REPAIR_FAILED", "process-level recovery: do arf repair failed"),
+    ("2026-03-24 15:21:00.000001 1424551 error [1424551][TTP controller.cpp:2184] Upgrading rebuild common group "
+     "failed.", "MINDIO_TTP_REPAIR_FAILED", "Upgrading rebuild common group failed"),
+    # hostPath: a driver directory on a node without the driver
+    ("  Warning  FailedMount  3s (x6 over 20s)  kubelet  MountVolume.SetUp failed for volume \"driver\" : hostPath type "
+     "check failed: /usr/local/Ascend/driver is not a directory", "K8S_HOSTPATH_TYPE_CHECK_FAILED",
+     "host path `/usr/local/Ascend/driver` into the pod (volume `driver`): on this node it is not a directory"),
+    # NPU-Exporter: another cause joined in the current form
+    ("[ERROR]    2025/06/01 10:00:00.000000 1       npu-exporter/main.go:161    failed to init devices parser: "
+     "rpc error: code = Unavailable desc = connection error->connecting to container runtime failed",
+     "NPU_EXPORTER_CONTAINER_RUNTIME_UNREACHABLE", "cannot connect to the container runtime: rpc error"),
+    # vLLM-Ascend's ACL graph capture behind a worker's log prefix
+    ("(Worker_TP1 pid=9) ERROR 03-01 10:00:00 [multiproc_executor.py:654] RuntimeError: ACL graph capture failed with "
+     "a known stream-resource exhaustion signature. Consider reducing cudagraph_capture_sizes",
+     "VLLM_ASCEND_ACL_GRAPH_CAPTURE_FAILED", "(a known stream-resource exhaustion signature)"),
+])
+def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
+    hits = kb.explaining(line)
+    assert [s.id for s in hits] == [sig_id], [s.id for s in hits]
+    assert said in hits[0].text("en", line=line)[0], hits[0].text("en", line=line)[0]
+
+
+@pytest.mark.parametrize("line, sig_id", [
+    # ascend-fd's own entries keep their lines: RBAC in kube-system, NPU-Exporter's CRI client
+    ('[ERROR]    2024/01/10 03:29:09.354927 1       kubeclient/client.go:210    configmaps "mindx-dl-deviceinfo-node1" '
+     'is forbidden: User "system:serviceaccount:kube-system:ascend-device-plugin-sa" cannot update resource '
+     '"configmaps" in API group "" in the namespace "kube-system"', "MINDX_K8S_RBAC_FORBIDDEN"),
+    ("[ERROR]    2024/01/10 02:29:39.034681 60      container/runtime.go:88    init CRI client failed, connecting to CRI "
+     "server failed: context deadline exceeded, connecting to container runtime failed",
+     "MINDX_EXPORTER_CRI_CONNECT_FAILED"),
+])
+def test_class_entries_give_way_to_the_specific_entry_on_its_line(kb, line, sig_id):
+    assert [s.id for s in kb.explaining(line)] == [sig_id]
+
+
+@pytest.mark.parametrize("line", [
+    "INFO 05-06 10:00:00 ray.py:60] Waiting for creating a placement group of specs for 40 seconds. "
+    "specs=[{'NPU': 1.0}]. Check `ray status` to see if you have enough resources.",
+    "INFO 03-01 10:00:00 [chat_utils.py:1] limit_mm_per_prompt: at most 4 images per prompt",
+    "INFO 03-01 10:00:00 [registry.py:1] Inspecting model architectures ['Qwen2ForCausalLM']",
+    "export MKL_THREADING_LAYER=GNU MKL_SERVICE_FORCE_INTEL=1",
+    "train_start.sh: line 12: python3: command not found",
+    "I0101 10:00:00.000000       1 reflector.go:351] Caches populated for *v1alpha1.Job from "
+    "k8s.io/client-go/tools/cache/reflector.go:156",
+    "serviceaccount/ascend-device-plugin-sa-910 created",
+    "  Warning  Unschedulable  10s  volcano  pod group is not ready, 1 minAvailable",
+    "I0101 10:00:00.000000       1 session.go:135] Open Session with <2> Job and <1> Queues; gang plugin enabled",
+    "INFO: [transport] Client received GoAway with error code NO_ERROR and debug data equal to ASCII \"\".",
+    "2026-03-24 15:19:59.937660 1424551 info [1424551][TTP controller.cpp:2250] rebuild HCCL comm group success",
+    "INFO 03-01 10:00:00 [acl_graph.py:1] ACL graph capture finished for 35 sizes",
+    "  Normal   Pulled       8s    kubelet  Container image \"ascend-k8sdeviceplugin:v6.0.0\" already present on machine",
+    "[INFO]     2025/06/01 10:00:00.000000 1       npu-exporter/main.go:150    init devices parser success",
+    "[20260101-10:00:00] [MindXDL Service Log]Training start at 2026-01-01-10:00:00",
+])
+def test_family_entries_stay_quiet_on_ordinary_lines(kb, line):
+    assert [s.id for s in kb.match_line(line) if s.id in IDS] == []
+
+
+def test_family_entries_stay_quiet_on_every_clean_excerpt(kb):
+    assert clean_excerpt_hits(kb, FAMILY) == []
+
+
+def test_one_line_is_one_problem_of_the_family(kb):
+    # every example of a family entry is explained by that entry alone among the family
+    assert family_overlaps(kb, FAMILY) == []
