@@ -99,6 +99,16 @@ def test_the_part_is_loaded_without_peer_ids_and_its_class_entries_give_way(kb):
     ("[ERROR]    2025/06/01 10:00:00.000000 1       npu-exporter/main.go:161    failed to init devices parser: "
      "rpc error: code = Unavailable desc = connection error->connecting to container runtime failed",
      "NPU_EXPORTER_CONTAINER_RUNTIME_UNREACHABLE", "cannot connect to the container runtime: rpc error"),
+    # Volcano's Ascend plugin (families_platform.json), the reasons the documented cases add: a node's free NPUs that
+    # do not form the group, a ToR check, the annotation that differs from the idle count (MindCluster's FAQ)
+    ("E0101 00:00:00.000000       1 frame.go:185] checkNodeNPUByTask node top<[0 1]> not meet task req<4>",
+     "VOLCANO_NPU_TASK_NOT_PLACEABLE", ": node top<[0 1]> not meet task req<4>"),
+    ("E0101 00:00:00.000000       1 frame.go:108] node<worker-1> top<2> can not meet task<vcjob/job-0> req<4>",
+     "VOLCANO_NPU_TASK_NOT_PLACEABLE", "can not meet task<vcjob/job-0> req<4>"),
+    ("E0101 00:00:00.000000       1 tor.go:300] tor check failed not enough resource for fill job",
+     "VOLCANO_NPU_TASK_NOT_PLACEABLE", ": tor check failed not enough resource for fill job"),
+    ("  Warning  FailedScheduling  3s  volcano  all nodes are unavailable: 1 node annotations(3) not same node idle(4).",
+     "VOLCANO_NPU_TASK_NOT_PLACEABLE", ": node annotations(3) not same node idle(4)"),
     # vLLM-Ascend's ACL graph capture behind a worker's log prefix
     ("(Worker_TP1 pid=9) ERROR 03-01 10:00:00 [multiproc_executor.py:654] RuntimeError: ACL graph capture failed with "
      "a known stream-resource exhaustion signature. Consider reducing cudagraph_capture_sizes",
