@@ -1,10 +1,12 @@
 """data/kb/families_ops_docs.json: serving and cluster operations on Ascend, the cases their docs document (MindCluster's
-FAQ, vLLM-Ascend's graph-mode guide, dlinfer's Ray notes, Xinference's troubleshooting page, GPUStack's FAQ), each written
+FAQ and guides, MindIE-LLM's FAQ, vLLM-Ascend's graph-mode guide and versioning policy, dlinfer's Ray notes, Xinference's troubleshooting page, GPUStack's FAQ), each written
 for the fault in the wordings its ecosystem prints: Ray placement groups that cannot be reserved, vLLM's per-prompt
 multimodal limit and its failed model inspection, Intel MKL's threading-layer conflict, scripts with CRLF endings,
 Kubernetes resources not served, RBAC refusals, hostPath checks, Volcano gangs that cannot start, gRPC keepalive
 GOAWAYs, MindIO TTP repairs that fail, vLLM-Ascend's ACL graph capture failures, NPU-Exporter's container-runtime
-connection and a start script waiting for an occupied NPU. Each entry reads members its examples do not show, says what
+connection, a start script waiting for an occupied NPU, MindIE's KV-cache blocks, socket binds, KV pulls between prefill
+and decode nodes, request sizes, quantize field and tokenizer, Gloo's peer connections, TaskD's library and a vLLM whose
+version vLLM-Ascend cannot read. Each entry reads members its examples do not show, says what
 the line gives, gives way to ascend-fd's own entries on their lines, stays quiet on ordinary lines and on every clean
 excerpt."""
 
@@ -17,7 +19,7 @@ from tests.helpers.kb_parts import english_kb, family_overlaps, part_ids
 
 IDS = part_ids("families_ops_docs")
 # members elsewhere that take their own lines first (ascend-fd's entries, the NPU plugin's placement reasons)
-FAMILY = IDS + ["MINDX_K8S_RBAC_FORBIDDEN", "MINDX_EXPORTER_CRI_CONNECT_FAILED", "VOLCANO_NPU_TASK_NOT_PLACEABLE",
+FAMILY = IDS + ["MODEL_ARCHITECTURE_NOT_SUPPORTED", "MINDX_K8S_RBAC_FORBIDDEN", "MINDX_EXPORTER_CRI_CONNECT_FAILED", "VOLCANO_NPU_TASK_NOT_PLACEABLE",
                 "RAY_ACCELERATORS_INSUFFICIENT"]
 
 
@@ -32,17 +34,21 @@ def test_the_part_is_loaded_without_peer_ids_and_its_class_entries_give_way(kb):
         "MKL_THREADING_LAYER_CONFLICT", "SHELL_SCRIPT_WINDOWS_LINE_ENDINGS", "K8S_API_RESOURCE_NOT_SERVED",
         "K8S_RBAC_REQUEST_FORBIDDEN", "VOLCANO_GANG_UNSCHEDULABLE", "GRPC_KEEPALIVE_TOO_MANY_PINGS",
         "MINDIO_TTP_REPAIR_FAILED", "VLLM_ASCEND_ACL_GRAPH_CAPTURE_FAILED", "K8S_HOSTPATH_TYPE_CHECK_FAILED",
-        "NPU_EXPORTER_CONTAINER_RUNTIME_UNREACHABLE", "NPU_OCCUPIED_BY_ANOTHER_CONTAINER"}
+        "NPU_EXPORTER_CONTAINER_RUNTIME_UNREACHABLE", "NPU_OCCUPIED_BY_ANOTHER_CONTAINER",
+        "MINDIE_KV_CACHE_BLOCKS_EXHAUSTED", "MINDIE_SOCKET_BIND_FAILED", "MINDIE_PD_PULL_KV_FAILED",
+        "MINDIE_REQUEST_INPUT_TOO_LONG", "MINDIE_ATB_QUANTIZE_FIELD_MISMATCH", "MINDIE_TOKENIZER_VOCAB_SIZE_FAILED",
+        "GLOO_PEER_CONNECT_FAILED", "TASKD_LIBRARY_NOT_LOADED", "VLLM_ASCEND_VLLM_VERSION_UNREADABLE"}
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_ops_docs.json" and sig.kind == "root" and not sig.ascend_fd
     # the entries whose lines other entries read more specifically are class entries
     fallback = {s for s in IDS if kb.signature(s).fallback}
     assert fallback == {"VLLM_MODEL_ARCH_INSPECT_FAILED", "K8S_RBAC_REQUEST_FORBIDDEN", "VOLCANO_GANG_UNSCHEDULABLE",
-                        "NPU_EXPORTER_CONTAINER_RUNTIME_UNREACHABLE"}
+                        "NPU_EXPORTER_CONTAINER_RUNTIME_UNREACHABLE", "MINDIE_TOKENIZER_VOCAB_SIZE_FAILED"}
     # a request refused, an event of a gang still waiting, a script still waiting: warnings, not failures
     assert {s for s in IDS if kb.signature(s).severity == "warn"} == {
-        "VLLM_MM_ITEMS_OVER_LIMIT", "VOLCANO_GANG_UNSCHEDULABLE", "NPU_OCCUPIED_BY_ANOTHER_CONTAINER"}
+        "VLLM_MM_ITEMS_OVER_LIMIT", "VOLCANO_GANG_UNSCHEDULABLE", "NPU_OCCUPIED_BY_ANOTHER_CONTAINER",
+        "MINDIE_REQUEST_INPUT_TOO_LONG"}
 
 
 @pytest.mark.parametrize("line, sig_id, said", [
@@ -109,6 +115,28 @@ def test_the_part_is_loaded_without_peer_ids_and_its_class_entries_give_way(kb):
      "VOLCANO_NPU_TASK_NOT_PLACEABLE", ": tor check failed not enough resource for fill job"),
     ("  Warning  FailedScheduling  3s  volcano  all nodes are unavailable: 1 node annotations(3) not same node idle(4).",
      "VOLCANO_NPU_TASK_NOT_PLACEABLE", ": node annotations(3) not same node idle(4)"),
+    # MindIE-LLM's FAQ: KV-cache blocks behind a data-parallel rank's prefix, the master socket without errno, a pull of
+    # the KV cache with another CANN status, the Triton interface's field, the tokenizer's own exception
+    ("[rank1]: ValueError: req: 7 out of memory, need block:2049 is more than free block 2048",
+     "MINDIE_KV_CACHE_BLOCKS_EXHAUSTED", "(request 7): 2049 blocks needed, 2048 free"),
+    ("[llm] [ERROR] [process_group.cpp:48] BindMasterSocket bind failed for IPv6, masterAddr=fe80::1, port=8000",
+     "MINDIE_SOCKET_BIND_FAILED", "on `fe80::1` (port 8000)"),
+    ("Pull kv from remote_cluster_id: 17 failed, CANN status_code is: -1.", "MINDIE_PD_PULL_KV_FAILED",
+     "CANN status_code -1"),
+    ("text_input must be necessary and data type must be string and length in (0, 4194304], but the length of inputs "
+     "is 4194305", "MINDIE_REQUEST_INPUT_TOO_LONG", "its text_input is longer than the endpoint accepts"),
+    ("RuntimeError: Failed to get vocab size from tokenizer wrapper with exception: trust_remote_code is False",
+     "MINDIE_TOKENIZER_VOCAB_SIZE_FAILED", "vocabulary size: trust_remote_code is False"),
+    # Gloo behind a torch log prefix; TaskD's manager and a worker's own call
+    ("[E1101 10:00:00.000000 77 pair.cc:446] failed to connect, willRetry=1, retry=1, retryLimit=3, rank=0, size=4, "
+     "local=[192.168.1.2]:40000, remote=[192.168.1.3]:40001, error=SO_ERROR: No route to host",
+     "GLOO_PEER_CONNECT_FAILED", "rank 0 to its peer `[192.168.1.3]:40001`: SO_ERROR: No route to host"),
+    ("2026-01-08 09:00:01 ERROR start_taskd_manager: func StartTaskdManager has not been loaded from libtaskd.so",
+     "TASKD_LIBRARY_NOT_LOADED", "`StartTaskdManager` is missing from it"),
+    # vLLM-Ascend with a vLLM built from source
+    ("ValueError: Invalid vllm version 0.10.2.dev0 found. A dev version of vllm is installed probably. Set the "
+     "environment variable VLLM_VERSION to control it by hand.", "VLLM_ASCEND_VLLM_VERSION_UNREADABLE",
+     "`0.10.2.dev0`"),
     # vLLM-Ascend's ACL graph capture behind a worker's log prefix
     ("(Worker_TP1 pid=9) ERROR 03-01 10:00:00 [multiproc_executor.py:654] RuntimeError: ACL graph capture failed with "
      "a known stream-resource exhaustion signature. Consider reducing cudagraph_capture_sizes",
@@ -128,6 +156,10 @@ def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     ("[ERROR]    2024/01/10 02:29:39.034681 60      container/runtime.go:88    init CRI client failed, connecting to CRI "
      "server failed: context deadline exceeded, connecting to container runtime failed",
      "MINDX_EXPORTER_CRI_CONNECT_FAILED"),
+    # the tokenizer's failure that only passes on an unsupported model type is that model type's problem
+    ("[2025-04-15 16:40:05.552024] [17310] [281473799454720] [llm] [ERROR] [model_deploy_config.cpp:159] Failed to get "
+     "vocab size from tokenizer wrapper with exception: NotImplementedError: unsupported model type: falcon_mamba",
+     "MODEL_ARCHITECTURE_NOT_SUPPORTED"),
 ])
 def test_class_entries_give_way_to_the_specific_entry_on_its_line(kb, line, sig_id):
     assert [s.id for s in kb.explaining(line)] == [sig_id]
@@ -151,6 +183,15 @@ def test_class_entries_give_way_to_the_specific_entry_on_its_line(kb, line, sig_
     "  Normal   Pulled       8s    kubelet  Container image \"ascend-k8sdeviceplugin:v6.0.0\" already present on machine",
     "[INFO]     2025/06/01 10:00:00.000000 1       npu-exporter/main.go:150    init devices parser success",
     "[20260101-10:00:00] [MindXDL Service Log]Training start at 2026-01-01-10:00:00",
+    "[2026-01-08 09:00:01.100+08:00] [51] [60] [llm] [INFO] [block_manager.cpp:80] need blocks: 130, free blocks: 2048",
+    "[2026-01-08 09:00:01.100+08:00] [51] [60] [server] [INFO] [http_server.cpp:250] Socket bind success",
+    "[Pull kv]\t>>>global rank-0 pull kv batch_size is 4, pull kv info is [], size is 4, reqId is: 1f3c2a",
+    "\"maxInputTokenLen\" : 4194304,",
+    "quantize = config.get('quantize', None)",
+    "[INFO] tokenizer wrapper created, vocab size 151936",
+    "I1101 10:00:00.000000 77 ProcessGroupGloo.cpp:1] Gloo connected to all peers, rank=0, size=4",
+    "[INFO] 2026-01-08 09:00:01,100 [cython_api.py:31] libtaskd.so loaded successfully",
+    "INFO 03-01 10:00:00 [utils.py:1] vllm version 0.11.0 found, VLLM_VERSION not set",
 ])
 def test_family_entries_stay_quiet_on_ordinary_lines(kb, line):
     assert [s.id for s in kb.match_line(line) if s.id in IDS] == []
