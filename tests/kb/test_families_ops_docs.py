@@ -6,7 +6,7 @@ Kubernetes resources not served, RBAC refusals, hostPath checks, Volcano gangs t
 GOAWAYs, MindIO TTP repairs that fail, vLLM-Ascend's ACL graph capture failures, NPU-Exporter's container-runtime
 connection, a start script waiting for an occupied NPU, MindIE's KV-cache blocks, socket binds, KV pulls between prefill
 and decode nodes, request sizes, quantize field and tokenizer, Gloo's peer connections, TaskD's library and a vLLM whose
-version vLLM-Ascend cannot read. Each entry reads members its examples do not show, says what
+version vLLM-Ascend cannot read, torch_npu's memory-format check. Each entry reads members its examples do not show, says what
 the line gives, gives way to ascend-fd's own entries on their lines, stays quiet on ordinary lines and on every clean
 excerpt."""
 
@@ -37,7 +37,8 @@ def test_the_part_is_loaded_without_peer_ids_and_its_class_entries_give_way(kb):
         "NPU_EXPORTER_CONTAINER_RUNTIME_UNREACHABLE", "NPU_OCCUPIED_BY_ANOTHER_CONTAINER",
         "MINDIE_KV_CACHE_BLOCKS_EXHAUSTED", "MINDIE_SOCKET_BIND_FAILED", "MINDIE_PD_PULL_KV_FAILED",
         "MINDIE_REQUEST_INPUT_TOO_LONG", "MINDIE_ATB_QUANTIZE_FIELD_MISMATCH", "MINDIE_TOKENIZER_VOCAB_SIZE_FAILED",
-        "GLOO_PEER_CONNECT_FAILED", "TASKD_LIBRARY_NOT_LOADED", "VLLM_ASCEND_VLLM_VERSION_UNREADABLE"}
+        "GLOO_PEER_CONNECT_FAILED", "TASKD_LIBRARY_NOT_LOADED", "VLLM_ASCEND_VLLM_VERSION_UNREADABLE",
+        "TORCH_NPU_MEMORY_FORMAT_UNSUPPORTED"}
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_ops_docs.json" and sig.kind == "root" and not sig.ascend_fd
@@ -137,6 +138,10 @@ def test_the_part_is_loaded_without_peer_ids_and_its_class_entries_give_way(kb):
     ("ValueError: Invalid vllm version 0.10.2.dev0 found. A dev version of vllm is installed probably. Set the "
      "environment variable VLLM_VERSION to control it by hand.", "VLLM_ASCEND_VLLM_VERSION_UNREADABLE",
      "`0.10.2.dev0`"),
+    # torch_npu's memory-format check met while TorchDynamo traces interpolate: the check, not the compile failure
+    ("torch._dynamo.exc.TorchRuntimeError: Failed running call_function <function interpolate at 0x7f>(*(FakeTensor(..., "
+     "device='npu:0', size=(1, 1024, 24, 24)),), **{'size': (32, 32), 'mode': 'bicubic'}): NPU contiguous operator only "
+     "supported contiguous memory format.", "TORCH_NPU_MEMORY_FORMAT_UNSUPPORTED", "only the contiguous memory format"),
     # vLLM-Ascend's ACL graph capture behind a worker's log prefix
     ("(Worker_TP1 pid=9) ERROR 03-01 10:00:00 [multiproc_executor.py:654] RuntimeError: ACL graph capture failed with "
      "a known stream-resource exhaustion signature. Consider reducing cudagraph_capture_sizes",
@@ -192,6 +197,7 @@ def test_class_entries_give_way_to_the_specific_entry_on_its_line(kb, line, sig_
     "I1101 10:00:00.000000 77 ProcessGroupGloo.cpp:1] Gloo connected to all peers, rank=0, size=4",
     "[INFO] 2026-01-08 09:00:01,100 [cython_api.py:31] libtaskd.so loaded successfully",
     "INFO 03-01 10:00:00 [utils.py:1] vllm version 0.11.0 found, VLLM_VERSION not set",
+    "    x = x.contiguous(memory_format=torch.channels_last)",
 ])
 def test_family_entries_stay_quiet_on_ordinary_lines(kb, line):
     assert [s.id for s in kb.match_line(line) if s.id in IDS] == []
