@@ -6,7 +6,8 @@ Kubernetes resources not served, RBAC refusals, hostPath checks, Volcano gangs t
 GOAWAYs, MindIO TTP repairs that fail, vLLM-Ascend's ACL graph capture failures, NPU-Exporter's container-runtime
 connection, a start script waiting for an occupied NPU, MindIE's KV-cache blocks, socket binds, KV pulls between prefill
 and decode nodes, request sizes, quantize field and tokenizer, Gloo's peer connections, TaskD's library and a vLLM whose
-version vLLM-Ascend cannot read, torch_npu's memory-format check. Each entry reads members its examples do not show, says what
+version vLLM-Ascend cannot read, torch_npu's memory-format check, OpenSSL symbols resolved in another libcrypto, MindIE's
+prefill limit. Each entry reads members its examples do not show, says what
 the line gives, gives way to ascend-fd's own entries on their lines, stays quiet on ordinary lines and on every clean
 excerpt."""
 
@@ -19,7 +20,7 @@ from tests.helpers.kb_parts import english_kb, family_overlaps, part_ids
 
 IDS = part_ids("families_ops_docs")
 # members elsewhere that take their own lines first (ascend-fd's entries, the NPU plugin's placement reasons)
-FAMILY = IDS + ["MODEL_ARCHITECTURE_NOT_SUPPORTED", "MINDX_K8S_RBAC_FORBIDDEN", "MINDX_EXPORTER_CRI_CONNECT_FAILED", "VOLCANO_NPU_TASK_NOT_PLACEABLE",
+FAMILY = IDS + ["ATB_OPERATION_FAILED", "MODEL_ARCHITECTURE_NOT_SUPPORTED", "MINDX_K8S_RBAC_FORBIDDEN", "MINDX_EXPORTER_CRI_CONNECT_FAILED", "VOLCANO_NPU_TASK_NOT_PLACEABLE",
                 "RAY_ACCELERATORS_INSUFFICIENT"]
 
 
@@ -38,7 +39,7 @@ def test_the_part_is_loaded_without_peer_ids_and_its_class_entries_give_way(kb):
         "MINDIE_KV_CACHE_BLOCKS_EXHAUSTED", "MINDIE_SOCKET_BIND_FAILED", "MINDIE_PD_PULL_KV_FAILED",
         "MINDIE_REQUEST_INPUT_TOO_LONG", "MINDIE_ATB_QUANTIZE_FIELD_MISMATCH", "MINDIE_TOKENIZER_VOCAB_SIZE_FAILED",
         "GLOO_PEER_CONNECT_FAILED", "TASKD_LIBRARY_NOT_LOADED", "VLLM_ASCEND_VLLM_VERSION_UNREADABLE",
-        "TORCH_NPU_MEMORY_FORMAT_UNSUPPORTED"}
+        "TORCH_NPU_MEMORY_FORMAT_UNSUPPORTED", "OPENSSL_SYMBOL_FROM_OTHER_LIBCRYPTO", "MINDIE_INPUT_OVER_MAX_PREFILL_TOKENS"}
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_ops_docs.json" and sig.kind == "root" and not sig.ascend_fd
@@ -142,6 +143,14 @@ def test_the_part_is_loaded_without_peer_ids_and_its_class_entries_give_way(kb):
     ("torch._dynamo.exc.TorchRuntimeError: Failed running call_function <function interpolate at 0x7f>(*(FakeTensor(..., "
      "device='npu:0', size=(1, 1024, 24, 24)),), **{'size': (32, 32), 'mode': 'bicubic'}): NPU contiguous operator only "
      "supported contiguous memory format.", "TORCH_NPU_MEMORY_FORMAT_UNSUPPORTED", "only the contiguous memory format"),
+    # another program whose OpenSSL symbol the first libcrypto lacks; MindIE's prefill limit in the generator's form
+    ("ssh: symbol lookup error: /lib64/libcrypto.so.3: undefined symbol: OPENSSL_init_crypto_ex",
+     "OPENSSL_SYMBOL_FROM_OTHER_LIBCRYPTO", "needs an OpenSSL symbol (`OPENSSL_init_crypto_ex`)"),
+    ("ValueError: req 12's  input length is 130000, which is longer than max_prefill_tokens 131072 ",
+     "MINDIE_INPUT_OVER_MAX_PREFILL_TOKENS", ": 130000 tokens (max_prefill_tokens 131072)"),
+    # ATB's setup failure in the capitalised form MindIE's offline-inference guide quotes (families_serving.json)
+    ("Exception: Setup fail, enable log: export ASDOPS_LOG_LEVEL=ERROR, export ASDOPS_LOG_TO_STDOUT=1 to find the first "
+     "error.", "ATB_OPERATION_FAILED", "failed at Setup"),
     # vLLM-Ascend's ACL graph capture behind a worker's log prefix
     ("(Worker_TP1 pid=9) ERROR 03-01 10:00:00 [multiproc_executor.py:654] RuntimeError: ACL graph capture failed with "
      "a known stream-resource exhaustion signature. Consider reducing cudagraph_capture_sizes",
@@ -198,6 +207,9 @@ def test_class_entries_give_way_to_the_specific_entry_on_its_line(kb, line, sig_
     "[INFO] 2026-01-08 09:00:01,100 [cython_api.py:31] libtaskd.so loaded successfully",
     "INFO 03-01 10:00:00 [utils.py:1] vllm version 0.11.0 found, VLLM_VERSION not set",
     "    x = x.contiguous(memory_format=torch.channels_last)",
+    "ImportError: /usr/local/lib/libfoo.so: undefined symbol: EVPx_init",
+    "INFO req 3's input length is 9000, max_prefill_tokens 8192",
+    "[INFO] Setup success, workspace size: 0",
 ])
 def test_family_entries_stay_quiet_on_ordinary_lines(kb, line):
     assert [s.id for s in kb.match_line(line) if s.id in IDS] == []
