@@ -39,7 +39,8 @@ def test_the_part_is_loaded_without_peer_ids_and_its_class_entries_give_way(kb):
         "MINDIE_KV_CACHE_BLOCKS_EXHAUSTED", "MINDIE_SOCKET_BIND_FAILED", "MINDIE_PD_PULL_KV_FAILED",
         "MINDIE_REQUEST_INPUT_TOO_LONG", "MINDIE_ATB_QUANTIZE_FIELD_MISMATCH", "MINDIE_TOKENIZER_VOCAB_SIZE_FAILED",
         "GLOO_PEER_CONNECT_FAILED", "TASKD_LIBRARY_NOT_LOADED", "VLLM_ASCEND_VLLM_VERSION_UNREADABLE",
-        "TORCH_NPU_MEMORY_FORMAT_UNSUPPORTED", "OPENSSL_SYMBOL_FROM_OTHER_LIBCRYPTO", "MINDIE_INPUT_OVER_MAX_PREFILL_TOKENS"}
+        "TORCH_NPU_MEMORY_FORMAT_UNSUPPORTED", "OPENSSL_SYMBOL_FROM_OTHER_LIBCRYPTO", "MINDIE_INPUT_OVER_MAX_PREFILL_TOKENS",
+        "MINDIE_COORDINATOR_NOT_READY", "MINDIE_COORDINATOR_REQUEST_TIMEOUT"}
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_ops_docs.json" and sig.kind == "root" and not sig.ascend_fd
@@ -50,7 +51,7 @@ def test_the_part_is_loaded_without_peer_ids_and_its_class_entries_give_way(kb):
     # a request refused, an event of a gang still waiting, a script still waiting: warnings, not failures
     assert {s for s in IDS if kb.signature(s).severity == "warn"} == {
         "VLLM_MM_ITEMS_OVER_LIMIT", "VOLCANO_GANG_UNSCHEDULABLE", "NPU_OCCUPIED_BY_ANOTHER_CONTAINER",
-        "MINDIE_REQUEST_INPUT_TOO_LONG"}
+        "MINDIE_REQUEST_INPUT_TOO_LONG", "MINDIE_COORDINATOR_REQUEST_TIMEOUT"}
 
 
 @pytest.mark.parametrize("line, sig_id, said", [
@@ -151,6 +152,10 @@ def test_the_part_is_loaded_without_peer_ids_and_its_class_entries_give_way(kb):
     # ATB's setup failure in the capitalised form MindIE's offline-inference guide quotes (families_serving.json)
     ("Exception: Setup fail, enable log: export ASDOPS_LOG_LEVEL=ERROR, export ASDOPS_LOG_TO_STDOUT=1 to find the first "
      "error.", "ATB_OPERATION_FAILED", "failed at Setup"),
+    # MindIE Motor's Coordinator: the answer a client logs, another timeout
+    ("requests.exceptions.HTTPError: 503 Server Error: Service Unavailable: MindIE-MS Coordinator is not ready",
+     "MINDIE_COORDINATOR_NOT_READY", "too few usable inference instances"),
+    ("ERROR client: Request tokenizer timeout", "MINDIE_COORDINATOR_REQUEST_TIMEOUT", "its tokenizer timeout expired"),
     # vLLM-Ascend's ACL graph capture behind a worker's log prefix
     ("(Worker_TP1 pid=9) ERROR 03-01 10:00:00 [multiproc_executor.py:654] RuntimeError: ACL graph capture failed with "
      "a known stream-resource exhaustion signature. Consider reducing cudagraph_capture_sizes",
