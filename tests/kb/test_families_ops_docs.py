@@ -40,7 +40,7 @@ def test_the_part_is_loaded_without_peer_ids_and_its_class_entries_give_way(kb):
         "MINDIE_REQUEST_INPUT_TOO_LONG", "MINDIE_ATB_QUANTIZE_FIELD_MISMATCH", "MINDIE_TOKENIZER_VOCAB_SIZE_FAILED",
         "GLOO_PEER_CONNECT_FAILED", "TASKD_LIBRARY_NOT_LOADED", "VLLM_ASCEND_VLLM_VERSION_UNREADABLE",
         "TORCH_NPU_MEMORY_FORMAT_UNSUPPORTED", "OPENSSL_SYMBOL_FROM_OTHER_LIBCRYPTO", "MINDIE_INPUT_OVER_MAX_PREFILL_TOKENS",
-        "MINDIE_COORDINATOR_NOT_READY", "MINDIE_COORDINATOR_REQUEST_TIMEOUT"}
+        "MINDIE_COORDINATOR_NOT_READY", "MINDIE_COORDINATOR_REQUEST_TIMEOUT", "K8S_NAMESPACE_NOT_FOUND"}
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_ops_docs.json" and sig.kind == "root" and not sig.ascend_fd
@@ -156,6 +156,9 @@ def test_the_part_is_loaded_without_peer_ids_and_its_class_entries_give_way(kb):
     ("requests.exceptions.HTTPError: 503 Server Error: Service Unavailable: MindIE-MS Coordinator is not ready",
      "MINDIE_COORDINATOR_NOT_READY", "too few usable inference instances"),
     ("ERROR client: Request tokenizer timeout", "MINDIE_COORDINATOR_REQUEST_TIMEOUT", "its tokenizer timeout expired"),
+    # a namespace missing for another component, in client-go's error form
+    ("E0101 10:00:00.000000       1 cm.go:88] create configmap mindx-dl-deviceinfo-worker-1 failed: namespaces "
+     "\"mindx-dl\" not found", "K8S_NAMESPACE_NOT_FOUND", "namespace `mindx-dl` does not exist"),
     # vLLM-Ascend's ACL graph capture behind a worker's log prefix
     ("(Worker_TP1 pid=9) ERROR 03-01 10:00:00 [multiproc_executor.py:654] RuntimeError: ACL graph capture failed with "
      "a known stream-resource exhaustion signature. Consider reducing cudagraph_capture_sizes",
