@@ -20,7 +20,7 @@ from tests.helpers.kb_parts import english_kb, family_overlaps, part_ids
 
 IDS = part_ids("families_ops_docs")
 # members elsewhere that take their own lines first (ascend-fd's entries, the NPU plugin's placement reasons)
-FAMILY = IDS + ["ATB_OPERATION_FAILED", "MODEL_ARCHITECTURE_NOT_SUPPORTED", "MINDX_K8S_RBAC_FORBIDDEN", "MINDX_EXPORTER_CRI_CONNECT_FAILED", "VOLCANO_NPU_TASK_NOT_PLACEABLE",
+FAMILY = IDS + ["K8S_NPU_RESOURCE_UNAVAILABLE", "ATB_OPERATION_FAILED", "MODEL_ARCHITECTURE_NOT_SUPPORTED", "MINDX_K8S_RBAC_FORBIDDEN", "MINDX_EXPORTER_CRI_CONNECT_FAILED", "VOLCANO_NPU_TASK_NOT_PLACEABLE",
                 "RAY_ACCELERATORS_INSUFFICIENT"]
 
 
@@ -40,18 +40,20 @@ def test_the_part_is_loaded_without_peer_ids_and_its_class_entries_give_way(kb):
         "MINDIE_REQUEST_INPUT_TOO_LONG", "MINDIE_ATB_QUANTIZE_FIELD_MISMATCH", "MINDIE_TOKENIZER_VOCAB_SIZE_FAILED",
         "GLOO_PEER_CONNECT_FAILED", "TASKD_LIBRARY_NOT_LOADED", "VLLM_ASCEND_VLLM_VERSION_UNREADABLE",
         "TORCH_NPU_MEMORY_FORMAT_UNSUPPORTED", "OPENSSL_SYMBOL_FROM_OTHER_LIBCRYPTO", "MINDIE_INPUT_OVER_MAX_PREFILL_TOKENS",
-        "MINDIE_COORDINATOR_NOT_READY", "MINDIE_COORDINATOR_REQUEST_TIMEOUT", "K8S_NAMESPACE_NOT_FOUND"}
+        "MINDIE_COORDINATOR_NOT_READY", "MINDIE_COORDINATOR_REQUEST_TIMEOUT", "K8S_NAMESPACE_NOT_FOUND",
+        "K8S_POD_NODE_CONSTRAINTS_UNMET", "K8S_RESOURCE_QUOTA_EXCEEDED", "K8S_IMAGE_PULL_FAILED"}
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_ops_docs.json" and sig.kind == "root" and not sig.ascend_fd
     # the entries whose lines other entries read more specifically are class entries
     fallback = {s for s in IDS if kb.signature(s).fallback}
     assert fallback == {"VLLM_MODEL_ARCH_INSPECT_FAILED", "K8S_RBAC_REQUEST_FORBIDDEN", "VOLCANO_GANG_UNSCHEDULABLE",
-                        "NPU_EXPORTER_CONTAINER_RUNTIME_UNREACHABLE", "MINDIE_TOKENIZER_VOCAB_SIZE_FAILED"}
+                        "NPU_EXPORTER_CONTAINER_RUNTIME_UNREACHABLE", "MINDIE_TOKENIZER_VOCAB_SIZE_FAILED",
+                        "K8S_POD_NODE_CONSTRAINTS_UNMET"}
     # a request refused, an event of a gang still waiting, a script still waiting: warnings, not failures
     assert {s for s in IDS if kb.signature(s).severity == "warn"} == {
         "VLLM_MM_ITEMS_OVER_LIMIT", "VOLCANO_GANG_UNSCHEDULABLE", "NPU_OCCUPIED_BY_ANOTHER_CONTAINER",
-        "MINDIE_REQUEST_INPUT_TOO_LONG", "MINDIE_COORDINATOR_REQUEST_TIMEOUT"}
+        "MINDIE_REQUEST_INPUT_TOO_LONG", "MINDIE_COORDINATOR_REQUEST_TIMEOUT", "K8S_POD_NODE_CONSTRAINTS_UNMET"}
 
 
 @pytest.mark.parametrize("line, sig_id, said", [
@@ -159,6 +161,14 @@ def test_the_part_is_loaded_without_peer_ids_and_its_class_entries_give_way(kb):
     # a namespace missing for another component, in client-go's error form
     ("E0101 10:00:00.000000       1 cm.go:88] create configmap mindx-dl-deviceinfo-worker-1 failed: namespaces "
      "\"mindx-dl\" not found", "K8S_NAMESPACE_NOT_FOUND", "namespace `mindx-dl` does not exist"),
+    # Kubernetes: the older taint wording, a quota on NPUs in a controller's log, an image pull refused by a registry
+    ("0/3 nodes are available: 3 node(s) had taints that the pod didn't tolerate.", "K8S_POD_NODE_CONSTRAINTS_UNMET",
+     "on 3 node(s): they had taints that the pod didn't tolerate"),
+    ("Failed to create pod: pods \"mindx-dls-npu-16p-0\" is forbidden: exceeded quota: ascend-quota, requested: "
+     "huawei.com/Ascend910=16", "K8S_RESOURCE_QUOTA_EXCEEDED", "`ascend-quota` refuses the object"),
+    ("Failed to pull image \"mindie:2.0.RC1-800I-A2-py311-openeuler24.03-lts\": rpc error: code = NotFound desc = "
+     "failed to pull and unpack image: not found", "K8S_IMAGE_PULL_FAILED",
+     "`mindie:2.0.RC1-800I-A2-py311-openeuler24.03-lts`: rpc error"),
     # vLLM-Ascend's ACL graph capture behind a worker's log prefix
     ("(Worker_TP1 pid=9) ERROR 03-01 10:00:00 [multiproc_executor.py:654] RuntimeError: ACL graph capture failed with "
      "a known stream-resource exhaustion signature. Consider reducing cudagraph_capture_sizes",
@@ -182,6 +192,9 @@ def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     ("[2025-04-15 16:40:05.552024] [17310] [281473799454720] [llm] [ERROR] [model_deploy_config.cpp:159] Failed to get "
      "vocab size from tokenizer wrapper with exception: NotImplementedError: unsupported model type: falcon_mamba",
      "MODEL_ARCHITECTURE_NOT_SUPPORTED"),
+    # a pod that lacks NPUs on some nodes and is refused by taints on the others: the NPU resource comes first
+    ("0/8 nodes are available: 6 Insufficient huawei.com/Ascend910, 2 node(s) had untolerated taint "
+     "{node.kubernetes.io/unreachable: }.", "K8S_NPU_RESOURCE_UNAVAILABLE"),
 ])
 def test_class_entries_give_way_to_the_specific_entry_on_its_line(kb, line, sig_id):
     assert [s.id for s in kb.explaining(line)] == [sig_id]
