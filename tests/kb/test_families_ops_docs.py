@@ -41,7 +41,8 @@ def test_the_part_is_loaded_without_peer_ids_and_its_class_entries_give_way(kb):
         "GLOO_PEER_CONNECT_FAILED", "TASKD_LIBRARY_NOT_LOADED", "VLLM_ASCEND_VLLM_VERSION_UNREADABLE",
         "TORCH_NPU_MEMORY_FORMAT_UNSUPPORTED", "OPENSSL_SYMBOL_FROM_OTHER_LIBCRYPTO", "MINDIE_INPUT_OVER_MAX_PREFILL_TOKENS",
         "MINDIE_COORDINATOR_NOT_READY", "MINDIE_COORDINATOR_REQUEST_TIMEOUT", "K8S_NAMESPACE_NOT_FOUND",
-        "K8S_POD_NODE_CONSTRAINTS_UNMET", "K8S_RESOURCE_QUOTA_EXCEEDED", "K8S_IMAGE_PULL_FAILED"}
+        "K8S_POD_NODE_CONSTRAINTS_UNMET", "K8S_RESOURCE_QUOTA_EXCEEDED", "K8S_IMAGE_PULL_FAILED",
+        "HF_GATED_REPO_NO_ACCESS"}
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_ops_docs.json" and sig.kind == "root" and not sig.ascend_fd
@@ -169,6 +170,10 @@ def test_the_part_is_loaded_without_peer_ids_and_its_class_entries_give_way(kb):
     ("Failed to pull image \"mindie:2.0.RC1-800I-A2-py311-openeuler24.03-lts\": rpc error: code = NotFound desc = "
      "failed to pull and unpack image: not found", "K8S_IMAGE_PULL_FAILED",
      "`mindie:2.0.RC1-800I-A2-py311-openeuler24.03-lts`: rpc error"),
+    # a gated model behind the engine's traceback, another model
+    ("(APIServer pid=1) huggingface_hub.errors.GatedRepoError: 403 Client Error. Cannot access gated repo for url "
+     "https://huggingface.co/google/gemma-3-27b-it/resolve/main/config.json. Repo model google/gemma-3-27b-it is gated.",
+     "HF_GATED_REPO_NO_ACCESS", "`google/gemma-3-27b-it` is gated"),
     # vLLM-Ascend's ACL graph capture behind a worker's log prefix
     ("(Worker_TP1 pid=9) ERROR 03-01 10:00:00 [multiproc_executor.py:654] RuntimeError: ACL graph capture failed with "
      "a known stream-resource exhaustion signature. Consider reducing cudagraph_capture_sizes",
