@@ -42,7 +42,7 @@ def test_the_part_is_loaded_without_peer_ids_and_its_class_entries_give_way(kb):
         "TORCH_NPU_MEMORY_FORMAT_UNSUPPORTED", "OPENSSL_SYMBOL_FROM_OTHER_LIBCRYPTO", "MINDIE_INPUT_OVER_MAX_PREFILL_TOKENS",
         "MINDIE_COORDINATOR_NOT_READY", "MINDIE_COORDINATOR_REQUEST_TIMEOUT", "K8S_NAMESPACE_NOT_FOUND",
         "K8S_POD_NODE_CONSTRAINTS_UNMET", "K8S_RESOURCE_QUOTA_EXCEEDED", "K8S_IMAGE_PULL_FAILED",
-        "HF_GATED_REPO_NO_ACCESS"}
+        "HF_GATED_REPO_NO_ACCESS", "MINDIE_MM_INPUT_FIELD_UNSUPPORTED"}
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_ops_docs.json" and sig.kind == "root" and not sig.ascend_fd
