@@ -248,3 +248,13 @@ def test_family_entries_stay_quiet_on_every_clean_excerpt(kb):
 def test_one_line_is_one_problem_of_the_family(kb):
     # every example of a family entry is explained by that entry alone among the family
     assert family_overlaps(kb, FAMILY) == []
+
+
+def test_a_mindie_socket_bind_is_not_read_as_hccls_port(kb):
+    # HCCL_PORT_IN_USE reads any 'bind ... Address already in use'; MindIE's endpoint and master socket are not HCCL's
+    line = ("[2026-01-08 09:00:01.100+08:00] [51] [60] [server] [ERROR] [http_server.cpp:237] : [MIE04E020404] "
+            "[endpoint] Socket bind failed, bind_result is -1. Address already in use")
+    got = [s.id for s in kb.explaining(line)]
+    assert "MINDIE_SOCKET_BIND_FAILED" in got and "HCCL_PORT_IN_USE" not in got, got
+    assert "HCCL_PORT_IN_USE" in [s.id for s in kb.explaining(
+        "[ERROR] HCCL(8,python):2025-01-01-10:00:00.000.000 [socket.cc:1] bind failed: Address already in use")]
