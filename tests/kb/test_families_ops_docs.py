@@ -92,7 +92,7 @@ def test_the_part_is_loaded_without_peer_ids_and_its_class_entries_give_way(kb):
      "`system:serviceaccount:vcjob:default` may not list `pods` in namespace `vcjob`"),
     # Volcano's gang: a job's condition in YAML
     ("    message: '12/8 tasks in gang unschedulable: pod group is not ready, 20 minAvailable,",
-     "VOLCANO_GANG_UNSCHEDULABLE", "12 of its tasks cannot be scheduled with the rest: pod group is not ready"),
+     "VOLCANO_GANG_UNSCHEDULABLE", "tasks unschedulable (12/8, as Volcano counts them): pod group is not ready"),
     # gRPC: Rust's and another client's forms
     ("client received, frame: GoAway { error_code: ENHANCE_YOUR_CALM, last_stream_id: StreamId(1), debug_data: "
      "b\"too_many_pings\" }", "GRPC_KEEPALIVE_TOO_MANY_PINGS", "keepalive pings more often than the server allows"),
