@@ -20,7 +20,7 @@ from tests.helpers.kb_parts import english_kb, family_overlaps, part_ids
 
 IDS = part_ids("families_ops_docs")
 # members elsewhere that take their own lines first (ascend-fd's entries, the NPU plugin's placement reasons)
-FAMILY = IDS + ["K8S_NPU_RESOURCE_UNAVAILABLE", "ATB_OPERATION_FAILED", "MODEL_ARCHITECTURE_NOT_SUPPORTED", "MINDX_K8S_RBAC_FORBIDDEN", "MINDX_EXPORTER_CRI_CONNECT_FAILED", "VOLCANO_NPU_TASK_NOT_PLACEABLE",
+FAMILY = IDS + ["DCMI_RETURN_CODE", "K8S_NPU_RESOURCE_UNAVAILABLE", "ATB_OPERATION_FAILED", "MODEL_ARCHITECTURE_NOT_SUPPORTED", "MINDX_K8S_RBAC_FORBIDDEN", "MINDX_EXPORTER_CRI_CONNECT_FAILED", "VOLCANO_NPU_TASK_NOT_PLACEABLE",
                 "RAY_ACCELERATORS_INSUFFICIENT"]
 
 
@@ -42,7 +42,7 @@ def test_the_part_is_loaded_without_peer_ids_and_its_class_entries_give_way(kb):
         "TORCH_NPU_MEMORY_FORMAT_UNSUPPORTED", "OPENSSL_SYMBOL_FROM_OTHER_LIBCRYPTO", "MINDIE_INPUT_OVER_MAX_PREFILL_TOKENS",
         "MINDIE_COORDINATOR_NOT_READY", "MINDIE_COORDINATOR_REQUEST_TIMEOUT", "K8S_NAMESPACE_NOT_FOUND",
         "K8S_POD_NODE_CONSTRAINTS_UNMET", "K8S_RESOURCE_QUOTA_EXCEEDED", "K8S_IMAGE_PULL_FAILED",
-        "HF_GATED_REPO_NO_ACCESS", "MINDIE_MM_INPUT_FIELD_UNSUPPORTED"}
+        "HF_GATED_REPO_NO_ACCESS", "MINDIE_MM_INPUT_FIELD_UNSUPPORTED", "DEVICE_PLUGIN_DEVICE_IP_UNAVAILABLE"}
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_ops_docs.json" and sig.kind == "root" and not sig.ascend_fd
@@ -50,11 +50,12 @@ def test_the_part_is_loaded_without_peer_ids_and_its_class_entries_give_way(kb):
     fallback = {s for s in IDS if kb.signature(s).fallback}
     assert fallback == {"VLLM_MODEL_ARCH_INSPECT_FAILED", "K8S_RBAC_REQUEST_FORBIDDEN", "VOLCANO_GANG_UNSCHEDULABLE",
                         "NPU_EXPORTER_CONTAINER_RUNTIME_UNREACHABLE", "MINDIE_TOKENIZER_VOCAB_SIZE_FAILED",
-                        "K8S_POD_NODE_CONSTRAINTS_UNMET"}
+                        "K8S_POD_NODE_CONSTRAINTS_UNMET", "DEVICE_PLUGIN_DEVICE_IP_UNAVAILABLE"}
     # a request refused, an event of a gang still waiting, a script still waiting: warnings, not failures
     assert {s for s in IDS if kb.signature(s).severity == "warn"} == {
         "VLLM_MM_ITEMS_OVER_LIMIT", "VOLCANO_GANG_UNSCHEDULABLE", "NPU_OCCUPIED_BY_ANOTHER_CONTAINER",
-        "MINDIE_REQUEST_INPUT_TOO_LONG", "MINDIE_COORDINATOR_REQUEST_TIMEOUT", "K8S_POD_NODE_CONSTRAINTS_UNMET"}
+        "MINDIE_REQUEST_INPUT_TOO_LONG", "MINDIE_COORDINATOR_REQUEST_TIMEOUT", "K8S_POD_NODE_CONSTRAINTS_UNMET",
+        "DEVICE_PLUGIN_DEVICE_IP_UNAVAILABLE"}
 
 
 @pytest.mark.parametrize("line, sig_id, said", [
@@ -200,6 +201,9 @@ def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     # a pod that lacks NPUs on some nodes and is refused by taints on the others: the NPU resource comes first
     ("0/8 nodes are available: 6 Insufficient huawei.com/Ascend910, 2 node(s) had untolerated taint "
      "{node.kubernetes.io/unreachable: }.", "K8S_NPU_RESOURCE_UNAVAILABLE"),
+    # the device IP the DCMI call could not give, with its code: the code's entry reads it
+    ("[WARN]     2024/01/10 03:29:09.354927 1       device/ascendcommon.go:841    get device ip failed, err: get device "
+     "ip failed, errCode: -8005", "DCMI_RETURN_CODE"),
 ])
 def test_class_entries_give_way_to_the_specific_entry_on_its_line(kb, line, sig_id):
     assert [s.id for s in kb.explaining(line)] == [sig_id]
