@@ -1,0 +1,152 @@
+"""data/kb/families_edge.json: deployment and edge inference on Ascend, read in the forms their own sources and
+troubleshooting pages print. AscendCL applications and their tools (msame, ais_bench, the Ascend samples, MindX SDK's
+MxBase error scheme) loading and running offline models and feeding them data of the wrong size, MindSpore Lite's
+converter (its result codes, unsupported operators, the Ascend ACL pass), runtime (model files, versions, dynamic
+shapes) and benchmark, Paddle-Lite's NNAdapter and FastDeploy, the AI CPU kernel libraries, the link of an AscendCL
+application, llama.cpp's CANN backend tests, a CANN tool's path-ownership check. Each entry reads members its
+examples do not show, says what the line gives, gives way to a specific entry, stays quiet on ordinary lines and on
+every clean excerpt."""
+
+import os
+
+import pytest
+
+from tests.helpers.corpus import clean_excerpt_hits
+from tests.helpers.kb_parts import english_kb, family_overlaps, part_ids
+
+IDS = part_ids("families_edge")
+FAMILY = IDS + ["NNADAPTER_CANN_VERSION_MISMATCH", "GGML_CANN_BACKEND_ERROR"]
+CLASS_ENTRIES = {"OM_MODEL_LOAD_FAILED", "OM_MODEL_EXECUTE_FAILED", "MXBASE_APP_ERROR_LOGGED", "MSLITE_CONVERT_FAILED",
+                 "MSLITE_ACL_OM_BUILD_FAILED"}
+
+
+@pytest.fixture(scope="module")
+def kb():
+    return english_kb()
+
+
+def test_the_part_is_loaded_as_class_and_specific_entries_without_peer_ids(kb):
+    assert len(IDS) == len(set(IDS)) == 20
+    for sid in IDS:
+        sig = kb.signature(sid)
+        assert os.path.basename(sig.origin) == "families_edge.json" and sig.kind == "root" and not sig.ascend_fd
+        assert bool(sig.fallback) == (sid in CLASS_ENTRIES), sid
+    # test-backend-ops' 'not supported' is a finding of a test run, not a failure of the program
+    assert kb.signature("GGML_BACKEND_OP_NOT_SUPPORTED").severity == "warn"
+
+
+@pytest.mark.parametrize("line, sig_id, said", [
+    # an offline model that does not load: the samples' form with its code, the ACLLite form
+    ("[ERROR]  load model from file failed, model file is /home/HwHiAiUser/model/face.om, errorCode = 145002.",
+     "OM_MODEL_LOAD_FAILED", "`/home/HwHiAiUser/model/face.om` could not be loaded: load model from file failed, code 145002"),
+    ("[ERROR] Load model from : 0xffff8000 failed, return 507899", "OM_MODEL_LOAD_FAILED", "code 507899"),
+    # its execution: msame's form, the Python samples' form with the runtime code's meaning
+    ("[ERROR] execute model failed, modelId is 1", "OM_MODEL_EXECUTE_FAILED", "model execute/infer returned an error"),
+    ("[ERROR] Execute model failed for acl.mdl.execute error, ret = 507015", "OM_MODEL_EXECUTE_FAILED",
+     "507015 (ACL_ERROR_RT_AICORE_EXCEPTION)"),
+    ("[ERROR] Execute model(resnet50) error:507011", "OM_MODEL_EXECUTE_FAILED", "507011 (ACL_ERROR_RT_MODEL_EXECUTE)"),
+    # input data of another size: ais_bench's per-input check, the sample's file check
+    ("[ERROR] Check i:1 name:im_info in size:12 needsize:24 not match", "OM_MODEL_INPUT_SIZE_MISMATCH",
+     "input `im_info`: 12 given, 24 needed"),
+    ("fread ./data/input.bin failed. file size not match input size 150528.", "OM_MODEL_INPUT_SIZE_MISMATCH",
+     "150528 needed"),
+    # MxBase's scheme: a module's name before the code
+    ("E20250101 08:00:00.000000  77 ModelInferenceProcessor.cpp:391] [ModelInfer][3][ACL: runtime failure] "
+     "Execute Infer failed", "MXBASE_APP_ERROR_LOGGED", "ModelInfer reported error 3 (ACL: runtime failure)"),
+    # MindSpore Lite's converter: another code, an operator of TensorFlow, the Ascend pass
+    ("CONVERT RESULT FAILED:-600 Invalid input param by user.", "MSLITE_CONVERT_FAILED",
+     "CONVERT RESULT FAILED:-600 (Invalid input param by user)"),
+    ("[mindspore/lite/tools/converter/converter_context.h:60] PrintOps] FMKTYPE: TF, OP TYPE: NonMaxSuppressionV5",
+     "MSLITE_CONVERTER_UNSUPPORTED_OP", "(`NonMaxSuppressionV5` of TF)"),
+    ("[ERROR] LITE(1,ffff,converter_lite):2025-01-01-00:00:00.000.000 [mindspore/lite/tools/converter/adapter/acl/"
+     "src/acl_memory_offload_pass_impl.cc:95] Run] Convert graph to om failed.", "MSLITE_ACL_OM_BUILD_FAILED",
+     "convert the graph to an Ascend OM model"),
+    # the runtime: another framework's file, another pair of versions, a model from before 1.1.0
+    ("[ERROR] LITE(2,7f,converter_lite):2024-05-01-00:00:00.000.000 [mindspore/lite/tools/converter/parser/tf/"
+     "tf_model_parser.cc:500] Parse] Read tf model file failed, model path: /data/frozen.pb", "MSLITE_MODEL_FILE_INVALID",
+     "`/data/frozen.pb`"),
+    ("WARNING [mindspore/lite/src/litert/lite_model.cc:400] ConstructModel] model version is MindSpore Lite 2.1.0, "
+     "inference version is MindSpore Lite 2.3.1 not equal", "MSLITE_MODEL_VERSION_MISMATCH",
+     "(model: MindSpore Lite 2.1.0, runtime: MindSpore Lite 2.3.1)"),
+    ("ERROR [mindspore/lite/src/lite_model.cc:99] ConstructModel] Maybe this is a model transferred out using the "
+     "conversion tool before 1.1.0.", "MSLITE_MODEL_VERSION_MISMATCH", "(model: 1.1.0)"),
+    ("OSError: /opt/py/site-packages/mindspore_lite/lib/libmindspore-lite.so.0: undefined symbol: _ZN9mindspore6kernel",
+     "MSLITE_PACKAGE_UNDEFINED_SYMBOL", "`libmindspore-lite.so.0`"),
+    ("ERROR [mindspore/lite/src/delegate/tensorrt/tensorrt_runtime.h:31] log] input_0: input_0 size cannot have "
+     "negative dimension, size = [-1, 3, 224, 224]", "MSLITE_INPUT_SHAPE_NOT_SET", "dynamic input shape"),
+    ("Mean bias of all nodes/tensors is too big: 37.5%", "MSLITE_BENCHMARK_ACCURACY_MISMATCH", "mean bias 37.5%"),
+    # Paddle-Lite's NNAdapter: today's wording, a compilation of a cached model, FastDeploy on another device
+    ("[F  5/ 1 10:00:00.000 ...le-Lite/lite/kernels/nnadapter/engine.cc:294 Engine] Check failed: "
+     "(device_names.size() > 0): 0!>0 No device specified.", "NNADAPTER_NO_USABLE_DEVICE", "No device specified"),
+    ("[F  5/ 1 10:00:00.000 ...le-Lite/lite/kernels/nnadapter/engine.cc:181 Build] Failed to create a compilation by "
+     "compiling the source model (6) !", "NNADAPTER_MODEL_BUILD_OR_RUN_FAILED", "NNAdapter result 6"),
+    ("[ERROR] fastdeploy/fastdeploy_model.cc(362)::CreateKunlunXinBackend	There's no valid KunlunXin backends for "
+     "model: ResNet50", "FASTDEPLOY_NO_VALID_BACKEND", "no valid KunlunXin backend for the model `ResNet50`"),
+    # the AI CPU kernels, the link on another CANN layout, the test of the CANN backend on another chip
+    ("[ERROR] CCECPU(9,aicpu_scheduler):2024-01-01-00:00:00.000.000 [ae_so_manager.cc:571][CreateSingleSoMgr]"
+     "[tid:10][AICPU_PROCESSER] Single so manager init failed, soFile is /usr/lib64/aicpu_kernels/0/"
+     "aicpu_kernels_device/libtf_kernels.so", "AICPU_KERNEL_SO_LOAD_FAILED", "libtf_kernels.so"),
+    ("/usr/local/Ascend/ascend-toolkit/latest/runtime/lib64/libascendcl.so: undefined reference to `halMemAlloc'",
+     "CANN_LIBRARY_LINK_UNRESOLVED", "(undefined `halMemAlloc`)"),
+    ("  GET_ROWS(type=q4_K,n=256,m=5,r=4,b=1,v=0): not supported [CANN1]", "GGML_BACKEND_OP_NOT_SUPPORTED",
+     "`CANN1`: ggml op is not supported (`GET_ROWS`"),
+    ("2025-01-01 10:00:00 [ERROR] The input path may be insecure because it does not belong to you.",
+     "CANN_TOOL_PATH_NOT_OWNED", "does not belong to the user"),
+    ("[ERROR] save out files error array shape:(4, 1000) filesinfo:[['a.bin']] files_count_perbatch:4 ndata.shape0:4",
+     "AIS_BENCH_OUTPUT_SPLIT_FAILED", "output shape (4, 1000)"),
+])
+def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
+    hits = kb.explaining(line)
+    assert [s.id for s in hits] == [sig_id], [s.id for s in hits]
+    assert said in hits[0].text("en", line=line)[0], hits[0].text("en", line=line)[0]
+
+
+def test_a_class_entry_gives_way_to_a_specific_one_on_its_line(kb):
+    # -300 is the converter's summary and the unsupported operator at once: the operator entry names it
+    line = "[mindspore/lite/tools/converter/converter.cc:209] RunConverter] CONVERT RESULT FAILED:-300 Failed to find operator."
+    assert [s.id for s in kb.explaining(line)] == ["MSLITE_CONVERTER_UNSUPPORTED_OP"]
+    # MindX SDK's model-execute report carries MxBase's [code][meaning]: the execute entry reads it, not the scheme's
+    line = ("E20231116 09:50:41.157967  2326 MxOmModelDesc.cpp:855] [507011][Error code unknown] Failed to model infer "
+            "execute, details seen in CANN document.")
+    assert [s.id for s in kb.explaining(line)] == ["OM_MODEL_EXECUTE_FAILED"]
+    # an AscendCL call's own report of a failed model call is the runtime entry's, not a second problem here
+    assert [s.id for s in kb.explaining("aclmdlExecute failed, ret[507011]")] == ["CANN_RUNTIME_CALL_FAILED"]
+
+
+@pytest.mark.parametrize("line", [
+    "[INFO]  load model ../model/yolov3.om success",
+    "[INFO] unload model success, modelId is 1",
+    "[INFO]  model execute success",
+    "[INFO] Execute model inference success",
+    "[INFO] arg0 tensorsize: 196608 filesize: 196608",
+    "[INFO] input size 602112, inputBufferSize 602112",
+    "I20231116 09:50:40.316954  2326 FileUtils.cpp:472] Check Other group permission: Current permission is 4, but "
+    "required no greater than 0.",
+    "I20250101 08:00:00.000000  77 ModelInferenceProcessor.cpp:80] [ModelInfer] load model success",
+    "CONVERT RESULT SUCCESS:0",
+    "Mean bias of all nodes/tensors: 0.0123%",
+    "[INFO] model version is MindSpore Lite 2.3.0",
+    "[I  9/29  1:47:17.739 ...r/src/driver/huawei_ascend_npu/driver.cc:70 CreateProgram] Create program for "
+    "huawei_ascend_npu.",
+    "[W  1/ 2  3:04:05.678 ...nnadapter/src/driver/huawei_ascend_npu/driver.cc:60 CreateContext] Only supports "
+    "specifying one device, so the first one is selected and others will be ignored.",
+    "[INFO] fastdeploy/runtime/runtime.cc(300)::CreateLiteBackend	Runtime initialized with Backend::PDLITE in "
+    "Device::ASCEND.",
+    "/usr/bin/ld: warning: libfoo.so, needed by /opt/app/lib/libbar.so, not found (try using -rpath or -rpath-link)",
+    "-- Found ascendcl: /usr/local/Ascend/ascend-toolkit/latest/lib64/libascendcl.so",
+    "  TANH(type=f32,ne_a=[128,10,10,10],v=0): OK",
+    "  ABS(type=f32,ne_a=[128,10,10,10],v=0): not supported [CUDA0] ",
+    "[INFO] save out files ./result/2024_01_01-10_00_00/a_0.bin",
+    "ImportError: /usr/lib/libfoo.so: undefined symbol: bar",
+])
+def test_family_entries_stay_quiet_on_ordinary_lines(kb, line):
+    assert [s.id for s in kb.match_line(line) if s.id in IDS] == []
+
+
+def test_family_entries_stay_quiet_on_every_clean_excerpt(kb):
+    assert clean_excerpt_hits(kb, FAMILY) == []
+
+
+def test_one_line_is_one_problem_of_the_family(kb):
+    # every example of a family entry is explained by that entry alone among the family
+    assert family_overlaps(kb, FAMILY) == []
