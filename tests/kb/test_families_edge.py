@@ -26,7 +26,7 @@ def kb():
 
 
 def test_the_part_is_loaded_as_class_and_specific_entries_without_peer_ids(kb):
-    assert len(IDS) == len(set(IDS)) == 20
+    assert len(IDS) == len(set(IDS)) == 22
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_edge.json" and sig.kind == "root" and not sig.ascend_fd
@@ -45,6 +45,16 @@ def test_the_part_is_loaded_as_class_and_specific_entries_without_peer_ids(kb):
     ("[ERROR] Execute model failed for acl.mdl.execute error, ret = 507015", "OM_MODEL_EXECUTE_FAILED",
      "507015 (ACL_ERROR_RT_AICORE_EXCEPTION)"),
     ("[ERROR] Execute model(resnet50) error:507011", "OM_MODEL_EXECUTE_FAILED", "507011 (ACL_ERROR_RT_MODEL_EXECUTE)"),
+    # MindSpore Lite's Ascend backend: its execute report, its input checks
+    ("[ERROR] ME(1234,ffff,python):2024-05-01-10:00:00.000.000 [mindspore/lite/src/extendrt/kernel/ascend/model/"
+     "model_process.cc:1340] PredictFromHost] Execute Model Failed, ret = 507011, detail:", "OM_MODEL_EXECUTE_FAILED",
+     "507011"),
+    ("[ERROR] ME(1,ffff,python):2024-05-01-10:00:00.000.000 [mindspore/lite/src/extendrt/kernel/ascend/model/"
+     "model_process.cc:1395] CheckInputTensors] Buffer size: 196608!=input size :602112, current only support data "
+     "type fp16!", "OM_MODEL_INPUT_SIZE_MISMATCH", "602112 given, 196608 needed"),
+    ("[ERROR] ME(1,ffff,python):2024-05-01-10:00:00.000.000 [mindspore/lite/src/extendrt/kernel/ascend/model/"
+     "model_process.cc:1011] CheckAndInitInput] Expect input size to be 2, but got 1", "OM_MODEL_INPUT_SIZE_MISMATCH",
+     "1 given, 2 needed"),
     # input data of another size: ais_bench's per-input check, the sample's file check
     ("[ERROR] Check i:1 name:im_info in size:12 needsize:24 not match", "OM_MODEL_INPUT_SIZE_MISMATCH",
      "input `im_info`: 12 given, 24 needed"),
@@ -82,6 +92,20 @@ def test_the_part_is_loaded_as_class_and_specific_entries_without_peer_ids(kb):
      "compiling the source model (6) !", "NNADAPTER_MODEL_BUILD_OR_RUN_FAILED", "NNAdapter result 6"),
     ("[ERROR] fastdeploy/fastdeploy_model.cc(362)::CreateKunlunXinBackend	There's no valid KunlunXin backends for "
      "model: ResNet50", "FASTDEPLOY_NO_VALID_BACKEND", "no valid KunlunXin backend for the model `ResNet50`"),
+    # the Ascend driver's AscendCL check on another call, its ATC check on another GE call
+    ("[F  3/ 1 10:00:00.000 ...nnadapter/src/driver/huawei_ascend_npu/model_client.cc:37 InitAclResource] Check "
+     "failed: (reinterpret_cast<aclError>(aclrtGetDeviceCount(&device_count)) == ACL_ERROR_NONE): 507899!==0 507899 "
+     "Unknown ACL error code(507899)", "NNADAPTER_ASCEND_ACL_CALL_FAILED", "`aclrtGetDeviceCount` returned 507899"),
+    ("[F  3/ 1 10:00:00.000 ...pter/driver/huawei_ascend_npu/utility.cc:128 InitializeGraphBuilder] Check failed: "
+     "(reinterpret_cast<ge::graphStatus>(ge::aclgrphBuildInitialize(global_options)) == ge::GRAPH_SUCCESS): "
+     "4294967295!==0 4294967295 GRAPH_FAILED", "NNADAPTER_MODEL_BUILD_OR_RUN_FAILED",
+     "aclgrphBuildInitialize failed with ATC/GE code 4294967295"),
+    # Paddle-Lite's own operator support: a kernel of a tiny_publish library, the message of a full library
+    ("Error: Please use Paddle-Lite lib with all ops, which is marked with `with_extra`. Current lib is of "
+     "tiny_publish, in which only basic kernels are included and we can not create kernel for 'matrix_nms'.",
+     "PADDLE_LITE_OP_NOT_SUPPORTED", "(`matrix_nms`)"),
+    ("Error: This model is not supported, because operator 'deformable_conv' is not supported by Paddle-Lite.",
+     "PADDLE_LITE_OP_NOT_SUPPORTED", "(`deformable_conv`)"),
     # the AI CPU kernels, the link on another CANN layout, the test of the CANN backend on another chip
     ("[ERROR] CCECPU(9,aicpu_scheduler):2024-01-01-00:00:00.000.000 [ae_so_manager.cc:571][CreateSingleSoMgr]"
      "[tid:10][AICPU_PROCESSER] Single so manager init failed, soFile is /usr/lib64/aicpu_kernels/0/"
@@ -138,6 +162,8 @@ def test_a_class_entry_gives_way_to_a_specific_one_on_its_line(kb):
     "  ABS(type=f32,ne_a=[128,10,10,10],v=0): not supported [CUDA0] ",
     "[INFO] save out files ./result/2024_01_01-10_00_00/a_0.bin",
     "ImportError: /usr/lib/libfoo.so: undefined symbol: bar",
+    "Paddle-Lite supports this model!",
+    "[I  3/ 1 10:00:00.000 ...Paddle-Lite/lite/core/program.cc:640 LoadProgram] create op conv2d",
 ])
 def test_family_entries_stay_quiet_on_ordinary_lines(kb, line):
     assert [s.id for s in kb.match_line(line) if s.id in IDS] == []
