@@ -26,7 +26,7 @@ def kb():
 
 
 def test_the_part_is_loaded_as_class_and_specific_entries_without_peer_ids(kb):
-    assert len(IDS) == len(set(IDS)) == 22
+    assert len(IDS) == len(set(IDS)) == 24
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_edge.json" and sig.kind == "root" and not sig.ascend_fd
@@ -100,6 +100,13 @@ def test_the_part_is_loaded_as_class_and_specific_entries_without_peer_ids(kb):
      "(reinterpret_cast<ge::graphStatus>(ge::aclgrphBuildInitialize(global_options)) == ge::GRAPH_SUCCESS): "
      "4294967295!==0 4294967295 GRAPH_FAILED", "NNADAPTER_MODEL_BUILD_OR_RUN_FAILED",
      "aclgrphBuildInitialize failed with ATC/GE code 4294967295"),
+    # pyACL through mmdeploy: a model load; a dynamic gear the model lacks, in mmdeploy's C++ and msame's forms
+    ("mmdeploy.backend.ascend.wrapper.Error: ('acl.mdl.load_from_file', 100003)", "PYACL_CALL_FAILED",
+     "`acl.mdl.load_from_file` returned 100003 (ACL_ERROR_INVALID_FILE"),
+    ("[2024-01-01 10:00:00.000] [mmdeploy] [error] [acl_net.cpp:523] Unsupported batch size: 16",
+     "OM_DYNAMIC_SHAPE_GEAR_MISMATCH", "Unsupported batch size (16): it has no matching dynamic gear"),
+    ("[ERROR] the dynamic_image_size parameter is not specified for model conversion", "OM_DYNAMIC_SHAPE_GEAR_MISMATCH",
+     "dynamic_image_size: it has no matching dynamic gear"),
     # Paddle-Lite's own operator support: a kernel of a tiny_publish library, the message of a full library
     ("Error: Please use Paddle-Lite lib with all ops, which is marked with `with_extra`. Current lib is of "
      "tiny_publish, in which only basic kernels are included and we can not create kernel for 'matrix_nms'.",
@@ -163,6 +170,8 @@ def test_a_class_entry_gives_way_to_a_specific_one_on_its_line(kb):
     "[INFO] save out files ./result/2024_01_01-10_00_00/a_0.bin",
     "ImportError: /usr/lib/libfoo.so: undefined symbol: bar",
     "Paddle-Lite supports this model!",
+    "[INFO] dynamic batch size set to 4",
+    "[INFO] acl.mdl.execute done, ret 0",
     "[I  3/ 1 10:00:00.000 ...Paddle-Lite/lite/core/program.cc:640 LoadProgram] create op conv2d",
 ])
 def test_family_entries_stay_quiet_on_ordinary_lines(kb, line):
