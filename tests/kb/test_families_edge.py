@@ -16,7 +16,7 @@ from tests.helpers.kb_parts import english_kb, family_overlaps, part_ids
 
 IDS = part_ids("families_edge")
 FAMILY = IDS + ["NNADAPTER_CANN_VERSION_MISMATCH", "GGML_CANN_BACKEND_ERROR"]
-CLASS_ENTRIES = {"OM_MODEL_LOAD_FAILED", "OM_MODEL_EXECUTE_FAILED", "MXBASE_APP_ERROR_LOGGED", "MSLITE_CONVERT_FAILED",
+CLASS_ENTRIES = {"ACL_APP_OPEN_DEVICE_FAILED", "OM_MODEL_LOAD_FAILED", "OM_MODEL_EXECUTE_FAILED", "MXBASE_APP_ERROR_LOGGED", "MSLITE_CONVERT_FAILED",
                  "MSLITE_ACL_OM_BUILD_FAILED"}
 
 
@@ -26,7 +26,7 @@ def kb():
 
 
 def test_the_part_is_loaded_as_class_and_specific_entries_without_peer_ids(kb):
-    assert len(IDS) == len(set(IDS)) == 24
+    assert len(IDS) == len(set(IDS)) == 25
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_edge.json" and sig.kind == "root" and not sig.ascend_fd
@@ -36,6 +36,9 @@ def test_the_part_is_loaded_as_class_and_specific_entries_without_peer_ids(kb):
 
 
 @pytest.mark.parametrize("line, sig_id, said", [
+    # the device does not open: another id, another code
+    ("[ERROR] acl open device 7 failed", "ACL_APP_OPEN_DEVICE_FAILED", "could not open an NPU device (device 7)"),
+    ("SetDevice failed.ret=507899", "ACL_APP_OPEN_DEVICE_FAILED", "(set device returned 507899: ACL_ERROR_RT_DRV_INTERNAL_ERROR)"),
     # an offline model that does not load: the samples' form with its code, the ACLLite form
     ("[ERROR]  load model from file failed, model file is /home/HwHiAiUser/model/face.om, errorCode = 145002.",
      "OM_MODEL_LOAD_FAILED", "`/home/HwHiAiUser/model/face.om` could not be loaded: load model from file failed, code 145002"),
@@ -133,6 +136,11 @@ def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
 
 
 def test_a_class_entry_gives_way_to_a_specific_one_on_its_line(kb):
+    # the runtime's own line of a device that does not open is read by its entries (507033's and the plog's), not
+    # by the application's report
+    plog = "open device 0 failed,runtime result = 507033.[FUNC:ReportCallError][FILE:log_inner.cpp][LINE:162]"
+    got = [s.id for s in kb.explaining(plog)]
+    assert "DEV_SETUP_507033" in got and "ACL_APP_OPEN_DEVICE_FAILED" not in got
     # -300 is the converter's summary and the unsupported operator at once: the operator entry names it
     line = "[mindspore/lite/tools/converter/converter.cc:209] RunConverter] CONVERT RESULT FAILED:-300 Failed to find operator."
     assert [s.id for s in kb.explaining(line)] == ["MSLITE_CONVERTER_UNSUPPORTED_OP"]
