@@ -18,6 +18,7 @@ IDS = part_ids("families_edge")
 FAMILY = IDS + ["NNADAPTER_CANN_VERSION_MISMATCH", "GGML_CANN_BACKEND_ERROR"]
 CLASS_ENTRIES = {"ACL_APP_OPEN_DEVICE_FAILED", "OM_MODEL_LOAD_FAILED", "OM_MODEL_EXECUTE_FAILED", "MXBASE_APP_ERROR_LOGGED", "MSLITE_CONVERT_FAILED",
                  "MSLITE_ACL_OM_BUILD_FAILED"}
+WRAPPERS = {"FASTDEPLOY_BACKEND_INIT_FAILED", "MSLITE_CONVERTER_STAGE_FAILED"}
 
 
 @pytest.fixture(scope="module")
@@ -26,10 +27,11 @@ def kb():
 
 
 def test_the_part_is_loaded_as_class_and_specific_entries_without_peer_ids(kb):
-    assert len(IDS) == len(set(IDS)) == 25
+    assert len(IDS) == len(set(IDS)) == 27
     for sid in IDS:
         sig = kb.signature(sid)
-        assert os.path.basename(sig.origin) == "families_edge.json" and sig.kind == "root" and not sig.ascend_fd
+        assert os.path.basename(sig.origin) == "families_edge.json" and not sig.ascend_fd
+        assert sig.kind == ("wrapper" if sid in WRAPPERS else "root"), sid
         assert bool(sig.fallback) == (sid in CLASS_ENTRIES), sid
     # test-backend-ops' 'not supported' is a finding of a test run, not a failure of the program
     assert kb.signature("GGML_BACKEND_OP_NOT_SUPPORTED").severity == "warn"
@@ -133,6 +135,18 @@ def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     hits = kb.explaining(line)
     assert [s.id for s in hits] == [sig_id], [s.id for s in hits]
     assert said in hits[0].text("en", line=line)[0], hits[0].text("en", line=line)[0]
+
+
+@pytest.mark.parametrize("line, sig_id, said", [
+    ("[ERROR] fastdeploy/vision/classification/contrib/resnet.cc(52)::Initialize	Failed to initialize fastdeploy "
+     "backend.", "FASTDEPLOY_BACKEND_INIT_FAILED", "its fastdeploy backend"),
+    ("[ERROR] LITE(1,f,converter_lite):2024-01-01-00:00:00.000.000 [mindspore/lite/tools/converter/anf_transform.cc:816]"
+     " Transform] optimizer failed.", "MSLITE_CONVERTER_STAGE_FAILED", "(optimizer failed)"),
+])
+def test_the_wrappers_name_the_stage_that_passes_a_failure_on(kb, line, sig_id, said):
+    # a wrapper explains its line without being the cause: it is matched, and said, but not a problem of its own
+    assert [s.id for s in kb.match_line(line) if s.id in IDS] == [sig_id]
+    assert said in kb.signature(sig_id).text("en", line=line)[0]
 
 
 def test_a_class_entry_gives_way_to_a_specific_one_on_its_line(kb):
