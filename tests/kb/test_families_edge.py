@@ -16,7 +16,7 @@ from tests.helpers.kb_parts import english_kb, family_overlaps, part_ids
 
 IDS = part_ids("families_edge")
 FAMILY = IDS + ["NNADAPTER_CANN_VERSION_MISMATCH", "GGML_CANN_BACKEND_ERROR"]
-CLASS_ENTRIES = {"ACL_APP_OPEN_DEVICE_FAILED", "OM_MODEL_LOAD_FAILED", "OM_MODEL_EXECUTE_FAILED", "MXBASE_APP_ERROR_LOGGED", "MSLITE_CONVERT_FAILED",
+CLASS_ENTRIES = {"ACL_APP_OPEN_DEVICE_FAILED", "PYACL_CALL_FAILED", "OM_MODEL_LOAD_FAILED", "OM_MODEL_EXECUTE_FAILED", "MXBASE_APP_ERROR_LOGGED", "MSLITE_CONVERT_FAILED",
                  "MSLITE_ACL_OM_BUILD_FAILED"}
 WRAPPERS = {"FASTDEPLOY_BACKEND_INIT_FAILED", "MSLITE_CONVERTER_STAGE_FAILED"}
 
@@ -105,6 +105,10 @@ def test_the_part_is_loaded_as_class_and_specific_entries_without_peer_ids(kb):
      "(reinterpret_cast<ge::graphStatus>(ge::aclgrphBuildInitialize(global_options)) == ge::GRAPH_SUCCESS): "
      "4294967295!==0 4294967295 GRAPH_FAILED", "NNADAPTER_MODEL_BUILD_OR_RUN_FAILED",
      "aclgrphBuildInitialize failed with ATC/GE code 4294967295"),
+    # pyACL through the samples' acllite: a code no other entry reads; its input-count check
+    ("Exception: acl.mdl.execute failed ret=507011", "PYACL_CALL_FAILED", "`acl.mdl.execute` returned 507011"),
+    ("[ERROR] Current input data num 1 unequal to model input num 2", "OM_MODEL_INPUT_SIZE_MISMATCH",
+     "1 given, 2 needed"),
     # pyACL through mmdeploy: a model load; a dynamic gear the model lacks, in mmdeploy's C++ and msame's forms
     ("mmdeploy.backend.ascend.wrapper.Error: ('acl.mdl.load_from_file', 100003)", "PYACL_CALL_FAILED",
      "`acl.mdl.load_from_file` returned 100003 (ACL_ERROR_INVALID_FILE"),
@@ -162,6 +166,8 @@ def test_a_class_entry_gives_way_to_a_specific_one_on_its_line(kb):
     line = ("E20231116 09:50:41.157967  2326 MxOmModelDesc.cpp:855] [507011][Error code unknown] Failed to model infer "
             "execute, details seen in CANN document.")
     assert [s.id for s in kb.explaining(line)] == ["OM_MODEL_EXECUTE_FAILED"]
+    # pyACL's report with a code the AscendCL code entry reads is that entry's
+    assert [s.id for s in kb.explaining("Exception: acl.rt.malloc failed ret=207001")] == ["ACL_RETURN_CODE"]
     # an AscendCL call's own report of a failed model call is the runtime entry's, not a second problem here
     assert [s.id for s in kb.explaining("aclmdlExecute failed, ret[507011]")] == ["CANN_RUNTIME_CALL_FAILED"]
 
