@@ -16,7 +16,7 @@ from tests.helpers.kb_parts import english_kb, family_overlaps, part_ids
 
 IDS = part_ids("families_edge")
 FAMILY = IDS + ["NNADAPTER_CANN_VERSION_MISMATCH", "GGML_CANN_BACKEND_ERROR"]
-CLASS_ENTRIES = {"ACL_APP_OPEN_DEVICE_FAILED", "PYACL_CALL_FAILED", "OM_MODEL_LOAD_FAILED", "OM_MODEL_EXECUTE_FAILED", "MXBASE_APP_ERROR_LOGGED", "MSLITE_CONVERT_FAILED",
+CLASS_ENTRIES = {"GGML_CANN_INIT_FAILED", "ACL_APP_OPEN_DEVICE_FAILED", "PYACL_CALL_FAILED", "OM_MODEL_LOAD_FAILED", "OM_MODEL_EXECUTE_FAILED", "MXBASE_APP_ERROR_LOGGED", "MSLITE_CONVERT_FAILED",
                  "MSLITE_ACL_OM_BUILD_FAILED"}
 WRAPPERS = {"FASTDEPLOY_BACKEND_INIT_FAILED", "MSLITE_CONVERTER_STAGE_FAILED"}
 
@@ -27,7 +27,7 @@ def kb():
 
 
 def test_the_part_is_loaded_as_class_and_specific_entries_without_peer_ids(kb):
-    assert len(IDS) == len(set(IDS)) == 27
+    assert len(IDS) == len(set(IDS)) == 28
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_edge.json" and not sig.ascend_fd
@@ -130,6 +130,8 @@ def test_the_part_is_loaded_as_class_and_specific_entries_without_peer_ids(kb):
      "CANN_LIBRARY_LINK_UNRESOLVED", "(undefined `halMemAlloc`)"),
     ("  GET_ROWS(type=q4_K,n=256,m=5,r=4,b=1,v=0): not supported [CANN1]", "GGML_BACKEND_OP_NOT_SUPPORTED",
      "`CANN1`: ggml op is not supported (`GET_ROWS`"),
+    ("0.00.012.345 E ggml_cann_init: failed to initialize CANN: ", "GGML_CANN_INIT_FAILED",
+     "could not initialise CANN: no NPU could be counted from this process"),
     ("2025-01-01 10:00:00 [ERROR] The input path may be insecure because it does not belong to you.",
      "CANN_TOOL_PATH_NOT_OWNED", "does not belong to the user"),
     ("[ERROR] save out files error array shape:(4, 1000) filesinfo:[['a.bin']] files_count_perbatch:4 ndata.shape0:4",
@@ -166,6 +168,10 @@ def test_a_class_entry_gives_way_to_a_specific_one_on_its_line(kb):
     line = ("E20231116 09:50:41.157967  2326 MxOmModelDesc.cpp:855] [507011][Error code unknown] Failed to model infer "
             "execute, details seen in CANN document.")
     assert [s.id for s in kb.explaining(line)] == ["OM_MODEL_EXECUTE_FAILED"]
+    # CANN's own coded message after ggml-cann's init failure is read by the entries of CANN's codes
+    line = ("ggml_cann_init: failed to initialize CANN: EE1001: [PID: 1] 2025-01-01-00:00:00.000.000 The argument is "
+            "invalid.Reason: rtGetDeviceCount execute failed, reason=[driver error:no valid device]")
+    assert "GGML_CANN_INIT_FAILED" not in [s.id for s in kb.explaining(line)]
     # pyACL's report with a code the AscendCL code entry reads is that entry's
     assert [s.id for s in kb.explaining("Exception: acl.rt.malloc failed ret=207001")] == ["ACL_RETURN_CODE"]
     # an AscendCL call's own report of a failed model call is the runtime entry's, not a second problem here
