@@ -122,6 +122,12 @@ def test_the_part_is_loaded_as_class_and_specific_entries_without_peer_ids(kb):
      "PADDLE_LITE_OP_NOT_SUPPORTED", "(`matrix_nms`)"),
     ("Error: This model is not supported, because operator 'deformable_conv' is not supported by Paddle-Lite.",
      "PADDLE_LITE_OP_NOT_SUPPORTED", "(`deformable_conv`)"),
+    # FastDeploy's runtime choosing a backend: an ONNX model on Ascend, a backend the package was built without
+    ("[ERROR] fastdeploy/runtime/runtime.cc(90)::AutoSelectBackend	Cannot found availabel inference backends by model "
+     "format: ModelFormat::ONNX with device: Device::ASCEND", "FASTDEPLOY_NO_VALID_BACKEND",
+     "no valid Device::ASCEND backend for the model (model format ModelFormat::ONNX)"),
+    ("[ERROR] fastdeploy/runtime/runtime.cc(172)::Init	The compiled FastDeploy only supports [ Backend::ORT ], "
+     "Backend::LITE is not supported now.", "FASTDEPLOY_NO_VALID_BACKEND", "(`Backend::LITE` is not compiled in)"),
     # the AI CPU kernels, the link on another CANN layout, the test of the CANN backend on another chip
     ("[ERROR] CCECPU(9,aicpu_scheduler):2024-01-01-00:00:00.000.000 [ae_so_manager.cc:571][CreateSingleSoMgr]"
      "[tid:10][AICPU_PROCESSER] Single so manager init failed, soFile is /usr/lib64/aicpu_kernels/0/"
