@@ -27,7 +27,7 @@ def kb():
 
 
 def test_the_part_is_loaded_as_class_and_specific_entries_without_peer_ids(kb):
-    assert len(IDS) == len(set(IDS)) == 28
+    assert len(IDS) == len(set(IDS)) == 29
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_edge.json" and not sig.ascend_fd
@@ -35,6 +35,8 @@ def test_the_part_is_loaded_as_class_and_specific_entries_without_peer_ids(kb):
         assert bool(sig.fallback) == (sid in CLASS_ENTRIES), sid
     # test-backend-ops' 'not supported' is a finding of a test run, not a failure of the program
     assert kb.signature("GGML_BACKEND_OP_NOT_SUPPORTED").severity == "warn"
+    # ONNX Runtime falls back to the CPU and runs: a warning
+    assert kb.signature("ORT_CANN_PROVIDER_NOT_AVAILABLE").severity == "warn"
 
 
 @pytest.mark.parametrize("line, sig_id, said", [
@@ -128,6 +130,12 @@ def test_the_part_is_loaded_as_class_and_specific_entries_without_peer_ids(kb):
      "no valid Device::ASCEND backend for the model (model format ModelFormat::ONNX)"),
     ("[ERROR] fastdeploy/runtime/runtime.cc(172)::Init	The compiled FastDeploy only supports [ Backend::ORT ], "
      "Backend::LITE is not supported now.", "FASTDEPLOY_NO_VALID_BACKEND", "(`Backend::LITE` is not compiled in)"),
+    # ONNX Runtime without its CANN provider: another Python, a provider list with CANN second
+    ("/opt/conda/lib/python3.10/site-packages/onnxruntime/capi/onnxruntime_inference_collection.py:123: UserWarning: "
+     "Specified provider 'CANNExecutionProvider' is not in available provider names.Available providers: "
+     "'CPUExecutionProvider'", "ORT_CANN_PROVIDER_NOT_AVAILABLE", "could not use the CANN execution provider"),
+    ("EP Error Failed to create CANN provider when using ['TensorrtExecutionProvider', 'CANNExecutionProvider']",
+     "ORT_CANN_PROVIDER_NOT_AVAILABLE", ": Failed to create CANN provider: the session runs on the CPU"),
     # the AI CPU kernels, the link on another CANN layout, the test of the CANN backend on another chip
     ("[ERROR] CCECPU(9,aicpu_scheduler):2024-01-01-00:00:00.000.000 [ae_so_manager.cc:571][CreateSingleSoMgr]"
      "[tid:10][AICPU_PROCESSER] Single so manager init failed, soFile is /usr/lib64/aicpu_kernels/0/"
@@ -209,6 +217,9 @@ def test_a_class_entry_gives_way_to_a_specific_one_on_its_line(kb):
     "  ABS(type=f32,ne_a=[128,10,10,10],v=0): not supported [CUDA0] ",
     "[INFO] save out files ./result/2024_01_01-10_00_00/a_0.bin",
     "ImportError: /usr/lib/libfoo.so: undefined symbol: bar",
+    "UserWarning: Specified provider 'CUDAExecutionProvider' is not in available provider names.Available providers: "
+    "'CPUExecutionProvider'",
+    "Applied providers: ['CANNExecutionProvider', 'CPUExecutionProvider']",
     "Paddle-Lite supports this model!",
     "[INFO] dynamic batch size set to 4",
     "[INFO] acl.mdl.execute done, ret 0",
