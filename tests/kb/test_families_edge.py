@@ -147,7 +147,11 @@ def test_the_part_is_loaded_as_class_and_specific_entries_without_peer_ids(kb):
     ("0.00.012.345 E ggml_cann_init: failed to initialize CANN: ", "GGML_CANN_INIT_FAILED",
      "could not initialise CANN: no NPU could be counted from this process"),
     ("2025-01-01 10:00:00 [ERROR] The input path may be insecure because it does not belong to you.",
-     "CANN_TOOL_PATH_NOT_OWNED", "does not belong to the user"),
+     "ASCEND_TOOL_FILE_SECURITY_CHECK", "insecure because it does not belong to you"),
+    ("2024-05-01 10:00:00,000 - msit_logger - ERROR - File owner and current user are inconsistent: '/tmp/out/a.csv'",
+     "ASCEND_TOOL_FILE_SECURITY_CHECK", "(`/tmp/out/a.csv`): File owner and current user are inconsistent"),
+    ("ValueError: The value of the path cannot be soft link: /home/u/model.om.", "ASCEND_TOOL_FILE_SECURITY_CHECK",
+     "(`/home/u/model.om`): cannot be soft link"),
     ("[ERROR] save out files error array shape:(4, 1000) filesinfo:[['a.bin']] files_count_perbatch:4 ndata.shape0:4",
      "AIS_BENCH_OUTPUT_SPLIT_FAILED", "output shape (4, 1000)"),
 ])
