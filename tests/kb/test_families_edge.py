@@ -16,7 +16,7 @@ from tests.helpers.kb_parts import english_kb, family_overlaps, part_ids
 
 IDS = part_ids("families_edge")
 FAMILY = IDS + ["NNADAPTER_CANN_VERSION_MISMATCH", "GGML_CANN_BACKEND_ERROR"]
-CLASS_ENTRIES = {"GGML_CANN_INIT_FAILED", "ACL_APP_OPEN_DEVICE_FAILED", "PYACL_CALL_FAILED", "OM_MODEL_LOAD_FAILED", "OM_MODEL_EXECUTE_FAILED", "MXBASE_APP_ERROR_LOGGED", "MSLITE_CONVERT_FAILED",
+CLASS_ENTRIES = {"MSLITE_MODEL_BUILD_FAILED", "GGML_CANN_INIT_FAILED", "ACL_APP_OPEN_DEVICE_FAILED", "PYACL_CALL_FAILED", "OM_MODEL_LOAD_FAILED", "OM_MODEL_EXECUTE_FAILED", "MXBASE_APP_ERROR_LOGGED", "MSLITE_CONVERT_FAILED",
                  "MSLITE_ACL_OM_BUILD_FAILED"}
 WRAPPERS = {"FASTDEPLOY_BACKEND_INIT_FAILED", "MSLITE_CONVERTER_STAGE_FAILED"}
 
@@ -27,7 +27,7 @@ def kb():
 
 
 def test_the_part_is_loaded_as_class_and_specific_entries_without_peer_ids(kb):
-    assert len(IDS) == len(set(IDS)) == 29
+    assert len(IDS) == len(set(IDS)) == 30
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_edge.json" and not sig.ascend_fd
@@ -78,6 +78,13 @@ def test_the_part_is_loaded_as_class_and_specific_entries_without_peer_ids(kb):
     ("[ERROR] LITE(1,ffff,converter_lite):2025-01-01-00:00:00.000.000 [mindspore/lite/tools/converter/adapter/acl/"
      "src/acl_memory_offload_pass_impl.cc:95] Run] Convert graph to om failed.", "MSLITE_ACL_OM_BUILD_FAILED",
      "convert the graph to an Ascend OM model"),
+    # the Python API: a build with another status, a model path that does not exist, the converter's summary
+    ("RuntimeError: build_from_file failed! Error is Failed to check input tensor.", "MSLITE_MODEL_BUILD_FAILED",
+     "(build_from_file failed: Failed to check input tensor)"),
+    ("RuntimeError: build_from_file failed, model_path does not exist!", "MSLITE_MODEL_FILE_INVALID",
+     ": model_path does not exist"),
+    ("RuntimeError: Converter model failed! model_file is ./yolo.onnx, error is Failed to find operator.",
+     "MSLITE_CONVERT_FAILED", "(Failed to find operator.)"),
     # the runtime: another framework's file, another pair of versions, a model from before 1.1.0
     ("[ERROR] LITE(2,7f,converter_lite):2024-05-01-00:00:00.000.000 [mindspore/lite/tools/converter/parser/tf/"
      "tf_model_parser.cc:500] Parse] Read tf model file failed, model path: /data/frozen.pb", "MSLITE_MODEL_FILE_INVALID",
