@@ -214,6 +214,10 @@ def test_a_class_entry_gives_way_to_a_specific_one_on_its_line(kb):
     "required no greater than 0.",
     "I20250101 08:00:00.000000  77 ModelInferenceProcessor.cpp:80] [ModelInfer] load model success",
     "CONVERT RESULT SUCCESS:0",
+    # a CANN plog line's [tid][function][step] is not MxBase's [code][meaning]
+    "[ERROR] HCCL(60570,):2025-12-04-14:46:07.911.312 [hccl_socket.cc:106] [60570][HcclSocket][Listen] socket listen "
+    "failed",
+    "[ERROR] HCCL(80812,):2026-06-17-02:21:43.853.666 [transport_manager.cc:470] [80880][Alloc]call trace: hcclRet -> 9",
     "Mean bias of all nodes/tensors: 0.0123%",
     "[INFO] model version is MindSpore Lite 2.3.0",
     "[I  9/29  1:47:17.739 ...r/src/driver/huawei_ascend_npu/driver.cc:70 CreateProgram] Create program for "
