@@ -16,7 +16,7 @@ from tests.helpers.kb_parts import english_kb, family_overlaps, part_ids
 
 IDS = part_ids("families_edge")
 FAMILY = IDS + ["NNADAPTER_CANN_VERSION_MISMATCH", "GGML_CANN_BACKEND_ERROR"]
-CLASS_ENTRIES = {"MSLITE_MODEL_BUILD_FAILED", "GGML_CANN_INIT_FAILED", "ACL_APP_OPEN_DEVICE_FAILED", "PYACL_CALL_FAILED", "OM_MODEL_LOAD_FAILED", "OM_MODEL_EXECUTE_FAILED", "MXBASE_APP_ERROR_LOGGED", "MSLITE_CONVERT_FAILED",
+CLASS_ENTRIES = {"ACL_APP_CALL_FAILED_ACLRET", "MSLITE_MODEL_BUILD_FAILED", "GGML_CANN_INIT_FAILED", "ACL_APP_OPEN_DEVICE_FAILED", "PYACL_CALL_FAILED", "OM_MODEL_LOAD_FAILED", "OM_MODEL_EXECUTE_FAILED", "MXBASE_APP_ERROR_LOGGED", "MSLITE_CONVERT_FAILED",
                  "MSLITE_ACL_OM_BUILD_FAILED"}
 WRAPPERS = {"FASTDEPLOY_BACKEND_INIT_FAILED", "MSLITE_CONVERTER_STAGE_FAILED"}
 
@@ -27,7 +27,7 @@ def kb():
 
 
 def test_the_part_is_loaded_as_class_and_specific_entries_without_peer_ids(kb):
-    assert len(IDS) == len(set(IDS)) == 30
+    assert len(IDS) == len(set(IDS)) == 31
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_edge.json" and not sig.ascend_fd
@@ -40,6 +40,11 @@ def test_the_part_is_loaded_as_class_and_specific_entries_without_peer_ids(kb):
 
 
 @pytest.mark.parametrize("line, sig_id, said", [
+    # the samples' 'aclRet' phrase on a DVPP call and on a memory step
+    ("[ERROR]  acldvppJpegDecodeAsync failed, aclRet = 100000", "ACL_APP_CALL_FAILED_ACLRET",
+     "(`acldvppJpegDecodeAsync`) with code 100000 (ACL_ERROR_INVALID_PARAM)"),
+    ("[ERROR] malloc device data buffer failed, aclRet is 207001", "ACL_APP_CALL_FAILED_ACLRET",
+     "(`malloc device data buffer`) with code 207001 (ACL_ERROR_RT_MEMORY_ALLOCATION)"),
     # the device does not open: another id, another code
     ("[ERROR] acl open device 7 failed", "ACL_APP_OPEN_DEVICE_FAILED", "could not open an NPU device (device 7)"),
     ("SetDevice failed.ret=507899", "ACL_APP_OPEN_DEVICE_FAILED", "(set device returned 507899: ACL_ERROR_RT_DRV_INTERNAL_ERROR)"),
@@ -197,6 +202,9 @@ def test_a_class_entry_gives_way_to_a_specific_one_on_its_line(kb):
     line = ("ggml_cann_init: failed to initialize CANN: EE1001: [PID: 1] 2025-01-01-00:00:00.000.000 The argument is "
             "invalid.Reason: rtGetDeviceCount execute failed, reason=[driver error:no valid device]")
     assert "GGML_CANN_INIT_FAILED" not in [s.id for s in kb.explaining(line)]
+    # a runtime call named in the samples' phrase is the runtime entry's
+    assert [s.id for s in kb.explaining("[ERROR]  crop and paste aclrtSynchronizeStream failed, aclRet = 507011")] == [
+        "CANN_RUNTIME_CALL_FAILED"]
     # pyACL's report with a code the AscendCL code entry reads is that entry's
     assert [s.id for s in kb.explaining("Exception: acl.rt.malloc failed ret=207001")] == ["ACL_RETURN_CODE"]
     # an AscendCL call's own report of a failed model call is the runtime entry's, not a second problem here
@@ -214,6 +222,7 @@ def test_a_class_entry_gives_way_to_a_specific_one_on_its_line(kb):
     "required no greater than 0.",
     "I20250101 08:00:00.000000  77 ModelInferenceProcessor.cpp:80] [ModelInfer] load model success",
     "CONVERT RESULT SUCCESS:0",
+    "[INFO]  Copy data to device success, aclRet is 0",
     # a CANN plog line's [tid][function][step] is not MxBase's [code][meaning]
     "[ERROR] HCCL(60570,):2025-12-04-14:46:07.911.312 [hccl_socket.cc:106] [60570][HcclSocket][Listen] socket listen "
     "failed",
