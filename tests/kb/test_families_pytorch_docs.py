@@ -27,7 +27,7 @@ def test_the_part_is_loaded_without_peer_ids(kb):
                         "INDUCTOR_NPU_EXT_KERNEL_FAILED", "PY_TYPE_ANNOTATION_NEEDS_NEWER_PYTHON",
                         "CUDA_KERNEL_FAULT_REPORTED", "CUDA_NO_KERNEL_IMAGE_FOR_GPU", "TORCH_NO_ACCELERATOR_AVAILABLE",
                         "RAY_WORKER_REGISTER_FAILED", "TORCH_NPU_CPU_FALLBACK_DISABLED", "GLOO_CONNECT_FULL_MESH_FAILED",
-                        "PY_PICKLE_LOCAL_OBJECT", "NPU_GRAPH_CAPTURE_CALLS_OUT_OF_ORDER",
+                        "NPU_GRAPH_CAPTURE_CALLS_OUT_OF_ORDER",
                         "TORCH_NPU_WITH_OTHER_ACCELERATOR_TORCH", "NPU_FUSION_ATTENTION_ARGUMENT_REJECTED",
                         "TRAINING_FEATURES_NOT_COMBINABLE", "PIPELINE_LAYER_LIST_MISMATCH",
                         "NUMPY_OLDER_THAN_MODULE_BUILT_FOR", "COLLECTIVE_DESYNC_REPORT_LAGGING_RANKS"}
@@ -105,8 +105,9 @@ def test_each_example_is_one_problem_of_its_entry(kb):
     # Gloo's reason, another pickled object
     ("[rank7]: RuntimeError: Gloo connectFullMesh failed with [/pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:446] "
      "Connection reset by peer", "GLOO_CONNECT_FULL_MESH_FAILED", "Connection reset by peer"),
-    ("AttributeError: Can't pickle local object 'build_collator.<locals>.collate'", "PY_PICKLE_LOCAL_OBJECT",
-     "(`build_collator.<locals>.collate`)"),
+    # one entry for an object pickle refuses, written by two branches (families_mindspore_docs.json keeps it)
+    ("AttributeError: Can't pickle local object 'build_collator.<locals>.collate'", "PY_OBJECT_NOT_PICKLABLE",
+     "(local object 'build_collator.<locals>.collate')"),
     # NPUGraph's other order checks; torch_npu's accelerator check with another accelerator
     ("RuntimeError: The current NPU stream is not currently capturing.", "NPU_GRAPH_CAPTURE_CALLS_OUT_OF_ORDER",
      "out of order: The current NPU stream is not currently capturing"),
