@@ -68,26 +68,31 @@ def cann_codes() -> dict:
 
 
 def cann_code(code: str) -> Optional[dict]:
-    """A CANN error code's entry in the vendor's catalogue (data/cann_error_codes.json), its texts in the run's
-    language: `words` (the errTitle in words), `cause` and `solution` in Chinese under --lang zh from the code's Chinese
-    page where one was read, else the vendor's English text said as such; `class`, `title`, `message` (the template) and
-    `file` as the vendor wrote them. None if the catalogue does not list the code."""
-    from ..i18n import _, get_lang
-
+    """A CANN error code's entry in the vendor's catalogue (data/cann_error_codes.json) in both languages, as a JSON
+    document keeps it (a saved one is worded again in either language): `class`, `title`, `message` (the template) and
+    `file` as the vendor wrote them, `words` / `words_zh` (the errTitle in words), `cause` / `solution` (the vendor's
+    English) and their `_zh` where the code's Chinese page was read. cann_text() says one of them in the run's language.
+    None if the catalogue does not list the code."""
     known = cann_codes()["codes"].get(code.upper())
     if known is None:
         return None
-    out = {k: known[k] for k in ("class", "title", "message", "file", "page_zh") if known.get(k)}
+    keys = ("class", "title", "message", "file", "page_zh", "words", "words_zh", "cause", "cause_zh", "solution",
+            "solution_zh")
+    out = {k: known[k] for k in keys if known.get(k)}
     out["code"] = code.upper()
-    if known.get("words"):
-        out["words"] = in_run_language(known, "words")
-    for key in ("cause", "solution"):
-        if known.get(key + "_zh") and get_lang() == "zh":
-            out[key] = known[key + "_zh"]
-        elif known.get(key):
-            out[key] = known[key] if get_lang() != "zh" else _("(the vendor's English text) {text}").format(
-                text=known[key])
     return out
+
+
+def cann_text(known: dict, key: str) -> str:
+    """A catalogue entry's `words`, `cause` or `solution` (lookup.cann_code) in the run's language: the Chinese where
+    the catalogue has it under --lang zh, else the vendor's English, said as such in a Chinese run ("" if absent)."""
+    from ..i18n import _, get_lang
+
+    if not known.get(key):
+        return ""
+    if get_lang() != "zh" or known.get(key + "_zh") or key == "words":
+        return in_run_language(known, key)
+    return _("(the vendor's English text) {text}").format(text=known[key])
 
 
 # A catalogued message is read where the line does not give its code (a TraceBack's lines, a caller that prints only the

@@ -446,13 +446,15 @@ def _cann_code_facts(code: str) -> Dict[str, str]:
     """A CANN error code's entry in the vendor's catalogue (data/cann_error_codes.json, lookup.cann_code): its errTitle
     in words, its class, its message template (the printer's %s said `…`: a line that gives the message keeps its own)
     and its possible cause and solution, in the run's language ({} if not listed)."""
-    from .lookup import cann_code
+    from .lookup import cann_code, cann_text
 
     known = cann_code(code)
     if known is None:
         return {}
-    out = {k: known[k] for k in ("words", "class", "cause", "solution") if known.get(k)}
+    out = {k: cann_text(known, k) for k in ("words", "cause", "solution") if known.get(k)}
     out = {("cann_" + k): v for k, v in out.items()}
+    if known.get("class"):
+        out["cann_class"] = known["class"]
     out["message"] = known["message"].replace("%s", "…").strip()
     return out
 

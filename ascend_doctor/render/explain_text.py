@@ -9,7 +9,7 @@ from .aggregate_text import status_word
 from .kb_text import wrap_lines
 from .layout import keyed
 from .common import joined
-from ..kb.lookup import acl_meaning, in_run_language
+from ..kb.lookup import acl_meaning, cann_text, in_run_language
 
 
 def status_label(status: str) -> str:
@@ -82,18 +82,19 @@ def code_text(entry) -> List[str]:
                             "it after the message that says which call or operator failed and why.").format(
             code=code, meaning=known["meaning"], name=known["name"], module=known["module"], covers=known["covers"]),
             "  ", "")
-    if info.get("cann"):  # what the vendor's catalogue says of it (lookup.cann_code: in the run's language)
+    if info.get("cann"):  # what the vendor's catalogue says of it (lookup.cann_code; cann_text: in the run's language)
         known = info["cann"]
         if known.get("words"):
             out += wrap_lines(_("{code}: {words} ({group} in CANN's error-code catalogue)").format(
-                code=code, words=known["words"], group=known.get("class") or known.get("title", "")), "  ", "")
+                code=code, words=cann_text(known, "words"), group=known.get("class") or known.get("title", "")),
+                "  ", "")
         else:
             out += wrap_lines(_("{code}: a code of CANN's error-code catalogue").format(code=code), "  ", "")
         out += wrap_lines(_("Message: {message}").format(message=known["message"]), "      ", "  ")
         if known.get("cause"):
-            out += wrap_lines(_("Possible cause: {cause}").format(cause=known["cause"]), "      ", "  ")
+            out += wrap_lines(_("Possible cause: {cause}").format(cause=cann_text(known, "cause")), "      ", "  ")
         if known.get("solution"):
-            out += wrap_lines(_("Solution: {solution}").format(solution=known["solution"]), "      ", "  ")
+            out += wrap_lines(_("Solution: {solution}").format(solution=cann_text(known, "solution")), "      ", "  ")
     if info.get("inner_error"):
         out += wrap_lines(_("{code}: an inner error of a CANN module: the TraceBack lines after it and the plog give "
                        "the reason.").format(code=code), "  ", "")

@@ -13,7 +13,7 @@ import os
 import pytest
 
 from ascend_doctor.data import load_data_file
-from ascend_doctor.kb.lookup import cann_code
+from ascend_doctor.kb.lookup import cann_code, cann_text
 from tests.helpers import REPO, run_cli
 from tests.helpers.corpus import clean_excerpt_hits
 from tests.helpers.kb_parts import english_kb, family_overlaps, part_ids
@@ -199,7 +199,10 @@ def test_the_chinese_texts_are_the_pages_or_the_vendors_english_said_as_such(kb)
     # EE1013 has no Chinese page read: its cause is the vendor's English text, said to be so
     title, cause, fix = sig.text("zh", EE1013)
     assert cause.endswith("该目录给出的可能原因：（厂商英文原文）`Allocation failed due to insufficient host memory.`")
-    assert cann_code("EE1013")["words"] == "资源错误：Host 内存不足"
+    assert cann_text(cann_code("EE1013"), "words") == "资源错误：Host 内存不足"
+    # the entry itself keeps both languages (a saved explain JSON is worded again in either)
+    assert cann_code("EE1013")["words"] == "resource error: insufficient host memory"
+    assert cann_code("EE1013")["words_zh"] == "资源错误：Host 内存不足"
 
 
 def test_explain_answers_from_the_catalogue():
