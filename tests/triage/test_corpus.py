@@ -119,10 +119,17 @@ FLOORS = {
     # then CANN_ERROR_CODE_MESSAGE became an entry of last resort (its cause says no entry reads the line more
     # specifically, which was not so where OP_KERNEL_BINARY_NOT_FOUND reads it): h14c_11 lost its echo of the line;
     # the two entries left name the fault in words its label (fixed before the measurement) does not match: 21/47
-    # round 7 (seen): CANN_LINK_UNDEFINED_REFERENCE, from hicann/runtime's FAQ, names h14b_17's link failure: 22/47
-    # round 7 (r21t, the documented cases of the PyTorch-on-Ascend docs, families_pytorch_docs): MindSpeed's data-helpers
-    # overflow (tensors of unequal size stacked) and TorchAir's protobuf descriptors registered twice: 23/47 = 48.9%
-    "heldout14": {"named_pct": 48.9, "borrowed_per_10": 0.0, "ordinary_fails": 0},
+    # round 7 (seen; the documented cases of each area's docs, taken in page by page from the two thirds of the pages
+    # scripts/corpus_split.py leaves to the authors, and CANN's error-code catalogue): each branch alone on it: edge
+    # inference +10, MindSpore's docs +3, PyTorch-side docs +2, serving/cluster +1, the catalogue +1; merged: 37/47
+    "heldout14": {"named_pct": 78.7, "borrowed_per_10": 0.0, "ordinary_fails": 0},
+    # heldout15/ (fifteenth set): 42 excerpts from two independent collectors, who took only pages and threads on the
+    # held-out side of round 7's page split (scripts/corpus_split.py): docs FAQ / troubleshooting / error-code pages,
+    # forum posts and GitHub threads; labels checked by two independent checkers before any run
+    # (tests/fixtures/corpus/heldout15/README.md), kept outside the repository until round 7 was merged; measured
+    # once: 11/35 = 31.4% named (10/35 = 28.6% at this stop's start), 0 peer ids the line does not support, 0 FAIL
+    # from an ordinary line, every unexplained error line listed: the figure for issue 21's "Done when"
+    "heldout15": {"named_pct": 31.4, "borrowed_per_10": 0.0, "ordinary_fails": 0},
     # tune2/ (a tuning set, not held out): 25 faulty + 5 clean excerpts from issues no other set or KB entry cited,
     # labelled and committed before triage ran on it; measured once after the class entries (fallback) were written
     # and before any tuning: 14/25 = 56.0% named (main without the class entries: the same 14), 0 FAIL from an
@@ -149,8 +156,8 @@ def test_every_excerpt_names_its_source_and_expectation(measure):
         assert len(rows) >= 14, split
         for ex in rows:
             # a public issue, a vendor's troubleshooting page that shows the log (hiascend.com, gitcode.com), a
-            # MindSpore forum thread, or a FAQ / troubleshooting page of a public repository's docs (blob/.../*.md)
-            assert re.match(r"https://(github\.com/[^/]+/[^/]+/((issues|pull)/\d+|blob/\S+\.md)|www\.hiascend\.com/document/\S+|"
+            # MindSpore forum thread, or a FAQ / troubleshooting page of a public repository's docs (blob/.../*.md or *.rst)
+            assert re.match(r"https://(github\.com/[^/]+/[^/]+/((issues|pull)/\d+|blob/\S+\.(?:md|rst))|www\.hiascend\.com/document/\S+|"
                             r"gitcode\.com/\S+|discuss\.mindspore\.cn/t/\S+)$", ex["source"]), ex["name"]
             assert ex["lines"] and any(line.strip() for line in ex["lines"]), ex["name"]
             if ex["fault"]:
@@ -813,3 +820,27 @@ def test_a_keyerror_title_shows_the_missing_weight_name(tmp_path):
                    encoding="utf-8")
     titles = [p["title"] for p in triage_paths([str(log)], load_knowledge_base()).to_json()["problems"]]
     assert any("KeyError: `model.layers.0.self_attn.q_proj.weight`" in t for t in titles), titles
+
+
+def test_the_page_split_keeps_a_page_on_one_side_whatever_its_language_or_branch():
+    """scripts/corpus_split.py: a docs page and its Chinese twin, on any branch, and `owner/repo:path` are one key; an
+    issue is owner/repo/N; about a third of the keys are held out; heldout15's every source was on the held-out side."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("corpus_split", os.path.join(REPO, "scripts", "corpus_split.py"))
+    corpus_split = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(corpus_split)
+    en = "https://github.com/mindspore-ai/docs/blob/master/docs/mindspore/source_en/faq/data_processing.md"
+    zh = "https://github.com/mindspore-ai/docs/blob/r2.3/docs/mindspore/source_zh_cn/faq/data_processing.md"
+    assert corpus_split.key(en) == corpus_split.key(zh) == "mindspore-ai/docs:data_processing"
+    assert corpus_split.key("mindspore-ai/docs:docs/lite/faq_zh.md") == "mindspore-ai/docs:faq"
+    assert corpus_split.key("https://github.com/Ascend/pytorch/issues/12#issuecomment-1") == "ascend/pytorch/12"
+    assert corpus_split.key("https://www.Example.com/a/b?x=1") == "example.com/a/b"
+    sides = [corpus_split.side(f"a/b:page{i}.md") for i in range(300)]
+    assert 70 < sides.count("heldout") < 130
+    sources = [m.group(1) for name in os.listdir(os.path.join(REPO, "tests", "fixtures", "corpus", "heldout15"))
+               if name.endswith(".log")
+               for m in [re.search(r"^#% source: (\S+)", open(os.path.join(REPO, "tests", "fixtures", "corpus",
+                                                                           "heldout15", name), encoding="utf-8").read(),
+                                   re.M)]]
+    assert len(sources) == 42 and {corpus_split.side(u) for u in sources} == {"heldout"}
