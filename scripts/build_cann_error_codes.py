@@ -261,10 +261,6 @@ def template_codes(table: dict) -> List[str]:
     return _lookup().cann_template_codes(table, rule_codes(table))
 
 
-def template_head(message: str) -> str:
-    return _lookup().cann_template_head(message)
-
-
 def template_regex(message: str) -> str:
     return _lookup().cann_template_regex(message)
 
@@ -288,8 +284,9 @@ def template_patterns(table: dict) -> List[str]:
 
 
 def anchors(table: dict) -> List[str]:
-    """The scanner's prefilter: the codes (every code form has one) and each read template's fixed head."""
-    return rule_codes(table) + sorted({template_head(table["codes"][c]["message"]) for c in template_codes(table)})
+    """The scanner's prefilter: the codes (every code form has one) and each read template's longest fixed piece."""
+    return rule_codes(table) + sorted({_lookup().cann_template_anchor(table["codes"][c]["message"])
+                                       for c in template_codes(table)})
 
 
 def patterns(table: dict) -> List[str]:

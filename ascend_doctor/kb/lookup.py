@@ -96,11 +96,13 @@ def cann_text(known: dict, key: str) -> str:
 
 
 # A catalogued message is read where the line does not give its code (a TraceBack's lines, a caller that prints only the
-# message) only when its template's fixed text before the first %s is long enough to be the vendor's own sentence
-# (TEMPLATE_HEAD_MIN characters, starting with a capital) and its fixed text in all is TEMPLATE_FIXED_MIN characters:
-# "The resources are insufficient." is anyone's sentence. The one place of that decision: scripts/build_cann_error_codes.py
-# writes CANN_CATALOGUED_ERROR_CODE's message patterns from it, cann_said_codes names the code of what they read.
-TEMPLATE_HEAD_MIN = 28
+# message: "Failed to allocate 160 bytes of host memory via new to Runtime.") only when the template is the vendor's
+# own sentence: it starts with a capital, its fixed text in all is TEMPLATE_FIXED_MIN characters and one of its fixed
+# pieces (between two values) TEMPLATE_PIECE_MIN, the scanner's anchor: "The resources are insufficient." is anyone's
+# sentence. The line must hold the whole template, its end at the line's end (scripts/build_cann_error_codes.py). The
+# one place of that decision: that script writes CANN_CATALOGUED_ERROR_CODE's message patterns and anchors from it,
+# cann_said_codes names the code of what they read.
+TEMPLATE_PIECE_MIN = 20
 TEMPLATE_FIXED_MIN = 40
 
 
@@ -108,11 +110,16 @@ def cann_template_head(message: str) -> str:
     return message.strip().split("%s")[0].strip()
 
 
+def cann_template_anchor(message: str) -> str:
+    """A read template's longest fixed piece: the literal the scanner looks for before the pattern is tried."""
+    return max((p.strip() for p in message.strip().rstrip(".").split("%s")), key=len)
+
+
 def cann_template_codes(table: dict, codes) -> List[str]:
     """Of `codes` (the codes CANN_CATALOGUED_ERROR_CODE reads), those whose message is read without the code."""
     def ok(message: str) -> bool:
-        return (len(cann_template_head(message)) >= TEMPLATE_HEAD_MIN and message.strip()[:1].isupper()
-                and len(message.replace("%s", "").strip()) >= TEMPLATE_FIXED_MIN)
+        return (message.strip()[:1].isupper() and len(message.replace("%s", "").strip()) >= TEMPLATE_FIXED_MIN
+                and len(cann_template_anchor(message)) >= TEMPLATE_PIECE_MIN)
 
     return [c for c in codes if ok(table["codes"][c]["message"])]
 
@@ -139,8 +146,11 @@ def cann_said_codes(said: str) -> List[str]:
     said = said.rstrip("…").strip()
     heads = [c for c, k in table["codes"].items() if said.startswith(cann_template_head(k["message"]))
              or (cut and cann_template_head(k["message"]).startswith(said))]
+    # a cut sentence names a template whose longest fixed piece (its anchor) it holds, at least its first
+    # TEMPLATE_PIECE_MIN characters (the cut may fall inside it): the head alone may be only "The"
     return sorted(c for c in cann_template_codes(table, heads)
-                  if cut or re.fullmatch(cann_template_regex(table["codes"][c]["message"]) + r"\.?", said))
+                  if (cut and cann_template_anchor(table["codes"][c]["message"])[:TEMPLATE_PIECE_MIN] in said)
+                  or re.fullmatch(cann_template_regex(table["codes"][c]["message"]) + r"\.?", said))
 
 
 def dcmi_codes() -> dict:

@@ -154,6 +154,11 @@ def test_the_runtimes_errorcode_form_keeps_the_message_before_the_code(kb):
     ("The wait execution of the Notify register times out. Reason: The Notify register has not received the Notify "
      "record from remote rank: [1]. base information: [x]. task information: [y]. group information: [z].", "EI0002",
      "communication error: timeout"),
+    # templates whose text before the first value is short ("Failed to allocate"), read by their longest fixed piece
+    ("Failed to allocate 2048 bytes of host memory via malloc to ACL.", "EH0010",
+     "resource error: insufficient host memory"),
+    ("Unsupported Python version: 3.6.8. Expected: 3.7.5 or later.", "E40002",
+     "environment error: incorrect Python version"),
 ])
 def test_a_catalogued_sentence_names_its_code(kb, line, code, words):
     sig = kb.signature(RULE)
