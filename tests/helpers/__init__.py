@@ -19,6 +19,16 @@ SNAPSHOTS = sorted(d for d in os.listdir(FIXTURES) if os.path.isfile(os.path.joi
 ALWAYS_PROCESS = os.environ.get("ASCEND_DOCTOR_TEST_PROCESS", "") not in ("", "0")
 
 
+def script_module(name: str):
+    """scripts/<name>.py (a script, not a package module) loaded as a module, for tests of its functions."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(name, os.path.join(REPO, "scripts", name + ".py"))
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
 def fixture_path(name: str) -> str:
     return os.path.join(FIXTURES, name)
 

@@ -1,20 +1,12 @@
 """The corpus of real log excerpts as tests read it: scripts/measure_corpus.py loaded as a module, and the clean
 excerpts a set of signatures must stay quiet on."""
 
-import importlib.util
-import os
-
-from tests.helpers import REPO
-
-SCRIPT = os.path.join(REPO, "scripts", "measure_corpus.py")
+from tests.helpers import script_module
 
 
 def measure_module():
     """scripts/measure_corpus.py (a script, not a package module) loaded as a module."""
-    spec = importlib.util.spec_from_file_location("measure_corpus", SCRIPT)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    return script_module("measure_corpus")
 
 
 def clean_excerpt_hits(kb, ids, measure=None):

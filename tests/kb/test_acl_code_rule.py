@@ -2,16 +2,14 @@
 AscendCL return code in a wrapper's error phrase names the code's meaning; a pid, step or size never does, and a code
 with an entry of its own or one that only says a call failed is left to those entries."""
 
-import importlib.util
 import json
-import os
 import re
 
 import pytest
 
 from ascend_doctor.data import data_path
 from ascend_doctor.kb.load import load_knowledge_base
-from tests.helpers import REPO
+from tests.helpers import script_module
 
 KB = load_knowledge_base()
 SIG = KB.signature("ACL_RETURN_CODE")
@@ -19,11 +17,7 @@ TABLE = json.load(open(data_path("acl_return_codes.json"), encoding="utf-8"))["c
 
 
 def _builder():
-    spec = importlib.util.spec_from_file_location("build_acl_code_rule",
-                                                  os.path.join(REPO, "scripts", "build_acl_code_rule.py"))
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    return script_module("build_acl_code_rule")
 
 
 def test_the_pattern_is_what_the_table_and_the_entries_give():

@@ -6,15 +6,13 @@ code's Chinese page where one was read, else the vendor's English text said as s
 list stay with the entries of last resort, inner errors with the inner-error entry, and an entry of its own for a code
 keeps winning on its line."""
 
-import importlib.util
 import json
-import os
 
 import pytest
 
 from ascend_doctor.data import load_data_file
 from ascend_doctor.kb.lookup import cann_code, cann_text
-from tests.helpers import REPO, run_cli
+from tests.helpers import run_cli, script_module
 from tests.helpers.corpus import clean_excerpt_hits
 from tests.helpers.kb_parts import english_kb, family_overlaps, part_ids
 
@@ -25,11 +23,7 @@ EE1013 = ("EE1013: [PID: 34900] 2025-09-17-06:54:37.308.527 Failed to allocate 4
 
 
 def _script():
-    spec = importlib.util.spec_from_file_location("build_cann_error_codes",
-                                                  os.path.join(REPO, "scripts", "build_cann_error_codes.py"))
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    return script_module("build_cann_error_codes")
 
 
 @pytest.fixture(scope="module")

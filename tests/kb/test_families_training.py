@@ -218,14 +218,9 @@ def test_each_example_is_its_entrys_and_no_other_line_claims_the_torch_npu_code(
 
 
 def test_the_code_entrys_pattern_is_what_the_table_gives():
-    import importlib.util
+    from tests.helpers import script_module
 
-    from tests.helpers import REPO
-
-    spec = importlib.util.spec_from_file_location("build_acl_code_rule",
-                                                  os.path.join(REPO, "scripts", "build_acl_code_rule.py"))
-    builder = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(builder)
+    builder = script_module("build_acl_code_rule")
     table = json.load(open(data_path("torch_npu_error_codes.json"), encoding="utf-8"))
     part = json.load(open(PART, encoding="utf-8"))
     entry = next(s for s in part["signatures"] if s["id"] == "TORCH_NPU_ERROR_CODE")

@@ -12,7 +12,7 @@ import pytest
 from ascend_doctor.kb.load import load_knowledge_base
 from ascend_doctor.kb.peers import fd_rule_holds, fd_rules, peer_ids
 from ascend_doctor.triage import Triage
-from tests.helpers import REPO
+from tests.helpers import REPO, script_module
 
 KB = load_knowledge_base()
 NAMING = [s for s in KB.signatures if s.ascend_fd]
@@ -77,11 +77,7 @@ def test_the_rules_file_is_what_the_build_script_writes():
     facts = os.path.join(os.path.dirname(REPO), "shared", "reference", "ascend_fd_kb_facts.json")
     if not os.path.exists(facts):
         pytest.skip("../shared/reference is not beside the repo")
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location("build_fd_rules", os.path.join(REPO, "scripts", "build_fd_rules.py"))
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
+    mod = script_module("build_fd_rules")
     with open(facts, encoding="utf-8") as fh:
         built = mod.build(json.load(fh))
     with open(os.path.join(REPO, "data", "ascend_fd_rules.json"), encoding="utf-8") as fh:

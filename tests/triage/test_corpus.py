@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from tests.helpers import REPO
+from tests.helpers import REPO, script_module
 from tests.helpers.corpus import clean_excerpt_hits, measure_module
 
 
@@ -827,11 +827,7 @@ def test_a_keyerror_title_shows_the_missing_weight_name(tmp_path):
 def test_the_page_split_keeps_a_page_on_one_side_whatever_its_language_or_branch():
     """scripts/corpus_split.py: a docs page and its Chinese twin, on any branch, and `owner/repo:path` are one key; an
     issue is owner/repo/N; about a third of the keys are held out; heldout15's every source was on the held-out side."""
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location("corpus_split", os.path.join(REPO, "scripts", "corpus_split.py"))
-    corpus_split = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(corpus_split)
+    corpus_split = script_module("corpus_split")
     en = "https://github.com/mindspore-ai/docs/blob/master/docs/mindspore/source_en/faq/data_processing.md"
     zh = "https://github.com/mindspore-ai/docs/blob/r2.3/docs/mindspore/source_zh_cn/faq/data_processing.md"
     assert corpus_split.key(en) == corpus_split.key(zh) == "mindspore-ai/docs:data_processing"
