@@ -55,12 +55,6 @@ def in_run_language(known: dict, key: str = "meaning") -> str:
     return (get_lang() == "zh" and known.get(key + "_zh")) or known[key]
 
 
-def acl_meaning(known: dict) -> str:
-    """An AscendCL return code's meaning (an entry of acl_codes()["codes"]) in the run's language: its
-    `meaning_zh` (the vendor's Chinese page) under --lang zh, else the header's English comment."""
-    return in_run_language(known)
-
-
 def cann_codes() -> dict:
     from ..data import load_data_file
 

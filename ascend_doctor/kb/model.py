@@ -342,10 +342,10 @@ def _clean_value(v: str, name: str = "") -> str:
 
 def _acl_code_facts(code: str) -> Dict[str, str]:
     """An AscendCL return code's constant and meaning from data/acl_return_codes.json ({} if not listed)."""
-    from .lookup import acl_codes, acl_meaning
+    from .lookup import acl_codes, in_run_language
 
     known = acl_codes()["codes"].get(code)
-    return {"acl_name": known["name"], "acl_meaning": acl_meaning(known)} if known else {}
+    return {"acl_name": known["name"], "acl_meaning": in_run_language(known)} if known else {}
 
 
 def _acl_printed_facts(sentence: str) -> Dict[str, str]:

@@ -9,7 +9,7 @@ from .aggregate_text import status_word
 from .kb_text import wrap_lines
 from .layout import keyed
 from .common import joined
-from ..kb.lookup import acl_meaning, cann_text, in_run_language
+from ..kb.lookup import cann_text, in_run_language
 
 
 def status_label(status: str) -> str:
@@ -75,7 +75,7 @@ def code_text(entry) -> List[str]:
                 code=code, meaning=in_run_language(info)), "  ", "")
     elif info.get("name"):
         out += wrap_lines(_("{code}: {name} (AscendCL return code): {meaning}").format(
-            code=code, name=info["name"], meaning=acl_meaning(info)), "  ", "")
+            code=code, name=info["name"], meaning=in_run_language(info)), "  ", "")
     if info.get("torch_npu"):
         known = info["torch_npu"]
         out += wrap_lines(_("{code}: {meaning} ({name}) in torch_npu's {module} sub-module ({covers}); torch_npu prints "

@@ -77,10 +77,10 @@ def test_every_acl_code_has_its_chinese_meaning_and_zh_shows_it(kb):
            or zh_offenders(v["meaning_zh"])]
     assert not bad, bad
     assert codes["507014"]["meaning_zh"] == "AI Core 执行超时"  # a timeout, not an exception (507015)
-    assert lookup.acl_meaning(codes["507014"]) == "aicore timeout"
+    assert lookup.in_run_language(codes["507014"]) == "aicore timeout"
     i18n.set_lang("zh")
     try:
-        assert lookup.acl_meaning(codes["507014"]) == "AI Core 执行超时"
+        assert lookup.in_run_language(codes["507014"]) == "AI Core 执行超时"
         assert DERIVED_VALUES["acl_code"]("507015")["acl_meaning"] == "AI Core 执行异常"
     finally:
         i18n.set_lang("en")
