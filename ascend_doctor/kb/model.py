@@ -202,6 +202,11 @@ class Signature:
             got = self.__dict__["_split"] = split_codes(self.patterns(), self.all_of)
         return got
 
+    def use_split_codes(self, split) -> None:
+        """Take split_codes' answer as a scanner's cached plan kept it (triage/match/finders._scan_plan), so that it is
+        not parsed again in this process; an answer already made stays."""
+        self.__dict__.setdefault("_split", tuple(split))
+
     def has_bare_codes(self) -> bool:
         _p, codes, _a, code_alts = self.split_codes()
         return bool(codes or code_alts)

@@ -111,8 +111,8 @@ class Scanner:
         if m is None:
             sig = self.signatures[i]
             split = self._split.get(str(i))
-            if split is not None and "_split" not in sig.__dict__:  # the plan's split_codes, not parsed again
-                sig.__dict__["_split"] = tuple(split)
+            if split is not None:  # the plan's split_codes, not parsed again
+                sig.use_split_codes(split)
             m = self._matchers[i] = sig.bytes_matcher()
         return m
 
