@@ -26,7 +26,7 @@ def kb():
 
 
 def test_the_part_is_loaded_as_class_and_specific_entries_without_peer_ids(kb):
-    assert len(IDS) == len(set(IDS)) == 14
+    assert len(IDS) == len(set(IDS)) == 17
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_appdev.json" and not sig.ascend_fd
@@ -87,6 +87,18 @@ def test_the_part_is_loaded_as_class_and_specific_entries_without_peer_ids(kb):
      "RUN_PACKAGE_NO_SPACE_TO_EXTRACT", "`/tmp` (1024 KB free, 900000 KB needed)"),
     ("Error in SHA256 checksums: abc123 is different from def456", "RUN_PACKAGE_CHECKSUM_MISMATCH",
      "its SHA256 checksum does not match"),
+    # Vision SDK: the plugin path not set, a plugin GStreamer does not know
+    ("E20250101 10:00:00.000000  77 MxStreamManagerDptr.cpp:522] Handle environment: GST_PLUGIN_PATH failed. "
+     "(Code = 1001, Message = \"General Failed\")", "MXVISION_SDK_ENV_NOT_SET", "(`GST_PLUGIN_PATH`)"),
+    ("WARNING: erroneous pipeline: no element \"mxpi_modelinfer\"", "MXVISION_PLUGIN_NOT_FOUND", "(`mxpi_modelinfer`)"),
+    # ATC's AIPP: dynamic dims with AIPP, an fp16 input that AIPP feeds
+    ("E10001: Value [--dynamic_dims] for parameter [--insert_op_conf] is invalid. Reason: The dynamic dims function "
+     "does not support AIPP.", "AIPP_CONFIG_INVALID", ": dynamic dims function does not support AIPP"),
+    ("[ERROR] GE(1,atc.bin):2024-01-01-10:00:00.000.000 [insert_aipp_op_util.cc:300]1 [Get][Attr] This input op "
+     "[data] is linked to aipp, cannot be set to fp16, please check your atc parameter --insert_op_conf, "
+     "--input_fp16_nodes.", "AIPP_CONFIG_INVALID", "is linked to aipp, cannot be set to fp16"),
+    ("The parameter var_reci_chn_2 cannot be configured repeatedly", "AIPP_CONFIG_INVALID",
+     "var_reci_chn_2 cannot be configured repeatedly"),
 ])
 def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     hits = kb.explaining(line)
@@ -135,6 +147,11 @@ def test_a_class_entry_gives_way_to_a_specific_one_on_its_line(kb):
     "chmod u+x install.sh",
     "Verifying archive integrity...  100%   SHA256 checksums are OK. All good.",
     "Uncompressing ASCEND DRIVER RUN PACKAGE  100%",
+    "aipp_mode : dynamic",
+    "[INFO] GE(1,atc.bin):2024-01-01-10:00:00.000.000 [aipp_op.cc:700]1 parse aipp params:input_format:RGB888_U8, "
+    "csc_switch:0.",
+    "I20250101 10:00:00.000000  77 MxStreamManager.cpp:120] Create pipeline with MX_SDK_HOME=/opt/mxVision",
+    "Factory Details: Long-name mxpi_tensorinfer",
 ])
 def test_family_entries_stay_quiet_on_ordinary_lines(kb, line):
     assert [s.id for s in kb.match_line(line) if s.id in IDS] == []
