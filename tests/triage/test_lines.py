@@ -200,3 +200,29 @@ def test_an_exception_line_far_below_is_not_the_tail_of_a_traceback_above():
         "RuntimeError: Error: the queue was closed"])] == [(1, False), (502, None)]
     assert [(n, tb["first_line"]) for n, _t, tb, _d in units([src, "RuntimeError: Error: the queue was closed"])] == \
         [(2, 1)]
+
+
+@pytest.mark.parametrize("line, error", [
+    # the Docker CLI's daemon errors (MEF's uninstall prints Docker's; an image pull behind a registry's CA)
+    ("delete ascend-nginx-manager's docker image command exec failed: Error response from daemon: conflict: unable to "
+     "remove repository reference \"ascend-nginx-manager:v1\" (must force) - container 3f2a1b is using its "
+     "referenced image 9c8d7e", True),
+    ("Error response from daemon: pull access denied for ascend-infer, repository does not exist or may require "
+     "'docker login': denied: requested access to the resource is denied", True),
+    # logrus levels of dockerd / containerd / the MindX components: error and fatal are, info and warning are not
+    ("time=\"2024-05-01T10:00:00.000000000+08:00\" level=error msg=\"Handler for POST /v1.41/containers/create "
+     "returned error: unknown runtime specified ascend\"", True),
+    ("time=\"2024-05-01T10:00:00Z\" level=fatal msg=\"failed to start daemon: error initializing graphdriver\"", True),
+    ("time=\"2024-05-01T10:00:00Z\" level=info msg=\"Loading containers: done.\"", False),
+    ("time=\"2024-05-01T10:00:00Z\" level=warning msg=\"Your kernel does not support cgroup blkio weight\"", False),
+    # an Ansible task that failed or did not reach its host (ascend-deployer); its ordinary task lines
+    ("fatal: [worker-1]: FAILED! => {\"changed\": false, \"msg\": \"Missing sudo password\"}", True),
+    ("fatal: [10.0.0.2]: UNREACHABLE! => {\"changed\": false, \"msg\": \"Failed to connect to the host via ssh\", "
+     "\"unreachable\": true}", True),
+    ("ok: [worker-1]", False),
+    ("changed: [worker-1] => (item=npu-driver)", False),
+    ("worker-1                   : ok=12   changed=3    unreachable=0    failed=0    skipped=2", False),
+    ("TASK [npu : check the fatal flag] ***********************************************", False),
+])
+def test_the_deployment_tools_error_forms_are_error_lines_and_their_ordinary_lines_are_not(line, error):
+    assert is_error_line(line.encode()) is error
