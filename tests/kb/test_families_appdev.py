@@ -26,7 +26,7 @@ def kb():
 
 
 def test_the_part_is_loaded_as_class_and_specific_entries_without_peer_ids(kb):
-    assert len(IDS) == len(set(IDS)) == 17
+    assert len(IDS) == len(set(IDS)) == 19
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_appdev.json" and not sig.ascend_fd
@@ -99,6 +99,16 @@ def test_the_part_is_loaded_as_class_and_specific_entries_without_peer_ids(kb):
      "--input_fp16_nodes.", "AIPP_CONFIG_INVALID", "is linked to aipp, cannot be set to fp16"),
     ("The parameter var_reci_chn_2 cannot be configured repeatedly", "AIPP_CONFIG_INVALID",
      "var_reci_chn_2 cannot be configured repeatedly"),
+    # the samples' video input: an H.264 profile DVPP does not decode, a camera that gives nothing, an RTSP source
+    ("[ERROR] Unsurpport h264 profile 244 , decode as main level", "DVPP_VDEC_UNSUPPORTED_STREAM",
+     "(h264, profile 244)"),
+    ("[ERROR] Read camera 2 failed", "VIDEO_SOURCE_OPEN_FAILED", "(camera 2)"),
+    ("[ERROR] rtsp://10.1.1.5/live has no video stream", "VIDEO_SOURCE_OPEN_FAILED", "(rtsp://10.1.1.5/live)"),
+    # ACLLite's 'failed, error: <code>' phrase is the application-step entry's (families_edge.json)
+    ("[ERROR] Video decoder set context failed, error: 107002", "ACL_APP_CALL_FAILED_ACLRET",
+     "(`Video decoder set context`) with code 107002 (ACL_ERROR_RT_CONTEXT_NULL)"),
+    ("[ERROR] Malloc dvpp memory failed, error:207001", "ACL_APP_CALL_FAILED_ACLRET",
+     "with code 207001 (ACL_ERROR_RT_MEMORY_ALLOCATION)"),
 ])
 def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     hits = kb.explaining(line)
@@ -120,6 +130,9 @@ def test_a_class_entry_gives_way_to_a_specific_one_on_its_line(kb):
     line = ("E20240101 08:00:00.000000  77 Image.cpp:100] Height should be in [32, 8192], the actual height is 9000. "
             "(Code = 1001, Message = \"General Failed\")")
     assert [s.id for s in kb.explaining(line)] == ["DVPP_IMAGE_SIZE_OUT_OF_RANGE"]
+    # ACLLite's device-memory report is the memory entry's, not a second problem of the application-step entry
+    assert [s.id for s in kb.explaining("[ERROR] Malloc device memory failed, error: 207001")] == [
+        "MEMORY_EXHAUSTED_REPORTED"]
 
 
 @pytest.mark.parametrize("line", [
@@ -152,6 +165,8 @@ def test_a_class_entry_gives_way_to_a_specific_one_on_its_line(kb):
     "csc_switch:0.",
     "I20250101 10:00:00.000000  77 MxStreamManager.cpp:120] Create pipeline with MX_SDK_HOME=/opt/mxVision",
     "Factory Details: Long-name mxpi_tensorinfer",
+    "[INFO] Open camera 0 success",
+    "[INFO] Get video.mp4 infomation: width 1920, height 1080, profile 100, codec h264",
 ])
 def test_family_entries_stay_quiet_on_ordinary_lines(kb, line):
     assert [s.id for s in kb.match_line(line) if s.id in IDS] == []
