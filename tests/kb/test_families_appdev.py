@@ -26,7 +26,7 @@ def kb():
 
 
 def test_the_part_is_loaded_as_class_and_specific_entries_without_peer_ids(kb):
-    assert len(IDS) == len(set(IDS)) == 19
+    assert len(IDS) == len(set(IDS)) == 21
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_appdev.json" and not sig.ascend_fd
@@ -104,6 +104,11 @@ def test_the_part_is_loaded_as_class_and_specific_entries_without_peer_ids(kb):
      "(h264, profile 244)"),
     ("[ERROR] Read camera 2 failed", "VIDEO_SOURCE_OPEN_FAILED", "(camera 2)"),
     ("[ERROR] rtsp://10.1.1.5/live has no video stream", "VIDEO_SOURCE_OPEN_FAILED", "(rtsp://10.1.1.5/live)"),
+    # MEF's documented cases: a base image BuildKit looks up online, a node-pressure eviction in the older form
+    ("#5 ERROR: failed to resolve source metadata for swr.example.com/mef/ubuntu:22.04: unexpected status code 401",
+     "DOCKER_BUILD_BASE_IMAGE_UNRESOLVED", "`swr.example.com/mef/ubuntu:22.04`"),
+    ("Message: The node was low on resource: [DiskPressure].", "K8S_POD_EVICTED_NODE_PRESSURE",
+     "the node was low on DiskPressure"),
     # ACLLite's 'failed, error: <code>' phrase is the application-step entry's (families_edge.json)
     ("[ERROR] Video decoder set context failed, error: 107002", "ACL_APP_CALL_FAILED_ACLRET",
      "(`Video decoder set context`) with code 107002 (ACL_ERROR_RT_CONTEXT_NULL)"),
@@ -166,6 +171,8 @@ def test_a_class_entry_gives_way_to_a_specific_one_on_its_line(kb):
     "I20250101 10:00:00.000000  77 MxStreamManager.cpp:120] Create pipeline with MX_SDK_HOME=/opt/mxVision",
     "Factory Details: Long-name mxpi_tensorinfer",
     "[INFO] Open camera 0 success",
+    "#2 [internal] load metadata for docker.io/library/ubuntu:22.04",
+    "DiskPressure     False   KubeletHasNoDiskPressure     kubelet has no disk pressure",
     "[INFO] Get video.mp4 infomation: width 1920, height 1080, profile 100, codec h264",
 ])
 def test_family_entries_stay_quiet_on_ordinary_lines(kb, line):
