@@ -26,7 +26,7 @@ def kb():
 
 
 def test_the_part_is_loaded_as_class_and_specific_entries_without_peer_ids(kb):
-    assert len(IDS) == len(set(IDS)) == 22
+    assert len(IDS) == len(set(IDS)) == 23
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_appdev.json" and not sig.ascend_fd
@@ -113,6 +113,9 @@ def test_the_part_is_loaded_as_class_and_specific_entries_without_peer_ids(kb):
     ("[ERROR] GE(1,atc.bin):2023-05-01-10:00:00.000.000 [pre_checker.cc:273]1 CheckType: Check op[nms/NonMaxSuppressionV5]"
      "'s type[NonMaxSuppressionV5] failed, it is not supported.", "ATC_OP_TYPE_UNSUPPORTED",
      "operator `nms/NonMaxSuppressionV5` of type `NonMaxSuppressionV5` is not supported"),
+    # DVPP's channels: the decoder's in Vision SDK's words
+    ("E20250101 10:00:00.000000  77 DvppWrapper.cpp:900] Failed to create vdec channel, vdec channelId is out of "
+     "range, vdec channelId:256", "DVPP_CHANNEL_UNAVAILABLE", "No DVPP vdec channel could be created"),
     # ACLLite's 'failed, error: <code>' phrase is the application-step entry's (families_edge.json)
     ("[ERROR] Video decoder set context failed, error: 107002", "ACL_APP_CALL_FAILED_ACLRET",
      "(`Video decoder set context`) with code 107002 (ACL_ERROR_RT_CONTEXT_NULL)"),
