@@ -50,15 +50,22 @@ def test_the_table_is_the_vendors_catalogue_with_its_commit():
     assert ee1013["words"] == "resource error: insufficient host memory"
     assert ee1013["message"] == "Failed to allocate %s bytes of host memory via %s to Runtime."
     assert ee1013["cause"] == "Allocation failed due to insufficient host memory."
+    # the runtime's catalogue, and GE's (the E1xxxx codes of ATC and the graph engine, a raw string in GE's source)
+    files = {"https://github.com/hicann/runtime/blob/": "/src/dfx/error_manager/error_code.json",
+             "https://github.com/hicann/ge/blob/": "/base/common/error_registry/error_registry.cc"}
     for code, known in codes.items():
-        assert known["file"].startswith("https://github.com/hicann/runtime/blob/") and \
-            known["file"].endswith("/src/dfx/error_manager/error_code.json"), code
+        assert any(known["file"].startswith(head) and known["file"].endswith(tail) for head, tail in files.items()), code
         assert known["message"].count("%s") <= max(len(known["args"]), 1) * 2, code
         assert ("words" in known) == ("title" in known), code
-    # a Chinese cause and solution come from a Chinese page, and say which
+    # a Chinese cause and solution come from a Chinese page of the code's own repository, and say which
     zh = [c for c, k in codes.items() if "cause_zh" in k or "solution_zh" in k]
-    assert zh and all(codes[c]["page_zh"].startswith("https://github.com/hicann/runtime/blob/") for c in zh)
+    assert zh and all(codes[c]["page_zh"].startswith(codes[c]["file"].split("/blob/")[0] + "/blob/") for c in zh)
     assert codes["EH0010"]["cause_zh"] == "Host内存不足导致内存分配失败。"
+    e10016 = codes["E10016"]
+    assert e10016["class"] == "GE Errors" and e10016["words"] == "invalid argument: operator name"
+    assert e10016["message"].startswith("Op name %s specified in --%s is not found in the model.")
+    assert e10016["solution_zh"] == "指定Graph中已有节点的名称。"
+    assert "/docs/zh/user_guides/error_codes/E10016-" in e10016["page_zh"]
 
 
 def test_the_build_script_reads_a_catalogue_and_its_pages():
@@ -81,6 +88,15 @@ def test_the_build_script_reads_a_catalogue_and_its_pages():
              "docs/en/error_code_ref/RTS-Errors/EE1002-Execution_Error_Stream_Synchronize_Timeout.md":
              "# EE1002\n\n## Solution\n\n1. Check the\\_timeout.\n"}
     table = mod.build(files, pages, "hicann/runtime", "1" * 40)
+    # GE keeps its catalogue as a raw string in a source file; its pages are listed as OWNER/REPO:PATH
+    source = 'namespace {\nconst std::string ge_error_code = R"(' + json.dumps({"error_info_list": [
+        {"errClass": "GE Errors", "errTitle": "Invalid_Argument", "ErrCode": "E10004",
+         "ErrMessage": "Value for --%s is empty.", "Arglist": "parameter"}]}) + ')";\n}'
+    ge = mod.build([{"repo": "hicann/ge", "path": "e.cc", "commit": "3" * 40, "text": source}],
+                   {"hicann/ge:docs/zh/user_guides/error_codes/E10004-Invalid_Argument.md": "## 解决方法\n\n设置参数。\n"},
+                   "hicann/runtime", "1" * 40, {"hicann/ge": "3" * 40})["codes"]["E10004"]
+    assert ge["message"] == "Value for --%s is empty." and ge["solution_zh"] == "设置参数。"
+    assert ge["page_zh"] == "https://github.com/hicann/ge/blob/" + "3" * 40 + "/docs/zh/user_guides/error_codes/E10004-Invalid_Argument.md"
     codes = table["codes"]
     assert sorted(codes) == ["E50058", "EE1002", "EX0001"]  # the first file naming a code wins; a non-code is skipped
     ee1002 = codes["EE1002"]
