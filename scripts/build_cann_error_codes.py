@@ -252,7 +252,9 @@ SOURCE = ("CANN's error-code catalogue, the file its error printer (ErrorManager
           "${INSTALL_DIR}/runtime/conf/error_manager/error_code.json, and GE's (the E1xxxx codes of ATC and the graph "
           "engine), hicann/ge base/common/error_registry/error_registry.cc; the Chinese cause and solution (`cause_zh`, "
           "`solution_zh`) from the code's page under hicann/runtime docs/zh/error_code_ref or hicann/ge "
-          "docs/zh/user_guides/error_codes (`page_zh`); the errTitle "
+          "docs/zh/user_guides/error_codes (`page_zh`); for a code whose template is too general to name it, the fixed "
+          "sentences the runtime's own calls print for it (`said`: hicann/runtime src/runtime, a call's string "
+          "literals in the template); the errTitle "
           "in words and its Chinese (`words`, `words_zh`) written by ascend-doctor (scripts/build_cann_error_codes.py)")
 SOURCE_ZH = ("CANN 的错误码目录，即其报错打印模块（ErrorManager）读取的文件：hicann/runtime "
              "src/dfx/error_manager/error_code.json（errClass、errTitle、ErrCode、ErrMessage、Possible Cause、Solution；"
@@ -260,8 +262,58 @@ SOURCE_ZH = ("CANN 的错误码目录，即其报错打印模块（ErrorManager�
              "${INSTALL_DIR}/runtime/conf/error_manager/error_code.json，以及 GE 的错误码目录（ATC 与图引擎的 E1xxxx 错误码）"
              "hicann/ge base/common/error_registry/error_registry.cc；中文的可能原因和解决方法（`cause_zh`、"
              "`solution_zh`）取自 hicann/runtime docs/zh/error_code_ref 或 hicann/ge docs/zh/user_guides/error_codes "
-             "下该错误码的页面（`page_zh`）；errTitle 的文字说法"
+             "下该错误码的页面（`page_zh`）；对于模板过于笼统、无法据以认出错误码的错误码，取 Runtime 自身调用为其打印的固定语句"
+             "（`said`：hicann/runtime src/runtime 中调用所传的字符串常量填入模板）；errTitle 的文字说法"
              "及其中文（`words`、`words_zh`）由 ascend-doctor 编写（scripts/build_cann_error_codes.py）")
+
+
+# ---- the sentences the runtime's own calls state for a code of a generic template ----
+# "%s failed. Reason: %s." (EE1016, EE1018, EE1019, EE1023) is anyone's sentence: the template alone does not name its
+# code where the line does not give it. The runtime's source does: a call that reports the code with every value a
+# string literal (`RT_LOG_OUTER_MSG_IMPL(ErrorCode::EE1019, "Allocating task info", "The number of pending tasks in
+# the stream exceeds the limit")`) prints one fixed sentence, the code's specific reason as the vendor states it. Such
+# sentences (the code's template filled with the call's literals, exactly as many as the template has values) are kept
+# under the code as `said`, each with the source file it was read from; only for codes whose template is not read
+# itself (lookup.cann_template_codes) and only sentences that pass the same rule as a template (a capital first, 40+
+# characters of text, one piece of 20+).
+RUNTIME_SRC = "src/runtime"
+_LITERAL = r'"(?:[^"\\\n]|\\.)*"'
+_CALL = re.compile(r"ErrorCode::(?P<code>E[0-9A-Z]\d{4})\s*,(?P<args>(?:\s*(?:" + _LITERAL + r"\s*)+,)*\s*(?:"
+                   + _LITERAL + r"\s*)+)\)")
+
+
+def call_sentences(text: str, table: dict) -> List[tuple]:
+    """(code, sentence) of each call in a source file that reports a catalogued code with only literal values."""
+    out = []
+    for m in _CALL.finditer(text):
+        known = table["codes"].get(m.group("code"))
+        if not known:
+            continue
+        values = ["".join(re.findall(_LITERAL, arg.group(0))).replace('""', "")[1:-1]
+                  for arg in re.finditer(r"(?:" + _LITERAL + r"\s*)+", m.group("args"))]
+        if len(values) != known["message"].count("%s") or any(not v.strip() or "%" in v or "\\" in v
+                                                                  for v in values):
+            continue
+        sentence = known["message"]
+        for v in values:
+            sentence = sentence.replace("%s", v.strip().rstrip("."), 1)
+        out.append((m.group("code"), " ".join(sentence.split())))
+    return out
+
+
+def add_said(table: dict, sources: List[dict]) -> None:
+    """Add the `said` sentences of `sources` ([{repo, path, commit, text}]) to the table's codes (see above)."""
+    lookup = _lookup()
+    read = set(lookup.cann_template_codes(table, rule_codes(table)))
+    said: Dict[str, Dict[str, str]] = defaultdict(dict)
+    for f in sources:
+        for code, sentence in call_sentences(f["text"], table):
+            if code in read or code not in rule_codes(table) or not lookup.cann_template_codes(
+                    {"codes": {code: {"message": sentence}}}, [code]):
+                continue
+            said[code].setdefault(sentence, blob_url(f["repo"], f["commit"], f["path"]))
+    for code, got in said.items():
+        table["codes"][code]["said"] = [{"text": t, "file": u} for t, u in sorted(got.items())]
 
 
 # ---- the pattern of CANN_CATALOGUED_ERROR_CODE ----
@@ -318,9 +370,14 @@ def _lookup():
     return lookup
 
 
+def read_sentences(table: dict) -> List[str]:
+    """What the entry reads without a code: the read templates and the `said` sentences of the other codes."""
+    return ([table["codes"][c]["message"] for c in template_codes(table)]
+            + [text for _, text in _lookup().cann_said_sentences(table, rule_codes(table))])
+
+
 def template_patterns(table: dict) -> List[str]:
-    said = sorted({template_regex(table["codes"][c]["message"]) for c in template_codes(table)},
-                  key=lambda t: (-len(t), t))
+    said = sorted({template_regex(m) for m in read_sentences(table)}, key=lambda t: (-len(t), t))
     chunks: List[List[str]] = [[]]
     for t in said:
         if chunks[-1] and sum(len(x) for x in chunks[-1]) + len(t) > TEMPLATE_CHUNK:
@@ -331,8 +388,7 @@ def template_patterns(table: dict) -> List[str]:
 
 def anchors(table: dict) -> List[str]:
     """The scanner's prefilter: the codes (every code form has one) and each read template's longest fixed piece."""
-    return rule_codes(table) + sorted({_lookup().cann_template_anchor(table["codes"][c]["message"])
-                                       for c in template_codes(table)})
+    return rule_codes(table) + sorted({_lookup().cann_template_anchor(m) for m in read_sentences(table)})
 
 
 def patterns(table: dict) -> List[str]:
@@ -383,8 +439,12 @@ def main(argv: Optional[List[str]] = None) -> int:
             if repo not in readers:
                 sys.exit(f"{PAGES}: page {p}: no snapshot of {repo} given (--more {repo}=GITDIR:PATH)")
             pages[p] = readers[repo][1](path)
-        write_json(TABLE, build(files, pages, RUNTIME[0], commit,
-                                {repo: c for repo, (c, _) in readers.items()}))
+        table = build(files, pages, RUNTIME[0], commit, {repo: c for repo, (c, _) in readers.items()})
+        calls = subprocess.run(["git", "--git-dir", args.runtime, "grep", "-l", r"ErrorCode::E", commit, "--",
+                                RUNTIME_SRC], check=True, capture_output=True, text=True).stdout.split()
+        add_said(table, [{"repo": RUNTIME[0], "path": p.split(":", 1)[1], "commit": commit,
+                          "text": read(p.split(":", 1)[1])} for p in calls])
+        write_json(TABLE, table)
     with open(TABLE, encoding="utf-8") as fh:
         table = json.load(fh)
     with open(PART, encoding="utf-8") as fh:

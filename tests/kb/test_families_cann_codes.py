@@ -298,3 +298,45 @@ def test_examples_are_one_problem_and_clean_excerpts_stay_clean(kb):
     assert kb.signature("CANN_TYPED_ERROR_CODE").last_resort and kb.signature("CANN_ERROR_CODE_MESSAGE").last_resort
     assert family_overlaps(kb, IDS) == []
     assert clean_excerpt_hits(kb, IDS) == []
+
+
+def test_a_generic_templates_code_is_named_by_the_sentences_the_runtimes_calls_state(kb):
+    # "%s failed. Reason: %s." (EE1019) names no code by itself; the runtime's call that reports EE1019 with literal
+    # values does (task_submit.cc: "Allocating task info", "The number of pending tasks in the stream exceeds the limit")
+    codes = load_data_file("cann_error_codes.json")["codes"]
+    said = {s["text"]: s["file"] for s in codes["EE1019"]["said"]}
+    line = "Allocating task info failed. Reason: The number of pending tasks in the stream exceeds the limit."
+    assert said[line].startswith("https://github.com/hicann/runtime/blob/") and "/src/runtime/" in said[line]
+    assert [s.id for s in kb.explaining(line)] == [RULE]
+    assert kb.signature(RULE).text("en", line)[0] == (
+        "CANN error EE1019, execution error: Allocating task info failed. Reason: The number of pending tasks in the "
+        "stream exceeds the limit")
+    # the same reason under a log prefix, before the log's [FUNC:] tail
+    prefixed = ("[ERROR] RUNTIME(1,python):2026-01-01-00:00:00.000.000 [task_submit.cc:482]1 " + line +
+                "[FUNC:AllocTaskInfo][FILE:task_submit.cc][LINE:482]")
+    assert "EE1019" in kb.signature(RULE).text("en", prefixed)[0]
+    # another reason in the same words is not that sentence; the template alone is anyone's
+    for other in ("Allocating task info failed. Reason: The device is busy.",
+                  "Loading the config failed. Reason: The file does not exist.",
+                  "[INFO] RUNTIME(1,python):2026-01-01-00:00:00.000.000 Allocating task info succeeded."):
+        assert RULE not in [s.id for s in kb.explaining(other)], other
+    # only templates too general to be read get sentences, and each sentence is read as a template would be
+    from ascend_doctor.kb.lookup import cann_template_codes
+    with_said = [c for c, k in codes.items() if k.get("said")]
+    assert "EE1016" in with_said and not set(with_said) & set(cann_template_codes({"codes": codes}, with_said))
+
+
+def test_the_build_script_reads_the_sentences_of_calls_with_literal_values():
+    mod = _script()
+    table = {"codes": {"EE1019": {"message": "%s failed. Reason: %s.", "args": ["func", "reason"]},
+                       "EE1003": {"message": "%s failed because value %s for parameter %s is invalid.", "args": []}}}
+    source = '''
+        RT_LOG_OUTER_MSG_IMPL(ErrorCode::EE1019, "Allocating task info",
+                              "The number of pending tasks in the stream "
+                              "exceeds the limit");
+        RT_LOG_OUTER_MSG_IMPL(ErrorCode::EE1019, "Adding task", reason.c_str());
+        RT_LOG_OUTER_MSG_WITH_FUNC(ErrorCode::EE1003, "x", "y");
+        RT_LOG_OUTER_MSG_IMPL(ErrorCode::EE1019, "Sending a task", "Stream %u is full");
+    '''
+    assert mod.call_sentences(source, table) == [
+        ("EE1019", "Allocating task info failed. Reason: The number of pending tasks in the stream exceeds the limit.")]
