@@ -16,7 +16,8 @@ from tests.helpers.kb_parts import english_kb, family_overlaps, part_ids
 IDS = part_ids("families_cann_docs")
 FAMILY = set(IDS)
 # the class entry of the installer's error form: the specific entries win on their lines
-CLASS = {"ASCEND_RUN_PACKAGE_INSTALLER_ERROR"}
+# and the runtime's report of a failed device task (the lines after it name the fault)
+CLASS = {"ASCEND_RUN_PACKAGE_INSTALLER_ERROR", "RT_DEVICE_TASK_RUN_FAILED"}
 
 
 @pytest.fixture(scope="module")
@@ -29,7 +30,7 @@ def test_the_part_is_loaded_as_roots_without_peer_ids(kb):
                         "ASCEND_RUN_PACKAGE_INSTALL_USER_INVALID", "NPU_DRIVER_KERNEL_MODULE_MISMATCH",
                         "NPU_DRIVER_DEVICES_BUSY_DURING_INSTALL", "MPI_HOSTNAME_NOT_RESOLVED",
                         "OPENMPI_REMOTE_DAEMON_LAUNCH_FAILED", "HCCL_TEST_INTERFACE_ERROR",
-                        "OM_MODEL_BUILT_FOR_ANOTHER_INSTALLATION"}
+                        "OM_MODEL_BUILT_FOR_ANOTHER_INSTALLATION", "RT_DEVICE_TASK_RUN_FAILED"}
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_cann_docs.json" and sig.kind == "root" and not sig.ascend_fd
@@ -76,6 +77,10 @@ def test_the_part_is_loaded_as_roots_without_peer_ids(kb):
     ("E19999: Inner Error! The os/cpu type of the model does not match the current system,Model is[linux][x86_64], "
      "system is[linux][aarch64], please use the matching platform", "OM_MODEL_BUILT_FOR_ANOTHER_INSTALLATION",
      "another os/cpu type (model: linux/x86_64, here: linux/aarch64)"),
+    # the runtime's other form (task_sn, task_type), a timeout on another engine
+    ("[ERROR] RUNTIME(1,python):2026-01-01-00:00:00.000.000 [task_recycle_cqrpt_base.cc:78]1 Task run timeout, "
+     "stream_id=5, pos=1, task_sn=9, task_type=7(notify wait), errType=0x4(task timeout), sqSwStatus=0x0.",
+     "RT_DEVICE_TASK_RUN_FAILED", "notify wait task ended with task timeout (task run timeout)"),
 ])
 def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     hits = kb.explaining(line)
@@ -91,6 +96,8 @@ def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     ("[ERROR] HCCL(1041085,all_reduce_test):2025-11-21-01:20:01.630.122 [topoinfo_exchange_base.cc:145] "
      "[1041085][InitGroupStage][RanktableDetect] TopoDetect ERROR occur !!! fault_type[1], fault_info[\"Failed to "
      "connect agent[1,3,5,7,]\"]", "HCCL_FD_TOPO_SERVER_SOCKET_TIMEOUT"),
+    ("[ERROR] HCCL(1104629,test_one_side):2025-10-28-17:45:13.679.684 [param_check.cc:66] [1104629][InitGroupStage]"
+     "[RanktableConfig]errNo[0x0000000005010001] path /ranktable.json is not a valid real path", "HCCL_RANKTABLE_INVALID"),
     ("[ERROR] HCCL(17528,python3):2026-03-18-10:33:52.113.403 [hccl_socket_manager.cc:797] [18744][Wait]"
      "[LinkEstablish]wait socket establish timeout, role[1] rank[1] timeout[120 s]", "HCCL_LINK_ESTABLISH_TIMEOUT"),
     ("[ERROR] HCCL(3743927,all_reduce_test):2025-10-25-16:11:16.831.666 [rank_consistentcy_checker.cc:439] "
