@@ -110,6 +110,15 @@ def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     ("[ERROR] HCCL(925892,alltoall_test):2025-10-28-16:34:59.634.432 [sal.cc:501] [925892][InitGroupStage][EnvConfig]"
      "set ifname to [abc] by HCCL_SOCKET_IFNAME, but not found in the environment, ifnames in the environment is as "
      "follows", "HCCL_EI0001_ENV_CONFIG"),
+    ("[ERROR] HCCL(1041081,all_reduce_test):2025-11-21-01:20:01.625.112 [topoinfo_exchange_server.cc:503] "
+     "[1041362][InitGroupStage][DisplayConnectionedRank]need connect rankNum is [8]", "HCCL_FD_TOPO_SERVER_SOCKET_TIMEOUT"),
+    ("[ERROR] HCCL(3626636,all_reduce_test):2025-11-21-13:18:47.639.874 [topoinfo_detect.cc:233] [3626636]"
+     "[InitGroupStage][RanktableDetect]SetupServer failed, hostIP[192.168.1.100%enp53s0f2] and hostPort[60000] ret[7]",
+     "HCCL_PORT_IN_USE"),
+    ("[ERROR] HCCL(17528,python3):2026-03-18-10:33:52.113.646 [hccl_socket_manager.cc:623] [18744]   "
+     "_________________________LINK_ERROR_INFO___________________________", "HCCL_LINK_ESTABLISH_TIMEOUT"),
+    ("[ERROR] HCCL(925892,alltoall_test):2025-10-28-16:34:59.634.437 [sal.cc:504] [925892][InitGroupStage][EnvConfig]"
+     "get host ip fail by socket Ifname. name[lo] ip[127.10.0.1%lo]", "HCCL_EI0001_ENV_CONFIG"),
 ])
 def test_the_hccl_entries_read_the_fault_diagnosis_pages_plog_forms(kb, line, sig_id):
     assert [s.id for s in kb.explaining(line)] == [sig_id]
