@@ -50,6 +50,10 @@ def test_the_part_is_loaded_as_roots_without_peer_ids(kb):
      "ASCEND_RUN_PACKAGE_INSTALL_USER_INVALID", "(`aiuser`)"),
     ("[ERROR]ERR_NO:0x0096;ERR_DES:HwHiAiUser not right! Please check the relatianship of aiuser and HwHiAiUser",
      "ASCEND_RUN_PACKAGE_INSTALL_USER_INVALID", "(`HwHiAiUser`)"),
+    # a CANN package installed by a user outside the driver's group
+    ("[Toolkit] [20250601-10:00:00] [ERROR] ERR_NO:0x0093;ERR_DES:User is not belong to the driver or firmware's "
+     "installed usergroup! Please add the user (alice) to the group (HwHiAiUser).",
+     "ASCEND_RUN_PACKAGE_INSTALL_USER_INVALID", "(`alice`)"),
     # the kernel the modules were built for and the running one, in the installer's other form; a source build
     ("[ERROR]current kernel primary version(4.19.90) is different from the driver(5.10.0), need rebuild driver",
      "NPU_DRIVER_KERNEL_MODULE_MISMATCH", "running kernel `4.19.90` (the driver's modules are for `5.10.0`)"),
