@@ -271,21 +271,26 @@ SOURCE_ZH = ("CANN 的错误码目录，即其报错打印模块（ErrorManager�
 # "%s failed. Reason: %s." (EE1016, EE1018, EE1019, EE1023) is anyone's sentence: the template alone does not name its
 # code where the line does not give it. The runtime's source does: a call that reports the code with every value a
 # string literal (`RT_LOG_OUTER_MSG_IMPL(ErrorCode::EE1019, "Allocating task info", "The number of pending tasks in
-# the stream exceeds the limit")`) prints one fixed sentence, the code's specific reason as the vendor states it. Such
+# the stream exceeds the limit")`, or the ErrorManager's report of a code with its values
+# `"EK0006", std::vector<...>({"func", "param"}), std::vector<...>({"aclprofInit", "profilerResultPath"})`) prints one
+# fixed sentence, the code's specific reason as the vendor states it. Such
 # sentences (the code's template filled with the call's literals, exactly as many as the template has values) are kept
 # under the code as `said`, each with the source file it was read from; only for codes whose template is not read
 # itself (lookup.cann_template_codes) and only sentences that pass the same rule as a template (a capital first, 40+
 # characters of text, one piece of 20+).
-RUNTIME_SRC = "src/runtime"
+RUNTIME_SRC = "src"
 _LITERAL = r'"(?:[^"\\\n]|\\.)*"'
-_CALL = re.compile(r"ErrorCode::(?P<code>E[0-9A-Z]\d{4})\s*,(?P<args>(?:\s*(?:" + _LITERAL + r"\s*)+,)*\s*(?:"
-                   + _LITERAL + r"\s*)+)\)")
+_ARGS = r"(?P<args>(?:\s*(?:" + _LITERAL + r"\s*)+,)*\s*(?:" + _LITERAL + r"\s*)+)"
+_CALLS = (re.compile(r"ErrorCode::(?P<code>E[0-9A-Z]\d{4})\s*," + _ARGS + r"\)"),
+          re.compile(r"\"(?P<code>E[0-9A-Z]\d{4})\"\s*,\s*std::vector<[^>\n]{1,40}>\s*\(\s*\{[^}]*\}\s*\)\s*,\s*"
+                     r"std::vector<[^>\n]{1,40}>\s*\(\s*\{" + _ARGS + r"\}\s*\)"))
+SOURCE_MARK = r"ErrorCode::E\|std::vector<"  # git grep: the files that may hold such calls
 
 
 def call_sentences(text: str, table: dict) -> List[tuple]:
     """(code, sentence) of each call in a source file that reports a catalogued code with only literal values."""
     out = []
-    for m in _CALL.finditer(text):
+    for m in (m for rx in _CALLS for m in rx.finditer(text)):
         known = table["codes"].get(m.group("code"))
         if not known:
             continue
@@ -440,7 +445,7 @@ def main(argv: Optional[List[str]] = None) -> int:
                 sys.exit(f"{PAGES}: page {p}: no snapshot of {repo} given (--more {repo}=GITDIR:PATH)")
             pages[p] = readers[repo][1](path)
         table = build(files, pages, RUNTIME[0], commit, {repo: c for repo, (c, _) in readers.items()})
-        calls = subprocess.run(["git", "--git-dir", args.runtime, "grep", "-l", r"ErrorCode::E", commit, "--",
+        calls = subprocess.run(["git", "--git-dir", args.runtime, "grep", "-l", SOURCE_MARK, commit, "--",
                                 RUNTIME_SRC], check=True, capture_output=True, text=True).stdout.split()
         add_said(table, [{"repo": RUNTIME[0], "path": p.split(":", 1)[1], "commit": commit,
                           "text": read(p.split(":", 1)[1])} for p in calls])
