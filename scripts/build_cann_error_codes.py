@@ -275,14 +275,14 @@ SOURCE_ZH = ("CANN 的错误码目录，即其报错打印模块（ErrorManager�
 # `"EK0006", std::vector<...>({"func", "param"}), std::vector<...>({"aclprofInit", "profilerResultPath"})`) prints one
 # fixed sentence, the code's specific reason as the vendor states it. Such
 # sentences (the code's template filled with the call's literals, exactly as many as the template has values) are kept
-# under the code as `said`, each with the source file it was read from; only for codes whose template is not read
+# under the code as `said`, each with the source file it was read from (every snapshot read: the runtime's, GE's); only for codes whose template is not read
 # itself (lookup.cann_template_codes) and only sentences that pass the same rule as a template (a capital first, 40+
 # characters of text, one piece of 20+).
-RUNTIME_SRC = "src"
+SOURCE_FILES = ("*.cc", "*.cpp", "*.c", "*.h", ":(exclude)tests", ":(exclude)test")  # a snapshot's own source
 _LITERAL = r'"(?:[^"\\\n]|\\.)*"'
 _ARGS = r"(?P<args>(?:\s*(?:" + _LITERAL + r"\s*)+,)*\s*(?:" + _LITERAL + r"\s*)+)"
 _CALLS = (re.compile(r"ErrorCode::(?P<code>E[0-9A-Z]\d{4})\s*," + _ARGS + r"\)"),
-          re.compile(r"\"(?P<code>E[0-9A-Z]\d{4})\"\s*,\s*std::vector<[^>\n]{1,40}>\s*\(\s*\{[^}]*\}\s*\)\s*,\s*"
+          re.compile(r"\"(?P<code>E[0-9A-Z]\d{4})\"\s*,\s*std::vector<[^>\n]{1,40}>\s*\(\s*\{(?P<names>[^}]*)\}\s*\)\s*,\s*"
                      r"std::vector<[^>\n]{1,40}>\s*\(\s*\{" + _ARGS + r"\}\s*\)"))
 SOURCE_MARK = r"ErrorCode::E\|std::vector<"  # git grep: the files that may hold such calls
 
@@ -296,6 +296,11 @@ def call_sentences(text: str, table: dict) -> List[tuple]:
             continue
         values = ["".join(re.findall(_LITERAL, arg.group(0))).replace('""', "")[1:-1]
                   for arg in re.finditer(r"(?:" + _LITERAL + r"\s*)+", m.group("args"))]
+        if m.groupdict().get("names") is not None:  # the ErrorManager fills the template by name, not by place
+            names = [n[1:-1] for n in re.findall(_LITERAL, m.group("names"))]
+            if len(names) != len(values) or sorted(names) != sorted(known.get("args", [])):
+                continue
+            values = [dict(zip(names, values))[a] for a in known["args"]]
         if len(values) != known["message"].count("%s") or any(not v.strip() or "%" in v or "\\" in v
                                                                   for v in values):
             continue
@@ -433,10 +438,12 @@ def main(argv: Optional[List[str]] = None) -> int:
         commit, read = git_reader(args.runtime)
         files = [{"repo": RUNTIME[0], "path": RUNTIME[1], "commit": commit, "text": read(RUNTIME[1])}]
         readers = {RUNTIME[0]: (commit, read)}
+        gitdirs = {RUNTIME[0]: args.runtime}
         for spec in args.more:
             repo, _, rest = spec.partition("=")
             gitdir, _, path = rest.rpartition(":")
             readers[repo] = more_commit, more_read = git_reader(gitdir)
+            gitdirs[repo] = gitdir
             files.append({"repo": repo, "path": path, "commit": more_commit, "text": more_read(path)})
         pages = {}
         for p in listed_pages():
@@ -445,10 +452,14 @@ def main(argv: Optional[List[str]] = None) -> int:
                 sys.exit(f"{PAGES}: page {p}: no snapshot of {repo} given (--more {repo}=GITDIR:PATH)")
             pages[p] = readers[repo][1](path)
         table = build(files, pages, RUNTIME[0], commit, {repo: c for repo, (c, _) in readers.items()})
-        calls = subprocess.run(["git", "--git-dir", args.runtime, "grep", "-l", SOURCE_MARK, commit, "--",
-                                RUNTIME_SRC], check=True, capture_output=True, text=True).stdout.split()
-        add_said(table, [{"repo": RUNTIME[0], "path": p.split(":", 1)[1], "commit": commit,
-                          "text": read(p.split(":", 1)[1])} for p in calls])
+        sources = []
+        for repo, gitdir in gitdirs.items():  # each snapshot's own source (the runtime's, GE's)
+            repo_commit, repo_read = readers[repo]
+            calls = subprocess.run(["git", "--git-dir", gitdir, "grep", "-l", SOURCE_MARK, repo_commit, "--",
+                                    *SOURCE_FILES], check=True, capture_output=True, text=True).stdout.split()
+            sources += [{"repo": repo, "path": p.split(":", 1)[1], "commit": repo_commit,
+                         "text": repo_read(p.split(":", 1)[1])} for p in calls]
+        add_said(table, sources)
         write_json(TABLE, table)
     with open(TABLE, encoding="utf-8") as fh:
         table = json.load(fh)

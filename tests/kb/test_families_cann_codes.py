@@ -341,10 +341,14 @@ def test_the_build_script_reads_the_sentences_of_calls_with_literal_values():
     assert mod.call_sentences(source, table) == [
         ("EE1019", "Allocating task info failed. Reason: The number of pending tasks in the stream exceeds the limit.")]
     # the ErrorManager's report of a code with its values (the profiling and dump modules)
-    table["codes"]["EK0001"] = {"message": "Value %s for parameter %s is invalid. Reason: %s.", "args": []}
+    # (the values go by their names: GE's E10001 passes them as parameter, value, reason)
+    table["codes"]["EK0001"] = {"message": "Value %s for parameter %s is invalid. Reason: %s.",
+                                "args": ["value", "param", "reason"]}
     source = '''
-        REPORT_INPUT_ERROR("EK0001", std::vector<std::string>({"value", "param", "reason"}),
-                           std::vector<std::string>({"0", "dataTypeConfig", "dataTypeConfig can not be zero"}));
+        REPORT_INPUT_ERROR("EK0001", std::vector<std::string>({"param", "value", "reason"}),
+                           std::vector<std::string>({"dataTypeConfig", "0", "dataTypeConfig can not be zero"}));
+        REPORT_INPUT_ERROR("EK0001", std::vector<std::string>({"param", "reason"}),
+                           std::vector<std::string>({"dataTypeConfig", "a name missing"}));
         REPORT_INPUT_ERROR("EK0001", std::vector<std::string>({"value", "param", "reason"}),
                            std::vector<std::string>({std::to_string(n), "dataTypeConfig", "too big"}));
     '''
