@@ -30,7 +30,8 @@ def test_the_part_is_loaded_as_roots_without_peer_ids(kb):
                         "ASCEND_RUN_PACKAGE_INSTALL_USER_INVALID", "NPU_DRIVER_KERNEL_MODULE_MISMATCH",
                         "NPU_DRIVER_DEVICES_BUSY_DURING_INSTALL", "MPI_HOSTNAME_NOT_RESOLVED",
                         "OPENMPI_REMOTE_DAEMON_LAUNCH_FAILED", "HCCL_TEST_INTERFACE_ERROR",
-                        "OM_MODEL_BUILT_FOR_ANOTHER_INSTALLATION", "RT_DEVICE_TASK_RUN_FAILED"}
+                        "OM_MODEL_BUILT_FOR_ANOTHER_INSTALLATION", "RT_DEVICE_TASK_RUN_FAILED",
+                        "RT_TSD_OPEN_FAILED"}
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_cann_docs.json" and sig.kind == "root" and not sig.ascend_fd
@@ -81,6 +82,11 @@ def test_the_part_is_loaded_as_roots_without_peer_ids(kb):
     ("E19999: Inner Error! The os/cpu type of the model does not match the current system,Model is[linux][x86_64], "
      "system is[linux][aarch64], please use the matching platform", "OM_MODEL_BUILT_FOR_ANOTHER_INSTALLATION",
      "another os/cpu type (model: linux/x86_64, here: linux/aarch64)"),
+    # another of the runtime's TsdOpen reasons; a tdt error number inside a vLLM worker's traceback
+    ("[ERROR] RUNTIME(7,python):2026-01-01-00:00:00.000.000 [runtime.cc:2097]7 TsdOpen failed:Device is disconnected.",
+     "RT_TSD_OPEN_FAILED", "(TsdOpen failed): Device is disconnected"),
+    ("(Worker pid=1) ERROR 09-15 13:02:43 [multiproc_executor.py:870]         TsdOpen failed. devId=3, tdt error=31"
+     "[FUNC:PrintfTsdError][FILE:runtime.cc][LINE:2111]", "RT_TSD_OPEN_FAILED", "(tdt error 31, device 3)"),
     # the runtime's other form (task_sn, task_type), a timeout on another engine
     ("[ERROR] RUNTIME(1,python):2026-01-01-00:00:00.000.000 [task_recycle_cqrpt_base.cc:78]1 Task run timeout, "
      "stream_id=5, pos=1, task_sn=9, task_type=7(notify wait), errType=0x4(task timeout), sqSwStatus=0x0.",
