@@ -31,7 +31,7 @@ def test_the_part_is_loaded_as_roots_without_peer_ids(kb):
                         "NPU_DRIVER_DEVICES_BUSY_DURING_INSTALL", "MPI_HOSTNAME_NOT_RESOLVED",
                         "OPENMPI_REMOTE_DAEMON_LAUNCH_FAILED", "HCCL_TEST_INTERFACE_ERROR",
                         "OM_MODEL_BUILT_FOR_ANOTHER_INSTALLATION", "RT_DEVICE_TASK_RUN_FAILED",
-                        "RT_TSD_OPEN_FAILED"}
+                        "RT_TSD_OPEN_FAILED", "RT_DRIVER_TSD_SYMBOL_MISSING"}
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_cann_docs.json" and sig.kind == "root" and not sig.ascend_fd
@@ -87,6 +87,10 @@ def test_the_part_is_loaded_as_roots_without_peer_ids(kb):
      "RT_TSD_OPEN_FAILED", "(TsdOpen failed): Device is disconnected"),
     ("(Worker pid=1) ERROR 09-15 13:02:43 [multiproc_executor.py:870]         TsdOpen failed. devId=3, tdt error=31"
      "[FUNC:PrintfTsdError][FILE:runtime.cc][LINE:2111]", "RT_TSD_OPEN_FAILED", "(tdt error 31, device 3)"),
+    # another of the driver's functions the runtime looks up
+    ("[ERROR] RUNTIME(5,python):2026-01-01-00:00:00.000.000 [runtime.cc:2001]5 No TsdClose symbol found in "
+     "/usr/local/Ascend/driver/lib64/libtsdclient.so.", "RT_DRIVER_TSD_SYMBOL_MISSING",
+     "did not find `TsdClose` in the driver's library /usr/local/Ascend/driver/lib64/libtsdclient.so"),
     # the runtime's other form (task_sn, task_type), a timeout on another engine
     ("[ERROR] RUNTIME(1,python):2026-01-01-00:00:00.000.000 [task_recycle_cqrpt_base.cc:78]1 Task run timeout, "
      "stream_id=5, pos=1, task_sn=9, task_type=7(notify wait), errType=0x4(task timeout), sqSwStatus=0x0.",
@@ -106,6 +110,8 @@ def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     ("[ERROR] HCCL(1041085,all_reduce_test):2025-11-21-01:20:01.630.122 [topoinfo_exchange_base.cc:145] "
      "[1041085][InitGroupStage][RanktableDetect] TopoDetect ERROR occur !!! fault_type[1], fault_info[\"Failed to "
      "connect agent[1,3,5,7,]\"]", "HCCL_FD_TOPO_SERVER_SOCKET_TIMEOUT"),
+    ("[ERROR] RUNTIME(1,python):2026-01-01-00:00:00.000.000 [stream.cc:1]1 Stream synchronize timeout, the current task "
+     "is type_name=KERNEL_AICORE, device_id=0, stream_id=2, task_id=55, task_type=0.", "RT_STREAM_SYNC_TIMEOUT"),
     ("[ERROR] HCCL(1104629,test_one_side):2025-10-28-17:45:13.679.684 [param_check.cc:66] [1104629][InitGroupStage]"
      "[RanktableConfig]errNo[0x0000000005010001] path /ranktable.json is not a valid real path", "HCCL_RANKTABLE_INVALID"),
     ("[ERROR] HCCL(17528,python3):2026-03-18-10:33:52.113.403 [hccl_socket_manager.cc:797] [18744][Wait]"
@@ -130,7 +136,7 @@ def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     ("[ERROR] HCCL(925892,alltoall_test):2025-10-28-16:34:59.634.437 [sal.cc:504] [925892][InitGroupStage][EnvConfig]"
      "get host ip fail by socket Ifname. name[lo] ip[127.10.0.1%lo]", "HCCL_EI0001_ENV_CONFIG"),
 ])
-def test_the_hccl_entries_read_the_fault_diagnosis_pages_plog_forms(kb, line, sig_id):
+def test_the_entries_this_part_extends_read_the_docs_plog_forms(kb, line, sig_id):
     assert [s.id for s in kb.explaining(line)] == [sig_id]
 
 
