@@ -31,7 +31,8 @@ def test_the_part_is_loaded_as_roots_without_peer_ids(kb):
                         "NPU_DRIVER_DEVICES_BUSY_DURING_INSTALL", "MPI_HOSTNAME_NOT_RESOLVED",
                         "OPENMPI_REMOTE_DAEMON_LAUNCH_FAILED", "HCCL_TEST_INTERFACE_ERROR",
                         "OM_MODEL_BUILT_FOR_ANOTHER_INSTALLATION", "RT_DEVICE_TASK_RUN_FAILED",
-                        "RT_TSD_OPEN_FAILED", "RT_DRIVER_TSD_SYMBOL_MISSING"}
+                        "RT_TSD_OPEN_FAILED", "RT_DRIVER_TSD_SYMBOL_MISSING",
+                        "DEVICE_SDMA_ERROR_REPORTED"}
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_cann_docs.json" and sig.kind == "root" and not sig.ascend_fd
@@ -91,6 +92,9 @@ def test_the_part_is_loaded_as_roots_without_peer_ids(kb):
     ("[ERROR] RUNTIME(5,python):2026-01-01-00:00:00.000.000 [runtime.cc:2001]5 No TsdClose symbol found in "
      "/usr/local/Ascend/driver/lib64/libtsdclient.so.", "RT_DRIVER_TSD_SYMBOL_MISSING",
      "did not find `TsdClose` in the driver's library /usr/local/Ascend/driver/lib64/libtsdclient.so"),
+    # the DSA of newer chips, in a fused task
+    ("The error from device(chipId:1, dieId:0), serial number is 9. there is a fftsplus dsa error, dsa channel is 4, "
+     "error intr status=0x2, ", "DEVICE_SDMA_ERROR_REPORTED", "fftsplus dsa error (channel 4)"),
     # the runtime's other form (task_sn, task_type), a timeout on another engine
     ("[ERROR] RUNTIME(1,python):2026-01-01-00:00:00.000.000 [task_recycle_cqrpt_base.cc:78]1 Task run timeout, "
      "stream_id=5, pos=1, task_sn=9, task_type=7(notify wait), errType=0x4(task timeout), sqSwStatus=0x0.",
@@ -110,6 +114,8 @@ def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     ("[ERROR] HCCL(1041085,all_reduce_test):2025-11-21-01:20:01.630.122 [topoinfo_exchange_base.cc:145] "
      "[1041085][InitGroupStage][RanktableDetect] TopoDetect ERROR occur !!! fault_type[1], fault_info[\"Failed to "
      "connect agent[1,3,5,7,]\"]", "HCCL_FD_TOPO_SERVER_SOCKET_TIMEOUT"),
+    ("(EngineCore pid=247) ERROR 06-08 14:11:34 [core.py:1136]        The error from device(0), serial number is 1, there "
+     "is an error of aicore, core id is 0, error code = 0x800000, dump info: pc start: 0x12c0", "AICORE_ERROR_DEVICE_REPORT"),
     ("[ERROR] RUNTIME(1,python):2026-01-01-00:00:00.000.000 [stream.cc:1]1 Stream synchronize timeout, the current task "
      "is type_name=KERNEL_AICORE, device_id=0, stream_id=2, task_id=55, task_type=0.", "RT_STREAM_SYNC_TIMEOUT"),
     ("[ERROR] HCCL(1104629,test_one_side):2025-10-28-17:45:13.679.684 [param_check.cc:66] [1104629][InitGroupStage]"
