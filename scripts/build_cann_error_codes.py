@@ -2,7 +2,8 @@
 """Build data/cann_error_codes.json, CANN's own error-code catalogue, and the pattern of CANN_CATALOGUED_ERROR_CODE
 (data/kb/families_cann_codes.json) from it (and its scanner anchors: the codes).
 
-    python scripts/build_cann_error_codes.py --runtime /path/to/hicann/runtime/.git   # rewrite both
+    python scripts/build_cann_error_codes.py --runtime /path/to/hicann/runtime/.git \
+        --more hicann/ge=/path/to/hicann/ge/.git:base/common/error_registry/error_registry.cc   # rewrite both
     python scripts/build_cann_error_codes.py --check                                 # exit 1 if the pattern is stale
 
 CANN's error printer (the ErrorManager, hicann/runtime src/dfx/error_manager) prints a reported error as
@@ -17,9 +18,14 @@ was read from) and adds:
 - `cause_zh` / `solution_zh`: the 可能原因 / 解决方法 of the code's Chinese page (hicann/runtime
   docs/zh/error_code_ref/**) for the pages listed in data/sources/cann_error_code_pages.txt, the only pages read;
   `cause` / `solution` from the English page of a listed code the file gives no suggestion for.
-Other hicann repositories were looked at for a catalogue of their own (`git ls-tree -r HEAD | grep error_code.*json`):
-hicann/ge ships only an empty test fixture (tests/depends/conf/error_manager/error_code.json, `{}`); hicann/hccl,
-metadef, oam-tools, driver, ops-nn and ops-math none. `--more REPO=GITDIR:PATH` adds one (codes already read win).
+Other hicann repositories were looked at for a catalogue of their own (`git ls-tree -r HEAD | grep error_code.*json`,
+`git grep error_info_list`): hicann/ge keeps GE's (the E1xxxx codes of ATC and the graph engine: E10001 'Value %s for
+parameter %s is invalid. Reason: %s') as a C++ raw string in base/common/error_registry/error_registry.cc, registered
+with the same ErrorManager (REG_FORMAT_ERROR_MSG); its json file under tests/ is an empty fixture; hicann/hccl,
+metadef, oam-tools, driver, ops-nn and ops-math have none. `--more REPO=GITDIR:PATH` adds one (a .json file, or a
+source file whose first raw string literal `R"(...)"` is the catalogue; codes already read win); a page line
+`OWNER/REPO:PATH` of the page list is read from that repository's snapshot (given by --more), GE's pages under
+hicann/ge docs/{zh,en}/user_guides/error_codes.
 
 CANN_CATALOGUED_ERROR_CODE's pattern lists the catalogued error codes (not the W... warnings, not the ...9999/...8888
 inner errors: those stay with CANN_INNER_ERROR_X9999) in the printer's forms (FORMS); what it says of a code is read
@@ -48,10 +54,10 @@ RUNTIME = ("hicann/runtime", "src/dfx/error_manager/error_code.json")
 # "resource error: insufficient host memory".
 CATEGORIES = ("Communication_Error", "Compilation_Error", "Config_Error", "Directory_Operation_Error",
               "Environment_Error", "Execution_Error", "File_Operation_Error", "Inner_Error", "Invalid_Argument",
-              "Invalid_Input", "Not_Supported", "Package_Error", "Resource_Error", "Invalid_Attr")
+              "Invalid_Input", "Not_Supported", "Package_Error", "Resource_Error", "Invalid_Attr", "Initialization_Error")
 # words kept as the vendor spells them
 KEEP_CASE = re.compile(r"^(?:AICPU|API|CDQM|CQE|GE|HCCL|HCCP|IP|NN|ONNX|OPP|P2P|ROCE|SDMA|TSDaemon|AclNN|ID|"
-                       r"Numa|Python|Ranktable|NPU|AI)$")
+                       r"Numa|Python|Ranktable|NPU|AI|OM|Caffe|TensorFlow)$")
 
 
 def title_words(title: str) -> str:
@@ -130,6 +136,30 @@ TITLE_ZH = {
     "Resource_Error_Bind_Stream": "资源错误：绑定 Stream 失败",
     "Resource_Error_Insufficient_Device_Memory": "资源错误：Device 内存不足",
     "Resource_Error_Insufficient_Host_Memory": "资源错误：Host 内存不足", "System_Terminated": "系统终止",
+    # GE's (hicann/ge base/common/error_registry/error_registry.cc)
+    "Compilation_Error_Execute_Custom_Fusion_Pass": "编译错误：执行自定义融合 Pass 失败",
+    "Compilation_Error_Load_Custom_Fusion_Pass": "编译错误：加载自定义融合 Pass 失败",
+    "Config_Error_Operator_Missing_Implementation": "配置错误：算子缺少实现",
+    "Config_Error_Weight_Configuration": "配置错误：权重配置", "Directory_Operation_Error_Name_Too_Long": "目录操作错误：名称过长",
+    "File_Operation_Error_File_Not_Exist": "文件操作错误：文件不存在",
+    "File_Operation_Error_Invalid_File_Size": "文件操作错误：文件大小非法", "File_Operation_Error_Read": "文件操作错误：读取失败",
+    "File_Operation_Error_Write": "文件操作错误：写入失败",
+    "Initialization_Error_Register_Custom_Fusion_Pass": "初始化错误：注册自定义融合 Pass 失败",
+    "Invalid_Argument_Caffe_Model_Data": "参数非法：Caffe 模型数据", "Invalid_Argument_Caffe_Model_Weight": "参数非法：Caffe 模型权重",
+    "Invalid_Argument_Network_Connection": "参数非法：网络连接", "Invalid_Argument_OM_Model_Size": "参数非法：OM 模型大小",
+    "Invalid_Argument_ONNX_Model_Data": "参数非法：ONNX 模型数据",
+    "Invalid_Argument_Operator_Compilation_Parameter": "参数非法：算子编译参数",
+    "Invalid_Argument_Operator_Input_Buffer": "参数非法：算子输入 buffer",
+    "Invalid_Argument_Operator_Input_Count": "参数非法：算子输入个数",
+    "Invalid_Argument_Operator_Input_Index": "参数非法：算子输入索引", "Invalid_Argument_Operator_Name": "参数非法：算子名称",
+    "Invalid_Argument_Operator_Output_Buffer": "参数非法：算子输出 buffer",
+    "Invalid_Argument_Operator_Output_Count": "参数非法：算子输出个数",
+    "Invalid_Argument_TensorFlow_Model_Data": "参数非法：TensorFlow 模型数据",
+    "Invalid_Argument_Tensor_Attribute": "参数非法：Tensor 属性",
+    "Invalid_Argument_Tensor_Dynamic_Shape": "参数非法：Tensor 动态 shape",
+    "Invalid_Argument_Tensor_Input_Shape": "参数非法：Tensor 输入 shape",
+    "Invalid_Argument_Tensor_Input_Shape_Range": "参数非法：Tensor 输入 shape 范围",
+    "Performance_Not_Optimal_Operator": "性能非最优：算子",
     "Unsupported_Attribute_for_a_Node": "节点不支持该属性", "Unsupported_Operator": "不支持的算子",
 }
 
@@ -160,13 +190,23 @@ def blob_url(repo: str, commit: str, path: str) -> str:
     return f"https://github.com/{repo}/blob/{commit}/{path}"
 
 
-def build(files: List[dict], pages: Dict[str, str], pages_repo: str, pages_commit: str) -> dict:
+def catalogue_text(text: str) -> str:
+    """A catalogue file's JSON: the file itself, or (a source file) its first raw string literal `R"(...)"`."""
+    if text.lstrip().startswith("{"):
+        return text
+    m = re.search(r'R"\((.*?)\)"', text, re.S)
+    return m.group(1) if m else "{}"
+
+
+def build(files: List[dict], pages: Dict[str, str], pages_repo: str, pages_commit: str,
+          commits: Optional[Dict[str, str]] = None) -> dict:
     """The table from the vendor's catalogue files ([{repo, path, commit, text}], the first naming a code wins) and the
-    listed error-code pages ({path: text} of `pages_repo` at `pages_commit`)."""
+    listed error-code pages ({path: text} of `pages_repo` at `pages_commit`; a key `OWNER/REPO:PATH` is a page of that
+    repository, at its commit in `commits`)."""
     codes: Dict[str, dict] = {}
     for f in files:
         url = blob_url(f["repo"], f["commit"], f["path"])
-        listed = json.loads(f["text"]).get("error_info_list", [])
+        listed = json.loads(catalogue_text(f["text"])).get("error_info_list", [])
         for e in listed:
             code = e["ErrCode"].strip()
             if code in codes or not re.match(r"^[EW][0-9A-Z][0-9]{4}$", code):
@@ -188,7 +228,9 @@ def build(files: List[dict], pages: Dict[str, str], pages_repo: str, pages_commi
                     got[name] = text
             got["file"] = url
             codes[code] = got
-    for path, text in sorted(pages.items()):
+    for key, text in sorted(pages.items()):
+        repo, _, path = key.rpartition(":") if ":" in key else (pages_repo, "", key)
+        commit = pages_commit if repo == pages_repo else (commits or {})[repo]
         m = re.search(r"/([EW][0-9A-Z][0-9]{4})-[^/]*\.md$", path)
         lang = "zh" if "/zh/" in path else "en"
         if not m or m.group(1) not in codes:
@@ -196,7 +238,7 @@ def build(files: List[dict], pages: Dict[str, str], pages_repo: str, pages_commi
         got, sec = codes[m.group(1)], page_sections(text, lang)
         if lang == "zh" and sec:
             got.update({k + "_zh": v for k, v in sec.items()})
-            got["page_zh"] = blob_url(pages_repo, pages_commit, path)
+            got["page_zh"] = blob_url(repo, commit, path)
         elif lang == "en":
             for k, v in sec.items():
                 got.setdefault(k, v)
@@ -207,15 +249,81 @@ def build(files: List[dict], pages: Dict[str, str], pages_repo: str, pages_commi
 SOURCE = ("CANN's error-code catalogue, the file its error printer (ErrorManager) reads: hicann/runtime "
           "src/dfx/error_manager/error_code.json (errClass, errTitle, ErrCode, ErrMessage, Possible Cause, Solution; "
           "each code's `file` is the URL of the file at the commit read), installed as "
-          "${INSTALL_DIR}/runtime/conf/error_manager/error_code.json; the Chinese cause and solution (`cause_zh`, "
-          "`solution_zh`) from the code's page under hicann/runtime docs/zh/error_code_ref (`page_zh`); the errTitle "
+          "${INSTALL_DIR}/runtime/conf/error_manager/error_code.json, and GE's (the E1xxxx codes of ATC and the graph "
+          "engine), hicann/ge base/common/error_registry/error_registry.cc; the Chinese cause and solution (`cause_zh`, "
+          "`solution_zh`) from the code's page under hicann/runtime docs/zh/error_code_ref or hicann/ge "
+          "docs/zh/user_guides/error_codes (`page_zh`); for a code whose template is too general to name it, the fixed "
+          "sentences the runtime's own calls print for it (`said`: hicann/runtime src/runtime, a call's string "
+          "literals in the template); the errTitle "
           "in words and its Chinese (`words`, `words_zh`) written by ascend-doctor (scripts/build_cann_error_codes.py)")
 SOURCE_ZH = ("CANN 的错误码目录，即其报错打印模块（ErrorManager）读取的文件：hicann/runtime "
              "src/dfx/error_manager/error_code.json（errClass、errTitle、ErrCode、ErrMessage、Possible Cause、Solution；"
              "每个错误码的 `file` 为读取时该文件所在提交的 URL），安装后位于 "
-             "${INSTALL_DIR}/runtime/conf/error_manager/error_code.json；中文的可能原因和解决方法（`cause_zh`、"
-             "`solution_zh`）取自 hicann/runtime docs/zh/error_code_ref 下该错误码的页面（`page_zh`）；errTitle 的文字说法"
+             "${INSTALL_DIR}/runtime/conf/error_manager/error_code.json，以及 GE 的错误码目录（ATC 与图引擎的 E1xxxx 错误码）"
+             "hicann/ge base/common/error_registry/error_registry.cc；中文的可能原因和解决方法（`cause_zh`、"
+             "`solution_zh`）取自 hicann/runtime docs/zh/error_code_ref 或 hicann/ge docs/zh/user_guides/error_codes "
+             "下该错误码的页面（`page_zh`）；对于模板过于笼统、无法据以认出错误码的错误码，取 Runtime 自身调用为其打印的固定语句"
+             "（`said`：hicann/runtime src/runtime 中调用所传的字符串常量填入模板）；errTitle 的文字说法"
              "及其中文（`words`、`words_zh`）由 ascend-doctor 编写（scripts/build_cann_error_codes.py）")
+
+
+# ---- the sentences the runtime's own calls state for a code of a generic template ----
+# "%s failed. Reason: %s." (EE1016, EE1018, EE1019, EE1023) is anyone's sentence: the template alone does not name its
+# code where the line does not give it. The runtime's source does: a call that reports the code with every value a
+# string literal (`RT_LOG_OUTER_MSG_IMPL(ErrorCode::EE1019, "Allocating task info", "The number of pending tasks in
+# the stream exceeds the limit")`, or the ErrorManager's report of a code with its values
+# `"EK0006", std::vector<...>({"func", "param"}), std::vector<...>({"aclprofInit", "profilerResultPath"})`) prints one
+# fixed sentence, the code's specific reason as the vendor states it. Such
+# sentences (the code's template filled with the call's literals, exactly as many as the template has values) are kept
+# under the code as `said`, each with the source file it was read from (every snapshot read: the runtime's, GE's); only for codes whose template is not read
+# itself (lookup.cann_template_codes) and only sentences that pass the same rule as a template (a capital first, 40+
+# characters of text, one piece of 20+).
+SOURCE_FILES = ("*.cc", "*.cpp", "*.c", "*.h", ":(exclude)tests", ":(exclude)test")  # a snapshot's own source
+_LITERAL = r'"(?:[^"\\\n]|\\.)*"'
+_ARGS = r"(?P<args>(?:\s*(?:" + _LITERAL + r"\s*)+,)*\s*(?:" + _LITERAL + r"\s*)+)"
+_CALLS = (re.compile(r"ErrorCode::(?P<code>E[0-9A-Z]\d{4})\s*," + _ARGS + r"\)"),
+          re.compile(r"\"(?P<code>E[0-9A-Z]\d{4})\"\s*,\s*std::vector<[^>\n]{1,40}>\s*\(\s*\{(?P<names>[^}]*)\}\s*\)\s*,\s*"
+                     r"std::vector<[^>\n]{1,40}>\s*\(\s*\{" + _ARGS + r"\}\s*\)"))
+SOURCE_MARK = r"ErrorCode::E\|std::vector<"  # git grep: the files that may hold such calls
+
+
+def call_sentences(text: str, table: dict) -> List[tuple]:
+    """(code, sentence) of each call in a source file that reports a catalogued code with only literal values."""
+    out = []
+    for m in (m for rx in _CALLS for m in rx.finditer(text)):
+        known = table["codes"].get(m.group("code"))
+        if not known:
+            continue
+        values = ["".join(re.findall(_LITERAL, arg.group(0))).replace('""', "")[1:-1]
+                  for arg in re.finditer(r"(?:" + _LITERAL + r"\s*)+", m.group("args"))]
+        if m.groupdict().get("names") is not None:  # the ErrorManager fills the template by name, not by place
+            names = [n[1:-1] for n in re.findall(_LITERAL, m.group("names"))]
+            if len(names) != len(values) or sorted(names) != sorted(known.get("args", [])):
+                continue
+            values = [dict(zip(names, values))[a] for a in known["args"]]
+        if len(values) != known["message"].count("%s") or any(not v.strip() or "%" in v or "\\" in v
+                                                                  for v in values):
+            continue
+        sentence = known["message"]
+        for v in values:
+            sentence = sentence.replace("%s", v.strip().rstrip("."), 1)
+        out.append((m.group("code"), " ".join(sentence.split())))
+    return out
+
+
+def add_said(table: dict, sources: List[dict]) -> None:
+    """Add the `said` sentences of `sources` ([{repo, path, commit, text}]) to the table's codes (see above)."""
+    lookup = _lookup()
+    read = set(lookup.cann_template_codes(table, rule_codes(table)))
+    said: Dict[str, Dict[str, str]] = defaultdict(dict)
+    for f in sources:
+        for code, sentence in call_sentences(f["text"], table):
+            if code in read or code not in rule_codes(table) or not lookup.cann_template_codes(
+                    {"codes": {code: {"message": sentence}}}, [code]):
+                continue
+            said[code].setdefault(sentence, blob_url(f["repo"], f["commit"], f["path"]))
+    for code, got in said.items():
+        table["codes"][code]["said"] = [{"text": t, "file": u} for t, u in sorted(got.items())]
 
 
 # ---- the pattern of CANN_CATALOGUED_ERROR_CODE ----
@@ -272,9 +380,14 @@ def _lookup():
     return lookup
 
 
+def read_sentences(table: dict) -> List[str]:
+    """What the entry reads without a code: the read templates and the `said` sentences of the other codes."""
+    return ([table["codes"][c]["message"] for c in template_codes(table)]
+            + [text for _, text in _lookup().cann_said_sentences(table, rule_codes(table))])
+
+
 def template_patterns(table: dict) -> List[str]:
-    said = sorted({template_regex(table["codes"][c]["message"]) for c in template_codes(table)},
-                  key=lambda t: (-len(t), t))
+    said = sorted({template_regex(m) for m in read_sentences(table)}, key=lambda t: (-len(t), t))
     chunks: List[List[str]] = [[]]
     for t in said:
         if chunks[-1] and sum(len(x) for x in chunks[-1]) + len(t) > TEMPLATE_CHUNK:
@@ -285,8 +398,7 @@ def template_patterns(table: dict) -> List[str]:
 
 def anchors(table: dict) -> List[str]:
     """The scanner's prefilter: the codes (every code form has one) and each read template's longest fixed piece."""
-    return rule_codes(table) + sorted({_lookup().cann_template_anchor(table["codes"][c]["message"])
-                                       for c in template_codes(table)})
+    return rule_codes(table) + sorted({_lookup().cann_template_anchor(m) for m in read_sentences(table)})
 
 
 def patterns(table: dict) -> List[str]:
@@ -325,13 +437,30 @@ def main(argv: Optional[List[str]] = None) -> int:
     if args.runtime:
         commit, read = git_reader(args.runtime)
         files = [{"repo": RUNTIME[0], "path": RUNTIME[1], "commit": commit, "text": read(RUNTIME[1])}]
+        readers = {RUNTIME[0]: (commit, read)}
+        gitdirs = {RUNTIME[0]: args.runtime}
         for spec in args.more:
             repo, _, rest = spec.partition("=")
             gitdir, _, path = rest.rpartition(":")
-            more_commit, more_read = git_reader(gitdir)
+            readers[repo] = more_commit, more_read = git_reader(gitdir)
+            gitdirs[repo] = gitdir
             files.append({"repo": repo, "path": path, "commit": more_commit, "text": more_read(path)})
-        pages = {p: read(p) for p in listed_pages()}
-        write_json(TABLE, build(files, pages, RUNTIME[0], commit))
+        pages = {}
+        for p in listed_pages():
+            repo, _, path = p.rpartition(":") if ":" in p else (RUNTIME[0], "", p)
+            if repo not in readers:
+                sys.exit(f"{PAGES}: page {p}: no snapshot of {repo} given (--more {repo}=GITDIR:PATH)")
+            pages[p] = readers[repo][1](path)
+        table = build(files, pages, RUNTIME[0], commit, {repo: c for repo, (c, _) in readers.items()})
+        sources = []
+        for repo, gitdir in gitdirs.items():  # each snapshot's own source (the runtime's, GE's)
+            repo_commit, repo_read = readers[repo]
+            calls = subprocess.run(["git", "--git-dir", gitdir, "grep", "-l", SOURCE_MARK, repo_commit, "--",
+                                    *SOURCE_FILES], check=True, capture_output=True, text=True).stdout.split()
+            sources += [{"repo": repo, "path": p.split(":", 1)[1], "commit": repo_commit,
+                         "text": repo_read(p.split(":", 1)[1])} for p in calls]
+        add_said(table, sources)
+        write_json(TABLE, table)
     with open(TABLE, encoding="utf-8") as fh:
         table = json.load(fh)
     with open(PART, encoding="utf-8") as fh:

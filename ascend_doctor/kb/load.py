@@ -96,6 +96,7 @@ def merge_parts(pitfalls: Dict[str, Pitfall], base: List[Signature], files: Sequ
     sigs = list(base)
     by_id = {s.id: s for s in sigs}
     errors: List[str] = []
+    mappings = []  # applied once every part is read: a part may extend an entry of a part read after it
     for file, from_user in files:
         try:
             raw = load_json_file(file, N_("a knowledge-base part (schema ascend-doctor.kb-part/1)"))
@@ -113,18 +114,19 @@ def merge_parts(pitfalls: Dict[str, Pitfall], base: List[Signature], files: Sequ
                 continue
             by_id[sig.id] = sig
             sigs.append(sig)
-        for key, our, add in mapping:
-            target = by_id.get(our)
-            if target is None:
-                errors.append(_("{file}: {key}.{id}: expected the id of a signature of the knowledge base")
-                              .format(file=file, key=key, id=our))
-                continue
-            if key == "existing":
-                target.ascend_fd = target.ascend_fd + [fd for fd in add if fd not in target.ascend_fd]
-            else:  # existing_all_of: the fd's telling strings, as more ways to match one of ours
-                target.all_of = target.all_of + [alt for alt in add if alt not in target.all_of]
-                target._compiled_excl = None
-                target.__dict__.pop("_split", None)
+        mappings += [(file, key, our, add) for key, our, add in mapping]
+    for file, key, our, add in mappings:
+        target = by_id.get(our)
+        if target is None:
+            errors.append(_("{file}: {key}.{id}: expected the id of a signature of the knowledge base")
+                          .format(file=file, key=key, id=our))
+            continue
+        if key == "existing":
+            target.ascend_fd = target.ascend_fd + [fd for fd in add if fd not in target.ascend_fd]
+        else:  # existing_all_of: the fd's telling strings, as more ways to match one of ours
+            target.all_of = target.all_of + [alt for alt in add if alt not in target.all_of]
+            target._compiled_excl = None
+            target.__dict__.pop("_split", None)
     if errors:
         raise KbError(errors)
     return sigs

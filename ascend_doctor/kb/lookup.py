@@ -118,6 +118,13 @@ def cann_template_codes(table: dict, codes) -> List[str]:
     return [c for c in codes if ok(table["codes"][c]["message"])]
 
 
+def cann_said_sentences(table: dict, codes) -> List[tuple]:
+    """Of `codes`, (code, sentence) of each `said` sentence: a fixed sentence the runtime's own calls print for a code
+    whose template is not read itself ("Allocating task info failed. Reason: The number of pending tasks in the stream
+    exceeds the limit." for EE1019's "%s failed. Reason: %s."; scripts/build_cann_error_codes.py)."""
+    return [(c, said["text"]) for c in codes for said in table["codes"][c].get("said", ())]
+
+
 def cann_template_regex(message: str) -> str:
     """A template as a regex: its fixed text (spaces as ` +`, the closing full stop optional), each %s any text."""
     def fixed(text: str) -> str:
@@ -142,9 +149,12 @@ def cann_said_codes(said: str) -> List[str]:
              or (cut and cann_template_head(k["message"]).startswith(said))]
     # a cut sentence names a template whose longest fixed piece (its anchor) it holds, at least its first
     # TEMPLATE_PIECE_MIN characters (the cut may fall inside it): the head alone may be only "The"
-    return sorted(c for c in cann_template_codes(table, heads)
-                  if (cut and cann_template_anchor(table["codes"][c]["message"])[:TEMPLATE_PIECE_MIN] in said)
-                  or re.fullmatch(cann_template_regex(table["codes"][c]["message"]) + r"\.?", said))
+    templates = [(c, table["codes"][c]["message"]) for c in cann_template_codes(table, heads)]
+    templates += [(c, text) for c, text in cann_said_sentences(table, table["codes"])
+                  if text.startswith(said[:TEMPLATE_PIECE_MIN])]
+    return sorted({c for c, text in templates
+                   if (cut and cann_template_anchor(text)[:TEMPLATE_PIECE_MIN] in said)
+                   or re.fullmatch(cann_template_regex(text) + r"\.?", said)})
 
 
 def dcmi_codes() -> dict:

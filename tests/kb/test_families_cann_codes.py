@@ -50,15 +50,22 @@ def test_the_table_is_the_vendors_catalogue_with_its_commit():
     assert ee1013["words"] == "resource error: insufficient host memory"
     assert ee1013["message"] == "Failed to allocate %s bytes of host memory via %s to Runtime."
     assert ee1013["cause"] == "Allocation failed due to insufficient host memory."
+    # the runtime's catalogue, and GE's (the E1xxxx codes of ATC and the graph engine, a raw string in GE's source)
+    files = {"https://github.com/hicann/runtime/blob/": "/src/dfx/error_manager/error_code.json",
+             "https://github.com/hicann/ge/blob/": "/base/common/error_registry/error_registry.cc"}
     for code, known in codes.items():
-        assert known["file"].startswith("https://github.com/hicann/runtime/blob/") and \
-            known["file"].endswith("/src/dfx/error_manager/error_code.json"), code
+        assert any(known["file"].startswith(head) and known["file"].endswith(tail) for head, tail in files.items()), code
         assert known["message"].count("%s") <= max(len(known["args"]), 1) * 2, code
         assert ("words" in known) == ("title" in known), code
-    # a Chinese cause and solution come from a Chinese page, and say which
+    # a Chinese cause and solution come from a Chinese page of the code's own repository, and say which
     zh = [c for c, k in codes.items() if "cause_zh" in k or "solution_zh" in k]
-    assert zh and all(codes[c]["page_zh"].startswith("https://github.com/hicann/runtime/blob/") for c in zh)
+    assert zh and all(codes[c]["page_zh"].startswith(codes[c]["file"].split("/blob/")[0] + "/blob/") for c in zh)
     assert codes["EH0010"]["cause_zh"] == "Host内存不足导致内存分配失败。"
+    e10016 = codes["E10016"]
+    assert e10016["class"] == "GE Errors" and e10016["words"] == "invalid argument: operator name"
+    assert e10016["message"].startswith("Op name %s specified in --%s is not found in the model.")
+    assert e10016["solution_zh"] == "指定Graph中已有节点的名称。"
+    assert "/docs/zh/user_guides/error_codes/E10016-" in e10016["page_zh"]
 
 
 def test_the_build_script_reads_a_catalogue_and_its_pages():
@@ -81,6 +88,15 @@ def test_the_build_script_reads_a_catalogue_and_its_pages():
              "docs/en/error_code_ref/RTS-Errors/EE1002-Execution_Error_Stream_Synchronize_Timeout.md":
              "# EE1002\n\n## Solution\n\n1. Check the\\_timeout.\n"}
     table = mod.build(files, pages, "hicann/runtime", "1" * 40)
+    # GE keeps its catalogue as a raw string in a source file; its pages are listed as OWNER/REPO:PATH
+    source = 'namespace {\nconst std::string ge_error_code = R"(' + json.dumps({"error_info_list": [
+        {"errClass": "GE Errors", "errTitle": "Invalid_Argument", "ErrCode": "E10004",
+         "ErrMessage": "Value for --%s is empty.", "Arglist": "parameter"}]}) + ')";\n}'
+    ge = mod.build([{"repo": "hicann/ge", "path": "e.cc", "commit": "3" * 40, "text": source}],
+                   {"hicann/ge:docs/zh/user_guides/error_codes/E10004-Invalid_Argument.md": "## 解决方法\n\n设置参数。\n"},
+                   "hicann/runtime", "1" * 40, {"hicann/ge": "3" * 40})["codes"]["E10004"]
+    assert ge["message"] == "Value for --%s is empty." and ge["solution_zh"] == "设置参数。"
+    assert ge["page_zh"] == "https://github.com/hicann/ge/blob/" + "3" * 40 + "/docs/zh/user_guides/error_codes/E10004-Invalid_Argument.md"
     codes = table["codes"]
     assert sorted(codes) == ["E50058", "EE1002", "EX0001"]  # the first file naming a code wins; a non-code is skipped
     ee1002 = codes["EE1002"]
@@ -282,3 +298,59 @@ def test_examples_are_one_problem_and_clean_excerpts_stay_clean(kb):
     assert kb.signature("CANN_TYPED_ERROR_CODE").last_resort and kb.signature("CANN_ERROR_CODE_MESSAGE").last_resort
     assert family_overlaps(kb, IDS) == []
     assert clean_excerpt_hits(kb, IDS) == []
+
+
+def test_a_generic_templates_code_is_named_by_the_sentences_the_runtimes_calls_state(kb):
+    # "%s failed. Reason: %s." (EE1019) names no code by itself; the runtime's call that reports EE1019 with literal
+    # values does (task_submit.cc: "Allocating task info", "The number of pending tasks in the stream exceeds the limit")
+    codes = load_data_file("cann_error_codes.json")["codes"]
+    said = {s["text"]: s["file"] for s in codes["EE1019"]["said"]}
+    line = "Allocating task info failed. Reason: The number of pending tasks in the stream exceeds the limit."
+    assert said[line].startswith("https://github.com/hicann/runtime/blob/") and "/src/runtime/" in said[line]
+    assert [s.id for s in kb.explaining(line)] == [RULE]
+    assert kb.signature(RULE).text("en", line)[0] == (
+        "CANN error EE1019, execution error: Allocating task info failed. Reason: The number of pending tasks in the "
+        "stream exceeds the limit")
+    # the same reason under a log prefix, before the log's [FUNC:] tail
+    prefixed = ("[ERROR] RUNTIME(1,python):2026-01-01-00:00:00.000.000 [task_submit.cc:482]1 " + line +
+                "[FUNC:AllocTaskInfo][FILE:task_submit.cc][LINE:482]")
+    assert "EE1019" in kb.signature(RULE).text("en", prefixed)[0]
+    # another reason in the same words is not that sentence; the template alone is anyone's
+    for other in ("Allocating task info failed. Reason: The device is busy.",
+                  "Loading the config failed. Reason: The file does not exist.",
+                  "[INFO] RUNTIME(1,python):2026-01-01-00:00:00.000.000 Allocating task info succeeded."):
+        assert RULE not in [s.id for s in kb.explaining(other)], other
+    # only templates too general to be read get sentences, and each sentence is read as a template would be
+    from ascend_doctor.kb.lookup import cann_template_codes
+    with_said = [c for c, k in codes.items() if k.get("said")]
+    assert "EE1016" in with_said and not set(with_said) & set(cann_template_codes({"codes": codes}, with_said))
+
+
+def test_the_build_script_reads_the_sentences_of_calls_with_literal_values():
+    mod = _script()
+    table = {"codes": {"EE1019": {"message": "%s failed. Reason: %s.", "args": ["func", "reason"]},
+                       "EE1003": {"message": "%s failed because value %s for parameter %s is invalid.", "args": []}}}
+    source = '''
+        RT_LOG_OUTER_MSG_IMPL(ErrorCode::EE1019, "Allocating task info",
+                              "The number of pending tasks in the stream "
+                              "exceeds the limit");
+        RT_LOG_OUTER_MSG_IMPL(ErrorCode::EE1019, "Adding task", reason.c_str());
+        RT_LOG_OUTER_MSG_WITH_FUNC(ErrorCode::EE1003, "x", "y");
+        RT_LOG_OUTER_MSG_IMPL(ErrorCode::EE1019, "Sending a task", "Stream %u is full");
+    '''
+    assert mod.call_sentences(source, table) == [
+        ("EE1019", "Allocating task info failed. Reason: The number of pending tasks in the stream exceeds the limit.")]
+    # the ErrorManager's report of a code with its values (the profiling and dump modules)
+    # (the values go by their names: GE's E10001 passes them as parameter, value, reason)
+    table["codes"]["EK0001"] = {"message": "Value %s for parameter %s is invalid. Reason: %s.",
+                                "args": ["value", "param", "reason"]}
+    source = '''
+        REPORT_INPUT_ERROR("EK0001", std::vector<std::string>({"param", "value", "reason"}),
+                           std::vector<std::string>({"dataTypeConfig", "0", "dataTypeConfig can not be zero"}));
+        REPORT_INPUT_ERROR("EK0001", std::vector<std::string>({"param", "reason"}),
+                           std::vector<std::string>({"dataTypeConfig", "a name missing"}));
+        REPORT_INPUT_ERROR("EK0001", std::vector<std::string>({"value", "param", "reason"}),
+                           std::vector<std::string>({std::to_string(n), "dataTypeConfig", "too big"}));
+    '''
+    assert mod.call_sentences(source, table) == [
+        ("EK0001", "Value 0 for parameter dataTypeConfig is invalid. Reason: dataTypeConfig can not be zero.")]

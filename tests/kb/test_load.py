@@ -108,3 +108,20 @@ def test_a_placeholder_must_name_a_group_of_the_entry_patterns():
     derived = _entry(all_of=None, pattern="ret=(?P<acl_code>107000)", regex=True, examples=["ret=107000"],
                      title="code {acl_code|N}{acl_meaning|| (%s)}")
     assert _errors(derived) == []  # acl_code gives acl_name and acl_meaning
+
+
+def test_a_part_may_extend_an_entry_of_a_part_read_after_it(tmp_path):
+    # existing_all_of names an entry by id; the parts are read in order, and the mappings applied once all are read
+    from ascend_doctor.kb.load import merge_parts
+
+    first = tmp_path / "a_first.json"
+    first.write_text(json.dumps({"schema": PART, "existing_all_of": {"MY_SIG": [["baz qux"]]}}), encoding="utf-8")
+    second = tmp_path / "b_second.json"
+    second.write_text(json.dumps({"schema": PART, "signatures": [_entry()]}), encoding="utf-8")
+    sigs = merge_parts(PITFALLS, [], [(str(first), False), (str(second), False)])
+    mine = next(s for s in sigs if s.id == "MY_SIG")
+    assert mine.all_of == [["foo bar"], ["baz qux"]] and mine.search("a baz qux line")
+    # an id no part defines is still one line naming the file and the mapping
+    with pytest.raises(KbError) as err:
+        merge_parts(PITFALLS, [], [(str(first), False)])
+    assert "a_first.json: existing_all_of.MY_SIG: expected the id of a signature of the knowledge base" in str(err.value)

@@ -226,3 +226,24 @@ def test_an_exception_line_far_below_is_not_the_tail_of_a_traceback_above():
 ])
 def test_the_deployment_tools_error_forms_are_error_lines_and_their_ordinary_lines_are_not(line, error):
     assert is_error_line(line.encode()) is error
+
+
+@pytest.mark.parametrize("line, error", [
+    # the tools around an NPU job that print no level: MPICH, the shell, GNU make (the HCCL Test FAQ's and the driver
+    # build's lines) are error lines ...
+    ("Fatal error in MPI_Init: Other MPI error, error stack:", True),
+    ("Fatal error in PMPI_Comm_split: Other MPI error, error stack:", True),
+    ("bash: orted: command not found", True),
+    ("/usr/local/Ascend/driver/tools/npu-smi: line 3: lspci: command not found", True),
+    ("make[2]: *** [Makefile:1234: drv_davinci.ko] Error 2", True),
+    ("make: *** /lib/modules/6.8.0-45-generic/build: No such file or directory.  Stop.", True),
+    # ... their ordinary lines are not
+    ("MPID_nem_tcp_init(379)..................:", False),
+    ("the minbytes is 8192, maxbytes is 2147483648, iters is 20, warmup_iters is 5", False),
+    ("make[1]: Entering directory '/usr/src/drv'", False),
+    ("make -C /lib/modules/6.8.0-45-generic/build M=/usr/src/drv modules", False),
+    ("echo 'command not found handler installed'", False),
+    ("[INFO] fatal error in MPI_Init is retried", False),
+])
+def test_the_tools_without_a_level_have_their_error_lines_read(line, error):
+    assert is_error_line(line.encode()) is error
