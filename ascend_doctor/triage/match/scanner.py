@@ -81,13 +81,14 @@ class Scanner:
         """(finder, plan, database bytes, whether anything was built) for Hyperscan; a cached database is loaded."""
         regexes = [(e.encode("latin-1"), set(ids)) for e, ids in plan["hs_re"]]
         sure = set(plan.get("hs_sure", ()))
+        levels = plan.get("hs_levels")
         if db is not None:
             try:
-                return _HyperscanFinder(_untable(plan["hs_lit"]), regexes, db=db, sure=sure), plan, db, False
+                return _HyperscanFinder(_untable(plan["hs_lit"]), regexes, db=db, sure=sure, levels=levels), plan, db, False
             except Exception:  # another Hyperscan or CPU: compile again
                 pass
         try:
-            finder = _HyperscanFinder(_untable(plan["hs_lit"]), regexes, sure=sure)
+            finder = _HyperscanFinder(_untable(plan["hs_lit"]), regexes, sure=sure, levels=levels)
         except ImportError:
             raise
         except Exception:  # an expression Hyperscan refuses (too large...): find which, look for its literals
@@ -101,9 +102,13 @@ class Scanner:
                 except Exception:
                     reject.add(e)
             plan = _scan_plan(self.signatures, reject)
-            finder = _HyperscanFinder(_untable(plan["hs_lit"]),
-                                      [(e.encode("latin-1"), set(ids)) for e, ids in plan["hs_re"]],
-                                      sure=set(plan["hs_sure"]))
+            regexes = [(e.encode("latin-1"), set(ids)) for e, ids in plan["hs_re"]]
+            try:
+                finder = _HyperscanFinder(_untable(plan["hs_lit"]), regexes, sure=set(plan["hs_sure"]),
+                                          levels=plan["hs_levels"])
+            except Exception:  # a branch or an anchor of the two levels refused: one level, as the plan's tables
+                plan["hs_levels"] = None
+                finder = _HyperscanFinder(_untable(plan["hs_lit"]), regexes, sure=set(plan["hs_sure"]))
         return finder, plan, finder.dump(), True
 
     def _matcher(self, i: int) -> Callable[[bytes], bool]:
