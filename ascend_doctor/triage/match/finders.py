@@ -9,7 +9,7 @@ from typing import Dict, List, Optional, Sequence, Set, Tuple
 from ...kb.model import Signature
 from .codes import code_hs_pattern
 from .literals import ANCHOR_MAX_LEN, _starts, _trie_regex, _use_find, digit_blind, plan_passes
-from .gates import CASELESS, LITERAL, REGEX, hs_literal, two_levels
+from .gates import CASELESS, LITERAL, REGEX, at_level2, hs_literal, two_levels
 from .translate import hs_expression
 
 
@@ -288,8 +288,9 @@ def _scan_plan(signatures: Sequence[Signature], hs_reject: Set[bytes] = frozense
     hs_lit / hs_re / hs_exact / hs_unanchored: for Hyperscan, each regex whole where hs_expression can
     write it (`hs_reject`: expressions Hyperscan refused), the literals of the rest; hs_exact: the
     signatures whose Hyperscan hit is a match (no exclude, exact expressions, one-literal alternatives);
-    hs_sure: those whose hit on one of their regexes is a match (no exclude, exact expressions): on a line
-    where only an all_of anchor fired, their regexes cannot match, so only the alternatives are checked.
+    hs_sure: those whose hit on one of their regexes is a match unless an exclude holds (exact expressions): on a
+    line where only an all_of anchor fired, their regexes cannot match, so only the alternatives are checked; their
+    excludes are checked in Python, their patterns never compiled there.
     hs_levels: the same literals and regexes split into Hyperscan's two databases (gates.two_levels).
     blind: the signatures that answer alike for lines differing only in their digits (_digit_blind: the
     scanner's memo of a line with its time cut).
@@ -329,6 +330,13 @@ def _scan_plan(signatures: Sequence[Signature], hs_reject: Set[bytes] = frozense
                 all_codes.extend(c for c in codes if c not in all_codes)
         for p in pats:
             got = hs_expression(p, widen=confirmed)
+            if confirmed and got is not None and not got[1]:
+                # widened or cut for Hyperscan's sake: the exact expression instead where it runs at level 2 (only over
+                # the lines a gate word or its anchors mark, where its cost hardly counts): a hit is then a match
+                # (hs_sure), and Python never compiles the pattern
+                plain = hs_expression(p)
+                if plain is not None and plain[1] and plain[0] not in hs_reject and at_level2(plain[0]):
+                    got = plain
             if got is None or got[0] in hs_reject:
                 exprs = None
                 break
@@ -343,10 +351,10 @@ def _scan_plan(signatures: Sequence[Signature], hs_reject: Set[bytes] = frozense
             hs_re.setdefault(e, set()).add(i)
         for x in sig.all_of_anchors(shared):
             hs_lit.setdefault(x, set()).add(i)
-        if not sig.exclude and all(ok for _, ok in exprs) and not sig.has_bare_codes():  # a code: Python decides
-            if all(len(alt) == 1 for alt in sig.all_of):
+        if all(ok for _, ok in exprs) and not sig.has_bare_codes():  # a code: Python decides
+            if not sig.exclude and all(len(alt) == 1 for alt in sig.all_of):
                 hs_exact.append(i)
-            elif exprs:
+            elif exprs:  # its excludes (and all_of) checked in Python, its patterns never compiled
                 hs_sure.append(i)
 
     if all_codes:  # every bare code of the knowledge base in one expression: a hit is a candidate of each of them

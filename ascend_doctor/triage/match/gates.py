@@ -237,6 +237,12 @@ def split_alternatives(expr: str) -> List[str]:
     return parts if all(parts) else [expr]
 
 
+def at_level2(expr: bytes) -> bool:
+    """Whether every top-level alternative of a Hyperscan expression goes to level 2 (a gate word, or its own
+    anchors): then it runs only over the lines level 1 marks."""
+    return all(gate_of(part) or own_anchors(part) for part in split_alternatives(expr.decode("latin-1")))
+
+
 def hs_literal(lit: bytes) -> str:
     """A literal as a Hyperscan expression (every byte as \\xHH), latin-1."""
     return "".join("\\x%02x" % c for c in lit)
