@@ -34,6 +34,8 @@ GATE_WORDS = ("error", "fail", "exception", "fatal", "critical", "abort", "timeo
 # An expression no gate covers is still at level 2 when each literal of a required set of it is this long (its anchors
 # go to level 1): a shorter literal (`.cc:`, `Info`, `1000`) is in nearly every line, and would send them all to level 2.
 ANCHOR_MIN_LEN = 8
+# ...or this long where it holds letters and digits (an error code: `EL0007`): rarer in ordinary lines than a word.
+CODE_ANCHOR_MIN_LEN = 6
 # How many branches (alternations, optional parts) a pattern is expanded into when looking for a gate word that runs
 # across them (`(?:F|f)ail`, `time(?:d out|out)`); past it the element only breaks the run.
 _EXPANSION_BUDGET = 256
@@ -167,19 +169,32 @@ def literal_gate(lit: str, gates: Iterable[str] = GATE_WORDS) -> Optional[str]:
     return next((g for g in gates if g in low), None)
 
 
-def _anchor_cost(lits: Sequence[str]) -> float:
-    shortest = min(len(x.encode("latin-1")) for x in lits)
-    return 1e9 if shortest < ANCHOR_MIN_LEN else 1000.0 / shortest + 0.01 * len(lits)
+def _anchor_len(lit: str, gates: Sequence[str]) -> int:
+    """How long a literal counts as an anchor: a literal holding a gate word is covered by the gate's mark (counted
+    long); a code (letters and digits: `EL0007`) counts from CODE_ANCHOR_MIN_LEN bytes; others by their length (a
+    bare number is in ordinary lines as a pid, a size, a step: `507008` does not count)."""
+    n = len(lit.encode("latin-1"))
+    if literal_gate(lit, gates):
+        return 1 << 16
+    if n >= CODE_ANCHOR_MIN_LEN and any(c.isdigit() for c in lit) and any(c.isalpha() for c in lit):
+        return max(n, ANCHOR_MIN_LEN)
+    return n
 
 
-def own_anchors(expr: str) -> Optional[List[str]]:
-    """Literals one of which is in every match of `expr`, each ANCHOR_MIN_LEN bytes or longer (the longest such set
-    first); None when it has none."""
+def own_anchors(expr: str, gates: Sequence[str] = GATE_WORDS) -> Optional[List[str]]:
+    """Literals one of which is in every match of `expr`, each ANCHOR_MIN_LEN bytes or longer (a code
+    CODE_ANCHOR_MIN_LEN), or holding a gate word (the gate's mark covers it); the longest such set first; None when
+    it has none."""
     try:
         parsed = _sre_parse.parse(expr)
     except Exception:  # noqa: BLE001
         return None
-    best = _seq_required(list(parsed), False, _anchor_cost)
+
+    def cost(lits: Sequence[str]) -> float:
+        shortest = min(_anchor_len(x, gates) for x in lits)
+        return 1e9 if shortest < ANCHOR_MIN_LEN else 1000.0 / shortest + 0.01 * len(lits)
+
+    best = _seq_required(list(parsed), False, cost)
     return best[1] if best else None
 
 
@@ -240,7 +255,7 @@ def split_alternatives(expr: str) -> List[str]:
 def at_level2(expr: bytes) -> bool:
     """Whether every top-level alternative of a Hyperscan expression goes to level 2 (a gate word, or its own
     anchors): then it runs only over the lines level 1 marks."""
-    return all(gate_of(part) or own_anchors(part) for part in split_alternatives(expr.decode("latin-1")))
+    return all(gate_of(part) or own_anchors(part) is not None for part in split_alternatives(expr.decode("latin-1")))
 
 
 def hs_literal(lit: bytes) -> str:
@@ -274,10 +289,15 @@ def two_levels(hs_lit: Sequence[Tuple[str, Sequence[int]]], hs_re: Sequence[Tupl
                 used[g] = used.get(g, 0) + 1
                 l2.append([part, REGEX, sorted(ids)])
                 continue
-            own = own_anchors(part)
-            if own:
+            own = own_anchors(part, gates)
+            if own is not None:
                 anchored += 1
-                anchors.update((hs_literal(x.encode("latin-1")), None) for x in own)
+                for x in own:
+                    g = literal_gate(x, gates)
+                    if g:  # covered by the gate word's mark
+                        used[g] = used.get(g, 0) + 1
+                    else:
+                        anchors[hs_literal(x.encode("latin-1"))] = None
                 l2.append([part, REGEX, sorted(ids)])
                 continue
             whole += 1

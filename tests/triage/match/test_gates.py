@@ -64,6 +64,11 @@ def test_own_anchors_are_long_required_literals_or_none():
     assert own_anchors(_expr(r"\.cc:\d+\] \[\d+\]")) is None  # only short literals: kept whole at level 1
     assert own_anchors(_expr(r"(?:HcclCommInitRootInfo|HcclCommInitClusterInfo) done")) == [
         "HcclCommInitClusterInfo done", "HcclCommInitRootInfo done"]  # one per way through, with what follows
+    # a lettered code counts from 6 bytes, a literal holding a gate word is covered by the gate's mark
+    assert own_anchors(_expr(r"(?:\bEL0007\b|Permission denied)[^\n]*davinci")) == ["EL0007", "Permission denied"]
+    assert own_anchors(_expr(r"\b507008\b")) is None  # a bare number is a pid or a size as often as a code
+    levels = two_levels([], [[_expr(r"(?:\bEL0007\b|Permission denied)[^\n]*davinci"), [0]]])
+    assert [e for e, _, ids in levels["l1"] if ids is None] == [_expr("denied"), _expr("EL0007")]
 
 
 def test_a_top_level_alternation_is_decided_branch_by_branch():
