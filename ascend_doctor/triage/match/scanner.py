@@ -65,6 +65,7 @@ class Scanner:
         self._memo_timeless: Dict[bytes, List[int]] = {}  # a line with its time's digits zeroed -> its blind hits
         self._memo_bytes = 0
         self._split: Dict[str, list] = plan.get("split") or {}  # Signature.split_codes of those that parse, as cached
+        self._pre: Dict[str, list] = plan.get("pre") or {}  # per long signature: its patterns' literals (bytes_matcher)
         self._blind = frozenset(plan.get("blind", ()))  # (a plan without it: no line is answered by its time-cut key)
         # a signature no finder can look for: its own regex over the chunk (a leading \b dropped: the regex
         # engine then skips to the first literal byte; the exact matcher still decides)
@@ -126,7 +127,7 @@ class Scanner:
             split = self._split.get(str(i))
             if split is not None:  # the plan's split_codes, not parsed again
                 sig.use_split_codes(split)
-            m = self._matchers[i] = sig.bytes_matcher()
+            m = self._matchers[i] = sig.bytes_matcher(self._pre.get(str(i)))
         return m
 
     def _sure_matcher(self, i: int) -> Callable[[bytes, bool], bool]:
