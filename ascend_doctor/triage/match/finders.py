@@ -109,8 +109,9 @@ class _HyperscanFinder:
             one += [(e, REGEX, set(ids)) for e, ids in regexes]
             entries = [one, []]
         else:
-            entries = [[(e.encode("latin-1"), kind, None if ids is None else set(ids)) for e, kind, ids in levels[k]]
-                       for k in ("l1", "l2")]
+            # (a cached plan's levels carry no expression texts: its database holds them)
+            entries = [[(e.encode("latin-1") if e is not None else None, kind, None if ids is None else set(ids))
+                        for e, kind, ids in levels[k]] for k in ("l1", "l2")]
         dbs: List[Optional[bytes]] = [None, None]
         if db is not None:  # the cached databases: level 1's size, level 1, level 2
             n = int.from_bytes(db[:4], "big")

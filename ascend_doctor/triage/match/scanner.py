@@ -57,7 +57,12 @@ class Scanner:
         if dirty and path:
             # the two levels hold every expression: the one-level tables are not kept (a plan without them is
             # worked out again only where the cached database cannot be used: _hyperscan)
-            kept = {k: v for k, v in plan.items() if k not in ("hs_lit", "hs_re")} if plan.get("hs_levels") else plan
+            # (nor the levels' expression texts: the database holds them; what a hit means is each one's kind and ids)
+            kept = plan
+            if plan.get("hs_levels") and db is not None:
+                kept = {k: v for k, v in plan.items() if k not in ("hs_lit", "hs_re")}
+                kept["hs_levels"] = dict(plan["hs_levels"], **{k: [[None, kind, ids] for _, kind, ids in plan["hs_levels"][k]]
+                                                              for k in ("l1", "l2")})
             _cache_write(path, kept, db)
         self._matchers: List[Optional[Callable[[bytes], bool]]] = [None] * len(self.signatures)
         self._sure_matchers: Dict[int, Callable[[bytes, bool], bool]] = {}
@@ -93,7 +98,7 @@ class Scanner:
                 return _HyperscanFinder(_untable(plan["hs_lit"]), regexes, db=db, sure=sure), plan, db, False
             except Exception:  # another Hyperscan or CPU: compile again
                 pass
-        if "hs_re" not in plan:  # a cached plan keeps only the two levels
+        if "hs_re" not in plan:  # a cached plan keeps only the two levels, without their expressions' texts
             plan = _scan_plan(self.signatures, {x.encode("latin-1") for x in plan.get("hs_reject", [])})
         regexes = [(e.encode("latin-1"), set(ids)) for e, ids in plan["hs_re"]]
         try:

@@ -143,3 +143,30 @@ def test_two_levels_name_the_same_lines_as_one_database_on_every_example_line():
         one.add_lines(buf, start, end, *want)
         assert got == want
     assert two.level2 is not None and len(plan["hs_levels"]["l2"]) > len(plan["hs_levels"]["l1"]) // 2
+
+
+def test_a_cached_plan_keeps_no_expression_texts_and_is_worked_out_again_where_its_database_cannot_be_loaded(
+        tmp_path, monkeypatch):
+    """The cache keeps the two databases and, per expression, only what a hit means (its kind and signatures); where
+    the databases cannot be loaded (another Hyperscan), the plan is worked out again and the answers are the same."""
+    from ascend_doctor.triage.match import cache
+
+    monkeypatch.setenv(cache.CACHE_ENV_DIR, str(tmp_path))
+    monkeypatch.delenv(cache.CACHE_ENV_OFF, raising=False)
+    sigs = load_knowledge_base().signatures
+    buf = b"\n".join(x.encode("utf-8") for s in sigs for x in s.examples + s.near_misses) + b"\n"
+    first = Scanner(sigs, matchers=["hyperscan"])
+    want = [(ls, le, sorted(h)) for ls, le, h in first.scan(buf)]
+    [path] = [p for p in tmp_path.iterdir() if p.name.startswith("scanner-")]
+    plan, db = cache._cache_read(str(path))
+    assert db and "hs_re" not in plan and all(e is None for e, _, _ in plan["hs_levels"]["l1"])
+    again = Scanner(sigs, matchers=["hyperscan"])  # from the file
+    assert [(ls, le, sorted(h)) for ls, le, h in again.scan(buf)] == want
+
+    def refuse(*_a, **_k):
+        raise hyperscan.error("serialized database for another platform")
+
+    monkeypatch.setattr(hyperscan, "loadb", refuse)
+    rebuilt = Scanner(sigs, matchers=["hyperscan"])
+    assert rebuilt.matcher == "hyperscan"
+    assert [(ls, le, sorted(h)) for ls, le, h in rebuilt.scan(buf)] == want
