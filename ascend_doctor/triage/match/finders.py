@@ -293,6 +293,8 @@ def _scan_plan(signatures: Sequence[Signature], hs_reject: Set[bytes] = frozense
     line where only an all_of anchor fired, their regexes cannot match, so only the alternatives are checked; their
     excludes are checked in Python, their patterns never compiled there.
     hs_levels: the same literals and regexes split into Hyperscan's two databases (gates.two_levels).
+    pre: for a signature of long patterns Python confirms, each phrase pattern's required literals (its matcher compiles
+    a pattern only where a line holds one of them: Signature.bytes_matcher).
     blind: the signatures that answer alike for lines differing only in their digits (_digit_blind: the
     scanner's memo of a line with its time cut).
     """

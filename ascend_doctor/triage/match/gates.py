@@ -7,7 +7,7 @@ scanner cache with the plan):
 
 - level 1 runs over every byte: a few *gate* words (GATE_WORDS, caseless), the *anchors* of expressions that no gate
   word covers (their own required literals, each ANCHOR_MIN_LEN bytes or longer), and, whole, the expressions that
-  have neither (`level1_cost` in scripts/bench_kb.py names the costliest of them);
+  have neither (`python scripts/bench_kb.py --levels --costly N` names the costliest of them);
 - level 2 holds every other expression and literal; it runs only over the lines where a gate word or an anchor
   fired (joined, one scan per chunk), which on an ordinary log is a tiny fraction of its lines.
 

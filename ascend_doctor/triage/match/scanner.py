@@ -61,8 +61,9 @@ class Scanner:
             kept = plan
             if plan.get("hs_levels") and db is not None:
                 kept = {k: v for k, v in plan.items() if k not in ("hs_lit", "hs_re")}
-                kept["hs_levels"] = dict(plan["hs_levels"], **{k: [[None, kind, ids] for _, kind, ids in plan["hs_levels"][k]]
-                                                              for k in ("l1", "l2")})
+                levels = plan["hs_levels"]
+                kept["hs_levels"] = dict(levels, **{k: [[None, kind, ids] for _, kind, ids in levels[k]]
+                                                    for k in ("l1", "l2")})
             _cache_write(path, kept, db)
         self._matchers: List[Optional[Callable[[bytes], bool]]] = [None] * len(self.signatures)
         self._sure_matchers: Dict[int, Callable[[bytes, bool], bool]] = {}
