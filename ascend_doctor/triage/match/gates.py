@@ -20,6 +20,7 @@ hits are the union of its branches' hits), so one ungated branch does not keep t
 
 from __future__ import annotations
 
+import functools
 from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 
 from .literals import _seq_required, _sre_parse
@@ -154,6 +155,11 @@ def _direct_gate(items, gates: Sequence[bytes], budget: int) -> Optional[bytes]:
 def gate_of(expr: str, gates: Iterable[str] = GATE_WORDS) -> Optional[str]:
     """The gate word every line matching `expr` (a Hyperscan expression as translate.py writes it, latin-1) holds,
     in any case; None when that cannot be proved."""
+    return _gate_of(expr, tuple(gates))
+
+
+@functools.lru_cache(maxsize=4096)  # the plan asks for a confirmed pattern's expression, then the levels for it again
+def _gate_of(expr: str, gates: Tuple[str, ...]) -> Optional[str]:
     try:
         parsed = _sre_parse.parse(expr)
     except Exception:  # noqa: BLE001 - not a pattern this parser reads: no proof
@@ -185,6 +191,12 @@ def own_anchors(expr: str, gates: Sequence[str] = GATE_WORDS) -> Optional[List[s
     """Literals one of which is in every match of `expr`, each ANCHOR_MIN_LEN bytes or longer (a code
     CODE_ANCHOR_MIN_LEN), or holding a gate word (the gate's mark covers it); the longest such set first; None when
     it has none."""
+    got = _own_anchors(expr, tuple(gates))
+    return None if got is None else list(got)
+
+
+@functools.lru_cache(maxsize=4096)
+def _own_anchors(expr: str, gates: Tuple[str, ...]) -> Optional[Tuple[str, ...]]:
     try:
         parsed = _sre_parse.parse(expr)
     except Exception:  # noqa: BLE001
@@ -195,7 +207,7 @@ def own_anchors(expr: str, gates: Sequence[str] = GATE_WORDS) -> Optional[List[s
         return 1e9 if shortest < ANCHOR_MIN_LEN else 1000.0 / shortest + 0.01 * len(lits)
 
     best = _seq_required(list(parsed), False, cost)
-    return best[1] if best else None
+    return tuple(best[1]) if best else None
 
 
 def _closing(s: str, at: int) -> int:
