@@ -4,6 +4,7 @@
     python scripts/bench_kb.py              # 200 MB log, the installed wheel (`pip install .`)
     python scripts/bench_kb.py --checkout   # this checkout's code with the current interpreter
     python scripts/bench_kb.py --mb 50 --all-matchers
+    python scripts/bench_kb.py --levels --costly 10   # what runs over every byte (the two-level scan), no timing
 
 ripgrep searches the reference's literal strings (`rg -c -F -f strings.txt`, strings = every
 all_of literal of the 917 entries of shared/reference/ascend_fd_kb_facts.json); triage matches
@@ -38,7 +39,9 @@ sys.path.insert(0, os.path.join(REPO, "scripts"))
 
 from ascend_doctor.kb.load import load_knowledge_base, part_files  # noqa: E402
 from ascend_doctor.triage.match.cache import CACHE_ENV_OFF  # noqa: E402
+from ascend_doctor.triage.match.gates import ANCHOR_MIN_LEN  # noqa: E402
 from ascend_doctor.triage.match.literals import literal_cost  # noqa: E402
+from ascend_doctor.triage.scan import Triage  # noqa: E402
 from bench_triage import make_log  # noqa: E402
 from benchlib import install_wheel, scratch_dir  # noqa: E402
 
@@ -87,27 +90,56 @@ def synthetic_part(facts) -> dict:
     return {"schema": "ascend-doctor.kb-part/1", "part": "synthetic", "signatures": sigs}
 
 
-def costly_expressions(log: str, n: int, sample: int = 8 << 20) -> list:
-    """The `n` Hyperscan expressions of triage's scanner that cost most on the first `sample` bytes of `log` (noise with
-    the examples mixed in): each compiled alone and timed (CPU, best of 3, less an empty database's time), then the
-    costliest removed one at a time from the whole database to see what each adds there (the sum is not additive:
-    Hyperscan shares its literal matching among all). [(ms alone, ms it adds to the whole, signature ids, expression)]"""
+def scan_levels(sigs) -> dict:
+    """How the two-level scan (ascend_doctor/triage/match/gates.py) splits triage's expressions: {"plan": the
+    scanner plan, "sigs": [signatures], "level1_sigs": ids of the signatures with an expression or literal that runs
+    over every byte (not behind a gate word or long anchor), "level1_whole": the same for whole expressions}."""
+    from ascend_doctor.triage.match.finders import _scan_plan
+
+    plan = _scan_plan(sigs)
+    l1 = plan["hs_levels"]["l1"]
+    return {"plan": plan, "sigs": sigs,
+            "level1_sigs": sorted({sigs[i].id for _, _, ids in l1 if ids for i in ids}),
+            "level1_whole": sorted({sigs[i].id for _, kind, ids in l1 if ids and kind == 1 for i in ids})}
+
+
+def print_levels(lv: dict) -> None:
+    levels, sigs = lv["plan"]["hs_levels"], lv["sigs"]
+    l1, l2 = levels["l1"], levels["l2"]
+    marks = sum(1 for _, _, ids in l1 if ids is None)
+    gated = sum(levels["gates"].values())
+    kept = [x for x in l1 if x[2] is not None]
+    n = len(l2) + len(kept)
+    print(f"  two-level scan: level 1 (every byte) {len(l1)} expressions: {len(levels['gates'])} gate words, "
+          f"{marks - len(levels['gates'])} anchors, {len(kept)} expressions/literals no gate covers "
+          f"({levels['level1']} regexes whole); level 2 (marked lines) {len(l2)}")
+    print(f"    of {n} expressions and literals (alternatives split): {gated} gated ({100 * gated / n:.0f}%), "
+          f"{levels['anchored']} by their own anchors ({100 * levels['anchored'] / n:.0f}%), {len(kept)} at level 1; "
+          f"signatures with something at level 1: {len(lv['level1_sigs'])} of {len(sigs)}, a whole regex there: "
+          f"{len(lv['level1_whole'])}")
+    print("    gate words (expressions each covers): " + ", ".join(f"{g} {c}" for g, c in levels["gates"].items()))
+
+
+def costly_expressions(log: str, n: int, lv: dict, sample: int = 8 << 20) -> list:
+    """The `n` expressions of triage's level-1 database (what runs over every byte: gate words, anchors, and what no
+    gate covers) that cost most on the first `sample` bytes of `log` (noise with the examples mixed in): each
+    compiled alone and timed (CPU, best of 3, less an empty database's time), then the costliest removed one at a time
+    from the whole level 1 to see what each adds there (the sum is not additive: Hyperscan shares its literal
+    matching among all). [(ms alone, ms it adds to level 1, signature ids, expression)]"""
     import hyperscan  # type: ignore[import]
 
-    from ascend_doctor.triage.match.finders import _scan_plan
-    from ascend_doctor.triage.scan import Triage
-
-    sigs = Triage(load_knowledge_base()).sigs  # what triage scans for: the signatures, resolvers, the error line
-    plan = _scan_plan(sigs)
-    lits = [b"".join(b"\\x%02x" % c for c in x.encode("latin-1")) for x, _ in plan["hs_lit"]]
-    exprs = [(e.encode("latin-1"), [sigs[i].id for i in ids]) for e, ids in plan["hs_re"]]
+    sigs = lv["sigs"]
+    flags = {0: 0, 1: hyperscan.HS_FLAG_MULTILINE, 2: hyperscan.HS_FLAG_CASELESS}
+    l1 = [(e.encode("latin-1"), flags[k], [sigs[i].id for i in ids] if ids else ["(mark)"])
+          for e, k, ids in lv["plan"]["hs_levels"]["l1"]]
     with open(log, "rb") as fh:
         buf = fh.read(sample)
     buf = buf[:buf.rfind(b"\n") + 1]
 
-    def cost(expressions, flags) -> float:
+    def cost(entries) -> float:
         db = hyperscan.Database(mode=hyperscan.HS_MODE_BLOCK)
-        db.compile(expressions=expressions, ids=list(range(len(expressions))), elements=len(expressions), flags=flags)
+        db.compile(expressions=[e for e, _, _ in entries], ids=list(range(len(entries))), elements=len(entries),
+                   flags=[f for _, f, _ in entries])
         best = float("inf")
         for _ in range(3):
             t0 = time.process_time()
@@ -115,15 +147,14 @@ def costly_expressions(log: str, n: int, sample: int = 8 << 20) -> list:
             best = min(best, time.process_time() - t0)
         return 1000 * best
 
-    floor = cost([b"\\x00\\x01\\x02\\x03"], [0])  # reading the bytes, whatever is looked for
-    alone = sorted(((cost([e], [hyperscan.HS_FLAG_MULTILINE]) - floor, k) for k, (e, _) in enumerate(exprs)),
-                   reverse=True)[:n]
-    ml = hyperscan.HS_FLAG_MULTILINE
-    whole = cost(lits + [e for e, _ in exprs], [0] * len(lits) + [ml] * len(exprs))
+    floor = cost([(b"\\x00\\x01\\x02\\x03", 0, [])])  # reading the bytes, whatever is looked for
+    regexes = [x for x in l1 if x[1] == flags[1]]
+    alone = sorted(((cost([x]) - floor, k) for k, x in enumerate(regexes)), reverse=True)[:n]
+    whole = cost(l1)
     out = []
     for ms, k in alone:
-        rest = [e for j, (e, _) in enumerate(exprs) if j != k]
-        out.append((ms, whole - cost(lits + rest, [0] * len(lits) + [ml] * len(rest)), exprs[k][1], exprs[k][0]))
+        rest = [x for x in l1 if x is not regexes[k]]
+        out.append((ms, whole - cost(rest), regexes[k][2], regexes[k][0]))
     return out
 
 
@@ -167,7 +198,24 @@ def main() -> int:
     ap.add_argument("--keep", action="store_true", help="keep the temporary directory")
     ap.add_argument("--costly", type=int, default=8, metavar="N",
                     help="name the N Hyperscan expressions that cost most on the log (default 8; 0: skip)")
+    ap.add_argument("--levels", action="store_true",
+                    help="only print how the two-level scan splits the knowledge base (what runs over every byte), "
+                         "and the --costly N level-1 regexes on a small log, then stop")
     args = ap.parse_args()
+    if args.levels:
+        kb = load_knowledge_base()
+        lv = scan_levels(Triage(kb).sigs)
+        print_levels(lv)
+        print("    signatures with a whole regex at level 1: " + ", ".join(lv["level1_whole"]))
+        if args.costly:
+            with scratch_dir("bench-kb-", False) as tmp:
+                log = os.path.join(tmp, "worker_0.log")
+                make_log(log, 8 << 20, kb)
+                for ms, adds, ids, expr in costly_expressions(log, args.costly, lv):
+                    shown = readable(expr)
+                    print(f"    {ms:6.2f} ms alone {adds:+6.2f} ms in level 1  {', '.join(ids[:3])}"
+                          f"{' ...' if len(ids) > 3 else ''}  {shown[:90]}{'...' if len(shown) > 90 else ''}")
+        return 0
     rg = shutil.which("rg")
     if not rg:
         sys.exit("ripgrep (rg) is not installed: apt-get install -y ripgrep")
@@ -308,14 +356,23 @@ def main() -> int:
                       f"  peak RSS {r:.0f} MB  same problems: {same}")
                 if not same:
                     status = 1
-        if args.costly:
-            # what the next author of a signature should look at first: an expression that keeps Hyperscan busy on
-            # every line costs every user (a bounded gap after a common start, no anchoring literal)
-            print(f"  the {args.costly} costliest Hyperscan expressions on 8 MB of this log (ms of CPU alone, less reading "
-                  f"the bytes; ms each adds to the whole database, which shares literal matching):")
-            for ms, adds, ids, expr in costly_expressions(log, args.costly):
+        try:
+            lv = scan_levels(Triage(kb).sigs)
+        except ImportError:
+            lv = None
+        if lv is not None:
+            print_levels(lv)
+        if args.costly and lv is not None:
+            # what the next author of a signature should look at first: an expression that no gate word covers runs
+            # over every byte, and one that keeps Hyperscan busy on every line costs every user (a bounded gap after
+            # a common start, no anchoring literal); a gated one (`failed`, `error` ... in every line it matches)
+            # runs only over the lines that hold a gate word
+            print(f"  the {args.costly} costliest level-1 regexes (no gate word, no anchor of "
+                  f"{ANCHOR_MIN_LEN}+ bytes: they run over every byte) on 8 MB of this log (ms of CPU alone, less "
+                  f"reading the bytes; ms each adds to level 1, which shares literal matching):")
+            for ms, adds, ids, expr in costly_expressions(log, args.costly, lv):
                 shown = readable(expr)
-                print(f"    {ms:6.2f} ms alone {adds:+6.2f} ms in all  {', '.join(ids[:3])}"
+                print(f"    {ms:6.2f} ms alone {adds:+6.2f} ms in level 1  {', '.join(ids[:3])}"
                       f"{' ...' if len(ids) > 3 else ''}  {shown[:90]}{'...' if len(shown) > 90 else ''}")
         print(f"cores: {os.cpu_count()} (triage splits a big file at line boundaries over up to 8; rg uses one per file)")
         return status

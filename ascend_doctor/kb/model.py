@@ -231,8 +231,12 @@ class Signature:
             hit = _codes_hit(line, self._compiled_codes, self._code_alts, _STR_CONTEXT)
         return hit and not any(x.search(line) for x in self._compiled_excl)
 
-    def bytes_matcher(self):
-        """A function line(bytes) -> bool with the same answers as `search` (the scanner's last word)."""
+    def bytes_matcher(self, prefilter=None):
+        """A function line(bytes) -> bool with the same answers as `search` (the scanner's last word).
+
+        `prefilter` (the scanner's plan, for a signature of long patterns): per phrase pattern of split_codes, literals
+        one of which is in every line it matches (None: no such literals); a pattern is then compiled only when a line
+        holds one of its literals (the CANN catalogue's 30 KB of patterns cost ~120 ms to compile whole)."""
         from ..triage.match.codes import _BYTES_CONTEXT, _codes_hit
 
         excl = [re.compile(x.encode("utf-8")) for x in self.exclude]
@@ -241,7 +245,7 @@ class Signature:
         pats, codes, phrase_alts, code_alts = self.split_codes()
         alts = [tuple(lit.encode("utf-8") for lit in alt) for alt in phrase_alts]
         if codes or code_alts:
-            prx = re.compile(("|".join(f"(?:{p})" for p in pats)).encode("utf-8")) if pats else None
+            prx = _patterns_search(pats, prefilter)
             crx = re.compile(("|".join(f"(?:{p})" for p in codes)).encode("utf-8")) if codes else None
             calts = [[lit.encode("utf-8") for lit in alt] for alt in code_alts]
             return lambda line: (((prx is not None and prx.search(line) is not None)
@@ -254,7 +258,7 @@ class Signature:
                 return lambda line: all(lit in line for lit in only)
             return lambda line: (any(all(lit in line for lit in alt) for alt in alts)
                                  and not any(x.search(line) for x in excl))
-        rx = re.compile(("|".join(f"(?:{p})" for p in pats)).encode("utf-8"))
+        rx = _patterns_search(pats, prefilter)
         if not excl and not alts:
             return lambda line: rx.search(line) is not None
         return lambda line: ((rx.search(line) is not None or any(all(lit in line for lit in alt) for alt in alts))
@@ -328,6 +332,38 @@ _NAMED_GROUP = re.compile(r"(?<!\\)\(\?P<([A-Za-z_][A-Za-z0-9_]*)>")
 VALUE_MAX = 60
 SENTENCE_MAX = 120
 SENTENCE_GROUPS = frozenset(("message", "reason", "msg", "detail", "acl_printed", "cann_said"))
+
+
+class _LazyPatterns:
+    """`search(line)` as one compiled alternation of `pats` answers it, each pattern compiled only when the line holds
+    one of its literals (`prefilter`: per pattern, literals one of which is in every match, or None: always tried)."""
+
+    def __init__(self, pats: List[str], prefilter) -> None:
+        self.pats = [p.encode("utf-8") for p in pats]
+        self.lits = [None if lits is None else [x.encode("utf-8") for x in lits] for lits in prefilter]
+        self.compiled: List[Optional[re.Pattern]] = [None] * len(pats)
+
+    def search(self, line: bytes):
+        for k, lits in enumerate(self.lits):
+            if lits is not None and not any(x in line for x in lits):
+                continue
+            rx = self.compiled[k]
+            if rx is None:
+                rx = self.compiled[k] = re.compile(self.pats[k])
+            m = rx.search(line)
+            if m is not None:
+                return m
+        return None
+
+
+def _patterns_search(pats: List[str], prefilter=None):
+    """An object whose `search(bytes)` finds any of `pats` (None: no pattern): one compiled alternation, or, with a
+    prefilter of one entry per pattern, _LazyPatterns."""
+    if not pats:
+        return None
+    if prefilter is not None and len(prefilter) == len(pats):
+        return _LazyPatterns(pats, prefilter)
+    return re.compile(("|".join(f"(?:{p})" for p in pats)).encode("utf-8"))
 
 
 def unname_groups(pattern: str) -> str:

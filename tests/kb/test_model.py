@@ -495,3 +495,27 @@ def test_the_code_and_its_sentence_give_way_to_an_entry_that_reads_the_fault_on_
     alone = listed.replace("EL0003", "EC0010")
     assert [s.id for s in KB.explaining(alone)] == ["CANN_ERROR_CODE_MESSAGE"]
     assert KB.signature("CANN_ERROR_CODE_MESSAGE").last_resort
+
+
+def test_a_long_signatures_patterns_compiled_one_by_one_behind_their_literals_answer_as_the_whole_alternation():
+    """bytes_matcher's prefilter (the scanner plan's `pre` for signatures of long patterns): a pattern is compiled and
+    tried only where the line holds one of its required literals; the answers are those of the one alternation."""
+    from ascend_doctor.kb.load import load_knowledge_base
+    from ascend_doctor.kb.model import _LazyPatterns
+    from ascend_doctor.triage.match.finders import PREFILTER_MIN_CHARS
+    from ascend_doctor.triage.match.literals import required_literals
+
+    kb = load_knowledge_base()
+    long = [s for s in kb.signatures if sum(len(p) for p in s.patterns()) >= PREFILTER_MIN_CHARS]
+    assert long
+    lines = [x for s in kb.signatures for x in s.examples + s.near_misses]
+    for sig in long:
+        pre = [required_literals(p) for p in sig.split_codes()[0]]
+        lazy, whole = sig.bytes_matcher(pre), sig.bytes_matcher()
+        for line in lines:
+            raw = line.encode("utf-8")
+            assert lazy(raw) == whole(raw), (sig.id, line)
+    # a pattern whose literal the line lacks is never compiled
+    got = _LazyPatterns(["alpha \\d+", "beta \\d+"], [["alpha "], ["beta "]])
+    assert got.search(b"beta 12") is not None and got.compiled[0] is None and got.compiled[1] is not None
+    assert got.search(b"gamma 1") is None

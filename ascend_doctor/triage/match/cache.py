@@ -10,7 +10,7 @@ from ...kb.model import Signature
 from .translate import HS_EXPRESSION_VERSION
 
 
-# Working out the anchors (parsing ~400 regexes) and compiling Hyperscan's database take longer
+# Working out the anchors (parsing ~400 regexes) and compiling Hyperscan's two databases take longer
 # than scanning a hundred megabytes; both depend only on the signatures' matching fields and this
 # code. They are kept in $XDG_CACHE_HOME/ascend-doctor/ (~/.cache/ascend-doctor), one file per
 # knowledge base, named by a hash of those fields, the matching code's source (_CODE_FILES), the
@@ -54,7 +54,7 @@ def _machine() -> str:
 
 # The code the plan and the database are worked out by: this package (the anchors, the translation, the plan, the
 # finders) and the signatures' own matching (kb/model.py: scan literals, bare codes).
-_CODE_FILES = ("codes.py", "literals.py", "translate.py", "finders.py", "cache.py", "scanner.py", "source.py",
+_CODE_FILES = ("codes.py", "literals.py", "translate.py", "gates.py", "finders.py", "cache.py", "scanner.py", "source.py",
                os.path.join(os.pardir, os.pardir, "kb", "model.py"))
 
 

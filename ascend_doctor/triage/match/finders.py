@@ -8,7 +8,8 @@ from typing import Dict, List, Optional, Sequence, Set, Tuple
 
 from ...kb.model import Signature
 from .codes import code_hs_pattern
-from .literals import ANCHOR_MAX_LEN, _starts, _trie_regex, _use_find, digit_blind, plan_passes
+from .literals import ANCHOR_MAX_LEN, _starts, _trie_regex, _use_find, digit_blind, plan_passes, required_literals
+from .gates import CASELESS, LITERAL, REGEX, at_level2, hs_literal, two_levels
 from .translate import hs_expression
 
 
@@ -50,41 +51,34 @@ def _note_line(lines: Dict[int, Set[int]], ls: int, ids) -> None:
 _HS_TAKES_VIEWS = [True]
 
 
-class _HyperscanFinder:
-    """One Hyperscan database of literals and whole regexes (see hs_expression); a hit belongs to the line
-    holding its last byte (no expression matches a newline, so that line holds the whole match)."""
+class _HsLevel:
+    """One Hyperscan database: its expressions' signatures (None: a mark, the line goes to level 2) and, per
+    expression, the signatures its hit is a match of (see _scan_plan's hs_sure)."""
 
-    name = "hyperscan"
-
-    def __init__(self, lit_sigs: Dict[bytes, Set[int]], regexes: Sequence[Tuple[bytes, Set[int]]] = (),
-                 db: Optional[bytes] = None, sure: Set[int] = frozenset()):  # type: ignore[assignment]
+    def __init__(self, entries: Sequence[Tuple[bytes, int, Optional[Set[int]]]], db: Optional[bytes],
+                 sure: Set[int]):
         import hyperscan  # type: ignore[import]
 
-        lits = sorted(lit_sigs)
-        self.sigs = [lit_sigs[lit] for lit in lits] + [set(ids) for _, ids in regexes]
-        # per expression: the signatures its hit is a match of (see _scan_plan's hs_sure)
-        self.sure = [None] * len(lits) + [(set(ids) & sure) or None for _, ids in regexes]
+        self.sigs: List[Optional[Set[int]]] = [ids for _, _, ids in entries]
+        self.sure = [None if ids is None or kind != REGEX else ((ids & sure) or None) for _, kind, ids in entries]
         self.db = None
         if db is not None:  # the cached database of these expressions
             self.db = hyperscan.loadb(db, hyperscan.HS_MODE_BLOCK)
-            self.db.scratch = hyperscan.Scratch(self.db)
-        elif self.sigs:
-            # every byte of a literal as \xHH: a literal in any PCRE dialect, whatever bytes it holds
-            exprs = [b"".join(b"\\x%02x" % c for c in lit) for lit in lits] + [e for e, _ in regexes]
-            flags = [0] * len(lits) + [hyperscan.HS_FLAG_MULTILINE] * len(regexes)
+        elif entries:
+            flags = {LITERAL: 0, REGEX: hyperscan.HS_FLAG_MULTILINE, CASELESS: hyperscan.HS_FLAG_CASELESS}
             self.db = hyperscan.Database(mode=hyperscan.HS_MODE_BLOCK)
-            self.db.compile(expressions=exprs, ids=list(range(len(exprs))), elements=len(exprs), flags=flags)
+            self.db.compile(expressions=[e for e, _, _ in entries], ids=list(range(len(entries))),
+                            elements=len(entries), flags=[flags[k] for _, k, _ in entries])
+        if self.db is not None:
+            self.db.scratch = hyperscan.Scratch(self.db)
 
-    def dump(self) -> Optional[bytes]:
+    def dump(self) -> bytes:
         import hyperscan  # type: ignore[import]
 
-        return hyperscan.dumpb(self.db) if self.db is not None else None
+        return hyperscan.dumpb(self.db) if self.db is not None else b""
 
-    def add_lines(self, buf: bytes, start: int, end: int, lines: Dict[int, Set[int]],
-                  sure_lines: Optional[Dict[int, Set[int]]] = None) -> None:
-        """`sure_lines` (when given) gets {line start: signatures one of whose regexes matched in it}."""
-        if self.db is None or end <= start:
-            return
+    def scan(self, buf: bytes, start: int, end: int) -> List[Tuple[int, int]]:
+        """[(match end, expression)] in buf[start:end], in order of match end (offsets from `start`)."""
         found: List[Tuple[int, int]] = []
         add = found.append
         handler = lambda i, _f, to, _fl, _c: add((to, i))  # noqa: E731
@@ -96,17 +90,104 @@ class _HyperscanFinder:
                 found.clear()
         if not _HS_TAKES_VIEWS[0]:
             self.db.scan(bytes(buf[start:end]) if start or end != len(buf) else bytes(buf), match_event_handler=handler)
-        rfind, sigs, sure = buf.rfind, self.sigs, self.sure
+        return found
+
+
+class _HyperscanFinder:
+    """Hyperscan, in two levels (gates.py): level 1 (gate words, anchors, the expressions neither covers) over every
+    byte, level 2 (every other literal and whole regex, see hs_expression) over the lines level 1 marked; a hit
+    belongs to the line holding its last byte (no expression matches a newline, so that line holds the whole match).
+    `levels` None: one level of the literals and regexes given."""
+
+    name = "hyperscan"
+
+    def __init__(self, lit_sigs: Dict[bytes, Set[int]], regexes: Sequence[Tuple[bytes, Set[int]]] = (),
+                 db: Optional[bytes] = None, sure: Set[int] = frozenset(),  # type: ignore[assignment]
+                 levels: Optional[dict] = None):
+        if levels is None:
+            one = [(hs_literal(lit).encode("latin-1"), LITERAL, lit_sigs[lit]) for lit in sorted(lit_sigs)]
+            one += [(e, REGEX, set(ids)) for e, ids in regexes]
+            entries = [one, []]
+        else:
+            # (a cached plan's levels carry no expression texts: its database holds them)
+            entries = [[(e.encode("latin-1") if e is not None else None, kind, None if ids is None else set(ids))
+                        for e, kind, ids in levels[k]] for k in ("l1", "l2")]
+        dbs: List[Optional[bytes]] = [None, None]
+        if db is not None:  # the cached databases: level 1's size, level 1, level 2
+            n = int.from_bytes(db[:4], "big")
+            dbs = [db[4:4 + n] or None, db[4 + n:] or None]
+        self.level1 = _HsLevel(entries[0], dbs[0], sure)
+        self.level2 = _HsLevel(entries[1], dbs[1], sure) if entries[1] else None
+
+    def dump(self) -> Optional[bytes]:
+        one = self.level1.dump()
+        return len(one).to_bytes(4, "big") + one + (self.level2.dump() if self.level2 is not None else b"")
+
+    def add_lines(self, buf: bytes, start: int, end: int, lines: Dict[int, Set[int]],
+                  sure_lines: Optional[Dict[int, Set[int]]] = None) -> None:
+        """`sure_lines` (when given) gets {line start: signatures one of whose regexes matched in it}."""
+        if self.level1.db is None or end <= start:
+            return
+        rfind, find = buf.rfind, buf.find
+        sigs, sure = self.level1.sigs, self.level1.sure
+        marked: List[Tuple[int, int]] = []  # level 1's marked lines (start, end), in order
+        mark_end = -1
         last_p, last_ls = -1, start
-        for to, i in found:  # in order of match end
+        for to, i in self.level1.scan(buf, start, end):  # in order of match end
             p = start + to - 1
+            ids = sigs[i]
+            if ids is None:  # a gate word or an anchor: the line goes to level 2 (once)
+                if p >= mark_end:
+                    ls = rfind(b"\n", start, p) + 1 or start
+                    le = find(b"\n", p, end)
+                    mark_end = end if le < 0 else le
+                    if marked and marked[-1][1] + 1 == ls:  # the next line: one range
+                        marked[-1] = (marked[-1][0], mark_end)
+                    else:
+                        marked.append((ls, mark_end))
+                continue
             ls = last_ls if p == last_p else (rfind(b"\n", start, p) + 1 or start)
             last_p, last_ls = p, ls
             got = lines.get(ls)
             if got is None:
-                lines[ls] = set(sigs[i])
+                lines[ls] = set(ids)
             else:
-                got.update(sigs[i])
+                got.update(ids)
+            if sure_lines is not None and sure[i] is not None:
+                _note_line(sure_lines, ls, sure[i])
+        if marked and self.level2 is not None:
+            self._level2(buf, start, marked, lines, sure_lines)
+
+    def _level2(self, buf: bytes, start: int, marked: List[Tuple[int, int]], lines: Dict[int, Set[int]],
+                sure_lines: Optional[Dict[int, Set[int]]]) -> None:
+        """Level 2 over the marked lines, joined by newlines in one scan; each hit's offset mapped back to buf."""
+        if len(marked) == 1:
+            at, base = [0], [0]
+            lo, hi = marked[0]
+            found = [(to + lo, i) for to, i in self.level2.scan(buf, lo, hi)]
+        else:
+            joined = b"\n".join([buf[a:b] for a, b in marked])
+            at, base, pos = [], [], 0  # each range's offset in `joined`, and in buf
+            for a, b in marked:
+                at.append(pos)
+                base.append(a)
+                pos += b - a + 1
+            found = self.level2.scan(joined, 0, len(joined))
+        rfind, sigs, sure = buf.rfind, self.level2.sigs, self.level2.sure
+        k, last_p, last_ls = 0, -1, start
+        for to, i in found:  # in order of match end: the ranges in order too
+            q = to - 1
+            while k + 1 < len(at) and at[k + 1] <= q:
+                k += 1
+            p = base[k] + q - at[k]
+            ls = last_ls if p == last_p else (rfind(b"\n", start, p) + 1 or start)
+            last_p, last_ls = p, ls
+            ids = sigs[i]
+            got = lines.get(ls)
+            if got is None:
+                lines[ls] = set(ids)  # type: ignore[arg-type]
+            else:
+                got.update(ids)  # type: ignore[arg-type]
             if sure_lines is not None and sure[i] is not None:
                 _note_line(sure_lines, ls, sure[i])
 
@@ -208,8 +289,12 @@ def _scan_plan(signatures: Sequence[Signature], hs_reject: Set[bytes] = frozense
     hs_lit / hs_re / hs_exact / hs_unanchored: for Hyperscan, each regex whole where hs_expression can
     write it (`hs_reject`: expressions Hyperscan refused), the literals of the rest; hs_exact: the
     signatures whose Hyperscan hit is a match (no exclude, exact expressions, one-literal alternatives);
-    hs_sure: those whose hit on one of their regexes is a match (no exclude, exact expressions): on a line
-    where only an all_of anchor fired, their regexes cannot match, so only the alternatives are checked.
+    hs_sure: those whose hit on one of their regexes is a match unless an exclude holds (exact expressions): on a
+    line where only an all_of anchor fired, their regexes cannot match, so only the alternatives are checked; their
+    excludes are checked in Python, their patterns never compiled there.
+    hs_levels: the same literals and regexes split into Hyperscan's two databases (gates.two_levels).
+    pre: for a signature of long patterns Python confirms, each phrase pattern's required literals (its matcher compiles
+    a pattern only where a line holds one of them: Signature.bytes_matcher).
     blind: the signatures that answer alike for lines differing only in their digits (_digit_blind: the
     scanner's memo of a line with its time cut).
     """
@@ -248,6 +333,13 @@ def _scan_plan(signatures: Sequence[Signature], hs_reject: Set[bytes] = frozense
                 all_codes.extend(c for c in codes if c not in all_codes)
         for p in pats:
             got = hs_expression(p, widen=confirmed)
+            if confirmed and got is not None and not got[1]:
+                # widened or cut for Hyperscan's sake: the exact expression instead where it runs at level 2 (only over
+                # the lines a gate word or its anchors mark, where its cost hardly counts): a hit is then a match
+                # (hs_sure), and Python never compiles the pattern
+                plain = hs_expression(p)
+                if plain is not None and plain[1] and plain[0] not in hs_reject and at_level2(plain[0]):
+                    got = plain
             if got is None or got[0] in hs_reject:
                 exprs = None
                 break
@@ -262,10 +354,10 @@ def _scan_plan(signatures: Sequence[Signature], hs_reject: Set[bytes] = frozense
             hs_re.setdefault(e, set()).add(i)
         for x in sig.all_of_anchors(shared):
             hs_lit.setdefault(x, set()).add(i)
-        if not sig.exclude and all(ok for _, ok in exprs) and not sig.has_bare_codes():  # a code: Python decides
-            if all(len(alt) == 1 for alt in sig.all_of):
+        if all(ok for _, ok in exprs) and not sig.has_bare_codes():  # a code: Python decides
+            if not sig.exclude and all(len(alt) == 1 for alt in sig.all_of):
                 hs_exact.append(i)
-            elif exprs:
+            elif exprs:  # its excludes (and all_of) checked in Python, its patterns never compiled
                 hs_sure.append(i)
 
     if all_codes:  # every bare code of the knowledge base in one expression: a hit is a candidate of each of them
@@ -285,12 +377,24 @@ def _scan_plan(signatures: Sequence[Signature], hs_reject: Set[bytes] = frozense
     # to the signature when its exact matcher is first made (Scanner._matcher)
     split = {str(i): list(sig.split_codes()) for i, sig in enumerate(signatures)
              if not sig.derived and any(_HAS_DIGIT.search(p) for p in sig.patterns())}
-    return {"lit": table(lit), "unanchored": unanchored, "hs_lit": table(hs_lit), "hs_re": table(hs_re), "split": split,
+    # a signature of long patterns that Python confirms: each phrase pattern's required literals, so that a line
+    # compiles only the patterns it can match (Signature.bytes_matcher's prefilter)
+    pre = {}
+    for i, sig in enumerate(signatures):
+        if not sig.derived and sum(len(p) for p in sig.patterns()) >= PREFILTER_MIN_CHARS and i not in hs_exact \
+                and i not in hs_sure:
+            pre[str(i)] = [required_literals(p) for p in sig.split_codes()[0]]
+    hs_lit_rows, hs_re_rows = table(hs_lit), table(hs_re)
+    return {"lit": table(lit), "unanchored": unanchored, "hs_lit": hs_lit_rows, "hs_re": hs_re_rows, "split": split,
+            "hs_levels": two_levels(hs_lit_rows, hs_re_rows), "pre": pre,
             "hs_exact": hs_exact, "hs_sure": hs_sure, "hs_unanchored": hs_unanchored,
             "hs_reject": sorted(x.decode("latin-1") for x in hs_reject),
             "blind": [i for i, sig in enumerate(signatures) if _digit_blind(sig)]}
 
 
+# Patterns this long (all of a signature's, in characters) are compiled one by one, each only where a line holds one of
+# its literals (the plan's "pre"): compiling a 30 KB alternation whole costs ~120 ms in every process that meets it.
+PREFILTER_MIN_CHARS = 2000
 _HAS_DIGIT = re.compile(r"\\d|[0-9]")  # a pattern split_codes parses (a code needs a digit): its cheap test is wider
 
 

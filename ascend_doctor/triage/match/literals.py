@@ -91,7 +91,10 @@ def _set_cost(lits: Sequence[str]) -> float:
     return sum(literal_cost(lit) for lit in lits) + 0.01 * len(lits)
 
 
-def _seq_required(items, icase: bool = False) -> Optional[Tuple[float, List[str]]]:
+def _seq_required(items, icase: bool = False, set_cost=None) -> Optional[Tuple[float, List[str]]]:
+    """(cost, literals): the required set of `items` that `set_cost` (default _set_cost: what the set adds to the
+    prefilter) finds cheapest; None when no set costs under 1e9."""
+    set_cost = set_cost or _set_cost
     best: Optional[Tuple[float, List[str]]] = None
     run: List[str] = [""]
 
@@ -100,7 +103,7 @@ def _seq_required(items, icase: bool = False) -> Optional[Tuple[float, List[str]
         if not cands:
             return
         cands = sorted(set(cands))
-        cost = _set_cost(cands)
+        cost = set_cost(cands)
         if cost < 1e9 and (best is None or cost < best[0]):
             best = (cost, cands)
 
@@ -117,13 +120,13 @@ def _seq_required(items, icase: bool = False) -> Optional[Tuple[float, List[str]
             continue
         flush()
         if op is _sre_c.SUBPATTERN:
-            sub = _seq_required(list(av[3]), _group_icase(av, icase))
+            sub = _seq_required(list(av[3]), _group_icase(av, icase), set_cost)
             if sub:
                 consider(sub[1])
         elif op is _sre_c.BRANCH:
             union: List[str] = []
             for branch in av[1]:
-                sub = _seq_required(list(branch), icase)
+                sub = _seq_required(list(branch), icase, set_cost)
                 if not sub:
                     union = []
                     break
@@ -131,11 +134,11 @@ def _seq_required(items, icase: bool = False) -> Optional[Tuple[float, List[str]
             consider(union or None)
         elif op in (_sre_c.MAX_REPEAT, _sre_c.MIN_REPEAT) or op is getattr(_sre_c, "POSSESSIVE_REPEAT", None):
             if av[0] >= 1:
-                sub = _seq_required(list(av[2]), icase)
+                sub = _seq_required(list(av[2]), icase, set_cost)
                 if sub:
                     consider(sub[1])
         elif op is getattr(_sre_c, "ATOMIC_GROUP", None):
-            sub = _seq_required(list(av), icase)
+            sub = _seq_required(list(av), icase, set_cost)
             if sub:
                 consider(sub[1])
     flush()

@@ -55,13 +55,23 @@ class Scanner:
             self.finder = _PythonFinder(self.lit_sigs)
         self.matcher = self.finder.name
         if dirty and path:
-            _cache_write(path, plan, db)
+            # the two levels hold every expression: the one-level tables are not kept (a plan without them is
+            # worked out again only where the cached database cannot be used: _hyperscan)
+            # (nor the levels' expression texts: the database holds them; what a hit means is each one's kind and ids)
+            kept = plan
+            if plan.get("hs_levels") and db is not None:
+                kept = {k: v for k, v in plan.items() if k not in ("hs_lit", "hs_re")}
+                levels = plan["hs_levels"]
+                kept["hs_levels"] = dict(levels, **{k: [[None, kind, ids] for _, kind, ids in levels[k]]
+                                                    for k in ("l1", "l2")})
+            _cache_write(path, kept, db)
         self._matchers: List[Optional[Callable[[bytes], bool]]] = [None] * len(self.signatures)
-        self._alt_matchers: Dict[int, Callable[[bytes], bool]] = {}
+        self._sure_matchers: Dict[int, Callable[[bytes, bool], bool]] = {}
         self._memo: Dict[bytes, List[int]] = {}  # a line's bytes -> its hits (scan_lines)
         self._memo_timeless: Dict[bytes, List[int]] = {}  # a line with its time's digits zeroed -> its blind hits
         self._memo_bytes = 0
         self._split: Dict[str, list] = plan.get("split") or {}  # Signature.split_codes of those that parse, as cached
+        self._pre: Dict[str, list] = plan.get("pre") or {}  # per long signature: its patterns' literals (bytes_matcher)
         self._blind = frozenset(plan.get("blind", ()))  # (a plan without it: no line is answered by its time-cut key)
         # a signature no finder can look for: its own regex over the chunk (a leading \b dropped: the regex
         # engine then skips to the first literal byte; the exact matcher still decides)
@@ -79,15 +89,21 @@ class Scanner:
 
     def _hyperscan(self, plan: dict, db: Optional[bytes]):
         """(finder, plan, database bytes, whether anything was built) for Hyperscan; a cached database is loaded."""
-        regexes = [(e.encode("latin-1"), set(ids)) for e, ids in plan["hs_re"]]
         sure = set(plan.get("hs_sure", ()))
+        levels = plan.get("hs_levels")
         if db is not None:
             try:
+                if levels is not None:  # the two levels name every expression: the tables are not read
+                    return _HyperscanFinder({}, (), db=db, sure=sure, levels=levels), plan, db, False
+                regexes = [(e.encode("latin-1"), set(ids)) for e, ids in plan["hs_re"]]
                 return _HyperscanFinder(_untable(plan["hs_lit"]), regexes, db=db, sure=sure), plan, db, False
             except Exception:  # another Hyperscan or CPU: compile again
                 pass
+        if "hs_re" not in plan:  # a cached plan keeps only the two levels, without their expressions' texts
+            plan = _scan_plan(self.signatures, {x.encode("latin-1") for x in plan.get("hs_reject", [])})
+        regexes = [(e.encode("latin-1"), set(ids)) for e, ids in plan["hs_re"]]
         try:
-            finder = _HyperscanFinder(_untable(plan["hs_lit"]), regexes, sure=sure)
+            finder = _HyperscanFinder(_untable(plan["hs_lit"]), regexes, sure=sure, levels=levels)
         except ImportError:
             raise
         except Exception:  # an expression Hyperscan refuses (too large...): find which, look for its literals
@@ -101,9 +117,13 @@ class Scanner:
                 except Exception:
                     reject.add(e)
             plan = _scan_plan(self.signatures, reject)
-            finder = _HyperscanFinder(_untable(plan["hs_lit"]),
-                                      [(e.encode("latin-1"), set(ids)) for e, ids in plan["hs_re"]],
-                                      sure=set(plan["hs_sure"]))
+            regexes = [(e.encode("latin-1"), set(ids)) for e, ids in plan["hs_re"]]
+            try:
+                finder = _HyperscanFinder(_untable(plan["hs_lit"]), regexes, sure=set(plan["hs_sure"]),
+                                          levels=plan["hs_levels"])
+            except Exception:  # a branch or an anchor of the two levels refused: one level, as the plan's tables
+                plan["hs_levels"] = None
+                finder = _HyperscanFinder(_untable(plan["hs_lit"]), regexes, sure=set(plan["hs_sure"]))
         return finder, plan, finder.dump(), True
 
     def _matcher(self, i: int) -> Callable[[bytes], bool]:
@@ -113,15 +133,23 @@ class Scanner:
             split = self._split.get(str(i))
             if split is not None:  # the plan's split_codes, not parsed again
                 sig.use_split_codes(split)
-            m = self._matchers[i] = sig.bytes_matcher()
+            m = self._matchers[i] = sig.bytes_matcher(self._pre.get(str(i)))
         return m
 
-    def _alt_matcher(self, i: int) -> Callable[[bytes], bool]:
-        """For a signature of self.sure on a line where none of its regexes matched: its all_of alternatives."""
-        m = self._alt_matchers.get(i)
+    def _sure_matcher(self, i: int) -> Callable[[bytes, bool], bool]:
+        """For a signature of self.sure: (line, whether one of its regexes matched there) -> a match? Where none
+        matched, its all_of alternatives; then its excludes (compiled alone: its patterns never are)."""
+        m = self._sure_matchers.get(i)
         if m is None:
-            alts = [tuple(lit.encode("utf-8") for lit in alt) for alt in self.signatures[i].all_of]
-            m = self._alt_matchers[i] = lambda line: any(all(lit in line for lit in alt) for alt in alts)
+            sig = self.signatures[i]
+            alts = [tuple(lit.encode("utf-8") for lit in alt) for alt in sig.all_of]
+            if sig.exclude:
+                excl = [re.compile(x.encode("utf-8")) for x in sig.exclude]
+                m = lambda line, hit: ((hit or any(all(lit in line for lit in alt) for alt in alts))  # noqa: E731
+                                       and not any(x.search(line) for x in excl))
+            else:
+                m = lambda line, hit: hit or any(all(lit in line for lit in alt) for alt in alts)  # noqa: E731
+            self._sure_matchers[i] = m
         return m
 
     def _found(self, line: bytes) -> Tuple[Dict[int, Set[int]], Optional[Dict[int, Set[int]]]]:
@@ -143,7 +171,7 @@ class Scanner:
     def _line_hits(self, line: bytes, cands: Iterable[int], sure: Optional[Set[int]] = None) -> List[int]:
         exact, sure_sigs = self.exact, self.sure
         return [i for i in sorted(cands) if i in exact
-                or ((i in sure or self._alt_matcher(i)(line)) if sure is not None and i in sure_sigs
+                or (self._sure_matcher(i)(line, i in sure) if sure is not None and i in sure_sigs
                     else self._matcher(i)(line))]
 
     def match_line(self, line: bytes) -> List[int]:
@@ -214,7 +242,7 @@ class Scanner:
             if hits is None:
                 if len(ids) == 1:
                     i = next(iter(ids))
-                    ok = (i in exact or (i in line_sure or self._alt_matcher(i)(line) if i in sure_sigs
+                    ok = (i in exact or (self._sure_matcher(i)(line, i in line_sure) if i in sure_sigs
                                          else matcher(i)(line)))
                     hits = [i] if ok else _NO_HITS
                 else:

@@ -246,16 +246,20 @@ def test_a_hyperscan_that_scans_bytes_only_gives_the_same_answers(monkeypatch):
     scanner = Scanner(kb.signatures)
     if scanner.matcher != "hyperscan":
         pytest.skip("the Hyperscan finder is not the one in use")
-    real = scanner.finder.db
 
     class BytesOnly:  # the Database type is immutable: stand in front of it
+        def __init__(self, real):
+            self.real = real
+
         def scan(self, data, *a, **kw):
             if isinstance(data, memoryview):
                 raise TypeError("a bytes-like object is required")
-            return real.scan(data, *a, **kw)
+            return self.real.scan(data, *a, **kw)
 
     monkeypatch.setattr(finders, "_HS_TAKES_VIEWS", [True])
-    scanner.finder.db = BytesOnly()
+    for level in (scanner.finder.level1, scanner.finder.level2):  # both databases of the two-level scan
+        if level is not None:
+            level.db = BytesOnly(level.db)
     got = [(ls, le, sorted(h)) for ls, le, h in scanner.scan(line, 0, len(line))]
     assert got == want and finders._HS_TAKES_VIEWS == [False]
 

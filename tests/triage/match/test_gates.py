@@ -1,0 +1,172 @@
+"""The two-level scan (issue 21, "Keep: speed"): which expressions a gate word or their own anchors send to level 2 is
+decided by proof from the parsed expression, and the two-level finder names the same lines, with the same
+signatures, as one database of everything."""
+
+import random
+
+import pytest
+
+from ascend_doctor.kb.load import load_knowledge_base
+from ascend_doctor.kb.model import Signature
+from ascend_doctor.triage.match import finders
+from ascend_doctor.triage.match.gates import (ANCHOR_MIN_LEN, GATE_WORDS, gate_of, literal_gate, own_anchors,
+                                              split_alternatives, two_levels)
+from ascend_doctor.triage.match.scanner import Scanner
+from ascend_doctor.triage.match.translate import hs_expression
+
+hyperscan = pytest.importorskip("hyperscan")
+
+
+def _expr(pattern: str) -> str:
+    got = hs_expression(pattern)
+    assert got is not None, pattern
+    return got[0].decode("latin-1")
+
+
+@pytest.mark.parametrize("pattern, gate", [
+    (r"Failed to bind socket", "fail"),  # a case-sensitive `Failed` holds the caseless gate
+    (r"(?i)CONNECTION TIMED OUT", "timed out"),
+    (r"[Ee]rror while loading", "error"),
+    (r"(?:F|f)ailure detected", "fail"),  # a gate word across an alternation
+    (r"time(?:d out|out) after \d+ s", "timed out"),  # each way through holds one (either)
+    (r"(?:connect|bind) failed", "fail"),
+    (r"HCCL init (?:failed|error)", "fail"),  # the ways hold different gates: still gated
+    (r"\bdevice \d+ (?:is )?invalid\b", "invalid"),
+])
+def test_an_expression_whose_every_match_holds_a_gate_word_is_gated(pattern, gate):
+    got = gate_of(_expr(pattern))
+    assert got is not None
+    assert got == gate or (gate in ("timed out", "fail") and got in GATE_WORDS)
+
+
+@pytest.mark.parametrize("pattern", [
+    r"HcclCommInitRootInfo success",
+    r"(?:connect failed|link down)",  # one way holds no gate word
+    r"fa(?:i)?l",  # `fal` holds no gate
+    r"f.il",  # any byte in the middle: `fxil` holds none
+    r"\bE[0-9A-Z]\d{4}:",  # an error code holds no word
+    r"err(?:or)?\b",  # `err` alone holds none
+])
+def test_an_expression_a_line_can_match_without_a_gate_word_is_not_gated(pattern):
+    assert gate_of(_expr(pattern)) is None
+
+
+def test_a_literal_is_gated_by_the_gate_word_it_holds_in_any_case():
+    assert literal_gate("HCCL_INIT FAILED") == "fail"
+    assert literal_gate("Segmentation Fault") == "segmentation"
+    assert literal_gate("aclrtSetDevice") is None
+
+
+def test_own_anchors_are_long_required_literals_or_none():
+    got = own_anchors(_expr(r"The +AI +CPU +scheduler +process +initialization +is +abnormal"))
+    assert got == ["initialization"]
+    assert all(len(a) >= ANCHOR_MIN_LEN for a in got)
+    assert own_anchors(_expr(r"\.cc:\d+\] \[\d+\]")) is None  # only short literals: kept whole at level 1
+    assert own_anchors(_expr(r"(?:HcclCommInitRootInfo|HcclCommInitClusterInfo) done")) == [
+        "HcclCommInitClusterInfo done", "HcclCommInitRootInfo done"]  # one per way through, with what follows
+    # a lettered code counts from 6 bytes, a literal holding a gate word is covered by the gate's mark
+    assert own_anchors(_expr(r"(?:\bEL0007\b|Permission denied)[^\n]*davinci")) == ["EL0007", "Permission denied"]
+    assert own_anchors(_expr(r"\b507008\b")) is None  # a bare number is a pid or a size as often as a code
+    levels = two_levels([], [[_expr(r"(?:\bEL0007\b|Permission denied)[^\n]*davinci"), [0]]])
+    assert [e for e, _, ids in levels["l1"] if ids is None] == [_expr("denied"), _expr("EL0007")]
+
+
+def test_a_top_level_alternation_is_decided_branch_by_branch():
+    expr = _expr(r"(?:connect failed|\bE[0-9A-Z]\d{4}:|rank table parse error)")
+    parts = split_alternatives(expr)
+    assert len(parts) == 3
+    assert [gate_of(p) for p in parts] == ["fail", None, "error"]
+    assert split_alternatives(_expr(r"ab(?:c|d)")) == [_expr(r"ab(?:c|d)")]
+
+
+def test_the_levels_put_a_gated_signature_at_level_2_and_an_ungated_one_at_level_1():
+    gated = _expr(r"Failed to bind socket")
+    anchored = _expr(r"HcclCommInitRootInfo done in \d+ ms")
+    whole = _expr(r"\bE[0-9A-Z]\d{4}:")
+    levels = two_levels([["Permission denied", [3]], ["aclrtSetDevice", [4]]],
+                        [[gated, [0]], [anchored, [1]], [whole, [2]]])
+    l1 = {e: ids for e, _, ids in levels["l1"]}
+    l2 = {e: ids for e, _, ids in levels["l2"]}
+    assert gated in l2 and anchored in l2 and whole in l1
+    assert any(ids == [3] for ids in l2.values()) and any(ids == [4] for ids in l1.values())
+    marks = [e for e, _, ids in levels["l1"] if ids is None]  # the gate words used and the anchor, as marks
+    assert len(marks) == 3  # `fail`, `denied`, the anchor `HcclCommInitRootInfo done in `
+    assert levels["gates"] == {"fail": 1, "denied": 1} and levels["anchored"] == 1 and levels["level1"] == 1
+
+
+def _sig(i: int, pattern: str) -> Signature:
+    return Signature(id=f"X{i}", pattern=pattern, regex=True, component="cann", severity="fail", cause="c",
+                     fix=["f"])
+
+
+def test_gated_lines_in_any_case_and_ungated_matches_are_found_as_python_finds_them():
+    sigs = [_sig(0, r"(?i:connect failed)"), _sig(1, r"Segmentation fault"), _sig(2, r"\bE[0-9A-Z]\d{4}:"),
+            _sig(3, r"HcclCommInitRootInfo done in \d+ ms")]
+    scanner = Scanner(sigs, matchers=["hyperscan"])
+    if scanner.matcher != "hyperscan":
+        pytest.skip("Hyperscan is not installed")
+    assert scanner.finder.level2 is not None
+    lines = [b"[INFO] all good", b"CONNECT FAILED to 10.0.0.1", b"x Connect Failed", b"SEGMENTATION FAULT (not this one)",
+             b"Segmentation fault (core dumped)", b"EZ9999: inner", b"HcclCommInitRootInfo done in 12 ms",
+             b"HcclCommInitRootInfo done in 12 ms; connect failed", b"EI0006: connect failed", b"noise"]
+    buf = b"\n".join(lines) + b"\n"
+    got = [(buf[ls:le], hits) for ls, le, hits in scanner.scan(buf)]
+    want = [(line, [i for i, s in enumerate(sigs) if s.search(line.decode())]) for line in lines]
+    assert got == [(line, hits) for line, hits in want if hits]
+    # the code line (no gate word, no anchor) is found at level 1; the upper-case gate word still marks its line
+    assert (b"EZ9999: inner", [2]) in got and (b"CONNECT FAILED to 10.0.0.1", [0]) in got
+
+
+def _one_level(plan):
+    regexes = [(e.encode("latin-1"), set(ids)) for e, ids in plan["hs_re"]]
+    return finders._HyperscanFinder(finders._untable(plan["hs_lit"]), regexes, sure=set(plan["hs_sure"]))
+
+
+def test_two_levels_name_the_same_lines_as_one_database_on_every_example_line():
+    """Every example and near miss of the knowledge base, mixed with ordinary lines in chunks: each line's candidates
+    and sure hits are the same with the two levels as with one database of every expression."""
+    kb = load_knowledge_base()
+    plan = finders._scan_plan(kb.signatures)
+    regexes = [(e.encode("latin-1"), set(ids)) for e, ids in plan["hs_re"]]
+    two = finders._HyperscanFinder(finders._untable(plan["hs_lit"]), regexes, sure=set(plan["hs_sure"]),
+                                   levels=plan["hs_levels"])
+    one = _one_level(plan)
+    noise = [b"[INFO] RUNTIME(1234,python):2024-07-12-10:21:33.512.118 [stream.cc:42]1234 Setup: stream_id=3",
+             b"epoch: 1 step: 507008, loss is 0.532", b""]
+    lines = [x.encode("utf-8") for s in kb.signatures for x in s.examples + s.near_misses] + noise * 200
+    random.Random(21).shuffle(lines)
+    buf = b"\n".join(lines)
+    for start, end in ((0, len(buf)), (len(buf) // 3, len(buf))):
+        start = buf.find(b"\n", start) + 1 if start else 0
+        got, want = ({}, {}), ({}, {})
+        two.add_lines(buf, start, end, *got)
+        one.add_lines(buf, start, end, *want)
+        assert got == want
+    assert two.level2 is not None and len(plan["hs_levels"]["l2"]) > len(plan["hs_levels"]["l1"]) // 2
+
+
+def test_a_cached_plan_keeps_no_expression_texts_and_is_worked_out_again_where_its_database_cannot_be_loaded(
+        tmp_path, monkeypatch):
+    """The cache keeps the two databases and, per expression, only what a hit means (its kind and signatures); where
+    the databases cannot be loaded (another Hyperscan), the plan is worked out again and the answers are the same."""
+    from ascend_doctor.triage.match import cache
+
+    monkeypatch.setenv(cache.CACHE_ENV_DIR, str(tmp_path))
+    monkeypatch.delenv(cache.CACHE_ENV_OFF, raising=False)
+    sigs = load_knowledge_base().signatures
+    buf = b"\n".join(x.encode("utf-8") for s in sigs for x in s.examples + s.near_misses) + b"\n"
+    first = Scanner(sigs, matchers=["hyperscan"])
+    want = [(ls, le, sorted(h)) for ls, le, h in first.scan(buf)]
+    [path] = [p for p in tmp_path.iterdir() if p.name.startswith("scanner-")]
+    plan, db = cache._cache_read(str(path))
+    assert db and "hs_re" not in plan and all(e is None for e, _, _ in plan["hs_levels"]["l1"])
+    again = Scanner(sigs, matchers=["hyperscan"])  # from the file
+    assert [(ls, le, sorted(h)) for ls, le, h in again.scan(buf)] == want
+
+    def refuse(*_a, **_k):
+        raise hyperscan.error("serialized database for another platform")
+
+    monkeypatch.setattr(hyperscan, "loadb", refuse)
+    rebuilt = Scanner(sigs, matchers=["hyperscan"])
+    assert rebuilt.matcher == "hyperscan"
+    assert [(ls, le, sorted(h)) for ls, le, h in rebuilt.scan(buf)] == want
