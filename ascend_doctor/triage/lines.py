@@ -24,9 +24,17 @@ _TS = re.compile(rb"(\d{4})-(\d\d)-(\d\d)[- T](\d\d):(\d\d):(\d\d)(?:[.,](\d{1,6
 # traceback's tail), a CANN error report (`EZ9999: ...`), a crash (`Segmentation fault`, `core dumped`, `Killed`).
 # Scanned with the signatures (one pass): a line it holds that no signature explains is listed in
 # `unexplained_errors`.
+# The tools a node is deployed and run with print their errors in forms of their own: Ansible's task report
+# (`fatal: [host]: FAILED! => {...}`, `host | UNREACHABLE! => ...`), klog behind a journald prefix (`... kubelet[12]:
+# E1205 10:00:00.000000 ...`), logrus (`level=error msg=...`, `"level":"fatal"`, `ERRO[0000] ...`), the Docker
+# client (`Error response from daemon: ...`), kubectl (`Error from server (Forbidden): ...`), apt's error level
+# (`E: Unable to locate package ...`) and curl's coded errors (`curl: (6) Could not resolve host: ...`).
 ERROR_LINE = (r"\[(?:ERROR|FATAL|CRITICAL|E)\]|\b(?:ERROR|FATAL|CRITICAL)\b|^\s*[EF]\d{4} \d\d:\d\d:\d\d|"
               r"\[[EF]\d{3,4} \d\d:\d\d:\d\d|"
-              r"(?:Error|Exception)(?::|$)|^\s*E[A-Z0-9]\d{4}: |Segmentation fault|core dumped|\bKilled\b")
+              r"(?:Error|Exception)(?::|$)|^\s*E[A-Z0-9]\d{4}: |Segmentation fault|core dumped|\bKilled\b|"
+              r"^fatal: \[|\]: (?:FAILED|UNREACHABLE)! =>| \| (?:FAILED|UNREACHABLE)!|\]: [EF]\d{4} \d\d:\d\d:\d\d|"
+              r"\blevel=(?:error|fatal|panic)\b|\"level\":\"(?:error|fatal|panic)\"|^(?:ERRO|FATA|PANI)\[\d{4}|"
+              r"Error response from daemon: |^Error from server\b|^E: \S|^curl: \(\d{1,3}\) ")
 # ...unless the line says it is of another level (an INFO line that mentions `lastError:`)
 _OTHER_LEVEL = re.compile(rb"\s*(?:\[(?:INFO|DEBUG|TRACE|EVENT|WARNING|WARN)\]|[IWD]\d{4} \d\d:|"
                           rb"(?:\[rank\d+\]:)?\[[IWD]\d{3,4} \d\d:)")
