@@ -26,7 +26,7 @@ def kb():
 
 
 def test_the_part_is_loaded_as_class_and_specific_entries_without_peer_ids(kb):
-    assert len(IDS) == len(set(IDS)) == 41
+    assert len(IDS) == len(set(IDS)) == 42
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_deploy.json" and not sig.ascend_fd
@@ -132,6 +132,13 @@ def test_the_part_is_loaded_as_class_and_specific_entries_without_peer_ids(kb):
     ("Error: UPGRADE FAILED: \"mindcluster\" has no deployed releases", "HELM_RELEASE_FAILED", "(UPGRADE FAILED)"),
     ("Error: No such object: mindie-server", "CONTAINER_OR_IMAGE_NOT_PRESENT", "no object `mindie-server`"),
     ("error: You must be logged in to the server (Unauthorized)", "K8S_CLIENT_UNAUTHORIZED", "(Unauthorized)"),
+    # the Ascend Docker Runtime's installer: containerd's file, a product's OS check, a package of another platform
+    ("[2024-01-01 10:00:00] [ERROR] upgrade failed, /etc/containerd/config.toml is invalid",
+     "ASCEND_COMPONENT_INSTALLER_CHECK_FAILED", "/etc/containerd/config.toml is invalid"),
+    ("[ERROR] install failed, a500a2 not support this os", "ASCEND_COMPONENT_INSTALLER_CHECK_FAILED",
+     "a500a2 not support this os"),
+    ("[ERROR] platform(x86_64) mismatch for ./Ascend-docker-runtime_6.0.0_linux-aarch64.run, please check it",
+     "ASCEND_COMPONENT_INSTALLER_CHECK_FAILED", "platform(x86_64) mismatch"),
     # ascend-deployer: another check's message in the minimal callback's form
     ("10.0.0.9 | FAILED! => {\"changed\": false, \"msg\": \"Unsupported OS, OS is Ubuntu_22.04_aarch64\"}",
      "ASCEND_DEPLOYER_NODE_CHECK_FAILED", "Unsupported OS, OS is Ubuntu_22.04_aarch64"),
@@ -197,6 +204,8 @@ def test_a_class_entry_gives_way_to_a_specific_one_on_its_line(kb):
     "Release \"mindcluster\" has been upgraded. Happy Helming!",
     "chmod +x ./Ascend-hdk-910b-npu-driver_23.0.3_linux-aarch64.run",
     "  libascend_hal.so => not found",
+    "[INFO] ascend-docker-runtime install success",
+    "[WARNING] uninstall skipping, the specified install path does not exist",
 ])
 def test_family_entries_stay_quiet_on_ordinary_lines(kb, line):
     assert [s.id for s in kb.match_line(line) if s.id in IDS] == []
