@@ -26,7 +26,7 @@ def kb():
 
 
 def test_the_part_is_loaded_as_class_and_specific_entries_without_peer_ids(kb):
-    assert len(IDS) == len(set(IDS)) == 42
+    assert len(IDS) == len(set(IDS)) == 45
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_deploy.json" and not sig.ascend_fd
@@ -139,6 +139,16 @@ def test_the_part_is_loaded_as_class_and_specific_entries_without_peer_ids(kb):
      "a500a2 not support this os"),
     ("[ERROR] platform(x86_64) mismatch for ./Ascend-docker-runtime_6.0.0_linux-aarch64.run, please check it",
      "ASCEND_COMPONENT_INSTALLER_CHECK_FAILED", "platform(x86_64) mismatch"),
+    # Ansible before any task, kubeadm join with a CA hash of another cluster, NFS without its export
+    ("[WARNING]: Could not match supplied host pattern, ignoring: worker", "ANSIBLE_RUN_CONFIGURATION_ERROR",
+     "ignoring: worker"),
+    ("ERROR! No inventory was parsed, please check your configuration and options.", "ANSIBLE_RUN_CONFIGURATION_ERROR",
+     "No inventory was parsed"),
+    ("error execution phase preflight: couldn't validate the identity of the API Server: cluster CA found in "
+     "cluster-info ConfigMap is invalid: none of the public keys \"sha256:0123\" are pinned",
+     "KUBEADM_JOIN_TOKEN_REJECTED", "none of the public keys \"sha256:0123\" are pinned"),
+    ("mount.nfs: requested NFS version or transport protocol is not supported", "NFS_MOUNT_FAILED",
+     "requested NFS version or transport protocol is not supported"),
     # ascend-deployer: another check's message in the minimal callback's form
     ("10.0.0.9 | FAILED! => {\"changed\": false, \"msg\": \"Unsupported OS, OS is Ubuntu_22.04_aarch64\"}",
      "ASCEND_DEPLOYER_NODE_CHECK_FAILED", "Unsupported OS, OS is Ubuntu_22.04_aarch64"),
@@ -205,6 +215,9 @@ def test_a_class_entry_gives_way_to_a_specific_one_on_its_line(kb):
     "chmod +x ./Ascend-hdk-910b-npu-driver_23.0.3_linux-aarch64.run",
     "  libascend_hal.so => not found",
     "[INFO] ascend-docker-runtime install success",
+    "PLAY [worker] ******************************************************************",
+    "[preflight] Reading configuration from the cluster...",
+    "10.0.0.10:/data on /mnt/data type nfs4 (rw,relatime,vers=4.1)",
     "[WARNING] uninstall skipping, the specified install path does not exist",
 ])
 def test_family_entries_stay_quiet_on_ordinary_lines(kb, line):
