@@ -16,7 +16,8 @@ from tests.helpers.kb_parts import english_kb, family_overlaps, part_ids
 
 IDS = part_ids("families_deploy")
 CLASS_ENTRIES = {"NETWORK_CONNECTION_FAILED", "PIP_PACKAGE_BUILD_FAILED", "PY_HTTP_MAX_RETRIES_EXCEEDED", "SHELL_COMMAND_NOT_FOUND",
-                 "SYSTEMD_SERVICE_START_FAILED", "HELM_RELEASE_FAILED",
+                 "SYSTEMD_SERVICE_START_FAILED", "HELM_RELEASE_FAILED", "HTTP_REQUEST_AUTH_REJECTED",
+                 "NETWORK_PORT_ALREADY_IN_USE",
                  "KUBELET_FAILED_TO_RUN", "KUBEADM_PREFLIGHT_CHECK_FAILED"}
 
 
@@ -26,7 +27,7 @@ def kb():
 
 
 def test_the_part_is_loaded_as_class_and_specific_entries_without_peer_ids(kb):
-    assert len(IDS) == len(set(IDS)) == 45
+    assert len(IDS) == len(set(IDS)) == 48
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_deploy.json" and not sig.ascend_fd
@@ -34,6 +35,8 @@ def test_the_part_is_loaded_as_class_and_specific_entries_without_peer_ids(kb):
         assert bool(sig.fallback) == (sid in CLASS_ENTRIES), sid
     # a node whose pod network is still coming up is a condition to look at, not a failure of its own
     assert kb.signature("K8S_POD_NETWORK_NOT_READY").severity == "warn"
+    # an evicted pod is rescheduled by its controller: the node's pressure is what to look at
+    assert kb.signature("K8S_POD_EVICTED_NODE_PRESSURE").severity == "warn"
 
 
 @pytest.mark.parametrize("line, sig_id, said", [
@@ -149,6 +152,16 @@ def test_the_part_is_loaded_as_class_and_specific_entries_without_peer_ids(kb):
      "KUBEADM_JOIN_TOKEN_REJECTED", "none of the public keys \"sha256:0123\" are pinned"),
     ("mount.nfs: requested NFS version or transport protocol is not supported", "NFS_MOUNT_FAILED",
      "requested NFS version or transport protocol is not supported"),
+    # a server refusing credentials in requests' form and in a mutual-TLS handshake; a port taken by an old apiserver;
+    # an eviction for memory
+    ("requests.exceptions.HTTPError: 401 Client Error: Unauthorized for url: https://ascendhub.huawei.com/api/v1/x",
+     "HTTP_REQUEST_AUTH_REJECTED", "(HTTP 401) (Unauthorized)"),
+    ("level=error msg=\"register edge node failed\" error=\"remote error: tls: expired certificate\"",
+     "HTTP_REQUEST_AUTH_REJECTED", "(expired certificate)"),
+    ("F1205 10:00:00.000000 1 server.go:200] failed to create listener: failed to listen on 0.0.0.0:10250: listen tcp "
+     "0.0.0.0:10250: bind: address already in use", "NETWORK_PORT_ALREADY_IN_USE", "`0.0.0.0:10250`"),
+    ("Status: Failed Reason: Evicted Message: The node was low on resource: memory.", "K8S_POD_EVICTED_NODE_PRESSURE",
+     "ran low on memory"),
     # ascend-deployer: another check's message in the minimal callback's form
     ("10.0.0.9 | FAILED! => {\"changed\": false, \"msg\": \"Unsupported OS, OS is Ubuntu_22.04_aarch64\"}",
      "ASCEND_DEPLOYER_NODE_CHECK_FAILED", "Unsupported OS, OS is Ubuntu_22.04_aarch64"),
@@ -216,12 +229,23 @@ def test_a_class_entry_gives_way_to_a_specific_one_on_its_line(kb):
     "  libascend_hal.so => not found",
     "[INFO] ascend-docker-runtime install success",
     "PLAY [worker] ******************************************************************",
+    "which npu-smi",
+    "response status code: 200",
+    "I1205 10:00:00.000000 1 server.go:100] listening on :10250",
     "[preflight] Reading configuration from the cluster...",
     "10.0.0.10:/data on /mnt/data type nfs4 (rw,relatime,vers=4.1)",
     "[WARNING] uninstall skipping, the specified install path does not exist",
 ])
 def test_family_entries_stay_quiet_on_ordinary_lines(kb, line):
     assert [s.id for s in kb.match_line(line) if s.id in IDS] == []
+
+
+def test_a_class_of_the_network_gives_way_to_the_containers_own_entry(kb):
+    line = ("docker: Error response from daemon: driver failed programming external connectivity on endpoint vllm (0a): "
+            "Error starting userland proxy: listen tcp4 0.0.0.0:8000: bind: address already in use.")
+    assert [s.id for s in kb.explaining(line) if s.id in IDS] == ["CONTAINER_NAME_OR_PORT_IN_USE"]
+    # bash never prints a command with its arguments before 'command not found': nothing is named from such a line
+    assert [s.id for s in kb.match_line("npu-smi info: command not found") if s.id == "SHELL_COMMAND_NOT_FOUND"] == []
 
 
 def test_family_entries_stay_quiet_on_every_clean_excerpt(kb):
