@@ -17,7 +17,7 @@ from tests.helpers.kb_parts import english_kb, family_overlaps, part_ids
 IDS = part_ids("families_deploy")
 CLASS_ENTRIES = {"NETWORK_CONNECTION_FAILED", "PIP_PACKAGE_BUILD_FAILED", "PY_HTTP_MAX_RETRIES_EXCEEDED", "SHELL_COMMAND_NOT_FOUND",
                  "SYSTEMD_SERVICE_START_FAILED", "HELM_RELEASE_FAILED", "HTTP_REQUEST_AUTH_REJECTED",
-                 "NETWORK_PORT_ALREADY_IN_USE",
+                 "NETWORK_PORT_ALREADY_IN_USE", "LINKER_LIBRARY_NOT_RESOLVED",
                  "KUBELET_FAILED_TO_RUN", "KUBEADM_PREFLIGHT_CHECK_FAILED"}
 
 
@@ -27,7 +27,7 @@ def kb():
 
 
 def test_the_part_is_loaded_as_class_and_specific_entries_without_peer_ids(kb):
-    assert len(IDS) == len(set(IDS)) == 48
+    assert len(IDS) == len(set(IDS)) == 49
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_deploy.json" and not sig.ascend_fd
@@ -162,6 +162,12 @@ def test_the_part_is_loaded_as_class_and_specific_entries_without_peer_ids(kb):
      "0.0.0.0:10250: bind: address already in use", "NETWORK_PORT_ALREADY_IN_USE", "`0.0.0.0:10250`"),
     ("Status: Failed Reason: Evicted Message: The node was low on resource: memory.", "K8S_POD_EVICTED_NODE_PRESSURE",
      "ran low on memory"),
+    # the linker: a library of another name needed by another, an -l library missing, a symbol in curly quotes
+    ("/usr/bin/ld: warning: libopenblas.so.0, needed by /opt/libtorch/lib/libtorch_cpu.so, not found (try using -rpath "
+     "or -rpath-link)", "LINKER_LIBRARY_NOT_RESOLVED", "`libopenblas.so.0` needed by `/opt/libtorch/lib/libtorch_cpu.so`"),
+    ("/usr/bin/ld: cannot find -lopenblas: No such file or directory", "LINKER_LIBRARY_NOT_RESOLVED", "`openblas`"),
+    ("/usr/bin/ld: /usr/lib64/libfoo.so: undefined reference to \u2018gfortran_etime\u2019", "LINKER_LIBRARY_NOT_RESOLVED",
+     "(undefined reference to `gfortran_etime`)"),
     # ascend-deployer: another check's message in the minimal callback's form
     ("10.0.0.9 | FAILED! => {\"changed\": false, \"msg\": \"Unsupported OS, OS is Ubuntu_22.04_aarch64\"}",
      "ASCEND_DEPLOYER_NODE_CHECK_FAILED", "Unsupported OS, OS is Ubuntu_22.04_aarch64"),
