@@ -17,7 +17,7 @@ from tests.helpers.kb_parts import english_kb, family_overlaps, part_ids
 IDS = part_ids("families_deploy")
 CLASS_ENTRIES = {"NETWORK_CONNECTION_FAILED", "PIP_PACKAGE_BUILD_FAILED", "PY_HTTP_MAX_RETRIES_EXCEEDED", "SHELL_COMMAND_NOT_FOUND",
                  "SYSTEMD_SERVICE_START_FAILED", "HELM_RELEASE_FAILED", "HTTP_REQUEST_AUTH_REJECTED",
-                 "NETWORK_PORT_ALREADY_IN_USE", "LINKER_LIBRARY_NOT_RESOLVED",
+                 "NETWORK_PORT_ALREADY_IN_USE", "LINKER_LIBRARY_NOT_RESOLVED", "K8S_JOB_BACKOFF_LIMIT_REACHED",
                  "KUBELET_FAILED_TO_RUN", "KUBEADM_PREFLIGHT_CHECK_FAILED"}
 
 
@@ -27,7 +27,7 @@ def kb():
 
 
 def test_the_part_is_loaded_as_class_and_specific_entries_without_peer_ids(kb):
-    assert len(IDS) == len(set(IDS)) == 49
+    assert len(IDS) == len(set(IDS)) == 50
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_deploy.json" and not sig.ascend_fd
@@ -168,6 +168,9 @@ def test_the_part_is_loaded_as_class_and_specific_entries_without_peer_ids(kb):
     ("/usr/bin/ld: cannot find -lopenblas: No such file or directory", "LINKER_LIBRARY_NOT_RESOLVED", "`openblas`"),
     ("/usr/bin/ld: /usr/lib64/libfoo.so: undefined reference to \u2018gfortran_etime\u2019", "LINKER_LIBRARY_NOT_RESOLVED",
      "(undefined reference to `gfortran_etime`)"),
+    # an AscendJob that ran out of retries
+    ("message: \"Job mindx/pretrain-llama has failed because it has reached the specified backoff limit\"",
+     "K8S_JOB_BACKOFF_LIMIT_REACHED", "`mindx/pretrain-llama` failed: it has reached the specified backoff limit"),
     # ascend-deployer: another check's message in the minimal callback's form
     ("10.0.0.9 | FAILED! => {\"changed\": false, \"msg\": \"Unsupported OS, OS is Ubuntu_22.04_aarch64\"}",
      "ASCEND_DEPLOYER_NODE_CHECK_FAILED", "Unsupported OS, OS is Ubuntu_22.04_aarch64"),
@@ -241,6 +244,13 @@ def test_a_class_entry_gives_way_to_a_specific_one_on_its_line(kb):
     "[preflight] Reading configuration from the cluster...",
     "10.0.0.10:/data on /mnt/data type nfs4 (rw,relatime,vers=4.1)",
     "[WARNING] uninstall skipping, the specified install path does not exist",
+    # lines MindCluster's installation guide shows in the logs of components that run normally
+    "[WARN]     2023/12/08 07:39:01.686205 98      container/runtime_ops.go:150    failed to get OCI connection: context "
+    "deadline exceeded",
+    "[ERROR] 2025/05/25 15:24:19.994588 1 pingmesh/controller.go:68 new device manager failed, err: dcmi get hccs ping "
+    "mesh state failed cardID(0) deviceID(0) error code: -99998",
+    "Mar 14 04:59:39 localhost.localdomain exportfs[1681536]: exportfs: Failed to stat /data/atlas_dls: No such file or "
+    "directory",
 ])
 def test_family_entries_stay_quiet_on_ordinary_lines(kb, line):
     assert [s.id for s in kb.match_line(line) if s.id in IDS] == []
