@@ -27,7 +27,7 @@ def kb():
 
 
 def test_the_part_is_loaded_as_class_and_specific_entries_without_peer_ids(kb):
-    assert len(IDS) == len(set(IDS)) == 50
+    assert len(IDS) == len(set(IDS)) == 51
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_deploy.json" and not sig.ascend_fd
@@ -168,6 +168,11 @@ def test_the_part_is_loaded_as_class_and_specific_entries_without_peer_ids(kb):
     ("/usr/bin/ld: cannot find -lopenblas: No such file or directory", "LINKER_LIBRARY_NOT_RESOLVED", "`openblas`"),
     ("/usr/bin/ld: /usr/lib64/libfoo.so: undefined reference to \u2018gfortran_etime\u2019", "LINKER_LIBRARY_NOT_RESOLVED",
      "(undefined reference to `gfortran_etime`)"),
+    # kubelet given a flag removed with dockershim; sudo on a node whose own host name does not resolve
+    ("Jan 01 10:00:00 node1 kubelet[1234]: Error: failed to parse kubelet flag: unknown flag: --cni-bin-dir",
+     "KUBELET_FLAG_REMOVED", "(`--cni-bin-dir`)"),
+    ("sudo: unable to resolve host node1: Name or service not known", "NETWORK_HOST_NAME_NOT_RESOLVED",
+     "`node1` could not be resolved (DNS): Name or service not known"),
     # an AscendJob that ran out of retries
     ("message: \"Job mindx/pretrain-llama has failed because it has reached the specified backoff limit\"",
      "K8S_JOB_BACKOFF_LIMIT_REACHED", "`mindx/pretrain-llama` failed: it has reached the specified backoff limit"),
