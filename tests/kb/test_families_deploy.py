@@ -27,7 +27,7 @@ def kb():
 
 
 def test_the_part_is_loaded_as_class_and_specific_entries_without_peer_ids(kb):
-    assert len(IDS) == len(set(IDS)) == 51
+    assert len(IDS) == len(set(IDS)) == 52
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_deploy.json" and not sig.ascend_fd
@@ -173,6 +173,8 @@ def test_the_part_is_loaded_as_class_and_specific_entries_without_peer_ids(kb):
      "KUBELET_FLAG_REMOVED", "(`--cni-bin-dir`)"),
     ("sudo: unable to resolve host node1: Name or service not known", "NETWORK_HOST_NAME_NOT_RESOLVED",
      "`node1` could not be resolved (DNS): Name or service not known"),
+    # a group name an installer wants, taken
+    ("groupadd: group 'hwMindX' already exists", "LINUX_USER_OR_GROUP_ID_TAKEN", "group 'hwMindX' already exists"),
     # an AscendJob that ran out of retries
     ("message: \"Job mindx/pretrain-llama has failed because it has reached the specified backoff limit\"",
      "K8S_JOB_BACKOFF_LIMIT_REACHED", "`mindx/pretrain-llama` failed: it has reached the specified backoff limit"),
