@@ -18,6 +18,7 @@ IDS = part_ids("families_deploy")
 CLASS_ENTRIES = {"NETWORK_CONNECTION_FAILED", "PIP_PACKAGE_BUILD_FAILED", "PY_HTTP_MAX_RETRIES_EXCEEDED", "SHELL_COMMAND_NOT_FOUND",
                  "SYSTEMD_SERVICE_START_FAILED", "HELM_RELEASE_FAILED", "HTTP_REQUEST_AUTH_REJECTED",
                  "NETWORK_PORT_ALREADY_IN_USE", "LINKER_LIBRARY_NOT_RESOLVED", "K8S_JOB_BACKOFF_LIMIT_REACHED",
+                 "K8S_API_REQUEST_REJECTED",
                  "KUBELET_FAILED_TO_RUN", "KUBEADM_PREFLIGHT_CHECK_FAILED"}
 
 
@@ -27,7 +28,7 @@ def kb():
 
 
 def test_the_part_is_loaded_as_class_and_specific_entries_without_peer_ids(kb):
-    assert len(IDS) == len(set(IDS)) == 52
+    assert len(IDS) == len(set(IDS)) == 53
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_deploy.json" and not sig.ascend_fd
@@ -175,6 +176,9 @@ def test_the_part_is_loaded_as_class_and_specific_entries_without_peer_ids(kb):
      "`node1` could not be resolved (DNS): Name or service not known"),
     # a group name an installer wants, taken
     ("groupadd: group 'hwMindX' already exists", "LINUX_USER_OR_GROUP_ID_TAKEN", "group 'hwMindX' already exists"),
+    # the API server refusing a manifest of another cluster's API version
+    ("Error from server (BadRequest): error when creating \"vcjob.yaml\": Job in version \"v1alpha1\" cannot be handled "
+     "as a Job: strict decoding error: unknown field \"spec.maxRetry\"", "K8S_API_REQUEST_REJECTED", "(BadRequest)"),
     # an AscendJob that ran out of retries
     ("message: \"Job mindx/pretrain-llama has failed because it has reached the specified backoff limit\"",
      "K8S_JOB_BACKOFF_LIMIT_REACHED", "`mindx/pretrain-llama` failed: it has reached the specified backoff limit"),
@@ -199,6 +203,10 @@ def test_a_class_entry_gives_way_to_a_specific_one_on_its_line(kb):
     assert [s.id for s in kb.explaining(line) if s.id in IDS] == ["NETWORK_PROXY_CONNECT_FAILED"]
     line = "The connection to the server 10.0.0.1:6443 was refused - did you specify the right host or port?"
     assert [s.id for s in kb.explaining(line) if s.id in IDS] == ["K8S_API_SERVER_UNREACHABLE"]
+    # kubectl's report of an RBAC refusal is read by the RBAC entry alone
+    line = ("Error from server (Forbidden): pods is forbidden: User \"system:serviceaccount:default:x\" cannot list "
+            "resource \"pods\" in API group \"\" in the namespace \"default\"")
+    assert "K8S_API_REQUEST_REJECTED" not in [s.id for s in kb.explaining(line)]
     # urllib3's retries that end in a certificate failure are the certificate's
     line = ("HTTPSConnectionPool(host='huggingface.co', port=443): Max retries exceeded with url: /api (Caused by "
             "SSLError(SSLCertVerificationError(1, '[SSL: CERTIFICATE_VERIFY_FAILED] certificate verify failed: self "
