@@ -28,7 +28,7 @@ def kb():
 
 
 def test_the_part_is_loaded_as_class_and_specific_entries_without_peer_ids(kb):
-    assert len(IDS) == len(set(IDS)) == 53
+    assert len(IDS) == len(set(IDS)) == 55
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_deploy.json" and not sig.ascend_fd
@@ -179,6 +179,11 @@ def test_the_part_is_loaded_as_class_and_specific_entries_without_peer_ids(kb):
     # the API server refusing a manifest of another cluster's API version
     ("Error from server (BadRequest): error when creating \"vcjob.yaml\": Job in version \"v1alpha1\" cannot be handled "
      "as a Job: strict decoding error: unknown field \"spec.maxRetry\"", "K8S_API_REQUEST_REJECTED", "(BadRequest)"),
+    # another registry's rate limit; pip on a Python older than a package needs
+    ("Error: initializing source docker://quay.io/x/y:1: reading manifest 1 in quay.io/x/y: toomanyrequests: Too Many "
+     "Requests", "CONTAINER_REGISTRY_RATE_LIMITED", "Too Many Requests"),
+    ("ERROR: Package 'torch-npu' requires a different Python: 3.7.5 not in '>=3.8'", "PIP_REQUIRES_DIFFERENT_PYTHON",
+     "`torch-npu` into this Python (3.7.5): the package requires another Python version (>=3.8)"),
     # an AscendJob that ran out of retries
     ("message: \"Job mindx/pretrain-llama has failed because it has reached the specified backoff limit\"",
      "K8S_JOB_BACKOFF_LIMIT_REACHED", "`mindx/pretrain-llama` failed: it has reached the specified backoff limit"),
