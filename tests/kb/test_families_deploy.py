@@ -291,3 +291,14 @@ def test_family_entries_stay_quiet_on_every_clean_excerpt(kb):
 def test_one_line_is_one_problem_of_the_family(kb):
     # every example of a family entry is explained by that entry alone among the family
     assert family_overlaps(kb, IDS) == []
+
+
+@pytest.mark.parametrize("line", [
+    # an amd64 image on an aarch64 Ascend server, in runc's and the container's own words; Python's errno form
+    "standard_init_linux.go:228: exec user process caused: exec format error",
+    "exec /usr/local/bin/python: exec format error",
+    "OSError: [Errno 8] Exec format error: './msame'",
+])
+def test_a_program_of_another_architecture_in_a_container_is_the_architecture_entrys(kb, line):
+    # a member of the family that reads the loaders' architecture refusals (families_mindspore_docs): not a new entry
+    assert "NATIVE_BINARY_WRONG_ARCHITECTURE" in [s.id for s in kb.explaining(line)]
