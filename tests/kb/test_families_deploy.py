@@ -18,7 +18,7 @@ IDS = part_ids("families_deploy")
 CLASS_ENTRIES = {"NETWORK_CONNECTION_FAILED", "PIP_PACKAGE_BUILD_FAILED", "PY_HTTP_MAX_RETRIES_EXCEEDED", "SHELL_COMMAND_NOT_FOUND",
                  "SYSTEMD_SERVICE_START_FAILED", "HELM_RELEASE_FAILED", "HTTP_REQUEST_AUTH_REJECTED",
                  "NETWORK_PORT_ALREADY_IN_USE", "LINKER_LIBRARY_NOT_RESOLVED", "K8S_JOB_BACKOFF_LIMIT_REACHED",
-                 "K8S_API_REQUEST_REJECTED",
+                 "K8S_API_REQUEST_REJECTED", "FILE_PERMISSION_DENIED", "READ_ONLY_FILE_SYSTEM",
                  "KUBELET_FAILED_TO_RUN", "KUBEADM_PREFLIGHT_CHECK_FAILED"}
 
 
@@ -28,7 +28,7 @@ def kb():
 
 
 def test_the_part_is_loaded_as_class_and_specific_entries_without_peer_ids(kb):
-    assert len(IDS) == len(set(IDS)) == 55
+    assert len(IDS) == len(set(IDS)) == 58
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_deploy.json" and not sig.ascend_fd
@@ -38,6 +38,8 @@ def test_the_part_is_loaded_as_class_and_specific_entries_without_peer_ids(kb):
     assert kb.signature("K8S_POD_NETWORK_NOT_READY").severity == "warn"
     # an evicted pod is rescheduled by its controller: the node's pressure is what to look at
     assert kb.signature("K8S_POD_EVICTED_NODE_PRESSURE").severity == "warn"
+    # the loader ignores a preload it cannot load and the program runs on without it
+    assert kb.signature("LD_PRELOAD_OBJECT_NOT_LOADED").severity == "warn"
 
 
 @pytest.mark.parametrize("line, sig_id, said", [
@@ -184,6 +186,14 @@ def test_the_part_is_loaded_as_class_and_specific_entries_without_peer_ids(kb):
      "Requests", "CONTAINER_REGISTRY_RATE_LIMITED", "Too Many Requests"),
     ("ERROR: Package 'torch-npu' requires a different Python: 3.7.5 not in '>=3.8'", "PIP_REQUIRES_DIFFERENT_PYTHON",
      "`torch-npu` into this Python (3.7.5): the package requires another Python version (>=3.8)"),
+    # a device of the driver refused to a user outside its group, a log directory on a read-only mount, a preload of
+    # a path that is not in the container
+    ("PermissionError: [Errno 13] Permission denied: '/data/shared/ckpt/rank_0/net.ckpt'", "FILE_PERMISSION_DENIED",
+     "`/data/shared/ckpt/rank_0/net.ckpt`"),
+    ("level=fatal msg=\"create /var/log/npu/slog/host-0: read-only file system\"", "READ_ONLY_FILE_SYSTEM",
+     "`/var/log/npu/slog/host-0`"),
+    ("ERROR: ld.so: object '/usr/local/lib/libjemalloc.so' from LD_PRELOAD cannot be preloaded (cannot open shared "
+     "object file): ignored.", "LD_PRELOAD_OBJECT_NOT_LOADED", "(`/usr/local/lib/libjemalloc.so`)"),
     # an AscendJob that ran out of retries
     ("message: \"Job mindx/pretrain-llama has failed because it has reached the specified backoff limit\"",
      "K8S_JOB_BACKOFF_LIMIT_REACHED", "`mindx/pretrain-llama` failed: it has reached the specified backoff limit"),
@@ -208,6 +218,9 @@ def test_a_class_entry_gives_way_to_a_specific_one_on_its_line(kb):
     assert [s.id for s in kb.explaining(line) if s.id in IDS] == ["NETWORK_PROXY_CONNECT_FAILED"]
     line = "The connection to the server 10.0.0.1:6443 was refused - did you specify the right host or port?"
     assert [s.id for s in kb.explaining(line) if s.id in IDS] == ["K8S_API_SERVER_UNREACHABLE"]
+    # a device node of the driver refused is the device entry's
+    line = "RuntimeError: [Errno 13] Permission denied: '/dev/davinci_manager'"
+    assert "FILE_PERMISSION_DENIED" not in [s.id for s in kb.explaining(line)]
     # kubectl's report of an RBAC refusal is read by the RBAC entry alone
     line = ("Error from server (Forbidden): pods is forbidden: User \"system:serviceaccount:default:x\" cannot list "
             "resource \"pods\" in API group \"\" in the namespace \"default\"")
