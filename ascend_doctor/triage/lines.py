@@ -21,19 +21,23 @@ SHOW_LINE_CHARS = 400  # the "most telling line" is cut to this in reports
 _TS = re.compile(rb"(\d{4})-(\d\d)-(\d\d)[- T](\d\d):(\d\d):(\d\d)(?:[.,](\d{1,6}))?")
 # An error-looking line (issue 21: none is dropped): an ERROR/FATAL/CRITICAL level (`[ERROR]`, `- ERROR -`, glog
 # `E0712 10:21:33`, torch's c10 header `[rank1]:[E324 13:00:25.428 ...]`), a Python `...Error:`/`...Exception:` (a
-# traceback's tail), a CANN error report (`EZ9999: ...`), a crash (`Segmentation fault`, `core dumped`, `Killed`),
-# the error forms of the deployment tools around them: the Docker CLI's `Error response from daemon: ...`, a
-# logrus level (`level=error msg=...` of dockerd, containerd, the MindX components) and an Ansible task's
-# `fatal: [host]: FAILED! =>` / `UNREACHABLE!` (ascend-deployer, MEF's installers); and the forms of the tools
-# around an NPU job that print no level: MPI's `Fatal error in MPI_Init: ...` (MPICH), a shell's
-# `<cmd>: command not found`, GNU make's `make: *** [...] Error 2`.
+# traceback's tail), a CANN error report (`EZ9999: ...`), a crash (`Segmentation fault`, `core dumped`, `Killed`).
+# The tools a node is deployed and run with print their errors in forms of their own: Ansible's task report
+# (`fatal: [host]: FAILED! => {...}`, `host | UNREACHABLE! => ...`; ascend-deployer, MEF's installers), klog behind a
+# journald prefix (`... kubelet[12]: E1205 10:00:00.000000 ...`), logrus (`level=error msg=...`, `"level":"fatal"`,
+# `ERRO[0000] ...`; dockerd, containerd, the MindX components), the Docker client (`Error response from daemon: ...`),
+# kubectl (`Error from server (Forbidden): ...`), apt's error level (`E: Unable to locate package ...`) and curl's
+# coded errors (`curl: (6) Could not resolve host: ...`); and the tools around an NPU job that print no level:
+# MPI's `Fatal error in MPI_Init: ...` (MPICH), a shell's `<cmd>: command not found`, GNU make's
+# `make: *** [...] Error 2`.
 # Scanned with the signatures (one pass): a line it holds that no signature explains is listed in
 # `unexplained_errors`.
 ERROR_LINE = (r"\[(?:ERROR|FATAL|CRITICAL|E)\]|\b(?:ERROR|FATAL|CRITICAL)\b|^\s*[EF]\d{4} \d\d:\d\d:\d\d|"
               r"\[[EF]\d{3,4} \d\d:\d\d:\d\d|"
               r"(?:Error|Exception)(?::|$)|^\s*E[A-Z0-9]\d{4}: |Segmentation fault|core dumped|\bKilled\b|"
-              r"\bError response from daemon: |\blevel=(?:error|fatal|panic)\b|"
-              r"^\s*fatal: \[[^\]\n]{1,200}\]: (?:FAILED|UNREACHABLE)!|"
+              r"^\s*fatal: \[|\]: (?:FAILED|UNREACHABLE)! =>| \| (?:FAILED|UNREACHABLE)!|\]: [EF]\d{4} \d\d:\d\d:\d\d|"
+              r"\blevel=(?:error|fatal|panic)\b|\"level\":\"(?:error|fatal|panic)\"|^(?:ERRO|FATA|PANI)\[\d{4}|"
+              r"Error response from daemon: |^Error from server\b|^E: \S|^curl: \(\d{1,3}\) |"
               r"\bFatal error in [A-Za-z_]\w*: |: command not found\s*$|"
               r"\bmake(?:\[\d+\])?: \*\*\* ")
 # ...unless the line says it is of another level (an INFO line that mentions `lastError:`)

@@ -247,3 +247,53 @@ def test_the_deployment_tools_error_forms_are_error_lines_and_their_ordinary_lin
 ])
 def test_the_tools_without_a_level_have_their_error_lines_read(line, error):
     assert is_error_line(line.encode()) is error
+
+
+@pytest.mark.parametrize("line", [
+    # Ansible's task reports (the default and the minimal/oneline callbacks)
+    'fatal: [172.0.0.100]: FAILED! => {"msg": "Missing sudo password"}',
+    'fatal: [worker-1]: UNREACHABLE! => {"changed": false, "msg": "Failed to connect to the host via ssh", '
+    '"unreachable": true}',
+    '10.0.0.2 | FAILED! => {"changed": false, "msg": "can not find npu card, please check"}',
+    "10.0.0.2 | UNREACHABLE!: Failed to connect to the host via ssh: ssh: connect to host 10.0.0.2 port 22: "
+    "Connection timed out",
+    # klog behind journald's prefix
+    'Dec 05 10:00:00 node1 kubelet[1234]: E1205 10:00:00.000000    1234 server.go:302] "Failed to run kubelet" '
+    'err="failed to run Kubelet: running with swap on is not supported, please disable swap"',
+    # logrus: text, JSON and the terminal form (dockerd, containerd, the Ascend Docker Runtime's tools)
+    'time="2024-01-01T00:00:00.000000000+08:00" level=error msg="Handler for POST /v1.43/containers/create returned '
+    'error: unknown or invalid runtime name: ascend"',
+    '{"level":"fatal","msg":"failed to start daemon: error initializing graphdriver","time":"2024-01-01T00:00:00Z"}',
+    "ERRO[0000] error waiting for container: context canceled",
+    # the Docker client, kubectl, apt's error level, curl's coded errors
+    'docker: Error response from daemon: manifest for ascendhub/mindie:latest not found: manifest unknown: manifest '
+    'unknown.',
+    'Error from server (Forbidden): pods is forbidden: User "system:anonymous" cannot list resource "pods"',
+    "E: Unable to locate package libopenblas-dev",
+    "curl: (6) Could not resolve host: repo.huaweicloud.com",
+])
+def test_the_error_forms_of_deployment_tools_are_error_lines(line):
+    assert is_error_line(line.encode())
+
+
+@pytest.mark.parametrize("line", [
+    "ok: [172.0.0.100]",
+    "changed: [worker-1] => (item=docker)",
+    "skipping: [10.0.0.2]",
+    "PLAY RECAP *********************************************************************",
+    "10.0.0.2                   : ok=12   changed=3    unreachable=0    failed=0    skipped=1    rescued=0    ignored=0",
+    "10.0.0.2 | SUCCESS => {\"changed\": false, \"ping\": \"pong\"}",
+    'Dec 05 10:00:00 node1 kubelet[1234]: I1205 10:00:00.000000    1234 server.go:400] "Kubelet version" '
+    'kubeletVersion="v1.28.2"',
+    'time="2024-01-01T00:00:00.000000000+08:00" level=info msg="API listen on /var/run/docker.sock"',
+    'time="2024-01-01T00:00:00.000000000+08:00" level=warning msg="failed to load plugin, skipping"',
+    '{"level":"info","msg":"starting containerd","time":"2024-01-01T00:00:00Z"}',
+    "INFO[0000] Starting up",
+    "WARN[0000] Running in rootless mode",
+    "W: Some index files failed to download. They have been ignored, or old ones used instead.",
+    "Get:1 http://archive.ubuntu.com/ubuntu jammy InRelease [270 kB]",
+    "  % Total    % Received % Xferd  Average Speed   Time    Time     Time  Current",
+    "curl: try 'curl --help' or 'curl --manual' for more information",
+])
+def test_the_ordinary_lines_of_deployment_tools_are_not_error_lines(line):
+    assert not is_error_line(line.encode())
