@@ -1,0 +1,135 @@
+"""data/kb/families_llm.json and the members of its families elsewhere: the large-model training and serving stacks on
+Ascend and the Python libraries under them, read in the forms their own sources print. A library's version check
+(transformers' require_version, diffusers' 'Please install', Trainer's 'requires accelerate>=', pkg_resources) with the
+package, the requirement and the version found; a class or attribute the installed transformers (or another library of
+the stack) does not provide; an expired deprecation of diffusers; a DeepSpeed op never built or loaded; a class of an
+NPU plugin without the method its framework calls; a vLLM-Ascend package built for another chip series; a parallel
+tensor-parallel size larger than the model's attention heads (MindSpeed-MM, MindSpeed, Megatron), MindFormers' device-count checks in its own entry; a quantization
+vLLM / vLLM-Ascend cannot run. Each entry reads members its examples do not show, says what the line gives, gives way
+to a specific entry, stays quiet on ordinary lines and on every clean excerpt."""
+
+import os
+
+import pytest
+
+from tests.helpers.corpus import clean_excerpt_hits
+from tests.helpers.kb_parts import english_kb, family_overlaps, part_ids
+
+IDS = part_ids("families_llm")
+FAMILY = IDS + ["SIZE_NOT_DIVISIBLE_BY_PARALLEL_SPLIT", "OP_BUILDER_TOOLKIT_NOT_FOUND", "FEATURE_NOT_SUPPORTED_ON_NPU",
+                "FRAMEWORK_NAME_NOT_IMPORTABLE", "PIP_DEPENDENCY_CONFLICT",
+                "MODEL_ARCHITECTURE_NOT_SUPPORTED", "PY_PACKAGE_METADATA_NOT_FOUND", "PY_MODULE_NOT_INSTALLED",
+                "MF_PARALLEL_CONFIG_INVALID"]
+
+
+@pytest.fixture(scope="module")
+def kb():
+    return english_kb()
+
+
+def test_the_part_is_loaded_as_class_and_specific_entries_without_peer_ids(kb):
+    assert set(IDS) == {"PY_PACKAGE_VERSION_REQUIREMENT_UNMET", "HF_LIBRARY_NAME_NOT_IN_VERSION",
+                        "LIBRARY_DEPRECATION_EXPIRED", "DEEPSPEED_OP_NOT_BUILT", "NPU_PLUGIN_CLASS_ATTRIBUTE_MISSING",
+                        "VLLM_ASCEND_BUILT_FOR_OTHER_DEVICE", "PARALLEL_CONFIG_DOES_NOT_FIT",
+                        "QUANTIZATION_METHOD_NOT_SUPPORTED"}
+    for sid in IDS:
+        sig = kb.signature(sid)
+        assert os.path.basename(sig.origin) == "families_llm.json" and sig.kind == "root" and not sig.ascend_fd
+    # the two classes worded for any package or parallel size give way to a specific entry on the same line
+    assert {s for s in IDS if kb.signature(s).fallback} == {"PY_PACKAGE_VERSION_REQUIREMENT_UNMET",
+                                                            "PARALLEL_CONFIG_DOES_NOT_FIT"}
+
+
+@pytest.mark.parametrize("line, sig_id, said", [
+    # transformers' require_version as LlamaFactory calls it (a requirement of five parts), behind a rank prefix
+    ("[rank0]: ImportError: transformers>=4.41.2,<=4.49.0,!=4.46.*,!=4.47.*,!=4.48.0 is required for a normal "
+     "functioning of this module, but found transformers==4.50.0.", "PY_PACKAGE_VERSION_REQUIREMENT_UNMET",
+     "`transformers>=4.41.2,<=4.49.0,!=4.46.*,!=4.47.*,!=4.48.0` required, `transformers==4.50.0` installed"),
+    ("ImportError: peft>=0.17.0 is required for a normal functioning of this module, but found peft==0.11.1",
+     "PY_PACKAGE_VERSION_REQUIREMENT_UNMET", "another version of `peft`"),
+    ("ImportError: Please install transformers>=4.51.0 to use Qwen3 models.", "PY_PACKAGE_VERSION_REQUIREMENT_UNMET",
+     "(`transformers>=4.51.0` required)"),
+    ("RuntimeError: Qwen2-VL requires transformers>=4.45.0", "PY_PACKAGE_VERSION_REQUIREMENT_UNMET",
+     "(`transformers>=4.45.0` required)"),
+    ("pkg_resources.VersionConflict: (tokenizers 0.13.3 (/opt/py/site-packages), Requirement.parse('tokenizers>=0.14'))",
+     "PY_PACKAGE_VERSION_REQUIREMENT_UNMET", "(`tokenizers>=0.14` required, `tokenizers 0.13.3` installed)"),
+    # a class the installed transformers lacks: transformers 5's tokenizer backend, a model class of another library
+    ("ValueError: Tokenizer class TokenizersBackend does not exist or is not currently imported",
+     "HF_LIBRARY_NAME_NOT_IN_VERSION", "transformers does not provide `TokenizersBackend`"),
+    ("AttributeError: module 'diffusers' has no attribute 'WanPipeline'", "HF_LIBRARY_NAME_NOT_IN_VERSION",
+     "`diffusers` does not provide `WanPipeline`"),
+    # an expired deprecation said with its item and versions
+    ("ValueError: The deprecation tuple ('npu_processor', '0.34.0', 'Defaulting to FluxAttnProcessor2_0_NPU for NPU "
+     "devices will be removed.') should be removed since diffusers' version 0.35.2 is >= 0.34.0",
+     "LIBRARY_DEPRECATION_EXPIRED", "`diffusers` 0.35.2 has passed the removal version of a deprecated API "
+     "(`npu_processor`, to be removed in 0.34.0)"),
+    # DeepSpeed: another optimiser's handle, another op that is not compatible
+    ("AttributeError: 'DeepSpeedCPULion' object has no attribute 'ds_opt_lion'", "DEEPSPEED_OP_NOT_BUILT",
+     "`DeepSpeedCPULion` has no `ds_opt_lion`"),
+    ("RuntimeError: Unable to JIT load the fused_adam op due to it not being compatible due to hardware/software "
+     "issue. CANN not found", "DEEPSPEED_OP_NOT_BUILT", "(`fused_adam`)"),
+    # an NPU plugin's class without the framework's new method
+    ("  详情: AttributeError: type object 'AscendMLABackend' has no attribute 'get_required_kv_cache_layout'。",
+     "NPU_PLUGIN_CLASS_ATTRIBUTE_MISSING", "`AscendMLABackend` has no `get_required_kv_cache_layout`"),
+    ("AttributeError: 'NPUModelRunner' object has no attribute 'kv_cache_config'", "NPU_PLUGIN_CLASS_ATTRIBUTE_MISSING",
+     "`NPUModelRunner` has no `kv_cache_config`"),
+    # vLLM-Ascend's package for another series
+    ("RuntimeError: Current device type: AscendDeviceType.A2 does not match the installed version's device type: "
+     "AscendDeviceType.A3, please check your installation package.", "VLLM_ASCEND_BUILT_FOR_OTHER_DEVICE",
+     "the device is `AscendDeviceType.A2`, the package is for `AscendDeviceType.A3`"),
+    # the parallel layout: MindSpeed-MM's TP against the KV heads; MindFormers' device count
+    ("RuntimeError: tp_size exceeds num_key_value_heads", "PARALLEL_CONFIG_DOES_NOT_FIT",
+     "`tp_size exceeds num_key_value_heads`"),
+    ("ValueError: tensor_model_parallel_size (16) must not exceed num_attention_heads (8).",
+     "PARALLEL_CONFIG_DOES_NOT_FIT", "`tensor_model_parallel_size (16) must not exceed num_attention_heads (8)`"),
+    ("AssertionError: number of kv heads (2) is less than tensor parallel size (4)", "PARALLEL_CONFIG_DOES_NOT_FIT",
+     "`number of kv heads (2) is less than tensor parallel size (4)`"),
+    # MindFormers' device-count checks stay with its own entry
+    ("ValueError: The product of the data parallel: 4 and context parallel: 1 and model parallel: 4 should be less "
+     "than device_num: 8.", "MF_PARALLEL_CONFIG_INVALID", "should be less than device_num: 8"),
+    # divisibility stays with its own class
+    ("AssertionError: num_attention_heads must be divisible by context_parallel_size * tensor_model_parallel_size",
+     "SIZE_NOT_DIVISIBLE_BY_PARALLEL_SPLIT", "num_attention_heads must be divisible"),
+    # quantization: vLLM's platform check for another method, vLLM-Ascend's scheme registry
+    ("(APIServer pid=1) ValueError: bitsandbytes quantization is currently not supported in npu.",
+     "QUANTIZATION_METHOD_NOT_SUPPORTED", "(`bitsandbytes`, on npu)"),
+    ("NotImplementedError: Currently, vLLM Ascend doesn't support quant_type=W4A4_MXFP4 for layer_type=moe. Please "
+     "use a supported quantization format or load the model with its original float weights.",
+     "QUANTIZATION_METHOD_NOT_SUPPORTED", "(`W4A4_MXFP4` for layer type `moe`)"),
+])
+def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
+    hits = kb.explaining(line)
+    assert [s.id for s in hits] == [sig_id], [s.id for s in hits]
+    assert said in hits[0].text("en", line=line)[0], hits[0].text("en", line=line)[0]
+
+
+@pytest.mark.parametrize("line", [
+    "WARNING: Please install flash_attn>=2.5 for faster inference",
+    "Requirement already satisfied: transformers>=4.36.0 in /usr/local/lib/python3.10/site-packages (4.45.2)",
+    "Successfully installed accelerate-0.26.0 transformers-4.45.0",
+    "INFO: Tokenizer class Qwen2TokenizerFast loaded from /models/qwen/tokenizer.json",
+    "FutureWarning: `upcast_vae` is deprecated and will be removed in version 1.0.0.",
+    "Loading extension module cpu_adam...",
+    "Time to load cpu_adam op: 2.43 seconds",
+    "INFO 10-24 12:07:28 [platform.py:1] Using AscendMLABackend backend.",
+    "AttributeError: 'NoneType' object has no attribute 'shape'",
+    "INFO 05-01 10:00:00 [platform.py:50] Current device type: AscendDeviceType.A3",
+    "INFO: tp_size 8, num_key_value_heads 8, num_attention_heads 64",
+    "WARNING: tensor parallel size is greater than the number of key value heads; KV heads will be replicated.",
+    "  --tensor-model-parallel-size 8 \\",
+    "[INFO] world_size (8) is equal to total_model_size(8)",
+    "WARNING 05-01 10:00:00 [config.py:1] gptq quantization is not fully optimized yet. The speed can be slower than "
+    "non-quantized models.",
+    "INFO 05-01 10:00:00 [config.py:1] Using the quantization method ascend",
+])
+def test_family_entries_stay_quiet_on_ordinary_lines(kb, line):
+    assert [s.id for s in kb.match_line(line) if s.id in IDS] == []
+
+
+def test_family_entries_stay_quiet_on_every_clean_excerpt(kb):
+    assert clean_excerpt_hits(kb, FAMILY) == []
+
+
+def test_one_line_is_one_problem_of_the_family(kb):
+    # every example of a family entry is explained by that entry alone among the family
+    assert family_overlaps(kb, FAMILY) == []
