@@ -5,7 +5,10 @@ package, the requirement and the version found; a class or attribute the install
 the stack) does not provide; an expired deprecation of diffusers; a DeepSpeed op never built or loaded; a class of an
 NPU plugin without the method its framework calls; a vLLM-Ascend package built for another chip series; a parallel
 tensor-parallel size larger than the model's attention heads (MindSpeed-MM, MindSpeed, Megatron), MindFormers' device-count checks in its own entry; a quantization
-vLLM / vLLM-Ascend cannot run. Each entry reads members its examples do not show, says what the line gives, gives way
+vLLM / vLLM-Ascend cannot run; a remote-code model importing packages that are not installed (flash_attn on Ascend); a
+tokenizer.json newer than the tokenizers installed; LoRA target modules that are not this model's layers; Megatron /
+MindSpeed starting from random weights when no checkpoint is found (a warning); vLLM-Ascend's skipped CPU binding (a
+warning). Each entry reads members its examples do not show, says what the line gives, gives way
 to a specific entry, stays quiet on ordinary lines and on every clean excerpt."""
 
 import os
@@ -31,13 +34,18 @@ def test_the_part_is_loaded_as_class_and_specific_entries_without_peer_ids(kb):
     assert set(IDS) == {"PY_PACKAGE_VERSION_REQUIREMENT_UNMET", "HF_LIBRARY_NAME_NOT_IN_VERSION",
                         "LIBRARY_DEPRECATION_EXPIRED", "DEEPSPEED_OP_NOT_BUILT", "NPU_PLUGIN_CLASS_ATTRIBUTE_MISSING",
                         "VLLM_ASCEND_BUILT_FOR_OTHER_DEVICE", "PARALLEL_CONFIG_DOES_NOT_FIT",
-                        "QUANTIZATION_METHOD_NOT_SUPPORTED"}
+                        "QUANTIZATION_METHOD_NOT_SUPPORTED", "MODEL_REMOTE_CODE_PACKAGES_MISSING",
+                        "TOKENIZER_FILE_NEWER_THAN_LIBRARY", "PEFT_TARGET_MODULES_NOT_FOUND",
+                        "MEGATRON_CHECKPOINT_NOT_FOUND_RANDOM_INIT", "VLLM_ASCEND_CPU_BINDING_FAILED"}
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_llm.json" and sig.kind == "root" and not sig.ascend_fd
     # the two classes worded for any package or parallel size give way to a specific entry on the same line
     assert {s for s in IDS if kb.signature(s).fallback} == {"PY_PACKAGE_VERSION_REQUIREMENT_UNMET",
                                                             "PARALLEL_CONFIG_DOES_NOT_FIT"}
+    # a fallback to random weights and a skipped CPU binding are printed as warnings and only warn
+    assert {s for s in IDS if kb.signature(s).severity == "warn"} == {"MEGATRON_CHECKPOINT_NOT_FOUND_RANDOM_INIT",
+                                                                      "VLLM_ASCEND_CPU_BINDING_FAILED"}
 
 
 @pytest.mark.parametrize("line, sig_id, said", [
@@ -96,6 +104,23 @@ def test_the_part_is_loaded_as_class_and_specific_entries_without_peer_ids(kb):
     ("NotImplementedError: Currently, vLLM Ascend doesn't support quant_type=W4A4_MXFP4 for layer_type=moe. Please "
      "use a supported quantization format or load the model with its original float weights.",
      "QUANTIZATION_METHOD_NOT_SUPPORTED", "(`W4A4_MXFP4` for layer type `moe`)"),
+    # a remote-code model's imports: two packages, one CUDA-only
+    ("ImportError: This modeling file requires the following packages that were not found in your environment: "
+     "flash_attn, causal_conv1d. Run `pip install flash_attn causal_conv1d`", "MODEL_REMOTE_CODE_PACKAGES_MISSING",
+     "`flash_attn, causal_conv1d`"),
+    # a tokenizer.json of a newer tokenizers: another of its enums
+    ("Exception: data did not match any variant of untagged enum NormalizerWrapper at line 12 column 1",
+     "TOKENIZER_FILE_NEWER_THAN_LIBRARY", "`data did not match any variant of untagged enum NormalizerWrapper`"),
+    # PEFT's targets of another architecture
+    ("ValueError: Target modules {'query_key_value'} not found in the base model. Please check the target modules and "
+     "try again.", "PEFT_TARGET_MODULES_NOT_FOUND", "{'query_key_value'}"),
+    # Megatron's checkpoint tracker missing under another --load
+    ("WARNING: could not find the metadata file /data/ckpt/llama3-8b-tp8/latest_checkpointed_iteration.txt",
+     "MEGATRON_CHECKPOINT_NOT_FOUND_RANDOM_INIT", "(`/data/ckpt/llama3-8b-tp8/latest_checkpointed_iteration.txt`"),
+    # vLLM-Ascend's skipped CPU binding with its reason
+    ("(Worker_TP3 pid=9) WARNING 01-02 03:04:05 [worker.py:805] Bind cpus failed in rank3: The number of CPUs is "
+     "insufficient. Each NPU requires at least 5 CPUs. Skip binding cpu.", "VLLM_ASCEND_CPU_BINDING_FAILED",
+     "(rank 3): The number of CPUs is insufficient. Each NPU requires at least 5 CPUs."),
 ])
 def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     hits = kb.explaining(line)
@@ -121,6 +146,11 @@ def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     "WARNING 05-01 10:00:00 [config.py:1] gptq quantization is not fully optimized yet. The speed can be slower than "
     "non-quantized models.",
     "INFO 05-01 10:00:00 [config.py:1] Using the quantization method ascend",
+    "pip install flash_attn  # not available on Ascend",
+    "INFO: tokenizer.json loaded (ModelWrapper BPE) in 0.3 s",
+    "lora_target: q_proj,v_proj  # Target modules",
+    "  successfully loaded checkpoint from ./ckpt [ t 0, p 0 ] at iteration 1000",
+    "INFO 03-02 10:11:12 [cpu_binding.py:1] CPU binding skipped: non-ARM CPU detected.",
 ])
 def test_family_entries_stay_quiet_on_ordinary_lines(kb, line):
     assert [s.id for s in kb.match_line(line) if s.id in IDS] == []
