@@ -22,7 +22,7 @@ IDS = part_ids("families_llm")
 FAMILY = IDS + ["SIZE_NOT_DIVISIBLE_BY_PARALLEL_SPLIT", "OP_BUILDER_TOOLKIT_NOT_FOUND", "FEATURE_NOT_SUPPORTED_ON_NPU",
                 "FRAMEWORK_NAME_NOT_IMPORTABLE", "PIP_DEPENDENCY_CONFLICT",
                 "MODEL_ARCHITECTURE_NOT_SUPPORTED", "PY_PACKAGE_METADATA_NOT_FOUND", "PY_MODULE_NOT_INSTALLED",
-                "MF_PARALLEL_CONFIG_INVALID"]
+                "MF_PARALLEL_CONFIG_INVALID", "NPU_EXTENSION_UNDEFINED_SYMBOL", "TORCH_OPS_OPERATOR_NOT_REGISTERED"]
 
 
 @pytest.fixture(scope="module")
@@ -36,7 +36,8 @@ def test_the_part_is_loaded_as_class_and_specific_entries_without_peer_ids(kb):
                         "VLLM_ASCEND_BUILT_FOR_OTHER_DEVICE", "PARALLEL_CONFIG_DOES_NOT_FIT",
                         "QUANTIZATION_METHOD_NOT_SUPPORTED", "MODEL_REMOTE_CODE_PACKAGES_MISSING",
                         "TOKENIZER_FILE_NEWER_THAN_LIBRARY", "PEFT_TARGET_MODULES_NOT_FOUND",
-                        "MEGATRON_CHECKPOINT_NOT_FOUND_RANDOM_INIT", "VLLM_ASCEND_CPU_BINDING_FAILED"}
+                        "MEGATRON_CHECKPOINT_NOT_FOUND_RANDOM_INIT", "VLLM_ASCEND_CPU_BINDING_FAILED",
+                        "TORCH_EXTENSION_BUILT_FOR_OTHER_TORCH"}
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_llm.json" and sig.kind == "root" and not sig.ascend_fd
@@ -121,6 +122,10 @@ def test_the_part_is_loaded_as_class_and_specific_entries_without_peer_ids(kb):
     ("(Worker_TP3 pid=9) WARNING 01-02 03:04:05 [worker.py:805] Bind cpus failed in rank3: The number of CPUs is "
      "insufficient. Each NPU requires at least 5 CPUs. Skip binding cpu.", "VLLM_ASCEND_CPU_BINDING_FAILED",
      "(rank 3): The number of CPUs is insufficient. Each NPU requires at least 5 CPUs."),
+    # an extension built against another torch: an ATen symbol
+    ("ImportError: /usr/local/lib/python3.10/site-packages/vllm_ascend/libvllm_ascend_kernels.so: undefined symbol: "
+     "_ZN2at4_ops5zeros4callEN3c108ArrayRefINS2_6SymIntEEE", "TORCH_EXTENSION_BUILT_FOR_OTHER_TORCH",
+     "`libvllm_ascend_kernels.so` does not match the installed PyTorch"),
 ])
 def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     hits = kb.explaining(line)
@@ -154,6 +159,17 @@ def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
 ])
 def test_family_entries_stay_quiet_on_ordinary_lines(kb, line):
     assert [s.id for s in kb.match_line(line) if s.id in IDS] == []
+
+
+@pytest.mark.parametrize("line", [
+    # a symbol of the NPU stack (ATB, torch_npu's at_npu) is another library's, read by the NPU stack's entries
+    "ImportError: /usr/local/python3.10.14/lib/python3.10/site-packages/torch_npu/lib/libtorch_npu.so: undefined symbol: "
+    "_ZN3atb15CreateOperationINS_5infer14GroupTopkParamEEEiRKT_PPNS_9OperationE",
+    "ImportError: /root/lmdeploy/lib/_turbomind_npu.cpython-310-aarch64-linux-gnu.so: undefined symbol: "
+    "_ZN6at_npu6native19get_npu_format_sizeEl",
+])
+def test_a_torch_abi_mismatch_is_only_a_symbol_of_torch_itself(kb, line):
+    assert "TORCH_EXTENSION_BUILT_FOR_OTHER_TORCH" not in [s.id for s in kb.match_line(line)]
 
 
 def test_family_entries_stay_quiet_on_every_clean_excerpt(kb):
