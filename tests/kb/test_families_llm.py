@@ -8,7 +8,7 @@ tensor-parallel size larger than the model's attention heads (MindSpeed-MM, Mind
 vLLM / vLLM-Ascend cannot run; a remote-code model importing packages that are not installed (flash_attn on Ascend); a
 tokenizer.json newer than the tokenizers installed; LoRA target modules that are not this model's layers; Megatron /
 MindSpeed starting from random weights when no checkpoint is found (a warning); vLLM-Ascend's skipped CPU binding (a
-warning). Each entry reads members its examples do not show, says what the line gives, gives way
+warning); an extension built against another torch; Triton without exactly one active backend (no triton-ascend). Each entry reads members its examples do not show, says what the line gives, gives way
 to a specific entry, stays quiet on ordinary lines and on every clean excerpt."""
 
 import os
@@ -37,7 +37,7 @@ def test_the_part_is_loaded_as_class_and_specific_entries_without_peer_ids(kb):
                         "QUANTIZATION_METHOD_NOT_SUPPORTED", "MODEL_REMOTE_CODE_PACKAGES_MISSING",
                         "TOKENIZER_FILE_NEWER_THAN_LIBRARY", "PEFT_TARGET_MODULES_NOT_FOUND",
                         "MEGATRON_CHECKPOINT_NOT_FOUND_RANDOM_INIT", "VLLM_ASCEND_CPU_BINDING_FAILED",
-                        "TORCH_EXTENSION_BUILT_FOR_OTHER_TORCH"}
+                        "TORCH_EXTENSION_BUILT_FOR_OTHER_TORCH", "TRITON_ACTIVE_DRIVER_NOT_ONE"}
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_llm.json" and sig.kind == "root" and not sig.ascend_fd
@@ -126,6 +126,9 @@ def test_the_part_is_loaded_as_class_and_specific_entries_without_peer_ids(kb):
     ("ImportError: /usr/local/lib/python3.10/site-packages/vllm_ascend/libvllm_ascend_kernels.so: undefined symbol: "
      "_ZN2at4_ops5zeros4callEN3c108ArrayRefINS2_6SymIntEEE", "TORCH_EXTENSION_BUILT_FOR_OTHER_TORCH",
      "`libvllm_ascend_kernels.so` does not match the installed PyTorch"),
+    # Triton without its NPU backend, behind a rank prefix
+    ("[rank3]: RuntimeError: 0 active drivers ([]). There should only be one.", "TRITON_ACTIVE_DRIVER_NOT_ONE",
+     "Triton found 0 active backend drivers"),
 ])
 def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     hits = kb.explaining(line)
@@ -156,6 +159,7 @@ def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     "lora_target: q_proj,v_proj  # Target modules",
     "  successfully loaded checkpoint from ./ckpt [ t 0, p 0 ] at iteration 1000",
     "INFO 03-02 10:11:12 [cpu_binding.py:1] CPU binding skipped: non-ARM CPU detected.",
+    "INFO: 1 active drivers found: NPUDriver",
 ])
 def test_family_entries_stay_quiet_on_ordinary_lines(kb, line):
     assert [s.id for s in kb.match_line(line) if s.id in IDS] == []
