@@ -1,15 +1,16 @@
 """data/kb/families_llm.json and the members of its families elsewhere: the large-model training and serving stacks on
 Ascend and the Python libraries under them, read in the forms their own sources print. A library's version check
-(transformers' require_version, diffusers' 'Please install', Trainer's 'requires accelerate>=', pkg_resources) with the
-package, the requirement and the version found; a class or attribute the installed transformers (or another library of
-the stack) does not provide; an expired deprecation of diffusers; a DeepSpeed op never built or loaded; a class of an
-NPU plugin without the method its framework calls; a vLLM-Ascend package built for another chip series; a parallel
-tensor-parallel size larger than the model's attention heads (MindSpeed-MM, MindSpeed, Megatron), MindFormers' device-count checks in its own entry; a quantization
-vLLM / vLLM-Ascend cannot run; a remote-code model importing packages that are not installed (flash_attn on Ascend); a
-tokenizer.json newer than the tokenizers installed; LoRA target modules that are not this model's layers; Megatron /
-MindSpeed starting from random weights when no checkpoint is found (a warning); vLLM-Ascend's skipped CPU binding (a
-warning); an extension built against another torch; Triton without exactly one active backend (no triton-ascend). Each entry reads members its examples do not show, says what the line gives, gives way
-to a specific entry, stays quiet on ordinary lines and on every clean excerpt."""
+(transformers' require_version, diffusers' 'Please install', Trainer's 'requires accelerate>=', pkg_resources) with
+the package, the requirement and the version found; a class or attribute the installed transformers (or another
+library of the stack) does not provide; an expired deprecation of diffusers; a DeepSpeed op never built or loaded; a
+class of an NPU plugin without the method its framework calls; a vLLM-Ascend package built for another chip series; a
+tensor-parallel size larger than the model's attention heads (MindSpeed-MM, MindSpeed, Megatron), MindFormers'
+device-count checks in its own entry; a quantization vLLM / vLLM-Ascend cannot run; a remote-code model importing
+packages that are not installed (flash_attn on Ascend); a tokenizer.json newer than the tokenizers installed; LoRA
+target modules that are not this model's layers; Megatron / MindSpeed starting from random weights when no checkpoint
+is found (a warning); vLLM-Ascend's skipped CPU binding (a warning); an extension built against another torch; Triton
+without exactly one active backend (no triton-ascend). Each entry reads members its examples do not show, says what
+the line gives, gives way to a specific entry, stays quiet on ordinary lines and on every clean excerpt."""
 
 import os
 
@@ -60,7 +61,8 @@ def test_the_part_is_loaded_as_class_and_specific_entries_without_peer_ids(kb):
      "(`transformers>=4.51.0` required)"),
     ("RuntimeError: Qwen2-VL requires transformers>=4.45.0", "PY_PACKAGE_VERSION_REQUIREMENT_UNMET",
      "(`transformers>=4.45.0` required)"),
-    ("pkg_resources.VersionConflict: (tokenizers 0.13.3 (/opt/py/site-packages), Requirement.parse('tokenizers>=0.14'))",
+    ("pkg_resources.VersionConflict: (tokenizers 0.13.3 (/opt/py/site-packages), "
+     "Requirement.parse('tokenizers>=0.14'))",
      "PY_PACKAGE_VERSION_REQUIREMENT_UNMET", "(`tokenizers>=0.14` required, `tokenizers 0.13.3` installed)"),
     # a class the installed transformers lacks: transformers 5's tokenizer backend, a model class of another library
     ("ValueError: Tokenizer class TokenizersBackend does not exist or is not currently imported",
@@ -167,8 +169,8 @@ def test_family_entries_stay_quiet_on_ordinary_lines(kb, line):
 
 @pytest.mark.parametrize("line", [
     # a symbol of the NPU stack (ATB, torch_npu's at_npu) is another library's, read by the NPU stack's entries
-    "ImportError: /usr/local/python3.10.14/lib/python3.10/site-packages/torch_npu/lib/libtorch_npu.so: undefined symbol: "
-    "_ZN3atb15CreateOperationINS_5infer14GroupTopkParamEEEiRKT_PPNS_9OperationE",
+    "ImportError: /usr/local/python3.10.14/lib/python3.10/site-packages/torch_npu/lib/libtorch_npu.so: "
+    "undefined symbol: _ZN3atb15CreateOperationINS_5infer14GroupTopkParamEEEiRKT_PPNS_9OperationE",
     "ImportError: /root/lmdeploy/lib/_turbomind_npu.cpython-310-aarch64-linux-gnu.so: undefined symbol: "
     "_ZN6at_npu6native19get_npu_format_sizeEl",
 ])
