@@ -32,7 +32,7 @@ def kb():
 
 
 def test_the_part_is_loaded_as_class_and_specific_entries_without_peer_ids(kb):
-    assert set(IDS) == {"PY_PACKAGE_VERSION_REQUIREMENT_UNMET", "HF_LIBRARY_NAME_NOT_IN_VERSION",
+    assert set(IDS) == {"PY_PACKAGE_VERSION_REQUIREMENT_UNMET", "LIBRARY_NAME_NOT_IN_VERSION",
                         "LIBRARY_DEPRECATION_EXPIRED", "DEEPSPEED_OP_NOT_BUILT", "NPU_PLUGIN_CLASS_ATTRIBUTE_MISSING",
                         "VLLM_ASCEND_BUILT_FOR_OTHER_DEVICE", "PARALLEL_CONFIG_DOES_NOT_FIT",
                         "QUANTIZATION_METHOD_NOT_SUPPORTED", "MODEL_REMOTE_CODE_PACKAGES_MISSING",
@@ -66,9 +66,11 @@ def test_the_part_is_loaded_as_class_and_specific_entries_without_peer_ids(kb):
      "PY_PACKAGE_VERSION_REQUIREMENT_UNMET", "(`tokenizers>=0.14` required, `tokenizers 0.13.3` installed)"),
     # a class the installed transformers lacks: transformers 5's tokenizer backend, a model class of another library
     ("ValueError: Tokenizer class TokenizersBackend does not exist or is not currently imported",
-     "HF_LIBRARY_NAME_NOT_IN_VERSION", "transformers does not provide `TokenizersBackend`"),
-    ("AttributeError: module 'diffusers' has no attribute 'WanPipeline'", "HF_LIBRARY_NAME_NOT_IN_VERSION",
+     "LIBRARY_NAME_NOT_IN_VERSION", "transformers does not provide `TokenizersBackend`"),
+    ("AttributeError: module 'diffusers' has no attribute 'WanPipeline'", "LIBRARY_NAME_NOT_IN_VERSION",
      "`diffusers` does not provide `WanPipeline`"),
+    ("[rank0]: AttributeError: module 'torch' has no attribute 'float8_e4m3fn'", "LIBRARY_NAME_NOT_IN_VERSION",
+     "`torch` does not provide `float8_e4m3fn`"),
     # an expired deprecation said with its item and versions
     ("ValueError: The deprecation tuple ('npu_processor', '0.34.0', 'Defaulting to FluxAttnProcessor2_0_NPU for NPU "
      "devices will be removed.') should be removed since diffusers' version 0.35.2 is >= 0.34.0",
