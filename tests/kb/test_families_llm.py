@@ -9,8 +9,9 @@ device-count checks in its own entry; a quantization vLLM / vLLM-Ascend cannot r
 packages that are not installed (flash_attn on Ascend); a tokenizer.json newer than the tokenizers installed; LoRA
 target modules that are not this model's layers; Megatron / MindSpeed starting from random weights when no checkpoint
 is found (a warning); vLLM-Ascend's skipped CPU binding (a warning); an extension built against another torch; Triton
-without exactly one active backend (no triton-ascend). Each entry reads members its examples do not show, says what
-the line gives, gives way to a specific entry, stays quiet on ordinary lines and on every clean excerpt."""
+without exactly one active backend (no triton-ascend); an option check of MindSpeed / Megatron naming the option.
+Each entry reads members its examples do not show, says what the line gives, gives way to a specific entry, stays
+quiet on ordinary lines and on every clean excerpt."""
 
 import os
 
@@ -23,7 +24,8 @@ IDS = part_ids("families_llm")
 FAMILY = IDS + ["SIZE_NOT_DIVISIBLE_BY_PARALLEL_SPLIT", "OP_BUILDER_TOOLKIT_NOT_FOUND", "FEATURE_NOT_SUPPORTED_ON_NPU",
                 "FRAMEWORK_NAME_NOT_IMPORTABLE", "PIP_DEPENDENCY_CONFLICT",
                 "MODEL_ARCHITECTURE_NOT_SUPPORTED", "PY_PACKAGE_METADATA_NOT_FOUND", "PY_MODULE_NOT_INSTALLED",
-                "MF_PARALLEL_CONFIG_INVALID", "NPU_EXTENSION_UNDEFINED_SYMBOL", "TORCH_OPS_OPERATOR_NOT_REGISTERED"]
+                "MF_PARALLEL_CONFIG_INVALID", "NPU_EXTENSION_UNDEFINED_SYMBOL", "TORCH_OPS_OPERATOR_NOT_REGISTERED",
+                "TRAINING_FEATURES_NOT_COMBINABLE", "LAUNCH_ARGUMENTS_REJECTED"]
 
 
 @pytest.fixture(scope="module")
@@ -38,13 +40,15 @@ def test_the_part_is_loaded_as_class_and_specific_entries_without_peer_ids(kb):
                         "QUANTIZATION_METHOD_NOT_SUPPORTED", "MODEL_REMOTE_CODE_PACKAGES_MISSING",
                         "TOKENIZER_FILE_NEWER_THAN_LIBRARY", "PEFT_TARGET_MODULES_NOT_FOUND",
                         "MEGATRON_CHECKPOINT_NOT_FOUND_RANDOM_INIT", "VLLM_ASCEND_CPU_BINDING_FAILED",
-                        "TORCH_EXTENSION_BUILT_FOR_OTHER_TORCH", "TRITON_ACTIVE_DRIVER_NOT_ONE"}
+                        "TORCH_EXTENSION_BUILT_FOR_OTHER_TORCH", "TRITON_ACTIVE_DRIVER_NOT_ONE",
+                        "LAUNCH_OPTION_CHECK_FAILED"}
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_llm.json" and sig.kind == "root" and not sig.ascend_fd
     # the two classes worded for any package or parallel size give way to a specific entry on the same line
     assert {s for s in IDS if kb.signature(s).fallback} == {"PY_PACKAGE_VERSION_REQUIREMENT_UNMET",
-                                                            "PARALLEL_CONFIG_DOES_NOT_FIT"}
+                                                            "PARALLEL_CONFIG_DOES_NOT_FIT",
+                                                            "LAUNCH_OPTION_CHECK_FAILED"}
     # a fallback to random weights and a skipped CPU binding are printed as warnings and only warn
     assert {s for s in IDS if kb.signature(s).severity == "warn"} == {"MEGATRON_CHECKPOINT_NOT_FOUND_RANDOM_INIT",
                                                                       "VLLM_ASCEND_CPU_BINDING_FAILED"}
@@ -133,6 +137,14 @@ def test_the_part_is_loaded_as_class_and_specific_entries_without_peer_ids(kb):
     # Triton without its NPU backend, behind a rank prefix
     ("[rank3]: RuntimeError: 0 active drivers ([]). There should only be one.", "TRITON_ACTIVE_DRIVER_NOT_ONE",
      "Triton found 0 active backend drivers"),
+    # an option check of MindSpeed-MM / Megatron: a renamed option in backticks; two features not allowed together
+    # and a divisibility stay with their own entries
+    ("[rank1]: ValueError: `--moe-alltoall-mc2` with `alltoall_seq` needs ETP=1.", "LAUNCH_OPTION_CHECK_FAILED",
+     "`--moe-alltoall-mc2 with alltoall_seq needs ETP=1.`"),
+    ("AssertionError: --recompute-norm is not compatible with --swap-attention", "TRAINING_FEATURES_NOT_COMBINABLE",
+     "--recompute-norm is not compatible with --swap-attention"),
+    ("AssertionError: --ulysses-degree-in-cp must be divisible by --context-parallel-size",
+     "SIZE_NOT_DIVISIBLE_BY_PARALLEL_SPLIT", "must be divisible by --context-parallel-size"),
 ])
 def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     hits = kb.explaining(line)
@@ -164,6 +176,8 @@ def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     "  successfully loaded checkpoint from ./ckpt [ t 0, p 0 ] at iteration 1000",
     "INFO 03-02 10:11:12 [cpu_binding.py:1] CPU binding skipped: non-ARM CPU detected.",
     "INFO: 1 active drivers found: NPUDriver",
+    "torchrun $DISTRIBUTED_ARGS pretrain_gpt.py --use-mcore-models --sequence-parallel",
+    "WARNING: --sequence-parallel is set but tensor-model-parallel-size is 1; disabling it",
 ])
 def test_family_entries_stay_quiet_on_ordinary_lines(kb, line):
     assert [s.id for s in kb.match_line(line) if s.id in IDS] == []
