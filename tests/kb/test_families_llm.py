@@ -9,9 +9,9 @@ device-count checks in its own entry; a quantization vLLM / vLLM-Ascend cannot r
 packages that are not installed (flash_attn on Ascend); a tokenizer.json newer than the tokenizers installed; LoRA
 target modules that are not this model's layers; Megatron / MindSpeed starting from random weights when no checkpoint
 is found (a warning); vLLM-Ascend's skipped CPU binding (a warning); an extension built against another torch; Triton
-without exactly one active backend (no triton-ascend); an option check of MindSpeed / Megatron naming the option.
-Each entry reads members its examples do not show, says what the line gives, gives way to a specific entry, stays
-quiet on ordinary lines and on every clean excerpt."""
+without exactly one active backend (no triton-ascend); an option check of MindSpeed / Megatron naming the option; an
+error MindFormers or lmdeploy logged (a class of last resort). Each entry reads members its examples do not show,
+says what the line gives, gives way to a specific entry, stays quiet on ordinary lines and on every clean excerpt."""
 
 import os
 
@@ -41,14 +41,16 @@ def test_the_part_is_loaded_as_class_and_specific_entries_without_peer_ids(kb):
                         "TOKENIZER_FILE_NEWER_THAN_LIBRARY", "PEFT_TARGET_MODULES_NOT_FOUND",
                         "MEGATRON_CHECKPOINT_NOT_FOUND_RANDOM_INIT", "VLLM_ASCEND_CPU_BINDING_FAILED",
                         "TORCH_EXTENSION_BUILT_FOR_OTHER_TORCH", "TRITON_ACTIVE_DRIVER_NOT_ONE",
-                        "LAUNCH_OPTION_CHECK_FAILED"}
+                        "LAUNCH_OPTION_CHECK_FAILED", "LLM_FRAMEWORK_ERROR_LOGGED"}
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_llm.json" and sig.kind == "root" and not sig.ascend_fd
     # the two classes worded for any package or parallel size give way to a specific entry on the same line
     assert {s for s in IDS if kb.signature(s).fallback} == {"PY_PACKAGE_VERSION_REQUIREMENT_UNMET",
                                                             "PARALLEL_CONFIG_DOES_NOT_FIT",
-                                                            "LAUNCH_OPTION_CHECK_FAILED"}
+                                                            "LAUNCH_OPTION_CHECK_FAILED", "LLM_FRAMEWORK_ERROR_LOGGED"}
+    # the logged-error class only restates the message: it gives way to any other class entry on its line
+    assert {s for s in IDS if kb.signature(s).last_resort} == {"LLM_FRAMEWORK_ERROR_LOGGED"}
     # a fallback to random weights and a skipped CPU binding are printed as warnings and only warn
     assert {s for s in IDS if kb.signature(s).severity == "warn"} == {"MEGATRON_CHECKPOINT_NOT_FOUND_RANDOM_INIT",
                                                                       "VLLM_ASCEND_CPU_BINDING_FAILED"}
@@ -145,6 +147,14 @@ def test_the_part_is_loaded_as_class_and_specific_entries_without_peer_ids(kb):
      "--recompute-norm is not compatible with --swap-attention"),
     ("AssertionError: --ulysses-degree-in-cp must be divisible by --context-parallel-size",
      "SIZE_NOT_DIVISIBLE_BY_PARALLEL_SPLIT", "must be divisible by --context-parallel-size"),
+    # a logged error: MindFormers' stdout format with the file, lmdeploy's without a file; a specific entry keeps its line
+    ("2025-01-02 03:04:05,678 - mindformers./output/log[mindformers/tools/utils.py:192] - ERROR - Parse the "
+     "tensorboard path failed", "LLM_FRAMEWORK_ERROR_LOGGED",
+     "mindformers logged an error at mindformers/tools/utils.py:192: Parse the tensorboard path failed"),
+    ("2024-09-20 07:49:24,787 - lmdeploy - ERROR - Engine loop failed with error: worker died",
+     "LLM_FRAMEWORK_ERROR_LOGGED", "lmdeploy logged an error: Engine loop failed"),
+    ("2024-11-07 12:55:24,870 - lmdeploy - ERROR - __init__.py:17 - ModuleNotFoundError: No module named 'dlinfer'",
+     "PY_MODULE_NOT_INSTALLED", "(`dlinfer`)"),
 ])
 def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     hits = kb.explaining(line)
@@ -176,6 +186,7 @@ def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     "  successfully loaded checkpoint from ./ckpt [ t 0, p 0 ] at iteration 1000",
     "INFO 03-02 10:11:12 [cpu_binding.py:1] CPU binding skipped: non-ARM CPU detected.",
     "INFO: 1 active drivers found: NPUDriver",
+    "2024-11-07 12:55:24,870 - lmdeploy - INFO - engine.py:90 - ERROR count is 0",
     "torchrun $DISTRIBUTED_ARGS pretrain_gpt.py --use-mcore-models --sequence-parallel",
     "WARNING: --sequence-parallel is set but tensor-model-parallel-size is 1; disabling it",
 ])
