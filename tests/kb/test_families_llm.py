@@ -42,7 +42,7 @@ def test_the_part_is_loaded_as_class_and_specific_entries_without_peer_ids(kb):
                         "MEGATRON_CHECKPOINT_NOT_FOUND_RANDOM_INIT", "VLLM_ASCEND_CPU_BINDING_FAILED",
                         "TORCH_EXTENSION_BUILT_FOR_OTHER_TORCH", "TRITON_ACTIVE_DRIVER_NOT_ONE",
                         "LAUNCH_OPTION_CHECK_FAILED", "LLM_FRAMEWORK_ERROR_LOGGED",
-                        "FRAMEWORK_SETTING_NOT_SUPPORTED"}
+                        "FRAMEWORK_SETTING_NOT_SUPPORTED", "HCCL_BUFFSIZE_TOO_SMALL_FOR_MOE_OP"}
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_llm.json" and sig.kind == "root" and not sig.ascend_fd
@@ -163,6 +163,12 @@ def test_the_part_is_loaded_as_class_and_specific_entries_without_peer_ids(kb):
      "FRAMEWORK_SETTING_NOT_SUPPORTED", "`Sequence parallelism is only supported when tp_size > 1.`"),
     ("NotImplementedError: Batched rotary embedding is currently not supported on NPU.", "FEATURE_NOT_SUPPORTED_ON_NPU",
      "Batched rotary embedding"),
+    # the MC2 operators' buffer check through a vLLM worker's prefix, with the sizes said
+    ("(Worker_TP5 pid=88) ERROR 08-01 10:00:00 [model_runner.py:1] MoeDistributeCombineV2: HCCL_BUFFSIZE is too SMALL, "
+     "maxBs = 128, h = 7168, epWorldSize = 32, localMoeExpertNum = 8, sharedExpertNum = 0, tokenNeedSizeDispatch = 7296,"
+     " tokenNeedSizeCombine = 14336, k = 8, NEEDED_HCCL_BUFFSIZE(((maxBs * tokenNeedSizeDispatch * ep_worldsize * "
+     "localMoeExpertNum) + (maxBs * tokenNeedSizeCombine * (k + sharedExpertNum))) * 2) = 487MB, HCCL_BUFFSIZE=200MB.",
+     "HCCL_BUFFSIZE_TOO_SMALL_FOR_MOE_OP", "it needs 487 MB and the communication window is 200 MB"),
 ])
 def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     hits = kb.explaining(line)
@@ -196,6 +202,7 @@ def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     "INFO: 1 active drivers found: NPUDriver",
     "2024-11-07 12:55:24,870 - lmdeploy - INFO - engine.py:90 - ERROR count is 0",
     "WARNING: graph mode is only supported in V1, falling back to eager",
+    "export HCCL_BUFFSIZE=1024",
     "torchrun $DISTRIBUTED_ARGS pretrain_gpt.py --use-mcore-models --sequence-parallel",
     "WARNING: --sequence-parallel is set but tensor-model-parallel-size is 1; disabling it",
 ])
