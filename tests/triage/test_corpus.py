@@ -134,7 +134,7 @@ FLOORS = {
     # from an ordinary line, every unexplained error line listed: the figure for issue 21's "Done when"
     # then (seen) a catalogued CANN sentence without its code is read by its longest fixed piece, not only by a head of
     # 28+ characters: h15a_17 (EE1013) and h15a_18 (E40002): 13/35 = 37.1%
-    # round 8 (seen; set once round 8 was merged, below)
+    # round 8 (seen; set once round 8 was merged: the deployment, application, LLM-stack and CANN-docs families)
     "heldout15": {"named_pct": 62.9, "borrowed_per_10": 0.0, "ordinary_fails": 0},
     # tune2/ (a tuning set, not held out): 25 faulty + 5 clean excerpts from issues no other set or KB entry cited,
     # labelled and committed before triage ran on it; measured once after the class entries (fallback) were written
