@@ -532,7 +532,8 @@ def test_sources_shown_to_users_never_cite_files_they_do_not_have():
     """Issue 11: a problem cited reference/error_signatures.md, a file not in the package. Every signature's shown
     source names what a user can open (a doc, a repository file, a URL), never the research notes."""
     kb = load_knowledge_base()
-    bad = [(s.id, s.public_source()) for s in kb.signatures if "reference/" in s.public_source()]
+    # (a URL's own path may hold `/reference/`, e.g. Docker's CLI reference; the notes are cited without a host)
+    bad = [(s.id, s.public_source()) for s in kb.signatures if re.search(r"(?<![/\w.-])reference/", s.public_source())]
     assert not bad, bad[:5]
     fd = next(s for s in kb.signatures if s.ascend_fd and "kg-config.json" in s.source)
     assert "github.com/Ascend/mind-cluster" in fd.public_source()
