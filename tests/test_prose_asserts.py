@@ -27,10 +27,11 @@ LEFT = {
     # the knowledge base's own English data fields (its entries' title/cause/fix templates, a code table's meaning,
     # an origin note) and the test's own signatures; validation errors of a bad part (exit-2 lines)
     "tests/kb/test_model.py": 8, "tests/kb/test_acl_code_rule.py": 1, "tests/commands/test_kb.py": 4,
-    "tests/kb/test_lookup.py": 1,
+    "tests/kb/test_lookup.py": 1, "tests/kb/test_load.py": 1,
     # the vendor's CANN error-code catalogue (data/cann_error_codes.json): its English words, templates, causes and
-    # solutions as CANN_CATALOGUED_ERROR_CODE's title/cause/fix and explain give them
-    "tests/kb/test_families_cann_codes.py": 12,
+    # solutions as CANN_CATALOGUED_ERROR_CODE's title/cause/fix and explain give them (GE's catalogue and the
+    # fixed sentences the vendors' own calls print, round 8, are the same vendor words)
+    "tests/kb/test_families_cann_codes.py": 15,
     "tests/test_advice_facts.py": 1,
     # the compatibility matrix's own notes (data/compat_matrix.json), and a sweep that no word of a plan says
     # "environment points at" (whatever message would say it)
