@@ -136,6 +136,15 @@ FLOORS = {
     # 28+ characters: h15a_17 (EE1013) and h15a_18 (E40002): 13/35 = 37.1%
     # round 8 (seen; set once round 8 was merged: the deployment, application, LLM-stack and CANN-docs families)
     "heldout15": {"named_pct": 62.9, "borrowed_per_10": 0.0, "ordinary_fails": 0},
+    # heldout16/ (sixteenth set): 51 excerpts from three independent collectors, only pages and threads on the held-out
+    # side of the same page split (docs FAQ / troubleshooting / error-code pages of 22 repositories, two blog posts,
+    # two GitHub threads), labels checked by an independent checker before any run
+    # (tests/fixtures/corpus/heldout16/README.md), kept outside the repository until round 8 was merged; measured once:
+    # 22/42 = 52.4% named (15/42 = 35.7% at this stop's start), 0 peer ids the line does not support, every
+    # unexplained error line listed; 2 FAILs on lines without an error word: the vendor's own catalogued sentences
+    # of E13023 ('... exceeds system limit of ...') and E16002 ('No ONNX parser is registered for optype ...'), read
+    # without their code by CANN_CATALOGUED_ERROR_CODE, true faults (named), which this measure's word list lacks
+    "heldout16": {"named_pct": 52.4, "borrowed_per_10": 0.0, "ordinary_fails": 2},
     # tune2/ (a tuning set, not held out): 25 faulty + 5 clean excerpts from issues no other set or KB entry cited,
     # labelled and committed before triage ran on it; measured once after the class entries (fallback) were written
     # and before any tuning: 14/25 = 56.0% named (main without the class entries: the same 14), 0 FAIL from an
@@ -162,9 +171,11 @@ def test_every_excerpt_names_its_source_and_expectation(measure):
         assert len(rows) >= 14, split
         for ex in rows:
             # a public issue, a vendor's troubleshooting page that shows the log (hiascend.com, gitcode.com), a
-            # MindSpore forum thread, or a FAQ / troubleshooting page of a public repository's docs (blob/.../*.md or *.rst)
+            # MindSpore forum thread, a FAQ / troubleshooting page of a public repository's docs (blob/.../*.md or *.rst),
+            # or a blog article (Huawei Cloud's community blogs, an article page)
             assert re.match(r"https://(github\.com/[^/]+/[^/]+/((issues|pull)/\d+|blob/\S+\.(?:md|rst))|www\.hiascend\.com/document/\S+|"
-                            r"gitcode\.com/\S+|discuss\.mindspore\.cn/t/\S+)$", ex["source"]), ex["name"]
+                            r"gitcode\.com/\S+|discuss\.mindspore\.cn/t/\S+|bbs\.huaweicloud\.com/blogs/\d+|"
+                            r"[a-z0-9.-]+\.(?:com|cn|net)/article/[\w./-]+)$", ex["source"]), ex["name"]
             assert ex["lines"] and any(line.strip() for line in ex["lines"]), ex["name"]
             if ex["fault"]:
                 re.compile(ex["fault"])
@@ -830,7 +841,8 @@ def test_a_keyerror_title_shows_the_missing_weight_name(tmp_path):
 
 def test_the_page_split_keeps_a_page_on_one_side_whatever_its_language_or_branch():
     """scripts/corpus_split.py: a docs page and its Chinese twin, on any branch, and `owner/repo:path` are one key; an
-    issue is owner/repo/N; about a third of the keys are held out; heldout15's every source was on the held-out side."""
+    issue is owner/repo/N; about a third of the keys are held out; every source of heldout15 and heldout16 was on the
+    held-out side."""
     corpus_split = script_module("corpus_split")
     en = "https://github.com/mindspore-ai/docs/blob/master/docs/mindspore/source_en/faq/data_processing.md"
     zh = "https://github.com/mindspore-ai/docs/blob/r2.3/docs/mindspore/source_zh_cn/faq/data_processing.md"
@@ -840,9 +852,9 @@ def test_the_page_split_keeps_a_page_on_one_side_whatever_its_language_or_branch
     assert corpus_split.key("https://www.Example.com/a/b?x=1") == "example.com/a/b"
     sides = [corpus_split.side(f"a/b:page{i}.md") for i in range(300)]
     assert 70 < sides.count("heldout") < 130
-    sources = [m.group(1) for name in os.listdir(os.path.join(REPO, "tests", "fixtures", "corpus", "heldout15"))
-               if name.endswith(".log")
-               for m in [re.search(r"^#% source: (\S+)", open(os.path.join(REPO, "tests", "fixtures", "corpus",
-                                                                           "heldout15", name), encoding="utf-8").read(),
-                                   re.M)]]
-    assert len(sources) == 42 and {corpus_split.side(u) for u in sources} == {"heldout"}
+    for split, n in (("heldout15", 42), ("heldout16", 51)):
+        folder = os.path.join(REPO, "tests", "fixtures", "corpus", split)
+        sources = [m.group(1) for name in os.listdir(folder) if name.endswith(".log")
+                   for m in [re.search(r"^#% source: (\S+)", open(os.path.join(folder, name), encoding="utf-8").read(),
+                                       re.M)]]
+        assert len(sources) == n and {corpus_split.side(u) for u in sources} == {"heldout"}, split
