@@ -51,6 +51,9 @@ def _note_line(lines: Dict[int, Set[int]], ls: int, ids) -> None:
 _HS_TAKES_VIEWS = [True]
 
 
+L2_PART = 800  # level 2's expressions per Hyperscan database (see _HyperscanFinder)
+
+
 class _HsLevel:
     """One Hyperscan database: its expressions' signatures (None: a mark, the line goes to level 2) and, per
     expression, the signatures its hit is a match of (see _scan_plan's hs_sure)."""
@@ -112,16 +115,28 @@ class _HyperscanFinder:
             # (a cached plan's levels carry no expression texts: its database holds them)
             entries = [[(e.encode("latin-1") if e is not None else None, kind, None if ids is None else set(ids))
                         for e, kind, ids in levels[k]] for k in ("l1", "l2")]
-        dbs: List[Optional[bytes]] = [None, None]
-        if db is not None:  # the cached databases: level 1's size, level 1, level 2
-            n = int.from_bytes(db[:4], "big")
-            dbs = [db[4:4 + n] or None, db[4 + n:] or None]
+        # level 2 in databases of at most L2_PART expressions: Hyperscan's compiler needs memory faster than linearly
+        # in a database's size (one of ~2,400 level-2 expressions peaked at 134 MB, three parts at 85 MB), and
+        # level 2 reads only the marked lines, so a few scans of them cost little
+        parts = [entries[1][i:i + L2_PART] for i in range(0, len(entries[1]), L2_PART)]
+        dbs: List[Optional[bytes]] = [None] * (1 + len(parts))
+        if db is not None:  # the cached databases, each after its size: level 1, then level 2's parts
+            dbs, at = [], 0
+            while at < len(db):
+                n = int.from_bytes(db[at:at + 4], "big")
+                dbs.append(db[at + 4:at + 4 + n] or None)
+                at += 4 + n
+            if len(dbs) != 1 + len(parts):
+                raise ValueError("a cached database of another partition")
         self.level1 = _HsLevel(entries[0], dbs[0], sure)
-        self.level2 = _HsLevel(entries[1], dbs[1], sure) if entries[1] else None
+        self.level2 = [_HsLevel(part, dbs[1 + k], sure) for k, part in enumerate(parts)]
 
     def dump(self) -> Optional[bytes]:
-        one = self.level1.dump()
-        return len(one).to_bytes(4, "big") + one + (self.level2.dump() if self.level2 is not None else b"")
+        out = []
+        for level in [self.level1] + self.level2:
+            one = level.dump()
+            out += [len(one).to_bytes(4, "big"), one]
+        return b"".join(out)
 
     def add_lines(self, buf: bytes, start: int, end: int, lines: Dict[int, Set[int]],
                   sure_lines: Optional[Dict[int, Set[int]]] = None) -> None:
@@ -155,16 +170,15 @@ class _HyperscanFinder:
                 got.update(ids)
             if sure_lines is not None and sure[i] is not None:
                 _note_line(sure_lines, ls, sure[i])
-        if marked and self.level2 is not None:
+        if marked and self.level2:
             self._level2(buf, start, marked, lines, sure_lines)
 
     def _level2(self, buf: bytes, start: int, marked: List[Tuple[int, int]], lines: Dict[int, Set[int]],
                 sure_lines: Optional[Dict[int, Set[int]]]) -> None:
         """Level 2 over the marked lines, joined by newlines in one scan; each hit's offset mapped back to buf."""
+        joined: Optional[bytes] = None
         if len(marked) == 1:
             at, base = [0], [0]
-            lo, hi = marked[0]
-            found = [(to + lo, i) for to, i in self.level2.scan(buf, lo, hi)]
         else:
             joined = b"\n".join([buf[a:b] for a, b in marked])
             at, base, pos = [], [], 0  # each range's offset in `joined`, and in buf
@@ -172,8 +186,19 @@ class _HyperscanFinder:
                 at.append(pos)
                 base.append(a)
                 pos += b - a + 1
-            found = self.level2.scan(joined, 0, len(joined))
-        rfind, sigs, sure = buf.rfind, self.level2.sigs, self.level2.sure
+        for level in self.level2:
+            if joined is None:
+                lo, hi = marked[0]
+                found = [(to + lo, i) for to, i in level.scan(buf, lo, hi)]
+            else:
+                found = level.scan(joined, 0, len(joined))
+            self._level2_hits(buf, start, at, base, found, level, lines, sure_lines)
+
+    @staticmethod
+    def _level2_hits(buf: bytes, start: int, at: List[int], base: List[int], found: List[Tuple[int, int]],
+                     level: "_HsLevel", lines: Dict[int, Set[int]],
+                     sure_lines: Optional[Dict[int, Set[int]]]) -> None:
+        rfind, sigs, sure = buf.rfind, level.sigs, level.sure
         k, last_p, last_ls = 0, -1, start
         for to, i in found:  # in order of match end: the ranges in order too
             q = to - 1

@@ -29,7 +29,7 @@ from .literals import _group_icase, _seq_required, literal_cost
 # would otherwise report a match at every byte up to the line's end; a look-around at the end, and the ends of a
 # group or of each alternative that ends the pattern, are cut the same way first (a `(?P<message>[^\n]{7,}?)(?=\[FUNC:|$)` tail).
 
-HS_EXPRESSION_VERSION = 3
+HS_EXPRESSION_VERSION = 4  # 4: level 2 cached as parts (finders.L2_PART)
 # A bounded repeat this long or longer is written unbounded where Python confirms anyway (hs_expression's widen).
 WIDE_REPEAT = 20
 # ...and cut to its most selective part between gaps only where that part's every required literal is this long: a

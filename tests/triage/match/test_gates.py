@@ -105,7 +105,7 @@ def test_gated_lines_in_any_case_and_ungated_matches_are_found_as_python_finds_t
     scanner = Scanner(sigs, matchers=["hyperscan"])
     if scanner.matcher != "hyperscan":
         pytest.skip("Hyperscan is not installed")
-    assert scanner.finder.level2 is not None
+    assert scanner.finder.level2
     lines = [b"[INFO] all good", b"CONNECT FAILED to 10.0.0.1", b"x Connect Failed", b"SEGMENTATION FAULT (not this one)",
              b"Segmentation fault (core dumped)", b"EZ9999: inner", b"HcclCommInitRootInfo done in 12 ms",
              b"HcclCommInitRootInfo done in 12 ms; connect failed", b"EI0006: connect failed", b"noise"]
@@ -142,7 +142,7 @@ def test_two_levels_name_the_same_lines_as_one_database_on_every_example_line():
         two.add_lines(buf, start, end, *got)
         one.add_lines(buf, start, end, *want)
         assert got == want
-    assert two.level2 is not None and len(plan["hs_levels"]["l2"]) > len(plan["hs_levels"]["l1"]) // 2
+    assert two.level2 and len(plan["hs_levels"]["l2"]) > len(plan["hs_levels"]["l1"]) // 2
 
 
 def test_a_cached_plan_keeps_no_expression_texts_and_is_worked_out_again_where_its_database_cannot_be_loaded(
@@ -170,3 +170,30 @@ def test_a_cached_plan_keeps_no_expression_texts_and_is_worked_out_again_where_i
     rebuilt = Scanner(sigs, matchers=["hyperscan"])
     assert rebuilt.matcher == "hyperscan"
     assert [(ls, le, sorted(h)) for ls, le, h in rebuilt.scan(buf)] == want
+
+
+def test_level_two_is_compiled_in_parts_that_answer_as_one_database(monkeypatch):
+    """Level 2 is split into databases of at most L2_PART expressions (the compiler's memory grows faster than the
+    database); the parts, their cached bytes read back, and one database find the same lines."""
+    from ascend_doctor.triage.match import finders
+
+    kb = load_knowledge_base()
+    sigs = kb.signatures
+    lines = [e if isinstance(e, str) else e["line"] for s in sigs for e in s.examples][:400]
+    buf = ("\n".join(lines) + "\n").encode("utf-8", "surrogateescape")
+
+    def hits(finder):
+        got = {}
+        finder.add_lines(buf, 0, len(buf), got)
+        return got
+
+    plan = finders._scan_plan(sigs)
+    levels = plan["hs_levels"]
+    whole = finders._HyperscanFinder({}, (), levels=levels)
+    monkeypatch.setattr(finders, "L2_PART", 300)
+    parts = finders._HyperscanFinder({}, (), levels=levels)
+    assert len(parts.level2) == -(-len(levels["l2"]) // 300) > 1
+    again = finders._HyperscanFinder({}, (), db=parts.dump(), levels=levels)
+    assert hits(whole) == hits(parts) == hits(again) != {}
+    with pytest.raises(ValueError):  # a cache of another partition is not read as this one
+        finders._HyperscanFinder({}, (), db=whole.dump(), levels=levels)

@@ -257,7 +257,7 @@ def test_a_hyperscan_that_scans_bytes_only_gives_the_same_answers(monkeypatch):
             return self.real.scan(data, *a, **kw)
 
     monkeypatch.setattr(finders, "_HS_TAKES_VIEWS", [True])
-    for level in (scanner.finder.level1, scanner.finder.level2):  # both databases of the two-level scan
+    for level in [scanner.finder.level1] + scanner.finder.level2:  # every database of the two-level scan
         if level is not None:
             level.db = BytesOnly(level.db)
     got = [(ls, le, sorted(h)) for ls, le, h in scanner.scan(line, 0, len(line))]
