@@ -16,7 +16,9 @@ was read from) and adds:
 - `words`: the title as words ("resource error: insufficient host memory"; title_words) and `words_zh` from the small
   glossary TITLE_ZH (the vendor's terms of docs/glossary.md);
 - `cause_zh` / `solution_zh`: the 可能原因 / 解决方法 of the code's Chinese page (hicann/runtime
-  docs/zh/error_code_ref/**) for the pages listed in data/sources/cann_error_code_pages.txt, the only pages read;
+  docs/zh/error_code_ref/**) for the pages listed in data/sources/cann_error_code_pages.txt, the only pages read,
+  with a space between a Chinese character and a Latin word as the doctor's Chinese writes it (zh_spaced: the
+  vendor's "Host内存", "Shape是否" read "Host 内存", "Shape 是否"; nothing else of its wording changed);
   `cause` / `solution` from the English page of a listed code the file gives no suggestion for.
 Other hicann repositories were looked at for a catalogue of their own (`git ls-tree -r HEAD | grep error_code.*json`,
 `git grep error_info_list`): hicann/ge keeps GE's (the E1xxxx codes of ATC and the graph engine: E10001 'Value %s for
@@ -186,6 +188,16 @@ def page_sections(text: str, lang: str) -> Dict[str, str]:
     return out
 
 
+def zh_spaced(text: str) -> str:
+    """The vendor's Chinese with the house style's space between a Chinese character and a Latin word (docs/glossary.md:
+    "CANN 是"; its fused terms such as Host侧 kept; commands, URLs and quoted output untouched): the spacing rule of
+    ascend_doctor/zh_style.py alone, so the vendor's punctuation and words stay as the page writes them."""
+    sys.path.insert(0, REPO)
+    from ascend_doctor import zh_style
+
+    return zh_style._shielded(text, zh_style._spaces) if zh_style.has_han(text) else text
+
+
 def blob_url(repo: str, commit: str, path: str) -> str:
     return f"https://github.com/{repo}/blob/{commit}/{path}"
 
@@ -237,7 +249,7 @@ def build(files: List[dict], pages: Dict[str, str], pages_repo: str, pages_commi
             continue
         got, sec = codes[m.group(1)], page_sections(text, lang)
         if lang == "zh" and sec:
-            got.update({k + "_zh": v for k, v in sec.items()})
+            got.update({k + "_zh": zh_spaced(v) for k, v in sec.items()})
             got["page_zh"] = blob_url(repo, commit, path)
         elif lang == "en":
             for k, v in sec.items():

@@ -60,11 +60,11 @@ def test_the_table_is_the_vendors_catalogue_with_its_commit():
     # a Chinese cause and solution come from a Chinese page of the code's own repository, and say which
     zh = [c for c, k in codes.items() if "cause_zh" in k or "solution_zh" in k]
     assert zh and all(codes[c]["page_zh"].startswith(codes[c]["file"].split("/blob/")[0] + "/blob/") for c in zh)
-    assert codes["EH0010"]["cause_zh"] == "Host内存不足导致内存分配失败。"
+    assert codes["EH0010"]["cause_zh"] == "Host 内存不足导致内存分配失败。"  # the page writes "Host内存"
     e10016 = codes["E10016"]
     assert e10016["class"] == "GE Errors" and e10016["words"] == "invalid argument: operator name"
     assert e10016["message"].startswith("Op name %s specified in --%s is not found in the model.")
-    assert e10016["solution_zh"] == "指定Graph中已有节点的名称。"
+    assert e10016["solution_zh"] == "指定 Graph 中已有节点的名称。"
     assert "/docs/zh/user_guides/error_codes/E10016-" in e10016["page_zh"]
 
 
@@ -83,8 +83,8 @@ def test_the_build_script_reads_a_catalogue_and_its_pages():
     files = [{"repo": "hicann/runtime", "path": "a/error_code.json", "commit": "1" * 40, "text": json.dumps(listed)},
              {"repo": "hicann/other", "path": "b/error_code.json", "commit": "2" * 40, "text": json.dumps(other)}]
     pages = {"docs/zh/error_code_ref/RTS-Errors/EE1002-Execution_Error_Stream_Synchronize_Timeout.md":
-             "# EE1002\n\n## 错误信息\n\n```\nStream synchronize timeout. %s\n```\n\n## 可能原因\n\n超时时间间隔设置不合理。\n\n"
-             "## 解决方法\n\n1. 需调整超时时间。\n2. 检查网络是否正常。\n",
+             "# EE1002\n\n## 错误信息\n\n```\nStream synchronize timeout. %s\n```\n\n## 可能原因\n\nStream同步的超时时间间隔设置不合理。\n\n"
+             "## 解决方法\n\n1. 需调整超时时间。\n2. 检查网络是否正常，或执行`ping -c 3 <ip>`。\n",
              "docs/en/error_code_ref/RTS-Errors/EE1002-Execution_Error_Stream_Synchronize_Timeout.md":
              "# EE1002\n\n## Solution\n\n1. Check the\\_timeout.\n"}
     table = mod.build(files, pages, "hicann/runtime", "1" * 40)
@@ -104,7 +104,9 @@ def test_the_build_script_reads_a_catalogue_and_its_pages():
     assert ee1002["words_zh"] == "执行错误：Stream 同步超时"
     assert ee1002["cause"] == "The timeout interval is improper."  # spaces folded
     assert ee1002["solution"] == "1. Check the_timeout."  # N/A dropped, the English page fills it
-    assert ee1002["cause_zh"] == "超时时间间隔设置不合理。" and ee1002["solution_zh"] == "1. 需调整超时时间。 2. 检查网络是否正常。"
+    # a space between a Chinese character and a Latin word (the house style); a command in backticks kept as written
+    assert ee1002["cause_zh"] == "Stream 同步的超时时间间隔设置不合理。"
+    assert ee1002["solution_zh"] == "1. 需调整超时时间。 2. 检查网络是否正常，或执行`ping -c 3 <ip>`。"
     assert ee1002["page_zh"].startswith("https://github.com/hicann/runtime/blob/" + "1" * 40 + "/docs/zh/")
     assert codes["EX0001"]["file"] == "https://github.com/hicann/other/blob/" + "2" * 40 + "/b/error_code.json"
     assert codes["EX0001"]["words"] == "device absent or abnormal"
@@ -209,7 +211,7 @@ def test_the_chinese_texts_are_the_pages_or_the_vendors_english_said_as_such(kb)
     line = EE1013.replace("EE1013", "EH0010").replace("Runtime", "ACL")
     title, cause, fix = sig.text("zh", line)
     assert title.startswith("CANN 错误 EH0010（资源错误：Host 内存不足）：`Failed to allocate 4096 bytes")
-    assert cause.endswith("该目录给出的可能原因：Host内存不足导致内存分配失败。")
+    assert cause.endswith("该目录给出的可能原因：Host 内存不足导致内存分配失败。")
     assert fix[0] == "厂商给出的解决方法：确保有足够的可用内存。您可以停止不必要的进程以释放内存。"
     # EE1013 has no Chinese page read: its cause is the vendor's English text, said to be so
     title, cause, fix = sig.text("zh", EE1013)
@@ -230,7 +232,7 @@ def test_explain_answers_from_the_catalogue():
     assert data["code"]["cann"]["title"] == "Resource_Error_Insufficient_Host_Memory"
     assert [s["id"] for s in data["signatures"]] == [RULE]
     zh = run_cli("explain", "EH0010", "--lang", "zh").stdout
-    assert "可能原因：Host内存不足导致内存分配失败。" in zh and "资源错误：Host 内存不足" in zh
+    assert "可能原因：Host 内存不足导致内存分配失败。" in zh and "资源错误：Host 内存不足" in zh
     # an inner error keeps its entry first
     inner = json.loads(run_cli("explain", "EZ9999", "--format", "json", "--lang", "en").stdout)
     assert inner["signatures"][0]["id"] == "CANN_INNER_ERROR_X9999"
