@@ -12,7 +12,7 @@ except ImportError:  # pragma: no cover - depends on the interpreter
     import sre_constants as _sre_c  # type: ignore[no-redef]
     import sre_parse as _sre_parse  # type: ignore[no-redef]
 
-from .literals import _sequence_alternatives
+from .literals import _sequence_alternatives, split_top_level
 
 
 # A signature branch that is nothing but a code (`\b507010\b`, `\bEI0006\b`, an all_of alternative ["507008"])
@@ -119,30 +119,7 @@ def _top_branches(pattern: str) -> List[str]:
     """The top-level alternatives of a regex, as strings ([pattern] when it has none or sets global flags)."""
     if pattern.startswith("(?") and re.match(r"\(\?[aiLmsux]+\)", pattern):
         return [pattern]
-    out, depth, i, cur, in_class = [], 0, 0, [], False
-    while i < len(pattern):
-        ch = pattern[i]
-        if ch == "\\":
-            cur.append(pattern[i:i + 2])
-            i += 2
-            continue
-        if in_class:
-            in_class = ch != "]" or (cur and cur[-1] == "[")
-        elif ch == "[":
-            in_class = True
-        elif ch == "(":
-            depth += 1
-        elif ch == ")":
-            depth -= 1
-        elif ch == "|" and depth == 0:
-            out.append("".join(cur))
-            cur = []
-            i += 1
-            continue
-        cur.append(ch)
-        i += 1
-    out.append("".join(cur))
-    return out
+    return split_top_level(pattern)
 
 
 def _only_code(items) -> bool:

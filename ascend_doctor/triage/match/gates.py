@@ -23,7 +23,7 @@ from __future__ import annotations
 import functools
 from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 
-from .literals import _seq_required, _sre_parse
+from .literals import _seq_required, _sre_parse, regex_structure, split_top_level
 
 # Words an error line carries (caseless). Chosen by measurement on the knowledge base (`bench_kb.py` prints how many
 # expressions each level holds): each covers many expressions, and none is in the ordinary lines of the benchmark's
@@ -210,58 +210,20 @@ def _own_anchors(expr: str, gates: Tuple[str, ...]) -> Optional[Tuple[str, ...]]
     return tuple(best[1]) if best else None
 
 
-def _closing(s: str, at: int) -> int:
-    """The index of the `)` closing the group opened at s[at] (-1: none)."""
-    depth, i, in_class = 0, at, False
-    while i < len(s):
-        c = s[i]
-        if c == "\\":
-            i += 2
-            continue
-        if in_class:
-            in_class = c != "]"
-        elif c == "[":
-            in_class = True
-        elif c == "(":
-            depth += 1
-        elif c == ")":
-            depth -= 1
-            if depth == 0:
-                return i
-        i += 1
-    return -1
+def _spans_whole(s: str) -> bool:
+    """Whether `s` is one group, `(?:...)`, from its first character to its last."""
+    return s.startswith("(?:") and next((i for i, c, depth in regex_structure(s) if c == ")" and depth == 1),
+                                        -1) == len(s) - 1
 
 
 def split_alternatives(expr: str) -> List[str]:
     """The top-level alternatives of a Hyperscan expression as translate.py writes it (every byte `\\xHH`, groups
     `(?:`), each an expression of its own; [expr] when it is not an alternation."""
     s = expr
-    while s.startswith("(?:") and _closing(s, 0) == len(s) - 1:
+    while _spans_whole(s):
         s = s[3:-1]
-    bars, depth, i, in_class = [], 0, 0, False
-    while i < len(s):
-        c = s[i]
-        if c == "\\":
-            i += 2
-            continue
-        if in_class:
-            in_class = c != "]"
-        elif c == "[":
-            in_class = True
-        elif c == "(":
-            depth += 1
-        elif c == ")":
-            depth -= 1
-        elif c == "|" and depth == 0:
-            bars.append(i)
-        i += 1
-    if not bars:
-        return [expr]
-    parts, prev = [], 0
-    for b in bars + [len(s)]:
-        parts.append(s[prev:b])
-        prev = b + 1
-    return parts if all(parts) else [expr]
+    parts = split_top_level(s)
+    return parts if len(parts) > 1 and all(parts) else [expr]
 
 
 def at_level2(expr: bytes) -> bool:

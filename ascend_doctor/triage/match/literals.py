@@ -14,6 +14,36 @@ except ImportError:  # pragma: no cover - depends on the interpreter
     import sre_parse as _sre_parse  # type: ignore[no-redef]
 
 
+def regex_structure(pattern: str) -> Iterable[Tuple[int, str, int]]:
+    """(index, character, group depth before it) of each character of a regex's text outside escapes and character
+    classes: what finds its top-level `|` and the `)` closing a group (a `]` right after a class's `[` is a member)."""
+    depth, i, in_class, prev = 0, 0, False, ""
+    while i < len(pattern):
+        c = pattern[i]
+        if c == "\\":
+            i, prev = i + 2, ""
+            continue
+        if in_class:
+            in_class = c != "]" or prev == "["
+        elif c == "[":
+            in_class = True
+        else:
+            yield i, c, depth
+            depth += (c == "(") - (c == ")")
+        prev = c
+        i += 1
+
+
+def split_top_level(pattern: str) -> List[str]:
+    """A regex's text cut at its top-level `|` ([pattern] when it has none)."""
+    parts, prev = [], 0
+    for i, c, depth in regex_structure(pattern):
+        if c == "|" and depth == 0:
+            parts.append(pattern[prev:i])
+            prev = i + 1
+    return parts + [pattern[prev:]]
+
+
 # An anchor shorter than this matches too much noise for the prefilter to pay off.
 MIN_ANCHOR_LEN = 4
 
