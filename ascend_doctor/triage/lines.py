@@ -29,7 +29,11 @@ _TS = re.compile(rb"(\d{4})-(\d\d)-(\d\d)[- T](\d\d):(\d\d):(\d\d)(?:[.,](\d{1,6
 # kubectl (`Error from server (Forbidden): ...`), apt's error level (`E: Unable to locate package ...`) and curl's
 # coded errors (`curl: (6) Could not resolve host: ...`); and the tools around an NPU job that print no level:
 # MPI's `Fatal error in MPI_Init: ...` (MPICH), a shell's `<cmd>: command not found`, GNU make's
-# `make: *** [...] Error 2`.
+# `make: *** [...] Error 2`; compilers' and build tools' diagnostics (`file.cpp:12:5: error: ...`, `error: no member
+# named ...`, `CMake Error at ...`, ninja's `FAILED: target`, git's `fatal: ...`), and a process that aborts without an
+# error word of its own (`prog: file.c:164: func: Assertion `0' failed.`, `terminate called after throwing ...`,
+# `double free or corruption (!prev)`, `*** stack smashing detected ***`, `Fatal Python error: Aborted`,
+# Go's `panic: ...`, a shell's `Aborted (core dumped)`).
 # Scanned with the signatures (one pass): a line it holds that no signature explains is listed in
 # `unexplained_errors`.
 ERROR_LINE = (r"\[(?:ERROR|FATAL|CRITICAL|E)\]|\b(?:ERROR|FATAL|CRITICAL)\b|^\s*[EF]\d{4} \d\d:\d\d:\d\d|"
@@ -39,7 +43,16 @@ ERROR_LINE = (r"\[(?:ERROR|FATAL|CRITICAL|E)\]|\b(?:ERROR|FATAL|CRITICAL)\b|^\s*
               r"\blevel=(?:error|fatal|panic)\b|\"level\":\"(?:error|fatal|panic)\"|^(?:ERRO|FATA|PANI)\[\d{4}|"
               r"Error response from daemon: |^Error from server\b|^E: \S|^curl: \(\d{1,3}\) |"
               r"\bFatal error in [A-Za-z_]\w*: |: command not found\s*$|"
-              r"\bmake(?:\[\d+\])?: \*\*\* ")
+              r"\bmake(?:\[\d+\])?: \*\*\* |"
+              # compilers and build tools (gcc/clang/bisheng/ccec, Go's runtime, rustc; CMake; ninja), git
+              r"^(?:[^\s:]+:\d+:(?:\d+:)? )?(?:fatal )?error(?:\[E\d{4}\])?: [A-Za-z'\"`(]|^\s*CMake Error\b|"
+              r"^FAILED: \S|^fatal: [A-Za-z']|"
+              # a process that aborts: glibc's assert(), the C++ runtime's terminate, glibc's heap and stack checks,
+              # the interpreter's fatal error, Go's panic, a shell's report of SIGABRT
+              r": Assertion [`'][^\n]{0,400}' failed\.|^terminate called (?:after throwing|without an active|recursively)|"
+              r"^(?:double free or corruption|free\(\): invalid|malloc\(\): |munmap_chunk\(\): invalid|"
+              r"corrupted size vs\. prev_size)|\*\*\* (?:stack smashing|buffer overflow) detected \*\*\*|"
+              r"Fatal Python error: |^panic: |^\s*Aborted(?: \(core dumped\))?\s*$")
 # ...unless the line says it is of another level (an INFO line that mentions `lastError:`)
 _OTHER_LEVEL = re.compile(rb"\s*(?:\[(?:INFO|DEBUG|TRACE|EVENT|WARNING|WARN)\]|[IWD]\d{4} \d\d:|"
                           rb"(?:\[rank\d+\]:)?\[[IWD]\d{3,4} \d\d:)")

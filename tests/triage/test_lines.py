@@ -297,3 +297,39 @@ def test_the_error_forms_of_deployment_tools_are_error_lines(line):
 ])
 def test_the_ordinary_lines_of_deployment_tools_are_not_error_lines(line):
     assert not is_error_line(line.encode())
+
+
+@pytest.mark.parametrize("line, error", [
+    # compilers' and build tools' diagnostics: an Ascend C kernel built by bisheng/ccec against old PTO-ISA headers, a
+    # custom operator's CMake configure and ninja build, a wheel whose build backend failed, git behind a proxy ...
+    ("error: no member named 'FmodSAlgorithm' in namespace 'pto';", True),
+    ("/home/op/add_custom.cpp:12:5: error: use of undeclared identifier 'AscendC'", True),
+    ("op_kernel/add.cpp:40: error: 'TPipe' was not declared in this scope", True),
+    ("fatal error: acl/acl.h: No such file or directory", True),
+    ("CMake Error at cmake/config.cmake:12 (message):", True),
+    ("FAILED: op_host/CMakeFiles/cust_optiling.dir/add_custom_tiling.cpp.o", True),
+    ("error: subprocess-exited-with-error", True),
+    ("fatal: unable to access 'https://gitee.com/ascend/op-plugin.git/': Could not resolve host: gitee.com", True),
+    # ... a process that aborts without an error word: glibc's assert(), the C++ terminate handler, glibc's heap and
+    # stack checks, the interpreter's fatal error, Go's panic, the shell's SIGABRT report
+    ("python3: driver_queue.c:164: checkSqeSupported: Assertion `0' failed.", True),
+    ("terminate called after throwing an instance of 'c10::Error'", True),
+    ("double free or corruption (!prev)", True),
+    ("free(): invalid pointer", True),
+    ("*** stack smashing detected ***: terminated", True),
+    ("Fatal Python error: Aborted", True),
+    ("panic: runtime error: invalid memory address or nil pointer dereference", True),
+    ("Aborted (core dumped)", True),
+    # ... and the ordinary lines of the same tools are not
+    ("error: 0.0123", False),
+    ("eval mean abs error: 0.51", False),
+    ("-- Configuring done (0.4s)", False),
+    ("CMake Warning at CMakeLists.txt:3 (message):", False),
+    ("[1/12] Building CXX object op_host/CMakeFiles/cust_optiling.dir/add_custom_tiling.cpp.o", False),
+    ("All Assertion checks passed", False),
+    ("Training aborted by user request, saving checkpoint", False),
+    ("[INFO] panic: recovered in worker 3", False),
+    ("note: This error originates from a subprocess, and is likely not a problem with pip.", False),
+])
+def test_compilers_build_tools_and_aborting_processes_have_their_error_lines_read(line, error):
+    assert is_error_line(line.encode()) is error
