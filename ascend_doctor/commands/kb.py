@@ -168,7 +168,7 @@ def _match(kb, args) -> int:
         matches = []
         for s, peers in found:
             _title, cause, fix = s.text(line=line)
-            matches.append({"id": s.id, "ascend_fd": peers, "severity": s.severity, "cause": cause, "fix": fix,
+            matches.append({"id": s.id, "ascend_fd": peers, "severity": s.severity_on(line), "cause": cause, "fix": fix,
                             "i18n": kb_refs(s.id, ("cause", "fix"), line, s)})
         rows.append({"line": n, "matches": matches})
         if found:

@@ -234,7 +234,7 @@ def _part_signature(s: dict, file: str) -> Signature:
         log_sources=list(s["log_sources"]),
         leads_to=list(get("leads_to") or ()), derived=derived, example_origin=str(get("example_origin") or ""),
         fallback=bool(get("fallback", False)), last_resort=bool(get("last_resort", False)),
-        code_line=bool(get("code_line", False)), origin=file)
+        code_line=bool(get("code_line", False)), fail_needs_mark=bool(get("fail_needs_mark", False)), origin=file)
 
 
 def parse_knowledge_base(raw, file: str = "knowledge_base.json", trusted: bool = False) -> KnowledgeBase:
@@ -300,7 +300,7 @@ def _build_base(raw: dict, file: str) -> KnowledgeBase:
             log_sources=list(get("log_sources") or ()),
             leads_to=list(get("leads_to") or ()), example_origin=str(get("example_origin", "")),
             fallback=bool(get("fallback", False)), last_resort=bool(get("last_resort", False)),
-            code_line=bool(get("code_line", False)), origin=file,
+            code_line=bool(get("code_line", False)), fail_needs_mark=bool(get("fail_needs_mark", False)), origin=file,
         ))
     return KnowledgeBase(pitfalls, sigs)
 
@@ -317,7 +317,7 @@ def _build_base(raw: dict, file: str) -> KnowledgeBase:
 _FIELD_ORDER = ("id", "", "derived", "title", "component", "class", "severity", "log_sources", "cause", "fix", "fix_zh",
                 "source", "pitfall", "regex", "all_of", "pattern", "also", "exclude", "resolved_by", "examples",
                 "near_misses", "title_zh", "cause_zh", "source_zh", "example_origin", "notes", "seen_in", "anchors",
-                "ascend_fd", "leads_to", "priority", "fallback", "last_resort", "code_line")  # "": a field the schema does not know
+                "ascend_fd", "leads_to", "priority", "fallback", "last_resort", "code_line", "fail_needs_mark")  # "": a field the schema does not know
 _ALL_OF_EXPECTED = N_("{where}.all_of: expected a list of alternatives, each a non-empty list of "
                       "non-empty one-line strings: [[\"a\", \"b\"], [\"c\"]]")
 

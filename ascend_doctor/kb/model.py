@@ -136,6 +136,9 @@ class Signature:
     # reads a line of code (a setting written in the script): a Python traceback's source line counts for it, as for
     # no other entry (`triage/match/source.py`)
     code_line: bool = False
+    # a FAIL only where the matched line is marked as an error report (an error level or form, or a code): the entry
+    # also reads a vendor's sentence on its own, which a page or a lower-level line can quote; there it is a warning
+    fail_needs_mark: bool = False
     also: List[str] = field(default_factory=list)  # more patterns meaning the same thing
     exclude: List[str] = field(default_factory=list)  # a line matching one of these is not a hit
     resolved_by: List[str] = field(default_factory=list)  # a later line matching one of these clears it
@@ -154,6 +157,16 @@ class Signature:
     derived: bool = False  # no telling line: known only as the effect of another fault
     example_origin: str = ""
     origin: str = ""  # the file it was read from
+
+    def severity_on(self, line: Optional[str]) -> str:
+        """The severity of a hit on `line`: the entry's own, but a FAIL of a `fail_needs_mark` entry is a warning on a
+        line that is not marked as an error report (triage.lines.is_error_report)."""
+        if self.fail_needs_mark and self.severity == "fail" and line is not None:
+            from ..triage.lines import is_error_report
+
+            if not is_error_report(line):
+                return "warn"
+        return self.severity
 
     # ---- str matching (smoke classifier, report, `kb match`) ----
     def patterns(self) -> List[str]:

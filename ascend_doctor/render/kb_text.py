@@ -29,9 +29,10 @@ def wrap_lines(text: str, indent: str = "  ", first: Optional[str] = None, break
         break_on_hyphens=False)] or [indent.rstrip()]
 
 
-def severity_word(sig) -> str:
-    """"fail" in English, "失败" in Chinese."""
-    return _(SEVERITY_WORDS[sig.severity]) if sig.severity in SEVERITY_WORDS else sig.severity
+def severity_word(sig, line: Optional[str] = None) -> str:
+    """"fail" in English, "失败" in Chinese (the severity of a hit on `line` where one is given)."""
+    severity = sig.severity_on(line) if line is not None else sig.severity
+    return _(SEVERITY_WORDS[severity]) if severity in SEVERITY_WORDS else severity
 
 
 def sig_tag(sig) -> str:
@@ -201,7 +202,7 @@ def match_text(hits) -> List[str]:
             title, cause, fix = s.text(line=line)
             fd = f" ascend-fd {', '.join(peers)}" if peers else ""
             colon = "：" if has_wide(title) else ": "
-            out_lines += wrap_lines(f"{s.id} [{severity_word(s)}]{fd}{colon}{title}", "      ", "  -> ")
+            out_lines += wrap_lines(f"{s.id} [{severity_word(s, line)}]{fd}{colon}{title}", "      ", "  -> ")
             out_lines += wrap_lines(cause, "     ")
             for k, step in enumerate(fix, 1):
                 out_lines += wrap_lines(step, " " * (7 + len(str(k))), f"     {k}. ")

@@ -110,7 +110,7 @@ class Problem:
 
     @property
     def severity(self) -> str:
-        return "info" if self.resolved_by else self.signature.severity
+        return "info" if self.resolved_by else self.signature.severity_on(self.text)
 
     def first_rank(self) -> Optional[str]:
         if not self.ranks:

@@ -63,7 +63,7 @@ def kb_version(kb: KnowledgeBase) -> str:
     h = blake2b(b"", digest_size=8)
     for s in sorted(kb.signatures, key=lambda s: s.id):
         h.update(json.dumps([s.id, s.pattern, s.regex, list(s.also), [list(a) for a in s.all_of], s.severity,
-                             s.kind, list(s.exclude), list(s.resolved_by)], ensure_ascii=True).encode())
+                             s.kind, list(s.exclude), list(s.resolved_by), s.fail_needs_mark], ensure_ascii=True).encode())
     _KB_VERSIONS[id(kb)] = (kb, h.hexdigest())
     return _KB_VERSIONS[id(kb)][1]
 

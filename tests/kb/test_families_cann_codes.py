@@ -356,3 +356,18 @@ def test_the_build_script_reads_the_sentences_of_calls_with_literal_values():
     '''
     assert mod.call_sentences(source, table) == [
         ("EK0001", "Value 0 for parameter dataTypeConfig is invalid. Reason: dataTypeConfig can not be zero.")]
+
+
+def test_a_catalogued_sentence_on_its_own_is_a_warning_and_with_its_code_or_level_a_failure():
+    # The catalogue entry also reads a vendor's sentence without its code (a docs page or a lower-level line can quote
+    # it): a FAIL only where the line is marked as an error report (fail_needs_mark)
+    from ascend_doctor.kb.load import load_knowledge_base
+
+    sig = load_knowledge_base().signature("CANN_CATALOGUED_ERROR_CODE")
+    assert sig.fail_needs_mark and sig.severity == "fail"
+    bare = "Model tiling data has a size of 4294967298 bytes, which exceeds system limit of 4294967295 bytes."
+    assert sig.search(bare)
+    assert sig.severity_on(bare) == "warn"
+    assert sig.severity_on("E13023: " + bare) == "fail"
+    assert sig.severity_on("[ERROR] GE(1,atc):2024-01-01-00:00:00.000.000 No ONNX parser is registered for optype "
+                           "CustomOp.") == "fail"

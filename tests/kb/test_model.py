@@ -519,3 +519,17 @@ def test_a_long_signatures_patterns_compiled_one_by_one_behind_their_literals_an
     got = _LazyPatterns(["alpha \\d+", "beta \\d+"], [["alpha "], ["beta "]])
     assert got.search(b"beta 12") is not None and got.compiled[0] is None and got.compiled[1] is not None
     assert got.search(b"gamma 1") is None
+
+
+def test_a_fail_that_needs_a_mark_is_a_warning_on_an_unmarked_line_and_other_entries_keep_their_severity():
+    from ascend_doctor.kb.model import Signature
+
+    def sig(**kw):
+        return Signature(id="X", pattern="exceeds system limit", regex=True, component="cann", cause="c", fix=["f"],
+                         **kw)
+
+    assert sig(severity="fail", fail_needs_mark=True).severity_on("size exceeds system limit") == "warn"
+    assert sig(severity="fail", fail_needs_mark=True).severity_on("[ERROR] size exceeds system limit") == "fail"
+    assert sig(severity="fail", fail_needs_mark=True).severity_on(None) == "fail"  # no line: the entry's own
+    assert sig(severity="fail").severity_on("size exceeds system limit") == "fail"
+    assert sig(severity="info", fail_needs_mark=True).severity_on("size exceeds system limit") == "info"

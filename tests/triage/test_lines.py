@@ -333,3 +333,20 @@ def test_the_ordinary_lines_of_deployment_tools_are_not_error_lines(line):
 ])
 def test_compilers_build_tools_and_aborting_processes_have_their_error_lines_read(line, error):
     assert is_error_line(line.encode()) is error
+
+
+@pytest.mark.parametrize("line, marked", [
+    ("[ERROR] GE(1,atc):2024-01-01-00:00:00.000.000 No ONNX parser is registered for optype CustomOp.", True),
+    ("E13023: Model tiling data has a size of 4294967298 bytes, which exceeds system limit of 4294967295 bytes.", True),
+    ("ATC run failed, Please check the detail log, ErrorCode=E16002", True),
+    ("Synchronize stream execution failed. (Calling Function = aclrtSynchronizeStream, Code = 507014, Message = ...)",
+     True),
+    ("aclrtMalloc failed, ret=207001", True),
+    ("No ONNX parser is registered for optype CustomOp.", False),
+    ("Model tiling data has a size of 4294967298 bytes, which exceeds system limit of 4294967295 bytes.", False),
+    ("[INFO] RUNTIME(507014,python):2024-01-01-00:00:00.000.000 stream synchronized, ret=0", False),
+])
+def test_an_error_report_is_an_error_line_or_a_line_with_an_error_code(line, marked):
+    from ascend_doctor.triage.lines import is_error_report
+
+    assert is_error_report(line) is marked
