@@ -33,7 +33,7 @@ _TS = re.compile(rb"(\d{4})-(\d\d)-(\d\d)[- T](\d\d):(\d\d):(\d\d)(?:[.,](\d{1,6
 # named ...`, `CMake Error at ...`, ninja's `FAILED: target`, git's `fatal: ...`), and a process that aborts without an
 # error word of its own (`prog: file.c:164: func: Assertion `0' failed.`, `terminate called after throwing ...`,
 # `double free or corruption (!prev)`, `*** stack smashing detected ***`, `Fatal Python error: Aborted`,
-# Go's `panic: ...`, a shell's `Aborted (core dumped)`).
+# Go's `panic: ...`, a shell's `Aborted (core dumped)`), and a non-zero error code said in words (`error code is 574007`).
 # Scanned with the signatures (one pass): a line it holds that no signature explains is listed in
 # `unexplained_errors`.
 ERROR_LINE = (r"\[(?:ERROR|FATAL|CRITICAL|E)\]|\b(?:ERROR|FATAL|CRITICAL)\b|^\s*[EF]\d{4} \d\d:\d\d:\d\d|"
@@ -52,7 +52,9 @@ ERROR_LINE = (r"\[(?:ERROR|FATAL|CRITICAL|E)\]|\b(?:ERROR|FATAL|CRITICAL)\b|^\s*
               r": Assertion [`'][^\n]{0,400}' failed\.|^terminate called (?:after throwing|without an active|recursively)|"
               r"^(?:double free or corruption|free\(\): invalid|malloc\(\): |munmap_chunk\(\): invalid|"
               r"corrupted size vs\. prev_size)|\*\*\* (?:stack smashing|buffer overflow) detected \*\*\*|"
-              r"Fatal Python error: |^panic: |^\s*Aborted(?: \(core dumped\))?\s*$")
+              r"Fatal Python error: |^panic: |^\s*Aborted(?: \(core dumped\))?\s*$|"
+              # a non-zero error code said in words, with no level (`Stress detect error. Error code is 574007.`)
+              r"\b[Ee]rror[ _]?[Cc]ode(?: is)?\s*[=:]?\s*(?:-?[1-9]|0x0*[1-9A-Fa-f])")
 # ...unless the line says it is of another level (an INFO line that mentions `lastError:`)
 _OTHER_LEVEL = re.compile(rb"\s*(?:\[(?:INFO|DEBUG|TRACE|EVENT|WARNING|WARN)\]|[IWD]\d{4} \d\d:|"
                           rb"(?:\[rank\d+\]:)?\[[IWD]\d{3,4} \d\d:)")

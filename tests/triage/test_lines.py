@@ -320,6 +320,10 @@ def test_the_ordinary_lines_of_deployment_tools_are_not_error_lines(line):
     ("Fatal Python error: Aborted", True),
     ("panic: runtime error: invalid memory address or nil pointer dereference", True),
     ("Aborted (core dumped)", True),
+    # ... a non-zero error code said in words
+    ("Stress detect error. Error code is 574007. Error message is Voltage recovery failed.", True),
+    ("aclInit failed, errorCode = 100002", True),
+    ("process exited with error code 1", True),
     # ... and the ordinary lines of the same tools are not
     ("error: 0.0123", False),
     ("eval mean abs error: 0.51", False),
@@ -330,6 +334,9 @@ def test_the_ordinary_lines_of_deployment_tools_are_not_error_lines(line):
     ("Training aborted by user request, saving checkpoint", False),
     ("[INFO] panic: recovered in worker 3", False),
     ("note: This error originates from a subprocess, and is likely not a problem with pip.", False),
+    ("stress detect done, error code is 0", False),
+    ("errorCode = 0x0", False),
+    ("[INFO] ASCENDCL(1,python):2024-01-01-00:00:00.000.000 aclInit returned, error code is 100002", False),
 ])
 def test_compilers_build_tools_and_aborting_processes_have_their_error_lines_read(line, error):
     assert is_error_line(line.encode()) is error
