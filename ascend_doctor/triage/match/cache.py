@@ -55,6 +55,7 @@ def _machine() -> str:
 # The code the plan and the database are worked out by: this package (the anchors, the translation, the plan, the
 # finders) and the signatures' own matching (kb/model.py: scan literals, bare codes).
 _CODE_FILES = ("codes.py", "literals.py", "translate.py", "gates.py", "finders.py", "cache.py", "scanner.py", "source.py",
+               "recache.py",
                os.path.join(os.pardir, os.pardir, "kb", "model.py"))
 
 
