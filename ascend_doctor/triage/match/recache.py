@@ -116,10 +116,12 @@ def _compile_and_keep(d: str, pattern: Pattern, flags: int) -> "re.Pattern":
             indexgroup[i] = k
         final = flags | p.state.flags
         rx = sre.compile(pattern, final, code, p.state.groups - 1, groupindex, tuple(indexgroup))
-        ref = re.compile(pattern, flags) if _check[0] else rx
-        if (ref.flags, ref.groups, ref.groupindex) != (rx.flags, rx.groups, rx.groupindex):
-            _check[0] = False  # pragma: no cover - not this interpreter's layout: compile as re does, keep nothing
-            return ref
+        if _check[0]:  # the first program made in a process: the one re.compile makes (equality compares programs)
+            _check[0] = False
+            ref = re.compile(pattern, flags)
+            if ref != rx:  # pragma: no cover - a layout of `re` this code does not know: keep nothing, in this process
+                _where[:] = [None]
+                return ref
     except Exception:  # pragma: no cover - re raises re.error as it always does
         return re.compile(pattern, flags)
     _write(d, pattern, flags, {"p": _as_text(pattern), "f": flags, "fl": final, "c": list(code),
@@ -127,14 +129,13 @@ def _compile_and_keep(d: str, pattern: Pattern, flags: int) -> "re.Pattern":
     return rx
 
 
-_check = [True]  # the first program made in a process is compared with re.compile's (a cheap guard, once)
+_check = [True]  # the first program made in a process is compared with re.compile's (a guard, once)
 _pruned = [False]
 
 
 def _write(d: str, pattern: Pattern, flags: int, doc: dict) -> None:
     import tempfile
 
-    _check[0] = False
     body = _MAGIC + json.dumps(doc, separators=(",", ":"), ensure_ascii=False).encode("utf-8", "surrogatepass")
     try:
         os.makedirs(d, mode=0o700, exist_ok=True)
