@@ -8,7 +8,7 @@ import zlib
 from typing import Dict, List, Optional, Sequence, Set, Tuple
 
 from ...kb.model import Signature
-from .cache import hs_db_read, hs_db_write
+from .cache import _CACHE_MIN_SIGNATURES, hs_db_read, hs_db_write
 from .codes import code_hs_pattern
 from .literals import ANCHOR_MAX_LEN, _starts, _trie_regex, _use_find, digit_blind, plan_passes, required_literals
 from .gates import CASELESS, LITERAL, REGEX, at_level2, hs_literal, two_levels
@@ -72,7 +72,8 @@ class _HsLevel:
         elif entries:
             flags = {LITERAL: 0, REGEX: hyperscan.HS_FLAG_MULTILINE, CASELESS: hyperscan.HS_FLAG_CASELESS}
             exprs, kinds = [e for e, _, _ in entries], [flags[k] for _, k, _ in entries]
-            stored = hs_db_read(exprs, kinds)  # the same expressions compiled for another knowledge base
+            keep = len(entries) >= _CACHE_MIN_SIGNATURES  # a small database compiles faster than it is stored
+            stored = hs_db_read(exprs, kinds) if keep else None  # the same expressions compiled for another KB
             if stored is not None:
                 try:
                     self.db = hyperscan.loadb(stored, hyperscan.HS_MODE_BLOCK)
@@ -81,7 +82,8 @@ class _HsLevel:
             if self.db is None:
                 self.db = hyperscan.Database(mode=hyperscan.HS_MODE_BLOCK)
                 self.db.compile(expressions=exprs, ids=list(range(len(entries))), elements=len(entries), flags=kinds)
-                hs_db_write(exprs, kinds, hyperscan.dumpb(self.db))
+                if keep:
+                    hs_db_write(exprs, kinds, hyperscan.dumpb(self.db))
         if self.db is not None:
             self.db.scratch = hyperscan.Scratch(self.db)
 
@@ -328,6 +330,8 @@ def _scan_plan(signatures: Sequence[Signature], hs_reject: Set[bytes] = frozense
     """_work_out_plan, with the answers per expression kept between knowledge bases (planmemo.py)."""
     from . import planmemo
 
+    if len(signatures) < _CACHE_MIN_SIGNATURES:  # a small knowledge base: worked out faster than the memo is read
+        return _work_out_plan(signatures, hs_reject)
     with planmemo.active():
         return _work_out_plan(signatures, hs_reject)
 

@@ -241,6 +241,9 @@ def test_the_database_store_gives_back_what_was_compiled_and_refuses_a_damaged_f
     monkeypatch.setenv(cache.CACHE_ENV_DIR, str(tmp_path))
     monkeypatch.delenv(cache.CACHE_ENV_OFF, raising=False)
     entries = [(b"alpha[0-9]+ failed", REGEX, {0}), (b"beta", LITERAL, {1})]
+    entries += [(b"filler%03d[a-z]+ widget" % k, REGEX, {2}) for k in range(cache._CACHE_MIN_SIGNATURES)]
+    small = finders._HsLevel(entries[:2], None, set())  # a small database is compiled each time, not stored
+    assert not list(tmp_path.iterdir()) and small.db is not None
     first = finders._HsLevel(entries, None, set())
     [path] = [p for p in tmp_path.iterdir() if p.name.startswith("hsdb-")]
     compiled = []

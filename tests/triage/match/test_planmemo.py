@@ -45,6 +45,9 @@ def test_a_damaged_memo_is_not_read(memo_dir):
                       severity="fail", cause="c", fix=["f"]),
             Signature(id="B", pattern=r"delta\s+epsilon", regex=True, component="cann", severity="fail", cause="c",
                       fix=["f"])]
+    assert finders._scan_plan(sigs) and not _memo_file(memo_dir)  # a small knowledge base: no memo
+    sigs += [Signature(id=f"F{k}", pattern=f"filler {k:03d} widget [a-z]+ failed", regex=True, component="cann",
+                       severity="fail", cause="c", fix=["f"]) for k in range(cache._CACHE_MIN_SIGNATURES)]
     want = finders._scan_plan(sigs)
     [path] = _memo_file(memo_dir)
     raw = path.read_bytes()
