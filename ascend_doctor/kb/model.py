@@ -193,7 +193,7 @@ class Signature:
             if "(?P<" not in p:
                 continue
             try:
-                m = re.search(p, line)
+                m = _re_compile(p).search(line)
             except re.error:  # checked at load; a user's odd pattern names nothing
                 continue
             if m is None:
@@ -252,14 +252,14 @@ class Signature:
         holds one of its literals (the CANN catalogue's 30 KB of patterns cost ~120 ms to compile whole)."""
         from ..triage.match.codes import _BYTES_CONTEXT, _codes_hit
 
-        excl = [re.compile(x.encode("utf-8")) for x in self.exclude]
+        excl = [_re_compile(x.encode("utf-8")) for x in self.exclude]
         if self.derived:
             return lambda line: False
         pats, codes, phrase_alts, code_alts = self.split_codes()
         alts = [tuple(lit.encode("utf-8") for lit in alt) for alt in phrase_alts]
         if codes or code_alts:
             prx = _patterns_search(pats, prefilter)
-            crx = re.compile(("|".join(f"(?:{p})" for p in codes)).encode("utf-8")) if codes else None
+            crx = _re_compile(("|".join(f"(?:{p})" for p in codes)).encode("utf-8")) if codes else None
             calts = [[lit.encode("utf-8") for lit in alt] for alt in code_alts]
             return lambda line: (((prx is not None and prx.search(line) is not None)
                                   or any(all(lit in line for lit in alt) for alt in alts)
@@ -362,7 +362,7 @@ class _LazyPatterns:
                 continue
             rx = self.compiled[k]
             if rx is None:
-                rx = self.compiled[k] = re.compile(self.pats[k])
+                rx = self.compiled[k] = _re_compile(self.pats[k])
             m = rx.search(line)
             if m is not None:
                 return m
@@ -376,7 +376,14 @@ def _patterns_search(pats: List[str], prefilter=None):
         return None
     if prefilter is not None and len(prefilter) == len(pats):
         return _LazyPatterns(pats, prefilter)
-    return re.compile(("|".join(f"(?:{p})" for p in pats)).encode("utf-8"))
+    return _re_compile(("|".join(f"(?:{p})" for p in pats)).encode("utf-8"))
+
+
+def _re_compile(pattern, flags: int = 0) -> "re.Pattern":
+    """re.compile, from the program kept between runs for a long pattern (triage/match/recache.py)."""
+    from ..triage.match.recache import compile as kept
+
+    return kept(pattern, flags)
 
 
 def unname_groups(pattern: str) -> str:

@@ -55,6 +55,7 @@ def _machine() -> str:
 # The code the plan and the database are worked out by: this package (the anchors, the translation, the plan, the
 # finders) and the signatures' own matching (kb/model.py: scan literals, bare codes).
 _CODE_FILES = ("codes.py", "literals.py", "translate.py", "gates.py", "finders.py", "cache.py", "scanner.py", "source.py",
+               "recache.py", "planmemo.py",
                os.path.join(os.pardir, os.pardir, "kb", "model.py"))
 
 
@@ -122,4 +123,72 @@ def _cache_write(path: str, plan: dict, db: Optional[bytes]) -> None:
         for e in old[_CACHE_KEEP:]:
             os.unlink(e.path)
     except OSError:  # a read-only home, a full disk: run without the cache
+        pass
+
+
+# The database store: each Hyperscan database the scanner compiles, kept by what it was compiled from (its
+# expressions and flags, in order, with python-hyperscan's version and the machine), so that the first run after a
+# knowledge-base change compiles only the databases whose expressions changed (finders.L2_BUCKETS groups level 2 by
+# knowledge-base file for that). Files as the scanner cache's: a digest over their bytes is checked first, and
+# Hyperscan checks its own database's version and platform when loading it (a refusal: compiled again).
+_DB_MAGIC = b"ascend-doctor hyperscan database 1\n"
+_DB_KEEP = 24  # files kept (the newest): a few knowledge bases' databases
+
+
+def _hs_db_path(exprs: Sequence[bytes], flags: Sequence[int]) -> Optional[str]:
+    d = cache_dir()
+    if d is None:
+        return None
+    try:
+        import hyperscan  # type: ignore[import]
+
+        version = getattr(hyperscan, "__version__", "?")
+    except ImportError:  # pragma: no cover - the finder is not Hyperscan then
+        return None
+    h = _blake2b(digest_size=20)
+    h.update(f"{version} {_machine()} block {len(exprs)}\n".encode())
+    for e, f in zip(exprs, flags):
+        h.update(b"%d %d " % (f, len(e)) + e)
+    return os.path.join(d, f"hsdb-{h.hexdigest()}.bin")
+
+
+def hs_db_read(exprs: Sequence[bytes], flags: Sequence[int]) -> Optional[bytes]:
+    """The serialized database compiled from these expressions and flags (None: not stored, or damaged)."""
+    path = _hs_db_path(exprs, flags)
+    if path is None:
+        return None
+    try:
+        with open(path, "rb") as fh:
+            raw = fh.read()
+    except OSError:
+        return None
+    body, digest = raw[:-16], raw[-16:]
+    if not body.startswith(_DB_MAGIC) or _blake2b(body).digest() != digest:
+        return None
+    return body[len(_DB_MAGIC):] or None
+
+
+def hs_db_write(exprs: Sequence[bytes], flags: Sequence[int], db: bytes) -> None:
+    import tempfile
+
+    path = _hs_db_path(exprs, flags)
+    if path is None:
+        return
+    body = _DB_MAGIC + db
+    d = os.path.dirname(path)
+    try:
+        os.makedirs(d, mode=0o700, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=".hsdb-", dir=d)
+        try:
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(body + _blake2b(body).digest())
+            os.replace(tmp, path)
+        except BaseException:
+            os.unlink(tmp)
+            raise
+        old = sorted((e for e in os.scandir(d) if e.name.startswith("hsdb-") and e.is_file()),
+                     key=lambda e: e.stat().st_mtime, reverse=True)
+        for e in old[_DB_KEEP:]:
+            os.unlink(e.path)
+    except OSError:  # a read-only home, a full disk: compiled each time
         pass

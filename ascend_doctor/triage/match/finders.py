@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import os
 import re
+import zlib
 from typing import Dict, List, Optional, Sequence, Set, Tuple
 
 from ...kb.model import Signature
+from .cache import _CACHE_MIN_SIGNATURES, hs_db_read, hs_db_write
 from .codes import code_hs_pattern
 from .literals import ANCHOR_MAX_LEN, _starts, _trie_regex, _use_find, digit_blind, plan_passes, required_literals
 from .gates import CASELESS, LITERAL, REGEX, at_level2, hs_literal, two_levels
@@ -69,9 +71,19 @@ class _HsLevel:
             self.db = hyperscan.loadb(db, hyperscan.HS_MODE_BLOCK)
         elif entries:
             flags = {LITERAL: 0, REGEX: hyperscan.HS_FLAG_MULTILINE, CASELESS: hyperscan.HS_FLAG_CASELESS}
-            self.db = hyperscan.Database(mode=hyperscan.HS_MODE_BLOCK)
-            self.db.compile(expressions=[e for e, _, _ in entries], ids=list(range(len(entries))),
-                            elements=len(entries), flags=[flags[k] for _, k, _ in entries])
+            exprs, kinds = [e for e, _, _ in entries], [flags[k] for _, k, _ in entries]
+            keep = len(entries) >= _CACHE_MIN_SIGNATURES  # a small database compiles faster than it is stored
+            stored = hs_db_read(exprs, kinds) if keep else None  # the same expressions compiled for another KB
+            if stored is not None:
+                try:
+                    self.db = hyperscan.loadb(stored, hyperscan.HS_MODE_BLOCK)
+                except Exception:  # noqa: BLE001 - another Hyperscan: compiled below
+                    self.db = None
+            if self.db is None:
+                self.db = hyperscan.Database(mode=hyperscan.HS_MODE_BLOCK)
+                self.db.compile(expressions=exprs, ids=list(range(len(entries))), elements=len(entries), flags=kinds)
+                if keep:
+                    hs_db_write(exprs, kinds, hyperscan.dumpb(self.db))
         if self.db is not None:
             self.db.scratch = hyperscan.Scratch(self.db)
 
@@ -118,7 +130,14 @@ class _HyperscanFinder:
         # level 2 in databases of at most L2_PART expressions: Hyperscan's compiler needs memory faster than linearly
         # in a database's size (one of ~2,400 level-2 expressions peaked at 134 MB, three parts at 85 MB), and
         # level 2 reads only the marked lines, so a few scans of them cost little
-        parts = [entries[1][i:i + L2_PART] for i in range(0, len(entries[1]), L2_PART)]
+        sizes = (levels or {}).get("l2_parts") or [min(L2_PART, len(entries[1]) - i)
+                                                    for i in range(0, len(entries[1]), L2_PART)]
+        parts, at = [], 0
+        for n in sizes:
+            parts.append(entries[1][at:at + n])
+            at += n
+        if at != len(entries[1]):
+            raise ValueError("a plan whose level-2 parts do not add up")
         dbs: List[Optional[bytes]] = [None] * (1 + len(parts))
         if db is not None:  # the cached databases, each after its size: level 1, then level 2's parts
             dbs, at = [], 0
@@ -308,6 +327,16 @@ _FINDERS = {"hyperscan": _HyperscanFinder, "re2": _Re2Finder, "python": _PythonF
 
 
 def _scan_plan(signatures: Sequence[Signature], hs_reject: Set[bytes] = frozenset()) -> dict:  # type: ignore[assignment]
+    """_work_out_plan, with the answers per expression kept between knowledge bases (planmemo.py)."""
+    from . import planmemo
+
+    if len(signatures) < _CACHE_MIN_SIGNATURES:  # a small knowledge base: worked out faster than the memo is read
+        return _work_out_plan(signatures, hs_reject)
+    with planmemo.active():
+        return _work_out_plan(signatures, hs_reject)
+
+
+def _work_out_plan(signatures: Sequence[Signature], hs_reject: Set[bytes] = frozenset()) -> dict:  # type: ignore[assignment]
     """What the finders look for, worked out from the signatures (cached on disk, see _ScannerCache).
 
     lit / unanchored: every signature's literal anchors, for the literal finders (RE2 set, Python passes);
@@ -410,11 +439,38 @@ def _scan_plan(signatures: Sequence[Signature], hs_reject: Set[bytes] = frozense
                 and i not in hs_sure:
             pre[str(i)] = [required_literals(p) for p in sig.split_codes()[0]]
     hs_lit_rows, hs_re_rows = table(hs_lit), table(hs_re)
+    levels = _partitioned(two_levels(hs_lit_rows, hs_re_rows), signatures)
     return {"lit": table(lit), "unanchored": unanchored, "hs_lit": hs_lit_rows, "hs_re": hs_re_rows, "split": split,
-            "hs_levels": two_levels(hs_lit_rows, hs_re_rows), "pre": pre,
+            "hs_levels": levels, "pre": pre,
             "hs_exact": hs_exact, "hs_sure": hs_sure, "hs_unanchored": hs_unanchored,
             "hs_reject": sorted(x.decode("latin-1") for x in hs_reject),
             "blind": [i for i, sig in enumerate(signatures) if _digit_blind(sig)]}
+
+
+# Level 2's expressions go into L2_BUCKETS groups by the knowledge-base file of their (first) signature, each group
+# compiled as databases of at most L2_PART expressions: a change in one file, or a new file, changes only its group's
+# databases, and the others are read from the database store (_HsLevel, cache.hs_db_read) instead of compiled again
+# (level 2 is ~90% of the compile time of the first run after a knowledge-base change). Which database looks for an
+# expression changes no answer: a line's hits are the union of every database's.
+L2_BUCKETS = 6
+
+
+def _bucket(sig: Signature) -> int:
+    return zlib.crc32(os.path.basename(sig.origin or "").encode("utf-8", "surrogatepass")) % L2_BUCKETS
+
+
+def _partitioned(levels: dict, signatures: Sequence[Signature]) -> dict:
+    """two_levels' answer with level 2 ordered by group (see L2_BUCKETS), and "l2_parts": the sizes of its
+    databases in that order."""
+    l2 = levels.get("l2") or []
+    if not l2:
+        return levels
+    groups: List[list] = [[] for _ in range(L2_BUCKETS)]
+    for entry in l2:
+        ids = entry[2]
+        groups[_bucket(signatures[min(ids)]) if ids else 0].append(entry)
+    sizes = [min(L2_PART, len(g) - at) for g in groups for at in range(0, len(g), L2_PART)]
+    return dict(levels, l2=[e for g in groups for e in g], l2_parts=sizes)
 
 
 # Patterns this long (all of a signature's, in characters) are compiled one by one, each only where a line holds one of

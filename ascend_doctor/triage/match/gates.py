@@ -155,7 +155,24 @@ def _direct_gate(items, gates: Sequence[bytes], budget: int) -> Optional[bytes]:
 def gate_of(expr: str, gates: Iterable[str] = GATE_WORDS) -> Optional[str]:
     """The gate word every line matching `expr` (a Hyperscan expression as translate.py writes it, latin-1) holds,
     in any case; None when that cannot be proved."""
-    return _gate_of(expr, tuple(gates))
+    gates = tuple(gates)
+    memo = _plan_memo("gate_of", gates)
+    if memo is None:
+        return _gate_of(expr, gates)
+    if expr not in memo:
+        from . import planmemo
+
+        planmemo.note(memo, expr, _gate_of(expr, gates))
+    return memo[expr]
+
+
+def _plan_memo(name: str, gates: Tuple[str, ...]) -> Optional[dict]:
+    """The plan memo (planmemo.py) of `name` for the default gate words (None: not now, or other gates)."""
+    if gates != GATE_WORDS:
+        return None
+    from . import planmemo
+
+    return planmemo.table(name)
 
 
 @functools.lru_cache(maxsize=4096)  # the plan asks for a confirmed pattern's expression, then the levels for it again
@@ -191,8 +208,17 @@ def own_anchors(expr: str, gates: Sequence[str] = GATE_WORDS) -> Optional[List[s
     """Literals one of which is in every match of `expr`, each ANCHOR_MIN_LEN bytes or longer (a code
     CODE_ANCHOR_MIN_LEN), or holding a gate word (the gate's mark covers it); the longest such set first; None when
     it has none."""
-    got = _own_anchors(expr, tuple(gates))
-    return None if got is None else list(got)
+    gates = tuple(gates)
+    memo = _plan_memo("own_anchors", gates)
+    if memo is None:
+        got = _own_anchors(expr, gates)
+        return None if got is None else list(got)
+    if expr not in memo:
+        from . import planmemo
+
+        found = _own_anchors(expr, gates)
+        planmemo.note(memo, expr, None if found is None else list(found))
+    return None if memo[expr] is None else list(memo[expr])
 
 
 @functools.lru_cache(maxsize=4096)

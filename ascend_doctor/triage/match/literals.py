@@ -60,6 +60,18 @@ def required_literals(pattern: str) -> Optional[List[str]]:
     parts); an alternation needs a set from every branch. Letters under (?i) expand
     to both cases (`0x(?i:80e1)` gives "0x80e1" and "0x80E1"), within the same limit.
     """
+    from . import planmemo
+
+    memo = planmemo.table("required_literals")
+    if memo is None:
+        return _required_literals(pattern)
+    if pattern not in memo:
+        planmemo.note(memo, pattern, _required_literals(pattern))
+    got = memo[pattern]
+    return None if got is None else list(got)
+
+
+def _required_literals(pattern: str) -> Optional[List[str]]:
     try:
         parsed = _sre_parse.parse(pattern)
     except re.error:

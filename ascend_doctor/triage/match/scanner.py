@@ -8,6 +8,7 @@ from typing import Callable, Dict, Iterable, List, Optional, Sequence, Set, Tupl
 
 from ...kb.model import Signature, _GcPaused
 from .cache import _CACHE_MIN_SIGNATURES, _cache_read, _cache_write, _scanner_key, cache_dir
+from . import recache
 from .finders import _FINDERS, _HyperscanFinder, _PythonFinder, _note_line, _scan_plan, _untable, matcher_order
 
 
@@ -144,7 +145,7 @@ class Scanner:
             sig = self.signatures[i]
             alts = [tuple(lit.encode("utf-8") for lit in alt) for alt in sig.all_of]
             if sig.exclude:
-                excl = [re.compile(x.encode("utf-8")) for x in sig.exclude]
+                excl = [recache.compile(x.encode("utf-8")) for x in sig.exclude]
                 m = lambda line, hit: ((hit or any(all(lit in line for lit in alt) for alt in alts))  # noqa: E731
                                        and not any(x.search(line) for x in excl))
             else:

@@ -234,6 +234,21 @@ def hs_expression(pattern: str, widen: bool = False) -> Optional[Tuple[bytes, bo
     which otherwise keeps a counter running from every byte that can start the repeat (measured on
     scripts/bench_kb.py's log: NPU_GRAPH_CAPTURE_CALL_NOT_CAPTURABLE's `[A-Z]\\w+[^\\n]{3,100}?` alone was half of
     Hyperscan's time on the lines of the examples)."""
+    from . import planmemo
+
+    memo = planmemo.table("hs_expression")
+    if memo is None:
+        return _hs_expression(pattern, widen)
+    key = f"{int(widen)}:{pattern}"
+    if key in memo:
+        got = memo[key]
+        return None if got is None else (got[0].encode("latin-1"), bool(got[1]))
+    ans = _hs_expression(pattern, widen)
+    planmemo.note(memo, key, None if ans is None else [ans[0].decode("latin-1"), ans[1]])
+    return ans
+
+
+def _hs_expression(pattern: str, widen: bool) -> Optional[Tuple[bytes, bool]]:
     try:
         parsed = _sre_parse.parse(pattern.encode("utf-8"))
         flags = parsed.state.flags

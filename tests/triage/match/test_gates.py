@@ -174,7 +174,8 @@ def test_a_cached_plan_keeps_no_expression_texts_and_is_worked_out_again_where_i
 
 def test_level_two_is_compiled_in_parts_that_answer_as_one_database(monkeypatch):
     """Level 2 is split into databases of at most L2_PART expressions (the compiler's memory grows faster than the
-    database); the parts, their cached bytes read back, and one database find the same lines."""
+    database), grouped by knowledge-base file; the parts, their cached bytes read back, and one database find the
+    same lines."""
     from ascend_doctor.triage.match import finders
 
     kb = load_knowledge_base()
@@ -187,13 +188,77 @@ def test_level_two_is_compiled_in_parts_that_answer_as_one_database(monkeypatch)
         finder.add_lines(buf, 0, len(buf), got)
         return got
 
-    plan = finders._scan_plan(sigs)
-    levels = plan["hs_levels"]
-    whole = finders._HyperscanFinder({}, (), levels=levels)
-    monkeypatch.setattr(finders, "L2_PART", 300)
+    levels = finders._scan_plan(sigs)["hs_levels"]
+    sizes = levels["l2_parts"]
+    assert sum(sizes) == len(levels["l2"]) and max(sizes) <= finders.L2_PART and len(sizes) > 1
     parts = finders._HyperscanFinder({}, (), levels=levels)
-    assert len(parts.level2) == -(-len(levels["l2"]) // 300) > 1
+    assert len(parts.level2) == len(sizes)
+    monkeypatch.setattr(finders, "L2_PART", 10 ** 6)
+    whole = finders._HyperscanFinder({}, (), levels={k: v for k, v in levels.items() if k != "l2_parts"})
+    assert len(whole.level2) == 1
+    monkeypatch.setattr(finders, "L2_PART", 300)
+    small = finders._scan_plan(sigs)["hs_levels"]
+    assert max(small["l2_parts"]) <= 300 and sorted(map(str, small["l2"])) == sorted(map(str, levels["l2"]))
+    smaller = finders._HyperscanFinder({}, (), levels=small)
     again = finders._HyperscanFinder({}, (), db=parts.dump(), levels=levels)
-    assert hits(whole) == hits(parts) == hits(again) != {}
+    assert hits(whole) == hits(parts) == hits(smaller) == hits(again) != {}
     with pytest.raises(ValueError):  # a cache of another partition is not read as this one
         finders._HyperscanFinder({}, (), db=whole.dump(), levels=levels)
+
+
+def _databases(levels):
+    """Level 2's databases as what each is compiled from: (expression, kind) in order."""
+    out, at = [], 0
+    for n in levels["l2_parts"]:
+        out.append(tuple((e, k) for e, k, _ in levels["l2"][at:at + n]))
+        at += n
+    return out
+
+
+def test_a_new_knowledge_base_file_changes_only_its_own_group_of_level_two():
+    """A new part file's signatures go into one group of level 2 (by the file's name): the other groups' databases
+    are compiled from the same expressions as before, so the first run after the change reads them from the
+    database store instead of compiling them."""
+    from ascend_doctor.kb.model import Signature
+    from ascend_doctor.triage.match import finders
+
+    sigs = list(load_knowledge_base().signatures)
+    before = _databases(finders._scan_plan(sigs)["hs_levels"])
+    new = Signature(id="NEW_PART_FAULT", pattern=r"widget (?:frobnication|spindle) failed: code \d+", regex=True,
+                    component="cann", severity="fail", cause="c", fix=["f"], origin="/somewhere/families_new.json")
+    after = _databases(finders._scan_plan(sigs + [new])["hs_levels"])
+    changed, gone = [d for d in after if d not in before], [d for d in before if d not in after]
+    assert 1 <= len(changed) <= 2 and len(gone) <= 2  # its group's (cut in two where it passes L2_PART)
+    assert len(before) - len(gone) >= len(before) - 2 >= 3
+
+
+def test_the_database_store_gives_back_what_was_compiled_and_refuses_a_damaged_file(monkeypatch, tmp_path):
+    import hyperscan
+
+    from ascend_doctor.triage.match import cache
+    from ascend_doctor.triage.match.gates import LITERAL, REGEX
+
+    monkeypatch.setenv(cache.CACHE_ENV_DIR, str(tmp_path))
+    monkeypatch.delenv(cache.CACHE_ENV_OFF, raising=False)
+    entries = [(b"alpha[0-9]+ failed", REGEX, {0}), (b"beta", LITERAL, {1})]
+    entries += [(b"filler%03d[a-z]+ widget" % k, REGEX, {2}) for k in range(cache._CACHE_MIN_SIGNATURES)]
+    small = finders._HsLevel(entries[:2], None, set())  # a small database is compiled each time, not stored
+    assert not list(tmp_path.iterdir()) and small.db is not None
+    first = finders._HsLevel(entries, None, set())
+    [path] = [p for p in tmp_path.iterdir() if p.name.startswith("hsdb-")]
+    compiled = []
+    real = hyperscan.Database
+
+    def counting(*a, **k):  # a database made to be compiled (a loaded one comes from hyperscan.loadb)
+        compiled.append(1)
+        return real(*a, **k)
+
+    monkeypatch.setattr(hyperscan, "Database", counting)
+    line = b"x alpha42 failed beta\n"
+    again = finders._HsLevel(entries, None, set())
+    assert not compiled and again.scan(line, 0, len(line)) == first.scan(line, 0, len(line)) != []
+    raw = path.read_bytes()
+    path.write_bytes(raw[:100] + bytes([raw[100] ^ 1]) + raw[101:])
+    third = finders._HsLevel(entries, None, set())
+    assert compiled and third.scan(line, 0, len(line)) == first.scan(line, 0, len(line))
+    assert finders._HsLevel([(b"gamma", LITERAL, {0})], None, set()).scan(line, 0, len(line)) == []

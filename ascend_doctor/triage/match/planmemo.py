@@ -1,0 +1,103 @@
+"""The plan's answers per expression, kept between knowledge bases: what working out the scanner's plan asks of one
+pattern or expression alone (its Hyperscan translation, its gate word, its own anchors, its required literals)
+depends on that text and this code only, not on the rest of the knowledge base. Parsing them is ~75% of the plan's
+~2.2 s; a knowledge-base change (a new entry, a new part file) keeps every other entry's texts, so the first run after
+it asks only the new ones (the scanner cache, keyed by the whole knowledge base, is worked out again; the Hyperscan
+databases whose expressions did not change come from the database store, cache.hs_db_read).
+
+One file per version of the matching code (cache._code_digest, which covers this module) and Python version, beside the
+scanner cache, read and written only while a plan is worked out (`active()`); digest-checked as the scanner cache is;
+a damaged or foreign file is ignored (the answers are worked out again). ASCEND_DOCTOR_NO_CACHE=1 turns it off.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import sys
+from typing import Dict, Iterator, Optional
+
+from .cache import _blake2b, _code_digest, cache_dir
+
+_MAGIC = b"ascend-doctor plan memo 1\n"
+_KEEP = 4  # files kept (the newest): a few versions of the matching code
+_tables: Optional[Dict[str, dict]] = None  # while a plan is worked out: {function: {key: answer as JSON}}
+_added = [0]
+
+
+def table(name: str) -> Optional[dict]:
+    """The memo of one function while a plan is worked out (None: not now, answer without it)."""
+    if _tables is None:
+        return None
+    got = _tables.get(name)
+    if got is None:
+        got = _tables[name] = {}
+    return got
+
+
+def note(memo: dict, key: str, value) -> None:
+    memo[key] = value
+    _added[0] += 1
+
+
+def _path() -> Optional[str]:
+    d = cache_dir()
+    if d is None:
+        return None
+    tag = _blake2b(_code_digest() + f" {sys.version}".encode(), digest_size=12).hexdigest()
+    return os.path.join(d, f"planmemo-{tag}.json")
+
+
+def _read(path: str) -> Dict[str, dict]:
+    try:
+        with open(path, "rb") as fh:
+            raw = fh.read()
+        body, digest = raw[:-16], raw[-16:]
+        if not body.startswith(_MAGIC) or _blake2b(body).digest() != digest:
+            return {}
+        doc = json.loads(body[len(_MAGIC):].decode("utf-8"))
+        return {k: v for k, v in doc.items() if isinstance(v, dict)} if isinstance(doc, dict) else {}
+    except (OSError, ValueError, UnicodeDecodeError):
+        return {}
+
+
+def _write(path: str, tables: Dict[str, dict]) -> None:
+    import tempfile
+
+    body = _MAGIC + json.dumps(tables, separators=(",", ":"), ensure_ascii=False).encode("utf-8", "surrogatepass")
+    d = os.path.dirname(path)
+    try:
+        os.makedirs(d, mode=0o700, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=".planmemo-", dir=d)
+        try:
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(body + _blake2b(body).digest())
+            os.replace(tmp, path)
+        except BaseException:
+            os.unlink(tmp)
+            raise
+        old = sorted((e for e in os.scandir(d) if e.name.startswith("planmemo-") and e.is_file()),
+                     key=lambda e: e.stat().st_mtime, reverse=True)
+        for e in old[_KEEP:]:
+            os.unlink(e.path)
+    except OSError:  # a read-only home, a full disk: worked out each time
+        pass
+
+
+@contextlib.contextmanager
+def active() -> Iterator[None]:
+    """While a plan is worked out: the kept answers read first, the new ones written after."""
+    global _tables
+    if _tables is not None:  # nested (a plan worked out again inside one): the outer one keeps them
+        yield
+        return
+    path = _path()
+    _tables = _read(path) if path else {}
+    _added[0] = 0
+    try:
+        yield
+        if path and _added[0]:
+            _write(path, _tables)
+    finally:
+        _tables = None
