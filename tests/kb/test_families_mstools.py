@@ -18,7 +18,11 @@ IDS = part_ids("families_mstools")
 # the members of neighbouring families a line of this area could also reach
 FAMILY = IDS + ["ASCEND_TOOL_FILE_SECURITY_CHECK", "OM_MODEL_INPUT_SIZE_MISMATCH", "OM_MODEL_EXECUTE_FAILED",
                 "AICPU_DEVICE_ERROR_LOGGED"]
-CLASS_ENTRIES = {"MSMODELSLIM_ERROR_REPORTED", "AMCT_ERROR_LOGGED", "PYPTO_ERROR_CODE_REPORTED"}
+CLASS_ENTRIES = {"MSMODELSLIM_ERROR_REPORTED", "AMCT_ERROR_LOGGED", "PYPTO_ERROR_CODE_REPORTED",
+                 "MSPROF_PROFILING_ERROR_LOGGED"}
+# a line of these says the fault without an error word (a viewer's message, a configure step's requirement, a loader's
+# 'Unknown quantization type'): named as a warning, so that no FAIL rests on a line that looks ordinary
+WARN_ENTRIES = {"TRANSFORMERS_QUANT_METHOD_UNKNOWN", "MSINSIGHT_PROFILING_IMPORT_NOTHING_PARSABLE", "CMAKE_VERSION_TOO_OLD"}
 
 
 @pytest.fixture(scope="module")
@@ -27,13 +31,13 @@ def kb():
 
 
 def test_the_part_is_loaded_as_class_and_specific_entries_without_peer_ids(kb):
-    assert len(IDS) == len(set(IDS)) == 23
+    assert len(IDS) == len(set(IDS)) == 24
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_mstools.json" and not sig.ascend_fd
         assert sig.kind == "root", sid
         assert bool(sig.fallback) == (sid in CLASS_ENTRIES), sid
-        assert sig.severity == "fail", sid
+        assert sig.severity == ("warn" if sid in WARN_ENTRIES else "fail"), sid
 
 
 @pytest.mark.parametrize("line, sig_id, said", [
@@ -58,7 +62,9 @@ def test_the_part_is_loaded_as_class_and_specific_entries_without_peer_ids(kb):
     # transformers: another method
     ("ValueError: Unknown quantization type, got compressed-tensors - supported types are: ['awq', 'gptq']",
      "TRANSFORMERS_QUANT_METHOD_UNKNOWN", "unknown quantization type `compressed-tensors`"),
-    ("    if metadata.get('format') != 'pt':", "SAFETENSORS_WEIGHTS_WITHOUT_METADATA", "the file has no metadata"),
+    ("OSError: The safetensors archive passed at /w/model.safetensors does not contain the valid metadata. Make sure you "
+     "save your model with the `save_pretrained` method.", "SAFETENSORS_WEIGHTS_WITHOUT_METADATA", "the file has no "
+     "metadata"),
     # another legacy operator on an aclnn-only device
     ("RuntimeError: Current device only support aclnn operator, but current operator npu_conv2d do not have aclnn "
      "implementation", "TORCH_NPU_OP_WITHOUT_ACLNN_ON_ACLNN_ONLY_DEVICE", "`npu_conv2d` has no aclnn implementation"),
@@ -90,6 +96,12 @@ def test_the_part_is_loaded_as_class_and_specific_entries_without_peer_ids(kb):
      "(CMake 3.18 or higher; this is 3.16.3)"),
     ("[rank3]: ValueError: Only support fusion of gelu and swiglu", "MEGATRON_FUSED_ACTIVATION_CHECK_FAILED",
      "(Only support fusion of gelu and swiglu)"),
+    # the profiler: its plog module, its analysis console
+    ("[ERROR] PROFILING(811,msprof):2025-03-01-08:00:00.000.100 [prof_manager.cpp:300] >>> (tid:811) Output dir "
+     "/data/prof is not writable", "MSPROF_PROFILING_ERROR_LOGGED", "in `prof_manager.cpp`: Output dir /data/prof is "
+     "not writable"),
+    ("Tue 02 Jan 2024 10:00:00 [ERROR] [MSVP] [77] msprof_entrance.py: The path is empty. Please enter a valid path.",
+     "MSPROF_PROFILING_ERROR_LOGGED", "The path is empty"),
     # the path checks of the tools, extended in families_edge.json
     ("[ERROR]The file path /data/dump++/rank0 contains special characters.", "ASCEND_TOOL_FILE_SECURITY_CHECK",
      "(`/data/dump++/rank0`): contains special characters"),
@@ -144,6 +156,7 @@ def test_a_class_entry_gives_way_to_a_specific_one_on_its_line(kb):
     "echo 'source /usr/local/Ascend/ascend-toolkit/set_env.sh' >> ~/.bashrc",
     "cmake_minimum_required(VERSION 3.16.0)",
     "args.activation_func = F.gelu",
+    "Tue 02 Jan 2024 10:00:00 [INFO] [MSVP] [77] msprof_entrance.py: export finished",
 ])
 def test_family_entries_stay_quiet_on_ordinary_lines(kb, line):
     assert [s.id for s in kb.match_line(line) if s.id in IDS + ["ASCEND_TOOL_FILE_SECURITY_CHECK"]] == []
