@@ -19,7 +19,7 @@ IDS = part_ids("families_mstools")
 FAMILY = IDS + ["ASCEND_TOOL_FILE_SECURITY_CHECK", "OM_MODEL_INPUT_SIZE_MISMATCH", "OM_MODEL_EXECUTE_FAILED",
                 "AICPU_DEVICE_ERROR_LOGGED"]
 CLASS_ENTRIES = {"MSMODELSLIM_ERROR_REPORTED", "AMCT_ERROR_LOGGED", "PYPTO_ERROR_CODE_REPORTED",
-                 "MSPROF_PROFILING_ERROR_LOGGED"}
+                 "MSPROF_PROFILING_ERROR_LOGGED", "MSPROBE_ERROR_REPORTED"}
 # a line of these says the fault without an error word (a viewer's message, a configure step's requirement, a loader's
 # 'Unknown quantization type'): named as a warning, so that no FAIL rests on a line that looks ordinary
 WARN_ENTRIES = {"TRANSFORMERS_QUANT_METHOD_UNKNOWN", "MSINSIGHT_PROFILING_IMPORT_NOTHING_PARSABLE", "CMAKE_VERSION_TOO_OLD"}
@@ -31,7 +31,7 @@ def kb():
 
 
 def test_the_part_is_loaded_as_class_and_specific_entries_without_peer_ids(kb):
-    assert len(IDS) == len(set(IDS)) == 24
+    assert len(IDS) == len(set(IDS)) == 25
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_mstools.json" and not sig.ascend_fd
@@ -102,6 +102,9 @@ def test_the_part_is_loaded_as_class_and_specific_entries_without_peer_ids(kb):
      "not writable"),
     ("Tue 02 Jan 2024 10:00:00 [ERROR] [MSVP] [77] msprof_entrance.py: The path is empty. Please enter a valid path.",
      "MSPROF_PROFILING_ERROR_LOGGED", "The path is empty"),
+    # msProbe: another of its checks
+    ("2025-01-01 10:00:00 (1234) [rank 0] [ERROR] RepairException: [msprobe] Invalid repair_type: cast_to_fp64",
+     "MSPROBE_ERROR_REPORTED", "Invalid repair_type: cast_to_fp64"),
     # the path checks of the tools, extended in families_edge.json
     ("[ERROR]The file path /data/dump++/rank0 contains special characters.", "ASCEND_TOOL_FILE_SECURITY_CHECK",
      "(`/data/dump++/rank0`): contains special characters"),
@@ -157,6 +160,7 @@ def test_a_class_entry_gives_way_to_a_specific_one_on_its_line(kb):
     "cmake_minimum_required(VERSION 3.16.0)",
     "args.activation_func = F.gelu",
     "Tue 02 Jan 2024 10:00:00 [INFO] [MSVP] [77] msprof_entrance.py: export finished",
+    "2025-01-01 10:00:00 (1234) [INFO] [msprobe] Invalid scope entries are ignored",
 ])
 def test_family_entries_stay_quiet_on_ordinary_lines(kb, line):
     assert [s.id for s in kb.match_line(line) if s.id in IDS + ["ASCEND_TOOL_FILE_SECURITY_CHECK"]] == []
