@@ -31,7 +31,7 @@ def kb():
 
 
 def test_the_part_is_loaded_as_class_and_specific_entries_without_peer_ids(kb):
-    assert len(IDS) == len(set(IDS)) == 25
+    assert len(IDS) == len(set(IDS)) == 26
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_mstools.json" and not sig.ascend_fd
@@ -105,6 +105,8 @@ def test_the_part_is_loaded_as_class_and_specific_entries_without_peer_ids(kb):
     # msProbe: another of its checks
     ("2025-01-01 10:00:00 (1234) [rank 0] [ERROR] RepairException: [msprobe] Invalid repair_type: cast_to_fp64",
      "MSPROBE_ERROR_REPORTED", "Invalid repair_type: cast_to_fp64"),
+    # npu check of an Ascend C kernel: another code, in the statistics form
+    ("3, ErrorFree, 内存重复释放", "ASCENDC_NPU_CHECK_KERNEL_ERROR", "(ErrorFree)"),
     # the path checks of the tools, extended in families_edge.json
     ("[ERROR]The file path /data/dump++/rank0 contains special characters.", "ASCEND_TOOL_FILE_SECURITY_CHECK",
      "(`/data/dump++/rank0`): contains special characters"),
@@ -161,6 +163,7 @@ def test_a_class_entry_gives_way_to_a_specific_one_on_its_line(kb):
     "args.activation_func = F.gelu",
     "Tue 02 Jan 2024 10:00:00 [INFO] [MSVP] [77] msprof_entrance.py: export finished",
     "2025-01-01 10:00:00 (1234) [INFO] [msprobe] Invalid scope entries are ignored",
+    "---------------------- ERROR STATISTICS ----------------------",
 ])
 def test_family_entries_stay_quiet_on_ordinary_lines(kb, line):
     assert [s.id for s in kb.match_line(line) if s.id in IDS + ["ASCEND_TOOL_FILE_SECURITY_CHECK"]] == []
