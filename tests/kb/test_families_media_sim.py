@@ -27,7 +27,7 @@ def kb():
 
 
 def test_the_part_is_loaded_as_root_entries_one_a_class_without_peer_ids(kb):
-    assert len(IDS) == len(set(IDS)) == 12
+    assert len(IDS) == len(set(IDS)) == 14
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_media_sim.json" and not sig.ascend_fd
@@ -73,6 +73,12 @@ def test_the_part_is_loaded_as_root_entries_one_a_class_without_peer_ids(kb):
     # opbuild: another chip, another operator
     ("Invalid socVersion ascend310p of op MultiScaleDeformableAttn, please check whether AddConfig are correctly "
      "configured in Opdef.", "ASCENDC_OPBUILD_SOC_VERSION_INVALID", "`ascend310p` of operator `MultiScaleDeformableAttn`"),
+    # the CA-model simulator: another task type; its library missing for another chip
+    ("[DRVSTUB_WARN] driver_queue.c:163 checkSqeSupported:RTSQ_1 sqe_payload[0]: 0x5, unsupported task type: EVENT_RECORD, "
+     "camodel only supports AIC/AIV/PLACE_HOLDER/NOTIFY_REC/NOTIFY_WAIT", "CAMODEL_TASK_TYPE_UNSUPPORTED",
+     "cannot run a EVENT_RECORD task"),
+    ("can not load library: /opt/cann/toolkit/tools/simulator/dav_3510/camodel/libpem_davinci.so",
+     "CAMODEL_SIMULATOR_NOT_LOADABLE", "could not be loaded: `/opt/cann/toolkit/tools/simulator/dav_3510"),
     # Multimodal SDK's scheme: another function, another code
     ("[ERROR] 2025-11-03-10:21:07.123.456 [ImageDecoder.cpp:88] Decode: Read jpeg file failed. (Code = 0x10300003, "
      "Message = \"LibJpeg read file failed\") ", "MULTIMODAL_SDK_ERROR_LOGGED",
