@@ -27,7 +27,7 @@ def kb():
 
 
 def test_the_part_is_loaded_as_root_entries_one_a_class_without_peer_ids(kb):
-    assert len(IDS) == len(set(IDS)) == 14
+    assert len(IDS) == len(set(IDS)) == 16
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_media_sim.json" and not sig.ascend_fd
@@ -79,6 +79,12 @@ def test_the_part_is_loaded_as_root_entries_one_a_class_without_peer_ids(kb):
      "cannot run a EVENT_RECORD task"),
     ("can not load library: /opt/cann/toolkit/tools/simulator/dav_3510/camodel/libpem_davinci.so",
      "CAMODEL_SIMULATOR_NOT_LOADABLE", "could not be loaded: `/opt/cann/toolkit/tools/simulator/dav_3510"),
+    # graph mode and custom operators: another in-place operator, a Meta function on the NPU
+    ("RuntimeError: Found a custom (non-ATen) operator that either mutates or its inputs: mx_driving::scatter_max_. "
+     "Getting these operators to work with functionalization requires some extra work.",
+     "TORCH_CUSTOM_OP_INPLACE_NOT_FUNCTIONALIZED", "`mx_driving::scatter_max_`"),
+    ("RuntimeError: tensor's device must be 'meta', got npu instead", "TORCH_CUSTOM_OP_META_IMPL_INVALID",
+     "on `npu` instead of `meta`"),
     # Multimodal SDK's scheme: another function, another code
     ("[ERROR] 2025-11-03-10:21:07.123.456 [ImageDecoder.cpp:88] Decode: Read jpeg file failed. (Code = 0x10300003, "
      "Message = \"LibJpeg read file failed\") ", "MULTIMODAL_SDK_ERROR_LOGGED",
