@@ -18,7 +18,7 @@ IDS = part_ids("families_media_sim")
 FAMILY = IDS + ["MXVISION_PLUGIN_NOT_FOUND", "MXBASE_APP_ERROR_LOGGED", "CANN_AICORE_TIMEOUT_507014",
                 "NPU_KERNEL_COMPILER_COMMAND_FAILED",
                 "ASCENDC_CUSTOM_OP_OPBUILD_FAILED", "ASCENDC_CMAKE_SOC_OR_TOOLKIT_MISSING",
-                "TRITON_ASCEND_TARGET_UNKNOWN"]
+                "TRITON_ASCEND_TARGET_UNKNOWN", "TRAINING_INPUT_PATH_NOT_FOUND", "LIBRARY_NAME_NOT_IN_VERSION"]
 
 
 @pytest.fixture(scope="module")
@@ -27,7 +27,7 @@ def kb():
 
 
 def test_the_part_is_loaded_as_root_entries_one_a_class_without_peer_ids(kb):
-    assert len(IDS) == len(set(IDS)) == 16
+    assert len(IDS) == len(set(IDS)) == 18
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_media_sim.json" and not sig.ascend_fd
@@ -85,6 +85,12 @@ def test_the_part_is_loaded_as_root_entries_one_a_class_without_peer_ids(kb):
      "TORCH_CUSTOM_OP_INPLACE_NOT_FUNCTIONALIZED", "`mx_driving::scatter_max_`"),
     ("RuntimeError: tensor's device must be 'meta', got npu instead", "TORCH_CUSTOM_OP_META_IMPL_INVALID",
      "on `npu` instead of `meta`"),
+    # DrivingSDK's model FAQs: a stdlib alias a newer Python removed, a pickle cut short, mmcv's missing checkpoint
+    ("ImportError: cannot import name 'MutableMapping' from 'collections' (/usr/lib/python3.11/collections/__init__.py)",
+     "PY_STDLIB_NAME_REMOVED", "`MutableMapping` from the standard library's `collections`"),
+    ("_pickle.UnpicklingError: pickle data was truncated", "PY_PICKLE_FILE_EMPTY_OR_CUT", "pickle data was truncated"),
+    ("FileNotFoundError: work_dirs/bevfusion/epoch_6.pth can not be found.", "TRAINING_INPUT_PATH_NOT_FOUND",
+     "`work_dirs/bevfusion/epoch_6.pth`"),
     # Multimodal SDK's scheme: another function, another code
     ("[ERROR] 2025-11-03-10:21:07.123.456 [ImageDecoder.cpp:88] Decode: Read jpeg file failed. (Code = 0x10300003, "
      "Message = \"LibJpeg read file failed\") ", "MULTIMODAL_SDK_ERROR_LOGGED",
