@@ -70,6 +70,9 @@ def test_the_part_is_loaded_as_root_entries_one_a_class_without_peer_ids(kb):
     ("OSError: Couldn't find executable bishengir-opt or TRITON_NPU_COMPILER_PATH", "TRITON_ASCEND_TOOLCHAIN_NOT_FOUND",
      "`bishengir-opt`"),
     ("OSError: MLIR_ROOT is not set.", None, None),
+    # the backend's own chip check is the unknown-target entry's (field_cases.json)
+    ("NotImplementedError: NPU subtarget Ascend910_9391 not supported yet", "TRITON_ASCEND_TARGET_UNKNOWN",
+     "(`Ascend910_9391`)"),
     # opbuild: another chip, another operator
     ("Invalid socVersion ascend310p of op MultiScaleDeformableAttn, please check whether AddConfig are correctly "
      "configured in Opdef.", "ASCENDC_OPBUILD_SOC_VERSION_INVALID", "`ascend310p` of operator `MultiScaleDeformableAttn`"),
