@@ -27,7 +27,7 @@ def kb():
 
 
 def test_the_part_is_loaded_as_root_entries_one_a_class_without_peer_ids(kb):
-    assert len(IDS) == len(set(IDS)) == 18
+    assert len(IDS) == len(set(IDS)) == 19
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_media_sim.json" and not sig.ascend_fd
@@ -94,6 +94,12 @@ def test_the_part_is_loaded_as_root_entries_one_a_class_without_peer_ids(kb):
     ("_pickle.UnpicklingError: pickle data was truncated", "PY_PICKLE_FILE_EMPTY_OR_CUT", "pickle data was truncated"),
     ("FileNotFoundError: work_dirs/bevfusion/epoch_6.pth can not be found.", "TRAINING_INPUT_PATH_NOT_FOUND",
      "`work_dirs/bevfusion/epoch_6.pth`"),
+    # MindIE's file checks: a link to a weight file, a size over the limit
+    ("mindiesd.utils.exception.ParametersInvalid: The path:ckpt/vae/diffusion_pytorch_model.safetensors is a symbolic "
+     "link file.", "MINDIE_FILE_SECURITY_CHECK_REJECTED", "`ckpt/vae/diffusion_pytorch_model.safetensors` on its "
+     "symbolic link check"),
+    ("ParametersInvalid: The size of file:prompts.txt is 104857700, which exceeds the limit 104857600.",
+     "MINDIE_FILE_SECURITY_CHECK_REJECTED", "on its size check (limit 104857600)"),
     # Multimodal SDK's scheme: another function, another code
     ("[ERROR] 2025-11-03-10:21:07.123.456 [ImageDecoder.cpp:88] Decode: Read jpeg file failed. (Code = 0x10300003, "
      "Message = \"LibJpeg read file failed\") ", "MULTIMODAL_SDK_ERROR_LOGGED",
