@@ -27,7 +27,7 @@ def kb():
 
 
 def test_the_part_is_loaded_as_root_entries_one_a_class_without_peer_ids(kb):
-    assert len(IDS) == len(set(IDS)) == 19
+    assert len(IDS) == len(set(IDS)) == 20
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_media_sim.json" and not sig.ascend_fd
@@ -100,6 +100,11 @@ def test_the_part_is_loaded_as_root_entries_one_a_class_without_peer_ids(kb):
      "symbolic link check"),
     ("ParametersInvalid: The size of file:prompts.txt is 104857700, which exceeds the limit 104857600.",
      "MINDIE_FILE_SECURITY_CHECK_REJECTED", "on its size check (limit 104857600)"),
+    # a media pipeline: GStreamer's run-time form, Vision SDK's start-up form
+    ("gst_base_src_loop (): /GstPipeline:pipeline0/GstAppSrc:appsrc0: streaming stopped, reason not-linked (-1)",
+     "MEDIA_PIPELINE_LINK_FAILED", "(not-linked)"),
+    ("Links srcElement and destElement failed.Please check the compatibility between the port types of these two "
+     "plugins. (Code = 2006, Message = \"...\")", "MEDIA_PIPELINE_LINK_FAILED", "could not connect two elements"),
     # Multimodal SDK's scheme: another function, another code
     ("[ERROR] 2025-11-03-10:21:07.123.456 [ImageDecoder.cpp:88] Decode: Read jpeg file failed. (Code = 0x10300003, "
      "Message = \"LibJpeg read file failed\") ", "MULTIMODAL_SDK_ERROR_LOGGED",
@@ -137,6 +142,7 @@ def test_the_sdk_entry_names_the_call_where_the_class_of_mxbase_errors_would_not
     "export TRITON_NPU_COMPILER_PATH=/usr/local/Ascend/ascend-toolkit/latest/bin",
     "[INFO] opbuild: socVersion ascend910b of op AddCustom",
     "ninja: no work to do.",
+    "streaming stopped, reason eos (-3)",
     "[INFO] get device id 0",
 ])
 def test_family_entries_stay_quiet_on_ordinary_lines(kb, line):
