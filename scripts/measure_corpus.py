@@ -60,7 +60,7 @@ FACTS_CANDIDATES = [os.path.join(REPO, "..", "shared", "reference", "ascend_fd_k
 # and libstdc++'s terminate messages.
 ERROR_WORD = re.compile(
     r"(?i)(error|errno|\berr\b|fail|exception|fatal|abort|time ?out|timed out|segmentation fault|sigsegv|"
-    r"core dumped|\bkilled\b|traceback|cannot|can't|not (found|supported|exist)|invalid|refused|unable|"
+    r"core dumped|\bkilled\b|traceback|can ?not|can't|not (found|supported|exist)|invalid|refused|unable|"
     r"\bnan\b|\binf\b|lost|stuck|abnormal|denied|panic|out of memory|\boom\b|\bret(code)?\s*[=:]?\s*-?[1-9]|"
     # a non-zero exit status is a return code too (Go's exec.ExitError 'exit status 203', a shell's 'exit code 1'), and
     # ENOENT's strerror text an errno ('open /dev/davinci3: no such file or directory')
