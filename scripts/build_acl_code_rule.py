@@ -59,10 +59,6 @@ OPERATOR = r"(?:\] OpName:\[(?P<op>[A-Za-z][A-Za-z0-9]*?)(?:_\d+)?\] (?P<message
 # that phrase (a code with an entry of its own is named here where its entry does not read the phrase):
 MORE_PHRASES = (r"\b[Ee]rror [Cc]ode |\baclError ?[=:] ?|"
                 r"\b(?:CANN|ACL|AscendCL|NPU|[Cc]all) failed with (?:error|code|ret)(?: code)?:? ")
-# the Vision SDK's (mxBase) LogError suffix, GetErrorInfo in mxBase/src/mxbase/module/Utils/ErrorCode/ErrorCode.cpp:
-# ` (Calling Function = aclrtSynchronizeStream, Code = 507014, Message = "ACL error, please refer to the document of CANN.")`
-# (an AscendCL code is printed in decimal, the calling function only for AscendCL and Himpi codes)
-MXBASE_CODE = r"\((?:Calling Function = (?P<api>[A-Za-z_][A-Za-z0-9_:]*), )?Code = "
 API_CODE = r"\bapi=(?P<api>(?:aclnn|aclrt|Aclrt|aclmdl|aclop|acl|rt)[A-Z][A-Za-z0-9]*), (?:code|ret|error)="
 
 
@@ -103,8 +99,7 @@ def pattern(table: Dict[str, dict], signatures) -> str:
 # each `also` pattern of ACL_RETURN_CODE with the lines it is tried on against the specific entries
 MORE_FORMS = ((f"{CALL}(?:{MORE_PHRASES})", ("error code {}", "aclError={}", "CANN failed with error {}")),
               (f"{CALL[:-1]}ret ?= ?", ("aclrtMalloc failed, ret = {}",)),  # CALL without its `?`: the call required
-              (API_CODE, ("ACL ERROR: api=aclrtMalloc, code={}",)),
-              (MXBASE_CODE, ("(Calling Function = aclrtMalloc, Code = {}, Message = ",)))
+              (API_CODE, ("ACL ERROR: api=aclrtMalloc, code={}",)))
 
 
 def more_patterns(table: Dict[str, dict], signatures) -> List[str]:
