@@ -4,7 +4,8 @@ a safetensors file without the `format` metadata; a model or dataset name that i
 repository; a directory or repository without the file a loader needs; the hub's HTTP errors (401/403/429/5xx); an
 optional back end of transformers that is not installed; a model that device_map placed on the CPU or disk; a dataset
 loading script the installed datasets no longer runs; xformers without an operator for the inputs (an 'npu' device);
-TF Adapter's GeOp failing in Graph Engine; a config file that is not JSON. Extended members: safetensors' header errors in both wordings, accelerate's
+TF Adapter's GeOp failing in Graph Engine; a config or tokenizer file that is not JSON; ONNX Runtime without
+a kernel for a node. Also: a PEFT adapter directory without adapter_config.json; safetensors without a tensor asked for. Extended members: safetensors' header errors in both wordings, accelerate's
 shape check, bitsandbytes without GPU support and apex without its CUDA extensions, DeepSpeed's NPU
 accelerator without torch_npu, the ninja step of a torch extension build, a mistyped 'undefind symbol',
 the hub's offline and cache messages, transformers' gated-repo message and its Auto classes. Each entry reads members
@@ -18,7 +19,7 @@ from tests.helpers.corpus import clean_excerpt_hits
 from tests.helpers.kb_parts import english_kb, family_overlaps, part_ids
 
 IDS = part_ids("families_hf_ecosystem")
-EXTENDED = ["TORCH_NPU_DEVICE_NOT_REGISTERED", "CHECKPOINT_FILE_UNREADABLE", "TORCH_CHECKPOINT_SHAPE_MISMATCH", "LIBRARY_GPU_CHECK_FAILED",
+EXTENDED = ["MODEL_PARAMETER_KEY_MISSING", "TORCH_NPU_DEVICE_NOT_REGISTERED", "CHECKPOINT_FILE_UNREADABLE", "TORCH_CHECKPOINT_SHAPE_MISMATCH", "LIBRARY_GPU_CHECK_FAILED",
             "TORCH_EXTENSION_BUILT_FOR_OTHER_TORCH", "TORCH_CPP_EXTENSION_BUILD_FAILED", "MODEL_HUB_UNREACHABLE",
             "HF_GATED_REPO_NO_ACCESS", "MODEL_ARCHITECTURE_NOT_SUPPORTED"]
 FAMILY = IDS + EXTENDED + ["MODEL_REMOTE_CODE_NOT_TRUSTED", "PY_MODULE_NOT_INSTALLED", "PEFT_TARGET_MODULES_NOT_FOUND",
@@ -36,7 +37,7 @@ def test_the_part_is_loaded_as_root_entries_without_peer_ids(kb):
                         "HF_REPO_OR_PATH_NOT_FOUND", "HF_REQUIRED_FILE_MISSING", "HF_HUB_HTTP_ERROR",
                         "HF_BACKEND_LIBRARY_MISSING", "MODEL_OFFLOADED_TO_CPU_OR_DISK_REFUSED",
                         "DATASET_LOADING_SCRIPT_NOT_SUPPORTED", "XFORMERS_NO_OPERATOR_FOR_INPUTS",
-                        "TF_ADAPTER_GEOP_FAILED", "HF_CONFIG_FILE_NOT_JSON"}
+                        "TF_ADAPTER_GEOP_FAILED", "HF_CONFIG_FILE_NOT_JSON", "ORT_NO_KERNEL_FOR_NODE"}
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_hf_ecosystem.json" and sig.kind == "root" and not sig.ascend_fd
@@ -86,8 +87,14 @@ def test_the_part_is_loaded_as_root_entries_without_peer_ids(kb):
     ("tensorflow.python.framework.errors_impl.UnavailableError: [GEOP] GE session add graph failed, domi_ret : "
      "1343225857", "TF_ADAPTER_GEOP_FAILED", "failed to add its graph on Graph Engine (domi_ret 1343225857)"),
     ("OSError: It looks like the config file at 'models/chatglm3-6b/config.json' is not a valid JSON file.",
-     "HF_CONFIG_FILE_NOT_JSON", "`models/chatglm3-6b/config.json` is not valid JSON"),
+     "HF_CONFIG_FILE_NOT_JSON", "(`models/chatglm3-6b/config.json`) is not valid JSON"),
+    ("[ONNXRuntimeError] : 9 : NOT_IMPLEMENTED : Could not find an implementation for GridSample(16) node with name "
+     "'/GridSample'", "ORT_NO_KERNEL_FOR_NODE", "operator `GridSample` (opset 16) for node `/GridSample`"),
+    ("ValueError: Can't find 'adapter_config.json' at 'output/qwen-lora'", "HF_REQUIRED_FILE_MISSING",
+     "`output/qwen-lora` lacks a file the loader needs: `adapter_config.json`"),
     # the extended members
+    ("safetensors_rust.SafetensorError: File does not contain tensor lm_head.weight", "MODEL_PARAMETER_KEY_MISSING",
+     "`lm_head.weight`"),
     ("RuntimeError: apex.optimizers.FusedLAMB requires cuda extensions", "LIBRARY_GPU_CHECK_FAILED",
      "apex.optimizers.FusedLAMB cannot give this job"),
     ("ValueError: NPU_Accelerator requires torch_npu, which is not installed on this system.",
