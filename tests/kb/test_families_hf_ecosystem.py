@@ -85,7 +85,7 @@ def test_the_part_is_loaded_as_root_entries_without_peer_ids(kb):
     ("NotImplementedError: No operator found for `memory_efficient_attention_forward` with inputs:",
      "XFORMERS_NO_OPERATOR_FOR_INPUTS", "(`memory_efficient_attention_forward`)"),
     ("tensorflow.python.framework.errors_impl.UnavailableError: [GEOP] GE session add graph failed, domi_ret : "
-     "1343225857", "TF_ADAPTER_GEOP_FAILED", "failed to add its graph on Graph Engine (domi_ret 1343225857)"),
+     "1343225857", "TF_ADAPTER_GEOP_FAILED", "failed Graph Engine step: `GE session add graph failed` (ret 1343225857)"),
     ("OSError: It looks like the config file at 'models/chatglm3-6b/config.json' is not a valid JSON file.",
      "HF_CONFIG_FILE_NOT_JSON", "(`models/chatglm3-6b/config.json`) is not valid JSON"),
     ("[ONNXRuntimeError] : 9 : NOT_IMPLEMENTED : Could not find an implementation for GridSample(16) node with name "
