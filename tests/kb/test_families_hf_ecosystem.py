@@ -5,7 +5,8 @@ repository; a directory or repository without the file a loader needs; the hub's
 optional back end of transformers that is not installed; a model that device_map placed on the CPU or disk; a dataset
 loading script the installed datasets no longer runs; xformers without an operator for the inputs (an 'npu' device);
 TF Adapter's GeOp failing in Graph Engine; a config or tokenizer file that is not JSON; ONNX Runtime without
-a kernel for a node. Also: a PEFT adapter directory without adapter_config.json; safetensors without a tensor asked for. Extended members: safetensors' header errors in both wordings, accelerate's
+a kernel for a node. A newer rope_scaling form than transformers checks; a tokenizer without a pad token or chat template; sampling
+probabilities with inf/NaN; an embedding index beyond the table. Also: a PEFT adapter directory without adapter_config.json; safetensors without a tensor asked for. Extended members: safetensors' header errors in both wordings, accelerate's
 shape check, bitsandbytes without GPU support and apex without its CUDA extensions, DeepSpeed's NPU
 accelerator without torch_npu, the ninja step of a torch extension build, a mistyped 'undefind symbol',
 the hub's offline and cache messages, transformers' gated-repo message and its Auto classes. Each entry reads members
@@ -37,7 +38,9 @@ def test_the_part_is_loaded_as_root_entries_without_peer_ids(kb):
                         "HF_REPO_OR_PATH_NOT_FOUND", "HF_REQUIRED_FILE_MISSING", "HF_HUB_HTTP_ERROR",
                         "HF_BACKEND_LIBRARY_MISSING", "MODEL_OFFLOADED_TO_CPU_OR_DISK_REFUSED",
                         "DATASET_LOADING_SCRIPT_NOT_SUPPORTED", "XFORMERS_NO_OPERATOR_FOR_INPUTS",
-                        "TF_ADAPTER_GEOP_FAILED", "HF_CONFIG_FILE_NOT_JSON", "ORT_NO_KERNEL_FOR_NODE"}
+                        "TF_ADAPTER_GEOP_FAILED", "HF_CONFIG_FILE_NOT_JSON", "ORT_NO_KERNEL_FOR_NODE",
+                        "HF_ROPE_SCALING_CONFIG_NEWER_THAN_LIBRARY", "TOKENIZER_SPECIAL_SETTING_MISSING",
+                        "SAMPLING_PROBABILITIES_INVALID", "EMBEDDING_INDEX_OUT_OF_RANGE"}
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_hf_ecosystem.json" and sig.kind == "root" and not sig.ascend_fd
@@ -92,6 +95,15 @@ def test_the_part_is_loaded_as_root_entries_without_peer_ids(kb):
      "'/GridSample'", "ORT_NO_KERNEL_FOR_NODE", "operator `GridSample` (opset 16) for node `/GridSample`"),
     ("ValueError: Can't find 'adapter_config.json' at 'output/qwen-lora'", "HF_REQUIRED_FILE_MISSING",
      "`output/qwen-lora` lacks a file the loader needs: `adapter_config.json`"),
+    ("ValueError: `rope_scaling` must be a dictionary with two fields, `type` and `factor`, got {'type': 'yarn', "
+     "'factor': 4.0, 'original_max_position_embeddings': 32768}", "HF_ROPE_SCALING_CONFIG_NEWER_THAN_LIBRARY",
+     "(got `{'type': 'yarn', 'factor': 4.0,"),
+    ("[rank3]: ValueError: Asking to pad but the tokenizer does not have a padding token. Please select a token",
+     "TOKENIZER_SPECIAL_SETTING_MISSING", "The tokenizer has no padding token"),
+    ("(EngineCore pid=7) RuntimeError: probability tensor contains either `inf`, `nan` or element < 0",
+     "SAMPLING_PROBABILITIES_INVALID", "logits overflowed"),
+    ("  File \"x.py\", line 3, in f\nIndexError: index out of range in self".split("\n")[1],
+     "EMBEDDING_INDEX_OUT_OF_RANGE", "index out of range in self"),
     # the extended members
     ("safetensors_rust.SafetensorError: File does not contain tensor lm_head.weight", "MODEL_PARAMETER_KEY_MISSING",
      "`lm_head.weight`"),
@@ -145,6 +157,9 @@ def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     "[1/3] c++ -MMD -MF cpu_adam.o.d -DTORCH_EXTENSION_NAME=cpu_adam -c cpu_adam.cpp -o cpu_adam.o",
     "export HF_HUB_OFFLINE=1",
     "safetensors header length: 123456 bytes",
+    "IndexError: list index out of range",
+    "INFO: rope_scaling: {'type': 'linear', 'factor': 2.0}",
+    "tokenizer.pad_token = tokenizer.eos_token",
 ])
 def test_family_entries_stay_quiet_on_ordinary_lines(kb, line):
     assert [s.id for s in kb.match_line(line) if s.id in FAMILY] == []
