@@ -6,7 +6,7 @@ optional back end of transformers that is not installed; a model that device_map
 loading script the installed datasets no longer runs; xformers without an operator for the inputs (an 'npu' device);
 TF Adapter's GeOp failing in Graph Engine; a config or tokenizer file that is not JSON; ONNX Runtime without
 a kernel for a node. A newer rope_scaling form than transformers checks; a tokenizer without a pad token or chat template; sampling
-probabilities with inf/NaN; an embedding index beyond the table. Also: a PEFT adapter directory without adapter_config.json; safetensors without a tensor asked for. Extended members: safetensors' header errors in both wordings, accelerate's
+probabilities with inf/NaN; an embedding index beyond the table; a header a Python extension build cannot find. Also: a PEFT adapter directory without adapter_config.json; safetensors without a tensor asked for. Extended members: safetensors' header errors in both wordings, accelerate's
 shape check, bitsandbytes without GPU support and apex without its CUDA extensions, DeepSpeed's NPU
 accelerator without torch_npu, the ninja step of a torch extension build, a mistyped 'undefind symbol',
 the hub's offline and cache messages, transformers' gated-repo message and its Auto classes. Each entry reads members
@@ -23,7 +23,7 @@ IDS = part_ids("families_hf_ecosystem")
 EXTENDED = ["MODEL_PARAMETER_KEY_MISSING", "TORCH_NPU_DEVICE_NOT_REGISTERED", "CHECKPOINT_FILE_UNREADABLE", "TORCH_CHECKPOINT_SHAPE_MISMATCH", "LIBRARY_GPU_CHECK_FAILED",
             "TORCH_EXTENSION_BUILT_FOR_OTHER_TORCH", "TORCH_CPP_EXTENSION_BUILD_FAILED", "MODEL_HUB_UNREACHABLE",
             "HF_GATED_REPO_NO_ACCESS", "MODEL_ARCHITECTURE_NOT_SUPPORTED"]
-FAMILY = IDS + EXTENDED + ["MODEL_REMOTE_CODE_NOT_TRUSTED", "PY_MODULE_NOT_INSTALLED", "PEFT_TARGET_MODULES_NOT_FOUND",
+FAMILY = IDS + EXTENDED + ["CANN_BUILD_TOOLKIT_NOT_FOUND", "MODEL_REMOTE_CODE_NOT_TRUSTED", "PY_MODULE_NOT_INSTALLED", "PEFT_TARGET_MODULES_NOT_FOUND",
                            "QUANTIZATION_METHOD_NOT_SUPPORTED", "PY_PACKAGE_VERSION_REQUIREMENT_UNMET",
                            "GE_GRAPH_LOAD_FAILED"]
 
@@ -40,12 +40,13 @@ def test_the_part_is_loaded_as_root_entries_without_peer_ids(kb):
                         "DATASET_LOADING_SCRIPT_NOT_SUPPORTED", "XFORMERS_NO_OPERATOR_FOR_INPUTS",
                         "TF_ADAPTER_GEOP_FAILED", "HF_CONFIG_FILE_NOT_JSON", "ORT_NO_KERNEL_FOR_NODE",
                         "HF_ROPE_SCALING_CONFIG_NEWER_THAN_LIBRARY", "TOKENIZER_SPECIAL_SETTING_MISSING",
-                        "SAMPLING_PROBABILITIES_INVALID", "EMBEDDING_INDEX_OUT_OF_RANGE"}
+                        "SAMPLING_PROBABILITIES_INVALID", "EMBEDDING_INDEX_OUT_OF_RANGE",
+                        "EXTENSION_BUILD_HEADER_NOT_FOUND"}
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_hf_ecosystem.json" and sig.kind == "root" and not sig.ascend_fd
-    # only the GeOp stage failure is a class: GE's own error line before it names the fault
-    assert {s for s in IDS if kb.signature(s).fallback} == {"TF_ADAPTER_GEOP_FAILED"}
+    # classes: GE's own error line before a GeOp failure names the fault; a header of a CANN build is CANN's entry's
+    assert {s for s in IDS if kb.signature(s).fallback} == {"TF_ADAPTER_GEOP_FAILED", "EXTENSION_BUILD_HEADER_NOT_FOUND"}
 
 
 @pytest.mark.parametrize("line, sig_id, said", [
@@ -104,7 +105,11 @@ def test_the_part_is_loaded_as_root_entries_without_peer_ids(kb):
      "SAMPLING_PROBABILITIES_INVALID", "logits overflowed"),
     ("  File \"x.py\", line 3, in f\nIndexError: index out of range in self".split("\n")[1],
      "EMBEDDING_INDEX_OUT_OF_RANGE", "index out of range in self"),
+    ("csrc/ops.cpp:1:10: fatal error: cublas_v2.h: No such file or directory", "EXTENSION_BUILD_HEADER_NOT_FOUND",
+     "the header `cublas_v2.h`"),
+    ("fatal error: aclnn/opdev/op_log.h: No such file or directory", "CANN_BUILD_TOOLKIT_NOT_FOUND", "CANN"),
     # the extended members
+    ("_pickle.UnpicklingError: invalid load key, '<'.", "CHECKPOINT_FILE_UNREADABLE", "invalid load key"),
     ("safetensors_rust.SafetensorError: File does not contain tensor lm_head.weight", "MODEL_PARAMETER_KEY_MISSING",
      "`lm_head.weight`"),
     ("RuntimeError: apex.optimizers.FusedLAMB requires cuda extensions", "LIBRARY_GPU_CHECK_FAILED",
