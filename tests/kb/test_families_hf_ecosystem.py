@@ -20,7 +20,7 @@ from tests.helpers.corpus import clean_excerpt_hits
 from tests.helpers.kb_parts import english_kb, family_overlaps, part_ids
 
 IDS = part_ids("families_hf_ecosystem")
-EXTENDED = ["MODEL_PARAMETER_KEY_MISSING", "TORCH_NPU_DEVICE_NOT_REGISTERED", "CHECKPOINT_FILE_UNREADABLE", "TORCH_CHECKPOINT_SHAPE_MISMATCH", "LIBRARY_GPU_CHECK_FAILED",
+EXTENDED = ["LIBRARY_NAME_NOT_IN_VERSION", "MODEL_PARAMETER_KEY_MISSING", "TORCH_NPU_DEVICE_NOT_REGISTERED", "CHECKPOINT_FILE_UNREADABLE", "TORCH_CHECKPOINT_SHAPE_MISMATCH", "LIBRARY_GPU_CHECK_FAILED",
             "TORCH_EXTENSION_BUILT_FOR_OTHER_TORCH", "TORCH_CPP_EXTENSION_BUILD_FAILED", "MODEL_HUB_UNREACHABLE",
             "HF_GATED_REPO_NO_ACCESS", "MODEL_ARCHITECTURE_NOT_SUPPORTED"]
 FAMILY = IDS + EXTENDED + ["CANN_BUILD_TOOLKIT_NOT_FOUND", "MODEL_REMOTE_CODE_NOT_TRUSTED", "PY_MODULE_NOT_INSTALLED", "PEFT_TARGET_MODULES_NOT_FOUND",
@@ -109,6 +109,10 @@ def test_the_part_is_loaded_as_root_entries_without_peer_ids(kb):
      "the header `cublas_v2.h`"),
     ("fatal error: aclnn/opdev/op_log.h: No such file or directory", "CANN_BUILD_TOOLKIT_NOT_FOUND", "CANN"),
     # the extended members
+    ("ModuleNotFoundError: No module named 'torch._six'", "LIBRARY_NAME_NOT_IN_VERSION",
+     "`torch` does not provide `_six`"),
+    ("AttributeError: 'NoneType' object has no attribute 'cquantize_blockwise_fp16_nf4'", "LIBRARY_GPU_CHECK_FAILED",
+     "cquantize_blockwise_fp16_nf4"),
     ("_pickle.UnpicklingError: invalid load key, '<'.", "CHECKPOINT_FILE_UNREADABLE", "invalid load key"),
     ("safetensors_rust.SafetensorError: File does not contain tensor lm_head.weight", "MODEL_PARAMETER_KEY_MISSING",
      "`lm_head.weight`"),
@@ -168,6 +172,13 @@ def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
 ])
 def test_family_entries_stay_quiet_on_ordinary_lines(kb, line):
     assert [s.id for s in kb.match_line(line) if s.id in FAMILY] == []
+
+
+def test_a_missing_submodule_of_an_installed_library_is_a_version_fault_but_torch_c_is_not(kb):
+    assert [s.id for s in kb.explaining("ModuleNotFoundError: No module named 'transformers.models.qwen3'")] == [
+        "LIBRARY_NAME_NOT_IN_VERSION"]
+    assert [s.id for s in kb.explaining("ModuleNotFoundError: No module named 'torch._C'")] == ["PY_MODULE_NOT_INSTALLED"]
+    assert [s.id for s in kb.explaining("ModuleNotFoundError: No module named 'flash_attn'")] == ["PY_MODULE_NOT_INSTALLED"]
 
 
 def test_a_mistyped_undefined_symbol_is_read_only_for_torchs_own_symbols(kb):
