@@ -6,7 +6,7 @@ optional back end of transformers that is not installed; a model that device_map
 loading script the installed datasets no longer runs; xformers without an operator for the inputs (an 'npu' device);
 TF Adapter's GeOp failing in Graph Engine; a config or tokenizer file that is not JSON; ONNX Runtime without
 a kernel for a node. A newer rope_scaling form than transformers checks; a tokenizer without a pad token or chat template; sampling
-probabilities with inf/NaN; an embedding index beyond the table; a header a Python extension build cannot find. Also: a PEFT adapter directory without adapter_config.json; safetensors without a tensor asked for. Extended members: safetensors' header errors in both wordings, accelerate's
+probabilities with inf/NaN; an embedding index beyond the table; a header a Python extension build cannot find; a PaddlePaddle not built for the device asked for. Also: a PEFT adapter directory without adapter_config.json; safetensors without a tensor asked for. Extended members: safetensors' header errors in both wordings, accelerate's
 shape check, bitsandbytes without GPU support and apex without its CUDA extensions, DeepSpeed's NPU
 accelerator without torch_npu, the ninja step of a torch extension build, a mistyped 'undefind symbol',
 the hub's offline and cache messages, transformers' gated-repo message and its Auto classes. Each entry reads members
@@ -41,7 +41,7 @@ def test_the_part_is_loaded_as_root_entries_without_peer_ids(kb):
                         "TF_ADAPTER_GEOP_FAILED", "HF_CONFIG_FILE_NOT_JSON", "ORT_NO_KERNEL_FOR_NODE",
                         "HF_ROPE_SCALING_CONFIG_NEWER_THAN_LIBRARY", "TOKENIZER_SPECIAL_SETTING_MISSING",
                         "SAMPLING_PROBABILITIES_INVALID", "EMBEDDING_INDEX_OUT_OF_RANGE",
-                        "EXTENSION_BUILD_HEADER_NOT_FOUND"}
+                        "EXTENSION_BUILD_HEADER_NOT_FOUND", "PADDLE_NOT_BUILT_FOR_DEVICE"}
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_hf_ecosystem.json" and sig.kind == "root" and not sig.ascend_fd
@@ -108,6 +108,8 @@ def test_the_part_is_loaded_as_root_entries_without_peer_ids(kb):
     ("csrc/ops.cpp:1:10: fatal error: cublas_v2.h: No such file or directory", "EXTENSION_BUILD_HEADER_NOT_FOUND",
      "the header `cublas_v2.h`"),
     ("fatal error: aclnn/opdev/op_log.h: No such file or directory", "CANN_BUILD_TOOLKIT_NOT_FOUND", "CANN"),
+    ("ValueError: The device should not be 'npu', since PaddlePaddle is not compiled with NPU",
+     "PADDLE_NOT_BUILT_FOR_DEVICE", "(`npu`): it is not compiled with NPU"),
     # the extended members
     ("ModuleNotFoundError: No module named 'torch._six'", "LIBRARY_NAME_NOT_IN_VERSION",
      "`torch` does not provide `_six`"),
