@@ -69,10 +69,7 @@ ERROR_WORD = re.compile(
     # glibc's heap checks and libstdc++'s terminate name no error word: 'double free or corruption (!prev)'
     r"double free|corrupt(ed|ion)|invalid pointer|terminate called|"
     # the linker's and the loader's: 'libruntime.so: undefined reference to `drvStreamIdFree'', 'undefined symbol: X'
-    # (as a docs page retypes it: 'undefind symbol: _ZN2at...')
-    r"undefi?ne?d (reference|symbol)|"
-    # a loader's refusal of a name it does not know: transformers' 'Unknown quantization type, got fp8 - ...'
-    r"\bunknown [\w-]{1,30} type\b)")
+    r"undefined (reference|symbol))")
 # An error-looking line that must be explained or listed (issue 21, item 4). A bare `Traceback (most recent call
 # last):` header is not one: the issue asks for the traceback's tail, which triage lists (its `...Error:` line).
 ERROR_LINE = re.compile(

@@ -16,13 +16,13 @@ from tests.helpers.kb_parts import english_kb, family_overlaps, part_ids
 
 IDS = part_ids("families_mstools")
 # the members of neighbouring families a line of this area could also reach
-FAMILY = IDS + part_ids("families_media_sim") + ["ASCEND_TOOL_FILE_SECURITY_CHECK", "OM_MODEL_INPUT_SIZE_MISMATCH", "OM_MODEL_EXECUTE_FAILED",
+FAMILY = IDS + part_ids("families_media_sim") + part_ids("families_hf_ecosystem") + ["ASCEND_TOOL_FILE_SECURITY_CHECK", "OM_MODEL_INPUT_SIZE_MISMATCH", "OM_MODEL_EXECUTE_FAILED",
                 "AICPU_DEVICE_ERROR_LOGGED"]
 CLASS_ENTRIES = {"MSMODELSLIM_ERROR_REPORTED", "AMCT_ERROR_LOGGED",
                  "MSPROF_PROFILING_ERROR_LOGGED", "MSPROBE_ERROR_REPORTED"}
 # a line of these says the fault without an error word (a viewer's message, a configure step's requirement, a loader's
 # 'Unknown quantization type'): named as a warning, so that no FAIL rests on a line that looks ordinary
-WARN_ENTRIES = {"TRANSFORMERS_QUANT_METHOD_UNKNOWN", "MSINSIGHT_PROFILING_IMPORT_NOTHING_PARSABLE", "CMAKE_VERSION_TOO_OLD"}
+WARN_ENTRIES = {"MSINSIGHT_PROFILING_IMPORT_NOTHING_PARSABLE", "CMAKE_VERSION_TOO_OLD"}
 # the accuracy tools' designed stop after the configured steps: said, as no fault
 INFO_ENTRIES = {"ACCURACY_TOOL_DESIGNED_EXIT"}
 
@@ -33,7 +33,7 @@ def kb():
 
 
 def test_the_part_is_loaded_as_class_and_specific_entries_without_peer_ids(kb):
-    assert len(IDS) == len(set(IDS)) == 21
+    assert len(IDS) == len(set(IDS)) == 19
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_mstools.json" and not sig.ascend_fd
@@ -63,10 +63,10 @@ def test_the_part_is_loaded_as_class_and_specific_entries_without_peer_ids(kb):
      "A ComplexHalf tensor was converted to NumPy"),
     # transformers: another method
     ("ValueError: Unknown quantization type, got compressed-tensors - supported types are: ['awq', 'gptq']",
-     "TRANSFORMERS_QUANT_METHOD_UNKNOWN", "unknown quantization type `compressed-tensors`"),
+     "HF_QUANTIZATION_TYPE_UNKNOWN", "Unknown quantization type `compressed-tensors`"),
     ("OSError: The safetensors archive passed at /w/model.safetensors does not contain the valid metadata. Make sure you "
-     "save your model with the `save_pretrained` method.", "SAFETENSORS_WEIGHTS_WITHOUT_METADATA", "the file has no "
-     "metadata"),
+     "save your model with the `save_pretrained` method.", "SAFETENSORS_METADATA_FORMAT_MISSING", "metadata is "
+     "missing"),
     # another legacy operator on an aclnn-only device
     ("RuntimeError: Current device only support aclnn operator, but current operator npu_conv2d do not have aclnn "
      "implementation", "TORCH_NPU_OP_WITHOUT_ACLNN_ON_ACLNN_ONLY_DEVICE", "`npu_conv2d` has no aclnn implementation"),
