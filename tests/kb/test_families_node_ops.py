@@ -1,0 +1,130 @@
+"""data/kb/families_node_ops.json: operating an Ascend node and its services (issue 21). torch_npu's online stress /
+accuracy check with its results and error codes; the file-safety checks that Ascend's serving, model and cluster tools
+apply to what they open (symbolic links; owners and permission bits), read in each tool's own wording; hccn_tool's
+error messages (a port without an address, and the rest of its error table); the driver installer's check of the
+package against the device. Each entry reads members its examples do not show, says the member in its title, stays
+quiet on ordinary lines that share its words and on every clean excerpt of the corpus, and one line is one problem of
+the family."""
+
+import os
+
+import pytest
+
+from tests.helpers.corpus import clean_excerpt_hits
+from tests.helpers.kb_parts import english_kb, family_overlaps, part_ids
+
+IDS = part_ids("families_node_ops")
+# members of other parts' families this part's sources extend (the file-safety checks of the serving and cluster tools)
+EXTENDED = ["ASCEND_TOOL_FILE_SECURITY_CHECK"]
+FAMILY = IDS + ["NET_HEALTH_ABNORMAL", "NET_NPU_LINK_DOWN", "DCMI_RETURN_CODE", "NPU_DRIVER_KERNEL_MODULE_MISMATCH",
+                "ASCEND_RUN_PACKAGE_INSTALLER_ERROR", "FILE_PERMISSION_DENIED",
+                "ASCEND_TOOL_FILE_SECURITY_CHECK"]
+
+
+@pytest.fixture(scope="module")
+def kb():
+    return english_kb()
+
+
+def test_the_part_is_loaded_as_specific_roots_without_peer_ids(kb):
+    assert set(IDS) == {"TORCH_NPU_STRESS_DETECT_FAILED", "HCCN_TOOL_PORT_ADDRESS_NOT_SET",
+                        "HCCN_TOOL_COMMAND_FAILED", "NPU_DRIVER_PACKAGE_NOT_FOR_THIS_DEVICE"}
+    for sid in IDS:
+        sig = kb.signature(sid)
+        assert os.path.basename(sig.origin) == "families_node_ops.json" and sig.kind == "root" and not sig.ascend_fd
+        assert not sig.fallback and sig.severity == "fail", sid
+
+
+@pytest.mark.parametrize("line, sig_id, said", [
+    # stress_detect: each result of transfer_result, the allocation failure, TaskD's wording, the API page's sample
+    ("RuntimeError: Stress detect error. Error code is 574007. Error message is Voltage recovery failed.\n"
+     "[ERROR] 2025-10-11-09:12:01 (PID:77, Device:0, RankID:-1) ERR01100 OPS call acl api failed",
+     "TORCH_NPU_STRESS_DETECT_FAILED", ": Voltage recovery failed (error code 574007)"),
+    ("[WARNING] ASCEND(2231,python):2025-10-11-09:12:01.123.456 [Stress_detect.cpp:108] Stress detect failed due to "
+     "hardware malfunction, device id is 5, error code is 574009.", "TORCH_NPU_STRESS_DETECT_FAILED",
+     ": hardware malfunction (error code 574009) on device 5"),
+    ("UserWarning: Stress detect failed, call AclrtMallocAlign32 failed, skip StressDetect, device id is 2, error is 207001",
+     "TORCH_NPU_STRESS_DETECT_FAILED", ": call AclrtMallocAlign32 failed"),
+    ("[W Stress_detect.cpp:81] Warning: Stress detect failed, type is 1, error: HCCL function error: HcclCommInitAll",
+     "TORCH_NPU_STRESS_DETECT_FAILED", ": HCCL function error: HcclCommInitAll"),
+    ("2025-10-11 09:12:01 [ERROR] stress detect init failed: No module named 'torch_npu', rank: 3",
+     "TORCH_NPU_STRESS_DETECT_FAILED", ": stress detect init failed"),
+    ("StressDetectionError: Stress detection failed with error code: 2", "TORCH_NPU_STRESS_DETECT_FAILED",
+     "(error code 2)"),
+    # symbolic links: MindIE-SD, msit, MindIE-Motor, MindSpeed-LLM, MindCluster
+    ("ValueError: The path:models/flux/transformer is a symbolic link file.", "ASCEND_TOOL_FILE_SECURITY_CHECK",
+     "`models/flux/transformer`"),
+    ("2025-07-01 10:00:00 - msit_llm - ERROR - path : /data/dump is a soft link, not supported, please import "
+     "file(or directory) directly", "ASCEND_TOOL_FILE_SECURITY_CHECK", "`/data/dump`"),
+    ("[2025-07-01 10:00:00] [ERROR] [Util] File /etc/mindie/ms_coordinator.json a symbolic link, which is not allowed.",
+     "ASCEND_TOOL_FILE_SECURITY_CHECK", "`/etc/mindie/ms_coordinator.json`"),
+    ("ValueError: The ckpt_dir should not be a symbolic link file.", "ASCEND_TOOL_FILE_SECURITY_CHECK",
+     "(`ckpt_dir`): should not be a symbolic link"),
+    ("[ERROR] 2025/01/08 10:00:00.000000 1 utils/file.go:88 check symlinks failed \"/var/log/mindx-dl/npu-exporter\": "
+     "not a regular path", "ASCEND_TOOL_FILE_SECURITY_CHECK", "`/var/log/mindx-dl/npu-exporter`"),
+    # owner and mode: MindIE's C++ permission check, msit, MindSpeed-LLM, MindCluster's plain form
+    ("Check path: config.json failed, by: Check Other group permission failed: /usr/local/Ascend/mindie/latest/"
+     "mindie-service/conf/config.json current permission is 4, but required no greater than 0. Required permisssion "
+     "is 640, but got permission is 644", "ASCEND_TOOL_FILE_SECURITY_CHECK",
+     "(`config.json`): Check Other group permission failed"),
+    ("2025-07-01 10:00:00 - msit - ERROR - The file owner is inconsistent with the current process user and is not "
+     "allowed to write. /home/u/out/result.csv", "ASCEND_TOOL_FILE_SECURITY_CHECK",
+     ": file owner is inconsistent with the current process user"),
+    ("PermissionError: File '/data/ckpt/latest_checkpointed_iteration.txt' owner ID mismatch. Current process user "
+     "ID: 1000, file owner ID: 0.", "ASCEND_TOOL_FILE_SECURITY_CHECK", ": owner ID mismatch"),
+    ("ValueError: The path [/data/dump] is writable by group or others. Please check.",
+     "ASCEND_TOOL_FILE_SECURITY_CHECK", "(`/data/dump`): writable by group or others"),
+    ("time=\"2025-01-08T10:00:00Z\" level=error msg=\"check uid or mode failed : /etc/kubernetes/npu-exporter.conf\"",
+     "ASCEND_TOOL_FILE_SECURITY_CHECK", "`/etc/kubernetes/npu-exporter.conf`"),
+    # hccn_tool: the rest of its error table
+    ("The hccn.conf can't access, cmd execute failed! pls check the conf file or cmd run permission.",
+     "HCCN_TOOL_COMMAND_FAILED", ": The hccn.conf can't access"),
+    ("[root@node1 ~]# hccn_tool -i 9 -ip -g\nThe device is not exist!", "HCCN_TOOL_COMMAND_FAILED",
+     ": The device is not exist"),
+    ("Failed to verify the certificate chain, make sure the certificate chain is correct!", "HCCN_TOOL_COMMAND_FAILED",
+     "certificate chain"),
+    ("The confuguraion does not exist! Please preset firstly!", "HCCN_TOOL_PORT_ADDRESS_NOT_SET",
+     "no IP address or gateway configured"),
+    ("Get gateway failed, because no gateway was preset there!", "HCCN_TOOL_PORT_ADDRESS_NOT_SET", "no gateway"),
+    # the driver installer: its plain echo form
+    ("[Driver] [2025-03-01 10:00:00] [ERROR]Installation failed, the driver package version=24.1.rc2 is earlier than "
+     "the device flash hardware version=25.0.rc1.", "NPU_DRIVER_PACKAGE_NOT_FOR_THIS_DEVICE",
+     "package version 24.1.rc2 is older than the version the device's flash requires (25.0.rc1)"),
+])
+def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
+    hits = [s for s in kb.explaining(line) if s.id in FAMILY]
+    assert [s.id for s in hits] == [sig_id], [s.id for s in kb.explaining(line)]
+    assert said in hits[0].text("en", line=line)[0], hits[0].text("en", line=line)[0]
+
+
+@pytest.mark.parametrize("line", [
+    "[INFO] ASCEND(2231,python):2025-10-11-09:12:01.123.456 [Stress_detect.cpp:59] Stress detect with StressDetect "
+    "start, device id is 0.",
+    "2025-10-11 09:12:01 [INFO] 3 start aic exec stress test...",
+    "Stress detect result: 0",
+    "2025-07-01 10:00:00,000 - msmodelslim - WARNING - The path '/data/w' is a soft link. Using its real path: '/mnt/w'.",
+    "Found symlink path: /data/w, using real path: /mnt/w",
+    "The file README.md is a link to the upstream docs",
+    "def check_path_is_link(path: str):",
+    "    raise_if_symlink = True  # The path should be checked",
+    "[INFO] check uid or mode success",
+    "File: /home/w/config.json Check Other group permission passed",
+    "export MINDIE_CHECK_INPUTFILES_PERMISSION=1",
+    "Cmd execute successfully!",
+    "link status: UP",
+    "net health status: Success",
+    "ipaddr:192.168.100.101",
+    "[Driver] [2025-03-01 10:00:00] [INFO]Start to install driver package, version=24.1.0",
+    "[Driver] [2025-03-01 10:00:00] [INFO]Driver package installed successfully! The new version takes effect "
+    "immediately.",
+])
+def test_family_entries_stay_quiet_on_ordinary_lines(kb, line):
+    assert [s.id for s in kb.match_line(line) if s.id in IDS + EXTENDED] == []
+
+
+def test_family_entries_stay_quiet_on_every_clean_excerpt(kb):
+    assert clean_excerpt_hits(kb, IDS + EXTENDED) == []
+
+
+def test_one_line_is_one_problem_of_the_family(kb):
+    assert family_overlaps(kb, FAMILY) == []
