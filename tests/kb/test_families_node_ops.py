@@ -128,3 +128,36 @@ def test_family_entries_stay_quiet_on_every_clean_excerpt(kb):
 
 def test_one_line_is_one_problem_of_the_family(kb):
     assert family_overlaps(kb, FAMILY) == []
+
+
+@pytest.mark.parametrize("line, sig_id, said", [
+    # MindIE's token-count check beside its character-count check
+    ("[2025-01-01 10:00:00.000+08:00] [1] [2] [server] [ERROR] [single_req_infer_interface_base.cpp:177] : "
+     "[MIE04E020407] [endpoint] text_input token length must be in (0, 1048576], but got 1200000",
+     "MINDIE_REQUEST_INPUT_TOO_LONG", "its text_input is longer than the endpoint accepts (at most 1048576 tokens): "
+     "1200000 given"),
+    ("Messages len not in (0, 4194304, but the length of inputs is 4200000", "MINDIE_REQUEST_INPUT_TOO_LONG",
+     "(at most 4194304 characters): 4200000 given"),
+    # the driver installer's kernel-module steps, and DKMS's own failure
+    ("[Driver] [2025-01-01 10:00:00] [uid=0(root)] [ERROR][LINENO=320]Failed to insmod [drv_pcie_host].",
+     "NPU_DRIVER_KERNEL_MODULE_MISMATCH", "could not be built or loaded for the running kernel"),
+    ("Error! Bad return status for module build on kernel: 5.15.0-91-generic (x86_64)",
+     "NPU_DRIVER_KERNEL_MODULE_MISMATCH", "running kernel `5.15.0-91-generic`"),
+    ("insmod: ERROR: could not insert module /lib/modules/5.10.0/updates/drv_seclib_host.ko: Invalid module format",
+     "NPU_DRIVER_KERNEL_MODULE_MISMATCH", "could not be built or loaded"),
+])
+def test_members_added_to_other_parts_entries_are_said(kb, line, sig_id, said):
+    hits = kb.explaining(line)
+    assert [s.id for s in hits] == [sig_id], [s.id for s in hits]
+    assert said in hits[0].text("en", line=line)[0], hits[0].text("en", line=line)[0]
+
+
+@pytest.mark.parametrize("line", [
+    "Messages token length must be in (0, 1048576], but got 0. This could be caused by invalid input format or empty "
+    "content.",
+    "insmod: ERROR: could not insert module nvidia.ko: Invalid module format",
+    "[Driver] [2025-01-01 10:00:00] [INFO]insmod drv_pcie_host success",
+])
+def test_the_extended_entries_stay_quiet_on_ordinary_lines(kb, line):
+    assert [s.id for s in kb.match_line(line) if s.id in ("MINDIE_REQUEST_INPUT_TOO_LONG",
+                                                          "NPU_DRIVER_KERNEL_MODULE_MISMATCH")] == []
