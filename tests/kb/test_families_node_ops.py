@@ -28,7 +28,8 @@ def kb():
 
 def test_the_part_is_loaded_as_specific_roots_without_peer_ids(kb):
     assert set(IDS) == {"TORCH_NPU_STRESS_DETECT_FAILED", "HCCN_TOOL_PORT_ADDRESS_NOT_SET",
-                        "HCCN_TOOL_COMMAND_FAILED", "NPU_DRIVER_PACKAGE_NOT_FOR_THIS_DEVICE"}
+                        "HCCN_TOOL_COMMAND_FAILED", "NPU_DRIVER_PACKAGE_NOT_FOR_THIS_DEVICE",
+                        "MINDIE_CONFIG_NOT_ACCEPTED"}
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_node_ops.json" and sig.kind == "root" and not sig.ascend_fd
@@ -86,6 +87,16 @@ def test_the_part_is_loaded_as_specific_roots_without_peer_ids(kb):
     ("The confuguraion does not exist! Please preset firstly!", "HCCN_TOOL_PORT_ADDRESS_NOT_SET",
      "no IP address or gateway configured"),
     ("Get gateway failed, because no gateway was preset there!", "HCCN_TOOL_PORT_ADDRESS_NOT_SET", "no gateway"),
+    # MindIE's configuration checks: the engine's range check, MindIE-Motor's forms, a path it cannot open
+    ("The value of ScheduleConfig.maxPrefillTokens should be in [1, 4194304].", "MINDIE_CONFIG_NOT_ACCEPTED",
+     ": The value of ScheduleConfig.maxPrefillTokens should be in"),
+    ("[2025-06-01 10:00:00.000] [ERROR] [ParseInitConfig] The configuration file '/home/u/ms_coordinator.json' has an "
+     "invalid JSON format. Please check it.", "MINDIE_CONFIG_NOT_ACCEPTED",
+     ": The configuration file '/home/u/ms_coordinator.json'"),
+    ("[2025-06-01 10:00:00.000] [ERROR] [Coordinator] Configure initialize failed.", "MINDIE_CONFIG_NOT_ACCEPTED",
+     ": Configure initialize failed"),
+    ("Error: Open json file failed, the file path is /opt/mindie/conf/config.json", "MINDIE_CONFIG_NOT_ACCEPTED",
+     ": Open json file failed"),
     # the driver installer: its plain echo form
     ("[Driver] [2025-03-01 10:00:00] [ERROR]Installation failed, the driver package version=24.1.rc2 is earlier than "
      "the device flash hardware version=25.0.rc1.", "NPU_DRIVER_PACKAGE_NOT_FOR_THIS_DEVICE",
@@ -114,6 +125,9 @@ def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     "link status: UP",
     "net health status: Success",
     "ipaddr:192.168.100.101",
+    "[ConfigManager::InitConfigManager] Successfully init config manager",
+    "    \"maxSeqLen\" : 2560,",
+    "[INFO] [ParseInitConfig] The configuration file '/home/u/ms_coordinator.json' is loaded.",
     "[Driver] [2025-03-01 10:00:00] [INFO]Start to install driver package, version=24.1.0",
     "[Driver] [2025-03-01 10:00:00] [INFO]Driver package installed successfully! The new version takes effect "
     "immediately.",
