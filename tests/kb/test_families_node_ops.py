@@ -29,7 +29,7 @@ def kb():
 def test_the_part_is_loaded_as_specific_roots_without_peer_ids(kb):
     assert set(IDS) == {"TORCH_NPU_STRESS_DETECT_FAILED", "HCCN_TOOL_PORT_ADDRESS_NOT_SET",
                         "HCCN_TOOL_COMMAND_FAILED", "NPU_DRIVER_PACKAGE_NOT_FOR_THIS_DEVICE",
-                        "MINDIE_CONFIG_NOT_ACCEPTED"}
+                        "MINDIE_CONFIG_NOT_ACCEPTED", "TORCH_NPU_SILENT_CHECK_ABNORMAL"}
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_node_ops.json" and sig.kind == "root" and not sig.ascend_fd
@@ -87,6 +87,10 @@ def test_the_part_is_loaded_as_specific_roots_without_peer_ids(kb):
     ("The confuguraion does not exist! Please preset firstly!", "HCCN_TOOL_PORT_ADDRESS_NOT_SET",
      "no IP address or gateway configured"),
     ("Get gateway failed, because no gateway was preset there!", "HCCN_TOOL_PORT_ADDRESS_NOT_SET", "no gateway"),
+    # torch_npu's silent check behind the logging module's prefix
+    ("2025-09-01 10:00:00,000 - torch_npu.silent_check - WARNING - [Warning][2025-09-01 10:00:00] [Rank 31]: "
+     "feature detection detects abnormal results!", "TORCH_NPU_SILENT_CHECK_ABNORMAL",
+     "found abnormal results on rank 31: feature detection detects abnormal results"),
     # MindIE's configuration checks: the engine's range check, MindIE-Motor's forms, a path it cannot open
     ("The value of ScheduleConfig.maxPrefillTokens should be in [1, 4194304].", "MINDIE_CONFIG_NOT_ACCEPTED",
      ": The value of ScheduleConfig.maxPrefillTokens should be in"),
@@ -125,6 +129,9 @@ def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     "link status: UP",
     "net health status: Success",
     "ipaddr:192.168.100.101",
+    "[Info] Rank 6: feature detection detects abnormal results, checksum is on.",
+    "[Event][2025-09-01 10:00:00] [Rank 6]: A grad-norm spike may happen, param name w, abnormal value 9.0, previous "
+    "value 1.0, history avg 1.0, bp time 3, normal count 2.",
     "[ConfigManager::InitConfigManager] Successfully init config manager",
     "    \"maxSeqLen\" : 2560,",
     "[INFO] [ParseInitConfig] The configuration file '/home/u/ms_coordinator.json' is loaded.",
