@@ -29,7 +29,8 @@ def kb():
 def test_the_part_is_loaded_as_specific_roots_without_peer_ids(kb):
     assert set(IDS) == {"TORCH_NPU_STRESS_DETECT_FAILED", "HCCN_TOOL_PORT_ADDRESS_NOT_SET",
                         "HCCN_TOOL_COMMAND_FAILED", "NPU_DRIVER_PACKAGE_NOT_FOR_THIS_DEVICE",
-                        "MINDIE_CONFIG_NOT_ACCEPTED", "TORCH_NPU_SILENT_CHECK_ABNORMAL"}
+                        "MINDIE_CONFIG_NOT_ACCEPTED", "TORCH_NPU_SILENT_CHECK_ABNORMAL",
+                        "NPU_SMI_HEALTH_NOT_OK"}
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_node_ops.json" and sig.kind == "root" and not sig.ascend_fd
@@ -91,6 +92,10 @@ def test_the_part_is_loaded_as_specific_roots_without_peer_ids(kb):
     ("2025-09-01 10:00:00,000 - torch_npu.silent_check - WARNING - [Warning][2025-09-01 10:00:00] [Rank 31]: "
      "feature detection detects abnormal results!", "TORCH_NPU_SILENT_CHECK_ABNORMAL",
      "found abnormal results on rank 31: feature detection detects abnormal results"),
+    # npu-smi's health: another table layout (310P, Warning), the health query's fault code
+    ("| 2     310P3               | Warning       | 12.5        45                0    / 0             |",
+     "NPU_SMI_HEALTH_NOT_OK", "health as Warning (NPU 2, 310P3)"),
+    ("        Error Code                     : 80C98008", "NPU_SMI_HEALTH_NOT_OK", ": fault code 80C98008"),
     # MindIE's configuration checks: the engine's range check, MindIE-Motor's forms, a path it cannot open
     ("The value of ScheduleConfig.maxPrefillTokens should be in [1, 4194304].", "MINDIE_CONFIG_NOT_ACCEPTED",
      ": The value of ScheduleConfig.maxPrefillTokens should be in"),
@@ -132,6 +137,10 @@ def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     "[Info] Rank 6: feature detection detects abnormal results, checksum is on.",
     "[Event][2025-09-01 10:00:00] [Rank 6]: A grad-norm spike may happen, param name w, abnormal value 9.0, previous "
     "value 1.0, history avg 1.0, bp time 3, normal count 2.",
+    "| 0     910B3               | OK            | 96.3        38                0    / 0             |",
+    "| Chip                      | Bus-Id        | AICore(%)   Memory-Usage(MB)  HBM-Usage(MB)        |",
+    "        Error Code                     : NA",
+    "Error Code: 0x80E01801 cleared",
     "[ConfigManager::InitConfigManager] Successfully init config manager",
     "    \"maxSeqLen\" : 2560,",
     "[INFO] [ParseInitConfig] The configuration file '/home/u/ms_coordinator.json' is loaded.",
