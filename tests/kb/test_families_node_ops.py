@@ -78,6 +78,12 @@ def test_the_part_is_loaded_as_specific_roots_without_peer_ids(kb):
      "ASCEND_TOOL_FILE_SECURITY_CHECK", "(`/data/dump`): writable by group or others"),
     ("time=\"2025-01-08T10:00:00Z\" level=error msg=\"check uid or mode failed : /etc/kubernetes/npu-exporter.conf\"",
      "ASCEND_TOOL_FILE_SECURITY_CHECK", "`/etc/kubernetes/npu-exporter.conf`"),
+    # the limits of the same checks: a tokenizer file above MindIE's 10 MB, a directory with too many files
+    ("ValueError: The size of file should not be greater than 10485760, but got 11422654. Please check the input "
+     "path:/data/models/Qwen3-8B/tokenizer.json.", "ASCEND_TOOL_FILE_SECURITY_CHECK",
+     "(`/data/models/Qwen3-8B/tokenizer.json`): size of file should not be greater than 10485760, but got 11422654"),
+    ("ValueError: The file num in dir is 2048, which exceeds the limit 1024. Please check the input path.",
+     "ASCEND_TOOL_FILE_SECURITY_CHECK", ": file num in dir is 2048, which exceeds the limit 1024"),
     # hccn_tool: the rest of its error table
     ("The hccn.conf can't access, cmd execute failed! pls check the conf file or cmd run permission.",
      "HCCN_TOOL_COMMAND_FAILED", ": The hccn.conf can't access"),
