@@ -30,11 +30,11 @@ def test_the_part_is_loaded_as_specific_roots_without_peer_ids(kb):
     assert set(IDS) == {"TORCH_NPU_STRESS_DETECT_FAILED", "HCCN_TOOL_PORT_ADDRESS_NOT_SET",
                         "HCCN_TOOL_COMMAND_FAILED", "NPU_DRIVER_PACKAGE_NOT_FOR_THIS_DEVICE",
                         "MINDIE_CONFIG_NOT_ACCEPTED", "TORCH_NPU_SILENT_CHECK_ABNORMAL",
-                        "NPU_SMI_HEALTH_NOT_OK"}
+                        "NPU_SMI_HEALTH_NOT_OK", "MINDIE_HTTP_ERROR_RESPONSE"}
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_node_ops.json" and sig.kind == "root" and not sig.ascend_fd
-        assert not sig.fallback and sig.severity == "fail", sid
+        assert sig.fallback == (sid == "MINDIE_HTTP_ERROR_RESPONSE") and sig.severity == "fail", sid
 
 
 @pytest.mark.parametrize("line, sig_id, said", [
@@ -112,6 +112,12 @@ def test_the_part_is_loaded_as_specific_roots_without_peer_ids(kb):
      ": Configure initialize failed"),
     ("Error: Open json file failed, the file path is /opt/mindie/conf/config.json", "MINDIE_CONFIG_NOT_ACCEPTED",
      ": Open json file failed"),
+    # MindIE's HTTP error bodies: MindIE-LLM's form behind curl's output, MindIE-Motor's form
+    ("< HTTP/1.1 424 Failed Dependency\n{\"error\":\"Failed to enqueue inferRequest: remainBlocks is nullptr.\","
+     "\"error_type\":\"Generation Error\"}", "MINDIE_HTTP_ERROR_RESPONSE",
+     "(Generation Error): Failed to enqueue inferRequest: remainBlocks is nullptr."),
+    ("{ \"type\": \"Bad Request\", \"error\": \"DMI request must have req-type, req-id, d-target headers.\" }",
+     "MINDIE_HTTP_ERROR_RESPONSE", "(Bad Request): DMI request must have"),
     # the driver installer: its plain echo form
     ("[Driver] [2025-03-01 10:00:00] [ERROR]Installation failed, the driver package version=24.1.rc2 is earlier than "
      "the device flash hardware version=25.0.rc1.", "NPU_DRIVER_PACKAGE_NOT_FOR_THIS_DEVICE",
