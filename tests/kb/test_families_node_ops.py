@@ -30,7 +30,8 @@ def test_the_part_is_loaded_as_specific_roots_without_peer_ids(kb):
     assert set(IDS) == {"TORCH_NPU_STRESS_DETECT_FAILED", "HCCN_TOOL_PORT_ADDRESS_NOT_SET",
                         "HCCN_TOOL_COMMAND_FAILED", "NPU_DRIVER_PACKAGE_NOT_FOR_THIS_DEVICE",
                         "MINDIE_CONFIG_NOT_ACCEPTED", "TORCH_NPU_SILENT_CHECK_ABNORMAL",
-                        "NPU_SMI_HEALTH_NOT_OK", "MINDIE_HTTP_ERROR_RESPONSE"}
+                        "NPU_SMI_HEALTH_NOT_OK", "MINDIE_HTTP_ERROR_RESPONSE",
+                        "NPU_DRIVER_PACKAGE_SIGNATURE_REJECTED"}
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_node_ops.json" and sig.kind == "root" and not sig.ascend_fd
@@ -102,6 +103,14 @@ def test_the_part_is_loaded_as_specific_roots_without_peer_ids(kb):
     ("| 2     310P3               | Warning       | 12.5        45                0    / 0             |",
      "NPU_SMI_HEALTH_NOT_OK", "health as Warning (NPU 2, 310P3)"),
     ("        Error Code                     : 80C98008", "NPU_SMI_HEALTH_NOT_OK", ": fault code 80C98008"),
+    # the installer's signature checks: the CRL steps and the upgrade's version counter
+    ("[Driver] [2025-01-01 10:00:00] [uid=0(root)] [ERROR]2.check new images crl failed, stop install",
+     "NPU_DRIVER_PACKAGE_SIGNATURE_REJECTED", ": check new images crl failed"),
+    ("[Driver] [2025-01-01 10:00:00] [uid=0(root)] [ERROR]device_images_nvcnt_check failed, stop upgrade",
+     "NPU_DRIVER_PACKAGE_SIGNATURE_REJECTED", ": device_images_nvcnt_check failed"),
+    ("[ERROR]The software signature verification failed because the signature mode used by the software is "
+     "inconsistent with the current configuration. Currently configured is [pss], details in : /var/log/x.log",
+     "NPU_DRIVER_PACKAGE_SIGNATURE_REJECTED", "(this node is configured for the `pss` signature mode)"),
     # MindIE's configuration checks: the engine's range check, MindIE-Motor's forms, a path it cannot open
     ("The value of ScheduleConfig.maxPrefillTokens should be in [1, 4194304].", "MINDIE_CONFIG_NOT_ACCEPTED",
      ": The value of ScheduleConfig.maxPrefillTokens should be in"),
