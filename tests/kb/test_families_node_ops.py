@@ -127,6 +127,9 @@ def test_the_part_is_loaded_as_specific_roots_without_peer_ids(kb):
      "(Generation Error): Failed to enqueue inferRequest: remainBlocks is nullptr."),
     ("{ \"type\": \"Bad Request\", \"error\": \"DMI request must have req-type, req-id, d-target headers.\" }",
      "MINDIE_HTTP_ERROR_RESPONSE", "(Bad Request): DMI request must have"),
+    # hccn_tool's health probe as its current source prints it
+    ("net health status: Socket fail", "NET_HEALTH_ABNORMAL", "NPU network health check failed"),
+    ("net health status: Thread error", "NET_HEALTH_ABNORMAL", "NPU network health check failed"),
     # the driver installer: its plain echo form
     ("[Driver] [2025-03-01 10:00:00] [ERROR]Installation failed, the driver package version=24.1.rc2 is earlier than "
      "the device flash hardware version=25.0.rc1.", "NPU_DRIVER_PACKAGE_NOT_FOR_THIS_DEVICE",
