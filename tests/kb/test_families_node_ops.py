@@ -31,7 +31,7 @@ def test_the_part_is_loaded_as_specific_roots_without_peer_ids(kb):
                         "HCCN_TOOL_COMMAND_FAILED", "NPU_DRIVER_PACKAGE_NOT_FOR_THIS_DEVICE",
                         "MINDIE_CONFIG_NOT_ACCEPTED", "TORCH_NPU_SILENT_CHECK_ABNORMAL",
                         "NPU_SMI_HEALTH_NOT_OK", "MINDIE_HTTP_ERROR_RESPONSE",
-                        "NPU_DRIVER_PACKAGE_SIGNATURE_REJECTED", "ASCEND_RUN_PACKAGE_DISK_SPACE_INSUFFICIENT"}
+                        "NPU_DRIVER_PACKAGE_SIGNATURE_REJECTED", "NPU_DRIVER_INSTALL_SPACE_INSUFFICIENT"}
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_node_ops.json" and sig.kind == "root" and not sig.ascend_fd
@@ -111,9 +111,10 @@ def test_the_part_is_loaded_as_specific_roots_without_peer_ids(kb):
     ("[ERROR]The software signature verification failed because the signature mode used by the software is "
      "inconsistent with the current configuration. Currently configured is [pss], details in : /var/log/x.log",
      "NPU_DRIVER_PACKAGE_SIGNATURE_REJECTED", "(this node is configured for the `pss` signature mode)"),
-    # a .run package's disk-space check: makeself's, for another package and directory
-    ("Not enough space left in /root/tmp (20480 KB) to decompress ./Ascend-hdk-910b-npu-firmware_7.5.0.run "
-     "(204800 KB)", "ASCEND_RUN_PACKAGE_DISK_SPACE_INSUFFICIENT", "in `/root/tmp`: 20480 KB free, 204800 KB needed"),
+    # the driver installer's free-space check in its echo form
+    ("[Driver] [2025-01-01 10:00:00] [ERROR]free space only 300, cannot install driver package (greater than 800M), "
+     "please make sure enough space under the installation path", "NPU_DRIVER_INSTALL_SPACE_INSUFFICIENT",
+     ": 300 free, more than 800M needed"),
     # MindIE's configuration checks: the engine's range check, MindIE-Motor's forms, a path it cannot open
     ("The value of ScheduleConfig.maxPrefillTokens should be in [1, 4194304].", "MINDIE_CONFIG_NOT_ACCEPTED",
      ": The value of ScheduleConfig.maxPrefillTokens should be in"),
