@@ -105,7 +105,7 @@ def test_the_part_is_loaded_as_root_entries_four_classes_without_peer_ids(kb):
     # MindIE's file checks (in families_edge's entry of the Ascend tools' file checks): a link to a weight file, a size
     # over the limit
     ("mindiesd.utils.exception.ParametersInvalid: The path:ckpt/vae/diffusion_pytorch_model.safetensors is a symbolic "
-     "link file.", "ASCEND_TOOL_FILE_SECURITY_CHECK", "(`ckpt/vae/diffusion_pytorch_model.safetensors`): symbolic link"),
+     "link file.", "ASCEND_TOOL_FILE_SECURITY_CHECK", "(`ckpt/vae/diffusion_pytorch_model.safetensors`): is a symbolic link"),
     ("ParametersInvalid: The size of file:prompts.txt is 104857700, which exceeds the limit 104857600.",
      "ASCEND_TOOL_FILE_SECURITY_CHECK", "(`prompts.txt`): size"),
     # a media pipeline: GStreamer's run-time form, Vision SDK's start-up form
