@@ -20,7 +20,7 @@ SHOW_LINE_CHARS = 400  # the "most telling line" is cut to this in reports
 # Timestamps in CANN / MindSpore (2024-07-12-10:21:33.512.118) and ISO-like forms.
 _TS = re.compile(rb"(\d{4})-(\d\d)-(\d\d)[- T](\d\d):(\d\d):(\d\d)(?:[.,](\d{1,6}))?")
 # An error-looking line (issue 21: none is dropped): an ERROR/FATAL/CRITICAL level (`[ERROR]`, `- ERROR -`, glog
-# `E0712 10:21:33`, torch's c10 header `[rank1]:[E324 13:00:25.428 ...]`), a Python `...Error:`/`...Exception:` (a
+# `E0712 10:21:33` and with its year `E20250310 11:02:03` (Vision SDK's MxBase), ONNX Runtime's `[E:onnxruntime:`, torch's c10 header `[rank1]:[E324 13:00:25.428 ...]`), a Python `...Error:`/`...Exception:` (a
 # traceback's tail), a CANN error report (`EZ9999: ...`), a crash (`Segmentation fault`, `core dumped`, `Killed`).
 # The tools a node is deployed and run with print their errors in forms of their own: Ansible's task report
 # (`fatal: [host]: FAILED! => {...}`, `host | UNREACHABLE! => ...`; ascend-deployer, MEF's installers), klog behind a
@@ -36,7 +36,8 @@ _TS = re.compile(rb"(\d{4})-(\d\d)-(\d\d)[- T](\d\d):(\d\d):(\d\d)(?:[.,](\d{1,6
 # Go's `panic: ...`, a shell's `Aborted (core dumped)`), and a non-zero error code said in words (`error code is 574007`).
 # Scanned with the signatures (one pass): a line it holds that no signature explains is listed in
 # `unexplained_errors`.
-ERROR_LINE = (r"\[(?:ERROR|FATAL|CRITICAL|E)\]|\b(?:ERROR|FATAL|CRITICAL)\b|^\s*[EF]\d{4} \d\d:\d\d:\d\d|"
+ERROR_LINE = (r"\[(?:ERROR|FATAL|CRITICAL|E)\]|\b(?:ERROR|FATAL|CRITICAL)\b|^\s*[EF](?:\d{4}|\d{8}) \d\d:\d\d:\d\d|"
+              r"\[[EF]:onnxruntime:|"
               r"\[[EF]\d{3,4} \d\d:\d\d:\d\d|"
               r"(?:Error|Exception)(?::|$)|^\s*E[A-Z0-9]\d{4}: |Segmentation fault|core dumped|\bKilled\b|"
               r"^\s*fatal: \[|\]: (?:FAILED|UNREACHABLE)! =>| \| (?:FAILED|UNREACHABLE)!|\]: [EF]\d{4} \d\d:\d\d:\d\d|"

@@ -320,6 +320,12 @@ def test_the_ordinary_lines_of_deployment_tools_are_not_error_lines(line):
     ("Fatal Python error: Aborted", True),
     ("panic: runtime error: invalid memory address or nil pointer dereference", True),
     ("Aborted (core dumped)", True),
+    # ... glog with the year (Vision SDK's MxBase) and ONNX Runtime's logger at the error level
+    ("E20250310 11:02:03.123456 4321 ImageProcessorDptr.cpp:812] Failed to resize image.", True),
+    ("2024-01-01 10:00:00.000 [E:onnxruntime:Default, cann_execution_provider.cc:1234 Compile] CANN EP failed", True),
+    ("I20250310 11:02:03.123456 4321 MxsmStream.cpp:100] Stream created.", False),
+    ("2024-01-01 10:00:00.000 [W:onnxruntime:Default, session_state.cc:1162 VerifyEachNodeIsAssignedToAnEp] Some nodes "
+     "were not assigned to the preferred execution providers", False),
     # ... a non-zero error code said in words
     ("Stress detect error. Error code is 574007. Error message is Voltage recovery failed.", True),
     ("aclInit failed, errorCode = 100002", True),
