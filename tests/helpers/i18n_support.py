@@ -34,7 +34,7 @@ MB GB GiB MiB KB KiB TB ms s min
 # Terms of more than one word the glossary keeps in English in Chinese text, and product names of more than one
 # word (a product's name stays as it is: docs/glossary.md).
 KEEP_PHRASES = re.compile(r"\brank table\b|\bAscend Transformer Boost\b|\bAscend Extension for PyTorch\b|"
-                          r"\bMooncake(?: 的)? Transfer Engine\b")
+                          r"\bMooncake(?: 的)? Transfer Engine\b|\bHugging Face\b")
 
 
 def data_words(snapshot_dir):
@@ -244,9 +244,9 @@ def source_defects(text, chinese=True):
     for block in source_blocks(text):
         out += [("internal source", m.group(0)) for m in INTERNAL_SOURCE.finditer(block)]
         if chinese:
-            # an apostrophe (runtime's) opens no quote; a path ends at full-width punctuation (a path glued to the
+            # an apostrophe (runtime's) opens no quote; a URL or a path ends at full-width punctuation (a path glued to the
             # "：“" before a quoted message would eat the quote's opening mark and leave its words as prose)
-            plain = re.sub(r"`[^`]*`|\"[^\"]*\"|“[^”]*”|(?<![A-Za-z])'[^'\s][^']*'(?![A-Za-z])|https?://\S+|"
+            plain = re.sub(r"`[^`]*`|\"[^\"]*\"|“[^”]*”|(?<![A-Za-z])'[^'\s][^']*'(?![A-Za-z])|https?://[^\s“”（）：，、；]+|"
                            r"[^\s“”（）：，、]*/[^\s“”（）：，、]*", " ", block)
             out += [("english source", m.group(0)) for m in SOURCE_PROSE.finditer(plain)]
     return out
