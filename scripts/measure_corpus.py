@@ -114,6 +114,15 @@ def facts() -> Optional[Dict[str, dict]]:
     return None
 
 
+def _source_rules() -> Dict[str, str]:
+    sys.path.insert(0, os.path.join(REPO, "scripts"))
+    try:
+        from build_fd_rules import SOURCE_RULES
+    finally:
+        sys.path.pop(0)
+    return SOURCE_RULES
+
+
 def fd_rule_holds(entry: Optional[dict], lines: List[str], code: Optional[str] = None) -> bool:
     """The ascend-fd entry's own rule on these lines: one alternative's literals all in one line, or its regex;
     with `code`, on a line where the entry's `attr_regex` also reads that code."""
@@ -122,7 +131,9 @@ def fd_rule_holds(entry: Optional[dict], lines: List[str], code: Optional[str] =
     alts = entry.get("all_of") or []
     if alts and isinstance(alts[0], str):
         alts = [alts]
-    regex = entry.get("regex")
+    # an id the facts list without a line rule: its rule is in ascend-fd's source (the hccn_tool output parsers),
+    # as scripts/build_fd_rules.py records it (issue 21 item 2: "or the peer's source")
+    regex = entry.get("regex") or (None if alts else _source_rules().get(entry.get("id", "")))
     for line in lines:
         holds = any(alt and all(lit in line for lit in alt) for alt in alts)
         if not holds and regex:

@@ -302,6 +302,15 @@ def test_fd_rule_reads_alternatives_and_regex(measure):
     assert not measure.fd_rule_holds(None, ["anything"])
 
 
+def test_an_id_without_a_line_rule_in_the_facts_holds_by_the_peers_source_rule(measure):
+    # Comp_Network_Custom_01 (Link Down) has no all_of/regex in kg-config.json: ascend-fd's LinkDownParser reads
+    # hccn_tool's link records (scripts/build_fd_rules.py SOURCE_RULES), as the product's peer check does
+    entry = {"id": "Comp_Network_Custom_01", "label_en": "Link Down: intermittently disconnected NPU"}
+    assert measure.fd_rule_holds(entry, ["[devid 2]    Fri Sep  1 06:34:43 2023    LINK DOWN"])
+    assert not measure.fd_rule_holds(entry, ["[devid 2]    Fri Sep  1 06:34:43 2023    LINK UP"])
+    assert not measure.fd_rule_holds({"id": "Comp_Network_Custom_04"}, ["LINK DOWN"])  # no rule anywhere
+
+
 def test_a_code_named_peer_id_holds_only_with_its_own_code(measure):
     """ascend-fd names a generic code entry with the line's code (AISW_CANN_ERRCODE_Custom_EZ9999): the measure
     accepts it where the entry's rule holds and its attr_regex reads that code, not another."""
