@@ -147,8 +147,19 @@ FLOORS = {
     # unexplained error line listed; 2 FAILs on lines without an error word: the vendor's own catalogued sentences
     # of E13023 ('... exceeds system limit of ...') and E16002 ('No ONNX parser is registered for optype ...'), read
     # without their code by CANN_CATALOGUED_ERROR_CODE, true faults (named), which this measure's word list lacks
-    # round 9's node-operations part (stress_detect, the file-safety checks of MindIE and the cluster tools): 24/42 = 57.1%
-    "heldout16": {"named_pct": 57.1, "borrowed_per_10": 0.0, "ordinary_fails": 2},
+    # round 9 (seen; its families were written with heldout16's misses as examples of the tail): the MindStudio tool
+    # chain, the media SDKs and simulators, the Python model ecosystem, node operations: 37/42 = 88.1%; the catalogue's
+    # bare sentences are warnings (fail_needs_mark): 0 FAIL from an ordinary line
+    "heldout16": {"named_pct": 88.1, "borrowed_per_10": 0.0, "ordinary_fails": 0},
+    # heldout17/ (seventeenth set): 53 excerpts from two independent collectors, only docs pages on the held-out side of
+    # the same page split (CANN's hicann/* docs, TF Adapter, shmem, PyPTO, the Ascend tool and framework repositories),
+    # labels checked by two independent checkers before any run (tests/fixtures/corpus/heldout17/README.md), kept
+    # outside the repository until round 9 was merged; measured once: 23/47 = 48.9% named (the same 23/47 at this
+    # stop's start: round 9 named none of its misses), every unexplained error line listed; 2 FAILs on lines without
+    # an error word (a torch_npu attribute error quoted without 'AttributeError:', a FaultDiag report's LINK DOWN
+    # record), both true faults; the one peer id counted as borrowed holds by the peer's source rule (the measure now
+    # reads SOURCE_RULES)
+    "heldout17": {"named_pct": 48.9, "borrowed_per_10": 0.0, "ordinary_fails": 2},
     # tune2/ (a tuning set, not held out): 25 faulty + 5 clean excerpts from issues no other set or KB entry cited,
     # labelled and committed before triage ran on it; measured once after the class entries (fallback) were written
     # and before any tuning: 14/25 = 56.0% named (main without the class entries: the same 14), 0 FAIL from an
@@ -854,8 +865,8 @@ def test_a_keyerror_title_shows_the_missing_weight_name(tmp_path):
 
 def test_the_page_split_keeps_a_page_on_one_side_whatever_its_language_or_branch():
     """scripts/corpus_split.py: a docs page and its Chinese twin, on any branch, and `owner/repo:path` are one key; an
-    issue is owner/repo/N; about a third of the keys are held out; every source of heldout15 and heldout16 was on the
-    held-out side."""
+    issue is owner/repo/N; about a third of the keys are held out; every source of heldout15, heldout16 and heldout17
+    was on the held-out side."""
     corpus_split = script_module("corpus_split")
     en = "https://github.com/mindspore-ai/docs/blob/master/docs/mindspore/source_en/faq/data_processing.md"
     zh = "https://github.com/mindspore-ai/docs/blob/r2.3/docs/mindspore/source_zh_cn/faq/data_processing.md"
@@ -865,7 +876,7 @@ def test_the_page_split_keeps_a_page_on_one_side_whatever_its_language_or_branch
     assert corpus_split.key("https://www.Example.com/a/b?x=1") == "example.com/a/b"
     sides = [corpus_split.side(f"a/b:page{i}.md") for i in range(300)]
     assert 70 < sides.count("heldout") < 130
-    for split, n in (("heldout15", 42), ("heldout16", 51)):
+    for split, n in (("heldout15", 42), ("heldout16", 51), ("heldout17", 53)):
         folder = os.path.join(REPO, "tests", "fixtures", "corpus", split)
         sources = [m.group(1) for name in os.listdir(folder) if name.endswith(".log")
                    for m in [re.search(r"^#% source: (\S+)", open(os.path.join(folder, name), encoding="utf-8").read(),
