@@ -15,9 +15,11 @@ from __future__ import annotations
 import re
 from typing import Callable, Dict, List, Tuple
 
+from .lazyre import lazy_compile
+
 # Chinese characters (CJK unified ideographs and their extension A) and full-width punctuation.
 HAN = "\u3400-\u4dbf\u4e00-\u9fff"
-_HAN = re.compile(f"[{HAN}]")
+_HAN = lazy_compile(f"[{HAN}]")
 FULL_PUNCT = "，。：；、！？（）《》「」【】“”‘’"
 
 # Words a literal translation produces -> the vendor's word (docs/glossary.md has each with its source).
@@ -32,13 +34,13 @@ OFF_GLOSSARY: Dict[str, str] = {
 # Longer words that contain an off-glossary one and are the vendor's own (静态图模式 holds 图模式).
 ALLOWED_AROUND: Tuple[str, ...] = ("静态图模式", "动态图模式")
 # GPU memory keeps its name: 显存 is right for a CUDA card (the MindSpore-on-CUDA checks).
-GPU_MEMORY = re.compile(r"(GPU|CUDA|显卡)[^。；\n]{0,12}显存|显存[^。；\n]{0,6}(GPU|CUDA)")
+GPU_MEMORY = lazy_compile(r"(GPU|CUDA|显卡)[^。；\n]{0,12}显存|显存[^。；\n]{0,6}(GPU|CUDA)")
 
 # Latin words the vendor writes fused to a Chinese word, no space between (Host侧, Graph模式).
 FUSED = ("Host侧", "Device侧", "Graph模式", "PyNative模式")
 
 _PLACEHOLDER = r"\{[A-Za-z_][\w.]*(?:![rsa])?(?::[^{}]*)?\}"
-_PROTECTED = re.compile("|".join([
+_PROTECTED = lazy_compile("|".join([
     r"```.*?```",                 # a fenced code block (README)
     r"`[^`\n]*`",                 # a backticked command or name
     r"\]\([^)\s]*\)",             # a Markdown link target
@@ -106,7 +108,7 @@ _LATIN_WORD = r"[A-Za-z][A-Za-z0-9_.+\-]*|\d[A-Za-z0-9_.+\-]*[A-Za-z][A-Za-z0-9_
 
 # A document title quoted as the vendor writes it: its spacing is the vendor's (“HBM比特ECC故障”, a CANN
 # troubleshooting page), the other rules still read it.
-_TITLE = re.compile(r"(“[^“”\n]{1,40}”)")
+_TITLE = lazy_compile(r"(“[^“”\n]{1,40}”)")
 
 
 def _spaces(text: str) -> str:
@@ -164,7 +166,7 @@ def vendor_words(text: str) -> str:
 # CANN's packages by the install guide's names: 开发套件包（Toolkit）, 二进制算子包（Kernels）; the full name the first
 # time a text names one, its short name after that. A path or a file name (ascend-toolkit, Ascend-cann-kernels-…)
 # is not a package name and stays.
-_PACKAGE = re.compile(r"(?<![A-Za-z0-9_/.\-<])(?<!CUDA )(toolkit|kernels)(?: ?包)?(?![A-Za-z0-9_/.\-])")
+_PACKAGE = lazy_compile(r"(?<![A-Za-z0-9_/.\-<])(?<!CUDA )(toolkit|kernels)(?: ?包)?(?![A-Za-z0-9_/.\-])")
 PACKAGE_NAMES = {"toolkit": ("开发套件包（Toolkit）", "Toolkit"), "kernels": ("二进制算子包（Kernels）", "Kernels")}
 
 
@@ -243,9 +245,9 @@ def style_json(path: str) -> int:
     return changed
 
 
-_TIMES = re.compile(r"(?<![\w.])[1-9]\d* ?x ?[A-Z_]")
-_NO_SPACE = re.compile(rf"[A-Za-z]{_H}|{_H}[A-Za-z]")
-_HALF_AFTER_HAN = re.compile(rf"{_H}[:,;(]|[(,;:]{_H}")
+_TIMES = lazy_compile(r"(?<![\w.])[1-9]\d* ?x ?[A-Z_]")
+_NO_SPACE = lazy_compile(rf"[A-Za-z]{_H}|{_H}[A-Za-z]")
+_HALF_AFTER_HAN = lazy_compile(rf"{_H}[:,;(]|[(,;:]{_H}")
 
 
 def problems(text: str, packages: bool = True) -> List[str]:
