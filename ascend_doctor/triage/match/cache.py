@@ -52,6 +52,49 @@ def _machine() -> str:
     return platform.machine()
 
 
+# Every file this package keeps (the scanner cache, the database store, the plan memo, recache's programs) is
+# "sealed": a magic line, the body, and a digest over both; written to a temporary file and renamed, so a reader sees
+# a whole file or none; a file whose magic or digest does not hold is not read (worked out again).
+def read_sealed(path: str, magic: bytes) -> Optional[bytes]:
+    """The body after `magic` of a file write_sealed wrote (None: missing, foreign or damaged)."""
+    try:
+        with open(path, "rb") as fh:
+            raw = fh.read()
+    except OSError:
+        return None
+    body, digest = raw[:-16], raw[-16:]
+    if not body.startswith(magic) or _blake2b(body).digest() != digest:
+        return None
+    return body[len(magic):]
+
+
+def write_sealed(path: str, body: bytes, name_prefix: str, keep: Optional[int] = None) -> bool:
+    """Write `body` (its magic first) and its digest to `path`, whole or not at all; with `keep`, only the newest
+    `keep` files of the directory whose names start with `name_prefix` stay. False where nothing could be written (a
+    read-only home, a full disk: the caller works without the file)."""
+    import tempfile
+
+    d = os.path.dirname(path)
+    try:
+        os.makedirs(d, mode=0o700, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix="." + name_prefix, dir=d)
+        try:
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(body + _blake2b(body).digest())
+            os.replace(tmp, path)
+        except BaseException:
+            os.unlink(tmp)
+            raise
+        if keep is not None:
+            old = sorted((e for e in os.scandir(d) if e.name.startswith(name_prefix) and e.is_file()),
+                         key=lambda e: e.stat().st_mtime, reverse=True)
+            for e in old[keep:]:
+                os.unlink(e.path)
+    except OSError:
+        return False
+    return True
+
+
 # The code the plan and the database are worked out by: this package (the anchors, the translation, the plan, the
 # finders) and the signatures' own matching (kb/model.py: scan literals, bare codes).
 _CODE_FILES = ("codes.py", "literals.py", "translate.py", "gates.py", "finders.py", "cache.py", "scanner.py", "source.py",
@@ -84,46 +127,24 @@ def _scanner_key(signatures: Sequence[Signature]) -> str:
 def _cache_read(path: str) -> Optional[Tuple[dict, Optional[bytes]]]:
     import json
 
+    rest = read_sealed(path, _CACHE_MAGIC)
+    if rest is None or len(rest) < 8:
+        return None
     try:
-        with open(path, "rb") as fh:
-            raw = fh.read()
-        if not raw.startswith(_CACHE_MAGIC) or len(raw) < len(_CACHE_MAGIC) + 24:
-            return None
-        body, digest = raw[:-16], raw[-16:]
-        if _blake2b(body).digest() != digest:
-            return None
-        at = len(_CACHE_MAGIC)
-        n_plan, n_db = int.from_bytes(body[at:at + 4], "big"), int.from_bytes(body[at + 4:at + 8], "big")
-        plan = json.loads(body[at + 8:at + 8 + n_plan].decode("utf-8"))
-        db = body[at + 8 + n_plan:at + 8 + n_plan + n_db] if n_db else None
+        n_plan, n_db = int.from_bytes(rest[:4], "big"), int.from_bytes(rest[4:8], "big")
+        plan = json.loads(rest[8:8 + n_plan].decode("utf-8"))
+        db = rest[8 + n_plan:8 + n_plan + n_db] if n_db else None
         return (plan, db) if isinstance(plan, dict) else None
-    except (OSError, ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError):
         return None
 
 
 def _cache_write(path: str, plan: dict, db: Optional[bytes]) -> None:
     import json
-    import tempfile
 
     blob = json.dumps(plan, separators=(",", ":")).encode("utf-8")
     body = _CACHE_MAGIC + len(blob).to_bytes(4, "big") + len(db or b"").to_bytes(4, "big") + blob + (db or b"")
-    d = os.path.dirname(path)
-    try:
-        os.makedirs(d, mode=0o700, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=".scanner-", dir=d)
-        try:
-            with os.fdopen(fd, "wb") as fh:
-                fh.write(body + _blake2b(body).digest())
-            os.replace(tmp, path)
-        except BaseException:
-            os.unlink(tmp)
-            raise
-        old = sorted((e for e in os.scandir(d) if e.name.startswith("scanner-") and e.is_file()),
-                     key=lambda e: e.stat().st_mtime, reverse=True)
-        for e in old[_CACHE_KEEP:]:
-            os.unlink(e.path)
-    except OSError:  # a read-only home, a full disk: run without the cache
-        pass
+    write_sealed(path, body, "scanner-", _CACHE_KEEP)  # not written: run without the cache
 
 
 # The database store: each Hyperscan database the scanner compiles, kept by what it was compiled from (its
@@ -155,40 +176,10 @@ def _hs_db_path(exprs: Sequence[bytes], flags: Sequence[int]) -> Optional[str]:
 def hs_db_read(exprs: Sequence[bytes], flags: Sequence[int]) -> Optional[bytes]:
     """The serialized database compiled from these expressions and flags (None: not stored, or damaged)."""
     path = _hs_db_path(exprs, flags)
-    if path is None:
-        return None
-    try:
-        with open(path, "rb") as fh:
-            raw = fh.read()
-    except OSError:
-        return None
-    body, digest = raw[:-16], raw[-16:]
-    if not body.startswith(_DB_MAGIC) or _blake2b(body).digest() != digest:
-        return None
-    return body[len(_DB_MAGIC):] or None
+    return (read_sealed(path, _DB_MAGIC) or None) if path is not None else None
 
 
 def hs_db_write(exprs: Sequence[bytes], flags: Sequence[int], db: bytes) -> None:
-    import tempfile
-
     path = _hs_db_path(exprs, flags)
-    if path is None:
-        return
-    body = _DB_MAGIC + db
-    d = os.path.dirname(path)
-    try:
-        os.makedirs(d, mode=0o700, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=".hsdb-", dir=d)
-        try:
-            with os.fdopen(fd, "wb") as fh:
-                fh.write(body + _blake2b(body).digest())
-            os.replace(tmp, path)
-        except BaseException:
-            os.unlink(tmp)
-            raise
-        old = sorted((e for e in os.scandir(d) if e.name.startswith("hsdb-") and e.is_file()),
-                     key=lambda e: e.stat().st_mtime, reverse=True)
-        for e in old[_DB_KEEP:]:
-            os.unlink(e.path)
-    except OSError:  # a read-only home, a full disk: compiled each time
-        pass
+    if path is not None:
+        write_sealed(path, _DB_MAGIC + db, "hsdb-", _DB_KEEP)  # not written: compiled each time

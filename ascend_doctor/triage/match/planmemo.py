@@ -18,7 +18,7 @@ import os
 import sys
 from typing import Dict, Iterator, Optional
 
-from .cache import _blake2b, _code_digest, cache_dir
+from .cache import _blake2b, _code_digest, cache_dir, read_sealed, write_sealed
 
 _MAGIC = b"ascend-doctor plan memo 1\n"
 _KEEP = 4  # files kept (the newest): a few versions of the matching code
@@ -50,39 +50,19 @@ def _path() -> Optional[str]:
 
 
 def _read(path: str) -> Dict[str, dict]:
-    try:
-        with open(path, "rb") as fh:
-            raw = fh.read()
-        body, digest = raw[:-16], raw[-16:]
-        if not body.startswith(_MAGIC) or _blake2b(body).digest() != digest:
-            return {}
-        doc = json.loads(body[len(_MAGIC):].decode("utf-8"))
-        return {k: v for k, v in doc.items() if isinstance(v, dict)} if isinstance(doc, dict) else {}
-    except (OSError, ValueError, UnicodeDecodeError):
+    rest = read_sealed(path, _MAGIC)
+    if rest is None:
         return {}
+    try:
+        doc = json.loads(rest.decode("utf-8"))
+    except (ValueError, UnicodeDecodeError):
+        return {}
+    return {k: v for k, v in doc.items() if isinstance(v, dict)} if isinstance(doc, dict) else {}
 
 
 def _write(path: str, tables: Dict[str, dict]) -> None:
-    import tempfile
-
     body = _MAGIC + json.dumps(tables, separators=(",", ":"), ensure_ascii=False).encode("utf-8", "surrogatepass")
-    d = os.path.dirname(path)
-    try:
-        os.makedirs(d, mode=0o700, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=".planmemo-", dir=d)
-        try:
-            with os.fdopen(fd, "wb") as fh:
-                fh.write(body + _blake2b(body).digest())
-            os.replace(tmp, path)
-        except BaseException:
-            os.unlink(tmp)
-            raise
-        old = sorted((e for e in os.scandir(d) if e.name.startswith("planmemo-") and e.is_file()),
-                     key=lambda e: e.stat().st_mtime, reverse=True)
-        for e in old[_KEEP:]:
-            os.unlink(e.path)
-    except OSError:  # a read-only home, a full disk: worked out each time
-        pass
+    write_sealed(path, body, "planmemo-", _KEEP)  # not written: worked out each time
 
 
 @contextlib.contextmanager

@@ -22,7 +22,7 @@ import re
 import sys
 from typing import Dict, Optional, Tuple, Union
 
-from .cache import _blake2b, cache_dir
+from .cache import _blake2b, cache_dir, read_sealed, write_sealed
 
 LONG_PATTERN = 64  # shorter patterns compile in ~0.07 ms, about what reading a file costs
 _MAGIC = b"ascend-doctor re program 1\n"
@@ -86,20 +86,18 @@ def compile(pattern: Pattern, flags: int = 0) -> "re.Pattern":  # noqa: A001 - r
 
 
 def _read(d: str, pattern: Pattern, flags: int) -> Optional["re.Pattern"]:
+    rest = read_sealed(_file(d, pattern, flags), _MAGIC)
+    if rest is None:
+        return None
     try:
-        with open(_file(d, pattern, flags), "rb") as fh:
-            raw = fh.read()
-        body, digest = raw[:-16], raw[-16:]
-        if not body.startswith(_MAGIC) or _blake2b(body).digest() != digest:
-            return None
-        doc = json.loads(body[len(_MAGIC):].decode("utf-8"))
+        doc = json.loads(rest.decode("utf-8"))
         if doc.get("p") != _as_text(pattern) or doc.get("f") != flags:
             return None
         _parse, _code, sre = _engine()  # type: ignore[misc]
         groupindex = {str(k): int(v) for k, v in doc["gi"].items()}
         return sre.compile(pattern, int(doc["fl"]), doc["c"], int(doc["g"]), groupindex,
                            tuple(doc["ig"]))
-    except (OSError, ValueError, TypeError, KeyError, AttributeError, RuntimeError, UnicodeDecodeError):
+    except (ValueError, TypeError, KeyError, AttributeError, RuntimeError, UnicodeDecodeError):
         return None
 
 
@@ -134,25 +132,16 @@ _pruned = [False]
 
 
 def _write(d: str, pattern: Pattern, flags: int, doc: dict) -> None:
-    import tempfile
-
     body = _MAGIC + json.dumps(doc, separators=(",", ":"), ensure_ascii=False).encode("utf-8", "surrogatepass")
-    try:
-        os.makedirs(d, mode=0o700, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=".re-", dir=d)
+    if not write_sealed(_file(d, pattern, flags), body, "re-"):  # a read-only home, a full disk: compiled each time
+        return
+    if not _pruned[0]:  # once per process: the directory bounded (its files are named by digest: all are counted)
+        _pruned[0] = True
         try:
-            with os.fdopen(fd, "wb") as fh:
-                fh.write(body + _blake2b(body).digest())
-            os.replace(tmp, _file(d, pattern, flags))
-        except BaseException:
-            os.unlink(tmp)
-            raise
-        if not _pruned[0]:  # once per process: the directory bounded
-            _pruned[0] = True
             entries = [e for e in os.scandir(d) if e.is_file()]
             if len(entries) > _KEEP:
                 entries.sort(key=lambda e: e.stat().st_mtime, reverse=True)
                 for e in entries[_KEEP // 2:]:
                     os.unlink(e.path)
-    except OSError:  # a read-only home, a full disk: compiled each time, as without the cache
-        pass
+        except OSError:
+            pass
