@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from typing import Any, Callable, Dict, Iterable, List, Optional, Tuple
 
+from ..lazyre import lazy_compile
 from .match.source import (BLANK, BODY, CARET, CHAIN, EXCEPTION, FRAME, HEADER, MESSAGE, SOURCE, line_shape,
                            looks_like_code, split_prefix)
 from .result import InputInfo
@@ -125,7 +126,7 @@ def is_error_line(line: bytes) -> bool:
 
 # An error code as CANN, AscendCL and the runtime report it: a lettered CANN code (`E13023`, `EE1001`), the error
 # printer's `ErrorCode=`, a return code after its word (`ret=507014`, `error code is 107002`, `Code = 507014`)
-_CODE_MARK = re.compile(r"\bE[0-9A-Z]\d{4}\b|ErrorCode=|(?i:\b(?:ret(?:urn)?[ _]?code|error[ _]?code|ret|code|errno|status)"
+_CODE_MARK = lazy_compile(r"\bE[0-9A-Z]\d{4}\b|ErrorCode=|(?i:\b(?:ret(?:urn)?[ _]?code|error[ _]?code|ret|code|errno|status)"
                         r"\s*(?:is\s*)?[=:\[(]?\s*-?[1-9]\d*)")
 
 
