@@ -38,6 +38,7 @@ Exit status 0; `--floor` files (tests/triage/test_corpus.py) turn figures into c
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import re
@@ -114,7 +115,9 @@ def facts() -> Optional[Dict[str, dict]]:
     return None
 
 
+@functools.lru_cache(maxsize=None)
 def _source_rules() -> Dict[str, str]:
+    """ascend-fd's source rules of the ids its facts list without a line rule (build_fd_rules.SOURCE_RULES, read once)."""
     sys.path.insert(0, os.path.join(REPO, "scripts"))
     try:
         from build_fd_rules import SOURCE_RULES
