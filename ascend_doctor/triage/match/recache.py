@@ -145,3 +145,29 @@ def _write(d: str, pattern: Pattern, flags: int, doc: dict) -> None:
                     os.unlink(e.path)
         except OSError:
             pass
+        _prune_other_interpreters(d)
+
+
+_STALE_DAYS = 30  # another interpreter's directory no file was written to for this long: that Python is likely gone
+_KEEP_DIRS = 8  # interpreters' directories kept at most (the ones written to last): 3.8-3.13 and a few builds
+
+
+def _prune_other_interpreters(d: str) -> None:
+    """Remove the directories of other interpreters that were not written to for _STALE_DAYS, and past the
+    _KEEP_DIRS written to last: an upgraded or removed Python leaves its programs behind, and nothing else would
+    ever read them (the name is the interpreter's exact version). A live one that loses its directory compiles
+    its patterns again, once."""
+    import shutil
+    import time
+
+    parent, own = os.path.split(d)
+    try:
+        dirs = [(e.stat().st_mtime, e.path) for e in os.scandir(parent)
+                if e.name.startswith("re-") and e.name != own and e.is_dir(follow_symlinks=False)]
+    except OSError:
+        return
+    dirs.sort(reverse=True)
+    cutoff = time.time() - _STALE_DAYS * 86400
+    for rank, (mtime, path) in enumerate(dirs, 2):  # rank 1 is this interpreter's own
+        if mtime < cutoff or rank > _KEEP_DIRS:
+            shutil.rmtree(path, ignore_errors=True)

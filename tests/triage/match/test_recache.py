@@ -85,3 +85,35 @@ def test_the_directory_is_named_by_the_interpreter(kept, monkeypatch):
     monkeypatch.setattr(recache.sys, "version", recache.sys.version + " other")
     monkeypatch.setattr(recache, "_where", [])
     assert recache._directory() != d
+
+
+def test_the_directories_of_interpreters_not_seen_for_a_month_are_removed_when_this_one_writes(kept, monkeypatch):
+    import time
+
+    monkeypatch.setattr(recache, "_pruned", [False])
+    old = time.time() - (recache._STALE_DAYS + 1) * 86400
+    stale, recent = kept / "re-0000000000000000", kept / "re-1111111111111111"
+    other = kept / "scanner-keep"  # not an interpreter's directory: never touched
+    for d in (stale, recent, other):
+        d.mkdir()
+        (d / "x").write_text("x")
+    os.utime(stale, (old, old))
+    os.utime(other, (old, old))
+    recache.compile("(?P<code>E[0-9A-Z]\\d{4})" + "x" * recache.LONG_PATTERN)
+    assert not stale.exists() and recent.exists() and other.exists()
+    assert os.path.isdir(recache._directory())
+
+
+def test_no_more_than_eight_interpreters_directories_are_kept(kept, monkeypatch):
+    monkeypatch.setattr(recache, "_pruned", [False])
+    made = []
+    for i in range(recache._KEEP_DIRS + 3):
+        d = kept / f"re-{i:016d}"
+        d.mkdir()
+        made.append(d)
+    now = __import__("time").time()  # all within the month: only the count removes them, the oldest first
+    for i, d in enumerate(made):
+        os.utime(d, (now - 100 + i, now - 100 + i))
+    recache.compile("(?P<code>E[0-9A-Z]\\d{4})" + "y" * recache.LONG_PATTERN)
+    left = sorted(p.name for p in kept.iterdir() if p.name.startswith("re-") and str(p) != recache._directory())
+    assert left == [d.name for d in made[-(recache._KEEP_DIRS - 1):]]
