@@ -14,9 +14,10 @@ from tests.helpers.kb_parts import english_kb, family_overlaps, part_ids
 
 IDS = part_ids("families_tf_ge")
 # the GeOp / GePlugin entry of another part this part's sources extend
-EXTENDED = ["TF_ADAPTER_GEOP_FAILED"]
+EXTENDED = ["TF_ADAPTER_GEOP_FAILED", "FRAMEWORK_CANN_CALL_FAILED"]
 FAMILY = IDS + EXTENDED + ["GE_ERRORNO_REPORTED", "TORCH_NPU_INIT_GE_FAILED_500001"]
-CLASSES = {"TF_ADAPTER_NPU_OPTION_INVALID", "TF_ADAPTER_DATA_CHANNEL_FAILED", "TF_ADAPTER_PROFILER_FAILED"}
+CLASSES = {"TF_ADAPTER_NPU_OPTION_INVALID", "TF_ADAPTER_DATA_CHANNEL_FAILED", "TF_ADAPTER_PROFILER_FAILED",
+           "TF_ADAPTER_AOE_TUNING_FAILED"}
 
 
 @pytest.fixture(scope="module")
@@ -29,7 +30,7 @@ def test_the_part_is_loaded_without_peer_ids(kb):
                         "TF_ADAPTER_DISTRIBUTED_ENV_INVALID", "TF_ADAPTER_DATA_CHANNEL_FAILED",
                         "TF_NPU_PREPROCESS_RESOURCE_NOT_INITIALIZED", "TF_ADAPTER_GRAPH_PARTITION_UNSUPPORTED",
                         "TF_ADAPTER_PROFILER_FAILED", "TF_ADAPTER_NPU_DEVICE_OPEN_FAILED",
-                        "GE_CALLED_BEFORE_GEINITIALIZE"}
+                        "GE_CALLED_BEFORE_GEINITIALIZE", "TF_ADAPTER_AOE_TUNING_FAILED", "GE_OPS_PROTO_LIB_LOAD_FAILED"}
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_tf_ge.json" and sig.kind == "root" and not sig.ascend_fd
@@ -89,6 +90,17 @@ def test_the_part_is_loaded_without_peer_ids(kb):
      "GE_CALLED_BEFORE_GEINITIALIZE", "([Feed][Data])"),
     ("[ERROR] GE(77,python3):2024-01-01-10:00:00.000.000 [ge_api.cc:130]77 GeSession: [Construct][GeSession]Failed "
      "because GEInitializeV2 was not called before.", "GE_CALLED_BEFORE_GEINITIALIZE", "GEInitializeV2 was not called"),
+    # AOE: another step, a missing symbol of libaoe_tuning.so, the mode check
+    ("2023-05-10 10:00:00.000000: E tf_adapter/kernels/geop_npu.cc:2141] exec aoe create session func failed[2].",
+     "TF_ADAPTER_AOE_TUNING_FAILED", ": exec aoe create session func failed (ret 2)"),
+    ("tensorflow.python.framework.errors_impl.InvalidArgumentError: dlsym Aoe tuning graph API failed, undefined symbol: "
+     "AoeTuningGraph", "TF_ADAPTER_AOE_TUNING_FAILED", ": dlsym Aoe tuning graph API failed"),
+    ("2023-05-10 10:00:00.000000: E tf_adapter/util/npu_attrs.cc:2157] aoe_mode should be one of the list:['1','2','4']",
+     "TF_ADAPTER_AOE_TUNING_FAILED", ": aoe_mode should be one of the list"),
+    # GE's OpsProto load with an empty path (ASCEND_OPP_PATH not set)
+    ("[ERROR] GE(9,python3):2024-01-01-10:00:00.000.000 [ge_api_v2.cc:289]9 GEInitializeV2: ErrorNo: 1343229953(GE init "
+     "failed.) [COMP][DEFAULT][Init][OpsProtoPath]Loading OpsProto lib plugin failed, OpsProtoPath: invalid.",
+     "GE_OPS_PROTO_LIB_LOAD_FAILED", "operator prototype libraries (OpsProto) of the operator package"),
     # the lookup table of the preprocessing
     ("tensorflow.python.framework.errors_impl.FailedPreconditionError: Failed precondition: Table not initialized.",
      "TF_NPU_PREPROCESS_RESOURCE_NOT_INITIALIZED", "read a Table that was not initialized"),
@@ -108,11 +120,20 @@ def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
      "`create ge session failed`"),
     ("2023-05-10 10:00:00.000000: E tf_adapter/kernels/geop_npu.cc:1812] [GEOP] InferShape failed, Invalid argument: x",
      "`InferShape failed`"),
+    ("2023-05-10 10:00:00.000000: E tf_adapter_2.x/npu_device/core/npu_device.cpp:920] Internal: NPU Schedule graph to "
+     "graph engine:", "`NPU Schedule graph to graph engine`"),
 ])
 def test_the_geop_entry_reads_the_current_wordings(kb, line, said):
     hits = kb.explaining(line)
     assert [s.id for s in hits] == ["TF_ADAPTER_GEOP_FAILED"], [s.id for s in hits]
     assert said in hits[0].text("en", line=line)[0], hits[0].text("en", line=line)[0]
+
+
+def test_npu_device_acl_checks_are_read_as_a_cann_call(kb):
+    line = "tensorflow.python.framework.errors_impl.InternalError: Acl create stream failed:<unknown error> code:507899"
+    hits = kb.explaining(line)
+    assert [s.id for s in hits] == ["FRAMEWORK_CANN_CALL_FAILED"], [s.id for s in hits]
+    assert "(`Acl create stream failed`): code 507899" in hits[0].text("en", line=line)[0]
 
 
 def test_npu_device_open_is_not_read_as_torch_npu(kb):
@@ -135,6 +156,11 @@ def test_npu_device_open_is_not_read_as_torch_npu(kb):
     "npu_device.open().as_default()",
     "[INFO] GE(1234,python3):2024-01-01-10:00:00.000.000 [ge_api.cc:230]1234 GEInitialize: GEInitialize finished.",
     "INFO:tensorflow:Running local_init_op.",
+    "2023-05-10 10:00:00.000000: I tf_adapter/kernels/geop_npu.cc:1479] GeOp1_0 RunTuning finish.",
+    "[INFO] GE(3312,python3):2024-01-01-10:00:00.000.000 [plugin_manager.cc:623]3312 GetOpsProtoPath: Opp plugin path "
+    "structure is new version! opsproto_path:/usr/local/Ascend/opp/built-in/op_proto/",
+    "2023-05-10 10:00:00.000000: I tf_adapter_2.x/npu_device/core/npu_device.cpp:930] NPU Schedule graph 3 to graph "
+    "engine succeed",
     "2023-05-10 10:00:00.000000: I tf_adapter/kernels/geop_npu.cc:1190] The model has been compiled on the Ascend AI "
     "processor, current graph id is: 1",
 ])
