@@ -58,6 +58,16 @@ def test_the_part_is_loaded_without_peer_ids(kb):
      ": `graph_run_mode` value must be 0 or 1"),
     ("tensorflow.python.framework.errors_impl.InvalidArgumentError: the path /home/dump is not directory.",
      "TF_ADAPTER_NPU_OPTION_INVALID", ": `/home/dump` is not directory"),
+    ("tensorflow.python.framework.errors_impl.InvalidArgumentError: dump_step string style is error, correct "
+     "example:'0|5|10|50-100'", "TF_ADAPTER_NPU_OPTION_INVALID", ": `dump_step` string style is error"),
+    ("ValueError: model_dir are set both in NPUEstimator and NPURunConfig, but with different values. In constructor: "
+     "'a', in NPURunConfig: 'b'.", "TF_ADAPTER_NPU_OPTION_INVALID", ": `model_dir` are set both in NPUEstimator"),
+    ("ValueError: 'allow_mix_precision_fp16' not in optional list ['force_fp32', 'must_keep_origin_dtype']",
+     "TF_ADAPTER_NPU_OPTION_INVALID", ": `allow_mix_precision_fp16` not in optional list"),
+    ("ValueError: NpuConfig has no option precision_mod, all options ['graph_run_mode', 'precision_mode']",
+     "TF_ADAPTER_NPU_OPTION_INVALID", " NpuConfig has no option precision_mod"),
+    ("ValueError: The number of gradients is less than rank_size, so weight_update_sharding cannot be executed",
+     "TF_ADAPTER_NPU_OPTION_INVALID", ": `weight_update_sharding` cannot be executed"),
     # iterations_per_loop: the lazy_recompile form with its value
     ("tensorflow.python.framework.errors_impl.InvalidArgumentError: iterations_per_loop only support 1 in lazy_recompile "
      "mode. Current is:100", "TF_ADAPTER_ITERATIONS_PER_LOOP_CONFLICT", "with lazy_recompile (iterations_per_loop is 100)"),
@@ -156,6 +166,8 @@ def test_npu_device_open_is_not_read_as_torch_npu(kb):
     "npu_device.open().as_default()",
     "[INFO] GE(1234,python3):2024-01-01-10:00:00.000.000 [ge_api.cc:230]1234 GEInitialize: GEInitialize finished.",
     "INFO:tensorflow:Running local_init_op.",
+    "npu_config.precision_mode = 'allow_fp32_to_fp16'  # not in optional list before CANN 6",
+    "dump_step: 0|5|10",
     "2023-05-10 10:00:00.000000: I tf_adapter/kernels/geop_npu.cc:1479] GeOp1_0 RunTuning finish.",
     "[INFO] GE(3312,python3):2024-01-01-10:00:00.000.000 [plugin_manager.cc:623]3312 GetOpsProtoPath: Opp plugin path "
     "structure is new version! opsproto_path:/usr/local/Ascend/opp/built-in/op_proto/",
