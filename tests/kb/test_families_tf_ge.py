@@ -30,7 +30,8 @@ def test_the_part_is_loaded_without_peer_ids(kb):
                         "TF_ADAPTER_DISTRIBUTED_ENV_INVALID", "TF_ADAPTER_DATA_CHANNEL_FAILED",
                         "TF_NPU_PREPROCESS_RESOURCE_NOT_INITIALIZED", "TF_ADAPTER_GRAPH_PARTITION_UNSUPPORTED",
                         "TF_ADAPTER_PROFILER_FAILED", "TF_ADAPTER_NPU_DEVICE_OPEN_FAILED",
-                        "GE_CALLED_BEFORE_GEINITIALIZE", "TF_ADAPTER_AOE_TUNING_FAILED", "GE_OPS_PROTO_LIB_LOAD_FAILED"}
+                        "GE_CALLED_BEFORE_GEINITIALIZE", "TF_ADAPTER_AOE_TUNING_FAILED", "GE_OPS_PROTO_LIB_LOAD_FAILED",
+                        "GE_HCCL_ENGINE_LIBRARY_NOT_LOADED", "GE_HCOM_SEND_RECV_RANK_ID_FAILED"}
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_tf_ge.json" and sig.kind == "root" and not sig.ascend_fd
@@ -111,6 +112,14 @@ def test_the_part_is_loaded_without_peer_ids(kb):
     ("[ERROR] GE(9,python3):2024-01-01-10:00:00.000.000 [ge_api_v2.cc:289]9 GEInitializeV2: ErrorNo: 1343229953(GE init "
      "failed.) [COMP][DEFAULT][Init][OpsProtoPath]Loading OpsProto lib plugin failed, OpsProtoPath: invalid.",
      "GE_OPS_PROTO_LIB_LOAD_FAILED", "operator prototype libraries (OpsProto) of the operator package"),
+    # the HCCL engine of GE: the other library, the callers' form; Receive's rank query
+    ("[ERROR] HCCL(7,python3):2024-01-01-10:00:00.000.000 [dlhccl_function.cc:39][7]load fail: libhcomm.so no found",
+     "GE_HCCL_ENGINE_LIBRARY_NOT_LOADED", "(`libhcomm.so`)"),
+    ("[ERROR] HCCL(7,python3):2024-01-01-10:00:00.000.000 [hcom_ops_kernel_info_store.cc:88][7]"
+     "DlHcclFunction::get_instance().init() fail ", "GE_HCCL_ENGINE_LIBRARY_NOT_LOADED", "could not load the HCCL library"),
+    ("[ERROR] HCCL(7,python3):2024-01-01-10:00:00.000.000 [hcom_ops_kernel_info_store.cc:160][7][Generate][OpTag]"
+     "op[HcomReceive]: get rank id failed. ret[4]", "GE_HCOM_SEND_RECV_RANK_ID_FAILED",
+     "operator `HcomReceive` (HcclResult 4"),
     # the lookup table of the preprocessing
     ("tensorflow.python.framework.errors_impl.FailedPreconditionError: Failed precondition: Table not initialized.",
      "TF_NPU_PREPROCESS_RESOURCE_NOT_INITIALIZED", "read a Table that was not initialized"),
@@ -168,6 +177,8 @@ def test_npu_device_open_is_not_read_as_torch_npu(kb):
     "INFO:tensorflow:Running local_init_op.",
     "npu_config.precision_mode = 'allow_fp32_to_fp16'  # not in optional list before CANN 6",
     "dump_step: 0|5|10",
+    "[DEBUG] HCCL(7,python3):2024-01-01-10:00:00.000.000 [hcom_ops_kernel_info_store.cc:162][7][Generate][OpTag][Recv]: "
+    "group[hccl_world_group], srTag[0], srcRank[0], dstRank[1]",
     "2023-05-10 10:00:00.000000: I tf_adapter/kernels/geop_npu.cc:1479] GeOp1_0 RunTuning finish.",
     "[INFO] GE(3312,python3):2024-01-01-10:00:00.000.000 [plugin_manager.cc:623]3312 GetOpsProtoPath: Opp plugin path "
     "structure is new version! opsproto_path:/usr/local/Ascend/opp/built-in/op_proto/",
