@@ -14,7 +14,7 @@ from tests.helpers.kb_parts import english_kb, family_overlaps, part_ids
 
 IDS = part_ids("families_tf_ge")
 # the GeOp / GePlugin entry of another part this part's sources extend
-EXTENDED = ["TF_ADAPTER_GEOP_FAILED", "FRAMEWORK_CANN_CALL_FAILED"]
+EXTENDED = ["TF_ADAPTER_GEOP_FAILED", "FRAMEWORK_CANN_CALL_FAILED", "CANN_UNDEFINED_SYMBOL_MIXED_VERSIONS"]
 FAMILY = IDS + EXTENDED + ["GE_ERRORNO_REPORTED", "TORCH_NPU_INIT_GE_FAILED_500001"]
 CLASSES = {"TF_ADAPTER_NPU_OPTION_INVALID", "TF_ADAPTER_DATA_CHANNEL_FAILED", "TF_ADAPTER_PROFILER_FAILED",
            "TF_ADAPTER_AOE_TUNING_FAILED"}
@@ -31,7 +31,8 @@ def test_the_part_is_loaded_without_peer_ids(kb):
                         "TF_NPU_PREPROCESS_RESOURCE_NOT_INITIALIZED", "TF_ADAPTER_GRAPH_PARTITION_UNSUPPORTED",
                         "TF_ADAPTER_PROFILER_FAILED", "TF_ADAPTER_NPU_DEVICE_OPEN_FAILED",
                         "GE_CALLED_BEFORE_GEINITIALIZE", "TF_ADAPTER_AOE_TUNING_FAILED", "GE_OPS_PROTO_LIB_LOAD_FAILED",
-                        "GE_HCCL_ENGINE_LIBRARY_NOT_LOADED", "GE_HCOM_SEND_RECV_RANK_ID_FAILED"}
+                        "GE_HCCL_ENGINE_LIBRARY_NOT_LOADED", "GE_HCOM_SEND_RECV_RANK_ID_FAILED",
+                        "TF_NPU_OP_NOT_REGISTERED"}
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_tf_ge.json" and sig.kind == "root" and not sig.ascend_fd
@@ -120,6 +121,12 @@ def test_the_part_is_loaded_without_peer_ids(kb):
     ("[ERROR] HCCL(7,python3):2024-01-01-10:00:00.000.000 [hcom_ops_kernel_info_store.cc:160][7][Generate][OpTag]"
      "op[HcomReceive]: get rank id failed. ret[4]", "GE_HCOM_SEND_RECV_RANK_ID_FAILED",
      "operator `HcomReceive` (HcclResult 4"),
+    # an NPU operator of a restored graph without npu_bridge: a collective, npu_ops' dropout
+    ("tensorflow.python.framework.errors_impl.NotFoundError: Op type not registered 'HcomAllReduce' in binary running "
+     "on host-1. Make sure the Op and Kernel are registered in the binary running in this process.",
+     "TF_NPU_OP_NOT_REGISTERED", "NPU operator `HcomAllReduce`"),
+    ("tensorflow.python.framework.errors_impl.NotFoundError: Op type not registered 'DropOutGenMask' in binary running "
+     "on localhost.", "TF_NPU_OP_NOT_REGISTERED", "NPU operator `DropOutGenMask`"),
     # the lookup table of the preprocessing
     ("tensorflow.python.framework.errors_impl.FailedPreconditionError: Failed precondition: Table not initialized.",
      "TF_NPU_PREPROCESS_RESOURCE_NOT_INITIALIZED", "read a Table that was not initialized"),
@@ -155,6 +162,14 @@ def test_npu_device_acl_checks_are_read_as_a_cann_call(kb):
     assert "(`Acl create stream failed`): code 507899" in hits[0].text("en", line=line)[0]
 
 
+def test_tf_adapter_library_with_an_undefined_symbol_is_a_version_mix(kb):
+    line = ("tensorflow.python.framework.errors_impl.NotFoundError: /usr/local/python3.7.5/lib/python3.7/site-packages/"
+            "npu_bridge/_tf_adapter.so: undefined symbol: _ZN2ge5Graph10AddGraphEv")
+    hits = kb.explaining(line)
+    assert [s.id for s in hits] == ["CANN_UNDEFINED_SYMBOL_MIXED_VERSIONS"], [s.id for s in hits]
+    assert "npu_bridge/_tf_adapter.so" in hits[0].text("en", line=line)[0]
+
+
 def test_npu_device_open_is_not_read_as_torch_npu(kb):
     line = "RuntimeError: Failed open npu device 0 : GEInitialize failed"
     assert [s.id for s in kb.explaining(line)] == ["TF_ADAPTER_NPU_DEVICE_OPEN_FAILED"]
@@ -177,6 +192,8 @@ def test_npu_device_open_is_not_read_as_torch_npu(kb):
     "INFO:tensorflow:Running local_init_op.",
     "npu_config.precision_mode = 'allow_fp32_to_fp16'  # not in optional list before CANN 6",
     "dump_step: 0|5|10",
+    "tensorflow.python.framework.errors_impl.NotFoundError: Op type not registered 'SentencepieceOp' in binary running "
+    "on localhost.",
     "[DEBUG] HCCL(7,python3):2024-01-01-10:00:00.000.000 [hcom_ops_kernel_info_store.cc:162][7][Generate][OpTag][Recv]: "
     "group[hccl_world_group], srTag[0], srcRank[0], dstRank[1]",
     "2023-05-10 10:00:00.000000: I tf_adapter/kernels/geop_npu.cc:1479] GeOp1_0 RunTuning finish.",
