@@ -85,6 +85,9 @@ def test_the_part_is_loaded_without_peer_ids(kb):
      "TF_ADAPTER_DATA_CHANNEL_FAILED", ": Failed receive data from acl channel (ACL status 507899"),
     ("tensorflow.python.framework.errors_impl.InternalError: call rtMemQueueCreate device[0] failed, ret=507899",
      "TF_ADAPTER_DATA_CHANNEL_FAILED", "call rtMemQueueCreate device[0] failed (ret 507899)"),
+    # TF2's HDC channel
+    ("tensorflow.python.framework.errors_impl.InternalError: Failed create hdc channel Queue_0 on device 0",
+     "TF_ADAPTER_DATA_CHANNEL_FAILED", ": Failed create hdc channel Queue_0 on device 0"),
     # partition: ref tensors as args
     ("tensorflow.python.framework.errors_impl.InvalidArgumentError: Ref Tensors (e.g., Variables) are not supported as "
      "args: tensor conv1/weights:0, dst is GeOp1_0", "TF_ADAPTER_GRAPH_PARTITION_UNSUPPORTED", "(`conv1/weights:0`)"),
@@ -148,6 +151,8 @@ def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
      "`InferShape failed`"),
     ("2023-05-10 10:00:00.000000: E tf_adapter_2.x/npu_device/core/npu_device.cpp:920] Internal: NPU Schedule graph to "
      "graph engine:", "`NPU Schedule graph to graph engine`"),
+    ("tensorflow.python.framework.errors_impl.InternalError: Graph engine process graph failed:",
+     "`Graph engine process graph failed`"),
 ])
 def test_the_geop_entry_reads_the_current_wordings(kb, line, said):
     hits = kb.explaining(line)
