@@ -4,7 +4,8 @@ functions torch_npu looks up at run time and does not find, environment variable
 rejects, ProcessGroupHCCL's tensor and option checks, the npu_* operators' argument checks, the task queue that had
 already stopped, torch_npu builds that differ between ranks, and the profiler's failures. Each entry reads members its
 examples do not show, says the member in its title, stays quiet on ordinary lines that share its words and on every
-clean excerpt of the corpus, and one line is one problem of the family. The members added to other parts' entries
+clean excerpt of the corpus, and one line is one problem of the family. The steps of a source build (setup.py) and
+torch_npu's own errors in the CANN log ([PTA]:, a class entry of last resort) are read too. The members added to other parts' entries
 (PT_CANN_ENV_NOT_SET, HCCL_WATCHDOG_TIMEOUT_WARNING, NPU_DEVICE_COUNT_UNAVAILABLE) are checked on their new lines."""
 
 import os
@@ -22,7 +23,7 @@ FAMILY = IDS + ["TORCH_NPU_ERROR_CODE", "TORCH_NPU_OP_NEEDS_NEWER_CANN", "NPU_FU
                 "NPU_DEVICE_COUNT_UNAVAILABLE"]
 CLASS_ENTRIES = {"TORCH_NPU_ENV_VAR_VALUE_INVALID", "TORCH_NPU_ALLOCATOR_CONFIG_INVALID",
                  "HCCL_PG_COLLECTIVE_TENSORS_REJECTED", "TORCH_NPU_CUSTOM_OP_ARGUMENT_REJECTED",
-                 "TORCH_NPU_PROFILER_FAILED"}
+                 "TORCH_NPU_PROFILER_FAILED", "TORCH_NPU_SOURCE_BUILD_STEP_FAILED", "TORCH_NPU_PLOG_ERROR_LOGGED"}
 
 
 @pytest.fixture(scope="module")
@@ -35,7 +36,8 @@ def test_the_part_is_loaded_without_peer_ids(kb):
                         "TORCH_NPU_ENV_VAR_VALUE_INVALID", "TORCH_NPU_ALLOCATOR_CONFIG_INVALID",
                         "HCCL_PG_COLLECTIVE_TENSORS_REJECTED", "HCCL_PG_OPTIONS_INVALID",
                         "TORCH_NPU_CUSTOM_OP_ARGUMENT_REJECTED", "TORCH_NPU_TASK_QUEUE_ALREADY_EXITED",
-                        "TORCH_NPU_RANKS_BUILD_MISMATCH", "TORCH_NPU_PROFILER_FAILED"}
+                        "TORCH_NPU_RANKS_BUILD_MISMATCH", "TORCH_NPU_PROFILER_FAILED",
+                        "TORCH_NPU_SOURCE_BUILD_STEP_FAILED", "TORCH_NPU_PLOG_ERROR_LOGGED"}
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_torch_npu.json" and not sig.ascend_fd, sid
@@ -136,6 +138,18 @@ def test_the_part_is_loaded_without_peer_ids(kb):
     ("[ERROR] APP(9,python):2025-10-11-09:12:01.123.456 [log_inner.cpp:77]9 npu_profiler.cpp:initNpuProfiler:150: "
      "\"[PTA]:\"Path /data/prof not exist and create failed.\"\"", "TORCH_NPU_PROFILER_FAILED",
      ": Path /data/prof not exist and create failed"),
+    # torch_npu's own plog errors ([PTA]:), with and without an AscendCL code
+    ("[ERROR] APP(9,python):2025-10-11-09:12:01.123.456 [log_inner.cpp:77]9 build/CMakeFiles/torch_npu.dir/"
+     "compiler_depend.ts:f:134: \"[PTA]:\"npuSynchronizeDevice failed err=:507035\"\"", "TORCH_NPU_PLOG_ERROR_LOGGED",
+     "code 507035 (ACL_ERROR_RT_VECTOR_CORE_EXCEPTION)"),
+    ("[ERROR] APP(9,python):2025-10-11-09:12:01.123.456 [log_inner.cpp:77]9 build/CMakeFiles/torch_npu.dir/"
+     "compiler_depend.ts:f:79: \"[PTA]:\"Device 0 has reached P2P connection limit 8. Current connections: [1, 2, ]. "
+     "Cannot enable P2P between devices (0 and 9). \"\"", "TORCH_NPU_PLOG_ERROR_LOGGED", ": Device 0 has reached P2P"),
+    # setup.py's steps of a source build
+    ("Failed to build stub: ['sh', '/home/u/pytorch/third_party/acl/libs/build_stub.sh']",
+     "TORCH_NPU_SOURCE_BUILD_STEP_FAILED", ": Failed to build stub"),
+    ("RuntimeError: no cmake or cmake3 with version >= 3.18.0 found", "TORCH_NPU_SOURCE_BUILD_STEP_FAILED",
+     ": no cmake or cmake3 with version >= 3.18.0 found"),
 ])
 def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     hits = [s for s in kb.explaining(line) if s.id in FAMILY]
@@ -158,6 +172,10 @@ def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     "[2025-03-01 10:00:00] [INFO] [4242] profiler.py: Start parsing profiling data: /data/prof/PROF_000001",
     "[2025-03-01 10:00:00] [WARNING] [4242] profiler.py: Invalid profiling path.",
     "torch_npu version 2.5.1 (PTA) on all ranks",
+    " --- Trying to initialize submodules",
+    "[ERROR] APP(9,python):2025-10-11-09:12:01.123.456 [log_inner.cpp:77]9 \"[PTA]:\"\"",
+    " --- Submodule initialization took 12.31 sec",
+    "Failed to build stubborn cache entry",
     "RuntimeError: Cannot re-initialize CUDA in forked subprocess. To use CUDA with multiprocessing, you must use the "
     "'spawn' start method",
     "RuntimeError: Expected all tensors to be on the same device, but found at least two devices, npu:0 and cpu!",
