@@ -6,7 +6,8 @@ already stopped, torch_npu builds that differ between ranks, and the profiler's 
 examples do not show, says the member in its title, stays quiet on ordinary lines that share its words and on every
 clean excerpt of the corpus, and one line is one problem of the family. The steps of a source build (setup.py) and
 torch_npu's own errors in the CANN log ([PTA]:, a class entry of last resort) are read too. The members added to other parts' entries
-(PT_CANN_ENV_NOT_SET, HCCL_WATCHDOG_TIMEOUT_WARNING, NPU_DEVICE_COUNT_UNAVAILABLE) are checked on their new lines."""
+(PT_CANN_ENV_NOT_SET, HCCL_WATCHDOG_TIMEOUT_WARNING, NPU_DEVICE_COUNT_UNAVAILABLE,
+PT_TENSORS_DIFFERENT_DEVICES) are checked on their new lines."""
 
 import os
 
@@ -16,7 +17,8 @@ from tests.helpers.corpus import clean_excerpt_hits
 from tests.helpers.kb_parts import english_kb, family_overlaps, part_ids
 
 IDS = part_ids("families_torch_npu")
-EXTENDED = ["PT_CANN_ENV_NOT_SET", "HCCL_WATCHDOG_TIMEOUT_WARNING", "NPU_DEVICE_COUNT_UNAVAILABLE"]
+EXTENDED = ["PT_CANN_ENV_NOT_SET", "HCCL_WATCHDOG_TIMEOUT_WARNING", "NPU_DEVICE_COUNT_UNAVAILABLE",
+            "PT_TENSORS_DIFFERENT_DEVICES"]
 FAMILY = IDS + ["TORCH_NPU_ERROR_CODE", "TORCH_NPU_OP_NEEDS_NEWER_CANN", "NPU_FUSION_ATTENTION_ARGUMENT_REJECTED",
                 "DIST_BACKEND_OP_NOT_SUPPORTED", "PT_COLLECTIVE_NON_CONTIGUOUS", "PT_SCATTER_GATHER_LIST_SIZE",
                 "PT_COLLECTIVE_DTYPE_MISMATCH", "TORCH_NPU_ACLNN_NOT_IN_OPAPI", "PT_CANN_ENV_NOT_SET",
@@ -202,6 +204,9 @@ def test_one_line_is_one_problem_of_the_family(kb):
     ("[W compiler_depend.ts:1253] Warning: The watchdog timeout 1800000ms(which is set by init_process_group) is less "
      "than or equal to HCCL execution timeout 1836000ms! The plog may not be recorded. (function operator())",
      "HCCL_WATCHDOG_TIMEOUT_WARNING", "watchdog timeout"),
+    # torch_npu's own check of an input left on the CPU
+    ("RuntimeError: Expected NPU tensor, please check whether the input tensor device is correct.",
+     "PT_TENSORS_DIFFERENT_DEVICES", "different devices"),
     # device_count_ensure_non_zero
     ("RuntimeError: No NPUs are available\n[ERROR] 2025-03-01-10:00:00 (PID:1, Device:-1, RankID:-1) ERR00009 PTA "
      "resource unavailable", "NPU_DEVICE_COUNT_UNAVAILABLE", "(No NPUs are available)"),
@@ -216,6 +221,7 @@ def test_members_added_to_other_parts_entries_are_said(kb, line, sig_id, said):
     "export ASCEND_HOME_PATH=/usr/local/Ascend/ascend-toolkit/latest",
     "[INFO] The watchdog timeout is 1800000ms",
     "NPUs are available: 8",
+    "Expected NPU tensor inputs; moving the batch to npu:0",
 ])
 def test_the_extended_entries_stay_quiet_on_ordinary_lines(kb, line):
     assert [s.id for s in kb.match_line(line) if s.id in EXTENDED] == []
