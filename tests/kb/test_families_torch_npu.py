@@ -7,7 +7,7 @@ examples do not show, says the member in its title, stays quiet on ordinary line
 clean excerpt of the corpus, and one line is one problem of the family. The steps of a source build (setup.py) and
 torch_npu's own errors in the CANN log ([PTA]:, a class entry of last resort) are read too. The members added to other parts' entries
 (PT_CANN_ENV_NOT_SET, HCCL_WATCHDOG_TIMEOUT_WARNING, NPU_DEVICE_COUNT_UNAVAILABLE,
-PT_TENSORS_DIFFERENT_DEVICES) are checked on their new lines."""
+PT_TENSORS_DIFFERENT_DEVICES, TORCH_NPU_MEMORY_FORMAT_UNSUPPORTED, TORCH_NPU_ACLNN_NOT_IN_OPAPI) are checked on their new lines."""
 
 import os
 
@@ -18,7 +18,7 @@ from tests.helpers.kb_parts import english_kb, family_overlaps, part_ids
 
 IDS = part_ids("families_torch_npu")
 EXTENDED = ["PT_CANN_ENV_NOT_SET", "HCCL_WATCHDOG_TIMEOUT_WARNING", "NPU_DEVICE_COUNT_UNAVAILABLE",
-            "PT_TENSORS_DIFFERENT_DEVICES"]
+            "PT_TENSORS_DIFFERENT_DEVICES", "TORCH_NPU_MEMORY_FORMAT_UNSUPPORTED", "TORCH_NPU_ACLNN_NOT_IN_OPAPI"]
 FAMILY = IDS + ["TORCH_NPU_ERROR_CODE", "TORCH_NPU_OP_NEEDS_NEWER_CANN", "NPU_FUSION_ATTENTION_ARGUMENT_REJECTED",
                 "DIST_BACKEND_OP_NOT_SUPPORTED", "PT_COLLECTIVE_NON_CONTIGUOUS", "PT_SCATTER_GATHER_LIST_SIZE",
                 "PT_COLLECTIVE_DTYPE_MISMATCH", "TORCH_NPU_ACLNN_NOT_IN_OPAPI", "PT_CANN_ENV_NOT_SET",
@@ -39,7 +39,8 @@ def test_the_part_is_loaded_without_peer_ids(kb):
                         "HCCL_PG_COLLECTIVE_TENSORS_REJECTED", "HCCL_PG_OPTIONS_INVALID",
                         "TORCH_NPU_CUSTOM_OP_ARGUMENT_REJECTED", "TORCH_NPU_TASK_QUEUE_ALREADY_EXITED",
                         "TORCH_NPU_RANKS_BUILD_MISMATCH", "TORCH_NPU_PROFILER_FAILED",
-                        "TORCH_NPU_SOURCE_BUILD_STEP_FAILED", "TORCH_NPU_PLOG_ERROR_LOGGED"}
+                        "TORCH_NPU_SOURCE_BUILD_STEP_FAILED", "TORCH_NPU_PLOG_ERROR_LOGGED",
+                        "TORCH_NPU_AS_STRIDED_ON_INTERNAL_FORMAT"}
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_torch_npu.json" and not sig.ascend_fd, sid
@@ -60,6 +61,12 @@ def test_the_part_is_loaded_without_peer_ids(kb):
      "`aclDestroyAclOpExecutor`"),
     ("RuntimeError: Failed to find function aclrtCreateEventWithFlag", "TORCH_NPU_CANN_FUNCTION_NOT_FOUND",
      "`aclrtCreateEventWithFlag`"),
+    # the driver's DCMI (its own hint about the HDK), LCCL, and the form without a space
+    ("RuntimeError: Failed to find function dcmi_get_card_num_list,  maybe your hdk version is too low, please upgrade it.",
+     "TORCH_NPU_CANN_FUNCTION_NOT_FOUND", "`dcmi_get_card_num_list`"),
+    ("RuntimeError: Failed to find function lcclAllReduce", "TORCH_NPU_CANN_FUNCTION_NOT_FOUND", "`lcclAllReduce`"),
+    ("RuntimeError: Failed to find functionaclrtSynchronizeStreamWithTimeout and aclrtSynchronizeStream",
+     "TORCH_NPU_CANN_FUNCTION_NOT_FOUND", "`aclrtSynchronizeStreamWithTimeout`"),
     # environment variables: the 0/1 switches, sizes, paths, ASD's config, ACL_OP_INIT_MODE's JIT form
     ("RuntimeError: ASCEND_LAUNCH_BLOCKING should be 0 or 1.", "TORCH_NPU_ENV_VAR_VALUE_INVALID",
      "`ASCEND_LAUNCH_BLOCKING`: should be 0 or 1"),
@@ -79,6 +86,15 @@ def test_the_part_is_loaded_without_peer_ids(kb):
      "ACL_OP_INIT_MODE to 0 or 1.", "TORCH_NPU_ENV_VAR_VALUE_INVALID", "`ACL_OP_INIT_MODE`: Jit compile set is disabled"),
     ("RuntimeError: Invalid TORCH_NPU_LEGACY_IMPL_LIST value: \"foo\". Unsupported key(s): foo. Supported key(s): bar.",
      "TORCH_NPU_ENV_VAR_VALUE_INVALID", "`TORCH_NPU_LEGACY_IMPL_LIST`: Unsupported key(s): foo"),
+    ("RuntimeError: Do not support TASK_QUEUE_ENABLE = 2 during NPU graph capture, please export TASK_QUEUE_ENABLE=1/0.",
+     "TORCH_NPU_ENV_VAR_VALUE_INVALID", "`TASK_QUEUE_ENABLE`: during NPU graph capture"),
+    ("RuntimeError: TORCH_ACL_INIT_CONFIG_PATH /home/u/acl.json is invalid. Please set the environment variable "
+     "'TORCH_ACL_INIT_CONFIG_PATH' to a valid JSON file path.", "TORCH_NPU_ENV_VAR_VALUE_INVALID",
+     "`TORCH_ACL_INIT_CONFIG_PATH`: is invalid"),
+    # as_strided on an internal format
+    ("[rank2]: RuntimeError: Current tensor is running as_strided__symint while internal format is not allowed. You can "
+     "try torch.npu.config.allow_internal_format = False to avoid the problem.", "TORCH_NPU_AS_STRIDED_ON_INTERNAL_FORMAT",
+     "internal NPU format"),
     # allocator configuration: an unknown key (current and older wording), ranges, booleans, exclusions
     ("RuntimeError: Unrecognized key 'expandable_segment' in NPU allocator config, ", "TORCH_NPU_ALLOCATOR_CONFIG_INVALID",
      "option `expandable_segment`"),
@@ -174,6 +190,7 @@ def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     "[2025-03-01 10:00:00] [INFO] [4242] profiler.py: Start parsing profiling data: /data/prof/PROF_000001",
     "[2025-03-01 10:00:00] [WARNING] [4242] profiler.py: Invalid profiling path.",
     "torch_npu version 2.5.1 (PTA) on all ranks",
+    "torch.npu.config.allow_internal_format = False  # avoid as_strided on internal formats",
     " --- Trying to initialize submodules",
     "[ERROR] APP(9,python):2025-10-11-09:12:01.123.456 [log_inner.cpp:77]9 \"[PTA]:\"\"",
     " --- Submodule initialization took 12.31 sec",
@@ -207,6 +224,13 @@ def test_one_line_is_one_problem_of_the_family(kb):
     # torch_npu's own check of an input left on the CPU
     ("RuntimeError: Expected NPU tensor, please check whether the input tensor device is correct.",
      "PT_TENSORS_DIFFERENT_DEVICES", "different devices"),
+    # the memory-format checks of resize_ and empty, an aclnn-only device without the aclnn operator
+    ("RuntimeError: NPU only support format is contiguous_format or preserve_format.",
+     "TORCH_NPU_MEMORY_FORMAT_UNSUPPORTED", "contiguous memory format"),
+    ("RuntimeError: Only c10::MemoryFormat::Contiguous is supported for creating a npu tensor",
+     "TORCH_NPU_MEMORY_FORMAT_UNSUPPORTED", "contiguous memory format"),
+    ("RuntimeError: aclnnNpuFormatCast does not exist, Current soc version only support aclnn operators.",
+     "TORCH_NPU_ACLNN_NOT_IN_OPAPI", "(`aclnnNpuFormatCast`)"),
     # device_count_ensure_non_zero
     ("RuntimeError: No NPUs are available\n[ERROR] 2025-03-01-10:00:00 (PID:1, Device:-1, RankID:-1) ERR00009 PTA "
      "resource unavailable", "NPU_DEVICE_COUNT_UNAVAILABLE", "(No NPUs are available)"),
@@ -222,6 +246,7 @@ def test_members_added_to_other_parts_entries_are_said(kb, line, sig_id, said):
     "[INFO] The watchdog timeout is 1800000ms",
     "NPUs are available: 8",
     "Expected NPU tensor inputs; moving the batch to npu:0",
+    "aclnnNpuFormatCast does exist on this soc version",
 ])
 def test_the_extended_entries_stay_quiet_on_ordinary_lines(kb, line):
     assert [s.id for s in kb.match_line(line) if s.id in EXTENDED] == []
