@@ -40,7 +40,7 @@ def test_the_part_is_loaded_without_peer_ids(kb):
                         "TORCH_NPU_CUSTOM_OP_ARGUMENT_REJECTED", "TORCH_NPU_TASK_QUEUE_ALREADY_EXITED",
                         "TORCH_NPU_RANKS_BUILD_MISMATCH", "TORCH_NPU_PROFILER_FAILED",
                         "TORCH_NPU_SOURCE_BUILD_STEP_FAILED", "TORCH_NPU_PLOG_ERROR_LOGGED",
-                        "TORCH_NPU_AS_STRIDED_ON_INTERNAL_FORMAT"}
+                        "TORCH_NPU_AS_STRIDED_ON_INTERNAL_FORMAT", "LCCL_PROCESS_GROUP_CALL_FAILED"}
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_torch_npu.json" and not sig.ascend_fd, sid
@@ -129,6 +129,11 @@ def test_the_part_is_loaded_without_peer_ids(kb):
      "HCCL_PG_COLLECTIVE_TENSORS_REJECTED", "must all reside on the same device"),
     ("RuntimeError: Tensor with dimensions: torch.Size([7, 4]) does not have first dimension divisible by world_size: 8",
      "HCCL_PG_COLLECTIVE_TENSORS_REJECTED", "world_size: 8"),
+    # the LCCL process group
+    ("RuntimeError: init lccl comm failed, error code:-1", "LCCL_PROCESS_GROUP_CALL_FAILED",
+     ": init lccl comm, error code -1"),
+    ("[rank0]: RuntimeError: LCCL function error:ALLGATHER, error code is5 ", "LCCL_PROCESS_GROUP_CALL_FAILED",
+     ": ALLGATHER, error code 5"),
     # ProcessGroupHCCL's options
     ("RuntimeError: Value type of group_name should be string.", "HCCL_PG_OPTIONS_INVALID", "`group_name` should be string"),
     ("RuntimeError: Value type of hccl_exec_timeout exceeds INT32_MAX(2147483647).", "HCCL_PG_OPTIONS_INVALID",
