@@ -15,7 +15,7 @@ from tests.helpers.kb_parts import english_kb, family_overlaps, part_ids
 
 IDS = part_ids("families_llm_stacks")
 # members of other parts' families this part's sources extend (the stacks' checkpoint / weight / vocabulary paths)
-EXTENDED = ["TRAINING_INPUT_PATH_NOT_FOUND", "FRAMEWORK_SETTING_NOT_SUPPORTED"]
+EXTENDED = ["TRAINING_INPUT_PATH_NOT_FOUND", "FRAMEWORK_SETTING_NOT_SUPPORTED", "TORCH_NPU_STRESS_DETECT_FAILED"]
 FAMILY = IDS + ["LAUNCH_OPTION_CHECK_FAILED", "FRAMEWORK_SETTING_NOT_SUPPORTED", "SIZE_NOT_DIVISIBLE_BY_PARALLEL_SPLIT",
                 "FEATURE_NOT_SUPPORTED_ON_NPU", "TRAINING_INPUT_PATH_NOT_FOUND", "QUANTIZATION_METHOD_NOT_SUPPORTED",
                 "KV_CACHE_TRANSFER_FAILED", "TRITON_ACTIVE_DRIVER_NOT_ONE", "LLM_FRAMEWORK_ERROR_LOGGED"]
@@ -30,7 +30,10 @@ def test_the_part_is_loaded_as_roots_without_peer_ids(kb):
     assert set(IDS) == {"VLLM_ASCEND_MODELSLIM_CONFIG_MISSING", "MF_REGISTRY_CLASS_NOT_FOUND",
                         "DLINFER_TRITON_ASCEND_OPS_UNAVAILABLE", "VLLM_ASCEND_KV_REGISTER_REGIONS_OVER_HCCL_LIMIT",
                         "VLLM_ASCEND_WEIGHT_IPC_NOT_COLOCATED", "MEGATRON_INDEXED_DATASET_FILES_MISSING",
-                        "LLM_STACK_CONFIG_VALUE_REJECTED"}
+                        "LLM_STACK_CONFIG_VALUE_REJECTED", "MF_QKV_CONCAT_SETTING_MISMATCH",
+                        "MF_CHECKPOINT_MODE_CONFIG_MISMATCH", "VLLM_ASCEND_MC2_HIERARCHY_NEEDS_DISPATCH_V2",
+                        "VLLM_ASCEND_FA3_PACKAGE_MISSING", "MF_PACKED_DATASET_EMPTY", "MF_TOKENIZER_VOCAB_FILE_UNUSABLE",
+                        "TOKEN_ID_OUT_OF_TOKENIZER_VOCAB"}
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_llm_stacks.json" and sig.kind == "root" and not sig.ascend_fd
@@ -72,6 +75,22 @@ def test_the_part_is_loaded_as_roots_without_peer_ids(kb):
      "LLM_STACK_CONFIG_VALUE_REJECTED", "`tokenizer_type`"),
     ("ValueError: eplb_heat_collection_stage must be one of [\"all\", \"prefill\", \"decode\"]",
      "LLM_STACK_CONFIG_VALUE_REJECTED", "`eplb_heat_collection_stage`"),
+    # the qkv check in its other direction, behind MindFormers' logger prefix
+    ("2025-01-01 10:00:00,000 - mindformers[mindformers/utils/load_checkpoint_utils.py:497] - ERROR - The qkv concat "
+     "check failed! The qkv in the model weights has been not concatenated, but qkv_concat is set to true.",
+     "MF_QKV_CONCAT_SETTING_MISMATCH", "are not concatenated"),
+    ("[rank2]: ValueError: when input checkpoint file is rank dir, Please set use_parallel: True to enable distributed "
+     "ckpt load.", "MF_CHECKPOINT_MODE_CONFIG_MISMATCH", ": when input checkpoint file is rank dir"),
+    ("(Worker_DP1_EP1 pid=3321) RuntimeError: PTA and CANN version is too old to support mc2 hierarchy comm, please "
+     "upgrade your version.", "VLLM_ASCEND_MC2_HIERARCHY_NEEDS_DISPATCH_V2", "dispatch v2"),
+    ("ValueError: flash_attn_npu_v3 is installed but does not provide flash_attn_with_kvcache.",
+     "VLLM_ASCEND_FA3_PACKAGE_MISSING", "does not provide flash_attn_with_kvcache"),
+    ("[rank0]: RuntimeError: dataset is empty after packing, maybe all inputs exceed max length or not packed data do "
+     "not reach max length.", "MF_PACKED_DATASET_EMPTY", "packing left no samples"),
+    ("OSError: Unable to load vocabulary from file. Please check that the provided vocabulary is accessible and not "
+     "corrupted.", "MF_TOKENIZER_VOCAB_FILE_UNUSABLE", "accessible and not corrupted"),
+    ("IndexError: The token id 130344 is out of the size of vocabulary, please check your tokenizer and corresponding "
+     "vocabulary files.", "TOKEN_ID_OUT_OF_TOKENIZER_VOCAB", "(130344)"),
 ])
 def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     hits = [s for s in kb.explaining(line) if s.id in FAMILY]
@@ -104,3 +123,45 @@ def test_family_entries_stay_quiet_on_every_clean_excerpt(kb):
 
 def test_one_line_is_one_problem_of_the_family(kb):
     assert family_overlaps(kb, FAMILY) == []
+
+
+@pytest.mark.parametrize("line, sig_id, said", [
+    # the stacks' checkpoint, weight, tracker and vocabulary paths
+    ("ValueError: /data/ckpt/llama3 is not existed, please check load_checkpoint in yaml and set a correct value.",
+     "TRAINING_INPUT_PATH_NOT_FOUND", "(load_checkpoint): `/data/ckpt/llama3`"),
+    ("ValueError: ./tokenizer.model is not existed, please check vocab_file in yaml and set a correct value.",
+     "TRAINING_INPUT_PATH_NOT_FOUND", "(vocab_file): `./tokenizer.model`"),
+    ("FileNotFoundError: config.load_checkpoint /data/qwen/ does not exist.", "TRAINING_INPUT_PATH_NOT_FOUND",
+     "(load_checkpoint): `/data/qwen/`"),
+    ("[rank0]: ValueError: Specified weight path does not exist: ./model_weights/llama-2-7b-mcore",
+     "TRAINING_INPUT_PATH_NOT_FOUND", "(weight path): `./model_weights/llama-2-7b-mcore`"),
+    ("FileNotFoundError: Tracker file not found: /ckpt/latest_checkpointed_iteration.txt",
+     "TRAINING_INPUT_PATH_NOT_FOUND", "(Tracker file): `/ckpt/latest_checkpointed_iteration.txt`"),
+    ("FileNotFoundError: Not found supported weight fileExpected safetensors or pytorch_model*.bin",
+     "TRAINING_INPUT_PATH_NOT_FOUND", "(Not found supported weight file)"),
+    # the same refusal shapes in the stacks
+    ("ValueError: Unsupported MoE routing type: group_limited_greedy_v2", "FRAMEWORK_SETTING_NOT_SUPPORTED",
+     "Unsupported MoE routing type: group_limited_greedy_v2"),
+    ("ValueError: Only support DP strategy, but got 'ZeRO3'", "FRAMEWORK_SETTING_NOT_SUPPORTED",
+     "Only support DP strategy"),
+    ("NotImplementedError: For ParallelTransformer, 'drop_path_rate' is not support for now.",
+     "FRAMEWORK_SETTING_NOT_SUPPORTED", "'drop_path_rate' is not support for now."),
+    # MindFormers' stress-detect callback
+    ("RuntimeError: Voltage recovery failed with error code: 574007", "TORCH_NPU_STRESS_DETECT_FAILED",
+     ": Voltage recovery failed (error code 574007)"),
+])
+def test_members_added_to_other_parts_entries_are_said(kb, line, sig_id, said):
+    hits = kb.explaining(line)
+    assert [s.id for s in hits] == [sig_id], [s.id for s in hits]
+    assert said in hits[0].text("en", line=line)[0], hits[0].text("en", line=line)[0]
+
+
+@pytest.mark.parametrize("line", [
+    "2025-01-01 10:00:00,000 - mindformers[mindformers/trainer/trainer.py:1050] - INFO - load_checkpoint is /data/ckpt",
+    "Tracker file found: /ckpt/latest_checkpointed_iteration.txt",
+    "Unsupported MoE routing types are listed in docs/moe.md",
+    "# Only support DP strategy for now",
+    "[INFO] Stress detection passed",
+])
+def test_the_extended_entries_stay_quiet_on_ordinary_lines(kb, line):
+    assert [s.id for s in kb.match_line(line) if s.id in EXTENDED] == []
