@@ -15,7 +15,8 @@ from tests.helpers.kb_parts import english_kb, family_overlaps, part_ids
 
 IDS = part_ids("families_llm_stacks")
 # members of other parts' families this part's sources extend (the stacks' checkpoint / weight / vocabulary paths)
-EXTENDED = ["TRAINING_INPUT_PATH_NOT_FOUND", "FRAMEWORK_SETTING_NOT_SUPPORTED", "TORCH_NPU_STRESS_DETECT_FAILED"]
+EXTENDED = ["TRAINING_INPUT_PATH_NOT_FOUND", "FRAMEWORK_SETTING_NOT_SUPPORTED", "TORCH_NPU_STRESS_DETECT_FAILED",
+            "NPU_SMI_HEALTH_NOT_OK"]
 FAMILY = IDS + ["LAUNCH_OPTION_CHECK_FAILED", "FRAMEWORK_SETTING_NOT_SUPPORTED", "SIZE_NOT_DIVISIBLE_BY_PARALLEL_SPLIT",
                 "FEATURE_NOT_SUPPORTED_ON_NPU", "TRAINING_INPUT_PATH_NOT_FOUND", "QUANTIZATION_METHOD_NOT_SUPPORTED",
                 "KV_CACHE_TRANSFER_FAILED", "TRITON_ACTIVE_DRIVER_NOT_ONE", "LLM_FRAMEWORK_ERROR_LOGGED"]
@@ -33,7 +34,8 @@ def test_the_part_is_loaded_as_roots_without_peer_ids(kb):
                         "LLM_STACK_CONFIG_VALUE_REJECTED", "MF_QKV_CONCAT_SETTING_MISMATCH",
                         "MF_CHECKPOINT_MODE_CONFIG_MISMATCH", "VLLM_ASCEND_MC2_HIERARCHY_NEEDS_DISPATCH_V2",
                         "VLLM_ASCEND_FA3_PACKAGE_MISSING", "MF_PACKED_DATASET_EMPTY", "MF_TOKENIZER_VOCAB_FILE_UNUSABLE",
-                        "TOKEN_ID_OUT_OF_TOKENIZER_VOCAB"}
+                        "TOKEN_ID_OUT_OF_TOKENIZER_VOCAB", "VLLM_ASCEND_ACLGRAPH_WITH_LAUNCH_BLOCKING",
+                        "VLLM_MEMORY_PROFILING_FREE_MEMORY_GREW", "VLLM_ASCEND_WAKE_UP_WITH_NZ_WEIGHTS"}
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_llm_stacks.json" and sig.kind == "root" and not sig.ascend_fd
@@ -91,6 +93,15 @@ def test_the_part_is_loaded_as_roots_without_peer_ids(kb):
      "corrupted.", "MF_TOKENIZER_VOCAB_FILE_UNUSABLE", "accessible and not corrupted"),
     ("IndexError: The token id 130344 is out of the size of vocabulary, please check your tokenizer and corresponding "
      "vocabulary files.", "TOKEN_ID_OUT_OF_TOKENIZER_VOCAB", "(130344)"),
+    ("(EngineCore_DP0 pid=1) ValueError: ACL graph is incompatible with ASCEND_LAUNCH_BLOCKING=1. Please unset "
+     "ASCEND_LAUNCH_BLOCKING or set it to 0.", "VLLM_ASCEND_ACLGRAPH_WITH_LAUNCH_BLOCKING", "ASCEND_LAUNCH_BLOCKING=1"),
+    ("[rank0]: AssertionError: Error in memory profiling. Initial free memory 29.87 GiB, current free memory 30.01 GiB. "
+     "This happens when other processes sharing the same container release GPU memory while vLLM is profiling during "
+     "initialization.", "VLLM_MEMORY_PROFILING_FREE_MEMORY_GREW", "(29.87 GiB at start, 30.01 GiB after profiling)"),
+    ("(WorkerProc pid=7) ValueError: FRACTAL_NZ mode is enabled. This may cause model parameter precision issues in the "
+     "RL scenarios.", "VLLM_ASCEND_WAKE_UP_WITH_NZ_WEIGHTS", "FRACTAL_NZ"),
+    ("ValueError: Unknown short_request_first_config keys: {'thresold'}", "LLM_STACK_CONFIG_VALUE_REJECTED",
+     "`short_request_first_config`"),
 ])
 def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     hits = [s for s in kb.explaining(line) if s.id in FAMILY]
@@ -146,6 +157,9 @@ def test_one_line_is_one_problem_of_the_family(kb):
      "Only support DP strategy"),
     ("NotImplementedError: For ParallelTransformer, 'drop_path_rate' is not support for now.",
      "FRAMEWORK_SETTING_NOT_SUPPORTED", "'drop_path_rate' is not support for now."),
+    # vLLM-Ascend's worker health check over npu-smi
+    ("(EngineCore_DP0 pid=12) RuntimeError: NPU card health status is not OK", "NPU_SMI_HEALTH_NOT_OK",
+     "health as not OK"),
     # MindFormers' stress-detect callback
     ("RuntimeError: Voltage recovery failed with error code: 574007", "TORCH_NPU_STRESS_DETECT_FAILED",
      ": Voltage recovery failed (error code 574007)"),
