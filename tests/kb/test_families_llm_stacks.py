@@ -29,17 +29,20 @@ def kb():
 
 def test_the_part_is_loaded_as_roots_without_peer_ids(kb):
     assert set(IDS) == {"VLLM_ASCEND_MODELSLIM_CONFIG_MISSING", "MF_REGISTRY_CLASS_NOT_FOUND",
-                        "DLINFER_TRITON_ASCEND_OPS_UNAVAILABLE", "VLLM_ASCEND_KV_REGISTER_REGIONS_OVER_HCCL_LIMIT",
+                        "TRITON_ASCEND_NOT_INSTALLED_FOR_KERNELS", "VLLM_ASCEND_KV_REGISTER_REGIONS_OVER_HCCL_LIMIT",
                         "VLLM_ASCEND_WEIGHT_IPC_NOT_COLOCATED", "MEGATRON_INDEXED_DATASET_FILES_MISSING",
                         "LLM_STACK_CONFIG_VALUE_REJECTED", "MF_QKV_CONCAT_SETTING_MISMATCH",
                         "MF_CHECKPOINT_MODE_CONFIG_MISMATCH", "VLLM_ASCEND_MC2_HIERARCHY_NEEDS_DISPATCH_V2",
                         "VLLM_ASCEND_FA3_PACKAGE_MISSING", "MF_PACKED_DATASET_EMPTY", "MF_TOKENIZER_VOCAB_FILE_UNUSABLE",
                         "TOKEN_ID_OUT_OF_TOKENIZER_VOCAB", "VLLM_ASCEND_ACLGRAPH_WITH_LAUNCH_BLOCKING",
-                        "VLLM_MEMORY_PROFILING_FREE_MEMORY_GREW", "VLLM_ASCEND_WAKE_UP_WITH_NZ_WEIGHTS"}
+                        "VLLM_MEMORY_PROFILING_FREE_MEMORY_GREW", "VLLM_ASCEND_WAKE_UP_WITH_NZ_WEIGHTS",
+                        "LLM_STACK_NPU_PACKAGE_REQUIRED", "MSLLM_HF_WEIGHTS_INDEX_MISSING",
+                        "MEGATRON_CUDA_DEVICE_MAX_CONNECTIONS_CHECK"}
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_llm_stacks.json" and sig.kind == "root" and not sig.ascend_fd
-        assert sig.fallback == (sid == "LLM_STACK_CONFIG_VALUE_REJECTED") and sig.severity == "fail", sid
+        assert sig.fallback == (sid in ("LLM_STACK_CONFIG_VALUE_REJECTED", "LLM_STACK_NPU_PACKAGE_REQUIRED")), sid
+        assert sig.severity == "fail", sid
 
 
 @pytest.mark.parametrize("line, sig_id, said", [
@@ -53,7 +56,7 @@ def test_the_part_is_loaded_as_roots_without_peer_ids(kb):
     ("ValueError: Can't find class. class type = None", "MF_REGISTRY_CLASS_NOT_FOUND", "`None`"),
     # dlinfer behind a rank prefix
     ("[rank3]: RuntimeError: Triton is not installed or Ascend triton_ops failed to load. Please install triton-ascend "
-     "to use this feature.", "DLINFER_TRITON_ASCEND_OPS_UNAVAILABLE", "(install triton-ascend)"),
+     "to use this feature.", "TRITON_ASCEND_NOT_INSTALLED_FOR_KERNELS", "(install triton-ascend)"),
     # the HCCL limit with other counts
     ("(Worker_TP1 pid=99) RuntimeError: Mooncake register_buffer region count 1024 exceeds HCCL per-process limit 256. "
      "KV cache registration would fail. registered_bytes=1. Please reduce KV cache allocation fragmentation or merge "
@@ -102,6 +105,18 @@ def test_the_part_is_loaded_as_roots_without_peer_ids(kb):
      "RL scenarios.", "VLLM_ASCEND_WAKE_UP_WITH_NZ_WEIGHTS", "FRACTAL_NZ"),
     ("ValueError: Unknown short_request_first_config keys: {'thresold'}", "LLM_STACK_CONFIG_VALUE_REJECTED",
      "`short_request_first_config`"),
+    # MindSpeed-LLM's Triton stubs
+    ("[rank5]: ValueError: please install triton-ascend", "TRITON_ASCEND_NOT_INSTALLED_FOR_KERNELS",
+     "(install triton-ascend)"),
+    # packages a feature needs: the launch-option form, a torch_npu operator
+    ("ImportError: cann_ops_transformer is required when --use-fused-mhc is enabled.", "LLM_STACK_NPU_PACKAGE_REQUIRED",
+     "`cann_ops_transformer`, which is not installed (needed for --use-fused-mhc)"),
+    ("RuntimeError: torch_npu.npu_lightning_indexer is required when use_lightning_indexer is enabled",
+     "LLM_STACK_NPU_PACKAGE_REQUIRED", "`torch_npu.npu_lightning_indexer`"),
+    ("FileNotFoundError: Expected a single .bin file in /data/baichuan2-13b, but found 3. For multiple weight files, an "
+     "index.json file is required.", "MSLLM_HF_WEIGHTS_INDEX_MISSING", "found 3 weight files in `/data/baichuan2-13b`"),
+    ("[rank0]: AssertionError: FSDP always requires CUDA_DEVICE_MAX_CONNECTIONS value large than one",
+     "MEGATRON_CUDA_DEVICE_MAX_CONNECTIONS_CHECK", "CUDA_DEVICE_MAX_CONNECTIONS value large than one"),
 ])
 def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     hits = [s for s in kb.explaining(line) if s.id in FAMILY]
@@ -150,6 +165,10 @@ def test_one_line_is_one_problem_of_the_family(kb):
      "TRAINING_INPUT_PATH_NOT_FOUND", "(Tracker file): `/ckpt/latest_checkpointed_iteration.txt`"),
     ("FileNotFoundError: Not found supported weight fileExpected safetensors or pytorch_model*.bin",
      "TRAINING_INPUT_PATH_NOT_FOUND", "(Not found supported weight file)"),
+    ("FileNotFoundError: No supported weight files found in /data/hf/qwen. Expected safetensors or pytorch_model*.bin",
+     "TRAINING_INPUT_PATH_NOT_FOUND", "(No supported weight files): `/data/hf/qwen`"),
+    ("RuntimeError: no data loaded, you might give wrong data path.", "TRAINING_INPUT_PATH_NOT_FOUND",
+     "(no data loaded)"),
     # the same refusal shapes in the stacks
     ("ValueError: Unsupported MoE routing type: group_limited_greedy_v2", "FRAMEWORK_SETTING_NOT_SUPPORTED",
      "Unsupported MoE routing type: group_limited_greedy_v2"),
