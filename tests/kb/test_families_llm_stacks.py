@@ -37,7 +37,8 @@ def test_the_part_is_loaded_as_roots_without_peer_ids(kb):
                         "TOKEN_ID_OUT_OF_TOKENIZER_VOCAB", "VLLM_ASCEND_ACLGRAPH_WITH_LAUNCH_BLOCKING",
                         "VLLM_MEMORY_PROFILING_FREE_MEMORY_GREW", "VLLM_ASCEND_WAKE_UP_WITH_NZ_WEIGHTS",
                         "LLM_STACK_NPU_PACKAGE_REQUIRED", "MSLLM_HF_WEIGHTS_INDEX_MISSING",
-                        "MEGATRON_CUDA_DEVICE_MAX_CONNECTIONS_CHECK"}
+                        "MEGATRON_CUDA_DEVICE_MAX_CONNECTIONS_CHECK", "VLLM_ASCEND_W4A8_PER_GROUP_UNSUPPORTED",
+                        "MSLLM_HF_CHAT_TEMPLATE_UNAVAILABLE", "MF_SDC_MONITOR_PREREQUISITES_UNMET"}
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_llm_stacks.json" and sig.kind == "root" and not sig.ascend_fd
@@ -117,6 +118,14 @@ def test_the_part_is_loaded_as_roots_without_peer_ids(kb):
      "index.json file is required.", "MSLLM_HF_WEIGHTS_INDEX_MISSING", "found 3 weight files in `/data/baichuan2-13b`"),
     ("[rank0]: AssertionError: FSDP always requires CUDA_DEVICE_MAX_CONNECTIONS value large than one",
      "MEGATRON_CUDA_DEVICE_MAX_CONNECTIONS_CHECK", "CUDA_DEVICE_MAX_CONNECTIONS value large than one"),
+    # the source's own non-breaking hyphen
+    ("(Worker_TP0 pid=9) ValueError: The current weights use Per\u2011Group quantization, which is no longer supported. "
+     "Please switch to Per\u2011Channel quantized weights.", "VLLM_ASCEND_W4A8_PER_GROUP_UNSUPPORTED", "per-group W4A8"),
+    ("[rank0]: AssertionError: The tokenizer has no Huggingface chat template, Please use chat model.",
+     "MSLLM_HF_CHAT_TEMPLATE_UNAVAILABLE", "--hf-chat-template"),
+    ("  File \"/mf/callback.py\", line 2729, in __init__\nValueError: SDCMonitor needs mindspore >= 2.7.0, and only "
+     "works when environment variable 'NPU_ASD_ENABLE' and 'MS_SDC_DETECT_ENABLE' are set to 1.",
+     "MF_SDC_MONITOR_PREREQUISITES_UNMET", "MindSpore 2.7.0"),
 ])
 def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     hits = [s for s in kb.explaining(line) if s.id in FAMILY]
