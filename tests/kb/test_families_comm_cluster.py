@@ -2,7 +2,7 @@
 Ascend's init checks, bootstrap and symmetric allocations (and its error log form as a class entry), HCCP's device NIC
 initialisation, HCCL's call-trace lines (a wrapper naming the HcclResult) and its SDMA error EI0012, MindIO TTP's
 processors without a controller (and TTP's error log form), MindIO ACP's ockiod service and dump-checkpoint alert,
-MindCluster's components without ClusterD (and hwlog's error form), Mooncake's metadata storage and peer segments.
+MindCluster's components without ClusterD (and hwlog's error form), ascend-fd's own input checks, Mooncake's metadata storage and peer segments.
 Each entry reads members its examples do not show, says the member in its title, stays quiet on ordinary lines that
 share its words and on every clean excerpt of the corpus, and one line is one problem of the family."""
 
@@ -32,7 +32,7 @@ def test_the_part_is_loaded_as_roots_class_entries_and_one_wrapper_without_peer_
                         "HCCL_EI0012_SDMA_ERROR", "MINDIO_TTP_CONTROLLER_UNREACHABLE", "MINDIO_TTP_ERROR_LOGGED",
                         "MINDIO_ACP_SERVICE_NOT_AVAILABLE", "MINDIO_ACP_DUMP_CHECKPOINT_FAILED",
                         "TASKD_CLUSTERD_UNREACHABLE", "MINDCLUSTER_COMPONENT_ERROR_LOGGED",
-                        "MOONCAKE_METADATA_PUBLISH_FAILED", "MOONCAKE_SEGMENT_OPEN_FAILED"}
+                        "MOONCAKE_METADATA_PUBLISH_FAILED", "MOONCAKE_SEGMENT_OPEN_FAILED", "ASCEND_FD_COMMAND_FAILED"}
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_comm_cluster.json" and not sig.ascend_fd, sid
@@ -91,6 +91,15 @@ def test_the_part_is_loaded_as_roots_class_entries_and_one_wrapper_without_peer_
      "TASKD_CLUSTERD_UNREACHABLE", ": init clusterd connect meet max retry time"),
     ("[2026-02-01 10:00:00.123456][ERROR]    22      ascendjob/controller.go:301    update cache info fail, jobId=j1 "
      "err=not found", "MINDCLUSTER_COMPONENT_ERROR_LOGGED", "at ascendjob/controller.go:301: update cache info fail"),
+    # MindIO TTP's Python API
+    ("Exception: init processor failed to set repair callback, error num:-1", "MINDIO_TTP_ERROR_LOGGED",
+     ": init processor failed to set repair callback, error num:-1"),
+    # ascend-fd: the CLI's form with another kind, and a bare raise
+    ("Execute cmd [ascend-fd diag] failed. The error is: [Exception: InfoIncorrectError(504): The list of workers to be "
+     "checked is empty. Please check the root cluster diag result.].", "ASCEND_FD_COMMAND_FAILED",
+     "`ascend-fd diag`: Exception: InfoIncorrectError(504): The list of workers"),
+    ("ascend_fd.utils.status.PathError: PathError(501): The path should not be a symbolic link file.",
+     "ASCEND_FD_COMMAND_FAILED", ": PathError(501): The path should not be a symbolic link file."),
     # Mooncake: the ascend direct transport's unprefixed form; the newer segment wording
     ("E1210 03:24:54.778028 2548307 ascend_direct_transport.cpp:103] cannot publish segments, check the availability "
      "of metadata storage, ret: -1", "MOONCAKE_METADATA_PUBLISH_FAILED", "to the metadata server"),
@@ -118,6 +127,8 @@ def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     "[2026-02-01 10:00:00.123456][WARN]     1       clusterd/main.go:140    configmap not found, create it",
     "W0609 06:23:22.044703  4115 transfer_metadata.cpp:894] Failed to retrieve segment descriptor, name 10.0.0.1:12352",
     "I0609 06:23:22.044711  4115 transfer_engine.cpp:300] Open segment 10.0.0.1:12352 successfully",
+    "2025-01-01 10:00:00 [INFO] Execute cmd [ascend-fd parse] successfully.",
+    "    raise PathError(\"The path should not be a symbolic link file.\")",
 ])
 def test_family_entries_stay_quiet_on_ordinary_lines(kb, line):
     assert [s.id for s in kb.match_line(line) if s.id in IDS] == []
