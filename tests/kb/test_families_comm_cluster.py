@@ -1,10 +1,11 @@
 """data/kb/families_comm_cluster.json: the communication libraries and cluster tools on Ascend (issue 21). SHMEM for
 Ascend's init checks, bootstrap and symmetric allocations (and its error log form as a class entry), HCCP's device NIC
-initialisation, HCCL's call-trace lines (a wrapper naming the HcclResult) and its SDMA error EI0012, MindIO TTP's
-processors without a controller (and TTP's error log form), MindIO ACP's ockiod service and dump-checkpoint alert,
-MindCluster's components without ClusterD (and hwlog's error form), ascend-fd's own input checks, Mooncake's metadata storage and peer segments.
-Each entry reads members its examples do not show, says the member in its title, stays quiet on ordinary lines that
-share its words and on every clean excerpt of the corpus, and one line is one problem of the family."""
+initialisation, HCCL's and HCCP's plog errors (a class entry), HCCL's call-trace lines (a wrapper naming the
+HcclResult) and its SDMA error EI0012, MindIO TTP's processors without a controller (and TTP's error log form), MindIO
+ACP's ockiod service and dump-checkpoint alert, MindCluster's components without ClusterD (and hwlog's error form),
+ascend-fd's own input checks, Mooncake's metadata storage and peer segments. Each entry reads members its examples do
+not show, says the member in its title, stays quiet on ordinary lines that share its words and on every clean excerpt
+of the corpus, and one line is one problem of the family."""
 
 import os
 
@@ -14,7 +15,8 @@ from tests.helpers.corpus import clean_excerpt_hits
 from tests.helpers.kb_parts import english_kb, family_overlaps, part_ids
 
 IDS = part_ids("families_comm_cluster")
-CLASS_ENTRIES = {"SHMEM_ERROR_LOGGED", "MINDIO_TTP_ERROR_LOGGED", "MINDCLUSTER_COMPONENT_ERROR_LOGGED"}
+CLASS_ENTRIES = {"SHMEM_ERROR_LOGGED", "MINDIO_TTP_ERROR_LOGGED", "MINDCLUSTER_COMPONENT_ERROR_LOGGED",
+                 "HCCL_PLOG_ERROR_LOGGED"}
 # the neighbours these entries must not double-read
 FAMILY = IDS + ["HCCL_ERRNO_RESULT", "HCCL_FUNCTION_ERROR_RESULT", "HCCL_FD_NIC_DOWN_BEFORE_TASK", "HCCP_CHECK_IP_FAILED",
                 "MINDIO_TTP_REPAIR_FAILED", "MINDX_MINDIO_TTP_BROKEN_LINK", "KV_CACHE_TRANSFER_FAILED",
@@ -32,7 +34,8 @@ def test_the_part_is_loaded_as_roots_class_entries_and_one_wrapper_without_peer_
                         "HCCL_EI0012_SDMA_ERROR", "MINDIO_TTP_CONTROLLER_UNREACHABLE", "MINDIO_TTP_ERROR_LOGGED",
                         "MINDIO_ACP_SERVICE_NOT_AVAILABLE", "MINDIO_ACP_DUMP_CHECKPOINT_FAILED",
                         "TASKD_CLUSTERD_UNREACHABLE", "MINDCLUSTER_COMPONENT_ERROR_LOGGED",
-                        "MOONCAKE_METADATA_PUBLISH_FAILED", "MOONCAKE_SEGMENT_OPEN_FAILED", "ASCEND_FD_COMMAND_FAILED"}
+                        "MOONCAKE_METADATA_PUBLISH_FAILED", "MOONCAKE_SEGMENT_OPEN_FAILED", "ASCEND_FD_COMMAND_FAILED",
+                        "HCCL_PLOG_ERROR_LOGGED"}
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_comm_cluster.json" and not sig.ascend_fd, sid
@@ -69,6 +72,13 @@ def test_the_part_is_loaded_as_roots_class_entries_and_one_wrapper_without_peer_
     # HCCL's call trace with another code
     ("[ERROR] HCCL(1,python):2025-01-01-00:00:00.000.000 [op_base.cc:1] [1][HcclCommInitRootInfoInner]call trace: "
      "hcclRet -> 7", "HCCL_CALL_TRACE_RESULT", "HcclResult 7 (HCCL_E_UNAVAIL"),
+    # HCCL's and HCCP's other plog errors: the class entry with the file and the message
+    ("[ERROR] HCCL(12345,python):2025-10-21-07:56:47.198.454 [coll_alg_factory.cc:88] [12345][CollAlgFactory] Fail to "
+     "find executor for algName[AllReduceMeshExecutor]", "HCCL_PLOG_ERROR_LOGGED",
+     "HCCL logged an error at coll_alg_factory.cc:88: [CollAlgFactory] Fail to find executor"),
+    ("[ERROR] HCCP(2040034,alltoall_test):2025-09-15-08:38:12.776.650 [ra_host.c:900]tid:3541138,ra_qp_create(900) : "
+     "[create][ra_qp]qp create failed, ret(-12)", "HCCL_PLOG_ERROR_LOGGED",
+     "HCCP logged an error at ra_host.c:900: ra_qp_create(900)"),
     # EI0012 in the bare code form
     ("EI0012: SDMA memory copy task exception occurred. Remote rank: [7].", "HCCL_EI0012_SDMA_ERROR", "remote rank 7"),
     # MindIO TTP: the report and backup-controller forms, on stdout
@@ -119,6 +129,9 @@ def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     "[INFO] HCCP(1,python):2025-01-01-00:00:00.000.000 [ra_host.c:1]tid:1,ra_rdev_init(1) : ra rdev init success",
     "[WARNING] HCCL(1,python):2025-01-01-00:00:00.000.000 [op_base.cc:1] [1][Alloc]call trace: hcclRet -> 20",
     "[INFO] HCCL(1,python):2025-01-01-00:00:00.000.000 [op_base.cc:1] [1]Entry-HcclCommDestroy: comm[0x1]",
+    "[ERROR] HCCL(17528,python3):2026-03-18-10:34:43.141.970 [detect_connect_anomalies.cc:135] [18744]1. If the link "
+    "setup timeout is reported on both ends, check the network",
+    "[ERROR] HCCL(17528,python3):2026-03-18-10:33:52.113.655 [hccl_socket_manager.cc:628] [18744]   |--------------|",
     "2026-03-24 15:19:59.937660 1424551 info [1424551][TTP processor.cpp:455] rank:5 register to controller: "
     "10.0.0.1:8000 success",
     "2026-03-24 15:19:59.937660 1424551 warn [1424551][TTP controller.cpp:1500] detected abnormal heartbeat, rank:3",
