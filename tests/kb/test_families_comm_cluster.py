@@ -163,3 +163,19 @@ def test_one_line_is_one_problem_of_the_family(kb):
     # the neighbours' own lines stay theirs
     assert [(sid, line) for sid in FAMILY if sid not in IDS for line in kb.signature(sid).examples
             if any(s.id in IDS for s in kb.explaining(line))] == []
+
+
+@pytest.mark.parametrize("line, said", [
+    # ATB's HcclRunner (MindIE) and HCCL's own plog form now say the HcclResult; torch_npu's form as before
+    ("[2025-05-13 02:25:58.64217] [error] [36815] [hccl_runner.cpp:132] AllGatherHcclRunner:0 HcclCommInitRootInfo "
+     "fail, error:2, rank:1, rankSize:4", ", HcclResult 2 (HCCL_E_PTR): empty pointer"),
+    ("[ERROR] HCCL(1,all_reduce_test):2025-11-21-13:18:47.639.882 [op_base.cc:1071] [1][InitGroupStage][RanktableDetect]"
+     "HcclCommInitRootInfo failed, ret[9]", ", HcclResult 9 (HCCL_E_TIMEOUT): timeout"),
+    ("RuntimeError: [ERROR] 2024-07-12-10:25:01 (PID:31337, Device:3, RankID:3) ERR02200 DIST call hccl api failed. "
+     "HcclCommInitRootInfoConfig(numRanks, &rootInfo, rank, config, &comm) failed, error code is 7",
+     ", HcclResult 7 (HCCL_E_UNAVAIL)"),
+])
+def test_the_root_info_init_entry_says_the_hccl_result(kb, line, said):
+    hits = kb.explaining(line)
+    assert [s.id for s in hits] == ["HCCL_COMM_INIT_ROOTINFO_FAILED"], [s.id for s in hits]
+    assert said in hits[0].text("en", line=line)[0], hits[0].text("en", line=line)[0]
