@@ -35,7 +35,7 @@ def test_the_part_is_loaded_as_roots_class_entries_and_one_wrapper_without_peer_
                         "MINDIO_ACP_SERVICE_NOT_AVAILABLE", "MINDIO_ACP_DUMP_CHECKPOINT_FAILED",
                         "TASKD_CLUSTERD_UNREACHABLE", "MINDCLUSTER_COMPONENT_ERROR_LOGGED",
                         "MOONCAKE_METADATA_PUBLISH_FAILED", "MOONCAKE_SEGMENT_OPEN_FAILED", "ASCEND_FD_COMMAND_FAILED",
-                        "HCCL_PLOG_ERROR_LOGGED"}
+                        "HCCL_PLOG_ERROR_LOGGED", "HCCL_SAMPLE_ACL_CALL_FAILED"}
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_comm_cluster.json" and not sig.ascend_fd, sid
@@ -79,6 +79,9 @@ def test_the_part_is_loaded_as_roots_class_entries_and_one_wrapper_without_peer_
     ("[ERROR] HCCP(2040034,alltoall_test):2025-09-15-08:38:12.776.650 [ra_host.c:900]tid:3541138,ra_qp_create(900) : "
      "[create][ra_qp]qp create failed, ret(-12)", "HCCL_PLOG_ERROR_LOGGED",
      "HCCP logged an error at ra_host.c:900: ra_qp_create(900)"),
+    # an HCCL test or sample's AscendCL check: the code's name and meaning
+    ("acl interface return err ./common/src/hccl_test_common.cc:402, retcode: 107002 ", "HCCL_SAMPLE_ACL_CALL_FAILED",
+     "returned 107002 (ACL_ERROR_RT_CONTEXT_NULL)"),
     # EI0012 in the bare code form
     ("EI0012: SDMA memory copy task exception occurred. Remote rank: [7].", "HCCL_EI0012_SDMA_ERROR", "remote rank 7"),
     # MindIO TTP: the report and backup-controller forms, on stdout
@@ -126,6 +129,7 @@ def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     "2026-01-10 10:00:00.123456 info 77 pid[77] [SHM_SHMEM shmem_init.cpp:560] aclshmem init success, my_pe:0 n_pes:8",
     "2026-01-10 10:00:00.123456 warn 77 pid[77] [SHM_SHMEM uid_socket.cpp:390] connect refused, retry 3",
     "export SHMEM_UID_SOCK_IFNAME=eth0",
+    "acl interface return err ./main.cc:55, retcode: 0 ",
     "[INFO] HCCP(1,python):2025-01-01-00:00:00.000.000 [ra_host.c:1]tid:1,ra_rdev_init(1) : ra rdev init success",
     "[WARNING] HCCL(1,python):2025-01-01-00:00:00.000.000 [op_base.cc:1] [1][Alloc]call trace: hcclRet -> 20",
     "[INFO] HCCL(1,python):2025-01-01-00:00:00.000.000 [op_base.cc:1] [1]Entry-HcclCommDestroy: comm[0x1]",
