@@ -35,7 +35,7 @@ def test_the_part_is_loaded_as_roots_class_entries_and_one_wrapper_without_peer_
                         "MINDIO_ACP_SERVICE_NOT_AVAILABLE", "MINDIO_ACP_DUMP_CHECKPOINT_FAILED",
                         "TASKD_CLUSTERD_UNREACHABLE", "MINDCLUSTER_COMPONENT_ERROR_LOGGED",
                         "MOONCAKE_METADATA_PUBLISH_FAILED", "MOONCAKE_SEGMENT_OPEN_FAILED", "ASCEND_FD_COMMAND_FAILED",
-                        "HCCL_PLOG_ERROR_LOGGED", "HCCL_SAMPLE_ACL_CALL_FAILED"}
+                        "HCCL_PLOG_ERROR_LOGGED", "HCCL_SAMPLE_ACL_CALL_FAILED", "SHMEM_PYTHON_LIBRARY_NOT_LOADED"}
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_comm_cluster.json" and not sig.ascend_fd, sid
@@ -64,6 +64,12 @@ def test_the_part_is_loaded_as_roots_class_entries_and_one_wrapper_without_peer_
      "return shmem error: -6", "SHMEM_BOOTSTRAP_FAILED", ": pe 2: barrier recv failed"),
     ("2026-01-10 10:00:00.123456 error 77 pid[77] [SHM_SHMEM shmemi_bootstrap_uid.cpp:700]  rank: 4 . version mismatch "
      "with root return shmem error: -3", "SHMEM_BOOTSTRAP_FAILED", "version mismatch with root"),
+    # SHMEM's Python package: the startup guard's warning form, an undefined symbol in its library
+    ("WARNING:root:[SHMEM startup guard] libshmem.so resolved to an unexpected path.", "SHMEM_PYTHON_LIBRARY_NOT_LOADED",
+     ": libshmem.so resolved to an unexpected path"),
+    ("RuntimeError: Failed to load shared library /opt/shmem/backends/910/libshmem.so: /opt/shmem/backends/910/libshmem.so: "
+     "undefined symbol: aclrtGetSocName", "SHMEM_PYTHON_LIBRARY_NOT_LOADED",
+     ": Failed to load shared library /opt/shmem/backends/910/libshmem.so"),
     # SHMEM's other errors: the class entry with its file
     ("2026-01-10 10:00:00.123456 error 77 pid[77] [SHM_SHMEM shmem_team.cpp:120] team split failed, invalid stride",
      "SHMEM_ERROR_LOGGED", "at shmem_team.cpp:120: team split failed"),
@@ -129,6 +135,7 @@ def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     "2026-01-10 10:00:00.123456 info 77 pid[77] [SHM_SHMEM shmem_init.cpp:560] aclshmem init success, my_pe:0 n_pes:8",
     "2026-01-10 10:00:00.123456 warn 77 pid[77] [SHM_SHMEM uid_socket.cpp:390] connect refused, retry 3",
     "export SHMEM_UID_SOCK_IFNAME=eth0",
+    "WARNING:root:[SHMEM startup guard] Auto SoC detection failed, fallback to default 910 backend (degraded mode).",
     "acl interface return err ./main.cc:55, retcode: 0 ",
     "[INFO] HCCP(1,python):2025-01-01-00:00:00.000.000 [ra_host.c:1]tid:1,ra_rdev_init(1) : ra rdev init success",
     "[WARNING] HCCL(1,python):2025-01-01-00:00:00.000.000 [op_base.cc:1] [1][Alloc]call trace: hcclRet -> 20",
