@@ -15,7 +15,8 @@ from tests.helpers.kb_parts import english_kb, family_overlaps, part_ids
 IDS = part_ids("families_generic_os")
 EXTENDED = ["FILE_PERMISSION_DENIED", "READ_ONLY_FILE_SYSTEM", "NETWORK_CONNECTION_FAILED",
             "NETWORK_HOST_NAME_NOT_RESOLVED", "TLS_CERTIFICATE_NOT_TRUSTED", "PKG_DEPENDENCIES_UNMET",
-            "NETWORK_PORT_ALREADY_IN_USE", "HOST_PROCESS_OR_THREAD_LIMIT", "HOST_TOO_MANY_OPEN_FILES"]
+            "NETWORK_PORT_ALREADY_IN_USE", "HOST_PROCESS_OR_THREAD_LIMIT", "HOST_TOO_MANY_OPEN_FILES",
+            "TORCH_DIST_STORE_CONNECT_FAILED"]
 FAMILY = IDS + EXTENDED
 # entries of other parts that read lines near this family's: a line of the family must not be read by them as well
 NEIGHBOURS = FAMILY + ["OS_DISK_FULL", "HOST_MEMORY_ALLOCATION_FAILED", "HF_HUB_HTTP_ERROR",
@@ -36,7 +37,8 @@ def test_the_part_is_loaded_as_roots_without_peer_ids(kb):
                         "OS_CROSS_DEVICE_LINK", "OS_TEXT_FILE_BUSY", "HTTP_DOWNLOAD_STATUS_ERROR",
                         "GIT_NOT_A_REPOSITORY", "GIT_DUBIOUS_OWNERSHIP", "GIT_SUBMODULE_NOT_CHECKED_OUT",
                         "GIT_LFS_POINTER_INSTEAD_OF_FILE", "BAZEL_EXTERNAL_FETCH_FAILED", "JVM_CLASS_VERSION_TOO_NEW",
-                        "JVM_OUT_OF_MEMORY"}
+                        "JVM_OUT_OF_MEMORY", "DPKG_PACKAGE_PROCESSING_FAILED", "C_COMPILER_NOT_INSTALLED",
+                        "GIT_TRANSFER_INTERRUPTED"}
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_generic_os.json" and sig.kind == "root" and not sig.ascend_fd
@@ -114,6 +116,21 @@ def test_the_part_is_loaded_as_roots_without_peer_ids(kb):
      "(`Main`: class file version 65.0, this runtime reads up to 61.0)"),
     ("Caused by: java.lang.OutOfMemoryError: Requested array size exceeds VM limit", "JVM_OUT_OF_MEMORY",
      "`Requested array size exceeds VM limit`"),
+    # dpkg, the compilers, git's transfer
+    ("dpkg: error processing archive /tmp/Ascend-docker-runtime_6.0.0_linux-aarch64.deb (--unpack):",
+     "DPKG_PACKAGE_PROCESSING_FAILED", "`/tmp/Ascend-docker-runtime_6.0.0_linux-aarch64.deb` (--unpack)"),
+    ("  new mindx-toolbox package pre-installation script subprocess returned error exit status 2",
+     "DPKG_PACKAGE_PROCESSING_FAILED", "`mindx-toolbox`"),
+    ("c++: fatal error: cannot execute 'cc1plus': execvp: No such file or directory", "C_COMPILER_NOT_INSTALLED",
+     "(cc1plus)"),
+    ("error: command '/usr/bin/aarch64-linux-gnu-gcc' failed: No such file or directory", "C_COMPILER_NOT_INSTALLED",
+     "(/usr/bin/aarch64-linux-gnu-gcc)"),
+    ("error: RPC failed; curl 18 transfer closed with outstanding read data remaining", "GIT_TRANSFER_INTERRUPTED",
+     ": curl 18 transfer closed"),
+    ("fatal: fetch-pack: invalid index-pack output", "GIT_TRANSFER_INTERRUPTED", "invalid index-pack output"),
+    # EPERM from bash's ulimit names the limit
+    ("ulimit: max user processes: cannot modify limit: Operation not permitted", "OS_OPERATION_NOT_PERMITTED",
+     "`ulimit` was refused on `max user processes`"),
 ])
 def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     line = line.split("\n")[-1]
@@ -151,6 +168,12 @@ def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
      "HOST_PROCESS_OR_THREAD_LIMIT", "(EAGAIN)"),
     ("accept: Too many open files in system", "HOST_SYSTEM_FILE_TABLE_FULL", "ENFILE"),
     ("accept: too many open files", "HOST_TOO_MANY_OPEN_FILES", "EMFILE"),
+    ("Exception in thread \"main\" java.lang.OutOfMemoryError: unable to create new native thread",
+     "HOST_PROCESS_OR_THREAD_LIMIT", "could not start another thread"),
+    ("CondaHTTPError: HTTP 000 CONNECTION FAILED for url <https://repo.anaconda.com/pkgs/main/linux-64/repodata.json>",
+     "NETWORK_CONNECTION_FAILED", ": CONNECTION FAILED"),
+    ("torch.distributed.DistNetworkError: The client socket has failed to connect to 10.0.0.1:29500 (errno: 110 - "
+     "Connection timed out).", "TORCH_DIST_STORE_CONNECT_FAILED", "at `10.0.0.1:29500` (Connection timed out)"),
 ])
 def test_extended_entries_read_their_new_forms(kb, line, sig_id, said):
     hits = [s for s in kb.explaining(line) if s.id in NEIGHBOURS]
@@ -179,6 +202,9 @@ def test_extended_entries_read_their_new_forms(kb, line, sig_id, said):
     "Loading: 0 packages loaded",
     "openjdk version \"17.0.9\" 2023-10-17",
     "-Xmx8g -XX:MaxMetaspaceSize=512m",
+    "Setting up ascend-docker-runtime (6.0.0) ...",
+    "-- Check for working CXX compiler: /usr/bin/c++ - skipped",
+    "Receiving objects: 100% (1520/1520), 2.10 MiB | 3.00 MiB/s, done.",
 ])
 def test_family_entries_stay_quiet_on_ordinary_lines(kb, line):
     assert [s.id for s in kb.match_line(line) if s.id in IDS + EXTENDED] == []
