@@ -23,7 +23,7 @@ NEIGHBOURS = FAMILY + ["OS_DISK_FULL", "HOST_MEMORY_ALLOCATION_FAILED", "HF_HUB_
                            "HTTP_REQUEST_AUTH_REJECTED", "NETWORK_PROXY_CONNECT_FAILED", "CHECKPOINT_FILE_UNREADABLE",
                            "MEMORY_EXHAUSTED_REPORTED", "PY_HTTP_MAX_RETRIES_EXCEEDED"]
 FALLBACK = {"OS_OPERATION_NOT_PERMITTED", "OS_DEVICE_OR_RESOURCE_BUSY", "OS_FILE_EXISTS", "OS_IO_ERROR",
-            "HTTP_DOWNLOAD_STATUS_ERROR"}
+            "HTTP_DOWNLOAD_STATUS_ERROR", "OS_PATH_NOT_USABLE"}
 
 
 @pytest.fixture(scope="module")
@@ -38,7 +38,7 @@ def test_the_part_is_loaded_as_roots_without_peer_ids(kb):
                         "GIT_NOT_A_REPOSITORY", "GIT_DUBIOUS_OWNERSHIP", "GIT_SUBMODULE_NOT_CHECKED_OUT",
                         "GIT_LFS_POINTER_INSTEAD_OF_FILE", "BAZEL_EXTERNAL_FETCH_FAILED", "JVM_CLASS_VERSION_TOO_NEW",
                         "JVM_OUT_OF_MEMORY", "DPKG_PACKAGE_PROCESSING_FAILED", "C_COMPILER_NOT_INSTALLED",
-                        "GIT_TRANSFER_INTERRUPTED"}
+                        "GIT_TRANSFER_INTERRUPTED", "OS_PATH_NOT_USABLE", "OS_ARGUMENT_LIST_TOO_LONG"}
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_generic_os.json" and sig.kind == "root" and not sig.ascend_fd
@@ -128,6 +128,16 @@ def test_the_part_is_loaded_as_roots_without_peer_ids(kb):
     ("error: RPC failed; curl 18 transfer closed with outstanding read data remaining", "GIT_TRANSFER_INTERRUPTED",
      ": curl 18 transfer closed"),
     ("fatal: fetch-pack: invalid index-pack output", "GIT_TRANSFER_INTERRUPTED", "invalid index-pack output"),
+    # a path of the wrong kind or name: Go's forms, coreutils' mv
+    ("Error: open /data/models/llama: is a directory", "OS_PATH_NOT_USABLE",
+     "`/data/models/llama` does not fit the operation: is a directory"),
+    ("mv: cannot move '/tmp/run' to '/workspace/output/run': Directory not empty", "OS_PATH_NOT_USABLE",
+     ": Directory not empty"),
+    ("Error: mkdir /tmp/aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa: file name too long",
+     "OS_PATH_NOT_USABLE", ": file name too long"),
+    # E2BIG: Go's form, bash with a builtin's name
+    ("Error: fork/exec /usr/bin/python3: argument list too long", "OS_ARGUMENT_LIST_TOO_LONG", "(`/usr/bin/python3`)"),
+    ("-bash: /bin/rm: Argument list too long", "OS_ARGUMENT_LIST_TOO_LONG", "(`/bin/rm`)"),
     # EPERM from bash's ulimit names the limit
     ("ulimit: max user processes: cannot modify limit: Operation not permitted", "OS_OPERATION_NOT_PERMITTED",
      "`ulimit` was refused on `max user processes`"),
@@ -205,6 +215,8 @@ def test_extended_entries_read_their_new_forms(kb, line, sig_id, said):
     "Setting up ascend-docker-runtime (6.0.0) ...",
     "-- Check for working CXX compiler: /usr/bin/c++ - skipped",
     "Receiving objects: 100% (1520/1520), 2.10 MiB | 3.00 MiB/s, done.",
+    "/data/models/llama is a directory; loading its shards",
+    "Argument list: --tp 8 --pp 2",
 ])
 def test_family_entries_stay_quiet_on_ordinary_lines(kb, line):
     assert [s.id for s in kb.match_line(line) if s.id in IDS + EXTENDED] == []
