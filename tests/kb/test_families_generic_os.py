@@ -38,7 +38,8 @@ def test_the_part_is_loaded_as_roots_without_peer_ids(kb):
                         "GIT_NOT_A_REPOSITORY", "GIT_DUBIOUS_OWNERSHIP", "GIT_SUBMODULE_NOT_CHECKED_OUT",
                         "GIT_LFS_POINTER_INSTEAD_OF_FILE", "BAZEL_EXTERNAL_FETCH_FAILED", "JVM_CLASS_VERSION_TOO_NEW",
                         "JVM_OUT_OF_MEMORY", "DPKG_PACKAGE_PROCESSING_FAILED", "C_COMPILER_NOT_INSTALLED",
-                        "GIT_TRANSFER_INTERRUPTED", "OS_PATH_NOT_USABLE", "OS_ARGUMENT_LIST_TOO_LONG"}
+                        "GIT_TRANSFER_INTERRUPTED", "OS_PATH_NOT_USABLE", "OS_ARGUMENT_LIST_TOO_LONG",
+                        "CONDA_ENVIRONMENT_NOT_SOLVABLE"}
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_generic_os.json" and sig.kind == "root" and not sig.ascend_fd
@@ -138,6 +139,10 @@ def test_the_part_is_loaded_as_roots_without_peer_ids(kb):
     # E2BIG: Go's form, bash with a builtin's name
     ("Error: fork/exec /usr/bin/python3: argument list too long", "OS_ARGUMENT_LIST_TOO_LONG", "(`/usr/bin/python3`)"),
     ("-bash: /bin/rm: Argument list too long", "OS_ARGUMENT_LIST_TOO_LONG", "(`/bin/rm`)"),
+    # conda's solver in its other wordings
+    ("UnsatisfiableError: The following specifications were found to be incompatible with the existing python "
+     "installation in your environment:", "CONDA_ENVIRONMENT_NOT_SOLVABLE", "incompatible with the existing python"),
+    ("  ResolvePackageNotFound: ", "CONDA_ENVIRONMENT_NOT_SOLVABLE", ": ResolvePackageNotFound"),
     # EPERM from bash's ulimit names the limit
     ("ulimit: max user processes: cannot modify limit: Operation not permitted", "OS_OPERATION_NOT_PERMITTED",
      "`ulimit` was refused on `max user processes`"),
@@ -217,6 +222,7 @@ def test_extended_entries_read_their_new_forms(kb, line, sig_id, said):
     "Receiving objects: 100% (1520/1520), 2.10 MiB | 3.00 MiB/s, done.",
     "/data/models/llama is a directory; loading its shards",
     "Argument list: --tp 8 --pp 2",
+    "Solving environment: done",
 ])
 def test_family_entries_stay_quiet_on_ordinary_lines(kb, line):
     assert [s.id for s in kb.match_line(line) if s.id in IDS + EXTENDED] == []
