@@ -17,13 +17,15 @@ EXTENDED = ["FILE_PERMISSION_DENIED", "READ_ONLY_FILE_SYSTEM", "NETWORK_CONNECTI
             "NETWORK_HOST_NAME_NOT_RESOLVED", "TLS_CERTIFICATE_NOT_TRUSTED", "PKG_DEPENDENCIES_UNMET",
             "NETWORK_PORT_ALREADY_IN_USE", "HOST_PROCESS_OR_THREAD_LIMIT", "HOST_TOO_MANY_OPEN_FILES",
             "TORCH_DIST_STORE_CONNECT_FAILED"]
+# entries of other parts whose lines this part's classes must leave to them (checked in the tests below)
+OTHERS = ["NPU_DEVICE_FILE_MISSING"]
 FAMILY = IDS + EXTENDED
 # entries of other parts that read lines near this family's: a line of the family must not be read by them as well
-NEIGHBOURS = FAMILY + ["OS_DISK_FULL", "HOST_MEMORY_ALLOCATION_FAILED", "HF_HUB_HTTP_ERROR",
+NEIGHBOURS = FAMILY + OTHERS + ["OS_DISK_FULL", "HOST_MEMORY_ALLOCATION_FAILED", "HF_HUB_HTTP_ERROR",
                            "HTTP_REQUEST_AUTH_REJECTED", "NETWORK_PROXY_CONNECT_FAILED", "CHECKPOINT_FILE_UNREADABLE",
                            "MEMORY_EXHAUSTED_REPORTED", "PY_HTTP_MAX_RETRIES_EXCEEDED"]
 FALLBACK = {"OS_OPERATION_NOT_PERMITTED", "OS_DEVICE_OR_RESOURCE_BUSY", "OS_FILE_EXISTS", "OS_IO_ERROR",
-            "HTTP_DOWNLOAD_STATUS_ERROR", "OS_PATH_NOT_USABLE"}
+            "HTTP_DOWNLOAD_STATUS_ERROR", "OS_PATH_NOT_USABLE", "OS_FILE_NOT_FOUND"}
 
 
 @pytest.fixture(scope="module")
@@ -39,7 +41,8 @@ def test_the_part_is_loaded_as_roots_without_peer_ids(kb):
                         "GIT_LFS_POINTER_INSTEAD_OF_FILE", "BAZEL_EXTERNAL_FETCH_FAILED", "JVM_CLASS_VERSION_TOO_NEW",
                         "JVM_OUT_OF_MEMORY", "DPKG_PACKAGE_PROCESSING_FAILED", "C_COMPILER_NOT_INSTALLED",
                         "GIT_TRANSFER_INTERRUPTED", "OS_PATH_NOT_USABLE", "OS_ARGUMENT_LIST_TOO_LONG",
-                        "CONDA_ENVIRONMENT_NOT_SOLVABLE"}
+                        "CONDA_ENVIRONMENT_NOT_SOLVABLE", "OS_FILE_NOT_FOUND", "GIT_LFS_DOWNLOAD_FAILED",
+                        "PIP_PACKAGE_NAME_DEPRECATED"}
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_generic_os.json" and sig.kind == "root" and not sig.ascend_fd
@@ -143,6 +146,13 @@ def test_the_part_is_loaded_as_roots_without_peer_ids(kb):
     ("UnsatisfiableError: The following specifications were found to be incompatible with the existing python "
      "installation in your environment:", "CONDA_ENVIRONMENT_NOT_SOLVABLE", "incompatible with the existing python"),
     ("  ResolvePackageNotFound: ", "CONDA_ENVIRONMENT_NOT_SOLVABLE", ": ResolvePackageNotFound"),
+    # ENOENT outside Python's FileNotFoundError, Git LFS's download
+    ("Error: stat /models/qwen2/tokenizer.json: no such file or directory", "OS_FILE_NOT_FOUND",
+     "`/models/qwen2/tokenizer.json`"),
+    ("ls: cannot access '/usr/local/Ascend/driver/lib64/driver': No such file or directory", "OS_FILE_NOT_FOUND",
+     "`/usr/local/Ascend/driver/lib64/driver`"),
+    ("Smudge error: Error downloading weights/model.bin (9f8e7d6c): batch request: missing protocol: \"\"",
+     "GIT_LFS_DOWNLOAD_FAILED", "(`weights/model.bin`): batch request: missing protocol"),
     # EPERM from bash's ulimit names the limit
     ("ulimit: max user processes: cannot modify limit: Operation not permitted", "OS_OPERATION_NOT_PERMITTED",
      "`ulimit` was refused on `max user processes`"),
@@ -183,6 +193,9 @@ def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
      "HOST_PROCESS_OR_THREAD_LIMIT", "(EAGAIN)"),
     ("accept: Too many open files in system", "HOST_SYSTEM_FILE_TABLE_FULL", "ENFILE"),
     ("accept: too many open files", "HOST_TOO_MANY_OPEN_FILES", "EMFILE"),
+    # an NPU device file stays the NPU entry's, not the ENOENT class's
+    ("ls: cannot access '/dev/davinci_manager': No such file or directory", "NPU_DEVICE_FILE_MISSING",
+     "`/dev/davinci_manager`"),
     ("Exception in thread \"main\" java.lang.OutOfMemoryError: unable to create new native thread",
      "HOST_PROCESS_OR_THREAD_LIMIT", "could not start another thread"),
     ("CondaHTTPError: HTTP 000 CONNECTION FAILED for url <https://repo.anaconda.com/pkgs/main/linux-64/repodata.json>",
