@@ -287,9 +287,10 @@ SOURCE_ZH = ("CANN 的错误码目录，即其报错打印模块（ErrorManager�
 # `"EK0006", std::vector<...>({"func", "param"}), std::vector<...>({"aclprofInit", "profilerResultPath"})`) prints one
 # fixed sentence, the code's specific reason as the vendor states it. Such
 # sentences (the code's template filled with the call's literals, exactly as many as the template has values) are kept
-# under the code as `said`, each with the source file it was read from (every snapshot read: the runtime's, GE's); only for codes whose template is not read
-# itself (lookup.cann_template_codes) and only sentences that pass the same rule as a template (a capital first, 40+
-# characters of text, one piece of 20+).
+# under the code as `said`, each with the source file it was read from (every snapshot read: the runtime's, GE's), and
+# only sentences that pass the same rule as a template (lookup.cann_template_read). A code whose template is read itself
+# keeps them too: of the templates a sentence fills, its own `said` sentence names the one code (EK0003's "Value nullptr
+# for acl json config is invalid. Reason: ..." fills EH0001's template as well).
 SOURCE_FILES = ("*.cc", "*.cpp", "*.c", "*.h", ":(exclude)tests", ":(exclude)test")  # a snapshot's own source
 _LITERAL = r'"(?:[^"\\\n]|\\.)*"'
 _ARGS = r"(?P<args>(?:\s*(?:" + _LITERAL + r"\s*)+,)*\s*(?:" + _LITERAL + r"\s*)+)"
@@ -326,11 +327,10 @@ def call_sentences(text: str, table: dict) -> List[tuple]:
 def add_said(table: dict, sources: List[dict]) -> None:
     """Add the `said` sentences of `sources` ([{repo, path, commit, text}]) to the table's codes (see above)."""
     lookup = _lookup()
-    read = set(lookup.cann_template_codes(table, rule_codes(table)))
     said: Dict[str, Dict[str, str]] = defaultdict(dict)
     for f in sources:
         for code, sentence in call_sentences(f["text"], table):
-            if code in read or code not in rule_codes(table) or not lookup.cann_template_codes(
+            if code not in rule_codes(table) or not lookup.cann_template_codes(
                     {"codes": {code: {"message": sentence}}}, [code]):
                 continue
             said[code].setdefault(sentence, blob_url(f["repo"], f["commit"], f["path"]))
@@ -393,9 +393,13 @@ def _lookup():
 
 
 def read_sentences(table: dict) -> List[str]:
-    """What the entry reads without a code: the read templates and the `said` sentences of the other codes."""
-    return ([table["codes"][c]["message"] for c in template_codes(table)]
-            + [text for _, text in _lookup().cann_said_sentences(table, rule_codes(table))])
+    """What the entry reads without a code: the read templates and the `said` sentences their own code's template
+    does not already read (a code's `said` sentences are kept either way: of the templates a sentence fills, a `said`
+    sentence is the most specific, lookup.cann_said_codes)."""
+    read = set(template_codes(table))
+    return ([table["codes"][c]["message"] for c in sorted(read)]
+            + [text for c, text in _lookup().cann_said_sentences(table, rule_codes(table))
+               if c not in read or not re.fullmatch(template_regex(table["codes"][c]["message"]) + r"\.?", text)])
 
 
 def template_patterns(table: dict) -> List[str]:

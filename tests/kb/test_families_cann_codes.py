@@ -322,10 +322,15 @@ def test_a_generic_templates_code_is_named_by_the_sentences_the_runtimes_calls_s
                   "Loading the config failed. Reason: The file does not exist.",
                   "[INFO] RUNTIME(1,python):2026-01-01-00:00:00.000.000 Allocating task info succeeded."):
         assert RULE not in [s.id for s in kb.explaining(other)], other
-    # only templates too general to be read get sentences, and each sentence is read as a template would be
-    from ascend_doctor.kb.lookup import cann_template_codes
+    # each sentence is read as a template would be; a code whose template is read keeps its sentences too (they name
+    # it alone where its template is another code's as well: EK0003's and EH0001's "Value %s for %s is invalid. ...")
+    from ascend_doctor.kb.lookup import cann_template_read
     with_said = [c for c, k in codes.items() if k.get("said")]
-    assert "EE1016" in with_said and not set(with_said) & set(cann_template_codes({"codes": codes}, with_said))
+    assert "EE1016" in with_said and "EK0003" in with_said
+    assert all(cann_template_read(s["text"]) for c in with_said for s in codes[c]["said"])
+    ek = "Value nullptr for acl json config is invalid. Reason: Acl json config can not be nullptr."
+    assert ek in {s["text"] for s in codes["EK0003"]["said"]}
+    assert kb.signature(RULE).text("en", "RuntimeError: " + ek)[0].startswith("CANN error EK0003, config error: ")
 
 
 def test_the_build_script_reads_the_sentences_of_calls_with_literal_values():
