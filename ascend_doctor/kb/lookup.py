@@ -91,16 +91,16 @@ def cann_text(known: dict, key: str) -> str:
 
 # A catalogued message is read where the line does not give its code (a TraceBack's lines, a caller that prints only the
 # message: "Failed to allocate 160 bytes of host memory via new to Runtime.") only when the template is the vendor's
-# own sentence: it starts with a capital (or with a value and then its fixed text: "%s failed. Value %s for %s is
-# invalid. Reason: %s."), and either its fixed text in all is TEMPLATE_FIXED_MIN characters and one of its fixed pieces
-# (between two values) TEMPLATE_PIECE_MIN, the scanner's anchor; or it is a shorter sentence of the vendor's shape, values
-# set in TEMPLATE_WORDS_MIN words and TEMPLATE_SHORT_MIN characters of fixed text with a piece of TEMPLATE_SHORT_PIECE
-# ("Value %s for %s is invalid. Reason: %s.", "Failed to write file %s. Reason: %s."): "The resources are
-# insufficient.", "Device not found or invalid.", "Failed to open file %s." and "%s failed. Reason: %s." are anyone's
-# sentence. The line must hold the whole template,
-# its end at the line's end (scripts/build_cann_error_codes.py). The one place of that decision: that script writes
-# CANN_CATALOGUED_ERROR_CODE's message patterns and anchors from it, cann_said_codes names the code of what they read
-# (of several templates a sentence fills, those with the most fixed text: the most specific).
+# own sentence: it starts with a capital, an ATC option (`--input_shape ...`) or a value and then its fixed text ("%s
+# failed. Value %s for %s is invalid. Reason: %s."), and either its fixed text in all is TEMPLATE_FIXED_MIN characters
+# and one of its fixed pieces (between two values) TEMPLATE_PIECE_MIN, the scanner's anchor; or it is a shorter
+# sentence of the vendor's shape, values set in TEMPLATE_WORDS_MIN words and TEMPLATE_SHORT_MIN characters of fixed
+# text with a piece of TEMPLATE_SHORT_PIECE ("Value %s for %s is invalid. Reason: %s.", "Failed to write file %s.
+# Reason: %s."): "The resources are insufficient.", "Device not found or invalid.", "Failed to open file %s." and "%s
+# failed. Reason: %s." are anyone's sentence. A sentence in lower case is read only by the first rule. The line must
+# hold the whole template, its end at the line's end (scripts/build_cann_error_codes.py). The one place of that
+# decision: that script writes CANN_CATALOGUED_ERROR_CODE's message patterns and anchors from it, cann_said_codes names
+# the code of what they read (of several templates a sentence fills, those with the most fixed text: the most specific).
 TEMPLATE_PIECE_MIN = 20
 TEMPLATE_FIXED_MIN = 40
 TEMPLATE_WORDS_MIN = 5
@@ -127,10 +127,11 @@ def cann_template_fixed(message: str) -> int:
 def cann_template_read(message: str) -> bool:
     """Whether a template is read without its code (the rule above)."""
     text = message.strip()
-    if not (text[:1].isupper() or (text.startswith("%s ") and text[3:4].isalpha())):
-        return False
     fixed, anchor = cann_template_fixed(text), len(cann_template_anchor(text))
-    if fixed >= TEMPLATE_FIXED_MIN and anchor >= TEMPLATE_PIECE_MIN:
+    long = fixed >= TEMPLATE_FIXED_MIN and anchor >= TEMPLATE_PIECE_MIN
+    if not (text[:1].isupper() or text.startswith("--") or (text.startswith("%s ") and text[3:4].isalpha())):
+        return long and text[:1].isalnum()  # a long sentence in lower case ("the tiling_type is error, ...")
+    if long:
         return True
     return ("%s" in text and fixed >= TEMPLATE_SHORT_MIN and anchor >= TEMPLATE_SHORT_PIECE
             and len(_WORD.findall(text.replace("%s", " "))) >= TEMPLATE_WORDS_MIN)
