@@ -281,46 +281,99 @@ SOURCE_ZH = ("CANN 的错误码目录，即其报错打印模块（ErrorManager�
 
 # ---- the sentences the runtime's own calls state for a code of a generic template ----
 # "%s failed. Reason: %s." (EE1016, EE1018, EE1019, EE1023) is anyone's sentence: the template alone does not name its
-# code where the line does not give it. The runtime's source does: a call that reports the code with every value a
-# string literal (`RT_LOG_OUTER_MSG_IMPL(ErrorCode::EE1019, "Allocating task info", "The number of pending tasks in
-# the stream exceeds the limit")`, or the ErrorManager's report of a code with its values
-# `"EK0006", std::vector<...>({"func", "param"}), std::vector<...>({"aclprofInit", "profilerResultPath"})`) prints one
-# fixed sentence, the code's specific reason as the vendor states it. Such
-# sentences (the code's template filled with the call's literals, exactly as many as the template has values) are kept
+# code where the line does not give it. The runtime's source does: a call that reports the code with a string literal
+# among its values (`RT_LOG_OUTER_MSG_IMPL(ErrorCode::EE1019, "Allocating task info", "The number of pending tasks in
+# the stream exceeds the limit")`, `ErrorCode::EE1016, "Stream destruction", RtFmtMsg("Stream (stream_id=%d) during
+# the capture stage is not supported", id)`, or the ErrorManager's report of a code with its values
+# `"EK0006", std::vector<...>({"func", "param"}), std::vector<...>({"aclprofInit", "profilerResultPath"})`) prints the
+# code's specific reason as the vendor states it, a value known only at run time (a variable, a format's conversion)
+# left as %s. Such sentences (the code's template filled with the call's values, exactly as many as it has) are kept
 # under the code as `said`, each with the source file it was read from (every snapshot read: the runtime's, GE's), and
 # only sentences that pass the same rule as a template (lookup.cann_template_read). A code whose template is read itself
 # keeps them too: of the templates a sentence fills, its own `said` sentence names the one code (EK0003's "Value nullptr
 # for acl json config is invalid. Reason: ..." fills EH0001's template as well).
 SOURCE_FILES = ("*.cc", "*.cpp", "*.c", "*.h", ":(exclude)tests", ":(exclude)test")  # a snapshot's own source
 _LITERAL = r'"(?:[^"\\\n]|\\.)*"'
-_ARGS = r"(?P<args>(?:\s*(?:" + _LITERAL + r"\s*)+,)*\s*(?:" + _LITERAL + r"\s*)+)"
-_CALLS = (re.compile(r"ErrorCode::(?P<code>E[0-9A-Z]\d{4})\s*," + _ARGS + r"\)"),
+_CALLS = (re.compile(r"ErrorCode::(?P<code>E[0-9A-Z]\d{4})\s*,"),
           re.compile(r"\"(?P<code>E[0-9A-Z]\d{4})\"\s*,\s*std::vector<[^>\n]{1,40}>\s*\(\s*\{(?P<names>[^}]*)\}\s*\)\s*,\s*"
-                     r"std::vector<[^>\n]{1,40}>\s*\(\s*\{" + _ARGS + r"\}\s*\)"))
+                     r"std::vector<[^>\n]{1,40}>\s*\(\s*\{"))
 SOURCE_MARK = r"ErrorCode::E\|std::vector<"  # git grep: the files that may hold such calls
+# a value given as a format (`RtFmtMsg("Stream (stream_id=%d) during the capture stage is not supported", id)`): its
+# fixed text, each conversion a value (%s); `"%" PRIu64` is one conversion
+_FORMAT_CALL = re.compile(r"^\w*Fmt\w*\(\s*((?:" + _LITERAL + r"|\s|PRI\w+)+)(?:,|\)$)")
+_CONVERSION = re.compile(r"%[-+ #0]*(?:\d+|\*)?(?:\.(?:\d+|\*))?(?:hh|h|ll|l|z|j|t|L)?[diouxXeEfgGcsp]")
+
+
+def call_args(text: str, start: int, close: str) -> List[str]:
+    """The arguments from `start` to the bracket `close` that ends the call (string literals, nested brackets kept)."""
+    args, depth, cur, i = [], 0, [], start
+    while i < len(text):
+        ch = text[i]
+        if ch == '"':
+            m = re.compile(_LITERAL).match(text, i)
+            if not m:
+                return []
+            cur.append(m.group(0))
+            i = m.end()
+            continue
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            if depth == 0:
+                if ch != close:
+                    return []
+                args.append("".join(cur).strip())
+                return args
+            depth -= 1
+        elif ch == "," and depth == 0:
+            args.append("".join(cur).strip())
+            cur = []
+            i += 1
+            continue
+        elif ch == ";" and depth == 0:
+            return []
+        cur.append(ch)
+        i += 1
+    return []
+
+
+def _literals(text: str) -> str:
+    text = re.sub(r'%"\s*PRI\w+\s*"', '%d', text)  # "size=%" PRIu64 "." -> "size=%d."
+    return "".join(lit[1:-1] for lit in re.findall(_LITERAL, text))
+
+
+def arg_value(arg: str) -> str:
+    """What an argument prints: a string literal's text, a format call's fixed text with %s for each conversion, %s for
+    anything else (a variable, a call)."""
+    if arg and re.fullmatch(r"(?:" + _LITERAL + r"\s*)+", arg):
+        return _literals(arg)
+    m = _FORMAT_CALL.match(arg)
+    if m:
+        return _CONVERSION.sub("%s", _literals(m.group(1)))
+    return "%s"
 
 
 def call_sentences(text: str, table: dict) -> List[tuple]:
-    """(code, sentence) of each call in a source file that reports a catalogued code with only literal values."""
+    """(code, sentence) of each call in a source file that reports a catalogued code with a literal (or formatted)
+    value: the code's template filled with what the call gives, a value only known at run time left as %s."""
     out = []
     for m in (m for rx in _CALLS for m in rx.finditer(text)):
         known = table["codes"].get(m.group("code"))
         if not known:
             continue
-        values = ["".join(re.findall(_LITERAL, arg.group(0))).replace('""', "")[1:-1]
-                  for arg in re.finditer(r"(?:" + _LITERAL + r"\s*)+", m.group("args"))]
+        values = [arg_value(a) for a in call_args(text, m.end(), "}" if m.groupdict().get("names") else ")")]
         if m.groupdict().get("names") is not None:  # the ErrorManager fills the template by name, not by place
             names = [n[1:-1] for n in re.findall(_LITERAL, m.group("names"))]
             if len(names) != len(values) or sorted(names) != sorted(known.get("args", [])):
                 continue
             values = [dict(zip(names, values))[a] for a in known["args"]]
-        if len(values) != known["message"].count("%s") or any(not v.strip() or "%" in v or "\\" in v
-                                                                  for v in values):
+        if (len(values) != known["message"].count("%s") or all(v == "%s" for v in values)
+                or any(not v.strip() or "\\" in v or "%" in v.replace("%s", "") for v in values)):
             continue
         sentence = known["message"]
         for v in values:
-            sentence = sentence.replace("%s", v.strip().rstrip("."), 1)
-        out.append((m.group("code"), " ".join(sentence.split())))
+            sentence = sentence.replace("%s", v.strip().rstrip(".").replace("%s", "\0"), 1)
+        out.append((m.group("code"), " ".join(sentence.replace("\0", "%s").split())))
     return out
 
 

@@ -344,9 +344,16 @@ def test_the_build_script_reads_the_sentences_of_calls_with_literal_values():
         RT_LOG_OUTER_MSG_IMPL(ErrorCode::EE1019, "Adding task", reason.c_str());
         RT_LOG_OUTER_MSG_WITH_FUNC(ErrorCode::EE1003, "x", "y");
         RT_LOG_OUTER_MSG_IMPL(ErrorCode::EE1019, "Sending a task", "Stream %u is full");
+        COND_RETURN_AND_MSG_OUTER(stm->IsCapturing(), RT_ERROR_STREAM_CAPTURED, ErrorCode::EE1019, "Querying a stream",
+            RtFmtMsg("Stream (stream_id=%d) of size %" PRIu64 " is captured", stm->Id_(), n));
+        RT_LOG_OUTER_MSG_IMPL(ErrorCode::EE1019, __func__, reason.c_str());
     '''
+    # a value known only at run time stays a value (%s), a format call's text is kept with its conversions as values;
+    # a call that gives nothing literal, or a literal with a printf conversion of its own, says nothing
     assert mod.call_sentences(source, table) == [
-        ("EE1019", "Allocating task info failed. Reason: The number of pending tasks in the stream exceeds the limit.")]
+        ("EE1019", "Allocating task info failed. Reason: The number of pending tasks in the stream exceeds the limit."),
+        ("EE1019", "Adding task failed. Reason: %s."),
+        ("EE1019", "Querying a stream failed. Reason: Stream (stream_id=%s) of size %s is captured.")]
     # the ErrorManager's report of a code with its values (the profiling and dump modules)
     # (the values go by their names: GE's E10001 passes them as parameter, value, reason)
     table["codes"]["EK0001"] = {"message": "Value %s for parameter %s is invalid. Reason: %s.",
@@ -360,7 +367,8 @@ def test_the_build_script_reads_the_sentences_of_calls_with_literal_values():
                            std::vector<std::string>({std::to_string(n), "dataTypeConfig", "too big"}));
     '''
     assert mod.call_sentences(source, table) == [
-        ("EK0001", "Value 0 for parameter dataTypeConfig is invalid. Reason: dataTypeConfig can not be zero.")]
+        ("EK0001", "Value 0 for parameter dataTypeConfig is invalid. Reason: dataTypeConfig can not be zero."),
+        ("EK0001", "Value %s for parameter dataTypeConfig is invalid. Reason: too big.")]
 
 
 def test_a_catalogued_sentence_on_its_own_is_a_warning_and_with_its_code_or_level_a_failure():
