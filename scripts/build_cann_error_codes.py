@@ -3,7 +3,9 @@
 (data/kb/families_cann_codes.json) from it (and its scanner anchors: the codes).
 
     python scripts/build_cann_error_codes.py --runtime /path/to/hicann/runtime/.git \
-        --more hicann/ge=/path/to/hicann/ge/.git:base/common/error_registry/error_registry.cc   # rewrite both
+        --more hicann/ge=/path/to/hicann/ge/.git:base/common/error_registry/error_registry.cc \
+        --more hicann/opbase=/path/to/hicann/opbase/.git:src/op_common/log/log.cpp \
+        --more hicann/opbase=/path/to/hicann/opbase/.git:src/nnopbase/composite_op/log/op_error_manager.cpp  # rewrite both
     python scripts/build_cann_error_codes.py --check                                 # exit 1 if the pattern is stale
 
 CANN's error printer (the ErrorManager, hicann/runtime src/dfx/error_manager) prints a reported error as
@@ -23,8 +25,11 @@ was read from) and adds:
 Other hicann repositories were looked at for a catalogue of their own (`git ls-tree -r HEAD | grep error_code.*json`,
 `git grep error_info_list`): hicann/ge keeps GE's (the E1xxxx codes of ATC and the graph engine: E10001 'Value %s for
 parameter %s is invalid. Reason: %s') as a C++ raw string in base/common/error_registry/error_registry.cc, registered
-with the same ErrorManager (REG_FORMAT_ERROR_MSG); its json file under tests/ is an empty fixture; hicann/hccl,
-metadef, oam-tools, driver, ops-nn and ops-math have none. `--more REPO=GITDIR:PATH` adds one (a .json file, or a
+with the same ErrorManager (REG_FORMAT_ERROR_MSG); its json file under tests/ is an empty fixture; hicann/opbase keeps
+the operator libraries' two (src/op_common/log/log.cpp: the EZ00xx checks of operator parameters; src/nnopbase/
+composite_op/log/op_error_manager.cpp: aclnn's EZ10xx), added with two --more; hicann/hcomm keeps HCCL's (EI/EJ codes,
+src/common/error_code/error_code.cc; the runtime's file lists most of them) but no snapshot of it could be fetched;
+hicann/hccl (its file moved to hcomm), metadef, oam-tools, driver, ops-nn and ops-math have none. `--more REPO=GITDIR:PATH` adds one (a .json file, or a
 source file whose first raw string literal `R"(...)"` is the catalogue; codes already read win); a page line
 `OWNER/REPO:PATH` of the page list is read from that repository's snapshot (given by --more), GE's pages under
 hicann/ge docs/{zh,en}/user_guides/error_codes.
@@ -162,6 +167,11 @@ TITLE_ZH = {
     "Invalid_Argument_Tensor_Input_Shape": "参数非法：Tensor 输入 shape",
     "Invalid_Argument_Tensor_Input_Shape_Range": "参数非法：Tensor 输入 shape 范围",
     "Performance_Not_Optimal_Operator": "性能非最优：算子",
+    # the operator libraries' (hicann/opbase src/op_common/log/log.cpp, src/nnopbase/composite_op/log/op_error_manager.cpp)
+    "Invalid_Argument_Graph": "参数非法：图", "Invalid_Argument_Tensor_Dtype": "参数非法：Tensor 数据类型",
+    "Invalid_Argument_Tensor_Format": "参数非法：Tensor 格式", "Invalid_Argument_Tensor_Shape": "参数非法：Tensor shape",
+    "Invalid_Argument_Tensor_Shape_Dim": "参数非法：Tensor shape 维度",
+    "Invalid_Argument_Tensor_Shape_Size": "参数非法：Tensor shape 大小", "Invalid_Argument_Tensor_Stride": "参数非法：Tensor 步长",
     "Unsupported_Attribute_for_a_Node": "节点不支持该属性", "Unsupported_Operator": "不支持的算子",
 }
 
@@ -262,7 +272,9 @@ SOURCE = ("CANN's error-code catalogue, the file its error printer (ErrorManager
           "src/dfx/error_manager/error_code.json (errClass, errTitle, ErrCode, ErrMessage, Possible Cause, Solution; "
           "each code's `file` is the URL of the file at the commit read), installed as "
           "${INSTALL_DIR}/runtime/conf/error_manager/error_code.json, and GE's (the E1xxxx codes of ATC and the graph "
-          "engine), hicann/ge base/common/error_registry/error_registry.cc; the Chinese cause and solution (`cause_zh`, "
+          "engine), hicann/ge base/common/error_registry/error_registry.cc, and the operator libraries' (the EZ00xx checks of "
+          "operator parameters and aclnn's EZ10xx), hicann/opbase src/op_common/log/log.cpp and "
+          "src/nnopbase/composite_op/log/op_error_manager.cpp; the Chinese cause and solution (`cause_zh`, "
           "`solution_zh`) from the code's page under hicann/runtime docs/zh/error_code_ref or hicann/ge "
           "docs/zh/user_guides/error_codes (`page_zh`); for a code whose template is too general to name it, the fixed "
           "sentences the runtime's own calls print for it (`said`: hicann/runtime src/runtime, a call's string "
@@ -272,7 +284,8 @@ SOURCE_ZH = ("CANN 的错误码目录，即其报错打印模块（ErrorManager�
              "src/dfx/error_manager/error_code.json（errClass、errTitle、ErrCode、ErrMessage、Possible Cause、Solution；"
              "每个错误码的 `file` 为读取时该文件所在提交的 URL），安装后位于 "
              "${INSTALL_DIR}/runtime/conf/error_manager/error_code.json，以及 GE 的错误码目录（ATC 与图引擎的 E1xxxx 错误码）"
-             "hicann/ge base/common/error_registry/error_registry.cc；中文的可能原因和解决方法（`cause_zh`、"
+             "hicann/ge base/common/error_registry/error_registry.cc，以及算子库的错误码目录（算子参数校验的 EZ00xx 与 aclnn 的 "
+             "EZ10xx）hicann/opbase src/op_common/log/log.cpp 和 src/nnopbase/composite_op/log/op_error_manager.cpp；中文的可能原因和解决方法（`cause_zh`、"
              "`solution_zh`）取自 hicann/runtime docs/zh/error_code_ref 或 hicann/ge docs/zh/user_guides/error_codes "
              "下该错误码的页面（`page_zh`）；对于模板过于笼统、无法据以认出错误码的错误码，取 Runtime 自身调用为其打印的固定语句"
              "（`said`：hicann/runtime src/runtime 中调用所传的字符串常量填入模板）；errTitle 的文字说法"

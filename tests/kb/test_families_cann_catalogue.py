@@ -92,11 +92,11 @@ def test_a_template_of_the_vendors_shape_names_its_code_without_it(kb, line, cod
 
 
 def test_the_most_specific_template_names_the_code(kb):
-    # E10001 and EK0001 say "Value %s for parameter %s is invalid. Reason: %s"; EK0003 and EH0001 the shorter
-    # "Value %s for %s is invalid. Reason: %s." that the same sentence also fills
+    # E10001, E20101, EK0001 and aclnn's EZ1010 say "Value %s for parameter %s is invalid. Reason: %s"; EK0003 and
+    # EH0001 the shorter "Value %s for %s is invalid. Reason: %s." that the same sentence also fills
     line = "Value 0 for parameter x is invalid. Reason: It must be positive."
     title = kb.signature(RULE).text("en", line)[0]
-    assert title.startswith("CANN error E10001/E20101/EK0001:") and "EK0003" not in title
+    assert title.startswith("CANN error E10001/E20101/EK0001/EZ1010:") and "EK0003" not in title
 
 
 @pytest.mark.parametrize("line", [
