@@ -97,16 +97,22 @@ def cann_text(known: dict, key: str) -> str:
 # sentence of the vendor's shape, values set in TEMPLATE_WORDS_MIN words and TEMPLATE_SHORT_MIN characters of fixed
 # text with a piece of TEMPLATE_SHORT_PIECE ("Value %s for %s is invalid. Reason: %s.", "Failed to write file %s.
 # Reason: %s."): "The resources are insufficient.", "Device not found or invalid.", "Failed to open file %s." and "%s
-# failed. Reason: %s." are anyone's sentence. A sentence in lower case is read only by the first rule. The line must
-# hold the whole template, its end at the line's end (scripts/build_cann_error_codes.py). The one place of that
-# decision: that script writes CANN_CATALOGUED_ERROR_CODE's message patterns and anchors from it, cann_said_codes names
-# the code of what they read (of several templates a sentence fills, those with the most fixed text: the most specific).
+# failed. Reason: %s." are anyone's sentence. The second rule, and the first for a sentence in lower case or an
+# ATC option's, ask a gate word of the scanner too (error, fail, invalid, ...: such a pattern runs only on the lines a
+# gate marked, not over every byte). The line must hold the whole template, its end at the line's end
+# (scripts/build_cann_error_codes.py). The one place of that decision: that script writes CANN_CATALOGUED_ERROR_CODE's
+# message patterns and anchors from it, cann_said_codes names the code of what they read (of several templates a
+# sentence fills, those with the most fixed text: the most specific).
 TEMPLATE_PIECE_MIN = 20
 TEMPLATE_FIXED_MIN = 40
 TEMPLATE_WORDS_MIN = 5
 TEMPLATE_SHORT_MIN = 24
 TEMPLATE_SHORT_PIECE = 12
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9]+")
+# the scanner's gate words (triage/match/gates.py GATE_WORDS): the sentences this round added are read only with one
+_GATED = re.compile(r"(?i)error|fail|exception|fatal|critical|abort|timeout|timed out|killed|denied|refused|"
+                    r"not found|cannot|unable|invalid|traceback|segmentation|core dump|errno|unsupported|not support|"
+                    r"illegal|panic|mismatch")
 
 
 def cann_template_head(message: str) -> str:
@@ -129,11 +135,13 @@ def cann_template_read(message: str) -> bool:
     text = message.strip()
     fixed, anchor = cann_template_fixed(text), len(cann_template_anchor(text))
     long = fixed >= TEMPLATE_FIXED_MIN and anchor >= TEMPLATE_PIECE_MIN
-    if not (text[:1].isupper() or text.startswith("--") or (text.startswith("%s ") and text[3:4].isalpha())):
-        return long and text[:1].isalnum()  # a long sentence in lower case ("the tiling_type is error, ...")
+    gated = _GATED.search(text.replace("%s", " ")) is not None  # a gate word: the scanner need not run it on every byte
+    if not (text[:1].isupper() or (text.startswith("%s ") and text[3:4].isalpha())):
+        # a long sentence in lower case ("the tiling_type is error, ...") or an ATC option's, with a gate word
+        return long and gated and (text[:1].isalnum() or text.startswith("--"))
     if long:
         return True
-    return ("%s" in text and fixed >= TEMPLATE_SHORT_MIN and anchor >= TEMPLATE_SHORT_PIECE
+    return (gated and "%s" in text and fixed >= TEMPLATE_SHORT_MIN and anchor >= TEMPLATE_SHORT_PIECE
             and len(_WORD.findall(text.replace("%s", " "))) >= TEMPLATE_WORDS_MIN)
 
 
