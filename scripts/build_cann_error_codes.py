@@ -3,7 +3,9 @@
 (data/kb/families_cann_codes.json) from it (and its scanner anchors: the codes).
 
     python scripts/build_cann_error_codes.py --runtime /path/to/hicann/runtime/.git \
-        --more hicann/ge=/path/to/hicann/ge/.git:base/common/error_registry/error_registry.cc   # rewrite both
+        --more hicann/ge=/path/to/hicann/ge/.git:base/common/error_registry/error_registry.cc \
+        --more hicann/opbase=/path/to/hicann/opbase/.git:src/op_common/log/log.cpp \
+        --more hicann/opbase=/path/to/hicann/opbase/.git:src/nnopbase/composite_op/log/op_error_manager.cpp  # rewrite both
     python scripts/build_cann_error_codes.py --check                                 # exit 1 if the pattern is stale
 
 CANN's error printer (the ErrorManager, hicann/runtime src/dfx/error_manager) prints a reported error as
@@ -23,8 +25,11 @@ was read from) and adds:
 Other hicann repositories were looked at for a catalogue of their own (`git ls-tree -r HEAD | grep error_code.*json`,
 `git grep error_info_list`): hicann/ge keeps GE's (the E1xxxx codes of ATC and the graph engine: E10001 'Value %s for
 parameter %s is invalid. Reason: %s') as a C++ raw string in base/common/error_registry/error_registry.cc, registered
-with the same ErrorManager (REG_FORMAT_ERROR_MSG); its json file under tests/ is an empty fixture; hicann/hccl,
-metadef, oam-tools, driver, ops-nn and ops-math have none. `--more REPO=GITDIR:PATH` adds one (a .json file, or a
+with the same ErrorManager (REG_FORMAT_ERROR_MSG); its json file under tests/ is an empty fixture; hicann/opbase keeps
+the operator libraries' two (src/op_common/log/log.cpp: the EZ00xx checks of operator parameters; src/nnopbase/
+composite_op/log/op_error_manager.cpp: aclnn's EZ10xx), added with two --more; hicann/hcomm keeps HCCL's (EI/EJ codes,
+src/common/error_code/error_code.cc; the runtime's file lists most of them) but no snapshot of it could be fetched;
+hicann/hccl (its file moved to hcomm), metadef, oam-tools, driver, ops-nn and ops-math have none. `--more REPO=GITDIR:PATH` adds one (a .json file, or a
 source file whose first raw string literal `R"(...)"` is the catalogue; codes already read win); a page line
 `OWNER/REPO:PATH` of the page list is read from that repository's snapshot (given by --more), GE's pages under
 hicann/ge docs/{zh,en}/user_guides/error_codes.
@@ -162,6 +167,11 @@ TITLE_ZH = {
     "Invalid_Argument_Tensor_Input_Shape": "参数非法：Tensor 输入 shape",
     "Invalid_Argument_Tensor_Input_Shape_Range": "参数非法：Tensor 输入 shape 范围",
     "Performance_Not_Optimal_Operator": "性能非最优：算子",
+    # the operator libraries' (hicann/opbase src/op_common/log/log.cpp, src/nnopbase/composite_op/log/op_error_manager.cpp)
+    "Invalid_Argument_Graph": "参数非法：图", "Invalid_Argument_Tensor_Dtype": "参数非法：Tensor 数据类型",
+    "Invalid_Argument_Tensor_Format": "参数非法：Tensor 格式", "Invalid_Argument_Tensor_Shape": "参数非法：Tensor shape",
+    "Invalid_Argument_Tensor_Shape_Dim": "参数非法：Tensor shape 维度",
+    "Invalid_Argument_Tensor_Shape_Size": "参数非法：Tensor shape 大小", "Invalid_Argument_Tensor_Stride": "参数非法：Tensor 步长",
     "Unsupported_Attribute_for_a_Node": "节点不支持该属性", "Unsupported_Operator": "不支持的算子",
 }
 
@@ -262,7 +272,9 @@ SOURCE = ("CANN's error-code catalogue, the file its error printer (ErrorManager
           "src/dfx/error_manager/error_code.json (errClass, errTitle, ErrCode, ErrMessage, Possible Cause, Solution; "
           "each code's `file` is the URL of the file at the commit read), installed as "
           "${INSTALL_DIR}/runtime/conf/error_manager/error_code.json, and GE's (the E1xxxx codes of ATC and the graph "
-          "engine), hicann/ge base/common/error_registry/error_registry.cc; the Chinese cause and solution (`cause_zh`, "
+          "engine), hicann/ge base/common/error_registry/error_registry.cc, and the operator libraries' (the EZ00xx checks of "
+          "operator parameters and aclnn's EZ10xx), hicann/opbase src/op_common/log/log.cpp and "
+          "src/nnopbase/composite_op/log/op_error_manager.cpp; the Chinese cause and solution (`cause_zh`, "
           "`solution_zh`) from the code's page under hicann/runtime docs/zh/error_code_ref or hicann/ge "
           "docs/zh/user_guides/error_codes (`page_zh`); for a code whose template is too general to name it, the fixed "
           "sentences the runtime's own calls print for it (`said`: hicann/runtime src/runtime, a call's string "
@@ -272,7 +284,8 @@ SOURCE_ZH = ("CANN 的错误码目录，即其报错打印模块（ErrorManager�
              "src/dfx/error_manager/error_code.json（errClass、errTitle、ErrCode、ErrMessage、Possible Cause、Solution；"
              "每个错误码的 `file` 为读取时该文件所在提交的 URL），安装后位于 "
              "${INSTALL_DIR}/runtime/conf/error_manager/error_code.json，以及 GE 的错误码目录（ATC 与图引擎的 E1xxxx 错误码）"
-             "hicann/ge base/common/error_registry/error_registry.cc；中文的可能原因和解决方法（`cause_zh`、"
+             "hicann/ge base/common/error_registry/error_registry.cc，以及算子库的错误码目录（算子参数校验的 EZ00xx 与 aclnn 的 "
+             "EZ10xx）hicann/opbase src/op_common/log/log.cpp 和 src/nnopbase/composite_op/log/op_error_manager.cpp；中文的可能原因和解决方法（`cause_zh`、"
              "`solution_zh`）取自 hicann/runtime docs/zh/error_code_ref 或 hicann/ge docs/zh/user_guides/error_codes "
              "下该错误码的页面（`page_zh`）；对于模板过于笼统、无法据以认出错误码的错误码，取 Runtime 自身调用为其打印的固定语句"
              "（`said`：hicann/runtime src/runtime 中调用所传的字符串常量填入模板）；errTitle 的文字说法"
@@ -281,56 +294,109 @@ SOURCE_ZH = ("CANN 的错误码目录，即其报错打印模块（ErrorManager�
 
 # ---- the sentences the runtime's own calls state for a code of a generic template ----
 # "%s failed. Reason: %s." (EE1016, EE1018, EE1019, EE1023) is anyone's sentence: the template alone does not name its
-# code where the line does not give it. The runtime's source does: a call that reports the code with every value a
-# string literal (`RT_LOG_OUTER_MSG_IMPL(ErrorCode::EE1019, "Allocating task info", "The number of pending tasks in
-# the stream exceeds the limit")`, or the ErrorManager's report of a code with its values
-# `"EK0006", std::vector<...>({"func", "param"}), std::vector<...>({"aclprofInit", "profilerResultPath"})`) prints one
-# fixed sentence, the code's specific reason as the vendor states it. Such
-# sentences (the code's template filled with the call's literals, exactly as many as the template has values) are kept
-# under the code as `said`, each with the source file it was read from (every snapshot read: the runtime's, GE's); only for codes whose template is not read
-# itself (lookup.cann_template_codes) and only sentences that pass the same rule as a template (a capital first, 40+
-# characters of text, one piece of 20+).
+# code where the line does not give it. The runtime's source does: a call that reports the code with a string literal
+# among its values (`RT_LOG_OUTER_MSG_IMPL(ErrorCode::EE1019, "Allocating task info", "The number of pending tasks in
+# the stream exceeds the limit")`, `ErrorCode::EE1016, "Stream destruction", RtFmtMsg("Stream (stream_id=%d) during
+# the capture stage is not supported", id)`, or the ErrorManager's report of a code with its values
+# `"EK0006", std::vector<...>({"func", "param"}), std::vector<...>({"aclprofInit", "profilerResultPath"})`) prints the
+# code's specific reason as the vendor states it, a value known only at run time (a variable, a format's conversion)
+# left as %s. Such sentences (the code's template filled with the call's values, exactly as many as it has) are kept
+# under the code as `said`, each with the source file it was read from (every snapshot read: the runtime's, GE's), and
+# only sentences that pass the same rule as a template (lookup.cann_template_read). A code whose template is read itself
+# keeps them too: of the templates a sentence fills, its own `said` sentence names the one code (EK0003's "Value nullptr
+# for acl json config is invalid. Reason: ..." fills EH0001's template as well).
 SOURCE_FILES = ("*.cc", "*.cpp", "*.c", "*.h", ":(exclude)tests", ":(exclude)test")  # a snapshot's own source
 _LITERAL = r'"(?:[^"\\\n]|\\.)*"'
-_ARGS = r"(?P<args>(?:\s*(?:" + _LITERAL + r"\s*)+,)*\s*(?:" + _LITERAL + r"\s*)+)"
-_CALLS = (re.compile(r"ErrorCode::(?P<code>E[0-9A-Z]\d{4})\s*," + _ARGS + r"\)"),
+_CALLS = (re.compile(r"ErrorCode::(?P<code>E[0-9A-Z]\d{4})\s*,"),
           re.compile(r"\"(?P<code>E[0-9A-Z]\d{4})\"\s*,\s*std::vector<[^>\n]{1,40}>\s*\(\s*\{(?P<names>[^}]*)\}\s*\)\s*,\s*"
-                     r"std::vector<[^>\n]{1,40}>\s*\(\s*\{" + _ARGS + r"\}\s*\)"))
+                     r"std::vector<[^>\n]{1,40}>\s*\(\s*\{"))
 SOURCE_MARK = r"ErrorCode::E\|std::vector<"  # git grep: the files that may hold such calls
+# a value given as a format (`RtFmtMsg("Stream (stream_id=%d) during the capture stage is not supported", id)`): its
+# fixed text, each conversion a value (%s); `"%" PRIu64` is one conversion
+_FORMAT_CALL = re.compile(r"^\w*Fmt\w*\(\s*((?:" + _LITERAL + r"|\s|PRI\w+)+)(?:,|\)$)")
+_CONVERSION = re.compile(r"%[-+ #0]*(?:\d+|\*)?(?:\.(?:\d+|\*))?(?:hh|h|ll|l|z|j|t|L)?[diouxXeEfgGcsp]")
+
+
+def call_args(text: str, start: int, close: str) -> List[str]:
+    """The arguments from `start` to the bracket `close` that ends the call (string literals, nested brackets kept)."""
+    args, depth, cur, i = [], 0, [], start
+    while i < len(text):
+        ch = text[i]
+        if ch == '"':
+            m = re.compile(_LITERAL).match(text, i)
+            if not m:
+                return []
+            cur.append(m.group(0))
+            i = m.end()
+            continue
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            if depth == 0:
+                if ch != close:
+                    return []
+                args.append("".join(cur).strip())
+                return args
+            depth -= 1
+        elif ch == "," and depth == 0:
+            args.append("".join(cur).strip())
+            cur = []
+            i += 1
+            continue
+        elif ch == ";" and depth == 0:
+            return []
+        cur.append(ch)
+        i += 1
+    return []
+
+
+def _literals(text: str) -> str:
+    text = re.sub(r'%"\s*PRI\w+\s*"', '%d', text)  # "size=%" PRIu64 "." -> "size=%d."
+    return "".join(lit[1:-1] for lit in re.findall(_LITERAL, text))
+
+
+def arg_value(arg: str) -> str:
+    """What an argument prints: a string literal's text, a format call's fixed text with %s for each conversion, %s for
+    anything else (a variable, a call)."""
+    if arg and re.fullmatch(r"(?:" + _LITERAL + r"\s*)+", arg):
+        return _literals(arg)
+    m = _FORMAT_CALL.match(arg)
+    if m:
+        return _CONVERSION.sub("%s", _literals(m.group(1)))
+    return "%s"
 
 
 def call_sentences(text: str, table: dict) -> List[tuple]:
-    """(code, sentence) of each call in a source file that reports a catalogued code with only literal values."""
+    """(code, sentence) of each call in a source file that reports a catalogued code with a literal (or formatted)
+    value: the code's template filled with what the call gives, a value only known at run time left as %s."""
     out = []
     for m in (m for rx in _CALLS for m in rx.finditer(text)):
         known = table["codes"].get(m.group("code"))
         if not known:
             continue
-        values = ["".join(re.findall(_LITERAL, arg.group(0))).replace('""', "")[1:-1]
-                  for arg in re.finditer(r"(?:" + _LITERAL + r"\s*)+", m.group("args"))]
+        values = [arg_value(a) for a in call_args(text, m.end(), "}" if m.groupdict().get("names") else ")")]
         if m.groupdict().get("names") is not None:  # the ErrorManager fills the template by name, not by place
             names = [n[1:-1] for n in re.findall(_LITERAL, m.group("names"))]
             if len(names) != len(values) or sorted(names) != sorted(known.get("args", [])):
                 continue
             values = [dict(zip(names, values))[a] for a in known["args"]]
-        if len(values) != known["message"].count("%s") or any(not v.strip() or "%" in v or "\\" in v
-                                                                  for v in values):
+        if (len(values) != known["message"].count("%s") or all(v == "%s" for v in values)
+                or any(not v.strip() or "\\" in v or "%" in v.replace("%s", "") for v in values)):
             continue
         sentence = known["message"]
         for v in values:
-            sentence = sentence.replace("%s", v.strip().rstrip("."), 1)
-        out.append((m.group("code"), " ".join(sentence.split())))
+            sentence = sentence.replace("%s", v.strip().rstrip(".").replace("%s", "\0"), 1)
+        out.append((m.group("code"), " ".join(sentence.replace("\0", "%s").split())))
     return out
 
 
 def add_said(table: dict, sources: List[dict]) -> None:
     """Add the `said` sentences of `sources` ([{repo, path, commit, text}]) to the table's codes (see above)."""
     lookup = _lookup()
-    read = set(lookup.cann_template_codes(table, rule_codes(table)))
     said: Dict[str, Dict[str, str]] = defaultdict(dict)
     for f in sources:
         for code, sentence in call_sentences(f["text"], table):
-            if code in read or code not in rule_codes(table) or not lookup.cann_template_codes(
+            if code not in rule_codes(table) or not lookup.cann_template_codes(
                     {"codes": {code: {"message": sentence}}}, [code]):
                 continue
             said[code].setdefault(sentence, blob_url(f["repo"], f["commit"], f["path"]))
@@ -393,9 +459,13 @@ def _lookup():
 
 
 def read_sentences(table: dict) -> List[str]:
-    """What the entry reads without a code: the read templates and the `said` sentences of the other codes."""
-    return ([table["codes"][c]["message"] for c in template_codes(table)]
-            + [text for _, text in _lookup().cann_said_sentences(table, rule_codes(table))])
+    """What the entry reads without a code: the read templates and the `said` sentences their own code's template
+    does not already read (a code's `said` sentences are kept either way: of the templates a sentence fills, a `said`
+    sentence is the most specific, lookup.cann_said_codes)."""
+    read = set(template_codes(table))
+    return ([table["codes"][c]["message"] for c in sorted(read)]
+            + [text for c, text in _lookup().cann_said_sentences(table, rule_codes(table))
+               if c not in read or not re.fullmatch(template_regex(table["codes"][c]["message"]) + r"\.?", text)])
 
 
 def template_patterns(table: dict) -> List[str]:

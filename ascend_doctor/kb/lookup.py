@@ -91,17 +91,33 @@ def cann_text(known: dict, key: str) -> str:
 
 # A catalogued message is read where the line does not give its code (a TraceBack's lines, a caller that prints only the
 # message: "Failed to allocate 160 bytes of host memory via new to Runtime.") only when the template is the vendor's
-# own sentence: it starts with a capital, its fixed text in all is TEMPLATE_FIXED_MIN characters and one of its fixed
-# pieces (between two values) TEMPLATE_PIECE_MIN, the scanner's anchor: "The resources are insufficient." is anyone's
-# sentence. The line must hold the whole template, its end at the line's end (scripts/build_cann_error_codes.py). The
-# one place of that decision: that script writes CANN_CATALOGUED_ERROR_CODE's message patterns and anchors from it,
-# cann_said_codes names the code of what they read.
+# own sentence: it starts with a capital, an ATC option (`--input_shape ...`) or a value and then its fixed text ("%s
+# failed. Value %s for %s is invalid. Reason: %s."), and either its fixed text in all is TEMPLATE_FIXED_MIN characters
+# and one of its fixed pieces (between two values) TEMPLATE_PIECE_MIN, the scanner's anchor; or it is a shorter
+# sentence of the vendor's shape, values set in TEMPLATE_WORDS_MIN words and TEMPLATE_SHORT_MIN characters of fixed
+# text with a piece of TEMPLATE_SHORT_PIECE ("Value %s for %s is invalid. Reason: %s.", "Failed to write file %s.
+# Reason: %s."): "The resources are insufficient.", "Device not found or invalid.", "Failed to open file %s." and "%s
+# failed. Reason: %s." are anyone's sentence. The second rule, and the first for a sentence in lower case or an
+# ATC option's, ask a gate word of the scanner too (error, fail, invalid, ...: such a pattern runs only on the lines a
+# gate marked, not over every byte). The line must hold the whole template, its end at the line's end
+# (scripts/build_cann_error_codes.py). The one place of that decision: that script writes CANN_CATALOGUED_ERROR_CODE's
+# message patterns and anchors from it, cann_said_codes names the code of what they read (of several templates a
+# sentence fills, those with the most fixed text: the most specific).
 TEMPLATE_PIECE_MIN = 20
 TEMPLATE_FIXED_MIN = 40
+TEMPLATE_WORDS_MIN = 5
+TEMPLATE_SHORT_MIN = 24
+TEMPLATE_SHORT_PIECE = 12
+_WORD = re.compile(r"[A-Za-z][A-Za-z0-9]+")
+# the scanner's gate words (triage/match/gates.py GATE_WORDS): the sentences this round added are read only with one
+_GATED = re.compile(r"(?i)error|fail|exception|fatal|critical|abort|timeout|timed out|killed|denied|refused|"
+                    r"not found|cannot|unable|invalid|traceback|segmentation|core dump|errno|unsupported|not support|"
+                    r"illegal|panic|mismatch")
 
 
 def cann_template_head(message: str) -> str:
-    return message.strip().split("%s")[0].strip()
+    """A template's text before its first value (its closing full stop left out, as the patterns read it)."""
+    return message.strip().rstrip(".").split("%s")[0].strip()
 
 
 def cann_template_anchor(message: str) -> str:
@@ -109,13 +125,29 @@ def cann_template_anchor(message: str) -> str:
     return max((p.strip() for p in message.strip().rstrip(".").split("%s")), key=len)
 
 
+def cann_template_fixed(message: str) -> int:
+    """A template's fixed text in characters (its values left out): how specific a sentence it is."""
+    return len(" ".join(message.strip().rstrip(".").replace("%s", " ").split()))
+
+
+def cann_template_read(message: str) -> bool:
+    """Whether a template is read without its code (the rule above)."""
+    text = message.strip()
+    fixed, anchor = cann_template_fixed(text), len(cann_template_anchor(text))
+    long = fixed >= TEMPLATE_FIXED_MIN and anchor >= TEMPLATE_PIECE_MIN
+    gated = _GATED.search(text.replace("%s", " ")) is not None  # a gate word: the scanner need not run it on every byte
+    if not (text[:1].isupper() or (text.startswith("%s ") and text[3:4].isalpha())):
+        # a long sentence in lower case ("the tiling_type is error, ...") or an ATC option's, with a gate word
+        return long and gated and (text[:1].isalnum() or text.startswith("--"))
+    if long:
+        return True
+    return (gated and "%s" in text and fixed >= TEMPLATE_SHORT_MIN and anchor >= TEMPLATE_SHORT_PIECE
+            and len(_WORD.findall(text.replace("%s", " "))) >= TEMPLATE_WORDS_MIN)
+
+
 def cann_template_codes(table: dict, codes) -> List[str]:
     """Of `codes` (the codes CANN_CATALOGUED_ERROR_CODE reads), those whose message is read without the code."""
-    def ok(message: str) -> bool:
-        return (message.strip()[:1].isupper() and len(message.replace("%s", "").strip()) >= TEMPLATE_FIXED_MIN
-                and len(cann_template_anchor(message)) >= TEMPLATE_PIECE_MIN)
-
-    return [c for c in codes if ok(table["codes"][c]["message"])]
+    return [c for c in codes if cann_template_read(table["codes"][c]["message"])]
 
 
 def cann_said_sentences(table: dict, codes) -> List[tuple]:
@@ -131,12 +163,15 @@ def cann_template_regex(message: str) -> str:
         return " +".join(re.escape(w) for w in text.split(" ") if w) if text.strip() else ""
 
     pieces = message.strip().rstrip(".").split("%s")
+    # a leading value (a call's words: "Read binary file failed. ...") starts with a letter and holds no bracket or
+    # colon, so that a log prefix before it (`... [file.cc:12]123 `, `RuntimeError: `) is not read into it
+    leading = message.strip().startswith("%s")
     out = ""
     for i, piece in enumerate(pieces):
         lead, trail = piece.startswith(" ") and i, piece.endswith(" ") and i < len(pieces) - 1
         out += (" +" if lead else "") + fixed(piece) + (" +" if trail and piece.strip() else "")
         if i < len(pieces) - 1:
-            out += "[^\\n]*?"
+            out += "[A-Za-z][^\\n\\[\\]:]*?" if leading and i == 0 else "[^\\n]*?"
     return out
 
 
@@ -152,9 +187,14 @@ def cann_said_codes(said: str) -> List[str]:
     templates = [(c, table["codes"][c]["message"]) for c in cann_template_codes(table, heads)]
     templates += [(c, text) for c, text in cann_said_sentences(table, table["codes"])
                   if text.startswith(said[:TEMPLATE_PIECE_MIN])]
-    return sorted({c for c, text in templates
-                   if (cut and cann_template_anchor(text)[:TEMPLATE_PIECE_MIN] in said)
-                   or re.fullmatch(cann_template_regex(text) + r"\.?", said)})
+    fits = [(c, text) for c, text in templates
+            if (cut and cann_template_anchor(text)[:TEMPLATE_PIECE_MIN] in said)
+            or re.fullmatch(cann_template_regex(text) + r"\.?", said)]
+    # of the templates the sentence fills, the most specific (most fixed text): "Value 1 for parameter x is invalid.
+    # Reason: y" is E10001's "Value %s for parameter %s is invalid. Reason: %s" (and EK0001's, the same words), not
+    # EK0003's "Value %s for %s is invalid. Reason: %s."; a `said` sentence (no value left) before any template
+    most = max((cann_template_fixed(text) for _, text in fits), default=0)
+    return sorted({c for c, text in fits if cann_template_fixed(text) == most})
 
 
 def dcmi_codes() -> dict:

@@ -200,8 +200,10 @@ class Signature:
                 continue
             out = {k: (_clean_value(v, k), True) for k, v in m.groupdict().items() if v and _clean_value(v, k)}
             for name, derive in DERIVED_VALUES.items():
-                if name in out:
-                    out.update({k: (v, False) for k, v in derive(out[name][0]).items() if k not in out})
+                if name in out:  # from the whole value: a long sentence's cut may fall before what names its code
+                    raw = m.groupdict().get(name)  # a value derived from another (cann_said's cann_code) is whole
+                    whole = _clean_value(raw, name, cut=False) if raw else out[name][0]
+                    out.update({k: (v, False) for k, v in derive(whole).items() if k not in out})
             return out
         return {}
 
@@ -395,8 +397,10 @@ def group_names(pattern: str) -> List[str]:
     return _NAMED_GROUP.findall(pattern)
 
 
-def _clean_value(v: str, name: str = "") -> str:
+def _clean_value(v: str, name: str = "", cut: bool = True) -> str:
     v = re.sub(r"[`\x00-\x1f\x7f]", "", v).strip()
+    if not cut:
+        return v
     most = SENTENCE_MAX if name in SENTENCE_GROUPS else VALUE_MAX
     return v if len(v) <= most else v[:most - 1] + "…"
 

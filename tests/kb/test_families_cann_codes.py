@@ -53,8 +53,11 @@ def test_the_table_is_the_vendors_catalogue_with_its_commit():
     # the runtime's catalogue, and GE's (the E1xxxx codes of ATC and the graph engine, a raw string in GE's source)
     files = {"https://github.com/hicann/runtime/blob/": "/src/dfx/error_manager/error_code.json",
              "https://github.com/hicann/ge/blob/": "/base/common/error_registry/error_registry.cc"}
+    # and the operator libraries' (hicann/opbase: the EZ00xx operator checks, aclnn's EZ10xx)
+    opbase = ("/src/op_common/log/log.cpp", "/src/nnopbase/composite_op/log/op_error_manager.cpp")
     for code, known in codes.items():
-        assert any(known["file"].startswith(head) and known["file"].endswith(tail) for head, tail in files.items()), code
+        assert any(known["file"].startswith(head) and known["file"].endswith(tail) for head, tail in files.items()) or (
+            known["file"].startswith("https://github.com/hicann/opbase/blob/") and known["file"].endswith(opbase)), code
         assert known["message"].count("%s") <= max(len(known["args"]), 1) * 2, code
         assert ("words" in known) == ("title" in known), code
     # a Chinese cause and solution come from a Chinese page of the code's own repository, and say which
@@ -322,10 +325,15 @@ def test_a_generic_templates_code_is_named_by_the_sentences_the_runtimes_calls_s
                   "Loading the config failed. Reason: The file does not exist.",
                   "[INFO] RUNTIME(1,python):2026-01-01-00:00:00.000.000 Allocating task info succeeded."):
         assert RULE not in [s.id for s in kb.explaining(other)], other
-    # only templates too general to be read get sentences, and each sentence is read as a template would be
-    from ascend_doctor.kb.lookup import cann_template_codes
+    # each sentence is read as a template would be; a code whose template is read keeps its sentences too (they name
+    # it alone where its template is another code's as well: EK0003's and EH0001's "Value %s for %s is invalid. ...")
+    from ascend_doctor.kb.lookup import cann_template_read
     with_said = [c for c, k in codes.items() if k.get("said")]
-    assert "EE1016" in with_said and not set(with_said) & set(cann_template_codes({"codes": codes}, with_said))
+    assert "EE1016" in with_said and "EK0003" in with_said
+    assert all(cann_template_read(s["text"]) for c in with_said for s in codes[c]["said"])
+    ek = "Value nullptr for acl json config is invalid. Reason: Acl json config can not be nullptr."
+    assert ek in {s["text"] for s in codes["EK0003"]["said"]}
+    assert kb.signature(RULE).text("en", "RuntimeError: " + ek)[0].startswith("CANN error EK0003, config error: ")
 
 
 def test_the_build_script_reads_the_sentences_of_calls_with_literal_values():
@@ -339,9 +347,16 @@ def test_the_build_script_reads_the_sentences_of_calls_with_literal_values():
         RT_LOG_OUTER_MSG_IMPL(ErrorCode::EE1019, "Adding task", reason.c_str());
         RT_LOG_OUTER_MSG_WITH_FUNC(ErrorCode::EE1003, "x", "y");
         RT_LOG_OUTER_MSG_IMPL(ErrorCode::EE1019, "Sending a task", "Stream %u is full");
+        COND_RETURN_AND_MSG_OUTER(stm->IsCapturing(), RT_ERROR_STREAM_CAPTURED, ErrorCode::EE1019, "Querying a stream",
+            RtFmtMsg("Stream (stream_id=%d) of size %" PRIu64 " is captured", stm->Id_(), n));
+        RT_LOG_OUTER_MSG_IMPL(ErrorCode::EE1019, __func__, reason.c_str());
     '''
+    # a value known only at run time stays a value (%s), a format call's text is kept with its conversions as values;
+    # a call that gives nothing literal, or a literal with a printf conversion of its own, says nothing
     assert mod.call_sentences(source, table) == [
-        ("EE1019", "Allocating task info failed. Reason: The number of pending tasks in the stream exceeds the limit.")]
+        ("EE1019", "Allocating task info failed. Reason: The number of pending tasks in the stream exceeds the limit."),
+        ("EE1019", "Adding task failed. Reason: %s."),
+        ("EE1019", "Querying a stream failed. Reason: Stream (stream_id=%s) of size %s is captured.")]
     # the ErrorManager's report of a code with its values (the profiling and dump modules)
     # (the values go by their names: GE's E10001 passes them as parameter, value, reason)
     table["codes"]["EK0001"] = {"message": "Value %s for parameter %s is invalid. Reason: %s.",
@@ -355,7 +370,8 @@ def test_the_build_script_reads_the_sentences_of_calls_with_literal_values():
                            std::vector<std::string>({std::to_string(n), "dataTypeConfig", "too big"}));
     '''
     assert mod.call_sentences(source, table) == [
-        ("EK0001", "Value 0 for parameter dataTypeConfig is invalid. Reason: dataTypeConfig can not be zero.")]
+        ("EK0001", "Value 0 for parameter dataTypeConfig is invalid. Reason: dataTypeConfig can not be zero."),
+        ("EK0001", "Value %s for parameter dataTypeConfig is invalid. Reason: too big.")]
 
 
 def test_a_catalogued_sentence_on_its_own_is_a_warning_and_with_its_code_or_level_a_failure():
