@@ -124,7 +124,8 @@ def _one_level(plan):
 
 def test_two_levels_name_the_same_lines_as_one_database_on_every_example_line():
     """Every example and near miss of the knowledge base, mixed with ordinary lines in chunks: each line's candidates
-    and sure hits are the same with the two levels as with one database of every expression."""
+    and sure hits with the two levels are those of one database of every expression, and where the two levels find
+    more, the signature's own pattern holds on the line."""
     kb = load_knowledge_base()
     plan = finders._scan_plan(kb.signatures)
     regexes = [(e.encode("latin-1"), set(ids)) for e, ids in plan["hs_re"]]
@@ -141,7 +142,16 @@ def test_two_levels_name_the_same_lines_as_one_database_on_every_example_line():
         got, want = ({}, {}), ({}, {})
         two.add_lines(buf, start, end, *got)
         one.add_lines(buf, start, end, *want)
-        assert got == want
+        for k in (0, 1):
+            for ls in set(got[k]) | set(want[k]):
+                a, b = got[k].get(ls, set()), want[k].get(ls, set())
+                assert b <= a, (k, buf[ls:buf.find(b"\n", ls)], b - a)  # nothing one database finds is lost
+                le = buf.find(b"\n", ls)
+                line = buf[ls:le if le >= 0 else len(buf)].decode("utf-8", "surrogateescape")
+                # more than one database: only where the signature's own pattern does hold on the line (a big
+                # database of every expression has missed an anchored regex's hit that the expression alone finds:
+                # `^ {4}assert ...` after a line of C++ text, python-hyperscan 0.9.1)
+                assert all(kb.signatures[i].search(line) for i in a - b), (k, line, a - b)
     assert two.level2 and len(plan["hs_levels"]["l2"]) > len(plan["hs_levels"]["l1"]) // 2
 
 
