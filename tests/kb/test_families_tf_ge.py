@@ -164,7 +164,9 @@ def test_npu_device_acl_checks_are_read_as_a_cann_call(kb):
     line = "tensorflow.python.framework.errors_impl.InternalError: Acl create stream failed:<unknown error> code:507899"
     hits = kb.explaining(line)
     assert [s.id for s in hits] == ["FRAMEWORK_CANN_CALL_FAILED"], [s.id for s in hits]
-    assert "(`Acl create stream failed`): code 507899" in hits[0].text("en", line=line)[0]
+    values = hits[0].values(line)  # what the title says: the call and the AscendCL code with its name
+    assert values["call"][0] == "Acl create stream failed" and values["acl_code"][0] == "507899"
+    assert values["acl_name"][0] == "ACL_ERROR_RT_DRV_INTERNAL_ERROR"
 
 
 def test_tf_adapter_library_with_an_undefined_symbol_is_a_version_mix(kb):
