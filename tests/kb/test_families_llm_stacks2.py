@@ -26,7 +26,9 @@ def test_the_part_is_loaded_as_specific_roots_without_peer_ids(kb):
                         "VLLM_MS_MODEL_ARCH_NOT_SUPPORTED", "VLLM_MS_310P_SETTING_UNSUPPORTED",
                         "MEGATRON_LOCAL_RANK_NOT_RANK_MOD_DEVICES", "MSRL_TRAIN_INFER_PARALLEL_INCOMPATIBLE",
                         "MSRL_SEQ_LENGTH_EXCEEDS_MAX_MODEL_LEN", "MSRL_TRAIN_INFER_DTYPE_NOT_BF16",
-                        "MSRL_DISPATCH_SIZE_EXCEEDS_SAMPLES_PER_DP"}
+                        "MSRL_DISPATCH_SIZE_EXCEEDS_SAMPLES_PER_DP", "MSMM_IMAGE_TOKENS_TRUNCATED",
+                        "MSMM_CONVERT_SOURCE_FILES_MISSING", "MSMM_RESPLIT_PP_LAYERS_MISMATCH",
+                        "MSMM_BRIDGE_ARCH_NOT_IN_TRANSFORMERS"}
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_llm_stacks2.json" and sig.kind == "root" and not sig.ascend_fd
@@ -62,6 +64,17 @@ def test_the_part_is_loaded_as_specific_roots_without_peer_ids(kb):
     ("ValueError: dynamic_sampling_dispatch_size 128 cannot be greater than the number of samples generated on each "
      "data parallel worker, which is global_batch_size * n_samples_per_prompt = 64",
      "MSRL_DISPATCH_SIZE_EXCEEDS_SAMPLES_PER_DP", "dynamic_sampling_dispatch_size"),
+    ("ValueError: image tokens are truncated, this dataset is /data/coco/llava.json", "MSMM_IMAGE_TOKENS_TRUNCATED",
+     "/data/coco/llava.json"),
+    ("FileNotFoundError: No config.json in /home/ckpt/Qwen2.5-VL-7B", "MSMM_CONVERT_SOURCE_FILES_MISSING",
+     "no `config.json` in `/home/ckpt/Qwen2.5-VL-7B`"),
+    ("FileNotFoundError: Could not find safetensors index file in directory /data/InternVL3-8B",
+     "MSMM_CONVERT_SOURCE_FILES_MISSING", "`/data/InternVL3-8B`"),
+    ("FileNotFoundError: No .safetensors files found in directory: /data/Wan2.1-T2V-14B-Diffusers/transformer",
+     "MSMM_CONVERT_SOURCE_FILES_MISSING", "`.safetensors files`"),
+    ("ValueError: vit pp layers not equal!", "MSMM_RESPLIT_PP_LAYERS_MISMATCH", "`vit`"),
+    ("ValueError: \n✗ Architecture class 'Qwen3VLForConditionalGeneration' not found in transformers",
+     "MSMM_BRIDGE_ARCH_NOT_IN_TRANSFORMERS", "Qwen3VLForConditionalGeneration"),
 ])
 def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     hits = [s for s in kb.explaining(line) if s.id in FAMILY]
@@ -82,6 +95,11 @@ def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     "rl_config: actor_logprob_dispatch_size: 32 kl_dispatch_size: 32",
     "infer_tensor_parallel_size: 2 infer_pipeline_parallel_size: 1 infer_expert_parallel_size: 1",
     "megatron_training: bf16: true",
+    "Loading 4 safetensors files from ckpt/hf_path/Qwen2.5-VL-7B-Instruct",
+    "Saved model.safetensors.index.json in ckpt/mm_to_hf/Qwen2.5-VL-7B-Instruct",
+    "llm_pp_layers: [1, 10, 10, 7] vit_pp_layers: [32, 0, 0, 0]",
+    "Loading Qwen3VLMoeForConditionalGeneration from transformers 4.57.1",
+    "image tokens per image: 256",
 ])
 def test_family_entries_stay_quiet_on_ordinary_lines(kb, line):
     assert [s.id for s in kb.match_line(line) if s.id in IDS] == []
