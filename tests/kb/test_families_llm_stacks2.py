@@ -28,7 +28,7 @@ def test_the_part_is_loaded_as_specific_roots_without_peer_ids(kb):
                         "MSRL_SEQ_LENGTH_EXCEEDS_MAX_MODEL_LEN", "MSRL_TRAIN_INFER_DTYPE_NOT_BF16",
                         "MSRL_DISPATCH_SIZE_EXCEEDS_SAMPLES_PER_DP", "MSMM_IMAGE_TOKENS_TRUNCATED",
                         "MSMM_CONVERT_SOURCE_FILES_MISSING", "MSMM_RESPLIT_PP_LAYERS_MISMATCH",
-                        "MSMM_BRIDGE_ARCH_NOT_IN_TRANSFORMERS"}
+                        "MSMM_BRIDGE_ARCH_NOT_IN_TRANSFORMERS", "VLLM_MS_DP_MASTER_UNREACHABLE"}
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_llm_stacks2.json" and sig.kind == "root" and not sig.ascend_fd
@@ -64,6 +64,10 @@ def test_the_part_is_loaded_as_specific_roots_without_peer_ids(kb):
     ("ValueError: dynamic_sampling_dispatch_size 128 cannot be greater than the number of samples generated on each "
      "data parallel worker, which is global_batch_size * n_samples_per_prompt = 64",
      "MSRL_DISPATCH_SIZE_EXCEEDS_SAMPLES_PER_DP", "dynamic_sampling_dispatch_size"),
+    ("ValueError: Can't gather train tp size 2 to infer tp size 4", "MSRL_TRAIN_INFER_PARALLEL_INCOMPATIBLE",
+     "the `tp` of training"),
+    ("ConnectionError: Worker 3 could not connect to master at 192.168.1.10:29550 after 100 retries.",
+     "VLLM_MS_DP_MASTER_UNREACHABLE", "worker 3 could not connect to the DP master at `192.168.1.10:29550`"),
     ("ValueError: image tokens are truncated, this dataset is /data/coco/llava.json", "MSMM_IMAGE_TOKENS_TRUNCATED",
      "/data/coco/llava.json"),
     ("FileNotFoundError: No config.json in /home/ckpt/Qwen2.5-VL-7B", "MSMM_CONVERT_SOURCE_FILES_MISSING",
@@ -100,6 +104,8 @@ def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     "llm_pp_layers: [1, 10, 10, 7] vit_pp_layers: [32, 0, 0, 0]",
     "Loading Qwen3VLMoeForConditionalGeneration from transformers 4.57.1",
     "image tokens per image: 256",
+    "WARNING 06-01 10:00:00 [config.py:242] Worker 1 failed to connect to master. Retrying in 2 seconds... (3/100)",
+    "INFO 06-01 10:00:00 [config.py:237] Worker 1 connected to master at 10.0.0.1:61000",
 ])
 def test_family_entries_stay_quiet_on_ordinary_lines(kb, line):
     assert [s.id for s in kb.match_line(line) if s.id in IDS] == []
