@@ -23,7 +23,8 @@ def kb():
 def test_the_part_is_loaded_as_specific_roots_without_peer_ids(kb):
     assert set(IDS) == {"GGML_CANN_DEVICE_MEMORY_ALLOC_FAILED", "GGML_CANN_BUFFER_POOL_FULL",
                         "GGML_CANN_PINNED_HOST_MEMORY_FAILED", "GGML_CANN_OP_NOT_SUPPORTED",
-                        "PADDLE_NPU_DTYPE_NOT_SUPPORTED"}
+                        "PADDLE_NPU_DTYPE_NOT_SUPPORTED", "ORT_EP_DEVICE_ID_OUT_OF_RANGE",
+                        "CANN_ENV_VARIABLE_KEYERROR"}
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_frameworks_3p.json" and sig.kind == "root"
@@ -53,6 +54,11 @@ def test_the_part_is_loaded_as_specific_roots_without_peer_ids(kb):
      "PADDLE_NPU_DTYPE_NOT_SUPPORTED", "data type `complex64` (ACL)"),
     ("E1105 10:00:00.123456 12345 runtime.cc:600] Datatype 11 in hccl is not supported.",
      "PADDLE_NPU_DTYPE_NOT_SUPPORTED", "data type `11` (hccl)"),
+    # onnxruntime's device_id check in its log form; the KeyError for another of set_env.sh's variables
+    ("2024-05-09 07:05:27.1 [E:onnxruntime:, inference_session.cc:1981 Initialize] Invalid device ID: 8, must be "
+     "between 0 (inclusive) and 8 (exclusive).", "ORT_EP_DEVICE_ID_OUT_OF_RANGE",
+     "device_id 8, but only 8 device(s) are visible"),
+    ("KeyError: \"ASCEND_OPP_PATH\"", "CANN_ENV_VARIABLE_KEYERROR", "`ASCEND_OPP_PATH`"),
 ])
 def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     hits = [s for s in kb.explaining(line) if s.id in FAMILY]
@@ -72,6 +78,9 @@ def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     "ggml_backend_cann_graph_compute: computing graph with 1234 nodes",
     "I1105 10:00:00.123456 12345 npu_op_runner.cc:180] NPU dtype:1 rank:2 dims: 8, 16 format:2",
     "W1105 10:00:00.123456 12345 gpu_resources.cc:119] Please NOTE: device: 0, dtype: float16",
+    "Using device ID: 3 of 8 visible devices",
+    "ASCEND_HOME_PATH=/usr/local/Ascend/ascend-toolkit/latest",
+    "KeyError: 'ASCEND_RT_VISIBLE_DEVICES'",
 ])
 def test_family_entries_stay_quiet_on_ordinary_lines(kb, line):
     assert [s.id for s in kb.match_line(line) if s.id in IDS] == []
