@@ -92,3 +92,21 @@ def test_family_entries_stay_quiet_on_every_clean_excerpt(kb):
 
 def test_one_line_is_one_problem_of_the_family(kb):
     assert family_overlaps(kb, FAMILY) == []
+
+
+@pytest.mark.parametrize("line, sig_id, said", [
+    # OpenCV's cannops module: CV_ACL_SAFE_CALL raises cv::error with CANN's last message, here empty
+    ("cv2.error: OpenCV(4.10.0) /home/u/opencv_contrib/modules/cannops/src/cann_call.cpp:326: error: "
+     "(-2:Unspecified error)  in function 'initAcl'", "FRAMEWORK_CANN_CALL_FAILED",
+     "The NPU backend of OpenCV failed in a CANN call (`initAcl`)"),
+])
+def test_members_added_to_other_parts_entries_are_said(kb, line, sig_id, said):
+    hits = kb.explaining(line)
+    assert [s.id for s in hits] == [sig_id], [s.id for s in hits]
+    assert said in hits[0].text("en", line=line)[0], hits[0].text("en", line=line)[0]
+
+
+def test_the_extended_entry_stays_quiet_on_other_opencv_errors(kb):
+    line = ("cv2.error: OpenCV(4.10.0) /home/u/opencv_contrib/modules/cannops/src/cann_call.cpp:254: error: "
+            "(-5:Bad argument) Unknown/unsupported matrix format in function 'AscendTensor'")
+    assert "FRAMEWORK_CANN_CALL_FAILED" not in [s.id for s in kb.match_line(line)]
