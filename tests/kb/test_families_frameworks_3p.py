@@ -24,7 +24,7 @@ def test_the_part_is_loaded_as_specific_roots_without_peer_ids(kb):
     assert set(IDS) == {"GGML_CANN_DEVICE_MEMORY_ALLOC_FAILED", "GGML_CANN_BUFFER_POOL_FULL",
                         "GGML_CANN_PINNED_HOST_MEMORY_FAILED", "GGML_CANN_OP_NOT_SUPPORTED",
                         "PADDLE_NPU_DTYPE_NOT_SUPPORTED", "ORT_EP_DEVICE_ID_OUT_OF_RANGE",
-                        "CANN_ENV_VARIABLE_KEYERROR"}
+                        "CANN_ENV_VARIABLE_KEYERROR", "GGML_CANN_VMM_POOL_EXHAUSTED"}
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_frameworks_3p.json" and sig.kind == "root"
@@ -58,6 +58,8 @@ def test_the_part_is_loaded_as_specific_roots_without_peer_ids(kb):
     ("2024-05-09 07:05:27.1 [E:onnxruntime:, inference_session.cc:1981 Initialize] Invalid device ID: 8, must be "
      "between 0 (inclusive) and 8 (exclusive).", "ORT_EP_DEVICE_ID_OUT_OF_RANGE",
      "device_id 8, but only 8 device(s) are visible"),
+    # the virtual-memory pool's limit, printed without the file prefix
+    ("GGML_ASSERT(pool_size + reserve_size <= max_size) failed", "GGML_CANN_VMM_POOL_EXHAUSTED", "memory pool"),
     ("KeyError: \"ASCEND_OPP_PATH\"", "CANN_ENV_VARIABLE_KEYERROR", "`ASCEND_OPP_PATH`"),
 ])
 def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
@@ -81,6 +83,7 @@ def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     "Using device ID: 3 of 8 visible devices",
     "ASCEND_HOME_PATH=/usr/local/Ascend/ascend-toolkit/latest",
     "KeyError: 'ASCEND_RT_VISIBLE_DEVICES'",
+    "            GGML_ASSERT(pool_size + reserve_size <= max_size);",
 ])
 def test_family_entries_stay_quiet_on_ordinary_lines(kb, line):
     assert [s.id for s in kb.match_line(line) if s.id in IDS] == []
