@@ -73,7 +73,7 @@ def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     "llama_kv_cache_unified:      CANN0 KV buffer size =   512.00 MiB",
     "llama_context:      CANN0 compute buffer size =   304.00 MiB",
     "load_tensors:    CANN_Host model buffer size =   333.84 MiB",
-    "alloc_tensor_range: failed to allocate CUDA0 buffer of size 151851674624",
+    "alloc_tensor_range: failed to allocate CUDA0 buffer of size 2147483648",
     "ggml_cuda_host_malloc: failed to allocate 1900,00 MiB of pinned memory: invalid argument",
     "        GGML_ABORT(\"Cann buffer pool full, increase MAX_CANN_BUFFERS\\n\");",
     "            GGML_LOG_ERROR(\"%s: error: op not supported %s (%s)\\n\", __func__,",
