@@ -105,7 +105,7 @@ TITLE_ZH = {
     "Inner_Error": "内部错误", "Inner_Error_AICPU_Scheduler_Init_Failed": "内部错误：AI CPU 调度器初始化失败",
     "Inner_Error_Cgroup_Add_Failed": "内部错误：加入 cgroup 失败", "Inner_Error_Compile_Fail": "内部错误：编译失败",
     "Inner_Error_Device_Status_Abnormal": "内部错误：Device 状态异常",
-    "Inner_Error_Device_Subprocess_Startup_Timeout": "内部错误：Device 侧子进程启动超时",
+    "Inner_Error_Device_Subprocess_Startup_Timeout": "内部错误：Device侧子进程启动超时",
     "Inner_Error_Divide_By_Zero": "内部错误：除数为零", "Inner_Error_Driver_API_Call_Failed": "内部错误：调用驱动接口失败",
     "Inner_Error_Failed_Load_Package_To_Device": "内部错误：向 Device 加载软件包失败",
     "Inner_Error_Failed_Send_OPP_To_Device": "内部错误：向 Device 发送算子库（OPP）失败",
