@@ -390,13 +390,18 @@ def call_sentences(text: str, table: dict) -> List[tuple]:
     return out
 
 
+# a said sentence names one code without the code on the line: one this short ("Label list copy failed. Reason: %s.")
+# is too plain to stand for it (data/cann_error_codes.schema.json holds the same bound)
+SAID_MIN_LEN = 40
+
+
 def add_said(table: dict, sources: List[dict]) -> None:
     """Add the `said` sentences of `sources` ([{repo, path, commit, text}]) to the table's codes (see above)."""
     lookup = _lookup()
     said: Dict[str, Dict[str, str]] = defaultdict(dict)
     for f in sources:
         for code, sentence in call_sentences(f["text"], table):
-            if code not in rule_codes(table) or not lookup.cann_template_codes(
+            if len(sentence) < SAID_MIN_LEN or code not in rule_codes(table) or not lookup.cann_template_codes(
                     {"codes": {code: {"message": sentence}}}, [code]):
                 continue
             said[code].setdefault(sentence, blob_url(f["repo"], f["commit"], f["path"]))
