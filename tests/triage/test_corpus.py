@@ -159,7 +159,17 @@ FLOORS = {
     # an error word (a torch_npu attribute error quoted without 'AttributeError:', a FaultDiag report's LINK DOWN
     # record), both true faults; the one peer id counted as borrowed holds by the peer's source rule (the measure now
     # reads SOURCE_RULES)
-    "heldout17": {"named_pct": 48.9, "borrowed_per_10": 0.0, "ordinary_fails": 2},
+    # round 10 (seen: its ecosystems were chosen after heldout17's misses, TF Adapter, SHMEM, torch_npu, the CANN
+    # catalogue, MindIO and Mooncake among them; each was written from the project's own source, not from the
+    # excerpts): 31/47 = 66.0%
+    "heldout17": {"named_pct": 66.0, "borrowed_per_10": 0.0, "ordinary_fails": 2},
+    # heldout18/ (eighteenth set): 30 excerpts from four independent collectors (docs pages, Huawei Cloud and CSDN
+    # write-ups, GitHub issues of the wider ecosystem), only sources on the held-out side of the same split, labels
+    # checked by four independent checkers before any run (tests/fixtures/corpus/heldout18/README.md), kept outside the
+    # repository until round 10 was merged; measured once: 11/20 = 55.0% named (the same 11/20 at this stop's start:
+    # round 10 went through whole ecosystems, and eight of the nine misses are in others), every unexplained error line
+    # listed; 1 FAIL on a line without an error word (`net health status: Fault`, the excerpt's true fault)
+    "heldout18": {"named_pct": 55.0, "borrowed_per_10": 0.0, "ordinary_fails": 1},
     # tune2/ (a tuning set, not held out): 25 faulty + 5 clean excerpts from issues no other set or KB entry cited,
     # labelled and committed before triage ran on it; measured once after the class entries (fallback) were written
     # and before any tuning: 14/25 = 56.0% named (main without the class entries: the same 14), 0 FAIL from an
@@ -865,7 +875,7 @@ def test_a_keyerror_title_shows_the_missing_weight_name(tmp_path):
 
 def test_the_page_split_keeps_a_page_on_one_side_whatever_its_language_or_branch():
     """scripts/corpus_split.py: a docs page and its Chinese twin, on any branch, and `owner/repo:path` are one key; an
-    issue is owner/repo/N; about a third of the keys are held out; every source of heldout15, heldout16 and heldout17
+    issue is owner/repo/N; about a third of the keys are held out; every source of heldout15 to heldout18
     was on the held-out side."""
     corpus_split = script_module("corpus_split")
     en = "https://github.com/mindspore-ai/docs/blob/master/docs/mindspore/source_en/faq/data_processing.md"
@@ -876,7 +886,7 @@ def test_the_page_split_keeps_a_page_on_one_side_whatever_its_language_or_branch
     assert corpus_split.key("https://www.Example.com/a/b?x=1") == "example.com/a/b"
     sides = [corpus_split.side(f"a/b:page{i}.md") for i in range(300)]
     assert 70 < sides.count("heldout") < 130
-    for split, n in (("heldout15", 42), ("heldout16", 51), ("heldout17", 53)):
+    for split, n in (("heldout15", 42), ("heldout16", 51), ("heldout17", 53), ("heldout18", 30)):
         folder = os.path.join(REPO, "tests", "fixtures", "corpus", split)
         sources = [m.group(1) for name in os.listdir(folder) if name.endswith(".log")
                    for m in [re.search(r"^#% source: (\S+)", open(os.path.join(folder, name), encoding="utf-8").read(),
