@@ -3,7 +3,9 @@
 and cite it) or `heldout` (reserved for the collectors of a held-out corpus; authors do not open it). A third of the
 pages are held out (sha1 of the page's key mod 3 == 0), so a held-out set measures what authors wrote from the other
 pages of the same kinds (tests/fixtures/corpus/heldout15/README.md).
-Usage: scripts/corpus_split.py URL_OR_OWNER/REPO:PATH [...]   (prints `heldout` or `train`, then the key)
+Usage: scripts/corpus_split.py URL_OR_OWNER/REPO:PATH [...]   (prints `heldout` or `train`, the key, and `used` where
+       this checkout already uses the page: a corpus excerpt's source or a URL in data/, docs/ or tests/)
+       scripts/corpus_split.py --used   (every key this checkout uses, one a line: what a collector must not take)
 The key is the page, not its language or branch: github blob/tree URLs and `owner/repo:path` reduce to
 owner/repo + the file's stem without language suffixes (faq.md, faq_zh.md, source_zh_cn/faq.md share a side);
 a GitHub issue/PR/discussion reduces to owner/repo/NUMBER; any other URL to its host+path, lowercased."""
@@ -29,8 +31,31 @@ def key(src):
 def side(src):
     return "heldout" if int(hashlib.sha1(key(src).encode()).hexdigest(), 16) % 3 == 0 else "train"
 
+def used_keys(repo=None):
+    """The keys of every page this checkout already uses: each corpus excerpt's `#% source:` and every URL in data/,
+    docs/ and tests/ (a page one of them uses is seen, whatever its side)."""
+    import os
+    repo = repo or os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    url = re.compile(r"https?://[^\s\"'<>)\]]+")
+    keys = set()
+    for root in ("data", "docs", "tests"):
+        for folder, _, files in os.walk(os.path.join(repo, root)):
+            for name in files:
+                try:
+                    with open(os.path.join(folder, name), encoding="utf-8", errors="replace") as f:
+                        text = f.read()
+                except OSError:
+                    continue
+                keys.update(key(u.rstrip(".,;`")) for u in url.findall(text))
+    return keys
+
+
 if __name__ == "__main__":
     if len(sys.argv) < 2:
-        sys.exit("usage: split.py URL_OR_OWNER/REPO:PATH ...")
+        sys.exit("usage: corpus_split.py URL_OR_OWNER/REPO:PATH ... | --used")
+    if sys.argv[1:] == ["--used"]:
+        print("\n".join(sorted(used_keys())))
+        sys.exit(0)
+    used = used_keys()
     for a in sys.argv[1:]:
-        print(side(a), key(a), sep="\t")
+        print(side(a), key(a), *(["used"] if key(a) in used else []), sep="\t")

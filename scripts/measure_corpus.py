@@ -4,6 +4,7 @@
     python scripts/measure_corpus.py                 # the held-out half (never tuned on)
     python scripts/measure_corpus.py --split tune    # the half signatures were written against
     python scripts/measure_corpus.py --split all --json
+    python scripts/measure_corpus.py --dir /work/hidden/h19a /work/hidden/h19b --summary   # a hidden set, figures only
 
 Each excerpt is a file of real lines copied from a public issue, with a header of `#% key: value` lines
 (stripped before triage sees the file, so line numbers are the excerpt's own):
@@ -96,14 +97,15 @@ def read_excerpt(path: str) -> dict:
             "fault": head.get("fault"), "lines": body}
 
 
-def excerpts(split: str) -> List[dict]:
-    dirs = SPLITS if split == "all" else (split,)
+def excerpts(split: str, folders: Optional[List[str]] = None) -> List[dict]:
+    """The excerpts of a split (or of every split: "all"), or of `folders` (directories of excerpts anywhere: a hidden
+    set kept outside the repository until it is measured), each named by its folder's name."""
+    dirs = [os.path.join(CORPUS, d) for d in (SPLITS if split == "all" else (split,))] if folders is None else folders
     out = []
-    for d in dirs:
-        base = os.path.join(CORPUS, d)
+    for base in dirs:
         for name in sorted(os.listdir(base)):
             if name.endswith(".log"):
-                out.append(dict(read_excerpt(os.path.join(base, name)), split=d))
+                out.append(dict(read_excerpt(os.path.join(base, name)), split=os.path.basename(os.path.normpath(base))))
     return out
 
 
@@ -258,15 +260,16 @@ def summarise(rows: List[dict]) -> dict:
     }
 
 
-def measure(split: str = "heldout") -> dict:
+def measure(split: str = "heldout", folders: Optional[List[str]] = None) -> dict:
     from ascend_doctor.i18n import set_lang
     from ascend_doctor.kb.load import load_knowledge_base
 
     set_lang("en")
     kb = load_knowledge_base()
     fd_facts = facts()
-    rows = [measure_one(ex, kb, fd_facts) for ex in excerpts(split)]
-    return {"split": split, "peer_rules": fd_facts is not None, "summary": summarise(rows), "excerpts": rows}
+    rows = [measure_one(ex, kb, fd_facts) for ex in excerpts(split, folders)]
+    name = split if folders is None else "+".join(os.path.basename(os.path.normpath(f)) for f in folders)
+    return {"split": name, "peer_rules": fd_facts is not None, "summary": summarise(rows), "excerpts": rows}
 
 
 def text_report(m: dict) -> str:
@@ -300,9 +303,22 @@ def text_report(m: dict) -> str:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n", 1)[0])
     ap.add_argument("--split", choices=SPLITS + ("all",), default="heldout")
+    ap.add_argument("--dir", nargs="+", metavar="DIR",
+                    help="measure these directories of excerpts instead (a hidden set outside the repository)")
+    ap.add_argument("--summary", action="store_true",
+                    help="print the figures only, no excerpt's name or line: how a hidden set is measured before the "
+                         "knowledge base it measures is final (whoever writes entries must not read its misses)")
     ap.add_argument("--json", action="store_true", help="print the measurement as JSON")
     args = ap.parse_args(argv)
-    m = measure(args.split)
+    for d in args.dir or ():
+        if not os.path.isdir(d):
+            ap.error(f"--dir {d}: not a directory of excerpts")
+    m = measure(args.split, args.dir)
+    if args.summary:
+        m = {k: v for k, v in m.items() if k != "excerpts"}
+        if not args.json:
+            sys.stdout.write(text_report(dict(m, excerpts=[])))
+            return 0
     sys.stdout.write(json.dumps(m, indent=1, ensure_ascii=False) + "\n" if args.json else text_report(m))
     return 0
 

@@ -896,3 +896,39 @@ def test_the_page_split_keeps_a_page_on_one_side_whatever_its_language_or_branch
                    for m in [re.search(r"^#% source: (\S+)", open(os.path.join(folder, name), encoding="utf-8").read(),
                                        re.M)]]
         assert len(sources) == n and {corpus_split.side(u) for u in sources} == {"heldout"}, split
+
+
+def test_a_hidden_set_is_measured_from_its_own_folder_and_shows_figures_only(tmp_path, capsys):
+    """`measure_corpus.py --dir DIR --summary`: a set kept outside the repository is measured by the same rules, and
+    the lead who measures it before the knowledge base is final sees no excerpt's name or line."""
+    measure = measure_module()
+    hidden = tmp_path / "h99a"
+    hidden.mkdir()
+    (hidden / "h99a_01_oom.log").write_text(
+        "#% source: https://github.com/example/project/issues/1\n#% expect: fault\n#% fault: memory\n"
+        "RuntimeError: NPU out of memory. Tried to allocate 2.00 GiB (NPU 0; 60.00 GiB total capacity)\n",
+        encoding="utf-8")
+    (hidden / "h99a_02_clean.log").write_text(
+        "#% source: https://github.com/example/project/issues/2\n#% expect: clean\nepoch 1 step 10 loss 0.5\n",
+        encoding="utf-8")
+    assert measure.main(["--dir", str(hidden), "--summary"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("corpus h99a: 2 excerpts (1 faulty, 1 clean)") and "h99a_01" not in out
+    assert measure.main(["--dir", str(hidden), "--summary", "--json"]) == 0
+    doc = __import__("json").loads(capsys.readouterr().out)
+    assert "excerpts" not in doc and doc["summary"]["faulty"] == 1 and doc["split"] == "h99a"
+    with pytest.raises(SystemExit) as e:
+        measure.main(["--dir", str(tmp_path / "absent")])
+    assert e.value.code == 2
+
+
+def test_the_page_split_says_which_pages_this_checkout_already_uses():
+    corpus_split = script_module("corpus_split")
+    used = corpus_split.used_keys()
+    folder = os.path.join(REPO, "tests", "fixtures", "corpus", "heldout18")
+    for name in os.listdir(folder):
+        if name.endswith(".log"):
+            source = re.search(r"^#% source: (\S+)", open(os.path.join(folder, name), encoding="utf-8").read(), re.M)
+            assert corpus_split.key(source.group(1)) in used, name
+    never = "https://github.com/example/" + "never-cited/issues/" + str(2 * 212121)  # not a URL in any file here
+    assert corpus_split.key(never) not in used
