@@ -109,10 +109,6 @@ TEMPLATE_WORDS_MIN = 5
 TEMPLATE_SHORT_MIN = 24
 TEMPLATE_SHORT_PIECE = 12
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9]+")
-# the scanner's gate words (triage/match/gates.py GATE_WORDS): the sentences this round added are read only with one
-_GATED = re.compile(r"(?i)error|fail|exception|fatal|critical|abort|timeout|timed out|killed|denied|refused|"
-                    r"not found|cannot|unable|invalid|traceback|segmentation|core dump|errno|unsupported|not support|"
-                    r"illegal|panic|mismatch")
 
 
 def cann_template_head(message: str) -> str:
@@ -132,10 +128,12 @@ def cann_template_fixed(message: str) -> int:
 
 def cann_template_read(message: str) -> bool:
     """Whether a template is read without its code (the rule above)."""
+    from ..triage.match.gates import literal_gate  # the scanner's own gate words (GATE_WORDS), in any case
+
     text = message.strip()
     fixed, anchor = cann_template_fixed(text), len(cann_template_anchor(text))
     long = fixed >= TEMPLATE_FIXED_MIN and anchor >= TEMPLATE_PIECE_MIN
-    gated = _GATED.search(text.replace("%s", " ")) is not None  # a gate word: the scanner need not run it on every byte
+    gated = literal_gate(text.replace("%s", " ")) is not None  # a gate word: the scanner need not run it on every byte
     if not (text[:1].isupper() or (text.startswith("%s ") and text[3:4].isalpha())):
         # a long sentence in lower case ("the tiling_type is error, ...") or an ATC option's, with a gate word
         return long and gated and (text[:1].isalnum() or text.startswith("--"))
