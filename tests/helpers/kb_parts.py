@@ -32,3 +32,12 @@ def family_overlaps(kb, family):
             if got != [sid]:
                 out.append((sid, line, got))
     return out
+
+
+def explained_title(kb, line, sig_id, among=None, ignore=()):
+    """The English title of the one problem `line` is explained by, after checking that it is `sig_id`: of everything
+    that explains the line, the ids in `among` (all when None) and not in `ignore` (a failure names them all)."""
+    every = kb.explaining(line)
+    hits = [s for s in every if (among is None or s.id in among) and s.id not in ignore]
+    assert [s.id for s in hits] == [sig_id], [s.id for s in every]
+    return hits[0].text("en", line=line)[0]

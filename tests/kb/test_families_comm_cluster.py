@@ -12,7 +12,7 @@ import os
 import pytest
 
 from tests.helpers.corpus import clean_excerpt_hits
-from tests.helpers.kb_parts import english_kb, family_overlaps, part_ids
+from tests.helpers.kb_parts import english_kb, explained_title, family_overlaps, part_ids
 
 IDS = part_ids("families_comm_cluster")
 CLASS_ENTRIES = {"SHMEM_ERROR_LOGGED", "MINDIO_TTP_ERROR_LOGGED", "MINDCLUSTER_COMPONENT_ERROR_LOGGED",
@@ -126,9 +126,8 @@ def test_the_part_is_loaded_as_roots_class_entries_and_one_wrapper_without_peer_
      "MOONCAKE_SEGMENT_OPEN_FAILED", "`10.1.1.2:15000`"),
 ])
 def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
-    hits = [s for s in kb.explaining(line) if s.id in FAMILY]
-    assert [s.id for s in hits] == [sig_id], [s.id for s in kb.explaining(line)]
-    assert said in hits[0].text("en", line=line)[0], hits[0].text("en", line=line)[0]
+    title = explained_title(kb, line, sig_id, among=FAMILY)
+    assert said in title, title
 
 
 @pytest.mark.parametrize("line", [
@@ -187,6 +186,5 @@ def test_one_line_is_one_problem_of_the_family(kb):
      ", HcclResult 7 (HCCL_E_UNAVAIL)"),
 ])
 def test_the_root_info_init_entry_says_the_hccl_result(kb, line, said):
-    hits = kb.explaining(line)
-    assert [s.id for s in hits] == ["HCCL_COMM_INIT_ROOTINFO_FAILED"], [s.id for s in hits]
-    assert said in hits[0].text("en", line=line)[0], hits[0].text("en", line=line)[0]
+    title = explained_title(kb, line, "HCCL_COMM_INIT_ROOTINFO_FAILED")
+    assert said in title, title

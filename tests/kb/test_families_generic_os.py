@@ -10,7 +10,7 @@ import os
 import pytest
 
 from tests.helpers.corpus import clean_excerpt_hits
-from tests.helpers.kb_parts import english_kb, family_overlaps, part_ids
+from tests.helpers.kb_parts import english_kb, explained_title, family_overlaps, part_ids
 
 IDS = part_ids("families_generic_os")
 EXTENDED = ["FILE_PERMISSION_DENIED", "READ_ONLY_FILE_SYSTEM", "NETWORK_CONNECTION_FAILED",
@@ -159,9 +159,8 @@ def test_the_part_is_loaded_as_roots_without_peer_ids(kb):
 ])
 def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     line = line.split("\n")[-1]
-    hits = [s for s in kb.explaining(line) if s.id in NEIGHBOURS]
-    assert [s.id for s in hits] == [sig_id], [s.id for s in kb.explaining(line)]
-    assert said in hits[0].text("en", line=line)[0], hits[0].text("en", line=line)[0]
+    title = explained_title(kb, line, sig_id, among=NEIGHBOURS)
+    assert said in title, title
 
 
 @pytest.mark.parametrize("line, sig_id, said", [
@@ -204,9 +203,8 @@ def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
      "Connection timed out).", "TORCH_DIST_STORE_CONNECT_FAILED", "at `10.0.0.1:29500` (Connection timed out)"),
 ])
 def test_extended_entries_read_their_new_forms(kb, line, sig_id, said):
-    hits = [s for s in kb.explaining(line) if s.id in NEIGHBOURS]
-    assert [s.id for s in hits] == [sig_id], [s.id for s in kb.explaining(line)]
-    assert said in hits[0].text("en", line=line)[0], hits[0].text("en", line=line)[0]
+    title = explained_title(kb, line, sig_id, among=NEIGHBOURS)
+    assert said in title, title
 
 
 @pytest.mark.parametrize("line", [
