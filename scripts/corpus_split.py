@@ -4,7 +4,9 @@ and cite it) or `heldout` (reserved for the collectors of a held-out corpus; aut
 pages are held out (sha1 of the page's key mod 3 == 0), so a held-out set measures what authors wrote from the other
 pages of the same kinds (tests/fixtures/corpus/heldout15/README.md).
 Usage: scripts/corpus_split.py URL_OR_OWNER/REPO:PATH [...]   (prints `heldout` or `train`, the key, and `used` where
-       this checkout already uses the page: a corpus excerpt's source or a URL in data/, docs/ or tests/)
+       this checkout already uses the page: a corpus excerpt's source or a URL in data/, docs/ or tests/, and
+       `versioned` for a vendor document published per release and language: hiascend.com, support.huawei.com, whose
+       other copies have keys of their own; its forum threads are single pages)
        scripts/corpus_split.py --used   (every key this checkout uses, one a line: what a collector must not take)
 The key is the page, not its language or branch: github blob/tree URLs and `owner/repo:path` reduce to
 owner/repo + the file's stem without language suffixes (faq.md, faq_zh.md, source_zh_cn/faq.md share a side);
@@ -27,6 +29,17 @@ def key(src):
         return f"{m.group(1).lower()}/{m.group(2).lower()}/{m.group(3)}"
     s = re.sub(r"^https?://(www\.)?", "", s).lower()
     return s
+
+# A vendor's versioned documentation (hiascend.com, support.huawei.com): one document is published under every release
+# and in two languages, each its own URL and so its own key and side; the knowledge-base authors may have read another
+# copy of a held-out page. A collector of an unseen set skips these (the third column says `versioned`).
+_VERSIONED_DOCS = re.compile(r"(?:https?://)?(?:www\.)?(?:hiascend\.com|support\.huawei\.com)/(?!forum)", re.I)
+
+
+def versioned(src):
+    """Whether the page is one copy of a vendor document published per release and language."""
+    return _VERSIONED_DOCS.match(src.strip()) is not None
+
 
 def side(src):
     return "heldout" if int(hashlib.sha1(key(src).encode()).hexdigest(), 16) % 3 == 0 else "train"
@@ -58,4 +71,5 @@ if __name__ == "__main__":
         sys.exit(0)
     used = used_keys()
     for a in sys.argv[1:]:
-        print(side(a), key(a), *(["used"] if key(a) in used else []), sep="\t")
+        print(side(a), key(a), *(["used"] if key(a) in used else []), *(["versioned"] if versioned(a) else []),
+              sep="\t")

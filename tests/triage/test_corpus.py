@@ -879,8 +879,8 @@ def test_a_keyerror_title_shows_the_missing_weight_name(tmp_path):
 
 def test_the_page_split_keeps_a_page_on_one_side_whatever_its_language_or_branch():
     """scripts/corpus_split.py: a docs page and its Chinese twin, on any branch, and `owner/repo:path` are one key; an
-    issue is owner/repo/N; about a third of the keys are held out; every source of heldout15 to heldout18
-    was on the held-out side."""
+    issue is owner/repo/N; about a third of the keys are held out; a vendor's versioned docs page is flagged; every
+    source of heldout15 to heldout18 was on the held-out side."""
     corpus_split = script_module("corpus_split")
     en = "https://github.com/mindspore-ai/docs/blob/master/docs/mindspore/source_en/faq/data_processing.md"
     zh = "https://github.com/mindspore-ai/docs/blob/r2.3/docs/mindspore/source_zh_cn/faq/data_processing.md"
@@ -888,6 +888,11 @@ def test_the_page_split_keeps_a_page_on_one_side_whatever_its_language_or_branch
     assert corpus_split.key("mindspore-ai/docs:docs/lite/faq_zh.md") == "mindspore-ai/docs:faq"
     assert corpus_split.key("https://github.com/Ascend/pytorch/issues/12#issuecomment-1") == "ascend/pytorch/12"
     assert corpus_split.key("https://www.Example.com/a/b?x=1") == "example.com/a/b"
+    # a vendor document published per release and language is flagged (its other copies have keys of their own)
+    assert corpus_split.versioned("https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/83RC1/a_0005.html")
+    assert corpus_split.versioned("https://support.huawei.com/enterprise/zh/doc/EDOC1100289994/6c5c4e4d")
+    assert not corpus_split.versioned("https://www.hiascend.com/forum/thread-0228123456789.html")
+    assert not corpus_split.versioned(en)
     sides = [corpus_split.side(f"a/b:page{i}.md") for i in range(300)]
     assert 70 < sides.count("heldout") < 130
     for split, n in (("heldout15", 42), ("heldout16", 51), ("heldout17", 53), ("heldout18", 30)):
