@@ -29,7 +29,8 @@ _TS = re.compile(rb"(\d{4})-(\d\d)-(\d\d)[- T](\d\d):(\d\d):(\d\d)(?:[.,](\d{1,6
 # `ERRO[0000] ...`; dockerd, containerd, the MindX components), the Docker client (`Error response from daemon: ...`),
 # kubectl (`Error from server (Forbidden): ...`), apt's error level (`E: Unable to locate package ...`) and curl's
 # coded errors (`curl: (6) Could not resolve host: ...`); and the tools around an NPU job that print no level:
-# MPI's `Fatal error in MPI_Init: ...` (MPICH), a shell's `<cmd>: command not found`, GNU make's
+# MPI's `Fatal error in MPI_Init: ...` (MPICH), llama.cpp's `llama_model_load: error loading model: ...`, hccn_tool's
+# `Cmd execute failed!`, a shell's `<cmd>: command not found`, GNU make's
 # `make: *** [...] Error 2`; compilers' and build tools' diagnostics (`file.cpp:12:5: error: ...`, `error: no member
 # named ...`, `CMake Error at ...`, ninja's `FAILED: target`, git's `fatal: ...`), and a process that aborts without an
 # error word of its own (`prog: file.c:164: func: Assertion `0' failed.`, `terminate called after throwing ...`,
@@ -45,6 +46,8 @@ ERROR_LINE = (r"\[(?:ERROR|FATAL|CRITICAL|E)\]|\b(?:ERROR|FATAL|CRITICAL)\b|^\s*
               r"\blevel=(?:error|fatal|panic)\b|\"level\":\"(?:error|fatal|panic)\"|^(?:ERRO|FATA|PANI)\[\d{4}|"
               r"Error response from daemon: |^Error from server\b|^E: \S|^curl: \(\d{1,3}\) |"
               r"\bFatal error in [A-Za-z_]\w*: |: command not found\s*$|"
+              # tools that print a failure with no level: llama.cpp's model loader, hccn_tool
+              r"\berror loading model: |^\s*Cmd execute failed!|"
               r"\bmake(?:\[\d+\])?: \*\*\* |"
               # compilers and build tools (gcc/clang/bisheng/ccec, Go's runtime, rustc; CMake; ninja), git
               r"^(?:[^\s:]+:\d+:(?:\d+:)? )?(?:fatal )?error(?:\[E\d{4}\])?: [A-Za-z'\"`(]|^\s*CMake Error\b|"

@@ -237,6 +237,9 @@ def test_the_deployment_tools_error_forms_are_error_lines_and_their_ordinary_lin
     ("/usr/local/Ascend/driver/tools/npu-smi: line 3: lspci: command not found", True),
     ("make[2]: *** [Makefile:1234: drv_davinci.ko] Error 2", True),
     ("make: *** /lib/modules/6.8.0-45-generic/build: No such file or directory.  Stop.", True),
+    # llama.cpp's model loader and hccn_tool print a failure with no level of their own
+    ("llama_model_load: error loading model: tensor 'blk.0.attn_q.weight' has wrong shape", True),
+    ("Cmd execute failed!", True),
     # ... their ordinary lines are not
     ("MPID_nem_tcp_init(379)..................:", False),
     ("the minbytes is 8192, maxbytes is 2147483648, iters is 20, warmup_iters is 5", False),
@@ -244,6 +247,9 @@ def test_the_deployment_tools_error_forms_are_error_lines_and_their_ordinary_lin
     ("make -C /lib/modules/6.8.0-45-generic/build M=/usr/src/drv modules", False),
     ("echo 'command not found handler installed'", False),
     ("[INFO] fatal error in MPI_Init is retried", False),
+    ("llama_model_loader: loaded meta data with 29 key-value pairs and 291 tensors", False),
+    ("print_info: error loading model vocabulary disabled", False),
+    ("hccn_tool -i 0 -link -g  # prints 'Cmd execute failed!' when the port is down", False),
 ])
 def test_the_tools_without_a_level_have_their_error_lines_read(line, error):
     assert is_error_line(line.encode()) is error
