@@ -128,6 +128,39 @@ def _sequence_alternatives(items, icase: bool = False) -> Optional[List[str]]:
     return out
 
 
+def _leading_alternatives(op, av, icase: bool = False) -> Optional[List[str]]:
+    """The literal each alternative of a group or alternation starts with (None: some alternative starts with none,
+    or there are too many): every match of the element starts with one of them."""
+    if op is _sre_c.SUBPATTERN:
+        return _leading_run(list(av[3]), _group_icase(av, icase))
+    if op is _sre_c.BRANCH:
+        out: List[str] = []
+        for branch in av[1]:
+            lead = _leading_run(list(branch), icase)
+            if lead is None:
+                return None
+            out.extend(lead)
+        return out if len(out) <= _MAX_EXPANSION else None
+    return None
+
+
+def _leading_run(items, icase: bool = False) -> Optional[List[str]]:
+    """The literals a sequence starts with: its plain literal elements, then the first literal of a group that follows
+    them (None: it starts with no literal in some case)."""
+    out = [""]
+    for op, av in items:
+        alts = _literal_alternatives(op, av, icase)
+        if alts is None:
+            lead = _leading_alternatives(op, av, icase)
+            if lead is not None and len(out) * len(lead) <= _MAX_EXPANSION:
+                out = [o + a for o in out for a in lead]
+            break
+        if len(out) * len(alts) > _MAX_EXPANSION:
+            break
+        out = [o + a for o in out for a in alts]
+    return None if not all(out) else sorted(set(out))
+
+
 def _set_cost(lits: Sequence[str]) -> float:
     """Lower is better: what the set adds to the prefilter's first-byte test, then its size."""
     return sum(literal_cost(lit) for lit in lits) + 0.01 * len(lits)
@@ -160,6 +193,12 @@ def _seq_required(items, icase: bool = False, set_cost=None) -> Optional[Tuple[f
         if alts is not None and len(run) * len(alts) <= _MAX_EXPANSION:
             run = [r + a for r in run for a in alts]
             continue
+        if any(run) and op in (_sre_c.SUBPATTERN, _sre_c.BRANCH):
+            # the literal before a group joined to each alternative's own first literal (`/` then
+            # `(libruntime|libge_\w+)` gives "/libruntime", "/libge_"): every match holds one of them
+            lead = _leading_alternatives(op, av, icase)
+            if lead and len(run) * len(lead) <= _MAX_EXPANSION:
+                consider([r + a for r in run for a in lead])
         flush()
         if op is _sre_c.SUBPATTERN:
             sub = _seq_required(list(av[3]), _group_icase(av, icase), set_cost)

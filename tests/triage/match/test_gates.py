@@ -67,6 +67,11 @@ def test_own_anchors_are_long_required_literals_or_none():
     # a lettered code counts from 6 bytes, a literal holding a gate word is covered by the gate's mark
     assert own_anchors(_expr(r"(?:\bEL0007\b|Permission denied)[^\n]*davinci")) == ["EL0007", "Permission denied"]
     assert own_anchors(_expr(r"\b507008\b")) is None  # a bare number is a pid or a size as often as a code
+    # the literal before a group joins each alternative's own first literal (`/` + `libruntime` ...), alternatives that
+    # go on with a class or an optional part included; one that starts without a literal leaves the join out
+    assert own_anchors(_expr(r"\S*/(?P<lib>libruntime(?:_\w+)?|libascendcl|libhccl(?:_\w+)?)\.so")) == [
+        "/libascendcl", "/libhccl", "/libruntime"]
+    assert own_anchors(_expr(r"\S*/(?:libhccl|\w+_hal)\.so")) is None
     levels = two_levels([], [[_expr(r"(?:\bEL0007\b|Permission denied)[^\n]*davinci"), [0]]])
     assert [e for e, _, ids in levels["l1"] if ids is None] == [_expr("denied"), _expr("EL0007")]
 
