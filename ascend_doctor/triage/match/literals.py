@@ -128,6 +128,17 @@ def _sequence_alternatives(items, icase: bool = False) -> Optional[List[str]]:
     return out
 
 
+def _repeated_literal(op, av, icase: bool = False) -> Optional[List[str]]:
+    """The literals one copy of a repeat can be, for a repeat of at least one copy of a small set of literals (`x+`,
+    ` {1,3}`, `[ab]+`); None otherwise."""
+    if op not in (_sre_c.MAX_REPEAT, _sre_c.MIN_REPEAT) and op is not getattr(_sre_c, "POSSESSIVE_REPEAT", None):
+        return None
+    if av[0] < 1:
+        return None
+    alts = _sequence_alternatives(list(av[2]), icase)
+    return alts if alts and all(alts) and len(alts) <= _MAX_EXPANSION else None
+
+
 def _leading_alternatives(op, av, icase: bool = False) -> Optional[List[str]]:
     """The literal each alternative of a group or alternation starts with (None: some alternative starts with none,
     or there are too many): every match of the element starts with one of them."""
@@ -192,6 +203,14 @@ def _seq_required(items, icase: bool = False, set_cost=None) -> Optional[Tuple[f
         alts = _literal_alternatives(op, av, icase)
         if alts is not None and len(run) * len(alts) <= _MAX_EXPANSION:
             run = [r + a for r in run for a in alts]
+            continue
+        body = _repeated_literal(op, av, icase)
+        if body is not None and len(run) * len(body) <= _MAX_EXPANSION:
+            # `x+` (`x{m,}`, m >= 1): a match has a copy of x right after what comes before and right before what
+            # follows (` +number +of` holds " number " whatever the number of spaces)
+            run = [r + a for r in run for a in body]
+            flush()
+            run = list(body)
             continue
         if any(run) and op in (_sre_c.SUBPATTERN, _sre_c.BRANCH):
             # the literal before a group joined to each alternative's own first literal (`/` then

@@ -59,7 +59,7 @@ def test_a_literal_is_gated_by_the_gate_word_it_holds_in_any_case():
 
 def test_own_anchors_are_long_required_literals_or_none():
     got = own_anchors(_expr(r"The +AI +CPU +scheduler +process +initialization +is +abnormal"))
-    assert got == ["initialization"]
+    assert got == [" initialization "]  # with a space of each ` +` around it
     assert all(len(a) >= ANCHOR_MIN_LEN for a in got)
     assert own_anchors(_expr(r"\.cc:\d+\] \[\d+\]")) is None  # only short literals: kept whole at level 1
     assert own_anchors(_expr(r"(?:HcclCommInitRootInfo|HcclCommInitClusterInfo) done")) == [
@@ -72,6 +72,8 @@ def test_own_anchors_are_long_required_literals_or_none():
     assert own_anchors(_expr(r"\S*/(?P<lib>libruntime(?:_\w+)?|libascendcl|libhccl(?:_\w+)?)\.so")) == [
         "/libascendcl", "/libhccl", "/libruntime"]
     assert own_anchors(_expr(r"\S*/(?:libhccl|\w+_hal)\.so")) is None
+    # a repeat of at least one copy (` +`) has a copy on each side: a template's words with their spaces
+    assert own_anchors(_expr(r"The +number +of +output +buffers +is")) == [" buffers "]
     levels = two_levels([], [[_expr(r"(?:\bEL0007\b|Permission denied)[^\n]*davinci"), [0]]])
     assert [e for e, _, ids in levels["l1"] if ids is None] == [_expr("denied"), _expr("EL0007")]
 
