@@ -16,11 +16,12 @@ from tests.helpers.kb_parts import english_kb, explained_title, family_overlaps,
 
 IDS = part_ids("families_mindspore_src")
 # members of other parts' entries this part's source sweep extended
-EXTENDED = ["MS_MSRUN_WORKER_COUNT_MISMATCH", "MS_CLUSTER_NODE_TIMED_OUT", "MS_RANK_ENV_NOT_SET", "MS_ASCEND_DEVICE_OOM",
+EXTENDED = ["CHECKPOINT_FILE_UNREADABLE", "MS_DATASET_BATCH_SHAPES_INCONSISTENT", "MS_MSRUN_WORKER_COUNT_MISMATCH", "MS_CLUSTER_NODE_TIMED_OUT", "MS_RANK_ENV_NOT_SET", "MS_ASCEND_DEVICE_OOM",
             "MS_TE_HCCL_WHL_CHECK_FAILED", "MS_GRAPH_UNSUPPORTED_SYNTAX", "MS_PARALLEL_STRATEGY_INVALID"]
 FAMILY = IDS + EXTENDED + ["MS_META_SERVER_UNREACHABLE", "MS_CLUSTER_TOPOLOGY_TIMEOUT", "HCCL_RANKTABLE_INVALID",
                            "SETDEVICE_INVALID_ID_107001", "MS_DATASET_USER_PYFUNC_FAILED", "MS_DEVICE_MEMORY_ALLOC_FAILED",
-                           "MS_MEMPOOL_NOT_ENOUGH", "LAUNCHER_WORKER_EXITED_WITH_ERROR"]
+                           "MS_MEMPOOL_NOT_ENOUGH", "LAUNCHER_WORKER_EXITED_WITH_ERROR", "HOST_TOO_MANY_OPEN_FILES",
+                           "MS_DATASET_DIR_INVALID", "MS_DATASET_FILES_MISSING"]
 
 
 @pytest.fixture(scope="module")
@@ -31,12 +32,14 @@ def kb():
 def test_the_part_is_loaded_without_peer_ids(kb):
     assert set(IDS) == {"MS_CLUSTER_MSG_RECEIVE_TIMEOUT", "MS_SCHEDULER_CONNECTION_LOST",
                         "MS_RANK_TABLE_WITH_DYNAMIC_CLUSTER", "MS_DEVICE_ID_INVALID", "MS_RANK_TABLE_PATH_ENV_INVALID",
-                        "MS_DATA_CHANNEL_CREATE_FAILED", "MS_DATASET_PIPELINE_EXCEPTION", "MS_STRATEGY_CKPT_LOAD_FAILED"}
+                        "MS_DATA_CHANNEL_CREATE_FAILED", "MS_DATASET_PIPELINE_EXCEPTION", "MS_STRATEGY_CKPT_LOAD_FAILED",
+                        "MS_GENERATOR_WORKER_FAILED", "MS_DATASET_PYFUNC_RETURNED_NONE", "MS_DATASET_OP_INPUT_INVALID",
+                        "MS_DIST_CKPT_RANK_FILE_MISSING"}
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_mindspore_src.json" and not sig.ascend_fd
         assert sig.kind == ("wrapper" if sid == "MS_DATASET_PIPELINE_EXCEPTION" else "root"), sid
-        assert sig.severity == "fail", sid
+        assert sig.severity == "fail" and sig.fallback == (sid == "MS_DATASET_OP_INPUT_INVALID"), sid
 
 
 @pytest.mark.parametrize("line, sig_id, said", [
@@ -66,6 +69,31 @@ def test_the_part_is_loaded_without_peer_ids(kb):
     # the dataset wrapper without its trailing space
     ("RuntimeError: Exception thrown from dataset pipeline. Refer to 'Dataset Pipeline Error Message'.",
      "MS_DATASET_PIPELINE_EXCEPTION", "Dataset Pipeline Error Message"),
+    # the wrapper says the message that follows it on MindData's 'terminated' line
+    ("[ERROR] MD(2435,7f5f,python):2026-12-05-20:20:40.605.710 [mindspore/ccsrc/minddata/dataset/util/"
+     "task_manager.cc:257] InterruptMaster] MindSpore dataset is terminated with err msg: Exception thrown from dataset "
+     "pipeline. Refer to 'Dataset Pipeline Error Message'. Unexpected error. Invalid schema file.",
+     "MS_DATASET_PIPELINE_EXCEPTION", ": Unexpected error. Invalid schema file."),
+    # GeneratorDataset's workers: the launch failure (not its 'Too many open files' form)
+    ("RuntimeError: Failed to launch multiprocessing of GeneratorDataset.", "MS_GENERATOR_WORKER_FAILED",
+     "(Failed to launch multiprocessing of GeneratorDataset)"),
+    ("RuntimeError: Got None from Python Function which is defined by per_batch_map", "MS_DATASET_PYFUNC_RETURNED_NONE",
+     "(`per_batch_map`)"),
+    # the data engine's statuses: a parameter, a file path, the 'terminated' form with a file status
+    ("[ERROR] Invalid parameter, samples_per_tensor(num_samples) must be greater than 0, but got 0",
+     "MS_DATASET_OP_INPUT_INVALID", ": Invalid parameter, samples_per_tensor(num_samples) must be greater than 0"),
+    ("[ERROR] Invalid file path, Cityscapes Dataset dir: /data/cityscapes does not exist or is not a directory.",
+     "MS_DATASET_OP_INPUT_INVALID", ": Invalid file path, Cityscapes Dataset dir: /data/cityscapes"),
+    ("[ERROR] MD(9,7f,python):2026-01-01-00:00:00.000.000 [mindspore/ccsrc/minddata/dataset/util/task_manager.cc:257] "
+     "InterruptMaster] MindSpore dataset is terminated with err msg: Exception thrown from dataset pipeline. Refer to "
+     "'Dataset Pipeline Error Message'. Invalid file, LFW annotation file is empty. Check file path: /data/lfw/pairs.txt",
+     "MS_DATASET_OP_INPUT_INVALID", ": Invalid file, LFW annotation file is empty"),
+    ("RuntimeError: Load strategies failed, please check whether your config is changed.",
+     "MS_STRATEGY_CKPT_LOAD_FAILED", "strategy checkpoint"),
+    ("ValueError: Checkpoint file /data/ckpt/rank_3/net.ckpt in rank 3 not exits: ",
+     "MS_DIST_CKPT_RANK_FILE_MISSING", "(rank 3)"),
+    ("ValueError: The checkpoint file of rank7 is needed for converting rank1's checkpoint, but it is missing.",
+     "MS_DIST_CKPT_RANK_FILE_MISSING", "(rank 7, needed for rank 1)"),
     ("[ERROR] PARALLEL(5,7f,python):2025-01-01-00:00:00.000.000 [mindspore/ccsrc/frontend/parallel/"
      "step_auto_parallel.cc:99] StepAutoParallel] Load strategy checkpoint failed. Please check if the file exists "
      "and the file permission.", "MS_STRATEGY_CKPT_LOAD_FAILED", "strategy checkpoint"),
@@ -104,6 +132,9 @@ def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     ("RuntimeError: List comprehension, dict comprehension, set comprehension or generator-expression is unsupported",
      "MS_GRAPH_UNSUPPORTED_SYNTAX"),
     ("RuntimeError: Generator, coroutine or async-generator is unsupported", "MS_GRAPH_UNSUPPORTED_SYNTAX"),
+    ("[ERROR] Cannot batch tensors with different shapes in column 1. First element had shape <3> and this element "
+     "had shape <4>", "MS_DATASET_BATCH_SHAPES_INCONSISTENT"),
+    ("ValueError: SafeTensorError::HeaderTooSmall", "CHECKPOINT_FILE_UNREADABLE"),
     ("RuntimeError: Invalid strategy: The batch must be shard at the same time, but got [[2, 1], [4, 1]]",
      "MS_PARALLEL_STRATEGY_INVALID"),
 ])
@@ -126,6 +157,13 @@ def test_members_added_to_other_parts_entries_are_read(kb, line, sig_id):
     "- Dataset Pipeline Error Message: ",
     "ms.set_auto_parallel_context(strategy_ckpt_load_file='./strategy.ckpt')",
     "The cluster topology has been constructed successfully.",
+    "[WARNING] MD(1,7f,python):2025-01-01 Generator receives a termination signal, stop waiting for data from "
+    "subprocess.",
+    "[ERROR] Execute user Python code failed, check 'Python Call Stack' above.",
+    "[WARNING] MD(1,7f,python):2025-01-01 Invalid data, skip the sample and continue.",
+    "    if py_func_output is None:",
+    "[INFO] ME(1:1,MainProcess):2025-01-01 The checkpoint of rank 5 is transformed.",
+    "SafeTensorError",
     "[WARNING] ME(1:1,MainProcess):2025-01-01 The shared memory is on, multiprocessing performance will be improved.",
 ])
 def test_family_entries_stay_quiet_on_ordinary_lines(kb, line):
