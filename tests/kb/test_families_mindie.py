@@ -15,11 +15,13 @@ from tests.helpers.kb_parts import english_kb, explained_title, family_overlaps,
 IDS = part_ids("families_mindie")
 # entries of other parts this part's sources extend with MindIE's own wordings
 EXTENDED = ["ASCEND_TOOL_FILE_SECURITY_CHECK", "MINDIE_ATB_QUANTIZE_FIELD_MISMATCH",
-            "MINDIE_COORDINATOR_REQUEST_TIMEOUT"]
+            "MINDIE_COORDINATOR_REQUEST_TIMEOUT", "MINDIE_MM_INPUT_FIELD_UNSUPPORTED", "PROCESS_SEGFAULT",
+            "PROCESS_ABORTED_SIGABRT"]
 FAMILY = IDS + EXTENDED + ["MINDIE_ERROR_LOGGED", "MINDIE_ENGINE_INIT_FAILED", "MINDIE_CONFIG_NOT_ACCEPTED",
                            "MINDIE_HTTP_LISTEN_FAILED", "ATB_OPERATION_FAILED", "ACLNN_OPERATOR_CALL_FAILED",
                            "MS_HOST_MEMORY_DATASET_OOM", "HCCL_RANKTABLE_INVALID",
-                           "SIZE_NOT_DIVISIBLE_BY_PARALLEL_SPLIT", "LLM_STACK_CONFIG_VALUE_REJECTED"]
+                           "SIZE_NOT_DIVISIBLE_BY_PARALLEL_SPLIT", "LLM_STACK_CONFIG_VALUE_REJECTED",
+                           "PROCESS_KILLED_SIGKILL", "HCCL_FUNCTION_ERROR_RESULT", "PY_PARAM_NAME_NOT_IN_WEIGHTS"]
 
 S = "[2025-07-02 10:11:12.345+08:00] [3381] [3390] [server] [ERROR] "
 M = "[2025-07-02 10:11:12.345+08:00] [5120] [5188] [ms] [ERROR] "
@@ -33,7 +35,7 @@ def kb():
 
 
 def test_the_part_is_loaded_as_specific_roots_without_peer_ids(kb):
-    assert len(IDS) >= 11
+    assert len(IDS) >= 14
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_mindie.json" and sig.kind == "root" and not sig.ascend_fd
@@ -118,6 +120,24 @@ def test_the_part_is_loaded_as_specific_roots_without_peer_ids(kb):
      "(DUPLICATED LORA ID): This adapter_id 3 is already added before."),
     (L + "[model_deploy_config.cpp:512] Lora base model not found. Please check. Lora name is sql-lora",
      "MINDIE_LORA_ADAPTER_REJECTED", ": Lora base model not found"),
+    # weights: a tensor the loader cannot find, a size that does not fit
+    ("AssertionError: weight lm_head.weight does not exist", "MINDIE_ATB_WEIGHTS_NOT_FOUND",
+     ": weight lm_head.weight does not exist (`lm_head.weight`)"),
+    ("ValueError: Tried to load weights of size 151936 to a parameter of size 75968", "MINDIE_ATB_WEIGHTS_NOT_FOUND",
+     ": Tried to load weights of size 151936"),
+    # HCCL calls of the ATB models: the destroy form with its HcclResult
+    (A + "[external_comm_manager.cpp:26] External Comm Manager: Call `HcclCommDestroy` API from CANN to destroy hccl "
+     "communication group failed. Error code: 4. Check the default log path at $HOME/ascend/log for more details. ",
+     "MINDIE_ATB_HCCL_CALL_FAILED", "(`HcclCommDestroy`) failed: HcclResult 4"),
+    # the daemon's child ended on a signal other than SIGSEGV / SIGABRT
+    (S + "[llm_daemon.cpp:244] : [MIE04E01010F] [daemon] Process 2210 was stopped by signal 19 (Stopped (signal))",
+     "MINDIE_DAEMON_CHILD_ENDED_BY_SIGNAL", "(pid 2210) ended on signal 19 (Stopped (signal))"),
+    (S + "[llm_daemon.cpp:250] : [MIE04E01010F] [daemon] Process 2210 terminated with unknown status 139",
+     "MINDIE_DAEMON_CHILD_ENDED_BY_SIGNAL", "(pid 2210) ended on signal 139"),
+    # environment variables: the runtime's MASTER_IP / MASTER_PORT checks
+    ("ValueError: Master port is not set, use export MASTER_PORT=xxxx to solve", "MINDIE_ENV_VARIABLE_NOT_SET",
+     "`MASTER_PORT`"),
+    ("ValueError: MASTER_IP '10.0.0.300' is invalid", "MINDIE_ENV_VARIABLE_NOT_SET", "`MASTER_IP`"),
 ])
 def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     title = explained_title(kb, line, sig_id, among=FAMILY)
@@ -147,6 +167,14 @@ def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     (M + "[ReqTimeOutExceptionHandler.cpp:64] : [MIE03E300A05] [RequestRepeater] Tokenizer processing exceeded the "
      "allowed time for the request. Request ID:is 77a1.", "MINDIE_COORDINATOR_REQUEST_TIMEOUT",
      "its Tokenizer timeout expired"),
+    # the daemon's SIGSEGV / SIGABRT children in the process family
+    (S + "[llm_daemon.cpp:237] : [MIE04E01010F] [daemon] Process 2210 was terminated by signal 11 (Segmentation fault)",
+     "PROCESS_SEGFAULT", "segmentation fault"),
+    (S + "[llm_daemon.cpp:237] : [MIE04E01010F] [daemon] Process 2210 was terminated by signal 6 (Aborted)",
+     "PROCESS_ABORTED_SIGABRT", "aborted (SIGABRT)"),
+    # the multimodal models' other input checks
+    ("KeyError: 'Unsupported media type, it should be a video or image, please check your input.'",
+     "MINDIE_MM_INPUT_FIELD_UNSUPPORTED", "multimodal model received an input item"),
 ])
 def test_members_added_to_other_parts_entries_are_said(kb, line, sig_id, said):
     title = explained_title(kb, line, sig_id, among=FAMILY)
@@ -169,6 +197,10 @@ def test_members_added_to_other_parts_entries_are_said(kb, line, sig_id, said):
     A.replace("[ERROR]", "[INFO]") + "[acl_nn_operation.cpp:560] IndexSelectOperation call ExecuteAclNNOp success",
     S.replace("[ERROR]", "[INFO]") + "[infer_tokenizer.cpp:380] : [endpoint] Init tokenizer processes success.",
     "INFO: LoRA adapter sql-lora loaded, max_loras=4, max_lora_rank=64",
+    "    \"modelWeightPath\" : \"/data/models/Qwen3-32B\",",
+    "INFO: loaded weight model.embed_tokens.weight from model-00001-of-00017.safetensors",
+    S.replace("[ERROR]", "[INFO]") + "[llm_daemon.cpp:228] : [daemon] Process 2210 exited normally with status 0",
+    "export MASTER_ADDR=10.0.0.1 MASTER_PORT=29500",
 ])
 def test_family_entries_stay_quiet_on_ordinary_lines(kb, line):
     assert [s.id for s in kb.match_line(line) if s.id in IDS + EXTENDED] == []
