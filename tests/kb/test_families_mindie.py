@@ -16,7 +16,7 @@ IDS = part_ids("families_mindie")
 # entries of other parts this part's sources extend with MindIE's own wordings
 EXTENDED = ["ASCEND_TOOL_FILE_SECURITY_CHECK", "MINDIE_ATB_QUANTIZE_FIELD_MISMATCH",
             "MINDIE_COORDINATOR_REQUEST_TIMEOUT", "MINDIE_MM_INPUT_FIELD_UNSUPPORTED", "PROCESS_SEGFAULT",
-            "PROCESS_ABORTED_SIGABRT"]
+            "PROCESS_ABORTED_SIGABRT", "MINDIE_PD_PULL_KV_FAILED"]
 FAMILY = IDS + EXTENDED + ["MINDIE_ERROR_LOGGED", "MINDIE_ENGINE_INIT_FAILED", "MINDIE_CONFIG_NOT_ACCEPTED",
                            "MINDIE_HTTP_LISTEN_FAILED", "ATB_OPERATION_FAILED", "ACLNN_OPERATOR_CALL_FAILED",
                            "MS_HOST_MEMORY_DATASET_OOM", "HCCL_RANKTABLE_INVALID",
@@ -172,6 +172,10 @@ def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
      "PROCESS_SEGFAULT", "segmentation fault"),
     (S + "[llm_daemon.cpp:237] : [MIE04E01010F] [daemon] Process 2210 was terminated by signal 6 (Aborted)",
      "PROCESS_ABORTED_SIGABRT", "aborted (SIGABRT)"),
+    # the decode side's per-rank line of a failed KV pull
+    ("[2025-07-02 10:11:12,345] [3381] [3402] [llm] [ERROR] [router_impl.py-358] : global rank-5 cluster-1 pull kv "
+     "cache failed! pull_kv_items: [(1, 2)], request_ids: ['a1']", "MINDIE_PD_PULL_KV_FAILED",
+     "could not pull a request's KV cache"),
     # the multimodal models' other input checks
     ("KeyError: 'Unsupported media type, it should be a video or image, please check your input.'",
      "MINDIE_MM_INPUT_FIELD_UNSUPPORTED", "multimodal model received an input item"),
