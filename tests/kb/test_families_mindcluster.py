@@ -31,7 +31,8 @@ def kb():
 
 def test_the_part_is_loaded_as_roots_without_peer_ids(kb):
     assert set(IDS) == {"MINDCLUSTER_NPU_FAULT_" + lv for lv in LEVELS} | set(CLASSES) | {
-        "MINDCLUSTER_NPU_HOT_RESET_FAILED", "MINDCLUSTER_FAULT_CONFIG_NOT_APPLIED"}
+        "MINDCLUSTER_NPU_HOT_RESET_FAILED", "MINDCLUSTER_FAULT_CONFIG_NOT_APPLIED", "ASCENDJOB_VALIDATION_FAILED",
+        "MINDCLUSTER_DP_KUBELET_PODS_QUERY_FAILED", "CLUSTERD_PUBLIC_FAULT_REJECTED"}
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_mindcluster.json" and sig.kind == "root" and not sig.ascend_fd
@@ -90,6 +91,23 @@ def test_the_part_is_loaded_as_roots_without_peer_ids(kb):
      "MINDCLUSTER_DCMI_QUERY_FAILED", "health state failed"),
     (HW + "dcmi/dcManager.go:240    destroy error, ascend 950 not support virtual device",
      "MINDCLUSTER_DCMI_QUERY_FAILED", "not support virtual device"),
+    # AscendJob validation: the condition's reason with a framework outside the list, a replica type, the old form
+    ("    Message:  InvalidFramework: framework label<paddle> is not in [pytorch mindspore tensorflow]",
+     "ASCENDJOB_VALIDATION_FAILED", "(InvalidFramework): framework label<paddle> is not in"),
+    ("  Warning  InvalidReplicaType  5s  ascendjob-controller  replicaType is Chief but must be one of [Master Worker]",
+     "ASCENDJOB_VALIDATION_FAILED", "replicaType is Chief but must be one of"),
+    (OLD + "v1/ascendjob_controller.go:149    Job<ns1/mindspore-job> failed validation, err: replicaSpecs is not set, "
+     "please modify your job", "ASCENDJOB_VALIDATION_FAILED", "AscendJob `ns1/mindspore-job`"),
+    # the device plugin's kubelet query: a 401 behind the informer, a read error
+    (HW + "kubeclient/kubelet_informer.go:176    kubelet pod informer poll failed: get kubelet http response failed, "
+     "resp status code: 401 is not 200", "MINDCLUSTER_DP_KUBELET_PODS_QUERY_FAILED", "(HTTP 401)"),
+    (OLD + "kubeclient/kube_connect.go:149    read kubelet http response failed: unexpected EOF",
+     "MINDCLUSTER_DP_KUBELET_PODS_QUERY_FAILED", ": read kubelet http response failed: unexpected EOF"),
+    # ClusterD's public faults: a timestamp, a fault without its location
+    (HW + "publicfault/fault_collector.go:52    check public fault info failed, error: invalid timestamp, can not "
+     "before 2025/01/01T00:00:00Z", "CLUSTERD_PUBLIC_FAULT_REJECTED", ": invalid timestamp, can not before"),
+    (OLD + "publicfault/checker.go:109    fault(pf-7) is invalid and will be removed, err is invalid fault location "
+     "length", "CLUSTERD_PUBLIC_FAULT_REJECTED", "(`pf-7`): invalid fault location length"),
 ])
 def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     title = explained_title(kb, line, sig_id, among=FAMILY)
@@ -116,6 +134,11 @@ def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     HW + "device/numa_utils.go:80    get numa node failed, err: open /sys/devices: no such file",
     HW + "server/manager.go:99    get node name failed: env NODE_NAME is empty",
     "kubectl patch node node1 -p '{\"metadata\":{\"labels\":{\"a\":\"b\"}}}'",
+    "  Normal  SuccessfulCreatePod  3s  ascendjob-controller  Created pod: default-test-pytorch-master-0",
+    "    Reason:  JobValidFailed",
+    "framework: pytorch  # the framework label is not set here by default",
+    HWI + "kubeclient/kube_connect.go:108    get kubelet pods url: https://192.168.0.10:10250/pods",
+    HWI + "publicfault/fault_collector.go:60    check public fault info success, id: 1",
 ])
 def test_family_entries_stay_quiet_on_ordinary_lines(kb, line):
     assert [s.id for s in kb.match_line(line) if s.id in IDS] == []
