@@ -32,7 +32,8 @@ def kb():
 def test_the_part_is_loaded_as_roots_without_peer_ids(kb):
     assert set(IDS) == {"MINDCLUSTER_NPU_FAULT_" + lv for lv in LEVELS} | set(CLASSES) | {
         "MINDCLUSTER_NPU_HOT_RESET_FAILED", "MINDCLUSTER_FAULT_CONFIG_NOT_APPLIED", "ASCENDJOB_VALIDATION_FAILED",
-        "MINDCLUSTER_DP_KUBELET_PODS_QUERY_FAILED", "CLUSTERD_PUBLIC_FAULT_REJECTED"}
+        "MINDCLUSTER_DP_KUBELET_PODS_QUERY_FAILED", "CLUSTERD_PUBLIC_FAULT_REJECTED",
+        "MINDCLUSTER_LOG_INIT_FAILED"}
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_mindcluster.json" and sig.kind == "root" and not sig.ascend_fd
@@ -108,6 +109,11 @@ def test_the_part_is_loaded_as_roots_without_peer_ids(kb):
      "before 2025/01/01T00:00:00Z", "CLUSTERD_PUBLIC_FAULT_REJECTED", ": invalid timestamp, can not before"),
     (OLD + "publicfault/checker.go:109    fault(pf-7) is invalid and will be removed, err is invalid fault location "
      "length", "CLUSTERD_PUBLIC_FAULT_REJECTED", "(`pf-7`): invalid fault location length"),
+    # the run log: ClusterD's own wording, an option out of range in the hwlog form
+    ("JobEventLog init failed, error is change log dir mode failed", "MINDCLUSTER_LOG_INIT_FAILED",
+     ": change log dir mode failed"),
+    (OLD + "hwlog/logger.go:160    the log level range should be [-1, 3]", "MINDCLUSTER_LOG_INIT_FAILED",
+     "the log level range should be [-1, 3]"),
 ])
 def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     title = explained_title(kb, line, sig_id, among=FAMILY)
@@ -139,6 +145,8 @@ def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     "framework: pytorch  # the framework label is not set here by default",
     HWI + "kubeclient/kube_connect.go:108    get kubelet pods url: https://192.168.0.10:10250/pods",
     HWI + "publicfault/fault_collector.go:60    check public fault info success, id: 1",
+    "hwlog init success",
+    "  -logLevel=0 -maxAge=7 -maxBackups=30 -logFile=/var/log/mindx-dl/devicePlugin/devicePlugin.log",
 ])
 def test_family_entries_stay_quiet_on_ordinary_lines(kb, line):
     assert [s.id for s in kb.match_line(line) if s.id in IDS] == []
