@@ -101,10 +101,24 @@ def test_the_part_is_loaded_as_specific_roots_without_peer_ids(kb):
      "deviceId=3.", "RT_SET_DEVICE_FAILED", "Runtime could not enumerate or open the NPU"),
     (acl("device.c:43", "aclrtSetDevice", "open device 1 failed, rt ret = 107001."), "ACL_OPEN_DEVICE_FAILED",
      "ACL could not open the device"),
+    # a driver call's code named from drvError_t (data/drv_error_codes.json), in the runtime's and the driver's forms
+    (PLOG.format(mod="RUNTIME", file="npu_driver.cc:173", func="GetDeviceCount") + "Call driver api drvGetDevNum "
+     "failed, drvRetCode=87.", "CANN_RUNTIME_CALL_FAILED",
+     "(`drvGetDevNum`), driver code 87 (DRV_ERROR_RESOURCE_OCCUPIED): resource occupied"),
+    ("[ERROR] DRV(800,python3):2025-11-05-10:12:01.123.456 [ascend][curpid: 800, 812][drv][dms][halGetDeviceInfoByBuff "
+     "186]halGetDeviceInfoByBuff unsuccessful. (dev_id=0; ret=6; moduleType=0; infoType=3).", "CANN_RUNTIME_CALL_FAILED",
+     "driver code 6 (DRV_ERROR_OUT_OF_MEMORY): out of memory"),
 ])
 def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     title = explained_title(kb, line, sig_id, among=FAMILY)
     assert said in title, title
+
+
+def test_a_runtime_error_in_hex_is_not_read_as_a_driver_code(kb):
+    line = (PLOG.format(mod="RUNTIME", file="raw_device.cc:1015", func="Init") + "Calling drv api "
+            "halGetDeviceInfoByBuff failed, bufSize is 1, expect bufSize is 3, error=0x7020014.")
+    title = explained_title(kb, line, "CANN_RUNTIME_CALL_FAILED", among=FAMILY)
+    assert "driver code" not in title, title
 
 
 def test_the_samples_build_variables_are_in_the_toolkit_entry(kb):
