@@ -36,7 +36,8 @@ def test_the_part_is_loaded_as_specific_roots_without_peer_ids(kb):
     assert set(IDS) == {"ACL_INIT_CONFIG_FILE_REJECTED", "ACL_API_CALLED_OUT_OF_ORDER", "ACL_API_ARGUMENT_REJECTED",
                         "ACL_API_NOT_SUPPORTED_IN_THIS_VERSION", "ACL_EXTENSION_LIBRARY_NOT_FOUND",
                         "ACL_CANN_VERSION_FILE_UNREADABLE", "DRV_DEVICE_MANAGER_OPEN_FAILED",
-                        "ACL_TDT_CHANNEL_OPERATION_FAILED"}
+                        "ACL_TDT_CHANNEL_OPERATION_FAILED", "TSD_DEVICE_PACKAGE_LOAD_FAILED",
+                        "TSD_COMPONENT_LIBRARY_NOT_LOADED", "ADUMP_DUMP_CONFIG_REJECTED", "ADUMP_DUMP_DISK_FULL"}
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_runtime_acl.json" and sig.kind == "root" and not sig.ascend_fd
@@ -101,6 +102,25 @@ def test_the_part_is_loaded_as_specific_roots_without_peer_ids(kb):
      "deviceId=3.", "RT_SET_DEVICE_FAILED", "Runtime could not enumerate or open the NPU"),
     (acl("device.c:43", "aclrtSetDevice", "open device 1 failed, rt ret = 107001."), "ACL_OPEN_DEVICE_FAILED",
      "ACL could not open the device"),
+    # TSD's device packages: the signature check, a package missing on the host, the legacy aicpu path
+    (PLOG.format(mod="TDT", file="package_verify.cpp:210", func="VerifyPackage") + "[CMSCBB_VERIFY] file length "
+     "invalid. path[/usr/local/Ascend/ascend-toolkit/latest/opp/Ascend-aicpu_syskernels.tar.gz], len[0]",
+     "TSD_DEVICE_PACKAGE_LOAD_FAILED", ": file length invalid"),
+    (PLOG.format(mod="TDT", file="package_loader.cpp:310", func="SendPackage") + "[TsdClient] path[/usr/local/Ascend/"
+     "ascend-toolkit/latest/opp/aicpu] does not exist, deviceId[1]", "TSD_DEVICE_PACKAGE_LOAD_FAILED",
+     "(`/usr/local/Ascend/ascend-toolkit/latest/opp/aicpu`)"),
+    (PLOG.format(mod="TDT", file="thread_mode_manager.cpp:70", func="Open") + "[ThreadModeManager] check aicpu "
+     "opkernel failed", "TSD_DEVICE_PACKAGE_LOAD_FAILED", ": check aicpu opkernel failed"),
+    (PLOG.format(mod="TDT", file="thread_mode_manager.cpp:210", func="OpenQs") + "[ThreadModeManager] failed open "
+     "libqueue_schedule.so, deviceId[3], reason[libqueue_schedule.so: cannot open shared object file]",
+     "TSD_COMPONENT_LIBRARY_NOT_LOADED", "(`libqueue_schedule.so`)"),
+    # the dump module's configuration checks and its disk check
+    (PLOG.format(mod="ADUMP", file="dump_setting.cpp:47", func="DumpOperatorInit") + "Dump status(enable) is not "
+     "valid.", "ADUMP_DUMP_CONFIG_REJECTED", ": status `enable` is not valid"),
+    (PLOG.format(mod="ADUMP", file="dump_setting.cpp:70", func="DumpOperatorInit") + "Dump stats config check failed.",
+     "ADUMP_DUMP_CONFIG_REJECTED", ": Dump stats config is not valid"),
+    (PLOG.format(mod="ADUMP", file="kernel_dfx_dumper.cpp:106", func="DumpDfx") + "Don't have enough free disk for "
+     "4096 bytes", "ADUMP_DUMP_DISK_FULL", "for 4096 bytes"),
     # a driver call's code named from drvError_t (data/drv_error_codes.json), in the runtime's and the driver's forms
     (PLOG.format(mod="RUNTIME", file="npu_driver.cc:173", func="GetDeviceCount") + "Call driver api drvGetDevNum "
      "failed, drvRetCode=87.", "CANN_RUNTIME_CALL_FAILED",
@@ -147,6 +167,11 @@ def test_the_samples_build_variables_are_in_the_toolkit_entry(kb):
     "export DDK_PATH=$HOME/Ascend/ascend-toolkit/latest",
     "-- env INC_PATH: /home/u/Ascend/ascend-toolkit/latest",
     "Version file found at [/usr/local/Ascend/ascend-toolkit/latest/runtime/version.info].",
+    "[INFO] TDT(40211,python):2025-11-05-10:12:01.123.456 [package_loader.cpp:270]40211 LoadPackageToDevice: Load "
+    "package success, package:Ascend-runtime_device-minios.tar.gz",
+    "[INFO] ADUMP(7788,python):2025-11-05-10:12:01.123.456 [dump_setting.cpp:80]7788 DumpOperatorInit: "
+    "DumpOperatorInit finished.",
+    "\"dump_mode\": \"all\",",
 ])
 def test_family_entries_stay_quiet_on_ordinary_lines(kb, line):
     assert [s.id for s in kb.match_line(line) if s.id in IDS + EXTENDED] == []
