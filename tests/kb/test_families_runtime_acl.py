@@ -37,7 +37,8 @@ def test_the_part_is_loaded_as_specific_roots_without_peer_ids(kb):
                         "ACL_API_NOT_SUPPORTED_IN_THIS_VERSION", "ACL_EXTENSION_LIBRARY_NOT_FOUND",
                         "ACL_CANN_VERSION_FILE_UNREADABLE", "DRV_DEVICE_MANAGER_OPEN_FAILED",
                         "ACL_TDT_CHANNEL_OPERATION_FAILED", "TSD_DEVICE_PACKAGE_LOAD_FAILED",
-                        "TSD_COMPONENT_LIBRARY_NOT_LOADED", "ADUMP_DUMP_CONFIG_REJECTED", "ADUMP_DUMP_DISK_FULL"}
+                        "TSD_COMPONENT_LIBRARY_NOT_LOADED", "ADUMP_DUMP_CONFIG_REJECTED", "ADUMP_DUMP_DISK_FULL",
+                        "ACL_SAMPLE_INPUT_FILE_UNREADABLE"}
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_runtime_acl.json" and sig.kind == "root" and not sig.ascend_fd
@@ -121,6 +122,10 @@ def test_the_part_is_loaded_as_specific_roots_without_peer_ids(kb):
      "ADUMP_DUMP_CONFIG_REJECTED", ": Dump stats config is not valid"),
     (PLOG.format(mod="ADUMP", file="kernel_dfx_dumper.cpp:106", func="DumpDfx") + "Don't have enough free disk for "
      "4096 bytes", "ADUMP_DUMP_DISK_FULL", "for 4096 bytes"),
+    # the samples' input files: open and read failures in their print form
+    ("[ERROR]  open file ../model/resnet50.om failed", "ACL_SAMPLE_INPUT_FILE_UNREADABLE",
+     "`../model/resnet50.om`: open file"),
+    ("[ERROR]  Open file failed. path = ../data/test.jpg", "ACL_SAMPLE_INPUT_FILE_UNREADABLE", "`../data/test.jpg`"),
     # a driver call's code named from drvError_t (data/drv_error_codes.json), in the runtime's and the driver's forms
     (PLOG.format(mod="RUNTIME", file="npu_driver.cc:173", func="GetDeviceCount") + "Call driver api drvGetDevNum "
      "failed, drvRetCode=87.", "CANN_RUNTIME_CALL_FAILED",
@@ -172,6 +177,8 @@ def test_the_samples_build_variables_are_in_the_toolkit_entry(kb):
     "[INFO] ADUMP(7788,python):2025-11-05-10:12:01.123.456 [dump_setting.cpp:80]7788 DumpOperatorInit: "
     "DumpOperatorInit finished.",
     "\"dump_mode\": \"all\",",
+    "[INFO]  open file ../model/resnet50.om success",
+    "if (CheckPathIsFile(fileName) == FAILED) {",
 ])
 def test_family_entries_stay_quiet_on_ordinary_lines(kb, line):
     assert [s.id for s in kb.match_line(line) if s.id in IDS + EXTENDED] == []
