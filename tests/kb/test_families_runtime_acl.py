@@ -77,8 +77,8 @@ def test_the_part_is_loaded_as_specific_roots_without_peer_ids(kb):
     # not supported here
     (acl("queue_process.cpp:82", "acltdtGrantQueueImpl", "[Unsupport][Feature]acltdtGrantQueue is not supported in this "
          "version. Please check."), "ACL_API_NOT_SUPPORTED_IN_THIS_VERSION", "`acltdtGrantQueue`"),
-    (PLOG.format(mod="RUNTIME", file="device.cc:88", func="GetDevMsg") + "chipType=5 does not support get device msg "
-     "feature.", "ACL_API_NOT_SUPPORTED_IN_THIS_VERSION", "chipType=5 does not support get device msg feature"),
+    (PLOG.format(mod="RUNTIME", file="model.cc:88", func="AbortModel") + "feature not supported. Ts model cannot be "
+     "abort in current device", "ACL_API_NOT_SUPPORTED_IN_THIS_VERSION", "Ts model cannot be abort in current device"),
     # the tensor data channel's library and operations
     (acl("tensor_data_transfer.cpp:58", "GetHandler", "Get libacl_tdt_channel.so path failed."),
      "ACL_EXTENSION_LIBRARY_NOT_FOUND", "`libacl_tdt_channel.so`"),
@@ -179,6 +179,10 @@ def test_the_samples_build_variables_are_in_the_toolkit_entry(kb):
     "\"dump_mode\": \"all\",",
     "[INFO]  open file ../model/resnet50.om success",
     "if (CheckPathIsFile(fileName) == FAILED) {",
+    "[WARNING] RUNTIME(4321,main):2025-11-05-10:12:01.123.456 [stream.cc:2210]4321 Clear: This feature is not supported "
+    "because the tsch version is too low.",
+    "[INFO] ASCENDCL(4321,main):2025-11-05-10:12:01.123.456 [memory.cpp:142]4321 aclrtMemcpyImpl: [Check][dst]param "
+    "must not be null.",
 ])
 def test_family_entries_stay_quiet_on_ordinary_lines(kb, line):
     assert [s.id for s in kb.match_line(line) if s.id in IDS + EXTENDED] == []
