@@ -77,6 +77,7 @@ SCHEMAS = {
     "dcmi_return_codes.json": "dcmi_return_codes.schema.json",
     "cann_error_codes.json": "cann_error_codes.schema.json",
     "hccl_result_codes.json": "hccl_result_codes.schema.json",
+    "drv_error_codes.json": "drv_error_codes.schema.json",
     "serving_error_codes.json": "serving_error_codes.schema.json",
     "torch_npu_error_codes.json": "torch_npu_error_codes.schema.json",
     "ascend_fd_rules.json": "ascend_fd_rules.schema.json",

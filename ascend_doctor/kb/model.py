@@ -448,6 +448,14 @@ def _hccl_code_facts(code: str) -> Dict[str, str]:
     return {"hccl_name": known["name"], "hccl_meaning": known["meaning"]} if known else {}
 
 
+def _drv_code_facts(code: str) -> Dict[str, str]:
+    """A driver return code's (drvError_t) constant and meaning from data/drv_error_codes.json ({} if not listed)."""
+    from ..data import load_data_file
+
+    known = load_data_file("drv_error_codes.json")["codes"].get(code.strip())
+    return {"drv_name": known["name"], "drv_meaning": known["meaning"]} if known else {}
+
+
 def _hccl_errno_facts(value: str) -> Dict[str, str]:
     """An HCCL log errNo's HcclResult (its low 16 bits: HCCL_ERROR_CODE = module 5 << 24 + sub-module << 16 +
     HcclResult), with the result's constant and meaning ({} if not hexadecimal or not listed)."""
@@ -551,7 +559,8 @@ def yield_to_specific(hits, wrappers, yielding, last=frozenset()):
 # values that follow from a captured one: a group `acl_code` also gives `acl_name` and `acl_meaning` (not quoted),
 # a group `acl_printed` (the sentence torch_npu prints for a code after `[Error]: `) the code and those two,
 # a group `hccl_code` `hccl_name` and `hccl_meaning`, a group `hccl_errno` (an HCCL log errNo) those three, a group
-# `dcmi_code` (a DCMI return code, -8001 ... -8255) `dcmi_name` and `dcmi_meaning`, a group
+# `dcmi_code` (a DCMI return code, -8001 ... -8255) `dcmi_name` and `dcmi_meaning`, a group `drv_code` (the NPU
+# driver library's drvError_t) `drv_name` and `drv_meaning`, a group
 # `tnpu_code` (the five digits of torch_npu's ERR code) `tnpu_module`, `tnpu_covers` and `tnpu_meaning`, a group
 # `atb_status` (an ATB operation's status) `atb_name` and `atb_meaning`, a group `mindie_code` (a MindIE error code)
 # `mindie_meaning`, a group `cann_code` (a code of CANN's error-code catalogue) `cann_words`, `cann_class`, `cann_cause`,
@@ -562,6 +571,7 @@ DERIVED_VALUES: Dict[str, Callable[[str], Dict[str, str]]] = {"acl_code": _acl_c
                                                               "hccl_code": _hccl_code_facts,
                                                               "hccl_errno": _hccl_errno_facts,
                                                               "dcmi_code": _dcmi_code_facts,
+                                                              "drv_code": _drv_code_facts,
                                                               "tnpu_code": _torch_npu_code_facts,
                                                               "atb_status": _atb_status_facts,
                                                               "mindie_code": _mindie_code_facts,
@@ -571,6 +581,7 @@ DERIVED_NAMES = {"acl_code": ("acl_name", "acl_meaning"), "acl_printed": ("acl_c
                  "hccl_code": ("hccl_name", "hccl_meaning"),
                  "hccl_errno": ("hccl_code", "hccl_name", "hccl_meaning"),
                  "dcmi_code": ("dcmi_name", "dcmi_meaning"),
+                 "drv_code": ("drv_name", "drv_meaning"),
                  "tnpu_code": ("tnpu_module", "tnpu_covers", "tnpu_meaning"),
                  "atb_status": ("atb_name", "atb_meaning"), "mindie_code": ("mindie_meaning",),
                  "cann_said": ("cann_code", "message"),
