@@ -32,7 +32,7 @@ def kb():
 
 
 def test_the_part_is_loaded_without_peer_ids(kb):
-    assert len(IDS) == 18 and len(set(IDS)) == 18
+    assert len(IDS) == 22 and len(set(IDS)) == 22
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_hf_compat.json" and not sig.ascend_fd, sid
@@ -109,6 +109,20 @@ def test_the_part_is_loaded_without_peer_ids(kb):
      "DATASETS_DATA_FILES_COLUMNS_DIFFER", ": there are 1 new columns ({'messages'})"),
     ("FileNotFoundError: Unable to find 'data/*.jsonl' with any supported extension ['.json', '.jsonl']",
      "DATASETS_DATA_FILES_NOT_FOUND", "matching `data/*.jsonl` (with the supported extensions)"),
+    # quantized models in the Trainer, precision flags, PEFT's defaults, transformers 5's strict configs
+    ("ValueError: You cannot fine-tune quantized model with `torch.compile()` make sure to pass a non-compiled model "
+     "when fine-tuning a quantized model with PEFT", "HF_QUANTIZED_MODEL_TRAINING_REFUSED",
+     "quantized model with torch.compile()"),
+    ("ValueError: At most one of fp16 and bf16 can be True for full eval, but not both",
+     "HF_TRAINER_FP16_AND_BF16_BOTH_SET", "(for full eval)"),
+    ("[rank0]: ValueError: Please specify `target_modules` in `peft_config`", "PEFT_TARGET_MODULES_NOT_SPECIFIED",
+     "no default target_modules"),
+    ("    TypeError: Field 'rope_theta' expected float, got str (value: '1e6')", "HF_CONFIG_STRICT_VALIDATION_FAILED",
+     "`rope_theta` failed transformers' strict type validation: expected float, got str (value: '1e6')"),
+    ("huggingface_hub.errors.StrictDataclassFieldValidationError: Validation error for field 'vocab_size':",
+     "HF_CONFIG_STRICT_VALIDATION_FAILED", "field `vocab_size`"),
+    ("ValueError: The loaded generation config instance is invalid -- `GenerationConfig.validate()` throws warnings "
+     "and/or exceptions.", "HF_GENERATION_CONFIG_SAVE_REFUSED", "Saving refused"),
 ])
 def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     title = explained_title(kb, line, sig_id, among=FAMILY)
@@ -140,6 +154,10 @@ def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     "Generating train split: 100%|██████████| 52002/52002 [00:01<00:00, 40123.55 examples/s]",
     "Resolving data files: 100%|██████████| 2/2 [00:00<00:00, 1234.56it/s]",
     "from datasets.utils.info_utils import NonMatchingSplitsSizesError",
+    "fp16=False, bf16=True, fp16_full_eval=False",
+    "peft_config: LoraConfig(r=8, target_modules={'q_proj', 'v_proj'})",
+    "Field 'max_position_embeddings' set to 32768",
+    "Quantized model loaded; attaching LoRA adapters for fine-tuning",
 ])
 def test_family_entries_stay_quiet_on_ordinary_lines(kb, line):
     assert [s.id for s in kb.match_line(line) if s.id in IDS + EXTENDED] == []
