@@ -15,15 +15,18 @@ from tests.helpers.corpus import clean_excerpt_hits
 from tests.helpers.kb_parts import english_kb, explained_title, family_overlaps, part_ids
 
 IDS = part_ids("families_hf_compat")
-# a member of another part's family this part's sweep extends (the older transformers' RoPE checks)
-EXTENDED = ["HF_ROPE_SCALING_CONFIG_NEWER_THAN_LIBRARY"]
+# members of other parts' families this part's sweep extends (the older transformers' RoPE checks, transformers'
+# wrapper of a torch.load failure)
+EXTENDED = ["HF_ROPE_SCALING_CONFIG_NEWER_THAN_LIBRARY", "CHECKPOINT_FILE_UNREADABLE"]
 FAMILY = IDS + EXTENDED + ["PY_PACKAGE_VERSION_REQUIREMENT_UNMET", "HF_BACKEND_LIBRARY_MISSING",
                            "MODEL_REMOTE_CODE_PACKAGES_MISSING", "LIBRARY_GPU_CHECK_FAILED", "HF_REPO_OR_PATH_NOT_FOUND",
                            "FRAMEWORK_SETTING_NOT_SUPPORTED", "LLM_STACK_CONFIG_VALUE_REJECTED",
                            "NPU_PLUGIN_CLASS_ATTRIBUTE_MISSING",
                            "LAUNCH_OPTION_CHECK_FAILED", "PEFT_TARGET_MODULES_NOT_FOUND"]
 WRAPPERS = {"HF_LAZY_MODULE_IMPORT_FAILED", "DATASETS_GENERATION_FAILED"}
-CLASSES = {"HF_MODEL_CODE_ATTRIBUTE_MISSING", "HF_GENERATION_FLAG_UNUSED", "HF_OPTIONAL_PACKAGE_NOT_INSTALLED"}
+CLASSES = {"HF_MODEL_CODE_ATTRIBUTE_MISSING", "HF_GENERATION_FLAG_UNUSED", "HF_OPTIONAL_PACKAGE_NOT_INSTALLED",
+           "HF_CHECKPOINT_WEIGHTS_NOT_MATCHED"}
+WARNINGS = {"HF_GENERATION_FLAG_UNUSED", "HF_CHECKPOINT_WEIGHTS_NOT_MATCHED"}
 
 
 @pytest.fixture(scope="module")
@@ -32,13 +35,13 @@ def kb():
 
 
 def test_the_part_is_loaded_without_peer_ids(kb):
-    assert len(IDS) == 22 and len(set(IDS)) == 22
+    assert len(IDS) == 25 and len(set(IDS)) == 25
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_hf_compat.json" and not sig.ascend_fd, sid
         assert sig.kind == ("wrapper" if sid in WRAPPERS else "root"), sid
         assert sig.fallback == (sid in CLASSES), sid
-        assert sig.severity == ("warn" if sid == "HF_GENERATION_FLAG_UNUSED" else "fail"), sid
+        assert sig.severity == ("warn" if sid in WARNINGS else "fail"), sid
 
 
 @pytest.mark.parametrize("line, sig_id, said", [
@@ -123,6 +126,21 @@ def test_the_part_is_loaded_without_peer_ids(kb):
      "HF_CONFIG_STRICT_VALIDATION_FAILED", "field `vocab_size`"),
     ("ValueError: The loaded generation config instance is invalid -- `GenerationConfig.validate()` throws warnings "
      "and/or exceptions.", "HF_GENERATION_CONFIG_SAVE_REFUSED", "Saving refused"),
+    # torch.load under CVE-2025-32434, the fast tokenizer, weights names against the checkpoint
+    ("[rank3]: ValueError: Due to a serious vulnerability issue in `torch.load`, even with `weights_only=True`, we now "
+     "require users to upgrade torch to at least v2.6 in order to use the function.", "HF_TORCH_LOAD_NEEDS_TORCH_2_6",
+     "older than 2.6"),
+    ("ValueError: Couldn't instantiate the backend tokenizer from one of: \n(1) a `tokenizers` library serialization "
+     "file, \n", "HF_FAST_TOKENIZER_NOT_BUILDABLE", "could not build the fast tokenizer"),
+    ("[WARNING|modeling_utils.py:4596] 2025-06-01 10:00:00,000 >> Some weights of Qwen2ForCausalLM were not initialized "
+     "from the model checkpoint at /data/ckpt/qwen2 and are newly initialized because the shapes did not match:",
+     "HF_CHECKPOINT_WEIGHTS_NOT_MATCHED", "at `/data/ckpt/qwen2` do not match: newly initialized because the shapes"),
+    ("Some weights of the model checkpoint at /data/models/chatglm3 were not used when initializing "
+     "ChatGLMForConditionalGeneration: ['transformer.rotary_pos_emb.inv_freq']", "HF_CHECKPOINT_WEIGHTS_NOT_MATCHED",
+     "`ChatGLMForConditionalGeneration`'s weights"),
+    ("OSError: Unable to load weights from pytorch checkpoint file for '/data/m/pytorch_model.bin' at "
+     "'/data/m/pytorch_model.bin'. If you tried to load a PyTorch model from a TF 2.0 checkpoint, please set "
+     "from_tf=True.", "CHECKPOINT_FILE_UNREADABLE", "A weights file cannot be read"),
 ])
 def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     title = explained_title(kb, line, sig_id, among=FAMILY)
@@ -158,6 +176,8 @@ def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     "peft_config: LoraConfig(r=8, target_modules={'q_proj', 'v_proj'})",
     "Field 'max_position_embeddings' set to 32768",
     "Quantized model loaded; attaching LoRA adapters for fine-tuning",
+    "All the weights of LlamaForCausalLM were initialized from the model checkpoint at /data/llama.",
+    "loading weights file pytorch_model.bin from cache at /root/.cache/huggingface/hub/models--x/pytorch_model.bin",
 ])
 def test_family_entries_stay_quiet_on_ordinary_lines(kb, line):
     assert [s.id for s in kb.match_line(line) if s.id in IDS + EXTENDED] == []
