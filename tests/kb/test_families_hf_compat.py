@@ -16,8 +16,9 @@ from tests.helpers.kb_parts import english_kb, explained_title, family_overlaps,
 
 IDS = part_ids("families_hf_compat")
 # members of other parts' families this part's sweep extends (the older transformers' RoPE checks, transformers'
-# wrapper of a torch.load failure)
-EXTENDED = ["HF_ROPE_SCALING_CONFIG_NEWER_THAN_LIBRARY", "CHECKPOINT_FILE_UNREADABLE"]
+# wrapper of a torch.load failure, transformers 5's wordings of the remote-code checks)
+EXTENDED = ["HF_ROPE_SCALING_CONFIG_NEWER_THAN_LIBRARY", "CHECKPOINT_FILE_UNREADABLE", "MODEL_REMOTE_CODE_NOT_TRUSTED",
+            "MODEL_REMOTE_CODE_PACKAGES_MISSING"]
 FAMILY = IDS + EXTENDED + ["PY_PACKAGE_VERSION_REQUIREMENT_UNMET", "HF_BACKEND_LIBRARY_MISSING",
                            "MODEL_REMOTE_CODE_PACKAGES_MISSING", "LIBRARY_GPU_CHECK_FAILED", "HF_REPO_OR_PATH_NOT_FOUND",
                            "FRAMEWORK_SETTING_NOT_SUPPORTED", "LLM_STACK_CONFIG_VALUE_REJECTED",
@@ -35,7 +36,7 @@ def kb():
 
 
 def test_the_part_is_loaded_without_peer_ids(kb):
-    assert len(IDS) == 25 and len(set(IDS)) == 25
+    assert len(IDS) == 26 and len(set(IDS)) == 26
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_hf_compat.json" and not sig.ascend_fd, sid
@@ -141,6 +142,13 @@ def test_the_part_is_loaded_without_peer_ids(kb):
     ("OSError: Unable to load weights from pytorch checkpoint file for '/data/m/pytorch_model.bin' at "
      "'/data/m/pytorch_model.bin'. If you tried to load a PyTorch model from a TF 2.0 checkpoint, please set "
      "from_tf=True.", "CHECKPOINT_FILE_UNREADABLE", "A weights file cannot be read"),
+    # generation settings kept in config.json; transformers 5's remote-code checks
+    ("Non-default generation parameters: {'max_length': 4096, 'top_p': 0.8}", "HF_GENERATION_PARAMS_IN_MODEL_CONFIG",
+     "{'max_length': 4096, 'top_p': 0.8}"),
+    ("ValueError: Loading this model requires you to execute custom code contained in the model repository on your "
+     "local machine.", "MODEL_REMOTE_CODE_NOT_TRUSTED", "refused without trust_remote_code"),
+    ("ImportError: Missing requirements in your local environment for `deepseek-ai/DeepSeek-OCR`:",
+     "MODEL_REMOTE_CODE_PACKAGES_MISSING", "packages that are not installed"),
 ])
 def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     title = explained_title(kb, line, sig_id, among=FAMILY)
@@ -178,6 +186,7 @@ def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     "Quantized model loaded; attaching LoRA adapters for fine-tuning",
     "All the weights of LlamaForCausalLM were initialized from the model checkpoint at /data/llama.",
     "loading weights file pytorch_model.bin from cache at /root/.cache/huggingface/hub/models--x/pytorch_model.bin",
+    "loading configuration file generation_config.json",
 ])
 def test_family_entries_stay_quiet_on_ordinary_lines(kb, line):
     assert [s.id for s in kb.match_line(line) if s.id in IDS + EXTENDED] == []
