@@ -21,7 +21,7 @@ hits are the union of its branches' hits), so one ungated branch does not keep t
 from __future__ import annotations
 
 import functools
-from typing import Dict, Iterable, List, Optional, Sequence, Tuple
+from typing import Dict, FrozenSet, Iterable, List, Optional, Sequence, Tuple
 
 from .literals import _seq_required, _sre_parse, regex_structure, split_top_level
 
@@ -95,11 +95,12 @@ def _run_gate(run: List[frozenset], gates: Sequence[bytes]) -> Optional[bytes]:
     return next((g for g in gates if g in spelt), None)
 
 
-def _gated_seq(items, gates: Sequence[bytes], budget: int) -> Optional[bytes]:
-    """A gate word that every match of the sequence holds (None: not provable): a run of one-byte elements spells it,
-    or a required element (a repeat of one or more, an alternation) holds one on every way through it; else an
-    alternation, an optional part or a short exact repeat is expanded (each way through it checked with what comes
-    before and after it: `(?:F|f)ail`, `time(?:d out|out)`)."""
+def _gated_seq(items, gates: Sequence[bytes], budget: int) -> Optional[FrozenSet[bytes]]:
+    """Gate words one of which every match of the sequence holds (None: not provable): a run of one-byte elements
+    spells one, or a required element (a repeat of one or more, an alternation) holds one on every way through it;
+    else an alternation, an optional part or a short exact repeat is expanded (each way through it checked with what
+    comes before and after it: `(?:F|f)ail`, `time(?:d out|out)`). Ways gated by different words need each word's
+    mark (`init (?:failed|error)`: `fail` or `error`)."""
     items = _flatten(items)
     got = _direct_gate(items, gates, budget)
     if got:
@@ -122,31 +123,29 @@ def _gated_seq(items, gates: Sequence[bytes], budget: int) -> Optional[bytes]:
                 if not one:
                     return None
                 found.append(one)
-            return found[0]
+            return frozenset().union(*found)
     return None
 
 
-def _direct_gate(items, gates: Sequence[bytes], budget: int) -> Optional[bytes]:
-    """A gate word held without expanding the sequence (see _gated_seq)."""
+def _direct_gate(items, gates: Sequence[bytes], budget: int) -> Optional[FrozenSet[bytes]]:
+    """Gate words held without expanding the sequence (see _gated_seq)."""
     run: List[frozenset] = []
     for op, av in items + [(None, None)]:
         cs = _charset(op, av) if op is not None else None
         if cs is not None:
             run.append(_lower(cs))
             continue
-        got = _run_gate(run, gates) if run else None
-        if got:
-            return got
+        word = _run_gate(run, gates) if run else None
+        if word:
+            return frozenset((word,))
         run = []
         name = str(op)
+        got: Optional[FrozenSet[bytes]] = None
         if name in ("MAX_REPEAT", "MIN_REPEAT") and av[0] >= 1:
             got = _gated_seq(list(av[2]), gates, budget)
         elif name == "BRANCH":
-            got = None
-            for b in av[1]:
-                got = _gated_seq(list(b), gates, budget)
-                if not got:
-                    break
+            ways = [_gated_seq(list(b), gates, budget) for b in av[1]]
+            got = frozenset().union(*ways) if all(ways) else None  # type: ignore[arg-type]
         if got:
             return got
     return None
@@ -154,7 +153,9 @@ def _direct_gate(items, gates: Sequence[bytes], budget: int) -> Optional[bytes]:
 
 def gate_of(expr: str, gates: Iterable[str] = GATE_WORDS) -> Optional[str]:
     """The gate word every line matching `expr` (a Hyperscan expression as translate.py writes it, latin-1) holds,
-    in any case; None when that cannot be proved."""
+    in any case; None when that cannot be proved. Where the ways through it hold different words, all of them, joined
+    by `|` in GATE_WORDS order (`HCCL init (?:failed|error)`: "error|fail"): each word's mark sends its lines to
+    level 2 (gate_words)."""
     gates = tuple(gates)
     memo = _plan_memo("gate_of", gates)
     if memo is None:
@@ -183,7 +184,12 @@ def _gate_of(expr: str, gates: Tuple[str, ...]) -> Optional[str]:
         return None
     words = [g.lower().encode("latin-1") for g in gates]
     got = _gated_seq(list(parsed), words, _EXPANSION_BUDGET)
-    return got.decode("latin-1") if got else None
+    return "|".join(w.decode("latin-1") for w in words if w in got) if got else None
+
+
+def gate_words(gate: str) -> List[str]:
+    """The words of a gate_of answer (one, or several joined by `|`)."""
+    return gate.split("|")
 
 
 def literal_gate(lit: str, gates: Iterable[str] = GATE_WORDS) -> Optional[str]:
@@ -286,7 +292,8 @@ def two_levels(hs_lit: Sequence[Tuple[str, Sequence[int]]], hs_re: Sequence[Tupl
         for part in split_alternatives(e):
             g = gate_of(part, gates)
             if g:
-                used[g] = used.get(g, 0) + 1
+                for w in gate_words(g):  # each word's mark: a match holds one of them
+                    used[w] = used.get(w, 0) + 1
                 l2.append([part, REGEX, sorted(ids)])
                 continue
             own = own_anchors(part, gates)
