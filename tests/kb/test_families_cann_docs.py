@@ -55,7 +55,10 @@ def test_the_part_is_loaded_as_roots_without_peer_ids(kb):
     # a CANN package installed by a user outside the driver's group
     ("[Toolkit] [20250601-10:00:00] [ERROR] ERR_NO:0x0093;ERR_DES:User is not belong to the driver or firmware's "
      "installed usergroup! Please add the user (alice) to the group (HwHiAiUser).",
-     "ASCEND_RUN_PACKAGE_INSTALL_USER_INVALID", "(`alice`)"),
+     "ASCEND_RUN_PACKAGE_INSTALL_USER_INVALID", "(`alice`), not in the driver's install group HwHiAiUser"),
+    # the same check echoed without the installer's prefix, the group its title says
+    ("User is not belong to the dirver or firmware's installed usergroup! Please add the user (sss) to the group "
+     "(aiuser).", "ASCEND_RUN_PACKAGE_INSTALL_USER_INVALID", "not in the driver's install group aiuser"),
     # the kernel the modules were built for and the running one, in the installer's other form; a source build
     ("[ERROR]current kernel primary version(4.19.90) is different from the driver(5.10.0), need rebuild driver",
      "NPU_DRIVER_KERNEL_MODULE_MISMATCH", "running kernel `4.19.90` (the driver's modules are for `5.10.0`)"),
