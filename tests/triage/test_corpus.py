@@ -170,6 +170,16 @@ FLOORS = {
     # round 10 went through whole ecosystems, and eight of the nine misses are in others), every unexplained error line
     # listed; 1 FAIL on a line without an error word (`net health status: Fault`, the excerpt's true fault)
     "heldout18": {"named_pct": 55.0, "borrowed_per_10": 0.0, "ordinary_fails": 1},
+    # heldout19/ (nineteenth set): 40 excerpts — GitHub issues and repository docs on the held-out side (the public pool
+    # in the index is used up: 11 of them), and 29 real runs on this machine with one injected fault each (MindSpore 2.10
+    # on the CPU, msrun, pip, NumPy, OS limits, transformers; `#% source: generated: <command>`), labels checked by
+    # three independent checkers before any run (tests/fixtures/corpus/heldout19/README.md), kept outside the repository
+    # until round 11 was merged; measured once: 24/33 = 72.7% named (the same 24/33 at this stop's start), 3 FAILs on
+    # lines without an error word, every unexplained error line listed
+    # then (seen) two false statements mended (a WARNING retry of every healthy msrun start read as a lost scheduler, the
+    # allocator's WARNING read as Ascend device OOM on a CPU run) and the install-group title: 25/33 = 75.8%, 1 FAIL on
+    # a line without an error word (h19b_03's installer refusal, the excerpt's true fault)
+    "heldout19": {"named_pct": 75.8, "borrowed_per_10": 0.0, "ordinary_fails": 1},
     # tune2/ (a tuning set, not held out): 25 faulty + 5 clean excerpts from issues no other set or KB entry cited,
     # labelled and committed before triage ran on it; measured once after the class entries (fallback) were written
     # and before any tuning: 14/25 = 56.0% named (main without the class entries: the same 14), 0 FAIL from an
@@ -202,7 +212,8 @@ def test_every_excerpt_names_its_source_and_expectation(measure):
             assert re.match(r"https://(github\.com/[^/]+/[^/]+/((issues|pull)/\d+|blob/\S+\.(?:md|rst))|www\.hiascend\.com/document/\S+|"
                             r"gitcode\.com/\S+|discuss\.mindspore\.cn/t/\S+|bbs\.huaweicloud\.com/blogs/\d+|"
                             r"[a-z0-9.-]+\.(?:com|cn|net)/article/[\w./-]+|blog\.csdn\.net/\w+/article/details/\d+|"
-                            r"support\.huaweicloud\.com/[\w./-]+\.html)$", ex["source"]), ex["name"]
+                            r"support\.huaweicloud\.com/[\w./-]+\.html)$|generated: \S.* \((?:no )?fault injected: [^)]", ex["source"]), \
+                ex["name"]  # or a run made here, its command and the fault injected (heldout19/generated/)
             assert ex["lines"] and any(line.strip() for line in ex["lines"]), ex["name"]
             if ex["fault"]:
                 re.compile(ex["fault"])
@@ -880,7 +891,7 @@ def test_a_keyerror_title_shows_the_missing_weight_name(tmp_path):
 def test_the_page_split_keeps_a_page_on_one_side_whatever_its_language_or_branch():
     """scripts/corpus_split.py: a docs page and its Chinese twin, on any branch, and `owner/repo:path` are one key; an
     issue is owner/repo/N; about a third of the keys are held out; a vendor's versioned docs page is flagged; every
-    source of heldout15 to heldout18 was on the held-out side."""
+    page of heldout15 to heldout19 was on the held-out side (heldout19's runs made here have no side)."""
     corpus_split = script_module("corpus_split")
     en = "https://github.com/mindspore-ai/docs/blob/master/docs/mindspore/source_en/faq/data_processing.md"
     zh = "https://github.com/mindspore-ai/docs/blob/r2.3/docs/mindspore/source_zh_cn/faq/data_processing.md"
@@ -895,12 +906,14 @@ def test_the_page_split_keeps_a_page_on_one_side_whatever_its_language_or_branch
     assert not corpus_split.versioned(en)
     sides = [corpus_split.side(f"a/b:page{i}.md") for i in range(300)]
     assert 70 < sides.count("heldout") < 130
-    for split, n in (("heldout15", 42), ("heldout16", 51), ("heldout17", 53), ("heldout18", 30)):
+    for split, n in (("heldout15", 42), ("heldout16", 51), ("heldout17", 53), ("heldout18", 30), ("heldout19", 40)):
         folder = os.path.join(REPO, "tests", "fixtures", "corpus", split)
         sources = [m.group(1) for name in os.listdir(folder) if name.endswith(".log")
                    for m in [re.search(r"^#% source: (\S+)", open(os.path.join(folder, name), encoding="utf-8").read(),
                                        re.M)]]
-        assert len(sources) == n and {corpus_split.side(u) for u in sources} == {"heldout"}, split
+        pages = [u for u in sources if u != "generated:"]  # a run made here is no page: no side
+        assert len(sources) == n and {corpus_split.side(u) for u in pages} == {"heldout"}, split
+        assert not any(corpus_split.versioned(u) for u in pages if split == "heldout19"), split
 
 
 def test_a_hidden_set_is_measured_from_its_own_folder_and_shows_figures_only(tmp_path, capsys):
