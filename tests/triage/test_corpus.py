@@ -169,7 +169,9 @@ FLOORS = {
     # repository until round 10 was merged; measured once: 11/20 = 55.0% named (the same 11/20 at this stop's start:
     # round 10 went through whole ecosystems, and eight of the nine misses are in others), every unexplained error line
     # listed; 1 FAIL on a line without an error word (`net health status: Fault`, the excerpt's true fault)
-    "heldout18": {"named_pct": 55.0, "borrowed_per_10": 0.0, "ordinary_fails": 1},
+    # round 11 (seen: its ecosystems were chosen after heldout18's misses — the installers, MindCluster, the runtime's
+    # uncoded messages, transformers' compatibility; each written from the project's own source): 14/20 = 70.0%
+    "heldout18": {"named_pct": 70.0, "borrowed_per_10": 0.0, "ordinary_fails": 1},
     # heldout19/ (nineteenth set): 40 excerpts — GitHub issues and repository docs on the held-out side (the public pool
     # in the index is used up: 11 of them), and 29 real runs on this machine with one injected fault each (MindSpore 2.10
     # on the CPU, msrun, pip, NumPy, OS limits, transformers; `#% source: generated: <command>`), labels checked by
