@@ -49,6 +49,9 @@ MIN_ANCHOR_LEN = 4
 
 
 _MAX_EXPANSION = 32
+# the parser's repeat opcodes (POSSESSIVE_REPEAT, `x*+`, from Python 3.11 on)
+_REPEATS = tuple(op for op in (_sre_c.MAX_REPEAT, _sre_c.MIN_REPEAT, getattr(_sre_c, "POSSESSIVE_REPEAT", None))
+                 if op is not None)
 
 
 def required_literals(pattern: str) -> Optional[List[str]]:
@@ -103,13 +106,7 @@ def _literal_alternatives(op, av, icase: bool = False) -> Optional[List[str]]:
     if op is _sre_c.SUBPATTERN:
         return _sequence_alternatives(list(av[3]), _group_icase(av, icase))
     if op is _sre_c.BRANCH:
-        out: List[str] = []
-        for branch in av[1]:
-            alts = _sequence_alternatives(list(branch), icase)
-            if alts is None:
-                return None
-            out.extend(alts)
-        return out if len(out) <= _MAX_EXPANSION else None
+        return _each_branch(av[1], lambda branch: _sequence_alternatives(branch, icase))
     if op in (_sre_c.MAX_REPEAT, _sre_c.MIN_REPEAT) and av[0] == 0 and av[1] == 1:
         alts = _sequence_alternatives(list(av[2]), icase)
         return None if alts is None else [""] + alts
@@ -128,15 +125,24 @@ def _sequence_alternatives(items, icase: bool = False) -> Optional[List[str]]:
     return out
 
 
+def _each_branch(branches, one) -> Optional[List[str]]:
+    """`one(branch)` of every branch of an alternation, together (None: a branch gives none, or there are too many)."""
+    out: List[str] = []
+    for branch in branches:
+        got = one(list(branch))
+        if got is None:
+            return None
+        out.extend(got)
+    return out if len(out) <= _MAX_EXPANSION else None
+
+
 def _repeated_literal(op, av, icase: bool = False) -> Optional[List[str]]:
     """The literals one copy of a repeat can be, for a repeat of at least one copy of a small set of literals (`x+`,
     ` {1,3}`, `[ab]+`); None otherwise."""
-    if op not in (_sre_c.MAX_REPEAT, _sre_c.MIN_REPEAT) and op is not getattr(_sre_c, "POSSESSIVE_REPEAT", None):
+    if op not in _REPEATS or av[0] < 1:
         return None
-    if av[0] < 1:
-        return None
-    alts = _sequence_alternatives(list(av[2]), icase)
-    return alts if alts and all(alts) and len(alts) <= _MAX_EXPANSION else None
+    alts = _sequence_alternatives(list(av[2]), icase)  # at most _MAX_EXPANSION of them
+    return alts if alts and all(alts) else None
 
 
 def _leading_alternatives(op, av, icase: bool = False) -> Optional[List[str]]:
@@ -145,13 +151,7 @@ def _leading_alternatives(op, av, icase: bool = False) -> Optional[List[str]]:
     if op is _sre_c.SUBPATTERN:
         return _leading_run(list(av[3]), _group_icase(av, icase))
     if op is _sre_c.BRANCH:
-        out: List[str] = []
-        for branch in av[1]:
-            lead = _leading_run(list(branch), icase)
-            if lead is None:
-                return None
-            out.extend(lead)
-        return out if len(out) <= _MAX_EXPANSION else None
+        return _each_branch(av[1], lambda branch: _leading_run(branch, icase))
     return None
 
 
@@ -232,7 +232,7 @@ def _seq_required(items, icase: bool = False, set_cost=None) -> Optional[Tuple[f
                     break
                 union.extend(sub[1])
             consider(union or None)
-        elif op in (_sre_c.MAX_REPEAT, _sre_c.MIN_REPEAT) or op is getattr(_sre_c, "POSSESSIVE_REPEAT", None):
+        elif op in _REPEATS:
             if av[0] >= 1:
                 sub = _seq_required(list(av[2]), icase, set_cost)
                 if sub:
@@ -434,7 +434,7 @@ def _blind_seq(items) -> bool:
         elif op is c.BRANCH:
             if not all(_blind_seq(list(b)) for b in av[1]):
                 return False
-        elif op in (c.MAX_REPEAT, c.MIN_REPEAT) or op is getattr(c, "POSSESSIVE_REPEAT", None):
+        elif op in _REPEATS:
             if not _blind_seq(list(av[2])):
                 return False
         elif op in (c.ASSERT, c.ASSERT_NOT):
