@@ -440,20 +440,23 @@ def _dcmi_code_facts(code: str) -> Dict[str, str]:
     return out
 
 
-def _hccl_code_facts(code: str) -> Dict[str, str]:
-    """An HcclResult's constant and meaning from data/hccl_result_codes.json ({} if not listed)."""
+def _named_code_facts(table: str, prefix: str, code: str) -> Dict[str, str]:
+    """A code's constant and meaning from a table of data/ whose `codes` give each a `name` and an English `meaning`:
+    {prefix_name, prefix_meaning} ({} if not listed)."""
     from ..data import load_data_file
 
-    known = load_data_file("hccl_result_codes.json")["codes"].get(code)
-    return {"hccl_name": known["name"], "hccl_meaning": known["meaning"]} if known else {}
+    known = load_data_file(table)["codes"].get(code.strip())
+    return {f"{prefix}_name": known["name"], f"{prefix}_meaning": known["meaning"]} if known else {}
+
+
+def _hccl_code_facts(code: str) -> Dict[str, str]:
+    """An HcclResult's constant and meaning from data/hccl_result_codes.json ({} if not listed)."""
+    return _named_code_facts("hccl_result_codes.json", "hccl", code)
 
 
 def _drv_code_facts(code: str) -> Dict[str, str]:
     """A driver return code's (drvError_t) constant and meaning from data/drv_error_codes.json ({} if not listed)."""
-    from ..data import load_data_file
-
-    known = load_data_file("drv_error_codes.json")["codes"].get(code.strip())
-    return {"drv_name": known["name"], "drv_meaning": known["meaning"]} if known else {}
+    return _named_code_facts("drv_error_codes.json", "drv", code)
 
 
 def _hccl_errno_facts(value: str) -> Dict[str, str]:
