@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 import os
-from typing import Optional, Sequence, Tuple
+from typing import Optional, Sequence, Tuple, Union
 
 from ...kb.model import Signature
 from .translate import HS_EXPRESSION_VERSION
@@ -55,32 +55,39 @@ def _machine() -> str:
 # Every file this package keeps (the scanner cache, the database store, the plan memo, recache's programs) is
 # "sealed": a magic line, the body, and a digest over both; written to a temporary file and renamed, so a reader sees
 # a whole file or none; a file whose magic or digest does not hold is not read (worked out again).
-def read_sealed(path: str, magic: bytes) -> Optional[bytes]:
-    """The body after `magic` of a file write_sealed wrote (None: missing, foreign or damaged)."""
+def read_sealed(path: str, magic: bytes) -> Optional[memoryview]:
+    """The body after `magic` of a file write_sealed wrote (None: missing, foreign or damaged), as a view of the
+    file's bytes (not copied: the scanner cache's body is ~10 MB)."""
     try:
         with open(path, "rb") as fh:
             raw = fh.read()
     except OSError:
         return None
-    body, digest = raw[:-16], raw[-16:]
-    if not body.startswith(magic) or _blake2b(body).digest() != digest:
+    view = memoryview(raw)
+    if len(raw) < len(magic) + 16 or not raw.startswith(magic) or _blake2b(view[:-16]).digest() != raw[-16:]:
         return None
-    return body[len(magic):]
+    return view[len(magic):-16]
 
 
-def write_sealed(path: str, body: bytes, name_prefix: str, keep: Optional[int] = None) -> bool:
-    """Write `body` (its magic first) and its digest to `path`, whole or not at all; with `keep`, only the newest
-    `keep` files of the directory whose names start with `name_prefix` stay. False where nothing could be written (a
-    read-only home, a full disk: the caller works without the file)."""
+def write_sealed(path: str, body: Union[bytes, Sequence[bytes]], name_prefix: str, keep: Optional[int] = None) -> bool:
+    """Write `body` (its magic first; bytes, or its parts in order, written one after another, not joined) and its
+    digest to `path`, whole or not at all; with `keep`, only the newest `keep` files of the directory whose names start
+    with `name_prefix` stay. False where nothing could be written (a read-only home, a full disk: the caller works
+    without the file)."""
     import tempfile
 
+    parts = (body,) if isinstance(body, (bytes, bytearray, memoryview)) else body
     d = os.path.dirname(path)
     try:
         os.makedirs(d, mode=0o700, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix="." + name_prefix, dir=d)
         try:
+            h = _blake2b()
             with os.fdopen(fd, "wb") as fh:
-                fh.write(body + _blake2b(body).digest())
+                for part in parts:
+                    h.update(part)
+                    fh.write(part)
+                fh.write(h.digest())
             os.replace(tmp, path)
         except BaseException:
             os.unlink(tmp)
@@ -124,7 +131,7 @@ def _scanner_key(signatures: Sequence[Signature]) -> str:
     return h.hexdigest()
 
 
-def _cache_read(path: str) -> Optional[Tuple[dict, Optional[bytes]]]:
+def _cache_read(path: str) -> Optional[Tuple[dict, Optional[memoryview]]]:
     import json
 
     rest = read_sealed(path, _CACHE_MAGIC)
@@ -132,19 +139,20 @@ def _cache_read(path: str) -> Optional[Tuple[dict, Optional[bytes]]]:
         return None
     try:
         n_plan, n_db = int.from_bytes(rest[:4], "big"), int.from_bytes(rest[4:8], "big")
-        plan = json.loads(rest[8:8 + n_plan].decode("utf-8"))
+        plan = json.loads(bytes(rest[8:8 + n_plan]).decode("utf-8"))
         db = rest[8 + n_plan:8 + n_plan + n_db] if n_db else None
         return (plan, db) if isinstance(plan, dict) else None
     except (ValueError, UnicodeDecodeError):
         return None
 
 
-def _cache_write(path: str, plan: dict, db: Optional[bytes]) -> None:
+def _cache_write(path: str, plan: dict, db: Sequence[bytes]) -> None:
+    """The plan and the database (its parts in order, as the finder dumps them: written, not joined)."""
     import json
 
     blob = json.dumps(plan, separators=(",", ":")).encode("utf-8")
-    body = _CACHE_MAGIC + len(blob).to_bytes(4, "big") + len(db or b"").to_bytes(4, "big") + blob + (db or b"")
-    write_sealed(path, body, "scanner-", _CACHE_KEEP)  # not written: run without the cache
+    head = _CACHE_MAGIC + len(blob).to_bytes(4, "big") + sum(len(p) for p in db).to_bytes(4, "big")
+    write_sealed(path, [head, blob, *db], "scanner-", _CACHE_KEEP)  # not written: run without the cache
 
 
 # The database store: each Hyperscan database the scanner compiles, kept by what it was compiled from (its
@@ -176,10 +184,11 @@ def _hs_db_path(exprs: Sequence[bytes], flags: Sequence[int]) -> Optional[str]:
 def hs_db_read(exprs: Sequence[bytes], flags: Sequence[int]) -> Optional[bytes]:
     """The serialized database compiled from these expressions and flags (None: not stored, or damaged)."""
     path = _hs_db_path(exprs, flags)
-    return (read_sealed(path, _DB_MAGIC) or None) if path is not None else None
+    body = read_sealed(path, _DB_MAGIC) if path is not None else None
+    return bytes(body) if body else None
 
 
 def hs_db_write(exprs: Sequence[bytes], flags: Sequence[int], db: bytes) -> None:
     path = _hs_db_path(exprs, flags)
     if path is not None:
-        write_sealed(path, _DB_MAGIC + db, "hsdb-", _DB_KEEP)  # not written: compiled each time
+        write_sealed(path, (_DB_MAGIC, db), "hsdb-", _DB_KEEP)  # not written: compiled each time

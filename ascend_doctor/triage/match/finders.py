@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import re
 import zlib
-from typing import Dict, List, Optional, Sequence, Set, Tuple
+from typing import Dict, List, Optional, Sequence, Set, Tuple, Union
 
 from ...kb.model import Signature
 from .cache import _CACHE_MIN_SIGNATURES, hs_db_read, hs_db_write
@@ -117,7 +117,8 @@ class _HyperscanFinder:
     name = "hyperscan"
 
     def __init__(self, lit_sigs: Dict[bytes, Set[int]], regexes: Sequence[Tuple[bytes, Set[int]]] = (),
-                 db: Optional[bytes] = None, sure: Set[int] = frozenset(),  # type: ignore[assignment]
+                 db: Optional[Union[bytes, memoryview]] = None,
+                 sure: Set[int] = frozenset(),  # type: ignore[assignment]
                  levels: Optional[dict] = None):
         if levels is None:
             one = [(hs_literal(lit).encode("latin-1"), LITERAL, lit_sigs[lit]) for lit in sorted(lit_sigs)]
@@ -143,19 +144,21 @@ class _HyperscanFinder:
             dbs, at = [], 0
             while at < len(db):
                 n = int.from_bytes(db[at:at + 4], "big")
-                dbs.append(db[at + 4:at + 4 + n] or None)
+                dbs.append(bytes(db[at + 4:at + 4 + n]) or None)  # (Hyperscan loads bytes only, not a view)
                 at += 4 + n
             if len(dbs) != 1 + len(parts):
                 raise ValueError("a cached database of another partition")
         self.level1 = _HsLevel(entries[0], dbs[0], sure)
         self.level2 = [_HsLevel(part, dbs[1 + k], sure) for k, part in enumerate(parts)]
 
-    def dump(self) -> Optional[bytes]:
-        out = []
+    def dump(self) -> List[bytes]:
+        """The databases serialized, each after its size (level 1, then level 2's parts): parts to write in order,
+        not joined (a copy of ~10 MB at the peak of the first run after a knowledge-base change)."""
+        out: List[bytes] = []
         for level in [self.level1] + self.level2:
             one = level.dump()
             out += [len(one).to_bytes(4, "big"), one]
-        return b"".join(out)
+        return out
 
     def add_lines(self, buf: bytes, start: int, end: int, lines: Dict[int, Set[int]],
                   sure_lines: Optional[Dict[int, Set[int]]] = None) -> None:

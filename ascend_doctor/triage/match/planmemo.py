@@ -54,7 +54,7 @@ def _read(path: str) -> Dict[str, dict]:
     if rest is None:
         return {}
     try:
-        doc = json.loads(rest.decode("utf-8"))
+        doc = json.loads(str(rest, "utf-8"))
     except (ValueError, UnicodeDecodeError):
         return {}
     return {k: v for k, v in doc.items() if isinstance(v, dict)} if isinstance(doc, dict) else {}

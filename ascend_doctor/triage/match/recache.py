@@ -90,7 +90,7 @@ def _read(d: str, pattern: Pattern, flags: int) -> Optional["re.Pattern"]:
     if rest is None:
         return None
     try:
-        doc = json.loads(rest.decode("utf-8"))
+        doc = json.loads(str(rest, "utf-8"))
         if doc.get("p") != _as_text(pattern) or doc.get("f") != flags:
             return None
         _parse, _code, sre = _engine()  # type: ignore[misc]

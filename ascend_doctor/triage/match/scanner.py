@@ -65,7 +65,7 @@ class Scanner:
                 levels = plan["hs_levels"]
                 kept["hs_levels"] = dict(levels, **{k: [[None, kind, ids] for _, kind, ids in levels[k]]
                                                     for k in ("l1", "l2")})
-            _cache_write(path, kept, db)
+            _cache_write(path, kept, db or ())
         self._matchers: List[Optional[Callable[[bytes], bool]]] = [None] * len(self.signatures)
         self._sure_matchers: Dict[int, Callable[[bytes, bool], bool]] = {}
         self._memo: Dict[bytes, List[int]] = {}  # a line's bytes -> its hits (scan_lines)

@@ -358,3 +358,16 @@ def test_a_line_repeated_with_other_times_is_answered_alike_only_by_digit_blind_
     only_socket = Scanner(sigs[:1])
     got = [(line, hits) for _ls, _le, line, hits in only_socket.scan_lines(buf)]
     assert [h for _l, h in got] == [[0]] * 8 and len(only_socket._memo_timeless) == 1
+
+
+def test_a_sealed_file_written_in_parts_is_the_one_written_whole(tmp_path):
+    # the scanner cache is written part by part (its ~10 MB database is never joined in memory): same bytes on disk
+    whole, parts = tmp_path / "whole", tmp_path / "parts"
+    assert cache.write_sealed(str(whole), b"magic\nplan" + b"db" * 1000, "w")
+    assert cache.write_sealed(str(parts), [b"magic\n", b"plan", b"db" * 1000], "p")
+    assert whole.read_bytes() == parts.read_bytes()
+    assert bytes(cache.read_sealed(str(parts), b"magic\n")) == b"plan" + b"db" * 1000
+    for short in (b"", b"magic\n", b"magic\n" + b"x" * 15):  # shorter than a magic and a digest: not read
+        parts.write_bytes(short)
+        assert cache.read_sealed(str(parts), b"magic\n") is None
+    assert cache.read_sealed(str(tmp_path / "absent"), b"magic\n") is None
