@@ -127,16 +127,12 @@ def is_error_line(line: bytes) -> bool:
     return _ERROR_RX.search(line) is not None and _OTHER_LEVEL.match(line) is None
 
 
-# An error code as CANN, AscendCL and the runtime report it: a lettered CANN code (`E13023`, `EE1001`), the error
-# printer's `ErrorCode=`, a return code after its word (`ret=507014`, `error code is 107002`, `Code = 507014`)
-_CODE_MARK = lazy_compile(r"\bE[0-9A-Z]\d{4}\b|ErrorCode=|(?i:\b(?:ret(?:urn)?[ _]?code|error[ _]?code|ret|code|errno|status)"
-                        r"\s*(?:is\s*)?[=:\[(]?\s*-?[1-9]\d*)")
-
-
 def is_error_report(line: str) -> bool:
     """Whether a line (str) is marked as an error report: an error-looking line (is_error_line), or one holding an
     error code. A vendor's sentence quoted on its own (a docs page, a lower-level line) is not."""
-    return is_error_line(line.encode("utf-8", "surrogateescape")) or _CODE_MARK.search(line) is not None
+    from .match.codes import ERROR_CODE_MARK  # (codes.py decides what an error code is; imported where first needed)
+
+    return is_error_line(line.encode("utf-8", "surrogateescape")) or ERROR_CODE_MARK.search(line) is not None
 
 
 # A unit of the report: (line number, text, traceback, explained). `traceback`: None for a line that stands alone,

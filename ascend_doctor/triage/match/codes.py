@@ -12,6 +12,7 @@ except ImportError:  # pragma: no cover - depends on the interpreter
     import sre_constants as _sre_c  # type: ignore[no-redef]
     import sre_parse as _sre_parse  # type: ignore[no-redef]
 
+from ...lazyre import lazy_compile
 from .literals import _sequence_alternatives, split_top_level
 
 
@@ -28,6 +29,19 @@ from .literals import _sequence_alternatives, split_top_level
 #      followed by a unit (bytes, MB, ms, samples, ...).
 # A branch that names the code in its documented phrase (`error code is ?507033`, `Error 106001`) is unchanged.
 
+# The words a code is reported after (`error code is 507018`, `ret=107010`, `errno 2`, `status: `, `failed, `), with
+# what may stand between them and the code: one list, for the context rule (code_in_context, rule 1) and for
+# Hyperscan's superset of it (code_hs_pattern)
+_CODE_KEYWORD = (r"(?i:error[ _-]?code|err[ _-]?code|errcode|err_?no|ret(?:urn)?[ _-]?(?:code|val(?:ue)?)?|rt_?ret|"
+                 r"result|status|error|err|code|fail(?:ed|ure|s)?)(?:\s*(?:is|was|of))?[\s=:\[\(,#]*")
+
+# A line that reports an error code by itself (triage.lines.is_error_report, for entries whose sentence is also quoted
+# in ordinary text: `fail_needs_mark`): a lettered CANN code (`E13023`, `EE1001`), the error printer's `ErrorCode=`,
+# or a non-zero number right after a return-code word (`ret=507014`, `error code is 107002`, `Code = 507014`). Stricter
+# than the context rule above on purpose: `failed, 3` or `result 1` in a quoted sentence do not make it a report.
+ERROR_CODE_MARK = lazy_compile(r"\bE[0-9A-Z]\d{4}\b|ErrorCode=|(?i:\b(?:ret(?:urn)?[ _]?code|error[ _]?code|ret|code|errno|"
+                               r"status)\s*(?:is\s*)?[=:\[(]?\s*-?[1-9]\d*)")
+
 _CODE_TOKEN = re.compile(r"(?=[0-9A-Z]*[0-9])[0-9A-Z]{4,}")
 _CODE_CONTEXT_BEFORE = 48
 
@@ -38,9 +52,7 @@ def _code_context_res(enc):
         return re.compile(enc(p), flags)
 
     return (
-        c(r"(?:\b|(?<=[a-z])(?=[A-Z]))(?i:error[ _-]?code|err[ _-]?code|errcode|err_?no|"
-          r"ret(?:urn)?[ _-]?(?:code|val(?:ue)?)?|rt_?ret|result|status|error|err|code|fail(?:ed|ure|s)?)"
-          r"(?:\s*(?:is|was|of))?[\s=:\[\(,#]*$"),
+        c(r"(?:\b|(?<=[a-z])(?=[A-Z]))" + _CODE_KEYWORD + "$"),
         c(r"(?:(?i:pid|tid|thread|process|proc|step|epoch|iter(?:ation)?|size|len(?:gth)?|count|num|total|id|idx|"
           r"index|rank|port|addr(?:ess)?|line|bytes|seq|time|cost|took|batch|samples?|tokens?|offset)[\s=:\[\(#]*"
           r"|\w\(|\]\[?|\d\d:\d\d:\d\d[.,]\d+\s+|\.\w{1,4}:)$"),
@@ -87,8 +99,6 @@ def code_in_context(line, start: int, end: int, ctx=None) -> bool:
 # error-code word (the keyword rule, written out), or on a line holding an error-line word anywhere (the error-line
 # rule), or a lettered code followed by `:`/`)`. Only such lines reach Python: the INFO lines of a process whose
 # pid is 507010 never do.
-_CODE_KEYWORD = (r"(?i:error[ _-]?code|err[ _-]?code|errcode|err_?no|ret(?:urn)?[ _-]?(?:code|val(?:ue)?)?|rt_?ret|"
-                 r"result|status|error|err|code|fail(?:ed|ure|s)?)(?:\s*(?:is|was|of))?[\s=:\[\(,#]*")
 _ERROR_LINE_WORDS = (r"\[(?:ERROR|ERR|E|FATAL|CRITICAL)\]|\b(?:ERROR|FATAL|CRITICAL)\b|Error|Exception|"
                      r"E[A-Z0-9]\d{4}:|\b[EF]\d{3,4} \d\d:")  # no ^ inside: Hyperscan refuses an embedded anchor
 
