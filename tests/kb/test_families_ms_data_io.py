@@ -1,12 +1,12 @@
 """data/kb/families_ms_data_io.json: MindSpore's data, checkpoint and Model layer, written by fault injection (each
 fault run with MindSpore 2.10.0 on the CPU, the entry written for the lines the run printed). Checkpoints and MindIR
-(parameters not loaded, a file not there, a format that is not the file's, a save that failed, a prefix filter that left
-nothing, a loaded graph called with other inputs), mindspore.dataset (image operations on data that is not an image of
-their layout, a column not there, an iterator past its epochs, a worker process killed, argument ranges, a data file not
-there, rows of different dtypes, MindRecord rows that do not fit the schema) and Model / callbacks / set_device. Each
-entry reads members its examples do not show and says the member in its title, stays quiet on ordinary lines that
-share its words (the clean runs' WARNING lines among them) and on every clean excerpt of the corpus, and one line is
-one problem of the family."""
+(parameters not loaded, a file not there, a format that is not the file's, a save that failed, an output directory
+that is a file or not writable, a prefix filter that left nothing, a loaded graph called with other inputs),
+mindspore.dataset (image operations on data that is not an image of their layout, a column not there, an iterator
+past its epochs, a worker process killed, argument ranges, a data file not there, rows of different dtypes,
+MindRecord rows that do not fit the schema) and Model / callbacks / set_device. Each entry reads members its
+examples do not show and says the member in its title, stays quiet on ordinary lines that share its words (the clean
+runs' WARNING lines among them) and on every clean excerpt of the corpus, and one line is one problem of the family."""
 
 import os
 
@@ -32,7 +32,7 @@ def kb():
 
 
 def test_the_part_is_loaded_as_roots_without_peer_ids(kb):
-    assert len(IDS) == 18 and "MS_CKPT_PARAMS_NOT_LOADED" in IDS
+    assert len(IDS) == 19 and "MS_CKPT_PARAMS_NOT_LOADED" in IDS
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_ms_data_io.json" and sig.kind == "root" and not sig.ascend_fd
@@ -60,6 +60,10 @@ def test_the_part_is_loaded_as_roots_without_peer_ids(kb):
     ("[CRITICAL] ME(77:281473445891232,MainProcess):2025-03-01-10:00:00.000.000 [mindspore/train/serialization.py:470]"
      " Failed to save the checkpoint file /cache/ckpt/rank_3/net-2_100.ckpt. Maybe don't have the permission to write "
      "files, or the disk space is insufficient and so on.", "MS_CKPT_SAVE_FAILED", "/cache/ckpt/rank_3/net-2_100.ckpt"),
+    # _make_dir's permission form, for a directory of another user
+    ("[CRITICAL] ME(1:1,MainProcess):2026-12-05-23:08:39.158.000 [mindspore/parallel/_parallel_serialization.py:540] "
+     "No write permission on the directory('/mnt/shared/ckpt'), error = PermissionError(13, 'Permission denied')",
+     "MS_CKPT_DIRECTORY_UNUSABLE", "/mnt/shared/ckpt (No write permission)"),
     # a convolution of a loaded graph, in the form without the PrimFunc_ prefix
     ("RuntimeError: Catch primitive:Conv2D InferPrimitiveShape exception:For 'Conv2D', 'C_in' of input 'x' shape "
      "divide by parameter 'group' must be equal to 'C_in' of input 'weight' shape: 3, but got 'C_in' of input 'x' "
