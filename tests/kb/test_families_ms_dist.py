@@ -26,7 +26,8 @@ def kb():
 def test_the_part_is_loaded_as_roots_without_peer_ids(kb):
     assert {"MS_COMM_INIT_WITHOUT_LAUNCHER", "MS_MSRUN_WORKER_NUM_REJECTED", "MS_MSRUN_WORKER_KILLED_BY_SIGNAL",
             "PY_SCRIPT_EXCEPTION", "MS_CLUSTER_PORT_NOT_MINDSPORE", "MS_COMM_GROUP_RANK_OUT_OF_RANGE",
-            "MS_AUTO_PARALLEL_BACKEND_UNSUPPORTED", "PY_HOST_MEMORY_ERROR"} <= set(IDS)
+            "MS_AUTO_PARALLEL_BACKEND_UNSUPPORTED", "PY_HOST_MEMORY_ERROR", "MS_MSRUN_BIND_OPTION_REJECTED",
+            "MS_PARALLEL_CONFIG_KEY_UNKNOWN", "MS_CREATE_GROUP_RANK_LIST_CONFLICT"} <= set(IDS)
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_ms_dist.json" and sig.kind == "root" and not sig.ascend_fd
@@ -71,6 +72,15 @@ def test_the_part_is_loaded_as_roots_without_peer_ids(kb):
     ("numpy._core._exceptions._ArrayMemoryError: Unable to allocate 1.50 TiB for an array with shape (1024, 1024, 393216) "
      "and data type float32", "PY_HOST_MEMORY_ERROR", "(1.50 TiB for an array of shape (1024, 1024, 393216))"),
     ("MemoryError", "PY_HOST_MEMORY_ERROR", "MemoryError"),
+    # msrun's own parsing of --bind_numa, the other config dictionaries, create_group's duplicate ranks
+    ("msrun: error: argument --bind_numa: bind_numa json file 'numa.json' does not exist.",
+     "MS_MSRUN_BIND_OPTION_REJECTED", "--bind_numa: bind_numa json file 'numa.json' does not exist."),
+    ("msrun: error: argument --bind_core: Failed to parse JSON into a dictionary", "MS_MSRUN_BIND_OPTION_REJECTED",
+     "--bind_core: Failed to parse JSON"),
+    ("ValueError: Unknown config: ['pipeline_schedule', 'interleave']", "MS_PARALLEL_CONFIG_KEY_UNKNOWN",
+     "['pipeline_schedule', 'interleave']"),
+    ("ValueError: List rank_ids in Group tp_group_3 has duplicate data!", "MS_CREATE_GROUP_RANK_LIST_CONFLICT",
+     "group `tp_group_3`: it has duplicate data"),
     # the parallel modes on another backend
     ("RuntimeError: Invalid communication backend: CPU for semi_auto_parallel/auto_parallel mode, currently only "
      "support Ascend/GPU backend.", "MS_AUTO_PARALLEL_BACKEND_UNSUPPORTED", "`CPU`"),
@@ -105,6 +115,8 @@ CLEAN_RUN = [
     "process_entity/_api.py:365] Worker process 28267 exit with exception. Error code: 1.",
     "    bs = cfg[\"batch_size\"]",
     "        except KeyError: pass",
+    "KeyError: comm fusion type must be openstate,allreduce, allgather or reducescatter, but got size",
+    "             [--bind_numa BIND_NUMA] [--sim_level {0,1,2,3}]",
     "During handling of the above exception, another exception occurred:",
     "  --local_worker_num LOCAL_WORKER_NUM the number of nodes participating in local training, an integer variable, "
     "with a default value of 8.",
