@@ -27,7 +27,8 @@ def test_the_part_is_loaded_as_roots_without_peer_ids(kb):
     assert {"MS_COMM_INIT_WITHOUT_LAUNCHER", "MS_MSRUN_WORKER_NUM_REJECTED", "MS_MSRUN_WORKER_KILLED_BY_SIGNAL",
             "PY_SCRIPT_EXCEPTION", "MS_CLUSTER_PORT_NOT_MINDSPORE", "MS_COMM_GROUP_RANK_OUT_OF_RANGE",
             "MS_AUTO_PARALLEL_BACKEND_UNSUPPORTED", "PY_HOST_MEMORY_ERROR", "MS_MSRUN_BIND_OPTION_REJECTED",
-            "MS_PARALLEL_CONFIG_KEY_UNKNOWN", "MS_CREATE_GROUP_RANK_LIST_CONFLICT"} <= set(IDS)
+            "MS_PARALLEL_CONFIG_KEY_UNKNOWN", "MS_CREATE_GROUP_RANK_LIST_CONFLICT", "MS_DRYRUN_ON_CPU",
+            "MS_FULL_BATCH_WITHOUT_AUTO_PARALLEL", "MS_CPU_COLLECTIVE_PEER_NO_DATA"} <= set(IDS)
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_ms_dist.json" and sig.kind == "root" and not sig.ascend_fd
@@ -81,6 +82,15 @@ def test_the_part_is_loaded_as_roots_without_peer_ids(kb):
      "['pipeline_schedule', 'interleave']"),
     ("ValueError: List rank_ids in Group tp_group_3 has duplicate data!", "MS_CREATE_GROUP_RANK_LIST_CONFLICT",
      "group `tp_group_3`: it has duplicate data"),
+    # a dry run on the CPU package, full_batch outside the auto-parallel modes (behind MindSpore's log prefix)
+    ("[ERROR] ME(15495:1,MainProcess):2026-12-05-22:56:17.000.000 [mindspore/communication/management.py:177] "
+     "Dryrun is not supported on CPU device for a distributed job.", "MS_DRYRUN_ON_CPU", "A dry run"),
+    ("RuntimeError: full_batch could only be used under semi_auto_parallel or auto_parallel.",
+     "MS_FULL_BATCH_WITHOUT_AUTO_PARALLEL", "full_batch was set"),
+    # the CPU backend's ring collectives waiting on a dead peer
+    ("[ERROR] DISTRIBUTED(77,7f,python):2026-01-01-10:00:00.000.000 [mindspore/ccsrc/cluster/rpc/core/"
+     "collective_ops_impl.cc:240] RunRingAllGather] Ring AllGather wait receiving [3,2] failed.",
+     "MS_CPU_COLLECTIVE_PEER_NO_DATA", "(Ring AllGather wait receiving failed)"),
     # the parallel modes on another backend
     ("RuntimeError: Invalid communication backend: CPU for semi_auto_parallel/auto_parallel mode, currently only "
      "support Ascend/GPU backend.", "MS_AUTO_PARALLEL_BACKEND_UNSUPPORTED", "`CPU`"),
@@ -130,14 +140,23 @@ def test_family_entries_stay_quiet_on_ordinary_lines(kb, line):
 
 def test_a_clean_msrun_start_is_not_a_warning(kb):
     # a worker that reconnects before the scheduler is up is cleared once the cluster is built
+    built = ("[WARNING] DISTRIBUTED(27212,7f4a79dceb80,python):2026-12-05-22:35:54.765.631 [mindspore/ccsrc/cluster/"
+             "topology/cluster_context.cc:319] BuildCluster] Cluster is successfully initialized.")
     sig = kb.signature("MS_META_SERVER_UNREACHABLE")
-    assert "Cluster is successfully initialized" in sig.resolved_by
+    assert any(words in built for words in sig.resolved_by)
 
 
 def test_mindspore_cluster_bind_line_is_its_own_entry_only(kb):
     line = ("[WARNING] DISTRIBUTED(1524,7f5da57f1b80,python):2026-12-05-22:39:55.669.274 [mindspore/ccsrc/cluster/rpc/"
             "tcp/socket_operation.cc:454] Listen] Failed to call bind, url: 127.0.0.1:8206 Address already in use")
     assert [s.id for s in kb.explaining(line)] == ["MS_CLUSTER_SOCKET_BIND_FAILED"]
+
+
+def test_an_invalid_role_is_the_role_entry_not_the_launcher_one(kb):
+    line = ("RuntimeError: Role name 'MS_WORKERS' is invalid. Maybe you are trying to call "
+            "'mindspore.communication.init()' without using 'mpirun', which will make MindSpore load several "
+            "environment variables and check their validation.")
+    assert [s.id for s in kb.explaining(line)] == ["MS_CLUSTER_ROLE_INVALID"]
 
 
 def test_the_scheduler_s_abnormal_node_count_is_the_timeout_family(kb):
