@@ -92,7 +92,7 @@ def _triage(args) -> int:
             t.add_path(path)
     progress.done()
     result = t.result()
-    _say_skipped(result.inputs)
+    _say_skipped(result.inputs, every=bool(result.inputs) and not any(i.scanned for i in result.inputs))
     for merged in result.summaries:
         for warning in merged["warnings"]:  # messages (i18n_text.Text): worded here, in the language asked
             print(f"ascend-doctor: {worded(warning)}", file=sys.stderr)
@@ -138,10 +138,19 @@ def _progress(t, args):
     return progress
 
 
-def _say_skipped(inputs) -> None:
+def _say_skipped(inputs, every: bool = False) -> None:
+    """Each input not read, and why; files skipped as not logs only when nothing was read (`every`: the error after
+    refers to these lines), at most 20 of them."""
+    shown = 0
     for info in inputs:
-        if info.note and not info.scanned and info.note != NOT_A_LOG:
+        if info.note and not info.scanned and (every or info.note != NOT_A_LOG):
+            if info.note == NOT_A_LOG:
+                shown += 1
+                if shown > 20:
+                    continue
             print(f"ascend-doctor: {info.label}: {lookup(info.note)}", file=sys.stderr)
+    if shown > 20:
+        print(f"ascend-doctor: {_('... and {n} more files skipped as not logs').format(n=shown - 20)}", file=sys.stderr)
 
 
 def _host_name() -> str:

@@ -102,7 +102,15 @@ def content_says_log(path: str) -> bool:
         return True  # let the reader report why it cannot be read
     if head.startswith(b"\x1f\x8b"):
         return True
-    return b"\x00" not in head and _LOG_CONTENT.search(head) is not None
+    if b"\x00" in head:
+        return False
+    if _LOG_CONTENT.search(head) is not None:
+        return True
+    # a console output saved as text (no timestamps, no levels): a log where a line is error-looking as triage's scan
+    # decides it (`msrun: error: argument ...`, `ERROR: Could not find a version ...`, `Segmentation fault`)
+    from .lines import is_error_line
+
+    return any(is_error_line(line) for line in head.splitlines())
 
 
 def node_of_file(path: str) -> str:

@@ -52,6 +52,8 @@ ERROR_LINE = (r"\[(?:ERROR|FATAL|CRITICAL|E)\]|\b(?:ERROR|FATAL|CRITICAL)\b|^\s*
               # compilers and build tools (gcc/clang/bisheng/ccec, Go's runtime, rustc; CMake; ninja), git
               r"^(?:[^\s:]+:\d+:(?:\d+:)? )?(?:fatal )?error(?:\[E\d{4}\])?: [A-Za-z'\"`(]|^\s*CMake Error\b|"
               r"^FAILED: \S|^fatal: [A-Za-z']|"
+              # a command line refused by Python's argparse (`msrun: error: argument --bind_core: ...`, torchrun's)
+              r"^[\w.-]{1,40}: error: [A-Za-z'\"`(]|"
               # a process that aborts: glibc's assert(), the C++ runtime's terminate, glibc's heap and stack checks,
               # the interpreter's fatal error, Go's panic, a shell's report of SIGABRT
               r": Assertion [`'][^\n]{0,400}' failed\.|^terminate called (?:after throwing|without an active|recursively)|"

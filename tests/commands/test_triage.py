@@ -23,6 +23,23 @@ def test_nothing_readable_is_exit_2(tmp_path):
     assert run_cli("triage").returncode == 2
 
 
+def test_a_console_capture_saved_as_text_is_read_and_a_folder_of_no_logs_names_its_files(tmp_path):
+    # a launcher's console output saved as .txt: no timestamp, no level, only argparse's refusal — a log all the same
+    (tmp_path / "run").mkdir()
+    (tmp_path / "run" / "console.txt").write_text(
+        "usage: msrun [-h] [--worker_num WORKER_NUM] [--bind_core BIND_CORE]\n             task_script ...\n"
+        "msrun: error: argument --bind_core: Key x must be in format 'scheduler' or 'deviceX'.\n")
+    data = json.loads(run_cli("triage", str(tmp_path / "run"), "--format", "json", "--lang", "en").stdout)
+    assert data["problems"] or data["unexplained_errors"], data
+    # a folder whose files are none of them logs: the error's "lines above" are there, one per file skipped
+    (tmp_path / "notes").mkdir()
+    (tmp_path / "notes" / "readme.txt").write_text("how to run the job\nstep one: install\n")
+    (tmp_path / "notes" / "conf.yaml").write_text("a: 1\n")
+    proc = run_cli("triage", str(tmp_path / "notes"), "--lang", "en")
+    assert proc.returncode == 2 and "none of the inputs could be read" in proc.stderr
+    assert "readme.txt: not a log file" in proc.stderr and "conf.yaml: not a log file" in proc.stderr
+
+
 def test_progress_past_two_seconds_counts_files_and_bytes(tmp_path, monkeypatch, capsys):
     """Files read / total and MB/s on stderr once reading passes PROGRESS_AFTER_S: asked for with --progress
     when stderr is not a terminal (none otherwise)."""
