@@ -3,8 +3,8 @@ JIT Fallback), written by fault injection on MindSpore 2.10.0 (CPU): a tensor of
 Python code that JIT Fallback ran and that raised, an operator or Tensor method called with arguments none of its
 signatures accepts, a context / jit option with a wrong value, a Cell without super().__init__() / without construct
 / without the attribute construct reads, range() over a tensor, a constant index out of range, set_inputs that does
-not match the data, a Parameter created in construct, JIT Fallback code given variables, strict-mode attributes and a
-missing dict key. Each entry reads members its examples do not show, says the member in its title, stays quiet on
+not match the data, a Parameter created in construct, JIT Fallback code given variables, strict-mode attributes, a
+missing dict key, grad positions that do not fit the function and a method a graph type does not have. Each entry reads members its examples do not show, says the member in its title, stays quiet on
 ordinary lines that share its words, on the clean runs of the same scripts and on every clean excerpt of the corpus,
 and one line is one problem of the family."""
 
@@ -35,7 +35,8 @@ def test_the_part_is_loaded_as_specific_roots_without_peer_ids(kb):
                         "MS_CELL_CONSTRUCT_NOT_DEFINED", "MS_GRAPH_RANGE_ARGUMENT_NOT_CONSTANT",
                         "MS_GRAPH_SEQUENCE_INDEX_OUT_OF_RANGE", "MS_SET_INPUTS_MISMATCH",
                         "MS_GRAPH_INSTANCE_CREATED_IN_CONSTRUCT", "MS_JIT_FALLBACK_NEEDS_CONSTANT_INPUT",
-                        "MS_JIT_STRICT_ATTRIBUTE_UNSUPPORTED", "MS_GRAPH_DICT_KEY_NOT_FOUND"}
+                        "MS_JIT_STRICT_ATTRIBUTE_UNSUPPORTED", "MS_GRAPH_DICT_KEY_NOT_FOUND",
+                        "MS_GRAD_POSITION_OR_WEIGHTS_INVALID", "MS_GRAPH_OBJECT_HAS_NO_METHOD"}
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_ms_graph.json" and sig.kind == "root" and not sig.ascend_fd
@@ -94,6 +95,13 @@ def test_the_part_is_loaded_as_specific_roots_without_peer_ids(kb):
      "current syntax.", "MS_JIT_STRICT_ATTRIBUTE_UNSUPPORTED", "`tolist` of a Tensor[Float32] object"),
     ("ValueError: The key 'labels' does not exist in the dict:ValueAny", "MS_GRAPH_DICT_KEY_NOT_FOUND",
      "key `'labels'`"),
+    # autodiff's other checks of its positions; another graph type without the method
+    ("ValueError: grad_position should not be empty when grad by position.", "MS_GRAD_POSITION_OR_WEIGHTS_INVALID",
+     "grad_position / weights arguments do not fit"),
+    ("IndexError: Position index 2 is exceed input size.", "MS_GRAD_POSITION_OR_WEIGHTS_INVALID",
+     "(position 2 is past its inputs)"),
+    ("AttributeError: 'Tensor[Float32]' object has no attribute 'to_numpy'", "MS_GRAPH_OBJECT_HAS_NO_METHOD",
+     "a Tensor[Float32] object has no attribute or method `to_numpy`"),
 ])
 def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     title = explained_title(kb, line, sig_id, among=FAMILY)
@@ -112,6 +120,8 @@ def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     "ms.set_context(mode=ms.GRAPH_MODE, jit_config={\"jit_level\": \"O0\"})",
     "net.set_inputs(Tensor(shape=[None, 3], dtype=ms.float32))",
     "AttributeError: 'Tensor' object has no attribute 'numpy_like'",
+    "AttributeError: 'tuple' object has no attribute 'append'",
+    "grad_fn = mindspore.value_and_grad(forward_fn, None, optimizer.parameters, has_aux=True)",
     "AttributeError: The 'Net' object has no attribute '_my_private_cache'.",
     "    def construct(self, x):",
     "        for i in range(n):",
