@@ -4,7 +4,8 @@ Python code that JIT Fallback ran and that raised, an operator or Tensor method 
 signatures accepts, a context / jit option with a wrong value, a Cell without super().__init__() / without construct
 / without the attribute construct reads, range() over a tensor, a constant index out of range, set_inputs that does
 not match the data, a Parameter created in construct, JIT Fallback code given variables, strict-mode attributes, a
-missing dict key, grad positions that do not fit the function and a method a graph type does not have. Each entry reads members its examples do not show, says the member in its title, stays quiet on
+missing dict key, grad positions that do not fit the function, a method a graph type does not have and a Tensor index
+of a type MindSpore does not accept. Each entry reads members its examples do not show, says the member in its title, stays quiet on
 ordinary lines that share its words, on the clean runs of the same scripts and on every clean excerpt of the corpus,
 and one line is one problem of the family."""
 
@@ -36,7 +37,8 @@ def test_the_part_is_loaded_as_specific_roots_without_peer_ids(kb):
                         "MS_GRAPH_SEQUENCE_INDEX_OUT_OF_RANGE", "MS_SET_INPUTS_MISMATCH",
                         "MS_GRAPH_INSTANCE_CREATED_IN_CONSTRUCT", "MS_JIT_FALLBACK_NEEDS_CONSTANT_INPUT",
                         "MS_JIT_STRICT_ATTRIBUTE_UNSUPPORTED", "MS_GRAPH_DICT_KEY_NOT_FOUND",
-                        "MS_GRAD_POSITION_OR_WEIGHTS_INVALID", "MS_GRAPH_OBJECT_HAS_NO_METHOD"}
+                        "MS_GRAD_POSITION_OR_WEIGHTS_INVALID", "MS_GRAPH_OBJECT_HAS_NO_METHOD",
+                        "MS_TENSOR_INDEX_INVALID"}
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_ms_graph.json" and sig.kind == "root" and not sig.ascend_fd
@@ -102,6 +104,10 @@ def test_the_part_is_loaded_as_specific_roots_without_peer_ids(kb):
      "(position 2 is past its inputs)"),
     ("AttributeError: 'Tensor[Float32]' object has no attribute 'to_numpy'", "MS_GRAPH_OBJECT_HAS_NO_METHOD",
      "a Tensor[Float32] object has no attribute or method `to_numpy`"),
+    # Tensor indexing's other checks
+    ("IndexError: Current Tensor indexing does not support mutable list/tuple or list containing tensors. Please use an "
+     "immutable expression instead.", "MS_TENSOR_INDEX_INVALID", ": Current Tensor indexing does not support mutable"),
+    ("IndexError: For getitem, there are too many indices.", "MS_TENSOR_INDEX_INVALID", "too many indices"),
 ])
 def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     title = explained_title(kb, line, sig_id, among=FAMILY)
@@ -121,6 +127,8 @@ def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     "net.set_inputs(Tensor(shape=[None, 3], dtype=ms.float32))",
     "AttributeError: 'Tensor' object has no attribute 'numpy_like'",
     "AttributeError: 'tuple' object has no attribute 'append'",
+    "  /work/fi/venv_ms/lib/python3.11/site-packages/mindspore/ops/composite/multitype_ops/_constexpr_utils.py(83): "
+    "raise_index_error",
     "grad_fn = mindspore.value_and_grad(forward_fn, None, optimizer.parameters, has_aux=True)",
     "AttributeError: The 'Net' object has no attribute '_my_private_cache'.",
     "    def construct(self, x):",
