@@ -33,6 +33,23 @@ def test_every_json_file_in_data_has_a_schema_or_is_one():
     assert names - schemas == set(SCHEMAS)
 
 
+def test_no_json_object_in_data_names_a_key_twice():
+    # JSON keeps the last of two equal keys without a word: a merge that leaves two "exclude" lists in one knowledge-base
+    # entry silently drops one of them (round 12's merge did)
+    top = os.path.dirname(data_path("knowledge_base.json"))
+    twice = []
+
+    def pairs(items):
+        keys = [k for k, _ in items]
+        twice.extend((path, k, dict(items).get("id")) for k in {k for k in keys if keys.count(k) > 1})
+        return dict(items)
+
+    for path in sorted(glob.glob(os.path.join(top, "**", "*.json"), recursive=True)):
+        with open(path, encoding="utf-8") as fh:
+            json.load(fh, object_pairs_hook=pairs)
+    assert not twice, twice
+
+
 def broken(name, change):
     data = copy.deepcopy(load_data_file(name))
     change(data)
