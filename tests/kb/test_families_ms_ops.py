@@ -24,7 +24,7 @@ def kb():
 
 
 def test_the_part_is_loaded_as_specific_roots_without_peer_ids(kb):
-    assert len(IDS) == 14 and "MS_OP_INPUT_DTYPES_DIFFER" in IDS
+    assert len(IDS) == 15 and "MS_OP_INPUT_DTYPES_DIFFER" in IDS
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_ms_ops.json" and sig.kind == "root" and not sig.ascend_fd
@@ -36,7 +36,7 @@ def test_the_part_is_loaded_as_specific_roots_without_peer_ids(kb):
     # the earlier miss: a float32 x int32 matmul is a dtype mismatch, not only an argument check
     ("TypeError: For 'BatchMatMulExt', the type of 'x2' should be same as 'x1', but got 'x1' with type "
      "Tensor[Float16] and 'x2' with type Tensor[Float32].", "MS_OP_INPUT_DTYPES_DIFFER",
-     "`BatchMatMulExt` have different data types (Tensor[Float16] and Tensor[Float32])"),
+     "`BatchMatMulExt`: the type of 'x2' should be same as 'x1'"),
     ("TypeError: For primitive[Dense], the input type must be same.", "MS_OP_INPUT_DTYPES_DIFFER", "`Dense`"),
     ("TypeError: For primitive[Log], the input argument[x] must be a type of {Tensor[Float16], Tensor[Float32]}, "
      "but got Tensor[Int64].", "MS_OP_INPUT_DTYPE_NOT_ACCEPTED", "`Log` does not take the data type given for input `x`"),
@@ -66,6 +66,21 @@ def test_the_part_is_loaded_as_specific_roots_without_peer_ids(kb):
      "has_aux is True"),
     ("RuntimeError: Parse Lambda Function Fail. Node type must be Lambda, but got Tuple.",
      "MS_GRAPH_LAMBDA_NOT_ON_OWN_LINE", "lambda"),
+    ("ValueError: For 'Adam', the 'beta1' must be float and must in range (0.0, 1.0), but got '1.2'.",
+     "MS_OPTIMIZER_ARGUMENT_INVALID", "`Adam` rejected its `beta1` (got 1.2)"),
+    # a layer's momentum is not an optimizer's: the Validator's class of API arguments
+    ("ValueError: For 'BatchNorm2d', the 'momentum' must be float and must in range [0, 1], but got '1.5'.",
+     "MS_API_ARGUMENT_VALUE_INVALID", "`BatchNorm2d` was given a value it does not take for its argument `momentum`"),
+    ("TypeError: For 'Conv2d', the 'kernel_size' must be int, but got 'float'", "MS_API_ARGUMENT_VALUE_INVALID",
+     "(got float)"),
+    # a class label not below the number of classes, through CrossEntropyLoss's GatherD
+    ("RuntimeError: For 'GatherD', the value of 'index' must be in [-10, 10), but got: 12", "MS_INDEX_OUT_OF_RANGE",
+     "(index 12, size 10)"),
+    ("TypeError: For 'Dense', the 'has_bias' must be a bool, but got str.", "MS_API_ARGUMENT_VALUE_INVALID",
+     "its argument `has_bias` (got str)"),
+    ("ValueError: The amp level O4 is not supported", "MS_API_ARGUMENT_VALUE_INVALID", "`amp level` (got O4)"),
+    ("ValueError: The argument 'loss_scale' must be >= 1, but got 0", "MS_OPTIMIZER_ARGUMENT_INVALID",
+     "`loss_scale` (got 0)"),
     ("TypeError: For Tensor, the input_data is [1, None] that contain unsupported element.",
      "MS_TENSOR_INIT_DATA_INVALID", ": [1, None]"),
 ])
@@ -100,6 +115,7 @@ def test_members_added_to_other_parts_entries_are_said(kb, line, sig_id, said):
     "fn = lambda a: a.reshape(4, 4)",
     "    raise ValueError(\"When has_aux is True, origin fn requires more than one outputs.\")",
     "TypeError: Failed calling Add.",
+    "RuntimeError: For 'init', the argument 'backend_name' should be 'nccl' to init 'GPU', but got 'hccl'.",
 ])
 def test_family_entries_stay_quiet_on_ordinary_lines(kb, line):
     assert [s.id for s in kb.match_line(line) if s.id in IDS + EXTENDED] == []
