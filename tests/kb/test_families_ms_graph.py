@@ -21,7 +21,7 @@ IDS = part_ids("families_ms_graph")
 FAMILY = IDS + ["MS_GRAPH_UNSUPPORTED_SYNTAX", "MS_GRAPH_TYPE_JOIN_FAILED", "MS_GRAPH_CALL_DEPTH",
                 "MS_CONSTRUCT_ARG_MISMATCH", "MS_GRAPH_NAME_NOT_DEFINED", "MS_FUNC_ARG_COUNT_MISMATCH",
                 "MS_JIT_STRICT_ASNUMPY", "MS_JIT_SYNTAX_NOT_SUPPORTED", "MS_OP_ARGUMENT_CHECK_FAILED",
-                "FRAMEWORK_SETTING_NOT_SUPPORTED", "LLM_STACK_CONFIG_VALUE_REJECTED"]
+                "FRAMEWORK_SETTING_NOT_SUPPORTED", "LLM_STACK_CONFIG_VALUE_REJECTED", "MS_OP_CALL_INVALID_ARGS"]
 
 
 @pytest.fixture(scope="module")
@@ -31,7 +31,7 @@ def kb():
 
 def test_the_part_is_loaded_as_specific_roots_without_peer_ids(kb):
     assert set(IDS) == {"MS_GRAPH_TENSOR_CONDITION_NOT_SCALAR", "MS_JIT_FALLBACK_RUNTIME_ERROR",
-                        "MS_API_CALLED_WITH_INVALID_ARGUMENTS", "MS_CONTEXT_OR_JIT_OPTION_INVALID",
+                        "MS_CONTEXT_OR_JIT_OPTION_INVALID",
                         "MS_CELL_SUPER_INIT_NOT_CALLED", "MS_CELL_ATTRIBUTE_NOT_DEFINED",
                         "MS_CELL_CONSTRUCT_NOT_DEFINED", "MS_GRAPH_RANGE_ARGUMENT_NOT_CONSTANT",
                         "MS_GRAPH_SEQUENCE_INDEX_OUT_OF_RANGE", "MS_SET_INPUTS_MISMATCH",
@@ -56,9 +56,9 @@ def test_the_part_is_loaded_as_specific_roots_without_peer_ids(kb):
      "actors/dynamic_type/any_type_kernel_actor.cc:620] Run] Catch error:list index out of range",
      "MS_JIT_FALLBACK_RUNTIME_ERROR", "`list index out of range`"),
     # an API signature mismatch of a functional API with keywords
-    ("TypeError: Failed calling concat with \"concat(tensors=Tensor, axis=int)\".", "MS_API_CALLED_WITH_INVALID_ARGUMENTS",
+    ("TypeError: Failed calling concat with \"concat(tensors=Tensor, axis=int)\".", "MS_OP_CALL_INVALID_ARGS",
      "`concat` was called with arguments"),
-    ("The valid calling should be: \"input=<Tensor>\".", "MS_API_CALLED_WITH_INVALID_ARGUMENTS",
+    ("The valid calling should be: \"input=<Tensor>\".", "MS_OP_CALL_INVALID_ARGS",
      "an operator or Tensor method"),
     # other context options of the same type check, the jit decorator's other options
     ("TypeError: The parameter 'device_target' must be <class 'str'>, but got <class 'int'>",

@@ -93,7 +93,7 @@ def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     ("ValueError: In epoch: 1 step: 2, loss is NAN or INF, training process cannot continue, terminating training.",
      "TRAIN_NAN_DETECTED_STOPPED", "(loss is NAN or INF)"),
     ("TypeError: Failed calling OnesLike with \"OnesLike()(x=<class 'numpy.ndarray'>)\".", "MS_OP_CALL_INVALID_ARGS",
-     "Failed calling"),
+     "`OnesLike` was called with arguments"),
 ])
 def test_members_added_to_other_parts_entries_are_said(kb, line, sig_id, said):
     title = explained_title(kb, line, sig_id)

@@ -16,7 +16,7 @@ EXTENDED = ["PT_TENSORS_DIFFERENT_DEVICES", "PROCESS_KILLED_SIGKILL", "DATASETS_
 FAMILY = IDS + ["LAUNCHER_WORKER_EXITED_WITH_ERROR", "PROCESS_KILLED_SIGKILL", "PROCESS_SEGFAULT",
                 "PROCESS_DIED_ON_SIGNAL", "PROCESS_ABORTED_SIGABRT", "TORCH_DDP_PARAMETER_GRADIENT_MISMATCH",
                 "PT_TENSORS_DIFFERENT_DEVICES", "DATASETS_DATA_FILES_COLUMNS_DIFFER", "MODEL_PARAMETER_KEY_MISSING",
-                "CHECKPOINT_FILE_UNREADABLE", "DATALOADER_SHARED_MEMORY_EXHAUSTED"]
+                "CHECKPOINT_FILE_UNREADABLE", "DATALOADER_SHARED_MEMORY_EXHAUSTED", "DATALOADER_WORKER_DIED"]
 
 
 @pytest.fixture(scope="module")
@@ -98,7 +98,7 @@ def test_the_part_is_loaded_without_peer_ids(kb):
     ("RuntimeError: Attempting to deserialize object on CUDA device 3 but torch.cuda.device_count() is 1. Please use "
      "torch.load with map_location to map your storages to an existing device.", "TORCH_LOAD_DEVICE_NOT_AVAILABLE",
      "(device 3 of 1)"),
-    ("RuntimeError: DataLoader worker (pid(s) 4100, 4101) exited unexpectedly", "TORCH_DATALOADER_WORKER_EXITED",
+    ("RuntimeError: DataLoader worker (pid(s) 4100, 4101) exited unexpectedly", "DATALOADER_WORKER_DIED",
      "pid 4100, 4101"),
     ("AssertionError: You are using an untested ZeRO Optimizer. Please add <\"zero_allow_untested_optimizer\": true> "
      "in the configuration file to use it.", "DEEPSPEED_ZERO_UNTESTED_OPTIMIZER", "untested"),
@@ -106,7 +106,7 @@ def test_the_part_is_loaded_without_peer_ids(kb):
      "gradient_acc_step * world_size 256 != 4 * 8 * 4", "DEEPSPEED_BATCH_SIZE_INCONSISTENT", "`256`"),
     ("ValueError: Expected a string path to an existing deepspeed config, or a dictionary or a valid base64. "
      "Received: ds_z3.json", "DEEPSPEED_CONFIG_NOT_READABLE", "`ds_z3.json`"),
-    ("RuntimeError: DataLoader worker (pid 792) is killed by signal: Killed. ", "PROCESS_KILLED_SIGKILL", "SIGKILL"),
+    ("RuntimeError: DataLoader worker (pid 792) is killed by signal: Killed. ", "DATALOADER_WORKER_DIED", "SIGKILL"),
     ("because column names don't match", "DATASETS_DATA_FILES_COLUMNS_DIFFER", "same columns"),
 ])
 def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
