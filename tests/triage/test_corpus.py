@@ -182,6 +182,17 @@ FLOORS = {
     # allocator's WARNING read as Ascend device OOM on a CPU run) and the install-group title: 25/33 = 75.8%, 1 FAIL on
     # a line without an error word (h19b_03's installer refusal, the excerpt's true fault)
     "heldout19": {"named_pct": 75.8, "borrowed_per_10": 0.0, "ordinary_fails": 1},
+    # heldout20/ (twentieth set): 66 excerpts, all real runs on this machine with one injected fault each (or none: 8
+    # clean), made by two independent collectors (MindSpore 2.10 and msrun, torchrun/gloo, PyTorch training,
+    # transformers/accelerate/peft/datasets, pip, the OS), labels checked by two independent checkers before any run
+    # (tests/fixtures/corpus/heldout20/README.md), kept outside the repository until round 12 was merged; at this stop's
+    # start 38/58 = 65.5%; measured once after round 12 (whose six authors wrote their entries by fault injection
+    # too, each their own runs): 46/58 = 79.3% named, no peer id the line does not support, every unexplained error
+    # line listed, 2 FAILs on lines without an error word (torch's indented 'Missing key(s) in state_dict' and
+    # 'size mismatch for' lines under 'Error(s) in loading state_dict', the excerpts' true faults)
+    # then (seen) its misses mended: autograd's NaN, OneCycleLR, pandas' CSV, the optimizer state's group size, pyarrow's
+    # JSON line, the validator's 'should be in' form, two titles that did not say why: 53/58 = 91.4%
+    "heldout20": {"named_pct": 91.3, "borrowed_per_10": 0.0, "ordinary_fails": 2},
     # tune2/ (a tuning set, not held out): 25 faulty + 5 clean excerpts from issues no other set or KB entry cited,
     # labelled and committed before triage ran on it; measured once after the class entries (fallback) were written
     # and before any tuning: 14/25 = 56.0% named (main without the class entries: the same 14), 0 FAIL from an
@@ -214,7 +225,7 @@ def test_every_excerpt_names_its_source_and_expectation(measure):
             assert re.match(r"https://(github\.com/[^/]+/[^/]+/((issues|pull)/\d+|blob/\S+\.(?:md|rst))|www\.hiascend\.com/document/\S+|"
                             r"gitcode\.com/\S+|discuss\.mindspore\.cn/t/\S+|bbs\.huaweicloud\.com/blogs/\d+|"
                             r"[a-z0-9.-]+\.(?:com|cn|net)/article/[\w./-]+|blog\.csdn\.net/\w+/article/details/\d+|"
-                            r"support\.huaweicloud\.com/[\w./-]+\.html)$|generated: \S.* \((?:no )?fault injected: [^)]", ex["source"]), \
+                            r"support\.huaweicloud\.com/[\w./-]+\.html)$|generated: \S.* \((?:no )?fault injected(?:: [^)]|\))", ex["source"]), \
                 ex["name"]  # or a run made here, its command and the fault injected (heldout19/generated/)
             assert ex["lines"] and any(line.strip() for line in ex["lines"]), ex["name"]
             if ex["fault"]:
@@ -893,7 +904,7 @@ def test_a_keyerror_title_shows_the_missing_weight_name(tmp_path):
 def test_the_page_split_keeps_a_page_on_one_side_whatever_its_language_or_branch():
     """scripts/corpus_split.py: a docs page and its Chinese twin, on any branch, and `owner/repo:path` are one key; an
     issue is owner/repo/N; about a third of the keys are held out; a vendor's versioned docs page is flagged; every
-    page of heldout15 to heldout19 was on the held-out side (heldout19's runs made here have no side)."""
+    page of heldout15 to heldout20 was on the held-out side (the runs made here, heldout19's and heldout20's, have no side)."""
     corpus_split = script_module("corpus_split")
     en = "https://github.com/mindspore-ai/docs/blob/master/docs/mindspore/source_en/faq/data_processing.md"
     zh = "https://github.com/mindspore-ai/docs/blob/r2.3/docs/mindspore/source_zh_cn/faq/data_processing.md"
@@ -908,13 +919,15 @@ def test_the_page_split_keeps_a_page_on_one_side_whatever_its_language_or_branch
     assert not corpus_split.versioned(en)
     sides = [corpus_split.side(f"a/b:page{i}.md") for i in range(300)]
     assert 70 < sides.count("heldout") < 130
-    for split, n in (("heldout15", 42), ("heldout16", 51), ("heldout17", 53), ("heldout18", 30), ("heldout19", 40)):
+    for split, n in (("heldout15", 42), ("heldout16", 51), ("heldout17", 53), ("heldout18", 30), ("heldout19", 40),
+                     ("heldout20", 66)):
         folder = os.path.join(REPO, "tests", "fixtures", "corpus", split)
         sources = [m.group(1) for name in os.listdir(folder) if name.endswith(".log")
                    for m in [re.search(r"^#% source: (\S+)", open(os.path.join(folder, name), encoding="utf-8").read(),
                                        re.M)]]
         pages = [u for u in sources if u != "generated:"]  # a run made here is no page: no side
-        assert len(sources) == n and {corpus_split.side(u) for u in pages} == {"heldout"}, split
+        assert len(sources) == n and {corpus_split.side(u) for u in pages} <= {"heldout"}, split
+        assert pages or split == "heldout20", split  # (heldout20 is runs made here only)
         assert not any(corpus_split.versioned(u) for u in pages if split == "heldout19"), split
 
 
