@@ -92,11 +92,12 @@ def _triage(args) -> int:
             t.add_path(path)
     progress.done()
     result = t.result()
-    _say_skipped(result.inputs, every=bool(result.inputs) and not any(i.scanned for i in result.inputs))
+    nothing_read = bool(result.inputs) and not any(i.scanned for i in result.inputs)
+    _say_skipped(result.inputs, every=nothing_read)
     for merged in result.summaries:
         for warning in merged["warnings"]:  # messages (i18n_text.Text): worded here, in the language asked
             print(f"ascend-doctor: {worded(warning)}", file=sys.stderr)
-    if result.inputs and not any(i.scanned for i in result.inputs):
+    if nothing_read:
         raise CliError(_("none of the inputs could be read as a text log (see the lines above)"))
     from ..render.triage_report import render_triage  # only here: a node summary renders nothing
 

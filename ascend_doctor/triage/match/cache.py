@@ -139,7 +139,7 @@ def _cache_read(path: str) -> Optional[Tuple[dict, Optional[memoryview]]]:
         return None
     try:
         n_plan, n_db = int.from_bytes(rest[:4], "big"), int.from_bytes(rest[4:8], "big")
-        plan = json.loads(bytes(rest[8:8 + n_plan]).decode("utf-8"))
+        plan = json.loads(str(rest[8:8 + n_plan], "utf-8"))  # (as planmemo and recache read theirs: no copy)
         db = rest[8 + n_plan:8 + n_plan + n_db] if n_db else None
         return (plan, db) if isinstance(plan, dict) else None
     except (ValueError, UnicodeDecodeError):
