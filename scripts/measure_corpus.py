@@ -23,7 +23,8 @@ Reported, in the terms of issue 21's "Done when" line:
   (its `all_of` alternatives or `regex` in shared/reference/ascend_fd_kb_facts.json) holds on none of
   the lines that problem matched;
 - FAIL from an ordinary line: problems of severity fail whose matched lines all look ordinary (no
-  error word, code or level), plus any FAIL in an excerpt labelled clean;
+  error word, code or level, and none the next line of an exception's message, `triage.lines.Fold.follows`),
+  plus any FAIL in an excerpt labelled clean;
 - unexplained errors: error-looking lines (an ERROR/E/F level, a Python `...Error:`/`Exception:`,
   `Segmentation fault`, `core dumped`, `Killed`) that no reported problem matched, and whether triage
   lists each of them in `unexplained_errors` (first occurrences, two lines counted once where triage's own
@@ -198,7 +199,7 @@ def folded_lines(raw: List[bytes], explained: set) -> Dict[int, int]:
 
 
 def measure_one(ex: dict, kb, fd_facts) -> dict:
-    from ascend_doctor.triage.lines import error_key  # triage's own key of an unexplained line
+    from ascend_doctor.triage.lines import error_key, error_units, message_lines  # triage's own decisions
     from ascend_doctor.triage.scan import triage_paths
 
     tmp = tempfile.mkdtemp(prefix="corpus-")
@@ -211,7 +212,7 @@ def measure_one(ex: dict, kb, fd_facts) -> dict:
         shutil.rmtree(tmp, ignore_errors=True)
     lines = ex["lines"]
     fault_re = re.compile(ex["fault"], re.I) if ex["fault"] else None
-    named, generic, borrowed, ordinary_fails, explained = [], [], [], [], set()
+    named, generic, borrowed, fails, explained = [], [], [], [], set()
     for p in result["problems"]:
         sig = kb.signature(p["signature"]) if p.get("signature") else None
         matched = [i for i, line in enumerate(lines, 1) if sig is not None and sig.search(line)]
@@ -222,9 +223,17 @@ def measure_one(ex: dict, kb, fd_facts) -> dict:
         for fd in p.get("ascend_fd") or []:
             if fd_facts is not None and not fd_id_holds(fd_facts, fd, texts):
                 borrowed.append(f"{p['id']}: {fd}")
-        if p.get("severity") == "fail" and (ex["expect"] == "clean" or not any(ERROR_WORD.search(t) for t in texts)):
-            ordinary_fails.append(p["id"])
+        if p.get("severity") == "fail":
+            fails.append((p["id"], matched, texts))
     raw = [line.encode("utf-8", "surrogateescape") for line in lines]
+    # the next lines of an exception's message are part of an error report, and explain that exception (triage's
+    # one decision: triage.lines.Fold.follows; torch's tab-indented `Missing key(s) in state_dict: ...` under
+    # `RuntimeError: Error(s) in loading state_dict for Net:`)
+    message = set(message_lines(raw, explained.__contains__))
+    explained |= {u[0] for u in error_units(raw, explained.__contains__) if u[3]}
+    ordinary_fails = [pid for pid, matched, texts in fails
+                      if ex["expect"] == "clean" or not (any(ERROR_WORD.search(t) for t in texts)
+                                                         or any(i in message for i in matched))]
     folded = folded_lines(raw, explained)
     error_lines = [i for i, line in enumerate(lines, 1) if ERROR_LINE.search(line) and i not in folded]
     listed = {_listed(e, lines) for e in result.get("unexplained_errors") or []}

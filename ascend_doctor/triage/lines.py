@@ -182,17 +182,51 @@ class Fold:
     and leave the traceback open, up to _GAP lines. A line that is neither in a traceback is a unit, as it was
     before."""
 
-    __slots__ = ("open",)
+    __slots__ = ("open", "held")
 
     def __init__(self):
         self.open: Dict[bytes, _Traceback] = {}
+        # an exception line outside a traceback, kept back one step so an explained line of its message under it
+        # (`follows`) can explain it: (who, [line number, text, explained], the line its message reached)
+        self.held: Optional[Tuple[bytes, list, int]] = None
+
+    def follows(self, line_no: int, line: bytes, shape: Optional[Tuple[bytes, str]] = None) -> bool:
+        """A line a signature explains that is not error-looking: whether it is the next line of an exception's
+        message (indented, by the same writer, right under the exception line or under a line already found its
+        message's: torch's `RuntimeError: Error(s) in loading state_dict for Net:` and its tab-indented `Missing
+        key(s) in state_dict: ...`). Then what the signature says explains that exception: its unit is explained,
+        and the line is part of an error report, not an ordinary line. Lines between that no signature names are
+        not seen here, so a line further down is not taken for the message's."""
+        if not self.open and self.held is None:
+            return False
+        who, kind = shape or line_shape(line)
+        if kind != BODY:
+            return False
+        tb = self.open.get(who)
+        if tb is not None and tb.phase == "tail" and line_no == tb.seen + 1:
+            tb.seen, tb.explained = line_no, True
+            tb.lines += 1
+            return True
+        held = self.held
+        if held is not None and held[0] == who and line_no == held[2] + 1:
+            held[1][2] = True
+            self.held = (who, held[1], line_no)
+            return True
+        return False
+
+    def _flush(self) -> List[Unit]:
+        if self.held is None:
+            return []
+        n, text, explained = self.held[1]
+        self.held = None
+        return [(n, text, None, explained)]
 
     def feed(self, line_no: int, line: bytes, shape: Optional[Tuple[bytes, str]] = None,
              explained: bool = False) -> List[Unit]:
         """One error-looking line (`explained`: a signature explains it): the units it completes, in order."""
         who, kind = shape or line_shape(line)
         tb = self.open.get(who)
-        out: List[Unit] = []
+        out: List[Unit] = self._flush()
         if tb is not None:
             if line_no - tb.seen > _GAP:  # a line far below is not that traceback's (above all, a line without prefix)
                 out.append(self._close(who))
@@ -232,11 +266,15 @@ class Fold:
             return out
         if tb is not None and tb.phase == "tail":
             if kind == BODY and _ERROR_RX.search(split_prefix(line)[1]) is None:
-                tb.lines += 1  # the exception message's next line
+                tb.lines += 1  # the exception message's next line: what explains it explains the exception (follows)
+                tb.explained = tb.explained or explained
                 return out
             if kind != BODY:
                 out.append(self._close(who))
-        out.append((line_no, line, None, explained))
+        if kind == EXCEPTION and not explained:
+            self.held = (who, [line_no, line, False], line_no)
+        else:
+            out.append((line_no, line, None, explained))
         return out
 
     def _open(self, who: bytes, tb: _Traceback, out: List[Unit]) -> _Traceback:
@@ -253,7 +291,7 @@ class Fold:
 
     def close(self) -> List[Unit]:
         """The end of the input: its open tracebacks' units, in the order of their first lines."""
-        out = [tb.unit() for tb in sorted(self.open.values(), key=lambda tb: tb.first)]
+        out = self._flush() + [tb.unit() for tb in sorted(self.open.values(), key=lambda tb: tb.first)]
         self.open.clear()
         return out
 
@@ -266,7 +304,21 @@ def error_units(lines: Iterable[bytes], explained: Callable[[int], bool] = lambd
     for n, line in enumerate(lines, 1):
         if is_error_line(line):
             out += fold.feed(n, line, None, explained(n))
+        elif explained(n):
+            fold.follows(n, line)
     return out + fold.close()
+
+
+def message_lines(lines: Iterable[bytes], explained: Callable[[int], bool]) -> List[int]:
+    """The explained lines that are not error-looking but the next lines of an exception's message (Fold.follows):
+    part of an error report, as triage decides it. For scripts/measure_corpus.py."""
+    fold, out = Fold(), []
+    for n, line in enumerate(lines, 1):
+        if is_error_line(line):
+            fold.feed(n, line, None, explained(n))
+        elif explained(n) and fold.follows(n, line):
+            out.append(n)
+    return out
 
 
 def traceback_dict(tb) -> Optional[dict]:
@@ -311,6 +363,11 @@ class Unexplained:
         for n, text, tb, done in self.fold.feed(line_no, line, shape, explained):
             if not done:
                 self._unit(text, info, n, tb)
+
+    def follows(self, line: bytes, info: InputInfo, line_no: int) -> bool:
+        """A line a signature explains that is not error-looking: whether it continues the message of the exception
+        just read (Fold.follows), which it then explains."""
+        return info is self.info and self.fold.follows(line_no, line)
 
     def end_input(self) -> None:
         """The input read so far ended: its open tracebacks become units."""

@@ -8,7 +8,7 @@ examples and must each stay listed.
 
 import pytest
 
-from ascend_doctor.triage.lines import Fold, Unexplained, error_units, is_error_line, traceback_dict
+from ascend_doctor.triage.lines import Fold, Unexplained, error_units, is_error_line, message_lines, traceback_dict
 from ascend_doctor.triage.result import InputInfo
 
 W = "(Worker_DP0_TP7_EP7 pid=2112) ERROR 12-11 09:09:33 [multiproc_executor.py:822] "
@@ -369,3 +369,47 @@ def test_an_error_report_is_an_error_line_or_a_line_with_an_error_code(line, mar
     from ascend_doctor.triage.lines import is_error_report
 
     assert is_error_report(line) is marked
+
+
+SD = ["Traceback (most recent call last):", '  File "t.py", line 11, in <module>', "    m2.load_state_dict(sd)",
+      "RuntimeError: Error(s) in loading state_dict for Net:",
+      '\tMissing key(s) in state_dict: "fc1.weight", "fc1.bias". ',
+      '\tUnexpected key(s) in state_dict: "module.fc1.weight", "module.fc1.bias". ']
+
+
+def test_an_explained_next_line_of_an_exceptions_message_explains_the_exception():
+    """torch prints the cause of `Error(s) in loading state_dict` on the tab-indented lines under it, which have no
+    error word: a signature that reads them explains the exception line, which is then not listed."""
+    assert units(SD) == [(4, SD[3], None, False)]  # a plain traceback's frames are no error lines: its tail alone
+    assert [u[3] for u in units(SD, explained={5, 6})] == [True]
+    assert message_lines([l.encode() for l in SD], {5, 6}.__contains__) == [5, 6]
+    # through a logger: the traceback is one unit, explained whole
+    logged = [R + line for line in SD[1:]]
+    assert units(logged, explained={4, 5}) == [
+        (3, logged[2], {"first_line": 1, "frames": 1, "lines": 5, "exception": True}, True)]
+    # pasted without its traceback: the exception line alone is explained the same way
+    assert [u[3] for u in units(SD[3:], explained={2})] == [True]
+    assert message_lines([l.encode() for l in SD[3:]], {2}.__contains__) == [2]
+
+
+def test_a_line_that_is_not_right_under_the_exceptions_message_does_not_explain_it():
+    # a line nobody names between them, a line that is not indented, another writer's indented line
+    for lines, n in ((SD[:4] + ["\tsomething else", SD[5]], 6), (SD[:4] + ["Missing key(s) in state_dict: a"], 5),
+                     (SD[3:4] + ["(Worker pid=3) INFO 03-01 20:55:34 [x.py:1]   Missing key(s) in state_dict"], 2)):
+        raw = [l.encode() for l in lines]
+        assert [u[3] for u in error_units(raw, {n}.__contains__)] == [False], lines
+        assert message_lines(raw, {n}.__contains__) == []
+
+
+def test_triage_lists_no_exception_its_messages_next_line_explains(tmp_path):
+    from ascend_doctor.kb.load import load_knowledge_base as load_kb
+    from ascend_doctor.triage.scan import triage_paths
+
+    (tmp_path / "run.log").write_text("\n".join(SD) + "\n")
+    got = triage_paths([str(tmp_path / "run.log")], load_kb()).to_json()
+    assert [p["id"] for p in got["problems"]] == ["MODEL_PARAMETER_KEY_MISSING"]
+    assert got["unexplained_errors"] == []
+    # the same exception with a message no signature reads is listed, as before
+    (tmp_path / "run.log").write_text("\n".join(SD[:4] + ["\tsomething nobody knows"]) + "\n")
+    got = triage_paths([str(tmp_path / "run.log")], load_kb()).to_json()
+    assert [e["line"] for e in got["unexplained_errors"]] == [4]
