@@ -25,8 +25,9 @@ class Scanner:
         d = cache_dir() if len(self.signatures) >= _CACHE_MIN_SIGNATURES else None
         path = os.path.join(d, f"scanner-{_scanner_key(self.signatures)}.bin") if d else None
         cached = _cache_read(path) if path else None
-        plan, db = cached if cached else (None, None)
+        plan, cached_db = cached if cached else (None, None)  # the cached database: a view of the file, or None
         dirty = plan is None
+        parts = None  # the database's bytes, as parts, where it was built here (to be cached)
         if plan is None:
             plan = _scan_plan(self.signatures)
         self._lit_rows = plan["lit"]  # the literal finders' anchors (lit_sigs), made only where one is used
@@ -39,10 +40,10 @@ class Scanner:
         for name in order:
             if name == "hyperscan":
                 try:
-                    self.finder, plan, db, built = self._hyperscan(plan, db)
+                    self.finder, plan, parts = self._hyperscan(plan, cached_db)
                 except Exception:  # not installed, no wheel for this CPU: the next one
                     continue
-                dirty = dirty or built
+                dirty = dirty or parts is not None
                 self.exact = set(plan["hs_exact"])
                 self.sure = set(plan.get("hs_sure", ()))
                 active_unanchored = list(plan["hs_unanchored"])
@@ -60,12 +61,12 @@ class Scanner:
             # worked out again only where the cached database cannot be used: _hyperscan)
             # (nor the levels' expression texts: the database holds them; what a hit means is each one's kind and ids)
             kept = plan
-            if plan.get("hs_levels") and db is not None:
+            if plan.get("hs_levels") and parts is not None:
                 kept = {k: v for k, v in plan.items() if k not in ("hs_lit", "hs_re")}
                 levels = plan["hs_levels"]
                 kept["hs_levels"] = dict(levels, **{k: [[None, kind, ids] for _, kind, ids in levels[k]]
                                                     for k in ("l1", "l2")})
-            _cache_write(path, kept, db or ())
+            _cache_write(path, kept, parts or ())
         self._matchers: List[Optional[Callable[[bytes], bool]]] = [None] * len(self.signatures)
         self._sure_matchers: Dict[int, Callable[[bytes, bool], bool]] = {}
         self._memo: Dict[bytes, List[int]] = {}  # a line's bytes -> its hits (scan_lines)
@@ -88,16 +89,17 @@ class Scanner:
             self._lit_sigs = _untable(self._lit_rows)
         return self._lit_sigs
 
-    def _hyperscan(self, plan: dict, db: Optional[bytes]):
-        """(finder, plan, database bytes, whether anything was built) for Hyperscan; a cached database is loaded."""
+    def _hyperscan(self, plan: dict, db: Optional[memoryview]):
+        """(finder, plan, the database as parts to cache where it was built here, else None) for Hyperscan; a cached
+        database (`db`) is loaded."""
         sure = set(plan.get("hs_sure", ()))
         levels = plan.get("hs_levels")
         if db is not None:
             try:
                 if levels is not None:  # the two levels name every expression: the tables are not read
-                    return _HyperscanFinder({}, (), db=db, sure=sure, levels=levels), plan, db, False
+                    return _HyperscanFinder({}, (), db=db, sure=sure, levels=levels), plan, None
                 regexes = [(e.encode("latin-1"), set(ids)) for e, ids in plan["hs_re"]]
-                return _HyperscanFinder(_untable(plan["hs_lit"]), regexes, db=db, sure=sure), plan, db, False
+                return _HyperscanFinder(_untable(plan["hs_lit"]), regexes, db=db, sure=sure), plan, None
             except Exception:  # another Hyperscan or CPU: compile again
                 pass
         if "hs_re" not in plan:  # a cached plan keeps only the two levels, without their expressions' texts
@@ -125,7 +127,7 @@ class Scanner:
             except Exception:  # a branch or an anchor of the two levels refused: one level, as the plan's tables
                 plan["hs_levels"] = None
                 finder = _HyperscanFinder(_untable(plan["hs_lit"]), regexes, sure=set(plan["hs_sure"]))
-        return finder, plan, finder.dump(), True
+        return finder, plan, finder.dump()
 
     def _matcher(self, i: int) -> Callable[[bytes], bool]:
         m = self._matchers[i]
