@@ -127,6 +127,8 @@ def test_the_part_is_loaded_as_specific_roots_without_peer_ids(kb):
     ("ValueError: Unrecognized instruction format: train[:10 %]", "DATASETS_SPLIT_SPEC_INVALID", "`train[:10`"),
     ("FileNotFoundError: The passed configuration file `configs/fsdp.yaml` does not exist. Please pass an existing "
      "file to `accelerate launch`.", "ACCELERATE_CONFIG_FILE_NOT_FOUND", "`configs/fsdp.yaml`"),
+    ("ValueError: batch_size should be a positive integer value, but got batch_size=-1",
+     "TORCH_DATALOADER_BATCH_SIZE_NOT_POSITIVE", "batch_size=-1"),
     # the members extended in other parts
     ("ValueError: This tokenizer does not have a mask token which is necessary for masked language modeling. You "
      "should pass `mlm=False` to train on causal language modeling instead.", "TOKENIZER_SPECIAL_SETTING_MISSING",
