@@ -138,8 +138,8 @@ def test_the_part_is_loaded_as_root_entries_without_peer_ids(kb):
      "MODEL_HUB_UNREACHABLE", "(`https://huggingface.co`)"),
     ("OSError: You are trying to access a gated repo.", "HF_GATED_REPO_NO_ACCESS", "is gated"),
     ("ValueError: Unrecognized configuration class <class 'transformers.models.qwen2_vl.configuration_qwen2_vl."
-     "Qwen2VLConfig'> for this kind of AutoModel: AutoModelForCausalLM.", "MODEL_ARCHITECTURE_NOT_SUPPORTED",
-     "(`Qwen2VLConfig`)"),
+     "Qwen2VLConfig'> for this kind of AutoModel: AutoModelForCausalLM.", "HF_AUTO_CLASS_DOES_NOT_FIT_MODEL",
+     "`Qwen2VLConfig`"),
     ("The installed version of bitsandbytes was compiled without GPU support. 8-bit optimizers and GPU quantization "
      "are unavailable.", "LIBRARY_GPU_CHECK_FAILED", "bitsandbytes cannot give this job"),
 ])
