@@ -37,6 +37,8 @@ def test_the_part_is_loaded_without_peer_ids(kb):
         assert os.path.basename(sig.origin) == "families_os_launch.json" and not sig.ascend_fd, sid
         assert sig.kind == ("wrapper" if sid in WRAPPERS else "root"), sid
         assert sig.fallback == (sid in CLASSES), sid
+        # a failed command restates the command and its status: any other class entry of its line (a ninja build) wins
+        assert sig.last_resort == (sid == "PY_SUBPROCESS_COMMAND_FAILED"), sid
         assert sig.severity == ("warn" if sid in WARNINGS else "fail"), sid
 
 
@@ -54,8 +56,8 @@ def test_the_part_is_loaded_without_peer_ids(kb):
     ("torch.multiprocessing.spawn.ProcessExitedException: process 3 terminated with exit code 1",
      "TORCH_MP_SPAWN_PROCESS_EXITED", "process 3 exited with exit code 1"),
     # subprocess
-    ("subprocess.CalledProcessError: Command '['ninja', '-v']' returned non-zero exit status 1.",
-     "PY_SUBPROCESS_COMMAND_FAILED", "status 1 (`['ninja', '-v']`)"),
+    ("subprocess.CalledProcessError: Command '['bash', 'tools/preprocess_data.sh']' returned non-zero exit status 1.",
+     "PY_SUBPROCESS_COMMAND_FAILED", "status 1 (`['bash', 'tools/preprocess_data.sh']`)"),
     ("subprocess.TimeoutExpired: Command 'npu-smi info' timed out after 30 seconds", "PY_SUBPROCESS_TIMEOUT_EXPIRED",
      "(30 seconds) (`npu-smi info`)"),
     ("PermissionError: [Errno 8] Exec format error: 'scripts/run_pretrain.bash'", "SCRIPT_EXEC_FORMAT_NO_SHEBANG",
