@@ -30,7 +30,7 @@ def kb():
 
 
 def test_the_part_is_loaded_as_specific_roots_without_peer_ids(kb):
-    assert len(IDS) == 32 and len(set(IDS)) == 32
+    assert len(IDS) == 40 and len(set(IDS)) == 40
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_pt_tensor_ops.json" and sig.kind == "root"
@@ -118,6 +118,24 @@ def test_the_part_is_loaded_as_specific_roots_without_peer_ids(kb):
     ("RuntimeError: invalid multinomial distribution (encountering probability entry < 0)",
      "TORCH_MULTINOMIAL_ARGUMENTS_INVALID", ": invalid multinomial distribution (encountering probability entry < 0)"),
     ("RuntimeError: prob_dist must be 1 or 2 dim", "TORCH_MULTINOMIAL_ARGUMENTS_INVALID", ": prob_dist must be 1 or 2"),
+    ("TypeError: default_collate: batch must contain tensors, numpy arrays, numbers, dicts or lists; found <class "
+     "'NoneType'>", "TORCH_DEFAULT_COLLATE_TYPE_UNSUPPORTED", "`<class 'NoneType'>`"),
+    ("RuntimeError: Output 1 of SplitBackward0 is a view and is being modified inplace. This view is the output of a "
+     "function that returns multiple views. Such functions do not allow the output views to be modified inplace.",
+     "TORCH_MULTI_OUTPUT_VIEW_MODIFIED_IN_PLACE", "returned by `SplitBackward0`"),
+    ("TypeError: new(): invalid data type 'str'", "TORCH_TENSOR_FROM_NON_NUMERIC_DATA", ": new(): invalid data type"),
+    ("RuntimeError: Could not infer dtype of dict", "TORCH_TENSOR_FROM_NON_NUMERIC_DATA", "Could not infer dtype of dict"),
+    ("TypeError: only integer tensors of a single element can be converted to an index",
+     "TORCH_INDEX_TENSOR_NOT_INTEGER", "not an integer tensor"),
+    ("RuntimeError: number of dims don't match in permute", "TORCH_DIMS_ARGUMENT_DOES_NOT_MATCH_RANK", "`permute`"),
+    ("RuntimeError: expand(torch.cuda.FloatTensor{[16, 1, 128]}, size=[16, 128]): the number of sizes provided (2) "
+     "must be greater or equal to the number of dimensions in the tensor (3)", "TORCH_DIMS_ARGUMENT_DOES_NOT_MATCH_RANK",
+     "(tensor 3, given 2)"),
+    ("torch.linalg.LinAlgError: linalg.solve: The solver failed because the input matrix is singular.",
+     "TORCH_LINALG_MATRIX_SINGULAR_OR_NOT_PD", "`linalg.solve` failed on its matrix"),
+    ("RuntimeError: empty: Dimension size must be non-negative.", "TORCH_TENSOR_SIZE_NEGATIVE", "(`empty`)"),
+    ("RuntimeError: std(): could not infer output dtype. Input dtype must be either a floating point or complex dtype. "
+     "Got: Int", "TORCH_REDUCTION_NEEDS_FLOATING_DTYPE", "`std` was called on an integer tensor (Int)"),
     # the members added to families_training.json's entries
     ("RuntimeError: inconsistent tensor size, expected tensor [3] and src [4] to have the same number of elements, but "
      "got 3 and 4 elements respectively", "TORCH_TENSOR_SHAPE_MISMATCH", "([3] against [4])"),
@@ -159,6 +177,11 @@ def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     "padding_idx (int, optional): If specified, the entries at padding_idx do not contribute to the gradient",
     "sum of probabilities: 1.0",
     "BatchNorm1d(10, eps=1e-05, momentum=0.1, affine=True, track_running_stats=True)",
+    "ema_model = copy.deepcopy(model)  # graph leaves support the deepcopy protocol",
+    "labels = torch.tensor(label_ids)  # not strings: too many dimensions",
+    "torch.linalg.cholesky(A)  # A must be positive-definite",
+    "acc = (pred == y).float().mean()  # mean() needs a floating point dtype",
+    "x.permute(0, 2, 3, 1)  # the desired ordering of dimensions",
 ])
 def test_family_entries_stay_quiet_on_ordinary_lines(kb, line):
     assert [s.id for s in kb.match_line(line) if s.id in IDS + EXTENDED] == []
