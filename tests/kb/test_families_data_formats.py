@@ -90,6 +90,29 @@ def test_the_part_is_loaded_without_peer_ids(kb):
      "SKLEARN_METRIC_TARGET_TYPES_MIXED", "(multilabel-indicator and multiclass)"),
     ("ValueError: Expected 2D array, got scalar array instead:", "SKLEARN_EXPECTED_2D_ARRAY", "scalar"),
     ("ValueError: y contains previously unseen labels: 'neutral'", "SKLEARN_LABEL_NOT_SEEN_IN_FIT", "'neutral'"),
+    # round two of the injected faults: the members these lines show that the examples do not
+    ("ValueError: Trailing data", "JSON_LINES_READ_AS_ONE_DOCUMENT", "pd.read_json without lines=True"),
+    ("ValueError: You are trying to merge on float64 and object columns for key 'user_id'. If you wish to proceed "
+     "you should use pd.concat", "PANDAS_MERGE_KEY_DTYPES_DIFFER", "`user_id`"),
+    ("ValueError: time data 'N/A' does not match format '%Y-%m-%d %H:%M:%S'", "DATETIME_TEXT_NOT_IN_FORMAT", "'N/A'"),
+    ("ValueError: all the input arrays must have same number of dimensions, but the array at index 0 has 3 "
+     "dimension(s) and the array at index 5 has 2 dimension(s)", "NUMPY_JOINED_ARRAYS_SHAPES_DIFFER", "size 3 vs 2"),
+    ("numpy.exceptions.AxisError: axis -3 is out of bounds for array of dimension 2", "NUMPY_AXIS_OUT_OF_BOUNDS",
+     "Axis -3"),
+    ("IndexError: index 1000 is out of bounds for axis 1 with size 1000", "NUMPY_INDEX_OUT_OF_BOUNDS",
+     "axis 1 of size 1000"),
+    ("ValueError: unsupported pickle protocol: 4", "PICKLE_PROTOCOL_NEWER_THAN_PYTHON", "protocol 4"),
+    ("TypeError: the JSON object must be str, bytes or bytearray, not NoneType", "JSON_LOADS_GIVEN_NON_TEXT",
+     "NoneType"),
+    ("pyarrow.lib.ArrowNotImplementedError: Unsupported cast from list<item: int64> to string using function "
+     "cast_string", "ARROW_CAST_NOT_SUPPORTED", "from list<item: int64> to string"),
+    ("ValueError: Unknown label type: (array([0.1, 0.5]),)", "SKLEARN_UNKNOWN_LABEL_TYPE", "(array([0.1, 0.5]),)"),
+    ("ValueError: Found array with 0 feature(s) (shape=(120, 0)) while a minimum of 1 is required by "
+     "SelectKBest.", "SKLEARN_EMPTY_INPUT_ARRAY", "0 feature(s)"),
+    ("ValueError: conversion from RGB to RBG not supported", "PIL_MODE_CONVERSION_NOT_SUPPORTED", "to mode RBG"),
+    ("/usr/lib/python3/site-packages/sklearn/metrics/_classification.py:1565: UndefinedMetricWarning: Recall is "
+     "ill-defined and being set to 0.0 in labels with no true samples. Use `zero_division` parameter to control this "
+     "behavior.", "SKLEARN_METRIC_UNDEFINED_FOR_DATA", "Recall is ill-defined"),
 ])
 def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     title = explained_title(kb, line, sig_id, among=FAMILY)
