@@ -81,9 +81,6 @@ def test_the_part_is_loaded_as_specific_roots_without_peer_ids(kb):
      "A dim argument (0)"),
     ("IndexError: too many indices for tensor of dimension 0", "TORCH_TOO_MANY_INDICES_FOR_TENSOR",
      "more indices than its 0 dimension(s)"),
-    ("TypeError: can't convert np.ndarray of type numpy.str_. The only supported types are: float64, float32, "
-     "float16, complex64, complex128, int64, int32, int16, int8, uint64, uint32, uint16, uint8, and bool.",
-     "TORCH_FROM_NUMPY_DTYPE_NOT_SUPPORTED", "`numpy.str_`"),
     ("TypeError: can't convert xpu:1 device type tensor to numpy. Use Tensor.cpu() to copy the tensor to host memory "
      "first.", "TORCH_NUMPY_ON_DEVICE_TENSOR", "on `xpu:1`"),
     ("RuntimeError: Class values must be non-negative.", "TORCH_ONE_HOT_CLASS_OUT_OF_RANGE", "non-negative"),
