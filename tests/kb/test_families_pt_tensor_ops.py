@@ -34,7 +34,7 @@ def kb():
 
 
 def test_the_part_is_loaded_as_specific_roots_without_peer_ids(kb):
-    assert len(IDS) == 40 and len(set(IDS)) == 40
+    assert len(IDS) == 33 and len(set(IDS)) == 33  # (7 folded into other parts' entries for the same faults at the merge)
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_pt_tensor_ops.json" and sig.kind == "root"
