@@ -54,7 +54,7 @@ if REPO not in sys.path:
     sys.path.insert(0, REPO)
 
 CORPUS = os.path.join(REPO, "tests", "fixtures", "corpus")
-SPLITS = ("heldout", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8", "heldout9", "heldout10", "heldout11", "heldout12", "heldout13", "heldout14", "heldout15", "heldout16", "heldout17", "heldout18", "heldout19", "heldout20", "tune", "tune2")
+SPLITS = ("heldout", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8", "heldout9", "heldout10", "heldout11", "heldout12", "heldout13", "heldout14", "heldout15", "heldout16", "heldout17", "heldout18", "heldout19", "heldout20", "heldout21", "tune", "tune2")
 FACTS_CANDIDATES = [os.path.join(REPO, "..", "shared", "reference", "ascend_fd_kb_facts.json"),
                     os.path.join(REPO, "..", "..", "shared", "reference", "ascend_fd_kb_facts.json"),
                     "/work/shared/reference/ascend_fd_kb_facts.json"]
@@ -68,6 +68,8 @@ ERROR_WORD = re.compile(
     # a non-zero exit status is a return code too (Go's exec.ExitError 'exit status 203', a shell's 'exit code 1'), and
     # ENOENT's strerror text an errno ('open /dev/davinci3: no such file or directory')
     r"\bexit (status|code):? -?[1-9]|no such file or directory|"
+    # bash's job status for a process a resource limit's signal ended (SIGXFSZ, SIGXCPU), as 'Killed' for SIGKILL
+    r"(file size|cpu time) limit exceeded|"
     r"unsupported|no supported|E[0-9A-Z][0-9]{4}\b|"
     # glibc's heap checks and libstdc++'s terminate name no error word: 'double free or corruption (!prev)'
     r"double free|corrupt(ed|ion)|invalid pointer|terminate called|"

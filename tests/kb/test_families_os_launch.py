@@ -22,7 +22,7 @@ FAMILY = IDS + EXTENDED + ["PROCESS_KILLED_SIGKILL", "PROCESS_DIED_ON_SIGNAL", "
                            "SSH_CONNECTION_FAILED", "PY_SCRIPT_EXCEPTION", "OS_CGROUP_OOM"]
 WRAPPERS = {"TORCH_MP_SPAWN_PROCESS_EXITED", "MPIRUN_PROCESS_EXITED_NONZERO", "SLURM_TASK_EXITED_NONZERO"}
 CLASSES = {"PY_SUBPROCESS_COMMAND_FAILED", "MPIRUN_DAEMONS_NOT_STARTED", "SLURM_ALLOCATION_REJECTED"}
-WARNINGS = {"PY_MP_RESOURCE_TRACKER_LEAKED", "SHELL_LOCALE_NOT_INSTALLED"}
+WARNINGS = {"PY_KEYBOARD_INTERRUPT", "PY_MP_RESOURCE_TRACKER_LEAKED", "SHELL_LOCALE_NOT_INSTALLED"}
 
 
 @pytest.fixture(scope="module")
@@ -31,7 +31,7 @@ def kb():
 
 
 def test_the_part_is_loaded_without_peer_ids(kb):
-    assert len(IDS) == 29
+    assert len(IDS) == 33  # (4 written from heldout21's misses, after its measurement)
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_os_launch.json" and not sig.ascend_fd, sid
