@@ -182,16 +182,16 @@ def _listed(entry, lines: List[str]) -> Optional[int]:
     return None
 
 
-def folded_lines(raw: List[bytes], explained: set) -> Dict[int, int]:
+def folded_lines(raw: List[bytes], units) -> Dict[int, int]:
     """The lines that are not error lines of their own, as triage decides it (triage.lines.error_units, its one
     decision): a traceback's header, frames, source lines and carets and its exception's next lines (each mapped to
     the line of the unit it folds into: the exception line, or the last frame of a traceback without one), and
     blank lines under a logger's prefix (mapped to 0). A traceback whose exception line a problem explains is
     explained whole. What is left of ERROR_LINE's lines must each be explained or listed: a real error line between
-    a traceback's frames (another process's, or one error-looking on its own) is a unit of its own."""
-    from ascend_doctor.triage.lines import error_units, is_error_line
+    a traceback's frames (another process's, or one error-looking on its own) is a unit of its own. `units`:
+    triage.lines.error_units of `raw`."""
+    from ascend_doctor.triage.lines import is_error_line
 
-    units = error_units(raw, explained.__contains__)
     own = {u[0] for u in units}
     out: Dict[int, int] = {}
     for i, line in enumerate(raw, 1):
@@ -201,7 +201,7 @@ def folded_lines(raw: List[bytes], explained: set) -> Dict[int, int]:
 
 
 def measure_one(ex: dict, kb, fd_facts) -> dict:
-    from ascend_doctor.triage.lines import error_key, error_units, message_lines  # triage's own decisions
+    from ascend_doctor.triage.lines import error_key, error_units  # triage's own decisions
     from ascend_doctor.triage.scan import triage_paths
 
     tmp = tempfile.mkdtemp(prefix="corpus-")
@@ -231,12 +231,13 @@ def measure_one(ex: dict, kb, fd_facts) -> dict:
     # the next lines of an exception's message are part of an error report, and explain that exception (triage's
     # one decision: triage.lines.Fold.follows; torch's tab-indented `Missing key(s) in state_dict: ...` under
     # `RuntimeError: Error(s) in loading state_dict for Net:`)
-    message = set(message_lines(raw, explained.__contains__))
-    explained |= {u[0] for u in error_units(raw, explained.__contains__) if u[3]}
+    message: List[int] = []
+    units = error_units(raw, explained.__contains__, message)  # (one pass: units and the messages' next lines)
+    explained |= {u[0] for u in units if u[3]}
     ordinary_fails = [pid for pid, matched, texts in fails
                       if ex["expect"] == "clean" or not (any(ERROR_WORD.search(t) for t in texts)
                                                          or any(i in message for i in matched))]
-    folded = folded_lines(raw, explained)
+    folded = folded_lines(raw, units)
     error_lines = [i for i, line in enumerate(lines, 1) if ERROR_LINE.search(line) and i not in folded]
     listed = {_listed(e, lines) for e in result.get("unexplained_errors") or []}
     seen_text, unexplained = set(), []

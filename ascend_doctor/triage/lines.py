@@ -187,8 +187,12 @@ class Fold:
     def __init__(self):
         self.open: Dict[bytes, _Traceback] = {}
         # an exception line outside a traceback, kept back one step so an explained line of its message under it
-        # (`follows`) can explain it: (who, [line number, text, explained], the line its message reached)
-        self.held: Optional[Tuple[bytes, list, int]] = None
+        # (`follows`) can explain it: [who, line number, text, explained, the line its message reached]
+        self.held: Optional[list] = None
+
+    def pending(self) -> bool:
+        """Whether a traceback or an exception line is open, so a next line could continue its message (follows)."""
+        return bool(self.open) or self.held is not None
 
     def follows(self, line_no: int, line: bytes, shape: Optional[Tuple[bytes, str]] = None) -> bool:
         """A line a signature explains that is not error-looking: whether it is the next line of an exception's
@@ -197,7 +201,7 @@ class Fold:
         key(s) in state_dict: ...`). Then what the signature says explains that exception: its unit is explained,
         and the line is part of an error report, not an ordinary line. Lines between that no signature names are
         not seen here, so a line further down is not taken for the message's."""
-        if not self.open and self.held is None:
+        if not self.pending():
             return False
         who, kind = shape or line_shape(line)
         if kind != BODY:
@@ -208,16 +212,15 @@ class Fold:
             tb.lines += 1
             return True
         held = self.held
-        if held is not None and held[0] == who and line_no == held[2] + 1:
-            held[1][2] = True
-            self.held = (who, held[1], line_no)
+        if held is not None and held[0] == who and line_no == held[4] + 1:
+            held[3], held[4] = True, line_no
             return True
         return False
 
     def _flush(self) -> List[Unit]:
         if self.held is None:
             return []
-        n, text, explained = self.held[1]
+        _who, n, text, explained, _reached = self.held
         self.held = None
         return [(n, text, None, explained)]
 
@@ -272,7 +275,7 @@ class Fold:
             if kind != BODY:
                 out.append(self._close(who))
         if kind == EXCEPTION and not explained:
-            self.held = (who, [line_no, line, False], line_no)
+            self.held = [who, line_no, line, False, line_no]
         else:
             out.append((line_no, line, None, explained))
         return out
@@ -296,29 +299,19 @@ class Fold:
         return out
 
 
-def error_units(lines: Iterable[bytes], explained: Callable[[int], bool] = lambda n: False) -> List[Unit]:
+def error_units(lines: Iterable[bytes], explained: Callable[[int], bool] = lambda n: False,
+                message: Optional[List[int]] = None) -> List[Unit]:
     """Triage's decision over a whole text (lines numbered from 1; `explained(n)`: a signature explains line n): its
-    error-looking lines (is_error_line) as the units `unexplained_errors` lists when they are not explained. What
-    scripts/measure_corpus.py reads for what an error line is."""
+    error-looking lines (is_error_line) as the units `unexplained_errors` lists when they are not explained; into
+    `message`, the explained lines that are not error-looking but the next lines of an exception's message
+    (Fold.follows: part of an error report). What scripts/measure_corpus.py reads for what an error line is."""
     fold, out = Fold(), []
     for n, line in enumerate(lines, 1):
         if is_error_line(line):
             out += fold.feed(n, line, None, explained(n))
-        elif explained(n):
-            fold.follows(n, line)
+        elif explained(n) and fold.follows(n, line) and message is not None:
+            message.append(n)
     return out + fold.close()
-
-
-def message_lines(lines: Iterable[bytes], explained: Callable[[int], bool]) -> List[int]:
-    """The explained lines that are not error-looking but the next lines of an exception's message (Fold.follows):
-    part of an error report, as triage decides it. For scripts/measure_corpus.py."""
-    fold, out = Fold(), []
-    for n, line in enumerate(lines, 1):
-        if is_error_line(line):
-            fold.feed(n, line, None, explained(n))
-        elif explained(n) and fold.follows(n, line):
-            out.append(n)
-    return out
 
 
 def traceback_dict(tb) -> Optional[dict]:

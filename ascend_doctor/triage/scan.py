@@ -499,7 +499,7 @@ class Triage:
             if error and seen_on_line.get(err_idx) != line_no:
                 seen_on_line[err_idx] = line_no
                 self._errors.add(line, info, line_no, error == 2, shape)
-            elif record and not error and not all(i in self._resolvers for i in record):
+            elif record and not error and self._errors.fold.pending() and not all(i in self._resolvers for i in record):
                 self._errors.follows(line, info, line_no)  # an exception message's next line explains it (Fold.follows)
             for idx in record:
                 if seen_on_line.get(idx) == line_no:

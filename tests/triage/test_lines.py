@@ -8,7 +8,7 @@ examples and must each stay listed.
 
 import pytest
 
-from ascend_doctor.triage.lines import Fold, Unexplained, error_units, is_error_line, message_lines, traceback_dict
+from ascend_doctor.triage.lines import Fold, Unexplained, error_units, is_error_line, traceback_dict
 from ascend_doctor.triage.result import InputInfo
 
 W = "(Worker_DP0_TP7_EP7 pid=2112) ERROR 12-11 09:09:33 [multiproc_executor.py:822] "
@@ -369,6 +369,13 @@ def test_an_error_report_is_an_error_line_or_a_line_with_an_error_code(line, mar
     from ascend_doctor.triage.lines import is_error_report
 
     assert is_error_report(line) is marked
+
+
+def message_lines(raw, explained):
+    """error_units' explained lines that continue an exception's message (Fold.follows)."""
+    got = []
+    error_units(raw, explained, got)
+    return got
 
 
 SD = ["Traceback (most recent call last):", '  File "t.py", line 11, in <module>', "    m2.load_state_dict(sd)",
