@@ -55,6 +55,24 @@ _HS_TAKES_VIEWS = [True]
 
 L2_PART = 800  # level 2's expressions per Hyperscan database (see _HyperscanFinder)
 
+_MALLOC_TRIM: list = []  # [glibc's malloc_trim, or None where there is none], found on first use
+
+
+def release_heap() -> None:
+    """Give the heap's free pages back to the system (glibc's `malloc_trim`; nothing elsewhere). Hyperscan's compiler
+    frees its working memory (20-40 MB a database) but glibc keeps those pages mapped, so without this the next
+    level's compile, and then the scan, stack on top of every earlier one: the first run after an install peaked at
+    130 MB, over the 128 MB bound (docs/performance.md). Called only where a database was compiled here."""
+    if not _MALLOC_TRIM:
+        try:
+            import ctypes
+
+            _MALLOC_TRIM.append(ctypes.CDLL(None).malloc_trim)
+        except (ImportError, OSError, AttributeError):  # not glibc (musl, macOS), or no ctypes: nothing to give back
+            _MALLOC_TRIM.append(None)
+    if _MALLOC_TRIM[0] is not None:
+        _MALLOC_TRIM[0](0)
+
 
 class _HsLevel:
     """One Hyperscan database: its expressions' signatures (None: a mark, the line goes to level 2) and, per
@@ -84,6 +102,7 @@ class _HsLevel:
                 self.db.compile(expressions=exprs, ids=list(range(len(entries))), elements=len(entries), flags=kinds)
                 if keep:
                     hs_db_write(exprs, kinds, hyperscan.dumpb(self.db))
+                release_heap()  # the compiler's working memory, before the next database compiles
         if self.db is not None:
             self.db.scratch = hyperscan.Scratch(self.db)
 

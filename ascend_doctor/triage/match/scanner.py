@@ -9,21 +9,63 @@ from typing import Callable, Dict, Iterable, List, Optional, Sequence, Set, Tupl
 from ...kb.model import Signature, _GcPaused
 from .cache import _CACHE_MIN_SIGNATURES, _cache_read, _cache_write, _scanner_key, cache_dir
 from . import recache
-from .finders import _FINDERS, _HyperscanFinder, _PythonFinder, _note_line, _scan_plan, _untable, matcher_order
+from .finders import (_FINDERS, _HyperscanFinder, _PythonFinder, _note_line, _scan_plan, _untable, matcher_order,
+                      release_heap)
+
+
+def _build_apart(scanner: "Scanner", order: List[str], path: str) -> None:
+    """Work out the plan and compile the databases in a forked child, which stores them in the cache; this process then
+    reads them as any later run does. The plan's and the compiler's working memory (tens of MB, kept by the heap in
+    pieces that cannot all be given back) is then never in the process that scans, so the first run after an install
+    peaks no higher than its build, not at its build's leftovers plus the scan (docs/performance.md). Where the
+    child fails (killed, out of memory, a fork refused), or a fork is not safe, this process builds as before."""
+    from ...process import fork_is_safe
+
+    folder = os.path.dirname(path)
+    if not fork_is_safe() or (os.path.isdir(folder) and not os.access(folder, os.W_OK)):  # (nothing to hand over)
+        return
+    try:
+        pid = os.fork()
+    except OSError:
+        return
+    if pid == 0:  # the child: build, store, leave without running this process's exit handlers or flushing its output
+        code = 1
+        try:
+            with _GcPaused():
+                scanner._build(order, path)
+            code = 0
+        except BaseException:  # noqa: BLE001 - the parent builds for itself
+            pass
+        finally:
+            os._exit(code)
+    try:
+        os.waitpid(pid, 0)
+    except BaseException:  # interrupted: the child goes too
+        try:
+            os.kill(pid, 9)
+            os.waitpid(pid, 0)
+        except OSError:
+            pass
+        raise
 
 
 class Scanner:
     """Finds signature hits in chunks of bytes (complete lines) without touching non-matching lines in Python."""
 
     def __init__(self, signatures: Sequence[Signature], matchers: Optional[Sequence[str]] = None):
-        with _GcPaused():
-            self._build(signatures, matchers)
-
-    def _build(self, signatures: Sequence[Signature], matchers: Optional[Sequence[str]]) -> None:
         self.signatures = list(signatures)
         order = list(matchers or matcher_order())
         d = cache_dir() if len(self.signatures) >= _CACHE_MIN_SIGNATURES else None
         path = os.path.join(d, f"scanner-{_scanner_key(self.signatures)}.bin") if d else None
+        if path and order[0] == "hyperscan" and not os.path.exists(path):
+            _build_apart(self, order, path)
+        with _GcPaused():
+            compiled = self._build(order, path)
+        if compiled:  # the plan's tables and the compilers' leftovers are garbage now: give their pages back
+            release_heap()
+
+    def _build(self, order: List[str], path: Optional[str]) -> bool:
+        """Whether a plan was made or a database compiled here (not all read from the cache)."""
         cached = _cache_read(path) if path else None
         plan, cached_db = cached if cached else (None, None)  # the cached database: a view of the file, or None
         dirty = plan is None
@@ -40,7 +82,7 @@ class Scanner:
         for name in order:
             if name == "hyperscan":
                 try:
-                    self.finder, plan, parts = self._hyperscan(plan, cached_db)
+                    self.finder, plan, parts = self._hyperscan(plan, cached_db, dump=path is not None)
                 except Exception:  # not installed, no wheel for this CPU: the next one
                     continue
                 dirty = dirty or parts is not None
@@ -81,6 +123,7 @@ class Scanner:
             (i, re.compile(("|".join(f"(?:{p[2:] if p.startswith(chr(92) + 'b') else p})"
                                      for p in self.signatures[i].patterns())).encode("utf-8"), re.M))
             for i in active_unanchored]
+        return dirty or (self.matcher == "hyperscan" and cached_db is None)
 
     @property
     def lit_sigs(self) -> Dict[bytes, Set[int]]:
@@ -89,9 +132,9 @@ class Scanner:
             self._lit_sigs = _untable(self._lit_rows)
         return self._lit_sigs
 
-    def _hyperscan(self, plan: dict, db: Optional[memoryview]):
-        """(finder, plan, the database as parts to cache where it was built here, else None) for Hyperscan; a cached
-        database (`db`) is loaded."""
+    def _hyperscan(self, plan: dict, db: Optional[memoryview], dump: bool = True):
+        """(finder, plan, the database as parts to cache where it was built here and `dump`, else None) for Hyperscan;
+        a cached database (`db`) is loaded."""
         sure = set(plan.get("hs_sure", ()))
         levels = plan.get("hs_levels")
         if db is not None:
@@ -127,7 +170,7 @@ class Scanner:
             except Exception:  # a branch or an anchor of the two levels refused: one level, as the plan's tables
                 plan["hs_levels"] = None
                 finder = _HyperscanFinder(_untable(plan["hs_lit"]), regexes, sure=set(plan["hs_sure"]))
-        return finder, plan, finder.dump()
+        return finder, plan, finder.dump() if dump else None
 
     def _matcher(self, i: int) -> Callable[[bytes], bool]:
         m = self._matchers[i]

@@ -201,6 +201,32 @@ def test_the_cache_gives_the_same_scanner_and_a_damaged_file_is_rebuilt(tmp_path
     assert _scan(Scanner(sigs, matchers=["python"]), buf) == want
 
 
+def test_a_first_build_is_made_in_a_forked_child_and_read_back_from_the_cache(tmp_path, monkeypatch):
+    """Without a cached scanner, the plan is worked out and the databases compiled in a forked child that stores them
+    (scanner._build_apart): this process reads them back, so its heap never holds the build's leftovers under the
+    scan. Where a fork is not safe, this process builds, with the same answers."""
+    from ascend_doctor import process
+    from ascend_doctor.triage.match import scanner as scanner_mod
+
+    monkeypatch.setenv(cache.CACHE_ENV_DIR, str(tmp_path / "apart"))
+    monkeypatch.delenv(cache.CACHE_ENV_OFF, raising=False)
+    monkeypatch.setattr(process, "fork_is_safe", lambda: True)  # (a test runner's threads only wait on a pipe)
+    sigs = load_knowledge_base().signatures[:120]
+    buf = b"\n".join(x.encode("utf-8") for s in sigs for x in s.examples + s.near_misses) + b"\n"
+    planned = []
+    real = scanner_mod._scan_plan
+    monkeypatch.setattr(scanner_mod, "_scan_plan", lambda *a: planned.append(os.getpid()) or real(*a))
+    apart = Scanner(sigs, matchers=["hyperscan"])
+    assert planned == []  # worked out in the child, not here
+    assert [p for p in os.listdir(tmp_path / "apart") if p.startswith("scanner-")]
+    assert apart.matcher == "hyperscan"
+    monkeypatch.setenv(cache.CACHE_ENV_DIR, str(tmp_path / "here"))
+    monkeypatch.setattr(process, "fork_is_safe", lambda: False)
+    here = Scanner(sigs, matchers=["hyperscan"])
+    assert planned == [os.getpid()]
+    assert _scan(apart, buf) == _scan(here, buf) and _scan(here, buf)
+
+
 def test_no_cache_when_asked_or_when_the_directory_cannot_be_written(tmp_path, monkeypatch):
     sigs = load_knowledge_base().signatures
     monkeypatch.setenv(cache.CACHE_ENV_DIR, str(tmp_path / "c"))
