@@ -177,3 +177,12 @@ def test_the_sigterm_of_the_ranks_torchrun_stopped_is_not_the_failure(kb):
     line = "  traceback : Signal 15 (SIGTERM) received by PID 762"
     assert [s.id for s in kb.explaining(line)] == ["TORCHRUN_RANK_STOPPED_AFTER_FAILURE"]
     assert kb.signature("TORCHRUN_RANK_STOPPED_AFTER_FAILURE").severity == "warn"
+
+
+def test_torchruns_failure_table_line_is_a_warning_and_its_error_line_a_fail(kb):
+    """The `exitcode  : 1 (pid: N)` row of torchrun's failure table has no error mark of its own: the worker's own
+    error (printed above) is the FAIL; torchrun's `E...] failed (exitcode: 1) local_rank: ...` line stays one."""
+    sig = kb.signature("TORCHRUN_WORKER_EXIT_CODE")
+    assert sig.severity_on("  exitcode  : 1 (pid: 6220) ") == "warn"
+    assert sig.severity_on("E1206 01:08:59.809000 6053 torch/distributed/elastic/multiprocessing/api.py:1002] "
+                           "failed (exitcode: 1) local_rank: 0 (pid: 6087) of binary: /usr/bin/python3") == "fail"
