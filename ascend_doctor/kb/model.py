@@ -158,10 +158,11 @@ class Signature:
     example_origin: str = ""
     origin: str = ""  # the file it was read from
 
-    def severity_on(self, line: Optional[str]) -> str:
+    def severity_on(self, line: Optional[str], marked: bool = False) -> str:
         """The severity of a hit on `line`: the entry's own, but a FAIL of a `fail_needs_mark` entry is a warning on a
-        line that is not marked as an error report (triage.lines.is_error_report)."""
-        if self.fail_needs_mark and self.severity == "fail" and line is not None:
+        line that is not marked as an error report (triage.lines.is_error_report) and is not `marked` as the next line
+        of an exception's message (triage.lines.Fold.follows: part of an error report, whatever its words)."""
+        if self.fail_needs_mark and self.severity == "fail" and line is not None and not marked:
             from ..triage.lines import is_error_report
 
             if not is_error_report(line):

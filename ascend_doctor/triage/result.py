@@ -107,10 +107,11 @@ class Problem:
     # each with the matched line it was first seen on (0-based), so that scans read apart fold as one (_fold_peers)
     peers: Dict[str, int] = field(default_factory=dict)
     peer_lines: int = 0  # matched lines checked for ids so far
+    marked: bool = False  # `text` is the next line of an exception's message (triage.lines.Fold.follows)
 
     @property
     def severity(self) -> str:
-        return "info" if self.resolved_by else self.signature.severity_on(self.text)
+        return "info" if self.resolved_by else self.signature.severity_on(self.text, self.marked)
 
     def first_rank(self) -> Optional[str]:
         if not self.ranks:

@@ -387,7 +387,7 @@ class Triage:
         if later(p.last, q.last):
             q.last = p.last
         if _order_key(p.first) < _order_key(q.first):
-            q.first, q.text = p.first, p.text
+            q.first, q.text, q.marked = p.first, p.text, p.marked
         _fold_peers(q, p.peers.items(), p.peer_lines)
         for key, occ in p.ranks.items():
             if key not in q.ranks or _order_key(occ) < _order_key(q.ranks[key]):
@@ -496,16 +496,18 @@ class Triage:
             if plan is None:
                 plan = self._line_plan(line, hits)
             record, error, time, shape = plan
+            marked = False
             if error and seen_on_line.get(err_idx) != line_no:
                 seen_on_line[err_idx] = line_no
                 self._errors.add(line, info, line_no, error == 2, shape)
             elif record and not error and self._errors.fold.pending() and not all(i in self._resolvers for i in record):
-                self._errors.follows(line, info, line_no)  # an exception message's next line explains it (Fold.follows)
+                # an exception message's next line explains it, and is part of an error report (Fold.follows)
+                marked = self._errors.follows(line, info, line_no)
             for idx in record:
                 if seen_on_line.get(idx) == line_no:
                     continue
                 seen_on_line[idx] = line_no
-                self._record(idx, line, line_no, info, time)
+                self._record(idx, line, line_no, info, time, marked)
                 any_hit = True
         reached = (cursor, line_no - 1)
         proc = info.process
@@ -576,7 +578,8 @@ class Triage:
             self._plans_bytes += len(line) + 128
         return plan
 
-    def _record(self, idx: int, line: bytes, line_no: int, info: InputInfo, time: Optional[str]) -> None:
+    def _record(self, idx: int, line: bytes, line_no: int, info: InputInfo, time: Optional[str],
+                marked: bool = False) -> None:
         if idx not in self._resolvers:  # a problem seen before, this hit neither its first nor its rank's: _merge, short
             sig = self.sigs[idx]
             p = self.problems.get(sig.id)
@@ -597,7 +600,7 @@ class Triage:
             occ = self._occurrence(info, line_no, time)
             if sig.ascend_fd and (p is None or p.peer_lines < PEER_LINES):
                 if p is None:
-                    self._merge(idx, 1, occ, occ, _text(line))
+                    self._merge(idx, 1, occ, occ, _text(line), marked=marked)
                     self._peers(self.problems[sig.id], line)
                     return
                 self._peers(p, line)
@@ -610,7 +613,7 @@ class Triage:
                     return
         else:
             occ = self._occurrence(info, line_no, time)
-        self._merge(idx, 1, occ, occ, _text(line))
+        self._merge(idx, 1, occ, occ, _text(line), marked=marked)
 
     @staticmethod
     def _peers(p: Problem, line: bytes) -> None:
@@ -624,7 +627,7 @@ class Triage:
             p.peers.setdefault(fid, p.peer_lines - 1)
 
     def _merge(self, idx: int, count: int, first: Occurrence, last: Occurrence, text: str,
-               ranks: Optional[Dict[str, Occurrence]] = None) -> None:
+               ranks: Optional[Dict[str, Occurrence]] = None, marked: bool = False) -> None:
         if idx in self._resolvers:
             sid = self._resolvers[idx].id
             if sid not in self._resolver_last or later(last, self._resolver_last[sid]):
@@ -633,12 +636,12 @@ class Triage:
         sig = self.sigs[idx]
         p = self.problems.get(sig.id)
         if p is None:
-            p = self.problems[sig.id] = Problem(sig, 0, first, last, self._show(text))
+            p = self.problems[sig.id] = Problem(sig, 0, first, last, self._show(text), marked=marked)
         p.count += count
         if later(last, p.last):
             p.last = last
         if _order_key(first) < _order_key(p.first):
-            p.first, p.text = first, self._show(text)
+            p.first, p.text, p.marked = first, self._show(text), marked
         for key, occ in (ranks or {first.rank or first.file: first}).items():
             if key not in p.ranks or _order_key(occ) < _order_key(p.ranks[key]):
                 p.ranks[key] = occ

@@ -420,3 +420,30 @@ def test_triage_lists_no_exception_its_messages_next_line_explains(tmp_path):
     (tmp_path / "run.log").write_text("\n".join(SD[:4] + ["\tsomething nobody knows"]) + "\n")
     got = triage_paths([str(tmp_path / "run.log")], load_kb()).to_json()
     assert [e["line"] for e in got["unexplained_errors"]] == [4]
+
+
+def test_an_entry_that_needs_an_error_mark_fails_on_an_exception_messages_next_line(tmp_path, monkeypatch):
+    """A `fail_needs_mark` entry is a FAIL where its line continues an exception's message (Fold.follows), as on a line
+    with an error word; the same line alone, or under an ordinary line, stays a warning. Read with worker processes
+    too (parallel.py carries the mark)."""
+    from ascend_doctor.kb.load import load_knowledge_base as load_kb
+    from ascend_doctor.triage.scan import triage_paths
+
+    kb = load_kb()
+    prefix = ['\tMissing key(s) in state_dict: "fc1.weight". ', '\tUnexpected key(s) in state_dict: "module.fc1.weight". ']
+
+    def severity(lines, **kw):
+        (tmp_path / "run.log").write_text("\n".join(lines) + "\n")
+        got = triage_paths([str(tmp_path / "run.log")], kb, **kw).to_json()
+        return {p["id"]: p["severity"] for p in got["problems"]}.get("TORCH_STATE_DICT_KEYS_WRAPPER_PREFIX")
+
+    assert kb.signature("TORCH_STATE_DICT_KEYS_WRAPPER_PREFIX").fail_needs_mark
+    assert severity(SD[:4] + prefix) == "fail"
+    assert severity(prefix[1:]) == "warn"
+    assert severity(["epoch 1 done"] + prefix[1:]) == "warn"
+    # the lines in the second byte range of a file read by a forked worker
+    from ascend_doctor.triage import scan
+
+    monkeypatch.setattr(scan, "PARALLEL_MIN_BYTES", 1 << 12)
+    monkeypatch.setattr(scan.os, "cpu_count", lambda: 2)
+    assert severity([f"epoch {i} done, loss 0.{i}" for i in range(400)] + SD[:4] + prefix) == "fail"
