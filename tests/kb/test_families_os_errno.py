@@ -2,7 +2,7 @@
 into. Each of Linux's errno members is named by what it means (data/errno_causes.json, through the derived group
 errno_text / errno_num) in each printer's form: Python's OSError `[Errno N] <text>: '<path>'`, a C program's or
 coreutils' `<what>: <text>`, `errno=N`, c10d's `errno: N - <text>`; a member another entry names stays with it (the
-class entry is of last resort). A Python socket timeout has an entry of its own, and NETWORK_CONNECTION_FAILED
+class entry is of last resort). A Python socket timeout and a TLS connection closed in its handshake have entries of their own, and NETWORK_CONNECTION_FAILED
 (families_deploy) says what its errno text means. Ordinary lines and every clean corpus excerpt stay quiet."""
 
 import os
@@ -24,7 +24,7 @@ def kb():
 
 
 def test_the_part_is_loaded_as_roots_without_peer_ids(kb):
-    assert set(IDS) == {"OS_ERRNO_REPORTED", "PY_SOCKET_TIMED_OUT"}
+    assert set(IDS) == {"OS_ERRNO_REPORTED", "PY_SOCKET_TIMED_OUT", "TLS_CONNECTION_CLOSED_IN_HANDSHAKE"}
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_os_errno.json" and sig.kind == "root" and not sig.ascend_fd
@@ -109,6 +109,22 @@ def test_a_python_socket_timeout_is_named(kb, line, said):
     assert said in title, title
 
 
+@pytest.mark.parametrize("line", [
+    "ssl.SSLEOFError: [SSL: UNEXPECTED_EOF_WHILE_READING] EOF occurred in violation of protocol (_ssl.c:1006)",
+    "SSLEOFError(8, '[SSL: UNEXPECTED_EOF_WHILE_READING] EOF occurred in violation of protocol (_ssl.c:1006)')",
+    "ssl.SSLError: EOF occurred in violation of protocol (_ssl.c:1129)",
+])
+def test_a_tls_connection_closed_in_the_handshake_is_named(kb, line):
+    assert "closed by the other end or a proxy" in explained_title(kb, line, "TLS_CONNECTION_CLOSED_IN_HANDSHAKE")
+
+
+def test_the_tls_entry_leaves_requests_wrapper_line_to_its_entries(kb):
+    line = ("requests.exceptions.SSLError: HTTPSConnectionPool(host='huggingface.co', port=443): Max retries exceeded "
+            "with url: /api/models/gpt2 (Caused by SSLError(SSLEOFError(8, '[SSL: UNEXPECTED_EOF_WHILE_READING] EOF "
+            "occurred in violation of protocol (_ssl.c:1006)')))")
+    assert "TLS_CONNECTION_CLOSED_IN_HANDSHAKE" not in [s.id for s in kb.match_line(line)]
+
+
 @pytest.mark.parametrize("line, said", [
     ("ConnectionRefusedError: [Errno 111] Connection refused", "Connection refused — nothing listens on that address "
      "and port"),
@@ -141,6 +157,7 @@ def test_network_connection_failed_says_what_its_errno_means(kb, line, said):
     "[ERROR] aclnnAdd failed, errno[161002]",
     "timeout: 30s",
     "No data available yet for this metric, skipping the plot",
+    "EOF occurred while reading the dataset index; using 1200 samples",
 ])
 def test_family_entries_stay_quiet_on_ordinary_lines(kb, line):
     assert [s.id for s in kb.match_line(line) if s.id in IDS] == []
