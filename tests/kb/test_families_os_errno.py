@@ -47,7 +47,7 @@ def test_the_derived_group_names_a_member_by_its_text_or_number():
     got = DERIVED_VALUES["errno_text"]("Stale file handle")
     assert got["errno_name"] == "ESTALE" and got["errno_num"] == "116" and "NFS server" in got["errno_cause"]
     assert DERIVED_VALUES["errno_text"]("connection refused")["errno_name"] == "ECONNREFUSED"  # Go's lower case
-    assert DERIVED_VALUES["errno_num"]("11")["errno_text"] == "Resource temporarily unavailable"
+    assert DERIVED_VALUES["errno_num"]("11")["errno_text"] == os.strerror(11)
     assert DERIVED_VALUES["errno_num"]("999") == {} and DERIVED_VALUES["errno_text"]("All good") == {}
     set_lang("zh")
     try:
@@ -115,7 +115,7 @@ def test_a_python_socket_timeout_is_named(kb, line, said):
     "ssl.SSLError: EOF occurred in violation of protocol (_ssl.c:1129)",
 ])
 def test_a_tls_connection_closed_in_the_handshake_is_named(kb, line):
-    assert "closed by the other end or a proxy" in explained_title(kb, line, "TLS_CONNECTION_CLOSED_IN_HANDSHAKE")
+    assert [s.id for s in kb.explaining(line)] == ["TLS_CONNECTION_CLOSED_IN_HANDSHAKE"]
 
 
 def test_the_tls_entry_leaves_requests_wrapper_line_to_its_entries(kb):
