@@ -72,8 +72,8 @@ def test_every_member_is_named_with_what_it_means(kb, num):
     ("ProcessLookupError: [Errno 3] No such process", "(ESRCH): no process with that pid"),
     ("ChildProcessError: [Errno 10] No child processes", "(ECHILD): the process has no child to wait for"),
     ("OSError: [Errno 99] Cannot assign requested address", "is not an address of this host"),
-    ("BlockingIOError: [Errno 11] Resource temporarily unavailable", "a non-blocking call that would block, or a "
-     "fork/thread creation that hit a process or memory limit"),
+    ("BlockingIOError: [Errno 11] Resource temporarily unavailable", "on a non-blocking socket or pipe the call would "
+     "block (no data yet, or its buffer is full); on fork or thread creation a limit on processes (`ulimit -u`"),
     ("OSError: [Errno 22] Invalid argument", "O_DIRECT alignment"),
     ("OSError: [Errno 107] Transport endpoint is not connected", "a FUSE mount's daemon is gone"),
     ("OSError: [Errno 9] Bad file descriptor", "(EBADF): the file descriptor used is not open"),
