@@ -78,6 +78,7 @@ SCHEMAS = {
     "cann_error_codes.json": "cann_error_codes.schema.json",
     "hccl_result_codes.json": "hccl_result_codes.schema.json",
     "drv_error_codes.json": "drv_error_codes.schema.json",
+    "errno_causes.json": "errno_causes.schema.json",
     "serving_error_codes.json": "serving_error_codes.schema.json",
     "torch_npu_error_codes.json": "torch_npu_error_codes.schema.json",
     "ascend_fd_rules.json": "ascend_fd_rules.schema.json",

@@ -546,6 +546,23 @@ def _cann_said_facts(said: str) -> Dict[str, str]:
     return {"cann_code": "/".join(codes), "message": said} if codes else {}
 
 
+def _errno_facts(value: str) -> Dict[str, str]:
+    """An operating-system error (data/errno_causes.json) named by its strerror text ('Stale file handle', any case:
+    Go prints it in lower case) or its number ('116'): its constant, number, text and cause, the cause in the run's
+    language ({} if neither is listed)."""
+    from ..data import load_data_file
+    from .lookup import in_run_language
+
+    codes = load_data_file("errno_causes.json")["codes"]
+    value = value.strip()
+    num = value if value.isdigit() else next((n for n, v in codes.items() if v["text"].lower() == value.lower()), None)
+    known = codes.get(num) if num else None
+    if not known:
+        return {}
+    return {"errno_name": known["name"], "errno_num": num, "errno_text": known["text"],
+            "errno_cause": in_run_language(known, "cause")}
+
+
 def yield_to_specific(hits, wrappers, yielding, last=frozenset()):
     """The hits of one line that explain it: a specific entry before a class entry (fallback) before a class entry
     of last resort (one that only restates a code: `last`) before a generic wrapper. `hits` are indexes (or
@@ -569,7 +586,9 @@ def yield_to_specific(hits, wrappers, yielding, last=frozenset()):
 # `atb_status` (an ATB operation's status) `atb_name` and `atb_meaning`, a group `mindie_code` (a MindIE error code)
 # `mindie_meaning`, a group `cann_code` (a code of CANN's error-code catalogue) `cann_words`, `cann_class`, `cann_cause`,
 # `cann_solution` and, where the line gives no message, `message` (the code's template), a group `cann_said` (a catalogued
-# message without its code) `cann_code` and `message` (before `cann_code`: the code it names gives the rest)
+# message without its code) `cann_code` and `message` (before `cann_code`: the code it names gives the rest), a group
+# `errno_text` (an OS error's strerror text) or `errno_num` (its number) `errno_name`, the other of the two and
+# `errno_cause` (data/errno_causes.json)
 DERIVED_VALUES: Dict[str, Callable[[str], Dict[str, str]]] = {"acl_code": _acl_code_facts,
                                                               "acl_printed": _acl_printed_facts,
                                                               "hccl_code": _hccl_code_facts,
@@ -580,7 +599,9 @@ DERIVED_VALUES: Dict[str, Callable[[str], Dict[str, str]]] = {"acl_code": _acl_c
                                                               "atb_status": _atb_status_facts,
                                                               "mindie_code": _mindie_code_facts,
                                                               "cann_said": _cann_said_facts,
-                                                              "cann_code": _cann_code_facts}
+                                                              "cann_code": _cann_code_facts,
+                                                              "errno_text": _errno_facts,
+                                                              "errno_num": _errno_facts}
 DERIVED_NAMES = {"acl_code": ("acl_name", "acl_meaning"), "acl_printed": ("acl_code", "acl_name", "acl_meaning"),
                  "hccl_code": ("hccl_name", "hccl_meaning"),
                  "hccl_errno": ("hccl_code", "hccl_name", "hccl_meaning"),
@@ -589,7 +610,9 @@ DERIVED_NAMES = {"acl_code": ("acl_name", "acl_meaning"), "acl_printed": ("acl_c
                  "tnpu_code": ("tnpu_module", "tnpu_covers", "tnpu_meaning"),
                  "atb_status": ("atb_name", "atb_meaning"), "mindie_code": ("mindie_meaning",),
                  "cann_said": ("cann_code", "message"),
-                 "cann_code": ("cann_words", "cann_class", "cann_cause", "cann_solution", "message")}
+                 "cann_code": ("cann_words", "cann_class", "cann_cause", "cann_solution", "message"),
+                 "errno_text": ("errno_name", "errno_num", "errno_cause"),
+                 "errno_num": ("errno_name", "errno_text", "errno_cause")}
 
 
 def fill_values(text: str, values: Dict[str, Tuple[str, bool]]) -> str:
