@@ -13,14 +13,15 @@ from tests.helpers.corpus import clean_excerpt_hits
 from tests.helpers.kb_parts import english_kb, explained_title, family_overlaps, part_ids
 
 IDS = part_ids("families_pkg_build")
-EXTENDED = ["PIP_PACKAGE_BUILD_FAILED", "C_COMPILER_NOT_INSTALLED", "CONDA_ENVIRONMENT_NOT_SOLVABLE",
-            "PY_PACKAGE_METADATA_NOT_FOUND", "TORCH_CPP_EXTENSION_BUILD_FAILED", "TLS_CERTIFICATE_NOT_TRUSTED",
+EXTENDED = ["PY_KEYBOARD_INTERRUPT", "PIP_PACKAGE_BUILD_FAILED", "C_COMPILER_NOT_INSTALLED", "CONDA_ENVIRONMENT_NOT_SOLVABLE",
+            "PY_PACKAGE_METADATA_NOT_FOUND", "TLS_CERTIFICATE_NOT_TRUSTED",
             "NETWORK_PROXY_CONNECT_FAILED"]
 FAMILY = IDS + EXTENDED + ["PIP_RESOLUTION_IMPOSSIBLE", "PIP_HASHES_DO_NOT_MATCH", "PIP_REQUIREMENT_NOT_AVAILABLE",
                            "PIP_INVALID_REQUIREMENT", "PIP_INDEX_CONNECTION_RETRYING", "EXTENSION_BUILD_HEADER_NOT_FOUND",
                            "OP_BUILDER_TOOLKIT_NOT_FOUND", "PY_MODULE_NOT_INSTALLED", "FW_FILE_NOT_FOUND"]
 FALLBACKS = {"BUILD_COMPILER_COMMAND_FAILED", "BUILD_COMPILER_SOURCE_ERROR", "BUILD_LINKER_FAILED", "NINJA_BUILD_STOPPED"}
-WARNINGS = {"PIP_INSTALLED_DIST_LEFTOVER", "PIP_SCRIPT_DIR_NOT_ON_PATH", "TORCH_EXTENSION_COMPILER_CHECK_WARNING"}
+WARNINGS = {"PIP_INSTALLED_DIST_LEFTOVER", "PIP_SCRIPT_DIR_NOT_ON_PATH", "TORCH_EXTENSION_COMPILER_CHECK_WARNING",
+            "PIP_CACHE_DIR_NOT_WRITABLE"}
 
 
 @pytest.fixture(scope="module")
@@ -29,7 +30,7 @@ def kb():
 
 
 def test_the_part_is_loaded_as_roots_without_peer_ids(kb):
-    assert len(IDS) == 40 and "PIP_WHEEL_FILE_INVALID" in IDS and "UV_REQUIREMENTS_UNSATISFIABLE" in IDS
+    assert len(IDS) == 46 and "PIP_WHEEL_FILE_INVALID" in IDS and "UV_REQUIREMENTS_UNSATISFIABLE" in IDS
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_pkg_build.json" and sig.kind == "root" and not sig.ascend_fd
@@ -93,14 +94,27 @@ def test_the_part_is_loaded_as_roots_without_peer_ids(kb):
     # conda
     ("EnvironmentNameNotFound: Could not find conda environment: torch_npu_env", "CONDA_ENVIRONMENT_NOT_FOUND",
      "`torch_npu_env`"),
-    ("CondaHTTPError: HTTP 403 FORBIDDEN for url <https://mirrors.tuna.tsinghua.edu.cn/anaconda/pkgs/main/noarch/"
-     "repodata.json>", "CONDA_CHANNEL_HTTP_ERROR", "HTTP 403 FORBIDDEN"),
     ("CondaValueError: prefix already exists: /home/u/miniconda3/envs/ms", "CONDA_PREFIX_ALREADY_EXISTS",
      "`/home/u/miniconda3/envs/ms`"),
     # uv
     ("  ╰─▶ Because there is no version of torch-npu==9.9 and you require torch-npu==9.9, we can conclude that your "
      "requirements are unsatisfiable.", "UV_REQUIREMENTS_UNSATISFIABLE", "there is no version of torch-npu==9.9"),
     ("  × Failed to build `flash-attn==2.6.3`", "UV_PACKAGE_BUILD_OR_DOWNLOAD_FAILED", "build `flash-attn==2.6.3`"),
+    # pyproject.toml, pip.conf, the cache, local files, the command line
+    ("error: invalid-pyproject-build-system-requires", "PIP_PYPROJECT_BUILD_SYSTEM_INVALID", "no or a bad `requires` key"),
+    ("tomli.TOMLDecodeError: Invalid value (at line 12, column 9)", "TOML_FILE_SYNTAX_ERROR", ": Invalid value (line 12)"),
+    ("ERROR: Configuration file contains invalid utf-8 characters.", "PIP_CONFIG_FILE_UNREADABLE", "could not be loaded"),
+    ("WARNING: The directory '/home/u/.cache/pip' or its parent directory is not owned or is not writable by the "
+     "current user. The cache has been disabled.", "PIP_CACHE_DIR_NOT_WRITABLE", "`/home/u/.cache/pip`"),
+    ("ERROR: Could not install packages due to an OSError: [Errno 2] No such file or directory: "
+     "'/data/pkgs/mindspore-2.3.0-cp39-cp39-linux_aarch64.whl'", "PIP_LOCAL_ARCHIVE_NOT_FOUND",
+     "`/data/pkgs/mindspore-2.3.0-cp39-cp39-linux_aarch64.whl`"),
+    ("ERROR: unknown command \"lsit\" - maybe you meant \"list\"", "CLI_UNKNOWN_OPTION_OR_COMMAND",
+     "command the program does not know: `lsit` (did you mean `list`?)"),
+    ("ERROR: You must give at least one requirement to download (see \"pip help download\")",
+     "PIP_NO_REQUIREMENT_GIVEN", "pip download was given no requirement"),
+    ("ERROR: Cannot find command 'hg' - do you have 'hg' installed and in your PATH?", "BUILD_TOOL_EXECUTABLE_NOT_FOUND",
+     "`hg`"),
 ])
 def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     title = explained_title(kb, line, sig_id, among=FAMILY)
@@ -115,7 +129,7 @@ def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     ("error: command 'clang' failed: No such file or directory", "C_COMPILER_NOT_INSTALLED", "clang"),
     ("error    libmamba Could not solve for environment specs", "CONDA_ENVIRONMENT_NOT_SOLVABLE", "Could not solve"),
     ("importlib_metadata.PackageNotFoundError: mindspore", "PY_PACKAGE_METADATA_NOT_FOUND", "`mindspore`"),
-    ("RuntimeError: Error compiling objects for extension", "TORCH_CPP_EXTENSION_BUILD_FAILED", "C++ extension"),
+    ("ERROR: Operation cancelled by user", "PY_KEYBOARD_INTERRUPT", "interrupted by SIGINT"),
 ])
 def test_members_added_to_other_parts_entries_are_said(kb, line, sig_id, said):
     title = explained_title(kb, line, sig_id, among=FAMILY)
@@ -144,7 +158,16 @@ def test_members_added_to_other_parts_entries_are_said(kb, line, sig_id, said):
     "Installed 3 packages in 25ms",
     "FileNotFoundError: [Errno 2] No such file or directory: 'data/cmake_notes.txt'",
     "    error_handler = logging.getLogger('pip')",
+    "WARNING: Running pip as the 'root' user can result in broken permissions and conflicting behaviour with the system "
+    "package manager. It is recommended to use a virtual environment instead: https://pip.pypa.io/warnings/venv",
+    "DEPRECATION: Legacy editable install of apex==0.1 from file:///apex (setup.py develop) is deprecated.",
+    "ninja: build stopped: interrupted by user.",
+    "  ext.c:2:34: warning: unused variable ‘x’ [-Wunused-variable]",
+    "  warning: install_lib: byte-compiling is disabled, skipping.",
+    "Usage:   pip install [options] <requirement specifier> [package-index-options] ...",
+    "  × Building wheel for badc (pyproject.toml) did run successfully.",
 ])
+
 def test_family_entries_stay_quiet_on_ordinary_lines(kb, line):
     assert [s.id for s in kb.match_line(line) if s.id in IDS] == []
 
@@ -155,3 +178,15 @@ def test_family_entries_stay_quiet_on_every_clean_excerpt(kb):
 
 def test_one_line_is_one_problem_of_the_family(kb):
     assert family_overlaps(kb, IDS + EXTENDED) == []
+
+
+def _clean_runs():
+    here = os.path.join(os.path.dirname(__file__), "..", "fixtures", "pkg_build_clean")
+    return sorted(os.path.join(here, n) for n in os.listdir(here)) if os.path.isdir(here) else []
+
+
+@pytest.mark.parametrize("path", _clean_runs())
+def test_clean_runs_of_pip_and_builds_stay_quiet(kb, path):
+    with open(path, encoding="utf-8") as fh:
+        for line in fh:
+            assert [s.id for s in kb.match_line(line.rstrip("\n")) if s.severity == "fail"] == [], line
