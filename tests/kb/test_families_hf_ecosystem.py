@@ -73,11 +73,12 @@ def test_the_part_is_loaded_as_root_entries_without_peer_ids(kb):
     ("OSError: Can't load the configuration of '/data/m'. If you were trying to load it from "
      "'https://huggingface.co/models', make sure you don't have a local directory with the same name.",
      "HF_REQUIRED_FILE_MISSING", "`/data/m`"),
-    # the hub's statuses: a 403 through requests, a 500 through HfHubHTTPError
+    # the hub's statuses: a 403 through requests; a 500 through HfHubHTTPError is a server-side failure, said by
+    # families_net_hub.json's status entry
     ("requests.exceptions.HTTPError: 403 Client Error: Forbidden for url: https://hf-mirror.com/api/models/x/y",
      "HF_HUB_HTTP_ERROR", "HTTP 403"),
     ("huggingface_hub.errors.HfHubHTTPError: 500 Server Error: Internal Server Error for url: "
-     "https://huggingface.co/api/models/Qwen/Qwen3-8B", "HF_HUB_HTTP_ERROR", "HTTP 500"),
+     "https://huggingface.co/api/models/Qwen/Qwen3-8B", "HTTP_STATUS_5XX_SERVER_ERROR", "HTTP 500"),
     # another optional back end
     ("ImportError: DetrConvEncoder requires the timm library but it was not found in your environment.",
      "HF_BACKEND_LIBRARY_MISSING", "`DetrConvEncoder` needs the timm library"),
