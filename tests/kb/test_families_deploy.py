@@ -302,8 +302,11 @@ def test_family_entries_stay_quiet_on_every_clean_excerpt(kb):
 
 
 def test_one_line_is_one_problem_of_the_family(kb):
-    # every example of a family entry is explained by that entry alone among the family
-    assert family_overlaps(kb, IDS) == []
+    # every example of a family entry is explained by that entry alone among the family, except where a class example
+    # is a member that a specific entry of families_net_hub.json names (a refusal, a reset, a timeout): it gives way
+    net_hub = set(part_ids("families_net_hub"))
+    assert [o for o in family_overlaps(kb, IDS)
+            if not (o[2] == [] and kb.signature(o[0]).fallback and {s.id for s in kb.explaining(o[1])} <= net_hub)] == []
 
 
 @pytest.mark.parametrize("line", [

@@ -73,11 +73,12 @@ def test_the_part_is_loaded_as_root_entries_without_peer_ids(kb):
     ("OSError: Can't load the configuration of '/data/m'. If you were trying to load it from "
      "'https://huggingface.co/models', make sure you don't have a local directory with the same name.",
      "HF_REQUIRED_FILE_MISSING", "`/data/m`"),
-    # the hub's statuses: a 403 through requests, a 500 through HfHubHTTPError
+    # the hub's statuses: a 403 through requests; a 500 through HfHubHTTPError is a server-side failure, said by
+    # families_net_hub.json's status entry
     ("requests.exceptions.HTTPError: 403 Client Error: Forbidden for url: https://hf-mirror.com/api/models/x/y",
      "HF_HUB_HTTP_ERROR", "HTTP 403"),
     ("huggingface_hub.errors.HfHubHTTPError: 500 Server Error: Internal Server Error for url: "
-     "https://huggingface.co/api/models/Qwen/Qwen3-8B", "HF_HUB_HTTP_ERROR", "HTTP 500"),
+     "https://huggingface.co/api/models/Qwen/Qwen3-8B", "HTTP_STATUS_5XX_SERVER_ERROR", "HTTP 500"),
     # another optional back end
     ("ImportError: DetrConvEncoder requires the timm library but it was not found in your environment.",
      "HF_BACKEND_LIBRARY_MISSING", "`DetrConvEncoder` needs the timm library"),
@@ -195,4 +196,7 @@ def test_family_entries_stay_quiet_on_every_clean_excerpt(kb):
 
 
 def test_one_line_is_one_problem_of_the_family(kb):
-    assert family_overlaps(kb, FAMILY) == []
+    # a class example whose member a specific entry of families_net_hub.json names (no route to the host) gives way to it
+    net_hub = set(part_ids("families_net_hub"))
+    assert [o for o in family_overlaps(kb, FAMILY)
+            if not (o[2] == [] and kb.signature(o[0]).fallback and {s.id for s in kb.explaining(o[1])} <= net_hub)] == []
