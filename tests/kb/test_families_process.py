@@ -13,7 +13,7 @@ from tests.helpers.corpus import clean_excerpt_hits
 from tests.helpers.kb_parts import english_kb, explained_title, family_overlaps, part_ids
 
 IDS = part_ids("families_process")
-FAMILY = IDS + ["PROCESS_SEGFAULT", "PROCESS_KILLED_SIGKILL", "PROCESS_ILLEGAL_INSTRUCTION_SIGILL"]
+FAMILY = IDS + ["PROCESS_SEGFAULT", "PROCESS_KILLED_SIGKILL", "PROCESS_ILLEGAL_INSTRUCTION_SIGILL"] + part_ids("families_proc_runtime")
 
 
 @pytest.fixture(scope="module")
@@ -60,12 +60,13 @@ def test_the_part_is_loaded_without_peer_ids(kb):
     # the TBE workers of another launcher, another task name
     ("(IntegratedWorker pid=61540) [ERROR] TBE Subprocess[task_distribute] raise error[], main process disappeared! "
      "[repeated 120x across cluster]", "TBE_COMPILE_WORKER_PARENT_GONE", "`main process disappeared` (`task_distribute`)"),
-    # any other signal: gdb's SIGFPE, the shell's Hangup with the command, a DataLoader worker's SIGTERM
+    # any other signal: gdb's SIGFPE; the shell's Hangup and a DataLoader worker's SIGTERM have their signal's entry
+    # (families_proc_runtime.json), which says the cause
     ("Thread 7 \"python3\" received signal SIGFPE, Arithmetic exception.", "PROCESS_DIED_ON_SIGNAL", "(`SIGFPE`)"),
-    ("/opt/job.sh: line 3: 812 Hangup                  nohup python serve.py", "PROCESS_DIED_ON_SIGNAL",
-     "(`Hangup`)"),
-    ("RuntimeError: DataLoader worker (pid 31) is killed by signal: Terminated. ", "PROCESS_DIED_ON_SIGNAL",
-     "(`Terminated`)"),
+    ("/opt/job.sh: line 3: 812 Hangup                  nohup python serve.py", "PROCESS_HANGUP_SIGHUP",
+     "terminal or SSH session"),
+    ("RuntimeError: DataLoader worker (pid 31) is killed by signal: Terminated. ", "PROCESS_TERMINATED_SIGTERM",
+     "SIGTERM"),
     # torchrun's agent: a negative exit code is the signal's number
     ("torch.distributed.elastic.multiprocessing.api:[ERROR] failed (exitcode: -11) local_rank: 5 (pid: 77) of binary: "
      "/usr/local/bin/python3.10", "PROCESS_SEGFAULT", "(SIGSEGV)"),
