@@ -32,7 +32,7 @@ def kb():
 
 
 def test_the_part_is_loaded_without_peer_ids(kb):
-    assert len(IDS) == 27
+    assert len(IDS) == 26
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_proc_runtime.json" and not sig.ascend_fd, sid
@@ -104,7 +104,7 @@ def test_the_part_is_loaded_without_peer_ids(kb):
     ("/opt/conda/bin/python: No module named torch.distributed.launch", "PY_DASH_M_MODULE_NOT_FOUND",
      "`python -m torch.distributed.launch`"),
     ("Could not find platform dependent libraries <exec_prefix>", "PY_STDLIB_PREFIX_NOT_FOUND", "platform dependent libraries"),
-    ("  SyntaxError: Missing parentheses in call to 'exec'. Did you mean exec(...)?", "PY2_SCRIPT_RUN_BY_PYTHON3", "exec"),
+    ("  SyntaxError: Missing parentheses in call to 'exec'. Did you mean exec(...)?", "PY2_CODE_ON_PY3", "exec"),
 ])
 def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     title = explained_title(kb, line, sig_id, among=FAMILY)
