@@ -119,18 +119,19 @@ def test_a_tls_connection_closed_in_the_handshake_is_named(kb, line):
     assert [s.id for s in kb.explaining(line)] == ["TLS_CONNECTION_CUT_OFF"]
 
 
-@pytest.mark.parametrize("line, said", [
-    ("ConnectionRefusedError: [Errno 111] Connection refused", "Connection refused — nothing listens on that address "
-     "and port"),
+@pytest.mark.parametrize("line, sid, said", [
+    # (families_net_hub's specific entries name the bare refused and unreachable lines; the class entry the others)
+    ("ConnectionRefusedError: [Errno 111] Connection refused", "NET_CONNECTION_REFUSED", "nothing listens there"),
     ("urllib3.exceptions.NewConnectionError: HTTPConnection(host='127.0.0.1', port=30111): Failed to establish a new "
-     "connection: [Errno 111] Connection refused", "nothing listens on that address and port"),
-    ("ConnectionResetError: [Errno 104] Connection reset by peer", "the peer closed the connection abruptly"),
+     "connection: [Errno 111] Connection refused", "NETWORK_CONNECTION_FAILED", "nothing listens on that address and port"),
+    ("ConnectionResetError: [Errno 104] Connection reset by peer", "NETWORK_CONNECTION_FAILED",
+     "the peer closed the connection abruptly"),
     ("Get \"http://10.0.0.3:8080/healthz\": dial tcp 10.0.0.3:8080: connect: connection refused",
-     "to `10.0.0.3:8080` failed: connection refused — nothing listens"),
-    ("OSError: [Errno 113] No route to host", "a firewall rejects the packets"),
+     "NETWORK_CONNECTION_FAILED", "to `10.0.0.3:8080` failed: connection refused — nothing listens"),
+    ("OSError: [Errno 113] No route to host", "NET_NO_ROUTE_TO_HOST", "no network path to that address"),
 ])
-def test_network_connection_failed_says_what_its_errno_means(kb, line, said):
-    title = explained_title(kb, line, "NETWORK_CONNECTION_FAILED")
+def test_a_network_errno_is_named_with_what_it_means(kb, line, sid, said):
+    title = explained_title(kb, line, sid)
     assert said in title, title
 
 
@@ -162,4 +163,7 @@ def test_family_entries_stay_quiet_on_every_clean_excerpt(kb):
 
 
 def test_one_line_is_one_problem_of_the_family(kb):
-    assert family_overlaps(kb, IDS + EXTENDED) == []
+    # (a class example that families_net_hub's specific entry for its errno now names is that entry's line)
+    net_hub = set(part_ids("families_net_hub"))
+    assert [(sid, line, got) for sid, line, got in family_overlaps(kb, IDS + EXTENDED)
+            if got or not net_hub & {s.id for s in kb.explaining(line)}] == []
