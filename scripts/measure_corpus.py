@@ -70,6 +70,8 @@ ERROR_WORD = re.compile(
     r"\bexit (status|code):? -?[1-9]|no such file or directory|"
     # bash's job status for a process a resource limit's signal ended (SIGXFSZ, SIGXCPU), as 'Killed' for SIGKILL
     r"(file size|cpu time) limit exceeded|"
+    # bash's refusal of an unset variable under `set -u` ('run.sh: line 6: RANK_ID: unbound variable')
+    r"unbound variable|"
     r"unsupported|no supported|E[0-9A-Z][0-9]{4}\b|"
     # glibc's heap checks and libstdc++'s terminate name no error word: 'double free or corruption (!prev)'
     r"double free|corrupt(ed|ion)|invalid pointer|terminate called|"

@@ -45,7 +45,7 @@ ERROR_LINE = (r"\[(?:ERROR|FATAL|CRITICAL|E)\]|\b(?:ERROR|FATAL|CRITICAL)\b|^\s*
               r"^\s*fatal: \[|\]: (?:FAILED|UNREACHABLE)! =>| \| (?:FAILED|UNREACHABLE)!|\]: [EF]\d{4} \d\d:\d\d:\d\d|"
               r"\blevel=(?:error|fatal|panic)\b|\"level\":\"(?:error|fatal|panic)\"|^(?:ERRO|FATA|PANI)\[\d{4}|"
               r"Error response from daemon: |^Error from server\b|^E: \S|^curl: \(\d{1,3}\) |"
-              r"\bFatal error in [A-Za-z_]\w*: |: command not found\s*$|"
+              r"\bFatal error in [A-Za-z_]\w*: |: command not found\s*$|: unbound variable\s*$|"
               # tools that print a failure with no level: llama.cpp's model loader, hccn_tool
               r"\berror loading model: |^\s*Cmd execute failed!|"
               r"\bmake(?:\[\d+\])?: \*\*\* |"
@@ -66,6 +66,7 @@ ERROR_LINE = (r"\[(?:ERROR|FATAL|CRITICAL|E)\]|\b(?:ERROR|FATAL|CRITICAL)\b|^\s*
 _OTHER_LEVEL = re.compile(rb"\s*(?:\[(?:INFO|DEBUG|TRACE|EVENT|WARNING|WARN)\]|[IWD]\d{4} \d\d:|"
                           rb"(?:\[rank\d+\]:)?\[[IWD]\d{3,4} \d\d:)")
 _ERROR_RX = re.compile(ERROR_LINE.encode("ascii"))
+_EMPTY_MESSAGE = re.compile(rb"[\w.]+:\s*$")  # an exception's name and nothing after (Fold._under_empty_message)
 UNEXPLAINED_KEEP = 50  # distinct unexplained error lines listed (JSON; the text shows the first 20)
 _UNEXPLAINED_DISTINCT = 5000  # distinct lines remembered at most (the count goes on)
 _VARYING = re.compile(rb"[0-9A-Fa-fx]*[0-9][0-9A-Fa-fx]*")  # numbers, hex ids and addresses: left out of the dedup key
@@ -204,7 +205,7 @@ class Fold:
         if not self.pending():
             return False
         who, kind = shape or line_shape(line)
-        if kind != BODY:
+        if kind != BODY and not (kind == MESSAGE and self._under_empty_message(who, line_no)):
             return False
         tb = self.open.get(who)
         if tb is not None and tb.phase == "tail" and line_no == tb.seen + 1:
@@ -216,6 +217,19 @@ class Fold:
             held[3], held[4] = True, line_no
             return True
         return False
+
+    def _under_empty_message(self, who: bytes, line_no: int) -> bool:
+        """Whether the line above is `who`'s exception line with nothing after its colon. Python prints a message that
+        starts with a newline (torch's driver check raises one) as `AssertionError: ` with the message's lines
+        unindented under it, so the next line is the message's first whatever its indent."""
+        tb = self.open.get(who)
+        if tb is not None and tb.phase == "tail" and tb.tail is not None:
+            n, text = tb.tail
+        elif self.held is not None and self.held[0] == who and self.held[4] == self.held[1]:
+            n, text = self.held[1], self.held[2]
+        else:
+            return False
+        return n == line_no - 1 and _EMPTY_MESSAGE.fullmatch(split_prefix(text)[1].strip()) is not None
 
     def _flush(self) -> List[Unit]:
         if self.held is None:

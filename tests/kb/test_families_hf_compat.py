@@ -36,7 +36,7 @@ def kb():
 
 
 def test_the_part_is_loaded_without_peer_ids(kb):
-    assert len(IDS) == 26 and len(set(IDS)) == 26
+    assert len(IDS) == 27 and len(set(IDS)) == 27
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_hf_compat.json" and not sig.ascend_fd, sid

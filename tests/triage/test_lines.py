@@ -235,6 +235,7 @@ def test_the_deployment_tools_error_forms_are_error_lines_and_their_ordinary_lin
     ("Fatal error in PMPI_Comm_split: Other MPI error, error stack:", True),
     ("bash: orted: command not found", True),
     ("/usr/local/Ascend/driver/tools/npu-smi: line 3: lspci: command not found", True),
+    ("./p12_launch.sh: line 6: DEVICE_IDS[$i]: unbound variable", True),
     ("make[2]: *** [Makefile:1234: drv_davinci.ko] Error 2", True),
     ("make: *** /lib/modules/6.8.0-45-generic/build: No such file or directory.  Stop.", True),
     # llama.cpp's model loader and hccn_tool print a failure with no level of their own
@@ -245,6 +246,7 @@ def test_the_deployment_tools_error_forms_are_error_lines_and_their_ordinary_lin
     ("the minbytes is 8192, maxbytes is 2147483648, iters is 20, warmup_iters is 5", False),
     ("make[1]: Entering directory '/usr/src/drv'", False),
     ("make -C /lib/modules/6.8.0-45-generic/build M=/usr/src/drv modules", False),
+    ("echo \"unbound variable checks are on (set -u)\"", False),
     ("echo 'command not found handler installed'", False),
     ("[INFO] fatal error in MPI_Init is retried", False),
     ("llama_model_loader: loaded meta data with 29 key-value pairs and 291 tensors", False),
@@ -447,3 +449,21 @@ def test_an_entry_that_needs_an_error_mark_fails_on_an_exception_messages_next_l
     monkeypatch.setattr(scan, "PARALLEL_MIN_BYTES", 1 << 12)
     monkeypatch.setattr(scan.os, "cpu_count", lambda: 2)
     assert severity([f"epoch {i} done, loss 0.{i}" for i in range(400)] + SD[:4] + prefix) == "fail"
+
+
+def test_the_line_under_an_exception_with_an_empty_message_is_its_message_whatever_its_indent():
+    """`AssertionError: ` with nothing after the colon: the message starts on the next line, unindented (torch's
+    `The NVIDIA driver on your system is too old ...`). A signature reading that line explains the exception; under an
+    exception line that has a message of its own, an unindented line is not its message."""
+    tb = ["Traceback (most recent call last):", '  File "torch/cuda/__init__.py", line 63, in _check_driver',
+          "    of the CUDA driver.\"\"\".format(str(torch._C._cuda_getDriverVersion())))", "AssertionError: ",
+          "The NVIDIA driver on your system is too old (found version 10010).",
+          "Please update your GPU driver by downloading and installing a new"]
+    raw = [l.encode() for l in tb]
+    assert message_lines(raw, {5}.__contains__) == [5]
+    assert [u[3] for u in error_units(raw, {5}.__contains__)] == [True]
+    raw[3] = b"AssertionError: driver check"
+    assert message_lines(raw, {5}.__contains__) == []
+    alone = [b"AssertionError: ", b"The NVIDIA driver on your system is too old (found version 10010)."]
+    assert message_lines(alone, {2}.__contains__) == [2]
+    assert message_lines([alone[0], b"", alone[1]], {3}.__contains__) == []
