@@ -167,7 +167,11 @@ def test_every_knowledge_base_regex_agrees_with_python_on_its_examples_and_near_
             if got is None:
                 continue
             expr, exact = got
-            want, have = _py_lines(p, buf), _hs_lines(expr, buf)
+            try:
+                have = _hs_lines(expr, buf)
+            except hyperscan.error:  # too large for Hyperscan: the scanner looks for its literals instead (hs_reject,
+                continue  # test_an_expression_hyperscan_refuses_falls_back_to_its_literals)
+            want = _py_lines(p, buf)
             if (exact and have != want) or (not exact and not set(want) <= set(have)):
                 missed.append(f"{sig.id}: {p}")
             wide, _ = hs_expression(p, widen=True)  # as written for a signature Python confirms: a superset
