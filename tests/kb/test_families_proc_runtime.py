@@ -166,3 +166,14 @@ def test_family_entries_stay_quiet_on_every_clean_excerpt(kb):
 
 def test_one_line_is_one_problem_of_the_family(kb):
     assert family_overlaps(kb, IDS + EXTENDED) == []
+
+
+def test_a_memory_cgroups_oom_summary_is_the_cgroups_not_the_hosts(kb):
+    """The kernel's `oom-kill:constraint=CONSTRAINT_MEMCG` summary is a cgroup's limit (OS_CGROUP_OOM); the host's OOM
+    killer (OS_HOST_OOM_KILLER, an all_of entry) excludes it, on every matcher, and keeps CONSTRAINT_NONE."""
+    memcg = ("[1.2] oom-kill:constraint=CONSTRAINT_MEMCG,nodemask=(null),cpuset=/,mems_allowed=0,oom_memcg=/job,"
+             "task_memcg=/job,task=python,pid=1,uid=0")
+    host = ("[812345.123400] oom-kill:constraint=CONSTRAINT_NONE,nodemask=(null),cpuset=/,mems_allowed=0-1,global_oom,"
+            "task_memcg=/,task=python,pid=12345,uid=0")
+    assert [s.id for s in kb.explaining(memcg)] == ["OS_CGROUP_OOM"]
+    assert [s.id for s in kb.explaining(host)] == ["OS_HOST_OOM_KILLER"]
