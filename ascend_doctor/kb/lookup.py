@@ -201,6 +201,28 @@ def dcmi_codes() -> dict:
     return load_data_file("dcmi_return_codes.json")
 
 
+def errno_codes() -> dict:
+    from ..data import load_data_file
+
+    return load_data_file("errno_causes.json")
+
+
+_ERRNO_BY_TEXT: Dict[str, str] = {}  # strerror text, lower case -> its number (errno_code), made on first use
+
+
+def errno_code(value: str) -> Optional[dict]:
+    """An operating-system error in data/errno_causes.json, named by its number (`116`) or its strerror text in any case
+    (`Stale file handle`; Go prints it in lower case): its entry (`name`, `text`, `cause`, `cause_zh`) with its number
+    as `num`; None if neither is listed."""
+    codes = errno_codes()["codes"]
+    if not _ERRNO_BY_TEXT:
+        _ERRNO_BY_TEXT.update({v["text"].lower(): n for n, v in codes.items()})
+    value = value.strip()
+    num = value if value.isdigit() else _ERRNO_BY_TEXT.get(value.lower())
+    known = codes.get(num) if num else None
+    return dict(known, num=num) if known else None
+
+
 def torch_npu_codes() -> dict:
     from ..data import load_data_file
 

@@ -547,19 +547,14 @@ def _cann_said_facts(said: str) -> Dict[str, str]:
 
 
 def _errno_facts(value: str) -> Dict[str, str]:
-    """An operating-system error (data/errno_causes.json) named by its strerror text ('Stale file handle', any case:
-    Go prints it in lower case) or its number ('116'): its constant, number, text and cause, the cause in the run's
-    language ({} if neither is listed)."""
-    from ..data import load_data_file
-    from .lookup import in_run_language
+    """An operating-system error (lookup.errno_code) named by its strerror text or its number: its constant, number,
+    text and cause, the cause in the run's language ({} if neither is listed)."""
+    from .lookup import errno_code, in_run_language
 
-    codes = load_data_file("errno_causes.json")["codes"]
-    value = value.strip()
-    num = value if value.isdigit() else next((n for n, v in codes.items() if v["text"].lower() == value.lower()), None)
-    known = codes.get(num) if num else None
-    if not known:
+    known = errno_code(value)
+    if known is None:
         return {}
-    return {"errno_name": known["name"], "errno_num": num, "errno_text": known["text"],
+    return {"errno_name": known["name"], "errno_num": known["num"], "errno_text": known["text"],
             "errno_cause": in_run_language(known, "cause")}
 
 
