@@ -143,6 +143,18 @@ def is_error_report(line: str) -> bool:
 Unit = Tuple[int, bytes, Optional[Tuple[int, int, int, bool]], bool]
 
 
+class _Held:
+    """An exception line outside a traceback, kept back one step so an explained line of its message under it
+    (Fold.follows) can explain it: who wrote it, where, its text, whether it is explained, the line its message
+    reached."""
+
+    __slots__ = ("who", "line_no", "text", "explained", "reached")
+
+    def __init__(self, who: bytes, line_no: int, text: bytes):
+        self.who, self.line_no, self.text = who, line_no, text
+        self.explained, self.reached = False, line_no
+
+
 class _Traceback:
     __slots__ = ("first", "frames", "lines", "frame", "last", "phase", "tail", "explained", "seen")
 
@@ -187,9 +199,7 @@ class Fold:
 
     def __init__(self):
         self.open: Dict[bytes, _Traceback] = {}
-        # an exception line outside a traceback, kept back one step so an explained line of its message under it
-        # (`follows`) can explain it: [who, line number, text, explained, the line its message reached]
-        self.held: Optional[list] = None
+        self.held: Optional[_Held] = None
 
     def pending(self) -> bool:
         """Whether a traceback or an exception line is open, so a next line could continue its message (follows)."""
@@ -213,8 +223,8 @@ class Fold:
             tb.lines += 1
             return True
         held = self.held
-        if held is not None and held[0] == who and line_no == held[4] + 1:
-            held[3], held[4] = True, line_no
+        if held is not None and held.who == who and line_no == held.reached + 1:
+            held.explained, held.reached = True, line_no
             return True
         return False
 
@@ -225,8 +235,8 @@ class Fold:
         tb = self.open.get(who)
         if tb is not None and tb.phase == "tail" and tb.tail is not None:
             n, text = tb.tail
-        elif self.held is not None and self.held[0] == who and self.held[4] == self.held[1]:
-            n, text = self.held[1], self.held[2]
+        elif self.held is not None and self.held.who == who and self.held.reached == self.held.line_no:
+            n, text = self.held.line_no, self.held.text
         else:
             return False
         return n == line_no - 1 and _EMPTY_MESSAGE.fullmatch(split_prefix(text)[1].strip()) is not None
@@ -234,9 +244,8 @@ class Fold:
     def _flush(self) -> List[Unit]:
         if self.held is None:
             return []
-        _who, n, text, explained, _reached = self.held
-        self.held = None
-        return [(n, text, None, explained)]
+        held, self.held = self.held, None
+        return [(held.line_no, held.text, None, held.explained)]
 
     def feed(self, line_no: int, line: bytes, shape: Optional[Tuple[bytes, str]] = None,
              explained: bool = False) -> List[Unit]:
@@ -289,7 +298,7 @@ class Fold:
             if kind != BODY:
                 out.append(self._close(who))
         if kind == EXCEPTION and not explained:
-            self.held = [who, line_no, line, False, line_no]
+            self.held = _Held(who, line_no, line)
         else:
             out.append((line_no, line, None, explained))
         return out
