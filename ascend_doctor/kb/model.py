@@ -158,14 +158,29 @@ class Signature:
     example_origin: str = ""
     origin: str = ""  # the file it was read from
 
+    @property
+    def graded(self) -> bool:
+        """Whether a hit's severity depends on its line (severity_on): a FAIL entry that needs a mark, or of last
+        resort."""
+        return self.severity == "fail" and (self.fail_needs_mark or self.last_resort)
+
     def severity_on(self, line: Optional[str], marked: bool = False) -> str:
         """The severity of a hit on `line`: the entry's own, but a FAIL of a `fail_needs_mark` entry is a warning on a
         line that is not marked as an error report (triage.lines.is_error_report) and is not `marked` as the next line
-        of an exception's message (triage.lines.Fold.follows: part of an error report, whatever its words)."""
-        if self.fail_needs_mark and self.severity == "fail" and line is not None and not marked:
+        of an exception's message (triage.lines.Fold.follows: part of an error report, whatever its words); and a
+        FAIL of a `last_resort` entry is a warning on a line its writer logged below the error level
+        (triage.lines.logged_below_error), which only restated a number there."""
+        if self.severity != "fail" or line is None or marked:
+            return self.severity
+        if self.fail_needs_mark:
             from ..triage.lines import is_error_report
 
             if not is_error_report(line):
+                return "warn"
+        if self.last_resort:  # it only restates a code or an errno: on a line logged as INFO or WARNING, not a FAIL
+            from ..triage.lines import logged_below_error
+
+            if logged_below_error(line):
                 return "warn"
         return self.severity
 

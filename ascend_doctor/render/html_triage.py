@@ -314,7 +314,11 @@ def _problems_table(real: List[dict]) -> List[str]:
                    f"<td>{prose(p.get('cause'))}<br><span class='muted small'>"
                    + esc(_("Source: {source}").format(source=p.get("source") or "")) + "</span></td>"
                    f"<td>{fix}</td><td class='small'>{esc(', '.join(p.get('ascend_fd') or []))}</td></tr>")
-        out.append(f"<tr class='quote'><td colspan='7'><pre class='line'>{esc(p.get('line') or '')}</pre></td></tr>")
+        at, first = p.get("line_at") or {}, p.get("first") or {}
+        shown = p.get("line") or ""
+        if at and (at.get("file"), at.get("line")) != (first.get("file"), first.get("line")):  # a line not at `first`
+            shown = f"{at.get('file')}:{at.get('line')}: {shown}"
+        out.append(f"<tr class='quote'><td colspan='7'><pre class='line'>{esc(shown)}</pre></td></tr>")
     out.append("</table>")
     return out
 

@@ -277,7 +277,7 @@ def _text(result: TriageResult, color: bool) -> str:
                 lines.append(_("No error-looking lines either."))
     else:
         first = result.first_problem()
-        place = _place(first.first.where(), who(first.first), first.first.time)
+        place = _place(first.since.where(), who(first.since), first.since.time)
         if first.severity == "fail":
             headline = _("{count} known problem(s). The earliest {label}: {problem} at {place} — when ranks fail "
                          "together, the first failure is usually the cause; the others often follow from it.")
@@ -299,7 +299,7 @@ def _text(result: TriageResult, color: bool) -> str:
             rl = _ranks_line(p)
             if rl:
                 lines.append(f"   {rl}")
-            lines.append(f"   > {p.text}")
+            lines.append(f"   > {p.at.where()}: {p.text}" if p.at else f"   > {p.text}")  # a line not at `first`
             lines.append("   " + _("Cause: {cause}").format(cause=cause))
             lines.append("   " + _("Fix:"))
             for i, step in enumerate(fix, 1):
@@ -373,7 +373,8 @@ def _markdown(result: TriageResult) -> str:
         for n, p in enumerate(real, 1):
             s = p.signature
             title, cause, fix = s.text(line=p.text)
-            out += ["", f"## {n}. {s.id}: {_md_escape(title)}", "", "```", p.text, "```", "",
+            out += ["", f"## {n}. {s.id}: {_md_escape(title)}", "", "```", f"{p.at.where()}: {p.text}" if p.at else p.text,
+                    "```", "",
                     _("**Cause.** {cause}").format(cause=cause), "", "**" + _("Fix.") + "**", ""]
             out += [f"{i}. {step}" for i, step in enumerate(fix, 1)]
             rl = _ranks_line(p)

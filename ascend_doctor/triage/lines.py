@@ -130,6 +130,22 @@ def is_error_line(line: bytes) -> bool:
     return _ERROR_RX.search(line) is not None and _OTHER_LEVEL.match(line) is None
 
 
+# A line its writer logged below the error level: the level leads the line, after a timestamp, a rank prefix or a
+# logger's name at most. CANN and MindSpore's `[INFO]`/`[WARNING]` headers, glog's `I1206 10:21:33` / `W1206 ...`,
+# Python logging's `INFO:root:` and `... - INFO - ...`, vLLM's `INFO 12-06 10:21:33`, structured `level=info`.
+_BELOW_ERROR_LEVEL = re.compile(
+    r"^\s*(?:\[?\d{4}-\d\d-\d\d[ T][\d:.,]+\]?\s*(?:-\s*)?)?(?:\[rank\d+\]:)?(?:[\w.]{1,60}\s+-\s+)?"
+    r"(?:\[(?i:INFO|DEBUG|TRACE|EVENT|NOTICE|WARNING|WARN)\]|\[[IDW]\]|(?:INFO|DEBUG|TRACE|WARNING|WARN)(?:[: ]| - )|"
+    r"(?:Info|Debug|Warning):|\[?[IWD]\d{3,4} \d\d:\d\d)|\blevel=(?i:info|debug|trace|warn(?:ing)?)\b|"
+    r"\"level\":\s*\"(?i:info|debug|trace|warn(?:ing)?)\"")
+
+
+def logged_below_error(line: str) -> bool:
+    """Whether a line (str) says it was logged at a level below error (INFO, DEBUG, TRACE, WARNING): its writer did
+    not report a failure there, whatever numbers the line holds (`[INFO] HCCL(507010,python)... errno=113 retry 3`)."""
+    return _BELOW_ERROR_LEVEL.search(line) is not None
+
+
 def is_error_report(line: str) -> bool:
     """Whether a line (str) is marked as an error report: an error-looking line (is_error_line), or one holding an
     error code. A vendor's sentence quoted on its own (a docs page, a lower-level line) is not."""

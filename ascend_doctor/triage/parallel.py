@@ -61,10 +61,11 @@ def _merge_parts(t: Triage, parts: Iterable[dict], info: InputInfo) -> None:
         def shift(o):
             return t._occurrence(info, o[0] + lines_before, o[1])
 
-        for idx, count, first, last, text, ranks, peers, peer_lines, marked in part["hits"]:
+        for idx, count, first, last, text, ranks, peers, peer_lines, marked, at in part["hits"]:
             p = t.problems.get(t.sigs[idx].id) if idx not in t._resolvers and ranks else None
             if p is None:
-                t._merge(idx, count, shift(first), shift(last), text, {k: shift(v) for k, v in ranks.items()}, marked)
+                t._merge(idx, count, shift(first), shift(last), text, {k: shift(v) for k, v in ranks.items()}, marked,
+                         shift(at) if at else None)
                 p = t.problems.get(t.sigs[idx].id) if idx not in t._resolvers else None
                 if p is not None:
                     _fold_peers(p, peers, peer_lines)
@@ -75,8 +76,8 @@ def _merge_parts(t: Triage, parts: Iterable[dict], info: InputInfo) -> None:
             occ = shift(last)
             if later(occ, p.last):
                 p.last = occ
-            if (first[1] or "9999", base + lines_before + first[0]) < _order_key(p.first):
-                p.first, p.text, p.marked = shift(first), t._show(text), marked
+            if p.low or (first[1] or "9999", base + lines_before + first[0]) < _order_key(p.first):
+                p.take(shift(first), text, marked, t._show, shift(at) if at else None)
             for key, o in ranks.items():
                 seen = p.ranks.get(key)
                 if seen is None or (o[1] or "9999", base + lines_before + o[0]) < _order_key(seen):
@@ -152,10 +153,11 @@ def _scan_range_worker(job) -> dict:
     for sid, p in t.problems.items():
         idx = index[sid]
         hits.append((idx, p.count, (p.first.line, p.first.time), (p.last.line, p.last.time), p.text,
-                     {k: (o.line, o.time) for k, o in p.ranks.items()}, list(p.peers.items()), p.peer_lines, p.marked))
+                     {k: (o.line, o.time) for k, o in p.ranks.items()}, list(p.peers.items()), p.peer_lines, p.marked,
+                     (p.at.line, p.at.time) if p.at else None))
     for sid, occ in t._resolver_last.items():
         idx = next(i for i in t._resolvers if t._resolvers[i].id == sid)
-        hits.append((idx, 1, (occ.line, occ.time), (occ.line, occ.time), "", {}, [], 0, False))
+        hits.append((idx, 1, (occ.line, occ.time), (occ.line, occ.time), "", {}, [], 0, False, None))
     return {"hits": hits, "lines": info.lines, "bytes": info.bytes, "note": info.note,
             "errors": t._errors.to_part(), "evidence": info.evidence or [], "hits_lines": info.hits}
 

@@ -108,6 +108,32 @@ class Problem:
     peers: Dict[str, int] = field(default_factory=dict)
     peer_lines: int = 0  # matched lines checked for ids so far
     marked: bool = False  # `text` is the next line of an exception's message (triage.lines.Fold.follows)
+    # where `text` was read when that is not at `first`: a graded entry (Signature.graded) shows the earliest of its
+    # lines that it gives its full severity, so a FAIL later in the log is not hidden behind an INFO line before it
+    at: Optional[Occurrence] = None
+    low: bool = False  # `text` gets less than the entry's severity (a graded entry's warning)
+
+    def take(self, first: Occurrence, text: str, marked: bool, show=str, at: Optional[Occurrence] = None) -> None:
+        """Hits of this problem read elsewhere (one line, or another scan's or worker's hits): the earliest at `first`,
+        their line `text` read at `at` (`first` when None), shown as `show` makes it. The problem keeps the earliest
+        occurrence as `first` and, as its line, the earliest line of the highest severity its entry gives a line
+        (Signature.severity_on), read at `self.at` (None: at `first`). The count and `last` are the caller's."""
+        at = at or first
+        here = self.at or self.first
+        low = self.signature.graded and self.signature.severity_on(text, marked) != "fail"
+        take = (low, order_key(at)) < (self.low, order_key(here))
+        if order_key(first) < order_key(self.first):
+            self.first = first
+        if take:
+            self.text, self.marked, self.low = show(text), marked, low
+            here = at
+        self.at = None if here == self.first else here
+
+    @property
+    def since(self) -> Occurrence:
+        """The earliest line of the problem's severity: where its line was read (a graded entry's FAIL can come after
+        its warnings)."""
+        return self.at or self.first
 
     @property
     def severity(self) -> str:
@@ -125,6 +151,7 @@ class Problem:
             "id": s.id, "signature": s.id, "title": title, "pitfall": s.pitfall, "severity": self.severity,
             "class": s.kind, "component": s.component, "count": self.count,
             "first": self.first.to_json(), "last": self.last.to_json(), "line": self.text,
+            "line_at": (self.at or self.first).to_json(),
             "cause": cause, "fix": fix, "source": shown_source(s), "more": f"ascend-doctor kb show {s.id}",
             "ascend_fd": list(self.peers), "caused_by": self.caused_by,
             "ranks": {r: o.to_json() for r, o in sorted(self.ranks.items(), key=lambda kv: order_key(kv[1]))},
@@ -153,7 +180,7 @@ def later(a: "Occurrence", b: "Occurrence") -> bool:
 def order_problems(problems: Iterable[Problem]) -> List[Problem]:
     """Severity, class, first occurrence; then every effect moved right after its cause (`leads_to`)."""
     base = sorted(problems, key=lambda p: (SEVERITY_ORDER[p.severity], CLASS_ORDER.get(p.signature.kind, 3),
-                                           order_key(p.first)))
+                                           order_key(p.since)))
     by_fd: Dict[str, Problem] = {}
     for p in base:
         for fd in ascend_fd_ids(p.signature):
@@ -248,7 +275,7 @@ class TriageResult:
             return None
         worst = min(SEVERITY_ORDER[p.severity] for p in real)
         level = [p for p in real if SEVERITY_ORDER[p.severity] == worst]
-        return min([p for p in level if p.signature.kind != "wrapper"] or level, key=lambda p: order_key(p.first))
+        return min([p for p in level if p.signature.kind != "wrapper"] or level, key=lambda p: order_key(p.since))
 
     @property
     def nodes(self) -> List[str]:
@@ -264,7 +291,7 @@ class TriageResult:
             "lang": get_lang(),
             "root_cause": root_cause_json(self.root_cause),
             "problems": [dict(p.to_json(), fault_chains=chains.get(p.signature.id, [])) for p in self.problems],
-            "first_problem": None if first is None else {"id": first.signature.id, **first.first.to_json()},
+            "first_problem": None if first is None else {"id": first.signature.id, **first.since.to_json()},
             "summary": self.counts(),
             "nodes": self.nodes,
             "inputs": [i.to_json() for i in self.inputs],
@@ -361,7 +388,7 @@ def attach_root_cause(result: TriageResult, processes, nodes: List[str], nodes_w
 
     by_device: Dict[str, List[Problem]] = {}
     for p in result.problems:
-        for o in [p.first, p.last, p.resolved_by, *p.ranks.values()]:
+        for o in [p.first, p.last, p.resolved_by, p.at, *p.ranks.values()]:
             name_occurrence(o)
         renamed = {}
         for key, o in p.ranks.items():

@@ -322,7 +322,7 @@ class Triage:
         for info in state.get("inputs", []):
             self._add_input(info)
         for p in state.get("problems", {}).values():
-            for o in (p.first, p.last, p.resolved_by, *p.ranks.values()):
+            for o in (p.first, p.last, p.resolved_by, p.at, *p.ranks.values()):
                 moved(o)
             self._merge_problem(p)
         for sid, occ in state.get("_resolver_last", {}).items():
@@ -386,8 +386,7 @@ class Triage:
         q.count += p.count
         if later(p.last, q.last):
             q.last = p.last
-        if _order_key(p.first) < _order_key(q.first):
-            q.first, q.text, q.marked = p.first, p.text, p.marked
+        q.take(p.first, p.text, p.marked, at=p.at)
         _fold_peers(q, p.peers.items(), p.peer_lines)
         for key, occ in p.ranks.items():
             if key not in q.ranks or _order_key(occ) < _order_key(q.ranks[key]):
@@ -583,7 +582,7 @@ class Triage:
         if idx not in self._resolvers:  # a problem seen before, this hit neither its first nor its rank's: _merge, short
             sig = self.sigs[idx]
             p = self.problems.get(sig.id)
-            if p is not None and not (sig.ascend_fd and p.peer_lines < PEER_LINES):
+            if p is not None and not p.low and not (sig.ascend_fd and p.peer_lines < PEER_LINES):
                 # the commonest case of a dense log, without making an Occurrence unless it becomes the last
                 seq = info.order * 10 ** 12 + line_no
                 k, seen = (time or "9999", seq), p.ranks.get(info.rank or info.label)
@@ -606,7 +605,7 @@ class Triage:
                 self._peers(p, line)
             if p is not None:
                 k, seen = _order_key(occ), p.ranks.get(occ.rank or occ.file)
-                if seen is not None and not k < _order_key(p.first) and not k < _order_key(seen):
+                if seen is not None and not k < _order_key(p.first) and not k < _order_key(seen) and not p.low:
                     p.count += 1
                     if later(occ, p.last):
                         p.last = occ
@@ -627,7 +626,8 @@ class Triage:
             p.peers.setdefault(fid, p.peer_lines - 1)
 
     def _merge(self, idx: int, count: int, first: Occurrence, last: Occurrence, text: str,
-               ranks: Optional[Dict[str, Occurrence]] = None, marked: bool = False) -> None:
+               ranks: Optional[Dict[str, Occurrence]] = None, marked: bool = False,
+               at: Optional[Occurrence] = None) -> None:
         if idx in self._resolvers:
             sid = self._resolvers[idx].id
             if sid not in self._resolver_last or later(last, self._resolver_last[sid]):
@@ -636,12 +636,14 @@ class Triage:
         sig = self.sigs[idx]
         p = self.problems.get(sig.id)
         if p is None:
-            p = self.problems[sig.id] = Problem(sig, 0, first, last, self._show(text), marked=marked)
+            p = self.problems[sig.id] = Problem(sig, 0, first, last, self._show(text), marked=marked,
+                                                at=None if at is None or at == first else at)
+            p.low = sig.graded and sig.severity_on(text, marked) != "fail"
+        else:
+            p.take(first, text, marked, self._show, at)
         p.count += count
         if later(last, p.last):
             p.last = last
-        if _order_key(first) < _order_key(p.first):
-            p.first, p.text, p.marked = first, self._show(text), marked
         for key, occ in (ranks or {first.rank or first.file: first}).items():
             if key not in p.ranks or _order_key(occ) < _order_key(p.ranks[key]):
                 p.ranks[key] = occ

@@ -533,3 +533,24 @@ def test_a_fail_that_needs_a_mark_is_a_warning_on_an_unmarked_line_and_other_ent
     assert sig(severity="fail", fail_needs_mark=True).severity_on(None) == "fail"  # no line: the entry's own
     assert sig(severity="fail").severity_on("size exceeds system limit") == "fail"
     assert sig(severity="info", fail_needs_mark=True).severity_on("size exceeds system limit") == "info"
+
+
+def test_a_last_resort_fail_is_a_warning_on_a_line_logged_below_the_error_level():
+    from ascend_doctor.kb.model import Signature
+
+    def sig(**kw):
+        return Signature(id="X", pattern=r"errno[ =:]{1,3}\d+", regex=True, component="os", cause="c", fix=["f"], **kw)
+
+    last = sig(severity="fail", fallback=True, last_resort=True)
+    assert last.graded and not sig(severity="fail").graded and not sig(severity="warn", last_resort=True).graded
+    for line in ("[INFO] HCCL(507010,python):2024-07-12-10:20:00.000.000 socket connect errno=113 retry 3",
+                 "[WARNING] HCCL(1,python):2024-07-12-10:20:00.000.000 send failed, errno=104",
+                 "I0712 10:20:00.000 123 socket.cc:10] connect errno=111, retrying",
+                 "2024-07-12 10:20:00,123 - INFO - downloader: errno 104, retrying",
+                 "INFO 07-12 10:20:00 [engine.py:10] errno=11 on read, retrying"):
+        assert last.severity_on(line) == "warn", line
+        assert last.severity_on(line, marked=True) == "fail"  # the next line of an exception's message
+    for line in ("open failed, errno=116", "[ERROR] HCCL(1,python):2024-07-12-10:20:00.000.000 connect errno=113",
+                 "E0712 10:20:00.000 123 socket.cc:10] connect errno=111"):
+        assert last.severity_on(line) == "fail", line
+    assert sig(severity="fail").severity_on("[INFO] x errno=5") == "fail"  # only graded entries

@@ -467,3 +467,27 @@ def test_the_line_under_an_exception_with_an_empty_message_is_its_message_whatev
     alone = [b"AssertionError: ", b"The NVIDIA driver on your system is too old (found version 10010)."]
     assert message_lines(alone, {2}.__contains__) == [2]
     assert message_lines([alone[0], b"", alone[1]], {3}.__contains__) == []
+
+
+@pytest.mark.parametrize("line, below", [
+    ("[INFO] HCCL(507010,python):2024-07-12-10:20:00.000.000 [hccl_socket.cc:100] errno=113 retry 3", True),
+    ("[WARNING] ME(1:2,python):2024-07-12-10:20:00.000.000 [x.cc:1] errno=104", True),
+    ("[EVENT] PROFILING(1,python):2024-07-12-10:20:00.000.000 ret=507014", True),
+    ("I0712 10:20:00.000 123 socket.cc:10] connect errno=111", True),
+    ("[rank0]:[W712 10:20:00.000 socket.cpp:10] errno: 104", True),
+    ("2024-07-12 10:20:00,123 - INFO - step 507008", True),
+    ("2024-07-12 10:20:00,123 - mylogger - WARNING - errno 28", True),
+    ("INFO:root:errno 28 handled", True),
+    ("INFO 07-12 10:20:00 [engine.py:10] errno=11", True),
+    ("time=2024-07-12T10:20:00Z level=info msg=\"errno=11\"", True),
+    ("[ERROR] HCCL(1,python):2024-07-12-10:20:00.000.000 connect errno=113", False),
+    ("E0712 10:20:00.000 123 socket.cc:10] connect errno=111", False),
+    ("open failed, errno=116", False),
+    ("OSError: [Errno 28] No space left on device", False),
+    ("Information: errno 5", False),
+    ("info: errno 5", False),
+])
+def test_a_line_logged_below_the_error_level_is_known_by_its_leading_level(line, below):
+    from ascend_doctor.triage.lines import logged_below_error
+
+    assert logged_below_error(line) is below

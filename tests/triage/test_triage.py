@@ -717,3 +717,55 @@ def test_class_entries_stay_silent_on_ordinary_lines(tmp_path):
              "[WARNING] DRV(1234,python):2024-07-12-10:20:00.000.000 halGetAPIVersion failed, use default version"]
     data = triage_paths([write(tmp_path / "a.log", lines)]).to_json()
     assert data["problems"] == []
+
+
+# A class entry of last resort (OS_ERRNO_REPORTED reads a bare `errno=N`) gives a FAIL only where the line's writer
+# did not log it below the error level: an INFO line's retry is a warning, a later error line of the same entry the FAIL
+ERRNO_INFO = ("[INFO] HCCL(507010,python):2024-07-12-10:20:00.000.000 [hccl_socket.cc:100][507010]socket connect "
+              "errno=113 retry 3")
+ERRNO_WARN = "[WARNING] HCCL(507010,python):2024-07-12-10:20:01.000.000 [hccl_socket.cc:120] send failed, errno=104"
+ERRNO_FAIL = "2024-07-12 10:20:05,100 open failed, errno=116"
+
+
+def _errno_problem(data):
+    return next(p for p in data["problems"] if p["id"] == "OS_ERRNO_REPORTED")
+
+
+def test_a_last_resort_entry_on_info_and_warning_lines_is_a_warning(tmp_path):
+    data = triage_paths([write(tmp_path / "train.log", [NOISE, ERRNO_INFO, ERRNO_WARN])]).to_json()
+    p = _errno_problem(data)
+    assert (p["severity"], p["count"], p["line"]) == ("warn", 2, ERRNO_INFO)
+    assert p["line_at"]["line"] == p["first"]["line"] == 2
+    assert data["summary"]["fail"] == 0
+
+
+def test_a_graded_entry_shows_its_first_fail_line_and_heads_the_report_from_there(tmp_path):
+    """The INFO lines before it do not hide the error line: the problem is a FAIL, shows that line with its place,
+    and the headline names the place of the FAIL; `first` stays the earliest hit."""
+    log = write(tmp_path / "train.log", [NOISE, ERRNO_INFO, ERRNO_WARN, NOISE, ERRNO_FAIL, ERRNO_FAIL])
+    result = triage_paths([log])
+    data = result.to_json()
+    p = _errno_problem(data)
+    assert (p["severity"], p["count"], p["line"]) == ("fail", 4, ERRNO_FAIL)
+    assert (p["first"]["line"], p["line_at"]["line"], p["last"]["line"]) == (2, 5, 6)
+    assert (data["first_problem"]["id"], data["first_problem"]["line"]) == ("OS_ERRNO_REPORTED", 5)
+    from ascend_doctor.render.triage_report import render_triage
+
+    text = render_triage(result, "text")
+    assert f"> {log}:5: {ERRNO_FAIL}" in text
+    assert f"OS_ERRNO_REPORTED at {log}:5" in " ".join(text.split())
+
+
+def test_a_graded_entry_reads_the_same_from_parallel_ranges(tmp_path, monkeypatch):
+    lines = []
+    for i in range(30000):
+        lines.append(NOISE)
+        if i in (10, 15000):
+            lines.append(ERRNO_INFO)
+        if i in (25000, 29000):
+            lines.append(ERRNO_FAIL)
+    log = write(tmp_path / "worker_2.log", lines)
+    serial, parallel = serial_and_parallel(log, monkeypatch)
+    assert parallel["problems"] == serial["problems"]
+    p = _errno_problem(serial)
+    assert (p["severity"], p["count"], p["first"]["line"], p["line_at"]["line"]) == ("fail", 4, 12, 25004)
