@@ -13,8 +13,10 @@ from tests.helpers.kb_parts import english_kb, explained_title, family_overlaps,
 
 IDS = part_ids("families_py_stdlib")
 # entries of other parts this part extended (argparse's other parse errors; lzma's and zlib's format errors)
-EXTENDED = ["LAUNCH_ARGUMENTS_REJECTED", "ARCHIVE_FILE_NOT_OF_ITS_FORMAT", "COMPRESSED_STREAM_CUT_SHORT"]
-WARNINGS = {"ASYNCIO_TASK_DESTROYED_PENDING", "PY_COROUTINE_NEVER_AWAITED", "PY_LOGGING_CALL_FAILED"}
+EXTENDED = ["LAUNCH_ARGUMENTS_REJECTED", "ARCHIVE_FILE_NOT_OF_ITS_FORMAT", "COMPRESSED_STREAM_CUT_SHORT",
+            "TOML_FILE_SYNTAX_ERROR", "JSON_OBJECT_NOT_SERIALIZABLE"]
+WARNINGS = {"ASYNCIO_TASK_DESTROYED_PENDING", "PY_COROUTINE_NEVER_AWAITED", "PY_LOGGING_CALL_FAILED",
+            "ASYNCIO_TASK_EXCEPTION_NEVER_RETRIEVED"}
 
 
 @pytest.fixture(scope="module")
@@ -104,6 +106,17 @@ def test_the_part_is_loaded_as_specific_roots_without_peer_ids(kb):
      "`'hf-mirror.com/api/models'`"),
     ("zoneinfo._common.ZoneInfoNotFoundError: 'No time zone found with key UTC'", "ZONEINFO_TIME_ZONE_NOT_FOUND",
      "`UTC`"),
+    # round 3 and the rest: XML, mmap, environ, statistics, transactions, ipaddress
+    ("xml.etree.ElementTree.ParseError: not well-formed (invalid token): line 3, column 12", "XML_FILE_NOT_WELL_FORMED",
+     "`not well-formed (invalid token)` at line 3, column 12"),
+    ("xml.etree.ElementTree.ParseError: syntax error: line 1, column 0", "XML_FILE_NOT_WELL_FORMED", "`syntax error`"),
+    ("TypeError: str expected, not bool", "PY_ENVIRON_VALUE_NOT_STR", "not bool"),
+    ("statistics.StatisticsError: stdev requires at least two data points", "PY_STATISTICS_WITHOUT_DATA",
+     "stdev requires at least two data points"),
+    ("sqlite3.OperationalError: cannot rollback - no transaction is active", "SQLITE_TRANSACTION_STATE_CONFLICT",
+     "cannot rollback"),
+    ("ValueError: '10.0.0.1:29500' does not appear to be an IPv4 or IPv6 address", "IP_ADDRESS_NOT_VALID",
+     "`'10.0.0.1:29500'`"),
 ])
 def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     title = explained_title(kb, line, sig_id, among=IDS + EXTENDED)
@@ -122,6 +135,13 @@ def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
      "not a valid zlib archive"),
     ("zlib.error: Error -5 while decompressing data: incomplete or truncated stream", "COMPRESSED_STREAM_CUT_SHORT",
      "end-of-stream marker"),
+    ("gzip.BadGzipFile: CRC check failed 0x1c2d3e4f != 0x5a6b7c8d", "ARCHIVE_FILE_NOT_OF_ITS_FORMAT",
+     "`CRC check failed 0x1c2d3e4f != 0x5a6b7c8d`"),
+    ("tomllib.TOMLDecodeError: Invalid value (at end of document)", "TOML_FILE_SYNTAX_ERROR", ": Invalid value"),
+    ("tomli._parser.TOMLDecodeError: Cannot overwrite a value (at line 12, column 17)", "TOML_FILE_SYNTAX_ERROR",
+     "Cannot overwrite a value (line 12)"),
+    ("TypeError: keys must be str, int, float, bool or None, not tuple", "JSON_OBJECT_NOT_SERIALIZABLE",
+     "type `tuple`"),
 ])
 def test_members_added_to_other_parts_entries_are_said(kb, line, sig_id, said):
     title = explained_title(kb, line, sig_id)
