@@ -117,6 +117,9 @@ def test_the_part_is_loaded_as_specific_roots_without_peer_ids(kb):
      "cannot rollback"),
     ("ValueError: '10.0.0.1:29500' does not appear to be an IPv4 or IPv6 address", "IP_ADDRESS_NOT_VALID",
      "`'10.0.0.1:29500'`"),
+    ("ValueError: unsupported hash type ripemd160", "PY_HASH_ALGORITHM_UNAVAILABLE", "`ripemd160`"),
+    ('  File "/usr/local/lib/python3.8/subprocess.py", line 1702, in _execute_child',
+     "PY_SUBPROCESS_PROGRAM_NOT_STARTED", "not installed or not on PATH"),
 ])
 def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     title = explained_title(kb, line, sig_id, among=IDS + EXTENDED)
@@ -162,6 +165,7 @@ def test_members_added_to_other_parts_entries_are_said(kb, line, sig_id, said):
     "struct.calcsize('<I') == 4",
     "Unpacking archive /data/model.tar.gz (format gztar)",
     "  warnings.warn('resource_tracker: There appear to be %d '",
+    '  File "/usr/lib/python3.10/subprocess.py", line 503, in run',
 ])
 def test_family_entries_stay_quiet_on_ordinary_lines(kb, line):
     assert [s.id for s in kb.match_line(line) if s.id in IDS + EXTENDED] == []
