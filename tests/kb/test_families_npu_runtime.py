@@ -15,7 +15,8 @@ from tests.helpers.kb_parts import english_kb, explained_title, family_overlaps,
 
 IDS = part_ids("families_npu_runtime")
 # other parts' entries this part's sources extend
-EXTENDED = ["TORCH_NPU_ACLNN_NOT_IN_OPAPI", "QUANTIZATION_METHOD_NOT_SUPPORTED", "VLLM_ASCEND_CPU_BINDING_FAILED"]
+EXTENDED = ["TORCH_NPU_ACLNN_NOT_IN_OPAPI", "QUANTIZATION_METHOD_NOT_SUPPORTED", "VLLM_ASCEND_CPU_BINDING_FAILED",
+            "ACL_INIT_CONFIG_FILE_REJECTED", "TORCH_NPU_ENV_VAR_VALUE_INVALID"]
 FAMILY = IDS + EXTENDED + ["TORCH_NPU_ERROR_CODE", "SETDEVICE_INVALID_ID_107001", "OP_DTYPE_NOT_SUPPORTED",
                            "PY_ASSERTION_FAILED", "CANN_RUNTIME_CALL_FAILED", "KV_CACHE_TRANSFER_FAILED"]
 
@@ -31,7 +32,7 @@ def test_the_part_is_loaded_as_roots_without_peer_ids(kb):
                         "TORCH_NPU_DEFERRED_INIT_CALL_FAILED", "NPU_RUNTIME_FEATURE_NOT_SUPPORTED_DRIVER_FIRMWARE",
                         "HCCL_PG_DTYPE_NOT_SUPPORTED", "VLLM_ASCEND_FUSED_LAYER_MIXED_QUANT_TYPES",
                         "VLLM_ASCEND_EXPERT_MAP_FILE_INVALID", "VLLM_ASCEND_PD_PARALLEL_SIZES_MISMATCH",
-                        "VLLM_ASCEND_KV_REQUEST_EXPIRED"}
+                        "VLLM_ASCEND_KV_REQUEST_EXPIRED", "HCCL_PG_REDUCE_OP_NOT_SUPPORTED"}
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_npu_runtime.json" and not sig.ascend_fd
@@ -48,6 +49,7 @@ def test_the_part_is_loaded_as_roots_without_peer_ids(kb):
     ("RuntimeError: device id must be positive!", "TORCH_NPU_DEVICE_INDEX_OUT_OF_RANGE", "outside the devices"),
     ("RuntimeError: Invalid device_index: 20, valid range is [0, 16)", "TORCH_NPU_DEVICE_INDEX_OUT_OF_RANGE",
      "(`20`) (valid indexes are below 16)"),
+    ("RuntimeError: Invalid device argument 9: did you call init?", "TORCH_NPU_DEVICE_INDEX_OUT_OF_RANGE", "(`9`)"),
     # the memory fraction: C++'s other bracket, the type check
     ("RuntimeError: invalid fraction:2. Please set within (0, 1).", "TORCH_NPU_MEMORY_FRACTION_INVALID", "(`2`)"),
     ("TypeError: Invalid type for fraction argument, must be `float`", "TORCH_NPU_MEMORY_FRACTION_INVALID",
@@ -62,6 +64,10 @@ def test_the_part_is_loaded_as_roots_without_peer_ids(kb):
     ("RuntimeError: 'torch_npu.npu.set_deterministic_level(3)' requires CANN runtime and operator packages that "
      "support batch consistency. Please upgrade CANN runtime and operator packages.",
      "TORCH_NPU_RUNTIME_API_VALUE_REJECTED", "requires CANN runtime and operator packages"),
+    ("RuntimeError: level=3 requires newer CANN runtime and operator packages that support batch consistency.",
+     "TORCH_NPU_RUNTIME_API_VALUE_REJECTED", "(`level=3`): requires newer CANN"),
+    # HCCL and LCCL reduce operations
+    ("RuntimeError: Cannot use ReduceOp.BXOR with LCCL", "HCCL_PG_REDUCE_OP_NOT_SUPPORTED", "(`ReduceOp.BXOR` with LCCL)"),
     # the lazy initialisation with an error no other entry reads
     ("torch_npu.npu.DeferredNpuCallError: NPU call failed lazily at initialization with error: device id must be "
      "positive!", "TORCH_NPU_DEVICE_INDEX_OUT_OF_RANGE", "outside the devices"),
@@ -101,6 +107,9 @@ def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     "(EngineCore_DP0 pid=1) INFO 03-01 10:00:00 [mooncake_connector.py:700] Delaying free of request cmpl-1 by 480 s",
     "model.layers.0.self_attn.qkv_proj quantized with W8A8",
     "additional_config: {\"expert_map_path\": \"/data/expert_map.json\"}",
+    "dist.all_reduce(flag, op=dist.ReduceOp.BOR)",
+    "TORCH_TRANSFER_TO_NPU=1",
+    "[INFO] User acl json /home/u/acl.json loaded",
     "kv_connector_extra_config: {\"prefill\": {\"tp_size\": 8, \"dp_size\": 2}, \"decode\": {\"tp_size\": 4}}",
 ])
 def test_family_entries_stay_quiet_on_ordinary_lines(kb, line):
@@ -118,6 +127,14 @@ def test_one_line_is_one_problem_of_the_family(kb):
 @pytest.mark.parametrize("line, sig_id, said", [
     # op-plugin's lookup of a helper in the operator API libraries (a CANN older than torch_npu, or not sourced)
     ("RuntimeError: GetOpApiFuncAddr failed.", "TORCH_NPU_ACLNN_NOT_IN_OPAPI", "the installed CANN does not provide"),
+    # torch_npu's reading of the acl.json named by TORCH_ACL_INIT_CONFIG_PATH
+    ("RuntimeError: Failed to parse user acl json /home/u/acl.json. Please check that the file contains valid JSON "
+     "syntax. Error: [json.exception.parse_error.101]", "ACL_INIT_CONFIG_FILE_REJECTED",
+     "`/home/u/acl.json`: Failed to parse user acl json"),
+    ("RuntimeError: User acl json /home/u/acl.json lacks 'defaultDevice' object, required for lazy set_device mode.",
+     "ACL_INIT_CONFIG_FILE_REJECTED", ": lacks 'defaultDevice' object"),
+    ("ValueError: Invalid value for TORCH_TRANSFER_TO_NPU: 2. Only '0' or '1' is supported.",
+     "TORCH_NPU_ENV_VAR_VALUE_INVALID", "`TORCH_TRANSFER_TO_NPU`: Only '0' or '1' is supported"),
     # vLLM-Ascend's compressed-tensors schemes
     ("NotImplementedError: No compressed-tensors compatible scheme was found for quant_type=W4A4, layer_type=linear.",
      "QUANTIZATION_METHOD_NOT_SUPPORTED", "(`W4A4` for layer type `linear`)"),
