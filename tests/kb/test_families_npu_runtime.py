@@ -16,9 +16,9 @@ from tests.helpers.kb_parts import english_kb, explained_title, family_overlaps,
 IDS = part_ids("families_npu_runtime")
 # other parts' entries this part's sources extend
 EXTENDED = ["TORCH_NPU_ACLNN_NOT_IN_OPAPI", "QUANTIZATION_METHOD_NOT_SUPPORTED", "VLLM_ASCEND_CPU_BINDING_FAILED",
-            "ACL_INIT_CONFIG_FILE_REJECTED", "TORCH_NPU_ENV_VAR_VALUE_INVALID"]
+            "ACL_INIT_CONFIG_FILE_REJECTED", "TORCH_NPU_ENV_VAR_VALUE_INVALID", "KV_CACHE_TRANSFER_FAILED"]
 FAMILY = IDS + EXTENDED + ["TORCH_NPU_ERROR_CODE", "SETDEVICE_INVALID_ID_107001", "OP_DTYPE_NOT_SUPPORTED",
-                           "PY_ASSERTION_FAILED", "CANN_RUNTIME_CALL_FAILED", "KV_CACHE_TRANSFER_FAILED"]
+                           "PY_ASSERTION_FAILED", "CANN_RUNTIME_CALL_FAILED"]
 
 
 @pytest.fixture(scope="module")
@@ -67,7 +67,8 @@ def test_the_part_is_loaded_as_roots_without_peer_ids(kb):
     ("RuntimeError: level=3 requires newer CANN runtime and operator packages that support batch consistency.",
      "TORCH_NPU_RUNTIME_API_VALUE_REJECTED", "(`level=3`): requires newer CANN"),
     # HCCL and LCCL reduce operations
-    ("RuntimeError: Cannot use ReduceOp.BXOR with LCCL", "HCCL_PG_REDUCE_OP_NOT_SUPPORTED", "(`ReduceOp.BXOR` with LCCL)"),
+    ("RuntimeError: Cannot use ReduceOp.BXOR with LCCL", "HCCL_PG_REDUCE_OP_NOT_SUPPORTED",
+     "(`ReduceOp.BXOR` with LCCL)"),
     # the lazy initialisation with an error no other entry reads
     ("torch_npu.npu.DeferredNpuCallError: NPU call failed lazily at initialization with error: device id must be "
      "positive!", "TORCH_NPU_DEVICE_INDEX_OUT_OF_RANGE", "outside the devices"),
@@ -140,6 +141,9 @@ def test_one_line_is_one_problem_of_the_family(kb):
      "QUANTIZATION_METHOD_NOT_SUPPORTED", "(`W4A4` for layer type `linear`)"),
     ("NotImplementedError: No compressed-tensors compatible quantization type was found.",
      "QUANTIZATION_METHOD_NOT_SUPPORTED", "cannot run this quantization"),
+    # vLLM-Ascend's Mooncake connector: the peer's answer to a finished pull
+    ("RuntimeError: Failed to receive ACK, resp: error", "KV_CACHE_TRANSFER_FAILED",
+     ": Failed to receive ACK, status error"),
     # vLLM-Ascend's CPU binding: reading npu-smi's chip map and the allowed CPUs
     ("RuntimeError: Failed to get correct chip_logic_id from command 'npu-smi info -m'.",
      "VLLM_ASCEND_CPU_BINDING_FAILED", "Failed to get correct chip_logic_id"),
