@@ -16,7 +16,8 @@ from tests.helpers.kb_parts import english_kb, explained_title, family_overlaps,
 IDS = part_ids("families_npu_runtime")
 # other parts' entries this part's sources extend
 EXTENDED = ["TORCH_NPU_ACLNN_NOT_IN_OPAPI", "QUANTIZATION_METHOD_NOT_SUPPORTED", "VLLM_ASCEND_CPU_BINDING_FAILED",
-            "ACL_INIT_CONFIG_FILE_REJECTED", "TORCH_NPU_ENV_VAR_VALUE_INVALID", "KV_CACHE_TRANSFER_FAILED"]
+            "ACL_INIT_CONFIG_FILE_REJECTED", "TORCH_NPU_ENV_VAR_VALUE_INVALID", "KV_CACHE_TRANSFER_FAILED",
+            "HCCL_PG_COLLECTIVE_TENSORS_REJECTED"]
 FAMILY = IDS + EXTENDED + ["TORCH_NPU_ERROR_CODE", "SETDEVICE_INVALID_ID_107001", "OP_DTYPE_NOT_SUPPORTED",
                            "PY_ASSERTION_FAILED", "CANN_RUNTIME_CALL_FAILED"]
 
@@ -32,7 +33,7 @@ def test_the_part_is_loaded_as_roots_without_peer_ids(kb):
                         "TORCH_NPU_DEFERRED_INIT_CALL_FAILED", "NPU_RUNTIME_FEATURE_NOT_SUPPORTED_DRIVER_FIRMWARE",
                         "HCCL_PG_DTYPE_NOT_SUPPORTED", "VLLM_ASCEND_FUSED_LAYER_MIXED_QUANT_TYPES",
                         "VLLM_ASCEND_EXPERT_MAP_FILE_INVALID", "VLLM_ASCEND_PD_PARALLEL_SIZES_MISMATCH",
-                        "VLLM_ASCEND_KV_REQUEST_EXPIRED", "HCCL_PG_REDUCE_OP_NOT_SUPPORTED"}
+                        "VLLM_ASCEND_KV_REQUEST_EXPIRED"}
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_npu_runtime.json" and not sig.ascend_fd
@@ -66,9 +67,6 @@ def test_the_part_is_loaded_as_roots_without_peer_ids(kb):
      "TORCH_NPU_RUNTIME_API_VALUE_REJECTED", "requires CANN runtime and operator packages"),
     ("RuntimeError: level=3 requires newer CANN runtime and operator packages that support batch consistency.",
      "TORCH_NPU_RUNTIME_API_VALUE_REJECTED", "(`level=3`): requires newer CANN"),
-    # HCCL and LCCL reduce operations
-    ("RuntimeError: Cannot use ReduceOp.BXOR with LCCL", "HCCL_PG_REDUCE_OP_NOT_SUPPORTED",
-     "(`ReduceOp.BXOR` with LCCL)"),
     # the lazy initialisation with an error no other entry reads
     ("torch_npu.npu.DeferredNpuCallError: NPU call failed lazily at initialization with error: device id must be "
      "positive!", "TORCH_NPU_DEVICE_INDEX_OUT_OF_RANGE", "outside the devices"),
@@ -141,6 +139,9 @@ def test_one_line_is_one_problem_of_the_family(kb):
      "QUANTIZATION_METHOD_NOT_SUPPORTED", "(`W4A4` for layer type `linear`)"),
     ("NotImplementedError: No compressed-tensors compatible quantization type was found.",
      "QUANTIZATION_METHOD_NOT_SUPPORTED", "cannot run this quantization"),
+    # HCCL's reduce operations: PREMUL_SUM's data types beside the bitwise operations the class entry reads
+    ("RuntimeError: PreMulSum Data type must be half, float, bfloat16 or double", "HCCL_PG_COLLECTIVE_TENSORS_REJECTED",
+     "PreMulSum Data type must be half, float, bfloat16 or double"),
     # vLLM-Ascend's Mooncake connector: the peer's answer to a finished pull
     ("RuntimeError: Failed to receive ACK, resp: error", "KV_CACHE_TRANSFER_FAILED",
      ": Failed to receive ACK, status error"),
