@@ -8,6 +8,7 @@ Normal events, Running pods, a clean `docker ps`) and on every clean excerpt of 
 of the family. The members added to other parts' entries (image pulls, NPU requests in Volcano's and kubelet's
 words, podman's name and pull errors, the Ascend runtime's old docker wording, kubectl's Invalid) are said too."""
 
+import io
 import os
 
 import pytest
@@ -23,8 +24,10 @@ FAMILY = IDS + EXTENDED + ["K8S_POD_NODE_CONSTRAINTS_UNMET", "K8S_POD_EVICTED_NO
                            "K8S_JOB_BACKOFF_LIMIT_REACHED", "K8S_NAMESPACE_NOT_FOUND", "K8S_HOSTPATH_TYPE_CHECK_FAILED",
                            "CONTAINER_OCI_RUNTIME_CREATE_FAILED", "DOCKER_DAEMON_NOT_REACHABLE",
                            "CONTAINER_OR_IMAGE_NOT_PRESENT", "K8S_RESOURCE_QUOTA_EXCEEDED"]
-CLASS_ENTRIES = {"K8S_CREATE_CONTAINER_CONFIG_ERROR", "K8S_SCHEDULING_INSUFFICIENT_RESOURCE", "K8S_VOLUME_MOUNT_FAILED",
-                 "CONTAINER_EXITED_WITH_CODE", "DOCKER_BUILD_STEP_FAILED", "K8S_DEVICE_PLUGIN_ALLOCATE_FAILED"}
+CLASS_ENTRIES = {"K8S_SCHEDULING_INSUFFICIENT_RESOURCE", "K8S_VOLUME_MOUNT_FAILED", "DOCKER_BUILD_STEP_FAILED",
+                 "K8S_DEVICE_PLUGIN_ALLOCATE_FAILED"}
+# lines that say a container failed, not why: the line that says why is the headline when an entry reads it
+WRAPPERS = {"K8S_CONTAINER_CRASH_LOOP_BACKOFF", "CONTAINER_EXITED_WITH_CODE", "K8S_CREATE_CONTAINER_CONFIG_ERROR"}
 
 
 @pytest.fixture(scope="module")
@@ -32,11 +35,12 @@ def kb():
     return english_kb()
 
 
-def test_the_part_is_loaded_as_roots_without_peer_ids(kb):
+def test_the_part_is_loaded_without_peer_ids(kb):
     assert len(IDS) == 35 and len(set(IDS)) == 35
     for sid in IDS:
         sig = kb.signature(sid)
-        assert os.path.basename(sig.origin) == "families_k8s_container.json" and sig.kind == "root", sid
+        assert os.path.basename(sig.origin) == "families_k8s_container.json", sid
+        assert sig.kind == ("wrapper" if sid in WRAPPERS else "root"), sid
         assert not sig.ascend_fd and sig.fallback == (sid in CLASS_ENTRIES), sid
 
 
@@ -265,3 +269,26 @@ def test_kubeadm_preflight_runtime_check_is_not_a_stopped_container(kb):
     line = ("\t[ERROR CRI]: container runtime is not running: output: time=\"2024-01-01T00:00:00Z\" level=fatal "
             "msg=\"validate service connection: CRI v1 runtime API is not implemented for endpoint\"")
     assert "CONTAINER_NOT_RUNNING" not in [s.id for s in kb.explaining(line)]
+
+
+def test_the_reason_in_a_describe_output_is_the_headline_not_the_restart_loop(tmp_path):
+    # kubectl describe of a pod in CrashLoopBackOff whose last run was OOMKilled: the OOM kill is the fault
+    from ascend_doctor.triage import Triage
+
+    log = tmp_path / "describe.log"
+    log.write_text("""    State:          Waiting
+      Reason:       CrashLoopBackOff
+    Last State:     Terminated
+      Reason:       OOMKilled
+      Exit Code:    137
+    Restart Count:  5
+Events:
+  Normal   Started    3m (x6 over 12m)    kubelet  Started container train
+  Warning  BackOff    2m (x50 over 12m)   kubelet  Back-off restarting failed container train in pod train-0_default(3b1f)
+""", encoding="utf-8")
+    t = Triage()
+    t.add_stream(io.BytesIO(log.read_bytes()), str(log), None)
+    result = t.result()
+    assert result.first_problem().signature.id == "K8S_CONTAINER_OOMKILLED"
+    assert {p.signature.id for p in result.problems} == {"K8S_CONTAINER_OOMKILLED", "K8S_CONTAINER_CRASH_LOOP_BACKOFF",
+                                                         "CONTAINER_EXITED_WITH_CODE"}
