@@ -29,7 +29,7 @@ def kb():
 
 
 def test_the_part_is_loaded_as_specific_roots_without_peer_ids(kb):
-    assert len(IDS) == len(set(IDS)) == 24
+    assert len(IDS) == len(set(IDS)) == 28
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_dist_launchers.json" and sig.kind == "root", sid
@@ -94,6 +94,15 @@ def test_the_part_is_loaded_as_specific_roots_without_peer_ids(kb):
     ("Open RTE detected a parse error in the rankfile (rankfile.txt)", "MPIRUN_HOSTFILE_NOT_USABLE", "rankfile"),
     ("A process or daemon was unable to complete a TCP connection", "MPIRUN_DAEMON_LOST", "unable to complete a TCP"),
     ("mpirun: Error: unknown option \"-ppn\"", "MPIRUN_UNKNOWN_OPTION", "`-ppn`"),
+    # torch.distributed's launch settings: an address that is the text None, an unknown rendezvous backend, a Gloo
+    # interface, a DeepSpeed config path read as base64
+    ("torch.distributed.DistNetworkError: The client socket has timed out after 600000ms while trying to connect to "
+     "(None, 29500).", "TORCH_DIST_MASTER_ADDR_IS_NONE", "host `None`"),
+    ("ValueError: The rendezvous backend 'etcd3' is not registered. Did you forget to call `register`?",
+     "TORCH_ELASTIC_RDZV_BACKEND_NOT_REGISTERED", "`etcd3` does not exist"),
+    ("[rank3]: RuntimeError: [enforce fail at ../third_party/gloo/gloo/transport/tcp/device.cc:84] ifa != nullptr. "
+     "Unable to find address for: bond0", "GLOO_SOCKET_IFNAME_NOT_FOUND", "`bond0`"),
+    ("binascii.Error: Incorrect padding", "DEEPSPEED_CONFIG_PATH_READ_AS_BASE64", "(Incorrect padding)"),
     # Ray
     ("ray.exceptions.RayActorError: The actor died because its node has died.", "RAY_WORKER_OR_ACTOR_DIED",
      "(died because its node has died), `RayActorError`"),
@@ -133,6 +142,10 @@ QUIET = [
     "2026-03-01 22:48:01,851 INFO worker.py:1841 -- Connecting to existing Ray cluster at address: 10.0.0.1:6379...",
     "(raylet) Spilled 2048 MiB, 16 objects, write throughput 900 MiB/s.",
     "fsdp_sync_module_states: true",
+    "[W1206 07:08:51.788468001 socket.cpp:764] [c10d] The IPv6 network addresses of (node-1, 29500) cannot be "
+    "retrieved (gai error: -2 - Name or service not known).",
+    "  rdzv_backend     : c10d",
+    "export GLOO_SOCKET_IFNAME=eth0",
 ]
 
 
