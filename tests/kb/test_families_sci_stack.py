@@ -16,7 +16,8 @@ from tests.helpers.kb_parts import english_kb, explained_title, family_overlaps,
 
 IDS = part_ids("families_sci_stack")
 # other parts' entries this part extended or narrowed
-EXTENDED = ["NUMPY_REMOVED_ALIAS_USED", "CSV_ROW_FIELD_COUNT_MISMATCH", "TEXT_VALUE_NOT_A_NUMBER", "NUMPY2_INCOMPATIBLE"]
+EXTENDED = ["NUMPY_REMOVED_ALIAS_USED", "CSV_ROW_FIELD_COUNT_MISMATCH", "TEXT_VALUE_NOT_A_NUMBER", "NUMPY2_INCOMPATIBLE",
+            "PY_MODULE_NOT_INSTALLED"]
 # neighbours that read other members of the same libraries
 FAMILY = IDS + EXTENDED + ["NUMPY_SHAPES_NOT_BROADCASTABLE", "NUMPY_AXIS_OUT_OF_BOUNDS", "NUMPY_RESHAPE_SIZE_MISMATCH",
                            "NUMPY_JOINED_ARRAYS_SHAPES_DIFFER", "NUMPY_INDEX_OUT_OF_BOUNDS", "TABLE_COLUMN_NOT_FOUND",
@@ -33,7 +34,7 @@ def kb():
 
 
 def test_the_part_is_loaded_as_roots_without_peer_ids(kb):
-    assert len(IDS) == 45 and {"NUMPY2_REMOVED_NAME_USED", "OPENCV_EMPTY_IMAGE_INPUT", "PANDAS_VALUES_LENGTH_MISMATCH",
+    assert len(IDS) == 50 and {"NUMPY2_REMOVED_NAME_USED", "OPENCV_EMPTY_IMAGE_INPUT", "PANDAS_VALUES_LENGTH_MISMATCH",
                                 "SKLEARN_ESTIMATOR_NOT_FITTED", "SENTENCEPIECE_MODEL_NOT_PARSABLE",
                                 "RUST_LIBRARY_OS_ERROR"} <= set(IDS)
     for sid in IDS:
@@ -122,12 +123,28 @@ def test_the_part_is_loaded_as_roots_without_peer_ids(kb):
     ("TypeError: Cannot handle this data type: (1, 1), <i8", "PIL_FROMARRAY_DTYPE_UNSUPPORTED", "(1, 1), <i8"),
     ("yaml.representer.RepresenterError: ('cannot represent an object', PosixPath('/data'))",
      "YAML_CANNOT_REPRESENT_OBJECT", "PosixPath"),
+    # NumPy 2 pickles under an older NumPy, Arrow's 32-bit offsets, pandas' NA mask, protobuf's runtime, Qt
+    ("ModuleNotFoundError: No module named 'numpy._core.numeric'", "NUMPY2_PICKLE_LOADED_UNDER_OLD_NUMPY",
+     "`numpy._core.numeric`"),
+    ("pyarrow.lib.ArrowCapacityError: array cannot contain more than 2147483646 bytes, have 2147484000",
+     "ARROW_ARRAY_OVER_2GB_OFFSETS", "have 2147484000"),
+    ("[rank0]: ValueError: Cannot mask with non-boolean array containing NA / NaN values", "PANDAS_MASK_HAS_NA",
+     "NA/NaN"),
+    ("google.protobuf.runtime_version.VersionError: Detected incompatible Protobuf Gencode/Runtime versions when "
+     "loading onnx/onnx-ml.proto: gencode 5.29.0 runtime 5.27.2. Runtime version cannot be older than the linked "
+     "gencode version.", "PROTOBUF_RUNTIME_OLDER_THAN_GENCODE", "gencode 5.29.0 with runtime 5.27.2"),
+    ("qt.qpa.plugin: Could not load the Qt platform plugin \"wayland\" in \"\" even though it was found.",
+     "QT_PLATFORM_PLUGIN_NOT_LOADABLE", "`wayland`"),
+    ("ValueError: Shape of passed values is (100, 4), indices imply (100, 5)", "PANDAS_VALUES_LENGTH_MISMATCH",
+     "another length"),
     # the other parts' entries this part extended
     ("`np.int` was a deprecated alias for the builtin `int`. To avoid this error in existing code, use `int` by "
      "itself.", "NUMPY_REMOVED_ALIAS_USED", "`numpy.int`"),
     ("    Line #7 (got 4 columns instead of 5)", "CSV_ROW_FIELD_COUNT_MISMATCH", "4 fields where 5"),
     ("ValueError: could not convert string '1,5' to float64 at row 3, column 2.", "TEXT_VALUE_NOT_A_NUMBER", "'1,5'"),
     ("ValueError: Unable to parse string 'n/a' at position 4", "TEXT_VALUE_NOT_A_NUMBER", "'n/a'"),
+    ("RuntimeError: module compiled against ABI version 0x1000009 but this version of numpy is 0x2000000",
+     "NUMPY2_INCOMPATIBLE", "built for NumPy 1.x"),
 ])
 def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     title = explained_title(kb, line, sig_id, among=FAMILY)
@@ -177,3 +194,9 @@ def test_one_line_is_one_problem_of_the_family(kb):
 ])
 def test_the_abi_banner_entry_no_longer_reads_code_that_uses_a_removed_name(kb, line):
     assert "NUMPY2_INCOMPATIBLE" not in [s.id for s in kb.match_line(line)]
+
+
+def test_a_module_not_installed_is_still_named_beside_numpy_core(kb):
+    assert [s.id for s in kb.explaining("ModuleNotFoundError: No module named 'numpy'")] == ["PY_MODULE_NOT_INSTALLED"]
+    assert "PY_MODULE_NOT_INSTALLED" not in [s.id for s in kb.match_line("ModuleNotFoundError: No module named "
+                                                                          "'numpy._core.multiarray'")]
