@@ -196,3 +196,20 @@ def test_family_entries_stay_quiet_on_every_clean_excerpt(kb):
 
 def test_one_line_is_one_problem_of_the_family(kb):
     assert family_overlaps(kb, FAMILY) == []
+
+
+@pytest.mark.parametrize("line", [
+    # a clean NCCL_DEBUG=INFO start-up: no entry of the whole knowledge base reads these lines
+    "node1:2001:2001 [0] NCCL INFO NET/Plugin: Plugin load returned 2 : libnccl-net.so: cannot open shared object "
+    "file: No such file or directory : when loading libnccl-net.so",
+    "node1:2001:2060 [0] NCCL INFO Failed to open libibverbs.so[.1]",
+    "node1:2001:2060 [0] NCCL INFO NET/IB : No device found.",
+    "node1:2001:2060 [0] NCCL INFO TUNER/Plugin: Failed to find ncclTunerPlugin_v2, using internal tuner instead.",
+    "node1:2001:2077 [0] NCCL INFO [Service thread] Connection closed by localRank 0",
+    "node1:2001:2001 [0] NCCL INFO comm 0x55d0 rank 0 nranks 2 cudaDev 0 busId 1a000 - Destroy COMPLETE",
+    "[rank0]:[I ProcessGroupNCCL.cpp:800] [Rank 0] ProcessGroupNCCL initialization options: NCCL version: 2.21.5, "
+    "TORCH_NCCL_ASYNC_ERROR_HANDLING: 1, TORCH_NCCL_DUMP_ON_TIMEOUT: 0, TIMEOUT(ms): 600000",
+    "| GPU  Name                 Persistence-M | Bus-Id          Disp.A | Volatile Uncorr. ECC |",
+])
+def test_nccl_info_lines_of_a_clean_start_are_quiet_in_the_whole_knowledge_base(kb, line):
+    assert [s.id for s in kb.match_line(line)] == []
