@@ -31,7 +31,7 @@ def kb():
 
 
 def test_the_part_is_loaded_as_roots_without_peer_ids(kb):
-    assert len(IDS) == 37 and len(set(IDS)) == len(IDS)
+    assert len(IDS) == 38 and len(set(IDS)) == len(IDS)
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_cuda_stack.json" and sig.kind == "root" and not sig.ascend_fd
@@ -145,6 +145,11 @@ def test_the_part_is_loaded_as_roots_without_peer_ids(kb):
      "does not exist on this host"),
     ("OSError: libnvidia-ml.so.1: cannot open shared object file: No such file or directory",
      "CUDA_DRIVER_LIBRARY_NOT_FOUND", "`libnvidia-ml.so.1`"),
+    # PyTorch's device-side assertions, an older NCCL error form, MindSpore's version checks
+    ("/opt/conda/pytorch/aten/src/ATen/native/cuda/Indexing.cu:699: indexSelectSmallIndex: block: [3,0,0], thread: "
+     "[31,0,0] Assertion `srcIndex < srcSelectDimSize` failed.", "CUDA_KERNEL_DEVICE_ASSERT",
+     "`indexSelectSmallIndex` (`srcIndex < srcSelectDimSize`): an index tensor holds a value outside"),
+    ("RuntimeError: NCCL Error 2: unhandled system error", "NCCL_CALL_FAILED", "`unhandled system error`"),
     # torch's CPU build, as it came out here
     ("AttributeError: module 'torch._C' has no attribute '_cuda_setDevice'", "TORCH_CUDA_CALLED_ON_NPU_HOST",
      "PyTorch has no CUDA"),
@@ -185,6 +190,9 @@ def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     "ValueError: invalid argument 'lr'",
     "if 'out of memory' in str(e): torch.cuda.empty_cache()",
     "[INFO] CUDA error: initialization error is retried",
+    "/opt/conda/x/aten/src/ATen/native/cuda/TensorCompare.cu:110: _assert_async_cuda_kernel: block: [0,0,0], thread: "
+    "[0,0,0] Assertion `probability tensor contains either `inf`, `nan` or element < 0` failed.",
+    "Compile with `TORCH_USE_CUDA_DSA` to enable device-side assertions.",
 ])
 def test_family_entries_stay_quiet_on_ordinary_lines(kb, line):
     assert [s.id for s in kb.match_line(line) if s.id in IDS + EXTENDED] == []
