@@ -46,6 +46,8 @@ ERROR_LINE = (r"\[(?:ERROR|FATAL|CRITICAL|E)\]|\b(?:ERROR|FATAL|CRITICAL)\b|^\s*
               r"\blevel=(?:error|fatal|panic)\b|\"level\":\"(?:error|fatal|panic)\"|^(?:ERRO|FATA|PANI)\[\d{4}|"
               r"Error response from daemon: |^Error from server\b|^E: \S|^curl: \(\d{1,3}\) |"
               r"\bFatal error in [A-Za-z_]\w*: |: command not found\s*$|: unbound variable\s*$|"
+              # dash (Debian's /bin/sh) reports as `<script>: <line>: <message>` (bash: `line N:`)
+              r"^[^\s:]+: \d+: (?:Syntax error: |Bad substitution\s*$|[^\s:]+: not found\s*$)|"
               # tools that print a failure with no level: llama.cpp's model loader, hccn_tool
               r"\berror loading model: |^\s*Cmd execute failed!|"
               r"\bmake(?:\[\d+\])?: \*\*\* |"

@@ -34,7 +34,7 @@ def kb():
 
 
 def test_the_part_is_loaded_as_specific_roots_without_peer_ids(kb):
-    assert len(IDS) == 33 and len(set(IDS)) == 33  # (7 folded into other parts' entries for the same faults at the merge)
+    assert len(IDS) == 34 and len(set(IDS)) == 34  # (7 folded into other parts' entries for the same faults at the merge)
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_pt_tensor_ops.json" and sig.kind == "root"
@@ -138,8 +138,9 @@ def test_the_part_is_loaded_as_specific_roots_without_peer_ids(kb):
     # the members added to families_training.json's entries
     ("RuntimeError: inconsistent tensor size, expected tensor [3] and src [4] to have the same number of elements, but "
      "got 3 and 4 elements respectively", "TORCH_TENSOR_SHAPE_MISMATCH", "([3] against [4])"),
-    ("RuntimeError: input.size(-1) must be equal to input_size. Expected 10, got 6", "TORCH_TENSOR_SHAPE_MISMATCH",
-     "(10 against 6)"),
+    # (an RNN's input_size has its own entry since round 15: TORCH_RNN_INPUT_SIZE_MISMATCH)
+    ("RuntimeError: input.size(-1) must be equal to input_size. Expected 10, got 6", "TORCH_RNN_INPUT_SIZE_MISMATCH",
+     "input_size `10` got inputs of `6` features"),
     ("ValueError: RNN input dtype (torch.float64) does not match weight dtype (torch.float32). Convert input: "
      "input.to(torch.float32), or convert model: model.to(torch.float64)", "TORCH_DTYPE_MISMATCH",
      "(torch.float64 and torch.float32)"),

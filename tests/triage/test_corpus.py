@@ -211,6 +211,14 @@ FLOORS = {
     # (datasets' message paragraph after a blank line, vLLM's Ray WARNING that the GPUs asked for exceed the cluster's:
     # true reports of the fault)
     "heldout22": {"named_pct": 98.1, "borrowed_per_10": 0.0, "ordinary_fails": 2},
+    # heldout23/ (twenty-third set): 60 excerpts, 35 real runs on this machine with one injected fault each (or none: 4
+    # clean) and 25 from public issue threads on the held-out side of the page split (3 clean), made by two independent
+    # collectors while round 15's six authors wrote their parts, labels checked by two independent checkers before any
+    # run (tests/fixtures/corpus/heldout23/README.md); at this stop's start 39/53 = 73.6%; measured once after round 15:
+    # 40/53 = 75.5% named, no peer id the line does not support, every unexplained error line listed, 2 FAILs on lines
+    # without an error word; then (seen) its misses mended: 52/53 = 98.1%, 3 FAILs on lines without an error word (bash's
+    # `Argument list too long`, dash's `Bad substitution`, gzip's `Not a gzipped file`: true reports of the fault)
+    "heldout23": {"named_pct": 98.1, "borrowed_per_10": 0.0, "ordinary_fails": 3},
     # tune2/ (a tuning set, not held out): 25 faulty + 5 clean excerpts from issues no other set or KB entry cited,
     # labelled and committed before triage ran on it; measured once after the class entries (fallback) were written
     # and before any tuning: 14/25 = 56.0% named (main without the class entries: the same 14), 0 FAIL from an
@@ -922,7 +930,7 @@ def test_a_keyerror_title_shows_the_missing_weight_name(tmp_path):
 def test_the_page_split_keeps_a_page_on_one_side_whatever_its_language_or_branch():
     """scripts/corpus_split.py: a docs page and its Chinese twin, on any branch, and `owner/repo:path` are one key; an
     issue is owner/repo/N; about a third of the keys are held out; a vendor's versioned docs page is flagged; every
-    page of heldout15 to heldout22 was on the held-out side (the runs made here, heldout19's to heldout22's, have no side)."""
+    page of heldout15 to heldout23 was on the held-out side (the runs made here, heldout19's to heldout23's, have no side)."""
     corpus_split = script_module("corpus_split")
     en = "https://github.com/mindspore-ai/docs/blob/master/docs/mindspore/source_en/faq/data_processing.md"
     zh = "https://github.com/mindspore-ai/docs/blob/r2.3/docs/mindspore/source_zh_cn/faq/data_processing.md"
@@ -938,7 +946,8 @@ def test_the_page_split_keeps_a_page_on_one_side_whatever_its_language_or_branch
     sides = [corpus_split.side(f"a/b:page{i}.md") for i in range(300)]
     assert 70 < sides.count("heldout") < 130
     for split, n in (("heldout15", 42), ("heldout16", 51), ("heldout17", 53), ("heldout18", 30), ("heldout19", 40),
-                     ("heldout20", 66), ("heldout21", 61), ("heldout22", 60)):
+                     ("heldout20", 66), ("heldout21", 61), ("heldout22", 60),
+                     ("heldout23", 60)):
         folder = os.path.join(REPO, "tests", "fixtures", "corpus", split)
         sources = [m.group(1) for name in os.listdir(folder) if name.endswith(".log")
                    for m in [re.search(r"^#% source: (\S+)", open(os.path.join(folder, name), encoding="utf-8").read(),
