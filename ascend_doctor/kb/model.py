@@ -164,6 +164,10 @@ class Signature:
         resort."""
         return self.severity == "fail" and (self.fail_needs_mark or self.last_resort)
 
+    def low_on(self, line: Optional[str], marked: bool = False) -> bool:
+        """Whether a hit on `line` gets less than the entry's severity (a graded entry's warning: severity_on)."""
+        return self.graded and self.severity_on(line, marked) != "fail"
+
     def severity_on(self, line: Optional[str], marked: bool = False) -> str:
         """The severity of a hit on `line`: the entry's own, but a FAIL of a `fail_needs_mark` entry is a warning on a
         line that is not marked as an error report (triage.lines.is_error_report) and is not `marked` as the next line

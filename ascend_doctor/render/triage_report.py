@@ -83,6 +83,12 @@ def who(loc) -> str:
     return loc.who()
 
 
+def _quoted(p: Problem) -> str:
+    """A problem's line as a report quotes it: with its place before it when it was not read at `first` (a graded
+    entry's first FAIL line, Problem.at)."""
+    return f"{p.at.where()}: {p.text}" if p.at else p.text
+
+
 def _where(p: Problem) -> str:
     first, last = p.first, p.last
     who_, time = who(first), first.time
@@ -299,7 +305,7 @@ def _text(result: TriageResult, color: bool) -> str:
             rl = _ranks_line(p)
             if rl:
                 lines.append(f"   {rl}")
-            lines.append(f"   > {p.at.where()}: {p.text}" if p.at else f"   > {p.text}")  # a line not at `first`
+            lines.append(f"   > {_quoted(p)}")
             lines.append("   " + _("Cause: {cause}").format(cause=cause))
             lines.append("   " + _("Fix:"))
             for i, step in enumerate(fix, 1):
@@ -373,8 +379,7 @@ def _markdown(result: TriageResult) -> str:
         for n, p in enumerate(real, 1):
             s = p.signature
             title, cause, fix = s.text(line=p.text)
-            out += ["", f"## {n}. {s.id}: {_md_escape(title)}", "", "```", f"{p.at.where()}: {p.text}" if p.at else p.text,
-                    "```", "",
+            out += ["", f"## {n}. {s.id}: {_md_escape(title)}", "", "```", _quoted(p), "```", "",
                     _("**Cause.** {cause}").format(cause=cause), "", "**" + _("Fix.") + "**", ""]
             out += [f"{i}. {step}" for i, step in enumerate(fix, 1)]
             rl = _ranks_line(p)

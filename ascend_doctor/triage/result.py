@@ -120,7 +120,7 @@ class Problem:
         (Signature.severity_on), read at `self.at` (None: at `first`). The count and `last` are the caller's."""
         at = at or first
         here = self.at or self.first
-        low = self.signature.graded and self.signature.severity_on(text, marked) != "fail"
+        low = self.signature.low_on(text, marked)
         take = (low, order_key(at)) < (self.low, order_key(here))
         if order_key(first) < order_key(self.first):
             self.first = first
@@ -151,7 +151,7 @@ class Problem:
             "id": s.id, "signature": s.id, "title": title, "pitfall": s.pitfall, "severity": self.severity,
             "class": s.kind, "component": s.component, "count": self.count,
             "first": self.first.to_json(), "last": self.last.to_json(), "line": self.text,
-            "line_at": (self.at or self.first).to_json(),
+            "line_at": self.since.to_json(),
             "cause": cause, "fix": fix, "source": shown_source(s), "more": f"ascend-doctor kb show {s.id}",
             "ascend_fd": list(self.peers), "caused_by": self.caused_by,
             "ranks": {r: o.to_json() for r, o in sorted(self.ranks.items(), key=lambda kv: order_key(kv[1]))},

@@ -638,7 +638,7 @@ class Triage:
         if p is None:
             p = self.problems[sig.id] = Problem(sig, 0, first, last, self._show(text), marked=marked,
                                                 at=None if at is None or at == first else at)
-            p.low = sig.graded and sig.severity_on(text, marked) != "fail"
+            p.low = sig.low_on(text, marked)
         else:
             p.take(first, text, marked, self._show, at)
         p.count += count
