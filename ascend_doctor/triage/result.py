@@ -169,6 +169,43 @@ def order_key(o: "Occurrence"):
     return (o.time or "9999", o.seq)
 
 
+def reading_order(problems: Iterable["Problem"]):
+    """The order key of the report (order_problems, the headline): `order_key`, except that a line without a time
+    takes the time of the next timed line of its file among the problems' places. It was printed no later than that
+    line, so a traceback's exception line sorts before the timed line printed after it (torch_npu's
+    `[ERROR] <time> ... ERR00006 PTA memory error` under the `RuntimeError: NPU out of memory` that says why), not
+    after every timed line of every file. Only an upper bound is used: a line is never put before a time it may
+    have followed. The shown times are the lines' own."""
+    import bisect
+
+    timed: Dict[tuple, List[Tuple[int, str]]] = {}
+    untimed = False
+    for p in problems:
+        for o in (p.first, p.at, p.last, *p.ranks.values()):
+            if o is None:
+                continue
+            if o.time:
+                timed.setdefault((o.node, o.file), []).append((o.line, o.time))
+            else:
+                untimed = True
+    if not (untimed and timed):
+        return order_key
+    for places in timed.values():
+        places.sort()
+
+    def key(o: "Occurrence"):
+        if o.time:
+            return (o.time, o.seq)
+        places = timed.get((o.node, o.file))
+        if places:
+            i = bisect.bisect_right(places, (o.line, "\uffff"))
+            if i < len(places):
+                return (places[i][1], o.seq)
+        return ("9999", o.seq)
+
+    return key
+
+
 def later(a: "Occurrence", b: "Occurrence") -> bool:
     """Whether `a` is later than `b`: by their times when both lines carry one (across files, ranks and devices),
     else by the order they were read in (a line without a time follows the lines before it in its file)."""
@@ -179,8 +216,10 @@ def later(a: "Occurrence", b: "Occurrence") -> bool:
 
 def order_problems(problems: Iterable[Problem]) -> List[Problem]:
     """Severity, class, first occurrence; then every effect moved right after its cause (`leads_to`)."""
+    problems = list(problems)
+    when = reading_order(problems)
     base = sorted(problems, key=lambda p: (SEVERITY_ORDER[p.severity], CLASS_ORDER.get(p.signature.kind, 3),
-                                           order_key(p.since)))
+                                           when(p.since)))
     by_fd: Dict[str, Problem] = {}
     for p in base:
         for fd in ascend_fd_ids(p.signature):
@@ -275,7 +314,8 @@ class TriageResult:
             return None
         worst = min(SEVERITY_ORDER[p.severity] for p in real)
         level = [p for p in real if SEVERITY_ORDER[p.severity] == worst]
-        return min([p for p in level if p.signature.kind != "wrapper"] or level, key=lambda p: order_key(p.since))
+        when = reading_order(self.problems)
+        return min([p for p in level if p.signature.kind != "wrapper"] or level, key=lambda p: when(p.since))
 
     @property
     def nodes(self) -> List[str]:

@@ -288,6 +288,25 @@ def test_headline_is_not_a_wrapper_when_the_line_that_says_why_was_found(tmp_pat
     assert res.first_problem().signature.id == "TORCH_NPU_ERR_CODE_WRAPPER"
 
 
+def test_a_line_without_a_time_sorts_before_the_timed_line_printed_after_it(tmp_path):
+    # torch_npu appends a timed `[ERROR] ... ERR00006 PTA memory error` line to the exception that says why; the
+    # exception line has no time of its own, yet it was printed first: it heads the report, not the code's class
+    lines = ["Traceback (most recent call last):", '  File "train.py", line 10, in <module>', OOM,
+             "[ERROR] 2024-06-11-10:42:37 (PID:2345, Device:0, RankID:-1) ERR00006 PTA memory error"]
+    log = write(tmp_path / "train.log", lines)
+    res = triage_paths([log])
+    assert [p.signature.id for p in res.problems] == ["TORCH_NPU_OOM", "TORCH_NPU_ERROR_CODE"]
+    assert res.first_problem().signature.id == "TORCH_NPU_OOM"
+    assert res.first_problem().first.time is None  # the shown time stays the line's own: none
+    data = json.loads(run_cli("triage", log, "--format", "json").stdout)
+    assert data["first_problem"] == {**data["problems"][0]["first"], "id": "TORCH_NPU_OOM"}
+    # an untimed line after the last timed one still sorts after every timed line: it may have come later than all
+    other = write(tmp_path / "worker_1.log", ["[ERROR] 2024-06-11-10:42:40 (PID:2, Device:1, RankID:-1) ERR00006 "
+                                              "PTA memory error"])
+    res = triage_paths([write(tmp_path / "worker_0.log", lines[-1:] + [OOM]), other])
+    assert res.first_problem().signature.id == "TORCH_NPU_ERROR_CODE"
+
+
 def test_a_code_and_its_sentence_give_way_to_the_entry_that_reads_that_line(tmp_path):
     line = ("EZ9999: [PID: 775] 2025-02-16-12:18:25.258.321 Cannot find bin of op Range, integral key "
             "0/1/|int64/ND/int64/ND/int64/ND/int64/ND/.")
