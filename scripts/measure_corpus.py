@@ -76,7 +76,13 @@ ERROR_WORD = re.compile(
     # glibc's heap checks and libstdc++'s terminate name no error word: 'double free or corruption (!prev)'
     r"double free|corrupt(ed|ion)|invalid pointer|terminate called|"
     # the linker's and the loader's: 'libruntime.so: undefined reference to `drvStreamIdFree'', 'undefined symbol: X'
-    r"undefined (reference|symbol))")
+    r"undefined (reference|symbol)|"
+    # a shell's own error report: bash's `<script>: line N: <message>`, dash's `<script>: N: <message>`
+    r"^\S+: line \d+: |^[^\s:]+: \d+: [A-Z]|"
+    # an errno's strerror text after a colon (`bash: /usr/bin/cp: Argument list too long`, `OSError: [Errno 36] File
+    # name too long`): the C library's words for a failed call, listed from this Python's `os.strerror`
+    r": (" + "|".join(sorted({re.escape(os.strerror(n)) for n in range(1, 134)
+                               if not os.strerror(n).startswith("Unknown error")}, key=len, reverse=True)) + r"))")
 # An error-looking line that must be explained or listed (issue 21, item 4). A bare `Traceback (most recent call
 # last):` header is not one: the issue asks for the traceback's tail, which triage lists (its `...Error:` line).
 ERROR_LINE = re.compile(
