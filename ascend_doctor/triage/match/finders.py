@@ -53,7 +53,12 @@ def _note_line(lines: Dict[int, Set[int]], ls: int, ids) -> None:
 _HS_TAKES_VIEWS = [True]
 
 
-L2_PART = 800  # level 2's expressions per Hyperscan database (see _HyperscanFinder)
+# In a process that only builds the databases to store them (scanner._build_apart's child): each is kept as its
+# serialized bytes, not as a compiled database with scratch space, so that the databases compiled before do not add
+# to the next one's compile (the first run after an install peaks there)
+BUILD_ONLY = [False]
+L2_PART = 400  # level 2's expressions per Hyperscan database (see _HyperscanFinder); 800 until round 16, when a
+# database of 715 expressions added 55 MB at the first run's peak (400: 28 MB at most) and scans cost the same
 
 _MALLOC_TRIM: list = []  # [glibc's malloc_trim, or None where there is none], found on first use
 
@@ -92,24 +97,32 @@ class _HsLevel:
             exprs, kinds = [e for e, _, _ in entries], [flags[k] for _, k, _ in entries]
             keep = len(entries) >= _CACHE_MIN_SIGNATURES  # a small database compiles faster than it is stored
             stored = hs_db_read(exprs, kinds) if keep else None  # the same expressions compiled for another KB
-            if stored is not None:
+            if stored is not None and BUILD_ONLY[0]:
+                self._dumped = stored  # (as it would be dumped again)
+            elif stored is not None:
                 try:
                     self.db = hyperscan.loadb(stored, hyperscan.HS_MODE_BLOCK)
                 except Exception:  # noqa: BLE001 - another Hyperscan: compiled below
                     self.db = None
-            if self.db is None:
+            if self.db is None and not hasattr(self, "_dumped"):
                 self.db = hyperscan.Database(mode=hyperscan.HS_MODE_BLOCK)
                 self.db.compile(expressions=exprs, ids=list(range(len(entries))), elements=len(entries), flags=kinds)
-                if keep:
-                    hs_db_write(exprs, kinds, hyperscan.dumpb(self.db))
+                if keep or BUILD_ONLY[0]:
+                    dumped = hyperscan.dumpb(self.db)
+                    if keep:
+                        hs_db_write(exprs, kinds, dumped)
+                    if BUILD_ONLY[0]:  # kept as bytes only: the compiled database (and its scratch) is not needed
+                        self._dumped, self.db = dumped, None
                 release_heap()  # the compiler's working memory, before the next database compiles
-        if self.db is not None:
+        if self.db is not None and not BUILD_ONLY[0]:
             self.db.scratch = hyperscan.Scratch(self.db)
 
     def dump(self) -> bytes:
         import hyperscan  # type: ignore[import]
 
-        return hyperscan.dumpb(self.db) if self.db is not None else b""
+        if self.db is None:
+            return getattr(self, "_dumped", b"")
+        return hyperscan.dumpb(self.db)
 
     def scan(self, buf: bytes, start: int, end: int) -> List[Tuple[int, int]]:
         """[(match end, expression)] in buf[start:end], in order of match end (offsets from `start`)."""

@@ -18,7 +18,7 @@ import os
 import sys
 from typing import Dict, Iterator, Optional
 
-from .cache import _blake2b, _code_digest, cache_dir, read_sealed, write_sealed
+from .cache import _blake2b, _code_digest, cache_dir, json_pieces, read_sealed, write_sealed
 
 _MAGIC = b"ascend-doctor plan memo 1\n"
 _KEEP = 4  # files kept (the newest): a few versions of the matching code
@@ -61,7 +61,7 @@ def _read(path: str) -> Dict[str, dict]:
 
 
 def _write(path: str, tables: Dict[str, dict]) -> None:
-    body = _MAGIC + json.dumps(tables, separators=(",", ":"), ensure_ascii=False).encode("utf-8", "surrogatepass")
+    body = [_MAGIC, *json_pieces(tables, ensure_ascii=False, errors="surrogatepass")]  # (not joined: its peak)
     write_sealed(path, body, "planmemo-", _KEEP)  # not written: worked out each time
 
 

@@ -9,7 +9,7 @@ from typing import Callable, Dict, Iterable, List, Optional, Sequence, Set, Tupl
 from ...kb.model import Signature, _GcPaused
 from .cache import _CACHE_MIN_SIGNATURES, _cache_read, _cache_write, _scanner_key, cache_dir
 from . import recache
-from .finders import (_FINDERS, _HyperscanFinder, _PythonFinder, _note_line, _scan_plan, _untable, matcher_order,
+from .finders import (BUILD_ONLY, _FINDERS, _HyperscanFinder, _PythonFinder, _note_line, _scan_plan, _untable, matcher_order,
                       release_heap)
 
 
@@ -31,6 +31,7 @@ def _build_apart(scanner: "Scanner", order: List[str], path: str) -> None:
     if pid == 0:  # the child: build, store, leave without running this process's exit handlers or flushing its output
         code = 1
         try:
+            BUILD_ONLY[0] = True  # (this child's own copy: it builds and stores, it never scans)
             with _GcPaused():
                 scanner._build(order, path)
             code = 0
@@ -72,6 +73,12 @@ class Scanner:
         parts = None  # the database's bytes, as parts, where it was built here (to be cached)
         if plan is None:
             plan = _scan_plan(self.signatures)
+            if BUILD_ONLY[0]:  # (a process that builds once: what the plan's functions kept for the next plan goes)
+                from . import gates, literals
+
+                for f in (literals._starts, gates._gate_of, gates._own_anchors):
+                    f.cache_clear()
+            release_heap()  # the plan's working memory (its answers per expression, parse trees), before compiling
         self._lit_rows = plan["lit"]  # the literal finders' anchors (lit_sigs), made only where one is used
         self._lit_sigs: Optional[Dict[bytes, Set[int]]] = None
         self.unanchored: List[int] = list(plan["unanchored"])

@@ -1,6 +1,9 @@
 """triage/match/cache.py: the scanner's cache is keyed by the source of every module its plan is worked out by."""
 
+import json
 import os
+
+import pytest
 
 from ascend_doctor.triage.match import cache
 
@@ -28,3 +31,20 @@ def test_a_change_in_any_of_them_is_a_new_key(monkeypatch, tmp_path):
         assert cache._scanner_key(sigs) != key
     finally:
         cache._code_digest.cache_clear()
+
+
+@pytest.mark.parametrize("obj", [
+    {}, [], "x", 3, None,
+    {"lit": [["ab\u00e9", [1, 2]], ["c", []]], "pre": {"7": [["x", "y"]], "8": []}, "hs_levels": {"l1": [[None, 1, [3]]]}},
+    [[1, [2, [3, {"k": "v"}]]], {"k": {"z": 1.5, "t": True}}],
+    {"s": "\udcff tail", 5: "int key", True: [None], None: {"a": {1: 2}}},
+])
+@pytest.mark.parametrize("ascii_only", [True, False])
+def test_json_pieces_are_json_dumps_in_pieces(obj, ascii_only, monkeypatch):
+    """The plan and the plan memo are written as pieces (cache.json_pieces), not as one json.dumps, whose token list,
+    join and encoding were the first run's peak; the bytes are the same."""
+    monkeypatch.setattr(cache, "_JSON_PIECE", 5)
+    want = json.dumps(obj, separators=(",", ":"), ensure_ascii=ascii_only).encode("utf-8", "surrogatepass")
+    pieces = cache.json_pieces(obj, ensure_ascii=ascii_only, errors="surrogatepass")
+    assert b"".join(pieces) == want
+    assert len(pieces) > 1 or len(want) <= 5
