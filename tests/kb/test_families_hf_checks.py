@@ -56,7 +56,7 @@ def test_the_part_is_loaded_as_specific_roots_without_peer_ids(kb):
      "type `LargeListX`"),
     ("Token indices sequence length is longer than the specified maximum sequence length for this model (32 > 16). "
      "Running this sequence through the model will result in indexing errors", "HF_INPUT_LONGER_THAN_MODEL_MAX_LENGTH",
-     "maximum length (16): 32 tokens"),
+     "(32 tokens) is longer than the model's maximum length (16)"),
     ("pyarrow.lib.ArrowInvalid: Column 1 named label expected length 3 but got length 2",
      "DATASETS_MAP_OUTPUT_LENGTH_MISMATCH", "column `label` has 2 rows where 3 were expected"),
     # members the examples do not show, in their sources' wordings
@@ -88,7 +88,7 @@ def test_the_part_is_loaded_as_specific_roots_without_peer_ids(kb):
     ("ValueError: Config name is missing.", "DATASETS_CONFIG_NAME_NOT_FOUND", "was not named"),
     ("This is a friendly reminder - the current text generation call has exceeded the model's predefined maximum "
      "length (4096). Depending on the model, you may observe exceptions, performance degradation, or nothing at all.",
-     "HF_INPUT_LONGER_THAN_MODEL_MAX_LENGTH", "(4096)"),
+     "HF_INPUT_LONGER_THAN_MODEL_MAX_LENGTH", "maximum length (4096)"),
     ("ValueError: InternLM2ForCausalLM does not support gradient checkpointing.",
      "HF_MODEL_GRADIENT_CHECKPOINTING_NOT_SUPPORTED", "`InternLM2ForCausalLM`"),
     ("[ERROR|base.py:1314] 2025-08-01 10:00:00,000 >> The model 'Qwen2Model' is not supported for text-generation. "
