@@ -20,7 +20,7 @@ FAMILY = IDS + EXTENDED + ["BUILD_COMPILER_SOURCE_ERROR", "BUILD_COMPILER_COMMAN
                            "EXTENSION_BUILD_HEADER_NOT_FOUND", "CMAKE_VERSION_TOO_OLD", "NINJA_BUILD_FILE_MISSING",
                            "COMMAND_NOT_FOUND_EXIT_127", "OS_ERRNO_REPORTED"]
 FALLBACKS = {"LINKER_UNDEFINED_REFERENCE", "AUTOCONF_CONFIGURE_ERROR", "MESON_SETUP_ERROR"}
-WRAPPERS = {"MAKE_RECIPE_COMMAND_FAILED", "CMAKE_LANGUAGE_NOT_ENABLED"}
+WRAPPERS = {"MAKE_RECIPE_COMMAND_FAILED", "CMAKE_LANGUAGE_NOT_ENABLED", "CMAKE_CONFIGURE_STOPPED_AT"}
 WARNINGS = {"CMAKE_PACKAGE_CONFIG_NOT_FOUND"}
 
 
@@ -30,7 +30,7 @@ def kb():
 
 
 def test_the_part_is_loaded_without_peer_ids(kb):
-    assert len(IDS) == 32 and "MAKE_NO_RULE_TO_MAKE_TARGET" in IDS and "LINKER_RECOMPILE_WITH_FPIC" in IDS
+    assert len(IDS) == 36 and "MAKE_NO_RULE_TO_MAKE_TARGET" in IDS and "LINKER_RECOMPILE_WITH_FPIC" in IDS
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_build_toolchain.json" and not sig.ascend_fd
@@ -82,7 +82,7 @@ def test_the_part_is_loaded_without_peer_ids(kb):
      "CMAKE_PACKAGE_CONFIG_NOT_FOUND", "`ascendc`"),
     # compiler drivers
     ("aarch64-linux-gnu-g++: error: unrecognized command-line option '-mavx2'", "COMPILER_OPTION_NOT_RECOGNIZED",
-     "`aarch64-linux-gnu-g++` does not know the option `-mavx2`"),
+     "`aarch64-linux-gnu-g++` (compiler or linker) does not know the option `-mavx2`"),
     ("nvcc fatal   : Unknown option '-fopenmp'", "COMPILER_OPTION_NOT_RECOGNIZED", "the option `-fopenmp`"),
     ("cc1plus: error: bad value 'znver4' for '-mtune=' switch", "COMPILER_MARCH_VALUE_NOT_SUPPORTED",
      "`-mtune=znver4`"),
@@ -124,7 +124,23 @@ def test_the_part_is_loaded_without_peer_ids(kb):
      "`numpy/meson.build` line 4: Unknown options"),
     ("RuntimeError: The current installed version of clang++ (11.0.1) is less than the minimum required version by "
      "CUDA 12.4 (7.0). Please make sure to use an adequate version of clang++ (>=7.0, <18.0).",
-     "TORCH_EXTENSION_HOST_COMPILER_VERSION_UNSUPPORTED", "`clang++` 11.0.1 is less than the minimum version"),
+     "CUDA_HOST_COMPILER_VERSION_UNSUPPORTED", "`clang++` 11.0.1 is not a version this CUDA toolkit (12.4) supports"),
+    ("/usr/local/cuda-11.8/bin/../targets/x86_64-linux/include/crt/host_config.h:132:2: error: #error -- unsupported GNU "
+     "version! gcc versions later than 11 are not supported! The nvcc flag '-allow-unsupported-compiler' can be used",
+     "CUDA_HOST_COMPILER_VERSION_UNSUPPORTED", "gcc versions later than 11 are not supported"),
+    # the C runtime files, the assembler, Cython, CMake's error header, the C99 loop, ld's options
+    ("/usr/bin/ld: cannot find crti.o: No such file or directory", "LINKER_C_RUNTIME_FILES_MISSING", "`crti.o`"),
+    ("/opt/conda/bin/../lib/gcc/x86_64-conda-linux-gnu/11.2.0/../../../../x86_64-conda-linux-gnu/bin/ld: cannot find "
+     "-lgcc_s: No such file or directory", "LINKER_C_RUNTIME_FILES_MISSING", "`-lgcc_s`"),
+    ("/tmp/ccX1.s:2048: Error: no such instruction: `vcvtph2psx 32(%rax),%zmm0'", "ASSEMBLER_INSTRUCTION_NOT_SUPPORTED",
+     "(`no such instruction`: `vcvtph2psx 32(%rax),%zmm0`)"),
+    ("Cython.Compiler.Errors.CompileError: pycocotools/_mask.pyx", "CYTHON_COMPILE_ERROR", "`pycocotools/_mask.pyx`"),
+    ("CMake Error at cmake/ascend.cmake:17 (message):", "CMAKE_CONFIGURE_STOPPED_AT",
+     "`cmake/ascend.cmake:17` in `message`"),
+    ("src/crc.c:12:5: error: ‘for’ loop initial declarations are only allowed in C99 or C11 mode",
+     "CXX_STANDARD_TOO_OLD", "C99 or later"),
+    ("/usr/bin/ld.gold: unrecognized option '--push-state'", "COMPILER_OPTION_NOT_RECOGNIZED",
+     "`ld.gold` (compiler or linker) does not know the option `--push-state`"),
 ])
 def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     title = explained_title(kb, line.splitlines()[-1], sig_id, among=FAMILY)
@@ -166,6 +182,10 @@ def test_members_added_to_other_parts_entries_are_said(kb, line, sig_id, said):
     "Program cython-nosuch found: NO",
     "ninja: no work to do.",
     "[2/3] Building C object CMakeFiles/app.dir/src/main.c.o",
+    "CMake Warning at CMakeLists.txt:3 (find_package):",
+    "main.c: Assembler messages:",
+    "[1/1] Cythonizing fast.pyx",
+    "warning: fast.pyx:3:5: Unused entry 'x'",
 ])
 def test_family_entries_stay_quiet_on_ordinary_lines(kb, line):
     assert [s.id for s in kb.match_line(line) if s.id in IDS and s.severity == "fail"] == []
