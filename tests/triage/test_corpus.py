@@ -220,6 +220,12 @@ FLOORS = {
     # `Argument list too long`, dash's `Bad substitution`, gzip's `Not a gzipped file`: true reports of the fault); the
     # measure now reads an errno's strerror text and a shell's error form as error words: 1 (gzip's, a true report)
     "heldout23": {"named_pct": 98.1, "borrowed_per_10": 0.0, "ordinary_fails": 1},
+    # round 16: collected (35 runs here, 26 public threads) and checked while round 16's five authors worked, never read
+    # by them (tests/fixtures/corpus/heldout24/README.md); at this stop's start 44/54 = 81.5%; measured once after round
+    # 16: 46/54 = 85.2% named (h24i 80.6%, h24j 91.3%), no peer id the line does not support, every unexplained error line
+    # listed, 1 FAIL on a line without an error word (NVIDIA's Xid 79 `GPU has fallen off the bus`, a true report);
+    # its misses not mended this stop
+    "heldout24": {"named_pct": 85.2, "borrowed_per_10": 0.0, "ordinary_fails": 1},
     # tune2/ (a tuning set, not held out): 25 faulty + 5 clean excerpts from issues no other set or KB entry cited,
     # labelled and committed before triage ran on it; measured once after the class entries (fallback) were written
     # and before any tuning: 14/25 = 56.0% named (main without the class entries: the same 14), 0 FAIL from an
@@ -946,7 +952,7 @@ def test_a_keyerror_title_shows_the_missing_weight_name(tmp_path):
 def test_the_page_split_keeps_a_page_on_one_side_whatever_its_language_or_branch():
     """scripts/corpus_split.py: a docs page and its Chinese twin, on any branch, and `owner/repo:path` are one key; an
     issue is owner/repo/N; about a third of the keys are held out; a vendor's versioned docs page is flagged; every
-    page of heldout15 to heldout23 was on the held-out side (the runs made here, heldout19's to heldout23's, have no side)."""
+    page of heldout15 to heldout24 was on the held-out side (the runs made here, heldout19's to heldout24's, have no side)."""
     corpus_split = script_module("corpus_split")
     en = "https://github.com/mindspore-ai/docs/blob/master/docs/mindspore/source_en/faq/data_processing.md"
     zh = "https://github.com/mindspore-ai/docs/blob/r2.3/docs/mindspore/source_zh_cn/faq/data_processing.md"
@@ -963,7 +969,7 @@ def test_the_page_split_keeps_a_page_on_one_side_whatever_its_language_or_branch
     assert 70 < sides.count("heldout") < 130
     for split, n in (("heldout15", 42), ("heldout16", 51), ("heldout17", 53), ("heldout18", 30), ("heldout19", 40),
                      ("heldout20", 66), ("heldout21", 61), ("heldout22", 60),
-                     ("heldout23", 60)):
+                     ("heldout23", 60), ("heldout24", 61)):
         folder = os.path.join(REPO, "tests", "fixtures", "corpus", split)
         sources = [m.group(1) for name in os.listdir(folder) if name.endswith(".log")
                    for m in [re.search(r"^#% source: (\S+)", open(os.path.join(folder, name), encoding="utf-8").read(),
