@@ -160,15 +160,16 @@ def json_pieces(obj, ensure_ascii: bool = True, errors: str = "strict") -> list:
     enc = json.JSONEncoder(separators=(",", ":"), ensure_ascii=ensure_ascii).encode
     out: list = []
     pending: list = []
-    size = [0]
+    size = 0
 
     def put(text: str) -> None:
+        nonlocal size
         pending.append(text)
-        size[0] += len(text)
-        if size[0] >= _JSON_PIECE:
+        size += len(text)
+        if size >= _JSON_PIECE:
             out.append("".join(pending).encode("utf-8", errors))
             pending.clear()
-            size[0] = 0
+            size = 0
 
     def walk(o, depth: int) -> None:
         if depth >= 2 or not isinstance(o, (dict, list)) or not o:

@@ -90,6 +90,7 @@ class _HsLevel:
         self.sigs: List[Optional[Set[int]]] = [ids for _, _, ids in entries]
         self.sure = [None if ids is None or kind != REGEX else ((ids & sure) or None) for _, kind, ids in entries]
         self.db = None
+        self._dumped: Optional[bytes] = None  # BUILD_ONLY: the database as bytes, instead of `db`
         if db is not None:  # the cached database of these expressions
             self.db = hyperscan.loadb(db, hyperscan.HS_MODE_BLOCK)
         elif entries:
@@ -104,7 +105,7 @@ class _HsLevel:
                     self.db = hyperscan.loadb(stored, hyperscan.HS_MODE_BLOCK)
                 except Exception:  # noqa: BLE001 - another Hyperscan: compiled below
                     self.db = None
-            if self.db is None and not hasattr(self, "_dumped"):
+            if self.db is None and self._dumped is None:
                 self.db = hyperscan.Database(mode=hyperscan.HS_MODE_BLOCK)
                 self.db.compile(expressions=exprs, ids=list(range(len(entries))), elements=len(entries), flags=kinds)
                 if keep or BUILD_ONLY[0]:
@@ -121,7 +122,7 @@ class _HsLevel:
         import hyperscan  # type: ignore[import]
 
         if self.db is None:
-            return getattr(self, "_dumped", b"")
+            return self._dumped or b""
         return hyperscan.dumpb(self.db)
 
     def scan(self, buf: bytes, start: int, end: int) -> List[Tuple[int, int]]:

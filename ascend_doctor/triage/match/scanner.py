@@ -9,8 +9,8 @@ from typing import Callable, Dict, Iterable, List, Optional, Sequence, Set, Tupl
 from ...kb.model import Signature, _GcPaused
 from .cache import _CACHE_MIN_SIGNATURES, _cache_read, _cache_write, _scanner_key, cache_dir
 from . import recache
-from .finders import (BUILD_ONLY, _FINDERS, _HyperscanFinder, _PythonFinder, _note_line, _scan_plan, _untable, matcher_order,
-                      release_heap)
+from .finders import (BUILD_ONLY, _FINDERS, _HyperscanFinder, _PythonFinder, _note_line, _scan_plan, _untable,
+                      matcher_order, release_heap)
 
 
 def _build_apart(scanner: "Scanner", order: List[str], path: str) -> None:
