@@ -5,7 +5,7 @@ from __future__ import annotations
 import contextlib
 import os
 import stat
-from typing import Iterator, Optional, Tuple, Union
+from typing import Iterable, Iterator, Optional, Tuple, Union
 
 
 def current_umask() -> int:
@@ -86,8 +86,9 @@ def _copy_into(src: str, dest: str) -> None:
             fout.write(block)
 
 
-def write_atomic(path: str, data: Union[str, bytes], mode: Optional[int] = None) -> None:
-    """Write to a temporary file in the same directory, fsync, then rename over `path`.
+def write_atomic(path: str, data: Union[str, bytes, Iterable[Union[str, bytes]]], mode: Optional[int] = None) -> None:
+    """Write to a temporary file in the same directory, fsync, then rename over `path`. `data` is text (written as
+    UTF-8), bytes, or an iterable of either written one after the other.
 
     A `path` that is a device or a FIFO (`-o /dev/null`, `-o /dev/stdout`) is written into, never
     renamed over; a symbolic link is followed, so the link stays and its target gets the new content.
@@ -117,12 +118,13 @@ def _worded(exc: OSError) -> OSError:
     return type(exc)(exc.errno, reason, exc.filename, None, exc.filename2)
 
 
-def _write_atomic(path: str, data: Union[str, bytes], mode: Optional[int]) -> None:
-    raw = data.encode("utf-8") if isinstance(data, str) else data
+def _write_atomic(path: str, data: Union[str, bytes, Iterable[Union[str, bytes]]], mode: Optional[int]) -> None:
+    chunks = (d.encode("utf-8") if isinstance(d, str) else d
+              for d in ([data] if isinstance(data, (str, bytes, bytearray, memoryview)) else data))
     path = os.path.realpath(path)  # `-o link`: write the file the link names, keep the link
     if _special(path):  # /dev/null, /dev/stdout, a FIFO: written into, with no temporary file at all
         with open(path, "wb") as fh:
-            fh.write(raw)
+            fh.writelines(chunks)
         return
     with replacing(path) as (fd, _tmp):
         try:
@@ -131,6 +133,6 @@ def _write_atomic(path: str, data: Union[str, bytes], mode: Optional[int]) -> No
             os.close(fd)
             raise
         with os.fdopen(fd, "wb") as fh:
-            fh.write(raw)
+            fh.writelines(chunks)
             fh.flush()
             os.fsync(fh.fileno())

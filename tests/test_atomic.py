@@ -74,3 +74,26 @@ def test_replacing_a_fifo_copies_what_the_body_wrote(tmp_path):
     finally:
         os.close(rfd)
     assert stat.S_ISFIFO(os.stat(fifo).st_mode) and os.listdir(tmp_path) == ["pipe"]
+
+
+def test_pieces_are_written_one_after_the_other(tmp_path):
+    """A large report is written as pieces (text or bytes), never joined: the file gets them all, in order."""
+    p = tmp_path / "r.json"
+    p.write_text("old")
+    write_atomic(str(p), (x for x in ["{", b'"a": ', "\u6545\u969c", "}"]))
+    assert p.read_text(encoding="utf-8") == '{"a": \u6545\u969c}' and os.listdir(tmp_path) == ["r.json"]
+
+
+def test_a_failing_piece_leaves_the_old_file(tmp_path):
+    p = tmp_path / "r.json"
+    p.write_text("old")
+
+    def texts():
+        yield "new"
+        raise RuntimeError("the renderer failed")
+
+    try:
+        write_atomic(str(p), texts())
+    except RuntimeError:
+        pass
+    assert p.read_text() == "old" and os.listdir(tmp_path) == ["r.json"]

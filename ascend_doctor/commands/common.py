@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
+from typing import Iterable, Union
 
 from ..errors import CliError
 from ..i18n import _
@@ -32,15 +33,17 @@ def require_positive_seconds(flag: str, value: float) -> float:
     return value
 
 
-def write_output(text: str, path: str = None) -> None:
-    """Report to stdout, or to --output FILE written atomically (never half a file)."""
-    text = _without_surrogates(text)
+def write_output(text: Union[str, Iterable[str]], path: str = None) -> None:
+    """Report to stdout, or to --output FILE written atomically (never half a file). `text` may be pieces to write
+    one after the other (render.triage_report.triage_pieces: a large JSON report is never held whole)."""
+    texts = map(_without_surrogates, [text] if isinstance(text, str) else text)
     if not path or path == "-":
-        try:
-            sys.stdout.write(text)
-        except UnicodeEncodeError:  # a terminal that is not UTF-8: escape rather than die on the last step
-            sys.stdout.flush()
-            sys.stdout.buffer.write(text.encode(sys.stdout.encoding or "utf-8", "backslashreplace"))
+        for piece in texts:
+            try:
+                sys.stdout.write(piece)
+            except UnicodeEncodeError:  # a terminal that is not UTF-8: escape rather than die on the last step
+                sys.stdout.flush()
+                sys.stdout.buffer.write(piece.encode(sys.stdout.encoding or "utf-8", "backslashreplace"))
         sys.stdout.flush()
         return
     if os.path.isdir(path):
@@ -49,7 +52,7 @@ def write_output(text: str, path: str = None) -> None:
     from ..atomic import write_atomic  # tempfile and random: only when writing a file, not for stdout
 
     try:
-        write_atomic(path, text)
+        write_atomic(path, texts)
     except OSError as exc:
         where = os.path.dirname(os.path.abspath(path))
         raise CliError(_("--output {path}: cannot write in {directory} ({reason})").format(

@@ -99,10 +99,9 @@ def _triage(args) -> int:
             print(f"ascend-doctor: {worded(warning)}", file=sys.stderr)
     if nothing_read:
         raise CliError(_("none of the inputs could be read as a text log (see the lines above)"))
-    from ..render.triage_report import render_triage  # only here: a node summary renders nothing
+    from ..render.triage_report import triage_pieces  # only here: a node summary renders nothing
 
-    text = render_triage(result, args.format, color=report_color(args))
-    write_output(text, args.output)
+    write_output(triage_pieces(result, args.format, color=report_color(args)), args.output)
     return EXIT_FINDINGS if result.failed(args.fail_on) else EXIT_OK
 
 

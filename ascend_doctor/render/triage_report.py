@@ -3,13 +3,14 @@ TriageResult."""
 
 from __future__ import annotations
 
-import re
-
 import json
-from typing import List, Optional
+import re
+from itertools import chain
+from typing import Iterable, List, Optional
 
 from ..i18n import N_, _, get_lang, is_deferred, lookup
 from ..i18n_text import Bilingual, Joined, worded
+from ..jsonstream import pieces
 from .common import INFO_LABEL, joined, severity_tag
 from ..kb.model import COMPONENT_WORDS, ascend_fd_label, field_word
 from ..triage.result import Problem, TriageResult, shown_source
@@ -21,13 +22,22 @@ _COLOR = {"fail": "\033[31;1m", "warn": "\033[33;1m", "info": "\033[2m"}
 
 
 def render_triage(result: TriageResult, fmt: str, color: bool = False) -> str:
-    if fmt == "json":
-        data = result.to_json()
-        # Indented for reading when small; one line when large: the indenting encoder is pure Python (~0.1 s for
-        # 700 problems, a quarter of a 200 MB triage), the compact one is C (`jq .` indents it for reading).
-        large = len(data.get("problems") or []) > COMPACT_JSON_ABOVE or len(data.get("inputs") or []) > COMPACT_INPUTS_ABOVE
-        indent = None if large else 2
-        return json.dumps(data, indent=indent, ensure_ascii=False) + "\n"
+    return "".join(triage_pieces(result, fmt, color))
+
+
+def triage_pieces(result: TriageResult, fmt: str, color: bool = False) -> Iterable[str]:
+    """The report in `fmt` as pieces of text to write one after the other (commands.common.write_output)."""
+    if fmt != "json":
+        return [_rendered(result, fmt, color)]
+    # Indented for reading when small; one line when large: the indenting encoder is pure Python (~0.1 s for 700
+    # problems, a quarter of a 200 MB triage), the compact one is C (`jq .` indents it for reading). A large one is
+    # made a problem at a time (jsonstream): 2,000 problems' 6 MB of JSON took 35 MB at once as a json.dumps.
+    if len(result.problems) > COMPACT_JSON_ABOVE or len(result.inputs) > COMPACT_INPUTS_ABOVE:
+        return chain(pieces(result.to_json(streamed=True), ensure_ascii=False), ["\n"])
+    return [json.dumps(result.to_json(), indent=2, ensure_ascii=False) + "\n"]
+
+
+def _rendered(result: TriageResult, fmt: str, color: bool) -> str:
     if fmt == "markdown":
         return _markdown(result)
     if fmt == "html":

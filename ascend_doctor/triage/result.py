@@ -321,16 +321,27 @@ class TriageResult:
     def nodes(self) -> List[str]:
         return list(dict.fromkeys(i.node for i in self.inputs if i.node and i.scanned))
 
-    def to_json(self) -> dict:
+    def to_json(self, streamed: bool = False) -> dict:
+        """The JSON document. `streamed`: its problems are a jsonstream.Rows, each made only when jsonstream.pieces
+        writes it (a report of thousands of problems held them all as dicts, then all as text: render_triage)."""
         first = self.first_problem()
         chains = fault_chains(self.problems)
         from ..i18n import get_lang
 
+        def problem(p: Problem) -> dict:
+            return dict(p.to_json(), fault_chains=chains.get(p.signature.id, []))
+
+        if streamed:
+            from ..jsonstream import Rows
+
+            problems: Any = Rows(self.problems, problem)
+        else:
+            problems = [problem(p) for p in self.problems]
         return {
             "schema": TRIAGE_SCHEMA,
             "lang": get_lang(),
             "root_cause": root_cause_json(self.root_cause),
-            "problems": [dict(p.to_json(), fault_chains=chains.get(p.signature.id, [])) for p in self.problems],
+            "problems": problems,
             "first_problem": None if first is None else {"id": first.signature.id, **first.since.to_json()},
             "summary": self.counts(),
             "nodes": self.nodes,

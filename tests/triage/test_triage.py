@@ -788,3 +788,24 @@ def test_a_graded_entry_reads_the_same_from_parallel_ranges(tmp_path, monkeypatc
     assert parallel["problems"] == serial["problems"]
     p = _errno_problem(serial)
     assert (p["severity"], p["count"], p["first"]["line"], p["line_at"]["line"]) == ("fail", 4, 12, 25004)
+
+
+def test_a_large_json_report_is_written_a_problem_at_a_time_with_the_same_text(tmp_path, monkeypatch):
+    """Past COMPACT_JSON_ABOVE problems the JSON report is made a problem at a time (jsonstream): 2,000 problems'
+    6 MB held as dicts, then as one json.dumps, were the peak of a steady run. The text is json.dumps's, and the
+    CLI writes the same bytes to stdout and to --output."""
+    from ascend_doctor.render import triage_report
+
+    log = write(tmp_path / "train.log", [EI0006, NOISE, ERRNO_FAIL, "[ERROR] ME(1,1,python):2024-07-12-10:25:01.000.000 " + OOM])
+    result = triage_paths([log])
+    assert len(result.problems) >= 2
+    monkeypatch.setattr(triage_report, "COMPACT_JSON_ABOVE", 1)
+    pieces = triage_report.triage_pieces(result, "json")
+    assert not isinstance(pieces, list)  # made as it is written
+    text = "".join(pieces)
+    assert text == json.dumps(result.to_json(), ensure_ascii=False) + "\n"
+    assert "".join(triage_report.triage_pieces(result, "text")) == triage_report.render_triage(result, "text")
+    out = tmp_path / "r.json"
+    proc = run_cli("triage", log, "--format", "json", "-o", str(out))
+    assert proc.returncode == 1, proc.stderr
+    assert out.read_text(encoding="utf-8") == run_cli("triage", log, "--format", "json").stdout

@@ -146,53 +146,13 @@ def _cache_read(path: str) -> Optional[Tuple[dict, Optional[memoryview]]]:
         return None
 
 
-_JSON_PIECE = 1 << 18  # characters of JSON encoded to bytes at a time (json_pieces)
-
-
 def json_pieces(obj, ensure_ascii: bool = True, errors: str = "strict") -> list:
-    """`obj` as compact JSON (what json.dumps(obj, separators=(",", ":")) gives), UTF-8, in pieces of about
-    _JSON_PIECE bytes. json.dumps of a whole plan or plan memo (5-8 MB of JSON) first makes a list of every token,
-    then joins it, then encodes the join: ~4x the text at once, the peak of the first run after an install
-    (docs/performance.md). Here each value of the top two levels of dicts and lists is encoded alone (by the C
-    encoder) and the text is encoded a piece at a time."""
-    import json
+    """`obj` as compact JSON (what json.dumps(obj, separators=(",", ":")) gives), UTF-8, in pieces
+    (jsonstream.pieces): json.dumps of a whole plan or plan memo (5-8 MB of JSON) held ~4x the text at once, the
+    peak of the first run after an install (docs/performance.md)."""
+    from ...jsonstream import encoded, pieces
 
-    enc = json.JSONEncoder(separators=(",", ":"), ensure_ascii=ensure_ascii).encode
-    out: list = []
-    pending: list = []
-    size = 0
-
-    def put(text: str) -> None:
-        nonlocal size
-        pending.append(text)
-        size += len(text)
-        if size >= _JSON_PIECE:
-            out.append("".join(pending).encode("utf-8", errors))
-            pending.clear()
-            size = 0
-
-    def walk(o, depth: int) -> None:
-        if depth >= 2 or not isinstance(o, (dict, list)) or not o:
-            put(enc(o))
-        elif isinstance(o, dict):
-            put("{")
-            for n, (k, v) in enumerate(o.items()):
-                key = enc(k) if isinstance(k, str) else enc({k: 0})[1:-3]  # (json's str() of an int, a bool, None)
-                put(("," if n else "") + key + ":")
-                walk(v, depth + 1)
-            put("}")
-        else:
-            put("[")
-            for n, v in enumerate(o):
-                if n:
-                    put(",")
-                walk(v, depth + 1)
-            put("]")
-
-    walk(obj, 0)
-    if pending:
-        out.append("".join(pending).encode("utf-8", errors))
-    return out
+    return encoded(pieces(obj, ensure_ascii, separators=(",", ":")), errors)
 
 
 def _cache_write(path: str, plan: dict, db: Sequence[bytes]) -> None:

@@ -5,6 +5,7 @@ import os
 
 import pytest
 
+from ascend_doctor import jsonstream
 from ascend_doctor.triage.match import cache
 
 
@@ -43,7 +44,7 @@ def test_a_change_in_any_of_them_is_a_new_key(monkeypatch, tmp_path):
 def test_json_pieces_are_json_dumps_in_pieces(obj, ascii_only, monkeypatch):
     """The plan and the plan memo are written as pieces (cache.json_pieces), not as one json.dumps, whose token list,
     join and encoding were the first run's peak; the bytes are the same."""
-    monkeypatch.setattr(cache, "_JSON_PIECE", 5)
+    monkeypatch.setattr(jsonstream, "PIECE", 5)
     want = json.dumps(obj, separators=(",", ":"), ensure_ascii=ascii_only).encode("utf-8", "surrogatepass")
     pieces = cache.json_pieces(obj, ensure_ascii=ascii_only, errors="surrogatepass")
     assert b"".join(pieces) == want
