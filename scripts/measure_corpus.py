@@ -77,6 +77,8 @@ ERROR_WORD = re.compile(
     r"double free|corrupt(ed|ion)|invalid pointer|terminate called|"
     # the linker's and the loader's: 'libruntime.so: undefined reference to `drvStreamIdFree'', 'undefined symbol: X'
     r"undefined (reference|symbol)|"
+    # the NVIDIA kernel driver's fault reports: 'NVRM: Xid (PCI:0000:06:00): 79, GPU has fallen off the bus.'
+    r"\bNVRM: Xid\b|fallen off the bus|"
     # a shell's own error report: bash's `<script>: line N: <message>`, dash's `<script>: N: <message>`
     r"^\S+: line \d+: |^[^\s:]+: \d+: [A-Z]|"
     # an errno's strerror text after a colon (`bash: /usr/bin/cp: Argument list too long`, `OSError: [Errno 36] File

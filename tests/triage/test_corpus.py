@@ -223,9 +223,9 @@ FLOORS = {
     # round 16: collected (35 runs here, 26 public threads) and checked while round 16's five authors worked, never read
     # by them (tests/fixtures/corpus/heldout24/README.md); at this stop's start 44/54 = 81.5%; measured once after round
     # 16: 46/54 = 85.2% named (h24i 80.6%, h24j 91.3%), no peer id the line does not support, every unexplained error line
-    # listed, 1 FAIL on a line without an error word (NVIDIA's Xid 79 `GPU has fallen off the bus`, a true report);
-    # its misses not mended this stop
-    "heldout24": {"named_pct": 85.2, "borrowed_per_10": 0.0, "ordinary_fails": 1},
+    # listed, 1 FAIL on a line without an error word (NVIDIA's Xid 79 `GPU has fallen off the bus`, a true report: the
+    # measure now reads the NVIDIA kernel driver's fault reports as error words, 0); its misses not mended in round 16
+    "heldout24": {"named_pct": 85.2, "borrowed_per_10": 0.0, "ordinary_fails": 0},
     # tune2/ (a tuning set, not held out): 25 faulty + 5 clean excerpts from issues no other set or KB entry cited,
     # labelled and committed before triage ran on it; measured once after the class entries (fallback) were written
     # and before any tuning: 14/25 = 56.0% named (main without the class entries: the same 14), 0 FAIL from an
@@ -373,6 +373,9 @@ def test_the_measure_reads_a_traceback_as_triage_does_and_catches_a_dropped_line
     ("cp: cannot create regular file 'bin/app': Text file busy", True),
     ("run.sh: line 4: ${name//-/_}: bad substitution", True),  # bash's error form
     ("prepare.sh: 3: Bad substitution", True),  # dash's
+    ("NVRM: GPU 0000:06:00.0: GPU has fallen off the bus.", True),  # the NVIDIA kernel driver's fault reports
+    ("NVRM: Xid (PCI:0000:06:00): 79, pid=1234, GPU has fallen off the bus.", True),
+    ("NVRM: loading NVIDIA UNIX x86_64 Kernel Module  535.104.05", False),
     ("epoch: 1 step: 20, loss is 0.532", False),
     ("[INFO] RUNTIME(1234,python):2024-07-12-10:20:00.000.000 stream 3 created", False),
     ("Saving checkpoint to ./output/checkpoint-500", False),
