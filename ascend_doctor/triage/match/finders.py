@@ -362,6 +362,16 @@ class _PythonFinder:
 _FINDERS = {"hyperscan": _HyperscanFinder, "re2": _Re2Finder, "python": _PythonFinder}
 
 
+def drop_plan_caches() -> None:
+    """Forget what the plan's functions keep for the next plan (their lru caches: literals._starts, gates._gate_of,
+    gates._own_anchors). A process that plans once and then compiles (scanner._build_apart's child, BUILD_ONLY) calls
+    it before compiling, so that the compile's peak does not stand on them."""
+    from . import gates, literals
+
+    for cached in (literals._starts, gates._gate_of, gates._own_anchors):
+        cached.cache_clear()
+
+
 def _scan_plan(signatures: Sequence[Signature], hs_reject: Set[bytes] = frozenset()) -> dict:  # type: ignore[assignment]
     """_work_out_plan, with the answers per expression kept between knowledge bases (planmemo.py)."""
     from . import planmemo

@@ -10,7 +10,7 @@ from ...kb.model import Signature, _GcPaused
 from .cache import _CACHE_MIN_SIGNATURES, _cache_read, _cache_write, _scanner_key, cache_dir
 from . import recache
 from .finders import (BUILD_ONLY, _FINDERS, _HyperscanFinder, _PythonFinder, _note_line, _scan_plan, _untable,
-                      matcher_order, release_heap)
+                      drop_plan_caches, matcher_order, release_heap)
 
 
 def _build_apart(scanner: "Scanner", order: List[str], path: str) -> None:
@@ -73,11 +73,8 @@ class Scanner:
         parts = None  # the database's bytes, as parts, where it was built here (to be cached)
         if plan is None:
             plan = _scan_plan(self.signatures)
-            if BUILD_ONLY[0]:  # (a process that builds once: what the plan's functions kept for the next plan goes)
-                from . import gates, literals
-
-                for f in (literals._starts, gates._gate_of, gates._own_anchors):
-                    f.cache_clear()
+            if BUILD_ONLY[0]:  # a process that builds once: what the plan's functions kept for the next plan goes
+                drop_plan_caches()
             release_heap()  # the plan's working memory (its answers per expression, parse trees), before compiling
         self._lit_rows = plan["lit"]  # the literal finders' anchors (lit_sigs), made only where one is used
         self._lit_sigs: Optional[Dict[bytes, Set[int]]] = None

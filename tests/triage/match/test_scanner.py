@@ -140,6 +140,19 @@ def test_the_plan_widens_only_the_signatures_python_confirms():
     assert [scanner.match_line(x) for x in lines] == [[], [0, 1], [0]]
 
 
+def test_a_process_that_plans_once_drops_what_the_plan_kept_for_the_next_plan():
+    """The build child (scanner._build_apart, BUILD_ONLY) plans once, then compiles: the plan functions' caches go
+    first (finders.drop_plan_caches), so the compile's peak does not stand on them."""
+    from ascend_doctor.triage.match import gates, literals
+
+    finders._scan_plan([Signature(id="S0", pattern=r"\bfoo [^\n]{1,80} bar failed", regex=True, component="os",
+                                  severity="fail", cause="", fix=[])])
+    cached = (literals._starts, gates._gate_of, gates._own_anchors)
+    assert any(f.cache_info().currsize for f in cached)
+    finders.drop_plan_caches()
+    assert [f.cache_info().currsize for f in cached] == [0, 0, 0]
+
+
 def test_the_plan_keeps_each_signatures_split_of_its_codes_and_the_scanner_gives_it_back():
     """Signature.split_codes parses every pattern holding a digit (a few ms per signature of a log's faults, in every
     process): the plan keeps its answer, the scanner hands it to the signature before making its exact matcher."""
