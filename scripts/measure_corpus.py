@@ -79,6 +79,9 @@ ERROR_WORD = re.compile(
     r"undefined (reference|symbol)|"
     # the NVIDIA kernel driver's fault reports: 'NVRM: Xid (PCI:0000:06:00): 79, GPU has fallen off the bus.'
     r"\bNVRM: Xid\b|fallen off the bus|"
+    # a reader's report of input cut short ('gzip: stdin: unexpected end of file', 'tar: Unexpected EOF in archive'),
+    # and git's refusal of a subcommand it does not have ("git: 'lfs' is not a git command. See 'git --help'.")
+    r"unexpected (end of file|eof)\b|is not a git command|"
     # a shell's own error report: bash's `<script>: line N: <message>`, dash's `<script>: N: <message>`
     r"^\S+: line \d+: |^[^\s:]+: \d+: [A-Z]|"
     # an errno's strerror text after a colon (`bash: /usr/bin/cp: Argument list too long`, `OSError: [Errno 36] File

@@ -376,6 +376,10 @@ def test_the_measure_reads_a_traceback_as_triage_does_and_catches_a_dropped_line
     ("NVRM: GPU 0000:06:00.0: GPU has fallen off the bus.", True),  # the NVIDIA kernel driver's fault reports
     ("NVRM: Xid (PCI:0000:06:00): 79, pid=1234, GPU has fallen off the bus.", True),
     ("NVRM: loading NVIDIA UNIX x86_64 Kernel Module  535.104.05", False),
+    ("gzip: stdin: unexpected end of file", True),  # input cut short
+    ("tar: Unexpected EOF in archive", True),
+    ("git: 'lfs' is not a git command. See 'git --help'.", True),
+    ("Reached the end of file list, 12 files", False),
     ("epoch: 1 step: 20, loss is 0.532", False),
     ("[INFO] RUNTIME(1234,python):2024-07-12-10:20:00.000.000 stream 3 created", False),
     ("Saving checkpoint to ./output/checkpoint-500", False),
