@@ -15,7 +15,7 @@ from tests.helpers.kb_parts import english_kb, explained_title, family_overlaps,
 
 IDS = part_ids("families_kernel_sys")
 EXTENDED = ["PKG_MANAGER_LOCKED", "SUDO_PRIVILEGE_ESCALATION_FAILED", "PKG_DEPENDENCIES_UNMET", "PKG_REPO_UNREACHABLE",
-            "SYSTEMD_SERVICE_START_FAILED", "NFS_MOUNT_FAILED", "PROCESS_KILLED_SIGKILL", "PROCESS_SEGFAULT",
+            "SYSTEMD_SERVICE_START_FAILED", "NFS_MOUNT_FAILED", "PROCESS_KILLED_SIGKILL",
             "DPKG_PACKAGE_PROCESSING_FAILED", "CUDA_DRIVER_LIBRARY_MISMATCH"]
 FAMILY = IDS + EXTENDED + ["NPU_DRIVER_KERNEL_MODULE_MISMATCH", "OS_HOST_OOM_KILLER", "OS_CGROUP_OOM",
                            "OS_PROCESS_D_STATE_HUNG", "OS_HARD_LOCKUP", "OS_EXT4_FS_ERROR", "OS_DISK_IO_ERROR",
@@ -93,8 +93,6 @@ def test_dkms_lines_are_vendor_neutral_not_the_npu_driver(kb, line):
     ("[ 400.2] XFS (dm-2): log I/O error -5", "KERNEL_FILESYSTEM_SHUT_DOWN", "(log I/O error -5)"),
     ("[ 500.1] mce: [Hardware Error]: CPU 12: Machine Check: 0 Bank 5: bea0000000000108", "HW_MACHINE_CHECK_OR_MEMORY_UE",
      "CPU 12: Machine Check"),
-    ("[ 500.2] traps: python3[777] general protection fault ip:7f00 sp:7ffc error:0 in libtorch_cpu.so[7f00+1000]",
-     "PROCESS_SEGFAULT", "`libtorch_cpu.so`"),
     # systemd
     ("nvidia-persistenced.service: Main process exited, code=exited, status=1/FAILURE",
      "SYSTEMD_SERVICE_MAIN_PROCESS_EXITED", "`nvidia-persistenced.service` ended with code=exited, status 1/FAILURE"),
