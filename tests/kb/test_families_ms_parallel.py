@@ -15,13 +15,15 @@ from tests.helpers.kb_parts import english_kb, explained_title, family_overlaps,
 
 IDS = part_ids("families_ms_parallel")
 # other parts' entries this part extends (their new members are tested below)
-EXTENDED = ["MS_API_ARGUMENT_RULE_VIOLATED", "MS_DIST_CKPT_RANK_FILE_MISSING"]
+EXTENDED = ["MS_API_ARGUMENT_RULE_VIOLATED", "MS_DIST_CKPT_RANK_FILE_MISSING", "MS_INIT_BACKEND_NAME_MISMATCH",
+            "MS_PIPELINE_PARALLEL_CONFIG_INVALID"]
 FAMILY = IDS + EXTENDED + ["MS_CONTEXT_CONFIG_INVALID", "MS_PARALLEL_STRATEGY_INVALID", "MS_CKPT_READ_FAILED",
                            "MS_MINDIR_DECRYPT_FAILED", "MS_PARALLEL_CONFIG_KEY_UNKNOWN", "MS_SAVE_CHECKPOINT_ARGS_INVALID",
                            "MS_CKPT_FILTER_LEFT_EMPTY", "MS_CKPT_FORMAT_MISMATCH", "MS_API_ARGUMENT_TYPE_WRONG",
-                           "MS_PIPELINE_PARALLEL_CONFIG_INVALID"]
+                           "MS_MSRUN_WORKER_NUM_REJECTED", "MS_MSRUN_BIND_OPTION_REJECTED"]
 GENERIC = ["MS_OP_ARGUMENT_CHECK_FAILED", "LLM_STACK_CONFIG_VALUE_REJECTED", "PY_DICT_KEY_NOT_FOUND",
-           "FRAMEWORK_SETTING_NOT_SUPPORTED", "PY_SCRIPT_EXCEPTION"]
+           "FRAMEWORK_SETTING_NOT_SUPPORTED", "PY_SCRIPT_EXCEPTION", "SIZE_NOT_DIVISIBLE_BY_PARALLEL_SPLIT",
+           "LAUNCH_OPTION_CHECK_FAILED"]
 
 
 @pytest.fixture(scope="module")
@@ -34,7 +36,8 @@ def test_the_part_is_loaded_as_specific_roots_without_peer_ids(kb):
                         "MS_PARALLEL_OPTION_VALUE_INVALID", "MS_DIST_CKPT_FILE_NOT_FOUND",
                         "MS_DIST_CKPT_API_ARGUMENT_INVALID", "MS_CKPT_ENCRYPTION_KEY_OR_MODE_INVALID",
                         "MS_CKPT_DECRYPTION_FAILED", "MS_CKPT_CRC_CHECK_FAILED", "MS_CKPT_SAVE_LOAD_ARGUMENT_INVALID",
-                        "MS_MINT_DIST_BACKEND_ONLY_HCCL"}
+                        "MS_MINT_DIST_BACKEND_ONLY_HCCL", "MS_PIPELINE_STAGES_DEVICE_NUM_MISMATCH",
+                        "MS_PARALLEL_SHARED_PARAM_STRATEGY_CONFLICT", "MS_MSRUN_MASTER_ADDRESS_UNUSABLE"}
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_ms_parallel.json" and sig.kind == "root" and not sig.ascend_fd
@@ -83,6 +86,18 @@ def test_the_part_is_loaded_as_specific_roots_without_peer_ids(kb):
      "`threshold`"),
     ("ValueError: The interface is deprecated. To use gradient accumulation, please use GradAccumulationCell in "
      "mindspore.nn.wrap.cell_wrapper.", "MS_PARALLEL_OPTION_VALUE_INVALID", "`gradient accumulation`"),
+    ("RuntimeError: For 'PipelineSplit', the argument 'device_num' must be positive, but got the value of device_num: 0",
+     "MS_PARALLEL_OPTION_VALUE_INVALID", "`device_num`: must be positive"),
+    # the parallel compiler: stages against devices, a shared parameter
+    ("RuntimeError: The sum of the pipeline stage must be equal to the device_num, but got sum of the pipeline stage :4 "
+     "and the device_num : 8", "MS_PIPELINE_STAGES_DEVICE_NUM_MISMATCH", "(device_num 8, stages 4)"),
+    ("[ERROR] PARALLEL(1,7f,python):2026-12-06-13:50:01.123.456 [mindspore/ccsrc/frontend/parallel/step_parallel.cc:1] "
+     "CheckParameterSplit] The parameter embedding.weight has been used by operators with different sharding "
+     "strategies. These operators are: Gather-op3, MatMul-op9. Configure these operators with consistent sharding "
+     "strategies.", "MS_PARALLEL_SHARED_PARAM_STRATEGY_CONFLICT", "embedding.weight"),
+    # msrun's address
+    ("RuntimeError: Get local ip has failed. Please verify that the accessible address has been specified in the "
+     "'--master_address' parameter", "MS_MSRUN_MASTER_ADDRESS_UNUSABLE", "Get local ip has failed"),
     # distributed checkpoints
     ("ValueError: For 'restore_group_info_list', no such group information file: /nonexist/group_info.pb.",
      "MS_DIST_CKPT_FILE_NOT_FOUND", "no group information file at the path given: /nonexist/group_info.pb"),
@@ -168,6 +183,10 @@ def test_one_line_is_one_problem_of_the_family(kb):
      "MS_API_ARGUMENT_RULE_VIOLATED", "`crc_check`: must be isinstance of <class 'bool'>"),
     ("ValueError: The safetensor file of rank0 is needed for converting rank[0]'s safetensor, but it is missing.",
      "MS_DIST_CKPT_RANK_FILE_MISSING", "(rank 0, needed for rank 0)"),
+    ("RuntimeError: For 'init', the argument 'backend' should be 'mccl' to init 'CPU', but got 'hccl'.",
+     "MS_INIT_BACKEND_NAME_MISMATCH", "backend does not match the device target"),
+    ("RuntimeError: Sub_micro_num(2) is less than stage_num(4)", "MS_PIPELINE_PARALLEL_CONFIG_INVALID",
+     "Sub_micro_num(2) is less than stage_num(4)"),
 ])
 def test_members_added_to_other_parts_entries_are_said(kb, line, sig_id, said):
     title = explained_title(kb, line, sig_id, ignore=GENERIC)
