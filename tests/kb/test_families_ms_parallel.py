@@ -121,6 +121,8 @@ def test_the_part_is_loaded_as_specific_roots_without_peer_ids(kb):
     ("[ERROR] CORE(23014,7f8ed1637b80,python):2026-12-06-13:24:57.096.748 [mindspore/core/utils/crypto.cc:505] "
      "Encrypt] Failed to encrypt data, please check if enc_key or enc_mode is valid or the file has been tempered "
      "with.", "MS_CKPT_ENCRYPTION_KEY_OR_MODE_INVALID", "Failed to encrypt data"),
+    ("[ERROR] CORE(23014,7f8ed1637b80,python):2026-12-06-13:24:57.096.743 [mindspore/core/utils/crypto.cc:357] "
+     "BlockEncrypt] Failed to get EVP_CIPHER_CTX.", "MS_CKPT_ENCRYPTION_KEY_OR_MODE_INVALID", "Failed to get EVP_CIPHER_CTX"),
     ("[ERROR] CORE(23014,7f8ed1637b80,python):2026-12-06-13:24:57.176.157 [mindspore/core/utils/crypto.cc:736] "
      "Decrypt] Failed to decrypt data, please check if dec_key or dec_mode is valid", "MS_CKPT_DECRYPTION_FAILED",
      "(Failed to decrypt data)"),
