@@ -102,6 +102,15 @@ def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     ("ValueError: Failed to load the model config. If the model is a custom model not yet available in the "
      "HuggingFace transformers library, consider setting `trust_remote_code=True` in LLM or using the "
      "`--trust-remote-code` flag in the CLI.", "MODEL_REMOTE_CODE_NOT_TRUSTED", "without trust_remote_code"),
+    # vLLM >= 0.10 raises its config checks inside pydantic: the class entries read the `Value error,` form too
+    ("  Value error, Total number of attention heads (28) must be divisible by tensor parallel size (8). "
+     "[type=value_error, input_value=ArgsKwargs((), {'model': '/models/Qwen2.5-7B'}), input_type=ArgsKwargs]",
+     "SIZE_NOT_DIVISIBLE_BY_PARALLEL_SPLIT", "Total number of attention heads (28) must be divisible by tensor"),
+    ("  Value error, Prefix caching is not supported with sliding window. Run with --disable-sliding-window to use "
+     "prefix caching. [type=value_error, input_value=ArgsKwargs((), {}), input_type=ArgsKwargs]",
+     "TRAINING_FEATURES_NOT_COMBINABLE", "Prefix caching is not supported with sliding window"),
+    ("(EngineCore_DP0 pid=77) RuntimeError: WorkerProc initialization failed due to an exception in a background "
+     "process. See stack trace for root cause.", "LAUNCHER_WORKER_EXITED_WITH_ERROR", "one of its processes failed"),
 ])
 def test_members_added_to_other_parts_entries_are_said(kb, line, sig_id, said):
     title = explained_title(kb, line, sig_id)
