@@ -226,6 +226,12 @@ FLOORS = {
     # listed, 1 FAIL on a line without an error word (NVIDIA's Xid 79 `GPU has fallen off the bus`, a true report: the
     # measure now reads the NVIDIA kernel driver's fault reports as error words, 0); its misses not mended in round 16
     "heldout24": {"named_pct": 85.2, "borrowed_per_10": 0.0, "ordinary_fails": 0},
+    # round 17: collected (36 runs here, 21 public threads) and checked while round 17's five authors worked, never read
+    # by them (tests/fixtures/corpus/heldout25/README.md); at this stop's start 46/52 = 88.5% (2 FAILs on lines without
+    # an error word: gzip's `unexpected end of file` and git's `is not a git command`, true reports the measure now reads
+    # as error words: 0); measured once after round 17: 46/52 = 88.5% named (h25i 84.4%, h25j 95.0%), no peer id the
+    # line does not support, every unexplained error line listed; its misses not mended this stop
+    "heldout25": {"named_pct": 88.5, "borrowed_per_10": 0.0, "ordinary_fails": 0},
     # tune2/ (a tuning set, not held out): 25 faulty + 5 clean excerpts from issues no other set or KB entry cited,
     # labelled and committed before triage ran on it; measured once after the class entries (fallback) were written
     # and before any tuning: 14/25 = 56.0% named (main without the class entries: the same 14), 0 FAIL from an
@@ -959,7 +965,7 @@ def test_a_keyerror_title_shows_the_missing_weight_name(tmp_path):
 def test_the_page_split_keeps_a_page_on_one_side_whatever_its_language_or_branch():
     """scripts/corpus_split.py: a docs page and its Chinese twin, on any branch, and `owner/repo:path` are one key; an
     issue is owner/repo/N; about a third of the keys are held out; a vendor's versioned docs page is flagged; every
-    page of heldout15 to heldout24 was on the held-out side (the runs made here, heldout19's to heldout24's, have no side)."""
+    page of heldout15 to heldout25 was on the held-out side (the runs made here, heldout19's to heldout25's, have no side)."""
     corpus_split = script_module("corpus_split")
     en = "https://github.com/mindspore-ai/docs/blob/master/docs/mindspore/source_en/faq/data_processing.md"
     zh = "https://github.com/mindspore-ai/docs/blob/r2.3/docs/mindspore/source_zh_cn/faq/data_processing.md"
@@ -976,7 +982,7 @@ def test_the_page_split_keeps_a_page_on_one_side_whatever_its_language_or_branch
     assert 70 < sides.count("heldout") < 130
     for split, n in (("heldout15", 42), ("heldout16", 51), ("heldout17", 53), ("heldout18", 30), ("heldout19", 40),
                      ("heldout20", 66), ("heldout21", 61), ("heldout22", 60),
-                     ("heldout23", 60), ("heldout24", 61)):
+                     ("heldout23", 60), ("heldout24", 61), ("heldout25", 57)):
         folder = os.path.join(REPO, "tests", "fixtures", "corpus", split)
         sources = [m.group(1) for name in os.listdir(folder) if name.endswith(".log")
                    for m in [re.search(r"^#% source: (\S+)", open(os.path.join(folder, name), encoding="utf-8").read(),
