@@ -124,7 +124,8 @@ def _write_atomic(path: str, data: Union[str, bytes, Iterable[Union[str, bytes]]
     path = os.path.realpath(path)  # `-o link`: write the file the link names, keep the link
     if _special(path):  # /dev/null, /dev/stdout, a FIFO: written into, with no temporary file at all
         with open(path, "wb") as fh:
-            fh.writelines(chunks)
+            for chunk in chunks:
+                fh.write(chunk)
         return
     with replacing(path) as (fd, _tmp):
         try:
@@ -133,6 +134,7 @@ def _write_atomic(path: str, data: Union[str, bytes, Iterable[Union[str, bytes]]
             os.close(fd)
             raise
         with os.fdopen(fd, "wb") as fh:
-            fh.writelines(chunks)
+            for chunk in chunks:
+                fh.write(chunk)
             fh.flush()
             os.fsync(fh.fileno())
