@@ -30,20 +30,25 @@ class Rows:
             yield self.make(item)
 
 
+def _rows_as_list(o: Any) -> list:
+    """json's `default` for a value below the walked levels: `Rows` are the list they stand for."""
+    if isinstance(o, Rows):
+        return list(o)
+    raise TypeError(f"Object of type {type(o).__name__} is not JSON serializable")
+
+
 def pieces(obj: Any, ensure_ascii: bool = True, separators: Tuple[str, str] = (", ", ": "),
            depth: int = 2) -> Iterator[str]:
     """`obj` as JSON text in pieces: "".join(pieces(obj, a, s)) == json.dumps(obj, ensure_ascii=a, separators=s)
     (json.dumps's default separators are these; `indent` is not supported). `obj`'s dicts and lists (and `Rows`)
     down to `depth` levels are written by walking them; each value below is encoded whole."""
-    enc = json.JSONEncoder(separators=separators, ensure_ascii=ensure_ascii).encode
+    enc = json.JSONEncoder(separators=separators, ensure_ascii=ensure_ascii, default=_rows_as_list).encode
     item_sep, key_sep = separators
     pending: list = []
     size = 0
 
     def walk(o: Any, level: int) -> Iterator[str]:
-        if isinstance(o, Rows) and not len(o):
-            o = []
-        if level >= depth or not isinstance(o, (dict, list, Rows)) or not o:
+        if level >= depth or not isinstance(o, (dict, list, Rows)) or not len(o):
             yield enc(o)
         elif isinstance(o, dict):
             yield "{"

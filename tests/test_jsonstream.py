@@ -45,3 +45,7 @@ def test_rows_are_made_only_when_the_text_reaches_them(monkeypatch):
     assert made == [0, 1, 2, 3]
     assert json.loads(seen) == {"head": 1, "rows": [make(n) for n in range(4)], "tail": []}
     assert len(doc["rows"]) == 4
+    # rows below the walked levels are encoded whole, as the list they stand for; other objects are still refused
+    assert "".join(pieces([[Rows([1, 2], str)]], depth=1)) == json.dumps([[["1", "2"]]])
+    with pytest.raises(TypeError):
+        "".join(pieces([[object()]], depth=1))
