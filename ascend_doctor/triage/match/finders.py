@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import re
 import zlib
-from typing import Dict, List, Optional, Sequence, Set, Tuple, Union
+from typing import Callable, Dict, List, Optional, Sequence, Set, Tuple, Union
 
 from ...kb.model import Signature
 from .cache import _CACHE_MIN_SIGNATURES, hs_db_read, hs_db_write
@@ -141,6 +141,16 @@ class _HsLevel:
         return found
 
 
+def _entries(rows) -> List[tuple]:
+    """A plan's level rows [expression text or None, kind, ids or None] as _HsLevel's entries."""
+    return [(e.encode("latin-1") if e is not None else None, kind, None if ids is None else set(ids))
+            for e, kind, ids in rows]
+
+
+def _as_bytes(view: Optional[memoryview]) -> Optional[bytes]:
+    return bytes(view) if view is not None else None  # (Hyperscan loads bytes only, not a view)
+
+
 class _HyperscanFinder:
     """Hyperscan, in two levels (gates.py): level 1 (gate words, anchors, the expressions neither covers) over every
     byte, level 2 (every other literal and whole regex, see hs_expression) over the lines level 1 marked; a hit
@@ -156,11 +166,11 @@ class _HyperscanFinder:
         if levels is None:
             one = [(hs_literal(lit).encode("latin-1"), LITERAL, lit_sigs[lit]) for lit in sorted(lit_sigs)]
             one += [(e, REGEX, set(ids)) for e, ids in regexes]
-            entries = [one, []]
+            entries: List[list] = [one, []]
         else:
-            # (a cached plan's levels carry no expression texts: its database holds them)
-            entries = [[(e.encode("latin-1") if e is not None else None, kind, None if ids is None else set(ids))
-                        for e, kind, ids in levels[k]] for k in ("l1", "l2")]
+            # (a cached plan's levels carry no expression texts: its database holds them); level 2's rows are made
+            # entries where its databases are loaded (a cached database: where a line is first marked, `level2`)
+            entries = [_entries(levels["l1"]), levels["l2"] if db is not None else _entries(levels["l2"])]
         # level 2 in databases of at most L2_PART expressions: Hyperscan's compiler needs memory faster than linearly
         # in a database's size (one of ~2,400 level-2 expressions peaked at 134 MB, three parts at 85 MB), and
         # level 2 reads only the marked lines, so a few scans of them cost little
@@ -172,17 +182,41 @@ class _HyperscanFinder:
             at += n
         if at != len(entries[1]):
             raise ValueError("a plan whose level-2 parts do not add up")
-        dbs: List[Optional[bytes]] = [None] * (1 + len(parts))
-        if db is not None:  # the cached databases, each after its size: level 1, then level 2's parts
-            dbs, at = [], 0
-            while at < len(db):
-                n = int.from_bytes(db[at:at + 4], "big")
-                dbs.append(bytes(db[at + 4:at + 4 + n]) or None)  # (Hyperscan loads bytes only, not a view)
+        dbs: List[Optional[memoryview]] = [None] * (1 + len(parts))
+        if db is not None:  # the cached databases, each after its size: level 1, then level 2's parts (views: no copy)
+            view, dbs, at = memoryview(db), [], 0
+            while at < len(view):
+                n = int.from_bytes(view[at:at + 4], "big")
+                dbs.append(view[at + 4:at + 4 + n] if n else None)
                 at += 4 + n
             if len(dbs) != 1 + len(parts):
                 raise ValueError("a cached database of another partition")
-        self.level1 = _HsLevel(entries[0], dbs[0], sure)
-        self.level2 = [_HsLevel(part, dbs[1 + k], sure) for k, part in enumerate(parts)]
+        self.level1 = _HsLevel(entries[0], _as_bytes(dbs[0]), sure)
+        self._l2: Optional[List[_HsLevel]] = None
+        # a cached level 2 is loaded where a line is first marked for it: a log without one (a healthy node's) never
+        # pays for its databases (~20 ms to load and to make their scratch space, ~20 MB: docs/performance.md)
+        self._l2_pending: Optional[tuple] = (parts, dbs[1:], sure) if db is not None else None
+        # where a cached part cannot be loaded after all: the levels worked out again (with their expressions' texts)
+        self.rebuild_levels: Optional[Callable[[], dict]] = None
+        if db is None:
+            self._l2 = [_HsLevel(part, None, sure) for part in parts]
+
+    @property
+    def level2(self) -> List["_HsLevel"]:
+        """Level 2's databases (loaded from the cached bytes on first use)."""
+        if self._l2 is None:
+            parts, dbs, sure = self._l2_pending  # type: ignore[misc]
+            try:
+                self._l2 = [_HsLevel(_entries(part), _as_bytes(dbs[k]), sure) for k, part in enumerate(parts)]
+            except Exception:  # noqa: BLE001 - refused (level 1 of the same file was not): compiled from the plan
+                if self.rebuild_levels is None:
+                    raise
+                rows, sizes, at, self._l2 = self.rebuild_levels()["l2"], [len(p) for p in parts], 0, []
+                for n in sizes:
+                    self._l2.append(_HsLevel(_entries(rows[at:at + n]), None, sure))
+                    at += n
+            self._l2_pending = None  # (the cached file's bytes go with it)
+        return self._l2
 
     def dump(self) -> List[bytes]:
         """The databases serialized, each after its size (level 1, then level 2's parts): parts to write in order,

@@ -144,7 +144,9 @@ class Scanner:
         if db is not None:
             try:
                 if levels is not None:  # the two levels name every expression: the tables are not read
-                    return _HyperscanFinder({}, (), db=db, sure=sure, levels=levels), plan, None
+                    finder = _HyperscanFinder({}, (), db=db, sure=sure, levels=levels)
+                    finder.rebuild_levels = lambda: _scan_plan(self.signatures)["hs_levels"]
+                    return finder, plan, None
                 regexes = [(e.encode("latin-1"), set(ids)) for e, ids in plan["hs_re"]]
                 return _HyperscanFinder(_untable(plan["hs_lit"]), regexes, db=db, sure=sure), plan, None
             except Exception:  # another Hyperscan or CPU: compile again

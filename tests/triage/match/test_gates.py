@@ -206,6 +206,43 @@ def test_a_cached_plan_keeps_no_expression_texts_and_is_worked_out_again_where_i
     assert [(ls, le, sorted(h)) for ls, le, h in rebuilt.scan(buf)] == want
 
 
+def test_a_cached_level_two_is_loaded_at_the_first_marked_line_and_worked_out_again_where_it_cannot_be(
+        tmp_path, monkeypatch):
+    """From the cache, level 2's databases are loaded only when level 1 first marks a line (a log without an error
+    line never pays for them); the answers are those of the scanner that compiled them. Where a part is refused after
+    level 1 was loaded, level 2 is compiled again from the plan worked out again, with the same answers."""
+    from ascend_doctor.triage.match import cache
+
+    monkeypatch.setenv(cache.CACHE_ENV_DIR, str(tmp_path))
+    monkeypatch.delenv(cache.CACHE_ENV_OFF, raising=False)
+    sigs = load_knowledge_base().signatures
+    faults = b"\n".join(x.encode("utf-8") for s in sigs for x in s.examples[:1]) + b"\n"
+    quiet = b"[INFO] RUNTIME(1234,python):2024-07-12-10:00:00.000.456 [stream.cc:12] Setup: stream_id=3\n" * 50
+    first = Scanner(sigs, matchers=["hyperscan"])  # (built in a child, stored, then read as any later run)
+    want = [(ls, le, sorted(h)) for ls, le, h in first.scan(faults)]
+    assert want
+
+    again = Scanner(sigs, matchers=["hyperscan"])  # from the file
+    assert again.finder._l2 is None
+    assert list(again.scan(quiet)) == [] and again.finder._l2 is None  # nothing marked: nothing loaded
+    assert [(ls, le, sorted(h)) for ls, le, h in again.scan(faults)] == want
+    assert again.finder._l2 is not None and again.finder._l2_pending is None
+
+    real = hyperscan.loadb
+    loaded = []
+
+    def level_one_only(data, *a, **k):  # the first database (level 1) loads, the parts after it are refused
+        loaded.append(len(data))
+        if len(loaded) > 1:
+            raise hyperscan.error("serialized database for another platform")
+        return real(data, *a, **k)
+
+    monkeypatch.setattr(hyperscan, "loadb", level_one_only)
+    refused = Scanner(sigs, matchers=["hyperscan"])
+    assert refused.finder._l2 is None and len(loaded) == 1
+    assert [(ls, le, sorted(h)) for ls, le, h in refused.scan(faults)] == want
+
+
 def test_level_two_is_compiled_in_parts_that_answer_as_one_database(monkeypatch):
     """Level 2 is split into databases of at most L2_PART expressions (the compiler's memory grows faster than the
     database), grouped by knowledge-base file; the parts, their cached bytes read back, and one database find the
