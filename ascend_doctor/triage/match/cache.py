@@ -20,7 +20,7 @@ from .translate import HS_EXPRESSION_VERSION
 
 CACHE_ENV_OFF = "ASCEND_DOCTOR_NO_CACHE"
 CACHE_ENV_DIR = "ASCEND_DOCTOR_CACHE_DIR"
-_CACHE_MAGIC = b"ascend-doctor scanner cache 1\n"
+_CACHE_MAGIC = b"ascend-doctor scanner cache 2\n"
 _CACHE_KEEP = 8  # files kept (the newest): a few knowledge bases (--kb, tests) without growing forever
 _CACHE_MIN_SIGNATURES = 50  # a small knowledge base builds faster than it is worth writing down
 
@@ -131,18 +131,66 @@ def _scanner_key(signatures: Sequence[Signature]) -> str:
     return h.hexdigest()
 
 
-def _cache_read(path: str) -> Optional[Tuple[dict, Optional[memoryview]]]:
+# The scanner cache is a sealed file (write_sealed) of sections, each with its own digest in a table at its head: the
+# plan, level 1's database, then each of level 2's. A run reads and checks the table, the plan and level 1 only; a
+# level-2 database is read and checked where the finder first needs it (finders._HyperscanFinder.level2), so a log with
+# no error line does not read, hash or hold the ~18 MB of level 2 (docs/performance.md). A section that is missing or
+# damaged by then (the file pruned or rebuilt meanwhile) is answered None: the finder compiles level 2 again.
+_SECTION_ROW = 24  # a section's length (8 bytes) and digest (16)
+_SECTIONS_MAX = 4096
+
+
+def _cache_read(path: str) -> Optional[Tuple[dict, Optional[list]]]:
+    """(plan, databases): level 1's database as bytes, then level 2's as functions that read and check each (None:
+    gone or damaged); None where the file is missing, foreign or damaged."""
     import json
 
-    rest = read_sealed(path, _CACHE_MAGIC)
-    if rest is None or len(rest) < 8:
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(len(_CACHE_MAGIC) + 4)
+            if len(head) < len(_CACHE_MAGIC) + 4 or not head.startswith(_CACHE_MAGIC):
+                return None
+            n = int.from_bytes(head[-4:], "big")
+            if not 1 <= n <= _SECTIONS_MAX:
+                return None
+            table = fh.read(n * _SECTION_ROW + 16)
+            if len(table) != n * _SECTION_ROW + 16 or _blake2b(head + table[:-16]).digest() != table[-16:]:
+                return None
+            rows, at = [], len(head) + len(table)
+            for k in range(n):
+                size = int.from_bytes(table[k * _SECTION_ROW:k * _SECTION_ROW + 8], "big")
+                rows.append((at, size, table[k * _SECTION_ROW + 8:(k + 1) * _SECTION_ROW]))
+                at += size
+            if os.fstat(fh.fileno()).st_size != at + 16:  # cut short, or grown (write_sealed's digest ends it)
+                return None
+            first = [_section(fh, *row) for row in rows[:2]]  # the plan, and level 1's database where there is one
+    except OSError:
+        return None
+    if first[0] is None or (n > 1 and first[1] is None):
         return None
     try:
-        n_plan, n_db = int.from_bytes(rest[:4], "big"), int.from_bytes(rest[4:8], "big")
-        plan = json.loads(str(rest[8:8 + n_plan], "utf-8"))  # (as planmemo and recache read theirs: no copy)
-        db = rest[8 + n_plan:8 + n_plan + n_db] if n_db else None
-        return (plan, db) if isinstance(plan, dict) else None
+        plan = json.loads(str(first[0], "utf-8"))
     except (ValueError, UnicodeDecodeError):
+        return None
+    if not isinstance(plan, dict):
+        return None
+    if n == 1:
+        return plan, None
+    return plan, [first[1]] + [functools.partial(_section_of, path, *row) for row in rows[2:]]
+
+
+def _section(fh, at: int, size: int, digest: bytes) -> Optional[bytes]:
+    fh.seek(at)
+    data = fh.read(size)
+    return data if len(data) == size and _blake2b(data).digest() == digest else None
+
+
+def _section_of(path: str, at: int, size: int, digest: bytes) -> Optional[bytes]:
+    """A section of the cache file at `path`, read when asked for (None: the file is gone, or holds other bytes)."""
+    try:
+        with open(path, "rb") as fh:
+            return _section(fh, at, size, digest)
+    except OSError:
         return None
 
 
@@ -155,11 +203,19 @@ def json_pieces(obj, ensure_ascii: bool = True, errors: str = "strict") -> list:
     return encoded(pieces(obj, ensure_ascii, separators=(",", ":")), errors)
 
 
-def _cache_write(path: str, plan: dict, db: Sequence[bytes]) -> None:
-    """The plan and the database (its parts in order, as the finder dumps them: written, not joined)."""
+def _cache_write(path: str, plan: dict, dbs: Sequence[bytes]) -> None:
+    """The plan and the databases (level 1, then level 2's, as the finder dumps them), as sections (_cache_read)."""
     blob = json_pieces(plan)
-    head = _CACHE_MAGIC + sum(len(p) for p in blob).to_bytes(4, "big") + sum(len(p) for p in db).to_bytes(4, "big")
-    write_sealed(path, [head, *blob, *db], "scanner-", _CACHE_KEEP)  # not written: run without the cache
+    sections = [blob] + [[db] for db in dbs]
+    table = []
+    for parts in sections:
+        h = _blake2b()
+        for p in parts:
+            h.update(p)
+        table.append(sum(len(p) for p in parts).to_bytes(8, "big") + h.digest())
+    head = _CACHE_MAGIC + len(sections).to_bytes(4, "big") + b"".join(table)
+    head += _blake2b(head).digest()
+    write_sealed(path, [head] + [p for parts in sections for p in parts], "scanner-", _CACHE_KEEP)  # else: no cache
 
 
 # The database store: each Hyperscan database the scanner compiles, kept by what it was compiled from (its

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import re
 import zlib
-from typing import Callable, Dict, List, Optional, Sequence, Set, Tuple, Union
+from typing import Callable, Dict, List, Optional, Sequence, Set, Tuple
 
 from ...kb.model import Signature
 from .cache import _CACHE_MIN_SIGNATURES, hs_db_read, hs_db_write
@@ -147,8 +147,14 @@ def _entries(rows) -> List[tuple]:
             for e, kind, ids in rows]
 
 
-def _as_bytes(view: Optional[memoryview]) -> Optional[bytes]:
-    return bytes(view) if view is not None else None  # (Hyperscan loads bytes only, not a view)
+def _as_bytes(db) -> Optional[bytes]:
+    """A cached database given to _HyperscanFinder (bytes, or a function reading them) as bytes; None for none (an
+    empty level); ValueError where it can no longer be read."""
+    if callable(db):
+        db = db()
+        if db is None:
+            raise ValueError("a cached database that can no longer be read")
+    return bytes(db) or None if db is not None else None  # (Hyperscan loads bytes only, not a view)
 
 
 class _HyperscanFinder:
@@ -160,7 +166,7 @@ class _HyperscanFinder:
     name = "hyperscan"
 
     def __init__(self, lit_sigs: Dict[bytes, Set[int]], regexes: Sequence[Tuple[bytes, Set[int]]] = (),
-                 db: Optional[Union[bytes, memoryview]] = None,
+                 db: Optional[Sequence] = None,
                  sure: Set[int] = frozenset(),  # type: ignore[assignment]
                  levels: Optional[dict] = None):
         if levels is None:
@@ -182,13 +188,9 @@ class _HyperscanFinder:
             at += n
         if at != len(entries[1]):
             raise ValueError("a plan whose level-2 parts do not add up")
-        dbs: List[Optional[memoryview]] = [None] * (1 + len(parts))
-        if db is not None:  # the cached databases, each after its size: level 1, then level 2's parts (views: no copy)
-            view, dbs, at = memoryview(db), [], 0
-            while at < len(view):
-                n = int.from_bytes(view[at:at + 4], "big")
-                dbs.append(view[at + 4:at + 4 + n] if n else None)
-                at += 4 + n
+        dbs: list = [None] * (1 + len(parts))
+        if db is not None:  # the cached databases: level 1, then level 2's parts
+            dbs = list(db)
             if len(dbs) != 1 + len(parts):
                 raise ValueError("a cached database of another partition")
         self.level1 = _HsLevel(entries[0], _as_bytes(dbs[0]), sure)
@@ -198,6 +200,7 @@ class _HyperscanFinder:
         self._l2_pending: Optional[tuple] = (parts, dbs[1:], sure) if db is not None else None
         # where a cached part cannot be loaded after all: the levels worked out again (with their expressions' texts)
         self.rebuild_levels: Optional[Callable[[], dict]] = None
+        self.after_rebuild: Optional[Callable[[], None]] = None  # (set by rebuild_levels: the cache written again)
         if db is None:
             self._l2 = [_HsLevel(part, None, sure) for part in parts]
 
@@ -215,17 +218,16 @@ class _HyperscanFinder:
                 for n in sizes:
                     self._l2.append(_HsLevel(_entries(rows[at:at + n]), None, sure))
                     at += n
+                self._l2_pending = None
+                if self.after_rebuild is not None:
+                    self.after_rebuild()
             self._l2_pending = None  # (the cached file's bytes go with it)
         return self._l2
 
     def dump(self) -> List[bytes]:
-        """The databases serialized, each after its size (level 1, then level 2's parts): parts to write in order,
-        not joined (a copy of ~10 MB at the peak of the first run after a knowledge-base change)."""
-        out: List[bytes] = []
-        for level in [self.level1] + self.level2:
-            one = level.dump()
-            out += [len(one).to_bytes(4, "big"), one]
-        return out
+        """The databases serialized (level 1, then level 2's parts; b"" for an empty one), each kept apart (not
+        joined: a copy of ~18 MB at the peak of the first run after a knowledge-base change): what `db` takes."""
+        return [level.dump() for level in [self.level1] + self.level2]
 
     def add_lines(self, buf: bytes, start: int, end: int, lines: Dict[int, Set[int]],
                   sure_lines: Optional[Dict[int, Set[int]]] = None) -> None:

@@ -50,6 +50,19 @@ def _build_apart(scanner: "Scanner", order: List[str], path: str) -> None:
         raise
 
 
+def _store(path: str, plan: dict, parts) -> None:
+    """Write the scanner cache: the plan and the databases (`parts`: the finder's dump, or None without Hyperscan).
+    The two levels hold every expression: the one-level tables are not kept (a plan without them is worked out again
+    only where the cached database cannot be used: Scanner._hyperscan), nor the levels' expression texts (the database
+    holds them; what a hit means is each one's kind and ids)."""
+    kept = plan
+    if plan.get("hs_levels") and parts is not None:
+        kept = {k: v for k, v in plan.items() if k not in ("hs_lit", "hs_re")}
+        levels = plan["hs_levels"]
+        kept["hs_levels"] = dict(levels, **{k: [[None, kind, ids] for _, kind, ids in levels[k]] for k in ("l1", "l2")})
+    _cache_write(path, kept, parts or ())
+
+
 class Scanner:
     """Finds signature hits in chunks of bytes (complete lines) without touching non-matching lines in Python."""
 
@@ -68,7 +81,7 @@ class Scanner:
     def _build(self, order: List[str], path: Optional[str]) -> bool:
         """Whether a plan was made or a database compiled here (not all read from the cache)."""
         cached = _cache_read(path) if path else None
-        plan, cached_db = cached if cached else (None, None)  # the cached database: a view of the file, or None
+        plan, cached_db = cached if cached else (None, None)  # the cached databases (level 1, level 2 read lazily)
         dirty = plan is None
         parts = None  # the database's bytes, as parts, where it was built here (to be cached)
         if plan is None:
@@ -103,16 +116,9 @@ class Scanner:
             self.finder = _PythonFinder(self.lit_sigs)
         self.matcher = self.finder.name
         if dirty and path:
-            # the two levels hold every expression: the one-level tables are not kept (a plan without them is
-            # worked out again only where the cached database cannot be used: _hyperscan)
-            # (nor the levels' expression texts: the database holds them; what a hit means is each one's kind and ids)
-            kept = plan
-            if plan.get("hs_levels") and parts is not None:
-                kept = {k: v for k, v in plan.items() if k not in ("hs_lit", "hs_re")}
-                levels = plan["hs_levels"]
-                kept["hs_levels"] = dict(levels, **{k: [[None, kind, ids] for _, kind, ids in levels[k]]
-                                                    for k in ("l1", "l2")})
-            _cache_write(path, kept, parts or ())
+            _store(path, plan, parts)
+        elif path and isinstance(self.finder, _HyperscanFinder) and cached_db is not None:
+            self.finder.rebuild_levels = lambda: self._rebuild_levels(path)
         self._matchers: List[Optional[Callable[[bytes], bool]]] = [None] * len(self.signatures)
         self._sure_matchers: Dict[int, Callable[[bytes, bool], bool]] = {}
         self._memo: Dict[bytes, List[int]] = {}  # a line's bytes -> its hits (scan_lines)
@@ -129,6 +135,19 @@ class Scanner:
             for i in active_unanchored]
         return dirty or (self.matcher == "hyperscan" and cached_db is None)
 
+    def _rebuild_levels(self, path: str) -> dict:
+        """For the finder, where a cached level-2 database can no longer be read (the file damaged or pruned since it
+        was opened): the levels worked out again; once their databases are compiled, the cache is written again
+        whole, so that the next run reads it instead of compiling too."""
+        plan = _scan_plan(self.signatures)
+        finder = self.finder
+
+        def store() -> None:
+            _store(path, plan, finder.dump())
+
+        finder.after_rebuild = store  # type: ignore[union-attr]
+        return plan["hs_levels"]
+
     @property
     def lit_sigs(self) -> Dict[bytes, Set[int]]:
         """{literal anchor: signature indexes} for the literal finders (RE2, Python); Hyperscan has its own table."""
@@ -144,9 +163,7 @@ class Scanner:
         if db is not None:
             try:
                 if levels is not None:  # the two levels name every expression: the tables are not read
-                    finder = _HyperscanFinder({}, (), db=db, sure=sure, levels=levels)
-                    finder.rebuild_levels = lambda: _scan_plan(self.signatures)["hs_levels"]
-                    return finder, plan, None
+                    return _HyperscanFinder({}, (), db=db, sure=sure, levels=levels), plan, None
                 regexes = [(e.encode("latin-1"), set(ids)) for e, ids in plan["hs_re"]]
                 return _HyperscanFinder(_untable(plan["hs_lit"]), regexes, db=db, sure=sure), plan, None
             except Exception:  # another Hyperscan or CPU: compile again

@@ -271,10 +271,10 @@ def test_level_two_is_compiled_in_parts_that_answer_as_one_database(monkeypatch)
     small = finders._scan_plan(sigs)["hs_levels"]
     assert max(small["l2_parts"]) <= 300 and sorted(map(str, small["l2"])) == sorted(map(str, levels["l2"]))
     smaller = finders._HyperscanFinder({}, (), levels=small)
-    again = finders._HyperscanFinder({}, (), db=b"".join(parts.dump()), levels=levels)
+    again = finders._HyperscanFinder({}, (), db=parts.dump(), levels=levels)
     assert hits(whole) == hits(parts) == hits(smaller) == hits(again) != {}
     with pytest.raises(ValueError):  # a cache of another partition is not read as this one
-        finders._HyperscanFinder({}, (), db=b"".join(whole.dump()), levels=levels)
+        finders._HyperscanFinder({}, (), db=whole.dump(), levels=levels)
 
 
 def _databases(levels):

@@ -218,6 +218,34 @@ def test_the_cache_gives_the_same_scanner_and_a_damaged_file_is_rebuilt(tmp_path
     assert _scan(Scanner(sigs, matchers=["python"]), buf) == want
 
 
+def test_a_level_two_database_damaged_after_the_cache_was_opened_is_compiled_again_and_the_cache_written_again(
+        tmp_path, monkeypatch):
+    """Level 2's databases are read from the cache file where a line first needs them, each checked by its own digest;
+    one that no longer holds (the file damaged since, or pruned) is compiled again, with the same answers, and the
+    cache is written again so that the next run reads it instead of compiling."""
+    from ascend_doctor.triage.match import finders
+
+    monkeypatch.setenv(cache.CACHE_ENV_DIR, str(tmp_path))
+    monkeypatch.delenv(cache.CACHE_ENV_OFF, raising=False)
+    sigs = load_knowledge_base().signatures
+    buf = b"\n".join(x.encode("utf-8") for s in sigs for x in s.examples[:1]) + b"\n"
+    want = _scan(Scanner(sigs, matchers=["hyperscan"]), buf)
+    [path] = [tmp_path / p for p in os.listdir(tmp_path) if p.startswith("scanner-")]
+    opened = Scanner(sigs, matchers=["hyperscan"])
+    assert opened.finder._l2 is None  # nothing of level 2 read yet
+    raw = bytearray(path.read_bytes())
+    raw[-100] ^= 1  # a byte of level 2's last database (before the file's closing digest)
+    path.write_bytes(bytes(raw))
+    compiled = []
+    real = finders._HsLevel.__init__
+    monkeypatch.setattr(finders._HsLevel, "__init__",
+                        lambda self, entries, db, sure: compiled.append(db is None) or real(self, entries, db, sure))
+    assert _scan(opened, buf) == want and any(compiled)
+    compiled.clear()
+    again = Scanner(sigs, matchers=["hyperscan"])  # the rewritten file: read, nothing compiled
+    assert _scan(again, buf) == want and compiled and not any(compiled)
+
+
 def test_a_first_build_is_made_in_a_forked_child_and_read_back_from_the_cache(tmp_path, monkeypatch):
     """Without a cached scanner, the plan is worked out and the databases compiled in a forked child that stores them
     (scanner._build_apart): this process reads them back, so its heap never holds the build's leftovers under the
