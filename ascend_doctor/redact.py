@@ -116,6 +116,14 @@ def is_secret_name(name: str) -> bool:
     return False
 
 
+def _lists_keys(m: "re.Match") -> bool:
+    """An _ASSIGNMENT match that is a message listing keys, not a secret's name and value: the bare lowercase word
+    `keys` before a colon (torch's store timeout `wait timeout after 10000ms, keys: /default_pg/0//cpu//0/2` names the
+    rank that never came; transformers' `only the following keys: last_hidden_state`). `KEYS:`, `keys=`, `api_keys:`,
+    `ssh_keys:` stay secret names, and a token format in the listed keys is still hidden (_TOKENS)."""
+    return m.group(1) == "keys" and m.group(2).strip() == ":"
+
+
 def is_secret_value(value) -> bool:
     """True when the value itself carries a secret: a known token format, a private key, a URL with user:password@."""
     if not isinstance(value, str) or not value:
@@ -220,8 +228,8 @@ class Redactor:
             text = sub(_URL_CREDS, lambda m: f"{m.group(1)}{REDACTED}@", text)
         stem = _may_hold_stem(text)
         if stem and ("=" in text or ":" in text):  # every NAME=value / NAME: value has one
-            text = sub(_ASSIGNMENT, lambda m: m.group(0) if m.group(4).startswith("<redacted") or not is_secret_name(m.group(1))
-                       else f"{m.group(1)}{m.group(2)}{m.group(3)}{REDACTED}", text)
+            text = sub(_ASSIGNMENT, lambda m: m.group(0) if m.group(4).startswith("<redacted") or _lists_keys(m)
+                       or not is_secret_name(m.group(1)) else f"{m.group(1)}{m.group(2)}{m.group(3)}{REDACTED}", text)
         if stem and "-" in text:  # every --name value has one
             text = sub(_CLI_SECRET, lambda m: m.group(0) if m.group(3).startswith("<redacted") or not is_secret_name(m.group(2))
                        else m.group(1) + REDACTED, text)

@@ -89,6 +89,21 @@ def test_text_assignments_follow_the_name_policy():
     assert "KeyError: 'model.layers.0.self_attn.q_proj.weight'" in out and "abcd1234" not in out, out
 
 
+def test_a_message_listing_keys_is_not_a_secret_assignment():
+    """The bare word `keys` before a colon lists a store's or a dict's keys (torch's store timeout names the missing rank
+    in them; transformers the outputs a model returned): shown; any other name with KEY in it still hides its value, and
+    a token in the list is still hidden."""
+    r = Redactor()
+    for line in ("torch.distributed.DistStoreError: wait timeout after 10000ms, keys: /default_pg/0//cpu//0/2",
+                 "ValueError: The model did not return a loss from the inputs, only the following keys: "
+                 "last_hidden_state,past_key_values."):
+        assert r.text(line) == line
+    out = r.text("KEYS: abcd1234 api_keys: efgh5678 ssh_keys: ijkl9012 keys=mnop3456 key: qrst7890 "
+                 "keys: hf_abcdefghijklmnopqrstuvwxyzABCDEFGH")
+    for leak in ("abcd1234", "efgh5678", "ijkl9012", "mnop3456", "qrst7890", "hf_abcdefghijklmnopqrstuvwxyzABCDEFGH"):
+        assert leak not in out, out
+
+
 def _assert_clean(text, where):
     for leak in LEAKS:
         assert leak not in text, f"{leak!r} leaked into {where}"
