@@ -12,7 +12,7 @@ from ..errors import CliError, EXIT_FINDINGS, EXIT_OK
 from ..findings import FAIL, REPORT_SCHEMA, WARN
 from ..i18n import _
 from ..i18n_text import worded
-from ..render.aggregate_json import render_aggregate_json
+from ..render.aggregate_json import aggregate_json_pieces
 from ..render.aggregate_text import render_aggregate_text
 from ..render.html_aggregate import render_aggregate_html
 from .common import write_output
@@ -90,7 +90,7 @@ def run(args) -> int:
     if args.format == "json":
         # Indented for reading when small; compact when large (the indenting encoder is pure Python, ~5x slower).
         indent = 1 if result["nodes_total"] <= COMPACT_JSON_ABOVE else None
-        text = render_aggregate_json(result, indent)
+        text = aggregate_json_pieces(result, indent)
     elif args.format == "html":
         text = render_aggregate_html(result)
     else:

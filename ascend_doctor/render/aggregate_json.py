@@ -15,9 +15,11 @@ from __future__ import annotations
 
 import copy
 import json
-from typing import Any, Dict
+from itertools import chain
+from typing import Any, Dict, Iterable
 
 from ..i18n import get_lang
+from ..jsonstream import pieces
 from ..i18n_text import Text, from_i18n, worded
 
 # The parts of a verdict that hold words (the rest is data: node names, counts, facts' English values that the
@@ -67,8 +69,14 @@ def json_document(result: Dict[str, Any]) -> Dict[str, Any]:
     return doc
 
 
-def render_aggregate_json(result: Dict[str, Any], indent: Any = 1) -> str:
-    return json.dumps(json_document(result), indent=indent, ensure_ascii=False) + "\n"
+def aggregate_json_pieces(result: Dict[str, Any], indent: Any = 1) -> Iterable[str]:
+    """The JSON document as pieces of text to write one after the other (commands.common.write_output): compact
+    (`indent` None, a large cluster's) a node at a time (jsonstream.pieces: the same text as one json.dumps, without
+    its token list and its one string of the whole document), indented as one json.dumps."""
+    doc = json_document(result)
+    if indent is None:
+        return chain(pieces(doc, ensure_ascii=False), ["\n"])
+    return [json.dumps(doc, indent=indent, ensure_ascii=False) + "\n"]
 
 
 def _holder(doc: Any, pointer: str):

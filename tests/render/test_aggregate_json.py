@@ -134,3 +134,20 @@ def test_the_logs_block_rewords_its_problems_root_cause_and_verdict_line(tmp_pat
     assert en["logs"]["problems"] != zh["logs"]["problems"] and en["logs"]["headline"] != zh["logs"]["headline"]
     assert any(t["id"] == "logs of {count} node(s): {what}" for t in en["i18n"]["texts"].values())
     assert_rewords_both_ways(reworded, en, zh)
+
+
+def test_a_large_cluster_json_is_written_a_node_at_a_time_with_the_text_of_one_dumps(english, tmp_path, monkeypatch):
+    """Past COMPACT_JSON_ABOVE nodes the aggregate JSON is compact and written in pieces (jsonstream): the same text as
+    one json.dumps of the document, on stdout and in --output."""
+    from ascend_doctor.commands import aggregate as aggregate_cmd
+    from ascend_doctor.render import aggregate_json
+
+    monkeypatch.setattr(aggregate_cmd, "COMPACT_JSON_ABOVE", 1)
+    made = []
+    real = aggregate_json.json_document
+    monkeypatch.setattr(aggregate_json, "json_document", lambda result: made.append(real(result)) or made[-1])
+    out = _aggregate(english, "en", "json")
+    assert out == json.dumps(made[-1], ensure_ascii=False) + "\n" and "\n" not in out[:-1]
+    target = tmp_path / "agg.json"
+    proc = run_cli("aggregate", english, "--lang", "en", "--format", "json", "--output", str(target))
+    assert proc.returncode == 1 and target.read_text(encoding="utf-8") == out
