@@ -57,8 +57,10 @@ _HS_TAKES_VIEWS = [True]
 # serialized bytes, not as a compiled database with scratch space, so that the databases compiled before do not add
 # to the next one's compile (the first run after an install peaks there)
 BUILD_ONLY = [False]
-L2_PART = 400  # level 2's expressions per Hyperscan database (see _HyperscanFinder); 800 until round 16, when a
-# database of 715 expressions added 55 MB at the first run's peak (400: 28 MB at most) and scans cost the same
+L2_PART = 300  # level 2's expressions per Hyperscan database (see _HyperscanFinder); 800 until round 16, when a
+# database of 715 expressions added 55 MB at the first run's peak (400: 28 MB at most) and scans cost the same; 400
+# until round 18, when the first run after an install peaked at 116.4 MB with 400 and 110.9 MB with 300 (2,394
+# signatures), the 60 MB benchmark log taking 1.39 and 1.41 s of CPU (docs/performance.md)
 
 _MALLOC_TRIM: list = []  # [glibc's malloc_trim, or None where there is none], found on first use
 

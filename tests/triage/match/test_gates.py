@@ -267,9 +267,9 @@ def test_level_two_is_compiled_in_parts_that_answer_as_one_database(monkeypatch)
     monkeypatch.setattr(finders, "L2_PART", 10 ** 6)
     whole = finders._HyperscanFinder({}, (), levels={k: v for k, v in levels.items() if k != "l2_parts"})
     assert len(whole.level2) == 1
-    monkeypatch.setattr(finders, "L2_PART", 300)
+    monkeypatch.setattr(finders, "L2_PART", 200)
     small = finders._scan_plan(sigs)["hs_levels"]
-    assert max(small["l2_parts"]) <= 300 and sorted(map(str, small["l2"])) == sorted(map(str, levels["l2"]))
+    assert max(small["l2_parts"]) <= 200 and sorted(map(str, small["l2"])) == sorted(map(str, levels["l2"]))
     smaller = finders._HyperscanFinder({}, (), levels=small)
     again = finders._HyperscanFinder({}, (), db=parts.dump(), levels=levels)
     assert hits(whole) == hits(parts) == hits(smaller) == hits(again) != {}
