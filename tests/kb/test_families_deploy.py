@@ -28,7 +28,7 @@ def kb():
 
 
 def test_the_part_is_loaded_as_class_and_specific_entries_without_peer_ids(kb):
-    assert len(IDS) == len(set(IDS)) == 58
+    assert len(IDS) == len(set(IDS)) == 59
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_deploy.json" and not sig.ascend_fd
@@ -163,6 +163,15 @@ def test_the_part_is_loaded_as_class_and_specific_entries_without_peer_ids(kb):
      "HTTP_REQUEST_AUTH_REJECTED", "(expired certificate)"),
     ("F1205 10:00:00.000000 1 server.go:200] failed to create listener: failed to listen on 0.0.0.0:10250: listen tcp "
      "0.0.0.0:10250: bind: address already in use", "NETWORK_PORT_ALREADY_IN_USE", "`0.0.0.0:10250`"),
+    # a port below 1024 refused to a user without the privilege (round 18): Go's, asyncio's (uvicorn), Node's and
+    # nginx's forms, on ports and addresses the examples do not show
+    ("F1206 10:00:00.000000 1 server.go:61] listen tcp 0.0.0.0:443: bind: permission denied",
+     "NETWORK_PORT_BIND_PERMISSION_DENIED", "`0.0.0.0:443`: permission denied (a port below 1024 needs root"),
+    ("ERROR:    [Errno 13] error while attempting to bind on address ('::', 80, 0, 0): permission denied",
+     "NETWORK_PORT_BIND_PERMISSION_DENIED", "`'::', 80, 0, 0`"),
+    ("Error: listen EACCES: permission denied :::8443", "NETWORK_PORT_BIND_PERMISSION_DENIED", "`:::8443`"),
+    ("nginx: [emerg] bind() to [::]:80 failed (13: Permission denied)", "NETWORK_PORT_BIND_PERMISSION_DENIED",
+     "`[::]:80`"),
     ("Status: Failed Reason: Evicted Message: The node was low on resource: memory.", "K8S_POD_EVICTED_NODE_PRESSURE",
      "ran low on memory"),
     # the linker: a library of another name needed by another, an -l library missing, a symbol in curly quotes
@@ -230,6 +239,22 @@ def test_a_class_entry_gives_way_to_a_specific_one_on_its_line(kb):
             "SSLError(SSLCertVerificationError(1, '[SSL: CERTIFICATE_VERIFY_FAILED] certificate verify failed: self "
             "signed certificate in certificate chain (_ssl.c:1007)')))")
     assert [s.id for s in kb.explaining(line) if s.id in IDS] == ["TLS_CERTIFICATE_NOT_TRUSTED"]
+
+
+def test_a_refused_bind_is_not_a_port_in_use_nor_a_files_permission(kb):
+    # the two bind failures stay apart, and Python's form without a path (socket.bind) is the errno class's, whose
+    # EACCES cause now names the port as well as a file's permission bits (round 18: it said only the file's)
+    assert [s.id for s in kb.explaining("listen tcp :80: bind: permission denied") if s.id in IDS] == [
+        "NETWORK_PORT_BIND_PERMISSION_DENIED"]
+    assert [s.id for s in kb.explaining("listen tcp :80: bind: address already in use") if s.id in IDS] == [
+        "NETWORK_PORT_ALREADY_IN_USE"]
+    line = "PermissionError: [Errno 13] Permission denied"
+    assert [s.id for s in kb.explaining(line)] == ["OS_ERRNO_REPORTED"]
+    from ascend_doctor.kb.lookup import errno_code
+
+    cause = errno_code("13")["cause"]
+    assert cause in kb.signature("OS_ERRNO_REPORTED").text("en", line=line)[0]
+    assert "1024" in cause and "CAP_NET_BIND_SERVICE" in cause, cause
 
 
 @pytest.mark.parametrize("line", [

@@ -60,10 +60,16 @@ def test_the_part_is_loaded_as_root_entries_without_peer_ids(kb):
      "SAFETENSORS_METADATA_FORMAT_MISSING", "(`/w/model-00001-of-00004.safetensors`)"),
     # a container path, a repo id through HFValidationError's other rule, a dataset
     ("OSError: /models/Qwen3-8B is not a local folder and is not a valid model identifier listed on "
-     "'https://huggingface.co/models'", "HF_REPO_OR_PATH_NOT_FOUND", "`/models/Qwen3-8B` is neither"),
+     "'https://huggingface.co/models'", "HF_REPO_OR_PATH_NOT_FOUND",
+     "`/models/Qwen3-8B` is neither an existing local directory nor a repository the hub could find with these"),
     ("huggingface_hub.errors.HFValidationError: Repo id must use alphanumeric chars, '-', '_' or '.'. The name cannot "
      "start or end with '-' or '.' and the maximum length is 96: '../ckpt/llama'.", "HF_REPO_OR_PATH_NOT_FOUND",
-     "`../ckpt/llama`"),
+     "`../ckpt/llama` is neither an existing local directory nor a valid hub repo id"),
+    # round 18: a name the hub's validation rejects was never asked for, so no credentials are blamed (generated here:
+    # a relative tokenizer directory that does not exist)
+    ("huggingface_hub.errors.HFValidationError: Repo id must be in the form 'repo_name' or 'namespace/repo_name': "
+     "'./checkpoints/run3/tokenizer'. Use `repo_type` argument if needed.", "HF_REPO_OR_PATH_NOT_FOUND",
+     "`./checkpoints/run3/tokenizer` is neither an existing local directory nor a valid hub repo id"),
     ("datasets.exceptions.DatasetNotFoundError: Dataset 'openai/gsm8kk' doesn't exist on the Hub or cannot be "
      "accessed.", "HF_REPO_OR_PATH_NOT_FOUND", "`openai/gsm8kk`"),
     # another file of a checkpoint directory; a tokenizer

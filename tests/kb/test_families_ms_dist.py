@@ -96,6 +96,15 @@ def test_the_part_is_loaded_as_roots_without_peer_ids(kb):
     # the parallel modes on another backend
     ("RuntimeError: Invalid communication backend: CPU for semi_auto_parallel/auto_parallel mode, currently only "
      "support Ascend/GPU backend.", "MS_AUTO_PARALLEL_BACKEND_UNSUPPORTED", "`CPU`"),
+    # a peer's chunk of another size (round 18): Broadcast's receive of ReduceBroadcastAllReduce and the older
+    # memcpy_s form, with sizes the examples do not show
+    ("[ERROR] DISTRIBUTED(301,7f01,python):2026-12-06-11:00:00.000.000 [mindspore/ccsrc/cluster/rpc/core/"
+     "collective_ops_impl.cc:301] ReduceBroadcastAllReduce] Memcpy error, errorno(162), dest size is 4096, src size is "
+     "6144", "MS_CPU_COLLECTIVE_SIZE_DIFFERS_BY_RANK", "(`ReduceBroadcastAllReduce`) received a chunk of another size "
+     "from its peer rank (6144 bytes for a buffer of 4096)"),
+    ("[ERROR] DISTRIBUTED(302,7f02,python):2026-12-06-11:00:00.000.000 [mindspore/ccsrc/cluster/rpc/core/"
+     "collective_ops_impl.cc:88] Broadcast] memcpy_s error, errorno(162), dest size is 16, src size is 32",
+     "MS_CPU_COLLECTIVE_SIZE_DIFFERS_BY_RANK", "the ranks passed tensors of different sizes"),
 ])
 def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     title = explained_title(kb, line, sig_id, among=FAMILY)
@@ -130,6 +139,8 @@ CLEAN_RUN = [
     "KeyError: comm fusion type must be openstate,allreduce, allgather or reducescatter, but got size",
     "             [--bind_numa BIND_NUMA] [--sim_level {0,1,2,3}]",
     "During handling of the above exception, another exception occurred:",
+    "[ERROR] KERNEL(1,7f00,python):2026-01-01-10:00:00.000.000 [mindspore/ccsrc/plugin/device/cpu/kernel/"
+    "memcpy_cpu_kernel.cc:50] Launch] Memcpy error, errorno(162), dest size is 8, src size is 12",
     "  --local_worker_num LOCAL_WORKER_NUM the number of nodes participating in local training, an integer variable, "
     "with a default value of 8.",
 ]

@@ -189,6 +189,15 @@ def test_one_line_is_one_problem_of_the_family(kb):
      "MS_INIT_BACKEND_NAME_MISMATCH", "backend does not match the device target"),
     ("RuntimeError: Sub_micro_num(2) is less than stage_num(4)", "MS_PIPELINE_PARALLEL_CONFIG_INVALID",
      "Sub_micro_num(2) is less than stage_num(4)"),
+    # the checkpoint read wrapper names the file and its member's cause (round 18): the cipher form, the other-error
+    # form (generated here: a checkpoint saved with AES-GCM, loaded with another key)
+    ("ValueError: Failed to read the checkpoint file /work/fi/misses/ckpt/lenet_enc2.ckpt. The file may be encrypted "
+     "or tempered with, please pass in the correct 'dec_key' or check the file integrity.", "MS_CKPT_READ_FAILED",
+     "`/work/fi/misses/ckpt/lenet_enc2.ckpt` cannot be read: corrupted or truncated, encrypted and loaded without the "
+     "right `dec_key`"),
+    ("ValueError: Failed to read the checkpoint file /mnt/share/ckpt/rank_3/net-2_500.ckpt. May not have permission to "
+     "read it, please check the correct of the file.", "MS_CKPT_READ_FAILED",
+     "`/mnt/share/ckpt/rank_3/net-2_500.ckpt` cannot be read: this user may not read it, or reading it failed"),
 ])
 def test_members_added_to_other_parts_entries_are_said(kb, line, sig_id, said):
     title = explained_title(kb, line, sig_id, ignore=GENERIC)

@@ -92,6 +92,10 @@ def test_the_part_is_loaded_as_roots_without_peer_ids(kb):
     # protobuf, h5py
     ("google.protobuf.message.DecodeError: Unexpected end-group tag.", "PROTOBUF_BINARY_MESSAGE_UNPARSABLE",
      "Unexpected end-group tag"),
+    # the pure-Python decoder's other members (round 18): an encrypted checkpoint read without its key
+    ("google.protobuf.message.DecodeError: Too many bytes when decoding varint.", "PROTOBUF_BINARY_MESSAGE_UNPARSABLE",
+     "(Too many bytes when decoding varint): the file or buffer is not a serialized message of that type (another "
+     "file, an encrypted file"),
     ("google.protobuf.text_format.ParseError: 3:1 : Message type \"onnx.ModelProto\" has no field named \"foo\".",
      "PROTOBUF_TEXT_FORMAT_UNPARSABLE", "at 3:1"),
     ("OSError: Unable to open file (file is already open for read-only)", "HDF5_FILE_ALREADY_OPEN",
