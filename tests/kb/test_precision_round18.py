@@ -39,6 +39,8 @@ def _explained(kb, line):
      "named 'vllm._C'\")", "VLLM_C_CUDART_WARNING_BENIGN", "No module named 'vllm._C'", "libcudart"),
     ("2025-04-10 16:54:20,197 [WARNING] overflow, still update, loss scale adjust to 1024.0", "FP16_OVERFLOW_LOSS_NAN",
      "lowered the scale to 1024.0: now and then is normal", "keeps dropping"),
+    # Pillow's short read of a header or block (a JPEG cut to 400 bytes, run here) was named by nothing
+    ("OSError: Truncated File Read", "PIL_IMAGE_FILE_TRUNCATED", "the file is truncated", "bytes not processed"),
     # titles that claimed a cause ("usually", "because") their regex does not establish
     ("RuntimeError: Got device count[8] and device id[9], please check if device id is valid.",
      "MS_DEVICE_ID_OUT_OF_RANGE_HOSTNAME", "Device ID 9 but this process sees only 8 devices", "because"),
