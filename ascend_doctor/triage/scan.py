@@ -527,7 +527,7 @@ class Triage:
                 any_hit = True
             if new and shape is None:  # an exception line the error pattern does not mark (`struct.error: ...`)
                 shape = line_shape(line)
-            if chain_idx in record or (shape is not None and shape[1] == EXCEPTION) or self._chain is not None:
+            if new or chain_idx in record or (shape is not None and shape[1] == EXCEPTION) or self._chain is not None:
                 self._chain_step(info, line_no, record, shape, new)
         reached = (cursor, line_no - 1)
         proc = info.process
@@ -560,19 +560,21 @@ class Triage:
         st = self._chain
         if st is not None and (st[0] is not info or line_no - st[1] > _CHAIN_GAP):
             st = None
-        if self._chain_idx in record:
-            self._chain = (info, line_no, "chain", st[3]) if st is not None and st[2] == "exc" else None
+        if self._chain_idx in record:  # right under the exception line (a blank line between)
+            ok = st is not None and st[2] == "exc" and line_no - st[1] <= 3
+            self._chain = (info, line_no, "chain", st[3]) if ok else None
             return
-        if shape is None or shape[1] != EXCEPTION:
-            self._chain = st
-            return
-        if st is not None and st[2] == "chain" and new:
+        exception = shape is not None and shape[1] == EXCEPTION
+        if exception and new and st is not None and st[2] == "chain":
             became = [self.sigs[i] for i in new if not self.sigs[i].fallback and self.sigs[i].kind == "root"]
             for i in st[3]:
                 p = self.problems.get(self.sigs[i].id)
                 if became and p is not None and self.sigs[i].fallback and p.became is None:
                     p.became = became[0].id
-        self._chain = (info, line_no, "exc", [i for i in new if i != self._chain_idx]) if new else None
+        if new:  # the exception a chain line may follow (`_queue.Empty` has no colon: any line that made a problem)
+            self._chain = (info, line_no, "exc", new)
+        else:
+            self._chain = None if exception else st
 
     def _evidence(self, proc: "ProcessLog", line: bytes, line_no: int, info: InputInfo) -> None:
         if info.evidence is not None:  # a forked worker: the parent feeds the lines, in order

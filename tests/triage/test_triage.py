@@ -116,6 +116,17 @@ def test_a_class_entrys_exception_that_became_a_specific_ones_comes_after_it(tmp
     assert data.problems[1].became == "PIL_CANNOT_WRITE_MODE_AS_FORMAT" and data.problems[1].caused_by is None
 
 
+def test_an_exception_line_without_a_colon_can_be_the_one_that_became_another(tmp_path):
+    # torch 2.13.0 run here, a worker that ended with os._exit(0): the queue's Empty, then the DataLoader's summary
+    (tmp_path / "out.txt").write_text(
+        "Traceback (most recent call last):\n  File \"/usr/lib/python3.11/multiprocessing/queues.py\", line 114, in "
+        "get\n    raise Empty\n_queue.Empty\n\nThe above exception was the direct cause of the following exception:\n\n"
+        "Traceback (most recent call last):\n  File \"dl.py\", line 14, in <module>\n    for b in loader:\n"
+        "RuntimeError: DataLoader worker (pid(s) 23724) exited unexpectedly\n")
+    data = triage_paths([str(tmp_path)])
+    assert [p.signature.id for p in data.problems] == ["DATALOADER_WORKER_DIED", "PY_QUEUE_GET_FOUND_NOTHING"]
+
+
 def test_a_specific_entrys_exception_keeps_its_place_before_the_one_it_became(tmp_path):
     # torch's worker line says the exit code; the summary raised from it says less: the first stays first
     (tmp_path / "out.txt").write_text(
