@@ -94,6 +94,14 @@ def name_says_log(name: str) -> Optional[bool]:
     return None
 
 
+def binary_head(head: bytes) -> bool:
+    """Whether the first bytes of a file are binary data: a NUL byte anywhere but alone at a line's start. A C program
+    that prints a string with its terminator leaves one there (torch's DataLoader worker writes `ERROR: Unexpected
+    segmentation fault encountered in worker.` and a NUL before the traceback that follows): the output is still a
+    log."""
+    return b"\x00" in head and b"\x00" in head.replace(b"\n\x00", b"\n")
+
+
 def content_says_log(path: str) -> bool:
     try:
         with open(path, "rb") as fh:
@@ -102,7 +110,7 @@ def content_says_log(path: str) -> bool:
         return True  # let the reader report why it cannot be read
     if head.startswith(b"\x1f\x8b"):
         return True
-    if b"\x00" in head:
+    if binary_head(head):
         return False
     if _LOG_CONTENT.search(head) is not None:
         return True

@@ -102,6 +102,9 @@ class Problem:
     ranks: Dict[str, Occurrence] = field(default_factory=dict)  # rank/device -> its first occurrence
     resolved_by: Optional[Occurrence] = None
     caused_by: Optional[str] = None  # the id of a found problem whose signature leads to this one
+    # the id of the problem its exception became (a class entry's exception that a library caught and raised again as
+    # its own, which a specific entry names: triage/scan.py _chain_step); it is placed right after that problem
+    became: Optional[str] = None
     # the ascend-fd ids whose own rule holds on a matched line (kb.peers.peer_ids), checked on the first
     # PEER_LINES lines (triage/scan.py): the signature's ids are what it can recognise, these what the log shows;
     # each with the matched line it was first seen on (0-based), so that scans read apart fold as one (_fold_peers)
@@ -243,8 +246,15 @@ def order_problems(problems: Iterable[Problem]) -> List[Problem]:
             place(e)
 
     ids = {q.signature.id for q in base}
+    # a class entry's exception that became a specific one's (Problem.became) comes right after it, at its level
+    after = set()
     for p in base:
-        if p.caused_by is None or p.caused_by not in ids:
+        q = next((q for q in base if q.signature.id == p.became), None) if p.became else None
+        if q is not None and q.severity == p.severity and p.caused_by is None:
+            effects.setdefault(id(q), []).insert(0, p)
+            after.add(id(p))
+    for p in base:
+        if id(p) not in after and (p.caused_by is None or p.caused_by not in ids):
             place(p)
     for p in base:  # effects of a cycle of causes
         place(p)
@@ -315,6 +325,8 @@ class TriageResult:
         worst = min(SEVERITY_ORDER[p.severity] for p in real)
         level = [p for p in real if SEVERITY_ORDER[p.severity] == worst]
         when = reading_order(self.problems)
+        ids = {p.signature.id for p in level}
+        level = [p for p in level if p.became not in ids] or level  # the exception it became leads
         return min([p for p in level if p.signature.kind != "wrapper"] or level, key=lambda p: when(p.since))
 
     @property

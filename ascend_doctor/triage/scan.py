@@ -27,7 +27,7 @@ from ..i18n_text import Text
 from ..kb.load import load_knowledge_base
 from ..kb.model import KnowledgeBase, Signature, yield_to_specific
 from ..kb.peers import fd_names_code, peer_ids
-from .match.source import is_source_line, line_shape
+from .match.source import EXCEPTION, is_source_line, line_shape
 from . import layout
 from .result import (NOT_A_LOG, InputInfo, Occurrence, Problem, TriageResult, attach_root_cause, later,
                      order_key as _order_key, order_problems)
@@ -42,6 +42,10 @@ MAX_LINE_BYTES = 1 << 20
 LONG_LINE_OVERLAP = 4 << 10  # a signature cut at a piece boundary is still whole in the overlap
 # A matched line's plan (Triage._line_plan) is kept for lines up to _PLAN_LINE_MAX bytes, ~_PLAN_BYTES of them.
 _PLAN_LINE_MAX = 2048
+# a Python traceback's chain line, and how far apart (lines) an exception, its chain line and the next exception may be
+CHAIN_LINE = (r"^(?:.{0,200}?\] ?)?(?:The above exception was the direct cause of the following exception:|"
+              r"During handling of the above exception, another exception occurred:)\s*$")
+_CHAIN_GAP = 400
 _PLAN_BYTES = 4 << 20
 PEER_LINES = 8  # a problem's ascend-fd ids are read from its first matched lines (each input range's, in parallel)
 
@@ -86,6 +90,12 @@ class Triage:
                 self._resolvers[len(sigs)] = sig
                 sigs.append(Signature(id=f"~resolves:{sig.id}", pattern=pat, regex=True, component=sig.component,
                                       severity="info", cause="", fix=[]))
+        # a Python traceback's chain line (`The above exception was the direct cause ...`) rides in the scanner too:
+        # the exception before it became the one after it (_chain)
+        self._chain_idx = len(sigs)
+        sigs.append(Signature(id="~chain", pattern=CHAIN_LINE, regex=True, component="python", severity="info",
+                              cause="", fix=[]))
+        self._chain: Optional[tuple] = None  # see _chain_step
         self._error_idx = len(sigs)  # the error-line pattern rides in the scanner too
         sigs.append(Signature(id="~error-line", pattern=ERROR_LINE, regex=True, component="os", severity="info",
                               cause="", fix=[]))
@@ -418,7 +428,7 @@ class Triage:
             except (OSError, EOFError, zlib.error) as exc:
                 info.scanned, info.note = False, Text(N_("not a valid gzip file ({reason})"), reason=str(exc))
                 return
-        if b"\x00" in head:
+        if layout.binary_head(head):
             info.scanned, info.note = False, Text(N_("binary data, not a text log: skipped"))
             return
         try:
@@ -487,6 +497,7 @@ class Triage:
         cursor, line_no = start, lines_before + 1
         any_hit = False
         plans, plans_get, err_idx, count = self._plans, self._plans.get, self._error_idx, buf.count
+        chain_idx = self._chain_idx
         for ls, le, line, hits in self.scanner.scan_lines(buf, start, end):
             if not long_piece:
                 line_no += count(b"\n", cursor, ls)
@@ -502,12 +513,22 @@ class Triage:
             elif record and not error and self._errors.fold.pending() and not all(i in self._resolvers for i in record):
                 # an exception message's next line explains it, and is part of an error report (Fold.follows)
                 marked = self._errors.follows(line, info, line_no)
+            new = []  # the problems this line made (their first line), for _chain_step
             for idx in record:
                 if seen_on_line.get(idx) == line_no:
                     continue
                 seen_on_line[idx] = line_no
+                if idx == chain_idx:
+                    continue
+                fresh = idx not in self._resolvers and self.sigs[idx].id not in self.problems
                 self._record(idx, line, line_no, info, time, marked)
+                if fresh:
+                    new.append(idx)
                 any_hit = True
+            if new and shape is None:  # an exception line the error pattern does not mark (`struct.error: ...`)
+                shape = line_shape(line)
+            if new or chain_idx in record or (shape is not None and shape[1] == EXCEPTION) or self._chain is not None:
+                self._chain_step(info, line_no, record, shape, new)
         reached = (cursor, line_no - 1)
         proc = info.process
         if proc is not None and not long_piece:  # a CANN process log: its HCCL evidence lines, in order
@@ -528,6 +549,32 @@ class Triage:
         if any_hit:
             info.hits += 1
         return reached
+
+    def _chain_step(self, info: InputInfo, line_no: int, record, shape, new: List[int]) -> None:
+        """A Python exception chain (issue 21): `KeyError: 'RGBA'`, `The above exception was the direct cause of the
+        following exception:` (or `During handling of ...`), a traceback, `OSError: cannot write mode RGBA as JPEG`.
+        The library caught the first exception and raised its own: where a class entry (fallback) named the first
+        exception line and a specific entry the exception it became, the first problem is marked `became` (placed
+        after it in the report, result.order_problems). State: None, or (input, line, stage, the problems the
+        exception line made), stage "exc" (an exception line) or "chain" (its chain line seen)."""
+        st = self._chain
+        if st is not None and (st[0] is not info or line_no - st[1] > _CHAIN_GAP):
+            st = None
+        if self._chain_idx in record:  # right under the exception line (a blank line between)
+            ok = st is not None and st[2] == "exc" and line_no - st[1] <= 3
+            self._chain = (info, line_no, "chain", st[3]) if ok else None
+            return
+        exception = shape is not None and shape[1] == EXCEPTION
+        if exception and new and st is not None and st[2] == "chain":
+            became = [self.sigs[i] for i in new if not self.sigs[i].fallback and self.sigs[i].kind == "root"]
+            for i in st[3]:
+                p = self.problems.get(self.sigs[i].id)
+                if became and p is not None and self.sigs[i].fallback and p.became is None:
+                    p.became = became[0].id
+        if new:  # the exception a chain line may follow (`_queue.Empty` has no colon: any line that made a problem)
+            self._chain = (info, line_no, "exc", new)
+        else:
+            self._chain = None if exception else st
 
     def _evidence(self, proc: "ProcessLog", line: bytes, line_no: int, info: InputInfo) -> None:
         if info.evidence is not None:  # a forked worker: the parent feeds the lines, in order
@@ -566,8 +613,13 @@ class Triage:
             error = 0 if _OTHER_LEVEL.match(line) else 1 if all(i in self._resolvers for i in hits) else 2
             if error:
                 shape = line_shape(line)
+        chain = self._chain_idx in hits
+        if chain:  # the chain line's pseudo-signature is no entry: it takes no part in which entry explains the line
+            hits = [i for i in hits if i != self._chain_idx]
         if len(hits) > 1 and self._yielding:
             hits = yield_to_specific(hits, self._wrappers, self._yielding, self._last)
+        if chain:
+            hits = list(hits) + [self._chain_idx]
         plan = (tuple(hits), error, _timestamp(line), shape)
         if len(line) <= _PLAN_LINE_MAX:
             if self._plans_bytes > _PLAN_BYTES:

@@ -28,7 +28,11 @@ def test_the_part_is_loaded_as_specific_roots_without_peer_ids(kb):
     assert len(IDS) >= 45 and len(set(IDS)) == len(IDS)
     for sid in IDS:
         sig = kb.signature(sid)
-        assert sig.kind == "root" and not sig.ascend_fd and not sig.fallback, sid
+        # struct's messages and queue's Empty are class entries: a library's own entry on an exception it became wins
+        # (Pillow's `OSError: image file is truncated` raised from a struct.error, torch's `DataLoader worker (pid(s)
+        # N) exited unexpectedly` from a `_queue.Empty`)
+        assert sig.kind == "root" and not sig.ascend_fd, sid
+        assert sig.fallback == (sid in ("PY_STRUCT_DATA_DOES_NOT_FIT", "PY_QUEUE_GET_FOUND_NOTHING")), sid
         assert sig.severity == ("warn" if sid in WARNINGS else "fail"), sid
 
 

@@ -73,6 +73,73 @@ def test_no_known_problem_says_so_and_shows_last_error_lines(tmp_path):
     assert "something odd happened" in proc.stdout
 
 
+def test_a_nul_alone_at_a_line_start_is_still_a_log(tmp_path):
+    # torch's DataLoader worker prints its segfault message with the string's terminator before the traceback (run
+    # here with torch 2.13.0, a worker killed with SIGSEGV): the output is a log; a NUL elsewhere is binary data
+    out = tmp_path / "train_output.txt"
+    out.write_bytes(b"ERROR: Unexpected segmentation fault encountered in worker.\n\x00Traceback (most recent call "
+                    b"last):\nRuntimeError: DataLoader worker (pid 23712) is killed by signal: Segmentation fault. \n")
+    data = triage_paths([str(tmp_path)])
+    assert "PROCESS_SEGFAULT" in [p.signature.id for p in data.problems]
+    assert data.inputs[0].scanned and data.inputs[0].note is None
+    from ascend_doctor.triage.layout import binary_head
+    assert binary_head(b"\x00\x00\x00 not text") and binary_head(b"\x7fELF\x00\x00\x01")
+    assert binary_head(b"line\n\x00\x00more") and not binary_head(b"line\n\x00more\n")
+
+
+_PIL_SAVE = """Traceback (most recent call last):
+  File "/venv/lib/python3.11/site-packages/PIL/JpegImagePlugin.py", line 681, in _save
+    rawmode = RAWMODE[im.mode]
+              ~~~~~~~^^^^^^^^^
+KeyError: 'RGBA'
+
+{chain}
+
+Traceback (most recent call last):
+  File "/work/fi/precision/pil/mk.py", line 5, in <module>
+    Image.new("RGBA", (8, 8)).save("out.jpg")
+  File "/venv/lib/python3.11/site-packages/PIL/JpegImagePlugin.py", line 684, in _save
+    raise OSError(msg) from e
+OSError: cannot write mode RGBA as JPEG
+"""
+
+
+@pytest.mark.parametrize("chain", ["The above exception was the direct cause of the following exception:",
+                                   "During handling of the above exception, another exception occurred:"])
+def test_a_class_entrys_exception_that_became_a_specific_ones_comes_after_it(tmp_path, chain):
+    # Pillow 13 (run here) raises its own OSError from the KeyError of its mode table; older Pillow printed
+    # `During handling ...`: the report leads with the image problem, the KeyError follows it
+    (tmp_path / "out.txt").write_text(_PIL_SAVE.format(chain=chain))
+    data = triage_paths([str(tmp_path)])
+    assert [p.signature.id for p in data.problems] == ["PIL_CANNOT_WRITE_MODE_AS_FORMAT", "PY_DICT_KEY_NOT_FOUND"]
+    assert data.first_problem().signature.id == "PIL_CANNOT_WRITE_MODE_AS_FORMAT"
+    assert data.problems[1].became == "PIL_CANNOT_WRITE_MODE_AS_FORMAT" and data.problems[1].caused_by is None
+
+
+def test_an_exception_line_without_a_colon_can_be_the_one_that_became_another(tmp_path):
+    # torch 2.13.0 run here, a worker that ended with os._exit(0): the queue's Empty, then the DataLoader's summary
+    (tmp_path / "out.txt").write_text(
+        "Traceback (most recent call last):\n  File \"/usr/lib/python3.11/multiprocessing/queues.py\", line 114, in "
+        "get\n    raise Empty\n_queue.Empty\n\nThe above exception was the direct cause of the following exception:\n\n"
+        "Traceback (most recent call last):\n  File \"dl.py\", line 14, in <module>\n    for b in loader:\n"
+        "RuntimeError: DataLoader worker (pid(s) 23724) exited unexpectedly\n")
+    data = triage_paths([str(tmp_path)])
+    assert [p.signature.id for p in data.problems] == ["DATALOADER_WORKER_DIED", "PY_QUEUE_GET_FOUND_NOTHING"]
+
+
+def test_a_specific_entrys_exception_keeps_its_place_before_the_one_it_became(tmp_path):
+    # torch's worker line says the exit code; the summary raised from it says less: the first stays first
+    (tmp_path / "out.txt").write_text(
+        "RuntimeError: DataLoader worker (pid 23654) exited unexpectedly with exit code 3. Details are lost due to "
+        "multiprocessing. Rerunning with num_workers=0 may give better error trace.\n\nThe above exception was the "
+        "direct cause of the following exception:\n\nTraceback (most recent call last):\n  File \"t.py\", line 14, "
+        "in <module>\n    for b in loader:\nRuntimeError: DataLoader worker (pid(s) 23654) exited unexpectedly\n")
+    data = triage_paths([str(tmp_path)])
+    assert [p.signature.id for p in data.problems] == ["TORCH_DATALOADER_WORKER_EXITED_WITH_CODE",
+                                                        "DATALOADER_WORKER_DIED"]
+    assert all(p.became is None for p in data.problems)
+
+
 def test_binary_garbage_invalid_utf8_and_unreadable(tmp_path):
     binf = tmp_path / "core.bin"
     binf.write_bytes(b"\x7fELF\x00\x00\x01" + os.urandom(4096))
