@@ -54,7 +54,7 @@ if REPO not in sys.path:
     sys.path.insert(0, REPO)
 
 CORPUS = os.path.join(REPO, "tests", "fixtures", "corpus")
-SPLITS = ("heldout", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8", "heldout9", "heldout10", "heldout11", "heldout12", "heldout13", "heldout14", "heldout15", "heldout16", "heldout17", "heldout18", "heldout19", "heldout20", "heldout21", "heldout22", "heldout23", "heldout24", "heldout25", "tune", "tune2")
+SPLITS = ("heldout", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8", "heldout9", "heldout10", "heldout11", "heldout12", "heldout13", "heldout14", "heldout15", "heldout16", "heldout17", "heldout18", "heldout19", "heldout20", "heldout21", "heldout22", "heldout23", "heldout24", "heldout25", "heldout26", "tune", "tune2")
 FACTS_CANDIDATES = [os.path.join(REPO, "..", "shared", "reference", "ascend_fd_kb_facts.json"),
                     os.path.join(REPO, "..", "..", "shared", "reference", "ascend_fd_kb_facts.json"),
                     "/work/shared/reference/ascend_fd_kb_facts.json"]
@@ -82,6 +82,8 @@ ERROR_WORD = re.compile(
     # a reader's report of input cut short ('gzip: stdin: unexpected end of file', 'tar: Unexpected EOF in archive'),
     # and git's refusal of a subcommand it does not have ("git: 'lfs' is not a git command. See 'git --help'.")
     r"unexpected (end of file|eof)\b|is not a git command|"
+    # a version check's refusal ('The NVIDIA driver on your system is too old (found version 6050).')
+    r"\bis too old\b|"
     # a shell's own error report: bash's `<script>: line N: <message>`, dash's `<script>: N: <message>`
     r"^\S+: line \d+: |^[^\s:]+: \d+: [A-Z]|"
     # an errno's strerror text after a colon (`bash: /usr/bin/cp: Argument list too long`, `OSError: [Errno 36] File

@@ -232,6 +232,12 @@ FLOORS = {
     # as error words: 0); measured once after round 17: 46/52 = 88.5% named (h25i 84.4%, h25j 95.0%), no peer id the
     # line does not support, every unexplained error line listed; its misses not mended this stop
     "heldout25": {"named_pct": 88.5, "borrowed_per_10": 0.0, "ordinary_fails": 0},
+    # round 18: collected (34 runs here, 25 public threads) and checked while round 18's two authors mended earlier sets,
+    # never read by them (tests/fixtures/corpus/heldout26/README.md); at this stop's start 39/51 = 76.5% (h26i 83.3%,
+    # h26j 66.7%; 1 FAIL on a line without an error word: 'The NVIDIA driver on your system is too old', a true report
+    # the measure now reads: 0); measured once after round 18: 39/51 = 76.5%, no peer id the line does not support,
+    # every unexplained error line listed
+    "heldout26": {"named_pct": 76.5, "borrowed_per_10": 0.0, "ordinary_fails": 0},
     # tune2/ (a tuning set, not held out): 25 faulty + 5 clean excerpts from issues no other set or KB entry cited,
     # labelled and committed before triage ran on it; measured once after the class entries (fallback) were written
     # and before any tuning: 14/25 = 56.0% named (main without the class entries: the same 14), 0 FAIL from an
@@ -385,6 +391,8 @@ def test_the_measure_reads_a_traceback_as_triage_does_and_catches_a_dropped_line
     ("gzip: stdin: unexpected end of file", True),  # input cut short
     ("tar: Unexpected EOF in archive", True),
     ("git: 'lfs' is not a git command. See 'git --help'.", True),
+    ("The NVIDIA driver on your system is too old (found version 6050).", True),  # a version check's refusal
+    ("Removing checkpoints too old to keep: checkpoint-100", False),
     ("Reached the end of file list, 12 files", False),
     ("epoch: 1 step: 20, loss is 0.532", False),
     ("[INFO] RUNTIME(1234,python):2024-07-12-10:20:00.000.000 stream 3 created", False),
@@ -972,7 +980,7 @@ def test_a_keyerror_title_shows_the_missing_weight_name(tmp_path):
 def test_the_page_split_keeps_a_page_on_one_side_whatever_its_language_or_branch():
     """scripts/corpus_split.py: a docs page and its Chinese twin, on any branch, and `owner/repo:path` are one key; an
     issue is owner/repo/N; about a third of the keys are held out; a vendor's versioned docs page is flagged; every
-    page of heldout15 to heldout25 was on the held-out side (the runs made here, heldout19's to heldout25's, have no side)."""
+    page of heldout15 to heldout26 was on the held-out side (the runs made here, heldout19's to heldout26's, have no side)."""
     corpus_split = script_module("corpus_split")
     en = "https://github.com/mindspore-ai/docs/blob/master/docs/mindspore/source_en/faq/data_processing.md"
     zh = "https://github.com/mindspore-ai/docs/blob/r2.3/docs/mindspore/source_zh_cn/faq/data_processing.md"
@@ -989,7 +997,7 @@ def test_the_page_split_keeps_a_page_on_one_side_whatever_its_language_or_branch
     assert 70 < sides.count("heldout") < 130
     for split, n in (("heldout15", 42), ("heldout16", 51), ("heldout17", 53), ("heldout18", 30), ("heldout19", 40),
                      ("heldout20", 66), ("heldout21", 61), ("heldout22", 60),
-                     ("heldout23", 60), ("heldout24", 61), ("heldout25", 57)):
+                     ("heldout23", 60), ("heldout24", 61), ("heldout25", 57), ("heldout26", 59)):
         folder = os.path.join(REPO, "tests", "fixtures", "corpus", split)
         sources = [m.group(1) for name in os.listdir(folder) if name.endswith(".log")
                    for m in [re.search(r"^#% source: (\S+)", open(os.path.join(folder, name), encoding="utf-8").read(),
