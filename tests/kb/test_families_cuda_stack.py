@@ -118,7 +118,21 @@ def test_the_part_is_loaded_as_roots_without_peer_ids(kb):
     ("node1:2001:2060 [0] NCCL WARN NET/Socket : No usable listening interface found", "NCCL_SOCKET_INTERFACE_NOT_FOUND",
      "`NET/Socket : No usable listening interface found`"),
     ("node1:2001:2060 [0] NCCL WARN Error: failed to create shared memory file /dev/shm/nccl-abc, error No space left "
-     "on device (28)", "NCCL_SHM_SEGMENT_FAILED", "`/dev/shm/nccl-abc` (No space left on device)"),
+     "on device (28)", "NCCL_SHM_SEGMENT_FAILED", "`/dev/shm/nccl-abc`: No space left on device"),
+    # round 18: the title says the system's error text NCCL prints, not always "too small or full"
+    ("node2:311:402 [1] include/shm.h:27 NCCL WARN Call to shm_open failed : Operation not permitted",
+     "NCCL_SHM_SEGMENT_FAILED", "segment in /dev/shm: Operation not permitted"),
+    ("node2:311:402 [1] include/shm.h:30 NCCL WARN Call to posix_fallocate failed : No space left on device",
+     "NCCL_SHM_SEGMENT_FAILED", "in /dev/shm: No space left on device"),
+    ("node2:311:402 [1] misc/shmutils.cc:87 NCCL WARN Error while attaching to shared memory segment "
+     "/dev/shm/nccl-Q1wErt (size 4194304), error: Permission denied (13)", "NCCL_SHM_SEGMENT_FAILED",
+     "`/dev/shm/nccl-Q1wErt`: Permission denied"),
+    ("node2:311:402 [1] NCCL WARN Error: failed to extend /dev/shm/nccl-Q1wErt to 4194304 bytes, error: No space left "
+     "on device (28)", "NCCL_SHM_SEGMENT_FAILED", "`/dev/shm/nccl-Q1wErt`: No space left on device"),
+    ("node2:311:402 [1] NCCL WARN shm_open failed to open /nccl-shm-send-5d1e : Permission denied",
+     "NCCL_SHM_SEGMENT_FAILED", "`/nccl-shm-send-5d1e`: Permission denied"),
+    ("node2:311:402 [1] include/shm.h:48 NCCL WARN Error while creating shared memory segment nccl-shm-send-5d1e-1-0-0 "
+     "(size 4194304)", "NCCL_SHM_SEGMENT_FAILED", "error text is on NCCL's WARN line before it"),
     ("node1:2001:2060 [0] NCCL WARN Duplicate GPU detected : rank 3 and rank 2 both on CUDA device 3b000",
      "NCCL_DUPLICATE_GPU", "rank 3 and rank 2 both on CUDA device 3b000"),
     ("node1:2001:2060 [0] NCCL WARN NCCL library is too old. This application was compiled with NCCL version 2.21.5, "
@@ -168,6 +182,9 @@ def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     "or directory No plugin found (libnccl-net.so), using internal implementation",
     "node1:2001:2001 [0] NCCL INFO cudaDriverVersion 12040",
     "node1:2001:2060 [0] NCCL INFO Call to connect returned Connection refused, retrying",
+    "node1:2001:2060 [0] NCCL INFO Allocated 4194304 bytes of shared memory in /dev/shm/nccl-Q1wErt",
+    "node1:2001:2060 [0] NCCL INFO fallocate: Failed to extend /dev/shm/nccl-Q1wErt to 4194304 bytes, error: "
+    "Interrupted system call (4) - retrying",
     "node1:2001:2060 [0] NCCL INFO NET/IB : No device found.",
     "node1:2001:2060 [0] NCCL INFO Channel 00/02 :    0   1",
     "node1:2001:2060 [0] NCCL INFO Connected all rings",
