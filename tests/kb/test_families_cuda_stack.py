@@ -118,13 +118,36 @@ def test_the_part_is_loaded_as_roots_without_peer_ids(kb):
     ("node1:2001:2060 [0] NCCL WARN NET/Socket : No usable listening interface found", "NCCL_SOCKET_INTERFACE_NOT_FOUND",
      "`NET/Socket : No usable listening interface found`"),
     ("node1:2001:2060 [0] NCCL WARN Error: failed to create shared memory file /dev/shm/nccl-abc, error No space left "
-     "on device (28)", "NCCL_SHM_SEGMENT_FAILED", "`/dev/shm/nccl-abc` (No space left on device)"),
+     "on device (28)", "NCCL_SHM_SEGMENT_FAILED", "`/dev/shm/nccl-abc`: No space left on device"),
+    # round 18: the title says the system's error text NCCL prints, not always "too small or full"
+    ("node2:311:402 [1] include/shm.h:27 NCCL WARN Call to shm_open failed : Operation not permitted",
+     "NCCL_SHM_SEGMENT_FAILED", "segment in /dev/shm: Operation not permitted"),
+    ("node2:311:402 [1] include/shm.h:30 NCCL WARN Call to posix_fallocate failed : No space left on device",
+     "NCCL_SHM_SEGMENT_FAILED", "in /dev/shm: No space left on device"),
+    ("node2:311:402 [1] misc/shmutils.cc:87 NCCL WARN Error while attaching to shared memory segment "
+     "/dev/shm/nccl-Q1wErt (size 4194304), error: Permission denied (13)", "NCCL_SHM_SEGMENT_FAILED",
+     "`/dev/shm/nccl-Q1wErt`: Permission denied"),
+    ("node2:311:402 [1] NCCL WARN Error: failed to extend /dev/shm/nccl-Q1wErt to 4194304 bytes, error: No space left "
+     "on device (28)", "NCCL_SHM_SEGMENT_FAILED", "`/dev/shm/nccl-Q1wErt`: No space left on device"),
+    ("node2:311:402 [1] NCCL WARN shm_open failed to open /nccl-shm-send-5d1e : Permission denied",
+     "NCCL_SHM_SEGMENT_FAILED", "`/nccl-shm-send-5d1e`: Permission denied"),
+    ("node2:311:402 [1] include/shm.h:48 NCCL WARN Error while creating shared memory segment nccl-shm-send-5d1e-1-0-0 "
+     "(size 4194304)", "NCCL_SHM_SEGMENT_FAILED", "error text is on NCCL's WARN line before it"),
     ("node1:2001:2060 [0] NCCL WARN Duplicate GPU detected : rank 3 and rank 2 both on CUDA device 3b000",
      "NCCL_DUPLICATE_GPU", "rank 3 and rank 2 both on CUDA device 3b000"),
     ("node1:2001:2060 [0] NCCL WARN NCCL library is too old. This application was compiled with NCCL version 2.21.5, "
      "but is running with NCCL 2.18.1", "NCCL_VERSION_MISMATCH", "NCCL library is too old"),
     ("node1:2001:2060 [0] NCCL WARN NET/IB : Got completion from peer 10.0.0.3<42311> with error 5, opcode 32541, "
      "len 0, vendor err 249 (Recv)", "NCCL_IB_COMPLETION_ERROR", "flushed after an earlier error"),
+    # round 18: the older form without the peer, NCCL's GIN and resiliency forms, status 13
+    ("-worker-3:41:77 [1] transport/net_ib.cc:839 NCCL WARN NET/IB : Got completion with error 12, opcode 0, len 32, "
+     "vendor err 129", "NCCL_IB_COMPLETION_ERROR", "(status 12): the transport retry count was exceeded"),
+    ("node1:2001:2060 [0] NCCL WARN NET/IB/GIN: Got completion from peer 10.0.0.2<50611> with status=12 opcode=0 len=0 "
+     "vendor err 129 (Send) hca mlx5_0", "NCCL_IB_COMPLETION_ERROR", "(status 12): the transport retry count"),
+    ("node1:2001:2060 [0] NCCL WARN NET/IB: mlx5_0: Got completion with error (devIndex=0, wc->status="
+     "(IBV_WC_RETRY_EXC_ERR)12, wc->opcode=(IBV_WC_SEND)0, wc->wr_id=5", "NCCL_IB_COMPLETION_ERROR", "(status 12)"),
+    ("node1:2001:2060 [0] NCCL WARN NET/IB : Got completion from peer 10.0.0.2<50611> with error 13, opcode 0, len 0, "
+     "vendor err 135 (Send)", "NCCL_IB_COMPLETION_ERROR", "receiver-not-ready retry count was exceeded"),
     ("node1:2001:2060 [0] NCCL WARN Net : Connection closed by remote peer 10.0.0.3<42311>",
      "NCCL_PEER_CLOSED_CONNECTION", "10.0.0.3<42311>"),
     ("node1:2001:2060 [0] NCCL WARN Call to ibv_reg_mr failed with error Cannot allocate memory", "NCCL_IB_MEMLOCK_LIMIT",
@@ -136,6 +159,16 @@ def test_the_part_is_loaded_as_roots_without_peer_ids(kb):
      "milliseconds before timing out.", "TORCH_NCCL_WATCHDOG_TIMEOUT", "(BROADCAST, SeqNum 1201)"),
     # NVML, the kernel driver, the container toolkit, the driver's libraries
     ("NVRM: GPU at PCI:0000:3b:00: GPU-5f0c has fallen off the bus.", "NVIDIA_GPU_LOST", "(`has fallen off the bus`)"),
+    # round 18: the kernel module loaded but did not take the GPU (another driver first, a release without this GPU)
+    ("[   29.611438] NVRM: The NVIDIA probe routine was not called for 1 device(s).", "NVIDIA_DRIVER_NOT_LOADED",
+     "another driver (nouveau, nvidiafb, rivafb) took the device first"),
+    ("[    5.3] NVRM: request_mem_region failed for 16M @ 0xf4000000. This can occur when a driver such as rivatv is "
+     "loaded and claims ownership of the device's registers.", "NVIDIA_DRIVER_NOT_LOADED", "another driver"),
+    ("[   12.3] NVRM: The NVIDIA GPU 0000:3b:00.0 (PCI ID: 10de:20b0) installed in this system is not supported by the "
+     "470.82.01 NVIDIA driver release.", "NVIDIA_DRIVER_NOT_LOADED", "the 470.82.01 driver release does not support"),
+    ("NVRM: No NVIDIA graphics adapter found!", "NVIDIA_DRIVER_NOT_LOADED", "is not driving the GPU"),
+    ("NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. Make sure that the latest NVIDIA "
+     "driver is installed and running.", "NVIDIA_DRIVER_NOT_LOADED", "its module is not loaded"),
     ("[ 88.1] NVRM: Xid (PCI:0000:b3:00): 63, pid=2201, name=python3, Row Remapper: New row marked for remapping, "
      "reset gpu to activate.", "NVIDIA_XID_REPORTED", "Xid 63 on GPU PCI:0000:b3:00: `Row Remapper"),
     ("docker: Error response from daemon: failed to create task for container: failed to create shim task: OCI runtime "
@@ -168,6 +201,11 @@ def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     "or directory No plugin found (libnccl-net.so), using internal implementation",
     "node1:2001:2001 [0] NCCL INFO cudaDriverVersion 12040",
     "node1:2001:2060 [0] NCCL INFO Call to connect returned Connection refused, retrying",
+    "node1:2001:2060 [0] NCCL INFO Allocated 4194304 bytes of shared memory in /dev/shm/nccl-Q1wErt",
+    "[    4.2] NVRM: loading NVIDIA UNIX x86_64 Kernel Module  535.183.01  Sun May 12 19:39:15 UTC 2024",
+    "[   29.611441] NVRM: This can occur when a driver such as nouveau, rivafb,",
+    "node1:2001:2060 [0] NCCL INFO fallocate: Failed to extend /dev/shm/nccl-Q1wErt to 4194304 bytes, error: "
+    "Interrupted system call (4) - retrying",
     "node1:2001:2060 [0] NCCL INFO NET/IB : No device found.",
     "node1:2001:2060 [0] NCCL INFO Channel 00/02 :    0   1",
     "node1:2001:2060 [0] NCCL INFO Connected all rings",

@@ -159,3 +159,25 @@ def test_members_added_to_other_parts_entries_are_said(kb, line, sig_id, said):
 def test_entries_no_longer_claim_lines_of_other_programs(kb, line, not_ids):
     got = [s.id for s in kb.match_line(line)]
     assert not set(got) & set(not_ids), got
+
+
+@pytest.mark.parametrize("line", [
+    # round 18: ENOSPC is also a file system out of inodes; OS_DISK_FULL's title says both, in every printer's form
+    "OSError: [Errno 28] No space left on device: '/scratch/shards/part_000917.npy'",
+    "tar: data/img_88121.jpg: Cannot open: No space left on device",
+    "mkdir: cannot create directory '/scratch/run7': No space left on device",
+])
+def test_disk_full_title_says_space_or_inodes(kb, line):
+    title = explained_title(kb, line, "OS_DISK_FULL", among=FAMILY)
+    assert "inodes" in title, title
+    sig = kb.signature("OS_DISK_FULL")
+    assert "df -i" in " ".join(sig.text("en", line=line)[2]), sig.text("en", line=line)
+
+
+@pytest.mark.parametrize("line", [
+    # a shared-memory segment is /dev/shm's, not a disk's
+    "node1:2001:2060 [0] include/shm.h:30 NCCL WARN Call to posix_fallocate failed : No space left on device",
+    "Filesystem     Inodes IUsed IFree IUse% Mounted on",
+])
+def test_disk_full_leaves_shared_memory_and_df_headers(kb, line):
+    assert "OS_DISK_FULL" not in [s.id for s in kb.explaining(line)]

@@ -30,7 +30,7 @@ def kb():
 
 
 def test_the_part_is_loaded_as_specific_roots_without_peer_ids(kb):
-    assert len(IDS) == 33 and "GIT_LFS_OVER_DATA_QUOTA" in IDS and "SHELL_SCRIPT_SYNTAX_ERROR" in IDS
+    assert len(IDS) == 34 and "GIT_LFS_OVER_DATA_QUOTA" in IDS and "SHELL_SCRIPT_SYNTAX_ERROR" in IDS
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_shell_vcs.json" and sig.kind == "root" and not sig.ascend_fd
@@ -59,6 +59,15 @@ def test_the_part_is_loaded_as_specific_roots_without_peer_ids(kb):
     ("run.sh: line 5: 100/0: division by 0 (error token is \"0\")", "SHELL_ARITHMETIC_ERROR", "`100/0`"),
     ("run.sh: 4: arithmetic expression: expecting EOF: \"3.5 > 2\"", "SHELL_ARITHMETIC_ERROR", "`3.5 > 2`"),
     ("run.sh: line 2: EUID: readonly variable", "SHELL_READONLY_VARIABLE", "`EUID`"),
+    # round 18: a variable name the shell cannot hold, in bash's, dash's and zsh's words
+    ("setenv.sh: line 12: export: `HCCL-IF-IP=10.0.0.2': not a valid identifier", "SHELL_NOT_A_VALID_IDENTIFIER",
+     "`HCCL-IF-IP=10.0.0.2` in `export`"),
+    ("bash: declare: `2D_MESH=1': not a valid identifier", "SHELL_NOT_A_VALID_IDENTIFIER", "`2D_MESH=1` in `declare`"),
+    ("train.sh: line 30: local: `rank-id': not a valid identifier", "SHELL_NOT_A_VALID_IDENTIFIER", "`rank-id` in `local`"),
+    ("run.sh: line 3: export: `=/usr/local/Ascend/ascend-toolkit/latest': not a valid identifier",
+     "SHELL_NOT_A_VALID_IDENTIFIER", "no space around `=`"),
+    ("/tmp/env.sh: 7: readonly: DEVICE-ID: bad variable name", "SHELL_NOT_A_VALID_IDENTIFIER", "`DEVICE-ID` in `readonly`"),
+    ("./run.zsh:typeset:4: not valid in this context: rank-id", "SHELL_NOT_A_VALID_IDENTIFIER", "`rank-id` in `typeset`"),
     # paths, redirections, source, cd
     ("-bash: /usr/local/Ascend/driver/tools/upgrade-tool: No such file or directory", "SHELL_PATH_NOT_FOUND",
      "`/usr/local/Ascend/driver/tools/upgrade-tool`"),
@@ -118,6 +127,9 @@ def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
 
 
 @pytest.mark.parametrize("line", [
+    "export HCCL_IF_IP=10.0.0.2",
+    "declare -x RANK_ID=\"0\"",
+    "+ export ASCEND_HOME_PATH=/usr/local/Ascend/ascend-toolkit/latest",
     "+ bash -n run.sh", "syntax ok", "# a syntax error near unexpected token is usually an extra fi",
     "echo \"${RANK_ID:-0}\" > \"$LOG_DIR/rank.log\"", "[ \"$N\" -gt 1 ] && echo many", "echo $((N*2))",
     "readonly MODE=1", "source /usr/local/Ascend/ascend-toolkit/set_env.sh", "+ cd /tmp", "cd /data/ckpt || exit 1",
