@@ -79,6 +79,9 @@ ERROR_WORD = re.compile(
     r"undefined (reference|symbol)|"
     # the NVIDIA kernel driver's fault reports: 'NVRM: Xid (PCI:0000:06:00): 79, GPU has fallen off the bus.'
     r"\bNVRM: Xid\b|fallen off the bus|"
+    # ...and its probe's ('NVRM: The NVIDIA probe routine was not called for 3 device(s).', 'NVRM: No NVIDIA graphics
+    # adapter probed!': the driver bound no GPU)
+    r"probe routine was not called|\bNo NVIDIA graphics adapter\b|"
     # a reader's report of input cut short ('gzip: stdin: unexpected end of file', 'tar: Unexpected EOF in archive'),
     # and git's refusal of a subcommand it does not have ("git: 'lfs' is not a git command. See 'git --help'.")
     r"unexpected (end of file|eof)\b|is not a git command|"
