@@ -520,9 +520,7 @@ class Triage:
                 seen_on_line[idx] = line_no
                 if idx == chain_idx:
                     continue
-                fresh = idx not in self._resolvers and self.sigs[idx].id not in self.problems
-                self._record(idx, line, line_no, info, time, marked)
-                if fresh:
+                if self._record(idx, line, line_no, info, time, marked):
                     new.append(idx)
                 any_hit = True
             if new and shape is None:  # an exception line the error pattern does not mark (`struct.error: ...`)
@@ -630,10 +628,13 @@ class Triage:
         return plan
 
     def _record(self, idx: int, line: bytes, line_no: int, info: InputInfo, time: Optional[str],
-                marked: bool = False) -> None:
+                marked: bool = False) -> bool:
+        """Record a hit; whether it made a new problem (its signature's first line: _chain_step)."""
+        made = False
         if idx not in self._resolvers:  # a problem seen before, this hit neither its first nor its rank's: _merge, short
             sig = self.sigs[idx]
             p = self.problems.get(sig.id)
+            made = p is None
             if p is not None and not p.low and not (sig.ascend_fd and p.peer_lines < PEER_LINES):
                 # the commonest case of a dense log, without making an Occurrence unless it becomes the last
                 seq = info.order * 10 ** 12 + line_no
@@ -645,7 +646,7 @@ class Triage:
                     t, q = (got[0], got[1]) if got is not None else (p.last.time, p.last.seq)
                     if time > t if time and t and time != t else seq >= q:
                         self._pending[sig.id] = (time, seq, line_no)
-                    return
+                    return False
             if p is not None and self._pending:
                 self._settle(info, sig.id)
             occ = self._occurrence(info, line_no, time)
@@ -653,7 +654,7 @@ class Triage:
                 if p is None:
                     self._merge(idx, 1, occ, occ, _text(line), marked=marked)
                     self._peers(self.problems[sig.id], line)
-                    return
+                    return True
                 self._peers(p, line)
             if p is not None:
                 k, seen = _order_key(occ), p.ranks.get(occ.rank or occ.file)
@@ -661,10 +662,11 @@ class Triage:
                     p.count += 1
                     if later(occ, p.last):
                         p.last = occ
-                    return
+                    return False
         else:
             occ = self._occurrence(info, line_no, time)
         self._merge(idx, 1, occ, occ, _text(line), marked=marked)
+        return made
 
     @staticmethod
     def _peers(p: Problem, line: bytes) -> None:

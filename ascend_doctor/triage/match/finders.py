@@ -156,7 +156,9 @@ def _as_bytes(db) -> Optional[bytes]:
         db = db()
         if db is None:
             raise ValueError("a cached database that can no longer be read")
-    return bytes(db) or None if db is not None else None  # (Hyperscan loads bytes only, not a view)
+    if db is None:
+        return None
+    return bytes(db) or None  # (Hyperscan loads bytes only, not a view)
 
 
 class _HyperscanFinder:
@@ -200,9 +202,9 @@ class _HyperscanFinder:
         # a cached level 2 is loaded where a line is first marked for it: a log without one (a healthy node's) never
         # pays for its databases (~20 ms to load and to make their scratch space, ~20 MB: docs/performance.md)
         self._l2_pending: Optional[tuple] = (parts, dbs[1:], sure) if db is not None else None
-        # where a cached part cannot be loaded after all: the levels worked out again (with their expressions' texts)
-        self.rebuild_levels: Optional[Callable[[], dict]] = None
-        self.after_rebuild: Optional[Callable[[], None]] = None  # (set by rebuild_levels: the cache written again)
+        # where a cached part cannot be loaded after all: compiles level 2 again (compile_level2) from the plan worked
+        # out again, and writes the cache again (Scanner._rebuild_level2)
+        self.rebuild_level2: Optional[Callable[[], None]] = None
         if db is None:
             self._l2 = [_HsLevel(part, None, sure) for part in parts]
 
@@ -214,17 +216,20 @@ class _HyperscanFinder:
             try:
                 self._l2 = [_HsLevel(_entries(part), _as_bytes(dbs[k]), sure) for k, part in enumerate(parts)]
             except Exception:  # noqa: BLE001 - refused (level 1 of the same file was not): compiled from the plan
-                if self.rebuild_levels is None:
+                if self.rebuild_level2 is None:
                     raise
-                rows, sizes, at, self._l2 = self.rebuild_levels()["l2"], [len(p) for p in parts], 0, []
-                for n in sizes:
-                    self._l2.append(_HsLevel(_entries(rows[at:at + n]), None, sure))
-                    at += n
-                self._l2_pending = None
-                if self.after_rebuild is not None:
-                    self.after_rebuild()
+                self.rebuild_level2()
             self._l2_pending = None  # (the cached file's bytes go with it)
-        return self._l2
+        return self._l2  # type: ignore[return-value]
+
+    def compile_level2(self, rows: Sequence) -> None:
+        """Level 2 compiled from a plan's level-2 rows with their expressions' texts (`_scan_plan(...)["hs_levels"]
+        ["l2"]`, the same partition as the cached one)."""
+        parts, _dbs, sure = self._l2_pending  # type: ignore[misc]
+        self._l2, at = [], 0
+        for part in parts:
+            self._l2.append(_HsLevel(_entries(rows[at:at + len(part)]), None, sure))
+            at += len(part)
 
     def dump(self) -> List[bytes]:
         """The databases serialized (level 1, then level 2's parts; b"" for an empty one), each kept apart (not

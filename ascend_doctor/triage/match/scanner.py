@@ -118,7 +118,7 @@ class Scanner:
         if dirty and path:
             _store(path, plan, parts)
         elif path and isinstance(self.finder, _HyperscanFinder) and cached_db is not None:
-            self.finder.rebuild_levels = lambda: self._rebuild_levels(path)
+            self.finder.rebuild_level2 = lambda: self._rebuild_level2(path)
         self._matchers: List[Optional[Callable[[bytes], bool]]] = [None] * len(self.signatures)
         self._sure_matchers: Dict[int, Callable[[bytes, bool], bool]] = {}
         self._memo: Dict[bytes, List[int]] = {}  # a line's bytes -> its hits (scan_lines)
@@ -135,18 +135,13 @@ class Scanner:
             for i in active_unanchored]
         return dirty or (self.matcher == "hyperscan" and cached_db is None)
 
-    def _rebuild_levels(self, path: str) -> dict:
+    def _rebuild_level2(self, path: str) -> None:
         """For the finder, where a cached level-2 database can no longer be read (the file damaged or pruned since it
-        was opened): the levels worked out again; once their databases are compiled, the cache is written again
-        whole, so that the next run reads it instead of compiling too."""
+        was opened): level 2 compiled from the plan worked out again, then the cache written again whole, so that the
+        next run reads it instead of compiling too."""
         plan = _scan_plan(self.signatures)
-        finder = self.finder
-
-        def store() -> None:
-            _store(path, plan, finder.dump())
-
-        finder.after_rebuild = store  # type: ignore[union-attr]
-        return plan["hs_levels"]
+        self.finder.compile_level2(plan["hs_levels"]["l2"])  # type: ignore[union-attr]
+        _store(path, plan, self.finder.dump())  # type: ignore[union-attr]
 
     @property
     def lit_sigs(self) -> Dict[bytes, Set[int]]:
