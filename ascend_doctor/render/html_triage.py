@@ -174,11 +174,18 @@ def _verdict(data: dict, real: List[dict]) -> List[str]:
         sev = first["severity"]
         out.append(f"<section class='box {esc(sev)}' id='verdict'>")
         out.append(f"<p><span class='verdict {esc(sev)}'>{esc(severity_tag(sev))}</span></p>")
-        out.append("<h2>" + esc(_("The earliest {label}: {problem}").format(label=severity_tag(sev), problem=first["id"]))
+        over = (data.get("first_problem") or {}).get("leads_over")
+        heading = _("The leading {label}: {problem}") if over else _("The earliest {label}: {problem}")
+        out.append("<h2>" + esc(heading.format(label=severity_tag(sev), problem=first["id"]))
                    + f" <span class='muted'>{esc(first.get('title') or '')}</span></h2>")
         out.append("<p>" + esc(_("First seen at:")) + " " + _where(first.get("first")) + "</p>")
         out.append(f"<pre class='line'>{esc(first.get('line') or '')}</pre>")
-        if sev == "fail":
+        if over:  # an earlier problem of its level does not lead (TriageResult.passed_over): say which, and why
+            note = (_("{earlier} came before it, at {place}, and was raised again as it.") if over.get("why") == "became"
+                    else _("{earlier} came before it, at {place}, but says only that a call failed."))
+            out.append("<p class='muted'>" + _where(over).join(
+                esc(part.replace("{earlier}", str(over.get("id")))) for part in note.split("{place}")) + "</p>")
+        elif sev == "fail":
             out.append("<p class='muted'>" + esc(_("When ranks fail together, the first failure is usually the cause; "
                                                     "the others often follow from it.")) + "</p>")
         out.extend(_cause_and_fix(first))

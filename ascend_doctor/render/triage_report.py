@@ -294,7 +294,16 @@ def _text(result: TriageResult, color: bool) -> str:
     else:
         first = result.first_problem()
         place = _place(first.since.where(), who(first.since), first.since.time)
-        if first.severity == "fail":
+        over = result.passed_over()
+        if over is not None:  # the headline's problem is not the earliest of its level: say which came before, and why
+            earlier, why = over
+            headline = (_("{count} known problem(s). The leading {label}: {problem} at {place}; {earlier} at "
+                          "{earlier_place} came before it and was raised again as it.") if why == "became" else
+                        _("{count} known problem(s). The leading {label}: {problem} at {place}; {earlier} at "
+                          "{earlier_place} came before it but says only that a call failed."))
+            headline = headline.replace("{earlier}", earlier.signature.id).replace(
+                "{earlier_place}", _place(earlier.since.where(), who(earlier.since), earlier.since.time))
+        elif first.severity == "fail":
             headline = _("{count} known problem(s). The earliest {label}: {problem} at {place} — when ranks fail "
                          "together, the first failure is usually the cause; the others often follow from it.")
         else:

@@ -61,7 +61,7 @@ def _merge_parts(t: Triage, parts: Iterable[dict], info: InputInfo) -> None:
         def shift(o):
             return t._occurrence(info, o[0] + lines_before, o[1])
 
-        for idx, count, first, last, text, ranks, peers, peer_lines, marked, at in part["hits"]:
+        for idx, count, first, last, text, ranks, peers, peer_lines, marked, at, became in part["hits"]:
             p = t.problems.get(t.sigs[idx].id) if idx not in t._resolvers and ranks else None
             if p is None:
                 t._merge(idx, count, shift(first), shift(last), text, {k: shift(v) for k, v in ranks.items()}, marked,
@@ -69,8 +69,10 @@ def _merge_parts(t: Triage, parts: Iterable[dict], info: InputInfo) -> None:
                 p = t.problems.get(t.sigs[idx].id) if idx not in t._resolvers else None
                 if p is not None:
                     _fold_peers(p, peers, peer_lines)
+                    p.became = p.became or became
                 continue
             _fold_peers(p, peers, peer_lines)
+            p.became = p.became or became
             # _merge for a problem seen before, an Occurrence made only where one is kept
             p.count += count
             occ = shift(last)
@@ -154,10 +156,10 @@ def _scan_range_worker(job) -> dict:
         idx = index[sid]
         hits.append((idx, p.count, (p.first.line, p.first.time), (p.last.line, p.last.time), p.text,
                      {k: (o.line, o.time) for k, o in p.ranks.items()}, list(p.peers.items()), p.peer_lines, p.marked,
-                     (p.at.line, p.at.time) if p.at else None))
+                     (p.at.line, p.at.time) if p.at else None, p.became))
     for sid, occ in t._resolver_last.items():
         idx = next(i for i in t._resolvers if t._resolvers[i].id == sid)
-        hits.append((idx, 1, (occ.line, occ.time), (occ.line, occ.time), "", {}, [], 0, False, None))
+        hits.append((idx, 1, (occ.line, occ.time), (occ.line, occ.time), "", {}, [], 0, False, None, None))
     return {"hits": hits, "lines": info.lines, "bytes": info.bytes, "note": info.note,
             "errors": t._errors.to_part(), "evidence": info.evidence or [], "hits_lines": info.hits}
 

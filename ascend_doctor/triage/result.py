@@ -156,7 +156,7 @@ class Problem:
             "first": self.first.to_json(), "last": self.last.to_json(), "line": self.text,
             "line_at": self.since.to_json(),
             "cause": cause, "fix": fix, "source": shown_source(s), "more": f"ascend-doctor kb show {s.id}",
-            "ascend_fd": list(self.peers), "caused_by": self.caused_by,
+            "ascend_fd": list(self.peers), "caused_by": self.caused_by, "became": self.became,
             "ranks": {r: o.to_json() for r, o in sorted(self.ranks.items(), key=lambda kv: order_key(kv[1]))},
             "first_rank": self.first_rank(),
             "resolved_by": self.resolved_by.to_json() if self.resolved_by else None,
@@ -329,6 +329,29 @@ class TriageResult:
         level = [p for p in level if p.became not in ids] or level  # the exception it became leads
         return min([p for p in level if p.signature.kind != "wrapper"] or level, key=lambda p: when(p.since))
 
+    def passed_over(self) -> Optional[Tuple[Problem, str]]:
+        """The problem of the headline's level that came before the headline's (first_problem), and why it does not
+        lead: "became" (its exception was raised again as the headline's, Problem.became) or "wrapper" (it says only
+        that a call failed). None when the headline's problem is the earliest of its level, so that the headline says
+        "the earliest" only when it is."""
+        first = self.first_problem()
+        if first is None:
+            return None
+        when = reading_order(self.problems)
+        level = [p for p in self.problems if p.severity == first.severity]
+        earliest = min(level, key=lambda p: when(p.since))
+        if earliest is first or when(earliest.since) >= when(first.since):
+            return None
+        return earliest, ("became" if earliest.became is not None else "wrapper")
+
+    def _passed_over_json(self) -> dict:
+        """`first_problem`'s `leads_over`: the earlier problem of its level it leads over and why (passed_over), or nothing."""
+        over = self.passed_over()
+        if over is None:
+            return {}
+        p, why = over
+        return {"leads_over": {"id": p.signature.id, "why": why, **p.since.to_json()}}
+
     @property
     def nodes(self) -> List[str]:
         return list(dict.fromkeys(i.node for i in self.inputs if i.node and i.scanned))
@@ -354,7 +377,8 @@ class TriageResult:
             "lang": get_lang(),
             "root_cause": root_cause_json(self.root_cause),
             "problems": problems,
-            "first_problem": None if first is None else {"id": first.signature.id, **first.since.to_json()},
+            "first_problem": None if first is None else dict(
+                {"id": first.signature.id, **first.since.to_json()}, **self._passed_over_json()),
             "summary": self.counts(),
             "nodes": self.nodes,
             "inputs": [i.to_json() for i in self.inputs],

@@ -397,6 +397,7 @@ class Triage:
         if later(p.last, q.last):
             q.last = p.last
         q.take(p.first, p.text, p.marked, at=p.at)
+        q.became = q.became or p.became
         _fold_peers(q, p.peers.items(), p.peer_lines)
         for key, occ in p.ranks.items():
             if key not in q.ranks or _order_key(occ) < _order_key(q.ranks[key]):

@@ -4,6 +4,7 @@ import gzip
 import io
 import json
 import os
+import re
 
 import pytest
 
@@ -114,6 +115,29 @@ def test_a_class_entrys_exception_that_became_a_specific_ones_comes_after_it(tmp
     assert [p.signature.id for p in data.problems] == ["PIL_CANNOT_WRITE_MODE_AS_FORMAT", "PY_DICT_KEY_NOT_FOUND"]
     assert data.first_problem().signature.id == "PIL_CANNOT_WRITE_MODE_AS_FORMAT"
     assert data.problems[1].became == "PIL_CANNOT_WRITE_MODE_AS_FORMAT" and data.problems[1].caused_by is None
+
+
+def test_the_headline_says_earliest_only_when_it_is_and_names_what_came_before(tmp_path):
+    # the image problem leads, but the KeyError came first: the headline must not call the image problem "the
+    # earliest"; it names the KeyError, its place and why it does not lead, in the text, the JSON and the HTML
+    (tmp_path / "out.txt").write_text(_PIL_SAVE.format(
+        chain="The above exception was the direct cause of the following exception:"))
+    text = run_cli("triage", str(tmp_path), "--no-color").stdout
+    head = " ".join(" ".join(text.split("known problem", 1)[1].split("\n\n", 1)[0].split()).split())
+    assert "earliest" not in head and "The leading FAIL: PIL_CANNOT_WRITE_MODE_AS_FORMAT" in head
+    assert re.search(r"; PY_DICT_KEY_NOT_FOUND at \S*out\.txt:5 came before it and was raised again as it\.", head)
+    data = json.loads(run_cli("triage", str(tmp_path), "--format", "json").stdout)
+    assert data["first_problem"]["id"] == "PIL_CANNOT_WRITE_MODE_AS_FORMAT"
+    assert data["first_problem"]["leads_over"]["id"] == "PY_DICT_KEY_NOT_FOUND"
+    assert data["first_problem"]["leads_over"]["why"] == "became" and data["first_problem"]["leads_over"]["line"] == 5
+    assert [p["became"] for p in data["problems"]] == [None, "PIL_CANNOT_WRITE_MODE_AS_FORMAT"]
+    html = run_cli("triage", str(tmp_path), "--format", "html").stdout
+    assert "The leading FAIL: PIL_CANNOT_WRITE_MODE_AS_FORMAT" in html and "was raised again as it" in html
+    # a single problem is still "the earliest", with no leads_over
+    (tmp_path / "out.txt").write_text("KeyError: 'RGBA'\n")
+    data = json.loads(run_cli("triage", str(tmp_path), "--format", "json").stdout)
+    assert "leads_over" not in data["first_problem"]
+    assert "The earliest FAIL: PY_DICT_KEY_NOT_FOUND" in run_cli("triage", str(tmp_path), "--no-color").stdout
 
 
 def test_an_exception_line_without_a_colon_can_be_the_one_that_became_another(tmp_path):
@@ -245,6 +269,17 @@ def test_parallel_ranges_give_the_same_answer_as_one_stream(tmp_path, monkeypatc
     assert (ei["count"], ei["first"]["line"], ei["last"]["line"]) == (3, 12, 29995)
 
 
+def test_parallel_ranges_carry_which_exception_became_which(tmp_path, monkeypatch):
+    # the Pillow chain inside the second of three ranges: a range's problems keep `became` through the merge, so the
+    # order and the headline are the serial scan's
+    chain = _PIL_SAVE.format(chain="The above exception was the direct cause of the following exception:")
+    lines = [NOISE] * 15000 + chain.splitlines() + [NOISE] * 15000
+    serial, parallel = serial_and_parallel(write(tmp_path / "worker_0.log", lines), monkeypatch)
+    assert [p["id"] for p in parallel["problems"]] == ["PIL_CANNOT_WRITE_MODE_AS_FORMAT", "PY_DICT_KEY_NOT_FOUND"]
+    assert parallel["problems"][1]["became"] == "PIL_CANNOT_WRITE_MODE_AS_FORMAT"
+    assert parallel["problems"] == serial["problems"] and parallel["first_problem"] == serial["first_problem"]
+
+
 def test_parallel_ranges_carry_any_file_name_and_line(tmp_path, monkeypatch):
     """A child's result crosses a pipe as JSON: a file name that is not UTF-8 (surrogate-escaped) and
     non-UTF-8 bytes in the lines come back exactly."""
@@ -350,6 +385,12 @@ def test_headline_is_not_a_wrapper_when_the_line_that_says_why_was_found(tmp_pat
     assert ids["TORCH_NPU_ERR_CODE_WRAPPER"].signature.kind == "wrapper"
     first = res.first_problem()
     assert first.signature.kind != "wrapper" and first.severity == "fail", [p.signature.id for p in res.problems]
+    # the wrapper came first: the headline says which problem leads, not "the earliest", and why the wrapper does not
+    over, why = res.passed_over()
+    assert over.signature.id == "TORCH_NPU_ERR_CODE_WRAPPER" and why == "wrapper"
+    text = " ".join(run_cli("triage", str(tmp_path / "worker_0.log"), "--no-color").stdout.split())
+    assert f"The leading FAIL: {first.signature.id} at " in text
+    assert "; TORCH_NPU_ERR_CODE_WRAPPER at " in text and "came before it but says only that a call failed." in text
     # a wrapper alone is still the headline
     res = triage_paths([write(tmp_path / "worker_1.log", lines[:1])])
     assert res.first_problem().signature.id == "TORCH_NPU_ERR_CODE_WRAPPER"
