@@ -83,6 +83,12 @@ def test_the_part_is_loaded_as_roots_without_peer_ids(kb):
     # EIO: Go, Python without a path
     ("read /mnt/obs/data/part-0001.parquet: input/output error", "OS_IO_ERROR", "`/mnt/obs/data/part-0001.parquet`"),
     ("OSError: [Errno 5] Input/output error", "OS_IO_ERROR", "Input/output error (EIO)"),
+    # EIO: PyTorch's serialization (torch.save / torch.load on a file descriptor), GNU tar's read error, rsync's receiver
+    ("RuntimeError: read(): fd 7 failed with Input/output error", "OS_IO_ERROR", "Input/output error (EIO)"),
+    ("tar: ./ckpt/step_1000.bin: Read error at byte 1048576, while reading 10240 bytes: Input/output error",
+     "OS_IO_ERROR", "`./ckpt/step_1000.bin`"),
+    ('rsync: [receiver] write failed on "/mnt/nfs/ckpt/model.pt": Input/output error (5)', "OS_IO_ERROR",
+     "`/mnt/nfs/ckpt/model.pt`"),
     # EXDEV: Go's rename, the bare form after an error word
     ("Error: rename /tmp/dl-123 /models/qwen.gguf: invalid cross-device link", "OS_CROSS_DEVICE_LINK",
      "(`/tmp/dl-123` -> `/models/qwen.gguf`)"),
