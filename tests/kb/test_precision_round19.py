@@ -3,7 +3,7 @@ turned up (MindSpore 2.10.0 and 2.7.0 pip CPU builds at GLOG_v=0 and GLOG_v=1 in
 checkpoints, a dataset pipeline in debug mode with autotune, the profiler, and `msrun` with 2 workers: its console,
 scheduler and worker logs; torch 2.13.0 CPU: `torchrun` with TORCH_DISTRIBUTED_DEBUG=DETAIL, TORCH_CPP_LOG_LEVEL=INFO
 and LOGLEVEL=DEBUG over gloo, torch.compile with TORCH_LOGS=+dynamo, the HF Trainer and `accelerate launch` with
-`--log_level debug`; `pip install -v` and `pip check`, `python -X dev -W default`, git with GIT_TRACE=1, `curl -v`
+`--log_level debug`; `pip install -v` and `pip check`, `uv pip install -v` and `uv pip check`, `python -X dev -W default`, git with GIT_TRACE=1, `curl -v`
 against a local server, `strace -f` of a script, dmesg, an `env` dump with HCCL_*/ASCEND_* variables, `bash -x` of a
 script laid out as CANN's set_env.sh; and `npu-smi info` lines quoted in
 https://github.com/vllm-project/vllm-ascend/issues/2534). Each run is kept, trimmed to at most 400 lines (its head and
@@ -36,6 +36,11 @@ MS_RPC_RETRY = (
     "[INFO] DISTRIBUTED(21095,7fbe10e9e6c0,python):2026-12-06-19:57:49.941.305 [mindspore/ccsrc/cluster/rpc/tcp/"
     "tcp_comm.cc:35] DoDisconnect] Failed to call connect, fd: 11 from :  to: , events: 8216, errno: 111 Connection "
     "refused")
+# uv's DEBUG note (uv pip install -v) where the file system cannot reflink: it copies instead and the install succeeds
+UV_REFLINK_DEBUG = (
+    "DEBUG Failed to reflink `/root/.cache/uv/archive-v0/kTqcmtudrj96s3Gu/six-1.17.0.dist-info/RECORD` to "
+    "`/tmp/r19p/uvtest/lib/python3.11/site-packages/six-1.17.0.dist-info/RECORD`: Operation not supported (os error "
+    "95), falling back")
 # MindSpore 2.7's DeviceAddress destructor at DEBUG (GLOG_v=0), 284 times in a clean 2-epoch PyNative run
 MS_DEVICE_ADDRESS_DEBUG = (
     "[DEBUG] ME(30147,7f91aeffd6c0,python):2026-12-06-20:07:32.425.821 [mindspore/ops/kernel/common/device_address.cc:87]"
@@ -54,6 +59,7 @@ def kb():
     (MS_PROBE_ASCEND.replace("[INFO]", "[DEBUG]"), ["CANN_ENV_LIB_NOT_FOUND", "MS_CANN_OPP_OR_PLUGIN_LOAD_FAILED"]),
     (MS_PROBE_OPS, ["OS_ERRNO_REPORTED", "MS_CANN_OPP_OR_PLUGIN_LOAD_FAILED"]),
     (MS_RPC_RETRY, ["OS_ERRNO_REPORTED"]),
+    (UV_REFLINK_DEBUG, ["OS_ERRNO_REPORTED"]),
     (MS_DEVICE_ADDRESS_DEBUG, ["HOST_MEMORY_LEAK_GROWTH"]),
 ])
 def test_a_clean_runs_line_is_no_longer_called_a_fault(kb, line, quiet):
