@@ -1,0 +1,150 @@
+"""data/kb/families_gpu_r19.json: the GPU stack's own messages (round 19): flash-attn's input checks, Triton's
+shared-memory limit, NVRTC's builtins library, apex's CUDA version check, ROCm/HIP (no code object for the GPU's gfx
+target, rocBLAS's Tensile files, the HSA runtime's memory faults, the amdgpu/KFD driver not reachable, no GPU visible
+to HIP), PyTorch's NCCL heartbeat monitor and SGLang's KV cache pool. Each entry reads members its examples do not
+show, says the member in its title, stays quiet on ordinary lines of the same tools and on every clean corpus excerpt,
+and one line is one problem of the family. The entries of other parts this part extended read their new members."""
+
+import os
+
+import pytest
+
+from tests.helpers.corpus import clean_excerpt_hits
+from tests.helpers.kb_parts import english_kb, explained_title, family_overlaps, part_ids
+
+IDS = part_ids("families_gpu_r19")
+EXTENDED = ["CUDA_DEVICE_OOM", "NVCC_GPU_ARCH_UNSUPPORTED"]
+FAMILY = IDS + EXTENDED + ["CUDA_NO_KERNEL_IMAGE_FOR_GPU", "CUDA_NO_GPU_VISIBLE", "LIBRARY_GPU_CHECK_FAILED",
+                           "TORCH_EXTENSION_CUDA_VERSION_MISMATCH", "TORCH_NCCL_WATCHDOG_TIMEOUT", "CUDA_LIB_NOT_FOUND",
+                           "VLLM_NO_MEMORY_FOR_CACHE_BLOCKS", "NVIDIA_DRIVER_NOT_LOADED"]
+
+
+@pytest.fixture(scope="module")
+def kb():
+    return english_kb()
+
+
+def test_the_part_is_loaded_as_specific_roots_without_peer_ids(kb):
+    assert len(IDS) == 11 and "ROCM_NO_CODE_OBJECT_FOR_GPU" in IDS and "FLASH_ATTN_INPUT_CHECK_FAILED" in IDS
+    for sid in IDS:
+        sig = kb.signature(sid)
+        assert os.path.basename(sig.origin) == "families_gpu_r19.json" and sig.kind == "root" and not sig.ascend_fd
+        assert not sig.fallback and sig.severity == "fail", sid
+
+
+@pytest.mark.parametrize("line, sig_id, said", [
+    # flash-attn: each of its input checks, forward and backward
+    ("RuntimeError: FlashAttention backward only supports head dimension at most 256", "FLASH_ATTN_INPUT_CHECK_FAILED",
+     "`FlashAttention backward only supports head dimension at most 256`"),
+    ("RuntimeError: query, key, value, and out_ must have a head_size that is a multiple of 8",
+     "FLASH_ATTN_INPUT_CHECK_FAILED", "multiple of 8"),
+    ("RuntimeError: Number of heads in key/value must divide number of heads in query", "FLASH_ATTN_INPUT_CHECK_FAILED",
+     "must divide number of heads"),
+    ("RuntimeError: This flash attention build does not support softcap.", "FLASH_ATTN_INPUT_CHECK_FAILED",
+     "does not support softcap`"),
+    # Triton's shared-memory check, both exception paths and a vLLM-prefixed line
+    ("triton.runtime.autotuner.OutOfResources: out of resource: shared memory, Required: 663808, Hardware limit: 101376. "
+     "Reducing block sizes or `num_stages` may help.", "TRITON_SHARED_MEMORY_OUT_OF_RESOURCES",
+     "required 663808, hardware limit 101376"),
+    ("ERROR 03-01 10:00:00 [core.py:400] triton.runtime.errors.OutOfResources: out of resource: shared memory, "
+     "Required: 81920, Hardware limit: 65536. Reducing block sizes or `num_stages` may help.",
+     "TRITON_SHARED_MEMORY_OUT_OF_RESOURCES", "hardware limit 65536"),
+    # NVRTC's builtins, each of its two lines and the status name
+    ("RuntimeError: nvrtc: error: failed to open libnvrtc-builtins.so.11.7.", "NVRTC_BUILTINS_LIBRARY_NOT_FOUND",
+     "`libnvrtc-builtins.so.11.7`"),
+    ("  Make sure that libnvrtc-builtins.so.12.4 is installed correctly.", "NVRTC_BUILTINS_LIBRARY_NOT_FOUND",
+     "`libnvrtc-builtins.so.12.4`"),
+    ("cupy_backends.cuda.libs.nvrtc.NVRTCError: NVRTC_ERROR_BUILTIN_OPERATION_FAILURE (7)",
+     "NVRTC_BUILTINS_LIBRARY_NOT_FOUND", "builtins library"),
+    # apex
+    ("RuntimeError: Cuda extensions are being compiled with a version of Cuda that does not match the version used to "
+     "compile Pytorch binaries.  Pytorch binaries were compiled with Cuda 11.7.", "APEX_CUDA_EXTENSION_VERSION_MISMATCH",
+     "(11.7)"),
+    # ROCm / HIP
+    ("    amdgcn-amd-amdhsa--gfx1151:xnack- - [Not Found]", "ROCM_NO_CODE_OBJECT_FOR_GPU",
+     "(`amdgcn-amd-amdhsa--gfx1151:xnack-`)"),
+    ("HIP error: hipErrorNoBinaryForGpu: Unable to find code object for all current devices!",
+     "ROCM_NO_CODE_OBJECT_FOR_GPU", "other gfx architectures"),
+    ("RuntimeError: HIP error: invalid device function", "ROCM_NO_CODE_OBJECT_FOR_GPU", "`invalid device function`"),
+    ("rocBLAS error: Cannot read /opt/rocm/lib/rocblas/library/TensileLibrary.dat: No such file or directory for GPU "
+     "arch : gfx1031", "ROCBLAS_TENSILE_LIBRARY_MISSING_FOR_ARCH", "`gfx1031`"),
+    ("rocBLAS error: Cannot read /opt/venv/lib/python3.12/site-packages/torch/lib/rocblas/library/TensileLibrary.dat: "
+     "Illegal seek for GPU arch : gfx1013", "ROCBLAS_TENSILE_LIBRARY_MISSING_FOR_ARCH", "`Illegal seek`"),
+    ("Memory access fault by GPU node-1 (Agent handle: 0x55d0c0e3c6b0) on address 0x7f1c2a000000(may not be exact "
+     "address). Reason: Write access to a read-only page.", "ROCM_GPU_MEMORY_ACCESS_FAULT",
+     "reason: Write access to a read-only page"),
+    ("Memory access fault by GPU node-3 (Agent handle: 0x152e220) on address (nil). Reason: Page not present or "
+     "supervisor privilege.", "ROCM_GPU_MEMORY_ACCESS_FAULT", "node-3"),
+    ("Unable to open /dev/kfd read-write: No such file or directory", "ROCM_KERNEL_DRIVER_NOT_REACHABLE",
+     "`Unable to open /dev/kfd read-write: No such file or directory`"),
+    ("ERROR:root:Driver not initialized (amdgpu not found in modules)", "ROCM_KERNEL_DRIVER_NOT_REACHABLE",
+     "amdgpu not found in modules"),
+    ("  what():  hipGetDeviceCount failed with error: no ROCm-capable device is detected", "ROCM_NO_GPU_VISIBLE",
+     "`no ROCm-capable device is detected`"),
+    ("RuntimeError: HIP error: hipErrorNoDevice", "ROCM_NO_GPU_VISIBLE", "`hipErrorNoDevice`"),
+    # PyTorch's NCCL heartbeat monitor, its two lines
+    ("[rank7]:[E1206 10:11:12.123456 ProcessGroupNCCL.cpp:1423] [PG ID 0 PG GUID 0(default_pg) Rank 7] Heartbeat "
+     "monitor timed out! Process will be terminated after dumping debug info. workMetaList_.size()=3",
+     "TORCH_NCCL_HEARTBEAT_MONITOR_TIMEOUT", "watchdog thread made no progress"),
+    ("[rank7]:[F1206 10:11:12.123 ProcessGroupNCCL.cpp:1169] [PG 0 Rank 7] ProcessGroupNCCL's watchdog got stuck for "
+     "1200 seconds without making progress in monitoring enqueued collectives.", "TORCH_NCCL_HEARTBEAT_MONITOR_TIMEOUT",
+     "for 1200 seconds"),
+    # SGLang
+    ("RuntimeError: Not enough memory. Please try to increase --mem-fraction-static. Current value: "
+     "mem_fraction_static=0.45", "SGLANG_NO_MEMORY_FOR_KV_CACHE", "(mem_fraction_static=0.45)"),
+    ("[2026-01-02 10:00:00 TP0] Scheduler hit an exception: RuntimeError: Not enough memory. Please try to increase "
+     "--mem-fraction-static.", "SGLANG_NO_MEMORY_FOR_KV_CACHE", "KV cache pool"),
+])
+def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
+    title = explained_title(kb, line, sig_id, among=FAMILY)
+    assert said in title, title
+
+
+@pytest.mark.parametrize("line, sig_id, said", [
+    ("torch.OutOfMemoryError: HIP out of memory. Tried to allocate 20.00 MiB. GPU 1 has a total capacity of 63.98 GiB "
+     "of which 0 bytes is free.", "CUDA_DEVICE_OOM", "GPU device memory exhausted"),
+    ("nvcc fatal   : Value 'sm_90a' is not defined for option 'gpu-architecture'", "NVCC_GPU_ARCH_UNSUPPORTED",
+     "`sm_90a`"),
+    ("nvcc fatal   : Value 'arch' is not defined for option 'gpu-architecture'", "NVCC_GPU_ARCH_UNSUPPORTED",
+     "`arch`"),
+])
+def test_members_added_to_other_parts_entries_are_said(kb, line, sig_id, said):
+    title = explained_title(kb, line, sig_id)
+    assert said in title, title
+
+
+@pytest.mark.parametrize("line", [
+    "flash_attn 2.6.3", "Using flash_attention_2 as attention implementation",
+    "    TORCH_CHECK(head_size <= 256, \"FlashAttention forward only supports head dimension at most 256\");",
+    "autotuning: BLOCK_M=128, BLOCK_N=64, num_stages=3, num_warps=4",
+    "max shared memory per block optin: 101376",
+    "ls /usr/local/cuda/lib64/libnvrtc-builtins.so.12.4",
+    "nvcc --list-gpu-arch", "-gencode arch=compute_80,code=sm_80",
+    "Compiling cuda extensions with", "torch.__version__  = 2.1.0+cu121",
+    "    amdgcn-amd-amdhsa--gfx1100 - [Found]", "export HSA_OVERRIDE_GFX_VERSION=11.0.0",
+    "  Name:                    gfx1031", "List of available TensileLibrary Files :",
+    "\"/opt/rocm/lib/rocblas/library/TensileLibrary_lazy_gfx1100.dat\"",
+    "ROCk module is loaded", "ROCk module version 6.8.5 is loaded", "Able to open /dev/kfd read-write",
+    "Number of HIP devices in the system: 2", "export HIP_VISIBLE_DEVICES=0,1",
+    "[I ProcessGroupNCCL.cpp:912] [PG 0 Rank 0] ProcessGroupNCCL initialization options: TIMEOUT(ms): 600000",
+    "export TORCH_NCCL_HEARTBEAT_TIMEOUT_SEC=1800",
+    "Memory pool end. avail mem=10.24 GB", "KV Cache is allocated. #tokens: 1048576, K size: 60.00 GB",
+    "server_args=ServerArgs(mem_fraction_static=0.88, tp_size=8)",
+    "a1:123:456 [0] NCCL INFO NET/Plugin: Plugin load returned 2 : libnccl-net.so: cannot open shared object file: "
+    "No such file or directory : when loading libnccl-net.so",
+])
+def test_family_entries_stay_quiet_on_ordinary_lines(kb, line):
+    assert [s.id for s in kb.explaining(line) if s.id in IDS + EXTENDED + ["PT_TORCH_LOAD_FILE_MISSING"]] == []
+
+
+def test_family_entries_stay_quiet_on_every_clean_excerpt(kb):
+    assert clean_excerpt_hits(kb, IDS + EXTENDED) == []
+
+
+def test_one_line_is_one_problem_of_the_family(kb):
+    assert family_overlaps(kb, FAMILY) == []
+
+
+def test_nccl_net_plugin_notice_is_not_a_checkpoint_load(kb):
+    line = "NET/Plugin : Plugin load returned 2 : libnccl-net.so: cannot open shared object file: No such file or directory."
+    assert "PT_TORCH_LOAD_FILE_MISSING" not in [s.id for s in kb.explaining(line)]
