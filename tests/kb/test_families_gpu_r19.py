@@ -1,9 +1,11 @@
 """data/kb/families_gpu_r19.json: the GPU stack's own messages (round 19): flash-attn's input checks, Triton's
 shared-memory limit, NVRTC's builtins library, apex's CUDA version check, ROCm/HIP (no code object for the GPU's gfx
 target, rocBLAS's Tensile files, the HSA runtime's memory faults, the amdgpu/KFD driver not reachable, no GPU visible
-to HIP), PyTorch's NCCL heartbeat monitor and SGLang's KV cache pool. Each entry reads members its examples do not
-show, says the member in its title, stays quiet on ordinary lines of the same tools and on every clean corpus excerpt,
-and one line is one problem of the family. The entries of other parts this part extended read their new members."""
+to HIP), PyTorch's NCCL heartbeat monitor and communicator teardown, SGLang's KV cache pool, the container toolkit's
+runtime, nvidia-smi's GPU handle and bitsandbytes' CUDA setup. Each entry reads members its examples do not show, says
+the member in its title, stays quiet on ordinary lines of the same tools and on every clean corpus excerpt, and one line
+is one problem of the family. The entries of other parts this part extended read their new members (cuDNN's 'no
+algorithm' lines now say so instead of a made-up status name; the CUDA library not found is named)."""
 
 import os
 
@@ -13,10 +15,12 @@ from tests.helpers.corpus import clean_excerpt_hits
 from tests.helpers.kb_parts import english_kb, explained_title, family_overlaps, part_ids
 
 IDS = part_ids("families_gpu_r19")
-EXTENDED = ["CUDA_DEVICE_OOM", "NVCC_GPU_ARCH_UNSUPPORTED"]
+EXTENDED = ["CUDA_DEVICE_OOM", "NVCC_GPU_ARCH_UNSUPPORTED", "CUDNN_STATUS_FAILED", "CUDA_LIB_NOT_FOUND"]
 FAMILY = IDS + EXTENDED + ["CUDA_NO_KERNEL_IMAGE_FOR_GPU", "CUDA_NO_GPU_VISIBLE", "LIBRARY_GPU_CHECK_FAILED",
-                           "TORCH_EXTENSION_CUDA_VERSION_MISMATCH", "TORCH_NCCL_WATCHDOG_TIMEOUT", "CUDA_LIB_NOT_FOUND",
-                           "VLLM_NO_MEMORY_FOR_CACHE_BLOCKS", "NVIDIA_DRIVER_NOT_LOADED"]
+                           "TORCH_EXTENSION_CUDA_VERSION_MISMATCH", "TORCH_NCCL_WATCHDOG_TIMEOUT",
+                           "VLLM_NO_MEMORY_FOR_CACHE_BLOCKS", "NVIDIA_DRIVER_NOT_LOADED", "NVIDIA_GPU_LOST",
+                           "NVIDIA_CONTAINER_CLI_FAILED", "DOCKER_GPU_DEVICE_DRIVER_MISSING", "LIBRARY_GPU_CHECK_FAILED",
+                           "NCCL_CALL_FAILED"]
 
 
 @pytest.fixture(scope="module")
@@ -24,11 +28,12 @@ def kb():
     return english_kb()
 
 
-def test_the_part_is_loaded_as_specific_roots_without_peer_ids(kb):
-    assert len(IDS) == 11 and "ROCM_NO_CODE_OBJECT_FOR_GPU" in IDS and "FLASH_ATTN_INPUT_CHECK_FAILED" in IDS
+def test_the_part_is_loaded_as_specific_entries_without_peer_ids(kb):
+    assert len(IDS) == 15 and "ROCM_NO_CODE_OBJECT_FOR_GPU" in IDS and "FLASH_ATTN_INPUT_CHECK_FAILED" in IDS
     for sid in IDS:
         sig = kb.signature(sid)
-        assert os.path.basename(sig.origin) == "families_gpu_r19.json" and sig.kind == "root" and not sig.ascend_fd
+        assert os.path.basename(sig.origin) == "families_gpu_r19.json" and not sig.ascend_fd
+        assert sig.kind == ("wrapper" if sid == "TORCH_NCCL_COMMUNICATOR_ABORTED" else "root"), sid
         assert not sig.fallback and sig.severity == "fail", sid
 
 
@@ -94,6 +99,30 @@ def test_the_part_is_loaded_as_specific_roots_without_peer_ids(kb):
      "mem_fraction_static=0.45", "SGLANG_NO_MEMORY_FOR_KV_CACHE", "(mem_fraction_static=0.45)"),
     ("[2026-01-02 10:00:00 TP0] Scheduler hit an exception: RuntimeError: Not enough memory. Please try to increase "
      "--mem-fraction-static.", "SGLANG_NO_MEMORY_FOR_KV_CACHE", "KV cache pool"),
+    # PyTorch's NCCL teardown: the reason said, the watchdog line left to the watchdog entry
+    ("torch.distributed.DistBackendError: NCCL communicator was aborted on rank 5. Original reason for failure was: "
+     "Work: WorkNCCL(OpType=BROADCAST, TensorShape=[8], Timeout(ms)=5000) timed out in call to wait().",
+     "TORCH_NCCL_COMMUNICATOR_ABORTED", "on rank 5 after an earlier failure: Work: WorkNCCL(OpType=BROADCAST"),
+    ("[rank2]:[E ProcessGroupNCCL.cpp:577] [Rank 2] Some NCCL operations have failed or timed out. Due to the "
+     "asynchronous nature of CUDA kernels, subsequent GPU operations might run on corrupted/incomplete data.",
+     "TORCH_NCCL_COMMUNICATOR_ABORTED", "the first NCCL/CUDA error or timeout"),
+    # the container toolkit's runtime, nvidia-smi's handle, bitsandbytes' setup
+    ("Error response from daemon: unknown or invalid runtime name: nvidia", "DOCKER_NVIDIA_RUNTIME_NOT_REGISTERED",
+     "`unknown or invalid runtime name: nvidia`"),
+    ("docker: Error response from daemon: Unknown runtime specified nvidia.", "DOCKER_NVIDIA_RUNTIME_NOT_REGISTERED",
+     "`Unknown runtime specified nvidia`"),
+    ("Unable to determine the device handle for GPU 0000:3B:00.0: Insufficient Permissions",
+     "NVIDIA_SMI_GPU_HANDLE_UNAVAILABLE", "`0000:3B:00.0` (`Insufficient Permissions`)"),
+    ("Unable to determine the device handle for GPU 0000:3B:00.0: GPU is lost", "NVIDIA_GPU_LOST", "dropped off the PCIe bus"),
+    ("Unable to determine the device handle for GPU0000:17:00.0: Unknown Error", "NVIDIA_SMI_GPU_HANDLE_UNAVAILABLE",
+     "`0000:17:00.0`"),
+    ("CUDA SETUP: Required library version not found: libbitsandbytes_cuda124.so. Maybe you need to compile it from "
+     "source?", "BITSANDBYTES_CUDA_SETUP_FAILED", "`Required library version not found: libbitsandbytes_cuda124.so`"),
+    ("CUDA SETUP: CUDA detection failed! Possible reasons:", "BITSANDBYTES_CUDA_SETUP_FAILED", "CUDA detection failed"),
+    ("CUDA SETUP: Problem: The main issue seems to be that the main CUDA runtime library was not detected.",
+     "BITSANDBYTES_CUDA_SETUP_FAILED", "main CUDA runtime library was not detected"),
+    ("/opt/conda/lib/python3.9/site-packages/bitsandbytes/libbitsandbytes_cpu.so: undefined symbol: cquantize_blockwise_fp16_nf4",
+     "BITSANDBYTES_CUDA_SETUP_FAILED", "undefined symbol: cquantize_blockwise_fp16_nf4"),
 ])
 def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     title = explained_title(kb, line, sig_id, among=FAMILY)
@@ -107,6 +136,18 @@ def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
      "`sm_90a`"),
     ("nvcc fatal   : Value 'arch' is not defined for option 'gpu-architecture'", "NVCC_GPU_ARCH_UNSUPPORTED",
      "`arch`"),
+    # cuDNN's 'no algorithm' lines say what happened, not a made-up status name
+    ("RuntimeError: Unable to find a valid cuDNN algorithm to run convolution", "CUDNN_STATUS_FAILED",
+     "cuDNN failed: no cuDNN algorithm (engine) could run this convolution"),
+    ("RuntimeError: GET was unable to find an engine to execute this computation", "CUDNN_STATUS_FAILED",
+     "(`GET was unable to find an engine to execute this computation`)"),
+    ("RuntimeError: cuDNN error: CUDNN_STATUS_NOT_SUPPORTED", "CUDNN_STATUS_FAILED",
+     "cuDNN failed with `CUDNN_STATUS_NOT_SUPPORTED`"),
+    # the CUDA library the loader could not find is named
+    ("ImportError: libcudnn_ops_infer.so.8: cannot open shared object file: No such file or directory",
+     "CUDA_LIB_NOT_FOUND", "`libcudnn_ops_infer.so.8`"),
+    ("OSError: libcublasLt.so.12: cannot open shared object file: No such file or directory", "CUDA_LIB_NOT_FOUND",
+     "`libcublasLt.so.12`"),
 ])
 def test_members_added_to_other_parts_entries_are_said(kb, line, sig_id, said):
     title = explained_title(kb, line, sig_id)
@@ -132,9 +173,28 @@ def test_members_added_to_other_parts_entries_are_said(kb, line, sig_id, said):
     "server_args=ServerArgs(mem_fraction_static=0.88, tp_size=8)",
     "a1:123:456 [0] NCCL INFO NET/Plugin: Plugin load returned 2 : libnccl-net.so: cannot open shared object file: "
     "No such file or directory : when loading libnccl-net.so",
+    "[I ProcessGroupNCCL.cpp:1097] [Rank 0] ProcessGroupNCCL destroyed communicator on CUDA device 0",
+    " Runtimes: io.containerd.runc.v2 nvidia runc", "docker run --rm --runtime=nvidia --gpus all ubuntu nvidia-smi",
+    "GPU 00000000:0B:00.0", "Bus Id                                : 00000000:3B:00.0",
+    "CUDA SETUP: Loading binary /usr/local/lib/python3.10/dist-packages/bitsandbytes/libbitsandbytes_cuda118.so...",
+    "CUDA SETUP: PyTorch settings found: CUDA_VERSION=118, Highest Compute Capability: 8.6.",
+    "CUDA SETUP: Detected CUDA version 118",
 ])
 def test_family_entries_stay_quiet_on_ordinary_lines(kb, line):
     assert [s.id for s in kb.explaining(line) if s.id in IDS + EXTENDED + ["PT_TORCH_LOAD_FILE_MISSING"]] == []
+
+
+def test_a_reason_with_an_entry_of_its_own_is_named_by_it(kb):
+    line = ("torch.distributed.DistBackendError: NCCL communicator was aborted on rank 5. Original reason for failure was: "
+            "NCCL error: unhandled system error, NCCL version 2.18.1")
+    assert [s.id for s in kb.explaining(line) if s.id in FAMILY] == ["NCCL_CALL_FAILED"]
+
+
+def test_a_watchdog_reason_stays_with_the_watchdog_entry(kb):
+    line = ("RuntimeError: NCCL communicator was aborted on rank 1.  Original reason for failure was: [Rank 1] Watchdog "
+            "caught collective operation timeout: WorkNCCL(SeqNum=2511984, OpType=ALLREDUCE, Timeout(ms)=1800000) ran for "
+            "1809553 milliseconds before timing out.")
+    assert [s.id for s in kb.explaining(line) if s.id in FAMILY] == ["TORCH_NCCL_WATCHDOG_TIMEOUT"]
 
 
 def test_family_entries_stay_quiet_on_every_clean_excerpt(kb):
