@@ -17,7 +17,8 @@ from tests.helpers.kb_parts import english_kb, explained_title, family_overlaps,
 
 IDS = part_ids("families_ascend_r19")
 EXTENDED = ["MS_TENSOR_MULTI_ELEMENT_AS_SCALAR", "NUMPY_AXIS_OUT_OF_BOUNDS", "MS_INITIALIZER_FAN_NEEDS_2D",
-            "VLLM_ASCEND_CPU_BINDING_FAILED", "MS_RESHAPE_SIZE_MISMATCH"]
+            "VLLM_ASCEND_CPU_BINDING_FAILED", "MS_RESHAPE_SIZE_MISMATCH",
+            "MS_OPTIMIZER_ARGUMENT_INVALID"]
 FAMILY = IDS + EXTENDED + ["MS_GRAPH_TENSOR_CONDITION_NOT_SCALAR", "MS_GRAPH_UNSUPPORTED_SYNTAX", "MS_MODEL_DATASET_INVALID",
                            "MS_CONTEXT_CONFIG_INVALID", "MS_CONTEXT_OR_JIT_OPTION_INVALID", "MS_OP_ARGUMENT_CHECK_FAILED",
                            "MS_CELL_CHILD_NAME_INVALID", "MS_CONSTRUCT_ARG_MISMATCH", "MS_COMM_GROUP_RANK_OUT_OF_RANGE",
@@ -115,6 +116,10 @@ def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     ("RuntimeError: Invalid NPU id 9, total_npus=8.", "VLLM_ASCEND_CPU_BINDING_FAILED", "Invalid NPU id 9"),
     ("ValueError: The accumulate of x_shape must be equal to out_shape, but got x_shape: [const vector]{32, 128, 768}, "
      "and out_shape: [const vector]{32, 128, 12, 32}", "MS_RESHAPE_SIZE_MISMATCH", "{32, 128, 12, 32}"),
+    ("ValueError: The argument 'init_loss_scale' must be > 1, but got 0.5", "MS_OPTIMIZER_ARGUMENT_INVALID",
+     "`init_loss_scale` (got 0.5)"),
+    ("ValueError: The argument 'scale_factor' must be > 0, but got 0", "MS_OPTIMIZER_ARGUMENT_INVALID",
+     "`scale_factor` (got 0)"),
 ])
 def test_members_added_to_other_parts_entries_are_said(kb, line, sig_id, said):
     title = explained_title(kb, line, sig_id)
