@@ -1,0 +1,123 @@
+"""data/kb/families_platform_r19.json: the platform under training jobs (round 19): Python's json encoder and decoder
+(NaN/Infinity under allow_nan=False, circular references, a UTF-8 BOM), modules Python removed from its standard
+library and the C extension modules a source-built Python lacks, an exception that ended a thread, asyncio without a
+running loop, select's FD_SETSIZE, OpenSSH's algorithm negotiation and a session cut off, SELinux's AVC denials and
+Open MPI's MPI_Abort notice. Each entry reads members its examples do not show, says the member in its title, stays
+quiet on ordinary lines and on every clean corpus excerpt; the entries of other parts this part extended read their
+new members, and the class entries they share lines with give way."""
+
+import os
+
+import pytest
+
+from tests.helpers.corpus import clean_excerpt_hits
+from tests.helpers.kb_parts import english_kb, explained_title, family_overlaps, part_ids
+
+IDS = part_ids("families_platform_r19")
+EXTENDED = ["PY_STDLIB_NAME_REMOVED"]
+FAMILY = IDS + EXTENDED + ["PY_MODULE_NOT_INSTALLED", "PY_MODULE_ATTRIBUTE_MISSING", "PY_IMPORT_NAME_NOT_IN_MODULE",
+                           "SSH_CONNECTION_FAILED", "SSH_HOST_KEY_VERIFICATION_FAILED", "OS_ERRNO_REPORTED",
+                           "FILE_PERMISSION_DENIED", "PY_SCRIPT_EXCEPTION", "JSON_SYNTAX_ERROR",
+                           "ASYNCIO_NO_EVENT_LOOP_IN_THREAD", "PROCESS_KILLED_SIGKILL"]
+WRAPPERS = {"MPI_ABORT_INVOKED", "PY_THREAD_UNCAUGHT_EXCEPTION"}
+
+
+@pytest.fixture(scope="module")
+def kb():
+    return english_kb()
+
+
+def test_the_part_is_loaded_as_specific_entries_without_peer_ids(kb):
+    assert len(IDS) >= 12 and "SSH_NO_MATCHING_ALGORITHM" in IDS and "PY_STDLIB_MODULE_REMOVED" in IDS
+    for sid in IDS:
+        sig = kb.signature(sid)
+        assert os.path.basename(sig.origin) == "families_platform_r19.json" and not sig.ascend_fd
+        assert sig.kind == ("wrapper" if sid in WRAPPERS else "root"), sid
+        assert not sig.fallback and sig.severity == "fail", sid
+
+
+@pytest.mark.parametrize("line, sig_id, said", [
+    # json: the value 3.12+ add, inside requests' wrapper; a cycle; a BOM read through json.load
+    ("ValueError: Out of range float values are not JSON compliant: nan", "JSON_FLOAT_OUT_OF_RANGE", "(`nan`)"),
+    ("ValueError: Out of range float values are not JSON compliant: -inf", "JSON_FLOAT_OUT_OF_RANGE", "(`-inf`)"),
+    ("  File \"app.py\", line 9 ... ValueError: Circular reference detected", "JSON_CIRCULAR_REFERENCE",
+     "contains itself"),
+    ("json.decoder.JSONDecodeError: Unexpected UTF-8 BOM (decode using utf-8-sig): line 1 column 1 (char 0)",
+     "JSON_TEXT_STARTS_WITH_BOM", "byte order mark"),
+    # removed modules, by release
+    ("ModuleNotFoundError: No module named 'asynchat'", "PY_STDLIB_MODULE_REMOVED", "`asynchat`, a module Python 3.12"),
+    ("ModuleNotFoundError: No module named 'distutils.util'", "PY_STDLIB_MODULE_REMOVED", "`distutils`"),
+    ("ModuleNotFoundError: No module named 'imghdr'", "PY_STDLIB_MODULE_REMOVED", "`imghdr`, a module Python 3.13"),
+    ("ImportError: No module named 'pipes'", "PY_STDLIB_MODULE_REMOVED", "`pipes`"),
+    # C extension modules of a source-built Python, and python-build's checks
+    ("ModuleNotFoundError: No module named '_bz2'", "PY_STDLIB_EXTENSION_NOT_BUILT", "`_bz2` extension module"),
+    ("ImportError: No module named '_tkinter'", "PY_STDLIB_EXTENSION_NOT_BUILT", "`_tkinter`"),
+    ("WARNING: The Python bz2 extension was not compiled. Missing the bzip2 lib?", "PY_STDLIB_EXTENSION_NOT_BUILT",
+     "missing the bzip2 lib"),
+    ("ERROR: The Python ctypes extension was not compiled. Missing the libffi lib?", "PY_STDLIB_EXTENSION_NOT_BUILT",
+     "`ctypes`"),
+    # OpenSSH
+    ("Unable to negotiate with 192.168.1.20 port 2222: no matching MAC found. Their offer: hmac-sha1,hmac-md5",
+     "SSH_NO_MATCHING_ALGORITHM", "no MAC in common"),
+    ("Unable to negotiate with 10.1.2.3 port 22: no matching host key type found. Their offer: ssh-rsa,ssh-dss",
+     "SSH_NO_MATCHING_ALGORITHM", "`ssh-rsa,ssh-dss`"),
+    ("client_loop: send disconnect: Connection reset by peer", "SSH_SESSION_CONNECTION_LOST", "Connection reset by peer"),
+    ("ssh_dispatch_run_fatal: Connection to 10.1.2.3 port 22: Connection timed out", "SSH_SESSION_CONNECTION_LOST",
+     "`10.1.2.3`"),
+    ("Connection to node-07 closed by remote host.", "SSH_SESSION_CONNECTION_LOST", "`node-07`"),
+    # SELinux, MPI, threads, asyncio, select
+    ("audit: type=1400 audit(1712000000.5:12): avc:  denied  { open } for  pid=77 comm=\"python3\" "
+     "path=\"/data/imagenet/train\" dev=\"nvme0n1\" ino=5 scontext=system_u:system_r:container_t:s0 "
+     "tcontext=unconfined_u:object_r:user_home_t:s0 tclass=dir permissive=0", "SELINUX_ACCESS_DENIED",
+     "`python3` the `open` permission on `/data/imagenet/train` (class `dir`)"),
+    ("MPI_ABORT was invoked on rank 5 in communicator MPI_COMM_WORLD", "MPI_ABORT_INVOKED", "Rank 5 called MPI_Abort"),
+    ("Exception in thread Thread-2 (_pin_memory_loop):", "PY_THREAD_UNCAUGHT_EXCEPTION", "`Thread-2`"),
+    ("Exception in thread prefetcher:", "PY_THREAD_UNCAUGHT_EXCEPTION", "`prefetcher`"),
+    ("RuntimeError: no running event loop", "ASYNCIO_NO_RUNNING_LOOP", "no running event loop"),
+    ("ValueError: filedescriptor out of range in select()", "PY_SELECT_FD_ABOVE_LIMIT", "FD_SETSIZE"),
+    # the standard-library names Python 3.8-3.13 removed
+    ("AttributeError: module 'platform' has no attribute 'dist'", "PY_STDLIB_NAME_REMOVED", "`dist`"),
+    ("ImportError: cannot import name 'getargspec' from 'inspect' (/usr/lib/python3.11/inspect.py)",
+     "PY_STDLIB_NAME_REMOVED", "`getargspec` from the standard library's `inspect`"),
+    ("AttributeError: module 'ssl' has no attribute 'match_hostname'", "PY_STDLIB_NAME_REMOVED", "`match_hostname`"),
+    ("AttributeError: module 'pkgutil' has no attribute 'ImpLoader'", "PY_STDLIB_NAME_REMOVED", "`ImpLoader`"),
+    ("ImportError: cannot import name 'decodestring' from 'base64' (/usr/lib/python3.9/base64.py)",
+     "PY_STDLIB_NAME_REMOVED", "`base64`"),
+    ("AttributeError: module 'unittest' has no attribute 'findTestCases'", "PY_STDLIB_NAME_REMOVED", "`unittest`"),
+])
+def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
+    title = explained_title(kb, line, sig_id, among=FAMILY)
+    assert said in title, title
+
+
+@pytest.mark.parametrize("line", [
+    "json.dumps(metrics, allow_nan=False)", "{\"loss\": NaN, \"step\": 10}", "loss: nan, grad_norm: inf",
+    "import importlib", "ModuleNotFoundError: No module named 'impala'", "ModuleNotFoundError: No module named 'cgi_utils'",
+    "ModuleNotFoundError: No module named 'ctypes_ext'", "WARNING: No module named '_lzma', compression disabled",
+    "Installed Python-3.11.7 to /root/.pyenv/versions/3.11.7", "checking for libffi... yes",
+    "debug1: kex: host key algorithm: ssh-ed25519", "HostKeyAlgorithms +ssh-rsa", "Connection to 10.0.0.2 closed.",
+    "debug1: client_input_channel_req: channel 0 rtype exit-status reply 0", "ServerAliveInterval 60",
+    "type=AVC msg=audit(1.1:2): avc:  denied  { read } for  pid=1 comm=\"x\" name=\"y\" scontext=a tcontext=b "
+    "tclass=file permissive=1", "SELinux:  Initializing.", "getenforce", "Enforcing",
+    "NOTE: invoking MPI_ABORT causes Open MPI to kill all MPI processes.", "comm.Abort(1)",
+    "Thread-1 (f) started", "DEBUG:asyncio:Using selector: EpollSelector", "ulimit -n 65535",
+    "AttributeError: module 'locale' has no attribute 'format_string'", "from collections.abc import Mapping",
+    "[INFO] dumped 3 records to out.json", "Saved config.json",
+])
+def test_family_entries_stay_quiet_on_ordinary_lines(kb, line):
+    assert [s.id for s in kb.match_line(line) if s.id in IDS + EXTENDED] == []
+
+
+def test_the_removed_modules_and_extensions_are_no_longer_called_not_installed(kb):
+    for line in ("ModuleNotFoundError: No module named 'distutils'", "ModuleNotFoundError: No module named '_ctypes'",
+                 "ModuleNotFoundError: No module named 'telnetlib'", "ModuleNotFoundError: No module named '_sqlite3'"):
+        assert "PY_MODULE_NOT_INSTALLED" not in [s.id for s in kb.explaining(line)], line
+    assert [s.id for s in kb.explaining("ModuleNotFoundError: No module named 'dlinfer'")] == ["PY_MODULE_NOT_INSTALLED"]
+
+
+def test_family_entries_stay_quiet_on_every_clean_excerpt(kb):
+    assert clean_excerpt_hits(kb, IDS + EXTENDED) == []
+
+
+def test_one_line_is_one_problem_of_the_family(kb):
+    assert family_overlaps(kb, FAMILY) == []
