@@ -14,11 +14,15 @@ from tests.helpers.corpus import clean_excerpt_hits
 from tests.helpers.kb_parts import english_kb, explained_title, family_overlaps, part_ids
 
 IDS = part_ids("families_platform_r19")
-EXTENDED = ["PY_STDLIB_NAME_REMOVED"]
+EXTENDED = ["PY_STDLIB_NAME_REMOVED", "SHELL_SCRIPT_WINDOWS_LINE_ENDINGS"]
 FAMILY = IDS + EXTENDED + ["PY_MODULE_NOT_INSTALLED", "PY_MODULE_ATTRIBUTE_MISSING", "PY_IMPORT_NAME_NOT_IN_MODULE",
                            "SSH_CONNECTION_FAILED", "SSH_HOST_KEY_VERIFICATION_FAILED", "OS_ERRNO_REPORTED",
                            "FILE_PERMISSION_DENIED", "PY_SCRIPT_EXCEPTION", "JSON_SYNTAX_ERROR",
-                           "ASYNCIO_NO_EVENT_LOOP_IN_THREAD", "PROCESS_KILLED_SIGKILL"]
+                           "ASYNCIO_NO_EVENT_LOOP_IN_THREAD", "PROCESS_KILLED_SIGKILL",
+                           "PY_OBJECT_ATTRIBUTE_MISSING", "PY_NAME_NOT_DEFINED", "PY_SOURCE_SYNTAX_ERROR",
+                           "TLS_CERTIFICATE_NOT_TRUSTED", "TLS_WRONG_VERSION_NUMBER_PROXY", "OS_ERRNO_REPORTED",
+                           "SLURM_ALLOCATION_REJECTED", "SHELL_SCRIPT_SYNTAX_ERROR",
+                           "PIP_INSTALLED_PACKAGE_METADATA_INVALID", "PY_STRUCT_DATA_DOES_NOT_FIT"]
 WRAPPERS = {"MPI_ABORT_INVOKED", "PY_THREAD_UNCAUGHT_EXCEPTION"}
 
 
@@ -28,7 +32,7 @@ def kb():
 
 
 def test_the_part_is_loaded_as_specific_entries_without_peer_ids(kb):
-    assert len(IDS) >= 12 and "SSH_NO_MATCHING_ALGORITHM" in IDS and "PY_STDLIB_MODULE_REMOVED" in IDS
+    assert len(IDS) >= 23 and "SSH_NO_MATCHING_ALGORITHM" in IDS and "PY_STDLIB_MODULE_REMOVED" in IDS
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_platform_r19.json" and not sig.ascend_fd
@@ -84,6 +88,50 @@ def test_the_part_is_loaded_as_specific_entries_without_peer_ids(kb):
     ("ImportError: cannot import name 'decodestring' from 'base64' (/usr/lib/python3.9/base64.py)",
      "PY_STDLIB_NAME_REMOVED", "`base64`"),
     ("AttributeError: module 'unittest' has no attribute 'findTestCases'", "PY_STDLIB_NAME_REMOVED", "`unittest`"),
+    # names newer than the Python that runs the code
+    ("ImportError: cannot import name 'TypedDict' from 'typing' (/usr/lib/python3.7/typing.py)",
+     "PY_STDLIB_NAME_NEEDS_NEWER_PYTHON", "`TypedDict`, which the standard library has only since Python 3.8"),
+    ("AttributeError: module 'typing' has no attribute 'NotRequired'", "PY_STDLIB_NAME_NEEDS_NEWER_PYTHON", "Python 3.11"),
+    ("ImportError: cannot import name 'cached_property' from 'functools' (/usr/lib/python3.7/functools.py)",
+     "PY_STDLIB_NAME_NEEDS_NEWER_PYTHON", "from `functools`"),
+    ("ModuleNotFoundError: No module named 'graphlib'", "PY_STDLIB_NAME_NEEDS_NEWER_PYTHON", "Python 3.9"),
+    ("AttributeError: 'str' object has no attribute 'removesuffix'", "PY_STDLIB_NAME_NEEDS_NEWER_PYTHON", "`removesuffix`"),
+    ("NameError: name 'ExceptionGroup' is not defined", "PY_STDLIB_NAME_NEEDS_NEWER_PYTHON", "Python 3.11"),
+    ("SyntaxError: future feature annotations is not defined", "PY_STDLIB_NAME_NEEDS_NEWER_PYTHON", "Python 3.7"),
+    ("ImportError: cannot import name 'deprecated' from 'warnings' (/usr/lib/python3.12/warnings.py)",
+     "PY_STDLIB_NAME_NEEDS_NEWER_PYTHON", "Python 3.13"),
+    # PEP 440, TLS, pickle
+    ("setuptools.extern.packaging.version.InvalidVersion: Invalid version: '1.0.0-custom'",
+     "PY_PACKAGING_VERSION_NOT_PEP440", "`1.0.0-custom`"),
+    ("pip._vendor.packaging.specifiers.InvalidSpecifier: Invalid specifier: '>=3.8.*'",
+     "PY_PACKAGING_VERSION_NOT_PEP440", "specifier `>=3.8.*`"),
+    ("requests.exceptions.SSLError: HTTPSConnectionPool(host='x', port=443): Max retries exceeded with url: / (Caused by "
+     "SSLError(SSLError(1, '[SSL: DH_KEY_TOO_SMALL] dh key too small (_ssl.c:1006)')))", "TLS_REFUSED_BY_SECURITY_LEVEL",
+     "`dh key too small`"),
+    ("curl: (35) OpenSSL/3.0.2: error:0A00018A:SSL routines::dh key too small", "TLS_REFUSED_BY_SECURITY_LEVEL",
+     "`dh key too small`"),
+    ("ssl.SSLError: [SSL: CA_MD_TOO_WEAK] ca md too weak (_ssl.c:3900)", "TLS_REFUSED_BY_SECURITY_LEVEL", "`ca md too weak`"),
+    ("urllib3.exceptions.SSLError: [SSL: TLSV1_ALERT_PROTOCOL_VERSION] tlsv1 alert protocol version (_ssl.c:997)",
+     "TLS_HANDSHAKE_ALERT_FROM_PEER", "`tlsv1 alert protocol version`"),
+    ("OverflowError: cannot serialize a string larger than 4GiB", "PICKLE_OBJECT_OVER_4GIB", "`string`"),
+    # sed, awk
+    ("sed: -e expression #2, char 14: unterminated address regex", "SED_SCRIPT_INVALID", "expression #2, char 14"),
+    ("sed: -e expression #1, char 19: unknown option to 's'", "SED_SCRIPT_INVALID", "unknown option to"),
+    ("sed: file fix.sed line 3: unknown command: `x'", "SED_SCRIPT_INVALID", "`fix.sed`, line 3"),
+    ("awk: line 1: runaway string constant \"{print $1 ...", "AWK_PROGRAM_SYNTAX_ERROR", "runaway string constant"),
+    # Slurm, Open MPI, conda
+    ("srun: error: Unable to create step for job 88213: Memory required by task is not available",
+     "SLURM_STEP_CREATION_FAILED", "job 88213: Memory required by task is not available"),
+    ("slurmstepd: error: execve(): /home/u/run_npu.sh: Permission denied", "SLURM_TASK_PROGRAM_NOT_EXECUTABLE",
+     "`/home/u/run_npu.sh`: Permission denied"),
+    ("slurmstepd: error: execve(): bad interpreter(/usr/bin/python3.9): No such file or directory",
+     "SLURM_TASK_PROGRAM_NOT_EXECUTABLE", "`/usr/bin/python3.9`"),
+    ("sbatch: error: Batch script contains DOS line breaks (\\r\\n)", "SHELL_SCRIPT_WINDOWS_LINE_ENDINGS", "CRLF"),
+    ("At least one pair of MPI processes are unable to reach each other for MPI communications.",
+     "MPI_PROCESSES_UNREACHABLE", "no BTL"),
+    ("CondaError: Downloaded bytes did not match Content-Length", "CONDA_DOWNLOAD_INCOMPLETE", "Content-Length"),
+    ("Conda detected a mismatch between the expected content and downloaded content", "CONDA_DOWNLOAD_INCOMPLETE",
+     "expected content"),
 ])
 def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     title = explained_title(kb, line, sig_id, among=FAMILY)
@@ -103,6 +151,12 @@ def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     "Thread-1 (f) started", "DEBUG:asyncio:Using selector: EpollSelector", "ulimit -n 65535",
     "AttributeError: module 'locale' has no attribute 'format_string'", "from collections.abc import Mapping",
     "[INFO] dumped 3 records to out.json", "Saved config.json",
+    "from typing_extensions import Literal", "ImportError: cannot import name 'Literal' from 'typing_extensions'",
+    "import tomli as tomllib", "Successfully installed packaging-24.2", "from packaging.version import InvalidVersion",
+    "Secure Renegotiation IS supported", "ctx.set_ciphers('DEFAULT@SECLEVEL=1')", "openssl s_client -connect host:443",
+    "pickle.dump(obj, f, protocol=4)", "sed: can't read /nonexist.txt: No such file or directory", "sed -e 's/a/b/g' f",
+    "awk '{print $1}' file", "srun: job 1234 has been allocated resources", "srun: Step created for job 1234",
+    "--mca btl self,tcp", "Downloading and Extracting Packages", "Preparing transaction: done",
 ])
 def test_family_entries_stay_quiet_on_ordinary_lines(kb, line):
     assert [s.id for s in kb.match_line(line) if s.id in IDS + EXTENDED] == []
@@ -110,7 +164,8 @@ def test_family_entries_stay_quiet_on_ordinary_lines(kb, line):
 
 def test_the_removed_modules_and_extensions_are_no_longer_called_not_installed(kb):
     for line in ("ModuleNotFoundError: No module named 'distutils'", "ModuleNotFoundError: No module named '_ctypes'",
-                 "ModuleNotFoundError: No module named 'telnetlib'", "ModuleNotFoundError: No module named '_sqlite3'"):
+                 "ModuleNotFoundError: No module named 'telnetlib'", "ModuleNotFoundError: No module named '_sqlite3'",
+                 "ModuleNotFoundError: No module named 'tomllib'", "ModuleNotFoundError: No module named 'importlib.metadata'"):
         assert "PY_MODULE_NOT_INSTALLED" not in [s.id for s in kb.explaining(line)], line
     assert [s.id for s in kb.explaining("ModuleNotFoundError: No module named 'dlinfer'")] == ["PY_MODULE_NOT_INSTALLED"]
 
