@@ -14,7 +14,7 @@ from tests.helpers.corpus import clean_excerpt_hits
 from tests.helpers.kb_parts import english_kb, explained_title, family_overlaps, part_ids
 
 IDS = part_ids("families_platform_r19")
-EXTENDED = ["PY_STDLIB_NAME_REMOVED", "SHELL_SCRIPT_WINDOWS_LINE_ENDINGS"]
+EXTENDED = ["PY_STDLIB_NAME_REMOVED", "SHELL_SCRIPT_WINDOWS_LINE_ENDINGS", "UV_REQUIREMENTS_UNSATISFIABLE"]
 FAMILY = IDS + EXTENDED + ["PY_MODULE_NOT_INSTALLED", "PY_MODULE_ATTRIBUTE_MISSING", "PY_IMPORT_NAME_NOT_IN_MODULE",
                            "SSH_CONNECTION_FAILED", "SSH_HOST_KEY_VERIFICATION_FAILED", "OS_ERRNO_REPORTED",
                            "FILE_PERMISSION_DENIED", "PY_SCRIPT_EXCEPTION", "JSON_SYNTAX_ERROR",
@@ -22,7 +22,8 @@ FAMILY = IDS + EXTENDED + ["PY_MODULE_NOT_INSTALLED", "PY_MODULE_ATTRIBUTE_MISSI
                            "PY_OBJECT_ATTRIBUTE_MISSING", "PY_NAME_NOT_DEFINED", "PY_SOURCE_SYNTAX_ERROR",
                            "TLS_CERTIFICATE_NOT_TRUSTED", "TLS_WRONG_VERSION_NUMBER_PROXY", "OS_ERRNO_REPORTED",
                            "SLURM_ALLOCATION_REJECTED", "SHELL_SCRIPT_SYNTAX_ERROR",
-                           "PIP_INSTALLED_PACKAGE_METADATA_INVALID", "PY_STRUCT_DATA_DOES_NOT_FIT"]
+                           "PIP_INSTALLED_PACKAGE_METADATA_INVALID", "PY_STRUCT_DATA_DOES_NOT_FIT",
+                           "UV_PACKAGE_BUILD_OR_DOWNLOAD_FAILED", "UV_NO_VIRTUAL_ENVIRONMENT", "SSH_AUTHENTICATION_DENIED"]
 WRAPPERS = {"MPI_ABORT_INVOKED", "PY_THREAD_UNCAUGHT_EXCEPTION"}
 
 
@@ -32,12 +33,12 @@ def kb():
 
 
 def test_the_part_is_loaded_as_specific_entries_without_peer_ids(kb):
-    assert len(IDS) >= 23 and "SSH_NO_MATCHING_ALGORITHM" in IDS and "PY_STDLIB_MODULE_REMOVED" in IDS
+    assert len(IDS) >= 29 and "SSH_NO_MATCHING_ALGORITHM" in IDS and "PY_STDLIB_MODULE_REMOVED" in IDS
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_platform_r19.json" and not sig.ascend_fd
         assert sig.kind == ("wrapper" if sid in WRAPPERS else "root"), sid
-        assert not sig.fallback and sig.severity == "fail", sid
+        assert not sig.fallback and sig.severity == ("warn" if sid == "SSH_IDENTITY_FILE_MISSING" else "fail"), sid
 
 
 @pytest.mark.parametrize("line, sig_id, said", [
@@ -132,6 +133,23 @@ def test_the_part_is_loaded_as_specific_entries_without_peer_ids(kb):
     ("CondaError: Downloaded bytes did not match Content-Length", "CONDA_DOWNLOAD_INCOMPLETE", "Content-Length"),
     ("Conda detected a mismatch between the expected content and downloaded content", "CONDA_DOWNLOAD_INCOMPLETE",
      "expected content"),
+    # uv, ssh, kubectl, pathlib
+    ("  Caused by: Call to `hatchling.build.build_wheel` failed (exit status: 2)", "UV_BUILD_BACKEND_FAILED",
+     "`hatchling.build.build_wheel`, exit status 2"),
+    ("error: No interpreter found for Python >=3.12 in managed installations or search path", "UV_PYTHON_NOT_FOUND",
+     "`>=3.12`"),
+    ("  cause: Because nosuchpkg was not found in the package registry and you require nosuchpkg, we can conclude that your "
+     "requirements are unsatisfiable.", "UV_REQUIREMENTS_UNSATISFIABLE", "nosuchpkg was not found in the package registry"),
+    ("hint: You require CPython 3.12 (`cp312`), but we only found wheels for `mindspore` (v2.3.1) with the following "
+     "Python ABI tags: `cp39`, `cp310`", "UV_REQUIREMENTS_UNSATISFIABLE", "CPython 3.12 (cp312)"),
+    ("no such identity: /home/ma-user/.ssh/id_rsa: Permission denied", "SSH_IDENTITY_FILE_MISSING",
+     "`/home/ma-user/.ssh/id_rsa`"),
+    ("channel 1: open failed: administratively prohibited: open failed", "SSH_CHANNEL_OPEN_PROHIBITED",
+     "administratively prohibited"),
+    ("error: error parsing deploy/mindie.yaml: error converting YAML to JSON: yaml: line 23: did not find expected key",
+     "K8S_MANIFEST_YAML_INVALID", "`deploy/mindie.yaml` as YAML (line 23): did not find expected key"),
+    ("ValueError: Invalid suffix 'onnx'", "PY_PATHLIB_SUFFIX_INVALID", "`'onnx'`"),
+    ("ValueError: PosixPath('.') has an empty name", "PY_PATHLIB_SUFFIX_INVALID", "has no file name"),
 ])
 def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     title = explained_title(kb, line, sig_id, among=FAMILY)
@@ -157,6 +175,9 @@ def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     "pickle.dump(obj, f, protocol=4)", "sed: can't read /nonexist.txt: No such file or directory", "sed -e 's/a/b/g' f",
     "awk '{print $1}' file", "srun: job 1234 has been allocated resources", "srun: Step created for job 1234",
     "--mca btl self,tcp", "Downloading and Extracting Packages", "Preparing transaction: done",
+    "Built flash-attn==2.5.0", "Using CPython 3.11.7 interpreter at: /usr/bin/python3.11", "IdentityFile ~/.ssh/id_ed25519",
+    "channel 2: open failed: connect failed: Connection refused", "pod/train-0 created (dry run)",
+    "p.with_suffix('.txt')",
 ])
 def test_family_entries_stay_quiet_on_ordinary_lines(kb, line):
     assert [s.id for s in kb.match_line(line) if s.id in IDS + EXTENDED] == []
