@@ -16,7 +16,7 @@ from tests.helpers.corpus import clean_excerpt_hits
 from tests.helpers.kb_parts import english_kb, explained_title, family_overlaps, part_ids
 
 IDS = part_ids("families_pthf_r19")
-EXTENDED = ["TORCH_DTYPE_MISMATCH", "TORCH_META_TENSOR_NO_DATA", "TORCH_CHECKPOINT_SHAPE_MISMATCH",
+EXTENDED = ["CHECKPOINT_FILE_UNREADABLE", "TORCH_DTYPE_MISMATCH", "TORCH_META_TENSOR_NO_DATA", "TORCH_CHECKPOINT_SHAPE_MISMATCH",
             "HF_REQUIRED_FILE_MISSING", "HF_GENERATE_MORE_SEQUENCES_THAN_BEAMS", "DATASETS_INDEX_OUT_OF_RANGE",
             "HF_TRAINER_MAX_STEPS_NEEDED_FOR_UNSIZED_DATASET", "DATASETS_COLUMN_NOT_FOUND", "TOKENIZERS_INPUT_NOT_TEXT",
             "HF_CHECKPOINT_WEIGHTS_NOT_MATCHED"]
@@ -31,11 +31,12 @@ def kb():
 
 
 def test_the_part_is_loaded_as_specific_roots_without_peer_ids(kb):
-    assert len(IDS) == 8 and "TORCH_DEVICE_STRING_INVALID" in IDS and "TRITON_C_COMPILER_NOT_FOUND" in IDS
+    assert len(IDS) == 12 and "TORCH_DEVICE_STRING_INVALID" in IDS and "TRITON_C_COMPILER_NOT_FOUND" in IDS
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_pthf_r19.json" and sig.kind == "root" and not sig.ascend_fd
-        assert not sig.fallback and sig.severity == "fail", sid
+        assert not sig.fallback, sid
+        assert sig.severity == ("warn" if sid == "TORCH_COMPILE_RECOMPILE_LIMIT_HIT" else "fail"), sid
 
 
 @pytest.mark.parametrize("line, sig_id, said", [
@@ -74,6 +75,16 @@ def test_the_part_is_loaded_as_specific_roots_without_peer_ids(kb):
      "TRITON_C_COMPILER_NOT_FOUND", "no C compiler"),
     ("ValueError: To use `IterableDatasetShard` in `split_batches` mode, the batch size (3) needs to be a round multiple "
      "of the number of processes (2).", "ACCELERATE_SPLIT_BATCHES_SIZE_NOT_MULTIPLE", "batch size 3 is not a multiple of the 2"),
+    # a Trainer subclass, datasets' split check, Dynamo's recompile limit, bitsandbytes
+    ("TypeError: DPOTrainer.compute_loss() got an unexpected keyword argument 'num_items_in_batch'",
+     "HF_TRAINER_COMPUTE_LOSS_OVERRIDE_OUTDATED", "(`DPOTrainer`)"),
+    ("datasets.exceptions.ExpectedMoreSplitsError: {'test', 'validation'}", "DATASETS_SPLITS_DIFFER_FROM_RECORDED_INFO",
+     "{'test', 'validation'} recorded but not prepared"),
+    ("W1206 10:00:00.000000 77 torch/_dynamo/convert_frame.py:1995] [3/256] torch._dynamo hit "
+     "config.accumulated_recompile_limit (256)", "TORCH_COMPILE_RECOMPILE_LIMIT_HIT",
+     "config.accumulated_recompile_limit = 256"),
+    ("ImportError: Using `bitsandbytes` 8-bit quantization requires bitsandbytes: `pip install -U bitsandbytes>=0.43.0`",
+     "HF_BITSANDBYTES_QUANTIZATION_PACKAGE_MISSING", "8-bit quantization needs the bitsandbytes package (`bitsandbytes>=0.43.0`)"),
 ])
 def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     title = explained_title(kb, line, sig_id, among=FAMILY)
@@ -91,6 +102,9 @@ def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     "All the weights of LlamaForCausalLM were initialized from the model checkpoint at /data/llama.",
     "Key                    | Status   |", "Column 'text' exists in the dataset", "Invalid key handling: none",
     "data_collator = DataCollatorWithPadding(tokenizer=tokenizer)",
+    "All the splits matched successfully.", "torch._dynamo.config.recompile_limit = 64",
+    "def compute_loss(self, model, inputs, return_outputs=False, num_items_in_batch=None):",
+    "load_in_4bit=True, bnb_4bit_compute_dtype=torch.bfloat16",
 ])
 def test_family_entries_stay_quiet_on_ordinary_lines(kb, line):
     assert [s.id for s in kb.match_line(line) if s.id in IDS + EXTENDED] == []
@@ -117,6 +131,8 @@ def test_one_line_is_one_problem_of_the_family(kb):
 
 
 @pytest.mark.parametrize("line, sig_id, said", [
+    ("  File \"eval.py\", line 3 ... RuntimeError: Expected hasRecord(\"version\") to be true, but got false.",
+     "CHECKPOINT_FILE_UNREADABLE", "not a PyTorch checkpoint"),
     ("RuntimeError: expected m1 and m2 to have the same dtype, but got: c10::BFloat16 != float", "TORCH_DTYPE_MISMATCH",
      "c10::BFloat16"),
     ("ValueError: lm_head.weight is on the meta device, we need a `value` to put in on cpu.", "TORCH_META_TENSOR_NO_DATA",
