@@ -22,7 +22,8 @@ EXTENDED = ["CHECKPOINT_FILE_UNREADABLE", "TORCH_DTYPE_MISMATCH", "TORCH_META_TE
             "HF_CHECKPOINT_WEIGHTS_NOT_MATCHED"]
 FAMILY = IDS + EXTENDED + ["TORCH_ATTENTION_MASK_SHAPE_MISMATCH", "TORCH_ATTENTION_EMBED_DIM_NOT_DIVISIBLE_BY_HEADS",
                            "HF_COLLATOR_GOT_RAW_TEXT_COLUMN",
-                           "TORCH_CUDA_CALLED_ON_NPU_HOST", "PT_TENSORS_DIFFERENT_DEVICES"]
+                           "TORCH_CUDA_CALLED_ON_NPU_HOST", "PT_TENSORS_DIFFERENT_DEVICES",
+                           "TORCH_ONE_HOT_CLASS_OUT_OF_RANGE", "TORCH_INDEX_TENSOR_NOT_INTEGER"]
 
 
 @pytest.fixture(scope="module")
@@ -31,7 +32,7 @@ def kb():
 
 
 def test_the_part_is_loaded_as_specific_roots_without_peer_ids(kb):
-    assert len(IDS) == 12 and "TORCH_DEVICE_STRING_INVALID" in IDS and "TRITON_C_COMPILER_NOT_FOUND" in IDS
+    assert len(IDS) == 13 and "TORCH_DEVICE_STRING_INVALID" in IDS and "TRITON_C_COMPILER_NOT_FOUND" in IDS
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_pthf_r19.json" and sig.kind == "root" and not sig.ascend_fd
@@ -85,6 +86,8 @@ def test_the_part_is_loaded_as_specific_roots_without_peer_ids(kb):
      "config.accumulated_recompile_limit = 256"),
     ("ImportError: Using `bitsandbytes` 8-bit quantization requires bitsandbytes: `pip install -U bitsandbytes>=0.43.0`",
      "HF_BITSANDBYTES_QUANTIZATION_PACKAGE_MISSING", "8-bit quantization needs the bitsandbytes package (`bitsandbytes>=0.43.0`)"),
+    ("  File \"loss.py\", line 12 ... RuntimeError: one_hot is only applicable to index tensor.",
+     "TORCH_ONE_HOT_INDEX_NOT_INT64", "not an int64 (Long) tensor"),
 ])
 def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     title = explained_title(kb, line, sig_id, among=FAMILY)
@@ -105,6 +108,7 @@ def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     "All the splits matched successfully.", "torch._dynamo.config.recompile_limit = 64",
     "def compute_loss(self, model, inputs, return_outputs=False, num_items_in_batch=None):",
     "load_in_4bit=True, bnb_4bit_compute_dtype=torch.bfloat16",
+    "targets = F.one_hot(labels.long(), num_classes=10).float()",
 ])
 def test_family_entries_stay_quiet_on_ordinary_lines(kb, line):
     assert [s.id for s in kb.match_line(line) if s.id in IDS + EXTENDED] == []
