@@ -31,7 +31,7 @@ def kb():
 
 
 def test_the_part_is_loaded_as_specific_entries_without_peer_ids(kb):
-    assert len(IDS) == 18 and "ROCM_NO_CODE_OBJECT_FOR_GPU" in IDS and "FLASH_ATTN_INPUT_CHECK_FAILED" in IDS
+    assert len(IDS) == 20 and "ROCM_NO_CODE_OBJECT_FOR_GPU" in IDS and "FLASH_ATTN_INPUT_CHECK_FAILED" in IDS
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_gpu_r19.json" and not sig.ascend_fd

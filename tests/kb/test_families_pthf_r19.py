@@ -23,7 +23,8 @@ EXTENDED = ["CHECKPOINT_FILE_UNREADABLE", "TORCH_DTYPE_MISMATCH", "TORCH_META_TE
 FAMILY = IDS + EXTENDED + ["TORCH_ATTENTION_MASK_SHAPE_MISMATCH", "TORCH_ATTENTION_EMBED_DIM_NOT_DIVISIBLE_BY_HEADS",
                            "HF_COLLATOR_GOT_RAW_TEXT_COLUMN",
                            "TORCH_CUDA_CALLED_ON_NPU_HOST", "PT_TENSORS_DIFFERENT_DEVICES",
-                           "TORCH_ONE_HOT_CLASS_OUT_OF_RANGE", "TORCH_INDEX_TENSOR_NOT_INTEGER"]
+                           "TORCH_ONE_HOT_CLASS_OUT_OF_RANGE", "TORCH_INDEX_TENSOR_NOT_INTEGER",
+                           "TORCH_NPU_DEVICE_NOT_REGISTERED"]
 
 
 @pytest.fixture(scope="module")
@@ -43,8 +44,12 @@ def test_the_part_is_loaded_as_specific_roots_without_peer_ids(kb):
 @pytest.mark.parametrize("line, sig_id, said", [
     # device strings: older type lists, other names, a malformed index
     ("RuntimeError: Expected one of cpu, cuda, xpu, mkldnn, opengl, opencl, ideep, hip, ve, fpga, ort, xla, lazy, "
+     "vulkan, mps, meta, hpu, mtia, privateuseone device type at start of device string: gpu:0",
+     "TORCH_DEVICE_STRING_INVALID", "`gpu:0`"),
+    # `npu` without `import torch_npu` stays TORCH_NPU_DEVICE_NOT_REGISTERED's (families_python.json), which says so
+    ("RuntimeError: Expected one of cpu, cuda, xpu, mkldnn, opengl, opencl, ideep, hip, ve, fpga, ort, xla, lazy, "
      "vulkan, mps, meta, hpu, mtia, privateuseone device type at start of device string: npu:0",
-     "TORCH_DEVICE_STRING_INVALID", "`npu:0`"),
+     "TORCH_NPU_DEVICE_NOT_REGISTERED", "npu"),
     ("  File \"app.py\", line 9 ... RuntimeError: Expected one of cpu, cuda, ipu, xpu, mkldnn, opengl, opencl, ideep, "
      "hip, ve, fpga, maia, xla, lazy, vulkan, mps, meta, hpu, mtia, privateuseone device type at start of device "
      "string: auto", "TORCH_DEVICE_STRING_INVALID", "`auto`"),

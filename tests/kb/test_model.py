@@ -347,7 +347,7 @@ _INTERNAL_ID = re.compile(r"(?i)\bindex ?id\b|stored code index|\bissue \d+|\(is
 
 
 def _tokens(source: str):
-    out = {u.rstrip(".;,") for u in _URL.findall(source)}
+    out = {u.rstrip(".;,:") for u in _URL.findall(source)}  # a URL ends before its sentence's colon
     rest = _URL.sub(" ", source)
     for tok in _TOKEN.findall(rest):
         tok = tok if tok.startswith("`") else tok.rstrip(".:,;")
