@@ -54,7 +54,7 @@ if REPO not in sys.path:
     sys.path.insert(0, REPO)
 
 CORPUS = os.path.join(REPO, "tests", "fixtures", "corpus")
-SPLITS = ("heldout", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8", "heldout9", "heldout10", "heldout11", "heldout12", "heldout13", "heldout14", "heldout15", "heldout16", "heldout17", "heldout18", "heldout19", "heldout20", "heldout21", "heldout22", "heldout23", "heldout24", "heldout25", "heldout26", "tune", "tune2")
+SPLITS = ("heldout", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8", "heldout9", "heldout10", "heldout11", "heldout12", "heldout13", "heldout14", "heldout15", "heldout16", "heldout17", "heldout18", "heldout19", "heldout20", "heldout21", "heldout22", "heldout23", "heldout24", "heldout25", "heldout26", "heldout27", "tune", "tune2")
 FACTS_CANDIDATES = [os.path.join(REPO, "..", "shared", "reference", "ascend_fd_kb_facts.json"),
                     os.path.join(REPO, "..", "..", "shared", "reference", "ascend_fd_kb_facts.json"),
                     "/work/shared/reference/ascend_fd_kb_facts.json"]
@@ -85,8 +85,12 @@ ERROR_WORD = re.compile(
     # a reader's report of input cut short ('gzip: stdin: unexpected end of file', 'tar: Unexpected EOF in archive'),
     # and git's refusal of a subcommand it does not have ("git: 'lfs' is not a git command. See 'git --help'.")
     r"unexpected (end of file|eof)\b|is not a git command|"
-    # a version check's refusal ('The NVIDIA driver on your system is too old (found version 6050).')
-    r"\bis too old\b|"
+    # a version check's refusal ('The NVIDIA driver on your system is too old (found version 6050).'), and a refusal
+    # said as 'rejected' as 'refused' and 'denied' are (git's ' ! [rejected]  main -> main (fetch first)')
+    r"\bis too old\b|\brejected\b|"
+    # a Python traceback's frame: only an exception's report prints it (subprocess's `File ".../subprocess.py", line
+    # 1950, in _execute_child` above `FileNotFoundError: ... 'nvidia-smi'` says the program never started)
+    r"^\s*File \"[^\"\n]+\", line \d+, in \S|"
     # a shell's own error report: bash's `<script>: line N: <message>`, dash's `<script>: N: <message>`
     r"^\S+: line \d+: |^[^\s:]+: \d+: [A-Z]|"
     # an errno's strerror text after a colon (`bash: /usr/bin/cp: Argument list too long`, `OSError: [Errno 36] File
@@ -252,6 +256,8 @@ def measure_one(ex: dict, kb, fd_facts) -> dict:
     message: List[int] = []
     units = error_units(raw, explained.__contains__, message)  # (one pass: units and the messages' next lines)
     explained |= {u[0] for u in units if u[3]}
+    # a frame of a traceback is part of an error report too (triage folds it into the exception it leads to:
+    # subprocess's `File ".../subprocess.py", line 1950, in _execute_child` above `FileNotFoundError: ... 'nvidia-smi'`)
     ordinary_fails = [pid for pid, matched, texts in fails
                       if ex["expect"] == "clean" or not (any(ERROR_WORD.search(t) for t in texts)
                                                          or any(i in message for i in matched))]

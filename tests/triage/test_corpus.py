@@ -239,6 +239,13 @@ FLOORS = {
     # every unexplained error line listed; then (seen) five of its misses mended as families: 44/51 = 86.3% (1 FAIL on
     # the NVIDIA driver's probe report, a true report the measure now reads: 0)
     "heldout26": {"named_pct": 86.3, "borrowed_per_10": 0.0, "ordinary_fails": 0},
+    # round 19: collected (32 runs here, 23 public threads) and checked while round 19's five authors worked, never read
+    # by them (tests/fixtures/corpus/heldout27/README.md); at this stop's start 33/45 = 73.3% (h27i 75.0%, h27j 81.8%,
+    # h27k 50.0%; 4 FAILs on lines without an error word); measured once after round 19: 34/45 = 75.6%, no peer id the
+    # line does not support, every unexplained error line listed; then (seen) four misses mended as families and the
+    # measure reading `rejected` and a traceback's frame: 38/45 = 84.4%, 2 FAILs on lines without an error word, both
+    # true reports (ssh's unprotected-key banner, NCCL's duplicate GPU)
+    "heldout27": {"named_pct": 84.4, "borrowed_per_10": 0.0, "ordinary_fails": 2},
     # tune2/ (a tuning set, not held out): 25 faulty + 5 clean excerpts from issues no other set or KB entry cited,
     # labelled and committed before triage ran on it; measured once after the class entries (fallback) were written
     # and before any tuning: 14/25 = 56.0% named (main without the class entries: the same 14), 0 FAIL from an
@@ -396,6 +403,11 @@ def test_the_measure_reads_a_traceback_as_triage_does_and_catches_a_dropped_line
     ("tar: Unexpected EOF in archive", True),
     ("git: 'lfs' is not a git command. See 'git --help'.", True),
     ("The NVIDIA driver on your system is too old (found version 6050).", True),  # a version check's refusal
+    (" ! [rejected]        main -> main (fetch first)", True),  # a refusal said as rejected
+    ("insmod: ERROR: could not insert module nvidia.ko: Key was rejected by service", True),
+    ("Rejection sampling accepted 12 of 40 drafts", False),
+    ('  File "/usr/lib/python3.11/subprocess.py", line 1950, in _execute_child', True),  # a traceback's frame
+    ("File /data/a.txt, line 3, in the header: 12 columns", False),
     ("Removing checkpoints too old to keep: checkpoint-100", False),
     ("Reached the end of file list, 12 files", False),
     ("epoch: 1 step: 20, loss is 0.532", False),
@@ -405,6 +417,26 @@ def test_the_measure_reads_a_traceback_as_triage_does_and_catches_a_dropped_line
 def test_the_measure_reads_the_c_librarys_and_the_shells_error_words(measure, line, error):
     # a FAIL on such a line is a true report of a failure, not one from an ordinary line
     assert bool(measure.ERROR_WORD.search(line)) is error
+
+
+def test_a_fail_read_on_a_traceback_frame_is_not_from_an_ordinary_line(measure, tmp_path, monkeypatch):
+    # subprocess's frame says the program never started; the frame is part of the exception's report, not an ordinary
+    # line, while the same FAIL in an excerpt labelled clean still counts
+    body = ("Traceback (most recent call last):\n  File \"probe.py\", line 3, in <module>\n"
+            "    subprocess.run([\"nvidia-smi\"])\n"
+            "  File \"/usr/lib/python3.11/subprocess.py\", line 1950, in _execute_child\n"
+            "    raise child_exception_type(errno_num, err_msg, err_filename)\n"
+            "FileNotFoundError: [Errno 2] No such file or directory: 'nvidia-smi'\n")
+    base = tmp_path / "corpus"
+    (base / "heldout").mkdir(parents=True)
+    (base / "heldout" / "a.log").write_text(
+        "#% source: https://github.com/o/r/issues/1\n#% expect: fault\n#% fault: subprocess\n" + body, encoding="utf-8")
+    (base / "heldout" / "b.log").write_text(
+        "#% source: https://github.com/o/r/issues/2\n#% expect: clean\n" + body, encoding="utf-8")
+    monkeypatch.setattr(measure, "CORPUS", str(base))
+    rows = {r["name"]: r for r in measure.measure("heldout")["excerpts"]}
+    assert "PY_SUBPROCESS_PROGRAM_NOT_STARTED" in [p if isinstance(p, str) else p["id"] for p in rows["a.log"]["problems"]]
+    assert rows["a.log"]["ordinary_fails"] == [] and "PY_SUBPROCESS_PROGRAM_NOT_STARTED" in rows["b.log"]["ordinary_fails"]
 
 
 def test_a_bad_header_is_one_clear_line(measure, tmp_path):
@@ -984,7 +1016,7 @@ def test_a_keyerror_title_shows_the_missing_weight_name(tmp_path):
 def test_the_page_split_keeps_a_page_on_one_side_whatever_its_language_or_branch():
     """scripts/corpus_split.py: a docs page and its Chinese twin, on any branch, and `owner/repo:path` are one key; an
     issue is owner/repo/N; about a third of the keys are held out; a vendor's versioned docs page is flagged; every
-    page of heldout15 to heldout26 was on the held-out side (the runs made here, heldout19's to heldout26's, have no side)."""
+    page of heldout15 to heldout27 was on the held-out side (the runs made here, heldout19's to heldout27's, have no side)."""
     corpus_split = script_module("corpus_split")
     en = "https://github.com/mindspore-ai/docs/blob/master/docs/mindspore/source_en/faq/data_processing.md"
     zh = "https://github.com/mindspore-ai/docs/blob/r2.3/docs/mindspore/source_zh_cn/faq/data_processing.md"
@@ -1001,7 +1033,7 @@ def test_the_page_split_keeps_a_page_on_one_side_whatever_its_language_or_branch
     assert 70 < sides.count("heldout") < 130
     for split, n in (("heldout15", 42), ("heldout16", 51), ("heldout17", 53), ("heldout18", 30), ("heldout19", 40),
                      ("heldout20", 66), ("heldout21", 61), ("heldout22", 60),
-                     ("heldout23", 60), ("heldout24", 61), ("heldout25", 57), ("heldout26", 59)):
+                     ("heldout23", 60), ("heldout24", 61), ("heldout25", 57), ("heldout26", 59), ("heldout27", 55)):
         folder = os.path.join(REPO, "tests", "fixtures", "corpus", split)
         sources = [m.group(1) for name in os.listdir(folder) if name.endswith(".log")
                    for m in [re.search(r"^#% source: (\S+)", open(os.path.join(folder, name), encoding="utf-8").read(),
