@@ -256,8 +256,6 @@ def measure_one(ex: dict, kb, fd_facts) -> dict:
     message: List[int] = []
     units = error_units(raw, explained.__contains__, message)  # (one pass: units and the messages' next lines)
     explained |= {u[0] for u in units if u[3]}
-    # a frame of a traceback is part of an error report too (triage folds it into the exception it leads to:
-    # subprocess's `File ".../subprocess.py", line 1950, in _execute_child` above `FileNotFoundError: ... 'nvidia-smi'`)
     ordinary_fails = [pid for pid, matched, texts in fails
                       if ex["expect"] == "clean" or not (any(ERROR_WORD.search(t) for t in texts)
                                                          or any(i in message for i in matched))]

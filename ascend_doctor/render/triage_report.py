@@ -292,24 +292,23 @@ def _text(result: TriageResult, color: bool) -> str:
             if not harmless:
                 lines.append(_("No error-looking lines either."))
     else:
-        first = result.first_problem()
+        first, over = result.lead()
         place = _place(first.since.where(), who(first.since), first.since.time)
-        over = result.passed_over()
+        earlier = earlier_place = None
         if over is not None:  # the headline's problem is not the earliest of its level: say which came before, and why
-            earlier, why = over
+            earlier, why = over[0].signature.id, over[1]
+            earlier_place = _place(over[0].since.where(), who(over[0].since), over[0].since.time)
             headline = (_("{count} known problem(s). The leading {label}: {problem} at {place}; {earlier} at "
                           "{earlier_place} came before it and was raised again as it.") if why == "became" else
                         _("{count} known problem(s). The leading {label}: {problem} at {place}; {earlier} at "
                           "{earlier_place} came before it but says only that a call failed."))
-            headline = headline.replace("{earlier}", earlier.signature.id).replace(
-                "{earlier_place}", _place(earlier.since.where(), who(earlier.since), earlier.since.time))
         elif first.severity == "fail":
             headline = _("{count} known problem(s). The earliest {label}: {problem} at {place} — when ranks fail "
                          "together, the first failure is usually the cause; the others often follow from it.")
         else:
             headline = _("{count} known problem(s). The earliest {label}: {problem} at {place}.")
         lines.append(headline.format(count=len(real), label=severity_tag(first.severity), problem=first.signature.id,
-                                     place=place))
+                                     place=place, earlier=earlier, earlier_place=earlier_place))
         for n, p in enumerate(real, 1):
             s = p.signature
             title, cause, fix = s.text(line=p.text)

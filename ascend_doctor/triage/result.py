@@ -314,43 +314,37 @@ class TriageResult:
         return any(SEVERITY_ORDER[p.severity] <= limit for p in self.problems) or (
             rc is not None and SEVERITY_ORDER[rc] <= limit)
 
-    def first_problem(self) -> Optional[Problem]:
-        """The earliest problem of the most severe level present (a warning never outranks a failure). A wrapper (a
-        call failed, not why: torch_npu's ERR envelope, a bare error code) is the headline only when nothing else of
-        that level was found: its line often carries a time to the second while the line that says why carries
-        milliseconds, and a time to the second sorts first within its second."""
+    def lead(self) -> Tuple[Optional[Problem], Optional[Tuple[Problem, str]]]:
+        """The headline's problem, and the problem of its level that came before it with why that one does not lead
+        (None when the headline's is the earliest, so that the headline says "the earliest" only when it is).
+
+        The headline's is the earliest problem of the most severe level present (a warning never outranks a
+        failure), except that an exception a library caught and raised again as its own gives way to the one it became
+        ("became": Problem.became) and a wrapper (a call failed, not why: torch_npu's ERR envelope, a bare error code;
+        "wrapper") is the headline only when nothing else of that level was found: its line often carries a time to
+        the second while the line that says why carries milliseconds, and a time to the second sorts first within its
+        second."""
         real = [p for p in self.problems if p.severity != "info"]
         if not real:
-            return None
+            return None, None
         worst = min(SEVERITY_ORDER[p.severity] for p in real)
         level = [p for p in real if SEVERITY_ORDER[p.severity] == worst]
         when = reading_order(self.problems)
         ids = {p.signature.id for p in level}
-        level = [p for p in level if p.became not in ids] or level  # the exception it became leads
-        return min([p for p in level if p.signature.kind != "wrapper"] or level, key=lambda p: when(p.since))
+        leading = [p for p in level if p.became not in ids] or level  # the exception it became leads
+        first = min([p for p in leading if p.signature.kind != "wrapper"] or leading, key=lambda p: when(p.since))
+        earliest = min(level, key=lambda p: when(p.since))
+        if when(earliest.since) >= when(first.since):
+            return first, None
+        return first, (earliest, "became" if earliest.became is not None else "wrapper")
+
+    def first_problem(self) -> Optional[Problem]:
+        """The headline's problem (lead)."""
+        return self.lead()[0]
 
     def passed_over(self) -> Optional[Tuple[Problem, str]]:
-        """The problem of the headline's level that came before the headline's (first_problem), and why it does not
-        lead: "became" (its exception was raised again as the headline's, Problem.became) or "wrapper" (it says only
-        that a call failed). None when the headline's problem is the earliest of its level, so that the headline says
-        "the earliest" only when it is."""
-        first = self.first_problem()
-        if first is None:
-            return None
-        when = reading_order(self.problems)
-        level = [p for p in self.problems if p.severity == first.severity]
-        earliest = min(level, key=lambda p: when(p.since))
-        if earliest is first or when(earliest.since) >= when(first.since):
-            return None
-        return earliest, ("became" if earliest.became is not None else "wrapper")
-
-    def _passed_over_json(self) -> dict:
-        """`first_problem`'s `leads_over`: the earlier problem of its level it leads over and why (passed_over), or nothing."""
-        over = self.passed_over()
-        if over is None:
-            return {}
-        p, why = over
-        return {"leads_over": {"id": p.signature.id, "why": why, **p.since.to_json()}}
+        """The problem of the headline's level that came before the headline's, and why it does not lead (lead)."""
+        return self.lead()[1]
 
     @property
     def nodes(self) -> List[str]:
@@ -359,7 +353,7 @@ class TriageResult:
     def to_json(self, streamed: bool = False) -> dict:
         """The JSON document. `streamed`: its problems are a jsonstream.Rows, each made only when jsonstream.pieces
         writes it (a report of thousands of problems held them all as dicts, then all as text: render_triage)."""
-        first = self.first_problem()
+        first, over = self.lead()
         chains = fault_chains(self.problems)
         from ..i18n import get_lang
 
@@ -378,7 +372,10 @@ class TriageResult:
             "root_cause": root_cause_json(self.root_cause),
             "problems": problems,
             "first_problem": None if first is None else dict(
-                {"id": first.signature.id, **first.since.to_json()}, **self._passed_over_json()),
+                {"id": first.signature.id, **first.since.to_json()},
+                # the earlier problem of its level it leads over, and why (lead)
+                **({} if over is None else {"leads_over": {"id": over[0].signature.id, "why": over[1],
+                                                           **over[0].since.to_json()}})),
             "summary": self.counts(),
             "nodes": self.nodes,
             "inputs": [i.to_json() for i in self.inputs],
