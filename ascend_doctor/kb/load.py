@@ -234,7 +234,8 @@ def _part_signature(s: dict, file: str) -> Signature:
         log_sources=list(s["log_sources"]),
         leads_to=list(get("leads_to") or ()), derived=derived, example_origin=str(get("example_origin") or ""),
         fallback=bool(get("fallback", False)), last_resort=bool(get("last_resort", False)),
-        code_line=bool(get("code_line", False)), fail_needs_mark=bool(get("fail_needs_mark", False)), origin=file)
+        code_line=bool(get("code_line", False)), fail_needs_mark=bool(get("fail_needs_mark", False)), origin=file,
+        exception_under=list(get("exception_under") or ()))
 
 
 def parse_knowledge_base(raw, file: str = "knowledge_base.json", trusted: bool = False) -> KnowledgeBase:
@@ -301,6 +302,7 @@ def _build_base(raw: dict, file: str) -> KnowledgeBase:
             leads_to=list(get("leads_to") or ()), example_origin=str(get("example_origin", "")),
             fallback=bool(get("fallback", False)), last_resort=bool(get("last_resort", False)),
             code_line=bool(get("code_line", False)), fail_needs_mark=bool(get("fail_needs_mark", False)), origin=file,
+            exception_under=list(get("exception_under") or ()),
         ))
     return KnowledgeBase(pitfalls, sigs)
 
@@ -317,7 +319,8 @@ def _build_base(raw: dict, file: str) -> KnowledgeBase:
 _FIELD_ORDER = ("id", "", "derived", "title", "component", "class", "severity", "log_sources", "cause", "fix", "fix_zh",
                 "source", "pitfall", "regex", "all_of", "pattern", "also", "exclude", "resolved_by", "examples",
                 "near_misses", "title_zh", "cause_zh", "source_zh", "example_origin", "notes", "seen_in", "anchors",
-                "ascend_fd", "leads_to", "priority", "fallback", "last_resort", "code_line", "fail_needs_mark")  # "": a field the schema does not know
+                "ascend_fd", "leads_to", "priority", "fallback", "last_resort", "code_line", "exception_under",
+                "fail_needs_mark")  # "": a field the schema does not know
 _ALL_OF_EXPECTED = N_("{where}.all_of: expected a list of alternatives, each a non-empty list of "
                       "non-empty one-line strings: [[\"a\", \"b\"], [\"c\"]]")
 
@@ -371,7 +374,8 @@ def _entry_problem(s, where: str, problems, node: dict, pitfalls: Dict[str, Pitf
     # (every example is matched), not at every start
     for field, pats in (("pattern", [pattern] if s.get("regex") is True and pattern else []),
                         ("also", s.get("also") or []), ("exclude", s.get("exclude") or []),
-                        ("resolved_by", s.get("resolved_by") or [])):
+                        ("resolved_by", s.get("resolved_by") or []),
+                        ("exception_under", s.get("exception_under") or [])):
         for p in pats if check_regexes and field not in bad else ():
             try:
                 re.compile(p)
@@ -385,7 +389,8 @@ def _entry_problem(s, where: str, problems, node: dict, pitfalls: Dict[str, Pitf
 
 def _placeholder_problem(s: dict, where: str, bad: Set[str]) -> Optional[Tuple[int, str]]:
     """A `{name|words}` in a text whose name no named group of the entry's patterns captures (nor derives)."""
-    pats = [s.get("pattern")] + list(s.get("also") or []) if "also" not in bad and "pattern" not in bad else []
+    pats = ([s.get("pattern")] + list(s.get("also") or []) + list(s.get("exception_under") or [])
+            if not bad & {"also", "pattern", "exception_under"} else [])
     names: Set[str] = set()
     for p in pats:
         if isinstance(p, str):

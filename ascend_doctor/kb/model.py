@@ -136,6 +136,10 @@ class Signature:
     # reads a line of code (a setting written in the script): a Python traceback's source line counts for it, as for
     # no other entry (`triage/match/source.py`)
     code_line: bool = False
+    # a traceback frame's entry whose exception decides what the exception means: regexes of the exception line that ends
+    # the traceback; where one matches, that line is this entry's alone (triage/scan.py _frame_step) and its named
+    # groups fill the entry's placeholders (values)
+    exception_under: List[str] = field(default_factory=list)
     # a FAIL only where the matched line is marked as an error report (an error level or form, or a code): the entry
     # also reads a vendor's sentence on its own, which a page or a lower-level line can quote; there it is a warning
     fail_needs_mark: bool = False
@@ -207,9 +211,10 @@ class Signature:
         """What the named groups of the first pattern matching `line` captured, as {name: (value, quoted)}, plus
         the facts derived from them (DERIVED_VALUES). `line` is the matched line as the report shows it (cut and
         redacted), so a value is redacted as the line is. {} when nothing is named or nothing matches."""
-        if not line or "(?P<" not in "".join(self.raw_patterns()):
+        pats = self.raw_patterns() + self.exception_under
+        if not line or "(?P<" not in "".join(pats):
             return {}
-        for p in self.raw_patterns():
+        for p in pats:
             if "(?P<" not in p:
                 continue
             try:

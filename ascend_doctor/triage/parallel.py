@@ -258,7 +258,7 @@ def _fresh_like(parent: Triage) -> Triage:
     t = Triage.__new__(Triage)
     t.kb, t.scanner, t.sigs, t._resolvers = parent.kb, parent.scanner, parent.sigs, parent._resolvers
     t._wrappers, t._yielding, t._last = parent._wrappers, parent._yielding, parent._last
-    t._code_readers = parent._code_readers
+    t._code_readers, t._frames, t._frame = parent._code_readers, parent._frames, None
     t.node, t.root_cause = parent.node, parent.root_cause
     t._error_idx, t._chain_idx, t._chain = parent._error_idx, parent._chain_idx, None
     t._plans, t._plans_bytes, t._pending = {}, 0, {}  # (Triage._line_plan, _record)

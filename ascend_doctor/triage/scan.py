@@ -48,6 +48,9 @@ CHAIN_LINE = (r"^(?:.{0,200}?\] ?)?(?:The above exception was the direct cause o
 _CHAIN_GAP = 400
 _PLAN_BYTES = 4 << 20
 PEER_LINES = 8  # a problem's ascend-fd ids are read from its first matched lines (each input range's, in parallel)
+# a traceback frame's exception (Signature.exception_under) comes within this many lines of the frame: the `raise`
+# line of code and Python 3.11+'s `^^^` markers between
+_FRAME_GAP = 4
 
 # Where a rank / device / process shows in a log's path (msrun, CANN plog, device logs).
 _RANK_FROM_PATH = [
@@ -113,6 +116,9 @@ class Triage:
         self._last = {i for i, s in enumerate(sigs) if s.last_resort}
         # A Python traceback's source line names a call, not an event: only the entries that read code match it
         self._code_readers = {i for i, s in enumerate(sigs) if s.code_line}
+        # A frame whose exception it reads (Signature.exception_under): the exception line under it is its alone
+        self._frames = {i: [re.compile(p) for p in s.exception_under] for i, s in enumerate(sigs) if s.exception_under}
+        self._frame: Optional[tuple] = None  # see _frame_step
         self._plans: Dict[bytes, Tuple[Tuple[int, ...], int, Optional[str], Optional[tuple]]] = {}  # see _line_plan
         self._plans_bytes = 0
         self._pending: Dict[str, Tuple[Optional[str], int, int]] = {}  # sid -> its last hit not yet made (_record)
@@ -507,6 +513,8 @@ class Triage:
             if plan is None:
                 plan = self._line_plan(line, hits)
             record, error, time, shape = plan
+            if self._frame is not None:
+                record, error = self._frame_step(line, info, line_no, time, record, error, shape)
             marked = False
             if error and seen_on_line.get(err_idx) != line_no:
                 seen_on_line[err_idx] = line_no
@@ -524,6 +532,10 @@ class Triage:
                 if self._record(idx, line, line_no, info, time, marked):
                     new.append(idx)
                 any_hit = True
+            if self._frames and not self._frame:
+                frame = next((i for i in record if i in self._frames), None)
+                if frame is not None:
+                    self._frame = (info, line_no, frame, frame in new)
             if new and shape is None:  # an exception line the error pattern does not mark (`struct.error: ...`)
                 shape = line_shape(line)
             if new or chain_idx in record or (shape is not None and shape[1] == EXCEPTION) or self._chain is not None:
@@ -574,6 +586,33 @@ class Triage:
             self._chain = (info, line_no, "exc", new)
         else:
             self._chain = None if exception else st
+
+    def _frame_step(self, line: bytes, info: InputInfo, line_no: int, time: Optional[str], record: Tuple[int, ...],
+                    error: int, shape) -> Tuple[Tuple[int, ...], int]:
+        """A traceback frame whose exception decides what the exception means (Signature.exception_under: subprocess's
+        `_execute_child` frame, where `FileNotFoundError: ... 'nvidia-smi'` is a program not found, not a file): the
+        exception line that ends its traceback, within _FRAME_GAP lines, is the frame entry's where one of its
+        patterns matches. No other entry makes a problem of it, it counts as explained, and when the frame made the
+        problem the problem shows this line (its values fill the title). Returns the line's (record, error).
+        State: None, or (input, the frame's line, its signature, whether it made the problem)."""
+        got, at, idx, made = self._frame
+        if got is not info or line_no - at > _FRAME_GAP:
+            self._frame = None
+            return record, error
+        if shape is None:
+            shape = line_shape(line)
+        if shape is None or shape[1] != EXCEPTION:  # frames and code between
+            return record, error
+        self._frame = None
+        text = _text(line)
+        if not any(rx.search(text) for rx in self._frames[idx]):
+            return record, error
+        sig = self.sigs[idx]
+        p = self.problems.get(sig.id)
+        if made and p is not None:
+            p.text, p.marked, p.low = self._show(text), False, sig.low_on(text, False)
+            p.at = self._occurrence(info, line_no, time)
+        return tuple(i for i in record if i in self._resolvers), 2 if error else 0
 
     def _evidence(self, proc: "ProcessLog", line: bytes, line_no: int, info: InputInfo) -> None:
         if info.evidence is not None:  # a forked worker: the parent feeds the lines, in order

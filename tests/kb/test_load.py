@@ -110,6 +110,17 @@ def test_a_placeholder_must_name_a_group_of_the_entry_patterns():
     assert _errors(derived) == []  # acl_code gives acl_name and acl_meaning
 
 
+def test_a_frames_exception_patterns_are_checked_and_may_fill_placeholders():
+    frame = _entry(all_of=None, pattern="in _spawn\\s*$", regex=True, examples=["  in _spawn"],
+                   title="Could not start{prog|| `%s`}", exception_under=["^OSError: .*'(?P<prog>[^']+)'$"])
+    assert _errors(frame) == []  # a group of exception_under names a value of the title
+    assert _errors(dict(frame, exception_under=["^OSError: (?P<prog>[^']+"])) == [
+        "mine.json: signatures[0] (MY_SIG).exception_under: expected a Python regex, \"^OSError: (?P<prog>[^']+\" is "
+        "invalid (missing ), unterminated subpattern at position 10)"]
+    assert _errors(dict(frame, title="Could not start", exception_under=[])) == [
+        "mine.json: signatures[0] (MY_SIG).exception_under: expected a non-empty list of non-empty strings"]
+
+
 def test_a_part_may_extend_an_entry_of_a_part_read_after_it(tmp_path):
     # existing_all_of names an entry by id; the parts are read in order, and the mappings applied once all are read
     from ascend_doctor.kb.load import merge_parts
