@@ -240,6 +240,9 @@ def measure_one(ex: dict, kb, fd_facts) -> dict:
     for p in result["problems"]:
         sig = kb.signature(p["signature"]) if p.get("signature") else None
         matched = [i for i, line in enumerate(lines, 1) if sig is not None and sig.search(line)]
+        at = (p.get("line_at") or {}).get("line")  # the line the problem shows, read elsewhere than its first
+        if at and at not in matched:  # (a frame's exception: Signature.exception_under)
+            matched.append(at)
         explained.update(matched)
         texts = [lines[i - 1] for i in matched] or [p.get("line") or ""]
         if fault_re is not None and fault_re.search(f"{p['id']} {p['title']}"):
