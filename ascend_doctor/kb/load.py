@@ -218,20 +218,21 @@ def _parse_trusted_part(raw, file: str):
 
 
 def _part_signature(s: dict, file: str) -> Signature:
-    """The Signature of a part's entry (checked, or shipped)."""
+    """The Signature of an entry of a part or of knowledge_base.json (checked, or shipped: the fields both schemas
+    require are read as required, so a shipped file without them falls back to the checks)."""
     get = s.get
     derived, pattern, all_of = get("derived", False), get("pattern"), get("all_of")
     return Signature(
         id=s["id"], pattern=pattern if isinstance(pattern, str) else "", regex=bool(get("regex", False)),
         component=s["component"], severity=s["severity"], cause=s["cause"], fix=list(s["fix"]),
-        pitfall=get("pitfall"), source=s["source"], examples=list(get("examples") or ()),
-        near_misses=list(get("near_misses") or ()), title=s["title"], kind=get("class", "root"),
+        pitfall=get("pitfall"), source=str(get("source") or ""), examples=list(get("examples") or ()),
+        near_misses=list(get("near_misses") or ()), title=str(get("title") or ""), kind=str(get("class", "root")),
         also=list(get("also") or ()), exclude=list(get("exclude") or ()), resolved_by=list(get("resolved_by") or ()),
         anchors=list(get("anchors") or ()), notes=str(get("notes") or ""),
         all_of=[list(alt) for alt in all_of] if all_of is not None and not derived else [],
         ascend_fd=list(get("ascend_fd") or ()), title_zh=str(get("title_zh") or ""),
         cause_zh=str(get("cause_zh") or ""), fix_zh=list(get("fix_zh") or ()), source_zh=str(get("source_zh") or ""),
-        log_sources=list(s["log_sources"]),
+        log_sources=list(get("log_sources") or ()),
         leads_to=list(get("leads_to") or ()), derived=derived, example_origin=str(get("example_origin") or ""),
         fallback=bool(get("fallback", False)), last_resort=bool(get("last_resort", False)),
         code_line=bool(get("code_line", False)), fail_needs_mark=bool(get("fail_needs_mark", False)), origin=file,
@@ -282,29 +283,10 @@ def _pitfalls(raw: dict) -> Dict[str, Pitfall]:
 
 
 def _build_base(raw: dict, file: str) -> KnowledgeBase:
-    """The KnowledgeBase of a knowledge_base.json (checked, or shipped)."""
-    pitfalls = _pitfalls(raw)
-    sigs = []
-    for s in raw.get("signatures") or []:
-        get = s.get
-        sigs.append(Signature(
-            id=s["id"], pattern=s["pattern"], regex=bool(get("regex", False)),
-            component=s["component"], severity=s["severity"], cause=s["cause"],
-            fix=list(s["fix"]), pitfall=get("pitfall"), source=get("source", ""),
-            examples=list(get("examples") or ()), near_misses=list(get("near_misses") or ()),
-            title=str(get("title", "")), kind=str(get("class", "root")),
-            also=list(get("also") or ()), exclude=list(get("exclude") or ()),
-            resolved_by=list(get("resolved_by") or ()), anchors=list(get("anchors") or ()),
-            notes=str(get("notes", "")), ascend_fd=list(get("ascend_fd") or ()),
-            title_zh=str(get("title_zh", "")), cause_zh=str(get("cause_zh", "")),
-            fix_zh=list(get("fix_zh") or ()), source_zh=str(get("source_zh", "")),
-            log_sources=list(get("log_sources") or ()),
-            leads_to=list(get("leads_to") or ()), example_origin=str(get("example_origin", "")),
-            fallback=bool(get("fallback", False)), last_resort=bool(get("last_resort", False)),
-            code_line=bool(get("code_line", False)), fail_needs_mark=bool(get("fail_needs_mark", False)), origin=file,
-            exception_under=list(get("exception_under") or ()),
-        ))
-    return KnowledgeBase(pitfalls, sigs)
+    """The KnowledgeBase of a knowledge_base.json (checked, or shipped); its entries are read as a part's are."""
+    if any(not isinstance(s.get("pattern"), str) for s in raw.get("signatures") or []):
+        raise KeyError("pattern")  # the base's entries have one (a shipped file without it falls back to the checks)
+    return KnowledgeBase(_pitfalls(raw), [_part_signature(s, file) for s in raw.get("signatures") or []])
 
 
 # ---------------------------------------------------------------------------
