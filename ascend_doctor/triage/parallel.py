@@ -256,15 +256,6 @@ def _stop(children: list) -> None:
 def _fresh_like(parent: Triage) -> Triage:
     """A Triage sharing the parent's compiled scanner (inherited through fork, nothing recompiled)."""
     t = Triage.__new__(Triage)
-    t.kb, t.scanner, t.sigs, t._resolvers = parent.kb, parent.scanner, parent.sigs, parent._resolvers
-    t._wrappers, t._yielding, t._last = parent._wrappers, parent._yielding, parent._last
-    t._code_readers, t._frames, t._frame = parent._code_readers, parent._frames, None
-    t.node, t.root_cause = parent.node, parent.root_cause
-    t._error_idx, t._chain_idx, t._chain = parent._error_idx, parent._chain_idx, None
-    t._plans, t._plans_bytes, t._pending = {}, 0, {}  # (Triage._line_plan, _record)
-    t.problems, t.inputs, t._resolver_last, t._errors = {}, [], {}, Unexplained()
-    t.processes, t.nodes, t.nodes_with_plog, t.summaries = {}, [], [], []
-    t._node_sets = {"nodes": set(), "nodes_with_plog": set()}
-    t.progress, t._files, t._signatures_by_id, t._kb_version = None, [0, 0, 0], None, None
-    t._show = str  # the parent redacts the texts it keeps (_merge), once
+    t.__dict__.update(parent.__dict__)  # the compiled signatures and settings ...
+    t._start(str)  # ... and a scan's state, empty; the parent redacts the texts it keeps (_merge), once
     return t

@@ -98,7 +98,6 @@ class Triage:
         self._chain_idx = len(sigs)
         sigs.append(Signature(id="~chain", pattern=CHAIN_LINE, regex=True, component="python", severity="info",
                               cause="", fix=[]))
-        self._chain: Optional[tuple] = None  # see _chain_step
         self._error_idx = len(sigs)  # the error-line pattern rides in the scanner too
         sigs.append(Signature(id="~error-line", pattern=ERROR_LINE, regex=True, component="os", severity="info",
                               cause="", fix=[]))
@@ -118,6 +117,14 @@ class Triage:
         self._code_readers = {i for i, s in enumerate(sigs) if s.code_line}
         # A frame whose exception it reads (Signature.exception_under): the exception line under it is its alone
         self._frames = {i: [re.compile(p) for p in s.exception_under] for i, s in enumerate(sigs) if s.exception_under}
+        self._start(_shown)
+        _forget_redactor()
+
+    def _start(self, show: Callable[[str], str]) -> None:
+        """The state of a scan, empty: all that a scan changes (a Triage is its compiled signatures, above, and this).
+        `show` makes a kept line's text as the report shows it (redacted; a forked worker leaves that to its parent:
+        parallel._fresh_like)."""
+        self._chain: Optional[tuple] = None  # see _chain_step
         self._frame: Optional[tuple] = None  # see _frame_step
         self._plans: Dict[bytes, Tuple[Tuple[int, ...], int, Optional[str], Optional[tuple]]] = {}  # see _line_plan
         self._plans_bytes = 0
@@ -136,9 +143,7 @@ class Triage:
         self._files = [0, 0, 0]  # done, total, bytes
         self._signatures_by_id: Optional[Dict[str, Signature]] = None  # for merging summaries (made on first use)
         self._kb_version: Optional[str] = None
-        self._show = _shown  # a forked worker leaves the redaction to the parent, which shows the text
-        _forget_redactor()
-
+        self._show = show
 
     def add_unread(self, label: str, note: str) -> None:
         """An input with nothing to read (an empty directory, a bundle without logs): reported, not scanned."""
