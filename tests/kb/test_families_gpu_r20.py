@@ -5,9 +5,9 @@ NVMLError_* exceptions, vLLM's parallel sizes that do not fit the model and Mega
 multiple of the model-parallel size. Each entry reads members its examples do not show, says the member in its title,
 stays quiet on ordinary lines of the same tools and on every clean corpus excerpt, and one line is one problem of the
 family. The entries of other parts this round widened read their new members (NCCL's newer same-GPU check, the socket
-connect forms with the peer and the reason said and no longer a MindSpore-only title, NCCL's shared-memory error as the
-framework prints NCCL's last error, pynvml's exceptions that have an entry of their own, ProcessGroupNCCL's 'Tensors
-must be CUDA and dense')."""
+connect forms with the peer and the reason said and no longer a MindSpore-only title, NCCL_OOB_NET_IFNAME's interface
+check, NCCL's shared-memory error as the framework prints NCCL's last error, pynvml's exceptions that have an entry of
+their own, ProcessGroupNCCL's 'Tensors must be CUDA and dense')."""
 
 import os
 
@@ -18,8 +18,9 @@ from tests.helpers.kb_parts import english_kb, explained_title, family_overlaps,
 
 IDS = part_ids("families_gpu_r20")
 EXTENDED = ["NCCL_DUPLICATE_GPU", "NCCL_NETWORK_UNREACHABLE", "NCCL_SHM_SEGMENT_FAILED", "PT_COLLECTIVE_CPU_TENSOR",
-            "CUDA_DRIVER_LIBRARY_MISMATCH", "NVIDIA_GPU_LOST", "NVIDIA_DRIVER_NOT_LOADED", "TORCH_CUDA_CALLED_ON_NPU_HOST"]
-FAMILY = IDS + EXTENDED + ["NCCL_CALL_FAILED", "NCCL_SOCKET_INTERFACE_NOT_FOUND", "NCCL_PEER_CLOSED_CONNECTION",
+            "CUDA_DRIVER_LIBRARY_MISMATCH", "NVIDIA_GPU_LOST", "NVIDIA_DRIVER_NOT_LOADED", "TORCH_CUDA_CALLED_ON_NPU_HOST",
+            "NCCL_SOCKET_INTERFACE_NOT_FOUND"]
+FAMILY = IDS + EXTENDED + ["NCCL_CALL_FAILED", "NCCL_PEER_CLOSED_CONNECTION",
                            "NCCL_VERSION_MISMATCH", "CUDA_DEVICE_OOM", "NVML_CONTAINER_LOST_GPU_ACCESS",
                            "DEEPSPEED_OP_BUILDER_CUDA_VERSION_MISMATCH", "OP_BUILDER_TOOLKIT_NOT_FOUND",
                            "DEEPSPEED_OP_NOT_BUILT", "TORCH_EXTENSION_CUDA_VERSION_MISMATCH",
@@ -115,6 +116,8 @@ def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
      "(`socketPollConnect: exceeded timeouts (3)`)"),
     ("gpu7:311:311 [0] misc/socket.cc:484 NCCL WARN socketStartConnect: Connect to 10.2.0.7<41233> failed : No route to host",
      "NCCL_NETWORK_UNREACHABLE", "at 10.2.0.7<41233> (`No route to host`)"),
+    ("gpu7:311:311 [0] bootstrap.cc:580 NCCL WARN no device found after excluding exactly mlx5_0, verify NCCL_OOB_NET_IFNAME",
+     "NCCL_SOCKET_INTERFACE_NOT_FOUND", "NCCL_OOB_NET_IFNAME for a bootstrap over the network plugin"),
     ("Error while creating shared memory segment /dev/shm/nccl-CsYXMW (size 9637888)", "NCCL_SHM_SEGMENT_FAILED",
      "`/dev/shm/nccl-CsYXMW`"),
     ("RuntimeError: Tensors must be CUDA and dense", "PT_COLLECTIVE_CPU_TENSOR", "no CPU backend"),
@@ -147,6 +150,7 @@ def test_a_socket_connect_failure_no_longer_names_mindspore(kb):
     "comm 0x5601 [nranks=8] stream 0x0",
     "gpu7:311:311 [0] NCCL INFO NCCL_ALGO set by environment to Ring,Tree",
     "gpu7:311:311 [0] NCCL INFO NCCL_BUFFSIZE set by environment to 2097152.",
+    "gpu7:311:311 [0] NCCL INFO Bootstrap: Using mlx5_0:1",
     "gpu7:311:311 [0] NCCL INFO MNNVL busId 0x41000 fabric UUID 0.0 cliqueId 0x0 state 3 healthMask 0x0",
     "torch version .................... 2.3.0", "torch cuda version ............... 12.1",
     "fused_adam ............. [NO] ....... [OKAY]", "Using /root/.cache/torch_extensions/py310_cu121 as PyTorch extensions root...",
