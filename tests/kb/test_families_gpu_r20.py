@@ -1,10 +1,10 @@
 """data/kb/families_gpu_r20.json: the GPU stack's own messages (round 20): NCCL's bootstrap, socket, transport,
 argument, algorithm and allocation checks, DeepSpeed's pre-built ops of another PyTorch/CUDA, its JIT builder without a
 target architecture and its ops built without CUDA, flash-attn's and Transformer Engine's minimum CUDA toolkit, pynvml's
-NVMLError_* exceptions, vLLM's parallel sizes that do not fit the model and Megatron's world size that is not a
-multiple of the model-parallel size. Each entry reads members its examples do not show, says the member in its title,
-stays quiet on ordinary lines of the same tools and on every clean corpus excerpt, and one line is one problem of the
-family. The entries of other parts this round widened read their new members (NCCL's newer same-GPU check, the socket
+NVMLError_* exceptions, PyTorch's dump signal after a collective timeout, vLLM's parallel sizes that do not fit the
+model and Megatron's world size that is not a multiple of the model-parallel size. Each entry reads members its
+examples do not show, says the member in its title, stays quiet on ordinary lines of the same tools and on every clean
+corpus excerpt, and one line is one problem of the family. The entries of other parts this round widened read their new members (NCCL's newer same-GPU check, the socket
 connect forms with the peer and the reason said and no longer a MindSpore-only title, NCCL_OOB_NET_IFNAME's interface
 check, NCCL's shared-memory error as the framework prints NCCL's last error, pynvml's exceptions that have an entry of
 their own, ProcessGroupNCCL's 'Tensors must be CUDA and dense')."""
@@ -26,7 +26,8 @@ FAMILY = IDS + EXTENDED + ["NCCL_CALL_FAILED", "NCCL_PEER_CLOSED_CONNECTION",
                            "DEEPSPEED_OP_NOT_BUILT", "TORCH_EXTENSION_CUDA_VERSION_MISMATCH",
                            "APEX_CUDA_EXTENSION_VERSION_MISMATCH", "CUDA_DRIVER_LIBRARY_NOT_FOUND",
                            "VLLM_WORLD_SIZE_EXCEEDS_NODE_DEVICES", "NVIDIA_SMI_GPU_HANDLE_UNAVAILABLE",
-                           "CUDA_NO_GPU_VISIBLE"]
+                           "CUDA_NO_GPU_VISIBLE", "TORCH_NCCL_WATCHDOG_TIMEOUT", "TORCH_NCCL_HEARTBEAT_MONITOR_TIMEOUT",
+                           "TORCH_NCCL_COMMUNICATOR_ABORTED"]
 
 
 @pytest.fixture(scope="module")
@@ -35,7 +36,7 @@ def kb():
 
 
 def test_the_part_is_loaded_as_specific_entries_without_peer_ids(kb):
-    assert len(IDS) == 16 and "NCCL_MESSAGE_TRUNCATED" in IDS and "NVML_PYTHON_CALL_FAILED" in IDS
+    assert len(IDS) == 17 and "NCCL_MESSAGE_TRUNCATED" in IDS and "NVML_PYTHON_CALL_FAILED" in IDS
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_gpu_r20.json" and not sig.ascend_fd
@@ -95,6 +96,15 @@ def test_the_part_is_loaded_as_specific_entries_without_peer_ids(kb):
     ("pynvml.nvml.NVMLError_NotSupported: Not Supported", "NVML_PYTHON_CALL_FAILED", "`NVMLError_NotSupported` (Not Supported)"),
     ("NVMLError_FunctionNotFound: Function Not Found", "NVML_PYTHON_CALL_FAILED",
      "`NVMLError_FunctionNotFound`"),
+    # PyTorch's dump signal after a collective timeout, on the rank that timed out and on the others
+    ("[rank0]:[E1206 10:11:12.482119928 ProcessGroupNCCL.cpp:1746] [PG ID 0 PG GUID 0(default_pg) Rank 0] Received a dump "
+     "signal due to a collective timeout from this local rank and we will try our best to dump the debug info. Last "
+     "enqueued NCCL work: 20589, last completed NCCL work: 20584.This is most likely caused by incorrect usages of "
+     "collectives", "TORCH_NCCL_COLLECTIVE_TIMEOUT_DUMP_SIGNAL",
+     "timed out on this local rank: PyTorch's watchdog signalled every rank to dump its debug info (last enqueued work 20589, last completed 20584)"),
+    ("[rank3]:[E1206 10:11:12.178057290 ProcessGroupNCCL.cpp:1922] [PG ID 0 PG GUID 0(default_pg) Rank 3] Observed flight "
+     "recorder dump signal from another rank via TCPStore.", "TORCH_NCCL_COLLECTIVE_TIMEOUT_DUMP_SIGNAL",
+     "timed out on another rank"),
     # vLLM and Megatron's parallel sizes
     ("ValueError: Total number of hidden layers (30) must be divisible by pipeline parallel size (4).",
      "VLLM_PARALLEL_SIZE_DOES_NOT_FIT_MODEL", "`Total number of hidden layers (30) must be divisible by pipeline parallel size (4)`"),
@@ -163,6 +173,10 @@ def test_a_socket_connect_failure_no_longer_names_mindspore(kb):
     "using world size: 16, data-parallel size: 2, context-parallel size: 1, tensor-model-parallel size: 4, "
     "pipeline-model-parallel size: 2",
     "> initializing tensor model parallel with size 4",
+    "[rank0]:[E1206 10:11:12.482326987 ProcessGroupNCCL.cpp:1536] [PG ID 0 PG GUID 0(default_pg) Rank 0] ProcessGroupNCCL "
+    "preparing to dump debug info. Include stack trace: 1",
+    "[rank0]:[I1206 10:11:12.1 ProcessGroupNCCL.cpp:900] [PG ID 0 PG GUID 0(default_pg) Rank 0] ProcessGroupNCCL environments: "
+    "TORCH_NCCL_DUMP_ON_TIMEOUT: 1, TORCH_NCCL_TRACE_BUFFER_SIZE: 2000",
 ])
 def test_family_entries_stay_quiet_on_ordinary_lines(kb, line):
     assert [s.id for s in kb.explaining(line) if s.id in IDS + EXTENDED] == []
