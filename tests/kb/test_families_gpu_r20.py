@@ -4,10 +4,11 @@ target architecture and its ops built without CUDA, flash-attn's and Transformer
 NVMLError_* exceptions, PyTorch's dump signal after a collective timeout, vLLM's parallel sizes that do not fit the
 model and Megatron's world size that is not a multiple of the model-parallel size. Each entry reads members its
 examples do not show, says the member in its title, stays quiet on ordinary lines of the same tools and on every clean
-corpus excerpt, and one line is one problem of the family. The entries of other parts this round widened read their new members (NCCL's newer same-GPU check, the socket
-connect forms with the peer and the reason said and no longer a MindSpore-only title, NCCL_OOB_NET_IFNAME's interface
-check, NCCL's shared-memory error as the framework prints NCCL's last error, pynvml's exceptions that have an entry of
-their own, ProcessGroupNCCL's 'Tensors must be CUDA and dense')."""
+corpus excerpt, and one line is one problem of the family. The entries of other parts this round widened read their
+new members (NCCL's newer same-GPU check, the socket connect forms with the peer and the reason said and no longer a
+MindSpore-only title, NCCL_OOB_NET_IFNAME's interface check, NCCL's shared-memory error as the framework prints NCCL's
+last error, pynvml's exceptions that have an entry of their own, ProcessGroupNCCL's 'Tensors must be CUDA and
+dense')."""
 
 import os
 
