@@ -153,7 +153,7 @@ def test_the_part_is_loaded_as_roots_without_peer_ids(kb):
     ("node1:2001:2060 [0] NCCL WARN Call to ibv_reg_mr failed with error Cannot allocate memory", "NCCL_IB_MEMLOCK_LIMIT",
      "`ibv_reg_mr` failed"),
     ("node1:2001:2060 [0] NCCL WARN Net : Connect to 10.0.0.3<42311> failed : No route to host",
-     "NCCL_NETWORK_UNREACHABLE", "NCCL cannot reach peers"),
+     "NCCL_NETWORK_UNREACHABLE", "at 10.0.0.3<42311> (`No route to host`)"),
     ("[rank3]:[E1206 07:12:56.885000 ProcessGroupNCCL.cpp:616] [Rank 3] Watchdog caught collective operation timeout: "
      "WorkNCCL(SeqNum=1201, OpType=BROADCAST, NumelIn=1, NumelOut=1, Timeout(ms)=1800000) ran for 1800101 "
      "milliseconds before timing out.", "TORCH_NCCL_WATCHDOG_TIMEOUT", "(BROADCAST, SeqNum 1201)"),
@@ -185,9 +185,9 @@ def test_the_part_is_loaded_as_roots_without_peer_ids(kb):
     ("RuntimeError: NCCL Error 2: unhandled system error", "NCCL_CALL_FAILED", "`unhandled system error`"),
     # torch's CPU build, as it came out here
     ("AttributeError: module 'torch._C' has no attribute '_cuda_setDevice'", "TORCH_CUDA_CALLED_ON_NPU_HOST",
-     "PyTorch has no CUDA"),
+     "PyTorch cannot use CUDA"),
     ("AttributeError: module 'torch._C' has no attribute '_nccl_version'", "TORCH_CUDA_CALLED_ON_NPU_HOST",
-     "PyTorch has no CUDA"),
+     "PyTorch cannot use CUDA"),
 ])
 def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     title = explained_title(kb, line, sig_id, among=FAMILY)
