@@ -16,13 +16,16 @@ from tests.helpers.kb_parts import english_kb, explained_title, family_overlaps,
 
 IDS = part_ids("families_platform_r20")
 EXTENDED = ["PY_SOURCE_SYNTAX_ERROR", "PY_PACKAGE_METADATA_NOT_FOUND", "GIT_REF_NOT_FOUND", "SSH_CONNECTION_FAILED",
-            "K8S_IMAGE_PULL_FAILED", "UV_PACKAGE_BUILD_OR_DOWNLOAD_FAILED", "PY_CALL_SIGNATURE_MISMATCH"]
+            "K8S_IMAGE_PULL_FAILED", "UV_PACKAGE_BUILD_OR_DOWNLOAD_FAILED", "PY_CALL_SIGNATURE_MISMATCH",
+            "SHELL_BASH_SYNTAX_RUN_BY_SH", "GIT_TRANSFER_INTERRUPTED"]
 FAMILY = IDS + EXTENDED + ["SSH_HOST_KEY_VERIFICATION_FAILED", "SSH_KEY_FILE_PERMISSIONS_TOO_OPEN", "GIT_PUSH_FAILED",
                            "GIT_PUSH_REJECTED_BY_REMOTE", "GIT_SUBMODULE_NOT_CHECKED_OUT", "SLURM_ALLOCATION_REJECTED",
                            "SLURM_TASK_EXITED_NONZERO", "MPI_ABORT_INVOKED", "CONTAINER_IMAGE_PLATFORM_MISMATCH",
                            "PIP_PACKAGE_BUILD_FAILED", "UV_BUILD_BACKEND_FAILED",
                            "UV_PYTHON_NOT_FOUND", "PY_FILE_NOT_UTF8_TEXT", "PY2_CODE_ON_PY3", "OS_ERRNO_REPORTED",
-                           "FRAMEWORK_SETTING_NOT_SUPPORTED", "PY_DICT_KEY_NOT_FOUND"]
+                           "FRAMEWORK_SETTING_NOT_SUPPORTED", "PY_DICT_KEY_NOT_FOUND",
+                           "SCRIPT_INTERPRETER_NOT_FOUND", "SHELL_SCRIPT_WINDOWS_LINE_ENDINGS", "OS_FILE_NOT_FOUND",
+                           "FILE_PERMISSION_DENIED", "GIT_OBJECT_STORE_CORRUPTED"]
 WRAPPERS = {"SLURM_STEP_ABORTED_WAITING"}
 
 
@@ -32,7 +35,7 @@ def kb():
 
 
 def test_the_part_is_loaded_as_specific_entries_without_peer_ids(kb):
-    assert len(IDS) >= 21 and "SSH_HOST_KEY_CHANGED" in IDS and "PY_STRING_UNICODE_ESCAPE_INVALID" in IDS
+    assert len(IDS) >= 26 and "SSH_HOST_KEY_CHANGED" in IDS and "PY_STRING_UNICODE_ESCAPE_INVALID" in IDS
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_platform_r20.json" and not sig.ascend_fd
@@ -119,6 +122,23 @@ def test_the_part_is_loaded_as_specific_entries_without_peer_ids(kb):
     ("SyntaxError: parameter without a default follows parameter with a default", "PY_SOURCE_SYNTAX_ERROR",
      "parameter without a default"),
     ("TypeError: 'strict' is an invalid keyword argument for zip()", "PY_CALL_SIGNATURE_MISMATCH", "`zip()`"),
+    # env, curl's HTTP/2, git's detached HEAD and write permissions, scp, dash, fetch-pack
+    ("/usr/bin/env: ‘python2’: No such file or directory", "ENV_PROGRAM_NOT_FOUND", "no program `python2` on PATH"),
+    ("/usr/bin/env: 'bash\\r': No such file or directory", "ENV_PROGRAM_NOT_FOUND", "carriage return"),
+    ("env: ‘torchrun’: No such file or directory", "ENV_PROGRAM_NOT_FOUND", "`torchrun`"),
+    ("curl: (92) HTTP/2 stream 3 was not closed cleanly: INTERNAL_ERROR (err 2)", "CURL_HTTP2_STREAM_ERROR",
+     "(`INTERNAL_ERROR`)"),
+    ("curl: (92) HTTP/2 stream 1 reset by server (error 0x8 CANCEL)", "CURL_HTTP2_STREAM_ERROR", "(`CANCEL`)"),
+    ("fatal: unable to access 'https://gitee.com/x/y.git/': Error in the HTTP2 framing layer", "CURL_HTTP2_STREAM_ERROR",
+     "HTTP2 framing layer"),
+    ("You are not currently on a branch.", "GIT_NOT_ON_A_BRANCH", "detached HEAD"),
+    ("error: insufficient permission for adding an object to repository database /shared/repo/.git/objects",
+     "GIT_REPOSITORY_NOT_WRITABLE", "`/shared/repo/.git/objects`"),
+    ("fatal: could not create leading directories of '/opt/src/mindspeed': Permission denied",
+     "GIT_REPOSITORY_NOT_WRITABLE", "`/opt/src/mindspeed`"),
+    ("scp: /home/u/output: not a regular file", "SCP_SOURCE_NOT_REGULAR_FILE", "`/home/u/output`"),
+    ("run_train.sh: 3: set: Illegal option -o pipefail", "SHELL_BASH_SYNTAX_RUN_BY_SH", "pipefail"),
+    ("fatal: protocol error: bad pack header", "GIT_TRANSFER_INTERRUPTED", "bad pack header"),
 ])
 def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     title = explained_title(kb, line, sig_id, among=FAMILY)
@@ -142,6 +162,9 @@ def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     "packages = find_packages(include=['mypkg*'])", "license = {text = \"MIT\"}", "Resolved 42 packages in 1.2s",
     "Using CPython 3.11.7 interpreter at: /usr/bin/python3.11", "Building editable for mypkg (pyproject.toml) ... done",
     "Prepared 3 packages in 1.1s", "srun: Job step aborted", "merge: fast-forward",
+    "#!/usr/bin/env python3", "env: 'bash': Permission denied", "* Using HTTP2, server supports multiplexing",
+    "< HTTP/2 200", "HEAD detached at v1.0", "On branch main", "Cloning into 'mindspeed'...",
+    "scp -r /data/ckpt node02:/data/", "set -o pipefail", "Receiving objects: 100% (120/120), done.",
 ])
 def test_family_entries_stay_quiet_on_ordinary_lines(kb, line):
     assert [s.id for s in kb.match_line(line) if s.id in IDS + EXTENDED] == []
