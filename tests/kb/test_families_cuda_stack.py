@@ -185,9 +185,9 @@ def test_the_part_is_loaded_as_roots_without_peer_ids(kb):
     ("RuntimeError: NCCL Error 2: unhandled system error", "NCCL_CALL_FAILED", "`unhandled system error`"),
     # torch's CPU build, as it came out here
     ("AttributeError: module 'torch._C' has no attribute '_cuda_setDevice'", "TORCH_CUDA_CALLED_ON_NPU_HOST",
-     "PyTorch cannot use CUDA"),
+     "PyTorch has no CUDA"),
     ("AttributeError: module 'torch._C' has no attribute '_nccl_version'", "TORCH_CUDA_CALLED_ON_NPU_HOST",
-     "PyTorch cannot use CUDA"),
+     "PyTorch has no CUDA"),
 ])
 def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     title = explained_title(kb, line, sig_id, among=FAMILY)

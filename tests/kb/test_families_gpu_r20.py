@@ -137,7 +137,7 @@ def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     ("pynvml.nvml.NVMLError_GpuIsLost: GPU is lost", "NVIDIA_GPU_LOST", "(`GPU is lost`)"),
     ("pynvml.NVMLError_DriverNotLoaded: Driver Not Loaded", "NVIDIA_DRIVER_NOT_LOADED", "its module is not loaded"),
     ("RuntimeError: Found no NVIDIA driver on your system. Please check that you have an NVIDIA GPU and installed a "
-     "driver from http://www.nvidia.com/Download/index.aspx", "TORCH_CUDA_CALLED_ON_NPU_HOST", "or no NVIDIA driver"),
+     "driver from http://www.nvidia.com/Download/index.aspx", "TORCH_CUDA_CALLED_ON_NPU_HOST", "where PyTorch finds no NVIDIA driver"),
 ])
 def test_members_added_to_other_parts_entries_are_said(kb, line, sig_id, said):
     title = explained_title(kb, line, sig_id)
