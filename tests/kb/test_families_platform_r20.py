@@ -117,8 +117,8 @@ def test_the_part_is_loaded_as_specific_entries_without_peer_ids(kb):
      "be installed in editable mode.", "PIP_EDITABLE_BACKEND_NO_HOOK", "`file:///work/mindspeed`"),
     ("  × Failed to download and build `apex==0.1`", "UV_PACKAGE_BUILD_OR_DOWNLOAD_FAILED", "`apex==0.1`"),
     ("error: Failed to download and build `apex==0.1`", "UV_PACKAGE_BUILD_OR_DOWNLOAD_FAILED", "download and build"),
-    ("pkg_resources.DistributionNotFound: The 'tqdm>=4.62' distribution was not found and is required by datasets",
-     "PY_PACKAGE_METADATA_NOT_FOUND", "`tqdm>=4.62`"),
+    ("pkg_resources.DistributionNotFound: The 'tqdm' distribution was not found and is required by datasets",
+     "PY_PACKAGE_METADATA_NOT_FOUND", "`tqdm`"),
     ("SyntaxError: parameter without a default follows parameter with a default", "PY_SOURCE_SYNTAX_ERROR",
      "parameter without a default"),
     ("TypeError: 'strict' is an invalid keyword argument for zip()", "PY_CALL_SIGNATURE_MISMATCH", "`zip()`"),
@@ -176,3 +176,10 @@ def test_family_entries_stay_quiet_on_every_clean_excerpt(kb):
 
 def test_one_line_is_one_problem_of_the_family(kb):
     assert family_overlaps(kb, FAMILY) == []
+
+
+def test_a_distribution_not_found_with_a_version_range_is_the_requirements_entrys(kb):
+    # pkg_resources' DistributionNotFound names a requirement: with a range it is the requirement's entry (a class
+    # entry of families_llm.json), with a bare name the missing metadata's
+    line = "pkg_resources.DistributionNotFound: The 'tqdm>=4.62' distribution was not found and is required by datasets"
+    assert "`tqdm>=4.62`" in explained_title(kb, line, "PY_PACKAGE_VERSION_REQUIREMENT_UNMET")

@@ -102,10 +102,11 @@ def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     ("ValueError: Failed to load the model config. If the model is a custom model not yet available in the "
      "HuggingFace transformers library, consider setting `trust_remote_code=True` in LLM or using the "
      "`--trust-remote-code` flag in the CLI.", "MODEL_REMOTE_CODE_NOT_TRUSTED", "without trust_remote_code"),
-    # vLLM >= 0.10 raises its config checks inside pydantic: the class entries read the `Value error,` form too
+    # vLLM >= 0.10 raises its config checks inside pydantic: the entries read the `Value error,` form too (the heads
+    # check is round 20's specific entry's; the class entry gives way to it)
     ("  Value error, Total number of attention heads (28) must be divisible by tensor parallel size (8). "
      "[type=value_error, input_value=ArgsKwargs((), {'model': '/models/Qwen2.5-7B'}), input_type=ArgsKwargs]",
-     "SIZE_NOT_DIVISIBLE_BY_PARALLEL_SPLIT", "Total number of attention heads (28) must be divisible by tensor"),
+     "VLLM_PARALLEL_SIZE_DOES_NOT_FIT_MODEL", "Total number of attention heads (28) must be divisible by tensor"),
     ("  Value error, Prefix caching is not supported with sliding window. Run with --disable-sliding-window to use "
      "prefix caching. [type=value_error, input_value=ArgsKwargs((), {}), input_type=ArgsKwargs]",
      "TRAINING_FEATURES_NOT_COMBINABLE", "Prefix caching is not supported with sliding window"),
