@@ -232,6 +232,22 @@ class Signature:
             return out
         return {}
 
+    def span(self, line: str) -> Optional[Tuple[int, int]]:
+        """Where in `line` the entry matched: the first of its patterns that matches, or the first all_of alternative
+        whose literals the line holds (from its first literal's start to its last one's end); None: not found."""
+        for p in self.raw_patterns():
+            try:
+                m = _re_compile(p).search(line)
+            except re.error:
+                continue
+            if m is not None:
+                return m.span()
+        for alt in self.all_of:
+            at = [line.find(lit) for lit in alt]
+            if alt and min(at) >= 0:
+                return min(at), max(i + len(lit) for i, lit in zip(at, alt))
+        return None
+
     def split_codes(self) -> Tuple[List[str], List[str], List[List[str]], List[List[str]]]:
         """(phrase patterns, bare-code patterns, phrase all_of alternatives, bare-code alternatives): see
         "Codes count only in an error context" below. Cached."""

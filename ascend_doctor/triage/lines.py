@@ -82,9 +82,22 @@ def _timestamp(line: bytes) -> Optional[str]:
     return (b"%s-%s-%s %s:%s:%s.%s" % (y, mo, d, h, mi, s, (frac or b"0")[:3].ljust(3, b"0"))).decode()
 
 
-def _text(line: bytes) -> str:
+def _text(line: bytes, sig=None) -> str:
+    """A line as reports keep it: decoded and cut to SHOW_LINE_CHARS. With `sig` (the entry that matched it), a long
+    line whose match lies past the cut is cut around the match instead (a MindSpore `[ERROR] MD(...)` line that quotes
+    the pipeline's message 300 characters in), so the line shown holds what the entry read and the values its title
+    says (Signature.values reads the line as shown)."""
     text = line.decode("utf-8", errors="replace").rstrip("\r")
-    return text if len(text) <= SHOW_LINE_CHARS else text[:SHOW_LINE_CHARS] + " …"
+    if len(text) <= SHOW_LINE_CHARS:
+        return text
+    span = sig.span(text) if sig is not None else None
+    if span is None or span[1] <= SHOW_LINE_CHARS:
+        return text[:SHOW_LINE_CHARS] + " …"
+    start = max(0, min(span[0] - SHOW_LINE_CHARS // 8, len(text) - SHOW_LINE_CHARS))
+    gap = text.find(" ", start, span[0] + 1)  # start at a word (a `key=value` secret is not cut in two: redact)
+    start = gap + 1 if gap >= 0 else start
+    end = start + SHOW_LINE_CHARS
+    return ("… " if start else "") + text[start:end] + (" …" if end < len(text) else "")
 
 
 _redactor = None

@@ -697,7 +697,7 @@ class Triage:
             occ = self._occurrence(info, line_no, time)
             if sig.ascend_fd and (p is None or p.peer_lines < PEER_LINES):
                 if p is None:
-                    self._merge(idx, 1, occ, occ, _text(line), marked=marked)
+                    self._merge(idx, 1, occ, occ, _text(line, sig), marked=marked)
                     self._peers(self.problems[sig.id], line)
                     return True
                 self._peers(p, line)
@@ -710,7 +710,8 @@ class Triage:
                     return False
         else:
             occ = self._occurrence(info, line_no, time)
-        self._merge(idx, 1, occ, occ, _text(line), marked=marked)
+        sig = self.sigs[idx] if idx not in self._resolvers else None
+        self._merge(idx, 1, occ, occ, _text(line, sig), marked=marked)
         return made
 
     @staticmethod

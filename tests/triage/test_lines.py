@@ -491,3 +491,23 @@ def test_a_line_logged_below_the_error_level_is_known_by_its_leading_level(line,
     from ascend_doctor.triage.lines import logged_below_error
 
     assert logged_below_error(line) is below
+
+
+def test_a_long_line_is_shown_around_what_its_entry_read():
+    # MindSpore 2.7.0 (run here): the pipeline's message is quoted past the cut of its [ERROR] MD line; the line shown
+    # holds it, so the entry's title says the dataset and the folder
+    from ascend_doctor.kb.load import load_knowledge_base
+    from ascend_doctor.triage.lines import SHOW_LINE_CHARS, _text
+
+    sig = load_knowledge_base().signature("MS_DATASET_FILES_MISSING")
+    line = ("[ERROR] MD(21377,7f793fefd6c0,python):2026-12-06-22:21:32.373.255 [mindspore/ccsrc/minddata/dataset/util/"
+            "task_manager.cc:256] InterruptMaster] MindSpore dataset is terminated with err msg: Exception thrown from "
+            "dataset pipeline. Refer to 'Dataset Pipeline Error Message'. " + "x" * 200 + " [ERROR] Invalid data, "
+            "ImageFolderDataset API can't read the data file (interface mismatch or no data found). Check image folder "
+            "file path: ./data/train")
+    shown = _text(line.encode(), sig)
+    assert len(shown) <= SHOW_LINE_CHARS + 4 and shown.startswith("… ") and shown.endswith("./data/train")
+    assert sig.values(shown)["path"] == ("./data/train", True)
+    assert _text(line.encode()) == line[:SHOW_LINE_CHARS] + " …"  # without the entry: its start, as before
+    short = "RuntimeError: x"
+    assert _text(short.encode(), sig) == short
