@@ -214,34 +214,23 @@ class Signature:
         pats = self.raw_patterns() + self.exception_under
         if not line or "(?P<" not in "".join(pats):
             return {}
-        for p in pats:
-            if "(?P<" not in p:
-                continue
-            try:
-                m = _re_compile(p).search(line)
-            except re.error:  # checked at load; a user's odd pattern names nothing
-                continue
-            if m is None:
-                continue
-            out = {k: (_clean_value(v, k), True) for k, v in m.groupdict().items() if v and _clean_value(v, k)}
-            for name, derive in DERIVED_VALUES.items():
-                if name in out:  # from the whole value: a long sentence's cut may fall before what names its code
-                    raw = m.groupdict().get(name)  # a value derived from another (cann_said's cann_code) is whole
-                    whole = _clean_value(raw, name, cut=False) if raw else out[name][0]
-                    out.update({k: (v, False) for k, v in derive(whole).items() if k not in out})
-            return out
-        return {}
+        m = _first_match([p for p in pats if "(?P<" in p], line)
+        if m is None:
+            return {}
+        out = {k: (_clean_value(v, k), True) for k, v in m.groupdict().items() if v and _clean_value(v, k)}
+        for name, derive in DERIVED_VALUES.items():
+            if name in out:  # from the whole value: a long sentence's cut may fall before what names its code
+                raw = m.groupdict().get(name)  # a value derived from another (cann_said's cann_code) is whole
+                whole = _clean_value(raw, name, cut=False) if raw else out[name][0]
+                out.update({k: (v, False) for k, v in derive(whole).items() if k not in out})
+        return out
 
     def span(self, line: str) -> Optional[Tuple[int, int]]:
         """Where in `line` the entry matched: the first of its patterns that matches, or the first all_of alternative
         whose literals the line holds (from its first literal's start to its last one's end); None: not found."""
-        for p in self.raw_patterns():
-            try:
-                m = _re_compile(p).search(line)
-            except re.error:
-                continue
-            if m is not None:
-                return m.span()
+        m = _first_match(self.raw_patterns(), line)
+        if m is not None:
+            return m.span()
         for alt in self.all_of:
             at = [line.find(lit) for lit in alt]
             if alt and min(at) >= 0:
@@ -420,6 +409,19 @@ def _patterns_search(pats: List[str], prefilter=None):
     if prefilter is not None and len(prefilter) == len(pats):
         return _LazyPatterns(pats, prefilter)
     return _re_compile(("|".join(f"(?:{p})" for p in pats)).encode("utf-8"))
+
+
+def _first_match(pats: List[str], line: str) -> Optional["re.Match"]:
+    """The match of the first of `pats` that matches `line` (a pattern that does not compile names nothing: the
+    shipped ones are checked at load, a user's odd one is skipped)."""
+    for p in pats:
+        try:
+            m = _re_compile(p).search(line)
+        except re.error:
+            continue
+        if m is not None:
+            return m
+    return None
 
 
 def _re_compile(pattern, flags: int = 0) -> "re.Pattern":
