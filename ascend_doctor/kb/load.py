@@ -366,7 +366,41 @@ def _entry_problem(s, where: str, problems, node: dict, pitfalls: Dict[str, Pitf
                                               "({reason})").format(where=where, field=field, value=f"{p!r:.60}",
                                                                    reason=exc)))
                 break
+            wide = non_ascii_class(p)
+            if wide:
+                found.append((_rank(field), _("{where}.{field}: expected no non-ASCII character inside a [...] class "
+                                              "(the log is matched as UTF-8 bytes), got {value}; write alternatives "
+                                              "such as (?:'|’)").format(where=where, field=field, value=wide)))
+                break
     return min(found, key=lambda x: x[0])[1] if found else None
+
+
+def non_ascii_class(pattern: str) -> Optional[str]:
+    """The first `[...]` class of a regex's source that holds a character outside ASCII (None: none).
+
+    Logs are matched as UTF-8 bytes (Hyperscan, and Python's bytes confirmation), where such a class is a set of
+    single bytes: `[‘']` holds the three bytes of `‘`, each alone, and never matches `‘` or `’`. The source is read,
+    not Python's parse, which turns an alternation of single characters such as `(?:'|‘)` into a class too."""
+    i, n = 0, len(pattern)
+    while i < n:
+        c = pattern[i]
+        if c == "\\":
+            i += 2
+            continue
+        if c == "[":
+            j = i + 1
+            if j < n and pattern[j] == "^":
+                j += 1
+            if j < n and pattern[j] == "]":  # a leading ] is a member
+                j += 1
+            while j < n and pattern[j] != "]":
+                j += 2 if pattern[j] == "\\" else 1
+            if any(ord(ch) > 127 for ch in pattern[i:j + 1]):
+                return pattern[i:j + 1]
+            i = j + 1
+            continue
+        i += 1
+    return None
 
 
 def _placeholder_problem(s: dict, where: str, bad: Set[str]) -> Optional[Tuple[int, str]]:
