@@ -41,3 +41,16 @@ def explained_title(kb, line, sig_id, among=None, ignore=()):
     hits = [s for s in every if (among is None or s.id in among) and s.id not in ignore]
     assert [s.id for s in hits] == [sig_id], [s.id for s in every]
     return hits[0].text("en", line=line)[0]
+
+
+def clean_run_hits(kb, name, ids, at_least):
+    """(line, ids explaining it) for every line of tests/kb/<name> (a clean run's output kept beside a part's test)
+    that an entry of `ids` explains ([] when the run gives no statement); the file must hold more than `at_least`
+    lines, so a file cut short does not pass as quiet."""
+    here = os.path.join(os.path.dirname(os.path.dirname(__file__)), "kb", name)
+    with open(here, encoding="utf-8") as fh:
+        lines = fh.read().splitlines()
+    assert len(lines) > at_least, (name, len(lines))
+    wanted = set(ids)
+    return [(line, [s.id for s in kb.explaining(line)]) for line in lines
+            if any(s.id in wanted for s in kb.explaining(line))]

@@ -13,7 +13,7 @@ import os
 import pytest
 
 from tests.helpers.corpus import clean_excerpt_hits
-from tests.helpers.kb_parts import english_kb, explained_title, family_overlaps, part_ids
+from tests.helpers.kb_parts import clean_run_hits, english_kb, explained_title, family_overlaps, part_ids
 
 IDS = part_ids("families_ascend_r19")
 EXTENDED = ["MS_TENSOR_MULTI_ELEMENT_AS_SCALAR", "NUMPY_AXIS_OUT_OF_BOUNDS", "MS_INITIALIZER_FAN_NEEDS_2D",
@@ -144,12 +144,7 @@ def test_family_entries_stay_quiet_on_ordinary_lines(kb, line):
 def test_clean_runs_give_no_statement(kb):
     """A clean MindSpore 2.7.0 run here (GRAPH_MODE Model.train/eval with LossMonitor and ModelCheckpoint,
     load_checkpoint, export, set_memory, reshape; msrun with two workers): no line of it is explained by this part."""
-    here = os.path.join(os.path.dirname(__file__), "ascend_r19_clean_runs.txt")
-    with open(here, encoding="utf-8") as fh:
-        lines = fh.read().splitlines()
-    assert len(lines) > 30
-    assert [(line, [s.id for s in kb.explaining(line)]) for line in lines
-            if [s for s in kb.explaining(line) if s.id in IDS + EXTENDED]] == []
+    assert clean_run_hits(kb, "ascend_r19_clean_runs.txt", IDS + EXTENDED, at_least=30) == []
 
 
 def test_family_entries_stay_quiet_on_every_clean_excerpt(kb):

@@ -13,7 +13,7 @@ import os
 import pytest
 
 from tests.helpers.corpus import clean_excerpt_hits
-from tests.helpers.kb_parts import english_kb, explained_title, family_overlaps, part_ids
+from tests.helpers.kb_parts import clean_run_hits, english_kb, explained_title, family_overlaps, part_ids
 
 IDS = part_ids("families_pthf_r19")
 EXTENDED = ["CHECKPOINT_FILE_UNREADABLE", "TORCH_DTYPE_MISMATCH", "TORCH_META_TENSOR_NO_DATA", "TORCH_CHECKPOINT_SHAPE_MISMATCH",
@@ -123,12 +123,7 @@ def test_a_clean_training_run_gives_no_statement(kb):
     """A Trainer run of a tiny GPT-2 on the CPU (transformers 5.25 at info verbosity, a datasets map, checkpoint saves,
     generate, an nn.MultiheadAttention and an SDPA call with a bool mask), as it came out here: no line is explained by
     this part or the entries it widened."""
-    here = os.path.join(os.path.dirname(__file__), "pthf_r19_clean_runs.txt")
-    with open(here, encoding="utf-8") as fh:
-        lines = fh.read().splitlines()
-    assert len(lines) > 40
-    assert [(line, [s.id for s in kb.explaining(line)]) for line in lines
-            if [s for s in kb.explaining(line) if s.id in IDS + EXTENDED]] == []
+    assert clean_run_hits(kb, "pthf_r19_clean_runs.txt", IDS + EXTENDED, at_least=40) == []
 
 
 def test_family_entries_stay_quiet_on_every_clean_excerpt(kb):

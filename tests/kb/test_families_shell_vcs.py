@@ -11,7 +11,7 @@ import os
 import pytest
 
 from tests.helpers.corpus import clean_excerpt_hits
-from tests.helpers.kb_parts import english_kb, explained_title, family_overlaps, part_ids
+from tests.helpers.kb_parts import clean_run_hits, english_kb, explained_title, family_overlaps, part_ids
 
 IDS = part_ids("families_shell_vcs")
 EXTENDED = ["SHELL_COMMAND_NOT_FOUND", "SHELL_EXEC_PERMISSION_DENIED", "SHELL_UNBOUND_VARIABLE",
@@ -151,12 +151,7 @@ def test_family_entries_stay_quiet_on_ordinary_lines(kb, line):
 def test_clean_runs_of_the_same_tools_give_no_statement(kb):
     """The tools' successful runs (git clone/merge/push/describe, bash -x and sh -x, tar/gzip/xz/zip/unzip/cp/df,
     curl -v and wget against a local server) as they came out here: no line of them is explained by this part."""
-    here = os.path.join(os.path.dirname(__file__), "shell_vcs_clean_runs.txt")
-    with open(here, encoding="utf-8") as fh:
-        lines = fh.read().splitlines()
-    assert len(lines) > 100
-    assert [(line, [s.id for s in kb.explaining(line)]) for line in lines
-            if [s for s in kb.explaining(line) if s.id in IDS + EXTENDED]] == []
+    assert clean_run_hits(kb, "shell_vcs_clean_runs.txt", IDS + EXTENDED, at_least=100) == []
 
 
 def test_family_entries_stay_quiet_on_every_clean_excerpt(kb):
