@@ -30,6 +30,8 @@ import sys
 import tempfile
 import time
 
+from benchlib import measured, peak_mb
+
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, REPO)
 
@@ -165,18 +167,24 @@ def generate(directory: str, count: int) -> int:
 
 
 def measure(argv, env=None):
-    """Wall seconds and peak RSS (MB) of one child process, from wait4's rusage (that child only)."""
+    """Wall seconds, CPU seconds and peak RSS (MB) of one command (its largest process: benchlib.measured; wait4's own
+    peak is at least this benchmark's size)."""
     start = time.monotonic()
     # cwd: a neutral directory, so that `python -m ascend_doctor` imports the tree PYTHONPATH names, not the one
     # the benchmark was started from
-    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, cwd=tempfile.gettempdir())
+    fd, peak_file = tempfile.mkstemp(prefix="bench-peak-")
+    os.close(fd)
+    proc = subprocess.Popen(measured(argv, peak_file), stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
+                            cwd=tempfile.gettempdir())
     out = proc.stdout.read()
     proc.stderr.read()
     _, status, usage = os.wait4(proc.pid, 0)
     elapsed = time.monotonic() - start
     rc = os.waitstatus_to_exitcode(status) if hasattr(os, "waitstatus_to_exitcode") else status >> 8
     # CPU seconds (user+sys, worker processes included) stay meaningful on a machine shared with other jobs.
-    return elapsed, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024.0, out, rc
+    peak = peak_mb(peak_file)
+    os.unlink(peak_file)
+    return elapsed, usage.ru_utime + usage.ru_stime, peak, out, rc
 
 
 def main():

@@ -37,3 +37,35 @@ def scratch_dir(prefix: str, keep: bool):
             print(f"kept {tmp}")
         else:
             shutil.rmtree(tmp, ignore_errors=True)
+
+
+# A child's peak RSS as the kernel keeps it (wait4's or getrusage's ru_maxrss) is not the child's own: at exec the
+# kernel folds the memory the process had before exec into it, and a child that Python starts with vfork or
+# posix_spawn had the benchmark's own address space then. So every child of a benchmark holding a knowledge base and a
+# generated log "peaked" at the benchmark's size (`/bin/true` started from a 200 MB Python: 211 MB). A small launcher
+# (a bare interpreter, ~9 MB) starts the command with fork + exec and writes the peak of what it waited for.
+_LAUNCHER = """\
+import os, sys
+pid = os.fork()
+if pid == 0:
+    try:
+        os.execvp(sys.argv[2], sys.argv[2:])
+    finally:
+        os._exit(127)
+_, status, usage = os.wait4(pid, 0)
+with open(sys.argv[1], "w") as fh:
+    fh.write("%d" % usage.ru_maxrss)
+os._exit(os.WEXITSTATUS(status) if os.WIFEXITED(status) else 128 + os.WTERMSIG(status))
+"""
+
+
+def measured(argv, peak_file: str) -> list:
+    """`argv` started through the launcher, which writes the peak RSS (KB) of the command's process tree to
+    `peak_file` (read it with peak_mb once the command has ended)."""
+    return [sys.executable, "-I", "-S", "-c", _LAUNCHER, peak_file] + list(argv)
+
+
+def peak_mb(peak_file: str) -> float:
+    """The peak RSS in MB that the launcher of `measured` wrote (the largest process of the command's tree)."""
+    with open(peak_file) as fh:
+        return int(fh.read().strip() or 0) / 1024
