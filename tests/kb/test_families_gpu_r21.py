@@ -64,6 +64,8 @@ def test_the_part_is_loaded_as_specific_entries_without_peer_ids(kb):
      "`short_factor`"),
     ("`rope_parameters`'s high_freq_factor field must be greater than low_freq_factor, got high_freq_factor=1.0 and "
      "low_freq_factor=4.0", "HF_ROPE_PARAMETER_VALUE_INVALID", "`high_freq_factor`"),
+    ("[transformers] Missing validation function in 'RotaryEmbeddingConfigMixin' for 'rope_type'='yarn2'",
+     "HF_ROPE_PARAMETER_VALUE_INVALID", "`rope_type` in its config has a value transformers does not accept (got `yarn2`)"),
     ("ValueError: RoPE requires an even rotary dimension, but got `head_dim`=65 with `partial_rotary_factor`=1.0 for "
      "`sliding_attention`.", "HF_ROPE_ODD_ROTARY_DIMENSION", "(`head_dim`=65)"),
     ("Model config: eos_token_id must be `None` or an integer within the vocabulary (between 0 and 151935), got 151936. "
@@ -111,6 +113,19 @@ def test_the_part_is_loaded_as_specific_entries_without_peer_ids(kb):
      "(the engine plan expects TensorRT 10.0.1.6, the process loaded 10.3.0.26)"),
     ("pyarrow.lib.ArrowInvalid: ('cannot mix struct and non-struct, non-null values', 'Conversion failed for column meta "
      "with type object')", "ARROW_VALUE_TYPE_CONVERSION_FAILED", "(column `meta`)"),
+    # accelerate's saving, DeepSpeed batch size and disk offload; the tokenizer's truncation against padding
+    ("[rank0]: ValueError: Cannot get 16bit model weights because `stage3_gather_16bit_weights_on_model_save` in DeepSpeed "
+     "config is False. To save the model weights in 16bit, set", "ACCELERATE_ZERO3_16BIT_WEIGHTS_NOT_GATHERED",
+     "stage3_gather_16bit_weights_on_model_save is False"),
+    ("[rank1]: RuntimeError: You can't save the model since some parameters are on the meta device.",
+     "ACCELERATE_SAVE_MODEL_META_PARAMETERS", "on the meta device"),
+    ("ValueError: When using DeepSpeed, `accelerate.prepare()` requires you to pass at least one of training or evaluation "
+     "dataloaders with `batch_size` attribute returning an integer value", "ACCELERATE_DEEPSPEED_MICRO_BATCH_UNKNOWN",
+     "train_micro_batch_size_per_gpu is not set"),
+    ("ValueError: At least one of the model submodule will be offloaded to disk, please pass along an `offload_folder`.",
+     "ACCELERATE_OFFLOAD_FOLDER_MISSING", "no offload_folder was given"),
+    ("ValueError: Truncation and padding are both activated but truncation length (1000) is not a multiple of "
+     "pad_to_multiple_of (64).", "HF_TOKENIZER_TRUNCATION_NOT_MULTIPLE_OF_PAD", "truncate to 1000 tokens and pad to a multiple of 64"),
     # Trainer and its DeepSpeed integration
     ("  File \"/usr/lib/python3/dist-packages/transformers/trainer.py\", line 478, in __init__ ValueError: Using fsdp only "
      "works in distributed training.", "HF_TRAINER_FSDP_WITHOUT_DISTRIBUTED_LAUNCH", "not started for distributed training"),
@@ -186,7 +201,9 @@ def test_transformers_own_attention_check_is_not_torch_multihead_attention(kb):
     "Attempting to resume from output/checkpoint-2000", "[INFO|trainer.py:2128] ***** Running training *****",
     "fsdp: ['full_shard', 'auto_wrap']", "  \"zero_optimization\": {\"stage\": 3,", "eval_strategy=steps, eval_steps=500,",
     "  \"optimizer\": {\"type\": \"AdamW\", \"params\": {\"lr\": \"auto\", \"weight_decay\": \"auto\"}},",
-    "fsdp_transformer_layer_cls_to_wrap: Qwen2DecoderLayer", "Map: 100%|██████████| 5000/5000 [00:01<00:00, 4100.22 examples/s]",
+    "fsdp_transformer_layer_cls_to_wrap: Qwen2DecoderLayer", "  \"stage3_gather_16bit_weights_on_model_save\": true",
+    "model = AutoModelForCausalLM.from_pretrained(path, device_map='auto', offload_folder='offload')",
+    "tokenizer(texts, truncation=True, max_length=512, padding=True, pad_to_multiple_of=8)", "Map: 100%|██████████| 5000/5000 [00:01<00:00, 4100.22 examples/s]",
     "DatasetDict({'train': Dataset({features: ['text', 'label'], num_rows: 4500}), 'test': Dataset({num_rows: 500})})",
 ])
 def test_family_entries_stay_quiet_on_ordinary_lines(kb, line):
