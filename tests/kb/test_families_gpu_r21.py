@@ -23,7 +23,8 @@ FAMILY = IDS + EXTENDED + ["HF_CONFIG_STRICT_VALIDATION_FAILED", "HF_ROPE_PARAME
                            "SAFETENSORS_NON_CONTIGUOUS_ON_SAVE", "NCCL_CALL_FAILED",
                            "ACCELERATE_MIXED_PRECISION_UNKNOWN", "BITSANDBYTES_CUDA_SETUP_FAILED",
                            "FLASH_ATTN_INPUT_CHECK_FAILED", "TORCH_EXTENSION_CUDA_VERSION_MISMATCH",
-                           "HF_TRAINER_RESUME_CHECKPOINT_NOT_FOUND", "PY_ASSERTION_FAILED"]
+                           "HF_TRAINER_RESUME_CHECKPOINT_NOT_FOUND", "PY_ASSERTION_FAILED",
+                           "HF_TRAINER_CREATED_WITHOUT_MODEL", "LAUNCH_OPTION_CHECK_FAILED"]
 WARNINGS = {"HF_ROPE_PARAMETER_VALUE_INVALID", "HF_CONFIG_TOKEN_ID_OUTSIDE_VOCAB", "XFORMERS_EXTENSIONS_NOT_LOADED"}
 
 
@@ -126,7 +127,16 @@ def test_the_part_is_loaded_as_specific_entries_without_peer_ids(kb):
      "ACCELERATE_OFFLOAD_FOLDER_MISSING", "no offload_folder was given"),
     ("ValueError: Truncation and padding are both activated but truncation length (1000) is not a multiple of "
      "pad_to_multiple_of (64).", "HF_TOKENIZER_TRUNCATION_NOT_MULTIPLE_OF_PAD", "truncate to 1000 tokens and pad to a multiple of 64"),
+    ("ValueError: Cannot merge LORA layers when base model layers are replicated", "PEFT_LORA_MERGE_NOT_SUPPORTED_FOR_MODEL",
+     "(base model layers are replicated)"),
     # Trainer and its DeepSpeed integration
+    ("ValueError: `auto_find_batch_size` isn't supported yet with DeepSpeed Zero-3. Please consider using Zero-2, Zero-1, "
+     "or FSDP", "HF_TRAINER_OPTIONS_INCOMPATIBLE", "(auto_find_batch_size with DeepSpeed Zero-3)"),
+    ("RuntimeError: Passing a `model_init` is incompatible with providing the `optimizers` argument. You should subclass "
+     "`Trainer` and override the `create_optimizer_and_scheduler` method.", "HF_TRAINER_OPTIONS_INCOMPATIBLE",
+     "(model_init with optimizers)"),
+    ("ValueError: `Trainer` requires either a `model` or `model_init` argument, but not both.",
+     "HF_TRAINER_OPTIONS_INCOMPATIBLE", "(model with model_init)"),
     ("  File \"/usr/lib/python3/dist-packages/transformers/trainer.py\", line 478, in __init__ ValueError: Using fsdp only "
      "works in distributed training.", "HF_TRAINER_FSDP_WITHOUT_DISTRIBUTED_LAUNCH", "not started for distributed training"),
     ("ValueError: You cannot specify a scheduler in the config file and in the code at the same time. Please remove the "
