@@ -146,6 +146,9 @@ def test_the_part_is_loaded_as_specific_entries_without_peer_ids(kb):
     ("*** stack smashing detected ***: ./train_bin terminated", "NATIVE_BUFFER_OVERFLOW_DETECTED",
      "(stack smashing detected, in `./train_bin`)"),
     ("*** buffer overflow detected ***: terminated", "NATIVE_BUFFER_OVERFLOW_DETECTED", "(buffer overflow detected)"),
+    # NVML under WSL
+    ("Failed to properly shut down NVML: GPU access blocked by the operating system", "NVML_GPU_ACCESS_BLOCKED_BY_OS",
+     "the operating system blocks access"),
     # f-strings of Python 3.12, FUSE
     ("    SyntaxError: f-string expression part cannot include a backslash",
      "PY_FSTRING_BACKSLASH_NEEDS_PY312", "only from 3.12"),
@@ -181,7 +184,7 @@ def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     "  in \"nul.yaml\", position 7", "systemctl daemon-reload", "vm.swappiness = 10", "sysctl -w net.core.somaxconn=4096",
     "debug1: Authentication succeeded (publickey).", "Connection to 10.0.0.2 closed.", "-fstack-protector-strong",
     "Connection closed by authenticating user root 10.0.0.2 port 22 [preauth]", "print(f\"{sep.join(lines)}\")",
-    "crw-rw-rw- 1 root root 10, 229 Dec  7 01:00 /dev/fuse",
+    "crw-rw-rw- 1 root root 10, 229 Dec  7 01:00 /dev/fuse", "/usr/lib/wsl/lib/nvidia-smi",
 ])
 def test_family_entries_stay_quiet_on_ordinary_lines(kb, line):
     assert [s.id for s in kb.match_line(line) if s.id in IDS + EXTENDED] == []
