@@ -88,6 +88,9 @@ ERROR_WORD = re.compile(
     # a version check's refusal ('The NVIDIA driver on your system is too old (found version 6050).'), and a refusal
     # said as 'rejected' as 'refused' and 'denied' are (git's ' ! [rejected]  main -> main (fetch first)')
     r"\bis too old\b|\brejected\b|"
+    # curl's own report of a failed transfer, its exit code in brackets (`curl: (60) SSL: no alternative certificate
+    # subject name matches target host name 'localhost'`): curl prints that form only when it gives up
+    r"^curl: \(\d+\) |"
     # a Python traceback's frame: only an exception's report prints it (subprocess's `File ".../subprocess.py", line
     # 1950, in _execute_child` above `FileNotFoundError: ... 'nvidia-smi'` says the program never started)
     r"^\s*File \"[^\"\n]+\", line \d+, in \S|"
