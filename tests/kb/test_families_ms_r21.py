@@ -92,6 +92,17 @@ MEMBERS = [
     ("[CRITICAL] ME(9:1,MainProcess):2026-01-01-10:00:00.000.000 [mindspore/train/dataset_helper.py:262] "
      "ValueError: The dataset has been connected to other network, please check the code.",
      "MS_DATASET_CONNECTED_TO_OTHER_NETWORK", "already connected to another network"),
+    ("ValueError: For primitive[GRU], the h_shape[2] must be equal to 128, but got 64.",
+     "MS_RNN_INPUT_OR_STATE_SHAPE_MISMATCH", "`GRU`: the input or initial state does not fit the layer (`h_shape[2]` is 64, "
+     "expected 128)"),
+    ("ValueError: For dynamic rnn, the h_shape[0] should equal to num_directions * num_layers.",
+     "MS_RNN_INPUT_OR_STATE_SHAPE_MISMATCH", "(h_shape does not equal num_directions * num_layers)"),
+    ("ValueError: For 'BiDense', bias init shape error. The ndim of 'bias_init' must be equal to 1, and the first dim "
+     "must be equal to 'out_channels'. But got 'bias_init': [0. 0.], 'out_channels': 3.",
+     "MS_LAYER_INIT_TENSOR_SHAPE_MISMATCH", "`BiDense` (its bias)"),
+    ("ValueError: For 'initializer', the shape of the 'init' argument should be same as the argument 'shape', but got "
+     "the 'init' shape [768, 1024] and the 'shape' [1024, 768].", "MS_LAYER_INIT_TENSOR_SHAPE_MISMATCH",
+     "(the Tensor [768, 1024], the parameter [1024, 768])"),
 ]
 
 
@@ -145,6 +156,7 @@ QUIET = [
     "import mindspore.dataset.vision as vision",
     "ReduceScatter: input_shape[0] 32, rank_size 8", "Parameter name 'moment1.weight' created",
     "The object is callable", "padded_batch(32, pad_info={'tokens': ([128], 0)})",
+    "nn.LSTM(input_size=4, hidden_size=8, num_layers=2, batch_first=True)", "weight_init='normal', bias_init='zeros'",
 ]
 
 
