@@ -15,12 +15,13 @@ from tests.helpers.kb_parts import english_kb, explained_title, family_overlaps,
 IDS = part_ids("families_ms_r21")
 EXTENDED = ["MS_DATASET_SAMPLING_ARGS_CONFLICT", "MS_API_REMOVED_OR_MOVED", "MS_COMM_SHAPE_NOT_DIVISIBLE_BY_WORLD_SIZE",
             "MS_COMM_GROUP_RANK_OUT_OF_RANGE", "MS_DUPLICATE_PARAMETER_NAME", "MS_DATASET_COLUMN_NOT_FOUND",
-            "MS_DATASET_USER_DATA_TYPE_INVALID", "MS_SET_INPUTS_MISMATCH"]
+            "MS_DATASET_USER_DATA_TYPE_INVALID", "MS_SET_INPUTS_MISMATCH", "MS_CONSTRUCT_ARG_MISMATCH"]
 FAMILY = IDS + EXTENDED + ["MS_OP_ARGUMENT_CHECK_FAILED", "MS_OP_INPUT_DTYPE_NOT_ACCEPTED", "MS_OP_INPUT_RANK_WRONG",
                            "MS_LOSS_LOGITS_LABELS_SHAPE_MISMATCH", "MS_DATASET_OP_INPUT_INVALID",
                            "MS_DATASET_PIPELINE_EXCEPTION", "FRAMEWORK_SETTING_NOT_SUPPORTED", "MS_PRIMITIVE_VALUE_CHECK",
                            "PY_MODULE_NOT_INSTALLED", "LLM_STACK_CONFIG_VALUE_REJECTED",
-                           "MS_DATASET_USER_PYFUNC_FAILED", "MS_GRAPH_UNSUPPORTED_SYNTAX"]
+                           "MS_DATASET_USER_PYFUNC_FAILED", "MS_GRAPH_UNSUPPORTED_SYNTAX",
+                           "PY_CALL_SIGNATURE_MISMATCH"]
 
 
 @pytest.fixture(scope="module")
@@ -134,6 +135,8 @@ def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
      "and network's input: Int32.", "MS_SET_INPUTS_MISMATCH", "the type of input 2 differs"),
     ("ValueError: The 1th input shape of 'set_inputs' must be the same as network's input, but got 'set_inputs': 32 and "
      "network's input: 16.", "MS_SET_INPUTS_MISMATCH", "`set_inputs` declared: the shape of input"),
+    ("TypeError: ResNet.construct() takes 2 positional arguments but 3 were given", "MS_CONSTRUCT_ARG_MISMATCH",
+     "Cell.construct of `ResNet` called with the wrong number of arguments"),
     ("[ERROR] Invalid pad_info, column name: tokens does not exist.", "MS_DATASET_COLUMN_NOT_FOUND", ": tokens"),
     ("TypeError: Data type of 2th item of the input or its converted Numpy array is expected to be int or float or str, "
      "but got object.", "MS_DATASET_USER_DATA_TYPE_INVALID", "(object) in item 2 of a row"),
