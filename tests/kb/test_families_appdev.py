@@ -68,10 +68,10 @@ def test_the_part_is_loaded_as_class_and_specific_entries_without_peer_ids(kb):
      "this device.", "OM_MODEL_SOC_VERSION_MISMATCH", "soc version `Ascend310` is not supported"),
     # TLS: Go's other reasons, Python's reason
     ("Error: failed to get edge certificate from the cloudcore, error: Get \"https://10.0.0.1:10002/edge.crt\": "
-     "x509: cannot validate certificate for 10.0.0.1 because it doesn't contain any IP SANs", "TLS_CERTIFICATE_NOT_TRUSTED",
-     "cannot validate certificate for 10.0.0.1 because it doesn't contain any IP SANs"),
+     "x509: cannot validate certificate for 10.0.0.1 because it doesn't contain any IP SANs", "TLS_CERTIFICATE_NAME_MISMATCH",
+     "(`10.0.0.1`)"),
     ("urllib3.exceptions.SSLError: [SSL: CERTIFICATE_VERIFY_FAILED] certificate verify failed: certificate has "
-     "expired (_ssl.c:1131)", "TLS_CERTIFICATE_NOT_TRUSTED", "not trusted by this client: certificate has expired"),
+     "expired (_ssl.c:1131)", "TLS_CERTIFICATE_EXPIRED", "(`certificate has expired`)"),
     ("pip._vendor.urllib3.exceptions.SSLError: [SSL: WRONG_VERSION_NUMBER] wrong version number (_ssl.c:1129)",
      "TLS_WRONG_VERSION_NUMBER_PROXY", "a proxy or port speaks plain HTTP"),
     # MEF's token: the lock after repeated failures

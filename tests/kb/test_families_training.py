@@ -134,7 +134,7 @@ def test_the_part_is_loaded_without_peer_ids(kb):
     ("RuntimeError: expected scalar type Float but found BFloat16", "TORCH_DTYPE_MISMATCH", "(Float and BFloat16)"),
     # weights files: safetensors' other header error, torch.load's weights_only refusal
     ("safetensors_rust.SafetensorError: Error while deserializing header: MetadataIncompleteBuffer",
-     "CHECKPOINT_FILE_UNREADABLE", "impossible header size"),
+     "CHECKPOINT_FILE_UNREADABLE", "do not cover the file's data"),
     ("_pickle.UnpicklingError: Weights only load failed. This file can still be loaded, to do so you have two options",
      "CHECKPOINT_FILE_UNREADABLE", "weights_only=True refused"),
     ("[rank1]: NotImplementedError: Cannot copy out of meta tensor; no data!", "TORCH_META_TENSOR_NO_DATA",
