@@ -25,7 +25,8 @@ def kb():
 
 
 def test_the_part_is_loaded_as_specific_roots_without_peer_ids(kb):
-    assert sorted(IDS) == ["MS_GRAPH_OBJECT_NOT_JIT_CLASS_INSTANCE", "MS_MINDRECORD_DB_INDEX_FILE_MISSING"]
+    assert sorted(IDS) == ["MS_GRAPH_OBJECT_NOT_JIT_CLASS_INSTANCE", "MS_MINDRECORD_DB_INDEX_FILE_MISSING",
+                          "MS_MINDRECORD_FILE_MISSING_OR_TOO_SMALL"]
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_mend_r21_ms.json" and sig.kind == "root" and not sig.ascend_fd
@@ -41,6 +42,14 @@ MEMBERS = [
      "<contextlib.nullcontext object at 0x7f00>)", "MS_GRAPH_OBJECT_NOT_JIT_CLASS_INSTANCE", "`contextlib.nullcontext`"),
     ("RuntimeError: The input: /data/mr/part/train.mindrecord3.db is not exists.", "MS_MINDRECORD_DB_INDEX_FILE_MISSING",
      "the shard's .db index file is missing (`/data/mr/part/train.mindrecord3.db`)"),
+    ("RuntimeError: The input: /data/mr/train.mindrecord2 is not exists.", "MS_MINDRECORD_FILE_MISSING_OR_TOO_SMALL",
+     "(`/data/mr/train.mindrecord2` does not exist)"),
+    ("RuntimeError: The input: /data/mr/shard0 should be a regular file.", "MS_MINDRECORD_FILE_MISSING_OR_TOO_SMALL",
+     "(`/data/mr/shard0` is not a regular file)"),
+    ("RuntimeError: Invalid file, the size of mindrecord file: 5 is smaller than the lower limit: 8.",
+     "MS_MINDRECORD_FILE_MISSING_OR_TOO_SMALL", "(the file is 5 bytes, below the minimum of 8)"),
+    (" Please check file path: /data/mr/train.mindrecord.db and use 'FileWriter' to generate valid mindrecord files.",
+     "MS_MINDRECORD_FILE_MISSING_OR_TOO_SMALL", "(`/data/mr/train.mindrecord.db` is below the minimum size)"),
     ("[ERROR] MD(7,7f,python):2026-01-01-10:00:00.000.000 [mindspore/ccsrc/minddata/dataset/engine/datasetops/source/"
      "cifar_op.cc:223] GetCifarFiles] Invalid cifar folder, cifar(.bin) files are missing under /home/u/cifar-10-python.",
      "MS_DATASET_FILES_MISSING", "the cifar folder `/home/u/cifar-10-python` lacks the cifar(.bin) files it reads"),
@@ -66,19 +75,21 @@ def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
 
 
 def test_a_shape_member_does_not_claim_a_data_type(kb):
-    title = explained_title(kb, MEMBERS[7][0], "MS_MINDRECORD_DATA_SCHEMA_MISMATCH", among=FAMILY)
+    line = next(m[0] for m in MEMBERS if "data shape:" in m[0])
+    title = explained_title(kb, line, "MS_MINDRECORD_DATA_SCHEMA_MISMATCH", among=FAMILY)
     assert "data type" not in title, title
 
 
 QUIET = [
     "@jit_class", "class Counter:  # decorated with jit_class for graph mode",
     "Only jit_class instances are supported inside construct; see the jit_class docs.",
-    "[INFO] MD: index file /data/train.mindrecord.db loaded", "The input: /data/train.mindrecord is not exists.",
+    "[INFO] MD: index file /data/train.mindrecord.db loaded", 
     "writer.commit()  # writes train.mindrecord and train.mindrecord.db",
     "raise RuntimeError(\"The input: {} is not exists.\".format(filename))",
     "grad_fn = ms.value_and_grad(forward, None, optimizer.parameters)",
     "Cifar10Dataset(dataset_dir='data/cifar-10-batches-bin', usage='train')",
-    "emb = torch.stack(batch_embeddings)",
+    "emb = torch.stack(batch_embeddings)", "Please check file path and permission.",
+    "[INFO] MD: mindrecord file size 1048576 bytes",
 ]
 
 
