@@ -1,8 +1,8 @@
 """data/kb/families_mend_r21_ms.json: the round-21 mend for MindSpore and torch: graph mode given a plain Python
 object where only @jit_class instances are allowed, and a MindRecord shard read without its .db index file. The
 entries of other parts this mend widened say the member their line shows: the cifar folder's missing .bin files,
-value_and_grad with neither grad_position nor weights, the MindRecord field's data type, and torch.tensor() on a list
-of tensors. Each entry reads members its examples do not show, says the member in its title, stays quiet on ordinary
+value_and_grad with neither grad_position nor weights, the MindRecord field's data type, torch.tensor() on a list of
+tensors, and the argument counts of a graph function's call. Each entry reads members its examples do not show, says the member in its title, stays quiet on ordinary
 lines and on every clean corpus excerpt; one line is one problem of the family."""
 
 import os
@@ -14,7 +14,7 @@ from tests.helpers.kb_parts import english_kb, explained_title, family_overlaps,
 
 IDS = part_ids("families_mend_r21_ms")
 EXTENDED = ["MS_DATASET_FILES_MISSING", "MS_GRAD_POSITION_OR_WEIGHTS_INVALID", "MS_MINDRECORD_DATA_SCHEMA_MISMATCH",
-            "TORCH_MULTI_ELEMENT_TENSOR_AS_SCALAR"]
+            "TORCH_MULTI_ELEMENT_TENSOR_AS_SCALAR", "MS_FUNC_ARG_COUNT_MISMATCH"]
 FAMILY = IDS + EXTENDED + ["MS_GRAPH_UNSUPPORTED_SYNTAX", "MS_JIT_SYNTAX_NOT_SUPPORTED", "MS_DATASET_PIPELINE_EXCEPTION",
                            "MS_DATASET_FILE_NOT_FOUND"]
 
@@ -63,6 +63,8 @@ MEMBERS = [
     ("[WARNING] ME(1:2,MainProcess):2026-01-01-10:00:00.000.000 [mindspore/mindrecord/filewriter.py:638] for schema, 0 th "
      "data is wrong, data shape: '(3, 4)' for field: 'data' is not matched.", "MS_MINDRECORD_DATA_SCHEMA_MISMATCH",
      "do not match the schema (field data)"),
+    ("TypeError: The parameters number of the function is 2, but the number of provided arguments is 3.",
+     "MS_FUNC_ARG_COUNT_MISMATCH", "called with the wrong number of arguments (it takes 2, the call gave 3)"),
     ("ValueError: only one element tensors can be converted to Python scalars", "TORCH_MULTI_ELEMENT_TENSOR_AS_SCALAR",
      "or torch.tensor() on a list of tensors"),
 ]
@@ -89,7 +91,7 @@ QUIET = [
     "grad_fn = ms.value_and_grad(forward, None, optimizer.parameters)",
     "Cifar10Dataset(dataset_dir='data/cifar-10-batches-bin', usage='train')",
     "emb = torch.stack(batch_embeddings)", "Please check file path and permission.",
-    "[INFO] MD: mindrecord file size 1048576 bytes",
+    "[INFO] MD: mindrecord file size 1048576 bytes", "The parameters number of the function is 2.",
 ]
 
 
