@@ -1,6 +1,6 @@
 """data/kb/families_mend_r21_plat.json: round 21's mends for the platform and the GPU stack: OpenMP's duplicate runtime
-(error #15), PyTorch's MPS backend without float64, jax and jaxlib that are not a pair, wandb without
-an API key or a terminal, safetensors given values that are not tensors, pip's refused constraint forms and unknown
+(error #15) and threads it cannot create, PyTorch's MPS backend without float64, jax and jaxlib that are not a pair,
+wandb without an API key or a terminal, safetensors given values that are not tensors, pip's refused constraint forms and unknown
 extras, TLS servers that require a client certificate, a deleted working directory (bash, dash, git, pwd), tar members
 not in the archive and a tar decompression option that does not match the archive. Each entry reads members its
 examples do not show, says the member in its title, stays quiet on ordinary lines and on every clean corpus excerpt;
@@ -39,6 +39,10 @@ def test_the_part_is_loaded_as_specific_entries_without_peer_ids(kb):
 @pytest.mark.parametrize("line, sig_id, said", [
     ("OMP: Error #15: Initializing libomp140.x86_64.dll, but found libiomp5md.dll already initialized.",
      "OPENMP_RUNTIME_LOADED_TWICE", "`libomp140.x86_64.dll` was being initialized while `libiomp5md.dll`"),
+    ("OMP: Error #34: System unable to allocate necessary resources for the monitor thread:",
+     "OPENMP_THREAD_RESOURCES_UNAVAILABLE", "(`System unable to allocate necessary resources for the monitor thread`)"),
+    ("OMP: Error #37: Unable to set OMP thread stack size to 8388608 bytes:", "OPENMP_THREAD_RESOURCES_UNAVAILABLE",
+     "`Unable to set OMP thread stack size to 8388608 bytes`"),
     ("=> Error inspecting tensor: #<RuntimeError: Cannot convert a MPS Tensor to float64 dtype as the MPS framework "
      "doesn't support float64. Please use float32 instead.>", "TORCH_MPS_DTYPE_UNSUPPORTED", "does not support float64 tensors"),
     ("RuntimeError: jaxlib is version 0.1.75, but this version of jax requires version >= 0.3.0.",
@@ -89,7 +93,7 @@ def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
 
 @pytest.mark.parametrize("line", [
     "OMP: Info #276: omp_set_nested routine deprecated, please use omp_set_max_active_levels instead.",
-    "export KMP_DUPLICATE_LIB_OK=TRUE", "OMP_NUM_THREADS=8", "device(type='mps', index=0)", "dtype=torch.float64",
+    "export KMP_DUPLICATE_LIB_OK=TRUE", "OMP_NUM_THREADS=8", "OMP: Hint: Try decreasing the value of OMP_NUM_THREADS.", "device(type='mps', index=0)", "dtype=torch.float64",
     "jax version 0.4.30", "Successfully installed jax-0.4.30 jaxlib-0.4.30", "export WANDB_MODE=offline",
     "wandb: Currently logged in as: alice. Use `wandb login --relogin` to force relogin",
     "save_file(tensors, 'model.safetensors')", "metadata={'format': 'pt'}",
