@@ -122,4 +122,7 @@ def test_the_lines_other_entries_read_stay_theirs(kb):
     explained_title(kb, "gzip: stdin: unexpected end of file", "INSTALL_PACKAGE_ARCHIVE_CORRUPTED", among=FAMILY)
     explained_title(kb, "xz: model.tar.xz: File format not recognized", "ARCHIVE_TOOL_FILE_DAMAGED", among=FAMILY)
     explained_title(kb, "gzip: fake.tar.gz: not in gzip format", "ARCHIVE_TOOL_FILE_DAMAGED", among=FAMILY)
+    # tar's 'not a tar archive' says the file's format, not that an installation package is damaged
+    title = explained_title(kb, "tar: This does not look like a tar archive", "ARCHIVE_TOOL_FILE_DAMAGED", among=FAMILY)
+    assert "not in the format its tool expects" in title and "installation package" not in title, title
     explained_title(kb, "remote error: tls: certificate required", "HTTP_REQUEST_AUTH_REJECTED", among=FAMILY)
