@@ -85,6 +85,9 @@ ERROR_WORD = re.compile(
     # a reader's report of input cut short ('gzip: stdin: unexpected end of file', 'tar: Unexpected EOF in archive'),
     # and git's refusal of a subcommand it does not have ("git: 'lfs' is not a git command. See 'git --help'.")
     r"unexpected (end of file|eof)\b|is not a git command|"
+    # a decompressor's refusal of input in another format ('gzip: stdin: not in gzip format', 'bzip2: (stdin) is not a
+    # bzip2 file.', 'xz: (stdin): File format not recognized'): each prints it only when it stops on that input
+    r"\bnot in gzip format\b|\bis not a bzip2 file\b|\bFile format not recognized\b|"
     # a version check's refusal ('The NVIDIA driver on your system is too old (found version 6050).'), and a refusal
     # said as 'rejected' as 'refused' and 'denied' are (git's ' ! [rejected]  main -> main (fetch first)')
     r"\bis too old\b|\brejected\b|"
