@@ -381,26 +381,9 @@ def non_ascii_class(pattern: str) -> Optional[str]:
     Logs are matched as UTF-8 bytes (Hyperscan, and Python's bytes confirmation), where such a class is a set of
     single bytes: `[‘']` holds the three bytes of `‘`, each alone, and never matches `‘` or `’`. The source is read,
     not Python's parse, which turns an alternation of single characters such as `(?:'|‘)` into a class too."""
-    i, n = 0, len(pattern)
-    while i < n:
-        c = pattern[i]
-        if c == "\\":
-            i += 2
-            continue
-        if c == "[":
-            j = i + 1
-            if j < n and pattern[j] == "^":
-                j += 1
-            if j < n and pattern[j] == "]":  # a leading ] is a member
-                j += 1
-            while j < n and pattern[j] != "]":
-                j += 2 if pattern[j] == "\\" else 1
-            if any(ord(ch) > 127 for ch in pattern[i:j + 1]):
-                return pattern[i:j + 1]
-            i = j + 1
-            continue
-        i += 1
-    return None
+    from ..triage.match.literals import regex_classes
+
+    return next((k for k in regex_classes(pattern) if any(ord(ch) > 127 for ch in k)), None)
 
 
 def _placeholder_problem(s: dict, where: str, bad: Set[str]) -> Optional[Tuple[int, str]]:

@@ -20,6 +20,7 @@ REGEX_FIELDS = ("also", "exclude", "resolved_by", "exception_under")
     ("ret ?[(\\[] ?(?P<ret>[-–]?\\d+)", "[-–]"),
     ("(?P<p>[^'’\\n]{1,300})", "[^'’\\n]"),
     ("[]’]", "[]’]"),  # a leading ] is a member, the class goes on
+    ("[^]’]", "[^]’]"),  # ...in a negated class too
     ("(?:'|‘)(?P<p>[^'\\n]+)(?:'|’)", None),  # alternatives: Python's parse makes a class of them, the source does not
     ("\\[msprobe\\] 无效参数：", None),  # outside a class, any character
     ("\\[’", None),  # an escaped bracket opens no class

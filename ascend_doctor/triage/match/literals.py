@@ -14,24 +14,42 @@ except ImportError:  # pragma: no cover - depends on the interpreter
     import sre_parse as _sre_parse  # type: ignore[no-redef]
 
 
-def regex_structure(pattern: str) -> Iterable[Tuple[int, str, int]]:
-    """(index, character, group depth before it) of each character of a regex's text outside escapes and character
-    classes: what finds its top-level `|` and the `)` closing a group (a `]` right after a class's `[` is a member)."""
-    depth, i, in_class, prev = 0, 0, False, ""
+def _regex_chars(pattern: str) -> Iterable[Tuple[int, str, int]]:
+    """(index, character, index of the `[` opening the class it belongs to, or -1) of each character of a regex's text
+    outside escapes; a class's own `[` and closing `]` belong to it (a `]` right after `[` or `[^` is a member)."""
+    i, start = 0, -1
     while i < len(pattern):
         c = pattern[i]
         if c == "\\":
-            i, prev = i + 2, ""
+            i += 2
             continue
-        if in_class:
-            in_class = c != "]" or prev == "["
-        elif c == "[":
-            in_class = True
+        if start >= 0:
+            yield i, c, start
+            if c == "]" and i != start + 1 and not (i == start + 2 and pattern[start + 1] == "^"):
+                start = -1
         else:
+            start = i if c == "[" else -1
+            yield i, c, start
+        i += 1
+
+
+def regex_structure(pattern: str) -> Iterable[Tuple[int, str, int]]:
+    """(index, character, group depth before it) of each character of a regex's text outside escapes and character
+    classes: what finds its top-level `|` and the `)` closing a group."""
+    depth = 0
+    for i, c, start in _regex_chars(pattern):
+        if start < 0:
             yield i, c, depth
             depth += (c == "(") - (c == ")")
-        prev = c
-        i += 1
+
+
+def regex_classes(pattern: str) -> List[str]:
+    """The text of each character class (`[...]`, escapes included) of a regex, in order."""
+    end: dict = {}
+    for i, _c, start in _regex_chars(pattern):
+        if start >= 0:
+            end[start] = i
+    return [pattern[a:b + 1] for a, b in end.items()]
 
 
 def split_top_level(pattern: str) -> List[str]:

@@ -333,3 +333,13 @@ def test_the_database_store_gives_back_what_was_compiled_and_refuses_a_damaged_f
     third = finders._HsLevel(entries, None, set())
     assert compiled and third.scan(line, 0, len(line)) == first.scan(line, 0, len(line))
     assert finders._HsLevel([(b"gamma", LITERAL, {0})], None, set()).scan(line, 0, len(line)) == []
+
+
+def test_a_bracket_right_after_a_negated_class_opens_is_a_member_not_its_end():
+    """literals._regex_chars, the one walk of a regex's text behind regex_structure and regex_classes: `[^])|]` is
+    one class (Python reads it so), so its `)` and `|` are no group end and no top-level alternative."""
+    from ascend_doctor.triage.match.literals import regex_classes, split_top_level
+
+    assert split_top_level("[^])|]a|b") == ["[^])|]a", "b"]
+    assert split_top_level("[a[]|b") == ["[a[]", "b"]
+    assert regex_classes(r"a[\]b][^]c]d[]]") == [r"[\]b]", "[^]c]", "[]]"]
