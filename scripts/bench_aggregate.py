@@ -30,7 +30,7 @@ import sys
 import tempfile
 import time
 
-from benchlib import measured, peak_mb
+from benchlib import measured, peak_file, peak_mb
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, REPO)
@@ -172,9 +172,8 @@ def measure(argv, env=None):
     start = time.monotonic()
     # cwd: a neutral directory, so that `python -m ascend_doctor` imports the tree PYTHONPATH names, not the one
     # the benchmark was started from
-    fd, peak_file = tempfile.mkstemp(prefix="bench-peak-")
-    os.close(fd)
-    proc = subprocess.Popen(measured(argv, peak_file), stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
+    peak_path = peak_file()
+    proc = subprocess.Popen(measured(argv, peak_path), stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
                             cwd=tempfile.gettempdir())
     out = proc.stdout.read()
     proc.stderr.read()
@@ -182,9 +181,7 @@ def measure(argv, env=None):
     elapsed = time.monotonic() - start
     rc = os.waitstatus_to_exitcode(status) if hasattr(os, "waitstatus_to_exitcode") else status >> 8
     # CPU seconds (user+sys, worker processes included) stay meaningful on a machine shared with other jobs.
-    peak = peak_mb(peak_file)
-    os.unlink(peak_file)
-    return elapsed, usage.ru_utime + usage.ru_stime, peak, out, rc
+    return elapsed, usage.ru_utime + usage.ru_stime, peak_mb(peak_path), out, rc
 
 
 def main():

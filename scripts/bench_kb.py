@@ -43,7 +43,7 @@ from ascend_doctor.triage.match.gates import ANCHOR_MIN_LEN  # noqa: E402
 from ascend_doctor.triage.match.literals import literal_cost  # noqa: E402
 from ascend_doctor.triage.scan import Triage  # noqa: E402
 from bench_triage import make_log  # noqa: E402
-from benchlib import install_wheel, measured, peak_mb, scratch_dir  # noqa: E402
+from benchlib import install_wheel, measured, peak_file, peak_mb, scratch_dir  # noqa: E402
 
 FACTS_CANDIDATES = [os.path.join(REPO, "..", "shared", "reference", "ascend_fd_kb_facts.json"),
                     os.path.join(REPO, "..", "..", "shared", "reference", "ascend_fd_kb_facts.json"),
@@ -185,17 +185,17 @@ def readable(expr: bytes) -> str:
 def run(argv, env, out_path):
     """(wall seconds, peak RSS in MB of the largest process of the command's tree, exit code); `run.cpu` its CPU
     seconds. The peak is the launcher's (benchlib.measured): wait4's own is at least this benchmark's size."""
-    peak_file = out_path + ".peak"
+    peak_path = peak_file()
     with open(out_path, "wb") as out:
         t0 = time.perf_counter()
-        proc = subprocess.Popen(measured(argv, peak_file), stdout=out, stderr=subprocess.PIPE, env=env)
+        proc = subprocess.Popen(measured(argv, peak_path), stdout=out, stderr=subprocess.PIPE, env=env)
         _, status, usage = os.wait4(proc.pid, 0)
         wall = time.perf_counter() - t0
     proc.returncode = os.waitstatus_to_exitcode(status) if hasattr(os, "waitstatus_to_exitcode") else status >> 8
     err = proc.stderr.read().decode(errors="replace")
     proc.stderr.close()
     run.cpu = usage.ru_utime + usage.ru_stime  # type: ignore[attr-defined]
-    return wall, peak_mb(peak_file), proc.returncode, err
+    return wall, peak_mb(peak_path), proc.returncode, err
 
 
 class _NoExamples:

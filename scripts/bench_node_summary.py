@@ -43,7 +43,7 @@ REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, REPO)
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from benchlib import measured, peak_mb, scratch_dir  # noqa: E402
+from benchlib import measured, peak_file, peak_mb, scratch_dir  # noqa: E402
 from bench_rootcause import make_tree  # noqa: E402
 from bench_triage import make_log  # noqa: E402
 
@@ -130,9 +130,9 @@ def cluster(tmp, nodes, per, max_s, max_mb):
     each = (time.perf_counter() - t0) / nodes
     print(f"  node summaries: {each * 1000:.1f} ms per node (in one process), {sum(sizes) / nodes / 1e3:.1f} kB "
           f"each, {100 * sum(sizes) / raw:.1f}% of the raw logs")
-    peak_file = os.path.join(tmp, "merge.peak")  # (beside the summaries, not among them)
-    merge_t, merged = run(measured(doctor("triage", sums, "--format", "json"), peak_file))
-    merge_mb = peak_mb(peak_file)  # the launcher's: getrusage's own is at least this benchmark's size
+    peak_path = peak_file()
+    merge_t, merged = run(measured(doctor("triage", sums, "--format", "json"), peak_path))
+    merge_mb = peak_mb(peak_path)  # the launcher's: getrusage's own is at least this benchmark's size
     raw_t, rawp = run(doctor("triage", tree, "--format", "json"))
     ok = True
     for name, proc in (("merge", merged), ("raw", rawp)):

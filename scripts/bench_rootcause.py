@@ -20,11 +20,10 @@ import argparse
 import json
 import os
 import random
-import tempfile
 import subprocess
 import sys
 import time
-from benchlib import measured, peak_mb, scratch_dir
+from benchlib import measured, peak_file, peak_mb, scratch_dir
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 GROUP = "10.0.0.1%enp189s0f0_60000_0_1714557600000000"
@@ -100,13 +99,11 @@ def main() -> int:
               f"in {time.perf_counter() - t0:.0f} s; the failing device: {root_device}")
         env = dict(os.environ, PYTHONPATH=REPO)
         t0 = time.perf_counter()
-        fd, peak_file = tempfile.mkstemp(prefix="bench-peak-")  # (outside the tree triage reads)
-        os.close(fd)
+        peak_path = peak_file()
         proc = subprocess.run(measured([sys.executable, "-m", "ascend_doctor", "triage", tmp, "--format", "json"],
-                                       peak_file), stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+                                       peak_path), stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
         wall = time.perf_counter() - t0
-        peak = peak_mb(peak_file)  # the launcher's: getrusage's own is at least this benchmark's size
-        os.unlink(peak_file)
+        peak = peak_mb(peak_path)  # the launcher's: getrusage's own is at least this benchmark's size
         if proc.returncode not in (0, 1):
             print(proc.stderr.decode(errors="replace")[-2000:])
             return 1

@@ -27,7 +27,7 @@ REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, REPO)
 
 from ascend_doctor.kb.load import load_knowledge_base  # noqa: E402
-from benchlib import measured, peak_mb, scratch_dir  # noqa: E402
+from benchlib import measured, peak_file, peak_mb, scratch_dir  # noqa: E402
 
 NOISE = [
     "[INFO] ME({pid},7f3a2b1c0740,python):2024-07-12-10:{m:02d}:{s:02d}.{ms:03d}.456 [mindspore/ccsrc/pipeline/jit/ps/pipeline.cc:{n}] CompileInner] Start compile graph: kernel_graph_{n}, phase: train.{n}",
@@ -131,10 +131,10 @@ def main() -> int:
                 pass
         env = dict(os.environ, LC_ALL="C", PYTHONPATH=REPO)
         g_time, g_proc = timed(["grep", "-E", "-c", "-f", pats, log], env, timeout=args.grep_timeout)
-        peak_file = os.path.join(tmp, "peak")
+        peak_path = peak_file()
         ours_time, ours = timed(measured([sys.executable, "-m", "ascend_doctor", "triage", log, "--format", "json"],
-                                         peak_file), env)
-        peak = peak_mb(peak_file)  # the launcher's: getrusage's own is at least this benchmark's size
+                                         peak_path), env)
+        peak = peak_mb(peak_path)  # the launcher's: getrusage's own is at least this benchmark's size
         py_time, py_proc = timed([sys.executable, "-m", "ascend_doctor", "triage", log, "--format", "json"],
                                  dict(env, ASCEND_DOCTOR_NO_RE2="1"))
         same = json.loads(py_proc.stdout)["problems"] == json.loads(ours.stdout)["problems"]

@@ -59,13 +59,24 @@ os._exit(os.WEXITSTATUS(status) if os.WIFEXITED(status) else 128 + os.WTERMSIG(s
 """
 
 
-def measured(argv, peak_file: str) -> list:
+def peak_file() -> str:
+    """A new file for the launcher to write a command's peak into (outside any tree a benchmark gives triage)."""
+    fd, path = tempfile.mkstemp(prefix="bench-peak-")
+    os.close(fd)
+    return path
+
+
+def measured(argv, peak_path: str) -> list:
     """`argv` started through the launcher, which writes the peak RSS (KB) of the command's process tree to
-    `peak_file` (read it with peak_mb once the command has ended)."""
-    return [sys.executable, "-I", "-S", "-c", _LAUNCHER, peak_file] + list(argv)
+    `peak_path` (from peak_file; read it with peak_mb once the command has ended)."""
+    return [sys.executable, "-I", "-S", "-c", _LAUNCHER, peak_path] + list(argv)
 
 
-def peak_mb(peak_file: str) -> float:
-    """The peak RSS in MB that the launcher of `measured` wrote (the largest process of the command's tree)."""
-    with open(peak_file) as fh:
-        return int(fh.read().strip() or 0) / 1024
+def peak_mb(peak_path: str) -> float:
+    """The peak RSS in MB that the launcher of `measured` wrote (the largest process of the command's tree); the
+    file is removed."""
+    try:
+        with open(peak_path) as fh:
+            return int(fh.read().strip() or 0) / 1024
+    finally:
+        os.unlink(peak_path)
