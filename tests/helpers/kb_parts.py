@@ -52,5 +52,4 @@ def clean_run_hits(kb, name, ids, at_least):
         lines = fh.read().splitlines()
     assert len(lines) > at_least, (name, len(lines))
     wanted = set(ids)
-    return [(line, [s.id for s in kb.explaining(line)]) for line in lines
-            if any(s.id in wanted for s in kb.explaining(line))]
+    return [(line, got) for line in lines for got in [[s.id for s in kb.explaining(line)]] if wanted.intersection(got)]
