@@ -2,9 +2,9 @@
 MindSpore's Python package that no entry named — Dataset.map's operations, column names, batch arguments, empty file
 lists, zip/concat inputs, samplers and dataset.config, the metrics' input checks, Parameters and ParameterTuple,
 CellDict keys, amp, initializers, optimizers' grouped and combined hyper-parameters, sens / scale_sense, no_grad,
-load_checkpoint from memory and Tensors used as indices. Each entry reads members its examples do
-not show, says the member in its title, stays quiet on ordinary lines and on every clean corpus excerpt; one line is
-one problem of the family. The entries of other parts this round widened read their new members."""
+load_checkpoint from memory, Tensors used as indices, multi-head attention masks, GroupNorm channels, Ascend options
+outside ascend_config and dataset string options. Each entry reads members its examples do not show, says the member
+in its title, stays quiet on ordinary lines and on every clean corpus excerpt; one line is one problem of the family. The entries of other parts this round widened read their new members."""
 
 import os
 
@@ -14,13 +14,14 @@ from tests.helpers.corpus import clean_excerpt_hits
 from tests.helpers.kb_parts import english_kb, explained_title, family_overlaps, part_ids
 
 IDS = part_ids("families_ms_r22")
-EXTENDED = ["MS_GRAD_POSITION_OR_WEIGHTS_INVALID", "MS_API_ARGUMENT_VALUE_INVALID"]
+EXTENDED = ["MS_GRAD_POSITION_OR_WEIGHTS_INVALID", "MS_API_ARGUMENT_VALUE_INVALID", "MS_TE_HCCL_WHL_CHECK_FAILED"]
 FAMILY = IDS + EXTENDED + ["MS_OP_ARGUMENT_CHECK_FAILED", "MS_API_ARGUMENT_RULE_VIOLATED", "MS_API_ARGUMENT_VALUE_INVALID",
                            "MS_DATASET_OP_INPUT_INVALID", "MS_DATASET_PIPELINE_EXCEPTION", "MS_VALIDATOR_NUMBER_CHECK",
                            "LLM_STACK_CONFIG_VALUE_REJECTED", "FRAMEWORK_SETTING_NOT_SUPPORTED",
                            "MS_DATASET_ARGUMENT_TYPE_WRONG", "MS_DATASET_FILE_NOT_FOUND", "MS_CELL_CHILD_NOT_A_CELL",
                            "MS_METRIC_EVAL_WITHOUT_SAMPLES", "MS_CKPT_SAVE_LOAD_ARGUMENT_INVALID",
-                           "MS_TENSOR_MULTI_ELEMENT_AS_SCALAR", "PY_CALL_SIGNATURE_MISMATCH"]
+                           "MS_TENSOR_MULTI_ELEMENT_AS_SCALAR", "PY_CALL_SIGNATURE_MISMATCH", "MS_DATASET_ARG_OUT_OF_RANGE",
+                           "PY_MODULE_NOT_INSTALLED"]
 
 
 @pytest.fixture(scope="module")
@@ -111,6 +112,21 @@ MEMBERS = [
      "MS_CKPT_FILE_OBJECT_NOT_SUPPORTED", "file object (BytesIO)"),
     ("ValueError: Only integer tensors of a single element can be converted to an index.",
      "MS_TENSOR_AS_INDEX_NOT_INTEGER_SCALAR", "not a single-element integer Tensor"),
+    ("ValueError: The shape of `key_padding_mask` should be (8, 128), but got (128, 8).",
+     "MS_MHA_INPUT_OR_MASK_SHAPE_INVALID", "key_padding_mask should be (8, 128), but got (128, 8)"),
+    ("ValueError: For unbatched `query`, the `key` and `value` must be 2D tensor, but got `key` with 3D and `value` with "
+     "3D.", "MS_MHA_INPUT_OR_MASK_SHAPE_INVALID", "must be 2D tensor"),
+    ("ValueError: For 'GroupNorm', channel(the second dim of the input 'x') must be equal to num_channels, but got "
+     "channel: 64, num_channels: 32.", "MS_GROUPNORM_CHANNELS_MISMATCH", "(input has 64 channels, the layer's weight 32)"),
+    ("[CRITICAL] ME(7:8,MainProcess):2026-01-01-10:00:00.000.000 [mindspore/context.py:466] ValueError: Only jit_level set "
+     "O0 can set infer_boost to on.", "MS_JIT_INFER_BOOST_NEEDS_O0", "infer_boost='on'"),
+    ("    if len(loss) == 0: TypeError: Not support len of a 0-D tensor", "MS_TENSOR_LEN_OF_0D", "0-D (scalar)"),
+    ("RuntimeError: For predict lite, device target should be in ['gpu', 'cpu', 'ascend'] but got davinci",
+     "MS_MODEL_PREDICT_BACKEND_INVALID", "(davinci)"),
+    ("ValueError: Please set 'jit_compile' through parameter ascend_config", "MS_ASCEND_OPTION_NEEDS_ASCEND_CONFIG",
+     "`jit_compile` directly"),
+    ("ValueError: Input interpolation is not within the valid set of ['Inter.LINEAR', 'Inter.NEAREST'].",
+     "MS_DATASET_ARG_NOT_IN_VALID_SET", "`interpolation` is not one of the values"),
 ]
 
 
@@ -125,6 +141,10 @@ def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
      "MS_GRAD_POSITION_OR_WEIGHTS_INVALID", "lists the same position twice"),
     ("ValueError: The element in grad_position must belong to [0, args_num).", "MS_GRAD_POSITION_OR_WEIGHTS_INVALID",
      "outside [0, number of inputs)"),
+    ("RuntimeError: \"hccl\" wheel was not installed correctly. For details, refer to the installation guidelines: "
+     "https://www.mindspore.cn/install", "MS_TE_HCCL_WHL_CHECK_FAILED", "te or hccl"),
+    ("[ERROR] ME(9:1,MainProcess):2026-01-01-10:00:00.000.000 [mindspore/communication/management.py:120] Check hccl "
+     "failed: No module named 'hccl'", "MS_TE_HCCL_WHL_CHECK_FAILED", "te or hccl"),
 ])
 def test_members_added_to_other_parts_entries_are_said(kb, line, sig_id, said):
     title = explained_title(kb, line, sig_id, among=FAMILY)
@@ -145,6 +165,12 @@ QUIET = [
     "Parameter (name=fc.weight, shape=(10, 512), dtype=Float32, requires_grad=True)",
     "TrainOneStepWithLossScaleCell(net, opt, scale_sense=update_cell)", "nn.CellDict({'conv_1': conv1})",
     "param_dict = ms.load_checkpoint('/data/resnet50.ckpt')", "nn.Conv2d(3, 64, 3, pad_mode='pad', padding=1)",
+    "attn_mask shape (128, 128), key_padding_mask shape (8, 128)", "nn.GroupNorm(32, 256)",
+    "ms.set_context(jit_config={'jit_level': 'O0', 'infer_boost': 'on'})", "len of tensor: 32",
+    "output = model.predict(x, backend='lite')", "ms.set_context(ascend_config={'precision_mode': 'must_keep_origin_dtype'})",
+    "ds.MnistDataset(path, usage='train')",
+    "[WARNING] ME(1:2,MainProcess):2026-01-01-10:00:00.000.000 [mindspore/communication/management.py:118] \"hccl\" wheel "
+    "package version 8.0 is installed",
 ]
 
 
