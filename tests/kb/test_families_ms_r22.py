@@ -3,8 +3,9 @@ MindSpore's Python package that no entry named — Dataset.map's operations, col
 lists, zip/concat inputs, samplers and dataset.config, the metrics' input checks, Parameters and ParameterTuple,
 CellDict keys, amp, initializers, optimizers' grouped and combined hyper-parameters, sens / scale_sense, no_grad,
 load_checkpoint from memory, Tensors used as indices, multi-head attention masks, GroupNorm channels, Ascend options
-outside ascend_config and dataset string options. Each entry reads members its examples do not show, says the member
-in its title, stays quiet on ordinary lines and on every clean corpus excerpt; one line is one problem of the family. The entries of other parts this round widened read their new members."""
+outside ascend_config, dataset string options, MaxPool padding and vision (min, max) ranges. Each entry reads members
+its examples do not show, says the member in its title, stays quiet on ordinary lines and on every clean corpus
+excerpt; one line is one problem of the family. The entries of other parts this round widened read their new members."""
 
 import os
 
@@ -127,6 +128,13 @@ MEMBERS = [
      "`jit_compile` directly"),
     ("ValueError: Input interpolation is not within the valid set of ['Inter.LINEAR', 'Inter.NEAREST'].",
      "MS_DATASET_ARG_NOT_IN_VALID_SET", "`interpolation` is not one of the values"),
+    ("ValueError: For MaxPool1d, the parameter 'padding', 'dilation', 'return_indices', 'ceil_mode' can not be set to "
+     "non-default value when pad_mode is not 'pad', but got pad_mode:same.", "MS_POOL_PADDING_WITH_NON_PAD_MODE",
+     "`MaxPool1d`: padding, dilation, return_indices or ceil_mode is set but pad_mode is 'same'"),
+    ("ValueError: ratio should be in (min,max) format. Got (max,min).", "MS_VISION_RANGE_NOT_MIN_MAX",
+     "`ratio` is given as (max, min)"),
+    ("ValueError: brightness value should be in (min,max) format. Got (1.5, 0.5).", "MS_VISION_RANGE_NOT_MIN_MAX",
+     "`brightness`"),
 ]
 
 
@@ -168,7 +176,8 @@ QUIET = [
     "attn_mask shape (128, 128), key_padding_mask shape (8, 128)", "nn.GroupNorm(32, 256)",
     "ms.set_context(jit_config={'jit_level': 'O0', 'infer_boost': 'on'})", "len of tensor: 32",
     "output = model.predict(x, backend='lite')", "ms.set_context(ascend_config={'precision_mode': 'must_keep_origin_dtype'})",
-    "ds.MnistDataset(path, usage='train')",
+    "ds.MnistDataset(path, usage='train')", "nn.MaxPool2d(kernel_size=3, stride=2, pad_mode='pad', padding=1)",
+    "vision.RandomResizedCrop(224, scale=(0.08, 1.0), ratio=(0.75, 1.333))",
     "[WARNING] ME(1:2,MainProcess):2026-01-01-10:00:00.000.000 [mindspore/communication/management.py:118] \"hccl\" wheel "
     "package version 8.0 is installed",
 ]
