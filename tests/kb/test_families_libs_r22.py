@@ -2,7 +2,8 @@
 ONNX Runtime's model loading, feeds, node failures and execution providers, onnx's checker and shape inference,
 OmegaConf's and Hydra's config errors, protobuf's duplicate symbols, NumPy 2's copy keyword, OpenCV without a GUI or
 without its system libraries, wandb's key check, OpenBLAS inside OpenMP, JAX tracers and XLA's device memory, gRPC's
-unavailable server and TensorBoard's port. Each entry reads members its examples do not show (lines from runs made
+unavailable server, TensorBoard's port, and names that pandas 2, Pillow 10, SciPy, tiktoken and matplotlib removed
+or do not know. Each entry reads members its examples do not show (lines from runs made
 here with faults injected, and other versions' wordings), says the member in its title, stays quiet on ordinary lines
 and on a clean run's whole output of the same libraries (tests/kb/libs_r22_clean_runs.txt), and one line is one
 problem of the family. The entries of other parts this part extended read their new members."""
@@ -29,7 +30,7 @@ def kb():
 
 
 def test_the_part_is_loaded_as_specific_roots(kb):
-    assert len(IDS) == 35 and "ORT_MODEL_GRAPH_INVALID" in IDS and "OMEGACONF_KEY_NOT_IN_CONFIG" in IDS
+    assert len(IDS) == 43 and "ORT_MODEL_GRAPH_INVALID" in IDS and "OMEGACONF_KEY_NOT_IN_CONFIG" in IDS
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_libs_r22.json" and sig.kind == "root", sid
@@ -163,6 +164,26 @@ def test_the_part_is_loaded_as_specific_roots(kb):
     ("\tdetails = \"failed to connect to all addresses; last error: UNKNOWN: ipv4:127.0.0.1:9: Failed to connect to remote "
      "host: Connection refused\"", "GRPC_SERVER_UNAVAILABLE", "failed to connect to all addresses"),
     ("ERROR: TensorBoard could not bind to port 6123, it was already in use", "TENSORBOARD_PORT_IN_USE", "port 6123"),
+    # pandas, Pillow, SciPy, tiktoken and matplotlib removals and names
+    ("builtins.AttributeError: module 'PIL.Image' has no attribute 'LINEAR'", "PIL_REMOVED_RESAMPLING_CONSTANT",
+     "`Image.LINEAR`"),
+    ("AttributeError: 'Series' object has no attribute 'iteritems'", "PANDAS_REMOVED_METHOD_USED", "`Series.iteritems`"),
+    ("builtins.KeyError: \"['zz'] not found in axis\"", "PANDAS_LABELS_NOT_FOUND_IN_AXIS", "['zz']"),
+    ("builtins.ValueError: Unknown encoding nope.", "TIKTOKEN_ENCODING_UNKNOWN", "no encoding `nope`"),
+    ("builtins.KeyError: 'Could not automatically map nope-model to a tokeniser. Please use `tiktoken.get_encoding` to "
+     "explicitly get the tokeniser you expect.'", "TIKTOKEN_ENCODING_UNKNOWN", "the model `nope-model`"),
+    ("builtins.OSError: 'seaborn' is not a valid package style, path of style file, URL of style file, or library style "
+     "name (library styles are listed in `style.available`)", "MATPLOTLIB_STYLE_NOT_FOUND", "'seaborn'"),
+    ("OSError: 'seaborn-darkgrid' not found in the style library and input is not a valid URL or path; see "
+     "`style.available` for list of available styles", "MATPLOTLIB_STYLE_NOT_FOUND", "'seaborn-darkgrid'"),
+    ("builtins.ValueError: 'nope' is not a valid value for backend; supported values are ['gtk3agg', 'gtk3cairo', "
+     "'gtk4agg', 'gtk4cairo', 'macosx', 'nbagg', 'notebook', 'qtagg', 'qtcairo', 'qt5agg', 'qt5cairo', 'tkagg', "
+     "'tkcairo', 'webagg', 'wx', 'wxagg', 'wxcairo', 'agg', 'cairo', 'pdf', 'pgf', 'ps', 'svg', 'template']",
+     "MATPLOTLIB_BACKEND_NAME_INVALID", "`nope`"),
+    ("builtins.ValueError: x and y must have same first dimension, but have shapes (2,) and (3,)",
+     "MATPLOTLIB_XY_LENGTH_MISMATCH", "((2,) and (3,))"),
+    ("builtins.AttributeError: module 'scipy.misc' has no attribute 'imread'", "SCIPY_MISC_IMAGE_FUNCTION_REMOVED",
+     "`scipy.misc.imread`"),
 ])
 def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     title = explained_title(kb, line, sig_id, among=FAMILY)
@@ -183,6 +204,10 @@ def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     "export OPENBLAS_NUM_THREADS=1", "jax.jit(f, static_argnums=(1,))", "XLA_PYTHON_CLIENT_MEM_FRACTION=.75",
     "grpc server listening on 0.0.0.0:50051", "status = StatusCode.OK",
     "TensorBoard 2.20.0 at http://127.0.0.1:6006/ (Press CTRL+C to quit)",
+    "img = img.resize((224, 224), Image.Resampling.LANCZOS)", "df = pd.concat([df, row], ignore_index=True)",
+    "df.drop(columns=['label_id'], errors='ignore')", "enc = tiktoken.get_encoding('cl100k_base')",
+    "plt.style.use('seaborn-v0_8-whitegrid')", "export MPLBACKEND=Agg", "plt.plot(steps, losses)",
+    "from scipy.special import comb",
 ])
 def test_family_entries_stay_quiet_on_ordinary_lines(kb, line):
     assert [s.id for s in kb.match_line(line) if s.id in IDS + EXTENDED] == []
