@@ -20,13 +20,15 @@ EXTENDED = ["PIP_BUILD_BACKEND_NOT_IMPORTABLE", "PIP_PACKAGE_BUILD_FAILED", "PIP
             "UV_PACKAGE_BUILD_OR_DOWNLOAD_FAILED", "GIT_HTTP_CREDENTIALS_NOT_ACCEPTED", "OS_DEVICE_OR_RESOURCE_BUSY",
             "MOUNT_FAILED", "SHELL_SCRIPT_SYNTAX_ERROR", "PY_RELATIVE_IMPORT_OUTSIDE_PACKAGE",
             "DOCKER_BUILD_COPY_SOURCE_MISSING", "DOCKER_IMAGE_NO_MANIFEST_FOR_PLATFORM", "PY_OBJECT_NOT_PICKLABLE",
-            "CONDA_ENVIRONMENT_NOT_SOLVABLE"]
+            "CONDA_ENVIRONMENT_NOT_SOLVABLE", "YAML_SYNTAX_ERROR"]
 FAMILY = IDS + EXTENDED + ["CONDA_SSL_UNAVAILABLE", "OS_HOST_OOM_KILLER", "OS_CGROUP_OOM", "MPI_CALL_ERROR_HANDLER_ABORT",
                            "MPIRUN_PROCESS_EXITED_NONZERO", "PROCESS_KILLED_SIGKILL", "TLS_WRONG_VERSION_NUMBER_PROXY",
                            "K8S_IMAGE_PULL_FAILED", "OS_FILE_NOT_FOUND", "GIT_BRANCHES_DIVERGED", "GIT_PUSH_FAILED",
                            "PY_LOCALE_CODEC_CANNOT_DECODE", "ASYNCIO_LOOP_ALREADY_RUNNING", "UV_REQUIREMENTS_UNSATISFIABLE",
                            "SLURM_STEP_OOM_KILLED", "GIT_LFS_OVER_DATA_QUOTA", "SHELL_LOCALE_NOT_INSTALLED",
-                           "OS_DISK_FULL", "HOST_TOO_MANY_OPEN_FILES", "SLURM_ALLOCATION_REJECTED"]
+                           "OS_DISK_FULL", "HOST_TOO_MANY_OPEN_FILES", "SLURM_ALLOCATION_REJECTED",
+                           "NETWORK_PROXY_CONNECT_FAILED", "PIP_SOCKS_PROXY_SUPPORT_MISSING",
+                           "K8S_MANIFEST_YAML_INVALID", "SHELL_COMMAND_NOT_FOUND"]
 WRAPPERS = {"MPICH_PROCESS_TERMINATED_BADLY"}
 WARNINGS = {"GIT_LFS_FILES_NOT_STORED_AS_POINTERS", "MPI_OPENFABRICS_DEVICE_INIT_FAILED", "SLURM_STEP_MEMORY_LIMIT_REACHED"}
 
@@ -124,6 +126,18 @@ def test_the_part_is_loaded_as_specific_entries_without_peer_ids(kb):
     ("slurmstepd: error: Exceeded job memory limit", "SLURM_STEP_MEMORY_LIMIT_REACHED", "the job reached"),
     ("critical libmamba Could not solve for environment specs", "CONDA_ENVIRONMENT_NOT_SOLVABLE",
      "Could not solve for environment specs"),
+    # urllib3's proxy URL without a usable scheme, in its old and new wordings
+    ("urllib3.exceptions.ProxySchemeUnknown: Proxy URL had unsupported scheme socks5, should use http:// or https://",
+     "NET_PROXY_URL_SCHEME_INVALID", "has the scheme `socks5`"),
+    ("pip._vendor.urllib3.exceptions.ProxySchemeUnknown: Not supported proxy scheme None", "NET_PROXY_URL_SCHEME_INVALID",
+     "has no scheme"),
+    ("requests.exceptions.InvalidURL: ... ProxySchemeUnknown: Proxy URL had no scheme, should start with http:// or https://",
+     "NET_PROXY_URL_SCHEME_INVALID", "`http://host:port`"),
+    ("docker: 'buildx' is not a docker command.", "DOCKER_CLI_COMMAND_NOT_FOUND", "no command `buildx`"),
+    ("yaml: line 5: mapping values are not allowed in this context", "YAML_SYNTAX_ERROR",
+     "(`mapping values are not allowed in this context`)"),
+    ("validating /srv/app/docker-compose.yml: yaml: line 12: did not find expected key", "YAML_SYNTAX_ERROR",
+     "(`did not find expected key`)"),
     # extended entries of other parts
     ("pip._vendor.pep517.wrappers.BackendUnavailable", "PIP_BUILD_BACKEND_NOT_IMPORTABLE", "failing to import"),
     ("ERROR: Failed to build 'file:///tmp/pkg' when getting requirements to build wheel", "PIP_PACKAGE_BUILD_FAILED",
@@ -174,6 +188,8 @@ def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     "Using inotify observer", "Dockerfile:3",
     "#1 [internal] load build definition from Dockerfile", "#SBATCH --mem-per-cpu=4G",
     "SLURM_MEM_PER_NODE=81920", "MaxRSS  ReqMem", "info     libmamba Parsing MatchSpec python=3.11",
+    "export https_proxy=http://10.0.0.1:3128", "no_proxy=localhost,127.0.0.1",
+    "docker compose up -d", "See 'docker --help'", "yamllint config.yaml",
 ])
 def test_family_entries_stay_quiet_on_ordinary_lines(kb, line):
     assert [s.id for s in kb.match_line(line) if s.id in IDS + EXTENDED] == []
@@ -199,3 +215,6 @@ def test_the_lines_other_entries_read_stay_theirs(kb):
     title = explained_title(kb, "mv: cannot move 'a' to 'b': Device or resource busy", "OS_DEVICE_OR_RESOURCE_BUSY",
                             among=FAMILY)
     assert "(`to`)" not in title
+    # kubectl's YAML-to-JSON form stays the manifest entry's
+    line = "error: error parsing job.yaml: error converting YAML to JSON: yaml: line 10: did not find expected key"
+    explained_title(kb, line, "K8S_MANIFEST_YAML_INVALID", among=FAMILY)
