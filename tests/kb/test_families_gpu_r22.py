@@ -18,15 +18,17 @@ from tests.helpers.kb_parts import english_kb, explained_title, family_overlaps,
 IDS = part_ids("families_gpu_r22")
 EXTENDED = ["TORCH_DDP_PARAMETER_GRADIENT_MISMATCH", "LIBRARY_GPU_CHECK_FAILED", "TORCH_LOAD_DEVICE_NOT_AVAILABLE",
             "TORCH_COMPILE_PYTHON_VERSION_UNSUPPORTED", "TOKENIZER_SPECIAL_SETTING_MISSING",
-            "PEFT_TARGET_MODULES_NOT_SPECIFIED"]
+            "PEFT_TARGET_MODULES_NOT_SPECIFIED", "ACCELERATE_DEEPSPEED_AUTO_VALUE_NOT_FILLED", "HF_REPO_OR_PATH_NOT_FOUND"]
 FAMILY = IDS + EXTENDED + ["CHECKPOINT_FILE_UNREADABLE", "TORCH_COMPILE_GRAPH_CAPTURE_FAILED", "LAUNCH_OPTION_CHECK_FAILED",
                            "CUDA_NO_KERNEL_IMAGE_FOR_GPU", "TORCH_INDUCTOR_TRITON_NOT_FOUND", "MODEL_PARAMETER_KEY_MISSING",
                            "TORCH_STATE_DICT_KEYS_WRAPPER_PREFIX", "TORCH_CHECKPOINT_SHAPE_MISMATCH",
                            "PT_TENSORS_DIFFERENT_DEVICES", "TORCH_DTYPE_MISMATCH", "FLASH_ATTN_INPUT_CHECK_FAILED",
                            "ACCELERATE_STATE_NOT_INITIALIZED", "HF_REPO_OR_PATH_NOT_FOUND", "DATALOADER_WORKER_DIED",
-                           "PY_ASSERTION_FAILED", "FRAMEWORK_SETTING_NOT_SUPPORTED", "LLM_STACK_CONFIG_VALUE_REJECTED"]
+                           "PY_ASSERTION_FAILED", "FRAMEWORK_SETTING_NOT_SUPPORTED", "LLM_STACK_CONFIG_VALUE_REJECTED",
+                           "PY_SCRIPT_EXCEPTION"]
 # class entries of other parts whose own examples overlap each other (not this round's): left out of the overlap check
-CLASS_ENTRIES = {"TORCH_COMPILE_GRAPH_CAPTURE_FAILED", "LLM_STACK_CONFIG_VALUE_REJECTED", "PY_ASSERTION_FAILED"}
+CLASS_ENTRIES = {"TORCH_COMPILE_GRAPH_CAPTURE_FAILED", "LLM_STACK_CONFIG_VALUE_REJECTED", "PY_ASSERTION_FAILED",
+                 "PY_SCRIPT_EXCEPTION"}
 WARNINGS = {"TORCH_CUDA_GPU_ARCH_NOT_IN_BUILD"}
 WRAPPERS = {"TORCH_DATALOADER_WORKER_RAISED"}
 
@@ -37,7 +39,7 @@ def kb():
 
 
 def test_the_part_is_loaded_as_specific_entries_without_peer_ids(kb):
-    assert len(IDS) >= 19 and "TORCH_DATALOADER_WORKER_RAISED" in IDS and "TRITON_GPU_TOO_OLD_FOR_TORCH_COMPILE" in IDS
+    assert len(IDS) >= 21 and "TORCH_DATALOADER_WORKER_RAISED" in IDS and "TRITON_GPU_TOO_OLD_FOR_TORCH_COMPILE" in IDS
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_gpu_r22.json" and not sig.ascend_fd
@@ -105,7 +107,19 @@ def test_the_part_is_loaded_as_specific_entries_without_peer_ids(kb):
     ("FileNotFoundError: No such file: '/ckpt/ds/state.json' found. Expected to load a `Dataset` object, but got a "
      "`DatasetDict`. Please use either `datasets.load_from_disk` or `DatasetDict.load_from_disk` instead.",
      "DATASETS_LOAD_FROM_DISK_NOT_A_DATASET", "(`/ckpt/ds/state.json` is missing): the directory holds a DatasetDict"),
+    # generate()'s biased ids, an empty chat
+    ("ValueError: The model vocabulary size is 151936, but the following tokens were being biased: [151937]",
+     "HF_GENERATION_BIASED_TOKEN_OUTSIDE_VOCAB", "(`[151937]`): its vocabulary size is 151936"),
+    ("[rank2]: ValueError: Cannot apply chat template to an empty conversation. Provide at least one message.",
+     "HF_CHAT_TEMPLATE_EMPTY_CONVERSATION", "got an empty conversation"),
     # widened entries of other parts
+    ("ValueError: Can't find `model.config` entry, therefore it's not possible to automatically fill out the following "
+     "`auto` entries in the DeepSpeed config file: ['zero_optimization.stage3_param_persistence_threshold']. You can fix",
+     "ACCELERATE_DEEPSPEED_AUTO_VALUE_NOT_FILLED", "(`['zero_optimization.stage3_param_persistence_threshold']`)"),
+    ("huggingface_hub.errors.HFValidationError: Cannot have -- or .. in repo_id: '../../ckpt/llama-7b'.",
+     "HF_REPO_OR_PATH_NOT_FOUND", "`../../ckpt/llama-7b` is neither an existing local directory nor a valid hub repo id"),
+    ("IndexError: Caught IndexError in DataLoader worker process 2.", "TORCH_DATALOADER_WORKER_RAISED",
+     "`IndexError` was raised in DataLoader worker process 2"),
     ("[rank3]: Parameters which did not receive grad for rank 3: model.layers.31.mlp.gate.weight",
      "TORCH_DDP_PARAMETER_GRADIENT_MISMATCH", "on rank 3 these parameters got no gradient (not used in producing the loss): "
      "`model.layers.31.mlp.gate.weight`"),
@@ -162,6 +176,8 @@ def test_the_specific_entries_take_the_lines_class_entries_read(kb):
     "tf32: true", "Using fp16 mixed precision on cuda:0", "map_location=torch.device('cpu') to map your storages to the CPU",
     "data_collator = DataCollatorForLanguageModeling(tokenizer=tokenizer, mlm=False)",
     "LoraConfig(r=16, target_modules=['q_proj', 'v_proj'], target_parameters=None)",
+    "sequence_bias = {(151937,): -10.0}", "The model vocabulary size is 151936", "messages: []",
+    "  \"reduce_bucket_size\": \"auto\",", "repo_id: Qwen/Qwen2.5-7B-Instruct",
 ])
 def test_family_entries_stay_quiet_on_ordinary_lines(kb, line):
     assert [s.id for s in kb.explaining(line) if s.id in IDS + EXTENDED] == []
