@@ -187,7 +187,6 @@ def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     "[rank0]:[W1110 02:29:51.501860208 compiler_depend.ts:51] Warning: CAUTION: The operator 'vllm::inplace_all_reduce' "
     "is not currently supported on the NPU backend and will fall back to run on the CPU.",
     "INFO 06-19 11:30:19 [platform.py:1] npugraph_ex is not supported on Ascend 310P. Disabling it.",
-    "Parameters which did not receive grad for rank 0: lm_head.weight",
     "trainable params: 4,194,304 || all params: 6,742,609,920 || trainable%: 0.0622",
     "    raise ValueError(\"Attempting to unscale FP16 gradients.\")",
     "[INFO] expected scalar type: bfloat16 (from config.json)",
