@@ -16,7 +16,8 @@ from tests.helpers.kb_parts import english_kb, explained_title, family_overlaps,
 IDS = part_ids("families_mend_r22_ms")
 EXTENDED = ["MS_SAVE_CHECKPOINT_ARGS_INVALID", "MS_LR_SCHEDULE_ARGUMENT_INVALID", "MS_MATMUL_INNER_DIM_MISMATCH"]
 FAMILY = IDS + EXTENDED + ["FW_FILE_NOT_FOUND", "MS_DATASET_PIPELINE_EXCEPTION", "MS_DATASET_OP_INPUT_INVALID",
-                           "MS_OP_ARGUMENT_CHECK_FAILED", "OS_ERRNO_REPORTED", "PY_SCRIPT_EXCEPTION"]
+                           "MS_OP_ARGUMENT_CHECK_FAILED", "OS_ERRNO_REPORTED", "PY_SCRIPT_EXCEPTION",
+                           "MS_IMAGES_LABELS_COUNT_MISMATCH"]
 
 
 @pytest.fixture(scope="module")
@@ -25,7 +26,8 @@ def kb():
 
 
 def test_the_part_is_loaded_as_specific_roots_without_peer_ids(kb):
-    assert sorted(IDS) == ["MS_MATMUL_INPUTS_NOT_2D", "MS_MNIST_FILE_NOT_RAW_IDX", "PY_RELATIVE_PATH_NOT_FOUND_FROM_CWD"]
+    assert sorted(IDS) == ["MS_MATMUL_INPUTS_NOT_2D", "MS_MNIST_FILES_SIZE_OR_COUNT_MISMATCH", "MS_MNIST_FILE_NOT_RAW_IDX",
+                          "PY_RELATIVE_PATH_NOT_FOUND_FROM_CWD"]
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_mend_r22_ms.json" and sig.kind == "root" and not sig.ascend_fd
@@ -49,6 +51,15 @@ MEMBERS = [
      "raw idx file: the image file's magic number should be 2051, got 2049"),
     ("[ERROR] Invalid mnist file, the first data length of /d/m/t10k-images-idx3-ubyte should be 16 bytes(contains "
      "type, number, row and column), but got 0.", "MS_MNIST_FILE_NOT_RAW_IDX", "the header should be 16 bytes, got 0 bytes"),
+    ("[ERROR] Invalid mnist file, the data length of labels in /d/m/t10k-labels-idx1-ubyte should be 9000, but got 10000.",
+     "MS_MNIST_FILES_SIZE_OR_COUNT_MISMATCH", "the file holds 9000 labels, but its header says 10000"),
+    ("[ERROR] Invalid emnist file, shape of image in /d/e/emnist-letters-train-images-idx3-ubyte should be (28, 28), but "
+     "got (32, 32).", "MS_MNIST_FILES_SIZE_OR_COUNT_MISMATCH", "its images are (32, 32), not (28, 28)"),
+    ("[ERROR] Invalid mnist file, the images number of /d/m/train-images-idx3-ubyte should be equal to the labels number "
+     "of /d/m/train-labels-idx1-ubyte, but got images number: 60000, labels number: 10000.",
+     "MS_MNIST_FILES_SIZE_OR_COUNT_MISMATCH", "60000 images but 10000 labels: the image file and the label file are not a pair"),
+    ("[ERROR] Invalid mnist file, num of images should be equal to num of labels, but got num of images: 1, num of "
+     "labels: 2.", "MS_MNIST_FILES_SIZE_OR_COUNT_MISMATCH", "1 images against 2 labels"),
     ("FileNotFoundError: [Errno 2] No such file or directory: 'configs/eval.yaml'",
      "PY_RELATIVE_PATH_NOT_FOUND_FROM_CWD", "A relative path was not found: `configs/eval.yaml` is resolved from the "
      "process's current working directory"),
@@ -104,6 +115,7 @@ QUIET = [
     "[INFO] MD(1,7f,python):2026-01-01-10:00:00.000.000 [mnist_op.cc:240] Mnist operator found image file at "
     "train-images-idx3-ubyte.",
     "Extracting train-images-idx3-ubyte.gz to ./mnist", "magic number 2051 marks an MNIST image file",
+    "RuntimeError: MixUpBatch: num of images should be equal to num of labels, but got num of images: 32, num of labels: 31.",
     "out = ops.MatMul()(x, w)  # x: (n, k), w: (k, m)", "MatMul inputs must be 2-D; use BatchMatMul for batches",
     "[WARNING] ME(1:2,MainProcess):2026-01-01 No such file or directory: 'configs/train.yaml', using defaults",
     "open('configs/train.yaml') failed? check the working directory",
