@@ -67,7 +67,8 @@ MEMBERS = [
      "PY_RELATIVE_PATH_NOT_FOUND_FROM_CWD", "`model.safetensors`"),
     ("TypeError: For save_checkpoint, when save_obj is a list of dict items, the data in dict should be parameter, but "
      "got <class 'float'>.", "MS_SAVE_CHECKPOINT_ARGS_INVALID",
-     "a 'data' value in the save_obj list has type `float`, not a Tensor or Parameter"),
+     "save_checkpoint rejected its arguments: a `float` was given as a 'data' value in the save_obj list, not a Tensor "
+     "or Parameter"),
     ("TypeError: For save_checkpoint, save_obj should be a list of dict items, and the dict should have key values "
      "'name' and 'value', but got <class 'dict'> and {'name': 'fc.weight', 'value': Tensor(shape=[4, 4]",
      "MS_SAVE_CHECKPOINT_ARGS_INVALID", "not a dict with the keys 'name' and 'data'"),
