@@ -87,6 +87,12 @@ MEMBERS = [
      "MS_LR_SCHEDULE_ARGUMENT_INVALID", "`decay_steps`: it must be int and must > 0 (got -5)"),
     ("RuntimeError: MatMul shape error, got x_col: 128, y_row: 256. In MatMul x_col and y_row should be equal.",
      "MS_MATMUL_INNER_DIM_MISMATCH", "the inner dimensions of the two inputs differ (128 vs 256)"),
+    ("ValueError: For BatchMatMul, the row of the input 'y' should be same as the col of the input 'x', with x shape "
+     "[const vector]{4, 32, 64}(transpose_a=0), y shape [const vector]{4, 48, 10}(transpose_b=0)",
+     "MS_MATMUL_INNER_DIM_MISMATCH", "MindSpore `BatchMatMul`: the inner dimensions of the two inputs differ (64 vs 48)"),
+    ("ValueError: For BatchMatMul, the row of the input 'y' should be same as the col of the input 'x', with x shape "
+     "[const vector]{4, 64, 32}(transpose_a=1), y shape [const vector]{4, 10, 48}(transpose_b=1)",
+     "MS_MATMUL_INNER_DIM_MISMATCH", "MindSpore `BatchMatMul`: the inner dimensions of the two inputs differ, as when"),
 ]
 
 
