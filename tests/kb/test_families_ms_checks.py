@@ -113,7 +113,7 @@ def test_the_part_is_loaded_as_specific_roots_without_peer_ids(kb):
      "MS_SAVE_CHECKPOINT_ARGS_INVALID", "format `pt`"),
     ("TypeError: For save_checkpoint, save_obj should be a list of dict items, and the dict should have key values "
      "'name' and 'value', but got <class 'dict'> and {'name': 'w'}.", "MS_SAVE_CHECKPOINT_ARGS_INVALID",
-     "not of dicts with 'name' and 'value' keys"),
+     "not a dict with the keys 'name' and 'data'"),
     ("[CRITICAL] ME(1:140019169979264,MainProcess):2026-12-06-10:19:14.130.000 [mindspore/train/serialization.py:1754] "
      "Load parameters into net failed.", "MS_LOAD_PARAM_INTO_NET_REFUSED_LOGGED", "(`Load parameters into net failed`)"),
 ])

@@ -34,12 +34,13 @@ def test_the_part_is_loaded_without_peer_ids(kb):
 @pytest.mark.parametrize("line, sig_id, said", [
     # siblings in MindSpore's source that the runs did not print
     ("ValueError: For 'PolynomialDecayLR', the 'power' must be float and must > 0, but got '0.0' with type 'float'.",
-     "MS_LR_SCHEDULE_ARGUMENT_INVALID", "`PolynomialDecayLR` rejected its argument `power` (got 0.0)"),
+     "MS_LR_SCHEDULE_ARGUMENT_INVALID",
+     "`PolynomialDecayLR` rejected its argument `power`: it must be float and must > 0 (got 0.0)"),
     ("ValueError: For 'piecewise_constant_lr', the size of 'milestone' must be same with the size of 'learning_rates', "
      "but got 'milestone' size: 3, 'learning_rates' size: 2.", "MS_LR_SCHEDULE_ARGUMENT_INVALID",
      "`piecewise_constant_lr` rejected its argument `milestone`"),
     ("ValueError: The 'total_step' must be int and must > 0, but got '0' with type 'int'.",
-     "MS_LR_SCHEDULE_ARGUMENT_INVALID", "its argument `total_step` (got 0)"),
+     "MS_LR_SCHEDULE_ARGUMENT_INVALID", "its argument `total_step`: it must be int and must > 0 (got 0)"),
     ("TypeError: For 'SequentialCell', each cell must be subclass of Cell, but got builtin_function_or_method.",
      "MS_CELL_CHILD_NOT_A_CELL", "(`builtin_function_or_method`) was given as a sub-cell of `SequentialCell`"),
     ("KeyError: \"For 'insert_param_to_cell', the argument 'param_name' should not contain'.' \"",
@@ -47,7 +48,7 @@ def test_the_part_is_loaded_without_peer_ids(kb):
     ("KeyError: \"For 'insert_child_to_cell', the fc child cell already exists in the network.\"",
      "MS_CELL_CHILD_NAME_INVALID", "`insert_child_to_cell`"),
     ("TypeError: The type of 'update_decay_epoch' should be 'bool', but got type 'int'.",
-     "MS_LR_SCHEDULE_ARGUMENT_INVALID", "`update_decay_epoch` (got int)"),
+     "MS_LR_SCHEDULE_ARGUMENT_INVALID", "`update_decay_epoch`: it should be 'bool' (got int)"),
     ("TypeError: The type of 'drop_overflow_update' should be 'bool', but got type 'str'.",
      "MS_API_ARGUMENT_TYPE_WRONG", "`drop_overflow_update` was given a value of the wrong type (got `str`)"),
     ("ValueError: For 'Model.fit', The parameter 'sink_size' must be -1 or positive, but got -2.",
