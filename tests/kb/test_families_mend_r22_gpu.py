@@ -69,6 +69,21 @@ def test_the_part_is_loaded_as_specific_entries_without_peer_ids(kb):
     ("node7:991:1021 [2] NCCL WARN Attribute vendor of node cpu not found", "NCCL_TOPO_XML_ATTRIBUTE_MISSING",
      "no `vendor` attribute on a `cpu` node"),
     ("Attribute dev of node net not found", "NCCL_TOPO_XML_ATTRIBUTE_MISSING", "no `dev` attribute on a `net` node"),
+    ("AttributeError: module 'PIL' has no attribute 'PILLOW_VERSION'", "PILLOW_7_PILLOW_VERSION_REMOVED",
+     "Pillow 7.0 removed it"),
+    ("ImportError: cannot import name 'escape' from 'flask' (/srv/app/.venv/lib/python3.12/site-packages/flask/"
+     "__init__.py)", "FLASK_23_30_NAME_REMOVED", "`escape` cannot be imported from `flask`: Flask 2.3 or 3.0 removed it"),
+    ("ImportError: cannot import name 'JSONDecoder' from 'flask.json' (/x/flask/json/__init__.py)",
+     "FLASK_23_30_NAME_REMOVED", "`JSONDecoder` cannot be imported from `flask.json`"),
+    ("ImportError: cannot import name 'TextField' from 'wtforms.fields' (/x/wtforms/fields/__init__.py)",
+     "WTFORMS_30_TEXTFIELD_REMOVED", "from `wtforms.fields`: WTForms 3.0 removed"),
+    ("AttributeError: module 'urllib3.util.ssl_' has no attribute 'DEFAULT_CIPHERS'", "URLLIB3_20_DEFAULT_CIPHERS_REMOVED",
+     "urllib3 2.0 removed it"),
+    ("ImportError: cannot import name 'imresize' from 'scipy.misc' (C:\\Python37\\lib\\site-packages\\scipy\\misc\\"
+     "__init__.py)", "SCIPY_13_MISC_NAME_REMOVED", "`imresize` is no longer in `scipy.misc`: SciPy 1.3"),
+    ("AttributeError: module 'scipy.misc' has no attribute 'logsumexp'", "SCIPY_13_MISC_NAME_REMOVED", "`logsumexp`"),
+    ("ptxas /tmp/tmpx9.ptx, line 5; fatal   : Unsupported .version 9.0; current version is '8.8'",
+     "PTXAS_PTX_VERSION_UNSUPPORTED", "ptxas reads PTX ISA up to `8.8` but was given PTX `9.0`"),
     ("    original_keras_version = f.attrs['keras_version'].decode('utf8')", "KERAS_HDF5_STR_ATTR_DECODE_H5PY3",
      "(`keras_version`), but h5py 3 already reads it as str"),
     ("    training_config = json.loads(training_config.decode('utf-8'))", "KERAS_HDF5_STR_ATTR_DECODE_H5PY3",
@@ -93,7 +108,9 @@ def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     "NCCL INFO NCCL_TOPO_FILE set by environment to /opt/amazon/topo.xml", "NCCL INFO Loading topology file /var/run/nvidia-topologyd/virtualTopology.xml",
     "<cpu numaid=\"1\" affinity=\"ffff0000\" arch=\"x86_64\" vendor=\"AuthenticAMD\" familyid=\"25\" modelid=\"1\">",
     "    if 'keras_version' in f.attrs:", "f.attrs['backend'] = K.backend().encode('utf8')",
-    "print(line.decode('utf-8'))", "pip install h5py==2.10.0",
+    "print(line.decode('utf-8'))", "pip install h5py==2.10.0", "from flask import Flask, render_template",
+    "from wtforms.validators import DataRequired", "from scipy.misc import derivative", ".version 8.4",
+    "urllib3 2.0.7 requires OpenSSL 1.1.1+", "Requirement already satisfied: urllib3<3,>=1.21.1",
 ])
 def test_family_entries_stay_quiet_on_ordinary_lines(kb, line):
     assert [s.id for s in kb.match_line(line) if s.id in IDS] == []
