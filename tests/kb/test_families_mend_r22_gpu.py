@@ -84,6 +84,10 @@ def test_the_part_is_loaded_as_specific_entries_without_peer_ids(kb):
     ("AttributeError: module 'scipy.misc' has no attribute 'logsumexp'", "SCIPY_13_MISC_NAME_REMOVED", "`logsumexp`"),
     ("ptxas /tmp/tmpx9.ptx, line 5; fatal   : Unsupported .version 9.0; current version is '8.8'",
      "PTXAS_PTX_VERSION_UNSUPPORTED", "ptxas reads PTX ISA up to `8.8` but was given PTX `9.0`"),
+    ("AttributeError: module 'tensorflow' has no attribute 'Session'", "TF1_API_ON_TF2",
+     "`tf.Session` is a TensorFlow 1.x API"),
+    ("[1,0]<stderr>:AttributeError: module 'tensorflow' has no attribute 'set_random_seed'", "TF1_API_ON_TF2",
+     "`tf.set_random_seed`"),
     ("    original_keras_version = f.attrs['keras_version'].decode('utf8')", "KERAS_HDF5_STR_ATTR_DECODE_H5PY3",
      "(`keras_version`), but h5py 3 already reads it as str"),
     ("    training_config = json.loads(training_config.decode('utf-8'))", "KERAS_HDF5_STR_ATTR_DECODE_H5PY3",
@@ -111,6 +115,7 @@ def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     "print(line.decode('utf-8'))", "pip install h5py==2.10.0", "from flask import Flask, render_template",
     "from wtforms.validators import DataRequired", "from scipy.misc import derivative", ".version 8.4",
     "urllib3 2.0.7 requires OpenSSL 1.1.1+", "Requirement already satisfied: urllib3<3,>=1.21.1",
+    "AttributeError: module 'tensorflow' has no attribute 'keras'", "tf.compat.v1.disable_v2_behavior()",
 ])
 def test_family_entries_stay_quiet_on_ordinary_lines(kb, line):
     assert [s.id for s in kb.match_line(line) if s.id in IDS] == []
