@@ -84,6 +84,10 @@ def test_the_part_is_loaded_as_specific_entries_without_peer_ids(kb):
      "__init__.py)", "SCIPY_13_MISC_NAME_REMOVED", "`imresize` is no longer in `scipy.misc`: SciPy 1.3"),
     ("ptxas /tmp/tmpx9.ptx, line 5; fatal   : Unsupported .version 9.0; current version is '8.8'",
      "PTXAS_PTX_VERSION_UNSUPPORTED", "ptxas reads PTX ISA up to `8.8` but was given PTX `9.0`"),
+    ("ImportError: No module named 'torchvision.transforms.functional_tensor'", "TORCHVISION_017_FUNCTIONAL_TENSOR_REMOVED",
+     "torchvision 0.17 removed it"),
+    ("ImportError: cannot import name 'model_urls' from 'torchvision.models.vgg' (/x/torchvision/models/vgg.py)",
+     "TORCHVISION_015_MODEL_URLS_REMOVED", "from `torchvision.models.vgg`: torchvision 0.15 removed"),
     ("AttributeError: module 'tensorflow' has no attribute 'Session'", "TF1_API_ON_TF2",
      "`tf.Session` is a TensorFlow 1.x API"),
     ("[1,0]<stderr>:AttributeError: module 'tensorflow' has no attribute 'set_random_seed'", "TF1_API_ON_TF2",
@@ -115,7 +119,7 @@ def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     "print(line.decode('utf-8'))", "pip install h5py==2.10.0", "from flask import Flask, render_template",
     "from wtforms.validators import DataRequired", "from scipy.misc import derivative", ".version 8.4",
     "urllib3 2.0.7 requires OpenSSL 1.1.1+", "Requirement already satisfied: urllib3<3,>=1.21.1",
-    "AttributeError: module 'tensorflow' has no attribute 'keras'", "tf.compat.v1.disable_v2_behavior()",
+    "AttributeError: module 'tensorflow' has no attribute 'keras'", "from torchvision.transforms import functional as F", "tf.compat.v1.disable_v2_behavior()",
 ])
 def test_family_entries_stay_quiet_on_ordinary_lines(kb, line):
     assert [s.id for s in kb.match_line(line) if s.id in IDS] == []
@@ -135,6 +139,8 @@ def test_the_lines_other_entries_read_stay_theirs(kb):
                     "PY_IMPORT_NAME_NOT_IN_MODULE", among=FAMILY)
     explained_title(kb, "ImportError: cannot import name 'packaging' from 'pkg_resources' (/x/pkg_resources/__init__.py)",
                     "SETUPTOOLS_PKG_RESOURCES_REMOVED", among=FAMILY)
+    explained_title(kb, "ModuleNotFoundError: No module named 'torchvision.transforms.v3'", "PY_MODULE_NOT_INSTALLED",
+                    among=FAMILY)
     explained_title(kb, "ModuleNotFoundError: No module named 'sklearn.externals.foo'", "PY_MODULE_NOT_INSTALLED",
                     among=FAMILY)
     explained_title(kb, "AttributeError: 'str' object has no attribute 'decode'", "PY2_CODE_ON_PY3", among=FAMILY)
