@@ -79,8 +79,8 @@ def test_the_part_is_loaded_as_roots_without_peer_ids(kb):
      "PY_LOCAL_READ_BEFORE_ASSIGNMENT", "Variable `loss`"),
     ("AttributeError: module 'yaml' has no attribute 'FullLoader'", "PY_MODULE_ATTRIBUTE_MISSING",
      "Module `yaml` has no attribute `FullLoader`"),
-    ("ImportError: cannot import name 'escape' from 'jinja2' (/opt/conda/lib/python3.10/site-packages/jinja2/"
-     "__init__.py)", "PY_IMPORT_NAME_NOT_IN_MODULE", "`escape` cannot be imported from `jinja2`"),
+    ("ImportError: cannot import name 'loadz' from 'json' (/opt/conda/lib/python3.10/json/"
+     "__init__.py)", "PY_IMPORT_NAME_NOT_IN_MODULE", "`loadz` cannot be imported from `json`"),
     ("AttributeError: can't set attribute 'pad_token'", "PY_READ_ONLY_PROPERTY_ASSIGNED", "assigns to `pad_token`"),
     ("IndentationError: unexpected unindent", "PY_SOURCE_INDENTATION_INCONSISTENT", "(unexpected unindent)"),
     ("SyntaxError: invalid non-printable character U+200B", "PY_SOURCE_INVALID_CHARACTER", "(U+200B)"),
