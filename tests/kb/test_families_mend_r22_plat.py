@@ -14,11 +14,11 @@ from tests.helpers.corpus import clean_excerpt_hits
 from tests.helpers.kb_parts import english_kb, explained_title, family_overlaps, part_ids
 
 IDS = part_ids("families_mend_r22_plat")
-EXTENDED = ["SHELL_SCRIPT_SYNTAX_ERROR", "SETUPTOOLS_PYPROJECT_CONFIG_INVALID"]
-FAMILY = IDS + EXTENDED + ["OS_FILE_NOT_FOUND", "SHELL_PATH_NOT_FOUND", "TAR_STOPPED_ON_EARLIER_ERROR", "SED_SCRIPT_INVALID",
+EXTENDED = ["SHELL_SCRIPT_SYNTAX_ERROR", "SETUPTOOLS_PYPROJECT_CONFIG_INVALID", "OS_FILE_NOT_FOUND"]
+FAMILY = IDS + EXTENDED + ["OS_ERRNO_REPORTED", "SHELL_PATH_NOT_FOUND", "TAR_STOPPED_ON_EARLIER_ERROR", "SED_SCRIPT_INVALID",
                            "PY_SCRIPT_PATH_NOT_OPENED", "PIP_LOCAL_ARCHIVE_NOT_FOUND", "SSH_CONNECTION_FAILED",
                            "SSH_AUTHENTICATION_DENIED"]
-WARNINGS = {"SHELL_HEREDOC_NOT_TERMINATED"}
+WARNINGS = {"SHELL_HEREDOC_NOT_TERMINATED", "TAR_REFUSED_EMPTY_ARCHIVE", "SSH_CONFIG_OPTION_UNSUPPORTED"}
 
 
 @pytest.fixture(scope="module")
@@ -62,6 +62,16 @@ def test_the_part_is_loaded_as_specific_roots_without_peer_ids(kb):
     ("cat: 'out/*.txt': No such file or directory", "SHELL_GLOB_NOT_EXPANDED", "`out/*.txt`"),
     ("tar: ckpts/*.ckpt: Cannot stat: No such file or directory", "SHELL_GLOB_NOT_EXPANDED", "`ckpts/*.ckpt`"),
     ("run.sh: line 5: /opt/scripts/*.sh: No such file or directory", "SHELL_GLOB_NOT_EXPANDED", "`/opt/scripts/*.sh`"),
+    # coreutils in a UTF-8 locale before 8.25 (and EulerOS/CentOS 7) quote with ‘ ’; rsync's and scp's own wordings
+    ("cp: cannot stat ‘ckpts/*.ckpt’: No such file or directory", "SHELL_GLOB_NOT_EXPANDED", "`ckpts/*.ckpt`"),
+    ("ls: cannot access ‘/data/out/*.log’: No such file or directory", "SHELL_GLOB_NOT_EXPANDED", "`/data/out/*.log`"),
+    ("rsync: [sender] link_stat \"/data/ckpt/*.pt\" failed: No such file or directory (2)", "SHELL_GLOB_NOT_EXPANDED",
+     "`/data/ckpt/*.pt`"),
+    ("rsync: link_stat \"/home/u/out/rank_?.log\" failed: No such file or directory (2)", "SHELL_GLOB_NOT_EXPANDED",
+     "`/home/u/out/rank_?.log`"),
+    ("scp: /data/ckpt/*.pt: No such file or directory", "SHELL_GLOB_NOT_EXPANDED", "`/data/ckpt/*.pt`"),
+    # zip with nothing to add
+    ("zip error: Nothing to do! (/data/ckpt_20261207.zip)", "ZIP_NOTHING_TO_DO", "`/data/ckpt_20261207.zip`"),
     # pyproject.toml without a required field, in each table's words
     ("configuration error: `project` must contain ['name'] properties", "SETUPTOOLS_PYPROJECT_REQUIRED_FIELD_MISSING",
      "`project` table must contain `'name'`"),
@@ -75,10 +85,27 @@ def test_the_part_is_loaded_as_specific_roots_without_peer_ids(kb):
     ("command-line: line 0: Bad configuration option: strcthostkeychecking", "SSH_CONFIG_BAD_OPTION",
      "`strcthostkeychecking`"),
     ("/etc/ssh/sshd_config: terminating, 2 bad configuration options", "SSH_CONFIG_BAD_OPTION", "`/etc/ssh/sshd_config`"),
+    ("/root/.ssh/config line 7: Unsupported option \"gssapiauthentication\"", "SSH_CONFIG_OPTION_UNSUPPORTED",
+     "`gssapiauthentication` in `/root/.ssh/config` (line 7)"),
+    ("/etc/ssh/ssh_config line 2: Unsupported option \"rhostsrsaauthentication\"", "SSH_CONFIG_OPTION_UNSUPPORTED",
+     "no longer supports it"),
+    # setuptools' build and setup() checks
+    ("error: package directory 'mmdet/ops' does not exist", "SETUPTOOLS_PACKAGE_DIR_NOT_FOUND", "`mmdet/ops` does not exist"),
+    ("error: supposed package directory 'tinyproj' exists, but is not a directory", "SETUPTOOLS_PACKAGE_DIR_NOT_FOUND",
+     "`tinyproj` exists, but is not a directory"),
+    ("error in setup command: 'python_requires' must be a string containing valid version specifiers; Invalid specifier: "
+     "'>=3.8,'", "SETUPTOOLS_SETUP_ARGUMENT_INVALID", "'python_requires' must be a string"),
+    ("error in mmcv setup command: 'install_requires' must be a string or iterable of strings containing valid "
+     "project/version requirement specifiers; Expected end or semicolon", "SETUPTOOLS_SETUP_ARGUMENT_INVALID", "of `mmcv`"),
+    ("  setuptools.errors.InvalidConfigError: License classifiers have been superseded by license expressions (see "
+     "https://peps.python.org/pep-0639/). Please remove:", "SETUPTOOLS_LICENSE_CLASSIFIERS_SUPERSEDED", "PEP 639"),
     # the extended entries: bash's syntax error says a here-document may be the unclosed thing, setuptools 61's
     # ValueError has no full stop
     ("gen_cfg.sh: line 30: syntax error: unexpected end of file", "SHELL_SCRIPT_SYNTAX_ERROR", "a here-document"),
     ("ValueError: invalid pyproject.toml config: `project`", "SETUPTOOLS_PYPROJECT_CONFIG_INVALID", "`project`"),
+    # the ENOENT entry reads coreutils' and find's ‘ ’ quotes
+    ("head: cannot open ‘/data/x.txt’ for reading: No such file or directory", "OS_FILE_NOT_FOUND", "`/data/x.txt`"),
+    ("find: ‘/data/missing’: No such file or directory", "OS_FILE_NOT_FOUND", "`/data/missing`"),
 ])
 def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     title = explained_title(kb, line, sig_id, among=FAMILY)
@@ -95,6 +122,10 @@ def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     "version = \"0.1.0\"", "dynamic = [\"version\"]", "  Getting requirements to build wheel: finished with status 'error'",
     "debug1: Reading configuration data /etc/ssh/ssh_config", "debug1: sshcfg/config line 1: Applying options for trainbox",
     "  IdentityFile ~/.ssh/id_ed25519", "Host trainbox", "OpenSSH_9.2p1 Debian-2+deb12u10, OpenSSL 3.0.19 27 Jan 2026",
+    "zip -r out.zip ckpts/", "  adding: ckpts/model.pt (deflated 7%)", "  RSAAuthentication no",
+    "debug1: /etc/ssh/ssh_config line 19: Deprecated option \"useroaming\"", "package_dir={'': 'src'}",
+    "copying src/tinyproj/__init__.py -> build/lib/tinyproj", "install_requires=['torch>=2.1']",
+    "License :: OSI Approved :: MIT License", "find /data -name '*.pt'", "rsync -av /data/ckpt/ backup:/data/ckpt/",
 ])
 def test_family_entries_stay_quiet_on_ordinary_lines(kb, line):
     assert [s.id for s in kb.match_line(line) if s.id in IDS + EXTENDED] == []
