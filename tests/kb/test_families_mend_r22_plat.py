@@ -18,7 +18,8 @@ EXTENDED = ["SHELL_SCRIPT_SYNTAX_ERROR", "SETUPTOOLS_PYPROJECT_CONFIG_INVALID", 
 FAMILY = IDS + EXTENDED + ["OS_ERRNO_REPORTED", "SHELL_PATH_NOT_FOUND", "TAR_STOPPED_ON_EARLIER_ERROR", "SED_SCRIPT_INVALID",
                            "PY_SCRIPT_PATH_NOT_OPENED", "PIP_LOCAL_ARCHIVE_NOT_FOUND", "SSH_CONNECTION_FAILED",
                            "SSH_AUTHENTICATION_DENIED"]
-WARNINGS = {"SHELL_HEREDOC_NOT_TERMINATED", "TAR_REFUSED_EMPTY_ARCHIVE", "SSH_CONFIG_OPTION_UNSUPPORTED"}
+WARNINGS = {"SHELL_HEREDOC_NOT_TERMINATED", "TAR_REFUSED_EMPTY_ARCHIVE", "SSH_CONFIG_OPTION_UNSUPPORTED",
+            "CHECKSUM_FILES_DID_NOT_MATCH"}
 
 
 @pytest.fixture(scope="module")
@@ -103,7 +104,19 @@ def test_the_part_is_loaded_as_specific_roots_without_peer_ids(kb):
     # ValueError has no full stop
     ("gen_cfg.sh: line 30: syntax error: unexpected end of file", "SHELL_SCRIPT_SYNTAX_ERROR", "a here-document"),
     ("ValueError: invalid pyproject.toml config: `project`", "SETUPTOOLS_PYPROJECT_CONFIG_INVALID", "`project`"),
+    # checksum lists, jq's input and filter errors, unzip's missing archive
+    ("sha256sum: WARNING: 3 computed checksums did NOT match", "CHECKSUM_FILES_DID_NOT_MATCH", "`sha256sum` found 3 file(s)"),
+    ("jq: parse error: Expected another key-value pair at line 1, column 8", "JQ_INPUT_NOT_JSON",
+     "Expected another key-value pair at line 1, column 8"),
+    ("parse error: Unfinished JSON term at EOF at line 3, column 0", "JQ_INPUT_NOT_JSON", "Unfinished JSON term at EOF"),
+    ("jq: error (at /data/cfg.json:0): Cannot iterate over null (null)", "JQ_FILTER_FAILED_ON_INPUT",
+     "(at `/data/cfg.json:0`): Cannot iterate over null"),
+    ("jq: error (at <stdin>:0): string (\"a\") and number (1) cannot be added", "JQ_FILTER_FAILED_ON_INPUT",
+     "cannot be added"),
+    ("unzip:  cannot find or open /data/coco/train2017.zip, /data/coco/train2017.zip.zip or /data/coco/train2017.zip.ZIP.",
+     "UNZIP_ARCHIVE_NOT_FOUND", "`/data/coco/train2017.zip`"),
     # the ENOENT entry reads coreutils' and find's ‘ ’ quotes
+    ("tar (child): /data/ckpt_0.tar.gz: Cannot open: No such file or directory", "OS_FILE_NOT_FOUND", "`/data/ckpt_0.tar.gz`"),
     ("head: cannot open ‘/data/x.txt’ for reading: No such file or directory", "OS_FILE_NOT_FOUND", "`/data/x.txt`"),
     ("find: ‘/data/missing’: No such file or directory", "OS_FILE_NOT_FOUND", "`/data/missing`"),
 ])
@@ -125,7 +138,9 @@ def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     "zip -r out.zip ckpts/", "  adding: ckpts/model.pt (deflated 7%)", "  RSAAuthentication no",
     "debug1: /etc/ssh/ssh_config line 19: Deprecated option \"useroaming\"", "package_dir={'': 'src'}",
     "copying src/tinyproj/__init__.py -> build/lib/tinyproj", "install_requires=['torch>=2.1']",
-    "License :: OSI Approved :: MIT License", "find /data -name '*.pt'", "rsync -av /data/ckpt/ backup:/data/ckpt/",
+    "License :: OSI Approved :: MIT License", "model-00001-of-00004.safetensors: OK", "sha256sum -c SHA256SUMS",
+    "jq -r '.model.path' config.json", "{\"lr\": 0.001, \"epochs\": 10}", "Archive:  data.zip", "  inflating: data/train.json",
+    "jq: error (at <stdin>:5): my custom failure", "find /data -name '*.pt'", "rsync -av /data/ckpt/ backup:/data/ckpt/",
 ])
 def test_family_entries_stay_quiet_on_ordinary_lines(kb, line):
     assert [s.id for s in kb.match_line(line) if s.id in IDS + EXTENDED] == []
