@@ -16,7 +16,8 @@ from tests.helpers.kb_parts import english_kb, explained_title, family_overlaps,
 IDS = part_ids("families_mend_r22_plat")
 EXTENDED = ["SHELL_SCRIPT_SYNTAX_ERROR", "SETUPTOOLS_PYPROJECT_CONFIG_INVALID", "OS_FILE_NOT_FOUND"]
 FAMILY = IDS + EXTENDED + ["OS_ERRNO_REPORTED", "SHELL_PATH_NOT_FOUND", "TAR_STOPPED_ON_EARLIER_ERROR", "SED_SCRIPT_INVALID",
-                           "PY_SCRIPT_PATH_NOT_OPENED", "PIP_LOCAL_ARCHIVE_NOT_FOUND", "SSH_CONNECTION_FAILED",
+                           "PY_SCRIPT_PATH_NOT_OPENED", "PIP_LOCAL_ARCHIVE_NOT_FOUND", "ENV_PROGRAM_NOT_FOUND",
+                           "SHELL_COMMAND_NOT_FOUND", "SSH_CONNECTION_FAILED",
                            "SSH_AUTHENTICATION_DENIED"]
 WARNINGS = {"SHELL_HEREDOC_NOT_TERMINATED", "TAR_REFUSED_EMPTY_ARCHIVE", "SSH_CONFIG_OPTION_UNSUPPORTED",
             "CHECKSUM_FILES_DID_NOT_MATCH"}
@@ -115,6 +116,14 @@ def test_the_part_is_loaded_as_specific_roots_without_peer_ids(kb):
      "cannot be added"),
     ("unzip:  cannot find or open /data/coco/train2017.zip, /data/coco/train2017.zip.zip or /data/coco/train2017.zip.ZIP.",
      "UNZIP_ARCHIVE_NOT_FOUND", "`/data/coco/train2017.zip`"),
+    # launchers that could not find the program they run: coreutils', util-linux's, findutils' wordings
+    ("nohup: failed to run command 'python': No such file or directory", "LAUNCHER_COMMAND_NOT_FOUND",
+     "`nohup` could not start `python`"),
+    ("timeout: failed to run command ‘torchrun’: No such file or directory", "LAUNCHER_COMMAND_NOT_FOUND",
+     "`timeout` could not start `torchrun`"),
+    ("taskset: failed to execute python3: No such file or directory", "LAUNCHER_COMMAND_NOT_FOUND", "`taskset`"),
+    ("flock: failed to execute /opt/run.sh: No such file or directory", "LAUNCHER_COMMAND_NOT_FOUND", "`#!` interpreter"),
+    ("xargs: md5sumx: No such file or directory", "LAUNCHER_COMMAND_NOT_FOUND", "`xargs` could not start `md5sumx`"),
     # the ENOENT entry reads coreutils' and find's ‘ ’ quotes
     ("tar (child): /data/ckpt_0.tar.gz: Cannot open: No such file or directory", "OS_FILE_NOT_FOUND", "`/data/ckpt_0.tar.gz`"),
     ("head: cannot open ‘/data/x.txt’ for reading: No such file or directory", "OS_FILE_NOT_FOUND", "`/data/x.txt`"),
@@ -140,7 +149,9 @@ def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     "copying src/tinyproj/__init__.py -> build/lib/tinyproj", "install_requires=['torch>=2.1']",
     "License :: OSI Approved :: MIT License", "model-00001-of-00004.safetensors: OK", "sha256sum -c SHA256SUMS",
     "jq -r '.model.path' config.json", "{\"lr\": 0.001, \"epochs\": 10}", "Archive:  data.zip", "  inflating: data/train.json",
-    "jq: error (at <stdin>:5): my custom failure", "find /data -name '*.pt'", "rsync -av /data/ckpt/ backup:/data/ckpt/",
+    "jq: error (at <stdin>:5): my custom failure",
+    "nohup: ignoring input and appending output to 'nohup.out'", "timeout 600 python train.py",
+    "taskset -c 0-23 python train.py", "find /data -name '*.pt'", "rsync -av /data/ckpt/ backup:/data/ckpt/",
 ])
 def test_family_entries_stay_quiet_on_ordinary_lines(kb, line):
     assert [s.id for s in kb.match_line(line) if s.id in IDS + EXTENDED] == []
