@@ -165,7 +165,7 @@ def test_doctor_cancelled_while_a_tool_hangs_takes_the_tool_down(tmp_path, sig):
         time.sleep(0.3)  # the sleep under the script has started too
         tools_running = tool_processes()
         proc.send_signal(getattr(signal, sig))
-        _, err = proc.communicate(timeout=15)
+        _, err = proc.communicate(timeout=60)
     finally:
         if proc.poll() is None:
             proc.kill()

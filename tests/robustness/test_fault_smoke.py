@@ -194,7 +194,7 @@ def test_interrupted_parent_leaves_no_child(tmp_path):
             time.sleep(0.2)
         assert _helpers(str(tmp_path)), "the fake child never started"
         parent.send_signal(signal.SIGINT)
-        _, err = parent.communicate(timeout=30)
+        _, err = parent.communicate(timeout=90)
     finally:
         if parent.poll() is None:  # only if the test failed before the interrupt
             parent.kill()
