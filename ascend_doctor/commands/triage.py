@@ -79,7 +79,15 @@ def _collector_paused():
 
 
 def _triage(args) -> int:
-    t = Triage(load_kb(args.kb), node=args.node)
+    from ..triage.match import scanner
+
+    # the first run after an install or an update builds the matcher (up to a minute on a slow core): said where the
+    # progress line would be (a terminal, or --progress), not left as a silent wait
+    scanner.BUILD_NOTICE[0] = _say_building if (sys.stderr.isatty() or args.progress) else None
+    try:
+        t = Triage(load_kb(args.kb), node=args.node)
+    finally:
+        scanner.BUILD_NOTICE[0] = None
     progress = _progress(t, args)
     if args.bundle:
         with opened_bundle(args.bundle) as host:
@@ -106,6 +114,12 @@ def _triage(args) -> int:
 
 
 PROGRESS_AFTER_S = 2.0
+
+
+def _say_building(folder: str) -> None:
+    print("ascend-doctor: " + _("preparing the knowledge base's matcher for this machine (the first run after an "
+                                "install or an update: up to a minute); later runs read it from {dir}").format(dir=folder),
+          file=sys.stderr, flush=True)
 
 
 def _progress(t, args):

@@ -85,3 +85,57 @@ def test_the_collector_is_paused_for_the_run_and_resumed_as_it_was(tmp_path, mon
     finally:
         (gc.enable if was else gc.disable)()
     assert during == [False, False]
+
+
+
+def test_the_first_run_says_it_builds_the_matcher_where_progress_is_shown(tmp_path, monkeypatch, capsys):
+    """The first run after an install or an update compiles the knowledge base's matcher (tens of seconds): said on
+    stderr once, before the build, where the progress line would be (--progress, or a terminal); never on a later run
+    (the cache is there), nothing where progress is not shown, and not left set for an in-process caller."""
+    import argparse
+    import os
+
+    from ascend_doctor.commands import triage as cmd
+    from ascend_doctor.kb.load import load_knowledge_base
+    from ascend_doctor.triage.match import cache, scanner
+
+    monkeypatch.setenv(cache.CACHE_ENV_DIR, str(tmp_path / "cache"))
+    built = []
+    monkeypatch.setattr(scanner, "_build_apart", lambda s, order, path: built.append(path))
+
+    def fake_build(self, order, path):  # the cache file written, nothing compiled
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        open(path, "wb").close()
+        return False
+
+    monkeypatch.setattr(scanner.Scanner, "_build", fake_build)
+    sigs = load_knowledge_base().signatures
+    seen = []
+
+    class Stop(Exception):
+        pass
+
+    def fake_triage(kb, node=None):  # what the command's Triage does first: make the scanner
+        seen.append(scanner.BUILD_NOTICE[0])
+        scanner.Scanner(sigs, ["hyperscan"])
+        raise Stop
+
+    monkeypatch.setattr(cmd, "Triage", fake_triage)
+    monkeypatch.setattr(cmd, "load_kb", lambda extra: None)
+
+    def run(progress):
+        try:
+            cmd._triage(argparse.Namespace(progress=progress, kb=[], node=None))
+        except Stop:
+            pass
+        assert scanner.BUILD_NOTICE[0] is None
+
+    run(False)  # not a terminal, not asked: nothing said (the build happens as ever)
+    assert seen[-1] is None and len(built) == 1 and capsys.readouterr().err == ""
+    for f in (tmp_path / "cache").iterdir():
+        f.unlink()
+    run(True)
+    err = capsys.readouterr().err
+    assert err.count("preparing the knowledge base's matcher") == 1 and str(tmp_path / "cache") in err
+    run(True)  # the cache is there now: no build, nothing said
+    assert len(built) == 2 and capsys.readouterr().err == ""

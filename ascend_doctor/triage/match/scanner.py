@@ -50,6 +50,12 @@ def _build_apart(scanner: "Scanner", order: List[str], path: str) -> None:
         raise
 
 
+# Where this run builds the matcher (the first run after an install or a knowledge-base change: tens of seconds of
+# CPU, the plan and the Hyperscan compile): a function of the cache directory that tells the user, set by the command
+# that runs the scan (commands.triage) and called once before the build; None: nothing said.
+BUILD_NOTICE: List[Optional[Callable[[str], None]]] = [None]
+
+
 def _store(path: str, plan: dict, parts) -> None:
     """Write the scanner cache: the plan and the databases (`parts`: the finder's dump, or None without Hyperscan).
     The two levels hold every expression: the one-level tables are not kept (a plan without them is worked out again
@@ -72,6 +78,8 @@ class Scanner:
         d = cache_dir() if len(self.signatures) >= _CACHE_MIN_SIGNATURES else None
         path = os.path.join(d, f"scanner-{_scanner_key(self.signatures)}.bin") if d else None
         if path and order[0] == "hyperscan" and not os.path.exists(path):
+            if BUILD_NOTICE[0] is not None:
+                BUILD_NOTICE[0](os.path.dirname(path))
             _build_apart(self, order, path)
         with _GcPaused():
             compiled = self._build(order, path)

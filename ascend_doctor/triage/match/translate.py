@@ -29,7 +29,7 @@ from .literals import _group_icase, _seq_required, literal_cost
 # would otherwise report a match at every byte up to the line's end; a look-around at the end, and the ends of a
 # group or of each alternative that ends the pattern, are cut the same way first (a `(?P<message>[^\n]{7,}?)(?=\[FUNC:|$)` tail).
 
-HS_EXPRESSION_VERSION = 4  # 4: level 2 cached as parts (finders.L2_PART)
+HS_EXPRESSION_VERSION = 5  # 4: level 2 cached as parts (finders.L2_PART); 5: every long bounded repeat widened
 # A bounded repeat this long or longer is written unbounded where Python confirms anyway (hs_expression's widen).
 WIDE_REPEAT = 20
 # ...and cut to its most selective part between gaps only where that part's every required literal is this long: a
@@ -125,7 +125,7 @@ def _hs_item(op, av, icase: bool, loose: list, widen: bool = False) -> bytes:
     if name in ("MAX_REPEAT", "MIN_REPEAT"):
         lo, hi, sub = av
         inner = b"(?:" + _hs_seq(list(sub), icase, loose, widen) + b")"
-        if widen and lo < hi != _sre_c.MAXREPEAT and hi >= WIDE_REPEAT:  # a superset: Python confirms (see hs_expression)
+        if lo < hi != _sre_c.MAXREPEAT and hi >= WIDE_REPEAT:  # a superset: Python confirms (see hs_expression)
             loose.append("WIDENED")
             hi = _sre_c.MAXREPEAT
         if hi == _sre_c.MAXREPEAT:

@@ -92,18 +92,22 @@ def test_what_cannot_be_translated_is_refused_or_marked_loose():
 
 
 def test_a_widened_expression_finds_a_superset_of_the_lines_and_is_marked_loose():
-    """For a signature Python confirms anyway (an exclude, a bare code), a long bounded repeat is written unbounded:
-    NPU_GRAPH_CAPTURE_CALL_NOT_CAPTURABLE's `[A-Z]\\w+[^\\n]{3,100}?` gap kept Hyperscan counting from every capital."""
+    """A long bounded repeat is written unbounded, for every signature (Python confirms the superset):
+    NPU_GRAPH_CAPTURE_CALL_NOT_CAPTURABLE's `[A-Z]\\w+[^\\n]{3,100}?` gap kept Hyperscan counting from every capital, and
+    written exactly, such repeats were three fifths of the compile time of the first run after an install (round 23,
+    scripts/bench_kb.py: 23.5 s of 29.5 s CPU; widened, the whole first run took 22.5 s)."""
     pattern = r"\b(?:Cannot [^\n]{3,100}?|[A-Z]\w+[^\n]{3,100}?) during NPU graph capture\. If you need"
-    expr, exact = hs_expression(pattern)
-    assert exact and b"{3,100}" in expr
-    wide, wide_exact = hs_expression(pattern, widen=True)
-    assert not wide_exact and b"{3,100}" not in wide and b"{3,}" in wide
+    for wide, wide_exact in (hs_expression(pattern), hs_expression(pattern, widen=True)):
+        assert not wide_exact and b"{3,100}" not in wide and b"{3,}" in wide
+    wide, _ = hs_expression(pattern)
     far = "Cannot call x" + "y" * 150 + " during NPU graph capture. If you need"  # a gap of 150: only the widened
     near = "RuntimeError: Cannot call set_offset during NPU graph capture. If you need this call to be captured"
     buf = "\n".join(LINES + [far, near]).encode("utf-8") + b"\n"
     want, have = _py_lines(pattern, buf), _hs_lines(wide, buf)
-    assert set(want) < set(have) and _hs_lines(expr, buf) == want
+    assert set(want) < set(have)  # the gap of 150 too: Python then says no
+    # a short bounded repeat is still written as it is: the expression is exact
+    short, short_exact = hs_expression(r"\b(?:Cannot [^\n]{3,19}?) during NPU graph capture")
+    assert short_exact and b"{3,19}" in short
     # a short repeat (`{0,5}`) and an exact count (`{32}`) are kept: no saving there
     assert hs_expression(r"ab\w{0,5}c[0-9a-f]{32}", widen=True) == hs_expression(r"ab\w{0,5}c[0-9a-f]{32}")
 
@@ -126,15 +130,17 @@ def test_a_confirmed_pattern_is_cut_to_its_most_selective_part_between_gaps_when
     assert set(_hs_lines(kept, buf)) == set(_py_lines(short, buf))
 
 
-def test_the_plan_widens_only_the_signatures_python_confirms():
+def test_the_plan_widens_every_long_repeat_and_python_confirms_the_signature():
+    """Round 23: a long bounded repeat is written unbounded for every signature, not only for those Python confirms
+    anyway (an exclude, a bare code): a widened signature is then confirmed by Python, with the same answers."""
     def sig(i, **kw):
         return Signature(id=f"S{i}", pattern=r"\bfoo [^\n]{1,80} bar", regex=True, component="os", severity="fail",
                          cause="", fix=[], **kw)
 
     plan = finders._scan_plan([sig(0), sig(1, exclude=[r"\[INFO\]"])])
     exprs = {tuple(ids): e for e, ids in plan["hs_re"]}
-    assert "{1,80}" in exprs[(0,)] and "{1,80}" not in exprs[(1,)]
-    assert plan["hs_exact"] == [0]  # the widened one stays confirmed by Python (its exclude)
+    assert all("{1,80}" not in e and "+" in e for e in exprs.values())
+    assert plan["hs_exact"] == []  # both widened: Python confirms both
     scanner = Scanner([sig(0), sig(1, exclude=[r"\[INFO\]"])], matchers=["hyperscan"])
     lines = [b"foo " + b"x" * 100 + b" bar", b"foo x bar", b"[INFO] foo x bar"]
     assert [scanner.match_line(x) for x in lines] == [[], [0, 1], [0]]
