@@ -56,6 +56,10 @@ MEMBERS = [
      "`ScatterNdMaxGrad` is not in `mindspore.ops`"),
     ("ImportError: cannot import name 'Upsample' from 'mindspore.nn.layer' (/x/mindspore/nn/layer/__init__.py)",
      "MS_API_REMOVED_OR_MOVED", "`Upsample` is not in `mindspore.nn.layer`"),
+    ("ModuleNotFoundError: No module named 'mindspore.nn.transformer'", "MS_API_REMOVED_OR_MOVED",
+     "`transformer` is not in `mindspore.nn`"),
+    ("ModuleNotFoundError: No module named 'mindspore.nn.layer.quant'", "MS_API_REMOVED_OR_MOVED",
+     "`quant` is not in `mindspore.nn.layer`"),
     ("RuntimeError: Unexpected error. There is no valid data matching the dataset API Cifar100Dataset.Please check file "
      "path or dataset API validation first.", "MS_DATASET_NO_VALID_DATA", "MindSpore dataset `Cifar100Dataset` found no "
      "valid data"),
