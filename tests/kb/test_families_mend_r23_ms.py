@@ -80,6 +80,10 @@ MEMBERS = [
     ("RuntimeError: could not create a primitive descriptor for a deconvolution forward propagation primitive",
      "ONEDNN_PRIMITIVE_FAILED", "for the `deconvolution forward propagation` primitive"),
     ("RuntimeError: could not execute a primitive", "ONEDNN_PRIMITIVE_FAILED", "could not execute a primitive"),
+    ("RuntimeError: could not create a primitive descriptor iterator", "ONEDNN_PRIMITIVE_FAILED",
+     "could not create a primitive descriptor iterator:"),
+    ("RuntimeError: could not create a descriptor for a dilated convolution forward propagation primitive",
+     "ONEDNN_PRIMITIVE_FAILED", "could not create a descriptor for the `dilated convolution forward propagation` primitive"),
     ("[1] + Segmentation fault   ./benchmark --device=NPU --modelFile=/data/local/tmp/ssd.ms --numThreads=4",
      "MSLITE_BENCHMARK_SEGFAULT", "MindSpore Lite's benchmark tool crashed with a segmentation fault (SIGSEGV) running "
      "the model `/data/local/tmp/ssd.ms` on `--device=NPU`"),
