@@ -265,6 +265,10 @@ FLOORS = {
     # h30k 81.8%; no FAIL on a line without an error word); measured once after round 22: 52/70 = 74.3%, no peer id the
     # line does not support, every unexplained error line listed; then (seen) 16 misses mended as families: 68/70 = 97.1%
     "heldout30": {"named_pct": 97.1, "borrowed_per_10": 0.0, "ordinary_fails": 0},
+    # round 23: SAMPLED, not curated (tests/fixtures/corpus/heldout31/README.md): public threads taken in a fixed order
+    # by a fixed procedure, checked before any run; at this stop's start 7/20 = 35.0% (h31a 0/5, h31c 7/15), 8/20 after
+    # the str matchers read ASCII classes as the bytes ones do; then (seen) its misses mended as families
+    "heldout31": {"named_pct": 65.0, "borrowed_per_10": 0.0, "ordinary_fails": 0},
     # tune2/ (a tuning set, not held out): 25 faulty + 5 clean excerpts from issues no other set or KB entry cited,
     # labelled and committed before triage ran on it; measured once after the class entries (fallback) were written
     # and before any tuning: 14/25 = 56.0% named (main without the class entries: the same 14), 0 FAIL from an
@@ -1037,7 +1041,7 @@ def test_a_keyerror_title_shows_the_missing_weight_name(tmp_path):
 def test_the_page_split_keeps_a_page_on_one_side_whatever_its_language_or_branch():
     """scripts/corpus_split.py: a docs page and its Chinese twin, on any branch, and `owner/repo:path` are one key; an
     issue is owner/repo/N; about a third of the keys are held out; a vendor's versioned docs page is flagged; every
-    page of heldout15 to heldout30 was on the held-out side (the runs made here, heldout19's to heldout30's, have no side)."""
+    page of heldout15 to heldout31 was on the held-out side (the runs made here, heldout19's to heldout30's, have no side)."""
     corpus_split = script_module("corpus_split")
     en = "https://github.com/mindspore-ai/docs/blob/master/docs/mindspore/source_en/faq/data_processing.md"
     zh = "https://github.com/mindspore-ai/docs/blob/r2.3/docs/mindspore/source_zh_cn/faq/data_processing.md"
@@ -1055,7 +1059,7 @@ def test_the_page_split_keeps_a_page_on_one_side_whatever_its_language_or_branch
     for split, n in (("heldout15", 42), ("heldout16", 51), ("heldout17", 53), ("heldout18", 30), ("heldout19", 40),
                      ("heldout20", 66), ("heldout21", 61), ("heldout22", 60),
                      ("heldout23", 60), ("heldout24", 61), ("heldout25", 57), ("heldout26", 59), ("heldout27", 55),
-                     ("heldout28", 80), ("heldout29", 81), ("heldout30", 81)):
+                     ("heldout28", 80), ("heldout29", 81), ("heldout30", 81), ("heldout31", 24)):
         folder = os.path.join(REPO, "tests", "fixtures", "corpus", split)
         sources = [m.group(1) for name in os.listdir(folder) if name.endswith(".log")
                    for m in [re.search(r"^#% source: (\S+)", open(os.path.join(folder, name), encoding="utf-8").read(),
