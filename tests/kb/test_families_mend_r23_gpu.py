@@ -18,7 +18,7 @@ IDS = part_ids("families_mend_r23_gpu")
 EXTENDED = ["TORCH_DIMS_ARGUMENT_DOES_NOT_MATCH_RANK", "TORCH_TENSOR_SHAPE_MISMATCH", "PIP_REQUIREMENT_NOT_AVAILABLE"]
 FAMILY = IDS + EXTENDED + ["TORCH_INDEX_OUT_OF_BOUNDS_FOR_DIMENSION", "TORCH_DIM_ARGUMENT_OUT_OF_RANGE",
                            "PY_ASSERTION_FAILED", "PIP_NO_MATCHING_DISTRIBUTION", "PIP_REQUIRES_DIFFERENT_PYTHON",
-                           "EMBEDDING_INDEX_OUT_OF_RANGE"]
+                           "EMBEDDING_INDEX_OUT_OF_RANGE", "TORCH_ZERO_DIM_TENSOR_ITERATED"]
 
 
 @pytest.fixture(scope="module")
@@ -54,6 +54,20 @@ def test_the_part_is_loaded_as_specific_entries_without_peer_ids(kb):
      "the tensor (4)", "TORCH_DIMS_ARGUMENT_DOES_NOT_MATCH_RANK", "(tensor 4, given 2)"),
     ("RuntimeError: invalid argument 2: size '[64 x -1 x 28]' is invalid for input with 1000 elements at "
      "/pytorch/aten/src/TH/THStorage.cpp:84", "TORCH_TENSOR_SHAPE_MISMATCH", "([64 x -1 x 28] against 1000)"),
+    ("IndexError: invalid index of a 0-dim tensor. Use tensor.item() to convert a 0-dim tensor to a Python number",
+     "TORCH_INDEX_INTO_0DIM_TENSOR", "invalid index of a 0-dim (scalar) tensor"),
+    ("*** IndexError: invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` in C++ to "
+     "convert a 0-dim tensor to a number", "TORCH_INDEX_INTO_0DIM_TENSOR", "read it with `.item()`"),
+    ("RuntimeError: narrow() cannot be applied to a 0-dim tensor.", "TORCH_INDEX_INTO_0DIM_TENSOR",
+     "narrow() cannot be applied to a 0-dim (scalar) tensor"),
+    ("RuntimeError: Unable to cast Python instance of type <class 'numpy.ndarray'> to C++ type 'Eigen::Matrix<double, 3, 1, 0, 3, 1>'",
+     "PYBIND11_PYTHON_TO_CPP_CAST_FAILED",
+     "of type <class 'numpy.ndarray'> to the C++ type it needs (`Eigen::Matrix<double, 3, 1, 0, 3, 1>`)"),
+    ("ValueError: Unable to cast Python instance to C++ type (compile in debug mode for details)",
+     "PYBIND11_PYTHON_TO_CPP_CAST_FAILED", "could not convert a Python object to the C++ type it needs"),
+    ("RuntimeError: Unable to cast Python instance of type <class 'float'> to C++ type '?' (#define "
+     "PYBIND11_DETAILED_ERROR_MESSAGES or compile in debug mode for details)", "PYBIND11_PYTHON_TO_CPP_CAST_FAILED",
+     "of type <class 'float'> to the C++ type it needs (pybind11's"),
     ("TypeError: Unregistered type : std::optional<at::Tensor>", "PYBIND11_UNREGISTERED_TYPE",
      "C++ type `std::optional<at::Tensor>`"),
     ("  TypeError: Unregistered type : mylib::Detector::Result", "PYBIND11_UNREGISTERED_TYPE",
@@ -108,6 +122,7 @@ def test_family_entries_read_other_members_and_say_them(kb, line, sig_id, said):
     "Looking in indexes: https://pypi.org/simple", "Collecting torch==2.0.1",
     "Requirement already satisfied: numpy in /usr/lib/python3/dist-packages (1.26.4)",
     "[INFO] select(): index 3 out of range for tensor of size [3] at dimension 0",
+    "loss_value = loss.item()  # not loss.data[0] on a 0-dim tensor", "x = obj.cast<int>();",
 ])
 def test_family_entries_stay_quiet_on_ordinary_lines(kb, line):
     assert [s.id for s in kb.match_line(line) if s.id in IDS] == []
@@ -131,3 +146,12 @@ def test_the_lines_other_entries_read_stay_theirs(kb):
                     "(from versions: none)", "PIP_NO_MATCHING_DISTRIBUTION",
                     among=FAMILY, ignore=("PIP_REQUIREMENT_NOT_AVAILABLE",))
     explained_title(kb, "AssertionError: x must be positive", "PY_ASSERTION_FAILED", among=FAMILY)
+    explained_title(kb, "TypeError: iteration over a 0-d tensor", "TORCH_ZERO_DIM_TENSOR_ITERATED", among=FAMILY)
+
+
+def test_an_indented_or_pytest_assertion_line_is_named(kb):
+    # the generic assert entry read only a line that starts with AssertionError (or a rank/logger prefix): a pasted
+    # traceback's indented line, an exception group's '| ' and pytest's 'E' prefix now read too
+    for line in (" AssertionError: the cache is stale", "E       AssertionError: assert 3 == 4",
+                 "  | AssertionError: worker 2 failed"):
+        assert "An assert in the code did not hold" in explained_title(kb, line, "PY_ASSERTION_FAILED", among=FAMILY)
