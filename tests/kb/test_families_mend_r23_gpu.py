@@ -15,7 +15,8 @@ from tests.helpers.corpus import clean_excerpt_hits
 from tests.helpers.kb_parts import english_kb, explained_title, family_overlaps, part_ids
 
 IDS = part_ids("families_mend_r23_gpu")
-EXTENDED = ["TORCH_DIMS_ARGUMENT_DOES_NOT_MATCH_RANK", "TORCH_TENSOR_SHAPE_MISMATCH", "PIP_REQUIREMENT_NOT_AVAILABLE"]
+EXTENDED = ["TORCH_DIMS_ARGUMENT_DOES_NOT_MATCH_RANK", "TORCH_TENSOR_SHAPE_MISMATCH", "PIP_REQUIREMENT_NOT_AVAILABLE",
+            "PT_TENSORS_DIFFERENT_DEVICES", "TORCH_LOSS_TARGET_OUT_OF_RANGE"]
 FAMILY = IDS + EXTENDED + ["TORCH_INDEX_OUT_OF_BOUNDS_FOR_DIMENSION", "TORCH_DIM_ARGUMENT_OUT_OF_RANGE",
                            "PY_ASSERTION_FAILED", "PIP_NO_MATCHING_DISTRIBUTION", "PIP_REQUIRES_DIFFERENT_PYTHON",
                            "EMBEDDING_INDEX_OUT_OF_RANGE", "TORCH_ZERO_DIM_TENSOR_ITERATED"]
@@ -68,6 +69,12 @@ def test_the_part_is_loaded_as_specific_entries_without_peer_ids(kb):
     ("RuntimeError: Unable to cast Python instance of type <class 'float'> to C++ type '?' (#define "
      "PYBIND11_DETAILED_ERROR_MESSAGES or compile in debug mode for details)", "PYBIND11_PYTHON_TO_CPP_CAST_FAILED",
      "of type <class 'float'> to the C++ type it needs (pybind11's"),
+    ("RuntimeError: size mismatch, m1: [8 x 2048], m2: [512 x 10] at /pytorch/aten/src/THC/generic/THCTensorMathBlas.cu:249",
+     "TORCH_TENSOR_SHAPE_MISMATCH", "([8 x 2048] against [512 x 10])"),
+    ("RuntimeError: Expected object of backend CPU but got backend CUDA for argument #3 'index'",
+     "PT_TENSORS_DIFFERENT_DEVICES", "Operator inputs on different devices (CPU and CUDA)"),
+    ("RuntimeError: Assertion `cur_target >= 0 && cur_target < n_classes' failed.  at /pytorch/aten/src/THNN/generic/"
+     "SpatialClassNLLCriterion.c:110", "TORCH_LOSS_TARGET_OUT_OF_RANGE", "A class label (the target) is outside the classes"),
     ("TypeError: Unregistered type : std::optional<at::Tensor>", "PYBIND11_UNREGISTERED_TYPE",
      "C++ type `std::optional<at::Tensor>`"),
     ("  TypeError: Unregistered type : mylib::Detector::Result", "PYBIND11_UNREGISTERED_TYPE",
