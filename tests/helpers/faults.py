@@ -211,3 +211,15 @@ def no_children_left():
             break
         time.sleep(0.1)
     assert not left, [(p.pid, p.cmdline()) for p in left]
+
+
+def default_signals() -> None:
+    """`preexec_fn` for a doctor a test signals: SIGINT, SIGHUP and SIGTERM at their defaults in the child, as a terminal
+    or a job scheduler starts it. A test run started in the background (`cmd &` in a script: SIGINT ignored) or under
+    `nohup` (SIGHUP ignored) passes those dispositions down, and the doctor keeps an ignored signal ignored, as it
+    should (CPython installs its KeyboardInterrupt handler only where SIGINT is not ignored; cli._install_signal_handlers
+    leaves an ignored SIGHUP alone): such a child never exits on the signal and the test hangs (round 23's local runs)."""
+    import signal
+
+    for sig in (signal.SIGINT, signal.SIGHUP, signal.SIGTERM):
+        signal.signal(sig, signal.SIG_DFL)

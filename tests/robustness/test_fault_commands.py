@@ -15,7 +15,8 @@ from ascend_doctor import phrases
 from ascend_doctor.doctor import RunOptions, run_checks
 from tests.helpers import fixture_path, run_cli
 from tests.helpers.i18n_asserts import assert_msg
-from tests.helpers.faults import TOOL_BEHAVIOURS, RootedLiveHost, copy_fixture, leftover_sleepers, make_tools
+from tests.helpers.faults import (TOOL_BEHAVIOURS, RootedLiveHost, copy_fixture, default_signals, leftover_sleepers,
+                                  make_tools)
 
 TIMEOUT = 1.0
 # A tool that hangs is cut at whatever timeout is given: the hangs are tested with a shorter one, so each costs less
@@ -147,7 +148,7 @@ def test_doctor_cancelled_while_a_tool_hangs_takes_the_tool_down(tmp_path, sig):
     tools = make_tools(tmp_path / "bin", "sleep")
     env = dict(os.environ, PATH=tools + os.pathsep + os.environ["PATH"], PYTHONPATH=REPO)
     proc = subprocess.Popen([sys.executable, "-m", "ascend_doctor", "check", "--timeout", "60"], env=env, cwd=REPO,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=default_signals)
     import psutil
 
     def tool_processes():
@@ -165,7 +166,7 @@ def test_doctor_cancelled_while_a_tool_hangs_takes_the_tool_down(tmp_path, sig):
         time.sleep(0.3)  # the sleep under the script has started too
         tools_running = tool_processes()
         proc.send_signal(getattr(signal, sig))
-        _, err = proc.communicate(timeout=60)
+        _, err = proc.communicate(timeout=15)
     finally:
         if proc.poll() is None:
             proc.kill()

@@ -15,6 +15,7 @@ import psutil
 import pytest
 
 from tests.helpers import REPO, run_cli
+from tests.helpers.faults import default_signals
 from tests.helpers.i18n_asserts import assert_msg
 
 MARKER = "ascend-doctor-smoke-helper-4242"
@@ -187,14 +188,14 @@ def test_interrupted_parent_leaves_no_child(tmp_path):
     env = dict(os.environ, PYTHONPATH=_fake(tmp_path, "hang") + os.pathsep + REPO)
     parent = subprocess.Popen([sys.executable, "-m", "ascend_doctor", "smoke", "--device", "cpu",
                                "--stage-timeout", "import=60"], env=env, cwd=REPO,
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=default_signals)
     try:
         deadline = time.monotonic() + 30
         while not _helpers(str(tmp_path)) and time.monotonic() < deadline:
             time.sleep(0.2)
         assert _helpers(str(tmp_path)), "the fake child never started"
         parent.send_signal(signal.SIGINT)
-        _, err = parent.communicate(timeout=90)
+        _, err = parent.communicate(timeout=30)
     finally:
         if parent.poll() is None:  # only if the test failed before the interrupt
             parent.kill()
