@@ -83,7 +83,7 @@ def _triage(args) -> int:
 
     # the first run after an install or an update builds the matcher (up to a minute on a slow core): said where the
     # progress line would be (a terminal, or --progress), not left as a silent wait
-    scanner.BUILD_NOTICE[0] = _say_building if (sys.stderr.isatty() or args.progress) else None
+    scanner.BUILD_NOTICE[0] = _say_building if _shows_progress(args) else None
     try:
         t = Triage(load_kb(args.kb), node=args.node)
     finally:
@@ -116,6 +116,11 @@ def _triage(args) -> int:
 PROGRESS_AFTER_S = 2.0
 
 
+def _shows_progress(args) -> bool:
+    """Whether progress goes to stderr: on a terminal, or when --progress asks for it."""
+    return sys.stderr.isatty() or args.progress
+
+
 def _say_building(folder: str) -> None:
     print("ascend-doctor: " + _("preparing the knowledge base's matcher for this machine (the first run after an "
                                 "install or an update: up to a minute); later runs read it from {dir}").format(dir=folder),
@@ -128,7 +133,7 @@ def _progress(t, args):
     import time
 
     terminal = sys.stderr.isatty()
-    progress = Progress(terminal or args.progress)
+    progress = Progress(_shows_progress(args))
     if not progress.tty:
         return progress
     start = time.monotonic()

@@ -264,13 +264,10 @@ class Signature:
             return False
         if self._compiled_excl is None:
             pats, codes, alts, code_alts = self.split_codes()
-            # re.ASCII: `\w`, `\d`, `\s`, `\b` and (?i) as the scanner's bytes patterns read them, so that a line
-            # is matched alike here (kb match, values, explain) and in triage: `报错NameError: name 'x'` (a Chinese
-            # word glued to the message, as users paste it) is not a word character before `NameError` in either
-            self._compiled = re.compile("|".join(f"(?:{p})" for p in pats), re.ASCII) if pats else None
-            self._compiled_codes = re.compile("|".join(f"(?:{p})" for p in codes), re.ASCII) if codes else None
+            self._compiled = re.compile("|".join(f"(?:{p})" for p in pats), LINE_FLAGS) if pats else None
+            self._compiled_codes = re.compile("|".join(f"(?:{p})" for p in codes), LINE_FLAGS) if codes else None
             self._phrase_alts, self._code_alts = alts, code_alts
-            self._compiled_excl = [re.compile(p, re.ASCII) for p in self.exclude]
+            self._compiled_excl = [re.compile(p, LINE_FLAGS) for p in self.exclude]
         hit = (self._compiled is not None and self._compiled.search(line) is not None) or \
             any(all(lit in line for lit in alt) for alt in self._phrase_alts)
         if not hit and (self._compiled_codes is not None or self._code_alts):
@@ -419,12 +416,19 @@ def _first_match(pats: List[str], line: str) -> Optional["re.Match"]:
     shipped ones are checked at load, a user's odd one is skipped)."""
     for p in pats:
         try:
-            m = _re_compile(p, re.ASCII).search(line)  # as the scanner's bytes patterns read a line (Signature.search)
+            m = _re_compile(p, LINE_FLAGS).search(line)
         except re.error:
             continue
         if m is not None:
             return m
     return None
+
+
+# How a signature's pattern reads a line given as text (Signature.search: kb match, explain; the values a title says):
+# `\w`, `\d`, `\s`, `\b` and (?i) in ASCII, as the scanner's bytes patterns read them in triage, so that a line is
+# matched alike in both: `报错NameError: name 'x'` (a Chinese word glued to the message, as users paste it) is no word
+# character before `NameError` in either.
+LINE_FLAGS = re.ASCII
 
 
 def _re_compile(pattern, flags: int = 0) -> "re.Pattern":

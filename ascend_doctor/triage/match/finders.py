@@ -466,7 +466,8 @@ def _work_out_plan(signatures: Sequence[Signature], hs_reject: Set[bytes] = froz
             continue
         exprs: Optional[List[Tuple[bytes, bool]]] = []
         pats = sig.patterns()
-        # Python confirms its hits anyway (an exclude, a bare code's context): its long bounded repeats may be widened
+        # Python confirms its hits anyway (an exclude, a bare code's context): its patterns may be cut to their most
+        # selective part (translate._best_segment; every signature's long bounded repeats are widened)
         confirmed = bool(sig.exclude) or sig.has_bare_codes()
         if sig.has_bare_codes():  # its bare codes go into one expression for all (below); its phrases as they are
             phrases, codes, _alts, _code_alts = sig.split_codes()
@@ -477,9 +478,9 @@ def _work_out_plan(signatures: Sequence[Signature], hs_reject: Set[bytes] = froz
         for p in pats:
             got = hs_expression(p, widen=confirmed)
             if confirmed and got is not None and not got[1]:
-                # widened or cut for Hyperscan's sake: the exact expression instead where it runs at level 2 (only over
-                # the lines a gate word or its anchors mark, where its cost hardly counts): a hit is then a match
-                # (hs_sure), and Python never compiles the pattern
+                # cut for Hyperscan's sake: the uncut expression instead, where it is exact (no long repeat, no
+                # look-around) and runs at level 2 (only over the lines a gate word or its anchors mark, where its cost
+                # hardly counts): a hit is then a match (hs_sure), and Python never compiles the pattern
                 plain = hs_expression(p)
                 if plain is not None and plain[1] and plain[0] not in hs_reject and at_level2(plain[0]):
                     got = plain

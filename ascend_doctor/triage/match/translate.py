@@ -30,7 +30,7 @@ from .literals import _group_icase, _seq_required, literal_cost
 # group or of each alternative that ends the pattern, are cut the same way first (a `(?P<message>[^\n]{7,}?)(?=\[FUNC:|$)` tail).
 
 HS_EXPRESSION_VERSION = 5  # 4: level 2 cached as parts (finders.L2_PART); 5: every long bounded repeat widened
-# A bounded repeat this long or longer is written unbounded where Python confirms anyway (hs_expression's widen).
+# A bounded repeat this long or longer is written unbounded, for every signature (a superset: Python confirms).
 WIDE_REPEAT = 20
 # ...and cut to its most selective part between gaps only where that part's every required literal is this long: a
 # shorter phrase alone (`out of memory`, without the `error` before it) is in ordinary lines (a MindSpore warning
@@ -98,11 +98,11 @@ def _in_bytes(items, icase: bool):
     return (set(range(256)) - got) if negate else got
 
 
-def _hs_seq(items, icase: bool, loose: list, widen: bool = False) -> bytes:
-    return b"".join(_hs_item(op, av, icase, loose, widen) for op, av in items)
+def _hs_seq(items, icase: bool, loose: list) -> bytes:
+    return b"".join(_hs_item(op, av, icase, loose) for op, av in items)
 
 
-def _hs_item(op, av, icase: bool, loose: list, widen: bool = False) -> bytes:
+def _hs_item(op, av, icase: bool, loose: list) -> bytes:
     name = str(op)
     if name in ("ASSERT", "ASSERT_NOT"):  # a look-around only narrows: without it, a superset (confirmed in Python)
         loose.append(name)
@@ -116,15 +116,15 @@ def _hs_item(op, av, icase: bool, loose: list, widen: bool = False) -> bytes:
     if name == "IN":
         return _class_expr(_in_bytes(av, icase))
     if name == "BRANCH":
-        return b"(?:" + b"|".join(_hs_seq(list(b), icase, loose, widen) for b in av[1]) + b")"
+        return b"(?:" + b"|".join(_hs_seq(list(b), icase, loose) for b in av[1]) + b")"
     if name == "SUBPATTERN":
         add, delete = av[1], av[2]
         if (add | delete) & ~(re.IGNORECASE | re.DOTALL | re.MULTILINE | re.ASCII):
             raise _NoHs("group flags")
-        return b"(?:" + _hs_seq(list(av[3]), _group_icase(av, icase), loose, widen) + b")"
+        return b"(?:" + _hs_seq(list(av[3]), _group_icase(av, icase), loose) + b")"
     if name in ("MAX_REPEAT", "MIN_REPEAT"):
         lo, hi, sub = av
-        inner = b"(?:" + _hs_seq(list(sub), icase, loose, widen) + b")"
+        inner = b"(?:" + _hs_seq(list(sub), icase, loose) + b")"
         if lo < hi != _sre_c.MAXREPEAT and hi >= WIDE_REPEAT:  # a superset: Python confirms (see hs_expression)
             loose.append("WIDENED")
             hi = _sre_c.MAXREPEAT
@@ -227,13 +227,15 @@ def _best_segment(items, icase: bool, loose: list) -> list:
 
 def hs_expression(pattern: str, widen: bool = False) -> Optional[Tuple[bytes, bool]]:
     """`pattern` (a signature's Python regex) as a Hyperscan expression for one line, and whether it is
-    exact (a hit is a match) or a superset (a look-around left out: Python confirms); None: not expressible.
+    exact (a hit is a match) or a superset (a look-around left out, a long repeat widened: Python confirms); None: not
+    expressible.
 
-    `widen`: for a signature Python confirms anyway (an exclude, a bare code), only the most selective part between
-    its gaps (_best_segment), and a bounded repeat of WIDE_REPEAT or more (`[^\\n]{3,100}?`) is written unbounded (`{3,}`): a superset of the lines, and far cheaper for Hyperscan,
-    which otherwise keeps a counter running from every byte that can start the repeat (measured on
-    scripts/bench_kb.py's log: NPU_GRAPH_CAPTURE_CALL_NOT_CAPTURABLE's `[A-Z]\\w+[^\\n]{3,100}?` alone was half of
-    Hyperscan's time on the lines of the examples)."""
+    A bounded repeat of WIDE_REPEAT or more (`[^\\n]{3,100}?`) is always written unbounded (`{3,}`): a superset of the
+    lines, and far cheaper for Hyperscan, which otherwise keeps a counter running from every byte that can start the
+    repeat (measured on scripts/bench_kb.py's log: NPU_GRAPH_CAPTURE_CALL_NOT_CAPTURABLE's `[A-Z]\\w+[^\\n]{3,100}?`
+    alone was half of Hyperscan's time on the lines of the examples; such repeats written exactly were most of the
+    first run's compile, round 23). `widen`: for a signature Python confirms anyway (an exclude, a bare code), also
+    only the most selective part between its gaps (_best_segment)."""
     from . import planmemo
 
     memo = planmemo.table("hs_expression")
@@ -257,7 +259,7 @@ def _hs_expression(pattern: str, widen: bool) -> Optional[Tuple[bytes, bool]]:
         loose: list = []
         icase = bool(flags & re.IGNORECASE)
         items = _trim_repeats(_best_segment(list(parsed), icase, loose) if widen else list(parsed), loose)
-        expr = _hs_seq(items, icase, loose, widen) if items else b""
+        expr = _hs_seq(items, icase, loose) if items else b""
         return (expr, not loose) if expr else None
     except (_NoHs, re.error, RecursionError, OverflowError):
         return None
