@@ -119,6 +119,18 @@ def test_scanner_finds_examples_inside_a_block_of_noise(matcher, monkeypatch):
                      for i in hits]
 
 
+def test_hyperscan_agrees_with_python_whatever_line_comes_before_an_example():
+    """Every example after another neighbour than above (the examples reversed, each after a near miss): a Hyperscan
+    database once lost a line for what the line before it held (tests/triage/match/test_scanner.py's anchors)."""
+    scanner = _scanner("hyperscan", KB.signatures)
+    nears = [nm for s in KB.signatures for nm in s.near_misses] or ["x"]
+    lines = [ex for s in KB.signatures for ex in s.examples][::-1]
+    both = [x for k, ex in enumerate(lines) for x in (nears[k % len(nears)], ex)]
+    buf = "\n".join(both).encode("utf-8") + b"\n"
+    found = [(ls, i) for ls, _, hits in scanner.scan(buf) for i in hits]
+    assert found == [(ls, i) for ls, _, hits in _scanner("python", KB.signatures).scan(buf) for i in hits]
+
+
 def test_bad_data_is_reported_with_the_field():
     bad = json.loads(json.dumps(RAW))
     bad["signatures"][0]["pattern"] = "(unclosed"
