@@ -59,6 +59,12 @@ if [ ! -f "$stamp" ]; then
     tail -n 25 "$log" >&2
     _venv_fail "pip could not install ascend-doctor[$extras] for Python $PYVER with $CONSTRAINTS into $VENV (pip's messages above, all of them in $log)"
   fi
+  # triage's matcher: Hyperscan is a dependency only where its current wheels exist (CPython 3.10-3.13); elsewhere
+  # (3.8/3.9) a wheel of an older release where pip finds one, never a source build (setup.cfg says why)
+  if ! "$PY" -c 'import hyperscan' >/dev/null 2>&1 &&
+     ! "$PY" -m pip install -q --only-binary=:all: 'hyperscan>=0.5' >>"$log" 2>&1; then
+    echo "ascend-doctor set-up: Python $PYVER: no Hyperscan wheel for this machine; triage matches with RE2, 10-25 times slower on big logs" >&2
+  fi
   if [ "${extras%smoke}" = "$extras" ]; then
     echo "ascend-doctor set-up: Python $PYVER: installed without MindSpore ($CONSTRAINTS pins none: PyPI has no wheel of it for this Python); the smoke train says so" >&2
   fi

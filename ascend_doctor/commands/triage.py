@@ -127,6 +127,21 @@ def _say_building(folder: str) -> None:
           file=sys.stderr, flush=True)
 
 
+def _say_slow_matcher(matcher: str) -> None:
+    """Where triage matches without Hyperscan (no wheel was installed: Python 3.8/3.9, where the package does not
+    depend on it, or another machine), what installs it: 10-25 times faster on big logs (docs/performance.md)."""
+    from ..triage.match.finders import MATCHER_ENV
+
+    if matcher == "hyperscan" or os.environ.get(MATCHER_ENV):
+        return
+    import shlex
+
+    command = f"{shlex.quote(sys.executable)} -m pip install --only-binary=:all: hyperscan"
+    print("ascend-doctor: " + _("triage is matching without Hyperscan ({matcher}), 10-25 times slower on big logs; "
+                                "`{command}` installs it where a wheel exists for this Python and machine").format(
+                                    matcher=matcher, command=command), file=sys.stderr, flush=True)
+
+
 def _progress(t, args):
     """The progress line of a triage that runs past 2 s (files read / total, MB/s): on a terminal, or when
     --progress asks for it."""
@@ -145,6 +160,8 @@ def _progress(t, args):
         # a terminal's line is rewritten; elsewhere (--progress into a log) one line every 2 s at most
         if elapsed < PROGRESS_AFTER_S or now - shown[0] < (0.2 if terminal else PROGRESS_AFTER_S):
             return
+        if not shown[0]:  # a run long enough to show progress: the one way to make it shorter, said once
+            _say_slow_matcher(t.scanner.matcher)
         shown[0] = now
         text = _("  reading logs: {done}/{total} files, {mb} MB, {rate} MB/s").format(
             done=done, total=total, mb=f"{nbytes / 1e6:.0f}", rate=f"{nbytes / 1e6 / elapsed:.0f}")

@@ -139,3 +139,35 @@ def test_the_first_run_says_it_builds_the_matcher_where_progress_is_shown(tmp_pa
     assert err.count("preparing the knowledge base's matcher") == 1 and str(tmp_path / "cache") in err
     run(True)  # the cache is there now: no build, nothing said
     assert len(built) == 2 and capsys.readouterr().err == ""
+
+
+def test_a_long_run_without_hyperscan_says_once_what_installs_it(monkeypatch, capsys):
+    """Python 3.8/3.9 do not depend on Hyperscan (pip would pick a source release it cannot build there), so such a
+    run matches with RE2 or Python, 10-25 times slower: a run long enough to show progress says how to install a
+    wheel (pip's --only-binary: a machine without one gets pip's 'no matching distribution', nothing built)."""
+    import argparse
+    import shlex
+    import sys
+    import types
+
+    from ascend_doctor.commands import triage as cmd
+    from ascend_doctor.triage.match.finders import MATCHER_ENV
+
+    monkeypatch.delenv(MATCHER_ENV, raising=False)
+    clock = [100.0]
+    monkeypatch.setattr("time.monotonic", lambda: clock[0])
+
+    def progress_of(matcher):
+        t = types.SimpleNamespace(scanner=types.SimpleNamespace(matcher=matcher), progress=None)
+        cmd._progress(t, argparse.Namespace(progress=True))
+        for step in range(4):  # past PROGRESS_AFTER_S, a few reports
+            clock[0] += cmd.PROGRESS_AFTER_S + 0.5
+            t.progress(step, 4, step << 20)
+        return capsys.readouterr().err
+
+    err = progress_of("re2")
+    assert err.count("without Hyperscan (re2)") == 1
+    assert f"`{shlex.quote(sys.executable)} -m pip install --only-binary=:all: hyperscan`" in err
+    assert "without Hyperscan" not in progress_of("hyperscan")
+    monkeypatch.setenv(MATCHER_ENV, "python")  # a matcher asked for: nothing to advise
+    assert "without Hyperscan" not in progress_of("python")

@@ -135,12 +135,8 @@ class Scanner:
         self._split: Dict[str, list] = plan.get("split") or {}  # Signature.split_codes of those that parse, as cached
         self._pre: Dict[str, list] = plan.get("pre") or {}  # per long signature: its patterns' literals (bytes_matcher)
         self._blind = frozenset(plan.get("blind", ()))  # (a plan without it: no line is answered by its time-cut key)
-        # a signature no finder can look for: its own regex over the chunk (a leading \b dropped: the regex
-        # engine then skips to the first literal byte; the exact matcher still decides)
-        self._unanchored_res = [
-            (i, re.compile(("|".join(f"(?:{p[2:] if p.startswith(chr(92) + 'b') else p})"
-                                     for p in self.signatures[i].patterns())).encode("utf-8"), re.M))
-            for i in active_unanchored]
+        # a signature no finder can look for: over each chunk, its own (_chunk_finders)
+        self._unanchored_res = [(i, _chunk_finders(self.signatures[i])) for i in active_unanchored]
         return dirty or (self.matcher == "hyperscan" and cached_db is None)
 
     def _rebuild_level2(self, path: str) -> None:
@@ -276,14 +272,23 @@ class Scanner:
             self.finder.add_lines(buf, start, end, lines, sure)
         else:
             self.finder.add_lines(buf, start, end, lines)
-        find = buf.find
-        for i, rx in self._unanchored_res:
-            # a signature with no literal to find (`\bE[A-Z0-9][0-9]{4}[):]` where Hyperscan is missing): its own
-            # regex over the chunk (in C), noting the line of each match start and going on from the next line,
-            # so no line is skipped; a match across lines is only a candidate, the exact matcher decides
-            m = rx.search(buf, start, end)
+        find, rfind = buf.find, buf.rfind
+        for i, (lits, rx) in self._unanchored_res:
+            # a signature with no literal to find (`\bE[A-Z0-9][0-9]{4}[):]` where Hyperscan is missing): the
+            # literals of its patterns that have one, then the regex of the others, over the chunk (in C), noting the
+            # line of each hit and going on from the next line, so no line is skipped; a match across lines is only a
+            # candidate, the exact matcher decides
+            for lit in lits:
+                at = find(lit, start, end)
+                while at >= 0:
+                    _note_line(lines, rfind(b"\n", start, at) + 1 or start, (i,))
+                    le = find(b"\n", at, end)
+                    if le < 0:
+                        break
+                    at = find(lit, le + 1, end)
+            m = rx.search(buf, start, end) if rx is not None else None
             while m is not None:
-                ls = buf.rfind(b"\n", start, m.start()) + 1 or start
+                ls = rfind(b"\n", start, m.start()) + 1 or start
                 _note_line(lines, ls, (i,))
                 le = find(b"\n", m.start(), end)
                 if le < 0:
@@ -331,6 +336,26 @@ class Scanner:
                         self._memo_bytes += len(key) + 64
             if hits:
                 yield ls, le, line, hits
+
+
+def _chunk_finders(sig: Signature) -> Tuple[List[bytes], Optional["re.Pattern[bytes]"]]:
+    """What finds, over a chunk, the lines a signature can match that no finder looks for (one of its patterns has no
+    literal to find): the literals of its patterns that have some and of its all_of alternatives (bytes.find), and one
+    regex of the patterns that have none (a leading \\b dropped: the regex engine then skips to the first literal
+    byte). Each pattern alone: a union of one pattern without a literal and two with (TRAIN_METRIC_NAN_INF) ran at
+    25 MB/s, where the lone pattern runs at 240 MB/s and the literals at memory speed."""
+    from .literals import required_literals
+
+    lits: Set[bytes] = set(sig.all_of_anchors()) if sig.all_of else set()
+    rest = []
+    for p in sig.patterns():
+        got = required_literals(p)
+        if got:
+            lits.update(x.encode("utf-8") for x in got)
+        else:
+            rest.append(p[2:] if p.startswith("\\b") else p)
+    rx = re.compile("|".join(f"(?:{p})" for p in rest).encode("utf-8"), re.M) if rest else None
+    return sorted(lits), rx
 
 
 # The line memo: lines up to _MEMO_LINE_MAX bytes, ~_MEMO_BYTES of them at most (then it starts again).
