@@ -447,8 +447,16 @@ def group_names(pattern: str) -> List[str]:
     return _NAMED_GROUP.findall(pattern)
 
 
+# A name's value with the punctuation of the sentence around it: `Identity.`, `trans_TransData_8,` (a group of `[\w.]+`
+# or `\S+` ends where the line's sentence does): one mark after a word, in a value without a space. A sentence keeps
+# its own (`Failed to find operator.`), so does an ellipsis (`while...else...`).
+_VALUE_TAIL = re.compile(r"(?<=[\w)\]])[.,;:]$")
+
+
 def _clean_value(v: str, name: str = "", cut: bool = True) -> str:
     v = re.sub(r"[`\x00-\x1f\x7f]", "", v).strip()
+    if name not in SENTENCE_GROUPS and " " not in v:
+        v = _VALUE_TAIL.sub("", v)
     if not cut:
         return v
     most = SENTENCE_MAX if name in SENTENCE_GROUPS else VALUE_MAX

@@ -78,7 +78,7 @@ def test_each_example_is_one_problem_of_its_entry(kb):
     # the frameworks' path checks, with what and where
     ("FileNotFoundError: Teacher checkpoint path not found: /ckpt/teacher", "TRAINING_INPUT_PATH_NOT_FOUND",
      "(Teacher checkpoint path): `/ckpt/teacher`"),
-    ("ValueError: Path does not exist: /data/alpaca.", "TRAINING_INPUT_PATH_NOT_FOUND", "(Path): `/data/alpaca.`"),
+    ("ValueError: Path does not exist: /data/alpaca.", "TRAINING_INPUT_PATH_NOT_FOUND", "(Path): `/data/alpaca`"),  # (the sentence's period is not the path's)
     ("AssertionError: ./model_from_hf/llama2 not exists!", "TRAINING_INPUT_PATH_NOT_FOUND",
      "does not exist: `./model_from_hf/llama2`"),
     # inductor-npu-ext: the wrapper's build names its command; the execution hints name the kernel and the step

@@ -337,6 +337,17 @@ def test_a_value_is_cut_and_loses_backticks_and_control_characters():
     assert "`" + "abc" + "x" * 56 + "…`" in title and "\x1b" not in title
 
 
+def test_a_name_loses_the_punctuation_of_the_sentence_around_it_and_a_sentence_keeps_its_own():
+    """The precision audit of round 24: titles said `Identity.` and `trans_TransData_8,` (a `[\\w.]+` group ends where
+    the line's sentence does)."""
+    s = _named_sig(pattern=r"operator (?P<module>\S+) (?P<message>failed[^\n]*)")
+    got = s.values("operator Identity. failed to run.")
+    assert got["module"] == ("Identity", True) and got["message"] == ("failed to run.", True)
+    for raw, shown in (("trans_TransData_8,", "trans_TransData_8"), ("E10001:", "E10001"), ("/data/x.", "/data/x"),
+                       ("while...else...", "while...else..."), ("a.b.c", "a.b.c"), ("(x).", "(x)")):
+        assert s.values(f"operator {raw} failed")["module"] == (shown, True), raw
+
+
 def test_an_acl_code_value_brings_the_vendor_meaning():
     s = _named_sig(pattern="runtime result = (?P<acl_code>\\d{6})",
                    title="code {acl_code|N|%s}{acl_name|| (%s)}{acl_meaning|: an error|: %s}")
