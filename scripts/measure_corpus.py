@@ -242,7 +242,7 @@ def measure_one(ex: dict, kb, fd_facts) -> dict:
         shutil.rmtree(tmp, ignore_errors=True)
     lines = ex["lines"]
     fault_re = re.compile(ex["fault"], re.I) if ex["fault"] else None
-    named, generic, borrowed, fails, explained = [], [], [], [], set()
+    named, generic, borrowed, fails, explained, beside = [], [], [], [], set(), []
     for p in result["problems"]:
         sig = kb.signature(p["signature"]) if p.get("signature") else None
         matched = [i for i, line in enumerate(lines, 1) if sig is not None and sig.search(line)]
@@ -253,6 +253,9 @@ def measure_one(ex: dict, kb, fd_facts) -> dict:
         texts = [lines[i - 1] for i in matched] or [p.get("line") or ""]
         if fault_re is not None and fault_re.search(f"{p['id']} {p['title']}"):
             (generic if p.get("class") == "wrapper" else named).append(p["id"])
+        elif fault_re is not None:  # a statement beside the fault: each must be true of its line (--beside)
+            beside.append({"id": p["id"], "severity": p.get("severity"), "class": p.get("class"), "title": p["title"],
+                           "line": (p.get("line") or "")[:300]})
         for fd in p.get("ascend_fd") or []:
             if fd_facts is not None and not fd_id_holds(fd_facts, fd, texts):
                 borrowed.append(f"{p['id']}: {fd}")
@@ -281,7 +284,7 @@ def measure_one(ex: dict, kb, fd_facts) -> dict:
         unexplained.append({"line": i, "text": text[:160], "listed": i in listed})
     return {"name": ex["name"], "split": ex["split"], "source": ex["source"], "expect": ex["expect"],
             "named": named, "generic_only": generic if not named else [],
-            "problems": [p["id"] for p in result["problems"]], "borrowed_peer_ids": borrowed,
+            "problems": [p["id"] for p in result["problems"]], "beside": beside, "borrowed_peer_ids": borrowed,
             "ordinary_fails": ordinary_fails, "unexplained": unexplained,
             "folded": sum(1 for i in folded if ERROR_LINE.search(lines[i - 1]))}
 
@@ -352,11 +355,20 @@ def main(argv=None) -> int:
                     help="print the figures only, no excerpt's name or line: how a hidden set is measured before the "
                          "knowledge base it measures is final (whoever writes entries must not read its misses)")
     ap.add_argument("--json", action="store_true", help="print the measurement as JSON")
+    ap.add_argument("--beside", metavar="FILE",
+                    help="also write, one JSON object a line, every problem reported on a faulty excerpt beside its "
+                         "labelled fault (excerpt, source, id, title, line): what a precision audit judges true or not")
     args = ap.parse_args(argv)
     for d in args.dir or ():
         if not os.path.isdir(d):
             ap.error(f"--dir {d}: not a directory of excerpts")
     m = measure(args.split, args.dir)
+    if args.beside:
+        with open(args.beside, "w", encoding="utf-8") as fh:
+            for row in m["excerpts"]:
+                for b in row.get("beside") or ():
+                    fh.write(json.dumps(dict(excerpt=f"{row['split']}/{row['name']}", source=row["source"], **b),
+                                        ensure_ascii=False) + "\n")
     if args.summary:
         m = {k: v for k, v in m.items() if k != "excerpts"}
         if not args.json:

@@ -1104,3 +1104,21 @@ def test_the_page_split_says_which_pages_this_checkout_already_uses():
             assert corpus_split.key(source.group(1)) in used, name
     never = "https://github.com/example/" + "never-cited/issues/" + str(2 * 212121)  # not a URL in any file here
     assert corpus_split.key(never) not in used
+
+
+def test_the_statements_beside_a_labelled_fault_are_written_for_an_audit(tmp_path, capsys):
+    """`measure_corpus.py --beside FILE`: every problem reported on a faulty excerpt that is not its labelled fault, with
+    its line (round 24's precision audit judged 240 of them: each must be true of its line)."""
+    measure = measure_module()
+    hidden = tmp_path / "h99b"
+    hidden.mkdir()
+    (hidden / "h99b_01.log").write_text(
+        "#% source: https://github.com/example/project/issues/3\n#% expect: fault\n#% fault: out[ _]of[ _]memory\n"
+        "RuntimeError: NPU out of memory. Tried to allocate 2.00 GiB (NPU 0; 60.00 GiB total capacity)\n"
+        "Killed\n", encoding="utf-8")
+    out = tmp_path / "beside.jsonl"
+    assert measure.main(["--dir", str(hidden), "--summary", "--beside", str(out)]) == 0
+    capsys.readouterr()
+    rows = [__import__("json").loads(x) for x in out.read_text(encoding="utf-8").splitlines()]
+    assert rows and all(r["excerpt"] == "h99b/h99b_01.log" and r["line"] and r["title"] for r in rows)
+    assert "Killed" in [r["line"] for r in rows] and not any("memory" in r["title"].lower() for r in rows)
