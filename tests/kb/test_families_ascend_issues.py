@@ -128,7 +128,7 @@ def test_one_line_is_one_problem_of_the_family(kb):
     # MindSpore's ACL kernel mods in PyNative
     ("[ERROR] KERNEL(2210,ffff8a7e1010,python):2024-07-15-14:51:11.215.113 [mindspore/ccsrc/plugin/device/ascend/kernel/"
      "acl/acl_kernel/acl_kernel_mod.cc:245] Launch] Kernel launch failed, msg: Acl compile and execute failed, "
-     "op_type :MatMul", "MS_LAUNCH_KERNEL_FAILED", "MindSpore failed to launch an operator on the device"),
+     "op_type :MatMul", "MS_LAUNCH_KERNEL_FAILED", "MindSpore failed to launch an operator"),
     # the device's errorStr line after an AI Core / vector core dump says the hardware reason
     ("[PID: 36134] The extend info: errcode:(0x800, 0, 0) errorStr: The UB address accessed by the VEC instruction is "
      "out of range. fixp_error0 info: 0x0, fixp_error1 info: 0x0, fsmId:1, tslot:0, thread:0, ctxid:0, blk:7, sublk:0",

@@ -65,8 +65,8 @@ def test_the_part_is_loaded_as_fallback_roots_without_peer_ids(kb):
      "MS_LAUNCH_KERNEL_FAILED", "(`FlashAttentionScore`)"),
     # the CPU collective kernel's own launch line (round 18), of another collective
     ("[ERROR] KERNEL(7,7f00,python):2026-12-06-11:00:00.000.000 [mindspore/ops/kernel/cpu/native/"
-     "broadcast_cpu_kernel.cc:70] Launch] BroadcastCPUKernelMod launch failed.", "MS_LAUNCH_KERNEL_FAILED",
-     "(`Broadcast`)"),
+     "broadcast_cpu_kernel.cc:70] Launch] BroadcastCPUKernelMod launch failed.", "MS_CPU_KERNEL_LAUNCH_FAILED",
+     "CPU kernel `Broadcast` failed to run"),
     # GE's load of another graph
     ("[ERROR] GE(1,python):2025-01-01-00:00:00.000.000 [ge_api.cc:1] Load graph failed, error code:1343225860, "
      "session_id:0, graph_id:3.", "GE_GRAPH_LOAD_FAILED", "(graph 3): code 1343225860"),

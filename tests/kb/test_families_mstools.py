@@ -33,7 +33,7 @@ def kb():
 
 
 def test_the_part_is_loaded_as_class_and_specific_entries_without_peer_ids(kb):
-    assert len(IDS) == len(set(IDS)) == 19
+    assert len(IDS) == len(set(IDS)) == 20
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_mstools.json" and not sig.ascend_fd
