@@ -479,8 +479,8 @@ def _work_out_plan(signatures: Sequence[Signature], hs_reject: Set[bytes] = froz
             got = hs_expression(p, widen=confirmed)
             if confirmed and got is not None and not got[1]:
                 # cut for Hyperscan's sake: the uncut expression instead, where it is exact (no long repeat, no
-                # look-around) and runs at level 2 (only over the lines a gate word or its anchors mark, where its cost
-                # hardly counts): a hit is then a match (hs_sure), and Python never compiles the pattern
+                # look-around, no line anchor) and runs at level 2 (only over the lines a gate word or its anchors mark,
+                # where its cost hardly counts): a hit is then a match (hs_sure), and Python never compiles the pattern
                 plain = hs_expression(p)
                 if plain is not None and plain[1] and plain[0] not in hs_reject and at_level2(plain[0]):
                     got = plain

@@ -160,7 +160,7 @@ def _trim_end(items, loose: list) -> list:
         name = str(op)
         if name in ("ASSERT", "ASSERT_NOT") or (name == "AT" and str(av) in LINE_ANCHORS):
             items.pop()
-            loose.append(name)
+            loose.append("LINE_ANCHOR" if name == "AT" else name)
             continue
         if name in ("MAX_REPEAT", "MIN_REPEAT"):
             lo, hi, sub = av
@@ -240,8 +240,8 @@ def _best_segment(items, icase: bool, loose: list) -> list:
 
 def hs_expression(pattern: str, widen: bool = False) -> Optional[Tuple[bytes, bool]]:
     """`pattern` (a signature's Python regex) as a Hyperscan expression for one line, and whether it is
-    exact (a hit is a match) or a superset (a look-around left out, a long repeat widened: Python confirms); None: not
-    expressible.
+    exact (a hit is a match) or a superset (a look-around or a line anchor left out, a long repeat widened: Python
+    confirms); None: not expressible.
 
     A bounded repeat of WIDE_REPEAT or more (`[^\\n]{3,100}?`) is always written unbounded (`{3,}`): a superset of the
     lines, and far cheaper for Hyperscan, which otherwise keeps a counter running from every byte that can start the
