@@ -43,6 +43,16 @@ def explained_title(kb, line, sig_id, among=None, ignore=()):
     return hits[0].text("en", line=line)[0]
 
 
+def statements(kb, line):
+    """{id: (title, cause, fix steps joined by spaces)} in English of every entry that explains `line`: what the report
+    says of it (the precision tests assert a phrase of one part, or that an entry no longer speaks)."""
+    out = {}
+    for s in kb.explaining(line):
+        title, cause, fix = s.text("en", line=line)
+        out[s.id] = (title, cause, " ".join(fix))
+    return out
+
+
 def clean_run_hits(kb, name, ids, at_least):
     """(line, ids explaining it) for every line of tests/kb/<name> (a clean run's output kept beside a part's test)
     that an entry of `ids` explains ([] when the run gives no statement); the file must hold more than `at_least`

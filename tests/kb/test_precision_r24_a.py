@@ -5,7 +5,7 @@ still named."""
 
 import pytest
 
-from tests.helpers.kb_parts import english_kb
+from tests.helpers.kb_parts import english_kb, explained_title, statements
 
 
 @pytest.fixture(scope="module")
@@ -14,19 +14,8 @@ def kb():
 
 
 def _said(kb, line):
-    """{id: title, cause and fix steps joined} for every entry that explains `line`."""
-    out = {}
-    for s in kb.explaining(line):
-        title, cause, fix = s.text("en", line=line)
-        out[s.id] = "\n".join([title, cause] + list(fix))
-    return out
-
-
-def _title(kb, line, sig_id):
-    for s in kb.explaining(line):
-        if s.id == sig_id:
-            return s.text("en", line=line)[0]
-    raise AssertionError((sig_id, [s.id for s in kb.explaining(line)]))
+    """{id: title, cause and fix steps as one text} for every entry that explains `line`."""
+    return {sid: "\n".join(parts) for sid, parts in statements(kb, line).items()}
 
 
 CPU_LAUNCH = ("[ERROR] KERNEL(21424,7fea2bfff6c0,python):2026-12-06-13:24:28.049.514 [mindspore/ops/kernel/cpu/native/"
@@ -132,4 +121,4 @@ def test_the_old_statement_is_gone(kb, line, sig_id, unsaid):
      "might be incorrect.", "PT_ASYNC_OP_ERROR_STACK", "asynchronously"),
 ])
 def test_the_old_members_are_still_named(kb, line, sig_id, said):
-    assert said in _title(kb, line, sig_id)
+    assert said in explained_title(kb, line, sig_id, among=[sig_id])

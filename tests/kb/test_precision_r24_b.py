@@ -5,7 +5,7 @@ line of its kind, with the entry's old members still named."""
 
 import pytest
 
-from tests.helpers.kb_parts import english_kb
+from tests.helpers.kb_parts import english_kb, statements as _said
 
 NEW_IDS = ["PROCESS_LOGGED_ITS_OWN_EXCEPTION"]
 
@@ -13,15 +13,6 @@ NEW_IDS = ["PROCESS_LOGGED_ITS_OWN_EXCEPTION"]
 @pytest.fixture(scope="module")
 def kb():
     return english_kb()
-
-
-def _said(kb, line):
-    """{id: (title, cause, fix joined)} of the entries that explain `line`."""
-    out = {}
-    for s in kb.explaining(line):
-        title, cause, fix = s.text("en", line=line)
-        out[s.id] = (title, cause, " ".join(fix))
-    return out
 
 
 @pytest.mark.parametrize("line, sig_id, said, unsaid", [
