@@ -157,7 +157,9 @@ class Signature:
     fix_zh: List[str] = field(default_factory=list)
     source_zh: str = ""  # the citations of `source` in Chinese
     log_sources: List[str] = field(default_factory=list)
-    leads_to: List[str] = field(default_factory=list)  # ascend-fd ids this fault causes
+    # the faults this one causes: ascend-fd ids (the reference's fault chains) or our own signature ids (a line that is
+    # the effect of this fault where both show on one node: triage.result.link_effects)
+    leads_to: List[str] = field(default_factory=list)
     derived: bool = False  # no telling line: known only as the effect of another fault
     example_origin: str = ""
     origin: str = ""  # the file it was read from
@@ -732,6 +734,13 @@ class KnowledgeBase:
 
     def by_ascend_fd(self, fd_id: str) -> List[Signature]:
         return [s for s in self.signatures if fd_id in s.ascend_fd]
+
+    def by_effect(self, name: str) -> List[Signature]:
+        """The signatures a `leads_to` item names: one of ours by its id, else those recognising that ascend-fd id."""
+        try:
+            return [self.signature(name)]
+        except KeyError:
+            return self.by_ascend_fd(name)
 
     def match_line(self, line: str) -> List[Signature]:
         """Every signature matching this line, in knowledge-base order (exact, no prefilter); none on a Python

@@ -181,10 +181,14 @@ def _verdict(data: dict, real: List[dict]) -> List[str]:
         out.append("<p>" + esc(_("First seen at:")) + " " + _where(first.get("first")) + "</p>")
         out.append(f"<pre class='line'>{esc(first.get('line') or '')}</pre>")
         if over:  # an earlier problem of its level does not lead (TriageResult.passed_over): say which, and why
-            note = (_("{earlier} came before it, at {place}, and was raised again as it.") if over.get("why") == "became"
+            why = over.get("why")
+            note = (_("{earlier} came before it, at {place}, and was raised again as it.") if why == "became"
+                    else _("{earlier} came before it, at {place}, but follows from {cause}.") if why == "effect"
                     else _("{earlier} came before it, at {place}, but says only that a call failed."))
+            cause = next((p.get("caused_by") for p in data.get("problems") or () if p.get("id") == over.get("id")), "")
             out.append("<p class='muted'>" + _where(over).join(
-                esc(part.replace("{earlier}", str(over.get("id")))) for part in note.split("{place}")) + "</p>")
+                esc(part.replace("{earlier}", str(over.get("id"))).replace("{cause}", str(cause or "")))
+                for part in note.split("{place}")) + "</p>")
         elif sev == "fail":
             out.append("<p class='muted'>" + esc(_("When ranks fail together, the first failure is usually the cause; "
                                                     "the others often follow from it.")) + "</p>")

@@ -133,15 +133,16 @@ def _field(ref, kb):
 
 
 def causes_of(kb, sig) -> List[str]:
-    """Our ids of the signatures whose leads_to names one of this signature's ascend-fd ids."""
-    mine = set(sig.ascend_fd)
-    return [s.id for s in kb.signatures if mine and mine & set(s.leads_to) and s is not sig]
+    """Our ids of the signatures whose leads_to names this signature: its id or one of its ascend-fd ids."""
+    mine = set(sig.ascend_fd) | {sig.id}
+    return [s.id for s in kb.signatures if mine & set(s.leads_to) and s is not sig]
 
 
 def effects_of(kb, sig) -> List[str]:
+    """Our ids of the signatures this one's leads_to names (KnowledgeBase.by_effect)."""
     out: List[str] = []
-    for fd in sig.leads_to:
-        for s in kb.by_ascend_fd(fd):
+    for name in sig.leads_to:
+        for s in kb.by_effect(name):
             if s.id not in out and s is not sig:
                 out.append(s.id)
     return out

@@ -217,23 +217,42 @@ def later(a: "Occurrence", b: "Occurrence") -> bool:
     return a.seq >= b.seq
 
 
+def _nodes(p: Problem) -> set:
+    return {o.node for o in (p.first, p.at, p.last, *p.ranks.values()) if o is not None and o.node}
+
+
+def link_effects(problems: List[Problem]) -> Dict[int, List[Problem]]:
+    """The knowledge base's `leads_to` edges among found problems: an effect gets `caused_by` (the cause's id) and is
+    listed under its cause (by `id()`), in the order given. An edge names the effect by our signature id or by an
+    ascend-fd id it recognises (the reference's fault chains), and links two problems that showed on one node (or
+    whose node is not known): a port in use on one node is not the effect of another node's NIC. The order of the
+    lines does not matter: a library often prints the code it returns before the line that says why."""
+    by_name: Dict[str, Problem] = {}
+    for p in problems:
+        by_name.setdefault(p.signature.id, p)
+        for fd in ascend_fd_ids(p.signature):
+            by_name.setdefault(fd, p)
+    effects: Dict[int, List[Problem]] = {}
+    for p in problems:
+        for name in getattr(p.signature, "leads_to", None) or []:
+            effect = by_name.get(name)
+            if effect is None or effect is p or effect.caused_by is not None or p.caused_by == effect.signature.id:
+                continue
+            here, there = _nodes(p), _nodes(effect)
+            if here and there and not here & there:
+                continue
+            effect.caused_by = p.signature.id
+            effects.setdefault(id(p), []).append(effect)
+    return effects
+
+
 def order_problems(problems: Iterable[Problem]) -> List[Problem]:
     """Severity, class, first occurrence; then every effect moved right after its cause (`leads_to`)."""
     problems = list(problems)
     when = reading_order(problems)
     base = sorted(problems, key=lambda p: (SEVERITY_ORDER[p.severity], CLASS_ORDER.get(p.signature.kind, 3),
                                            when(p.since)))
-    by_fd: Dict[str, Problem] = {}
-    for p in base:
-        for fd in ascend_fd_ids(p.signature):
-            by_fd.setdefault(fd, p)
-    effects: Dict[int, List[Problem]] = {}
-    for p in base:
-        for fd in getattr(p.signature, "leads_to", None) or []:
-            effect = by_fd.get(fd)
-            if effect is not None and effect is not p and effect.caused_by is None:
-                effect.caused_by = p.signature.id
-                effects.setdefault(id(p), []).append(effect)
+    effects = link_effects(base)
     out: List[Problem] = []
     placed = set()
 
@@ -320,7 +339,8 @@ class TriageResult:
 
         The headline's is the earliest problem of the most severe level present (a warning never outranks a
         failure), except that an exception a library caught and raised again as its own gives way to the one it became
-        ("became": Problem.became) and a wrapper (a call failed, not why: torch_npu's ERR envelope, a bare error code;
+        ("became": Problem.became), an effect gives way to its cause ("effect": Problem.caused_by, link_effects)
+        and a wrapper (a call failed, not why: torch_npu's ERR envelope, a bare error code;
         "wrapper") is the headline only when nothing else of that level was found: its line often carries a time to
         the second while the line that says why carries milliseconds, and a time to the second sorts first within its
         second."""
@@ -331,12 +351,15 @@ class TriageResult:
         level = [p for p in real if SEVERITY_ORDER[p.severity] == worst]
         when = reading_order(self.problems)
         ids = {p.signature.id for p in level}
-        leading = [p for p in level if p.became not in ids] or level  # the exception it became leads
+        found = {p.signature.id for p in self.problems}
+        # the exception it became leads, and so does the cause of an effect (link_effects)
+        leading = [p for p in level if p.became not in ids and p.caused_by not in found] or level
         first = min([p for p in leading if p.signature.kind != "wrapper"] or leading, key=lambda p: when(p.since))
         earliest = min(level, key=lambda p: when(p.since))
         if when(earliest.since) >= when(first.since):
             return first, None
-        return first, (earliest, "became" if earliest.became is not None else "wrapper")
+        why = ("became" if earliest.became is not None else "effect" if earliest.caused_by in found else "wrapper")
+        return first, (earliest, why)
 
     def first_problem(self) -> Optional[Problem]:
         """The headline's problem (lead)."""

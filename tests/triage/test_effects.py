@@ -1,0 +1,140 @@
+"""A line that is the effect of another known failure says so, and the headline names the failure (issue 21).
+
+The knowledge base's `leads_to` names the faults one causes: the reference tool's fault chains by ascend-fd id, and our
+own by signature id, where a line is the usual effect of another entry's (a port "in use" after the NIC's RDMA init
+failed, a null context after the device could not be set, a node "timed out" after msrun killed it). The round-24
+precision audit (tests/fixtures/precision_audit_r24) judged such statements misleading when they stood alone.
+"""
+
+import json
+import os
+
+import pytest
+
+from ascend_doctor.kb.load import load_knowledge_base
+from ascend_doctor.triage import triage_paths
+
+from tests.helpers import run_cli
+
+KB = load_knowledge_base()
+HERE = os.path.dirname(__file__)
+CORPUS = os.path.join(HERE, "..", "fixtures", "corpus")
+
+
+
+def _excerpt(name):
+    for folder, _, files in os.walk(CORPUS):
+        for f in files:
+            if f.startswith(name):
+                return os.path.join(folder, f)
+    raise AssertionError(f"no corpus excerpt {name}")
+
+
+def _own_example(sid):
+    """An example of the entry that triage names as this entry (another may explain its first example better)."""
+    import tempfile
+
+    for line in KB.signature(sid).examples[:12]:
+        with tempfile.NamedTemporaryFile("w", suffix=".log", delete=False) as f:
+            f.write(line + "\n")
+        try:
+            if sid in {p.signature.id for p in triage_paths([f.name], KB).problems}:
+                return line
+        finally:
+            os.unlink(f.name)
+    raise AssertionError(f"no example of {sid} is named as it")
+
+
+def _own_edges():
+    ids = {s.id for s in KB.signatures}
+    return [(s.id, e) for s in KB.signatures for e in s.leads_to if e in ids]
+
+
+def test_every_leads_to_names_one_of_ours_or_a_reference_fault():
+    """Our id, an ascend-fd id of its rules table, or a generic code entry's id named with its code, as ascend-fd
+    names it (AISW_CANN_ERRCODE_Custom_EE9999: kb.peers)."""
+    from ascend_doctor.kb.peers import fd_names_code, fd_rules
+
+    ids = {s.id for s in KB.signatures}
+    fd_ids = set(fd_rules())
+    coded = [fid for fid in fd_ids if fd_names_code(fid)]
+
+    def known(name):
+        return name in ids or name in fd_ids or any(name.startswith(c + "_") for c in coded)
+
+    assert coded
+    assert not [(s.id, e) for s in KB.signatures for e in s.leads_to if not known(e)]
+
+
+def test_our_edges_have_no_loops():
+    edges = _own_edges()
+    assert len(edges) >= 10
+    assert not [(a, b) for a, b in edges if a == b or (b, a) in edges]
+
+
+@pytest.mark.parametrize("cause,effect", _own_edges())
+def test_each_edge_links_its_examples_on_one_node(tmp_path, cause, effect):
+    """The cause's first example and the effect's, effect first in the file: the effect is caused_by the cause, comes
+    right after it, and does not lead the report."""
+    log = tmp_path / "train.log"
+    log.write_text(_own_example(effect) + "\n" + _own_example(cause) + "\n")
+    res = triage_paths([str(log)], KB)
+    found = {p.signature.id: p for p in res.problems}
+    assert cause in found and effect in found, sorted(found)
+    assert found[effect].caused_by in {cause} | {q for q in found if effect in KB.signature(q).leads_to}
+    assert res.lead()[0].signature.id != effect or found[effect].caused_by not in found
+
+
+def test_an_effect_on_another_node_is_not_linked(tmp_path):
+    """A port in use on one node is not the effect of another node's NIC failure."""
+    cause, effect = _own_example("HCCP_RA_RDEV_INIT_FAILED"), _own_example("HCCL_PORT_IN_USE")
+    for node, line in (("node-a", cause), ("node-b", effect)):
+        d = tmp_path / "job" / node / "msrun_log"
+        d.mkdir(parents=True)
+        (d / "worker_0.log").write_text(line + "\n")
+    data = json.loads(run_cli("triage", str(tmp_path / "job"), "--format", "json").stdout)
+    byid = {p["id"]: p for p in data["problems"]}
+    assert byid["HCCL_PORT_IN_USE"]["caused_by"] is None
+    (tmp_path / "job" / "node-a" / "msrun_log" / "worker_1.log").write_text(effect + "\n")
+    data = json.loads(run_cli("triage", str(tmp_path / "job"), "--format", "json").stdout)
+    byid = {p["id"]: p for p in data["problems"]}
+    assert byid["HCCL_PORT_IN_USE"]["caused_by"] == "HCCP_RA_RDEV_INIT_FAILED"
+
+
+# The audited real excerpts whose statement was misleading alone: (excerpt, effect, its cause, the headline's id)
+AUDITED = [
+    ("p22_vllm_ej0003_bind_port", "HCCL_FUNCTION_ERROR_RESULT", "HCCL_PORT_IN_USE", "HCCL_PORT_IN_USE"),
+    ("k14_a5_set_device_hal_open", "CANN_RUNTIME_CALL_FAILED", "DEV_SETUP_507033", "DEV_SETUP_507033"),
+    ("u23_vllm_ascend_torchair_ej0002", "HCCL_PORT_IN_USE", "HCCP_RA_RDEV_INIT_FAILED", None),
+    ("h19g_21_msrun_worker_sigkill", "MS_CLUSTER_NODE_TIMED_OUT", "MS_MSRUN_WORKER_KILLED_BY_SIGNAL",
+     "MS_MSRUN_WORKER_KILLED_BY_SIGNAL"),
+    ("h19g_13_msrun_worker_num_not_spawned", "MS_CLUSTER_TOPOLOGY_TIMEOUT", "MS_MSRUN_WORKER_COUNT_MISMATCH",
+     "MS_MSRUN_WORKER_COUNT_MISMATCH"),
+    ("h35_driver_so_not_loaded", "MSPROF_DRIVER_CALL_FAILED", "NPU_DRIVER_SO_NOT_LOADABLE", "NPU_DRIVER_SO_NOT_LOADABLE"),
+]
+
+
+@pytest.mark.parametrize("name,effect,cause,lead", AUDITED)
+def test_audited_effects_name_their_cause(name, effect, cause, lead):
+    res = triage_paths([_excerpt(name)], KB)
+    found = {p.signature.id: p for p in res.problems}
+    assert found[effect].caused_by == cause
+    ids = [p.signature.id for p in res.problems]
+    assert ids.index(cause) < ids.index(effect)
+    if lead:
+        assert res.lead()[0].signature.id == lead
+
+
+def test_the_headline_says_the_earlier_effect_follows_from_its_cause():
+    """The topology timeout is logged 13 lines before msrun says too few workers were spawned: it does not lead."""
+    log = _excerpt("h19g_13_msrun_worker_num_not_spawned")
+    data = json.loads(run_cli("triage", log, "--format", "json").stdout)
+    over = data["first_problem"]["leads_over"]
+    assert data["first_problem"]["id"] == "MS_MSRUN_WORKER_COUNT_MISMATCH"
+    assert over["id"] == "MS_CLUSTER_TOPOLOGY_TIMEOUT" and over["why"] == "effect"
+    text = " ".join(run_cli("triage", log).stdout.split())
+    assert "came before it but follows from MS_MSRUN_WORKER_COUNT_MISMATCH." in text
+    zh = " ".join(run_cli("triage", log, "--lang", "zh").stdout.split())
+    assert "是 MS_MSRUN_WORKER_COUNT_MISMATCH 引起的后果" in zh
+    html = run_cli("triage", log, "--format", "html").stdout
+    assert "but follows from MS_MSRUN_WORKER_COUNT_MISMATCH." in html
