@@ -6,6 +6,7 @@ failed, a null context after the device could not be set, a node "timed out" aft
 precision audit (tests/fixtures/precision_audit_r24) judged such statements misleading when they stood alone.
 """
 
+import html
 import json
 import os
 
@@ -15,6 +16,14 @@ from ascend_doctor.kb.load import load_knowledge_base
 from ascend_doctor.triage import triage_paths
 
 from tests.helpers import run_cli
+from tests.helpers.i18n_asserts import assert_shows, shows
+
+# the headline when an effect was logged before its cause (message ids: the English of the catalogues)
+LEADS_EFFECT = ("{count} known problem(s). The leading {label}: {problem} at {place}; {earlier} at {earlier_place} came "
+                "before it but follows from {cause}.")
+LEADS_WRAPPER = ("{count} known problem(s). The leading {label}: {problem} at {place}; {earlier} at {earlier_place} came "
+                 "before it but says only that a call failed.")
+HTML_EFFECT = "{earlier} came before it, at {place}, but follows from {cause}."
 
 KB = load_knowledge_base()
 HERE = os.path.dirname(__file__)
@@ -127,14 +136,22 @@ def test_audited_effects_name_their_cause(name, effect, cause, lead):
 
 def test_the_headline_says_the_earlier_effect_follows_from_its_cause():
     """The topology timeout is logged 13 lines before msrun says too few workers were spawned: it does not lead."""
+    from ascend_doctor import i18n
+
     log = _excerpt("h19g_13_msrun_worker_num_not_spawned")
     data = json.loads(run_cli("triage", log, "--format", "json").stdout)
     over = data["first_problem"]["leads_over"]
     assert data["first_problem"]["id"] == "MS_MSRUN_WORKER_COUNT_MISMATCH"
     assert over["id"] == "MS_CLUSTER_TOPOLOGY_TIMEOUT" and over["why"] == "effect"
-    text = " ".join(run_cli("triage", log).stdout.split())
-    assert "came before it but follows from MS_MSRUN_WORKER_COUNT_MISMATCH." in text
-    zh = " ".join(run_cli("triage", log, "--lang", "zh").stdout.split())
-    assert "是 MS_MSRUN_WORKER_COUNT_MISMATCH 引起的后果" in zh
-    html = run_cli("triage", log, "--format", "html").stdout
-    assert "but follows from MS_MSRUN_WORKER_COUNT_MISMATCH." in html
+    said = dict(label="FAIL", problem="MS_MSRUN_WORKER_COUNT_MISMATCH", earlier="MS_CLUSTER_TOPOLOGY_TIMEOUT",
+                cause="MS_MSRUN_WORKER_COUNT_MISMATCH")
+    assert_shows(run_cli("triage", log, "--no-color").stdout, LEADS_EFFECT, **said)
+    assert not shows(run_cli("triage", log, "--no-color").stdout, LEADS_WRAPPER)
+    assert_shows(html.unescape(run_cli("triage", log, "--format", "html").stdout), HTML_EFFECT,
+                 earlier="MS_CLUSTER_TOPOLOGY_TIMEOUT", cause="MS_MSRUN_WORKER_COUNT_MISMATCH")
+    zh = html.unescape(run_cli("triage", log, "--format", "html", "--lang", "zh").stdout)  # not wrapped at 80 columns
+    i18n.set_lang("zh")
+    try:
+        assert_shows(zh, HTML_EFFECT, earlier="MS_CLUSTER_TOPOLOGY_TIMEOUT", cause="MS_MSRUN_WORKER_COUNT_MISMATCH")
+    finally:
+        i18n.set_lang("en")
