@@ -1,7 +1,7 @@
 """data/kb/families_mend_r25_b.json: round 25's mends for the GPU stack (heldout32, second half): PyTorch's store-based
 barrier wait, NCCL's CUDA-graph capture check, the CUTLASS memory-efficient attention's `no kernel found to launch`,
 Triton's `ptxas --version` run (with Windows' NTSTATUS exit codes said), PyCUDA deviceQuery's cores table, and CuTe
-DSL's predicate check of cute.copy. Widened elsewhere: TORCH_EXTENSION_CUDA_VERSION_MISMATCH reads the message's
+DSL's predicate check of cute.copy; and, for any program, Windows' NTSTATUS exit statuses said in words. Widened elsewhere: TORCH_EXTENSION_CUDA_VERSION_MISMATCH reads the message's
 older two-line form and the torch 2.13 tuple form (and is a FAIL only on an error report), PY_DICT_KEY_NOT_FOUND reads
 a float key, TORCH_CUDA_CALLED_ON_NPU_HOST's title is true on a GPU or CPU-only host too, and
 TORCH_DATALOADER_WORKER_RAISED says a replica's forward for the DataParallel form. Each entry reads members its
@@ -19,7 +19,8 @@ IDS = part_ids("families_mend_r25_b")
 EXTENDED = ["TORCH_EXTENSION_CUDA_VERSION_MISMATCH", "PY_DICT_KEY_NOT_FOUND", "TORCH_CUDA_CALLED_ON_NPU_HOST",
             "TORCH_DATALOADER_WORKER_RAISED"]
 FAMILY = IDS + EXTENDED + ["TORCH_STORE_BARRIER_TIMEOUT", "XFORMERS_NO_OPERATOR_FOR_INPUTS", "TRITON_PTXAS_CALL_FAILED",
-                           "PTXAS_GPU_ARCH_UNKNOWN", "PY_SUBPROCESS_COMMAND_FAILED"]
+                           "PTXAS_GPU_ARCH_UNKNOWN", "PY_SUBPROCESS_COMMAND_FAILED",
+                           "BUILD_COMPILER_COMMAND_FAILED"]
 
 
 @pytest.fixture(scope="module")
@@ -28,7 +29,7 @@ def kb():
 
 
 def test_the_part_is_loaded_as_specific_entries_without_peer_ids(kb):
-    assert len(IDS) == 6 and "NCCL_CUDA_GRAPH_CAPTURE_UNSUPPORTED" in IDS and "TORCH_MEM_EFF_ATTENTION_NO_KERNEL" in IDS
+    assert len(IDS) == 7 and "NCCL_CUDA_GRAPH_CAPTURE_UNSUPPORTED" in IDS and "TORCH_MEM_EFF_ATTENTION_NO_KERNEL" in IDS
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_mend_r25_b.json" and not sig.ascend_fd
@@ -73,6 +74,16 @@ def test_the_part_is_loaded_as_specific_entries_without_peer_ids(kb):
     ("      RuntimeError: The detected CUDA version (10.2) mismatches the version that was used to compile",
      "TORCH_EXTENSION_CUDA_VERSION_MISMATCH", "(10.2) differs from the CUDA version torch was built with (named on"),
     ("KeyError: 8.9", "PY_DICT_KEY_NOT_FOUND", "has no key 8.9"),
+    # Windows' NTSTATUS exit statuses, unsigned (Python's subprocess) and signed (an IDE's run window)
+    ("subprocess.CalledProcessError: Command '['D:\\\\sd\\\\venv\\\\Scripts\\\\python.exe', 'launch.py']' returned "
+     "non-zero exit status 3221225477.", "WINDOWS_PROCESS_ENDED_WITH_NTSTATUS",
+     "exit status 3221225477, 0xC0000005 STATUS_ACCESS_VIOLATION"),
+    ("Process finished with exit code -1073741515 (0xC0000135)", "WINDOWS_PROCESS_ENDED_WITH_NTSTATUS",
+     "0xC0000135 STATUS_DLL_NOT_FOUND: a DLL it needs was not found"),
+    ("Process finished with exit code -1073740791 (0xC0000409)", "WINDOWS_PROCESS_ENDED_WITH_NTSTATUS",
+     "0xC0000409 STATUS_STACK_BUFFER_OVERRUN"),
+    ("subprocess.CalledProcessError: Command '['node.exe', 'build.js']' returned non-zero exit status 3221225794.",
+     "WINDOWS_PROCESS_ENDED_WITH_NTSTATUS", "0xC0000142 STATUS_DLL_INIT_FAILED"),
     ("AttributeError: module 'torch._C' has no attribute '_cuda_getDevice'", "TORCH_CUDA_CALLED_ON_NPU_HOST",
      "PyTorch has no CUDA (a torch build without CUDA, such as the CPU-only wheel): a GPU machine needs a CUDA build"),
     ("AssertionError: Torch not compiled with CUDA enabled", "TORCH_CUDA_CALLED_ON_NPU_HOST",
@@ -114,6 +125,8 @@ def test_the_cuda_mismatch_quoted_in_prose_is_a_warning_and_the_raise_a_fail(kb)
     "    cuda_cores_per_mp = table.get(compute_capability)", "\t Compute Capability: 7.5",
     "cute.copy(tiled_copy_A, tAgA, tAsA, pred=pA)", "pA = cute.make_fragment_like(tAgA, cutlass.Boolean)",
     "[INFO] error: 'cute.copy' op expects pred to have static shape",
+    "Process finished with exit code 0", "allocated 3221225477 bytes of pinned memory",
+    "subprocess.CalledProcessError: Command '['git', 'describe']' returned non-zero exit status 128.",
 ])
 def test_family_entries_stay_quiet_on_ordinary_lines(kb, line):
     assert [s.id for s in kb.match_line(line) if s.id in IDS] == []
@@ -121,6 +134,12 @@ def test_family_entries_stay_quiet_on_ordinary_lines(kb, line):
 
 def test_family_entries_stay_quiet_on_every_clean_excerpt(kb):
     assert clean_excerpt_hits(kb, IDS + EXTENDED) == []
+
+
+def test_the_ptxas_line_is_the_triton_entry_s_alone(kb):
+    line = ("subprocess.CalledProcessError: Command '['C:\\\\t\\\\ptxas.exe', '--version']' returned non-zero exit status "
+            "3221225794.")
+    assert "WINDOWS_PROCESS_ENDED_WITH_NTSTATUS" not in [s.id for s in kb.explaining(line)]
 
 
 def test_one_line_is_one_problem_of_the_family(kb):
