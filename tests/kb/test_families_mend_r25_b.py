@@ -1,6 +1,7 @@
 """data/kb/families_mend_r25_b.json: round 25's mends for the GPU stack (heldout32, second half): PyTorch's store-based
 barrier wait, NCCL's CUDA-graph capture check, the CUTLASS memory-efficient attention's `no kernel found to launch`,
-Triton's `ptxas --version` run (with Windows' NTSTATUS exit codes said), PyCUDA deviceQuery's cores table, and CuTe
+Triton's `ptxas --version` run (with Windows' NTSTATUS exit codes said), PyCUDA deviceQuery's cores table and the
+CUDA samples' SM tables, and CuTe
 DSL's predicate check of cute.copy; and, for any program, Windows' NTSTATUS exit statuses said in words. Widened elsewhere: TORCH_EXTENSION_CUDA_VERSION_MISMATCH reads the message's
 older two-line form and the torch 2.13 tuple form (and is a FAIL only on an error report), PY_DICT_KEY_NOT_FOUND reads
 a float key, TORCH_CUDA_CALLED_ON_NPU_HOST's title is true on a GPU or CPU-only host too, and
@@ -29,7 +30,7 @@ def kb():
 
 
 def test_the_part_is_loaded_as_specific_entries_without_peer_ids(kb):
-    assert len(IDS) == 7 and "NCCL_CUDA_GRAPH_CAPTURE_UNSUPPORTED" in IDS and "TORCH_MEM_EFF_ATTENTION_NO_KERNEL" in IDS
+    assert len(IDS) == 8 and "NCCL_CUDA_GRAPH_CAPTURE_UNSUPPORTED" in IDS and "TORCH_MEM_EFF_ATTENTION_NO_KERNEL" in IDS
     for sid in IDS:
         sig = kb.signature(sid)
         assert os.path.basename(sig.origin) == "families_mend_r25_b.json" and not sig.ascend_fd
@@ -63,6 +64,10 @@ def test_the_part_is_loaded_as_specific_entries_without_peer_ids(kb):
      "`ptxas --version` returned exit status 127"),
     ("    cuda_cores_per_mp = { 5.0 : 128, 5.1 : 128, 5.2 : 128, 6.0 : 64, 6.1 : 128, 6.2 : 128, 7.0 : 64, 7.5 : 64}"
      "[compute_capability]", "PYCUDA_DEVICEQUERY_CORES_TABLE_LACKS_CC", "`cuda_cores_per_mp` (CUDA cores per multiprocessor)"),
+    ("MapSMtoCores for SM 10.0 is undefined.  Default to use 128 Cores/SM", "CUDA_SAMPLES_SM_VERSION_NOT_IN_TABLE",
+     "no entry for SM 10.0: it goes on with its newest entry's value (128 cores per multiprocessor)"),
+    ("MapSMtoArchName for SM 8.9 is undefined.  Default to use Ampere", "CUDA_SAMPLES_SM_VERSION_NOT_IN_TABLE",
+     "(architecture name `Ampere`)"),
     ("error: 'cute.copy' op expects pred to have compatible shape with: ((8,1),(2)) but got actual predShape: (8,(2))",
      "CUTE_DSL_COPY_PREDICATE_REJECTED", "(`((8,1),(2))` expected, predShape `(8,(2))` given)"),
     ("error: unknown: 'cute.copy' op expects pred to be CuteMemRefType", "CUTE_DSL_COPY_PREDICATE_REJECTED",
@@ -125,6 +130,8 @@ def test_the_cuda_mismatch_quoted_in_prose_is_a_warning_and_the_raise_a_fail(kb)
     "    cuda_cores_per_mp = table.get(compute_capability)", "\t Compute Capability: 7.5",
     "cute.copy(tiled_copy_A, tAgA, tAsA, pred=pA)", "pA = cute.make_fragment_like(tAgA, cutlass.Boolean)",
     "[INFO] error: 'cute.copy' op expects pred to have static shape",
+    "  CUDA Capability Major/Minor version number:    8.9",
+    "  (128) Multiprocessors, (128) CUDA Cores/MP:    16384 CUDA Cores",
     "Process finished with exit code 0", "allocated 3221225477 bytes of pinned memory",
     "subprocess.CalledProcessError: Command '['git', 'describe']' returned non-zero exit status 128.",
 ])
