@@ -98,75 +98,90 @@ def test_the_lines_other_entries_read_stay_theirs(kb):
                         "result of shape (2,4)", "NUMPY_SHAPES_NOT_BROADCASTABLE", among=FAMILY)
 
 
-def _triage(tmp_path, text):
+def _says(text, phrases):
+    return [p for p in phrases if p not in text]
+
+
+FRAMES = [
+    # run here: torch 2.13.0, a @property whose getter reads a missing attribute
+    ("Traceback (most recent call last):\n"
+     "  File \"/tmp/prop.py\", line 10, in <module>\n"
+     "    print(a.foo)\n"
+     "          ^^^^^\n"
+     "  File \"/v/lib/python3.11/site-packages/torch/nn/modules/module.py\", line 1967, in __getattr__\n"
+     "    raise AttributeError(\n"
+     "AttributeError: 'A' object has no attribute 'foo'\n", "TORCH_MODULE_GETATTR_NOT_FOUND",
+     ["The `A` module (an nn.Module) has no parameter, buffer, submodule or attribute `foo`",
+      "an AttributeError raised inside a @property getter is reported as this name"]),
+    # an old release's frame (https://github.com/marvis/pytorch-yolo2/issues/51): the fallback's error is claimed too
+    ("Traceback (most recent call last):\n"
+     "  File \"train.py\", line 102, in <module>\n"
+     "    params_dict = dict(model.named_parameters())\n"
+     "  File \"/usr/local/lib/python2.7/dist-packages/torch/nn/modules/module.py\", line 237, in __getattr__\n"
+     "    return object.__getattr__(self, name)\n"
+     "AttributeError: type object 'object' has no attribute '__getattr__'\n", "TORCH_MODULE_GETATTR_NOT_FOUND",
+     ["An nn.Module has no parameter", "this old release falls back to `object.__getattr__`"]),
+    # run here: Python 3.8.18 and 3.13.0, os.environ['CUDA_HOME'] / ['MY_TOKEN'] unset
+    ("Traceback (most recent call last):\n"
+     "  File \"env.py\", line 2, in <module>\n"
+     "    home = os.environ[\"CUDA_HOME\"]\n"
+     "  File \"/root/.pyenv/versions/3.8.18/lib/python3.8/os.py\", line 675, in __getitem__\n"
+     "    raise KeyError(key) from None\n"
+     "KeyError: 'CUDA_HOME'\n", "PY_ENVIRON_VARIABLE_NOT_SET",
+     ["the environment variable `CUDA_HOME` is not set in the process's environment"]),
+    ("Traceback (most recent call last):\n"
+     "  File \"/tmp/env.py\", line 2, in <module>\n"
+     "    tok = os.environ['MY_TOKEN']\n"
+     "          ~~~~~~~~~~^^^^^^^^^^^^\n"
+     "  File \"<frozen os>\", line 716, in __getitem__\n"
+     "KeyError: 'MY_TOKEN'\n", "PY_ENVIRON_VARIABLE_NOT_SET",
+     ["the environment variable `MY_TOKEN` is not set in the process's environment"]),
+]
+
+
+@pytest.mark.parametrize("text, sig_id, said", FRAMES)
+def test_the_frame_claims_the_exception_under_it(tmp_path, text, sig_id, said):
     from ascend_doctor.kb.load import load_knowledge_base
     from ascend_doctor.triage.scan import triage_paths
 
     log = tmp_path / "t.log"
     log.write_text(text, encoding="utf-8")
-    return [(p["id"], p["title"]) for p in triage_paths([str(log)], load_knowledge_base()).to_json()["problems"]]
+    got = [(p["id"], p["title"]) for p in triage_paths([str(log)], load_knowledge_base()).to_json()["problems"]]
+    assert [i for i, _ in got] == [sig_id], got
+    assert _says(got[0][1], said) == [], got[0][1]
 
 
-def test_the_module_frame_claims_the_attribute_error_under_it(tmp_path):
-    # run here: torch 2.13.0, a @property whose getter reads a missing attribute
-    got = _triage(tmp_path, "Traceback (most recent call last):\n"
-                            "  File \"/tmp/prop.py\", line 10, in <module>\n"
-                            "    print(a.foo)\n"
-                            "          ^^^^^\n"
-                            "  File \"/v/lib/python3.11/site-packages/torch/nn/modules/module.py\", line 1967, in "
-                            "__getattr__\n"
-                            "    raise AttributeError(\n"
-                            "AttributeError: 'A' object has no attribute 'foo'\n")
-    assert [i for i, _ in got] == ["TORCH_MODULE_GETATTR_NOT_FOUND"], got
-    assert "The `A` module (an nn.Module) has no parameter, buffer, submodule or attribute `foo`" in got[0][1]
-    assert "an AttributeError raised inside a @property getter is reported as this name" in got[0][1]
-
-
-def test_the_os_frame_claims_the_key_error_under_it(tmp_path):
-    # run here: Python 3.8.18 and 3.13.0, os.environ['CUDA_HOME'] / ['MY_TOKEN'] unset
-    for text, var in [("Traceback (most recent call last):\n"
-                       "  File \"env.py\", line 2, in <module>\n"
-                       "    home = os.environ[\"CUDA_HOME\"]\n"
-                       "  File \"/root/.pyenv/versions/3.8.18/lib/python3.8/os.py\", line 675, in __getitem__\n"
-                       "    raise KeyError(key) from None\n"
-                       "KeyError: 'CUDA_HOME'\n", "CUDA_HOME"),
-                      ("Traceback (most recent call last):\n"
-                       "  File \"/tmp/env.py\", line 2, in <module>\n"
-                       "    tok = os.environ['MY_TOKEN']\n"
-                       "          ~~~~~~~~~~^^^^^^^^^^^^\n"
-                       "  File \"<frozen os>\", line 716, in __getitem__\n"
-                       "KeyError: 'MY_TOKEN'\n", "MY_TOKEN")]:
-        got = _triage(tmp_path, text)
-        assert [i for i, _ in got] == ["PY_ENVIRON_VARIABLE_NOT_SET"], got
-        assert f"the environment variable `{var}` is not set in the process's environment" in got[0][1]
-
+OLD_CLAIM = "libcudnn/libcublas/libcudart"  # the old title's claim, for every undefined cu* symbol
 
 # precision mends of existing entries (the audited lines are heldout32's; a regression test, allowed here)
-def test_an_undefined_cuda_symbol_says_the_symbol_and_claims_a_version_only_where_the_line_has_one(kb):
-    said = statements(kb, "ImportError: /mnt/nvme0/code/deepspeed/deepspeed/ops/adam/cpu_adam_op.cpython-38-x86_64-"
-                          "linux-gnu.so: undefined symbol: curandCreateGenerator")
-    title = said["CUDA_LIB_VERSION_MISMATCH_SYMBOL"][0]
-    assert "undefined symbol `curandCreateGenerator`: no library loaded defines it" in title
-    assert "not linked against the CUDA library that defines it" in title and "libcudnn/libcublas" not in title
-    title = explained_title(kb, "ImportError: /usr/local/lib/python3.9/site-packages/mindspore/lib/plugin/gpu/"
-                                "libcuda_ops.so: undefined symbol: cudnnGetVersion, version libcudnn.so.8",
-                            "CUDA_LIB_VERSION_MISMATCH_SYMBOL", among=FAMILY)
-    assert "`cudnnGetVersion`: the binary was built against `libcudnn.so.8`, and the copy of that library loaded " \
-           "is another version" in title
-    title = explained_title(kb, "OSError: /opt/venv/lib/python3.10/site-packages/torch/lib/libtorch_cuda.so: "
-                                "undefined symbol: cublasLtGetStatusString, version libcublasLt.so.11",
-                            "CUDA_LIB_VERSION_MISMATCH_SYMBOL", among=FAMILY)
-    assert "`cublasLtGetStatusString`" in title and "`libcublasLt.so.11`" in title
+PRECISION = [
+    ("ImportError: /mnt/nvme0/code/deepspeed/deepspeed/ops/adam/cpu_adam_op.cpython-38-x86_64-linux-gnu.so: undefined "
+     "symbol: curandCreateGenerator", "CUDA_LIB_VERSION_MISMATCH_SYMBOL", 0,
+     ["undefined symbol `curandCreateGenerator`: no library loaded defines it",
+      "not linked against the CUDA library that defines it"]),
+    ("ImportError: /usr/local/lib/python3.9/site-packages/mindspore/lib/plugin/gpu/libcuda_ops.so: undefined symbol: "
+     "cudnnGetVersion, version libcudnn.so.8", "CUDA_LIB_VERSION_MISMATCH_SYMBOL", 0,
+     ["`cudnnGetVersion`: the binary was built against `libcudnn.so.8`, and the copy of that library loaded is "
+      "another version"]),
+    ("OSError: /opt/venv/lib/python3.10/site-packages/torch/lib/libtorch_cuda.so: undefined symbol: "
+     "cublasLtGetStatusString, version libcublasLt.so.11", "CUDA_LIB_VERSION_MISMATCH_SYMBOL", 0,
+     ["`cublasLtGetStatusString`", "`libcublasLt.so.11`"]),
+    ("  what():  NCCL error in: /opt/conda/conda-bld/pytorch_1570710853631/work/torch/lib/c10d/../c10d/NCCLUtils.hpp:84, "
+     "unhandled cuda error", "NCCL_CALL_FAILED", 0,
+     ["which can be the error of an earlier kernel or call of the process"]),
+    ("torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:1970, "
+     "unhandled cuda error (run with NCCL_DEBUG=INFO for details), NCCL version 2.19.3", "NCCL_CALL_FAILED", 0,
+     ["which can be the error of an earlier kernel or call of the process"]),
+    ("torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:1970, "
+     "unhandled cuda error (run with NCCL_DEBUG=INFO for details), NCCL version 2.19.3", "NCCL_CALL_FAILED", 1,
+     ["where an error of the same process comes before this line, that error is the cause"]),
+    ("RuntimeError: ncclCommInitRank failed: unhandled system error", "NCCL_CALL_FAILED", 0,
+     ["a system call or external library under NCCL failed"]),
+]
 
 
-def test_nccl_unhandled_cuda_error_does_not_call_the_call_inside_nccl_the_cause(kb):
-    for line in ["  what():  NCCL error in: /opt/conda/conda-bld/pytorch_1570710853631/work/torch/lib/c10d/../c10d/"
-                 "NCCLUtils.hpp:84, unhandled cuda error",
-                 "torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/"
-                 "ProcessGroupNCCL.cpp:1970, unhandled cuda error (run with NCCL_DEBUG=INFO for details), NCCL "
-                 "version 2.19.3"]:
-        title, cause, _ = statements(kb, line)["NCCL_CALL_FAILED"]
-        assert "which can be the error of an earlier kernel or call of the process" in title, title
-        assert "where an error of the same process comes before this line, that error is the cause" in cause
-    title, _, _ = statements(kb, "RuntimeError: ncclCommInitRank failed: unhandled system error")["NCCL_CALL_FAILED"]
-    assert "a system call or external library under NCCL failed" in title
+@pytest.mark.parametrize("line, sig_id, field, said", PRECISION)
+def test_the_mended_entries_say_what_holds_for_their_line(kb, line, sig_id, field, said):
+    text = statements(kb, line)[sig_id][field]
+    assert _says(text, said) == [], text
+    assert OLD_CLAIM not in text
