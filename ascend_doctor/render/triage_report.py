@@ -294,11 +294,11 @@ def _text(result: TriageResult, color: bool) -> str:
     else:
         first, over = result.lead()
         place = _place(first.since.where(), who(first.since), first.since.time)
-        earlier = earlier_place = cause = None
+        earlier = earlier_place = cause_id = None
         if over is not None:  # the headline's problem is not the earliest of its level: say which came before, and why
             earlier, why = over[0].signature.id, over[1]
             earlier_place = _place(over[0].since.where(), who(over[0].since), over[0].since.time)
-            cause = over[0].caused_by
+            cause_id = over[0].caused_by
             headline = (_("{count} known problem(s). The leading {label}: {problem} at {place}; {earlier} at "
                           "{earlier_place} came before it and was raised again as it.") if why == "became" else
                         _("{count} known problem(s). The leading {label}: {problem} at {place}; {earlier} at "
@@ -311,7 +311,7 @@ def _text(result: TriageResult, color: bool) -> str:
         else:
             headline = _("{count} known problem(s). The earliest {label}: {problem} at {place}.")
         lines.append(headline.format(count=len(real), label=severity_tag(first.severity), problem=first.signature.id,
-                                     place=place, earlier=earlier, earlier_place=earlier_place, cause=cause))
+                                     place=place, earlier=earlier, earlier_place=earlier_place, cause=cause_id))
         for n, p in enumerate(real, 1):
             s = p.signature
             title, cause, fix = s.text(line=p.text)

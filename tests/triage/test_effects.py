@@ -17,18 +17,16 @@ from ascend_doctor.triage import triage_paths
 
 from tests.helpers import run_cli
 from tests.helpers.i18n_asserts import assert_shows, shows
+from tests.triage.test_triage import LEADS_WRAPPER
 
 # the headline when an effect was logged before its cause (message ids: the English of the catalogues)
 LEADS_EFFECT = ("{count} known problem(s). The leading {label}: {problem} at {place}; {earlier} at {earlier_place} came "
                 "before it but follows from {cause}.")
-LEADS_WRAPPER = ("{count} known problem(s). The leading {label}: {problem} at {place}; {earlier} at {earlier_place} came "
-                 "before it but says only that a call failed.")
 HTML_EFFECT = "{earlier} came before it, at {place}, but follows from {cause}."
 
 KB = load_knowledge_base()
 HERE = os.path.dirname(__file__)
 CORPUS = os.path.join(HERE, "..", "fixtures", "corpus")
-
 
 
 def _excerpt(name):
@@ -40,17 +38,10 @@ def _excerpt(name):
 
 
 def _own_example(sid):
-    """An example of the entry that triage names as this entry (another may explain its first example better)."""
-    import tempfile
-
+    """An example of the entry that explains it as this entry (another may explain its first example better)."""
     for line in KB.signature(sid).examples[:12]:
-        with tempfile.NamedTemporaryFile("w", suffix=".log", delete=False) as f:
-            f.write(line + "\n")
-        try:
-            if sid in {p.signature.id for p in triage_paths([f.name], KB).problems}:
-                return line
-        finally:
-            os.unlink(f.name)
+        if sid in {s.id for s in KB.explaining(line)}:
+            return line
     raise AssertionError(f"no example of {sid} is named as it")
 
 
