@@ -115,6 +115,21 @@ AUDITED = [
     # list of three reasons ("spawned worker process number is not as expected" first)
     ("h19g_12_msrun_port_in_use", "MS_MSRUN_WORKER_COUNT_MISMATCH", "MS_CLUSTER_SOCKET_BIND_FAILED",
      "MS_CLUSTER_SOCKET_BIND_FAILED"),
+    # round 26 (the second and third audits): the runtime's TraceBack lines of an AI CPU timeout, GE's compiler and
+    # torch_npu's GE start after the chip's platform description failed to load, pip's empty answer after its proxy
+    # refused the connection, the KeyError transformers replaces with its unknown-architecture error
+    ("h10_15_getnext_aicpu_timeout_e30008", "CANN_E39999_AICPU_EXCEPTION", "AICPU_E30008_OP_TIMEOUT",
+     "AICPU_E30008_OP_TIMEOUT"),
+    ("h10_15_getnext_aicpu_timeout_e30008", "CANN_RUNTIME_CALL_FAILED", "AICPU_E30008_OP_TIMEOUT",
+     "AICPU_E30008_OP_TIMEOUT"),
+    ("s11_vllm_910_set_precision_mode_platform_info", "ACL_OP_COMPILER_INIT_FAILED", "GE_PLATFORM_INFO_INIT_FAILED",
+     "GE_PLATFORM_INFO_INIT_FAILED"),
+    ("h11_43_vllm_910b2_platform_info_init_failed_500001", "TORCH_NPU_INIT_GE_FAILED_500001",
+     "GE_PLATFORM_INFO_INIT_FAILED", "GE_PLATFORM_INFO_INIT_FAILED"),
+    ("h21i_12_pip_proxy_unreachable", "PIP_REQUIREMENT_NOT_AVAILABLE", "NETWORK_PROXY_CONNECT_FAILED",
+     "NETWORK_PROXY_CONNECT_FAILED"),
+    ("h19g_25_transformers_unknown_model_type", "PY_DICT_KEY_NOT_FOUND", "MODEL_ARCHITECTURE_NOT_SUPPORTED",
+     "MODEL_ARCHITECTURE_NOT_SUPPORTED"),
 ]
 
 
