@@ -571,8 +571,10 @@ class Triage:
         following exception:` (or `During handling of ...`), a traceback, `OSError: cannot write mode RGBA as JPEG`.
         The library caught the first exception and raised its own: where a class entry (fallback) named the first
         exception line and a specific entry the exception it became, the first problem is marked `became` (placed
-        after it in the report, result.order_problems). State: None, or (input, line, stage, the problems the
-        exception line made), stage "exc" (an exception line) or "chain" (its chain line seen)."""
+        after it in the report, result.order_problems); a class entry of last resort (a bare `KeyError: 'x'`) gives way
+        so to another class entry too (transformers' `KeyError: 'pangu_ultra_moe'` that became its unknown-model-type
+        ValueError), as it does on one line (Signature.last_resort). State: None, or (input, line, stage, the problems
+        the exception line made), stage "exc" (an exception line) or "chain" (its chain line seen)."""
         st = self._chain
         if st is not None and (st[0] is not info or line_no - st[1] > _CHAIN_GAP):
             st = None
@@ -582,10 +584,14 @@ class Triage:
             return
         exception = shape is not None and shape[1] == EXCEPTION
         if exception and new and st is not None and st[2] == "chain":
-            became = [self.sigs[i] for i in new if not self.sigs[i].fallback and self.sigs[i].kind == "root"]
+            roots = [self.sigs[i] for i in new if self.sigs[i].kind == "root"]
+            specific = [s for s in roots if not s.fallback]
+            classed = [s for s in roots if s.fallback and not s.last_resort]
             for i in st[3]:
-                p = self.problems.get(self.sigs[i].id)
-                if became and p is not None and self.sigs[i].fallback and p.became is None:
+                sig = self.sigs[i]
+                became = specific or (classed if sig.last_resort else [])
+                p = self.problems.get(sig.id)
+                if became and p is not None and sig.fallback and p.became is None and became[0].id != sig.id:
                     p.became = became[0].id
         if new:  # the exception a chain line may follow (`_queue.Empty` has no colon: any line that made a problem)
             self._chain = (info, line_no, "exc", new)

@@ -99,6 +99,13 @@ def test_hccl_still_owns_its_own_notify_line(kb):
     ("IndexError: For 'StridedSlice', the 'strides[0]' cannot be negative number and 'begin[0]' must be in [-4, 4) when "
      "'shrink_axis_mask' is greater than 0, but got 'strides[0]': 1, 'begin[0]': 4.", "MS_INDEX_OUT_OF_RANGE", 0,
      "`StridedSlice` got an index outside the tensor (index 4, size 4): an index past the dimension (a Python index"),
+    # a retry line of the topology wait: the cluster is not built yet, and a process that exited first is the cause
+    ("[WARNING] DISTRIBUTED(3645,7f21ffc31b80,python):2026-12-05-20:39:17.027.942 [mindspore/ccsrc/cluster/topology/"
+     "cluster_context.cc:316] BuildCluster] Topology build timed out., retry(19/1200).", "MS_CLUSTER_TOPOLOGY_TIMEOUT", 0,
+     "the cluster is not built in this log"),
+    ("[WARNING] DISTRIBUTED(3645,7f21ffc31b80,python):2026-12-05-20:39:17.027.942 [mindspore/ccsrc/cluster/topology/"
+     "cluster_context.cc:316] BuildCluster] Topology build timed out., retry(19/1200).", "MS_CLUSTER_TOPOLOGY_TIMEOUT", 2,
+     "If a process exited or was killed first"),
 ])
 def test_a_mended_statement_says_what_is_true_of_its_line(kb, line, sig_id, part, phrase):
     said = statements(kb, line)
@@ -106,9 +113,55 @@ def test_a_mended_statement_says_what_is_true_of_its_line(kb, line, sig_id, part
     assert phrase in said[sig_id][part], said[sig_id][part]
 
 
-def test_the_retry_line_of_a_topology_wait_does_not_claim_the_timeout_passed(kb):
-    line = ("[WARNING] DISTRIBUTED(3645,7f21ffc31b80,python):2026-12-05-20:39:17.027.942 [mindspore/ccsrc/cluster/topology/"
-            "cluster_context.cc:316] BuildCluster] Topology build timed out., retry(19/1200).")
-    title, _, fix = statements(kb, line)["MS_CLUSTER_TOPOLOGY_TIMEOUT"]
-    assert "before the timeout" not in title and "not built in this log" in title
-    assert fix.startswith("If a process exited or was killed first")
+# the audit's second half (parts 5a and 5b)
+@pytest.mark.parametrize("line, sig_id, gone", [
+    # msrun lists the nodes that timed out after a worker failed: not a start-up timeout (5a-54)
+    ("[ERROR] ME(23398:139972552883072,MainProcess):2026-12-06-22:23:26.994.000 [mindspore/parallel/cluster/"
+     "process_entity/_api.py:603] Time out nodes are ['0']", "MS_CLUSTER_NODE_TIMED_OUT", "DIST_JOB_RENDEZVOUS_TIMEOUT"),
+    # no exception in flight: not an uncaught one (5b-45)
+    ("terminate called without an active exception", "PROCESS_CXX_TERMINATE_WITHOUT_EXCEPTION",
+     "PROCESS_CXX_UNCAUGHT_EXCEPTION"),
+])
+def test_a_line_goes_to_the_entry_that_reads_it_truly(kb, line, sig_id, gone):
+    said = statements(kb, line)
+    assert sig_id in said and gone not in said, sorted(said)
+
+
+@pytest.mark.parametrize("line, sig_id, part, phrase", [
+    # msrun's scheduler exits after a worker (5a-12)
+    ("[ERROR] ME(162078:281473590168608,MainProcess):2025-03-10-09:40:38.720.000 [mindspore/parallel/cluster/"
+     "process_entity/_api.py:331] Scheduler process 162146 exit with exception.", "LAUNCHER_WORKER_EXITED_WITH_ERROR", 0,
+     "the cause is the first error of the process that failed first"),
+    # the warning also when CANN is not installed at all (5b-48)
+    ("[WARNING] ME(31686:139702252710784,MainProcess):2026-12-05-20:34:26.939.000 [mindspore/run_check/"
+     "_check_version.py:317] Using custom Ascend AI software package (Ascend Data Center Solution) path, package version "
+     "checking is skipped. Please make sure Ascend AI software package (Ascend Data Center Solution) version is "
+     "supported.", "MS_CANN_CUSTOM_PACKAGE_SKIPPED", 0, "installed elsewhere, or not installed"),
+    # a property's inner AttributeError under nn.Module's __getattr__ (5b-37)
+    ("AttributeError: 'A' object has no attribute 'a'", "PY_OBJECT_ATTRIBUTE_MISSING", 1, "@property's getter"),
+    # ImageFolderDataset's tree (5b-58)
+    ("RuntimeError: Exception thrown from dataset pipeline. Refer to 'Dataset Pipeline Error Message'. Invalid data, "
+     "ImageFolderDataset API can't read the data file (interface mismatch or no data found). Check image folder file "
+     "path: ./data/train", "MS_DATASET_FILES_MISSING", 2, "one sub-folder per class"),
+    # numpy 2 beside CANN 8.2.1 (5a-59)
+    ("RuntimeError: SetPrecisionMode:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:155 NPU function error: "
+     "at_npu::native::AclSetCompileopt(aclCompileOpt::ACL_PRECISION_MODE, precision_mode), error code is 500001",
+     "TORCH_NPU_INIT_GE_FAILED_500001", 2, 'pip install "numpy<2"'),
+    # msrun's list of timed-out nodes, said (5a-54)
+    ("[ERROR] ME(7:1,MainProcess):2025-01-01-00:00:00.000.000 [mindspore/parallel/cluster/process_entity/_api.py:431] "
+     "Time out nodes are ['0', '5']", "MS_CLUSTER_NODE_TIMED_OUT", 0, "'0', '5'"),
+    # yum under another Python: run it with a clean environment (5b-5)
+    ("ModuleNotFoundError: No module named 'dnf'", "OS_PACKAGE_MANAGER_WRONG_PYTHON", 2,
+     "env -u LD_LIBRARY_PATH -u PYTHONPATH yum"),
+])
+def test_a_second_half_statement_says_what_is_true_of_its_line(kb, line, sig_id, part, phrase):
+    said = statements(kb, line)
+    assert sig_id in said, sorted(said)
+    assert phrase in said[sig_id][part], said[sig_id][part]
+
+
+def test_yums_own_module_missing_is_the_wrong_python_not_a_package_to_install(kb):
+    # the Mind SDK FAQ's case (5b-5): /usr/bin/yum under a Python whose paths a custom install left in LD_LIBRARY_PATH
+    said = statements(kb, "ModuleNotFoundError: No module named 'dnf'")
+    assert sorted(said) == ["OS_PACKAGE_MANAGER_WRONG_PYTHON"]
+    assert "PY_MODULE_NOT_INSTALLED" in statements(kb, "ModuleNotFoundError: No module named 'dnfile'")

@@ -117,7 +117,7 @@ AUDITED = [
      "MS_CLUSTER_SOCKET_BIND_FAILED"),
     # round 26 (the second and third audits): the runtime's TraceBack lines of an AI CPU timeout, GE's compiler and
     # torch_npu's GE start after the chip's platform description failed to load, pip's empty answer after its proxy
-    # refused the connection, the KeyError transformers replaces with its unknown-architecture error
+    # refused the connection (transformers' KeyError before its unknown-architecture error: a chain, test_triage)
     ("h10_15_getnext_aicpu_timeout_e30008", "CANN_E39999_AICPU_EXCEPTION", "AICPU_E30008_OP_TIMEOUT",
      "AICPU_E30008_OP_TIMEOUT"),
     ("h10_15_getnext_aicpu_timeout_e30008", "CANN_RUNTIME_CALL_FAILED", "AICPU_E30008_OP_TIMEOUT",
@@ -128,8 +128,8 @@ AUDITED = [
      "GE_PLATFORM_INFO_INIT_FAILED", "GE_PLATFORM_INFO_INIT_FAILED"),
     ("h21i_12_pip_proxy_unreachable", "PIP_REQUIREMENT_NOT_AVAILABLE", "NETWORK_PROXY_CONNECT_FAILED",
      "NETWORK_PROXY_CONNECT_FAILED"),
-    ("h19g_25_transformers_unknown_model_type", "PY_DICT_KEY_NOT_FOUND", "MODEL_ARCHITECTURE_NOT_SUPPORTED",
-     "MODEL_ARCHITECTURE_NOT_SUPPORTED"),
+    # the driver's completion queue read failed after the device stopped answering (the EL0001 lines after it)
+    ("h34_lost_heartbeat_el0001", "CANN_RUNTIME_CALL_FAILED", "DEVICE_LOST_HEARTBEAT", "DEVICE_LOST_HEARTBEAT"),
 ]
 
 

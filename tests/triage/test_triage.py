@@ -148,6 +148,34 @@ def test_the_headline_says_earliest_only_when_it_is_and_names_what_came_before(t
                  problem="PY_DICT_KEY_NOT_FOUND")
 
 
+@pytest.mark.parametrize("chain", ["The above exception was the direct cause of the following exception:",
+                                   "During handling of the above exception, another exception occurred:"])
+def test_a_bare_keyerror_gives_way_to_the_class_entry_it_became(tmp_path, chain):
+    # transformers 4.x (the round 26 audit, heldout19/h19g_25): its CONFIG_MAPPING lookup's KeyError, then its own
+    # ValueError. Both are class entries; the bare KeyError only restates Python's message (last resort), so it gives
+    # way to the model-type error, as it does on one line
+    (tmp_path / "out.txt").write_text(
+        "Traceback (most recent call last):\n  File \"configuration_auto.py\", line 1271, in from_pretrained\n"
+        "    config_class = CONFIG_MAPPING[config_dict[\"model_type\"]]\nKeyError: 'pangu_ultra_moe'\n\n" + chain +
+        "\n\nTraceback (most recent call last):\n  File \"configuration_auto.py\", line 1273, in from_pretrained\n"
+        "    raise ValueError(\nValueError: The checkpoint you are trying to load has model type `pangu_ultra_moe` but "
+        "Transformers does not recognize this architecture. This could be because of an issue with the checkpoint, or "
+        "because your version of Transformers is out of date.\n")
+    data = triage_paths([str(tmp_path)])
+    assert [(p.signature.id, p.became) for p in data.problems] == [
+        ("MODEL_ARCHITECTURE_NOT_SUPPORTED", None), ("PY_DICT_KEY_NOT_FOUND", "MODEL_ARCHITECTURE_NOT_SUPPORTED")]
+    assert data.first_problem().signature.id == "MODEL_ARCHITECTURE_NOT_SUPPORTED"
+
+
+def test_a_bare_keyerror_keeps_its_place_before_another_bare_exception(tmp_path):
+    # two entries of last resort: neither reads more than Python's message, so the first stays first
+    (tmp_path / "out.txt").write_text(
+        "KeyError: 'batch_size'\n\nDuring handling of the above exception, another exception occurred:\n\n"
+        "Traceback (most recent call last):\n  File \"t.py\", line 3, in <module>\nKeyError: 'lr'\n")
+    data = triage_paths([str(tmp_path)])
+    assert all(p.became is None for p in data.problems)
+
+
 def test_an_exception_line_without_a_colon_can_be_the_one_that_became_another(tmp_path):
     # torch 2.13.0 run here, a worker that ended with os._exit(0): the queue's Empty, then the DataLoader's summary
     (tmp_path / "out.txt").write_text(
