@@ -147,9 +147,9 @@ def test_a_line_goes_to_the_entry_that_reads_it_truly(kb, line, sig_id, gone):
     ("RuntimeError: SetPrecisionMode:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:155 NPU function error: "
      "at_npu::native::AclSetCompileopt(aclCompileOpt::ACL_PRECISION_MODE, precision_mode), error code is 500001",
      "TORCH_NPU_INIT_GE_FAILED_500001", 2, 'pip install "numpy<2"'),
-    # msrun's list of timed-out nodes, said (5a-54)
+    # msrun's list of timed-out nodes (5a-54)
     ("[ERROR] ME(7:1,MainProcess):2025-01-01-00:00:00.000.000 [mindspore/parallel/cluster/process_entity/_api.py:431] "
-     "Time out nodes are ['0', '5']", "MS_CLUSTER_NODE_TIMED_OUT", 0, "'0', '5'"),
+     "Time out nodes are ['0', '5']", "MS_CLUSTER_NODE_TIMED_OUT", 0, "heartbeat timed out"),
     # yum under another Python: run it with a clean environment (5b-5)
     ("ModuleNotFoundError: No module named 'dnf'", "OS_PACKAGE_MANAGER_WRONG_PYTHON", 2,
      "env -u LD_LIBRARY_PATH -u PYTHONPATH yum"),
