@@ -591,7 +591,7 @@ class Triage:
                 sig = self.sigs[i]
                 became = specific or (classed if sig.last_resort else [])
                 p = self.problems.get(sig.id)
-                if became and p is not None and sig.fallback and p.became is None and became[0].id != sig.id:
+                if became and p is not None and sig.fallback and p.became is None:
                     p.became = became[0].id
         if new:  # the exception a chain line may follow (`_queue.Empty` has no colon: any line that made a problem)
             self._chain = (info, line_no, "exc", new)
