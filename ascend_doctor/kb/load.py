@@ -8,6 +8,7 @@ from typing import Dict, List, Optional, Sequence, Set, Tuple
 
 from ..data import KB_PART_SCHEMA, SCHEMAS, DataError, data_path, load_data_file, load_json_file
 from ..i18n import N_, _
+from .index import word_fields
 from .model import DERIVED_NAMES, KB_SCHEMA, KnowledgeBase, Pitfall, Signature, _GcPaused, group_names, placeholders
 
 
@@ -77,8 +78,23 @@ def load_knowledge_base(path: Optional[str] = None, extra: Sequence[str] = (),
     builtin = part_files() if parts is None else list(parts)
 
     def load_rest() -> List[Signature]:
-        return merge_parts(base.pitfalls, base.signatures, [(f, False) for f in builtin] + [(f, True) for f in user],
-                           trusted=parts is None)
+        if path is not None or parts is not None:
+            return merge_parts(base.pitfalls, base.signatures, [(f, False) for f in builtin] + [(f, True) for f in user],
+                               trusted=parts is None)
+        # the shipped files from their index (kb/index.py), else read whole and indexed; then the user's files
+        from .index import read_index, write_index
+
+        shipped = [file] + builtin
+        indexed = read_index(shipped)
+        if indexed is None:
+            sigs = merge_parts(base.pitfalls, base.signatures, [(f, False) for f in builtin], trusted=True)
+            digest = write_index(shipped, sigs)
+        else:
+            sigs, digest = indexed
+        if user:
+            return merge_parts(base.pitfalls, sigs, [(f, True) for f in user])
+        kb._match_digest = digest  # (the user's files may change what matches: worked out again where they are read)
+        return sigs
 
     kb = KnowledgeBase(base.pitfalls, loader=load_rest)
     if path is None and parts is None:
@@ -224,19 +240,14 @@ def _part_signature(s: dict, file: str) -> Signature:
     derived, pattern, all_of = get("derived", False), get("pattern"), get("all_of")
     return Signature(
         id=s["id"], pattern=pattern if isinstance(pattern, str) else "", regex=bool(get("regex", False)),
-        component=s["component"], severity=s["severity"], cause=s["cause"], fix=list(s["fix"]),
-        pitfall=get("pitfall"), source=str(get("source") or ""), examples=list(get("examples") or ()),
-        near_misses=list(get("near_misses") or ()), title=str(get("title") or ""), kind=str(get("class", "root")),
+        component=s["component"], severity=s["severity"], pitfall=get("pitfall"), kind=str(get("class", "root")),
         also=list(get("also") or ()), exclude=list(get("exclude") or ()), resolved_by=list(get("resolved_by") or ()),
-        anchors=list(get("anchors") or ()), notes=str(get("notes") or ""),
-        all_of=[list(alt) for alt in all_of] if all_of is not None and not derived else [],
-        ascend_fd=list(get("ascend_fd") or ()), title_zh=str(get("title_zh") or ""),
-        cause_zh=str(get("cause_zh") or ""), fix_zh=list(get("fix_zh") or ()), source_zh=str(get("source_zh") or ""),
-        log_sources=list(get("log_sources") or ()),
-        leads_to=list(get("leads_to") or ()), derived=derived, example_origin=str(get("example_origin") or ""),
-        fallback=bool(get("fallback", False)), last_resort=bool(get("last_resort", False)),
-        code_line=bool(get("code_line", False)), fail_needs_mark=bool(get("fail_needs_mark", False)), origin=file,
-        exception_under=list(get("exception_under") or ()))
+        anchors=list(get("anchors") or ()), all_of=[list(alt) for alt in all_of] if all_of is not None and not derived
+        else [], ascend_fd=list(get("ascend_fd") or ()), log_sources=list(get("log_sources") or ()),
+        leads_to=list(get("leads_to") or ()), derived=derived, fallback=bool(get("fallback", False)),
+        last_resort=bool(get("last_resort", False)), code_line=bool(get("code_line", False)),
+        fail_needs_mark=bool(get("fail_needs_mark", False)), origin=file,
+        exception_under=list(get("exception_under") or ()), **word_fields(s))
 
 
 def parse_knowledge_base(raw, file: str = "knowledge_base.json", trusted: bool = False) -> KnowledgeBase:

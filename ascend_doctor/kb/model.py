@@ -713,6 +713,16 @@ class KnowledgeBase:
         self._loader = loader
         self._scanner: Optional["Scanner"] = None
         self._by_id: Optional[Dict[str, Signature]] = None
+        self._match_digest: Optional[bytes] = None  # set by the loader where its index knows it
+
+    @property
+    def match_digest(self) -> bytes:
+        """The digest of the signatures' matching fields (triage.match.cache.fields_digest: the scanner cache's name)."""
+        if self._match_digest is None:
+            from ..triage.match.cache import fields_digest
+
+            self._match_digest = fields_digest(self.signatures)
+        return self._match_digest
 
     @property
     def signatures(self) -> List[Signature]:
@@ -782,5 +792,5 @@ class KnowledgeBase:
         if self._scanner is None:
             from ..triage.match.scanner import Scanner
 
-            self._scanner = Scanner(self.signatures)
+            self._scanner = Scanner(self.signatures, head=(len(self.signatures), self.match_digest))
         return self._scanner

@@ -103,7 +103,7 @@ class Triage:
                               cause="", fix=[]))
         from .match.scanner import Scanner
 
-        self.scanner = Scanner(sigs)
+        self.scanner = Scanner(sigs, head=(len(self.kb.signatures), self.kb.match_digest))
         self.sigs = sigs
         # A generic wrapper (CANN_DRV_ERROR_CODE_REPORTED names any CANN error code) on a line that a specific
         # signature explains is not a problem of its own: the line's cause is the specific one.

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 import os
-from typing import Optional, Sequence, Tuple, Union
+from typing import Callable, Optional, Sequence, Tuple, Union
 
 from ...kb.model import Signature
 from .translate import HS_EXPRESSION_VERSION
@@ -119,15 +119,26 @@ def _code_digest() -> bytes:
     return h.digest()
 
 
-def _scanner_key(signatures: Sequence[Signature]) -> str:
+def fields_digest(signatures: Sequence[Signature]) -> bytes:
+    """A digest of the signatures' matching fields (what the plan and the databases are worked out from)."""
     import json
+
+    fields = [[s.derived, s.pattern, s.regex, s.also, s.exclude, s.all_of, s.anchors] for s in signatures]
+    return _blake2b(json.dumps(fields, ensure_ascii=False).encode("utf-8", "surrogatepass"), 20).digest()
+
+
+def _scanner_key(signatures: Sequence[Signature], head: Optional[Tuple[int, bytes]] = None) -> str:
+    """The scanner cache's name for these signatures. `head`: (n, fields_digest of the first n), where the caller
+    knows it (KnowledgeBase.match_digest: the knowledge base's index keeps it), so that only the rest is worked out
+    here (~30 ms for the whole knowledge base)."""
     import sys
 
+    n, first = head if head is not None else (0, b"")
     h = _blake2b(digest_size=20)
     h.update(_code_digest())
     h.update(f"{sys.version_info[:2]} {_machine()} {HS_EXPRESSION_VERSION}".encode())
-    fields = [[s.derived, s.pattern, s.regex, s.also, s.exclude, s.all_of, s.anchors] for s in signatures]
-    h.update(json.dumps(fields, ensure_ascii=False).encode("utf-8", "surrogatepass"))
+    h.update(first or fields_digest(signatures[:n]))
+    h.update(fields_digest(signatures[n:]))
     return h.hexdigest()
 
 
@@ -163,20 +174,58 @@ def _cache_read(path: str) -> Optional[Tuple[dict, Optional[list]]]:
                 at += size
             if os.fstat(fh.fileno()).st_size != at + 16:  # cut short, or grown (write_sealed's digest ends it)
                 return None
-            first = [_section(fh, *row) for row in rows[:2]]  # the plan, and level 1's database where there is one
+            plan_bytes = _section(fh, *rows[0])
+            if plan_bytes is None:
+                return None
+            try:
+                plan = json.loads(str(plan_bytes, "utf-8"))
+            except (ValueError, UnicodeDecodeError):
+                return None
+            if not isinstance(plan, dict) or not isinstance(plan.get("deferred", []), list):
+                return None
+            deferred = plan.pop("deferred", [])  # the plan's parts kept as sections of their own, after the databases
+            dbs = rows[1:n - len(deferred)]
+            if len(deferred) >= n:
+                return None
+            level1 = _section(fh, *dbs[0]) if dbs else None  # level 1's database, where there is one
+            if dbs and level1 is None:
+                return None
     except OSError:
         return None
-    if first[0] is None or (n > 1 and first[1] is None):
-        return None
-    try:
-        plan = json.loads(str(first[0], "utf-8"))
-    except (ValueError, UnicodeDecodeError):
-        return None
-    if not isinstance(plan, dict):
-        return None
-    if n == 1:
+    for name, row in zip(deferred, rows[n - len(deferred):]):
+        plan[name] = Deferred(functools.partial(_section_of, path, *row))
+    if not dbs:
         return plan, None
-    return plan, [first[1]] + [functools.partial(_section_of, path, *row) for row in rows[2:]]
+    return plan, [level1] + [functools.partial(_section_of, path, *row) for row in dbs[1:]]
+
+
+# Parts of the plan that a run seldom needs, kept as sections of their own and read where first asked for: the literal
+# finders' table (RE2 and pure Python only) and each signature's split codes (a signature whose confirming matcher is
+# made): ~1.3 of the plan's ~1.6 MB of JSON, ~18 ms of every run (docs/performance.md, round 27).
+DEFERRED = ("lit", "split")
+
+
+class Deferred:
+    """A part of a cached plan, read and parsed on first `value()` (None: the file changed or went since)."""
+
+    def __init__(self, read: Callable[[], Optional[bytes]]):
+        self._read = read
+
+    def value(self):
+        import json
+
+        data = self._read()
+        if data is None:
+            return None
+        try:
+            return json.loads(str(data, "utf-8"))
+        except (ValueError, UnicodeDecodeError):
+            return None
+
+
+def undeferred(value):
+    """A plan's value as it is, or read where it was deferred (None: it could not be read)."""
+    return value.value() if isinstance(value, Deferred) else value
 
 
 def _section(fh, at: int, size: int, digest: bytes) -> Optional[bytes]:
@@ -205,8 +254,11 @@ def json_pieces(obj, ensure_ascii: bool = True, errors: str = "strict") -> list:
 
 def _cache_write(path: str, plan: dict, dbs: Sequence[bytes]) -> None:
     """The plan and the databases (level 1, then level 2's, as the finder dumps them), as sections (_cache_read)."""
-    blob = json_pieces(plan)
-    sections = [blob] + [[db] for db in dbs]
+    kept = {k: undeferred(plan.get(k)) for k in DEFERRED}
+    later = [k for k in DEFERRED if kept[k] is not None]
+    core = {k: v for k, v in plan.items() if k not in DEFERRED}
+    core["deferred"] = later
+    sections = [json_pieces(core)] + [[db] for db in dbs] + [json_pieces(kept[k]) for k in later]
     table = []
     for parts in sections:
         h = _blake2b()

@@ -7,7 +7,7 @@ import re
 from typing import Callable, Dict, Iterable, List, Optional, Sequence, Set, Tuple
 
 from ...kb.model import Signature, _GcPaused
-from .cache import _CACHE_MIN_SIGNATURES, _cache_read, _cache_write, _scanner_key, cache_dir
+from .cache import _CACHE_MIN_SIGNATURES, _cache_read, _cache_write, _scanner_key, cache_dir, undeferred
 from . import recache
 from .finders import (BUILD_ONLY, _FINDERS, _HyperscanFinder, _PythonFinder, _note_line, _scan_plan, _untable,
                       drop_plan_caches, matcher_order, release_heap)
@@ -72,11 +72,13 @@ def _store(path: str, plan: dict, parts) -> None:
 class Scanner:
     """Finds signature hits in chunks of bytes (complete lines) without touching non-matching lines in Python."""
 
-    def __init__(self, signatures: Sequence[Signature], matchers: Optional[Sequence[str]] = None):
+    def __init__(self, signatures: Sequence[Signature], matchers: Optional[Sequence[str]] = None,
+                 head: Optional[Tuple[int, bytes]] = None):
+        """`head`: (n, cache.fields_digest of the first n signatures) where the caller knows it (the cache's name)."""
         self.signatures = list(signatures)
         order = list(matchers or matcher_order())
         d = cache_dir() if len(self.signatures) >= _CACHE_MIN_SIGNATURES else None
-        path = os.path.join(d, f"scanner-{_scanner_key(self.signatures)}.bin") if d else None
+        path = os.path.join(d, f"scanner-{_scanner_key(self.signatures, head)}.bin") if d else None
         if path and order[0] == "hyperscan" and not os.path.exists(path):
             if BUILD_NOTICE[0] is not None:
                 BUILD_NOTICE[0](os.path.dirname(path))
@@ -97,7 +99,7 @@ class Scanner:
             if BUILD_ONLY[0]:  # a process that builds once: what the plan's functions kept for the next plan goes
                 drop_plan_caches()
             release_heap()  # the plan's working memory (its answers per expression, parse trees), before compiling
-        self._lit_rows = plan["lit"]  # the literal finders' anchors (lit_sigs), made only where one is used
+        self._lit_rows = plan.get("lit")  # the literal finders' anchors (lit_sigs), made only where one is used
         self._lit_sigs: Optional[Dict[bytes, Set[int]]] = None
         self.unanchored: List[int] = list(plan["unanchored"])
         self.exact: Set[int] = set()  # the finder's hit is a match: no Python needed
@@ -132,7 +134,7 @@ class Scanner:
         self._memo: Dict[bytes, List[int]] = {}  # a line's bytes -> its hits (scan_lines)
         self._memo_timeless: Dict[bytes, List[int]] = {}  # a line with its time's digits zeroed -> its blind hits
         self._memo_bytes = 0
-        self._split: Dict[str, list] = plan.get("split") or {}  # Signature.split_codes of those that parse, as cached
+        self._split = plan.get("split")  # Signature.split_codes of those that parse, as cached (read where needed)
         self._pre: Dict[str, list] = plan.get("pre") or {}  # per long signature: its patterns' literals (bytes_matcher)
         self._blind = frozenset(plan.get("blind", ()))  # (a plan without it: no line is answered by its time-cut key)
         # a signature no finder can look for: over each chunk, its own (_chunk_finders)
@@ -151,7 +153,10 @@ class Scanner:
     def lit_sigs(self) -> Dict[bytes, Set[int]]:
         """{literal anchor: signature indexes} for the literal finders (RE2, Python); Hyperscan has its own table."""
         if self._lit_sigs is None:
-            self._lit_sigs = _untable(self._lit_rows)
+            rows = undeferred(self._lit_rows)
+            if rows is None:  # the cached table could not be read since: worked out again
+                rows = _scan_plan(self.signatures)["lit"]
+            self._lit_sigs = _untable(rows)
         return self._lit_sigs
 
     def _hyperscan(self, plan: dict, db: Optional[memoryview], dump: bool = True):
@@ -198,6 +203,8 @@ class Scanner:
         m = self._matchers[i]
         if m is None:
             sig = self.signatures[i]
+            if not isinstance(self._split, dict):
+                self._split = undeferred(self._split) or {}  # (unreadable since: each signature splits its own)
             split = self._split.get(str(i))
             if split is not None:  # the plan's split_codes, not parsed again
                 sig.use_split_codes(split)

@@ -2,6 +2,7 @@
 "Speed and size"): a translated expression finds exactly the lines Python's regex finds, and a damaged
 cache is rebuilt, never trusted."""
 
+import json
 import os
 import re
 
@@ -233,6 +234,48 @@ def _scan(scanner, buf):
     return [(ls, hits) for ls, _, hits in scanner.scan(buf)]
 
 
+def _sections(path):
+    """[(start, end)] of a scanner cache file's databases, then {name: (start, end)} of the plan's deferred parts."""
+    raw = path.read_bytes()
+    at = len(cache._CACHE_MAGIC)
+    n = int.from_bytes(raw[at:at + 4], "big")
+    sizes = [int.from_bytes(raw[at + 4 + k * cache._SECTION_ROW:at + 12 + k * cache._SECTION_ROW], "big")
+             for k in range(n)]
+    spans, start = [], at + 4 + n * cache._SECTION_ROW + 16
+    for size in sizes:
+        spans.append((start, start + size))
+        start += size
+    deferred = json.loads(raw[spans[0][0]:spans[0][1]])["deferred"]
+    return spans[1:n - len(deferred)], dict(zip(deferred, spans[n - len(deferred):]))
+
+
+@pytest.mark.parametrize("part", ["split", "lit"])
+def test_a_deferred_part_of_the_plan_damaged_after_the_cache_was_opened_gives_the_same_answers(
+        tmp_path, monkeypatch, part):
+    """The plan's literal table and split codes are read where first needed (cache.DEFERRED); one that no longer
+    holds by then is worked out again (the table) or left to each signature (its split codes): the same hits."""
+    monkeypatch.setenv(cache.CACHE_ENV_DIR, str(tmp_path))
+    monkeypatch.delenv(cache.CACHE_ENV_OFF, raising=False)
+    sigs = load_knowledge_base().signatures
+    buf = b"\n".join(x.encode("utf-8") for s in sigs for x in s.examples[:1]) + b"\n"
+    matchers = ["hyperscan"] if part == "split" else ["python"]
+    want = _scan(Scanner(sigs, matchers=matchers), buf)
+    [path] = [tmp_path / p for p in os.listdir(tmp_path) if p.startswith("scanner-")]
+    if part == "lit":  # the Python finder reads the table as it starts: the file is damaged before
+        _, deferred = _sections(path)
+        raw = bytearray(path.read_bytes())
+        raw[deferred[part][0] + 10] ^= 1
+        path.write_bytes(bytes(raw))
+        assert cache._cache_read(str(path))[0][part].value() is None
+    opened = Scanner(sigs, matchers=matchers)
+    if part == "split":
+        _, deferred = _sections(path)
+        raw = bytearray(path.read_bytes())
+        raw[deferred[part][0] + 10] ^= 1
+        path.write_bytes(bytes(raw))
+    assert _scan(opened, buf) == want
+
+
 def test_the_cache_gives_the_same_scanner_and_a_damaged_file_is_rebuilt(tmp_path, monkeypatch):
     monkeypatch.setenv(cache.CACHE_ENV_DIR, str(tmp_path))
     monkeypatch.delenv(cache.CACHE_ENV_OFF, raising=False)
@@ -270,7 +313,7 @@ def test_a_level_two_database_damaged_after_the_cache_was_opened_is_compiled_aga
     opened = Scanner(sigs, matchers=["hyperscan"])
     assert opened.finder._l2 is None  # nothing of level 2 read yet
     raw = bytearray(path.read_bytes())
-    raw[-100] ^= 1  # a byte of level 2's last database (before the file's closing digest)
+    raw[_sections(path)[0][-1][1] - 100] ^= 1  # a byte of level 2's last database
     path.write_bytes(bytes(raw))
     compiled = []
     real = finders._HsLevel.__init__
