@@ -85,7 +85,7 @@ FIRST_HALF = [
     ("FileNotFoundError: [Errno 2] No such file or directory: '/work/h26i_work/no_such_dir/sub/epoch1.tmp'",
      "FW_FILE_NOT_FOUND", 2, "mkdir -p"),
     # pip prints a build's reason under the line (r26 4a-44)
-    ("  error: subprocess-exited-with-error", "PIP_PACKAGE_BUILD_FAILED", 0, "the build's own output next to these lines"),
+    ("  error: subprocess-exited-with-error", "PIP_PACKAGE_BUILD_FAILED", 0, "own output next to these lines"),
     ("  error: subprocess-exited-with-error", "PIP_PACKAGE_BUILD_FAILED", 2, "ModuleNotFoundError"),
     # a crash after a failed call: that call first (r26 4b-29)
     ("./run.sh: line 5:  6097 Segmentation fault      ./build/acl_demo_app -c $1", "PROCESS_SEGFAULT", 2,

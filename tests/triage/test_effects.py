@@ -130,6 +130,12 @@ AUDITED = [
      "NETWORK_PROXY_CONNECT_FAILED"),
     # the driver's completion queue read failed after the device stopped answering (the EL0001 lines after it)
     ("h34_lost_heartbeat_el0001", "CANN_RUNTIME_CALL_FAILED", "DEVICE_LOST_HEARTBEAT", "DEVICE_LOST_HEARTBEAT"),
+    # round 27 (the fifth audit, tests/fixtures/precision_audit_r27): hccl_tools' KeyError after hccn_tool was not
+    # found, msrun's list of reasons after the scheduler's address was refused
+    ("g13_hccn_tool_not_found", "PY_DICT_KEY_NOT_FOUND", "RANKTABLE_GEN_HCCN_TOOL_MISSING",
+     "RANKTABLE_GEN_HCCN_TOOL_MISSING"),
+    ("h21i_09_msrun_master_port_out_of_range", "MS_MSRUN_WORKER_COUNT_MISMATCH", "MS_MSRUN_SCHED_ADDR_INVALID",
+     "MS_MSRUN_SCHED_ADDR_INVALID"),
 ]
 
 
