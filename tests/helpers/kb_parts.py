@@ -53,6 +53,23 @@ def statements(kb, line):
     return out
 
 
+def assert_says(kb, line, sig_id, part, phrase, unsaid=None):
+    """A precision mend's check: `sig_id` explains `line`, and part `part` of what it says (0 title, 1 cause, 2 fix steps)
+    holds `phrase` and not `unsaid` (None: nothing checked)."""
+    said = statements(kb, line)
+    assert sig_id in said, sorted(said)
+    text = said[sig_id][part]
+    assert phrase in text, text
+    assert unsaid is None or unsaid not in text, text
+
+
+def assert_moved(kb, line, gone, reader):
+    """A precision mend's check: `gone` no longer explains `line`, and `reader` (None: none checked) does."""
+    said = statements(kb, line)
+    assert gone not in said, sorted(said)
+    assert reader is None or reader in said, sorted(said)
+
+
 def clean_run_hits(kb, name, ids, at_least):
     """(line, ids explaining it) for every line of tests/kb/<name> (a clean run's output kept beside a part's test)
     that an entry of `ids` explains ([] when the run gives no statement); the file must hold more than `at_least`

@@ -6,7 +6,7 @@ entry reads the line truly, that one explains it; an effect of a failure logged 
 
 import pytest
 
-from tests.helpers.kb_parts import english_kb, explained_title, statements
+from tests.helpers.kb_parts import assert_moved, assert_says, english_kb, explained_title, statements
 
 
 @pytest.fixture(scope="module")
@@ -120,8 +120,7 @@ FIRST_HALF = [
      "PROCESS_CXX_UNCAUGHT_EXCEPTION"),
 ])
 def test_a_line_goes_to_the_entry_that_reads_it_truly(kb, line, sig_id, gone):
-    said = statements(kb, line)
-    assert sig_id in said and gone not in said, sorted(said)
+    assert_moved(kb, line, gone, sig_id)
 
 
 SECOND_HALF = [
@@ -155,9 +154,7 @@ SECOND_HALF = [
 
 @pytest.mark.parametrize("line, sig_id, part, phrase", FIRST_HALF + SECOND_HALF)
 def test_a_mended_statement_says_what_is_true_of_its_line(kb, line, sig_id, part, phrase):
-    said = statements(kb, line)
-    assert sig_id in said, sorted(said)
-    assert phrase in said[sig_id][part], said[sig_id][part]
+    assert_says(kb, line, sig_id, part, phrase)
 
 
 def test_yums_own_module_missing_is_the_wrong_python_not_a_package_to_install(kb):

@@ -5,7 +5,7 @@ of a failure logged beside it is linked to it (tests/triage/test_effects.py AUDI
 
 import pytest
 
-from tests.helpers.kb_parts import english_kb, statements
+from tests.helpers.kb_parts import assert_moved, assert_says, english_kb
 
 
 @pytest.fixture(scope="module")
@@ -39,9 +39,7 @@ MOVED = [
 
 @pytest.mark.parametrize("line, gone, reader", MOVED)
 def test_a_line_is_no_longer_read_by_an_entry_that_misread_it(kb, line, gone, reader):
-    said = statements(kb, line)
-    assert gone not in said, sorted(said)
-    assert reader is None or reader in said, sorted(said)
+    assert_moved(kb, line, gone, reader)
 
 
 # (the audited line, the entry, which part of its statement: 0 title, 1 cause, 2 fix steps, the phrase it says, a
@@ -78,8 +76,4 @@ MENDED = [
 
 @pytest.mark.parametrize("line, sig_id, part, phrase, unsaid", MENDED)
 def test_a_mended_statement_says_what_is_true_of_its_line(kb, line, sig_id, part, phrase, unsaid):
-    said = statements(kb, line)
-    assert sig_id in said, sorted(said)
-    text = said[sig_id][part]
-    assert phrase in text, text
-    assert unsaid is None or unsaid not in text, text
+    assert_says(kb, line, sig_id, part, phrase, unsaid)

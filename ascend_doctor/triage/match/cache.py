@@ -184,9 +184,9 @@ def _cache_read(path: str) -> Optional[Tuple[dict, Optional[list]]]:
             if not isinstance(plan, dict) or not isinstance(plan.get("deferred", []), list):
                 return None
             deferred = plan.pop("deferred", [])  # the plan's parts kept as sections of their own, after the databases
-            dbs = rows[1:n - len(deferred)]
             if len(deferred) >= n:
                 return None
+            dbs = rows[1:n - len(deferred)]
             level1 = _section(fh, *dbs[0]) if dbs else None  # level 1's database, where there is one
             if dbs and level1 is None:
                 return None
