@@ -5,25 +5,28 @@ factor of every expression, many of them short), not with a few bad expressions:
 ns a byte on lines holding no fault. So the database is split in two (decided once per knowledge base, kept in the
 scanner cache with the plan):
 
-- level 1 runs over every byte: a few *gate* words (GATE_WORDS, caseless), the *anchors* of expressions that no gate
-  word covers (their own required literals, each ANCHOR_MIN_LEN bytes or longer), and, whole, the expressions that
-  have neither (`python scripts/bench_kb.py --levels --costly N` names the costliest of them);
-- level 2 holds every other expression and literal; it runs only over the lines where a gate word or an anchor
-  fired (joined, one scan per chunk), which on an ordinary log is a tiny fraction of its lines.
+- level 1 runs over every byte: a few *gate* words (GATE_WORDS, caseless) and *shapes* (SHAPE_GATES: an error code
+  before its `:`, glog's level and time, a non-zero `ret=`), the *anchors* of expressions that no gate covers (their
+  own required literals, each ANCHOR_MIN_LEN bytes or longer), and, whole, the expressions that have neither
+  (`python scripts/bench_kb.py --levels --costly N` names the costliest of them);
+- level 2 holds every other expression and literal; it runs only over the lines where a gate word, a shape or an
+  anchor fired (joined, one scan per chunk), which on an ordinary log is a tiny fraction of its lines.
 
 An expression goes to level 2 only when that is PROVABLE from its parse: every line it can match holds one of the
-gate words (in any case: a case-sensitive `Failed` in the pattern holds the caseless gate `fail`) or one of its own
-anchors (`_seq_required`: one of them is in every match). The hits are then the same on every input, not just on
-the logs measured. A top-level alternation is decided branch by branch (each branch is its own expression: a line's
-hits are the union of its branches' hits), so one ungated branch does not keep the others at level 1.
+gate words (in any case: a case-sensitive `Failed` in the pattern holds the caseless gate `fail`), a shape (each
+byte of a run of the pattern among the shape's bytes at that place), or one of its own anchors (`_seq_required`: one
+of them is in every match). The hits are then the same on every input, not just on the logs measured. A top-level
+alternation is decided branch by branch (each branch is its own expression: a line's hits are the union of its
+branches' hits), so one ungated branch does not keep the others at level 1.
 """
 
 from __future__ import annotations
 
 import functools
+import re
 from typing import Dict, FrozenSet, Iterable, List, Optional, Sequence, Tuple
 
-from .literals import _seq_required, _sre_parse, regex_structure, split_top_level
+from .literals import _seq_required, _sre_c, _sre_parse, regex_structure, split_top_level
 
 # Words an error line carries (caseless). Chosen by measurement on the knowledge base (`bench_kb.py` prints how many
 # expressions each level holds): each covers many expressions, and none is in the ordinary lines of the benchmark's
@@ -31,12 +34,38 @@ from .literals import _seq_required, _sre_parse, regex_structure, split_top_leve
 # of the database.
 GATE_WORDS = ("error", "fail", "exception", "fatal", "critical", "abort", "timeout", "timed out", "killed", "denied",
               "refused", "not found", "cannot", "unable", "invalid", "traceback", "segmentation", "core dump", "errno",
-              "unsupported", "not support", "illegal", "panic", "mismatch")
+              "unsupported", "not support", "illegal", "panic", "mismatch",
+              # CANN's error reports name the function that raised them (`... [FUNC:InferShape][FILE:op_util.cc]`)
+              "[func:")
 # An expression no gate covers is still at level 2 when each literal of a required set of it is this long (its anchors
 # go to level 1): a shorter literal (`.cc:`, `Info`, `1000`) is in nearly every line, and would send them all to level 2.
 ANCHOR_MIN_LEN = 8
 # ...or this long where it holds letters and digits (an error code: `EL0007`): rarer in ordinary lines than a word.
 CODE_ANCHOR_MIN_LEN = 6
+# Shapes an error line carries that no word spells, each a run of one-byte classes (case-sensitive; a shape of several
+# forms holds where one of them does), and a mark of its own at level 1 (a Hyperscan regex) where an expression needs
+# it: a CANN error code before its `:` or `)` (`EZ9999:`, `Inner_Error(EI9999):`, `EL0004)`); glog's level with its
+# date and hour (`E1204 10:21:33`, `F20241204 10:21:33`: MindSpore's and torch_npu's C++ logs); a non-zero return code
+# after `ret=` (`aclnnMatmul failed, ret = 561103`; `ret=0` is the INFO lines' success). Chosen by measurement
+# (docs/performance.md, round 28): kept whole at level 1, the expressions of these forms were a fifth of level 1's work
+# on ordinary lines (Hyperscan has no literal of two bytes to start from: `E` is in most upper-case words), the marks
+# cost a tenth of that.
+_DIGIT = frozenset(b"0123456789")
+_NONZERO = frozenset(b"123456789")
+_CODE_SECOND = frozenset(b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+
+
+def _spelt(text: bytes) -> Tuple[frozenset, ...]:
+    return tuple(frozenset((c,)) for c in text)
+
+
+SHAPE_GATES: Dict[str, Tuple[Tuple[frozenset, ...], ...]] = {
+    "<code:>": ((frozenset(b"E"), _CODE_SECOND) + (_DIGIT,) * 4 + (frozenset(b":)"),),),
+    "<glog>": ((frozenset(b"EF"),) + (_DIGIT,) * 4 + (frozenset(b" "), _DIGIT, _DIGIT, frozenset(b":")),
+               (frozenset(b"EF"),) + (_DIGIT,) * 8 + (frozenset(b" "), _DIGIT, _DIGIT, frozenset(b":"))),
+    "<ret=N>": tuple(_spelt(form) + (_NONZERO,) for form in (b"ret=", b"ret =", b"ret= ", b"ret = ")),
+}
+_SHAPE_MIN = min(len(form) for forms in SHAPE_GATES.values() for form in forms)
 # How many branches (alternations, optional parts) a pattern is expanded into when looking for a gate word that runs
 # across them (`(?:F|f)ail`, `time(?:d out|out)`); past it the element only breaks the run.
 _EXPANSION_BUDGET = 256
@@ -90,9 +119,25 @@ def _flatten(items) -> list:
 
 
 def _run_gate(run: List[frozenset], gates: Sequence[bytes]) -> Optional[bytes]:
-    """The gate word that a run of one-byte elements always spells (each position one letter, in either case)."""
-    spelt = bytes(next(iter(cs)) if len(cs) == 1 else 0 for cs in run)  # 0: a position of several bytes
-    return next((g for g in gates if g in spelt), None)
+    """The gate word that a run of one-byte elements always spells (each position one letter, in either case), or
+    the name of a shape (SHAPE_GATES) the run always holds: at some place, each element's bytes are among the shape's
+    there."""
+    low = [_lower(cs) for cs in run]
+    spelt = bytes(next(iter(cs)) if len(cs) == 1 else 0 for cs in low)  # 0: a position of several bytes
+    word = next((g for g in gates if g in spelt), None)
+    return word if word is not None else _run_shape(run)
+
+
+def _run_shape(run: List[frozenset]) -> Optional[bytes]:
+    if len(run) < _SHAPE_MIN:
+        return None
+    for name, forms in SHAPE_GATES.items():
+        for shape in forms:
+            n, head = len(shape), shape[0]
+            for at in range(len(run) - n + 1):
+                if run[at] <= head and all(run[at + j] <= shape[j] for j in range(1, n)):
+                    return name.encode("latin-1")
+    return None
 
 
 def _gated_seq(items, gates: Sequence[bytes], budget: int) -> Optional[FrozenSet[bytes]]:
@@ -133,9 +178,10 @@ def _direct_gate(items, gates: Sequence[bytes], budget: int) -> Optional[FrozenS
     for op, av in items + [(None, None)]:
         cs = _charset(op, av) if op is not None else None
         if cs is not None:
-            run.append(_lower(cs))
+            run.append(cs)
             continue
-        word = _run_gate(run, gates) if run else None
+        first = _first_byte(op, av) if run and op is not None else None
+        word = _run_gate(run + [first] if first else run, gates) if run else None
         if word:
             return frozenset((word,))
         run = []
@@ -149,6 +195,27 @@ def _direct_gate(items, gates: Sequence[bytes], budget: int) -> Optional[FrozenS
         if got:
             return got
     return None
+
+
+def _first_byte(op, av) -> Optional[frozenset]:
+    """The bytes an alternation (or a repeat of one or more) can start with, where each of its ways starts with a
+    one-byte element (`ret=(?:1000\\d\\d|5070\\d\\d)` is `ret=` and then a non-zero digit); None otherwise."""
+    name = str(op)
+    if name == "BRANCH":
+        ways = [_flatten(list(b)) for b in av[1]]
+    elif name in ("MAX_REPEAT", "MIN_REPEAT") and av[0] >= 1:
+        ways = [_flatten(list(av[2]))]
+    else:
+        return None
+    got: set = set()
+    for way in ways:
+        cs = _charset(*way[0]) if way else None
+        if cs is None:
+            cs = _first_byte(*way[0]) if way else None
+        if cs is None:
+            return None
+        got |= cs
+    return frozenset(got)
 
 
 def gate_of(expr: str, gates: Iterable[str] = GATE_WORDS) -> Optional[str]:
@@ -184,7 +251,15 @@ def _gate_of(expr: str, gates: Tuple[str, ...]) -> Optional[str]:
         return None
     words = [g.lower().encode("latin-1") for g in gates]
     got = _gated_seq(list(parsed), words, _EXPANSION_BUDGET)
-    return "|".join(w.decode("latin-1") for w in words if w in got) if got else None
+    if not got:  # the part after an unbounded repeat alone: its optional parts are within the budget of expansion
+        items = _flatten(list(parsed))
+        for k in range(len(items) - 1, 0, -1):
+            if str(items[k - 1][0]) in ("MAX_REPEAT", "MIN_REPEAT") and items[k - 1][1][1] == _sre_c.MAXREPEAT:
+                got = _gated_seq(items[k:], words, _EXPANSION_BUDGET)
+                if got:
+                    break
+    named = words + [n.encode("latin-1") for n in SHAPE_GATES]
+    return "|".join(w.decode("latin-1") for w in named if w in got) if got else None
 
 
 def gate_words(gate: str) -> List[str]:
@@ -193,9 +268,19 @@ def gate_words(gate: str) -> List[str]:
 
 
 def literal_gate(lit: str, gates: Iterable[str] = GATE_WORDS) -> Optional[str]:
-    """The gate word a literal holds, in any case (None: none)."""
+    """The gate word a literal holds, in any case, or the name of a shape it holds (SHAPE_GATES); None: none."""
     low = lit.lower()
-    return next((g for g in gates if g in low), None)
+    word = next((g for g in gates if g in low), None)
+    if word is None and len(lit) >= _SHAPE_MIN:
+        text = lit.encode("latin-1", "replace")
+        word = next((name for name, rx in _shape_rx().items() if rx.search(text)), None)
+    return word
+
+
+@functools.lru_cache(maxsize=1)
+def _shape_rx() -> Dict[str, "re.Pattern[bytes]"]:
+    """Each shape as a Python regex (shape_expression's text is one too)."""
+    return {name: re.compile(shape_expression(name).encode("latin-1")) for name in SHAPE_GATES}
 
 
 def _anchor_len(lit: str, gates: Sequence[str]) -> int:
@@ -312,6 +397,15 @@ def two_levels(hs_lit: Sequence[Tuple[str, Sequence[int]]], hs_re: Sequence[Tupl
     if not l2:  # nothing gated: one level
         return {"l1": l1, "l2": [], "gates": {}, "anchored": 0, "level1": whole}
     marks = [[hs_literal(g.encode("latin-1")), CASELESS, None] for g in gates if g in used]
+    marks += [[shape_expression(n), REGEX, None] for n in SHAPE_GATES if n in used]
     marks += [[a, LITERAL, None] for a in anchors]
-    return {"l1": marks + l1, "l2": l2, "gates": {g: used[g] for g in gates if g in used}, "anchored": anchored,
+    named = list(gates) + list(SHAPE_GATES)
+    return {"l1": marks + l1, "l2": l2, "gates": {g: used[g] for g in named if g in used}, "anchored": anchored,
             "level1": whole}
+
+
+def shape_expression(name: str) -> str:
+    """A shape of SHAPE_GATES as a Hyperscan expression (each position a class of \\xHH bytes), latin-1."""
+    forms = ["".join("[" + "".join("\\x%02x" % b for b in sorted(cs)) + "]" for cs in form)
+             for form in SHAPE_GATES[name]]
+    return forms[0] if len(forms) == 1 else "(?:" + "|".join(forms) + ")"

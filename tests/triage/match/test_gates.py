@@ -9,8 +9,8 @@ import pytest
 from ascend_doctor.kb.load import load_knowledge_base
 from ascend_doctor.kb.model import Signature
 from ascend_doctor.triage.match import finders
-from ascend_doctor.triage.match.gates import (ANCHOR_MIN_LEN, gate_of, literal_gate, own_anchors,
-                                              split_alternatives, two_levels)
+from ascend_doctor.triage.match.gates import (ANCHOR_MIN_LEN, REGEX, gate_of, literal_gate, own_anchors,
+                                              shape_expression, split_alternatives, two_levels)
 from ascend_doctor.triage.match.scanner import Scanner
 from ascend_doctor.triage.match.translate import hs_expression
 
@@ -32,6 +32,20 @@ def _expr(pattern: str) -> str:
     (r"(?:connect|bind) failed", "fail"),
     (r"HCCL init (?:failed|error)", "error|fail"),  # the ways hold different gates: gated by both marks
     (r"\bdevice \d+ (?:is )?invalid\b", "invalid"),
+    # shapes no word spells (SHAPE_GATES): a CANN error code before `:` or `)`, glog's level and time
+    (r"\bE[0-9A-Z]\d{4}:", "<code:>"),
+    (r"[A-Za-z_]+\(E[A-Z]\d{4}\):", "<code:>"),
+    (r"\bE(?:8\d{4}|B0000): ", "<code:>"),  # each way through holds it
+    (r"^\s*[EF](?:\d{4}|\d{8}) \d\d:\d\d:\d\d", "<glog>"),  # either form of the date
+    (r"\]: [EF]\d{4} \d\d:\d\d:\d\d", "<glog>"),
+    # a non-zero return code: each code of the alternation starts with a digit 1-9 (the way through ` failed` holds
+    # `fail` as well)
+    (r"\b(?:call )?(?:aclnn|aclrt|rt)[A-Z]\w*(?:\([^()\n]*\))?(?: failed)?,? ret ?= ?(?:100000|107001|5070\d\d)",
+     "fail|<ret=N>"),
+    # the optional parts before `ret` are past the expansion budget: the part after the unbounded `\w*` is proved alone
+    (r"\b(?:call )?(?:aclnn|acl|rt)[A-Z]\w*(?:\([^()\n]*\))?(?:,)?(?:;)?(?:\.)?(?:!)?(?: )? ret ?= ?(?:100000|5070\d\d)",
+     "<ret=N>"),
+    (r"\bop\[[\w.-]+\],? .{8,}\[FUNC:\w*InferShape\w*\]", "[func:"),
 ])
 def test_an_expression_whose_every_match_holds_a_gate_word_is_gated(pattern, gate):
     assert gate_of(_expr(pattern)) == gate
@@ -42,7 +56,10 @@ def test_an_expression_whose_every_match_holds_a_gate_word_is_gated(pattern, gat
     r"(?:connect failed|link down)",  # one way holds no gate word
     r"fa(?:i)?l",  # `fal` holds no gate
     r"f.il",  # any byte in the middle: `fxil` holds none
-    r"\bE[0-9A-Z]\d{4}:",  # an error code holds no word
+    r"\bE[0-9A-Z]\d{4}\b",  # an error code without its `:` or `)` holds no word and no shape
+    r"(?i)E[0-9A-Z]\d{4}:",  # `e1234:` is not the shape (it is case-sensitive)
+    r"\[[EF]\d{3,4} \d\d:",  # three digits: not glog's date
+    r"ret=(?:0|100000)",  # `ret=0` is a success
     r"err(?:or)?\b",  # `err` alone holds none
 ])
 def test_an_expression_a_line_can_match_without_a_gate_word_is_not_gated(pattern):
@@ -53,6 +70,8 @@ def test_a_literal_is_gated_by_the_gate_word_it_holds_in_any_case():
     assert literal_gate("HCCL_INIT FAILED") == "fail"
     assert literal_gate("Segmentation Fault") == "segmentation"
     assert literal_gate("aclrtSetDevice") is None
+    assert literal_gate("EZ9999: inner") == "<code:>"  # a shape, case-sensitive
+    assert literal_gate("ez9999: inner") is None
 
 
 def test_own_anchors_are_long_required_literals_or_none():
@@ -77,7 +96,7 @@ def test_own_anchors_are_long_required_literals_or_none():
 
 
 def test_a_top_level_alternation_is_decided_branch_by_branch():
-    expr = _expr(r"(?:connect failed|\bE[0-9A-Z]\d{4}:|rank table parse error)")
+    expr = _expr(r"(?:connect failed|\bE[0-9A-Z]\d{4}\b|rank table parse error)")
     parts = split_alternatives(expr)
     assert len(parts) == 3
     assert [gate_of(p) for p in parts] == ["fail", None, "error"]
@@ -106,7 +125,7 @@ def test_an_alternation_gated_by_different_words_is_marked_by_each():
 def test_the_levels_put_a_gated_signature_at_level_2_and_an_ungated_one_at_level_1():
     gated = _expr(r"Failed to bind socket")
     anchored = _expr(r"HcclCommInitRootInfo done in \d+ ms")
-    whole = _expr(r"\bE[0-9A-Z]\d{4}:")
+    whole = _expr(r"\bE[0-9A-Z]\d{4}\b")
     levels = two_levels([["Permission denied", [3]], ["aclrtSetDevice", [4]]],
                         [[gated, [0]], [anchored, [1]], [whole, [2]]])
     l1 = {e: ids for e, _, ids in levels["l1"]}
@@ -118,6 +137,18 @@ def test_the_levels_put_a_gated_signature_at_level_2_and_an_ungated_one_at_level
     assert levels["gates"] == {"fail": 1, "denied": 1} and levels["anchored"] == 1 and levels["level1"] == 1
 
 
+def test_a_shape_sends_its_expressions_to_level_2_behind_one_regex_mark():
+    """An error code before its `:` and glog's level and time are found by one mark each (SHAPE_GATES), not by every
+    expression of that form at level 1."""
+    code, glog = _expr(r"\bE[0-9A-Z]\d{4}:(?: \[PID: \d+\])?"), _expr(r"^\s*[EF]\d{4} \d\d:\d\d:\d\d")
+    levels = two_levels([["(EI0006):", [2]]], [[code, [0]], [glog, [1]]])
+    l2 = {e: ids for e, _, ids in levels["l2"]}
+    assert l2[code] == [0] and l2[glog] == [1] and any(ids == [2] for ids in l2.values())
+    marks = [(e, kind) for e, kind, ids in levels["l1"] if ids is None]
+    assert marks == [(shape_expression("<code:>"), REGEX), (shape_expression("<glog>"), REGEX)]
+    assert levels["gates"] == {"<code:>": 2, "<glog>": 1} and levels["level1"] == 0
+
+
 def _sig(i: int, pattern: str) -> Signature:
     return Signature(id=f"X{i}", pattern=pattern, regex=True, component="cann", severity="fail", cause="c",
                      fix=["f"])
@@ -125,20 +156,25 @@ def _sig(i: int, pattern: str) -> Signature:
 
 def test_gated_lines_in_any_case_and_ungated_matches_are_found_as_python_finds_them():
     sigs = [_sig(0, r"(?i:connect failed)"), _sig(1, r"Segmentation fault"), _sig(2, r"\bE[0-9A-Z]\d{4}:"),
-            _sig(3, r"HcclCommInitRootInfo done in \d+ ms")]
+            _sig(3, r"HcclCommInitRootInfo done in \d+ ms"), _sig(4, r"^\s*[EF]\d{4} \d\d:\d\d:\d\d"),
+            _sig(5, r"\bE[0-9A-Z]\d{4}\b")]
     scanner = Scanner(sigs, matchers=["hyperscan"])
     if scanner.matcher != "hyperscan":
         pytest.skip("Hyperscan is not installed")
     assert scanner.finder.level2
     lines = [b"[INFO] all good", b"CONNECT FAILED to 10.0.0.1", b"x Connect Failed", b"SEGMENTATION FAULT (not this one)",
              b"Segmentation fault (core dumped)", b"EZ9999: inner", b"HcclCommInitRootInfo done in 12 ms",
-             b"HcclCommInitRootInfo done in 12 ms; connect failed", b"EI0006: connect failed", b"noise"]
+             b"HcclCommInitRootInfo done in 12 ms; connect failed", b"EI0006: connect failed", b"noise",
+             b"  E1204 10:21:33.512118 4242 graph.cc:12] boom", b"E1204 10:21 not glog", b"e1204 10:21:33 lower case",
+             b"[INFO] code EZ9999 said without its colon", b"(EI0006): x", b"EZ999: one digit short"]
     buf = b"\n".join(lines) + b"\n"
     got = [(buf[ls:le], hits) for ls, le, hits in scanner.scan(buf)]
     want = [(line, [i for i, s in enumerate(sigs) if s.search(line.decode())]) for line in lines]
     assert got == [(line, hits) for line, hits in want if hits]
-    # the code line (no gate word, no anchor) is found at level 1; the upper-case gate word still marks its line
-    assert (b"EZ9999: inner", [2]) in got and (b"CONNECT FAILED to 10.0.0.1", [0]) in got
+    # the code line (no gate word, no anchor) is marked by its shape; the upper-case gate word still marks its line
+    assert (b"EZ9999: inner", [2, 5]) in got and (b"CONNECT FAILED to 10.0.0.1", [0]) in got
+    assert (b"  E1204 10:21:33.512118 4242 graph.cc:12] boom", [4]) in got
+    assert (b"[INFO] code EZ9999 said without its colon", [5]) in got  # at level 1, whole
 
 
 def _one_level(plan):
