@@ -67,7 +67,7 @@ ERROR_LINE = (r"\[(?:ERROR|FATAL|CRITICAL|E)\]|\b(?:ERROR|FATAL|CRITICAL)\b|^\s*
 # ...unless the line says it is of another level (an INFO line that mentions `lastError:`)
 _OTHER_LEVEL = re.compile(rb"\s*(?:\[(?:INFO|DEBUG|TRACE|EVENT|WARNING|WARN)\]|[IWD]\d{4} \d\d:|"
                           rb"(?:\[rank\d+\]:)?\[[IWD]\d{3,4} \d\d:)")
-_ERROR_RX = re.compile(ERROR_LINE.encode("ascii"))
+_ERROR_RX = lazy_compile(ERROR_LINE.encode("ascii"))  # compiled where a line first needs it (~4 ms)
 _EMPTY_MESSAGE = re.compile(rb"[\w.]+:\s*$")  # an exception's name and nothing after (Fold._under_empty_message)
 UNEXPLAINED_KEEP = 50  # distinct unexplained error lines listed (JSON; the text shows the first 20)
 _UNEXPLAINED_DISTINCT = 5000  # distinct lines remembered at most (the count goes on)
@@ -148,7 +148,7 @@ def is_error_line(line: bytes) -> bool:
 # A line its writer logged below the error level: the level leads the line, after a timestamp, a rank prefix or a
 # logger's name at most. CANN and MindSpore's `[INFO]`/`[WARNING]` headers, glog's `I1206 10:21:33` / `W1206 ...`,
 # Python logging's `INFO:root:` and `... - INFO - ...`, vLLM's `INFO 12-06 10:21:33`, structured `level=info`.
-_BELOW_ERROR_LEVEL = re.compile(
+_BELOW_ERROR_LEVEL = lazy_compile(
     r"^\s*(?:\[?\d{4}-\d\d-\d\d[ T][\d:.,]+\]?\s*(?:-\s*)?)?(?:\[rank\d+\]:)?(?:[\w.]{1,60}\s+-\s+)?"
     r"(?:\[(?i:INFO|DEBUG|TRACE|EVENT|NOTICE|WARNING|WARN)\]|\[[IDW]\]|(?:INFO|DEBUG|TRACE|WARNING|WARN)(?:[: ]| - )|"
     r"(?:Info|Debug|Warning):|\[?[IWD]\d{3,4} \d\d:\d\d)|\blevel=(?i:info|debug|trace|warn(?:ing)?)\b|"

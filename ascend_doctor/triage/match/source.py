@@ -22,6 +22,8 @@ from __future__ import annotations
 import re
 from typing import Tuple, Union
 
+from ...lazyre import lazy_compile
+
 # the code of a Python statement that calls something: `x = a.b(`, `return f(...)`, `raise E(`, `y, z = g(...)`,
 # `self.device = self._init_device()`; `await`/`yield`/`assert` and `not` before it
 # (every repetition bounded: a pathological line costs linear time, not quadratic)
@@ -33,8 +35,8 @@ _CODE = (r"(?:(?:return|raise|await|yield|assert|not|lambda[^:\n]{0,80}:)[ \t]{1
 # blanks taken whole
 _SOURCE = r"(?<![ \t])(?: {4,}|\t+)" + _CODE  # a run of blanks tried once, at its start: linear
 
-_STR = re.compile(_SOURCE)
-_BYTES = re.compile(_SOURCE.encode("ascii"))
+_STR = lazy_compile(_SOURCE)  # compiled where a line first needs it: a log with no traceback never does
+_BYTES = lazy_compile(_SOURCE.encode("ascii"))
 # how a statement's line ends: a call closed or left open over the next lines
 _ENDS = frozenset(")(,[{\\")
 _ENDS_BYTES = frozenset(c.encode("ascii") for c in _ENDS)
@@ -58,7 +60,7 @@ def is_source_line(line: Union[str, bytes]) -> bool:
 # more `(name pid=N)` groups, `[Stage-0] ` before them, `file.py:N] ` without its `[` in older releases), Ray's
 # `(pid=N) ` / `(RayWorkerWrapper pid=N, ip=...) `, torchrun's `[rank0]: `. Taken off, the rest is what Python printed:
 # a header, a frame, its source line, a caret marker, the exception line, or the exception message's next lines.
-_PREFIX = re.compile(
+_PREFIX = lazy_compile(
     rb"(?P<who>(?:\[[A-Za-z][\w-]{0,30}\] )?(?:\([^()\n]{0,80}\bpid=\d+[^()\n]{0,80}\) ){0,4})"
     rb"(?:(?:ERROR|CRITICAL|FATAL|WARNING|WARN|INFO|DEBUG) \d\d-\d\d \d\d:\d\d:\d\d(?:\.\d+)? "
     rb"\[?(?P<loc>[\w./-]{1,120}:\d+)\](?: |$))?")
@@ -77,8 +79,9 @@ _FRAME = re.compile(rb"\s*File \"[^\"\n]{1,1000}\", line \d+")
 # `[Previous line repeated 996 more times]`
 _CARET = re.compile(rb"\s*(?:[~^]+|\.\.\.<\d+ lines>\.\.\.|\[Previous line repeated \d+ more times?\])\s*$")
 # an exception line as Python prints it: its (dotted) class, maybe `[...]`, a colon, the message (or the class alone)
-_EXCEPTION = re.compile(rb"(?:[A-Za-z_]\w{0,100}\.){0,10}[A-Za-z_]\w{0,100}(?:\[[^\]\n]{0,80}\])?:(?:\s|$)|"
-                        rb"(?:[A-Za-z_]\w{0,100}\.){0,10}[A-Z]\w{0,100}(?:Error|Exception|Interrupt|Exit|Iteration)\s*$")
+_EXCEPTION = lazy_compile(
+    rb"(?:[A-Za-z_]\w{0,100}\.){0,10}[A-Za-z_]\w{0,100}(?:\[[^\]\n]{0,80}\])?:(?:\s|$)|"
+    rb"(?:[A-Za-z_]\w{0,100}\.){0,10}[A-Z]\w{0,100}(?:Error|Exception|Interrupt|Exit|Iteration)\s*$")
 
 
 def split_prefix(line: bytes) -> Tuple[bytes, bytes]:
