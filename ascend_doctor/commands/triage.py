@@ -66,15 +66,17 @@ def _collector_paused():
     """The cyclic garbage collector paused for the run: a triage builds millions of records (a merge of 4,096
     node summaries: every process, input and occurrence of the cluster) and none of them form cycles; the
     collector re-scanning the growing heap cost a third of such a merge. Resumed afterwards (an in-process caller
-    keeps its collector)."""
+    keeps its collector), unless the process ends right after (cli.ENDS_AFTER_MAIN)."""
     import gc
+
+    from .. import cli
 
     was = gc.isenabled()
     gc.disable()
     try:
         yield
     finally:
-        if was:
+        if was and not cli.ENDS_AFTER_MAIN[0]:
             gc.enable()
 
 

@@ -87,6 +87,24 @@ def test_the_collector_is_paused_for_the_run_and_resumed_as_it_was(tmp_path, mon
     assert during == [False, False]
 
 
+def test_the_collector_stays_paused_when_the_process_ends_after_the_command(tmp_path, monkeypatch):
+    """`ascend-doctor triage` as a command (console_main): the process ends when the triage does, so the collector is
+    not resumed for one last walk over every object the run made; an in-process caller's is (the test above)."""
+    import gc
+
+    from ascend_doctor import cli
+
+    log = tmp_path / "a.log"
+    log.write_text(OOM + "\n")
+    monkeypatch.setattr(cli, "ENDS_AFTER_MAIN", [True])
+    was = gc.isenabled()
+    try:
+        gc.enable()
+        assert run_cli("triage", str(log)).returncode == 1 and not gc.isenabled()
+    finally:
+        (gc.enable if was else gc.disable)()
+
+
 
 def test_the_first_run_says_it_builds_the_matcher_where_progress_is_shown(tmp_path, monkeypatch, capsys):
     """The first run after an install or an update compiles the knowledge base's matcher (tens of seconds): said on
