@@ -43,8 +43,8 @@ def _expr(pattern: str) -> str:
     (r"\b(?:call )?(?:aclnn|aclrt|rt)[A-Z]\w*(?:\([^()\n]*\))?(?: failed)?,? ret ?= ?(?:100000|107001|5070\d\d)",
      "fail|<ret=N>"),
     # the optional parts before `ret` are past the expansion budget: the part after the unbounded `\w*` is proved alone
-    (r"\b(?:call )?(?:aclnn|acl|rt)[A-Z]\w*(?:\([^()\n]*\))?(?:,)?(?:;)?(?:\.)?(?:!)?(?: )? ret ?= ?(?:100000|5070\d\d)",
-     "<ret=N>"),
+    (r"\b(?:call )?(?:aclnn|acl|rt)[A-Z]\w*(?:\([^()\n]*\))?(?:,)?(?:;)?(?:\.)?(?:!)?(?: )?"
+     r" ret ?= ?(?:100000|5070\d\d)", "<ret=N>"),
     (r"\bop\[[\w.-]+\],? .{8,}\[FUNC:\w*InferShape\w*\]", "[func:"),
 ])
 def test_an_expression_whose_every_match_holds_a_gate_word_is_gated(pattern, gate):
